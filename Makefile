@@ -1,0 +1,25 @@
+# The two set-up commands of the README. Each creates .venv on first use and reuses it after.
+VENV ?= .venv
+PYTHON ?= python3
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench catalog
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/trainstack resolve profiles/workloads/training-a100.yaml
+	$(VENV)/bin/trainstack plan -s training-a100
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/resolve.py
+
+catalog: $(STAMP)
+	$(VENV)/bin/python -m profiles.catalog.build

@@ -1,0 +1,111 @@
+"""The provider-neutral cluster contract shared by every GPU cluster component.
+
+`trainstack resolve --write-stack` writes a `ClusterConfig` under the stack key
+`trainstack:cluster`; `__main__.py` reads it back, validates it and hands it to the
+component registered for `provider`. Every component exposes the same public outputs,
+named in `OUTPUT_NAMES`.
+
+This module imports no Pulumi code, so the resolver can build a config without loading
+the engine or any cloud SDK.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CONFIG_NAMESPACE = "trainstack"
+CLUSTER_KEY = "cluster"
+
+# Public outputs every component registers and exposes as attributes (same names).
+OUTPUT_NAMES: tuple[str, ...] = (
+    "node_ids",
+    "node_private_ips",
+    "placement_group",
+    "file_system_dns",
+    "file_system_mount_name",
+    "usd_per_hour",
+)
+
+
+class FileSystemConfig(BaseModel):
+    """A parallel file system shared by all nodes of the cluster.
+
+    Attributes:
+        capacity_gib: requested capacity in GiB; each component rounds it up to the
+            next size its file system service accepts.
+        throughput_mbps_per_tib: provisioned throughput in MB/s per TiB of capacity.
+        deployment_type: the service's own deployment type (FSx for Lustre:
+            `PERSISTENT_2` by default); None lets the component choose.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
+    throughput_mbps_per_tib: int = Field(
+        default=250, gt=0, description="Throughput, MB/s per TiB of capacity."
+    )
+    deployment_type: str | None = Field(
+        default=None, description="Service deployment type, e.g. PERSISTENT_2."
+    )
+
+
+class ClusterConfig(BaseModel):
+    """One GPU training cluster, as resolved and written to a stack file.
+
+    Attributes:
+        provider: registry name of the cloud (`aws`, ...).
+        region: provisioning-API region name (`us-east-1`).
+        zone: zone to place every node in. On AWS this is the availability-zone ID
+            (`use1-az4`), which names the same physical zone in every account.
+        instance_type: the cloud's instance/VM size (`p4d.24xlarge`).
+        accelerator: normalized accelerator name (`A100`, `A100-80GB`, `H100`).
+        accelerator_count: accelerators per node.
+        nodes: number of nodes.
+        purchase: `spot` or `on-demand`.
+        interconnect: `rdma` enables the cloud's RDMA fabric (EFA, InfiniBand,
+            GPUDirect); `none` leaves plain Ethernet.
+        hours: planned run time in hours, used for the job total.
+        usd_per_hour: whole-cluster price in USD/hour at resolve time.
+        catalog_version: version of the price catalog the price came from.
+        file_system: the shared parallel file system, or None for none.
+        ssh_cidrs: IPv4 CIDRs allowed to reach SSH (port 22); empty means no SSH rule.
+            0.0.0.0/0 is rejected.
+        subnet_id: an existing subnet to use instead of creating a network.
+        capacity_reservation_id: an existing capacity reservation to launch into.
+        tags: extra cost-allocation tags/labels applied to every resource.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    provider: str = Field(description="Cloud registry name, e.g. aws.")
+    region: str = Field(min_length=1, description="Region name as the provisioning API spells it.")
+    zone: str = Field(min_length=1, description="Zone (AWS: availability-zone ID).")
+    instance_type: str = Field(min_length=1, description="Instance or VM size.")
+    accelerator: str = Field(min_length=1, description="Normalized accelerator name.")
+    accelerator_count: int = Field(ge=1, description="Accelerators per node.")
+    nodes: int = Field(ge=1, le=10_000, description="Number of nodes.")
+    purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
+    interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
+    hours: float = Field(gt=0, description="Planned run time, hours.")
+    usd_per_hour: float = Field(gt=0, description="Whole-cluster price, USD/hour.")
+    catalog_version: str = Field(default="unknown", description="Price catalog version.")
+    file_system: FileSystemConfig | None = Field(default=None, description="Shared file system.")
+    ssh_cidrs: tuple[str, ...] = Field(default=(), description="CIDRs allowed to SSH (port 22).")
+    subnet_id: str | None = Field(default=None, description="Existing subnet to use.")
+    capacity_reservation_id: str | None = Field(default=None, description="Capacity reservation.")
+    tags: dict[str, str] = Field(default_factory=dict, description="Extra cost tags/labels.")
+
+    def model_post_init(self, __context: object) -> None:
+        for cidr in self.ssh_cidrs:
+            if cidr.strip() in ("0.0.0.0/0", "::/0"):
+                raise ValueError(
+                    f"ssh_cidrs: {cidr} opens SSH to the whole internet; "
+                    "list your office or bastion CIDRs instead"
+                )
+
+    @property
+    def usd_total(self) -> float:
+        """Whole-cluster cost of the planned run, USD (usd_per_hour x hours)."""
+        return self.usd_per_hour * self.hours

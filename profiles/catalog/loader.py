@@ -1,0 +1,109 @@
+"""Load the project's catalog files (`data/<provider>.csv`) into `Offering` records.
+
+Loading never trusts the files blindly: prices that are empty, zero, negative or not
+numbers load as None ("unknown"), rows with no price at all are skipped, and a repeated
+(provider, instance type, zone) keeps its first row, so no "$0" offering can ever win.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from profiles.catalog.offering import COLUMNS, Offering
+
+DATA_DIR = Path(__file__).parent / "data"
+PROVIDERS: tuple[str, ...] = ("aws", "azure", "gcp")
+
+
+class CatalogError(ValueError):
+    """The catalog files are missing or malformed (message says which file and why)."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Loaded offerings plus the catalog's identity.
+
+    Attributes:
+        offerings: every priced offering of the loaded providers.
+        version: catalog version string (build date and content hash).
+        built: ISO date the catalog was built.
+    """
+
+    offerings: tuple[Offering, ...]
+    version: str
+    built: str
+
+
+def _price(text: str) -> float | None:
+    try:
+        value = float(text) if text else math.nan
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
+def _optional_float(text: str) -> float | None:
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
+
+
+def _row_to_offering(row: list[str]) -> Offering | None:
+    (provider, region, zone, instance_type, accelerator, count, acc_mem, form, vcpus, mem,
+     interconnect, efa, gbps, on_demand, spot, date) = row
+    on_demand_price, spot_price = _price(on_demand), _price(spot)
+    if on_demand_price is None and spot_price is None:
+        return None
+    return Offering(
+        provider, region, zone, instance_type, accelerator, int(count),
+        _optional_float(acc_mem), form or None, _optional_float(vcpus), _optional_float(mem),
+        interconnect or "ethernet", int(efa or 0), _optional_float(gbps),
+        on_demand_price, spot_price, date,
+    )
+
+
+def load_provider(path: Path) -> list[Offering]:
+    """Offerings of one catalog CSV file.
+
+    Raises:
+        CatalogError: the header is not `COLUMNS` or a row is malformed.
+    """
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        if tuple(next(reader, ())) != COLUMNS:
+            raise CatalogError(f"{path}: unexpected header; rebuild with `make catalog`")
+        offerings, seen = [], set()
+        for line, row in enumerate(reader, start=2):
+            try:
+                offering = _row_to_offering(row)
+            except (ValueError, TypeError) as exc:
+                raise CatalogError(f"{path}:{line}: malformed row ({exc}); rebuild with `make catalog`") from None
+            key = offering and (offering.provider, offering.instance_type, offering.zone)
+            if offering is not None and key not in seen:
+                seen.add(key)
+                offerings.append(offering)
+    return offerings
+
+
+def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = None) -> Catalog:
+    """Load the catalog of `providers` (default: every provider with a file in `data_dir`).
+
+    Raises:
+        CatalogError: `catalog.json` is missing, or a file is malformed.
+    """
+    meta_path = data_dir / "catalog.json"
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CatalogError(f"{meta_path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
+    offerings: list[Offering] = []
+    for provider in providers or PROVIDERS:
+        path = data_dir / f"{provider}.csv"
+        if path.exists():
+            offerings.extend(load_provider(path))
+    return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"))

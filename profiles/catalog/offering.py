@@ -1,0 +1,79 @@
+"""The `Offering` record: one instance type in one zone, with its prices."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# CSV columns of the project's catalog files, in order (profiles/catalog/data/<provider>.csv).
+COLUMNS: tuple[str, ...] = (
+    "provider",
+    "region",
+    "zone",
+    "instance_type",
+    "accelerator",
+    "accelerator_count",
+    "accelerator_memory_gib",
+    "form_factor",
+    "vcpus",
+    "memory_gib",
+    "interconnect",
+    "max_efa_interfaces",
+    "network_gbps",
+    "on_demand_usd_per_hour",
+    "spot_usd_per_hour",
+    "catalog_date",
+)
+
+RDMA_INTERCONNECTS = frozenset({"efa", "infiniband", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "tpu-ici"})
+
+
+@dataclass(frozen=True, slots=True)
+class Offering:
+    """One purchasable instance type in one zone.
+
+    Attributes:
+        provider: cloud registry name (`aws`, `azure`, `gcp`).
+        region: region as the provisioning API names it (`us-east-1`).
+        zone: zone; on AWS the availability-zone ID (`use1-az4`), the same in every account.
+        instance_type: instance/VM size (`p4d.24xlarge`).
+        accelerator: normalized accelerator name (`A100`, `A100-80GB`, `H100`).
+        accelerator_count: accelerators per instance.
+        accelerator_memory_gib: memory per accelerator, GiB; None when unknown.
+        form_factor: `SXM`, `PCIe` or None when unknown.
+        vcpus: vCPUs per instance; None when unknown.
+        memory_gib: host memory per instance, GiB; None when unknown.
+        interconnect: node-to-node fabric kind: `efa`, `infiniband`, `gpudirect-*`,
+            `tpu-ici` or `ethernet`.
+        max_efa_interfaces: EFA interfaces the instance type accepts (AWS; 0 elsewhere).
+        network_gbps: advertised network bandwidth, Gbps; None when unknown.
+        on_demand_usd_per_hour: on-demand price of the whole instance, USD/hour; None
+            when the catalog has no price (never 0).
+        spot_usd_per_hour: spot price of the whole instance, USD/hour; None when unknown.
+        catalog_date: ISO date the price row was produced.
+    """
+
+    provider: str
+    region: str
+    zone: str
+    instance_type: str
+    accelerator: str
+    accelerator_count: int
+    accelerator_memory_gib: float | None
+    form_factor: str | None
+    vcpus: float | None
+    memory_gib: float | None
+    interconnect: str
+    max_efa_interfaces: int
+    network_gbps: float | None
+    on_demand_usd_per_hour: float | None
+    spot_usd_per_hour: float | None
+    catalog_date: str
+
+    @property
+    def rdma(self) -> bool:
+        """True when the instance has an RDMA-class fabric (EFA, InfiniBand, GPUDirect)."""
+        return self.interconnect in RDMA_INTERCONNECTS
+
+    def price(self, purchase: str) -> float | None:
+        """Whole-instance USD/hour for `purchase` (`spot` or `on-demand`); None if unpriced."""
+        return self.spot_usd_per_hour if purchase == "spot" else self.on_demand_usd_per_hour

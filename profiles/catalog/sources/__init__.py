@@ -1,0 +1,13 @@
+"""Per-provider readers of the SkyPilot reference extract, used by `profiles.catalog.build`.
+
+Each builder takes the extract folder and the build date and returns clean `Offering`s.
+"""
+
+from __future__ import annotations
+
+from profiles.catalog.sources.aws import build_aws
+
+# provider -> (builder, extract files it reads)
+SOURCE_BUILDERS = {
+    "aws": (build_aws, ("aws_gpu.csv",)),
+}

@@ -1,0 +1,169 @@
+"""Workload specs (`profiles/workloads/*.yaml`) as a validated pydantic `WorkloadSpec`.
+
+Shorthands users type are accepted: `A100-80GB:8` (accelerator and GPUs per node),
+`80GB`/`80GiB` (memory), `72h`/`3d`/`90m` (duration), `4800GiB`/`4.8TiB` (capacity).
+Any error becomes a one-line `SpecError` naming the field and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from profiles.units import parse_duration_hours, parse_size_gib
+
+
+class SpecError(ValueError):
+    """A workload spec cannot be read or is invalid; the message is one line."""
+
+
+class FileSystemSpec(BaseModel):
+    """Parallel file system wanted beside the cluster.
+
+    Attributes:
+        capacity_gib: capacity in GiB (accepts `4800GiB`, `4.8TiB`, `5TB`).
+        throughput_mbps_per_tib: throughput in MB/s per TiB of capacity.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    capacity_gib: float = Field(alias="capacity", gt=0, description="Capacity, GiB.")
+    throughput_mbps_per_tib: int = Field(
+        default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB."
+    )
+
+    @field_validator("capacity_gib", mode="before")
+    @classmethod
+    def _read_capacity(cls, value: object) -> float:
+        return parse_size_gib(value)
+
+
+class WorkloadSpec(BaseModel):
+    """What a training job needs; the resolver finds the cheapest offering that fits.
+
+    Attributes:
+        name: workload name (also the default stack name).
+        accelerators: acceptable accelerator names (`A100`, `A100-80GB`); empty = any
+            accelerator meeting `min_gpu_memory_gib`. `NAME:N` also sets `gpus_per_node`.
+        min_gpu_memory_gib: minimum memory per accelerator, GiB (accepts `80GB`).
+        gpus_per_node: accelerators per node.
+        nodes: number of nodes.
+        interconnect: `rdma` needs an RDMA fabric (EFA, InfiniBand, GPUDirect); `none` not.
+        purchase: `any` (spot allowed, on-demand too), `spot` (spot only), `on-demand`.
+        hours: planned run time, hours (accepts `72h`, `3d`).
+        providers: clouds to consider; empty = all.
+        regions: regions to consider; empty = all.
+        file_system: shared parallel file system, or None.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    name: str = Field(default="workload", pattern=r"^[a-z0-9][a-z0-9-]*$", description="Name.")
+    accelerators: tuple[str, ...] = Field(default=(), description="Acceptable accelerators.")
+    min_gpu_memory_gib: float | None = Field(
+        default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
+    )
+    gpus_per_node: int | None = Field(default=None, ge=1, le=64, description="GPUs per node.")
+    nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes.")
+    interconnect: Literal["none", "rdma"] = Field(default="none", description="Fabric.")
+    purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase.")
+    hours: float = Field(default=1.0, gt=0, description="Run time, hours.")
+    providers: tuple[str, ...] = Field(default=(), description="Clouds to consider.")
+    regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
+    file_system: FileSystemSpec | None = Field(default=None, description="Parallel file system.")
+
+    @field_validator("hours", mode="before")
+    @classmethod
+    def _read_hours(cls, value: object) -> float:
+        return parse_duration_hours(value)
+
+    @field_validator("min_gpu_memory_gib", mode="before")
+    @classmethod
+    def _read_memory(cls, value: object) -> float | None:
+        return None if value is None else parse_size_gib(value)
+
+    @field_validator("accelerators", "providers", "regions", mode="before")
+    @classmethod
+    def _as_list(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("purchase", mode="before")
+    @classmethod
+    def _purchase_alias(cls, value: object) -> object:
+        aliases = {"spot-allowed": "any", "spot_allowed": "any", "ondemand": "on-demand"}
+        return aliases.get(value, value) if isinstance(value, str) else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_counts(cls, data: object) -> object:
+        """Turn `NAME:N` accelerator entries into names plus `gpus_per_node`."""
+        if not isinstance(data, dict) or "accelerators" not in data:
+            return data
+        raw = data["accelerators"]
+        names, counts = [], set()
+        for token in [raw] if isinstance(raw, str) else (raw or []):
+            match = re.fullmatch(r"\s*([A-Za-z0-9][\w.\- ]*?)\s*(?::\s*(\d+))?\s*", str(token))
+            if not match:
+                raise ValueError(f"accelerators: cannot read '{token}'; write NAME or NAME:COUNT, e.g. A100-80GB:8")
+            names.append(match.group(1))
+            if match.group(2):
+                counts.add(int(match.group(2)))
+        if len(counts) > 1 or (counts and data.get("gpus_per_node") not in (None, *counts)):
+            raise ValueError("accelerators: entries ask for different GPU counts; use one NAME:N count or gpus_per_node")
+        return {**data, "accelerators": names, **({"gpus_per_node": counts.pop()} if counts else {})}
+
+    @model_validator(mode="after")
+    def _needs_accelerator(self) -> WorkloadSpec:
+        if not self.accelerators and self.min_gpu_memory_gib is None:
+            raise ValueError("accelerators: name at least one (e.g. A100:8) or set min_gpu_memory (e.g. 80GB)")
+        return self
+
+
+def _one_line(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "spec"
+    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        message = f"unknown key; valid keys: {', '.join(sorted(_valid_keys()))}"
+    return message if where == "spec" or message.startswith(f"{where}:") else f"{where}: {message}"
+
+
+def _valid_keys() -> set[str]:
+    return {f.alias or n for n, f in WorkloadSpec.model_fields.items()}
+
+
+def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
+    """Validate a mapping (as read from YAML) into a `WorkloadSpec`.
+
+    Raises:
+        SpecError: one line, `SOURCE: FIELD: what is wrong and how to fix it`.
+    """
+    if not isinstance(data, dict):
+        raise SpecError(f"{source}: expected a mapping of keys (name, accelerators, nodes, ...)")
+    try:
+        return WorkloadSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(f"{source}: {_one_line(exc)}") from None
+
+
+def load_spec(path: Path) -> WorkloadSpec:
+    """Read and validate a workload YAML file; the file's stem is the default name.
+
+    Raises:
+        SpecError: the file is missing, not YAML, or invalid (one-line message).
+    """
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read ({exc.strerror}); give the path of a workload YAML file") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise SpecError(f"{path}:{where} not valid YAML; check indentation and quoting") from None
+    if isinstance(data, dict):
+        data.setdefault("name", Path(path).stem)
+    return parse_spec(data, str(path))
