@@ -75,6 +75,9 @@ class ClusterConfig(BaseModel):
         subnet_id: an existing subnet to use instead of creating a network.
         capacity_reservation_id: an existing capacity reservation to launch into.
         tags: extra cost-allocation tags/labels applied to every resource.
+        ssh_public_key: OpenSSH public key for the admin user where the cloud needs one
+            (Azure); None lets the component generate a key pair and export the private
+            key only as a Pulumi secret.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -96,6 +99,7 @@ class ClusterConfig(BaseModel):
     subnet_id: str | None = Field(default=None, description="Existing subnet to use.")
     capacity_reservation_id: str | None = Field(default=None, description="Capacity reservation.")
     tags: dict[str, str] = Field(default_factory=dict, description="Extra cost tags/labels.")
+    ssh_public_key: str | None = Field(default=None, description="Admin OpenSSH public key.")
 
     def model_post_init(self, __context: object) -> None:
         for cidr in self.ssh_cidrs:

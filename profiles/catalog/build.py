@@ -20,13 +20,12 @@ import datetime as dt
 import hashlib
 import io
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from profiles.catalog.offering import COLUMNS, Offering
 from profiles.catalog.sources import SOURCE_BUILDERS
+from profiles.files import write_atomically
 
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_SOURCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference-catalog"
@@ -54,19 +53,6 @@ def offerings_to_csv(offerings: list[Offering]) -> str:
     for offering in offerings:
         writer.writerow(["" if (v := getattr(offering, c)) is None else v for c in COLUMNS])
     return buffer.getvalue()
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file and rename, so readers never see half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def build(source: Path, out_dir: Path, date: str) -> dict:

@@ -1,0 +1,112 @@
+"""Write a resolved choice as a Pulumi stack file (`stacks/Pulumi.<name>.yaml`).
+
+The file holds the provider-neutral cluster config under `trainstack:cluster`, the
+provider's own region key, and a header comment with the price and catalog version. The
+header carries a checksum of the body, so a later `--write-stack` can tell a generated
+file from a hand-edited one and refuses to overwrite edits unless forced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from pathlib import Path
+
+import yaml
+
+from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig, FileSystemConfig
+from profiles.files import write_atomically
+from profiles.resolver import Candidate
+from profiles.spec import WorkloadSpec
+
+# The provider package's own config key for the region (what `pulumi config` would set).
+REGION_KEYS = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
+_CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.M)
+STACK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class StackWriteError(ValueError):
+    """A stack file cannot be written (message names the file and the fix)."""
+
+
+def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: str) -> ClusterConfig:
+    """The provider-neutral cluster config for a resolved candidate.
+
+    The file-system capacity is rounded up to whole GiB; each component rounds further to
+    a size its service accepts.
+    """
+    o = candidate.offering
+    file_system = None
+    if spec.file_system:
+        file_system = FileSystemConfig(
+            capacity_gib=math.ceil(spec.file_system.capacity_gib),
+            throughput_mbps_per_tib=spec.file_system.throughput_mbps_per_tib,
+        )
+    return ClusterConfig(
+        provider=o.provider, region=o.region, zone=o.zone, instance_type=o.instance_type,
+        accelerator=o.accelerator, accelerator_count=o.accelerator_count, nodes=candidate.nodes,
+        purchase=candidate.purchase, interconnect=spec.interconnect, hours=candidate.hours,
+        usd_per_hour=round(candidate.usd_per_hour, 6), catalog_version=catalog_version,
+        file_system=file_system,
+    )
+
+
+def render_stack(config: ClusterConfig, workload: str, catalog_built: str) -> str:
+    """Stack file text for `config`: header comment (price, catalog, checksum) and YAML body."""
+    cluster = config.model_dump(mode="json", exclude_none=True)
+    body = yaml.safe_dump(
+        {"config": {REGION_KEYS.get(config.provider, f"{config.provider}:region"): config.region,
+                    f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}": cluster}},
+        sort_keys=False,
+        default_flow_style=False,
+    )
+    header = (
+        f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
+        f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase} in "
+        f"{config.region} ({config.zone}): ${config.usd_per_hour:,.4f}/hour, "
+        f"${config.usd_total:,.2f} for {config.hours:g} h.\n"
+        f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
+        f"resolve will not overwrite them without --force.\n"
+    )
+    return f"{header}# trainstack-checksum: sha256:{_digest(body)}\n{body}"
+
+
+def _digest(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def is_hand_edited(text: str) -> bool:
+    """True when a stack file's body no longer matches the checksum it was written with
+    (or it has none, i.e. it was not written by trainstack)."""
+    match = _CHECKSUM.search(text)
+    return match is None or _digest(text[match.end():]) != match.group(1)
+
+
+def stack_path(project_dir: Path, name: str) -> Path:
+    """`<project>/stacks/Pulumi.<name>.yaml`.
+
+    Raises:
+        StackWriteError: `name` is not a valid Pulumi stack name.
+    """
+    if not STACK_NAME.match(name):
+        raise StackWriteError(f"stack name '{name}': use letters, digits, '-', '_' or '.'")
+    return project_dir / "stacks" / f"Pulumi.{name}.yaml"
+
+
+def write_stack(path: Path, text: str, force: bool = False) -> bool:
+    """Write a stack file atomically; returns False when the file already had this text.
+
+    Raises:
+        StackWriteError: the file exists and was edited by hand, and `force` is False.
+    """
+    if path.exists():
+        current = path.read_text(encoding="utf-8")
+        if current == text:
+            return False
+        if is_hand_edited(current) and not force:
+            raise StackWriteError(
+                f"{path}: edited by hand since trainstack wrote it; pass --force to replace it"
+            )
+    write_atomically(path, text)
+    return True

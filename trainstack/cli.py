@@ -1,0 +1,115 @@
+"""The `trainstack` command line: `resolve`, `plan` and `catalog info`.
+
+A thin layer: it parses, calls the resolver / plan runner, and prints. Errors the user can
+fix print one line on stderr and exit with status 2, never a traceback. Pulumi is imported
+only by `plan`, so `resolve` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from trainstack import render
+
+# trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
+catalog_app = typer.Typer(no_args_is_help=True, help="Inspect the price catalog.")
+app.add_typer(catalog_app, name="catalog")
+
+
+def fail(message: str) -> None:
+    """Print `error: message` on stderr and exit 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def project_dir() -> Path:
+    """The nearest folder at or above the working directory holding Pulumi.yaml (else cwd)."""
+    here = Path.cwd()
+    return next((d for d in (here, *here.parents) if (d / "Pulumi.yaml").exists()), here)
+
+
+@app.command()
+def resolve(
+    workload: Path = typer.Argument(..., help="Workload spec YAML, e.g. profiles/workloads/training-a100.yaml."),
+    top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    write_stack: Optional[str] = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
+    force: bool = typer.Option(False, "--force", help="Overwrite a hand-edited stack file."),
+) -> None:
+    """Pick the cheapest offering for WORKLOAD and explain the ranking."""
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.resolver import NoMatchError
+    from profiles.resolver import resolve as run_resolve
+    from profiles.spec import SpecError, load_spec
+
+    try:
+        spec = load_spec(workload)
+        catalog = load_catalog(providers=spec.providers or None)
+        resolution = run_resolve(spec, catalog.offerings, top=top)
+    except (SpecError, NoMatchError, CatalogError) as exc:
+        fail(str(exc))
+    written = _write_stack(write_stack, spec, resolution, catalog, workload, force) if write_stack else ""
+    if as_json:
+        typer.echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
+    else:
+        render.resolution_table(spec, resolution, catalog.version)
+    if written:
+        typer.echo(written, err=as_json)
+
+
+def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool) -> str:
+    from profiles.stack_writer import StackWriteError, cluster_config, render_stack, stack_path
+    from profiles.stack_writer import write_stack as write
+
+    try:
+        path = stack_path(project_dir(), name)
+        config = cluster_config(spec, resolution.choice.candidate, catalog.version)
+        changed = write(path, render_stack(config, _relative(workload), catalog.built), force=force)
+    except StackWriteError as exc:
+        fail(str(exc))
+    return f"stack {'written' if changed else 'unchanged'}: {path}"
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(project_dir().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@app.command()
+def plan(
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a tree."),
+) -> None:
+    """Run the Pulumi program offline under Pulumi's mocks and show every resource."""
+    from trainstack.plan import PlanError, run_plan
+
+    try:
+        result = run_plan(stack, project_dir())
+    except PlanError as exc:
+        fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(render.plan_json(result), indent=2, default=str))
+    else:
+        render.plan_tree(stack, result)
+
+
+@catalog_app.command("info")
+def catalog_info() -> None:
+    """Show the catalog version, sources and offering counts."""
+    from profiles.catalog.loader import CatalogError, load_catalog
+
+    try:
+        catalog = load_catalog()
+    except CatalogError as exc:
+        fail(str(exc))
+    render.catalog_summary(catalog)

@@ -1,0 +1,121 @@
+"""Output of the CLI: rich tables and trees for people, plain dicts for `--json`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # rich loads only when a table or tree is printed, keeping --json fast
+    from rich.console import Console
+
+# Inputs worth showing in the plan tree, in this order, when a resource has them.
+KEY_INPUTS = (
+    "instanceType", "availabilityZoneId", "availabilityZone", "cidrBlock", "strategy",
+    "deploymentType", "storageCapacity", "perUnitStorageThroughput", "storageType",
+    "protocol", "fromPort", "toPort", "cidrBlocks", "self", "instanceMarketOptions",
+    "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
+)
+
+
+def candidate_json(ranked: Any) -> dict:
+    """One ranked candidate as the `--json` entry shape (USD figures for the whole cluster)."""
+    c, o = ranked.candidate, ranked.candidate.offering
+    return {
+        "provider": o.provider, "region": o.region, "zone": o.zone, "instance_type": o.instance_type,
+        "accelerator": o.accelerator, "accelerator_count": o.accelerator_count, "nodes": c.nodes,
+        "purchase": c.purchase, "usd_per_hour": round(c.usd_per_hour, 6),
+        "usd_total": round(c.usd_total, 2), "reason": ranked.reason,
+    }
+
+
+def resolution_json(resolution: Any, catalog_version: str) -> dict:
+    """`{"choice": {...}, "alternatives": [...]}` plus the catalog version and match count."""
+    return {
+        "choice": candidate_json(resolution.choice),
+        "alternatives": [candidate_json(r) for r in resolution.alternatives],
+        "matched": resolution.matched,
+        "catalog_version": catalog_version,
+    }
+
+
+def console() -> Console:
+    """A rich console; 160 columns wide when output is not a terminal (logs, CI, pipes)."""
+    from rich.console import Console
+
+    terminal = Console()
+    return terminal if terminal.is_terminal else Console(width=160)
+
+
+def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
+    """Print the ranked candidates as a table, choice first."""
+    from rich.table import Table
+
+    table = Table(title=f"{spec.name}: {resolution.matched} matching candidates (catalog {catalog_version})")
+    for column in ("#", "provider", "region", "zone", "instance type", "GPUs/node", "nodes",
+                   "purchase", "USD/hour", "USD total", "why"):
+        table.add_column(column, justify="right" if column.startswith(("USD", "#", "nodes")) else "left")
+    for rank, ranked in enumerate((resolution.choice, *resolution.alternatives), start=1):
+        c, o = ranked.candidate, ranked.candidate.offering
+        table.add_row(
+            str(rank), o.provider, o.region, o.zone, o.instance_type,
+            f"{o.accelerator_count}x {o.accelerator}", str(c.nodes), c.purchase,
+            f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}", ranked.reason,
+            style="bold green" if rank == 1 else None,
+        )
+    console().print(table)
+
+
+def plan_json(result: Any) -> dict:
+    """`{"resources": [...], "usd_per_hour": ..., "usd_total": ...}` for `plan --json`."""
+    return {
+        "resources": [
+            {k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources
+        ],
+        "usd_per_hour": result.usd_per_hour,
+        "usd_total": result.usd_total,
+    }
+
+
+def key_inputs(inputs: dict) -> str:
+    """A short `key=value` summary of the inputs a reviewer looks at first."""
+    parts = []
+    for key in KEY_INPUTS:
+        if key in inputs and inputs[key] not in (None, [], {}):
+            value = inputs[key]
+            if key == "networkInterfaces" and isinstance(value, list):
+                value = f"{len(value)} ({', '.join(sorted({str(n.get('interfaceType', 'default')) for n in value}))})"
+            text = str(value)
+            parts.append(f"{key}={text if len(text) <= 60 else text[:57] + '...'}")
+    return ", ".join(parts)
+
+
+def plan_tree(stack: str, result: Any) -> None:
+    """Print the resource tree (type, name, protect, key inputs) and the cluster's cost."""
+    from rich.tree import Tree
+
+    root = Tree(f"[bold]stack {stack}[/bold]: {len(result.resources)} resources")
+    nodes: dict[str, Tree] = {}
+    for resource in result.resources:
+        parent = nodes.get(resource["parent"] or "", root)
+        label = f"{resource['type']} [cyan]{resource['name']}[/cyan]"
+        if resource["protect"]:
+            label += " [yellow](protected)[/yellow]"
+        summary = key_inputs(resource["inputs"])
+        nodes[resource["name"]] = parent.add(f"{label} {summary}" if summary else label)
+    out = console()
+    out.print(root)
+    out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} total")
+
+
+def catalog_summary(catalog: Any) -> None:
+    """Print offering counts per provider and accelerator."""
+    from rich.table import Table
+
+    table = Table(title=f"catalog {catalog.version} (built {catalog.built})")
+    for column in ("provider", "accelerator", "offerings", "regions"):
+        table.add_column(column)
+    groups: dict[tuple[str, str], list] = {}
+    for offering in catalog.offerings:
+        groups.setdefault((offering.provider, offering.accelerator), []).append(offering)
+    for (provider, accelerator), rows in sorted(groups.items()):
+        table.add_row(provider, accelerator, str(len(rows)), str(len({o.region for o in rows})))
+    console().print(table)
