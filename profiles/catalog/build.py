@@ -30,7 +30,7 @@ from profiles.files import write_atomically
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_SOURCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference-catalog"
 SOURCE_REPOSITORY = "github.com/skypilot-org/skypilot-catalog"
-_COMMIT_ROW = re.compile(r"^\|\s*`([^`]+)`[^|]*\|\s*`([^`]+)`\s*\|\s*`([0-9a-f]{40})`", re.M)
+_COMMIT_ROW = re.compile(r"^\|([^|]*)\|\s*`([^`]+)`\s*\|\s*`([0-9a-f]{40})`", re.M)
 
 
 def source_commits(readme_text: str) -> dict[str, dict[str, str]]:
@@ -41,7 +41,8 @@ def source_commits(readme_text: str) -> dict[str, dict[str, str]]:
     """
     return {
         name: {"path": path, "commit": commit}
-        for name, path, commit in _COMMIT_ROW.findall(readme_text)
+        for names, path, commit in _COMMIT_ROW.findall(readme_text)
+        for name in re.findall(r"`([^`]+)`", names)
     }
 
 

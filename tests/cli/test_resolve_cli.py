@@ -1,0 +1,78 @@
+"""`trainstack resolve` end to end through the real CLI entry point (typer's runner)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch):
+    """An empty Pulumi project folder as the working directory."""
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_resolve_json_shape_and_choice(project):
+    result = run("resolve", str(WORKLOAD), "--json", "--top", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {"choice", "alternatives"}
+    choice = data["choice"]
+    assert set(choice) >= {"provider", "region", "zone", "instance_type", "accelerator", "accelerator_count",
+                           "nodes", "purchase", "usd_per_hour", "usd_total"}
+    assert choice["provider"] == "aws" and choice["nodes"] == 2 and choice["accelerator_count"] == 8
+    assert choice["instance_type"] in ("p4d.24xlarge", "p4de.24xlarge")
+    assert choice["usd_total"] == pytest.approx(choice["usd_per_hour"] * 72, abs=0.01)
+    assert len(data["alternatives"]) == 2
+    assert all(a["usd_total"] >= choice["usd_total"] for a in data["alternatives"])
+
+
+def test_resolve_table_names_the_choice(project):
+    result = run("resolve", str(WORKLOAD))
+    assert result.exit_code == 0
+    assert "cheapest of" in result.stdout and "p4d.24xlarge" in result.stdout
+
+
+def test_write_stack_then_refuse_hand_edit(project):
+    result = run("resolve", str(WORKLOAD), "--write-stack", "training-a100")
+    assert result.exit_code == 0
+    path = project / "stacks" / "Pulumi.training-a100.yaml"
+    cluster = yaml.safe_load(path.read_text())["config"]["trainstack:cluster"]
+    assert cluster["nodes"] == 2 and cluster["file_system"]["capacity_gib"] == 4800
+    path.write_text(path.read_text().replace("nodes: 2", "nodes: 5"))
+    refused = run("resolve", str(WORKLOAD), "--write-stack", "training-a100")
+    assert refused.exit_code == 2
+    assert "edited by hand" in refused.stderr and "Traceback" not in refused.output
+    assert "nodes: 5" in path.read_text()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param("accelerators: A100:8\nnodez: 2\n", "nodez: unknown key", id="unknown-key"),
+        pytest.param("accelerators: Z999:8\n", "catalog has no 'Z999'", id="unknown-accelerator"),
+        pytest.param("accelerators: A100:3\n", "to fix: use a per-node GPU count", id="no-match"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(project, content, message):
+    spec = project / "bad.yaml"
+    spec.write_text(content)
+    result = run("resolve", str(spec), "--write-stack", "bad")
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+    assert not (project / "stacks").exists()  # nothing half-written

@@ -1,0 +1,121 @@
+"""Resolver: hand-computed picks on the fixture catalog, brute force on the real one."""
+
+import itertools
+
+import pytest
+
+from profiles.resolver import PURCHASES, NoMatchError, resolve
+from profiles.spec import parse_spec
+
+
+def pick(resolution):
+    c = resolution.choice.candidate
+    return (c.offering.instance_type, c.offering.zone, c.purchase)
+
+
+def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours(fixture_catalog):
+    spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma",
+                       "purchase": "any", "hours": 72, "providers": ["aws"]})
+    resolution = resolve(spec, fixture_catalog.offerings)
+    # p4de spot 11.0 < p4d spot 12.0 < p4d on-demand 32.0 (x2) < p4de on-demand 40.0.
+    assert pick(resolution) == ("p4de.24xlarge", "usw2-az1", "spot")
+    assert resolution.choice.candidate.usd_per_hour == 22.0
+    assert resolution.choice.candidate.usd_total == 22.0 * 72
+    assert resolution.matched == 5
+    assert [(r.candidate.offering.instance_type, r.candidate.purchase) for r in resolution.alternatives] == [
+        ("p4d.24xlarge", "spot"), ("p4d.24xlarge", "on-demand"), ("p4d.24xlarge", "on-demand"), ("p4de.24xlarge", "on-demand")]
+    # (12 - 11) x 2 nodes x 72 h = $144, 144 / 1584 = 9.1 %.
+    assert resolution.alternatives[0].reason == "+$144.00 total (+9.1%) vs choice: p4d.24xlarge instead of p4de.24xlarge; in use1-az1"
+
+
+def test_on_demand_only_ignores_spot(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100:8", "purchase": "on-demand", "providers": "aws"})
+    assert pick(resolve(spec, fixture_catalog.offerings)) == ("p4d.24xlarge", "use1-az1", "on-demand")
+
+
+def test_tie_breaks_on_demand_before_spot(fixture_catalog):
+    # g5.12xlarge in use1-az3 costs 5.0 both ways; the cheaper az1 spot is excluded by region.
+    spec = parse_spec({"accelerators": "A10G:4", "purchase": "any", "providers": "aws", "regions": "us-east-1"})
+    resolution = resolve(spec, fixture_catalog.offerings)
+    assert pick(resolution) == ("g5.12xlarge", "use1-az1", "spot")
+    ties = [(r.candidate.offering.zone, r.candidate.purchase) for r in resolution.alternatives]
+    assert ties[:3] == [("use1-az1", "on-demand"), ("use1-az3", "on-demand"), ("use1-az3", "spot")]
+
+
+def test_rdma_needs_an_rdma_fabric_for_multi_node(fixture_catalog):
+    spec = parse_spec({"accelerators": "A10G:4", "nodes": 2, "interconnect": "rdma", "providers": "aws"})
+    with pytest.raises(NoMatchError, match="'interconnect' removed the last 2 candidates"):
+        resolve(spec, fixture_catalog.offerings)
+
+
+def test_memory_minimum_selects_80gb_parts_across_clouds(fixture_catalog):
+    spec = parse_spec({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot"})
+    # gcp a2-ultragpu 16.0 vs aws p4de 11.0 vs gcp a3-highgpu 20.0
+    assert pick(resolve(spec, fixture_catalog.offerings)) == ("p4de.24xlarge", "usw2-az1", "spot")
+
+
+def test_unknown_accelerator_suggests_names(fixture_catalog):
+    spec = parse_spec({"accelerators": "A1000"})
+    with pytest.raises(NoMatchError, match="catalog has no 'A1000'; did you mean A100"):
+        resolve(spec, fixture_catalog.offerings)
+
+
+def test_no_match_names_constraint_nearest_and_fix(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100:4"})
+    with pytest.raises(NoMatchError) as caught:
+        resolve(spec, fixture_catalog.offerings)
+    message = str(caught.value)
+    assert "'gpus_per_node' removed the last 2 candidates" in message
+    assert "nearest: aws p4d.24xlarge 8x A100 in us-east-1 (fails gpus_per_node)" in message
+    assert message.endswith("to fix: use a per-node GPU count these offerings have (8)")
+
+
+def test_region_typo_points_at_regions(fixture_catalog):
+    spec = parse_spec({"accelerators": "H100:8", "regions": "us-centrall"})
+    with pytest.raises(NoMatchError, match=r"fails region\).*to fix: widen or remove `regions`"):
+        resolve(spec, fixture_catalog.offerings)
+
+
+def brute_force_minimum(spec, offerings):
+    """Every offering x purchase the spec allows, priced by hand, minimum taken."""
+    names = {a.casefold() for a in spec.accelerators}
+    best = None
+    for o, purchase in itertools.product(offerings, PURCHASES[spec.purchase]):
+        price = o.spot_usd_per_hour if purchase == "spot" else o.on_demand_usd_per_hour
+        fits = (
+            price is not None
+            and (not spec.providers or o.provider in spec.providers)
+            and (not spec.regions or o.region in spec.regions)
+            and (not names or o.accelerator.casefold() in names)
+            and (not spec.gpus_per_node or o.accelerator_count == spec.gpus_per_node)
+            and (not spec.min_gpu_memory_gib or (o.accelerator_memory_gib or 0) >= spec.min_gpu_memory_gib)
+            and (spec.interconnect != "rdma" or spec.nodes == 1 or o.interconnect != "ethernet")
+        )
+        if fits and (best is None or price * spec.nodes * spec.hours < best):
+            best = price * spec.nodes * spec.hours
+    return best
+
+
+REAL_SPECS = [
+    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any", "hours": 72, "providers": "aws"}, id="training-a100-aws"),
+    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any", "hours": 72}, id="a100-all-clouds"),
+    pytest.param({"accelerators": "H100:8", "nodes": 4, "interconnect": "rdma", "purchase": "on-demand", "hours": 24}, id="h100-on-demand"),
+    pytest.param({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot"}, id="80gb-spot"),
+    pytest.param({"accelerators": "L4:1", "purchase": "any", "regions": ["us-central1", "us-east-1"]}, id="l4-two-regions"),
+    pytest.param({"accelerators": "tpu-v5p:4", "purchase": "any", "hours": 10}, id="tpu-v5p-4-chips"),
+]
+
+
+@pytest.mark.parametrize("data", REAL_SPECS)
+def test_real_catalog_pick_equals_brute_force_minimum(real_catalog, data):
+    spec = parse_spec(data)
+    resolution = resolve(spec, real_catalog.offerings)
+    assert resolution.choice.candidate.usd_total == pytest.approx(brute_force_minimum(spec, real_catalog.offerings))
+    totals = [r.candidate.usd_total for r in (resolution.choice, *resolution.alternatives)]
+    assert totals == sorted(totals)
+
+
+def test_cross_cloud_choice_shows_each_provider(real_catalog):
+    spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "purchase": "on-demand"})
+    resolution = resolve(spec, real_catalog.offerings, top=400)
+    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws", "azure", "gcp"}

@@ -1,0 +1,78 @@
+import pytest
+import yaml
+
+from profiles.resolver import resolve
+from profiles.spec import parse_spec
+from profiles.stack_writer import (
+    StackWriteError,
+    cluster_config,
+    is_hand_edited,
+    render_stack,
+    stack_path,
+    write_stack,
+)
+
+SPEC = {"name": "job", "accelerators": "A100:8", "nodes": 2, "interconnect": "rdma", "purchase": "any",
+        "hours": 72, "providers": "aws", "file_system": {"capacity": "4.5TiB", "throughput": 500}}
+
+
+@pytest.fixture()
+def stack_text(fixture_catalog):
+    spec = parse_spec(SPEC)
+    config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, fixture_catalog.version)
+    return render_stack(config, "profiles/workloads/job.yaml", fixture_catalog.built)
+
+
+def test_stack_holds_provider_region_and_neutral_cluster_config(stack_text):
+    config = yaml.safe_load(stack_text)["config"]
+    assert config["aws:region"] == "us-east-1"
+    cluster = config["trainstack:cluster"]
+    assert cluster["provider"] == "aws"
+    assert (cluster["instance_type"], cluster["zone"], cluster["purchase"]) == ("p4d.24xlarge", "use1-az1", "spot")
+    assert cluster["nodes"] == 2 and cluster["interconnect"] == "rdma"
+    assert cluster["usd_per_hour"] == 24.0  # 12.0 spot x 2 nodes
+    assert cluster["catalog_version"] == "fixture-1"
+    assert cluster["file_system"] == {"capacity_gib": 4608, "throughput_mbps_per_tib": 500}
+    assert "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1): $24.0000/hour, $1,728.00 for 72 h." in stack_text
+    assert "# Catalog fixture-1 (built 2026-01-01)" in stack_text
+
+
+def test_checksum_tells_generated_from_hand_edited(stack_text):
+    assert not is_hand_edited(stack_text)
+    assert is_hand_edited(stack_text.replace("nodes: 2", "nodes: 3"))
+    assert is_hand_edited("config:\n  aws:region: us-east-1\n")
+
+
+def test_write_refuses_to_overwrite_hand_edits_without_force(tmp_path, stack_text):
+    path = tmp_path / "stacks" / "Pulumi.job.yaml"
+    assert write_stack(path, stack_text) is True
+    assert write_stack(path, stack_text) is False  # unchanged: nothing rewritten
+    edited = stack_text.replace("nodes: 2", "nodes: 3")
+    path.write_text(edited)
+    with pytest.raises(StackWriteError, match="edited by hand since trainstack wrote it; pass --force"):
+        write_stack(path, stack_text.replace("24.0", "25.0"))
+    assert path.read_text() == edited  # nothing lost
+    assert write_stack(path, stack_text, force=True) is True
+    assert path.read_text() == stack_text
+    assert [p.name for p in path.parent.iterdir()] == ["Pulumi.job.yaml"]  # no temp files left
+
+
+def test_regenerated_stack_may_replace_an_unedited_one(tmp_path, stack_text):
+    path = tmp_path / "Pulumi.job.yaml"
+    write_stack(path, stack_text)
+    newer = render_stack_with_nodes(stack_text, 4)
+    assert write_stack(path, newer) is True
+
+
+def render_stack_with_nodes(text, nodes):
+    from profiles.stack_writer import _digest  # same checksum rule as the writer
+
+    body = text.split("\n", 4)[4].replace("nodes: 2", f"nodes: {nodes}")
+    header = "".join(line + "\n" for line in text.splitlines()[:3])
+    return f"{header}# trainstack-checksum: sha256:{_digest(body)}\n{body}"
+
+
+@pytest.mark.parametrize("name", ["bad name", "../escape", ""])
+def test_stack_names_are_checked(tmp_path, name):
+    with pytest.raises(StackWriteError, match="stack name"):
+        stack_path(tmp_path, name)
