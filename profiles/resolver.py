@@ -8,7 +8,6 @@ the constraint that removed the last candidates and the nearest offerings.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -99,6 +98,8 @@ def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> fro
     known = {o.accelerator.casefold(): o.accelerator for o in offerings}
     unknown = [n for n in spec.accelerators if n.casefold() not in known]
     if unknown:
+        import difflib  # only on the error path
+
         close = difflib.get_close_matches(unknown[0], sorted(known.values()), n=3, cutoff=0.4)
         hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(sorted(known.values()))}"
         raise NoMatchError(f"accelerators: the catalog has no '{unknown[0]}'; {hint}")

@@ -1,0 +1,75 @@
+"""Benchmark `trainstack resolve` on the whole multi-cloud catalog (not a timed test).
+
+Prints, for the training-a100 workload widened to every cloud:
+  - end-to-end wall time of the real command (`trainstack resolve ... --json`), best of N runs,
+    including Python start-up and imports (target: under 0.2 s);
+  - in-process load and resolve times, and rows resolved per second.
+
+Run: `make bench` (or `.venv/bin/python bench/resolve.py [--runs N]`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKLOAD = """name: bench-all-clouds
+accelerators: [A100:8, A100-80GB:8, H100:8]
+nodes: 2
+interconnect: rdma
+purchase: any
+hours: 72h
+"""
+
+
+def end_to_end(spec_path: Path, runs: int) -> list[float]:
+    """Wall times of the real CLI, seconds."""
+    command = [str(Path(sys.executable).with_name("trainstack")), "resolve", str(spec_path), "--json"]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def in_process(spec_path: Path, runs: int) -> tuple[int, list[float], list[float]]:
+    """(offerings, load times, resolve times) in seconds, measured inside one process."""
+    from profiles.catalog.loader import load_catalog
+    from profiles.resolver import resolve
+    from profiles.spec import load_spec
+
+    spec = load_spec(spec_path)
+    loads, resolves = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        catalog = load_catalog()
+        loads.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        resolve(spec, catalog.offerings)
+        resolves.append(time.perf_counter() - start)
+    return len(catalog.offerings), loads, resolves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        spec_path = Path(tmp) / "bench.yaml"
+        spec_path.write_text(WORKLOAD)
+        wall = end_to_end(spec_path, args.runs)
+        rows, loads, resolves = in_process(spec_path, args.runs)
+    print(f"end to end (trainstack resolve --json): best {min(wall):.3f} s, median {statistics.median(wall):.3f} s, target < 0.200 s")
+    print(f"catalog load: best {min(loads) * 1000:.1f} ms for {rows} offerings")
+    print(f"resolve: best {min(resolves) * 1000:.1f} ms, {rows / min(resolves):,.0f} rows/s")
+
+
+if __name__ == "__main__":
+    main()
