@@ -64,9 +64,13 @@ class Candidate:
         return self.usd_per_hour * self.hours
 
     def sort_key(self) -> tuple:
-        """Cheapest first, then on-demand before spot, then a stable name order."""
+        """Cheapest first; at equal cost on-demand before spot (no interruptions), then the
+        faster network, then a stable name order."""
         o = self.offering
-        return (round(self.usd_total, 6), PURCHASE_RANK[self.purchase], o.provider, o.region, o.zone, o.instance_type)
+        return (
+            round(self.usd_total, 6), PURCHASE_RANK[self.purchase], -(o.network_gbps or 0),
+            o.provider, o.region, o.zone, o.instance_type,
+        )
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,8 @@ def _reason(c: Candidate, best: Candidate, matched: int) -> str:
     if c.offering.zone != best.offering.zone:
         diffs.append(f"in {c.offering.zone}")
     detail = "; ".join(d for d in diffs if d)
+    if round(delta, 2) == 0:
+        return "same cost as choice, ranked below by tie-break" + (f": {detail}" if detail else "")
     return f"+${delta:,.2f} total (+{pct:.1f}%) vs choice" + (f": {detail}" if detail else "")
 
 

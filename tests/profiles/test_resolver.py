@@ -119,3 +119,12 @@ def test_cross_cloud_choice_shows_each_provider(real_catalog):
     spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "purchase": "on-demand"})
     resolution = resolve(spec, real_catalog.offerings, top=400)
     assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws", "azure", "gcp"}
+
+
+def test_equal_cost_prefers_the_faster_network(fixture_catalog):
+    # a3-edgegpu-8g (600 Gbps) and a3-highgpu-8g (1,000 Gbps) cost the same.
+    spec = parse_spec({"accelerators": "H100:8", "nodes": 2, "interconnect": "rdma", "purchase": "spot"})
+    resolution = resolve(spec, fixture_catalog.offerings)
+    assert pick(resolution) == ("a3-highgpu-8g", "us-central1-a", "spot")
+    assert resolution.alternatives[0].reason == (
+        "same cost as choice, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g")
