@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # rich loads only when a table or tree is printed, keeping --
 KEY_INPUTS = (
     "instanceType", "availabilityZoneId", "availabilityZone", "cidrBlock", "strategy",
     "deploymentType", "storageCapacity", "perUnitStorageThroughput", "storageType",
-    "protocol", "fromPort", "toPort", "cidrBlocks", "self", "instanceMarketOptions",
+    "ipProtocol", "fromPort", "toPort", "cidrIpv4", "referencedSecurityGroupId", "instanceMarketOptions",
     "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
 )
 

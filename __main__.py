@@ -1,0 +1,12 @@
+"""The trainstack Pulumi program: read the stack's cluster config, build its component."""
+
+import pulumi
+
+from components.config import parse_cluster_config
+from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, OUTPUT_NAMES
+from components.registry import component_for
+
+config = parse_cluster_config(pulumi.Config(CONFIG_NAMESPACE).require_object(CLUSTER_KEY))
+cluster = component_for(config.provider)(pulumi.get_stack() or "cluster", config)
+for output_name in OUTPUT_NAMES:
+    pulumi.export(output_name, getattr(cluster, output_name))

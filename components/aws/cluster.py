@@ -1,0 +1,103 @@
+"""`AwsGpuCluster`: EFA-connected GPU nodes in one placement group with FSx for Lustre.
+
+The component only wires children together; the logic sits in pure modules beside it
+(`efa`, `fsx`, `cloud_init`, `security`, `tags`, `validate`) and in the small resource
+builders `network`, `compute` and `storage`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws.compute import (
+    create_launch_template,
+    create_node_role,
+    create_nodes,
+    encoded_user_data,
+)
+from components.aws.network import create_network, create_security_group
+from components.aws.storage import create_file_system
+from components.aws.tags import cluster_tags
+from components.aws.validate import validate_args
+from components.contract import OUTPUT_NAMES, ClusterConfig
+
+TYPE_TOKEN = "trainstack:aws:GpuCluster"
+
+
+class AwsGpuCluster(pulumi.ComponentResource):
+    """A multi-node GPU training cluster on AWS.
+
+    Public outputs (also registered, names from `OUTPUT_NAMES`):
+        node_ids: instance ids, in node order.
+        node_private_ips: primary private IPv4 addresses, in node order.
+        placement_group: the cluster placement group's name.
+        file_system_dns: the FSx for Lustre DNS name, or None without a file system.
+        file_system_mount_name: the Lustre mount name, or None without a file system.
+        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+
+    Child resources are kept as attributes too (`vpc`, `subnet`, `security_group`,
+    `security_group_rules`, `placement`, `role`, `role_policy_attachment`,
+    `instance_profile`, `launch_template`, `nodes`, `file_system`).
+    """
+
+    def __init__(
+        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
+    ) -> None:
+        """Create the cluster.
+
+        Args:
+            name: the cluster name; every child name derives from it.
+            args: the provider-neutral cluster config (provider must be `aws`).
+            opts: resource options; pass `providers=` to target another region/account.
+
+        Raises:
+            ValueError: when `args` cannot be built on AWS (see `validate.validate_args`),
+                before any resource is registered.
+        """
+        validate_args(args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        tags = cluster_tags(name, args.tags)
+
+        network = create_network(name, args, tags, child)
+        self.vpc, self.subnet = network.vpc, network.subnet
+        self.security_group, self.security_group_rules = create_security_group(
+            name, network.vpc_id, args, tags, child
+        )
+        self.placement = aws.ec2.PlacementGroup(
+            f"{name}-pg", strategy="cluster", tags=tags, opts=child
+        )
+        self.file_system = None
+        if args.file_system is not None:
+            self.file_system = create_file_system(
+                name, args.file_system, network.subnet_id, self.security_group.id, tags, child
+            )
+        self.role, self.role_policy_attachment, self.instance_profile = create_node_role(
+            name, tags, child
+        )
+        fs = self.file_system
+        self.launch_template = create_launch_template(
+            name,
+            args,
+            network.subnet_id,
+            self.security_group.id,
+            self.instance_profile,
+            encoded_user_data(args, fs and fs.dns_name, fs and fs.mount_name),
+            tags,
+            child,
+        )
+        self.nodes = create_nodes(name, args, self.launch_template, self.placement, tags, child)
+        self._set_outputs(args)
+
+    def _set_outputs(self, args: ClusterConfig) -> None:
+        fs = self.file_system
+        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+        self.node_private_ips = pulumi.Output.all(*[node.private_ip for node in self.nodes])
+        self.placement_group = self.placement.name
+        self.file_system_dns = fs.dns_name if fs else pulumi.Output.from_input(None)
+        self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
+        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})

@@ -1,0 +1,187 @@
+"""Compute children of the AWS cluster: node IAM role, launch template and instances."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws.cloud_init import user_data
+from components.aws.efa import efa_interface_count, network_interfaces
+from components.contract import ClusterConfig
+from profiles.facts.aws import aws_network
+
+# AWS Deep Learning Base AMI (Ubuntu 22.04) with the open-source NVIDIA driver, EFA and NCCL.
+DLAMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)*"
+SSM_POLICY = "AmazonSSMManagedInstanceCore"
+# A choice, not a sourced figure: room for containers and staged checkpoints.
+ROOT_VOLUME_GIB = 200
+
+_ASSUME_EC2 = json.dumps(
+    {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": {"Service": "ec2.amazonaws.com"},
+                "Action": "sts:AssumeRole",
+            }
+        ],
+    }
+)
+
+
+def create_node_role(
+    name: str, tags: dict[str, str], opts: pulumi.ResourceOptions
+) -> tuple[aws.iam.Role, aws.iam.RolePolicyAttachment, aws.iam.InstanceProfile]:
+    """Create the node role (trusted by EC2, only the SSM managed policy) and its profile.
+
+    Args:
+        name: the cluster name; children are `{name}-node-role`, `-node-ssm`, `-node-profile`.
+        tags: tags for every taggable resource.
+        opts: child options.
+
+    Returns:
+        The role, its one policy attachment and the instance profile.
+    """
+    partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=opts.parent))
+    role = aws.iam.Role(f"{name}-node-role", assume_role_policy=_ASSUME_EC2, tags=tags, opts=opts)
+    attachment = aws.iam.RolePolicyAttachment(
+        f"{name}-node-ssm",
+        role=role.name,
+        policy_arn=partition.partition.apply(lambda p: f"arn:{p}:iam::aws:policy/{SSM_POLICY}"),
+        opts=opts,
+    )
+    profile = aws.iam.InstanceProfile(f"{name}-node-profile", role=role.name, tags=tags, opts=opts)
+    return role, attachment, profile
+
+
+def encoded_user_data(
+    args: ClusterConfig, dns_name: pulumi.Input[str] | None, mount_name: pulumi.Input[str] | None
+) -> pulumi.Output[str]:
+    """Base64 user data for the launch template (see `cloud_init.user_data`).
+
+    Args:
+        args: the cluster config (instance type and interconnect pick the NCCL settings).
+        dns_name: the file system's DNS name, or None.
+        mount_name: the file system's mount name, or None.
+    """
+    efa = efa_interface_count(args.instance_type, args.interconnect) > 0
+    facts = aws_network(args.instance_type)
+    gpudirect = bool(efa and facts and facts.gpudirect_rdma)
+
+    def render(values: list) -> str:
+        text = user_data(values[0], values[1], efa, gpudirect)
+        return base64.b64encode(text.encode()).decode()
+
+    return pulumi.Output.all(dns_name, mount_name).apply(render)
+
+
+def create_launch_template(
+    name: str,
+    args: ClusterConfig,
+    subnet_id: pulumi.Input[str],
+    security_group_id: pulumi.Input[str],
+    profile: aws.iam.InstanceProfile,
+    user_data_b64: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> aws.ec2.LaunchTemplate:
+    """Create the node launch template: DLAMI, IMDSv2, encrypted gp3 root, EFA interfaces.
+
+    Args:
+        name: the cluster name; the template is `{name}-lt`.
+        args: the cluster config.
+        subnet_id: subnet of every network interface.
+        security_group_id: group attached to every network interface.
+        profile: the node instance profile.
+        user_data_b64: base64 user data.
+        tags: tags for the template and, via tag specifications, volumes and interfaces.
+        opts: child options.
+    """
+    ami = aws.ec2.get_ami_output(
+        owners=["amazon"],
+        most_recent=True,
+        filters=[
+            {"name": "name", "values": [DLAMI_NAME]},
+            {"name": "architecture", "values": ["x86_64"]},
+        ],
+        opts=pulumi.InvokeOutputOptions(parent=opts.parent),
+    )
+    root = {
+        "device_name": ami.root_device_name,
+        "ebs": {
+            "volume_type": "gp3",
+            "volume_size": ROOT_VOLUME_GIB,
+            "encrypted": "true",
+            "delete_on_termination": "true",
+        },
+    }
+    return aws.ec2.LaunchTemplate(
+        f"{name}-lt",
+        image_id=ami.id,
+        instance_type=args.instance_type,
+        iam_instance_profile={"arn": profile.arn},
+        metadata_options={"http_endpoint": "enabled", "http_tokens": "required"},
+        block_device_mappings=[root],
+        network_interfaces=network_interfaces(
+            args.instance_type, subnet_id, security_group_id, args.interconnect
+        ),
+        user_data=user_data_b64,
+        tag_specifications=[
+            {"resource_type": "volume", "tags": tags},
+            {"resource_type": "network-interface", "tags": tags},
+        ],
+        update_default_version=True,
+        tags=tags,
+        opts=opts,
+    )
+
+
+def create_nodes(
+    name: str,
+    args: ClusterConfig,
+    template: aws.ec2.LaunchTemplate,
+    placement_group: aws.ec2.PlacementGroup,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> list[aws.ec2.Instance]:
+    """Create `args.nodes` instances from the launch template in the placement group.
+
+    Args:
+        name: the cluster name; nodes are `{name}-node-0` ... `{name}-node-{n-1}`.
+        args: the cluster config (`nodes`, `purchase`, `capacity_reservation_id`).
+        template: the node launch template.
+        placement_group: the cluster placement group.
+        tags: tags for every node.
+        opts: child options.
+    """
+    market = None
+    if args.purchase == "spot":
+        market = {
+            "market_type": "spot",
+            "spot_options": {
+                "spot_instance_type": "one-time",
+                "instance_interruption_behavior": "terminate",
+            },
+        }
+    reservation = None
+    if args.capacity_reservation_id:
+        reservation = {
+            "capacity_reservation_target": {"capacity_reservation_id": args.capacity_reservation_id}
+        }
+    version = template.latest_version.apply(str)
+    return [
+        aws.ec2.Instance(
+            f"{name}-node-{i}",
+            launch_template={"id": template.id, "version": version},
+            placement_group=placement_group.name,
+            instance_market_options=market,
+            capacity_reservation_specification=reservation,
+            tags=tags,
+            opts=opts,
+        )
+        for i in range(args.nodes)
+    ]

@@ -1,0 +1,108 @@
+"""FSx for Lustre sizing: round capacity up to a valid size and check per-unit throughput.
+
+Figures come from shared/reference-facts/storage.md:
+  F1  AWS FSx API CreateFileSystem, StorageCapacity: valid SSD sizes per deployment type.
+  F2  FSx for Lustre guide, managing throughput capacity: per-unit throughput tiers.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+DEFAULT_DEPLOYMENT_TYPE = "PERSISTENT_2"
+
+# deployment type -> GiB step after the 1,200 and 2,400 GiB sizes (F1, SSD storage).
+CAPACITY_STEP_GIB: dict[str, int] = {
+    "SCRATCH_1": 3600,
+    "SCRATCH_2": 2400,
+    "PERSISTENT_1": 2400,
+    "PERSISTENT_2": 2400,
+}
+
+# deployment type -> valid per-unit storage throughput, MB/s per TiB (F1, F2; SSD storage).
+# Scratch types take no per-unit throughput (the API rejects the field), hence empty.
+THROUGHPUT_MBPS_PER_TIB: dict[str, tuple[int, ...]] = {
+    "SCRATCH_1": (),
+    "SCRATCH_2": (),
+    "PERSISTENT_1": (50, 100, 200),
+    "PERSISTENT_2": (125, 250, 500, 1000),
+}
+
+
+class FsxSizing(NamedTuple):
+    """Arguments for one FSx for Lustre SSD file system.
+
+    Attributes:
+        deployment_type: FSx deployment type, e.g. `PERSISTENT_2`.
+        storage_capacity_gib: capacity, GiB, a size the API accepts (F1).
+        per_unit_storage_throughput: MB/s per TiB (F1, F2), or None for scratch types.
+    """
+
+    deployment_type: str
+    storage_capacity_gib: int
+    per_unit_storage_throughput: int | None
+
+
+def round_capacity_gib(capacity_gib: int, deployment_type: str = DEFAULT_DEPLOYMENT_TYPE) -> int:
+    """Round a requested capacity up to the next size FSx for Lustre accepts.
+
+    SSD sizes are 1,200 GiB, 2,400 GiB, then multiples of 2,400 GiB (3,600 GiB for
+    SCRATCH_1) (F1). Examples for PERSISTENT_2: 1 -> 1200, 1201 -> 2400, 2401 -> 4800.
+
+    Args:
+        capacity_gib: requested capacity, GiB (> 0).
+        deployment_type: FSx deployment type.
+
+    Returns:
+        The smallest valid capacity in GiB that is >= `capacity_gib`.
+
+    Raises:
+        ValueError: for a non-positive capacity or an unknown deployment type.
+    """
+    step = CAPACITY_STEP_GIB.get(deployment_type)
+    if step is None:
+        raise ValueError(_unknown_type(deployment_type))
+    if capacity_gib <= 0:
+        raise ValueError(f"file_system.capacity_gib: {capacity_gib} must be > 0 GiB")
+    for size in (1200, 2400):
+        if capacity_gib <= size:
+            return size
+    return math.ceil(capacity_gib / step) * step
+
+
+def fsx_sizing(
+    capacity_gib: int, throughput_mbps_per_tib: int, deployment_type: str | None = None
+) -> FsxSizing:
+    """Validate and size an FSx for Lustre SSD file system.
+
+    Args:
+        capacity_gib: requested capacity, GiB; rounded up with `round_capacity_gib`.
+        throughput_mbps_per_tib: per-unit storage throughput, MB/s per TiB; must be a tier
+            of the deployment type (PERSISTENT_2: 125, 250, 500 or 1000; F1, F2). Ignored
+            for scratch types, which take none.
+        deployment_type: FSx deployment type; None means PERSISTENT_2.
+
+    Returns:
+        The deployment type, rounded capacity and per-unit throughput to create.
+
+    Raises:
+        ValueError: one line naming the field and its valid values.
+    """
+    kind = deployment_type or DEFAULT_DEPLOYMENT_TYPE
+    capacity = round_capacity_gib(capacity_gib, kind)
+    tiers = THROUGHPUT_MBPS_PER_TIB[kind]
+    if not tiers:
+        return FsxSizing(kind, capacity, None)
+    if throughput_mbps_per_tib not in tiers:
+        valid = ", ".join(str(t) for t in tiers)
+        raise ValueError(
+            f"file_system.throughput_mbps_per_tib: {throughput_mbps_per_tib} is not valid "
+            f"for {kind}; valid values (MB/s per TiB): {valid}"
+        )
+    return FsxSizing(kind, capacity, throughput_mbps_per_tib)
+
+
+def _unknown_type(deployment_type: str) -> str:
+    valid = ", ".join(CAPACITY_STEP_GIB)
+    return f"file_system.deployment_type: '{deployment_type}' is not known; valid: {valid}"

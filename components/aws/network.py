@@ -1,0 +1,128 @@
+"""Network children of the AWS cluster: VPC and subnet (or an existing subnet) and the
+security group built from `security.security_rules`."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws.security import RuleSpec, security_rules
+from components.contract import ClusterConfig
+
+# A choice, not a sourced figure: a /16 VPC with a /17 subnet leaves ~32,000 addresses,
+# enough for 1,000 p5 nodes with one address per EFA interface (32 each, K1).
+VPC_CIDR = "10.0.0.0/16"
+SUBNET_CIDR = "10.0.0.0/17"
+
+
+class Network(NamedTuple):
+    """Where the nodes and the file system live.
+
+    Attributes:
+        vpc_id: the VPC id.
+        subnet_id: the subnet id every interface and the file system use.
+        vpc: the created VPC, or None when `subnet_id` was given.
+        subnet: the created subnet, or None when `subnet_id` was given.
+    """
+
+    vpc_id: pulumi.Output[str]
+    subnet_id: pulumi.Output[str]
+    vpc: aws.ec2.Vpc | None
+    subnet: aws.ec2.Subnet | None
+
+
+def create_network(
+    name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions
+) -> Network:
+    """Create a VPC and a subnet in `args.zone`, or look up the VPC of `args.subnet_id`.
+
+    Args:
+        name: the cluster name; children are named `{name}-vpc`, `{name}-subnet`.
+        args: the cluster config (`zone` is an availability-zone ID such as `use1-az4`).
+        tags: tags for every resource.
+        opts: child options (`parent=` the component).
+
+    Returns:
+        The VPC id, subnet id and created resources.
+    """
+    if args.subnet_id:
+        found = aws.ec2.get_subnet_output(
+            id=args.subnet_id, opts=pulumi.InvokeOutputOptions(parent=opts.parent)
+        )
+        return Network(found.vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
+    vpc = aws.ec2.Vpc(
+        f"{name}-vpc",
+        cidr_block=VPC_CIDR,
+        enable_dns_support=True,
+        enable_dns_hostnames=True,
+        tags=tags,
+        opts=opts,
+    )
+    subnet = aws.ec2.Subnet(
+        f"{name}-subnet",
+        vpc_id=vpc.id,
+        cidr_block=SUBNET_CIDR,
+        availability_zone_id=args.zone,
+        tags=tags,
+        opts=opts,
+    )
+    return Network(vpc.id, subnet.id, vpc, subnet)
+
+
+def create_security_group(
+    name: str,
+    vpc_id: pulumi.Input[str],
+    args: ClusterConfig,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> tuple[aws.ec2.SecurityGroup, list[pulumi.CustomResource]]:
+    """Create the cluster security group and its rules (one resource per rule).
+
+    Args:
+        name: the cluster name; the group is `{name}-sg`, rules `{name}-sg-<suffix>`.
+        vpc_id: the VPC the group belongs to.
+        args: the cluster config (`ssh_cidrs`, `file_system`).
+        tags: tags for every resource.
+        opts: child options.
+
+    Returns:
+        The group and its rule resources, in `security_rules` order.
+    """
+    group = aws.ec2.SecurityGroup(
+        f"{name}-sg",
+        vpc_id=vpc_id,
+        description=f"trainstack cluster {name}: EFA, Lustre, SSH",
+        tags=tags,
+        opts=opts,
+    )
+    rules = [
+        _rule(name, group, spec, tags, opts)
+        for spec in security_rules(args.ssh_cidrs, args.file_system is not None)
+    ]
+    return group, rules
+
+
+def _rule(
+    name: str,
+    group: aws.ec2.SecurityGroup,
+    spec: RuleSpec,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> pulumi.CustomResource:
+    kind = aws.vpc.SecurityGroupIngressRule
+    if spec.direction == "egress":
+        kind = aws.vpc.SecurityGroupEgressRule
+    return kind(
+        f"{name}-sg-{spec.suffix}",
+        security_group_id=group.id,
+        ip_protocol=spec.ip_protocol,
+        from_port=spec.from_port,
+        to_port=spec.to_port,
+        cidr_ipv4=spec.cidr_ipv4,
+        referenced_security_group_id=None if spec.cidr_ipv4 else group.id,
+        description=spec.description,
+        tags=tags,
+        opts=opts,
+    )

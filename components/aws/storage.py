@@ -1,0 +1,50 @@
+"""The shared FSx for Lustre file system of the AWS cluster (a stateful, protected child)."""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws.fsx import fsx_sizing
+from components.contract import FileSystemConfig
+
+
+def create_file_system(
+    name: str,
+    config: FileSystemConfig,
+    subnet_id: pulumi.Input[str],
+    security_group_id: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> aws.fsx.LustreFileSystem:
+    """Create an SSD FSx for Lustre file system, protected against deletion.
+
+    Its name and inputs depend only on the cluster name, the network and the file-system
+    config, never on node count, instance type or purchase option, so changing those never
+    replaces it. Data is encrypted at rest with the AWS-managed FSx key (the service
+    default when `kms_key_id` is unset).
+
+    Args:
+        name: the cluster name; the file system is `{name}-fsx`.
+        config: requested capacity (GiB, rounded up per F1), throughput (MB/s per TiB, F1/F2)
+            and deployment type.
+        subnet_id: the one subnet of the file system.
+        security_group_id: the cluster security group (Lustre TCP 988, 1018-1023).
+        tags: tags for the file system.
+        opts: child options; `protect=True` is added here.
+
+    Raises:
+        ValueError: for a throughput the deployment type does not offer.
+    """
+    sizing = fsx_sizing(config.capacity_gib, config.throughput_mbps_per_tib, config.deployment_type)
+    return aws.fsx.LustreFileSystem(
+        f"{name}-fsx",
+        storage_type="SSD",
+        deployment_type=sizing.deployment_type,
+        storage_capacity=sizing.storage_capacity_gib,
+        per_unit_storage_throughput=sizing.per_unit_storage_throughput,
+        subnet_ids=subnet_id,  # a single string in pulumi-aws v7 (FSx takes one subnet)
+        security_group_ids=[security_group_id],
+        tags=tags,
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+    )

@@ -1,0 +1,20 @@
+"""Cost-allocation tags applied to every taggable AWS resource of a cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+PROVIDER = "aws"
+
+
+def cluster_tags(name: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Tags for every taggable resource of one cluster.
+
+    Args:
+        name: the component's logical name (the cluster name).
+        extra: the stack's own cost tags (`ClusterConfig.tags`), applied last.
+
+    Returns:
+        `{"trainstack:cluster": name, "trainstack:provider": "aws", **extra}`.
+    """
+    return {"trainstack:cluster": name, "trainstack:provider": PROVIDER, **(extra or {})}

@@ -1,0 +1,61 @@
+"""FSx for Lustre sizing (pure): capacity rounding (F1) and throughput tiers (F1/F2)."""
+
+import pytest
+
+from components.aws.fsx import FsxSizing, fsx_sizing, round_capacity_gib
+
+
+@pytest.mark.parametrize(
+    ("requested", "rounded"),
+    [
+        pytest.param(1, 1200, id="1-to-1200"),
+        pytest.param(1200, 1200, id="1200-exact"),
+        pytest.param(1201, 2400, id="1201-to-2400"),
+        pytest.param(2400, 2400, id="2400-exact"),
+        pytest.param(2401, 4800, id="2401-to-4800"),
+        pytest.param(4800, 4800, id="4800-exact"),
+        pytest.param(4801, 7200, id="4801-to-7200"),
+    ],
+)
+def test_persistent_2_capacity_rounds_up(requested, rounded):
+    assert round_capacity_gib(requested) == rounded
+
+
+def test_scratch_1_steps_of_3600():
+    assert round_capacity_gib(2401, "SCRATCH_1") == 3600
+    assert round_capacity_gib(3601, "SCRATCH_1") == 7200
+
+
+def test_default_is_persistent_2():
+    assert fsx_sizing(4800, 250) == FsxSizing("PERSISTENT_2", 4800, 250)
+
+
+@pytest.mark.parametrize("tier", [125, 250, 500, 1000])
+def test_persistent_2_tiers_accepted(tier):
+    assert fsx_sizing(1, tier).per_unit_storage_throughput == tier
+
+
+def test_bad_throughput_names_field_and_valid_values():
+    with pytest.raises(ValueError) as err:
+        fsx_sizing(1200, 200)
+
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith("file_system.throughput_mbps_per_tib: 200")
+    assert "PERSISTENT_2" in message
+    assert message.endswith("125, 250, 500, 1000")
+
+
+def test_persistent_1_has_its_own_tiers():
+    assert fsx_sizing(1200, 200, "PERSISTENT_1").per_unit_storage_throughput == 200
+    with pytest.raises(ValueError, match="valid values .*: 50, 100, 200$"):
+        fsx_sizing(1200, 250, "PERSISTENT_1")
+
+
+def test_scratch_takes_no_throughput():
+    assert fsx_sizing(1300, 250, "SCRATCH_2") == FsxSizing("SCRATCH_2", 2400, None)
+
+
+def test_unknown_deployment_type():
+    with pytest.raises(ValueError, match="file_system.deployment_type: 'FAST' is not known"):
+        fsx_sizing(1200, 250, "FAST")

@@ -1,0 +1,132 @@
+"""`run_plan`: the real `__main__.py` under mocks, from a stack file written to tmp_path."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from components.contract import OUTPUT_NAMES
+from tests.clusters import BASE_CLUSTER
+from trainstack.plan import PlanError, run_plan
+
+MAIN = Path(__file__).resolve().parents[2] / "__main__.py"
+FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
+INSTANCE = "aws:ec2/instance:Instance"
+UNTAGGED = {"trainstack:aws:GpuCluster", "aws:iam/rolePolicyAttachment:RolePolicyAttachment"}
+
+
+def write_stack(project: Path, stack: str, **overrides) -> Path:
+    """Copy the real program into `project` and write `stacks/Pulumi.<stack>.yaml`."""
+    if not (project / "__main__.py").exists():
+        shutil.copy(MAIN, project / "__main__.py")
+    cluster = {**BASE_CLUSTER, **overrides}
+    stack_file = project / "stacks" / f"Pulumi.{stack}.yaml"
+    stack_file.parent.mkdir(exist_ok=True)
+    config = {"aws:region": "us-east-1", "trainstack:cluster": cluster}
+    stack_file.write_text(yaml.safe_dump({"config": config}))
+    return stack_file
+
+
+def by_type(plan, type_):
+    return [r for r in plan.resources if r["type"] == type_]
+
+
+def test_two_node_p4d_resource_tree(tmp_path):
+    write_stack(tmp_path, "dev")
+    plan = run_plan("dev", tmp_path)
+
+    component = [r for r in plan.resources if r["parent"] is None]
+    assert [(r["type"], r["name"]) for r in component] == [("trainstack:aws:GpuCluster", "dev")]
+    children = [r for r in plan.resources if r["parent"] is not None]
+    assert {r["parent"] for r in children} == {"dev"}
+    assert sorted({r["type"] for r in children}) == [
+        "aws:ec2/instance:Instance",
+        "aws:ec2/launchTemplate:LaunchTemplate",
+        "aws:ec2/placementGroup:PlacementGroup",
+        "aws:ec2/securityGroup:SecurityGroup",
+        "aws:ec2/subnet:Subnet",
+        "aws:ec2/vpc:Vpc",
+        FSX,
+        "aws:iam/instanceProfile:InstanceProfile",
+        "aws:iam/role:Role",
+        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+        "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
+        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+    ]
+    assert [r["name"] for r in by_type(plan, INSTANCE)] == ["dev-node-0", "dev-node-1"]
+    assert len(by_type(plan, "aws:iam/rolePolicyAttachment:RolePolicyAttachment")) == 1
+    assert len(by_type(plan, "aws:ec2/launchTemplate:LaunchTemplate")[0]["inputs"]["networkInterfaces"]) == 4
+    assert by_type(plan, "aws:ec2/subnet:Subnet")[0]["inputs"]["availabilityZoneId"] == "use1-az4"
+
+
+def test_only_file_system_is_protected(tmp_path):
+    write_stack(tmp_path, "dev")
+    plan = run_plan("dev", tmp_path)
+
+    assert [r["name"] for r in plan.resources if r["protect"]] == ["dev-fsx"]
+    fsx = by_type(plan, FSX)[0]["inputs"]
+    assert (fsx["storageCapacity"], fsx["perUnitStorageThroughput"], fsx["storageType"]) == (4800, 250, "SSD")
+
+
+def test_every_taggable_resource_is_tagged(tmp_path):
+    write_stack(tmp_path, "dev", tags={"team": "ml"})
+    plan = run_plan("dev", tmp_path)
+
+    expected = {"trainstack:cluster": "dev", "trainstack:provider": "aws", "team": "ml"}
+    for resource in plan.resources:
+        if resource["type"] not in UNTAGGED:
+            assert resource["inputs"]["tags"] == expected, resource["name"]
+
+
+def test_outputs_and_cost(tmp_path):
+    write_stack(tmp_path, "dev")
+    plan = run_plan("dev", tmp_path)
+
+    assert tuple(plan.outputs) == OUTPUT_NAMES
+    assert plan.outputs["node_ids"] == ["dev-node-0-id", "dev-node-1-id"]
+    assert plan.outputs["placement_group"] == "dev-pg"
+    assert plan.outputs["file_system_dns"] == "dev-fsx-id.fsx.us-east-1.amazonaws.com"
+    assert (plan.usd_per_hour, plan.usd_total) == (20.5, 20.5 * 72)
+
+
+def test_deterministic_across_runs(tmp_path):
+    write_stack(tmp_path, "dev")
+    assert run_plan("dev", tmp_path) == run_plan("dev", tmp_path)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"nodes": 8}, id="nodes"),
+        pytest.param({"instance_type": "p5.48xlarge", "accelerator": "H100"}, id="instance-type"),
+        pytest.param({"purchase": "on-demand"}, id="purchase"),
+    ],
+)
+def test_file_system_unchanged_when_compute_changes(tmp_path, change):
+    write_stack(tmp_path, "dev")
+    before = by_type(run_plan("dev", tmp_path), FSX)
+    write_stack(tmp_path, "dev", **change)
+    after = by_type(run_plan("dev", tmp_path), FSX)
+
+    # Same type, name and parent chain means the same URN; same inputs means no diff.
+    assert len(before) == 1
+    assert after == before
+
+
+def test_missing_stack_file(tmp_path):
+    with pytest.raises(PlanError, match=r"Pulumi\.nope\.yaml: stack file not found; run `trainstack resolve"):
+        run_plan("nope", tmp_path)
+
+
+def test_invalid_config_names_the_field(tmp_path):
+    write_stack(tmp_path, "dev", nodes=0)
+    with pytest.raises(PlanError) as err:
+        run_plan("dev", tmp_path)
+    assert "trainstack:cluster.nodes:" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_component_rejection_becomes_plan_error(tmp_path):
+    write_stack(tmp_path, "dev", instance_type="g5.xlarge")
+    with pytest.raises(PlanError, match="interconnect: rdma needs EFA"):
+        run_plan("dev", tmp_path)

@@ -1,0 +1,174 @@
+"""`trainstack plan`: run the real Pulumi program offline under mocks and report the
+resource tree, outputs and cost, without the Pulumi CLI or cloud credentials."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import gc
+import json
+import runpy
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import pulumi
+import yaml
+from pulumi.runtime import settings
+from pulumi.runtime.stack import run_pulumi_func
+from pulumi.runtime.sync_await import _sync_await
+
+from components.config import CONFIG_KEY, ConfigError, parse_cluster_config
+from trainstack.mocks import RecordingMonitor, TrainstackMocks
+
+PROJECT = "trainstack"
+STACKS_DIR = "stacks"
+
+
+class PlanError(ValueError):
+    """The plan could not run; the message is one line naming the file/field and the fix."""
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """What `pulumi up` would create, as seen through the mocks.
+
+    Attributes:
+        resources: one dict per resource (`type`, `name`, `parent` logical name or None,
+            `protect`, wire-format `inputs`), sorted by (parent, type, name).
+        usd_per_hour: whole-cluster price from the stack config, USD/hour.
+        usd_total: `usd_per_hour` x the planned hours, USD.
+        outputs: the stack exports, resolved (names from `OUTPUT_NAMES`).
+    """
+
+    resources: list[dict[str, Any]]
+    usd_per_hour: float
+    usd_total: float
+    outputs: dict[str, Any]
+
+
+def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
+    """Plan a stack: run `project_dir/__main__.py` under mocks with the stack's config.
+
+    Safe to call repeatedly in one process: each run gets a fresh copy of Pulumi's
+    context-local settings (config, root stack, monitor), so runs never see each other.
+
+    Args:
+        stack_name: stack name; its config is `project_dir/stacks/Pulumi.<stack>.yaml`.
+        project_dir: the Pulumi project directory (holds `__main__.py`).
+
+    Returns:
+        The recorded resources, outputs and cost.
+
+    Raises:
+        PlanError: missing or unreadable stack file, invalid cluster config, or a config
+            the component rejects.
+    """
+    project_dir = Path(project_dir)
+    stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
+    config = read_stack_config(stack_file)
+    try:
+        cluster = parse_cluster_config(config[CONFIG_KEY])
+    except ConfigError as exc:
+        raise PlanError(f"{stack_file}: {exc}") from None
+    program = project_dir / "__main__.py"
+    if not program.is_file():
+        raise PlanError(f"{program}: Pulumi program not found; pass the project directory")
+    context = contextvars.copy_context()
+    try:
+        with _gc_paused():
+            resources, outputs = context.run(_run, program, stack_name, config, cluster.region)
+    except ValueError as exc:  # the component's validation: already one line
+        raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
+    return PlanResult(resources, cluster.usd_per_hour, cluster.usd_total, outputs)
+
+
+def read_stack_config(stack_file: Path) -> dict[str, Any]:
+    """The `config:` map of a Pulumi stack file.
+
+    Args:
+        stack_file: path to `Pulumi.<stack>.yaml`.
+
+    Raises:
+        PlanError: when the file is missing, not YAML, or lacks `trainstack:cluster`.
+    """
+    if not stack_file.is_file():
+        raise PlanError(
+            f"{stack_file}: stack file not found; run `trainstack resolve --write-stack` "
+            "or check the stack name"
+        )
+    try:
+        document = yaml.safe_load(stack_file.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise PlanError(f"{stack_file}: not valid YAML ({_first_line(exc)})") from None
+    config = document.get("config") if isinstance(document, dict) else None
+    if not isinstance(config, dict) or CONFIG_KEY not in config:
+        raise PlanError(f"{stack_file}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
+    return config
+
+
+def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
+    """Stack config as the engine hands it to a program: strings, objects as JSON.
+
+    Args:
+        config: the stack file's `config:` map (`namespace:key` -> value).
+    """
+
+    def encode(value: Any) -> str:
+        if isinstance(value, str):
+            return value
+        return json.dumps(value, sort_keys=True)
+
+    return {key: encode(value) for key, value in config.items()}
+
+
+def _run(program: Path, stack: str, config: dict[str, Any], region: str) -> tuple[list, dict]:
+    """Run the program in the current (copied) context and return records and outputs."""
+    mocks = TrainstackMocks(region=region)
+    monitor = RecordingMonitor(mocks)
+    settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh Stack per run
+    settings.SETTINGS.outputs = set()
+    pulumi.runtime.set_all_config(pulumi_config_values(config))
+    pulumi.runtime.set_mocks(mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
+    resolved: dict[str, Any] = {}
+
+    def body() -> None:
+        with _on_sys_path(program.parent):
+            runpy.run_path(str(program), run_name="__main__")
+        exports = dict(settings.get_root_resource().outputs)  # type: ignore[union-attr]
+        resolved.update(_sync_await(pulumi.Output.from_input(exports).future()) or {})
+
+    _sync_await(run_pulumi_func(body))
+    return monitor.records(), resolved
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a plan.
+
+    A plan allocates ~60 short-lived Outputs per node; generation scans over them took
+    two thirds of a 1,000-node plan. Reference counting still frees memory meanwhile.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def _on_sys_path(path: Path) -> Iterator[None]:
+    """Put the project directory first on sys.path while its program runs."""
+    entry = str(path.resolve())
+    sys.path.insert(0, entry)
+    try:
+        yield
+    finally:
+        sys.path.remove(entry)
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
