@@ -18,6 +18,7 @@ from components.aws.compute import (
     create_nodes,
     encoded_user_data,
 )
+from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.storage import create_file_system
 from components.aws.tags import cluster_tags
@@ -38,7 +39,10 @@ class AwsGpuCluster(pulumi.ComponentResource):
         file_system_mount_name: the Lustre mount name, or None without a file system.
         usd_per_hour: the whole-cluster price at resolve time, USD/hour.
 
-    Child resources are kept as attributes too (`vpc`, `subnet`, `security_group`,
+    A created VPC gets a private node subnet with outbound access through a NAT gateway
+    (see `egress`); with `subnet_id` the existing subnet's routes are used as they are.
+
+    Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
     `security_group_rules`, `placement`, `role`, `role_policy_attachment`,
     `instance_profile`, `launch_template`, `nodes`, `file_system`).
     """
@@ -64,6 +68,9 @@ class AwsGpuCluster(pulumi.ComponentResource):
 
         network = create_network(name, args, tags, child)
         self.vpc, self.subnet = network.vpc, network.subnet
+        self.egress = None
+        if network.vpc is not None and network.subnet is not None:
+            self.egress = create_egress(name, network.vpc, network.subnet, args.zone, args.region, tags, child)
         self.security_group, self.security_group_rules = create_security_group(
             name, network.vpc_id, args, tags, child
         )

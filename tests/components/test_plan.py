@@ -13,7 +13,11 @@ from trainstack.plan import PlanError, run_plan
 MAIN = Path(__file__).resolve().parents[2] / "__main__.py"
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
 INSTANCE = "aws:ec2/instance:Instance"
-UNTAGGED = {"trainstack:aws:GpuCluster", "aws:iam/rolePolicyAttachment:RolePolicyAttachment"}
+UNTAGGED = {
+    "trainstack:aws:GpuCluster",
+    "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+    "aws:ec2/routeTableAssociation:RouteTableAssociation",  # takes no tags
+}
 
 
 def write_stack(project: Path, stack: str, **overrides) -> Path:
@@ -41,12 +45,18 @@ def test_two_node_p4d_resource_tree(tmp_path):
     children = [r for r in plan.resources if r["parent"] is not None]
     assert {r["parent"] for r in children} == {"dev"}
     assert sorted({r["type"] for r in children}) == [
+        "aws:ec2/eip:Eip",
         "aws:ec2/instance:Instance",
+        "aws:ec2/internetGateway:InternetGateway",
         "aws:ec2/launchTemplate:LaunchTemplate",
+        "aws:ec2/natGateway:NatGateway",
         "aws:ec2/placementGroup:PlacementGroup",
+        "aws:ec2/routeTable:RouteTable",
+        "aws:ec2/routeTableAssociation:RouteTableAssociation",
         "aws:ec2/securityGroup:SecurityGroup",
         "aws:ec2/subnet:Subnet",
         "aws:ec2/vpc:Vpc",
+        "aws:ec2/vpcEndpoint:VpcEndpoint",
         FSX,
         "aws:iam/instanceProfile:InstanceProfile",
         "aws:iam/role:Role",
@@ -58,6 +68,37 @@ def test_two_node_p4d_resource_tree(tmp_path):
     assert len(by_type(plan, "aws:iam/rolePolicyAttachment:RolePolicyAttachment")) == 1
     assert len(by_type(plan, "aws:ec2/launchTemplate:LaunchTemplate")[0]["inputs"]["networkInterfaces"]) == 4
     assert by_type(plan, "aws:ec2/subnet:Subnet")[0]["inputs"]["availabilityZoneId"] == "use1-az4"
+
+
+def test_nodes_reach_out_through_nat_only(tmp_path):
+    write_stack(tmp_path, "dev")
+    plan = run_plan("dev", tmp_path)
+    routes = {r["name"]: r["inputs"]["routes"] for r in by_type(plan, "aws:ec2/routeTable:RouteTable")}
+    assert routes == {
+        "dev-public-rt": [{"cidrBlock": "0.0.0.0/0", "gatewayId": "dev-igw-id"}],
+        "dev-private-rt": [{"cidrBlock": "0.0.0.0/0", "natGatewayId": "dev-nat-id"}],
+    }
+    associations = {r["inputs"]["subnetId"]: r["inputs"]["routeTableId"]
+                    for r in by_type(plan, "aws:ec2/routeTableAssociation:RouteTableAssociation")}
+    assert associations == {"dev-subnet-id": "dev-private-rt-id", "dev-public-id": "dev-public-rt-id"}
+    (nat,) = by_type(plan, "aws:ec2/natGateway:NatGateway")
+    assert nat["inputs"]["subnetId"] == "dev-public-id"
+    subnets = {r["name"]: r["inputs"] for r in by_type(plan, "aws:ec2/subnet:Subnet")}
+    assert subnets["dev-public"]["mapPublicIpOnLaunch"] is False
+    assert subnets["dev-public"]["availabilityZoneId"] == "use1-az4"
+    (endpoint,) = by_type(plan, "aws:ec2/vpcEndpoint:VpcEndpoint")
+    assert endpoint["inputs"]["serviceName"] == "com.amazonaws.us-east-1.s3"
+    assert endpoint["inputs"]["routeTableIds"] == ["dev-private-rt-id"]
+
+
+def test_existing_subnet_gets_no_new_network(tmp_path):
+    write_stack(tmp_path, "dev", subnet_id="subnet-0abc")
+    plan = run_plan("dev", tmp_path)
+    created = {r["type"] for r in plan.resources}
+    assert not created & {"aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/natGateway:NatGateway",
+                          "aws:ec2/internetGateway:InternetGateway"}
+    (fsx,) = by_type(plan, FSX)
+    assert fsx["inputs"]["subnetIds"] == "subnet-0abc"  # pulumi-aws v7: one subnet id
 
 
 def test_only_file_system_is_protected(tmp_path):

@@ -1,0 +1,76 @@
+"""Outbound internet for nodes in the created VPC, the way AWS ParallelCluster lays it out.
+
+Nodes with several EFA interfaces cannot take a public IPv4 address, so they sit in a
+private subnet and reach package mirrors, the Lustre client repository and Systems
+Manager through a NAT gateway in a small public subnet. An S3 gateway endpoint (no hourly
+charge) keeps training-data reads from S3 off the NAT gateway. Nothing here accepts
+inbound connections from the internet.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pulumi
+import pulumi_aws as aws
+
+# A choice, not a sourced figure: a /24 beside the /17 node subnet holds the NAT gateway.
+PUBLIC_SUBNET_CIDR = "10.0.128.0/24"
+
+
+class Egress(NamedTuple):
+    """The egress resources: the NAT gateway and the node subnet's route table."""
+
+    nat_gateway: aws.ec2.NatGateway
+    private_route_table: aws.ec2.RouteTable
+
+
+def create_egress(
+    name: str,
+    vpc: aws.ec2.Vpc,
+    node_subnet: aws.ec2.Subnet,
+    zone_id: str,
+    region: str,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> Egress:
+    """Internet gateway, public subnet, NAT gateway and routes for the node subnet.
+
+    Args:
+        name: the cluster name; children are `{name}-igw`, `{name}-public`, `{name}-nat`, ...
+        vpc: the cluster VPC.
+        node_subnet: the private subnet of the nodes and the file system.
+        zone_id: availability-zone ID of the node subnet (the NAT gateway goes there too).
+        region: AWS region name, for the S3 endpoint's service name.
+        tags: tags for every resource.
+        opts: child options (`parent=` the component).
+    """
+    igw = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, tags=tags, opts=opts)
+    public = aws.ec2.Subnet(
+        f"{name}-public", vpc_id=vpc.id, cidr_block=PUBLIC_SUBNET_CIDR,
+        availability_zone_id=zone_id, map_public_ip_on_launch=False, tags=tags, opts=opts,
+    )
+    public_routes = aws.ec2.RouteTable(
+        f"{name}-public-rt", vpc_id=vpc.id,
+        routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", gateway_id=igw.id)],
+        tags=tags, opts=opts,
+    )
+    aws.ec2.RouteTableAssociation(f"{name}-public-rta", subnet_id=public.id, route_table_id=public_routes.id, opts=opts)
+    address = aws.ec2.Eip(f"{name}-nat-ip", domain="vpc", tags=tags, opts=opts)
+    nat = aws.ec2.NatGateway(
+        f"{name}-nat", allocation_id=address.id, subnet_id=public.id, tags=tags,
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[igw])),
+    )
+    private_routes = aws.ec2.RouteTable(
+        f"{name}-private-rt", vpc_id=vpc.id,
+        routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", nat_gateway_id=nat.id)],
+        tags=tags, opts=opts,
+    )
+    aws.ec2.RouteTableAssociation(
+        f"{name}-private-rta", subnet_id=node_subnet.id, route_table_id=private_routes.id, opts=opts
+    )
+    aws.ec2.VpcEndpoint(
+        f"{name}-s3", vpc_id=vpc.id, service_name=f"com.amazonaws.{region}.s3",
+        vpc_endpoint_type="Gateway", route_table_ids=[private_routes.id], tags=tags, opts=opts,
+    )
+    return Egress(nat, private_routes)
