@@ -1,0 +1,66 @@
+"""`trainstack plan` end to end: the committed training-a100 stack, JSON shape, bad stacks."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture()
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def test_plan_of_committed_stack_prints_tree_and_cost(at_root):
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 0, result.output
+    assert "trainstack:aws:GpuCluster training-a100" in result.stdout
+    assert "aws:fsx/lustreFileSystem:LustreFileSystem training-a100-fsx (protected)" in result.stdout
+    assert "cluster: $" in result.stdout and "/hour" in result.stdout
+
+
+def test_plan_json_matches_the_stack_price(at_root):
+    import yaml
+
+    cluster = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
+    data = json.loads(run("plan", "-s", "training-a100", "--json").stdout)
+    assert set(data) == {"resources", "usd_per_hour", "usd_total"}
+    assert data["usd_per_hour"] == cluster["usd_per_hour"]
+    assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"])
+    instances = [r for r in data["resources"] if r["type"] == "aws:ec2/instance:Instance"]
+    assert len(instances) == cluster["nodes"]
+    assert all(set(r) == {"type", "name", "parent", "protect", "inputs"} for r in data["resources"])
+    (lt,) = [r for r in data["resources"] if r["type"] == "aws:ec2/launchTemplate:LaunchTemplate"]
+    assert lt["inputs"]["instanceType"] == cluster["instance_type"]
+
+
+@pytest.mark.parametrize(
+    ("stack_text", "message"),
+    [
+        pytest.param(None, "Pulumi.broken.yaml", id="missing"),
+        pytest.param("config:\n  trainstack:cluster:\n    provider: aws\n", "trainstack:cluster", id="incomplete"),
+        pytest.param("config: [", "Pulumi.broken.yaml", id="not-yaml"),
+    ],
+)
+def test_bad_stack_is_one_line_exit_2(tmp_path, monkeypatch, stack_text, message):
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    if stack_text is not None:
+        (tmp_path / "stacks").mkdir()
+        (tmp_path / "stacks" / "Pulumi.broken.yaml").write_text(stack_text)
+    monkeypatch.chdir(tmp_path)
+    result = run("plan", "-s", "broken")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.output
