@@ -63,7 +63,9 @@ class ClusterConfig(BaseModel):
         accelerator: normalized accelerator name (`A100`, `A100-80GB`, `H100`).
         accelerator_count: accelerators per node.
         nodes: number of nodes.
-        purchase: `spot` or `on-demand`.
+        purchase: `spot` or `on-demand` (how the instances are launched).
+        commitment: `1y`/`3y` when the price assumes a reserved term or savings plan
+            (billing only: the instances still launch on-demand), `none` otherwise.
         interconnect: `rdma` enables the cloud's RDMA fabric (EFA, InfiniBand,
             GPUDirect); `none` leaves plain Ethernet.
         hours: planned run time in hours, used for the job total.
@@ -90,6 +92,7 @@ class ClusterConfig(BaseModel):
     accelerator_count: int = Field(ge=1, description="Accelerators per node.")
     nodes: int = Field(ge=1, le=10_000, description="Number of nodes.")
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
+    commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, description="Planned run time, hours.")
     usd_per_hour: float = Field(gt=0, description="Whole-cluster price, USD/hour.")

@@ -1,9 +1,11 @@
-"""Pick the cheapest offering x purchase option that satisfies a `WorkloadSpec`.
+"""Pick the offering x purchase option that finishes the job cheapest within its deadline.
 
-Cluster cost = whole-instance USD/hour x nodes x hours. The cheapest candidate wins; ties
-break on on-demand before spot (same price, no interruptions), then provider, region,
-zone and instance type, so the pick is stable. When nothing matches, `NoMatchError` names
-the constraint that removed the last candidates and the nearest offerings.
+For each offering that matches the spec's static constraints, the job's hours follow from
+its work (or are given), its memory fit, and its node count's scaling; each purchase
+option (on-demand, spot with its interruption overhead, reserved terms when the capacity
+is kept that long, capacity already held) is then costed as USD/hour x hours + storage.
+The cheapest job that meets the deadline wins; if none meets it, the fastest is shown.
+Ties break on the safer purchase, then the faster network, then names, so picks are stable.
 """
 
 from __future__ import annotations
@@ -11,66 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+from profiles.cost.estimate import JobHours, Rejection, job_hours
+from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_note, storage_usd
+from profiles.explain import CONSTRAINTS, NoMatchError, nearest, no_match, reason
 from profiles.spec import WorkloadSpec
 
+__all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "Ranked", "Resolution", "resolve"]
+
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
-PURCHASE_RANK = {"on-demand": 0, "spot": 1}
-# Constraints in the order they are checked; the deepest one reached explains a no-match.
-CONSTRAINTS = ("provider", "region", "accelerator", "gpus_per_node", "gpu_memory", "interconnect", "price")
-# Failing these means a different accelerator: such offerings are the least "near".
-_HARD = frozenset({"accelerator", "gpu_memory"})
-FIX_HINTS = {
-    "provider": "add a cloud to `providers` or remove the list",
-    "region": "widen or remove `regions`",
-    "accelerator": "name an accelerator the catalog has in `accelerators`",
-    "gpus_per_node": "use a per-node GPU count these offerings have",
-    "gpu_memory": "lower `min_gpu_memory` or name accelerators instead",
-    "interconnect": "set `interconnect: none`, or pick accelerators sold with EFA/InfiniBand/GPUDirect",
-    "price": "allow `purchase: any` so both spot and on-demand prices count",
-}
-
-
-class NoMatchError(LookupError):
-    """No offering satisfies the spec; the message says which constraint and how to fix it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One offering bought one way for the whole cluster.
-
-    Attributes:
-        offering: the instance type in one zone.
-        purchase: `spot` or `on-demand`.
-        nodes: number of instances.
-        hours: planned run time, hours.
-        usd_per_node_hour: whole-instance price, USD/hour.
-    """
-
-    offering: Offering
-    purchase: str
-    nodes: int
-    hours: float
-    usd_per_node_hour: float
-
-    @property
-    def usd_per_hour(self) -> float:
-        """Whole-cluster price, USD/hour."""
-        return self.usd_per_node_hour * self.nodes
-
-    @property
-    def usd_total(self) -> float:
-        """Whole-cluster cost of the planned run, USD."""
-        return self.usd_per_hour * self.hours
-
-    def sort_key(self) -> tuple:
-        """Cheapest first; at equal cost on-demand before spot (no interruptions), then the
-        faster network, then a stable name order."""
-        o = self.offering
-        return (
-            round(self.usd_total, 6), PURCHASE_RANK[self.purchase], -(o.network_gbps or 0),
-            o.provider, o.region, o.zone, o.instance_type,
-        )
 
 
 @dataclass(frozen=True)
@@ -83,19 +35,24 @@ class Ranked:
 
 @dataclass(frozen=True)
 class Resolution:
-    """The resolver's answer: the choice, ranked alternatives and what was searched.
+    """The resolver's answer.
 
     Attributes:
-        choice: the cheapest candidate and its reason.
-        alternatives: the next cheapest, best first, each with why it lost.
-        matched: number of matching candidates (offering x purchase).
+        choice: the cheapest job meeting the deadline (or the fastest, if none does).
+        alternatives: the next rows, best first, each with why it ranks below the row above.
+        matched: number of candidates (offering x purchase) that can run the job.
         searched: number of offerings examined.
+        deadline_met: None without a deadline; else whether the choice meets it.
+        rejected: constraint -> (offerings removed, one example's numbers) for the
+            job-specific checks (memory_fit, throughput).
     """
 
     choice: Ranked
     alternatives: tuple[Ranked, ...]
     matched: int
     searched: int
+    deadline_met: bool | None = None
+    rejected: dict[str, tuple[int, str]] | None = None
 
 
 def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:
@@ -110,8 +67,13 @@ def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> fro
     return frozenset(known[n.casefold()] for n in spec.accelerators)
 
 
-def failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> Iterator[str]:
-    """Yield, in `CONSTRAINTS` order, each constraint `offering` fails."""
+def _held(spec: WorkloadSpec, offering: Offering) -> list:
+    return [r for r in spec.reservations if (r.provider, r.instance_type, r.zone) ==
+            (offering.provider, offering.instance_type, offering.zone) and r.nodes >= spec.nodes]
+
+
+def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> Iterator[str]:
+    """Yield, in `CONSTRAINTS` order, each catalog-level constraint `offering` fails."""
     if spec.providers and offering.provider not in spec.providers:
         yield "provider"
     if spec.regions and offering.region not in spec.regions:
@@ -124,106 +86,94 @@ def failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> 
         yield "gpu_memory"
     if spec.interconnect == "rdma" and spec.nodes > 1 and not offering.rdma:
         yield "interconnect"
-    if all(offering.price(p) is None for p in PURCHASES[spec.purchase]):
+    if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not _held(spec, offering):
         yield "price"
 
 
-def mismatch(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> str | None:
-    """The first constraint `offering` fails (a name from `CONSTRAINTS`), or None if it fits."""
-    return next(failures(spec, wanted, offering), None)
+def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> list[str]:
+    """Every constraint `offering` fails, job-specific checks included."""
+    found = list(static_failures(spec, wanted, offering))
+    estimate = job_hours(spec, offering)
+    return found + [estimate.constraint] if isinstance(estimate, Rejection) else found
 
 
-def candidates(spec: WorkloadSpec, offering: Offering) -> list[Candidate]:
-    """Every priced purchase option of a matching offering as a cluster candidate."""
+def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Candidate]:
+    """Every priced way to buy `offering` for the job, each costed for the whole job."""
+    storage, notes = None, job.notes
+    if spec.file_system:
+        fs = spec.file_system
+        storage = storage_usd(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, job.hours)
+        note = storage_note(offering.provider, fs.throughput_mbps_per_tib)
+        notes += (note,) if note else ()
+    prices: list[tuple[str, float, float, str | None]] = []  # purchase, USD/node-hour, hours, id
+    for purchase in PURCHASES[spec.purchase]:
+        price = offering.price(purchase)
+        if price is None:
+            continue
+        hours = job.hours
+        if purchase == "spot" and spec.spot is not None:
+            hours += spot_overhead_hours(job.hours, spec.nodes, spec.spot)
+        prices.append((purchase, price, hours, None))
+        if purchase == "on-demand" and spec.commitment != "none":
+            reserved = reserved_usd_per_hour(price, offering.provider, spec.commitment)
+            if reserved is not None:
+                prices.append((f"reserved-{spec.commitment}", reserved, hours, None))
+    prices += [("reservation", r.usd_per_hour, job.hours, r.id) for r in _held(spec, offering)]
     return [
-        Candidate(offering, purchase, spec.nodes, spec.hours, price)
-        for purchase in PURCHASES[spec.purchase]
-        if (price := offering.price(purchase)) is not None
+        Candidate(offering, purchase, spec.nodes, hours, price,
+                  None if storage is None else storage * hours / job.hours, notes, held_id)
+        for purchase, price, hours, held_id in prices
     ]
 
 
-def _cheapest_price(o: Offering) -> float:
-    return min(p for p in (o.on_demand_usd_per_hour, o.spot_usd_per_hour) if p is not None)
-
-
-def nearest(
-    spec: WorkloadSpec, wanted: frozenset[str], offerings: Iterable[Offering], limit: int = 3
-) -> list[tuple[str, list[str]]]:
-    """"Did you mean" list: offerings failing the fewest constraints, the wanted
-    accelerator before others, cheapest first; one line per instance type."""
-    scored = sorted(
-        (len(f), bool(_HARD & set(f)), _cheapest_price(o), o.instance_type, o.zone, o, f)
-        for o in offerings
-        if (f := list(failures(spec, wanted, o)))
-    )
-    seen: dict[str, tuple[str, list[str]]] = {}
-    for *_, o, failed in scored:
-        label = f"{o.provider} {o.instance_type} {o.accelerator_count}x {o.accelerator} in {o.region} (fails {', '.join(failed)})"
-        seen.setdefault(o.instance_type, (label, failed))
-        if len(seen) == limit:
-            break
-    return list(seen.values())
-
-
-def _no_match(spec: WorkloadSpec, wanted: frozenset[str], failed: dict[str, list[Offering]], offerings) -> NoMatchError:
-    if not failed:
-        return NoMatchError("catalog: no offerings loaded; rebuild it with `make catalog`")
-    deepest = max(failed, key=CONSTRAINTS.index)
-    near = nearest(spec, wanted, offerings)
-    fix = near[0][1][0] if near else deepest
-    hint = FIX_HINTS[fix]
-    if fix == "gpus_per_node":
-        counts = sorted({o.accelerator_count for o in failed.get(fix, ())})
-        hint += f" ({', '.join(map(str, counts))})"
-    return NoMatchError(
-        f"no offering matches: '{deepest}' removed the last {len(failed[deepest])} candidates; "
-        f"nearest: {'; '.join(label for label, _ in near)}; to fix: {hint}"
-    )
-
-
-def _reason(c: Candidate, best: Candidate, matched: int) -> str:
-    if c is best:
-        return f"cheapest of {matched} matching candidates"
-    delta = c.usd_total - best.usd_total
-    pct = 100 * delta / best.usd_total
-    diffs = [f"{c.purchase} instead of {best.purchase}" if c.purchase != best.purchase else ""]
-    if c.offering.instance_type != best.offering.instance_type:
-        diffs.append(f"{c.offering.instance_type} instead of {best.offering.instance_type}")
-    if c.offering.zone != best.offering.zone:
-        diffs.append(f"in {c.offering.zone}")
-    detail = "; ".join(d for d in diffs if d)
-    if round(delta, 2) == 0:
-        return "same cost as choice, ranked below by tie-break" + (f": {detail}" if detail else "")
-    return f"+${delta:,.2f} total (+{pct:.1f}%) vs choice" + (f": {detail}" if detail else "")
+def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], bool | None]:
+    if spec.deadline_hours is None:
+        return sorted(found, key=Candidate.sort_key), None
+    on_time = [c for c in found if c.hours <= spec.deadline_hours]
+    if on_time:
+        return sorted(on_time, key=Candidate.sort_key), True
+    return sorted(found, key=Candidate.speed_key), False
 
 
 def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering], top: int = 5) -> Resolution:
-    """Rank every matching offering x purchase option by whole-cluster cost.
+    """Rank every way to run the job by its total cost.
 
     Args:
         spec: the workload.
         offerings: the loaded catalog.
-        top: how many candidates to return (choice included), at least 1.
+        top: how many rows to return (choice included), at least 1.
 
     Returns:
-        The cheapest candidate and up to `top - 1` alternatives, each with a reason.
+        The choice and up to `top - 1` alternatives, each with a reason.
 
     Raises:
-        NoMatchError: an unknown accelerator name, or no offering fits (names the
-            constraint that removed the last candidates, the nearest offerings, a fix).
+        NoMatchError: an unknown accelerator name, or nothing can run the job (names the
+            constraint that removed the last candidates, its numbers, the nearest
+            offerings and a fix).
     """
     wanted = _accelerator_names(spec, offerings)
     found: list[Candidate] = []
     failed: dict[str, list[Offering]] = {}
+    details: dict[str, str] = {}
     for offering in offerings:
-        failure = mismatch(spec, wanted, offering)
-        if failure is None:
-            found.extend(candidates(spec, offering))
-        else:
+        failure = next(static_failures(spec, wanted, offering), None)
+        estimate = job_hours(spec, offering) if failure is None else None
+        if isinstance(estimate, Rejection):
+            failure = estimate.constraint
+            details.setdefault(failure, f"{offering.instance_type}: {estimate.detail}")
+        if failure is not None:
             failed.setdefault(failure, []).append(offering)
+        elif isinstance(estimate, JobHours):
+            found.extend(candidates(spec, offering, estimate))
     if not found:
-        raise _no_match(spec, wanted, failed, offerings)
-    found.sort(key=Candidate.sort_key)
-    best = found[0]
-    ranked = tuple(Ranked(c, _reason(c, best, len(found))) for c in found[: max(top, 1)])
-    return Resolution(ranked[0], ranked[1:], len(found), len(offerings))
+        near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
+        raise no_match(failed, details, near)
+    ranked, deadline_met = _rank(spec, found)
+    note = ""
+    if deadline_met is not None:
+        note = (f", meets the {spec.deadline_hours:g} h deadline" if deadline_met
+                else f"; none meets the {spec.deadline_hours:g} h deadline: fastest shown")
+    rows = ranked[: max(top, 1)]
+    kept = tuple(Ranked(c, reason(c, rows[i - 1] if i else None, len(found), note)) for i, c in enumerate(rows))
+    rejected = {k: (len(failed[k]), details[k]) for k in details}
+    return Resolution(kept[0], kept[1:], len(found), len(offerings), deadline_met, rejected)

@@ -14,6 +14,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from profiles.cost.work import ModelSpec, ReservationSpec, SpotSpec, WorkSpec
 from profiles.units import parse_duration_hours, parse_size_gib
 
 
@@ -54,7 +55,15 @@ class WorkloadSpec(BaseModel):
         nodes: number of nodes.
         interconnect: `rdma` needs an RDMA fabric (EFA, InfiniBand, GPUDirect); `none` not.
         purchase: `any` (spot allowed, on-demand too), `spot` (spot only), `on-demand`.
-        hours: planned run time, hours (accepts `72h`, `3d`).
+        hours: wall-clock run time, hours (accepts `72h`, `3d`); give it or `work`.
+        work: the job's work (GPU-hours on a reference, params x tokens, or images);
+            hours then follow per offering.
+        model: transformer shape for the memory-fit check, or None.
+        spot: checkpointing for spot; needed (with `file_system`) whenever spot is allowed.
+        deadline_hours: latest acceptable run time, hours (`7d`), or None.
+        commitment: `1y`/`3y` when the capacity will be kept that long (prices reserved
+            terms), `none` otherwise.
+        reservations: capacity already held, priced as given.
         providers: clouds to consider; empty = all.
         regions: regions to consider; empty = all.
         file_system: shared parallel file system, or None.
@@ -71,15 +80,21 @@ class WorkloadSpec(BaseModel):
     nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes.")
     interconnect: Literal["none", "rdma"] = Field(default="none", description="Fabric.")
     purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase.")
-    hours: float = Field(default=1.0, gt=0, description="Run time, hours.")
+    hours: float | None = Field(default=None, gt=0, description="Run time, hours.")
+    work: WorkSpec | None = Field(default=None, description="The job's work.")
+    model: ModelSpec | None = Field(default=None, description="Model shape for memory fit.")
+    spot: SpotSpec | None = Field(default=None, description="Checkpointing for spot.")
+    deadline_hours: float | None = Field(default=None, alias="deadline", gt=0, description="Hours.")
+    commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Kept capacity.")
+    reservations: tuple[ReservationSpec, ...] = Field(default=(), description="Held capacity.")
     providers: tuple[str, ...] = Field(default=(), description="Clouds to consider.")
     regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
     file_system: FileSystemSpec | None = Field(default=None, description="Parallel file system.")
 
-    @field_validator("hours", mode="before")
+    @field_validator("hours", "deadline_hours", mode="before")
     @classmethod
-    def _read_hours(cls, value: object) -> float:
-        return parse_duration_hours(value)
+    def _read_hours(cls, value: object) -> float | None:
+        return None if value is None else parse_duration_hours(value)
 
     @field_validator("min_gpu_memory_gib", mode="before")
     @classmethod
@@ -117,9 +132,16 @@ class WorkloadSpec(BaseModel):
         return {**data, "accelerators": names, **({"gpus_per_node": counts.pop()} if counts else {})}
 
     @model_validator(mode="after")
-    def _needs_accelerator(self) -> WorkloadSpec:
+    def _consistent(self) -> WorkloadSpec:
         if not self.accelerators and self.min_gpu_memory_gib is None:
             raise ValueError("accelerators: name at least one (e.g. A100:8) or set min_gpu_memory (e.g. 80GB)")
+        if (self.hours is None) == (self.work is None):
+            raise ValueError("hours: give either hours (e.g. 72h) or work (e.g. work: {gpu_hours: 1200, reference: A100-80GB})")
+        if self.purchase != "on-demand" and (self.spot is None or self.file_system is None):
+            raise ValueError(
+                f"spot: purchase '{self.purchase}' allows spot, which needs checkpoints on shared storage; "
+                "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
+            )
         return self
 
 

@@ -34,7 +34,8 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     """The provider-neutral cluster config for a resolved candidate.
 
     The file-system capacity is rounded up to whole GiB; each component rounds further to
-    a size its service accepts.
+    a size its service accepts. Reserved terms launch on-demand (the term is billing only)
+    and held capacity launches into its reservation id.
     """
     o = candidate.offering
     file_system = None
@@ -46,7 +47,10 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     return ClusterConfig(
         provider=o.provider, region=o.region, zone=o.zone, instance_type=o.instance_type,
         accelerator=o.accelerator, accelerator_count=o.accelerator_count, nodes=candidate.nodes,
-        purchase=candidate.purchase, interconnect=spec.interconnect, hours=candidate.hours,
+        purchase="spot" if candidate.purchase == "spot" else "on-demand",
+        commitment=candidate.purchase.removeprefix("reserved-") if candidate.purchase.startswith("reserved-") else "none",
+        capacity_reservation_id=candidate.reservation_id,
+        interconnect=spec.interconnect, hours=round(candidate.hours, 4),
         usd_per_hour=round(candidate.usd_per_hour, 6), catalog_version=catalog_version,
         file_system=file_system,
     )

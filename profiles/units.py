@@ -52,3 +52,23 @@ def parse_duration_hours(value: object) -> float:
     if unit and unit not in _DURATION_UNITS:
         raise ValueError(f"unknown duration unit in {value!r}; use m, h, d or w")
     return number * _DURATION_UNITS.get(unit, 1.0)
+
+
+_COUNT_SUFFIXES = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+_COUNT = re.compile(r"\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([kKmMbBgGtT]?)\s*(?:flops?|FLOPs?)?\s*")
+
+
+def parse_count(value: object) -> float:
+    """`7B`, `300B`, `1.2T`, `1.28M`, `12.3G`, `12.3 GFLOPs`, `7e9` or a number -> float.
+
+    Raises:
+        ValueError: not a count (message names the value and an example).
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"expected a count such as 7B, got {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value)
+    match = _COUNT.fullmatch(str(value))
+    if not match:
+        raise ValueError(f"cannot read {value!r} as a count; write it like 7B, 300B or 1.28M")
+    return float(match.group(1)) * _COUNT_SUFFIXES[match.group(2).lower()]

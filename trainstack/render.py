@@ -22,8 +22,9 @@ def candidate_json(ranked: Any) -> dict:
     return {
         "provider": o.provider, "region": o.region, "zone": o.zone, "instance_type": o.instance_type,
         "accelerator": o.accelerator, "accelerator_count": o.accelerator_count, "nodes": c.nodes,
-        "purchase": c.purchase, "usd_per_hour": round(c.usd_per_hour, 6),
-        "usd_total": round(c.usd_total, 2), "reason": ranked.reason,
+        "purchase": c.purchase, "hours": round(c.hours, 4), "usd_per_hour": round(c.usd_per_hour, 6),
+        "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
+        "usd_total": round(c.usd_total, 2), "reason": ranked.reason, "notes": list(c.notes),
     }
 
 
@@ -33,6 +34,8 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
         "choice": candidate_json(resolution.choice),
         "alternatives": [candidate_json(r) for r in resolution.alternatives],
         "matched": resolution.matched,
+        "deadline_met": resolution.deadline_met,
+        "rejected": {k: {"offerings": n, "example": d} for k, (n, d) in (resolution.rejected or {}).items()},
         "catalog_version": catalog_version,
     }
 
@@ -49,19 +52,25 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     """Print the ranked candidates as a table, choice first."""
     from rich.table import Table
 
-    table = Table(title=f"{spec.name}: {resolution.matched} matching candidates (catalog {catalog_version})")
-    for column in ("#", "provider", "region", "zone", "instance type", "GPUs/node", "nodes",
-                   "purchase", "USD/hour", "USD total", "why"):
-        table.add_column(column, justify="right" if column.startswith(("USD", "#", "nodes")) else "left")
+    table = Table(title=f"{spec.name}: {resolution.matched} candidates (catalog {catalog_version})")
+    for column in ("#", "provider", "region / zone", "instance type", "GPUs", "purchase",
+                   "hours", "USD/hour", "USD/job", "why"):
+        table.add_column(column, justify="right" if column in ("#", "hours", "USD/hour", "USD/job") else "left")
     for rank, ranked in enumerate((resolution.choice, *resolution.alternatives), start=1):
         c, o = ranked.candidate, ranked.candidate.offering
+        why = ranked.reason + "".join(f" [{n}]" for n in c.notes)
         table.add_row(
-            str(rank), o.provider, o.region, o.zone, o.instance_type,
-            f"{o.accelerator_count}x {o.accelerator}", str(c.nodes), c.purchase,
-            f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}", ranked.reason,
+            str(rank), o.provider, f"{o.region} / {o.zone}", o.instance_type,
+            f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}",
+            f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}", why,
             style="bold green" if rank == 1 else None,
         )
-    console().print(table)
+    out = console()
+    out.print(table)
+    for constraint, (count, example) in (resolution.rejected or {}).items():
+        out.print(f"rejected by {constraint}: {count} offerings, e.g. {example}")
+    if resolution.deadline_met is False:
+        out.print(f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; fastest first[/bold red]")
 
 
 def plan_json(result: Any) -> dict:

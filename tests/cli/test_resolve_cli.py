@@ -36,7 +36,9 @@ def test_resolve_json_shape_and_choice(project):
                            "nodes", "purchase", "usd_per_hour", "usd_total"}
     assert choice["provider"] == "aws" and choice["nodes"] == 2 and choice["accelerator_count"] == 8
     assert choice["instance_type"] in ("p4d.24xlarge", "p4de.24xlarge")
-    assert choice["usd_total"] == pytest.approx(choice["usd_per_hour"] * 72, abs=0.01)
+    assert choice["hours"] == pytest.approx(72, abs=0.1)  # 72 h plus the expected spot overhead
+    assert choice["usd_total"] == pytest.approx(choice["usd_per_hour"] * choice["hours"] + choice["usd_storage"], abs=0.01)
+    assert choice["usd_storage"] > 0
     assert len(data["alternatives"]) == 2
     assert all(a["usd_total"] >= choice["usd_total"] for a in data["alternatives"])
 
@@ -44,7 +46,7 @@ def test_resolve_json_shape_and_choice(project):
 def test_resolve_table_names_the_choice(project):
     result = run("resolve", str(WORKLOAD))
     assert result.exit_code == 0
-    assert "cheapest of" in result.stdout and "p4d.24xlarge" in result.stdout
+    assert "cheapest job of" in result.stdout and "p4d.24xlarge" in result.stdout
 
 
 def test_write_stack_then_refuse_hand_edit(project):
@@ -64,8 +66,10 @@ def test_write_stack_then_refuse_hand_edit(project):
     ("content", "message"),
     [
         pytest.param("accelerators: A100:8\nnodez: 2\n", "nodez: unknown key", id="unknown-key"),
-        pytest.param("accelerators: Z999:8\n", "catalog has no 'Z999'", id="unknown-accelerator"),
-        pytest.param("accelerators: A100:3\n", "to fix: use a per-node GPU count", id="no-match"),
+        pytest.param("accelerators: Z999:8\nhours: 1h\n", "catalog has no 'Z999'", id="unknown-accelerator"),
+        pytest.param("accelerators: A100:3\nhours: 1h\n", "to fix: use a per-node GPU count", id="no-match"),
+        pytest.param("accelerators: A100:8\n", "hours: give either hours", id="no-hours"),
+        pytest.param("accelerators: A100:8\nhours: 1h\npurchase: spot\n", "spot: purchase 'spot' allows spot", id="spot-without-checkpoints"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(project, content, message):

@@ -11,7 +11,7 @@ def test_fixture_catalog_loads_priced_rows_only(fixture_catalog):
     # The repeated a3-highgpu-8g row keeps the first one (43.0), not the $1 copy.
     (a3,) = [o for o in fixture_catalog.offerings if o.instance_type == "a3-highgpu-8g"]
     assert a3.on_demand_usd_per_hour == 43.0
-    assert len(fixture_catalog.offerings) == 9
+    assert len(fixture_catalog.offerings) == 10
     assert fixture_catalog.version == "fixture-1"
 
 

@@ -13,29 +13,40 @@ def pick(resolution):
     return (c.offering.instance_type, c.offering.zone, c.purchase)
 
 
-def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours(fixture_catalog):
+# Spot is allowed only with checkpoints on shared storage; no interruptions keeps hours exact.
+SPOT = {"checkpoint_interval": "1h", "interruptions_per_node_month": 0}
+FSX = {"capacity": "4800GiB", "throughput": 125}
+# FSx PERSISTENT_2 at 125 MB/s/TiB: 4,800 GiB = 5,153.96 GB x $0.145 per GB-month / 730 h.
+FSX_USD_PER_HOUR = 4800 * 2**30 / 1e9 * 0.145 / 730
+
+
+def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours_plus_storage(fixture_catalog):
     spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma",
-                       "purchase": "any", "hours": 72, "providers": ["aws"]})
+                       "purchase": "any", "hours": 72, "providers": ["aws"], "spot": SPOT, "file_system": FSX})
     resolution = resolve(spec, fixture_catalog.offerings)
     # p4de spot 11.0 < p4d spot 12.0 < p4d on-demand 32.0 (x2) < p4de on-demand 40.0.
     assert pick(resolution) == ("p4de.24xlarge", "usw2-az1", "spot")
-    assert resolution.choice.candidate.usd_per_hour == 22.0
-    assert resolution.choice.candidate.usd_total == 22.0 * 72
+    choice = resolution.choice.candidate
+    assert choice.usd_per_hour == 22.0
+    assert choice.usd_storage == pytest.approx(FSX_USD_PER_HOUR * 72)  # $73.29
+    assert choice.usd_total == pytest.approx(22.0 * 72 + FSX_USD_PER_HOUR * 72)
     assert resolution.matched == 5
     assert [(r.candidate.offering.instance_type, r.candidate.purchase) for r in resolution.alternatives] == [
         ("p4d.24xlarge", "spot"), ("p4d.24xlarge", "on-demand"), ("p4d.24xlarge", "on-demand"), ("p4de.24xlarge", "on-demand")]
-    # (12 - 11) x 2 nodes x 72 h = $144, 144 / 1584 = 9.1 %.
-    assert resolution.alternatives[0].reason == "+$144.00 total (+9.1%) vs choice: p4d.24xlarge instead of p4de.24xlarge; in use1-az1"
+    # (12 - 11) x 2 nodes x 72 h = $144 more than the row above: 144 / 1657.29 = 8.7 %.
+    assert resolution.alternatives[0].reason == (
+        "+$144.00 (+8.7%) vs the row above: p4d.24xlarge instead of p4de.24xlarge; in use1-az1; $24.00/h vs $22.00/h")
 
 
 def test_on_demand_only_ignores_spot(fixture_catalog):
-    spec = parse_spec({"accelerators": "A100:8", "purchase": "on-demand", "providers": "aws"})
+    spec = parse_spec({"accelerators": "A100:8", "purchase": "on-demand", "providers": "aws", "hours": 1})
     assert pick(resolve(spec, fixture_catalog.offerings)) == ("p4d.24xlarge", "use1-az1", "on-demand")
 
 
 def test_tie_breaks_on_demand_before_spot(fixture_catalog):
     # g5.12xlarge in use1-az3 costs 5.0 both ways; the cheaper az1 spot is excluded by region.
-    spec = parse_spec({"accelerators": "A10G:4", "purchase": "any", "providers": "aws", "regions": "us-east-1"})
+    spec = parse_spec({"accelerators": "A10G:4", "purchase": "any", "providers": "aws", "regions": "us-east-1",
+                       "hours": 1, "spot": SPOT, "file_system": FSX})
     resolution = resolve(spec, fixture_catalog.offerings)
     assert pick(resolution) == ("g5.12xlarge", "use1-az1", "spot")
     ties = [(r.candidate.offering.zone, r.candidate.purchase) for r in resolution.alternatives]
@@ -43,25 +54,26 @@ def test_tie_breaks_on_demand_before_spot(fixture_catalog):
 
 
 def test_rdma_needs_an_rdma_fabric_for_multi_node(fixture_catalog):
-    spec = parse_spec({"accelerators": "A10G:4", "nodes": 2, "interconnect": "rdma", "providers": "aws"})
+    spec = parse_spec({"accelerators": "A10G:4", "nodes": 2, "interconnect": "rdma", "providers": "aws", "hours": 1})
     with pytest.raises(NoMatchError, match="'interconnect' removed the last 2 candidates"):
         resolve(spec, fixture_catalog.offerings)
 
 
 def test_memory_minimum_selects_80gb_parts_across_clouds(fixture_catalog):
-    spec = parse_spec({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot"})
+    spec = parse_spec({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot", "hours": 1,
+                       "spot": SPOT, "file_system": FSX})
     # gcp a2-ultragpu 16.0 vs aws p4de 11.0 vs gcp a3-highgpu 20.0
     assert pick(resolve(spec, fixture_catalog.offerings)) == ("p4de.24xlarge", "usw2-az1", "spot")
 
 
 def test_unknown_accelerator_suggests_names(fixture_catalog):
-    spec = parse_spec({"accelerators": "A1000"})
+    spec = parse_spec({"accelerators": "A1000", "hours": 1})
     with pytest.raises(NoMatchError, match="catalog has no 'A1000'; did you mean A100"):
         resolve(spec, fixture_catalog.offerings)
 
 
 def test_no_match_names_constraint_nearest_and_fix(fixture_catalog):
-    spec = parse_spec({"accelerators": "A100:4"})
+    spec = parse_spec({"accelerators": "A100:4", "hours": 1})
     with pytest.raises(NoMatchError) as caught:
         resolve(spec, fixture_catalog.offerings)
     message = str(caught.value)
@@ -71,7 +83,7 @@ def test_no_match_names_constraint_nearest_and_fix(fixture_catalog):
 
 
 def test_region_typo_points_at_regions(fixture_catalog):
-    spec = parse_spec({"accelerators": "H100:8", "regions": "us-centrall"})
+    spec = parse_spec({"accelerators": "H100:8", "regions": "us-centrall", "hours": 1})
     with pytest.raises(NoMatchError, match=r"fails region\).*to fix: widen or remove `regions`"):
         resolve(spec, fixture_catalog.offerings)
 
@@ -82,6 +94,12 @@ def brute_force_minimum(spec, offerings):
     best = None
     for o, purchase in itertools.product(offerings, PURCHASES[spec.purchase]):
         price = o.spot_usd_per_hour if purchase == "spot" else o.on_demand_usd_per_hour
+        hours = spec.hours
+        if purchase == "spot":
+            hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + 0.25)
+        storage = 0.0
+        if spec.file_system and o.provider == "aws":  # 4800 GiB FSx at 125 MB/s/TiB
+            storage = FSX_USD_PER_HOUR * hours
         fits = (
             price is not None
             and (not spec.providers or o.provider in spec.providers)
@@ -91,18 +109,22 @@ def brute_force_minimum(spec, offerings):
             and (not spec.min_gpu_memory_gib or (o.accelerator_memory_gib or 0) >= spec.min_gpu_memory_gib)
             and (spec.interconnect != "rdma" or spec.nodes == 1 or o.interconnect != "ethernet")
         )
-        if fits and (best is None or price * spec.nodes * spec.hours < best):
-            best = price * spec.nodes * spec.hours
+        if fits and (best is None or price * spec.nodes * hours + storage < best):
+            best = price * spec.nodes * hours + storage
     return best
 
 
+SPOT_1H = {"checkpoint_interval": "1h"}
 REAL_SPECS = [
-    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any", "hours": 72, "providers": "aws"}, id="training-a100-aws"),
-    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any", "hours": 72}, id="a100-all-clouds"),
+    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any",
+                  "hours": 72, "providers": "aws", "spot": SPOT_1H, "file_system": FSX}, id="training-a100-aws"),
+    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any",
+                  "hours": 72, "spot": SPOT_1H, "file_system": FSX}, id="a100-all-clouds"),
     pytest.param({"accelerators": "H100:8", "nodes": 4, "interconnect": "rdma", "purchase": "on-demand", "hours": 24}, id="h100-on-demand"),
-    pytest.param({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot"}, id="80gb-spot"),
-    pytest.param({"accelerators": "L4:1", "purchase": "any", "regions": ["us-central1", "us-east-1"]}, id="l4-two-regions"),
-    pytest.param({"accelerators": "tpu-v5p:4", "purchase": "any", "hours": 10}, id="tpu-v5p-4-chips"),
+    pytest.param({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot", "hours": 5,
+                  "spot": SPOT_1H, "file_system": FSX}, id="80gb-spot"),
+    pytest.param({"accelerators": "L4:1", "purchase": "on-demand", "hours": 3, "regions": ["us-central1", "us-east-1"]}, id="l4-two-regions"),
+    pytest.param({"accelerators": "tpu-v5p:4", "purchase": "any", "hours": 10, "spot": SPOT_1H, "file_system": FSX}, id="tpu-v5p-4-chips"),
 ]
 
 
@@ -116,15 +138,17 @@ def test_real_catalog_pick_equals_brute_force_minimum(real_catalog, data):
 
 
 def test_cross_cloud_choice_shows_each_provider(real_catalog):
-    spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "purchase": "on-demand"})
+    spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "purchase": "on-demand", "hours": 1})
     resolution = resolve(spec, real_catalog.offerings, top=400)
     assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws", "azure", "gcp"}
 
 
 def test_equal_cost_prefers_the_faster_network(fixture_catalog):
     # a3-edgegpu-8g (600 Gbps) and a3-highgpu-8g (1,000 Gbps) cost the same.
-    spec = parse_spec({"accelerators": "H100:8", "nodes": 2, "interconnect": "rdma", "purchase": "spot"})
+    spec = parse_spec({"accelerators": "H100:8", "nodes": 2, "interconnect": "rdma", "purchase": "spot",
+                       "hours": 1, "spot": SPOT, "file_system": FSX, "providers": "gcp"})
     resolution = resolve(spec, fixture_catalog.offerings)
     assert pick(resolution) == ("a3-highgpu-8g", "us-central1-a", "spot")
     assert resolution.alternatives[0].reason == (
-        "same cost as choice, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g")
+        "same cost as the row above, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g")
+    assert resolution.choice.candidate.notes == ("storage price unknown",)

@@ -30,7 +30,10 @@ def test_memory_shorthand_and_single_string_lists():
 
 
 def test_spot_allowed_alias_means_any():
-    assert parse_spec({"accelerators": "A100", "purchase": "spot-allowed"}).purchase == "any"
+    spec = parse_spec({"accelerators": "A100", "purchase": "spot-allowed", "hours": 1,
+                       "spot": {"checkpoint_interval": "30m"}, "file_system": {"capacity": "1200GiB"}})
+    assert spec.purchase == "any"
+    assert spec.spot.checkpoint_interval_hours == 0.5
 
 
 @pytest.mark.parametrize(
@@ -66,5 +69,5 @@ def test_missing_file_and_broken_yaml(tmp_path):
 
 def test_file_stem_is_default_name(tmp_path):
     path = tmp_path / "my-job.yaml"
-    path.write_text("accelerators: L4:1\n")
+    path.write_text("accelerators: L4:1\nhours: 2h\n")
     assert load_spec(path).name == "my-job"

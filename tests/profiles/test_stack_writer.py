@@ -13,7 +13,8 @@ from profiles.stack_writer import (
 )
 
 SPEC = {"name": "job", "accelerators": "A100:8", "nodes": 2, "interconnect": "rdma", "purchase": "any",
-        "hours": 72, "providers": "aws", "file_system": {"capacity": "4.5TiB", "throughput": 500}}
+        "hours": 72, "providers": "aws", "file_system": {"capacity": "4.5TiB", "throughput": 500},
+        "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 0}}
 
 
 @pytest.fixture()
@@ -34,6 +35,7 @@ def test_stack_holds_provider_region_and_neutral_cluster_config(stack_text):
     assert cluster["catalog_version"] == "fixture-1"
     assert cluster["file_system"] == {"capacity_gib": 4608, "throughput_mbps_per_tib": 500}
     assert "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1): $24.0000/hour, $1,728.00 for 72 h." in stack_text
+    assert cluster["commitment"] == "none" and "capacity_reservation_id" not in cluster
     assert "# Catalog fixture-1 (built 2026-01-01)" in stack_text
 
 

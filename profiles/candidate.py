@@ -1,0 +1,66 @@
+"""A candidate: one offering bought one way for the whole cluster, with the job's cost."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from profiles.catalog.offering import Offering
+
+# At equal cost: capacity already held, then reserved and on-demand (no interruptions),
+# then spot.
+PURCHASE_RANK = {"reservation": 0, "reserved-3y": 1, "reserved-1y": 2, "on-demand": 3, "spot": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One offering bought one way for the whole cluster, costed for the whole job.
+
+    Attributes:
+        offering: the instance type in one zone.
+        purchase: `on-demand`, `spot`, `reserved-1y`, `reserved-3y` or `reservation`
+            (capacity the spec says is already held).
+        nodes: number of instances.
+        hours: job wall-clock hours on this offering, spot overhead included.
+        usd_per_node_hour: price of one instance, USD/hour (reserved: amortized rate).
+        usd_storage: the file system's cost for `hours`, USD; None when unknown.
+        notes: remarks shown with the row (checkpointing, unsourced figures, unknowns).
+        reservation_id: the held reservation to launch into, for `reservation`.
+    """
+
+    offering: Offering
+    purchase: str
+    nodes: int
+    hours: float
+    usd_per_node_hour: float
+    usd_storage: float | None = None
+    notes: tuple[str, ...] = ()
+    reservation_id: str | None = None
+
+    @property
+    def usd_per_hour(self) -> float:
+        """Whole-cluster compute price, USD/hour."""
+        return self.usd_per_node_hour * self.nodes
+
+    @property
+    def usd_compute(self) -> float:
+        """Compute cost of the job, USD (usd_per_hour x hours)."""
+        return self.usd_per_hour * self.hours
+
+    @property
+    def usd_total(self) -> float:
+        """Cost of the job, USD: compute plus storage (unknown storage counts as 0 and is
+        flagged in `notes`)."""
+        return self.usd_compute + (self.usd_storage or 0.0)
+
+    def sort_key(self) -> tuple:
+        """Cheapest job first; at equal cost the safer purchase, then the faster network,
+        then a stable name order."""
+        o = self.offering
+        return (
+            round(self.usd_total, 6), PURCHASE_RANK[self.purchase], -(o.network_gbps or 0),
+            o.provider, o.region, o.zone, o.instance_type,
+        )
+
+    def speed_key(self) -> tuple:
+        """Fastest job first, then cheapest (used when no candidate meets the deadline)."""
+        return (round(self.hours, 6), *self.sort_key())

@@ -1,0 +1,161 @@
+"""How a spec states the work of a job, the model's memory needs, and spot checkpointing.
+
+Work can be given three ways (one per spec):
+  - `gpu_hours` measured on a `reference` accelerator (e.g. 1,200 A100-80GB hours);
+  - transformer `params` and `tokens`: training FLOPs = 6 x params x tokens (forward 2,
+    backward 4 FLOPs per parameter and token; Kaplan et al. 2020, "Scaling Laws for Neural
+    Language Models", sec. 2.1), at a stated model-FLOPs utilization `mfu`;
+  - `images` x `epochs` x `flops_per_image` (training FLOPs per image), at `mfu`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from profiles.units import parse_count, parse_duration_hours
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+def _count(value: object) -> object:
+    return None if value is None else parse_count(value)
+
+
+class WorkSpec(BaseModel):
+    """The work of one training run.
+
+    Attributes:
+        gpu_hours: accelerator-hours measured on `reference`.
+        reference: accelerator the gpu_hours were measured on (`A100-80GB`).
+        params: model parameters (`7B`).
+        tokens: training tokens (`300B`).
+        images: images per epoch (`1.28M`).
+        epochs: passes over the images.
+        flops_per_image: training FLOPs per image, forward and backward (`12.3G`).
+        mfu: model-FLOPs utilization, 0-1 (T4/T5 in training-throughput.md: dense LLM
+            training on A100 about 0.40-0.60, H100 0.38-0.47).
+    """
+
+    model_config = _FROZEN
+
+    gpu_hours: float | None = Field(default=None, gt=0, description="Accelerator-hours on `reference`.")
+    reference: str | None = Field(default=None, description="Accelerator of the gpu_hours.")
+    params: float | None = Field(default=None, gt=0, description="Model parameters.")
+    tokens: float | None = Field(default=None, gt=0, description="Training tokens.")
+    images: float | None = Field(default=None, gt=0, description="Images per epoch.")
+    epochs: float | None = Field(default=None, gt=0, description="Epochs.")
+    flops_per_image: float | None = Field(default=None, gt=0, description="Training FLOPs per image.")
+    mfu: float | None = Field(default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.")
+
+    @field_validator("params", "tokens", "images", "flops_per_image", mode="before")
+    @classmethod
+    def _read_count(cls, value: object) -> object:
+        return _count(value)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> WorkSpec:
+        ways = [self.gpu_hours is not None, self.params is not None or self.tokens is not None,
+                self.images is not None or self.epochs is not None or self.flops_per_image is not None]
+        if sum(ways) != 1:
+            raise ValueError("work: give exactly one of gpu_hours+reference, params+tokens+mfu, "
+                             "or images+epochs+flops_per_image+mfu")
+        if self.gpu_hours is not None and not self.reference:
+            raise ValueError("work.reference: name the accelerator the gpu_hours were measured on, e.g. A100-80GB")
+        if ways[1] and (self.params is None or self.tokens is None or self.mfu is None):
+            raise ValueError("work: params, tokens and mfu go together, e.g. params: 7B, tokens: 300B, mfu: 0.4")
+        if ways[2] and None in (self.images, self.epochs, self.flops_per_image, self.mfu):
+            raise ValueError("work: images, epochs, flops_per_image and mfu go together")
+        return self
+
+    def training_flops(self) -> float | None:
+        """Total training FLOPs, or None when the work is given as gpu_hours."""
+        if self.params is not None and self.tokens is not None:
+            return 6.0 * self.params * self.tokens
+        if self.images is not None and self.epochs is not None and self.flops_per_image is not None:
+            return self.images * self.epochs * self.flops_per_image
+        return None
+
+
+class ModelSpec(BaseModel):
+    """A transformer's shape, for the memory-fit check.
+
+    Attributes:
+        params: parameters (`70B`).
+        layers, hidden, heads: transformer layers, hidden size, attention heads.
+        seq_len: tokens per sequence.
+        micro_batch: sequences per GPU per step.
+        bytes_per_param: bytes of weights, gradients and optimizer state per parameter
+            (16 for mixed-precision Adam: 2 BF16 weights + 2 gradients + 12 FP32 master
+            weights, momentum and variance; Rajbhandari et al. 2020, ZeRO, sec. 3.1).
+        sharding: `fsdp` shards those states over every GPU (FSDP / ZeRO-3); `none` keeps
+            a full copy per GPU.
+        gradient_checkpointing: `auto` (only if the model does not fit otherwise), `on`, `off`.
+    """
+
+    model_config = _FROZEN
+
+    params: float = Field(gt=0, description="Parameters.")
+    layers: int = Field(ge=1, description="Transformer layers.")
+    hidden: int = Field(ge=1, description="Hidden size.")
+    heads: int = Field(ge=1, description="Attention heads.")
+    seq_len: int = Field(ge=1, description="Tokens per sequence.")
+    micro_batch: int = Field(default=1, ge=1, description="Sequences per GPU per step.")
+    bytes_per_param: float = Field(default=16, gt=0, description="Bytes per parameter of state.")
+    sharding: Literal["fsdp", "none"] = Field(default="fsdp", description="State sharding.")
+    gradient_checkpointing: Literal["auto", "on", "off"] = Field(default="auto", description="Recompute.")
+
+    @field_validator("params", mode="before")
+    @classmethod
+    def _read_params(cls, value: object) -> float:
+        return parse_count(value)
+
+
+class SpotSpec(BaseModel):
+    """How a job survives spot interruptions.
+
+    Attributes:
+        checkpoint_interval_hours: hours between checkpoints (`1h`); on average half of it
+            is lost per interruption.
+        restart_hours: hours to get a replacement node and reload the checkpoint (`15m`).
+        interruptions_per_node_month: expected interruptions of one node per month (730 h).
+            Default 0.2, the upper edge of the AWS Spot Advisor's top "< 20 %" monthly band
+            (A10 in pricing-models.md); no published per-type GPU rate was found, so this
+            default is an assumption: give your own.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    checkpoint_interval_hours: float = Field(alias="checkpoint_interval", gt=0, description="Hours.")
+    restart_hours: float = Field(default=0.25, alias="restart", ge=0, description="Hours.")
+    interruptions_per_node_month: float = Field(default=0.2, ge=0, description="Per node per 730 h.")
+
+    @field_validator("checkpoint_interval_hours", "restart_hours", mode="before")
+    @classmethod
+    def _read_hours(cls, value: object) -> float:
+        return parse_duration_hours(value)
+
+
+class ReservationSpec(BaseModel):
+    """Capacity you already hold (an EC2 capacity reservation, a Capacity Block, an Azure
+    capacity reservation, a GCP reservation) for the resolver to price as given.
+
+    Attributes:
+        provider: cloud name.
+        instance_type: instance type reserved.
+        zone: zone of the reservation (AWS: availability-zone ID).
+        nodes: instances reserved.
+        usd_per_hour: price per instance per hour still to pay (0 when prepaid, e.g. a
+            Capacity Block's up-front fee).
+        id: the reservation id to launch into (AWS: `cr-...`).
+    """
+
+    model_config = _FROZEN
+
+    provider: str = Field(description="Cloud name.")
+    instance_type: str = Field(description="Instance type.")
+    zone: str = Field(description="Zone (AWS: AZ ID).")
+    nodes: int = Field(ge=1, description="Instances reserved.")
+    usd_per_hour: float = Field(ge=0, description="USD per instance-hour still to pay.")
+    id: str = Field(min_length=1, description="Reservation id.")

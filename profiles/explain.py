@@ -1,0 +1,101 @@
+"""Words for the resolver's decisions: why a row ranks where it does, and why nothing fits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from profiles.candidate import Candidate
+from profiles.catalog.offering import Offering
+
+# Constraints in the order they are checked; the deepest one reached explains a no-match.
+CONSTRAINTS = (
+    "provider", "region", "accelerator", "gpus_per_node", "gpu_memory", "interconnect",
+    "price", "memory_fit", "throughput",
+)
+# Failing these means a different accelerator: such offerings are the least "near".
+_HARD = frozenset({"accelerator", "gpu_memory", "memory_fit"})
+FIX_HINTS = {
+    "provider": "add a cloud to `providers` or remove the list",
+    "region": "widen or remove `regions`",
+    "accelerator": "name an accelerator the catalog has in `accelerators`",
+    "gpus_per_node": "use a per-node GPU count these offerings have",
+    "gpu_memory": "lower `min_gpu_memory` or name accelerators instead",
+    "interconnect": "set `interconnect: none`, or pick accelerators sold with EFA/InfiniBand/GPUDirect",
+    "price": "allow `purchase: any` so both spot and on-demand prices count",
+    "memory_fit": "add nodes or GPUs (FSDP shards the state), allow gradient_checkpointing, or pick larger GPUs",
+    "throughput": "give `hours` instead of `work`, or pick accelerators with a known BF16 figure",
+}
+
+
+class NoMatchError(LookupError):
+    """No offering satisfies the spec; the message says which constraint and how to fix it."""
+
+
+def _cheapest_price(o: Offering) -> float:
+    return min(p for p in (o.on_demand_usd_per_hour, o.spot_usd_per_hour) if p is not None)
+
+
+def nearest(
+    offerings: Iterable[Offering], failures: Callable[[Offering], list[str]], limit: int = 3
+) -> list[tuple[str, list[str]]]:
+    """"Did you mean" list: offerings failing the fewest constraints, the wanted
+    accelerator before others, cheapest first; one line per instance type."""
+    scored = sorted(
+        (len(f), bool(_HARD & set(f)), _cheapest_price(o), o.instance_type, o.zone, o, f)
+        for o in offerings
+        if (f := failures(o))
+    )
+    seen: dict[str, tuple[str, list[str]]] = {}
+    for *_, o, failed in scored:
+        label = f"{o.provider} {o.instance_type} {o.accelerator_count}x {o.accelerator} in {o.region} (fails {', '.join(failed)})"
+        seen.setdefault(o.instance_type, (label, failed))
+        if len(seen) == limit:
+            break
+    return list(seen.values())
+
+
+def no_match(
+    failed: dict[str, list[Offering]], details: dict[str, str], near: list[tuple[str, list[str]]]
+) -> NoMatchError:
+    """The error for an empty result: deepest constraint, its numbers, nearest offerings, fix."""
+    if not failed:
+        return NoMatchError("catalog: no offerings loaded; rebuild it with `make catalog`")
+    deepest = max(failed, key=CONSTRAINTS.index)
+    fix = near[0][1][0] if near else deepest
+    hint = FIX_HINTS[fix]
+    if fix == "gpus_per_node":
+        counts = sorted({o.accelerator_count for o in failed.get(fix, ())})
+        hint += f" ({', '.join(map(str, counts))})"
+    detail = f" ({details[deepest]})" if deepest in details else ""
+    return NoMatchError(
+        f"no offering matches: '{deepest}' removed the last {len(failed[deepest])} candidates{detail}; "
+        f"nearest: {'; '.join(label for label, _ in near)}; to fix: {hint}"
+    )
+
+
+def _differences(c: Candidate, other: Candidate) -> list[str]:
+    diffs = []
+    if c.purchase != other.purchase:
+        diffs.append(f"{c.purchase} instead of {other.purchase}")
+    if c.offering.instance_type != other.offering.instance_type:
+        diffs.append(f"{c.offering.instance_type} instead of {other.offering.instance_type}")
+    if c.offering.zone != other.offering.zone:
+        diffs.append(f"in {c.offering.zone}")
+    if abs(c.hours - other.hours) > 0.005 * other.hours:
+        diffs.append(f"{c.hours:,.1f} h vs {other.hours:,.1f} h")
+    if abs(c.usd_per_hour - other.usd_per_hour) > 0.005:
+        diffs.append(f"${c.usd_per_hour:,.2f}/h vs ${other.usd_per_hour:,.2f}/h")
+    return diffs
+
+
+def reason(c: Candidate, above: Candidate | None, matched: int, deadline_note: str = "") -> str:
+    """Why `c` ranks where it does: against the row above it (or, for the choice, overall)."""
+    if above is None:
+        return f"cheapest job of {matched} candidates{deadline_note}"
+    detail = "; ".join(_differences(c, above))
+    delta = c.usd_total - above.usd_total
+    if round(delta, 2) == 0:
+        return "same cost as the row above, ranked below by tie-break" + (f": {detail}" if detail else "")
+    pct = 100 * delta / above.usd_total if above.usd_total else 0.0
+    sign = "+" if delta >= 0 else "-"
+    return f"{sign}${abs(delta):,.2f} ({sign}{abs(pct):.1f}%) vs the row above" + (f": {detail}" if detail else "")

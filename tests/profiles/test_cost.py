@@ -1,0 +1,140 @@
+"""Cost to finish the job: hand-computed hours, memory fit, spot, reserved and storage."""
+
+import pytest
+
+from profiles.cost.memory import memory_fit
+from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_usd
+from profiles.cost.throughput import hours_from_flops, scaling_efficiency
+from profiles.cost.work import ModelSpec, SpotSpec, WorkSpec
+from profiles.facts.performance import performance
+from profiles.resolver import NoMatchError, resolve
+from profiles.spec import parse_spec
+from profiles.stack_writer import cluster_config
+
+# 20B parameters, 40 layers of hidden 5120 and 40 heads, 1,024-token sequences, FSDP on 8 GPUs.
+MODEL = {"params": "20B", "layers": 40, "hidden": 5120, "heads": 40, "seq_len": 1024}
+STATE_GIB = 20e9 * 16 / 8 / 2**30  # 37.25
+LAYER_BYTES = 1024 * 5120 * (34 + 5 * 40 * 1024 / 5120)  # Korthikanti eq. 1: 387,973,120 B
+FULL_ACTIVATIONS_GIB = 40 * LAYER_BYTES / 2**30  # 14.45
+CHECKPOINTED_GIB = (40 * 2 * 1024 * 5120 + LAYER_BYTES) / 2**30  # 0.75
+
+
+def test_training_flops_is_six_params_tokens():
+    assert WorkSpec(params="7B", tokens="300B", mfu=0.4).training_flops() == 6 * 7e9 * 300e9
+    assert WorkSpec(images="1.28M", epochs=90, flops_per_image="12G", mfu=0.3).training_flops() == 1.28e6 * 90 * 12e9
+
+
+def test_hours_from_flops_by_hand():
+    # 1.26e22 FLOPs on 16 A100 (312 TFLOPS) at 40 % MFU: 1.26e22 / (16 x 312e12 x 0.4 x 3600)
+    a100 = performance("A100", "SXM")
+    assert hours_from_flops(6 * 7e9 * 300e9, a100, 16, 0.4) == pytest.approx(1752.8, abs=0.1)
+
+
+@pytest.mark.parametrize(("nodes", "rdma", "efficiency"), [(1, True, 1.0), (2, True, 0.98), (8, True, 0.98**3), (4, False, 0.81)])
+def test_scaling_efficiency(nodes, rdma, efficiency):
+    assert scaling_efficiency(nodes, rdma) == pytest.approx(efficiency)
+
+
+def test_model_fits_40gb_only_with_checkpointing_and_80gb_without():
+    model = ModelSpec(**MODEL)
+    on_40 = memory_fit(model, 40, 8)
+    assert (on_40.fits, on_40.checkpointing) == (True, True)
+    assert on_40.need_gib == pytest.approx(STATE_GIB + CHECKPOINTED_GIB)  # 38.0
+    on_80 = memory_fit(model, 80, 8)
+    assert (on_80.fits, on_80.checkpointing) == (True, False)
+    assert on_80.need_gib == pytest.approx(STATE_GIB + FULL_ACTIVATIONS_GIB)  # 51.7
+    assert not memory_fit(model, 24, 8).fits
+    assert not memory_fit(ModelSpec(**MODEL, gradient_checkpointing="off"), 40, 8).fits
+
+
+def test_spot_overhead_reserved_and_storage_by_hand():
+    spot = SpotSpec(checkpoint_interval="2h", restart="30m", interruptions_per_node_month=7.3)
+    # 100 h x 2 nodes x 7.3/730 per hour x (2/2 + 0.5) h lost each time = 3 h.
+    assert spot_overhead_hours(100, 2, spot) == pytest.approx(3.0)
+    assert reserved_usd_per_hour(32.0, "aws", "1y") == pytest.approx(22.4)
+    assert reserved_usd_per_hour(32.0, "aws", "3y") == pytest.approx(16.0)
+    # 1,201 GiB rounds up to 2,400 GiB; a month of it at $0.145 per GB.
+    assert storage_usd("aws", 1201, 125, 730) == pytest.approx(2400 * 2**30 / 1e9 * 0.145)
+    assert storage_usd("azure", 4800, 250, 730) is None
+
+
+def spec(**fields):
+    return parse_spec({"providers": "aws", "purchase": "on-demand", **fields})
+
+
+def test_cheapest_per_hour_loses_on_cost_per_job(fixture_catalog):
+    # 1,200 A100-80GB hours: p4d (8x A100, 312 TFLOPS) 150 h x $32 = $4,800;
+    # p5 (8x H100 SXM, 989 TFLOPS) 1200 x 312/989/8 = 47.32 h x $60 = $2,839.23.
+    resolution = resolve(spec(accelerators=["A100:8", "H100:8"], work={"gpu_hours": 1200, "reference": "A100-80GB"}),
+                         fixture_catalog.offerings)
+    choice = resolution.choice.candidate
+    assert choice.offering.instance_type == "p5.48xlarge"
+    assert choice.hours == pytest.approx(1200 * 312 / 989 / 8)
+    assert choice.usd_total == pytest.approx(60 * 1200 * 312 / 989 / 8)
+    loser = resolution.alternatives[0].candidate
+    assert (loser.offering.instance_type, loser.hours, loser.usd_total) == ("p4d.24xlarge", 150.0, 4800.0)
+    assert "150.0 h vs 47.3 h; $32.00/h vs $60.00/h" in resolution.alternatives[0].reason
+
+
+def test_checkpointing_lets_a_40gb_gpu_run_but_80gb_wins_on_job_cost(fixture_catalog):
+    work = {"params": "20B", "tokens": "10B", "mfu": 0.5}
+    base_hours = 6 * 20e9 * 10e9 / (8 * 312e12 * 0.5 * 3600)  # 267.09 h
+    only_a100 = resolve(spec(accelerators="A100:8", work=work, model=MODEL), fixture_catalog.offerings)
+    choice = only_a100.choice.candidate
+    assert choice.hours == pytest.approx(base_hours * 4 / 3)  # recompute costs a forward pass
+    assert "gradient checkpointing" in choice.notes
+    both = resolve(spec(accelerators=["A100:8", "A100-80GB:8"], work=work, model=MODEL), fixture_catalog.offerings)
+    winner = both.choice.candidate
+    assert winner.offering.instance_type == "p4de.24xlarge"  # 267.09 h x $40 < 356.12 h x $32
+    assert winner.usd_total == pytest.approx(base_hours * 40)
+    assert winner.notes == ()
+
+
+def test_model_too_big_without_checkpointing_is_rejected_with_numbers(fixture_catalog):
+    no_recompute = {**MODEL, "gradient_checkpointing": "off"}
+    with pytest.raises(NoMatchError, match=r"'memory_fit' removed the last 2 candidates \(p4d.24xlarge: needs 51.7 GiB per GPU"):
+        resolve(spec(accelerators="A100:8", hours=10, model=no_recompute), fixture_catalog.offerings)
+
+
+def test_long_job_kept_a_year_is_cheapest_reserved(fixture_catalog):
+    resolution = resolve(spec(accelerators="A100:8", hours=2000, commitment="1y"), fixture_catalog.offerings)
+    choice = resolution.choice.candidate
+    assert (choice.purchase, choice.usd_per_node_hour, choice.usd_total) == ("reserved-1y", pytest.approx(22.4), pytest.approx(44_800))
+    config = cluster_config(resolution_spec := spec(accelerators="A100:8", hours=2000, commitment="1y"), choice, "v")
+    assert (config.purchase, config.commitment) == ("on-demand", "1y")
+    assert resolution_spec.commitment == "1y"
+
+
+def test_deadline_picks_on_time_or_says_none_and_shows_fastest(fixture_catalog):
+    work = {"gpu_hours": 1200, "reference": "A100-80GB"}
+    late = resolve(spec(accelerators=["A100:8", "H100:8"], work=work, deadline="40h"), fixture_catalog.offerings)
+    assert late.deadline_met is False
+    assert late.choice.candidate.offering.instance_type == "p5.48xlarge"  # fastest, 47.3 h
+    assert "none meets the 40 h deadline: fastest shown" in late.choice.reason
+    cheap = resolve(spec(accelerators=["A100:8", "H100:8"], work=work, deadline="200h"), fixture_catalog.offerings)
+    assert cheap.deadline_met is True and cheap.choice.candidate.offering.instance_type == "p5.48xlarge"
+    slow_ok = resolve(spec(accelerators="A100:8", hours=150, deadline="7d"), fixture_catalog.offerings)
+    assert slow_ok.deadline_met is True and "meets the 168 h deadline" in slow_ok.choice.reason
+
+
+def test_held_reservation_is_priced_as_given_and_written_to_the_stack(fixture_catalog):
+    held = {"provider": "aws", "instance_type": "p4d.24xlarge", "zone": "use1-az2", "nodes": 2, "usd_per_hour": 5.0, "id": "cr-0abc"}
+    workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=10, reservations=[held])
+    choice = resolve(workload, fixture_catalog.offerings).choice.candidate
+    assert (choice.purchase, choice.usd_total, choice.reservation_id) == ("reservation", 100.0, "cr-0abc")
+    config = cluster_config(workload, choice, "v")
+    assert (config.capacity_reservation_id, config.purchase, config.zone) == ("cr-0abc", "on-demand", "use1-az2")
+
+
+def test_spot_job_hours_include_interruption_overhead(fixture_catalog):
+    spot = {"checkpoint_interval": "2h", "restart": "30m", "interruptions_per_node_month": 7.3}
+    workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=72, purchase="spot", spot=spot,
+                    file_system={"capacity": "4800GiB", "throughput": 125})
+    choice = resolve(workload, fixture_catalog.offerings).choice.candidate
+    assert choice.hours == pytest.approx(72 + 72 * 2 * 0.01 * 1.5)  # 74.16 h
+    assert choice.usd_total == pytest.approx(24.0 * 74.16 + 4800 * 2**30 / 1e9 * 0.145 * 74.16 / 730)
+
+
+def test_unsourced_speed_is_flagged(fixture_catalog):
+    resolution = resolve(spec(accelerators="A10G:8", work={"gpu_hours": 100, "reference": "A100-80GB"}), fixture_catalog.offerings)
+    assert "A10G: BF16 TFLOPS unsourced [~70]" in resolution.choice.candidate.notes
