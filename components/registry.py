@@ -9,7 +9,11 @@ from __future__ import annotations
 import importlib
 
 # provider -> "module:ClassName" of its ComponentResource.
-REGISTRY: dict[str, str] = {"aws": "components.aws.cluster:AwsGpuCluster"}
+REGISTRY: dict[str, str] = {
+    "aws": "components.aws.cluster:AwsGpuCluster",
+    "azure": "components.azure.cluster:AzureGpuCluster",
+    "gcp": "components.gcp.cluster:GcpGpuCluster",
+}
 
 
 def component_for(provider: str) -> type:

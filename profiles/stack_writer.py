@@ -35,7 +35,8 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
 
     The file-system capacity is rounded up to whole GiB; each component rounds further to
     a size its service accepts. Reserved terms launch on-demand (the term is billing only)
-    and held capacity launches into its reservation id.
+    and held capacity launches into its reservation id. An offering without an RDMA fabric
+    (chosen for a single node) is written with `interconnect: none`.
     """
     o = candidate.offering
     file_system = None
@@ -50,7 +51,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         purchase="spot" if candidate.purchase == "spot" else "on-demand",
         commitment=candidate.purchase.removeprefix("reserved-") if candidate.purchase.startswith("reserved-") else "none",
         capacity_reservation_id=candidate.reservation_id,
-        interconnect=spec.interconnect, hours=round(candidate.hours, 4),
+        interconnect=spec.interconnect if o.rdma else "none", hours=round(candidate.hours, 4),
         usd_per_hour=round(candidate.usd_per_hour, 6), catalog_version=catalog_version,
         file_system=file_system,
     )

@@ -1,9 +1,10 @@
 """Pulumi mocks shared by `trainstack plan` and the test suite.
 
-`TrainstackMocks` stands in for the cloud: it echoes resource inputs as outputs, adds
-deterministic fake ids, ARNs, private IPs and FSx names, and answers invokes (AMI and
-subnet lookups, region, partition) by token. `RecordingMonitor` also records every
-RegisterResource request so a plan can show the resource tree.
+`TrainstackMocks` stands in for every cloud: it echoes resource inputs as outputs, adds
+deterministic fake ids, ARNs, private IPs and FSx names (Azure and GCP outputs come from
+`mock_clouds`), and answers invokes (AMI and subnet lookups, region, partition, GCP
+project) by token. `RecordingMonitor` also records every RegisterResource request and each
+component's registered outputs, so a plan can show the resource tree.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 import pulumi
 from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs
+
+from trainstack.mock_clouds import GCP_INVOKES, azure_outputs, gcp_outputs
 
 AMI_ID = "ami-0123456789abcdef0"
 AMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04) 20261120"
@@ -47,6 +50,11 @@ class TrainstackMocks(pulumi.runtime.Mocks):
         """Echo the inputs and add an id (`{name}-id`), an ARN and type-specific outputs."""
         resource_id = f"{args.name}-id"
         outputs = dict(args.inputs)
+        if args.typ.startswith(("azure-native:", "tls:")):
+            arm_id, extra = azure_outputs(args)
+            return arm_id or resource_id, {**outputs, **extra}
+        if args.typ.startswith("gcp:"):
+            return resource_id, {**outputs, **gcp_outputs(args)}
         outputs["arn"] = f"arn:aws:mock:{self.region}:{ACCOUNT_ID}:{args.typ}/{args.name}"
         if args.typ in _AUTONAMED:
             outputs.setdefault("name", args.name)
@@ -61,6 +69,8 @@ class TrainstackMocks(pulumi.runtime.Mocks):
 
     def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list]:
         """Answer invokes by token; unknown tokens get an empty result."""
+        if args.token in GCP_INVOKES:
+            return dict(GCP_INVOKES[args.token]), []
         answers = {
             "aws:ec2/getAmi:getAmi": lambda: {
                 "id": AMI_ID,
@@ -108,13 +118,22 @@ class RecordingMonitor(MockMonitor):
 
     Each record is `{"type", "name", "parent", "protect", "inputs"}`: `parent` is the
     parent's logical name (None at the stack root) and `inputs` the deserialized
-    wire-format (camelCase) inputs.
+    wire-format (camelCase) inputs. `registered_outputs` maps each resource's logical
+    name to the outputs it passed to `register_outputs`.
     """
 
     def __init__(self, mocks: pulumi.runtime.Mocks) -> None:
         super().__init__(mocks)
         self._lock = threading.Lock()
         self._records: list[dict[str, Any]] = []
+        self.registered_outputs: dict[str, dict[str, Any]] = {}
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        """Keep the registered outputs by logical name, then answer as the mock does."""
+        outputs = rpc.deserialize_properties(request.outputs, keep_internal=False)
+        with self._lock:
+            self.registered_outputs[request.urn.split("::")[-1]] = outputs
+        return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         """Record the request, then register it as `MockMonitor` does."""

@@ -13,6 +13,8 @@ KEY_INPUTS = (
     "deploymentType", "storageCapacity", "perUnitStorageThroughput", "storageType",
     "ipProtocol", "fromPort", "toPort", "cidrIpv4", "referencedSecurityGroupId", "instanceMarketOptions",
     "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
+    "singlePlacementGroup", "overprovision", "acceleratorType", "runtimeVersion", "tier",
+    "capacityGib", "perUnitStorageThroughput", "storageCapacityTiB", "groupPlacementPolicy",
 )
 
 
@@ -91,7 +93,8 @@ def key_inputs(inputs: dict) -> str:
         if key in inputs and inputs[key] not in (None, [], {}):
             value = inputs[key]
             if key == "networkInterfaces" and isinstance(value, list):
-                value = f"{len(value)} ({', '.join(sorted({str(n.get('interfaceType', 'default')) for n in value}))})"
+                kinds = {str(n.get("interfaceType") or n.get("nicType") or "default") for n in value}
+                value = f"{len(value)} ({', '.join(sorted(kinds))})"
             text = str(value)
             parts.append(f"{key}={text if len(text) <= 60 else text[:57] + '...'}")
     return ", ".join(parts)

@@ -25,9 +25,11 @@ HOSTS: dict[tuple[str, int], tuple[str, ...]] = {
 
 # Machine type -> (GPU network kind, max total bandwidth Gbps) from G1/G4/G5.
 # A2 and G2 have no GPU-to-GPU network (G1: "N/A"); their bandwidth per size is not recorded.
+# A3 Edge: G1 lists GPUDirect-TCPX at 600 Gbps, but its NIC layout is unsourced, so
+# trainstack cannot lay out its GPU network and treats it as Ethernet.
 GPU_NETWORK: dict[str, tuple[str, int]] = {
     "a3-highgpu-8g": ("gpudirect-tcpx", 1000),
-    "a3-edgegpu-8g": ("gpudirect-tcpx", 600),
+    "a3-edgegpu-8g": ("ethernet", 600),
     "a3-megagpu-8g": ("gpudirect-tcpxo", 1800),
     "a3-ultragpu-8g": ("gpudirect-rdma", 3600),
     "a4-highgpu-8g": ("gpudirect-rdma", 3600),

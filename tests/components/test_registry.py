@@ -2,15 +2,22 @@
 
 import pytest
 
-from components.registry import REGISTRY, component_for
+from components.registry import component_for
 
 
-def test_aws_component():
-    cls = component_for("aws")
-    assert (cls.__module__, cls.__name__) == ("components.aws.cluster", "AwsGpuCluster")
-    assert REGISTRY["aws"] == "components.aws.cluster:AwsGpuCluster"
+@pytest.mark.parametrize(
+    ("provider", "module", "name"),
+    [
+        ("aws", "components.aws.cluster", "AwsGpuCluster"),
+        ("azure", "components.azure.cluster", "AzureGpuCluster"),
+        ("gcp", "components.gcp.cluster", "GcpGpuCluster"),
+    ],
+)
+def test_registered_components(provider, module, name):
+    cls = component_for(provider)
+    assert (cls.__module__, cls.__name__) == (module, name)
 
 
 def test_unknown_provider_lists_valid_names():
-    with pytest.raises(ValueError, match=r"^unknown provider 'azure'; valid: aws$"):
-        component_for("azure")
+    with pytest.raises(ValueError, match=r"^unknown provider 'oci'; valid: aws, azure, gcp$"):
+        component_for("oci")

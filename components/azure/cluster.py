@@ -1,0 +1,131 @@
+"""`AzureGpuCluster`: InfiniBand-connected ND-series nodes in one scale set, with Azure
+Managed Lustre.
+
+The component only wires children together; the logic sits in pure modules beside it
+(`facts`, `amlfs`, `layout`, `security`, `purchase`, `profile`, `tags`, `validate`) and in
+the small resource builders `network`, `compute` and `storage`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pulumi
+import pulumi_azure_native as azure_native
+
+from components.azure.amlfs import LUSTRE_FS_NAME
+from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
+from components.azure.network import create_network, create_security_group
+from components.azure.profile import ADMIN_USERNAME, vm_profile
+from components.azure.storage import create_file_system
+from components.azure.tags import cluster_tags
+from components.azure.validate import validate_args
+from components.contract import OUTPUT_NAMES, ClusterConfig
+
+TYPE_TOKEN = "trainstack:azure:GpuCluster"
+
+
+class AzureGpuCluster(pulumi.ComponentResource):
+    """A multi-node GPU training cluster on Azure.
+
+    Public outputs (also registered, names from `OUTPUT_NAMES`):
+        node_ids: `[scale set id]`. All nodes are instances of one Uniform scale set; their
+            instance ids exist only after the scale set is created and change when nodes
+            are replaced, so the scale set id stands for the node group.
+        node_private_ips: `[]`. A Uniform scale set allocates NIC addresses from the node
+            subnet (`layout.NODE_SUBNET_CIDR`) when instances start; they are not resource
+            outputs at deploy time. List them with `az vmss nic list`.
+        placement_group: the proximity placement group's resource id.
+        file_system_dns: the AMLFS MGS IPv4 address (`clientInfo.mgsAddress`), or None
+            without a file system.
+        file_system_mount_name: the Lustre file-system name to mount (`lustrefs`, as in
+            `<mgs>@tcp:/lustrefs`), or None without a file system.
+        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+
+    Extra outputs (attributes only, not registered):
+        ssh_private_key: the generated admin private key (OpenSSH) as a Pulumi secret, or
+            None when `ssh_public_key` was given.
+        admin_username: the admin user on every node.
+        file_system_mount_command: AMLFS's recommended mount command, or None.
+
+    Child resources are kept as attributes too (`resource_group`, `virtual_network`,
+    `node_subnet`, `file_system_subnet`, `security_group`, `placement`, `admin_key`,
+    `scale_set`, `file_system`).
+    """
+
+    def __init__(
+        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
+    ) -> None:
+        """Create the cluster.
+
+        Args:
+            name: the cluster name; every child name derives from it.
+            args: the provider-neutral cluster config (provider must be `azure`).
+            opts: resource options; pass `providers=` to target another subscription.
+
+        Raises:
+            ValueError: when `args` cannot be built on Azure (see `validate.validate_args`),
+                before any resource is registered.
+        """
+        validate_args(args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        tags = cluster_tags(name, args.tags)
+
+        self.resource_group = azure_native.resources.ResourceGroup(
+            f"{name}-rg", location=args.region, tags=tags, opts=child
+        )
+        rg_name = self.resource_group.name
+        network = create_network(name, args, rg_name, tags, child)
+        self.virtual_network = network.vnet
+        self.node_subnet, self.file_system_subnet = network.node_subnet, network.fs_subnet
+        self.security_group = create_security_group(name, args, rg_name, tags, child)
+        self.placement = create_placement_group(name, args, rg_name, tags, child)
+        self.file_system = None
+        if args.file_system is not None and network.fs_subnet_id is not None:
+            # Only file-system, place and network inputs go in: nothing about the nodes.
+            self.file_system = create_file_system(
+                name,
+                args.file_system,
+                args.region,
+                args.zone,
+                rg_name,
+                network.fs_subnet_id,
+                tags,
+                child,
+            )
+        public_key, self.admin_key = admin_public_key(name, args, child)
+        profile = vm_profile(name, args, network.node_subnet_id, self.security_group.id, public_key)
+        self.scale_set = create_scale_set(
+            name, args, rg_name, self.placement.id, profile, tags, child
+        )
+        self._set_outputs(args)
+
+    def _set_outputs(self, args: ClusterConfig) -> None:
+        self.node_ids = self.scale_set.id.apply(lambda scale_set_id: [scale_set_id])
+        self.node_private_ips = pulumi.Output.from_input([])
+        self.placement_group = self.placement.id
+        self.file_system_dns = self._client_info("mgs_address")
+        self.file_system_mount_name = pulumi.Output.from_input(
+            LUSTRE_FS_NAME if self.file_system else None
+        )
+        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
+
+        self.admin_username = pulumi.Output.from_input(ADMIN_USERNAME)
+        key = self.admin_key
+        self.ssh_private_key = (
+            pulumi.Output.secret(key.private_key_openssh)
+            if key
+            else pulumi.Output.from_input(None)
+        )
+        self.file_system_mount_command = self._client_info("mount_command")
+
+    def _client_info(self, field: str) -> pulumi.Output[Optional[str]]:
+        """One field of the file system's `clientInfo` (None without a file system, or
+        until Azure reports it)."""
+        if self.file_system is None:
+            return pulumi.Output.from_input(None)
+        return self.file_system.client_info.apply(
+            lambda info: getattr(info, field, None) if info is not None else None
+        )

@@ -1,0 +1,102 @@
+"""Compute children of the Azure cluster: the admin SSH key (when none is given), the
+proximity placement group and the one Uniform scale set that holds every node."""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_azure_native as azure_native
+import pulumi_tls as tls
+
+from components.azure.layout import availability_zones
+from components.contract import ClusterConfig
+
+
+def admin_public_key(
+    name: str, args: ClusterConfig, opts: pulumi.ResourceOptions
+) -> tuple[pulumi.Output[str], tls.PrivateKey | None]:
+    """The admin OpenSSH public key: `args.ssh_public_key`, or a generated ED25519 key.
+
+    The generated private key lives only in the Pulumi state (the TLS provider marks it
+    secret); the component exports it as a secret and never in `OUTPUT_NAMES`.
+
+    Args:
+        name: the cluster name; a generated key is `{name}-admin-key`.
+        args: the cluster config (`ssh_public_key`).
+        opts: child options.
+
+    Returns:
+        The public key and the generated key resource (None when a key was given).
+    """
+    if args.ssh_public_key:
+        return pulumi.Output.from_input(args.ssh_public_key.strip()), None
+    key = tls.PrivateKey(f"{name}-admin-key", algorithm="ED25519", opts=opts)
+    return key.public_key_openssh, key
+
+
+def create_placement_group(
+    name: str,
+    args: ClusterConfig,
+    resource_group_name: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> azure_native.compute.ProximityPlacementGroup:
+    """Create the proximity placement group that keeps every node close together.
+
+    Args:
+        name: the cluster name; the group is `{name}-ppg`.
+        args: the cluster config (`region`; `zone` pins it, see `layout.availability_zones`).
+        resource_group_name: the cluster's resource group.
+        tags: tags for the group.
+        opts: child options.
+    """
+    return azure_native.compute.ProximityPlacementGroup(
+        f"{name}-ppg",
+        resource_group_name=resource_group_name,
+        location=args.region,
+        proximity_placement_group_type="Standard",
+        zones=availability_zones(args.zone),
+        tags=tags,
+        opts=opts,
+    )
+
+
+def create_scale_set(
+    name: str,
+    args: ClusterConfig,
+    resource_group_name: pulumi.Input[str],
+    placement_group_id: pulumi.Input[str],
+    vm_profile: dict,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> azure_native.compute.VirtualMachineScaleSet:
+    """Create the one scale set holding all `args.nodes` nodes.
+
+    InfiniBand links exist only between VMs of the same scale set (Z2, Z5, Z7) and one
+    placement group (single_placement_group=True) holds at most 100 VMs (Z10); validation
+    has already rejected larger clusters. Uniform orchestration, no zones, no
+    overprovisioning (extra VMs would join the fabric and be billed until deleted), manual
+    upgrades (a model change never restarts nodes mid-run).
+
+    Args:
+        name: the cluster name; the scale set is `{name}-nodes`.
+        args: the cluster config (`region`, `instance_type`, `nodes`).
+        resource_group_name: the cluster's resource group.
+        placement_group_id: the proximity placement group id.
+        vm_profile: `profile.vm_profile(...)`.
+        tags: tags for the scale set (Azure copies them to its VMs).
+        opts: child options.
+    """
+    return azure_native.compute.VirtualMachineScaleSet(
+        f"{name}-nodes",
+        resource_group_name=resource_group_name,
+        location=args.region,
+        orchestration_mode="Uniform",
+        sku={"name": args.instance_type, "tier": "Standard", "capacity": args.nodes},
+        single_placement_group=True,
+        overprovision=False,
+        proximity_placement_group={"id": placement_group_id},
+        upgrade_policy={"mode": "Manual"},
+        virtual_machine_profile=vm_profile,
+        tags=tags,
+        opts=opts,
+    )

@@ -1,0 +1,118 @@
+"""Network children of the Azure cluster: virtual network, node subnet, file-system subnet
+(or an existing node subnet) and the network security group from `security.security_rules`."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pulumi
+import pulumi_azure_native as azure_native
+
+from components.azure.layout import FS_SUBNET_CIDR, NODE_SUBNET_CIDR, VNET_CIDR
+from components.azure.security import security_rules
+from components.contract import ClusterConfig
+
+
+class Network(NamedTuple):
+    """Where the nodes and the file system live.
+
+    Attributes:
+        node_subnet_id: the subnet of every node NIC.
+        fs_subnet_id: the file system's own subnet, or None without a file system.
+        vnet: the created virtual network, or None when `subnet_id` was given.
+        node_subnet: the created node subnet, or None when `subnet_id` was given.
+        fs_subnet: the created file-system subnet, or None without a file system.
+    """
+
+    node_subnet_id: pulumi.Output[str]
+    fs_subnet_id: pulumi.Output[str] | None
+    vnet: azure_native.network.VirtualNetwork | None
+    node_subnet: azure_native.network.Subnet | None
+    fs_subnet: azure_native.network.Subnet | None
+
+
+def create_network(
+    name: str,
+    args: ClusterConfig,
+    resource_group_name: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> Network:
+    """Create a virtual network with a node subnet and, with a file system, its subnet.
+
+    With `args.subnet_id` the nodes use that subnet and nothing is created (validation has
+    already rejected `subnet_id` together with a file system). The cluster NSG sits on the
+    node NICs, so it applies to an existing subnet too. The file-system subnet gets no NSG:
+    it holds no public addresses, and AMLFS needs traffic between its hosts and outbound
+    access to Azure services that a restrictive NSG would have to re-open (AMLFS
+    prerequisites page).
+
+    Args:
+        name: the cluster name; children are `{name}-vnet`, `{name}-nodes-subnet` and
+            `{name}-lustre-subnet`.
+        args: the cluster config (`region`, `subnet_id`, `file_system`).
+        resource_group_name: the cluster's resource group.
+        tags: tags for the virtual network (subnets take no tags).
+        opts: child options (`parent=` the component).
+
+    Returns:
+        Subnet ids and created resources.
+    """
+    if args.subnet_id:
+        return Network(pulumi.Output.from_input(args.subnet_id), None, None, None, None)
+    vnet = azure_native.network.VirtualNetwork(
+        f"{name}-vnet",
+        resource_group_name=resource_group_name,
+        location=args.region,
+        address_space={"address_prefixes": [VNET_CIDR]},
+        tags=tags,
+        opts=opts,
+    )
+    node_subnet = azure_native.network.Subnet(
+        f"{name}-nodes-subnet",
+        resource_group_name=resource_group_name,
+        virtual_network_name=vnet.name,
+        address_prefix=NODE_SUBNET_CIDR,
+        opts=opts,
+    )
+    fs_subnet = None
+    if args.file_system is not None:
+        # Create the subnets one after the other: parallel subnet writes to one virtual
+        # network can conflict (unsourced; a common ARM retry case).
+        fs_subnet = azure_native.network.Subnet(
+            f"{name}-lustre-subnet",
+            resource_group_name=resource_group_name,
+            virtual_network_name=vnet.name,
+            address_prefix=FS_SUBNET_CIDR,
+            opts=pulumi.ResourceOptions.merge(
+                opts, pulumi.ResourceOptions(depends_on=[node_subnet])
+            ),
+        )
+    fs_subnet_id = fs_subnet.id if fs_subnet else None
+    return Network(node_subnet.id, fs_subnet_id, vnet, node_subnet, fs_subnet)
+
+
+def create_security_group(
+    name: str,
+    args: ClusterConfig,
+    resource_group_name: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> azure_native.network.NetworkSecurityGroup:
+    """Create the cluster NSG with its rules inline (attached to every node NIC).
+
+    Args:
+        name: the cluster name; the group is `{name}-nsg`.
+        args: the cluster config (`region`, `ssh_cidrs`).
+        resource_group_name: the cluster's resource group.
+        tags: tags for the group.
+        opts: child options.
+    """
+    return azure_native.network.NetworkSecurityGroup(
+        f"{name}-nsg",
+        resource_group_name=resource_group_name,
+        location=args.region,
+        security_rules=security_rules(args.ssh_cidrs),
+        tags=tags,
+        opts=opts,
+    )

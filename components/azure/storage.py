@@ -1,0 +1,59 @@
+"""The shared Azure Managed Lustre file system of the cluster (a stateful, protected child)."""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_azure_native as azure_native
+
+from components.azure.amlfs import MAINTENANCE_DAY, MAINTENANCE_TIME_UTC, amlfs_sizing
+from components.azure.layout import availability_zones
+from components.contract import FileSystemConfig
+
+
+def create_file_system(
+    name: str,
+    config: FileSystemConfig,
+    region: str,
+    zone: str,
+    resource_group_name: pulumi.Input[str],
+    subnet_id: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> azure_native.storagecache.AmlFilesystem:
+    """Create an Azure Managed Lustre file system in its own subnet, protected from deletion.
+
+    Its name and inputs depend only on the cluster name, region, zone, network and the
+    file-system config, never on node count, instance type or purchase option, so changing
+    those never replaces it. Data is encrypted at rest with Microsoft-managed keys (the
+    service default without `encryption_settings`, AMLFS Resource Manager template docs).
+
+    Args:
+        name: the cluster name; the file system is `{name}-lustre`.
+        config: requested capacity (GiB, rounded up per M1) and throughput tier (MB/s per
+            TiB, picks the SKU per M1).
+        region: the Azure region.
+        zone: `ClusterConfig.zone`; a zone name ("1"-"3") pins the file system to it.
+        resource_group_name: the cluster's resource group.
+        subnet_id: the file system's own subnet.
+        tags: tags for the file system.
+        opts: child options; `protect=True` is added here.
+
+    Raises:
+        ValueError: for a throughput tier without an AMLFS SKU.
+    """
+    sizing = amlfs_sizing(config.capacity_gib, config.throughput_mbps_per_tib)
+    return azure_native.storagecache.AmlFilesystem(
+        f"{name}-lustre",
+        resource_group_name=resource_group_name,
+        location=region,
+        sku={"name": sizing.sku},
+        storage_capacity_ti_b=float(sizing.capacity_tib),
+        filesystem_subnet=subnet_id,
+        maintenance_window={
+            "day_of_week": MAINTENANCE_DAY,
+            "time_of_day_utc": MAINTENANCE_TIME_UTC,
+        },
+        zones=availability_zones(zone),
+        tags=tags,
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+    )

@@ -1,0 +1,122 @@
+"""`GcpGpuCluster`: GPU nodes with GPUDirect NICs in a compact placement policy, or TPU
+slices, sharing Filestore or Managed Lustre.
+
+The component only wires children together; the logic sits in pure modules beside it
+(`nics`, `placement`, `tpu`, `machine`, `filesystems`, `firewall`, `addressing`,
+`labels`, `validate`) and in the resource builders `network`, `compute` and `storage`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pulumi
+import pulumi_gcp as gcp
+
+from components.contract import OUTPUT_NAMES, ClusterConfig
+from components.gcp.compute import (
+    create_nodes,
+    create_placement,
+    create_service_account,
+    create_tpus,
+)
+from components.gcp.filesystems import LUSTRE, choose_file_system
+from components.gcp.labels import cluster_labels
+from components.gcp.network import create_network
+from components.gcp.nics import SINGLE_NIC, nic_layout
+from components.gcp.storage import create_file_system
+from components.gcp.tpu import is_tpu
+from components.gcp.validate import validate_args
+
+TYPE_TOKEN = "trainstack:gcp:GpuCluster"
+TPU_PLACEMENT = "tpu-ici"  # a slice's chips are joined by ICI; there is no VM policy
+
+
+class GcpGpuCluster(pulumi.ComponentResource):
+    """A multi-node GPU (or TPU) training cluster on GCP.
+
+    Public outputs (also registered, names from `OUTPUT_NAMES`):
+        node_ids: instance (or TPU VM) ids, in node order.
+        node_private_ips: NIC 0 private IPv4 of each instance (TPU: worker 0 of each
+            slice), in node order.
+        placement_group: the compact placement policy's self link; None for series
+            without compact placement; `tpu-ici` for TPU slices.
+        file_system_dns: the Filestore IP address or the Lustre mount point
+            (`IP@tcp:/trainfs`); None without a file system.
+        file_system_mount_name: the Filestore share or the Lustre file system name.
+        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+
+    Child resources are kept as attributes too (`network`, `service_account`,
+    `iam_members`, `placement`, `nodes`, `file_system`).
+    """
+
+    def __init__(
+        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
+    ) -> None:
+        """Create the cluster.
+
+        Args:
+            name: the cluster name; every child name derives from it.
+            args: the provider-neutral cluster config (provider must be `gcp`).
+            opts: resource options; pass `providers=` to target another project.
+
+        Raises:
+            ValueError: when `args` cannot be built on GCP (see `validate.validate_args`),
+                before any resource is registered.
+        """
+        validate_args(name, args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        labels = cluster_labels(name, args.tags)
+        tpu = is_tpu(args.instance_type)
+        layout = SINGLE_NIC if tpu else nic_layout(args.instance_type, args.interconnect)
+        choice = choose_file_system(args.file_system) if args.file_system else None
+        project = gcp.organizations.get_project_output(
+            opts=pulumi.InvokeOutputOptions(parent=self)
+        ).project_id
+
+        self.network = create_network(
+            name, args.region, args.zone, layout, args.ssh_cidrs,
+            bool(choice and choice.kind == LUSTRE), project, child,
+        )
+        self.file_system = None
+        if choice is not None:
+            self.file_system = create_file_system(
+                name, choice, args.zone, self.network.network, labels, child
+            )
+        self.service_account, self.iam_members = create_service_account(name, project, child)
+        self.placement = None
+        if tpu:
+            self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
+        else:
+            self.placement = create_placement(name, args, child)
+            self.nodes = create_nodes(
+                name, args, layout, self.network, self.service_account, self.placement,
+                labels, child,
+            )
+        self._set_outputs(args, tpu)
+
+    def _set_outputs(self, args: ClusterConfig, tpu: bool) -> None:
+        fs = self.file_system
+        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+        if tpu:
+            ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
+            self.placement_group = pulumi.Output.from_input(TPU_PLACEMENT)
+        else:
+            ips = [node.network_interfaces.apply(_nic0_ip) for node in self.nodes]
+            self.placement_group = (
+                self.placement.self_link if self.placement else pulumi.Output.from_input(None)
+            )
+        self.node_private_ips = pulumi.Output.all(*ips)
+        self.file_system_dns = fs.address if fs else pulumi.Output.from_input(None)
+        self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
+        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
+
+
+def _nic0_ip(nics: list) -> str | None:
+    return nics[0].network_ip if nics else None
+
+
+def _first_endpoint_ip(endpoints: list | None) -> str | None:
+    return endpoints[0].ip_address if endpoints else None

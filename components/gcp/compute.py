@@ -1,0 +1,179 @@
+"""Compute children of the GCP cluster: node service account, compact placement policy,
+GPU instances (one `compute.Instance` per node) and TPU VMs (one `tpu.V2Vm` per slice).
+
+One Instance per node rather than a managed instance group: nodes keep stable names and
+private IPs (exported in node order), a spot node that is preempted stops in place instead
+of being recreated by the group, and the compact policy applies to plain instances.
+"""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_gcp as gcp
+
+from components.contract import ClusterConfig
+from components.gcp.labels import gcp_id
+from components.gcp.machine import (
+    BOOT_DISK_GB,
+    IMAGE,
+    METADATA,
+    SCOPES,
+    SHIELDED,
+    boot_disk_type,
+    guest_accelerators,
+    reservation_affinity,
+    scheduling,
+)
+from components.gcp.network import ClusterNetwork, nic_args
+from components.gcp.nics import NicLayout
+from components.gcp.placement import placement_spec
+from components.gcp.tpu import tpu_accelerator_type, tpu_runtime_version
+
+# Roles the node service account gets: write logs and metrics, nothing else.
+NODE_ROLES = {"logs": "roles/logging.logWriter", "metrics": "roles/monitoring.metricWriter"}
+
+
+def create_service_account(
+    name: str, project: pulumi.Input[str], opts: pulumi.ResourceOptions
+) -> tuple[gcp.serviceaccount.Account, list[gcp.projects.IAMMember]]:
+    """Create the node service account and grant it only log and metric writes.
+
+    Args:
+        name: the cluster name; the account is `{name}-nodes` (id at most 30 characters).
+        project: project id for the role bindings.
+        opts: child options.
+    """
+    account = gcp.serviceaccount.Account(
+        f"{name}-nodes",
+        account_id=gcp_id(f"{name}-nodes", 30),
+        display_name=f"trainstack {name} nodes",
+        opts=opts,
+    )
+    member = account.email.apply(lambda email: f"serviceAccount:{email}")
+    grants = [
+        gcp.projects.IAMMember(
+            f"{name}-nodes-{key}", project=project, role=role, member=member, opts=opts
+        )
+        for key, role in NODE_ROLES.items()
+    ]
+    return account, grants
+
+
+def create_placement(
+    name: str, args: ClusterConfig, opts: pulumi.ResourceOptions
+) -> gcp.compute.ResourcePolicy | None:
+    """Create the compact placement policy (see `placement.placement_spec`), or None.
+
+    Args:
+        name: the cluster name; the policy is `{name}-placement`.
+        args: the cluster config (`instance_type`, `nodes`, `region`).
+        opts: child options.
+    """
+    spec = placement_spec(args.instance_type, args.nodes)
+    if spec is None:
+        return None
+    return gcp.compute.ResourcePolicy(
+        f"{name}-placement",
+        region=args.region,
+        group_placement_policy={
+            "collocation": spec.collocation,
+            "max_distance": spec.max_distance,
+            "vm_count": spec.vm_count,
+        },
+        opts=opts,
+    )
+
+
+def create_nodes(
+    name: str,
+    args: ClusterConfig,
+    layout: NicLayout,
+    net: ClusterNetwork,
+    account: gcp.serviceaccount.Account,
+    policy: gcp.compute.ResourcePolicy | None,
+    labels: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> list[gcp.compute.Instance]:
+    """Create `args.nodes` GPU instances (settings from `machine` and `nics`).
+
+    Args:
+        name: the cluster name; nodes are `{name}-node-0` ... `{name}-node-{n-1}`.
+        args: the cluster config.
+        layout: the NIC layout of each node.
+        net: the cluster networks.
+        account: the node service account.
+        policy: the compact placement policy, or None.
+        labels: labels for every node and boot disk.
+        opts: child options.
+    """
+    boot_disk = {
+        "auto_delete": True,
+        "initialize_params": {
+            "image": IMAGE,
+            "size": BOOT_DISK_GB,
+            "type": boot_disk_type(args.instance_type),
+            "labels": labels,
+        },
+    }
+    return [
+        gcp.compute.Instance(
+            f"{name}-node-{i}",
+            machine_type=args.instance_type,
+            zone=args.zone,
+            boot_disk=boot_disk,
+            network_interfaces=nic_args(layout, net),
+            guest_accelerators=guest_accelerators(
+                args.instance_type, args.accelerator, args.accelerator_count
+            ) or None,
+            scheduling=scheduling(args.purchase),
+            reservation_affinity=reservation_affinity(args.capacity_reservation_id),
+            resource_policies=policy.self_link if policy else None,
+            service_account={"email": account.email, "scopes": list(SCOPES)},
+            shielded_instance_config=SHIELDED,
+            metadata=METADATA,
+            labels=labels,
+            allow_stopping_for_update=True,
+            opts=opts,
+        )
+        for i in range(args.nodes)
+    ]
+
+
+def create_tpus(
+    name: str,
+    args: ClusterConfig,
+    net: ClusterNetwork,
+    account: gcp.serviceaccount.Account,
+    labels: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> list[gcp.tpu.V2Vm]:
+    """Create one TPU VM per node (each a whole slice, `args.instance_type`).
+
+    Args:
+        name: the cluster name; slices are `{name}-tpu-0` ... `{name}-tpu-{n-1}`.
+        args: the cluster config (`instance_type` such as `tpu-v5p-8`, `zone`, `purchase`).
+        net: the cluster networks (TPU workers sit on the primary subnet).
+        account: the node service account.
+        labels: labels for every slice.
+        opts: child options.
+    """
+    spot = {"spot": True} if args.purchase == "spot" else None
+    return [
+        gcp.tpu.V2Vm(
+            f"{name}-tpu-{i}",
+            zone=args.zone,
+            accelerator_type=tpu_accelerator_type(args.instance_type),
+            runtime_version=tpu_runtime_version(args.instance_type),
+            network_config={
+                "network": net.network.id,
+                "subnetwork": net.subnet.id,
+                "enable_external_ips": False,
+            },
+            scheduling_config=spot,
+            service_account={"email": account.email, "scopes": list(SCOPES)},
+            metadata={"enable-oslogin": METADATA["enable-oslogin"]},
+            labels=labels,
+            opts=opts,
+        )
+        for i in range(args.nodes)
+    ]

@@ -1,0 +1,40 @@
+"""Pulumi mocks and the example config for the Azure component tests.
+
+The shared `trainstack.mocks.TrainstackMocks` answers Azure resources (ARM ids, names,
+AMLFS `clientInfo`, generated SSH keys; see `trainstack/mock_clouds.py`). Tests reach them
+through the fixtures in `conftest.py`.
+"""
+
+from __future__ import annotations
+
+import pulumi
+
+from trainstack.mock_clouds import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION  # noqa: F401
+from trainstack.mocks import RecordingMonitor, TrainstackMocks
+
+EXAMPLE = {
+    "provider": "azure",
+    "region": "eastus",
+    "zone": "eastus",
+    "instance_type": "Standard_ND96asr_v4",
+    "accelerator": "A100",
+    "accelerator_count": 8,
+    "nodes": 2,
+    "purchase": "spot",
+    "interconnect": "rdma",
+    "hours": 72,
+    "usd_per_hour": 55.0,
+    "file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 250},
+}
+
+
+def install_mocks() -> RecordingMonitor:
+    """Point the Pulumi runtime at fresh shared mocks and return the recording monitor."""
+    mocks = TrainstackMocks(region="eastus")
+    monitor = RecordingMonitor(mocks)
+    pulumi.runtime.set_mocks(
+        mocks, project="trainstack", stack="test", preview=False, monitor=monitor
+    )
+    return monitor
+
+

@@ -1,0 +1,1 @@
+"""Tests of the GCP cluster component and its pure helpers."""

@@ -1,0 +1,96 @@
+"""A build helper for the GCP component tests (imported by the test modules).
+
+The shared `trainstack.mocks.TrainstackMocks` answers GCP resources and invokes (NIC IPs,
+self links, service-account emails, Filestore addresses, Lustre mount points, TPU
+endpoints, getProject; see `trainstack/mock_clouds.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pulumi
+from components.contract import OUTPUT_NAMES, ClusterConfig
+from trainstack.mock_clouds import GCP_PROJECT_ID
+from trainstack.mocks import RecordingMonitor, TrainstackMocks
+
+PROJECT_ID = GCP_PROJECT_ID
+
+
+EXAMPLE: dict[str, Any] = {
+    "provider": "gcp",
+    "region": "us-central1",
+    "zone": "us-central1-a",
+    "instance_type": "a3-highgpu-8g",
+    "accelerator": "H100",
+    "accelerator_count": 8,
+    "nodes": 2,
+    "purchase": "spot",
+    "interconnect": "rdma",
+    "hours": 72,
+    "usd_per_hour": 40.4,
+    "file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 250},
+}
+TPU_EXAMPLE: dict[str, Any] = {
+    **EXAMPLE,
+    "instance_type": "tpu-v5p-8",
+    "accelerator": "tpu-v5p",
+    "accelerator_count": 4,
+    "zone": "us-east5-a",
+    "region": "us-east5",
+    "nodes": 1,
+}
+
+
+def make_config(base: dict[str, Any] | None = None, **changes: Any) -> ClusterConfig:
+    """A `ClusterConfig` from `base` (the A3 High example by default) with `changes`."""
+    return ClusterConfig.model_validate({**(base or EXAMPLE), **changes})
+
+
+class Plan:
+    """What one component build registered: outputs, resources and their records."""
+
+    def __init__(self, outputs: dict[str, Any], monitor: RecordingMonitor, name: str) -> None:
+        self.outputs = outputs
+        self.records = monitor.records()
+        self.registered_outputs = monitor.registered_outputs.get(name, {})
+
+    def of_type(self, token: str) -> list[dict[str, Any]]:
+        """Records of one resource type, in natural name order."""
+        return [r for r in self.records if r["type"] == token]
+
+    def named(self, name: str) -> dict[str, Any]:
+        """The record with this logical name."""
+        return next(r for r in self.records if r["name"] == name)
+
+
+def build(config: ClusterConfig, name: str = "train", check: Callable | None = None) -> Plan:
+    """Build `GcpGpuCluster(name, config)` under fresh mocks inside `@pulumi.runtime.test`.
+
+    Args:
+        config: the cluster config.
+        name: the component name.
+        check: optional `check(outputs)` run inside the program, on the resolved outputs.
+    """
+    from components.gcp.cluster import GcpGpuCluster
+
+    mocks = TrainstackMocks(config.region)
+    monitor = RecordingMonitor(mocks)
+    pulumi.runtime.set_mocks(mocks, preview=False, monitor=monitor)
+    resolved: dict[str, Any] = {}
+
+    @pulumi.runtime.test
+    def program() -> pulumi.Output:
+        cluster = GcpGpuCluster(name, config)
+
+        def capture(values: dict[str, Any]) -> None:
+            resolved.update(values)
+            if check:
+                check(values)
+
+        return pulumi.Output.all(**{key: getattr(cluster, key) for key in OUTPUT_NAMES}).apply(
+            capture
+        )
+
+    program()
+    return Plan(resolved, monitor, name)

@@ -1,0 +1,127 @@
+"""File-system choice and sizing: Filestore ZONAL (C1, C4) or Managed Lustre (L1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.contract import FileSystemConfig
+from components.gcp.filesystems import (
+    FileSystemChoice,
+    choose_file_system,
+    filestore_capacity_gib,
+    lustre_capacity_gib,
+)
+
+
+@pytest.mark.parametrize(
+    ("requested", "expected"),
+    [
+        pytest.param(1, 1024, id="below-min"),
+        pytest.param(1024, 1024, id="min"),
+        pytest.param(1025, 1280, id="256-step"),
+        pytest.param(4800, 4864, id="example"),
+        pytest.param(9984, 9984, id="9.75-tib"),
+        pytest.param(9985, 10240, id="jump-to-10-tib"),
+        pytest.param(10241, 12800, id="2.5-tib-step"),
+        pytest.param(102400, 102400, id="max"),
+    ],
+)
+def test_filestore_rounding(requested: int, expected: int) -> None:
+    assert filestore_capacity_gib(requested) == expected
+
+
+@pytest.mark.parametrize(
+    ("requested", "tier", "expected"),
+    [
+        pytest.param(4800, 250, 36_000, id="250-min"),
+        pytest.param(36_001, 250, 72_000, id="250-step"),
+        pytest.param(9_000, 1000, 9_000, id="1000-min"),
+        pytest.param(1_530_000, 1000, 1_530_000, id="1000-threshold"),
+        pytest.param(1_600_000, 1000, 1_656_000, id="1000-large-step"),
+        pytest.param(72_001, 125, 144_000, id="125-step"),
+        pytest.param(18_000, 500, 18_000, id="500-min"),
+    ],
+)
+def test_lustre_rounding(requested: int, tier: int, expected: int) -> None:
+    assert lustre_capacity_gib(requested, tier) == expected
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        pytest.param(
+            FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250),
+            FileSystemChoice("filestore", 4864, "ZONAL"),
+            id="example-below-lustre-min",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=36_000, throughput_mbps_per_tib=250),
+            FileSystemChoice("lustre", 36_000, "250"),
+            id="lustre-at-250-min",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=9_000, throughput_mbps_per_tib=1000),
+            FileSystemChoice("lustre", 9_000, "1000"),
+            id="lustre-at-1000-min",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=200),
+            FileSystemChoice("filestore", 51_200, "ZONAL"),
+            id="not-a-lustre-tier",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=125),
+            FileSystemChoice("filestore", 51_200, "ZONAL"),
+            id="below-125-min",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=4800, deployment_type="MANAGED_LUSTRE"),
+            FileSystemChoice("lustre", 36_000, "250"),
+            id="forced-lustre-rounds-to-min",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=40_000, deployment_type="zonal"),
+            FileSystemChoice("filestore", 40_960, "ZONAL"),
+            id="forced-filestore",
+        ),
+    ],
+)
+def test_choose_file_system(config: FileSystemConfig, expected: FileSystemChoice) -> None:
+    assert choose_file_system(config) == expected
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        pytest.param(
+            FileSystemConfig(capacity_gib=20_000, deployment_type="PARALLELSTORE"),
+            "invitation-only",
+            id="parallelstore",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=20_000, deployment_type="PERSISTENT_2"),
+            "not supported on GCP",
+            id="aws-type",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=200_000, throughput_mbps_per_tib=200),
+            "102400",
+            id="too-big-for-filestore",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=20_000_000, throughput_mbps_per_tib=125),
+            "12240000",
+            id="too-big-for-lustre-tier",
+        ),
+        pytest.param(
+            FileSystemConfig(
+                capacity_gib=10_000, throughput_mbps_per_tib=300, deployment_type="MANAGED_LUSTRE"
+            ),
+            "not a Managed Lustre tier",
+            id="forced-lustre-bad-tier",
+        ),
+    ],
+)
+def test_choose_file_system_errors(config: FileSystemConfig, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        choose_file_system(config)

@@ -1,0 +1,64 @@
+"""TPU slice names, chips and runtimes (catalog README TPU naming; TPU runtimes page)."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.gcp.tpu import (
+    is_tpu,
+    tpu_accelerator_type,
+    tpu_chips,
+    tpu_name_for_chips,
+    tpu_runtime_version,
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "api_name", "chips", "runtime"),
+    [
+        pytest.param("tpu-v4-8", "v4-8", 4, "tpu-ubuntu2204-base", id="v4-8"),
+        pytest.param("tpu-v4-32", "v4-32", 16, "tpu-ubuntu2204-base", id="v4-32"),
+        pytest.param("tpu-v5p-8", "v5p-8", 4, "v2-alpha-tpuv5", id="v5p-8"),
+        pytest.param("tpu-v5litepod-8", "v5litepod-8", 8, "v2-alpha-tpuv5-lite", id="v5e-8"),
+        pytest.param("tpu-v5litepod-16", "v5litepod-16", 16, "v2-alpha-tpuv5-lite", id="v5e-16"),
+        pytest.param("tpu-v6e-8", "v6e-8", 8, "v2-alpha-tpuv6e", id="v6e-8"),
+        pytest.param("tpu-v6e-16", "v6e-16", 16, "v2-alpha-tpuv6e", id="v6e-16"),
+        pytest.param("tpu-v3-8", "v3-8", 4, "tpu-ubuntu2204-base", id="v3-8"),
+    ],
+)
+def test_name_conversions(name: str, api_name: str, chips: int, runtime: str) -> None:
+    assert is_tpu(name)
+    assert tpu_accelerator_type(name) == api_name
+    assert tpu_chips(name) == chips
+    assert tpu_runtime_version(name) == runtime
+
+
+@pytest.mark.parametrize(
+    ("generation", "chips", "api_name"),
+    [
+        pytest.param("v5p", 4, "v5p-8", id="v5p-4-chips"),
+        pytest.param("v5e", 8, "v5litepod-8", id="v5e-alias-8-chips"),
+        pytest.param("tpu-v5litepod", 16, "v5litepod-16", id="v5litepod-16-chips"),
+        pytest.param("v4", 16, "v4-32", id="v4-16-chips"),
+        pytest.param("v6e", 8, "v6e-8", id="v6e-8-chips"),
+    ],
+)
+def test_chips_to_name(generation: str, chips: int, api_name: str) -> None:
+    assert tpu_name_for_chips(generation, chips) == api_name
+    assert tpu_chips(api_name) == chips  # the inverse round-trips
+
+
+@pytest.mark.parametrize(
+    "name", ["tpu-v9-8", "tpu-v5p", "a3-highgpu-8g", "tpu-v4-7", "tpu-v6e-0"]
+)
+def test_bad_names_are_rejected(name: str) -> None:
+    with pytest.raises(ValueError, match="instance_type"):
+        tpu_chips(name)
+
+
+def test_bad_generation_and_chips() -> None:
+    with pytest.raises(ValueError, match="generation"):
+        tpu_name_for_chips("v7", 4)
+    with pytest.raises(ValueError, match="chips"):
+        tpu_name_for_chips("v5p", 0)
+    assert not is_tpu("a2-highgpu-8g")

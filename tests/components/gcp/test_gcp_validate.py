@@ -1,0 +1,71 @@
+"""Configs the GCP component rejects before creating anything, with the fix in the message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from components.gcp.validate import validate_args
+from tests.components.gcp.gcp_harness import TPU_EXAMPLE, make_config
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        pytest.param({"provider": "aws"}, "set provider: gcp", id="provider"),
+        pytest.param({"zone": "us-east1-b"}, "not in region us-central1", id="zone-region"),
+        pytest.param(
+            {"instance_type": "a2-highgpu-8g", "accelerator": "A100"},
+            "set interconnect: none",
+            id="rdma-without-gpudirect",
+        ),
+        pytest.param({"subnet_id": "projects/p/regions/r/subnetworks/s"}, "subnet_id", id="subnet"),
+        pytest.param({"capacity_reservation_id": "r1"}, "purchase: on-demand", id="spot-resv"),
+        pytest.param({"tags": {"Team": "a", "team": "b"}}, "both become GCP label", id="tag-clash"),
+        pytest.param({"ssh_cidrs": ["not-a-cidr"]}, "not an IPv4 CIDR", id="bad-cidr"),
+        pytest.param(
+            {"instance_type": "n2-standard-16", "interconnect": "none"}, "takes no GPUs", id="n2"
+        ),
+        pytest.param(
+            {"file_system": {"capacity_gib": 100, "deployment_type": "PARALLELSTORE"}},
+            "invitation-only",
+            id="parallelstore",
+        ),
+    ],
+)
+def test_rejected(changes: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        validate_args("train", make_config(**changes))
+
+
+@pytest.mark.parametrize("name", ["Train", "train_1", "1train", "x" * 41, "train-"])
+def test_bad_names(name: str) -> None:
+    with pytest.raises(ValueError, match="name:"):
+        validate_args(name, make_config())
+
+
+def test_tpu_chip_count_must_match_the_slice() -> None:
+    with pytest.raises(ValueError, match="set accelerator_count: 4"):
+        validate_args("train", make_config(TPU_EXAMPLE, accelerator_count=8))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        pytest.param({}, id="example"),
+        pytest.param(
+            {"instance_type": "a2-highgpu-8g", "accelerator": "A100", "interconnect": "none"},
+            id="a2-none",
+        ),
+        pytest.param(
+            {"instance_type": "n1-standard-16", "accelerator": "T4", "interconnect": "none"},
+            id="n1-t4",
+        ),
+        pytest.param({"purchase": "on-demand", "capacity_reservation_id": "r1"}, id="reservation"),
+        pytest.param({"ssh_cidrs": ["203.0.113.0/24"], "tags": {"Team": "ML"}}, id="ssh-tags"),
+    ],
+)
+def test_accepted(changes: dict[str, Any]) -> None:
+    validate_args("train", make_config(**changes))
+    validate_args("train", make_config(TPU_EXAMPLE))
