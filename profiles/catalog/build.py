@@ -21,6 +21,7 @@ import hashlib
 import io
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from profiles.catalog.offering import COLUMNS, Offering
@@ -74,13 +75,11 @@ def build(source: Path, out_dir: Path, date: str) -> dict:
     texts: dict[str, str] = {}
     meta_sources: dict[str, dict] = {}
     for provider, (builder, files) in SOURCE_BUILDERS.items():
-        offerings = builder(source, date)
+        file_commits = {f: commits.get(f, {"path": "unknown", "commit": "unknown"}) for f in files}
+        row_source = f"skypilot-catalog@{file_commits[files[0]]['commit'][:10]}"
+        offerings = [replace(o, source=row_source) for o in builder(source, date)]
         texts[provider] = offerings_to_csv(offerings)
-        meta_sources[provider] = {
-            "repository": SOURCE_REPOSITORY,
-            "files": {f: commits.get(f, {"path": "unknown", "commit": "unknown"}) for f in files},
-            "offerings": len(offerings),
-        }
+        meta_sources[provider] = {"repository": SOURCE_REPOSITORY, "files": file_commits, "offerings": len(offerings)}
     digest = hashlib.sha256("".join(texts[p] for p in sorted(texts)).encode()).hexdigest()
     meta = {
         "version": f"{date}-{digest[:10]}",

@@ -55,7 +55,7 @@ def _optional_float(text: str) -> float | None:
 
 def _row_to_offering(row: list[str]) -> Offering | None:
     (provider, region, zone, instance_type, accelerator, count, acc_mem, form, vcpus, mem,
-     interconnect, efa, gbps, on_demand, spot, date) = row
+     interconnect, efa, gbps, on_demand, spot, date, source) = row
     on_demand_price, spot_price = _price(on_demand), _price(spot)
     if on_demand_price is None and spot_price is None:
         return None
@@ -63,7 +63,7 @@ def _row_to_offering(row: list[str]) -> Offering | None:
         provider, region, zone, instance_type, accelerator, int(count),
         _optional_float(acc_mem), form or None, _optional_float(vcpus), _optional_float(mem),
         interconnect or "ethernet", int(efa or 0), _optional_float(gbps),
-        on_demand_price, spot_price, date,
+        on_demand_price, spot_price, date, source,
     )
 
 

@@ -22,6 +22,7 @@ COLUMNS: tuple[str, ...] = (
     "on_demand_usd_per_hour",
     "spot_usd_per_hour",
     "catalog_date",
+    "source",
 )
 
 RDMA_INTERCONNECTS = frozenset({"efa", "infiniband", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "tpu-ici"})
@@ -50,6 +51,7 @@ class Offering:
             when the catalog has no price (never 0).
         spot_usd_per_hour: spot price of the whole instance, USD/hour; None when unknown.
         catalog_date: ISO date the price row was produced.
+        source: where the price came from (`skypilot-catalog`, `aws-pricing-api`, ...).
     """
 
     provider: str
@@ -68,6 +70,7 @@ class Offering:
     on_demand_usd_per_hour: float | None
     spot_usd_per_hour: float | None
     catalog_date: str
+    source: str = "skypilot-catalog"
 
     @property
     def rdma(self) -> bool:

@@ -32,7 +32,7 @@ def test_provider_filter(fixture_catalog):
 @pytest.mark.parametrize("bad", ["0", "-3", "abc", "nan", "inf", ""])
 def test_bad_prices_load_as_unknown(tmp_path, bad):
     path = tmp_path / "aws.csv"
-    row = f"aws,r,z,t,A100,8,40,SXM,1,1,efa,4,400,{bad},2.5,2026-01-01"
+    row = f"aws,r,z,t,A100,8,40,SXM,1,1,efa,4,400,{bad},2.5,2026-01-01,test"
     path.write_text(",".join(COLUMNS) + "\n" + row + "\n")
     (offering,) = load_provider(path)
     assert offering.on_demand_usd_per_hour is None
@@ -44,7 +44,7 @@ def test_bad_header_and_malformed_row_raise_catalog_error(tmp_path):
     path.write_text("a,b\n1,2\n")
     with pytest.raises(CatalogError, match="unexpected header"):
         load_provider(path)
-    path.write_text(",".join(COLUMNS) + "\naws,r,z,t,A100,eight,40,SXM,1,1,efa,4,400,1,1,d\n")
+    path.write_text(",".join(COLUMNS) + "\naws,r,z,t,A100,eight,40,SXM,1,1,efa,4,400,1,1,d,test\n")
     with pytest.raises(CatalogError, match=r"aws\.csv:2: malformed row"):
         load_provider(path)
 

@@ -1,0 +1,41 @@
+"""Live price fetchers, one module per cloud, used by `trainstack catalog refresh`.
+
+Contract: each module `profiles.catalog.fetchers.<provider>` exposes
+
+    fetch(regions: Sequence[str] | None, progress: Callable[[str], None], **clients) -> list[Offering]
+
+returning complete, priced `Offering` rows for GPU/accelerator instance types (prices for the
+whole instance in USD/hour; `catalog_date` = today, `source` = the API, e.g.
+`aws-pricing-api`). A fetcher raises `FetchError` with a one-line message on throttling,
+partial or malformed answers, empty results and missing credentials; it never writes files.
+Loading is separate (`profiles.catalog.loader`), and writing is `profiles.catalog.refresh`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+# provider -> "module:function"
+FETCHERS: dict[str, str] = {
+    "aws": "profiles.catalog.fetchers.aws:fetch",
+    "azure": "profiles.catalog.fetchers.azure:fetch",
+    "gcp": "profiles.catalog.fetchers.gcp:fetch",
+}
+
+
+class FetchError(RuntimeError):
+    """A price API could not give a complete, valid answer (one-line message with the fix)."""
+
+
+def fetcher_for(provider: str) -> Callable:
+    """The `fetch` function of a provider's fetcher module (imported on first use).
+
+    Raises:
+        FetchError: unknown provider (the message lists the valid names).
+    """
+    target = FETCHERS.get(provider)
+    if target is None:
+        raise FetchError(f"unknown provider '{provider}'; valid: {', '.join(sorted(FETCHERS))}")
+    module, function = target.split(":")
+    return getattr(importlib.import_module(module), function)
