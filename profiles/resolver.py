@@ -45,6 +45,7 @@ class Resolution:
         deadline_met: None without a deadline; else whether the choice meets it.
         rejected: constraint -> (offerings removed, one example's numbers) for the
             job-specific checks (memory_fit, throughput).
+        candidates: every candidate that can run the job, in rank order (for plots).
     """
 
     choice: Ranked
@@ -53,6 +54,7 @@ class Resolution:
     searched: int
     deadline_met: bool | None = None
     rejected: dict[str, tuple[int, str]] | None = None
+    candidates: tuple[Candidate, ...] = ()
 
 
 def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:
@@ -176,4 +178,5 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     rows = ranked[: max(top, 1)]
     kept = tuple(Ranked(c, reason(c, rows[i - 1] if i else None, len(found), note)) for i, c in enumerate(rows))
     rejected = {k: (len(failed[k]), details[k]) for k in details}
-    return Resolution(kept[0], kept[1:], len(found), len(offerings), deadline_met, rejected)
+    everything = ranked if deadline_met is None else sorted(found, key=Candidate.sort_key)
+    return Resolution(kept[0], kept[1:], len(found), len(offerings), deadline_met, rejected, tuple(everything))

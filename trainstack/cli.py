@@ -43,6 +43,7 @@ def resolve(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     write_stack: Optional[str] = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
     force: bool = typer.Option(False, "--force", help="Overwrite a hand-edited stack file."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a cost-vs-time chart (PNG) here."),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
     from profiles.catalog.loader import CatalogError, load_catalog
@@ -56,13 +57,25 @@ def resolve(
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except (SpecError, NoMatchError, CatalogError) as exc:
         fail(str(exc))
+    plotted = _write_plot(plot, spec, resolution) if plot else ""
     written = _write_stack(write_stack, spec, resolution, catalog, workload, force) if write_stack else ""
     if as_json:
         typer.echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
     else:
         render.resolution_table(spec, resolution, catalog.version)
-    if written:
-        typer.echo(written, err=as_json)
+    for line in (written, plotted):
+        if line:
+            typer.echo(line, err=as_json)
+
+
+def _write_plot(path: Path, spec, resolution) -> str:
+    from trainstack.plot import write_plot
+
+    try:
+        points = write_plot(path, spec, resolution)
+    except OSError as exc:
+        fail(f"--plot {path}: cannot write ({exc.strerror}); give a writable .png path")
+    return f"plot written: {path} ({points} candidates)"
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool) -> str:

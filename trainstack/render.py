@@ -52,6 +52,7 @@ def console() -> Console:
 
 def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     """Print the ranked candidates as a table, choice first."""
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=f"{spec.name}: {resolution.matched} candidates (catalog {catalog_version})")
@@ -60,7 +61,7 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
         table.add_column(column, justify="right" if column in ("#", "hours", "USD/hour", "USD/job") else "left")
     for rank, ranked in enumerate((resolution.choice, *resolution.alternatives), start=1):
         c, o = ranked.candidate, ranked.candidate.offering
-        why = ranked.reason + "".join(f" [{n}]" for n in c.notes)
+        why = escape(ranked.reason + "".join(f" [{n}]" for n in c.notes))
         table.add_row(
             str(rank), o.provider, f"{o.region} / {o.zone}", o.instance_type,
             f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}",
@@ -70,7 +71,7 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     out = console()
     out.print(table)
     for constraint, (count, example) in (resolution.rejected or {}).items():
-        out.print(f"rejected by {constraint}: {count} offerings, e.g. {example}")
+        out.print(escape(f"rejected by {constraint}: {count} offerings, e.g. {example}"))
     if resolution.deadline_met is False:
         out.print(f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; fastest first[/bold red]")
 

@@ -80,3 +80,17 @@ def test_bad_input_is_one_line_exit_2(project, content, message):
     assert message in result.stderr
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
     assert not (project / "stacks").exists()  # nothing half-written
+
+
+def test_plot_writes_a_png(project):
+    result = run("resolve", str(WORKLOAD), "--plot", "chart.png")
+    assert result.exit_code == 0, result.output
+    data = (project / "chart.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    assert "plot written: chart.png (46 candidates)" in result.stdout
+
+
+def test_plot_to_unwritable_path_is_one_line(project):
+    result = run("resolve", str(WORKLOAD), "--plot", "no/such/dir/chart.png")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --plot no/such/dir/chart.png: cannot write")

@@ -1,0 +1,48 @@
+"""`resolve --plot FILE.png`: cost per job against hours, Pareto front marked (matplotlib)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from profiles.pareto import pareto_front
+
+
+def write_plot(path: Path, spec: Any, resolution: Any) -> int:
+    """Draw every candidate (hours, USD per job), the Pareto front and the choice to `path`.
+
+    Returns:
+        The number of points drawn.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+
+    every = resolution.candidates
+    front = pareto_front(every)
+    figure, axes = plt.subplots(figsize=(9, 5.5))
+    by_provider: dict[str, list] = {}
+    for c in every:
+        by_provider.setdefault(c.offering.provider, []).append(c)
+    for provider, points in sorted(by_provider.items()):
+        axes.scatter([c.hours for c in points], [c.usd_total for c in points], s=14, alpha=0.45, label=provider)
+    axes.plot([c.hours for c in front], [c.usd_total for c in front], "k-", lw=1.2, marker="o", ms=4,
+              label="Pareto front (no faster and cheaper option)")
+    choice = resolution.choice.candidate
+    axes.scatter([choice.hours], [choice.usd_total], s=140, marker="*", color="crimson", zorder=5,
+                 label=f"choice: {choice.offering.instance_type} {choice.purchase}")
+    if spec.deadline_hours:
+        axes.axvline(spec.deadline_hours, color="grey", ls="--", lw=1, label=f"deadline {spec.deadline_hours:g} h")
+    axes.set_xlabel("job hours")
+    axes.set_ylabel("USD per job")
+    axes.set_title(f"{spec.name}: {len(every)} candidates")
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return len(every)
