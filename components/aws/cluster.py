@@ -21,8 +21,8 @@ from components.aws.compute import (
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.storage import create_file_system
-from components.aws.tags import cluster_tags
 from components.aws.validate import validate_args
+from components.common import cluster_tags
 from components.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:aws:GpuCluster"
@@ -64,7 +64,7 @@ class AwsGpuCluster(pulumi.ComponentResource):
         validate_args(args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
-        tags = cluster_tags(name, args.tags)
+        tags = cluster_tags("aws", name, args.tags)
 
         network = create_network(name, args, tags, child)
         self.vpc, self.subnet = network.vpc, network.subnet

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from components.aws.efa import efa_interface_count
 from components.aws.fsx import fsx_sizing
+from components.common import check_provider
 from components.contract import ClusterConfig
 
 
@@ -16,11 +17,7 @@ def validate_args(args: ClusterConfig) -> None:
     Raises:
         ValueError: one line naming the field and the fix.
     """
-    if args.provider != "aws":
-        raise ValueError(
-            f"provider: '{args.provider}' given to the AWS component; set provider: aws "
-            "or use the component registered for that provider"
-        )
+    check_provider(args, "aws", "AWS")
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:
         raise ValueError(
             f"interconnect: rdma needs EFA and {args.instance_type} has none (K1); "

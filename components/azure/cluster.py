@@ -18,8 +18,8 @@ from components.azure.compute import admin_public_key, create_placement_group, c
 from components.azure.network import create_network, create_security_group
 from components.azure.profile import ADMIN_USERNAME, vm_profile
 from components.azure.storage import create_file_system
-from components.azure.tags import cluster_tags
 from components.azure.validate import validate_args
+from components.common import cluster_tags
 from components.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:azure:GpuCluster"
@@ -70,7 +70,7 @@ class AzureGpuCluster(pulumi.ComponentResource):
         validate_args(args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
-        tags = cluster_tags(name, args.tags)
+        tags = cluster_tags("azure", name, args.tags)
 
         self.resource_group = azure_native.resources.ResourceGroup(
             f"{name}-rg", location=args.region, tags=tags, opts=child

@@ -17,6 +17,7 @@ from components.azure.facts import (
     infiniband_size,
     rdma_size_names,
 )
+from components.common import check_provider
 from components.contract import ClusterConfig
 
 
@@ -29,11 +30,7 @@ def validate_args(args: ClusterConfig) -> None:
     Raises:
         ValueError: one line naming the field and the fix.
     """
-    if args.provider != "azure":
-        raise ValueError(
-            f"provider: '{args.provider}' given to the Azure component; set provider: azure "
-            "or use the component registered for that provider"
-        )
+    check_provider(args, "azure", "Azure")
     _check_interconnect(args)
     _check_node_count(args)
     for cidr in args.ssh_cidrs:

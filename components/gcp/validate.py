@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from components.common import check_provider
 from components.contract import ClusterConfig
 from components.gcp.filesystems import choose_file_system
 from components.gcp.labels import MAX_LABELS, label_collisions
@@ -29,11 +30,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
     Raises:
         ValueError: one line naming the field and the fix.
     """
-    if args.provider != "gcp":
-        raise ValueError(
-            f"provider: '{args.provider}' given to the GCP component; set provider: gcp "
-            "or use the component registered for that provider"
-        )
+    check_provider(args, "gcp", "GCP")
     if not _NAME.match(name) or len(name) > MAX_NAME_CHARS:
         raise ValueError(
             f"name: '{name}' must be lowercase letters, digits and '-', start with a letter "

@@ -10,7 +10,7 @@ from components.azure.layout import availability_zones
 from components.azure.profile import computer_name_prefix, vm_profile
 from components.azure.purchase import priority_settings
 from components.azure.security import security_rules
-from components.azure.tags import cluster_tags
+from components.common import cluster_tags
 from components.azure.validate import validate_args
 
 RDMA_SIZES = [
@@ -170,7 +170,7 @@ def test_availability_zones(zone, zones):
 
 
 def test_cluster_tags():
-    assert cluster_tags("c", {"team": "ml"}) == {
+    assert cluster_tags("azure", "c", {"team": "ml"}) == {
         "trainstack:cluster": "c",
         "trainstack:provider": "azure",
         "team": "ml",

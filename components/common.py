@@ -1,0 +1,39 @@
+"""Rules every cloud's component shares: cost tags and the provider check.
+
+Tag keys use `:` (`trainstack:cluster`), which AWS and Azure both accept (Azure forbids
+only `<`, `>`, `%`, `&`, `\\`, `?` and `/` in tag names, ARM resource `tags` reference);
+GCP labels cannot hold `:` and use `components.gcp.labels` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from components.contract import ClusterConfig
+
+
+def cluster_tags(provider: str, name: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Cost-allocation tags for every taggable resource of one cluster.
+
+    Args:
+        provider: registry name of the cloud (`aws`, `azure`).
+        name: the component's logical name (the cluster name).
+        extra: the stack's own cost tags (`ClusterConfig.tags`), applied last.
+
+    Returns:
+        `{"trainstack:cluster": name, "trainstack:provider": provider, **extra}`.
+    """
+    return {"trainstack:cluster": name, "trainstack:provider": provider, **(extra or {})}
+
+
+def check_provider(args: ClusterConfig, provider: str, cloud: str) -> None:
+    """Reject a config meant for another cloud's component.
+
+    Raises:
+        ValueError: `provider: 'x' given to the <cloud> component; ...`.
+    """
+    if args.provider != provider:
+        raise ValueError(
+            f"provider: '{args.provider}' given to the {cloud} component; set provider: {provider} "
+            "or use the component registered for that provider"
+        )
