@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pulumi
@@ -19,6 +20,16 @@ from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs
 
 from trainstack.mock_clouds import GCP_INVOKES, azure_outputs, gcp_outputs
+
+# Type-token prefix -> function(args) -> (resource id or None for `{name}-id`, extra outputs).
+# Each cloud beyond AWS registers the outputs its provider would compute here.
+PROVIDER_OUTPUTS: dict[str, Callable[[MockResourceArgs], tuple[str | None, dict[str, Any]]]] = {
+    "azure-native:": azure_outputs,
+    "tls:": azure_outputs,
+    "gcp:": lambda args: (None, gcp_outputs(args)),
+}
+# Invoke token -> fixed answer, for clouds beyond AWS.
+INVOKES: dict[str, dict[str, Any]] = {**GCP_INVOKES}
 
 AMI_ID = "ami-0123456789abcdef0"
 AMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04) 20261120"
@@ -37,7 +48,7 @@ _TRAILING_INDEX = re.compile(r"-(\d+)$")
 
 
 class TrainstackMocks(pulumi.runtime.Mocks):
-    """Deterministic stand-in for AWS: same inputs always give the same outputs.
+    """Deterministic stand-in for every cloud: same inputs always give the same outputs.
 
     Args:
         region: region used in fake ARNs, DNS names and the getRegion answer.
@@ -50,11 +61,10 @@ class TrainstackMocks(pulumi.runtime.Mocks):
         """Echo the inputs and add an id (`{name}-id`), an ARN and type-specific outputs."""
         resource_id = f"{args.name}-id"
         outputs = dict(args.inputs)
-        if args.typ.startswith(("azure-native:", "tls:")):
-            arm_id, extra = azure_outputs(args)
-            return arm_id or resource_id, {**outputs, **extra}
-        if args.typ.startswith("gcp:"):
-            return resource_id, {**outputs, **gcp_outputs(args)}
+        for prefix, cloud_outputs in PROVIDER_OUTPUTS.items():
+            if args.typ.startswith(prefix):
+                cloud_id, extra = cloud_outputs(args)
+                return cloud_id or resource_id, {**outputs, **extra}
         outputs["arn"] = f"arn:aws:mock:{self.region}:{ACCOUNT_ID}:{args.typ}/{args.name}"
         if args.typ in _AUTONAMED:
             outputs.setdefault("name", args.name)
@@ -69,8 +79,8 @@ class TrainstackMocks(pulumi.runtime.Mocks):
 
     def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list]:
         """Answer invokes by token; unknown tokens get an empty result."""
-        if args.token in GCP_INVOKES:
-            return dict(GCP_INVOKES[args.token]), []
+        if args.token in INVOKES:
+            return dict(INVOKES[args.token]), []
         answers = {
             "aws:ec2/getAmi:getAmi": lambda: {
                 "id": AMI_ID,
