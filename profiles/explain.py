@@ -9,7 +9,7 @@ from profiles.catalog.offering import Offering
 
 # Constraints in the order they are checked; the deepest one reached explains a no-match.
 CONSTRAINTS = (
-    "provider", "region", "accelerator", "gpus_per_node", "gpu_memory", "interconnect",
+    "provider", "region", "jurisdiction", "accelerator", "gpus_per_node", "gpu_memory", "interconnect",
     "price", "memory_fit", "throughput",
 )
 # Failing these means a different accelerator: such offerings are the least "near".
@@ -17,6 +17,7 @@ _HARD = frozenset({"accelerator", "gpu_memory", "memory_fit"})
 FIX_HINTS = {
     "provider": "add a cloud to `providers` or remove the list",
     "region": "widen or remove `regions`",
+    "jurisdiction": "add a cloud with mainland-China regions to `providers`, or set `jurisdiction: any`",
     "accelerator": "name an accelerator the catalog has in `accelerators`",
     "gpus_per_node": "use a per-node GPU count these offerings have",
     "gpu_memory": "lower `min_gpu_memory` or name accelerators instead",

@@ -18,6 +18,7 @@ from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_note, storage_usd
 from profiles.explain import CONSTRAINTS, NoMatchError, nearest, no_match, reason
+from profiles.facts.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "Ranked", "Resolution", "resolve"]
@@ -80,6 +81,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "provider"
     if spec.regions and offering.region not in spec.regions:
         yield "region"
+    if spec.jurisdiction == "cn-mainland" and not in_mainland_china(offering.provider, offering.region):
+        yield "jurisdiction"
     if wanted and offering.accelerator not in wanted:
         yield "accelerator"
     if spec.gpus_per_node and offering.accelerator_count != spec.gpus_per_node:

@@ -66,6 +66,8 @@ class WorkloadSpec(BaseModel):
         reservations: capacity already held, priced as given.
         providers: clouds to consider; empty = all.
         regions: regions to consider; empty = all.
+        jurisdiction: `cn-mainland` keeps the data in mainland China (only regions there
+            qualify); `any` by default.
         file_system: shared parallel file system, or None.
     """
 
@@ -89,6 +91,7 @@ class WorkloadSpec(BaseModel):
     reservations: tuple[ReservationSpec, ...] = Field(default=(), description="Held capacity.")
     providers: tuple[str, ...] = Field(default=(), description="Clouds to consider.")
     regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
+    jurisdiction: Literal["any", "cn-mainland"] = Field(default="any", description="Where data must stay.")
     file_system: FileSystemSpec | None = Field(default=None, description="Parallel file system.")
 
     @field_validator("hours", "deadline_hours", mode="before")

@@ -54,6 +54,11 @@ ACCELERATORS: dict[str, AcceleratorFacts] = {
     "H200": AcceleratorFacts(141, "SXM", "S3, S8"),
     "B200": AcceleratorFacts(180, "SXM", "S9"),
     "Gaudi HL-205": AcceleratorFacts(32, None, "S19, S27"),
+    # Export variants of A100/H100 sold in China: no spec in accelerators.md; the memory of
+    # the A100 80GB / H100 SXM parts they derive from is used, marked unsourced.
+    "A800": AcceleratorFacts(80, "SXM", "unsourced [80, as A100 80GB]"),
+    "H800": AcceleratorFacts(80, "SXM", "unsourced [80, as H100 SXM]"),
+    "Ascend 910B": AcceleratorFacts(64, None, "S25 (third-party; one source says 32)"),
     "Trainium": AcceleratorFacts(32, None, "S13"),
 }
 

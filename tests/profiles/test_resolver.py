@@ -152,3 +152,9 @@ def test_equal_cost_prefers_the_faster_network(fixture_catalog):
     assert resolution.alternatives[0].reason == (
         "same cost as the row above, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g")
     assert resolution.choice.candidate.notes == ("storage price unknown",)
+
+
+def test_jurisdiction_cn_mainland_excludes_regions_outside_china(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100:8", "hours": 1, "jurisdiction": "cn-mainland"})
+    with pytest.raises(NoMatchError, match=r"'jurisdiction' removed the last \d+ candidates.*set `jurisdiction: any`"):
+        resolve(spec, fixture_catalog.offerings)
