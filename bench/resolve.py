@@ -25,6 +25,8 @@ nodes: 2
 interconnect: rdma
 purchase: any
 hours: 72h
+spot: {checkpoint_interval: 1h}
+file_system: {capacity: 4800GiB, throughput: 250}
 """
 
 
@@ -34,8 +36,10 @@ def end_to_end(spec_path: Path, runs: int) -> list[float]:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+        done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
         times.append(time.perf_counter() - start)
+        if done.returncode:
+            raise SystemExit(f"trainstack resolve failed: {done.stderr.strip()}")
     return times
 
 
