@@ -24,7 +24,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from profiles.catalog.offering import COLUMNS, Offering
+from profiles.catalog.offering import COLUMNS, LEGACY_COLUMNS, Offering
 from profiles.catalog.sources import SOURCE_BUILDERS
 from profiles.files import write_atomically
 
@@ -48,13 +48,23 @@ def source_commits(readme_text: str) -> dict[str, dict[str, str]]:
 
 
 def offerings_to_csv(offerings: list[Offering]) -> str:
-    """Serialize offerings as CSV text with the `COLUMNS` header (None -> empty)."""
+    """Serialize offerings as CSV text (None -> empty).
+
+    The header is `COLUMNS` when any offering has a reserved price, else `LEGACY_COLUMNS`,
+    so catalogs without reserved prices (the SkyPilot build) keep their exact bytes.
+    """
+    columns = COLUMNS if any(offering_has_reserved(o) for o in offerings) else LEGACY_COLUMNS
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(columns)
     for offering in offerings:
-        writer.writerow(["" if (v := getattr(offering, c)) is None else v for c in COLUMNS])
+        writer.writerow(["" if (v := getattr(offering, c)) is None else v for c in columns])
     return buffer.getvalue()
+
+
+def offering_has_reserved(offering: Offering) -> bool:
+    """True when the offering carries a 1-year or 3-year reserved price."""
+    return offering.reserved_1y_usd_per_hour is not None or offering.reserved_3y_usd_per_hour is not None
 
 
 def build(source: Path, out_dir: Path, date: str) -> dict:

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from profiles.catalog.offering import COLUMNS, Offering
+from profiles.catalog.offering import COLUMNS, LEGACY_COLUMNS, Offering
 
 DATA_DIR = Path(__file__).parent / "data"
 PROVIDERS: tuple[str, ...] = ("aws", "azure", "gcp")
@@ -54,8 +54,11 @@ def _optional_float(text: str) -> float | None:
 
 
 def _row_to_offering(row: list[str]) -> Offering | None:
+    if len(row) > len(COLUMNS):
+        raise ValueError(f"{len(row)} fields, expected at most {len(COLUMNS)}")
+    row = row + [""] * (len(COLUMNS) - len(row))  # older files lack the reserved columns
     (provider, region, zone, instance_type, accelerator, count, acc_mem, form, vcpus, mem,
-     interconnect, efa, gbps, on_demand, spot, date, source) = row
+     interconnect, efa, gbps, on_demand, spot, date, source, reserved_1y, reserved_3y) = row
     on_demand_price, spot_price = _price(on_demand), _price(spot)
     if on_demand_price is None and spot_price is None:
         return None
@@ -63,19 +66,22 @@ def _row_to_offering(row: list[str]) -> Offering | None:
         provider, region, zone, instance_type, accelerator, int(count),
         _optional_float(acc_mem), form or None, _optional_float(vcpus), _optional_float(mem),
         interconnect or "ethernet", int(efa or 0), _optional_float(gbps),
-        on_demand_price, spot_price, date, source,
+        on_demand_price, spot_price, date, source, _price(reserved_1y), _price(reserved_3y),
     )
 
 
 def load_provider(path: Path) -> list[Offering]:
     """Offerings of one catalog CSV file.
 
+    Both headers load: `COLUMNS`, and `LEGACY_COLUMNS` (files written before reserved
+    prices were recorded; their reserved prices load as None).
+
     Raises:
-        CatalogError: the header is not `COLUMNS` or a row is malformed.
+        CatalogError: the header is neither, or a row is malformed.
     """
     with path.open(newline="", encoding="utf-8") as handle:
         reader = csv.reader(handle)
-        if tuple(next(reader, ())) != COLUMNS:
+        if tuple(next(reader, ())) not in (COLUMNS, LEGACY_COLUMNS):
             raise CatalogError(f"{path}: unexpected header; rebuild with `make catalog`")
         offerings, seen = [], set()
         for line, row in enumerate(reader, start=2):

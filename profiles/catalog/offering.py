@@ -23,7 +23,11 @@ COLUMNS: tuple[str, ...] = (
     "spot_usd_per_hour",
     "catalog_date",
     "source",
+    "reserved_1y_usd_per_hour",
+    "reserved_3y_usd_per_hour",
 )
+# The header before reserved prices were recorded; files with it still load (no reserved).
+LEGACY_COLUMNS: tuple[str, ...] = COLUMNS[:17]
 
 RDMA_INTERCONNECTS = frozenset({"efa", "infiniband", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "tpu-ici"})
 
@@ -52,6 +56,9 @@ class Offering:
         spot_usd_per_hour: spot price of the whole instance, USD/hour; None when unknown.
         catalog_date: ISO date the price row was produced.
         source: where the price came from (`skypilot-catalog`, `aws-pricing-api`, ...).
+        reserved_1y_usd_per_hour: effective USD/hour of a 1-year reserved term (AWS:
+            standard, No Upfront, from the Pricing API); None when not fetched.
+        reserved_3y_usd_per_hour: the same for a 3-year term; None when not fetched.
     """
 
     provider: str
@@ -71,6 +78,8 @@ class Offering:
     spot_usd_per_hour: float | None
     catalog_date: str
     source: str = "skypilot-catalog"
+    reserved_1y_usd_per_hour: float | None = None
+    reserved_3y_usd_per_hour: float | None = None
 
     @property
     def rdma(self) -> bool:

@@ -1,0 +1,90 @@
+"""Which cloud quota limits a GPU cluster, and its code or metric name.
+
+Sources:
+  Q1  AWS EC2 user guide, "Spot Instance limits" (awsdocs/amazon-ec2-user-guide,
+      using-spot-limits.md): Spot limits are vCPUs per family group ("All P Spot Instance
+      Requests", "All G Spot Instance Requests", ...), separate from On-Demand limits.
+  Q2  AWS CLI user guide, service-quotas examples: `get-aws-default-service-quota
+      --service-code ec2 --quota-code L-1216C47A` ("Running On-Demand Standard (A, C, D, H,
+      I, M, R, T, Z) instances", vCPU count).
+  Q3  Quota codes as listed together by several public tools (quota-checking Go clients,
+      Terraform `aws_servicequotas_*` resources, a live account's quota notes dated
+      2026-07-29): P L-417A185B / L-7212CCBC, G and VT L-DB2E81BA / L-3819A6DF,
+      Inf L-1945791B / L-B5D1601B, Trn L-2C3B7624, DL L-6E869C2A / L-85EED4F7.
+      Trn Spot L-5480EFD2 appears in one listing only: unsourced [one third-party listing].
+  Q4  Compute Engine v1 API `Quota.Metric` enum (cloud.google.com reference): regional GPU
+      metrics NVIDIA_<MODEL>_GPUS and, for Spot/preemptible VMs, PREEMPTIBLE_NVIDIA_<MODEL>_GPUS.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+
+class AwsVcpuQuotas(NamedTuple):
+    """The two EC2 vCPU quotas (Service Quotas, service code `ec2`) of a family group.
+
+    Attributes:
+        on_demand: quota code of running On-Demand vCPUs, e.g. `L-417A185B`.
+        on_demand_name: its name in the Service Quotas console.
+        spot: quota code of Spot vCPUs (running and requested), e.g. `L-7212CCBC`.
+        spot_name: its name in the Service Quotas console.
+    """
+
+    on_demand: str
+    on_demand_name: str
+    spot: str
+    spot_name: str
+
+
+_P = AwsVcpuQuotas("L-417A185B", "Running On-Demand P instances", "L-7212CCBC", "All P Spot Instance Requests")
+_G = AwsVcpuQuotas("L-DB2E81BA", "Running On-Demand G and VT instances",
+                   "L-3819A6DF", "All G and VT Spot Instance Requests")
+# Family letters (the instance type's leading letters) -> quotas (Q1, Q2, Q3).
+AWS_VCPU_QUOTAS: dict[str, AwsVcpuQuotas] = {
+    "p": _P,
+    "g": _G,
+    "gr": _G,
+    "vt": _G,
+    "inf": AwsVcpuQuotas("L-1945791B", "Running On-Demand Inf instances",
+                         "L-B5D1601B", "All Inf Spot Instance Requests"),
+    "trn": AwsVcpuQuotas("L-2C3B7624", "Running On-Demand Trn instances",
+                         "L-5480EFD2", "All Trn Spot Instance Requests"),
+    "dl": AwsVcpuQuotas("L-6E869C2A", "Running On-Demand DL instances",
+                        "L-85EED4F7", "All DL Spot Instance Requests"),
+}
+AWS_STANDARD_QUOTAS = AwsVcpuQuotas(
+    "L-1216C47A", "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances",
+    "L-34B43A08", "All Standard (A, C, D, H, I, M, R, T, Z) Spot Instance Requests",
+)
+
+# Normalized accelerator -> Compute Engine regional GPU quota metric (Q4).
+GCP_GPU_METRICS: dict[str, str] = {
+    "A100": "NVIDIA_A100_GPUS",
+    "A100-80GB": "NVIDIA_A100_80GB_GPUS",
+    "H100": "NVIDIA_H100_GPUS",
+    "H100-MEGA": "NVIDIA_H100_MEGA_GPUS",
+    "H200": "NVIDIA_H200_GPUS",
+    "L4": "NVIDIA_L4_GPUS",
+    "T4": "NVIDIA_T4_GPUS",
+    "V100": "NVIDIA_V100_GPUS",
+}
+
+
+def aws_family(instance_type: str) -> str:
+    """The leading letters of an EC2 instance type: `p5.48xlarge` -> `p`, `dl1.24xlarge` -> `dl`."""
+    match = re.match(r"[a-z]+", instance_type)
+    return match.group(0) if match else ""
+
+
+def aws_vcpu_quotas(instance_type: str) -> AwsVcpuQuotas:
+    """The On-Demand and Spot vCPU quotas that `instance_type` counts against (Q1-Q3)."""
+    return AWS_VCPU_QUOTAS.get(aws_family(instance_type), AWS_STANDARD_QUOTAS)
+
+
+def gcp_gpu_metric(accelerator: str, instance_type: str, spot: bool) -> str | None:
+    """Compute Engine GPU quota metric for `accelerator` (PREEMPTIBLE_ prefix for spot), or None."""
+    name = "H100-MEGA" if instance_type.startswith("a3-megagpu") else accelerator
+    metric = GCP_GPU_METRICS.get(name)
+    return f"PREEMPTIBLE_{metric}" if metric and spot else metric

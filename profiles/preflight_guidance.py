@@ -1,0 +1,76 @@
+"""Preflight guidance for Azure and GCP stacks: which quota applies, how much, where to ask.
+
+trainstack has no live Azure or GCP quota client yet, so these findings are `unknown`: they
+state the need (vCPUs from the catalog row of the stack's instance type, GPUs from the
+stack) and the command or console page that shows and raises the quota.
+  Azure: vCPU quotas per VM family per region, plus Total Regional vCPUs; Spot VMs count
+         against the regional Spot (low-priority) vCPU quota instead.
+  GCP:   regional GPU quotas per model (NVIDIA_<MODEL>_GPUS), Spot/preemptible ones separate
+         (PREEMPTIBLE_NVIDIA_<MODEL>_GPUS), plus CPUS (`profiles.facts.quotas`, Q4); TPUs
+         have their own Cloud TPU quotas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from components.contract import ClusterConfig
+from profiles.facts.quotas import gcp_gpu_metric
+from profiles.preflight import Finding
+
+NOT_LIVE = "not checked live (no {cloud} quota API in trainstack yet)"
+
+
+def catalog_vcpus(cluster: ClusterConfig) -> float | None:
+    """vCPUs per instance of the stack's instance type, from the catalog; None if unknown."""
+    from profiles.catalog.loader import load_catalog
+
+    for offering in load_catalog(providers=(cluster.provider,)).offerings:
+        if offering.instance_type == cluster.instance_type and offering.vcpus:
+            return offering.vcpus
+    return None
+
+
+def _need_vcpus(cluster: ClusterConfig) -> str:
+    vcpus = catalog_vcpus(cluster)
+    return f"{cluster.nodes * vcpus:g} vCPUs" if vcpus else f"{cluster.nodes} x the vCPUs of {cluster.instance_type}"
+
+
+def azure_guidance(cluster: ClusterConfig) -> list[Finding]:
+    """What Azure quota the stack needs and how to check and raise it."""
+    need = _need_vcpus(cluster)
+    if cluster.purchase == "spot":
+        quota = "the regional Spot (low-priority) vCPU quota"
+    else:
+        quota = f"the VM-family vCPU quota of {cluster.instance_type} and Total Regional vCPUs"
+    return [Finding(
+        "quota", "unknown",
+        f"{NOT_LIVE.format(cloud='Azure')}: {cluster.nodes} x {cluster.instance_type} needs {need} of {quota} "
+        f"in {cluster.region}",
+        f"compare with `az vm list-usage --location {cluster.region} -o table`; request more in the "
+        "Azure portal under Quotas > Compute",
+    )]
+
+
+def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
+    """What GCP quota the stack needs and how to check and raise it."""
+    spot = cluster.purchase == "spot"
+    gpus = cluster.nodes * cluster.accelerator_count
+    if cluster.accelerator.lower().startswith("tpu"):
+        need = f"{gpus} {cluster.accelerator} chips of the Cloud TPU{' Spot' if spot else ''} quota"
+        where = "request in the console under IAM & Admin > Quotas (service tpu.googleapis.com)"
+    else:
+        metric = gcp_gpu_metric(cluster.accelerator, cluster.instance_type, spot)
+        quota = metric or f"the {'preemptible ' if spot else ''}{cluster.accelerator} GPU quota"
+        need = f"{gpus} GPUs of {quota} and {_need_vcpus(cluster)} of CPUS"
+        where = (f"compare with `gcloud compute regions describe {cluster.region}`; request in the console "
+                 "under IAM & Admin > Quotas")
+    return [Finding("quota", "unknown",
+                    f"{NOT_LIVE.format(cloud='GCP')}: {cluster.nodes} x {cluster.instance_type} needs {need} "
+                    f"in {cluster.region}", where)]
+
+
+GUIDANCE: dict[str, Callable[[ClusterConfig], list[Finding]]] = {
+    "azure": azure_guidance,
+    "gcp": gcp_guidance,
+}

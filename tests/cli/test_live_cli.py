@@ -1,0 +1,139 @@
+"""`trainstack catalog refresh` and `trainstack check` through the real CLI entry point."""
+
+import functools
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import profiles.catalog.refresh as refresh_module
+import profiles.preflight as preflight_module
+from profiles.aws_api import client as real_client
+from profiles.catalog.fetchers import aws
+from trainstack.cli import app
+from tests.aws_live import (
+    copy_catalog,
+    credentials,
+    moto_session,  # noqa: F401  (fixture)
+    p4d_pages,
+    pricing_answering,
+    quota_answer,
+    snapshot_files,
+    stubbed,
+)
+
+ROOT = Path(__file__).parents[2]
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+def _one_error_line(result, text):
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert text in result.stderr and "Traceback" not in result.output
+
+
+@pytest.fixture()
+def data(tmp_path):
+    return copy_catalog(tmp_path)
+
+
+def _aws_p4d(monkeypatch, pricing):
+    """The real AWS fetcher, narrowed to p4d and answered by a recorded pricing client."""
+    fetch = functools.partial(aws.fetch, families=("p4d",), pricing=pricing)
+    monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: fetch)
+
+
+def test_refresh_prints_the_summary_and_keeps_a_snapshot(data, moto_session, monkeypatch):
+    _aws_p4d(monkeypatch, pricing_answering(*p4d_pages()))
+    result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
+    assert result.exit_code == 0, result.output
+    assert "aws (us-east-1): " in result.stdout and "4 removed, 2 repriced" in result.stdout
+    assert "largest price moves" in result.stdout and "p4d.24xlarge" in result.stdout
+    assert f"previous file kept as {data / 'snapshots' / 'aws-fixture-1.csv'}" in result.stdout
+
+
+def test_refresh_throttled_exits_2_and_keeps_the_catalog(data, moto_session, monkeypatch):
+    pricing, stub = stubbed("pricing")
+    stub.add_client_error("get_products", service_error_code="ThrottlingException", http_status_code=400)
+    _aws_p4d(monkeypatch, pricing)
+    before = snapshot_files(data)
+    result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
+    _one_error_line(result, "AWS throttled pricing:GetProducts in us-east-1")
+    assert snapshot_files(data) == before
+
+
+def test_refresh_without_credentials_exits_2_and_keeps_the_catalog(data, monkeypatch):
+    credentials(monkeypatch, present=False)
+    before = snapshot_files(data)
+    result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
+    _one_error_line(result, "AWS credentials not found")
+    assert snapshot_files(data) == before
+
+
+@pytest.mark.parametrize("args, text", [
+    pytest.param(["--provider", "ibm"], "unknown provider 'ibm'; valid: aws, azure, gcp", id="provider"),
+    pytest.param(["--provider", "aws", "--regions", " , "], "--regions: give region names", id="empty-regions"),
+])
+def test_refresh_bad_input(data, args, text):
+    before = snapshot_files(data)
+    _one_error_line(run("catalog", "refresh", *args, "--data-dir", str(data)), text)
+    assert snapshot_files(data) == before
+
+
+@pytest.fixture()
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def _quota_client(monkeypatch, value):
+    quotas, _ = stubbed("service-quotas", "ap-southeast-2")
+    _.add_response("get_service_quota", quota_answer("L-7212CCBC", value, "ap-southeast-2", "All P Spot Instance Requests"))
+    monkeypatch.setattr(preflight_module, "client", lambda session, service, region: (
+        quotas if service == "service-quotas" else real_client(session, service, region)))
+
+
+@pytest.mark.parametrize("quota, code, mark", [
+    pytest.param(384.0, 0, "ok quota:", id="enough"),
+    pytest.param(96.0, 1, "FAIL quota:", id="short"),
+])
+def test_check_aws_stack(at_root, moto_session, monkeypatch, quota, code, mark):
+    _quota_client(monkeypatch, quota)
+    result = run("check", "-s", "training-a100")  # 2 x p4d.24xlarge spot in apse2-az2
+    assert result.exit_code == code, result.output
+    assert "ok offered: p4d.24xlarge in apse2-az2 (ap-southeast-2) is offered" in result.stdout
+    assert mark in result.stdout
+    if code:
+        assert "fix: request L-7212CCBC >= 192 vCPUs in ap-southeast-2" in result.stdout
+
+
+def test_check_azure_stack_says_what_to_request(at_root):
+    result = run("check", "-s", "training-h100-azure")
+    assert result.exit_code == 0, result.output
+    assert "? quota: not checked live (no Azure quota API" in result.stdout
+    assert "fix: compare with `az vm list-usage --location eastus -o table`" in result.stdout
+
+
+def test_check_without_aws_credentials_exits_2(at_root, monkeypatch):
+    credentials(monkeypatch, present=False)
+    _one_error_line(run("check", "-s", "training-a100"), "AWS credentials not found")
+
+
+@pytest.mark.parametrize("stack, text", [
+    pytest.param("no-such-stack", "stack file not found", id="missing"),
+    pytest.param("bad/name", "stack name 'bad/name'", id="bad-name"),
+])
+def test_check_bad_stack(at_root, stack, text):
+    _one_error_line(run("check", "-s", stack), text)
+
+
+def test_resolve_never_imports_boto3():
+    code = ("import sys; from typer.testing import CliRunner; from trainstack.cli import app; "
+            "r = CliRunner().invoke(app, ['resolve', 'profiles/workloads/training-a100.yaml']); "
+            "print(r.exit_code, 'boto3' in sys.modules, 'botocore' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "False", "False"]

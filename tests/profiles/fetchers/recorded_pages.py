@@ -1,0 +1,24 @@
+"""Recorded price-API pages (tests/profiles/fixtures/<provider>/), read as the API sent them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def page_bytes(provider: str, name: str) -> bytes:
+    """The raw bytes of a recorded page."""
+    return (FIXTURES / provider / name).read_bytes()
+
+
+def page_json(provider: str, name: str) -> dict:
+    """A recorded page, decoded."""
+    return json.loads(page_bytes(provider, name))
+
+
+def cut_short(body: bytes, keep: int) -> dict:
+    """`responses.add` arguments for a transfer that stops after `keep` bytes although the
+    headers announce the whole body (the connection broke mid-page)."""
+    return {"body": body[:keep], "headers": {"Content-Length": str(len(body))}, "auto_calculate_content_length": False}

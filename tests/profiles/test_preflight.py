@@ -1,0 +1,135 @@
+"""Preflight: zone offering and vCPU quota live on AWS (moto EC2, documented quota answers)."""
+
+import boto3
+import pytest
+
+from components.contract import ClusterConfig
+from profiles.facts.quotas import aws_family, aws_vcpu_quotas, gcp_gpu_metric
+from profiles.preflight import PreflightError, catalog_finding, preflight, read_cluster
+from tests.aws_live import credentials, fresh_moto_session, quota_answer, stubbed  # noqa: F401
+from tests.clusters import BASE_CLUSTER
+
+# moto offers p4d.24xlarge in these us-east-1 zone IDs (its recorded offering data).
+P4D = {**BASE_CLUSTER, "zone": "use1-az4", "nodes": 2}
+
+
+def _cluster(**overrides) -> ClusterConfig:
+    return ClusterConfig.model_validate({**P4D, **overrides})
+
+
+def _quotas(code, value, name="quota", missing=False):
+    client, stub = stubbed("service-quotas")
+    expected = {"ServiceCode": "ec2", "QuotaCode": code}
+    if missing:
+        stub.add_client_error("get_service_quota", service_error_code="NoSuchResourceException",
+                              http_status_code=400, expected_params=expected)
+        stub.add_response("get_aws_default_service_quota", quota_answer(code, value, "us-east-1", name), expected)
+    else:
+        stub.add_response("get_service_quota", quota_answer(code, value, "us-east-1", name), expected)
+    return client, stub
+
+
+def _launch(session, instance_type, count=1, spot=False):
+    ec2 = session.client("ec2", region_name="us-east-1")
+    image = ec2.register_image(Name="trainstack-test", RootDeviceName="/dev/xvda")["ImageId"]
+    market = {"InstanceMarketOptions": {"MarketType": "spot"}} if spot else {}
+    ec2.run_instances(ImageId=image, InstanceType=instance_type, MinCount=count, MaxCount=count, **market)
+
+
+def test_on_demand_within_quota_is_ok(fresh_moto_session):
+    quotas, stub = _quotas("L-417A185B", 384.0, "Running On-Demand P instances")
+    offered, quota = preflight(_cluster(purchase="on-demand"), session=fresh_moto_session, quotas=quotas)
+    assert (offered.status, quota.status) == ("ok", "ok")
+    assert quota.detail == ("Running On-Demand P instances (L-417A185B) in us-east-1: need 192 vCPUs "
+                            "(2 x p4d.24xlarge) + 0 in use <= quota 384")
+    stub.assert_no_pending_responses()
+
+
+def test_spot_quota_counts_running_spot_vcpus_of_the_same_family(fresh_moto_session):
+    _launch(fresh_moto_session, "p5.48xlarge", spot=True)   # 192 vCPUs, P spot: counted
+    _launch(fresh_moto_session, "p4d.24xlarge")              # on-demand: another quota
+    _launch(fresh_moto_session, "g5.xlarge", spot=True)      # G spot: another quota
+    quotas, _ = _quotas("L-7212CCBC", 256.0, "All P Spot Instance Requests")
+    _, quota = preflight(_cluster(purchase="spot"), session=fresh_moto_session, quotas=quotas)
+    assert quota.status == "fail"
+    assert "need 192 vCPUs (2 x p4d.24xlarge) + 192 in use > quota 256" in quota.detail
+    assert quota.fix == ("request L-7212CCBC >= 384 vCPUs in us-east-1: aws service-quotas "
+                         "request-service-quota-increase --service-code ec2 --quota-code L-7212CCBC "
+                         "--desired-value 384 --region us-east-1")
+
+
+def test_zone_not_offering_the_type_lists_the_zones_that_do(fresh_moto_session):
+    quotas, _ = _quotas("L-7212CCBC", 384.0)
+    offered, quota = preflight(_cluster(zone="use1-az3"), session=fresh_moto_session, quotas=quotas)
+    assert (offered.status, quota.status) == ("fail", "ok")  # the quota is regional: still checked
+    assert offered.detail.startswith("p4d.24xlarge in use1-az3 (us-east-1) is not offered; offered in use1-az")
+    assert offered.fix.startswith("set zone to one of use1-az")
+
+
+def test_quota_never_set_falls_back_to_the_aws_default(fresh_moto_session):
+    quotas, stub = _quotas("L-7212CCBC", 0.0, "All P Spot Instance Requests", missing=True)
+    _, quota = preflight(_cluster(), session=fresh_moto_session, quotas=quotas)
+    assert quota.status == "fail" and "> quota 0" in quota.detail
+    stub.assert_no_pending_responses()
+
+
+def test_quota_api_throttled_is_a_one_line_error(fresh_moto_session):
+    quotas, stub = stubbed("service-quotas")
+    stub.add_client_error("get_service_quota", service_error_code="TooManyRequestsException", http_status_code=400)
+    with pytest.raises(PreflightError, match=r"AWS throttled servicequotas:GetServiceQuota in us-east-1"):
+        preflight(_cluster(), session=fresh_moto_session, quotas=quotas)
+
+
+def test_missing_credentials(monkeypatch):
+    credentials(monkeypatch, present=False)
+    with pytest.raises(PreflightError, match="AWS credentials not found"):
+        preflight(_cluster(), session=boto3.Session(region_name="us-east-1"))
+
+
+def test_azure_and_gcp_say_what_to_request_without_live_calls():
+    (azure,) = preflight(_cluster(provider="azure", region="eastus", zone="eastus",
+                                  instance_type="Standard_ND96isr_H100_v5", accelerator="H100", purchase="on-demand"))
+    assert azure.status == "unknown" and "no Azure quota API" in azure.detail
+    assert "192 vCPUs of the VM-family vCPU quota" in azure.detail
+    assert "az vm list-usage --location eastus" in azure.fix
+    (gcp,) = preflight(_cluster(provider="gcp", region="us-east4", zone="us-east4-a",
+                                instance_type="a3-highgpu-8g", accelerator="H100", purchase="spot"))
+    assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS and 416 vCPUs of CPUS in us-east4" in gcp.detail
+
+
+def test_stack_priced_with_an_older_catalog_is_reported():
+    old = catalog_finding(_cluster(catalog_version="v1"), "v2")
+    assert old.status == "info" and "catalog v1" in old.detail and "current catalog is v2" in old.detail
+    assert catalog_finding(_cluster(catalog_version="v2"), "v2").status == "ok"
+
+
+@pytest.mark.parametrize("instance_type, family, on_demand, spot", [
+    pytest.param("p4d.24xlarge", "p", "L-417A185B", "L-7212CCBC", id="p"),
+    pytest.param("g6e.48xlarge", "g", "L-DB2E81BA", "L-3819A6DF", id="g"),
+    pytest.param("trn1.32xlarge", "trn", "L-2C3B7624", "L-5480EFD2", id="trn"),
+    pytest.param("dl1.24xlarge", "dl", "L-6E869C2A", "L-85EED4F7", id="dl"),
+    pytest.param("m5.large", "m", "L-1216C47A", "L-34B43A08", id="standard"),
+])
+def test_quota_codes_per_family(instance_type, family, on_demand, spot):
+    quotas = aws_vcpu_quotas(instance_type)
+    assert (aws_family(instance_type), quotas.on_demand, quotas.spot) == (family, on_demand, spot)
+
+
+def test_gcp_metrics():
+    assert gcp_gpu_metric("A100-80GB", "a2-ultragpu-8g", spot=False) == "NVIDIA_A100_80GB_GPUS"
+    assert gcp_gpu_metric("H100", "a3-megagpu-8g", spot=True) == "PREEMPTIBLE_NVIDIA_H100_MEGA_GPUS"
+    assert gcp_gpu_metric("tpu-v5p", "tpu-v5p-8", spot=False) is None
+
+
+@pytest.mark.parametrize("text, message", [
+    pytest.param(None, "stack file not found", id="missing"),
+    pytest.param("config: [", "not valid YAML", id="yaml"),
+    pytest.param("config: {}\n", "no `config: trainstack:cluster:` map", id="no-cluster"),
+    pytest.param("config:\n  trainstack:cluster: {provider: aws}\n", r"trainstack:cluster\.region: Field required", id="invalid"),
+])
+def test_bad_stack_files(tmp_path, text, message):
+    path = tmp_path / "Pulumi.x.yaml"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(PreflightError, match=message):
+        read_cluster(path)
