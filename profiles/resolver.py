@@ -102,6 +102,13 @@ def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering)
     return found + [estimate.constraint] if isinstance(estimate, Rejection) else found
 
 
+def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | None:
+    """The live reserved price of the row when a refresh recorded one, else the discount
+    estimate from `profiles.cost.pricing` (USD/hour, amortized over the term)."""
+    live = offering.reserved_1y_usd_per_hour if term == "1y" else offering.reserved_3y_usd_per_hour
+    return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, term)
+
+
 def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Candidate]:
     """Every priced way to buy `offering` for the job, each costed for the whole job."""
     storage, notes = None, job.notes
@@ -120,7 +127,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Ca
             hours += spot_overhead_hours(job.hours, spec.nodes, spec.spot)
         prices.append((purchase, price, hours, None))
         if purchase == "on-demand" and spec.commitment != "none":
-            reserved = reserved_usd_per_hour(price, offering.provider, spec.commitment)
+            reserved = _reserved_price(offering, price, spec.commitment)
             if reserved is not None:
                 prices.append((f"reserved-{spec.commitment}", reserved, hours, None))
     prices += [("reservation", r.usd_per_hour, job.hours, r.id) for r in _held(spec, offering)]

@@ -68,7 +68,9 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_
     def in_scope(region: str) -> bool:
         return not scope or region in scope
 
-    old_rows = [o for o in (load_provider(path) if old_text else []) if in_scope(o.region)]
+    fetched_types = {o.instance_type for o in rows}
+    old_rows = [o for o in (load_provider(path) if old_text else [])
+                if in_scope(o.region) and o.instance_type in fetched_types]
     new_text = merge_text(old_text, rows, provider, in_scope)
     meta_path = data_dir / "catalog.json"
     old_meta_text = meta_path.read_text(encoding="utf-8") if meta_path.exists() else None
@@ -107,9 +109,16 @@ def validate(provider: str, regions: Sequence[str] | None, rows: list[Offering])
 
 def merge_text(old_text: str | None, rows: list[Offering], provider: str,
                in_scope: Callable[[str], bool]) -> str:
-    """The new file text: kept rows verbatim plus `rows`, sorted (type, region, zone)."""
+    """The new file text: kept rows verbatim plus `rows`, sorted (type, region, zone).
+
+    An old row is replaced only when it is the provider's, in a refreshed region, and of an
+    instance type the fetch returned; types the fetcher does not cover (GCP TPU slices, say)
+    keep their previous rows rather than vanish.
+    """
     old = list(csv.reader(io.StringIO(old_text))) if old_text else [[]]
-    kept = [r for r in old[1:] if r and not (r[0] == provider and in_scope(r[1]))]
+    fetched_types = {o.instance_type for o in rows}
+    kept = [r for r in old[1:]
+            if r and not (r[0] == provider and in_scope(r[1]) and r[3] in fetched_types)]
     new = list(csv.reader(io.StringIO(offerings_to_csv(rows))))
     width = max(len(old[0]), len(new[0]))
     merged = sorted((r + [""] * (width - len(r)) for r in kept + new[1:]), key=lambda r: (r[3], r[1], r[2]))

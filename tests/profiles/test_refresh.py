@@ -45,13 +45,14 @@ def test_refreshed_region_is_replaced_and_the_rest_kept_verbatim(tmp_path, moto_
     # Every us-west-2 row (not refreshed) is kept byte for byte; other providers untouched.
     assert all(line in new_text.splitlines() for line in old_lines[1:] if ",us-west-2," in line)
     assert (data / "gcp.csv").read_bytes() == gcp_before
-    east = [o for o in load_provider(data / "aws.csv") if o.region == "us-east-1"]
-    assert {o.instance_type for o in east} == {"p4d.24xlarge"}  # g5/p5 fixture rows: no longer listed
+    east = [o for o in load_provider(data / "aws.csv") if o.region == "us-east-1" and o.instance_type == "p4d.24xlarge"]
     assert {(o.on_demand_usd_per_hour, o.source, o.catalog_date) for o in east} == {(P4D_USE1, "aws-pricing-api", TODAY)}
+    # Types this fetch did not cover (g5, p5 fixture rows) keep their rows.
+    assert all(line in new_text.splitlines() for line in old_lines[1:] if ",g5." in line or ",p5." in line)
     rows = list(csv.reader(new_text.splitlines()))[1:]
     assert rows == sorted(rows, key=lambda r: (r[3], r[1], r[2]))
-    # Summary: fixture us-east-1 had p4d in az1+az2 at $32, plus g5 x3 rows and p5.
-    assert summary.removed == 4 and summary.added == len(east) - 2 and summary.changed == 2
+    # Summary: fixture us-east-1 had p4d in az1+az2 at $32; the fetch returns p4d zones.
+    assert summary.removed == 0 and summary.added == len(east) - 2 and summary.changed == 2
     (move,) = [m for m in summary.moves if m.purchase == "on-demand"]
     assert (move.instance_type, move.purchase, move.old_usd_per_hour, move.new_usd_per_hour, move.zones) == (
         "p4d.24xlarge", "on-demand", 32.0, P4D_USE1, 2)
@@ -156,12 +157,16 @@ def test_invalid_rows_are_rejected_before_any_write(tmp_path, monkeypatch, rows,
     assert snapshot_files(data) == before
 
 
-def test_all_regions_refresh_replaces_the_whole_provider(tmp_path, monkeypatch):
+def test_all_regions_refresh_replaces_every_row_of_the_fetched_types(tmp_path, monkeypatch):
     data = copy_catalog(tmp_path)
+    before = {(o.instance_type, o.zone) for o in load_provider(data / "aws.csv")}
     _use_fetcher(monkeypatch, lambda regions, progress, **_: [ROW])
     summary = refresh("aws", None, data, lambda _: None, TODAY)
-    assert [(o.instance_type, o.zone) for o in load_provider(data / "aws.csv")] == [("p4d.24xlarge", "use1-az1")]
-    assert summary.regions == () and summary.removed == 6  # 8 fixture rows, 2 unpriced ones never loaded
+    after = {(o.instance_type, o.zone) for o in load_provider(data / "aws.csv")}
+    assert {z for t, z in after if t == "p4d.24xlarge"} == {"use1-az1"}
+    # Types the fetch did not return (g5, p4de, p5 here) keep their rows: nothing vanishes.
+    assert {k for k in before if k[0] != "p4d.24xlarge"} == {k for k in after if k[0] != "p4d.24xlarge"}
+    assert summary.regions == () and summary.removed == 1  # p4d in use1-az2
     assert {m.purchase: (m.old_usd_per_hour, m.new_usd_per_hour) for m in summary.moves} == {
         "on-demand": (32.0, 30.0), "spot": (12.0, 10.0)}
 

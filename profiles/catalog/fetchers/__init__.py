@@ -5,8 +5,9 @@ Contract: each module `profiles.catalog.fetchers.<provider>` exposes
     fetch(regions: Sequence[str] | None, progress: Callable[[str], None], **clients) -> list[Offering]
 
 returning complete, priced `Offering` rows for GPU/accelerator instance types (prices for the
-whole instance in USD/hour; `catalog_date` = today, `source` = the API, e.g.
-`aws-pricing-api`). A fetcher raises `FetchError` with a one-line message on throttling,
+whole instance in USD/hour, reserved 1y/3y terms as amortized USD/hour where the API gives
+them; `catalog_date` = today, `source` = the API, e.g. `aws-pricing-api`). A refresh
+replaces, in the refreshed regions, only the rows of instance types the fetch returned. A fetcher raises `FetchError` with a one-line message on throttling,
 partial or malformed answers, empty results and missing credentials; it never writes files.
 Loading is separate (`profiles.catalog.loader`), and writing is `profiles.catalog.refresh`.
 """
