@@ -1,0 +1,95 @@
+"""`AlicloudGpuCluster`: GPU ECS nodes (eRDMA where the type has it) in a LowLatency
+deployment set, with a protected CPFS file system.
+
+The component only wires children together; the logic sits in pure modules beside it
+(`facts`, `placement`, `purchase`, `profile`, `cpfs`, `security`, `validate`) and in the
+small resource builders `network`, `compute` and `storage`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pulumi
+
+from components.alicloud.compute import create_deployment_set, create_key_pair, create_nodes
+from components.alicloud.network import create_network
+from components.alicloud.storage import create_file_system
+from components.alicloud.validate import PROVIDER, validate_args
+from components.common import cluster_tags
+from components.contract import OUTPUT_NAMES, ClusterConfig
+
+TYPE_TOKEN = "trainstack:alicloud:GpuCluster"
+
+
+class AlicloudGpuCluster(pulumi.ComponentResource):
+    """A multi-node GPU training cluster on Alibaba Cloud (ECS).
+
+    Placement: on-demand nodes join one `LowLatency` deployment set (at most 20). **Spot
+    nodes join no deployment set**: Alibaba refuses spot instances in deployment sets
+    (china-clouds.md section 0 item 2), so the component logs a warning and places spot
+    nodes in the zone only (`placement.placement_for`). Spot works only for China-site
+    (aliyun.com) accounts (section 0 item 3).
+
+    Public outputs (also registered, names from `OUTPUT_NAMES`):
+        node_ids: ECS instance ids, in node order.
+        node_private_ips: primary private IPv4 addresses, in node order.
+        placement_group: the deployment set id, or None for spot (no deployment set).
+        file_system_dns: the CPFS mount-target domain, or None without a file system.
+        file_system_mount_name: the CPFS file-system id (`cpfs-...`), which the CPFS client
+            mounts through the mount-target domain, or None without a file system.
+        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+
+    Child resources are kept as attributes too (`vpc`, `vswitch`, `security_group`,
+    `security_group_rules`, `deployment_set`, `key_pair`, `nodes`, `file_system`,
+    `mount_target`).
+    """
+
+    def __init__(
+        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
+    ) -> None:
+        """Create the cluster.
+
+        Args:
+            name: the cluster name; every child name derives from it.
+            args: the provider-neutral cluster config (provider must be `alicloud`).
+            opts: resource options; pass `providers=` to target another region or account.
+
+        Raises:
+            ValueError: when `args` cannot be built on Alibaba Cloud (see
+                `validate.validate_args`), before any resource is registered.
+        """
+        validate_args(args, name)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        tags = cluster_tags(PROVIDER, name, args.tags)
+
+        network = create_network(name, args, tags, child)
+        self.vpc, self.vswitch = network.vpc, network.vswitch
+        self.security_group, self.security_group_rules = network.security_group, network.rules
+        self.file_system = self.mount_target = None
+        if args.file_system is not None:
+            # Only file-system, zone and network inputs go in: nothing about the nodes.
+            self.file_system, self.mount_target = create_file_system(
+                name, args.file_system, args.zone, network.vpc.id, network.vswitch.id, tags, child
+            )
+        self.deployment_set = create_deployment_set(name, args.purchase, child)
+        self.key_pair = create_key_pair(name, args, tags, child)
+        placement: dict[str, Any] = {}
+        if self.deployment_set is not None:
+            placement["deployment_set_id"] = self.deployment_set.id
+        if self.key_pair is not None:
+            placement["key_name"] = self.key_pair.key_pair_name
+        node_network = {"vswitch_id": network.vswitch.id, "security_group_id": network.security_group.id}
+        self.nodes = create_nodes(name, args, node_network, placement, tags, child)
+        self._set_outputs(args)
+
+    def _set_outputs(self, args: ClusterConfig) -> None:
+        none = pulumi.Output.from_input(None)
+        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+        self.node_private_ips = pulumi.Output.all(*[node.private_ip for node in self.nodes])
+        self.placement_group = self.deployment_set.id if self.deployment_set else none
+        self.file_system_dns = self.mount_target.mount_target_domain if self.mount_target else none
+        self.file_system_mount_name = self.file_system.id if self.file_system else none
+        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})

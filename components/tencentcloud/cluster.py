@@ -1,0 +1,114 @@
+"""`TencentcloudGpuCluster`: GPU CVM nodes in a placement group (HCC types in an HPC cluster
+for RDMA), with a protected CFS Turbo file system.
+
+The component only wires children together; the logic sits in pure modules beside it
+(`facts`, `purchase`, `profile`, `turbo`, `security`, `validate`) and in the small resource
+builders `network`, `compute` and `storage`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pulumi
+
+from components.common import cluster_tags
+from components.contract import OUTPUT_NAMES, ClusterConfig
+from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement
+from components.tencentcloud.network import create_network
+from components.tencentcloud.storage import create_file_system
+from components.tencentcloud.validate import PROVIDER, validate_args
+
+TYPE_TOKEN = "trainstack:tencentcloud:GpuCluster"
+
+
+class TencentcloudGpuCluster(pulumi.ComponentResource):
+    """A multi-node GPU training cluster on Tencent Cloud (CVM, HCC).
+
+    Spot (`SPOTPAID`) needs a bid in the account's currency (`spot_max_price`), which the
+    provider-neutral config does not carry, and is not available to TencentCloud
+    International accounts (china-clouds.md section 0 item 3; see `purchase`).
+
+    Public outputs (also registered, names from `OUTPUT_NAMES`):
+        node_ids: CVM instance ids, in node order.
+        node_private_ips: private IPv4 addresses, in node order.
+        placement_group: the placement group id.
+        file_system_dns: the CFS Turbo mount IP, or None without a file system.
+        file_system_mount_name: the CFS Turbo mount root (`fs_id`), or None.
+        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+
+    Child resources are kept as attributes too (`vpc`, `subnet`, `security_group`,
+    `security_group_rules`, `placement`, `hpc_cluster`, `key_pair`, `nodes`, `ccn`,
+    `ccn_attachment`, `access_group`, `access_rule`, `file_system`).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        args: ClusterConfig,
+        opts: Optional[pulumi.ResourceOptions] = None,
+        *,
+        spot_max_price: Optional[str] = None,
+    ) -> None:
+        """Create the cluster.
+
+        Args:
+            name: the cluster name; every child name derives from it.
+            args: the provider-neutral cluster config (provider must be `tencentcloud`).
+            opts: resource options; pass `providers=` to target another region or account.
+            spot_max_price: spot bid per node-hour in the account's currency, as a decimal
+                string ("12.50"); required with `purchase: spot`, refused otherwise.
+
+        Raises:
+            ValueError: when `args` cannot be built on Tencent Cloud (see
+                `validate.validate_args`), before any resource is registered.
+        """
+        validate_args(args, name, spot_max_price)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        tags = cluster_tags(PROVIDER, name, args.tags)
+
+        network = create_network(name, args, tags, child)
+        self.vpc, self.subnet = network.vpc, network.subnet
+        self.security_group, self.security_group_rules = network.security_group, network.rules
+        self._create_file_system(name, args, tags, child)
+        self.placement, self.hpc_cluster = create_placement(name, args, tags, child)
+        self.key_pair = create_key_pair(name, args, tags, child)
+        placement: dict[str, Any] = {"placement_group_id": self.placement.id}
+        if self.hpc_cluster is not None:
+            placement["hpc_cluster_id"] = self.hpc_cluster.id
+        if self.key_pair is not None:
+            placement["key_ids"] = [self.key_pair.id]
+        node_network = {
+            "vpc_id": network.vpc.id,
+            "subnet_id": network.subnet.id,
+            "security_group_id": network.security_group.id,
+        }
+        self.nodes = create_nodes(name, args, node_network, placement, spot_max_price, tags, child)
+        self._set_outputs(args)
+
+    def _create_file_system(
+        self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
+    ) -> None:
+        self.ccn = self.ccn_attachment = self.access_group = self.access_rule = None
+        self.file_system = None
+        if args.file_system is None:
+            return
+        # Only file-system, place and network inputs go in: nothing about the nodes.
+        shared = create_file_system(
+            name, args.file_system, args.region, args.zone, self.vpc.id, tags, child
+        )
+        self.ccn, self.ccn_attachment = shared.ccn, shared.ccn_attachment
+        self.access_group, self.access_rule = shared.access_group, shared.access_rule
+        self.file_system = shared.file_system
+
+    def _set_outputs(self, args: ClusterConfig) -> None:
+        none = pulumi.Output.from_input(None)
+        fs = self.file_system
+        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+        self.node_private_ips = pulumi.Output.all(*[node.private_ip for node in self.nodes])
+        self.placement_group = self.placement.id
+        self.file_system_dns = fs.mount_ip if fs else none
+        self.file_system_mount_name = fs.fs_id if fs else none
+        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})

@@ -1,0 +1,114 @@
+"""Checks on a `ClusterConfig` before the Tencent component creates anything.
+
+Sources: shared/reference-facts/china-clouds.md sections 1.2 (families, types, HCC), 3
+(HPC cluster for HCC) and 4 (CFS Turbo sizes). Tag rules from Tencent Cloud Tag "Use
+Limits" (tencentcloud.com/document/product/651/13354; not in shared/reference-facts): at
+most 50 tags per resource; keys 1-127 and values 1-255 characters; keys starting with
+`qcs:`, `project:` or `项目` are reserved; letters, digits, spaces (not leading or
+trailing) and `+ - = . _ : / @ ( ) [ ] , ; > <` are allowed. `:` is allowed, so the shared
+`trainstack:` keys need no sanitizing.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping
+
+from components.common import check_provider, cluster_tags
+from components.contract import ClusterConfig
+from components.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
+from components.tencentcloud.purchase import check_spot_max_price
+from components.tencentcloud.turbo import turbo_sizing
+
+PROVIDER = "tencentcloud"
+MAX_TAGS = 50
+TAG_KEY_MAX, TAG_VALUE_MAX = 127, 255
+TAG_RESERVED_PREFIXES = ("qcs:", "project:", "项目")
+_TAG_CHARS = re.compile(r"[\w +\-=._:/@()\[\],;><【】（）]+")
+
+
+def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = None) -> None:
+    """Reject configs the Tencent component cannot build, with a message saying what to change.
+
+    Args:
+        args: the cluster config.
+        name: the cluster name (it becomes the `trainstack:cluster` tag value).
+        spot_max_price: the spot bid passed to the component (see `purchase`).
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    check_provider(args, PROVIDER, "Tencent Cloud")
+    _check_instance_type(args)
+    if not args.zone.startswith(f"{args.region}-"):
+        raise ValueError(
+            f"zone: '{args.zone}' is not in region {args.region}; use a zone such as {args.region}-6"
+        )
+    check_spot_max_price(args.purchase, spot_max_price)
+    for cidr in args.ssh_cidrs:
+        _check_cidr(cidr)
+    for field in ("subnet_id", "capacity_reservation_id"):
+        if getattr(args, field):
+            raise ValueError(
+                f"{field}: not supported by the Tencent component yet (it creates its own VPC "
+                f"and pay-as-you-go or spot nodes); remove {field}"
+            )
+    check_tags(cluster_tags(PROVIDER, name, args.tags))
+    if args.file_system is not None:
+        turbo_sizing(args.file_system)
+
+
+def _check_instance_type(args: ClusterConfig) -> None:
+    family = gpu_family(args.instance_type)
+    if family is None:
+        raise ValueError(
+            f"instance_type: '{args.instance_type}' is not a known Tencent GPU type (section "
+            f"1.2); use <family>.<size>, family one of {', '.join(FAMILIES)}"
+        )
+    known = TYPES.get(args.instance_type.strip())
+    if known and known.gpus != args.accelerator_count:
+        raise ValueError(
+            f"accelerator_count: {args.accelerator_count} does not match {known.name}, which "
+            f"has {known.gpus} GPUs (section 1.2); set accelerator_count: {known.gpus}"
+        )
+    if args.interconnect == "rdma" and not family.hcc:
+        raise ValueError(
+            f"interconnect: rdma needs an HCC type and {family.name} has no RDMA (section "
+            f"1.2); choose {', '.join(hcc_families())} or set interconnect: none"
+        )
+
+
+def _check_cidr(cidr: str) -> None:
+    try:
+        network = ipaddress.ip_network(cidr.strip(), strict=False)
+    except ValueError:
+        raise ValueError(
+            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
+        ) from None
+    if network.version != 4:
+        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")
+
+
+def check_tags(tags: Mapping[str, str]) -> None:
+    """Reject tags Tencent refuses (Tag "Use Limits").
+
+    Raises:
+        ValueError: `tags: ...` naming the key and the rule it breaks.
+    """
+    if len(tags) > MAX_TAGS:
+        raise ValueError(f"tags: {len(tags)} tags exceed Tencent's {MAX_TAGS} per resource; drop some")
+    for key, value in tags.items():
+        if key.lower().startswith(TAG_RESERVED_PREFIXES):
+            raise ValueError(
+                f"tags: key '{key}' starts with a prefix Tencent reserves "
+                f"({', '.join(TAG_RESERVED_PREFIXES)}); rename it"
+            )
+        for text, what, limit in ((key, "key", TAG_KEY_MAX), (value, "value", TAG_VALUE_MAX)):
+            if not 1 <= len(text) <= limit:
+                raise ValueError(f"tags: {what} of '{key}' must be 1-{limit} characters; fix it")
+            if text != text.strip() or not _TAG_CHARS.fullmatch(text):
+                raise ValueError(
+                    f"tags: {what} of '{key}' has a character Tencent does not allow or a "
+                    "leading/trailing space; use letters, digits, spaces and + - = . _ : / @"
+                )

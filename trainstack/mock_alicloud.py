@@ -1,0 +1,75 @@
+"""What Alibaba Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+
+`alicloud_outputs(args)` returns `(id, extra outputs)` the real `pulumi_alicloud` provider
+computes: prefixed resource ids (`vpc-`, `vsw-`, `sg-`, `ds-`, `i-`, `cpfs-`), instance
+private IPs and the CPFS mount-target domain. `ALICLOUD_INVOKES` answers the system-image
+lookup. All values are deterministic: the same logical name always gives the same value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pulumi.runtime.mocks import MockResourceArgs
+
+ALICLOUD_IMAGE_ID = "ubuntu_22_04_x64_20G_alibase_20261120.vhd"
+# The mock's region in mount-target domains (`<fs>-<hash>.cn-beijing.cpfs.nas.aliyuncs.com`,
+# the shape of `MountTargetDomain` in Alibaba's ListCpfsFileSystems API example).
+ALICLOUD_MOCK_REGION = "cn-beijing"
+
+# alicloud type token -> id prefix of the real resource.
+_ID_PREFIXES = {
+    "alicloud:vpc/network:Network": "vpc",
+    "alicloud:vpc/switch:Switch": "vsw",
+    "alicloud:ecs/securityGroup:SecurityGroup": "sg",
+    "alicloud:ecs/securityGroupRule:SecurityGroupRule": "sgr",
+    "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet": "ds",
+    "alicloud:ecs/ecsKeyPair:EcsKeyPair": "kp",
+    "alicloud:ecs/instance:Instance": "i",
+    "alicloud:nas/fileSystem:FileSystem": "cpfs",
+}
+
+
+def _digest(name: str, chars: int = 8) -> str:
+    return hashlib.sha256(name.encode()).hexdigest()[:chars]
+
+
+def alicloud_id(typ: str, name: str) -> str:
+    """The mock id of one resource: `<prefix>-<8 hex of sha256(name)>` (`i-1a2b3c4d`)."""
+    return f"{_ID_PREFIXES.get(typ, 'mock')}-{_digest(name)}"
+
+
+def node_private_ip(name: str) -> str:
+    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else from a hash."""
+    tail = name.rsplit("-", 1)[-1]
+    index = int(tail) if tail.isdigit() else int(_digest(name), 16)
+    index %= 250 * 16
+    return f"10.0.{index // 250}.{index % 250 + 10}"
+
+
+def mount_target_domain(file_system_id: str) -> str:
+    """The mount-target domain of a CPFS file system (ListCpfsFileSystems example shape)."""
+    return f"{file_system_id}-{_digest(file_system_id, 4)}.{ALICLOUD_MOCK_REGION}.cpfs.nas.aliyuncs.com"
+
+
+def alicloud_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+    """Id and computed outputs of one `pulumi_alicloud` resource."""
+    resource_id = alicloud_id(args.typ, args.name)
+    outputs: dict[str, Any] = {}
+    if args.typ == "alicloud:ecs/instance:Instance":
+        outputs = {"privateIp": node_private_ip(args.name), "status": "Running"}
+    elif args.typ == "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet":
+        outputs = {"deploymentSetGroupNo": 1}
+    elif args.typ == "alicloud:nas/mountTarget:MountTarget":
+        domain = mount_target_domain(str(args.inputs.get("fileSystemId")))
+        resource_id = f"{args.inputs.get('fileSystemId')}:{domain}"
+        outputs = {"mountTargetDomain": domain, "status": "Active"}
+    elif args.typ == "alicloud:vpc/network:Network":
+        outputs = {"routeTableId": f"vtb-{_digest(args.name)}", "routerId": f"vrt-{_digest(args.name)}"}
+    return resource_id, outputs
+
+
+ALICLOUD_INVOKES: dict[str, dict[str, Any]] = {
+    "alicloud:ecs/getImages:getImages": {"id": "mock-images", "ids": [ALICLOUD_IMAGE_ID]},
+}

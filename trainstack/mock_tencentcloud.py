@@ -1,0 +1,97 @@
+"""What Tencent Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+
+`tencentcloud_outputs(args)` returns `(id, extra outputs)` the real
+`tencentcloud_iac_pulumi` provider computes: prefixed resource ids (`vpc-`, `subnet-`,
+`sg-`, `ps-`, `hpc-`, `ins-`, `ccn-`, `pgroup-`, `cfs-`), CVM private IPs and the CFS Turbo
+mount IP and mount root (`fsId`). `TENCENTCLOUD_INVOKES` answers the public-image lookup.
+All values are deterministic: the same logical name always gives the same value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+from typing import Any
+
+from pulumi.runtime.mocks import MockResourceArgs
+
+TENCENT_IMAGE_ID = "img-mock2204"
+TENCENT_IMAGE_NAME = "Ubuntu Server 22.04 LTS 64bit"
+
+# tencentcloud type token -> id prefix of the real resource.
+_ID_PREFIXES = {
+    "tencentcloud:Vpc/instance:Instance": "vpc",
+    "tencentcloud:Subnet/instance:Instance": "subnet",
+    "tencentcloud:Security/group:Group": "sg",
+    "tencentcloud:Placement/group:Group": "ps",
+    "tencentcloud:Cvm/hpcCluster:HpcCluster": "hpc",
+    "tencentcloud:Key/pair:Pair": "skey",
+    "tencentcloud:Instance/instance:Instance": "ins",
+    "tencentcloud:Ccn/instance:Instance": "ccn",
+    "tencentcloud:Cfs/accessGroup:AccessGroup": "pgroup",
+    "tencentcloud:Cfs/fileSystem:FileSystem": "cfs",
+}
+
+
+def _digest(name: str, chars: int = 8) -> str:
+    return hashlib.sha256(name.encode()).hexdigest()[:chars]
+
+
+def tencentcloud_id(typ: str, name: str) -> str:
+    """The mock id of one resource: `<prefix>-<8 hex of sha256(name)>` (`ins-1a2b3c4d`)."""
+    return f"{_ID_PREFIXES.get(typ, 'mock')}-{_digest(name)}"
+
+
+def cvm_private_ip(name: str) -> str:
+    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else from a hash."""
+    tail = name.rsplit("-", 1)[-1]
+    index = int(tail) if tail.isdigit() else int(_digest(name), 16)
+    index %= 250 * 16
+    return f"10.0.{index // 250}.{index % 250 + 10}"
+
+
+def turbo_mount_ip(cidr_block: str) -> str:
+    """The CFS Turbo mount IP: the fourth address of its CCN CIDR block."""
+    return str(ipaddress.ip_network(cidr_block, strict=False).network_address + 4)
+
+
+def tencentcloud_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+    """Id and computed outputs of one `tencentcloud_iac_pulumi` resource."""
+    resource_id = tencentcloud_id(args.typ, args.name)
+    outputs: dict[str, Any] = {}
+    if args.typ == "tencentcloud:Instance/instance:Instance":
+        outputs = {"privateIp": cvm_private_ip(args.name), "instanceStatus": "RUNNING"}
+    elif args.typ == "tencentcloud:Cfs/fileSystem:FileSystem":
+        outputs = {
+            "mountIp": turbo_mount_ip(str(args.inputs.get("cidrBlock", "10.1.0.0/24"))),
+            "fsId": _digest(args.name),
+        }
+    elif args.typ == "tencentcloud:Cfs/accessRule:AccessRule":
+        resource_id = f"rule-{_digest(args.name)}"
+    return resource_id, outputs
+
+
+TENCENTCLOUD_INVOKES: dict[str, dict[str, Any]] = {
+    "tencentcloud:Images/getInstance:getInstance": {
+        "id": "mock-images",
+        "images": [
+            {
+                "architecture": "x86_64",
+                "createdTime": "2026-11-20T00:00:00Z",
+                "imageCreator": "",
+                "imageDescription": TENCENT_IMAGE_NAME,
+                "imageId": TENCENT_IMAGE_ID,
+                "imageName": TENCENT_IMAGE_NAME,
+                "imageSize": 20,
+                "imageSource": "OFFICIAL",
+                "imageState": "NORMAL",
+                "imageType": "PUBLIC_IMAGE",
+                "osName": "Ubuntu Server 22.04 LTS 64bit",
+                "platform": "Ubuntu",
+                "snapshots": [],
+                "supportCloudInit": True,
+                "syncPercent": 100,
+            }
+        ],
+    },
+}
