@@ -7,6 +7,9 @@ from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, OUTPUT_NAMES
 from components.registry import component_for
 
 config = parse_cluster_config(pulumi.Config(CONFIG_NAMESPACE).require_object(CLUSTER_KEY))
-cluster = component_for(config.provider)(pulumi.get_stack() or "cluster", config)
+# A renamed cluster keeps its resources: list its old names under trainstack:previous_names.
+previous = pulumi.Config(CONFIG_NAMESPACE).get_object("previous_names") or []
+opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(name=old) for old in previous])
+cluster = component_for(config.provider)(pulumi.get_stack() or "cluster", config, opts)
 for output_name in OUTPUT_NAMES:
     pulumi.export(output_name, getattr(cluster, output_name))

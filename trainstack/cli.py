@@ -102,10 +102,15 @@ def _relative(path: Path) -> str:
 def plan(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a tree."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print a pull-request comment: changes, cost, policies."),
+    against: Optional[str] = typer.Option(None, "--against", help="Git revision to diff with, e.g. origin/main."),
 ) -> None:
     """Run the Pulumi program offline under Pulumi's mocks and show every resource."""
     from trainstack.plan import PlanError, run_plan
 
+    if markdown or against:
+        _review(stack, against, markdown, as_json)
+        return
     try:
         result = run_plan(stack, project_dir())
     except PlanError as exc:
@@ -114,6 +119,21 @@ def plan(
         typer.echo(json.dumps(render.plan_json(result), indent=2, default=str))
     else:
         render.plan_tree(stack, result)
+
+
+def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool) -> None:
+    """`plan --markdown` / `--against`: the review as a PR comment (or `--json`, same data)."""
+    from trainstack.markdown import review_markdown
+    from trainstack.plan import PlanError
+    from trainstack.review import build_review
+
+    if markdown and as_json:
+        fail("--markdown and --json print the same review; choose one")
+    try:
+        review = build_review(stack, project_dir(), against)
+    except PlanError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(review, indent=2) if as_json else review_markdown(review), nl=as_json)
 
 
 @catalog_app.command("info")
@@ -126,3 +146,45 @@ def catalog_info() -> None:
     except CatalogError as exc:
         fail(str(exc))
     render.catalog_summary(catalog)
+
+
+@catalog_app.command("refresh")
+def catalog_refresh(
+    provider: str = typer.Option(..., "--provider", help="Cloud to refresh: aws, azure or gcp."),
+    regions: Optional[str] = typer.Option(None, "--regions", help="Comma-separated regions; default all."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
+    top: int = typer.Option(5, "--top", min=1, help="How many of the largest price moves to show."),
+) -> None:
+    """Refresh one cloud's offerings and prices from its live APIs, then show what changed."""
+    from profiles.catalog.fetchers import FetchError
+    from profiles.catalog.loader import DATA_DIR, CatalogError
+    from profiles.catalog.refresh import refresh
+    from trainstack import live_view
+
+    names = [r.strip() for r in regions.split(",") if r.strip()] if regions else None
+    if regions is not None and not names:
+        fail("--regions: give region names separated by commas, e.g. us-east-1,us-west-2")
+    try:
+        with live_view.progress_bar(provider) as progress:
+            summary = refresh(provider, names, data_dir or DATA_DIR, progress, top=top)
+    except (FetchError, CatalogError) as exc:
+        fail(str(exc))
+    live_view.refresh_summary(summary)
+
+
+@app.command()
+def check(stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml.")) -> None:
+    """Preflight a stack before `pulumi up`: zone offering and quota (exit 1 if a check fails)."""
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.preflight import PreflightError, preflight, read_cluster
+    from profiles.stack_writer import StackWriteError, stack_path
+    from trainstack import live_view
+
+    try:
+        cluster = read_cluster(stack_path(project_dir(), stack))
+        items = preflight(cluster, catalog_version=load_catalog(providers=(cluster.provider,)).version)
+    except (PreflightError, StackWriteError, CatalogError) as exc:
+        fail(str(exc))
+    live_view.findings(stack, items)
+    if any(item.status == "fail" for item in items):
+        raise typer.Exit(code=1)

@@ -52,7 +52,7 @@ def test_refresh_prints_the_summary_and_keeps_a_snapshot(data, moto_session, mon
     _aws_p4d(monkeypatch, pricing_answering(*p4d_pages()))
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
     assert result.exit_code == 0, result.output
-    assert "aws (us-east-1): " in result.stdout and "4 removed, 2 repriced" in result.stdout
+    assert "aws (us-east-1): 4 offerings fetched; 2 added, 0 removed, 2 repriced" in result.stdout
     assert "largest price moves" in result.stdout and "p4d.24xlarge" in result.stdout
     assert f"previous file kept as {data / 'snapshots' / 'aws-fixture-1.csv'}" in result.stdout
 

@@ -1,0 +1,196 @@
+"""Resource rules: each takes one recorded resource and returns one-line violation messages.
+
+A record is `{"type", "name", "parent", "protect", "inputs"}` with the provider's camelCase
+inputs. A value a real preview cannot know yet arrives as `UNKNOWN`; rules never flag it.
+
+Encryption: only AWS makes disk and file-system encryption a setting (EBS `encrypted`,
+EFS `encrypted`). Azure managed disks and Azure Managed Lustre, GCP persistent disks,
+Filestore and TPU VMs are encrypted at rest by the platform with no switch to turn it off,
+and FSx for Lustre encrypts every file system at rest, so those resources always pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+UNKNOWN = "<unknown>"
+WORLD = {"0.0.0.0/0", "::/0", "*", "Internet", "Any", "any"}
+# Remote-administration ports: SSH, Telnet, RDP, VNC, WinRM (HTTP and HTTPS).
+ADMIN_PORTS = (22, 23, 3389, 5900, 5985, 5986)
+TAG_KEYS = (("trainstack:cluster", "trainstack-cluster"), ("trainstack:provider", "trainstack-provider"))
+# Stateful resources: data that must outlive the nodes (protect=True in the component).
+STATEFUL = frozenset({
+    "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:efs/fileSystem:FileSystem",
+    "aws:ebs/volume:Volume", "aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2",
+    "azure-native:storagecache:AmlFilesystem", "azure-native:storage:StorageAccount",
+    "azure-native:compute:Disk", "gcp:filestore/instance:Instance", "gcp:lustre/instance:Instance",
+    "gcp:storage/bucket:Bucket", "gcp:compute/disk:Disk",
+})
+# Resource types whose API takes no tags or labels.
+UNTAGGABLE = frozenset({
+    "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws:ec2/routeTableAssociation:RouteTableAssociation",
+    "azure-native:network:Subnet", "azure-native:network:SecurityRule", "tls:index/privateKey:PrivateKey",
+    "gcp:compute/network:Network", "gcp:compute/subnetwork:Subnetwork", "gcp:compute/firewall:Firewall",
+    "gcp:compute/router:Router", "gcp:compute/routerNat:RouterNat", "gcp:compute/resourcePolicy:ResourcePolicy",
+    "gcp:projects/iAMMember:IAMMember", "gcp:serviceaccount/account:Account",
+    "gcp:servicenetworking/connection:Connection",
+})
+LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
+INSTANCE = "aws:ec2/instance:Instance"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule.
+
+    Attributes:
+        rule: the rule id, e.g. `imdsv2-required`.
+        resource: the offending resource's logical name, or None for the whole stack.
+        message: one line saying what is wrong and what to change.
+    """
+
+    rule: str
+    resource: str | None
+    message: str
+
+
+def admin_ports_open(record: dict[str, Any]) -> list[str]:
+    """SSH, RDP and other admin ports must not be reachable from 0.0.0.0/0 or ::/0."""
+    found = []
+    for source, ports in _world_ingress(record["type"], record["inputs"]):
+        exposed = [p for p in ADMIN_PORTS if any(lo <= p <= hi for lo, hi in ports)]
+        if exposed:
+            found.append(f"admin port(s) {', '.join(map(str, exposed))} open to {source}; "
+                         "allow only office or bastion CIDRs (or use SSM / IAP / Bastion)")
+    return found
+
+
+def imdsv2_required(record: dict[str, Any]) -> list[str]:
+    """EC2 launch templates and instances must require IMDSv2 session tokens."""
+    kind, inputs = record["type"], record["inputs"]
+    if kind not in (LAUNCH_TEMPLATE, INSTANCE, "aws:ec2/launchConfiguration:LaunchConfiguration"):
+        return []
+    options = inputs.get("metadataOptions")
+    if kind == INSTANCE and inputs.get("launchTemplate") and not options:
+        return []  # the launch template's own metadataOptions are checked on the template
+    options = options if isinstance(options, dict) else {}
+    if options.get("httpEndpoint") == "disabled" or options.get("httpTokens") in ("required", UNKNOWN):
+        return []
+    return ["IMDSv1 allowed; set metadataOptions.httpTokens to \"required\""]
+
+
+def disks_encrypted(record: dict[str, Any]) -> list[str]:
+    """EBS root and data volumes and EFS file systems must be encrypted (AWS)."""
+    kind, inputs = record["type"], record["inputs"]
+    if kind in ("aws:ebs/volume:Volume", "aws:efs/fileSystem:FileSystem"):
+        return [] if _true(inputs.get("encrypted")) else ["not encrypted; set encrypted: true"]
+    if kind == LAUNCH_TEMPLATE:
+        ebs = [m.get("ebs") or {} for m in inputs.get("blockDeviceMappings") or [] if isinstance(m, dict)]
+        if not ebs:
+            return ["root volume not declared; add a blockDeviceMappings entry with ebs.encrypted: true"]
+        return [] if all(_true(e.get("encrypted")) for e in ebs) else \
+            ["EBS volume not encrypted; set blockDeviceMappings[].ebs.encrypted: true"]
+    if kind == INSTANCE:
+        root = inputs.get("rootBlockDevice")
+        volumes = [root] if isinstance(root, dict) else []
+        volumes += [v for v in inputs.get("ebsBlockDevices") or [] if isinstance(v, dict)]
+        if not volumes and not inputs.get("launchTemplate"):
+            return ["root volume encryption not set; set rootBlockDevice.encrypted: true"]
+        return [] if all(_true(v.get("encrypted")) for v in volumes) else \
+            ["EBS volume not encrypted; set rootBlockDevice/ebsBlockDevices encrypted: true"]
+    return []
+
+
+def stateful_protected(record: dict[str, Any]) -> list[str]:
+    """File systems, volumes and buckets must be created with protect=True."""
+    if record["type"] in STATEFUL and not record.get("protect"):
+        return ["stateful resource not protected; create it with ResourceOptions(protect=True)"]
+    return []
+
+
+def cost_tags(record: dict[str, Any]) -> list[str]:
+    """Every taggable resource carries the trainstack cluster and provider cost tags/labels."""
+    kind = record["type"]
+    if kind in UNTAGGABLE or kind.startswith(("pulumi:", "trainstack:")):
+        return []
+    tags = record["inputs"].get("tags") or record["inputs"].get("labels")
+    if tags == UNKNOWN:
+        return []
+    tags = tags if isinstance(tags, dict) else {}
+    missing = [keys[0] for keys in TAG_KEYS if not any(tags.get(k) for k in keys)]
+    if missing:
+        return [f"cost tag(s) {', '.join(missing)} missing; pass the cluster tags to every resource"]
+    return []
+
+
+RESOURCE_RULES: dict[str, tuple[str, Callable[[dict[str, Any]], list[str]]]] = {
+    "no-admin-port-from-internet": ("no SSH/RDP or other admin port open to 0.0.0.0/0 or ::/0", admin_ports_open),
+    "imdsv2-required": ("EC2 instance metadata requires IMDSv2 tokens", imdsv2_required),
+    "disks-encrypted": ("root disks and file systems encrypted at rest", disks_encrypted),
+    "stateful-protected": ("file systems, volumes and buckets are protected", stateful_protected),
+    "cost-tags": ("cost tags/labels on every taggable resource", cost_tags),
+}
+
+
+def check_resource(record: dict[str, Any]) -> list[Violation]:
+    """All resource rules over one record."""
+    return [Violation(rule, record.get("name"), message)
+            for rule, (_, check) in RESOURCE_RULES.items() for message in check(record)]
+
+
+def _true(value: Any) -> bool:
+    return value is True or value in ("true", "True", UNKNOWN)
+
+
+def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[tuple[str, list[tuple[int, int]]]]:
+    """(world source, port ranges) of every inbound allow rule open to the internet."""
+    if kind == "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
+        yield from _aws_rule(inputs, [inputs.get("cidrIpv4"), inputs.get("cidrIpv6")], "ipProtocol")
+    elif kind == "aws:ec2/securityGroupRule:SecurityGroupRule" and inputs.get("type") == "ingress":
+        yield from _aws_rule(inputs, [*(inputs.get("cidrBlocks") or []), *(inputs.get("ipv6CidrBlocks") or [])])
+    elif kind == "aws:ec2/securityGroup:SecurityGroup":
+        for rule in inputs.get("ingress") or []:
+            yield from _aws_rule(rule, [*(rule.get("cidrBlocks") or []), *(rule.get("ipv6CidrBlocks") or [])])
+    elif kind == "azure-native:network:NetworkSecurityGroup":
+        for rule in inputs.get("securityRules") or []:
+            yield from _azure_rule(rule)
+    elif kind == "azure-native:network:SecurityRule":
+        yield from _azure_rule(inputs)
+    elif kind == "gcp:compute/firewall:Firewall" and inputs.get("direction", "INGRESS") == "INGRESS":
+        sources = [s for s in inputs.get("sourceRanges") or [] if s in WORLD]
+        allows = (inputs.get("allows") or []) if sources else []
+        for allow in allows:
+            if allow.get("protocol") in ("all", "tcp", "udp", "6", "17"):
+                ports = allow.get("ports") or ["0-65535"]
+                yield sources[0], [_port_range(p) for p in ports]
+
+
+def _aws_rule(rule: dict[str, Any], sources: list[Any], protocol_key: str = "protocol"):
+    world = [s for s in sources if s in WORLD]
+    protocol = str(rule.get(protocol_key, "-1")).lower()
+    if not world or protocol not in ("-1", "all", "tcp", "udp", "6", "17"):
+        return
+    if protocol in ("-1", "all") or rule.get("fromPort") is None:
+        yield world[0], [(0, 65535)]
+    else:
+        yield world[0], [(int(rule["fromPort"]), int(rule.get("toPort", rule["fromPort"])))]
+
+
+def _azure_rule(rule: dict[str, Any]):
+    if rule.get("direction") != "Inbound" or rule.get("access") != "Allow":
+        return
+    sources = [rule.get("sourceAddressPrefix"), *(rule.get("sourceAddressPrefixes") or [])]
+    world = [s for s in sources if s in WORLD]
+    if world and str(rule.get("protocol", "*")).lower() in ("*", "tcp", "udp"):
+        ports = [rule.get("destinationPortRange"), *(rule.get("destinationPortRanges") or [])]
+        yield world[0], [_port_range(p) for p in ports if p]
+
+
+def _port_range(text: Any) -> tuple[int, int]:
+    text = str(text)
+    if text in ("*", "", UNKNOWN):
+        return (0, 65535)
+    low, _, high = text.partition("-")
+    return (int(low), int(high or low))

@@ -1,0 +1,119 @@
+"""Stack rules: checks that need the whole resource list, or the stack's budget.
+
+Resources reference each other by id. Under trainstack's mocks an id is `<name>-id`; the
+policy-pack adapter turns a reference a real preview cannot know yet into the same
+`<name>-id` form (from the resource's property dependencies), so one rule serves both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from policies.rules import LAUNCH_TEMPLATE, STATEFUL, UNKNOWN, Violation
+
+EFA_TYPES = ("efa", "efa-only")
+_INGRESS = "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule"
+_EGRESS = "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule"
+_LEGACY_RULE = "aws:ec2/securityGroupRule:SecurityGroupRule"
+_ALL_TRAFFIC = ("-1", "all")
+BUDGET_KEY = "trainstack:max_usd_per_hour"
+
+
+def efa_self_rule(records: list[dict[str, Any]]) -> list[Violation]:
+    """A security group used by EFA interfaces must allow all traffic to and from itself.
+
+    EFA needs an inbound and an outbound all-traffic rule that references the group itself
+    (AWS EFA guide, "Prepare an EFA-enabled security group"; D1 in
+    shared/reference-facts/interconnect.md). An egress rule to 0.0.0.0/0 does not count.
+    """
+    groups = _efa_security_groups(records)
+    if groups is None:
+        return []
+    selfs = _self_rules(records)
+    wanted = sorted(groups) or [None]  # None: group ids unknown, any self-referencing group
+    found = []
+    for group in wanted:
+        for direction in ("ingress", "egress"):
+            if not any(d == direction and (group is None or g in (group, UNKNOWN)) for d, g in selfs):
+                where = f"security group {group}" if group else "the EFA security group"
+                found.append(Violation(
+                    "efa-security-group-self-rule", None,
+                    f"EFA in use but {where} has no all-traffic {direction} rule referencing itself; "
+                    f"add one (referencedSecurityGroupId = securityGroupId, ipProtocol -1)"))
+    return found
+
+
+def spot_has_checkpoint_storage(records: list[dict[str, Any]]) -> list[Violation]:
+    """Spot capacity can vanish at any time: a spot cluster needs a file system or bucket."""
+    spot = [r["name"] for r in records if _is_spot(r)]
+    if spot and not any(r["type"] in STATEFUL for r in records):
+        return [Violation("spot-needs-checkpoint-storage", spot[0],
+                          f"{len(spot)} spot node resource(s) but no file system or bucket for "
+                          "checkpoints; add file_system to the cluster or use on-demand")]
+    return []
+
+
+def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[Violation]:
+    """The cluster's USD/hour must not exceed the stack's `trainstack:max_usd_per_hour`.
+
+    Args:
+        usd_per_hour: the whole cluster's price, USD/hour (None when unknown).
+        max_usd_per_hour: the stack's budget, USD/hour (None: no budget set).
+    """
+    if usd_per_hour is None or max_usd_per_hour is None or usd_per_hour <= max_usd_per_hour:
+        return []
+    return [Violation("budget", None,
+                      f"cluster costs ${usd_per_hour:,.2f}/hour, over {BUDGET_KEY} "
+                      f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget")]
+
+
+def _efa_security_groups(records: list[dict[str, Any]]) -> set[str] | None:
+    """Known security-group ids on EFA interfaces; None when no EFA interface exists."""
+    groups: set[str] | None = None
+    for record in records:
+        if record["type"] not in (LAUNCH_TEMPLATE, "aws:ec2/networkInterface:NetworkInterface"):
+            continue
+        inputs = record["inputs"]
+        interfaces = inputs.get("networkInterfaces") if record["type"] == LAUNCH_TEMPLATE else [inputs]
+        for interface in interfaces if isinstance(interfaces, list) else []:
+            if isinstance(interface, dict) and interface.get("interfaceType") in EFA_TYPES:
+                groups = groups or set()
+                ids = interface.get("securityGroups") or []
+                groups.update(g for g in ids if isinstance(g, str) and g != UNKNOWN)
+    return groups
+
+
+def _self_rules(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(direction, group id) of every all-traffic rule whose peer is its own group."""
+    found = []
+    for record in records:
+        kind, inputs = record["type"], record["inputs"]
+        if kind in (_INGRESS, _EGRESS) and str(inputs.get("ipProtocol")) in _ALL_TRAFFIC:
+            group = inputs.get("securityGroupId")
+            if group is not None and inputs.get("referencedSecurityGroupId") in (group, UNKNOWN):
+                found.append(("ingress" if kind == _INGRESS else "egress", group))
+        elif kind == _LEGACY_RULE and inputs.get("self") is True and str(inputs.get("protocol")) in _ALL_TRAFFIC:
+            found.append((inputs.get("type"), inputs.get("securityGroupId")))
+        elif kind == "aws:ec2/securityGroup:SecurityGroup":
+            for direction in ("ingress", "egress"):
+                for rule in inputs.get(direction) or []:
+                    if rule.get("self") is True and str(rule.get("protocol")) in _ALL_TRAFFIC:
+                        found.append((direction, f"{record['name']}-id"))
+    return found
+
+
+def _is_spot(record: dict[str, Any]) -> bool:
+    kind, inputs = record["type"], record["inputs"]
+    if kind in ("aws:ec2/instance:Instance", LAUNCH_TEMPLATE):
+        market = inputs.get("instanceMarketOptions")
+        return isinstance(market, dict) and market.get("marketType") == "spot"
+    if kind in ("azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine"):
+        profile = inputs.get("virtualMachineProfile") or inputs
+        return isinstance(profile, dict) and profile.get("priority") in ("Spot", "Low")
+    if kind == "gcp:compute/instance:Instance":
+        scheduling = inputs.get("scheduling") or {}
+        return scheduling.get("provisioningModel") == "SPOT" or scheduling.get("preemptible") is True
+    if kind == "gcp:tpu/v2Vm:V2Vm":
+        scheduling = inputs.get("schedulingConfig") or {}
+        return scheduling.get("spot") is True or scheduling.get("preemptible") is True
+    return False

@@ -1,0 +1,131 @@
+"""`trainstack plan --markdown / --json --against REF` on a temporary git repository."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from trainstack.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+FSX = "training-a100-fsx"
+IGNORE = shutil.ignore_patterns("__pycache__", "data", "*.pyc")
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="--against needs git")
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false",
+                    *args], cwd=repo, check=True, capture_output=True)
+
+
+def write_stack(repo: Path, config: dict | None = None, **cluster) -> dict:
+    document = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())
+    document["config"]["trainstack:cluster"].update(cluster)
+    document["config"].update(config or {})
+    (repo / "stacks").mkdir(exist_ok=True)
+    (repo / "stacks" / "Pulumi.training-a100.yaml").write_text(yaml.safe_dump(document))
+    return document["config"]["trainstack:cluster"]
+
+
+@pytest.fixture()
+def repo(tmp_path, monkeypatch):
+    """A project committed to git in a subfolder (`infra/`): today's program, the a100 stack."""
+    for variable in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):  # never reach the outer repository
+        monkeypatch.delenv(variable, raising=False)
+    project = tmp_path / "infra"
+    project.mkdir()
+    for name in ("__main__.py", "Pulumi.yaml"):
+        shutil.copy(ROOT / name, project / name)
+    for package in ("components", "profiles"):
+        shutil.copytree(ROOT / package, project / package, ignore=IGNORE)
+    write_stack(project)
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "a100 stack")
+    monkeypatch.chdir(project)
+    return project
+
+
+def plan(*args):
+    return CliRunner().invoke(app, ["plan", "-s", "training-a100", *args])
+
+
+def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
+    old = yaml.safe_load((repo / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
+    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", purchase="on-demand", usd_per_hour=98.32)
+    result = plan("--json", "--against", "main")
+    assert result.exit_code == 0, result.output
+    review = json.loads(result.stdout)
+
+    actions = {c["name"]: c["action"] for c in review["changes"]}
+    assert actions["training-a100-node-0"] == actions["training-a100-node-1"] == "replace"
+    assert actions["training-a100-node-2"] == "create"
+    assert actions["training-a100-lt"] == "update"
+    assert FSX not in actions and review["data_loss"] == []  # unchanged: never replaced or deleted
+    node0 = next(c for c in review["changes"] if c["name"] == "training-a100-node-0")
+    assert "instanceMarketOptions" in node0["replace_keys"]
+    assert review["summary"]["create"] == 1 and review["summary"]["replace"] == 2
+
+    cost = review["cost"]
+    assert cost["before"]["usd_per_hour"] == old["usd_per_hour"]
+    assert cost["after"]["usd_per_hour"] == new["usd_per_hour"]
+    assert cost["after"]["usd_per_job"] == pytest.approx(new["usd_per_hour"] * new["hours"], abs=0.01)
+    assert review["policies"]["passed"] is True
+
+
+def test_markdown_comment_runs_the_old_component_code(repo):
+    compute = repo / "components" / "aws" / "compute.py"
+    compute.write_text(compute.read_text().replace("ROOT_VOLUME_GIB = 200", "ROOT_VOLUME_GIB = 100"))
+    git(repo, "commit", "-q", "-am", "smaller root volume")
+    write_stack(repo, config={"trainstack:max_usd_per_hour": 5})  # today's code (200 GiB), a tight budget
+
+    result = plan("--markdown", "--against", "HEAD")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert text.startswith("<!-- trainstack-plan:training-a100 -->")
+    assert "### trainstack plan: `training-a100` against `HEAD`" in text
+    assert "| ✏️ update | `aws:ec2/launchTemplate:LaunchTemplate` | `training-a100-lt` |" in text
+    assert "`blockDeviceMappings[0].ebs.volumeSize`" in text  # 100 GiB at HEAD -> 200 GiB now
+    assert "| ❌ | `budget` |" in text and "| ✅ | `imdsv2-required` |" in text
+    assert "| USD/hour | 8.52 | 8.52 | +0.00 |" in text
+    assert "policies ❌ 7/8 passed" in text
+
+
+def test_unchanged_stack_in_a_fresh_process_plans_identically(repo):
+    review = json.loads(plan("--json", "--against", "main").stdout)
+    assert review["changes"] == [] and review["summary"]["same"] > 20
+
+
+def test_stack_missing_at_ref_is_all_creates(repo):
+    git(repo, "rm", "-q", "stacks/Pulumi.training-a100.yaml")
+    git(repo, "commit", "-q", "-m", "drop stack")
+    write_stack(repo)
+    review = json.loads(plan("--json", "--against", "main").stdout)
+    assert review["cost"]["before"] is None
+    assert {c["action"] for c in review["changes"]} == {"create"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("--markdown", "--against", "no-such-branch"), "--against no-such-branch: not a git revision",
+                     id="unknown-ref"),
+        pytest.param(("--markdown", "--json"), "choose one", id="both-formats"),
+    ],
+)
+def test_user_errors_are_one_line_exit_2(repo, args, message):
+    result = plan(*args)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_bad_budget_is_one_line_exit_2(repo):
+    write_stack(repo, config={"trainstack:max_usd_per_hour": "lots"})
+    result = plan("--markdown")
+    assert result.exit_code == 2
+    assert "trainstack:max_usd_per_hour: 'lots' is not a positive number" in result.output

@@ -1,0 +1,128 @@
+"""The pulumi-policy adapters, driven with constructed arguments (no engine, no CLI)."""
+
+import contextvars
+import json
+
+import pulumi
+import pytest
+from pulumi_policy import (
+    PolicyCustomTimeouts,
+    PolicyResource,
+    PolicyResourceOptions,
+    ResourceValidationArgs,
+    ResourceValidationPolicy,
+    StackValidationArgs,
+    StackValidationPolicy,
+)
+from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, unknown_checking_proxy
+
+from policies import RULES
+from policies.pack import policies, resource_validator, stack_validator, to_record, validate_budget
+
+STACK = "urn:pulumi:dev::trainstack::pulumi:pulumi:Stack::trainstack-dev"
+PARENT = "urn:pulumi:dev::trainstack::trainstack:aws:GpuCluster::c"
+TAGS = {"trainstack:cluster": "c", "trainstack:provider": "aws"}
+
+
+def options(protect=False, parent=PARENT):
+    return PolicyResourceOptions(protect, [], None, [], PolicyCustomTimeouts(0, 0, 0), [], parent)
+
+
+def resource_args(kind, props, protect=False):
+    return ResourceValidationArgs(kind, unknown_checking_proxy(props), f"{PARENT}$x::r", "r", options(protect), None)
+
+
+def stack_resource(kind, name, props, deps=None):
+    resource = PolicyResource(kind, unknown_checking_proxy(props), f"{PARENT}${kind}::{name}", name,
+                              options(), None, None, [], {})
+    resource.property_dependencies = deps or {}
+    return resource
+
+
+def reported(validate, args):
+    messages = []
+    validate(args, lambda message, urn=None: messages.append((message, urn)))
+    return messages
+
+
+def test_pack_has_one_policy_per_rule_with_the_right_kind():
+    pack = {p.name: p for p in policies()}
+    assert set(pack) == set(RULES)
+    assert isinstance(pack["imdsv2-required"], ResourceValidationPolicy)
+    assert isinstance(pack["efa-security-group-self-rule"], StackValidationPolicy)
+    assert isinstance(pack["budget"], StackValidationPolicy)
+
+
+def test_resource_adapter_reports_the_rule_message():
+    args = resource_args("aws:ec2/launchTemplate:LaunchTemplate", {"metadataOptions": {"httpTokens": "optional"}})
+    (message, _), = reported(resource_validator("imdsv2-required"), args)
+    assert "httpTokens" in message
+
+
+def test_protect_comes_from_opts():
+    fsx = "aws:fsx/lustreFileSystem:LustreFileSystem"
+    assert reported(resource_validator("stateful-protected"), resource_args(fsx, {"tags": TAGS}, protect=True)) == []
+    assert reported(resource_validator("stateful-protected"), resource_args(fsx, {"tags": TAGS}))
+
+
+def test_record_shape_parent_and_unknowns():
+    props = {"tags": TAGS, "vpcId": UNKNOWN_STRING_VALUE, "routes": [{"gatewayId": UNKNOWN_STRING_VALUE}]}
+    rec = to_record(resource_args("aws:ec2/routeTable:RouteTable", props))
+    assert rec == {"type": "aws:ec2/routeTable:RouteTable", "name": "r", "parent": "c", "protect": False,
+                   "inputs": {"tags": TAGS, "vpcId": "<unknown>", "routes": [{"gatewayId": "<unknown>"}]}}
+    at_root = ResourceValidationArgs("aws:ec2/vpc:Vpc", unknown_checking_proxy({}), "u", "v", options(parent=STACK), None)
+    assert to_record(at_root)["parent"] is None
+
+
+def test_unknown_values_never_fail_a_rule():
+    props = {"metadataOptions": {"httpTokens": UNKNOWN_STRING_VALUE}, "tags": UNKNOWN_STRING_VALUE,
+             "blockDeviceMappings": [{"ebs": {"encrypted": UNKNOWN_STRING_VALUE}}]}
+    args = resource_args("aws:ec2/launchTemplate:LaunchTemplate", props)
+    for rule in ("imdsv2-required", "cost-tags", "disks-encrypted"):
+        assert reported(resource_validator(rule), args) == [], rule
+
+
+def efa_preview(with_self_rules):
+    """A preview before any id exists: references are unknown, with property dependencies."""
+    sg = stack_resource("aws:ec2/securityGroup:SecurityGroup", "c-sg", {"tags": TAGS})
+    lt = stack_resource("aws:ec2/launchTemplate:LaunchTemplate", "c-lt", {
+        "networkInterfaces": [{"interfaceType": "efa", "securityGroups": [UNKNOWN_STRING_VALUE]}]})
+    rules = [
+        stack_resource(f"aws:vpc/securityGroup{kind}Rule:SecurityGroup{kind}Rule", f"c-sg-self-{kind}",
+                       {"ipProtocol": "-1", "securityGroupId": UNKNOWN_STRING_VALUE,
+                        "referencedSecurityGroupId": UNKNOWN_STRING_VALUE},
+                       {"securityGroupId": [sg], "referencedSecurityGroupId": [sg]})
+        for kind in ("Ingress", "Egress")
+    ]
+    return StackValidationArgs([sg, lt, *(rules if with_self_rules else rules[:1])])
+
+
+def test_stack_adapter_resolves_unknown_references_from_dependencies():
+    validate = stack_validator("efa-security-group-self-rule")
+    assert reported(validate, efa_preview(with_self_rules=True)) == []
+    (message, urn), = reported(validate, efa_preview(with_self_rules=False))
+    assert "egress" in message and urn is None
+
+
+def run_with_config(config, fn):
+    def body():
+        pulumi.runtime.set_all_config(config)
+        return fn()
+    return contextvars.copy_context().run(body)
+
+
+@pytest.mark.parametrize(
+    ("stack_config", "policy_config", "expected"),
+    [
+        pytest.param({"trainstack:max_usd_per_hour": "10"}, {}, 1, id="stack-budget-exceeded"),
+        pytest.param({"trainstack:max_usd_per_hour": "50"}, {}, 0, id="stack-budget-met"),
+        pytest.param({}, {"max_usd_per_hour": 5}, 1, id="policy-config-budget"),
+        pytest.param({}, {}, 0, id="no-budget"),
+    ],
+)
+def test_budget_policy_reads_stack_and_policy_config(stack_config, policy_config, expected):
+    config = {"trainstack:cluster": json.dumps({"usd_per_hour": 20.5}), **stack_config}
+    args = StackValidationArgs([], policy_config)
+    messages = run_with_config(config, lambda: reported(validate_budget, args))
+    assert len(messages) == expected
+    assert all("$20.50/hour" in m for m, _ in messages)

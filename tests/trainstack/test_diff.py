@@ -1,0 +1,96 @@
+"""Diffing two plans: URNs, changed input paths, replace-on-change and the PR comment."""
+
+import pytest
+
+from trainstack.diff import changed_paths, diff_plans, summary, urns
+from trainstack.markdown import review_markdown
+from trainstack.plan import PlanResult
+from trainstack.replacements import replace_keys
+from trainstack.review import review_json
+
+FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
+LT = "aws:ec2/launchTemplate:LaunchTemplate"
+NODE = "aws:ec2/instance:Instance"
+
+
+def rec(kind, name, parent="c", protect=False, **inputs):
+    return {"type": kind, "name": name, "parent": parent, "protect": protect, "inputs": inputs}
+
+
+def cluster(**fsx):
+    return [
+        rec("trainstack:aws:GpuCluster", "c", parent=None),
+        rec(LT, "c-lt", instanceType="p4d.24xlarge"),
+        rec(NODE, "c-node-0", launchTemplate={"id": "c-lt-id", "version": "1"}),
+        rec(FSX, "c-fsx", protect=True, **{"storageCapacity": 4800, "deploymentType": "PERSISTENT_2", **fsx}),
+    ]
+
+
+def test_urns_follow_the_parent_type_chain_like_the_engine():
+    assert sorted(urns(cluster(), "dev"))[:2] == [
+        "urn:pulumi:dev::trainstack::trainstack:aws:GpuCluster$aws:ec2/instance:Instance::c-node-0",
+        "urn:pulumi:dev::trainstack::trainstack:aws:GpuCluster$aws:ec2/launchTemplate:LaunchTemplate::c-lt",
+    ]
+    assert "urn:pulumi:dev::trainstack::trainstack:aws:GpuCluster::c" in urns(cluster(), "dev")
+
+
+def test_changed_paths_are_leaf_paths():
+    old = {"a": {"b": 1, "c": [1, 2]}, "d": [{"e": 1}], "gone": 1}
+    new = {"a": {"b": 2, "c": [1, 2, 3]}, "d": [{"e": 2}], "added": 1}
+    assert changed_paths(old, new) == ["a.b", "a.c", "added", "d[0].e", "gone"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "old", "new", "keys"),
+    [
+        pytest.param(NODE, {"instanceMarketOptions": {"marketType": "spot"}}, {}, ["instanceMarketOptions"], id="spot-removed"),
+        pytest.param(NODE, {"instanceType": "a"}, {"instanceType": "b"}, [], id="instance-type-updates-in-place"),
+        pytest.param(FSX, {"storageCapacity": 4800}, {"storageCapacity": 7200}, [], id="fsx-grows"),
+        pytest.param(FSX, {"storageCapacity": 4800}, {"storageCapacity": 2400}, ["storageCapacity"], id="fsx-shrinks"),
+        pytest.param(FSX, {"subnetIds": "a"}, {"subnetIds": "b"}, ["subnetIds"], id="fsx-subnet"),
+        pytest.param("gcp:compute/instance:Instance", {"scheduling": {"provisioningModel": "SPOT"}},
+                     {"scheduling": {"provisioningModel": "STANDARD"}}, ["scheduling.provisioningModel"], id="gcp-spot"),
+        pytest.param("gcp:compute/instance:Instance", {"machineType": "a"}, {"machineType": "b"}, [], id="gcp-machine"),
+        pytest.param("gcp:compute/instance:Instance", {"networkInterfaces": [{"subnetwork": "a"}]},
+                     {"networkInterfaces": [{"subnetwork": "b"}]}, [], id="gcp-nic-subnetwork-updates"),
+        pytest.param("gcp:compute/instance:Instance", {"networkInterfaces": [{"nicType": "VIRTIO_NET"}]},
+                     {"networkInterfaces": [{"nicType": "GVNIC"}]}, ["networkInterfaces[0].nicType"], id="gcp-nic-type"),
+        pytest.param("gcp:compute/instance:Instance", {"networkInterfaces": [{}]}, {"networkInterfaces": [{}, {}]},
+                     ["networkInterfaces"], id="gcp-nic-count"),
+        pytest.param("azure-native:compute:VirtualMachineScaleSet", {"location": "eastus"}, {"location": "westus"},
+                     ["location"], id="azure-location"),
+        pytest.param("azure-native:compute:VirtualMachineScaleSet", {"sku": {"capacity": 2}}, {"sku": {"capacity": 3}},
+                     [], id="azure-capacity"),
+    ],
+)
+def test_replace_keys(kind, old, new, keys):
+    assert replace_keys(kind, changed_paths(old, new), old, new) == keys
+
+
+def test_actions_and_the_launch_template_cascade():
+    before = cluster()
+    after = [r for r in cluster() if r["name"] != "c-node-0"]
+    after[1] = rec(LT, "c-lt", instanceType="p5.48xlarge")
+    after += [rec(NODE, "c-node-0", launchTemplate={"id": "c-lt-id", "version": "1"}),
+              rec(NODE, "c-node-1", launchTemplate={"id": "c-lt-id", "version": "1"})]
+    changes = {c.name: c for c in diff_plans(before, after, "dev")}
+    assert changes["c-lt"].action == "update" and changes["c-lt"].changed == ("instanceType",)
+    assert changes["c-node-0"].action == "replace"  # the template's new version relaunches the node
+    assert changes["c-node-0"].replace_keys == ("launchTemplate.version",)
+    assert changes["c-node-1"].action == "create"
+    assert changes["c-fsx"].action == "same"
+    removed = diff_plans(before, before[:2], "dev")
+    assert summary(removed) == {"create": 0, "update": 0, "replace": 0, "delete": 2, "same": 2}
+
+
+def test_markdown_warns_when_the_file_system_would_be_replaced():
+    before = PlanResult(cluster(), 10.0, 720.0, {})
+    after = PlanResult(cluster(subnetIds="other"), 12.5, 900.0, {})
+    changes = diff_plans(before.resources, after.resources, "dev")
+    review = review_json("dev", "main", changes, before, after, [], None)
+    assert review["data_loss"] == ["c-fsx"]
+    text = review_markdown(review)
+    assert "⚠️ **Data loss risk:** `c-fsx` would be replaced or deleted." in text
+    assert "| 🔁 replace | `aws:fsx/lustreFileSystem:LustreFileSystem` | `c-fsx` | `subnetIds` (replaces) |" in text
+    assert "| USD/hour | 10.00 | 12.50 | +2.50 |" in text
+    assert "| USD/job (72.0 h) | 720.00 | 900.00 | +180.00 |" in text

@@ -1,0 +1,126 @@
+"""Compare two plans of one stack: what `pulumi up` would create, update, replace or delete.
+
+Resources are matched by URN (stack, project, parent type chain, type, name), as the
+engine matches them. Inputs are diffed leaf by leaf; a change at a replace-on-change path
+(`trainstack.replacements`) makes the action "replace". A resource whose URN disappears is
+"delete", a new one "create".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trainstack.replacements import CASCADES, replace_keys
+
+ACTIONS = ("create", "update", "replace", "delete", "same")
+PROJECT = "trainstack"
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one resource goes through.
+
+    Attributes:
+        action: `create`, `update`, `replace`, `delete` or `same`.
+        type: the resource type token.
+        name: the logical name.
+        urn: the resource's URN.
+        protect: whether the resource is protected (in the newer plan when it exists).
+        changed: dotted input paths that differ (updates and replaces).
+        replace_keys: the changed paths that force the replacement.
+    """
+
+    action: str
+    type: str
+    name: str
+    urn: str
+    protect: bool = False
+    changed: tuple[str, ...] = field(default=())
+    replace_keys: tuple[str, ...] = field(default=())
+
+
+def urns(records: list[dict[str, Any]], stack: str, project: str = PROJECT) -> dict[str, dict[str, Any]]:
+    """URN -> record, with URNs built the way the Pulumi engine builds them.
+
+    `urn:pulumi:<stack>::<project>::<parent types>$<type>::<name>`; a parent is found by
+    its logical name among the records.
+    """
+    by_name = {r["name"]: r for r in records}
+
+    def qualified(record: dict[str, Any], seen: int = 0) -> str:
+        parent = by_name.get(record["parent"]) if record["parent"] else None
+        if parent is None or parent is record or seen > 50:
+            return record["type"]
+        return f"{qualified(parent, seen + 1)}${record['type']}"
+
+    return {f"urn:pulumi:{stack}::{project}::{qualified(r)}::{r['name']}": r for r in records}
+
+
+def changed_paths(old: Any, new: Any, prefix: str = "") -> list[str]:
+    """Dotted paths (`a.b`, `a[0].c`) where two input values differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        found = []
+        for key in sorted(set(old) | set(new)):
+            path = f"{prefix}.{key}" if prefix else key
+            if key not in old or key not in new:
+                found.append(path)
+            else:
+                found += changed_paths(old[key], new[key], path)
+        return found
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [p for i, (a, b) in enumerate(zip(old, new)) for p in changed_paths(a, b, f"{prefix}[{i}]")]
+    return [] if old == new else [prefix]
+
+
+def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack: str) -> list[Change]:
+    """Classify every resource of two plans of one stack.
+
+    Args:
+        before: records of the plan now deployed (empty for a new stack).
+        after: records of the proposed plan.
+        stack: the stack name (part of every URN).
+
+    Returns:
+        One change per URN, in the order of `after` then the deleted ones.
+    """
+    old, new = urns(before, stack), urns(after, stack)
+    changes = {urn: _compare(urn, old.get(urn), record) for urn, record in new.items()}
+    _cascade(changes, new)
+    deleted = [Change("delete", r["type"], r["name"], urn, bool(r["protect"]))
+               for urn, r in old.items() if urn not in new]
+    return [*changes.values(), *deleted]
+
+
+def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Change:
+    if old is None:
+        return Change("create", new["type"], new["name"], urn, bool(new["protect"]))
+    paths = changed_paths(old["inputs"], new["inputs"])
+    keys = replace_keys(new["type"], paths, old["inputs"], new["inputs"])
+    action = "replace" if keys else "update" if paths else "same"
+    return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys))
+
+
+def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> None:
+    """Apply `CASCADES`: an updated referenced resource changes its dependents' pinned input."""
+    for dependent, path, referenced, id_path in CASCADES:
+        updated_ids = {f"{c.name}-id" for c in changes.values()
+                       if c.type == referenced and c.action in ("update", "replace")}
+        for urn, change in changes.items():
+            if change.type != dependent or change.action in ("create", "replace"):
+                continue
+            if _get(records[urn]["inputs"], id_path) in updated_ids:
+                changed = tuple(sorted({*change.changed, path}))
+                changes[urn] = Change("replace", change.type, change.name, urn, change.protect, changed, (path,))
+
+
+def _get(inputs: dict[str, Any], path: str) -> Any:
+    value: Any = inputs
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def summary(changes: list[Change]) -> dict[str, int]:
+    """How many resources take each action, every action listed."""
+    return {action: sum(c.action == action for c in changes) for action in ACTIONS}

@@ -1,0 +1,106 @@
+"""Plan a stack as it was at another git revision, for `trainstack plan --against REF`.
+
+The stack file, `__main__.py`, `Pulumi.yaml`, `components/` and `profiles/` (without the
+catalog data) are extracted at REF into a temporary directory with `git archive`, and the
+plan runs there in a fresh Python process: the old component code must be imported, and
+the current process has already imported today's. trainstack itself (mocks, recorder) is
+today's, so both sides are measured with the same instrument.
+
+Run as `python -m trainstack.gitref STACK PROJECT_DIR` it prints that plan as JSON.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from trainstack.plan import STACKS_DIR, PlanError, PlanResult, run_plan
+
+PATHS = ("__main__.py", "Pulumi.yaml", "components", "profiles", ":(exclude)profiles/catalog/data")
+
+
+def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
+    """Plan `stack` with the program and stack file of git revision `ref`.
+
+    Args:
+        stack: the stack name.
+        project_dir: the Pulumi project directory inside a git work tree.
+        ref: any git revision (`main`, `origin/main`, `HEAD~1`, a commit id).
+
+    Returns:
+        The plan at `ref`, or None when the stack file did not exist there (a new stack).
+
+    Raises:
+        PlanError: git is missing, `ref` is unknown, or the old program fails to plan.
+    """
+    error = f"--against {ref}: not a git revision in {project_dir}; try main or HEAD~1"
+    commit = _git(project_dir, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", error=error)
+    tree = f"{commit.decode().strip()}:{_git(project_dir, 'rev-parse', '--show-prefix').decode().strip()}"
+    root = Path(_git(project_dir, "rev-parse", "--show-toplevel").decode().strip())  # ls-tree is cwd-relative
+    stacks = _git(root, "ls-tree", "--name-only", f"{tree}{STACKS_DIR}", allow_fail=True)
+    if f"Pulumi.{stack}.yaml" not in stacks.decode().splitlines():
+        return None
+    top = set(_git(root, "ls-tree", "--name-only", tree).decode().splitlines())
+    paths = [p for p in PATHS if p.startswith(":") or p in top]
+    archive = _git(root, "archive", "--format=tar", tree, "--", f"{STACKS_DIR}/Pulumi.{stack}.yaml", *paths)
+    with tempfile.TemporaryDirectory(prefix="trainstack-ref-") as tmp:
+        _extract(archive, Path(tmp))
+        return _plan_in_subprocess(stack, Path(tmp), ref)
+
+
+def _extract(archive: bytes, into: Path) -> None:
+    """Unpack a tar archive, refusing links and paths outside `into` where Python can."""
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(into, filter="data")
+        else:  # pragma: no cover - Python without PEP 706 filters
+            tar.extractall(into)  # noqa: S202 - our own repository's objects
+
+
+def _plan_in_subprocess(stack: str, old_dir: Path, ref: str) -> PlanResult:
+    """Run `python -m trainstack.gitref` with `old_dir` first on the import path."""
+    done = subprocess.run(
+        [sys.executable, "-m", "trainstack.gitref", stack, str(old_dir)],
+        cwd=old_dir, capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
+        raise PlanError(f"--against {ref}: the stack at {ref} does not plan: {lines[-1]}")
+    data = json.loads(done.stdout)
+    return PlanResult(data["resources"], data["usd_per_hour"], data["usd_total"], data["outputs"])
+
+
+def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = False) -> bytes:
+    """Run git in `cwd` and return stdout; a failure is a one-line PlanError."""
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise PlanError("--against needs git on PATH; install git or drop --against") from None
+    if done.returncode != 0 and not allow_fail:
+        detail = done.stderr.decode(errors="replace").strip().splitlines()
+        raise PlanError(error or f"git {args[0]}: {detail[-1] if detail else 'failed'} (in {cwd})")
+    return done.stdout if done.returncode == 0 else b""
+
+
+def _main(argv: list[str]) -> int:
+    stack, project = argv
+    sys.path.insert(0, str(Path(project).resolve()))
+    try:
+        result = run_plan(stack, Path(project))
+    except PlanError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    data: dict[str, Any] = {"resources": result.resources, "usd_per_hour": result.usd_per_hour,
+                            "usd_total": result.usd_total, "outputs": result.outputs}
+    print(json.dumps(data, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

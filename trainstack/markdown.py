@@ -1,0 +1,92 @@
+"""Render a review (`trainstack.review.review_json`) as a compact pull-request comment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MARKER = "<!-- trainstack-plan:{stack} -->"  # lets CI find and update its own comment
+ICONS = {"create": "🟢 create", "update": "✏️ update", "replace": "🔁 replace", "delete": "🔴 delete"}
+ORDER = ("replace", "delete", "create", "update")
+MAX_KEYS = 6
+
+
+def review_markdown(review: dict[str, Any]) -> str:
+    """The whole comment: summary line, changes, cost before -> after, policy results."""
+    parts = [MARKER.format(stack=review["stack"]), _title(review), "", _summary_line(review), ""]
+    if review["data_loss"]:
+        names = ", ".join(f"`{n}`" for n in review["data_loss"])
+        parts += [f"> ⚠️ **Data loss risk:** {names} would be replaced or deleted.", ""]
+    parts += [*_changes(review["changes"]), "", *_cost(review), "", *_policies(review["policies"])]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def _title(review: dict[str, Any]) -> str:
+    against = f" against `{review['against']}`" if review["against"] else " (new stack)"
+    return f"### trainstack plan: `{review['stack']}`{against}"
+
+
+def _summary_line(review: dict[str, Any]) -> str:
+    counts = review["summary"]
+    actions = " · ".join(f"{counts[a]} to {a}" for a in ("create", "update", "replace", "delete"))
+    cost = review["cost"]
+    before = cost["before"] or {"usd_per_hour": 0.0, "usd_per_job": 0.0}
+    results = review["policies"]["results"]
+    passed = sum(r["passed"] for r in results)
+    icon = "✅" if passed == len(results) else "❌"
+    return (f"**{actions}** ({counts['same']} unchanged) · "
+            f"**${before['usd_per_hour']:,.2f} → ${cost['after']['usd_per_hour']:,.2f}/hour** · "
+            f"**${before['usd_per_job']:,.2f} → ${cost['after']['usd_per_job']:,.2f}/job** · "
+            f"policies {icon} {passed}/{len(results)} passed")
+
+
+def _changes(changes: list[dict[str, Any]]) -> list[str]:
+    if not changes:
+        return ["No resource changes."]
+    rows = sorted(changes, key=lambda c: (ORDER.index(c["action"]), c["type"], c["name"]))
+    lines = [f"<details open><summary>Changes ({len(rows)})</summary>", "",
+             "| action | type | name | changed inputs |", "|---|---|---|---|"]
+    for change in rows:
+        lines.append(f"| {ICONS[change['action']]} | `{change['type']}` | `{change['name']}` | "
+                     f"{_keys(change)} |")
+    return [*lines, "", "</details>"]
+
+
+def _keys(change: dict[str, Any]) -> str:
+    replacing = set(change["replace_keys"])
+    keys = sorted(change["changed"], key=lambda k: (k not in replacing, k))
+    shown = [f"`{k}` (replaces)" if k in replacing else f"`{k}`" for k in keys[:MAX_KEYS]]
+    if len(keys) > MAX_KEYS:
+        shown.append(f"+{len(keys) - MAX_KEYS} more")
+    if change["action"] == "delete" and change["protect"]:
+        shown.append("protected: `pulumi up` will refuse")
+    return ", ".join(shown)
+
+
+def _cost(review: dict[str, Any]) -> list[str]:
+    cost = review["cost"]
+    before, after = cost["before"], cost["after"]
+    hours = f" ({after['hours']:,.1f} h)" if after["hours"] else ""
+    lines = ["#### Cost", "", "| | before | after | change |", "|---|---:|---:|---:|"]
+    for label, key, delta in (("USD/hour", "usd_per_hour", cost["delta_usd_per_hour"]),
+                              (f"USD/job{hours}", "usd_per_job", cost["delta_usd_per_job"])):
+        old = f"{before[key]:,.2f}" if before else "–"
+        lines.append(f"| {label} | {old} | {after[key]:,.2f} | {delta:+,.2f} |")
+    if review["budget_usd_per_hour"] is not None:
+        lines += ["", f"Budget: ${review['budget_usd_per_hour']:,.2f}/hour (`trainstack:max_usd_per_hour`)."]
+    return lines
+
+
+def _policies(policies: dict[str, Any]) -> list[str]:
+    lines = ["#### Policies", "", "| | rule | result |", "|---|---|---|"]
+    for result in policies["results"]:
+        if result["passed"]:
+            lines.append(f"| ✅ | `{result['rule']}` | {_cell(result['description'])} |")
+            continue
+        for violation in result["violations"]:
+            where = f"`{violation['resource']}`: " if violation["resource"] else ""
+            lines.append(f"| ❌ | `{result['rule']}` | {where}{_cell(violation['message'])} |")
+    return lines
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,113 @@
+"""`trainstack plan --markdown / --against`: the data a pull-request reviewer needs.
+
+Both plans run under Pulumi's mocks: the working tree's, and (with `against`) the same
+stack's at another git revision. The review holds every resource change, the cluster's
+USD/hour and USD/job before and after, and every policy result on the proposed plan.
+`review_json` is that data; `trainstack.markdown` renders it as a PR comment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from policies import evaluate
+from policies.rules import STATEFUL
+from policies.stack_rules import BUDGET_KEY
+from trainstack.diff import Change, diff_plans, summary
+from trainstack.gitref import plan_at_ref
+from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
+
+
+def build_review(stack: str, project_dir: Path, against: str | None = None) -> dict[str, Any]:
+    """Plan `stack` now (and at `against`), diff the two and run every policy.
+
+    Args:
+        stack: the stack name (`stacks/Pulumi.<stack>.yaml`).
+        project_dir: the Pulumi project directory.
+        against: a git revision to compare with; None compares with an empty stack.
+
+    Returns:
+        The review as plain data (see `review_json`).
+
+    Raises:
+        PlanError: either plan fails, the revision is unknown, or the budget is not a number.
+    """
+    project_dir = Path(project_dir)
+    after = run_plan(stack, project_dir)
+    limit = _budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
+    before = plan_at_ref(stack, project_dir, against) if against else None
+    changes = diff_plans(before.resources if before else [], after.resources, stack)
+    results = evaluate(after.resources, after.usd_per_hour, limit)
+    return review_json(stack, against, changes, before, after, results, limit)
+
+
+def review_json(
+    stack: str,
+    against: str | None,
+    changes: list[Change],
+    before: PlanResult | None,
+    after: PlanResult,
+    results: list[Any],
+    limit: float | None,
+) -> dict[str, Any]:
+    """The review as JSON-ready data.
+
+    Returns:
+        `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"),
+        "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
+        "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`.
+        Costs are USD/hour and USD per job (the planned hours); `before` is None for a new stack.
+    """
+    cost_before, cost_after = _cost(before), _cost(after)
+    return {
+        "stack": stack,
+        "against": against,
+        "summary": summary(changes),
+        "changes": [asdict(c) for c in changes if c.action != "same"],
+        "data_loss": [c.name for c in changes if c.action in ("replace", "delete")
+                      and (c.type in STATEFUL or c.protect)],
+        "cost": {
+            "before": cost_before,
+            "after": cost_after,
+            "delta_usd_per_hour": round(cost_after["usd_per_hour"] - (cost_before or {}).get("usd_per_hour", 0), 4),
+            "delta_usd_per_job": round(cost_after["usd_per_job"] - (cost_before or {}).get("usd_per_job", 0), 2),
+        },
+        "budget_usd_per_hour": limit,
+        "policies": _policies(results),
+    }
+
+
+def _policies(results: list[Any]) -> dict[str, Any]:
+    return {
+        "passed": all(r.passed for r in results),
+        "results": [
+            {"rule": r.rule, "description": r.description, "passed": r.passed,
+             "violations": [{"resource": v.resource, "message": v.message} for v in r.violations]}
+            for r in results
+        ],
+    }
+
+
+def _cost(plan: PlanResult | None) -> dict[str, float] | None:
+    if plan is None:
+        return None
+    hours = plan.usd_total / plan.usd_per_hour if plan.usd_per_hour else 0.0
+    return {"usd_per_hour": round(plan.usd_per_hour, 4), "usd_per_job": round(plan.usd_total, 2),
+            "hours": round(hours, 4)}
+
+
+def _budget(stack_file: Path) -> float | None:
+    """The stack's `trainstack:max_usd_per_hour`, USD/hour, or None when unset."""
+    value = read_stack_config(stack_file).get(BUDGET_KEY)
+    if value is None:
+        return None
+    try:
+        limit = float(value)
+    except (TypeError, ValueError):
+        limit = -1.0
+    if limit <= 0 or isinstance(value, bool):
+        raise PlanError(f"{stack_file}: {BUDGET_KEY}: {value!r} is not a positive number of USD/hour; "
+                        "write e.g. `trainstack:max_usd_per_hour: 50`")
+    return limit
