@@ -2,22 +2,31 @@
 
 import pytest
 
-from components.registry import component_for
+from components.registry import REGISTRY, component_for
+
+EXPECTED = {
+    "aws": ("components.aws.cluster", "AwsGpuCluster"),
+    "azure": ("components.azure.cluster", "AzureGpuCluster"),
+    "gcp": ("components.gcp.cluster", "GcpGpuCluster"),
+    "alicloud": ("components.alicloud.cluster", "AlicloudGpuCluster"),
+    "tencentcloud": ("components.tencentcloud.cluster", "TencentcloudGpuCluster"),
+    "huaweicloud": ("components.huaweicloud.cluster", "HuaweicloudGpuCluster"),
+    "volcengine": ("components.volcengine.cluster", "VolcengineGpuCluster"),
+    "baiducloud": ("components.baiducloud.cluster", "BaiducloudGpuCluster"),
+}
 
 
-@pytest.mark.parametrize(
-    ("provider", "module", "name"),
-    [
-        ("aws", "components.aws.cluster", "AwsGpuCluster"),
-        ("azure", "components.azure.cluster", "AzureGpuCluster"),
-        ("gcp", "components.gcp.cluster", "GcpGpuCluster"),
-    ],
-)
-def test_registered_components(provider, module, name):
+def test_every_provider_is_registered():
+    assert set(REGISTRY) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("provider", sorted(EXPECTED))
+def test_registered_components(provider):
     cls = component_for(provider)
-    assert (cls.__module__, cls.__name__) == (module, name)
+    assert (cls.__module__, cls.__name__) == EXPECTED[provider]
 
 
 def test_unknown_provider_lists_valid_names():
-    with pytest.raises(ValueError, match=r"^unknown provider 'oci'; valid: aws, azure, gcp$"):
+    valid = "alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine"
+    with pytest.raises(ValueError, match=rf"^unknown provider 'oci'; valid: {valid}$"):
         component_for("oci")

@@ -1,0 +1,114 @@
+"""Checks on a `ClusterConfig` (and the cluster name) before the Huawei Cloud component
+creates anything. Every message is one line naming the field and the fix.
+
+Sources: shared/reference-facts/china-clouds.md sections 1.3 (flavors), 3 (no RDMA, no
+proximity placement), 4 (SFS Turbo tiers and sizes), 5.3 (what pulumi_huaweicloud models).
+Name rules: ECS names hold 1-64 letters, digits, `_`, `-`, `.`; SFS Turbo names 4-64
+characters starting with a letter (pulumi_huaweicloud `ecs.Instance`/`sfs.Turbo` docs).
+Pulumi appends an 8-character suffix to autonamed children, so the cluster name is kept to
+40 characters.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from components.common import check_provider
+from components.contract import ClusterConfig
+from components.huaweicloud.facts import (
+    FLAVOR_ACCELERATOR_COUNTS,
+    MODELARTS_ONLY_ACCELERATORS,
+    RDMA_FAMILIES,
+    family_names,
+    flavor_family,
+    is_modelarts_flavor,
+)
+from components.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
+from components.huaweicloud.tags import check_tags
+
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+
+
+def validate_args(name: str, args: ClusterConfig) -> None:
+    """Reject configs the Huawei Cloud component cannot build.
+
+    Args:
+        name: the cluster name every child name derives from.
+        args: the cluster config.
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    check_provider(args, "huaweicloud", "Huawei Cloud")
+    if not _NAME.match(name):
+        raise ValueError(
+            f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
+            "'_' or '-' (Huawei SFS Turbo and ECS name rules); rename the stack or cluster"
+        )
+    _check_flavor(args)
+    family = flavor_family(args.instance_type).family
+    if args.interconnect == "rdma" and family not in RDMA_FAMILIES:
+        raise ValueError(
+            f"interconnect: rdma is not available on Huawei ECS flavor {args.instance_type}: no "
+            "ECS GPU flavor has a sourced RDMA/RoCE fabric (china-clouds.md sections 1.3, 3); "
+            "set interconnect: none"
+        )
+    for cidr in args.ssh_cidrs:
+        _check_cidr(cidr)
+    if args.capacity_reservation_id:
+        raise ValueError(
+            "capacity_reservation_id: the Huawei Cloud component cannot launch into a capacity "
+            "reservation; remove capacity_reservation_id"
+        )
+    if args.file_system is not None:
+        _check_file_system(args)
+    check_tags(args.tags)
+
+
+def _check_file_system(args: ClusterConfig) -> None:
+    kind = args.file_system.deployment_type
+    if kind is not None and kind != SHARE_TYPE:
+        raise ValueError(
+            f"file_system.deployment_type: '{kind}' is not what this component builds on Huawei "
+            f"Cloud (SFS Turbo share type {SHARE_TYPE}); remove it or set {SHARE_TYPE}"
+        )
+    turbo_sizing(args.file_system.capacity_gib, args.file_system.throughput_mbps_per_tib)
+
+
+def _check_flavor(args: ClusterConfig) -> None:
+    if args.accelerator in MODELARTS_ONLY_ACCELERATORS or is_modelarts_flavor(args.instance_type):
+        raise ValueError(
+            f"instance_type: {args.instance_type} ({args.accelerator}) exists on Huawei Cloud only "
+            "as a ModelArts resource pool (china-clouds.md section 1.3), which pulumi_huaweicloud "
+            "0.0.12 does not model (section 5.3); choose an ECS flavor of "
+            f"{', '.join(family_names())} or create the pool outside trainstack"
+        )
+    family = flavor_family(args.instance_type)
+    if family is None:
+        raise ValueError(
+            f"instance_type: {args.instance_type} is not a known Huawei ECS accelerator flavor "
+            f"family; use one of {', '.join(family_names())} (e.g. p3.16xlarge.8)"
+        )
+    if args.accelerator not in family.accelerators:
+        raise ValueError(
+            f"accelerator: {args.accelerator} does not match flavor family {family.family} "
+            f"({family.note}); set accelerator: {family.accelerators[0]} or pick another flavor"
+        )
+    expected = FLAVOR_ACCELERATOR_COUNTS.get(args.instance_type.strip().lower())
+    if expected is not None and args.accelerator_count != expected:
+        raise ValueError(
+            f"accelerator_count: {args.accelerator_count} does not match {args.instance_type}, "
+            f"which has {expected} (china-clouds.md section 1.3); set accelerator_count: {expected}"
+        )
+
+
+def _check_cidr(cidr: str) -> None:
+    try:
+        network = ipaddress.ip_network(cidr.strip(), strict=False)
+    except ValueError:
+        raise ValueError(
+            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
+        ) from None
+    if network.version != 4:
+        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")

@@ -1,0 +1,82 @@
+"""Checks on a `ClusterConfig` (and the cluster name) before the Volcengine component
+creates anything. Every message is one line naming the field and the fix.
+
+Sources: china-clouds.md sections 1.4 (families, RDMA), 3 (HPC cluster, deployment set),
+4 (vePFS store types). Name rules (pulumi_volcenginecc docs, official): deployment-set,
+HPC-cluster and vePFS names start with a letter and hold letters, digits, `_` and `-`
+(1-128 characters); the cluster name is kept to 40 so every derived child name fits.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from components.common import check_provider
+from components.contract import ClusterConfig
+from components.volcengine.facts import family_names, instance_family
+from components.volcengine.tags import check_tags
+from components.volcengine.vepfs import vepfs_sizing
+
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+
+
+def validate_args(name: str, args: ClusterConfig) -> None:
+    """Reject configs the Volcengine component cannot build.
+
+    Args:
+        name: the cluster name every child name derives from.
+        args: the cluster config.
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    check_provider(args, "volcengine", "Volcengine")
+    if not _NAME.match(name):
+        raise ValueError(
+            f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
+            "'_' or '-' (Volcengine resource name rules); rename the stack or cluster"
+        )
+    _check_instance_type(args)
+    for cidr in args.ssh_cidrs:
+        _check_cidr(cidr)
+    if args.capacity_reservation_id:
+        raise ValueError(
+            "capacity_reservation_id: the Volcengine component cannot launch into a capacity "
+            "reservation; remove capacity_reservation_id"
+        )
+    if args.file_system is not None:
+        vepfs_sizing(args.file_system)
+    check_tags(args.tags)
+
+
+def _check_instance_type(args: ClusterConfig) -> None:
+    family = instance_family(args.instance_type)
+    if family is None:
+        raise ValueError(
+            f"instance_type: {args.instance_type} is not a known Volcengine GPU type "
+            f"ecs.<family>.<size>; families: {', '.join(family_names())} "
+            "(e.g. ecs.hpcpni2.28xlarge)"
+        )
+    if family.accelerators is not None and args.accelerator not in family.accelerators:
+        raise ValueError(
+            f"accelerator: {args.accelerator} does not match family {family.family} "
+            f"({family.note}); set accelerator: {family.accelerators[0]} or pick another type"
+        )
+    if args.interconnect == "rdma" and not family.rdma:
+        raise ValueError(
+            f"interconnect: rdma needs an RDMA family and {args.instance_type} has none "
+            f"(china-clouds.md section 1.4); choose ecs.{'/'.join(family_names(rdma_only=True))}"
+            ".<size> or set interconnect: none"
+        )
+
+
+def _check_cidr(cidr: str) -> None:
+    try:
+        network = ipaddress.ip_network(cidr.strip(), strict=False)
+    except ValueError:
+        raise ValueError(
+            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
+        ) from None
+    if network.version != 4:
+        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")

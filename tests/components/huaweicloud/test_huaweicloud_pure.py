@@ -1,0 +1,196 @@
+"""Pure helpers of the Huawei Cloud component: no Pulumi engine involved."""
+
+from __future__ import annotations
+
+import pytest
+
+from components.huaweicloud.facts import flavor_family, is_modelarts_flavor
+from components.huaweicloud.purchase import charging_args
+from components.huaweicloud.security import FROM_NODE_GROUP, file_system_rules, node_rules
+from components.huaweicloud.sfs import HPC_BANDWIDTH_TIERS, round_size_gib, turbo_sizing
+from components.huaweicloud.storage import split_export_location
+from components.huaweicloud.tags import check_tags, huawei_tags, sanitize_key, sanitize_value
+from components.huaweicloud.validate import validate_args
+
+
+@pytest.mark.parametrize(
+    ("throughput", "capacity_gib", "tier", "size_gib"),
+    [
+        pytest.param(250, 4800, "250M", 4915, id="250-4800GiB-4.8TiB"),
+        pytest.param(250, 1, "250M", 1228, id="250-min-1.2TiB"),
+        pytest.param(250, 1228, "250M", 1228, id="250-exact-1.2TiB"),
+        pytest.param(250, 1229, "250M", 2457, id="250-just-over-2.4TiB"),
+        pytest.param(40, 3686, "40M", 3686, id="40-3.6TiB"),
+        pytest.param(20, 1, "20M", 3686, id="20-min-3.6TiB"),
+        pytest.param(20, 4000, "20M", 4915, id="20-4000GiB-4.8TiB"),
+        pytest.param(125, 8601, "125M", 8601, id="125-8.4TiB-doc-example"),
+        pytest.param(500, 6144, "500M", 6144, id="500-exact-6TiB"),
+        pytest.param(1000, 1_048_166, "1000M", 1_048_166, id="1000-largest-step"),
+    ],
+)
+def test_sfs_turbo_tier_and_size(throughput, capacity_gib, tier, size_gib):
+    sizing = turbo_sizing(capacity_gib, throughput)
+    got = (sizing.hpc_bandwidth, sizing.size_gib, sizing.mbps_per_tib)
+    assert got == (tier, size_gib, throughput)
+    assert sizing.size_gib >= capacity_gib
+    # Every size is a whole number of 1.2 TiB steps, rounded down to GiB (sfs_turbo.md).
+    steps = round(sizing.size_gib / 1228.8)
+    assert sizing.size_gib == int(steps * 1228.8)
+
+
+def test_sfs_turbo_bandwidth_is_tier_times_tib_with_150_floor():
+    assert turbo_sizing(1, 20).bandwidth_mbps == 150  # 3.6 TiB x 20 = 72 -> floor 150
+    assert turbo_sizing(4800, 250).bandwidth_mbps == 250 * 4915 // 1024
+
+
+@pytest.mark.parametrize("throughput", [0, 100, 200, 400])
+def test_invalid_throughput_lists_the_tiers(throughput):
+    with pytest.raises(ValueError) as info:
+        turbo_sizing(4800, throughput)
+    message = str(info.value)
+    assert message.startswith(f"file_system.throughput_mbps_per_tib: {throughput}")
+    assert all(str(tier) in message for tier in HPC_BANDWIDTH_TIERS)
+
+
+def test_size_limits():
+    with pytest.raises(ValueError, match="capacity_gib: 0 must be > 0"):
+        round_size_gib(0, 250)
+    with pytest.raises(ValueError, match="above the SFS Turbo maximum of 1048576 GiB"):
+        round_size_gib(1_048_576, 250)
+
+
+def test_charging_args():
+    assert charging_args("spot") == {"charging_mode": "spot"}
+    assert charging_args("spot", 12.5) == {"charging_mode": "spot", "spot_maximum_price": "12.5"}
+    assert charging_args("on-demand") == {"charging_mode": "postPaid"}
+    with pytest.raises(ValueError, match="purchase: 'reserved'"):
+        charging_args("reserved")
+    with pytest.raises(ValueError, match="spot_maximum_price: 0"):
+        charging_args("spot", 0)
+
+
+def test_node_rules_never_open_ingress_to_the_world():
+    rules = dict(node_rules(["203.0.113.0/24", "198.51.100.7/32"]))
+    assert list(rules) == ["internal", "egress", "ssh-0", "ssh-1"]
+    assert rules["internal"]["remote_group_id"] == FROM_NODE_GROUP
+    assert rules["ssh-1"] == {
+        "direction": "ingress",
+        "ethertype": "IPv4",
+        "description": "SSH from an allowed CIDR",
+        "remote_ip_prefix": "198.51.100.7/32",
+        "protocol": "tcp",
+        "port_range_min": 22,
+        "port_range_max": 22,
+    }
+    for rule in [*rules.values(), *dict(file_system_rules()).values()]:
+        if rule["direction"] == "ingress":
+            source = rule.get("remote_group_id") or rule.get("remote_ip_prefix")
+            assert source not in (None, "", "0.0.0.0/0")
+    assert [name for name, _ in node_rules(())] == ["internal", "egress"]
+
+
+def test_tags_are_sanitized_for_huawei():
+    assert huawei_tags("train-a100", {"cost:center": "ml/research", "team": "a b"}) == {
+        "trainstack-cluster": "train-a100",
+        "trainstack-provider": "huaweicloud",
+        "cost-center": "ml-research",
+        "team": "a-b",
+    }
+    assert sanitize_key("k" * 50) == "k" * 36
+    assert sanitize_value("v.1@x" + "v" * 50) == ("v.1@x" + "v" * 50)[:43]
+
+
+@pytest.mark.parametrize(
+    ("extra", "match"),
+    [
+        pytest.param({"a:b": "1", "a/b": "2"}, "'a:b' and 'a/b' both become 'a-b'", id="collision"),
+        pytest.param(
+            {"trainstack:cluster": "x"}, "both become 'trainstack-cluster'", id="reserved"
+        ),
+        pytest.param({"_sys_x": "1"}, "starts with _sys_", id="system"),
+        pytest.param({"": "1"}, "empty tag key", id="empty"),
+    ],
+)
+def test_check_tags_rejects(extra, match):
+    with pytest.raises(ValueError, match=match):
+        check_tags(extra)
+
+
+def test_flavor_facts():
+    assert flavor_family("P3.16xlarge.8").accelerators == ("A100-80GB",)
+    assert flavor_family("p5s.40xlarge.12").note == "H100 PCIe 80 GB"
+    assert flavor_family("ai1s.large.4").kind == "npu"
+    assert flavor_family("c7.large.2") is None
+    assert is_modelarts_flavor("modelarts.bm.snt9.xlarge.8")
+    assert not is_modelarts_flavor("p3.2xlarge.8")
+
+
+@pytest.mark.parametrize(
+    ("location", "parts"),
+    [
+        ("10.0.0.5:/", ("10.0.0.5", "/")),
+        ("h:/share", ("h", "/share")),
+        ("h", ("h", "/")),
+        (None, (None, None)),
+    ],
+)
+def test_split_export_location(location, parts):
+    assert split_export_location(location) == parts
+
+
+def test_validate_accepts_the_example_and_the_other_families(hw_config):
+    validate_args("c", hw_config())
+    for flavor, accelerator, count in [
+        ("p5s.20xlarge.12", "H100", 4),
+        ("ai1s.large.4", "Ascend 310", 1),
+        ("p2v.8xlarge.8", "V100", 4),  # P2v table unsourced: the count is not checked
+    ]:
+        config = hw_config(instance_type=flavor, accelerator=accelerator, accelerator_count=count)
+        validate_args("c", config)
+
+
+REJECTED = [
+    ("c", {"provider": "aws"}, r"^provider: 'aws' given to the Huawei Cloud", "provider"),
+    ("1c", {}, r"^name: '1c' must start with a letter", "name"),
+    ("c", {"instance_type": "c7.large.2"}, r"^instance_type: c7.large.2 is not a known", "family"),
+    (
+        "c",
+        {"instance_type": "modelarts.bm.snt9.xlarge.8", "accelerator": "Ascend 910B"},
+        r"^instance_type: .*ModelArts resource pool.*pulumi_huaweicloud 0.0.12",
+        "ascend-910b",
+    ),
+    ("c", {"accelerator": "A100"}, r"^accelerator: A100 does not match flavor family p3", "gpu"),
+    (
+        "c",
+        {"accelerator_count": 4},
+        r"^accelerator_count: 4 does not match p3.16xlarge.8, which has 8",
+        "count",
+    ),
+    ("c", {"interconnect": "rdma"}, r"^interconnect: rdma is not available", "rdma"),
+    ("c", {"ssh_cidrs": ("office",)}, r"^ssh_cidrs: 'office' is not", "bad-cidr"),
+    ("c", {"ssh_cidrs": ("2001:db8::/32",)}, r"^ssh_cidrs: .* is IPv6", "ipv6-cidr"),
+    ("c", {"capacity_reservation_id": "cr-1"}, r"^capacity_reservation_id:", "reservation"),
+    (
+        "c",
+        {"file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 200}},
+        r"^file_system.throughput_mbps_per_tib: 200",
+        "throughput",
+    ),
+    ("c", {"tags": {"a:b": "1", "a-b": "2"}}, r"^tags: 'a:b' and 'a-b'", "tags"),
+    (
+        "c",
+        {"file_system": {"capacity_gib": 4800, "deployment_type": "PERSISTENT_2"}},
+        r"^file_system.deployment_type: 'PERSISTENT_2' is not what",
+        "deployment-type",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides", "match"),
+    [pytest.param(name, overrides, match, id=case) for name, overrides, match, case in REJECTED],
+)
+def test_validate_rejects_with_one_line_naming_the_field(hw_config, name, overrides, match):
+    with pytest.raises(ValueError, match=match) as info:
+        validate_args(name, hw_config(**overrides))
+    assert "\n" not in str(info.value)

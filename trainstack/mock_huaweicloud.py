@@ -1,0 +1,67 @@
+"""What Huawei Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+
+`huaweicloud_outputs` returns `(id, extra outputs)` for pulumi_huaweicloud resources: a
+UUID-shaped id (Huawei ids are UUIDs), the name (Pulumi would autoname it), each ECS node's
+private IPv4 and the SFS Turbo export location. `HUAWEICLOUD_INVOKES` answers the image
+and subnet lookups. Every value is deterministic: the same name always gives the same id.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from pulumi.runtime.mocks import MockResourceArgs
+
+_NAMESPACE = uuid.UUID("8f1d7a52-3c1e-4d8e-9b7a-6a0c2f4e5d10")
+IMAGE_ID = "1f6b3c1e-0000-4000-8000-000000002204"
+IMAGE_NAME = "Ubuntu 22.04 server 64bit"
+EXISTING_SUBNET_ID = "5e8c7f00-0000-4000-8000-00000000e51d"
+EXISTING_VPC_ID = "5e8c7f00-0000-4000-8000-0000000000bc"
+SFS_TURBO_HOST = "10.0.15.250"
+SFS_TURBO_EXPORT = f"{SFS_TURBO_HOST}:/"
+
+
+def mock_id(typ: str, name: str) -> str:
+    """The deterministic UUID the mock gives resource `name` of type `typ`."""
+    return str(uuid.uuid5(_NAMESPACE, f"{typ}/{name}"))
+
+
+def node_ip(name: str) -> str:
+    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else 10.0.0.10."""
+    tail = name.rsplit("-", 1)[-1]
+    index = int(tail) if tail.isdigit() else 0
+    return f"10.0.{index // 250}.{index % 250 + 10}"
+
+
+def huaweicloud_outputs(args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
+    """Id and computed outputs of one pulumi_huaweicloud resource."""
+    resource_id = mock_id(args.typ, args.name)
+    outputs: dict[str, Any] = {"id": resource_id, "name": args.inputs.get("name", args.name)}
+    if args.typ == "huaweicloud:Ecs/instance:Instance":
+        ip = node_ip(args.name)
+        outputs["accessIpV4"] = ip
+        outputs["networks"] = [
+            {**network, "fixedIpV4": ip} for network in args.inputs.get("networks", [])
+        ]
+    elif args.typ == "huaweicloud:Sfs/turbo:Turbo":
+        outputs["exportLocation"] = SFS_TURBO_EXPORT
+        outputs["status"] = "200"
+    return resource_id, outputs
+
+
+HUAWEICLOUD_INVOKES: dict[str, dict[str, Any]] = {
+    "huaweicloud:Ims/getImage:getImage": {
+        "id": IMAGE_ID,
+        "imageId": IMAGE_ID,
+        "name": IMAGE_NAME,
+        "visibility": "public",
+        "os": "Ubuntu",
+        "architecture": "x86",
+    },
+    "huaweicloud:Vpc/getSubnet:getSubnet": {
+        "id": EXISTING_SUBNET_ID,
+        "vpcId": EXISTING_VPC_ID,
+        "cidr": "10.1.0.0/20",
+    },
+}

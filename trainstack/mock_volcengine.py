@@ -1,0 +1,90 @@
+"""What Volcengine would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+
+`volcengine_outputs` returns `(id, extra outputs)` for pulumi_volcengine resources: an id
+with a per-type prefix plus 12 hex digits of a SHA-256 of the name (the prefixes are mock
+conventions, not Volcengine's), each node's primary private IPv4, and the vePFS mount
+attachment's default `customer_path` (the file-system id, as its doc says).
+`VOLCENGINE_INVOKES` answers the image and subnet lookups. Everything is deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pulumi.runtime.mocks import MockResourceArgs
+
+IMAGE_ID = "image-ubuntu2204mock"
+IMAGE_NAME = "Ubuntu 22.04 64 bit"
+EXISTING_SUBNET_ID = "subnet-existingmock"
+EXISTING_VPC_ID = "vpc-existingmock"
+
+# type token -> id prefix (mock convention).
+_PREFIXES = {
+    "volcengine:vpc/vpc:Vpc": "vpc",
+    "volcengine:vpc/subnet:Subnet": "subnet",
+    "volcengine:vpc/securityGroup:SecurityGroup": "sg",
+    "volcengine:vpc/securityGroupRule:SecurityGroupRule": "sgrule",
+    "volcengine:ecs/instance:Instance": "i",
+    "volcengine:ecs/deploymentSet:DeploymentSet": "dps",
+    "volcengine:ecs/hpcCluster:HpcCluster": "hpcCluster",
+    "volcengine:ecs/keyPair:KeyPair": "kp",
+    "volcengine:vepfs/fileSystem:FileSystem": "vepfs",
+    "volcengine:vepfs/mountService:MountService": "mount",
+}
+
+
+def mock_id(typ: str, name: str) -> str:
+    """The deterministic id the mock gives resource `name` of type `typ`."""
+    digest = hashlib.sha256(f"{typ}/{name}".encode()).hexdigest()[:12]
+    return f"{_PREFIXES.get(typ, 'res')}-{digest}"
+
+
+def node_ip(name: str) -> str:
+    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else 10.0.0.10."""
+    tail = name.rsplit("-", 1)[-1]
+    index = int(tail) if tail.isdigit() else 0
+    return f"10.0.{index // 250}.{index % 250 + 10}"
+
+
+def volcengine_outputs(args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
+    """Id and computed outputs of one pulumi_volcengine resource."""
+    if args.typ == "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment":
+        # Imported as `mount_service_id:file_system_id` (its doc), so that is its id.
+        fs_id = args.inputs["fileSystemId"]
+        resource_id = f"{args.inputs['mountServiceId']}:{fs_id}"
+        path = args.inputs.get("customerPath", fs_id)
+        return resource_id, {"id": resource_id, "customerPath": path}
+    resource_id = mock_id(args.typ, args.name)
+    outputs: dict[str, Any] = {"id": resource_id}
+    if args.typ == "volcengine:ecs/instance:Instance":
+        outputs.update(instanceId=resource_id, primaryIpAddress=node_ip(args.name))
+    elif args.typ == "volcengine:ecs/keyPair:KeyPair":
+        outputs["keyPairId"] = resource_id
+    elif args.typ == "volcengine:vepfs/fileSystem:FileSystem":
+        outputs.update(status="Running", protocolType="VePFS")
+    return resource_id, outputs
+
+
+VOLCENGINE_INVOKES: dict[str, dict[str, Any]] = {
+    "volcengine:ecs/getImages:getImages": {
+        "id": "images",
+        "images": [
+            {
+                "imageId": IMAGE_ID,
+                "imageName": IMAGE_NAME,
+                "osType": "Linux",
+                "visibility": "public",
+                "createdAt": "2026-10-01T00:00:00+08:00",
+            }
+        ],
+        "totalCount": 1,
+    },
+    "volcengine:vpc/getSubnets:getSubnets": {
+        "id": "subnets",
+        "subnets": [
+            {"id": EXISTING_SUBNET_ID, "subnetId": EXISTING_SUBNET_ID, "vpcId": EXISTING_VPC_ID}
+        ],
+        "totalCount": 1,
+    },
+}
