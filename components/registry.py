@@ -13,6 +13,11 @@ REGISTRY: dict[str, str] = {
     "aws": "components.aws.cluster:AwsGpuCluster",
     "azure": "components.azure.cluster:AzureGpuCluster",
     "gcp": "components.gcp.cluster:GcpGpuCluster",
+    "huaweicloud": "components.huaweicloud.cluster:HuaweicloudGpuCluster",
+    "volcengine": "components.volcengine.cluster:VolcengineGpuCluster",
+    "alicloud": "components.alicloud.cluster:AlicloudGpuCluster",
+    "tencentcloud": "components.tencentcloud.cluster:TencentcloudGpuCluster",
+    "baiducloud": "components.baiducloud.cluster:BaiducloudGpuCluster",
 }
 
 

@@ -20,6 +20,11 @@ from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs
 
 from trainstack.mock_clouds import GCP_INVOKES, azure_outputs, gcp_outputs
+from trainstack.mock_alicloud import ALICLOUD_INVOKES, alicloud_outputs
+from trainstack.mock_tencentcloud import TENCENTCLOUD_INVOKES, tencentcloud_outputs
+from trainstack.mock_huaweicloud import HUAWEICLOUD_INVOKES, huaweicloud_outputs
+from trainstack.mock_volcengine import VOLCENGINE_INVOKES, volcengine_outputs
+from trainstack.mock_baiducloud import TYPE_PREFIX as BAIDU_DYNAMIC, baiducloud_outputs
 
 # Type-token prefix -> function(args) -> (resource id or None for `{name}-id`, extra outputs).
 # Each cloud beyond AWS registers the outputs its provider would compute here.
@@ -27,9 +32,17 @@ PROVIDER_OUTPUTS: dict[str, Callable[[MockResourceArgs], tuple[str | None, dict[
     "azure-native:": azure_outputs,
     "tls:": azure_outputs,
     "gcp:": lambda args: (None, gcp_outputs(args)),
+    "alicloud:": alicloud_outputs,
+    "tencentcloud:": tencentcloud_outputs,
+    "huaweicloud:": huaweicloud_outputs,
+    "volcengine:": volcengine_outputs,
+    BAIDU_DYNAMIC: baiducloud_outputs,
 }
 # Invoke token -> fixed answer, for clouds beyond AWS.
 INVOKES: dict[str, dict[str, Any]] = {**GCP_INVOKES}
+INVOKES.update({**ALICLOUD_INVOKES, **TENCENTCLOUD_INVOKES})
+INVOKES.update(HUAWEICLOUD_INVOKES)
+INVOKES.update(VOLCENGINE_INVOKES)
 
 AMI_ID = "ami-0123456789abcdef0"
 AMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04) 20261120"

@@ -1,0 +1,93 @@
+"""Fixtures for the Baidu tests: recorded-response replay, credentials, configs, mocks."""
+
+from __future__ import annotations
+
+import http.client
+from collections.abc import Callable
+from typing import Any
+
+import pulumi
+import pytest
+
+from components.baiducloud.dynamic_base import BaiduProvider
+from components.contract import OUTPUT_NAMES, ClusterConfig
+from tests.components.baiducloud.replay import Replay
+from trainstack.mocks import RecordingMonitor, TrainstackMocks
+
+ACCESS_KEY = "ALTAKmockTrainstack0001"
+SECRET_KEY = "mock0secret0key0trainstack0000001"
+
+# 2 x bcc.hgn5IB.c116m978.8A100-80g (8 x A100 80 GB, InfiniBand; china-clouds.md §1.5).
+# usd_per_hour is a placeholder: Baidu GPU list prices are unsourced (§2.5).
+EXAMPLE: dict[str, Any] = {
+    "provider": "baiducloud",
+    "region": "bj",
+    "zone": "cn-bj-a",
+    "instance_type": "bcc.hgn5IB.c116m978.8A100-80g",
+    "accelerator": "A100-80GB",
+    "accelerator_count": 8,
+    "nodes": 2,
+    "purchase": "spot",
+    "interconnect": "rdma",
+    "hours": 72,
+    "usd_per_hour": 1.0,
+    "ssh_cidrs": ["203.0.113.0/24"],
+}
+
+
+@pytest.fixture
+def credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A (fake) Baidu access key in the environment, and the default endpoint."""
+    monkeypatch.setenv("BCE_ACCESS_KEY_ID", ACCESS_KEY)
+    monkeypatch.setenv("BCE_SECRET_ACCESS_KEY", SECRET_KEY)
+    monkeypatch.delenv("BCE_BCC_ENDPOINT", raising=False)
+
+
+@pytest.fixture
+def replay(monkeypatch: pytest.MonkeyPatch) -> Replay:
+    """Serve recorded responses to every `http.client` connection; no polling delay."""
+    recorded = Replay()
+    for cls in (http.client.HTTPConnection, http.client.HTTPSConnection):
+        monkeypatch.setattr(cls, "connect", lambda connection: recorded.connect(connection))
+    monkeypatch.setattr(BaiduProvider, "POLL_SECONDS", 0.0)
+    return recorded
+
+
+@pytest.fixture
+def baidu_config() -> Callable[..., ClusterConfig]:
+    """A factory: the example Baidu config with keyword overrides."""
+    return lambda **overrides: ClusterConfig.model_validate({**EXAMPLE, **overrides})
+
+
+@pytest.fixture
+def baidu_run() -> Callable[[ClusterConfig], tuple[RecordingMonitor, dict[str, Any]]]:
+    """Build `BaiducloudGpuCluster("c", config)` under the shared mocks in a fresh run.
+
+    Returns a function giving the monitor (`records()`, `registered_outputs`) and the
+    cluster's resolved outputs (`OUTPUT_NAMES`, the extra outputs and whether
+    `ssh_private_key` is a secret).
+    """
+    from components.baiducloud.cluster import BaiducloudGpuCluster
+
+    names = (*OUTPUT_NAMES, "ssh_private_key", "ehc_cluster_id", "security_group_id", "subnet_id")
+
+    def run(config: ClusterConfig) -> tuple[RecordingMonitor, dict[str, Any]]:
+        mocks = TrainstackMocks(region=config.region)
+        monitor = RecordingMonitor(mocks)
+        pulumi.runtime.set_mocks(
+            mocks, project="trainstack", stack="test", preview=False, monitor=monitor
+        )
+        resolved: dict[str, Any] = {}
+
+        @pulumi.runtime.test
+        def program() -> Any:
+            cluster = BaiducloudGpuCluster("c", config)
+            secret = pulumi.Output.from_input(cluster.ssh_private_key.is_secret())
+            values = pulumi.Output.all(*[getattr(cluster, key) for key in names], secret)
+            keys = (*names, "ssh_private_key_is_secret")
+            return values.apply(lambda v: resolved.update(zip(keys, v)))
+
+        program()
+        return monitor, resolved
+
+    return run
