@@ -102,6 +102,14 @@ def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering)
     return found + [estimate.constraint] if isinstance(estimate, Rejection) else found
 
 
+def _price_notes(offering: Offering) -> tuple[str, ...]:
+    """Both currencies for rows listed in another currency, and any estimate flag."""
+    notes: tuple[str, ...] = ()
+    if offering.currency != "USD" and offering.on_demand_native is not None:
+        notes += (f"listed as {offering.on_demand_native:,.2f} {offering.currency}/h per node",)
+    return notes + ((offering.price_note,) if offering.price_note else ())
+
+
 def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | None:
     """The live reserved price of the row when a refresh recorded one, else the discount
     estimate from `profiles.cost.pricing` (USD/hour, amortized over the term)."""
@@ -111,7 +119,7 @@ def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | 
 
 def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Candidate]:
     """Every priced way to buy `offering` for the job, each costed for the whole job."""
-    storage, notes = None, job.notes
+    storage, notes = None, job.notes + _price_notes(offering)
     if spec.file_system:
         fs = spec.file_system
         storage = storage_usd(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, job.hours)

@@ -54,9 +54,13 @@ def resolve(
     try:
         spec = load_spec(workload)
         catalog = load_catalog(providers=spec.providers or None)
+        if not catalog.offerings and catalog.left_out:
+            fail(_left_out_message(catalog.left_out))
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except (SpecError, NoMatchError, CatalogError) as exc:
         fail(str(exc))
+    if catalog.left_out:
+        typer.echo(f"note: {_left_out_message(catalog.left_out)}", err=True)
     plotted = _write_plot(plot, spec, resolution) if plot else ""
     written = _write_stack(write_stack, spec, resolution, catalog, workload, force) if write_stack else ""
     if as_json:
@@ -66,6 +70,13 @@ def resolve(
     for line in (written, plotted):
         if line:
             typer.echo(line, err=as_json)
+
+
+def _left_out_message(left_out: dict[str, int]) -> str:
+    currency, count = sorted(left_out.items())[0]
+    return (f"catalog: {count} offerings are listed in {currency} and no USD/{currency} rate is recorded, so "
+            f"they are left out; record one with `trainstack catalog set-rate {currency} RATE --as-of YYYY-MM-DD "
+            "--source TEXT`")
 
 
 def _write_plot(path: Path, spec, resolution) -> str:
@@ -146,6 +157,24 @@ def catalog_info() -> None:
     except CatalogError as exc:
         fail(str(exc))
     render.catalog_summary(catalog)
+
+
+@catalog_app.command("set-rate")
+def catalog_set_rate(
+    currency: str = typer.Argument(..., help="ISO currency code, e.g. CNY."),
+    per_usd: float = typer.Argument(..., help="Units of the currency per 1 USD, e.g. 7.12."),
+    as_of: str = typer.Option(..., "--as-of", help="Date the rate applies to, YYYY-MM-DD."),
+    source: str = typer.Option(..., "--source", help="Where the rate comes from."),
+) -> None:
+    """Record an exchange rate so offerings listed in that currency compare in USD."""
+    from profiles.catalog.loader import DATA_DIR
+    from profiles.catalog.rates import RateError, set_rate
+
+    try:
+        entry = set_rate(DATA_DIR, currency, per_usd, as_of, source)
+    except RateError as exc:
+        fail(str(exc))
+    typer.echo(f"recorded 1 USD = {entry['per_usd']} {currency} as of {entry['as_of']} ({entry['source']})")
 
 
 @catalog_app.command("refresh")

@@ -21,11 +21,11 @@ import hashlib
 import io
 import json
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
-from profiles.catalog.offering import COLUMNS, LEGACY_COLUMNS, Offering
-from profiles.catalog.sources import SOURCE_BUILDERS
+from profiles.catalog.offering import COLUMNS, HEADERS, Offering
+from profiles.catalog.sources import OTHER_BUILDERS, SOURCE_BUILDERS
 from profiles.files import write_atomically
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -50,10 +50,11 @@ def source_commits(readme_text: str) -> dict[str, dict[str, str]]:
 def offerings_to_csv(offerings: list[Offering]) -> str:
     """Serialize offerings as CSV text (None -> empty).
 
-    The header is `COLUMNS` when any offering has a reserved price, else `LEGACY_COLUMNS`,
-    so catalogs without reserved prices (the SkyPilot build) keep their exact bytes.
+    The header is the shortest of `HEADERS` that holds every value the offerings carry, so
+    catalogs without reserved or native-currency prices (the SkyPilot build) keep their
+    exact bytes.
     """
-    columns = COLUMNS if any(offering_has_reserved(o) for o in offerings) else LEGACY_COLUMNS
+    columns = next(h for h in HEADERS if all(_fits(o, h) for o in offerings))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
@@ -62,9 +63,21 @@ def offerings_to_csv(offerings: list[Offering]) -> str:
     return buffer.getvalue()
 
 
-def offering_has_reserved(offering: Offering) -> bool:
-    """True when the offering carries a 1-year or 3-year reserved price."""
-    return offering.reserved_1y_usd_per_hour is not None or offering.reserved_3y_usd_per_hour is not None
+_DEFAULTS = {f.name: f.default for f in fields(Offering)}
+
+
+def _fits(offering: Offering, header: tuple[str, ...]) -> bool:
+    """True when every column left out of `header` holds its default value."""
+    return all(getattr(offering, c) == _DEFAULTS[c] for c in COLUMNS[len(header):])
+
+
+def _kept_rates(out_dir: Path) -> dict:
+    """Exchange rates a user recorded in the existing `catalog.json`: a rebuild keeps them."""
+    try:
+        rates = json.loads((out_dir / "catalog.json").read_text(encoding="utf-8")).get("exchange_rates")
+    except (OSError, ValueError):
+        return {}
+    return {"exchange_rates": rates} if rates else {}
 
 
 def build(source: Path, out_dir: Path, date: str) -> dict:
@@ -90,12 +103,17 @@ def build(source: Path, out_dir: Path, date: str) -> dict:
         offerings = [replace(o, source=row_source) for o in builder(source, date)]
         texts[provider] = offerings_to_csv(offerings)
         meta_sources[provider] = {"repository": SOURCE_REPOSITORY, "files": file_commits, "offerings": len(offerings)}
+    for provider, (builder, provider_meta) in OTHER_BUILDERS.items():
+        offerings = builder(source, date)
+        texts[provider] = offerings_to_csv(offerings)
+        meta_sources[provider] = {**provider_meta, "offerings": len(offerings)}
     digest = hashlib.sha256("".join(texts[p] for p in sorted(texts)).encode()).hexdigest()
     meta = {
         "version": f"{date}-{digest[:10]}",
         "built": date,
         "license": "Apache-2.0 (SkyPilot project); cloud providers' public list prices",
         "sources": meta_sources,
+        **_kept_rates(out_dir),
     }
     for provider, text in texts.items():
         write_atomically(out_dir / f"{provider}.csv", text)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import csv
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from profiles.catalog.offering import COLUMNS, LEGACY_COLUMNS, Offering
+from profiles.catalog.offering import COLUMNS, HEADERS, Offering
 
 DATA_DIR = Path(__file__).parent / "data"
-PROVIDERS: tuple[str, ...] = ("aws", "azure", "gcp")
+PROVIDERS: tuple[str, ...] = ("aws", "azure", "gcp", "alicloud")
 
 
 class CatalogError(ValueError):
@@ -31,11 +31,15 @@ class Catalog:
         offerings: every priced offering of the loaded providers.
         version: catalog version string (build date and content hash).
         built: ISO date the catalog was built.
+        rates: recorded exchange rates, `{"CNY": {"per_usd", "as_of", "source"}}`.
+        left_out: currency -> rows left out because no USD rate is recorded for it.
     """
 
     offerings: tuple[Offering, ...]
     version: str
     built: str
+    rates: dict = field(default_factory=dict)
+    left_out: dict = field(default_factory=dict)
 
 
 def _price(text: str) -> float | None:
@@ -53,13 +57,19 @@ def _optional_float(text: str) -> float | None:
         return None
 
 
-def _row_to_offering(row: list[str]) -> Offering | None:
+def _row_to_offering(row: list[str], rates: dict | None = None) -> Offering | None:
+    """One CSV row -> Offering; None when it has no price in USD (after conversion)."""
     if len(row) > len(COLUMNS):
         raise ValueError(f"{len(row)} fields, expected at most {len(COLUMNS)}")
-    row = row + [""] * (len(COLUMNS) - len(row))  # older files lack the reserved columns
+    row = row + [""] * (len(COLUMNS) - len(row))  # older files lack the later columns
     (provider, region, zone, instance_type, accelerator, count, acc_mem, form, vcpus, mem,
-     interconnect, efa, gbps, on_demand, spot, date, source, reserved_1y, reserved_3y) = row
+     interconnect, efa, gbps, on_demand, spot, date, source, reserved_1y, reserved_3y,
+     currency, on_demand_native, spot_native, price_note) = row
     on_demand_price, spot_price = _price(on_demand), _price(spot)
+    native = (_price(on_demand_native), _price(spot_native))
+    if currency and currency != "USD":
+        per_usd = (rates or {}).get(currency, {}).get("per_usd")
+        on_demand_price, spot_price = (None if p is None or not per_usd else round(p / per_usd, 6) for p in native)
     if on_demand_price is None and spot_price is None:
         return None
     return Offering(
@@ -67,26 +77,28 @@ def _row_to_offering(row: list[str]) -> Offering | None:
         _optional_float(acc_mem), form or None, _optional_float(vcpus), _optional_float(mem),
         interconnect or "ethernet", int(efa or 0), _optional_float(gbps),
         on_demand_price, spot_price, date, source, _price(reserved_1y), _price(reserved_3y),
+        currency or "USD", *native, price_note,
     )
 
 
-def load_provider(path: Path) -> list[Offering]:
+def load_provider(path: Path, rates: dict | None = None) -> list[Offering]:
     """Offerings of one catalog CSV file.
 
-    Both headers load: `COLUMNS`, and `LEGACY_COLUMNS` (files written before reserved
-    prices were recorded; their reserved prices load as None).
+    Every header in `HEADERS` loads (older files lack the reserved and native-currency
+    columns, which then load as None). Rows priced in another currency are converted to
+    USD at `rates` (`{"CNY": {"per_usd": ...}}`); without a rate they are left out.
 
     Raises:
-        CatalogError: the header is neither, or a row is malformed.
+        CatalogError: an unknown header, or a malformed row.
     """
     with path.open(newline="", encoding="utf-8") as handle:
         reader = csv.reader(handle)
-        if tuple(next(reader, ())) not in (COLUMNS, LEGACY_COLUMNS):
+        if tuple(next(reader, ())) not in HEADERS:
             raise CatalogError(f"{path}: unexpected header; rebuild with `make catalog`")
         offerings, seen = [], set()
         for line, row in enumerate(reader, start=2):
             try:
-                offering = _row_to_offering(row)
+                offering = _row_to_offering(row, rates)
             except (ValueError, TypeError) as exc:
                 raise CatalogError(f"{path}:{line}: malformed row ({exc}); rebuild with `make catalog`") from None
             key = offering and (offering.provider, offering.instance_type, offering.zone)
@@ -107,9 +119,24 @@ def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = 
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CatalogError(f"{meta_path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
+    rates = meta.get("exchange_rates", {})
     offerings: list[Offering] = []
+    left_out: dict[str, int] = {}
     for provider in providers or PROVIDERS:
         path = data_dir / f"{provider}.csv"
         if path.exists():
-            offerings.extend(load_provider(path))
-    return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"))
+            offerings.extend(load_provider(path, rates))
+            for currency, count in _unconverted(path, rates).items():
+                left_out[currency] = left_out.get(currency, 0) + count
+    return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out)
+
+
+def _unconverted(path: Path, rates: dict) -> dict[str, int]:
+    """Currency -> rows of `path` priced in it that have no recorded USD rate."""
+    counts: dict[str, int] = {}
+    with path.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            currency = row.get("currency") or "USD"
+            if currency != "USD" and not rates.get(currency, {}).get("per_usd"):
+                counts[currency] = counts.get(currency, 0) + 1
+    return counts

@@ -25,11 +25,21 @@ COLUMNS: tuple[str, ...] = (
     "source",
     "reserved_1y_usd_per_hour",
     "reserved_3y_usd_per_hour",
+    "currency",
+    "on_demand_native",
+    "spot_native",
+    "price_note",
 )
 # The header before reserved prices were recorded; files with it still load (no reserved).
 LEGACY_COLUMNS: tuple[str, ...] = COLUMNS[:17]
+# The header before native-currency prices were recorded (reserved prices, USD only).
+RESERVED_COLUMNS: tuple[str, ...] = COLUMNS[:19]
+# Every header a catalog file may have, shortest first.
+HEADERS: tuple[tuple[str, ...], ...] = (LEGACY_COLUMNS, RESERVED_COLUMNS, COLUMNS)
 
-RDMA_INTERCONNECTS = frozenset({"efa", "infiniband", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "tpu-ici"})
+RDMA_INTERCONNECTS = frozenset(
+    {"efa", "infiniband", "gpudirect-tcpx", "gpudirect-tcpxo", "gpudirect-rdma", "tpu-ici", "erdma"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +69,11 @@ class Offering:
         reserved_1y_usd_per_hour: effective USD/hour of a 1-year reserved term (AWS:
             standard, No Upfront, from the Pricing API); None when not fetched.
         reserved_3y_usd_per_hour: the same for a 3-year term; None when not fetched.
+        currency: the currency the provider lists the price in (`USD`, `CNY`).
+        on_demand_native: on-demand price in `currency` per hour (None for USD rows; the
+            USD columns then hold the conversion at the catalog's recorded rate).
+        spot_native: spot price in `currency` per hour, or None.
+        price_note: why the price may be off (e.g. `estimate: third-party snapshot`), or "".
     """
 
     provider: str
@@ -80,6 +95,10 @@ class Offering:
     source: str = "skypilot-catalog"
     reserved_1y_usd_per_hour: float | None = None
     reserved_3y_usd_per_hour: float | None = None
+    currency: str = "USD"
+    on_demand_native: float | None = None
+    spot_native: float | None = None
+    price_note: str = ""
 
     @property
     def rdma(self) -> bool:

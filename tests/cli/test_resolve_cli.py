@@ -94,3 +94,29 @@ def test_plot_to_unwritable_path_is_one_line(project):
     result = run("resolve", str(WORKLOAD), "--plot", "no/such/dir/chart.png")
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --plot no/such/dir/chart.png: cannot write")
+
+
+def test_cny_only_workload_without_a_rate_says_how_to_record_one(project):
+    spec = project / "ali.yaml"
+    spec.write_text("accelerators: A100-80GB:8\nhours: 10h\nproviders: [alicloud]\njurisdiction: cn-mainland\n")
+    result = run("resolve", str(spec))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: catalog: 43 offerings are listed in CNY and no USD/CNY rate is recorded, so they are left out; "
+        "record one with `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`\n")
+
+
+def test_set_rate_records_it_and_refuses_bad_input(project, monkeypatch):
+    import profiles.catalog.loader as loader
+
+    data = project / "data"
+    shutil.copytree(loader.DATA_DIR, data, ignore=shutil.ignore_patterns("snapshots"))
+    monkeypatch.setattr(loader, "DATA_DIR", data)
+    import datetime as dt
+
+    as_of = (dt.date.today() - dt.timedelta(days=2)).isoformat()
+    ok = run("catalog", "set-rate", "CNY", "7.1", "--as-of", as_of, "--source", "CFETS central parity")
+    assert ok.exit_code == 0, ok.output
+    assert ok.stdout == f"recorded 1 USD = 7.1 CNY as of {as_of} (CFETS central parity)\n"
+    bad = run("catalog", "set-rate", "CNY", "0", "--as-of", as_of, "--source", "x")
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: rate: 0.0 must be a positive number")

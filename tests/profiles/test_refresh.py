@@ -10,7 +10,7 @@ import profiles.catalog.refresh as refresh_module
 from profiles.catalog.build import offerings_to_csv
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.loader import load_catalog, load_provider
-from profiles.catalog.offering import COLUMNS, LEGACY_COLUMNS, Offering
+from profiles.catalog.offering import LEGACY_COLUMNS, RESERVED_COLUMNS, Offering
 from profiles.catalog.refresh import prune_snapshots, refresh
 from tests.aws_live import (
     P4D_USE1,
@@ -180,7 +180,7 @@ def test_reserved_prices_round_trip_and_old_files_keep_their_header(tmp_path):
     reserved = replace(ROW, reserved_1y_usd_per_hour=20.0, reserved_3y_usd_per_hour=13.5)
     assert offerings_to_csv([ROW]).splitlines()[0] == ",".join(LEGACY_COLUMNS)
     text = offerings_to_csv([reserved, replace(ROW, zone="use1-az2")])
-    assert text.splitlines()[0] == ",".join(COLUMNS)
+    assert text.splitlines()[0] == ",".join(RESERVED_COLUMNS)
     (tmp_path / "aws.csv").write_text(text)
     first, second = load_provider(tmp_path / "aws.csv")
     assert (first.reserved_1y_usd_per_hour, first.reserved_3y_usd_per_hour) == (20.0, 13.5)
