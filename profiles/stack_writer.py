@@ -57,8 +57,13 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     )
 
 
-def render_stack(config: ClusterConfig, workload: str, catalog_built: str) -> str:
-    """Stack file text for `config`: header comment (price, catalog, checksum) and YAML body."""
+def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_storage: float | None = None) -> str:
+    """Stack file text for `config`: header comment (price, catalog, checksum) and YAML body.
+
+    Args:
+        usd_storage: the file system's cost for the run, USD, when known; the header then
+            gives the job total as compute plus storage.
+    """
     cluster = config.model_dump(mode="json", exclude_none=True)
     body = yaml.safe_dump(
         {"config": {REGION_KEYS.get(config.provider, f"{config.provider}:region"): config.region,
@@ -70,11 +75,17 @@ def render_stack(config: ClusterConfig, workload: str, catalog_built: str) -> st
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
         f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase} in "
         f"{config.region} ({config.zone}): ${config.usd_per_hour:,.4f}/hour, "
-        f"${config.usd_total:,.2f} for {config.hours:g} h.\n"
+        f"${config.usd_total:,.2f} compute{_storage_text(usd_storage, config.usd_total)} for {config.hours:g} h.\n"
         f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
         f"resolve will not overwrite them without --force.\n"
     )
     return f"{header}# trainstack-checksum: sha256:{_digest(body)}\n{body}"
+
+
+def _storage_text(usd_storage: float | None, usd_compute: float) -> str:
+    if usd_storage is None:
+        return ""
+    return f" + ${usd_storage:,.2f} storage = ${usd_compute + usd_storage:,.2f} per job"
 
 
 def _digest(body: str) -> str:

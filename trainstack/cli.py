@@ -96,7 +96,8 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool) -
     try:
         path = stack_path(project_dir(), name)
         config = cluster_config(spec, resolution.choice.candidate, catalog.version)
-        changed = write(path, render_stack(config, _relative(workload), catalog.built), force=force)
+        text = render_stack(config, _relative(workload), catalog.built, resolution.choice.candidate.usd_storage)
+        changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))
     return f"stack {'written' if changed else 'unchanged'}: {path}"

@@ -34,7 +34,7 @@ def test_stack_holds_provider_region_and_neutral_cluster_config(stack_text):
     assert cluster["usd_per_hour"] == 24.0  # 12.0 spot x 2 nodes
     assert cluster["catalog_version"] == "fixture-1"
     assert cluster["file_system"] == {"capacity_gib": 4608, "throughput_mbps_per_tib": 500}
-    assert "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1): $24.0000/hour, $1,728.00 for 72 h." in stack_text
+    assert "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1): $24.0000/hour, $1,728.00 compute for 72 h." in stack_text
     assert cluster["commitment"] == "none" and "capacity_reservation_id" not in cluster
     assert "# Catalog fixture-1 (built 2026-01-01)" in stack_text
 
@@ -78,3 +78,10 @@ def render_stack_with_nodes(text, nodes):
 def test_stack_names_are_checked(tmp_path, name):
     with pytest.raises(StackWriteError, match="stack name"):
         stack_path(tmp_path, name)
+
+
+def test_header_gives_the_job_total_with_storage(fixture_catalog):
+    spec = parse_spec(SPEC)
+    config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, "v")
+    text = render_stack(config, "w.yaml", "2026-01-01", usd_storage=100.0)
+    assert "$24.0000/hour, $1,728.00 compute + $100.00 storage = $1,828.00 per job for 72 h." in text
