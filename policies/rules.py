@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from policies import china_rules
+
 UNKNOWN = "<unknown>"
 WORLD = {"0.0.0.0/0", "::/0", "*", "Internet", "Any", "any"}
 # Remote-administration ports: SSH, Telnet, RDP, VNC, WinRM (HTTP and HTTPS).
@@ -27,6 +29,8 @@ STATEFUL = frozenset({
     "azure-native:storagecache:AmlFilesystem", "azure-native:storage:StorageAccount",
     "azure-native:compute:Disk", "gcp:filestore/instance:Instance", "gcp:lustre/instance:Instance",
     "gcp:storage/bucket:Bucket", "gcp:compute/disk:Disk",
+    "alicloud:nas/fileSystem:FileSystem", "tencentcloud:Cfs/fileSystem:FileSystem",
+    "huaweicloud:Sfs/turbo:Turbo", "volcengine:vepfs/fileSystem:FileSystem",
 })
 # Resource types whose API takes no tags or labels.
 UNTAGGABLE = frozenset({
@@ -36,6 +40,16 @@ UNTAGGABLE = frozenset({
     "gcp:compute/router:Router", "gcp:compute/routerNat:RouterNat", "gcp:compute/resourcePolicy:ResourcePolicy",
     "gcp:projects/iAMMember:IAMMember", "gcp:serviceaccount/account:Account",
     "gcp:servicenetworking/connection:Connection",
+    "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "alicloud:ecs/securityGroupRule:SecurityGroupRule",
+    "alicloud:nas/mountTarget:MountTarget", "tencentcloud:Cvm/hpcCluster:HpcCluster",
+    "tencentcloud:Security/groupRuleSet:GroupRuleSet", "tencentcloud:Ccn/attachmentV2:AttachmentV2",
+    "tencentcloud:Cfs/accessGroup:AccessGroup", "tencentcloud:Cfs/accessRule:AccessRule",
+    "huaweicloud:Vpc/secgroupRule:SecgroupRule", "huaweicloud:Ecs/servergroup:Servergroup",
+    "huaweicloud:Ecs/keypair:Keypair", "volcengine:vpc/securityGroupRule:SecurityGroupRule",
+    "volcengine:ecs/deploymentSet:DeploymentSet", "volcengine:vepfs/mountService:MountService",
+    "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment",
+    "pulumi-python:dynamic/baiducloud:DeploySet", "pulumi-python:dynamic/baiducloud:EhcCluster",
+    "pulumi-python:dynamic/baiducloud:Keypair",
 })
 LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 INSTANCE = "aws:ec2/instance:Instance"
@@ -118,6 +132,8 @@ def cost_tags(record: dict[str, Any]) -> list[str]:
     tags = record["inputs"].get("tags") or record["inputs"].get("labels")
     if tags == UNKNOWN:
         return []
+    if isinstance(tags, list):  # Volcengine: [{"key": ..., "value": ...}]
+        tags = {t.get("key"): t.get("value") for t in tags if isinstance(t, dict)}
     tags = tags if isinstance(tags, dict) else {}
     missing = [keys[0] for keys in TAG_KEYS if not any(tags.get(k) for k in keys)]
     if missing:
@@ -158,6 +174,8 @@ def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[tuple[str, lis
             yield from _azure_rule(rule)
     elif kind == "azure-native:network:SecurityRule":
         yield from _azure_rule(inputs)
+    elif kind in china_rules.BY_TYPE:
+        yield from china_rules.BY_TYPE[kind](inputs)
     elif kind == "gcp:compute/firewall:Firewall" and inputs.get("direction", "INGRESS") == "INGRESS":
         sources = [s for s in inputs.get("sourceRanges") or [] if s in WORLD]
         allows = (inputs.get("allows") or []) if sources else []

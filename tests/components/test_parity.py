@@ -1,52 +1,54 @@
-"""One contract, every provider: the committed example stacks planned under mocks.
+"""One contract, every provider: clusters planned under mocks through the real `__main__.py`.
 
-For each cloud the same rules hold: the component's type token, every child parented to
-the component, cost tags/labels on everything that takes them, the common output names,
-stateful resources (file systems) protected, and no inbound rule open to the internet.
+The four committed example stacks (AWS, Azure, GCP GPUs, GCP TPU) and one test-only stack
+per Chinese cloud (`china_stacks.py`) must all satisfy the same rules: the component's
+type token, every child parented to the component, cost tags/labels on everything that
+takes them, the common output names, stateful resources (file systems) protected, and no
+inbound rule open to the internet.
 """
 
+import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from components.contract import OUTPUT_NAMES
+from policies.rules import STATEFUL, admin_ports_open, cost_tags
+from tests.components.china_stacks import CHINA_STACKS
 from trainstack.plan import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
-STACKS = {
+COMMITTED = {
     "training-a100": "aws",
     "training-h100-azure": "azure",
     "training-a3-gcp": "gcp",
     "training-tpu-v5p": "gcp",
 }
-# Resource types whose API takes no tags or labels.
-UNTAGGABLE = {
-    "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
-    "aws:ec2/routeTableAssociation:RouteTableAssociation",
-    "azure-native:network:Subnet",
-    "tls:index/privateKey:PrivateKey",
-    "gcp:compute/network:Network",
-    "gcp:compute/subnetwork:Subnetwork",
-    "gcp:compute/firewall:Firewall",
-    "gcp:compute/router:Router",
-    "gcp:compute/routerNat:RouterNat",
-    "gcp:compute/resourcePolicy:ResourcePolicy",
-    "gcp:projects/iAMMember:IAMMember",
-    "gcp:serviceaccount/account:Account",
-    "gcp:servicenetworking/connection:Connection",
+PROVIDERS = {**COMMITTED, **{name: cfg["provider"] for name, cfg in CHINA_STACKS.items()}}
+RULE_TYPES = {
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "azure-native:network:NetworkSecurityGroup",
+    "gcp:compute/firewall:Firewall", "alicloud:ecs/securityGroupRule:SecurityGroupRule",
+    "tencentcloud:Security/groupRuleSet:GroupRuleSet", "huaweicloud:Vpc/secgroupRule:SecgroupRule",
+    "volcengine:vpc/securityGroupRule:SecurityGroupRule", "pulumi-python:dynamic/baiducloud:SecurityGroup",
 }
-STATEFUL = {
-    "aws:fsx/lustreFileSystem:LustreFileSystem",
-    "azure-native:storagecache:AmlFilesystem",
-    "gcp:filestore/instance:Instance",
-    "gcp:lustre/instance:Instance",
-}
-WORLD = {"0.0.0.0/0", "::/0", "*", "Internet", "Any"}
 
 
-@pytest.fixture(scope="module", params=sorted(STACKS), ids=sorted(STACKS))
-def plan(request):
-    return request.param, run_plan(request.param, ROOT)
+@pytest.fixture(scope="module")
+def china_project(tmp_path_factory):
+    project = tmp_path_factory.mktemp("china")
+    shutil.copy(ROOT / "__main__.py", project)
+    (project / "stacks").mkdir()
+    for name, cluster in CHINA_STACKS.items():
+        config = {"config": {f"{cluster['provider']}:region": cluster["region"], "trainstack:cluster": cluster}}
+        (project / "stacks" / f"Pulumi.{name}.yaml").write_text(yaml.safe_dump(config))
+    return project
+
+
+@pytest.fixture(scope="module", params=sorted(PROVIDERS), ids=sorted(PROVIDERS))
+def plan(request, china_project):
+    name = request.param
+    return name, run_plan(name, ROOT if name in COMMITTED else china_project)
 
 
 def component(plan_result):
@@ -57,69 +59,67 @@ def component(plan_result):
 def test_type_token_and_parenting(plan):
     stack, result = plan
     root = component(result)
-    assert root["type"] == f"trainstack:{STACKS[stack]}:GpuCluster"
+    assert root["type"] == f"trainstack:{PROVIDERS[stack]}:GpuCluster"
     assert root["name"] == stack
     children = [r for r in result.resources if r is not root]
-    assert len(children) >= 8
+    assert len(children) >= 6
     assert {r["parent"] for r in children} == {stack}
 
 
 def test_cost_tags_or_labels_everywhere(plan):
     stack, result = plan
-    for r in result.resources:
-        if r["type"] in UNTAGGABLE or r is component(result):
-            continue
-        tags = r["inputs"].get("tags") or r["inputs"].get("labels")
-        assert tags, f"{r['type']} {r['name']} has no tags/labels"
+    assert {r["name"]: cost_tags(r) for r in result.resources if cost_tags(r)} == {}
+    tagged = [r for r in result.resources if isinstance(r["inputs"].get("tags"), dict)]
+    for r in tagged:
+        tags = r["inputs"]["tags"]
         assert tags.get("trainstack:cluster", tags.get("trainstack-cluster")) == stack, r["name"]
-        assert tags.get("trainstack:provider", tags.get("trainstack-provider")) == STACKS[stack], r["name"]
+        assert tags.get("trainstack:provider", tags.get("trainstack-provider")) == PROVIDERS[stack], r["name"]
 
 
 def test_common_outputs(plan):
-    _, result = plan
+    stack, result = plan
     assert set(result.outputs) == set(OUTPUT_NAMES)
     assert result.outputs["usd_per_hour"] == result.usd_per_hour > 0
-    assert result.outputs["file_system_dns"]
+    assert result.outputs["node_ids"]
+    if stack in COMMITTED or "file_system" in CHINA_STACKS.get(stack, {}):
+        assert result.outputs["file_system_dns"]
 
 
 def test_only_stateful_resources_are_protected(plan):
-    _, result = plan
+    stack, result = plan
     protected = {r["type"] for r in result.resources if r["protect"]}
-    assert protected and protected <= STATEFUL
+    assert protected <= STATEFUL
     assert all(r["protect"] for r in result.resources if r["type"] in STATEFUL)
-
-
-def _world_ingress(resource):
-    """Inbound allow rules whose source is the whole internet, in each provider's shape."""
-    inputs, kind = resource["inputs"], resource["type"]
-    if kind == "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
-        return [inputs] if inputs.get("cidrIpv4") in WORLD or inputs.get("cidrIpv6") in WORLD else []
-    if kind == "azure-native:network:NetworkSecurityGroup":
-        return [rule for rule in inputs.get("securityRules", [])
-                if rule["direction"] == "Inbound" and rule["access"] == "Allow"
-                and rule.get("sourceAddressPrefix") in WORLD]
-    if kind == "gcp:compute/firewall:Firewall" and inputs.get("direction", "INGRESS") == "INGRESS":
-        return [inputs] if WORLD & set(inputs.get("sourceRanges", [])) else []
-    return []
+    has_file_system = stack in COMMITTED or "file_system" in CHINA_STACKS.get(stack, {})
+    assert bool(protected) == has_file_system
 
 
 def test_nothing_open_to_the_internet(plan):
     _, result = plan
-    assert [r["name"] for r in result.resources if _world_ingress(r)] == []
-    kinds = {r["type"] for r in result.resources}
-    assert kinds & {"aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
-                    "azure-native:network:NetworkSecurityGroup", "gcp:compute/firewall:Firewall"}
+    assert [r["name"] for r in result.resources if admin_ports_open(r)] == []
+    assert {r["type"] for r in result.resources} & RULE_TYPES
 
 
 @pytest.mark.parametrize(
     "record",
     [
-        {"type": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "inputs": {"cidrIpv4": "0.0.0.0/0", "fromPort": 22}},
+        {"type": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "inputs": {
+            "cidrIpv4": "0.0.0.0/0", "ipProtocol": "tcp", "fromPort": 22, "toPort": 22}},
         {"type": "azure-native:network:NetworkSecurityGroup", "inputs": {"securityRules": [
             {"direction": "Inbound", "access": "Allow", "sourceAddressPrefix": "*", "destinationPortRange": "22"}]}},
-        {"type": "gcp:compute/firewall:Firewall", "inputs": {"direction": "INGRESS", "sourceRanges": ["0.0.0.0/0"]}},
+        {"type": "gcp:compute/firewall:Firewall", "inputs": {
+            "direction": "INGRESS", "sourceRanges": ["0.0.0.0/0"], "allows": [{"protocol": "tcp", "ports": ["22"]}]}},
+        {"type": "alicloud:ecs/securityGroupRule:SecurityGroupRule", "inputs": {
+            "type": "ingress", "cidrIp": "0.0.0.0/0", "ipProtocol": "tcp", "portRange": "22/22"}},
+        {"type": "tencentcloud:Security/groupRuleSet:GroupRuleSet", "inputs": {"ingresses": [
+            {"action": "ACCEPT", "cidrBlock": "0.0.0.0/0", "port": "22"}]}},
+        {"type": "huaweicloud:Vpc/secgroupRule:SecgroupRule", "inputs": {"direction": "ingress"}},
+        {"type": "volcengine:vpc/securityGroupRule:SecurityGroupRule", "inputs": {
+            "direction": "ingress", "policy": "accept", "cidrIp": "0.0.0.0/0", "portStart": 22, "portEnd": 22}},
+        {"type": "pulumi-python:dynamic/baiducloud:SecurityGroup", "inputs": {"rules": [
+            {"direction": "ingress", "sourceIp": "0.0.0.0/0", "portRange": "22", "protocol": "tcp"}]}},
     ],
-    ids=["aws", "azure", "gcp"],
+    ids=["aws", "azure", "gcp", "alicloud", "tencentcloud", "huaweicloud", "volcengine", "baiducloud"],
 )
-def test_world_ingress_detector_catches_open_rules(record):
-    assert _world_ingress(record)
+def test_admin_port_detector_catches_open_rules(record):
+    assert admin_ports_open(record)
