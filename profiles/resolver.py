@@ -141,9 +141,20 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Ca
     prices += [("reservation", r.usd_per_hour, job.hours, r.id) for r in _held(spec, offering)]
     return [
         Candidate(offering, purchase, spec.nodes, hours, price,
-                  None if storage is None else storage * hours / job.hours, notes, held_id)
+                  None if storage is None else storage * hours / job.hours,
+                  notes + _placement_notes(offering, purchase), held_id)
         for purchase, price, hours, held_id in prices
     ]
+
+
+def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
+    """Placement limits of a purchase option the component applies (Alibaba: no deployment
+    set for spot), so `resolve` says so when it picks one."""
+    if offering.provider != "alicloud" or purchase != "spot":
+        return ()
+    from components.alicloud.placement import placement_for  # pure module, no Pulumi
+
+    return (placement_for("spot").reason,)
 
 
 def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], bool | None]:

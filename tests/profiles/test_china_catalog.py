@@ -77,3 +77,17 @@ def test_bad_rates_are_refused_and_nothing_is_written(data, args, message):
         set_rate(data, *args, today=TODAY)
     assert (data / "catalog.json").read_bytes() == before
     assert "exchange_rates" not in json.loads(before)
+
+
+def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
+    from dataclasses import replace
+
+    row = next(o for o in build_alicloud(None, "x") if o.instance_type == "ecs.gn7i-c8g1.2xlarge")
+    priced = replace(row, on_demand_usd_per_hour=1.3, spot_usd_per_hour=0.4)
+    spec = parse_spec({"accelerators": "A10:1", "hours": 5, "purchase": "any", "spot": {"checkpoint_interval": "1h"},
+                       "file_system": {"capacity": "1200GiB"}})
+    resolution = resolve(spec, [priced])
+    spot, on_demand = resolution.choice.candidate, resolution.alternatives[0].candidate
+    assert spot.purchase == "spot"
+    assert any("cannot join a deployment set" in n for n in spot.notes)
+    assert not any("deployment set" in n for n in on_demand.notes)
