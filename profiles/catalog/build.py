@@ -21,7 +21,6 @@ import hashlib
 import io
 import json
 import re
-from dataclasses import fields, replace
 from pathlib import Path
 
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
@@ -63,7 +62,7 @@ def offerings_to_csv(offerings: list[Offering]) -> str:
     return buffer.getvalue()
 
 
-_DEFAULTS = {f.name: f.default for f in fields(Offering)}
+_DEFAULTS = Offering._field_defaults
 
 
 def _fits(offering: Offering, header: tuple[str, ...]) -> bool:
@@ -100,7 +99,7 @@ def build(source: Path, out_dir: Path, date: str) -> dict:
     for provider, (builder, files) in SOURCE_BUILDERS.items():
         file_commits = {f: commits.get(f, {"path": "unknown", "commit": "unknown"}) for f in files}
         row_source = f"skypilot-catalog@{file_commits[files[0]]['commit'][:10]}"
-        offerings = [replace(o, source=row_source) for o in builder(source, date)]
+        offerings = [o._replace(source=row_source) for o in builder(source, date)]
         texts[provider] = offerings_to_csv(offerings)
         meta_sources[provider] = {"repository": SOURCE_REPOSITORY, "files": file_commits, "offerings": len(offerings)}
     for provider, (builder, provider_meta) in OTHER_BUILDERS.items():

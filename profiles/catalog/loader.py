@@ -81,12 +81,16 @@ def _row_to_offering(row: list[str], rates: dict | None = None) -> Offering | No
     )
 
 
-def load_provider(path: Path, rates: dict | None = None) -> list[Offering]:
+_CURRENCY = COLUMNS.index("currency")
+
+
+def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int] | None = None) -> list[Offering]:
     """Offerings of one catalog CSV file.
 
     Every header in `HEADERS` loads (older files lack the reserved and native-currency
     columns, which then load as None). Rows priced in another currency are converted to
-    USD at `rates` (`{"CNY": {"per_usd": ...}}`); without a rate they are left out.
+    USD at `rates` (`{"CNY": {"per_usd": ...}}`); without a rate they are left out and
+    counted per currency in `left_out` when given.
 
     Raises:
         CatalogError: an unknown header, or a malformed row.
@@ -101,6 +105,10 @@ def load_provider(path: Path, rates: dict | None = None) -> list[Offering]:
                 offering = _row_to_offering(row, rates)
             except (ValueError, TypeError) as exc:
                 raise CatalogError(f"{path}:{line}: malformed row ({exc}); rebuild with `make catalog`") from None
+            if offering is None and left_out is not None and len(row) > _CURRENCY:
+                currency = row[_CURRENCY]
+                if currency not in ("", "USD") and not (rates or {}).get(currency, {}).get("per_usd"):
+                    left_out[currency] = left_out.get(currency, 0) + 1
             key = offering and (offering.provider, offering.instance_type, offering.zone)
             if offering is not None and key not in seen:
                 seen.add(key)
@@ -125,18 +133,5 @@ def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = 
     for provider in providers or PROVIDERS:
         path = data_dir / f"{provider}.csv"
         if path.exists():
-            offerings.extend(load_provider(path, rates))
-            for currency, count in _unconverted(path, rates).items():
-                left_out[currency] = left_out.get(currency, 0) + count
+            offerings.extend(load_provider(path, rates, left_out))
     return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out)
-
-
-def _unconverted(path: Path, rates: dict) -> dict[str, int]:
-    """Currency -> rows of `path` priced in it that have no recorded USD rate."""
-    counts: dict[str, int] = {}
-    with path.open(newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            currency = row.get("currency") or "USD"
-            if currency != "USD" and not rates.get(currency, {}).get("per_usd"):
-                counts[currency] = counts.get(currency, 0) + 1
-    return counts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # CSV columns of the project's catalog files, in order (profiles/catalog/data/<provider>.csv).
 COLUMNS: tuple[str, ...] = (
@@ -42,9 +42,9 @@ RDMA_INTERCONNECTS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Offering:
-    """One purchasable instance type in one zone.
+class Offering(NamedTuple):
+    """One purchasable instance type in one zone (an immutable named tuple: loading a few
+    thousand rows stays cheap; use `offering._replace(field=value)` for a changed copy).
 
     Attributes:
         provider: cloud registry name (`aws`, `azure`, `gcp`).

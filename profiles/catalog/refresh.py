@@ -20,7 +20,6 @@ import io
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from profiles.catalog.build import offerings_to_csv
@@ -59,7 +58,7 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_
     """
     today = today or dt.date.today().isoformat()
     fetched = fetcher_for(provider)(regions, progress, **clients)
-    rows = [replace(o, catalog_date=today) for o in fetched]
+    rows = [o._replace(catalog_date=today) for o in fetched]
     validate(provider, regions, rows)
     path = data_dir / f"{provider}.csv"
     old_text = path.read_text(encoding="utf-8") if path.exists() else None

@@ -80,10 +80,9 @@ def test_bad_rates_are_refused_and_nothing_is_written(data, args, message):
 
 
 def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
-    from dataclasses import replace
-
+    
     row = next(o for o in build_alicloud(None, "x") if o.instance_type == "ecs.gn7i-c8g1.2xlarge")
-    priced = replace(row, on_demand_usd_per_hour=1.3, spot_usd_per_hour=0.4)
+    priced = row._replace(on_demand_usd_per_hour=1.3, spot_usd_per_hour=0.4)
     spec = parse_spec({"accelerators": "A10:1", "hours": 5, "purchase": "any", "spot": {"checkpoint_interval": "1h"},
                        "file_system": {"capacity": "1200GiB"}})
     resolution = resolve(spec, [priced])

@@ -141,9 +141,8 @@ def test_unsourced_speed_is_flagged(fixture_catalog):
 
 
 def test_live_reserved_price_beats_the_discount_estimate(fixture_catalog):
-    from dataclasses import replace
-
+    
     p4d = next(o for o in fixture_catalog.offerings if o.instance_type == "p4d.24xlarge" and o.zone == "use1-az1")
-    refreshed = replace(p4d, reserved_1y_usd_per_hour=19.5)
+    refreshed = p4d._replace(reserved_1y_usd_per_hour=19.5)
     choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y", regions="us-east-1"), [refreshed]).choice.candidate
     assert (choice.purchase, choice.usd_per_node_hour) == ("reserved-1y", 19.5)  # not 32 x 0.7 = 22.4

@@ -2,7 +2,6 @@
 
 import csv
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -140,13 +139,13 @@ def test_a_failed_write_restores_every_file(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("rows, message", [
     pytest.param([], "returned no offerings", id="empty"),
-    pytest.param([replace(ROW, on_demand_usd_per_hour=0.0)], "on_demand_usd_per_hour=0.0", id="zero-price"),
-    pytest.param([replace(ROW, spot_usd_per_hour=-1.0)], "spot_usd_per_hour=-1.0", id="negative-price"),
-    pytest.param([replace(ROW, on_demand_usd_per_hour=float("nan"))], "=nan", id="nan-price"),
-    pytest.param([replace(ROW, on_demand_usd_per_hour=None, spot_usd_per_hour=None)], "without a price", id="no-price"),
-    pytest.param([ROW, replace(ROW, on_demand_usd_per_hour=31.0)], "twice", id="duplicate"),
-    pytest.param([replace(ROW, region="eu-west-1")], "outside the request", id="other-region"),
-    pytest.param([replace(ROW, provider="gcp")], "outside the request", id="other-provider"),
+    pytest.param([ROW._replace(on_demand_usd_per_hour=0.0)], "on_demand_usd_per_hour=0.0", id="zero-price"),
+    pytest.param([ROW._replace(spot_usd_per_hour=-1.0)], "spot_usd_per_hour=-1.0", id="negative-price"),
+    pytest.param([ROW._replace(on_demand_usd_per_hour=float("nan"))], "=nan", id="nan-price"),
+    pytest.param([ROW._replace(on_demand_usd_per_hour=None, spot_usd_per_hour=None)], "without a price", id="no-price"),
+    pytest.param([ROW, ROW._replace(on_demand_usd_per_hour=31.0)], "twice", id="duplicate"),
+    pytest.param([ROW._replace(region="eu-west-1")], "outside the request", id="other-region"),
+    pytest.param([ROW._replace(provider="gcp")], "outside the request", id="other-provider"),
 ])
 def test_invalid_rows_are_rejected_before_any_write(tmp_path, monkeypatch, rows, message):
     data = copy_catalog(tmp_path)
@@ -177,9 +176,9 @@ def test_unknown_provider_is_a_fetch_error(tmp_path):
 
 
 def test_reserved_prices_round_trip_and_old_files_keep_their_header(tmp_path):
-    reserved = replace(ROW, reserved_1y_usd_per_hour=20.0, reserved_3y_usd_per_hour=13.5)
+    reserved = ROW._replace(reserved_1y_usd_per_hour=20.0, reserved_3y_usd_per_hour=13.5)
     assert offerings_to_csv([ROW]).splitlines()[0] == ",".join(LEGACY_COLUMNS)
-    text = offerings_to_csv([reserved, replace(ROW, zone="use1-az2")])
+    text = offerings_to_csv([reserved, ROW._replace(zone="use1-az2")])
     assert text.splitlines()[0] == ",".join(RESERVED_COLUMNS)
     (tmp_path / "aws.csv").write_text(text)
     first, second = load_provider(tmp_path / "aws.csv")

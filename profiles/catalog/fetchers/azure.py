@@ -32,7 +32,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 import requests
@@ -215,7 +214,7 @@ def build_offerings(prices: Prices, templates: dict[str, Offering], date: str) -
             continue
         per_hour = {term: round(by_purchase[term] / hours, 6)
                     for term, hours in TERM_HOURS.items() if term in by_purchase}
-        offerings.append(replace(offering, source=SOURCE, reserved_1y_usd_per_hour=per_hour.get("1y"),
+        offerings.append(offering._replace(source=SOURCE, reserved_1y_usd_per_hour=per_hour.get("1y"),
                                  reserved_3y_usd_per_hour=per_hour.get("3y")))
     return offerings
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import requests
@@ -184,7 +183,7 @@ def build_offerings(prices: UnitPrices, known: Iterable[Offering], regions: Sequ
     for gpu in gpus.values():
         for offering in gpu_offerings(gpu, hosts, date):
             terms = committed[(offering.instance_type, offering.zone)]
-            offerings.append(replace(offering, source=SOURCE, reserved_1y_usd_per_hour=terms.get("1y"),
+            offerings.append(offering._replace(source=SOURCE, reserved_1y_usd_per_hour=terms.get("1y"),
                                      reserved_3y_usd_per_hour=terms.get("3y")))
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
 
