@@ -7,6 +7,7 @@ GCP labels cannot hold `:` and use `components.gcp.labels` instead.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 
 from components.contract import ClusterConfig
@@ -37,3 +38,18 @@ def check_provider(args: ClusterConfig, provider: str, cloud: str) -> None:
             f"provider: '{args.provider}' given to the {cloud} component; set provider: {provider} "
             "or use the component registered for that provider"
         )
+
+
+def check_ssh_cidrs(cidrs: tuple[str, ...] | list[str]) -> None:
+    """Every SSH source must be an IPv4 CIDR (the contract already refuses 0.0.0.0/0).
+
+    Raises:
+        ValueError: `ssh_cidrs: '<cidr>' is not an IPv4 CIDR; ...` or `... is IPv6; ...`.
+    """
+    for cidr in cidrs:
+        try:
+            network = ipaddress.ip_network(cidr.strip(), strict=False)
+        except ValueError:
+            raise ValueError(f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24") from None
+        if network.version != 4:
+            raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")

@@ -9,13 +9,12 @@ allowed, so the shared `trainstack:` keys need no sanitizing).
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 
 from components.alicloud.cpfs import cpfs_sizing
 from components.alicloud.facts import FAMILIES, TYPES, erdma_families, eri_interfaces, gpu_family
 from components.alicloud.placement import placement_for
-from components.common import check_provider, cluster_tags
+from components.common import check_provider, check_ssh_cidrs, cluster_tags
 from components.contract import ClusterConfig
 
 PROVIDER = "alicloud"
@@ -37,8 +36,7 @@ def validate_args(args: ClusterConfig, name: str) -> None:
     _check_instance_type(args)
     _check_zone(args)
     _check_nodes(args)
-    for cidr in args.ssh_cidrs:
-        _check_cidr(cidr)
+    check_ssh_cidrs(args.ssh_cidrs)
     for field in ("subnet_id", "capacity_reservation_id"):
         if getattr(args, field):
             raise ValueError(
@@ -86,17 +84,6 @@ def _check_nodes(args: ClusterConfig) -> None:
             f"{placement.strategy} deployment set holds (section 3); set nodes: "
             f"{placement.max_nodes} or fewer, or split the job into several clusters"
         )
-
-
-def _check_cidr(cidr: str) -> None:
-    try:
-        network = ipaddress.ip_network(cidr.strip(), strict=False)
-    except ValueError:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
-        ) from None
-    if network.version != 4:
-        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")
 
 
 def check_tags(tags: Mapping[str, str]) -> None:

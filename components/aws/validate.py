@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from components.aws.efa import efa_interface_count
 from components.aws.fsx import fsx_sizing
-from components.common import check_provider
+from components.common import check_provider, check_ssh_cidrs
 from components.contract import ClusterConfig
 
 
@@ -18,6 +18,7 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "aws", "AWS")
+    check_ssh_cidrs(args.ssh_cidrs)
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:
         raise ValueError(
             f"interconnect: rdma needs EFA and {args.instance_type} has none (K1); "

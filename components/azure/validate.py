@@ -9,7 +9,6 @@ articles/virtual-machines/capacity-reservation-overview.md, "Limitations and Res
 
 from __future__ import annotations
 
-import ipaddress
 
 from components.azure.amlfs import amlfs_sizing
 from components.azure.facts import (
@@ -17,7 +16,7 @@ from components.azure.facts import (
     infiniband_size,
     rdma_size_names,
 )
-from components.common import check_provider
+from components.common import check_provider, check_ssh_cidrs
 from components.contract import ClusterConfig
 
 
@@ -33,8 +32,7 @@ def validate_args(args: ClusterConfig) -> None:
     check_provider(args, "azure", "Azure")
     _check_interconnect(args)
     _check_node_count(args)
-    for cidr in args.ssh_cidrs:
-        _check_cidr(cidr)
+    check_ssh_cidrs(args.ssh_cidrs)
     if args.capacity_reservation_id:
         raise ValueError(
             "capacity_reservation_id: Azure capacity reservations support neither proximity "
@@ -76,14 +74,3 @@ def _check_node_count(args: ClusterConfig) -> None:
         f"nodes: {args.nodes} exceeds {limit}; the cluster is one single-placement-group "
         f"scale set, which holds at most {limit} VMs (Z10); set nodes: {limit} or fewer"
     )
-
-
-def _check_cidr(cidr: str) -> None:
-    try:
-        network = ipaddress.ip_network(cidr.strip(), strict=False)
-    except ValueError:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
-        ) from None
-    if network.version != 4:
-        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")

@@ -8,11 +8,10 @@ Sources: china-clouds.md §1.5 (spec names, `IB` = InfiniBand), §3 (deploy sets
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
 from components.baiducloud.layout import KEY_TYPES, has_infiniband, spec_gpu_count
-from components.common import check_provider
+from components.common import check_provider, check_ssh_cidrs
 from components.contract import ClusterConfig
 
 _REGION = re.compile(r"^[a-z]+$")
@@ -30,8 +29,7 @@ def validate_args(args: ClusterConfig) -> None:
     check_provider(args, "baiducloud", "Baidu AI Cloud")
     _check_place(args)
     _check_spec(args)
-    for cidr in args.ssh_cidrs:
-        _check_cidr(cidr)
+    check_ssh_cidrs(args.ssh_cidrs)
     if args.ssh_public_key is not None and not args.ssh_public_key.strip().startswith(KEY_TYPES):
         raise ValueError(
             "ssh_public_key: Baidu imports only RSA, DSA or ECDSA keys (not ed25519); give an "
@@ -80,17 +78,4 @@ def _check_spec(args: ClusterConfig) -> None:
             f"interconnect: rdma needs an InfiniBand spec (family with 'IB', e.g. "
             f"bcc.hgn5IB.c116m978.8A100-80g, china-clouds.md §1.5) and {spec} has none; "
             "choose one or set interconnect: none"
-        )
-
-
-def _check_cidr(cidr: str) -> None:
-    try:
-        network = ipaddress.ip_network(cidr.strip(), strict=False)
-    except ValueError:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
-        ) from None
-    if network.version != 4:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is IPv6; Baidu security-group rules here take IPv4 CIDRs"
         )

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
-from components.common import check_provider
+from components.common import check_provider, check_ssh_cidrs
 from components.contract import ClusterConfig
 from components.gcp.filesystems import choose_file_system
 from components.gcp.labels import MAX_LABELS, label_collisions
@@ -53,8 +52,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
     else:
         _check_gpu(args)
     _check_labels(args.tags)
-    for cidr in args.ssh_cidrs:
-        _check_cidr(cidr)
+    check_ssh_cidrs(args.ssh_cidrs)
     if args.file_system is not None:
         choose_file_system(args.file_system)
 
@@ -92,12 +90,3 @@ def _check_labels(tags: dict[str, str]) -> None:
         raise ValueError(
             f"tags: {len(tags)} tags; GCP allows {MAX_LABELS - 2} besides trainstack's two"
         )
-
-
-def _check_cidr(cidr: str) -> None:
-    try:
-        ipaddress.IPv4Network(cidr.strip(), strict=False)
-    except ValueError:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR such as 203.0.113.0/24"
-        ) from None

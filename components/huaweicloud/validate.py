@@ -11,10 +11,9 @@ Pulumi appends an 8-character suffix to autonamed children, so the cluster name 
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
-from components.common import check_provider
+from components.common import check_provider, check_ssh_cidrs
 from components.contract import ClusterConfig
 from components.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
@@ -54,8 +53,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
             "ECS GPU flavor has a sourced RDMA/RoCE fabric (china-clouds.md sections 1.3, 3); "
             "set interconnect: none"
         )
-    for cidr in args.ssh_cidrs:
-        _check_cidr(cidr)
+    check_ssh_cidrs(args.ssh_cidrs)
     if args.capacity_reservation_id:
         raise ValueError(
             "capacity_reservation_id: the Huawei Cloud component cannot launch into a capacity "
@@ -101,14 +99,3 @@ def _check_flavor(args: ClusterConfig) -> None:
             f"accelerator_count: {args.accelerator_count} does not match {args.instance_type}, "
             f"which has {expected} (china-clouds.md section 1.3); set accelerator_count: {expected}"
         )
-
-
-def _check_cidr(cidr: str) -> None:
-    try:
-        network = ipaddress.ip_network(cidr.strip(), strict=False)
-    except ValueError:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
-        ) from None
-    if network.version != 4:
-        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")

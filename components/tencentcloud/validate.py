@@ -11,11 +11,10 @@ trailing) and `+ - = . _ : / @ ( ) [ ] , ; > <` are allowed. `:` is allowed, so 
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Mapping
 
-from components.common import check_provider, cluster_tags
+from components.common import check_provider, check_ssh_cidrs, cluster_tags
 from components.contract import ClusterConfig
 from components.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
 from components.tencentcloud.purchase import check_spot_max_price
@@ -46,8 +45,7 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
             f"zone: '{args.zone}' is not in region {args.region}; use a zone such as {args.region}-6"
         )
     check_spot_max_price(args.purchase, spot_max_price)
-    for cidr in args.ssh_cidrs:
-        _check_cidr(cidr)
+    check_ssh_cidrs(args.ssh_cidrs)
     for field in ("subnet_id", "capacity_reservation_id"):
         if getattr(args, field):
             raise ValueError(
@@ -77,17 +75,6 @@ def _check_instance_type(args: ClusterConfig) -> None:
             f"interconnect: rdma needs an HCC type and {family.name} has no RDMA (section "
             f"1.2); choose {', '.join(hcc_families())} or set interconnect: none"
         )
-
-
-def _check_cidr(cidr: str) -> None:
-    try:
-        network = ipaddress.ip_network(cidr.strip(), strict=False)
-    except ValueError:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
-        ) from None
-    if network.version != 4:
-        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")
 
 
 def check_tags(tags: Mapping[str, str]) -> None:

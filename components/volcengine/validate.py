@@ -9,10 +9,9 @@ HPC-cluster and vePFS names start with a letter and hold letters, digits, `_` an
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
-from components.common import check_provider
+from components.common import check_provider, check_ssh_cidrs
 from components.contract import ClusterConfig
 from components.volcengine.facts import family_names, instance_family
 from components.volcengine.tags import check_tags
@@ -38,8 +37,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
             "'_' or '-' (Volcengine resource name rules); rename the stack or cluster"
         )
     _check_instance_type(args)
-    for cidr in args.ssh_cidrs:
-        _check_cidr(cidr)
+    check_ssh_cidrs(args.ssh_cidrs)
     if args.capacity_reservation_id:
         raise ValueError(
             "capacity_reservation_id: the Volcengine component cannot launch into a capacity "
@@ -69,14 +67,3 @@ def _check_instance_type(args: ClusterConfig) -> None:
             f"(china-clouds.md section 1.4); choose ecs.{'/'.join(family_names(rdma_only=True))}"
             ".<size> or set interconnect: none"
         )
-
-
-def _check_cidr(cidr: str) -> None:
-    try:
-        network = ipaddress.ip_network(cidr.strip(), strict=False)
-    except ValueError:
-        raise ValueError(
-            f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24"
-        ) from None
-    if network.version != 4:
-        raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")
