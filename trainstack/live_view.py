@@ -44,11 +44,11 @@ def refresh_summary(summary: RefreshSummary) -> None:
                   f"{summary.added} added, {summary.removed} removed, {summary.changed} repriced, "
                   f"{summary.unchanged} unchanged")
     if summary.moves:
-        console.print("largest price moves (USD/hour for the whole instance):")
+        console.print("largest price moves (per hour for the whole instance):")
     for move in summary.moves:
         zones = f"{move.zones} zone{'s' if move.zones > 1 else ''}"
         console.print(f"  {move.instance_type} {move.region} {move.purchase}: {move.old_usd_per_hour:.4f} -> "
-                      f"{move.new_usd_per_hour:.4f} ({move.percent:+.1f}%, {zones})", highlight=False)
+                      f"{move.new_usd_per_hour:.4f} {move.currency} ({move.percent:+.1f}%, {zones})", highlight=False)
     console.print(f"catalog version {summary.version}")
     if summary.snapshot:
         console.print(f"previous file kept as {summary.snapshot}")

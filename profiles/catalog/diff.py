@@ -9,6 +9,13 @@ from pathlib import Path
 from profiles.catalog.offering import Offering
 
 PURCHASES = (("on-demand", "on_demand_usd_per_hour"), ("spot", "spot_usd_per_hour"))
+# Rows listed in another currency are compared in that currency, before any conversion.
+NATIVE = {"on_demand_usd_per_hour": "on_demand_native", "spot_usd_per_hour": "spot_native"}
+
+
+def price_of(offering: Offering, field: str) -> float | None:
+    """The row's price in its own currency (`field` names the USD column)."""
+    return getattr(offering, field if offering.currency == "USD" else NATIVE[field])
 
 
 @dataclass(frozen=True)
@@ -19,9 +26,10 @@ class PriceMove:
         instance_type: e.g. `p4d.24xlarge`.
         region: e.g. `us-east-1`.
         purchase: `on-demand` or `spot`.
-        old_usd_per_hour: previous whole-instance price, USD/hour.
-        new_usd_per_hour: refreshed whole-instance price, USD/hour.
+        old_usd_per_hour: previous whole-instance price per hour, in `currency`.
+        new_usd_per_hour: refreshed whole-instance price per hour, in `currency`.
         zones: how many zones moved from the old to the new price.
+        currency: the currency of both prices (`USD`, or the row's own, e.g. `CNY`).
     """
 
     instance_type: str
@@ -30,6 +38,7 @@ class PriceMove:
     old_usd_per_hour: float
     new_usd_per_hour: float
     zones: int
+    currency: str = "USD"
 
     @property
     def percent(self) -> float:
@@ -76,7 +85,7 @@ def summarize(provider: str, regions: Sequence[str] | None, old: list[Offering],
     before = {(o.instance_type, o.zone): o for o in old}
     after = {(o.instance_type, o.zone): o for o in new}
     common = before.keys() & after.keys()
-    changed = {k for k in common if any(getattr(before[k], f) != getattr(after[k], f) for _, f in PURCHASES)}
+    changed = {k for k in common if any(price_of(before[k], f) != price_of(after[k], f) for _, f in PURCHASES)}
     return RefreshSummary(
         provider=provider,
         regions=tuple(sorted(regions or ())),
@@ -93,13 +102,13 @@ def summarize(provider: str, regions: Sequence[str] | None, old: list[Offering],
 
 def largest_moves(pairs: list[tuple[Offering, Offering]], top: int) -> tuple[PriceMove, ...]:
     """Price moves of (old, new) row pairs, merged across zones, largest |%| first."""
-    zones: dict[tuple[str, str, str, float, float], int] = {}
+    zones: dict[tuple[str, str, str, float, float, str], int] = {}
     for old, new in pairs:
         for purchase, field in PURCHASES:
-            a, b = getattr(old, field), getattr(new, field)
+            a, b = price_of(old, field), price_of(new, field)
             if a is not None and b is not None and a != b:
-                key = (old.instance_type, old.region, purchase, a, b)
+                key = (old.instance_type, old.region, purchase, a, b, new.currency)
                 zones[key] = zones.get(key, 0) + 1
-    moves = [PriceMove(*key, zones=count) for key, count in zones.items()]
+    moves = [PriceMove(*key[:5], zones=count, currency=key[5]) for key, count in zones.items()]
     moves.sort(key=lambda m: (-abs(m.percent), m.instance_type, m.region, m.purchase))
     return tuple(moves[:top])

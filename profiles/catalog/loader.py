@@ -16,7 +16,9 @@ from pathlib import Path
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
 
 DATA_DIR = Path(__file__).parent / "data"
-PROVIDERS: tuple[str, ...] = ("aws", "azure", "gcp", "alicloud")
+PROVIDERS: tuple[str, ...] = (
+    "aws", "azure", "gcp", "alicloud", "tencentcloud", "huaweicloud", "volcengine", "baiducloud",
+)
 
 
 class CatalogError(ValueError):
@@ -57,8 +59,9 @@ def _optional_float(text: str) -> float | None:
         return None
 
 
-def _row_to_offering(row: list[str], rates: dict | None = None) -> Offering | None:
-    """One CSV row -> Offering; None when it has no price in USD (after conversion)."""
+def _row_to_offering(row: list[str], rates: dict | None = None, require_usd: bool = True) -> Offering | None:
+    """One CSV row -> Offering; None when it has no price in USD (after conversion), or,
+    with `require_usd=False`, no price in any currency."""
     if len(row) > len(COLUMNS):
         raise ValueError(f"{len(row)} fields, expected at most {len(COLUMNS)}")
     row = row + [""] * (len(COLUMNS) - len(row))  # older files lack the later columns
@@ -70,7 +73,7 @@ def _row_to_offering(row: list[str], rates: dict | None = None) -> Offering | No
     if currency and currency != "USD":
         per_usd = (rates or {}).get(currency, {}).get("per_usd")
         on_demand_price, spot_price = (None if p is None or not per_usd else round(p / per_usd, 6) for p in native)
-    if on_demand_price is None and spot_price is None:
+    if on_demand_price is None and spot_price is None and (require_usd or native == (None, None)):
         return None
     return Offering(
         provider, region, zone, instance_type, accelerator, int(count),
@@ -84,13 +87,15 @@ def _row_to_offering(row: list[str], rates: dict | None = None) -> Offering | No
 _CURRENCY = COLUMNS.index("currency")
 
 
-def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int] | None = None) -> list[Offering]:
+def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int] | None = None,
+                  require_usd: bool = True) -> list[Offering]:
     """Offerings of one catalog CSV file.
 
     Every header in `HEADERS` loads (older files lack the reserved and native-currency
     columns, which then load as None). Rows priced in another currency are converted to
     USD at `rates` (`{"CNY": {"per_usd": ...}}`); without a rate they are left out and
-    counted per currency in `left_out` when given.
+    counted per currency in `left_out` when given (`require_usd=False` keeps them, with
+    their native prices only, for comparing catalog files).
 
     Raises:
         CatalogError: an unknown header, or a malformed row.
@@ -102,7 +107,7 @@ def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int
         offerings, seen = [], set()
         for line, row in enumerate(reader, start=2):
             try:
-                offering = _row_to_offering(row, rates)
+                offering = _row_to_offering(row, rates, require_usd)
             except (ValueError, TypeError) as exc:
                 raise CatalogError(f"{path}:{line}: malformed row ({exc}); rebuild with `make catalog`") from None
             if offering is None and left_out is not None and len(row) > _CURRENCY:

@@ -31,7 +31,7 @@ from profiles.files import write_atomically
 
 KEEP_SNAPSHOTS = 3
 PRICE_FIELDS = ("on_demand_usd_per_hour", "spot_usd_per_hour",
-                "reserved_1y_usd_per_hour", "reserved_3y_usd_per_hour")
+                "reserved_1y_usd_per_hour", "reserved_3y_usd_per_hour", "on_demand_native", "spot_native")
 
 
 def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_DIR,
@@ -68,7 +68,7 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_
         return not scope or region in scope
 
     fetched_types = {o.instance_type for o in rows}
-    old_rows = [o for o in (load_provider(path) if old_text else [])
+    old_rows = [o for o in (load_provider(path, require_usd=False) if old_text else [])
                 if in_scope(o.region) and o.instance_type in fetched_types]
     new_text = merge_text(old_text, rows, provider, in_scope)
     meta_path = data_dir / "catalog.json"
@@ -98,7 +98,8 @@ def validate(provider: str, regions: Sequence[str] | None, rows: list[Offering])
             if value is not None and not (math.isfinite(value) and value > 0):
                 raise FetchError(f"the {provider} API gave {field}={value} for {where}; prices must be "
                                  "positive, catalog unchanged")
-        if o.on_demand_usd_per_hour is None and o.spot_usd_per_hour is None:
+        if all(getattr(o, f) is None for f in ("on_demand_usd_per_hour", "spot_usd_per_hour",
+                                                "on_demand_native", "spot_native")):
             raise FetchError(f"the {provider} fetch returned {where} without a price; catalog unchanged")
         key = (o.provider, o.instance_type, o.zone)
         if key in seen:

@@ -76,7 +76,7 @@ def test_refresh_without_credentials_exits_2_and_keeps_the_catalog(data, monkeyp
 
 
 @pytest.mark.parametrize("args, text", [
-    pytest.param(["--provider", "ibm"], "unknown provider 'ibm'; valid: aws, azure, gcp", id="provider"),
+    pytest.param(["--provider", "ibm"], "unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine", id="provider"),
     pytest.param(["--provider", "aws", "--regions", " , "], "--regions: give region names", id="empty-regions"),
 ])
 def test_refresh_bad_input(data, args, text):

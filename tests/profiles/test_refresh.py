@@ -171,7 +171,7 @@ def test_all_regions_refresh_replaces_every_row_of_the_fetched_types(tmp_path, m
 
 
 def test_unknown_provider_is_a_fetch_error(tmp_path):
-    with pytest.raises(FetchError, match="unknown provider 'ibm'; valid: aws, azure, gcp"):
+    with pytest.raises(FetchError, match="unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine"):
         refresh("ibm", None, tmp_path)
 
 
@@ -184,3 +184,14 @@ def test_reserved_prices_round_trip_and_old_files_keep_their_header(tmp_path):
     first, second = load_provider(tmp_path / "aws.csv")
     assert (first.reserved_1y_usd_per_hour, first.reserved_3y_usd_per_hour) == (20.0, 13.5)
     assert second.reserved_1y_usd_per_hour is None
+
+
+def test_price_moves_of_cny_rows_are_in_cny():
+    from profiles.catalog.diff import summarize
+
+    old = ROW._replace(provider="alicloud", region="cn-beijing", zone="cn-beijing", on_demand_usd_per_hour=None,
+                       spot_usd_per_hour=None, currency="CNY", on_demand_native=277.933)
+    new = old._replace(on_demand_native=250.14)
+    summary = summarize("alicloud", ["cn-beijing"], [old], [new], "v", None)
+    (move,) = summary.moves
+    assert (move.currency, move.old_usd_per_hour, move.new_usd_per_hour, summary.changed) == ("CNY", 277.933, 250.14, 1)

@@ -22,6 +22,11 @@ FETCHERS: dict[str, str] = {
     "aws": "profiles.catalog.fetchers.aws:fetch",
     "azure": "profiles.catalog.fetchers.azure:fetch",
     "gcp": "profiles.catalog.fetchers.gcp:fetch",
+    "alicloud": "profiles.catalog.fetchers.alicloud:fetch",
+    "tencentcloud": "profiles.catalog.fetchers.tencentcloud:fetch",
+    "baiducloud": "profiles.catalog.fetchers.baiducloud:fetch",
+    "huaweicloud": "profiles.catalog.fetchers.huaweicloud:fetch",
+    "volcengine": "profiles.catalog.fetchers.volcengine:fetch",
 }
 
 

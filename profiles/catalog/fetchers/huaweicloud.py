@@ -1,0 +1,162 @@
+"""Huawei Cloud GPU ECS list prices from BSS `ListOnDemandResourceRatings` (CNY, per hour).
+
+One request per region asks for every flavor of `huaweicloud_flavors.FLAVORS` as
+`cloud_service_type` "hws.service.type.ec2", `resource_type` "hws.resource.type.vm",
+`resource_spec` "<flavor>.linux", `usage_factor` "Duration", `usage_value` 1,
+`usage_measure_id` 4 (hour), `subscription_num` 1: the documented ECS inquiry (official
+pay-per-use inquiry example, support.huaweicloud.com/api-oce/csdp_faq_062502.html; section 6
+of china-clouds.md). The answer's `official_website_amount` is then CNY for one instance for
+one hour. When BSS rejects the batch because a flavor is not sold in the region, the region
+is asked again one flavor at a time and the unsold flavors are skipped (reported).
+
+Spot: BSS rates pay-per-use and yearly/monthly products only; Huawei's spot price is a
+market price with no sourced API here (china-clouds.md 2.3: typical discount unsourced), so
+`spot_native` stays None. Rows are CNY with the USD columns empty; `price_note` is "" (an
+official API list price, before account discounts).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import requests
+
+from profiles.catalog.fetchers import FetchError
+from profiles.catalog.fetchers.huaweicloud_bss import (
+    API,
+    Credentials,
+    NotSold,
+    credentials_from_env,
+    post_ratings,
+)
+from profiles.catalog.fetchers.huaweicloud_flavors import DEFAULT_REGIONS, FLAVORS, REGION_NAME, Flavor, to_offering
+from profiles.catalog.offering import Offering
+
+HOUR_MEASURE_ID = 4  # usage_measure_id of an hour (BSS measurement units; section 6)
+YUAN_MEASURE_ID = 1  # measure_id of amounts: 1 = yuan (SDK model docstring "1：元")
+
+
+def fetch(
+    regions: Sequence[str] | None,
+    progress: Callable[[str], None],
+    *,
+    http_session: requests.Session | None = None,
+    flavors: Sequence[Flavor] = FLAVORS,
+    now: dt.datetime | None = None,
+    **_clients: Any,
+) -> list[Offering]:
+    """Pay-per-use list prices of the sourced GPU flavors in each region, CNY per hour.
+
+    Args:
+        regions: Huawei region IDs (`cn-north-4`); None or empty for `DEFAULT_REGIONS`.
+        progress: called with one line per region (and per skipped flavor).
+        http_session: the `requests.Session` to use (default: a new one).
+        flavors: flavors to price (default: the nine sourced example flavors).
+        now: signing time, UTC (default: now).
+        **_clients: other fetchers' clients; ignored.
+
+    Returns:
+        One CNY-priced `Offering` per (flavor, region) BSS sells, sorted (flavor, region).
+
+    Raises:
+        FetchError: missing credentials, a bad region name, throttling, auth errors,
+            malformed, partial or empty answers, or no flavor priced anywhere.
+    """
+    creds = credentials_from_env()
+    names = check_regions(regions)
+    session = http_session or requests.Session()
+    date = dt.date.today().isoformat()
+    offerings: list[Offering] = []
+    try:
+        for region in names:
+            prices = region_prices(session, creds, region, list(flavors), progress, now)
+            offerings += [to_offering(f, region, prices[f.name], date) for f in flavors if f.name in prices]
+            progress(f"huaweicloud {region}: {len(prices)} of {len(flavors)} flavors priced")
+    finally:
+        if http_session is None:
+            session.close()
+    if not offerings:
+        raise FetchError(f"{API}: none of {len(flavors)} GPU flavors is sold in {', '.join(names)}; "
+                         "check the region names")
+    return sorted(offerings, key=lambda o: (o.instance_type, o.region))
+
+
+def check_regions(regions: Sequence[str] | None) -> list[str]:
+    """The regions to price: `regions` de-duplicated, or `DEFAULT_REGIONS`.
+
+    Raises:
+        FetchError: a name is not a Huawei region ID like `cn-north-4`.
+    """
+    for region in regions or ():
+        if not REGION_NAME.match(region):
+            raise FetchError(f"'{region}' is not a Huawei Cloud region ID; use IDs such as cn-north-4")
+    return list(dict.fromkeys(regions)) if regions else list(DEFAULT_REGIONS)
+
+
+def region_prices(session: Any, creds: Credentials, region: str, flavors: list[Flavor],
+                  progress: Callable[[str], None], now: dt.datetime | None = None) -> dict[str, float]:
+    """Flavor -> CNY/hour in `region`; one batch, or one request per flavor when BSS says a
+    flavor of the batch is not sold there (those flavors are left out)."""
+    if len(flavors) > 1:
+        try:
+            return rate(session, creds, region, flavors, now)
+        except NotSold:
+            progress(f"huaweicloud {region}: a flavor is not sold here; asking one flavor at a time")
+    prices: dict[str, float] = {}
+    for flavor in flavors:
+        try:
+            prices.update(rate(session, creds, region, [flavor], now))
+        except NotSold:
+            progress(f"huaweicloud {region}: {flavor.name} not sold (BSS: product not found); skipped")
+    return prices
+
+
+def rate(session: Any, creds: Credentials, region: str, flavors: list[Flavor],
+         now: dt.datetime | None = None) -> dict[str, float]:
+    """One `ListOnDemandResourceRatings` call for `flavors` in `region`: flavor -> CNY/hour."""
+    products = [product_info(str(i), flavor.name, region) for i, flavor in enumerate(flavors, start=1)]
+    answer = post_ratings(session, creds, products, region, now)
+    by_id = parse_ratings(answer, [p["id"] for p in products], region)
+    return {flavor.name: by_id[str(i)] for i, flavor in enumerate(flavors, start=1)}
+
+
+def product_info(product_id: str, flavor: str, region: str) -> dict[str, Any]:
+    """The `DemandProductInfo` of one Linux ECS flavor for one hour in `region`."""
+    return {"id": product_id, "cloud_service_type": "hws.service.type.ec2",
+            "resource_type": "hws.resource.type.vm", "resource_spec": f"{flavor}.linux",
+            "region": region, "usage_factor": "Duration", "usage_value": 1,
+            "usage_measure_id": HOUR_MEASURE_ID, "subscription_num": 1}
+
+
+def parse_ratings(answer: dict[str, Any], ids: list[str], where: str) -> dict[str, float]:
+    """Request id -> `official_website_amount` (CNY) of a rating answer.
+
+    Raises:
+        FetchError: not CNY, no results list (malformed), none (empty), fewer or other ids
+            than asked (partial), or a result without a positive yuan amount.
+    """
+    currency = answer.get("currency") or "CNY"
+    if currency != "CNY":
+        raise FetchError(f"{API}, {where}: prices came in {currency}, not CNY; use the China-site endpoint")
+    results = answer.get("product_rating_results")
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+        raise FetchError(f"{API}, {where}: no 'product_rating_results' list (malformed answer); retry")
+    if not results:
+        raise FetchError(f"{API}, {where}: no prices in the answer (empty answer); retry later")
+    got = [str(r.get("id")) for r in results]
+    if sorted(got) != sorted(ids):
+        raise FetchError(f"{API}, {where}: answered ids {got} for {ids} asked (partial answer); retry")
+    return {str(r["id"]): amount(r, where) for r in results}
+
+
+def amount(result: dict[str, Any], where: str) -> float:
+    """The positive yuan `official_website_amount` of one rating result."""
+    value, measure = result.get("official_website_amount"), result.get("measure_id", YUAN_MEASURE_ID)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise FetchError(f"{API}, {where}: product {result.get('id')} has no positive official_website_amount "
+                         f"({value!r}; malformed); retry")
+    if measure != YUAN_MEASURE_ID:
+        raise FetchError(f"{API}, {where}: product {result.get('id')} is priced in measure {measure}, not yuan (1)")
+    return float(value)
