@@ -180,7 +180,7 @@ def catalog_set_rate(
 
 @catalog_app.command("refresh")
 def catalog_refresh(
-    provider: str = typer.Option(..., "--provider", help="Cloud to refresh: aws, azure or gcp."),
+    provider: str = typer.Option(..., "--provider", help="Cloud to refresh: aws, azure, gcp, alicloud, tencentcloud, huaweicloud, volcengine or baiducloud."),
     regions: Optional[str] = typer.Option(None, "--regions", help="Comma-separated regions; default all."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
     top: int = typer.Option(5, "--top", min=1, help="How many of the largest price moves to show."),
