@@ -71,6 +71,10 @@ def _cost(review: dict[str, Any]) -> list[str]:
                               (f"USD/job{hours}", "usd_per_job", cost["delta_usd_per_job"])):
         old = f"{before[key]:,.2f}" if before else "–"
         lines.append(f"| {label} | {old} | {after[key]:,.2f} | {delta:+,.2f} |")
+    if after.get("usd_storage") is not None:
+        lines += ["", f"USD/job includes ${after['usd_storage']:,.2f} of file-system storage."]
+    if after.get("price_note"):
+        lines += ["", f"⚠️ Price: {after['price_note']}."]
     if review["budget_usd_per_hour"] is not None:
         lines += ["", f"Budget: ${review['budget_usd_per_hour']:,.2f}/hour (`trainstack:max_usd_per_hour`)."]
     return lines

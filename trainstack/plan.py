@@ -37,15 +37,23 @@ class PlanResult:
     Attributes:
         resources: one dict per resource (`type`, `name`, `parent` logical name or None,
             `protect`, wire-format `inputs`), sorted by (parent, type, name).
-        usd_per_hour: whole-cluster price from the stack config, USD/hour.
-        usd_total: `usd_per_hour` x the planned hours, USD.
+        usd_per_hour: whole-cluster compute price of the cluster as configured, USD/hour
+            (priced from the catalog; see `profiles.stack_price`).
+        usd_total: the job's cost, USD: `usd_per_hour` x the planned hours plus the file
+            system's storage where its price is known.
         outputs: the stack exports, resolved (names from `OUTPUT_NAMES`).
+        usd_storage: the storage part of `usd_total`, USD; None when unknown or none.
+        recorded_usd_per_hour: the price the stack file records, USD/hour.
+        price_note: "" when the recorded price is current; else what differs and why.
     """
 
     resources: list[dict[str, Any]]
     usd_per_hour: float
     usd_total: float
     outputs: dict[str, Any]
+    usd_storage: float | None = None
+    recorded_usd_per_hour: float | None = None
+    price_note: str = ""
 
 
 def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
@@ -81,7 +89,22 @@ def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
-    return PlanResult(resources, cluster.usd_per_hour, cluster.usd_total, outputs)
+    price = _price(cluster)
+    return PlanResult(resources, price.usd_per_hour, price.usd_total, outputs, price.usd_storage,
+                      price.recorded_usd_per_hour, price.note)
+
+
+def _price(cluster: Any) -> Any:
+    """The cluster's cost as configured, from the catalog of its provider."""
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.stack_price import StackPrice, price_stack
+
+    try:
+        catalog = load_catalog(providers=(cluster.provider,))
+    except CatalogError as exc:
+        recorded = cluster.usd_per_hour
+        return StackPrice(recorded, cluster.hours, None, recorded, f"recorded price kept ({exc})")
+    return price_stack(cluster, catalog.offerings, catalog.version)
 
 
 def read_stack_config(stack_file: Path) -> dict[str, Any]:

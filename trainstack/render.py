@@ -14,7 +14,7 @@ KEY_INPUTS = (
     "ipProtocol", "fromPort", "toPort", "cidrIpv4", "referencedSecurityGroupId", "instanceMarketOptions",
     "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
     "singlePlacementGroup", "overprovision", "acceleratorType", "runtimeVersion", "tier",
-    "capacityGib", "perUnitStorageThroughput", "storageCapacityTiB", "groupPlacementPolicy",
+    "capacityGib", "storageCapacityTiB", "groupPlacementPolicy",
 )
 
 
@@ -86,6 +86,9 @@ def plan_json(result: Any) -> dict:
         ],
         "usd_per_hour": result.usd_per_hour,
         "usd_total": result.usd_total,
+        "usd_storage": result.usd_storage,
+        "recorded_usd_per_hour": result.recorded_usd_per_hour,
+        "price_note": result.price_note,
     }
 
 
@@ -105,6 +108,7 @@ def key_inputs(inputs: dict) -> str:
 
 def plan_tree(stack: str, result: Any) -> None:
     """Print the resource tree (type, name, protect, key inputs) and the cluster's cost."""
+    from rich.markup import escape
     from rich.tree import Tree
 
     root = Tree(f"[bold]stack {stack}[/bold]: {len(result.resources)} resources")
@@ -118,7 +122,10 @@ def plan_tree(stack: str, result: Any) -> None:
         nodes[resource["name"]] = parent.add(f"{label} {summary}" if summary else label)
     out = console()
     out.print(root)
-    out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} total")
+    storage = "" if result.usd_storage is None else f" (incl. ${result.usd_storage:,.2f} storage)"
+    out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
+    if result.price_note:
+        out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
 
 
 def catalog_summary(catalog: Any) -> None:

@@ -93,9 +93,11 @@ def _policies(results: list[Any]) -> dict[str, Any]:
 def _cost(plan: PlanResult | None) -> dict[str, float] | None:
     if plan is None:
         return None
-    hours = plan.usd_total / plan.usd_per_hour if plan.usd_per_hour else 0.0
+    storage = plan.usd_storage or 0.0
+    hours = (plan.usd_total - storage) / plan.usd_per_hour if plan.usd_per_hour else 0.0
     return {"usd_per_hour": round(plan.usd_per_hour, 4), "usd_per_job": round(plan.usd_total, 2),
-            "hours": round(hours, 4)}
+            "hours": round(hours, 4), "usd_storage": None if plan.usd_storage is None else round(storage, 2),
+            "price_note": plan.price_note}
 
 
 def _budget(stack_file: Path) -> float | None:

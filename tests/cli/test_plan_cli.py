@@ -34,9 +34,10 @@ def test_plan_json_matches_the_stack_price(at_root):
 
     cluster = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
     data = json.loads(run("plan", "-s", "training-a100", "--json").stdout)
-    assert set(data) == {"resources", "usd_per_hour", "usd_total"}
-    assert data["usd_per_hour"] == cluster["usd_per_hour"]
-    assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"])
+    assert set(data) == {"resources", "usd_per_hour", "usd_total", "usd_storage", "recorded_usd_per_hour", "price_note"}
+    assert data["usd_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
+    assert data["price_note"] == ""  # the committed stack's price is current
+    assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"])
     instances = [r for r in data["resources"] if r["type"] == "aws:ec2/instance:Instance"]
     assert len(instances) == cluster["nodes"]
     assert all(set(r) == {"type", "name", "parent", "protect", "inputs"} for r in data["resources"])

@@ -6,6 +6,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from profiles.catalog.loader import load_catalog
 import yaml
 from typer.testing import CliRunner
 
@@ -72,8 +74,13 @@ def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
 
     cost = review["cost"]
     assert cost["before"]["usd_per_hour"] == old["usd_per_hour"]
-    assert cost["after"]["usd_per_hour"] == new["usd_per_hour"]
-    assert cost["after"]["usd_per_job"] == pytest.approx(new["usd_per_hour"] * new["hours"], abs=0.01)
+    # The stack file says $98.32/hour; 3 on-demand p5 in its zone cost what the catalog says.
+    p5 = next(o for o in load_catalog(providers=("aws",)).offerings
+              if (o.instance_type, o.zone) == ("p5.48xlarge", new["zone"]))
+    assert cost["after"]["usd_per_hour"] == pytest.approx(3 * p5.on_demand_usd_per_hour, abs=1e-4)
+    assert "records $98.32/hour" in cost["after"]["price_note"]
+    storage = cost["after"]["usd_storage"]
+    assert cost["after"]["usd_per_job"] == pytest.approx(3 * p5.on_demand_usd_per_hour * new["hours"] + storage, abs=0.01)
     assert review["policies"]["passed"] is True
 
 

@@ -7,6 +7,8 @@ import pytest
 import yaml
 
 from components.contract import OUTPUT_NAMES
+from profiles.catalog.loader import load_catalog
+from profiles.cost.pricing import storage_usd
 from tests.clusters import BASE_CLUSTER
 from trainstack.plan import PlanError, run_plan
 
@@ -128,7 +130,22 @@ def test_outputs_and_cost(tmp_path):
     assert plan.outputs["node_ids"] == ["dev-node-0-id", "dev-node-1-id"]
     assert plan.outputs["placement_group"] == "dev-pg"
     assert plan.outputs["file_system_dns"] == "dev-fsx-id.fsx.us-east-1.amazonaws.com"
-    assert (plan.usd_per_hour, plan.usd_total) == (20.5, 20.5 * 72)
+    # The catalog has no p4d in use1-az4, so the recorded $20.50/hour stands; the job adds
+    # 4,800 GiB of FSx (PERSISTENT_2, 250 MB/s/TiB) for the 72 h.
+    assert (plan.usd_per_hour, plan.recorded_usd_per_hour) == (20.5, 20.5)
+    assert plan.usd_storage == pytest.approx(storage_usd("aws", 4800, 250, 72))
+    assert plan.usd_total == pytest.approx(20.5 * 72 + plan.usd_storage)
+    assert plan.price_note.startswith("recorded price kept (p4d.24xlarge spot in use1-az4 is not in catalog")
+
+
+def test_hand_edited_stack_is_priced_from_the_catalog(tmp_path):
+    write_stack(tmp_path, "dev", zone="use1-az6", nodes=3)
+    plan = run_plan("dev", tmp_path)
+    p4d = next(o for o in load_catalog(providers=("aws",)).offerings
+               if (o.instance_type, o.zone) == ("p4d.24xlarge", "use1-az6"))
+    assert plan.usd_per_hour == pytest.approx(3 * p4d.spot_usd_per_hour)
+    assert plan.recorded_usd_per_hour == 20.5
+    assert plan.price_note.startswith("the stack records $20.50/hour, but 3 x p4d.24xlarge spot costs")
 
 
 def test_deterministic_across_runs(tmp_path):

@@ -1,0 +1,87 @@
+"""What a stack's cluster costs now, from the catalog, whatever its file says.
+
+A stack records the price it was resolved with. If someone edits the node count, the
+instance type or the purchase option by hand, that recorded price goes stale: `plan`, the
+review comment and the budget policy must price the cluster as configured. This module
+does that from the same catalog and cost rules as `resolve`; the Pulumi program itself
+never re-prices (it exports the recorded price), so previews stay deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from components.contract import ClusterConfig
+from profiles.catalog.offering import Offering
+from profiles.cost.pricing import reserved_usd_per_hour, storage_usd
+
+# Prices closer than this (USD/hour) are the same price (the stack rounds to 6 decimals).
+TOLERANCE = 0.005
+
+
+@dataclass(frozen=True)
+class StackPrice:
+    """The cluster's cost as configured.
+
+    Attributes:
+        usd_per_hour: whole-cluster compute price, USD/hour (the catalog's when the stack's
+            instance type, zone and purchase are in it, else the recorded one).
+        hours: planned run time, hours.
+        usd_storage: the file system's cost for `hours`, USD; None when unknown or none.
+        recorded_usd_per_hour: the price the stack file records, USD/hour.
+        note: "" when both agree; else why the two differ or why the recorded one is kept.
+    """
+
+    usd_per_hour: float
+    hours: float
+    usd_storage: float | None
+    recorded_usd_per_hour: float
+    note: str = ""
+
+    @property
+    def usd_compute(self) -> float:
+        """Compute cost of the run, USD."""
+        return self.usd_per_hour * self.hours
+
+    @property
+    def usd_total(self) -> float:
+        """Compute plus known storage, USD."""
+        return self.usd_compute + (self.usd_storage or 0.0)
+
+
+def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
+    if config.purchase == "spot":
+        return offering.spot_usd_per_hour
+    on_demand = offering.on_demand_usd_per_hour
+    if config.commitment == "none" or on_demand is None:
+        return on_demand
+    live = offering.reserved_1y_usd_per_hour if config.commitment == "1y" else offering.reserved_3y_usd_per_hour
+    return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, config.commitment)
+
+
+def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str) -> StackPrice:
+    """Price `config` from `offerings` (the loaded catalog of its provider).
+
+    A capacity reservation's price is not in the catalog, so such stacks keep the recorded
+    price; so do instance types or zones the catalog does not list.
+    """
+    storage = None
+    if config.file_system:
+        fs = config.file_system
+        storage = storage_usd(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, config.hours)
+    recorded = config.usd_per_hour
+    key = (config.provider, config.instance_type, config.zone)
+    match = next((o for o in offerings if (o.provider, o.instance_type, o.zone) == key), None)
+    node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
+    if node_price is None:
+        why = "held capacity reservation" if config.capacity_reservation_id else f"{config.instance_type} " \
+            f"{config.purchase} in {config.zone} is not in catalog {catalog_version}"
+        return StackPrice(recorded, config.hours, storage, recorded, f"recorded price kept ({why})")
+    current = node_price * config.nodes
+    if abs(current - recorded) < TOLERANCE:
+        return StackPrice(recorded, config.hours, storage, recorded)
+    note = (f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
+            f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
+            "(edited by hand? re-run `trainstack resolve --write-stack`)")
+    return StackPrice(current, config.hours, storage, recorded, note)

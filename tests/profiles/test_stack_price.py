@@ -1,0 +1,43 @@
+"""Pricing a stack's cluster as configured, from the catalog (hand-checked fixture prices)."""
+
+import pytest
+
+from components.contract import ClusterConfig
+from profiles.stack_price import price_stack
+
+BASE = {"provider": "aws", "region": "us-east-1", "zone": "use1-az1", "instance_type": "p4d.24xlarge",
+        "accelerator": "A100", "accelerator_count": 8, "nodes": 2, "purchase": "spot", "hours": 10,
+        "usd_per_hour": 24.0, "catalog_version": "fixture-1"}
+
+
+def price(fixture_catalog, **changes):
+    return price_stack(ClusterConfig(**{**BASE, **changes}), fixture_catalog.offerings, "fixture-1")
+
+
+def test_current_price_is_kept_without_a_note(fixture_catalog):
+    result = price(fixture_catalog)  # 2 x $12.00 spot
+    assert (result.usd_per_hour, result.note, result.usd_total) == (24.0, "", 240.0)
+
+
+def test_edited_node_count_and_purchase_are_repriced(fixture_catalog):
+    result = price(fixture_catalog, nodes=3, purchase="on-demand")  # 3 x $32.00
+    assert result.usd_per_hour == 96.0 and result.recorded_usd_per_hour == 24.0
+    assert result.note.startswith("the stack records $24.00/hour, but 3 x p4d.24xlarge on-demand costs $96.00/hour")
+
+
+def test_reserved_commitment_uses_the_reserved_rate(fixture_catalog):
+    result = price(fixture_catalog, purchase="on-demand", commitment="1y", usd_per_hour=44.8)
+    assert result.usd_per_hour == pytest.approx(44.8) and result.note == ""  # 2 x 32 x 0.7
+
+
+def test_reservation_and_unknown_types_keep_the_recorded_price(fixture_catalog):
+    held = price(fixture_catalog, purchase="on-demand", capacity_reservation_id="cr-1", usd_per_hour=5.0)
+    assert (held.usd_per_hour, held.note) == (5.0, "recorded price kept (held capacity reservation)")
+    unknown = price(fixture_catalog, zone="use1-az9")
+    assert unknown.usd_per_hour == 24.0 and "not in catalog fixture-1" in unknown.note
+
+
+def test_storage_is_added_where_known(fixture_catalog):
+    result = price(fixture_catalog, file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 125})
+    assert result.usd_storage == pytest.approx(4800 * 2**30 / 1e9 * 0.145 * 10 / 730)
+    assert result.usd_total == pytest.approx(240.0 + result.usd_storage)
