@@ -11,6 +11,7 @@ the engine or any cloud SDK.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,6 +28,16 @@ OUTPUT_NAMES: tuple[str, ...] = (
     "file_system_mount_name",
     "usd_per_hour",
 )
+
+
+def _too_wide(cidr: str) -> bool:
+    """True for 0.0.0.0/0 however written (`1.2.3.4/0`) and any IPv4 block wider than /8
+    or IPv6 block wider than /16 (a policy threshold, the same as `policies.cidr`)."""
+    try:
+        network = ipaddress.ip_network(cidr.strip(), strict=False)
+    except ValueError:
+        return False  # not a CIDR at all: each component reports it with its own wording
+    return network.prefixlen < (8 if network.version == 4 else 16)
 
 
 class FileSystemConfig(BaseModel):
@@ -106,10 +117,10 @@ class ClusterConfig(BaseModel):
 
     def model_post_init(self, __context: object) -> None:
         for cidr in self.ssh_cidrs:
-            if cidr.strip() in ("0.0.0.0/0", "::/0"):
+            if _too_wide(cidr):
                 raise ValueError(
-                    f"ssh_cidrs: {cidr} opens SSH to the whole internet; "
-                    "list your office or bastion CIDRs instead"
+                    f"ssh_cidrs: {cidr} opens SSH to the whole internet or a large part of it; "
+                    "list your office or bastion CIDRs instead (IPv4 /8 or narrower)"
                 )
 
     @property

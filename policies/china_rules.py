@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-WORLD = {"0.0.0.0/0", "::/0", "*", "Internet", "Any", "any"}
+from policies.cidr import is_world
+
 Opening = tuple[str, list[tuple[int, int]]]
 
 
@@ -40,14 +41,14 @@ def _text_ports(text: Any, separators: str = "-/,") -> list[tuple[int, int]]:
 def alicloud(inputs: dict[str, Any]) -> Iterable[Opening]:
     """`alicloud:ecs/securityGroupRule:SecurityGroupRule` (type ingress, policy accept)."""
     if inputs.get("type") == "ingress" and inputs.get("policy", "accept") == "accept":
-        if inputs.get("cidrIp") in WORLD or inputs.get("ipv6CidrIp") in WORLD:
+        if is_world(inputs.get("cidrIp")) or is_world(inputs.get("ipv6CidrIp")):
             yield "0.0.0.0/0", _text_ports(inputs.get("portRange"), "/")
 
 
 def tencentcloud(inputs: dict[str, Any]) -> Iterable[Opening]:
     """`tencentcloud:Security/groupRuleSet:GroupRuleSet` ingresses with action ACCEPT."""
     for rule in inputs.get("ingresses") or []:
-        if rule.get("action") == "ACCEPT" and (rule.get("cidrBlock") in WORLD or rule.get("ipv6CidrBlock") in WORLD):
+        if rule.get("action") == "ACCEPT" and (is_world(rule.get("cidrBlock")) or is_world(rule.get("ipv6CidrBlock"))):
             yield "0.0.0.0/0", _text_ports(rule.get("port"), "-,")
 
 
@@ -57,7 +58,7 @@ def huaweicloud(inputs: dict[str, Any]) -> Iterable[Opening]:
     if inputs.get("direction") != "ingress" or inputs.get("action", "allow") != "allow":
         return
     sources = [inputs.get(k) for k in ("remoteIpPrefix", "remoteGroupId", "remoteAddressGroupId")]
-    if inputs.get("remoteIpPrefix") in WORLD or not any(sources):
+    if is_world(inputs.get("remoteIpPrefix")) or not any(sources):
         ports = inputs.get("ports") or (inputs.get("portRangeMin"), inputs.get("portRangeMax"))
         yield "0.0.0.0/0", _text_ports(ports) if isinstance(ports, str) else _ports(*ports)
 
@@ -68,14 +69,14 @@ def volcengine(inputs: dict[str, Any]) -> Iterable[Opening]:
     if inputs.get("direction") != "ingress" or inputs.get("policy", "accept") != "accept":
         return
     sources = [inputs.get(k) for k in ("cidrIp", "sourceGroupId", "prefixListId")]
-    if inputs.get("cidrIp") in WORLD or not any(sources):
+    if is_world(inputs.get("cidrIp")) or not any(sources):
         yield "0.0.0.0/0", _ports(inputs.get("portStart"), inputs.get("portEnd"))
 
 
 def baiducloud(inputs: dict[str, Any]) -> Iterable[Opening]:
     """trainstack's Baidu dynamic `SecurityGroup`: `rules` with `sourceIp`."""
     for rule in inputs.get("rules") or []:
-        if rule.get("direction") == "ingress" and rule.get("sourceIp") in WORLD:
+        if rule.get("direction") == "ingress" and is_world(rule.get("sourceIp")):
             yield "0.0.0.0/0", _text_ports(rule.get("portRange"))
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from policies import china_rules
+from policies.cidr import is_world
 
 UNKNOWN = "<unknown>"
-WORLD = {"0.0.0.0/0", "::/0", "*", "Internet", "Any", "any"}
 # Remote-administration ports: SSH, Telnet, RDP, VNC, WinRM (HTTP and HTTPS).
 ADMIN_PORTS = (22, 23, 3389, 5900, 5985, 5986)
 TAG_KEYS = (("trainstack:cluster", "trainstack-cluster"), ("trainstack:provider", "trainstack-provider"))
@@ -177,7 +177,7 @@ def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[tuple[str, lis
     elif kind in china_rules.BY_TYPE:
         yield from china_rules.BY_TYPE[kind](inputs)
     elif kind == "gcp:compute/firewall:Firewall" and inputs.get("direction", "INGRESS") == "INGRESS":
-        sources = [s for s in inputs.get("sourceRanges") or [] if s in WORLD]
+        sources = [s for s in inputs.get("sourceRanges") or [] if is_world(s)]
         allows = (inputs.get("allows") or []) if sources else []
         for allow in allows:
             if allow.get("protocol") in ("all", "tcp", "udp", "6", "17"):
@@ -186,7 +186,7 @@ def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[tuple[str, lis
 
 
 def _aws_rule(rule: dict[str, Any], sources: list[Any], protocol_key: str = "protocol"):
-    world = [s for s in sources if s in WORLD]
+    world = [s for s in sources if is_world(s)]
     protocol = str(rule.get(protocol_key, "-1")).lower()
     if not world or protocol not in ("-1", "all", "tcp", "udp", "6", "17"):
         return
@@ -200,7 +200,7 @@ def _azure_rule(rule: dict[str, Any]):
     if rule.get("direction") != "Inbound" or rule.get("access") != "Allow":
         return
     sources = [rule.get("sourceAddressPrefix"), *(rule.get("sourceAddressPrefixes") or [])]
-    world = [s for s in sources if s in WORLD]
+    world = [s for s in sources if is_world(s)]
     if world and str(rule.get("protocol", "*")).lower() in ("*", "tcp", "udp"):
         ports = [rule.get("destinationPortRange"), *(rule.get("destinationPortRanges") or [])]
         yield world[0], [_port_range(p) for p in ports if p]

@@ -140,3 +140,27 @@ def test_evaluate_reports_every_rule_once():
     results = evaluate([record(FSX, tags=TAGS)], usd_per_hour=20.0, max_usd_per_hour=5.0)
     assert [r.rule for r in results if not r.passed] == ["stateful-protected", "budget"]
     assert len({r.rule for r in results}) == len(results) == 8
+
+
+
+@pytest.mark.parametrize("source", ["0.0.0.0/0", "1.2.3.4/0", "0.0.0.0/1", "128.0.0.0/1", "10.0.0.0/7", "::/0", "2001::/8", "Internet"])
+def test_wide_sources_count_as_the_internet(source):
+    from policies.cidr import is_world
+
+    assert is_world(source)
+
+
+@pytest.mark.parametrize("source", ["1.2.3.4/0", "0.0.0.0/1", "128.0.0.0/1"])
+def test_ssh_from_the_internet_written_differently_is_caught(source):
+    from policies.rules import admin_ports_open
+
+    rule = {"type": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "name": "r",
+            "inputs": {"cidrIpv4": source, "ipProtocol": "tcp", "fromPort": 22, "toPort": 22}}
+    assert admin_ports_open(rule)
+
+
+@pytest.mark.parametrize("source", ["10.0.0.0/8", "203.0.113.0/24", "198.51.100.7/32", "not-a-cidr", ""])
+def test_narrow_sources_are_not_the_internet(source):
+    from policies.cidr import is_world
+
+    assert not is_world(source)

@@ -1,0 +1,17 @@
+"""The provider-neutral cluster contract refuses what no component should build."""
+
+import pytest
+
+from components.contract import ClusterConfig
+from tests.clusters import BASE_CLUSTER
+
+
+@pytest.mark.parametrize("cidr", ["0.0.0.0/0", "1.2.3.4/0", "0.0.0.0/1", "128.0.0.0/1", "::/0"])
+def test_ssh_from_the_internet_is_refused_however_written(cidr):
+    with pytest.raises(ValueError, match=rf"ssh_cidrs: {cidr} opens SSH to the whole internet"):
+        ClusterConfig(**{**BASE_CLUSTER, "ssh_cidrs": [cidr]})
+
+
+def test_office_cidrs_are_accepted():
+    config = ClusterConfig(**{**BASE_CLUSTER, "ssh_cidrs": ["203.0.113.0/24", "10.0.0.0/8"]})
+    assert config.ssh_cidrs == ("203.0.113.0/24", "10.0.0.0/8")
