@@ -136,7 +136,10 @@ def create_launch_template(
         ],
         update_default_version=True,
         tags=tags,
-        opts=opts,
+        # The AMI lookup finds the newest DLAMI at every `pulumi up`; a new one would make a
+        # new template version and replace every node mid-training. Keep the image the
+        # nodes were created with; move to a newer one deliberately (`pulumi up --replace`).
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["imageId"])),
     )
 
 

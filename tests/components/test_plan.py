@@ -188,3 +188,22 @@ def test_component_rejection_becomes_plan_error(tmp_path):
     write_stack(tmp_path, "dev", instance_type="g5.xlarge")
     with pytest.raises(PlanError, match="interconnect: rdma needs EFA"):
         run_plan("dev", tmp_path)
+
+
+def test_a_newer_ami_does_not_touch_the_launch_template(tmp_path, monkeypatch):
+    """The template ignores later AMI lookups, so a new DLAMI never replaces running nodes."""
+    import trainstack.plan as plan_module
+    from trainstack.mocks import RecordingMonitor
+
+    ignored: dict[str, list[str]] = {}
+
+    class IgnoreChangesMonitor(RecordingMonitor):
+        def RegisterResource(self, request):  # noqa: N802 (gRPC method name)
+            ignored[request.name] = list(request.ignoreChanges)
+            return super().RegisterResource(request)
+
+    monkeypatch.setattr(plan_module, "RecordingMonitor", IgnoreChangesMonitor)
+    write_stack(tmp_path, "dev")
+    run_plan("dev", tmp_path)
+    assert ignored["dev-lt"] == ["imageId"]
+    assert ignored["dev-fsx"] == []
