@@ -10,6 +10,8 @@ Ties break on the safer purchase, then the faster network, then names, so picks 
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -18,6 +20,8 @@ from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_note, storage_usd
 from profiles.explain import CONSTRAINTS, NoMatchError, nearest, no_match, reason
+from components.contract import FileSystemConfig
+from profiles.facts.filesystems import file_system_problem
 from profiles.facts.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
 
@@ -93,6 +97,20 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "interconnect"
     if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not _held(spec, offering):
         yield "price"
+    if spec.file_system and _file_system_problem(spec, offering.provider):
+        yield "file_system"
+
+
+@functools.lru_cache(maxsize=64)
+def _fs_problem(provider: str, capacity_gib: int, throughput: int) -> str | None:
+    return file_system_problem(provider, FileSystemConfig(capacity_gib=capacity_gib, throughput_mbps_per_tib=throughput))
+
+
+def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:
+    """Why `provider` cannot create the spec's file system, or None (cached per provider)."""
+    fs = spec.file_system
+    assert fs is not None
+    return _fs_problem(provider, math.ceil(fs.capacity_gib), fs.throughput_mbps_per_tib)
 
 
 def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> list[str]:
@@ -192,6 +210,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         if isinstance(estimate, Rejection):
             failure = estimate.constraint
             details.setdefault(failure, f"{offering.instance_type}: {estimate.detail}")
+        if failure == "file_system":
+            details.setdefault(failure, f"{offering.provider}: {_file_system_problem(spec, offering.provider)}")
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
         elif isinstance(estimate, JobHours):

@@ -84,7 +84,7 @@ def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
     row = next(o for o in build_alicloud(None, "x") if o.instance_type == "ecs.gn7i-c8g1.2xlarge")
     priced = row._replace(on_demand_usd_per_hour=1.3, spot_usd_per_hour=0.4)
     spec = parse_spec({"accelerators": "A10:1", "hours": 5, "purchase": "any", "spot": {"checkpoint_interval": "1h"},
-                       "file_system": {"capacity": "1200GiB"}})
+                       "file_system": {"capacity": "1200GiB", "throughput": 100}})
     resolution = resolve(spec, [priced])
     spot, on_demand = resolution.choice.candidate, resolution.alternatives[0].candidate
     assert spot.purchase == "spot"

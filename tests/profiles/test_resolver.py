@@ -158,3 +158,20 @@ def test_jurisdiction_cn_mainland_excludes_regions_outside_china(fixture_catalog
     spec = parse_spec({"accelerators": "A100:8", "hours": 1, "jurisdiction": "cn-mainland"})
     with pytest.raises(NoMatchError, match=r"'jurisdiction' removed the last \d+ candidates.*set `jurisdiction: any`"):
         resolve(spec, fixture_catalog.offerings)
+
+
+def test_file_system_the_cloud_cannot_create_is_named_with_the_valid_values(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100:8", "hours": 1, "providers": "aws",
+                       "file_system": {"capacity": "4800GiB", "throughput": 7}})
+    with pytest.raises(NoMatchError, match=r"'file_system' removed the last \d+ candidates \(aws: file_system"
+                                           r"\.throughput_mbps_per_tib: 7 is not valid for PERSISTENT_2; valid values"):
+        resolve(spec, fixture_catalog.offerings)
+
+
+def test_clouds_that_cannot_host_the_file_system_are_rejected_and_reported(fixture_catalog):
+    # 40 MB/s per TiB: Azure Managed Lustre has it, FSx for Lustre does not; GCP (Filestore) takes any.
+    spec = parse_spec({"accelerators": ["A100-80GB:8"], "hours": 1, "file_system": {"capacity": "4800GiB", "throughput": 40}})
+    resolution = resolve(spec, fixture_catalog.offerings)
+    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"gcp"}
+    count, example = resolution.rejected["file_system"]
+    assert count == 1 and example.startswith("aws: file_system.throughput_mbps_per_tib: 40 is not valid")
