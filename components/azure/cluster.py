@@ -1,9 +1,9 @@
 """`AzureGpuCluster`: InfiniBand-connected ND-series nodes in one scale set, with Azure
-Managed Lustre.
+Managed Lustre and NAT-gateway egress.
 
 The component only wires children together; the logic sits in pure modules beside it
-(`facts`, `amlfs`, `layout`, `security`, `purchase`, `profile`, `tags`, `validate`) and in
-the small resource builders `network`, `compute` and `storage`.
+(`facts`, `amlfs`, `layout`, `security`, `purchase`, `profile`, `validate`) and in the small
+resource builders `network`, `egress`, `compute` and `storage`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pulumi_azure_native as azure_native
 
 from components.azure.amlfs import LUSTRE_FS_NAME
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
+from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
 from components.azure.profile import ADMIN_USERNAME, vm_profile
 from components.azure.storage import create_file_system
@@ -49,8 +50,19 @@ class AzureGpuCluster(pulumi.ComponentResource):
         file_system_mount_command: AMLFS's recommended mount command, or None.
 
     Child resources are kept as attributes too (`resource_group`, `virtual_network`,
-    `node_subnet`, `file_system_subnet`, `security_group`, `placement`, `admin_key`,
-    `scale_set`, `file_system`).
+    `node_subnet`, `file_system_subnet`, `nat_gateway`, `egress_public_ip`,
+    `security_group`, `placement`, `admin_key`, `scale_set`, `file_system`); the network
+    ones are None when `subnet_id` was given.
+
+    Placement: the placement group, the file system and the NAT gateway share one zone
+    (`layout.placement_zones`); a regional cluster with a file system in a region with
+    zones is pinned to zone "1", because Azure Managed Lustre needs a zone there.
+
+    Encryption: the managed OS disk is encrypted at rest with platform-managed keys and the
+    file system with Microsoft-managed keys; the temporary disk and the host-side disk cache
+    are not, unless encryption at host is on (`profile.ENCRYPTION_AT_HOST`, off by default
+    because it needs a subscription feature), and the local NVMe disks are not documented
+    either way (see the README and `profile`).
     """
 
     def __init__(
@@ -76,11 +88,14 @@ class AzureGpuCluster(pulumi.ComponentResource):
             f"{name}-rg", location=args.region, tags=tags, opts=child
         )
         rg_name = self.resource_group.name
-        network = create_network(name, args, rg_name, tags, child)
+        zones = placement_zones(args.region, args.zone, args.file_system is not None)
+        network = create_network(name, args, zones, rg_name, tags, child)
         self.virtual_network = network.vnet
         self.node_subnet, self.file_system_subnet = network.node_subnet, network.fs_subnet
+        self.nat_gateway = network.egress.nat_gateway if network.egress else None
+        self.egress_public_ip = network.egress.public_ip if network.egress else None
         self.security_group = create_security_group(name, args, rg_name, tags, child)
-        self.placement = create_placement_group(name, args, rg_name, tags, child)
+        self.placement = create_placement_group(name, args, zones, rg_name, tags, child)
         self.file_system = None
         if args.file_system is not None and network.fs_subnet_id is not None:
             # Only file-system, place and network inputs go in: nothing about the nodes.
@@ -88,7 +103,7 @@ class AzureGpuCluster(pulumi.ComponentResource):
                 name,
                 args.file_system,
                 args.region,
-                args.zone,
+                zones,
                 rg_name,
                 network.fs_subnet_id,
                 tags,

@@ -3,12 +3,30 @@ proximity placement group and the one Uniform scale set that holds every node.""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pulumi
 import pulumi_azure_native as azure_native
 import pulumi_tls as tls
 
-from components.azure.layout import availability_zones
 from components.contract import ClusterConfig
+
+# Scale-set inputs that Azure cannot change in place, so Pulumi must recreate the scale set.
+# azure-native's own force-new list (provider/pkg/gen/replacement.go) has no compute
+# entries; unless the REST spec's x-ms-mutability marks them (not checked), `pulumi up`
+# would send an in-place update that Azure rejects.
+#   priority: "Can I convert existing scale sets to Azure Spot Virtual machine scale sets?
+#     No, setting the Spot flag is only supported at creation time" (MicrosoftDocs/
+#     azure-docs articles/virtual-machine-scale-sets/use-spot.md, FAQ); the Azure compute
+#     team: update of priority "between 'Spot' and 'Regular' [is] not allowed"
+#     (Azure/azure-cli#11187); terraform-provider-azurerm marks `priority` ForceNew on
+#     azurerm_linux_virtual_machine_scale_set.
+#   evictionPolicy: ForceNew there too (not checked against ARM).
+# Keep in step with trainstack/replacements.py (a test checks it).
+SCALE_SET_REPLACE_ON_CHANGES = (
+    "virtualMachineProfile.priority",
+    "virtualMachineProfile.evictionPolicy",
+)
 
 
 def admin_public_key(
@@ -36,6 +54,7 @@ def admin_public_key(
 def create_placement_group(
     name: str,
     args: ClusterConfig,
+    zones: Optional[list[str]],
     resource_group_name: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
@@ -44,7 +63,9 @@ def create_placement_group(
 
     Args:
         name: the cluster name; the group is `{name}-ppg`.
-        args: the cluster config (`region`; `zone` pins it, see `layout.availability_zones`).
+        args: the cluster config (`region`).
+        zones: `layout.placement_zones(...)`: the zone the nodes must be created in (the
+            file system's, when there is one), or None.
         resource_group_name: the cluster's resource group.
         tags: tags for the group.
         opts: child options.
@@ -54,7 +75,7 @@ def create_placement_group(
         resource_group_name=resource_group_name,
         location=args.region,
         proximity_placement_group_type="Standard",
-        zones=availability_zones(args.zone),
+        zones=zones,
         tags=tags,
         opts=opts,
     )
@@ -73,9 +94,14 @@ def create_scale_set(
 
     InfiniBand links exist only between VMs of the same scale set (Z2, Z5, Z7) and one
     placement group (single_placement_group=True) holds at most 100 VMs (Z10); validation
-    has already rejected larger clusters. Uniform orchestration, no zones, no
-    overprovisioning (extra VMs would join the fabric and be billed until deleted), manual
-    upgrades (a model change never restarts nodes mid-run).
+    has already rejected larger clusters. Uniform orchestration, no zones (the placement
+    group pins the zone), no overprovisioning (extra VMs would join the fabric and be billed
+    until deleted), manual upgrades (a model change never restarts nodes mid-run).
+
+    A purchase change (Spot <-> Regular) recreates the scale set
+    (`SCALE_SET_REPLACE_ON_CHANGES`), deleting the old one first: a second set of N GPU
+    nodes beside the old one would need twice the GPU quota and placement-group capacity,
+    and the nodes are lost in either order.
 
     Args:
         name: the cluster name; the scale set is `{name}-nodes`.
@@ -98,5 +124,11 @@ def create_scale_set(
         upgrade_policy={"mode": "Manual"},
         virtual_machine_profile=vm_profile,
         tags=tags,
-        opts=opts,
+        opts=pulumi.ResourceOptions.merge(
+            opts,
+            pulumi.ResourceOptions(
+                replace_on_changes=list(SCALE_SET_REPLACE_ON_CHANGES),
+                delete_before_replace=True,
+            ),
+        ),
     )

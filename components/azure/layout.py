@@ -19,23 +19,74 @@ FS_SUBNET_CIDR = "10.0.16.0/22"
 # Availability-zone names Azure uses within a region.
 ZONE_NAMES = ("1", "2", "3")
 
+# Public-cloud regions with availability zones, as programmatic names. Source: Microsoft
+# Learn "Azure regions list" (MicrosoftDocs/azure-docs articles/reliability/regions-list.md,
+# ms.date 03/21/2025, rows with the availability-zone checkmark), plus Austria East and
+# Belgium Central, which the newer learn.microsoft.com regions-list page lists with 3 zones.
+# Regions that gained zones since are missing here; name a zone explicitly for them.
+REGIONS_WITH_ZONES = frozenset({
+    "australiaeast", "austriaeast", "belgiumcentral", "brazilsouth", "canadacentral",
+    "centralindia", "centralus", "eastasia", "eastus", "eastus2", "francecentral",
+    "germanywestcentral", "indonesiacentral", "israelcentral", "italynorth", "japaneast",
+    "japanwest", "koreacentral", "mexicocentral", "newzealandnorth", "northeurope",
+    "norwayeast", "polandcentral", "qatarcentral", "southafricanorth", "southcentralus",
+    "southeastasia", "spaincentral", "swedencentral", "switzerlandnorth", "uaenorth",
+    "uksouth", "westeurope", "westus2", "westus3",
+})
+
+# The zone a regional cluster with a file system is pinned to. Azure Managed Lustre asks for
+# one availability zone where the region has zones: the Resource Manager template guide
+# lists "Availability zone ... Specify a single availability zone for your system" under
+# *required* information (MicrosoftDocs/azure-stack-docs azure-managed-lustre/
+# create-file-system-resource-manager.md; its example uses ["1"]), the portal's Basics tab
+# asks for it, and terraform-provider-azurerm marks `zones` Required on
+# azurerm_managed_lustre_file_system. Every region with zones has logical zones 1-3 (regions
+# list: 3 zones), so "1" always exists. Logical zones map to physical ones per subscription,
+# so if the VM size has no capacity in zone 1 for yours, set `zone: 2` or `3`.
+DEFAULT_FILE_SYSTEM_ZONE = "1"
+
 
 def availability_zones(zone: str) -> list[str] | None:
-    """The zone list for the proximity placement group and the file system.
-
-    `ClusterConfig.zone` is the region name when the cluster is regional (no zones). When it
-    names a zone ("1", "2" or "3"), the proximity placement group is pinned to it (the API's
-    PPG `zones`: "the Availability Zone where virtual machine, virtual machine scale set or
-    availability set associated with the proximity placement group can be created") and so
-    is the file system; AMLFS clients reach the advertised throughput only from the file
-    system's zone (MicrosoftDocs azure-managed-lustre connect-clients.md). The scale set
-    itself never gets `zones`.
+    """`[zone]` when `zone` names an availability zone ("1", "2" or "3"), else None.
 
     Args:
         zone: `ClusterConfig.zone`, e.g. `eastus` (regional) or `1`.
-
-    Returns:
-        `[zone]` for a zone name, else None (no zones).
     """
     zone = zone.strip()
     return [zone] if zone in ZONE_NAMES else None
+
+
+def placement_zones(region: str, zone: str, has_file_system: bool) -> list[str] | None:
+    """The one zone list shared by the placement group, the file system and the NAT gateway.
+
+    `ClusterConfig.zone` is the region name when the catalog offer is regional. The rule:
+      * an explicit zone ("1"-"3") pins everything to it;
+      * a regional cluster *with* a file system in a region with zones is pinned to
+        `DEFAULT_FILE_SYSTEM_ZONE`, because AMLFS needs a zone there (see the constant), and
+        its clients should sit in the same zone: "For optimal performance, create the file
+        system in the same region and availability zone as your client machines" (AMLFS
+        portal guide, create-file-system-portal.md). The proximity placement group takes the
+        same zone (the API's PPG `zones`: "the Availability Zone where virtual machine,
+        virtual machine scale set or availability set associated with the proximity
+        placement group can be created"), so the nodes land next to the file system;
+      * otherwise nothing is pinned: no file system to sit next to, or a region without
+        zones. Microsoft's CycleCloud Workspace for Slurm template does the same: its AMLFS
+        zone list defaults to empty (bicep/amlfs.bicep), and PR #288 "include[s] a default
+        value when the region supports availability zones"
+        (Azure/cyclecloud-slurm-workspace).
+    The scale set itself never gets `zones`; the placement group places it.
+
+    Args:
+        region: `ClusterConfig.region`, e.g. `eastus`.
+        zone: `ClusterConfig.zone`, e.g. `eastus` (regional) or `1`.
+        has_file_system: whether the cluster creates an AMLFS file system.
+
+    Returns:
+        `[zone]`, or None for no zone.
+    """
+    explicit = availability_zones(zone)
+    if explicit is not None:
+        return explicit
+    if has_file_system and region.strip().lower() in REGIONS_WITH_ZONES:
+        return [DEFAULT_FILE_SYSTEM_ZONE]
+    return None

@@ -1,13 +1,15 @@
-"""Network children of the Azure cluster: virtual network, node subnet, file-system subnet
-(or an existing node subnet) and the network security group from `security.security_rules`."""
+"""Network children of the Azure cluster: virtual network, node subnet with its NAT gateway
+(`egress`), file-system subnet (or an existing node subnet) and the network security group
+from `security.security_rules`."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import pulumi
 import pulumi_azure_native as azure_native
 
+from components.azure.egress import Egress, create_egress
 from components.azure.layout import FS_SUBNET_CIDR, NODE_SUBNET_CIDR, VNET_CIDR
 from components.azure.security import security_rules
 from components.contract import ClusterConfig
@@ -22,6 +24,8 @@ class Network(NamedTuple):
         vnet: the created virtual network, or None when `subnet_id` was given.
         node_subnet: the created node subnet, or None when `subnet_id` was given.
         fs_subnet: the created file-system subnet, or None without a file system.
+        egress: the node subnet's NAT gateway and public IP, or None when `subnet_id` was
+            given (outbound access from an existing subnet is its owner's choice).
     """
 
     node_subnet_id: pulumi.Output[str]
@@ -29,37 +33,42 @@ class Network(NamedTuple):
     vnet: azure_native.network.VirtualNetwork | None
     node_subnet: azure_native.network.Subnet | None
     fs_subnet: azure_native.network.Subnet | None
+    egress: Egress | None
 
 
 def create_network(
     name: str,
     args: ClusterConfig,
+    zones: Optional[list[str]],
     resource_group_name: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
 ) -> Network:
-    """Create a virtual network with a node subnet and, with a file system, its subnet.
+    """Create a virtual network, a node subnet behind a NAT gateway and, with a file system,
+    its subnet.
 
-    With `args.subnet_id` the nodes use that subnet and nothing is created (validation has
-    already rejected `subnet_id` together with a file system). The cluster NSG sits on the
+    The node subnet's outbound traffic leaves through the NAT gateway (`egress`); nothing
+    inbound comes through it. With `args.subnet_id` the nodes use that subnet and nothing is
+    created (validation has already rejected `subnet_id` together with a file system). The cluster NSG sits on the
     node NICs, so it applies to an existing subnet too. The file-system subnet gets no NSG:
     it holds no public addresses, and AMLFS needs traffic between its hosts and outbound
     access to Azure services that a restrictive NSG would have to re-open (AMLFS
     prerequisites page).
 
     Args:
-        name: the cluster name; children are `{name}-vnet`, `{name}-nodes-subnet` and
-            `{name}-lustre-subnet`.
+        name: the cluster name; children are `{name}-vnet`, `{name}-nodes-subnet`,
+            `{name}-lustre-subnet`, `{name}-nat` and `{name}-nat-ip`.
         args: the cluster config (`region`, `subnet_id`, `file_system`).
+        zones: `layout.placement_zones(...)`, for the NAT gateway and its address.
         resource_group_name: the cluster's resource group.
-        tags: tags for the virtual network (subnets take no tags).
+        tags: tags for the virtual network and the egress resources (subnets take no tags).
         opts: child options (`parent=` the component).
 
     Returns:
         Subnet ids and created resources.
     """
     if args.subnet_id:
-        return Network(pulumi.Output.from_input(args.subnet_id), None, None, None, None)
+        return Network(pulumi.Output.from_input(args.subnet_id), None, None, None, None, None)
     vnet = azure_native.network.VirtualNetwork(
         f"{name}-vnet",
         resource_group_name=resource_group_name,
@@ -68,11 +77,13 @@ def create_network(
         tags=tags,
         opts=opts,
     )
+    egress = create_egress(name, args.region, zones, resource_group_name, tags, opts)
     node_subnet = azure_native.network.Subnet(
         f"{name}-nodes-subnet",
         resource_group_name=resource_group_name,
         virtual_network_name=vnet.name,
         address_prefix=NODE_SUBNET_CIDR,
+        nat_gateway={"id": egress.nat_gateway.id},
         opts=opts,
     )
     fs_subnet = None
@@ -89,7 +100,7 @@ def create_network(
             ),
         )
     fs_subnet_id = fs_subnet.id if fs_subnet else None
-    return Network(node_subnet.id, fs_subnet_id, vnet, node_subnet, fs_subnet)
+    return Network(node_subnet.id, fs_subnet_id, vnet, node_subnet, fs_subnet, egress)
 
 
 def create_security_group(

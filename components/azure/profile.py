@@ -4,13 +4,7 @@ Sources and decisions:
   * Image: `microsoft-dsvm:ubuntu-hpc:2204:latest`, Gen2 Ubuntu 22.04 with the InfiniBand,
     NVIDIA driver and NCCL stack (Azure/azhpc-images; see `facts.HPC_IMAGE`). ND sizes take
     Gen2 images only (Z1, Z3, Z4, Z6 in interconnect.md).
-  * OS disk: managed, Premium_LRS. Managed disks are always encrypted at rest by Azure
-    Storage server-side encryption with platform-managed keys ("Azure-managed disks use
-    Azure Storage to automatically encrypt data at rest", Azure host-based encryption
-    docs). Encryption at host (which also covers the temp disk and disk caches) stays off:
-    it needs the `Microsoft.Compute/EncryptionAtHost` feature registered on the
-    subscription, and a deployment that asks for it on an unregistered subscription fails.
-    Register the feature, then set `ENCRYPTION_AT_HOST = True` to turn it on.
+  * OS disk: managed, Premium_LRS. See "Encryption" below.
   * Security type: left unset, which is Standard at the compute API version azure-native
     3.x uses (2024-11-01). Azure Managed Lustre clients need the Standard type: "Choosing
     Trusted Launch or Confidential prevents the Lustre module from being properly
@@ -24,6 +18,31 @@ Sources and decisions:
     "Create and manage SSH keys" docs; ED25519 was first released as a preview).
   * NIC: one NIC with accelerated networking. InfiniBand is not a VNet NIC; Azure wires it
     between VMs of the same scale set (Z2, Z5, Z7).
+
+Encryption (MicrosoftDocs/azure-compute-docs articles/virtual-machines/disk-encryption.md
+unless noted):
+  * Encrypted: the managed OS disk, at rest, by Azure Storage server-side encryption with
+    platform-managed keys (AES-256; "All managed disks ... are automatically encrypted-at-
+    rest with platform-managed keys"). The AMLFS file system: Microsoft-managed keys by
+    default (AMLFS Resource Manager template guide). Nothing here needs turning on.
+  * Not encrypted by default: the temporary disk and the local NVMe disks of the ND sizes
+    (ND H100 v5: a 1,024 GiB temp disk and 8 NVMe disks, size page ndh100v5-series.md),
+    and the OS-disk cache on the host. "Temporary disks are not managed disks and are not
+    encrypted by SSE, unless you enable encryption at host." The same page says VMs of
+    version 5 and above "automatically encrypt their temporary disks"; whether that covers
+    the ND v5 sizes and their NVMe disks is not stated, and the ND A100 v4 sizes are v4.
+    Keep secrets and regulated data off those disks (encryption at host is documented for
+    the temp disk; whether it covers the NVMe disks is not stated either).
+  * Encryption at host (`ENCRYPTION_AT_HOST`) encrypts the temp disk and the disk caches
+    on the host with platform-managed keys and adds no CPU cost. It stays off so a plain
+    subscription can deploy: "You must enable the feature for your subscription before you
+    use the EncryptionAtHost property for your VM/VMSS" (linux/disks-enable-host-based-
+    encryption-cli.md). To turn it on: `az feature register --namespace Microsoft.Compute
+    --name EncryptionAtHost`, wait until `az feature show` says Registered, check that the
+    VM size reports `EncryptionAtHostSupported=True` in `az vm list-skus --location
+    <region> --all`, then set `ENCRYPTION_AT_HOST = True`. No Microsoft source found lists
+    the ND sizes as supported; check with that command. Turning it off later only affects
+    VMs created afterwards (same guide).
 """
 
 from __future__ import annotations
@@ -41,7 +60,9 @@ ADMIN_USERNAME = "azureuser"
 OS_DISK_GIB = 256
 COMPUTER_NAME_PREFIX_LEN = 15
 OS_DISK_TYPE = "Premium_LRS"
-ENCRYPTION_AT_HOST = False  # needs the subscription feature; see the module docstring
+# Encryption at host for every node. Off: it needs the `Microsoft.Compute/EncryptionAtHost`
+# subscription feature and VM-size support; see "Encryption" in the module docstring.
+ENCRYPTION_AT_HOST = False
 
 
 def computer_name_prefix(name: str) -> str:
@@ -71,8 +92,8 @@ def vm_profile(
         public_key: the admin OpenSSH public key (string or Pulumi output).
 
     Returns:
-        Priority (see `purchase.priority_settings`), OS, storage, network and security
-        profiles.
+        Priority (see `purchase.priority_settings`), OS, storage and network profiles, plus
+        `security_profile` when `ENCRYPTION_AT_HOST` is on (see `security_settings`).
     """
     return {
         **priority_settings(args.purchase),
@@ -105,8 +126,26 @@ def vm_profile(
         "network_profile": {
             "network_interface_configurations": [_nic(name, subnet_id, security_group_id)]
         },
-        "security_profile": {"encryption_at_host": ENCRYPTION_AT_HOST},
+        **security_settings(ENCRYPTION_AT_HOST),
     }
+
+
+def security_settings(encryption_at_host: bool) -> dict[str, Any]:
+    """The scale set's `security_profile` for the encryption-at-host switch.
+
+    Off sends no `security_profile` at all: the API's default is off ("The Encryption at
+    host will be disabled unless this property is set to true for the resource", compute
+    `SecurityProfile.encryptionAtHost` reference, also in azure-native's docstring), and
+    leaving the profile out keeps the security type at its default (Standard, see the
+    module docstring).
+
+    Args:
+        encryption_at_host: `ENCRYPTION_AT_HOST`.
+
+    Returns:
+        `{"security_profile": {"encryption_at_host": True}}` when on, else `{}`.
+    """
+    return {"security_profile": {"encryption_at_host": True}} if encryption_at_host else {}
 
 
 def _nic(name: str, subnet_id: Any, security_group_id: Any) -> dict[str, Any]:

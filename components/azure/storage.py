@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pulumi
 import pulumi_azure_native as azure_native
 
 from components.azure.amlfs import MAINTENANCE_DAY, MAINTENANCE_TIME_UTC, amlfs_sizing
-from components.azure.layout import availability_zones
 from components.contract import FileSystemConfig
 
 
@@ -14,7 +15,7 @@ def create_file_system(
     name: str,
     config: FileSystemConfig,
     region: str,
-    zone: str,
+    zones: Optional[list[str]],
     resource_group_name: pulumi.Input[str],
     subnet_id: pulumi.Input[str],
     tags: dict[str, str],
@@ -22,8 +23,8 @@ def create_file_system(
 ) -> azure_native.storagecache.AmlFilesystem:
     """Create an Azure Managed Lustre file system in its own subnet, protected from deletion.
 
-    Its name and inputs depend only on the cluster name, region, zone, network and the
-    file-system config, never on node count, instance type or purchase option, so changing
+    Its name and inputs depend only on the cluster name, region, zone, network and whether
+    there is a file system at all, never on node count, instance type or purchase option, so changing
     those never replaces it. Data is encrypted at rest with Microsoft-managed keys (the
     service default without `encryption_settings`, AMLFS Resource Manager template docs).
 
@@ -32,7 +33,8 @@ def create_file_system(
         config: requested capacity (GiB, rounded up per M1) and throughput tier (MB/s per
             TiB, picks the SKU per M1).
         region: the Azure region.
-        zone: `ClusterConfig.zone`; a zone name ("1"-"3") pins the file system to it.
+        zones: `layout.placement_zones(...)`: the explicit zone, else zone "1" in regions
+            with zones (AMLFS asks for one there), else None.
         resource_group_name: the cluster's resource group.
         subnet_id: the file system's own subnet.
         tags: tags for the file system.
@@ -53,7 +55,7 @@ def create_file_system(
             "day_of_week": MAINTENANCE_DAY,
             "time_of_day_utc": MAINTENANCE_TIME_UTC,
         },
-        zones=availability_zones(zone),
+        zones=zones,
         tags=tags,
         opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
     )

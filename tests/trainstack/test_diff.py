@@ -11,6 +11,7 @@ from trainstack.review import review_json
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 NODE = "aws:ec2/instance:Instance"
+VMSS = "azure-native:compute:VirtualMachineScaleSet"
 
 
 def rec(kind, name, parent="c", protect=False, **inputs):
@@ -61,6 +62,22 @@ def test_changed_paths_are_leaf_paths():
                      ["location"], id="azure-location"),
         pytest.param("azure-native:compute:VirtualMachineScaleSet", {"sku": {"capacity": 2}}, {"sku": {"capacity": 3}},
                      [], id="azure-capacity"),
+        pytest.param(VMSS, {"virtualMachineProfile": {"priority": "Regular"}},
+                     {"virtualMachineProfile": {"priority": "Spot", "evictionPolicy": "Delete",
+                                                "billingProfile": {"maxPrice": -1}}},
+                     ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"], id="azure-regular-to-spot"),
+        pytest.param(VMSS, {"virtualMachineProfile": {"priority": "Spot", "evictionPolicy": "Delete"}},
+                     {"virtualMachineProfile": {"priority": "Regular"}},
+                     ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"], id="azure-spot-to-regular"),
+        pytest.param(VMSS, {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": -1}}},
+                     {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": 5}}},
+                     [], id="azure-spot-max-price-updates"),
+        pytest.param(VMSS, {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "a"}}},
+                     {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "b"}}}, [], id="azure-profile-other"),
+        pytest.param("azure-native:network:NatGateway", {"zones": None}, {"zones": ["1"]}, ["zones"], id="azure-nat-zone"),
+        pytest.param("azure-native:network:NatGateway", {"tags": {"a": "1"}}, {"tags": {"a": "2"}}, [], id="azure-nat-tags"),
+        pytest.param("azure-native:network:PublicIPAddress", {"sku": {"name": "Basic"}}, {"sku": {"name": "Standard"}},
+                     ["sku.name"], id="azure-ip-sku"),
     ],
 )
 def test_replace_keys(kind, old, new, keys):

@@ -7,6 +7,8 @@ through the fixtures in `conftest.py`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pulumi
 
 from trainstack.mock_clouds import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION  # noqa: F401
@@ -28,10 +30,30 @@ EXAMPLE = {
 }
 
 
-def install_mocks() -> RecordingMonitor:
+class OptionsMonitor(RecordingMonitor):
+    """A `RecordingMonitor` that also keeps each resource's replacement options.
+
+    `options[name]` is `{"replaceOnChanges": [...], "deleteBeforeReplace": bool}` for the
+    resource with that logical name (the shared records carry inputs and `protect` only).
+    """
+
+    def __init__(self, mocks: TrainstackMocks) -> None:
+        super().__init__(mocks)
+        self.options: dict[str, dict[str, Any]] = {}
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        """Keep the request's replacement options, then record it as the parent does."""
+        self.options[request.name] = {
+            "replaceOnChanges": list(request.replaceOnChanges),
+            "deleteBeforeReplace": bool(request.deleteBeforeReplace),
+        }
+        return super().RegisterResource(request)
+
+
+def install_mocks() -> OptionsMonitor:
     """Point the Pulumi runtime at fresh shared mocks and return the recording monitor."""
     mocks = TrainstackMocks(region="eastus")
-    monitor = RecordingMonitor(mocks)
+    monitor = OptionsMonitor(mocks)
     pulumi.runtime.set_mocks(
         mocks, project="trainstack", stack="test", preview=False, monitor=monitor
     )
