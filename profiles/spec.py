@@ -1,21 +1,26 @@
 """Workload specs (`profiles/workloads/*.yaml`) as a validated pydantic `WorkloadSpec`.
 
 Shorthands users type are accepted: `A100-80GB:8` (accelerator and GPUs per node),
-`80GB`/`80GiB` (memory), `72h`/`3d`/`90m` (duration), `4800GiB`/`4.8TiB` (capacity).
-Any error becomes a one-line `SpecError` naming the field and the fix.
+`80GB`/`80GiB` (memory), `72h`/`3d`/`90m`/`2 days` (duration), `4800GiB`/`4.8TiB`
+(capacity). Any error becomes a one-line `SpecError` naming the field and the fix
+(`profiles.spec_errors` chooses the most useful of pydantic's errors and words it).
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from profiles.cost.work import ModelSpec, ReservationSpec, SpotSpec, WorkSpec
-from profiles.units import parse_duration_hours, parse_size_gib
+from profiles.cost.work import ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
+from profiles.spec_errors import one_line
+from profiles.units import not_bool, parse_duration_hours, parse_size_gib
+
+# Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
+_CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
 
 class SpecError(ValueError):
@@ -30,7 +35,8 @@ class FileSystemSpec(BaseModel):
         throughput_mbps_per_tib: throughput in MB/s per TiB of capacity.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = _CONFIG
+    EXAMPLE: ClassVar[str] = "{capacity: 4800GiB, throughput: 250}"
 
     capacity_gib: float = Field(alias="capacity", gt=0, description="Capacity, GiB.")
     throughput_mbps_per_tib: int = Field(
@@ -41,6 +47,11 @@ class FileSystemSpec(BaseModel):
     @classmethod
     def _read_capacity(cls, value: object) -> float:
         return parse_size_gib(value)
+
+    @field_validator("throughput_mbps_per_tib", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
 
 
 class WorkloadSpec(BaseModel):
@@ -64,14 +75,14 @@ class WorkloadSpec(BaseModel):
         commitment: `1y`/`3y` when the capacity will be kept that long (prices reserved
             terms), `none` otherwise.
         reservations: capacity already held, priced as given.
-        providers: clouds to consider; empty = all.
+        providers: clouds to consider (lowercase names from the catalog); empty = all.
         regions: regions to consider; empty = all.
         jurisdiction: `cn-mainland` keeps the data in mainland China (only regions there
             qualify); `any` by default.
         file_system: shared parallel file system, or None.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = _CONFIG
 
     name: str = Field(default="workload", pattern=r"^[a-z0-9][a-z0-9-]*$", description="Name.")
     accelerators: tuple[str, ...] = Field(default=(), description="Acceptable accelerators.")
@@ -109,6 +120,16 @@ class WorkloadSpec(BaseModel):
     def _as_list(cls, value: object) -> object:
         return [value] if isinstance(value, str) else value
 
+    @field_validator("providers")
+    @classmethod
+    def _known_providers(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(known_provider(name) for name in value))
+
+    @field_validator("nodes", "gpus_per_node", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
     @field_validator("purchase", mode="before")
     @classmethod
     def _purchase_alias(cls, value: object) -> object:
@@ -122,6 +143,8 @@ class WorkloadSpec(BaseModel):
         if not isinstance(data, dict) or "accelerators" not in data:
             return data
         raw = data["accelerators"]
+        if raw is not None and not isinstance(raw, (str, list, tuple)):
+            raise ValueError("accelerators: expected a name or a list such as [A100:8, A100-80GB:8]")
         names, counts = [], set()
         for token in [raw] if isinstance(raw, str) else (raw or []):
             match = re.fullmatch(r"\s*([A-Za-z0-9][\w.\- ]*?)\s*(?::\s*(\d+))?\s*", str(token))
@@ -148,19 +171,6 @@ class WorkloadSpec(BaseModel):
         return self
 
 
-def _one_line(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "spec"
-    message = first["msg"].removeprefix("Value error, ")
-    if first["type"] == "extra_forbidden":
-        message = f"unknown key; valid keys: {', '.join(sorted(_valid_keys()))}"
-    return message if where == "spec" or message.startswith(f"{where}:") else f"{where}: {message}"
-
-
-def _valid_keys() -> set[str]:
-    return {f.alias or n for n, f in WorkloadSpec.model_fields.items()}
-
-
 def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
     """Validate a mapping (as read from YAML) into a `WorkloadSpec`.
 
@@ -172,19 +182,25 @@ def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
     try:
         return WorkloadSpec.model_validate(data)
     except ValidationError as exc:
-        raise SpecError(f"{source}: {_one_line(exc)}") from None
+        raise SpecError(f"{source}: {one_line(exc, WorkloadSpec)}") from None
 
 
 def load_spec(path: Path) -> WorkloadSpec:
     """Read and validate a workload YAML file; the file's stem is the default name.
 
     Raises:
-        SpecError: the file is missing, not YAML, or invalid (one-line message).
+        SpecError: the file is missing, not UTF-8 text, not YAML, or invalid (one-line message).
     """
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                        "give a workload YAML file saved as UTF-8") from None
     except OSError as exc:
         raise SpecError(f"{path}: cannot read ({exc.strerror}); give the path of a workload YAML file") from None
+    except yaml.reader.ReaderError as exc:
+        raise SpecError(f"{path}: not a text file (character #x{exc.character:04x} at offset {exc.position}); "
+                        "give a workload YAML file") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""

@@ -23,7 +23,10 @@ from profiles.spec import WorkloadSpec
 # The provider package's own config key for the region (what `pulumi config` would set).
 REGION_KEYS = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.M)
-STACK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it must suit
+# the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
+# letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
+STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
 class StackWriteError(ValueError):
@@ -103,10 +106,16 @@ def stack_path(project_dir: Path, name: str) -> Path:
     """`<project>/stacks/Pulumi.<name>.yaml`.
 
     Raises:
-        StackWriteError: `name` is not a valid Pulumi stack name.
+        StackWriteError: `name` is empty or not 1-40 lowercase letters, digits and hyphens
+            starting with a letter (see `STACK_NAME`).
     """
-    if not STACK_NAME.match(name):
-        raise StackWriteError(f"stack name '{name}': use letters, digits, '-', '_' or '.'")
+    if not name:
+        raise StackWriteError("stack name: give one, e.g. training-a100; cloud resource names derive from it")
+    if not STACK_NAME.fullmatch(name):
+        raise StackWriteError(
+            f"stack name '{name}': use 1-40 lowercase letters, digits and '-', starting with a letter "
+            "(e.g. training-a100); cloud resource names derive from it and GCP and Azure accept no other"
+        )
     return project_dir / "stacks" / f"Pulumi.{name}.yaml"
 
 

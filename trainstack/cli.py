@@ -15,11 +15,12 @@ from typing import Optional
 import typer
 
 from trainstack import render
+from trainstack.usage_errors import OneLineUsageErrors
 
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0])
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0], cls=OneLineUsageErrors)
 catalog_app = typer.Typer(no_args_is_help=True, help="Inspect the price catalog.")
 app.add_typer(catalog_app, name="catalog")
 
@@ -51,18 +52,22 @@ def resolve(
     from profiles.resolver import resolve as run_resolve
     from profiles.spec import SpecError, load_spec
 
+    _check_outputs(plot, write_stack)  # before anything is resolved or written
     try:
         spec = load_spec(workload)
         catalog = load_catalog(providers=spec.providers or None)
         if not catalog.offerings and catalog.left_out:
             fail(_left_out_message(catalog.left_out))
         resolution = run_resolve(spec, catalog.offerings, top=top)
-    except (SpecError, NoMatchError, CatalogError) as exc:
+    except NoMatchError as exc:
+        fail(f"{exc}{_left_out_hint(catalog.left_out)}")
+    except (SpecError, CatalogError) as exc:
         fail(str(exc))
-    if catalog.left_out:
+    if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
         typer.echo(f"note: {_left_out_message(catalog.left_out)}", err=True)
-    plotted = _write_plot(plot, spec, resolution) if plot else ""
-    written = _write_stack(write_stack, spec, resolution, catalog, workload, force) if write_stack else ""
+    # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
+    written = _write_stack(write_stack, spec, resolution, catalog, workload, force) if write_stack is not None else ""
+    plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
     if as_json:
         typer.echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
     else:
@@ -77,6 +82,31 @@ def _left_out_message(left_out: dict[str, int]) -> str:
     return (f"catalog: {count} offerings are listed in {currency} and no USD/{currency} rate is recorded, so "
             f"they are left out; record one with `trainstack catalog set-rate {currency} RATE --as-of YYYY-MM-DD "
             "--source TEXT`")
+
+
+def _left_out_hint(left_out: dict[str, int]) -> str:
+    """`; N offerings listed in CUR are left out ...` per currency, or "" when none are."""
+    return "".join(f"; {count} offerings listed in {currency} are left out until you record a rate: trainstack "
+                   f"catalog set-rate {currency} RATE --as-of YYYY-MM-DD --source TEXT"
+                   for currency, count in sorted(left_out.items()))
+
+
+def _check_outputs(plot: Optional[Path], write_stack: Optional[str]) -> None:
+    """Refuse a `--plot` path or `--write-stack` name that cannot be written (one line, exit 2)."""
+    if plot is not None:
+        from trainstack.plot import PlotPathError, check_plot_path
+
+        try:
+            check_plot_path(plot)
+        except PlotPathError as exc:
+            fail(str(exc))
+    if write_stack is not None:
+        from profiles.stack_writer import StackWriteError, stack_path
+
+        try:
+            stack_path(project_dir(), write_stack)
+        except StackWriteError as exc:
+            fail(str(exc))
 
 
 def _write_plot(path: Path, spec, resolution) -> str:
@@ -151,13 +181,16 @@ def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool) -
 @catalog_app.command("info")
 def catalog_info() -> None:
     """Show the catalog version, sources and offering counts."""
-    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.catalog.loader import DATA_DIR, CatalogError, load_catalog
+    from trainstack.catalog_view import catalog_sources
 
     try:
-        catalog = load_catalog()
+        catalog = load_catalog(DATA_DIR)
     except CatalogError as exc:
         fail(str(exc))
     render.catalog_summary(catalog)
+    for line in catalog_sources(catalog, DATA_DIR):
+        typer.echo(line)
 
 
 @catalog_app.command("set-rate")

@@ -2,14 +2,49 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from profiles.pareto import pareto_front
 
+# File formats the chart is written in, by file-name ending; all built into matplotlib
+# (Agg, SVG and PDF backends), so none needs an extra package or LaTeX.
+FORMATS = ("png", "svg", "pdf")
+
+
+class PlotPathError(ValueError):
+    """The `--plot` path cannot take the chart (one-line message naming the fix)."""
+
+
+def check_plot_path(path: Path) -> str:
+    """Check, before anything is resolved or written, that the chart can be written to `path`.
+
+    Returns:
+        The file format, from the file name's ending (`png`).
+
+    Raises:
+        PlotPathError: `path` is a directory, has no supported ending, or its folder is
+            missing or not writable.
+    """
+    if path.is_dir():
+        raise PlotPathError(f"--plot {path}: is a directory; give a file name ending .png")
+    fmt = path.suffix.lower().removeprefix(".")
+    if fmt not in FORMATS:
+        ending = f"'{path.suffix}' is not a chart format" if path.suffix else "has no file ending"
+        raise PlotPathError(f"--plot {path}: {ending}; give a file name ending .png (or .svg, .pdf)")
+    folder = path.parent
+    if not folder.is_dir():
+        raise PlotPathError(f"--plot {path}: cannot write (no folder {folder}); give a writable .png path")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise PlotPathError(f"--plot {path}: cannot write (permission denied); give a writable .png path")
+    return fmt
+
 
 def write_plot(path: Path, spec: Any, resolution: Any) -> int:
     """Draw every candidate (hours, USD per job), the Pareto front and the choice to `path`.
+
+    The format follows the file name's ending (see `FORMATS`; call `check_plot_path` first).
 
     Returns:
         The number of points drawn.
@@ -43,6 +78,6 @@ def write_plot(path: Path, spec: Any, resolution: Any) -> int:
     axes.grid(alpha=0.3)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    figure.savefig(path, dpi=110, format=path.suffix.lower().removeprefix(".") or "png")
     plt.close(figure)
     return len(every)

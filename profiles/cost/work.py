@@ -10,13 +10,18 @@ Work can be given three ways (one per spec):
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from profiles.units import parse_count, parse_duration_hours
+from profiles.catalog.loader import PROVIDERS
+from profiles.facts.performance import PERFORMANCE
+from profiles.units import not_bool, parse_count, parse_duration_hours
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+# Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
+_FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+# Accelerators with a dense BF16 figure, i.e. the ones `gpu_hours` can be measured on.
+_REFERENCES = {name.lower(): name for name, _ in PERFORMANCE}
 
 
 def _count(value: object) -> object:
@@ -28,7 +33,8 @@ class WorkSpec(BaseModel):
 
     Attributes:
         gpu_hours: accelerator-hours measured on `reference`.
-        reference: accelerator the gpu_hours were measured on (`A100-80GB`).
+        reference: accelerator the gpu_hours were measured on (`A100-80GB`); one with a
+            dense BF16 figure in `profiles.facts.performance`, any letter case.
         params: model parameters (`7B`).
         tokens: training tokens (`300B`).
         images: images per epoch (`1.28M`).
@@ -39,6 +45,7 @@ class WorkSpec(BaseModel):
     """
 
     model_config = _FROZEN
+    EXAMPLE: ClassVar[str] = "{gpu_hours: 1200, reference: A100-80GB}"
 
     gpu_hours: float | None = Field(default=None, gt=0, description="Accelerator-hours on `reference`.")
     reference: str | None = Field(default=None, description="Accelerator of the gpu_hours.")
@@ -53,6 +60,22 @@ class WorkSpec(BaseModel):
     @classmethod
     def _read_count(cls, value: object) -> object:
         return _count(value)
+
+    @field_validator("gpu_hours", "epochs", "mfu", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
+    @field_validator("reference", mode="before")
+    @classmethod
+    def _known_reference(cls, value: object) -> object:
+        """The accelerator name as the performance facts spell it (case-insensitive)."""
+        if value is None or not isinstance(value, str):
+            return value
+        if value.strip().lower() not in _REFERENCES:
+            names = ", ".join(sorted(set(_REFERENCES.values()), key=str.lower))
+            raise ValueError(f"no BF16 figure for '{value}'; use one of {names}")
+        return _REFERENCES[value.strip().lower()]
 
     @model_validator(mode="after")
     def _one_way(self) -> WorkSpec:
@@ -95,6 +118,7 @@ class ModelSpec(BaseModel):
     """
 
     model_config = _FROZEN
+    EXAMPLE: ClassVar[str] = "{params: 13B, layers: 40, hidden: 5120, heads: 40, seq_len: 4096}"
 
     params: float = Field(gt=0, description="Parameters.")
     layers: int = Field(ge=1, description="Transformer layers.")
@@ -111,6 +135,11 @@ class ModelSpec(BaseModel):
     def _read_params(cls, value: object) -> float:
         return parse_count(value)
 
+    @field_validator("layers", "hidden", "heads", "seq_len", "micro_batch", "bytes_per_param", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
 
 class SpotSpec(BaseModel):
     """How a job survives spot interruptions.
@@ -125,7 +154,8 @@ class SpotSpec(BaseModel):
             default is an assumption: give your own.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
+    EXAMPLE: ClassVar[str] = "{checkpoint_interval: 1h, restart: 20m}"
 
     checkpoint_interval_hours: float = Field(alias="checkpoint_interval", gt=0, description="Hours.")
     restart_hours: float = Field(default=0.25, alias="restart", ge=0, description="Hours.")
@@ -136,13 +166,18 @@ class SpotSpec(BaseModel):
     def _read_hours(cls, value: object) -> float:
         return parse_duration_hours(value)
 
+    @field_validator("interruptions_per_node_month", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
 
 class ReservationSpec(BaseModel):
     """Capacity you already hold (an EC2 capacity reservation, a Capacity Block, an Azure
     capacity reservation, a GCP reservation) for the resolver to price as given.
 
     Attributes:
-        provider: cloud name.
+        provider: cloud name, one of the catalog's (`AWS` reads as `aws`).
         instance_type: instance type reserved.
         zone: zone of the reservation (AWS: availability-zone ID).
         nodes: instances reserved.
@@ -152,6 +187,9 @@ class ReservationSpec(BaseModel):
     """
 
     model_config = _FROZEN
+    EXAMPLE: ClassVar[str] = (
+        "{provider: aws, instance_type: p5.48xlarge, zone: use1-az4, nodes: 2, usd_per_hour: 0, id: cr-0123}"
+    )
 
     provider: str = Field(description="Cloud name.")
     instance_type: str = Field(description="Instance type.")
@@ -159,3 +197,28 @@ class ReservationSpec(BaseModel):
     nodes: int = Field(ge=1, description="Instances reserved.")
     usd_per_hour: float = Field(ge=0, description="USD per instance-hour still to pay.")
     id: str = Field(min_length=1, description="Reservation id.")
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _known_provider(cls, value: object) -> object:
+        return known_provider(value)
+
+    @field_validator("nodes", "usd_per_hour", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
+
+def known_provider(value: object) -> object:
+    """A cloud name in lowercase, as the catalog spells it (`AWS` -> `aws`).
+
+    Raises:
+        ValueError: not a cloud trainstack knows (the message lists them).
+    """
+    if not isinstance(value, str):
+        return value
+    name = value.strip().lower()
+    if name not in PROVIDERS:
+        clouds = f"{', '.join(PROVIDERS[:-1])} or {PROVIDERS[-1]}"
+        raise ValueError(f"'{value}' is not a cloud trainstack knows; use {clouds}")
+    return name

@@ -1,6 +1,8 @@
+import math
+
 import pytest
 
-from profiles.units import parse_duration_hours, parse_size_gib
+from profiles.units import not_bool, parse_count, parse_duration_hours, parse_size_gib
 
 
 @pytest.mark.parametrize(
@@ -30,3 +32,66 @@ def test_parse_duration_hours(text, hours):
 def test_bad_values_name_the_value(text):
     with pytest.raises(ValueError, match="use|write it like|expected"):
         parse_size_gib(text) if text != "3 fortnights" else parse_duration_hours(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        pytest.param("1 hour", 1.0, id="hour"),
+        pytest.param("2 hours", 2.0, id="hours"),
+        pytest.param("30 minutes", 0.5, id="minutes"),
+        pytest.param("1 minute", 1 / 60, id="minute"),
+        pytest.param("1 day", 24.0, id="day"),
+        pytest.param("2 days", 48.0, id="days"),
+        pytest.param("1 week", 168.0, id="week"),
+        pytest.param("2weeks", 336.0, id="weeks-no-space"),
+        pytest.param("3 hrs", 3.0, id="hrs"),
+        pytest.param(".5h", 0.5, id="leading-dot"),
+    ],
+)
+def test_duration_words(text, hours):
+    assert parse_duration_hours(text) == pytest.approx(hours)
+
+
+@pytest.mark.parametrize(
+    ("text", "gib"),
+    [("4800 GiB", 4800.0), ("4.8 TiB", 4915.2), ("2 TB", 2e12 / 2**30), ("1000 GB", 1e12 / 2**30), ("80 gb", 80.0)],
+)
+def test_sizes_with_a_space(text, gib):
+    assert parse_size_gib(text) == pytest.approx(gib)
+
+
+@pytest.mark.parametrize(
+    ("parse", "value"),
+    [
+        pytest.param(parse_duration_hours, math.inf, id="duration-inf"),
+        pytest.param(parse_duration_hours, math.nan, id="duration-nan"),
+        pytest.param(parse_size_gib, math.inf, id="size-inf"),
+        pytest.param(parse_size_gib, -math.inf, id="size-minus-inf"),
+        pytest.param(parse_count, math.inf, id="count-inf"),
+        pytest.param(parse_count, math.nan, id="count-nan"),
+        pytest.param(parse_count, "1e999", id="count-overflows"),
+        pytest.param(parse_size_gib, f"2{'0' * 305}TiB", id="size-overflows-in-conversion"),
+        pytest.param(parse_duration_hours, f"2{'0' * 306}w", id="duration-overflows-in-conversion"),
+    ],
+)
+def test_non_finite_numbers_are_refused(parse, value):
+    with pytest.raises(ValueError, match="not a finite number"):
+        parse(value)
+
+
+@pytest.mark.parametrize("parse", [parse_duration_hours, parse_size_gib, parse_count])
+def test_yes_no_values_are_refused(parse):
+    with pytest.raises(ValueError, match="got true"):
+        parse(True)
+
+
+def test_not_bool_passes_numbers_and_refuses_bools():
+    assert not_bool(2) == 2 and not_bool(None) is None
+    with pytest.raises(ValueError, match="expected a number, got false"):
+        not_bool(False)
+
+
+def test_unknown_duration_unit_lists_the_words():
+    with pytest.raises(ValueError, match=r"unknown duration unit in '3 fortnights'; use m, h, d or w \(or minutes"):
+        parse_duration_hours("3 fortnights")

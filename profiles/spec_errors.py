@@ -1,0 +1,89 @@
+"""Turn pydantic's validation errors on a workload spec into one line naming the key and the fix.
+
+pydantic reports every problem it finds; a user needs the one that explains the rest. An
+unknown key comes first (a misspelt `capacty` also makes `capacity` "missing"), and the
+wording for unknown keys, missing keys and wrong shapes is taken from the model at the
+error's location, so `spot.restrat` lists the keys of `spot`, not the top-level ones.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, get_args
+
+from pydantic import BaseModel, ValidationError
+
+# Error types in the order a user should see them; other types rank after these.
+_FIRST = ("extra_forbidden",)
+# Examples for list-valued keys, shown when the value is not a list.
+_LIST_EXAMPLES = {
+    "accelerators": "[A100:8, A100-80GB:8]",
+    "providers": "[aws, gcp]",
+    "regions": "[us-east-1, us-west-2]",
+    "reservations": "[{provider: aws, instance_type: p5.48xlarge, zone: use1-az4, nodes: 2, usd_per_hour: 0, "
+                    "id: cr-0123}]",
+}
+
+
+def one_line(error: ValidationError, root: type[BaseModel]) -> str:
+    """The most useful of `error`'s problems as `KEY.PATH: what is wrong and how to fix it`.
+
+    Args:
+        error: pydantic's error from validating `root`.
+        root: the model validated (e.g. `WorkloadSpec`); nested models are found through
+            its field annotations.
+    """
+    errors = error.errors()
+    first = min(errors, key=lambda e: _FIRST.index(e["type"]) if e["type"] in _FIRST else len(_FIRST))
+    loc = first["loc"]
+    where = ".".join(str(p) for p in loc) or "spec"
+    message = _message(first, loc, root)
+    if where == "spec" or re.match(rf"{re.escape(where)}[.:]", message):
+        return message  # the validator already named the key
+    return f"{where}: {message}"
+
+
+def _message(error: dict[str, Any], loc: tuple, root: type[BaseModel]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        keys = _keys(_model_at(root, loc[:-1]))
+        near = difflib.get_close_matches(str(loc[-1]), keys, n=1)
+        return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
+    if kind in ("model_type", "dict_type"):
+        model = _model_at(root, loc)
+        return f"expected a mapping such as {getattr(model, 'EXAMPLE', '{key: value}')}"
+    if kind == "missing":
+        example = getattr(_model_at(root, loc[:-1]), "EXAMPLE", None)
+        return "required; add it" + (f", e.g. {example}" if example else "")
+    if kind == "finite_number":
+        return f"{error['input']!r} is not a finite number; write a number such as 2"
+    if kind in ("tuple_type", "list_type"):
+        example = _LIST_EXAMPLES.get(str(loc[-1]) if loc else "")
+        return "expected a list" + (f" such as {example}" if example else "")
+    return error["msg"].removeprefix("Value error, ")
+
+
+def _keys(model: type[BaseModel] | None) -> list[str]:
+    """The keys a spec writes for `model`'s fields (aliases where they have one), sorted."""
+    return sorted(f.alias or n for n, f in model.model_fields.items()) if model else []
+
+
+def _model_at(root: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
+    """The model whose fields sit at `loc` (list indices skipped), or None if it is no model."""
+    model: type[BaseModel] | None = root
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = next((f for n, f in model.model_fields.items() if part in (n, f.alias)), None)
+        model = _model_in(field.annotation) if field else None
+        if model is None:
+            return None
+    return model
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The pydantic model inside an annotation such as `X | None` or `tuple[X, ...]`."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return next((m for m in map(_model_in, get_args(annotation)) if m is not None), None)

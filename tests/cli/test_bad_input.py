@@ -1,0 +1,169 @@
+"""Bad input through the real CLI: one `error:` line, exit 2, no traceback, nothing written."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
+RATE_COMMAND = "trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT"
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch):
+    """An empty Pulumi project folder as the working directory."""
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+def one_error_line(result, text):
+    """The run failed with exit 2 and exactly one `error:` line on stderr containing `text`."""
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert text in result.stderr, result.stderr
+    assert "Traceback" not in result.output and "╭" not in result.output
+
+
+def written(project):
+    return sorted(p.name for p in project.iterdir() if p.name != "Pulumi.yaml")
+
+
+def spec(project, text, name="w.yaml"):
+    path = project / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_binary_workload_is_one_line(project):
+    path = project / "w.yaml"
+    path.write_bytes(b"\xff\xfe\x00\x01\x02binary")
+    one_error_line(run("resolve", str(path)), "w.yaml: not UTF-8 text (byte 0xff at offset 0)")
+
+
+@pytest.mark.parametrize(
+    ("plot", "message"),
+    [
+        pytest.param("chart.txt", "--plot chart.txt: '.txt' is not a chart format; give a file name ending .png", id="txt"),
+        pytest.param("chart", "--plot chart: has no file ending; give a file name ending .png", id="no-ending"),
+        pytest.param("sub", "--plot sub: is a directory; give a file name ending .png", id="directory"),
+        pytest.param("no/such/dir/chart.png", "--plot no/such/dir/chart.png: cannot write (no folder no/such/dir)", id="no-folder"),
+    ],
+)
+def test_bad_plot_path_is_refused_before_anything_is_written(project, plot, message):
+    (project / "sub").mkdir()
+    one_error_line(run("resolve", str(WORKLOAD), "--plot", plot, "--write-stack", "training-a100"), message)
+    assert written(project) == ["sub"] and not any((project / "sub").iterdir())
+
+
+def test_plot_in_svg_is_written_in_svg(project):
+    result = run("resolve", str(WORKLOAD), "--plot", "chart.svg")
+    assert result.exit_code == 0, result.output
+    assert (project / "chart.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_refused_stack_write_leaves_no_chart(project):
+    assert run("resolve", str(WORKLOAD), "--write-stack", "training-a100").exit_code == 0
+    path = project / "stacks" / "Pulumi.training-a100.yaml"
+    path.write_text(path.read_text().replace("nodes: 2", "nodes: 5"))
+    one_error_line(run("resolve", str(WORKLOAD), "--write-stack", "training-a100", "--plot", "chart.png"),
+                   "edited by hand")
+    assert not (project / "chart.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        pytest.param("", "stack name: give one, e.g. training-a100", id="empty"),
+        pytest.param("Training", "stack name 'Training': use 1-40 lowercase letters, digits and '-', starting with a letter", id="uppercase"),
+        pytest.param("train_a100", "stack name 'train_a100': use 1-40 lowercase", id="underscore"),
+        pytest.param("train.a100", "stack name 'train.a100': use 1-40 lowercase", id="dot"),
+        pytest.param("1train", "stack name '1train': use 1-40 lowercase", id="starts-with-digit"),
+        pytest.param("a" * 41, f"stack name '{'a' * 41}': use 1-40 lowercase", id="too-long"),
+    ],
+)
+def test_stack_names_the_clouds_reject_are_refused_before_resolving(project, name, message):
+    one_error_line(run("resolve", str(WORKLOAD), "--write-stack", name, "--plot", "chart.png"), message)
+    assert "cloud resource names derive from it" in run("resolve", str(WORKLOAD), "--write-stack", name).stderr
+    assert written(project) == []
+
+
+def test_longest_allowed_stack_name_is_written(project):
+    name = "t" + "-a1" * 13
+    assert len(name) == 40
+    result = run("resolve", str(WORKLOAD), "--write-stack", name)
+    assert result.exit_code == 0, result.output
+    assert (project / "stacks" / f"Pulumi.{name}.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("accelerators: A100:8\nhours: 1h\nproviders: [amazon]\n", "providers: 'amazon' is not a cloud trainstack knows; use aws, azure, gcp", id="amazon"),
+        pytest.param("accelerators: A100:8\nwork: {gpu_hours: 10, reference: Z9}\n", "work.reference: no BF16 figure for 'Z9'; use one of A10, A100, A100-80GB", id="reference"),
+        pytest.param("accelerators: A100:8\nhours: .inf\n", "hours: inf is not a finite number", id="hours-inf"),
+        pytest.param("accelerators: A100:8\nhours: 1h\ndeadline: .nan\n", "deadline: nan is not a finite number", id="deadline-nan"),
+        pytest.param("accelerators: A100:8\nhours: 1h\nnodes: true\n", "nodes: expected a number, got true", id="nodes-true"),
+        pytest.param("accelerators: A100:8\nhours: 1h\nfile_system: lustre\n", "file_system: expected a mapping such as {capacity: 4800GiB, throughput: 250}", id="file-system-word"),
+        pytest.param("accelerators: A100:8\nhours: 1h\nfile_system: {capacty: 1TiB}\n", "file_system.capacty: unknown key; valid keys: capacity, throughput", id="typo-first"),
+        pytest.param("accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 PB}\n", "file_system.capacity: unknown size unit in '5 PB'", id="size-unit"),
+        pytest.param("accelerators: A100:8\nhours: 3 fortnights\n", "hours: unknown duration unit in '3 fortnights'", id="duration-unit"),
+    ],
+)
+def test_bad_spec_values_are_one_line(project, text, message):
+    one_error_line(run("resolve", spec(project, text), "--write-stack", "bad", "--plot", "chart.png"), message)
+    assert written(project) == ["w.yaml"]
+
+
+@pytest.mark.parametrize("hours", ["1 hour", "2 hours", "30 minutes", "1 day", "2 days", "1 week"])
+def test_duration_words_resolve(project, hours):
+    result = run("resolve", spec(project, f"accelerators: A100:8\nhours: {hours}\n"), "--json")
+    assert result.exit_code == 0, result.output
+
+
+def test_cn_mainland_without_a_rate_says_how_to_record_one(project):
+    result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"))
+    one_error_line(result, "'jurisdiction' removed the last")
+    assert result.stderr.endswith(f"; 43 offerings listed in CNY are left out until you record a rate: {RATE_COMMAND}\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "noted"),
+    [
+        pytest.param("accelerators: A100:8\nhours: 1h\n", False, id="no-providers"),
+        pytest.param("accelerators: A100:8\nhours: 1h\nproviders: [aws]\n", False, id="aws-only"),
+        pytest.param("accelerators: A100:8\nhours: 1h\nproviders: [aws, alicloud]\n", True, id="names-alicloud"),
+    ],
+)
+def test_left_out_note_only_when_the_spec_names_clouds(project, text, noted):
+    result = run("resolve", spec(project, text), "--json")
+    assert result.exit_code == 0, result.output
+    assert ("note: catalog: 43 offerings are listed in CNY" in result.stderr) is noted
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("resolve", str(WORKLOAD), "--top", "0"), "error: Invalid value for '--top'", id="top-0"),
+        pytest.param(("resolve", str(WORKLOAD), "--bogus"), "error: No such option: --bogus", id="unknown-option"),
+        pytest.param(("resolve",), "error: Missing argument", id="missing-argument"),
+        pytest.param(("nope",), "error: No such command 'nope'", id="unknown-command"),
+    ],
+)
+def test_usage_errors_are_one_line(project, args, message):
+    result = run(*args)
+    one_error_line(result, message)
+    assert "--help'" in result.stderr
+
+
+def test_no_arguments_still_prints_the_help(project):
+    result = run()
+    assert "resolve" in result.output and "error:" not in result.output

@@ -1,0 +1,92 @@
+"""`trainstack catalog set-rate` and `catalog info` on a copy of the committed catalog."""
+
+import datetime as dt
+import json
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+import profiles.catalog.loader as loader
+from profiles.catalog.rates import versioned
+from trainstack.cli import app
+
+AS_OF = (dt.date.today() - dt.timedelta(days=2)).isoformat()
+BASE_VERSION = "2026-11-29-a778555dbc"
+
+
+@pytest.fixture()
+def data(tmp_path, monkeypatch):
+    """A copy of the catalog folder, used by the CLI instead of the installed one."""
+    copy = tmp_path / "data"
+    shutil.copytree(loader.DATA_DIR, copy, ignore=shutil.ignore_patterns("snapshots"))
+    monkeypatch.setattr(loader, "DATA_DIR", copy)
+    return copy
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+def set_rate(currency, rate, as_of=AS_OF):
+    return run("catalog", "set-rate", currency, rate, "--as-of", as_of, "--source", "CFETS central parity")
+
+
+def meta(data):
+    return json.loads((data / "catalog.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("currency", "rate", "message"),
+    [
+        pytest.param("CNY", "inf", "error: rate: inf is not a finite number; give units of CNY per 1 USD", id="inf"),
+        pytest.param("CNY", "nan", "error: rate: nan is not a finite number", id="nan"),
+        pytest.param("CNY", "1e9", "error: rate: 1e+09 CNY per USD is not plausible", id="absurdly-large"),
+        pytest.param("CNY", "0.00001", "error: rate: 1e-05 CNY per USD is not plausible", id="absurdly-small"),
+        pytest.param("XYZ", "7", "error: currency: no catalog offerings are listed in XYZ; currencies in the catalog: CNY\n", id="unlisted-currency"),
+        pytest.param("EUR", "0.9", "error: currency: no catalog offerings are listed in EUR; currencies in the catalog: CNY\n", id="real-but-unlisted"),
+    ],
+)
+def test_bad_rates_are_refused_and_nothing_is_written(data, currency, rate, message):
+    before = (data / "catalog.json").read_bytes()
+    result = set_rate(currency, rate)
+    assert result.exit_code == 2 and result.stderr.startswith(message) and result.stderr.count("\n") == 1
+    assert (data / "catalog.json").read_bytes() == before
+
+
+def test_recording_a_rate_changes_the_version_and_replaces_an_earlier_one(data):
+    assert set_rate("CNY", "7.0").exit_code == 0
+    assert meta(data)["version"] == f"{BASE_VERSION}+CNY7@{AS_OF}"
+    assert loader.load_catalog(data).version == f"{BASE_VERSION}+CNY7@{AS_OF}"
+    assert set_rate("CNY", "7.12").exit_code == 0
+    assert meta(data)["version"] == f"{BASE_VERSION}+CNY7.12@{AS_OF}"
+    assert meta(data)["exchange_rates"]["CNY"]["per_usd"] == 7.12
+
+
+def test_versioned_keeps_other_currencies():
+    version = versioned("base+JPY150@2026-11-01+CNY7@2026-11-01", "CNY", {"per_usd": 7.12, "as_of": "2026-11-27"})
+    assert version == "base+CNY7.12@2026-11-27+JPY150@2026-11-01"
+
+
+def test_info_shows_left_out_offerings_sources_and_no_rate(data):
+    result = run("catalog", "info")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert (f"left out: 43 offerings listed in CNY, for want of a USD/CNY rate; record one with "
+            "`trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`") in lines
+    assert f"sources of catalog {BASE_VERSION} (built 2026-11-29):" in lines
+    assert ("  aws: github.com/skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv@001367d22a00; "
+            "1892 offerings") in lines
+    assert ("  alicloud: github.com/cloudpilot-ai/karpenter-provider-alibabacloud "
+            "pkg/providers/pricing/initial-on-demand-prices.json@5d2e077 (2024-12-31); 43 offerings in CNY, "
+            "third-party") in lines
+    assert lines[-1] == "exchange rates: none recorded"
+
+
+def test_info_after_a_rate_shows_it_and_leaves_nothing_out(data):
+    assert set_rate("CNY", "7.12").exit_code == 0
+    result = run("catalog", "info")
+    assert result.exit_code == 0, result.output
+    assert "left out:" not in result.stdout and "alicloud" in result.stdout.split("sources of catalog")[0]
+    assert f"sources of catalog {BASE_VERSION}+CNY7.12@{AS_OF} (built 2026-11-29):" in result.stdout
+    assert result.stdout.splitlines()[-1] == f"exchange rates: 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)"

@@ -1,0 +1,55 @@
+"""`catalog info` beyond the counts table: what is left out, where the data comes from, rates.
+
+Plain lines (no rich markup), read from the loaded `Catalog` and `catalog.json`'s `sources`
+(written by `make catalog` and `catalog refresh`) and `exchange_rates` (`catalog set-rate`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
+    """Lines for `catalog info`: offerings left out for want of a rate, sources, rates.
+
+    Args:
+        catalog: the loaded `Catalog` (its `left_out`, `version`, `built` and `rates`).
+        data_dir: the catalog folder holding `catalog.json`.
+    """
+    lines = [
+        f"left out: {count} offerings listed in {currency}, for want of a USD/{currency} rate; record one with "
+        f"`trainstack catalog set-rate {currency} RATE --as-of YYYY-MM-DD --source TEXT`"
+        for currency, count in sorted(catalog.left_out.items())
+    ]
+    try:
+        sources = json.loads((data_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
+    except (OSError, ValueError):
+        sources = {}
+    lines.append(f"sources of catalog {catalog.version} (built {catalog.built}):")
+    lines += [f"  {provider}: {_source(entry)}" for provider, entry in sorted(sources.items())] or ["  none recorded"]
+    rates = [f"1 USD = {r.get('per_usd')} {currency} as of {r.get('as_of')} ({r.get('source')})"
+             for currency, r in sorted(catalog.rates.items())]
+    lines.append(f"exchange rates: {'; '.join(rates) if rates else 'none recorded'}")
+    return lines
+
+
+def _source(entry: dict) -> str:
+    """`REPOSITORY PATH@COMMIT (DATE); N offerings in CUR, third-party; refreshed ...` for one provider."""
+    files = []
+    for name, meta in (entry.get("files") or {}).items():
+        text = f"{meta.get('path', name)}@{str(meta.get('commit', '?'))[:12]}"
+        text += f" ({meta['date']})" if meta.get("date") else ""
+        if text not in files:
+            files.append(text)
+    where = " ".join(part for part in (entry.get("repository", ""), ", ".join(files)) if part) or "unrecorded source"
+    facts = [f"{entry.get('offerings', '?')} offerings" + (f" in {entry['currency']}" if entry.get("currency") else "")]
+    if entry.get("third_party"):
+        facts.append("third-party")
+    refreshed = entry.get("refreshed")
+    if isinstance(refreshed, dict):
+        regions = refreshed.get("regions")
+        regions = ", ".join(regions) if isinstance(regions, list) else regions
+        facts.append(f"refreshed {refreshed.get('date')} from {refreshed.get('source')} (regions {regions})")
+    return f"{where}; {', '.join(facts)}"

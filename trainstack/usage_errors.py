@@ -1,0 +1,42 @@
+"""Command-line usage errors (`--top 0`, an unknown option, a missing argument) as one line.
+
+typer prints click's usage errors as a usage line, a hint and a boxed message. trainstack's
+rule is one `error:` line on stderr and exit status 2, so the top-level group runs click in
+non-standalone mode and prints the error itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+# click's base error (typer vendors click in newer releases), found without a private import.
+_ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+class OneLineUsageErrors(TyperGroup):
+    """A typer group whose usage errors print `error: MESSAGE; see 'COMMAND --help'`, exit 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except _ClickException as exc:
+            if type(exc).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
+                typer.echo(f"error: {one_line(exc)}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def one_line(exc: Exception) -> str:
+    """click's message on one line, with the command's `--help` to read."""
+    ctx = getattr(exc, "ctx", None)
+    see = f"; see '{ctx.command_path} --help'" if ctx is not None else ""
+    return " ".join(exc.format_message().split()).rstrip(".") + see
