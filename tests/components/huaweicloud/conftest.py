@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pulumi
 import pytest
 
 from components.contract import OUTPUT_NAMES, ClusterConfig
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from tests.components import harness
+from tests.components.harness import CallRecordingMocks, Monitor
 
 # 2 x p3.16xlarge.8 (8 x A100 80 GB, china-clouds.md section 1.3), spot, 4,800 GiB SFS Turbo.
 EXAMPLE: dict[str, Any] = {
@@ -29,38 +29,9 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-class CallRecordingMocks(TrainstackMocks):
-    """`TrainstackMocks` that also keeps every invoke as `(token, args)`."""
-
-    def __init__(self) -> None:
-        super().__init__(region="cn-north-4")
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    def call(self, args):  # noqa: D102 (same contract as the base class)
-        self.calls.append((args.token, dict(args.args)))
-        return super().call(args)
-
-
-class Monitor(RecordingMonitor):
-    """`RecordingMonitor` that also keeps each resource's `ignore_changes` by name."""
-
-    def __init__(self, mocks: TrainstackMocks) -> None:
-        super().__init__(mocks)
-        self.ignore_changes: dict[str, list[str]] = {}
-
-    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        self.ignore_changes[request.name] = list(request.ignoreChanges)
-        return super().RegisterResource(request)
-
-
 def install_mocks() -> tuple[CallRecordingMocks, Monitor]:
-    """Point the Pulumi runtime at fresh mocks; return them and the recording monitor."""
-    mocks = CallRecordingMocks()
-    monitor = Monitor(mocks)
-    pulumi.runtime.set_mocks(
-        mocks, project="trainstack", stack="test", preview=False, monitor=monitor
-    )
-    return mocks, monitor
+    """Fresh shared mocks for huaweicloud tests (see tests/components/harness.py)."""
+    return harness.install_mocks("cn-north-4")
 
 
 @pytest.fixture
@@ -84,22 +55,7 @@ def hw_run() -> Callable[..., tuple[Any, Monitor, dict[str, Any]]]:
     """
     from components.huaweicloud.cluster import HuaweicloudGpuCluster
 
-    names = (*OUTPUT_NAMES, "ssh_private_key")
-
-    def run(config: ClusterConfig) -> tuple[Any, Monitor, dict[str, Any]]:
-        mocks, monitor = install_mocks()
-        resolved: dict[str, Any] = {}
-
-        @pulumi.runtime.test
-        def program() -> Any:
-            cluster = HuaweicloudGpuCluster("c", config)
-            values = pulumi.Output.all(*[getattr(cluster, key) for key in names])
-            return values.apply(lambda v: resolved.update(zip(names, v)))
-
-        program()
-        return mocks, monitor, resolved
-
-    return run
+    return lambda config: harness.run_component(HuaweicloudGpuCluster, config, (*OUTPUT_NAMES, "ssh_private_key"))
 
 
 @pytest.fixture

@@ -1,18 +1,16 @@
 """A build helper for the Tencent component tests (imported by the test modules).
 
 The shared `trainstack.mocks.TrainstackMocks` answers Tencent resources and the image
-lookup (see `trainstack/mock_tencentcloud.py`); `RecordingMocks` also keeps every invoke.
+lookup (see `trainstack/mock_tencentcloud.py`); `tests/components/harness.py` builds the component and keeps every invoke.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import pulumi
-from pulumi.runtime.mocks import MockCallArgs
-
 from components.contract import OUTPUT_NAMES, ClusterConfig
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from tests.components import harness
+from tests.components.harness import CallRecordingMocks, Monitor, Plan
 
 # 2 x GT4.41XLARGE948 (8 x A100 40 GB, no RDMA), on-demand, 4,800 GiB -> 20,480 GiB TP.
 EXAMPLE: dict[str, Any] = {
@@ -38,42 +36,9 @@ def make_config(**changes: Any) -> ClusterConfig:
     return ClusterConfig.model_validate({**EXAMPLE, **changes})
 
 
-class RecordingMocks(TrainstackMocks):
-    """`TrainstackMocks` that also keeps `(token, args)` of every invoke."""
-
-    def __init__(self, region: str) -> None:
-        super().__init__(region)
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list]:
-        self.calls.append((args.token, dict(args.args)))
-        return super().call(args)
-
-
-class Plan:
-    """What one component build registered: outputs, records and invokes."""
-
-    def __init__(self, outputs: dict[str, Any], monitor: RecordingMonitor, mocks: RecordingMocks) -> None:
-        self.outputs = outputs
-        self.records = monitor.records()
-        self.registered_outputs = monitor.registered_outputs.get("c", {})
-        self.calls = mocks.calls
-
-    def of_type(self, token: str) -> list[dict[str, Any]]:
-        """Records of one resource type, in natural name order."""
-        return [r for r in self.records if r["type"] == token]
-
-    def named(self, name: str) -> dict[str, Any]:
-        """The record with this logical name."""
-        return next(r for r in self.records if r["name"] == name)
-
-
-def install_mocks(region: str = "ap-beijing") -> tuple[RecordingMocks, RecordingMonitor]:
+def install_mocks(region: str = "ap-beijing") -> tuple[CallRecordingMocks, Monitor]:
     """Point the Pulumi runtime at fresh mocks; return them and the recording monitor."""
-    mocks = RecordingMocks(region)
-    monitor = RecordingMonitor(mocks)
-    pulumi.runtime.set_mocks(mocks, project="trainstack", stack="test", preview=False, monitor=monitor)
-    return mocks, monitor
+    return harness.install_mocks(region)
 
 
 def build(config: ClusterConfig, spot_max_price: str | None = None) -> Plan:
@@ -83,18 +48,11 @@ def build(config: ClusterConfig, spot_max_price: str | None = None) -> Plan:
         config: the cluster config.
         spot_max_price: the spot bid; "30.00" is used for spot configs when None.
     """
+    from functools import partial
+
     from components.tencentcloud.cluster import TencentcloudGpuCluster
 
     if spot_max_price is None and config.purchase == "spot":
         spot_max_price = "30.00"
-    mocks, monitor = install_mocks(config.region)
-    resolved: dict[str, Any] = {}
-
-    @pulumi.runtime.test
-    def program() -> pulumi.Output:
-        cluster = TencentcloudGpuCluster("c", config, spot_max_price=spot_max_price)
-        outputs = {key: getattr(cluster, key) for key in OUTPUT_NAMES}
-        return pulumi.Output.all(**outputs).apply(resolved.update)
-
-    program()
-    return Plan(resolved, monitor, mocks)
+    cluster = partial(TencentcloudGpuCluster, spot_max_price=spot_max_price)
+    return harness.build_plan(cluster, config, OUTPUT_NAMES)
