@@ -141,3 +141,19 @@ def catalog_summary(catalog: Any) -> None:
     for (provider, accelerator), rows in sorted(groups.items()):
         table.add_row(provider, accelerator, str(len(rows)), str(len({o.region for o in rows})))
     console().print(table)
+
+
+def policy_summary(results: list) -> None:
+    """Print the policy rules' outcome: one line when all pass, else each violation."""
+    failed = [r for r in results if not r.passed]
+    out = console()
+    if not failed:
+        out.print(f"policies: [green]all {len(results)} passed[/green]")
+        return
+    from rich.markup import escape
+
+    out.print(f"policies: [red]{len(failed)} of {len(results)} failed[/red]")
+    for result in failed:
+        for violation in result.violations:
+            where = f"{violation.resource}: " if violation.resource else ""
+            out.print(f"  [red]x[/red] {result.rule}: {escape(where + violation.message)}")

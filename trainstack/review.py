@@ -36,7 +36,7 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     """
     project_dir = Path(project_dir)
     after = run_plan(stack, project_dir)
-    limit = _budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
+    limit = stack_budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
     before = plan_at_ref(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
     results = evaluate(after.resources, after.usd_per_hour, limit)
@@ -100,7 +100,7 @@ def _cost(plan: PlanResult | None) -> dict[str, float] | None:
             "price_note": plan.price_note}
 
 
-def _budget(stack_file: Path) -> float | None:
+def stack_budget(stack_file: Path) -> float | None:
     """The stack's `trainstack:max_usd_per_hour`, USD/hour, or None when unset."""
     value = read_stack_config(stack_file).get(BUDGET_KEY)
     if value is None:

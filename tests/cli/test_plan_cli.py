@@ -65,3 +65,22 @@ def test_bad_stack_is_one_line_exit_2(tmp_path, monkeypatch, stack_text, message
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_plan_tree_ends_with_the_policy_results(tmp_path, monkeypatch):
+    import yaml
+
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    config = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "stacks" / "Pulumi.good.yaml").write_text(yaml.safe_dump(config))
+    del config["config"]["trainstack:cluster"]["file_system"]  # spot with nowhere to checkpoint
+    config["config"]["trainstack:max_usd_per_hour"] = 1
+    (tmp_path / "stacks" / "Pulumi.bad.yaml").write_text(yaml.safe_dump(config))
+    monkeypatch.chdir(tmp_path)
+    assert run("plan", "-s", "good").stdout.rstrip().endswith("policies: all 8 passed")
+    bad = run("plan", "-s", "bad")
+    assert bad.exit_code == 0
+    assert "policies: 2 of 8 failed" in bad.stdout
+    assert "x spot-needs-checkpoint-storage:" in bad.stdout and "x budget:" in bad.stdout
