@@ -86,7 +86,8 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
     """
     old, new = urns(before, stack), urns(after, stack)
     changes = {urn: _compare(urn, old.get(urn), record) for urn, record in new.items()}
-    _cascade(changes, new)
+    while _follow_replacements(changes, new) | _cascade(changes, new):
+        pass
     deleted = [Change("delete", r["type"], r["name"], urn, bool(r["protect"]))
                for urn, r in old.items() if urn not in new]
     return [*changes.values(), *deleted]
@@ -101,8 +102,49 @@ def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Chang
     return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys))
 
 
-def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> None:
-    """Apply `CASCADES`: an updated referenced resource changes its dependents' pinned input."""
+def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> bool:
+    """A replaced resource gets a new id: every resource whose inputs hold the old id
+    changes too, and is replaced when that input is replace-on-change (a replaced subnet
+    replaces the file system in it). Under the mocks an id is `<logical name>-id`.
+
+    Returns:
+        True when any change was added.
+    """
+    replaced = {f"{c.name}-id": c.name for c in changes.values() if c.action == "replace"}
+    grew = False
+    for urn, change in changes.items():
+        if change.action in ("create", "replace"):
+            continue
+        inputs = records[urn]["inputs"]
+        hits = sorted({path for path, value in _leaves(inputs) if value in replaced})
+        if not hits:
+            continue
+        forcing = [path for path in hits if replace_keys(change.type, [path], inputs, inputs)]
+        action = "replace" if forcing else "update"
+        if action != change.action or not set(hits) <= set(change.changed):
+            changed = tuple(sorted({*change.changed, *hits}))
+            keys = tuple(sorted({*change.replace_keys, *forcing}))
+            changes[urn] = Change(action, change.type, change.name, urn, change.protect, changed, keys)
+            grew = True
+    return grew
+
+
+def _leaves(value: Any, path: str = "") -> list[tuple[str, str]]:
+    """(dotted path, string) for every string leaf; list items share their list's path."""
+    if isinstance(value, dict):
+        return [leaf for key, item in value.items() for leaf in _leaves(item, f"{path}.{key}" if path else key)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item, path)]
+    return [(path, value)] if isinstance(value, str) and path else []
+
+
+def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> bool:
+    """Apply `CASCADES`: an updated referenced resource changes its dependents' pinned input.
+
+    Returns:
+        True when any change was added.
+    """
+    grew = False
     for dependent, path, referenced, id_path in CASCADES:
         updated_ids = {f"{c.name}-id" for c in changes.values()
                        if c.type == referenced and c.action in ("update", "replace")}
@@ -112,12 +154,18 @@ def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> 
             if _get(records[urn]["inputs"], id_path) in updated_ids:
                 changed = tuple(sorted({*change.changed, path}))
                 changes[urn] = Change("replace", change.type, change.name, urn, change.protect, changed, (path,))
+                grew = True
+    return grew
 
 
 def _get(inputs: dict[str, Any], path: str) -> Any:
+    """The value at a dotted path; through a list, the first item's value that is set."""
     value: Any = inputs
     for part in path.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
+        if isinstance(value, list):
+            value = next((v.get(part) for v in value if isinstance(v, dict) and v.get(part) is not None), None)
+        else:
+            value = value.get(part) if isinstance(value, dict) else None
     return value
 
 

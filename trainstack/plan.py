@@ -97,13 +97,12 @@ def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
 def _price(cluster: Any) -> Any:
     """The cluster's cost as configured, from the catalog of its provider."""
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.stack_price import StackPrice, price_stack
+    from profiles.stack_price import price_stack
 
     try:
         catalog = load_catalog(providers=(cluster.provider,))
-    except CatalogError as exc:
-        recorded = cluster.usd_per_hour
-        return StackPrice(recorded, cluster.hours, None, recorded, f"recorded price kept ({exc})")
+    except CatalogError:
+        return price_stack(cluster, (), "(catalog unavailable)")
     return price_stack(cluster, catalog.offerings, catalog.version)
 
 

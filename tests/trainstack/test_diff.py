@@ -111,3 +111,31 @@ def test_markdown_warns_when_the_file_system_would_be_replaced():
     assert "| 🔁 replace | `aws:fsx/lustreFileSystem:LustreFileSystem` | `c-fsx` | `subnetIds` (replaces) |" in text
     assert "| USD/hour | 10.00 | 12.50 | +2.50 |" in text
     assert "| USD/job (72.0 h) | 720.00 | 900.00 | +180.00 |" in text
+
+
+def test_a_replaced_subnet_replaces_what_lives_in_it(tmp_path):
+    """Moving an AWS cluster to another zone replaces its subnets; the file system and the
+    nodes in them follow (the FSx replacement is data loss the review must show)."""
+    import shutil
+    from pathlib import Path
+
+    import yaml
+
+    from tests.clusters import BASE_CLUSTER
+    from trainstack.diff import diff_plans
+    from trainstack.plan import run_plan
+
+    root = Path(__file__).resolve().parents[2]
+    shutil.copy(root / "__main__.py", tmp_path)
+    (tmp_path / "stacks").mkdir()
+    plans = []
+    for zone in ("use1-az4", "use1-az6"):
+        config = {"config": {"aws:region": "us-east-1", "trainstack:cluster": {**BASE_CLUSTER, "zone": zone}}}
+        (tmp_path / "stacks" / "Pulumi.dev.yaml").write_text(yaml.safe_dump(config))
+        plans.append(run_plan("dev", tmp_path).resources)
+    actions = {c.name: c for c in diff_plans(*plans, "dev")}
+    assert actions["dev-subnet"].action == "replace"
+    assert actions["dev-fsx"].action == "replace" and "subnetIds" in actions["dev-fsx"].replace_keys
+    assert actions["dev-lt"].action == "update"
+    assert actions["dev-node-0"].action == actions["dev-node-1"].action == "replace"
+    assert actions["dev-vpc"].action == "same"
