@@ -14,7 +14,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 CONFIG_NAMESPACE = "trainstack"
 CLUSTER_KEY = "cluster"
@@ -62,6 +62,9 @@ class FileSystemConfig(BaseModel):
     )
 
 
+_NUMBERS = ("accelerator_count", "nodes", "hours", "usd_per_hour")
+
+
 class ClusterConfig(BaseModel):
     """One GPU training cluster, as resolved and written to a stack file.
 
@@ -93,7 +96,17 @@ class ClusterConfig(BaseModel):
             key only as a Pulumi secret.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_yes_no_numbers(cls, data: object) -> object:
+        """`nodes: true` is a YAML yes/no, not 1: refuse booleans where numbers go."""
+        if isinstance(data, dict):
+            for key in _NUMBERS:
+                if isinstance(data.get(key), bool):
+                    raise ValueError(f"{key}: expected a number, got {str(data[key]).lower()}; write e.g. {key}: 2")
+        return data
 
     provider: str = Field(description="Cloud registry name, e.g. aws.")
     region: str = Field(min_length=1, description="Region name as the provisioning API spells it.")
@@ -106,7 +119,7 @@ class ClusterConfig(BaseModel):
     commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, description="Planned run time, hours.")
-    usd_per_hour: float = Field(gt=0, description="Whole-cluster price, USD/hour.")
+    usd_per_hour: float = Field(ge=0, allow_inf_nan=False, description="Whole-cluster price, USD/hour (0 for prepaid capacity).")
     catalog_version: str = Field(default="unknown", description="Price catalog version.")
     file_system: FileSystemConfig | None = Field(default=None, description="Shared file system.")
     ssh_cidrs: tuple[str, ...] = Field(default=(), description="CIDRs allowed to SSH (port 22).")

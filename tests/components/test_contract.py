@@ -15,3 +15,17 @@ def test_ssh_from_the_internet_is_refused_however_written(cidr):
 def test_office_cidrs_are_accepted():
     config = ClusterConfig(**{**BASE_CLUSTER, "ssh_cidrs": ["203.0.113.0/24", "10.0.0.0/8"]})
     assert config.ssh_cidrs == ("203.0.113.0/24", "10.0.0.0/8")
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("nodes", True, "nodes: expected a number, got true"),
+    ("hours", float("inf"), "hours"),
+    ("usd_per_hour", float("nan"), "usd_per_hour"),
+])
+def test_yes_no_and_non_finite_numbers_are_refused(key, value, message):
+    with pytest.raises(ValueError, match=message):
+        ClusterConfig(**{**BASE_CLUSTER, key: value})
+
+
+def test_prepaid_capacity_may_cost_nothing():
+    assert ClusterConfig(**{**BASE_CLUSTER, "usd_per_hour": 0}).usd_per_hour == 0

@@ -146,3 +146,11 @@ def test_live_reserved_price_beats_the_discount_estimate(fixture_catalog):
     refreshed = p4d._replace(reserved_1y_usd_per_hour=19.5)
     choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y", regions="us-east-1"), [refreshed]).choice.candidate
     assert (choice.purchase, choice.usd_per_node_hour) == ("reserved-1y", 19.5)  # not 32 x 0.7 = 22.4
+
+
+def test_prepaid_capacity_block_at_zero_writes_a_valid_stack(fixture_catalog):
+    held = {"provider": "aws", "instance_type": "p4d.24xlarge", "zone": "use1-az2", "nodes": 2, "usd_per_hour": 0, "id": "cr-0abc"}
+    workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=10, reservations=[held])
+    choice = resolve(workload, fixture_catalog.offerings).choice.candidate
+    config = cluster_config(workload, choice, "v")
+    assert (config.usd_per_hour, config.capacity_reservation_id) == (0.0, "cr-0abc")
