@@ -153,28 +153,20 @@ def plan(
     if markdown or against:
         _review(stack, against, markdown, as_json)
         return
-    try:
-        result = run_plan(stack, project_dir())
-    except PlanError as exc:
-        fail(str(exc))
-    if as_json:
-        typer.echo(json.dumps(render.plan_json(result), indent=2, default=str))
-    else:
-        render.plan_tree(stack, result)
-        render.policy_summary(_policy_results(stack, result))
-
-
-def _policy_results(stack: str, result) -> list:
-    """The policy rules over the plan (the same rules `pulumi preview --policy-pack` runs)."""
     from policies import evaluate
-    from trainstack.plan import PlanError
     from trainstack.review import stack_budget
 
     try:
+        result = run_plan(stack, project_dir())
         limit = stack_budget(project_dir() / "stacks" / f"Pulumi.{stack}.yaml")
     except PlanError as exc:
         fail(str(exc))
-    return evaluate(result.resources, result.usd_per_hour, limit)
+    policies = evaluate(result.resources, result.usd_per_hour, limit)
+    if as_json:
+        typer.echo(json.dumps(render.plan_json(result, policies), indent=2, default=str))
+    else:
+        render.plan_tree(stack, result)
+        render.policy_summary(policies)
 
 
 def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool) -> None:

@@ -106,6 +106,10 @@ def _price(cluster: Any) -> Any:
     return price_stack(cluster, catalog.offerings, catalog.version)
 
 
+# The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.
+TRAINSTACK_KEYS = frozenset({"trainstack:cluster", "trainstack:max_usd_per_hour", "trainstack:previous_names"})
+
+
 def read_stack_config(stack_file: Path) -> dict[str, Any]:
     """The `config:` map of a Pulumi stack file.
 
@@ -127,6 +131,10 @@ def read_stack_config(stack_file: Path) -> dict[str, Any]:
     config = document.get("config") if isinstance(document, dict) else None
     if not isinstance(config, dict) or CONFIG_KEY not in config:
         raise PlanError(f"{stack_file}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
+    unknown = sorted(k for k in config if str(k).startswith("trainstack:") and k not in TRAINSTACK_KEYS)
+    if unknown:
+        raise PlanError(f"{stack_file}: {unknown[0]}: unknown key; trainstack reads only "
+                        f"{', '.join(sorted(TRAINSTACK_KEYS))} (a typo here would silently disable it)")
     return config
 
 

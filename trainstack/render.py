@@ -78,7 +78,7 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
         out.print(f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; fastest first[/bold red]")
 
 
-def plan_json(result: Any) -> dict:
+def plan_json(result: Any, policies: list | None = None) -> dict:
     """`{"resources": [...], "usd_per_hour": ..., "usd_total": ...}` for `plan --json`."""
     return {
         "resources": [
@@ -89,6 +89,10 @@ def plan_json(result: Any) -> dict:
         "usd_storage": result.usd_storage,
         "recorded_usd_per_hour": result.recorded_usd_per_hour,
         "price_note": result.price_note,
+        "policies": [
+            {"rule": r.rule, "passed": r.passed, "violations": [v.message for v in r.violations]}
+            for r in policies or []
+        ],
     }
 
 

@@ -9,6 +9,7 @@ USD/hour and USD/job before and after, and every policy result on the proposed p
 from __future__ import annotations
 
 from dataclasses import asdict
+import math
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,7 @@ def stack_budget(stack_file: Path) -> float | None:
         limit = float(value)
     except (TypeError, ValueError):
         limit = -1.0
-    if limit <= 0 or isinstance(value, bool):
+    if not math.isfinite(limit) or limit <= 0 or isinstance(value, bool):
         raise PlanError(f"{stack_file}: {BUDGET_KEY}: {value!r} is not a positive number of USD/hour; "
                         "write e.g. `trainstack:max_usd_per_hour: 50`")
     return limit

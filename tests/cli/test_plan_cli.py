@@ -34,7 +34,9 @@ def test_plan_json_matches_the_stack_price(at_root):
 
     cluster = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
     data = json.loads(run("plan", "-s", "training-a100", "--json").stdout)
-    assert set(data) == {"resources", "usd_per_hour", "usd_total", "usd_storage", "recorded_usd_per_hour", "price_note"}
+    assert set(data) == {"resources", "usd_per_hour", "usd_total", "usd_storage", "recorded_usd_per_hour",
+                         "price_note", "policies"}
+    assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
     assert data["usd_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
     assert data["price_note"] == ""  # the committed stack's price is current
     assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"])
@@ -84,3 +86,24 @@ def test_plan_tree_ends_with_the_policy_results(tmp_path, monkeypatch):
     assert bad.exit_code == 0
     assert "policies: 2 of 8 failed" in bad.stdout
     assert "x spot-needs-checkpoint-storage:" in bad.stdout and "x budget:" in bad.stdout
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    pytest.param({"trainstack:max_usd_per_hr": 5}, "trainstack:max_usd_per_hr: unknown key", id="budget-typo"),
+    pytest.param({"trainstack:max_usd_per_hour": ".nan"}, "is not a positive number of USD/hour", id="nan-budget"),
+    pytest.param({"trainstack:max_usd_per_hour": "abc"}, "is not a positive number of USD/hour", id="text-budget"),
+])
+def test_bad_stack_keys_fail_before_anything_is_printed(tmp_path, monkeypatch, extra, message):
+    import yaml
+
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    config = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())
+    config["config"].update(extra)
+    (tmp_path / "stacks").mkdir()
+    text = yaml.safe_dump(config).replace("'.nan'", ".nan")
+    (tmp_path / "stacks" / "Pulumi.x.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = run("plan", "-s", "x")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: ") and message in result.stderr
