@@ -168,11 +168,14 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Ca
 def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
     """Placement limits of a purchase option the component applies (Alibaba: no deployment
     set for spot), so `resolve` says so when it picks one."""
+    notes: tuple[str, ...] = ()
+    if offering.provider == "alicloud" and offering.zone == offering.region:
+        notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
     if offering.provider != "alicloud" or purchase != "spot":
-        return ()
+        return notes
     from components.alicloud.placement import placement_for  # pure module, no Pulumi
 
-    return (placement_for("spot").reason,)
+    return (*notes, placement_for("spot").reason)
 
 
 def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], bool | None]:

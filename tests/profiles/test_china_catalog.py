@@ -90,3 +90,21 @@ def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
     assert spot.purchase == "spot"
     assert any("cannot join a deployment set" in n for n in spot.notes)
     assert not any("deployment set" in n for n in on_demand.notes)
+
+
+def test_region_priced_alibaba_rows_say_the_stack_needs_a_zone(data):
+    set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
+    spec = parse_spec({"accelerators": "A10:1", "hours": 1, "providers": "alicloud"})
+    choice = resolve(spec, load_catalog(data).offerings).choice.candidate
+    assert choice.offering.zone == choice.offering.region
+    assert "priced per region: set the stack's zone to a zone id before `pulumi up`" in choice.notes
+
+
+def test_alibaba_component_names_the_missing_zone():
+    from components.alicloud.validate import validate_args
+    from components.contract import ClusterConfig
+    from tests.components.china_stacks import CHINA_STACKS
+
+    config = ClusterConfig(**{**CHINA_STACKS["parity-alicloud"], "zone": "cn-beijing"})
+    with pytest.raises(ValueError, match=r"^zone: the price catalog lists Alibaba prices per region"):
+        validate_args(config, "c")
