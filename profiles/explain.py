@@ -93,7 +93,7 @@ def _differences(c: Candidate, other: Candidate) -> list[str]:
 def reason(c: Candidate, above: Candidate | None, matched: int, deadline_note: str = "") -> str:
     """Why `c` ranks where it does: against the row above it (or, for the choice, overall)."""
     if above is None:
-        return f"cheapest job of {matched} candidates{deadline_note}"
+        return f"cheapest job of {matched} candidate{'s' if matched != 1 else ''}{deadline_note}"
     detail = "; ".join(_differences(c, above))
     delta = c.usd_total - above.usd_total
     if round(delta, 2) == 0:

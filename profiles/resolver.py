@@ -64,6 +64,10 @@ class Resolution:
 
 def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:
     known = {o.accelerator.casefold(): o.accelerator for o in offerings}
+    if not known and spec.providers:
+        clouds = ", ".join(spec.providers)
+        raise NoMatchError(f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "
+                           f"`trainstack catalog refresh --provider {spec.providers[0]}` or allow other clouds")
     unknown = [n for n in spec.accelerators if n.casefold() not in known]
     if unknown:
         import difflib  # only on the error path
@@ -156,6 +160,9 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Ca
             reserved = _reserved_price(offering, price, spec.commitment)
             if reserved is not None:
                 prices.append((f"reserved-{spec.commitment}", reserved, hours, None))
+                term_hours = 8760 * int(spec.commitment[0])
+                notes += (f"{spec.commitment} commitment: ${reserved * spec.nodes * term_hours:,.0f} over the term, "
+                          "of which this job uses its share",) if purchase == "on-demand" else ()
     prices += [("reservation", r.usd_per_hour, job.hours, r.id) for r in _held(spec, offering)]
     return [
         Candidate(offering, purchase, spec.nodes, hours, price,

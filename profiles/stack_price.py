@@ -77,7 +77,8 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
     if node_price is None:
         why = "held capacity reservation" if config.capacity_reservation_id else f"{config.instance_type} " \
             f"{config.purchase} in {config.zone} is not in catalog {catalog_version}"
-        return StackPrice(recorded, config.hours, storage, recorded, f"recorded price kept ({why})")
+        note = f"price unknown ({why}); showing the recorded ${recorded:,.2f}/hour, which may be stale"
+        return StackPrice(recorded, config.hours, storage, recorded, note)
     current = node_price * config.nodes
     if abs(current - recorded) < TOLERANCE:
         return StackPrice(recorded, config.hours, storage, recorded)

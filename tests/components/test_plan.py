@@ -135,7 +135,7 @@ def test_outputs_and_cost(tmp_path):
     assert (plan.usd_per_hour, plan.recorded_usd_per_hour) == (20.5, 20.5)
     assert plan.usd_storage == pytest.approx(storage_usd("aws", 4800, 250, 72))
     assert plan.usd_total == pytest.approx(20.5 * 72 + plan.usd_storage)
-    assert plan.price_note.startswith("recorded price kept (p4d.24xlarge spot in use1-az4 is not in catalog")
+    assert plan.price_note.startswith("price unknown (p4d.24xlarge spot in use1-az4 is not in catalog")
 
 
 def test_hand_edited_stack_is_priced_from_the_catalog(tmp_path):

@@ -154,3 +154,15 @@ def test_prepaid_capacity_block_at_zero_writes_a_valid_stack(fixture_catalog):
     choice = resolve(workload, fixture_catalog.offerings).choice.candidate
     config = cluster_config(workload, choice, "v")
     assert (config.usd_per_hour, config.capacity_reservation_id) == (0.0, "cr-0abc")
+
+
+def test_commitment_note_states_the_whole_term(fixture_catalog):
+    choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y"), fixture_catalog.offerings).choice.candidate
+    # 2 nodes x $22.40/hour x 8,760 h
+    assert "1y commitment: $392,448 over the term, of which this job uses its share" in choice.notes
+
+
+def test_a_cloud_without_prices_says_how_to_get_them(fixture_catalog):
+    with pytest.raises(NoMatchError, match=r"^providers: the catalog has no priced offerings for tencentcloud; fetch "
+                                           r"prices with `trainstack catalog refresh --provider tencentcloud`"):
+        resolve(parse_spec({"accelerators": "T4:1", "hours": 1, "providers": "tencentcloud"}), fixture_catalog.offerings)

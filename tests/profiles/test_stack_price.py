@@ -32,7 +32,7 @@ def test_reserved_commitment_uses_the_reserved_rate(fixture_catalog):
 
 def test_reservation_and_unknown_types_keep_the_recorded_price(fixture_catalog):
     held = price(fixture_catalog, purchase="on-demand", capacity_reservation_id="cr-1", usd_per_hour=5.0)
-    assert (held.usd_per_hour, held.note) == (5.0, "recorded price kept (held capacity reservation)")
+    assert (held.usd_per_hour, held.note) == (5.0, "price unknown (held capacity reservation); showing the recorded $5.00/hour, which may be stale")
     unknown = price(fixture_catalog, zone="use1-az9")
     assert unknown.usd_per_hour == 24.0 and "not in catalog fixture-1" in unknown.note
 
