@@ -63,7 +63,8 @@ class Resolution:
 
 
 def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:
-    known = {o.accelerator.casefold(): o.accelerator for o in offerings}
+    known = {o.accelerator.casefold(): o.accelerator for o in offerings
+             if not spec.providers or o.provider in spec.providers}
     if not known and spec.providers:
         clouds = ", ".join(spec.providers)
         raise NoMatchError(f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "

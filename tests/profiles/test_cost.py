@@ -158,8 +158,8 @@ def test_prepaid_capacity_block_at_zero_writes_a_valid_stack(fixture_catalog):
 
 def test_commitment_note_states_the_whole_term(fixture_catalog):
     choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y"), fixture_catalog.offerings).choice.candidate
-    # 2 nodes x $22.40/hour x 8,760 h
-    assert "1y commitment: $392,448 over the term, of which this job uses its share" in choice.notes
+    # 1 node x $22.40/hour x 8,760 h
+    assert "1y commitment: $196,224 over the term, of which this job uses its share" in choice.notes
 
 
 def test_a_cloud_without_prices_says_how_to_get_them(fixture_catalog):
