@@ -101,7 +101,10 @@ class ClusterConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _no_yes_no_numbers(cls, data: object) -> object:
-        """`nodes: true` is a YAML yes/no, not 1: refuse booleans where numbers go."""
+        """`nodes: true` is a YAML yes/no, not 1: refuse booleans where numbers go; a single
+        `ssh_cidrs` string is a one-item list."""
+        if isinstance(data, dict) and isinstance(data.get("ssh_cidrs"), str):
+            data = {**data, "ssh_cidrs": [data["ssh_cidrs"]]}
         if isinstance(data, dict):
             for key in _NUMBERS:
                 if isinstance(data.get(key), bool):

@@ -81,7 +81,10 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
         return StackPrice(recorded, config.hours, storage, recorded, note)
     current = node_price * config.nodes
     if abs(current - recorded) < TOLERANCE:
-        return StackPrice(recorded, config.hours, storage, recorded)
+        older = config.catalog_version != catalog_version
+        note = (f"resolved with catalog {config.catalog_version}; the current one is {catalog_version} "
+                "and gives the same price") if older else ""
+        return StackPrice(recorded, config.hours, storage, recorded, note)
     note = (f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
             f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
             "(edited by hand? re-run `trainstack resolve --write-stack`)")

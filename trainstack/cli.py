@@ -150,6 +150,8 @@ def plan(
     """Run the Pulumi program offline under Pulumi's mocks and show every resource."""
     from trainstack.plan import PlanError, run_plan
 
+    if against is not None and not against.strip():
+        fail("--against: give a git revision such as origin/main or HEAD~1")
     if markdown or against:
         _review(stack, against, markdown, as_json)
         return

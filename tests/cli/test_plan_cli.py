@@ -107,3 +107,8 @@ def test_bad_stack_keys_fail_before_anything_is_printed(tmp_path, monkeypatch, e
     result = run("plan", "-s", "x")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith("error: ") and message in result.stderr
+
+
+def test_empty_against_is_an_error(at_root):
+    result = run("plan", "-s", "training-a100", "--against", "")
+    assert result.exit_code == 2 and result.stderr.startswith("error: --against: give a git revision")

@@ -29,3 +29,7 @@ def test_yes_no_and_non_finite_numbers_are_refused(key, value, message):
 
 def test_prepaid_capacity_may_cost_nothing():
     assert ClusterConfig(**{**BASE_CLUSTER, "usd_per_hour": 0}).usd_per_hour == 0
+
+
+def test_a_single_ssh_cidr_string_is_a_one_item_list():
+    assert ClusterConfig(**{**BASE_CLUSTER, "ssh_cidrs": "203.0.113.0/24"}).ssh_cidrs == ("203.0.113.0/24",)

@@ -41,3 +41,8 @@ def test_storage_is_added_where_known(fixture_catalog):
     result = price(fixture_catalog, file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 125})
     assert result.usd_storage == pytest.approx(4800 * 2**30 / 1e9 * 0.145 * 10 / 730)
     assert result.usd_total == pytest.approx(240.0 + result.usd_storage)
+
+
+def test_an_older_catalog_version_is_mentioned_even_when_the_price_matches(fixture_catalog):
+    result = price_stack(ClusterConfig(**{**BASE, "catalog_version": "2020-01-01-old"}), fixture_catalog.offerings, "fixture-1")
+    assert result.note == "resolved with catalog 2020-01-01-old; the current one is fixture-1 and gives the same price"
