@@ -168,6 +168,10 @@ class WorkloadSpec(BaseModel):
                 f"spot: purchase '{self.purchase}' allows spot, which needs checkpoints on shared storage; "
                 "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
             )
+        work_params = self.work.params if self.work else None
+        if work_params and self.model and work_params != self.model.params:
+            raise ValueError(f"model.params: {self.model.params:g} differs from work.params {work_params:g}; "
+                             "give the same model size in both")
         return self
 
 

@@ -157,3 +157,10 @@ def test_valid_utf8_with_control_characters_is_not_a_text_file(tmp_path):
     path.write_bytes(b"accelerators: A100:8\nhours: 1h\x00\n")
     with pytest.raises(SpecError, match=r"w\.yaml: not a text file \(character #x0000 at offset 30\); give a workload YAML file$"):
         load_spec(path)
+
+
+def test_model_and_work_sizes_must_agree():
+    data = {"accelerators": "H100:8", "work": {"params": "13B", "tokens": "260B", "mfu": 0.4},
+            "model": {"params": "7B", "layers": 32, "hidden": 4096, "heads": 32, "seq_len": 4096}}
+    with pytest.raises(SpecError, match=r"model\.params: 7e\+09 differs from work\.params 1\.3e\+10; give the same"):
+        parse_spec(data, "w.yaml")
