@@ -53,3 +53,14 @@ def check_ssh_cidrs(cidrs: tuple[str, ...] | list[str]) -> None:
             raise ValueError(f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24") from None
         if network.version != 4:
             raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")
+
+
+def reject_unsupported(args: ClusterConfig, fields: tuple[str, ...], cloud: str, why: str) -> None:
+    """Refuse optional contract fields a component cannot honour yet.
+
+    Raises:
+        ValueError: `<field>: not supported by the <cloud> component yet (<why>); remove <field>`.
+    """
+    for field in fields:
+        if getattr(args, field):
+            raise ValueError(f"{field}: not supported by the {cloud} component yet ({why}); remove {field}")

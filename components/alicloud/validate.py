@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from components.alicloud.cpfs import cpfs_sizing
 from components.alicloud.facts import FAMILIES, TYPES, erdma_families, eri_interfaces, gpu_family
 from components.alicloud.placement import placement_for
-from components.common import check_provider, check_ssh_cidrs, cluster_tags
+from components.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
 from components.contract import ClusterConfig
 
 PROVIDER = "alicloud"
@@ -37,12 +37,8 @@ def validate_args(args: ClusterConfig, name: str) -> None:
     _check_zone(args)
     _check_nodes(args)
     check_ssh_cidrs(args.ssh_cidrs)
-    for field in ("subnet_id", "capacity_reservation_id"):
-        if getattr(args, field):
-            raise ValueError(
-                f"{field}: not supported by the Alibaba component yet (it creates its own "
-                f"VPC and pay-as-you-go nodes); remove {field}"
-            )
+    reject_unsupported(args, ("subnet_id", "capacity_reservation_id"), "Alibaba",
+                       "it creates its own VPC and pay-as-you-go nodes")
     check_tags(cluster_tags(PROVIDER, name, args.tags))
     if args.file_system is not None:
         cpfs_sizing(args.file_system)

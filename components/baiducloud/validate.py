@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from components.baiducloud.layout import KEY_TYPES, has_infiniband, spec_gpu_count
-from components.common import check_provider, check_ssh_cidrs
+from components.common import check_provider, check_ssh_cidrs, reject_unsupported
 from components.contract import ClusterConfig
 
 _REGION = re.compile(r"^[a-z]+$")
@@ -41,11 +41,8 @@ def validate_args(args: ClusterConfig) -> None:
             "API resource here, china-clouds.md §4); remove file_system and mount an existing "
             "PFS on the nodes"
         )
-    if args.capacity_reservation_id:
-        raise ValueError(
-            "capacity_reservation_id: not supported on Baidu AI Cloud by this component; "
-            "remove capacity_reservation_id"
-        )
+    reject_unsupported(args, ("capacity_reservation_id",), "Baidu AI Cloud",
+                       "it cannot launch into a capacity reservation")
 
 
 def _check_place(args: ClusterConfig) -> None:

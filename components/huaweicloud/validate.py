@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs
+from components.common import check_provider, check_ssh_cidrs, reject_unsupported
 from components.contract import ClusterConfig
 from components.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
@@ -54,11 +54,8 @@ def validate_args(name: str, args: ClusterConfig) -> None:
             "set interconnect: none"
         )
     check_ssh_cidrs(args.ssh_cidrs)
-    if args.capacity_reservation_id:
-        raise ValueError(
-            "capacity_reservation_id: the Huawei Cloud component cannot launch into a capacity "
-            "reservation; remove capacity_reservation_id"
-        )
+    reject_unsupported(args, ("capacity_reservation_id",), "Huawei Cloud",
+                       "it cannot launch into a capacity reservation")
     if args.file_system is not None:
         _check_file_system(args)
     check_tags(args.tags)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from components.common import check_provider, check_ssh_cidrs, cluster_tags
+from components.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
 from components.contract import ClusterConfig
 from components.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
 from components.tencentcloud.purchase import check_spot_max_price
@@ -46,12 +46,8 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
         )
     check_spot_max_price(args.purchase, spot_max_price)
     check_ssh_cidrs(args.ssh_cidrs)
-    for field in ("subnet_id", "capacity_reservation_id"):
-        if getattr(args, field):
-            raise ValueError(
-                f"{field}: not supported by the Tencent component yet (it creates its own VPC "
-                f"and pay-as-you-go or spot nodes); remove {field}"
-            )
+    reject_unsupported(args, ("subnet_id", "capacity_reservation_id"), "Tencent",
+                       "it creates its own VPC and pay-as-you-go or spot nodes")
     check_tags(cluster_tags(PROVIDER, name, args.tags))
     if args.file_system is not None:
         turbo_sizing(args.file_system)

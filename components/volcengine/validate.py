@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs
+from components.common import check_provider, check_ssh_cidrs, reject_unsupported
 from components.contract import ClusterConfig
 from components.volcengine.facts import family_names, instance_family
 from components.volcengine.tags import check_tags
@@ -38,11 +38,8 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         )
     _check_instance_type(args)
     check_ssh_cidrs(args.ssh_cidrs)
-    if args.capacity_reservation_id:
-        raise ValueError(
-            "capacity_reservation_id: the Volcengine component cannot launch into a capacity "
-            "reservation; remove capacity_reservation_id"
-        )
+    reject_unsupported(args, ("capacity_reservation_id",), "Volcengine",
+                       "it cannot launch into a capacity reservation")
     if args.file_system is not None:
         vepfs_sizing(args.file_system)
     check_tags(args.tags)
