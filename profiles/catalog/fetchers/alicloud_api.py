@@ -25,14 +25,12 @@ import hmac
 import os
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ERRORS, THROTTLED, TIMEOUT_SECONDS
+from profiles.catalog.fetchers.http_json import THROTTLED, error_fields, json_or_none, send, throttled, unexplained
+from profiles.catalog.fetchers.key_pair import KeyPair
 
 API = "Alibaba Cloud ECS API"
 ENDPOINT = "https://ecs.aliyuncs.com/"
@@ -43,15 +41,8 @@ AUTH_CODES = ("InvalidAccessKeyId", "SignatureDoesNotMatch", "IncompleteSignatur
 NOT_PRICED_CODES = frozenset({"InvalidInstanceType.ValueNotSupported", "InstanceType.Offline", "PriceNotFound"})
 
 
-@dataclass(frozen=True)
-class Credentials:
-    """An Alibaba Cloud AccessKey pair (never printed)."""
-
-    key_id: str
-    secret: str
-
-    def __repr__(self) -> str:
-        return f"Credentials(key_id={self.key_id!r}, secret=***)"
+class Credentials(KeyPair):
+    """An Alibaba Cloud AccessKey pair: `key_id` the AccessKey ID, `secret` its secret (never printed)."""
 
 
 class NotPriced(Exception):
@@ -64,11 +55,8 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
     Raises:
         FetchError: either variable is missing or empty.
     """
-    key_id, secret = environ.get(KEY_ID_ENV, "").strip(), environ.get(SECRET_ENV, "").strip()
-    if not key_id or not secret:
-        raise FetchError(f"Alibaba Cloud prices need an AccessKey: set {KEY_ID_ENV} and {SECRET_ENV} "
-                         "(a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory)")
-    return Credentials(key_id, secret)
+    return Credentials.from_env(KEY_ID_ENV, SECRET_ENV, environ=environ, need="Alibaba Cloud prices need an AccessKey",
+                                who="a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory")
 
 
 def percent_encode(value: str) -> str:
@@ -116,16 +104,8 @@ def call(session: Any, action: str, params: Mapping[str, Any], credentials: Cred
         NotPriced: the type has no price in this region.
         FetchError: throttling, denied access, a broken or malformed answer, another error.
     """
-    try:
-        response = session.get(ENDPOINT, params=signed_query(action, params, credentials), timeout=TIMEOUT_SECONDS)
-    except PARTIAL_ERRORS:
-        raise FetchError(f"{where}: the answer broke off mid-page (partial page); run the refresh again") from None
-    except requests.exceptions.RequestException as exc:
-        raise FetchError(f"{where}: request failed ({type(exc).__name__}); check the network and retry") from None
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
+    response = send(session.get, ENDPOINT, where, params=signed_query(action, params, credentials))
+    body = json_or_none(response)
     if response.status_code == 200 and isinstance(body, dict) and "Code" not in body:
         return body
     raise _error(response.status_code, body, where)
@@ -133,16 +113,12 @@ def call(session: Any, action: str, params: Mapping[str, Any], credentials: Cred
 
 def _error(status: int, body: Any, where: str) -> Exception:
     """The exception for a failed call (an HTTP error or a 200 answer that is not an object)."""
-    code = str(body.get("Code", "")) if isinstance(body, dict) else ""
-    message = " ".join(str(body.get("Message", "")).split())[:160] if isinstance(body, dict) else ""
+    code, message = error_fields(body, "Code", "Message")
     if code.startswith("Throttling") or (status in THROTTLED and not code):
-        return FetchError(f"{where}: throttled ({code or f'HTTP {status}'}); wait a minute and run the refresh again")
+        return throttled(where, code or f"HTTP {status}")
     if code in NOT_PRICED_CODES:
         return NotPriced(code)
     if code.startswith(AUTH_CODES):
         return FetchError(f"{where}: access denied ({code}: {message}); check {KEY_ID_ENV}/{SECRET_ENV} and "
                           "that the RAM user may call ecs:DescribePrice and ecs:DescribeSpotPriceHistory")
-    if status == 200 or not code:
-        return FetchError(f"{where}: the answer is not a JSON object (malformed, HTTP {status}); "
-                          "run the refresh again")
-    return FetchError(f"{where}: HTTP {status} {code}: {message}; retry later")
+    return unexplained(where, status, code, message)

@@ -18,20 +18,19 @@ throttling (unsourced for Baidu).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import json
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ERRORS, THROTTLED, TIMEOUT_SECONDS
+from profiles.catalog.fetchers.http_json import THROTTLED, error_fields, json_or_none, send, throttled, unexplained
+from profiles.catalog.fetchers.key_pair import KeyPair
 
 API = "Baidu AI Cloud BCC API"
 AK_ENV, SK_ENV = "BCE_ACCESS_KEY_ID", "BCE_SECRET_ACCESS_KEY"
@@ -41,15 +40,9 @@ AUTH_CODES = frozenset({"AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotM
                         "RequestExpired"})
 
 
-@dataclass(frozen=True)
-class Credentials:
-    """A Baidu AI Cloud AK/SK pair (never printed)."""
-
-    access_key_id: str
-    secret_access_key: str
-
-    def __repr__(self) -> str:
-        return f"Credentials(access_key_id={self.access_key_id!r}, secret_access_key=***)"
+class Credentials(KeyPair):
+    """A Baidu AI Cloud AK/SK pair: `key_id` the access key ID (AK), `secret` the secret access key
+    (SK, never printed)."""
 
 
 def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials:
@@ -58,11 +51,8 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
     Raises:
         FetchError: either variable is missing or empty.
     """
-    ak, sk = environ.get(AK_ENV, "").strip(), environ.get(SK_ENV, "").strip()
-    if not ak or not sk:
-        raise FetchError(f"Baidu AI Cloud prices need an access key: set {AK_ENV} and {SK_ENV} "
-                         "(an IAM user that may read BCC specs and prices)")
-    return Credentials(ak, sk)
+    return Credentials.from_env(AK_ENV, SK_ENV, environ=environ, need="Baidu AI Cloud prices need an access key",
+                                who="an IAM user that may read BCC specs and prices")
 
 
 def canonical_time(timestamp: int) -> str:
@@ -77,8 +67,8 @@ def _encode(value: str) -> str:
 def authorization(credentials: Credentials, method: str, path: str, params: Mapping[str, str],
                   headers: Mapping[str, str], timestamp: int) -> str:
     """The `Authorization` header signing `headers` (all of them) of one request."""
-    prefix = f"bce-auth-v1/{credentials.access_key_id}/{canonical_time(timestamp)}/{EXPIRATION_SECONDS}"
-    signing_key = hmac.new(credentials.secret_access_key.encode(), prefix.encode(), hashlib.sha256).hexdigest()
+    prefix = f"bce-auth-v1/{credentials.key_id}/{canonical_time(timestamp)}/{EXPIRATION_SECONDS}"
+    signing_key = hmac.new(credentials.secret.encode(), prefix.encode(), hashlib.sha256).hexdigest()
     query = "&".join(sorted(f"{_encode(k)}={_encode(str(v))}" for k, v in params.items()))
     lines = "\n".join(sorted(f"{_encode(k.lower())}:{_encode(str(v).strip())}" for k, v in headers.items()))
     canonical = "\n".join([method, quote(path, safe="/~"), query, lines])
@@ -98,30 +88,20 @@ def call(session: Any, method: str, region: str, path: str, credentials: Credent
     headers = {**signed, "Content-Type": CONTENT_TYPE,
                "Authorization": authorization(credentials, method, path, {}, signed, stamp)}
     data = json.dumps(body).encode() if body is not None else None
-    try:
-        response = session.request(method, f"https://{host}{path}", data=data, headers=headers, timeout=TIMEOUT_SECONDS)
-    except PARTIAL_ERRORS:
-        raise FetchError(f"{where}: the answer broke off mid-page (partial page); run the refresh again") from None
-    except requests.exceptions.RequestException as exc:
-        raise FetchError(f"{where}: request failed ({type(exc).__name__}); check the network and retry") from None
-    try:
-        answer = response.json()
-    except ValueError:
-        answer = None
+    response = send(functools.partial(session.request, method), f"https://{host}{path}", where,
+                    data=data, headers=headers)
+    answer = json_or_none(response)
     if response.status_code == 200 and isinstance(answer, dict):
         return answer
     raise _error(response.status_code, answer, where)
 
 
 def _error(status: int, answer: Any, where: str) -> FetchError:
-    code = str(answer.get("code", "")) if isinstance(answer, dict) else ""
-    message = " ".join(str(answer.get("message", "")).split())[:160] if isinstance(answer, dict) else ""
+    """The error for a failed call (an HTTP error or a 200 answer that is not an object)."""
+    code, message = error_fields(answer, "code", "message")
     if status in THROTTLED:
-        return FetchError(f"{where}: throttled (HTTP {status}); wait a minute and run the refresh again")
+        return throttled(where, f"HTTP {status}")
     if code in AUTH_CODES:
         return FetchError(f"{where}: access denied ({code}: {message}); check {AK_ENV}/{SK_ENV} and the "
                           "IAM policy (BCC read access)")
-    if status == 200 or not code:
-        return FetchError(f"{where}: the answer is not a JSON object (malformed, HTTP {status}); "
-                          "run the refresh again")
-    return FetchError(f"{where}: HTTP {status} {code}: {message}; retry later")
+    return unexplained(where, status, code, message)

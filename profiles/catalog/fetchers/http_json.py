@@ -1,11 +1,16 @@
-"""GET one page of a price API as a JSON object; every failure becomes a one-line `FetchError`.
+"""HTTP calls to price APIs, where every failure becomes a one-line `FetchError`.
 
-Shared by the Azure and GCP fetchers. Messages never include the request URL, because a
-GCP URL carries the API key in its query string.
+`get_json` GETs one page as a JSON object (the Azure and GCP fetchers). The signed China
+APIs (`alicloud_api`, `tencentcloud_api`, `baiducloud_api`, `huaweicloud_bss`,
+`volcengine_billing`) read their own error bodies, and share the pieces below: `send` (a
+broken connection), `json_or_none`, `error_fields`, `throttled` and `unexplained`.
+Messages never include the request URL, because a GCP URL carries the API key in its query
+string.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import requests
@@ -17,6 +22,10 @@ from profiles.catalog.fetchers import FetchError
 THROTTLED = frozenset({429, 503})
 TIMEOUT_SECONDS = 60
 PARTIAL_ERRORS = (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError)
+# How `send` words a connection that broke mid-answer: a page of a list, or a single answer.
+PARTIAL_PAGE = "the answer broke off mid-page (partial page)"
+PARTIAL_ANSWER = "the answer broke off (partial answer)"
+MESSAGE_CHARS = 160  # an API's error message is cut to this many characters
 
 
 def get_json(
@@ -46,12 +55,7 @@ def get_json(
             mid-page (partial page), a body that is not a JSON object (malformed).
     """
     where = f"{api}, page {page}"
-    try:
-        response = session.get(url, params=params, timeout=TIMEOUT_SECONDS)
-    except PARTIAL_ERRORS:
-        raise FetchError(f"{where}: the answer broke off mid-page (partial page); run the refresh again") from None
-    except requests.exceptions.RequestException as exc:
-        raise FetchError(f"{where}: request failed ({type(exc).__name__}); check the network and retry") from None
+    response = send(session.get, url, where, params=params)
     status = response.status_code
     if status in THROTTLED:
         retry = response.headers.get("Retry-After")
@@ -76,4 +80,67 @@ def _error_detail(response: requests.Response) -> str:
         message = response.json()["error"]["message"]
     except (ValueError, KeyError, TypeError):
         return ""
-    return f" ({' '.join(str(message).split())[:160]})"
+    return f" ({one_line(message)})"
+
+
+def send(method: Callable[..., requests.Response], url: str, where: str, *, partial: str = PARTIAL_PAGE,
+         **kwargs: Any) -> requests.Response:
+    """`method(url, timeout=TIMEOUT_SECONDS, **kwargs)`, whatever its HTTP status.
+
+    Args:
+        method: a bound request method, e.g. `session.post` (`functools.partial(session.request,
+            "GET")` for a method chosen at run time).
+        url: the URL (never put in a message).
+        where: prefix for messages, e.g. `Tencent Cloud CVM API, DescribeZoneInstanceConfigInfos in ap-beijing`.
+        partial: how a connection broken mid-answer is worded (`PARTIAL_PAGE` or `PARTIAL_ANSWER`).
+        **kwargs: the rest of the request (`params`, `data`, `headers`).
+
+    Returns:
+        The response (any status).
+
+    Raises:
+        FetchError: the connection broke mid-answer (partial), or the request failed.
+    """
+    try:
+        return method(url, timeout=TIMEOUT_SECONDS, **kwargs)
+    except PARTIAL_ERRORS:
+        raise FetchError(f"{where}: {partial}; run the refresh again") from None
+    except requests.exceptions.RequestException as exc:
+        raise FetchError(f"{where}: request failed ({type(exc).__name__}); check the network and retry") from None
+
+
+def json_or_none(response: requests.Response) -> Any:
+    """The decoded JSON body, or None when the body is not JSON (malformed or cut short)."""
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def one_line(text: Any) -> str:
+    """`text` on one line with single spaces, at most `MESSAGE_CHARS` characters."""
+    return " ".join(str(text).split())[:MESSAGE_CHARS]
+
+
+def error_fields(body: Any, code_key: str, message_key: str) -> tuple[str, str]:
+    """(code, one-line message) of an API error object; ("", "") when `body` is not an object."""
+    if not isinstance(body, dict):
+        return "", ""
+    return str(body.get(code_key, "")), one_line(body.get(message_key, ""))
+
+
+def throttled(where: str, detail: str) -> FetchError:
+    """The error for an API that asked to slow down; `detail` is the code or `HTTP <status>`."""
+    return FetchError(f"{where}: throttled ({detail}); wait a minute and run the refresh again")
+
+
+def unexplained(where: str, status: int, code: str, message: str) -> FetchError:
+    """The error for a failed answer no more specific check explained.
+
+    A 200 answer, or one without an error code, is malformed; otherwise the message gives the
+    HTTP status, the code and the API's message.
+    """
+    if status == 200 or not code:
+        return FetchError(f"{where}: the answer is not a JSON object (malformed, HTTP {status}); "
+                          "run the refresh again")
+    return FetchError(f"{where}: HTTP {status} {code}: {message}; retry later")

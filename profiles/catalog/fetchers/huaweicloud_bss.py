@@ -25,14 +25,12 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-import os
 from typing import Any, NamedTuple
 from urllib.parse import quote, urlsplit
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ERRORS, TIMEOUT_SECONDS
+from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, json_or_none, one_line, send, throttled
+from profiles.catalog.fetchers.key_pair import env_values
 
 API = "Huawei BSS ListOnDemandResourceRatings"
 URL = "https://bss.myhuaweicloud.com/v2/bills/ratings/on-demand-resources"
@@ -67,11 +65,7 @@ def credentials_from_env() -> Credentials:
     Raises:
         FetchError: one or more is unset (the message names them).
     """
-    missing = [name for name in ENV if not os.environ.get(name)]
-    if missing:
-        raise FetchError(f"Huawei Cloud credentials missing: set {', '.join(missing)} (AK/SK, account ID, "
-                         "any project ID of the account)")
-    return Credentials(*(os.environ[name] for name in ENV))
+    return Credentials(*env_values(ENV, "Huawei Cloud credentials", "AK/SK, account ID, any project ID of the account"))
 
 
 def signed_headers(creds: Credentials, body: bytes, when: dt.datetime, url: str = URL) -> dict[str, str]:
@@ -102,17 +96,8 @@ def post_ratings(session: Any, creds: Credentials, products: list[dict], where: 
     body = json.dumps({"project_id": creds.project_id, "inquiry_precision": 1, "product_infos": products},
                       separators=(",", ":")).encode()
     headers = signed_headers(creds, body, when or dt.datetime.now(dt.timezone.utc))
-    try:
-        response = session.post(URL, data=body, headers=headers, timeout=TIMEOUT_SECONDS)
-    except PARTIAL_ERRORS:
-        raise FetchError(f"{API}, {where}: the answer broke off (partial answer); run the refresh again") from None
-    except requests.exceptions.RequestException as exc:
-        message = f"{API}, {where}: request failed ({type(exc).__name__}); check the network and retry"
-        raise FetchError(message) from None
-    try:
-        answer = response.json()
-    except ValueError:
-        answer = None
+    response = send(session.post, URL, f"{API}, {where}", partial=PARTIAL_ANSWER, data=body, headers=headers)
+    answer = json_or_none(response)
     check_status(response.status_code, answer if isinstance(answer, dict) else {}, where)
     if not isinstance(answer, dict):
         raise FetchError(f"{API}, {where}: the answer is not a JSON object (malformed or cut short); retry")
@@ -125,9 +110,9 @@ def check_status(status: int, answer: dict[str, Any], where: str) -> None:
     if status == 200 and code in ("", "CBC.0000"):
         return
     detail = f"HTTP {status}" + (f", {code}" if code else "")
-    message = " ".join(str(answer.get("error_msg", "")).split())[:160]
+    message = one_line(answer.get("error_msg", ""))
     if status == 429 or code in THROTTLE_CODES or status == 503:
-        raise FetchError(f"{API}, {where}: throttled ({detail}); wait a minute and run the refresh again")
+        raise throttled(f"{API}, {where}", detail)
     if code in CLOCK_CODES:
         raise FetchError(f"{API}, {where}: signature time refused ({detail}); set this machine's clock and retry")
     if status == 401 or code in AUTH_CODES:

@@ -24,13 +24,11 @@ import json
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ERRORS, THROTTLED, TIMEOUT_SECONDS
+from profiles.catalog.fetchers.http_json import THROTTLED, error_fields, json_or_none, send, throttled
+from profiles.catalog.fetchers.key_pair import KeyPair
 
 API = "Tencent Cloud CVM API"
 HOST = "cvm.tencentcloudapi.com"
@@ -41,15 +39,8 @@ ID_ENV, KEY_ENV = "TENCENTCLOUD_SECRET_ID", "TENCENTCLOUD_SECRET_KEY"
 AUTH_CODES = ("AuthFailure", "UnauthorizedOperation")
 
 
-@dataclass(frozen=True)
-class Credentials:
-    """A Tencent Cloud API key pair (never printed)."""
-
-    secret_id: str
-    secret_key: str
-
-    def __repr__(self) -> str:
-        return f"Credentials(secret_id={self.secret_id!r}, secret_key=***)"
+class Credentials(KeyPair):
+    """A Tencent Cloud API key pair: `key_id` the SecretId, `secret` the SecretKey (never printed)."""
 
 
 def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials:
@@ -58,11 +49,8 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
     Raises:
         FetchError: either variable is missing or empty.
     """
-    secret_id, secret_key = environ.get(ID_ENV, "").strip(), environ.get(KEY_ENV, "").strip()
-    if not secret_id or not secret_key:
-        raise FetchError(f"Tencent Cloud prices need an API key: set {ID_ENV} and {KEY_ENV} "
-                         "(a CAM user allowed cvm:DescribeZoneInstanceConfigInfos)")
-    return Credentials(secret_id, secret_key)
+    return Credentials.from_env(ID_ENV, KEY_ENV, environ=environ, need="Tencent Cloud prices need an API key",
+                                who="a CAM user allowed cvm:DescribeZoneInstanceConfigInfos")
 
 
 def _hmac(key: bytes, message: str) -> bytes:
@@ -77,9 +65,9 @@ def authorization(credentials: Credentials, payload: str, timestamp: int,
                            hashlib.sha256(payload.encode()).hexdigest()])
     scope = f"{date}/{service}/tc3_request"
     to_sign = "\n".join(["TC3-HMAC-SHA256", str(timestamp), scope, hashlib.sha256(canonical.encode()).hexdigest()])
-    key = _hmac(_hmac(_hmac(f"TC3{credentials.secret_key}".encode(), date), service), "tc3_request")
+    key = _hmac(_hmac(_hmac(f"TC3{credentials.secret}".encode(), date), service), "tc3_request")
     signature = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
-    return (f"TC3-HMAC-SHA256 Credential={credentials.secret_id}/{scope}, "
+    return (f"TC3-HMAC-SHA256 Credential={credentials.key_id}/{scope}, "
             f"SignedHeaders=content-type;host, Signature={signature}")
 
 
@@ -96,18 +84,11 @@ def call(session: Any, action: str, region: str, body: Mapping[str, Any], creden
     headers = {"Authorization": authorization(credentials, payload, stamp), "Content-Type": CONTENT_TYPE,
                "Host": HOST, "X-TC-Action": action, "X-TC-Region": region, "X-TC-Timestamp": str(stamp),
                "X-TC-Version": VERSION}
-    try:
-        response = session.post(URL, data=payload.encode(), headers=headers, timeout=TIMEOUT_SECONDS)
-    except PARTIAL_ERRORS:
-        raise FetchError(f"{where}: the answer broke off mid-page (partial page); run the refresh again") from None
-    except requests.exceptions.RequestException as exc:
-        raise FetchError(f"{where}: request failed ({type(exc).__name__}); check the network and retry") from None
+    response = send(session.post, URL, where, data=payload.encode(), headers=headers)
     if response.status_code in THROTTLED:
-        raise FetchError(f"{where}: throttled (HTTP {response.status_code}); wait a minute and run the refresh again")
-    try:
-        answer = response.json().get("Response")
-    except (ValueError, AttributeError):
-        answer = None
+        raise throttled(where, f"HTTP {response.status_code}")
+    body = json_or_none(response)
+    answer = body.get("Response") if isinstance(body, dict) else None
     if response.status_code != 200 or not isinstance(answer, dict):
         raise FetchError(f"{where}: no Response object in the answer (malformed, HTTP {response.status_code}); "
                          "run the refresh again")
@@ -119,10 +100,9 @@ def _raise_error(error: Any, where: str) -> None:
     """Raise the FetchError for a `Response.Error`, if there is one."""
     if error is None:
         return
-    code = str(error.get("Code", "")) if isinstance(error, dict) else ""
-    message = " ".join(str(error.get("Message", "")).split())[:160] if isinstance(error, dict) else str(error)
+    code, message = error_fields(error, "Code", "Message") if isinstance(error, dict) else ("", str(error))
     if code.startswith("RequestLimitExceeded"):
-        raise FetchError(f"{where}: throttled ({code}); wait a minute and run the refresh again")
+        raise throttled(where, code)
     if code.startswith(AUTH_CODES):
         raise FetchError(f"{where}: access denied ({code}: {message}); check {ID_ENV}/{KEY_ENV} and that "
                          "the CAM policy allows cvm:DescribeZoneInstanceConfigInfos")

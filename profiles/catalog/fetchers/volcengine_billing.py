@@ -23,14 +23,12 @@ import datetime as dt
 import hashlib
 import hmac
 import json
-import os
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ERRORS, TIMEOUT_SECONDS
+from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, json_or_none, one_line, send, throttled
+from profiles.catalog.fetchers.key_pair import env_values
 
 API = "Volcengine billing QueryPriceForPayAsYouGo"
 HOST = "billing.volcengineapi.com"
@@ -56,10 +54,7 @@ def credentials_from_env() -> Credentials:
     Raises:
         FetchError: one or both unset (the message names them).
     """
-    missing = [name for name in ENV if not os.environ.get(name)]
-    if missing:
-        raise FetchError(f"Volcengine credentials missing: set {', '.join(missing)}")
-    return Credentials(*(os.environ[name] for name in ENV))
+    return Credentials(*env_values(ENV, "Volcengine credentials"))
 
 
 def _hmac(key: bytes, text: str) -> bytes:
@@ -97,18 +92,9 @@ def post_price_query(session: Any, creds: Credentials, request: dict[str, Any], 
     """
     body = json.dumps(request, separators=(",", ":")).encode()
     headers = signed_headers(creds, body, when or dt.datetime.now(dt.timezone.utc))
-    try:
-        response = session.post(f"https://{HOST}/", params=QUERY, data=body, headers=headers,
-                                timeout=TIMEOUT_SECONDS)
-    except PARTIAL_ERRORS:
-        raise FetchError(f"{API}, {where}: the answer broke off (partial answer); run the refresh again") from None
-    except requests.exceptions.RequestException as exc:
-        message = f"{API}, {where}: request failed ({type(exc).__name__}); check the network and retry"
-        raise FetchError(message) from None
-    try:
-        answer = response.json()
-    except ValueError:
-        answer = None
+    response = send(session.post, f"https://{HOST}/", f"{API}, {where}", partial=PARTIAL_ANSWER,
+                    params=QUERY, data=body, headers=headers)
+    answer = json_or_none(response)
     answer = answer if isinstance(answer, dict) else {}
     check_error(response.status_code, answer, where)
     result = answer.get("Result")
@@ -126,9 +112,9 @@ def check_error(status: int, answer: dict[str, Any], where: str) -> None:
     error = error if isinstance(error, dict) else {}
     code = str(error.get("Code") or "")
     detail = f"HTTP {status}" + (f", {code}" if code else "")
-    message = " ".join(str(error.get("Message", "")).split())[:160]
+    message = one_line(error.get("Message", ""))
     if status in (429, 503) or code in THROTTLE_CODES:
-        raise FetchError(f"{API}, {where}: throttled ({detail}); wait a minute and run the refresh again")
+        raise throttled(f"{API}, {where}", detail)
     if status in (401, 403) or code in AUTH_CODES:
         raise FetchError(f"{API}, {where}: authentication refused ({detail}); check VOLCENGINE_ACCESS_KEY/"
                          "SECRET_KEY and the key's billing permissions")
