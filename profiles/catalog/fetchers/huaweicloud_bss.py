@@ -54,6 +54,9 @@ class Credentials(NamedTuple):
     domain_id: str
     project_id: str
 
+    def __repr__(self) -> str:  # the secret key never reaches a log or traceback
+        return f"Credentials(ak={self.ak!r}, sk=***)"
+
 
 class NotSold(FetchError):
     """BSS found no product for one of the flavors asked (not sold in that region)."""

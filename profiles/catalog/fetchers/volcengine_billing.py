@@ -47,6 +47,9 @@ class Credentials(NamedTuple):
     ak: str
     sk: str
 
+    def __repr__(self) -> str:  # the secret key never reaches a log or traceback
+        return f"Credentials(ak={self.ak!r}, sk=***)"
+
 
 def credentials_from_env() -> Credentials:
     """`VOLCENGINE_ACCESS_KEY` and `VOLCENGINE_SECRET_KEY` (the SDK's env provider names).

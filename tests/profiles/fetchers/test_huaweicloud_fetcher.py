@@ -215,3 +215,12 @@ def test_a_refresh_throttled_mid_way_changes_no_byte(http, tmp_path):
     with pytest.raises(FetchError, match="cn-east-3: throttled"):
         refresh("huaweicloud", ["cn-north-4", "cn-east-3"], data, lambda _: None, TODAY, now=NOW)
     assert snapshot_files(data) == before
+
+
+def test_credentials_never_print_the_secret_key():
+    from profiles.catalog.fetchers.huaweicloud_bss import Credentials as Huawei
+    from profiles.catalog.fetchers.volcengine_billing import Credentials as Volcengine
+
+    for credentials in (Huawei("AK1", "SECRET-SK", "domain", "project"), Volcengine("AK1", "SECRET-SK")):
+        assert "SECRET-SK" not in repr(credentials) and "AK1" in repr(credentials)
+        assert credentials.sk == "SECRET-SK"
