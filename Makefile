@@ -22,4 +22,4 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/resolve.py
 
 catalog: $(STAMP)
-	$(VENV)/bin/python -m profiles.catalog.build
+	$(VENV)/bin/python -m profiles.catalog.build $(ARGS)

@@ -79,20 +79,44 @@ def _kept_rates(out_dir: Path) -> dict:
     return {"exchange_rates": rates} if rates else {}
 
 
-def build(source: Path, out_dir: Path, date: str) -> dict:
+class BuildError(RuntimeError):
+    """The build would lose data the user fetched (one-line message with the fix)."""
+
+
+def refreshed_providers(out_dir: Path) -> dict[str, str]:
+    """Providers whose rows in `out_dir` came from `trainstack catalog refresh`: name -> date."""
+    try:
+        sources = json.loads((out_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
+    except (OSError, ValueError):
+        return {}
+    return {p: str(e["refreshed"].get("date", "?")) for p, e in sorted(sources.items())
+            if isinstance(e, dict) and isinstance(e.get("refreshed"), dict)}
+
+
+def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
     """Build every provider's catalog file from `source` into `out_dir`.
+
+    Recorded exchange rates are kept. Rows fetched by `trainstack catalog refresh` would be
+    replaced by the reference extract's, so the build refuses unless `force`.
 
     Args:
         source: folder holding the extract CSVs and README.md.
         out_dir: folder to write `<provider>.csv` and `catalog.json` into.
         date: ISO build date recorded per row and in the metadata.
+        force: rebuild even over refreshed rows.
 
     Returns:
         The metadata written to `catalog.json`.
 
     Raises:
         FileNotFoundError: a source CSV is missing.
+        BuildError: `out_dir` holds refreshed rows and `force` is false.
     """
+    refreshed = refreshed_providers(out_dir)
+    if refreshed and not force:
+        which = ", ".join(f"{p} (refreshed {d})" for p, d in refreshed.items())
+        raise BuildError(f"{out_dir}: {which} came from live price APIs and a rebuild would replace them with "
+                         "the reference extract; rerun with --force (make catalog ARGS=--force) to do so")
     commits = source_commits((source / "README.md").read_text(encoding="utf-8"))
     texts: dict[str, str] = {}
     meta_sources: dict[str, dict] = {}
@@ -126,8 +150,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
     parser.add_argument("--out", type=Path, default=DATA_DIR)
     parser.add_argument("--date", default=dt.date.today().isoformat())
+    parser.add_argument("--force", action="store_true", help="Rebuild even over rows from `catalog refresh`.")
     args = parser.parse_args(argv)
-    meta = build(args.source, args.out, args.date)
+    try:
+        meta = build(args.source, args.out, args.date, args.force)
+    except BuildError as exc:
+        raise SystemExit(f"error: {exc}") from None
     counts = ", ".join(f"{p} {s['offerings']}" for p, s in sorted(meta["sources"].items()))
     print(f"catalog {meta['version']}: {counts} offerings -> {args.out}")
 

@@ -111,3 +111,22 @@ def test_real_gcp_prices_match_the_extract_readme_examples():
     for key, (on_demand, spot) in expected.items():
         assert offerings[key].on_demand_usd_per_hour == pytest.approx(on_demand)
         assert offerings[key].spot_usd_per_hour == pytest.approx(spot)
+
+
+def test_rebuild_refuses_to_replace_refreshed_rows_unless_forced(tiny_extract, tmp_path):
+    from profiles.catalog.build import BuildError, main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    build(tiny_extract, out, "2026-01-01")
+    meta = json.loads((out / "catalog.json").read_text())
+    meta["sources"]["aws"]["refreshed"] = {"date": "2026-11-28", "source": "aws-pricing-api", "regions": "all"}
+    (out / "catalog.json").write_text(json.dumps(meta))
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(BuildError, match=r"aws \(refreshed 2026-11-28\) came from live price APIs .* --force"):
+        build(tiny_extract, out, "2026-01-02")
+    with pytest.raises(SystemExit, match=r"^error: .*make catalog ARGS=--force"):
+        main(["--source", str(tiny_extract), "--out", str(out), "--date", "2026-01-02"])
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert build(tiny_extract, out, "2026-01-02", force=True)["built"] == "2026-01-02"
+    assert "refreshed" not in json.loads((out / "catalog.json").read_text())["sources"]["aws"]
