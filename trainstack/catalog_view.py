@@ -18,11 +18,8 @@ def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
         catalog: the loaded `Catalog` (its `left_out`, `version`, `built` and `rates`).
         data_dir: the catalog folder holding `catalog.json`.
     """
-    lines = [
-        f"left out: {count} offerings listed in {currency}, for want of a USD/{currency} rate; record one with "
-        f"`trainstack catalog set-rate {currency} RATE --as-of YYYY-MM-DD --source TEXT`"
-        for currency, count in sorted(catalog.left_out.items())
-    ]
+    lines = [f"left out: {count} offerings listed in {currency}: {catalog.left_out_reason(currency)}"
+             for currency, count in sorted(catalog.left_out.items())]
     try:
         sources = json.loads((data_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
     except (OSError, ValueError):
@@ -31,6 +28,7 @@ def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
     lines += [f"  {provider}: {_source(entry)}" for provider, entry in sorted(sources.items())] or ["  none recorded"]
     rates = [f"1 USD = {r.get('per_usd')} {currency} as of {r.get('as_of')} ({r.get('source')})"
              for currency, r in sorted(catalog.rates.items())]
+    rates += [f"USD/{currency} as of {as_of}: too old, not used" for currency, as_of in sorted(catalog.stale_rates.items())]
     lines.append(f"exchange rates: {'; '.join(rates) if rates else 'none recorded'}")
     return lines
 

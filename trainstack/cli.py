@@ -57,14 +57,14 @@ def resolve(
         spec = load_spec(workload)
         catalog = load_catalog(providers=spec.providers or None)
         if not catalog.offerings and catalog.left_out:
-            fail(_left_out_message(catalog.left_out))
+            fail(_left_out_message(catalog))
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except NoMatchError as exc:
-        fail(f"{exc}{_left_out_hint(catalog.left_out)}")
+        fail(f"{exc}{_left_out_hint(catalog)}")
     except (SpecError, CatalogError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
-        typer.echo(f"note: {_left_out_message(catalog.left_out)}", err=True)
+        typer.echo(f"note: {_left_out_message(catalog)}", err=True)
     # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
     written = _write_stack(write_stack, spec, resolution, catalog, workload, force) if write_stack is not None else ""
     plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
@@ -77,18 +77,16 @@ def resolve(
             typer.echo(line, err=as_json)
 
 
-def _left_out_message(left_out: dict[str, int]) -> str:
-    currency, count = sorted(left_out.items())[0]
-    return (f"catalog: {count} offerings are listed in {currency} and no USD/{currency} rate is recorded, so "
-            f"they are left out; record one with `trainstack catalog set-rate {currency} RATE --as-of YYYY-MM-DD "
-            "--source TEXT`")
+def _left_out_message(catalog) -> str:
+    currency, count = sorted(catalog.left_out.items())[0]
+    return (f"catalog: {count} offerings are listed in {currency} and left out of USD comparisons: "
+            f"{catalog.left_out_reason(currency)}")
 
 
-def _left_out_hint(left_out: dict[str, int]) -> str:
-    """`; N offerings listed in CUR are left out ...` per currency, or "" when none are."""
-    return "".join(f"; {count} offerings listed in {currency} are left out until you record a rate: trainstack "
-                   f"catalog set-rate {currency} RATE --as-of YYYY-MM-DD --source TEXT"
-                   for currency, count in sorted(left_out.items()))
+def _left_out_hint(catalog) -> str:
+    """`; N offerings listed in CUR are left out: why` per currency, or "" when none are."""
+    return "".join(f"; {count} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
+                   for currency, count in sorted(catalog.left_out.items()))
 
 
 def _check_outputs(plot: Optional[Path], write_stack: Optional[str]) -> None:
@@ -216,6 +214,28 @@ def catalog_set_rate(
         entry = set_rate(DATA_DIR, currency, per_usd, as_of, source)
     except RateError as exc:
         fail(str(exc))
+    typer.echo(f"recorded 1 USD = {entry['per_usd']} {currency} as of {entry['as_of']} ({entry['source']})")
+
+
+@catalog_app.command("refresh-rate")
+def catalog_refresh_rate(
+    currency: str = typer.Argument("CNY", help="Currency to fetch; CFETS quotes USD against CNY only."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
+) -> None:
+    """Fetch the latest CFETS USD/CNY central parity (chinamoney.com.cn) and record it as `set-rate` does."""
+    from profiles.catalog.fetchers import FetchError
+    from profiles.catalog.fetchers.cfets import SOURCE, fetch_rate
+    from profiles.catalog.loader import DATA_DIR
+    from profiles.catalog.rates import RateError, set_rate
+
+    try:
+        per_usd, as_of = fetch_rate(currency)
+    except FetchError as exc:
+        fail(str(exc))
+    try:
+        entry = set_rate(data_dir or DATA_DIR, currency, per_usd, as_of, SOURCE)
+    except RateError as exc:
+        fail(f"CFETS gave {per_usd:g} {currency} per USD as of {as_of}, not recorded: {exc}")
     typer.echo(f"recorded 1 USD = {entry['per_usd']} {currency} as of {entry['as_of']} ({entry['source']})")
 
 

@@ -8,6 +8,7 @@ numbers load as None ("unknown"), rows with no price at all are skipped, and a r
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import json
 import math
 from dataclasses import dataclass, field
@@ -33,8 +34,10 @@ class Catalog:
         offerings: every priced offering of the loaded providers.
         version: catalog version string (build date and content hash).
         built: ISO date the catalog was built.
-        rates: recorded exchange rates, `{"CNY": {"per_usd", "as_of", "source"}}`.
-        left_out: currency -> rows left out because no USD rate is recorded for it.
+        rates: recorded exchange rates in use, `{"CNY": {"per_usd", "as_of", "source"}}`.
+        left_out: currency -> rows left out because no usable USD rate is recorded for it.
+        stale_rates: currency -> the `as_of` date of a recorded rate too old to use
+            (older than `RATE_MAX_AGE_DAYS`, or not a date).
     """
 
     offerings: tuple[Offering, ...]
@@ -42,6 +45,48 @@ class Catalog:
     built: str
     rates: dict = field(default_factory=dict)
     left_out: dict = field(default_factory=dict)
+    stale_rates: dict = field(default_factory=dict)
+
+    def left_out_reason(self, currency: str) -> str:
+        """Why offerings listed in `currency` are left out, and the command that fixes it."""
+        fix = (f"record one with `trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate "
+               f"{currency} RATE --as-of YYYY-MM-DD --source TEXT`")
+        if currency in self.stale_rates:
+            return (f"the recorded USD/{currency} rate (as of {self.stale_rates[currency]}) is more than "
+                    f"{RATE_MAX_AGE_DAYS} days old; {fix}")
+        return f"no USD/{currency} rate is recorded; {fix}"
+
+
+# A recorded exchange rate older than this is not used: prices in its currency are left out
+# rather than converted at a rate that may have moved (china-clouds.md 2.6 asks for a limit;
+# 31 days is trainstack's choice, the same window `catalog set-rate` accepts).
+RATE_MAX_AGE_DAYS = 31
+
+
+def usable_rates(rates: dict, today: dt.date | None = None) -> tuple[dict, dict]:
+    """Split recorded rates into those young enough to use and the stale ones.
+
+    Args:
+        rates: `{"CNY": {"per_usd", "as_of", "source"}}` from `catalog.json`.
+        today: the date to measure age against (default: today).
+
+    Returns:
+        `(usable, stale)`: usable is a sub-dict of `rates`; stale maps currency -> `as_of`
+        for rates older than `RATE_MAX_AGE_DAYS` days, dated in the future, or undated.
+    """
+    today = today or dt.date.today()
+    usable, stale = {}, {}
+    for currency, entry in rates.items():
+        as_of = str(entry.get("as_of", ""))
+        try:
+            age = (today - dt.date.fromisoformat(as_of)).days
+        except ValueError:
+            age = -1
+        if 0 <= age <= RATE_MAX_AGE_DAYS:
+            usable[currency] = entry
+        else:
+            stale[currency] = as_of or "no date"
+    return usable, stale
 
 
 def _price(text: str) -> float | None:
@@ -121,8 +166,13 @@ def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int
     return offerings
 
 
-def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = None) -> Catalog:
+def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = None,
+                 today: dt.date | None = None) -> Catalog:
     """Load the catalog of `providers` (default: every provider with a file in `data_dir`).
+
+    Offerings listed in another currency are converted to USD at the recorded rate when it
+    is at most `RATE_MAX_AGE_DAYS` old on `today` (default: today); otherwise they are left
+    out and counted in `left_out` (see `Catalog.left_out_reason`).
 
     Raises:
         CatalogError: `catalog.json` is missing, or a file is malformed.
@@ -132,11 +182,12 @@ def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = 
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CatalogError(f"{meta_path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
-    rates = meta.get("exchange_rates", {})
+    rates, stale = usable_rates(meta.get("exchange_rates", {}), today)
     offerings: list[Offering] = []
     left_out: dict[str, int] = {}
     for provider in providers or PROVIDERS:
         path = data_dir / f"{provider}.csv"
         if path.exists():
             offerings.extend(load_provider(path, rates, left_out))
-    return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out)
+    return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out,
+                   {c: d for c, d in stale.items() if c in left_out})

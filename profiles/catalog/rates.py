@@ -3,7 +3,8 @@
 No official dated USD/CNY rate is in the project's reference facts (china-clouds.md 2.6),
 so trainstack never assumes one: the user records it with its date and source
 (`trainstack catalog set-rate CNY 7.12 --as-of 2026-11-27 --source "CFETS central parity"`),
-and until then offerings priced in that currency are left out of USD comparisons.
+and until then offerings priced in that currency are left out of USD comparisons. A rate
+older than 31 days is not used (`profiles.catalog.loader.usable_rates`).
 
 Recording a rate changes the catalog version (`<base>+CNY7.12@2026-11-27`), so a stack
 resolved before the rate shows as priced with an older catalog.
@@ -18,9 +19,8 @@ import math
 import re
 from pathlib import Path
 
+from profiles.catalog.loader import RATE_MAX_AGE_DAYS as MAX_AGE_DAYS
 from profiles.files import write_atomically
-
-MAX_AGE_DAYS = 31
 # Plausible units of any currency per USD (KWD about 0.3, IDR about 16,000); a rate outside
 # is a typo, and an infinite one would price every offering at $0.
 MIN_PER_USD, MAX_PER_USD = 0.001, 1_000_000

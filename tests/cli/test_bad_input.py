@@ -11,6 +11,7 @@ from trainstack.cli import app
 ROOT = Path(__file__).parents[2]
 WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
 RATE_COMMAND = "trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT"
+RATE_FIX = f"record one with `trainstack catalog refresh-rate CNY` or `{RATE_COMMAND}`"
 
 
 @pytest.fixture()
@@ -132,7 +133,7 @@ def test_duration_words_resolve(project, hours):
 def test_cn_mainland_without_a_rate_says_how_to_record_one(project):
     result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"))
     one_error_line(result, "'jurisdiction' removed the last")
-    assert result.stderr.endswith(f"; 43 offerings listed in CNY are left out until you record a rate: {RATE_COMMAND}\n")
+    assert result.stderr.endswith(f"; 43 offerings listed in CNY are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
 
 
 @pytest.mark.parametrize(

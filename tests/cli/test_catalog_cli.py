@@ -72,8 +72,8 @@ def test_info_shows_left_out_offerings_sources_and_no_rate(data):
     result = run("catalog", "info")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert (f"left out: 43 offerings listed in CNY, for want of a USD/CNY rate; record one with "
-            "`trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`") in lines
+    assert ("left out: 43 offerings listed in CNY: no USD/CNY rate is recorded; "
+            "record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`") in lines
     assert f"sources of catalog {BASE_VERSION} (built 2026-11-29):" in lines
     assert ("  aws: github.com/skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv@001367d22a00; "
             "1892 offerings") in lines

@@ -102,8 +102,8 @@ def test_cny_only_workload_without_a_rate_says_how_to_record_one(project):
     result = run("resolve", str(spec))
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: catalog: 43 offerings are listed in CNY and no USD/CNY rate is recorded, so they are left out; "
-        "record one with `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`\n")
+        "error: catalog: 43 offerings are listed in CNY and left out of USD comparisons: no USD/CNY rate is "
+        "recorded; record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`\n")
 
 
 def test_set_rate_records_it_and_refuses_bad_input(project, monkeypatch):

@@ -1,0 +1,130 @@
+"""`trainstack catalog refresh-rate` on a copy of the committed catalog, with the constructed
+CFETS answer (tests/profiles/fixtures/cfets/ccpr.json) replayed over HTTP.
+
+The fixture is dated 2026-11-27; `set_rate` gets `today` = 2026-11-29 injected, so the tests
+do not depend on the calendar."""
+
+import datetime as dt
+import functools
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import responses
+from typer.testing import CliRunner
+
+import profiles.catalog.loader as loader
+import profiles.catalog.rates as rates
+from profiles.catalog.fetchers import cfets
+from trainstack.cli import app
+
+CCPR = Path(__file__).parents[1] / "profiles" / "fixtures" / "cfets" / "ccpr.json"
+SOURCE = "CFETS central parity (chinamoney.com.cn ccpr.json)"
+BASE_VERSION = "2026-11-29-a778555dbc"
+
+
+def copy_catalog(to: Path) -> Path:
+    shutil.copytree(loader.DATA_DIR, to, ignore=shutil.ignore_patterns("snapshots"))
+    return to
+
+
+@pytest.fixture()
+def data(tmp_path, monkeypatch):
+    """A copy of the catalog folder, used by the CLI instead of the installed one."""
+    copy = copy_catalog(tmp_path / "data")
+    monkeypatch.setattr(loader, "DATA_DIR", copy)
+    return copy
+
+
+@pytest.fixture()
+def today(monkeypatch):
+    """Pin the day `set_rate` measures the rate's age from; returns a setter."""
+    original = rates.set_rate
+
+    def pin(day: dt.date) -> None:
+        monkeypatch.setattr(rates, "set_rate", functools.partial(original, today=day))
+
+    pin(dt.date(2026, 11, 29))
+    return pin
+
+
+@pytest.fixture()
+def http():
+    with responses.RequestsMock(assert_all_requests_are_fired=True) as mock:
+        yield mock
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+def one_error_line(result, text):
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert text in result.stderr, result.stderr
+    assert result.stdout == ""
+
+
+def test_the_fetched_rate_is_recorded_with_its_date_and_source(data, today, http):
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    result = run("catalog", "refresh-rate")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})\n"
+    meta = json.loads((data / "catalog.json").read_text())
+    assert meta["exchange_rates"]["CNY"] == {"per_usd": 7.1234, "as_of": "2026-11-27", "source": SOURCE}
+    assert meta["version"] == f"{BASE_VERSION}+CNY7.1234@2026-11-27"
+    assert loader.load_catalog(data).version == meta["version"]
+
+
+def test_data_dir_chooses_the_catalog_folder(data, today, http, tmp_path):
+    other = copy_catalog(tmp_path / "other")
+    before = (data / "catalog.json").read_bytes()
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    result = run("catalog", "refresh-rate", "CNY", "--data-dir", str(other))
+    assert result.exit_code == 0, result.output
+    assert json.loads((other / "catalog.json").read_text())["exchange_rates"]["CNY"]["per_usd"] == 7.1234
+    assert (data / "catalog.json").read_bytes() == before
+
+
+def usd_price(price: str) -> bytes:
+    body = json.loads(CCPR.read_text(encoding="utf-8"))
+    next(r for r in body["records"] if r["vrtEName"] == "USD/CNY")["price"] = price
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        pytest.param({"status": 429}, "page 1: throttled (HTTP 429); wait a few minutes", id="throttled"),
+        pytest.param({"status": 503, "headers": {"Retry-After": "30"}}, "throttled (HTTP 503); wait 30 s", id="unavailable"),
+        pytest.param({"body": b"<html>maintenance</html>"}, "the answer is not valid JSON", id="not-json"),
+        pytest.param({"body": usd_price("n/a")}, "the USD/CNY price 'n/a' is not a number", id="bad-price"),
+        pytest.param({"body": usd_price("inf")}, "the USD/CNY price inf is not a plausible number", id="inf-price"),
+    ],
+)
+def test_a_failed_fetch_leaves_the_catalog_unchanged(data, today, http, reply, text):
+    before = (data / "catalog.json").read_bytes()
+    http.add(responses.GET, cfets.URL, **reply)
+    result = run("catalog", "refresh-rate")
+    one_error_line(result, "error: CFETS central parity (chinamoney.com.cn ccpr.json)")
+    assert text in result.stderr
+    assert (data / "catalog.json").read_bytes() == before
+
+
+def test_a_rate_too_old_to_record_leaves_the_catalog_unchanged(data, today, http):
+    today(dt.date(2027, 1, 15))  # 49 days after the fixture's 2026-11-27
+    before = (data / "catalog.json").read_bytes()
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    result = run("catalog", "refresh-rate")
+    one_error_line(result, "error: CFETS gave 7.1234 CNY per USD as of 2026-11-27, not recorded: "
+                           "--as-of: 2026-11-27 must be within the last 31 days; record a current rate")
+    assert (data / "catalog.json").read_bytes() == before
+
+
+def test_another_currency_is_refused_before_any_request(data, today, http):
+    before = (data / "catalog.json").read_bytes()
+    result = run("catalog", "refresh-rate", "EUR")
+    one_error_line(result, "error: currency: CFETS quotes central parities against CNY only, not 'EUR'; give CNY")
+    assert len(http.calls) == 0
+    assert (data / "catalog.json").read_bytes() == before
