@@ -83,7 +83,9 @@ class ClusterConfig(BaseModel):
         interconnect: `rdma` enables the cloud's RDMA fabric (EFA, InfiniBand,
             GPUDirect); `none` leaves plain Ethernet.
         hours: planned run time in hours, used for the job total.
-        usd_per_hour: whole-cluster price in USD/hour at resolve time.
+        usd_per_hour: whole-cluster price in USD/hour at resolve time; None in a stack
+            written by hand for an offering the catalog has no USD price for (the Chinese
+            clouds' list prices come from their price APIs; china-clouds.md section 0).
         catalog_version: version of the price catalog the price came from.
         file_system: the shared parallel file system, or None for none.
         ssh_cidrs: IPv4 CIDRs allowed to reach SSH (port 22); empty means no SSH rule.
@@ -122,7 +124,9 @@ class ClusterConfig(BaseModel):
     commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, description="Planned run time, hours.")
-    usd_per_hour: float = Field(ge=0, allow_inf_nan=False, description="Whole-cluster price, USD/hour (0 for prepaid capacity).")
+    usd_per_hour: float | None = Field(
+        default=None, ge=0, allow_inf_nan=False,
+        description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).")
     catalog_version: str = Field(default="unknown", description="Price catalog version.")
     file_system: FileSystemConfig | None = Field(default=None, description="Shared file system.")
     ssh_cidrs: tuple[str, ...] = Field(default=(), description="CIDRs allowed to SSH (port 22).")
@@ -140,6 +144,6 @@ class ClusterConfig(BaseModel):
                 )
 
     @property
-    def usd_total(self) -> float:
-        """Whole-cluster cost of the planned run, USD (usd_per_hour x hours)."""
-        return self.usd_per_hour * self.hours
+    def usd_total(self) -> float | None:
+        """Whole-cluster cost of the planned run, USD (usd_per_hour x hours); None when unpriced."""
+        return None if self.usd_per_hour is None else self.usd_per_hour * self.hours

@@ -57,11 +57,17 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
     """The cluster's USD/hour must not exceed the stack's `trainstack:max_usd_per_hour`.
 
     Args:
-        usd_per_hour: the whole cluster's price, USD/hour (None when unknown).
+        usd_per_hour: the whole cluster's price, USD/hour (None when unknown: with a budget
+            set, that is a violation, since the budget cannot be shown to hold).
         max_usd_per_hour: the stack's budget, USD/hour (None: no budget set).
     """
-    if usd_per_hour is None or max_usd_per_hour is None or usd_per_hour <= max_usd_per_hour:
+    if max_usd_per_hour is None or (usd_per_hour is not None and usd_per_hour <= max_usd_per_hour):
         return []
+    if usd_per_hour is None:
+        return [Violation("budget", None,
+                          f"the cluster's price is unknown, so {BUDGET_KEY} ${max_usd_per_hour:,.2f}/hour cannot "
+                          "be checked; refresh the catalog for this cloud (`trainstack catalog refresh`) or "
+                          "remove the budget")]
     return [Violation("budget", None,
                       f"cluster costs ${usd_per_hour:,.2f}/hour, over {BUDGET_KEY} "
                       f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget")]

@@ -97,7 +97,8 @@ def preflight(cluster: ClusterConfig, catalog_version: str | None = None, sessio
 
 def catalog_finding(cluster: ClusterConfig, current: str) -> Finding:
     """Whether the stack was priced with the current catalog (deploys never re-price)."""
-    priced = f"stack priced at ${cluster.usd_per_hour:g}/hour with catalog {cluster.catalog_version}"
+    price = "no price" if cluster.usd_per_hour is None else f"${cluster.usd_per_hour:g}/hour"
+    priced = f"stack priced at {price} with catalog {cluster.catalog_version}"
     if cluster.catalog_version == current:
         return Finding("catalog", "ok", f"{priced} (the current catalog)")
     return Finding("catalog", "info", f"{priced}; the current catalog is {current}",

@@ -26,28 +26,30 @@ class StackPrice:
 
     Attributes:
         usd_per_hour: whole-cluster compute price, USD/hour (the catalog's when the stack's
-            instance type, zone and purchase are in it, else the recorded one).
+            instance type, zone and purchase are in it, else the recorded one); None when
+            neither the catalog nor the stack gives one.
         hours: planned run time, hours.
         usd_storage: the file system's cost for `hours`, USD; None when unknown or none.
-        recorded_usd_per_hour: the price the stack file records, USD/hour.
+        recorded_usd_per_hour: the price the stack file records, USD/hour, or None.
         note: "" when both agree; else why the two differ or why the recorded one is kept.
     """
 
-    usd_per_hour: float
+    usd_per_hour: float | None
     hours: float
     usd_storage: float | None
-    recorded_usd_per_hour: float
+    recorded_usd_per_hour: float | None
     note: str = ""
 
     @property
-    def usd_compute(self) -> float:
-        """Compute cost of the run, USD."""
-        return self.usd_per_hour * self.hours
+    def usd_compute(self) -> float | None:
+        """Compute cost of the run, USD; None when the price is unknown."""
+        return None if self.usd_per_hour is None else self.usd_per_hour * self.hours
 
     @property
-    def usd_total(self) -> float:
-        """Compute plus known storage, USD."""
-        return self.usd_compute + (self.usd_storage or 0.0)
+    def usd_total(self) -> float | None:
+        """Compute plus known storage, USD; None when the compute price is unknown."""
+        compute = self.usd_compute
+        return None if compute is None else compute + (self.usd_storage or 0.0)
 
 
 def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
@@ -60,26 +62,51 @@ def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
     return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, config.commitment)
 
 
-def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str) -> StackPrice:
+def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering | None:
+    """The catalog row of the stack's instance type in its zone, else a row priced for its
+    whole region (Alibaba's snapshot lists prices per region: zone == region)."""
+    by_zone = region_wide = None
+    for o in offerings:
+        if o.provider == config.provider and o.instance_type == config.instance_type:
+            if o.zone == config.zone:
+                by_zone = o
+                break
+            if o.zone == o.region == config.region:
+                region_wide = o
+    return by_zone or region_wide
+
+
+def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str,
+                why_unpriced: str = "") -> StackPrice:
     """Price `config` from `offerings` (the loaded catalog of its provider).
 
     A capacity reservation's price is not in the catalog, so such stacks keep the recorded
-    price; so do instance types or zones the catalog does not list.
+    price; so do instance types or zones the catalog does not list. A stack that records no
+    price (`usd_per_hour` None) takes the catalog's, or stays unpriced.
+
+    Args:
+        why_unpriced: what the catalog says about the provider's missing prices (e.g. its
+            CNY rows are left out for want of a rate), added to the note when unpriced.
     """
     storage = None
     if config.file_system:
         fs = config.file_system
         storage = storage_usd(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, config.hours)
     recorded = config.usd_per_hour
-    key = (config.provider, config.instance_type, config.zone)
-    match = next((o for o in offerings if (o.provider, o.instance_type, o.zone) == key), None)
+    match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
     if node_price is None:
         why = "held capacity reservation" if config.capacity_reservation_id else f"{config.instance_type} " \
             f"{config.purchase} in {config.zone} is not in catalog {catalog_version}"
-        note = f"price unknown ({why}); showing the recorded ${recorded:,.2f}/hour, which may be stale"
+        if recorded is None:
+            note = f"price unknown ({why}{'; ' + why_unpriced if why_unpriced else ''}); the stack records no price"
+        else:
+            note = f"price unknown ({why}); showing the recorded ${recorded:,.2f}/hour, which may be stale"
         return StackPrice(recorded, config.hours, storage, recorded, note)
     current = node_price * config.nodes
+    if recorded is None:
+        note = f"the stack records no price; catalog {catalog_version} gives ${current:,.2f}/hour"
+        return StackPrice(current, config.hours, storage, recorded, note)
     if abs(current - recorded) < TOLERANCE:
         older = config.catalog_version != catalog_version
         note = (f"resolved with catalog {config.catalog_version}; the current one is {catalog_version} "

@@ -33,10 +33,19 @@ def _summary_line(review: dict[str, Any]) -> str:
     results = review["policies"]["results"]
     passed = sum(r["passed"] for r in results)
     icon = "✅" if passed == len(results) else "❌"
+    after = cost["after"]
     return (f"**{actions}** ({counts['same']} unchanged) · "
-            f"**${before['usd_per_hour']:,.2f} → ${cost['after']['usd_per_hour']:,.2f}/hour** · "
-            f"**${before['usd_per_job']:,.2f} → ${cost['after']['usd_per_job']:,.2f}/job** · "
+            f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
+            f"**{_usd(before['usd_per_job'])} → {_usd(after['usd_per_job'])}/job** · "
             f"policies {icon} {passed}/{len(results)} passed")
+
+
+def _usd(value: float | None) -> str:
+    return "price unknown" if value is None else f"${value:,.2f}"
+
+
+def _number(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:,.2f}"
 
 
 def _changes(changes: list[dict[str, Any]]) -> list[str]:
@@ -69,8 +78,9 @@ def _cost(review: dict[str, Any]) -> list[str]:
     lines = ["#### Cost", "", "| | before | after | change |", "|---|---:|---:|---:|"]
     for label, key, delta in (("USD/hour", "usd_per_hour", cost["delta_usd_per_hour"]),
                               (f"USD/job{hours}", "usd_per_job", cost["delta_usd_per_job"])):
-        old = f"{before[key]:,.2f}" if before else "–"
-        lines.append(f"| {label} | {old} | {after[key]:,.2f} | {delta:+,.2f} |")
+        old = _number(before[key]) if before else "–"
+        change = "–" if delta is None else f"{delta:+,.2f}"
+        lines.append(f"| {label} | {old} | {_number(after[key])} | {change} |")
     if after.get("usd_storage") is not None:
         lines += ["", f"USD/job includes ${after['usd_storage']:,.2f} of file-system storage."]
     if after.get("price_note"):

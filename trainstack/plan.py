@@ -38,9 +38,9 @@ class PlanResult:
         resources: one dict per resource (`type`, `name`, `parent` logical name or None,
             `protect`, wire-format `inputs`), sorted by (parent, type, name).
         usd_per_hour: whole-cluster compute price of the cluster as configured, USD/hour
-            (priced from the catalog; see `profiles.stack_price`).
+            (priced from the catalog; see `profiles.stack_price`); None when unknown.
         usd_total: the job's cost, USD: `usd_per_hour` x the planned hours plus the file
-            system's storage where its price is known.
+            system's storage where its price is known; None when unknown.
         outputs: the stack exports, resolved (names from `OUTPUT_NAMES`).
         usd_storage: the storage part of `usd_total`, USD; None when unknown or none.
         recorded_usd_per_hour: the price the stack file records, USD/hour.
@@ -48,8 +48,8 @@ class PlanResult:
     """
 
     resources: list[dict[str, Any]]
-    usd_per_hour: float
-    usd_total: float
+    usd_per_hour: float | None
+    usd_total: float | None
     outputs: dict[str, Any]
     usd_storage: float | None = None
     recorded_usd_per_hour: float | None = None
@@ -103,7 +103,16 @@ def _price(cluster: Any) -> Any:
         catalog = load_catalog(providers=(cluster.provider,))
     except CatalogError:
         return price_stack(cluster, (), "(catalog unavailable)")
-    return price_stack(cluster, catalog.offerings, catalog.version)
+    return price_stack(cluster, catalog.offerings, catalog.version, _why_unpriced(cluster.provider, catalog))
+
+
+def _why_unpriced(provider: str, catalog: Any) -> str:
+    """What the catalog says when it has no USD price for `provider`'s offerings."""
+    reasons = [f"{count} {provider} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
+               for currency, count in sorted(catalog.left_out.items())]
+    if not catalog.offerings and not reasons:
+        reasons.append(f"the catalog has no {provider} prices; run `trainstack catalog refresh --provider {provider}`")
+    return "; ".join(reasons)
 
 
 # The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.

@@ -127,7 +127,10 @@ def plan_tree(stack: str, result: Any) -> None:
     out = console()
     out.print(root)
     storage = "" if result.usd_storage is None else f" (incl. ${result.usd_storage:,.2f} storage)"
-    out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
+    if result.usd_per_hour is None:
+        out.print("cluster: [bold]price unknown[/bold]")
+    else:
+        out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
     if result.price_note:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
 

@@ -59,7 +59,8 @@ def review_json(
         `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"),
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
         "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`.
-        Costs are USD/hour and USD per job (the planned hours); `before` is None for a new stack.
+        Costs are USD/hour and USD per job (the planned hours); `before` is None for a new stack;
+        a price or delta is None when a side's price is unknown.
     """
     cost_before, cost_after = _cost(before), _cost(after)
     return {
@@ -72,8 +73,8 @@ def review_json(
         "cost": {
             "before": cost_before,
             "after": cost_after,
-            "delta_usd_per_hour": round(cost_after["usd_per_hour"] - (cost_before or {}).get("usd_per_hour", 0), 4),
-            "delta_usd_per_job": round(cost_after["usd_per_job"] - (cost_before or {}).get("usd_per_job", 0), 2),
+            "delta_usd_per_hour": _delta(cost_before, cost_after, "usd_per_hour", 4),
+            "delta_usd_per_job": _delta(cost_before, cost_after, "usd_per_job", 2),
         },
         "budget_usd_per_hour": limit,
         "policies": _policies(results),
@@ -91,10 +92,18 @@ def _policies(results: list[Any]) -> dict[str, Any]:
     }
 
 
-def _cost(plan: PlanResult | None) -> dict[str, float] | None:
+def _delta(before: dict | None, after: dict, key: str, digits: int) -> float | None:
+    old = 0.0 if before is None else before[key]
+    return None if old is None or after[key] is None else round(after[key] - old, digits)
+
+
+def _cost(plan: PlanResult | None) -> dict[str, float | None] | None:
     if plan is None:
         return None
     storage = plan.usd_storage or 0.0
+    if plan.usd_per_hour is None:
+        return {"usd_per_hour": None, "usd_per_job": None, "hours": 0.0, "usd_storage": plan.usd_storage,
+                "price_note": plan.price_note}
     hours = (plan.usd_total - storage) / plan.usd_per_hour if plan.usd_per_hour else 0.0
     return {"usd_per_hour": round(plan.usd_per_hour, 4), "usd_per_job": round(plan.usd_total, 2),
             "hours": round(hours, 4), "usd_storage": None if plan.usd_storage is None else round(storage, 2),

@@ -1,31 +1,28 @@
-"""One contract, every provider: clusters planned under mocks through the real `__main__.py`.
+"""One contract, every provider: every committed stack planned under mocks through the real
+`__main__.py`.
 
-The four committed example stacks (AWS, Azure, GCP GPUs, GCP TPU) and one test-only stack
-per Chinese cloud (`china_stacks.py`) must all satisfy the same rules: the component's
-type token, every child parented to the component, cost tags/labels on everything that
-takes them, the common output names, stateful resources (file systems) protected, and no
-inbound rule open to the internet.
+The committed example stacks (AWS, Azure, GCP GPUs, GCP TPU, and one per Chinese cloud) must
+all satisfy the same rules: the component's type token, every child parented to the
+component, cost tags/labels on everything that takes them, the common output names, stateful
+resources (file systems) protected, and no inbound rule open to the internet.
 """
 
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
 from components.contract import OUTPUT_NAMES
+from components.registry import REGISTRY
 from policies.rules import STATEFUL, admin_ports_open, cost_tags
-from tests.components.china_stacks import CHINA_STACKS
 from trainstack.plan import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMITTED = {
-    "training-a100": "aws",
-    "training-h100-azure": "azure",
-    "training-a3-gcp": "gcp",
-    "training-tpu-v5p": "gcp",
+CLUSTERS = {
+    path.name.removeprefix("Pulumi.").removesuffix(".yaml"): yaml.safe_load(path.read_text())["config"]["trainstack:cluster"]
+    for path in sorted((ROOT / "stacks").glob("Pulumi.*.yaml"))
 }
-PROVIDERS = {**COMMITTED, **{name: cfg["provider"] for name, cfg in CHINA_STACKS.items()}}
+PROVIDERS = {name: cluster["provider"] for name, cluster in CLUSTERS.items()}
 RULE_TYPES = {
     "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "azure-native:network:NetworkSecurityGroup",
     "gcp:compute/firewall:Firewall", "alicloud:ecs/securityGroupRule:SecurityGroupRule",
@@ -34,21 +31,13 @@ RULE_TYPES = {
 }
 
 
-@pytest.fixture(scope="module")
-def china_project(tmp_path_factory):
-    project = tmp_path_factory.mktemp("china")
-    shutil.copy(ROOT / "__main__.py", project)
-    (project / "stacks").mkdir()
-    for name, cluster in CHINA_STACKS.items():
-        config = {"config": {f"{cluster['provider']}:region": cluster["region"], "trainstack:cluster": cluster}}
-        (project / "stacks" / f"Pulumi.{name}.yaml").write_text(yaml.safe_dump(config))
-    return project
+def test_every_provider_has_a_committed_example_stack():
+    assert set(PROVIDERS.values()) == set(REGISTRY)
 
 
 @pytest.fixture(scope="module", params=sorted(PROVIDERS), ids=sorted(PROVIDERS))
-def plan(request, china_project):
-    name = request.param
-    return name, run_plan(name, ROOT if name in COMMITTED else china_project)
+def plan(request):
+    return request.param, run_plan(request.param, ROOT)
 
 
 def component(plan_result):
@@ -79,9 +68,11 @@ def test_cost_tags_or_labels_everywhere(plan):
 def test_common_outputs(plan):
     stack, result = plan
     assert set(result.outputs) == set(OUTPUT_NAMES)
-    assert result.outputs["usd_per_hour"] == result.usd_per_hour > 0
+    recorded = CLUSTERS[stack].get("usd_per_hour")
+    assert result.outputs["usd_per_hour"] == recorded
+    assert result.usd_per_hour == recorded if recorded is not None else result.usd_per_hour is None
     assert result.outputs["node_ids"]
-    if stack in COMMITTED or "file_system" in CHINA_STACKS.get(stack, {}):
+    if "file_system" in CLUSTERS[stack]:
         assert result.outputs["file_system_dns"]
 
 
@@ -90,7 +81,7 @@ def test_only_stateful_resources_are_protected(plan):
     protected = {r["type"] for r in result.resources if r["protect"]}
     assert protected <= STATEFUL
     assert all(r["protect"] for r in result.resources if r["type"] in STATEFUL)
-    has_file_system = stack in COMMITTED or "file_system" in CHINA_STACKS.get(stack, {})
+    has_file_system = "file_system" in CLUSTERS[stack]
     assert bool(protected) == has_file_system
 
 

@@ -41,7 +41,7 @@ def test_without_a_rate_cny_rows_are_left_out(data):
 
 def test_recorded_rate_converts_to_usd_and_survives_a_rebuild(data):
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
-    catalog = load_catalog(data, providers=("alicloud",))
+    catalog = load_catalog(data, providers=("alicloud",), today=TODAY)
     ebm = next(o for o in catalog.offerings if o.instance_type == "ecs.ebmgn7ex.32xlarge")
     assert ebm.on_demand_usd_per_hour == pytest.approx(270.8333 / 7.0, abs=1e-6)
     assert catalog.left_out == {} and catalog.rates["CNY"]["source"] == "test rate"
@@ -53,12 +53,35 @@ def test_mainland_china_workload_resolves_to_alibaba_with_both_currencies_and_es
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
     spec = parse_spec({"accelerators": "A100-80GB:8", "nodes": 2, "interconnect": "rdma", "purchase": "on-demand",
                        "hours": 72, "jurisdiction": "cn-mainland"})
-    choice = resolve(spec, load_catalog(data).offerings).choice.candidate
+    choice = resolve(spec, load_catalog(data, today=TODAY).offerings).choice.candidate
     assert (choice.offering.provider, choice.offering.instance_type) == ("alicloud", "ecs.ebmgn7ex.32xlarge")
     assert choice.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
     assert "listed as 270.83 CNY/h per node" in choice.notes
     assert any(n.startswith("estimate: third-party snapshot") for n in choice.notes)
 
+
+
+@pytest.mark.parametrize(("today", "used"), [(TODAY, True), (dt.date(2026, 12, 28), True), (dt.date(2026, 12, 29), False)])
+def test_a_rate_is_used_for_31_days_then_its_offerings_are_left_out(data, today, used):
+    set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
+    catalog = load_catalog(data, providers=("alicloud",), today=today)
+    assert bool(catalog.offerings) is used
+    assert catalog.left_out == ({} if used else {"CNY": 43})
+    assert catalog.stale_rates == ({} if used else {"CNY": "2026-11-27"})
+    if not used:
+        assert catalog.left_out_reason("CNY").startswith(
+            "the recorded USD/CNY rate (as of 2026-11-27) is more than 31 days old; record one with "
+            "`trainstack catalog refresh-rate CNY`")
+
+
+def test_a_hand_edited_rate_dated_in_the_future_or_undated_is_not_used(data):
+    meta_path = data / "catalog.json"
+    meta = json.loads(meta_path.read_text())
+    for as_of, shown in (("2026-12-01", "2026-12-01"), ("", "no date"), ("soon", "soon")):
+        meta["exchange_rates"] = {"CNY": {"per_usd": 7.0, "as_of": as_of, "source": "hand edit"}}
+        meta_path.write_text(json.dumps(meta))
+        catalog = load_catalog(data, providers=("alicloud",), today=TODAY)
+        assert not catalog.offerings and catalog.stale_rates == {"CNY": shown}
 
 @pytest.mark.parametrize(
     ("args", "message"),
@@ -95,16 +118,19 @@ def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
 def test_region_priced_alibaba_rows_say_the_stack_needs_a_zone(data):
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
     spec = parse_spec({"accelerators": "A10:1", "hours": 1, "providers": "alicloud"})
-    choice = resolve(spec, load_catalog(data).offerings).choice.candidate
+    choice = resolve(spec, load_catalog(data, today=TODAY).offerings).choice.candidate
     assert choice.offering.zone == choice.offering.region
     assert "priced per region: set the stack's zone to a zone id before `pulumi up`" in choice.notes
 
 
 def test_alibaba_component_names_the_missing_zone():
+    import yaml
+
     from components.alicloud.validate import validate_args
     from components.contract import ClusterConfig
-    from tests.components.china_stacks import CHINA_STACKS
 
-    config = ClusterConfig(**{**CHINA_STACKS["parity-alicloud"], "zone": "cn-beijing"})
+    stack = DATA_DIR.parents[2] / "stacks" / "Pulumi.training-a100-alicloud.yaml"
+    cluster = yaml.safe_load(stack.read_text())["config"]["trainstack:cluster"]
+    config = ClusterConfig(**{**cluster, "zone": "cn-beijing"})
     with pytest.raises(ValueError, match=r"^zone: the price catalog lists Alibaba prices per region"):
         validate_args(config, "c")

@@ -1,0 +1,106 @@
+"""The Chinese clouds' example workloads and committed stacks: unpriced until the catalog has
+prices, planned offline all the same, and priced by `plan` once a rate or refresh arrives."""
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from components.contract import ClusterConfig
+from policies import evaluate
+from profiles.catalog.loader import DATA_DIR, load_catalog
+from profiles.catalog.rates import set_rate
+from profiles.resolver import resolve
+from profiles.spec import load_spec
+from profiles.stack_price import price_stack
+from trainstack.cli import app
+from trainstack.plan import run_plan
+
+ROOT = Path(__file__).parents[2]
+TODAY = dt.date(2026, 11, 29)
+EXAMPLES = {
+    "training-a100-alicloud": "alicloud",
+    "training-a100-tencentcloud": "tencentcloud",
+    "training-a100-huaweicloud": "huaweicloud",
+    "training-a10-volcengine": "volcengine",
+    "training-a100-baiducloud": "baiducloud",
+}
+
+
+def cluster(name: str) -> ClusterConfig:
+    text = (ROOT / "stacks" / f"Pulumi.{name}.yaml").read_text()
+    return ClusterConfig(**yaml.safe_load(text)["config"]["trainstack:cluster"])
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
+def test_workload_and_stack_describe_the_same_cluster(name, provider):
+    spec, config = load_spec(ROOT / "profiles" / "workloads" / f"{name}.yaml"), cluster(name)
+    assert spec.providers == (provider,) and config.provider == provider
+    assert spec.jurisdiction == "cn-mainland" and spec.nodes == config.nodes == 2
+    assert config.accelerator in spec.accelerators and config.accelerator_count == spec.gpus_per_node
+    assert spec.interconnect == config.interconnect and config.purchase == "on-demand"
+    assert (spec.file_system is None) == (config.file_system is None)
+    assert config.usd_per_hour is None  # written by hand: the catalog has no USD price for it yet
+
+
+@pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
+def test_unpriced_stack_plans_offline_and_says_how_to_price_it(name, provider):
+    result = run("plan", "-s", name, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["usd_per_hour"] is None and data["usd_total"] is None
+    fix = "refresh-rate CNY" if provider == "alicloud" else f"catalog refresh --provider {provider}"
+    assert data["price_note"].startswith("price unknown (") and fix in data["price_note"]
+    assert data["price_note"].endswith("the stack records no price")
+    assert all(p["passed"] for p in data["policies"]), data["policies"]
+    assert sum(r["protect"] for r in data["resources"]) == (provider != "baiducloud")
+
+
+@pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
+def test_unpriced_workload_says_which_command_brings_prices(name, provider):
+    result = run("resolve", str(ROOT / "profiles" / "workloads" / f"{name}.yaml"))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    fix = "trainstack catalog refresh-rate CNY" if provider == "alicloud" else f"trainstack catalog refresh --provider {provider}"
+    assert fix in result.stderr
+
+
+def test_a_budget_on_an_unpriced_stack_fails_closed():
+    plan = run_plan("training-a100-tencentcloud", ROOT)
+    (budget,) = [r for r in evaluate(plan.resources, plan.usd_per_hour, 50.0) if r.rule == "budget"]
+    assert not budget.passed
+    assert budget.violations[0].message.startswith("the cluster's price is unknown, so trainstack:max_usd_per_hour $50.00/hour")
+    assert all(r.passed for r in evaluate(plan.resources, plan.usd_per_hour, None))
+
+
+@pytest.fixture()
+def rated(tmp_path):
+    """A copy of the catalog with a USD/CNY rate of 7.0 (a test value) recorded on TODAY."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data, ignore=shutil.ignore_patterns("snapshots"))
+    set_rate(data, "CNY", 7.0, TODAY.isoformat(), "test rate", today=TODAY)
+    return load_catalog(data, today=TODAY)
+
+
+def test_with_a_rate_the_alibaba_workload_resolves_to_the_committed_stack_type(rated):
+    spec = load_spec(ROOT / "profiles" / "workloads" / "training-a100-alicloud.yaml")
+    choice = resolve(spec, rated.offerings).choice.candidate
+    config = cluster("training-a100-alicloud")
+    assert (choice.offering.instance_type, choice.offering.region) == (config.instance_type, config.region)
+    assert choice.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
+
+
+def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rated):
+    config = cluster("training-a100-alicloud")
+    price = price_stack(config, rated.offerings, rated.version)
+    assert config.zone != config.region  # the row is priced per region, the stack names a zone
+    assert price.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
+    assert price.usd_total == pytest.approx(price.usd_per_hour * 72)
+    assert price.note == f"the stack records no price; catalog {rated.version} gives ${price.usd_per_hour:,.2f}/hour"
