@@ -224,18 +224,13 @@ def catalog_refresh_rate(
 ) -> None:
     """Fetch the latest CFETS USD/CNY central parity (chinamoney.com.cn) and record it as `set-rate` does."""
     from profiles.catalog.fetchers import FetchError
-    from profiles.catalog.fetchers.cfets import SOURCE, fetch_rate
     from profiles.catalog.loader import DATA_DIR
-    from profiles.catalog.rates import RateError, set_rate
+    from profiles.catalog.rates import RateError, refresh_rate
 
     try:
-        per_usd, as_of = fetch_rate(currency)
-    except FetchError as exc:
+        entry = refresh_rate(data_dir or DATA_DIR, currency)
+    except (FetchError, RateError) as exc:
         fail(str(exc))
-    try:
-        entry = set_rate(data_dir or DATA_DIR, currency, per_usd, as_of, SOURCE)
-    except RateError as exc:
-        fail(f"CFETS gave {per_usd:g} {currency} per USD as of {as_of}, not recorded: {exc}")
     typer.echo(f"recorded 1 USD = {entry['per_usd']} {currency} as of {entry['as_of']} ({entry['source']})")
 
 
@@ -261,6 +256,34 @@ def catalog_refresh(
     except (FetchError, CatalogError) as exc:
         fail(str(exc))
     live_view.refresh_summary(summary)
+    note = _rate_after_refresh(provider, data_dir or DATA_DIR)
+    if note:
+        typer.echo(note)
+
+
+def _rate_after_refresh(provider: str, data_dir: Path, today=None) -> str:
+    """After a refresh of a cloud priced in CNY with no usable USD/CNY rate, fetch one (CFETS).
+
+    Returns the line to print ("" when nothing was needed). A failed fetch only warns:
+    the prices are refreshed either way. `today` (a `datetime.date`, default today) is the
+    day the rate's age is measured from.
+    """
+    from profiles.catalog.fetchers import FetchError
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.catalog.rates import RateError, refresh_rate
+
+    try:
+        left_out = load_catalog(data_dir, providers=(provider,), today=today).left_out
+    except CatalogError:
+        return ""
+    if "CNY" not in left_out:
+        return ""
+    try:
+        entry = refresh_rate(data_dir, "CNY", today=today)
+    except (FetchError, RateError) as exc:
+        return (f"note: {provider} prices are in CNY and no current USD/CNY rate is recorded; fetching one failed "
+                f"({exc}); run `trainstack catalog refresh-rate` later or record one with `catalog set-rate`")
+    return f"USD/CNY rate: recorded 1 USD = {entry['per_usd']} CNY as of {entry['as_of']} ({entry['source']})"
 
 
 @app.command()

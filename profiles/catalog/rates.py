@@ -114,3 +114,32 @@ def catalog_currencies(data_dir: Path) -> set[str]:
                 column = header.index("currency")
                 found.update(row[column] for row in reader if len(row) > column)
     return found - {"", "USD"}
+
+
+def refresh_rate(data_dir: Path, currency: str = "CNY", session=None, today: dt.date | None = None) -> dict:
+    """Fetch the latest CFETS central parity for `currency` and record it (see `set_rate`).
+
+    Args:
+        data_dir: the catalog folder holding `catalog.json`.
+        currency: `CNY` (CFETS quotes USD against CNY only).
+        session: a `requests.Session` for the fetch, or None for a new one.
+        today: the date the rate's age is measured from (default: today).
+
+    Returns:
+        The recorded entry, `{"per_usd", "as_of", "source"}`.
+
+    Raises:
+        FetchError: the CFETS answer could not be had or read (catalog unchanged).
+        RateError: the fetched rate cannot be recorded, e.g. it is too old (catalog unchanged).
+    """
+    from profiles.catalog.fetchers.cfets import SOURCE, fetch_rate
+
+    per_usd, as_of = fetch_rate(currency, session)
+    age = ((today or dt.date.today()) - dt.date.fromisoformat(as_of)).days
+    if age > MAX_AGE_DAYS:
+        raise RateError(f"CFETS's latest central parity ({per_usd:g} {currency} per USD) is dated {as_of}, more than "
+                        f"{MAX_AGE_DAYS} days ago; not recorded; record a current rate with `trainstack catalog set-rate`")
+    try:
+        return set_rate(data_dir, currency, per_usd, as_of, SOURCE, today=today)
+    except RateError as exc:
+        raise RateError(f"CFETS gave {per_usd:g} {currency} per USD as of {as_of}, not recorded: {exc}") from None

@@ -1,7 +1,7 @@
 """`trainstack catalog refresh-rate` on a copy of the committed catalog, with the constructed
 CFETS answer (tests/profiles/fixtures/cfets/ccpr.json) replayed over HTTP.
 
-The fixture is dated 2026-11-27; `set_rate` gets `today` = 2026-11-29 injected, so the tests
+The fixture is dated 2026-11-27; `refresh_rate` gets `today` = 2026-11-29 injected, so the tests
 do not depend on the calendar."""
 
 import datetime as dt
@@ -39,11 +39,11 @@ def data(tmp_path, monkeypatch):
 
 @pytest.fixture()
 def today(monkeypatch):
-    """Pin the day `set_rate` measures the rate's age from; returns a setter."""
-    original = rates.set_rate
+    """Pin the day `refresh_rate` measures the rate's age from; returns a setter."""
+    original = rates.refresh_rate
 
     def pin(day: dt.date) -> None:
-        monkeypatch.setattr(rates, "set_rate", functools.partial(original, today=day))
+        monkeypatch.setattr(rates, "refresh_rate", functools.partial(original, today=day))
 
     pin(dt.date(2026, 11, 29))
     return pin
@@ -117,8 +117,8 @@ def test_a_rate_too_old_to_record_leaves_the_catalog_unchanged(data, today, http
     before = (data / "catalog.json").read_bytes()
     http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
     result = run("catalog", "refresh-rate")
-    one_error_line(result, "error: CFETS gave 7.1234 CNY per USD as of 2026-11-27, not recorded: "
-                           "--as-of: 2026-11-27 must be within the last 31 days; record a current rate")
+    one_error_line(result, "error: CFETS's latest central parity (7.1234 CNY per USD) is dated 2026-11-27, more "
+                           "than 31 days ago; not recorded; record a current rate with `trainstack catalog set-rate`")
     assert (data / "catalog.json").read_bytes() == before
 
 
@@ -128,3 +128,34 @@ def test_another_currency_is_refused_before_any_request(data, today, http):
     one_error_line(result, "error: currency: CFETS quotes central parities against CNY only, not 'EUR'; give CNY")
     assert len(http.calls) == 0
     assert (data / "catalog.json").read_bytes() == before
+
+
+DAY = dt.date(2026, 11, 29)
+
+
+def test_refreshing_a_cny_cloud_without_a_rate_also_fetches_one(data, http):
+    from trainstack.cli import _rate_after_refresh
+
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    line = _rate_after_refresh("alicloud", data, DAY)
+    assert line == f"USD/CNY rate: recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})"
+    assert json.loads((data / "catalog.json").read_text())["exchange_rates"]["CNY"]["per_usd"] == 7.1234
+    assert _rate_after_refresh("alicloud", data, DAY) == ""  # a current rate: nothing more to fetch
+
+
+def test_a_failed_rate_fetch_after_a_refresh_only_warns(data, http):
+    from trainstack.cli import _rate_after_refresh
+
+    before = (data / "catalog.json").read_bytes()
+    http.add(responses.GET, cfets.URL, status=503)
+    line = _rate_after_refresh("alicloud", data, DAY)
+    assert line.startswith("note: alicloud prices are in CNY and no current USD/CNY rate is recorded; fetching one "
+                           "failed (CFETS central parity")
+    assert line.endswith("run `trainstack catalog refresh-rate` later or record one with `catalog set-rate`")
+    assert (data / "catalog.json").read_bytes() == before
+
+
+def test_a_usd_cloud_refresh_fetches_no_rate(data, http):
+    from trainstack.cli import _rate_after_refresh
+
+    assert _rate_after_refresh("aws", data, DAY) == ""  # `http` asserts no request was made
