@@ -91,14 +91,17 @@ def preflight(cluster: ClusterConfig, catalog_version: str | None = None, sessio
 
     guide = GUIDANCE.get(cluster.provider)
     if guide is None:
-        raise PreflightError(f"provider '{cluster.provider}': trainstack check knows aws, azure, gcp")
+        known = ", ".join(["aws", *sorted(GUIDANCE)])
+        raise PreflightError(f"provider '{cluster.provider}': trainstack check knows {known}")
     return findings + guide(cluster)
 
 
 def catalog_finding(cluster: ClusterConfig, current: str) -> Finding:
     """Whether the stack was priced with the current catalog (deploys never re-price)."""
-    price = "no price" if cluster.usd_per_hour is None else f"${cluster.usd_per_hour:g}/hour"
-    priced = f"stack priced at {price} with catalog {cluster.catalog_version}"
+    if cluster.usd_per_hour is None:
+        return Finding("catalog", "info", f"stack records no price (written against catalog {cluster.catalog_version})",
+                       "`trainstack plan` prices it from the current catalog, or says what is missing")
+    priced = f"stack priced at ${cluster.usd_per_hour:g}/hour with catalog {cluster.catalog_version}"
     if cluster.catalog_version == current:
         return Finding("catalog", "ok", f"{priced} (the current catalog)")
     return Finding("catalog", "info", f"{priced}; the current catalog is {current}",

@@ -1,4 +1,5 @@
-"""Preflight guidance for Azure and GCP stacks: which quota applies, how much, where to ask.
+"""Preflight guidance for Azure, GCP and the Chinese clouds: which quota applies, how much,
+where to ask.
 
 trainstack has no live Azure or GCP quota client yet, so these findings are `unknown`: they
 state the need (vCPUs from the catalog row of the stack's instance type, GPUs from the
@@ -70,7 +71,29 @@ def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
                     f"in {cluster.region}", where)]
 
 
+# Display names of the clouds that get only generic guidance: trainstack has no fact on their
+# quota names or limits (shared/reference-facts/china-clouds.md lists none).
+GENERIC_CLOUDS = {
+    "alicloud": "Alibaba Cloud", "tencentcloud": "Tencent Cloud", "huaweicloud": "Huawei Cloud",
+    "volcengine": "Volcengine", "baiducloud": "Baidu AI Cloud",
+}
+
+
+def generic_guidance(cluster: ClusterConfig) -> list[Finding]:
+    """What to confirm by hand on a cloud whose offerings and quotas trainstack cannot check."""
+    cloud = GENERIC_CLOUDS.get(cluster.provider, cluster.provider)
+    gpus = cluster.nodes * cluster.accelerator_count
+    return [Finding(
+        "offered", "unknown",
+        f"not checked live (no {cloud} offering or quota API in trainstack yet): {cluster.nodes} x "
+        f"{cluster.instance_type} ({gpus} {cluster.accelerator} GPUs, {cluster.purchase}) in {cluster.zone}",
+        f"confirm in the {cloud} console that {cluster.zone} sells {cluster.instance_type} and that your "
+        "GPU instance quota covers it",
+    )]
+
+
 GUIDANCE: dict[str, Callable[[ClusterConfig], list[Finding]]] = {
     "azure": azure_guidance,
     "gcp": gcp_guidance,
+    **{provider: generic_guidance for provider in GENERIC_CLOUDS},
 }

@@ -104,3 +104,15 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
     assert price.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
     assert price.usd_total == pytest.approx(price.usd_per_hour * 72)
     assert price.note == f"the stack records no price; catalog {rated.version} gives ${price.usd_per_hour:,.2f}/hour"
+
+
+@pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
+def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = run("check", "-s", name)
+    assert result.exit_code == 0, result.output
+    config = cluster(name)
+    lines = result.stdout.splitlines()
+    assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
+    assert lines[3].startswith(f"  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
+    assert f"that {config.zone} sells {config.instance_type}" in lines[4]
