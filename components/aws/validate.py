@@ -7,6 +7,40 @@ from components.aws.fsx import fsx_sizing
 from components.common import check_provider, check_ssh_cidrs
 from components.contract import ClusterConfig
 
+# The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has
+# use1-az1..6, ap-southeast-2 apse2-az1..3 (AWS "AZ IDs" doc; the rule holds for every AWS
+# region/zone pair in the catalog, which tests/components/aws/test_validate.py checks).
+_DIRECTION_LETTERS = {
+    "north": "n", "south": "s", "east": "e", "west": "w", "central": "c",
+    "northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw",
+}
+
+
+def az_id_prefix(region: str) -> str | None:
+    """`use1` for `us-east-1`: how the region's AZ IDs begin; None for names of another shape
+    (e.g. `us-gov-west-1`), which are not checked."""
+    parts = region.split("-")
+    if len(parts) != 3 or parts[1] not in _DIRECTION_LETTERS or not parts[2].isdigit():
+        return None
+    return f"{parts[0]}{_DIRECTION_LETTERS[parts[1]]}{parts[2]}"
+
+
+def check_zone(region: str, zone: str) -> None:
+    """The zone must be an AZ ID (`use1-az4`) of `region`, not a zone name (`us-east-1a`).
+
+    Raises:
+        ValueError: one line naming `zone` and the fix.
+    """
+    prefix = az_id_prefix(region)
+    if prefix is None or zone.startswith(f"{prefix}-az"):
+        return
+    if zone.startswith(region):
+        raise ValueError(f"zone: '{zone}' is a zone name; trainstack places nodes by AZ ID, which names the same "
+                         f"zone in every account: write e.g. {prefix}-az1 (`aws ec2 describe-availability-zones "
+                         f"--region {region}` lists ZoneName and ZoneId)")
+    raise ValueError(f"zone: '{zone}' is not an AZ ID of region {region} (those begin {prefix}-az); "
+                     "set zone and region to the same place")
+
 
 def validate_args(args: ClusterConfig) -> None:
     """Reject configs the AWS component cannot build, with a message saying what to change.
@@ -18,6 +52,7 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "aws", "AWS")
+    check_zone(args.region, args.zone)
     check_ssh_cidrs(args.ssh_cidrs)
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:
         raise ValueError(
