@@ -10,8 +10,8 @@ use, so reference checks (the EFA self rule) work before the ids exist.
 
 Budget: the limit comes from the policy config (`--policy-pack-config`, key
 `max_usd_per_hour` under policy `budget`) or else the stack config
-`trainstack:max_usd_per_hour`; the price from the stack config `trainstack:cluster`
-(`usd_per_hour`). Recent Pulumi CLIs hand the stack config to policy packs (tested upstream
+`trainstack:max_usd_per_hour`; the price is the cluster's (`trainstack:cluster`) as
+configured, priced from the catalog as `trainstack plan` does (`profiles.stack_price`). Recent Pulumi CLIs hand the stack config to policy packs (tested upstream
 in pulumi/pulumi#20570); with an older CLI set the limit in the policy config, and without a
 price in reach the budget policy reports nothing.
 """
@@ -116,11 +116,7 @@ def validate_budget(args: StackValidationArgs, report_violation: ReportViolation
     """Stack validation: the cluster's USD/hour within the budget (see module docstring)."""
     config = args.get_config() or {}
     limit = config.get("max_usd_per_hour", _stack_config(BUDGET_KEY))
-    cluster = _stack_config("trainstack:cluster")
-    if isinstance(cluster, str):
-        cluster = json.loads(cluster)
-    price = cluster.get("usd_per_hour") if isinstance(cluster, dict) else None
-    for violation in budget(_number(price), _number(limit)):
+    for violation in budget(_cluster_price(_stack_config("trainstack:cluster")), _number(limit)):
         report_violation(violation.message, None)
 
 
@@ -142,6 +138,20 @@ def policies(level: EnforcementLevel = EnforcementLevel.MANDATORY) -> list[Polic
         config_schema=PolicyConfigSchema(properties={"max_usd_per_hour": {"type": "number", "minimum": 0}}),
     ))
     return found
+
+
+def _cluster_price(raw: Any) -> float | None:
+    """The cluster's USD/hour as configured, priced from the catalog like `trainstack plan`
+    (a hand-edited `usd_per_hour` cannot slip past the budget); the recorded price when the
+    config does not parse (the component then fails the preview anyway)."""
+    from components.config import ConfigError, parse_cluster_config
+    from profiles.stack_price import price_from_catalog
+
+    try:
+        return price_from_catalog(parse_cluster_config(raw)).usd_per_hour
+    except ConfigError:
+        cluster = json.loads(raw) if isinstance(raw, str) else raw
+        return _number(cluster.get("usd_per_hour")) if isinstance(cluster, dict) else None
 
 
 def _stack_config(key: str) -> Any:

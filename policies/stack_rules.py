@@ -66,8 +66,8 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
     if usd_per_hour is None:
         return [Violation("budget", None,
                           f"the cluster's price is unknown, so {BUDGET_KEY} ${max_usd_per_hour:,.2f}/hour cannot "
-                          "be checked; refresh the catalog for this cloud (`trainstack catalog refresh`) or "
-                          "remove the budget")]
+                          "be checked; `trainstack plan` says which prices are missing (a `catalog refresh`, "
+                          "or a USD rate for prices in CNY: `catalog refresh-rate`), or remove the budget")]
     return [Violation("budget", None,
                       f"cluster costs ${usd_per_hour:,.2f}/hour, over {BUDGET_KEY} "
                       f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget")]

@@ -116,3 +116,24 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
             f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
             "(edited by hand? re-run `trainstack resolve --write-stack`)")
     return StackPrice(current, config.hours, storage, recorded, note)
+
+
+def price_from_catalog(config: ClusterConfig) -> StackPrice:
+    """Price `config` from the installed catalog of its provider (see `price_stack`); a
+    catalog that cannot be read leaves the recorded price, with a note saying so."""
+    from profiles.catalog.loader import CatalogError, load_catalog
+
+    try:
+        catalog = load_catalog(providers=(config.provider,))
+    except CatalogError:
+        return price_stack(config, (), "(catalog unavailable)")
+    return price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog))
+
+
+def why_unpriced(provider: str, catalog) -> str:
+    """What a loaded `Catalog` says when it has no USD price for `provider`'s offerings."""
+    reasons = [f"{count} {provider} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
+               for currency, count in sorted(catalog.left_out.items())]
+    if not catalog.offerings and not reasons:
+        reasons.append(f"the catalog has no {provider} prices; run `trainstack catalog refresh --provider {provider}`")
+    return "; ".join(reasons)

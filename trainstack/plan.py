@@ -96,23 +96,9 @@ def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
 
 def _price(cluster: Any) -> Any:
     """The cluster's cost as configured, from the catalog of its provider."""
-    from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.stack_price import price_stack
+    from profiles.stack_price import price_from_catalog
 
-    try:
-        catalog = load_catalog(providers=(cluster.provider,))
-    except CatalogError:
-        return price_stack(cluster, (), "(catalog unavailable)")
-    return price_stack(cluster, catalog.offerings, catalog.version, _why_unpriced(cluster.provider, catalog))
-
-
-def _why_unpriced(provider: str, catalog: Any) -> str:
-    """What the catalog says when it has no USD price for `provider`'s offerings."""
-    reasons = [f"{count} {provider} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
-               for currency, count in sorted(catalog.left_out.items())]
-    if not catalog.offerings and not reasons:
-        reasons.append(f"the catalog has no {provider} prices; run `trainstack catalog refresh --provider {provider}`")
-    return "; ".join(reasons)
+    return price_from_catalog(cluster)
 
 
 # The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.

@@ -2,6 +2,7 @@
 
 import contextvars
 import json
+from pathlib import Path
 
 import pulumi
 import pytest
@@ -126,3 +127,26 @@ def test_budget_policy_reads_stack_and_policy_config(stack_config, policy_config
     messages = run_with_config(config, lambda: reported(validate_budget, args))
     assert len(messages) == expected
     assert all("$20.50/hour" in m for m, _ in messages)
+
+
+def test_budget_policy_prices_the_cluster_from_the_catalog_not_the_typed_price():
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    cluster = yaml.safe_load((root / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
+    edited = {**cluster, "usd_per_hour": 1.0}  # typed by hand; the catalog says $8.52/hour
+    config = {"trainstack:cluster": json.dumps(edited), "trainstack:max_usd_per_hour": "5"}
+    ((message, urn),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
+    assert message.startswith(f"cluster costs ${cluster['usd_per_hour']:,.2f}/hour, over trainstack:max_usd_per_hour $5.00")
+    assert urn is None
+
+
+def test_budget_policy_fails_closed_on_an_unpriced_stack():
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    stack = root / "stacks" / "Pulumi.training-a100-tencentcloud.yaml"
+    cluster = yaml.safe_load(stack.read_text())["config"]["trainstack:cluster"]
+    config = {"trainstack:cluster": json.dumps(cluster), "trainstack:max_usd_per_hour": "50"}
+    ((message, _),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
+    assert message.startswith("the cluster's price is unknown")
