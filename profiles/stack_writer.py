@@ -123,15 +123,32 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
     """Write a stack file atomically; returns False when the file already had this text.
 
     Raises:
-        StackWriteError: the file exists and was edited by hand, and `force` is False.
+        StackWriteError: without `force`, the file exists and was edited by hand (or not
+            written by trainstack), or the new text moves the cluster to another provider,
+            region or zone (which replaces every resource, file system included).
     """
     if path.exists():
         current = path.read_text(encoding="utf-8")
         if current == text:
             return False
         if is_hand_edited(current) and not force:
+            why = "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
+            raise StackWriteError(f"{path}: {why}; pass --force to replace it")
+        moved = _placement(current), _placement(text)
+        if None not in moved and moved[0] != moved[1] and not force:
             raise StackWriteError(
-                f"{path}: edited by hand since trainstack wrote it; pass --force to replace it"
+                f"{path}: the new pick moves the cluster from {' '.join(moved[0])} to {' '.join(moved[1])}, so "
+                "`pulumi up` would replace every resource, its file system included; pass --force or write "
+                "another stack name"
             )
     write_atomically(path, text)
     return True
+
+
+def _placement(text: str) -> tuple[str, str, str] | None:
+    """(provider, region, zone) of a stack file's cluster; None when it cannot be read."""
+    try:
+        cluster = (yaml.safe_load(text) or {})["config"][f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"]
+        return str(cluster["provider"]), str(cluster["region"]), str(cluster["zone"])
+    except (yaml.YAMLError, KeyError, TypeError):
+        return None

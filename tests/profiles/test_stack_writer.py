@@ -85,3 +85,35 @@ def test_header_gives_the_job_total_with_storage(fixture_catalog):
     config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, "v")
     text = render_stack(config, "w.yaml", "2026-01-01", usd_storage=100.0)
     assert "$24.0000/hour, $1,728.00 compute + $100.00 storage = $1,828.00 per job for 72 h." in text
+
+
+def render_stack_elsewhere(text, old, new):
+    from profiles.stack_writer import _digest
+
+    body = text.split("\n", 4)[4].replace(old, new)
+    header = "".join(line + "\n" for line in text.splitlines()[:3])
+    return f"{header}# trainstack-checksum: sha256:{_digest(body)}\n{body}"
+
+
+@pytest.mark.parametrize(("old", "new", "moved"), [
+    ("zone: use1-az1", "zone: use1-az2", "aws us-east-1 use1-az2"),
+    ("provider: aws", "provider: gcp", "gcp us-east-1 use1-az1"),
+])
+def test_a_pick_that_moves_the_cluster_needs_force(tmp_path, stack_text, old, new, moved):
+    path = tmp_path / "Pulumi.job.yaml"
+    write_stack(path, stack_text)
+    elsewhere = render_stack_elsewhere(stack_text, old, new)
+    with pytest.raises(StackWriteError) as err:
+        write_stack(path, elsewhere)
+    assert str(err.value) == (
+        f"{path}: the new pick moves the cluster from aws us-east-1 use1-az1 to {moved}, so `pulumi up` would "
+        "replace every resource, its file system included; pass --force or write another stack name")
+    assert path.read_text() == stack_text
+    assert write_stack(path, elsewhere, force=True) and path.read_text() == elsewhere
+
+
+def test_a_stack_not_written_by_trainstack_is_named_so(tmp_path, stack_text):
+    path = tmp_path / "Pulumi.job.yaml"
+    path.write_text("config:\n  aws:region: us-east-1\n")
+    with pytest.raises(StackWriteError, match="not written by trainstack; pass --force"):
+        write_stack(path, stack_text)
