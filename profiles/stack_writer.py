@@ -145,6 +145,19 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
     return True
 
 
+def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:
+    """A region-priced pick (`zone` == `region`, e.g. Alibaba's snapshot rows) keeps the zone
+    id the existing stack at `path` names in the same provider and region; other picks, and
+    stacks elsewhere, are returned unchanged.
+    """
+    if config.zone != config.region or not path.exists():
+        return config
+    placement = _placement(path.read_text(encoding="utf-8"))
+    if placement is None or placement[:2] != (config.provider, config.region) or placement[2] == config.region:
+        return config
+    return config.model_copy(update={"zone": placement[2]})
+
+
 def _placement(text: str) -> tuple[str, str, str] | None:
     """(provider, region, zone) of a stack file's cluster; None when it cannot be read."""
     try:

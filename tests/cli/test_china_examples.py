@@ -116,3 +116,33 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
     assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
     assert lines[3].startswith(f"  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
     assert f"that {config.zone} sells {config.instance_type}" in lines[4]
+
+
+def _project(tmp_path: Path, with_example: bool) -> Path:
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    if with_example:
+        shutil.copy(ROOT / "stacks" / "Pulumi.training-a100-alicloud.yaml", tmp_path / "stacks")
+    return tmp_path
+
+
+@pytest.mark.parametrize("with_example", [True, False])
+def test_rewriting_the_alibaba_example_keeps_its_zone_id(rated, tmp_path, with_example):
+    from profiles.stack_writer import cluster_config, keep_zone, render_stack, stack_path, write_stack
+    from trainstack.plan import PlanError
+
+    project = _project(tmp_path, with_example)
+    spec = load_spec(ROOT / "profiles" / "workloads" / "training-a100-alicloud.yaml")
+    candidate = resolve(spec, rated.offerings).choice.candidate
+    path = stack_path(project, "training-a100-alicloud")
+    config = keep_zone(cluster_config(spec, candidate, rated.version), path)
+    assert config.zone == ("cn-beijing-h" if with_example else "cn-beijing")  # the snapshot prices per region
+    write_stack(path, render_stack(config, "w.yaml", rated.built, candidate.usd_storage), force=True)
+    if not with_example:
+        with pytest.raises(PlanError, match="zone: the price catalog lists Alibaba prices per region"):
+            run_plan("training-a100-alicloud", project)
+        return
+    plan = run_plan("training-a100-alicloud", project)
+    nodes = [r for r in plan.resources if r["type"] == "alicloud:ecs/instance:Instance"]
+    assert len(nodes) == 2 and {n["inputs"]["availabilityZone"] for n in nodes} == {"cn-beijing-h"}
