@@ -2,7 +2,7 @@
 
 A rule over each cloud's region names, not a figure: mainland-China regions are the ones
 the provider names for mainland cities. Hong Kong, Macau and Taiwan regions are outside
-mainland China's data-residency rules and are excluded (Alibaba `cn-hongkong`, Tencent
+mainland China's data-residency rules and are excluded (Alibaba and Volcengine `cn-hongkong`, Tencent
 `ap-hongkong`, Huawei `ap-southeast-1`, Baidu `hkg`). AWS (`cn-north-1`, `cn-northwest-1`)
 and Azure (`chinanorth*`, `chinaeast*`) mainland regions are run by local operators and
 are not in the price catalog.
@@ -14,9 +14,9 @@ import re
 
 _MAINLAND: dict[str, re.Pattern[str]] = {
     "alicloud": re.compile(r"^cn-(?!hongkong)[a-z]+\d*$"),
-    "tencentcloud": re.compile(r"^ap-(beijing|shanghai|guangzhou|chengdu|chongqing|nanjing)(-[a-z]+)?$"),
+    "tencentcloud": re.compile(r"^ap-(beijing|shanghai|guangzhou|shenzhen|chengdu|chongqing|nanjing)(-[a-z]+)?$"),
     "huaweicloud": re.compile(r"^cn-(north|east|south|southwest|northeast)-\d+$"),
-    "volcengine": re.compile(r"^cn-[a-z]+(-[a-z]+)?$"),
+    "volcengine": re.compile(r"^cn-(?!hongkong)[a-z]+(-[a-z]+)?$"),
     "baiducloud": re.compile(r"^(bj|gz|su|bd|fwh|yq|cd|fsh)$"),
     "aws": re.compile(r"^cn-(north|northwest)-\d$"),
     "azure": re.compile(r"^china(north|east)\d?$"),
