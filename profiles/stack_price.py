@@ -10,6 +10,7 @@ never re-prices (it exports the recorded price), so previews stay deterministic.
 from __future__ import annotations
 
 from collections.abc import Iterable
+import dataclasses
 from dataclasses import dataclass
 
 from components.contract import ClusterConfig
@@ -32,6 +33,9 @@ class StackPrice:
         usd_storage: the file system's cost for `hours`, USD; None when unknown or none.
         recorded_usd_per_hour: the price the stack file records, USD/hour, or None.
         note: "" when both agree; else why the two differ or why the recorded one is kept.
+        caveats: what the price leaves out or may get wrong: the catalog row's price note
+            (e.g. `estimate: third-party snapshot ...`) and a file system whose price is
+            unknown (so not in `usd_total`).
     """
 
     usd_per_hour: float | None
@@ -39,6 +43,7 @@ class StackPrice:
     usd_storage: float | None
     recorded_usd_per_hour: float | None
     note: str = ""
+    caveats: tuple[str, ...] = ()
 
     @property
     def usd_compute(self) -> float | None:
@@ -92,9 +97,19 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
     if config.file_system:
         fs = config.file_system
         storage = storage_usd(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, config.hours)
-    recorded = config.usd_per_hour
     match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
+    price = _compute_price(config, node_price, catalog_version, why_unpriced, storage)
+    caveats = [match.price_note] if node_price is not None and match.price_note else []
+    if config.file_system and storage is None:
+        caveats.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
+    return dataclasses.replace(price, caveats=tuple(caveats))
+
+
+def _compute_price(config: ClusterConfig, node_price: float | None, catalog_version: str, why_unpriced: str,
+                   storage: float | None) -> StackPrice:
+    """The price and note of `price_stack`, given the catalog's per-node price (or None)."""
+    recorded = config.usd_per_hour
     if node_price is None:
         why = "held capacity reservation" if config.capacity_reservation_id else f"{config.instance_type} " \
             f"{config.purchase} in {config.zone} is not in catalog {catalog_version}"

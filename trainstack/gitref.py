@@ -73,7 +73,8 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str) -> PlanResult:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
         raise PlanError(f"--against {ref}: the stack at {ref} does not plan: {lines[-1]}")
     data = json.loads(done.stdout)
-    return PlanResult(data["resources"], data["usd_per_hour"], data["usd_total"], data["outputs"])
+    return PlanResult(data["resources"], data["usd_per_hour"], data["usd_total"], data["outputs"],
+                      hours=data.get("hours"))
 
 
 def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = False) -> bytes:
@@ -97,7 +98,8 @@ def _main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     data: dict[str, Any] = {"resources": result.resources, "usd_per_hour": result.usd_per_hour,
-                            "usd_total": result.usd_total, "outputs": result.outputs}
+                            "usd_total": result.usd_total, "outputs": result.outputs,
+                            "hours": getattr(result, "hours", None)}
     print(json.dumps(data, default=str))
     return 0
 

@@ -85,6 +85,7 @@ def _cost(review: dict[str, Any]) -> list[str]:
         lines += ["", f"USD/job includes ${after['usd_storage']:,.2f} of file-system storage."]
     if after.get("price_note"):
         lines += ["", f"⚠️ Price: {after['price_note']}."]
+    lines += [f"⚠️ Caveat: {caveat}." for caveat in after.get("price_caveats", [])]
     if review["budget_usd_per_hour"] is not None:
         lines += ["", f"Budget: ${review['budget_usd_per_hour']:,.2f}/hour (`trainstack:max_usd_per_hour`)."]
     return lines

@@ -45,6 +45,8 @@ class PlanResult:
         usd_storage: the storage part of `usd_total`, USD; None when unknown or none.
         recorded_usd_per_hour: the price the stack file records, USD/hour.
         price_note: "" when the recorded price is current; else what differs and why.
+        price_caveats: what the price leaves out or may get wrong (see `StackPrice.caveats`).
+        hours: the planned run time, hours (None in plans rebuilt from older JSON).
     """
 
     resources: list[dict[str, Any]]
@@ -54,6 +56,8 @@ class PlanResult:
     usd_storage: float | None = None
     recorded_usd_per_hour: float | None = None
     price_note: str = ""
+    price_caveats: tuple[str, ...] = ()
+    hours: float | None = None
 
 
 def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
@@ -90,8 +94,10 @@ def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
     price = _price(cluster)
+    # Under `plan --against REF` this module is today's but `profiles` is REF's (trainstack.gitref),
+    # whose StackPrice may predate `caveats`.
     return PlanResult(resources, price.usd_per_hour, price.usd_total, outputs, price.usd_storage,
-                      price.recorded_usd_per_hour, price.note)
+                      price.recorded_usd_per_hour, price.note, getattr(price, "caveats", ()), cluster.hours)
 
 
 def _price(cluster: Any) -> Any:

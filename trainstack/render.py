@@ -89,6 +89,7 @@ def plan_json(result: Any, policies: list | None = None) -> dict:
         "usd_storage": result.usd_storage,
         "recorded_usd_per_hour": result.recorded_usd_per_hour,
         "price_note": result.price_note,
+        "price_caveats": list(result.price_caveats),
         "policies": [
             {"rule": r.rule, "passed": r.passed, "violations": [v.message for v in r.violations]}
             for r in policies or []
@@ -133,6 +134,8 @@ def plan_tree(stack: str, result: Any) -> None:
         out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
     if result.price_note:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
+    for caveat in result.price_caveats:
+        out.print(f"[yellow]caveat: {escape(caveat)}[/yellow]")
 
 
 def catalog_summary(catalog: Any) -> None:

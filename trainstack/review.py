@@ -97,17 +97,18 @@ def _delta(before: dict | None, after: dict, key: str, digits: int) -> float | N
     return None if old is None or after[key] is None else round(after[key] - old, digits)
 
 
-def _cost(plan: PlanResult | None) -> dict[str, float | None] | None:
+def _cost(plan: PlanResult | None) -> dict[str, Any] | None:
     if plan is None:
         return None
     storage = plan.usd_storage or 0.0
-    if plan.usd_per_hour is None:
-        return {"usd_per_hour": None, "usd_per_job": None, "hours": 0.0, "usd_storage": plan.usd_storage,
-                "price_note": plan.price_note}
-    hours = (plan.usd_total - storage) / plan.usd_per_hour if plan.usd_per_hour else 0.0
-    return {"usd_per_hour": round(plan.usd_per_hour, 4), "usd_per_job": round(plan.usd_total, 2),
+    hours = plan.hours
+    if hours is None:  # a plan made by older code at a git ref: derive the hours from its costs
+        hours = (plan.usd_total - storage) / plan.usd_per_hour if plan.usd_per_hour else 0.0
+    known = plan.usd_per_hour is not None
+    return {"usd_per_hour": round(plan.usd_per_hour, 4) if known else None,
+            "usd_per_job": round(plan.usd_total, 2) if known else None,
             "hours": round(hours, 4), "usd_storage": None if plan.usd_storage is None else round(storage, 2),
-            "price_note": plan.price_note}
+            "price_note": plan.price_note, "price_caveats": list(getattr(plan, "price_caveats", ()))}
 
 
 def stack_budget(stack_file: Path) -> float | None:

@@ -104,6 +104,9 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
     assert price.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
     assert price.usd_total == pytest.approx(price.usd_per_hour * 72)
     assert price.note == f"the stack records no price; catalog {rated.version} gives ${price.usd_per_hour:,.2f}/hour"
+    estimate, storage = price.caveats
+    assert estimate.startswith("estimate: third-party snapshot")
+    assert storage == "the file system's price on alicloud is unknown, so the job total leaves it out"
 
 
 @pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
@@ -146,3 +149,13 @@ def test_rewriting_the_alibaba_example_keeps_its_zone_id(rated, tmp_path, with_e
     plan = run_plan("training-a100-alicloud", project)
     nodes = [r for r in plan.resources if r["type"] == "alicloud:ecs/instance:Instance"]
     assert len(nodes) == 2 and {n["inputs"]["availabilityZone"] for n in nodes} == {"cn-beijing-h"}
+
+
+def test_review_of_an_unpriced_stack_keeps_its_hours_and_shows_no_delta(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = run("plan", "-s", "training-a100-tencentcloud", "--against", "HEAD", "--json")
+    assert result.exit_code == 0, result.output
+    cost = json.loads(result.stdout)["cost"]
+    assert cost["after"]["hours"] == cost["before"]["hours"] == 72.0
+    assert cost["after"]["usd_per_hour"] is None and cost["delta_usd_per_hour"] is None
+    assert cost["after"]["price_caveats"] == ["the file system's price on tencentcloud is unknown, so the job total leaves it out"]

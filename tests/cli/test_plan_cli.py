@@ -35,10 +35,11 @@ def test_plan_json_matches_the_stack_price(at_root):
     cluster = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
     data = json.loads(run("plan", "-s", "training-a100", "--json").stdout)
     assert set(data) == {"resources", "usd_per_hour", "usd_total", "usd_storage", "recorded_usd_per_hour",
-                         "price_note", "policies"}
+                         "price_note", "price_caveats", "policies"}
     assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
     assert data["usd_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
     assert data["price_note"] == ""  # the committed stack's price is current
+    assert data["price_caveats"] == []  # a SkyPilot list price, and FSx storage priced
     assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"])
     instances = [r for r in data["resources"] if r["type"] == "aws:ec2/instance:Instance"]
     assert len(instances) == cluster["nodes"]
@@ -112,3 +113,11 @@ def test_bad_stack_keys_fail_before_anything_is_printed(tmp_path, monkeypatch, e
 def test_empty_against_is_an_error(at_root):
     result = run("plan", "-s", "training-a100", "--against", "")
     assert result.exit_code == 2 and result.stderr.startswith("error: --against: give a git revision")
+
+
+def test_plan_says_when_the_file_system_price_is_left_out(at_root):
+    data = json.loads(run("plan", "-s", "training-h100-azure", "--json").stdout)
+    assert data["usd_storage"] is None
+    assert data["price_caveats"] == ["the file system's price on azure is unknown, so the job total leaves it out"]
+    tree = run("plan", "-s", "training-h100-azure").stdout
+    assert "caveat: the file system's price on azure is unknown, so the job total leaves it out" in tree
