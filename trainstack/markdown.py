@@ -29,15 +29,17 @@ def _summary_line(review: dict[str, Any]) -> str:
     counts = review["summary"]
     actions = " · ".join(f"{counts[a]} to {a}" for a in ("create", "update", "replace", "delete"))
     cost = review["cost"]
-    before = cost["before"] or {"usd_per_hour": 0.0, "usd_per_job": 0.0}
+    before = cost["before"]
     results = review["policies"]["results"]
     passed = sum(r["passed"] for r in results)
     icon = "✅" if passed == len(results) else "❌"
     after = cost["after"]
-    return (f"**{actions}** ({counts['same']} unchanged) · "
-            f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
-            f"**{_usd(before['usd_per_job'])} → {_usd(after['usd_per_job'])}/job** · "
-            f"policies {icon} {passed}/{len(results)} passed")
+    if cost["before"] is None:  # a new stack: nothing to compare with
+        prices = f"**new: {_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
+    else:
+        prices = (f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
+                  f"**{_usd(before['usd_per_job'])} → {_usd(after['usd_per_job'])}/job**")
+    return f"**{actions}** ({counts['same']} unchanged) · {prices} · policies {icon} {passed}/{len(results)} passed"
 
 
 def _usd(value: float | None) -> str:

@@ -14,7 +14,7 @@ KEY_INPUTS = (
     "ipProtocol", "fromPort", "toPort", "cidrIpv4", "referencedSecurityGroupId", "instanceMarketOptions",
     "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
     "singlePlacementGroup", "overprovision", "acceleratorType", "runtimeVersion", "tier",
-    "capacityGib", "storageCapacityTiB", "groupPlacementPolicy",
+    "capacityGib", "storageCapacityTiB", "groupPlacementPolicy", "flavorId", "zoneId", "spec", "zone",
 )
 
 
@@ -57,7 +57,8 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{spec.name}: {resolution.matched} candidates (catalog {catalog_version})")
+    noun = "candidate" if resolution.matched == 1 else "candidates"
+    table = Table(title=f"{spec.name}: {resolution.matched} {noun} (catalog {catalog_version})")
     for column in ("#", "provider", "region / zone", "instance type", "GPUs", "purchase",
                    "hours", "USD/hour", "USD/job", "why"):
         table.add_column(column, justify="right" if column in ("#", "hours", "USD/hour", "USD/job") else "left")

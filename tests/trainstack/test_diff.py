@@ -139,3 +139,14 @@ def test_a_replaced_subnet_replaces_what_lives_in_it(tmp_path):
     assert actions["dev-lt"].action == "update"
     assert actions["dev-node-0"].action == actions["dev-node-1"].action == "replace"
     assert actions["dev-vpc"].action == "same"
+
+
+def test_markdown_summary_of_a_new_and_of_an_unpriced_stack():
+    after = PlanResult([rec(NODE, "c-node-0")], 12.5, 900.0, {}, hours=72.0)
+    review = review_json("dev", "main", diff_plans([], after.resources, "dev"), None, after, [], None)
+    assert "**new: $12.50/hour** · **$900.00/job**" in review_markdown(review)
+    unpriced = PlanResult([rec(NODE, "c-node-0")], None, None, {}, hours=72.0)
+    review = review_json("dev", "main", diff_plans(after.resources, unpriced.resources, "dev"), after, unpriced, [], None)
+    text = review_markdown(review)
+    assert "**$12.50 → price unknown/hour** · **$900.00 → price unknown/job**" in text
+    assert "| USD/hour | 12.50 | unknown | – |" in text and review["cost"]["after"]["hours"] == 72.0
