@@ -68,13 +68,13 @@ def _check_zone(args: ClusterConfig) -> None:
     if args.zone == args.region:
         raise ValueError(
             f"zone: the price catalog lists Alibaba prices per region, so this stack has no zone "
-            f"yet; set zone to a zone id of {args.region} that sells {args.instance_type}, e.g. "
-            f"{args.region}-h"
+            f"yet; set zone to a zone id of {args.region} (<region>-<letter>) that sells "
+            f"{args.instance_type}, as the Alibaba console lists them"
         )
     if not args.zone.startswith(f"{args.region}-"):
         raise ValueError(
-            f"zone: '{args.zone}' is not in region {args.region}; use a zone id such as "
-            f"{args.region}-h"
+            f"zone: '{args.zone}' is not in region {args.region}; use a zone id of that region "
+            f"({args.region}-<letter>)"
         )
 
 
