@@ -99,20 +99,26 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
         storage = storage_usd(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, config.hours)
     match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
-    price = _compute_price(config, node_price, catalog_version, why_unpriced, storage)
+    price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, storage)
     caveats = [match.price_note] if node_price is not None and match.price_note else []
     if config.file_system and storage is None:
         caveats.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
     return dataclasses.replace(price, caveats=tuple(caveats))
 
 
-def _compute_price(config: ClusterConfig, node_price: float | None, catalog_version: str, why_unpriced: str,
-                   storage: float | None) -> StackPrice:
-    """The price and note of `price_stack`, given the catalog's per-node price (or None)."""
+def _compute_price(config: ClusterConfig, node_price: float | None, listed: bool, catalog_version: str,
+                   why_unpriced: str, storage: float | None) -> StackPrice:
+    """The price and note of `price_stack`, given the catalog's per-node price (or None) and
+    whether the catalog lists the instance type in the stack's zone or region at all."""
     recorded = config.usd_per_hour
     if node_price is None:
-        why = "held capacity reservation" if config.capacity_reservation_id else f"{config.instance_type} " \
-            f"{config.purchase} in {config.zone} is not in catalog {catalog_version}"
+        terms = config.purchase if config.commitment == "none" else f"{config.commitment} reserved"
+        if config.capacity_reservation_id:
+            why = "held capacity reservation"
+        elif listed:
+            why = f"catalog {catalog_version} lists {config.instance_type} in {config.zone} but has no {terms} price for it"
+        else:
+            why = f"{config.instance_type} {config.purchase} in {config.zone} is not in catalog {catalog_version}"
         if recorded is None:
             note = f"price unknown ({why}{'; ' + why_unpriced if why_unpriced else ''}); the stack records no price"
         else:

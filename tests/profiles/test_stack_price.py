@@ -46,3 +46,13 @@ def test_storage_is_added_where_known(fixture_catalog):
 def test_an_older_catalog_version_is_mentioned_even_when_the_price_matches(fixture_catalog):
     result = price_stack(ClusterConfig(**{**BASE, "catalog_version": "2020-01-01-old"}), fixture_catalog.offerings, "fixture-1")
     assert result.note == "resolved with catalog 2020-01-01-old; the current one is fixture-1 and gives the same price"
+
+
+def test_a_listed_type_without_the_stacks_terms_says_which_price_is_missing(fixture_catalog):
+    listed = next(o for o in fixture_catalog.offerings if o.provider == "aws")
+    unpriced_spot = [o._replace(spot_usd_per_hour=None) if o is listed else o for o in fixture_catalog.offerings]
+    config = ClusterConfig(**{**BASE, "zone": listed.zone, "region": listed.region, "instance_type": listed.instance_type})
+    result = price_stack(config, unpriced_spot, "fixture-1")
+    assert result.usd_per_hour == 24.0  # the recorded price is kept
+    assert result.note.startswith(f"price unknown (catalog fixture-1 lists {listed.instance_type} in {listed.zone} "
+                                  "but has no spot price for it); showing the recorded $24.00/hour")
