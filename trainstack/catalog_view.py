@@ -22,15 +22,22 @@ def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
              for currency, count in sorted(catalog.left_out.items())]
     try:
         sources = json.loads((data_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         sources = {}
+    sources = {p: e for p, e in sources.items() if isinstance(e, dict)} if isinstance(sources, dict) else {}
     lines.append(f"sources of catalog {catalog.version} (built {catalog.built}):")
     lines += [f"  {provider}: {_source(entry)}" for provider, entry in sorted(sources.items())] or ["  none recorded"]
-    rates = [f"1 USD = {r.get('per_usd')} {currency} as of {r.get('as_of')} ({r.get('source')})"
-             for currency, r in sorted(catalog.rates.items())]
-    rates += [f"USD/{currency} as of {as_of}: too old, not used" for currency, as_of in sorted(catalog.stale_rates.items())]
-    lines.append(f"exchange rates: {'; '.join(rates) if rates else 'none recorded'}")
+    lines.append(f"exchange rates: {_rates(catalog)}")
     return lines
+
+
+def _rates(catalog: Any) -> str:
+    """The rates in use (`1 USD = 7.12 CNY as of ... (source)`), then those not used and why."""
+    rates = [f"1 USD = {r['per_usd']} {currency} as of {r['as_of']} ({r.get('source')})"
+             for currency, r in sorted(catalog.rates.items())]
+    rates += [f"USD/{currency} not used: the recorded rate {why}"
+              for currency, why in sorted(catalog.unusable_rates.items())]
+    return "; ".join(rates) if rates else "none recorded"
 
 
 def _source(entry: dict) -> str:

@@ -1,4 +1,4 @@
-"""The `trainstack` command line: `resolve`, `plan` and `catalog info`.
+"""The `trainstack` command line: `resolve`, `plan`, `check` and `catalog`.
 
 A thin layer: it parses, calls the resolver / plan runner, and prints. Errors the user can
 fix print one line on stderr and exit with status 2, never a traceback. Pulumi is imported
@@ -201,37 +201,56 @@ def catalog_info() -> None:
 
 @catalog_app.command("set-rate")
 def catalog_set_rate(
-    currency: str = typer.Argument(..., help="ISO currency code, e.g. CNY."),
+    currency: str = typer.Argument(..., help="ISO currency code, e.g. CNY (lowercase is accepted and upper-cased)."),
     per_usd: float = typer.Argument(..., help="Units of the currency per 1 USD, e.g. 7.12."),
-    as_of: str = typer.Option(..., "--as-of", help="Date the rate applies to, YYYY-MM-DD."),
+    as_of: str = typer.Option(..., "--as-of", help="Date the rate applies to, YYYY-MM-DD (at most 1 day ahead)."),
     source: str = typer.Option(..., "--source", help="Where the rate comes from."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
+    force: bool = typer.Option(False, "--force", help="Replace a recorded rate dated later than --as-of."),
 ) -> None:
     """Record an exchange rate so offerings listed in that currency compare in USD."""
     from profiles.catalog.loader import DATA_DIR
-    from profiles.catalog.rates import RateError, set_rate
+    from profiles.catalog.rates import RateError, describe, previous_rate, set_rate
 
+    currency, folder = currency.strip().upper(), data_dir or DATA_DIR
     try:
-        entry = set_rate(DATA_DIR, currency, per_usd, as_of, source)
+        before = previous_rate(folder, currency)
+        entry = set_rate(folder, currency, per_usd, as_of, source, force=force)
     except RateError as exc:
         fail(str(exc))
-    typer.echo(f"recorded 1 USD = {entry['per_usd']} {currency} as of {entry['as_of']} ({entry['source']})")
+    recorded = describe(currency, entry)
+    typer.echo(f"recorded {recorded}")
+    if before and before != recorded:
+        typer.echo(f"replaced {before}")
 
 
 @catalog_app.command("refresh-rate")
 def catalog_refresh_rate(
-    currency: str = typer.Argument("CNY", help="Currency to fetch; CFETS quotes USD against CNY only."),
+    currency: str = typer.Argument("CNY", help="Currency to fetch, CNY (lowercase is accepted); CFETS quotes no other."),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
 ) -> None:
-    """Fetch the latest CFETS USD/CNY central parity (chinamoney.com.cn) and record it as `set-rate` does."""
+    """Fetch the latest CFETS USD/CNY central parity (chinamoney.com.cn) and record it as `set-rate` does.
+
+    A recorded rate dated after CFETS's latest is kept.
+    """
     from profiles.catalog.fetchers import FetchError
     from profiles.catalog.loader import DATA_DIR
-    from profiles.catalog.rates import RateError, refresh_rate
+    from profiles.catalog.rates import KeptRate, RateError, describe, previous_rate, refresh_rate
 
+    currency, folder = currency.strip().upper(), data_dir or DATA_DIR
     try:
-        entry = refresh_rate(data_dir or DATA_DIR, currency)
+        before = previous_rate(folder, currency)
+        entry = refresh_rate(folder, currency)
     except (FetchError, RateError) as exc:
         fail(str(exc))
-    typer.echo(f"recorded 1 USD = {entry['per_usd']} {currency} as of {entry['as_of']} ({entry['source']})")
+    if isinstance(entry, KeptRate):
+        typer.echo(f"kept {describe(currency, entry)}; CFETS's latest is {entry.latest} "
+                   f"({entry.latest_per_usd:g} {currency} per USD)")
+        return
+    recorded = describe(currency, entry)
+    typer.echo(f"recorded {recorded}")
+    if before and before != recorded:
+        typer.echo(f"replaced {before}")
 
 
 @catalog_app.command("refresh")

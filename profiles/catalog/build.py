@@ -4,6 +4,8 @@ Rerunnable: `python -m profiles.catalog.build [--source DIR] [--date YYYY-MM-DD]
 `shared/reference-catalog/` (a filtered, verbatim extract of skypilot-org/skypilot-catalog,
 Apache-2.0; see NOTICE) and writes `profiles/catalog/data/<provider>.csv` plus
 `catalog.json` (version, build date, and each source file's repository path and commit).
+Providers the build has no source for (filled by `trainstack catalog refresh`) keep their
+files and `sources` entries, and recorded exchange rates are kept; both count in the version.
 
 Cleaning rules (from the extract's README caveats):
 - An empty, zero, negative or unparseable price becomes None ("unknown"), never 0.
@@ -23,13 +25,16 @@ import json
 import re
 from pathlib import Path
 
+from profiles.catalog.loader import PROVIDERS
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
+from profiles.catalog.rates import versioned_with
 from profiles.catalog.sources import OTHER_BUILDERS, SOURCE_BUILDERS
 from profiles.files import write_atomically
 
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_SOURCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference-catalog"
 SOURCE_REPOSITORY = "github.com/skypilot-org/skypilot-catalog"
+BUILT = (*SOURCE_BUILDERS, *OTHER_BUILDERS)  # providers the build writes; the others it keeps
 _COMMIT_ROW = re.compile(r"^\|([^|]*)\|\s*`([^`]+)`\s*\|\s*`([0-9a-f]{40})`", re.M)
 
 
@@ -70,13 +75,19 @@ def _fits(offering: Offering, header: tuple[str, ...]) -> bool:
     return all(getattr(offering, c) == _DEFAULTS[c] for c in COLUMNS[len(header):])
 
 
-def _kept_rates(out_dir: Path) -> dict:
-    """Exchange rates a user recorded in the existing `catalog.json`: a rebuild keeps them."""
+def _previous_meta(out_dir: Path) -> dict:
+    """The existing `catalog.json` of `out_dir` ({} when missing, unreadable or not an object)."""
     try:
-        rates = json.loads((out_dir / "catalog.json").read_text(encoding="utf-8")).get("exchange_rates")
+        meta = json.loads((out_dir / "catalog.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return {"exchange_rates": rates} if rates else {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _kept_rates(out_dir: Path) -> dict:
+    """Exchange rates a user recorded in the existing `catalog.json`: a rebuild keeps them."""
+    rates = _previous_meta(out_dir).get("exchange_rates")
+    return {"exchange_rates": rates} if isinstance(rates, dict) and rates else {}
 
 
 class BuildError(RuntimeError):
@@ -85,19 +96,36 @@ class BuildError(RuntimeError):
 
 def refreshed_providers(out_dir: Path) -> dict[str, str]:
     """Providers whose rows in `out_dir` came from `trainstack catalog refresh`: name -> date."""
-    try:
-        sources = json.loads((out_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
-    except (OSError, ValueError):
+    sources = _previous_meta(out_dir).get("sources")
+    if not isinstance(sources, dict):
         return {}
     return {p: str(e["refreshed"].get("date", "?")) for p, e in sorted(sources.items())
             if isinstance(e, dict) and isinstance(e.get("refreshed"), dict)}
 
 
+def _kept_providers(out_dir: Path) -> tuple[dict[str, str], dict[str, dict], dict]:
+    """What a rebuild keeps of providers it does not build (refreshed ones, e.g. tencentcloud).
+
+    Returns:
+        `(texts, sources, marker)`: their CSV text (for the version digest), their
+        `catalog.json` `sources` entries, and `{"refreshed": latest date}` when any of them
+        was refreshed ({} otherwise).
+    """
+    texts = {p: (out_dir / f"{p}.csv").read_text(encoding="utf-8") for p in PROVIDERS
+             if p not in BUILT and (out_dir / f"{p}.csv").exists()}
+    sources = _previous_meta(out_dir).get("sources")
+    kept = {p: e for p, e in sources.items() if p not in BUILT} if isinstance(sources, dict) else {}
+    dates = [d for p, d in refreshed_providers(out_dir).items() if p not in BUILT]
+    return texts, kept, ({"refreshed": max(dates)} if dates else {})
+
+
 def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
     """Build every provider's catalog file from `source` into `out_dir`.
 
-    Recorded exchange rates are kept. Rows fetched by `trainstack catalog refresh` would be
-    replaced by the reference extract's, so the build refuses unless `force`.
+    Recorded exchange rates are kept (and mark the version, see `rates.versioned_with`), and
+    so are the files and `sources` entries of providers the build has no source for. Rows a
+    `trainstack catalog refresh` fetched for a provider the build writes would be replaced by
+    the reference extract's, so the build refuses unless `force`.
 
     Args:
         source: folder holding the extract CSVs and README.md.
@@ -110,13 +138,35 @@ def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
 
     Raises:
         FileNotFoundError: a source CSV is missing.
-        BuildError: `out_dir` holds refreshed rows and `force` is false.
+        BuildError: `out_dir` holds refreshed rows of a provider the build writes and `force`
+            is false.
     """
-    refreshed = refreshed_providers(out_dir)
+    refreshed = {p: d for p, d in refreshed_providers(out_dir).items() if p in BUILT}
     if refreshed and not force:
         which = ", ".join(f"{p} (refreshed {d})" for p, d in refreshed.items())
         raise BuildError(f"{out_dir}: {which} came from live price APIs and a rebuild would replace them with "
                          "the reference extract; rerun with --force (make catalog ARGS=--force) to do so")
+    texts, meta_sources = _built(source, date)
+    kept_texts, kept_sources, marker = _kept_providers(out_dir)
+    every = {**kept_texts, **texts}
+    digest = hashlib.sha256("".join(every[p] for p in sorted(every)).encode()).hexdigest()
+    rates = _kept_rates(out_dir)
+    meta = {
+        "version": versioned_with(f"{date}-{digest[:10]}", rates.get("exchange_rates")),
+        "built": date,
+        "license": "Apache-2.0 (SkyPilot project); cloud providers' public list prices",
+        "sources": {**kept_sources, **meta_sources},
+        **marker,
+        **rates,
+    }
+    for provider, text in texts.items():
+        write_atomically(out_dir / f"{provider}.csv", text)
+    write_atomically(out_dir / "catalog.json", json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    return meta
+
+
+def _built(source: Path, date: str) -> tuple[dict[str, str], dict[str, dict]]:
+    """CSV text and `sources` entry of every provider the build writes (`BUILT`)."""
     commits = source_commits((source / "README.md").read_text(encoding="utf-8"))
     texts: dict[str, str] = {}
     meta_sources: dict[str, dict] = {}
@@ -130,18 +180,7 @@ def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
         offerings = builder(source, date)
         texts[provider] = offerings_to_csv(offerings)
         meta_sources[provider] = {**provider_meta, "offerings": len(offerings)}
-    digest = hashlib.sha256("".join(texts[p] for p in sorted(texts)).encode()).hexdigest()
-    meta = {
-        "version": f"{date}-{digest[:10]}",
-        "built": date,
-        "license": "Apache-2.0 (SkyPilot project); cloud providers' public list prices",
-        "sources": meta_sources,
-        **_kept_rates(out_dir),
-    }
-    for provider, text in texts.items():
-        write_atomically(out_dir / f"{provider}.csv", text)
-    write_atomically(out_dir / "catalog.json", json.dumps(meta, indent=2, sort_keys=True) + "\n")
-    return meta
+    return texts, meta_sources
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -156,7 +195,8 @@ def main(argv: list[str] | None = None) -> None:
         meta = build(args.source, args.out, args.date, args.force)
     except BuildError as exc:
         raise SystemExit(f"error: {exc}") from None
-    counts = ", ".join(f"{p} {s['offerings']}" for p, s in sorted(meta["sources"].items()))
+    counts = ", ".join(f"{p} {e.get('offerings', '?') if isinstance(e, dict) else '?'}"
+                       for p, e in sorted(meta["sources"].items()))
     print(f"catalog {meta['version']}: {counts} offerings -> {args.out}")
 
 

@@ -36,8 +36,11 @@ class Catalog:
         built: ISO date the catalog was built.
         rates: recorded exchange rates in use, `{"CNY": {"per_usd", "as_of", "source"}}`.
         left_out: currency -> rows left out because no usable USD rate is recorded for it.
-        stale_rates: currency -> the `as_of` date of a recorded rate too old to use
-            (older than `RATE_MAX_AGE_DAYS`, or not a date).
+        stale_rates: currency -> the `as_of` date of a recorded rate not used for its date
+            (older than `RATE_MAX_AGE_DAYS`, in the future, or not a date), for the
+            currencies of `left_out`.
+        unusable_rates: currency -> why its recorded rate is not used, a phrase completing
+            "the recorded USD/CNY rate ..." (see `rate_problem`), for every such currency.
     """
 
     offerings: tuple[Offering, ...]
@@ -46,14 +49,14 @@ class Catalog:
     rates: dict = field(default_factory=dict)
     left_out: dict = field(default_factory=dict)
     stale_rates: dict = field(default_factory=dict)
+    unusable_rates: dict = field(default_factory=dict)
 
     def left_out_reason(self, currency: str) -> str:
         """Why offerings listed in `currency` are left out, and the command that fixes it."""
         fix = (f"record one with `trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate "
                f"{currency} RATE --as-of YYYY-MM-DD --source TEXT`")
-        if currency in self.stale_rates:
-            return (f"the recorded USD/{currency} rate (as of {self.stale_rates[currency]}) is more than "
-                    f"{RATE_MAX_AGE_DAYS} days old; {fix}")
+        if currency in self.unusable_rates:
+            return f"the recorded USD/{currency} rate {self.unusable_rates[currency]}; {fix}"
         return f"no USD/{currency} rate is recorded; {fix}"
 
 
@@ -61,32 +64,84 @@ class Catalog:
 # rather than converted at a rate that may have moved (china-clouds.md 2.6 asks for a limit;
 # 31 days is trainstack's choice, the same window `catalog set-rate` accepts).
 RATE_MAX_AGE_DAYS = 31
+# A rate may be dated this many days after the local date. It was dated in a timezone ahead
+# of yours: CFETS publishes in Beijing time (UTC+8), so on a US evening its newest central
+# parity already carries tomorrow's date. Any later date is a typo and is not used.
+RATE_MAX_DAYS_AHEAD = 1
+# Plausible units of any currency per USD (KWD about 0.3, IDR about 16,000); a rate outside
+# is a typo, and an infinite one would price every offering at $0. `catalog set-rate` refuses
+# such a rate and the loader does not use one written by hand.
+MIN_PER_USD, MAX_PER_USD = 0.001, 1_000_000
 
 
-def usable_rates(rates: dict, today: dt.date | None = None) -> tuple[dict, dict]:
-    """Split recorded rates into those young enough to use and the stale ones.
+def shown(value: object, limit: int = 40) -> str:
+    """`value` as JSON on one line, cut to `limit` characters (for one-line messages)."""
+    text = json.dumps(value, default=str)
+    return text if len(text) <= limit else f"{text[:limit - 3]}..."
+
+
+def rate_problem(entry: object, today: dt.date) -> str | None:
+    """Why a recorded rate entry cannot be used on `today`, or None when it can.
+
+    The phrase completes "the recorded USD/CNY rate ...". Usable is a dict whose `per_usd` is
+    a real number (not a bool), finite and from `MIN_PER_USD` to `MAX_PER_USD`, and whose
+    `as_of` is an ISO date at most `RATE_MAX_AGE_DAYS` old and at most `RATE_MAX_DAYS_AHEAD`
+    ahead of `today`.
+    """
+    if not isinstance(entry, dict):
+        return f"is not an entry with per_usd, as_of and source ({shown(entry)})"
+    value_problem = _per_usd_problem(entry)
+    if value_problem:
+        return value_problem
+    as_of = entry.get("as_of")
+    try:
+        age = (today - dt.date.fromisoformat(as_of)).days
+    except (TypeError, ValueError):
+        return f"has no valid date (as_of: {shown(as_of) if 'as_of' in entry else 'missing'}; write YYYY-MM-DD)"
+    if age < -RATE_MAX_DAYS_AHEAD:
+        return f"is dated {as_of}, in the future (today is {today.isoformat()})"
+    if age > RATE_MAX_AGE_DAYS:
+        return f"(as of {as_of}) is more than {RATE_MAX_AGE_DAYS} days old"
+    return None
+
+
+def _per_usd_problem(entry: dict) -> str | None:
+    per_usd = entry.get("per_usd")
+    number = isinstance(per_usd, (int, float)) and not isinstance(per_usd, bool)  # JSON true is no rate
+    if not number or (isinstance(per_usd, float) and not math.isfinite(per_usd)) or per_usd <= 0:
+        return f"is not a valid number (per_usd: {shown(per_usd) if 'per_usd' in entry else 'missing'})"
+    if not MIN_PER_USD <= per_usd <= MAX_PER_USD:
+        return f"is not plausible (per_usd: {shown(per_usd)}; allowed {MIN_PER_USD:g} to {MAX_PER_USD:,} per USD)"
+    return None
+
+
+def valid_per_usd(entry: object) -> bool:
+    """True when `entry` is a dict whose `per_usd` is a plausible rate (its date aside)."""
+    return isinstance(entry, dict) and _per_usd_problem(entry) is None
+
+
+def usable_rates(rates: object, today: dt.date | None = None) -> tuple[dict, dict]:
+    """Split recorded rates into those that can be used and the others, with why.
 
     Args:
-        rates: `{"CNY": {"per_usd", "as_of", "source"}}` from `catalog.json`.
+        rates: `{"CNY": {"per_usd", "as_of", "source"}}` from `catalog.json`; anything
+            that is not a dict (a hand edit) counts as no rates at all.
         today: the date to measure age against (default: today).
 
     Returns:
-        `(usable, stale)`: usable is a sub-dict of `rates`; stale maps currency -> `as_of`
-        for rates older than `RATE_MAX_AGE_DAYS` days, dated in the future, or undated.
+        `(usable, unusable)`: usable is a sub-dict of `rates`; unusable maps currency ->
+        the phrase of `rate_problem` (a bad entry or per_usd, or a date too old, too far
+        in the future or missing).
     """
     today = today or dt.date.today()
-    usable, stale = {}, {}
-    for currency, entry in rates.items():
-        as_of = str(entry.get("as_of", ""))
-        try:
-            age = (today - dt.date.fromisoformat(as_of)).days
-        except ValueError:
-            age = -1
-        if 0 <= age <= RATE_MAX_AGE_DAYS:
+    usable, unusable = {}, {}
+    for currency, entry in (rates.items() if isinstance(rates, dict) else ()):
+        problem = rate_problem(entry, today)
+        if problem is None:
             usable[currency] = entry
         else:
-            stale[currency] = as_of or "no date"
-    return usable, stale
+            unusable[currency] = problem
+    return usable, unusable
 
 
 def _price(text: str) -> float | None:
@@ -171,23 +226,28 @@ def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = 
     """Load the catalog of `providers` (default: every provider with a file in `data_dir`).
 
     Offerings listed in another currency are converted to USD at the recorded rate when it
-    is at most `RATE_MAX_AGE_DAYS` old on `today` (default: today); otherwise they are left
-    out and counted in `left_out` (see `Catalog.left_out_reason`).
+    can be used on `today` (default: today; see `rate_problem`); otherwise they are left out
+    and counted in `left_out` (see `Catalog.left_out_reason`).
 
     Raises:
-        CatalogError: `catalog.json` is missing, or a file is malformed.
+        CatalogError: `catalog.json` is missing or not a JSON object, or a file is malformed.
     """
     meta_path = data_dir / "catalog.json"
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CatalogError(f"{meta_path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
-    rates, stale = usable_rates(meta.get("exchange_rates", {}), today)
+    if not isinstance(meta, dict):
+        raise CatalogError(f"{meta_path}: not a JSON object ({shown(meta)}); rebuild with `make catalog`")
+    recorded = meta.get("exchange_rates")
+    rates, unusable = usable_rates(recorded, today)
     offerings: list[Offering] = []
     left_out: dict[str, int] = {}
     for provider in providers or PROVIDERS:
         path = data_dir / f"{provider}.csv"
         if path.exists():
             offerings.extend(load_provider(path, rates, left_out))
+    stale = {c: str(recorded[c].get("as_of") or "no date") for c in unusable
+             if c in left_out and valid_per_usd(recorded[c])}
     return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out,
-                   {c: d for c, d in stale.items() if c in left_out})
+                   stale, unusable)

@@ -7,7 +7,8 @@ and until then offerings priced in that currency are left out of USD comparisons
 older than 31 days is not used (`profiles.catalog.loader.usable_rates`).
 
 Recording a rate changes the catalog version (`<base>+CNY7.12@2026-11-27`), so a stack
-resolved before the rate shows as priced with an older catalog.
+resolved before the rate shows as priced with an older catalog. A recorded rate is never
+replaced by an older one unless asked (`force`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ import math
 import re
 from pathlib import Path
 
+from profiles.catalog.loader import MAX_PER_USD, MIN_PER_USD, rate_problem, shown, valid_per_usd
 from profiles.catalog.loader import RATE_MAX_AGE_DAYS as MAX_AGE_DAYS
+from profiles.catalog.loader import RATE_MAX_DAYS_AHEAD as MAX_DAYS_AHEAD
 from profiles.files import write_atomically
-# Plausible units of any currency per USD (KWD about 0.3, IDR about 16,000); a rate outside
-# is a typo, and an infinite one would price every offering at $0.
-MIN_PER_USD, MAX_PER_USD = 0.001, 1_000_000
 
 
 class RateError(ValueError):
@@ -31,44 +31,80 @@ class RateError(ValueError):
 
 
 def set_rate(data_dir: Path, currency: str, per_usd: float, as_of: str, source: str,
-             today: dt.date | None = None) -> dict:
+             today: dt.date | None = None, force: bool = False) -> dict:
     """Record `per_usd` units of `currency` per USD in `catalog.json` (atomic write), and
     mark the catalog `version` with it (see `versioned`).
 
+    A recorded entry that cannot be used (hand-edited: not a number, say) is replaced, and
+    so is an `exchange_rates` value that is not a map.
+
     Args:
         data_dir: the catalog folder holding `catalog.json`.
-        currency: ISO 4217 code, e.g. `CNY`.
+        currency: ISO 4217 code in capitals, e.g. `CNY`.
         per_usd: units of `currency` per 1 USD, e.g. 7.12.
-        as_of: ISO date the rate applies to; not in the future, at most 31 days old.
+        as_of: ISO date the rate applies to; at most 31 days old and at most 1 day after
+            `today` (a rate dated in a timezone ahead of yours, see `RATE_MAX_DAYS_AHEAD`).
         source: where the rate comes from, e.g. `CFETS central parity`.
+        today: the local date `as_of` is measured from (default: today).
+        force: replace a usable recorded rate dated after `as_of`.
 
     Returns:
         The recorded entry.
 
     Raises:
-        RateError: a bad currency code or one no catalog row is listed in, a rate that is not
-            finite, positive and plausible, a bad date or source, or unreadable metadata.
+        RateError: no `catalog.json` in `data_dir` or unreadable metadata, a bad currency
+            code or one no catalog row is listed in, a rate that is not finite, positive and
+            plausible, a bad date or source, or (without `force`) a recorded rate dated
+            later than `as_of`.
     """
+    meta = _read_meta(data_dir)
     _check_rate(data_dir, currency, per_usd)
-    try:
-        day = dt.date.fromisoformat(as_of)
-    except ValueError:
-        raise RateError(f"--as-of: '{as_of}' is not a date; write YYYY-MM-DD") from None
-    age = ((today or dt.date.today()) - day).days
-    if age < 0 or age > MAX_AGE_DAYS:
-        raise RateError(f"--as-of: {as_of} must be within the last {MAX_AGE_DAYS} days; record a current rate")
+    today = today or dt.date.today()
+    day = _check_date(as_of, today)
     if not source.strip():
         raise RateError("--source: say where the rate comes from, e.g. 'CFETS central parity'")
+    rates = meta.get("exchange_rates")
+    if not isinstance(rates, dict):
+        rates = meta["exchange_rates"] = {}  # missing, or a hand edit that is not a map
+    recorded = rates.get(currency)
+    if not force and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
+        raise RateError(f"--as-of: {as_of} is older than the recorded rate ({describe(currency, recorded)}); "
+                        "keep that one, or pass --force to replace it")
+    entry = {"per_usd": per_usd, "as_of": as_of, "source": source.strip()}
+    rates[currency] = entry
+    meta["version"] = versioned(str(meta.get("version", "unknown")), currency, entry)
+    write_atomically(data_dir / "catalog.json", json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    return entry
+
+
+def _read_meta(data_dir: Path) -> dict:
+    """The metadata of the catalog folder `data_dir`, checked to be there and a JSON object."""
     path = data_dir / "catalog.json"
+    if not path.is_file():
+        raise RateError(f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder "
+                        "(default profiles/catalog/data)")
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise RateError(f"{path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
-    entry = {"per_usd": per_usd, "as_of": as_of, "source": source.strip()}
-    meta.setdefault("exchange_rates", {})[currency] = entry
-    meta["version"] = versioned(str(meta.get("version", "unknown")), currency, entry)
-    write_atomically(path, json.dumps(meta, indent=2, sort_keys=True) + "\n")
-    return entry
+    if not isinstance(meta, dict):
+        raise RateError(f"{path}: not a JSON object ({shown(meta)}); rebuild with `make catalog`")
+    return meta
+
+
+def _check_date(as_of: str, today: dt.date) -> dt.date:
+    """`as_of` as a date, refused when not a date, in the future or too old."""
+    try:
+        day = dt.date.fromisoformat(as_of)
+    except ValueError:
+        raise RateError(f"--as-of: '{as_of}' is not a date; write YYYY-MM-DD") from None
+    age = (today - day).days
+    if age < -MAX_DAYS_AHEAD:
+        raise RateError(f"--as-of: {as_of} is in the future (today is {today.isoformat()}; a rate may be dated at "
+                        f"most {MAX_DAYS_AHEAD} day ahead); give the date the rate applies to")
+    if age > MAX_AGE_DAYS:
+        raise RateError(f"--as-of: {as_of} must be within the last {MAX_AGE_DAYS} days; record a current rate")
+    return day
 
 
 def _check_rate(data_dir: Path, currency: str, per_usd: float) -> None:
@@ -83,6 +119,8 @@ def _check_rate(data_dir: Path, currency: str, per_usd: float) -> None:
     if currency not in listed:
         raise RateError(f"currency: no catalog offerings are listed in {currency}; currencies in the catalog: "
                         f"{', '.join(sorted(listed)) or 'none besides USD'}")
+    if isinstance(per_usd, bool) or not isinstance(per_usd, (int, float)):
+        raise RateError(f"rate: {per_usd!r} is not a number; give units of {currency} per 1 USD, e.g. 7.12")
     if not math.isfinite(per_usd):
         raise RateError(f"rate: {per_usd} is not a finite number; give units of {currency} per 1 USD, e.g. 7.12")
     if not per_usd > 0:
@@ -103,6 +141,40 @@ def versioned(version: str, currency: str, entry: dict) -> str:
     return "+".join([base, *sorted([*kept, f"{currency}{entry['per_usd']:g}@{entry['as_of']}"])])
 
 
+def versioned_with(version: str, rates: object) -> str:
+    """`version` with a `+CUR<rate>@<date>` suffix for every rate in `rates` (catalog.json's
+    `exchange_rates`) that holds a plausible number, used or not, so that two catalogs
+    pricing a currency differently never share a version (`make catalog`, `catalog refresh`).
+
+    >>> versioned_with("2026-11-29-a778555dbc", {"CNY": {"per_usd": 7.12, "as_of": "2026-11-29"}, "JPY": "x"})
+    '2026-11-29-a778555dbc+CNY7.12@2026-11-29'
+    """
+    for currency, entry in sorted(rates.items()) if isinstance(rates, dict) else ():
+        if valid_per_usd(entry):
+            version = versioned(version, currency, {**entry, "as_of": str(entry.get("as_of") or "undated")})
+    return version
+
+
+def describe(currency: str, entry: object) -> str:
+    """`1 USD = 7.12 CNY as of 2026-11-27 (SOURCE)`, or what a broken entry holds."""
+    if isinstance(entry, dict) and valid_per_usd(entry):
+        return f"1 USD = {entry['per_usd']} {currency} as of {entry.get('as_of')} ({entry.get('source')})"
+    return f"an unusable {currency} entry ({shown(entry)})"
+
+
+def previous_rate(data_dir: Path, currency: str) -> str:
+    """What `catalog.json` records for `currency` now (see `describe`); "" for nothing."""
+    try:
+        rates = json.loads((data_dir / "catalog.json").read_text(encoding="utf-8")).get("exchange_rates")
+    except (OSError, ValueError, AttributeError):
+        return ""
+    if rates is None or (isinstance(rates, dict) and currency not in rates):
+        return ""
+    if not isinstance(rates, dict):
+        return f"exchange_rates {shown(rates)}, which is not a map of currencies"
+    return describe(currency, rates[currency])
+
+
 def catalog_currencies(data_dir: Path) -> set[str]:
     """Currencies other than USD that rows of the catalog files (`data_dir/*.csv`) are listed in."""
     found: set[str] = set()
@@ -116,29 +188,52 @@ def catalog_currencies(data_dir: Path) -> set[str]:
     return found - {"", "USD"}
 
 
+class KeptRate(dict):
+    """The recorded entry `refresh_rate` kept because it is newer than CFETS's latest.
+
+    Equal to the entry in `catalog.json`; `latest` and `latest_per_usd` are CFETS's date and rate.
+    """
+
+    def __init__(self, entry: dict, latest: str, latest_per_usd: float) -> None:
+        super().__init__(entry)
+        self.latest, self.latest_per_usd = latest, latest_per_usd
+
+
 def refresh_rate(data_dir: Path, currency: str = "CNY", session=None, today: dt.date | None = None) -> dict:
     """Fetch the latest CFETS central parity for `currency` and record it (see `set_rate`).
 
+    A usable recorded rate dated after CFETS's latest (recorded by hand, say) is kept.
+
     Args:
-        data_dir: the catalog folder holding `catalog.json`.
+        data_dir: the catalog folder holding `catalog.json` (checked before the fetch).
         currency: `CNY` (CFETS quotes USD against CNY only).
         session: a `requests.Session` for the fetch, or None for a new one.
         today: the date the rate's age is measured from (default: today).
 
     Returns:
-        The recorded entry, `{"per_usd", "as_of", "source"}`.
+        The recorded entry, `{"per_usd", "as_of", "source"}`, or a `KeptRate` when the
+        recorded rate is newer than CFETS's (the catalog is then unchanged).
 
     Raises:
         FetchError: the CFETS answer could not be had or read (catalog unchanged).
-        RateError: the fetched rate cannot be recorded, e.g. it is too old (catalog unchanged).
+        RateError: no catalog in `data_dir`, or the fetched rate cannot be recorded, e.g. it
+            is too old (catalog unchanged).
     """
     from profiles.catalog.fetchers.cfets import SOURCE, fetch_rate
 
+    _read_meta(data_dir)  # a wrong --data-dir is said before any request
+    today = today or dt.date.today()
     per_usd, as_of = fetch_rate(currency, session)
-    age = ((today or dt.date.today()) - dt.date.fromisoformat(as_of)).days
+    day = dt.date.fromisoformat(as_of)
+    rates = _read_meta(data_dir).get("exchange_rates")
+    recorded = rates.get(currency) if isinstance(rates, dict) else None
+    if rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
+        return KeptRate(recorded, as_of, per_usd)
+    age = (today - day).days
     if age > MAX_AGE_DAYS:
-        raise RateError(f"CFETS's latest central parity ({per_usd:g} {currency} per USD) is dated {as_of}, more than "
-                        f"{MAX_AGE_DAYS} days ago; not recorded; record a current rate with `trainstack catalog set-rate`")
+        raise RateError(f"CFETS's latest central parity ({per_usd:g} {currency} per USD) is dated {as_of}, more "
+                        f"than {MAX_AGE_DAYS} days ago; not recorded; record a current rate with "
+                        "`trainstack catalog set-rate`")
     try:
         return set_rate(data_dir, currency, per_usd, as_of, SOURCE, today=today)
     except RateError as exc:

@@ -27,6 +27,7 @@ from profiles.catalog.diff import RefreshSummary, summarize
 from profiles.catalog.fetchers import FetchError, fetcher_for
 from profiles.catalog.loader import DATA_DIR, PROVIDERS, CatalogError, load_provider
 from profiles.catalog.offering import COLUMNS, Offering
+from profiles.catalog.rates import versioned_with
 from profiles.files import write_atomically
 
 KEEP_SNAPSHOTS = 3
@@ -135,6 +136,9 @@ def _new_meta(old_meta_text: str | None, data_dir: Path, provider: str, regions:
     except ValueError as exc:
         raise CatalogError(f"{data_dir / 'catalog.json'}: not valid JSON ({exc}); "
                            "rebuild with `make catalog`") from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("sources", {}), dict):
+        raise CatalogError(f"{data_dir / 'catalog.json'}: not a catalog metadata object with a `sources` map; "
+                           "rebuild with `make catalog`")
     texts = {p: (data_dir / f"{p}.csv").read_text(encoding="utf-8") for p in PROVIDERS
              if p != provider and (data_dir / f"{p}.csv").exists()}
     texts[provider] = new_text
@@ -148,7 +152,9 @@ def _new_meta(old_meta_text: str | None, data_dir: Path, provider: str, regions:
         "offerings": len(rows),
     }
     meta["sources"][provider] = entry
-    meta["version"], meta["refreshed"] = f"{today}-{digest[:10]}", today
+    # Recorded rates keep their `+CNY7.12@2026-11-29` mark: the rows alone do not say how CNY is priced.
+    meta["version"] = versioned_with(f"{today}-{digest[:10]}", meta.get("exchange_rates"))
+    meta["refreshed"] = today
     return meta
 
 

@@ -90,3 +90,102 @@ def test_info_after_a_rate_shows_it_and_leaves_nothing_out(data):
     assert "left out:" not in result.stdout and "alicloud" in result.stdout.split("sources of catalog")[0]
     assert f"sources of catalog {BASE_VERSION}+CNY7.12@{AS_OF} (built 2026-11-29):" in result.stdout
     assert result.stdout.splitlines()[-1] == f"exchange rates: 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)"
+
+
+def hand_edit(data, rates):
+    path = data / "catalog.json"
+    path.write_text(json.dumps({**meta(data), "exchange_rates": rates}))
+
+
+@pytest.mark.parametrize(
+    ("rates", "last_line"),
+    [
+        pytest.param({"CNY": {"per_usd": -7, "as_of": AS_OF, "source": "hand"}},
+                     "exchange rates: USD/CNY not used: the recorded rate is not a valid number (per_usd: -7)", id="negative"),
+        pytest.param({"CNY": {"per_usd": 0, "as_of": AS_OF, "source": "hand"}},
+                     "exchange rates: USD/CNY not used: the recorded rate is not a valid number (per_usd: 0)", id="zero"),
+        pytest.param({"CNY": 7.1}, "exchange rates: USD/CNY not used: the recorded rate is not an entry with per_usd, "
+                                   "as_of and source (7.1)", id="bare-number"),
+        pytest.param([], "exchange rates: none recorded", id="list"),
+        pytest.param("x", "exchange rates: none recorded", id="text"),
+    ],
+)
+def test_info_lists_only_usable_rates_and_says_why_others_are_not_used(data, rates, last_line):
+    hand_edit(data, rates)
+    result = run("catalog", "info")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-1] == last_line
+    assert "1 USD = " not in result.stdout
+    (left_out,) = [line for line in lines if line.startswith("left out:")]
+    why = last_line.removeprefix("exchange rates: USD/CNY not used: the recorded rate ")
+    expected = f"the recorded USD/CNY rate {why}" if "not used" in last_line else "no USD/CNY rate is recorded"
+    assert left_out.startswith(f"left out: 43 offerings listed in CNY: {expected}; record one with ")
+
+
+def test_set_rate_replaces_a_broken_map_and_says_what_it_replaced(data):
+    hand_edit(data, "x")
+    result = set_rate("CNY", "7.12")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"recorded 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)\n"
+                             'replaced exchange_rates "x", which is not a map of currencies\n')
+    assert meta(data)["exchange_rates"] == {"CNY": {"per_usd": 7.12, "as_of": AS_OF, "source": "CFETS central parity"}}
+
+
+def test_set_rate_with_an_older_date_is_refused_unless_forced_and_says_what_it_replaced(data):
+    newer, older = AS_OF, (dt.date.today() - dt.timedelta(days=20)).isoformat()
+    assert set_rate("CNY", "7.12", newer).stdout == f"recorded 1 USD = 7.12 CNY as of {newer} (CFETS central parity)\n"
+    before = (data / "catalog.json").read_bytes()
+    refused = set_rate("CNY", "7.3", older)
+    assert refused.exit_code == 2 and refused.stderr.count("\n") == 1
+    assert refused.stderr == (f"error: --as-of: {older} is older than the recorded rate (1 USD = 7.12 CNY as of {newer} "
+                              "(CFETS central parity)); keep that one, or pass --force to replace it\n")
+    assert (data / "catalog.json").read_bytes() == before
+    forced = run("catalog", "set-rate", "CNY", "7.3", "--as-of", older, "--source", "bank note", "--force")
+    assert forced.exit_code == 0, forced.output
+    assert forced.stdout == (f"recorded 1 USD = 7.3 CNY as of {older} (bank note)\n"
+                             f"replaced 1 USD = 7.12 CNY as of {newer} (CFETS central parity)\n")
+    assert meta(data)["version"] == f"{BASE_VERSION}+CNY7.3@{older}"
+
+
+def test_set_rate_future_date_says_future_and_accepts_one_day_ahead(data):
+    today = dt.date.today()
+    ahead, too_far = (today + dt.timedelta(days=1)).isoformat(), (today + dt.timedelta(days=2)).isoformat()
+    refused = set_rate("CNY", "7.12", too_far)
+    assert refused.exit_code == 2 and refused.stderr == (
+        f"error: --as-of: {too_far} is in the future (today is {today.isoformat()}; a rate may be dated at most 1 day "
+        "ahead); give the date the rate applies to\n")
+    accepted = set_rate("CNY", "7.12", ahead)
+    assert accepted.exit_code == 0 and meta(data)["exchange_rates"]["CNY"]["as_of"] == ahead
+
+
+def test_set_rate_accepts_a_lowercase_currency_and_a_data_dir(data, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(data, other)
+    before = (data / "catalog.json").read_bytes()
+    result = run("catalog", "set-rate", "cny", "7.12", "--as-of", AS_OF, "--source", "CFETS", "--data-dir", str(other))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"recorded 1 USD = 7.12 CNY as of {AS_OF} (CFETS)\n"
+    assert json.loads((other / "catalog.json").read_text())["exchange_rates"] == {
+        "CNY": {"per_usd": 7.12, "as_of": AS_OF, "source": "CFETS"}}
+    assert (data / "catalog.json").read_bytes() == before
+    missing = run("catalog", "set-rate", "CNY", "7.12", "--as-of", AS_OF, "--source", "x", "--data-dir",
+                  str(tmp_path / "nowhere"))
+    assert missing.exit_code == 2 and missing.stderr == (
+        f"error: --data-dir: {tmp_path / 'nowhere'} holds no catalog.json; give the catalog folder "
+        "(default profiles/catalog/data)\n")
+    assert "lowercase" in run("catalog", "set-rate", "--help").stdout
+
+
+def test_set_rate_keeps_the_catalog_file_mode(data):
+    import os
+    import stat
+
+    path = data / "catalog.json"
+    os.chmod(path, 0o644)
+    old_umask = os.umask(0o077)
+    try:
+        assert set_rate("CNY", "7.12").exit_code == 0
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o644  # was 0o600 through mkstemp

@@ -159,3 +159,72 @@ def test_a_usd_cloud_refresh_fetches_no_rate(data, http):
     from trainstack.cli import _rate_after_refresh
 
     assert _rate_after_refresh("aws", data, DAY) == ""  # `http` asserts no request was made
+
+
+def record_by_hand(data, entry):
+    meta_path = data / "catalog.json"
+    meta_path.write_text(json.dumps({**json.loads(meta_path.read_text()), "exchange_rates": {"CNY": entry}}))
+
+
+def test_a_newer_recorded_rate_is_kept_over_cfets_older_one(data, today, http):
+    record_by_hand(data, {"per_usd": 7.2, "as_of": "2026-11-28", "source": "bank"})
+    before = (data / "catalog.json").read_bytes()
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    result = run("catalog", "refresh-rate")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("kept 1 USD = 7.2 CNY as of 2026-11-28 (bank); CFETS's latest is 2026-11-27 "
+                             "(7.1234 CNY per USD)\n")
+    assert (data / "catalog.json").read_bytes() == before
+
+
+def test_kept_rate_is_returned_unchanged(data, http):
+    entry = {"per_usd": 7.2, "as_of": "2026-11-28", "source": "bank"}
+    record_by_hand(data, entry)
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    kept = rates.refresh_rate(data, "CNY", today=dt.date(2026, 11, 29))
+    assert kept == entry and isinstance(kept, rates.KeptRate)
+    assert (kept.latest, kept.latest_per_usd) == ("2026-11-27", 7.1234)
+
+
+@pytest.mark.parametrize(
+    ("entry", "replaced"),
+    [
+        pytest.param({"per_usd": 7.0, "as_of": "2026-11-20", "source": "bank"},
+                     "replaced 1 USD = 7.0 CNY as of 2026-11-20 (bank)", id="older"),
+        pytest.param({"per_usd": 7.0, "as_of": "2026-12-05", "source": "typo"},
+                     "replaced 1 USD = 7.0 CNY as of 2026-12-05 (typo)", id="unusable-far-future"),
+        pytest.param({"per_usd": "abc", "as_of": "2026-11-28", "source": "typo"},
+                     'replaced an unusable CNY entry ({"per_usd": "abc", "as_of": "2026-11-...)', id="broken"),
+    ],
+)
+def test_an_older_or_unusable_recorded_rate_is_replaced_and_named(data, today, http, entry, replaced):
+    record_by_hand(data, entry)
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    result = run("catalog", "refresh-rate")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})\n{replaced}\n"
+    assert json.loads((data / "catalog.json").read_text())["exchange_rates"]["CNY"] == {
+        "per_usd": 7.1234, "as_of": "2026-11-27", "source": SOURCE}
+
+
+def test_a_beijing_date_one_day_ahead_of_local_today_is_recorded(data, today, http):
+    today(dt.date(2026, 11, 26))  # a US evening: CFETS already published the 27th in Beijing
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    result = run("catalog", "refresh-rate")
+    assert result.stdout == f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})\n", result.output
+    assert json.loads((data / "catalog.json").read_text())["version"] == f"{BASE_VERSION}+CNY7.1234@2026-11-27"
+
+
+def test_a_lowercase_currency_is_accepted(data, today, http):
+    http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
+    result = run("catalog", "refresh-rate", "cny")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})\n"
+    assert "lowercase" in run("catalog", "refresh-rate", "--help").stdout
+
+
+def test_a_data_dir_without_a_catalog_is_refused_before_any_request(data, today, http, tmp_path):
+    result = run("catalog", "refresh-rate", "--data-dir", str(tmp_path / "nonexistent"))
+    one_error_line(result, f"error: --data-dir: {tmp_path / 'nonexistent'} holds no catalog.json; give the catalog "
+                           "folder (default profiles/catalog/data)")
+    assert len(http.calls) == 0

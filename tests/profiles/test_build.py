@@ -130,3 +130,82 @@ def test_rebuild_refuses_to_replace_refreshed_rows_unless_forced(tiny_extract, t
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert build(tiny_extract, out, "2026-01-02", force=True)["built"] == "2026-01-02"
     assert "refreshed" not in json.loads((out / "catalog.json").read_text())["sources"]["aws"]
+
+
+def _digest_version(folder: Path, date: str) -> str:
+    """`DATE-<sha256 of every provider file, by name>[:10]`: what the version must hash."""
+    import hashlib
+
+    from profiles.catalog.loader import PROVIDERS
+
+    text = "".join((folder / f"{p}.csv").read_text() for p in sorted(PROVIDERS) if (folder / f"{p}.csv").exists())
+    return f"{date}-{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+
+
+def test_a_rebuild_keeps_the_recorded_rate_in_the_version(tiny_extract, tmp_path):
+    import datetime as dt
+
+    from profiles.catalog.rates import set_rate
+
+    plain = build(tiny_extract, tmp_path / "plain", "2026-11-29")
+    out = tmp_path / "out"
+    build(tiny_extract, out, "2026-11-29")
+    set_rate(out, "CNY", 7.12, "2026-11-29", "CFETS central parity", today=dt.date(2026, 11, 29))
+    meta = build(tiny_extract, out, "2026-11-30")
+    assert meta["version"] == f"{_digest_version(out, '2026-11-30')}+CNY7.12@2026-11-29"
+    assert plain["version"] == _digest_version(tmp_path / "plain", "2026-11-29")
+    assert json.loads((out / "catalog.json").read_text())["version"] == meta["version"]
+    assert meta["exchange_rates"] == {"CNY": {"per_usd": 7.12, "as_of": "2026-11-29", "source": "CFETS central parity"}}
+
+
+def _refreshed_tencentcloud(out: Path) -> tuple[str, dict]:
+    """Give `out` a tencentcloud.csv and sources entry as `catalog refresh` writes them."""
+    from profiles.catalog.build import offerings_to_csv
+    from profiles.catalog.offering import Offering
+
+    row = Offering("tencentcloud", "ap-beijing", "ap-beijing-7", "GT4.41XLARGE948", "A100", 8, 40.0, "SXM", 164.0,
+                   948.0, "ethernet", 0, 100.0, None, None, "2026-11-28", "tencentcloud-cvm-api",
+                   currency="CNY", on_demand_native=250.0)
+    text = offerings_to_csv([row])
+    (out / "tencentcloud.csv").write_text(text)
+    entry = {"offerings": 1, "refreshed": {"date": "2026-11-28", "source": "tencentcloud-cvm-api",
+                                           "regions": ["ap-beijing"], "offerings": 1}}
+    meta = json.loads((out / "catalog.json").read_text())
+    meta["sources"]["tencentcloud"] = entry
+    meta["refreshed"] = "2026-11-28"
+    (out / "catalog.json").write_text(json.dumps(meta))
+    return text, entry
+
+
+def test_a_rebuild_keeps_providers_it_does_not_build(tiny_extract, tmp_path):
+    out = tmp_path / "out"
+    build(tiny_extract, out, "2026-11-27")
+    text, entry = _refreshed_tencentcloud(out)
+    meta = build(tiny_extract, out, "2026-11-29")  # no refusal: the build has no tencentcloud rows to write
+    assert (out / "tencentcloud.csv").read_text() == text
+    assert meta["sources"]["tencentcloud"] == entry and meta["refreshed"] == "2026-11-28"
+    assert sorted(meta["sources"]) == ["alicloud", "aws", "azure", "gcp", "tencentcloud"]
+    assert meta["version"] == _digest_version(out, "2026-11-29")
+    assert meta["version"] != build(tiny_extract, tmp_path / "bare", "2026-11-29")["version"]
+    assert json.loads((out / "catalog.json").read_text()) == meta
+    assert len(load_catalog(out, providers=("tencentcloud",)).offerings) == 0  # CNY without a rate: left out
+    assert load_catalog(out, providers=("tencentcloud",)).left_out == {"CNY": 1}
+
+
+def test_a_forced_rebuild_over_refreshed_rows_still_keeps_unbuilt_providers(tiny_extract, tmp_path):
+    from profiles.catalog.build import BuildError
+
+    out = tmp_path / "out"
+    build(tiny_extract, out, "2026-11-27")
+    text, entry = _refreshed_tencentcloud(out)
+    meta = json.loads((out / "catalog.json").read_text())
+    meta["sources"]["aws"]["refreshed"] = {"date": "2026-11-28", "source": "aws-pricing-api", "regions": "all"}
+    (out / "catalog.json").write_text(json.dumps(meta))
+    with pytest.raises(BuildError) as error:
+        build(tiny_extract, out, "2026-11-29")
+    assert str(error.value).startswith(f"{out}: aws (refreshed 2026-11-28) came from live price APIs and a rebuild")
+    assert "tencentcloud" not in str(error.value)
+    meta = build(tiny_extract, out, "2026-11-29", force=True)
+    assert "refreshed" not in meta["sources"]["aws"]
+    assert meta["sources"]["tencentcloud"] == entry and (out / "tencentcloud.csv").read_text() == text
+    assert meta["version"] == _digest_version(out, "2026-11-29")

@@ -10,7 +10,7 @@ from profiles.catalog.build import DATA_DIR, DEFAULT_SOURCE, build
 from profiles.catalog.loader import load_catalog
 from profiles.catalog.rates import RateError, set_rate
 from profiles.catalog.sources.alicloud import build_alicloud
-from profiles.resolver import resolve
+from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 
 TODAY = dt.date(2026, 11, 29)
@@ -89,7 +89,7 @@ def test_a_hand_edited_rate_dated_in_the_future_or_undated_is_not_used(data):
         (("usd", 7.1, "2026-11-27", "x"), "currency: 'usd' is not a 3-letter ISO code"),
         (("CNY", 0, "2026-11-27", "x"), "rate: 0 must be a positive number"),
         (("CNY", 7.1, "27/11/2026", "x"), "--as-of: '27/11/2026' is not a date"),
-        (("CNY", 7.1, "2026-12-05", "x"), "--as-of: 2026-12-05 must be within the last 31 days"),
+        (("CNY", 7.1, "2026-12-05", "x"), r"--as-of: 2026-12-05 is in the future \(today is 2026-11-29; a rate may be dated at most 1 day ahead\)"),
         (("CNY", 7.1, "2026-01-01", "x"), "--as-of: 2026-01-01 must be within the last 31 days"),
         (("CNY", 7.1, "2026-11-27", "  "), "--source: say where the rate comes from"),
     ],
@@ -134,3 +134,127 @@ def test_alibaba_component_names_the_missing_zone():
     config = ClusterConfig(**{**cluster, "zone": "cn-beijing"})
     with pytest.raises(ValueError, match=r"^zone: the price catalog lists Alibaba prices per region"):
         validate_args(config, "c")
+
+
+FIX = "record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE"
+
+
+def write_rates(data, rates):
+    """Hand-edit catalog.json's `exchange_rates` (what a user with an editor can do)."""
+    meta_path = data / "catalog.json"
+    meta = json.loads(meta_path.read_text())
+    meta["exchange_rates"] = rates
+    meta_path.write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize(
+    ("entry", "why"),
+    [
+        pytest.param({"per_usd": -7}, "is not a valid number (per_usd: -7)", id="negative"),
+        pytest.param({"per_usd": True}, "is not a valid number (per_usd: true)", id="bool"),
+        pytest.param({"per_usd": 0}, "is not a valid number (per_usd: 0)", id="zero"),
+        pytest.param({"per_usd": None}, "is not a valid number (per_usd: null)", id="null"),
+        pytest.param({"per_usd": "abc"}, 'is not a valid number (per_usd: "abc")', id="text"),
+        pytest.param({}, "is not a valid number (per_usd: missing)", id="missing"),
+        pytest.param({"per_usd": 1e-300}, "is not plausible (per_usd: 1e-300; allowed 0.001 to 1,000,000 per USD)",
+                     id="absurdly-small"),
+        pytest.param(7.1, "is not an entry with per_usd, as_of and source (7.1)", id="bare-number"),
+    ],
+)
+def test_a_hand_edited_bad_rate_is_not_used_and_says_why(data, entry, why):
+    if isinstance(entry, dict):
+        entry = {"as_of": "2026-11-27", "source": "hand edit", **entry}
+    write_rates(data, {"CNY": entry})
+    catalog = load_catalog(data, today=TODAY)
+    assert catalog.rates == {} and catalog.left_out == {"CNY": 43}
+    assert not [o for o in catalog.offerings if o.provider == "alicloud"]
+    assert min(o.on_demand_usd_per_hour or o.spot_usd_per_hour for o in catalog.offerings) > 0
+    assert catalog.unusable_rates == {"CNY": why} and catalog.stale_rates == {}
+    assert catalog.left_out_reason("CNY") == f"the recorded USD/CNY rate {why}; {FIX} --as-of YYYY-MM-DD --source TEXT`"
+
+
+def test_a_hand_edited_rate_is_not_used_for_resolve_either(data):
+    write_rates(data, {"CNY": {"per_usd": -7, "as_of": "2026-11-27", "source": "hand edit"}})
+    spec = parse_spec({"accelerators": "A100-80GB:8", "nodes": 2, "interconnect": "rdma", "purchase": "on-demand",
+                       "hours": 72, "providers": "alicloud"})
+    with pytest.raises(NoMatchError, match="^providers: the catalog has no priced offerings for alicloud; "):
+        resolve(spec, load_catalog(data, today=TODAY).offerings)  # before: a pick at -38.69 USD/hour per node
+
+
+@pytest.mark.parametrize("rates", [pytest.param([], id="list"), pytest.param("x", id="text"),
+                                   pytest.param(7.1, id="number")])
+def test_exchange_rates_that_are_not_a_map_count_as_none_and_set_rate_replaces_them(data, rates):
+    write_rates(data, rates)
+    catalog = load_catalog(data, today=TODAY)
+    assert (catalog.rates, catalog.unusable_rates, catalog.left_out) == ({}, {}, {"CNY": 43})
+    assert catalog.left_out_reason("CNY").startswith(f"no USD/CNY rate is recorded; {FIX}")
+    entry = set_rate(data, "CNY", 7.12, "2026-11-29", "test rate", today=TODAY)
+    meta = json.loads((data / "catalog.json").read_text())
+    assert meta["exchange_rates"] == {"CNY": entry} == {"CNY": {"per_usd": 7.12, "as_of": "2026-11-29",
+                                                                "source": "test rate"}}
+    assert meta["version"] == "2026-11-29-a778555dbc+CNY7.12@2026-11-29"
+    assert len(load_catalog(data, today=TODAY).offerings) == len(catalog.offerings) + 43
+
+
+@pytest.mark.parametrize("entry", [pytest.param({"per_usd": "abc", "as_of": "2026-11-29", "source": "x"}, id="text"),
+                                   pytest.param(None, id="null"),
+                                   pytest.param({"per_usd": 7.2, "as_of": "2027-06-01", "source": "x"}, id="far-future")])
+def test_set_rate_replaces_a_broken_entry(data, entry):
+    write_rates(data, {"CNY": entry, "JPY": {"per_usd": 150, "as_of": "2026-11-20", "source": "kept"}})
+    set_rate(data, "CNY", 7.12, "2026-11-28", "test rate", today=TODAY)
+    rates = json.loads((data / "catalog.json").read_text())["exchange_rates"]
+    assert rates == {"CNY": {"per_usd": 7.12, "as_of": "2026-11-28", "source": "test rate"},
+                     "JPY": {"per_usd": 150, "as_of": "2026-11-20", "source": "kept"}}
+
+
+@pytest.mark.parametrize(
+    ("as_of", "used", "why"),
+    [
+        pytest.param("2026-11-30", True, None, id="one-day-ahead-beijing-time"),
+        pytest.param("2026-12-01", False, "is dated 2026-12-01, in the future (today is 2026-11-29)", id="two-days-ahead"),
+        pytest.param("soon", False, 'has no valid date (as_of: "soon"; write YYYY-MM-DD)', id="not-a-date"),
+        pytest.param(None, False, "has no valid date (as_of: null; write YYYY-MM-DD)", id="null-date"),
+    ],
+)
+def test_a_rate_may_be_dated_one_day_ahead_and_a_later_date_is_called_future(data, as_of, used, why):
+    write_rates(data, {"CNY": {"per_usd": 7.0, "as_of": as_of, "source": "hand edit"}})
+    catalog = load_catalog(data, providers=("alicloud",), today=TODAY)
+    assert len(catalog.offerings) == (43 if used else 0)
+    assert catalog.unusable_rates == ({} if used else {"CNY": why})
+    if not used:
+        reason = catalog.left_out_reason("CNY")
+        assert reason == f"the recorded USD/CNY rate {why}; {FIX} --as-of YYYY-MM-DD --source TEXT`"
+        assert "days old" not in reason
+
+
+def test_set_rate_accepts_a_date_one_day_ahead_of_local_today(data):
+    entry = set_rate(data, "CNY", 7.12, "2026-11-30", "CFETS central parity", today=TODAY)
+    assert entry == {"per_usd": 7.12, "as_of": "2026-11-30", "source": "CFETS central parity"}
+    assert json.loads((data / "catalog.json").read_text())["version"] == "2026-11-29-a778555dbc+CNY7.12@2026-11-30"
+    with pytest.raises(RateError) as error:
+        set_rate(data, "CNY", 7.12, "2026-12-01", "CFETS central parity", today=TODAY)
+    assert str(error.value) == ("--as-of: 2026-12-01 is in the future (today is 2026-11-29; a rate may be dated at "
+                                "most 1 day ahead); give the date the rate applies to")
+
+
+def test_an_older_rate_does_not_replace_a_newer_one_unless_forced(data):
+    set_rate(data, "CNY", 7.12, "2026-11-29", "CFETS central parity", today=TODAY)
+    before = (data / "catalog.json").read_bytes()
+    with pytest.raises(RateError) as error:
+        set_rate(data, "CNY", 7.3, "2026-11-01", "old note", today=TODAY)
+    assert str(error.value) == ("--as-of: 2026-11-01 is older than the recorded rate (1 USD = 7.12 CNY as of "
+                                "2026-11-29 (CFETS central parity)); keep that one, or pass --force to replace it")
+    assert (data / "catalog.json").read_bytes() == before
+    set_rate(data, "CNY", 7.3, "2026-11-01", "old note", today=TODAY, force=True)
+    meta = json.loads((data / "catalog.json").read_text())
+    assert meta["exchange_rates"]["CNY"] == {"per_usd": 7.3, "as_of": "2026-11-01", "source": "old note"}
+    assert meta["version"] == "2026-11-29-a778555dbc+CNY7.3@2026-11-01"
+    set_rate(data, "CNY", 7.25, "2026-11-01", "same day, corrected", today=TODAY)  # same date: no --force needed
+    assert json.loads((data / "catalog.json").read_text())["exchange_rates"]["CNY"]["per_usd"] == 7.25
+
+
+def test_set_rate_names_a_folder_without_a_catalog(tmp_path):
+    with pytest.raises(RateError) as error:
+        set_rate(tmp_path / "nowhere", "CNY", 7.12, "2026-11-29", "x", today=TODAY)
+    assert str(error.value) == (f"--data-dir: {tmp_path / 'nowhere'} holds no catalog.json; give the catalog folder "
+                                "(default profiles/catalog/data)")

@@ -195,3 +195,62 @@ def test_price_moves_of_cny_rows_are_in_cny():
     summary = summarize("alicloud", ["cn-beijing"], [old], [new], "v", None)
     (move,) = summary.moves
     assert (move.currency, move.old_usd_per_hour, move.new_usd_per_hour, summary.changed) == ("CNY", 277.933, 250.14, 1)
+
+
+def test_a_refresh_keeps_the_recorded_rate_in_the_version(tmp_path, monkeypatch):
+    import hashlib
+
+    from profiles.catalog.loader import PROVIDERS
+
+    data = copy_catalog(tmp_path)
+    meta = json.loads((data / "catalog.json").read_text())
+    meta["exchange_rates"] = {"CNY": {"per_usd": 7.12, "as_of": "2026-11-29", "source": "CFETS central parity"}}
+    (data / "catalog.json").write_text(json.dumps(meta))
+    _use_fetcher(monkeypatch, lambda regions, progress, **_: [ROW])
+    summary = refresh("aws", ["us-east-1"], data, lambda _: None, TODAY)
+    text = "".join((data / f"{p}.csv").read_text() for p in sorted(PROVIDERS) if (data / f"{p}.csv").exists())
+    expected = f"{TODAY}-{hashlib.sha256(text.encode()).hexdigest()[:10]}+CNY7.12@2026-11-29"
+    assert summary.version == expected
+    assert json.loads((data / "catalog.json").read_text())["version"] == expected
+    assert load_catalog(data).version == expected
+
+
+@pytest.fixture()
+def umask_027():
+    import os
+
+    old = os.umask(0o027)
+    yield
+    os.umask(old)
+
+
+def test_refresh_keeps_file_modes_and_new_files_follow_the_umask(tmp_path, monkeypatch, umask_027):
+    import os
+    import stat
+
+    def mode(path):
+        return stat.S_IMODE(os.stat(path).st_mode)
+
+    data = copy_catalog(tmp_path)
+    os.chmod(data / "aws.csv", 0o664)
+    os.chmod(data / "catalog.json", 0o644)
+    _use_fetcher(monkeypatch, lambda regions, progress, **_: [ROW])
+    summary = refresh("aws", ["us-east-1"], data, lambda _: None, TODAY)
+    assert (mode(data / "aws.csv"), mode(data / "catalog.json")) == (0o664, 0o644)
+    assert mode(summary.snapshot) == 0o640  # a new file: 0o666 less the umask 027, not mkstemp's 0o600
+
+
+def test_write_atomically_keeps_the_mode_of_the_file_it_replaces(tmp_path, umask_027):
+    import os
+    import stat
+
+    from profiles.files import write_atomically
+
+    new, existing = tmp_path / "new.yaml", tmp_path / "existing.yaml"
+    write_atomically(new, "a: 1\n")
+    existing.write_text("old")
+    os.chmod(existing, 0o604)
+    write_atomically(existing, "b: 2\n")
+    assert stat.S_IMODE(os.stat(new).st_mode) == 0o640
+    assert (stat.S_IMODE(os.stat(existing).st_mode), existing.read_text()) == (0o604, "b: 2\n")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
