@@ -11,10 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pulumi.runtime.mocks import MockResourceArgs
+
+from trainstack.mocks import TrainstackMocks
 from trainstack.replacements import CASCADES, replace_keys
 
 ACTIONS = ("create", "update", "replace", "delete", "same")
 PROJECT = "trainstack"
+_MOCKS = TrainstackMocks()
 
 
 @dataclass(frozen=True)
@@ -105,12 +109,13 @@ def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Chang
 def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> bool:
     """A replaced resource gets a new id: every resource whose inputs hold the old id
     changes too, and is replaced when that input is replace-on-change (a replaced subnet
-    replaces the file system in it). Under the mocks an id is `<logical name>-id`.
+    replaces the file system in it). Under the mocks an id is `<logical name>-id` or, for
+    the clouds with their own id shapes, whatever `TrainstackMocks` gives that resource.
 
     Returns:
         True when any change was added.
     """
-    replaced = {f"{c.name}-id": c.name for c in changes.values() if c.action == "replace"}
+    replaced = {rid: c.name for urn, c in changes.items() if c.action == "replace" for rid in _ids(records[urn])}
     grew = False
     for urn, change in changes.items():
         if change.action in ("create", "replace"):
@@ -127,6 +132,16 @@ def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str
             changes[urn] = Change(action, change.type, change.name, urn, change.protect, changed, keys)
             grew = True
     return grew
+
+
+def _ids(record: dict[str, Any]) -> set[str]:
+    """The ids a planned resource goes by under the mocks (see `_follow_replacements`)."""
+    ids = {f"{record['name']}-id"}
+    try:
+        ids.add(_MOCKS.new_resource(MockResourceArgs(record["type"], record["name"], dict(record["inputs"])))[0])
+    except (KeyError, TypeError):  # a hand-built record without the inputs its mock reads
+        pass
+    return ids
 
 
 def _leaves(value: Any, path: str = "") -> list[tuple[str, str]]:
