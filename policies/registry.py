@@ -1,4 +1,9 @@
-"""Every rule by id, and `evaluate`: the whole rule set over one stack's resources."""
+"""Every rule by id, and `evaluate`: the whole rule set over one stack's resources.
+
+A result is `failed` (violations), `n/a` (the rule checked nothing in this stack: no resource
+of its types, or only resources beyond it, see `rules.RULE_SCOPES`) or `passed`. n/a never
+fails a stack; it keeps a rule from showing as passed where it verified nothing.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from policies import stack_rules
-from policies.rules import RESOURCE_RULES, Violation
+from policies.rules import RESOURCE_RULES, RULE_SCOPES, Violation
 
 # Stack-level rules over the whole resource list: id -> (description, check).
 STACK_RULES: dict[str, tuple[str, Callable[[list[dict[str, Any]]], list[Violation]]]] = {
@@ -16,6 +21,11 @@ STACK_RULES: dict[str, tuple[str, Callable[[list[dict[str, Any]]], list[Violatio
     "spot-needs-checkpoint-storage": (
         "spot capacity only with checkpoint storage (file system or bucket)",
         stack_rules.spot_has_checkpoint_storage),
+}
+# Stack rules that apply only to some stacks: id -> (applies to these records?, why n/a otherwise).
+STACK_SCOPES: dict[str, tuple[Callable[[list[dict[str, Any]]], bool], str]] = {
+    "efa-security-group-self-rule": (
+        lambda records: stack_rules._efa_security_groups(records) is not None, "no EFA interface in this stack"),
 }
 BUDGET_DESCRIPTION = f"cluster USD/hour within {stack_rules.BUDGET_KEY}"
 
@@ -35,16 +45,26 @@ class RuleResult:
         rule: the rule id.
         description: what the rule requires, one line.
         violations: what broke it; empty when the rule passed.
+        not_applicable: what the rule could not check, each with the reason (resource None:
+            the whole stack); never a failure.
+        checked: False when the rule verified nothing in this stack (status `n/a`).
     """
 
     rule: str
     description: str
     violations: tuple[Violation, ...]
+    not_applicable: tuple[Violation, ...] = ()
+    checked: bool = True
 
     @property
     def passed(self) -> bool:
-        """True when nothing broke the rule."""
+        """True when nothing broke the rule (also when it is n/a)."""
         return not self.violations
+
+    @property
+    def status(self) -> str:
+        """`failed`, `n/a` or `passed`."""
+        return "failed" if self.violations else "passed" if self.checked else "n/a"
 
 
 def evaluate(
@@ -63,10 +83,21 @@ def evaluate(
         One result per rule id in `RULES`, in that order.
     """
     found: dict[str, list[Violation]] = {rule: [] for rule in RULES}
+    gaps: dict[str, list[Violation]] = {rule: [] for rule in RULES}
+    checked = {rule: rule not in RULE_SCOPES for rule in RULES}
     for record in records:
         for rule, (_, check) in RESOURCE_RULES.items():
             found[rule] += [Violation(rule, record.get("name"), m) for m in check(record)]
+            if rule in RULE_SCOPES:
+                checked[rule] = checked[rule] or RULE_SCOPES[rule].checks(record)
+                gaps[rule] += [Violation(rule, record.get("name"), m) for m in RULE_SCOPES[rule].gaps(record)]
     for rule, (_, check) in STACK_RULES.items():
         found[rule] += check(records)
     found["budget"] += stack_rules.budget(usd_per_hour, max_usd_per_hour)
-    return [RuleResult(rule, RULES[rule], tuple(found[rule])) for rule in RULES]
+    for rule, scope in RULE_SCOPES.items():
+        if not checked[rule] and not gaps[rule]:
+            gaps[rule].append(Violation(rule, None, scope.absent))
+    for rule, (applies, absent) in STACK_SCOPES.items():
+        checked[rule] = applies(records)
+        gaps[rule] += [] if checked[rule] else [Violation(rule, None, absent)]
+    return [RuleResult(rule, RULES[rule], tuple(found[rule]), tuple(gaps[rule]), checked[rule]) for rule in RULES]

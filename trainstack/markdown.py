@@ -31,15 +31,17 @@ def _summary_line(review: dict[str, Any]) -> str:
     cost = review["cost"]
     before = cost["before"]
     results = review["policies"]["results"]
-    passed = sum(r["passed"] for r in results)
-    icon = "✅" if passed == len(results) else "❌"
+    statuses = [_status(r) for r in results]
+    passed = statuses.count("passed")
+    na = f", {statuses.count('n/a')} n/a" if "n/a" in statuses else ""
+    icon = "❌" if "failed" in statuses else "✅"
     after = cost["after"]
     if cost["before"] is None:  # a new stack: nothing to compare with
         prices = f"**new: {_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
     else:
         prices = (f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
                   f"**{_usd(before['usd_per_job'])} → {_usd(after['usd_per_job'])}/job**")
-    return f"**{actions}** ({counts['same']} unchanged) · {prices} · policies {icon} {passed}/{len(results)} passed"
+    return f"**{actions}** ({counts['same']} unchanged) · {prices} · policies {icon} {passed}/{len(results)} passed{na}"
 
 
 def _usd(value: float | None) -> str:
@@ -94,15 +96,26 @@ def _cost(review: dict[str, Any]) -> list[str]:
 
 
 def _policies(policies: dict[str, Any]) -> list[str]:
+    """One row per passed rule, per violation and per n/a item (what a rule could not check)."""
     lines = ["#### Policies", "", "| | rule | result |", "|---|---|---|"]
     for result in policies["results"]:
-        if result["passed"]:
-            lines.append(f"| ✅ | `{result['rule']}` | {_cell(result['description'])} |")
-            continue
+        rule = f"`{result['rule']}`"
+        if _status(result) == "passed":
+            lines.append(f"| ✅ | {rule} | {_cell(result['description'])} |")
         for violation in result["violations"]:
-            where = f"`{violation['resource']}`: " if violation["resource"] else ""
-            lines.append(f"| ❌ | `{result['rule']}` | {where}{_cell(violation['message'])} |")
+            lines.append(f"| ❌ | {rule} | {_where(violation)}{_cell(violation['message'])} |")
+        for item in result.get("not_applicable") or []:
+            lines.append(f"| ➖ n/a | {rule} | {_where(item)}{_cell(item['message'])} |")
     return lines
+
+
+def _status(result: dict[str, Any]) -> str:
+    """`passed`, `failed` or `n/a`; a review without `status` knows only passed and failed."""
+    return result.get("status") or ("passed" if result["passed"] else "failed")
+
+
+def _where(item: dict[str, Any]) -> str:
+    return f"`{item['resource']}`: " if item.get("resource") else ""
 
 
 def _cell(text: str) -> str:

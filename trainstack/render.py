@@ -155,16 +155,26 @@ def catalog_summary(catalog: Any) -> None:
 
 
 def policy_summary(results: list) -> None:
-    """Print the policy rules' outcome: one line when all pass, else each violation."""
+    """Print the policy rules' outcome: one line when all pass, else each violation, then
+    what a rule could not check (`n/a`: no resource of its types, or beyond its reach)."""
     failed = [r for r in results if not r.passed]
+    na = sum(r.status == "n/a" for r in results)
+    gaps = [(r.rule, v) for r in results for v in r.not_applicable]
     out = console()
-    if not failed:
+    tail = f", {na} n/a" if na else ""
+    if not failed and not gaps:
         out.print(f"policies: [green]all {len(results)} passed[/green]")
         return
     from rich.markup import escape
 
-    out.print(f"policies: [red]{len(failed)} of {len(results)} failed[/red]")
+    if failed:
+        out.print(f"policies: [red]{len(failed)} of {len(results)} failed[/red]{tail}")
+    else:
+        out.print(f"policies: [green]{len(results) - na} passed[/green]{tail}")
     for result in failed:
         for violation in result.violations:
             where = f"{violation.resource}: " if violation.resource else ""
             out.print(f"  [red]x[/red] {result.rule}: {escape(where + violation.message)}")
+    for rule, gap in gaps:
+        where = f"{gap.resource}: " if gap.resource else ""
+        out.print(f"  [yellow]-[/yellow] {rule}: n/a: {escape(where + gap.message)}")

@@ -14,8 +14,10 @@ Sources and decisions:
     software stack preinstalled is named in shared/reference-facts, so none is assumed:
     the driver and eRDMA stack must come from user data or a custom image (left open).
   * System disk: ESSD, encrypted (`system_disk_encrypted=True`, default algorithm
-    aes-256 with the account's default KMS key, pulumi-alicloud docs); 256 GiB (a choice;
-    the API accepts 20-500 GiB).
+    aes-256, pulumi-alicloud 4.0.0 `ecs.Instance`); without `system_disk_kms_key_id` ECS
+    uses its service key `alias/acs/ecs`, created and managed by Alibaba (ECS doc "Encrypt
+    cloud disks"; encryption at instance creation is for ESSD system disks, hence ESSD);
+    256 GiB (a choice; the API accepts 20-500 GiB).
   * No public IP (`internet_max_bandwidth_out=0`); login only with the given key pair.
 """
 

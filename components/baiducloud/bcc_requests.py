@@ -9,6 +9,13 @@ Spot ("preemptible") instances are postpaid instances that carry a bid (official
 capacity runs short; `custom` adds `bidPrice`, in CNY per minute, below which creation is
 refused (generated BCC SDK, `CreateInstanceBySpecRequest.bidModel` / `bidPrice`;
 china-clouds.md §2.5).
+
+Encryption: the root disk is **not encrypted**. `create_instance_by_spec` has no root-disk
+encryption parameter (only `root_disk_size_in_gb` / `root_disk_storage_type`); Baidu
+encrypts a system disk only through an encrypted custom image, and CDS data disks
+(`create_cds_list`, `CreateCdsModel.encryptKey`) only with a key the user created in KMS
+(Baidu CDS doc "Encryption Overview"). No cloud-managed default key exists for either, so
+nothing is turned on here; the README states the gap.
 """
 
 from __future__ import annotations

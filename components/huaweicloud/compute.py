@@ -11,10 +11,14 @@ host failure from taking out two nodes, and it is what `placement_group` reports
 maximum number of members of an anti-affinity group is unsourced: a large cluster may be
 refused by the API.
 
-Disks (pulumi_huaweicloud `ecs.Instance`): the system disk is encrypted only with an
-explicit KMS key (`system_disk_kms_key_id`); the contract has no key field, so
-`DISK_KMS_KEY_ID` is None and disks use the service default. Set it to a KMS key id to
-encrypt system disks (it also encrypts SFS Turbo, see `storage`).
+Disks (pulumi_huaweicloud 0.0.12 `ecs.Instance`): the system disk is encrypted only with an
+explicit KMS key id (`system_disk_kms_key_id`, "the ID of a KMS key used to encrypt the
+system disk"); there is no flag that picks a cloud-managed default key. Huawei's service key
+`evs/default` is created only after the account authorizes EVS to use KMS, and its id differs
+per account (EVS API "EnableEncryptionByDefault" / "ShowDefaultKmsKeyId"), so no key can be
+assumed. The contract has no key field: `DISK_KMS_KEY_ID` is None and the system disk is
+**unencrypted**. Set it to a KMS key id to encrypt system disks and SFS Turbo (`storage`);
+the policy rule `disks-encrypted` reports the unencrypted disks as n/a.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import pulumi
 import pulumi_huaweicloud as huaweicloud
 
 from components.contract import FileSystemConfig
-from components.huaweicloud.compute import DISK_KMS_KEY_ID
+from components.huaweicloud import compute
 from components.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
 
 SHARE_PROTO = "NFS"  # the only value `share_proto` accepts (pulumi_huaweicloud `sfs.Turbo`)
@@ -27,7 +27,9 @@ def create_file_system(
     Its name and inputs depend only on the cluster name, zone, network, its own security
     group and the file-system config, never on node count, flavor or purchase option, so
     changing those never replaces it. It is pay-per-use (`charging_mode` default postPaid).
-    With `compute.DISK_KMS_KEY_ID` set it is encrypted with that key (`crypt_key_id`).
+    With `compute.DISK_KMS_KEY_ID` set it is encrypted with that key (`crypt_key_id`, read
+    at call time so a value set before the cluster is built counts); without it the file
+    system is unencrypted: `crypt_key_id` is the only encryption input of `sfs.Turbo`.
 
     Args:
         name: the cluster name; the file system is `{name}-sfs`.
@@ -41,7 +43,7 @@ def create_file_system(
         opts: child options; `protect=True` is added here.
     """
     sizing = turbo_sizing(config.capacity_gib, config.throughput_mbps_per_tib)
-    extra = {"crypt_key_id": DISK_KMS_KEY_ID} if DISK_KMS_KEY_ID else {}
+    extra = {"crypt_key_id": compute.DISK_KMS_KEY_ID} if compute.DISK_KMS_KEY_ID else {}
     return huaweicloud.sfs.Turbo(
         f"{name}-sfs",
         share_type=SHARE_TYPE,

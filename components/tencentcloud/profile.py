@@ -14,9 +14,13 @@ Sources and decisions:
     instance_type=...)`); the regex style follows the SDK doc (`^CentOS\\s+6\\.8\\s+64\\w*`).
     A public image with the GPU driver, RDMA stack or TCCL preinstalled is not named in
     shared/reference-facts, so none is assumed (driver setup left open).
-  * Disks: the system disk cannot be encrypted through tencentcloud-iac-pulumi 0.2.3 (no
-    argument); node scratch space is one encrypted data disk (`encrypt=True`, deleted with
-    the instance). Types and sizes are choices, not sourced figures.
+  * Disks: the system disk cannot be encrypted through tencentcloud-iac-pulumi 0.2.3
+    (`instance.Instance` has `system_disk_type`/`_size`/`_name`/`_id`, no encryption
+    argument), so it stays unencrypted (README). Node scratch space is one encrypted data
+    disk (`data_disks[].encrypt=True`, SDK: "Decides whether the disk is encrypted";
+    `kms_key_id` is optional, and without it Tencent uses the CMK it creates for cloud-disk
+    encryption on first use, CBS doc "Cloud Disk Encryption"), deleted with the instance.
+    Types and sizes are choices, not sourced figures.
   * No public IP; login only with the given key pair (`key_ids`).
 """
 

@@ -11,9 +11,10 @@ Placement (china-clouds.md section 3, Terraform docs, official):
     unsourced. A node is never put in both: whether Volcengine accepts an HPC instance in
     a spread deployment set is unsourced, and the spread would fight the HPC cluster.
 
-Disks: neither pulumi_volcengine nor pulumi_volcenginecc exposes system-volume encryption
-(no encryption or KMS field on `system_volume`/`data_volumes`), so disks use the service
-default.
+Disks: neither pulumi_volcengine 0.0.47 (`ecs.Instance`: `system_volume_type`/`_size`,
+`data_volumes` without any encryption or KMS field) nor pulumi_volcenginecc 0.0.64 exposes
+volume encryption, so the system volume is created **unencrypted** (stated in the README;
+the policy rule `disks-encrypted` reports it as n/a).
 """
 
 from __future__ import annotations

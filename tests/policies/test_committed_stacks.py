@@ -26,3 +26,19 @@ def test_a100_stack_uses_efa_so_the_self_rule_is_exercised():
     without_self_in = [r for r in plan.resources if not r["name"].endswith("-sg-self-in")]
     failed = {r.rule for r in evaluate(without_self_in) if not r.passed}
     assert failed == {"efa-security-group-self-rule"}
+
+
+@pytest.mark.parametrize(("stack", "status", "na"), [
+    pytest.param("training-a100", "passed", [], id="aws"),
+    pytest.param("training-a100-alicloud", "passed", ["-cpfs"], id="alicloud-cpfs-gap"),
+    pytest.param("training-a100-tencentcloud", "passed", ["-cfs", "-node-0", "-node-1"], id="tencent-system-disk-gap"),
+    pytest.param("training-a100-huaweicloud", "n/a", ["-node-0", "-node-1", "-sfs"], id="huawei-needs-a-key"),
+    pytest.param("training-a10-volcengine", "n/a", ["-node-0", "-node-1", "-vepfs"], id="volcengine-no-input"),
+    pytest.param("training-a100-baiducloud", "n/a", ["-node-0", "-node-1"], id="baidu-no-input"),
+])
+def test_disks_encrypted_says_what_it_could_not_check(stack, status, na):
+    """Committed stacks pass every rule, but `disks-encrypted` shows unencryptable data as n/a."""
+    plan = run_plan(stack, ROOT)
+    (result,) = [r for r in evaluate(plan.resources) if r.rule == "disks-encrypted"]
+    assert result.status == status and result.violations == ()
+    assert sorted(v.resource.removeprefix(stack) for v in result.not_applicable) == na

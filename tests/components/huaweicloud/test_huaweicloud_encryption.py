@@ -1,0 +1,51 @@
+"""Encryption at rest of the Huawei cluster: only with a KMS key id (`DISK_KMS_KEY_ID`)."""
+
+from __future__ import annotations
+
+import inspect
+
+import pulumi_huaweicloud as huaweicloud
+import pytest
+
+from components.huaweicloud import compute
+from policies import evaluate
+
+INSTANCE = "huaweicloud:Ecs/instance:Instance"
+TURBO = "huaweicloud:Sfs/turbo:Turbo"
+KEY_ID = "0d0466b0-0000-4000-8000-00000000cafe"
+
+
+def disks_result(records):
+    (result,) = [r for r in evaluate(records) if r.rule == "disks-encrypted"]
+    return result
+
+
+def test_without_a_key_nothing_is_encrypted_and_the_rule_is_na(hw_records, hw_config):
+    records = hw_records(hw_config())
+    assert compute.DISK_KMS_KEY_ID is None
+    assert not any("systemDiskKmsKeyId" in r["inputs"] for r in records if r["type"] == INSTANCE)
+    assert not any("cryptKeyId" in r["inputs"] for r in records if r["type"] == TURBO)
+    result = disks_result(records)
+    assert (result.status, result.passed) == ("n/a", True)
+    assert sorted(v.resource for v in result.not_applicable) == ["c-node-0", "c-node-1", "c-sfs"]
+    assert all("DISK_KMS_KEY_ID" in v.message for v in result.not_applicable)
+
+
+def test_a_key_id_encrypts_system_disks_and_sfs_turbo(hw_records, hw_config, monkeypatch):
+    monkeypatch.setattr(compute, "DISK_KMS_KEY_ID", KEY_ID)
+    records = hw_records(hw_config())
+    nodes = [r["inputs"] for r in records if r["type"] == INSTANCE]
+    assert [n["systemDiskKmsKeyId"] for n in nodes] == [KEY_ID, KEY_ID]
+    (turbo,) = [r["inputs"] for r in records if r["type"] == TURBO]
+    assert turbo["cryptKeyId"] == KEY_ID
+    result = disks_result(records)
+    assert (result.status, result.not_applicable) == ("passed", ())
+
+
+@pytest.mark.parametrize(("args", "only_input"), [
+    pytest.param(huaweicloud.ecs.InstanceArgs, "system_disk_kms_key_id", id="ecs-instance"),
+    pytest.param(huaweicloud.sfs.TurboArgs, "crypt_key_id", id="sfs-turbo"),
+])
+def test_sdk_encrypts_only_with_a_key_id(args, only_input):
+    parameters = inspect.signature(args.__init__).parameters
+    assert [p for p in parameters if "crypt" in p or "kms" in p] == [only_input]
