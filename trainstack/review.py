@@ -85,8 +85,9 @@ def _policies(results: list[Any]) -> dict[str, Any]:
     return {
         "passed": all(r.passed for r in results),
         "results": [
-            {"rule": r.rule, "description": r.description, "passed": r.passed,
-             "violations": [{"resource": v.resource, "message": v.message} for v in r.violations]}
+            {"rule": r.rule, "description": r.description, "passed": r.passed, "status": r.status,
+             "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
+             "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable]}
             for r in results
         ],
     }

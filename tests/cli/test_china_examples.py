@@ -159,3 +159,16 @@ def test_review_of_an_unpriced_stack_keeps_its_hours_and_shows_no_delta(monkeypa
     assert cost["after"]["hours"] == cost["before"]["hours"] == 72.0
     assert cost["after"]["usd_per_hour"] is None and cost["delta_usd_per_hour"] is None
     assert cost["after"]["price_caveats"] == ["the file system's price on tencentcloud is unknown, so the job total leaves it out"]
+
+
+def test_plan_json_and_review_say_which_rules_checked_nothing(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    plan = json.loads(run("plan", "-s", "training-a100-tencentcloud", "--json").stdout)
+    by_rule = {p["rule"]: p for p in plan["policies"]}
+    assert by_rule["imdsv2-required"]["status"] == "n/a" and by_rule["no-admin-port-from-internet"]["status"] == "passed"
+    assert "CFS file system not encrypted: tencentcloud-iac-pulumi 0.2.3 `cfs.FileSystem` has no encryption input" in \
+        by_rule["disks-encrypted"]["not_applicable"]
+    review = json.loads(run("plan", "-s", "training-a100-tencentcloud", "--against", "HEAD", "--json").stdout)
+    results = {r["rule"]: r for r in review["policies"]["results"]}
+    assert results["efa-security-group-self-rule"]["status"] == "n/a"
+    assert {i["resource"] for i in results["disks-encrypted"]["not_applicable"]} >= {"training-a100-tencentcloud-cfs"}
