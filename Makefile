@@ -16,7 +16,7 @@ demo: $(STAMP)
 	$(VENV)/bin/trainstack plan -s training-a100
 
 test: $(STAMP)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n auto
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/resolve.py
