@@ -96,6 +96,10 @@ class ClusterConfig(BaseModel):
         ssh_public_key: OpenSSH public key for the admin user where the cloud needs one
             (Azure); None lets the component generate a key pair and export the private
             key only as a Pulumi secret.
+        kms_key_id: KMS key id to encrypt node disks and the file system with, for clouds
+            that encrypt only with a customer key (Huawei Cloud: ECS system disks and SFS
+            Turbo); None leaves them unencrypted there. Every other cloud's component
+            refuses it: they encrypt with a managed key, or cannot encrypt at all.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
@@ -134,6 +138,10 @@ class ClusterConfig(BaseModel):
     capacity_reservation_id: str | None = Field(default=None, description="Capacity reservation.")
     tags: dict[str, str] = Field(default_factory=dict, description="Extra cost tags/labels.")
     ssh_public_key: str | None = Field(default=None, description="Admin OpenSSH public key.")
+    kms_key_id: str | None = Field(
+        default=None, min_length=1, pattern=r"^\S+$",
+        description="KMS key id to encrypt node disks and the file system with, for clouds that "
+                    "encrypt only with a customer key (Huawei Cloud).")
 
     def model_post_init(self, __context: object) -> None:
         for cidr in self.ssh_cidrs:

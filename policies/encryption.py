@@ -35,8 +35,8 @@ NAS_MANAGED_KEY_TYPES = ("standard", "extreme")  # pulumi-alicloud 4.0.0 `nas.Fi
 HUAWEI_KEYS = {"huaweicloud:Ecs/instance:Instance": ("systemDiskKmsKeyId", "disks"),
                "huaweicloud:Sfs/turbo:Turbo": ("cryptKeyId", "SFS Turbo file system"),
                "huaweicloud:Evs/volume:Volume": ("kmsId", "EVS volume")}
-HUAWEI_GAP = ("{what} not encrypted: Huawei encrypts only with a KMS key id ({key}), which the cluster "
-              "config does not carry; set components.huaweicloud.compute.DISK_KMS_KEY_ID")
+HUAWEI_GAP = ("{what} not encrypted: Huawei encrypts only with a KMS key id ({key}), and none is set; "
+              "set kms_key_id in the stack's trainstack:cluster")
 # Data no SDK input encrypts: type -> why (the SDKs as installed).
 NO_ENCRYPTION_INPUT = {
     "tencentcloud:Cfs/fileSystem:FileSystem": "CFS file system not encrypted: tencentcloud-iac-pulumi 0.2.3 "

@@ -33,6 +33,8 @@ def validate_args(args: ClusterConfig, name: str) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, PROVIDER, "Alibaba Cloud")
+    reject_unsupported(args, ("kms_key_id",), "Alibaba",
+                       "it encrypts system disks with the ECS service key")
     _check_instance_type(args)
     _check_zone(args)
     _check_nodes(args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from components.aws.efa import efa_interface_count
 from components.aws.fsx import fsx_sizing
-from components.common import check_provider, check_ssh_cidrs
+from components.common import check_provider, check_ssh_cidrs, reject_unsupported
 from components.contract import ClusterConfig
 
 # The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has
@@ -52,6 +52,8 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "aws", "AWS")
+    reject_unsupported(args, ("kms_key_id",), "AWS",
+                       "it encrypts EBS and FSx for Lustre with AWS-managed keys")
     check_zone(args.region, args.zone)
     check_ssh_cidrs(args.ssh_cidrs)
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:

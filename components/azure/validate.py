@@ -16,7 +16,7 @@ from components.azure.facts import (
     infiniband_size,
     rdma_size_names,
 )
-from components.common import check_provider, check_ssh_cidrs
+from components.common import check_provider, check_ssh_cidrs, reject_unsupported
 from components.contract import ClusterConfig
 
 
@@ -30,6 +30,8 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "azure", "Azure")
+    reject_unsupported(args, ("kms_key_id",), "Azure",
+                       "it encrypts disks and Managed Lustre with platform-managed keys")
     _check_interconnect(args)
     _check_node_count(args)
     check_ssh_cidrs(args.ssh_cidrs)

@@ -27,6 +27,8 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "baiducloud", "Baidu AI Cloud")
+    reject_unsupported(args, ("kms_key_id",), "Baidu AI Cloud",
+                       "BCC takes no root-disk encryption key")
     _check_place(args)
     _check_spec(args)
     check_ssh_cidrs(args.ssh_cidrs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs
+from components.common import check_provider, check_ssh_cidrs, reject_unsupported
 from components.contract import ClusterConfig
 from components.gcp.filesystems import choose_file_system
 from components.gcp.labels import MAX_LABELS, label_collisions
@@ -30,6 +30,8 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "gcp", "GCP")
+    reject_unsupported(args, ("kms_key_id",), "GCP",
+                       "it encrypts disks and file systems with Google-managed keys")
     if not _NAME.match(name) or len(name) > MAX_NAME_CHARS:
         raise ValueError(
             f"name: '{name}' must be lowercase letters, digits and '-', start with a letter "

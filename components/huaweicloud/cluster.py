@@ -86,7 +86,7 @@ class HuaweicloudGpuCluster(pulumi.ComponentResource):
     ) -> None:
         """The SFS Turbo and its own security group (both None without `file_system`).
 
-        Only file-system, zone and network inputs go in: nothing about the nodes.
+        Only file-system, zone, network and KMS key inputs go in: nothing about the nodes.
         """
         self.file_system_security_group = self.file_system = None
         if args.file_system is None:
@@ -103,6 +103,7 @@ class HuaweicloudGpuCluster(pulumi.ComponentResource):
             self.file_system_security_group.id,
             tags,
             child,
+            kms_key_id=args.kms_key_id,
         )
 
     def _set_outputs(self, args: ClusterConfig) -> None:

@@ -16,9 +16,10 @@ explicit KMS key id (`system_disk_kms_key_id`, "the ID of a KMS key used to encr
 system disk"); there is no flag that picks a cloud-managed default key. Huawei's service key
 `evs/default` is created only after the account authorizes EVS to use KMS, and its id differs
 per account (EVS API "EnableEncryptionByDefault" / "ShowDefaultKmsKeyId"), so no key can be
-assumed. The contract has no key field: `DISK_KMS_KEY_ID` is None and the system disk is
-**unencrypted**. Set it to a KMS key id to encrypt system disks and SFS Turbo (`storage`);
-the policy rule `disks-encrypted` reports the unencrypted disks as n/a.
+assumed. The stack sets the key with `kms_key_id` in `trainstack:cluster`
+(`ClusterConfig.kms_key_id`), which encrypts the system disks and SFS Turbo (`storage`);
+without it the system disk is **unencrypted** and the policy rule `disks-encrypted` reports
+it as n/a.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ SERVER_GROUP_POLICY = "anti-affinity"  # the only accepted policy (section 3)
 # room for containers and staged checkpoints (the SDK accepts 1-1024).
 SYSTEM_DISK_TYPE = "GPSSD"
 SYSTEM_DISK_GIB = 200
-DISK_KMS_KEY_ID: str | None = None
 # Public Ubuntu 22.04 image. Huawei's public image names follow "Ubuntu 18.04 server 64bit"
 # (pulumi_huaweicloud `ims.get_image` example); the 22.04 name is unsourced. `flavor_id`
 # restricts the lookup to images that run on the flavor.
@@ -98,15 +98,16 @@ def create_nodes(
 
     Args:
         name: the cluster name.
-        args: the cluster config (`instance_type`, `zone`, `nodes`, `purchase`).
+        args: the cluster config (`instance_type`, `zone`, `nodes`, `purchase`, and
+            `kms_key_id`, which encrypts the system disks when set).
         placement: `subnet_id`, `security_group_id`, `server_group_id`, `key_pair`,
             `image_id` (strings or outputs).
         tags: tags for every node.
         opts: child options.
     """
     disk = {"system_disk_type": SYSTEM_DISK_TYPE, "system_disk_size": SYSTEM_DISK_GIB}
-    if DISK_KMS_KEY_ID:
-        disk["system_disk_kms_key_id"] = DISK_KMS_KEY_ID
+    if args.kms_key_id:
+        disk["system_disk_kms_key_id"] = args.kms_key_id
     keep_image = pulumi.ResourceOptions(ignore_changes=["image_id"])
     node_opts = pulumi.ResourceOptions.merge(opts, keep_image)
     return [

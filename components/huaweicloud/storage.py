@@ -6,7 +6,6 @@ import pulumi
 import pulumi_huaweicloud as huaweicloud
 
 from components.contract import FileSystemConfig
-from components.huaweicloud import compute
 from components.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
 
 SHARE_PROTO = "NFS"  # the only value `share_proto` accepts (pulumi_huaweicloud `sfs.Turbo`)
@@ -21,15 +20,17 @@ def create_file_system(
     security_group_id: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    kms_key_id: str | None = None,
 ) -> huaweicloud.sfs.Turbo:
     """Create an HPC SFS Turbo file system, protected from deletion.
 
     Its name and inputs depend only on the cluster name, zone, network, its own security
-    group and the file-system config, never on node count, flavor or purchase option, so
-    changing those never replaces it. It is pay-per-use (`charging_mode` default postPaid).
-    With `compute.DISK_KMS_KEY_ID` set it is encrypted with that key (`crypt_key_id`, read
-    at call time so a value set before the cluster is built counts); without it the file
-    system is unencrypted: `crypt_key_id` is the only encryption input of `sfs.Turbo`.
+    group, the file-system config and the KMS key, never on node count, flavor or purchase
+    option, so changing those never replaces it. It is pay-per-use (`charging_mode` default
+    postPaid). With `kms_key_id` (the stack's `ClusterConfig.kms_key_id`) it is encrypted
+    with that key (`crypt_key_id`); without it the file system is unencrypted: `crypt_key_id`
+    is the only encryption input of `sfs.Turbo`. `crypt_key_id` is ForceNew, so adding or
+    changing the key later would replace the file system, which `protect=True` refuses.
 
     Args:
         name: the cluster name; the file system is `{name}-sfs`.
@@ -41,9 +42,10 @@ def create_file_system(
         security_group_id: the file system's own group (`{name}-sfs-sg`).
         tags: tags for the file system.
         opts: child options; `protect=True` is added here.
+        kms_key_id: KMS key id to encrypt the file system with, or None for none.
     """
     sizing = turbo_sizing(config.capacity_gib, config.throughput_mbps_per_tib)
-    extra = {"crypt_key_id": compute.DISK_KMS_KEY_ID} if compute.DISK_KMS_KEY_ID else {}
+    extra = {"crypt_key_id": kms_key_id} if kms_key_id else {}
     return huaweicloud.sfs.Turbo(
         f"{name}-sfs",
         share_type=SHARE_TYPE,

@@ -39,6 +39,8 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, PROVIDER, "Tencent Cloud")
+    reject_unsupported(args, ("kms_key_id",), "Tencent",
+                       "it encrypts data disks with the default cloud-disk CMK")
     _check_instance_type(args)
     if not args.zone.startswith(f"{args.region}-"):
         raise ValueError(

@@ -31,6 +31,8 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "volcengine", "Volcengine")
+    reject_unsupported(args, ("kms_key_id",), "Volcengine",
+                       "its SDKs have no volume or vePFS encryption input")
     if not _NAME.match(name):
         raise ValueError(
             f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "

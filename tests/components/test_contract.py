@@ -2,8 +2,15 @@
 
 import pytest
 
+from pathlib import Path
+
+import yaml
+
+from components.config import ConfigError, parse_cluster_config
 from components.contract import ClusterConfig
 from tests.clusters import BASE_CLUSTER
+
+HUAWEI_STACK = Path(__file__).resolve().parents[2] / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
 
 
 @pytest.mark.parametrize("cidr", ["0.0.0.0/0", "1.2.3.4/0", "0.0.0.0/1", "128.0.0.0/1", "::/0"])
@@ -33,3 +40,22 @@ def test_prepaid_capacity_may_cost_nothing():
 
 def test_a_single_ssh_cidr_string_is_a_one_item_list():
     assert ClusterConfig(**{**BASE_CLUSTER, "ssh_cidrs": "203.0.113.0/24"}).ssh_cidrs == ("203.0.113.0/24",)
+
+
+def test_kms_key_id_is_optional():
+    assert ClusterConfig(**BASE_CLUSTER).kms_key_id is None
+
+
+def test_an_empty_kms_key_id_is_refused():
+    with pytest.raises(ValueError, match="kms_key_id"):
+        ClusterConfig(**{**BASE_CLUSTER, "kms_key_id": ""})
+    with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: String should have at least 1 character"):
+        parse_cluster_config({**BASE_CLUSTER, "kms_key_id": ""})
+    with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: String should match pattern"):
+        parse_cluster_config({**BASE_CLUSTER, "kms_key_id": "  "})
+
+
+def test_a_stack_file_sets_kms_key_id_under_trainstack_cluster():
+    stack = yaml.safe_load(HUAWEI_STACK.read_text())
+    cluster = {**stack["config"]["trainstack:cluster"], "kms_key_id": "0d0466b0-0000-4000-8000-00000000cafe"}
+    assert parse_cluster_config(cluster).kms_key_id == "0d0466b0-0000-4000-8000-00000000cafe"

@@ -4,7 +4,8 @@
 The committed example stacks (AWS, Azure, GCP GPUs, GCP TPU, and one per Chinese cloud) must
 all satisfy the same rules: the component's type token, every child parented to the
 component, cost tags/labels on everything that takes them, the common output names, stateful
-resources (file systems) protected, and no inbound rule open to the internet.
+resources (file systems) protected, and no inbound rule open to the internet. Every
+component but Huawei's refuses `kms_key_id` before registering anything.
 """
 
 from pathlib import Path
@@ -12,9 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from components.config import parse_cluster_config
 from components.contract import OUTPUT_NAMES
-from components.registry import REGISTRY
+from components.registry import REGISTRY, component_for
 from policies.rules import STATEFUL, admin_ports_open, cost_tags
+from tests.components.harness import install_mocks
 from trainstack.plan import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +36,27 @@ RULE_TYPES = {
 
 def test_every_provider_has_a_committed_example_stack():
     assert set(PROVIDERS.values()) == set(REGISTRY)
+
+
+# Clouds whose component encrypts with a customer KMS key id (`ClusterConfig.kms_key_id`).
+TAKES_KMS_KEY_ID = {"huaweicloud"}
+REFUSES_KMS_KEY_ID = sorted(stack for stack, provider in PROVIDERS.items() if provider not in TAKES_KMS_KEY_ID)
+
+
+def test_every_provider_but_huawei_refuses_kms_key_id():
+    assert {PROVIDERS[stack] for stack in REFUSES_KMS_KEY_ID} == set(REGISTRY) - TAKES_KMS_KEY_ID
+
+
+@pytest.mark.parametrize("stack", REFUSES_KMS_KEY_ID)
+def test_kms_key_id_is_refused_before_anything_is_registered(stack):
+    config = parse_cluster_config({**CLUSTERS[stack], "kms_key_id": "kms-key-0001"})
+    _, monitor = install_mocks(config.region)
+    with pytest.raises(ValueError) as refused:
+        component_for(config.provider)("c", config)
+    message = str(refused.value)
+    assert message.startswith("kms_key_id: not supported by the "), message
+    assert message.endswith("; remove kms_key_id") and "\n" not in message, message
+    assert monitor.records() == []
 
 
 @pytest.fixture(scope="module", params=sorted(PROVIDERS), ids=sorted(PROVIDERS))

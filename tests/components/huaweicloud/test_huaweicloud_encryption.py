@@ -1,4 +1,4 @@
-"""Encryption at rest of the Huawei cluster: only with a KMS key id (`DISK_KMS_KEY_ID`)."""
+"""Encryption at rest of the Huawei cluster: only with a KMS key id (`kms_key_id`)."""
 
 from __future__ import annotations
 
@@ -20,26 +20,37 @@ def disks_result(records):
     return result
 
 
+def test_the_module_constant_is_gone():
+    assert not hasattr(compute, "DISK_KMS_KEY_ID")
+
+
 def test_without_a_key_nothing_is_encrypted_and_the_rule_is_na(hw_records, hw_config):
-    records = hw_records(hw_config())
-    assert compute.DISK_KMS_KEY_ID is None
+    config = hw_config()
+    assert config.kms_key_id is None
+    records = hw_records(config)
     assert not any("systemDiskKmsKeyId" in r["inputs"] for r in records if r["type"] == INSTANCE)
     assert not any("cryptKeyId" in r["inputs"] for r in records if r["type"] == TURBO)
     result = disks_result(records)
     assert (result.status, result.passed) == ("n/a", True)
     assert sorted(v.resource for v in result.not_applicable) == ["c-node-0", "c-node-1", "c-sfs"]
-    assert all("DISK_KMS_KEY_ID" in v.message for v in result.not_applicable)
+    assert all("set kms_key_id in the stack's trainstack:cluster" in v.message for v in result.not_applicable)
 
 
-def test_a_key_id_encrypts_system_disks_and_sfs_turbo(hw_records, hw_config, monkeypatch):
-    monkeypatch.setattr(compute, "DISK_KMS_KEY_ID", KEY_ID)
-    records = hw_records(hw_config())
+def test_kms_key_id_encrypts_system_disks_and_sfs_turbo(hw_records, hw_config):
+    records = hw_records(hw_config(kms_key_id=KEY_ID))
     nodes = [r["inputs"] for r in records if r["type"] == INSTANCE]
     assert [n["systemDiskKmsKeyId"] for n in nodes] == [KEY_ID, KEY_ID]
     (turbo,) = [r["inputs"] for r in records if r["type"] == TURBO]
     assert turbo["cryptKeyId"] == KEY_ID
     result = disks_result(records)
-    assert (result.status, result.not_applicable) == ("passed", ())
+    assert (result.status, result.passed, result.not_applicable) == ("passed", True, ())
+
+
+def test_kms_key_id_without_a_file_system_encrypts_the_nodes(hw_records, hw_config):
+    records = hw_records(hw_config(kms_key_id=KEY_ID, file_system=None))
+    assert [r["inputs"]["systemDiskKmsKeyId"] for r in records if r["type"] == INSTANCE] == [KEY_ID, KEY_ID]
+    assert [r for r in records if r["type"] == TURBO] == []
+    assert disks_result(records).status == "passed"
 
 
 @pytest.mark.parametrize(("args", "only_input"), [
