@@ -137,3 +137,12 @@ def test_resolve_never_imports_boto3():
             "print(r.exit_code, 'boto3' in sys.modules, 'botocore' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "False", "False"]
+
+
+def test_refresh_into_a_folder_without_a_catalog_calls_no_api(tmp_path, monkeypatch):
+    def no_call(provider):
+        raise AssertionError("fetched before checking the folder")
+
+    monkeypatch.setattr(refresh_module, "fetcher_for", no_call)
+    result = run("catalog", "refresh", "--provider", "aws", "--data-dir", str(tmp_path / "missing"))
+    _one_error_line(result, f"--data-dir: {tmp_path / 'missing'} holds no catalog.json; give the catalog folder")
