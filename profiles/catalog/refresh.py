@@ -57,11 +57,12 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_
         FetchError: the API failed or answered with invalid rows; no file was touched.
         CatalogError: `data_dir` holds no catalog, or the existing catalog file is malformed.
     """
+    fetch = fetcher_for(provider)
     if not (data_dir / "catalog.json").is_file():  # before any (slow, billed) API call
         raise CatalogError(f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder "
                            "(default profiles/catalog/data)")
     today = today or dt.date.today().isoformat()
-    fetched = fetcher_for(provider)(regions, progress, **clients)
+    fetched = fetch(regions, progress, **clients)
     rows = [o._replace(catalog_date=today) for o in fetched]
     validate(provider, regions, rows)
     path = data_dir / f"{provider}.csv"

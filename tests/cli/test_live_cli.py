@@ -140,9 +140,9 @@ def test_resolve_never_imports_boto3():
 
 
 def test_refresh_into_a_folder_without_a_catalog_calls_no_api(tmp_path, monkeypatch):
-    def no_call(provider):
+    def no_call(*args, **kwargs):
         raise AssertionError("fetched before checking the folder")
 
-    monkeypatch.setattr(refresh_module, "fetcher_for", no_call)
+    monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: no_call)
     result = run("catalog", "refresh", "--provider", "aws", "--data-dir", str(tmp_path / "missing"))
     _one_error_line(result, f"--data-dir: {tmp_path / 'missing'} holds no catalog.json; give the catalog folder")
