@@ -26,6 +26,7 @@ _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.M)
 # Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it must suit
 # the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
 # letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
+CLUSTER_CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
@@ -60,17 +61,22 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     )
 
 
-def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_storage: float | None = None) -> str:
+def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_storage: float | None = None,
+                 kept: dict | None = None) -> str:
     """Stack file text for `config`: header comment (price, catalog, checksum) and YAML body.
 
     Args:
         usd_storage: the file system's cost for the run, USD, when known; the header then
             gives the job total as compute plus storage.
+        kept: the existing stack file's own settings to carry over (see `kept_settings`).
     """
     cluster = config.model_dump(mode="json", exclude_none=True)
+    region_key = REGION_KEYS.get(config.provider, f"{config.provider}:region")
+    kept = kept or {}
+    own = {k: v for k, v in (kept.get("config") or {}).items() if k not in (region_key, CLUSTER_CONFIG_KEY)}
+    top = {k: v for k, v in kept.items() if k != "config"}
     body = yaml.safe_dump(
-        {"config": {REGION_KEYS.get(config.provider, f"{config.provider}:region"): config.region,
-                    f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}": cluster}},
+        {**top, "config": {region_key: config.region, CLUSTER_CONFIG_KEY: cluster, **own}},
         sort_keys=False,
         default_flow_style=False,
     )
@@ -133,7 +139,7 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             return False
         if is_hand_edited(current) and not force:
             why = "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
-            raise StackWriteError(f"{path}: {why}; pass --force to replace it")
+            raise StackWriteError(f"{path}: {why}; pass --force to replace its cluster (its other settings are kept)")
         moved = _placement(current), _placement(text)
         if None not in moved and moved[0] != moved[1] and not force:
             raise StackWriteError(
@@ -156,6 +162,23 @@ def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:
     if placement is None or placement[:2] != (config.provider, config.region) or placement[2] == config.region:
         return config
     return config.model_copy(update={"zone": placement[2]})
+
+
+def kept_settings(path: Path) -> dict:
+    """What a rewrite must keep from the stack file at `path`: its top-level keys (e.g. the
+    secrets provider's `encryptionsalt`) and every config key but the cluster and its region
+    (a budget, `trainstack:previous_names`, secrets, `gcp:project`). `{}` when there is no
+    readable file."""
+    if not path.exists():
+        return {}
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(document, dict):
+        return {}
+    config = document.get("config")
+    return {**document, "config": config if isinstance(config, dict) else {}}
 
 
 def _placement(text: str) -> tuple[str, str, str] | None:

@@ -118,13 +118,15 @@ def _write_plot(path: Path, spec, resolution) -> str:
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool) -> str:
-    from profiles.stack_writer import StackWriteError, cluster_config, keep_zone, render_stack, stack_path
+    from profiles.stack_writer import StackWriteError, cluster_config, keep_zone, kept_settings, render_stack
+    from profiles.stack_writer import stack_path
     from profiles.stack_writer import write_stack as write
 
     try:
         path = stack_path(project_dir(), name)
         config = keep_zone(cluster_config(spec, resolution.choice.candidate, catalog.version), path)
-        text = render_stack(config, _relative(workload), catalog.built, resolution.choice.candidate.usd_storage)
+        text = render_stack(config, _relative(workload), catalog.built, resolution.choice.candidate.usd_storage,
+                            kept_settings(path))
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))

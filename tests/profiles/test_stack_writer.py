@@ -117,3 +117,35 @@ def test_a_stack_not_written_by_trainstack_is_named_so(tmp_path, stack_text):
     path.write_text("config:\n  aws:region: us-east-1\n")
     with pytest.raises(StackWriteError, match="not written by trainstack; pass --force"):
         write_stack(path, stack_text)
+
+
+def test_a_forced_rewrite_keeps_the_stacks_own_settings(tmp_path, stack_text):
+    from profiles.stack_writer import kept_settings
+
+    path = tmp_path / "Pulumi.job.yaml"
+    path.write_text(
+        "encryptionsalt: v1:abc==\n"
+        "config:\n"
+        "  aws:region: eu-west-1\n"
+        "  aws:profile: prod\n"
+        "  trainstack:max_usd_per_hour: 50\n"
+        "  trainstack:previous_names: [old-job]\n"
+        "  trainstack-job:hf_token:\n"
+        "    secure: v1:Zm9v\n"
+        "  trainstack:cluster: {provider: aws}\n"
+    )
+    kept = kept_settings(path)
+    cluster = yaml.safe_load(stack_text)["config"]["trainstack:cluster"]
+    from components.contract import ClusterConfig
+
+    text = render_stack(ClusterConfig(**cluster), "profiles/workloads/job.yaml", "2026-01-01", None, kept)
+    assert write_stack(path, text, force=True)
+    written = yaml.safe_load(path.read_text())
+    assert written["encryptionsalt"] == "v1:abc=="
+    assert written["config"] == {
+        "aws:region": "us-east-1", "trainstack:cluster": cluster, "aws:profile": "prod",
+        "trainstack:max_usd_per_hour": 50, "trainstack:previous_names": ["old-job"],
+        "trainstack-job:hf_token": {"secure": "v1:Zm9v"},
+    }
+    assert not is_hand_edited(path.read_text())  # the kept settings are part of what trainstack wrote
+    assert kept_settings(tmp_path / "none.yaml") == {}
