@@ -10,15 +10,16 @@ use, so reference checks (the EFA self rule) work before the ids exist.
 
 Budget: the limit comes from the policy config (`--policy-pack-config`, key
 `max_usd_per_hour` under policy `budget`) or else the stack config
-`trainstack:max_usd_per_hour`; the price is the cluster's (`trainstack:cluster`) as
-configured, priced from the catalog as `trainstack plan` does (`profiles.stack_price`). Recent Pulumi CLIs hand the stack config to policy packs (tested upstream
-in pulumi/pulumi#20570); with an older CLI set the limit in the policy config, and without a
-price in reach the budget policy reports nothing.
+`trainstack:max_usd_per_hour`; a value that is not a positive number is a violation, never
+"no budget". The price is the cluster's (`trainstack:cluster`) as configured, priced from
+the catalog as `trainstack plan` does (`profiles.stack_price`); when the catalog cannot
+price it, a set budget fails. Recent Pulumi CLIs hand the stack config to policy packs
+(tested upstream in pulumi/pulumi#20570); with an older CLI set the limit in the policy
+config.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
@@ -37,7 +38,7 @@ from pulumi_policy.proxy import UnknownValueError
 
 from policies.registry import STACK_RULES
 from policies.rules import RESOURCE_RULES, UNKNOWN
-from policies.stack_rules import BUDGET_KEY, budget
+from policies.stack_rules import BUDGET_KEY, budget, budget_limit
 
 PACK_NAME = "trainstack"
 
@@ -116,7 +117,12 @@ def validate_budget(args: StackValidationArgs, report_violation: ReportViolation
     """Stack validation: the cluster's USD/hour within the budget (see module docstring)."""
     config = args.get_config() or {}
     limit = config.get("max_usd_per_hour", _stack_config(BUDGET_KEY))
-    for violation in budget(_cluster_price(_stack_config("trainstack:cluster")), _number(limit)):
+    try:
+        checked = budget_limit(limit)
+    except ValueError as exc:  # a budget that cannot be read must not switch the check off
+        report_violation(str(exc), None)
+        return
+    for violation in budget(_cluster_price(_stack_config("trainstack:cluster")), checked):
         report_violation(violation.message, None)
 
 
@@ -142,25 +148,18 @@ def policies(level: EnforcementLevel = EnforcementLevel.MANDATORY) -> list[Polic
 
 def _cluster_price(raw: Any) -> float | None:
     """The cluster's USD/hour as configured, priced from the catalog like `trainstack plan`
-    (a hand-edited `usd_per_hour` cannot slip past the budget); the recorded price when the
-    config does not parse (the component then fails the preview anyway)."""
+    (a hand-edited `usd_per_hour` cannot slip past the budget); None when the catalog does
+    not price it or the config does not parse, so a set budget fails closed."""
     from components.config import ConfigError, parse_cluster_config
     from profiles.stack_price import price_from_catalog
 
     try:
-        return price_from_catalog(parse_cluster_config(raw)).usd_per_hour
-    except ConfigError:
-        cluster = json.loads(raw) if isinstance(raw, str) else raw
-        return _number(cluster.get("usd_per_hour")) if isinstance(cluster, dict) else None
+        return price_from_catalog(parse_cluster_config(raw)).checked_usd_per_hour
+    except ConfigError:  # the component fails the preview anyway; no typed price is trusted
+        return None
 
 
 def _stack_config(key: str) -> Any:
     """A stack config value as the CLI hands it to the pack (None when absent)."""
     return pulumi.runtime.get_config(key)
 
-
-def _number(value: Any) -> float | None:
-    try:
-        return None if value in (None, "") else float(value)
-    except (TypeError, ValueError):
-        return None

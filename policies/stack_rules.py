@@ -7,6 +7,7 @@ policy-pack adapter turns a reference a real preview cannot know yet into the sa
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from policies.rules import LAUNCH_TEMPLATE, STATEFUL, UNKNOWN, Violation
@@ -51,6 +52,24 @@ def spot_has_checkpoint_storage(records: list[dict[str, Any]]) -> list[Violation
                           f"{len(spot)} spot node resource(s) but no file system or bucket for "
                           "checkpoints; add file_system to the cluster or use on-demand")]
     return []
+
+
+def budget_limit(value: Any) -> float | None:
+    """A stack's `trainstack:max_usd_per_hour` value as USD/hour; None when unset.
+
+    Raises:
+        ValueError: the value is not a positive finite number (one line naming the key).
+    """
+    if value is None or value == "":
+        return None
+    try:
+        limit = float(value)
+    except (TypeError, ValueError):
+        limit = -1.0
+    if not math.isfinite(limit) or limit <= 0 or isinstance(value, bool):
+        raise ValueError(f"{BUDGET_KEY}: {value!r} is not a positive number of USD/hour; "
+                         "write e.g. `trainstack:max_usd_per_hour: 50`")
+    return limit
 
 
 def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[Violation]:
@@ -122,4 +141,12 @@ def _is_spot(record: dict[str, Any]) -> bool:
     if kind == "gcp:tpu/v2Vm:V2Vm":
         scheduling = inputs.get("schedulingConfig") or {}
         return scheduling.get("spot") is True or scheduling.get("preemptible") is True
+    if kind in ("alicloud:ecs/instance:Instance", "volcengine:ecs/instance:Instance"):
+        return inputs.get("spotStrategy") not in (None, "", "NoSpot")
+    if kind == "huaweicloud:Ecs/instance:Instance":
+        return inputs.get("chargingMode") == "spot"
+    if kind == "tencentcloud:Instance/instance:Instance":
+        return inputs.get("instanceChargeType") == "SPOTPAID"
+    if kind == "pulumi-python:dynamic/baiducloud:BccInstance":
+        return inputs.get("bid_model") not in (None, "")
     return False

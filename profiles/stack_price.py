@@ -36,6 +36,8 @@ class StackPrice:
         caveats: what the price leaves out or may get wrong: the catalog row's price note
             (e.g. `estimate: third-party snapshot ...`) and a file system whose price is
             unknown (so not in `usd_total`).
+        verified: False when `usd_per_hour` is only the stack file's own number (the catalog
+            does not price the cluster): shown, but never trusted by the budget policy.
     """
 
     usd_per_hour: float | None
@@ -44,6 +46,13 @@ class StackPrice:
     recorded_usd_per_hour: float | None
     note: str = ""
     caveats: tuple[str, ...] = ()
+    verified: bool = True
+
+    @property
+    def checked_usd_per_hour(self) -> float | None:
+        """The price a budget may rely on: from the catalog or a held reservation, never
+        a number only the stack file states (None then)."""
+        return self.usd_per_hour if self.verified else None
 
     @property
     def usd_compute(self) -> float | None:
@@ -123,7 +132,8 @@ def _compute_price(config: ClusterConfig, node_price: float | None, listed: bool
             note = f"price unknown ({why}{'; ' + why_unpriced if why_unpriced else ''}); the stack records no price"
         else:
             note = f"price unknown ({why}); showing the recorded ${recorded:,.2f}/hour, which may be stale"
-        return StackPrice(recorded, config.hours, storage, recorded, note)
+        return StackPrice(recorded, config.hours, storage, recorded, note,
+                          verified=bool(config.capacity_reservation_id))
     current = node_price * config.nodes
     if recorded is None:
         note = f"the stack records no price; catalog {catalog_version} gives ${current:,.2f}/hour"

@@ -163,7 +163,7 @@ def plan(
         limit = stack_budget(project_dir() / "stacks" / f"Pulumi.{stack}.yaml")
     except PlanError as exc:
         fail(str(exc))
-    policies = evaluate(result.resources, result.usd_per_hour, limit)
+    policies = evaluate(result.resources, result.budget_usd_per_hour, limit)
     if as_json:
         typer.echo(json.dumps(render.plan_json(result, policies), indent=2, default=str))
     else:

@@ -47,6 +47,7 @@ class PlanResult:
         price_note: "" when the recorded price is current; else what differs and why.
         price_caveats: what the price leaves out or may get wrong (see `StackPrice.caveats`).
         hours: the planned run time, hours (None in plans rebuilt from older JSON).
+        price_verified: False when `usd_per_hour` is only the stack file's own number.
     """
 
     resources: list[dict[str, Any]]
@@ -58,6 +59,12 @@ class PlanResult:
     price_note: str = ""
     price_caveats: tuple[str, ...] = ()
     hours: float | None = None
+    price_verified: bool = True
+
+    @property
+    def budget_usd_per_hour(self) -> float | None:
+        """The price the budget policy checks: None when only the stack file states it."""
+        return self.usd_per_hour if self.price_verified else None
 
 
 def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
@@ -97,7 +104,8 @@ def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
     # Under `plan --against REF` this module is today's but `profiles` is REF's (trainstack.gitref),
     # whose StackPrice may predate `caveats`.
     return PlanResult(resources, price.usd_per_hour, price.usd_total, outputs, price.usd_storage,
-                      price.recorded_usd_per_hour, price.note, getattr(price, "caveats", ()), cluster.hours)
+                      price.recorded_usd_per_hour, price.note, getattr(price, "caveats", ()), cluster.hours,
+                      getattr(price, "verified", True))
 
 
 def _price(cluster: Any) -> Any:

@@ -9,13 +9,12 @@ USD/hour and USD/job before and after, and every policy result on the proposed p
 from __future__ import annotations
 
 from dataclasses import asdict
-import math
 from pathlib import Path
 from typing import Any
 
 from policies import evaluate
 from policies.rules import STATEFUL
-from policies.stack_rules import BUDGET_KEY
+from policies.stack_rules import BUDGET_KEY, budget_limit
 from trainstack.diff import Change, diff_plans, summary
 from trainstack.gitref import plan_at_ref
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
@@ -40,7 +39,7 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     limit = stack_budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
     before = plan_at_ref(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
-    results = evaluate(after.resources, after.usd_per_hour, limit)
+    results = evaluate(after.resources, after.budget_usd_per_hour, limit)
     return review_json(stack, against, changes, before, after, results, limit)
 
 
@@ -114,14 +113,7 @@ def _cost(plan: PlanResult | None) -> dict[str, Any] | None:
 
 def stack_budget(stack_file: Path) -> float | None:
     """The stack's `trainstack:max_usd_per_hour`, USD/hour, or None when unset."""
-    value = read_stack_config(stack_file).get(BUDGET_KEY)
-    if value is None:
-        return None
     try:
-        limit = float(value)
-    except (TypeError, ValueError):
-        limit = -1.0
-    if not math.isfinite(limit) or limit <= 0 or isinstance(value, bool):
-        raise PlanError(f"{stack_file}: {BUDGET_KEY}: {value!r} is not a positive number of USD/hour; "
-                        "write e.g. `trainstack:max_usd_per_hour: 50`")
-    return limit
+        return budget_limit(read_stack_config(stack_file).get(BUDGET_KEY))
+    except ValueError as exc:
+        raise PlanError(f"{stack_file}: {exc}") from None

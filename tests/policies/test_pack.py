@@ -112,21 +112,43 @@ def run_with_config(config, fn):
     return contextvars.copy_context().run(body)
 
 
+def _committed_cluster(name="training-a100"):
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    return yaml.safe_load((root / "stacks" / f"Pulumi.{name}.yaml").read_text())["config"]["trainstack:cluster"]
+
+
 @pytest.mark.parametrize(
     ("stack_config", "policy_config", "expected"),
     [
-        pytest.param({"trainstack:max_usd_per_hour": "10"}, {}, 1, id="stack-budget-exceeded"),
+        pytest.param({"trainstack:max_usd_per_hour": "5"}, {}, 1, id="stack-budget-exceeded"),
         pytest.param({"trainstack:max_usd_per_hour": "50"}, {}, 0, id="stack-budget-met"),
         pytest.param({}, {"max_usd_per_hour": 5}, 1, id="policy-config-budget"),
         pytest.param({}, {}, 0, id="no-budget"),
     ],
 )
 def test_budget_policy_reads_stack_and_policy_config(stack_config, policy_config, expected):
-    config = {"trainstack:cluster": json.dumps({"usd_per_hour": 20.5}), **stack_config}
+    cluster = _committed_cluster()
+    config = {"trainstack:cluster": json.dumps(cluster), **stack_config}
     args = StackValidationArgs([], policy_config)
     messages = run_with_config(config, lambda: reported(validate_budget, args))
     assert len(messages) == expected
-    assert all("$20.50/hour" in m for m, _ in messages)
+    assert all(f"${cluster['usd_per_hour']:,.2f}/hour" in m for m, _ in messages)
+
+
+@pytest.mark.parametrize("value", ["abc", "50 USD", "[50]", "-1", "0"])
+def test_a_budget_that_cannot_be_read_is_a_violation_not_no_budget(value):
+    config = {"trainstack:cluster": json.dumps(_committed_cluster()), "trainstack:max_usd_per_hour": value}
+    ((message, _),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
+    assert message.startswith(f"trainstack:max_usd_per_hour: '{value}' is not a positive number of USD/hour")
+
+
+def test_a_typed_price_on_a_stack_the_catalog_cannot_price_does_not_pass_the_budget():
+    cluster = {**_committed_cluster("training-a100-huaweicloud"), "usd_per_hour": 1.0}
+    config = {"trainstack:cluster": json.dumps(cluster), "trainstack:max_usd_per_hour": "50"}
+    ((message, _),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
+    assert message.startswith("the cluster's price is unknown")
 
 
 def test_budget_policy_prices_the_cluster_from_the_catalog_not_the_typed_price():

@@ -118,6 +118,11 @@ def test_efa_rule_ignores_world_egress_and_non_efa_stacks():
                             virtualMachineProfile={"priority": "Spot"}), id="azure"),
         pytest.param(record("gcp:compute/instance:Instance", scheduling={"provisioningModel": "SPOT"}), id="gcp"),
         pytest.param(record("gcp:tpu/v2Vm:V2Vm", schedulingConfig={"spot": True}), id="tpu"),
+        pytest.param(record("alicloud:ecs/instance:Instance", spotStrategy="SpotAsPriceGo"), id="alicloud"),
+        pytest.param(record("volcengine:ecs/instance:Instance", spotStrategy="SpotWithPriceLimit"), id="volcengine"),
+        pytest.param(record("huaweicloud:Ecs/instance:Instance", chargingMode="spot"), id="huaweicloud"),
+        pytest.param(record("tencentcloud:Instance/instance:Instance", instanceChargeType="SPOTPAID"), id="tencentcloud"),
+        pytest.param(record("pulumi-python:dynamic/baiducloud:BccInstance", bid_model="market"), id="baiducloud"),
     ],
 )
 def test_spot_needs_checkpoint_storage(node):
@@ -128,6 +133,10 @@ def test_spot_needs_checkpoint_storage(node):
 
 def test_on_demand_needs_no_storage():
     assert spot_has_checkpoint_storage([record("aws:ec2/instance:Instance")]) == []
+    assert spot_has_checkpoint_storage([record("alicloud:ecs/instance:Instance", spotStrategy="NoSpot"),
+                                        record("huaweicloud:Ecs/instance:Instance", chargingMode="postPaid"),
+                                        record("tencentcloud:Instance/instance:Instance", instanceChargeType="POSTPAID_BY_HOUR"),
+                                        record("pulumi-python:dynamic/baiducloud:BccInstance")]) == []
 
 
 def test_budget():

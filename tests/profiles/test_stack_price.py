@@ -56,3 +56,11 @@ def test_a_listed_type_without_the_stacks_terms_says_which_price_is_missing(fixt
     assert result.usd_per_hour == 24.0  # the recorded price is kept
     assert result.note.startswith(f"price unknown (catalog fixture-1 lists {listed.instance_type} in {listed.zone} "
                                   "but has no spot price for it); showing the recorded $24.00/hour")
+
+
+def test_only_catalog_or_reservation_prices_are_trusted_by_a_budget(fixture_catalog):
+    typed = price(fixture_catalog, instance_type="p9.imaginary")  # not in the catalog: the file's own number
+    assert (typed.usd_per_hour, typed.verified, typed.checked_usd_per_hour) == (24.0, False, None)
+    held = price(fixture_catalog, purchase="on-demand", capacity_reservation_id="cr-1", usd_per_hour=30.0)
+    assert (held.usd_per_hour, held.verified, held.checked_usd_per_hour) == (30.0, True, 30.0)
+    assert price(fixture_catalog).checked_usd_per_hour == 24.0
