@@ -4,13 +4,16 @@ The stack file, `__main__.py`, `Pulumi.yaml`, `components/` and `profiles/` (wit
 catalog data) are extracted at REF into a temporary directory with `git archive`, and the
 plan runs there in a fresh Python process: the old component code must be imported, and
 the current process has already imported today's. trainstack itself (mocks, recorder) is
-today's, so both sides are measured with the same instrument.
+today's, so both sides are measured with the same instrument; so is the cost: the old
+stack's cluster is priced here, with today's catalog and pricing code (the old revision's
+catalog data is not extracted, and its pricing code may predate today's interface).
 
 Run as `python -m trainstack.gitref STACK PROJECT_DIR` it prints that plan as JSON.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import subprocess
@@ -20,7 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from trainstack.plan import STACKS_DIR, PlanError, PlanResult, run_plan
+from components.config import CONFIG_KEY, ConfigError, parse_cluster_config
+from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 
 PATHS = ("__main__.py", "Pulumi.yaml", "components", "profiles", ":(exclude)profiles/catalog/data")
 
@@ -73,8 +77,12 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str) -> PlanResult:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
         raise PlanError(f"--against {ref}: the stack at {ref} does not plan: {lines[-1]}")
     data = json.loads(done.stdout)
-    return PlanResult(data["resources"], data["usd_per_hour"], data["usd_total"], data["outputs"],
-                      hours=data.get("hours"))
+    result = PlanResult(data["resources"], None, None, data["outputs"], hours=data.get("hours"))
+    try:
+        cluster = parse_cluster_config(data.get("cluster"))
+    except ConfigError as exc:
+        return dataclasses.replace(result, price_note=f"the stack at {ref} cannot be priced today ({exc})")
+    return with_price(result, cluster)
 
 
 def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = False) -> bytes:
@@ -93,13 +101,13 @@ def _main(argv: list[str]) -> int:
     stack, project = argv
     sys.path.insert(0, str(Path(project).resolve()))
     try:
-        result = run_plan(stack, Path(project))
+        result = run_plan(stack, Path(project), priced=False)
     except PlanError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    data: dict[str, Any] = {"resources": result.resources, "usd_per_hour": result.usd_per_hour,
-                            "usd_total": result.usd_total, "outputs": result.outputs,
-                            "hours": getattr(result, "hours", None)}
+    cluster = read_stack_config(Path(project) / STACKS_DIR / f"Pulumi.{stack}.yaml").get(CONFIG_KEY)
+    data: dict[str, Any] = {"resources": result.resources, "outputs": result.outputs, "hours": result.hours,
+                            "cluster": cluster}
     print(json.dumps(data, default=str))
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import gc
 import json
 import runpy
@@ -67,7 +68,7 @@ class PlanResult:
         return self.usd_per_hour if self.price_verified else None
 
 
-def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
+def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanResult:
     """Plan a stack: run `project_dir/__main__.py` under mocks with the stack's config.
 
     Safe to call repeatedly in one process: each run gets a fresh copy of Pulumi's
@@ -76,6 +77,8 @@ def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
     Args:
         stack_name: stack name; its config is `project_dir/stacks/Pulumi.<stack>.yaml`.
         project_dir: the Pulumi project directory (holds `__main__.py`).
+        priced: False leaves the cost empty (`plan --against` prices the old side itself,
+            with today's catalog and pricing code; see `trainstack.gitref`).
 
     Returns:
         The recorded resources, outputs and cost.
@@ -100,12 +103,18 @@ def run_plan(stack_name: str, project_dir: Path) -> PlanResult:
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
+    result = PlanResult(resources, None, None, outputs, hours=cluster.hours)
+    return with_price(result, cluster) if priced else result
+
+
+def with_price(result: PlanResult, cluster: Any) -> PlanResult:
+    """`result` with the cluster's cost as configured, priced from the current catalog."""
     price = _price(cluster)
-    # Under `plan --against REF` this module is today's but `profiles` is REF's (trainstack.gitref),
-    # whose StackPrice may predate `caveats`.
-    return PlanResult(resources, price.usd_per_hour, price.usd_total, outputs, price.usd_storage,
-                      price.recorded_usd_per_hour, price.note, getattr(price, "caveats", ()), cluster.hours,
-                      getattr(price, "verified", True))
+    return dataclasses.replace(
+        result, usd_per_hour=price.usd_per_hour, usd_total=price.usd_total, usd_storage=price.usd_storage,
+        recorded_usd_per_hour=price.recorded_usd_per_hour, price_note=price.note, price_caveats=price.caveats,
+        price_verified=price.verified,
+    )
 
 
 def _price(cluster: Any) -> Any:

@@ -136,3 +136,19 @@ def test_bad_budget_is_one_line_exit_2(repo):
     result = plan("--markdown")
     assert result.exit_code == 2
     assert "trainstack:max_usd_per_hour: 'lots' is not a positive number" in result.output
+
+
+def test_an_old_revision_is_priced_with_todays_catalog_and_code(repo):
+    """A revision whose pricing code predates today's interface still reviews, and both sides
+    are priced from today's catalog: an unchanged stack shows no cost change."""
+    pricing = repo / "profiles" / "stack_price.py"
+    today = pricing.read_text()
+    pricing.write_text("# an older revision: no price_from_catalog here\n")
+    git(repo.parent, "commit", "-q", "-am", "older pricing code")
+    pricing.write_text(today)
+    write_stack(repo, usd_per_hour=1.0)  # the file's own number changes; the catalog price does not
+    result = plan("--against", "HEAD", "--json")
+    assert result.exit_code == 0, result.output
+    cost = json.loads(result.stdout)["cost"]
+    assert cost["before"]["usd_per_hour"] == cost["after"]["usd_per_hour"] > 1.0
+    assert cost["delta_usd_per_hour"] == 0.0
