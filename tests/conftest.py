@@ -1,17 +1,86 @@
-"""Shared fixtures: one Pulumi mocks fixture (the same mocks `trainstack plan` uses) and a
-cluster-config factory."""
+"""Shared fixtures: the committed catalog for every test, one Pulumi mocks fixture (the same
+mocks `trainstack plan` uses) and a cluster-config factory."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pulumi
 import pytest
 
 from components.contract import ClusterConfig
+from profiles.catalog import loader
 from tests.clusters import BASE_CLUSTER
 from trainstack.mocks import TrainstackMocks
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = Path("profiles", "catalog", "data")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def committed_catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Point every test at a copy of the catalog as committed at HEAD, not the working one.
+
+    A user's recorded rate or `catalog refresh` changes `profiles/catalog/data`; the suite
+    must not depend on it. The copy sits at the same depth under its own root
+    (`<root>/profiles/catalog/data`, with `<root>/stacks` linked to the project's), since
+    tests find the project root as `DATA_DIR.parents[2]`. Every module-level `DATA_DIR`
+    (`loader`, `build`, `refresh`, test modules that imported it) is redirected for the
+    session; the code reads its default folder at call time. Runs once per xdist worker.
+    """
+    original = loader.DATA_DIR
+    root = tmp_path_factory.mktemp("committed")
+    copy = root / CATALOG
+    _write_committed_catalog(original, copy)
+    try:
+        (root / "stacks").symlink_to(ROOT / "stacks", target_is_directory=True)
+    except OSError:  # no symlinks (Windows without the privilege)
+        shutil.copytree(ROOT / "stacks", root / "stacks")
+    with pytest.MonkeyPatch.context() as patch:
+        for module in _project_modules():
+            if vars(module).get("DATA_DIR") == original:
+                patch.setattr(module, "DATA_DIR", copy)
+        yield copy
+
+
+def _write_committed_catalog(working: Path, into: Path) -> None:
+    """Write HEAD's tracked catalog files into `into`; copy the `working` ones when git or
+    a commit is not there (an installed tarball)."""
+    names = _git("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", CATALOG.as_posix())
+    files = {name: _git("cat-file", "blob", f"HEAD:./{name}")
+             for name in (names or b"").decode().split("\0") if name}
+    if not files or None in files.values():
+        shutil.copytree(working, into, ignore=shutil.ignore_patterns("snapshots"))
+        return
+    for name, content in files.items():
+        target = into / Path(name).relative_to(CATALOG)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+
+
+def _git(*args: str) -> bytes | None:
+    """stdout of `git ARGS` run in the project root; None when git is missing or fails."""
+    if shutil.which("git") is None:
+        return None
+    done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
+def _project_modules() -> list:
+    """Imported modules from this project's files (packages and test modules)."""
+    venv = Path(sys.prefix).resolve()
+    modules = []
+    for module in list(sys.modules.values()):
+        path = Path(getattr(module, "__file__", None) or "/").resolve()
+        if path.is_relative_to(ROOT) and not path.is_relative_to(venv):
+            modules.append(module)
+    return modules
+
 
 
 @pytest.fixture

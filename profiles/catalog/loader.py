@@ -221,9 +221,11 @@ def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int
     return offerings
 
 
-def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = None,
+def load_catalog(data_dir: Path | None = None, providers: tuple[str, ...] | None = None,
                  today: dt.date | None = None) -> Catalog:
     """Load the catalog of `providers` (default: every provider with a file in `data_dir`).
+
+    `data_dir` defaults to `DATA_DIR`, looked up at call time (so tests can point it elsewhere).
 
     Offerings listed in another currency are converted to USD at the recorded rate when it
     can be used on `today` (default: today; see `rate_problem`); otherwise they are left out
@@ -232,6 +234,7 @@ def load_catalog(data_dir: Path = DATA_DIR, providers: tuple[str, ...] | None = 
     Raises:
         CatalogError: `catalog.json` is missing or not a JSON object, or a file is malformed.
     """
+    data_dir = data_dir or DATA_DIR
     meta_path = data_dir / "catalog.json"
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))

@@ -35,7 +35,7 @@ PRICE_FIELDS = ("on_demand_usd_per_hour", "spot_usd_per_hour",
                 "reserved_1y_usd_per_hour", "reserved_3y_usd_per_hour", "on_demand_native", "spot_native")
 
 
-def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_DIR,
+def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path | None = None,
             progress: Callable[[str], None] = lambda _: None, today: str | None = None,
             top: int = 5, **clients: object) -> RefreshSummary:
     """Fetch `provider`'s live offerings and merge them into `data_dir/<provider>.csv`.
@@ -43,7 +43,7 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_
     Args:
         provider: `aws`, `azure` or `gcp`.
         regions: regions to refresh; None refreshes (and replaces) all of the provider's rows.
-        data_dir: folder holding `<provider>.csv` and `catalog.json`.
+        data_dir: folder holding `<provider>.csv` and `catalog.json` (default: `DATA_DIR`).
         progress: called with a short message before each API step.
         today: ISO date stamped on every fetched row, the version and the metadata
             (default: today).
@@ -58,6 +58,7 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path = DATA_
         CatalogError: `data_dir` holds no catalog, or the existing catalog file is malformed.
     """
     fetch = fetcher_for(provider)
+    data_dir = data_dir or DATA_DIR
     if not (data_dir / "catalog.json").is_file():  # before any (slow, billed) API call
         raise CatalogError(f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder "
                            "(default profiles/catalog/data)")

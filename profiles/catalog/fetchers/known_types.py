@@ -11,23 +11,26 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.loader import DATA_DIR, CatalogError, load_provider
+from profiles.catalog.loader import CatalogError, load_provider
 from profiles.catalog.offering import Offering
 
 
 def known_offerings(provider: str, catalog: Iterable[Offering] | None = None,
-                    data_dir: Path = DATA_DIR) -> list[Offering]:
+                    data_dir: Path | None = None) -> list[Offering]:
     """The catalog rows of `provider`: `catalog` when given, else the committed file.
 
     Args:
         provider: `azure` or `gcp`.
         catalog: offerings to use instead of `data_dir/<provider>.csv` (tests, callers
             that already loaded the catalog).
-        data_dir: folder of the committed catalog files.
+        data_dir: folder of the committed catalog files (default: the installed catalog).
 
     Raises:
         FetchError: the committed file is missing or malformed.
     """
+    from profiles.catalog import loader
+
+    data_dir = data_dir or loader.DATA_DIR
     if catalog is not None:
         return [o for o in catalog if o.provider == provider]
     path = data_dir / f"{provider}.csv"
