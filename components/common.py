@@ -1,4 +1,5 @@
-"""Rules every cloud's component shares: cost tags and the provider check.
+"""Rules every cloud's component shares: cost tags, the provider check, SSH sources and the
+zone-in-region check of clouds whose zone ids extend the region id.
 
 Tag keys use `:` (`trainstack:cluster`), which AWS and Azure both accept (Azure forbids
 only `<`, `>`, `%`, `&`, `\\`, `?` and `/` in tag names, ARM resource `tags` reference);
@@ -8,6 +9,7 @@ GCP labels cannot hold `:` and use `components.gcp.labels` instead.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Mapping
 
 from components.contract import ClusterConfig
@@ -64,3 +66,41 @@ def reject_unsupported(args: ClusterConfig, fields: tuple[str, ...], cloud: str,
     for field in fields:
         if getattr(args, field):
             raise ValueError(f"{field}: not supported by the {cloud} component yet ({why}); remove {field}")
+
+
+def check_zone_in_region(args: ClusterConfig, cloud: str, region_shape: re.Pattern[str], region_example: str,
+                         separator: str, also: tuple[str, ...] = ()) -> None:
+    """The zone must be a zone id `<region><separator><letter>` of the stack's region.
+
+    For clouds whose zone ids extend the region id by one letter (Huawei Cloud `cn-north-4a`,
+    separator `""`; Volcengine `cn-beijing-a`, separator `"-"`). No region list is kept: the
+    region is only checked against the cloud's id shape, and the zone against the region.
+
+    Args:
+        args: the cluster config (`region`, `zone`, `instance_type`).
+        cloud: the cloud's name in messages (`Huawei Cloud`).
+        region_shape: the cloud's region id pattern.
+        region_example: a region id of that shape, for the message (`cn-north-4`).
+        separator: what stands between the region and the zone letter.
+        also: other separators accepted (where the facts do not settle the form everywhere).
+
+    Raises:
+        ValueError: `region: ...` for a region of another shape; `zone: ...` for a zone equal
+            to the region (a region-priced catalog row) or of another region or shape.
+    """
+    region, zone = args.region, args.zone
+    if not region_shape.match(region):
+        raise ValueError(f"region: '{region}' is not a {cloud} region id; write it like {region_example}")
+    form, example = f"{region}{separator}<letter>", f"{region}{separator}a"
+    if zone == region:
+        raise ValueError(
+            f"zone: '{zone}' is the region, not a zone (the price catalog lists {cloud} prices per "
+            f"region); set zone to a zone id of {region} ({form}, e.g. {example}) that sells "
+            f"{args.instance_type}, as the {cloud} console lists them"
+        )
+    if not any(re.fullmatch(re.escape(region + sep) + "[a-z]", zone) for sep in (separator, *also)):
+        raise ValueError(
+            f"zone: '{zone}' is not a zone of region {region}; {cloud} zone ids are "
+            f"<region>{separator}<letter>: use a zone id of that region ({form}, e.g. {example}) "
+            "or set region to the zone's region"
+        )

@@ -10,6 +10,9 @@ from pydantic import ValidationError
 from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
+# The stack key holding each cloud provider's default region; `<provider>:region` for the
+# others. `profiles.stack_writer.REGION_KEYS` writes the same keys (a test keeps them equal).
+PROVIDER_REGION_KEYS: dict[str, str] = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
 
 
 class ConfigError(ValueError):
@@ -49,4 +52,34 @@ def _one_line(exc: ValidationError) -> str:
     return (
         f"{CONFIG_KEY}{field}: {message}{more}; fix the stack file "
         "or rerun `trainstack resolve --write-stack`"
+    )
+
+
+def provider_region_key(provider: str) -> str:
+    """The stack key of the cloud provider's default region: `aws:region`, `azure-native:location`,
+    `gcp:region`, else `<provider>:region` (`alicloud:region`, `baiducloud:region`)."""
+    return PROVIDER_REGION_KEYS.get(provider, f"{provider}:region")
+
+
+def check_provider_region(cluster: ClusterConfig, value: Any) -> None:
+    """Refuse a stack whose provider region key names another region than the cluster.
+
+    Most components create no provider and build in the ambient provider's region (STYLE:
+    "Components never create cloud providers"), so a disagreeing key would put the cluster
+    in the wrong region; where a component passes the region itself it would still mislead.
+
+    Args:
+        cluster: the validated cluster config.
+        value: the stack's value under `provider_region_key(cluster.provider)`; None when unset.
+
+    Raises:
+        ConfigError: one line naming both keys and the fix.
+    """
+    if value is None or str(value).strip() == cluster.region:
+        return
+    key = provider_region_key(cluster.provider)
+    raise ConfigError(
+        f"{key}: '{value}' disagrees with {CONFIG_KEY}.region '{cluster.region}'; set {key}: "
+        f"{cluster.region}, or change the cluster's region and zone together (e.g. rerun "
+        "`trainstack resolve --write-stack`)"
     )

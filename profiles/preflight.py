@@ -9,18 +9,24 @@ AWS, live through boto3 (imported lazily):
   of the family, On-Demand and Spot counted separately (`profiles.facts.quotas`).
 Azure and GCP: no live quota API is wired in yet, so the check says which quota applies,
 how much the stack needs and where to request it.
+Before any of these, the stack goes through its component's own `validate_args` (the checks
+`trainstack plan` and `pulumi up` run); a refusal is a `fail` finding and the live checks,
+which assume a buildable stack, are skipped.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from components.config import CONFIG_KEY, ConfigError, parse_cluster_config
+from components.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
 from components.contract import ClusterConfig
 from profiles.aws_api import aws_errors, client, new_session
 from profiles.facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
@@ -38,7 +44,8 @@ class Finding:
     """The outcome of one preflight check.
 
     Attributes:
-        check: what was checked: `catalog`, `offered`, `quota`.
+        check: what was checked: `config` (the component's own validation), `catalog`,
+            `offered`, `quota`.
         status: `ok`, `fail`, `unknown` (could not be checked live) or `info`.
         detail: one line: what was found, with units (vCPUs, GPUs).
         fix: one line: what to do about it; empty when nothing is needed.
@@ -54,7 +61,8 @@ def read_cluster(stack_file: Path) -> ClusterConfig:
     """The validated `trainstack:cluster` of a stack file.
 
     Raises:
-        PreflightError: the file is missing, not YAML, or its cluster config is invalid.
+        PreflightError: the file is missing, not YAML, its cluster config is invalid, or its
+            provider region key (`aws:region`) names another region than the cluster.
     """
     if not stack_file.is_file():
         raise PreflightError(f"{stack_file}: stack file not found; run `trainstack resolve --write-stack` "
@@ -67,24 +75,31 @@ def read_cluster(stack_file: Path) -> ClusterConfig:
     if not isinstance(config, dict) or CONFIG_KEY not in config:
         raise PreflightError(f"{stack_file}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
     try:
-        return parse_cluster_config(config[CONFIG_KEY])
+        cluster = parse_cluster_config(config[CONFIG_KEY])
+        check_provider_region(cluster, config.get(provider_region_key(cluster.provider)))
     except ConfigError as exc:
         raise PreflightError(f"{stack_file}: {exc}") from None
+    return cluster
 
 
 def preflight(cluster: ClusterConfig, catalog_version: str | None = None, session: Any = None,
-              quotas: Any = None) -> list[Finding]:
-    """Every preflight finding for `cluster`.
+              quotas: Any = None, name: str = "cluster") -> list[Finding]:
+    """Every preflight finding for `cluster`: the component's validation, then the live checks.
 
     Args:
         catalog_version: the current catalog's version, compared with the stack's.
         session: boto3 Session for AWS (default: the usual credential chain).
         quotas: a boto3 `service-quotas` client (default: one from `session`).
+        name: the cluster name the component gets: the stack name (`__main__.py` passes
+            `pulumi.get_stack()`, falling back to `cluster`).
 
     Raises:
         PreflightError: unknown provider, missing AWS credentials, or an AWS API failure.
     """
+    refused = validation_finding(cluster, name)
     findings = [catalog_finding(cluster, catalog_version)] if catalog_version else []
+    if refused is not None:
+        return [refused, *findings]
     if cluster.provider == "aws":
         return findings + check_aws(cluster, session, quotas)
     from profiles.preflight_guidance import GUIDANCE
@@ -94,6 +109,42 @@ def preflight(cluster: ClusterConfig, catalog_version: str | None = None, sessio
         known = ", ".join(["aws", *sorted(GUIDANCE)])
         raise PreflightError(f"provider '{cluster.provider}': trainstack check knows {known}")
     return findings + guide(cluster)
+
+
+def component_validation(provider: str) -> Callable[..., None] | None:
+    """The `validate_args` of `provider`'s component, imported on first use; None if unregistered.
+
+    It sits beside the component class `components.registry.REGISTRY` names
+    (`components.aws.cluster:AwsGpuCluster` -> `components.aws.validate.validate_args`); the
+    validate modules import no Pulumi or cloud SDK, so `check` stays light.
+    """
+    from components.registry import REGISTRY
+
+    target = REGISTRY.get(provider)
+    if target is None:
+        return None
+    package = target.split(":")[0].rpartition(".")[0]
+    return importlib.import_module(f"{package}.validate").validate_args
+
+
+def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding | None:
+    """A `fail` finding with the component's one-line refusal of `cluster`; None if it builds.
+
+    Each `validate_args` takes the config as `args` and some the cluster name as `name`
+    (arguments the Pulumi program never passes, such as Tencent's `spot_max_price`, keep
+    their defaults, as in `pulumi up`).
+    """
+    validate = component_validation(cluster.provider)
+    if validate is None:
+        return None
+    given = {"args": cluster, "name": name}
+    try:
+        validate(**{p: given[p] for p in inspect.signature(validate).parameters if p in given})
+    except ValueError as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return Finding("config", "fail", message,
+                       "change the stack file as it says; `trainstack plan` and `pulumi up` refuse it until then")
+    return None
 
 
 def catalog_finding(cluster: ClusterConfig, current: str) -> Finding:

@@ -309,7 +309,8 @@ def _rate_after_refresh(provider: str, data_dir: Path, today=None) -> str:
 
 @app.command()
 def check(stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml.")) -> None:
-    """Preflight a stack before `pulumi up`: zone offering and quota (exit 1 if a check fails)."""
+    """Preflight a stack before `pulumi up`: the component's own checks, then zone offering and
+    quota (exit 1 if a check fails)."""
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.preflight import PreflightError, preflight, read_cluster
     from profiles.stack_writer import StackWriteError, stack_path
@@ -317,7 +318,7 @@ def check(stack: str = typer.Option(..., "-s", "--stack", help="Stack name: read
 
     try:
         cluster = read_cluster(stack_path(project_dir(), stack))
-        items = preflight(cluster, catalog_version=load_catalog(providers=(cluster.provider,)).version)
+        items = preflight(cluster, catalog_version=load_catalog(providers=(cluster.provider,)).version, name=stack)
     except (PreflightError, StackWriteError, CatalogError) as exc:
         fail(str(exc))
     live_view.findings(stack, items)

@@ -5,6 +5,9 @@ Sources: shared/reference-facts/china-clouds.md sections 1.3 (flavors), 3 (no RD
 proximity placement), 4 (SFS Turbo tiers and sizes), 5.3 (what pulumi_huaweicloud models).
 Name rules: ECS names hold 1-64 letters, digits, `_`, `-`, `.`; SFS Turbo names 4-64
 characters starting with a letter (pulumi_huaweicloud `ecs.Instance`/`sfs.Turbo` docs).
+Region ids are `<geo>-<area>-<number>` (`cn-north-4`, the official SDK's `EcsRegion` ids, the
+shape `profiles.catalog.fetchers.huaweicloud_flavors.REGION_NAME` checks) and zone ids the
+region id plus one letter (`cn-north-4a`, stacks/Pulumi.training-a100-huaweicloud.yaml).
 Pulumi appends an 8-character suffix to autonamed children, so the cluster name is kept to
 40 characters.
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs, reject_unsupported
+from components.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
 from components.contract import ClusterConfig
 from components.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
@@ -27,6 +30,7 @@ from components.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
 from components.huaweicloud.tags import check_tags
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+_REGION = re.compile(r"^[a-z]{2}-[a-z]+-\d+$")
 
 
 def validate_args(name: str, args: ClusterConfig) -> None:
@@ -45,6 +49,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
             f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
             "'_' or '-' (Huawei SFS Turbo and ECS name rules); rename the stack or cluster"
         )
+    check_zone_in_region(args, "Huawei Cloud", _REGION, "cn-north-4", separator="")
     _check_flavor(args)
     family = flavor_family(args.instance_type).family
     if args.interconnect == "rdma" and family not in RDMA_FAMILIES:

@@ -5,19 +5,23 @@ Sources: china-clouds.md sections 1.4 (families, RDMA), 3 (HPC cluster, deployme
 4 (vePFS store types). Name rules (pulumi_volcenginecc docs, official): deployment-set,
 HPC-cluster and vePFS names start with a letter and hold letters, digits, `_` and `-`
 (1-128 characters); the cluster name is kept to 40 so every derived child name fits.
+Region ids are `<geo>-<city>` with an optional `-<number>` (`cn-beijing`, `ap-southeast-1`, the
+shape `profiles.catalog.fetchers.volcengine.REGION_NAME` checks) and zone ids the region id,
+`-` and one letter (`cn-beijing-a`, stacks/Pulumi.training-a10-volcengine.yaml).
 """
 
 from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs, reject_unsupported
+from components.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
 from components.contract import ClusterConfig
 from components.volcengine.facts import family_names, instance_family
 from components.volcengine.tags import check_tags
 from components.volcengine.vepfs import vepfs_sizing
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+_REGION = re.compile(r"^[a-z]{2}-[a-z]+(-\d+)?$")
 
 
 def validate_args(name: str, args: ClusterConfig) -> None:
@@ -38,6 +42,9 @@ def validate_args(name: str, args: ClusterConfig) -> None:
             f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
             "'_' or '-' (Volcengine resource name rules); rename the stack or cluster"
         )
+    # cn-beijing-a is sourced; numbered regions (ap-southeast-1) may write cn-style or
+    # ap-southeast-1a ids (unsourced), so both forms pass.
+    check_zone_in_region(args, "Volcengine", _REGION, "cn-beijing", separator="-", also=("",))
     _check_instance_type(args)
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(args, ("capacity_reservation_id",), "Volcengine",

@@ -1,0 +1,167 @@
+"""Huawei and Volcengine zones must belong to the stack's region, and the provider's region key
+(`aws:region`, `alicloud:region`, ...) must agree with `trainstack:cluster.region`."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from components.config import ConfigError, check_provider_region, provider_region_key
+from components.contract import ClusterConfig
+from components.huaweicloud.validate import validate_args as huawei_validate
+from components.registry import REGISTRY
+from components.volcengine.validate import validate_args as volcengine_validate
+from profiles.stack_writer import REGION_KEYS
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+HUAWEI_STACK = ROOT / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
+VOLCENGINE_STACK = ROOT / "stacks" / "Pulumi.training-a10-volcengine.yaml"
+STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
+
+
+def _stack_config(path: Path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["config"]
+
+
+def _cluster(path: Path, **overrides) -> ClusterConfig:
+    return ClusterConfig.model_validate({**_stack_config(path)["trainstack:cluster"], **overrides})
+
+
+HUAWEI_ZONE_HINT = "(cn-north-4<letter>, e.g. cn-north-4a)"
+
+
+@pytest.mark.parametrize("overrides, message", [
+    pytest.param({"zone": "cn-east-3a"},
+                 f"zone: 'cn-east-3a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
+                 f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
+                 "zone's region", id="zone-of-another-region"),
+    pytest.param({"zone": "cn-north-4"},
+                 "zone: 'cn-north-4' is the region, not a zone (the price catalog lists Huawei Cloud prices "
+                 f"per region); set zone to a zone id of cn-north-4 {HUAWEI_ZONE_HINT} that sells "
+                 "p3.16xlarge.8, as the Huawei Cloud console lists them", id="zone-equal-to-region"),
+    pytest.param({"region": "mars-1", "zone": "mars-1a"},
+                 "region: 'mars-1' is not a Huawei Cloud region id; write it like cn-north-4", id="not-a-region"),
+    pytest.param({"zone": "cn-north-4-a"},
+                 f"zone: 'cn-north-4-a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
+                 f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
+                 "zone's region", id="volcengine-style-zone"),
+    pytest.param({"zone": "cn-north-4ab"}, "zone: 'cn-north-4ab' is not a zone of region cn-north-4;",
+                 id="two-letters"),
+])
+def test_huawei_refuses_a_zone_outside_the_region(overrides, message):
+    with pytest.raises(ValueError) as raised:
+        huawei_validate("training", _cluster(HUAWEI_STACK, **overrides))
+    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("region, zone", [
+    pytest.param("cn-north-4", "cn-north-4a", id="committed"),
+    pytest.param("cn-east-3", "cn-east-3b", id="east"),
+    pytest.param("ap-southeast-1", "ap-southeast-1c", id="outside-mainland"),
+])
+def test_huawei_accepts_a_zone_of_the_region(region, zone):
+    huawei_validate("training", _cluster(HUAWEI_STACK, region=region, zone=zone))
+
+
+@pytest.mark.parametrize("overrides, message", [
+    pytest.param({"zone": "cn-shanghai-a"},
+                 "zone: 'cn-shanghai-a' is not a zone of region cn-beijing; Volcengine zone ids are "
+                 "<region>-<letter>: use a zone id of that region (cn-beijing-<letter>, e.g. cn-beijing-a) "
+                 "or set region to the zone's region", id="zone-of-another-region"),
+    pytest.param({"zone": "cn-beijing"},
+                 "zone: 'cn-beijing' is the region, not a zone (the price catalog lists Volcengine prices "
+                 "per region); set zone to a zone id of cn-beijing (cn-beijing-<letter>, e.g. cn-beijing-a) "
+                 "that sells ecs.gni2.3xlarge, as the Volcengine console lists them", id="zone-equal-to-region"),
+    pytest.param({"region": "mars", "zone": "mars-a"},
+                 "region: 'mars' is not a Volcengine region id; write it like cn-beijing", id="not-a-region"),
+])
+def test_volcengine_refuses_a_zone_outside_the_region(overrides, message):
+    with pytest.raises(ValueError) as raised:
+        volcengine_validate("training", _cluster(VOLCENGINE_STACK, **overrides))
+    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("region, zone", [
+    pytest.param("cn-beijing", "cn-beijing-a", id="committed"),
+    pytest.param("cn-shanghai", "cn-shanghai-b", id="shanghai"),
+])
+def test_volcengine_accepts_a_zone_of_the_region(region, zone):
+    volcengine_validate("training", _cluster(VOLCENGINE_STACK, region=region, zone=zone))
+
+
+@pytest.mark.parametrize("provider", sorted(REGISTRY))
+def test_region_keys_are_the_ones_the_stack_writer_writes(provider):
+    assert provider_region_key(provider) == REGION_KEYS.get(provider, f"{provider}:region")
+
+
+def test_provider_region_check_is_pure():
+    cluster = _cluster(HUAWEI_STACK)
+    check_provider_region(cluster, None)  # unset: the cluster's region is the only one
+    check_provider_region(cluster, "cn-north-4")
+    with pytest.raises(ConfigError) as raised:
+        check_provider_region(cluster, "cn-east-3")
+    assert str(raised.value) == (
+        "huaweicloud:region: 'cn-east-3' disagrees with trainstack:cluster.region 'cn-north-4'; set "
+        "huaweicloud:region: cn-north-4, or change the cluster's region and zone together (e.g. rerun "
+        "`trainstack resolve --write-stack`)"
+    )
+
+
+def _plan_in(tmp_path, monkeypatch, stack: str, config: dict):
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    (tmp_path / "stacks").mkdir(exist_ok=True)
+    (tmp_path / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump({"config": config}))
+    monkeypatch.chdir(tmp_path)
+    return CliRunner().invoke(app, ["plan", "-s", stack])
+
+
+def _one_error_line(result, text):
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert text in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_plan_refuses_a_provider_region_key_naming_another_region(tmp_path, monkeypatch, stack):
+    config = _stack_config(ROOT / "stacks" / f"Pulumi.{stack}.yaml")
+    cluster = config["trainstack:cluster"]
+    key = provider_region_key(cluster["provider"])
+    config[key] = "elsewhere-1"  # the Azure example sets no key: adding one is checked too
+    result = _plan_in(tmp_path, monkeypatch, stack, config)
+    _one_error_line(result, f"{key}: 'elsewhere-1' disagrees with trainstack:cluster.region "
+                            f"'{cluster['region']}'; set {key}: {cluster['region']}")
+
+
+def test_plan_of_a_stack_without_the_region_key_still_runs(tmp_path, monkeypatch):
+    config = _stack_config(VOLCENGINE_STACK)
+    del config["volcengine:region"]
+    result = _plan_in(tmp_path, monkeypatch, "no-key", config)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("path, zone, text", [
+    pytest.param(HUAWEI_STACK, "cn-east-3a", "zone: 'cn-east-3a' is not a zone of region cn-north-4;", id="huawei"),
+    pytest.param(VOLCENGINE_STACK, "cn-shanghai-a", "zone: 'cn-shanghai-a' is not a zone of region cn-beijing;",
+                 id="volcengine"),
+])
+def test_plan_shows_the_zone_refusal_as_one_line(tmp_path, monkeypatch, path, zone, text):
+    config = _stack_config(path)
+    config["trainstack:cluster"]["zone"] = zone
+    _one_error_line(_plan_in(tmp_path, monkeypatch, "bad-zone", config), text)
+
+
+def test_volcengine_accepts_both_zone_forms_of_a_numbered_region():
+    from components.volcengine.validate import validate_args  # noqa: F401  (the module under test)
+    from components.common import check_zone_in_region
+    from components.contract import ClusterConfig
+    import re
+
+    base = ClusterConfig(provider="volcengine", region="ap-southeast-1", zone="ap-southeast-1a", instance_type="x",
+                         accelerator="A10", accelerator_count=1, nodes=1, purchase="on-demand", hours=1)
+    for zone in ("ap-southeast-1a", "ap-southeast-1-a"):
+        check_zone_in_region(base.model_copy(update={"zone": zone}), "Volcengine", re.compile(r"^[a-z]+(-[a-z]+)+(-\d+)?$"),
+                             "cn-beijing", separator="-", also=("",))
