@@ -92,8 +92,9 @@ def plan_json(result: Any, policies: list | None = None) -> dict:
         "price_note": result.price_note,
         "price_caveats": list(result.price_caveats),
         "policies": [
-            {"rule": r.rule, "passed": r.passed, "status": r.status, "violations": [v.message for v in r.violations],
-             "not_applicable": [v.message for v in r.not_applicable]}
+            {"rule": r.rule, "passed": r.passed, "status": r.status,
+             "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
+             "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable]}
             for r in policies or []
         ],
     }

@@ -166,8 +166,8 @@ def test_plan_json_and_review_say_which_rules_checked_nothing(monkeypatch):
     plan = json.loads(run("plan", "-s", "training-a100-tencentcloud", "--json").stdout)
     by_rule = {p["rule"]: p for p in plan["policies"]}
     assert by_rule["imdsv2-required"]["status"] == "n/a" and by_rule["no-admin-port-from-internet"]["status"] == "passed"
-    assert "CFS file system not encrypted: tencentcloud-iac-pulumi 0.2.3 `cfs.FileSystem` has no encryption input" in \
-        by_rule["disks-encrypted"]["not_applicable"]
+    assert {"resource": "training-a100-tencentcloud-cfs", "message": "CFS file system not encrypted: "
+            "tencentcloud-iac-pulumi 0.2.3 `cfs.FileSystem` has no encryption input"} in by_rule["disks-encrypted"]["not_applicable"]
     review = json.loads(run("plan", "-s", "training-a100-tencentcloud", "--against", "HEAD", "--json").stdout)
     results = {r["rule"]: r for r in review["policies"]["results"]}
     assert results["efa-security-group-self-rule"]["status"] == "n/a"
