@@ -28,6 +28,10 @@ from profiles.spec import WorkloadSpec
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "Ranked", "Resolution", "resolve"]
 
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
+# Clouds whose component cannot launch spot from a stack file: Tencent spot needs a bid in
+# the account's currency (`spot_max_price`, components/tencentcloud/purchase.py), which the
+# contract does not carry; a spot pick there would write a stack `plan` refuses.
+NO_SPOT_FROM_STACK = frozenset({"tencentcloud"})
 
 
 @dataclass(frozen=True)
@@ -151,7 +155,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Ca
     prices: list[tuple[str, float, float, str | None]] = []  # purchase, USD/node-hour, hours, id
     for purchase in PURCHASES[spec.purchase]:
         price = offering.price(purchase)
-        if price is None:
+        if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
             continue
         hours = job.hours
         if purchase == "spot" and spec.spot is not None:

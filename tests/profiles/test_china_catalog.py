@@ -258,3 +258,14 @@ def test_set_rate_names_a_folder_without_a_catalog(tmp_path):
         set_rate(tmp_path / "nowhere", "CNY", 7.12, "2026-11-29", "x", today=TODAY)
     assert str(error.value) == (f"--data-dir: {tmp_path / 'nowhere'} holds no catalog.json; give the catalog folder "
                                 "(default profiles/catalog/data)")
+
+
+def test_tencent_spot_is_never_picked_because_a_stack_cannot_carry_its_bid():
+    from profiles.catalog.offering import Offering
+
+    row = Offering("tencentcloud", "ap-beijing", "ap-beijing-6", "GT4.41XLARGE948", "A100", 8, 40.0, "SXM", 164.0,
+                   948.0, "ethernet", 0, 50.0, 28.0, 8.0, "2026-11-29", "tencentcloud-price-api")
+    spec = parse_spec({"accelerators": "A100:8", "hours": 10, "purchase": "any", "interconnect": "none",
+                       "spot": {"checkpoint_interval": "1h"}, "file_system": {"capacity": "1200GiB"}})
+    resolution = resolve(spec, [row])
+    assert {c.candidate.purchase for c in [resolution.choice, *resolution.alternatives]} == {"on-demand"}
