@@ -94,6 +94,9 @@ def evaluate(
     for rule, (_, check) in STACK_RULES.items():
         found[rule] += check(records)
     found["budget"] += stack_rules.budget(usd_per_hour, max_usd_per_hour)
+    if max_usd_per_hour is None:
+        checked["budget"] = False
+        gaps["budget"].append(Violation("budget", None, f"no budget set ({stack_rules.BUDGET_KEY})"))
     for rule, scope in RULE_SCOPES.items():
         if not checked[rule] and not gaps[rule]:
             gaps[rule].append(Violation(rule, None, scope.absent))
