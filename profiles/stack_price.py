@@ -145,7 +145,7 @@ def _compute_price(config: ClusterConfig, node_price: float | None, listed: bool
         return StackPrice(recorded, config.hours, storage, recorded, note)
     note = (f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
             f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
-            "(edited by hand? re-run `trainstack resolve --write-stack`)")
+            "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`)")
     return StackPrice(current, config.hours, storage, recorded, note)
 
 
