@@ -144,6 +144,9 @@ class ClusterConfig(BaseModel):
                     "encrypt only with a customer key (Huawei Cloud).")
 
     def model_post_init(self, __context: object) -> None:
+        if self.purchase == "spot" and self.commitment != "none":
+            raise ValueError(f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
+                             "set commitment: none or purchase: on-demand")
         for cidr in self.ssh_cidrs:
             if _too_wide(cidr):
                 raise ValueError(

@@ -59,3 +59,10 @@ def test_a_stack_file_sets_kms_key_id_under_trainstack_cluster():
     stack = yaml.safe_load(HUAWEI_STACK.read_text())
     cluster = {**stack["config"]["trainstack:cluster"], "kms_key_id": "0d0466b0-0000-4000-8000-00000000cafe"}
     assert parse_cluster_config(cluster).kms_key_id == "0d0466b0-0000-4000-8000-00000000cafe"
+
+
+def test_spot_with_a_reserved_term_is_refused():
+    with pytest.raises(ConfigError, match=r"commitment: a 1y reserved term covers on-demand capacity, not spot; "
+                                          r"set commitment: none or purchase: on-demand"):
+        parse_cluster_config({**BASE_CLUSTER, "purchase": "spot", "commitment": "1y"})
+    assert ClusterConfig(**{**BASE_CLUSTER, "purchase": "on-demand", "commitment": "1y"}).commitment == "1y"
