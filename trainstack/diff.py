@@ -8,6 +8,7 @@ engine matches them. Inputs are diffed leaf by leaf; a change at a replace-on-ch
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +96,18 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
     deleted = [Change("delete", r["type"], r["name"], urn, bool(r["protect"]))
                for urn, r in old.items() if urn not in new]
     return [*changes.values(), *deleted]
+
+
+def moved_region(changes: list[Change], before: str | None, after: str | None) -> list[Change]:
+    """A cluster moved to another region is rebuilt there: every resource it keeps is
+    replaced (a region is provider configuration, so no input shows the move; listing the
+    global ones too, such as AWS IAM roles, errs toward warning). Unchanged when either
+    region is unknown or both are the same."""
+    if before is None or after is None or before == after:
+        return changes
+    return [dataclasses.replace(c, action="replace", changed=tuple(sorted({*c.changed, "region"})),
+                                replace_keys=tuple(sorted({*c.replace_keys, "region"})))
+            if c.action in ("same", "update", "replace") else c for c in changes]
 
 
 def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Change:

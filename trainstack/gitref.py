@@ -82,7 +82,7 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str) -> PlanResult:
         cluster = parse_cluster_config(data.get("cluster"))
     except ConfigError as exc:
         return dataclasses.replace(result, price_note=f"the stack at {ref} cannot be priced today ({exc})")
-    return with_price(result, cluster)
+    return with_price(dataclasses.replace(result, region=cluster.region), cluster)
 
 
 def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = False) -> bytes:

@@ -49,6 +49,7 @@ class PlanResult:
         price_caveats: what the price leaves out or may get wrong (see `StackPrice.caveats`).
         hours: the planned run time, hours (None in plans rebuilt from older JSON).
         price_verified: False when `usd_per_hour` is only the stack file's own number.
+        region: the cluster's region (None in plans rebuilt from older JSON).
     """
 
     resources: list[dict[str, Any]]
@@ -61,6 +62,7 @@ class PlanResult:
     price_caveats: tuple[str, ...] = ()
     hours: float | None = None
     price_verified: bool = True
+    region: str | None = None
 
     @property
     def budget_usd_per_hour(self) -> float | None:
@@ -103,7 +105,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
-    result = PlanResult(resources, None, None, outputs, hours=cluster.hours)
+    result = PlanResult(resources, None, None, outputs, hours=cluster.hours, region=cluster.region)
     return with_price(result, cluster) if priced else result
 
 

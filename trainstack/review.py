@@ -15,7 +15,7 @@ from typing import Any
 from policies import evaluate
 from policies.rules import STATEFUL
 from policies.stack_rules import BUDGET_KEY, budget_limit
-from trainstack.diff import Change, diff_plans, summary
+from trainstack.diff import Change, diff_plans, moved_region, summary
 from trainstack.gitref import plan_at_ref
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 
@@ -39,6 +39,7 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     limit = stack_budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
     before = plan_at_ref(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
+    changes = moved_region(changes, before.region if before else None, after.region)
     results = evaluate(after.resources, after.budget_usd_per_hour, limit)
     return review_json(stack, against, changes, before, after, results, limit)
 

@@ -150,3 +150,16 @@ def test_markdown_summary_of_a_new_and_of_an_unpriced_stack():
     text = review_markdown(review)
     assert "**$12.50 → price unknown/hour** · **$900.00 → price unknown/job**" in text
     assert "| USD/hour | 12.50 | unknown | – |" in text and review["cost"]["after"]["hours"] == 72.0
+
+
+def test_a_region_move_replaces_everything_the_cluster_keeps():
+    from trainstack.diff import moved_region
+
+    before = [rec(FSX, "c-fsx", protect=True, subnetIds=["s"]), rec(NODE, "c-node-0"), rec(NODE, "c-node-1")]
+    after = [rec(FSX, "c-fsx", protect=True, subnetIds=["s"]), rec(NODE, "c-node-0", instanceType="p5")]
+    changes = {c.name: c for c in moved_region(diff_plans(before, after, "dev"), "us-east-1", "eu-west-1")}
+    assert changes["c-fsx"].action == "replace" and changes["c-fsx"].replace_keys == ("region",)
+    assert changes["c-node-0"].action == "replace" and "region" in changes["c-node-0"].replace_keys
+    assert changes["c-node-1"].action == "delete"
+    same = moved_region(diff_plans(before, before, "dev"), "us-east-1", "us-east-1")
+    assert {c.action for c in same} == {"same"}
