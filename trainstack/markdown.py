@@ -101,7 +101,8 @@ def _policies(policies: dict[str, Any]) -> list[str]:
     for result in policies["results"]:
         rule = f"`{result['rule']}`"
         if _status(result) == "passed":
-            lines.append(f"| ✅ | {rule} | {_cell(result['description'])} |")
+            partly = " (what it can check; the rest is n/a below)" if result.get("not_applicable") else ""
+            lines.append(f"| ✅ | {rule} | {_cell(result['description'])}{partly} |")
         for violation in result["violations"]:
             lines.append(f"| ❌ | {rule} | {_where(violation)}{_cell(violation['message'])} |")
         for item in result.get("not_applicable") or []:

@@ -94,7 +94,7 @@ def test_plan_summary_failures_then_na(capsys):
                  ["| ➖ n/a | `a` | no EFA interface |"], id="na"),
     pytest.param({"rule": "a", "description": "d", "passed": True, "violations": [], "status": "passed",
                   "not_applicable": [{"resource": "fs", "message": "cpfs not encrypted"}]},
-                 ["| ✅ | `a` | d |", "| ➖ n/a | `a` | `fs`: cpfs not encrypted |"], id="passed-with-gap"),
+                 ["| ✅ | `a` | d (what it can check; the rest is n/a below) |", "| ➖ n/a | `a` | `fs`: cpfs not encrypted |"], id="passed-with-gap"),
     pytest.param({"rule": "a", "description": "d", "passed": False, "status": "failed",
                   "violations": [{"resource": "n", "message": "bad"}]},
                  ["| ❌ | `a` | `n`: bad |"], id="failed"),
