@@ -15,20 +15,14 @@ from typing import Optional
 import typer
 
 from trainstack import render
-from trainstack.usage_errors import OneLineUsageErrors
+from trainstack.catalog_cli import catalog_app
+from trainstack.usage_errors import OneLineUsageErrors, fail
 
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0], cls=OneLineUsageErrors)
-catalog_app = typer.Typer(no_args_is_help=True, help="Inspect the price catalog.")
 app.add_typer(catalog_app, name="catalog")
-
-
-def fail(message: str) -> None:
-    """Print `error: message` on stderr and exit 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=2)
 
 
 def project_dir() -> Path:
@@ -184,127 +178,6 @@ def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool) -
     except PlanError as exc:
         fail(str(exc))
     typer.echo(json.dumps(review, indent=2) if as_json else review_markdown(review), nl=as_json)
-
-
-@catalog_app.command("info")
-def catalog_info() -> None:
-    """Show the catalog version, sources and offering counts."""
-    from profiles.catalog.loader import DATA_DIR, CatalogError, load_catalog
-    from trainstack.catalog_view import catalog_sources
-
-    try:
-        catalog = load_catalog(DATA_DIR)
-    except CatalogError as exc:
-        fail(str(exc))
-    render.catalog_summary(catalog)
-    for line in catalog_sources(catalog, DATA_DIR):
-        typer.echo(line)
-
-
-@catalog_app.command("set-rate")
-def catalog_set_rate(
-    currency: str = typer.Argument(..., help="ISO currency code, e.g. CNY (lowercase is accepted and upper-cased)."),
-    per_usd: float = typer.Argument(..., help="Units of the currency per 1 USD, e.g. 7.12."),
-    as_of: str = typer.Option(..., "--as-of", help="Date the rate applies to, YYYY-MM-DD (at most 1 day ahead)."),
-    source: str = typer.Option(..., "--source", help="Where the rate comes from."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
-    force: bool = typer.Option(False, "--force", help="Replace a recorded rate dated later than --as-of."),
-) -> None:
-    """Record an exchange rate so offerings listed in that currency compare in USD."""
-    from profiles.catalog.loader import DATA_DIR
-    from profiles.catalog.rates import RateError, describe, previous_rate, set_rate
-
-    currency, folder = currency.strip().upper(), data_dir or DATA_DIR
-    try:
-        before = previous_rate(folder, currency)
-        entry = set_rate(folder, currency, per_usd, as_of, source, force=force)
-    except RateError as exc:
-        fail(str(exc))
-    recorded = describe(currency, entry)
-    typer.echo(f"recorded {recorded}")
-    if before and before != recorded:
-        typer.echo(f"replaced {before}")
-
-
-@catalog_app.command("refresh-rate")
-def catalog_refresh_rate(
-    currency: str = typer.Argument("CNY", help="Currency to fetch, CNY (lowercase is accepted); CFETS quotes no other."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
-) -> None:
-    """Fetch the latest CFETS USD/CNY central parity (chinamoney.com.cn) and record it as `set-rate` does.
-
-    A recorded rate dated after CFETS's latest is kept.
-    """
-    from profiles.catalog.fetchers import FetchError
-    from profiles.catalog.loader import DATA_DIR
-    from profiles.catalog.rates import KeptRate, RateError, describe, previous_rate, refresh_rate
-
-    currency, folder = currency.strip().upper(), data_dir or DATA_DIR
-    try:
-        before = previous_rate(folder, currency)
-        entry = refresh_rate(folder, currency)
-    except (FetchError, RateError) as exc:
-        fail(str(exc))
-    if isinstance(entry, KeptRate):
-        typer.echo(f"kept {describe(currency, entry)}; CFETS's latest is {entry.latest} "
-                   f"({entry.latest_per_usd:g} {currency} per USD)")
-        return
-    recorded = describe(currency, entry)
-    typer.echo(f"recorded {recorded}")
-    if before and before != recorded:
-        typer.echo(f"replaced {before}")
-
-
-@catalog_app.command("refresh")
-def catalog_refresh(
-    provider: str = typer.Option(..., "--provider", help="Cloud to refresh: aws, azure, gcp, alicloud, tencentcloud, huaweicloud, volcengine or baiducloud."),
-    regions: Optional[str] = typer.Option(None, "--regions", help="Comma-separated regions; default all."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
-    top: int = typer.Option(5, "--top", min=1, help="How many of the largest price moves to show."),
-) -> None:
-    """Refresh one cloud's offerings and prices from its live APIs, then show what changed."""
-    from profiles.catalog.fetchers import FetchError
-    from profiles.catalog.loader import DATA_DIR, CatalogError
-    from profiles.catalog.refresh import refresh
-    from trainstack import live_view
-
-    names = [r.strip() for r in regions.split(",") if r.strip()] if regions else None
-    if regions is not None and not names:
-        fail("--regions: give region names separated by commas, e.g. us-east-1,us-west-2")
-    try:
-        with live_view.progress_bar(provider) as progress:
-            summary = refresh(provider, names, data_dir or DATA_DIR, progress, top=top)
-    except (FetchError, CatalogError) as exc:
-        fail(str(exc))
-    live_view.refresh_summary(summary)
-    note = _rate_after_refresh(provider, data_dir or DATA_DIR)
-    if note:
-        typer.echo(note)
-
-
-def _rate_after_refresh(provider: str, data_dir: Path, today=None) -> str:
-    """After a refresh of a cloud priced in CNY with no usable USD/CNY rate, fetch one (CFETS).
-
-    Returns the line to print ("" when nothing was needed). A failed fetch only warns:
-    the prices are refreshed either way. `today` (a `datetime.date`, default today) is the
-    day the rate's age is measured from.
-    """
-    from profiles.catalog.fetchers import FetchError
-    from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.catalog.rates import RateError, refresh_rate
-
-    try:
-        left_out = load_catalog(data_dir, providers=(provider,), today=today).left_out
-    except CatalogError:
-        return ""
-    if "CNY" not in left_out:
-        return ""
-    try:
-        entry = refresh_rate(data_dir, "CNY", today=today)
-    except (FetchError, RateError) as exc:
-        return (f"note: {provider} prices are in CNY and no current USD/CNY rate is recorded; fetching one failed "
-                f"({exc}); run `trainstack catalog refresh-rate` later or record one with `catalog set-rate`")
-    return f"USD/CNY rate: recorded 1 USD = {entry['per_usd']} CNY as of {entry['as_of']} ({entry['source']})"
 
 
 @app.command()

@@ -40,3 +40,9 @@ def one_line(exc: Exception) -> str:
     ctx = getattr(exc, "ctx", None)
     see = f"; see '{ctx.command_path} --help'" if ctx is not None else ""
     return " ".join(exc.format_message().split()).rstrip(".") + see
+
+
+def fail(message: str) -> None:
+    """Print `error: message` on stderr and exit 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
