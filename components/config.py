@@ -62,7 +62,7 @@ def provider_region_key(provider: str) -> str:
 
 
 def check_provider_region(cluster: ClusterConfig, value: Any) -> None:
-    """Refuse a stack whose provider region key names another region than the cluster.
+    """Refuse a stack whose provider region key is unset or names another region than the cluster.
 
     Most components create no provider and build in the ambient provider's region (STYLE:
     "Components never create cloud providers"), so a disagreeing key would put the cluster
@@ -73,11 +73,17 @@ def check_provider_region(cluster: ClusterConfig, value: Any) -> None:
         value: the stack's value under `provider_region_key(cluster.provider)`; None when unset.
 
     Raises:
-        ConfigError: one line naming both keys and the fix.
+        ConfigError: one line naming the key and the fix: when it is unset (the provider
+            would fall back to its environment's region) or names another region.
     """
-    if value is None or str(value).strip() == cluster.region:
-        return
     key = provider_region_key(cluster.provider)
+    if value is None:
+        raise ConfigError(
+            f"{key}: not set; the provider would build in whatever region its environment names "
+            f"(e.g. AWS_REGION); set {key}: {cluster.region} in the stack's config"
+        )
+    if str(value).strip() == cluster.region:
+        return
     raise ConfigError(
         f"{key}: '{value}' disagrees with {CONFIG_KEY}.region '{cluster.region}'; set {key}: "
         f"{cluster.region}, or change the cluster's region and zone together (e.g. rerun "

@@ -97,7 +97,7 @@ def preflight(cluster: ClusterConfig, catalog_version: str | None = None, sessio
         PreflightError: unknown provider, missing AWS credentials, or an AWS API failure.
     """
     refused = validation_finding(cluster, name)
-    findings = [catalog_finding(cluster, catalog_version)] if catalog_version else []
+    findings = [catalog_finding(cluster, catalog_version, _confirmed(cluster))] if catalog_version else []
     if refused is not None:
         return [refused, *findings]
     if cluster.provider == "aws":
@@ -147,11 +147,26 @@ def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding
     return None
 
 
-def catalog_finding(cluster: ClusterConfig, current: str) -> Finding:
-    """Whether the stack was priced with the current catalog (deploys never re-price)."""
+def _confirmed(cluster: ClusterConfig) -> bool:
+    from profiles.stack_price import price_from_catalog
+
+    return price_from_catalog(cluster).verified
+
+
+def catalog_finding(cluster: ClusterConfig, current: str, confirmed: bool = True) -> Finding:
+    """Whether the stack was priced with the current catalog (deploys never re-price).
+
+    Args:
+        confirmed: False when the current catalog cannot price the cluster as configured
+            (`profiles.stack_price`), so the recorded price is only the file's own number.
+    """
     if cluster.usd_per_hour is None:
         return Finding("catalog", "info", f"stack records no price (written against catalog {cluster.catalog_version})",
                        "`trainstack plan` prices it from the current catalog, or says what is missing")
+    if not confirmed:
+        return Finding("catalog", "unknown",
+                       f"stack records ${cluster.usd_per_hour:g}/hour, which catalog {current} cannot confirm",
+                       "`trainstack plan` says which price is missing; a set budget fails until the catalog has it")
     priced = f"stack priced at ${cluster.usd_per_hour:g}/hour with catalog {cluster.catalog_version}"
     if cluster.catalog_version == current:
         return Finding("catalog", "ok", f"{priced} (the current catalog)")

@@ -189,10 +189,15 @@ def check(stack: str = typer.Option(..., "-s", "--stack", help="Stack name: read
     from profiles.stack_writer import StackWriteError, stack_path
     from trainstack import live_view
 
+    from trainstack.plan import PlanError
+    from trainstack.review import stack_budget
+
     try:
-        cluster = read_cluster(stack_path(project_dir(), stack))
+        path = stack_path(project_dir(), stack)
+        cluster = read_cluster(path)
+        stack_budget(path)  # a budget `plan` and the policy pack would refuse
         items = preflight(cluster, catalog_version=load_catalog(providers=(cluster.provider,)).version, name=stack)
-    except (PreflightError, StackWriteError, CatalogError) as exc:
+    except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
     live_view.findings(stack, items)
     if any(item.status == "fail" for item in items):

@@ -172,3 +172,27 @@ def test_plan_json_and_review_say_which_rules_checked_nothing(monkeypatch):
     results = {r["rule"]: r for r in review["policies"]["results"]}
     assert results["efa-security-group-self-rule"]["status"] == "n/a"
     assert {i["resource"] for i in results["disks-encrypted"]["not_applicable"]} >= {"training-a100-tencentcloud-cfs"}
+
+
+def _edited_project(tmp_path: Path, name: str, cluster_changes: dict, config_changes: dict) -> Path:
+    project = tmp_path / "p"
+    (project / "stacks").mkdir(parents=True)
+    shutil.copy(ROOT / "Pulumi.yaml", project)
+    document = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{name}.yaml").read_text())
+    document["config"]["trainstack:cluster"].update(cluster_changes)
+    document["config"].update(config_changes)
+    (project / "stacks" / f"Pulumi.{name}.yaml").write_text(yaml.safe_dump(document))
+    return project
+
+
+def test_check_does_not_vouch_for_a_typed_price_and_refuses_a_bad_budget(tmp_path, monkeypatch):
+    project = _edited_project(tmp_path, "training-a100-huaweicloud", {"usd_per_hour": 1.0}, {})
+    monkeypatch.chdir(project)
+    result = run("check", "-s", "training-a100-huaweicloud")
+    assert result.exit_code == 0, result.output
+    assert "  ? catalog: stack records $1/hour, which catalog 2026-11-29-a778555dbc cannot confirm" in result.stdout
+    bad = _edited_project(tmp_path / "b", "training-a100-huaweicloud", {}, {"trainstack:max_usd_per_hour": "abc"})
+    monkeypatch.chdir(bad)
+    refused = run("check", "-s", "training-a100-huaweicloud")
+    assert refused.exit_code == 2 and refused.stderr.count("\n") == 1
+    assert "trainstack:max_usd_per_hour: 'abc' is not a positive number of USD/hour" in refused.stderr

@@ -99,8 +99,10 @@ def test_region_keys_are_the_ones_the_stack_writer_writes(provider):
 
 def test_provider_region_check_is_pure():
     cluster = _cluster(HUAWEI_STACK)
-    check_provider_region(cluster, None)  # unset: the cluster's region is the only one
     check_provider_region(cluster, "cn-north-4")
+    with pytest.raises(ConfigError, match=r"^huaweicloud:region: not set; the provider would build in whatever "
+                                          r"region its environment names"):
+        check_provider_region(cluster, None)
     with pytest.raises(ConfigError) as raised:
         check_provider_region(cluster, "cn-east-3")
     assert str(raised.value) == (
@@ -136,11 +138,12 @@ def test_plan_refuses_a_provider_region_key_naming_another_region(tmp_path, monk
                             f"'{cluster['region']}'; set {key}: {cluster['region']}")
 
 
-def test_plan_of_a_stack_without_the_region_key_still_runs(tmp_path, monkeypatch):
+def test_plan_of_a_stack_without_the_region_key_is_refused(tmp_path, monkeypatch):
     config = _stack_config(VOLCENGINE_STACK)
     del config["volcengine:region"]
     result = _plan_in(tmp_path, monkeypatch, "no-key", config)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "volcengine:region: not set; " in result.stderr and "set volcengine:region: cn-beijing" in result.stderr
 
 
 @pytest.mark.parametrize("path, zone, text", [

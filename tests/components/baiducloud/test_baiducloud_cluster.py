@@ -198,7 +198,7 @@ def test_registered_as_baiducloud():
 def test_plan_of_a_baidu_stack_through_the_real_program(tmp_path: Path):
     shutil.copy(Path(__file__).resolve().parents[3] / "__main__.py", tmp_path / "__main__.py")
     (tmp_path / "stacks").mkdir()
-    stack = {"config": {"trainstack:cluster": {**EXAMPLE, "nodes": 3}}}
+    stack = {"config": {"baiducloud:region": EXAMPLE["region"], "trainstack:cluster": {**EXAMPLE, "nodes": 3}}}
     (tmp_path / "stacks" / "Pulumi.baidu.yaml").write_text(yaml.safe_dump(stack))
 
     plan = run_plan("baidu", tmp_path)
