@@ -11,7 +11,7 @@ from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
 # The stack key holding each cloud provider's default region; `<provider>:region` for the
-# others. `profiles.stack_writer.REGION_KEYS` writes the same keys (a test keeps them equal).
+# others. `profiles.stack_writer` writes these keys.
 PROVIDER_REGION_KEYS: dict[str, str] = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
 
 

@@ -15,18 +15,17 @@ from pathlib import Path
 
 import yaml
 
-from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig, FileSystemConfig
+from components.config import CONFIG_KEY, provider_region_key
+from components.contract import ClusterConfig, FileSystemConfig
 from profiles.files import write_atomically
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
 
 # The provider package's own config key for the region (what `pulumi config` would set).
-REGION_KEYS = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.M)
 # Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it must suit
 # the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
 # letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
-CLUSTER_CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
@@ -71,12 +70,12 @@ def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_s
         kept: the existing stack file's own settings to carry over (see `kept_settings`).
     """
     cluster = config.model_dump(mode="json", exclude_none=True)
-    region_key = REGION_KEYS.get(config.provider, f"{config.provider}:region")
+    region_key = provider_region_key(config.provider)
     kept = kept or {}
-    own = {k: v for k, v in (kept.get("config") or {}).items() if k not in (region_key, CLUSTER_CONFIG_KEY)}
+    own = {k: v for k, v in (kept.get("config") or {}).items() if k not in (region_key, CONFIG_KEY)}
     top = {k: v for k, v in kept.items() if k != "config"}
     body = yaml.safe_dump(
-        {**top, "config": {region_key: config.region, CLUSTER_CONFIG_KEY: cluster, **own}},
+        {**top, "config": {region_key: config.region, CONFIG_KEY: cluster, **own}},
         sort_keys=False,
         default_flow_style=False,
     )
@@ -184,7 +183,7 @@ def kept_settings(path: Path) -> dict:
 def _placement(text: str) -> tuple[str, str, str] | None:
     """(provider, region, zone) of a stack file's cluster; None when it cannot be read."""
     try:
-        cluster = (yaml.safe_load(text) or {})["config"][f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"]
+        cluster = (yaml.safe_load(text) or {})["config"][CONFIG_KEY]
         return str(cluster["provider"]), str(cluster["region"]), str(cluster["zone"])
     except (yaml.YAMLError, KeyError, TypeError):
         return None
