@@ -43,7 +43,7 @@ def catalog_set_rate(
 ) -> None:
     """Record an exchange rate so offerings listed in that currency compare in USD."""
     from profiles.catalog.loader import DATA_DIR
-    from profiles.catalog.rates import RateError, describe, previous_rate, set_rate
+    from profiles.catalog.rates import RateError, previous_rate, set_rate
 
     currency, folder = currency.strip().upper(), data_dir or DATA_DIR
     try:
@@ -51,10 +51,7 @@ def catalog_set_rate(
         entry = set_rate(folder, currency, per_usd, as_of, source, force=force)
     except RateError as exc:
         fail(str(exc))
-    recorded = describe(currency, entry)
-    typer.echo(f"recorded {recorded}")
-    if before and before != recorded:
-        typer.echo(f"replaced {before}")
+    _report_recorded(currency, entry, before)
 
 
 @catalog_app.command("refresh-rate")
@@ -80,6 +77,13 @@ def catalog_refresh_rate(
         typer.echo(f"kept {describe(currency, entry)}; CFETS's latest is {entry.latest} "
                    f"({entry.latest_per_usd:g} {currency} per USD)")
         return
+    _report_recorded(currency, entry, before)
+
+
+def _report_recorded(currency: str, entry: dict, before: str | None) -> None:
+    """Print the rate just recorded, and the one it replaced when there was another."""
+    from profiles.catalog.rates import describe
+
     recorded = describe(currency, entry)
     typer.echo(f"recorded {recorded}")
     if before and before != recorded:

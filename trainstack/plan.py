@@ -111,19 +111,14 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
 
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:
     """`result` with the cluster's cost as configured, priced from the current catalog."""
-    price = _price(cluster)
+    from profiles.stack_price import price_from_catalog
+
+    price = price_from_catalog(cluster)
     return dataclasses.replace(
         result, usd_per_hour=price.usd_per_hour, usd_total=price.usd_total, usd_storage=price.usd_storage,
         recorded_usd_per_hour=price.recorded_usd_per_hour, price_note=price.note, price_caveats=price.caveats,
         price_verified=price.verified,
     )
-
-
-def _price(cluster: Any) -> Any:
-    """The cluster's cost as configured, from the catalog of its provider."""
-    from profiles.stack_price import price_from_catalog
-
-    return price_from_catalog(cluster)
 
 
 # The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.
