@@ -47,7 +47,7 @@ class PlanResult:
         recorded_usd_per_hour: the price the stack file records, USD/hour.
         price_note: "" when the recorded price is current; else what differs and why.
         price_caveats: what the price leaves out or may get wrong (see `StackPrice.caveats`).
-        hours: the planned run time, hours (None in plans rebuilt from older JSON).
+        hours: the planned run time, hours (None when the result was built without it).
         price_verified: False when `usd_per_hour` is only the stack file's own number.
         region: the cluster's region (None in plans rebuilt from older JSON).
     """

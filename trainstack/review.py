@@ -103,7 +103,7 @@ def _cost(plan: PlanResult | None) -> dict[str, Any] | None:
         return None
     storage = plan.usd_storage or 0.0
     hours = plan.hours
-    if hours is None:  # a plan made by older code at a git ref: derive the hours from its costs
+    if hours is None:  # a PlanResult built without its hours: derive them from its costs
         hours = (plan.usd_total - storage) / plan.usd_per_hour if plan.usd_per_hour else 0.0
     known = plan.usd_per_hour is not None
     return {"usd_per_hour": round(plan.usd_per_hour, 4) if known else None,
