@@ -49,7 +49,7 @@ class PlanResult:
         price_caveats: what the price leaves out or may get wrong (see `StackPrice.caveats`).
         hours: the planned run time, hours (None when the result was built without it).
         price_verified: False when `usd_per_hour` is only the stack file's own number.
-        region: the cluster's region (None in plans rebuilt from older JSON).
+        region: the cluster's region (None when the result was built without it).
     """
 
     resources: list[dict[str, Any]]
