@@ -20,16 +20,16 @@ from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_note, storage_usd
 from profiles.explain import CONSTRAINTS, NoMatchError, nearest, no_match, reason
-from components.contract import FileSystemConfig
-from profiles.facts.filesystems import file_system_problem
-from profiles.facts.regions import in_mainland_china
+from clouds.contract import FileSystemConfig
+from clouds.filesystems import file_system_problem
+from facts.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "Ranked", "Resolution", "resolve"]
 
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
 # Clouds whose component cannot launch spot from a stack file: Tencent spot needs a bid in
-# the account's currency (`spot_max_price`, components/tencentcloud/purchase.py), which the
+# the account's currency (`spot_max_price`, clouds/tencentcloud/purchase.py), which the
 # contract does not carry; a spot pick there would write a stack `plan` refuses.
 NO_SPOT_FROM_STACK = frozenset({"tencentcloud"})
 
@@ -185,7 +185,7 @@ def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
         notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
     if offering.provider != "alicloud" or purchase != "spot":
         return notes
-    from components.alicloud.placement import placement_for  # pure module, no Pulumi
+    from clouds.alicloud.placement import placement_for  # pure module, no Pulumi
 
     return (*notes, placement_for("spot").reason)
 

@@ -58,12 +58,12 @@ def storage_note(provider: str, throughput: int) -> str:
 def storage_usd(provider: str, capacity_gib: float, throughput: int, hours: float) -> float | None:
     """File-system cost for `hours`, USD, or None when no price is known for the provider.
 
-    AWS: capacity rounded up to a size FSx accepts (components.aws.fsx, F1), priced per
+    AWS: capacity rounded up to a size FSx accepts (clouds.aws.fsx, F1), priced per
     GB-month (storage.md: FSx capacity is GiB, priced per GB).
     """
     if provider != "aws" or throughput not in FSX_USD_PER_GB_MONTH:
         return None
-    from components.aws.fsx import round_capacity_gib  # pure module, no Pulumi import
+    from clouds.aws.fsx import round_capacity_gib  # pure module, no Pulumi import
 
     gb = round_capacity_gib(capacity_gib) * GB_PER_GIB
     return gb * FSX_USD_PER_GB_MONTH[throughput] * hours / HOURS_PER_MONTH
