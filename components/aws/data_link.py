@@ -14,53 +14,15 @@ prefix only when write-back is asked for; nothing else in S3.
 from __future__ import annotations
 
 import json
-import re
 
 import pulumi
 import pulumi_aws as aws
 
+from clouds.aws.data import node_bucket_policy, split_uri
+
 DATA_PATH = "/data"  # where the bucket's prefix appears inside the file system
 AUTO_IMPORT_EVENTS = ["NEW", "CHANGED", "DELETED"]  # keep the listing in step with the bucket
 AUTO_EXPORT_EVENTS = ["NEW", "CHANGED", "DELETED"]
-_S3_URI = re.compile(r"^s3://(?P<bucket>[a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:/(?P<prefix>.*))?$")
-
-
-def split_s3_uri(uri: str) -> tuple[str, str]:
-    """`s3://bucket/some/prefix` -> `("bucket", "some/prefix/")`; the prefix is "" for a whole bucket.
-
-    Raises:
-        ValueError: `data.source: ...` naming the expected form.
-    """
-    match = _S3_URI.match(uri.strip())
-    if not match:
-        raise ValueError(f"data.source: '{uri}' is not an S3 URI; write it like s3://my-bucket/datasets/imagenet")
-    prefix = (match.group("prefix") or "").strip("/")
-    return match.group("bucket"), f"{prefix}/" if prefix else ""
-
-
-def node_bucket_policy(partition: str, bucket: str, prefix: str, write_back: bool) -> dict:
-    """The node role's S3 policy document: read `bucket/prefix`, write it only with write-back.
-
-    Args:
-        partition: the AWS partition (`aws`, `aws-cn`).
-        bucket: the bucket name.
-        prefix: the key prefix ending in `/`, or "" for the whole bucket.
-        write_back: True to allow PutObject (and multipart clean-up) under the prefix.
-
-    Returns:
-        An IAM policy document (dict).
-    """
-    bucket_arn = f"arn:{partition}:s3:::{bucket}"
-    statements: list[dict] = [
-        {"Sid": "ListDatasetPrefix", "Effect": "Allow", "Action": "s3:ListBucket", "Resource": bucket_arn,
-         **({"Condition": {"StringLike": {"s3:prefix": [f"{prefix}*"]}}} if prefix else {})},
-        {"Sid": "ReadDataset", "Effect": "Allow", "Action": "s3:GetObject", "Resource": f"{bucket_arn}/{prefix}*"},
-    ]
-    if write_back:
-        statements.append({"Sid": "WriteBack", "Effect": "Allow",
-                           "Action": ["s3:PutObject", "s3:AbortMultipartUpload"],
-                           "Resource": f"{bucket_arn}/{prefix}*"})
-    return {"Version": "2012-10-17", "Statement": statements}
 
 
 def create_data_link(
@@ -86,7 +48,7 @@ def create_data_link(
     Raises:
         ValueError: for a source that is not an S3 URI.
     """
-    bucket, prefix = split_s3_uri(source)
+    bucket, prefix = split_uri(source)
     s3: dict = {"auto_import_policy": {"events": AUTO_IMPORT_EVENTS}}
     if write_back:
         s3["auto_export_policy"] = {"events": AUTO_EXPORT_EVENTS}

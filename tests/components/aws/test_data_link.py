@@ -8,7 +8,8 @@ import pulumi
 import pulumi_aws as aws
 import pytest
 
-from components.aws.data_link import create_data_link, node_bucket_policy, split_s3_uri
+from clouds.aws.data import node_bucket_policy, split_uri
+from components.aws.data_link import create_data_link
 from tests.components.harness import install_mocks
 
 
@@ -17,14 +18,14 @@ from tests.components.harness import install_mocks
     pytest.param("s3://team-data/datasets/imagenet/", ("team-data", "datasets/imagenet/"), id="trailing-slash"),
     pytest.param("s3://team-data", ("team-data", ""), id="whole-bucket"),
 ])
-def test_split_s3_uri(uri, expected):
-    assert split_s3_uri(uri) == expected
+def test_split_uri(uri, expected):
+    assert split_uri(uri) == expected
 
 
 @pytest.mark.parametrize("uri", ["gs://team-data/x", "s3://", "s3://UPPER/x", "team-data/x"])
 def test_a_non_s3_source_names_the_field_and_the_form(uri):
     with pytest.raises(ValueError, match=r"^data.source: .* is not an S3 URI; write it like s3://"):
-        split_s3_uri(uri)
+        split_uri(uri)
 
 
 def test_read_only_policy_reaches_only_the_prefix():
