@@ -109,6 +109,22 @@ def send(method: Callable[..., requests.Response], url: str, where: str, *, part
         raise FetchError(f"{where}: request failed ({type(exc).__name__}); check the network and retry") from None
 
 
+def in_chain(exc: BaseException | None, kinds: type[BaseException] | tuple[type[BaseException], ...]) -> bool:
+    """Whether `exc`, or an exception it was raised from or while handling, is one of `kinds`.
+
+    The SDKs re-raise `requests`' and `json`'s errors as their own: `in_chain(exc,
+    PARTIAL_ERRORS)` finds a connection that broke mid-answer, `in_chain(exc, ValueError)` a
+    body that is not JSON.
+    """
+    for _ in range(10):  # a chain is short; a cycle must not loop forever
+        if exc is None:
+            return False
+        if isinstance(exc, kinds):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def json_or_none(response: requests.Response) -> Any:
     """The decoded JSON body, or None when the body is not JSON (malformed or cut short)."""
     try:
