@@ -12,6 +12,7 @@ import shutil
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+import requests
 import responses
 from recorded_pages import cut_short, page_bytes, page_json
 from responses import matchers
@@ -171,7 +172,7 @@ def test_an_http_error_page_is_not_shown(http):
 
 
 def test_a_connection_that_fails_is_a_network_error(http):
-    gn7i_answers(http, price={"body": ConnectionError("connection refused")})
+    gn7i_answers(http, price={"body": requests.exceptions.ConnectionError("connection refused")})
     assert fetch_one_line_error().endswith(f"DescribePrice {GN7I} in cn-beijing: request failed (ConnectionError); "
                                            "check the network and retry")
 

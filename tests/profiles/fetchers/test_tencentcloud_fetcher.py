@@ -11,6 +11,7 @@ import re
 import sys
 
 import pytest
+import requests
 import responses
 from recorded_pages import cut_short, page_bytes, page_json
 from responses import matchers
@@ -135,7 +136,7 @@ def test_an_http_error_page_is_not_shown(http):
 
 
 def test_a_connection_that_fails_is_a_network_error(http):
-    answer(http, "POSTPAID_BY_HOUR", body=ConnectionError("connection refused"))
+    answer(http, "POSTPAID_BY_HOUR", body=requests.exceptions.ConnectionError("connection refused"))
     assert fetch_one_line_error().endswith("POSTPAID_BY_HOUR in ap-beijing: request failed (ClientNetworkError); "
                                            "check the network and retry")
 
