@@ -27,7 +27,14 @@ from typing import Any
 
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.http_json import (
-    PARTIAL_PAGE, THROTTLED, TIMEOUT_SECONDS, error_fields, in_chain, throttled, unexplained)
+    PARTIAL_PAGE,
+    THROTTLED,
+    TIMEOUT_SECONDS,
+    error_fields,
+    in_chain,
+    throttled,
+    unexplained,
+)
 from profiles.catalog.fetchers.key_pair import KeyPair
 from profiles.catalog.fetchers.sdk import load
 

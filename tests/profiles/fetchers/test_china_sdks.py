@@ -17,7 +17,8 @@ ENV = {"TENCENTCLOUD_SECRET_ID": "id", "TENCENTCLOUD_SECRET_KEY": "key", "ALIBAB
        "ALIBABA_CLOUD_ACCESS_KEY_SECRET": "key", "HUAWEICLOUD_SDK_AK": "ak", "HUAWEICLOUD_SDK_SK": "sk",
        "HUAWEICLOUD_SDK_DOMAIN_ID": "domain", "HUAWEICLOUD_SDK_PROJECT_ID": "project",
        "VOLCENGINE_ACCESS_KEY": "ak", "VOLCENGINE_SECRET_KEY": "sk", "BCE_ACCESS_KEY_ID": "ak",
-       "BCE_SECRET_ACCESS_KEY": "sk", "TRAINSTACK_VOLCENGINE_PRICE_CODES": str(FIXTURES / "volcengine" / "price_codes.json")}
+       "BCE_SECRET_ACCESS_KEY": "sk",
+       "TRAINSTACK_VOLCENGINE_PRICE_CODES": str(FIXTURES / "volcengine" / "price_codes.json")}
 
 
 def test_importing_the_fetchers_loads_no_sdk():
