@@ -69,7 +69,8 @@ def fetch(
     templates = known_types(regions, instance_types, snapshot)
     date = dt.date.today().isoformat()
     clients = {region: new_client(credentials, region) for region in sorted({t.region for t in templates})}
-    offerings = [row for template in templates for row in price_type(clients[template.region], template, progress, date)]
+    offerings = [row for template in templates
+                 for row in price_type(clients[template.region], template, progress, date)]
     if not offerings:
         raise FetchError(f"{API}: none of the {len(templates)} known GPU types has a price in "
                          f"{', '.join(sorted({t.region for t in templates}))} (empty answer); check the regions")

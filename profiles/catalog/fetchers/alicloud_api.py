@@ -26,7 +26,15 @@ from typing import Any
 
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.http_json import (
-    PARTIAL_ERRORS, PARTIAL_PAGE, THROTTLED, in_chain, TIMEOUT_SECONDS, error_fields, throttled, unexplained)
+    PARTIAL_ERRORS,
+    PARTIAL_PAGE,
+    THROTTLED,
+    TIMEOUT_SECONDS,
+    error_fields,
+    in_chain,
+    throttled,
+    unexplained,
+)
 from profiles.catalog.fetchers.key_pair import KeyPair
 from profiles.catalog.fetchers.sdk import load
 
@@ -37,8 +45,10 @@ AUTH_CODES = ("InvalidAccessKeyId", "SignatureDoesNotMatch", "IncompleteSignatur
               "InvalidSecurityToken", "NoPermission")
 NOT_PRICED_CODES = frozenset({"InvalidInstanceType.ValueNotSupported", "InstanceType.Offline", "PriceNotFound"})
 # operation -> (SDK request model, SDK client method)
-OPERATIONS = {"DescribePrice": ("DescribePriceRequest", "describe_price_with_options"),
-              "DescribeSpotPriceHistory": ("DescribeSpotPriceHistoryRequest", "describe_spot_price_history_with_options")}
+OPERATIONS = {
+    "DescribePrice": ("DescribePriceRequest", "describe_price_with_options"),
+    "DescribeSpotPriceHistory": ("DescribeSpotPriceHistoryRequest", "describe_spot_price_history_with_options"),
+}
 
 
 class Credentials(KeyPair):

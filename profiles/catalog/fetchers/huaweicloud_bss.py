@@ -29,7 +29,14 @@ import json
 from typing import Any, NamedTuple
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, PARTIAL_ERRORS, TIMEOUT_SECONDS, in_chain, one_line, throttled
+from profiles.catalog.fetchers.http_json import (
+    PARTIAL_ANSWER,
+    PARTIAL_ERRORS,
+    TIMEOUT_SECONDS,
+    in_chain,
+    one_line,
+    throttled,
+)
 from profiles.catalog.fetchers.key_pair import env_values
 from profiles.catalog.fetchers.sdk import load
 
@@ -110,7 +117,8 @@ def post_ratings(client: Any, creds: Credentials, products: list[dict], where: s
     except (SdkException, *PARTIAL_ERRORS) as exc:
         if in_chain(exc, PARTIAL_ERRORS):
             raise FetchError(f"{API}, {where}: {PARTIAL_ANSWER}; run the refresh again") from None
-        raise FetchError(f"{API}, {where}: request failed ({type(exc).__name__}); check the network and retry") from None
+        raise FetchError(f"{API}, {where}: request failed ({type(exc).__name__}); "
+                         "check the network and retry") from None
     try:
         answer = json.loads(response.raw_content or b"")
     except ValueError:

@@ -107,14 +107,16 @@ def post_price_query(api: Any, request: dict[str, Any], where: str) -> dict[str,
         if exc.body is not None:  # an HTTP error status, with its body
             status, raw = exc.status, exc.body
         elif exc.status != 200:  # no answer: the SDK's wrapper of a TLS or request-building error
-            raise FetchError(f"{API}, {where}: request failed (HTTP client error); check the network and retry") from None
+            raise FetchError(f"{API}, {where}: request failed (HTTP client error); "
+                             "check the network and retry") from None
         # else a 200 answer the SDK refused (ResponseMetadata.Error, or none): read below
     except (ValueError, AttributeError, TypeError):
         pass  # a 200 answer the SDK could not decode (not a JSON object): read below
     except (urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as exc:
         if in_chain(exc, (urllib3.exceptions.ProtocolError, http.client.IncompleteRead)):
             raise FetchError(f"{API}, {where}: {PARTIAL_ANSWER}; run the refresh again") from None
-        raise FetchError(f"{API}, {where}: request failed ({type(exc).__name__}); check the network and retry") from None
+        raise FetchError(f"{API}, {where}: request failed ({type(exc).__name__}); "
+                         "check the network and retry") from None
     if raw is None:  # a 200 answer: the body the SDK read, as the API sent it
         raw = api.api_client.last_response.data
     try:

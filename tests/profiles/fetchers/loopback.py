@@ -66,7 +66,8 @@ class Replayer:
     def answer(self, request: Request) -> Reply | None:
         self.calls.append(request)
         for entry in self.expected:
-            if not entry.fired and (entry.method, entry.path) == (request.method, request.path) and entry.match(request):
+            where = (entry.method, entry.path) == (request.method, request.path)
+            if not entry.fired and where and entry.match(request):
                 entry.fired = True
                 return entry.reply
         self.unmatched.append(request)

@@ -24,6 +24,7 @@ SIGNED = re.compile(r"HMAC-SHA256 Credential=AKLTEXAMPLEACCESSKEY000000000000000
                     r"request, SignedHeaders=(?P<signed>[a-z0-9;-]+), Signature=[0-9a-f]{64}")
 CODES = page_json("volcengine", "price_codes.json")
 BEIJING = "EXAMPLE_GNI2_3XLARGE_CN_BEIJING"
+WHERE = "Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing"
 
 
 @pytest.fixture(autouse=True)
@@ -118,7 +119,7 @@ def test_a_refused_connection_is_a_network_error():
 ])
 def test_each_bad_answer_is_a_one_line_error(loopback, answer, message):
     ask(loopback, **answer)
-    assert one_line_error(endpoint=loopback.url) == f"Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing: {message}"
+    assert one_line_error(endpoint=loopback.url) == f"{WHERE}: {message}"
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -134,7 +135,7 @@ def test_malformed_fields_are_refused(loopback, change, message):
     body = page_json("volcengine", "cn-beijing_gni2.3xlarge.json")
     (body["Result"] if set(change) & {"Currency", "ConfigList"} else body["Result"]["ConfigList"][0]).update(change)
     ask(loopback, json_body=body)
-    assert one_line_error(endpoint=loopback.url) == f"Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing: {message}"
+    assert one_line_error(endpoint=loopback.url) == f"{WHERE}: {message}"
 
 
 def test_missing_credentials_name_the_variables(monkeypatch):
