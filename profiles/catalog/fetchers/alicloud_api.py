@@ -26,12 +26,12 @@ from typing import Any
 
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.http_json import (
-    PARTIAL_ERRORS,
-    PARTIAL_PAGE,
+    BROKEN_OFF,
     THROTTLED,
     TIMEOUT_SECONDS,
     error_fields,
     in_chain,
+    network_error,
     throttled,
     unexplained,
 )
@@ -107,13 +107,9 @@ def _send(request: Callable[[], Any], where: str) -> dict:
     except ResponseException as exc:
         raise _error(exc.status_code or 0, exc.data, where) from None
     except UnretryableException as exc:
-        inner = exc.inner_exception
-        if in_chain(inner, PARTIAL_ERRORS):
-            raise FetchError(f"{where}: {PARTIAL_PAGE}; run the refresh again") from None
-        if in_chain(inner, ValueError):
+        if in_chain(exc.inner_exception, ValueError) and not in_chain(exc.inner_exception, BROKEN_OFF):
             raise _malformed(where) from None
-        cause = inner.__cause__ or inner.__context__ or inner  # the SDK wraps requests' error in a RetryError
-        raise FetchError(f"{where}: request failed ({type(cause).__name__}); check the network and retry") from None
+        raise network_error(where, exc.inner_exception) from None
     answer = body.to_map() if body is not None else None
     if not isinstance(answer, dict):
         raise _malformed(where)

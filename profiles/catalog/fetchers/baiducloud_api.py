@@ -19,7 +19,6 @@ throttling (unsourced for Baidu).
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -27,11 +26,10 @@ from typing import Any
 
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.http_json import (
-    PARTIAL_PAGE,
     THROTTLED,
     TIMEOUT_SECONDS,
     error_fields,
-    in_chain,
+    network_error,
     throttled,
     unexplained,
 )
@@ -112,10 +110,7 @@ def _send(config: Any, method: str, path: bytes, body: Mapping[str, Any] | None,
         response = bce_http_client.send_request(config, bce_v1_signer.sign, [keep], method.encode(), path, data,
                                                 None, None)
     except BceHttpClientError as exc:
-        if in_chain(exc.last_error, http.client.IncompleteRead):
-            raise FetchError(f"{where}: {PARTIAL_PAGE}; run the refresh again") from None
-        raise FetchError(f"{where}: request failed ({type(exc.last_error).__name__}); check the network and "
-                         "retry") from None
+        raise network_error(where, exc.last_error) from None
     try:
         answer = json.loads(response.raw)
     except ValueError:

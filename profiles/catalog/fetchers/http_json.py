@@ -10,10 +10,12 @@ string, nor an error page's body.
 
 from __future__ import annotations
 
+import http.client
 from collections.abc import Callable
 from typing import Any
 
 import requests
+import urllib3
 
 from profiles.catalog.fetchers import FetchError
 
@@ -22,6 +24,8 @@ from profiles.catalog.fetchers import FetchError
 THROTTLED = frozenset({429, 503})
 TIMEOUT_SECONDS = 60
 PARTIAL_ERRORS = (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError)
+# The same, as `urllib3` and `http.client` raise it (the SDKs that do not use `requests`).
+BROKEN_OFF = (*PARTIAL_ERRORS, urllib3.exceptions.ProtocolError, http.client.IncompleteRead)
 # How a connection that broke mid-answer is worded: a page of a list, or a single answer.
 PARTIAL_PAGE = "the answer broke off mid-page (partial page)"
 PARTIAL_ANSWER = "the answer broke off (partial answer)"
@@ -109,17 +113,28 @@ def send(method: Callable[..., requests.Response], url: str, where: str, **kwarg
 def in_chain(exc: BaseException | None, kinds: type[BaseException] | tuple[type[BaseException], ...]) -> bool:
     """Whether `exc`, or an exception it was raised from or while handling, is one of `kinds`.
 
-    The SDKs re-raise `requests`' and `json`'s errors as their own: `in_chain(exc,
-    PARTIAL_ERRORS)` finds a connection that broke mid-answer, `in_chain(exc, ValueError)` a
-    body that is not JSON.
+    The SDKs re-raise `requests`', `urllib3`'s and `json`'s errors as their own: `in_chain(exc,
+    ValueError)` finds a body that is not JSON.
     """
-    for _ in range(10):  # a chain is short; a cycle must not loop forever
-        if exc is None:
-            return False
-        if isinstance(exc, kinds):
-            return True
+    return any(isinstance(link, kinds) for link in _chain(exc))
+
+
+def network_error(where: str, exc: BaseException, partial: str = PARTIAL_PAGE) -> FetchError:
+    """The error for an SDK call that got no whole answer: `partial` when the connection broke
+    mid-answer, else `request failed (<the innermost error's name>)`."""
+    if in_chain(exc, BROKEN_OFF):
+        return FetchError(f"{where}: {partial}; run the refresh again")
+    name = type(_chain(exc)[-1]).__name__
+    return FetchError(f"{where}: request failed ({name}); check the network and retry")
+
+
+def _chain(exc: BaseException | None) -> list[BaseException]:
+    """`exc` and the exceptions it was raised from or while handling, outermost first."""
+    links: list[BaseException] = []
+    while exc is not None and len(links) < 10:  # a chain is short; a cycle must not loop forever
+        links.append(exc)
         exc = exc.__cause__ or exc.__context__
-    return False
+    return links
 
 
 def one_line(text: Any) -> str:

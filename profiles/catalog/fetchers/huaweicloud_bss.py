@@ -33,7 +33,7 @@ from profiles.catalog.fetchers.http_json import (
     PARTIAL_ANSWER,
     PARTIAL_ERRORS,
     TIMEOUT_SECONDS,
-    in_chain,
+    network_error,
     one_line,
     throttled,
 )
@@ -115,10 +115,7 @@ def post_ratings(client: Any, creds: Credentials, products: list[dict], where: s
         check_status(exc.status_code, {"error_code": code, "error_msg": exc.error_msg if code else ""}, where)
         raise  # check_status raises for every status >= 400
     except (SdkException, *PARTIAL_ERRORS) as exc:
-        if in_chain(exc, PARTIAL_ERRORS):
-            raise FetchError(f"{API}, {where}: {PARTIAL_ANSWER}; run the refresh again") from None
-        raise FetchError(f"{API}, {where}: request failed ({type(exc).__name__}); "
-                         "check the network and retry") from None
+        raise network_error(f"{API}, {where}", exc, PARTIAL_ANSWER) from None
     try:
         answer = json.loads(response.raw_content or b"")
     except ValueError:

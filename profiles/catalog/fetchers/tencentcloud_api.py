@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ERRORS, PARTIAL_PAGE, one_line, throttled
+from profiles.catalog.fetchers.http_json import PARTIAL_ERRORS, network_error, one_line, throttled
 from profiles.catalog.fetchers.key_pair import KeyPair
 from profiles.catalog.fetchers.sdk import load
 
@@ -69,8 +69,8 @@ def call(client: Any, action: str, params: Mapping[str, Any], where: str) -> dic
         answer = client.call_json(action, dict(params))["Response"]
     except TencentCloudSDKException as exc:
         raise _error(exc, where) from None
-    except PARTIAL_ERRORS:  # the SDK reads the body after its own network guard
-        raise FetchError(f"{where}: {PARTIAL_PAGE}; run the refresh again") from None
+    except PARTIAL_ERRORS as exc:  # the SDK reads the body after its own network guard
+        raise network_error(where, exc) from None
     except (ValueError, KeyError, TypeError):
         answer = None  # a 200 answer that is not JSON, or has no Response object
     if not isinstance(answer, dict):

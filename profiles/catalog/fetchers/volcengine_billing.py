@@ -26,7 +26,7 @@ import json
 from typing import Any, NamedTuple
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, TIMEOUT_SECONDS, in_chain, one_line, throttled
+from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, TIMEOUT_SECONDS, network_error, one_line, throttled
 from profiles.catalog.fetchers.key_pair import env_values
 from profiles.catalog.fetchers.sdk import load
 
@@ -113,10 +113,7 @@ def post_price_query(api: Any, request: dict[str, Any], where: str) -> dict[str,
     except (ValueError, AttributeError, TypeError):
         pass  # a 200 answer the SDK could not decode (not a JSON object): read below
     except (urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as exc:
-        if in_chain(exc, (urllib3.exceptions.ProtocolError, http.client.IncompleteRead)):
-            raise FetchError(f"{API}, {where}: {PARTIAL_ANSWER}; run the refresh again") from None
-        raise FetchError(f"{API}, {where}: request failed ({type(exc).__name__}); "
-                         "check the network and retry") from None
+        raise network_error(f"{API}, {where}", exc, PARTIAL_ANSWER) from None
     if raw is None:  # a 200 answer: the body the SDK read, as the API sent it
         raw = api.api_client.last_response.data
     try:

@@ -127,7 +127,7 @@ def test_no_region_list_asks_the_mainland_ecs_regions():
     pytest.param({"body": "<html><body>502 Bad Gateway</body></html>", "status": 502}, "HTTP 502; retry later",
                  id="html-error-page"),
     pytest.param({"body": requests.exceptions.ConnectionError("connection refused")},
-                 "request failed (ConnectionException); check the network and retry", id="refused"),
+                 "request failed (ConnectionError); check the network and retry", id="refused"),
     pytest.param({"name": "auth_failed.json", "status": 401}, "authentication refused (HTTP 401, APIG.0301); check "
                  "HUAWEICLOUD_SDK_AK/SK and HUAWEICLOUD_SDK_DOMAIN_ID", id="auth"),
     pytest.param({"name": "access_denied.json", "status": 403}, "access denied (HTTP 403, CBC.0151: user access "

@@ -96,7 +96,7 @@ def test_a_region_list_selects_its_codes_and_the_request_is_signed(loopback):
 def test_a_refused_connection_is_a_network_error():
     assert one_line_error(endpoint=closed_port_url()) == (
         "Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing: request failed "
-        "(NewConnectionError); check the network and retry")
+        "(ConnectionRefusedError); check the network and retry")
 
 
 @pytest.mark.parametrize(("answer", "message"), [
