@@ -34,7 +34,7 @@ from typing import Any
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.baiducloud_api import API, Call, credentials_from_env, endpoint_for, new_client
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import accelerator_facts, form_factor
+from facts.accelerators import accelerator_facts, form_factor
 
 SOURCE = "baiducloud-bcc-price-api"
 # Regions of the BCC API appendix table "区域可支持实例类型": Beijing, Guangzhou, Suzhou.

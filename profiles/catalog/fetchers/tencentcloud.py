@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.tencentcloud_api import API, call, credentials_from_env, new_client
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import form_factor
+from facts.accelerators import form_factor
 
 SOURCE = "tencentcloud-cvm-price-api"
 # Mainland regions where InquiryPriceRunInstances / the CVM price calls are served (CVM API docs).
