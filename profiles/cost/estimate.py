@@ -20,7 +20,7 @@ from profiles.cost import inputs
 from profiles.cost.memory import GIB, MemoryFit, memory_fit
 from profiles.cost.throughput import GRADIENT_BYTES, Step, hours_from_gpu_hours, scaling_efficiency
 from profiles.cost.work import ModelSpec, WorkSpec
-from profiles.facts.performance import Performance, performance
+from facts.performance import Performance, performance
 from profiles.spec import WorkloadSpec
 
 

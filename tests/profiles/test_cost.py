@@ -5,7 +5,7 @@ import pytest
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead, storage_usd
 from profiles.cost.throughput import hours_from_flops
 from profiles.cost.work import WorkSpec
-from profiles.facts.performance import performance
+from facts.performance import performance
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from profiles.stack_writer import cluster_config
