@@ -60,10 +60,10 @@ class Throughput(BaseModel):
     precision: Literal["bf16", "fp16", "fp32"] = Field(description="Autocast dtype.")
     gpus: int = Field(ge=1, description="GPUs (ranks) in the run.")
     nodes: int = Field(default=1, ge=1, description="Nodes in the run.")
-    batch_per_gpu: int = Field(ge=1, description="Images per GPU per step.")
-    steps: int = Field(ge=1, description="Timed steps.")
+    batch_per_gpu: int | None = Field(default=None, ge=1, description="Images per GPU per step (None: not published).")
+    steps: int | None = Field(default=None, ge=1, description="Timed steps (None: not published).")
     images_per_s_per_gpu: float = Field(gt=0, description="Images/s per GPU.")
-    step_time_s: float = Field(gt=0, description="Mean step time, seconds.")
+    step_time_s: float | None = Field(default=None, gt=0, description="Mean step time, seconds (None: not published).")
     data_loader_share: float = Field(default=0.0, ge=0, le=1, description="Fraction of the step waiting on data.")
     flops_per_image: float = Field(gt=0, description="Training FLOPs per image (forward + backward).")
 
