@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
+from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
 # The stack key holding each cloud provider's default region; `<provider>:region` for the
