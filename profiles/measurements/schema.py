@@ -171,6 +171,7 @@ class RunResult(BaseModel):
     published: str | None = Field(default=None, description="Date of a published source (YYYY-MM-DD).")
     source: str = Field(default="", description="Source of a published figure.")
     notes: tuple[str, ...] = Field(default=(), description="Remarks.")
+    example: bool = Field(default=False, description="An illustrative file shipped with trainstack, not a measurement.")
     busbw: tuple[BusBandwidth, ...] = Field(default=(), description="nccl-tests runs.")
     throughput: tuple[Throughput, ...] = Field(default=(), description="Training throughput runs.")
     gpu_samples: GpuSamples | None = Field(default=None, description="NVML samples.")

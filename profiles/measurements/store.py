@@ -79,6 +79,8 @@ def import_result(path: Path, project: Path) -> tuple[Path, bool]:
         StoreError: the file is invalid, published, or does not say where it ran.
     """
     result = read_result(path)
+    if result.example:
+        raise StoreError(f"{path}: an illustrative example (example: true), not a measurement; import your own runs")
     if result.provenance != "measured":
         raise StoreError(f"{path}: provenance is {result.provenance}; only your own runs are imported "
                          "(published figures ship in profiles/measurements/published)")

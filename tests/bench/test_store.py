@@ -115,6 +115,8 @@ def test_import_copies_once_and_never_overwrites(tmp_path: Path) -> None:
     pytest.param('{"nodes": 0}', "nodes: Input should be greater than or equal to 1", id="invalid-field"),
     pytest.param('{"nodes": 1}', "provider and instance_type are unknown", id="unidentified"),
     pytest.param('{"provenance": "published", "source": "x"}', "only your own runs", id="published"),
+    pytest.param('{"example": true, "provider": "aws", "instance_type": "p5.48xlarge"}', "illustrative example",
+                 id="shipped-example"),
 ])
 def test_import_refuses_with_one_line(tmp_path: Path, content: str, message: str) -> None:
     (tmp_path / "run.json").write_text(content)
