@@ -15,6 +15,7 @@ from typing import ClassVar, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from components.contract import JobConfig
 from profiles.cost.work import ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
 from profiles.spec_errors import one_line
 from profiles.units import not_bool, parse_duration_hours, parse_size_gib
@@ -80,6 +81,9 @@ class WorkloadSpec(BaseModel):
         jurisdiction: `cn-mainland` keeps the data in mainland China (only regions there
             qualify); `any` by default.
         file_system: shared parallel file system, or None.
+        job: the training job the cluster runs on every node under torchrun (command or
+            script, workdir, checkpoint_dir, nproc_per_node, env, restart limits); needs a
+            `file_system`. None = the cluster comes up idle, as before.
     """
 
     model_config = _CONFIG
@@ -104,6 +108,7 @@ class WorkloadSpec(BaseModel):
     regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
     jurisdiction: Literal["any", "cn-mainland"] = Field(default="any", description="Where data must stay.")
     file_system: FileSystemSpec | None = Field(default=None, description="Parallel file system.")
+    job: JobConfig | None = Field(default=None, description="Training job run on every node.")
 
     @field_validator("hours", "deadline_hours", mode="before")
     @classmethod
@@ -168,6 +173,10 @@ class WorkloadSpec(BaseModel):
                 f"spot: purchase '{self.purchase}' allows spot, which needs checkpoints on shared storage; "
                 "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
             )
+        if self.job is not None and self.file_system is None:
+            raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
+        if self.job is not None and self.job.min_nodes is not None and self.job.min_nodes > self.nodes:
+            raise ValueError(f"job.min_nodes: {self.job.min_nodes} is more than nodes ({self.nodes})")
         work_params = self.work.params if self.work else None
         if work_params and self.model and work_params != self.model.params:
             raise ValueError(f"model.params: {self.model.params:g} differs from work.params {work_params:g}; "
