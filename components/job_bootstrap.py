@@ -7,7 +7,7 @@ c10d rendezvous store (`nodeagent.store`) that every worker's torchrun points at
 
 from __future__ import annotations
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from nodeagent import ship
 from nodeagent.job import RDZV_PORT
 from nodeagent.launcher import NOTICE_MARGIN_SECONDS

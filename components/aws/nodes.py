@@ -15,7 +15,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.aws.compute import ROOT_VOLUME_GIB
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 # A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore.
 HEAD_INSTANCE_TYPE = "m7i.large"

@@ -15,7 +15,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from profiles.catalog.loader import PROVIDERS
-from profiles.facts.performance import PERFORMANCE
+from facts.performance import PERFORMANCE
 from profiles.units import not_bool, parse_count, parse_duration_hours
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
@@ -34,14 +34,20 @@ class WorkSpec(BaseModel):
     Attributes:
         gpu_hours: accelerator-hours measured on `reference`.
         reference: accelerator the gpu_hours were measured on (`A100-80GB`); one with a
-            dense BF16 figure in `profiles.facts.performance`, any letter case.
+            dense BF16 figure in `facts.performance`, any letter case.
         params: model parameters (`7B`).
         tokens: training tokens (`300B`).
         images: images per epoch (`1.28M`).
         epochs: passes over the images.
         flops_per_image: training FLOPs per image, forward and backward (`12.3G`).
         mfu: model-FLOPs utilization, 0-1 (T4/T5 in training-throughput.md: dense LLM
-            training on A100 about 0.40-0.60, H100 0.38-0.47).
+            training on A100 about 0.40-0.60, H100 0.38-0.47), as its source measured it.
+        mfu_recompute: the recomputation the MFU's source ran with (`selective` by default:
+            Megatron-LM's MFU table, T4, reports HFU 1-5 % above MFU, i.e. selective
+            recomputation). A run that recomputes more (or less) is slower (or faster) by
+            the ratio of hardware FLOPs; recomputation is never counted twice.
+        batch_tokens: global batch per optimizer step, tokens (`4M`); sets how much compute
+            hides each step's gradient all-reduce. None: `profiles.cost.inputs.DEFAULT_BATCH_TOKENS`.
     """
 
     model_config = _FROZEN
@@ -55,8 +61,10 @@ class WorkSpec(BaseModel):
     epochs: float | None = Field(default=None, gt=0, description="Epochs.")
     flops_per_image: float | None = Field(default=None, gt=0, description="Training FLOPs per image.")
     mfu: float | None = Field(default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.")
+    mfu_recompute: Literal["none", "selective", "full"] = Field(default="selective", description="Recompute of the MFU source.")
+    batch_tokens: float | None = Field(default=None, gt=0, description="Global batch per step, tokens.")
 
-    @field_validator("params", "tokens", "images", "flops_per_image", mode="before")
+    @field_validator("params", "tokens", "images", "flops_per_image", "batch_tokens", mode="before")
     @classmethod
     def _read_count(cls, value: object) -> object:
         return _count(value)
@@ -114,7 +122,12 @@ class ModelSpec(BaseModel):
             weights, momentum and variance; Rajbhandari et al. 2020, ZeRO, sec. 3.1).
         sharding: `fsdp` shards those states over every GPU (FSDP / ZeRO-3); `none` keeps
             a full copy per GPU.
-        gradient_checkpointing: `auto` (only if the model does not fit otherwise), `on`, `off`.
+        gradient_checkpointing: `none`, `selective` (recompute only attention, Korthikanti
+            et al. 2022 sec. 5), `full` (keep each layer's input, recompute the rest), or
+            `auto` (the least recomputation that fits). YAML `off`/`false`/`no` read as
+            `none`, `on`/`true`/`yes` as `full`.
+        attention: `flash` (FlashAttention-style: the s x s scores are never stored, the
+            default) or `standard` (scores kept for backward, Korthikanti eq. 1).
     """
 
     model_config = _FROZEN
@@ -128,7 +141,17 @@ class ModelSpec(BaseModel):
     micro_batch: int = Field(default=1, ge=1, description="Sequences per GPU per step.")
     bytes_per_param: float = Field(default=16, gt=0, description="Bytes per parameter of state.")
     sharding: Literal["fsdp", "none"] = Field(default="fsdp", description="State sharding.")
-    gradient_checkpointing: Literal["auto", "on", "off"] = Field(default="auto", description="Recompute.")
+    gradient_checkpointing: Literal["auto", "none", "selective", "full"] = Field(default="auto", description="Recompute.")
+    attention: Literal["flash", "standard"] = Field(default="flash", description="Attention kernel.")
+
+    @field_validator("gradient_checkpointing", mode="before")
+    @classmethod
+    def _read_checkpointing(cls, value: object) -> object:
+        """YAML booleans and on/off words: off/false/no -> none, on/true/yes -> full."""
+        if isinstance(value, bool):
+            return "full" if value else "none"
+        words = {"off": "none", "no": "none", "false": "none", "on": "full", "yes": "full", "true": "full"}
+        return words.get(value.strip().lower(), value) if isinstance(value, str) else value
 
     @field_validator("params", mode="before")
     @classmethod
@@ -147,26 +170,47 @@ class SpotSpec(BaseModel):
     Attributes:
         checkpoint_interval_hours: hours between checkpoints (`1h`); on average half of it
             is lost per interruption.
-        restart_hours: hours to get a replacement node and reload the checkpoint (`15m`).
-        interruptions_per_node_month: expected interruptions of one node per month (730 h).
-            Default 0.2, the upper edge of the AWS Spot Advisor's top "< 20 %" monthly band
-            (A10 in pricing-models.md); no published per-type GPU rate was found, so this
-            default is an assumption: give your own.
+        restart_hours: hours to get a replacement node and reload the checkpoint (`15m`);
+            None uses the cloud's figure in `profiles.cost.inputs.RESTART_HOURS`.
+        interruptions_per_node_month: expected interruptions of one node per month (730 h);
+            None uses the per-cloud, per-family default in `profiles.cost.inputs` (a
+            labelled assumption where no published figure exists).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
     EXAMPLE: ClassVar[str] = "{checkpoint_interval: 1h, restart: 20m}"
 
     checkpoint_interval_hours: float = Field(alias="checkpoint_interval", gt=0, description="Hours.")
-    restart_hours: float = Field(default=0.25, alias="restart", ge=0, description="Hours.")
-    interruptions_per_node_month: float = Field(default=0.2, ge=0, description="Per node per 730 h.")
+    restart_hours: float | None = Field(default=None, alias="restart", ge=0, description="Hours.")
+    interruptions_per_node_month: float | None = Field(default=None, ge=0, description="Per node per 730 h.")
 
     @field_validator("checkpoint_interval_hours", "restart_hours", mode="before")
     @classmethod
-    def _read_hours(cls, value: object) -> float:
-        return parse_duration_hours(value)
+    def _read_hours(cls, value: object) -> float | None:
+        return None if value is None else parse_duration_hours(value)
 
     @field_validator("interruptions_per_node_month", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
+
+class CommitmentSpec(BaseModel):
+    """A reserved term (reserved instances, savings plan, committed-use discount) the job buys.
+
+    Attributes:
+        term: `1y` or `3y`.
+        reuse: fraction (0-1) of the term left after the job that other work will use; the
+            job pays for the rest. 0 (default): the job pays the whole term.
+    """
+
+    model_config = _FROZEN
+    EXAMPLE: ClassVar[str] = "{term: 1y, reuse: 0.8}"
+
+    term: Literal["1y", "3y"] = Field(description="Term length.")
+    reuse: float = Field(default=0.0, ge=0, le=1, description="Fraction of the rest of the term used by other work.")
+
+    @field_validator("reuse", mode="before")
     @classmethod
     def _number(cls, value: object) -> object:
         return not_bool(value)

@@ -2,21 +2,14 @@
 
 import pytest
 
-from profiles.cost.memory import memory_fit
-from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_usd
-from profiles.cost.throughput import hours_from_flops, scaling_efficiency
-from profiles.cost.work import ModelSpec, SpotSpec, WorkSpec
-from profiles.facts.performance import performance
+from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead, storage_usd
+from profiles.cost.throughput import hours_from_flops
+from profiles.cost.work import WorkSpec
+from facts.performance import performance
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from profiles.stack_writer import cluster_config
 
-# 20B parameters, 40 layers of hidden 5120 and 40 heads, 1,024-token sequences, FSDP on 8 GPUs.
-MODEL = {"params": "20B", "layers": 40, "hidden": 5120, "heads": 40, "seq_len": 1024}
-STATE_GIB = 20e9 * 16 / 8 / 2**30  # 37.25
-LAYER_BYTES = 1024 * 5120 * (34 + 5 * 40 * 1024 / 5120)  # Korthikanti eq. 1: 387,973,120 B
-FULL_ACTIVATIONS_GIB = 40 * LAYER_BYTES / 2**30  # 14.45
-CHECKPOINTED_GIB = (40 * 2 * 1024 * 5120 + LAYER_BYTES) / 2**30  # 0.75
 
 
 def test_training_flops_is_six_params_tokens():
@@ -30,32 +23,15 @@ def test_hours_from_flops_by_hand():
     assert hours_from_flops(6 * 7e9 * 300e9, a100, 16, 0.4) == pytest.approx(1752.8, abs=0.1)
 
 
-@pytest.mark.parametrize(("nodes", "rdma", "efficiency"), [(1, True, 1.0), (2, True, 0.98), (8, True, 0.98**3), (4, False, 0.81)])
-def test_scaling_efficiency(nodes, rdma, efficiency):
-    assert scaling_efficiency(nodes, rdma) == pytest.approx(efficiency)
-
-
-def test_model_fits_40gb_only_with_checkpointing_and_80gb_without():
-    model = ModelSpec(**MODEL)
-    on_40 = memory_fit(model, 40, 8)
-    assert (on_40.fits, on_40.checkpointing) == (True, True)
-    assert on_40.need_gib == pytest.approx(STATE_GIB + CHECKPOINTED_GIB)  # 38.0
-    on_80 = memory_fit(model, 80, 8)
-    assert (on_80.fits, on_80.checkpointing) == (True, False)
-    assert on_80.need_gib == pytest.approx(STATE_GIB + FULL_ACTIVATIONS_GIB)  # 51.7
-    assert not memory_fit(model, 24, 8).fits
-    assert not memory_fit(ModelSpec(**MODEL, gradient_checkpointing="off"), 40, 8).fits
-
-
 def test_spot_overhead_reserved_and_storage_by_hand():
-    spot = SpotSpec(checkpoint_interval="2h", restart="30m", interruptions_per_node_month=7.3)
-    # 100 h x 2 nodes x 7.3/730 per hour x (2/2 + 0.5) h lost each time = 3 h.
-    assert spot_overhead_hours(100, 2, spot) == pytest.approx(3.0)
+    # 100 h x 2 nodes x 7.3/730 per hour = 2 interruptions, each losing 2/2 + 0.5 h: 3 h.
+    overhead = spot_overhead(100, 2, 7.3, 2.0, 0.5)
+    assert (overhead.interruptions, overhead.added_hours) == (pytest.approx(2.0), pytest.approx(3.0))
     assert reserved_usd_per_hour(32.0, "aws", "1y") == pytest.approx(22.4)
     assert reserved_usd_per_hour(32.0, "aws", "3y") == pytest.approx(16.0)
     # 1,201 GiB rounds up to 2,400 GiB; a month of it at $0.145 per GB.
     assert storage_usd("aws", 1201, 125, 730) == pytest.approx(2400 * 2**30 / 1e9 * 0.145)
-    assert storage_usd("azure", 4800, 250, 730) is None
+    assert storage_usd("azure", 4800, 250, 730) is None  # no recorded price: never a list figure
 
 
 def spec(**fields):
@@ -76,33 +52,32 @@ def test_cheapest_per_hour_loses_on_cost_per_job(fixture_catalog):
     assert "150.0 h vs 47.3 h; $32.00/h vs $60.00/h" in resolution.alternatives[0].reason
 
 
-def test_checkpointing_lets_a_40gb_gpu_run_but_80gb_wins_on_job_cost(fixture_catalog):
-    work = {"params": "20B", "tokens": "10B", "mfu": 0.5}
-    base_hours = 6 * 20e9 * 10e9 / (8 * 312e12 * 0.5 * 3600)  # 267.09 h
-    only_a100 = resolve(spec(accelerators="A100:8", work=work, model=MODEL), fixture_catalog.offerings)
-    choice = only_a100.choice.candidate
-    assert choice.hours == pytest.approx(base_hours * 4 / 3)  # recompute costs a forward pass
-    assert "gradient checkpointing" in choice.notes
-    both = resolve(spec(accelerators=["A100:8", "A100-80GB:8"], work=work, model=MODEL), fixture_catalog.offerings)
-    winner = both.choice.candidate
-    assert winner.offering.instance_type == "p4de.24xlarge"  # 267.09 h x $40 < 356.12 h x $32
-    assert winner.usd_total == pytest.approx(base_hours * 40)
-    assert winner.notes == ()
-
-
-def test_model_too_big_without_checkpointing_is_rejected_with_numbers(fixture_catalog):
-    no_recompute = {**MODEL, "gradient_checkpointing": "off"}
-    with pytest.raises(NoMatchError, match=r"'memory_fit' removed the last 2 candidates \(p4d.24xlarge: needs 51.7 GiB per GPU"):
-        resolve(spec(accelerators="A100:8", hours=10, model=no_recompute), fixture_catalog.offerings)
-
-
-def test_long_job_kept_a_year_is_cheapest_reserved(fixture_catalog):
-    resolution = resolve(spec(accelerators="A100:8", hours=2000, commitment="1y"), fixture_catalog.offerings)
-    choice = resolution.choice.candidate
-    assert (choice.purchase, choice.usd_per_node_hour, choice.usd_total) == ("reserved-1y", pytest.approx(22.4), pytest.approx(44_800))
-    config = cluster_config(resolution_spec := spec(accelerators="A100:8", hours=2000, commitment="1y"), choice, "v")
+def test_a_year_long_term_costs_the_whole_term_unless_reused(fixture_catalog):
+    # 2,000 h on p4d: on-demand $32 x 2,000 = $64,000; 1y reserved $22.40 x 8,760 = $196,224.
+    whole = resolve(spec(accelerators="A100:8", hours=2000, commitment="1y"), fixture_catalog.offerings)
+    assert (whole.choice.candidate.purchase, whole.choice.candidate.usd_total) == ("on-demand", pytest.approx(64_000))
+    reserved = next(r.candidate for r in whole.alternatives if r.candidate.purchase == "reserved-1y")
+    assert reserved.usd_total == pytest.approx(22.4 * 8760)
+    assert reserved.usd_commitment == pytest.approx(22.4 * 8760)
+    # reuse 0.9: 2,000 + 6,760 x 0.1 = 2,676 h billed: $59,942.40 < $64,000.
+    workload = spec(accelerators="A100:8", hours=2000, commitment={"term": "1y", "reuse": 0.9})
+    reused = resolve(workload, fixture_catalog.offerings).choice.candidate
+    assert (reused.purchase, reused.usd_total) == ("reserved-1y", pytest.approx(22.4 * 2676))
+    config = cluster_config(workload, reused, "v")
     assert (config.purchase, config.commitment) == ("on-demand", "1y")
-    assert resolution_spec.commitment == "1y"
+
+
+@pytest.mark.parametrize(("hours", "term", "reuse", "billed", "committed"), [
+    pytest.param(100, "1y", 0.0, 8760, 8760, id="1y-whole-term"),
+    pytest.param(100, "3y", 0.0, 26280, 26280, id="3y-whole-term"),
+    pytest.param(100, "3y", 0.5, 100 + 26180 * 0.5, 26280, id="3y-half-reused"),
+    pytest.param(9000, "1y", 1.0, 9000, 17520, id="longer-than-a-term-fully-reused"),
+])
+def test_commitment_hours_by_hand(hours, term, reuse, billed, committed):
+    from profiles.cost.pricing import charged_hours, committed_hours
+
+    assert committed_hours(hours, term) == committed
+    assert charged_hours(hours, term, reuse) == pytest.approx(billed)
 
 
 def test_deadline_picks_on_time_or_says_none_and_shows_fastest(fixture_catalog):
@@ -110,7 +85,10 @@ def test_deadline_picks_on_time_or_says_none_and_shows_fastest(fixture_catalog):
     late = resolve(spec(accelerators=["A100:8", "H100:8"], work=work, deadline="40h"), fixture_catalog.offerings)
     assert late.deadline_met is False
     assert late.choice.candidate.offering.instance_type == "p5.48xlarge"  # fastest, 47.3 h
-    assert "none meets the 40 h deadline: fastest shown" in late.choice.reason
+    assert "none meets the 40 h deadline: cheapest within 5% of the fastest" in late.choice.reason
+    assert "misses the 40 h deadline by 7.3 h (+18.3%)" in late.choice.reason  # 47.32 h
+    assert late.alternatives == ()  # p4d's 150 h is far from the closest
+    assert late.to_meet.startswith("to meet it: 2 nodes of p5.48xlarge on-demand finish in")
     cheap = resolve(spec(accelerators=["A100:8", "H100:8"], work=work, deadline="200h"), fixture_catalog.offerings)
     assert cheap.deadline_met is True and cheap.choice.candidate.offering.instance_type == "p5.48xlarge"
     slow_ok = resolve(spec(accelerators="A100:8", hours=150, deadline="7d"), fixture_catalog.offerings)
@@ -144,7 +122,8 @@ def test_live_reserved_price_beats_the_discount_estimate(fixture_catalog):
     
     p4d = next(o for o in fixture_catalog.offerings if o.instance_type == "p4d.24xlarge" and o.zone == "use1-az1")
     refreshed = p4d._replace(reserved_1y_usd_per_hour=19.5)
-    choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y", regions="us-east-1"), [refreshed]).choice.candidate
+    workload = spec(accelerators="A100:8", hours=100, commitment={"term": "1y", "reuse": 1}, regions="us-east-1")
+    choice = resolve(workload, [refreshed]).choice.candidate
     assert (choice.purchase, choice.usd_per_node_hour) == ("reserved-1y", 19.5)  # not 32 x 0.7 = 22.4
 
 
@@ -156,10 +135,12 @@ def test_prepaid_capacity_block_at_zero_writes_a_valid_stack(fixture_catalog):
     assert (config.usd_per_hour, config.capacity_reservation_id) == (0.0, "cr-0abc")
 
 
-def test_commitment_note_states_the_whole_term(fixture_catalog):
-    choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y"), fixture_catalog.offerings).choice.candidate
-    # 1 node x $22.40/hour x 8,760 h
-    assert "1y commitment: $196,224 over the term, of which this job uses its share" in choice.notes
+def test_commitment_note_states_the_whole_term_and_the_jobs_share(fixture_catalog):
+    workload = spec(accelerators="A100:8", hours=100, commitment={"term": "1y", "reuse": 0.5})
+    rows = resolve(workload, fixture_catalog.offerings, top=10)
+    reserved = next(r.candidate for r in (rows.choice, *rows.alternatives) if r.candidate.purchase == "reserved-1y")
+    # 1 node x $22.40/hour x 8,760 h = $196,224; share: 100 + 8,660 x 0.5 = 4,430 h -> $99,232.
+    assert "1y commitment: $196,224 for 8,760 h; this job's share $99,232 (4,430 h billed, reuse 0.5 of the rest)" in reserved.notes
 
 
 def test_a_cloud_without_prices_says_how_to_get_them(fixture_catalog):

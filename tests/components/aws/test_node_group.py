@@ -58,7 +58,7 @@ def test_group_market_over_the_efa_template(mocks, make_config, purchase, on_dem
 def test_only_type_or_purchase_change_the_group_so_template_changes_roll_nothing():
     """`$Latest`, not a pinned version: a new template version leaves the group's inputs alone;
     a new instance type or purchase changes them (and the instance refresh rolls the nodes)."""
-    from components.contract import ClusterConfig
+    from clouds.contract import ClusterConfig
 
     base = dict(provider="aws", region="us-east-1", zone="use1-az4", accelerator="A100", accelerator_count=8,
                 nodes=2, hours=1)

@@ -1,0 +1,165 @@
+"""The time and interruption model's inputs, in one place measured figures can override.
+
+Everything the estimate assumes about an offering's speed, its fabric and its spot market
+is read through this module, so a benchmark (`trainstack bench`, #15) can replace an
+assumption with a measurement without touching the model:
+
+    from profiles.cost.inputs import Measured, register_measurements
+    register_measurements(lambda offering: Measured(tflops_per_gpu=310.0, source="bench 2026-12-01"))
+
+A registered lookup is asked first for every offering; None (or a None field) falls back
+to the sourced defaults below. `clear_measurements()` removes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from profiles.catalog.offering import Offering
+
+# Hours to get a replacement node and reload the checkpoint after a spot interruption, per
+# cloud. Unsourced [0.25 h]: no published restart time was collected; the `selfheal` node
+# groups (#14) may set per-cloud figures here. A spec's `spot.restart` overrides it.
+RESTART_HOURS: dict[str, float] = {}
+DEFAULT_RESTART_HOURS = 0.25
+
+
+def restart_hours(provider: str) -> float:
+    """Hours one spot interruption costs beyond lost work, for `provider` (see `RESTART_HOURS`)."""
+    return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)
+
+
+# Expected spot interruptions per node per month (730 h), by (cloud, instance family).
+# AWS's Spot Instance Advisor publishes, per instance type and region, the frequency of
+# interruption over the trailing month in bands < 5 %, 5-10 %, 10-15 %, 15-20 % and > 20 %
+# (pricing-models.md A10); no band for any GPU type was retrieved (the feed is fetched at
+# run time), and Azure's eviction-rate bands (Z6) and GCP / the Chinese clouds publish none
+# here. So every default is the same conservative assumption, labelled as such: 0.20, the
+# floor of the worst AWS band (> 20 %), higher than any rate in the four better bands.
+# Per-family rows go in SPOT_INTERRUPTIONS with their source when one is found.
+SPOT_INTERRUPTIONS: dict[tuple[str, str], tuple[float, str]] = {}
+DEFAULT_SPOT_INTERRUPTIONS = (0.20, "assumed: floor of the Spot Advisor's worst band, > 20 %/month")
+
+
+def instance_family(instance_type: str) -> str:
+    """The family part of an instance type: `p5.48xlarge` -> `p5`, `Standard_ND96asr_v4` ->
+    `Standard_ND96asr_v4`, `a3-highgpu-8g` -> `a3-highgpu`, `tpu-v5p-8` -> `tpu-v5p`."""
+    if "." in instance_type and not instance_type.startswith("Standard_"):
+        return instance_type.split(".", 1)[0]
+    head, _, tail = instance_type.rpartition("-")
+    return head if head and tail[:1].isdigit() else instance_type
+
+
+def spot_interruptions(offering: Offering) -> tuple[float, str]:
+    """(expected interruptions per node-month, where the figure comes from) for `offering`."""
+    measured = _measured(offering)
+    if measured is not None and measured.interruptions_per_node_month is not None:
+        return measured.interruptions_per_node_month, measured.source
+    key = (offering.provider, instance_family(offering.instance_type))
+    return SPOT_INTERRUPTIONS.get(key, DEFAULT_SPOT_INTERRUPTIONS)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Measured figures for one offering that replace the model's assumptions.
+
+    Attributes:
+        tflops_per_gpu: achieved model TFLOPS per accelerator on the job's kind of work
+            (replaces peak x MFU), or None.
+        busbw_gbytes_per_s: measured inter-node all-reduce bus bandwidth per GPU, GB/s
+            (nccl-tests `busbw`), or None.
+        interruptions_per_node_month: measured spot interruptions per node-month, or None.
+        source: where the measurement comes from (shown with the row).
+    """
+
+    tflops_per_gpu: float | None = None
+    busbw_gbytes_per_s: float | None = None
+    interruptions_per_node_month: float | None = None
+    source: str = "measured"
+
+
+_lookups: list[Callable[[Offering], Measured | None]] = []
+
+
+def register_measurements(lookup: Callable[[Offering], Measured | None]) -> None:
+    """Ask `lookup(offering)` for measured figures before using any default."""
+    _lookups.append(lookup)
+
+
+def clear_measurements() -> None:
+    """Forget every registered lookup (defaults only)."""
+    _lookups.clear()
+
+
+def _measured(offering: Offering) -> Measured | None:
+    for lookup in reversed(_lookups):
+        found = lookup(offering)
+        if found is not None:
+            return found
+    return None
+
+
+def measured(offering: Offering) -> Measured | None:
+    """The measured figures registered for `offering`, or None."""
+    return _measured(offering) if _lookups else None
+
+
+# --- Memory -----------------------------------------------------------------------------
+# Usable memory per GPU as a cloud reports it, where it is below the marketed size: AWS
+# reports 22,888 MiB for L4 and A10G, 45,776 MiB for L40S, 144,384 MiB for H200 and
+# 183,359 MiB for B200 (S26, accelerators.md). Other parts: the marketed size.
+REPORTED_MIB: dict[str, float] = {"L4": 22888, "A10G": 22888, "L40S": 45776, "H200": 144384, "B200": 183359}
+# Kept free for the CUDA context, NCCL's communication buffers and allocator fragmentation:
+# unsourced [10 % of the reported memory]; no measurement was collected.
+MEMORY_HEADROOM = 0.10
+
+
+def usable_gib(accelerator: str, memory_gib: float) -> float:
+    """Memory per GPU a training job can fill, GiB: the reported size less `MEMORY_HEADROOM`."""
+    reported = REPORTED_MIB[accelerator] / 1024 if accelerator in REPORTED_MIB else memory_gib
+    return reported * (1 - MEMORY_HEADROOM)
+
+
+# --- Speed --------------------------------------------------------------------------------
+# MFU assumed for work given as GPU-hours (only to size each step's compute against its
+# gradient all-reduce; the hours themselves scale by peak ratio): 0.40, the low end of the
+# dense-LLM ranges in training-throughput.md (A100 0.40-0.60, H100 0.38-0.47).
+DEFAULT_MFU = 0.40
+# Global batch per optimizer step when the spec gives none: unsourced [4M tokens, the
+# order of published LLM pre-training batches; Megatron-LM's GPT-3 175B strong-scaling run
+# (T4) used 1,152 x 2,048 = 2.36M].
+DEFAULT_BATCH_TOKENS = 4 * 2**20
+# Share of a step's compute the gradient all-reduce can hide behind: the backward pass,
+# 4 of the 6 FLOPs per parameter and token (Kaplan et al. 2020); PyTorch DDP / FSDP launch
+# each gradient bucket's all-reduce while backward continues. That all of it is hidden is
+# an assumption (unsourced [2/3]).
+OVERLAP = 2 / 3
+
+# Achieved all-reduce bus bandwidth (nccl-tests busbw) as a fraction of the node's
+# advertised network bandwidth, by fabric: all unsourced assumptions [x] until measured
+# (`trainstack bench` replaces them through `register_measurements`).
+BUSBW_FRACTION: dict[str, float] = {
+    "gpudirect-rdma": 0.80,  # InfiniBand / RoCE / EFA reading GPU memory directly
+    "gpudirect-tcpx": 0.60,  # GCP A3 High: GPU memory over TCP
+    "gpudirect-tcpxo": 0.70,  # GCP A3 Mega
+    "rdma": 0.50,  # EFA / eRDMA without GPUDirect: copies through host memory
+    "ethernet": 0.30,  # TCP sockets
+}
+# Network bandwidth assumed when the catalog has none for an offering: unsourced [10 Gbps],
+# low on purpose so that a row is never faster for a missing figure.
+UNKNOWN_NETWORK_GBPS = 10.0
+# TPU data-centre network (DCN) between slices, per host: unsourced [100 Gbps]; hosts carry
+# 4 chips (v4, v5p) or 8 (v5e, v6e): unsourced [4 / 8].
+DCN_GBPS_PER_HOST = 100.0
+TPU_CHIPS_PER_HOST: dict[str, int] = {"tpu-v4": 4, "tpu-v5p": 4, "tpu-v5litepod": 8, "tpu-v6e": 8}
+
+# TPU speed per chip falls with slice size (ICI all-reduce over a larger torus): chip-minutes
+# of MLPerf Training GPT-3 175B by slice size (training-throughput.md, T1), relative to the
+# smallest slice measured. v5p: 512 chips 58,870; 2,048 chips 60,621; 6,144 chips 72,315.
+# v6e: 512 chips 52,398; 2,048 chips 55,951. Generations without data use the v5p curve;
+# slices below 512 chips are taken to run as fast per chip as 512 (no data, assumed).
+TPU_SLICE_CHIP_MINUTES: dict[str, tuple[tuple[int, float], ...]] = {
+    "tpu-v5p": ((512, 58870), (2048, 60621), (6144, 72315)),
+    "tpu-v6e": ((512, 52398), (2048, 55951)),
+}
