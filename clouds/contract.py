@@ -17,6 +17,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.data import DataConfig, data_problem
+
 CONFIG_NAMESPACE = "trainstack"
 CLUSTER_KEY = "cluster"
 
@@ -150,6 +152,8 @@ class ClusterConfig(BaseModel):
             refuses it: they encrypt with a managed key, or cannot encrypt at all.
         job: the training job every node runs under torchrun, with a rendezvous on an
             on-demand head node; None = the cluster comes up without one.
+        data: the job's dataset in the team's bucket, linked to the file system where the
+            cloud can (`clouds.data`), or None.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
@@ -193,6 +197,7 @@ class ClusterConfig(BaseModel):
         description="KMS key id to encrypt node disks and the file system with, for clouds that "
                     "encrypt only with a customer key (Huawei Cloud).")
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
+    data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
 
     def model_post_init(self, __context: object) -> None:
         if self.purchase == "spot" and self.commitment != "none":
@@ -209,6 +214,10 @@ class ClusterConfig(BaseModel):
                     f"ssh_cidrs: {cidr} opens SSH to the whole internet or a large part of it; "
                     "list your office or bastion CIDRs instead (IPv4 /8 or narrower)"
                 )
+        if self.data is not None:
+            problem = data_problem(self.provider, self.data, self.file_system is not None)
+            if problem:
+                raise ValueError(problem)
 
     @property
     def usd_total(self) -> float | None:

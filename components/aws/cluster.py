@@ -14,6 +14,7 @@ import pulumi_aws as aws
 
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
 from components.aws.nodes import create_head_node, create_node_group
+from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.storage import create_file_system
@@ -40,7 +41,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
     `security_group_rules`, `placement`, `role`, `role_policy_attachment`,
-    `instance_profile`, `launch_template`, `node_group`, `head_node`, `file_system`).
+    `instance_profile`, `launch_template`, `node_group`, `head_node`, `file_system`, and with
+    `data` the S3 link `data_link` and the node role's `bucket_policy`).
 
     Nodes are an Auto Scaling group that keeps `nodes` nodes (see `nodes`); with a `job`,
     an on-demand head node keeps the rendezvous and every node runs the job under torchrun.
@@ -84,6 +86,11 @@ class AwsGpuCluster(pulumi.ComponentResource):
         self.role, self.role_policy_attachment, self.instance_profile = create_node_role(
             name, tags, child
         )
+        self.data_link = self.bucket_policy = None
+        if args.data is not None and self.file_system is not None:
+            self.data_link, self.bucket_policy = create_data_link(
+                name, args.data.source, args.data.write_back, self.file_system, self.role, tags, child
+            )
         self._create_nodes(name, args, network.subnet_id, tags, child)
         self._set_outputs(args)
 
