@@ -11,7 +11,9 @@ import base64
 import gzip
 from pathlib import Path
 
-SCRIPT = "/opt/trainstack/scratch.py"
+from nodeagent.ship import compact_source
+
+SCRIPT = "/opt/trainstack/nodeagent/scratch.py"
 UNIT = "trainstack-scratch.service"
 _SOURCE = Path(__file__).resolve().parent / "scratch.py"
 
@@ -36,9 +38,9 @@ def unit_text() -> str:
 
 
 def install_script() -> str:
-    """Bash that writes the script (gzip, base64: user data is small) and the unit, enables it and
+    """Bash that writes the script (docstrings dropped, gzip, base64: user data is small) and the unit, enables it and
     runs it now (first boot)."""
-    encoded = base64.b64encode(gzip.compress(_SOURCE.read_bytes(), mtime=0)).decode()
+    encoded = base64.b64encode(gzip.compress(compact_source(_SOURCE.read_text(encoding="utf-8")), mtime=0)).decode()
     return "\n".join([
         "# trainstack /scratch: local NVMe as one ephemeral RAID0 cache",
         f"mkdir -p {Path(SCRIPT).parent}",
