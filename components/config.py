@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any
 
@@ -38,10 +39,28 @@ def parse_cluster_config(raw: Any) -> ClusterConfig:
             raise ConfigError(f"{CONFIG_KEY}: not valid JSON ({exc.msg})") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{CONFIG_KEY}: expected a mapping of cluster fields")
+    _check_provider(raw.get("provider"))
     try:
         return ClusterConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_one_line(exc)) from None
+
+
+def _check_provider(provider: Any) -> None:
+    """Refuse a provider no component is registered for, before anything else is judged
+    (its region key, its zone), naming the valid ones.
+
+    Raises:
+        ConfigError: `trainstack:cluster.provider: unknown provider 'x'; valid: ...`.
+    """
+    from components.registry import REGISTRY
+
+    if provider is None or (isinstance(provider, str) and provider in REGISTRY):
+        return  # a missing provider is the model's to report
+    near = difflib.get_close_matches(str(provider).lower(), REGISTRY, n=1)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    raise ConfigError(f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: "
+                      f"{', '.join(sorted(REGISTRY))}; fix the stack file or rerun `trainstack resolve --write-stack`")
 
 
 def _one_line(exc: ValidationError) -> str:

@@ -24,10 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from components.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
 from components.contract import ClusterConfig
+from profiles import stack_file as stack_file_module
 from profiles.aws_api import aws_errors, client, new_session
 from profiles.facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
 
@@ -58,28 +56,17 @@ class Finding:
 
 
 def read_cluster(stack_file: Path) -> ClusterConfig:
-    """The validated `trainstack:cluster` of a stack file.
+    """The validated `trainstack:cluster` of a stack file (`profiles.stack_file.read_cluster`).
 
     Raises:
-        PreflightError: the file is missing, not YAML, its cluster config is invalid, or its
-            provider region key (`aws:region`) names another region than the cluster.
+        PreflightError: the file is missing, not YAML, its cluster config is invalid or
+            contradicts the catalog, or its provider region key (`aws:region`) is unset or
+            names another region than the cluster.
     """
-    if not stack_file.is_file():
-        raise PreflightError(f"{stack_file}: stack file not found; run `trainstack resolve --write-stack` "
-                             "or check the stack name")
     try:
-        document = yaml.safe_load(stack_file.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise PreflightError(f"{stack_file}: not valid YAML ({str(exc).splitlines()[0]})") from None
-    config = document.get("config") if isinstance(document, dict) else None
-    if not isinstance(config, dict) or CONFIG_KEY not in config:
-        raise PreflightError(f"{stack_file}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
-    try:
-        cluster = parse_cluster_config(config[CONFIG_KEY])
-        check_provider_region(cluster, config.get(provider_region_key(cluster.provider)))
-    except ConfigError as exc:
-        raise PreflightError(f"{stack_file}: {exc}") from None
-    return cluster
+        return stack_file_module.read_cluster(stack_file)[1]
+    except stack_file_module.StackFileError as exc:
+        raise PreflightError(str(exc)) from None
 
 
 def preflight(cluster: ClusterConfig, catalog_version: str | None = None, session: Any = None,

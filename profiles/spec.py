@@ -15,6 +15,7 @@ from typing import ClassVar, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from profiles import strict_yaml
 from profiles.cost.work import ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
 from profiles.spec_errors import one_line
 from profiles.units import not_bool, parse_duration_hours, parse_size_gib
@@ -193,10 +194,13 @@ def load_spec(path: Path) -> WorkloadSpec:
     """Read and validate a workload YAML file; the file's stem is the default name.
 
     Raises:
-        SpecError: the file is missing, not UTF-8 text, not YAML, or invalid (one-line message).
+        SpecError: the file is missing, not UTF-8 text, not YAML, repeats a key, or is invalid
+            (one-line message).
     """
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = strict_yaml.load(Path(path).read_text(encoding="utf-8"))
+    except strict_yaml.DuplicateKeyError as exc:
+        raise SpecError(f"{path}: {exc}; keep one (YAML would silently use the last)") from None
     except UnicodeDecodeError as exc:
         raise SpecError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
                         "give a workload YAML file saved as UTF-8") from None

@@ -14,6 +14,7 @@ Run as `python -m trainstack.gitref STACK PROJECT_DIR` it prints that plan as JS
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import io
 import json
 import subprocess
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from components.config import CONFIG_KEY, ConfigError, parse_cluster_config
-from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
+from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price  # noqa: E501
 
 PATHS = ("__main__.py", "Pulumi.yaml", "components", "profiles", ":(exclude)profiles/catalog/data")
 
@@ -97,9 +98,23 @@ def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = Fal
     return done.stdout if done.returncode == 0 else b""
 
 
+def _today_as_fallback(package: str) -> None:
+    """Let the old revision's `package` import modules it predates from today's tree.
+
+    The old revision's own modules win (they sit first on its `__path__`); a module it does
+    not have yet (such as `profiles.stack_file`, which today's plan runner reads stacks with)
+    comes from today's checkout, the instrument both sides are measured with.
+    """
+    module = importlib.import_module(package)
+    today = str(Path(__file__).resolve().parents[1] / package)
+    if today not in module.__path__:
+        module.__path__.append(today)
+
+
 def _main(argv: list[str]) -> int:
     stack, project = argv
     sys.path.insert(0, str(Path(project).resolve()))
+    _today_as_fallback("profiles")
     try:
         result = run_plan(stack, Path(project), priced=False)
     except PlanError as exc:

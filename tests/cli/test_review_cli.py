@@ -58,7 +58,7 @@ def plan(*args):
 
 def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
     old = yaml.safe_load((repo / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
-    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", purchase="on-demand", usd_per_hour=98.32)
+    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", accelerator="H100", purchase="on-demand", usd_per_hour=98.32)
     result = plan("--json", "--against", "main")
     assert result.exit_code == 0, result.output
     review = json.loads(result.stdout)
