@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from profiles.candidate import Candidate
@@ -57,9 +58,28 @@ def nearest(
 
 
 def no_match(
+    failed: dict[str, list[Offering]], details: dict[str, str], near: list[tuple[str, list[str]]],
+    gpus_key: str = "gpus_per_node",
+) -> NoMatchError:
+    """The error for an empty result: deepest constraint, its numbers, nearest offerings, fix.
+
+    Args:
+        gpus_key: the spec key the user set the per-node GPU count with (`accelerators` for
+            `A100:8`); the message names it rather than the internal `gpus_per_node`.
+    """
+    error = _no_match(failed, details, near)
+    if gpus_key == "gpus_per_node":
+        return error
+    text = str(error).replace("'gpus_per_node'", f"the GPU count of '{gpus_key}'")
+    text = re.sub(r"\bgpus_per_node\b", f"{gpus_key} count", text)
+    text = text.replace("use a per-node GPU count these offerings have",
+                        "write NAME:N in `accelerators` with a per-node GPU count these offerings have")
+    return NoMatchError(text)
+
+
+def _no_match(
     failed: dict[str, list[Offering]], details: dict[str, str], near: list[tuple[str, list[str]]]
 ) -> NoMatchError:
-    """The error for an empty result: deepest constraint, its numbers, nearest offerings, fix."""
     if not failed:
         return NoMatchError("catalog: no offerings loaded; rebuild it with `make catalog`")
     deepest = max(failed, key=CONSTRAINTS.index)

@@ -66,7 +66,7 @@ def resolve(
             fail(_left_out_message(catalog))
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except NoMatchError as exc:
-        fail(f"{exc}{_left_out_hint(catalog)}")
+        fail(f"{exc}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
@@ -89,10 +89,23 @@ def _left_out_message(catalog) -> str:
             f"{catalog.left_out_reason(currency)}")
 
 
-def _left_out_hint(catalog) -> str:
-    """`; N offerings listed in CUR are left out: why` per currency, or "" when none are."""
-    return "".join(f"; {count} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
-                   for currency, count in sorted(catalog.left_out.items()))
+def _left_out_hint(catalog, spec) -> str:
+    """`; N offerings listed in CUR that would fit are left out: why` per currency, or "" when
+    no left-out offering could have fitted the spec (then the rate is not the problem)."""
+    if not catalog.left_out:
+        return ""
+    from profiles.left_out import fitting, unpriced_rows
+
+    counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
+    return "".join(f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
+                   f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
+                   for currency, count in sorted(counts.items()))
+
+
+def _all_providers() -> tuple[str, ...]:
+    from profiles.catalog.loader import PROVIDERS
+
+    return PROVIDERS
 
 
 def _check_outputs(plot: Optional[Path], write_stack: Optional[str], folder: Optional[Path]) -> None:
