@@ -227,7 +227,11 @@ def check(
         cluster = read_cluster(path)
         stack_budget(path)  # a budget `plan` and the policy pack would refuse
         items = preflight(cluster, catalog_version=load_catalog(providers=(cluster.provider,)).version, name=stack)
-    except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
+    except PreflightError as exc:
+        if exc.findings:  # offline findings first, then why the live checks did not run
+            live_view.findings(stack, exc.findings)
+        fail(f"live checks did not run: {exc}" if exc.findings else str(exc))
+    except (StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
     live_view.findings(stack, items)
     if any(item.status == "fail" for item in items):
