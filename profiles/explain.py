@@ -118,9 +118,10 @@ def reason(c: Candidate, above: Candidate | None, matched: int, deadline_note: s
     delta = c.usd_total - above.usd_total
     if round(delta, 2) == 0:
         return "same cost as the row above, ranked below by tie-break" + (f": {detail}" if detail else "")
-    pct = 100 * delta / above.usd_total if above.usd_total else 0.0
     sign = "+" if delta >= 0 else "-"
-    return f"{sign}${abs(delta):,.2f} ({sign}{abs(pct):.1f}%) vs the row above" + (f": {detail}" if detail else "")
+    # A percentage of $0 (held or prepaid capacity above) means nothing: give the dollars only.
+    pct = f" ({sign}{abs(100 * delta / above.usd_total):.1f}%)" if above.usd_total > 0 else ""
+    return f"{sign}${abs(delta):,.2f}{pct} vs the row above" + (f": {detail}" if detail else "")
 
 
 def deadline_miss(c: Candidate, deadline_hours: float | None) -> str:

@@ -78,9 +78,23 @@ def resolve(
         typer.echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
     else:
         render.resolution_table(spec, resolution, catalog.version)
-    for line in (written, plotted):
+    for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
         if line:
             typer.echo(line, err=as_json)
+
+
+def _rounded(spec, provider: str) -> str:
+    """The line saying the chosen cloud rounds the file system up, or "" (see `rounding_note`)."""
+    if spec.file_system is None:
+        return ""
+    import math
+
+    from components.contract import FileSystemConfig
+    from profiles.facts.filesystems import rounding_note
+
+    fs = spec.file_system
+    return rounding_note(provider, FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib),
+                                                    throughput_mbps_per_tib=fs.throughput_mbps_per_tib))
 
 
 def _left_out_message(catalog) -> str:
@@ -190,6 +204,19 @@ def plan(
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)
+        _plan_rounding(folder / "stacks" / f"Pulumi.{stack}.yaml")
+
+
+def _plan_rounding(path: Path) -> None:
+    """Say when the stack's file system is created larger than the capacity it asks for."""
+    from profiles.facts.filesystems import rounding_note
+    from profiles.stack_file import read_cluster
+
+    cluster = read_cluster(path)[1]  # already read and validated by the plan
+    if cluster.file_system is not None:
+        note = rounding_note(cluster.provider, cluster.file_system)
+        if note:
+            typer.echo(note)
 
 
 def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool, folder: Path) -> None:
