@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
+from components.field_errors import worded
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
 # The stack key holding each cloud provider's default region; `<provider>:region` for the
@@ -64,10 +65,11 @@ def _check_provider(provider: Any) -> None:
 
 
 def _one_line(exc: ValidationError) -> str:
-    first = exc.errors()[0]
+    errors = exc.errors()
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a typo explains the rest
     field = "".join(f".{part}" for part in first["loc"])
     more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    message = first["msg"].removeprefix("Value error, ")
+    message = worded(first, ClusterConfig)
     return (
         f"{CONFIG_KEY}{field}: {message}{more}; fix the stack file "
         "or rerun `trainstack resolve --write-stack`"

@@ -53,7 +53,8 @@ class FileSystemConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
+    # At most the largest file system any supported cloud documents (GCP Managed Lustre, storage.md L1).
+    capacity_gib: int = Field(gt=0, le=84_016_000, description="Requested capacity, GiB.")
     throughput_mbps_per_tib: int = Field(
         default=250, gt=0, description="Throughput, MB/s per TiB of capacity."
     )
@@ -127,7 +128,8 @@ class ClusterConfig(BaseModel):
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
     commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
-    hours: float = Field(gt=0, description="Planned run time, hours.")
+    # At most 3 years, the longest term the clouds price (the spec's limit, profiles.units.MAX_HOURS).
+    hours: float = Field(gt=0, le=26_280, description="Planned run time, hours.")
     usd_per_hour: float | None = Field(
         default=None, ge=0, allow_inf_nan=False,
         description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).")

@@ -34,7 +34,14 @@ STATUSES = ("ok", "fail", "unknown", "info")
 
 
 class PreflightError(ValueError):
-    """The stack cannot be checked (bad file, missing credentials, API failure); one line."""
+    """The stack cannot be checked (bad file, missing credentials, API failure); one line.
+
+    Attributes:
+        findings: what was already found offline (the component's validation, the catalog)
+            when a live check failed; [] when nothing was checked.
+    """
+
+    findings: list = []
 
 
 @dataclass(frozen=True)
@@ -88,7 +95,11 @@ def preflight(cluster: ClusterConfig, catalog_version: str | None = None, sessio
     if refused is not None:
         return [refused, *findings]
     if cluster.provider == "aws":
-        return findings + check_aws(cluster, session, quotas)
+        try:
+            return findings + check_aws(cluster, session, quotas)
+        except PreflightError as exc:
+            exc.findings = findings  # what was found offline still counts
+            raise
     from profiles.preflight_guidance import GUIDANCE
 
     guide = GUIDANCE.get(cluster.provider)

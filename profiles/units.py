@@ -93,6 +93,40 @@ def parse_duration_hours(value: object) -> float:
     return finite(number * _DURATION_UNITS.get(unit, 1.0), value, example)
 
 
+# The longest run trainstack plans: 3 years (26,280 h), the longest term any of the clouds
+# prices capacity for (1- and 3-year reserved terms and savings plans: pricing-models.md A1,
+# Z1, Z2). Anything longer is a unit typo (`1000000000h`), not a job.
+MAX_HOURS = 3 * 8760
+# The largest file system any supported cloud documents: GCP Managed Lustre's dynamic tier,
+# 84,016,000 GiB (storage.md L1). Each cloud's own maximum is checked by its component's
+# sizing rule (FSx for Lustre publishes none in the sourced facts, so that rule checks none).
+MAX_FILE_SYSTEM_GIB = 84_016_000
+
+
+def at_most_hours(hours: float, value: object) -> float:
+    """`hours` when it is at most `MAX_HOURS`.
+
+    Raises:
+        ValueError: a longer run, naming `value` in years and the limit.
+    """
+    if hours > MAX_HOURS:
+        raise ValueError(f"{value!r} is {hours / 8760:,.0f} years; trainstack plans runs up to {MAX_HOURS:,} h "
+                         "(3 years, the longest term the clouds price); check the unit (72h, 3d)")
+    return hours
+
+
+def at_most_gib(gib: float, value: object) -> float:
+    """`gib` when it is at most `MAX_FILE_SYSTEM_GIB`.
+
+    Raises:
+        ValueError: a larger size, naming `value` and the largest any cloud provides.
+    """
+    if gib > MAX_FILE_SYSTEM_GIB:
+        raise ValueError(f"{value!r} is {gib / 1024**2:,.0f} PiB, more than any cloud's largest file system "
+                         f"({MAX_FILE_SYSTEM_GIB:,} GiB, GCP Managed Lustre); check the unit (4800GiB, 4.8TiB)")
+    return gib
+
+
 _COUNT_SUFFIXES = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 _COUNT = re.compile(rf"\s*({_NUMBER}(?:e\d+)?)\s*([kKmMbBgGtT]?)\s*(?:flops?|FLOPs?)?\s*")
 

@@ -66,7 +66,7 @@ def resolve(
             fail(_left_out_message(catalog))
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except NoMatchError as exc:
-        fail(f"{exc}{_left_out_hint(catalog)}")
+        fail(f"{exc}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
@@ -78,9 +78,23 @@ def resolve(
         typer.echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
     else:
         render.resolution_table(spec, resolution, catalog.version)
-    for line in (written, plotted):
+    for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
         if line:
             typer.echo(line, err=as_json)
+
+
+def _rounded(spec, provider: str) -> str:
+    """The line saying the chosen cloud rounds the file system up, or "" (see `rounding_note`)."""
+    if spec.file_system is None:
+        return ""
+    import math
+
+    from components.contract import FileSystemConfig
+    from profiles.facts.filesystems import rounding_note
+
+    fs = spec.file_system
+    return rounding_note(provider, FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib),
+                                                    throughput_mbps_per_tib=fs.throughput_mbps_per_tib))
 
 
 def _left_out_message(catalog) -> str:
@@ -89,10 +103,23 @@ def _left_out_message(catalog) -> str:
             f"{catalog.left_out_reason(currency)}")
 
 
-def _left_out_hint(catalog) -> str:
-    """`; N offerings listed in CUR are left out: why` per currency, or "" when none are."""
-    return "".join(f"; {count} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
-                   for currency, count in sorted(catalog.left_out.items()))
+def _left_out_hint(catalog, spec) -> str:
+    """`; N offerings listed in CUR that would fit are left out: why` per currency, or "" when
+    no left-out offering could have fitted the spec (then the rate is not the problem)."""
+    if not catalog.left_out:
+        return ""
+    from profiles.left_out import fitting, unpriced_rows
+
+    counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
+    return "".join(f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
+                   f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
+                   for currency, count in sorted(counts.items()))
+
+
+def _all_providers() -> tuple[str, ...]:
+    from profiles.catalog.loader import PROVIDERS
+
+    return PROVIDERS
 
 
 def _check_outputs(plot: Optional[Path], write_stack: Optional[str], folder: Optional[Path]) -> None:
@@ -177,6 +204,19 @@ def plan(
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)
+        _plan_rounding(folder / "stacks" / f"Pulumi.{stack}.yaml")
+
+
+def _plan_rounding(path: Path) -> None:
+    """Say when the stack's file system is created larger than the capacity it asks for."""
+    from profiles.facts.filesystems import rounding_note
+    from profiles.stack_file import read_cluster
+
+    cluster = read_cluster(path)[1]  # already read and validated by the plan
+    if cluster.file_system is not None:
+        note = rounding_note(cluster.provider, cluster.file_system)
+        if note:
+            typer.echo(note)
 
 
 def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool, folder: Path) -> None:
@@ -214,7 +254,11 @@ def check(
         cluster = read_cluster(path)
         stack_budget(path)  # a budget `plan` and the policy pack would refuse
         items = preflight(cluster, catalog_version=load_catalog(providers=(cluster.provider,)).version, name=stack)
-    except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
+    except PreflightError as exc:
+        if exc.findings:  # offline findings first, then why the live checks did not run
+            live_view.findings(stack, exc.findings)
+        fail(f"live checks did not run: {exc}" if exc.findings else str(exc))
+    except (StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
     live_view.findings(stack, items)
     if any(item.status == "fail" for item in items):

@@ -59,6 +59,17 @@ def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
         return _plan_in_subprocess(stack, Path(tmp), ref)
 
 
+def committed_at_head(stack: str, project_dir: Path) -> bool:
+    """True when `stacks/Pulumi.<stack>.yaml` exists in the commit HEAD of the project's git
+    repository; False outside git, without git, or for a stack not committed yet."""
+    try:
+        prefix = _git(project_dir, "rev-parse", "--show-prefix").decode().strip()
+        _git(project_dir, "cat-file", "-e", f"HEAD:{prefix}{STACKS_DIR}/Pulumi.{stack}.yaml")
+    except PlanError:
+        return False
+    return True
+
+
 def _extract(archive: bytes, into: Path) -> None:
     """Unpack a tar archive, refusing links and paths outside `into` where Python can."""
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:

@@ -80,3 +80,26 @@ def test_project_dir_that_is_not_a_project_is_one_line(elsewhere):
     result = run("plan", "-s", "training-a100", "--project-dir", str(elsewhere))
     assert result.exit_code == 2
     assert "not a trainstack project (no Pulumi.yaml there)" in result.output
+
+
+def test_plan_states_a_rounded_up_file_system(project, monkeypatch):
+    import yaml
+
+    path = project / "stacks" / "Pulumi.training-a100.yaml"
+    document = yaml.safe_load(path.read_text())
+    document["config"]["trainstack:cluster"]["file_system"]["capacity_gib"] = 1
+    path.write_text(yaml.safe_dump(document))
+    monkeypatch.chdir(project)
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 0, result.output
+    assert "file_system: 1 GiB asked; aws creates 1,200 GiB" in result.stdout
+
+
+def test_resolve_states_a_rounded_up_file_system(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = tmp_path / "w.yaml"
+    spec.write_text("accelerators: [A100:8]\nnodes: 2\ninterconnect: rdma\nhours: 72h\nproviders: [aws]\n"
+                    "file_system: {capacity: 1GiB}\n")
+    result = run("resolve", str(spec), "--json")
+    assert result.exit_code == 0, result.output
+    assert "file_system: 1 GiB asked; aws creates 1,200 GiB" in result.stderr
