@@ -2,8 +2,8 @@
 
 import pulumi
 
-from components.config import provider_region_key
-from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, OUTPUT_NAMES
+from clouds.config import provider_region_key
+from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, OUTPUT_NAMES
 from components.registry import component_for
 from profiles.stack_file import validate_cluster
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from components.field_errors import model_at as _model_at
-from components.field_errors import worded
+from clouds.field_errors import model_at as _model_at
+from clouds.field_errors import worded
 
 # Error types in the order a user should see them; other types rank after these.
 _FIRST = ("extra_forbidden",)

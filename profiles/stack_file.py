@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from components.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
-from components.contract import ClusterConfig
+from clouds.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
+from clouds.contract import ClusterConfig
 from profiles import strict_yaml
 from profiles.files import write_atomically
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import yaml
 
-from components.config import CONFIG_KEY, provider_region_key
-from components.contract import ClusterConfig, FileSystemConfig
-from components.registry import REGISTRY
+from clouds.config import CONFIG_KEY, provider_region_key
+from clouds.contract import ClusterConfig, FileSystemConfig
+from clouds.registry import NAMES
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
 from profiles.stack_file import STACK_NAME, StackFileError, digest, existing, is_hand_edited, placement, stack_path
@@ -70,7 +70,7 @@ def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_s
     kept = kept or {}
     # Every cloud's region key goes: a cluster moved to another cloud (`--force`) must not keep
     # the old cloud's `aws:region` beside the new `gcp:region`.
-    region_keys = {provider_region_key(name) for name in REGISTRY} | {region_key}
+    region_keys = {provider_region_key(name) for name in NAMES} | {region_key}
     own = {k: v for k, v in (kept.get("config") or {}).items() if k not in region_keys and k != CONFIG_KEY}
     top = {k: v for k, v in kept.items() if k != "config"}
     body = yaml.safe_dump(

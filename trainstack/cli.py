@@ -89,8 +89,8 @@ def _rounded(spec, provider: str) -> str:
         return ""
     import math
 
-    from components.contract import FileSystemConfig
-    from profiles.facts.filesystems import rounding_note
+    from clouds.contract import FileSystemConfig
+    from clouds.filesystems import rounding_note
 
     fs = spec.file_system
     return rounding_note(provider, FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib),
@@ -209,7 +209,7 @@ def plan(
 
 def _plan_rounding(path: Path) -> None:
     """Say when the stack's file system is created larger than the capacity it asks for."""
-    from profiles.facts.filesystems import rounding_note
+    from clouds.filesystems import rounding_note
     from profiles.stack_file import read_cluster
 
     cluster = read_cluster(path)[1]  # already read and validated by the plan

@@ -167,7 +167,7 @@ def test_small_trees_are_shown_whole():
 def test_force_onto_another_cloud_drops_the_old_region_key():
     from profiles.stack_writer import render_stack
     from tests.clusters import BASE_CLUSTER
-    from components.contract import ClusterConfig
+    from clouds.contract import ClusterConfig
 
     gcp = ClusterConfig(**{**BASE_CLUSTER, "provider": "gcp", "region": "us-east4", "zone": "us-east4-a",
                            "instance_type": "a3-highgpu-8g", "accelerator": "H100"})

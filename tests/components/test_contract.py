@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from components.config import ConfigError, parse_cluster_config
-from components.contract import ClusterConfig
+from clouds.config import ConfigError, parse_cluster_config
+from clouds.contract import ClusterConfig
 from tests.clusters import BASE_CLUSTER
 
 HUAWEI_STACK = Path(__file__).resolve().parents[2] / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
@@ -76,7 +76,7 @@ def test_spot_with_a_reserved_term_is_refused():
     pytest.param({"hours": 30_000}, "trainstack:cluster.hours: 30000 is too large", id="hours-absurd"),
 ])
 def test_cluster_errors_say_the_meaning_and_the_fix(change, says):
-    from components.config import parse_cluster_config
+    from clouds.config import parse_cluster_config
     from tests.clusters import BASE_CLUSTER
 
     with pytest.raises(ConfigError) as err:

@@ -31,7 +31,7 @@ def nccl_environment(provider: str, instance_type: str, rdma: bool) -> tuple[dic
     """
     if provider == "aws":
         from components.aws.cloud_init import nccl_env  # pure module, no Pulumi import
-        from profiles.facts.aws import aws_network
+        from facts.aws import aws_network
 
         network = aws_network(instance_type)
         efa = rdma and network is not None and network.max_efa_interfaces > 0

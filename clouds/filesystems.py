@@ -13,17 +13,17 @@ import importlib
 from collections.abc import Callable
 from typing import NamedTuple
 
-from components.contract import FileSystemConfig
+from clouds.contract import FileSystemConfig
 
 # provider -> "module:function" taking a FileSystemConfig (see `_call`).
 RULES: dict[str, str] = {
-    "aws": "components.aws.fsx:fsx_sizing",
-    "azure": "components.azure.amlfs:amlfs_sizing",
-    "gcp": "components.gcp.filesystems:choose_file_system",
-    "alicloud": "components.alicloud.cpfs:cpfs_sizing",
-    "tencentcloud": "components.tencentcloud.turbo:turbo_sizing",
-    "huaweicloud": "components.huaweicloud.sfs:turbo_sizing",
-    "volcengine": "components.volcengine.vepfs:vepfs_sizing",
+    "aws": "clouds.aws.fsx:fsx_sizing",
+    "azure": "clouds.azure.amlfs:amlfs_sizing",
+    "gcp": "clouds.gcp.filesystems:choose_file_system",
+    "alicloud": "clouds.alicloud.cpfs:cpfs_sizing",
+    "tencentcloud": "clouds.tencentcloud.turbo:turbo_sizing",
+    "huaweicloud": "clouds.huaweicloud.sfs:turbo_sizing",
+    "volcengine": "clouds.volcengine.vepfs:vepfs_sizing",
 }
 # provider -> the service its rule sizes, as the provider names it.
 SERVICES: dict[str, str] = {

@@ -4,7 +4,7 @@ Tag keys on Volcengine are 1-128 characters of letters of any language, digits, 
 `_ . : / = + - @`, must not start with `volc:` or `sys:` in any case, and must not start or
 end with a space; values take the same characters (pulumi_volcenginecc tag docs for ECS,
 VPC and vePFS resources, official provider source). `:` is allowed, so the keys of
-`components.common.cluster_tags` (`trainstack:cluster`) are kept as they are; user tags
+`clouds.common.cluster_tags` (`trainstack:cluster`) are kept as they are; user tags
 that break the rules are rejected by `check_tags` rather than rewritten.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from components.common import cluster_tags
+from clouds.common import cluster_tags
 
 PROVIDER = "volcengine"
 MAX_KEY_CHARS = 128

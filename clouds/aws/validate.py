@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from components.aws.efa import efa_interface_count
-from components.aws.fsx import fsx_sizing
-from components.common import check_provider, check_ssh_cidrs, reject_unsupported
-from components.contract import ClusterConfig
+from clouds.aws.efa import efa_interface_count
+from clouds.aws.fsx import fsx_sizing
+from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.contract import ClusterConfig
 
 # The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has
 # use1-az1..6, ap-southeast-2 apse2-az1..3 (AWS "AZ IDs" doc; the rule holds for every AWS

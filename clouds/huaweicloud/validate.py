@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
-from components.contract import ClusterConfig
-from components.huaweicloud.facts import (
+from clouds.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
+from clouds.contract import ClusterConfig
+from clouds.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
     MODELARTS_ONLY_ACCELERATORS,
     RDMA_FAMILIES,
@@ -26,8 +26,8 @@ from components.huaweicloud.facts import (
     flavor_family,
     is_modelarts_flavor,
 )
-from components.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
-from components.huaweicloud.tags import check_tags
+from clouds.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
+from clouds.huaweicloud.tags import check_tags
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 _REGION = re.compile(r"^[a-z]{2}-[a-z]+-\d+$")

@@ -3,7 +3,7 @@ zone-in-region check of clouds whose zone ids extend the region id.
 
 Tag keys use `:` (`trainstack:cluster`), which AWS and Azure both accept (Azure forbids
 only `<`, `>`, `%`, `&`, `\\`, `?` and `/` in tag names, ARM resource `tags` reference);
-GCP labels cannot hold `:` and use `components.gcp.labels` instead.
+GCP labels cannot hold `:` and use `clouds.gcp.labels` instead.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import ipaddress
 import re
 from collections.abc import Mapping
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 
 def cluster_tags(provider: str, name: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -10,14 +10,14 @@ articles/virtual-machines/capacity-reservation-overview.md, "Limitations and Res
 from __future__ import annotations
 
 
-from components.azure.amlfs import amlfs_sizing
-from components.azure.facts import (
+from clouds.azure.amlfs import amlfs_sizing
+from clouds.azure.facts import (
     MAX_SINGLE_PLACEMENT_GROUP_VMS,
     infiniband_size,
     rdma_size_names,
 )
-from components.common import check_provider, check_ssh_cidrs, reject_unsupported
-from components.contract import ClusterConfig
+from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.contract import ClusterConfig
 
 
 def validate_args(args: ClusterConfig) -> None:

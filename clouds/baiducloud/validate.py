@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from components.baiducloud.layout import KEY_TYPES, has_infiniband, spec_gpu_count
-from components.common import check_provider, check_ssh_cidrs, reject_unsupported
-from components.contract import ClusterConfig
+from clouds.baiducloud.layout import KEY_TYPES, has_infiniband, spec_gpu_count
+from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.contract import ClusterConfig
 
 _REGION = re.compile(r"^[a-z]+$")
 

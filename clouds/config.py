@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
-from components.field_errors import worded
+from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
+from clouds.field_errors import worded
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
 # The stack key holding each cloud provider's default region; `<provider>:region` for the
@@ -54,14 +54,14 @@ def _check_provider(provider: Any) -> None:
     Raises:
         ConfigError: `trainstack:cluster.provider: unknown provider 'x'; valid: ...`.
     """
-    from components.registry import REGISTRY
+    from clouds.registry import NAMES
 
-    if provider is None or (isinstance(provider, str) and provider in REGISTRY):
+    if provider is None or (isinstance(provider, str) and provider in NAMES):
         return  # a missing provider is the model's to report
-    near = difflib.get_close_matches(str(provider).lower(), REGISTRY, n=1)
+    near = difflib.get_close_matches(str(provider).lower(), NAMES, n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""
     raise ConfigError(f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: "
-                      f"{', '.join(sorted(REGISTRY))}; fix the stack file or rerun `trainstack resolve --write-stack`")
+                      f"{', '.join(sorted(NAMES))}; fix the stack file or rerun `trainstack resolve --write-stack`")
 
 
 def _one_line(exc: ValidationError) -> str:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
-from components.contract import ClusterConfig
-from components.volcengine.facts import family_names, instance_family
-from components.volcengine.tags import check_tags
-from components.volcengine.vepfs import vepfs_sizing
+from clouds.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
+from clouds.contract import ClusterConfig
+from clouds.volcengine.facts import family_names, instance_family
+from clouds.volcengine.tags import check_tags
+from clouds.volcengine.vepfs import vepfs_sizing
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 _REGION = re.compile(r"^[a-z]{2}-[a-z]+(-\d+)?$")

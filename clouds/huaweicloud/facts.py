@@ -30,7 +30,7 @@ class FlavorFamily(NamedTuple):
     Attributes:
         family: flavor prefix before the first dot (`p3` in `p3.16xlarge.8`).
         accelerators: normalized accelerator names the family carries (trainstack
-            vocabulary, `profiles/facts/accelerators.py`).
+            vocabulary, `facts/accelerators.py`).
         kind: `gpu` or `npu`.
         note: what the family is, as section 1.3 describes it.
         source: where the facts come from.

@@ -1,6 +1,6 @@
 """Network-interface layout of a GPU node's launch template, with EFA where the type has it.
 
-Facts come from `profiles.facts.aws` (source ids of shared/reference-facts/interconnect.md):
+Facts come from `facts.aws` (source ids of shared/reference-facts/interconnect.md):
 the EFA interface count per instance type is K1 (EC2 DescribeInstanceTypes via Karpenter),
 network cards per type K2. The multi-card layout (interface 0 on card 0 device 0, interface k
 on card k device 1) is the one the AWS EFA guide requires for P5 (D1, efa-acc-inst-types).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from profiles.facts.aws import max_efa_interfaces
+from facts.aws import max_efa_interfaces
 
 
 def efa_interface_count(instance_type: str, interconnect: str = "rdma") -> int:

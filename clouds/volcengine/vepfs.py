@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from components.contract import FileSystemConfig
+from clouds.contract import FileSystemConfig
 
 GIB_PER_TIB = 1024
 # store type -> throughput, MB/s per TiB (None: unsourced).

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.alicloud.cpfs import cpfs_sizing
-from components.alicloud.facts import FAMILIES, TYPES, erdma_families, eri_interfaces, gpu_family
-from components.alicloud.placement import placement_for
-from components.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
-from components.contract import ClusterConfig
+from clouds.alicloud.cpfs import cpfs_sizing
+from clouds.alicloud.facts import FAMILIES, TYPES, erdma_families, eri_interfaces, gpu_family
+from clouds.alicloud.placement import placement_for
+from clouds.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
+from clouds.contract import ClusterConfig
 
 PROVIDER = "alicloud"
 TAG_MAX_CHARS = 128

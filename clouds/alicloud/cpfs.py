@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from components.contract import FileSystemConfig
+from clouds.contract import FileSystemConfig
 
 FILE_SYSTEM_TYPE = "cpfs"
 PROTOCOL_TYPE = "cpfs"

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from components.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
-from components.contract import ClusterConfig
-from components.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
-from components.tencentcloud.purchase import check_spot_max_price
-from components.tencentcloud.turbo import turbo_sizing
+from clouds.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
+from clouds.contract import ClusterConfig
+from clouds.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
+from clouds.tencentcloud.purchase import check_spot_max_price
+from clouds.tencentcloud.turbo import turbo_sizing
 
 PROVIDER = "tencentcloud"
 MAX_TAGS = 50

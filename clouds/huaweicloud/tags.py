@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from components.common import cluster_tags
+from clouds.common import cluster_tags
 
 PROVIDER = "huaweicloud"
 MAX_KEY_CHARS = 36
@@ -47,7 +47,7 @@ def huawei_tags(name: str, extra: Mapping[str, str] | None = None) -> dict[str, 
         extra: the stack's own tags (`ClusterConfig.tags`).
 
     Returns:
-        `components.common.cluster_tags(...)` with every key and value sanitized:
+        `clouds.common.cluster_tags(...)` with every key and value sanitized:
         `{"trainstack-cluster": name, "trainstack-provider": "huaweicloud", **extra}`.
     """
     tags = cluster_tags(PROVIDER, name, extra)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 
-from components.common import check_provider, check_ssh_cidrs, reject_unsupported
-from components.contract import ClusterConfig
-from components.gcp.filesystems import choose_file_system
-from components.gcp.labels import MAX_LABELS, label_collisions
-from components.gcp.machine import guest_accelerators
-from components.gcp.nics import GPUDIRECT, gpudirect_flavour
-from components.gcp.placement import placement_spec
-from components.gcp.tpu import is_tpu, tpu_chips
+from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.contract import ClusterConfig
+from clouds.gcp.filesystems import choose_file_system
+from clouds.gcp.labels import MAX_LABELS, label_collisions
+from clouds.gcp.machine import guest_accelerators
+from clouds.gcp.nics import GPUDIRECT, gpudirect_flavour
+from clouds.gcp.placement import placement_spec
+from clouds.gcp.tpu import is_tpu, tpu_chips
 
 # Child names append up to 19 characters (`-rdma-sub-7` plus Pulumi's 8-character
 # suffix) and GCP names stop at 63, so the cluster name stops at 40.
