@@ -161,7 +161,7 @@ def test_no_component_message_carries_an_internal_source_id():
     """Source ids (K1, Z10, china-clouds.md sections) belong in docstrings, not user messages."""
     strings = re.compile(r'f?"[^"\n]*"')
     offenders = []
-    for module in (ROOT / "components").rglob("*.py"):
+    for module in [*(ROOT / "components").rglob("*.py"), *(ROOT / "clouds").rglob("*.py")]:
         for number, line in enumerate(module.read_text().splitlines(), start=1):
             code = line.split("#", 1)[0] if not line.lstrip().startswith(('"""', "#")) else ""
             for literal in strings.findall(code):
