@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
+
 CONFIG_NAMESPACE = "trainstack"
 CLUSTER_KEY = "cluster"
 
@@ -53,8 +55,7 @@ class FileSystemConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    # At most the largest file system any supported cloud documents (GCP Managed Lustre, storage.md L1).
-    capacity_gib: int = Field(gt=0, le=84_016_000, description="Requested capacity, GiB.")
+    capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
     throughput_mbps_per_tib: int = Field(
         default=250, gt=0, description="Throughput, MB/s per TiB of capacity."
     )
@@ -128,8 +129,7 @@ class ClusterConfig(BaseModel):
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
     commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
-    # At most 3 years, the longest term the clouds price (the spec's limit, profiles.units.MAX_HOURS).
-    hours: float = Field(gt=0, le=26_280, description="Planned run time, hours.")
+    hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")
     usd_per_hour: float | None = Field(
         default=None, ge=0, allow_inf_nan=False,
         description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).")
@@ -149,6 +149,9 @@ class ClusterConfig(BaseModel):
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                              "set commitment: none or purchase: on-demand")
+        if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
+            raise ValueError(f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
+                             f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number")
         for cidr in self.ssh_cidrs:
             if _too_wide(cidr):
                 raise ValueError(

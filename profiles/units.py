@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import re
 
+from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS  # the sourced ceilings
+
 # Size units -> GiB. Decimal units (GB, TB) are converted exactly: 1 GB = 10^9 / 2^30 GiB.
 _SIZE_UNITS = {
     "gib": 1.0, "tib": 1024.0, "mib": 1 / 1024,
@@ -93,16 +95,6 @@ def parse_duration_hours(value: object) -> float:
     return finite(number * _DURATION_UNITS.get(unit, 1.0), value, example)
 
 
-# The longest run trainstack plans: 3 years (26,280 h), the longest term any of the clouds
-# prices capacity for (1- and 3-year reserved terms and savings plans: pricing-models.md A1,
-# Z1, Z2). Anything longer is a unit typo (`1000000000h`), not a job.
-MAX_HOURS = 3 * 8760
-# The largest file system any supported cloud documents: GCP Managed Lustre's dynamic tier,
-# 84,016,000 GiB (storage.md L1). Each cloud's own maximum is checked by its component's
-# sizing rule (FSx for Lustre publishes none in the sourced facts, so that rule checks none).
-MAX_FILE_SYSTEM_GIB = 84_016_000
-
-
 def at_most_hours(hours: float, value: object) -> float:
     """`hours` when it is at most `MAX_HOURS`.
 
@@ -123,7 +115,7 @@ def at_most_gib(gib: float, value: object) -> float:
     """
     if gib > MAX_FILE_SYSTEM_GIB:
         raise ValueError(f"{value!r} is {gib / 1024**2:,.0f} PiB, more than any cloud's largest file system "
-                         f"({MAX_FILE_SYSTEM_GIB:,} GiB, GCP Managed Lustre); check the unit (4800GiB, 4.8TiB)")
+                         f"({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the unit (4800GiB, 4.8TiB)")
     return gib
 
 

@@ -43,16 +43,12 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
 
 
 def console() -> Console:
-    """A rich console as wide as the terminal (or `COLUMNS`, when set); 160 columns when
-    output is not a terminal and `COLUMNS` is unset (logs, CI, pipes)."""
-    import os
-
+    """A rich console as wide as the terminal (rich reads `COLUMNS` too); 160 columns when
+    output is not a terminal (logs, CI, pipes)."""
     from rich.console import Console
 
     terminal = Console()
-    if terminal.is_terminal or os.environ.get("COLUMNS", "").isdigit():
-        return terminal
-    return Console(width=160)
+    return terminal if terminal.is_terminal else Console(width=160)
 
 
 def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:

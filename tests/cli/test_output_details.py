@@ -83,8 +83,12 @@ def test_a_note_every_row_carries_is_printed_once(tmp_path):
         assert " ".join(text.split()).count(" ".join(note.split())) == 1
 
 
-def test_the_cli_honours_columns(tmp_path, monkeypatch):
+def test_the_cli_fits_an_80_column_terminal(tmp_path, monkeypatch):
+    """A terminal with COLUMNS=80: rich sizes the console from it, and nothing is cut."""
+    import trainstack.render as render_module
+
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(render_module, "console", lambda: Console(force_terminal=True, color_system=None))
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["resolve", str(WORKLOAD), "--top", "3"])
     assert result.exit_code == 0, result.output

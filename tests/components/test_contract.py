@@ -74,6 +74,8 @@ def test_spot_with_a_reserved_term_is_refused():
     pytest.param({"purchase": "spott"}, "'spott' is not a valid purchase option (did you mean spot?)", id="purchase"),
     pytest.param({"nodess": 2}, "trainstack:cluster.nodess: unknown key; valid keys:", id="unknown-key"),
     pytest.param({"hours": 30_000}, "trainstack:cluster.hours: 30000 is too large", id="hours-absurd"),
+    pytest.param({"file_system": {"capacity_gib": 107_374_182_400}}, "more than any cloud's largest file system",
+                 id="capacity-absurd"),
 ])
 def test_cluster_errors_say_the_meaning_and_the_fix(change, says):
     from clouds.config import parse_cluster_config

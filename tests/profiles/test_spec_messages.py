@@ -52,7 +52,8 @@ def test_the_spec_remembers_which_key_set_the_gpu_count():
 @pytest.mark.parametrize(("extra", "says"), [
     pytest.param({"hours": "1000000000h"}, "hours: '1000000000h' is 114,155 years", id="hours"),
     pytest.param({"hours": "26281h"}, "up to 26,280 h", id="hours-just-over"),
-    pytest.param({"deadline": "200y" if False else "2000w"}, "deadline: '2000w' is 38 years", id="deadline"),
+    pytest.param({"deadline": "2000w"}, "deadline: '2000w' is 38 years", id="deadline"),
+    pytest.param({"file_system": {"capacity": "104857601GiB"}}, "more than any cloud's largest", id="capacity-just-over"),
     pytest.param({"file_system": {"capacity": "99999999TiB"}}, "more than any cloud's largest file system",
                  id="capacity"),
 ])
@@ -64,4 +65,5 @@ def test_absurd_sizes_are_refused(extra, says):
 
 def test_the_longest_priced_term_is_still_accepted():
     assert parse_spec({**BASE, "hours": "26280h"}).hours == 26280
-    assert parse_spec({**BASE, "file_system": {"capacity": "84016000GiB"}}).file_system.capacity_gib == 84_016_000
+    assert parse_spec({**BASE, "file_system": {"capacity": "100TiB"}}).file_system.capacity_gib == 102_400
+    assert parse_spec({**BASE, "file_system": {"capacity": "104857600GiB"}}).file_system.capacity_gib == 104_857_600
