@@ -11,7 +11,6 @@ the engine or any cloud SDK.
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -35,6 +34,8 @@ OUTPUT_NAMES: tuple[str, ...] = (
 def _too_wide(cidr: str) -> bool:
     """True for 0.0.0.0/0 however written (`1.2.3.4/0`) and any IPv4 block wider than /8
     or IPv6 block wider than /16 (a policy threshold, the same as `policies.cidr`)."""
+    import ipaddress  # only for stacks that list SSH CIDRs
+
     try:
         network = ipaddress.ip_network(cidr.strip(), strict=False)
     except ValueError:
@@ -53,7 +54,7 @@ class FileSystemConfig(BaseModel):
             `PERSISTENT_2` by default); None lets the component choose.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use
 
     capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
     throughput_mbps_per_tib: int = Field(
@@ -104,7 +105,7 @@ class ClusterConfig(BaseModel):
             refuses it: they encrypt with a managed key, or cannot encrypt at all.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
 
     @model_validator(mode="before")
     @classmethod

@@ -23,7 +23,8 @@ from profiles.units import at_most_gib, at_most_hours, not_bool, parse_duration_
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
 AUTO_MAX_NODES = 64
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
-_CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
+# defer_build: validators are built on first use, not at import (keeps `trainstack resolve` fast).
+_CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
 
 
 class SpecError(ValueError):

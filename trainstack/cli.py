@@ -32,13 +32,9 @@ PROJECT_HELP = "The trainstack project (holds Pulumi.yaml and stacks/); default:
 
 def project_dir(given: Optional[Path] = None) -> Path:
     """The project folder (`trainstack.project.find_project`); a miss is a one-line error."""
-    from trainstack.project import ProjectError, find_project
+    from trainstack.resolve_cmd import project_dir as find
 
-    try:
-        return find_project(given)
-    except ProjectError as exc:
-        fail(str(exc))
-        raise  # unreachable: fail exits
+    return find(given)
 
 
 @app.command()
@@ -52,125 +48,9 @@ def resolve(
     project: Optional[Path] = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
-    from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.resolver import NoMatchError
-    from profiles.resolver import resolve as run_resolve
-    from profiles.spec import SpecError, load_spec
+    from trainstack import resolve_cmd
 
-    folder = project_dir(project) if write_stack is not None else None
-    _check_outputs(plot, write_stack, folder)  # before anything is resolved or written
-    try:
-        spec = load_spec(workload)
-        catalog = load_catalog(providers=spec.providers or None)
-        if not catalog.offerings and catalog.left_out:
-            fail(_left_out_message(catalog))
-        resolution = run_resolve(spec, catalog.offerings, top=top)
-    except NoMatchError as exc:
-        fail(f"{exc}{_left_out_hint(catalog, spec)}")
-    except (SpecError, CatalogError) as exc:
-        fail(str(exc))
-    if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
-        typer.echo(f"note: {_left_out_message(catalog)}", err=True)
-    # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
-    written = _write_stack(write_stack, spec, resolution, catalog, workload, force, folder) if write_stack is not None else ""
-    plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
-    if as_json:
-        typer.echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
-    else:
-        render.resolution_table(spec, resolution, catalog.version)
-    for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
-        if line:
-            typer.echo(line, err=as_json)
-
-
-def _rounded(spec, provider: str) -> str:
-    """The line saying the chosen cloud rounds the file system up, or "" (see `rounding_note`)."""
-    if spec.file_system is None:
-        return ""
-    import math
-
-    from clouds.contract import FileSystemConfig
-    from clouds.filesystems import rounding_note
-
-    fs = spec.file_system
-    return rounding_note(provider, FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib),
-                                                    throughput_mbps_per_tib=fs.throughput_mbps_per_tib))
-
-
-def _left_out_message(catalog) -> str:
-    currency, count = sorted(catalog.left_out.items())[0]
-    return (f"catalog: {count} offerings are listed in {currency} and left out of USD comparisons: "
-            f"{catalog.left_out_reason(currency)}")
-
-
-def _left_out_hint(catalog, spec) -> str:
-    """`; N offerings listed in CUR that would fit are left out: why` per currency, or "" when
-    no left-out offering could have fitted the spec (then the rate is not the problem)."""
-    if not catalog.left_out:
-        return ""
-    from profiles.left_out import fitting, unpriced_rows
-
-    counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
-    return "".join(f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
-                   f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
-                   for currency, count in sorted(counts.items()))
-
-
-def _all_providers() -> tuple[str, ...]:
-    from profiles.catalog.loader import PROVIDERS
-
-    return PROVIDERS
-
-
-def _check_outputs(plot: Optional[Path], write_stack: Optional[str], folder: Optional[Path]) -> None:
-    """Refuse a `--plot` path or `--write-stack` name that cannot be written (one line, exit 2)."""
-    if plot is not None:
-        from trainstack.plot import PlotPathError, check_plot_path
-
-        try:
-            check_plot_path(plot)
-        except PlotPathError as exc:
-            fail(str(exc))
-    if write_stack is not None:
-        from profiles.stack_writer import StackWriteError, stack_path
-
-        try:
-            stack_path(folder, write_stack)
-        except StackWriteError as exc:
-            fail(str(exc))
-
-
-def _write_plot(path: Path, spec, resolution) -> str:
-    from trainstack.plot import write_plot
-
-    try:
-        points = write_plot(path, spec, resolution)
-    except OSError as exc:
-        fail(f"--plot {path}: cannot write ({exc.strerror}); give a writable .png path")
-    return f"plot written: {path} ({points} candidates)"
-
-
-def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path) -> str:
-    from profiles.stack_writer import StackWriteError, cluster_config, keep_zone, kept_settings, render_stack
-    from profiles.stack_writer import stack_path
-    from profiles.stack_writer import write_stack as write
-
-    try:
-        path = stack_path(folder, name)
-        config = keep_zone(cluster_config(spec, resolution.choice.candidate, catalog.version), path)
-        text = render_stack(config, _relative(workload, folder), catalog.built, resolution.choice.candidate.usd_storage,
-                            kept_settings(path))
-        changed = write(path, text, force=force)
-    except StackWriteError as exc:
-        fail(str(exc))
-    return f"stack {'written' if changed else 'unchanged'}: {path}"
-
-
-def _relative(path: Path, folder: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(folder.resolve()))
-    except ValueError:
-        return str(path)
+    resolve_cmd.run(workload, top, as_json, write_stack, force, plot, project)
 
 
 @app.command()

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # rich loads only when a table or tree is printed, keeping --json fast
     from rich.console import Console
 
-from trainstack.plan_view import KEY_INPUTS, key_inputs  # noqa: F401  (the plan tree's, re-exported)
+
+
+def __getattr__(name: str) -> Any:
+    """`KEY_INPUTS` and `key_inputs` live in `trainstack.plan_view` (loaded on use)."""
+    if name in ("KEY_INPUTS", "key_inputs"):
+        from trainstack import plan_view
+
+        return getattr(plan_view, name)
+    raise AttributeError(name)
 
 
 def candidate_json(ranked: Any) -> dict:
