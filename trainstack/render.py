@@ -18,13 +18,20 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
+def speed_of(offering: Any) -> str:
+    """Where the row's speed comes from: measured, published, estimated or given (trainstack bench)."""
+    from profiles.measurements.speeds import speed_of as speed
+
+    return speed(offering)
+
+
 def candidate_json(ranked: Any) -> dict:
     """One ranked candidate as the `--json` entry shape (USD figures for the whole cluster)."""
     c, o = ranked.candidate, ranked.candidate.offering
     return {
         "provider": o.provider, "region": o.region, "zone": o.zone, "instance_type": o.instance_type,
         "accelerator": o.accelerator, "accelerator_count": o.accelerator_count, "nodes": c.nodes,
-        "purchase": c.purchase, "hours": round(c.hours, 4), "usd_per_hour": round(c.usd_per_hour, 6),
+        "purchase": c.purchase, "hours": round(c.hours, 4), "speed": speed_of(o), "usd_per_hour": round(c.usd_per_hour, 6),
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
         "usd_total": round(c.usd_total, 2), "reason": ranked.reason, "notes": list(c.notes),
         "file_system": None if c.storage is None else {

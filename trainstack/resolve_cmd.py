@@ -40,6 +40,8 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: Option
         project: `--project-dir`, or None to find the project upwards.
     """
     from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.measurements.speeds import use_measurements
+    from profiles.measurements.store import StoreError, load_store
     from profiles.resolver import NoMatchError
     from profiles.resolver import resolve as run_resolve
     from profiles.spec import SpecError, load_spec
@@ -48,13 +50,14 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: Option
     _check_outputs(plot, write_stack, folder)  # before anything is resolved or written
     try:
         spec = load_spec(workload)
+        use_measurements(spec, load_store(_measured_in(project)) if spec.work else ())  # trainstack bench
         catalog = load_catalog(providers=spec.providers or None)
         if not catalog.offerings and catalog.left_out:
             fail(_left_out_message(catalog))
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except NoMatchError as exc:
         fail(f"{exc}{_left_out_hint(catalog, spec)}")
-    except (SpecError, CatalogError) as exc:
+    except (SpecError, CatalogError, StoreError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
         echo(f"note: {_left_out_message(catalog)}", err=True)
@@ -81,6 +84,19 @@ def project_dir(given: Optional[Path] = None) -> Path:
     except ProjectError as exc:
         fail(str(exc))
         raise  # unreachable: fail exits
+
+
+def _measured_in(project: Optional[Path]) -> Optional[Path]:
+    """The project whose measurement store resolve reads: `--project-dir` (which must be a
+    project), else the one found upwards, else None (published measurements only)."""
+    from trainstack.project import ProjectError, find_project
+
+    if project is not None:
+        return project_dir(project)
+    try:
+        return find_project()
+    except ProjectError:
+        return None
 
 
 def _rounded(spec, provider: str) -> str:

@@ -12,15 +12,20 @@ from __future__ import annotations
 
 from typing import Any
 
-COLUMNS = ("#", "provider", "region / zone", "instance type", "GPUs", "purchase", "hours", "USD/hour", "USD/job")
+COLUMNS = ("#", "provider", "region / zone", "instance type", "GPUs", "purchase", "hours", "speed", "USD/hour",
+           "USD/job")
 RIGHT = frozenset({"#", "hours", "USD/hour", "USD/job"})
 WHY_MIN_CHARS = 30  # narrower than this, the why column would wrap a word per line
 
 
 def _cells(rank: int, ranked: Any) -> list[str]:
+    """The row's figures, in `COLUMNS` order; `speed` says where its hours come from
+    (measured, published, estimated or given: `trainstack bench`)."""
+    from trainstack.render import speed_of
+
     c, o = ranked.candidate, ranked.candidate.offering
     return [str(rank), o.provider, f"{o.region} / {o.zone}", o.instance_type,
-            f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}",
+            f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}", speed_of(o),
             f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}"]
 
 
@@ -74,7 +79,7 @@ def print_resolution(out: Any, spec: Any, resolution: Any, catalog_version: str)
             out.print(f"[{style}]{row[0]}. {escape(row[1])} {escape(row[3])} {escape(row[4])} {escape(row[5])}[/]",
                       highlight=False)
             out.print(f"   {escape(row[2])}", highlight=False)
-            out.print(f"   {row[6]} h, USD {row[7]}/hour, USD {row[8]}/job", highlight=False)
+            out.print(f"   {row[6]} h ({row[7]}), USD {row[8]}/hour, USD {row[9]}/job", highlight=False)
             out.print(f"   why: {escape(_why(ranked, shared))}", highlight=False)
     for note in shared:
         out.print(escape(f"note (every row): {note}"), highlight=False)
