@@ -14,6 +14,7 @@ KEY_INPUTS = (
     "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
     "singlePlacementGroup", "overprovision", "acceleratorType", "runtimeVersion", "tier",
     "capacityGib", "storageCapacityTiB", "groupPlacementPolicy", "flavorId", "zoneId", "spec", "zone",
+    "desiredCapacity", "mixedInstancesPolicy", "capacityRebalance",
 )
 VALUE_CHARS = 60  # a shown value is cut after this many characters, between items
 # A tree of more than BIG_TREE resources lists at most SHOWN_PER_TYPE children of one type
@@ -34,6 +35,7 @@ SPOT_INPUTS: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("spotStrategy", ("SpotAsPriceGo", "SpotWithPriceLimit")),
     ("instanceChargeType", ("SPOTPAID",)),
     ("chargingMode", ("spot",)),
+    ("mixedInstancesPolicy.instancesDistribution.onDemandPercentageAboveBaseCapacity", (0,)),  # an AWS node group
 )
 
 
@@ -80,6 +82,9 @@ def key_inputs(inputs: dict) -> str:
             if key == "networkInterfaces" and isinstance(value, list):
                 kinds = {str(n.get("interfaceType") or n.get("nicType") or "default") for n in value}
                 value = f"{len(value)} ({', '.join(sorted(kinds))})"
+            if key == "mixedInstancesPolicy" and isinstance(value, dict):
+                share = (value.get("instancesDistribution") or {}).get("onDemandPercentageAboveBaseCapacity")
+                value = "spot" if share == 0 else "on-demand" if share == 100 else f"{share}% on-demand"
             text = compact(value)
             parts.append(f"{key}={{{text}}}" if isinstance(value, dict) else f"{key}={text}")
     return ", ".join(parts)
