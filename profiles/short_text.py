@@ -14,8 +14,9 @@ _HEADING = re.compile(r"<\s*h1[^>]*>(.*?)<\s*/\s*h1\s*>", re.I | re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
-def one_line(text: Any, limit: int = MESSAGE_CHARS) -> str:
-    """`text` on one line with single spaces, at most `limit` characters (`...` when cut).
+def one_line(text: Any, limit: int | None = MESSAGE_CHARS) -> str:
+    """`text` on one line with single spaces, at most `limit` characters (`...` when cut;
+    None: no cut).
 
     An HTML page (a proxy's or load balancer's error page) is reduced to its `<title>` (or
     first `<h1>`), e.g. `HTML error page: 502 Bad Gateway`.
@@ -26,4 +27,4 @@ def one_line(text: Any, limit: int = MESSAGE_CHARS) -> str:
         title = " ".join(html.unescape(_TAG.sub(" ", found.group(1))).split()) if found else ""
         raw = f"HTML error page: {title}" if title else "an HTML error page"
     line = " ".join(raw.split())
-    return line if len(line) <= limit else line[: limit - 3].rstrip() + "..."
+    return line if limit is None or len(line) <= limit else line[: limit - 3].rstrip() + "..."

@@ -21,8 +21,10 @@ def echo(text: str, err: bool = False) -> None:
 
 
 def fail(message: str) -> None:
-    """Print `error: message` on stderr and exit 2 (as `trainstack.usage_errors.fail`)."""
-    echo(f"error: {message}", err=True)
+    """Print `error: message` on stderr, on one line, and exit 2 (as `trainstack.usage_errors.fail`)."""
+    from profiles.short_text import one_line as short
+
+    echo(f"error: {short(message, limit=None)}", err=True)
     raise SystemExit(2)
 
 

@@ -168,3 +168,18 @@ def test_an_html_error_page_from_aws_becomes_one_short_line():
         with aws_errors("pricing:GetProducts", "us-east-1", ValueError, "rerun"):
             raise error
     assert str(caught.value) == "AWS pricing:GetProducts in us-east-1 failed: 502: HTML error page: 502 Bad Gateway"
+
+
+def test_a_refresh_that_fails_with_an_html_page_prints_one_line(data, monkeypatch):
+    """Whatever a fetcher quotes from the server, the error stays one line without the page."""
+    from profiles.catalog.fetchers import FetchError
+
+    page = "<html><head><title>504 Gateway Time-out</title></head><body>\n" + "<p>busy</p>\n" * 200 + "</body></html>"
+
+    def failing(*args, **kwargs):
+        raise FetchError(f"AWS pricing:GetProducts in us-east-1 failed ({page}); catalog unchanged")
+
+    monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: failing)
+    result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
+    _one_error_line(result, "HTML error page: 504 Gateway Time-out")
+    assert "<p>" not in result.stderr
