@@ -115,6 +115,10 @@ def test_no_percentage_against_a_zero_dollar_row(tmp_path):
     pytest.param({"spotStrategy": "SpotAsPriceGo"}, True, id="alicloud-volcengine"),
     pytest.param({"chargingMode": "spot"}, True, id="huaweicloud"),
     pytest.param({"instanceChargeType": "SPOTPAID"}, True, id="tencentcloud"),
+    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 0}}},
+                 True, id="aws-node-group"),
+    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 100}}},
+                 False, id="aws-node-group-on-demand"),
     pytest.param({"scheduling": {"provisioningModel": "STANDARD"}}, False, id="gcp-on-demand"),
     pytest.param({"virtualMachineProfile": {"priority": "Regular"}}, False, id="azure-regular"),
 ])
