@@ -86,8 +86,8 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         The recorded resources, outputs and cost.
 
     Raises:
-        PlanError: missing or unreadable stack file, invalid cluster config, or a config
-            the component rejects.
+        PlanError: missing or unreadable stack file, invalid cluster config, a config
+            the component rejects, or an invoke the mocks have no answer for (its token).
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
@@ -102,8 +102,12 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     context = contextvars.copy_context()
     try:
         with _gc_paused():
-            resources, outputs = context.run(_run, program, stack_name, config, cluster.region)
+            resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
+        raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
+    except Exception as exc:  # an invoke the mocks cannot answer names its token
+        if not str(exc).startswith("invoke of "):
+            raise
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
     result = PlanResult(resources, None, None, outputs, hours=cluster.hours, region=cluster.region)
     return with_price(result, cluster) if priced else result
@@ -168,9 +172,11 @@ def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
     return {key: encode(value) for key, value in config.items()}
 
 
-def _run(program: Path, stack: str, config: dict[str, Any], region: str) -> tuple[list, dict]:
-    """Run the program in the current (copied) context and return records and outputs."""
-    mocks = TrainstackMocks(region=region)
+def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
+    """Run the program in the current (copied) context and return records and outputs.
+
+    The mocks answer lookups from the cluster's own region and zone."""
+    mocks = TrainstackMocks(region=region, zone=zone)
     monitor = RecordingMonitor(mocks)
     settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh Stack per run
     settings.SETTINGS.outputs = set()

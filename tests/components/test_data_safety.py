@@ -65,14 +65,17 @@ def test_cluster_changes_never_replace_the_file_system(tmp_path, stack, change):
     assert_file_system_kept(before, after, stack)
 
 
-def test_new_image_replaces_nodes_but_not_the_file_system(tmp_path, monkeypatch):
+def test_newer_image_changes_nothing_as_the_engine_honours_ignore_changes(tmp_path, monkeypatch):
+    """The AMI lookup finds a newer DLAMI; the template ignores `imageId`, so a real preview
+    shows no change, and neither may the review (no new template version, no node replaced)."""
     write_stack(tmp_path, "training-a100")
     before = run_plan("training-a100", tmp_path)
     monkeypatch.setattr("trainstack.mocks.AMI_ID", "ami-0fedcba9876543210")  # a newer DLAMI release
     after = run_plan("training-a100", tmp_path)
+    assert before.resources != after.resources, "the plan sees the newer image"
     assert_file_system_kept(before, after, "training-a100")
-    actions = {(c.type.split(":")[-1], c.action) for c in diff_plans(before.resources, after.resources, "training-a100")}
-    assert ("LaunchTemplate", "update") in actions and ("Instance", "replace") in actions
+    changes = diff_plans(before.resources, after.resources, "training-a100")
+    assert {c.action for c in changes} == {"same"}
 
 
 @pytest.mark.parametrize("stack", sorted(VARIATIONS))
@@ -116,6 +119,11 @@ def test_renamed_cluster_keeps_every_urn_through_aliases(tmp_path, monkeypatch):
     fsx = "urn:pulumi:new::trainstack::trainstack:aws:GpuCluster$aws:fsx/lustreFileSystem:LustreFileSystem::old-fsx"
     assert fsx in aliased
 
+    # The review matches the renamed resources through their aliases: nothing is deleted.
+    changes = diff_plans(old.resources, new.resources, "new")
+    assert not [c for c in changes if c.action in ("create", "delete")]
     # Without the alias the same rename would delete the old file system and create a new one.
-    deleted = {c.name for c in diff_plans(old.resources, new.resources, "new") if c.action == "delete"}
+    write_stack(tmp_path, "new", base="training-a100")
+    unaliased = run_plan("new", tmp_path)
+    deleted = {c.name for c in diff_plans(old.resources, unaliased.resources, "new") if c.action == "delete"}
     assert "old-fsx" in deleted
