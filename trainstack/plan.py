@@ -104,7 +104,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         with _gc_paused():
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
-        raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
+        raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None
     except Exception as exc:  # an invoke the mocks cannot answer names its token
         if not str(exc).startswith("invoke of "):
             raise
@@ -221,5 +221,13 @@ def _on_sys_path(path: Path) -> Iterator[None]:
         sys.path.remove(entry)
 
 
-def _first_line(exc: Exception) -> str:
+def _innermost(exc: BaseException) -> BaseException:
+    """The error a check raised inside an `apply`, which the SDK wraps ("While processing
+    input: ...") once per Output it passes through."""
+    while isinstance(exc.__cause__, ValueError):
+        exc = exc.__cause__
+    return exc
+
+
+def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -17,7 +17,8 @@ Sources:
      per_unit_storage_throughput (ForceNew in the provider source read; newer releases may
      update it in place, so listing it errs toward warning), drive_cache_type,
      file_system_type_version, import/export paths, backup_id, copy_tags_to_backups; and
-     storage_capacity when it shrinks (CustomizeDiff).
+     storage_capacity when it shrinks (CustomizeDiff); efa_enabled ("must be set at creation
+     ... cannot be changed", pulumi-aws LustreFileSystem docs).
   G  GoogleCloudPlatform/magic-modules and terraform-provider-google (bridged by pulumi-gcp):
      compute instance boot_disk, name, zone, scheduling.provisioning_model / preemptible,
      network_interface (the list) and its nic_type / queue_count are ForceNew; its network
@@ -72,7 +73,7 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
     "aws:fsx/lustreFileSystem:LustreFileSystem": (
         "subnetIds", "securityGroupIds", "deploymentType", "storageType", "kmsKeyId",
         "perUnitStorageThroughput", "driveCacheType", "fileSystemTypeVersion", "importPath", "exportPath",
-        "importedFileChunkSize", "backupId", "copyTagsToBackups",
+        "importedFileChunkSize", "backupId", "copyTagsToBackups", "efaEnabled",
     ),
     "aws:iam/role:Role": ("name", "namePrefix", "path"),
     "aws:iam/instanceProfile:InstanceProfile": ("name", "namePrefix", "path"),

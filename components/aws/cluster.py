@@ -18,6 +18,7 @@ from components.aws.compute import (
     create_nodes,
     encoded_user_data,
 )
+from components.aws.efa import gpudirect_efa
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.storage import create_file_system
@@ -80,7 +81,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
         self.file_system = None
         if args.file_system is not None:
             self.file_system = create_file_system(
-                name, args.file_system, network.subnet_id, self.security_group.id, tags, child
+                name, args.file_system, network.subnet_id, self.security_group.id, tags, child,
+                efa_clients=gpudirect_efa(args.instance_type, args.interconnect),
             )
         self.role, self.role_policy_attachment, self.instance_profile = create_node_role(
             name, tags, child

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.aws.efa import efa_interface_count
+from components.aws.efa import check_subnet_size, efa_interface_count
 from components.aws.fsx import fsx_sizing
 from components.common import check_provider, check_ssh_cidrs, reject_unsupported
 from components.contract import ClusterConfig
@@ -69,3 +69,7 @@ def validate_args(args: ClusterConfig) -> None:
     if args.file_system is not None:
         fs = args.file_system
         fsx_sizing(fs.capacity_gib, fs.throughput_mbps_per_tib, fs.deployment_type)
+    if not args.subnet_id:  # an existing subnet is checked once its lookup answers (network.py)
+        from components.aws.network import SUBNET_CIDR
+
+        check_subnet_size(SUBNET_CIDR, args.nodes, args.instance_type, args.interconnect, "nodes")
