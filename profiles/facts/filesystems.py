@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import NamedTuple
 
 from components.contract import FileSystemConfig
 
@@ -23,6 +24,11 @@ RULES: dict[str, str] = {
     "tencentcloud": "components.tencentcloud.turbo:turbo_sizing",
     "huaweicloud": "components.huaweicloud.sfs:turbo_sizing",
     "volcengine": "components.volcengine.vepfs:vepfs_sizing",
+}
+# provider -> the service its rule sizes, as the provider names it.
+SERVICES: dict[str, str] = {
+    "aws": "FSx for Lustre", "azure": "Azure Managed Lustre", "gcp": "GCP", "alicloud": "CPFS",
+    "tencentcloud": "CFS Turbo", "huaweicloud": "SFS Turbo", "volcengine": "vePFS",
 }
 # Rules that take (capacity GiB, MB/s per TiB) rather than a FileSystemConfig.
 _BY_NUMBERS = {"aws", "azure", "huaweicloud"}
@@ -45,4 +51,34 @@ def file_system_problem(provider: str, fs: FileSystemConfig) -> str | None:
         rule(fs.capacity_gib, fs.throughput_mbps_per_tib) if provider in _BY_NUMBERS else rule(fs)
     except ValueError as exc:
         return str(exc).splitlines()[0]
+    return None
+
+
+class CreatedFileSystem(NamedTuple):
+    """What a cloud's component will actually create for a requested file system.
+
+    Attributes:
+        service: the service and its tier or SKU, e.g. `AMLFS-Durable-Premium-250`.
+        capacity_gib: the capacity created, GiB (the request rounded up to a valid size).
+    """
+
+    service: str
+    capacity_gib: float
+
+
+def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSystem | None:
+    """The service and rounded-up capacity `provider`'s component creates for `fs`, or None
+    when it cannot create it (see `file_system_problem` for why)."""
+    rule = _rule(provider)
+    if rule is None:
+        return None
+    try:
+        made = rule(fs.capacity_gib, fs.throughput_mbps_per_tib) if provider in _BY_NUMBERS else rule(fs)
+    except ValueError:
+        return None
+    fields = made._asdict()
+    for key, scale in (("storage_capacity_gib", 1), ("capacity_gib", 1), ("size_gib", 1), ("capacity_tib", 1024)):
+        if key in fields:
+            label = " ".join([SERVICES[provider], *(v for v in fields.values() if isinstance(v, str))])
+            return CreatedFileSystem(label, float(fields[key] * scale))
     return None
