@@ -16,3 +16,7 @@ opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(name=old) for old in previou
 cluster = component_for(config.provider)(pulumi.get_stack() or "cluster", config, opts)
 for output_name in OUTPUT_NAMES:
     pulumi.export(output_name, getattr(cluster, output_name))
+# A generated admin key (Azure, Baidu, ...) is exported only as a Pulumi secret:
+# `pulumi stack output ssh_private_key --show-secrets -s STACK`. None when the stack gives a public key.
+if hasattr(cluster, "ssh_private_key"):
+    pulumi.export("ssh_private_key", pulumi.Output.secret(cluster.ssh_private_key))
