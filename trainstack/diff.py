@@ -96,6 +96,9 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
     """
     old, new = urns(before, stack), urns(after, stack)
     matched = {urn: _previous_urn(urn, record, old) for urn, record in new.items()}
+    kept_ids = _kept_ids(old, new, matched)
+    if kept_ids:
+        new = {urn: {**record, "inputs": _substituted(record["inputs"], kept_ids)} for urn, record in new.items()}
     changes = {urn: _compare(urn, old.get(matched[urn]), record) for urn, record in new.items()}
     while _follow_replacements(changes, new) | _cascade(changes, new):
         pass
@@ -103,6 +106,39 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
     deleted = [Change("delete", r["type"], r["name"], urn, bool(r["protect"]))
                for urn, r in old.items() if urn not in kept]
     return [*changes.values(), *deleted]
+
+
+def _kept_ids(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]],
+              matched: dict[str, str]) -> dict[str, str]:
+    """A resource matched through an alias keeps its id, ARN and other computed values: new
+    mock value -> the old resource's, for every string output the mocks compute."""
+    kept: dict[str, str] = {}
+    for urn, record in new.items():
+        before = old.get(matched[urn])
+        if before is None or before["name"] == record["name"]:
+            continue
+        kept[f"{record['name']}-id"] = f"{before['name']}-id"
+        now, then = _mock_outputs(record), _mock_outputs(before)
+        kept.update({value: then[key] for key, value in now.items()
+                     if isinstance(value, str) and isinstance(then.get(key), str) and value != then[key]})
+    return kept
+
+
+def _mock_outputs(record: dict[str, Any]) -> dict[str, Any]:
+    """The id (`id`) and outputs the mocks give a planned resource; {} when they cannot."""
+    try:
+        rid, outputs = _MOCKS.new_resource(MockResourceArgs(record["type"], record["name"], dict(record["inputs"])))
+    except (KeyError, TypeError):  # a hand-built record without the inputs its mock reads
+        return {}
+    return {**outputs, "id": rid}
+
+
+def _substituted(value: Any, kept: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {key: _substituted(item, kept) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_substituted(item, kept) for item in value]
+    return kept.get(value, value) if isinstance(value, str) else value
 
 
 def _previous_urn(urn: str, record: dict[str, Any], old: dict[str, dict[str, Any]]) -> str:
@@ -180,12 +216,12 @@ def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str
 
 def _ids(record: dict[str, Any]) -> set[str]:
     """The ids a planned resource goes by under the mocks (see `_follow_replacements`)."""
-    name = (record.get("aliases") or [record["name"]])[0]  # an aliased resource keeps its old id
-    ids = {f"{name}-id"}
-    try:
-        ids.add(_MOCKS.new_resource(MockResourceArgs(record["type"], name, dict(record["inputs"])))[0])
-    except (KeyError, TypeError):  # a hand-built record without the inputs its mock reads
-        pass
+    ids = set()
+    for name in (record["name"], *record.get("aliases", ())):  # a renamed resource keeps its old id
+        ids.add(f"{name}-id")
+        rid = _mock_outputs({**record, "name": name}).get("id")
+        if rid:
+            ids.add(rid)
     return ids
 
 

@@ -77,18 +77,13 @@ class TrainstackMocks(pulumi.runtime.Mocks):
     def __init__(self, region: str = "us-east-1", zone: str | None = None) -> None:
         self.region = region
         self.zone = zone
-        # logical name -> the old logical name an alias gives it (set by RecordingMonitor).
-        self.id_names: dict[str, str] = {}
 
     def new_resource(self, args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
         """Echo the inputs and add an id (`{name}-id`), an ARN and type-specific outputs.
 
-        A resource that an alias gives an old name (see `RecordingMonitor`) gets the id and
-        computed outputs of that old name: a real aliased resource keeps its id.
+        Ids follow the logical name; a review maps a renamed resource's new ids back to its
+        old ones (`trainstack.diff`), as a real aliased resource keeps its id.
         """
-        old_name = self.id_names.get(args.name)
-        if old_name:
-            args = MockResourceArgs(args.typ, old_name, args.inputs, args.provider, args.resource_id, args.custom)
         resource_id = f"{args.name}-id"
         outputs = dict(args.inputs)
         for prefix, cloud_outputs in PROVIDER_OUTPUTS.items():

@@ -45,14 +45,11 @@ class RecordingMonitor(MockMonitor):
         return super().RegisterResourceOutputs(request)
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        """Record the request, then register it as `MockMonitor` does (an aliased resource
-        with its old name's id)."""
+        """Record the request, then register it as `MockMonitor` does."""
         parent = _logical_name(request.parent)
         aliases = _alias_names(request, parent, self._aliases.get(parent or "", []))
         with self._lock:
             self._aliases[request.name] = aliases
-        if aliases and hasattr(self.mocks, "id_names"):
-            self.mocks.id_names[request.name] = aliases[0]
         response = super().RegisterResource(request)
         if request.type != "pulumi:pulumi:Stack":
             record = {
