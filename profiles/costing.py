@@ -22,7 +22,7 @@ from profiles.spec import WorkloadSpec
 
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
 # Clouds whose component cannot launch spot from a stack file: Tencent spot needs a bid in
-# the account's currency (`spot_max_price`, components/tencentcloud/purchase.py), which the
+# the account's currency (`spot_max_price`, clouds/tencentcloud/purchase.py), which the
 # contract does not carry; a spot pick there would write a stack `plan` refuses.
 NO_SPOT_FROM_STACK = frozenset({"tencentcloud"})
 
@@ -63,7 +63,7 @@ def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
         notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
     if offering.provider != "alicloud" or purchase != "spot":
         return notes
-    from components.alicloud.placement import placement_for  # pure module, no Pulumi
+    from clouds.alicloud.placement import placement_for  # pure module, no Pulumi
 
     return (*notes, placement_for("spot").reason)
 

@@ -23,9 +23,9 @@ from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
-from components.contract import FileSystemConfig
-from profiles.facts.filesystems import file_system_problem
-from profiles.facts.regions import in_mainland_china
+from clouds.contract import FileSystemConfig
+from clouds.filesystems import file_system_problem
+from facts.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]

@@ -63,3 +63,45 @@ def parse(
             typer.echo(line)
         if output is not None:
             typer.echo(f"results written: {output}")
+
+
+@bench_app.command("run")
+def run(
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder for the kit (default bench-kit/STACK)."),
+    steps: int = typer.Option(50, "--steps", min=1, help="Timed steps per throughput run."),
+    batch: int = typer.Option(256, "--batch", min=1, help="Images per GPU per step."),
+    data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Shared directory on the nodes (default: on the stack's file system)."),
+    print_kit: bool = typer.Option(False, "--print", help="Print the kit script instead of writing it."),
+) -> None:
+    """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
+    throughput (ResNet-50, ViT-B/16), NVML samples and file-system reads."""
+    from trainstack.bench.kit import KitOptions, render_kit
+
+    cluster = _cluster(stack)
+    script, notes = render_kit(stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir))
+    if print_kit:
+        typer.echo(script, nl=False)
+        return
+    folder = out or _project_dir() / "bench-kit" / stack
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "run-bench.sh").write_text(script, encoding="utf-8")
+    except OSError as exc:
+        fail(f"--out {folder}: cannot write ({exc.strerror}); give a writable folder")
+    for line in _by_hand(stack, folder / "run-bench.sh", cluster.nodes) + [f"note: {n}" for n in notes]:
+        typer.echo(line)
+
+
+def _by_hand(stack: str, script: Path, nodes: int) -> list[str]:
+    """The exact steps to run the kit when the stack has no job launcher to hand it to."""
+    return [
+        f"kit written: {script}",
+        f"stack {stack} has no job launcher that runs the kit; run it by hand:",
+        f"  1. copy it to the first node:    scp {script} NODE:run-bench.sh",
+        f"  2. list the {nodes} nodes there:   one host name per line in ~/hostfile (passwordless ssh between them)",
+        "  3. on that node:                 HOSTFILE=~/hostfile bash run-bench.sh",
+        "  4. copy back $OUT/run.json, then: trainstack bench import run.json",
+        "  needs on every node: trainstack installed (pip install -e '.[torch]'), nccl-tests in $NCCL_TESTS, "
+        "MPI; DCGM is used where installed",
+    ]

@@ -8,14 +8,11 @@ from typing import NamedTuple
 import pulumi
 import pulumi_aws as aws
 
-from components.aws.efa import check_subnet_size
+from clouds.aws.efa import NODE_SUBNET_CIDR, VPC_CIDR, check_subnet_size
 from components.aws.security import RuleSpec, security_rules
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
-# A choice, not a sourced figure: a /16 VPC with a /17 subnet leaves ~32,000 addresses,
-# enough for 1,000 p5 nodes with one address per EFA interface (32 each, K1).
-VPC_CIDR = "10.0.0.0/16"
-SUBNET_CIDR = "10.0.0.0/17"
+SUBNET_CIDR = NODE_SUBNET_CIDR  # sized in clouds.aws.efa
 
 
 class Network(NamedTuple):

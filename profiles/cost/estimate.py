@@ -16,7 +16,7 @@ from profiles.cost.throughput import (
     hours_from_gpu_hours,
     scaling_efficiency,
 )
-from profiles.facts.performance import performance
+from facts.performance import performance
 from profiles.spec import WorkloadSpec
 
 

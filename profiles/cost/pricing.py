@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 from profiles.cost.storage import ESTIMATE, storage_cost
-from profiles.facts.storage_prices import HOURS_PER_MONTH
+from facts.storage_prices import HOURS_PER_MONTH
 
 TERMS = ("1y", "3y")
 TERM_HOURS: dict[str, float] = {"1y": 8760.0, "3y": 3 * 8760.0}

@@ -1,9 +1,9 @@
 """The file system's cost beside each offering, like for like across clouds.
 
 Each cloud's component rounds the requested capacity up to a size its service accepts
-(`profiles.facts.filesystems.created_file_system`), and that capacity is what is billed.
+(`clouds.filesystems.created_file_system`), and that capacity is what is billed.
 It is priced at the cloud's list price where one is recorded
-(`profiles.facts.storage_prices`). Where none is, the row is never made cheaper by the
+(`facts.storage_prices`). Where none is, the row is never made cheaper by the
 gap: it is ranked with an explicit estimate, the dearest recorded USD price for the same
 throughput tier (else for the nearest higher tier, else the dearest of all) applied to the
 capacity that cloud creates, and the row says so.
@@ -14,9 +14,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from components.contract import FileSystemConfig
-from profiles.facts.filesystems import created_file_system
-from profiles.facts.storage_prices import HOURS_PER_MONTH, STORAGE_PRICES, StoragePrice, storage_price
+from clouds.contract import FileSystemConfig
+from clouds.filesystems import created_file_system
+from facts.storage_prices import HOURS_PER_MONTH, STORAGE_PRICES, StoragePrice, storage_price
 
 LIST, THIRD_PARTY, ESTIMATE = "list price", "third-party price", "estimate"
 

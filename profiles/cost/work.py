@@ -15,7 +15,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from profiles.catalog.loader import PROVIDERS
-from profiles.facts.performance import PERFORMANCE
+from facts.performance import PERFORMANCE
 from profiles.units import not_bool, parse_count, parse_duration_hours
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
@@ -34,7 +34,7 @@ class WorkSpec(BaseModel):
     Attributes:
         gpu_hours: accelerator-hours measured on `reference`.
         reference: accelerator the gpu_hours were measured on (`A100-80GB`); one with a
-            dense BF16 figure in `profiles.facts.performance`, any letter case.
+            dense BF16 figure in `facts.performance`, any letter case.
         params: model parameters (`7B`).
         tokens: training tokens (`300B`).
         images: images per epoch (`1.28M`).

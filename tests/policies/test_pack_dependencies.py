@@ -57,7 +57,7 @@ def required_distributions() -> set[str]:
 def test_every_module_the_pack_imports_is_in_its_requirements():
     distributions = packages_distributions()
     needed = {dist.lower().replace("_", "-") for top in third_party_imports() for dist in distributions.get(top, [top])}
-    assert {"pulumi", "pulumi-policy", "pydantic"} <= needed  # the budget rule reaches components.config
+    assert {"pulumi", "pulumi-policy", "pydantic"} <= needed  # the budget rule reaches clouds.config
     assert needed <= required_distributions()
 
 

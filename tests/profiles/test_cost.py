@@ -6,7 +6,7 @@ from profiles.cost.memory import memory_fit
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead, storage_usd
 from profiles.cost.throughput import hours_from_flops, scaling_efficiency
 from profiles.cost.work import ModelSpec, WorkSpec
-from profiles.facts.performance import performance
+from facts.performance import performance
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from profiles.stack_writer import cluster_config

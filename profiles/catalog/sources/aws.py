@@ -12,8 +12,8 @@ from profiles.catalog.sources.common import (
     parse_price,
     read_rows,
 )
-from profiles.facts.accelerators import form_factor
-from profiles.facts.aws import aws_network
+from facts.accelerators import form_factor
+from facts.aws import aws_network
 
 # p4de carries A100 80GB (interconnect.md K1); the extract has duplicate p4de rows whose
 # GpuInfo names plain "A100", so the name is pinned here.

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from profiles.catalog.offering import Offering
 from profiles.catalog.sources.common import memory_for, merge_duplicates, parse_number, parse_price, read_rows
-from profiles.facts.accelerators import form_factor
-from profiles.facts.gcp import ACCELERATOR_ALIASES, GPU_NETWORK, HOSTS, TPU_GENERATIONS, tpu_generation_and_chips
+from facts.accelerators import form_factor
+from facts.gcp import ACCELERATOR_ALIASES, GPU_NETWORK, HOSTS, TPU_GENERATIONS, tpu_generation_and_chips
 
 TPU_PLACEHOLDER_PRICE = 700.0
 

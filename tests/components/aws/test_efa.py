@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.aws.efa import efa_interface_count, network_interfaces
+from clouds.aws.efa import efa_interface_count, network_interfaces
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_without_efa_one_ordinary_interface(instance_type, interconnect):
     ],
 )
 def test_secondary_interfaces_follow_each_card(instance_type, layout_tail, ips):
-    from components.aws.efa import interface_layout, ip_interfaces
+    from clouds.aws.efa import interface_layout, ip_interfaces
 
     layout = interface_layout(instance_type)
     assert layout[0] == (0, 0, "efa")  # the primary is never EFA-only (D2)
@@ -78,8 +78,8 @@ def test_secondary_interfaces_follow_each_card(instance_type, layout_tail, ips):
 
 
 def test_a_card_taking_one_interface_gets_device_index_0(monkeypatch):
-    from components.aws import efa
-    from profiles.facts.aws import AwsNetwork
+    from clouds.aws import efa
+    from facts.aws import AwsNetwork
 
     monkeypatch.setattr(efa, "aws_network", lambda _t: AwsNetwork(4, 4, 400, True, interfaces_per_card=1, efa_only=True))
     monkeypatch.setattr(efa, "max_efa_interfaces", lambda _t: 4)
@@ -96,7 +96,7 @@ def test_a_card_taking_one_interface_gets_device_index_0(monkeypatch):
     ],
 )
 def test_subnet_size_counts_only_ip_using_interfaces(cidr, nodes, instance_type, fits):
-    from components.aws.efa import check_subnet_size
+    from clouds.aws.efa import check_subnet_size
 
     if fits:
         check_subnet_size(cidr, nodes, instance_type, "rdma", "subnet_id")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.aws.fsx import FsxSizing, fsx_sizing, round_capacity_gib
+from clouds.aws.fsx import FsxSizing, fsx_sizing, round_capacity_gib
 
 
 @pytest.mark.parametrize(
@@ -72,6 +72,6 @@ def test_unknown_deployment_type():
     ],
 )
 def test_create_time_settings(deployment_type, efa, expected):
-    from components.aws.fsx import create_time_settings
+    from clouds.aws.fsx import create_time_settings
 
     assert create_time_settings(deployment_type, efa) == expected
