@@ -24,7 +24,9 @@ Sources:
      network_interface (the list) and its nic_type / queue_count are ForceNew; its network
      and subnetwork are updated in place; machine_type is updated with
      allow_stopping_for_update; mmv1/products/tpuv2/Vm.yaml and filestore/Instance.yaml
-     `immutable: true` properties.
+     `immutable: true` properties; mmv1/products/lustre/Instance.yaml: instance_id, location,
+     network, filesystem and per_unit_storage_throughput are immutable (a throughput-tier
+     change is a new file system) and capacity_gib only grows (a shrink is a new one).
   Z  pulumi-azure-native schema `willReplaceOnChanges` (e.g. storagecache AmlFilesystem:
      filesystemSubnet, identity, location, sku, storageCapacityTiB, zones; compute
      VirtualMachineScaleSet: resourceGroupName, vmScaleSetName). ARM cannot move a resource
@@ -88,6 +90,9 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
         "name", "zone", "runtimeVersion", "acceleratorType", "acceleratorConfig", "cidrBlock", "networkConfig",
         "networkConfigs", "serviceAccount", "schedulingConfig", "shieldedInstanceConfig",
     ),
+    "gcp:lustre/instance:Instance": (
+        "instanceId", "location", "network", "filesystem", "perUnitStorageThroughput", "kmsKey",
+    ),
     "gcp:filestore/instance:Instance": (
         "name", "zone", "location", "tier", "protocol", "networks", "fileShares.name", "fileShares.sourceBackup",
         "kmsKeyName", "tags",
@@ -134,6 +139,7 @@ _ANY_INDEX = re.compile(r"\[\d+\]")
 # Replace only when the new number is smaller (source A, CustomizeDiff).
 REPLACE_ON_DECREASE: dict[str, tuple[str, ...]] = {
     "aws:fsx/lustreFileSystem:LustreFileSystem": ("storageCapacity",),
+    "gcp:lustre/instance:Instance": ("capacityGib",),  # a string in pulumi-gcp (source G)
 }
 # (dependent type, input path, referenced type, id path): in a real deployment the input
 # changes whenever the referenced resource is updated, though the mocks give it the same
@@ -164,10 +170,22 @@ def replace_keys(kind: str, changed: list[str], old: dict[str, Any], new: dict[s
     listed = replace_paths(kind)
     found = [path for path in changed if any(_related(path, entry) for entry in listed)]
     for key in REPLACE_ON_DECREASE.get(kind, ()):
-        before, after = old.get(key), new.get(key)
-        if isinstance(before, (int, float)) and isinstance(after, (int, float)) and after < before:
+        before, after = _number(old.get(key)), _number(new.get(key))
+        if before is not None and after is not None and after < before:
             found.append(key)
     return sorted(set(found))
+
+
+def _number(value: Any) -> float | None:
+    """A number, or a numeric string (pulumi-gcp takes Lustre's capacity as "36000"); else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    try:
+        return float(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _related(path: str, entry: str) -> bool:

@@ -200,3 +200,20 @@ def test_a_renamed_resource_is_matched_through_its_alias_and_keeps_its_id():
     changes = diff_plans(before, after, "dev")
     assert {c.action for c in changes} == {"same"}
     assert len(changes) == 4
+
+
+LUSTRE = "gcp:lustre/instance:Instance"
+
+
+@pytest.mark.parametrize(("old", "new", "keys"), [
+    pytest.param({"capacityGib": "72000"}, {"capacityGib": "36000"}, ["capacityGib"], id="capacity-shrink"),
+    pytest.param({"capacityGib": "36000"}, {"capacityGib": "72000"}, [], id="capacity-grows-in-place"),
+    pytest.param({"perUnitStorageThroughput": "250"}, {"perUnitStorageThroughput": "500"},
+                 ["perUnitStorageThroughput"], id="throughput-tier"),
+])
+def test_gcp_lustre_create_time_fields_replace_and_flag_data_loss(old, new, keys):
+    assert replace_keys(LUSTRE, list(old), old, new) == keys
+    before = [rec(LUSTRE, "c-lustre", protect=True, **old)]
+    after = [rec(LUSTRE, "c-lustre", protect=True, **new)]
+    (change,) = diff_plans(before, after, "dev")
+    assert change.action == ("replace" if keys else "update")

@@ -23,7 +23,7 @@ A2 = {"instance_type": "a2-highgpu-8g", "accelerator": "A100", "interconnect": "
 MEGA = {"instance_type": "a3-megagpu-8g", "accelerator": "H100-MEGA"}
 N1_T4 = {"instance_type": "n1-standard-16", "accelerator": "T4", "accelerator_count": 4,
          "interconnect": "none"}
-SMALL_FS = {"capacity_gib": 4800, "throughput_mbps_per_tib": 250}
+SMALL_FS = {"capacity_gib": 4800, "throughput_mbps_per_tib": 250, "deployment_type": "ZONAL"}
 LUSTRE_FS = {"capacity_gib": 40_000, "throughput_mbps_per_tib": 250}
 
 
