@@ -65,6 +65,11 @@ def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
     notes: tuple[str, ...] = ()
     if offering.provider == "alicloud" and offering.zone == offering.region:
         notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
+    if offering.provider == "gcp":
+        from clouds.gcp.tpu import capacity_note  # pure module, no Pulumi
+
+        note = capacity_note(offering.instance_type, purchase)
+        return (*notes, note) if note else notes
     if offering.provider != "alicloud" or purchase != "spot":
         return notes
     from clouds.alicloud.placement import placement_for  # pure module, no Pulumi

@@ -220,3 +220,10 @@ def test_a_range_without_rdma_uses_one_node(fixture_catalog):
     spec = parse_spec({"accelerators": "A10G:4", "nodes": "auto", "interconnect": "rdma", "providers": "aws", "hours": 1})
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     assert (choice.offering.instance_type, choice.nodes) == ("g5.12xlarge", 1)
+
+
+def test_an_on_demand_tpu_v5p_pick_says_its_capacity_usually_needs_a_reservation(real_catalog):
+    spec = parse_spec({"accelerators": "tpu-v5p:4", "purchase": "on-demand", "hours": 10, "providers": ["gcp"]})
+    choice = resolve(spec, real_catalog.offerings).choice.candidate
+    assert choice.purchase == "on-demand"
+    assert any("TPU v5p on-demand capacity usually needs a reservation or a queued resource" in n for n in choice.notes)

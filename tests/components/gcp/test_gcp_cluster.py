@@ -140,6 +140,12 @@ def test_tpu_slice_gets_api_type_runtime_and_spot() -> None:
     assert plan.outputs["node_private_ips"] == ["10.0.0.10"]
 
 
+def test_a_tpu_slice_launches_into_its_reservation() -> None:
+    plan = build(make_config(TPU_EXAMPLE, purchase="on-demand", capacity_reservation_id="v5p-resv"))
+    [vm] = plan.of_type(TPU)
+    assert vm["inputs"]["schedulingConfig"] == {"reserved": True}
+
+
 def test_filestore_is_protected_and_sized(example: ClusterConfig) -> None:
     plan = build(example)
     [share] = plan.of_type(FILESTORE)
