@@ -67,7 +67,8 @@ def test_cluster_changes_never_replace_the_file_system(tmp_path, stack, change):
 
 def test_newer_image_changes_nothing_as_the_engine_honours_ignore_changes(tmp_path, monkeypatch):
     """The AMI lookup finds a newer DLAMI; the template ignores `imageId`, so a real preview
-    shows no change, and neither may the review (no new template version, no node replaced)."""
+    shows no change, and neither may the review (no new template version, no node or group
+    touched, the head node keeps its `ami`)."""
     write_stack(tmp_path, "training-a100")
     before = run_plan("training-a100", tmp_path)
     monkeypatch.setattr("trainstack.mocks.AMI_ID", "ami-0fedcba9876543210")  # a newer DLAMI release
