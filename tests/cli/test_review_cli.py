@@ -173,6 +173,6 @@ def test_a_tag_only_edit_replaces_nothing_but_updates_the_tags(repo):
     review = json.loads(plan("--json", "--against", "main").stdout)
     replaced = [c["name"] for c in review["changes"] if c["action"] in ("replace", "delete", "create")]
     updated = {c["name"] for c in review["changes"] if c["action"] == "update"}
-    assert "training-a100-fsx" in updated
-    if replaced:  # the AWS nodes stop being replaced once they run in an Auto Scaling group (#14)
-        pytest.xfail(f"tag-only edit still replaces {replaced}: AWS nodes pin the launch template version")
+    assert "training-a100-fsx" in updated and "training-a100-lt" in updated
+    # The nodes run in an Auto Scaling group on the template's $Latest: no node is replaced.
+    assert replaced == [] and review["data_loss"] == []
