@@ -179,7 +179,7 @@ def _shortfall(fs: FileSystemConfig, tier: LustreTier | None) -> str:
     lustre = (f"raise capacity_gib to {tier.min_gib} for Managed Lustre at {fs.throughput_mbps_per_tib} MB/s per TiB, "
               if tier else "")
     return (f"file_system: {fs.capacity_gib} GiB at {fs.throughput_mbps_per_tib} MB/s per TiB fits no Managed Lustre "
-            f"tier, and Filestore ZONAL writes only {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB (C4); "
+            f"tier, and Filestore ZONAL writes only {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; "
             f"{lustre}or set file_system.deployment_type: ZONAL to accept Filestore's throughput")
 
 
