@@ -17,6 +17,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.healing import check_job
+
 from clouds.data import DataConfig, data_problem
 
 CONFIG_NAMESPACE = "trainstack"
@@ -203,6 +205,7 @@ class ClusterConfig(BaseModel):
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                              "set commitment: none or purchase: on-demand")
+        check_job(self.provider, self.job is not None)
         if self.job is not None and self.file_system is None:
             raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system "
                              "or remove job")
