@@ -14,7 +14,6 @@ import yaml
 from rich.console import Console
 from typer.testing import CliRunner
 
-from profiles.explain import reason
 from profiles.spec import load_spec
 from trainstack.cli import app
 from trainstack.plan_view import compact, is_spot, tree
@@ -73,14 +72,16 @@ def test_long_reasons_move_below_the_table_rather_than_wrap_a_word_per_line(tmp_
     assert "┃ why" not in text and "\n1. cheapest job of" in text  # below the table, numbered by rank
 
 
-def test_a_note_every_row_carries_is_printed_once(tmp_path):
-    spec, resolution = resolved(tmp_path)
-    text = printed(spec, resolution, 200)
+@pytest.mark.parametrize("width", [80, 200])
+def test_each_note_is_printed_once_and_rows_point_at_it(tmp_path, width):
+    spec, resolution = resolved(tmp_path, top=8)
+    text = " ".join(printed(spec, resolution, width).split())
     rows = (resolution.choice, *resolution.alternatives)
-    shared = set(rows[0].candidate.notes).intersection(*(r.candidate.notes for r in rows[1:]))
-    assert shared, "the file-system price note is on every row of this workload"
-    for note in shared:
-        assert " ".join(text.split()).count(" ".join(note.split())) == 1
+    notes = list(dict.fromkeys(n for r in rows for n in r.candidate.notes))
+    assert any(sum(n in r.candidate.notes for r in rows) > 1 for n in notes), "a note shared by several rows"
+    for number, note in enumerate(notes, start=1):
+        assert text.count(" ".join(note.split())) == 1
+        assert f"[{number}] {' '.join(note.split())}" in text
 
 
 def test_the_cli_fits_an_80_column_terminal(tmp_path, monkeypatch):
@@ -115,6 +116,10 @@ def test_no_percentage_against_a_zero_dollar_row(tmp_path):
     pytest.param({"spotStrategy": "SpotAsPriceGo"}, True, id="alicloud-volcengine"),
     pytest.param({"chargingMode": "spot"}, True, id="huaweicloud"),
     pytest.param({"instanceChargeType": "SPOTPAID"}, True, id="tencentcloud"),
+    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 0}}},
+                 True, id="aws-node-group"),
+    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 100}}},
+                 False, id="aws-node-group-on-demand"),
     pytest.param({"scheduling": {"provisioningModel": "STANDARD"}}, False, id="gcp-on-demand"),
     pytest.param({"virtualMachineProfile": {"priority": "Regular"}}, False, id="azure-regular"),
 ])
@@ -169,9 +174,9 @@ def test_small_trees_are_shown_whole():
 
 
 def test_force_onto_another_cloud_drops_the_old_region_key():
+    from clouds.contract import ClusterConfig
     from profiles.stack_writer import render_stack
     from tests.clusters import BASE_CLUSTER
-    from clouds.contract import ClusterConfig
 
     gcp = ClusterConfig(**{**BASE_CLUSTER, "provider": "gcp", "region": "us-east4", "zone": "us-east4-a",
                            "instance_type": "a3-highgpu-8g", "accelerator": "H100"})
