@@ -39,7 +39,7 @@ def resolve(
     top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     write_stack: Optional[str] = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
-    force: bool = typer.Option(False, "--force", help="Overwrite a hand-edited stack file."),
+    force: bool = typer.Option(False, "--force", help="Overwrite a hand-edited stack file, or write one that misses the deadline."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Write a cost-vs-time chart (PNG) here."),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
@@ -118,11 +118,15 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool) -
     from profiles.stack_writer import stack_path
     from profiles.stack_writer import write_stack as write
 
+    choice = resolution.choice.candidate
+    if resolution.deadline_met is False and not force:
+        fail(f"--write-stack: no offering meets the {spec.deadline_hours:g} h deadline (the choice takes "
+             f"{choice.hours:,.1f} h); {resolution.to_meet}; or pass --force to write it anyway")
+    storage = choice.usd_storage if choice.storage is None or choice.storage.basis != "estimate" else None
     try:
         path = stack_path(project_dir(), name)
-        config = keep_zone(cluster_config(spec, resolution.choice.candidate, catalog.version), path)
-        text = render_stack(config, _relative(workload), catalog.built, resolution.choice.candidate.usd_storage,
-                            kept_settings(path))
+        config = keep_zone(cluster_config(spec, choice, catalog.version), path)
+        text = render_stack(config, _relative(workload), catalog.built, storage, kept_settings(path))
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))

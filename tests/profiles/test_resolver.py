@@ -220,3 +220,17 @@ def test_a_range_without_rdma_uses_one_node(fixture_catalog):
     spec = parse_spec({"accelerators": "A10G:4", "nodes": "auto", "interconnect": "rdma", "providers": "aws", "hours": 1})
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     assert (choice.offering.instance_type, choice.nodes) == ("g5.12xlarge", 1)
+
+
+def test_plot_candidates_under_a_deadline_keep_the_late_rows(fixture_catalog, tmp_path):
+    from trainstack.plot import write_plot
+
+    # p5 (47.3 h) meets a 100 h deadline; p4d (150 h) misses it but is still plotted.
+    spec = parse_spec({"accelerators": ["A100:8", "H100:8"], "providers": "aws", "deadline": "100h",
+                       "work": {"gpu_hours": 1200, "reference": "A100-80GB"}})
+    resolution = resolve(spec, fixture_catalog.offerings)
+    assert resolution.deadline_met is True
+    hours = sorted(round(c.hours, 1) for c in resolution.candidates)
+    assert len(resolution.candidates) == resolution.matched and hours[-1] == 150.0
+    assert [c.usd_total for c in resolution.candidates] == sorted(c.usd_total for c in resolution.candidates)
+    assert write_plot(tmp_path / "c.png", spec, resolution) == resolution.matched
