@@ -58,6 +58,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         deadline_hours=spec.deadline_hours,
         usd_per_hour=round(candidate.usd_per_hour, 6), catalog_version=catalog_version,
         file_system=file_system, data=spec.data.config() if spec.data else None,
+        job=spec.job,
     )
 
 
