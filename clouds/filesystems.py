@@ -19,7 +19,7 @@ from clouds.contract import FileSystemConfig
 RULES: dict[str, str] = {
     "aws": "clouds.aws.fsx:fsx_sizing",
     "azure": "clouds.azure.amlfs:amlfs_sizing",
-    "gcp": "clouds.gcp.filesystems:choose_file_system",
+    "gcp": "clouds.gcp.filesystems:offered_file_system",
     "alicloud": "clouds.alicloud.cpfs:cpfs_sizing",
     "tencentcloud": "clouds.tencentcloud.turbo:turbo_sizing",
     "huaweicloud": "clouds.huaweicloud.sfs:turbo_sizing",
@@ -40,6 +40,36 @@ def _rule(provider: str) -> Callable | None:
         return None
     module, function = target.split(":")
     return getattr(importlib.import_module(module), function)
+
+
+def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
+    """The capacity `provider`'s component creates for `fs`, GiB (its sizing rule rounds up
+    to a size the service accepts); None when the cloud cannot provide `fs` at all.
+
+    The rule's result names its capacity `*_gib` or `*_tib` (FsxSizing.storage_capacity_gib,
+    AmlfsSizing.capacity_tib, ...); a TiB figure is converted at 1 TiB = 1024 GiB.
+    """
+    rule = _rule(provider)
+    if rule is None:
+        return None
+    try:
+        sized = rule(fs.capacity_gib, fs.throughput_mbps_per_tib) if provider in _BY_NUMBERS else rule(fs)
+    except ValueError:
+        return None
+    for name, value in zip(getattr(sized, "_fields", ()), sized):
+        if isinstance(value, (int, float)) and name.endswith(("_gib", "_tib")) and "mbps" not in name:
+            return float(value) * (1024 if name.endswith("_tib") else 1)
+    return None
+
+
+def rounding_note(provider: str, fs: FileSystemConfig) -> str:
+    """`file_system: 1 GiB asked; aws creates 1,200 GiB, the next size it accepts` when the
+    component rounds the capacity up, else ""."""
+    made = provisioned_gib(provider, fs)
+    if made is None or made <= fs.capacity_gib:
+        return ""
+    return (f"file_system: {fs.capacity_gib:,} GiB asked; {provider} creates {made:,.0f} GiB, the next size its "
+            "file system accepts (priced and provisioned at that size)")
 
 
 def file_system_problem(provider: str, fs: FileSystemConfig) -> str | None:
@@ -64,6 +94,17 @@ class CreatedFileSystem(NamedTuple):
 
     service: str
     capacity_gib: float
+
+
+def explicit_deployment_type(provider: str, fs: FileSystemConfig) -> str | None:
+    """The `deployment_type` a stack must state to get `fs` on `provider`, where the cloud's
+    rule would otherwise refuse it rather than give less throughput (GCP: Filestore ZONAL
+    below the asked MB/s per TiB); None when none is needed."""
+    if provider != "gcp":
+        return None
+    from clouds.gcp.filesystems import explicit_deployment_type as gcp_choice
+
+    return gcp_choice(fs)
 
 
 def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSystem | None:
