@@ -109,7 +109,7 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
     match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, storage)
-    caveats = [match.price_note] if node_price is not None and match.price_note else []
+    caveats = [match.price_note] if match is not None and node_price is not None and match.price_note else []
     if config.file_system and storage is None:
         caveats.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
     return dataclasses.replace(price, caveats=tuple(caveats))

@@ -95,6 +95,8 @@ def rate_problem(entry: object, today: dt.date) -> str | None:
         return value_problem
     as_of = entry.get("as_of")
     try:
+        if not isinstance(as_of, str):
+            raise TypeError(as_of)  # what fromisoformat raises for a non-string
         age = (today - dt.date.fromisoformat(as_of)).days
     except (TypeError, ValueError):
         return f"has no valid date (as_of: {shown(as_of) if 'as_of' in entry else 'missing'}; write YYYY-MM-DD)"
@@ -107,8 +109,8 @@ def rate_problem(entry: object, today: dt.date) -> str | None:
 
 def _per_usd_problem(entry: dict) -> str | None:
     per_usd = entry.get("per_usd")
-    number = isinstance(per_usd, (int, float)) and not isinstance(per_usd, bool)  # JSON true is no rate
-    if not number or (isinstance(per_usd, float) and not math.isfinite(per_usd)) or per_usd <= 0:
+    if (not isinstance(per_usd, (int, float)) or isinstance(per_usd, bool)  # JSON true is no rate
+            or (isinstance(per_usd, float) and not math.isfinite(per_usd)) or per_usd <= 0):
         return f"is not a valid number (per_usd: {shown(per_usd) if 'per_usd' in entry else 'missing'})"
     if not MIN_PER_USD <= per_usd <= MAX_PER_USD:
         return f"is not plausible (per_usd: {shown(per_usd)}; allowed {MIN_PER_USD:g} to {MAX_PER_USD:,} per USD)"
@@ -250,7 +252,8 @@ def load_catalog(data_dir: Path | None = None, providers: tuple[str, ...] | None
         path = data_dir / f"{provider}.csv"
         if path.exists():
             offerings.extend(load_provider(path, rates, left_out))
-    stale = {c: str(recorded[c].get("as_of") or "no date") for c in unusable
-             if c in left_out and valid_per_usd(recorded[c])}
+    entries = recorded if isinstance(recorded, dict) else {}  # `unusable` is empty when it is not a dict
+    stale = {c: str(entries[c].get("as_of") or "no date") for c in unusable
+             if c in left_out and valid_per_usd(entries[c])}
     return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out,
                    stale, unusable)

@@ -67,7 +67,8 @@ def set_rate(data_dir: Path, currency: str, per_usd: float, as_of: str, source: 
     if not isinstance(rates, dict):
         rates = meta["exchange_rates"] = {}  # missing, or a hand edit that is not a map
     recorded = rates.get(currency)
-    if not force and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
+    # rate_problem is None only for a dict; the isinstance says so to the type checker
+    if not force and isinstance(recorded, dict) and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
         raise RateError(f"--as-of: {as_of} is older than the recorded rate ({describe(currency, recorded)}); "
                         "keep that one, or pass --force to replace it")
     entry = {"per_usd": per_usd, "as_of": as_of, "source": source.strip()}
@@ -227,7 +228,7 @@ def refresh_rate(data_dir: Path, currency: str = "CNY", session=None, today: dt.
     day = dt.date.fromisoformat(as_of)
     rates = _read_meta(data_dir).get("exchange_rates")
     recorded = rates.get(currency) if isinstance(rates, dict) else None
-    if rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
+    if isinstance(recorded, dict) and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
         return KeptRate(recorded, as_of, per_usd)
     age = (today - day).days
     if age > MAX_AGE_DAYS:

@@ -173,16 +173,16 @@ def _write(path: Path, new_text: str, old_text: str | None, meta_path: Path, met
     created = snapshot is not None and not snapshot.exists()
     new_folder = snapshot is not None and not snapshot.parent.exists()
     try:
-        if snapshot is not None:
+        if snapshot is not None and old_text is not None:  # a snapshot exists only of an old file
             write_atomically(snapshot, old_text)
         write_atomically(path, new_text)
         write_atomically(meta_path, json.dumps(meta, indent=2, sort_keys=True) + "\n")
     except BaseException:
         _restore(path, old_text)
         _restore(meta_path, old_meta_text)
-        if created:
+        if created and snapshot is not None:
             snapshot.unlink(missing_ok=True)
-        if new_folder:
+        if new_folder and snapshot is not None:
             snapshot.parent.rmdir()
         raise
     if snapshot is not None:
