@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
+
+if TYPE_CHECKING:  # pydantic-core is pydantic's; the policy pack lists only pydantic
+    from pydantic_core import ErrorDetails
 
 from clouds.field_errors import model_at as _model_at
 from clouds.field_errors import worded
