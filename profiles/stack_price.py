@@ -81,7 +81,8 @@ def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering 
     whole region (Alibaba's snapshot lists prices per region: zone == region)."""
     by_zone = region_wide = None
     for o in offerings:
-        if o.provider == config.provider and o.instance_type == config.instance_type:
+        # The accelerator too: one GCP N1 host type (n1-standard-8) carries T4, V100, P100 or P4.
+        if o.provider == config.provider and o.instance_type == config.instance_type and o.accelerator == config.accelerator:
             if o.zone == config.zone:
                 by_zone = o
                 break
@@ -151,14 +152,18 @@ def _compute_price(config: ClusterConfig, node_price: float | None, listed: bool
 
 def price_from_catalog(config: ClusterConfig) -> StackPrice:
     """Price `config` from the installed catalog of its provider (see `price_stack`); a
-    catalog that cannot be read leaves the recorded price, with a note saying so."""
+    catalog that cannot be read leaves the recorded price, with a note saying so. The
+    caveats end with how old the cloud's prices (and a CNY rate) are when they are old or of
+    unknown age (`Catalog.price_warnings`)."""
     from profiles.catalog.loader import CatalogError, load_catalog
 
     try:
         catalog = load_catalog(providers=(config.provider,))
     except CatalogError:
         return price_stack(config, (), "(catalog unavailable)")
-    return price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog))
+    price = price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog))
+    ages = tuple(line.removeprefix("warning: ") for line in catalog.price_warnings((config.provider,)))
+    return dataclasses.replace(price, caveats=price.caveats + ages)
 
 
 def why_unpriced(provider: str, catalog) -> str:

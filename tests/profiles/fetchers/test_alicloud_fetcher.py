@@ -189,9 +189,9 @@ def test_a_type_without_a_price_is_skipped_and_none_priced_is_an_error(http):
 
 
 def test_a_region_or_type_the_snapshot_does_not_list_is_refused():
-    assert fetch_one_line_error(regions=["cn-shenzhen"]) == (
-        "alicloud: no known GPU type in 'cn-shenzhen'; the types come from alicloud_payg_cny.csv, which lists "
-        "cn-beijing, cn-hangzhou, cn-shanghai, cn-wulanchabu")
+    assert fetch_one_line_error(regions=["cn-qingdao"]) == (
+        "alicloud: no known GPU type in 'cn-qingdao'; the types come from alicloud_payg_cny.csv, which lists "
+        "cn-beijing, cn-hangzhou, cn-shanghai, cn-shenzhen, cn-wulanchabu, cn-zhangjiakou")
     assert fetch_one_line_error(types=["ecs.gn9x.99xlarge"]) == (
         "alicloud: unknown instance type ecs.gn9x.99xlarge; alicloud_payg_cny.csv lists the known ones")
 
