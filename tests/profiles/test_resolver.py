@@ -140,7 +140,8 @@ def test_real_catalog_pick_equals_brute_force_minimum(real_catalog, data):
 def test_cross_cloud_choice_shows_each_provider(real_catalog):
     spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "purchase": "on-demand", "hours": 1})
     resolution = resolve(spec, real_catalog.offerings, top=400)
-    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws", "azure", "gcp"}
+    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {
+        "aws", "azure", "gcp", "alicloud", "tencentcloud"}
 
 
 def test_equal_cost_prefers_the_faster_network(fixture_catalog):
