@@ -59,9 +59,6 @@ def resolve(
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
         typer.echo(f"note: {_left_out_message(catalog)}", err=True)
-    shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
-    for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
-        typer.echo(line, err=True)
     # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
     written = _write_stack(write_stack, spec, resolution, catalog, workload, force) if write_stack is not None else ""
     plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
@@ -72,6 +69,9 @@ def resolve(
     for line in (written, plotted):
         if line:
             typer.echo(line, err=as_json)
+    shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
+    for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
+        typer.echo(line, err=True)
 
 
 def _left_out_message(catalog) -> str:

@@ -130,10 +130,38 @@ def test_duration_words_resolve(project, hours):
     assert result.exit_code == 0, result.output
 
 
-def test_cn_mainland_without_a_rate_says_how_to_record_one(project):
+@pytest.fixture()
+def unrated(tmp_path, monkeypatch):
+    """The CLI reads a copy of the catalog with its USD/CNY rate removed."""
+    import json
+
+    import profiles.catalog.loader as loader
+
+    copy = tmp_path / "unrated"
+    shutil.copytree(loader.DATA_DIR, copy, ignore=shutil.ignore_patterns("snapshots"))
+    meta = json.loads((copy / "catalog.json").read_text())
+    del meta["exchange_rates"]
+    (copy / "catalog.json").write_text(json.dumps(meta))
+    monkeypatch.setattr(loader, "DATA_DIR", copy)
+    return copy
+
+
+def test_cn_mainland_without_a_rate_says_how_to_record_one(project, unrated):
     result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"))
     one_error_line(result, "'jurisdiction' removed the last")
-    assert result.stderr.endswith(f"; 43 offerings listed in CNY are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+    # 68 Alibaba + 102 Tencent rows are listed in CNY.
+    assert result.stderr.endswith(f"; 170 offerings listed in CNY are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+
+
+def test_cn_mainland_with_the_committed_rate_picks_tencent_at_its_converted_list_price(project):
+    import json
+
+    result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"), "--json")
+    assert result.exit_code == 0, result.output
+    choice = json.loads(result.stdout)["choice"]
+    assert (choice["provider"], choice["instance_type"], choice["region"]) == ("tencentcloud", "GT4.41XLARGE948", "ap-beijing")
+    assert choice["usd_per_hour"] == pytest.approx(34.921779, abs=1e-6)  # 237.51 CNY (CP-T4) / 6.8012 (CP-R1)
+    assert choice["price_estimate"] and choice["price_observed"] == "unknown, extracted on 2026-12-01"
 
 
 @pytest.mark.parametrize(
@@ -144,10 +172,10 @@ def test_cn_mainland_without_a_rate_says_how_to_record_one(project):
         pytest.param("accelerators: A100:8\nhours: 1h\nproviders: [aws, alicloud]\n", True, id="names-alicloud"),
     ],
 )
-def test_left_out_note_only_when_the_spec_names_clouds(project, text, noted):
+def test_left_out_note_only_when_the_spec_names_clouds(project, unrated, text, noted):
     result = run("resolve", spec(project, text), "--json")
     assert result.exit_code == 0, result.output
-    assert ("note: catalog: 43 offerings are listed in CNY" in result.stderr) is noted
+    assert ("note: catalog: 170 offerings are listed in CNY" in result.stderr) is noted
 
 
 @pytest.mark.parametrize(
