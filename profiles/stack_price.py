@@ -78,17 +78,19 @@ def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
 
 def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering | None:
     """The catalog row of the stack's instance type in its zone, else a row priced for its
-    whole region (Alibaba's snapshot lists prices per region: zone == region)."""
-    by_zone = region_wide = None
+    whole region (Alibaba's and Tencent's rows list prices per region: zone == region). Where
+    one type has rows for several accelerators (a GCP N1 host carries T4, V100, P100 or P4),
+    the row of the stack's accelerator wins."""
+    by_zone: list[Offering] = []
+    region_wide: list[Offering] = []
     for o in offerings:
-        # The accelerator too: one GCP N1 host type (n1-standard-8) carries T4, V100, P100 or P4.
-        if o.provider == config.provider and o.instance_type == config.instance_type and o.accelerator == config.accelerator:
+        if o.provider == config.provider and o.instance_type == config.instance_type:
             if o.zone == config.zone:
-                by_zone = o
-                break
-            if o.zone == o.region == config.region:
-                region_wide = o
-    return by_zone or region_wide
+                by_zone.append(o)
+            elif o.zone == o.region == config.region:
+                region_wide.append(o)
+    rows = by_zone or region_wide
+    return next((o for o in rows if o.accelerator == config.accelerator), rows[0] if rows else None)
 
 
 def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str,

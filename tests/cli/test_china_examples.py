@@ -144,7 +144,10 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
     assert config.zone != config.region  # the row is priced per region, the stack names a zone
     assert price.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
     assert price.usd_total == pytest.approx(price.usd_per_hour * 72)
-    assert price.note == f"the stack records no price; catalog {rated.version} gives ${price.usd_per_hour:,.2f}/hour"
+    # The stack records the committed rate's price (2 x 270.8333 / 6.8012 = $79.64); at 7.0 it is $77.38.
+    assert price.note == (f"the stack records $79.64/hour, but 2 x ecs.ebmgn7ex.32xlarge on-demand costs $77.38/hour "
+                          f"in catalog {rated.version} (edited by hand, or the catalog changed since it was resolved: "
+                          "re-run `trainstack resolve --write-stack`)")
     estimate, storage = price.caveats
     assert estimate.startswith("estimate: third-party CNY list price seen 2024-12-30 (china-prices.md CP-A32)")
     assert storage == "the file system's price on alicloud is unknown, so the job total leaves it out"
@@ -157,7 +160,12 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
     assert result.exit_code == 0, result.output
     config = cluster(name)
     lines = result.stdout.splitlines()
-    assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
+    if name in PRICED:
+        assert lines[1] == (f"  ok catalog: stack priced at ${PRICED[name]:.4f}/hour with catalog "
+                            f"{config.catalog_version} (the current catalog)")
+        lines.insert(2, "")  # a priced stack has no `fix:` line under its catalog finding
+    else:
+        assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
     assert lines[3].startswith(f"  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
     assert f"that {config.zone} sells {config.instance_type}" in lines[4]
 
