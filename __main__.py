@@ -2,8 +2,8 @@
 
 import pulumi
 
-from components.config import check_provider_region, parse_cluster_config, provider_region_key
-from components.contract import CLUSTER_KEY, CONFIG_NAMESPACE, OUTPUT_NAMES
+from clouds.config import check_provider_region, parse_cluster_config, provider_region_key
+from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, OUTPUT_NAMES
 from components.registry import component_for
 
 config = parse_cluster_config(pulumi.Config(CONFIG_NAMESPACE).require_object(CLUSTER_KEY))

@@ -150,7 +150,7 @@ def _cluster_price(raw: Any) -> float | None:
     """The cluster's USD/hour as configured, priced from the catalog like `trainstack plan`
     (a hand-edited `usd_per_hour` cannot slip past the budget); None when the catalog does
     not price it or the config does not parse, so a set budget fails closed."""
-    from components.config import ConfigError, parse_cluster_config
+    from clouds.config import ConfigError, parse_cluster_config
     from profiles.stack_price import price_from_catalog
 
     try:

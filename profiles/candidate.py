@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from profiles.catalog.offering import Offering
 
@@ -22,9 +23,17 @@ class Candidate:
         nodes: number of instances.
         hours: job wall-clock hours on this offering, spot overhead included.
         usd_per_node_hour: price of one instance, USD/hour (reserved: amortized rate).
-        usd_storage: the file system's cost for `hours`, USD; None when unknown.
+        usd_storage: the file system's cost for `hours`, USD (a list price or, where the
+            cloud publishes none, the explicit estimate `storage.basis` names); None only
+            when no file system is asked for.
         notes: remarks shown with the row (checkpointing, unsourced figures, unknowns).
         reservation_id: the held reservation to launch into, for `reservation`.
+        storage: the file system this cloud creates (service, capacity, price basis), or None.
+        interruptions: expected spot interruptions of the cluster during the run (0 unless spot).
+        added_hours: hours those interruptions add (already in `hours`).
+        charged_hours: hours billed, when they differ from `hours` (a commitment's share of
+            its term); None otherwise.
+        committed_hours: hours of the whole commitment (term x terms), or None.
     """
 
     offering: Offering
@@ -35,6 +44,11 @@ class Candidate:
     usd_storage: float | None = None
     notes: tuple[str, ...] = ()
     reservation_id: str | None = None
+    storage: Any = None
+    interruptions: float = 0.0
+    added_hours: float = 0.0
+    charged_hours: float | None = None
+    committed_hours: float | None = None
 
     @property
     def usd_per_hour(self) -> float:
@@ -43,22 +57,29 @@ class Candidate:
 
     @property
     def usd_compute(self) -> float:
-        """Compute cost of the job, USD (usd_per_hour x hours)."""
-        return self.usd_per_hour * self.hours
+        """Compute cost of the job, USD: usd_per_hour x hours billed (a commitment bills
+        its share of the term, `charged_hours`)."""
+        billed = self.hours if self.charged_hours is None else self.charged_hours
+        return self.usd_per_hour * billed
+
+    @property
+    def usd_commitment(self) -> float | None:
+        """The whole commitment's cost, USD (all nodes, whole term), or None."""
+        return None if self.committed_hours is None else self.usd_per_hour * self.committed_hours
 
     @property
     def usd_total(self) -> float:
-        """Cost of the job, USD: compute plus storage (unknown storage counts as 0 and is
-        flagged in `notes`)."""
+        """Cost of the job, USD: compute plus storage (where a cloud publishes no storage
+        price, the explicit estimate in `storage`)."""
         return self.usd_compute + (self.usd_storage or 0.0)
 
     def sort_key(self) -> tuple:
-        """Cheapest job first; at equal cost the safer purchase, then the faster network,
-        then a stable name order."""
+        """Cheapest job first; at equal cost the faster run, then the safer purchase, then
+        the faster network, then a stable name order."""
         o = self.offering
         return (
-            round(self.usd_total, 6), PURCHASE_RANK[self.purchase], -(o.network_gbps or 0),
-            o.provider, o.region, o.zone, o.instance_type,
+            round(self.usd_total, 6), round(self.hours, 6), PURCHASE_RANK[self.purchase], -(o.network_gbps or 0),
+            o.provider, o.region, o.zone, o.instance_type, self.nodes,
         )
 
     def speed_key(self) -> tuple:

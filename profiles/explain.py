@@ -101,3 +101,11 @@ def reason(c: Candidate, above: Candidate | None, matched: int, deadline_note: s
     pct = 100 * delta / above.usd_total if above.usd_total else 0.0
     sign = "+" if delta >= 0 else "-"
     return f"{sign}${abs(delta):,.2f} ({sign}{abs(pct):.1f}%) vs the row above" + (f": {detail}" if detail else "")
+
+
+def deadline_miss(c: Candidate, deadline_hours: float | None) -> str:
+    """`; misses the 504 h deadline by 8.8 h (+1.7%)` for a row slower than the deadline, else ""."""
+    if deadline_hours is None or c.hours <= deadline_hours:
+        return ""
+    over = c.hours - deadline_hours
+    return f"; misses the {deadline_hours:g} h deadline by {over:,.1f} h (+{100 * over / deadline_hours:.1f}%)"

@@ -6,7 +6,7 @@ AWS, live through boto3 (imported lazily):
 - EC2 DescribeInstanceTypes: vCPUs per instance; needed = nodes x vCPUs;
 - EC2 DescribeInstances: vCPUs already running (running/pending) against the same quota;
 - Service Quotas GetServiceQuota (falling back to GetAWSDefaultServiceQuota): the vCPU quota
-  of the family, On-Demand and Spot counted separately (`profiles.facts.quotas`).
+  of the family, On-Demand and Spot counted separately (`facts.quotas`).
 Azure and GCP: no live quota API is wired in yet, so the check says which quota applies,
 how much the stack needs and where to request it.
 Before any of these, the stack goes through its component's own `validate_args` (the checks
@@ -16,7 +16,6 @@ which assume a buildable stack, are skipped.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import math
 from collections.abc import Callable
@@ -26,10 +25,10 @@ from typing import Any
 
 import yaml
 
-from components.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
-from components.contract import ClusterConfig
+from clouds.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
+from clouds.contract import ClusterConfig
 from profiles.aws_api import aws_errors, client, new_session
-from profiles.facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
+from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
 
 RETRY_HINT = "rerun `trainstack check`"
 STATUSES = ("ok", "fail", "unknown", "info")
@@ -114,17 +113,12 @@ def preflight(cluster: ClusterConfig, catalog_version: str | None = None, sessio
 def component_validation(provider: str) -> Callable[..., None] | None:
     """The `validate_args` of `provider`'s component, imported on first use; None if unregistered.
 
-    It sits beside the component class `components.registry.REGISTRY` names
-    (`components.aws.cluster:AwsGpuCluster` -> `components.aws.validate.validate_args`); the
-    validate modules import no Pulumi or cloud SDK, so `check` stays light.
+    It sits in the cloud's pure rules (`clouds.registry.validator`: `clouds.aws.validate`), which
+    import no Pulumi or cloud SDK, so `check` stays light.
     """
-    from components.registry import REGISTRY
+    from clouds.registry import validator
 
-    target = REGISTRY.get(provider)
-    if target is None:
-        return None
-    package = target.split(":")[0].rpartition(".")[0]
-    return importlib.import_module(f"{package}.validate").validate_args
+    return validator(provider)
 
 
 def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding | None:

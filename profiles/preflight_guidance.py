@@ -7,7 +7,7 @@ stack) and the command or console page that shows and raises the quota.
   Azure: vCPU quotas per VM family per region, plus Total Regional vCPUs; Spot VMs count
          against the regional Spot (low-priority) vCPU quota instead.
   GCP:   regional GPU quotas per model (NVIDIA_<MODEL>_GPUS), Spot/preemptible ones separate
-         (PREEMPTIBLE_NVIDIA_<MODEL>_GPUS), plus CPUS (`profiles.facts.quotas`, Q4); TPUs
+         (PREEMPTIBLE_NVIDIA_<MODEL>_GPUS), plus CPUS (`facts.quotas`, Q4); TPUs
          have their own Cloud TPU quotas.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from components.contract import ClusterConfig
-from profiles.facts.quotas import gcp_gpu_metric
+from clouds.contract import ClusterConfig
+from facts.quotas import gcp_gpu_metric
 from profiles.preflight import Finding
 
 NOT_LIVE = "not checked live (no {cloud} quota API in trainstack yet)"

@@ -4,8 +4,11 @@ For each offering that matches the spec's static constraints, the job's hours fo
 its work (or are given), its memory fit, and its node count's scaling; each purchase
 option (on-demand, spot with its interruption overhead, reserved terms when the capacity
 is kept that long, capacity already held) is then costed as USD/hour x hours + storage.
-The cheapest job that meets the deadline wins; if none meets it, the fastest is shown.
-Ties break on the safer purchase, then the faster network, then names, so picks are stable.
+With a node range each offering takes its cheapest node count that meets the deadline.
+The cheapest job that meets the deadline wins; if none meets it, the cheapest of the rows
+closest to it (within `CLOSE` of the fastest), each saying by how much it misses, and what
+would meet it. Ties break on the faster run, then the safer purchase, then the faster
+network, then names, so picks are stable.
 """
 
 from __future__ import annotations
@@ -18,21 +21,19 @@ from dataclasses import dataclass
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
-from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_note, storage_usd
-from profiles.explain import CONSTRAINTS, NoMatchError, nearest, no_match, reason
-from components.contract import FileSystemConfig
-from profiles.facts.filesystems import file_system_problem
-from profiles.facts.regions import in_mainland_china
+from profiles.costing import PURCHASES, best_per_purchase, candidates, held
+from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
+from clouds.contract import FileSystemConfig
+from clouds.filesystems import file_system_problem
+from facts.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
 
-__all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "Ranked", "Resolution", "resolve"]
+__all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]
 
-PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
-# Clouds whose component cannot launch spot from a stack file: Tencent spot needs a bid in
-# the account's currency (`spot_max_price`, components/tencentcloud/purchase.py), which the
-# contract does not carry; a spot pick there would write a stack `plan` refuses.
-NO_SPOT_FROM_STACK = frozenset({"tencentcloud"})
-
+# When no row meets the deadline, rows up to this much slower than the fastest are shown.
+CLOSE = 0.05
+# `what_would_meet` tries node counts up to this.
+MAX_SUGGESTED_NODES = 1024
 
 @dataclass(frozen=True)
 class Ranked:
@@ -47,14 +48,17 @@ class Resolution:
     """The resolver's answer.
 
     Attributes:
-        choice: the cheapest job meeting the deadline (or the fastest, if none does).
+        choice: the cheapest job meeting the deadline (if none does, the cheapest of the
+            rows within `CLOSE` of the fastest).
         alternatives: the next rows, best first, each with why it ranks below the row above.
         matched: number of candidates (offering x purchase) that can run the job.
         searched: number of offerings examined.
         deadline_met: None without a deadline; else whether the choice meets it.
         rejected: constraint -> (offerings removed, one example's numbers) for the
             job-specific checks (memory_fit, throughput).
-        candidates: every candidate that can run the job, in rank order (for plots).
+        candidates: every candidate that can run the job, cheapest first (for plots).
+        to_meet: when no row meets the deadline, what would (more nodes, other
+            accelerators); "" otherwise.
     """
 
     choice: Ranked
@@ -64,6 +68,7 @@ class Resolution:
     deadline_met: bool | None = None
     rejected: dict[str, tuple[int, str]] | None = None
     candidates: tuple[Candidate, ...] = ()
+    to_meet: str = ""
 
 
 def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:
@@ -83,11 +88,6 @@ def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> fro
     return frozenset(known[n.casefold()] for n in spec.accelerators)
 
 
-def _held(spec: WorkloadSpec, offering: Offering) -> list:
-    return [r for r in spec.reservations if (r.provider, r.instance_type, r.zone) ==
-            (offering.provider, offering.instance_type, offering.zone) and r.nodes >= spec.nodes]
-
-
 def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> Iterator[str]:
     """Yield, in `CONSTRAINTS` order, each catalog-level constraint `offering` fails."""
     if spec.providers and offering.provider not in spec.providers:
@@ -104,7 +104,7 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "gpu_memory"
     if spec.interconnect == "rdma" and spec.nodes > 1 and not offering.rdma:
         yield "interconnect"
-    if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not _held(spec, offering):
+    if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not held(spec, offering, spec.nodes):
         yield "price"
     if spec.file_system and _file_system_problem(spec, offering.provider):
         yield "file_system"
@@ -129,78 +129,46 @@ def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering)
     return found + [estimate.constraint] if isinstance(estimate, Rejection) else found
 
 
-def _price_notes(offering: Offering) -> tuple[str, ...]:
-    """Both currencies for rows listed in another currency, and any estimate flag."""
-    notes: tuple[str, ...] = ()
-    if offering.currency != "USD" and offering.on_demand_native is not None:
-        notes += (f"listed as {offering.on_demand_native:,.2f} {offering.currency}/h per node",)
-    return notes + ((offering.price_note,) if offering.price_note else ())
-
-
-def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | None:
-    """The live reserved price of the row when a refresh recorded one, else the discount
-    estimate from `profiles.cost.pricing` (USD/hour, amortized over the term)."""
-    live = offering.reserved_1y_usd_per_hour if term == "1y" else offering.reserved_3y_usd_per_hour
-    return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, term)
-
-
-def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours) -> list[Candidate]:
-    """Every priced way to buy `offering` for the job, each costed for the whole job."""
-    storage, notes = None, job.notes + _price_notes(offering)
-    if spec.file_system:
-        fs = spec.file_system
-        storage = storage_usd(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, job.hours)
-        note = storage_note(offering.provider, fs.throughput_mbps_per_tib)
-        notes += (note,) if note else ()
-    prices: list[tuple[str, float, float, str | None]] = []  # purchase, USD/node-hour, hours, id
-    for purchase in PURCHASES[spec.purchase]:
-        price = offering.price(purchase)
-        if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
-            continue
-        hours = job.hours
-        if purchase == "spot" and spec.spot is not None:
-            hours += spot_overhead_hours(job.hours, spec.nodes, spec.spot)
-        prices.append((purchase, price, hours, None))
-        if purchase == "on-demand" and spec.commitment != "none":
-            reserved = _reserved_price(offering, price, spec.commitment)
-            if reserved is not None:
-                prices.append((f"reserved-{spec.commitment}", reserved, hours, None))
-                term_hours = 8760 * int(spec.commitment[0])
-                notes += (f"{spec.commitment} commitment: ${reserved * spec.nodes * term_hours:,.0f} over the term, "
-                          "of which this job uses its share",) if purchase == "on-demand" else ()
-    prices += [("reservation", r.usd_per_hour, job.hours, r.id) for r in _held(spec, offering)]
-    return [
-        Candidate(offering, purchase, spec.nodes, hours, price,
-                  None if storage is None else storage * hours / job.hours,
-                  notes + _placement_notes(offering, purchase), held_id)
-        for purchase, price, hours, held_id in prices
-    ]
-
-
-def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
-    """Placement limits of a purchase option the component applies (Alibaba: no deployment
-    set for spot), so `resolve` says so when it picks one."""
-    notes: tuple[str, ...] = ()
-    if offering.provider == "alicloud" and offering.zone == offering.region:
-        notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
-    if offering.provider != "alicloud" or purchase != "spot":
-        return notes
-    from components.alicloud.placement import placement_for  # pure module, no Pulumi
-
-    return (*notes, placement_for("spot").reason)
-
-
 def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], bool | None]:
+    """Rows in rank order and whether the deadline is met (None without one).
+
+    When no row meets the deadline, the rows within `CLOSE` of the fastest are shown,
+    cheapest first: a run a few percent slower than the fastest at a fraction of its cost
+    is what a careful engineer would take, not the single fastest row.
+    """
     if spec.deadline_hours is None:
         return sorted(found, key=Candidate.sort_key), None
     on_time = [c for c in found if c.hours <= spec.deadline_hours]
     if on_time:
         return sorted(on_time, key=Candidate.sort_key), True
-    return sorted(found, key=Candidate.speed_key), False
+    fastest = min(c.hours for c in found)
+    closest = [c for c in found if c.hours <= fastest * (1 + CLOSE)]
+    return sorted(closest, key=Candidate.sort_key), False
+
+
+def _offering_candidates(spec: WorkloadSpec, offering: Offering) -> list[Candidate] | Rejection:
+    """The candidates of one offering at the node count chosen per purchase option, or the
+    job-specific rejection of its last node count."""
+    options: list[Candidate] = []
+    rejection: Rejection | None = None
+    for nodes in spec.node_counts():
+        if spec.interconnect == "rdma" and nodes > 1 and not offering.rdma:
+            continue
+        estimate = job_hours(spec, offering, nodes)
+        if isinstance(estimate, Rejection):
+            rejection = estimate
+            continue
+        options.extend(candidates(spec, offering, estimate, nodes))
+    if not options and rejection is not None:
+        return rejection
+    return best_per_purchase(options, spec.deadline_hours)
 
 
 def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering], top: int = 5) -> Resolution:
     """Rank every way to run the job by its total cost.
+
+    With a node range (`nodes: 2-16`, `auto`) each offering is costed at every count of the
+    range and keeps, per purchase option, the cheapest count that meets the deadline.
 
     Args:
         spec: the workload.
@@ -221,26 +189,50 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     details: dict[str, str] = {}
     for offering in offerings:
         failure = next(static_failures(spec, wanted, offering), None)
-        estimate = job_hours(spec, offering) if failure is None else None
-        if isinstance(estimate, Rejection):
-            failure = estimate.constraint
-            details.setdefault(failure, f"{offering.instance_type}: {estimate.detail}")
+        kept = _offering_candidates(spec, offering) if failure is None else []
+        if isinstance(kept, Rejection):
+            failure = kept.constraint
+            details.setdefault(failure, f"{offering.instance_type}: {kept.detail}")
         if failure == "file_system":
             details.setdefault(failure, f"{offering.provider}: {_file_system_problem(spec, offering.provider)}")
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
-        elif isinstance(estimate, JobHours):
-            found.extend(candidates(spec, offering, estimate))
+        elif isinstance(kept, list):
+            found.extend(kept)
     if not found:
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
         raise no_match(failed, details, near)
     ranked, deadline_met = _rank(spec, found)
-    note = ""
-    if deadline_met is not None:
-        note = (f", meets the {spec.deadline_hours:g} h deadline" if deadline_met
-                else f"; none meets the {spec.deadline_hours:g} h deadline: fastest shown")
+    note, to_meet = "", ""
+    if deadline_met is not None and spec.deadline_hours is not None:
+        note = f", meets the {spec.deadline_hours:g} h deadline"
+        if not deadline_met:
+            to_meet = what_would_meet(spec, ranked[0], offerings)
+            note = f"; none meets the {spec.deadline_hours:g} h deadline: cheapest within {CLOSE:.0%} of the fastest"
     rows = ranked[: max(top, 1)]
-    kept = tuple(Ranked(c, reason(c, rows[i - 1] if i else None, len(found), note)) for i, c in enumerate(rows))
+    kept_rows = tuple(Ranked(c, reason(c, rows[i - 1] if i else None, len(found), note)
+                             + deadline_miss(c, spec.deadline_hours)) for i, c in enumerate(rows))
     rejected = {k: (len(failed[k]), details[k]) for k in details}
-    everything = ranked if deadline_met is None else sorted(found, key=Candidate.sort_key)
-    return Resolution(kept[0], kept[1:], len(found), len(offerings), deadline_met, rejected, tuple(everything))
+    everything = sorted(found, key=Candidate.sort_key)
+    return Resolution(kept_rows[0], kept_rows[1:], len(found), len(offerings), deadline_met, rejected,
+                      tuple(everything), to_meet)
+
+
+def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Offering]) -> str:
+    """What would meet the deadline the rows miss: more nodes of the best row's offering
+    (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions."""
+    assert spec.deadline_hours is not None
+    o = best.offering
+    for nodes in sorted({n for n in (*range(best.nodes + 1, best.nodes + 33), *(2**k for k in range(14)))
+                         if best.nodes < n <= MAX_SUGGESTED_NODES}):
+        if spec.interconnect == "rdma" and not o.rdma:
+            break
+        estimate = job_hours(spec, o, nodes)
+        if isinstance(estimate, JobHours):
+            rows = [c for c in candidates(spec, o, estimate, nodes) if c.purchase == best.purchase]
+            if rows and rows[0].hours <= spec.deadline_hours:
+                c = rows[0]
+                return (f"to meet it: {nodes} nodes of {o.instance_type} {c.purchase} finish in {c.hours:,.1f} h "
+                        f"for ${c.usd_total:,.2f} (set `nodes: {spec.nodes}-{nodes}` or `nodes: auto`)")
+    return (f"to meet it: no node count up to {MAX_SUGGESTED_NODES} of {o.instance_type} does; allow faster "
+            "accelerators or other regions, or relax the deadline")

@@ -15,10 +15,12 @@ from typing import ClassVar, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from profiles.cost.work import ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
+from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
 from profiles.spec_errors import one_line
 from profiles.units import not_bool, parse_duration_hours, parse_size_gib
 
+# `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
+AUTO_MAX_NODES = 64
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
 _CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
@@ -63,7 +65,10 @@ class WorkloadSpec(BaseModel):
             accelerator meeting `min_gpu_memory_gib`. `NAME:N` also sets `gpus_per_node`.
         min_gpu_memory_gib: minimum memory per accelerator, GiB (accepts `80GB`).
         gpus_per_node: accelerators per node.
-        nodes: number of nodes.
+        nodes: number of nodes; with `max_nodes`, the smallest count to consider. The YAML
+            accepts a range (`2-16`) or `auto` (1 to `AUTO_MAX_NODES`): the resolver then
+            picks, per offering, the count with the cheapest job that meets the deadline.
+        max_nodes: the largest node count to consider, or None for exactly `nodes`.
         interconnect: `rdma` needs an RDMA fabric (EFA, InfiniBand, GPUDirect); `none` not.
         purchase: `any` (spot allowed, on-demand too), `spot` (spot only), `on-demand`.
         hours: wall-clock run time, hours (accepts `72h`, `3d`); give it or `work`.
@@ -72,8 +77,8 @@ class WorkloadSpec(BaseModel):
         model: transformer shape for the memory-fit check, or None.
         spot: checkpointing for spot; needed (with `file_system`) whenever spot is allowed.
         deadline_hours: latest acceptable run time, hours (`7d`), or None.
-        commitment: `1y`/`3y` when the capacity will be kept that long (prices reserved
-            terms), `none` otherwise.
+        commitment: a reserved term to price (`1y`, `3y`, or `{term: 1y, reuse: 0.8}`
+            when other work uses the capacity after the job), or None (`none`).
         reservations: capacity already held, priced as given.
         providers: clouds to consider (lowercase names from the catalog); empty = all.
         regions: regions to consider; empty = all.
@@ -90,7 +95,8 @@ class WorkloadSpec(BaseModel):
         default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
     )
     gpus_per_node: int | None = Field(default=None, ge=1, le=64, description="GPUs per node.")
-    nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes.")
+    nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range).")
+    max_nodes: int | None = Field(default=None, ge=1, le=10_000, description="Largest node count of a range.")
     interconnect: Literal["none", "rdma"] = Field(default="none", description="Fabric.")
     purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase.")
     hours: float | None = Field(default=None, gt=0, description="Run time, hours.")
@@ -98,7 +104,7 @@ class WorkloadSpec(BaseModel):
     model: ModelSpec | None = Field(default=None, description="Model shape for memory fit.")
     spot: SpotSpec | None = Field(default=None, description="Checkpointing for spot.")
     deadline_hours: float | None = Field(default=None, alias="deadline", gt=0, description="Hours.")
-    commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Kept capacity.")
+    commitment: CommitmentSpec | None = Field(default=None, description="Reserved term to price.")
     reservations: tuple[ReservationSpec, ...] = Field(default=(), description="Held capacity.")
     providers: tuple[str, ...] = Field(default=(), description="Clouds to consider.")
     regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
@@ -129,6 +135,39 @@ class WorkloadSpec(BaseModel):
     @classmethod
     def _number(cls, value: object) -> object:
         return not_bool(value)
+
+    @field_validator("commitment", mode="before")
+    @classmethod
+    def _read_commitment(cls, value: object) -> object:
+        if value is None or value in ("none", False):
+            return None
+        return {"term": value} if isinstance(value, str) else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _node_range(cls, data: object) -> object:
+        """`nodes: 2-16` -> nodes 2, max_nodes 16; `nodes: auto` -> 1 to AUTO_MAX_NODES."""
+        if not isinstance(data, dict) or not isinstance(data.get("nodes"), str):
+            return data
+        text = data["nodes"].strip().lower()
+        if text == "auto":
+            return {**data, "nodes": 1, "max_nodes": AUTO_MAX_NODES}
+        match = re.fullmatch(r"(\d+)\s*-\s*(\d+)", text)
+        if match is None:
+            return data  # a plain number in quotes, or an error pydantic words
+        low, high = int(match.group(1)), int(match.group(2))
+        if not 1 <= low <= high:
+            raise ValueError(f"nodes: '{data['nodes']}' is not a range of node counts; write it like 2-16 or auto")
+        return {**data, "nodes": low, "max_nodes": high}
+
+    def node_counts(self) -> tuple[int, ...]:
+        """Node counts to consider: `nodes` alone, every count of a range of up to 32, or
+        for wider ranges the powers of two inside it plus both ends."""
+        high = self.max_nodes or self.nodes
+        if high - self.nodes < 32:
+            return tuple(range(self.nodes, high + 1))
+        powers = {2**k for k in range(15) if self.nodes <= 2**k <= high}
+        return tuple(sorted(powers | {self.nodes, high}))
 
     @field_validator("purchase", mode="before")
     @classmethod
@@ -168,6 +207,8 @@ class WorkloadSpec(BaseModel):
                 f"spot: purchase '{self.purchase}' allows spot, which needs checkpoints on shared storage; "
                 "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
             )
+        if self.max_nodes is not None and self.max_nodes < self.nodes:
+            raise ValueError(f"max_nodes: {self.max_nodes} is below nodes {self.nodes}; give a range such as 2-16")
         work_params = self.work.params if self.work else None
         if work_params and self.model and work_params != self.model.params:
             raise ValueError(f"model.params: {self.model.params:g} differs from work.params {work_params:g}; "

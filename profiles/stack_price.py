@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import dataclasses
 from dataclasses import dataclass
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
 from profiles.cost.pricing import reserved_usd_per_hour, storage_usd
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from components.config import CONFIG_KEY, provider_region_key
-from components.contract import ClusterConfig, FileSystemConfig
+from clouds.config import CONFIG_KEY, provider_region_key
+from clouds.contract import ClusterConfig, FileSystemConfig
 from profiles.files import write_atomically
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec

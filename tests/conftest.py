@@ -13,7 +13,7 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from profiles.catalog import loader
 from tests.clusters import BASE_CLUSTER
 from trainstack.mocks import TrainstackMocks

@@ -15,6 +15,7 @@ from typing import Optional
 import typer
 
 from trainstack import render
+from trainstack.bench_cli import bench_app
 from trainstack.catalog_cli import catalog_app
 from trainstack.usage_errors import OneLineUsageErrors, fail
 
@@ -23,6 +24,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0], cls=OneLineUsageErrors)
 app.add_typer(catalog_app, name="catalog")
+app.add_typer(bench_app, name="bench")
 
 
 def project_dir() -> Path:

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from components.config import CONFIG_KEY, ConfigError, parse_cluster_config
+from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 
 PATHS = ("__main__.py", "Pulumi.yaml", "components", "profiles", ":(exclude)profiles/catalog/data")

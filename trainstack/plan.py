@@ -20,7 +20,7 @@ from pulumi.runtime import settings
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
-from components.config import CONFIG_KEY, ConfigError, parse_cluster_config
+from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT = "trainstack"

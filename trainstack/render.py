@@ -27,6 +27,11 @@ def candidate_json(ranked: Any) -> dict:
         "purchase": c.purchase, "hours": round(c.hours, 4), "usd_per_hour": round(c.usd_per_hour, 6),
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
         "usd_total": round(c.usd_total, 2), "reason": ranked.reason, "notes": list(c.notes),
+        "file_system": None if c.storage is None else {
+            "service": c.storage.service, "capacity_gib": c.storage.capacity_gib,
+            "usd_per_hour": round(c.storage.usd_per_hour, 6), "basis": c.storage.basis, "reference": c.storage.reference},
+        "spot_interruptions": round(c.interruptions, 4), "spot_added_hours": round(c.added_hours, 4),
+        "usd_commitment": None if c.usd_commitment is None else round(c.usd_commitment, 2),
         "currency": o.currency, "on_demand_native_per_hour": o.on_demand_native,
         "price_estimate": bool(o.price_note), "price_observed": o.catalog_date,
     }
@@ -39,6 +44,7 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
         "alternatives": [candidate_json(r) for r in resolution.alternatives],
         "matched": resolution.matched,
         "deadline_met": resolution.deadline_met,
+        "to_meet": resolution.to_meet,
         "rejected": {k: {"offerings": n, "example": d} for k, (n, d) in (resolution.rejected or {}).items()},
         "catalog_version": catalog_version,
     }
@@ -76,7 +82,9 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     for constraint, (count, example) in (resolution.rejected or {}).items():
         out.print(escape(f"rejected by {constraint}: {count} offerings, e.g. {example}"))
     if resolution.deadline_met is False:
-        out.print(f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; fastest first[/bold red]")
+        out.print(f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; the cheapest of the rows "
+                  f"closest to it are shown[/bold red]")
+        out.print(escape(resolution.to_meet))
 
 
 def plan_json(result: Any, policies: list | None = None) -> dict:

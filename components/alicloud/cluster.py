@@ -15,9 +15,9 @@ import pulumi
 from components.alicloud.compute import create_deployment_set, create_key_pair, create_nodes
 from components.alicloud.network import create_network
 from components.alicloud.storage import create_file_system
-from components.alicloud.validate import PROVIDER, validate_args
-from components.common import cluster_tags
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.alicloud.validate import PROVIDER, validate_args
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:alicloud:GpuCluster"
 

@@ -8,9 +8,9 @@ from typing import Any
 import pulumi
 import pulumi_alicloud as alicloud
 
-from components.alicloud.placement import placement_for
+from clouds.alicloud.placement import placement_for
 from components.alicloud.profile import IMAGE_NAME_REGEX, IMAGE_OWNERS, node_args
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 
 def create_deployment_set(

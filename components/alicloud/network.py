@@ -9,7 +9,7 @@ import pulumi
 import pulumi_alicloud as alicloud
 
 from components.alicloud.security import VPC_CIDR, VSWITCH_CIDR, ingress_rules
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 
 class Network(NamedTuple):

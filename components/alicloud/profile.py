@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from components.alicloud.facts import eri_interfaces
+from clouds.alicloud.facts import eri_interfaces
 from components.alicloud.purchase import charge_settings
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 IMAGE_OWNERS = "system"
 IMAGE_NAME_REGEX = r"^ubuntu_22_04_x64"

@@ -12,8 +12,8 @@ from typing import NamedTuple
 import pulumi
 import pulumi_alicloud as alicloud
 
-from components.alicloud.cpfs import cpfs_sizing
-from components.contract import FileSystemConfig
+from clouds.alicloud.cpfs import cpfs_sizing
+from clouds.contract import FileSystemConfig
 
 # The NAS default permission group for VPC mount targets (pulumi-alicloud
 # `nas.ProtocolMountTarget` doc: "Default value: DEFAULT_VPC_GROUP_NAME").

@@ -4,7 +4,7 @@ The Lustre client install follows the FSx for Lustre user guide, "Installing the
 client" (Ubuntu: FSx apt repository, package `lustre-client-modules-$(uname -r)`); that
 procedure is not in shared/reference-facts, so treat the repository URLs as unsourced there.
 Whether EFA may read and write GPU memory (FI_EFA_USE_DEVICE_RDMA) is N1 (aws-ofi-nccl
-gdr_required), carried by `profiles.facts.aws`.
+gdr_required), carried by `facts.aws`.
 """
 
 from __future__ import annotations

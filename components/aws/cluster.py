@@ -21,9 +21,9 @@ from components.aws.compute import (
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.storage import create_file_system
-from components.aws.validate import validate_args
-from components.common import cluster_tags
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.aws.validate import validate_args
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:aws:GpuCluster"
 

@@ -9,9 +9,9 @@ import pulumi
 import pulumi_aws as aws
 
 from components.aws.cloud_init import user_data
-from components.aws.efa import efa_interface_count, network_interfaces
-from components.contract import ClusterConfig
-from profiles.facts.aws import aws_network
+from clouds.aws.efa import efa_interface_count, network_interfaces
+from clouds.contract import ClusterConfig
+from facts.aws import aws_network
 
 # AWS Deep Learning Base AMI (Ubuntu 22.04) with the open-source NVIDIA driver, EFA and NCCL.
 DLAMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)*"

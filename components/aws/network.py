@@ -9,7 +9,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.aws.security import RuleSpec, security_rules
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 # A choice, not a sourced figure: a /16 VPC with a /17 subnet leaves ~32,000 addresses,
 # enough for 1,000 p5 nodes with one address per EFA interface (32 each, K1).

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pulumi
 import pulumi_aws as aws
 
-from components.aws.fsx import fsx_sizing
-from components.contract import FileSystemConfig
+from clouds.aws.fsx import fsx_sizing
+from clouds.contract import FileSystemConfig
 
 
 def create_file_system(

@@ -13,15 +13,15 @@ from typing import Optional
 import pulumi
 import pulumi_azure_native as azure_native
 
-from components.azure.amlfs import LUSTRE_FS_NAME
+from clouds.azure.amlfs import LUSTRE_FS_NAME
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
 from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
 from components.azure.profile import ADMIN_USERNAME, vm_profile
 from components.azure.storage import create_file_system
-from components.azure.validate import validate_args
-from components.common import cluster_tags
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.azure.validate import validate_args
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:azure:GpuCluster"
 

@@ -9,7 +9,7 @@ import pulumi
 import pulumi_azure_native as azure_native
 import pulumi_tls as tls
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 # Scale-set inputs that Azure cannot change in place, so Pulumi must recreate the scale set.
 # azure-native's own force-new list (provider/pkg/gen/replacement.go) has no compute

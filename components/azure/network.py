@@ -12,7 +12,7 @@ import pulumi_azure_native as azure_native
 from components.azure.egress import Egress, create_egress
 from components.azure.layout import FS_SUBNET_CIDR, NODE_SUBNET_CIDR, VNET_CIDR
 from components.azure.security import security_rules
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 
 class Network(NamedTuple):

@@ -50,9 +50,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from components.azure.facts import HPC_IMAGE
+from clouds.azure.facts import HPC_IMAGE
 from components.azure.purchase import priority_settings
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 ADMIN_USERNAME = "azureuser"
 # Choices, not sourced figures: room for containers and staged checkpoints, and a short

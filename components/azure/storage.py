@@ -7,8 +7,8 @@ from typing import Optional
 import pulumi
 import pulumi_azure_native as azure_native
 
-from components.azure.amlfs import MAINTENANCE_DAY, MAINTENANCE_TIME_UTC, amlfs_sizing
-from components.contract import FileSystemConfig
+from clouds.azure.amlfs import MAINTENANCE_DAY, MAINTENANCE_TIME_UTC, amlfs_sizing
+from clouds.contract import FileSystemConfig
 
 
 def create_file_system(

@@ -40,7 +40,7 @@ from components.baiducloud.bcc_requests import (
     tag_changes,
 )
 from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found
-from components.baiducloud.layout import IMAGE_OS
+from clouds.baiducloud.layout import IMAGE_OS
 
 OUTPUTS = ("instance_id", "internal_ip", "status", "payment_timing", "boot_image_id")
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from components.baiducloud.layout import tag_list
+from clouds.baiducloud.layout import tag_list
 
 BID_MODELS = ("market", "custom")
 RUNNING = "Running"

@@ -13,7 +13,7 @@ from typing import Optional
 
 import pulumi
 
-from components.baiducloud.layout import baidu_tags
+from clouds.baiducloud.layout import baidu_tags
 from components.baiducloud.resources import (
     NodeWiring,
     create_keypair,
@@ -22,9 +22,9 @@ from components.baiducloud.resources import (
     create_placement,
     create_security_group,
 )
-from components.baiducloud.validate import validate_args
-from components.common import cluster_tags
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.baiducloud.validate import validate_args
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:baiducloud:GpuCluster"
 PROVIDER = "baiducloud"

@@ -23,7 +23,7 @@ from pulumi.dynamic import CheckFailure, CreateResult, UpdateResult
 
 from components.baiducloud import api
 from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found
-from components.baiducloud.layout import tag_list
+from clouds.baiducloud.layout import tag_list
 from components.baiducloud.security import intra_group_rule, world_open_ingress
 
 

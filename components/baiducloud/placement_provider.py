@@ -20,7 +20,7 @@ from pulumi.dynamic import CheckFailure, CreateResult
 
 from components.baiducloud import api
 from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found, known_text
-from components.baiducloud.layout import KEY_TYPES
+from clouds.baiducloud.layout import KEY_TYPES
 
 DEPLOY_SET_STRATEGIES = ("HOST_HA", "RACK_HA", "TOR_HA")
 

@@ -15,7 +15,7 @@ import pulumi
 import pulumi_tls as tls
 
 from components.baiducloud.bcc_provider import BccInstance, BccInstanceArgs
-from components.baiducloud.layout import (
+from clouds.baiducloud.layout import (
     DEPLOY_SET_STRATEGY,
     NODE_SUBNET_CIDR,
     VPC_CIDR,
@@ -25,7 +25,7 @@ from components.baiducloud.layout import (
 from components.baiducloud.network_provider import SecurityGroup, Subnet, Vpc
 from components.baiducloud.placement_provider import DeploySet, EhcCluster, Keypair
 from components.baiducloud.security import security_group_rules
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 
 SPOT_BID_MODEL = "market"  # pay the market price; released only when capacity runs short
 

@@ -8,7 +8,7 @@ network" page allocates; Filestore uses it too) sits far above them.
 
 from __future__ import annotations
 
-from components.gcp.nics import NicLayout
+from clouds.gcp.nics import NicLayout
 
 PRIMARY_CIDR = "10.0.0.0/16"
 PSA_ADDRESS = "10.252.0.0"

@@ -13,20 +13,20 @@ from typing import Optional
 import pulumi
 import pulumi_gcp as gcp
 
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.gcp.compute import (
     create_nodes,
     create_placement,
     create_service_account,
     create_tpus,
 )
-from components.gcp.filesystems import LUSTRE, choose_file_system
-from components.gcp.labels import cluster_labels
+from clouds.gcp.filesystems import LUSTRE, choose_file_system
+from clouds.gcp.labels import cluster_labels
 from components.gcp.network import create_network
-from components.gcp.nics import SINGLE_NIC, nic_layout
+from clouds.gcp.nics import SINGLE_NIC, nic_layout
 from components.gcp.storage import create_file_system
-from components.gcp.tpu import is_tpu
-from components.gcp.validate import validate_args
+from clouds.gcp.tpu import is_tpu
+from clouds.gcp.validate import validate_args
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
 TPU_PLACEMENT = "tpu-ici"  # a slice's chips are joined by ICI; there is no VM policy

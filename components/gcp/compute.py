@@ -11,9 +11,9 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
-from components.contract import ClusterConfig
-from components.gcp.labels import gcp_id
-from components.gcp.machine import (
+from clouds.contract import ClusterConfig
+from clouds.gcp.labels import gcp_id
+from clouds.gcp.machine import (
     BOOT_DISK_GB,
     IMAGE,
     METADATA,
@@ -25,9 +25,9 @@ from components.gcp.machine import (
     scheduling,
 )
 from components.gcp.network import ClusterNetwork, nic_args
-from components.gcp.nics import NicLayout
-from components.gcp.placement import placement_spec
-from components.gcp.tpu import tpu_accelerator_type, tpu_runtime_version
+from clouds.gcp.nics import NicLayout
+from clouds.gcp.placement import placement_spec
+from clouds.gcp.tpu import tpu_accelerator_type, tpu_runtime_version
 
 # Roles the node service account gets: write logs and metrics, nothing else.
 NODE_ROLES = {"logs": "roles/logging.logWriter", "metrics": "roles/monitoring.metricWriter"}

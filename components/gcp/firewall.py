@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR, gpu_subnet_cidrs
-from components.gcp.nics import PRIMARY, NicLayout
+from clouds.gcp.nics import PRIMARY, NicLayout
 
 # (protocol, ports); an empty ports tuple means every port.
 INTERNAL = (("tcp", ()), ("udp", ()), ("icmp", ()))

@@ -10,7 +10,7 @@ import pulumi_gcp as gcp
 
 from components.gcp.addressing import PRIMARY_CIDR, gpu_subnet_cidrs
 from components.gcp.firewall import FirewallSpec, firewall_rules
-from components.gcp.nics import PRIMARY, NicLayout
+from clouds.gcp.nics import PRIMARY, NicLayout
 
 # Primary VPC MTU: the Managed Lustre "VPC network" page creates its VPC with 8896; the
 # value never depends on machine type, so the file system never follows a VPC replacement.

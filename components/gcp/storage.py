@@ -9,8 +9,8 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.gcp.addressing import PSA_ADDRESS, PSA_PREFIX
-from components.gcp.filesystems import LUSTRE, FileSystemChoice
-from components.gcp.labels import gcp_id
+from clouds.gcp.filesystems import LUSTRE, FileSystemChoice
+from clouds.gcp.labels import gcp_id
 
 SHARE_NAME = "trainstack"  # Filestore share (at most 16 characters)
 LUSTRE_FILESYSTEM = "trainfs"  # Lustre fsname (at most 8 letters and digits)

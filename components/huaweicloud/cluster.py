@@ -12,10 +12,10 @@ from typing import Optional
 
 import pulumi
 
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.huaweicloud import compute, network, storage
-from components.huaweicloud.tags import huawei_tags
-from components.huaweicloud.validate import validate_args
+from clouds.huaweicloud.tags import huawei_tags
+from clouds.huaweicloud.validate import validate_args
 
 TYPE_TOKEN = "trainstack:huaweicloud:GpuCluster"
 

@@ -28,7 +28,7 @@ import pulumi
 import pulumi_huaweicloud as huaweicloud
 import pulumi_tls as tls
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from components.huaweicloud.purchase import charging_args
 
 SERVER_GROUP_POLICY = "anti-affinity"  # the only accepted policy (section 3)

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import pulumi
 import pulumi_huaweicloud as huaweicloud
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from components.huaweicloud.security import FROM_NODE_GROUP, file_system_rules, node_rules
 
 # Choices, not sourced figures: a /16 VPC with one /20 subnet (4,096 addresses) for the

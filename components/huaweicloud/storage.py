@@ -5,8 +5,8 @@ from __future__ import annotations
 import pulumi
 import pulumi_huaweicloud as huaweicloud
 
-from components.contract import FileSystemConfig
-from components.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
+from clouds.contract import FileSystemConfig
+from clouds.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
 
 SHARE_PROTO = "NFS"  # the only value `share_proto` accepts (pulumi_huaweicloud `sfs.Turbo`)
 

@@ -12,12 +12,12 @@ from typing import Any, Optional
 
 import pulumi
 
-from components.common import cluster_tags
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement
 from components.tencentcloud.network import create_network
 from components.tencentcloud.storage import create_file_system
-from components.tencentcloud.validate import PROVIDER, validate_args
+from clouds.tencentcloud.validate import PROVIDER, validate_args
 
 TYPE_TOKEN = "trainstack:tencentcloud:GpuCluster"
 

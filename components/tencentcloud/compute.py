@@ -10,8 +10,8 @@ from typing import Any
 import pulumi
 import tencentcloud_iac_pulumi as tencentcloud
 
-from components.contract import ClusterConfig
-from components.tencentcloud.facts import is_hcc
+from clouds.contract import ClusterConfig
+from clouds.tencentcloud.facts import is_hcc
 from components.tencentcloud.profile import (
     IMAGE_NAME_REGEX,
     IMAGE_TYPES,

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import pulumi
 import tencentcloud_iac_pulumi as tencentcloud
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from components.tencentcloud.security import SUBNET_CIDR, VPC_CIDR, egress_rules, ingress_rules
 
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from components.contract import ClusterConfig
-from components.tencentcloud.purchase import charge_settings
+from clouds.contract import ClusterConfig
+from clouds.tencentcloud.purchase import charge_settings
 
 PLACEMENT_TYPE = "HOST"
 PLACEMENT_AFFINITY = 1

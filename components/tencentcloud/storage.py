@@ -17,9 +17,9 @@ from typing import NamedTuple
 import pulumi
 import tencentcloud_iac_pulumi as tencentcloud
 
-from components.contract import FileSystemConfig
+from clouds.contract import FileSystemConfig
 from components.tencentcloud.security import TURBO_CIDR, VPC_CIDR
-from components.tencentcloud.turbo import NET_INTERFACE, PROTOCOL, turbo_sizing
+from clouds.tencentcloud.turbo import NET_INTERFACE, PROTOCOL, turbo_sizing
 
 # A choice: root on the nodes keeps root (training containers often run as root).
 RW_PERMISSION, USER_PERMISSION = "RW", "no_root_squash"

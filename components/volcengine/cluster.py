@@ -13,10 +13,10 @@ from typing import Optional
 
 import pulumi
 
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.volcengine import compute, network, storage
-from components.volcengine.tags import volcengine_tags
-from components.volcengine.validate import validate_args
+from clouds.volcengine.tags import volcengine_tags
+from clouds.volcengine.validate import validate_args
 
 TYPE_TOKEN = "trainstack:volcengine:GpuCluster"
 

@@ -23,8 +23,8 @@ import pulumi
 import pulumi_tls as tls
 import pulumi_volcengine as volcengine
 
-from components.contract import ClusterConfig
-from components.volcengine.facts import instance_family
+from clouds.contract import ClusterConfig
+from clouds.volcengine.facts import instance_family
 from components.volcengine.purchase import spot_args
 
 DEPLOYMENT_STRATEGY = "Availability"  # the only strategy (section 3)

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import pulumi
 import pulumi_volcengine as volcengine
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from components.volcengine.security import FROM_OWN_GROUP, node_rules
 
 # Choices, not sourced figures: a /16 VPC and one /20 subnet (4,096 addresses) for the

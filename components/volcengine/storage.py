@@ -20,8 +20,8 @@ from typing import NamedTuple
 import pulumi
 import pulumi_volcengine as volcengine
 
-from components.contract import FileSystemConfig
-from components.volcengine.vepfs import vepfs_sizing
+from clouds.contract import FileSystemConfig
+from clouds.volcengine.vepfs import vepfs_sizing
 
 MOUNT_SERVICE_NODE_TYPE = "ecs.g4i.large"
 

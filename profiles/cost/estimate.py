@@ -16,7 +16,7 @@ from profiles.cost.throughput import (
     hours_from_gpu_hours,
     scaling_efficiency,
 )
-from profiles.facts.performance import performance
+from facts.performance import performance
 from profiles.spec import WorkloadSpec
 
 
@@ -59,7 +59,7 @@ def _check_memory(spec: WorkloadSpec, offering: Offering, gpus: int) -> Rejectio
     return fit.checkpointing
 
 
-def _work_hours(spec: WorkloadSpec, offering: Offering, gpus: int) -> tuple[float, str] | Rejection:
+def _work_hours(spec: WorkloadSpec, offering: Offering, nodes: int, gpus: int) -> tuple[float, str] | Rejection:
     work = spec.work
     assert work is not None
     target = performance(offering.accelerator, offering.form_factor, offering.instance_type)
@@ -75,18 +75,20 @@ def _work_hours(spec: WorkloadSpec, offering: Offering, gpus: int) -> tuple[floa
         if reference is None:
             return Rejection("throughput", f"no sourced BF16 TFLOPS for reference {work.reference}")
         base = hours_from_gpu_hours(work.gpu_hours, reference, target, gpus)
-    efficiency = scaling_efficiency(spec.nodes, offering.rdma)
+    efficiency = scaling_efficiency(nodes, offering.rdma)
     return base / efficiency, target.unsourced
 
 
-def job_hours(spec: WorkloadSpec, offering: Offering) -> JobHours | Rejection:
-    """Hours the spec's job takes on `offering` with `spec.nodes` nodes, or why it cannot run.
+def job_hours(spec: WorkloadSpec, offering: Offering, nodes: int | None = None) -> JobHours | Rejection:
+    """Hours the spec's job takes on `offering` with `nodes` nodes (default `spec.nodes`),
+    or why it cannot run.
 
     With `hours` in the spec the run time is taken as given; with `work` it follows from
     the accelerator's speed, the node count's scaling efficiency and, when the model needs
     it to fit, gradient checkpointing (x 4/3).
     """
-    gpus = offering.accelerator_count * spec.nodes
+    nodes = spec.nodes if nodes is None else nodes
+    gpus = offering.accelerator_count * nodes
     checkpointing = _check_memory(spec, offering, gpus)
     if isinstance(checkpointing, Rejection):
         return checkpointing
@@ -94,7 +96,7 @@ def job_hours(spec: WorkloadSpec, offering: Offering) -> JobHours | Rejection:
     if spec.work is None:
         assert spec.hours is not None
         return JobHours(spec.hours, checkpointing, notes)
-    found = _work_hours(spec, offering, gpus)
+    found = _work_hours(spec, offering, nodes, gpus)
     if isinstance(found, Rejection):
         return found
     hours, unsourced = found

@@ -1,5 +1,5 @@
-"""Prices beyond the catalog's on-demand and spot rows: reserved terms, spot overhead,
-and the parallel file system's storage cost.
+"""Prices beyond the catalog's on-demand and spot rows: reserved terms as commitments, spot
+interruptions, and the file system's list price.
 
 Reserved discounts off on-demand (until live reserved prices are fetched), from
 `shared/reference-facts/pricing-models.md`. No provider page gave a GPU-family figure, so
@@ -12,23 +12,19 @@ each is the low end of a third-party or unsourced range, as the file advises:
 
 from __future__ import annotations
 
-from profiles.cost.work import SpotSpec
+import math
+from dataclasses import dataclass
+
+from profiles.cost.storage import ESTIMATE, storage_cost
+from facts.storage_prices import HOURS_PER_MONTH
 
 TERMS = ("1y", "3y")
+TERM_HOURS: dict[str, float] = {"1y": 8760.0, "3y": 3 * 8760.0}
 RESERVED_DISCOUNT: dict[tuple[str, str], float] = {
     ("aws", "1y"): 0.30, ("aws", "3y"): 0.50,
     ("azure", "1y"): 0.30, ("azure", "3y"): 0.55,
     ("gcp", "1y"): 0.37, ("gcp", "3y"): 0.55,
 }
-HOURS_PER_MONTH = 730.0
-GB_PER_GIB = 2**30 / 1e9
-
-# FSx for Lustre PERSISTENT_2 SSD, USD per GB-month in us-east-1, by MB/s per TiB
-# (storage.md): 125 -> 0.145 (F5, third-party estimate); 250/500/1000 unsourced
-# [0.210 / 0.340 / 0.600]. No Azure Managed Lustre or GCP Filestore-zonal / Managed Lustre
-# price was found: their storage cost is reported as unknown, never as 0.
-FSX_USD_PER_GB_MONTH: dict[int, float] = {125: 0.145, 250: 0.210, 500: 0.340, 1000: 0.600}
-FSX_PRICE_UNSOURCED = frozenset({250, 500, 1000})
 
 
 def reserved_usd_per_hour(on_demand: float, provider: str, term: str) -> float | None:
@@ -37,33 +33,52 @@ def reserved_usd_per_hour(on_demand: float, provider: str, term: str) -> float |
     return None if discount is None else on_demand * (1 - discount)
 
 
-def spot_overhead_hours(hours: float, nodes: int, spot: SpotSpec) -> float:
-    """Expected extra hours from spot interruptions (first-order).
+def committed_hours(hours: float, term: str) -> float:
+    """Hours a commitment bills to run a job of `hours`: whole terms, at least one."""
+    term_hours = TERM_HOURS[term]
+    return max(1, math.ceil(hours / term_hours - 1e-9)) * term_hours
+
+
+def charged_hours(hours: float, term: str, reuse: float) -> float:
+    """Hours of a commitment the job pays for: its own hours plus the unused rest of the
+    term(s), less the fraction `reuse` (0-1) that other work will use afterwards.
+
+    Example: a 624 h job on a 1y term (8,760 h) pays 8,760 h with reuse 0, and
+    624 + (8,760 - 624) x 0.2 = 2,251.2 h with reuse 0.8.
+    """
+    committed = committed_hours(hours, term)
+    return hours + (committed - hours) * (1.0 - reuse)
+
+
+@dataclass(frozen=True)
+class SpotOverhead:
+    """What spot interruptions add to a run.
+
+    Attributes:
+        interruptions: expected interruptions of the whole cluster during the run.
+        added_hours: hours they add (lost work since the last checkpoint plus restarts).
+    """
+
+    interruptions: float
+    added_hours: float
+
+
+def spot_overhead(hours: float, nodes: int, per_node_month: float, checkpoint_interval_hours: float,
+                  restart: float) -> SpotOverhead:
+    """Expected interruptions and added hours of a spot run (first-order).
 
     Any node's interruption stops the job, so the cluster sees nodes x rate interruptions
     per hour; each loses half a checkpoint interval of work plus the restart time:
-    extra = hours x nodes x rate/730 x (checkpoint_interval/2 + restart).
+    interruptions = hours x nodes x rate / 730; added = interruptions x (interval / 2 + restart).
     """
-    per_hour = nodes * spot.interruptions_per_node_month / HOURS_PER_MONTH
-    return hours * per_hour * (spot.checkpoint_interval_hours / 2 + spot.restart_hours)
+    interruptions = hours * nodes * per_node_month / HOURS_PER_MONTH
+    return SpotOverhead(interruptions, interruptions * (checkpoint_interval_hours / 2 + restart))
 
 
-def storage_note(provider: str, throughput: int) -> str:
-    """A remark for the row when the storage price is unknown or an unsourced estimate."""
-    if provider != "aws" or throughput not in FSX_USD_PER_GB_MONTH:
-        return "storage price unknown"
-    return "FSx price: unsourced estimate" if throughput in FSX_PRICE_UNSOURCED else ""
-
-
-def storage_usd(provider: str, capacity_gib: float, throughput: int, hours: float) -> float | None:
-    """File-system cost for `hours`, USD, or None when no price is known for the provider.
-
-    AWS: capacity rounded up to a size FSx accepts (components.aws.fsx, F1), priced per
-    GB-month (storage.md: FSx capacity is GiB, priced per GB).
-    """
-    if provider != "aws" or throughput not in FSX_USD_PER_GB_MONTH:
-        return None
-    from components.aws.fsx import round_capacity_gib  # pure module, no Pulumi import
-
-    gb = round_capacity_gib(capacity_gib) * GB_PER_GIB
-    return gb * FSX_USD_PER_GB_MONTH[throughput] * hours / HOURS_PER_MONTH
+def storage_usd(provider: str, capacity_gib: float, throughput: int, hours: float,
+                usd_per_cny: float | None = None) -> float | None:
+    """File-system cost for `hours` at the cloud's recorded list price, USD, or None when no
+    price is recorded (or the cloud cannot create it). Capacity is what the cloud creates
+    (rounded up), see `profiles.cost.storage`."""
+    cost = storage_cost(provider, capacity_gib, throughput, usd_per_cny)
+    return None if cost is None or cost.basis == ESTIMATE else cost.usd(hours)

@@ -1,6 +1,6 @@
 """Hours a job takes on an offering: work / (GPUs x per-GPU speed x scaling efficiency).
 
-Per-GPU speed is the dense BF16 peak (`profiles.facts.performance`). For work given as
+Per-GPU speed is the dense BF16 peak (`facts.performance`). For work given as
 GPU-hours on a reference accelerator, hours scale with the ratio of peaks; for work given
 as FLOPs, hours = FLOPs / (GPUs x peak x MFU). Peak ratios overstate real gains of newer
 parts somewhat (MPT-70B on 64 GPUs: H100 2.5x A100 measured vs 3.2x by peaks, T5).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from profiles.facts.performance import Performance
+from facts.performance import Performance
 
 # Multi-node scaling efficiency, per doubling of nodes.
 # RDMA fabrics (EFA, InfiniBand, GPUDirect, TPU ICI): 0.98, derived from Megatron-LM's

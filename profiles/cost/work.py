@@ -15,7 +15,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from profiles.catalog.loader import PROVIDERS
-from profiles.facts.performance import PERFORMANCE
+from facts.performance import PERFORMANCE
 from profiles.units import not_bool, parse_count, parse_duration_hours
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
@@ -34,7 +34,7 @@ class WorkSpec(BaseModel):
     Attributes:
         gpu_hours: accelerator-hours measured on `reference`.
         reference: accelerator the gpu_hours were measured on (`A100-80GB`); one with a
-            dense BF16 figure in `profiles.facts.performance`, any letter case.
+            dense BF16 figure in `facts.performance`, any letter case.
         params: model parameters (`7B`).
         tokens: training tokens (`300B`).
         images: images per epoch (`1.28M`).
@@ -147,26 +147,47 @@ class SpotSpec(BaseModel):
     Attributes:
         checkpoint_interval_hours: hours between checkpoints (`1h`); on average half of it
             is lost per interruption.
-        restart_hours: hours to get a replacement node and reload the checkpoint (`15m`).
-        interruptions_per_node_month: expected interruptions of one node per month (730 h).
-            Default 0.2, the upper edge of the AWS Spot Advisor's top "< 20 %" monthly band
-            (A10 in pricing-models.md); no published per-type GPU rate was found, so this
-            default is an assumption: give your own.
+        restart_hours: hours to get a replacement node and reload the checkpoint (`15m`);
+            None uses the cloud's figure in `profiles.cost.inputs.RESTART_HOURS`.
+        interruptions_per_node_month: expected interruptions of one node per month (730 h);
+            None uses the per-cloud, per-family default in `profiles.cost.inputs` (a
+            labelled assumption where no published figure exists).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
     EXAMPLE: ClassVar[str] = "{checkpoint_interval: 1h, restart: 20m}"
 
     checkpoint_interval_hours: float = Field(alias="checkpoint_interval", gt=0, description="Hours.")
-    restart_hours: float = Field(default=0.25, alias="restart", ge=0, description="Hours.")
-    interruptions_per_node_month: float = Field(default=0.2, ge=0, description="Per node per 730 h.")
+    restart_hours: float | None = Field(default=None, alias="restart", ge=0, description="Hours.")
+    interruptions_per_node_month: float | None = Field(default=None, ge=0, description="Per node per 730 h.")
 
     @field_validator("checkpoint_interval_hours", "restart_hours", mode="before")
     @classmethod
-    def _read_hours(cls, value: object) -> float:
-        return parse_duration_hours(value)
+    def _read_hours(cls, value: object) -> float | None:
+        return None if value is None else parse_duration_hours(value)
 
     @field_validator("interruptions_per_node_month", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
+
+class CommitmentSpec(BaseModel):
+    """A reserved term (reserved instances, savings plan, committed-use discount) the job buys.
+
+    Attributes:
+        term: `1y` or `3y`.
+        reuse: fraction (0-1) of the term left after the job that other work will use; the
+            job pays for the rest. 0 (default): the job pays the whole term.
+    """
+
+    model_config = _FROZEN
+    EXAMPLE: ClassVar[str] = "{term: 1y, reuse: 0.8}"
+
+    term: Literal["1y", "3y"] = Field(description="Term length.")
+    reuse: float = Field(default=0.0, ge=0, le=1, description="Fraction of the rest of the term used by other work.")
+
+    @field_validator("reuse", mode="before")
     @classmethod
     def _number(cls, value: object) -> object:
         return not_bool(value)

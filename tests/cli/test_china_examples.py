@@ -11,7 +11,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from policies import evaluate
 from profiles.catalog.loader import DATA_DIR, load_catalog
 from profiles.catalog.rates import set_rate

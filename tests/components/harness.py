@@ -10,7 +10,7 @@ from typing import Any
 
 import pulumi
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
 

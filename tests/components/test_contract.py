@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from components.config import ConfigError, parse_cluster_config
-from components.contract import ClusterConfig
+from clouds.config import ConfigError, parse_cluster_config
+from clouds.contract import ClusterConfig
 from tests.clusters import BASE_CLUSTER
 
 HUAWEI_STACK = Path(__file__).resolve().parents[2] / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.config import parse_cluster_config
-from components.contract import OUTPUT_NAMES
+from clouds.config import parse_cluster_config
+from clouds.contract import OUTPUT_NAMES
 from components.registry import REGISTRY, component_for
 from policies.rules import STATEFUL, admin_ports_open, cost_tags
 from tests.components.harness import install_mocks

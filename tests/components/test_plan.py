@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.contract import OUTPUT_NAMES
+from clouds.contract import OUTPUT_NAMES
 from profiles.catalog.loader import load_catalog
 from profiles.cost.pricing import storage_usd
 from tests.clusters import BASE_CLUSTER

@@ -8,11 +8,11 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from components.config import ConfigError, check_provider_region, provider_region_key
-from components.contract import ClusterConfig
-from components.huaweicloud.validate import validate_args as huawei_validate
+from clouds.config import ConfigError, check_provider_region, provider_region_key
+from clouds.contract import ClusterConfig
+from clouds.huaweicloud.validate import validate_args as huawei_validate
 from components.registry import REGISTRY
-from components.volcengine.validate import validate_args as volcengine_validate
+from clouds.volcengine.validate import validate_args as volcengine_validate
 from profiles.stack_writer import render_stack
 from trainstack.cli import app
 
@@ -167,9 +167,9 @@ def test_plan_shows_the_zone_refusal_as_one_line(tmp_path, monkeypatch, path, zo
 
 
 def test_volcengine_accepts_both_zone_forms_of_a_numbered_region():
-    from components.volcengine.validate import validate_args  # noqa: F401  (the module under test)
-    from components.common import check_zone_in_region
-    from components.contract import ClusterConfig
+    from clouds.volcengine.validate import validate_args  # noqa: F401  (the module under test)
+    from clouds.common import check_zone_in_region
+    from clouds.contract import ClusterConfig
     import re
 
     base = ClusterConfig(provider="volcengine", region="ap-southeast-1", zone="ap-southeast-1a", instance_type="x",

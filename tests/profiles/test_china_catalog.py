@@ -183,8 +183,8 @@ def test_region_priced_alibaba_rows_say_the_stack_needs_a_zone(data):
 def test_alibaba_component_names_the_missing_zone():
     import yaml
 
-    from components.alicloud.validate import validate_args
-    from components.contract import ClusterConfig
+    from clouds.alicloud.validate import validate_args
+    from clouds.contract import ClusterConfig
 
     stack = DATA_DIR.parents[2] / "stacks" / "Pulumi.training-a100-alicloud.yaml"
     cluster = yaml.safe_load(stack.read_text())["config"]["trainstack:cluster"]

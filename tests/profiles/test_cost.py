@@ -3,10 +3,10 @@
 import pytest
 
 from profiles.cost.memory import memory_fit
-from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead_hours, storage_usd
+from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead, storage_usd
 from profiles.cost.throughput import hours_from_flops, scaling_efficiency
-from profiles.cost.work import ModelSpec, SpotSpec, WorkSpec
-from profiles.facts.performance import performance
+from profiles.cost.work import ModelSpec, WorkSpec
+from facts.performance import performance
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from profiles.stack_writer import cluster_config
@@ -48,14 +48,14 @@ def test_model_fits_40gb_only_with_checkpointing_and_80gb_without():
 
 
 def test_spot_overhead_reserved_and_storage_by_hand():
-    spot = SpotSpec(checkpoint_interval="2h", restart="30m", interruptions_per_node_month=7.3)
-    # 100 h x 2 nodes x 7.3/730 per hour x (2/2 + 0.5) h lost each time = 3 h.
-    assert spot_overhead_hours(100, 2, spot) == pytest.approx(3.0)
+    # 100 h x 2 nodes x 7.3/730 per hour = 2 interruptions, each losing 2/2 + 0.5 h: 3 h.
+    overhead = spot_overhead(100, 2, 7.3, 2.0, 0.5)
+    assert (overhead.interruptions, overhead.added_hours) == (pytest.approx(2.0), pytest.approx(3.0))
     assert reserved_usd_per_hour(32.0, "aws", "1y") == pytest.approx(22.4)
     assert reserved_usd_per_hour(32.0, "aws", "3y") == pytest.approx(16.0)
     # 1,201 GiB rounds up to 2,400 GiB; a month of it at $0.145 per GB.
     assert storage_usd("aws", 1201, 125, 730) == pytest.approx(2400 * 2**30 / 1e9 * 0.145)
-    assert storage_usd("azure", 4800, 250, 730) is None
+    assert storage_usd("azure", 4800, 250, 730) is None  # no recorded price: never a list figure
 
 
 def spec(**fields):
@@ -96,13 +96,32 @@ def test_model_too_big_without_checkpointing_is_rejected_with_numbers(fixture_ca
         resolve(spec(accelerators="A100:8", hours=10, model=no_recompute), fixture_catalog.offerings)
 
 
-def test_long_job_kept_a_year_is_cheapest_reserved(fixture_catalog):
-    resolution = resolve(spec(accelerators="A100:8", hours=2000, commitment="1y"), fixture_catalog.offerings)
-    choice = resolution.choice.candidate
-    assert (choice.purchase, choice.usd_per_node_hour, choice.usd_total) == ("reserved-1y", pytest.approx(22.4), pytest.approx(44_800))
-    config = cluster_config(resolution_spec := spec(accelerators="A100:8", hours=2000, commitment="1y"), choice, "v")
+def test_a_year_long_term_costs_the_whole_term_unless_reused(fixture_catalog):
+    # 2,000 h on p4d: on-demand $32 x 2,000 = $64,000; 1y reserved $22.40 x 8,760 = $196,224.
+    whole = resolve(spec(accelerators="A100:8", hours=2000, commitment="1y"), fixture_catalog.offerings)
+    assert (whole.choice.candidate.purchase, whole.choice.candidate.usd_total) == ("on-demand", pytest.approx(64_000))
+    reserved = next(r.candidate for r in whole.alternatives if r.candidate.purchase == "reserved-1y")
+    assert reserved.usd_total == pytest.approx(22.4 * 8760)
+    assert reserved.usd_commitment == pytest.approx(22.4 * 8760)
+    # reuse 0.9: 2,000 + 6,760 x 0.1 = 2,676 h billed: $59,942.40 < $64,000.
+    workload = spec(accelerators="A100:8", hours=2000, commitment={"term": "1y", "reuse": 0.9})
+    reused = resolve(workload, fixture_catalog.offerings).choice.candidate
+    assert (reused.purchase, reused.usd_total) == ("reserved-1y", pytest.approx(22.4 * 2676))
+    config = cluster_config(workload, reused, "v")
     assert (config.purchase, config.commitment) == ("on-demand", "1y")
-    assert resolution_spec.commitment == "1y"
+
+
+@pytest.mark.parametrize(("hours", "term", "reuse", "billed", "committed"), [
+    pytest.param(100, "1y", 0.0, 8760, 8760, id="1y-whole-term"),
+    pytest.param(100, "3y", 0.0, 26280, 26280, id="3y-whole-term"),
+    pytest.param(100, "3y", 0.5, 100 + 26180 * 0.5, 26280, id="3y-half-reused"),
+    pytest.param(9000, "1y", 1.0, 9000, 17520, id="longer-than-a-term-fully-reused"),
+])
+def test_commitment_hours_by_hand(hours, term, reuse, billed, committed):
+    from profiles.cost.pricing import charged_hours, committed_hours
+
+    assert committed_hours(hours, term) == committed
+    assert charged_hours(hours, term, reuse) == pytest.approx(billed)
 
 
 def test_deadline_picks_on_time_or_says_none_and_shows_fastest(fixture_catalog):
@@ -110,7 +129,10 @@ def test_deadline_picks_on_time_or_says_none_and_shows_fastest(fixture_catalog):
     late = resolve(spec(accelerators=["A100:8", "H100:8"], work=work, deadline="40h"), fixture_catalog.offerings)
     assert late.deadline_met is False
     assert late.choice.candidate.offering.instance_type == "p5.48xlarge"  # fastest, 47.3 h
-    assert "none meets the 40 h deadline: fastest shown" in late.choice.reason
+    assert "none meets the 40 h deadline: cheapest within 5% of the fastest" in late.choice.reason
+    assert "misses the 40 h deadline by 7.3 h (+18.3%)" in late.choice.reason  # 47.32 h
+    assert late.alternatives == ()  # p4d's 150 h is far from the closest
+    assert late.to_meet.startswith("to meet it: 2 nodes of p5.48xlarge on-demand finish in")
     cheap = resolve(spec(accelerators=["A100:8", "H100:8"], work=work, deadline="200h"), fixture_catalog.offerings)
     assert cheap.deadline_met is True and cheap.choice.candidate.offering.instance_type == "p5.48xlarge"
     slow_ok = resolve(spec(accelerators="A100:8", hours=150, deadline="7d"), fixture_catalog.offerings)
@@ -144,7 +166,8 @@ def test_live_reserved_price_beats_the_discount_estimate(fixture_catalog):
     
     p4d = next(o for o in fixture_catalog.offerings if o.instance_type == "p4d.24xlarge" and o.zone == "use1-az1")
     refreshed = p4d._replace(reserved_1y_usd_per_hour=19.5)
-    choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y", regions="us-east-1"), [refreshed]).choice.candidate
+    workload = spec(accelerators="A100:8", hours=100, commitment={"term": "1y", "reuse": 1}, regions="us-east-1")
+    choice = resolve(workload, [refreshed]).choice.candidate
     assert (choice.purchase, choice.usd_per_node_hour) == ("reserved-1y", 19.5)  # not 32 x 0.7 = 22.4
 
 
@@ -156,10 +179,12 @@ def test_prepaid_capacity_block_at_zero_writes_a_valid_stack(fixture_catalog):
     assert (config.usd_per_hour, config.capacity_reservation_id) == (0.0, "cr-0abc")
 
 
-def test_commitment_note_states_the_whole_term(fixture_catalog):
-    choice = resolve(spec(accelerators="A100:8", hours=100, commitment="1y"), fixture_catalog.offerings).choice.candidate
-    # 1 node x $22.40/hour x 8,760 h
-    assert "1y commitment: $196,224 over the term, of which this job uses its share" in choice.notes
+def test_commitment_note_states_the_whole_term_and_the_jobs_share(fixture_catalog):
+    workload = spec(accelerators="A100:8", hours=100, commitment={"term": "1y", "reuse": 0.5})
+    rows = resolve(workload, fixture_catalog.offerings, top=10)
+    reserved = next(r.candidate for r in (rows.choice, *rows.alternatives) if r.candidate.purchase == "reserved-1y")
+    # 1 node x $22.40/hour x 8,760 h = $196,224; share: 100 + 8,660 x 0.5 = 4,430 h -> $99,232.
+    assert "1y commitment: $196,224 for 8,760 h; this job's share $99,232 (4,430 h billed, reuse 0.5 of the rest)" in reserved.notes
 
 
 def test_a_cloud_without_prices_says_how_to_get_them(fixture_catalog):

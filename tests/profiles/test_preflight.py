@@ -3,8 +3,8 @@
 import boto3
 import pytest
 
-from components.contract import ClusterConfig
-from profiles.facts.quotas import aws_family, aws_vcpu_quotas, gcp_gpu_metric
+from clouds.contract import ClusterConfig
+from facts.quotas import aws_family, aws_vcpu_quotas, gcp_gpu_metric
 from profiles.preflight import PreflightError, catalog_finding, preflight, read_cluster
 from tests.aws_live import credentials, fresh_moto_session, quota_answer, stubbed  # noqa: F401
 from tests.clusters import BASE_CLUSTER

@@ -11,7 +11,7 @@ import yaml
 from typer.testing import CliRunner
 
 import profiles.preflight as preflight_module
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from components.registry import REGISTRY
 from profiles.preflight import PreflightError, component_validation, preflight, read_cluster, validation_finding
 from trainstack.cli import app
@@ -100,9 +100,8 @@ def test_every_committed_stack_passes_its_component_validation(stack):
 
 @pytest.mark.parametrize("provider", sorted(REGISTRY))
 def test_every_registered_component_has_a_validate_function(provider):
-    module, _ = REGISTRY[provider].split(":")
     validate = component_validation(provider)
-    assert validate.__module__ == module.replace(".cluster", ".validate")
+    assert validate.__module__ == f"clouds.{provider}.validate"
 
 
 def test_unknown_provider_keeps_the_existing_error():

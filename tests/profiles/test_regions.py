@@ -1,6 +1,6 @@
 import pytest
 
-from profiles.facts.regions import in_mainland_china
+from facts.regions import in_mainland_china
 
 
 @pytest.mark.parametrize(

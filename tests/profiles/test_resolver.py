@@ -98,8 +98,8 @@ def brute_force_minimum(spec, offerings):
         if purchase == "spot":
             hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + 0.25)
         storage = 0.0
-        if spec.file_system and o.provider == "aws":  # 4800 GiB FSx at 125 MB/s/TiB
-            storage = FSX_USD_PER_HOUR * hours
+        if spec.file_system:  # 4,800 GiB at 125 MB/s/TiB as each cloud creates it, at $0.145/GB-month
+            storage = CREATED_GIB[o.provider] * 2**30 / 1e9 * 0.145 / 730 * hours
         fits = (
             price is not None
             and (not spec.providers or o.provider in spec.providers)
@@ -115,6 +115,10 @@ def brute_force_minimum(spec, offerings):
 
 
 SPOT_1H = {"checkpoint_interval": "1h"}
+# What each cloud creates for 4,800 GiB at 125 MB/s/TiB: FSx 4,800 GiB; AMLFS-Durable-Premium-125
+# at its 16 TiB minimum; Filestore ZONAL 4,864 GiB (256 GiB steps). Azure and GCP publish no
+# price trainstack recorded, so they are ranked at the dearest recorded 125 price, FSx's $0.145.
+CREATED_GIB = {"aws": 4800, "azure": 16 * 1024, "gcp": 4864}
 REAL_SPECS = [
     pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any",
                   "hours": 72, "providers": "aws", "spot": SPOT_1H, "file_system": FSX}, id="training-a100-aws"),
@@ -152,7 +156,9 @@ def test_equal_cost_prefers_the_faster_network(fixture_catalog):
     assert pick(resolution) == ("a3-highgpu-8g", "us-central1-a", "spot")
     assert resolution.alternatives[0].reason == (
         "same cost as the row above, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g")
-    assert resolution.choice.candidate.notes == ("storage price unknown",)
+    assert resolution.choice.candidate.notes[0] == (
+        "file system: GCP filestore ZONAL 4,864 GiB, $1.04/h (estimate: no gcp price; at the dearest recorded "
+        "125 MB/s/TiB price, $0.145/GB-month)")  # 4,864 x 1.0737 GB x 0.145 / 730 = $1.037/h
 
 
 def test_jurisdiction_cn_mainland_excludes_regions_outside_china(fixture_catalog):
@@ -176,3 +182,42 @@ def test_clouds_that_cannot_host_the_file_system_are_rejected_and_reported(fixtu
     assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"gcp"}
     count, example = resolution.rejected["file_system"]
     assert count == 1 and example.startswith("aws: file_system.throughput_mbps_per_tib: 40 is not valid")
+
+
+def test_on_demand_rows_carry_no_interruption_hours(fixture_catalog):
+    spot = {"checkpoint_interval": "2h", "restart": "30m", "interruptions_per_node_month": 7.3}
+    spec = parse_spec({"accelerators": "A100:8", "nodes": 2, "interconnect": "rdma", "purchase": "any", "hours": 72,
+                       "providers": "aws", "spot": spot, "file_system": FSX})
+    rows = [r.candidate for r in (lambda r: (r.choice, *r.alternatives))(resolve(spec, fixture_catalog.offerings))]
+    on_demand = [c for c in rows if c.purchase == "on-demand"]
+    spot_rows = [c for c in rows if c.purchase == "spot"]
+    assert on_demand and all((c.hours, c.interruptions, c.added_hours) == (72, 0, 0) for c in on_demand)
+    # 72 h x 2 nodes x 7.3/730 = 1.44 interruptions x (1 h + 0.5 h) = 2.16 h.
+    assert all(c.interruptions == pytest.approx(1.44) and c.added_hours == pytest.approx(2.16) for c in spot_rows)
+    assert "spot: 1.44 interruptions expected, +2.2 h (7.3/node-month, spec)" in spot_rows[0].notes
+
+
+def test_spot_default_rate_is_the_labelled_assumption(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100:8", "purchase": "spot", "hours": 730, "providers": "aws",
+                       "spot": {"checkpoint_interval": "1h", "restart": "0m"}, "file_system": FSX})
+    choice = resolve(spec, fixture_catalog.offerings).choice.candidate
+    # 730 h x 1 node x 0.2/730 = 0.2 interruptions x 0.5 h lost = 0.1 h.
+    assert (choice.interruptions, choice.added_hours) == (pytest.approx(0.2), pytest.approx(0.1))
+    assert any("assumed: floor of the Spot Advisor's worst band, > 20 %/month" in n for n in choice.notes)
+
+
+def test_single_node_rdma_accepts_an_offering_without_rdma(fixture_catalog):
+    spec = parse_spec({"accelerators": "A10G:4", "nodes": 1, "interconnect": "rdma", "providers": "aws", "hours": 1})
+    assert resolve(spec, fixture_catalog.offerings).choice.candidate.offering.instance_type == "g5.12xlarge"
+
+
+def test_a_node_range_with_fixed_hours_takes_the_fewest_nodes(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100:8", "nodes": "2-4", "interconnect": "rdma", "providers": "aws", "hours": 10})
+    choice = resolve(spec, fixture_catalog.offerings).choice.candidate
+    assert (choice.nodes, choice.usd_total) == (2, 2 * 32.0 * 10)
+
+
+def test_a_range_without_rdma_uses_one_node(fixture_catalog):
+    spec = parse_spec({"accelerators": "A10G:4", "nodes": "auto", "interconnect": "rdma", "providers": "aws", "hours": 1})
+    choice = resolve(spec, fixture_catalog.offerings).choice.candidate
+    assert (choice.offering.instance_type, choice.nodes) == ("g5.12xlarge", 1)

@@ -164,3 +164,31 @@ def test_model_and_work_sizes_must_agree():
             "model": {"params": "7B", "layers": 32, "hidden": 4096, "heads": 32, "seq_len": 4096}}
     with pytest.raises(SpecError, match=r"model\.params: 7e\+09 differs from work\.params 1\.3e\+10; give the same"):
         parse_spec(data, "w.yaml")
+
+
+@pytest.mark.parametrize(("nodes", "low", "high", "counts"), [
+    pytest.param(3, 3, None, (3,), id="one-count"),
+    pytest.param("2-16", 2, 16, tuple(range(2, 17)), id="range"),
+    pytest.param("2 - 4", 2, 4, (2, 3, 4), id="spaces"),
+    pytest.param("auto", 1, 64, (1, 2, 4, 8, 16, 32, 64), id="auto"),
+    pytest.param("1-100", 1, 100, (1, 2, 4, 8, 16, 32, 64, 100), id="wide-range-powers-of-two"),
+])
+def test_node_counts(nodes, low, high, counts):
+    spec = parse_spec({"accelerators": "A100", "hours": 1, "nodes": nodes})
+    assert (spec.nodes, spec.max_nodes, spec.node_counts()) == (low, high, counts)
+
+
+@pytest.mark.parametrize("nodes", ["16-2", "0-4", "lots"])
+def test_bad_node_range_is_refused(nodes):
+    with pytest.raises(SpecError, match="nodes"):
+        parse_spec({"accelerators": "A100", "hours": 1, "nodes": nodes})
+
+
+@pytest.mark.parametrize(("value", "term", "reuse"), [
+    pytest.param("1y", "1y", 0.0, id="string"),
+    pytest.param({"term": "3y", "reuse": 0.8}, "3y", 0.8, id="mapping"),
+])
+def test_commitment_forms(value, term, reuse):
+    spec = parse_spec({"accelerators": "A100", "hours": 1, "commitment": value})
+    assert (spec.commitment.term, spec.commitment.reuse) == (term, reuse)
+    assert parse_spec({"accelerators": "A100", "hours": 1, "commitment": "none"}).commitment is None

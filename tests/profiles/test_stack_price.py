@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from profiles.stack_price import price_stack
 
 BASE = {"provider": "aws", "region": "us-east-1", "zone": "use1-az1", "instance_type": "p4d.24xlarge",

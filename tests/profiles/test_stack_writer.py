@@ -136,7 +136,7 @@ def test_a_forced_rewrite_keeps_the_stacks_own_settings(tmp_path, stack_text):
     )
     kept = kept_settings(path)
     cluster = yaml.safe_load(stack_text)["config"]["trainstack:cluster"]
-    from components.contract import ClusterConfig
+    from clouds.contract import ClusterConfig
 
     text = render_stack(ClusterConfig(**cluster), "profiles/workloads/job.yaml", "2026-01-01", None, kept)
     assert write_stack(path, text, force=True)

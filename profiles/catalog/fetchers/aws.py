@@ -26,7 +26,7 @@ from profiles.catalog.fetchers.aws_ec2 import (
 )
 from profiles.catalog.fetchers.aws_pricing import PRICING_REGION, ProductPrices, fetch_prices
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import form_factor
+from facts.accelerators import form_factor
 
 SOURCE = "aws-pricing-api"
 # GPU / accelerator families used for training (instance-type prefixes before the dot).

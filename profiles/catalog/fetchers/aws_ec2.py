@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from profiles.aws_api import aws_errors
 from profiles.catalog.fetchers import FetchError
-from profiles.facts.accelerators import accelerator_facts
+from facts.accelerators import accelerator_facts
 
 RETRY_HINT = "rerun `trainstack catalog refresh --provider aws`"
 FILTER_CHUNK = 100  # instance types per filter (well under EC2's filter value limit)

@@ -36,7 +36,7 @@ import requests
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.baiducloud_api import API, Credentials, call, credentials_from_env
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import accelerator_facts, form_factor
+from facts.accelerators import accelerator_facts, form_factor
 
 SOURCE = "baiducloud-bcc-price-api"
 # Regions of the BCC API appendix table "区域可支持实例类型": Beijing, Guangzhou, Suzhou.

@@ -35,7 +35,7 @@ from profiles.catalog.fetchers.http_json import get_json
 from profiles.catalog.fetchers.known_types import known_offerings
 from profiles.catalog.offering import Offering
 from profiles.catalog.sources.gcp import gpu_offerings
-from profiles.facts.gcp import HOSTS
+from facts.gcp import HOSTS
 
 SERVICE_ID = "6F81-5844-456A"
 URL = f"https://cloudbilling.googleapis.com/v1/services/{SERVICE_ID}/skus"

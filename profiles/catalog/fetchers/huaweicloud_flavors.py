@@ -5,7 +5,7 @@ Huawei Cloud ECS user guide "GPU-accelerated ECSs" (topic en-us_topic_0097289624
 the example flavors of the Pi2, P2s, P3, P5s and Pi5e families with vCPUs, GiB, GPUs and
 max/assured bandwidth in Gbit/s. Only those nine flavors are priced: other sizes of the
 families have no sourced specs. GPU memory is the marketed size from
-`profiles.facts.accelerators`. Form factor: P2s is "V100 32 GiB (PCIe Gen3)" and P5s "H100
+`facts.accelerators`. Form factor: P2s is "V100 32 GiB (PCIe Gen3)" and P5s "H100
 PCIe 80 GB" (section 1.3); T4 and L4 are PCIe cards (accelerators facts, S22); P3's A100
 80 GB form factor is unsourced, so None. RDMA on Huawei ECS GPU flavors is unsourced
 (section 1.3, section 3), so every flavor is `ethernet`. `network_gbps` is the max figure.
@@ -22,7 +22,7 @@ import re
 from typing import NamedTuple
 
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import ACCELERATORS
+from facts.accelerators import ACCELERATORS
 
 SOURCE = "huaweicloud-bss-ListOnDemandResourceRatings"
 DEFAULT_REGIONS: tuple[str, ...] = (

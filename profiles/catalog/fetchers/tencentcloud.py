@@ -38,7 +38,7 @@ import requests
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.tencentcloud_api import API, Credentials, call, credentials_from_env
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import form_factor
+from facts.accelerators import form_factor
 
 SOURCE = "tencentcloud-cvm-price-api"
 # Mainland regions where InquiryPriceRunInstances / the CVM price calls are served (CVM API docs).

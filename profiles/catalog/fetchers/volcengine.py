@@ -34,7 +34,7 @@ import requests
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.volcengine_billing import API, credentials_from_env, post_price_query
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import ACCELERATORS
+from facts.accelerators import ACCELERATORS
 
 SOURCE = "volcengine-billing-QueryPriceForPayAsYouGo"
 CODES_ENV = "TRAINSTACK_VOLCENGINE_PRICE_CODES"

@@ -15,7 +15,7 @@ import csv
 from pathlib import Path
 
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import form_factor
+from facts.accelerators import form_factor
 
 SNAPSHOT = Path(__file__).parent / "data" / "alicloud_payg_cny.csv"
 SOURCES = {

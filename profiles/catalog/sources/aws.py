@@ -34,8 +34,8 @@ from profiles.catalog.sources.common import (
     parse_price,
     read_rows,
 )
-from profiles.facts.accelerators import form_factor
-from profiles.facts.aws import aws_network
+from facts.accelerators import form_factor
+from facts.aws import aws_network
 
 # p4de carries A100 80GB (interconnect.md K1); the v7 extract has duplicate p4de rows whose
 # GpuInfo names plain "A100" (v8 still does, with 81920 MiB), so the name is pinned here.

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from profiles.catalog.offering import Offering
 from profiles.catalog.sources.common import memory_for, merge_duplicates, parse_number, parse_price, read_rows
-from profiles.facts.accelerators import form_factor
-from profiles.facts.azure import ACCELERATOR_COUNT_FIX, MEMORY_GIB_BY_SIZE, infiniband_gbps
+from facts.accelerators import form_factor
+from facts.azure import ACCELERATOR_COUNT_FIX, MEMORY_GIB_BY_SIZE, infiniband_gbps
 
 
 def to_offering(row: dict[str, str], date: str) -> Offering | None:

@@ -7,7 +7,7 @@ import csv
 import math
 from pathlib import Path
 
-from profiles.facts.accelerators import accelerator_facts
+from facts.accelerators import accelerator_facts
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from profiles.catalog.offering import Offering
+from facts.accelerators import form_factor
+from facts.gcp import ACCELERATOR_ALIASES, GPU_NETWORK, HOSTS, TPU_GENERATIONS, tpu_generation_and_chips
 from profiles.catalog.sources.common import (
     memory_for,
     merge_duplicates,
@@ -27,8 +29,6 @@ from profiles.catalog.sources.common import (
     parse_price,
     read_rows,
 )
-from profiles.facts.accelerators import form_factor
-from profiles.facts.gcp import ACCELERATOR_ALIASES, GPU_NETWORK, HOSTS, TPU_GENERATIONS, tpu_generation_and_chips
 
 TPU_PLACEHOLDER_PRICE = 700.0
 

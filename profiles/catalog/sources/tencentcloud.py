@@ -17,7 +17,7 @@ from pathlib import Path
 
 from profiles.catalog.freshness import unknown_date
 from profiles.catalog.offering import Offering
-from profiles.facts.accelerators import form_factor
+from facts.accelerators import form_factor
 
 SNAPSHOT = Path(__file__).parent / "data" / "tencentcloud_payg_cny.csv"
 EXTRACTED = "2026-12-01"  # china-prices.md: "Collected 2026-12-01"

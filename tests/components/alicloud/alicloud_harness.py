@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from tests.components import harness
 from tests.components.harness import CallRecordingMocks, Monitor, Plan
 

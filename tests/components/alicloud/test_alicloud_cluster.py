@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from components.alicloud.cluster import TYPE_TOKEN, AlicloudGpuCluster
-from components.contract import OUTPUT_NAMES
+from clouds.contract import OUTPUT_NAMES
 from tests.components.alicloud.alicloud_harness import build, install_mocks, make_config
 from trainstack.mock_alicloud import ALICLOUD_IMAGE_ID, alicloud_id, mount_target_domain
 

@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-from components.alicloud.cpfs import cpfs_sizing
-from components.alicloud.facts import erdma_families, eri_interfaces, family_of, gpu_family
-from components.alicloud.placement import placement_for
+from clouds.alicloud.cpfs import cpfs_sizing
+from clouds.alicloud.facts import erdma_families, eri_interfaces, family_of, gpu_family
+from clouds.alicloud.placement import placement_for
 from components.alicloud.profile import eri_settings, host_name
 from components.alicloud.purchase import charge_settings
 from components.alicloud.security import ingress_rules
-from components.alicloud.validate import check_tags
-from components.contract import FileSystemConfig
+from clouds.alicloud.validate import check_tags
+from clouds.contract import FileSystemConfig
 
 
 @pytest.mark.parametrize(
@@ -39,7 +39,7 @@ def test_placement_module_needs_no_pulumi():
     import subprocess
     import sys
 
-    code = "import sys, components.alicloud.placement; assert 'pulumi' not in sys.modules"
+    code = "import sys, clouds.alicloud.placement; assert 'pulumi' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -4,7 +4,7 @@ import pulumi
 import pytest
 
 from components.aws.cluster import TYPE_TOKEN, AwsGpuCluster
-from components.contract import OUTPUT_NAMES
+from clouds.contract import OUTPUT_NAMES
 from trainstack.mocks import AMI_ID, EXISTING_VPC_ID
 
 

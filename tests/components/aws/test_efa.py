@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.aws.efa import efa_interface_count, network_interfaces
+from clouds.aws.efa import efa_interface_count, network_interfaces
 
 
 @pytest.mark.parametrize(

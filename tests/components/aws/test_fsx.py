@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.aws.fsx import FsxSizing, fsx_sizing, round_capacity_gib
+from clouds.aws.fsx import FsxSizing, fsx_sizing, round_capacity_gib
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.aws.validate import az_id_prefix, check_zone
+from clouds.aws.validate import az_id_prefix, check_zone
 from profiles.catalog.loader import load_catalog
 
 

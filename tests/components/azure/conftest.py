@@ -9,7 +9,7 @@ import pulumi
 import pytest
 
 from tests.components.azure.azure_mocks import EXAMPLE, RecordingMonitor, install_mocks
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pulumi
 import pytest
 
 from components.azure.cluster import TYPE_TOKEN, AzureGpuCluster
-from components.contract import OUTPUT_NAMES
+from clouds.contract import OUTPUT_NAMES
 
 from tests.components.azure.azure_mocks import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from components.azure.amlfs import AMLFS_SKUS, amlfs_sizing, round_capacity_tib
-from components.azure.facts import infiniband_size, rdma_size_names
+from clouds.azure.amlfs import AMLFS_SKUS, amlfs_sizing, round_capacity_tib
+from clouds.azure.facts import infiniband_size, rdma_size_names
 from components.azure.layout import availability_zones
 from components.azure.profile import computer_name_prefix, vm_profile
 from components.azure.purchase import priority_settings
 from components.azure.security import security_rules
-from components.common import cluster_tags
-from components.azure.validate import validate_args
+from clouds.common import cluster_tags
+from clouds.azure.validate import validate_args
 
 RDMA_SIZES = [
     "Standard_ND96asr_v4",

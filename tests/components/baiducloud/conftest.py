@@ -10,7 +10,7 @@ import pulumi
 import pytest
 
 from components.baiducloud.dynamic_base import BaiduProvider
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from tests.components.baiducloud.replay import Replay
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 

@@ -11,8 +11,8 @@ import yaml
 
 from components.baiducloud.cluster import TYPE_TOKEN, BaiducloudGpuCluster
 from components.baiducloud.security import world_open_ingress
-from components.baiducloud.validate import validate_args
-from components.contract import OUTPUT_NAMES
+from clouds.baiducloud.validate import validate_args
+from clouds.contract import OUTPUT_NAMES
 from components.registry import component_for
 from tests.components.baiducloud.conftest import EXAMPLE
 from trainstack.mock_clouds import PRIVATE_KEY

@@ -6,7 +6,7 @@ import pytest
 
 from components.baiducloud import api
 from components.baiducloud.bcc_requests import bid_arguments, pick_image, tag_changes
-from components.baiducloud.layout import (
+from clouds.baiducloud.layout import (
     baidu_tags,
     has_infiniband,
     hostname,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.contract import ClusterConfig
+from clouds.contract import ClusterConfig
 from tests.components.gcp.gcp_harness import make_config
 
 

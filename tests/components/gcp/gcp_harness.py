@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pulumi
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from trainstack.mock_clouds import GCP_PROJECT_ID
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 

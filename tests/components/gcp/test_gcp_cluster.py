@@ -7,7 +7,7 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from tests.components.gcp.gcp_harness import TPU_EXAMPLE, build, make_config
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 

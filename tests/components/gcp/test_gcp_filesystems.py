@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.contract import FileSystemConfig
-from components.gcp.filesystems import (
+from clouds.contract import FileSystemConfig
+from clouds.gcp.filesystems import (
     FileSystemChoice,
     choose_file_system,
     filestore_capacity_gib,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR
 from components.gcp.firewall import firewall_rules
-from components.gcp.nics import nic_layout
+from clouds.gcp.nics import nic_layout
 
 
 def test_default_rules_are_internal_only() -> None:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from components.gcp.labels import (
+from clouds.gcp.labels import (
     cluster_labels,
     gcp_id,
     label_collisions,

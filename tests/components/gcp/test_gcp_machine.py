@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.gcp.machine import (
+from clouds.gcp.machine import (
     boot_disk_type,
     guest_accelerators,
     is_accelerator_optimized,

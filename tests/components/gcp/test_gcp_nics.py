@@ -7,7 +7,7 @@ import ipaddress
 import pytest
 
 from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR, gpu_subnet_cidrs
-from components.gcp.nics import GVNIC, MRDMA, PRIMARY, gpudirect_flavour, nic_layout
+from clouds.gcp.nics import GVNIC, MRDMA, PRIMARY, gpudirect_flavour, nic_layout
 
 
 @pytest.mark.parametrize(

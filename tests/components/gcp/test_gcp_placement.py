@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.gcp.placement import PlacementSpec, placement_spec, supports_compact_placement
+from clouds.gcp.placement import PlacementSpec, placement_spec, supports_compact_placement
 
 
 @pytest.mark.parametrize(

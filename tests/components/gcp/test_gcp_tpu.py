@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.gcp.tpu import (
+from clouds.gcp.tpu import (
     is_tpu,
     tpu_accelerator_type,
     tpu_chips,

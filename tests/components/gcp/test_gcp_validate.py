@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from components.gcp.validate import validate_args
+from clouds.gcp.validate import validate_args
 from tests.components.gcp.gcp_harness import TPU_EXAMPLE, make_config
 
 

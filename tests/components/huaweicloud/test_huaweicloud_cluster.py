@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from components.contract import OUTPUT_NAMES
+from clouds.contract import OUTPUT_NAMES
 from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
 from trainstack.mock_huaweicloud import (
     EXISTING_SUBNET_ID,

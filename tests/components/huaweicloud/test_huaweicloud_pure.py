@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from components.huaweicloud.facts import flavor_family, is_modelarts_flavor
+from clouds.huaweicloud.facts import flavor_family, is_modelarts_flavor
 from components.huaweicloud.purchase import charging_args
 from components.huaweicloud.security import FROM_NODE_GROUP, file_system_rules, node_rules
-from components.huaweicloud.sfs import HPC_BANDWIDTH_TIERS, round_size_gib, turbo_sizing
+from clouds.huaweicloud.sfs import HPC_BANDWIDTH_TIERS, round_size_gib, turbo_sizing
 from components.huaweicloud.storage import split_export_location
-from components.huaweicloud.tags import check_tags, huawei_tags, sanitize_key, sanitize_value
-from components.huaweicloud.validate import validate_args
+from clouds.huaweicloud.tags import check_tags, huawei_tags, sanitize_key, sanitize_value
+from clouds.huaweicloud.validate import validate_args
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from components.contract import OUTPUT_NAMES
+from clouds.contract import OUTPUT_NAMES
 from components.tencentcloud.cluster import TYPE_TOKEN, TencentcloudGpuCluster
 from tests.components.tencentcloud.tencentcloud_harness import HCC_TYPE, build, install_mocks, make_config
 from trainstack.mock_tencentcloud import TENCENT_IMAGE_ID, tencentcloud_id

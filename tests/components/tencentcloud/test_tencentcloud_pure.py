@@ -6,13 +6,13 @@ import re
 
 import pytest
 
-from components.contract import FileSystemConfig
-from components.tencentcloud.facts import family_of, hcc_families, is_hcc
+from clouds.contract import FileSystemConfig
+from clouds.tencentcloud.facts import family_of, hcc_families, is_hcc
 from components.tencentcloud.profile import hostname
-from components.tencentcloud.purchase import charge_settings
+from clouds.tencentcloud.purchase import charge_settings
 from components.tencentcloud.security import egress_rules, ingress_rules
-from components.tencentcloud.turbo import TURBO_TYPES, round_capacity_gib, turbo_sizing
-from components.tencentcloud.validate import check_tags
+from clouds.tencentcloud.turbo import TURBO_TYPES, round_capacity_gib, turbo_sizing
+from clouds.tencentcloud.validate import check_tags
 
 
 @pytest.mark.parametrize(

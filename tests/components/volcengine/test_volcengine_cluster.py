@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from components.contract import OUTPUT_NAMES
+from clouds.contract import OUTPUT_NAMES
 from components.volcengine.cluster import TYPE_TOKEN, VolcengineGpuCluster
-from components.volcengine.tags import tags_as_dict
+from clouds.volcengine.tags import tags_as_dict
 from trainstack.mock_volcengine import EXISTING_SUBNET_ID, EXISTING_VPC_ID, IMAGE_ID, mock_id
 
 INSTANCE = "volcengine:ecs/instance:Instance"

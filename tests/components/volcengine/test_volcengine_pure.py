@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from components.contract import FileSystemConfig
-from components.volcengine.facts import family_names, instance_family
+from clouds.contract import FileSystemConfig
+from clouds.volcengine.facts import family_names, instance_family
 from components.volcengine.purchase import spot_args
 from components.volcengine.security import FROM_OWN_GROUP, node_rules
-from components.volcengine.tags import check_tags, tags_as_dict, volcengine_tags
-from components.volcengine.validate import validate_args
-from components.volcengine.vepfs import vepfs_sizing
+from clouds.volcengine.tags import check_tags, tags_as_dict, volcengine_tags
+from clouds.volcengine.validate import validate_args
+from clouds.volcengine.vepfs import vepfs_sizing
 
 
 def fs(capacity_gib: int, throughput: int | None = 100, store: str | None = None) -> dict:

@@ -12,7 +12,7 @@ import responses
 from recorded_pages import cut_short, page_bytes, page_json
 from responses import matchers
 
-from components.huaweicloud.facts import FLAVOR_ACCELERATOR_COUNTS, flavor_family
+from clouds.huaweicloud.facts import FLAVOR_ACCELERATOR_COUNTS, flavor_family
 from profiles.catalog.fetchers import FetchError, huaweicloud
 from profiles.catalog.fetchers.huaweicloud_bss import URL, Credentials, signed_headers
 from profiles.catalog.fetchers.huaweicloud_flavors import DEFAULT_REGIONS, FLAVORS, SOURCE

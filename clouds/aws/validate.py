@@ -1,0 +1,71 @@
+"""Checks on a `ClusterConfig` before the AWS component creates anything."""
+
+from __future__ import annotations
+
+from clouds.aws.efa import efa_interface_count
+from clouds.aws.fsx import fsx_sizing
+from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.contract import ClusterConfig
+
+# The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has
+# use1-az1..6, ap-southeast-2 apse2-az1..3 (AWS "AZ IDs" doc; the rule holds for every AWS
+# region/zone pair in the catalog, which tests/components/aws/test_validate.py checks).
+_DIRECTION_LETTERS = {
+    "north": "n", "south": "s", "east": "e", "west": "w", "central": "c",
+    "northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw",
+}
+
+
+def az_id_prefix(region: str) -> str | None:
+    """`use1` for `us-east-1`: how the region's AZ IDs begin; None for names of another shape
+    (e.g. `us-gov-west-1`), which are not checked."""
+    parts = region.split("-")
+    if len(parts) != 3 or parts[1] not in _DIRECTION_LETTERS or not parts[2].isdigit():
+        return None
+    return f"{parts[0]}{_DIRECTION_LETTERS[parts[1]]}{parts[2]}"
+
+
+def check_zone(region: str, zone: str) -> None:
+    """The zone must be an AZ ID (`use1-az4`) of `region`, not a zone name (`us-east-1a`).
+
+    Raises:
+        ValueError: one line naming `zone` and the fix.
+    """
+    prefix = az_id_prefix(region)
+    if prefix is None or zone.startswith(f"{prefix}-az"):
+        return
+    if zone.startswith(region):
+        raise ValueError(f"zone: '{zone}' is a zone name; trainstack places nodes by AZ ID, which names the same "
+                         f"zone in every account: write e.g. {prefix}-az1 (`aws ec2 describe-availability-zones "
+                         f"--region {region}` lists ZoneName and ZoneId)")
+    raise ValueError(f"zone: '{zone}' is not an AZ ID of region {region} (those begin {prefix}-az); "
+                     "set zone and region to the same place")
+
+
+def validate_args(args: ClusterConfig) -> None:
+    """Reject configs the AWS component cannot build, with a message saying what to change.
+
+    Args:
+        args: the cluster config.
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    check_provider(args, "aws", "AWS")
+    reject_unsupported(args, ("kms_key_id",), "AWS",
+                       "it encrypts EBS and FSx for Lustre with AWS-managed keys")
+    check_zone(args.region, args.zone)
+    check_ssh_cidrs(args.ssh_cidrs)
+    if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:
+        raise ValueError(
+            f"interconnect: rdma needs EFA and {args.instance_type} has none (K1); "
+            "choose an EFA type (e.g. p4d.24xlarge, p5.48xlarge) or set interconnect: none"
+        )
+    if args.purchase == "spot" and args.capacity_reservation_id:
+        raise ValueError(
+            "capacity_reservation_id: a capacity reservation holds on-demand capacity; "
+            "set purchase: on-demand or remove capacity_reservation_id"
+        )
+    if args.file_system is not None:
+        fs = args.file_system
+        fsx_sizing(fs.capacity_gib, fs.throughput_mbps_per_tib, fs.deployment_type)

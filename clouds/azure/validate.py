@@ -1,0 +1,78 @@
+"""Checks on a `ClusterConfig` before the Azure component creates anything.
+
+Sources: Z8-Z12 in shared/reference-facts/interconnect.md (InfiniBand sizes, placement-group
+size); M1 in storage.md (AMLFS SKUs); the capacity-reservation limits ("Spot VMs ... aren't
+supported", "Proximity Placement Group" not supported) come from MicrosoftDocs azure-docs
+articles/virtual-machines/capacity-reservation-overview.md, "Limitations and Restrictions"
+(not yet in shared/reference-facts).
+"""
+
+from __future__ import annotations
+
+
+from clouds.azure.amlfs import amlfs_sizing
+from clouds.azure.facts import (
+    MAX_SINGLE_PLACEMENT_GROUP_VMS,
+    infiniband_size,
+    rdma_size_names,
+)
+from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.contract import ClusterConfig
+
+
+def validate_args(args: ClusterConfig) -> None:
+    """Reject configs the Azure component cannot build, with a message saying what to change.
+
+    Args:
+        args: the cluster config.
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    check_provider(args, "azure", "Azure")
+    reject_unsupported(args, ("kms_key_id",), "Azure",
+                       "it encrypts disks and Managed Lustre with platform-managed keys")
+    _check_interconnect(args)
+    _check_node_count(args)
+    check_ssh_cidrs(args.ssh_cidrs)
+    if args.capacity_reservation_id:
+        raise ValueError(
+            "capacity_reservation_id: Azure capacity reservations support neither proximity "
+            "placement groups nor Spot VMs (capacity-reservation-overview, Limitations), and "
+            "this component always places nodes in a proximity placement group; remove "
+            "capacity_reservation_id"
+        )
+    if args.file_system is not None:
+        if args.subnet_id:
+            raise ValueError(
+                "subnet_id: Azure Managed Lustre needs a subnet of its own, which this "
+                "component creates only inside its own virtual network; remove subnet_id "
+                "or file_system"
+            )
+        amlfs_sizing(args.file_system.capacity_gib, args.file_system.throughput_mbps_per_tib)
+
+
+def _check_interconnect(args: ClusterConfig) -> None:
+    if args.interconnect == "rdma" and infiniband_size(args.instance_type) is None:
+        raise ValueError(
+            f"interconnect: rdma needs InfiniBand and instance_type {args.instance_type} has "
+            f"none (Z8, Z9); choose an InfiniBand size ({', '.join(rdma_size_names())}) "
+            "or set interconnect: none"
+        )
+
+
+def _check_node_count(args: ClusterConfig) -> None:
+    limit = MAX_SINGLE_PLACEMENT_GROUP_VMS
+    if args.nodes <= limit:
+        return
+    if args.interconnect == "rdma":
+        raise ValueError(
+            f"nodes: {args.nodes} exceeds {limit}; InfiniBand connects only the VMs of one "
+            f"scale set placement group, which holds at most {limit} VMs (Z10, Z12); set "
+            f"nodes: {limit} or fewer, or split the job into several clusters of at most "
+            f"{limit} nodes"
+        )
+    raise ValueError(
+        f"nodes: {args.nodes} exceeds {limit}; the cluster is one single-placement-group "
+        f"scale set, which holds at most {limit} VMs (Z10); set nodes: {limit} or fewer"
+    )

@@ -1,0 +1,106 @@
+"""Rules every cloud's component shares: cost tags, the provider check, SSH sources and the
+zone-in-region check of clouds whose zone ids extend the region id.
+
+Tag keys use `:` (`trainstack:cluster`), which AWS and Azure both accept (Azure forbids
+only `<`, `>`, `%`, `&`, `\\`, `?` and `/` in tag names, ARM resource `tags` reference);
+GCP labels cannot hold `:` and use `clouds.gcp.labels` instead.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping
+
+from clouds.contract import ClusterConfig
+
+
+def cluster_tags(provider: str, name: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Cost-allocation tags for every taggable resource of one cluster.
+
+    Args:
+        provider: registry name of the cloud (`aws`, `azure`).
+        name: the component's logical name (the cluster name).
+        extra: the stack's own cost tags (`ClusterConfig.tags`), applied last.
+
+    Returns:
+        `{"trainstack:cluster": name, "trainstack:provider": provider, **extra}`.
+    """
+    return {"trainstack:cluster": name, "trainstack:provider": provider, **(extra or {})}
+
+
+def check_provider(args: ClusterConfig, provider: str, cloud: str) -> None:
+    """Reject a config meant for another cloud's component.
+
+    Raises:
+        ValueError: `provider: 'x' given to the <cloud> component; ...`.
+    """
+    if args.provider != provider:
+        raise ValueError(
+            f"provider: '{args.provider}' given to the {cloud} component; set provider: {provider} "
+            "or use the component registered for that provider"
+        )
+
+
+def check_ssh_cidrs(cidrs: tuple[str, ...] | list[str]) -> None:
+    """Every SSH source must be an IPv4 CIDR (the contract already refuses 0.0.0.0/0).
+
+    Raises:
+        ValueError: `ssh_cidrs: '<cidr>' is not an IPv4 CIDR; ...` or `... is IPv6; ...`.
+    """
+    for cidr in cidrs:
+        try:
+            network = ipaddress.ip_network(cidr.strip(), strict=False)
+        except ValueError:
+            raise ValueError(f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24") from None
+        if network.version != 4:
+            raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")
+
+
+def reject_unsupported(args: ClusterConfig, fields: tuple[str, ...], cloud: str, why: str) -> None:
+    """Refuse optional contract fields a component cannot honour yet.
+
+    Raises:
+        ValueError: `<field>: not supported by the <cloud> component yet (<why>); remove <field>`.
+    """
+    for field in fields:
+        if getattr(args, field):
+            raise ValueError(f"{field}: not supported by the {cloud} component yet ({why}); remove {field}")
+
+
+def check_zone_in_region(args: ClusterConfig, cloud: str, region_shape: re.Pattern[str], region_example: str,
+                         separator: str, also: tuple[str, ...] = ()) -> None:
+    """The zone must be a zone id `<region><separator><letter>` of the stack's region.
+
+    For clouds whose zone ids extend the region id by one letter (Huawei Cloud `cn-north-4a`,
+    separator `""`; Volcengine `cn-beijing-a`, separator `"-"`). No region list is kept: the
+    region is only checked against the cloud's id shape, and the zone against the region.
+
+    Args:
+        args: the cluster config (`region`, `zone`, `instance_type`).
+        cloud: the cloud's name in messages (`Huawei Cloud`).
+        region_shape: the cloud's region id pattern.
+        region_example: a region id of that shape, for the message (`cn-north-4`).
+        separator: what stands between the region and the zone letter.
+        also: other separators accepted (where the facts do not settle the form everywhere).
+
+    Raises:
+        ValueError: `region: ...` for a region of another shape; `zone: ...` for a zone equal
+            to the region (a region-priced catalog row) or of another region or shape.
+    """
+    region, zone = args.region, args.zone
+    if not region_shape.match(region):
+        raise ValueError(f"region: '{region}' is not a {cloud} region id; write it like {region_example}")
+    form, example = f"{region}{separator}<letter>", f"{region}{separator}a"
+    if zone == region:
+        raise ValueError(
+            f"zone: '{zone}' is the region, not a zone (the price catalog lists {cloud} prices per "
+            f"region); set zone to a zone id of {region} ({form}, e.g. {example}) that sells "
+            f"{args.instance_type}, as the {cloud} console lists them"
+        )
+    if not any(re.fullmatch(re.escape(region + sep) + "[a-z]", zone) for sep in (separator, *also)):
+        raise ValueError(
+            f"zone: '{zone}' is not a zone of region {region}; {cloud} zone ids are "
+            f"<region>{separator}<letter>: use a zone id of that region ({form}, e.g. {example}) "
+            "or set region to the zone's region"
+        )

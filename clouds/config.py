@@ -1,0 +1,91 @@
+"""Turn the raw `trainstack:cluster` stack value into a `ClusterConfig`, with one-line errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
+
+CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
+# The stack key holding each cloud provider's default region; `<provider>:region` for the
+# others. `profiles.stack_writer` writes these keys.
+PROVIDER_REGION_KEYS: dict[str, str] = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
+
+
+class ConfigError(ValueError):
+    """The stack's cluster config is missing or invalid; the message is one line."""
+
+
+def parse_cluster_config(raw: Any) -> ClusterConfig:
+    """Validate a raw stack value (mapping or JSON string) into a `ClusterConfig`.
+
+    Args:
+        raw: the value under `trainstack:cluster`, as a dict or its JSON text.
+
+    Returns:
+        The validated config.
+
+    Raises:
+        ConfigError: one line naming the first offending field and the fix.
+    """
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{CONFIG_KEY}: not valid JSON ({exc.msg})") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{CONFIG_KEY}: expected a mapping of cluster fields")
+    try:
+        return ClusterConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_one_line(exc)) from None
+
+
+def _one_line(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    field = "".join(f".{part}" for part in first["loc"])
+    more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    message = first["msg"].removeprefix("Value error, ")
+    return (
+        f"{CONFIG_KEY}{field}: {message}{more}; fix the stack file "
+        "or rerun `trainstack resolve --write-stack`"
+    )
+
+
+def provider_region_key(provider: str) -> str:
+    """The stack key of the cloud provider's default region: `aws:region`, `azure-native:location`,
+    `gcp:region`, else `<provider>:region` (`alicloud:region`, `baiducloud:region`)."""
+    return PROVIDER_REGION_KEYS.get(provider, f"{provider}:region")
+
+
+def check_provider_region(cluster: ClusterConfig, value: Any) -> None:
+    """Refuse a stack whose provider region key is unset or names another region than the cluster.
+
+    Most components create no provider and build in the ambient provider's region (STYLE:
+    "Components never create cloud providers"), so a disagreeing key would put the cluster
+    in the wrong region; where a component passes the region itself it would still mislead.
+
+    Args:
+        cluster: the validated cluster config.
+        value: the stack's value under `provider_region_key(cluster.provider)`; None when unset.
+
+    Raises:
+        ConfigError: one line naming the key and the fix: when it is unset (the provider
+            would fall back to its environment's region) or names another region.
+    """
+    key = provider_region_key(cluster.provider)
+    if value is None:
+        raise ConfigError(
+            f"{key}: not set; the provider would build in whatever region its environment names "
+            f"(e.g. AWS_REGION); set {key}: {cluster.region} in the stack's config"
+        )
+    if str(value).strip() == cluster.region:
+        return
+    raise ConfigError(
+        f"{key}: '{value}' disagrees with {CONFIG_KEY}.region '{cluster.region}'; set {key}: "
+        f"{cluster.region}, or change the cluster's region and zone together (e.g. rerun "
+        "`trainstack resolve --write-stack`)"
+    )

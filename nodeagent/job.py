@@ -1,0 +1,129 @@
+"""`NodeJob`: what one node needs to run the cluster's job, read from the JSON the bootstrap writes."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+JOB_FILE = "/etc/trainstack/job.json"
+RDZV_PORT = 29400  # torchrun's documented default c10d rendezvous port
+CLOUDS = ("aws", "azure", "gcp", "none")
+
+_EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+
+
+@dataclass(frozen=True)
+class NodeJob:
+    """One node's view of the cluster job.
+
+    Attributes:
+        command: the training command, argv (the first item is a script path or, with
+            `module`, a Python module); it runs once per process under torchrun.
+        workdir: working directory of the training processes (on the shared file system).
+        checkpoint_dir: where the job keeps its checkpoints; exported as
+            `TRAINSTACK_CHECKPOINT_DIR` so the script resumes from the newest one.
+        log_dir: directory on the shared file system for the launcher's and workers' logs.
+        nproc_per_node: training processes per node (usually the node's GPU count).
+        min_nodes, max_nodes: torchrun's `--nnodes=MIN:MAX`; the job runs while at least
+            `min_nodes` nodes are in the rendezvous.
+        max_restarts: torchrun `--max-restarts`: how often a worker group may fail and be
+            restarted (a node joining is a membership change and does not count).
+        rdzv_host: the head node's address (the rendezvous store; never spot).
+        rdzv_port: the rendezvous TCP port.
+        job_id: the rendezvous id shared by every node of the job.
+        env: extra environment for the training processes.
+        env_file: the node bootstrap's NCCL/EFA/InfiniBand environment (`export K=V` lines),
+            read at launch; missing file = no extra variables.
+        python: the interpreter whose torch runs the job (e.g. a venv on the shared file system).
+        module: run `command[0]` as a module (`python -m`), as torchrun's `-m`.
+        cloud: which notice watchers run: `aws`, `azure`, `gcp` or `none`.
+        metadata_url: the metadata service base URL; None for the cloud's documented one.
+        poll_seconds: seconds between notice polls (AWS, Azure; GCP waits for a change).
+        shutdown_timeout: seconds torchrun waits after SIGTERM before SIGKILL
+            (`--shutdown-timeout`); None uses the cloud's notice window (see `notices`).
+        rdzv_conf: extra torchrun `--rdzv-conf` settings (`join_timeout`, `last_call_timeout`,
+            `keep_alive_interval`, ...), in seconds where they are times.
+    """
+
+    command: tuple[str, ...]
+    rdzv_host: str
+    job_id: str
+    workdir: str = "/"
+    checkpoint_dir: str = ""
+    log_dir: str = ""
+    nproc_per_node: int = 1
+    min_nodes: int = 1
+    max_nodes: int = 1
+    max_restarts: int = 3
+    rdzv_port: int = RDZV_PORT
+    env: dict[str, str] = field(default_factory=dict)
+    env_file: str = ""
+    python: str = "python3"
+    module: bool = False
+    cloud: str = "none"
+    metadata_url: str | None = None
+    poll_seconds: float = 1.0
+    shutdown_timeout: int | None = None
+    rdzv_conf: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not self.command:
+            problems.append("command: empty; give the script and its arguments")
+        if not 1 <= self.min_nodes <= self.max_nodes:
+            problems.append(f"min_nodes/max_nodes: need 1 <= {self.min_nodes} <= {self.max_nodes}")
+        if self.nproc_per_node < 1:
+            problems.append(f"nproc_per_node: {self.nproc_per_node}; give 1 or more")
+        if self.max_restarts < 0:
+            problems.append(f"max_restarts: {self.max_restarts}; give 0 or more")
+        if self.cloud not in CLOUDS:
+            problems.append(f"cloud: {self.cloud!r}; one of {', '.join(CLOUDS)}")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    @classmethod
+    def from_dict(cls, raw: dict) -> NodeJob:
+        """Build from the bootstrap's JSON object (unknown keys are an error).
+
+        Raises:
+            ValueError: naming the unknown or invalid key.
+        """
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise ValueError(f"job: unknown key(s) {', '.join(unknown)}")
+        data = dict(raw)
+        if isinstance(data.get("command"), str):
+            data["command"] = shlex.split(data["command"])
+        data["command"] = tuple(data.get("command", ()))
+        data["env"] = {str(k): str(v) for k, v in data.get("env", {}).items()}
+        data["rdzv_conf"] = {str(k): str(v) for k, v in data.get("rdzv_conf", {}).items()}
+        return cls(**data)
+
+    @classmethod
+    def load(cls, path: str | Path = JOB_FILE) -> NodeJob:
+        """Read the job file the bootstrap wrote (JSON)."""
+        return cls.from_dict(json.loads(Path(path).read_text()))
+
+
+def read_env_file(path: str) -> dict[str, str]:
+    """Variables of a shell file of `export K=V` lines (the bootstrap's NCCL environment).
+
+    Args:
+        path: the file; a missing file or "" gives {}.
+
+    Returns:
+        Name -> value, with shell quoting removed; other lines are ignored.
+    """
+    if not path or not Path(path).is_file():
+        return {}
+    env = {}
+    for line in Path(path).read_text().splitlines():
+        match = _EXPORT.match(line)
+        if match:
+            words = shlex.split(match.group(2))
+            env[match.group(1)] = words[0] if words else ""
+    return env

@@ -1,0 +1,134 @@
+"""The launcher unit: the job's command under torchrun, stopped gracefully on an interruption notice.
+
+torchrun's agent handles SIGTERM by sending SIGTERM to every training process, waiting
+`--shutdown-timeout` seconds (TorchElastic's default 30; here the cloud's notice window minus
+`NOTICE_MARGIN_SECONDS`) and then SIGKILL. So a notice gives the training script the window to
+write a checkpoint: its SIGTERM handler should save and exit.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+import struct
+import subprocess
+import threading
+from pathlib import Path
+
+from nodeagent.job import NodeJob, read_env_file
+from nodeagent.notices import NOTICE_SECONDS, Notice, sources_for, watch
+
+NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' grace (a choice)
+_SIOCGIFADDR = 0x8915
+
+
+def local_address(host: str, port: int) -> str:
+    """The IPv4 address this node uses to reach the rendezvous (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect((host, port))
+        return probe.getsockname()[0]
+
+
+def interface_of(address: str) -> str | None:
+    """The network interface holding `address` (Linux), for GLOO_SOCKET_IFNAME; None if none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _, name in socket.if_nameindex():
+            try:
+                raw = fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue
+            if socket.inet_ntoa(raw[20:24]) == address:
+                return name
+    return None
+
+
+def shutdown_timeout(job: NodeJob) -> int:
+    """Seconds torchrun gives the workers after SIGTERM: the job's, else the notice window minus a margin."""
+    if job.shutdown_timeout is not None:
+        return job.shutdown_timeout
+    return max(NOTICE_SECONDS.get(job.cloud, 30) - NOTICE_MARGIN_SECONDS, 1)
+
+
+def torchrun_argv(job: NodeJob, local_addr: str) -> list[str]:
+    """The torchrun command line for this node.
+
+    Args:
+        job: the node's job.
+        local_addr: the address other nodes reach this one at (`--local-addr`).
+
+    Returns:
+        argv: `python -m torch.distributed.run --nnodes=MIN:MAX --rdzv-backend=c10d ... command`.
+    """
+    conf = {"is_host": "false", **job.rdzv_conf}  # the head node, not a worker, hosts the store
+    argv = [
+        job.python, "-m", "torch.distributed.run",
+        f"--nnodes={job.min_nodes}:{job.max_nodes}",
+        f"--nproc-per-node={job.nproc_per_node}",
+        "--rdzv-backend=c10d",
+        f"--rdzv-endpoint={job.rdzv_host}:{job.rdzv_port}",
+        f"--rdzv-id={job.job_id}",
+        "--rdzv-conf=" + ",".join(f"{k}={v}" for k, v in conf.items()),
+        f"--max-restarts={job.max_restarts}",
+        f"--local-addr={local_addr}",
+        f"--shutdown-timeout={shutdown_timeout(job)}",
+    ]
+    if job.log_dir:
+        argv += [f"--log-dir={job.log_dir}", "--redirects=3", "--tee=3"]
+    if job.module:
+        argv.append("-m")
+    return argv + list(job.command)
+
+
+def launcher_env(job: NodeJob, base: dict[str, str], interface: str | None) -> dict[str, str]:
+    """Environment of torchrun: the node's, the bootstrap's NCCL/EFA file, then the job's own."""
+    env = {**base, **read_env_file(job.env_file), **job.env}
+    if job.checkpoint_dir:
+        env["TRAINSTACK_CHECKPOINT_DIR"] = job.checkpoint_dir
+    if interface:
+        env.setdefault("GLOO_SOCKET_IFNAME", interface)
+    # torch 2.13 shares the rendezvous TCPStore with the workers; when a replacement node joins
+    # a later round at rank > 0 while rank 0 stays, rank 0 never republishes the bootstrap
+    # address and the round deadlocks (seen in tests/nodeagent/test_elastic_run.py). Opt out.
+    env.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
+    return env
+
+
+def run(job: NodeJob) -> int:
+    """Run the job on this node until torchrun exits; a notice or SIGTERM stops it gracefully.
+
+    Returns:
+        torchrun's exit status (0 when the job finished); 143 after a notice stopped it.
+    """
+    addr = local_address(job.rdzv_host, job.rdzv_port)
+    argv = torchrun_argv(job, addr)
+    env = launcher_env(job, dict(os.environ), interface_of(addr))
+    log_file = _open_log(job, addr)
+    process = subprocess.Popen(argv, cwd=job.workdir, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    notices: list[Notice] = []
+
+    def stop_launcher(notice: Notice | None = None) -> None:
+        if notice is not None:
+            notices.append(notice)
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, lambda *_: stop_launcher())
+    stop = threading.Event()
+    watch(sources_for(job.cloud, job.metadata_url), stop_launcher, stop, job.poll_seconds)
+    code = process.wait()
+    stop.set()
+    for notice in notices:
+        if notice.ack is not None:
+            notice.ack()
+    return code
+
+
+def _open_log(job: NodeJob, addr: str):
+    if not job.log_dir:
+        return None
+    Path(job.log_dir).mkdir(parents=True, exist_ok=True)
+    return open(Path(job.log_dir) / f"launcher-{addr}.log", "ab")
+
+

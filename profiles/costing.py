@@ -1,0 +1,158 @@
+"""Every priced way to buy one offering for the job, each costed for the whole job.
+
+For one offering and one node count the job's hours are known (`profiles.cost.estimate`);
+this module turns them into candidates per purchase option: on-demand, spot with its
+expected interruptions, a reserved term priced as a commitment, capacity already held.
+Each carries the file system its cloud creates, priced like for like (`profiles.cost.storage`).
+`best_per_purchase` then keeps, per purchase option, the node count a careful engineer
+would choose: the cheapest job that meets the deadline, else the fastest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from profiles.candidate import Candidate
+from profiles.catalog.offering import Offering
+from profiles.cost.estimate import JobHours
+from profiles.cost.inputs import restart_hours, spot_interruptions
+from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
+from profiles.cost.storage import storage_cost
+from profiles.spec import WorkloadSpec
+
+PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
+# Clouds whose component cannot launch spot from a stack file: Tencent spot needs a bid in
+# the account's currency (`spot_max_price`, clouds/tencentcloud/purchase.py), which the
+# contract does not carry; a spot pick there would write a stack `plan` refuses.
+NO_SPOT_FROM_STACK = frozenset({"tencentcloud"})
+
+
+def held(spec: WorkloadSpec, offering: Offering, nodes: int) -> list:
+    """The spec's reservations of `offering`'s type and zone with at least `nodes` nodes."""
+    return [r for r in spec.reservations if (r.provider, r.instance_type, r.zone) ==
+            (offering.provider, offering.instance_type, offering.zone) and r.nodes >= nodes]
+
+
+def _price_notes(offering: Offering) -> tuple[str, ...]:
+    """Both currencies for rows listed in another currency, and any estimate flag."""
+    notes: tuple[str, ...] = ()
+    if offering.currency != "USD" and offering.on_demand_native is not None:
+        notes += (f"listed as {offering.on_demand_native:,.2f} {offering.currency}/h per node",)
+    return notes + ((offering.price_note,) if offering.price_note else ())
+
+
+def _usd_per_cny(offering: Offering) -> float | None:
+    """The catalog's recorded rate as this row used it (USD per CNY), or None."""
+    if offering.currency != "CNY" or not offering.on_demand_native or offering.on_demand_usd_per_hour is None:
+        return None
+    return offering.on_demand_usd_per_hour / offering.on_demand_native
+
+
+def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | None:
+    """The live reserved price of the row when a refresh recorded one, else the discount
+    estimate from `profiles.cost.pricing` (USD/hour, amortized over the term)."""
+    live = offering.reserved_1y_usd_per_hour if term == "1y" else offering.reserved_3y_usd_per_hour
+    return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, term)
+
+
+def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
+    """Placement limits of a purchase option the component applies (Alibaba: no deployment
+    set for spot), so `resolve` says so when it picks one."""
+    notes: tuple[str, ...] = ()
+    if offering.provider == "alicloud" and offering.zone == offering.region:
+        notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
+    if offering.provider != "alicloud" or purchase != "spot":
+        return notes
+    from clouds.alicloud.placement import placement_for  # pure module, no Pulumi
+
+    return (*notes, placement_for("spot").reason)
+
+
+def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> tuple[float, float, str]:
+    """(interruptions, added hours, note) of a spot run of `job` on `nodes` nodes."""
+    assert spec.spot is not None
+    rate, source = spot_interruptions(offering)
+    if spec.spot.interruptions_per_node_month is not None:
+        rate, source = spec.spot.interruptions_per_node_month, "spec"
+    restart = spec.spot.restart_hours if spec.spot.restart_hours is not None else restart_hours(offering.provider)
+    overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
+    note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
+    return overhead.interruptions, overhead.added_hours, note
+
+
+def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int | None = None) -> list[Candidate]:
+    """Every priced way to buy `offering` on `nodes` nodes (default `spec.nodes`) for the job.
+
+    Each candidate's cost is compute for its hours (spot: plus expected interruptions; a
+    commitment: its share of the whole term) plus the file system for those hours.
+    """
+    nodes = spec.nodes if nodes is None else nodes
+    storage, notes = None, job.notes + _price_notes(offering)
+    if spec.file_system:
+        fs = spec.file_system
+        storage = storage_cost(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, _usd_per_cny(offering))
+        if storage is not None:
+            notes += (storage.describe(),)
+    found: list[Candidate] = []
+    for purchase in PURCHASES[spec.purchase]:
+        price = offering.price(purchase)
+        if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
+            continue
+        extra: dict = {}
+        row_notes = notes
+        hours = job.hours
+        if purchase == "spot" and spec.spot is not None:
+            interruptions, added, note = _spot(spec, offering, job, nodes)
+            hours += added
+            extra = {"interruptions": interruptions, "added_hours": added}
+            row_notes += (note,)
+        found.append(_candidate(offering, purchase, nodes, hours, price, storage, row_notes, **extra))
+        if purchase == "on-demand" and spec.commitment is not None:
+            found.extend(_reserved(spec, offering, price, nodes, hours, storage, notes))
+    for r in held(spec, offering, nodes):
+        found.append(_candidate(offering, "reservation", nodes, job.hours, r.usd_per_hour, storage, notes,
+                                reservation_id=r.id))
+    return found
+
+
+def _reserved(spec: WorkloadSpec, offering: Offering, on_demand: float, nodes: int, hours: float,
+              storage, notes: tuple[str, ...]) -> list[Candidate]:
+    assert spec.commitment is not None
+    term, reuse = spec.commitment.term, spec.commitment.reuse
+    rate = _reserved_price(offering, on_demand, term)
+    if rate is None:
+        return []
+    committed = committed_hours(hours, term)
+    billed = charged_hours(hours, term, reuse)
+    whole = rate * nodes * committed
+    note = (f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h; this job's share ${rate * nodes * billed:,.0f} "
+            f"({billed:,.0f} h billed, reuse {reuse:g} of the rest)")
+    return [_candidate(offering, f"reserved-{term}", nodes, hours, rate, storage, notes + (note,),
+                       charged_hours=billed, committed_hours=committed)]
+
+
+def _candidate(offering: Offering, purchase: str, nodes: int, hours: float, price: float, storage,
+               notes: tuple[str, ...], **extra) -> Candidate:
+    usd_storage = None if storage is None else storage.usd(hours)
+    return Candidate(offering, purchase, nodes, hours, price, usd_storage,
+                     notes + _placement_notes(offering, purchase), storage=storage, **extra)
+
+
+def best_per_purchase(options: Iterable[Candidate], deadline_hours: float | None) -> list[Candidate]:
+    """Per purchase option (and held reservation), the node count to use: the cheapest job
+    meeting `deadline_hours` (any, without a deadline), else the fastest, then cheapest."""
+    best: dict[tuple, Candidate] = {}
+    for c in options:
+        key = (c.purchase, c.reservation_id)
+        if key not in best or _better(c, best[key], deadline_hours):
+            best[key] = c
+    return list(best.values())
+
+
+def _better(c: Candidate, other: Candidate, deadline: float | None) -> bool:
+    if deadline is None:
+        return c.sort_key() < other.sort_key()
+    c_on, other_on = c.hours <= deadline, other.hours <= deadline
+    if c_on != other_on:
+        return c_on
+    return c.sort_key() < other.sort_key() if c_on else c.speed_key() < other.speed_key()

@@ -1,0 +1,58 @@
+"""`trainstack bench parse` through the real CLI entry point."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from profiles.measurements.schema import RunResult
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "bench"
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch):
+    """A project folder with the committed training-a100 stack, as the working directory."""
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "stacks" / "Pulumi.training-a100.yaml", tmp_path / "stacks")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_parse_json_is_a_valid_results_file_with_the_stack(project) -> None:
+    result = run("bench", "parse", *map(str, sorted(FIXTURES.iterdir())), "-s", "training-a100", "--json")
+    assert result.exit_code == 0, result.output
+    parsed = RunResult.model_validate(json.loads(result.output))
+    assert (parsed.provider, parsed.instance_type, parsed.nodes, parsed.stack) == ("aws", "p4d.24xlarge", 2, "training-a100")
+    assert parsed.schema_version == 1 and parsed.busbw[0].peak_busbw_gbs == 88.30
+
+
+def test_parse_summary_and_output_file(project) -> None:
+    out = project / "run.json"
+    result = run("bench", "parse", str(FIXTURES / "nccl-all.log"), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "busbw all 2 nodes / 16 GPUs: peak 88.3 GB/s" in result.output
+    assert RunResult.model_validate_json(out.read_text()).busbw[0].ranks == 16
+
+
+def test_parse_unknown_file_one_line_error(project) -> None:
+    (project / "notes.txt").write_text("hello\n")
+    result = run("bench", "parse", "notes.txt")
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "notes.txt: not nccl-tests output" in result.output
+
+
+def test_parse_unknown_stack(project) -> None:
+    result = run("bench", "parse", str(FIXTURES / "nccl-all.log"), "-s", "nope")
+    assert result.exit_code == 2 and "stack file not found" in result.output

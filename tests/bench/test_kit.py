@@ -1,0 +1,76 @@
+"""The rendered kit, checked as text (and by `bash -n`), for each cloud's NCCL environment."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from profiles.preflight import read_cluster
+from trainstack.bench.kit import KitOptions, render_kit
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+
+
+def kit(stack: str, **options) -> tuple[str, list[str]]:
+    return render_kit(stack, read_cluster(ROOT / "stacks" / f"Pulumi.{stack}.yaml"), KitOptions(**options))
+
+
+def test_aws_kit_runs_every_step_with_the_efa_environment() -> None:
+    script, notes = kit("training-a100")
+    assert "export FI_PROVIDER=efa\n" in script and "export FI_EFA_USE_DEVICE_RDMA=1\n" in script
+    assert "-x NCCL_DEBUG -x NCCL_SOCKET_IFNAME -x FI_PROVIDER -x FI_EFA_USE_DEVICE_RDMA" in script
+    assert '-np $(( ${#HOSTS[@]} * GPUS )) --hostfile "$HOSTFILE" "$NCCL_TESTS/all_reduce_perf" -b 8 -e 8G -f 2 -g 1' in script
+    assert '-np $(( 2 * GPUS )) -H "$a:$GPUS,$b:$GPUS"' in script  # pairwise
+    assert 'ssh "$h" dcgmi diag -r 2 --json >> "$OUT/dcgm-$h.json"' in script
+    assert "GPUS=8\n" in script and "DATA=${DATA:-/fsx/trainstack-bench}" in script
+    assert "for model in resnet50 vit_b16; do" in script and "for data in synthetic files; do" in script
+    assert "-m trainstack.bench.train --steps 50 --batch 256 --precision bf16" in script
+    assert "python3 -m trainstack.bench.sampler --out $OUT/nvml-$h.csv" in script
+    assert 'python3 -m trainstack.bench.fsread "$DATA/images"' in script
+    assert 'trainstack bench parse "${files[@]}" -s training-a100 -o "$OUT/run.json"' in script
+    assert notes == []
+
+
+def test_kit_is_valid_bash() -> None:
+    bash = shutil.which("bash")
+    assert bash is not None
+    script, _ = kit("training-h100-azure", steps=5, batch=32)
+    subprocess.run([bash, "-n"], input=script, text=True, check=True)
+
+
+def test_azure_kit_uses_the_health_check_environment() -> None:
+    script, _ = kit("training-h100-azure")
+    assert "export NCCL_TOPO_FILE=/opt/microsoft/ndv5-topo.xml\n" in script
+    assert "export NCCL_IB_PCI_RELAXED_ORDERING=1\n" in script and "FI_PROVIDER" not in script
+    assert "DATA=${DATA:-/lustre/trainstack-bench}" in script
+
+
+def test_gcp_a3_high_says_what_it_cannot_set() -> None:
+    script, notes = kit("training-a3-gcp", data_dir="/mnt/fs/bench")
+    assert any("GPUDirect-TCPX" in n for n in notes)
+    assert "DATA=${DATA:-/mnt/fs/bench}" in script
+
+
+def test_bench_run_writes_the_kit_and_prints_the_steps(tmp_path, monkeypatch) -> None:
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "stacks" / "Pulumi.training-a100.yaml", tmp_path / "stacks")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "run", "-s", "training-a100", "--steps", "20"])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "bench-kit" / "training-a100" / "run-bench.sh"
+    assert "--steps 20 " in written.read_text()
+    assert f"kit written: {written}" in result.output and "HOSTFILE=~/hostfile bash run-bench.sh" in result.output
+
+
+@pytest.mark.parametrize("stack", ["nope", "../x"])
+def test_bench_run_unknown_stack(stack, tmp_path, monkeypatch) -> None:
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "run", "-s", stack])
+    assert result.exit_code == 2 and result.output.startswith("error: ")

@@ -1,0 +1,84 @@
+"""A tiny data-parallel training script for the elastic-run test (gloo on the CPU).
+
+It resumes from `$TRAINSTACK_CHECKPOINT_DIR/ckpt.pt`, checkpoints every `CKPT_EVERY` steps
+(rank 0), and on SIGTERM (what torchrun forwards on an interruption notice) writes a
+checkpoint of its last finished step before exiting. Every event goes to `$PROGRESS_FILE`
+as one JSON line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+
+CKPT = Path(os.environ["TRAINSTACK_CHECKPOINT_DIR"]) / "ckpt.pt"
+TOTAL, EVERY = int(os.environ["TOTAL_STEPS"]), int(os.environ["CKPT_EVERY"])
+STEP_SECONDS = float(os.environ.get("STEP_SECONDS", "0.1"))
+HOST = os.environ["HOST_NAME"]
+terminated = False
+
+
+def record(**event) -> None:
+    line = json.dumps({"host": HOST, "rank": dist.get_rank(), "world": dist.get_world_size(),
+                       "restart": int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0")), **event})
+    with open(os.environ["PROGRESS_FILE"], "a") as out:
+        out.write(line + "\n")
+
+
+def save(model, optimizer, step: int, reason: str) -> None:
+    tmp = CKPT.with_name(f".ckpt-{HOST}-{os.getpid()}.tmp")
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step,
+                "reason": reason, "host": HOST}, tmp)
+    os.replace(tmp, CKPT)
+    record(event="checkpoint", step=step, reason=reason, time=time.time())
+
+
+def on_sigterm(*_) -> None:
+    global terminated
+    terminated = True
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, on_sigterm)
+    dist.init_process_group("gloo", timeout=timedelta(seconds=30))
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    start = 0
+    if CKPT.exists():
+        state = torch.load(CKPT)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        start = state["step"]
+    ddp = DistributedDataParallel(model)
+    record(event="start", resume_from=start)
+    for step in range(start + 1, TOTAL + 1):
+        data = torch.randn(8, 4, generator=torch.Generator().manual_seed(step * 100 + dist.get_rank()))
+        loss = ddp(data).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        record(event="step", step=step)
+        if terminated:
+            save(model, optimizer, step, "sigterm")
+            return 0
+        if step % EVERY == 0 and dist.get_rank() == 0:
+            save(model, optimizer, step, "interval")
+        time.sleep(STEP_SECONDS)
+    if dist.get_rank() == 0:
+        save(model, optimizer, TOTAL, "done")
+    dist.destroy_process_group()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

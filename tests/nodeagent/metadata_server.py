@@ -1,0 +1,161 @@
+"""A loopback metadata service answering in each cloud's documented notice format.
+
+The payloads are written from the clouds' documentation:
+- AWS "Spot Instance interruption notices" and "rebalance recommendations" (IMDSv2: token PUT,
+  404 until a notice, then `{"action": "terminate", "time": "2017-09-18T08:22:00Z"}` /
+  `{"noticeTime": "2020-10-27T08:22:00Z"}`);
+- Azure "Scheduled Events for Linux VMs" (api-version 2020-07-01, `Metadata: true`, the
+  `DocumentIncarnation`/`Events` document, StartRequests acknowledgement);
+- GCP "Detect if a VM was preempted" / "maintenance events" (`Metadata-Flavor: Google`,
+  `TRUE`/`FALSE`, `TERMINATE_ON_HOST_MAINTENANCE`, ETag and wait_for_change).
+
+Run as a script (`python metadata_server.py CLOUD PORT TRIGGER_FILE`) it serves on 127.0.0.1
+and turns the notice on when TRIGGER_FILE exists.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+AWS_TOKEN = "AQAEAFakeTokenForTests=="
+AZURE_VM = "trainstack-node_1"
+
+
+class MetadataState:
+    """What the fake service answers: notices on or off, and what it received."""
+
+    def __init__(self, cloud: str, trigger: Path | None = None) -> None:
+        self.cloud, self.trigger = cloud, trigger
+        self.spot = self.rebalance = self.preempt = self.maintenance = False
+        self.acks: list[dict] = []
+        self.requests: list[tuple[str, str, dict]] = []
+        self.changed = threading.Condition()
+
+    def set(self, **flags: bool) -> None:
+        """Turn notices on or off (`spot=True`, ...) and wake waiting GCP requests."""
+        with self.changed:
+            for key, value in flags.items():
+                setattr(self, key, value)
+            self.changed.notify_all()
+
+    def notice_on(self) -> bool:
+        return self.trigger is not None and self.trigger.exists()
+
+
+def _azure_document(state: MetadataState) -> dict:
+    events = []
+    if state.preempt or state.notice_on():
+        events.append({
+            "EventId": "602d9444-d2cd-49c7-8624-8643e7171297", "EventType": "Preempt",
+            "ResourceType": "VirtualMachine", "Resources": [AZURE_VM], "EventStatus": "Scheduled",
+            "NotBefore": "Mon, 19 Sep 2016 18:29:47 GMT", "Description": "", "EventSource": "Platform",
+            "DurationInSeconds": -1,
+        })
+    events.append({  # another VM's event in the same scale set: not ours
+        "EventId": "5dd0f4d8-1f52-4c4c-9d2a-6f2c8e6f9a11", "EventType": "Preempt",
+        "ResourceType": "VirtualMachine", "Resources": ["trainstack-node_7"], "EventStatus": "Scheduled",
+        "NotBefore": "Mon, 19 Sep 2016 18:29:47 GMT", "Description": "", "EventSource": "Platform",
+        "DurationInSeconds": -1,
+    })
+    return {"DocumentIncarnation": 2 if events else 1, "Events": events}
+
+
+def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def _send(self, status: int, body: str = "", headers: dict | None = None) -> None:
+            data = body.encode()
+            self.send_response(status)
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_PUT(self) -> None:
+            state.requests.append(("PUT", self.path, self.headers))
+            if self.path == "/latest/api/token" and self.headers.get("X-aws-ec2-metadata-token-ttl-seconds"):
+                return self._send(200, AWS_TOKEN)
+            self._send(400)
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", 0))
+            body = self.rfile.read(length).decode()
+            state.requests.append(("POST", self.path, self.headers))
+            if self.path.startswith("/metadata/scheduledevents") and self.headers.get("Metadata") == "true":
+                state.acks.append(json.loads(body))
+                return self._send(200)
+            self._send(400)
+
+        def do_GET(self) -> None:
+            state.requests.append(("GET", self.path, self.headers))
+            url = urlparse(self.path)
+            if state.cloud == "aws":
+                return self._aws(url.path)
+            if state.cloud == "azure":
+                return self._azure(url.path, parse_qs(url.query))
+            return self._gcp(url.path, parse_qs(url.query))
+
+        def _aws(self, path: str) -> None:
+            if self.headers.get("X-aws-ec2-metadata-token") != AWS_TOKEN:
+                return self._send(401)
+            if path == "/latest/meta-data/spot/instance-action" and (state.spot or state.notice_on()):
+                return self._send(200, json.dumps({"action": "terminate", "time": "2017-09-18T08:22:00Z"}),
+                                  {"Content-Type": "text/plain"})
+            if path == "/latest/meta-data/events/recommendations/rebalance" and state.rebalance:
+                return self._send(200, json.dumps({"noticeTime": "2020-10-27T08:22:00Z"}))
+            self._send(404, "<?xml version=\"1.0\"?><title>404 - Not Found</title>")
+
+        def _azure(self, path: str, query: dict) -> None:
+            if self.headers.get("Metadata") != "true":
+                return self._send(400, json.dumps({"error": "Bad request. Required metadata header not specified"}))
+            if path == "/metadata/instance/compute/name" and query.get("format") == ["text"]:
+                return self._send(200, AZURE_VM)
+            if path == "/metadata/scheduledevents" and query.get("api-version") == ["2020-07-01"]:
+                return self._send(200, json.dumps(_azure_document(state)), {"Content-Type": "application/json"})
+            self._send(404)
+
+        def _gcp(self, path: str, query: dict) -> None:
+            if self.headers.get("Metadata-Flavor") != "Google":
+                return self._send(403, "Missing Metadata-Flavor:Google header.")
+            values = {
+                "/computeMetadata/v1/instance/preempted": "TRUE" if state.preempt or state.notice_on() else "FALSE",
+                "/computeMetadata/v1/instance/maintenance-event":
+                    "TERMINATE_ON_HOST_MAINTENANCE" if state.maintenance else "NONE",
+            }
+            if path not in values:
+                return self._send(404)
+            value = values[path]
+            if query.get("wait_for_change") == ["true"] and query.get("last_etag") == [f'"{value}"']:
+                with state.changed:
+                    state.changed.wait(float(query.get("timeout_sec", ["1"])[0]) if not state.trigger else 0.2)
+                value = self._gcp_value(path)
+            self._send(200, value, {"Metadata-Flavor": "Google", "ETag": f'"{value}"',
+                                    "Content-Type": "application/text"})
+
+        def _gcp_value(self, path: str) -> str:
+            if path.endswith("preempted"):
+                return "TRUE" if state.preempt or state.notice_on() else "FALSE"
+            return "TERMINATE_ON_HOST_MAINTENANCE" if state.maintenance else "NONE"
+
+    return Handler
+
+
+def serve(state: MetadataState, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
+    """Start the service in a daemon thread; `server.server_address[1]` is its port."""
+    server = ThreadingHTTPServer((host, port), make_handler(state))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+if __name__ == "__main__":
+    cloud, port, trigger = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(MetadataState(cloud, trigger)))
+    server.serve_forever()

@@ -1,0 +1,59 @@
+"""Data-path sizing with hand-computed values."""
+
+from __future__ import annotations
+
+import pytest
+
+from profiles.cost import data_path as dp
+
+
+def test_checkpoints_hold_16_bytes_per_parameter_twice():
+    # 13e9 params x 16 B x 2 kept / 2^30 = 387.43 GiB
+    assert dp.checkpoint_gib(13e9) == pytest.approx(387.4302, abs=1e-3)
+    assert dp.checkpoint_gib(1e9, kept=1) == pytest.approx(14.9012, abs=1e-3)
+
+
+def test_capacity_adds_checkpoints_and_headroom():
+    # (2,048 + 387.43) x 1.25 = 3,044.29 GiB
+    assert dp.capacity_gib(2048, 387.43) == pytest.approx(3044.2875)
+    assert dp.capacity_gib(100, 0, headroom=0) == 100
+
+
+@pytest.mark.parametrize(("files", "mean_mib", "expected"), [
+    pytest.param(1_280_000, None, 2048 * 2**30 / 1_280_000, id="from-file-count"),
+    pytest.param(None, 0.5, 524_288, id="given-mean-wins"),
+    pytest.param(1_280_000, 0.5, 524_288, id="mean-over-count"),
+    pytest.param(None, None, None, id="unknown"),
+])
+def test_mean_file_bytes(files, mean_mib, expected):
+    assert dp.mean_file_bytes(2048, files, mean_mib) == expected
+
+
+def test_read_rate_and_per_tib_need():
+    assert dp.read_rate_mbps(3000, 110_000) == pytest.approx(330.0)  # 3,000 img/s x 110 kB
+    assert dp.throughput_per_tib_needed(330, 2400) == pytest.approx(140.8)  # 330 / (2,400/1,024)
+
+
+def test_a_file_system_too_slow_for_the_gpus_says_what_would_feed_them():
+    path = dp.size_data_path(data_gib=140, checkpoints_gib=0, fs_capacity_gib=2400, per_tib_mbps=125,
+                             read_mbps=330, local_nvme_gib=7450, lazy_link=True)
+    assert path.provisioned_mbps == pytest.approx(292.96875)  # 2,400/1,024 x 125
+    assert path.starves_gpus
+    assert path.problem() == ("file system delivers 293 MB/s but the GPUs read 330 MB/s; raise "
+                              "file_system.throughput to >= 141 MB/s per TiB or the capacity")
+    assert path.staging_hours == 0 and path.cache_fits
+
+
+def test_an_import_link_stages_at_the_provisioned_throughput():
+    # 2,048 GiB = 2,199,023 MB at 2,400/1,024 x 250 = 585.9375 MB/s -> 3,753 s = 1.0425 h
+    path = dp.size_data_path(data_gib=2048, checkpoints_gib=0, fs_capacity_gib=2400, per_tib_mbps=250,
+                             read_mbps=None, local_nvme_gib=None, lazy_link=False)
+    assert path.staging_hours == pytest.approx(2048 * 2**30 / 1e6 / 585.9375 / 3600)
+    assert path.staging_hours == pytest.approx(1.0425, abs=1e-4)
+    assert not path.starves_gpus and path.problem() is None and not path.cache_fits
+
+
+def test_cache_fits_only_when_the_whole_dataset_fits_on_one_node():
+    fits = dp.size_data_path(1000, 0, 1200, 250, None, local_nvme_gib=1000, lazy_link=True)
+    too_big = dp.size_data_path(1001, 0, 1200, 250, None, local_nvme_gib=1000, lazy_link=True)
+    assert fits.cache_fits and not too_big.cache_fits

@@ -1,0 +1,59 @@
+"""The packages import one way: facts <- clouds <- {profiles, components} <- trainstack/policies.
+
+`profiles/` (the decision side) and `components/` (the Pulumi side) never import each other;
+what both need sits in `facts/` and `clouds/`, which import neither, nor Pulumi.
+Every import statement is read with `ast`, including the ones inside functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# package -> top-level names its modules must not import.
+FORBIDDEN: dict[str, set[str]] = {
+    "facts": {"clouds", "profiles", "components", "trainstack", "policies", "pulumi"},
+    "clouds": {"profiles", "components", "trainstack", "policies", "pulumi"},
+    "profiles": {"components", "trainstack", "policies", "pulumi"},
+    "components": {"profiles", "trainstack", "policies"},
+}
+
+
+def imported_modules(source: str) -> list[tuple[int, str]]:
+    """(line, dotted module) of every absolute import in `source`, at any depth."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+def cross_imports(package: str, root: Path = ROOT) -> list[str]:
+    """`path:line imports module` for each import of `package` that `FORBIDDEN` refuses."""
+    refused = FORBIDDEN[package]
+    bad = []
+    for path in sorted((root / package).rglob("*.py")):
+        for line, module in imported_modules(path.read_text()):
+            top = module.split(".")[0]
+            if top in refused or (top.startswith("pulumi_") and "pulumi" in refused):
+                bad.append(f"{path.relative_to(root)}:{line} imports {module}")
+    return bad
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_package_imports_only_downward(package):
+    assert cross_imports(package) == []
+
+
+def test_the_checker_names_a_nested_cross_import(tmp_path):
+    (tmp_path / "clouds").mkdir()
+    (tmp_path / "clouds" / "x.py").write_text(
+        "import re\n\ndef f():\n    from components.aws.fsx import fsx_sizing\n    import pulumi_aws\n")
+    assert cross_imports("clouds", tmp_path) == [
+        "clouds/x.py:4 imports components.aws.fsx", "clouds/x.py:5 imports pulumi_aws"]

@@ -1,0 +1,1 @@
+"""The benchmark kit: raw-output parsers, the kit renderer, the training benchmark, reports."""

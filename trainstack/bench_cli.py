@@ -1,0 +1,107 @@
+"""`trainstack bench ...`: run the benchmark kit, parse its raw output, import results into
+the measurement store, and report time and cost per measured offering.
+
+A thin layer like `trainstack/cli.py`: errors a user can fix print one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from trainstack.usage_errors import fail
+
+bench_app = typer.Typer(no_args_is_help=True, help="Benchmark the cluster: kit, parse, import, report.")
+
+
+def _project_dir() -> Path:
+    from trainstack.cli import project_dir  # the CLI's own project discovery
+
+    return project_dir()
+
+
+def _cluster(stack: str):
+    """The stack's validated cluster config (one-line error when it cannot be read)."""
+    from profiles.preflight import PreflightError, read_cluster
+    from profiles.stack_writer import StackWriteError, stack_path
+
+    try:
+        return read_cluster(stack_path(_project_dir(), stack))
+    except (PreflightError, StackWriteError) as exc:
+        fail(str(exc))
+
+
+@bench_app.command("parse")
+def parse(
+    files: list[Path] = typer.Argument(..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log."),
+    stack: Optional[str] = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the results file here."),
+) -> None:
+    """Read raw tool output into one results file (docs/bench-results.md)."""
+    from trainstack.bench.parse import ParseError, parse_files
+    from trainstack.bench.summary import summary_lines
+
+    cluster = _cluster(stack) if stack else None
+    try:
+        result = parse_files(files, cluster, stack)
+    except ParseError as exc:
+        fail(str(exc))
+    text = result.model_dump_json(indent=2, exclude_none=True)
+    if output is not None:
+        try:
+            output.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            fail(f"--output {output}: cannot write ({exc.strerror}); give a writable path")
+    if as_json:
+        typer.echo(text)
+    else:
+        for line in summary_lines(result):
+            typer.echo(line)
+        if output is not None:
+            typer.echo(f"results written: {output}")
+
+
+@bench_app.command("run")
+def run(
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder for the kit (default bench-kit/STACK)."),
+    steps: int = typer.Option(50, "--steps", min=1, help="Timed steps per throughput run."),
+    batch: int = typer.Option(256, "--batch", min=1, help="Images per GPU per step."),
+    data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Shared directory on the nodes (default: on the stack's file system)."),
+    print_kit: bool = typer.Option(False, "--print", help="Print the kit script instead of writing it."),
+) -> None:
+    """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
+    throughput (ResNet-50, ViT-B/16), NVML samples and file-system reads."""
+    from trainstack.bench.kit import KitOptions, render_kit
+
+    cluster = _cluster(stack)
+    script, notes = render_kit(stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir))
+    if print_kit:
+        typer.echo(script, nl=False)
+        return
+    folder = out or _project_dir() / "bench-kit" / stack
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "run-bench.sh").write_text(script, encoding="utf-8")
+    except OSError as exc:
+        fail(f"--out {folder}: cannot write ({exc.strerror}); give a writable folder")
+    for line in _by_hand(stack, folder / "run-bench.sh", cluster.nodes) + [f"note: {n}" for n in notes]:
+        typer.echo(line)
+
+
+def _by_hand(stack: str, script: Path, nodes: int) -> list[str]:
+    """The exact steps to run the kit when the stack has no job launcher to hand it to."""
+    return [
+        f"kit written: {script}",
+        f"stack {stack} has no job launcher that runs the kit; run it by hand:",
+        f"  1. copy it to the first node:    scp {script} NODE:run-bench.sh",
+        f"  2. list the {nodes} nodes there:   one host name per line in ~/hostfile (passwordless ssh between them)",
+        "  3. on that node:                 HOSTFILE=~/hostfile bash run-bench.sh",
+        "  4. copy back $OUT/run.json, then: trainstack bench import run.json",
+        "  needs on every node: trainstack installed (pip install -e '.[torch]'), nccl-tests in $NCCL_TESTS, "
+        "MPI; DCGM is used where installed",
+    ]
