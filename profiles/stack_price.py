@@ -9,8 +9,8 @@ never re-prices (it exports the recorded price), so previews stay deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from clouds.contract import ClusterConfig

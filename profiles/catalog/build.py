@@ -213,8 +213,8 @@ def _built(source: Path, date: str, out_dir: Path) -> tuple[dict[str, str], dict
         texts[provider] = offerings_to_csv(offerings)
         meta_sources[provider] = {"repository": SOURCE_REPOSITORY, "files": file_commits, "offerings": len(offerings),
                                   **({"left_out": dict(sorted(left_out.items()))} if left_out else {})}
-    for provider, (builder, provider_meta) in OTHER_BUILDERS.items():
-        offerings = builder(source, date)
+    for provider, (other_builder, provider_meta) in OTHER_BUILDERS.items():
+        offerings = other_builder(source, date)
         texts[provider] = offerings_to_csv(offerings)
         meta_sources[provider] = {**provider_meta, "offerings": len(offerings)}
     return texts, meta_sources

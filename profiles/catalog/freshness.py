@@ -74,7 +74,7 @@ class CloudAge(NamedTuple):
             when = f", extracted on {self.extracted}" if self.extracted else ""
             parts.append(f"of unknown date ({self.unknown} of {self.rows} rows; source snapshot undated{when})")
         age = self.age_days(today)
-        if age is not None and age > STALE_AFTER_DAYS:
+        if self.oldest is not None and age is not None and age > STALE_AFTER_DAYS:
             parts.append(f"observed as early as {self.oldest.isoformat()} ({age} days ago)")
         return (f"warning: {self.provider} prices are {' and '.join(parts)}, older than {STALE_AFTER_DAYS} days "
                 f"or of unknown age; refresh with `trainstack catalog refresh --provider {self.provider}`")

@@ -166,7 +166,7 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
         lines.insert(2, "")  # a priced stack has no `fix:` line under its catalog finding
     else:
         assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
-    assert lines[3].startswith(f"  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
+    assert lines[3].startswith("  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
     assert f"that {config.zone} sells {config.instance_type}" in lines[4]
 
 

@@ -160,7 +160,7 @@ def test_set_rate_records_an_old_dated_rate_which_is_then_used_with_a_warning(da
 
 
 def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
-    
+
     row = next(o for o in build_alicloud(None, "x") if o.instance_type == "ecs.gn7i-c8g1.2xlarge")
     priced = row._replace(on_demand_usd_per_hour=1.3, spot_usd_per_hour=0.4)
     spec = parse_spec({"accelerators": "A10:1", "hours": 5, "purchase": "any", "spot": {"checkpoint_interval": "1h"},

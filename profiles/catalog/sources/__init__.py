@@ -5,6 +5,9 @@ Each builder takes the source folder and the row date and returns clean `Offerin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from profiles.catalog.sources.alicloud import META as ALICLOUD_META
 from profiles.catalog.sources.alicloud import build_alicloud
 from profiles.catalog.sources.aws import build_aws
@@ -23,7 +26,7 @@ SOURCE_BUILDERS = {
 }
 
 # provider -> (builder, metadata) for sources other than the SkyPilot extract.
-OTHER_BUILDERS = {
+OTHER_BUILDERS: dict[str, tuple[Callable[..., list[Any]], dict[str, Any]]] = {
     "alicloud": (build_alicloud, ALICLOUD_META),
     "tencentcloud": (build_tencentcloud, TENCENTCLOUD_META),
 }

@@ -14,8 +14,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from profiles.catalog.offering import Offering
 from facts.accelerators import form_factor
+from profiles.catalog.offering import Offering
 
 SNAPSHOT = Path(__file__).parent / "data" / "alicloud_payg_cny.csv"
 SOURCES = {

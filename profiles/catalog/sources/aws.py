@@ -24,18 +24,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from facts.accelerators import form_factor
+from facts.aws import aws_network
 from profiles.catalog.offering import Offering
 from profiles.catalog.sources.common import (
     is_local_zone,
     memory_for,
-    no_discount_is_unknown,
     merge_duplicates,
+    no_discount_is_unknown,
     parse_number,
     parse_price,
     read_rows,
 )
-from facts.accelerators import form_factor
-from facts.aws import aws_network
 
 # p4de carries A100 80GB (interconnect.md K1); the v7 extract has duplicate p4de rows whose
 # GpuInfo names plain "A100" (v8 still does, with 81920 MiB), so the name is pinned here.
@@ -106,6 +106,6 @@ def build_aws(source: Path, date: str, left_out: dict[str, int] | None = None) -
         reason = left_out_reason(row)
         if reason and left_out is not None:
             left_out[reason] = left_out.get(reason, 0) + 1
-        elif not reason:
-            offerings.append(to_offering(row, date))
+        elif (offering := to_offering(row, date)) is not None:
+            offerings.append(offering)
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from profiles.catalog.offering import Offering
-from profiles.catalog.sources.common import memory_for, merge_duplicates, parse_number, parse_price, read_rows
 from facts.accelerators import form_factor
 from facts.azure import ACCELERATOR_COUNT_FIX, MEMORY_GIB_BY_SIZE, infiniband_gbps
+from profiles.catalog.offering import Offering
+from profiles.catalog.sources.common import memory_for, merge_duplicates, parse_number, parse_price, read_rows
 
 
 def to_offering(row: dict[str, str], date: str) -> Offering | None:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from profiles.catalog.offering import Offering
 from facts.accelerators import form_factor
 from facts.gcp import ACCELERATOR_ALIASES, GPU_NETWORK, HOSTS, TPU_GENERATIONS, tpu_generation_and_chips
+from profiles.catalog.offering import Offering
 from profiles.catalog.sources.common import (
     memory_for,
     merge_duplicates,

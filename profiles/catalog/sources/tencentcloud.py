@@ -15,9 +15,9 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from facts.accelerators import form_factor
 from profiles.catalog.freshness import unknown_date
 from profiles.catalog.offering import Offering
-from facts.accelerators import form_factor
 
 SNAPSHOT = Path(__file__).parent / "data" / "tencentcloud_payg_cny.csv"
 EXTRACTED = "2026-12-01"  # china-prices.md: "Collected 2026-12-01"
