@@ -32,7 +32,8 @@ STATEFUL = frozenset({
 })
 # Resource types whose API takes no tags or labels.
 UNTAGGABLE = frozenset({
-    "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws:ec2/routeTableAssociation:RouteTableAssociation",
+    "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws:iam/rolePolicy:RolePolicy",
+    "gcp:storage/bucketIAMMember:BucketIAMMember", "aws:ec2/routeTableAssociation:RouteTableAssociation",
     "azure-native:network:Subnet", "azure-native:network:SecurityRule", "tls:index/privateKey:PrivateKey",
     "gcp:compute/network:Network", "gcp:compute/subnetwork:Subnetwork", "gcp:compute/firewall:Firewall",
     "gcp:compute/router:Router", "gcp:compute/routerNat:RouterNat", "gcp:compute/resourcePolicy:ResourcePolicy",

@@ -75,6 +75,11 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
         "importedFileChunkSize", "backupId", "copyTagsToBackups",
     ),
     "aws:iam/role:Role": ("name", "namePrefix", "path"),
+    "aws:iam/rolePolicy:RolePolicy": ("name", "namePrefix", "role"),
+    # internal/service/fsx/data_repository_association.go: ForceNew
+    "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation": (
+        "fileSystemId", "fileSystemPath", "dataRepositoryPath", "batchImportMetaDataOnCreate",
+    ),
     "aws:iam/instanceProfile:InstanceProfile": ("name", "namePrefix", "path"),
     "aws:iam/rolePolicyAttachment:RolePolicyAttachment": ("role", "policyArn"),
     # Google Cloud (source G)
@@ -99,6 +104,7 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
     "gcp:compute/globalAddress:GlobalAddress": ("name", "address", "addressType", "network", "prefixLength", "purpose"),
     "gcp:compute/resourcePolicy:ResourcePolicy": ("name", "region", "groupPlacementPolicy"),
     "gcp:serviceaccount/account:Account": ("accountId",),
+    "gcp:storage/bucketIAMMember:BucketIAMMember": ("bucket", "role", "member", "condition"),
     "gcp:projects/iAMMember:IAMMember": ("member", "role", "project"),
     "gcp:servicenetworking/connection:Connection": ("network", "service"),
     # Azure (source Z)
