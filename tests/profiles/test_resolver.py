@@ -97,9 +97,6 @@ def brute_force_minimum(spec, offerings):
         hours = spec.hours
         if purchase == "spot":
             hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + 0.25)
-        storage = 0.0
-        if spec.file_system:  # 4,800 GiB at 125 MB/s/TiB as each cloud creates it, at $0.145/GB-month
-            storage = CREATED_GIB[o.provider] * 2**30 / 1e9 * 0.145 / 730 * hours
         fits = (
             price is not None
             and (not spec.providers or o.provider in spec.providers)
@@ -108,7 +105,13 @@ def brute_force_minimum(spec, offerings):
             and (not spec.gpus_per_node or o.accelerator_count == spec.gpus_per_node)
             and (not spec.min_gpu_memory_gib or (o.accelerator_memory_gib or 0) >= spec.min_gpu_memory_gib)
             and (spec.interconnect != "rdma" or spec.nodes == 1 or o.interconnect != "ethernet")
+            # 125 MB/s/TiB: Alibaba CPFS sells 100 or 200 only (clouds/alicloud/cpfs.py), so its rows
+            # (priced in CNY at the recorded rate) cannot carry FSX; Tencent's rows have no RDMA or spot.
+            and (not spec.file_system or o.provider in CREATED_GIB)
         )
+        storage = 0.0
+        if fits and spec.file_system:  # 4,800 GiB at 125 MB/s/TiB as each cloud creates it, at $0.145/GB-month
+            storage = CREATED_GIB[o.provider] * 2**30 / 1e9 * 0.145 / 730 * hours
         if fits and (best is None or price * spec.nodes * hours + storage < best):
             best = price * spec.nodes * hours + storage
     return best
