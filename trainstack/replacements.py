@@ -58,6 +58,9 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
         "enclaveOptions", "privateDnsNameOptions",
     ),
     "aws:ec2/launchTemplate:LaunchTemplate": ("name", "namePrefix"),  # other changes add a version
+    # aws_autoscaling_group: only the name is ForceNew; size, subnets, placement group, launch
+    # template and mixed instances policy update in place (source A).
+    "aws:autoscaling/group:Group": ("name", "namePrefix"),
     "aws:ec2/placementGroup:PlacementGroup": ("name", "strategy", "partitionCount", "spreadLevel"),
     "aws:ec2/securityGroup:SecurityGroup": ("name", "namePrefix", "description", "vpcId"),
     "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": ("securityGroupId",),
