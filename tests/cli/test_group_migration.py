@@ -14,7 +14,10 @@ import pytest
 from trainstack.review import build_review
 
 ROOT = Path(__file__).resolve().parents[2]
-PER_NODE_REVISION = "1b9fefd1d4bc75544917f8d1ee1c9b1880c6df53"  # main before AWS node groups (#14)
+# The last revision with per-node AWS instances and today's placement of the training-a100
+# stack (the v8 catalog moved it to us-east-1; at 1b9fefd, main before node groups, it was in
+# ap-southeast-2, and a region change rightly replaces the file system).
+PER_NODE_REVISION = "17b3d007d03e3fc98a076ec723a1016a3c95d321"
 
 
 def _have_revision() -> bool:
