@@ -58,7 +58,7 @@ def validate_args(args: ClusterConfig) -> None:
     check_ssh_cidrs(args.ssh_cidrs)
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:
         raise ValueError(
-            f"interconnect: rdma needs EFA and {args.instance_type} has none (K1); "
+            f"interconnect: rdma needs EFA and {args.instance_type} has none; "
             "choose an EFA type (e.g. p4d.24xlarge, p5.48xlarge) or set interconnect: none"
         )
     if args.purchase == "spot" and args.capacity_reservation_id:

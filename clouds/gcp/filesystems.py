@@ -94,7 +94,7 @@ def filestore_capacity_gib(capacity_gib: int) -> int:
     if capacity_gib > FILESTORE_MAX_GIB:
         raise ValueError(
             f"file_system.capacity_gib: {capacity_gib} GiB exceeds Filestore ZONAL's "
-            f"{FILESTORE_MAX_GIB} GiB (C1, C4); for Managed Lustre set "
+            f"{FILESTORE_MAX_GIB} GiB; for Managed Lustre set "
             f"throughput_mbps_per_tib to one of {', '.join(map(str, sorted(LUSTRE_TIERS)))}"
         )
     size = max(capacity_gib, FILESTORE_MIN_GIB)
@@ -125,7 +125,7 @@ def lustre_capacity_gib(capacity_gib: int, throughput_mbps_per_tib: int) -> int:
     if size > tier.max_gib:
         raise ValueError(
             f"file_system.capacity_gib: {capacity_gib} GiB exceeds the {throughput_mbps_per_tib} "
-            f"MB/s/TiB Managed Lustre maximum of {tier.max_gib} GiB (L1); pick a faster tier"
+            f"MB/s/TiB Managed Lustre maximum of {tier.max_gib} GiB; pick a faster tier"
         )
     return size
 

@@ -147,10 +147,22 @@ def unrated(tmp_path, monkeypatch):
 
 
 def test_cn_mainland_without_a_rate_says_how_to_record_one(project, unrated):
-    result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"))
+    result = run("resolve", spec(project, "accelerators: A100-80GB:8\nhours: 1h\njurisdiction: cn-mainland\n"))
     one_error_line(result, "'jurisdiction' removed the last")
-    # 68 Alibaba + 102 Tencent rows are listed in CNY.
-    assert result.stderr.endswith(f"; 170 offerings listed in CNY are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+    # ecs.ebmgn7ex.32xlarge in cn-beijing and cn-shenzhen (china-prices.md CP-A32).
+    assert result.stderr.endswith(
+        f"; 2 offerings listed in CNY that would fit are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("accelerators: H100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
+    pytest.param("accelerators: [A100:7]\nhours: 72h\n", id="gpu-count-no-row-has"),
+    pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [mars-1]\n", id="aws-only"),
+])
+def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(project, unrated, text):
+    result = run("resolve", spec(project, text))
+    assert result.exit_code == 2 and "no offering matches" in result.stderr
+    assert "CNY" not in result.stderr
 
 
 def test_cn_mainland_with_the_committed_rate_picks_tencent_at_its_converted_list_price(project):

@@ -58,7 +58,7 @@ def plan(*args):
 
 def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
     old = yaml.safe_load((repo / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
-    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", purchase="on-demand", usd_per_hour=98.32)
+    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", accelerator="H100", purchase="on-demand", usd_per_hour=98.32)
     result = plan("--json", "--against", "main")
     assert result.exit_code == 0, result.output
     review = json.loads(result.stdout)
@@ -150,3 +150,18 @@ def test_an_old_revision_is_priced_with_todays_catalog_and_code(repo):
     cost = json.loads(result.stdout)["cost"]
     assert cost["before"]["usd_per_hour"] == cost["after"]["usd_per_hour"] > 1.0
     assert cost["delta_usd_per_hour"] == 0.0
+
+
+def test_markdown_without_against_does_not_call_a_committed_stack_new(repo):
+    result = plan("--markdown")
+    assert result.exit_code == 0, result.output
+    title = result.stdout.splitlines()[1]
+    assert "(new stack)" not in title and "pass `--against origin/main`" in title
+    assert "**new:" not in result.stdout
+
+
+def test_markdown_of_an_uncommitted_stack_says_new(repo):
+    shutil.copy(repo / "stacks" / "Pulumi.training-a100.yaml", repo / "stacks" / "Pulumi.brand-new.yaml")
+    result = CliRunner().invoke(app, ["plan", "-s", "brand-new", "--markdown"])
+    assert result.exit_code == 0, result.output
+    assert "(new stack)" in result.stdout.splitlines()[1]

@@ -21,8 +21,8 @@ from trainstack.replacements import replace_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIATIONS = {
-    "training-a100": [{"nodes": 3}, {"nodes": 1}, {"instance_type": "p5.48xlarge"}, {"purchase": "on-demand"}],
-    "training-h100-azure": [{"nodes": 3}, {"instance_type": "Standard_ND96asr_v4"}, {"purchase": "spot"}],
+    "training-a100": [{"nodes": 3}, {"nodes": 1}, {"instance_type": "p5.48xlarge", "accelerator": "H100"}, {"purchase": "on-demand"}],
+    "training-h100-azure": [{"nodes": 3}, {"instance_type": "Standard_ND96asr_v4", "accelerator": "A100"}, {"purchase": "spot"}],
     "training-a3-gcp": [{"nodes": 3}, {"instance_type": "a3-megagpu-8g"}, {"purchase": "on-demand"}],
     "training-tpu-v5p": [{"nodes": 2}, {"purchase": "on-demand"}],
 }

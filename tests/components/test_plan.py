@@ -192,7 +192,7 @@ def test_invalid_config_names_the_field(tmp_path):
 
 
 def test_component_rejection_becomes_plan_error(tmp_path):
-    write_stack(tmp_path, "dev", instance_type="g5.xlarge")
+    write_stack(tmp_path, "dev", instance_type="g5.xlarge", accelerator="A10G", accelerator_count=1)
     with pytest.raises(PlanError, match="interconnect: rdma needs EFA"):
         run_plan("dev", tmp_path)
 

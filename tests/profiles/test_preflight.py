@@ -125,7 +125,7 @@ def test_gcp_metrics():
     pytest.param(None, "stack file not found", id="missing"),
     pytest.param("config: [", "not valid YAML", id="yaml"),
     pytest.param("config: {}\n", "no `config: trainstack:cluster:` map", id="no-cluster"),
-    pytest.param("config:\n  trainstack:cluster: {provider: aws}\n", r"trainstack:cluster\.region: Field required", id="invalid"),
+    pytest.param("config:\n  trainstack:cluster: {provider: aws}\n", r"trainstack:cluster\.region: required: the region name", id="invalid"),
 ])
 def test_bad_stack_files(tmp_path, text, message):
     path = tmp_path / "Pulumi.x.yaml"

@@ -77,9 +77,18 @@ def test_no_match_names_constraint_nearest_and_fix(fixture_catalog):
     with pytest.raises(NoMatchError) as caught:
         resolve(spec, fixture_catalog.offerings)
     message = str(caught.value)
-    assert "'gpus_per_node' removed the last 2 candidates" in message
-    assert "nearest: aws p4d.24xlarge 8x A100 in us-east-1 (fails gpus_per_node)" in message
-    assert message.endswith("to fix: use a per-node GPU count these offerings have (8)")
+    assert "the GPU count of 'accelerators' removed the last 2 candidates" in message
+    assert "nearest: aws p4d.24xlarge 8x A100 in us-east-1 (fails accelerators count)" in message
+    assert "gpus_per_node" not in message  # the user wrote A100:4, not gpus_per_node
+    assert message.endswith("to fix: write NAME:N in `accelerators` with a per-node GPU count these offerings have (8)")
+
+
+def test_no_match_on_a_written_gpus_per_node_names_it(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100", "gpus_per_node": 4, "hours": 1})
+    with pytest.raises(NoMatchError) as caught:
+        resolve(spec, fixture_catalog.offerings)
+    assert "'gpus_per_node' removed the last 2 candidates" in str(caught.value)
+    assert str(caught.value).endswith("to fix: use a per-node GPU count these offerings have (8)")
 
 
 def test_region_typo_points_at_regions(fixture_catalog):

@@ -67,7 +67,7 @@ def test_regenerated_stack_may_replace_an_unedited_one(tmp_path, stack_text):
 
 
 def render_stack_with_nodes(text, nodes):
-    from profiles.stack_writer import _digest  # same checksum rule as the writer
+    from profiles.stack_file import digest as _digest  # same checksum rule as the writer
 
     body = text.split("\n", 4)[4].replace("nodes: 2", f"nodes: {nodes}")
     header = "".join(line + "\n" for line in text.splitlines()[:3])
@@ -88,7 +88,7 @@ def test_header_gives_the_job_total_with_storage(fixture_catalog):
 
 
 def render_stack_elsewhere(text, old, new):
-    from profiles.stack_writer import _digest
+    from profiles.stack_file import digest as _digest
 
     body = text.split("\n", 4)[4].replace(old, new)
     header = "".join(line + "\n" for line in text.splitlines()[:3])
