@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.healing import check_job
+
 from clouds.data import DataConfig, data_problem
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
@@ -205,6 +207,7 @@ class ClusterConfig(BaseModel):
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                              "set commitment: none or purchase: on-demand")
+        check_job(self.provider, self.job is not None)
         if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
             raise ValueError(f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
                              f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number")

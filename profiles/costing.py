@@ -19,6 +19,7 @@ from profiles.catalog.offering import Offering
 from profiles.cost.data_path import DataPath, row_data_path
 from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.estimate import JobHours
+from clouds.healing import healing
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
 from profiles.cost.storage import storage_cost
@@ -81,6 +82,8 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     restart = spec.spot.restart_hours if spec.spot.restart_hours is not None else restart_hours(offering.provider)
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
+    if spec.spot.restart_hours is None:
+        note += f"; {healing(offering.provider).summary}"
     return overhead.interruptions, overhead.added_hours, note
 
 

@@ -75,7 +75,11 @@ def main(argv: list[str] | None = None) -> Any:
         _skip_plugin_scan()
         from trainstack.resolve_cmd import run
 
-        run(**parsed)
+        try:
+            run(**parsed)
+        except BrokenPipeError:  # `trainstack resolve ... | head`: the reader left, as click handles it
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
         return 0
     from trainstack.cli import app
 

@@ -118,6 +118,12 @@ def plan_tree(stack: str, result: Any) -> None:
         out.print("cluster: [bold]price unknown[/bold]")
     else:
         out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
+    provider = next((r["type"].split(":")[1] for r in result.resources
+                     if r["parent"] is None and r["type"].startswith("trainstack:")), None)
+    if provider is not None:
+        from clouds.healing import healing
+
+        out.print(escape(healing(provider).summary))
     if result.price_note:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
     for caveat in result.price_caveats:

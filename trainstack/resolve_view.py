@@ -4,8 +4,8 @@ Prices, instance types, regions and zones are never cut: they are printed whole 
 layout changes. On a wide terminal (and in logs, 160 columns) the table carries a `why`
 column; when that column would be squeezed, the reasons move below the table, numbered by
 rank; when even the figures do not fit (an 80-column terminal), each row becomes a short
-block of lines. A note every row carries (an unsourced file-system price, say) is printed
-once, below, instead of on every row.
+block of lines. Notes are footnotes: each distinct note (an unsourced file-system price,
+say) is printed once below the table as `[n] text`, and the rows carrying it show `[n]`.
 """
 
 from __future__ import annotations
@@ -29,16 +29,18 @@ def _cells(rank: int, ranked: Any) -> list[str]:
             f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}"]
 
 
-def shared_notes(rows: list[Any]) -> list[str]:
-    """Notes every one of several rows carries (in the first row's order); [] for one row."""
-    if len(rows) < 2:
-        return []
-    common = set(rows[0].candidate.notes).intersection(*(r.candidate.notes for r in rows[1:]))
-    return [n for n in rows[0].candidate.notes if n in common]
+def footnotes(rows: list[Any]) -> dict[str, int]:
+    """Each distinct note of `rows` -> its footnote number, in order of first appearance."""
+    numbers: dict[str, int] = {}
+    for ranked in rows:
+        for note in ranked.candidate.notes:
+            numbers.setdefault(note, len(numbers) + 1)
+    return numbers
 
 
-def _why(ranked: Any, shared: list[str]) -> str:
-    return ranked.reason + "".join(f" [{n}]" for n in ranked.candidate.notes if n not in shared)
+def _why(ranked: Any, numbers: dict[str, int]) -> str:
+    refs = "".join(f"[{numbers[n]}]" for n in ranked.candidate.notes)
+    return ranked.reason + (f" {refs}" if refs else "")
 
 
 def table_width(cells: list[list[str]], why: bool) -> int:
@@ -54,7 +56,7 @@ def print_resolution(out: Any, spec: Any, resolution: Any, catalog_version: str)
     from rich.table import Table
 
     rows = [resolution.choice, *resolution.alternatives]
-    shared = shared_notes(rows)
+    numbers = footnotes(rows)
     cells = [_cells(rank, ranked) for rank, ranked in enumerate(rows, start=1)]
     noun = "candidate" if resolution.matched == 1 else "candidates"
     title = f"{spec.name}: {resolution.matched} {noun} (catalog {catalog_version})"
@@ -66,12 +68,12 @@ def print_resolution(out: Any, spec: Any, resolution: Any, catalog_version: str)
         if with_why:
             table.add_column("why", min_width=WHY_MIN_CHARS, ratio=1)
         for rank, (ranked, row) in enumerate(zip(rows, cells), start=1):
-            extra = [escape(_why(ranked, shared))] if with_why else []
+            extra = [escape(_why(ranked, numbers))] if with_why else []
             table.add_row(*map(escape, row), *extra, style="bold green" if rank == 1 else None)
         out.print(table)
         if not with_why:
             for rank, ranked in enumerate(rows, start=1):
-                out.print(f"{rank}. {escape(_why(ranked, shared))}", highlight=False)
+                out.print(f"{rank}. {escape(_why(ranked, numbers))}", highlight=False)
     else:
         out.print(f"[bold]{escape(title)}[/bold]")
         for ranked, row in zip(rows, cells):
@@ -80,6 +82,6 @@ def print_resolution(out: Any, spec: Any, resolution: Any, catalog_version: str)
                       highlight=False)
             out.print(f"   {escape(row[2])}", highlight=False)
             out.print(f"   {row[6]} h ({row[7]}), USD {row[8]}/hour, USD {row[9]}/job", highlight=False)
-            out.print(f"   why: {escape(_why(ranked, shared))}", highlight=False)
-    for note in shared:
-        out.print(escape(f"note (every row): {note}"), highlight=False)
+            out.print(f"   why: {escape(_why(ranked, numbers))}", highlight=False)
+    for note, number in numbers.items():
+        out.print(escape(f"[{number}] {note}"), highlight=False)

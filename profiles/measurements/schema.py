@@ -187,6 +187,10 @@ class RunResult(BaseModel):
 
     def label(self) -> str:
         """A short name for tables: `aws p4de.24xlarge x2` or `8x A100-80GB`."""
-        where = f"{self.provider} {self.instance_type}" if self.instance_type else (
-            f"{self.accelerator_count or '?'}x {self.accelerator or '?'}")
+        if self.instance_type:
+            where = f"{self.provider} {self.instance_type}"
+        elif self.accelerator:
+            where = f"{self.accelerator_count or '?'}x {self.accelerator}"
+        else:
+            where = "unknown offering (parse with -s STACK)"
         return f"{where} x{self.nodes}" if self.nodes > 1 else where

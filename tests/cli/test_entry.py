@@ -75,3 +75,16 @@ def test_help_and_usage_errors_still_come_from_typer():
     done = run("resolve", str(WORKLOAD), "--top", "0")
     assert done.returncode == 2 and done.stderr.startswith("error: Invalid value for '--top'")
     assert run("plan", "--help").returncode == 0
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    wide = tmp_path / "wide.yaml"  # hundreds of rows: more JSON than a pipe buffers
+    wide.write_text("accelerators: [A100:8, A100-80GB:8, H100:8]\nhours: 72h\n")
+    code = "from trainstack.entry import main; import sys; sys.exit(main(sys.argv[1:]))"
+    reader = subprocess.Popen([sys.executable, "-c", code, "resolve", str(wide), "--json", "--top", "1000"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    reader.stdout.read(10)
+    reader.stdout.close()  # like `| head -c 10`
+    stderr = reader.stderr.read().decode()
+    reader.wait(timeout=60)
+    assert "Traceback" not in stderr

@@ -73,14 +73,16 @@ def test_long_reasons_move_below_the_table_rather_than_wrap_a_word_per_line(tmp_
     assert "┃ why" not in text and "\n1. cheapest job of" in text  # below the table, numbered by rank
 
 
-def test_a_note_every_row_carries_is_printed_once(tmp_path):
-    spec, resolution = resolved(tmp_path)
-    text = printed(spec, resolution, 200)
+@pytest.mark.parametrize("width", [80, 200])
+def test_each_note_is_printed_once_and_rows_point_at_it(tmp_path, width):
+    spec, resolution = resolved(tmp_path, top=8)
+    text = " ".join(printed(spec, resolution, width).split())
     rows = (resolution.choice, *resolution.alternatives)
-    shared = set(rows[0].candidate.notes).intersection(*(r.candidate.notes for r in rows[1:]))
-    assert shared, "the file-system price note is on every row of this workload"
-    for note in shared:
-        assert " ".join(text.split()).count(" ".join(note.split())) == 1
+    notes = list(dict.fromkeys(n for r in rows for n in r.candidate.notes))
+    assert any(sum(n in r.candidate.notes for r in rows) > 1 for n in notes), "a note shared by several rows"
+    for number, note in enumerate(notes, start=1):
+        assert text.count(" ".join(note.split())) == 1
+        assert f"[{number}] {' '.join(note.split())}" in text
 
 
 def test_the_cli_fits_an_80_column_terminal(tmp_path, monkeypatch):
@@ -115,6 +117,10 @@ def test_no_percentage_against_a_zero_dollar_row(tmp_path):
     pytest.param({"spotStrategy": "SpotAsPriceGo"}, True, id="alicloud-volcengine"),
     pytest.param({"chargingMode": "spot"}, True, id="huaweicloud"),
     pytest.param({"instanceChargeType": "SPOTPAID"}, True, id="tencentcloud"),
+    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 0}}},
+                 True, id="aws-node-group"),
+    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 100}}},
+                 False, id="aws-node-group-on-demand"),
     pytest.param({"scheduling": {"provisioningModel": "STANDARD"}}, False, id="gcp-on-demand"),
     pytest.param({"virtualMachineProfile": {"priority": "Regular"}}, False, id="azure-regular"),
 ])
