@@ -19,7 +19,7 @@ from clouds.contract import FileSystemConfig
 RULES: dict[str, str] = {
     "aws": "clouds.aws.fsx:fsx_sizing",
     "azure": "clouds.azure.amlfs:amlfs_sizing",
-    "gcp": "clouds.gcp.filesystems:choose_file_system",
+    "gcp": "clouds.gcp.filesystems:offered_file_system",
     "alicloud": "clouds.alicloud.cpfs:cpfs_sizing",
     "tencentcloud": "clouds.tencentcloud.turbo:turbo_sizing",
     "huaweicloud": "clouds.huaweicloud.sfs:turbo_sizing",
@@ -94,6 +94,17 @@ class CreatedFileSystem(NamedTuple):
 
     service: str
     capacity_gib: float
+
+
+def explicit_deployment_type(provider: str, fs: FileSystemConfig) -> str | None:
+    """The `deployment_type` a stack must state to get `fs` on `provider`, where the cloud's
+    rule would otherwise refuse it rather than give less throughput (GCP: Filestore ZONAL
+    below the asked MB/s per TiB); None when none is needed."""
+    if provider != "gcp":
+        return None
+    from clouds.gcp.filesystems import explicit_deployment_type as gcp_choice
+
+    return gcp_choice(fs)
 
 
 def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSystem | None:

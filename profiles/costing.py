@@ -60,12 +60,35 @@ def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | 
     return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, term)
 
 
+def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> tuple[str, ...]:
+    """Where the cloud's file system gives less throughput than asked, which the stack then
+    states as an explicit choice (GCP Filestore ZONAL below a Managed Lustre tier)."""
+    import math
+
+    from clouds.contract import FileSystemConfig
+    from clouds.filesystems import explicit_deployment_type
+
+    fs = FileSystemConfig(capacity_gib=math.ceil(capacity_gib), throughput_mbps_per_tib=mbps_per_tib)
+    explicit = explicit_deployment_type(provider, fs)
+    if explicit is None:
+        return ()
+    from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB
+
+    return (f"file system below the {mbps_per_tib} MB/s per TiB asked: Filestore ZONAL writes "
+            f"{FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; the stack says deployment_type: {explicit}",)
+
+
 def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
     """Placement limits of a purchase option the component applies (Alibaba: no deployment
     set for spot), so `resolve` says so when it picks one."""
     notes: tuple[str, ...] = ()
     if offering.provider == "alicloud" and offering.zone == offering.region:
         notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
+    if offering.provider == "gcp":
+        from clouds.gcp.tpu import capacity_note  # pure module, no Pulumi
+
+        note = capacity_note(offering.instance_type, purchase)
+        return (*notes, note) if note else notes
     if offering.provider != "alicloud" or purchase != "spot":
         return notes
     from clouds.alicloud.placement import placement_for  # pure module, no Pulumi
@@ -100,6 +123,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         storage = storage_cost(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, _usd_per_cny(offering))
         if storage is not None:
             notes += (storage.describe(),)
+        notes += _throughput_notes(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib)
     hours_before_purchase = job.hours
     if spec.data and spec.data.size_gib and storage is not None and spec.file_system:
         path = _data_path(spec, offering, storage.capacity_gib, job.hours)

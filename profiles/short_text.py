@@ -8,9 +8,9 @@ import re
 from typing import Any
 
 MESSAGE_CHARS = 160  # an API's error message is cut to this many characters
-_HTML = re.compile(r"<\s*(!doctype\s+html|html|head|body)\b", re.I)
-_TITLE = re.compile(r"<\s*title[^>]*>(.*?)<\s*/\s*title\s*>", re.I | re.S)
-_HEADING = re.compile(r"<\s*h1[^>]*>(.*?)<\s*/\s*h1\s*>", re.I | re.S)
+_HTML = re.compile(r"<\s*(!doctype\s+html|html|head|body)\b", re.IGNORECASE)
+_TITLE = re.compile(r"<\s*title[^>]*>(.*?)<\s*/\s*title\s*>", re.IGNORECASE | re.DOTALL)
+_HEADING = re.compile(r"<\s*h1[^>]*>(.*?)<\s*/\s*h1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 
 

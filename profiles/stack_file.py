@@ -18,7 +18,13 @@ from typing import Any
 
 import yaml
 
-from clouds.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
+from clouds.config import (
+    CONFIG_KEY,
+    ConfigError,
+    check_provider_region,
+    parse_cluster_config,
+    provider_region_key,
+)
 from clouds.contract import ClusterConfig
 from profiles import strict_yaml
 from profiles.files import write_atomically
@@ -30,7 +36,7 @@ STACKS_DIR = "stacks"
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 # The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.
 TRAINSTACK_KEYS = frozenset({CONFIG_KEY, "trainstack:max_usd_per_hour", "trainstack:previous_names"})
-_CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.M)
+_CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
 
 
 class StackFileError(ValueError):

@@ -16,6 +16,7 @@ import yaml
 
 from clouds.config import CONFIG_KEY, provider_region_key
 from clouds.contract import ClusterConfig, FileSystemConfig
+from clouds.filesystems import explicit_deployment_type
 from clouds.registry import NAMES
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
@@ -44,6 +45,10 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
             capacity_gib=math.ceil(spec.file_system.capacity_gib),
             throughput_mbps_per_tib=spec.file_system.throughput_mbps_per_tib,
         )
+        # A service that gives less throughput than asked is written as an explicit choice.
+        explicit = explicit_deployment_type(o.provider, file_system)
+        if explicit:
+            file_system = file_system.model_copy(update={"deployment_type": explicit})
     return ClusterConfig(
         provider=o.provider, region=o.region, zone=o.zone, instance_type=o.instance_type,
         accelerator=o.accelerator, accelerator_count=o.accelerator_count, nodes=candidate.nodes,

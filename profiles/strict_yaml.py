@@ -58,4 +58,4 @@ def load(text: str) -> Any:
         DuplicateKeyError: a mapping repeats a key (message: key and both lines).
         yaml.YAMLError: the text is not YAML.
     """
-    return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    return yaml.load(text, Loader=_UniqueKeyLoader)

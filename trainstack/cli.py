@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -30,7 +29,7 @@ app.add_typer(bench_app, name="bench")
 PROJECT_HELP = "The trainstack project (holds Pulumi.yaml and stacks/); default: found from here upwards."
 
 
-def project_dir(given: Optional[Path] = None) -> Path:
+def project_dir(given: Path | None = None) -> Path:
     """The project folder (`trainstack.project.find_project`); a miss is a one-line error."""
     from trainstack.resolve_cmd import project_dir as find
 
@@ -42,10 +41,10 @@ def resolve(
     workload: Path = typer.Argument(..., help="Workload spec YAML, e.g. profiles/workloads/training-a100.yaml."),
     top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    write_stack: Optional[str] = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
+    write_stack: str | None = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
     force: bool = typer.Option(False, "--force", help="Overwrite a hand-edited stack file."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a cost-vs-time chart (PNG) here."),
-    project: Optional[Path] = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+    plot: Path | None = typer.Option(None, "--plot", help="Write a cost-vs-time chart (PNG) here."),
+    project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
     from trainstack import resolve_cmd
@@ -58,8 +57,8 @@ def plan(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a tree."),
     markdown: bool = typer.Option(False, "--markdown", help="Print a pull-request comment: changes, cost, policies."),
-    against: Optional[str] = typer.Option(None, "--against", help="Git revision to diff with, e.g. origin/main."),
-    project: Optional[Path] = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+    against: str | None = typer.Option(None, "--against", help="Git revision to diff with, e.g. origin/main."),
+    project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Run the Pulumi program offline under Pulumi's mocks and show every resource."""
     from trainstack.plan import PlanError, run_plan
@@ -99,7 +98,7 @@ def _plan_rounding(path: Path) -> None:
             typer.echo(note)
 
 
-def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool, folder: Path) -> None:
+def _review(stack: str, against: str | None, markdown: bool, as_json: bool, folder: Path) -> None:
     """`plan --markdown` / `--against`: the review as a PR comment (or `--json`, same data)."""
     from trainstack.markdown import review_markdown
     from trainstack.plan import PlanError
@@ -117,7 +116,7 @@ def _review(stack: str, against: Optional[str], markdown: bool, as_json: bool, f
 @app.command()
 def check(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
-    project: Optional[Path] = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+    project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Preflight a stack before `pulumi up`: the component's own checks, then zone offering and
     quota (exit 1 if a check fails)."""
@@ -125,7 +124,6 @@ def check(
     from profiles.preflight import PreflightError, preflight, read_cluster
     from profiles.stack_writer import StackWriteError, stack_path
     from trainstack import live_view
-
     from trainstack.plan import PlanError
     from trainstack.review import stack_budget
 

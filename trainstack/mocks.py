@@ -3,21 +3,23 @@
 `TrainstackMocks` stands in for every cloud: it echoes resource inputs as outputs, adds
 deterministic fake ids, ARNs, private IPs and FSx names (Azure and GCP outputs come from
 `mock_clouds`), and answers invokes (AMI and subnet lookups, region, partition, GCP
-project) by token. `RecordingMonitor` also records every RegisterResource request and each
-component's registered outputs, so a plan can show the resource tree.
+project) by token, from the stack's own region and zone. An invoke nobody answers fails
+the plan naming its token: a component that starts calling a new data source must get a
+mocked answer here, never a silent `{}` whose fields read as None. `RecordingMonitor` also
+records every RegisterResource request (with its `ignore_changes` and the old names its
+aliases give it) and each component's registered outputs, so a plan can show the resource
+tree and a review can diff two plans as the engine would.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pulumi
-from pulumi.runtime import rpc
-from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs
+from pulumi.runtime.mocks import MockCallArgs, MockResourceArgs
 
 from trainstack.mock_clouds import GCP_INVOKES, azure_outputs, gcp_outputs
 from trainstack.mock_alicloud import ALICLOUD_INVOKES, alicloud_outputs
@@ -25,6 +27,7 @@ from trainstack.mock_tencentcloud import TENCENTCLOUD_INVOKES, tencentcloud_outp
 from trainstack.mock_huaweicloud import HUAWEICLOUD_INVOKES, huaweicloud_outputs
 from trainstack.mock_volcengine import VOLCENGINE_INVOKES, volcengine_outputs
 from trainstack.mock_baiducloud import TYPE_PREFIX as BAIDU_DYNAMIC, baiducloud_outputs
+from trainstack.recording import RecordingMonitor  # noqa: F401  (re-exported: plan and tests use it here)
 
 # Type-token prefix -> function(args) -> (resource id or None for `{name}-id`, extra outputs).
 # Each cloud beyond AWS registers the outputs its provider would compute here.
@@ -48,6 +51,9 @@ AMI_ID = "ami-0123456789abcdef0"
 AMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04) 20261120"
 ACCOUNT_ID = "123456789012"
 EXISTING_VPC_ID = "vpc-0mock0existing"
+# What the mocked getSubnet lookup reports as an existing subnet's block: a /24, a common
+# size for a team's existing subnet (an assumption, not a sourced figure).
+EXISTING_SUBNET_CIDR = "10.20.0.0/24"
 
 # Resource types the AWS provider autonames; the mock gives them their logical name.
 _AUTONAMED = {
@@ -66,13 +72,19 @@ class TrainstackMocks(pulumi.runtime.Mocks):
 
     Args:
         region: region used in fake ARNs, DNS names and the getRegion answer.
+        zone: the stack's zone; subnet lookups answer it (None: the lookup names no zone).
     """
 
-    def __init__(self, region: str = "us-east-1") -> None:
+    def __init__(self, region: str = "us-east-1", zone: str | None = None) -> None:
         self.region = region
+        self.zone = zone
 
     def new_resource(self, args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        """Echo the inputs and add an id (`{name}-id`), an ARN and type-specific outputs."""
+        """Echo the inputs and add an id (`{name}-id`), an ARN and type-specific outputs.
+
+        Ids follow the logical name; a review maps a renamed resource's new ids back to its
+        old ones (`trainstack.diff`), as a real aliased resource keeps its id.
+        """
         resource_id = f"{args.name}-id"
         outputs = dict(args.inputs)
         for prefix, cloud_outputs in PROVIDER_OUTPUTS.items():
@@ -92,21 +104,33 @@ class TrainstackMocks(pulumi.runtime.Mocks):
         return resource_id, outputs
 
     def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list]:
-        """Answer invokes by token; unknown tokens get an empty result."""
+        """Answer invokes by token, following the stack's region and zone.
+
+        Returns:
+            `(answer, [])`; for a token nobody mocked, `({}, [(token, reason)])`, which the
+            SDK raises as "invoke of TOKEN failed", so the plan stops naming the token.
+        """
+        answer = self._answer(args)
+        if answer is None:
+            return {}, [(args.token, f"no mocked answer for invoke {args.token}; add one to trainstack.mocks")]
+        return answer, []
+
+    def _answer(self, args: MockCallArgs) -> dict[str, Any] | None:
         if args.token in INVOKES:
-            return dict(INVOKES[args.token]), []
+            return _follow_lookup(dict(INVOKES[args.token]), args.args, self.zone)
         answers = {
             "aws:ec2/getAmi:getAmi": lambda: {
                 "id": AMI_ID,
                 "imageId": AMI_ID,
                 "name": AMI_NAME,
-                "architecture": "x86_64",
+                "architecture": _filter_value(args.args, "architecture", "x86_64"),
                 "rootDeviceName": "/dev/sda1",
             },
             "aws:ec2/getSubnet:getSubnet": lambda: {
                 "id": args.args.get("id", "subnet-0mock"),
                 "vpcId": EXISTING_VPC_ID,
-                "availabilityZoneId": "use1-az4",
+                "availabilityZoneId": self.zone,
+                "cidrBlock": EXISTING_SUBNET_CIDR,
             },
             "aws:index/getRegion:getRegion": lambda: {
                 "id": self.region,
@@ -114,19 +138,44 @@ class TrainstackMocks(pulumi.runtime.Mocks):
                 "region": self.region,
             },
             "aws:index/getPartition:getPartition": lambda: {
-                "id": "aws",
-                "partition": "aws",
-                "dnsSuffix": "amazonaws.com",
+                "id": _partition(self.region),
+                "partition": _partition(self.region),
+                "dnsSuffix": "amazonaws.com.cn" if self.region.startswith("cn-") else "amazonaws.com",
             },
             "aws:index/getCallerIdentity:getCallerIdentity": lambda: {
                 "id": ACCOUNT_ID,
                 "accountId": ACCOUNT_ID,
-                "arn": f"arn:aws:iam::{ACCOUNT_ID}:user/mock",
+                "arn": f"arn:{_partition(self.region)}:iam::{ACCOUNT_ID}:user/mock",
                 "userId": "AIDAMOCK",
             },
         }
         answer = answers.get(args.token)
-        return (answer() if answer else {}), []
+        return answer() if answer else None
+
+
+def _partition(region: str) -> str:
+    return "aws-cn" if region.startswith("cn-") else "aws-us-gov" if region.startswith("us-gov-") else "aws"
+
+
+def _filter_value(call_args: dict[str, Any], name: str, default: str) -> str:
+    """The first value of the lookup filter `name` (an AMI lookup's architecture), else `default`."""
+    for item in call_args.get("filters") or []:
+        if isinstance(item, dict) and item.get("name") == name and item.get("values"):
+            return str(item["values"][0])
+    return default
+
+
+def _follow_lookup(answer: dict[str, Any], call_args: dict[str, Any], zone: str | None) -> dict[str, Any]:
+    """A fixed subnet answer made to follow the call: the id it asked for, the stack's zone.
+
+    Huawei's getSubnet takes `id`; Volcengine's getSubnets takes `ids` and answers a list.
+    """
+    if "id" in call_args and "vpcId" in answer:
+        answer.update(id=call_args["id"], availabilityZone=zone)
+    if call_args.get("ids") and isinstance(answer.get("subnets"), list):
+        template = answer["subnets"][0]
+        answer["subnets"] = [{**template, "id": i, "subnetId": i, "zoneId": zone} for i in call_args["ids"]]
+    return answer
 
 
 def _private_ip(name: str) -> str:
@@ -135,72 +184,3 @@ def _private_ip(name: str) -> str:
     index = int(match.group(1)) if match else int(hashlib.sha256(name.encode()).hexdigest(), 16)
     index %= 250 * 128
     return f"10.0.{index // 250}.{index % 250 + 10}"
-
-
-class RecordingMonitor(MockMonitor):
-    """A mock monitor that records every registered resource (except the root stack).
-
-    Each record is `{"type", "name", "parent", "protect", "inputs"}`: `parent` is the
-    parent's logical name (None at the stack root) and `inputs` the deserialized
-    wire-format (camelCase) inputs. `registered_outputs` maps each resource's logical
-    name to the outputs it passed to `register_outputs`.
-    """
-
-    def __init__(self, mocks: pulumi.runtime.Mocks) -> None:
-        super().__init__(mocks)
-        self._lock = threading.Lock()
-        self._records: list[dict[str, Any]] = []
-        self.registered_outputs: dict[str, dict[str, Any]] = {}
-
-    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        """Keep the registered outputs by logical name, then answer as the mock does."""
-        outputs = rpc.deserialize_properties(request.outputs, keep_internal=False)
-        with self._lock:
-            self.registered_outputs[request.urn.split("::")[-1]] = outputs
-        return super().RegisterResourceOutputs(request)
-
-    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        """Record the request, then register it as `MockMonitor` does."""
-        response = super().RegisterResource(request)
-        if request.type != "pulumi:pulumi:Stack":
-            record = {
-                "type": request.type,
-                "name": request.name,
-                "parent": _logical_name(request.parent),
-                "protect": bool(request.protect),
-                "inputs": _normalized(rpc.deserialize_properties(request.object, keep_internal=False)),
-            }
-            with self._lock:
-                self._records.append(record)
-        return response
-
-    def records(self) -> list[dict[str, Any]]:
-        """The recorded resources sorted by (parent, type, name), so runs compare equal."""
-        with self._lock:
-            records = list(self._records)
-        return sorted(records, key=_record_key)
-
-
-def _logical_name(urn: str) -> str | None:
-    if not urn:
-        return None
-    parts = urn.split("::")
-    if parts[2].split("$")[-1] == "pulumi:pulumi:Stack":
-        return None
-    return parts[-1]
-
-
-def _normalized(value: Any) -> Any:
-    """Sort mapping keys and turn integral floats (protobuf numbers) back into ints."""
-    if isinstance(value, dict):
-        return {key: _normalized(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_normalized(item) for item in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def _record_key(record: dict[str, Any]) -> tuple:
-    natural = [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", record["name"])]
-    return (record["parent"] is not None, record["parent"] or "", record["type"], natural)

@@ -84,8 +84,8 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         The recorded resources, outputs and cost.
 
     Raises:
-        PlanError: missing or unreadable stack file, invalid cluster config, or a config
-            the component rejects.
+        PlanError: missing or unreadable stack file, invalid cluster config, a config
+            the component rejects, or an invoke the mocks have no answer for (its token).
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
@@ -101,8 +101,12 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     context = contextvars.copy_context()
     try:
         with _gc_paused():
-            resources, outputs = context.run(_run, program, stack_name, config, cluster.region)
+            resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
+        raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None
+    except Exception as exc:  # an invoke the mocks cannot answer names its token
+        if not str(exc).startswith("invoke of "):
+            raise
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
     result = PlanResult(resources, None, None, outputs, hours=cluster.hours, region=cluster.region)
     return with_price(result, cluster) if priced else result
@@ -149,9 +153,11 @@ def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
     return {key: encode(value) for key, value in config.items()}
 
 
-def _run(program: Path, stack: str, config: dict[str, Any], region: str) -> tuple[list, dict]:
-    """Run the program in the current (copied) context and return records and outputs."""
-    mocks = TrainstackMocks(region=region)
+def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
+    """Run the program in the current (copied) context and return records and outputs.
+
+    The mocks answer lookups from the cluster's own region and zone."""
+    mocks = TrainstackMocks(region=region, zone=zone)
     monitor = RecordingMonitor(mocks)
     settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh Stack per run
     settings.SETTINGS.outputs = set()
@@ -196,5 +202,13 @@ def _on_sys_path(path: Path) -> Iterator[None]:
         sys.path.remove(entry)
 
 
-def _first_line(exc: Exception) -> str:
+def _innermost(exc: BaseException) -> BaseException:
+    """The error a check raised inside an `apply`, which the SDK wraps ("While processing
+    input: ...") once per Output it passes through."""
+    while isinstance(exc.__cause__, ValueError):
+        exc = exc.__cause__
+    return exc
+
+
+def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -20,7 +20,7 @@ class ProjectError(ValueError):
     """No trainstack project was found or the one given is not a project; one line."""
 
 
-_STACK_CONFIG_DIR = re.compile(rf"^stackConfigDir:\s*['\"]?(\./)?{STACKS}/?['\"]?\s*$", re.M)
+_STACK_CONFIG_DIR = re.compile(rf"^stackConfigDir:\s*['\"]?(\./)?{STACKS}/?['\"]?\s*$", re.MULTILINE)
 
 
 def is_project(folder: Path) -> bool:

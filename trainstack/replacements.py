@@ -17,13 +17,16 @@ Sources:
      per_unit_storage_throughput (ForceNew in the provider source read; newer releases may
      update it in place, so listing it errs toward warning), drive_cache_type,
      file_system_type_version, import/export paths, backup_id, copy_tags_to_backups; and
-     storage_capacity when it shrinks (CustomizeDiff).
+     storage_capacity when it shrinks (CustomizeDiff); efa_enabled ("must be set at creation
+     ... cannot be changed", pulumi-aws LustreFileSystem docs).
   G  GoogleCloudPlatform/magic-modules and terraform-provider-google (bridged by pulumi-gcp):
      compute instance boot_disk, name, zone, scheduling.provisioning_model / preemptible,
      network_interface (the list) and its nic_type / queue_count are ForceNew; its network
      and subnetwork are updated in place; machine_type is updated with
      allow_stopping_for_update; mmv1/products/tpuv2/Vm.yaml and filestore/Instance.yaml
-     `immutable: true` properties.
+     `immutable: true` properties; mmv1/products/lustre/Instance.yaml: instance_id, location,
+     network, filesystem and per_unit_storage_throughput are immutable (a throughput-tier
+     change is a new file system) and capacity_gib only grows (a shrink is a new one).
   Z  pulumi-azure-native schema `willReplaceOnChanges` (e.g. storagecache AmlFilesystem:
      filesystemSubnet, identity, location, sku, storageCapacityTiB, zones; compute
      VirtualMachineScaleSet: resourceGroupName, vmScaleSetName). ARM cannot move a resource
@@ -75,7 +78,7 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
     "aws:fsx/lustreFileSystem:LustreFileSystem": (
         "subnetIds", "securityGroupIds", "deploymentType", "storageType", "kmsKeyId",
         "perUnitStorageThroughput", "driveCacheType", "fileSystemTypeVersion", "importPath", "exportPath",
-        "importedFileChunkSize", "backupId", "copyTagsToBackups",
+        "importedFileChunkSize", "backupId", "copyTagsToBackups", "efaEnabled",
     ),
     "aws:iam/role:Role": ("name", "namePrefix", "path"),
     "aws:iam/rolePolicy:RolePolicy": ("name", "namePrefix", "role"),
@@ -94,6 +97,9 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
     "gcp:tpu/v2Vm:V2Vm": (
         "name", "zone", "runtimeVersion", "acceleratorType", "acceleratorConfig", "cidrBlock", "networkConfig",
         "networkConfigs", "serviceAccount", "schedulingConfig", "shieldedInstanceConfig",
+    ),
+    "gcp:lustre/instance:Instance": (
+        "instanceId", "location", "network", "filesystem", "perUnitStorageThroughput", "kmsKey",
     ),
     "gcp:filestore/instance:Instance": (
         "name", "zone", "location", "tier", "protocol", "networks", "fileShares.name", "fileShares.sourceBackup",
@@ -142,6 +148,7 @@ _ANY_INDEX = re.compile(r"\[\d+\]")
 # Replace only when the new number is smaller (source A, CustomizeDiff).
 REPLACE_ON_DECREASE: dict[str, tuple[str, ...]] = {
     "aws:fsx/lustreFileSystem:LustreFileSystem": ("storageCapacity",),
+    "gcp:lustre/instance:Instance": ("capacityGib",),  # a string in pulumi-gcp (source G)
 }
 # (dependent type, input path, referenced type, id path): in a real deployment the input
 # changes whenever the referenced resource is updated, though the mocks give it the same
@@ -172,10 +179,22 @@ def replace_keys(kind: str, changed: list[str], old: dict[str, Any], new: dict[s
     listed = replace_paths(kind)
     found = [path for path in changed if any(_related(path, entry) for entry in listed)]
     for key in REPLACE_ON_DECREASE.get(kind, ()):
-        before, after = old.get(key), new.get(key)
-        if isinstance(before, (int, float)) and isinstance(after, (int, float)) and after < before:
+        before, after = _number(old.get(key)), _number(new.get(key))
+        if before is not None and after is not None and after < before:
             found.append(key)
     return sorted(set(found))
+
+
+def _number(value: Any) -> float | None:
+    """A number, or a numeric string (pulumi-gcp takes Lustre's capacity as "36000"); else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    try:
+        return float(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _related(path: str, entry: str) -> bool:

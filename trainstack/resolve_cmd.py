@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 from trainstack import render
 
@@ -28,8 +27,8 @@ def fail(message: str) -> None:
     raise SystemExit(2)
 
 
-def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: Optional[str] = None, force: bool = False,
-        plot: Optional[Path] = None, project: Optional[Path] = None) -> None:
+def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | None = None, force: bool = False,
+        plot: Path | None = None, project: Path | None = None) -> None:
     """Pick the cheapest offering for `workload`, print the ranking, write what was asked.
 
     Args:
@@ -80,7 +79,7 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: Option
 
 
 
-def project_dir(given: Optional[Path] = None) -> Path:
+def project_dir(given: Path | None = None) -> Path:
     """The project folder (`trainstack.project.find_project`); a miss is a one-line error."""
     from trainstack.project import ProjectError, find_project
 
@@ -91,7 +90,7 @@ def project_dir(given: Optional[Path] = None) -> Path:
         raise  # unreachable: fail exits
 
 
-def _measured_in(project: Optional[Path]) -> Optional[Path]:
+def _measured_in(project: Path | None) -> Path | None:
     """The project whose measurement store resolve reads: `--project-dir` (which must be a
     project), else the one found upwards, else None (published measurements only)."""
     from trainstack.project import ProjectError, find_project
@@ -143,7 +142,7 @@ def _all_providers() -> tuple[str, ...]:
     return PROVIDERS
 
 
-def _check_outputs(plot: Optional[Path], write_stack: Optional[str], folder: Optional[Path]) -> None:
+def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | None) -> None:
     """Refuse a `--plot` path or `--write-stack` name that cannot be written (one line, exit 2)."""
     if plot is not None:
         from trainstack.plot import PlotPathError, check_plot_path
@@ -172,8 +171,14 @@ def _write_plot(path: Path, spec, resolution) -> str:
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path) -> str:
-    from profiles.stack_writer import StackWriteError, cluster_config, keep_zone, kept_settings, render_stack
-    from profiles.stack_writer import stack_path
+    from profiles.stack_writer import (
+        StackWriteError,
+        cluster_config,
+        keep_zone,
+        kept_settings,
+        render_stack,
+        stack_path,
+    )
     from profiles.stack_writer import write_stack as write
 
     try:

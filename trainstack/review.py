@@ -37,7 +37,7 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     project_dir = Path(project_dir)
     after = run_plan(stack, project_dir)
     limit = stack_budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
-    before = plan_at_ref(stack, project_dir, against) if against else None
+    before = _plan_before(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
     changes = moved_region(changes, before.region if before else None, after.region)
     results = evaluate(after.resources, after.budget_usd_per_hour, limit)
@@ -45,6 +45,21 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     # Without --against a committed stack is not new: say that nothing was compared.
     review["committed"] = against is None and committed_at_head(stack, project_dir)
     return review
+
+
+def _plan_before(stack: str, project_dir: Path, against: str) -> PlanResult | None:
+    """The stack's plan at `against`; for a stack renamed since (`pulumi stack rename`, its
+    old names under `trainstack:previous_names`), the plan of its newest old name there, which
+    `pulumi stack rename` carried over as this stack's state. None for a new stack."""
+    before = plan_at_ref(stack, project_dir, against)
+    if before is not None:
+        return before
+    config = read_stack_config(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
+    for old in reversed(config.get("trainstack:previous_names") or []):
+        before = plan_at_ref(str(old), project_dir, against)
+        if before is not None:
+            return before
+    return None
 
 
 def review_json(

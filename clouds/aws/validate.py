@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clouds.aws.efa import efa_interface_count
+from clouds.aws.efa import NODE_SUBNET_CIDR, check_subnet_size, efa_interface_count
 from clouds.aws.fsx import fsx_sizing
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
@@ -69,3 +69,5 @@ def validate_args(args: ClusterConfig) -> None:
     if args.file_system is not None:
         fs = args.file_system
         fsx_sizing(fs.capacity_gib, fs.throughput_mbps_per_tib, fs.deployment_type)
+    if not args.subnet_id:  # an existing subnet is checked once its lookup answers (network.py)
+        check_subnet_size(NODE_SUBNET_CIDR, args.nodes, args.instance_type, args.interconnect, "nodes")

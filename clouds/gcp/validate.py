@@ -67,8 +67,6 @@ def _check_tpu(args: ClusterConfig) -> None:
             "chips (v2-v5p names count TensorCores, 2 per chip); "
             f"set accelerator_count: {chips}"
         )
-    if args.capacity_reservation_id:
-        raise ValueError("capacity_reservation_id: not supported for TPU slices; remove it")
 
 
 def _check_gpu(args: ClusterConfig) -> None:

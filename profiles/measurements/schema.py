@@ -14,7 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SCHEMA_VERSION: Literal[1] = 1
-_FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+# defer_build: validators are built on first use, so `trainstack resolve` without `work:` never builds them.
+_FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
 Provenance = Literal["measured", "published"]
 
 

@@ -14,7 +14,6 @@ import yaml
 from rich.console import Console
 from typer.testing import CliRunner
 
-from profiles.explain import reason
 from profiles.spec import load_spec
 from trainstack.cli import app
 from trainstack.plan_view import compact, is_spot, tree
@@ -175,9 +174,9 @@ def test_small_trees_are_shown_whole():
 
 
 def test_force_onto_another_cloud_drops_the_old_region_key():
+    from clouds.contract import ClusterConfig
     from profiles.stack_writer import render_stack
     from tests.clusters import BASE_CLUSTER
-    from clouds.contract import ClusterConfig
 
     gcp = ClusterConfig(**{**BASE_CLUSTER, "provider": "gcp", "region": "us-east4", "zone": "us-east4-a",
                            "instance_type": "a3-highgpu-8g", "accelerator": "H100"})

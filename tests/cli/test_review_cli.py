@@ -152,6 +152,32 @@ def test_an_old_revision_is_priced_with_todays_catalog_and_code(repo):
     assert cost["delta_usd_per_hour"] == 0.0
 
 
+def test_a_rename_done_as_the_readme_says_replaces_nothing(repo):
+    """`pulumi stack rename renamed -s training-a100` moves the stack file; the new file lists
+    the old name under trainstack:previous_names. The review against the commit before the
+    rename compares with the old stack's plan and finds every resource the same."""
+    git(repo, "mv", "stacks/Pulumi.training-a100.yaml", "stacks/Pulumi.renamed.yaml")
+    stack_file = repo / "stacks" / "Pulumi.renamed.yaml"
+    document = yaml.safe_load(stack_file.read_text())
+    document["config"]["trainstack:previous_names"] = ["training-a100"]
+    stack_file.write_text(yaml.safe_dump(document))
+    result = CliRunner().invoke(app, ["plan", "-s", "renamed", "--json", "--against", "main"])
+    assert result.exit_code == 0, result.output
+    review = json.loads(result.stdout)
+    assert review["changes"] == [] and review["data_loss"] == []
+    assert review["summary"]["same"] > 20
+
+
+def test_a_tag_only_edit_replaces_nothing_but_updates_the_tags(repo):
+    write_stack(repo, tags={"team": "ml-research"})
+    review = json.loads(plan("--json", "--against", "main").stdout)
+    replaced = [c["name"] for c in review["changes"] if c["action"] in ("replace", "delete", "create")]
+    updated = {c["name"] for c in review["changes"] if c["action"] == "update"}
+    assert "training-a100-fsx" in updated and "training-a100-lt" in updated
+    # The nodes run in an Auto Scaling group on the template's $Latest: no node is replaced.
+    assert replaced == [] and review["data_loss"] == []
+
+
 def test_markdown_without_against_does_not_call_a_committed_stack_new(repo):
     result = plan("--markdown")
     assert result.exit_code == 0, result.output

@@ -93,7 +93,9 @@ def test_azure_and_gcp_say_what_to_request_without_live_calls():
     assert "192 vCPUs of the VM-family vCPU quota" in azure.detail
     assert "az vm list-usage --location eastus" in azure.fix
     (gcp,) = preflight(_cluster(provider="gcp", region="us-east4", zone="us-east4-a",
-                                instance_type="a3-highgpu-8g", accelerator="H100", purchase="spot"))
+                                instance_type="a3-highgpu-8g", accelerator="H100", purchase="spot",
+                                file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 250,
+                                             "deployment_type": "ZONAL"}))
     assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS and 416 vCPUs of CPUS in us-east4" in gcp.detail
 
 

@@ -236,3 +236,32 @@ def test_a_range_without_rdma_uses_one_node(fixture_catalog):
     spec = parse_spec({"accelerators": "A10G:4", "nodes": "auto", "interconnect": "rdma", "providers": "aws", "hours": 1})
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     assert (choice.offering.instance_type, choice.nodes) == ("g5.12xlarge", 1)
+
+
+def test_an_on_demand_tpu_v5p_pick_says_its_capacity_usually_needs_a_reservation(real_catalog):
+    spec = parse_spec({"accelerators": "tpu-v5p:4", "purchase": "on-demand", "hours": 10, "providers": ["gcp"]})
+    choice = resolve(spec, real_catalog.offerings).choice.candidate
+    assert choice.purchase == "on-demand"
+    assert any("TPU v5p on-demand capacity usually needs a reservation or a queued resource" in n for n in choice.notes)
+
+
+def test_a_gcp_file_system_below_the_asked_throughput_is_said_and_written_as_a_choice(real_catalog):
+    spec = parse_spec({"accelerators": "H100:8", "purchase": "on-demand", "hours": 10, "providers": ["gcp"],
+                       "file_system": {"capacity": "4800GiB", "throughput": 250}})
+    choice = resolve(spec, real_catalog.offerings).choice.candidate
+    assert any(n.startswith("file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s")
+               for n in choice.notes)
+
+
+def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_accepts_it(real_catalog):
+    from clouds.gcp.validate import validate_args
+    from profiles.stack_writer import cluster_config
+
+    spec = parse_spec({"accelerators": "H100:8", "purchase": "on-demand", "hours": 10, "providers": ["gcp"],
+                       "file_system": {"capacity": "4800GiB", "throughput": 250}})
+    config = cluster_config(spec, resolve(spec, real_catalog.offerings).choice.candidate, "test")
+    assert config.file_system.deployment_type == "ZONAL"
+    validate_args("train", config)
+    with pytest.raises(ValueError, match="Filestore ZONAL writes only 88 MiB/s"):
+        validate_args("train", config.model_copy(update={"file_system": config.file_system.model_copy(
+            update={"deployment_type": None})}))
