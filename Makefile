@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench catalog
+.PHONY: demo test bench catalog mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,3 +24,10 @@ bench: $(STAMP)
 
 catalog: $(STAMP)
 	$(VENV)/bin/python -m profiles.catalog.build $(ARGS)
+
+# Mutation testing of profiles/cost/ and the resolver (config in pyproject's [tool.mutmut]);
+# prints the share of mutants the tests kill. Slow: run it by hand, not in CI.
+mutate: $(STAMP)
+	$(VENV)/bin/mutmut run --max-children 2 || true
+	$(VENV)/bin/mutmut export-cicd-stats
+	$(VENV)/bin/python tests/mutation_score.py mutants/mutmut-cicd-stats.json
