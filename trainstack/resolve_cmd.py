@@ -72,6 +72,9 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | 
     for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
         if line:
             echo(line, err=as_json)
+    shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
+    for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
+        echo(line, err=True)
 
 
 
