@@ -107,7 +107,7 @@ def validate(provider: str, regions: Sequence[str] | None, rows: list[Offering])
         if all(getattr(o, f) is None for f in ("on_demand_usd_per_hour", "spot_usd_per_hour",
                                                 "on_demand_native", "spot_native")):
             raise FetchError(f"the {provider} fetch returned {where} without a price; catalog unchanged")
-        key = (o.provider, o.instance_type, o.zone)
+        key = (o.provider, o.instance_type, o.zone, o.accelerator)  # one GCP N1 host type carries several GPUs
         if key in seen:
             raise FetchError(f"the {provider} fetch returned {where} twice; catalog unchanged")
         seen.add(key)
