@@ -16,7 +16,6 @@ from trainstack.cli import app
 from tests.aws_live import (
     copy_catalog,
     credentials,
-    moto_session,  # noqa: F401  (fixture)
     p4d_pages,
     pricing_answering,
     quota_answer,
