@@ -27,8 +27,13 @@ RULES: dict[str, str] = {
 }
 # provider -> the service its rule sizes, as the provider names it.
 SERVICES: dict[str, str] = {
-    "aws": "FSx for Lustre", "azure": "Azure Managed Lustre", "gcp": "GCP", "alicloud": "CPFS",
-    "tencentcloud": "CFS Turbo", "huaweicloud": "SFS Turbo", "volcengine": "vePFS",
+    "aws": "FSx for Lustre",
+    "azure": "Azure Managed Lustre",
+    "gcp": "GCP",
+    "alicloud": "CPFS",
+    "tencentcloud": "CFS Turbo",
+    "huaweicloud": "SFS Turbo",
+    "volcengine": "vePFS",
 }
 # Rules that take (capacity GiB, MB/s per TiB) rather than a FileSystemConfig.
 _BY_NUMBERS = {"aws", "azure", "huaweicloud"}
@@ -56,7 +61,7 @@ def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
         sized = rule(fs.capacity_gib, fs.throughput_mbps_per_tib) if provider in _BY_NUMBERS else rule(fs)
     except ValueError:
         return None
-    for name, value in zip(getattr(sized, "_fields", ()), sized):
+    for name, value in zip(getattr(sized, "_fields", ()), sized, strict=False):
         if isinstance(value, (int, float)) and name.endswith(("_gib", "_tib")) and "mbps" not in name:
             return float(value) * (1024 if name.endswith("_tib") else 1)
     return None
@@ -68,8 +73,10 @@ def rounding_note(provider: str, fs: FileSystemConfig) -> str:
     made = provisioned_gib(provider, fs)
     if made is None or made <= fs.capacity_gib:
         return ""
-    return (f"file_system: {fs.capacity_gib:,} GiB asked; {provider} creates {made:,.0f} GiB, the next size its "
-            "file system accepts (priced and provisioned at that size)")
+    return (
+        f"file_system: {fs.capacity_gib:,} GiB asked; {provider} creates {made:,.0f} GiB, the next size its "
+        "file system accepts (priced and provisioned at that size)"
+    )
 
 
 def file_system_problem(provider: str, fs: FileSystemConfig) -> str | None:

@@ -21,36 +21,68 @@ from policies.records import INSTANCE, LAUNCH_TEMPLATE, UNKNOWN  # noqa: F401  (
 ADMIN_PORTS = (22, 23, 3389, 5900, 5985, 5986)
 TAG_KEYS = (("trainstack:cluster", "trainstack-cluster"), ("trainstack:provider", "trainstack-provider"))
 # Stateful resources: data that must outlive the nodes (protect=True in the component).
-STATEFUL = frozenset({
-    "aws:fsx/lustreFileSystem:LustreFileSystem", "aws:efs/fileSystem:FileSystem",
-    "aws:ebs/volume:Volume", "aws:s3/bucket:Bucket", "aws:s3/bucketV2:BucketV2",
-    "azure-native:storagecache:AmlFilesystem", "azure-native:storage:StorageAccount",
-    "azure-native:compute:Disk", "gcp:filestore/instance:Instance", "gcp:lustre/instance:Instance",
-    "gcp:storage/bucket:Bucket", "gcp:compute/disk:Disk",
-    "alicloud:nas/fileSystem:FileSystem", "tencentcloud:Cfs/fileSystem:FileSystem",
-    "huaweicloud:Sfs/turbo:Turbo", "volcengine:vepfs/fileSystem:FileSystem",
-})
+STATEFUL = frozenset(
+    {
+        "aws:fsx/lustreFileSystem:LustreFileSystem",
+        "aws:efs/fileSystem:FileSystem",
+        "aws:ebs/volume:Volume",
+        "aws:s3/bucket:Bucket",
+        "aws:s3/bucketV2:BucketV2",
+        "azure-native:storagecache:AmlFilesystem",
+        "azure-native:storage:StorageAccount",
+        "azure-native:compute:Disk",
+        "gcp:filestore/instance:Instance",
+        "gcp:lustre/instance:Instance",
+        "gcp:storage/bucket:Bucket",
+        "gcp:compute/disk:Disk",
+        "alicloud:nas/fileSystem:FileSystem",
+        "tencentcloud:Cfs/fileSystem:FileSystem",
+        "huaweicloud:Sfs/turbo:Turbo",
+        "volcengine:vepfs/fileSystem:FileSystem",
+    }
+)
 # Resource types whose API takes no tags or labels.
-UNTAGGABLE = frozenset({
-    "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "aws:iam/rolePolicy:RolePolicy",
-    "gcp:storage/bucketIAMMember:BucketIAMMember", "aws:ec2/routeTableAssociation:RouteTableAssociation",
-    "azure-native:network:Subnet", "azure-native:network:SecurityRule", "tls:index/privateKey:PrivateKey",
-    "gcp:compute/network:Network", "gcp:compute/subnetwork:Subnetwork", "gcp:compute/firewall:Firewall",
-    "gcp:compute/router:Router", "gcp:compute/routerNat:RouterNat", "gcp:compute/resourcePolicy:ResourcePolicy",
-    "gcp:projects/iAMMember:IAMMember", "gcp:serviceaccount/account:Account",
-    "gcp:servicenetworking/connection:Connection",
-    "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet", "alicloud:ecs/securityGroupRule:SecurityGroupRule",
-    "alicloud:nas/mountTarget:MountTarget", "tencentcloud:Cvm/hpcCluster:HpcCluster",
-    "tencentcloud:Security/groupRuleSet:GroupRuleSet", "tencentcloud:Ccn/attachmentV2:AttachmentV2",
-    "tencentcloud:Cfs/accessGroup:AccessGroup", "tencentcloud:Cfs/accessRule:AccessRule",
-    "huaweicloud:Vpc/secgroupRule:SecgroupRule", "huaweicloud:Ecs/servergroup:Servergroup",
-    "huaweicloud:Ecs/keypair:Keypair", "volcengine:vpc/securityGroupRule:SecurityGroupRule",
-    "volcengine:ecs/deploymentSet:DeploymentSet", "volcengine:vepfs/mountService:MountService",
-    "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment",
-    "pulumi-python:dynamic/baiducloud:DeploySet", "pulumi-python:dynamic/baiducloud:EhcCluster",
-    "pulumi-python:dynamic/baiducloud:Keypair",
-})
+UNTAGGABLE = frozenset(
+    {
+        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+        "aws:iam/rolePolicy:RolePolicy",
+        "gcp:storage/bucketIAMMember:BucketIAMMember",
+        "aws:ec2/routeTableAssociation:RouteTableAssociation",
+        "azure-native:network:Subnet",
+        "azure-native:network:SecurityRule",
+        "tls:index/privateKey:PrivateKey",
+        "gcp:compute/network:Network",
+        "gcp:compute/subnetwork:Subnetwork",
+        "gcp:compute/firewall:Firewall",
+        "gcp:compute/router:Router",
+        "gcp:compute/routerNat:RouterNat",
+        "gcp:compute/resourcePolicy:ResourcePolicy",
+        "gcp:projects/iAMMember:IAMMember",
+        "gcp:serviceaccount/account:Account",
+        "gcp:servicenetworking/connection:Connection",
+        "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
+        "alicloud:ecs/securityGroupRule:SecurityGroupRule",
+        "alicloud:nas/mountTarget:MountTarget",
+        "tencentcloud:Cvm/hpcCluster:HpcCluster",
+        "tencentcloud:Security/groupRuleSet:GroupRuleSet",
+        "tencentcloud:Ccn/attachmentV2:AttachmentV2",
+        "tencentcloud:Cfs/accessGroup:AccessGroup",
+        "tencentcloud:Cfs/accessRule:AccessRule",
+        "huaweicloud:Vpc/secgroupRule:SecgroupRule",
+        "huaweicloud:Ecs/servergroup:Servergroup",
+        "huaweicloud:Ecs/keypair:Keypair",
+        "volcengine:vpc/securityGroupRule:SecurityGroupRule",
+        "volcengine:ecs/deploymentSet:DeploymentSet",
+        "volcengine:vepfs/mountService:MountService",
+        "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment",
+        "pulumi-python:dynamic/baiducloud:DeploySet",
+        "pulumi-python:dynamic/baiducloud:EhcCluster",
+        "pulumi-python:dynamic/baiducloud:Keypair",
+    }
+)
 EC2_METADATA = frozenset({LAUNCH_TEMPLATE, INSTANCE, "aws:ec2/launchConfiguration:LaunchConfiguration"})
+
+
 @dataclass(frozen=True)
 class Violation:
     """One broken rule.
@@ -72,8 +104,10 @@ def admin_ports_open(record: dict[str, Any]) -> list[str]:
     for source, ports in _world_ingress(record["type"], record["inputs"]):
         exposed = [p for p in ADMIN_PORTS if any(lo <= p <= hi for lo, hi in ports)]
         if exposed:
-            found.append(f"admin port(s) {', '.join(map(str, exposed))} open to {source}; "
-                         "allow only office or bastion CIDRs (or use SSM / IAP / Bastion)")
+            found.append(
+                f"admin port(s) {', '.join(map(str, exposed))} open to {source}; "
+                "allow only office or bastion CIDRs (or use SSM / IAP / Bastion)"
+            )
     return found
 
 
@@ -88,7 +122,7 @@ def imdsv2_required(record: dict[str, Any]) -> list[str]:
     options = options if isinstance(options, dict) else {}
     if options.get("httpEndpoint") == "disabled" or options.get("httpTokens") in ("required", UNKNOWN):
         return []
-    return ["IMDSv1 allowed; set metadataOptions.httpTokens to \"required\""]
+    return ['IMDSv1 allowed; set metadataOptions.httpTokens to "required"']
 
 
 def stateful_protected(record: dict[str, Any]) -> list[str]:
@@ -141,17 +175,21 @@ class Scope:
 
 
 RULE_SCOPES: dict[str, Scope] = {
-    "imdsv2-required": Scope(lambda record: record["type"] in EC2_METADATA,
-                             "no EC2 instance, launch template or launch configuration (IMDSv2 is an EC2 setting)"),
-    "disks-encrypted": Scope(disks_checked, "no disk or file system whose encryption can be checked",
-                             encryption_gaps),
+    "imdsv2-required": Scope(
+        lambda record: record["type"] in EC2_METADATA,
+        "no EC2 instance, launch template or launch configuration (IMDSv2 is an EC2 setting)",
+    ),
+    "disks-encrypted": Scope(disks_checked, "no disk or file system whose encryption can be checked", encryption_gaps),
 }
 
 
 def check_resource(record: dict[str, Any]) -> list[Violation]:
     """All resource rules over one record."""
-    return [Violation(rule, record.get("name"), message)
-            for rule, (_, check) in RESOURCE_RULES.items() for message in check(record)]
+    return [
+        Violation(rule, record.get("name"), message)
+        for rule, (_, check) in RESOURCE_RULES.items()
+        for message in check(record)
+    ]
 
 
 def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[tuple[str, list[tuple[int, int]]]]:

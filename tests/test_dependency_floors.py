@@ -24,7 +24,7 @@ def declared() -> dict[str, str]:
     found = {}
     for requirement in project["dependencies"]:
         name = re.split(r"[<>=!~ \[;]", requirement, maxsplit=1)[0]
-        found[name.lower()] = requirement[len(name):]
+        found[name.lower()] = requirement[len(name) :]
     return found
 
 

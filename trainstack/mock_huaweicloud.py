@@ -41,9 +41,7 @@ def huaweicloud_outputs(args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
     if args.typ == "huaweicloud:Ecs/instance:Instance":
         ip = node_ip(args.name)
         outputs["accessIpV4"] = ip
-        outputs["networks"] = [
-            {**network, "fixedIpV4": ip} for network in args.inputs.get("networks", [])
-        ]
+        outputs["networks"] = [{**network, "fixedIpV4": ip} for network in args.inputs.get("networks", [])]
     elif args.typ == "huaweicloud:Sfs/turbo:Turbo":
         outputs["exportLocation"] = SFS_TURBO_EXPORT
         outputs["status"] = "200"

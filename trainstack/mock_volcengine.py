@@ -82,9 +82,7 @@ VOLCENGINE_INVOKES: dict[str, dict[str, Any]] = {
     },
     "volcengine:vpc/getSubnets:getSubnets": {
         "id": "subnets",
-        "subnets": [
-            {"id": EXISTING_SUBNET_ID, "subnetId": EXISTING_SUBNET_ID, "vpcId": EXISTING_VPC_ID}
-        ],
+        "subnets": [{"id": EXISTING_SUBNET_ID, "subnetId": EXISTING_SUBNET_ID, "vpcId": EXISTING_VPC_ID}],
         "totalCount": 1,
     },
 }

@@ -21,12 +21,13 @@ from typing import Any
 import pulumi
 from pulumi.runtime.mocks import MockCallArgs, MockResourceArgs
 
-from trainstack.mock_clouds import GCP_INVOKES, azure_outputs, gcp_outputs
 from trainstack.mock_alicloud import ALICLOUD_INVOKES, alicloud_outputs
-from trainstack.mock_tencentcloud import TENCENTCLOUD_INVOKES, tencentcloud_outputs
+from trainstack.mock_baiducloud import TYPE_PREFIX as BAIDU_DYNAMIC
+from trainstack.mock_baiducloud import baiducloud_outputs
+from trainstack.mock_clouds import GCP_INVOKES, azure_outputs, gcp_outputs
 from trainstack.mock_huaweicloud import HUAWEICLOUD_INVOKES, huaweicloud_outputs
+from trainstack.mock_tencentcloud import TENCENTCLOUD_INVOKES, tencentcloud_outputs
 from trainstack.mock_volcengine import VOLCENGINE_INVOKES, volcengine_outputs
-from trainstack.mock_baiducloud import TYPE_PREFIX as BAIDU_DYNAMIC, baiducloud_outputs
 from trainstack.recording import RecordingMonitor  # noqa: F401  (re-exported: plan and tests use it here)
 
 # Type-token prefix -> function(args) -> (resource id or None for `{name}-id`, extra outputs).

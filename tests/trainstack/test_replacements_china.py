@@ -36,13 +36,24 @@ STACKS = {
 }
 # The input that holds the zone (or, for the vePFS, the subnet that does).
 ZONE_KEYS = {
-    "training-a100-alicloud-cpfs": "zoneId", "training-a100-tencentcloud-cfs": "availabilityZone",
-    "training-a100-huaweicloud-sfs": "availabilityZone", "training-a10-volcengine-vepfs": "subnetId",
+    "training-a100-alicloud-cpfs": "zoneId",
+    "training-a100-tencentcloud-cfs": "availabilityZone",
+    "training-a100-huaweicloud-sfs": "availabilityZone",
+    "training-a10-volcengine-vepfs": "subnetId",
 }
-NODE_ZONE_KEY = {"alicloud": "availabilityZone", "tencentcloud": "availabilityZone",
-                 "huaweicloud": "availabilityZone", "volcengine": "zoneId", "baiducloud": "zone"}
-SDKS = {"alicloud": "pulumi_alicloud", "tencentcloud": "tencentcloud_iac_pulumi",
-        "huaweicloud": "pulumi_huaweicloud", "volcengine": "pulumi_volcengine"}
+NODE_ZONE_KEY = {
+    "alicloud": "availabilityZone",
+    "tencentcloud": "availabilityZone",
+    "huaweicloud": "availabilityZone",
+    "volcengine": "zoneId",
+    "baiducloud": "zone",
+}
+SDKS = {
+    "alicloud": "pulumi_alicloud",
+    "tencentcloud": "tencentcloud_iac_pulumi",
+    "huaweicloud": "pulumi_huaweicloud",
+    "volcengine": "pulumi_volcengine",
+}
 
 
 @functools.cache

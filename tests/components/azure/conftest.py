@@ -8,8 +8,8 @@ from typing import Any
 import pulumi
 import pytest
 
-from tests.components.azure.azure_mocks import EXAMPLE, RecordingMonitor, install_mocks
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from tests.components.azure.azure_mocks import EXAMPLE, RecordingMonitor, install_mocks
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def azure_run() -> Callable[[ClusterConfig], tuple[RecordingMonitor, dict[str, A
         def program() -> Any:
             cluster = AzureGpuCluster("c", config)
             values = pulumi.Output.all(*[getattr(cluster, key) for key in names])
-            return values.apply(lambda v: resolved.update(zip(names, v)))
+            return values.apply(lambda v: resolved.update(zip(names, v, strict=False)))
 
         program()
         return monitor, resolved
