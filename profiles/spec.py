@@ -143,6 +143,13 @@ class WorkloadSpec(BaseModel):
     def _as_list(cls, value: object) -> object:
         return [value] if isinstance(value, str) else value
 
+    @field_validator("regions")
+    @classmethod
+    def _region_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Region ids are lowercase in every cloud's catalog (`US-East-1` reads as `us-east-1`);
+        names the catalog does not know are refused by the resolver (`profiles.known_names`)."""
+        return tuple(dict.fromkeys(name.strip().lower() for name in value))
+
     @field_validator("providers")
     @classmethod
     def _known_providers(cls, value: tuple[str, ...]) -> tuple[str, ...]:

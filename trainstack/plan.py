@@ -128,7 +128,8 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         outputs,
         hours=cluster.hours,
         region=cluster.region,
-        deadline_hours=cluster.deadline_hours,
+        # An older revision's cluster model (`plan --against`) may predate the field.
+        deadline_hours=getattr(cluster, "deadline_hours", None),
     )
     return with_price(result, cluster) if priced else result
 

@@ -201,7 +201,7 @@ def test_cn_mainland_without_a_rate_says_how_to_record_one(project, unrated):
     [
         pytest.param("accelerators: H100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
         pytest.param("accelerators: [A100:7]\nhours: 72h\n", id="gpu-count-no-row-has"),
-        pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [mars-1]\n", id="aws-only"),
+        pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [af-south-1]\n", id="aws-only"),
     ],
 )
 def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(project, unrated, text):
