@@ -149,14 +149,40 @@ def test_longest_allowed_stack_name_is_written(project):
             id="typo-first",
         ),
         pytest.param(
-            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 PB}\n",
-            "file_system.capacity: unknown size unit in '5 PB'",
+            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 EB}\n",
+            "file_system.capacity: unknown size unit in '5 EB'",
             id="size-unit",
         ),
         pytest.param(
             "accelerators: A100:8\nhours: 3 fortnights\n",
             "hours: unknown duration unit in '3 fortnights'",
             id="duration-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 4800}\n",
+            "file_system.capacity: 4800 has no unit; write 4800GiB (or TiB, GB, TB)",
+            id="capacity-without-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\ndeadline: 30\n",
+            "deadline: 30 has no unit; write 30h, 30d or 30m",
+            id="deadline-without-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\npurchase: any\nfile_system: {capacity: 1TiB}\n"
+            "spot: {checkpoint_interval: 1h, restart: 20}\n",
+            "spot.restart: 20 has no unit; write 20h, 20d or 20m",
+            id="restart-without-unit",
+        ),
+        pytest.param(
+            "hours: 1h\nmin_gpu_memory: 80\n",
+            "min_gpu_memory: 80 has no unit; write 80GB (as GPU memory is sold) or 80GiB",
+            id="gpu-memory-without-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\ndata: {source: s3://team/x, size: 2}\n",
+            "data.size: 2 has no unit; write 2GiB (or TiB, GB, TB)",
+            id="data-size-without-unit",
         ),
     ],
 )
