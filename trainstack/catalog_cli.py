@@ -18,15 +18,22 @@ catalog_app = typer.Typer(no_args_is_help=True, help="Inspect the price catalog.
 
 
 @catalog_app.command("info")
-def catalog_info() -> None:
-    """Show the catalog version, sources and offering counts."""
+def catalog_info(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in the README) instead of a table."),
+) -> None:
+    """Show the catalog version, sources, offering counts and how old the prices are."""
+    import json
+
     from profiles.catalog.loader import DATA_DIR, CatalogError, load_catalog
-    from trainstack.catalog_view import catalog_sources
+    from trainstack.catalog_view import catalog_json, catalog_sources
 
     try:
         catalog = load_catalog(DATA_DIR)
     except CatalogError as exc:
         fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(catalog_json(catalog, DATA_DIR), indent=2))
+        return
     render.catalog_summary(catalog)
     for line in catalog_sources(catalog, DATA_DIR):
         typer.echo(line)
