@@ -8,11 +8,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
+from clouds.registry import CLOUDS
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
-# The stack key holding each cloud provider's default region; `<provider>:region` for the
-# others. `profiles.stack_writer` writes these keys.
-PROVIDER_REGION_KEYS: dict[str, str] = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
+# The stack key holding each cloud provider's default region (`Cloud.region_key`).
+# `profiles.stack_writer` writes these keys.
+PROVIDER_REGION_KEYS: dict[str, str] = {name: c.region_key for name, c in CLOUDS.items()}
 
 
 class ConfigError(ValueError):
@@ -56,8 +57,8 @@ def _one_line(exc: ValidationError) -> str:
 
 
 def provider_region_key(provider: str) -> str:
-    """The stack key of the cloud provider's default region: `aws:region`, `azure-native:location`,
-    `gcp:region`, else `<provider>:region` (`alicloud:region`, `baiducloud:region`)."""
+    """The stack key of the cloud provider's default region (`Cloud.region_key`, e.g.
+    `azure-native:location`); `<provider>:region` for a name that is not registered."""
     return PROVIDER_REGION_KEYS.get(provider, f"{provider}:region")
 
 

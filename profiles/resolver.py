@@ -25,7 +25,7 @@ from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
 from clouds.contract import FileSystemConfig
 from clouds.filesystems import file_system_problem
-from facts.regions import in_mainland_china
+from clouds.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]

@@ -68,7 +68,7 @@ def test_cluster_changes_never_replace_the_file_system(tmp_path, stack, change):
 def test_new_image_replaces_nodes_but_not_the_file_system(tmp_path, monkeypatch):
     write_stack(tmp_path, "training-a100")
     before = run_plan("training-a100", tmp_path)
-    monkeypatch.setattr("trainstack.mocks.AMI_ID", "ami-0fedcba9876543210")  # a newer DLAMI release
+    monkeypatch.setattr("clouds.aws.mock.AMI_ID", "ami-0fedcba9876543210")  # a newer DLAMI release
     after = run_plan("training-a100", tmp_path)
     assert_file_system_kept(before, after, "training-a100")
     actions = {(c.type.split(":")[-1], c.action) for c in diff_plans(before.resources, after.resources, "training-a100")}

@@ -21,7 +21,8 @@ from components.baiducloud.network_provider import SecurityGroupProvider
 from trainstack.diff import changed_paths
 from trainstack.markdown import review_markdown
 from trainstack.plan import run_plan
-from trainstack.replacements import BAIDU_PROVIDERS, NAME_IN_PLACE, REPLACE_ON_CHANGE, replace_keys, replace_paths
+from components.baiducloud.replacements import BAIDU_PROVIDERS
+from trainstack.replacements import NAME_IN_PLACE, REPLACE_ON_CHANGE, replace_keys, replace_paths
 from trainstack.review import build_review
 
 ROOT = Path(__file__).resolve().parents[2]

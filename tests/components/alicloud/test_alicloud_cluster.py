@@ -11,7 +11,7 @@ import pytest
 from components.alicloud.cluster import TYPE_TOKEN, AlicloudGpuCluster
 from clouds.contract import OUTPUT_NAMES
 from tests.components.alicloud.alicloud_harness import build, install_mocks, make_config
-from trainstack.mock_alicloud import ALICLOUD_IMAGE_ID, alicloud_id, mount_target_domain
+from clouds.alicloud.mock import ALICLOUD_IMAGE_ID, alicloud_id, mount_target_domain
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"

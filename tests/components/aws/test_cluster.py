@@ -5,7 +5,7 @@ import pytest
 
 from components.aws.cluster import TYPE_TOKEN, AwsGpuCluster
 from clouds.contract import OUTPUT_NAMES
-from trainstack.mocks import AMI_ID, EXISTING_VPC_ID
+from clouds.aws.mock import AMI_ID, EXISTING_VPC_ID
 
 
 def _rule_view(rule):

@@ -15,7 +15,7 @@ from clouds.baiducloud.validate import validate_args
 from clouds.contract import OUTPUT_NAMES
 from components.registry import component_for
 from tests.components.baiducloud.conftest import EXAMPLE
-from trainstack.mock_clouds import PRIVATE_KEY
+from clouds.azure.mock import PRIVATE_KEY
 from trainstack.plan import run_plan
 
 DYN = "pulumi-python:dynamic/baiducloud:"

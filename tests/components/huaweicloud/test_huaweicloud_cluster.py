@@ -8,7 +8,7 @@ import pytest
 
 from clouds.contract import OUTPUT_NAMES
 from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
-from trainstack.mock_huaweicloud import (
+from clouds.huaweicloud.mock import (
     EXISTING_SUBNET_ID,
     EXISTING_VPC_ID,
     IMAGE_ID,

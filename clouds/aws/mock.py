@@ -1,0 +1,76 @@
+"""What AWS would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+
+`aws_outputs` adds what the AWS provider computes beyond the inputs: ARNs, autonamed names,
+instance private IPs, launch-template versions, FSx DNS and mount names. `aws_invoke`
+answers the AMI, subnet, region, partition and caller-identity lookups. AWS is the mocks'
+fallback cloud: it answers every type token no other cloud claims. All values are
+deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from clouds.base import Mock
+
+AMI_ID = "ami-0123456789abcdef0"
+AMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04) 20261120"
+ACCOUNT_ID = "123456789012"
+EXISTING_VPC_ID = "vpc-0mock0existing"
+
+# Resource types the AWS provider autonames; the mock gives them their logical name.
+_AUTONAMED = {
+    "aws:ec2/placementGroup:PlacementGroup",
+    "aws:ec2/securityGroup:SecurityGroup",
+    "aws:ec2/launchTemplate:LaunchTemplate",
+    "aws:iam/role:Role",
+    "aws:iam/instanceProfile:InstanceProfile",
+}
+_TRAILING_INDEX = re.compile(r"-(\d+)$")
+
+
+def aws_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str) -> tuple[str | None, dict[str, Any]]:
+    """`(None, extra outputs)`: the ARN, and the outputs the provider computes for `typ`."""
+    resource_id = f"{name}-id"
+    extra: dict[str, Any] = {"arn": f"arn:aws:mock:{region}:{ACCOUNT_ID}:{typ}/{name}"}
+    if typ in _AUTONAMED and "name" not in inputs:
+        extra["name"] = name
+    if typ == "aws:ec2/instance:Instance":
+        extra["privateIp"] = _private_ip(name)
+    elif typ == "aws:ec2/launchTemplate:LaunchTemplate":
+        extra.update(latestVersion=1, defaultVersion=1)
+    elif typ == "aws:fsx/lustreFileSystem:LustreFileSystem":
+        extra["dnsName"] = f"{resource_id}.fsx.{region}.amazonaws.com"
+        extra["mountName"] = hashlib.sha256(name.encode()).hexdigest()[:8]
+    return None, extra
+
+
+def aws_invoke(token: str, args: Mapping[str, Any], region: str) -> dict[str, Any] | None:
+    """The answer to one AWS invoke, or None for a token the mock does not know."""
+    if token == "aws:ec2/getAmi:getAmi":
+        return {"id": AMI_ID, "imageId": AMI_ID, "name": AMI_NAME, "architecture": "x86_64",
+                "rootDeviceName": "/dev/sda1"}
+    if token == "aws:ec2/getSubnet:getSubnet":
+        return {"id": args.get("id", "subnet-0mock"), "vpcId": EXISTING_VPC_ID, "availabilityZoneId": "use1-az4"}
+    if token == "aws:index/getRegion:getRegion":
+        return {"id": region, "name": region, "region": region}
+    if token == "aws:index/getPartition:getPartition":
+        return {"id": "aws", "partition": "aws", "dnsSuffix": "amazonaws.com"}
+    if token == "aws:index/getCallerIdentity:getCallerIdentity":
+        return {"id": ACCOUNT_ID, "accountId": ACCOUNT_ID, "arn": f"arn:aws:iam::{ACCOUNT_ID}:user/mock",
+                "userId": "AIDAMOCK"}
+    return None
+
+
+def _private_ip(name: str) -> str:
+    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else from a hash."""
+    match = _TRAILING_INDEX.search(name)
+    index = int(match.group(1)) if match else int(hashlib.sha256(name.encode()).hexdigest(), 16)
+    index %= 250 * 128
+    return f"10.0.{index // 250}.{index % 250 + 10}"
+
+
+MOCK = Mock(prefixes=("",), outputs=aws_outputs, invoke=aws_invoke)
