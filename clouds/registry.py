@@ -2,7 +2,7 @@
 
 Adding a cloud is its own files (`clouds/<name>/`, `components/<name>/`, its price fetcher)
 plus one line here. Everything else asks this registry (`CLOUDS`, `cloud`) instead of
-naming a cloud. Loading it imports only the small `clouds/<name>/cloud.py` modules.
+naming a cloud. Loading it imports only the small `clouds/<name>/__init__.py` modules.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from collections.abc import Callable
 from clouds.base import Cloud, load
 
 _MODULES: tuple[str, ...] = (
-    "clouds.aws.cloud",
-    "clouds.azure.cloud",
-    "clouds.gcp.cloud",
-    "clouds.alicloud.cloud",
-    "clouds.tencentcloud.cloud",
-    "clouds.huaweicloud.cloud",
-    "clouds.volcengine.cloud",
-    "clouds.baiducloud.cloud",
+    "clouds.aws",
+    "clouds.azure",
+    "clouds.gcp",
+    "clouds.alicloud",
+    "clouds.tencentcloud",
+    "clouds.huaweicloud",
+    "clouds.volcengine",
+    "clouds.baiducloud",
 )
 
 CLOUDS: dict[str, Cloud] = {c.name: c for c in (importlib.import_module(m).CLOUD for m in _MODULES)}

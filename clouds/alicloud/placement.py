@@ -19,14 +19,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from clouds.alicloud import SPOT_NO_DEPLOYMENT_SET
+
 DEPLOYMENT_SET_STRATEGY = "LowLatency"
 LOW_LATENCY_MAX_INSTANCES = 20  # section 3
-
-SPOT_NO_DEPLOYMENT_SET = (
-    "Alibaba spot instances cannot join a deployment set (china-clouds.md section 0 item 2, "
-    "official deployment-set doc), so spot nodes are placed in the zone without the "
-    "LowLatency deployment set"
-)
 
 
 class Placement(NamedTuple):
