@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test,torch]'
+	$(VENV)/bin/pip install --quiet -e '.[test,torch,china]'
 	touch $(STAMP)
 
 demo: $(STAMP)

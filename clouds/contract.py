@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.data import DataConfig, data_problem
+
 CONFIG_NAMESPACE = "trainstack"
 CLUSTER_KEY = "cluster"
 
@@ -100,6 +102,8 @@ class ClusterConfig(BaseModel):
             that encrypt only with a customer key (Huawei Cloud: ECS system disks and SFS
             Turbo); None leaves them unencrypted there. Every other cloud's component
             refuses it: they encrypt with a managed key, or cannot encrypt at all.
+        data: the job's dataset in the team's bucket, linked to the file system where the
+            cloud can (`clouds.data`), or None.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
@@ -142,6 +146,7 @@ class ClusterConfig(BaseModel):
         default=None, min_length=1, pattern=r"^\S+$",
         description="KMS key id to encrypt node disks and the file system with, for clouds that "
                     "encrypt only with a customer key (Huawei Cloud).")
+    data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
 
     def model_post_init(self, __context: object) -> None:
         if self.purchase == "spot" and self.commitment != "none":
@@ -153,6 +158,10 @@ class ClusterConfig(BaseModel):
                     f"ssh_cidrs: {cidr} opens SSH to the whole internet or a large part of it; "
                     "list your office or bastion CIDRs instead (IPv4 /8 or narrower)"
                 )
+        if self.data is not None:
+            problem = data_problem(self.provider, self.data, self.file_system is not None)
+            if problem:
+                raise ValueError(problem)
 
     @property
     def usd_total(self) -> float | None:

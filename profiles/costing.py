@@ -13,9 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from clouds.base import Feature
+from clouds.data import link_for
 from clouds.registry import CLOUDS
+from facts.local_nvme import local_nvme_gib
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+from profiles.cost.data_path import DataPath, row_data_path
+from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
@@ -93,6 +97,12 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         storage = storage_cost(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, _usd_per_cny(offering))
         if storage is not None:
             notes += (storage.describe(),)
+    hours_before_purchase = job.hours
+    if spec.data and spec.data.size_gib and storage is not None and spec.file_system:
+        path = _data_path(spec, offering, storage.capacity_gib, job.hours)
+        with_io = path.hours_with_io(job.hours, spec.data.size_gib, spec.data.passes)
+        notes += describe_data_path(path, with_io - job.hours)
+        hours_before_purchase = with_io + path.staging_hours
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:
         price = offering.price(purchase)
@@ -100,7 +110,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
             continue
         extra: dict = {}
         row_notes = notes
-        hours = job.hours
+        hours = hours_before_purchase
         if purchase == "spot" and spec.spot is not None:
             interruptions, added, note = _spot(spec, offering, job, nodes)
             hours += added
@@ -110,9 +120,19 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, storage, notes))
     for r in held(spec, offering, nodes):
-        found.append(_candidate(offering, "reservation", nodes, job.hours, r.usd_per_hour, storage, notes,
+        found.append(_candidate(offering, "reservation", nodes, hours_before_purchase, r.usd_per_hour, storage, notes,
                                 reservation_id=r.id))
     return found
+
+
+def _data_path(spec: WorkloadSpec, offering: Offering, capacity_gib: float, hours: float) -> DataPath:
+    """The row's data path: the dataset read over `hours` from the file system the cloud creates."""
+    assert spec.data is not None and spec.data.size_gib is not None and spec.file_system is not None
+    link = link_for(offering.provider)
+    params = (spec.model.params if spec.model else None) or (spec.work.params if spec.work else None)
+    return row_data_path(spec.data.size_gib, spec.data.passes, params, capacity_gib,
+                         spec.file_system.throughput_mbps_per_tib, hours, local_nvme_gib(offering.instance_type),
+                         lazy_link=link is not None and link.LINK == "lazy")
 
 
 def _reserved(spec: WorkloadSpec, offering: Offering, on_demand: float, nodes: int, hours: float,

@@ -24,6 +24,7 @@ from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
 from clouds.contract import FileSystemConfig
+from clouds.data import DataConfig, data_problem
 from clouds.filesystems import file_system_problem
 from clouds.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
@@ -108,6 +109,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "price"
     if spec.file_system and _file_system_problem(spec, offering.provider):
         yield "file_system"
+    if spec.data and _data_problem(spec, offering.provider):
+        yield "data"
 
 
 @functools.lru_cache(maxsize=64)
@@ -120,6 +123,17 @@ def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:
     fs = spec.file_system
     assert fs is not None
     return _fs_problem(provider, math.ceil(fs.capacity_gib), fs.throughput_mbps_per_tib)
+
+
+@functools.lru_cache(maxsize=64)
+def _link_problem(provider: str, data: DataConfig, has_file_system: bool) -> str | None:
+    return data_problem(provider, data, has_file_system)
+
+
+def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
+    """Why `provider` cannot link the spec's dataset (its bucket is another cloud's, say), or None."""
+    assert spec.data is not None
+    return _link_problem(provider, spec.data.config(), spec.file_system is not None)
 
 
 def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> list[str]:
@@ -195,6 +209,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             details.setdefault(failure, f"{offering.instance_type}: {kept.detail}")
         if failure == "file_system":
             details.setdefault(failure, f"{offering.provider}: {_file_system_problem(spec, offering.provider)}")
+        if failure == "data":
+            details.setdefault(failure, str(_data_problem(spec, offering.provider)))
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
         elif isinstance(kept, list):

@@ -15,6 +15,7 @@ from typing import ClassVar, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from profiles.data_spec import DataSpec, sized_file_system
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
 from profiles.spec_errors import one_line
 from profiles.units import not_bool, parse_duration_hours, parse_size_gib
@@ -84,7 +85,9 @@ class WorkloadSpec(BaseModel):
         regions: regions to consider; empty = all.
         jurisdiction: `cn-mainland` keeps the data in mainland China (only regions there
             qualify); `any` by default.
-        file_system: shared parallel file system, or None.
+        file_system: shared parallel file system, or None; with `data` and no file system,
+            one sized for the data and checkpoints.
+        data: the dataset in the team's bucket (`profiles.data_spec`), or None.
     """
 
     model_config = _CONFIG
@@ -110,6 +113,7 @@ class WorkloadSpec(BaseModel):
     regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
     jurisdiction: Literal["any", "cn-mainland"] = Field(default="any", description="Where data must stay.")
     file_system: FileSystemSpec | None = Field(default=None, description="Parallel file system.")
+    data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
 
     @field_validator("hours", "deadline_hours", mode="before")
     @classmethod
@@ -142,6 +146,17 @@ class WorkloadSpec(BaseModel):
         if value is None or value in ("none", False):
             return None
         return {"term": value} if isinstance(value, str) else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _file_system_for_data(cls, data: object) -> object:
+        """`data` with a size and no `file_system`: size one for the data and checkpoints."""
+        if not isinstance(data, dict) or not isinstance(data.get("data"), dict) or data.get("file_system"):
+            return data
+        params = next((part.get("params") for part in (data.get("model"), data.get("work"))
+                       if isinstance(part, dict) and part.get("params") is not None), None)
+        sized = sized_file_system(data["data"], params)
+        return {**data, "file_system": sized} if sized else data
 
     @model_validator(mode="before")
     @classmethod
@@ -207,6 +222,9 @@ class WorkloadSpec(BaseModel):
                 f"spot: purchase '{self.purchase}' allows spot, which needs checkpoints on shared storage; "
                 "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
             )
+        if self.data and self.data.size_gib and self.file_system and self.file_system.capacity_gib < self.data.size_gib:
+            raise ValueError(f"file_system.capacity: {self.file_system.capacity_gib:g} GiB is less than the "
+                             f"{self.data.size_gib:g} GiB of data; raise it, or drop file_system to size it from data")
         if self.max_nodes is not None and self.max_nodes < self.nodes:
             raise ValueError(f"max_nodes: {self.max_nodes} is below nodes {self.nodes}; give a range such as 2-16")
         work_params = self.work.params if self.work else None

@@ -27,6 +27,7 @@ CLOUD = Cloud(
     }),
     untaggable=frozenset({
         "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+        "aws:iam/rolePolicy:RolePolicy",
         "aws:ec2/routeTableAssociation:RouteTableAssociation",
     }),
 )

@@ -46,6 +46,11 @@ REPLACEMENTS = Replacements(
             "importedFileChunkSize", "backupId", "copyTagsToBackups",
         ),
         "aws:iam/role:Role": ("name", "namePrefix", "path"),
+        "aws:iam/rolePolicy:RolePolicy": ("name", "namePrefix", "role"),
+        # internal/service/fsx/data_repository_association.go: ForceNew
+        "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation": (
+            "fileSystemId", "fileSystemPath", "dataRepositoryPath", "batchImportMetaDataOnCreate",
+        ),
         "aws:iam/instanceProfile:InstanceProfile": ("name", "namePrefix", "path"),
         "aws:iam/rolePolicyAttachment:RolePolicyAttachment": ("role", "policyArn"),
     },

@@ -25,6 +25,7 @@ CLOUD = Cloud(
         "gcp:compute/disk:Disk",
     }),
     untaggable=frozenset({
+        "gcp:storage/bucketIAMMember:BucketIAMMember",
         "gcp:compute/network:Network",
         "gcp:compute/subnetwork:Subnetwork",
         "gcp:compute/firewall:Firewall",

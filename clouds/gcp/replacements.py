@@ -36,6 +36,7 @@ REPLACEMENTS = Replacements(
         "gcp:compute/globalAddress:GlobalAddress": ("name", "address", "addressType", "network", "prefixLength", "purpose"),
         "gcp:compute/resourcePolicy:ResourcePolicy": ("name", "region", "groupPlacementPolicy"),
         "gcp:serviceaccount/account:Account": ("accountId",),
+        "gcp:storage/bucketIAMMember:BucketIAMMember": ("bucket", "role", "member", "condition"),
         "gcp:projects/iAMMember:IAMMember": ("member", "role", "project"),
         "gcp:servicenetworking/connection:Connection": ("network", "service"),
     },

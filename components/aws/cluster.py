@@ -18,6 +18,7 @@ from components.aws.compute import (
     create_nodes,
     encoded_user_data,
 )
+from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.storage import create_file_system
@@ -44,7 +45,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
     `security_group_rules`, `placement`, `role`, `role_policy_attachment`,
-    `instance_profile`, `launch_template`, `nodes`, `file_system`).
+    `instance_profile`, `launch_template`, `nodes`, `file_system`, and with `data` the S3 link
+    `data_link` and the node role's `bucket_policy`).
     """
 
     def __init__(
@@ -85,6 +87,11 @@ class AwsGpuCluster(pulumi.ComponentResource):
         self.role, self.role_policy_attachment, self.instance_profile = create_node_role(
             name, tags, child
         )
+        self.data_link = self.bucket_policy = None
+        if args.data is not None and self.file_system is not None:
+            self.data_link, self.bucket_policy = create_data_link(
+                name, args.data.source, args.data.write_back, self.file_system, self.role, tags, child
+            )
         fs = self.file_system
         self.launch_template = create_launch_template(
             name,

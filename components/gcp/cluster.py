@@ -22,6 +22,7 @@ from components.gcp.compute import (
 )
 from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
+from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
 from clouds.gcp.nics import SINGLE_NIC, nic_layout
 from components.gcp.storage import create_file_system
@@ -85,6 +86,11 @@ class GcpGpuCluster(pulumi.ComponentResource):
                 name, choice, args.zone, self.network.network, labels, child
             )
         self.service_account, self.iam_members = create_service_account(name, project, child)
+        self.bucket_access = None
+        if args.data is not None:
+            self.bucket_access = create_bucket_access(
+                name, args.data.source, args.data.write_back, self.service_account, child
+            )
         self.placement = None
         if tpu:
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)

@@ -14,7 +14,6 @@ Figures:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 BYTES_PER_PARAM_CHECKPOINT = 16  # Rajbhandari et al. 2020 (mixed-precision Adam state)
@@ -81,20 +80,21 @@ class DataPath:
     staging_hours: float
     cache_fits: bool
 
+    def hours_with_io(self, compute_hours: float, data_gib: float, passes: float) -> float:
+        """The job's hours when reading is slower than computing: without the `/scratch` cache
+        every pass reads the file system (`max(compute, all reads)`); with it only the first
+        pass does (compute plus what that pass's reads take beyond its share of compute)."""
+        if not self.starves_gpus:
+            return compute_hours
+        pass_io_hours = data_gib * GIB / MB / self.provisioned_mbps / 3600
+        if self.cache_fits:
+            return compute_hours + max(0.0, pass_io_hours - compute_hours / passes)
+        return max(compute_hours, pass_io_hours * passes)
+
     @property
     def starves_gpus(self) -> bool:
         """True when the file system delivers less than the data loaders read."""
         return self.read_mbps is not None and self.provisioned_mbps < self.read_mbps
-
-    def problem(self) -> str | None:
-        """One line when the file system cannot feed the GPUs, with what would; else None."""
-        if not self.starves_gpus:
-            return None
-        assert self.read_mbps is not None
-        per_tib = math.ceil(throughput_per_tib_needed(self.read_mbps, self.fs_capacity_gib))
-        return (f"file system delivers {self.provisioned_mbps:,.0f} MB/s but the GPUs read "
-                f"{self.read_mbps:,.0f} MB/s; raise file_system.throughput to >= {per_tib} MB/s per TiB "
-                "or the capacity")
 
 
 def size_data_path(data_gib: float, checkpoints_gib: float, fs_capacity_gib: float, per_tib_mbps: float,
@@ -125,3 +125,49 @@ def size_data_path(data_gib: float, checkpoints_gib: float, fs_capacity_gib: flo
         staging_hours=staging,
         cache_fits=bool(local_nvme_gib) and data_gib <= float(local_nvme_gib or 0),
     )
+
+
+def row_data_path(data_gib: float, passes: float, params: float | None, fs_capacity_gib: float,
+                  per_tib_mbps: float, compute_hours: float, local_nvme: float | None,
+                  lazy_link: bool) -> DataPath:
+    """The data path of one resolve row: the job reads its dataset `passes` times over its compute hours.
+
+    The read rate is the average the data loaders need, `data x passes / compute hours`; with the
+    whole dataset cached on each node's `/scratch`, only the first pass reads the file system,
+    still at the rate the GPUs consume it.
+
+    Args:
+        data_gib: dataset size, GiB.
+        passes: passes over the data.
+        params: model parameters for the checkpoint space, or None.
+        fs_capacity_gib: capacity the cloud creates, GiB.
+        per_tib_mbps: file-system throughput, MB/s per TiB.
+        compute_hours: the job's hours on this row before staging.
+        local_nvme: local NVMe per node, GiB, or None.
+        lazy_link: see `size_data_path`.
+    """
+    read = data_gib * GIB / MB * passes / (compute_hours * 3600)
+    ckpt = checkpoint_gib(params) if params else 0.0
+    return size_data_path(data_gib, ckpt, fs_capacity_gib, per_tib_mbps, read, local_nvme, lazy_link)
+
+
+def describe(path: DataPath, io_hours: float = 0.0) -> tuple[str, ...]:
+    """Row notes: the read rate against what the file system delivers, hours lost to I/O and
+    staging, and the `/scratch` cache.
+
+    Args:
+        path: the row's data path.
+        io_hours: hours the job spends waiting on the file system (`hours_with_io` - compute).
+    """
+    notes = []
+    if path.read_mbps is not None:
+        cache = "; /scratch caches the dataset after the first pass" if path.cache_fits else ""
+        notes.append(f"data: GPUs can read {path.read_mbps:,.0f} MB/s, the file system delivers "
+                     f"{path.provisioned_mbps:,.0f} MB/s{cache}")
+    if path.starves_gpus:
+        bound = "the first pass is" if path.cache_fits else "the job is"
+        notes.append(f"data: {bound} I/O bound: +{io_hours:.2f} h; more file_system.throughput "
+                     "(MB/s per TiB) or capacity feeds the GPUs")
+    if path.staging_hours:
+        notes.append(f"data: +{path.staging_hours:.2f} h to import the dataset before training")
+    return tuple(notes)

@@ -103,3 +103,63 @@ def _measured(offering: Offering) -> Measured | None:
 def measured(offering: Offering) -> Measured | None:
     """The measured figures registered for `offering`, or None."""
     return _measured(offering) if _lookups else None
+
+
+# --- Memory -----------------------------------------------------------------------------
+# Usable memory per GPU as a cloud reports it, where it is below the marketed size: AWS
+# reports 22,888 MiB for L4 and A10G, 45,776 MiB for L40S, 144,384 MiB for H200 and
+# 183,359 MiB for B200 (S26, accelerators.md). Other parts: the marketed size.
+REPORTED_MIB: dict[str, float] = {"L4": 22888, "A10G": 22888, "L40S": 45776, "H200": 144384, "B200": 183359}
+# Kept free for the CUDA context, NCCL's communication buffers and allocator fragmentation:
+# unsourced [10 % of the reported memory]; no measurement was collected.
+MEMORY_HEADROOM = 0.10
+
+
+def usable_gib(accelerator: str, memory_gib: float) -> float:
+    """Memory per GPU a training job can fill, GiB: the reported size less `MEMORY_HEADROOM`."""
+    reported = REPORTED_MIB[accelerator] / 1024 if accelerator in REPORTED_MIB else memory_gib
+    return reported * (1 - MEMORY_HEADROOM)
+
+
+# --- Speed --------------------------------------------------------------------------------
+# MFU assumed for work given as GPU-hours (only to size each step's compute against its
+# gradient all-reduce; the hours themselves scale by peak ratio): 0.40, the low end of the
+# dense-LLM ranges in training-throughput.md (A100 0.40-0.60, H100 0.38-0.47).
+DEFAULT_MFU = 0.40
+# Global batch per optimizer step when the spec gives none: unsourced [4M tokens, the
+# order of published LLM pre-training batches; Megatron-LM's GPT-3 175B strong-scaling run
+# (T4) used 1,152 x 2,048 = 2.36M].
+DEFAULT_BATCH_TOKENS = 4 * 2**20
+# Share of a step's compute the gradient all-reduce can hide behind: the backward pass,
+# 4 of the 6 FLOPs per parameter and token (Kaplan et al. 2020); PyTorch DDP / FSDP launch
+# each gradient bucket's all-reduce while backward continues. That all of it is hidden is
+# an assumption (unsourced [2/3]).
+OVERLAP = 2 / 3
+
+# Achieved all-reduce bus bandwidth (nccl-tests busbw) as a fraction of the node's
+# advertised network bandwidth, by fabric: all unsourced assumptions [x] until measured
+# (`trainstack bench` replaces them through `register_measurements`).
+BUSBW_FRACTION: dict[str, float] = {
+    "gpudirect-rdma": 0.80,  # InfiniBand / RoCE / EFA reading GPU memory directly
+    "gpudirect-tcpx": 0.60,  # GCP A3 High: GPU memory over TCP
+    "gpudirect-tcpxo": 0.70,  # GCP A3 Mega
+    "rdma": 0.50,  # EFA / eRDMA without GPUDirect: copies through host memory
+    "ethernet": 0.30,  # TCP sockets
+}
+# Network bandwidth assumed when the catalog has none for an offering: unsourced [10 Gbps],
+# low on purpose so that a row is never faster for a missing figure.
+UNKNOWN_NETWORK_GBPS = 10.0
+# TPU data-centre network (DCN) between slices, per host: unsourced [100 Gbps]; hosts carry
+# 4 chips (v4, v5p) or 8 (v5e, v6e): unsourced [4 / 8].
+DCN_GBPS_PER_HOST = 100.0
+TPU_CHIPS_PER_HOST: dict[str, int] = {"tpu-v4": 4, "tpu-v5p": 4, "tpu-v5litepod": 8, "tpu-v6e": 8}
+
+# TPU speed per chip falls with slice size (ICI all-reduce over a larger torus): chip-minutes
+# of MLPerf Training GPT-3 175B by slice size (training-throughput.md, T1), relative to the
+# smallest slice measured. v5p: 512 chips 58,870; 2,048 chips 60,621; 6,144 chips 72,315.
+# v6e: 512 chips 52,398; 2,048 chips 55,951. Generations without data use the v5p curve;
+# slices below 512 chips are taken to run as fast per chip as 512 (no data, assumed).
+TPU_SLICE_CHIP_MINUTES: dict[str, tuple[tuple[int, float], ...]] = {
+    "tpu-v5p": ((512, 58870), (2048, 60621), (6144, 72315)),
+    "tpu-v6e": ((512, 52398), (2048, 55951)),
+}

@@ -5,8 +5,13 @@ ZeRO sec. 3.1), divided over every GPU when sharded (FSDP / ZeRO-3).
 Activations per transformer layer, 16-bit, no tensor parallelism (Korthikanti et al. 2022,
 "Reducing Activation Recomputation in Large Transformer Models", eq. 1):
 s*b*h*(34 + 5*a*s/h) bytes, where s = sequence length, b = micro-batch, h = hidden size,
-a = attention heads. With full gradient checkpointing only each layer's input (2*s*b*h
-bytes) is kept, plus one layer's activations while it is recomputed (same paper, sec. 4).
+a = attention heads. The 5*a*s/h term is the s x s attention scores, softmax and dropout
+mask; FlashAttention never stores them (it recomputes them in the backward pass), and
+selective recomputation (same paper, sec. 5) recomputes them, so both keep 34*s*b*h.
+With full recomputation only each layer's input (2*s*b*h bytes) is kept, plus one layer's
+activations while it is recomputed (same paper, sec. 4).
+Memory is compared with the usable memory per GPU (`profiles.cost.inputs.usable_gib`),
+not the marketed size.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from dataclasses import dataclass
 from profiles.cost.work import ModelSpec
 
 GIB = 2**30
+# Recomputation modes, least compute first (what `auto` tries in order).
+RECOMPUTE = ("none", "selective", "full")
 
 
 @dataclass(frozen=True)
@@ -24,15 +31,20 @@ class MemoryFit:
 
     Attributes:
         fits: whether the model fits.
-        checkpointing: whether gradient checkpointing is needed (and used).
-        need_gib: memory needed per GPU, GiB (with checkpointing when used).
-        have_gib: memory per GPU, GiB.
+        recompute: the recomputation used (`none`, `selective`, `full`).
+        need_gib: memory needed per GPU, GiB, with that recomputation.
+        have_gib: usable memory per GPU, GiB.
     """
 
     fits: bool
-    checkpointing: bool
+    recompute: str
     need_gib: float
     have_gib: float
+
+    @property
+    def checkpointing(self) -> bool:
+        """True when any activation recomputation is used."""
+        return self.recompute != "none"
 
 
 def state_gib(model: ModelSpec, total_gpus: int) -> float:
@@ -41,25 +53,29 @@ def state_gib(model: ModelSpec, total_gpus: int) -> float:
     return model.params * model.bytes_per_param / shards / GIB
 
 
-def activation_gib(model: ModelSpec, checkpointing: bool) -> float:
-    """Activation memory per GPU, GiB, with or without full gradient checkpointing."""
+def layer_bytes(model: ModelSpec, recompute: str) -> float:
+    """Activation bytes one layer keeps for backward with `recompute` (Korthikanti eq. 1)."""
     s, b, h, a = model.seq_len, model.micro_batch, model.hidden, model.heads
-    per_layer = s * b * h * (34 + 5 * a * s / h)
-    if checkpointing:
-        return (model.layers * 2 * s * b * h + per_layer) / GIB
-    return model.layers * per_layer / GIB
+    scores = 5 * a * s / h if model.attention == "standard" and recompute == "none" else 0.0
+    return s * b * h * (34 + scores)
 
 
-def memory_fit(model: ModelSpec, memory_gib: float, total_gpus: int) -> MemoryFit:
-    """Check the model against `memory_gib` per GPU, trying checkpointing per the spec.
+def activation_gib(model: ModelSpec, recompute: str) -> float:
+    """Activation memory per GPU, GiB, with `recompute` (`none`, `selective`, `full`)."""
+    s, b, h = model.seq_len, model.micro_batch, model.hidden
+    if recompute == "full":
+        return (model.layers * 2 * s * b * h + layer_bytes(model, "none")) / GIB
+    return model.layers * layer_bytes(model, recompute) / GIB
 
-    With `gradient_checkpointing: auto`, checkpointing is used only when the model does not
-    fit without it.
-    """
-    options = {"off": (False,), "on": (True,), "auto": (False, True)}[model.gradient_checkpointing]
+
+def memory_fit(model: ModelSpec, usable_gib: float, total_gpus: int) -> MemoryFit:
+    """Check the model against `usable_gib` per GPU with the spec's recomputation; `auto`
+    takes the least recomputation that fits (none, then selective, then full)."""
+    mode = model.gradient_checkpointing
+    options = RECOMPUTE if mode == "auto" else (mode,)
     need = 0.0
-    for checkpointing in options:
-        need = state_gib(model, total_gpus) + activation_gib(model, checkpointing)
-        if need <= memory_gib:
-            return MemoryFit(True, checkpointing, need, memory_gib)
-    return MemoryFit(False, options[-1], need, memory_gib)
+    for recompute in options:
+        need = state_gib(model, total_gpus) + activation_gib(model, recompute)
+        if need <= usable_gib:
+            return MemoryFit(True, recompute, need, usable_gib)
+    return MemoryFit(False, options[-1], need, usable_gib)

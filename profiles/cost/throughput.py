@@ -3,31 +3,29 @@
 Per-GPU speed is the dense BF16 peak (`facts.performance`). For work given as
 GPU-hours on a reference accelerator, hours scale with the ratio of peaks; for work given
 as FLOPs, hours = FLOPs / (GPUs x peak x MFU). Peak ratios overstate real gains of newer
-parts somewhat (MPT-70B on 64 GPUs: H100 2.5x A100 measured vs 3.2x by peaks, T5).
+parts somewhat (MPT-70B on 64 GPUs: H100 2.5x A100 measured vs 3.2x by peaks, T5; the
+comparison test in tests/profiles/test_time_model.py states the error).
+
+Scaling across nodes comes from the offering's own fabric: each optimizer step's gradient
+all-reduce between nodes (ring: 2 (d-1)/d x gradient bytes over the node's bus bandwidth)
+against the step's compute, hidden behind the backward pass as far as `inputs.OVERLAP`
+allows. TPU slices lose speed per chip with slice size (measured, `inputs.TPU_SLICE_CHIP_MINUTES`)
+and slices talk over the data-centre network. Every figure this uses is in
+`profiles.cost.inputs`, where measurements replace them.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+from profiles.catalog.offering import Offering
+from profiles.cost import inputs
+from facts.aws import aws_network
 from facts.performance import Performance
 
-# Multi-node scaling efficiency, per doubling of nodes.
-# RDMA fabrics (EFA, InfiniBand, GPUDirect, TPU ICI): 0.98, derived from Megatron-LM's
-# GPT-3 175B strong scaling on H100, MFU 47 % at 96 GPUs -> 42 % at 4,608 GPUs (T4):
-# (42/47) ** (1 / log2(4608/96)) = 0.980.
-RDMA_EFFICIENCY_PER_DOUBLING = 0.98
-# Plain Ethernet (TCP sockets): unsourced [0.90]; no measurement was collected.
-ETHERNET_EFFICIENCY_PER_DOUBLING = 0.90
-# Full gradient checkpointing recomputes the forward pass: forward is 2 of the 6 FLOPs per
-# parameter and token (Kaplan et al. 2020), so a step does 8 instead of 6: x 4/3.
-CHECKPOINTING_FACTOR = 4 / 3
-
-
-def scaling_efficiency(nodes: int, rdma: bool) -> float:
-    """Fraction of linear speed-up kept at `nodes` nodes: per_doubling ** log2(nodes)."""
-    per_doubling = RDMA_EFFICIENCY_PER_DOUBLING if rdma else ETHERNET_EFFICIENCY_PER_DOUBLING
-    return per_doubling ** math.log2(nodes) if nodes > 1 else 1.0
+# Bytes per gradient element all-reduced (BF16).
+GRADIENT_BYTES = 2
 
 
 def hours_from_gpu_hours(gpu_hours: float, reference: Performance, target: Performance, gpus: int) -> float:
@@ -38,3 +36,99 @@ def hours_from_gpu_hours(gpu_hours: float, reference: Performance, target: Perfo
 def hours_from_flops(flops: float, target: Performance, gpus: int, mfu: float) -> float:
     """Hours to do `flops` on `gpus` accelerators at model-FLOPs utilization `mfu`."""
     return flops / (gpus * target.bf16_tflops * 1e12 * mfu) / 3600
+
+
+def fabric_kind(offering: Offering) -> str:
+    """The `inputs.BUSBW_FRACTION` key of the offering's node-to-node fabric."""
+    kind = offering.interconnect
+    if kind == "infiniband":
+        return "gpudirect-rdma"  # Azure ND: HDR/NDR InfiniBand with GPUDirect RDMA (Z2, Z5, Z7)
+    if kind == "efa":
+        facts = aws_network(offering.instance_type)
+        return "gpudirect-rdma" if facts is not None and facts.gpudirect_rdma else "rdma"
+    if kind == "erdma":
+        return "rdma"
+    return kind if kind in inputs.BUSBW_FRACTION else "ethernet"
+
+
+def node_busbw_bytes(offering: Offering) -> tuple[float, str]:
+    """(all-reduce bus bandwidth between nodes, bytes/s per node, how it was obtained)."""
+    measured = inputs.measured(offering)
+    if measured is not None and measured.busbw_gbytes_per_s is not None:
+        return measured.busbw_gbytes_per_s * 1e9 * offering.accelerator_count, measured.source
+    kind = fabric_kind(offering)
+    gbps = offering.network_gbps or inputs.UNKNOWN_NETWORK_GBPS
+    fraction = inputs.BUSBW_FRACTION[kind]
+    return gbps / 8 * 1e9 * fraction, f"{gbps:g} Gbps {kind} x {fraction:g} assumed busbw"
+
+
+def tpu_slice_efficiency(generation: str, chips: int) -> float:
+    """Speed per chip of a `chips`-chip slice relative to a 512-chip one (1.0 at or below 512),
+    interpolated in log2(chips) between MLPerf measurements, extrapolated past the largest."""
+    points = inputs.TPU_SLICE_CHIP_MINUTES.get(generation, inputs.TPU_SLICE_CHIP_MINUTES["tpu-v5p"])
+    (c0, m0), *rest = points
+    if chips <= c0:
+        return 1.0
+    x = math.log2(chips)
+    prev_c, prev_m = c0, m0
+    for c, m in rest:
+        if chips <= c or (c, m) == rest[-1]:
+            slope = (m - prev_m) / (math.log2(c) - math.log2(prev_c))
+            minutes = prev_m + slope * (x - math.log2(prev_c))
+            return m0 / minutes
+        prev_c, prev_m = c, m
+    return 1.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One optimizer step of data-parallel training across nodes.
+
+    Attributes:
+        batch_tokens: global batch, tokens.
+        flops_per_token: FLOPs per token the step does (model FLOPs).
+        flops_per_gpu: achieved FLOP/s per accelerator.
+        gradient_bytes: bytes each node all-reduces per step (its model share's gradients).
+    """
+
+    batch_tokens: float
+    flops_per_token: float
+    flops_per_gpu: float
+    gradient_bytes: float
+
+
+def data_parallel_efficiency(step: Step, replicas: int, gpus: int, busbw_bytes: float) -> float:
+    """Fraction of linear speed-up kept when `replicas` data-parallel replicas (on `gpus`
+    accelerators in all) all-reduce gradients over `busbw_bytes` per node per step.
+
+    compute = flops_per_token x batch / (gpus x flops_per_gpu);
+    all-reduce = 2 (replicas - 1) / replicas x gradient_bytes / busbw;
+    exposed = max(0, all-reduce - OVERLAP x compute); efficiency = compute / (compute + exposed).
+    """
+    if replicas <= 1:
+        return 1.0
+    compute = step.flops_per_token * step.batch_tokens / (gpus * step.flops_per_gpu)
+    allreduce = 2 * (replicas - 1) / replicas * step.gradient_bytes / busbw_bytes
+    exposed = max(0.0, allreduce - inputs.OVERLAP * compute)
+    return compute / (compute + exposed)
+
+
+def scaling_efficiency(offering: Offering, nodes: int, step: Step, replica_nodes: int = 1) -> tuple[float, str]:
+    """(fraction of linear speed-up kept on `nodes` nodes, a note naming the fabric figure).
+
+    GPUs: data parallelism between groups of `replica_nodes` nodes (a model whose state
+    needs several nodes spans them, so each node all-reduces only its share). TPU: the
+    slice's own size effect times data parallelism between slices over the DCN.
+    """
+    gpus = offering.accelerator_count * nodes
+    if offering.interconnect == "tpu-ici":
+        chips = offering.accelerator_count
+        hosts = max(1, chips // inputs.TPU_CHIPS_PER_HOST.get(offering.accelerator, 4))
+        dcn = hosts * inputs.DCN_GBPS_PER_HOST / 8 * 1e9
+        slice_eff = tpu_slice_efficiency(offering.accelerator, chips)
+        return slice_eff * data_parallel_efficiency(step, nodes, gpus, dcn), f"TPU slice x{slice_eff:.3f}"
+    if nodes <= 1:
+        return 1.0, ""
+    busbw, how = node_busbw_bytes(offering)
+    replicas = max(1, nodes // max(1, replica_nodes))
+    return data_parallel_efficiency(step, replicas, gpus, busbw), how

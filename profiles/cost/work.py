@@ -41,7 +41,13 @@ class WorkSpec(BaseModel):
         epochs: passes over the images.
         flops_per_image: training FLOPs per image, forward and backward (`12.3G`).
         mfu: model-FLOPs utilization, 0-1 (T4/T5 in training-throughput.md: dense LLM
-            training on A100 about 0.40-0.60, H100 0.38-0.47).
+            training on A100 about 0.40-0.60, H100 0.38-0.47), as its source measured it.
+        mfu_recompute: the recomputation the MFU's source ran with (`selective` by default:
+            Megatron-LM's MFU table, T4, reports HFU 1-5 % above MFU, i.e. selective
+            recomputation). A run that recomputes more (or less) is slower (or faster) by
+            the ratio of hardware FLOPs; recomputation is never counted twice.
+        batch_tokens: global batch per optimizer step, tokens (`4M`); sets how much compute
+            hides each step's gradient all-reduce. None: `profiles.cost.inputs.DEFAULT_BATCH_TOKENS`.
     """
 
     model_config = _FROZEN
@@ -55,8 +61,10 @@ class WorkSpec(BaseModel):
     epochs: float | None = Field(default=None, gt=0, description="Epochs.")
     flops_per_image: float | None = Field(default=None, gt=0, description="Training FLOPs per image.")
     mfu: float | None = Field(default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.")
+    mfu_recompute: Literal["none", "selective", "full"] = Field(default="selective", description="Recompute of the MFU source.")
+    batch_tokens: float | None = Field(default=None, gt=0, description="Global batch per step, tokens.")
 
-    @field_validator("params", "tokens", "images", "flops_per_image", mode="before")
+    @field_validator("params", "tokens", "images", "flops_per_image", "batch_tokens", mode="before")
     @classmethod
     def _read_count(cls, value: object) -> object:
         return _count(value)
@@ -114,7 +122,12 @@ class ModelSpec(BaseModel):
             weights, momentum and variance; Rajbhandari et al. 2020, ZeRO, sec. 3.1).
         sharding: `fsdp` shards those states over every GPU (FSDP / ZeRO-3); `none` keeps
             a full copy per GPU.
-        gradient_checkpointing: `auto` (only if the model does not fit otherwise), `on`, `off`.
+        gradient_checkpointing: `none`, `selective` (recompute only attention, Korthikanti
+            et al. 2022 sec. 5), `full` (keep each layer's input, recompute the rest), or
+            `auto` (the least recomputation that fits). YAML `off`/`false`/`no` read as
+            `none`, `on`/`true`/`yes` as `full`.
+        attention: `flash` (FlashAttention-style: the s x s scores are never stored, the
+            default) or `standard` (scores kept for backward, Korthikanti eq. 1).
     """
 
     model_config = _FROZEN
@@ -128,7 +141,17 @@ class ModelSpec(BaseModel):
     micro_batch: int = Field(default=1, ge=1, description="Sequences per GPU per step.")
     bytes_per_param: float = Field(default=16, gt=0, description="Bytes per parameter of state.")
     sharding: Literal["fsdp", "none"] = Field(default="fsdp", description="State sharding.")
-    gradient_checkpointing: Literal["auto", "on", "off"] = Field(default="auto", description="Recompute.")
+    gradient_checkpointing: Literal["auto", "none", "selective", "full"] = Field(default="auto", description="Recompute.")
+    attention: Literal["flash", "standard"] = Field(default="flash", description="Attention kernel.")
+
+    @field_validator("gradient_checkpointing", mode="before")
+    @classmethod
+    def _read_checkpointing(cls, value: object) -> object:
+        """YAML booleans and on/off words: off/false/no -> none, on/true/yes -> full."""
+        if isinstance(value, bool):
+            return "full" if value else "none"
+        words = {"off": "none", "no": "none", "false": "none", "on": "full", "yes": "full", "true": "full"}
+        return words.get(value.strip().lower(), value) if isinstance(value, str) else value
 
     @field_validator("params", mode="before")
     @classmethod

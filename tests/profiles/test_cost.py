@@ -2,21 +2,14 @@
 
 import pytest
 
-from profiles.cost.memory import memory_fit
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead, storage_usd
-from profiles.cost.throughput import hours_from_flops, scaling_efficiency
-from profiles.cost.work import ModelSpec, WorkSpec
+from profiles.cost.throughput import hours_from_flops
+from profiles.cost.work import WorkSpec
 from facts.performance import performance
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from profiles.stack_writer import cluster_config
 
-# 20B parameters, 40 layers of hidden 5120 and 40 heads, 1,024-token sequences, FSDP on 8 GPUs.
-MODEL = {"params": "20B", "layers": 40, "hidden": 5120, "heads": 40, "seq_len": 1024}
-STATE_GIB = 20e9 * 16 / 8 / 2**30  # 37.25
-LAYER_BYTES = 1024 * 5120 * (34 + 5 * 40 * 1024 / 5120)  # Korthikanti eq. 1: 387,973,120 B
-FULL_ACTIVATIONS_GIB = 40 * LAYER_BYTES / 2**30  # 14.45
-CHECKPOINTED_GIB = (40 * 2 * 1024 * 5120 + LAYER_BYTES) / 2**30  # 0.75
 
 
 def test_training_flops_is_six_params_tokens():
@@ -28,23 +21,6 @@ def test_hours_from_flops_by_hand():
     # 1.26e22 FLOPs on 16 A100 (312 TFLOPS) at 40 % MFU: 1.26e22 / (16 x 312e12 x 0.4 x 3600)
     a100 = performance("A100", "SXM")
     assert hours_from_flops(6 * 7e9 * 300e9, a100, 16, 0.4) == pytest.approx(1752.8, abs=0.1)
-
-
-@pytest.mark.parametrize(("nodes", "rdma", "efficiency"), [(1, True, 1.0), (2, True, 0.98), (8, True, 0.98**3), (4, False, 0.81)])
-def test_scaling_efficiency(nodes, rdma, efficiency):
-    assert scaling_efficiency(nodes, rdma) == pytest.approx(efficiency)
-
-
-def test_model_fits_40gb_only_with_checkpointing_and_80gb_without():
-    model = ModelSpec(**MODEL)
-    on_40 = memory_fit(model, 40, 8)
-    assert (on_40.fits, on_40.checkpointing) == (True, True)
-    assert on_40.need_gib == pytest.approx(STATE_GIB + CHECKPOINTED_GIB)  # 38.0
-    on_80 = memory_fit(model, 80, 8)
-    assert (on_80.fits, on_80.checkpointing) == (True, False)
-    assert on_80.need_gib == pytest.approx(STATE_GIB + FULL_ACTIVATIONS_GIB)  # 51.7
-    assert not memory_fit(model, 24, 8).fits
-    assert not memory_fit(ModelSpec(**MODEL, gradient_checkpointing="off"), 40, 8).fits
 
 
 def test_spot_overhead_reserved_and_storage_by_hand():
@@ -74,26 +50,6 @@ def test_cheapest_per_hour_loses_on_cost_per_job(fixture_catalog):
     loser = resolution.alternatives[0].candidate
     assert (loser.offering.instance_type, loser.hours, loser.usd_total) == ("p4d.24xlarge", 150.0, 4800.0)
     assert "150.0 h vs 47.3 h; $32.00/h vs $60.00/h" in resolution.alternatives[0].reason
-
-
-def test_checkpointing_lets_a_40gb_gpu_run_but_80gb_wins_on_job_cost(fixture_catalog):
-    work = {"params": "20B", "tokens": "10B", "mfu": 0.5}
-    base_hours = 6 * 20e9 * 10e9 / (8 * 312e12 * 0.5 * 3600)  # 267.09 h
-    only_a100 = resolve(spec(accelerators="A100:8", work=work, model=MODEL), fixture_catalog.offerings)
-    choice = only_a100.choice.candidate
-    assert choice.hours == pytest.approx(base_hours * 4 / 3)  # recompute costs a forward pass
-    assert "gradient checkpointing" in choice.notes
-    both = resolve(spec(accelerators=["A100:8", "A100-80GB:8"], work=work, model=MODEL), fixture_catalog.offerings)
-    winner = both.choice.candidate
-    assert winner.offering.instance_type == "p4de.24xlarge"  # 267.09 h x $40 < 356.12 h x $32
-    assert winner.usd_total == pytest.approx(base_hours * 40)
-    assert winner.notes == ()
-
-
-def test_model_too_big_without_checkpointing_is_rejected_with_numbers(fixture_catalog):
-    no_recompute = {**MODEL, "gradient_checkpointing": "off"}
-    with pytest.raises(NoMatchError, match=r"'memory_fit' removed the last 2 candidates \(p4d.24xlarge: needs 51.7 GiB per GPU"):
-        resolve(spec(accelerators="A100:8", hours=10, model=no_recompute), fixture_catalog.offerings)
 
 
 def test_a_year_long_term_costs_the_whole_term_unless_reused(fixture_catalog):

@@ -39,9 +39,29 @@ def test_a_file_system_too_slow_for_the_gpus_says_what_would_feed_them():
                              read_mbps=330, local_nvme_gib=7450, lazy_link=True)
     assert path.provisioned_mbps == pytest.approx(292.96875)  # 2,400/1,024 x 125
     assert path.starves_gpus
-    assert path.problem() == ("file system delivers 293 MB/s but the GPUs read 330 MB/s; raise "
-                              "file_system.throughput to >= 141 MB/s per TiB or the capacity")
     assert path.staging_hours == 0 and path.cache_fits
+    # 140 GiB = 150,323.9 MB at 292.97 MB/s = 513.1 s = 0.14253 h per pass; 90 passes over 10 h
+    # of compute: with the cache only pass one waits: 10 + (0.14253 - 10/90) = 10.03142 h
+    assert path.hours_with_io(10, 140, 90) == pytest.approx(10 + 140 * 2**30 / 1e6 / 292.96875 / 3600 - 10 / 90)
+    assert path.hours_with_io(10, 140, 90) == pytest.approx(10.03142, abs=1e-5)
+    assert dp.describe(path, 0.03142) == (
+        "data: GPUs can read 330 MB/s, the file system delivers 293 MB/s; /scratch caches the dataset after the first pass",
+        "data: the first pass is I/O bound: +0.03 h; more file_system.throughput (MB/s per TiB) or capacity feeds the GPUs",
+    )
+
+
+def test_without_the_cache_every_pass_reads_the_file_system():
+    path = dp.size_data_path(140, 0, 2400, 125, read_mbps=330, local_nvme_gib=None, lazy_link=True)
+    # 90 passes x 0.14253 h = 12.828 h > 10 h of compute: the job is I/O bound
+    assert path.hours_with_io(10, 140, 90) == pytest.approx(90 * 140 * 2**30 / 1e6 / 292.96875 / 3600)
+    assert path.hours_with_io(20, 140, 90) == 20  # compute-bound: reads keep up on average
+    assert "the job is I/O bound" in dp.describe(path, 2.83)[1]
+
+
+def test_a_file_system_fast_enough_adds_nothing():
+    path = dp.size_data_path(140, 0, 2400, 250, read_mbps=330, local_nvme_gib=None, lazy_link=True)
+    assert not path.starves_gpus and path.hours_with_io(10, 140, 90) == 10
+    assert dp.describe(path) == ("data: GPUs can read 330 MB/s, the file system delivers 586 MB/s",)
 
 
 def test_an_import_link_stages_at_the_provisioned_throughput():
@@ -50,10 +70,19 @@ def test_an_import_link_stages_at_the_provisioned_throughput():
                              read_mbps=None, local_nvme_gib=None, lazy_link=False)
     assert path.staging_hours == pytest.approx(2048 * 2**30 / 1e6 / 585.9375 / 3600)
     assert path.staging_hours == pytest.approx(1.0425, abs=1e-4)
-    assert not path.starves_gpus and path.problem() is None and not path.cache_fits
+    assert not path.starves_gpus and not path.cache_fits
+    assert dp.describe(path)[-1] == "data: +1.04 h to import the dataset before training"
 
 
 def test_cache_fits_only_when_the_whole_dataset_fits_on_one_node():
     fits = dp.size_data_path(1000, 0, 1200, 250, None, local_nvme_gib=1000, lazy_link=True)
     too_big = dp.size_data_path(1001, 0, 1200, 250, None, local_nvme_gib=1000, lazy_link=True)
     assert fits.cache_fits and not too_big.cache_fits
+
+
+def test_row_read_rate_is_the_data_over_the_compute_hours():
+    # 2,048 GiB x 90 passes / 100 h = 2,199,023 MB x 90 / 360,000 s = 549.76 MB/s
+    path = dp.row_data_path(2048, 90, 13e9, 4800, 250, 100, None, lazy_link=True)
+    assert path.read_mbps == pytest.approx(2048 * 2**30 / 1e6 * 90 / 360_000)
+    assert path.capacity_gib == pytest.approx((2048 + dp.checkpoint_gib(13e9)) * 1.25)
+    assert path.provisioned_mbps == pytest.approx(4800 / 1024 * 250)  # 1,171.875 MB/s

@@ -4,7 +4,8 @@ Which types and regions: the rows of the in-repo snapshot `sources/data/alicloud
 (hardware facts from Alibaba's help centre, china-clouds.md 1.1); a refresh re-prices exactly
 those (type, region) pairs, optionally narrowed with `instance_types=`.
 
-Per (type, region), two operations of the ECS API (version 2014-05-26, `alicloud_api`):
+Per (type, region), two operations of the ECS API (version 2014-05-26, through the official
+SDK in `alicloud_api`):
 - `DescribePrice` (`ResourceType=instance`, `PriceUnit=Hour`, pay-as-you-go by default):
   `PriceInfo.Price.DetailInfos.DetailInfo[]` splits the price by resource; the
   `Resource: instanceType` item is the instance alone (the total also holds the default
@@ -30,10 +31,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.alicloud_api import API, Credentials, NotPriced, call, credentials_from_env
+from profiles.catalog.fetchers.alicloud_api import API, NotPriced, credentials_from_env, new_client
 from profiles.catalog.offering import Offering
 from profiles.catalog.sources.alicloud import SNAPSHOT, build_alicloud
 
@@ -46,7 +45,6 @@ def fetch(
     regions: Sequence[str] | None,
     progress: Callable[[str], None],
     *,
-    http_session: requests.Session | None = None,
     instance_types: Sequence[str] | None = None,
     snapshot: Path = SNAPSHOT,
     **_clients: Any,
@@ -56,7 +54,6 @@ def fetch(
     Args:
         regions: region ids (`cn-beijing`); None or empty for every snapshot region.
         progress: called with one line per instance type priced or skipped.
-        http_session: the `requests.Session` to use (default: a new one).
         instance_types: only these types (default: every snapshot type of the regions).
         snapshot: the CSV listing the types and their hardware.
         **_clients: other fetchers' clients; ignored.
@@ -70,14 +67,10 @@ def fetch(
     """
     credentials = credentials_from_env()
     templates = known_types(regions, instance_types, snapshot)
-    session = http_session or requests.Session()
     date = dt.date.today().isoformat()
-    try:
-        offerings = [row for template in templates
-                     for row in price_type(session, credentials, template, progress, date)]
-    finally:
-        if http_session is None:
-            session.close()
+    clients = {region: new_client(credentials, region) for region in sorted({t.region for t in templates})}
+    offerings = [row for template in templates
+                 for row in price_type(clients[template.region], template, progress, date)]
     if not offerings:
         raise FetchError(f"{API}: none of the {len(templates)} known GPU types has a price in "
                          f"{', '.join(sorted({t.region for t in templates}))} (empty answer); check the regions")
@@ -105,18 +98,22 @@ def known_types(regions: Sequence[str] | None, instance_types: Sequence[str] | N
             and (not instance_types or o.instance_type in instance_types)]
 
 
-def price_type(session: Any, credentials: Credentials, template: Offering,
-               progress: Callable[[str], None], date: str) -> list[Offering]:
-    """The rows of one snapshot (type, region): DescribePrice, then the spot history."""
+def price_type(call: Callable[..., dict], template: Offering, progress: Callable[[str], None],
+               date: str) -> list[Offering]:
+    """The rows of one snapshot (type, region): DescribePrice, then the spot history.
+
+    `call` is `alicloud_api.new_client(...)` for the template's region.
+    """
     name, region = template.instance_type, template.region
     where = f"{API}, DescribePrice {name} in {region}"
-    params = {"RegionId": region, "ResourceType": "instance", "InstanceType": name, "PriceUnit": "Hour", "Period": 1}
+    params = {"region_id": region, "resource_type": "instance", "instance_type": name, "price_unit": "Hour",
+              "period": 1}
     try:
-        on_demand = on_demand_price(call(session, "DescribePrice", params, credentials, where), where)
+        on_demand = on_demand_price(call("DescribePrice", params, where), where)
     except NotPriced as code:
         progress(f"alicloud: {name} in {region}: no price ({code}); its previous rows are kept")
         return []
-    spots = spot_prices(session, credentials, region, name)
+    spots = spot_prices(call, region, name)
     progress(f"alicloud: {name} in {region}: {on_demand} CNY/h, spot in {len(spots)} zones")
     return build_rows(template, on_demand, spots, date)
 
@@ -140,7 +137,7 @@ def on_demand_price(body: dict, where: str) -> float:
     return positive(instance[0].get("OriginalPrice") if instance else price.get("OriginalPrice"), where)
 
 
-def spot_prices(session: Any, credentials: Credentials, region: str, name: str) -> dict[str, float]:
+def spot_prices(call: Callable[..., dict], region: str, name: str) -> dict[str, float]:
     """Zone -> newest spot price (CNY/hour) from every page of DescribeSpotPriceHistory.
 
     Raises:
@@ -150,9 +147,10 @@ def spot_prices(session: Any, credentials: Credentials, region: str, name: str) 
     entries: list[dict] = []
     offset = 0
     for page in range(1, MAX_SPOT_PAGES + 1):
-        params = {"RegionId": region, "NetworkType": "vpc", "InstanceType": name, "OSType": "linux", "Offset": offset}
+        params = {"region_id": region, "network_type": "vpc", "instance_type": name, "ostype": "linux",
+                  "offset": offset}
         try:
-            body = call(session, "DescribeSpotPriceHistory", params, credentials, f"{base}, page {page}")
+            body = call("DescribeSpotPriceHistory", params, f"{base}, page {page}")
         except NotPriced:
             return {}
         page_entries, next_offset = check_spot_page(body, f"{base}, page {page}")

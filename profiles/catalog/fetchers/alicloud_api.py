@@ -1,44 +1,54 @@
-"""Signed calls to the Alibaba Cloud ECS RPC API (version 2014-05-26) over `requests`.
+"""Calls to the Alibaba Cloud ECS API (version 2014-05-26) through the official SDK.
 
-Signature version 1.0 (HMAC-SHA1), as the Alibaba "RPC signature" page documents it: sort
-the parameters, percent-encode names and values (RFC 3986: space -> %20, `*` -> %2A, `~`
-kept), sign `GET&%2F&<encoded canonical query>` with `<AccessKeySecret>&`, base64. The page's
-worked example (DescribeRegions, key `testid`/`testsecret`) gives `OLeaidS1JvxuMvnyHOwuJ+uX5qY=`;
-the tests check this module against it. One endpoint, `https://ecs.aliyuncs.com/`, serves
-every region through the `RegionId` parameter (DescribePrice doc request example).
+The SDK (`alibabacloud-ecs20140526` on `alibabacloud-tea-openapi`, the `[china]` extra)
+picks the region's endpoint (`ecs.<region>.aliyuncs.com`, `ecs-cn-hangzhou.aliyuncs.com`),
+signs each call (ACS3-HMAC-SHA256 `Authorization`, `x-acs-action` / `x-acs-version`
+headers, the parameters in the query string) and decodes the documented JSON answer. It is
+imported on the first call, so resolving never loads it. Answers come back as the API's own
+JSON objects (`body.to_map()`), which `alicloud` parses.
 
 Errors come back as HTTP 4xx/5xx with `{"RequestId", "HostId", "Code", "Message",
-"Recommend"}`. `Throttling`, `Throttling.User` and `Throttling.Api` mean "slow down"
-(DescribePrice / DescribeInstanceModificationPrice error tables); `InvalidAccessKeyId.*`,
-`SignatureDoesNotMatch`, `IncompleteSignature` and `Forbidden*` mean the key or its RAM
-policy is wrong. `InvalidInstanceType.ValueNotSupported`, `InstanceType.Offline` and
-`PriceNotFound` mean "this type has no price here" and are raised as `NotPriced`, which the
-fetcher skips.
+"Recommend"}`, raised by the SDK as `ClientException` / `ServerException` /
+`ThrottlingException` carrying that body. `Throttling`, `Throttling.User` and
+`Throttling.Api` mean "slow down" (DescribePrice / DescribeInstanceModificationPrice error
+tables); `InvalidAccessKeyId.*`, `SignatureDoesNotMatch`, `IncompleteSignature` and
+`Forbidden*` mean the key or its RAM policy is wrong. `InvalidInstanceType.ValueNotSupported`,
+`InstanceType.Offline` and `PriceNotFound` mean "this type has no price here" and are raised
+as `NotPriced`, which the fetcher skips. Anything else the SDK cannot decode (a body that is
+not JSON, a connection that broke) reaches us wrapped in its `UnretryableException`.
 """
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
-import hashlib
-import hmac
 import os
-import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import quote
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import THROTTLED, error_fields, json_or_none, send, throttled, unexplained
+from profiles.catalog.fetchers.http_json import (
+    BROKEN_OFF,
+    THROTTLED,
+    TIMEOUT_SECONDS,
+    error_fields,
+    in_chain,
+    network_error,
+    throttled,
+    unexplained,
+)
 from profiles.catalog.fetchers.key_pair import KeyPair
+from profiles.catalog.fetchers.sdk import load
 
 API = "Alibaba Cloud ECS API"
-ENDPOINT = "https://ecs.aliyuncs.com/"
-VERSION = "2014-05-26"
+PACKAGE = "alibabacloud-ecs20140526"
 KEY_ID_ENV, SECRET_ENV = "ALIBABA_CLOUD_ACCESS_KEY_ID", "ALIBABA_CLOUD_ACCESS_KEY_SECRET"
 AUTH_CODES = ("InvalidAccessKeyId", "SignatureDoesNotMatch", "IncompleteSignature", "Forbidden",
               "InvalidSecurityToken", "NoPermission")
 NOT_PRICED_CODES = frozenset({"InvalidInstanceType.ValueNotSupported", "InstanceType.Offline", "PriceNotFound"})
+# operation -> (SDK request model, SDK client method)
+OPERATIONS = {
+    "DescribePrice": ("DescribePriceRequest", "describe_price_with_options"),
+    "DescribeSpotPriceHistory": ("DescribeSpotPriceHistoryRequest", "describe_spot_price_history_with_options"),
+}
 
 
 class Credentials(KeyPair):
@@ -59,60 +69,59 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
                                 who="a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory")
 
 
-def percent_encode(value: str) -> str:
-    """RFC 3986 percent-encoding as Alibaba signs it (`a b*c~` -> `a%20b%2Ac~`)."""
-    return quote(value, safe="~")
+def new_client(credentials: Credentials, region: str) -> Callable[[str, dict[str, Any], str], dict]:
+    """`call(action, params, where)` on the SDK's ECS client for `region` (the SDK imported here).
+
+    `params` are the SDK request model's fields (`region_id`, `instance_type`, ...); `call`
+    returns the answer's JSON object, or raises `NotPriced` / `FetchError` (see `call`).
+
+    Raises:
+        FetchError: the SDK is not installed.
+    """
+    ecs = load("alibabacloud_ecs20140526.client", PACKAGE, API)
+    models = load("alibabacloud_ecs20140526.models", PACKAGE, API)
+    openapi = load("alibabacloud_tea_openapi.models", "alibabacloud-tea-openapi", API)
+    runtime = load("darabonba.runtime", "alibabacloud-tea-openapi", API)
+    client = ecs.Client(openapi.Config(access_key_id=credentials.key_id, access_key_secret=credentials.secret,
+                                       region_id=region))
+    options = runtime.RuntimeOptions(connect_timeout=TIMEOUT_SECONDS * 1000, read_timeout=TIMEOUT_SECONDS * 1000)
+
+    def call(action: str, params: dict[str, Any], where: str) -> dict:
+        model, method = OPERATIONS[action]
+        return _send(lambda: getattr(client, method)(getattr(models, model)(**params), options), where)
+
+    return call
 
 
-def string_to_sign(params: Mapping[str, str], method: str = "GET") -> str:
-    """`GET&%2F&` + the percent-encoded, sorted canonical query."""
-    canonical = "&".join(f"{percent_encode(k)}={percent_encode(v)}" for k, v in sorted(params.items()))
-    return f"{method}&{percent_encode('/')}&{percent_encode(canonical)}"
-
-
-def sign(params: Mapping[str, str], secret: str, method: str = "GET") -> str:
-    """Base64 HMAC-SHA1 of `string_to_sign`, keyed with `<secret>&`."""
-    digest = hmac.new(f"{secret}&".encode(), string_to_sign(params, method).encode(), hashlib.sha1).digest()
-    return base64.b64encode(digest).decode()
-
-
-def signed_query(action: str, params: Mapping[str, Any], credentials: Credentials,
-                 now: dt.datetime | None = None, nonce: str | None = None) -> dict[str, str]:
-    """The full query string of one call: common parameters, `params`, then `Signature`."""
-    stamp = (now or dt.datetime.now(dt.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    query = {"Action": action, "Format": "JSON", "Version": VERSION, "AccessKeyId": credentials.key_id,
-             "SignatureMethod": "HMAC-SHA1", "SignatureVersion": "1.0",
-             "SignatureNonce": nonce or uuid.uuid4().hex, "Timestamp": stamp,
-             **{key: str(value) for key, value in params.items()}}
-    return {**query, "Signature": sign(query, credentials.secret)}
-
-
-def call(session: Any, action: str, params: Mapping[str, Any], credentials: Credentials, where: str) -> dict:
-    """One ECS API call, decoded.
-
-    Args:
-        session: a `requests.Session`.
-        action: API operation, e.g. `DescribePrice`.
-        params: its parameters (`RegionId`, ...).
-        credentials: the AccessKey pair.
-        where: prefix for messages, e.g. `Alibaba Cloud ECS API, DescribePrice ecs.gn7i-c8g1.2xlarge in cn-beijing`.
-
-    Returns:
-        The answer's JSON object.
+def _send(request: Callable[[], Any], where: str) -> dict:
+    """The JSON object of one SDK call, after the error checks.
 
     Raises:
         NotPriced: the type has no price in this region.
         FetchError: throttling, denied access, a broken or malformed answer, another error.
     """
-    response = send(session.get, ENDPOINT, where, params=signed_query(action, params, credentials))
-    body = json_or_none(response)
-    if response.status_code == 200 and isinstance(body, dict) and "Code" not in body:
-        return body
-    raise _error(response.status_code, body, where)
+    from darabonba.exceptions import ResponseException, UnretryableException
+
+    try:
+        body = request().body
+    except ResponseException as exc:
+        raise _error(exc.status_code or 0, exc.data, where) from None
+    except UnretryableException as exc:
+        if in_chain(exc.inner_exception, ValueError) and not in_chain(exc.inner_exception, BROKEN_OFF):
+            raise _malformed(where) from None
+        raise network_error(where, exc.inner_exception) from None
+    answer = body.to_map() if body is not None else None
+    if not isinstance(answer, dict):
+        raise _malformed(where)
+    return answer
+
+
+def _malformed(where: str) -> FetchError:
+    return FetchError(f"{where}: the answer is not a JSON object (malformed); run the refresh again")
 
 
 def _error(status: int, body: Any, where: str) -> Exception:
-    """The exception for a failed call (an HTTP error or a 200 answer that is not an object)."""
+    """The exception for an HTTP error answer (`body` its decoded error object)."""
     code, message = error_fields(body, "Code", "Message")
     if code.startswith("Throttling") or (status in THROTTLED and not code):
         return throttled(where, code or f"HTTP {status}")

@@ -1,6 +1,6 @@
 """Baidu AI Cloud BCC GPU prices from the official BCC API, in CNY (no conversion here).
 
-Per region (`bcc.<region>.baidubce.com`, `baiducloud_api`):
+Per region (`bcc.<region>.baidubce.com`, through the official SDK in `baiducloud_api`):
 - `GET /v2/instance/flavorSpec` ("查询实例套餐规格(新)", china-clouds.md 1.5) lists the
   sellable specs of every zone: `zoneResources[].bccResources.flavorGroups[].flavors[]` of
   BccFlavor `{spec, specId, cpuCount, memoryCapacityInGB, gpuCardType, gpuCardCount,
@@ -31,10 +31,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.baiducloud_api import API, Credentials, call, credentials_from_env
+from profiles.catalog.fetchers.baiducloud_api import API, Call, credentials_from_env, endpoint_for, new_client
 from profiles.catalog.offering import Offering
 from facts.accelerators import accelerator_facts, form_factor
 
@@ -58,7 +56,7 @@ def fetch(
     regions: Sequence[str] | None,
     progress: Callable[[str], None],
     *,
-    http_session: requests.Session | None = None,
+    endpoint: str | None = None,
     **_clients: Any,
 ) -> list[Offering]:
     """Pay-as-you-go CNY prices of Baidu's GPU specs, per zone.
@@ -66,7 +64,7 @@ def fetch(
     Args:
         regions: Baidu region ids (`bj`); None or empty for `DEFAULT_REGIONS`.
         progress: called with one line per region.
-        http_session: the `requests.Session` to use (default: a new one).
+        endpoint: `scheme://host:port` to call for every region (default: `bcc.<region>.baidubce.com`).
         **_clients: other fetchers' clients; ignored.
 
     Returns:
@@ -78,14 +76,12 @@ def fetch(
     """
     credentials = credentials_from_env()
     names = check_regions(regions)
-    session = http_session or requests.Session()
     date = dt.date.today().isoformat()
-    try:
-        offerings = [build_offering(region, zone, flavor, spec_price(session, credentials, region, zone, flavor), date)
-                     for region in names for zone, flavor in gpu_flavors(session, credentials, region, progress)]
-    finally:
-        if http_session is None:
-            session.close()
+    offerings = []
+    for region in names:
+        call = new_client(credentials, endpoint or endpoint_for(region))
+        offerings += [build_offering(region, zone, flavor, spec_price(call, zone, flavor), date)
+                      for zone, flavor in gpu_flavors(call, region, progress)]
     if not offerings:
         raise FetchError(f"{API}: no GPU spec is sold pay-as-you-go in {', '.join(names)} (empty answer); "
                          "check the regions")
@@ -105,14 +101,15 @@ def check_regions(regions: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(regions or DEFAULT_REGIONS))
 
 
-def gpu_flavors(session: Any, credentials: Credentials, region: str, progress: Callable[[str], None]) -> list[Flavor]:
-    """(zone, flavor) of every pay-as-you-go GPU spec with a known card in one region.
+def gpu_flavors(call: Call, region: str, progress: Callable[[str], None]) -> list[Flavor]:
+    """(zone, flavor) of every pay-as-you-go GPU spec with a known card in one region (`call`:
+    `baiducloud_api.new_client(...)` for the region).
 
     Raises:
         FetchError: the call failed, or a zone or flavor lacks its name (partial or malformed).
     """
     where = f"{API}, flavorSpec in {region}"
-    zones = call(session, "GET", region, "/v2/instance/flavorSpec", credentials, where).get("zoneResources")
+    zones = call("GET", "/v2/instance/flavorSpec", where).get("zoneResources")
     if not isinstance(zones, list):
         raise FetchError(f"{where}: no zoneResources list (malformed answer); run the refresh again")
     kept: list[Flavor] = []
@@ -143,7 +140,7 @@ def accelerator_of(spec: str) -> tuple[str, int] | None:
     return (name, int(match["count"])) if name else None
 
 
-def spec_price(session: Any, credentials: Credentials, region: str, zone: str, flavor: dict) -> float:
+def spec_price(call: Call, zone: str, flavor: dict) -> float:
     """The pay-as-you-go list price of one spec in one zone, CNY/hour (see NOTE).
 
     Raises:
@@ -153,7 +150,7 @@ def spec_price(session: Any, credentials: Credentials, region: str, zone: str, f
     where = f"{API}, price of {spec} in {zone}"
     body = {"specId": flavor.get("specId"), "spec": spec, "paymentTiming": "Postpaid", "zoneName": zone,
             "purchaseCount": 1, "purchaseLength": 1}
-    groups = call(session, "POST", region, "/v2/instance/price", credentials, where, body=body).get("price")
+    groups = call("POST", "/v2/instance/price", where, body=body).get("price")
     entries = [p for g in groups if isinstance(g, dict) for p in g.get("specPrices") or ()
                if isinstance(p, dict) and p.get("spec") == spec] if isinstance(groups, list) else []
     if not entries:

@@ -1,11 +1,13 @@
-"""Signed calls to the Baidu AI Cloud BCC API (`/v2/...`) over `requests`.
+"""Calls to the Baidu AI Cloud BCC API (`/v2/...`) through the official `bce-python-sdk`.
 
-Authorization `bce-auth-v1`, as Baidu's authentication page and the official `bce-python-sdk`
-(`baidubce.auth.bce_v1_signer.sign`) build it: `bce-auth-v1/<ak>/<UTC time>/<seconds>` is
-the prefix; the signing key is HMAC-SHA256-hex(secret key, prefix); the signature is
-HMAC-SHA256-hex(signing key, `METHOD\\n<path>\\n<sorted encoded query>\\n<sorted encoded
-lowercase headers>`). `host` and `x-bce-date` are signed. The tests compare this module with
-the SDK's signer (a project dependency) on the same request.
+The SDK (the `[china]` extra; imported on the first call, so resolving never loads it) signs
+each request with `bce-auth-v1` (`baidubce.auth.bce_v1_signer.sign`: `host`, `x-bce-date` and
+the content headers signed) and sends it over `http.client`
+(`baidubce.http.bce_http_client.send_request`), exactly as `BccClient` does for its own
+methods (`BccClient._send_request`), with the same configuration (`BccClient(...).config`).
+Only the answer handler differs: `BccClient`'s decodes error bodies that are JSON and loses
+the HTTP status of any other, so ours keeps the status and the body, as the API sent them,
+for the checks below. Retries are off (`NoRetryPolicy`): a refresh is re-run by hand.
 
 Endpoint `https://bcc.<region>.baidubce.com` (official BCC SDK guide, see
 `components/baiducloud/api.py`). Errors are HTTP 4xx/5xx with `{"code", "message",
@@ -17,27 +19,30 @@ throttling (unsourced for Baidu).
 
 from __future__ import annotations
 
-import datetime as dt
-import functools
-import hashlib
-import hmac
 import json
 import os
-import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import quote
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import THROTTLED, error_fields, json_or_none, send, throttled, unexplained
+from profiles.catalog.fetchers.http_json import (
+    THROTTLED,
+    TIMEOUT_SECONDS,
+    error_fields,
+    network_error,
+    throttled,
+    unexplained,
+)
 from profiles.catalog.fetchers.key_pair import KeyPair
+from profiles.catalog.fetchers.sdk import load
 
 API = "Baidu AI Cloud BCC API"
+PACKAGE = "bce-python-sdk"
 AK_ENV, SK_ENV = "BCE_ACCESS_KEY_ID", "BCE_SECRET_ACCESS_KEY"
-CONTENT_TYPE = "application/json; charset=utf-8"
-EXPIRATION_SECONDS = 1800
 AUTH_CODES = frozenset({"AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidHTTPAuthHeader",
                         "RequestExpired"})
+
+Call = Callable[..., dict]  # call(method, path, where, body=None) -> the answer's JSON object
 
 
 class Credentials(KeyPair):
@@ -55,45 +60,64 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
                                 who="an IAM user that may read BCC specs and prices")
 
 
-def canonical_time(timestamp: int) -> str:
-    """`2026-12-01T08:00:00Z` (UTC) for a UNIX timestamp."""
-    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def endpoint_for(region: str) -> str:
+    """The BCC endpoint of a region (`bj` -> `bcc.bj.baidubce.com`)."""
+    return f"bcc.{region}.baidubce.com"
 
 
-def _encode(value: str) -> str:
-    return quote(value, safe="~")
+def new_client(credentials: Credentials, endpoint: str) -> Call:
+    """`call(method, path, where, body=None)` against `endpoint` through the SDK (imported here);
+    `path` is the API's (`/v2/instance/price`).
+
+    Args:
+        credentials: the AK/SK pair.
+        endpoint: `bcc.<region>.baidubce.com` (HTTPS), or `scheme://host:port`.
+
+    Raises:
+        FetchError: the SDK is not installed.
+    """
+    bcc = load("baidubce.services.bcc.bcc_client", PACKAGE, API)
+    sdk = load("baidubce.bce_client_configuration", PACKAGE, API)
+    auth = load("baidubce.auth.bce_credentials", PACKAGE, API)
+    retry = load("baidubce.retry.retry_policy", PACKAGE, API)
+    config = bcc.BccClient(sdk.BceClientConfiguration(
+        credentials=auth.BceCredentials(credentials.key_id, credentials.secret), endpoint=endpoint,
+        retry_policy=retry.NoRetryPolicy(), connection_timeout_in_mills=TIMEOUT_SECONDS * 1000)).config
+
+    def call(method: str, path: str, where: str, body: Mapping[str, Any] | None = None) -> dict:
+        return _send(config, method, path.encode(), body, where)
+
+    return call
 
 
-def authorization(credentials: Credentials, method: str, path: str, params: Mapping[str, str],
-                  headers: Mapping[str, str], timestamp: int) -> str:
-    """The `Authorization` header signing `headers` (all of them) of one request."""
-    prefix = f"bce-auth-v1/{credentials.key_id}/{canonical_time(timestamp)}/{EXPIRATION_SECONDS}"
-    signing_key = hmac.new(credentials.secret.encode(), prefix.encode(), hashlib.sha256).hexdigest()
-    query = "&".join(sorted(f"{_encode(k)}={_encode(str(v))}" for k, v in params.items()))
-    lines = "\n".join(sorted(f"{_encode(k.lower())}:{_encode(str(v).strip())}" for k, v in headers.items()))
-    canonical = "\n".join([method, quote(path, safe="/~"), query, lines])
-    signature = hmac.new(signing_key.encode(), canonical.encode(), hashlib.sha256).hexdigest()
-    return f"{prefix}/{';'.join(sorted(k.lower() for k in headers))}/{signature}"
-
-
-def call(session: Any, method: str, region: str, path: str, credentials: Credentials, where: str,
-         body: Mapping[str, Any] | None = None, timestamp: int | None = None) -> dict:
-    """One BCC API call in `region`; returns the answer's JSON object.
+def _send(config: Any, method: str, path: bytes, body: Mapping[str, Any] | None, where: str) -> dict:
+    """One signed call; returns the answer's JSON object.
 
     Raises:
         FetchError: throttling, denied access, a broken or malformed answer, another error.
     """
-    host, stamp = f"bcc.{region}.baidubce.com", int(time.time()) if timestamp is None else timestamp
-    signed = {"host": host, "x-bce-date": canonical_time(stamp)}
-    headers = {**signed, "Content-Type": CONTENT_TYPE,
-               "Authorization": authorization(credentials, method, path, {}, signed, stamp)}
-    data = json.dumps(body).encode() if body is not None else None
-    response = send(functools.partial(session.request, method), f"https://{host}{path}", where,
-                    data=data, headers=headers)
-    answer = json_or_none(response)
-    if response.status_code == 200 and isinstance(answer, dict):
+    from baidubce.auth import bce_v1_signer
+    from baidubce.exception import BceHttpClientError
+    from baidubce.http import bce_http_client
+
+    def keep(http_response: Any, response: Any) -> bool:  # the status and body, as sent
+        response.status, response.raw = http_response.status, http_response.read()
+        http_response.close()
+        return True
+
+    data = json.dumps(body) if body is not None else None
+    try:
+        response = bce_http_client.send_request(config, bce_v1_signer.sign, [keep], method.encode(), path, data,
+                                                None, None)
+    except BceHttpClientError as exc:
+        raise network_error(where, exc.last_error) from None
+    try:
+        answer = json.loads(response.raw)
+    except ValueError:
+        answer = None
+    if response.status == 200 and isinstance(answer, dict):
         return answer
-    raise _error(response.status_code, answer, where)
+    raise _error(response.status, answer, where)
 
 
 def _error(status: int, answer: Any, where: str) -> FetchError:

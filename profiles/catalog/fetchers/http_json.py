@@ -1,19 +1,21 @@
 """HTTP calls to price APIs, where every failure becomes a one-line `FetchError`.
 
-`get_json` GETs one page as a JSON object (the Azure and GCP fetchers). The signed China
-APIs (`alicloud_api`, `tencentcloud_api`, `baiducloud_api`, `huaweicloud_bss`,
-`volcengine_billing`) read their own error bodies, and share the pieces below: `send` (a
-broken connection), `json_or_none`, `error_fields`, `throttled` and `unexplained`.
+`get_json` GETs one page as a JSON object over `requests` (the Azure and GCP fetchers, and
+`cfets`). The China clouds' fetchers call their official SDKs and share the pieces below
+for the answers those return: `in_chain` (a `requests`, `urllib3` or `json` error inside an
+SDK's own), `error_fields`, `throttled`, `unexplained` and the partial-answer wordings.
 Messages never include the request URL, because a GCP URL carries the API key in its query
-string.
+string, nor an error page's body.
 """
 
 from __future__ import annotations
 
+import http.client
 from collections.abc import Callable
 from typing import Any
 
 import requests
+import urllib3
 
 from profiles.catalog.fetchers import FetchError
 
@@ -22,7 +24,9 @@ from profiles.catalog.fetchers import FetchError
 THROTTLED = frozenset({429, 503})
 TIMEOUT_SECONDS = 60
 PARTIAL_ERRORS = (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError)
-# How `send` words a connection that broke mid-answer: a page of a list, or a single answer.
+# The same, as `urllib3` and `http.client` raise it (the SDKs that do not use `requests`).
+BROKEN_OFF = (*PARTIAL_ERRORS, urllib3.exceptions.ProtocolError, http.client.IncompleteRead)
+# How a connection that broke mid-answer is worded: a page of a list, or a single answer.
 PARTIAL_PAGE = "the answer broke off mid-page (partial page)"
 PARTIAL_ANSWER = "the answer broke off (partial answer)"
 MESSAGE_CHARS = 160  # an API's error message is cut to this many characters
@@ -83,38 +87,54 @@ def _error_detail(response: requests.Response) -> str:
     return f" ({one_line(message)})"
 
 
-def send(method: Callable[..., requests.Response], url: str, where: str, *, partial: str = PARTIAL_PAGE,
-         **kwargs: Any) -> requests.Response:
+def send(method: Callable[..., requests.Response], url: str, where: str, **kwargs: Any) -> requests.Response:
     """`method(url, timeout=TIMEOUT_SECONDS, **kwargs)`, whatever its HTTP status.
 
     Args:
-        method: a bound request method, e.g. `session.post` (`functools.partial(session.request,
-            "GET")` for a method chosen at run time).
+        method: a bound request method, e.g. `session.get`.
         url: the URL (never put in a message).
-        where: prefix for messages, e.g. `Tencent Cloud CVM API, DescribeZoneInstanceConfigInfos in ap-beijing`.
-        partial: how a connection broken mid-answer is worded (`PARTIAL_PAGE` or `PARTIAL_ANSWER`).
-        **kwargs: the rest of the request (`params`, `data`, `headers`).
+        where: prefix for messages, e.g. `Azure Retail Prices API, page 2`.
+        **kwargs: the rest of the request (`params`, `headers`).
 
     Returns:
         The response (any status).
 
     Raises:
-        FetchError: the connection broke mid-answer (partial), or the request failed.
+        FetchError: the connection broke mid-answer (partial page), or the request failed.
     """
     try:
         return method(url, timeout=TIMEOUT_SECONDS, **kwargs)
     except PARTIAL_ERRORS:
-        raise FetchError(f"{where}: {partial}; run the refresh again") from None
+        raise FetchError(f"{where}: {PARTIAL_PAGE}; run the refresh again") from None
     except requests.exceptions.RequestException as exc:
         raise FetchError(f"{where}: request failed ({type(exc).__name__}); check the network and retry") from None
 
 
-def json_or_none(response: requests.Response) -> Any:
-    """The decoded JSON body, or None when the body is not JSON (malformed or cut short)."""
-    try:
-        return response.json()
-    except ValueError:
-        return None
+def in_chain(exc: BaseException | None, kinds: type[BaseException] | tuple[type[BaseException], ...]) -> bool:
+    """Whether `exc`, or an exception it was raised from or while handling, is one of `kinds`.
+
+    The SDKs re-raise `requests`', `urllib3`'s and `json`'s errors as their own: `in_chain(exc,
+    ValueError)` finds a body that is not JSON.
+    """
+    return any(isinstance(link, kinds) for link in _chain(exc))
+
+
+def network_error(where: str, exc: BaseException, partial: str = PARTIAL_PAGE) -> FetchError:
+    """The error for an SDK call that got no whole answer: `partial` when the connection broke
+    mid-answer, else `request failed (<the innermost error's name>)`."""
+    if in_chain(exc, BROKEN_OFF):
+        return FetchError(f"{where}: {partial}; run the refresh again")
+    name = type(_chain(exc)[-1]).__name__
+    return FetchError(f"{where}: request failed ({name}); check the network and retry")
+
+
+def _chain(exc: BaseException | None) -> list[BaseException]:
+    """`exc` and the exceptions it was raised from or while handling, outermost first."""
+    links: list[BaseException] = []
+    while exc is not None and len(links) < 10:  # a chain is short; a cycle must not loop forever
+        links.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return links
 
 
 def one_line(text: Any) -> str:

@@ -21,14 +21,13 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.huaweicloud_bss import (
     API,
     Credentials,
     NotSold,
     credentials_from_env,
+    new_client,
     post_ratings,
 )
 from profiles.catalog.fetchers.huaweicloud_flavors import DEFAULT_REGIONS, FLAVORS, REGION_NAME, Flavor, to_offering
@@ -42,9 +41,7 @@ def fetch(
     regions: Sequence[str] | None,
     progress: Callable[[str], None],
     *,
-    http_session: requests.Session | None = None,
     flavors: Sequence[Flavor] = FLAVORS,
-    now: dt.datetime | None = None,
     **_clients: Any,
 ) -> list[Offering]:
     """Pay-per-use list prices of the sourced GPU flavors in each region, CNY per hour.
@@ -52,9 +49,7 @@ def fetch(
     Args:
         regions: Huawei region IDs (`cn-north-4`); None or empty for `DEFAULT_REGIONS`.
         progress: called with one line per region (and per skipped flavor).
-        http_session: the `requests.Session` to use (default: a new one).
         flavors: flavors to price (default: the nine sourced example flavors).
-        now: signing time, UTC (default: now).
         **_clients: other fetchers' clients; ignored.
 
     Returns:
@@ -66,17 +61,13 @@ def fetch(
     """
     creds = credentials_from_env()
     names = check_regions(regions)
-    session = http_session or requests.Session()
+    client = new_client(creds)
     date = dt.date.today().isoformat()
     offerings: list[Offering] = []
-    try:
-        for region in names:
-            prices = region_prices(session, creds, region, list(flavors), progress, now)
-            offerings += [to_offering(f, region, prices[f.name], date) for f in flavors if f.name in prices]
-            progress(f"huaweicloud {region}: {len(prices)} of {len(flavors)} flavors priced")
-    finally:
-        if http_session is None:
-            session.close()
+    for region in names:
+        prices = region_prices(client, creds, region, list(flavors), progress)
+        offerings += [to_offering(f, region, prices[f.name], date) for f in flavors if f.name in prices]
+        progress(f"huaweicloud {region}: {len(prices)} of {len(flavors)} flavors priced")
     if not offerings:
         raise FetchError(f"{API}: none of {len(flavors)} GPU flavors is sold in {', '.join(names)}; "
                          "check the region names")
@@ -95,29 +86,29 @@ def check_regions(regions: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(regions)) if regions else list(DEFAULT_REGIONS)
 
 
-def region_prices(session: Any, creds: Credentials, region: str, flavors: list[Flavor],
-                  progress: Callable[[str], None], now: dt.datetime | None = None) -> dict[str, float]:
+def region_prices(client: Any, creds: Credentials, region: str, flavors: list[Flavor],
+                  progress: Callable[[str], None]) -> dict[str, float]:
     """Flavor -> CNY/hour in `region`; one batch, or one request per flavor when BSS says a
-    flavor of the batch is not sold there (those flavors are left out)."""
+    flavor of the batch is not sold there (those flavors are left out). `client` is
+    `huaweicloud_bss.new_client(creds)`."""
     if len(flavors) > 1:
         try:
-            return rate(session, creds, region, flavors, now)
+            return rate(client, creds, region, flavors)
         except NotSold:
             progress(f"huaweicloud {region}: a flavor is not sold here; asking one flavor at a time")
     prices: dict[str, float] = {}
     for flavor in flavors:
         try:
-            prices.update(rate(session, creds, region, [flavor], now))
+            prices.update(rate(client, creds, region, [flavor]))
         except NotSold:
             progress(f"huaweicloud {region}: {flavor.name} not sold (BSS: product not found); skipped")
     return prices
 
 
-def rate(session: Any, creds: Credentials, region: str, flavors: list[Flavor],
-         now: dt.datetime | None = None) -> dict[str, float]:
+def rate(client: Any, creds: Credentials, region: str, flavors: list[Flavor]) -> dict[str, float]:
     """One `ListOnDemandResourceRatings` call for `flavors` in `region`: flavor -> CNY/hour."""
     products = [product_info(str(i), flavor.name, region) for i, flavor in enumerate(flavors, start=1)]
-    answer = post_ratings(session, creds, products, region, now)
+    answer = post_ratings(client, creds, products, region)
     by_id = parse_ratings(answer, [p["id"] for p in products], region)
     return {flavor.name: by_id[str(i)] for i, flavor in enumerate(flavors, start=1)}
 

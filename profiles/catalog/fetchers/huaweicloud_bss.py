@@ -13,29 +13,37 @@ price; `amount` includes the account's own discounts and is not used. The endpoi
 China site's (CNY); the project ID may be any valid project of the account, whatever region
 is priced (BSS FAQ "project_id 项目ID与您询价的产品region无关").
 
-Signing is the documented APIG "SDK-HMAC-SHA256" AK/SK scheme, the same canonical request
-as `huaweicloudsdkcore.signer.Signer` (checked against it with known answers in the tests).
-BSS is a global service, so AK/SK calls carry `X-Domain-Id` (the APIG signing guide: "AK/SK
-认证方式下，全局服务的接口调用，需在请求消息头中配置X-Domain-Id").
+The call goes through the official SDK (`huaweicloudsdkbss` v2 `BssClient` on
+`huaweicloudsdkcore`, the `[china]` extra; imported on the first call, so resolving never
+loads it). It signs with the APIG "SDK-HMAC-SHA256" AK/SK scheme and, BSS being a global
+service, signs with `GlobalCredentials`, which send `X-Domain-Id` (the APIG signing guide:
+"AK/SK 认证方式下，全局服务的接口调用，需在请求消息头中配置X-Domain-Id"). The answer is read
+from the SDK response's raw body, in the API's documented JSON; an HTTP error arrives as the
+SDK's `ClientRequestException` / `ServerResponseException` with the status and the APIG/BSS
+`error_code` and `error_msg`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
-import hmac
 import json
 from typing import Any, NamedTuple
-from urllib.parse import quote, urlsplit
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, json_or_none, one_line, send, throttled
+from profiles.catalog.fetchers.http_json import (
+    PARTIAL_ANSWER,
+    PARTIAL_ERRORS,
+    TIMEOUT_SECONDS,
+    network_error,
+    one_line,
+    throttled,
+)
 from profiles.catalog.fetchers.key_pair import env_values
+from profiles.catalog.fetchers.sdk import load
 
 API = "Huawei BSS ListOnDemandResourceRatings"
-URL = "https://bss.myhuaweicloud.com/v2/bills/ratings/on-demand-resources"
+PACKAGE = "huaweicloudsdkbss"
+SDK_REGION = "cn-north-1"  # the SDK's BssRegion for the China site, https://bss.myhuaweicloud.com
 ENV = ("HUAWEICLOUD_SDK_AK", "HUAWEICLOUD_SDK_SK", "HUAWEICLOUD_SDK_DOMAIN_ID", "HUAWEICLOUD_SDK_PROJECT_ID")
-ALGORITHM = "SDK-HMAC-SHA256"
 # APIG answers 429 with APIG.0308 when a flow quota is reached (BSS: 20 calls/s for this API).
 THROTTLE_CODES = frozenset({"APIG.0308", "APIGW.0308"})
 AUTH_CODES = frozenset({"APIG.0301", "APIGW.0301", "APIG.1002"})
@@ -71,39 +79,50 @@ def credentials_from_env() -> Credentials:
     return Credentials(*env_values(ENV, "Huawei Cloud credentials", "AK/SK, account ID, any project ID of the account"))
 
 
-def signed_headers(creds: Credentials, body: bytes, when: dt.datetime, url: str = URL) -> dict[str, str]:
-    """Headers of a signed JSON POST to `url` (no query string) at UTC time `when`."""
-    parts = urlsplit(url)
-    headers = {"Content-Type": "application/json;charset=UTF-8", "Host": parts.netloc,
-               "X-Domain-Id": creds.domain_id, "X-Sdk-Date": when.strftime("%Y%m%dT%H%M%SZ")}
-    names = sorted(name.lower() for name in headers)
-    lowered = {name.lower(): value.strip() for name, value in headers.items()}
-    path = "/".join(quote(part, safe="~") for part in parts.path.split("/"))
-    canonical = "\n".join(["POST", path if path.endswith("/") else path + "/", "",
-                           "".join(f"{name}:{lowered[name]}\n" for name in names), ";".join(names),
-                           hashlib.sha256(body).hexdigest()])
-    to_sign = f"{ALGORITHM}\n{headers['X-Sdk-Date']}\n{hashlib.sha256(canonical.encode()).hexdigest()}"
-    signature = hmac.new(creds.sk.encode(), to_sign.encode(), hashlib.sha256).hexdigest()
-    headers["Authorization"] = f"{ALGORITHM} Access={creds.ak}, SignedHeaders={';'.join(names)}, Signature={signature}"
-    return headers
+def new_client(creds: Credentials) -> Any:
+    """The SDK's `BssClient` for the China site, signing with `creds` (the SDK imported here).
+
+    Raises:
+        FetchError: the SDK is not installed.
+    """
+    bss = load("huaweicloudsdkbss.v2", PACKAGE, API)
+    core = load("huaweicloudsdkcore.auth.credentials", "huaweicloudsdkcore", API)
+    config = load("huaweicloudsdkcore.http.http_config", "huaweicloudsdkcore", API).HttpConfig.get_default_config()
+    config.timeout = TIMEOUT_SECONDS
+    region = load("huaweicloudsdkbss.v2.region.bss_region", PACKAGE, API).BssRegion.value_of(SDK_REGION)
+    return (bss.BssClient.new_builder().with_http_config(config).with_region(region)
+            .with_credentials(core.GlobalCredentials(creds.ak, creds.sk, creds.domain_id)).build())
 
 
-def post_ratings(session: Any, creds: Credentials, products: list[dict], where: str,
-                 when: dt.datetime | None = None) -> dict[str, Any]:
-    """One signed rating request; the decoded answer after the error checks.
+def post_ratings(client: Any, creds: Credentials, products: list[dict], where: str) -> dict[str, Any]:
+    """One rating request through the SDK client; the decoded answer after the error checks.
 
     Raises:
         NotSold: BSS found no product for a flavor asked.
         FetchError: throttled, auth refused, another HTTP error, a broken or malformed answer.
     """
-    body = json.dumps({"project_id": creds.project_id, "inquiry_precision": 1, "product_infos": products},
-                      separators=(",", ":")).encode()
-    headers = signed_headers(creds, body, when or dt.datetime.now(dt.timezone.utc))
-    response = send(session.post, URL, f"{API}, {where}", partial=PARTIAL_ANSWER, data=body, headers=headers)
-    answer = json_or_none(response)
-    check_status(response.status_code, answer if isinstance(answer, dict) else {}, where)
+    from huaweicloudsdkcore.exceptions.exceptions import SdkException, ServiceResponseException
+
+    bss = load("huaweicloudsdkbss.v2", PACKAGE, API)
+    body = bss.RateOnDemandReq(project_id=creds.project_id, inquiry_precision=1,
+                               product_infos=[bss.DemandProductInfo(**product) for product in products])
+    try:
+        response = client.list_on_demand_resource_ratings(bss.ListOnDemandResourceRatingsRequest(body=body))
+    except ServiceResponseException as exc:
+        # Without an APIG/BSS code in the body the SDK puts the status in error_code and the raw
+        # body (perhaps an HTML page) in error_msg: neither is shown.
+        code = exc.error_code if exc.error_code != str(exc.status_code) else ""
+        check_status(exc.status_code, {"error_code": code, "error_msg": exc.error_msg if code else ""}, where)
+        raise  # check_status raises for every status >= 400
+    except (SdkException, *PARTIAL_ERRORS) as exc:
+        raise network_error(f"{API}, {where}", exc, PARTIAL_ANSWER) from None
+    try:
+        answer = json.loads(response.raw_content or b"")
+    except ValueError:
+        answer = None
     if not isinstance(answer, dict):
         raise FetchError(f"{API}, {where}: the answer is not a JSON object (malformed or cut short); retry")
+    check_status(200, answer, where)  # a 200 answer may still carry a BSS error_code
     return answer
 
 

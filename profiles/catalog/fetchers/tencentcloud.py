@@ -4,7 +4,8 @@ Which types: the GPU families of china-clouds.md 1.2 (`FAMILIES`): GT4 (A100 40 
 GN10Xp (V100 32 GB), GN7 (T4) and the HCC families HCCPNV4h / HCCPNV4s (8 x A100) and
 HCCG5v (8 x V100). Every size of those families that a zone sells is priced.
 
-Per region, `DescribeZoneInstanceConfigInfos` (CVM 2017-03-12, `tencentcloud_api`), filtered
+Per region, `DescribeZoneInstanceConfigInfos` (CVM 2017-03-12, through the official SDK in
+`tencentcloud_api`), filtered
 by `instance-family` and `instance-charge-type`, is asked twice:
 - `POSTPAID_BY_HOUR`: `InstanceTypeQuotaSet[]` of `{Zone, InstanceType, Status, Cpu,
   Memory, Gpu, GpuCount, InstanceBandwidth, Price: ItemPrice}`; `Price.UnitPrice` is the
@@ -33,10 +34,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.tencentcloud_api import API, Credentials, call, credentials_from_env
+from profiles.catalog.fetchers.tencentcloud_api import API, call, credentials_from_env, new_client
 from profiles.catalog.offering import Offering
 from facts.accelerators import form_factor
 
@@ -79,7 +78,6 @@ def fetch(
     regions: Sequence[str] | None,
     progress: Callable[[str], None],
     *,
-    http_session: requests.Session | None = None,
     families: Sequence[str] | None = None,
     **_clients: Any,
 ) -> list[Offering]:
@@ -88,7 +86,6 @@ def fetch(
     Args:
         regions: region ids (`ap-beijing`); None or empty for `DEFAULT_REGIONS`.
         progress: called with one line per region and charge type.
-        http_session: the `requests.Session` to use (default: a new one).
         families: only these families (default: every one of `FAMILIES`).
         **_clients: other fetchers' clients; ignored.
 
@@ -101,13 +98,9 @@ def fetch(
     """
     credentials = credentials_from_env()
     wanted, names = check_families(families), check_regions(regions)
-    session = http_session or requests.Session()
     date = dt.date.today().isoformat()
-    try:
-        offerings = [o for region in names for o in price_region(session, credentials, region, wanted, progress, date)]
-    finally:
-        if http_session is None:
-            session.close()
+    offerings = [o for region in names
+                 for o in price_region(new_client(credentials, region), region, wanted, progress, date)]
     if not offerings:
         raise FetchError(f"{API}: no {', '.join(wanted)} type is on sale in {', '.join(names)} (empty answer); "
                          "check the regions")
@@ -139,11 +132,12 @@ def check_families(families: Sequence[str] | None) -> list[str]:
     return list(families or FAMILIES)
 
 
-def price_region(session: Any, credentials: Credentials, region: str, families: list[str],
-                 progress: Callable[[str], None], date: str) -> list[Offering]:
-    """The offerings of one region: on-demand and spot configs, joined by (zone, type)."""
-    on_demand = zone_items(session, credentials, region, families, ON_DEMAND, progress)
-    spot = zone_items(session, credentials, region, families, SPOT, progress)
+def price_region(client: Any, region: str, families: list[str], progress: Callable[[str], None],
+                 date: str) -> list[Offering]:
+    """The offerings of one region (`client`: the SDK's CvmClient for it): on-demand and spot
+    configs, joined by (zone, type)."""
+    on_demand = zone_items(client, region, families, ON_DEMAND, progress)
+    spot = zone_items(client, region, families, SPOT, progress)
     where = f"{API}, DescribeZoneInstanceConfigInfos in {region}"
     offerings = []
     for key in sorted(on_demand.keys() | spot.keys()):
@@ -157,8 +151,7 @@ def price_region(session: Any, credentials: Credentials, region: str, families: 
     return offerings
 
 
-def zone_items(session: Any, credentials: Credentials, region: str, families: list[str], charge: str,
-               progress: Callable[[str], None]) -> Items:
+def zone_items(client: Any, region: str, families: list[str], charge: str, progress: Callable[[str], None]) -> Items:
     """The on-sale items of `families` for one charge type in one region.
 
     Raises:
@@ -168,7 +161,7 @@ def zone_items(session: Any, credentials: Credentials, region: str, families: li
     where = f"{API}, DescribeZoneInstanceConfigInfos {charge} in {region}"
     body = {"Filters": [{"Name": "instance-family", "Values": families},
                         {"Name": "instance-charge-type", "Values": [charge]}]}
-    answer = call(session, "DescribeZoneInstanceConfigInfos", region, body, credentials, where)
+    answer = call(client, "DescribeZoneInstanceConfigInfos", body, where)
     items = answer.get("InstanceTypeQuotaSet")
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         raise FetchError(f"{where}: no InstanceTypeQuotaSet list (malformed answer); run the refresh again")

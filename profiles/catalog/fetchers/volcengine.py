@@ -29,10 +29,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import requests
-
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.volcengine_billing import API, credentials_from_env, post_price_query
+from profiles.catalog.fetchers.volcengine_billing import API, credentials_from_env, new_api, post_price_query
 from profiles.catalog.offering import Offering
 from facts.accelerators import ACCELERATORS
 
@@ -51,9 +49,8 @@ def fetch(
     regions: Sequence[str] | None,
     progress: Callable[[str], None],
     *,
-    http_session: requests.Session | None = None,
     price_codes: Codes | None = None,
-    now: dt.datetime | None = None,
+    endpoint: str | None = None,
     **_clients: Any,
 ) -> list[Offering]:
     """Pay-as-you-go prices of the described instance types the user has codes for.
@@ -61,10 +58,9 @@ def fetch(
     Args:
         regions: Volcengine regions (`cn-beijing`); None or empty for every region of the codes.
         progress: called with one line per price asked or type skipped.
-        http_session: the `requests.Session` to use (default: a new one).
         price_codes: region -> instance type -> `Product`/`ChargeItemCode`/`ConfigurationCode`
             (default: the JSON file named by `TRAINSTACK_VOLCENGINE_PRICE_CODES`).
-        now: signing time, UTC (default: now).
+        endpoint: `scheme://host[:port]` of the billing API (default: the SDK's).
         **_clients: other fetchers' clients; ignored.
 
     Returns:
@@ -76,21 +72,17 @@ def fetch(
     """
     creds = credentials_from_env()
     codes = select(price_codes if price_codes is not None else load_codes(), regions)
-    session = http_session or requests.Session()
+    api = new_api(creds, endpoint)
     date = dt.date.today().isoformat()
     offerings: list[Offering] = []
-    try:
-        for region, by_type in sorted(codes.items()):
-            for instance_type, code in sorted(by_type.items()):
-                if instance_type not in TYPES:
-                    progress(f"volcengine {region}: {instance_type} skipped: its specs are unsourced")
-                    continue
-                price = query_price(session, creds, code, f"{instance_type} in {region}", now)
-                offerings.append(to_offering(instance_type, region, price, date))
-                progress(f"volcengine {region}: {instance_type} {price} CNY/h")
-    finally:
-        if http_session is None:
-            session.close()
+    for region, by_type in sorted(codes.items()):
+        for instance_type, code in sorted(by_type.items()):
+            if instance_type not in TYPES:
+                progress(f"volcengine {region}: {instance_type} skipped: its specs are unsourced")
+                continue
+            price = query_price(api, code, f"{instance_type} in {region}")
+            offerings.append(to_offering(instance_type, region, price, date))
+            progress(f"volcengine {region}: {instance_type} {price} CNY/h")
     if not offerings:
         raise FetchError(f"{API}: no price codes for a described type ({', '.join(TYPES)}); add them to {CODES_ENV}")
     return offerings
@@ -134,11 +126,12 @@ def select(codes: Any, regions: Sequence[str] | None) -> Codes:
     return {r: codes[r] for r in (dict.fromkeys(regions) if regions else codes)}
 
 
-def query_price(session: Any, creds: Any, code: dict[str, str], where: str, now: dt.datetime | None) -> float:
-    """CNY `OriginalAmount` of one instance for `UseDuration` 1 under `code`."""
+def query_price(api: Any, code: dict[str, str], where: str) -> float:
+    """CNY `OriginalAmount` of one instance for `UseDuration` 1 under `code` (`api`:
+    `volcengine_billing.new_api(...)`)."""
     item = {"ChargeItemCode": code["ChargeItemCode"], "ConfigurationCode": code["ConfigurationCode"],
             "Quantity": 1, "UseDuration": 1}
-    result = post_price_query(session, creds, {"Product": code["Product"], "ConfigList": [item]}, where, now)
+    result = post_price_query(api, {"Product": code["Product"], "ConfigList": [item]}, where)
     return parse_result(result, code["ConfigurationCode"], where)
 
 

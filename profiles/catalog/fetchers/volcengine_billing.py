@@ -1,39 +1,38 @@
-"""Volcengine billing `QueryPriceForPayAsYouGo` (version 2022-01-01) over HTTP: credentials,
-HMAC-SHA256 request signing, one signed POST and its error checks (one-line `FetchError`s).
+"""Volcengine billing `QueryPriceForPayAsYouGo` (version 2022-01-01) through the official SDK:
+credentials, one signed POST and its error checks (one-line `FetchError`s).
 
-Shapes (official `volcengine-python-sdk`, package `volcenginesdkbilling`): the SDK posts
-JSON to `/?Action=QueryPriceForPayAsYouGo&Version=2022-01-01` on the global billing host
-`billing.volcengineapi.com` (its endpoint table marks billing global; the API overview names
-that address). Request `{"Product", "ConfigList": [{"ChargeItemCode", "ConfigurationCode",
-"Count", "Quantity", "UseDuration"}]}`; answer `{"ResponseMetadata": {..., "Error"?},
-"Result": {"Currency", "TotalOriginalAmount", "TotalDiscountAmount", "ConfigList":
-[{"ChargeItemCode", "ConfigurationCode", "OriginalAmount", "DiscountAmount", "Price",
-"Quantity", "DiscountDetail"}]}}`, amounts as strings. Any `ResponseMetadata.Error` is a
-failure, whatever the HTTP status (as the SDK treats it).
+The SDK (`volcenginesdkbilling` on `volcenginesdkcore`, packages of `volcengine-python-sdk`,
+the `[china]` extra; imported on the first call, so resolving never loads it) resolves the
+global billing host `billing.volcengineapi.com` (its endpoint table marks billing global),
+signs with HMAC-SHA256 (`X-Date`, `X-Content-Sha256`; credential scope
+`<date>/<region>/billing/request`), POSTs JSON to
+`/?Action=QueryPriceForPayAsYouGo&Version=2022-01-01`. Request `{"Product", "ConfigList":
+[{"ChargeItemCode", "ConfigurationCode", "Count", "Quantity", "UseDuration"}]}`; answer
+`{"ResponseMetadata": {..., "Error"?}, "Result": {"Currency", "TotalOriginalAmount",
+"TotalDiscountAmount", "ConfigList": [{"ChargeItemCode", "ConfigurationCode", "OriginalAmount",
+"DiscountAmount", "Price", "Quantity", "DiscountDetail"}]}}`, amounts as strings. Any
+`ResponseMetadata.Error` is a failure, whatever the HTTP status (as the SDK treats it). The
+answer is read as the API sent it (an HTTP error's body from the SDK's `ApiException`, a 200
+answer from the client's `last_response`), so every error keeps its code and message.
 
-Signing follows `volcenginesdkcore.signv4.SignerV4` (checked against it with known answers
-in the tests): headers Content-Type, Host, X-Date, X-Content-Sha256 signed; credential scope
-`<date>/<region>/billing/request`. The signing region of this global API is not documented
-here; `cn-beijing` is what a third-party multi-cloud pricing tool uses (unverified).
+The signing region of this global API is not documented here; `cn-beijing` is what a
+third-party multi-cloud pricing tool uses (unverified).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
-import hmac
+import http.client
 import json
 from typing import Any, NamedTuple
-from urllib.parse import quote
 
 from profiles.catalog.fetchers import FetchError
-from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, json_or_none, one_line, send, throttled
+from profiles.catalog.fetchers.http_json import PARTIAL_ANSWER, TIMEOUT_SECONDS, network_error, one_line, throttled
 from profiles.catalog.fetchers.key_pair import env_values
+from profiles.catalog.fetchers.sdk import load
 
 API = "Volcengine billing QueryPriceForPayAsYouGo"
-HOST = "billing.volcengineapi.com"
-QUERY = {"Action": "QueryPriceForPayAsYouGo", "Version": "2022-01-01"}
-SIGNING_REGION, SERVICE = "cn-beijing", "billing"
+PACKAGE = "volcenginesdkbilling"
+SIGNING_REGION = "cn-beijing"
 ENV = ("VOLCENGINE_ACCESS_KEY", "VOLCENGINE_SECRET_KEY")
 # Volcengine OpenAPI common error codes (as quoted by public clients of the API).
 THROTTLE_CODES = frozenset({"FlowLimitExceeded", "ServiceUnavailableTemp"})
@@ -60,46 +59,69 @@ def credentials_from_env() -> Credentials:
     return Credentials(*env_values(ENV, "Volcengine credentials"))
 
 
-def _hmac(key: bytes, text: str) -> bytes:
-    return hmac.new(key, text.encode(), hashlib.sha256).digest()
+def new_api(creds: Credentials, endpoint: str | None = None) -> Any:
+    """The SDK's `BILLINGApi`, signing with `creds` (the SDK imported here).
+
+    Args:
+        creds: the access key pair.
+        endpoint: `scheme://host[:port]` to call instead of the SDK's billing endpoint.
+
+    Raises:
+        FetchError: the SDK is not installed.
+    """
+    core = load("volcenginesdkcore", "volcenginesdkcore", API)
+    billing = load("volcenginesdkbilling", PACKAGE, API)
+    config = core.Configuration()
+    config.ak, config.sk, config.region = creds.ak, creds.sk, SIGNING_REGION
+    config.connect_timeout = config.read_timeout = float(TIMEOUT_SECONDS)
+    config.auto_retry = False  # a refresh is re-run by hand; throttling is reported, not waited out
+    if endpoint:
+        config.host = endpoint
+    return billing.BILLINGApi(core.ApiClient(config))
 
 
-def signed_headers(creds: Credentials, body: bytes, when: dt.datetime, query: dict[str, str] = QUERY,
-                   region: str = SIGNING_REGION) -> dict[str, str]:
-    """Headers of a signed JSON POST to `https://HOST/` with `query`, at UTC time `when`."""
-    date = when.strftime("%Y%m%dT%H%M%SZ")
-    digest = hashlib.sha256(body).hexdigest()
-    headers = {"Content-Type": "application/json", "Host": HOST, "X-Content-Sha256": digest, "X-Date": date}
-    names = sorted(name.lower() for name in headers)
-    lowered = {name.lower(): value for name, value in headers.items()}
-    canonical_query = "&".join(f"{quote(k, safe='-_.~')}={quote(v, safe='-_.~')}" for k, v in sorted(query.items()))
-    canonical = "\n".join(["POST", "/", canonical_query, "".join(f"{n}:{lowered[n]}\n" for n in names),
-                           ";".join(names), digest])
-    scope = f"{date[:8]}/{region}/{SERVICE}/request"
-    to_sign = "\n".join(["HMAC-SHA256", date, scope, hashlib.sha256(canonical.encode()).hexdigest()])
-    key = creds.sk.encode()
-    for part in (date[:8], region, SERVICE, "request"):
-        key = _hmac(key, part)
-    signature = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
-    headers["Authorization"] = (f"HMAC-SHA256 Credential={creds.ak}/{scope}, "
-                                f"SignedHeaders={';'.join(names)}, Signature={signature}")
-    return headers
+def post_price_query(api: Any, request: dict[str, Any], where: str) -> dict[str, Any]:
+    """One `QueryPriceForPayAsYouGo` through the SDK; the `Result` object after the error checks.
 
-
-def post_price_query(session: Any, creds: Credentials, request: dict[str, Any], where: str,
-                     when: dt.datetime | None = None) -> dict[str, Any]:
-    """One signed `QueryPriceForPayAsYouGo`; the `Result` object after the error checks.
+    Args:
+        api: `new_api(...)`.
+        request: `{"Product", "ConfigList": [{"ChargeItemCode", "ConfigurationCode", "Quantity",
+            "UseDuration"}]}` (the API's names).
+        where: the message prefix after the API name ("ecs.gni2.3xlarge in cn-beijing").
 
     Raises:
         FetchError: throttled, auth refused, an API error, a broken or malformed answer.
     """
-    body = json.dumps(request, separators=(",", ":")).encode()
-    headers = signed_headers(creds, body, when or dt.datetime.now(dt.timezone.utc))
-    response = send(session.post, f"https://{HOST}/", f"{API}, {where}", partial=PARTIAL_ANSWER,
-                    params=QUERY, data=body, headers=headers)
-    answer = json_or_none(response)
+    import urllib3
+    from volcenginesdkcore.rest import ApiException
+
+    billing = load("volcenginesdkbilling", PACKAGE, API)
+    items = [billing.ConfigListForQueryPriceForPayAsYouGoInput(
+        charge_item_code=i["ChargeItemCode"], configuration_code=i["ConfigurationCode"], quantity=i["Quantity"],
+        use_duration=i["UseDuration"]) for i in request["ConfigList"]]
+    body = billing.QueryPriceForPayAsYouGoRequest(product=request["Product"], config_list=items)
+    status, raw = 200, None
+    try:
+        api.query_price_for_pay_as_you_go(body)
+    except ApiException as exc:
+        if exc.body is not None:  # an HTTP error status, with its body
+            status, raw = exc.status, exc.body
+        elif exc.status != 200:  # no answer: the SDK's wrapper of a TLS or request-building error
+            raise FetchError(f"{API}, {where}: request failed (HTTP client error); "
+                             "check the network and retry") from None
+        # else a 200 answer the SDK refused (ResponseMetadata.Error, or none): read below
+    except (ValueError, AttributeError, TypeError):
+        pass  # a 200 answer the SDK could not decode (not a JSON object): read below
+    except (urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as exc:
+        raise network_error(f"{API}, {where}", exc, PARTIAL_ANSWER) from None
+    if raw is None:  # a 200 answer: the body the SDK read, as the API sent it
+        raw = api.api_client.last_response.data
+    try:
+        answer = json.loads(raw)
+    except ValueError:
+        answer = None
     answer = answer if isinstance(answer, dict) else {}
-    check_error(response.status_code, answer, where)
+    check_error(status, answer, where)
     result = answer.get("Result")
     if not isinstance(result, dict):
         raise FetchError(f"{API}, {where}: no 'Result' object (malformed or cut short); run the refresh again")

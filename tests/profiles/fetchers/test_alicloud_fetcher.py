@@ -1,20 +1,23 @@
 """Alibaba ECS price fetcher: recorded DescribePrice / DescribeSpotPriceHistory answers replayed
-over HTTP -> CNY Offerings; each bad answer -> a one-line FetchError; one refresh end to end.
+over HTTP to the official SDK (`responses` intercepts its `requests` calls, so the SDK builds
+and signs each real request) -> CNY Offerings; each bad answer -> a one-line FetchError; one
+refresh end to end.
 Hand-checked prices are in the comments; fixture provenance in fixtures/alicloud/README.md."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+import requests
 import responses
 from recorded_pages import cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, alicloud
-from profiles.catalog.fetchers.alicloud_api import ENDPOINT, sign, string_to_sign
 from profiles.catalog.loader import DATA_DIR, load_catalog, load_provider
 from profiles.catalog.rates import set_rate
 from profiles.catalog.refresh import refresh
@@ -24,9 +27,9 @@ TYPES = [GN7I, EBM]
 TODAY = "2026-12-01"
 HARDWARE = ("accelerator", "accelerator_count", "accelerator_memory_gib", "vcpus", "memory_gib",
             "interconnect", "network_gbps")
-DOC_PARAMS = {"Format": "XML", "Version": "2014-05-26", "AccessKeyId": "testid", "SignatureMethod": "HMAC-SHA1",
-              "Timestamp": "2016-02-23T12:46:24Z", "SignatureVersion": "1.0",
-              "SignatureNonce": "3ee8c1b8-83d3-44af-a94f-4e0ad82fd6cf", "Action": "DescribeRegions"}
+ENDPOINT = "https://ecs.cn-beijing.aliyuncs.com/"  # the SDK's endpoint for cn-beijing
+ACS3 = re.compile(r"ACS3-HMAC-SHA256 Credential=LTAI-test-id,SignedHeaders=(?P<signed>[a-z0-9;-]+),"
+                  r"Signature=[0-9a-f]{64}")
 
 
 @pytest.fixture(autouse=True)
@@ -36,10 +39,12 @@ def access_key(monkeypatch):
 
 
 def answer(http: responses.RequestsMock, action: str, name: str, offset: int | None = None, **reply) -> None:
-    params = {"Action": action, "InstanceType": name, "RegionId": "cn-beijing"}
+    params = {"InstanceType": name, "RegionId": "cn-beijing"}
     if offset is not None:
         params["Offset"] = str(offset)
-    http.add(responses.GET, ENDPOINT, match=[matchers.query_param_matcher(params, strict_match=False)], **reply)
+    headers = {"x-acs-action": action, "x-acs-version": "2014-05-26"}
+    http.add(responses.POST, ENDPOINT, **reply, match=[matchers.query_param_matcher(params, strict_match=False),
+                                                       matchers.header_matcher(headers)])
 
 
 def recorded(name: str, status: int = 200) -> dict:
@@ -65,14 +70,6 @@ def fetch_one_line_error(types=(GN7I,), regions=("cn-beijing",)) -> str:
     message = str(error.value)
     assert "\n" not in message and "test-secret-not-real" not in message
     return message
-
-
-def test_signature_matches_the_documented_example():
-    assert string_to_sign(DOC_PARAMS) == (
-        "GET&%2F&AccessKeyId%3Dtestid%26Action%3DDescribeRegions%26Format%3DXML%26SignatureMethod%3DHMAC-SHA1"
-        "%26SignatureNonce%3D3ee8c1b8-83d3-44af-a94f-4e0ad82fd6cf%26SignatureVersion%3D1.0"
-        "%26Timestamp%3D2016-02-23T12%253A46%253A24Z%26Version%3D2014-05-26")
-    assert sign(DOC_PARAMS, "testsecret") == "OLeaidS1JvxuMvnyHOwuJ+uX5qY="
 
 
 def test_recorded_answers_become_cny_offerings_with_hand_checked_prices(http):
@@ -110,11 +107,17 @@ def test_hardware_facts_are_the_snapshot_rows(http):
 def test_every_request_is_signed_with_the_key(http):
     gn7i_answers(http)
     alicloud.fetch(["cn-beijing"], lambda _: None, instance_types=[GN7I])
+    assert [dict(parse_qsl(urlsplit(call.request.url).query)) for call in http.calls] == [
+        {"RegionId": "cn-beijing", "ResourceType": "instance", "InstanceType": GN7I, "PriceUnit": "Hour",
+         "Period": "1"},
+        *({"RegionId": "cn-beijing", "NetworkType": "vpc", "InstanceType": GN7I, "OSType": "linux",
+           "Offset": offset} for offset in ("0", "3"))]
     for call in http.calls:
-        query = dict(parse_qsl(urlsplit(call.request.url).query))
-        signature = query.pop("Signature")
-        assert query["AccessKeyId"] == "LTAI-test-id" and query["Format"] == "JSON"
-        assert signature == sign(query, "test-secret-not-real")
+        signed = ACS3.fullmatch(call.request.headers["Authorization"])
+        assert signed, call.request.headers["Authorization"]
+        # the action, the date and the nonce are signed, so a replayed request is refused
+        assert {"host", "x-acs-action", "x-acs-date", "x-acs-signature-nonce"} <= set(signed["signed"].split(";"))
+        assert "test-secret-not-real" not in str(call.request.headers) + call.request.url
 
 
 def test_missing_credentials_name_the_variables(monkeypatch):
@@ -157,7 +160,21 @@ def test_malformed_json_is_refused(http):
     gn7i_answers(http, price={"body": page_bytes("alicloud", "describe_price_gn7i_c8g1_2xlarge.json")[:300]})
     assert fetch_one_line_error() == (
         f"Alibaba Cloud ECS API, DescribePrice {GN7I} in cn-beijing: the answer is not a JSON object "
-        "(malformed, HTTP 200); run the refresh again")
+        "(malformed); run the refresh again")
+
+
+def test_an_http_error_page_is_not_shown(http):
+    gn7i_answers(http, price={"status": 503, "body": b"<html><body>503 Service Unavailable</body></html>",
+                              "content_type": "text/html"})
+    assert fetch_one_line_error() == (
+        f"Alibaba Cloud ECS API, DescribePrice {GN7I} in cn-beijing: the answer is not a JSON object "
+        "(malformed); run the refresh again")
+
+
+def test_a_connection_that_fails_is_a_network_error(http):
+    gn7i_answers(http, price={"body": requests.exceptions.ConnectionError("connection refused")})
+    assert fetch_one_line_error().endswith(f"DescribePrice {GN7I} in cn-beijing: request failed (ConnectionError); "
+                                           "check the network and retry")
 
 
 def test_an_answer_without_a_price_is_refused(http):

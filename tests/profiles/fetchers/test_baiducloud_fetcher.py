@@ -1,24 +1,25 @@
-"""Baidu BCC price fetcher: recorded flavorSpec and instance-price answers replayed over HTTP ->
-CNY Offerings per zone; each bad answer -> a one-line FetchError. Hand-checked prices in the
+"""Baidu BCC price fetcher: recorded flavorSpec and instance-price answers replayed over HTTP from
+a loopback server to the official bce-python-sdk (it speaks http.client, so `responses` cannot
+intercept it; the SDK is pointed at the server and sends its real, signed requests) -> CNY
+Offerings per zone; each bad answer -> a one-line FetchError. Hand-checked prices in the
 comments; fixture provenance in fixtures/baiducloud/README.md."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 
 import pytest
-import responses
-from baidubce.auth import bce_v1_signer
-from baidubce.auth.bce_credentials import BceCredentials
-from recorded_pages import cut_short, page_bytes, page_json
-from responses import matchers
+from loopback import Replayer, Reply, closed_port_url
+from recorded_pages import page_bytes, page_json
 
 from profiles.catalog.fetchers import FetchError, baiducloud
-from profiles.catalog.fetchers.baiducloud_api import Credentials, authorization, canonical_time
+from profiles.catalog.fetchers.baiducloud_api import endpoint_for
 from profiles.catalog.refresh import validate
 
-HOST = "https://bcc.bj.baidubce.com"
 A100 = "bcc.hgn5IB.c116m978.8A100-80g"
+SIGNED = re.compile(r"bce-auth-v1/test-ak/(?P<time>[0-9T:-]+Z)/1800/(?P<signed>[a-z0-9;-]*)/[0-9a-f]{64}")
 
 
 @pytest.fixture(autouse=True)
@@ -27,49 +28,43 @@ def access_key(monkeypatch):
     monkeypatch.setenv("BCE_SECRET_ACCESS_KEY", "test-sk-not-real")
 
 
-def recorded(name: str, status: int = 200) -> dict:
-    return {"body": page_bytes("baiducloud", name), "status": status, "content_type": "application/json"}
+def recorded(name: str, status: int = 200) -> Reply:
+    return Reply(page_bytes("baiducloud", name), status)
 
 
-def flavors(http: responses.RequestsMock, **reply) -> None:
-    http.add(responses.GET, f"{HOST}/v2/instance/flavorSpec", **(reply or recorded("flavor_spec_bj.json")))
+def flavors(loopback: Replayer, reply: Reply | None = None) -> None:
+    loopback.add("GET", "/v2/instance/flavorSpec", reply or recorded("flavor_spec_bj.json"))
 
 
-def price(http: responses.RequestsMock, zone: str, **reply) -> None:
+def price(loopback: Replayer, zone: str, reply: Reply) -> None:
     body = {"specId": "hgn5IB", "spec": A100, "paymentTiming": "Postpaid", "zoneName": zone,
             "purchaseCount": 1, "purchaseLength": 1}
-    http.add(responses.POST, f"{HOST}/v2/instance/price", match=[matchers.json_params_matcher(body)], **reply)
+    loopback.add("POST", "/v2/instance/price", reply, match=lambda request: request.json() == body)
 
 
-def all_answers(http: responses.RequestsMock, zone_d: dict | None = None) -> None:
-    flavors(http)
-    price(http, "cn-bj-a", **recorded("price_hgn5ib_cn_bj_a.json"))
-    price(http, "cn-bj-d", **(zone_d or recorded("price_hgn5ib_cn_bj_d.json")))
+def all_answers(loopback: Replayer, zone_d: Reply | None = None) -> None:
+    flavors(loopback)
+    price(loopback, "cn-bj-a", recorded("price_hgn5ib_cn_bj_a.json"))
+    price(loopback, "cn-bj-d", zone_d or recorded("price_hgn5ib_cn_bj_d.json"))
 
 
-def fetch_one_line_error(regions=("bj",)) -> str:
+def fetch_one_line_error(regions=("bj",), endpoint: str | None = None) -> str:
     with pytest.raises(FetchError) as error:
-        baiducloud.fetch(list(regions), lambda _: None)
+        baiducloud.fetch(list(regions), lambda _: None, endpoint=endpoint)
     message = str(error.value)
     assert "\n" not in message and "test-sk-not-real" not in message
     return message
 
 
-def test_the_signature_equals_the_official_sdk_signer():
-    headers = {"host": "bcc.bj.baidubce.com", "x-bce-date": canonical_time(1796112000)}
-    ours = authorization(Credentials("test-ak", "test-sk"), "POST", "/v2/instance/price", {"clientToken": "a b"},
-                         headers, 1796112000)
-    sdk = bce_v1_signer.sign(BceCredentials("test-ak", "test-sk"), b"POST", b"/v2/instance/price",
-                             {k.encode(): v.encode() for k, v in headers.items()}, {b"clientToken": b"a b"},
-                             timestamp=1796112000, headers_to_sign=[b"host", b"x-bce-date"])
-    assert ours == sdk.decode()
-    assert ours.startswith("bce-auth-v1/test-ak/2026-12-01T08:00:00Z/1800/host;x-bce-date/")
+def test_each_region_has_its_own_endpoint():
+    assert [endpoint_for(r) for r in baiducloud.DEFAULT_REGIONS] == [
+        "bcc.bj.baidubce.com", "bcc.gz.baidubce.com", "bcc.su.baidubce.com"]
 
 
-def test_recorded_answers_become_cny_offerings_per_zone(http):
-    all_answers(http)
+def test_recorded_answers_become_cny_offerings_per_zone(loopback):
+    all_answers(loopback)
     lines: list[str] = []
-    rows = {o.zone: o for o in baiducloud.fetch(["bj"], lines.append)}
+    rows = {o.zone: o for o in baiducloud.fetch(["bj"], lines.append, endpoint=loopback.url)}
     # L20 (unknown card), the Prepaid-only V100 and the CPU spec g5 are skipped.
     assert sorted(rows) == ["cn-bj-a", "cn-bj-d"] and {o.instance_type for o in rows.values()} == {A100}
     a = rows["cn-bj-a"]
@@ -85,15 +80,33 @@ def test_recorded_answers_become_cny_offerings_per_zone(http):
     validate("baiducloud", ["bj"], list(rows.values()))
 
 
-def test_requests_are_signed_with_the_key(http):
-    all_answers(http)
-    baiducloud.fetch(["bj"], lambda _: None)
-    request = http.calls[1].request
-    date = request.headers["x-bce-date"]
-    stamp = int(dt.datetime.strptime(date, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc).timestamp())
-    assert request.headers["Authorization"] == authorization(
-        Credentials("test-ak", "test-sk-not-real"), "POST", "/v2/instance/price", {},
-        {"host": "bcc.bj.baidubce.com", "x-bce-date": date}, stamp)
+def test_requests_are_signed_with_the_key(loopback):
+    all_answers(loopback)
+    baiducloud.fetch(["bj"], lambda _: None, endpoint=loopback.url)
+    assert [(r.method, r.path) for r in loopback.calls] == [("GET", "/v2/instance/flavorSpec")] + [
+        ("POST", "/v2/instance/price")] * 2
+    for request in loopback.calls:
+        signed = SIGNED.fullmatch(request.headers["authorization"])
+        assert signed, request.headers["authorization"]
+        assert signed["time"] == request.headers["x-bce-date"]  # signed at the time it states
+        sent = dt.datetime.strptime(signed["time"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+        assert abs(dt.datetime.now(dt.timezone.utc) - sent) < dt.timedelta(minutes=5)
+        # An empty list names BCE's default set (host, content-*, x-bce-*), which the SDK signs.
+        assert not signed["signed"] or {"host", "x-bce-date"} <= set(signed["signed"].split(";"))
+        assert "test-sk-not-real" not in json.dumps(request.headers)
+
+
+def test_a_refused_connection_is_a_network_error():
+    assert fetch_one_line_error(endpoint=closed_port_url()) == (
+        "Baidu AI Cloud BCC API, flavorSpec in bj: request failed (ConnectionRefusedError); check the network "
+        "and retry")
+
+
+def test_an_http_error_page_is_not_shown(loopback):
+    flavors(loopback, Reply(b"<html><body>502 Bad Gateway</body></html>", 502, "text/html"))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
+        "Baidu AI Cloud BCC API, flavorSpec in bj: the answer is not a JSON object (malformed, HTTP 502); "
+        "run the refresh again")
 
 
 def test_missing_credentials_name_the_variables(monkeypatch):
@@ -103,59 +116,59 @@ def test_missing_credentials_name_the_variables(monkeypatch):
         "(an IAM user that may read BCC specs and prices)")
 
 
-def test_throttling_is_refused(http):
-    flavors(http, status=429, body="Too Many Requests")
-    assert fetch_one_line_error() == (
+def test_throttling_is_refused(loopback):
+    flavors(loopback, Reply(b"Too Many Requests", 429, "text/plain"))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: throttled (HTTP 429); wait a minute and run the refresh again")
 
 
-def test_an_unknown_access_key_is_an_auth_error(http):
-    flavors(http, **recorded("invalid_access_key_id.json", 403))
-    assert fetch_one_line_error() == (
+def test_an_unknown_access_key_is_an_auth_error(loopback):
+    flavors(loopback, recorded("invalid_access_key_id.json", 403))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: access denied (InvalidAccessKeyId: The Access Key ID you provided "
         "does not exist in our records.); check BCE_ACCESS_KEY_ID/BCE_SECRET_ACCESS_KEY and the IAM policy "
         "(BCC read access)")
 
 
-def test_another_api_error_names_its_code(http):
-    all_answers(http, zone_d=recorded("internal_error.json", 500))
-    assert fetch_one_line_error() == (
+def test_another_api_error_names_its_code(loopback):
+    all_answers(loopback, zone_d=recorded("internal_error.json", 500))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         f"Baidu AI Cloud BCC API, price of {A100} in cn-bj-d: HTTP 500 InternalError: "
         "We encountered an internal error Please try again.; retry later")
 
 
-def test_an_answer_that_breaks_mid_transfer_is_partial(http):
-    flavors(http, **cut_short(page_bytes("baiducloud", "flavor_spec_bj.json"), 1200))
-    assert fetch_one_line_error() == (
+def test_an_answer_that_breaks_mid_transfer_is_partial(loopback):
+    flavors(loopback, Reply(page_bytes("baiducloud", "flavor_spec_bj.json"), cut_after=1200))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: the answer broke off mid-page (partial page); run the refresh again")
 
 
-def test_a_flavor_without_its_name_is_partial(http):
+def test_a_flavor_without_its_name_is_partial(loopback):
     body = page_json("baiducloud", "flavor_spec_bj.json")
     del body["zoneResources"][1]["bccResources"]["flavorGroups"][1]["flavors"][0]["spec"]
-    flavors(http, json=body)
-    assert fetch_one_line_error() == (
+    flavors(loopback, Reply(json.dumps(body).encode()))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: a zone or flavor lacks its name (partial or malformed answer); "
         "run the refresh again")
 
 
-def test_malformed_json_is_refused(http):
-    flavors(http, body=page_bytes("baiducloud", "flavor_spec_bj.json")[:400])
-    assert fetch_one_line_error() == (
+def test_malformed_json_is_refused(loopback):
+    flavors(loopback, Reply(page_bytes("baiducloud", "flavor_spec_bj.json")[:400]))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: the answer is not a JSON object (malformed, HTTP 200); "
         "run the refresh again")
 
 
-def test_a_price_answer_without_the_spec_is_refused(http):
-    all_answers(http, zone_d=recorded("price_empty.json"))
-    assert fetch_one_line_error() == (
+def test_a_price_answer_without_the_spec_is_refused(loopback):
+    all_answers(loopback, zone_d=recorded("price_empty.json"))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         f"Baidu AI Cloud BCC API, price of {A100} in cn-bj-d: no specPrices entry for the spec "
         "(malformed or empty answer); run the refresh again")
 
 
-def test_a_region_without_gpu_specs_is_an_empty_answer(http):
-    flavors(http, **recorded("flavor_spec_empty.json"))
-    assert fetch_one_line_error() == (
+def test_a_region_without_gpu_specs_is_an_empty_answer(loopback):
+    flavors(loopback, recorded("flavor_spec_empty.json"))
+    assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API: no GPU spec is sold pay-as-you-go in bj (empty answer); check the regions")
 
 

@@ -1,20 +1,22 @@
-"""Huawei BSS fetcher: recorded `ListOnDemandResourceRatings` answers replayed over HTTP ->
-CNY-priced Offerings; each bad answer -> a one-line FetchError. Hand-checked prices are in
+"""Huawei BSS fetcher: recorded `ListOnDemandResourceRatings` answers replayed over HTTP to the
+official SDK (`responses` intercepts its `requests` calls, so the SDK builds and signs each
+real request) -> CNY-priced Offerings; each bad answer -> a one-line FetchError. Hand-checked prices are in
 the comments; the fixtures and their provenance are in tests/profiles/fixtures/huaweicloud."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
+import requests
 import responses
 from recorded_pages import cut_short, page_bytes, page_json
 from responses import matchers
 
 from clouds.huaweicloud.facts import FLAVOR_ACCELERATOR_COUNTS, flavor_family
 from profiles.catalog.fetchers import FetchError, huaweicloud
-from profiles.catalog.fetchers.huaweicloud_bss import URL, Credentials, signed_headers
 from profiles.catalog.fetchers.huaweicloud_flavors import DEFAULT_REGIONS, FLAVORS, SOURCE
 from profiles.catalog.loader import load_catalog
 from profiles.catalog.rates import set_rate
@@ -24,7 +26,9 @@ from tests.aws_live import copy_catalog, snapshot_files
 ENV = {"HUAWEICLOUD_SDK_AK": "HPUAEXAMPLEAK0000001", "HUAWEICLOUD_SDK_SK": "ExampleSecretKey0000000000000000000000001",
        "HUAWEICLOUD_SDK_DOMAIN_ID": "0970dd7a1300f5672ff2c003c60ae115",
        "HUAWEICLOUD_SDK_PROJECT_ID": "0970d7b7f400f2602f0cc0030e7ff3a4"}
-NOW = dt.datetime(2026, 11, 29, 8, 30, 0, tzinfo=dt.timezone.utc)
+URL = "https://bss.myhuaweicloud.com/v2/bills/ratings/on-demand-resources"
+SIGNED = re.compile(r"SDK-HMAC-SHA256 Access=HPUAEXAMPLEAK0000001, SignedHeaders=(?P<signed>[a-z0-9;-]+), "
+                    r"Signature=[0-9a-f]{64}")
 BY_NAME = {f.name: f for f in FLAVORS}
 EAST = [BY_NAME["p3.16xlarge.8"], BY_NAME["p5s.20xlarge.12"], BY_NAME["p5s.40xlarge.12"]]
 
@@ -44,7 +48,7 @@ def ask(http: responses.RequestsMock, region: str, flavors=FLAVORS, name: str = 
 
 
 def fetch(regions=("cn-north-4",), flavors=FLAVORS, lines=None):
-    return huaweicloud.fetch(list(regions), (lines if lines is not None else []).append, flavors=flavors, now=NOW)
+    return huaweicloud.fetch(list(regions), (lines if lines is not None else []).append, flavors=flavors)
 
 
 def one_line_error(regions=("cn-north-4",), flavors=FLAVORS) -> str:
@@ -80,20 +84,14 @@ def test_the_request_is_signed_for_the_global_bss_endpoint(http):
     ask(http, "cn-north-4", name="cn-north-4_ratings.json")
     fetch()
     headers = http.calls[0].request.headers
-    assert (headers["X-Sdk-Date"], headers["X-Domain-Id"]) == ("20261129T083000Z", ENV["HUAWEICLOUD_SDK_DOMAIN_ID"])
-    assert headers["Authorization"].startswith(
-        "SDK-HMAC-SHA256 Access=HPUAEXAMPLEAK0000001, SignedHeaders=content-type;host;x-domain-id;x-sdk-date, ")
-
-
-def test_signature_matches_the_official_sdk_signer():
-    # Known answer computed by huaweicloudsdkcore 3.1.219 `Signer.sign` (GlobalCredentials with
-    # the same AK/SK/domain) on this body and X-Sdk-Date; see the fixtures README.
-    creds = Credentials(*ENV.values())
-    body = json.dumps({"project_id": creds.project_id, "inquiry_precision": 1,
-                       "product_infos": [huaweicloud.product_info("1", "p3.16xlarge.8", "cn-north-4")]},
-                      separators=(",", ":")).encode()
-    assert signed_headers(creds, body, NOW)["Authorization"].endswith(
-        "Signature=0d13077c08bd4a9542e682b1db94547d4e4f052e7b9da1a52d59ebab536e7aa7")
+    # BSS is global: the account (domain) ID travels in X-Domain-Id and is signed with the date.
+    assert headers["X-Domain-Id"] == ENV["HUAWEICLOUD_SDK_DOMAIN_ID"]
+    sent = dt.datetime.strptime(headers["X-Sdk-Date"], "%Y%m%dT%H%M%SZ").replace(tzinfo=dt.timezone.utc)
+    assert abs(dt.datetime.now(dt.timezone.utc) - sent) < dt.timedelta(minutes=5)
+    signed = SIGNED.fullmatch(headers["Authorization"])
+    assert signed, headers["Authorization"]
+    assert {"host", "x-domain-id", "x-sdk-date"} <= set(signed["signed"].split(";"))
+    assert ENV["HUAWEICLOUD_SDK_SK"] not in str(headers)
 
 
 def test_a_flavor_not_sold_in_the_region_is_skipped_after_asking_one_at_a_time(http):
@@ -126,12 +124,17 @@ def test_no_region_list_asks_the_mainland_ecs_regions():
                  "the refresh again", id="throttled-429"),
     pytest.param({"body": "Service Unavailable", "status": 503}, "throttled (HTTP 503); wait a minute and run the "
                  "refresh again", id="unavailable-503"),
+    pytest.param({"body": "<html><body>502 Bad Gateway</body></html>", "status": 502}, "HTTP 502; retry later",
+                 id="html-error-page"),
+    pytest.param({"body": requests.exceptions.ConnectionError("connection refused")},
+                 "request failed (ConnectionError); check the network and retry", id="refused"),
     pytest.param({"name": "auth_failed.json", "status": 401}, "authentication refused (HTTP 401, APIG.0301); check "
                  "HUAWEICLOUD_SDK_AK/SK and HUAWEICLOUD_SDK_DOMAIN_ID", id="auth"),
     pytest.param({"name": "access_denied.json", "status": 403}, "access denied (HTTP 403, CBC.0151: user access "
                  "denied.checkCustomerPermission,correct permission code is billing:contract:viewDiscount); grant the "
                  "IAM user BSS read access", id="forbidden"),
-    pytest.param({"json": {"error_code": "APIGW.0303"}, "status": 401}, "signature time refused (HTTP 401, "
+    pytest.param({"json": {"error_code": "APIGW.0303", "error_msg": "Incorrect app authentication information"},
+                  "status": 401}, "signature time refused (HTTP 401, "
                  "APIGW.0303); set this machine's clock and retry", id="clock-skew"),
     pytest.param({"name": "cn-north-4_partial.json"}, "answered ids ['1', '2', '3', '4', '5', '6', '7'] for ['1', '2', "
                  "'3', '4', '5', '6', '7', '8', '9'] asked (partial answer); retry", id="partial-answer"),
@@ -194,7 +197,7 @@ def test_refresh_writes_cny_rows_into_a_copy_of_the_catalog(http, tmp_path):
     data = copy_catalog(tmp_path)
     others = {name: (data / name).read_bytes() for name in ("aws.csv", "gcp.csv")}
     ask(http, "cn-north-4", name="cn-north-4_ratings.json")
-    summary = refresh("huaweicloud", ["cn-north-4"], data, lambda _: None, TODAY, now=NOW)
+    summary = refresh("huaweicloud", ["cn-north-4"], data, lambda _: None, TODAY)
     assert (summary.rows, summary.added, summary.removed, summary.snapshot) == (9, 9, 0, None)
     assert {name: (data / name).read_bytes() for name in others} == others
     assert ("huaweicloud,cn-north-4,cn-north-4,p3.16xlarge.8,A100-80GB,8,80.0,,64.0,512.0,ethernet,0,36.0,,,"
@@ -213,7 +216,7 @@ def test_a_refresh_throttled_mid_way_changes_no_byte(http, tmp_path):
     ask(http, "cn-north-4", name="cn-north-4_ratings.json")
     ask(http, "cn-east-3", name="throttled.json", status=429)
     with pytest.raises(FetchError, match="cn-east-3: throttled"):
-        refresh("huaweicloud", ["cn-north-4", "cn-east-3"], data, lambda _: None, TODAY, now=NOW)
+        refresh("huaweicloud", ["cn-north-4", "cn-east-3"], data, lambda _: None, TODAY)
     assert snapshot_files(data) == before
 
 

@@ -1,23 +1,27 @@
 """Tencent CVM price fetcher: recorded DescribeZoneInstanceConfigInfos answers replayed over
-HTTP -> CNY Offerings per zone; each bad answer -> a one-line FetchError. Hand-checked prices in
-the comments; fixture provenance in fixtures/tencentcloud/README.md."""
+HTTP to the official SDK (`responses` intercepts its `requests` calls, so the SDK builds and
+signs each real request) -> CNY Offerings per zone; each bad answer -> a one-line FetchError.
+Hand-checked prices in the comments; fixture provenance in fixtures/tencentcloud/README.md."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
+import requests
 import responses
 from recorded_pages import cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, tencentcloud
-from profiles.catalog.fetchers.tencentcloud_api import URL, Credentials, authorization
 from profiles.catalog.refresh import validate
 
+URL = "https://cvm.tencentcloudapi.com/"
 FAMILIES = list(tencentcloud.FAMILIES)
-DOC_PAYLOAD = '{"Limit": 1, "Filters": [{"Values": ["\\u672a\\u547d\\u540d"], "Name": "instance-name"}]}'
+TC3 = re.compile(r"TC3-HMAC-SHA256 Credential=AKID-test-id/(?P<date>\d{4}-\d{2}-\d{2})/cvm/tc3_request, "
+                 r"SignedHeaders=content-type;host, Signature=[0-9a-f]{64}")
 
 
 @pytest.fixture(autouse=True)
@@ -50,14 +54,6 @@ def fetch_one_line_error(regions=("ap-beijing",)) -> str:
     return message
 
 
-def test_signature_matches_the_documented_example():
-    header = authorization(Credentials("AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE", "Gu5t9xGARNpq86cd98joQYCN3EXAMPLE"),
-                           DOC_PAYLOAD, 1551113065)
-    assert header == (
-        "TC3-HMAC-SHA256 Credential=AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE/2019-02-25/cvm/tc3_request, "
-        "SignedHeaders=content-type;host, Signature=72e494ea809ad7a8c8f7a4507b9bddcbaa8e581f516e8da2f66e2c5a96525168")
-
-
 def test_recorded_answers_become_cny_offerings_per_zone(http):
     both(http)
     lines: list[str] = []
@@ -85,10 +81,13 @@ def test_recorded_answers_become_cny_offerings_per_zone(http):
 def test_requests_carry_the_common_headers_and_a_signature(http):
     both(http)
     tencentcloud.fetch(["ap-beijing"], lambda _: None)
-    request = http.calls[0].request
-    stamp = int(request.headers["X-TC-Timestamp"])
-    assert request.headers["Authorization"] == authorization(
-        Credentials("AKID-test-id", "test-key-not-real"), request.body.decode(), stamp)
+    for call in http.calls:
+        headers = call.request.headers
+        signed = TC3.fullmatch(headers["Authorization"])
+        assert signed, headers["Authorization"]  # the SDK signed it with the SecretId from the environment
+        stamp = dt.datetime.fromtimestamp(int(headers["X-TC-Timestamp"]), dt.timezone.utc)
+        assert signed["date"] == stamp.strftime("%Y-%m-%d")  # the credential scope is the request's day
+        assert headers["Host"] == "cvm.tencentcloudapi.com" and "test-key-not-real" not in str(headers)
 
 
 def test_missing_credentials_name_the_variables(monkeypatch):
@@ -119,6 +118,20 @@ def test_an_answer_that_breaks_mid_transfer_is_partial(http):
     assert fetch_one_line_error() == (
         "Tencent Cloud CVM API, DescribeZoneInstanceConfigInfos SPOTPAID in ap-beijing: "
         "the answer broke off mid-page (partial page); run the refresh again")
+
+
+def test_an_http_error_page_is_not_shown(http):
+    answer(http, "POSTPAID_BY_HOUR", status=502, body=b"<html><body>502 Bad Gateway</body></html>",
+           content_type="text/html")
+    assert fetch_one_line_error() == (
+        "Tencent Cloud CVM API, DescribeZoneInstanceConfigInfos POSTPAID_BY_HOUR in ap-beijing: "
+        "an HTTP error without a Response object (ServerNetworkError); retry later")
+
+
+def test_a_connection_that_fails_is_a_network_error(http):
+    answer(http, "POSTPAID_BY_HOUR", body=requests.exceptions.ConnectionError("connection refused"))
+    assert fetch_one_line_error().endswith("POSTPAID_BY_HOUR in ap-beijing: request failed (ClientNetworkError); "
+                                           "check the network and retry")
 
 
 def test_an_item_without_its_price_is_partial(http):

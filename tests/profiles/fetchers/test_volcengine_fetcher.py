@@ -1,25 +1,30 @@
 """Volcengine billing fetcher: recorded `QueryPriceForPayAsYouGo` answers replayed over HTTP
+from a loopback server to the official SDK (it speaks urllib3, so `responses` cannot
+intercept it; the SDK is pointed at the server and sends its real, signed requests)
 -> CNY-priced Offerings for the one described type; each bad answer or missing input -> a
 one-line FetchError. Fixtures and their provenance: tests/profiles/fixtures/volcengine."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+import re
 
 import pytest
-import responses
-from recorded_pages import FIXTURES, cut_short, page_bytes, page_json
-from responses import matchers
+from loopback import Replayer, Reply, closed_port_url
+from recorded_pages import FIXTURES, page_bytes, page_json
 
 from profiles.catalog.fetchers import FetchError, volcengine
-from profiles.catalog.fetchers.volcengine_billing import HOST, QUERY, Credentials, signed_headers
 
 KEYS = {"VOLCENGINE_ACCESS_KEY": "AKLTEXAMPLEACCESSKEY0000000000000001",
         "VOLCENGINE_SECRET_KEY": "ExampleSecretKey00000000000000000000000000001=="}
-NOW = dt.datetime(2026, 11, 29, 8, 30, 0, tzinfo=dt.timezone.utc)
+QUERY = {"Action": "QueryPriceForPayAsYouGo", "Version": "2022-01-01"}
+SIGNED = re.compile(r"HMAC-SHA256 Credential=AKLTEXAMPLEACCESSKEY0000000000000001/(?P<day>\d{8})/cn-beijing/billing/"
+                    r"request, SignedHeaders=(?P<signed>[a-z0-9;-]+), Signature=[0-9a-f]{64}")
 CODES = page_json("volcengine", "price_codes.json")
 BEIJING = "EXAMPLE_GNI2_3XLARGE_CN_BEIJING"
+WHERE = "Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing"
 
 
 @pytest.fixture(autouse=True)
@@ -29,19 +34,19 @@ def environment(monkeypatch):
     monkeypatch.setenv(volcengine.CODES_ENV, str(FIXTURES / "volcengine" / "price_codes.json"))
 
 
-def ask(http: responses.RequestsMock, configuration: str = BEIJING, name: str = "", **answer) -> None:
-    """Expect one price query for `configuration`; answer with a recorded file or `answer`."""
-    body = {"Product": "EXAMPLE_ECS_PRODUCT", "ConfigList": [
+def ask(loopback: Replayer, configuration: str = BEIJING, name: str = "", status: int = 200, json_body=None,
+        body: bytes | None = None, cut_after: int | None = None) -> None:
+    """Expect one price query for `configuration`; answer with a recorded file, `json_body` or `body`."""
+    asked = {"Product": "EXAMPLE_ECS_PRODUCT", "ConfigList": [
         {"ChargeItemCode": "EXAMPLE_INSTANCE_CHARGE_ITEM", "ConfigurationCode": configuration,
          "Quantity": 1, "UseDuration": 1}]}
-    reply = {"body": page_bytes("volcengine", name)} if name else {}
-    http.add(responses.POST, f"https://{HOST}/", **{**reply, **answer},
-             match=[matchers.query_param_matcher(QUERY), matchers.json_params_matcher(body)])
+    raw = page_bytes("volcengine", name) if name else json.dumps(json_body).encode() if json_body else body or b""
+    loopback.add("POST", "/", Reply(raw, status, cut_after=cut_after),
+                 match=lambda request: request.query == QUERY and request.json() == asked)
 
 
 def fetch(regions=("cn-beijing",), lines=None, **kwargs):
-    return volcengine.fetch(list(regions) if regions else None, (lines if lines is not None else []).append,
-                            now=NOW, **kwargs)
+    return volcengine.fetch(list(regions) if regions else None, (lines if lines is not None else []).append, **kwargs)
 
 
 def one_line_error(regions=("cn-beijing",), **kwargs) -> str:
@@ -52,11 +57,11 @@ def one_line_error(regions=("cn-beijing",), **kwargs) -> str:
     return message
 
 
-def test_every_region_of_the_codes_is_priced_and_undescribed_types_are_skipped(http):
-    ask(http, name="cn-beijing_gni2.3xlarge.json")
-    ask(http, "EXAMPLE_GNI2_3XLARGE_CN_SHANGHAI", "cn-shanghai_gni2.3xlarge.json")
+def test_every_region_of_the_codes_is_priced_and_undescribed_types_are_skipped(loopback):
+    ask(loopback, name="cn-beijing_gni2.3xlarge.json")
+    ask(loopback, "EXAMPLE_GNI2_3XLARGE_CN_SHANGHAI", "cn-shanghai_gni2.3xlarge.json")
     lines: list[str] = []
-    rows = fetch(None, lines)
+    rows = fetch(None, lines, endpoint=loopback.url)
     # OriginalAmount, not the discounted 9.612 of this account's DiscountDetail.
     assert [(o.region, o.instance_type, o.on_demand_native) for o in rows] == [
         ("cn-beijing", "ecs.gni2.3xlarge", 10.68), ("cn-shanghai", "ecs.gni2.3xlarge", 10.9)]
@@ -73,24 +78,25 @@ def test_every_region_of_the_codes_is_priced_and_undescribed_types_are_skipped(h
                      "volcengine cn-shanghai: ecs.gni2.3xlarge 10.9 CNY/h"]
 
 
-def test_a_region_list_selects_its_codes_and_the_request_is_signed(http):
-    ask(http, "EXAMPLE_GNI2_3XLARGE_CN_SHANGHAI", "cn-shanghai_gni2.3xlarge.json")
-    assert [o.region for o in fetch(["cn-shanghai"])] == ["cn-shanghai"]
-    headers = http.calls[0].request.headers
-    assert headers["X-Date"] == "20261129T083000Z"
-    assert headers["Authorization"].startswith(f"HMAC-SHA256 Credential={KEYS['VOLCENGINE_ACCESS_KEY']}/20261129/"
-                                               "cn-beijing/billing/request, SignedHeaders=content-type;host;"
-                                               "x-content-sha256;x-date, ")
+def test_a_region_list_selects_its_codes_and_the_request_is_signed(loopback):
+    ask(loopback, "EXAMPLE_GNI2_3XLARGE_CN_SHANGHAI", "cn-shanghai_gni2.3xlarge.json")
+    assert [o.region for o in fetch(["cn-shanghai"], endpoint=loopback.url)] == ["cn-shanghai"]
+    request = loopback.calls[0]
+    sent = dt.datetime.strptime(request.headers["x-date"], "%Y%m%dT%H%M%SZ").replace(tzinfo=dt.timezone.utc)
+    assert abs(dt.datetime.now(dt.timezone.utc) - sent) < dt.timedelta(minutes=5)
+    signed = SIGNED.fullmatch(request.headers["authorization"])
+    assert signed, request.headers["authorization"]
+    assert signed["day"] == request.headers["x-date"][:8]  # the credential scope is the request's day
+    assert {"host", "x-content-sha256", "x-date"} <= set(signed["signed"].split(";"))
+    # the signed body hash is that of the body received: the signature covers the price query
+    assert request.headers["x-content-sha256"] == hashlib.sha256(request.body).hexdigest()
+    assert KEYS["VOLCENGINE_SECRET_KEY"] not in str(request.headers)
 
 
-def test_signature_matches_the_official_sdk_signer():
-    # Known answer computed by volcenginesdkcore 5.0.54 `SignerV4.sign` (same headers, body,
-    # query, region cn-beijing, service billing, X-Date); see the fixtures README.
-    body = {"Product": "EXAMPLE_PRODUCT", "ConfigList": [{"ChargeItemCode": "EXAMPLE_CHARGE_ITEM",
-            "ConfigurationCode": "EXAMPLE_CONFIGURATION", "Quantity": 1, "UseDuration": 1}]}
-    headers = signed_headers(Credentials(*KEYS.values()), json.dumps(body, separators=(",", ":")).encode(), NOW)
-    assert headers["Authorization"].endswith(
-        "Signature=05b3992bc73382b8dea4b2f3bbc7b2fe4824ab7ca8b4eaae1bed5707f4dc2fe7")
+def test_a_refused_connection_is_a_network_error():
+    assert one_line_error(endpoint=closed_port_url()) == (
+        "Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing: request failed "
+        "(ConnectionRefusedError); check the network and retry")
 
 
 @pytest.mark.parametrize(("answer", "message"), [
@@ -104,14 +110,16 @@ def test_signature_matches_the_official_sdk_signer():
     pytest.param({"name": "invalid_code.json"}, "HTTP 200, InvalidParameter (The specified parameter ConfigurationCode"
                  " is not valid.); check the price codes or retry later", id="error-in-a-200"),
     pytest.param({"name": "empty.json"}, "no price in the answer (empty answer); check the codes", id="empty"),
-    pytest.param(cut_short(page_bytes("volcengine", "cn-beijing_gni2.3xlarge.json"), 300), "the answer broke off "
+    pytest.param({"name": "cn-beijing_gni2.3xlarge.json", "cut_after": 300}, "the answer broke off "
                  "(partial answer); run the refresh again", id="broken-transfer"),
+    pytest.param({"body": b"<html><body>502 Bad Gateway</body></html>", "status": 502}, "HTTP 502; check the "
+                 "price codes or retry later", id="html-error-page"),
     pytest.param({"body": page_bytes("volcengine", "cn-beijing_gni2.3xlarge.json")[:300]}, "no 'Result' object "
                  "(malformed or cut short); run the refresh again", id="malformed-json"),
 ])
-def test_each_bad_answer_is_a_one_line_error(http, answer, message):
-    ask(http, **answer)
-    assert one_line_error() == f"Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing: {message}"
+def test_each_bad_answer_is_a_one_line_error(loopback, answer, message):
+    ask(loopback, **answer)
+    assert one_line_error(endpoint=loopback.url) == f"{WHERE}: {message}"
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -123,11 +131,11 @@ def test_each_bad_answer_is_a_one_line_error(http, answer, message):
                  id="not-a-number"),
     pytest.param({"OriginalAmount": "0"}, "OriginalAmount '0' is not a positive number (malformed); retry", id="zero"),
 ])
-def test_malformed_fields_are_refused(http, change, message):
+def test_malformed_fields_are_refused(loopback, change, message):
     body = page_json("volcengine", "cn-beijing_gni2.3xlarge.json")
     (body["Result"] if set(change) & {"Currency", "ConfigList"} else body["Result"]["ConfigList"][0]).update(change)
-    ask(http, json=body)
-    assert one_line_error() == f"Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing: {message}"
+    ask(loopback, json_body=body)
+    assert one_line_error(endpoint=loopback.url) == f"{WHERE}: {message}"
 
 
 def test_missing_credentials_name_the_variables(monkeypatch):

@@ -1,0 +1,80 @@
+"""The job's dataset: where it lives (the team's bucket) and how big it is; which clouds can link it.
+
+A cloud that can link a bucket to its file system has a module `clouds/<cloud>/data.py` with:
+
+- `SCHEME`: its bucket URI scheme (`s3`, `gs`);
+- `split_uri(uri) -> (bucket, prefix)`: parses the URI, raising `ValueError` naming `data.source`;
+- `LINK`: how the file system gets the data, `lazy` (files load on first read, no copy step,
+  e.g. an FSx data repository association) or `import` (an import job copies the data before
+  training: staging time counts in the job's hours);
+- `NEEDS_FILE_SYSTEM`: True when the link goes through the file system (a stack with `data` then
+  needs `file_system`).
+
+Clouds without that module cannot link a bucket yet; `data_problem` says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class DataConfig(BaseModel):
+    """The dataset of a job, as a stack carries it.
+
+    Attributes:
+        source: URI of the dataset in the team's bucket (`s3://bucket/prefix`, `gs://...`).
+        size_gib: dataset size, GiB; None when unknown.
+        files: number of files (samples) in it; None when unknown.
+        mean_file_mib: mean file size, MiB; None to derive it from `size_gib / files`.
+        passes: passes over the data during the job (epochs).
+        write_back: True to export checkpoints and results written under the linked path back
+            to the bucket (the node may then write that prefix, and nothing else).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    source: str = Field(min_length=1, description="Dataset URI in the team's bucket.")
+    size_gib: float | None = Field(default=None, gt=0, description="Dataset size, GiB.")
+    files: int | None = Field(default=None, ge=1, description="Number of files.")
+    mean_file_mib: float | None = Field(default=None, gt=0, description="Mean file size, MiB.")
+    passes: float = Field(default=1, gt=0, description="Passes over the data (epochs).")
+    write_back: bool = Field(default=False, description="Export results to the bucket.")
+
+
+def link_for(provider: str) -> ModuleType | None:
+    """The cloud's bucket-link module (`clouds.<provider>.data`), or None when it has none."""
+    try:
+        return importlib.import_module(f"clouds.{provider}.data")
+    except ModuleNotFoundError:
+        return None
+
+
+def scheme_of(uri: str) -> str:
+    """`s3` for `s3://bucket/x`; "" when the URI has no scheme."""
+    head, sep, _ = uri.partition("://")
+    return head.lower() if sep else ""
+
+
+def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str | None:
+    """Why `provider`'s cluster cannot link `data` (one line naming the field and the fix), or None.
+
+    Checks, in order: the cloud has a bucket link at all, the URI's scheme is the cloud's own
+    bucket scheme, the URI parses, and a file system exists when the link goes through one.
+    """
+    link = link_for(provider)
+    if link is None:
+        return (f"data.source: {provider} cannot link a bucket to its file system in trainstack yet; "
+                "copy the data onto the file system yourself and drop `data`, or pick another provider")
+    if scheme_of(data.source) != link.SCHEME:
+        return (f"data.source: '{data.source}' is not a {link.SCHEME}:// bucket, the only kind {provider} can link; "
+                f"copy the data to a {link.SCHEME}:// bucket or pick the cloud that holds it")
+    try:
+        link.split_uri(data.source)
+    except ValueError as exc:
+        return str(exc)
+    if link.NEEDS_FILE_SYSTEM and not has_file_system:
+        return f"data: the {provider} bucket link goes through the file system; add a file_system"
+    return None

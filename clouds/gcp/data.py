@@ -1,0 +1,38 @@
+"""Cloud Storage datasets on Google Cloud: the URI form and the node's bucket role (see `clouds.data`).
+
+Google Cloud Managed Lustre copies data in from Cloud Storage with an import job
+(`gcloud lustre instances import-data`), which no Pulumi resource models; the job's staging
+time counts in its hours (`profiles.cost.data_path`). The node service account may read the
+bucket (and write it with write-back), and nothing else in Cloud Storage.
+"""
+
+from __future__ import annotations
+
+import re
+
+SCHEME = "gs"
+LINK = "import"
+NEEDS_FILE_SYSTEM = True
+READ_ROLE = "roles/storage.objectViewer"  # get and list objects
+WRITE_ROLE = "roles/storage.objectUser"  # also create, overwrite and delete objects
+_GS_URI = re.compile(r"^gs://(?P<bucket>[a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:/(?P<prefix>.*))?$")
+
+
+def split_uri(uri: str) -> tuple[str, str]:
+    """`gs://bucket/some/prefix` -> `("bucket", "some/prefix/")`; "" for a whole bucket.
+
+    Raises:
+        ValueError: `data.source: ...` naming the expected form.
+    """
+    match = _GS_URI.match(uri.strip())
+    if not match:
+        raise ValueError(f"data.source: '{uri}' is not a Cloud Storage URI; write it like gs://my-bucket/datasets/imagenet")
+    prefix = (match.group("prefix") or "").strip("/")
+    return match.group("bucket"), f"{prefix}/" if prefix else ""
+
+
+def import_command(instance: str, zone: str, project: str, uri: str) -> str:
+    """The `gcloud` command that imports the dataset into the Managed Lustre instance (run once
+    after `pulumi up`; the instance mounts at the cluster's file-system mount point)."""
+    return (f"gcloud lustre instances import-data {instance} --location={zone} --project={project} "
+            f"--gcs-path-uri={uri.rstrip('/')}/ --lustre-path=/")

@@ -1,0 +1,86 @@
+"""The workload's `data:` section: the dataset in the team's bucket, with the shorthands users type.
+
+```yaml
+data: {source: s3://team-data/imagenet, size: 2TiB, files: 1.28M, passes: 90, write_back: true}
+```
+
+`size` accepts `2TiB`, `140GiB`, `500GB`; `files` `1.28M`; `mean_file_size` `110KiB`/`0.1MiB` (else
+size / files). Without a `file_system`, the workload gets one sized for the data and the
+checkpoints (`profiles.cost.data_path.capacity_gib`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from clouds.data import DataConfig
+from profiles.cost.data_path import capacity_gib, checkpoint_gib
+from profiles.units import not_bool, parse_count, parse_size_gib
+
+
+class DataSpec(BaseModel):
+    """The job's dataset.
+
+    Attributes:
+        source: dataset URI in the team's bucket (`s3://bucket/prefix`, `gs://bucket/prefix`).
+        size_gib: dataset size, GiB (YAML `size`).
+        files: number of files (YAML `files`, accepts `1.28M`).
+        mean_file_mib: mean file size, MiB (YAML `mean_file_size`, accepts `110KiB`).
+        passes: passes over the data (epochs).
+        write_back: export checkpoints and results to the bucket.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
+    EXAMPLE: ClassVar[str] = "{source: s3://team-data/imagenet, size: 2TiB, files: 1.28M}"
+
+    source: str = Field(min_length=1, description="Dataset URI in the team's bucket.")
+    size_gib: float | None = Field(default=None, alias="size", gt=0, description="Dataset size, GiB.")
+    files: int | None = Field(default=None, ge=1, description="Number of files.")
+    mean_file_mib: float | None = Field(default=None, alias="mean_file_size", gt=0, description="Mean file size, MiB.")
+    passes: float = Field(default=1, gt=0, description="Passes over the data (epochs).")
+    write_back: bool = Field(default=False, description="Export results to the bucket.")
+
+    @field_validator("size_gib", mode="before")
+    @classmethod
+    def _size(cls, value: object) -> object:
+        return None if value is None else parse_size_gib(value)
+
+    @field_validator("mean_file_mib", mode="before")
+    @classmethod
+    def _mean(cls, value: object) -> object:
+        return None if value is None else parse_size_gib(value) * 1024
+
+    @field_validator("files", mode="before")
+    @classmethod
+    def _files(cls, value: object) -> object:
+        return None if value is None else round(parse_count(value))
+
+    @field_validator("passes", mode="before")
+    @classmethod
+    def _passes(cls, value: object) -> object:
+        return not_bool(value)
+
+    def config(self) -> DataConfig:
+        """The stack's `data` (`clouds.data.DataConfig`)."""
+        return DataConfig(source=self.source, size_gib=self.size_gib, files=self.files,
+                          mean_file_mib=self.mean_file_mib, passes=self.passes, write_back=self.write_back)
+
+
+def sized_file_system(data: dict[str, Any], params: object | None) -> dict[str, Any] | None:
+    """A `file_system` mapping sized for raw `data` (as typed) plus checkpoints of `params`, or None
+    when the data's size is not given (or unreadable: `DataSpec` then reports it).
+
+    Capacity = (data + checkpoints) x (1 + headroom), rounded up to a whole GiB (see
+    `profiles.cost.data_path`); throughput stays the file system's default.
+    """
+    try:
+        size = parse_size_gib(data["size"]) if data.get("size") is not None else None
+        count = parse_count(params) if params is not None else 0.0
+    except (ValueError, TypeError):
+        return None
+    if size is None:
+        return None
+    needed = capacity_gib(size, checkpoint_gib(count) if count else 0.0)
+    return {"capacity": f"{-(-needed // 1):.0f}GiB"}

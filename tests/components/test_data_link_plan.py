@@ -1,0 +1,85 @@
+"""`data:` end to end: the workload sizes the file system, the resolver keeps the clouds that can
+link the bucket, the stack carries it, and the plan links the bucket with a bucket-scoped node policy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from clouds.contract import ClusterConfig
+from policies.registry import evaluate
+from profiles.catalog.loader import load_catalog
+from profiles.explain import NoMatchError
+from profiles.resolver import resolve
+from profiles.spec import load_spec, parse_spec
+from profiles.stack_writer import cluster_config
+from tests.clusters import BASE_CLUSTER
+from tests.components.test_data_safety import write_stack
+from trainstack.plan import run_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = "s3://team-datasets/imagenet/train"
+
+
+def test_the_example_workload_resolves_to_a_sized_linked_file_system():
+    spec = load_spec(ROOT / "profiles/workloads/imagenet-s3.yaml")
+    # (2,048 GiB of data, no model params for checkpoints) x 1.25 headroom = 2,560 GiB requested
+    assert spec.file_system is not None and spec.file_system.capacity_gib == 2560
+    resolution = resolve(spec, load_catalog().offerings)
+    choice = resolution.choice.candidate
+    assert choice.offering.provider == "aws"
+    assert choice.storage.capacity_gib == 4800  # FSx PERSISTENT_2: 1,200, 2,400, then steps of 2,400
+    assert any(n.startswith("data: GPUs can read") for n in choice.notes)
+    config = cluster_config(spec, choice, "test")
+    assert config.data is not None and config.data.source == SOURCE and config.data.write_back
+    assert config.data.size_gib == 2048 and config.data.files == 1_280_000 and config.data.passes == 90
+
+
+def test_only_the_cloud_holding_the_bucket_can_link_it():
+    base = {"name": "x", "accelerators": ["A100:8", "H100:8"], "hours": "10h",
+            "data": {"source": "s3://team-datasets/x", "size": "100GiB"}}
+    offerings = load_catalog().offerings
+    choices = resolve(parse_spec(base), offerings, top=50)
+    assert {c.offering.provider for c in choices.candidates} == {"aws"}
+    with pytest.raises(NoMatchError, match=r"data\.source: .* cannot link a bucket|only kind"):
+        resolve(parse_spec({**base, "providers": ["azure"]}), offerings)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    pytest.param({"data": {"source": "gs://team-datasets/x"}}, "is not a s3:// bucket, the only kind aws can link",
+                 id="other-clouds-bucket"),
+    pytest.param({"data": {"source": SOURCE}, "file_system": None}, "goes through the file system; add a file_system",
+                 id="no-file-system"),
+    pytest.param({"provider": "azure", "region": "eastus", "zone": "1", "instance_type": "Standard_ND96asr_v4",
+                  "data": {"source": "https://acct.blob.core.windows.net/data"}},
+                 "azure cannot link a bucket to its file system in trainstack yet", id="cloud-without-link"),
+])
+def test_the_contract_refuses_a_link_the_cloud_cannot_make(change, message):
+    with pytest.raises(ValidationError, match=message):
+        ClusterConfig(**{**BASE_CLUSTER, **change})
+
+
+def test_plan_links_the_bucket_and_scopes_the_node_policy(tmp_path):
+    write_stack(tmp_path, "training-a100", data={"source": SOURCE, "size_gib": 2048, "write_back": False})
+    result = run_plan("training-a100", tmp_path)
+    by_type = {r["type"]: r for r in result.resources}
+    link = by_type["aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation"]["inputs"]
+    assert link["dataRepositoryPath"] == "s3://team-datasets/imagenet/train/"
+    assert link["fileSystemId"] == "training-a100-fsx-id"
+    assert "autoExportPolicy" not in link["s3"]
+    policy = json.loads(by_type["aws:iam/rolePolicy:RolePolicy"]["inputs"]["policy"])
+    assert [s["Resource"] for s in policy["Statement"]] == [
+        "arn:aws:s3:::team-datasets", "arn:aws:s3:::team-datasets/imagenet/train/*"]
+    assert [r.rule for r in evaluate(result.resources) if r.violations] == []
+
+
+@pytest.mark.parametrize(("write_back", "role"), [(False, "roles/storage.objectViewer"), (True, "roles/storage.objectUser")])
+def test_gcp_nodes_may_use_the_dataset_bucket_only(tmp_path, write_back, role):
+    write_stack(tmp_path, "training-a3-gcp", data={"source": "gs://team-datasets/imagenet", "write_back": write_back})
+    result = run_plan("training-a3-gcp", tmp_path)
+    members = [r["inputs"] for r in result.resources if r["type"] == "gcp:storage/bucketIAMMember:BucketIAMMember"]
+    assert members == [{"bucket": "team-datasets", "role": role,
+                        "member": "serviceAccount:training-a3-gcp-nodes@mock-project.iam.gserviceaccount.com"}]
