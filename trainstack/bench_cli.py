@@ -105,3 +105,20 @@ def _by_hand(stack: str, script: Path, nodes: int) -> list[str]:
         "  needs on every node: trainstack installed (pip install -e '.[torch]'), nccl-tests in $NCCL_TESTS, "
         "MPI; DCGM is used where installed",
     ]
+
+
+@bench_app.command("import")
+def import_results(
+    results: list[Path] = typer.Argument(..., help="Results files from `trainstack bench parse -o run.json`."),
+) -> None:
+    """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
+    from profiles.measurements.store import StoreError, import_result, read_result
+
+    try:
+        for path in results:  # every file is checked before any is stored: nothing half-imported
+            read_result(path)
+        for path in results:
+            target, new = import_result(path, _project_dir())
+            typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
+    except StoreError as exc:
+        fail(str(exc))

@@ -44,6 +44,8 @@ def resolve(
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
     from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.measurements.speeds import use_measurements
+    from profiles.measurements.store import StoreError, load_store
     from profiles.resolver import NoMatchError
     from profiles.resolver import resolve as run_resolve
     from profiles.spec import SpecError, load_spec
@@ -51,13 +53,14 @@ def resolve(
     _check_outputs(plot, write_stack)  # before anything is resolved or written
     try:
         spec = load_spec(workload)
+        use_measurements(spec, load_store(project_dir()) if spec.work else ())  # trainstack bench: measured speeds
         catalog = load_catalog(providers=spec.providers or None)
         if not catalog.offerings and catalog.left_out:
             fail(_left_out_message(catalog))
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except NoMatchError as exc:
         fail(f"{exc}{_left_out_hint(catalog)}")
-    except (SpecError, CatalogError) as exc:
+    except (SpecError, CatalogError, StoreError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
         typer.echo(f"note: {_left_out_message(catalog)}", err=True)

@@ -18,13 +18,20 @@ KEY_INPUTS = (
 )
 
 
+def speed_of(offering: Any) -> str:
+    """Where the row's speed comes from: measured, published, estimated or given (trainstack bench)."""
+    from profiles.measurements.speeds import speed_of as speed
+
+    return speed(offering)
+
+
 def candidate_json(ranked: Any) -> dict:
     """One ranked candidate as the `--json` entry shape (USD figures for the whole cluster)."""
     c, o = ranked.candidate, ranked.candidate.offering
     return {
         "provider": o.provider, "region": o.region, "zone": o.zone, "instance_type": o.instance_type,
         "accelerator": o.accelerator, "accelerator_count": o.accelerator_count, "nodes": c.nodes,
-        "purchase": c.purchase, "hours": round(c.hours, 4), "usd_per_hour": round(c.usd_per_hour, 6),
+        "purchase": c.purchase, "hours": round(c.hours, 4), "speed": speed_of(o), "usd_per_hour": round(c.usd_per_hour, 6),
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
         "usd_total": round(c.usd_total, 2), "reason": ranked.reason, "notes": list(c.notes),
         "file_system": None if c.storage is None else {
@@ -66,14 +73,14 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     noun = "candidate" if resolution.matched == 1 else "candidates"
     table = Table(title=f"{spec.name}: {resolution.matched} {noun} (catalog {catalog_version})")
     for column in ("#", "provider", "region / zone", "instance type", "GPUs", "purchase",
-                   "hours", "USD/hour", "USD/job", "why"):
+                   "hours", "speed", "USD/hour", "USD/job", "why"):
         table.add_column(column, justify="right" if column in ("#", "hours", "USD/hour", "USD/job") else "left")
     for rank, ranked in enumerate((resolution.choice, *resolution.alternatives), start=1):
         c, o = ranked.candidate, ranked.candidate.offering
         why = escape(ranked.reason + "".join(f" [{n}]" for n in c.notes))
         table.add_row(
             str(rank), o.provider, f"{o.region} / {o.zone}", o.instance_type,
-            f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}",
+            f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}", speed_of(o),
             f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}", why,
             style="bold green" if rank == 1 else None,
         )

@@ -13,8 +13,9 @@ def summary_lines(result: RunResult) -> list[str]:
         lines.append(f"busbw {b.scope} {b.nodes} nodes / {b.ranks} GPUs: peak {b.peak_busbw_gbs:g} GB/s{avg}"
                      f"{'' if not b.wrong else f', {b.wrong} wrong values'}")
     for t in result.throughput:
+        step = f"step {t.step_time_s:.4f} s, " if t.step_time_s else ""
         lines.append(f"{t.model} {t.data} {t.precision}: {t.images_per_s_per_gpu:,.1f} images/s per GPU, "
-                     f"step {t.step_time_s:.4f} s, data loader {t.data_loader_share:.0%} of the step")
+                     f"{step}data loader {t.data_loader_share:.0%} of the step")
     if (g := result.gpu_samples) is not None:
         lines.append(f"GPU utilization {g.utilization_pct_mean:.1f} % mean (least busy GPU {g.utilization_pct_min_gpu:.1f} %), "
                      f"memory {g.memory_used_gib_max:.1f} / {g.memory_total_gib:.1f} GiB")

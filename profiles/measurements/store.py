@@ -1,0 +1,100 @@
+"""The measurement store: published seeds in this package plus the runs a user imported.
+
+Locations:
+  - `profiles/measurements/published/*.json`: sourced public figures (`provenance: published`).
+  - `<project>/measurements/*.json`: `trainstack bench import RESULTS...` copies each validated
+    results file there (the project is the folder holding Pulumi.yaml, as for `stacks/`), so
+    a team commits its measurements beside its stacks. `TRAINSTACK_MEASUREMENTS` names
+    another folder.
+A file is never overwritten: an identical one is reported as already imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from profiles.measurements.schema import RunResult
+
+PUBLISHED = Path(__file__).resolve().parent / "published"
+FOLDER = "measurements"
+
+
+class StoreError(ValueError):
+    """A results file that cannot be read or imported; the message is one line."""
+
+
+def store_dir(project: Path) -> Path:
+    """Where imported runs live for `project` (`TRAINSTACK_MEASUREMENTS` overrides)."""
+    override = os.environ.get("TRAINSTACK_MEASUREMENTS")
+    return Path(override) if override else project / FOLDER
+
+
+def read_result(path: Path) -> RunResult:
+    """One results file, validated.
+
+    Raises:
+        StoreError: unreadable, not JSON, another schema version, or invalid (names the field).
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read ({exc.strerror}); give a results file from `trainstack bench parse`") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise StoreError(f"{path}: not JSON; give a results file from `trainstack bench parse -o run.json`") from None
+    if isinstance(data, dict) and data.get("schema_version", 1) != 1:
+        raise StoreError(f"{path}: schema_version {data.get('schema_version')!r} is not one this trainstack reads (1); "
+                         "upgrade trainstack")
+    try:
+        return RunResult.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"]) or "file"
+        raise StoreError(f"{path}: {where}: {error['msg']}") from None
+
+
+def load_store(project: Path | None) -> tuple[RunResult, ...]:
+    """Every published seed, then every imported run of `project` (None: published only).
+
+    Raises:
+        StoreError: a stored file is invalid (names it).
+    """
+    paths = sorted(PUBLISHED.glob("*.json"))
+    if project is not None and store_dir(project).is_dir():
+        paths += sorted(store_dir(project).glob("*.json"))
+    return tuple(read_result(p) for p in paths)
+
+
+def import_result(path: Path, project: Path) -> tuple[Path, bool]:
+    """Validate `path` and copy it into the store.
+
+    Returns:
+        (stored file, whether it was new; False when the same run is already there).
+
+    Raises:
+        StoreError: the file is invalid, published, or does not say where it ran.
+    """
+    result = read_result(path)
+    if result.example:
+        raise StoreError(f"{path}: an illustrative example (example: true), not a measurement; import your own runs")
+    if result.provenance != "measured":
+        raise StoreError(f"{path}: provenance is {result.provenance}; only your own runs are imported "
+                         "(published figures ship in profiles/measurements/published)")
+    if not (result.provider and result.instance_type):
+        raise StoreError(f"{path}: provider and instance_type are unknown; parse the run with "
+                         "`trainstack bench parse ... -s STACK` so the store knows which offering it measured")
+    text = result.model_dump_json(indent=2, exclude_none=True) + "\n"
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    when = result.started.strftime("%Y%m%dT%H%M%S") if result.started else "undated"
+    target = store_dir(project) / f"{result.provider}-{result.instance_type}-x{result.nodes}-{when}-{digest}.json"
+    if target.exists():
+        return target, False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_suffix(".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(target)
+    return target, True
