@@ -85,7 +85,7 @@ def known_types(regions: Sequence[str] | None, instance_types: Sequence[str] | N
     Raises:
         FetchError: a region or type the snapshot does not list.
     """
-    rows = build_alicloud(None, "", snapshot)
+    rows = build_alicloud(snapshot, "", snapshot)  # the first two arguments are unused
     known_regions = sorted({o.region for o in rows})
     for region in regions or ():
         if region not in known_regions:

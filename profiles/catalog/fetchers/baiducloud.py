@@ -136,7 +136,9 @@ def is_postpaid_gpu(flavor: dict) -> bool:
 def accelerator_of(spec: str) -> tuple[str, int] | None:
     """(accelerator, GPUs) from a spec name's last part (`8A100-80g`); None for an unknown card."""
     match = _GPUS.match(spec.rsplit(".", 1)[-1])
-    name = CARDS.get(match["card"].lower()) if match else None
+    if match is None:
+        return None
+    name = CARDS.get(match["card"].lower())
     return (name, int(match["count"])) if name else None
 
 
@@ -156,7 +158,7 @@ def spec_price(call: Call, zone: str, flavor: dict) -> float:
     if not entries:
         raise FetchError(f"{where}: no specPrices entry for the spec (malformed or empty answer); "
                          "run the refresh again")
-    value = entries[0].get("specPrice")
+    value: Any = entries[0].get("specPrice")
     try:
         per_minute = float(value) if not isinstance(value, bool) else math.nan
     except (TypeError, ValueError):
@@ -175,7 +177,7 @@ def build_offering(region: str, zone: str, flavor: dict, cny_per_hour: float, da
 
     def number(key: str) -> float | None:
         try:
-            value = float(flavor.get(key))
+            value = float(flavor.get(key))  # type: ignore[arg-type]  # None or text: caught below
         except (TypeError, ValueError):
             return None
         return value if math.isfinite(value) and value > 0 else None

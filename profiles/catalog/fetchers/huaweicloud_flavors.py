@@ -38,7 +38,7 @@ class Flavor(NamedTuple):
     Attributes:
         name: ECS flavor name (`p3.16xlarge.8`); BSS prices it as `<name>.linux`.
         accelerator: normalized accelerator name (`A100-80GB`).
-        count: accelerators per instance.
+        gpus: accelerators per instance.
         vcpus: vCPUs per instance.
         memory_gib: host memory, GiB.
         network_gbps: max network bandwidth, Gbit/s.
@@ -47,7 +47,7 @@ class Flavor(NamedTuple):
 
     name: str
     accelerator: str
-    count: int
+    gpus: int
     vcpus: int
     memory_gib: int
     network_gbps: int
@@ -72,7 +72,7 @@ def to_offering(flavor: Flavor, region: str, cny_per_hour: float, date: str) -> 
     loader converts with the recorded rate, `profiles.catalog.rates`)."""
     return Offering(
         provider="huaweicloud", region=region, zone=region, instance_type=flavor.name,
-        accelerator=flavor.accelerator, accelerator_count=flavor.count,
+        accelerator=flavor.accelerator, accelerator_count=flavor.gpus,
         accelerator_memory_gib=float(ACCELERATORS[flavor.accelerator].memory_gib),
         form_factor=flavor.form_factor, vcpus=float(flavor.vcpus), memory_gib=float(flavor.memory_gib),
         interconnect="ethernet", max_efa_interfaces=0, network_gbps=float(flavor.network_gbps),

@@ -2,9 +2,9 @@
 credentials, one signed POST and its error checks (one-line `FetchError`s).
 
 The SDK (`volcenginesdkbilling` on `volcenginesdkcore`, packages of `volcengine-python-sdk`,
-the `[china]` extra; imported on the first call, so resolving never loads it) resolves the
-global billing host `billing.volcengineapi.com` (its endpoint table marks billing global),
-signs with HMAC-SHA256 (`X-Date`, `X-Content-Sha256`; credential scope
+the `[china]` extra; imported on the first call, so resolving never loads it) calls the
+global billing host `billing.volcengineapi.com` (the API overview names it; left to itself,
+the SDK would send a region outside its bootstrap list to `open.volcengineapi.com`), signs with HMAC-SHA256 (`X-Date`, `X-Content-Sha256`; credential scope
 `<date>/<region>/billing/request`), POSTs JSON to
 `/?Action=QueryPriceForPayAsYouGo&Version=2022-01-01`. Request `{"Product", "ConfigList":
 [{"ChargeItemCode", "ConfigurationCode", "Count", "Quantity", "UseDuration"}]}`; answer
@@ -32,6 +32,7 @@ from profiles.catalog.fetchers.sdk import load
 
 API = "Volcengine billing QueryPriceForPayAsYouGo"
 PACKAGE = "volcenginesdkbilling"
+HOST = "billing.volcengineapi.com"
 SIGNING_REGION = "cn-beijing"
 ENV = ("VOLCENGINE_ACCESS_KEY", "VOLCENGINE_SECRET_KEY")
 # Volcengine OpenAPI common error codes (as quoted by public clients of the API).
@@ -64,7 +65,7 @@ def new_api(creds: Credentials, endpoint: str | None = None) -> Any:
 
     Args:
         creds: the access key pair.
-        endpoint: `scheme://host[:port]` to call instead of the SDK's billing endpoint.
+        endpoint: `scheme://host[:port]` to call instead of `https://billing.volcengineapi.com`.
 
     Raises:
         FetchError: the SDK is not installed.
@@ -75,8 +76,7 @@ def new_api(creds: Credentials, endpoint: str | None = None) -> Any:
     config.ak, config.sk, config.region = creds.ak, creds.sk, SIGNING_REGION
     config.connect_timeout = config.read_timeout = float(TIMEOUT_SECONDS)
     config.auto_retry = False  # a refresh is re-run by hand; throttling is reported, not waited out
-    if endpoint:
-        config.host = endpoint
+    config.host = endpoint or HOST
     return billing.BILLINGApi(core.ApiClient(config))
 
 

@@ -185,7 +185,7 @@ def test_a_display_name_is_not_a_region():
 
 
 def test_flavor_table_agrees_with_the_cluster_component_facts():
-    assert {f.name: f.count for f in FLAVORS} == FLAVOR_ACCELERATOR_COUNTS
+    assert {f.name: f.gpus for f in FLAVORS} == FLAVOR_ACCELERATOR_COUNTS
     for flavor in FLAVORS:
         assert flavor.accelerator in flavor_family(flavor.name).accelerators
 

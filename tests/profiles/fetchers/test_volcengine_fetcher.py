@@ -93,6 +93,21 @@ def test_a_region_list_selects_its_codes_and_the_request_is_signed(loopback):
     assert KEYS["VOLCENGINE_SECRET_KEY"] not in str(request.headers)
 
 
+def test_without_an_endpoint_the_sdk_calls_the_global_billing_host(monkeypatch):
+    import volcenginesdkcore.rest
+
+    sent: list[tuple[str, object]] = []
+
+    def record(_client, method, url, query_params=None, **_kwargs):
+        sent.append((url, query_params))
+        raise ConnectionRefusedError("not sent: recorded by the test")
+
+    monkeypatch.setattr(volcenginesdkcore.rest.RESTClientObject, "request", record)
+    assert one_line_error().endswith("request failed (ConnectionRefusedError); check the network and retry")
+    assert sent == [("https://billing.volcengineapi.com/", [("Action", "QueryPriceForPayAsYouGo"),
+                                                             ("Version", "2022-01-01")])]
+
+
 def test_a_refused_connection_is_a_network_error():
     assert one_line_error(endpoint=closed_port_url()) == (
         "Volcengine billing QueryPriceForPayAsYouGo, ecs.gni2.3xlarge in cn-beijing: request failed "
