@@ -12,6 +12,7 @@ the engine or any cloud SDK.
 from __future__ import annotations
 
 import ipaddress
+import shlex
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -64,6 +65,53 @@ class FileSystemConfig(BaseModel):
     )
 
 
+class JobConfig(BaseModel):
+    """The training job every node runs under torchrun (the node agent, `nodeagent/`).
+
+    Attributes:
+        command: the training script and its arguments as torchrun takes them
+            (`/fsx/code/train.py --lr 3e-4`); with `module`, the first word is a module.
+        script: instead of `command`, a script on the shared file system to run as is.
+        workdir: working directory (on the shared file system); None = its mount point.
+        checkpoint_dir: the job's checkpoints, exported as `TRAINSTACK_CHECKPOINT_DIR`;
+            None = `<workdir>/checkpoints/<cluster>`.
+        nproc_per_node: processes per node; None = the node's accelerator count.
+        min_nodes: the job keeps running with this many nodes (torchrun `--nnodes=MIN:MAX`,
+            MAX = the cluster's nodes); None = all nodes (a lost node is waited for).
+        max_restarts: worker-group failures torchrun restarts from (`--max-restarts`); a
+            replaced node joining is a membership change and does not count.
+        env: extra environment of the training processes (no secrets: stack files are plain).
+        python: the interpreter with torch on the node (e.g. a venv on the shared file system).
+        module: run `command`'s first word as a Python module (`python -m`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    command: str | None = Field(default=None, min_length=1, description="Script and arguments.")
+    script: str | None = Field(default=None, min_length=1, description="Script on the shared file system.")
+    workdir: str | None = Field(default=None, description="Working directory; None = the mount point.")
+    checkpoint_dir: str | None = Field(default=None, description="Checkpoint directory.")
+    nproc_per_node: int | None = Field(default=None, ge=1, le=64, description="Processes per node.")
+    min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
+    max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
+    env: dict[str, str] = Field(default_factory=dict, description="Extra environment.")
+    python: str = Field(default="python3", min_length=1, description="Interpreter with torch.")
+    module: bool = Field(default=False, description="Run the command as a module.")
+
+    def model_post_init(self, __context: object) -> None:
+        if (self.command is None) == (self.script is None):
+            raise ValueError("job: give exactly one of command (script and arguments) or script "
+                             "(a script on the shared file system)")
+        for path in (self.workdir, self.checkpoint_dir, self.script):
+            if path is not None and not path.startswith("/"):
+                raise ValueError(f"job: {path!r} is not an absolute path on the node; write e.g. /fsx/{path}")
+
+    @property
+    def argv(self) -> tuple[str, ...]:
+        """The command as argv (shell words of `command`, or the script alone)."""
+        return (self.script,) if self.script else tuple(shlex.split(self.command or ""))
+
+
 _NUMBERS = ("accelerator_count", "nodes", "hours", "usd_per_hour")
 
 
@@ -102,6 +150,8 @@ class ClusterConfig(BaseModel):
             that encrypt only with a customer key (Huawei Cloud: ECS system disks and SFS
             Turbo); None leaves them unencrypted there. Every other cloud's component
             refuses it: they encrypt with a managed key, or cannot encrypt at all.
+        job: the training job every node runs under torchrun, with a rendezvous on an
+            on-demand head node; None = the cluster comes up without one.
         data: the job's dataset in the team's bucket, linked to the file system where the
             cloud can (`clouds.data`), or None.
     """
@@ -146,12 +196,18 @@ class ClusterConfig(BaseModel):
         default=None, min_length=1, pattern=r"^\S+$",
         description="KMS key id to encrypt node disks and the file system with, for clouds that "
                     "encrypt only with a customer key (Huawei Cloud).")
+    job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
 
     def model_post_init(self, __context: object) -> None:
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                              "set commitment: none or purchase: on-demand")
+        if self.job is not None and self.file_system is None:
+            raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system "
+                             "or remove job")
+        if self.job is not None and self.job.min_nodes is not None and self.job.min_nodes > self.nodes:
+            raise ValueError(f"job.min_nodes: {self.job.min_nodes} is more than nodes ({self.nodes})")
         for cidr in self.ssh_cidrs:
             if _too_wide(cidr):
                 raise ValueError(

@@ -132,10 +132,14 @@ def _is_spot(record: dict[str, Any]) -> bool:
     if kind in ("aws:ec2/instance:Instance", LAUNCH_TEMPLATE):
         market = inputs.get("instanceMarketOptions")
         return isinstance(market, dict) and market.get("marketType") == "spot"
+    if kind == "aws:autoscaling/group:Group":
+        distribution = (inputs.get("mixedInstancesPolicy") or {}).get("instancesDistribution") or {}
+        base, above = distribution.get("onDemandBaseCapacity", 0), distribution.get("onDemandPercentageAboveBaseCapacity")
+        return bool(inputs.get("mixedInstancesPolicy")) and above is not None and above < 100 and not base
     if kind in ("azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine"):
         profile = inputs.get("virtualMachineProfile") or inputs
         return isinstance(profile, dict) and profile.get("priority") in ("Spot", "Low")
-    if kind == "gcp:compute/instance:Instance":
+    if kind in ("gcp:compute/instance:Instance", "gcp:compute/instanceTemplate:InstanceTemplate"):
         scheduling = inputs.get("scheduling") or {}
         return scheduling.get("provisioningModel") == "SPOT" or scheduling.get("preemptible") is True
     if kind == "gcp:tpu/v2Vm:V2Vm":

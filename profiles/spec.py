@@ -15,6 +15,7 @@ from typing import ClassVar, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from clouds.contract import JobConfig
 from profiles.data_spec import DataSpec, sized_file_system
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
 from profiles.spec_errors import one_line
@@ -85,6 +86,10 @@ class WorkloadSpec(BaseModel):
         regions: regions to consider; empty = all.
         jurisdiction: `cn-mainland` keeps the data in mainland China (only regions there
             qualify); `any` by default.
+        file_system: shared parallel file system, or None.
+        job: the training job the cluster runs on every node under torchrun (command or
+            script, workdir, checkpoint_dir, nproc_per_node, env, restart limits); needs a
+            `file_system`. None = the cluster comes up idle, as before.
         file_system: shared parallel file system, or None; with `data` and no file system,
             one sized for the data and checkpoints.
         data: the dataset in the team's bucket (`profiles.data_spec`), or None.
@@ -113,6 +118,7 @@ class WorkloadSpec(BaseModel):
     regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
     jurisdiction: Literal["any", "cn-mainland"] = Field(default="any", description="Where data must stay.")
     file_system: FileSystemSpec | None = Field(default=None, description="Parallel file system.")
+    job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
 
     @field_validator("hours", "deadline_hours", mode="before")
@@ -227,6 +233,10 @@ class WorkloadSpec(BaseModel):
                              f"{self.data.size_gib:g} GiB of data; raise it, or drop file_system to size it from data")
         if self.max_nodes is not None and self.max_nodes < self.nodes:
             raise ValueError(f"max_nodes: {self.max_nodes} is below nodes {self.nodes}; give a range such as 2-16")
+        if self.job is not None and self.file_system is None:
+            raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
+        if self.job is not None and self.job.min_nodes is not None and self.job.min_nodes > self.nodes:
+            raise ValueError(f"job.min_nodes: {self.job.min_nodes} is more than nodes ({self.nodes})")
         work_params = self.work.params if self.work else None
         if work_params and self.model and work_params != self.model.params:
             raise ValueError(f"model.params: {self.model.params:g} differs from work.params {work_params:g}; "

@@ -57,6 +57,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         interconnect=spec.interconnect if o.rdma else "none", hours=round(candidate.hours, 4),
         usd_per_hour=round(candidate.usd_per_hour, 6), catalog_version=catalog_version,
         file_system=file_system, data=spec.data.config() if spec.data else None,
+        job=spec.job,
     )
 
 

@@ -20,6 +20,9 @@ FORBIDDEN: dict[str, set[str]] = {
     "clouds": {"profiles", "components", "trainstack", "policies", "pulumi"},
     "profiles": {"components", "trainstack", "policies", "pulumi"},
     "components": {"profiles", "trainstack", "policies"},
+    # the node agent runs on nodes with the standard library (torch only inside functions)
+    "nodeagent": {"facts", "clouds", "profiles", "components", "trainstack", "policies", "pulumi", "pydantic",
+                  "yaml"},
 }
 
 

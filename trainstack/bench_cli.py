@@ -122,3 +122,54 @@ def import_results(
             typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
     except StoreError as exc:
         fail(str(exc))
+
+
+DEFAULT_WORKLOAD = Path("profiles") / "workloads" / "resnet50-imagenet.yaml"
+
+
+@bench_app.command("report")
+def report(
+    runs: list[Path] = typer.Argument(..., help="Results files (or folders of them), e.g. examples/bench/*.json."),
+    workload: Optional[Path] = typer.Option(None, "-w", "--workload", help="Workload spec (default: the ResNet-50 ImageNet example)."),
+    plot: Path = typer.Option(Path("bench-report.png"), "--plot", help="Chart of time to finish and cost (.png, .svg, .pdf)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Compare measured offerings: time to finish and total cost of WORKLOAD on each run, with
+    each run judged against thresholds and its bottleneck named."""
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.measurements.store import StoreError, load_store, read_result
+    from profiles.spec import SpecError, load_spec
+    from trainstack.bench.report import judge
+    from trainstack.bench.report_view import report_json, report_table, write_report_plot
+    from trainstack.plot import PlotPathError, check_plot_path
+
+    try:
+        check_plot_path(plot)
+        spec = load_spec(workload or _project_dir() / DEFAULT_WORKLOAD)
+        files = [p for path in runs for p in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
+        results = [read_result(p) for p in files]
+        store = load_store(_project_dir())
+        catalog = load_catalog(providers=tuple(sorted({r.provider for r in results if r.provider})) or None)
+    except (PlotPathError, SpecError, StoreError, CatalogError) as exc:
+        fail(str(exc))
+    if not results:
+        fail(f"no results files in {', '.join(map(str, runs))}; give files from `trainstack bench parse -o run.json`")
+    verdicts = [judge(spec, r, store, _cluster_price(r, catalog.offerings)) for r in results]
+    verdicts.sort(key=lambda v: (v.usd_total is None, v.usd_total or 0.0, v.run.label()))
+    try:
+        drawn = write_report_plot(plot, spec.name, verdicts)
+    except OSError as exc:
+        fail(f"--plot {plot}: cannot write ({exc.strerror}); give a writable .png path")
+    if as_json:
+        typer.echo(json.dumps(report_json(spec.name, verdicts), indent=2))
+    else:
+        report_table(spec.name, verdicts)
+    typer.echo(f"plot written: {plot} ({drawn} runs)", err=as_json)
+
+
+def _cluster_price(run, offerings) -> float | None:
+    """Whole-cluster on-demand USD/hour of the run's type: in its region, else the cheapest."""
+    rows = [o for o in offerings if (o.provider, o.instance_type) == (run.provider, run.instance_type)
+            and o.on_demand_usd_per_hour is not None]
+    local = [o for o in rows if o.region == run.region] or rows
+    return min(o.on_demand_usd_per_hour for o in local) * run.nodes if local else None

@@ -26,7 +26,8 @@ from typing import Any
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 
-PATHS = ("__main__.py", "Pulumi.yaml", "components", "profiles", ":(exclude)profiles/catalog/data")
+PATHS = ("__main__.py", "Pulumi.yaml", "components", "profiles", "clouds", "facts", "nodeagent",
+         ":(exclude)profiles/catalog/data")
 
 
 def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:

@@ -15,6 +15,7 @@ KEY_INPUTS = (
     "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
     "singlePlacementGroup", "overprovision", "acceleratorType", "runtimeVersion", "tier",
     "capacityGib", "storageCapacityTiB", "groupPlacementPolicy", "flavorId", "zoneId", "spec", "zone",
+    "desiredCapacity", "mixedInstancesPolicy", "capacityRebalance",
 )
 
 
@@ -124,6 +125,9 @@ def key_inputs(inputs: dict) -> str:
             if key == "networkInterfaces" and isinstance(value, list):
                 kinds = {str(n.get("interfaceType") or n.get("nicType") or "default") for n in value}
                 value = f"{len(value)} ({', '.join(sorted(kinds))})"
+            if key == "mixedInstancesPolicy" and isinstance(value, dict):
+                share = (value.get("instancesDistribution") or {}).get("onDemandPercentageAboveBaseCapacity")
+                value = "spot" if share == 0 else "on-demand" if share == 100 else f"{share}% on-demand"
             text = str(value)
             parts.append(f"{key}={text if len(text) <= 60 else text[:57] + '...'}")
     return ", ".join(parts)

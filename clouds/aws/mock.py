@@ -28,6 +28,7 @@ _AUTONAMED = {
     "aws:ec2/launchTemplate:LaunchTemplate",
     "aws:iam/role:Role",
     "aws:iam/instanceProfile:InstanceProfile",
+    "aws:autoscaling/group:Group",
 }
 _TRAILING_INDEX = re.compile(r"-(\d+)$")
 

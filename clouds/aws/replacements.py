@@ -45,6 +45,9 @@ REPLACEMENTS = Replacements(
             "perUnitStorageThroughput", "driveCacheType", "fileSystemTypeVersion", "importPath", "exportPath",
             "importedFileChunkSize", "backupId", "copyTagsToBackups",
         ),
+        # aws_autoscaling_group: only the name is ForceNew; size, subnets, placement group, launch
+        # template and mixed instances policy update in place (source A).
+        "aws:autoscaling/group:Group": ("name", "namePrefix"),
         "aws:iam/role:Role": ("name", "namePrefix", "path"),
         "aws:iam/rolePolicy:RolePolicy": ("name", "namePrefix", "role"),
         # internal/service/fsx/data_repository_association.go: ForceNew

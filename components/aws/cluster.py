@@ -12,12 +12,8 @@ from typing import Optional
 import pulumi
 import pulumi_aws as aws
 
-from components.aws.compute import (
-    create_launch_template,
-    create_node_role,
-    create_nodes,
-    encoded_user_data,
-)
+from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
+from components.aws.nodes import create_head_node, create_node_group
 from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
@@ -33,8 +29,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
     """A multi-node GPU training cluster on AWS.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
-        node_ids: instance ids, in node order.
-        node_private_ips: primary private IPv4 addresses, in node order.
+        node_ids: the node group's name (its nodes are replaced as they are lost).
+        node_private_ips: empty: the group's nodes change; list them from the group.
         placement_group: the cluster placement group's name.
         file_system_dns: the FSx for Lustre DNS name, or None without a file system.
         file_system_mount_name: the Lustre mount name, or None without a file system.
@@ -45,8 +41,11 @@ class AwsGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
     `security_group_rules`, `placement`, `role`, `role_policy_attachment`,
-    `instance_profile`, `launch_template`, `nodes`, `file_system`, and with `data` the S3 link
-    `data_link` and the node role's `bucket_policy`).
+    `instance_profile`, `launch_template`, `node_group`, `head_node`, `file_system`, and with
+    `data` the S3 link `data_link` and the node role's `bucket_policy`).
+
+    Nodes are an Auto Scaling group that keeps `nodes` nodes (see `nodes`); with a `job`,
+    an on-demand head node keeps the rendezvous and every node runs the job under torchrun.
     """
 
     def __init__(
@@ -92,24 +91,34 @@ class AwsGpuCluster(pulumi.ComponentResource):
             self.data_link, self.bucket_policy = create_data_link(
                 name, args.data.source, args.data.write_back, self.file_system, self.role, tags, child
             )
-        fs = self.file_system
-        self.launch_template = create_launch_template(
-            name,
-            args,
-            network.subnet_id,
-            self.security_group.id,
-            self.instance_profile,
-            encoded_user_data(args, fs and fs.dns_name, fs and fs.mount_name),
-            tags,
-            child,
-        )
-        self.nodes = create_nodes(name, args, self.launch_template, self.placement, tags, child)
+        self._create_nodes(name, args, network.subnet_id, tags, child)
         self._set_outputs(args)
+
+    def _create_nodes(self, name: str, args: ClusterConfig, subnet_id: pulumi.Input[str],
+                      tags: dict[str, str], child: pulumi.ResourceOptions) -> None:
+        fs = self.file_system
+        dns, mount = (fs.dns_name, fs.mount_name) if fs else (None, None)
+        self.head_node = None
+        rdzv_host = None
+        if args.job is not None:
+            head_data = encoded_user_data(name, args, dns, mount, pulumi.Output.from_input("127.0.0.1"), "head")
+            self.head_node = create_head_node(name, subnet_id, self.security_group.id, self.instance_profile,
+                                              dlami(child).id, head_data, tags, child)
+            rdzv_host = self.head_node.private_ip
+        self.launch_template = create_launch_template(
+            name, args, subnet_id, self.security_group.id, self.instance_profile,
+            encoded_user_data(name, args, dns, mount, rdzv_host), tags, child,
+        )
+        self.node_group = create_node_group(name, args, self.launch_template, self.placement, subnet_id,
+                                            tags, child)
+
 
     def _set_outputs(self, args: ClusterConfig) -> None:
         fs = self.file_system
-        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        self.node_private_ips = pulumi.Output.all(*[node.private_ip for node in self.nodes])
+        # The group's nodes come and go; their ids are the group's to list (aws autoscaling
+        # describe-auto-scaling-groups), so the outputs name the group, as Azure's scale set.
+        self.node_ids = pulumi.Output.all(self.node_group.name)
+        self.node_private_ips = pulumi.Output.from_input([])
         self.placement_group = self.placement.name
         self.file_system_dns = fs.dns_name if fs else pulumi.Output.from_input(None)
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)

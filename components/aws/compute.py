@@ -1,4 +1,4 @@
-"""Compute children of the AWS cluster: node IAM role, launch template and instances."""
+"""Compute children of the AWS cluster: node IAM role, user data and the launch template."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import json
 import pulumi
 import pulumi_aws as aws
 
-from components.aws.cloud_init import user_data
+from components.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
+from components.job_bootstrap import job_script
 from clouds.aws.efa import efa_interface_count, network_interfaces
 from clouds.contract import ClusterConfig
 from facts.aws import aws_network
@@ -18,6 +19,8 @@ DLAMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)*"
 SSM_POLICY = "AmazonSSMManagedInstanceCore"
 # A choice, not a sourced figure: room for containers and staged checkpoints.
 ROOT_VOLUME_GIB = 200
+# EC2: "user data is limited to 16 KB, in raw form, before it is base64-encoded" (EC2 user guide).
+USER_DATA_LIMIT_BYTES = 16 * 1024
 
 _ASSUME_EC2 = json.dumps(
     {
@@ -59,24 +62,52 @@ def create_node_role(
 
 
 def encoded_user_data(
-    args: ClusterConfig, dns_name: pulumi.Input[str] | None, mount_name: pulumi.Input[str] | None
+    name: str,
+    args: ClusterConfig,
+    dns_name: pulumi.Input[str] | None,
+    mount_name: pulumi.Input[str] | None,
+    rdzv_host: pulumi.Input[str] | None = None,
+    role: str = "worker",
 ) -> pulumi.Output[str]:
-    """Base64 user data for the launch template (see `cloud_init.user_data`).
+    """Base64 user data for a worker (the launch template) or the head node.
 
     Args:
+        name: the cluster name (the job's rendezvous id).
         args: the cluster config (instance type and interconnect pick the NCCL settings).
         dns_name: the file system's DNS name, or None.
         mount_name: the file system's mount name, or None.
+        rdzv_host: the head node's private IP when the cluster has a job, else None.
+        role: `worker` (NCCL environment, mount, job unit) or `head` (mount, rendezvous unit).
+
+    Raises:
+        ValueError: (at deploy) when the user data exceeds EC2's 16 KB limit.
     """
-    efa = efa_interface_count(args.instance_type, args.interconnect) > 0
+    efa = role == "worker" and efa_interface_count(args.instance_type, args.interconnect) > 0
     facts = aws_network(args.instance_type)
     gpudirect = bool(efa and facts and facts.gpudirect_rdma)
 
     def render(values: list) -> str:
         text = user_data(values[0], values[1], efa, gpudirect)
+        if values[2] is not None:
+            text += job_script(role, name, args, values[2], MOUNT_POINT, ENV_FILE)
+        if len(text.encode()) > USER_DATA_LIMIT_BYTES:
+            raise ValueError(f"user data: {len(text.encode())} bytes, over EC2's {USER_DATA_LIMIT_BYTES}")
         return base64.b64encode(text.encode()).decode()
 
-    return pulumi.Output.all(dns_name, mount_name).apply(render)
+    return pulumi.Output.all(dns_name, mount_name, rdzv_host).apply(render)
+
+
+def dlami(opts: pulumi.ResourceOptions) -> pulumi.Output:
+    """The newest x86_64 DLAMI (`DLAMI_NAME`) owned by Amazon (an invoke)."""
+    return aws.ec2.get_ami_output(
+        owners=["amazon"],
+        most_recent=True,
+        filters=[
+            {"name": "name", "values": [DLAMI_NAME]},
+            {"name": "architecture", "values": ["x86_64"]},
+        ],
+        opts=pulumi.InvokeOutputOptions(parent=opts.parent),
+    )
 
 
 def create_launch_template(
@@ -101,15 +132,7 @@ def create_launch_template(
         tags: tags for the template and, via tag specifications, volumes and interfaces.
         opts: child options.
     """
-    ami = aws.ec2.get_ami_output(
-        owners=["amazon"],
-        most_recent=True,
-        filters=[
-            {"name": "name", "values": [DLAMI_NAME]},
-            {"name": "architecture", "values": ["x86_64"]},
-        ],
-        opts=pulumi.InvokeOutputOptions(parent=opts.parent),
-    )
+    ami = dlami(opts)
     root = {
         "device_name": ami.root_device_name,
         "ebs": {
@@ -130,6 +153,10 @@ def create_launch_template(
             args.instance_type, subnet_id, security_group_id, args.interconnect
         ),
         user_data=user_data_b64,
+        capacity_reservation_specification=(
+            {"capacity_reservation_target": {"capacity_reservation_id": args.capacity_reservation_id}}
+            if args.capacity_reservation_id else None
+        ),
         tag_specifications=[
             {"resource_type": "volume", "tags": tags},
             {"resource_type": "network-interface", "tags": tags},
@@ -141,50 +168,3 @@ def create_launch_template(
         # nodes were created with; move to a newer one deliberately (`pulumi up --replace`).
         opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["imageId"])),
     )
-
-
-def create_nodes(
-    name: str,
-    args: ClusterConfig,
-    template: aws.ec2.LaunchTemplate,
-    placement_group: aws.ec2.PlacementGroup,
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
-) -> list[aws.ec2.Instance]:
-    """Create `args.nodes` instances from the launch template in the placement group.
-
-    Args:
-        name: the cluster name; nodes are `{name}-node-0` ... `{name}-node-{n-1}`.
-        args: the cluster config (`nodes`, `purchase`, `capacity_reservation_id`).
-        template: the node launch template.
-        placement_group: the cluster placement group.
-        tags: tags for every node.
-        opts: child options.
-    """
-    market = None
-    if args.purchase == "spot":
-        market = {
-            "market_type": "spot",
-            "spot_options": {
-                "spot_instance_type": "one-time",
-                "instance_interruption_behavior": "terminate",
-            },
-        }
-    reservation = None
-    if args.capacity_reservation_id:
-        reservation = {
-            "capacity_reservation_target": {"capacity_reservation_id": args.capacity_reservation_id}
-        }
-    version = template.latest_version.apply(str)
-    return [
-        aws.ec2.Instance(
-            f"{name}-node-{i}",
-            launch_template={"id": template.id, "version": version},
-            placement_group=placement_group.name,
-            instance_market_options=market,
-            capacity_reservation_specification=reservation,
-            tags=tags,
-            opts=opts,
-        )
-        for i in range(args.nodes)
-    ]

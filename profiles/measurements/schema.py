@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Literal[1] = 1
 _FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 Provenance = Literal["measured", "published"]
 

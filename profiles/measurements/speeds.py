@@ -57,7 +57,9 @@ def best_throughput(results: Iterable[RunResult], offering: Offering, models: tu
     found = []
     for result in results:
         specificity = _specificity(result, offering)
-        for run in result.throughput if specificity is not None else ():
+        if specificity is None:
+            continue
+        for run in result.throughput:
             if run.model in models:
                 found.append((_key(result, specificity), models.index(run.model), run.data != "synthetic",
                               run.nodes, run, result))

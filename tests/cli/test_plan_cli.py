@@ -41,8 +41,8 @@ def test_plan_json_matches_the_stack_price(at_root):
     assert data["price_note"] == ""  # the committed stack's price is current
     assert data["price_caveats"] == []  # a SkyPilot list price, and FSx storage priced
     assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"])
-    instances = [r for r in data["resources"] if r["type"] == "aws:ec2/instance:Instance"]
-    assert len(instances) == cluster["nodes"]
+    group = next(r for r in data["resources"] if r["type"] == "aws:autoscaling/group:Group")
+    assert group["inputs"]["desiredCapacity"] == cluster["nodes"]
     assert all(set(r) == {"type", "name", "parent", "protect", "inputs"} for r in data["resources"])
     (lt,) = [r for r in data["resources"] if r["type"] == "aws:ec2/launchTemplate:LaunchTemplate"]
     assert lt["inputs"]["instanceType"] == cluster["instance_type"]

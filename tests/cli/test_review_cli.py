@@ -64,13 +64,11 @@ def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
     review = json.loads(result.stdout)
 
     actions = {c["name"]: c["action"] for c in review["changes"]}
-    assert actions["training-a100-node-0"] == actions["training-a100-node-1"] == "replace"
-    assert actions["training-a100-node-2"] == "create"
+    assert actions["training-a100-nodes"] == "update"  # the group: size, type and market in place
     assert actions["training-a100-lt"] == "update"
     assert FSX not in actions and review["data_loss"] == []  # unchanged: never replaced or deleted
-    node0 = next(c for c in review["changes"] if c["name"] == "training-a100-node-0")
-    assert "instanceMarketOptions" in node0["replace_keys"]
-    assert review["summary"]["create"] == 1 and review["summary"]["replace"] == 2
+    group = next(c for c in review["changes"] if c["name"] == "training-a100-nodes")
+    assert {"desiredCapacity", "mixedInstancesPolicy"} <= {key.split(".")[0] for key in group["changed"]}
 
     cost = review["cost"]
     assert cost["before"]["usd_per_hour"] == old["usd_per_hour"]

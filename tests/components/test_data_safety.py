@@ -65,14 +65,17 @@ def test_cluster_changes_never_replace_the_file_system(tmp_path, stack, change):
     assert_file_system_kept(before, after, stack)
 
 
-def test_new_image_replaces_nodes_but_not_the_file_system(tmp_path, monkeypatch):
+def test_new_image_updates_the_template_and_rolls_no_node(tmp_path, monkeypatch):
     write_stack(tmp_path, "training-a100")
     before = run_plan("training-a100", tmp_path)
     monkeypatch.setattr("clouds.aws.mock.AMI_ID", "ami-0fedcba9876543210")  # a newer DLAMI release
     after = run_plan("training-a100", tmp_path)
     assert_file_system_kept(before, after, "training-a100")
     actions = {(c.type.split(":")[-1], c.action) for c in diff_plans(before.resources, after.resources, "training-a100")}
-    assert ("LaunchTemplate", "update") in actions and ("Instance", "replace") in actions
+    assert ("LaunchTemplate", "update") in actions
+    # The group follows the template's $Latest version and has no instance refresh: running
+    # nodes stay; only replacements launch from the new version.
+    assert ("Group", "same") in actions and not {a for t, a in actions if t in ("Group", "Instance")} - {"same"}
 
 
 @pytest.mark.parametrize("stack", sorted(VARIATIONS))

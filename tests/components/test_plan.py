@@ -47,8 +47,8 @@ def test_two_node_p4d_resource_tree(tmp_path):
     children = [r for r in plan.resources if r["parent"] is not None]
     assert {r["parent"] for r in children} == {"dev"}
     assert sorted({r["type"] for r in children}) == [
+        "aws:autoscaling/group:Group",
         "aws:ec2/eip:Eip",
-        "aws:ec2/instance:Instance",
         "aws:ec2/internetGateway:InternetGateway",
         "aws:ec2/launchTemplate:LaunchTemplate",
         "aws:ec2/natGateway:NatGateway",
@@ -66,7 +66,10 @@ def test_two_node_p4d_resource_tree(tmp_path):
         "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
         "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
     ]
-    assert [r["name"] for r in by_type(plan, INSTANCE)] == ["dev-node-0", "dev-node-1"]
+    assert by_type(plan, INSTANCE) == []  # the nodes are the group's
+    group = by_type(plan, "aws:autoscaling/group:Group")[0]
+    assert (group["name"], group["inputs"]["desiredCapacity"], group["inputs"]["placementGroup"]) == (
+        "dev-nodes", 2, "dev-pg")
     assert len(by_type(plan, "aws:iam/rolePolicyAttachment:RolePolicyAttachment")) == 1
     assert len(by_type(plan, "aws:ec2/launchTemplate:LaunchTemplate")[0]["inputs"]["networkInterfaces"]) == 4
     assert by_type(plan, "aws:ec2/subnet:Subnet")[0]["inputs"]["availabilityZoneId"] == "use1-az4"
@@ -119,7 +122,11 @@ def test_every_taggable_resource_is_tagged(tmp_path):
     expected = {"trainstack:cluster": "dev", "trainstack:provider": "aws", "team": "ml"}
     for resource in plan.resources:
         if resource["type"] not in UNTAGGED:
-            assert resource["inputs"]["tags"] == expected, resource["name"]
+            tags = resource["inputs"]["tags"]
+            if isinstance(tags, list):  # the Auto Scaling group: [{key, value, propagateAtLaunch}]
+                assert all(t["propagateAtLaunch"] for t in tags), resource["name"]
+                tags = {t["key"]: t["value"] for t in tags}
+            assert tags == expected, resource["name"]
 
 
 def test_outputs_and_cost(tmp_path):
@@ -127,7 +134,7 @@ def test_outputs_and_cost(tmp_path):
     plan = run_plan("dev", tmp_path)
 
     assert tuple(plan.outputs) == OUTPUT_NAMES
-    assert plan.outputs["node_ids"] == ["dev-node-0-id", "dev-node-1-id"]
+    assert plan.outputs["node_ids"] == ["dev-nodes"]
     assert plan.outputs["placement_group"] == "dev-pg"
     assert plan.outputs["file_system_dns"] == "dev-fsx-id.fsx.us-east-1.amazonaws.com"
     # The catalog has no p4d in use1-az4, so the recorded $20.50/hour stands; the job adds

@@ -9,6 +9,7 @@ pairwise nccl-tests run; a DCGM file named `dcgm-HOST.json` ran on HOST.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -86,10 +87,17 @@ def parse_files(paths: list[Path], cluster: Any = None, stack: str | None = None
         except ParseError as exc:
             raise ParseError(f"{path}: {exc}") from None
     return RunResult(
-        **_where(cluster, busbw), stack=stack, software=log.software, started=log.started, finished=log.finished,
+        **_where(cluster, busbw), stack=stack, software=log.software, started=_time(log.started), finished=_time(log.finished),
         busbw=tuple(busbw), throughput=tuple(log.throughput), gpu_samples=samples,
         file_system=tuple(log.file_system), dcgm=tuple(dcgm),
     )
+
+
+def _time(text: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        raise ParseError(f"training log: time '{text}' is not ISO 8601") from None
 
 
 def _where(cluster: Any, busbw: list[BusBandwidth]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ Text before the first `{` (dcgmi warnings) is ignored.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from profiles.measurements.schema import DcgmDiag, DiagTest
 from trainstack.bench.parse_nccl import ParseError
@@ -19,13 +19,13 @@ from trainstack.bench.parse_nccl import ParseError
 _RANK = {"pass": 0, "skip": 1, "warn": 2, "fail": 3}
 
 
-def _status(raw: object) -> str:
-    word = str(raw).strip().lower()
-    for key, names in (("pass", ("pass", "passed", "ok")), ("fail", ("fail", "failed", "error")),
-                       ("warn", ("warn", "warning"))):
-        if word in names:
-            return key
-    return "skip"
+Status = Literal["pass", "fail", "warn", "skip"]
+_WORDS: dict[str, Status] = {"pass": "pass", "passed": "pass", "ok": "pass", "fail": "fail", "failed": "fail",
+                             "error": "fail", "warn": "warn", "warning": "warn"}
+
+
+def _status(raw: object) -> Status:
+    return _WORDS.get(str(raw).strip().lower(), "skip")
 
 
 def _messages(result: dict[str, Any]) -> list[str]:
@@ -39,7 +39,9 @@ def _test(category: str, test: dict[str, Any]) -> DiagTest | None:
     results = [r for r in test.get("results") or [] if isinstance(r, dict)]
     if not results:
         return None
-    worst, failed, messages = "pass", [], []
+    worst: Status = "pass"
+    failed: list[str] = []
+    messages: list[str] = []
     for result in results:
         status = _status(result.get("status"))
         worst = status if _RANK[status] > _RANK[worst] else worst
@@ -65,6 +67,8 @@ def parse_dcgm(text: str, host: str = "", level: int | None = None) -> DcgmDiag:
     if not isinstance(data, dict):
         raise ParseError("no JSON object; give the output of `dcgmi diag -r 2 --json`")
     root = data.get("DCGM GPU Diagnostic", data.get("DCGM Diagnostic", data))
+    if not isinstance(root, dict):
+        raise ParseError("no diagnostic object in the JSON; give the output of `dcgmi diag -r 2 --json`")
     tests: list[DiagTest] = []
     for category in root.get("test_categories") or []:
         if isinstance(category, dict):

@@ -13,6 +13,7 @@ environment.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from profiles.measurements.schema import BusBandwidth, SizePoint
 
@@ -39,7 +40,7 @@ def _row(line: str) -> SizePoint | None:
     return SizePoint(size_bytes=int(tokens[0]), time_us=time_us, algbw_gbs=algbw, busbw_gbs=busbw)
 
 
-def parse_nccl(text: str, scope: str | None = None) -> BusBandwidth:
+def parse_nccl(text: str, scope: Literal["all", "pair", "node"] | None = None) -> BusBandwidth:
     """Parse one nccl-tests run.
 
     Args:
@@ -78,8 +79,9 @@ def parse_nccl(text: str, scope: str | None = None) -> BusBandwidth:
         raise ParseError("no nccl-tests table (rows of size, count, type, ... busbw); "
                          "give the output of all_reduce_perf")
     nodes = max(len(hosts), 1)
+    scope = scope or ("node" if nodes == 1 else "all")
     return BusBandwidth(
-        test=test, scope=scope or ("node" if nodes == 1 else "all"), nodes=nodes, ranks=max(ranks, 1),
+        test=test, scope=scope, nodes=nodes, ranks=max(ranks, 1),
         hosts=tuple(hosts), by_size=tuple(rows), avg_busbw_gbs=avg,
         peak_busbw_gbs=max(r.busbw_gbs for r in rows), wrong=wrong, nccl_env=env,
     )

@@ -36,7 +36,7 @@ def parse_samples(text: str) -> GpuSamples:
             total = max(total, float(row["memory_total_mib"]) / MIB_PER_GIB)
             times.append(datetime.fromisoformat(row["timestamp"]))
         except (TypeError, ValueError):
-            raise ParseError(f"line {line}: cannot read {dict(row)}; every column but host is a number or a time")
+            raise ParseError(f"line {line}: cannot read {dict(row)}; every column but host is a number or a time") from None
         per_gpu.setdefault((row["host"], row["gpu"]), []).append(util)
     if not per_gpu:
         raise ParseError("no samples after the header; run the sampler during the training run")

@@ -43,7 +43,7 @@ def run(out: Path, interval: float, duration: float) -> int:
     try:
         nvml.nvmlInit()
     except nvml.NVMLError as exc:
-        raise SystemExit(f"error: NVML could not start ({exc}); run the sampler on a GPU node with the driver loaded")
+        raise SystemExit(f"error: NVML could not start ({exc}); run the sampler on a GPU node with the driver loaded") from None
     stop = {"now": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     handles = [nvml.nvmlDeviceGetHandleByIndex(i) for i in range(nvml.nvmlDeviceGetCount())]

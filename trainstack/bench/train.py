@@ -39,7 +39,8 @@ def _loader(args: argparse.Namespace, world: int, rank: int, device: torch.devic
     from trainstack.bench.data import ImageFiles
 
     dataset = ImageFiles(args.dir, args.image_size, args.classes)
-    sampler = DistributedSampler(dataset, world, rank, shuffle=True, drop_last=True) if world > 1 else None
+    sampler: DistributedSampler | None = (
+        DistributedSampler(dataset, world, rank, shuffle=True, drop_last=True) if world > 1 else None)
     loader = DataLoader(dataset, args.batch, shuffle=sampler is None, sampler=sampler, drop_last=True,
                         num_workers=args.workers, pin_memory=device.type == "cuda",
                         persistent_workers=args.workers > 0)

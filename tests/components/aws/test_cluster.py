@@ -81,19 +81,6 @@ def test_ssh_rule_only_for_given_cidrs(mocks, make_config):
 
 
 @pulumi.runtime.test
-def test_placement_group_is_cluster_strategy(mocks, make_config):
-    cluster = AwsGpuCluster("c", make_config())
-
-    def check(args):
-        strategy, pg_name, node_pgs = args
-        assert strategy == "cluster"
-        assert node_pgs == [pg_name, pg_name]
-
-    placements = pulumi.Output.all(*[n.placement_group for n in cluster.nodes])
-    return pulumi.Output.all(cluster.placement.strategy, cluster.placement_group, placements).apply(check)
-
-
-@pulumi.runtime.test
 def test_imdsv2_encrypted_gp3_root_and_dlami(mocks, make_config):
     cluster = AwsGpuCluster("c", make_config())
     lt = cluster.launch_template
@@ -113,43 +100,15 @@ def test_imdsv2_encrypted_gp3_root_and_dlami(mocks, make_config):
     ).apply(check)
 
 
-@pytest.mark.parametrize(
-    ("purchase", "expected"),
-    [
-        pytest.param(
-            "spot",
-            ("spot", "one-time", "terminate"),
-            id="spot",
-        ),
-        pytest.param("on-demand", None, id="on-demand"),
-    ],
-)
 @pulumi.runtime.test
-def test_market_options_follow_purchase(mocks, make_config, purchase, expected):
-    cluster = AwsGpuCluster("c", make_config(purchase=purchase))
-
-    def check(options):
-        for option in options:
-            if expected is None:
-                assert option is None
-            else:
-                spot = option["spot_options"]
-                behavior = spot["instance_interruption_behavior"]
-                got = (option["market_type"], spot["spot_instance_type"], behavior)
-                assert got == expected
-
-    return pulumi.Output.all(*[n.instance_market_options for n in cluster.nodes]).apply(check)
-
-
-@pulumi.runtime.test
-def test_capacity_reservation_targeted(mocks, make_config):
+def test_capacity_reservation_targeted_by_the_launch_template(mocks, make_config):
     config = make_config(purchase="on-demand", capacity_reservation_id="cr-0abc")
     cluster = AwsGpuCluster("c", config)
 
-    def check(specs):
-        assert [s["capacity_reservation_target"]["capacity_reservation_id"] for s in specs] == ["cr-0abc"] * 2
+    def check(spec):
+        assert spec["capacity_reservation_target"]["capacity_reservation_id"] == "cr-0abc"
 
-    return pulumi.Output.all(*[n.capacity_reservation_specification for n in cluster.nodes]).apply(check)
+    return cluster.launch_template.capacity_reservation_specification.apply(check)
 
 
 @pulumi.runtime.test
@@ -182,8 +141,8 @@ def test_outputs_and_file_system(mocks, make_config):
     def check(args):
         outputs, fsx = args
         ids, ips, pg, dns, mount, usd = outputs
-        assert ids == ["c-node-0-id", "c-node-1-id"]
-        assert ips == ["10.0.0.10", "10.0.0.11"]
+        assert ids == ["c-nodes"]  # the node group
+        assert ips == []
         assert pg == "c-pg"
         assert dns == "c-fsx-id.fsx.us-east-1.amazonaws.com"
         assert mount and usd == 20.5

@@ -1,0 +1,117 @@
+"""The AWS nodes: an Auto Scaling group that keeps the cluster's size, and the job's head node.
+
+The group launches from the cluster's launch template (EFA layout unchanged) into the
+cluster placement group and its one subnet, so every replacement lands in the same zone
+and placement group. Spot runs through a mixed instances policy with no on-demand share and
+capacity rebalancing (a replacement is launched when EC2 signals elevated interruption
+risk); the group follows the template's `$Latest` version, so a template change (tags, user
+data, AMI) is used by replacements only and never rolls healthy nodes, while a new instance
+type or purchase option (group inputs) rolls them by instance refresh. The head node keeps the rendezvous store and is always on-demand.
+"""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_aws as aws
+
+from components.aws.compute import ROOT_VOLUME_GIB
+from clouds.contract import ClusterConfig
+
+# A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore.
+HEAD_INSTANCE_TYPE = "m7i.large"
+# Seconds EC2 health checks wait after launch: the DLAMI bootstrap installs the Lustre client (a choice).
+HEALTH_CHECK_GRACE_SECONDS = 600
+
+
+def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
+    """Launch settings of the group: a mixed instances policy over the template's `$Latest`.
+
+    The instance type is the policy's one override and the purchase its on-demand share, so
+    a change of either (asked for in the stack) changes the group and starts an instance
+    refresh; a template change (tags, user data, AMI) does not change the group and rolls
+    nothing. Spot: 0 % on-demand, price-capacity-optimized, capacity rebalancing on.
+
+    Returns:
+        `mixed_instances_policy`, `capacity_rebalance` and `instance_refresh` arguments.
+    """
+    spot = args.purchase == "spot"
+    distribution: dict = {"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0 if spot else 100}
+    if spot:
+        distribution["spot_allocation_strategy"] = "price-capacity-optimized"
+    return {
+        "mixed_instances_policy": {
+            "instances_distribution": distribution,
+            "launch_template": {
+                "launch_template_specification": {"launch_template_id": template_id, "version": "$Latest"},
+                "overrides": [{"instance_type": args.instance_type}],
+            },
+        },
+        "capacity_rebalance": spot,
+        # All nodes at once (0 % healthy): the job restarts once from its checkpoint, not per node.
+        "instance_refresh": {"strategy": "Rolling", "preferences": {"min_healthy_percentage": 0}},
+    }
+
+
+def create_node_group(
+    name: str,
+    args: ClusterConfig,
+    template: aws.ec2.LaunchTemplate,
+    placement_group: aws.ec2.PlacementGroup,
+    subnet_id: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> aws.autoscaling.Group:
+    """Create the node group `{name}-nodes`: exactly `args.nodes` nodes, replaced when lost.
+
+    Args:
+        name: the cluster name.
+        args: the cluster config (`nodes`, `purchase`).
+        template: the node launch template.
+        placement_group: the cluster placement group.
+        subnet_id: the cluster's one subnet (one zone).
+        tags: tags propagated to every node at launch (a tag change never touches running nodes).
+        opts: child options.
+    """
+    return aws.autoscaling.Group(
+        f"{name}-nodes",
+        min_size=args.nodes,
+        max_size=args.nodes,
+        desired_capacity=args.nodes,
+        vpc_zone_identifiers=[subnet_id],
+        placement_group=placement_group.name,
+        health_check_type="EC2",
+        health_check_grace_period=HEALTH_CHECK_GRACE_SECONDS,
+        tags=[{"key": k, "value": v, "propagate_at_launch": True} for k, v in tags.items()],
+        **group_capacity(args, template.id),
+        opts=opts,
+    )
+
+
+def create_head_node(
+    name: str,
+    subnet_id: pulumi.Input[str],
+    security_group_id: pulumi.Input[str],
+    profile: aws.iam.InstanceProfile,
+    image_id: pulumi.Input[str],
+    user_data_b64: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> aws.ec2.Instance:
+    """Create `{name}-head`: an on-demand instance keeping the job's rendezvous store.
+
+    It is in the nodes' subnet and security group (whose self rules let workers reach the
+    store), requires IMDSv2 and has an encrypted root volume.
+    """
+    return aws.ec2.Instance(
+        f"{name}-head",
+        ami=image_id,
+        instance_type=HEAD_INSTANCE_TYPE,
+        subnet_id=subnet_id,
+        vpc_security_group_ids=[security_group_id],
+        iam_instance_profile=profile.name,
+        metadata_options={"http_endpoint": "enabled", "http_tokens": "required"},
+        root_block_device={"volume_type": "gp3", "volume_size": ROOT_VOLUME_GIB, "encrypted": True},
+        user_data_base64=user_data_b64,
+        tags={**tags, "Name": f"{name}-head"},
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["ami"])),
+    )

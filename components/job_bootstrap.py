@@ -1,0 +1,73 @@
+"""The `job:` part of every node's bootstrap: the node agent, its job file and its unit.
+
+Pure functions, shared by the clouds' cloud-init / user data builders. Workers run the job
+under torchrun (`nodeagent.launcher`); the head node, on-demand and never spot, keeps the
+c10d rendezvous store (`nodeagent.store`) that every worker's torchrun points at.
+"""
+
+from __future__ import annotations
+
+from clouds.contract import ClusterConfig
+from nodeagent import ship
+from nodeagent.job import RDZV_PORT
+from nodeagent.launcher import NOTICE_MARGIN_SECONDS
+from nodeagent.notices import NOTICE_SECONDS
+
+# The watcher each cloud's nodes run; clouds without one get no notice (their nodes are
+# replaced, when at all, without warning).
+NOTICE_CLOUDS = {"aws": "aws", "azure": "azure", "gcp": "gcp"}
+
+
+def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:
+    """The `nodeagent.job.NodeJob` fields for this cluster's nodes (JSON-ready).
+
+    Args:
+        name: the cluster name; the rendezvous id and the default checkpoint folder.
+        cluster: the cluster config; `cluster.job` must be set.
+        rdzv_host: the head node's private address (an IP or DNS name).
+        mount_point: where the shared file system is mounted on every node (`/fsx`).
+        env_file: the bootstrap's NCCL / EFA / InfiniBand environment file.
+
+    Raises:
+        ValueError: when the cluster has no job.
+    """
+    job = cluster.job
+    if job is None:
+        raise ValueError("node_job: the cluster has no job")
+    workdir = job.workdir or mount_point
+    return {
+        "command": list(job.argv),
+        "module": job.module,
+        "workdir": workdir,
+        "checkpoint_dir": job.checkpoint_dir or f"{workdir}/checkpoints/{name}",
+        "log_dir": f"{mount_point}/trainstack/logs/{name}",
+        "nproc_per_node": job.nproc_per_node or cluster.accelerator_count,
+        "min_nodes": job.min_nodes or cluster.nodes,
+        "max_nodes": cluster.nodes,
+        "max_restarts": job.max_restarts,
+        "rdzv_host": rdzv_host,
+        "rdzv_port": RDZV_PORT,
+        "job_id": name,
+        "env": dict(job.env),
+        "env_file": env_file,
+        "python": job.python,
+        "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),
+    }
+
+
+def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str,
+               env_file: str) -> str:
+    """Bash for one node's bootstrap: unpack the agent, write the job, start `role`'s unit.
+
+    Args:
+        role: `worker` or `head`.
+        name, cluster, rdzv_host, mount_point, env_file: as for `node_job`.
+
+    Returns:
+        The snippet (no shebang), to append to the node's user data; "" without a job.
+    """
+    if cluster.job is None:
+        return ""
+    job = node_job(name, cluster, rdzv_host, mount_point, env_file)
+    window = NOTICE_SECONDS.get(job["cloud"], 30)
+    return ship.install_script(role, job, mount_point, stop_seconds=window + NOTICE_MARGIN_SECONDS)

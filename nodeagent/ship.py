@@ -1,0 +1,93 @@
+"""Ship the node agent to a node: the bootstrap snippet that unpacks it and installs its unit.
+
+`bundle()` packs this package into a deterministic base64 tar.gz (same bytes for the same
+sources, so an unchanged agent never changes a launch template's user data); `install_script`
+is the bash the cloud-init / user data runs as root.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import io
+import json
+import shlex
+import tarfile
+from pathlib import Path
+
+AGENT_DIR = "/opt/trainstack"
+JOB_FILE = "/etc/trainstack/job.json"
+UNIT_FILE = "/etc/systemd/system/trainstack-{unit}.service"
+_PACKAGE = Path(__file__).resolve().parent
+_SHIPPED = ("__init__.py", "__main__.py", "job.py", "launcher.py", "notices.py", "store.py")
+
+
+def bundle() -> str:
+    """The agent's modules as base64 of a tar.gz with fixed times and owners (reproducible)."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        for name in _SHIPPED:
+            data = (_PACKAGE / name).read_bytes()
+            info = tarfile.TarInfo(f"nodeagent/{name}")
+            info.size, info.mode, info.mtime = len(data), 0o644, 0
+            tar.addfile(info, io.BytesIO(data))
+    return base64.b64encode(gzip.compress(raw.getvalue(), mtime=0)).decode()
+
+
+def unit_text(unit: str, exec_start: str, mount_point: str, stop_seconds: int) -> str:
+    """A systemd unit running one agent unit (`job` on workers, `rendezvous` on the head)."""
+    return "\n".join([
+        "[Unit]",
+        f"Description=trainstack {unit} (node agent)",
+        "Wants=network-online.target",
+        "After=network-online.target remote-fs.target",
+        f"RequiresMountsFor={mount_point}",
+        "StartLimitIntervalSec=600",
+        "StartLimitBurst=5",
+        "[Service]",
+        f"Environment=PYTHONPATH={AGENT_DIR}",
+        f"ExecStart={exec_start}",
+        "Restart=on-failure",
+        "RestartSec=10",
+        "KillMode=mixed",
+        f"TimeoutStopSec={stop_seconds}",
+        "[Install]",
+        "WantedBy=multi-user.target",
+        "",
+    ])
+
+
+def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 130) -> str:
+    """Bash that unpacks the agent, writes the job file and starts the node's unit.
+
+    Args:
+        role: `worker` (runs the job under torchrun) or `head` (keeps the rendezvous store).
+        job: the `nodeagent.job.NodeJob` fields as JSON-ready values.
+        mount_point: the shared file system the unit waits for.
+        stop_seconds: systemd's stop timeout (longer than torchrun's shutdown timeout).
+
+    Raises:
+        ValueError: for an unknown role.
+    """
+    if role == "worker":
+        unit, exec_start = "job", f"/usr/bin/python3 -m nodeagent run {JOB_FILE}"
+    elif role == "head":
+        unit = "rendezvous"
+        exec_start = f"{shlex.quote(job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
+    else:
+        raise ValueError(f"role: {role!r}; one of worker, head")
+    path = UNIT_FILE.format(unit=unit)
+    return "\n".join([
+        "# trainstack node agent",
+        f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
+        f"echo '{bundle()}' | base64 -d | tar -xz -C {AGENT_DIR}",
+        f"cat > {JOB_FILE} <<'TRAINSTACK_JOB'",
+        json.dumps(job, sort_keys=True),
+        "TRAINSTACK_JOB",
+        f"cat > {path} <<'TRAINSTACK_UNIT'",
+        unit_text(unit, exec_start, mount_point, stop_seconds),
+        "TRAINSTACK_UNIT",
+        "systemctl daemon-reload",
+        f"systemctl enable --now trainstack-{unit}.service",
+        "",
+    ])

@@ -1,0 +1,97 @@
+"""`trainstack bench report` over the shipped examples, its figures checked by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from profiles.measurements.schema import RunResult
+from profiles.measurements.store import load_store
+from profiles.spec import parse_spec
+from trainstack.bench.report import judge
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+EXAMPLES = ROOT / "examples" / "bench"
+# ResNet-50 ImageNet workload: 1,281,167 images x 90 epochs, 24.5 GFLOPs per image against the
+# benchmark model's 24.535105536 GFLOPs.
+IMAGES = 1281167 * 90 * 24.5 / 24.535105536
+
+
+@pytest.fixture()
+def in_repo(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def report(*args: str) -> dict:
+    result = CliRunner().invoke(app, ["bench", "report", str(EXAMPLES), "--json", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_report_figures_by_hand(in_repo, tmp_path: Path) -> None:
+    plot = tmp_path / "report.png"
+    runs = {r["instance_type"]: r for r in report("--plot", str(plot))["runs"]}
+    assert plot.stat().st_size > 1000
+    aws = runs["p4de.24xlarge"]
+    # files run: 1,980 images/s per GPU x 16 GPUs; us-east-1 on-demand 40.96575 USD/h per node x 2
+    assert aws["hours"] == pytest.approx(IMAGES / (1980 * 16) / 3600, abs=1e-4) == pytest.approx(1.0096, abs=1e-4)
+    assert aws["usd_total"] == pytest.approx(1.00958 * 81.9315, abs=0.01) == pytest.approx(82.72, abs=0.01)
+    assert aws["bottleneck"] == "none found: compute-bound" and aws["findings"] == []
+    azure = runs["Standard_ND96amsr_A100_v4"]
+    # 1,150 images/s per GPU; eastus 32.77 USD/h per node x 2
+    assert azure["hours"] == pytest.approx(1.7382, abs=1e-4) and azure["usd_total"] == pytest.approx(113.92, abs=0.01)
+    assert azure["bottleneck"].startswith("I/O")
+    assert azure["findings"] == ["data loader 41% of the step (over 15%), file system 520 MB/s",
+                                 "GPU utilization 58 % under 70 %"]
+    gcp = runs["a3-megagpu-8g"]
+    assert gcp["bottleneck"].startswith("network")
+    assert gcp["findings"] == ["busbw pair 240 GB/s below the published 338.82 GB/s"]
+    assert [r["instance_type"] for r in report()["runs"]] == ["p4de.24xlarge", "a3-megagpu-8g",
+                                                              "Standard_ND96amsr_A100_v4"]  # cheapest job first
+
+
+def test_table_and_plot_on_a_fresh_clone(in_repo, tmp_path: Path) -> None:
+    plot = tmp_path / "r.svg"
+    result = CliRunner().invoke(app, ["bench", "report", *map(str, sorted(EXAMPLES.glob("*.json"))), "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    assert "time to finish and cost per measured offering" in result.output and "I/O: the data loader" in result.output
+    assert plot.read_text().startswith("<?xml")
+
+
+def thresholds_case(**changes) -> RunResult:
+    base = RunResult.model_validate_json((EXAMPLES / "aws-p4de-x2.json").read_text())
+    return base.model_copy(update=changes)
+
+
+def test_dcgm_failure_is_the_bottleneck_first() -> None:
+    base = thresholds_case()
+    failed = base.dcgm[0].model_copy(update={"tests": (base.dcgm[0].tests[1].model_copy(
+        update={"status": "fail", "failed_gpus": ("3",)}),)})
+    spec = parse_spec({"name": "r", "accelerators": ["A100-80GB"], "work": {
+        "images": 1281167, "epochs": 90, "flops_per_image": "24.5G", "mfu": 0.16}})
+    verdict = judge(spec, base.model_copy(update={"dcgm": (failed,)}), load_store(None), 80.0)
+    assert verdict.bottleneck.startswith("GPU health") and "DCGM GPU Memory failed on node-0 (GPU 3)" in verdict.findings
+
+
+def test_low_utilization_alone_names_io_or_communication() -> None:
+    base = thresholds_case()
+    samples = base.gpu_samples.model_copy(update={"utilization_pct_mean": 69.9})
+    verdict = judge(parse_spec({"name": "r", "accelerators": ["A100-80GB"], "hours": "5h"}),
+                    base.model_copy(update={"gpu_samples": samples}), (), None)
+    assert verdict.bottleneck.startswith("I/O or communication") and verdict.hours is None and verdict.usd_total is None
+
+
+def test_health_check_minimum_when_no_published_peak() -> None:
+    run = RunResult(provider="gcp", instance_type="a3-highgpu-8g", nodes=2,
+                    busbw=[{"scope": "pair", "nodes": 2, "ranks": 16, "peak_busbw_gbs": 55.0}])
+    verdict = judge(parse_spec({"name": "r", "accelerators": ["H100"], "hours": "5h"}), run, load_store(None), None)
+    assert verdict.findings == ("busbw pair 55 GB/s below the published 60 GB/s",)  # cluster-health-scanner a3.yaml
+
+
+def test_report_refuses_a_bad_plot_path(in_repo) -> None:
+    result = CliRunner().invoke(app, ["bench", "report", str(EXAMPLES), "--plot", "chart.txt"])
+    assert result.exit_code == 2 and "chart.txt" in result.output

@@ -1,0 +1,130 @@
+"""The AWS node group under mocks: size kept, placement, zone, market, rebalancing, no rolling."""
+
+import base64
+
+import pulumi
+import pytest
+
+from components.aws.cluster import AwsGpuCluster
+from components.aws.nodes import HEAD_INSTANCE_TYPE, group_capacity
+
+JOB = {"command": "/fsx/code/train.py --epochs 3", "env": {"WANDB_MODE": "offline"}}
+
+
+@pulumi.runtime.test
+def test_group_keeps_the_size_in_the_placement_group_and_the_one_subnet(mocks, make_config):
+    cluster = AwsGpuCluster("c", make_config(nodes=3))
+    group = cluster.node_group
+
+    def check(args):
+        sizes, subnets, pg, placement_name, subnet_id, health = args
+        assert sizes == [3, 3, 3]
+        assert subnets == [subnet_id] and pg == placement_name
+        assert health == "EC2"
+
+    return pulumi.Output.all(
+        pulumi.Output.all(group.min_size, group.max_size, group.desired_capacity), group.vpc_zone_identifiers,
+        group.placement_group, cluster.placement.name, cluster.subnet.id, group.health_check_type,
+    ).apply(check)
+
+
+@pytest.mark.parametrize(("purchase", "on_demand", "strategy", "rebalance"), [
+    pytest.param("spot", 0, "price-capacity-optimized", True, id="spot"),
+    pytest.param("on-demand", 100, None, False, id="on-demand"),
+])
+@pulumi.runtime.test
+def test_group_market_over_the_efa_template(mocks, make_config, purchase, on_demand, strategy, rebalance):
+    cluster = AwsGpuCluster("c", make_config(purchase=purchase))
+    group = cluster.node_group
+
+    def check(args):
+        policy, capacity_rebalance, template, lt_id, market, nics = args
+        distribution = policy["instances_distribution"]
+        assert distribution["on_demand_base_capacity"] == 0
+        assert distribution["on_demand_percentage_above_base_capacity"] == on_demand
+        assert distribution.get("spot_allocation_strategy") == strategy
+        spec = policy["launch_template"]["launch_template_specification"]
+        assert (spec["launch_template_id"], spec["version"]) == (lt_id, "$Latest")
+        assert policy["launch_template"]["overrides"] == [{"instance_type": "p4d.24xlarge"}]
+        assert capacity_rebalance is rebalance and template is None and market is None
+        assert len(nics) == 4 and {n["interface_type"] for n in nics} == {"efa"}
+
+    return pulumi.Output.all(
+        group.mixed_instances_policy, group.capacity_rebalance, group.launch_template, cluster.launch_template.id,
+        cluster.launch_template.instance_market_options, cluster.launch_template.network_interfaces,
+    ).apply(check)
+
+
+def test_only_type_or_purchase_change_the_group_so_template_changes_roll_nothing():
+    """`$Latest`, not a pinned version: a new template version leaves the group's inputs alone;
+    a new instance type or purchase changes them (and the instance refresh rolls the nodes)."""
+    from clouds.contract import ClusterConfig
+
+    base = dict(provider="aws", region="us-east-1", zone="use1-az4", accelerator="A100", accelerator_count=8,
+                nodes=2, hours=1)
+    p4d = group_capacity(ClusterConfig(purchase="spot", instance_type="p4d.24xlarge", **base), "lt-1")
+    assert p4d == group_capacity(ClusterConfig(purchase="spot", instance_type="p4d.24xlarge", **base), "lt-1")
+    assert p4d != group_capacity(ClusterConfig(purchase="spot", instance_type="p5.48xlarge", **base), "lt-1")
+    assert p4d != group_capacity(ClusterConfig(purchase="on-demand", instance_type="p4d.24xlarge", **base), "lt-1")
+    assert p4d["instance_refresh"]["strategy"] == "Rolling" and "$Latest" in str(p4d)
+
+
+@pulumi.runtime.test
+def test_tags_propagate_at_launch(mocks, make_config):
+    cluster = AwsGpuCluster("c", make_config())
+
+    def check(tags):
+        assert {t["key"]: t["value"] for t in tags}["trainstack:cluster"] == "c"
+        assert all(t["propagate_at_launch"] is True for t in tags)
+
+    return cluster.node_group.tags.apply(check)
+
+
+@pulumi.runtime.test
+def test_without_a_job_no_head_node_and_no_agent(mocks, make_config):
+    cluster = AwsGpuCluster("c", make_config(file_system={"capacity_gib": 1200}))
+    assert cluster.head_node is None
+    return cluster.launch_template.user_data.apply(lambda b64: _no_agent(base64.b64decode(b64).decode()))
+
+
+def _no_agent(text):
+    assert "nodeagent" not in text and "/fsx" in text
+
+
+@pulumi.runtime.test
+def test_job_runs_on_every_node_with_the_rendezvous_on_an_on_demand_head(mocks, make_config):
+    cluster = AwsGpuCluster("c", make_config(purchase="spot", file_system={"capacity_gib": 1200}, job=JOB))
+    head = cluster.head_node
+
+    def check(args):
+        worker_b64, head_b64, head_ip, head_type, market, metadata, root = args
+        worker, head_text = base64.b64decode(worker_b64).decode(), base64.b64decode(head_b64).decode()
+        assert len(worker.encode()) <= 16 * 1024  # EC2's user-data limit
+        assert "trainstack-job.service" in worker and "-m nodeagent run /etc/trainstack/job.json" in worker
+        assert f'"rdzv_host": "{head_ip}"' in worker and '"cloud": "aws"' in worker
+        assert '"command": ["/fsx/code/train.py", "--epochs", "3"]' in worker
+        assert '"min_nodes": 2' in worker and '"max_nodes": 2' in worker and '"nproc_per_node": 8' in worker
+        assert '"checkpoint_dir": "/fsx/checkpoints/c"' in worker and "export FI_PROVIDER=efa" in worker
+        assert "trainstack-rendezvous.service" in head_text and "nodeagent store 29400" in head_text
+        assert "FI_PROVIDER" not in head_text
+        assert head_type == HEAD_INSTANCE_TYPE and market is None  # never spot
+        assert metadata["http_tokens"] == "required" and root["encrypted"] is True
+
+    return pulumi.Output.all(cluster.launch_template.user_data, head.user_data_base64, head.private_ip,
+                             head.instance_type, head.instance_market_options, head.metadata_options,
+                             head.root_block_device).apply(check)
+
+
+@pytest.mark.parametrize(("job", "message"), [
+    pytest.param({"command": "train.py", "script": "/fsx/run.sh"}, "exactly one of command", id="both"),
+    pytest.param({"script": "run.sh"}, "not an absolute path", id="relative-script"),
+    pytest.param({"command": "t.py", "min_nodes": 5}, "job.min_nodes: 5 is more than nodes", id="min-over-nodes"),
+])
+def test_bad_job_refused_with_the_field(make_config, job, message):
+    with pytest.raises(ValueError, match=message):
+        make_config(file_system={"capacity_gib": 1200}, job=job)
+
+
+def test_job_needs_a_file_system(make_config):
+    with pytest.raises(ValueError, match="job: needs a file_system"):
+        make_config(file_system=None, job=JOB)
