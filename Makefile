@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test,torch,china]'
+	# compat mode: a plain path entry instead of an import-hook finder (~17 ms off every command)
+	$(VENV)/bin/pip install --quiet -e '.[test,torch,china]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 demo: $(STAMP)

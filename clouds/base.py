@@ -49,11 +49,15 @@ class FileSystemRule:
         service: the service name as the provider spells it (`FSx for Lustre`).
         by_numbers: True when the rule takes (capacity GiB, MB/s per TiB) rather than a
             `FileSystemConfig`.
+        explicit_choice: `"module:function"` `FileSystemConfig -> deployment_type or None`:
+            the choice a stack must state where the rule would otherwise refuse rather than
+            give less throughput; None when the cloud has no such choice.
     """
 
     target: str
     service: str
     by_numbers: bool = False
+    explicit_choice: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,12 +69,37 @@ class Mock:
             cloud that answers every type no other cloud claims.
         outputs: `(type token, logical name, inputs, region) -> (id or None, extra outputs)`;
             None as id means the mock's default `<name>-id`.
-        invoke: `(token, args, region) -> answer or None` for invokes (image lookups, ...).
+        invoke: `(token, args, region, zone) -> answer or None` for invokes (image and
+            subnet lookups, ...); None for a token the cloud does not answer.
     """
 
     prefixes: tuple[str, ...]
     outputs: Callable[[str, str, Mapping[str, Any], str], tuple[str | None, dict[str, Any]]]
-    invoke: Callable[[str, Mapping[str, Any], str], dict[str, Any] | None] = lambda token, args, region: None
+    invoke: Callable[[str, Mapping[str, Any], str, str | None], dict[str, Any] | None] = (
+        lambda token, args, region, zone: None)
+
+
+def fixed_answers(answers: Mapping[str, Mapping[str, Any]]) -> Callable[..., dict[str, Any] | None]:
+    """A `Mock.invoke` from fixed answers by token, each made to follow the call
+    (`follow_lookup`)."""
+    def invoke(token: str, args: Mapping[str, Any], region: str, zone: str | None) -> dict[str, Any] | None:
+        answer = answers.get(token)
+        return None if answer is None else follow_lookup(dict(answer), args, zone)
+    return invoke
+
+
+def follow_lookup(answer: dict[str, Any], call_args: Mapping[str, Any], zone: str | None) -> dict[str, Any]:
+    """A fixed subnet answer made to follow the call: the id it asked for, the stack's zone.
+
+    A lookup by `id` (Huawei's getSubnet) answers that id in `zone`; one by `ids`
+    (Volcengine's getSubnets) answers a list with one subnet per id.
+    """
+    if "id" in call_args and "vpcId" in answer:
+        answer.update(id=call_args["id"], availabilityZone=zone)
+    if call_args.get("ids") and isinstance(answer.get("subnets"), list):
+        template = answer["subnets"][0]
+        answer["subnets"] = [{**template, "id": i, "subnetId": i, "zoneId": zone} for i in call_args["ids"]]
+    return answer
 
 
 @dataclass(frozen=True)
@@ -113,6 +142,8 @@ class Cloud:
             None when it has none.
         file_system: its parallel file system's sizing rule, or None when it has none
             trainstack can create.
+        capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
+            `resolve` says about getting that capacity (GCP TPU slices), or None.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -129,6 +160,7 @@ class Cloud:
     region_key: str = ""
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None
+    capacity_note: str | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

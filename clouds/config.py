@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any
 
 from pydantic import ValidationError
 
 from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
+from clouds.field_errors import worded
 from clouds.registry import CLOUDS
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
@@ -39,17 +41,34 @@ def parse_cluster_config(raw: Any) -> ClusterConfig:
             raise ConfigError(f"{CONFIG_KEY}: not valid JSON ({exc.msg})") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{CONFIG_KEY}: expected a mapping of cluster fields")
+    _check_provider(raw.get("provider"))
     try:
         return ClusterConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_one_line(exc)) from None
 
 
+def _check_provider(provider: Any) -> None:
+    """Refuse a provider no component is registered for, before anything else is judged
+    (its region key, its zone), naming the valid ones.
+
+    Raises:
+        ConfigError: `trainstack:cluster.provider: unknown provider 'x'; valid: ...`.
+    """
+    if provider is None or (isinstance(provider, str) and provider in CLOUDS):
+        return  # a missing provider is the model's to report
+    near = difflib.get_close_matches(str(provider).lower(), list(CLOUDS), n=1)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    raise ConfigError(f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: "
+                      f"{', '.join(sorted(CLOUDS))}; fix the stack file or rerun `trainstack resolve --write-stack`")
+
+
 def _one_line(exc: ValidationError) -> str:
-    first = exc.errors()[0]
+    errors = exc.errors()
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a typo explains the rest
     field = "".join(f".{part}" for part in first["loc"])
     more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    message = first["msg"].removeprefix("Value error, ")
+    message = worded(first, ClusterConfig)
     return (
         f"{CONFIG_KEY}{field}: {message}{more}; fix the stack file "
         "or rerun `trainstack resolve --write-stack`"

@@ -11,13 +11,15 @@ the engine or any cloud SDK.
 
 from __future__ import annotations
 
-import ipaddress
 import shlex
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.healing import check_job
+
 from clouds.data import DataConfig, data_problem
+from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
 CLUSTER_KEY = "cluster"
@@ -36,6 +38,8 @@ OUTPUT_NAMES: tuple[str, ...] = (
 def _too_wide(cidr: str) -> bool:
     """True for 0.0.0.0/0 however written (`1.2.3.4/0`) and any IPv4 block wider than /8
     or IPv6 block wider than /16 (a policy threshold, the same as `policies.cidr`)."""
+    import ipaddress  # only for stacks that list SSH CIDRs
+
     try:
         network = ipaddress.ip_network(cidr.strip(), strict=False)
     except ValueError:
@@ -54,7 +58,7 @@ class FileSystemConfig(BaseModel):
             `PERSISTENT_2` by default); None lets the component choose.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use
 
     capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
     throughput_mbps_per_tib: int = Field(
@@ -156,7 +160,7 @@ class ClusterConfig(BaseModel):
             cloud can (`clouds.data`), or None.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -181,7 +185,7 @@ class ClusterConfig(BaseModel):
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
     commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
-    hours: float = Field(gt=0, description="Planned run time, hours.")
+    hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")
     usd_per_hour: float | None = Field(
         default=None, ge=0, allow_inf_nan=False,
         description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).")
@@ -203,6 +207,10 @@ class ClusterConfig(BaseModel):
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                              "set commitment: none or purchase: on-demand")
+        check_job(self.provider, self.job is not None)
+        if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
+            raise ValueError(f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
+                             f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number")
         if self.job is not None and self.file_system is None:
             raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system "
                              "or remove job")

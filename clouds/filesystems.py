@@ -28,6 +28,36 @@ def _rule(provider: str) -> Callable[[FileSystemConfig], Any] | None:
     return sizing
 
 
+def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
+    """The capacity `provider`'s component creates for `fs`, GiB (its sizing rule rounds up
+    to a size the service accepts); None when the cloud cannot provide `fs` at all.
+
+    The rule's result names its capacity `*_gib` or `*_tib` (FsxSizing.storage_capacity_gib,
+    AmlfsSizing.capacity_tib, ...); a TiB figure is converted at 1 TiB = 1024 GiB.
+    """
+    rule = _rule(provider)
+    if rule is None:
+        return None
+    try:
+        sized = rule(fs)
+    except ValueError:
+        return None
+    for name, value in zip(getattr(sized, "_fields", ()), sized):
+        if isinstance(value, (int, float)) and name.endswith(("_gib", "_tib")) and "mbps" not in name:
+            return float(value) * (1024 if name.endswith("_tib") else 1)
+    return None
+
+
+def rounding_note(provider: str, fs: FileSystemConfig) -> str:
+    """`file_system: 1 GiB asked; aws creates 1,200 GiB, the next size it accepts` when the
+    component rounds the capacity up, else ""."""
+    made = provisioned_gib(provider, fs)
+    if made is None or made <= fs.capacity_gib:
+        return ""
+    return (f"file_system: {fs.capacity_gib:,} GiB asked; {provider} creates {made:,.0f} GiB, the next size its "
+            "file system accepts (priced and provisioned at that size)")
+
+
 def file_system_problem(provider: str, fs: FileSystemConfig) -> str | None:
     """Why `provider` cannot provide `fs` (one line), or None when it can."""
     rule = _rule(provider)
@@ -50,6 +80,18 @@ class CreatedFileSystem(NamedTuple):
 
     service: str
     capacity_gib: float
+
+
+def explicit_deployment_type(provider: str, fs: FileSystemConfig) -> str | None:
+    """The `deployment_type` a stack must state to get `fs` on `provider`, where the cloud's
+    rule would otherwise refuse it rather than give less throughput (`FileSystemRule.
+    explicit_choice`; GCP: Filestore ZONAL below the asked MB/s per TiB); None when none is
+    needed."""
+    found = CLOUDS.get(provider)
+    rule = None if found is None else found.file_system
+    if rule is None or rule.explicit_choice is None:
+        return None
+    return load(rule.explicit_choice)(fs)
 
 
 def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSystem | None:

@@ -8,6 +8,15 @@ Source ids refer to `shared/reference-facts/interconnect.md`:
   D1  AWS EC2 user guide (archived 2023-06), efa.md: EFA-capable instance list.
   N1  aws/aws-ofi-nccl platform-aws.cpp (commit 2daf7d3): which platforms use GPUDirect
       RDMA over EFA (`gdr_required=true`).
+  K3  aws/karpenter-provider-aws zz_generated.vpclimits.go (commit 01a436f, generated
+      2026-08-06 from EC2 DescribeInstanceTypes): `NetworkCards[].MaximumNetworkInterfaces`,
+      the interfaces each network card takes (p5/p5e: 2 on each of 32 cards; p5en and
+      p6-b200: 4 on each card).
+  D2  AWS EC2 user guide, efa-acc-inst-types.md ("Maximize network bandwidth ... with
+      multiple network cards"): the primary interface (card 0, device 0) cannot be
+      EFA-only; further cards take EFA-only interfaces, which use no IP address; the P5
+      and P5e example attaches 32 EFA devices with one ENA. Which other types accept
+      EFA-only is not in the reference facts: they keep EFA with ENA (`efa_only` False).
 
 Instance types not in the table have no EFA (K1 lists none for them); their network
 bandwidth is not recorded here and is reported as None.
@@ -27,6 +36,8 @@ class AwsNetwork(NamedTuple):
         gbps: advertised network bandwidth, Gbps.
         gpudirect_rdma: whether EFA reads/writes accelerator memory directly.
         unsourced: note for any figure that no source confirmed ("" if all sourced).
+        interfaces_per_card: network interfaces each card takes (K3); 0 when not recorded.
+        efa_only: whether secondary EFA interfaces can be EFA-only, without an IP (D2).
     """
 
     max_efa_interfaces: int
@@ -34,6 +45,8 @@ class AwsNetwork(NamedTuple):
     gbps: int
     gpudirect_rdma: bool
     unsourced: str = ""
+    interfaces_per_card: int = 0
+    efa_only: bool = False
 
 
 # instance type -> facts (K1 bandwidth and EFA count, K2 network cards, N1 GPUDirect).
@@ -41,10 +54,10 @@ AWS_NETWORK: dict[str, AwsNetwork] = {
     "p3dn.24xlarge": AwsNetwork(1, 1, 100, False),
     "p4d.24xlarge": AwsNetwork(4, 4, 400, True),
     "p4de.24xlarge": AwsNetwork(4, 4, 400, True),
-    "p5.48xlarge": AwsNetwork(32, 32, 3200, True),
-    "p5e.48xlarge": AwsNetwork(32, 32, 3200, True),
-    "p5en.48xlarge": AwsNetwork(16, 16, 3200, True),
-    "p6-b200.48xlarge": AwsNetwork(8, 8, 3200, True),
+    "p5.48xlarge": AwsNetwork(32, 32, 3200, True, interfaces_per_card=2, efa_only=True),
+    "p5e.48xlarge": AwsNetwork(32, 32, 3200, True, interfaces_per_card=2, efa_only=True),
+    "p5en.48xlarge": AwsNetwork(16, 16, 3200, True, interfaces_per_card=4, efa_only=True),
+    "p6-b200.48xlarge": AwsNetwork(8, 8, 3200, True, interfaces_per_card=4, efa_only=True),
     "g4dn.8xlarge": AwsNetwork(1, 1, 50, False),
     "g4dn.12xlarge": AwsNetwork(1, 1, 50, False),
     "g4dn.16xlarge": AwsNetwork(1, 1, 50, False),

@@ -122,6 +122,8 @@ def validate_budget(args: StackValidationArgs, report_violation: ReportViolation
     except ValueError as exc:  # a budget that cannot be read must not switch the check off
         report_violation(str(exc), None)
         return
+    if checked is None:  # no budget: nothing to price (and no pricing code to import)
+        return
     for violation in budget(_cluster_price(_stack_config("trainstack:cluster")), checked):
         report_violation(violation.message, None)
 

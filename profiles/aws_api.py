@@ -12,6 +12,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from profiles.short_text import one_line
+
 # Standard retry mode backs off on throttling before giving up (botocore "standard" mode).
 RETRIES = {"mode": "standard", "max_attempts": 6}
 THROTTLING_CODES = frozenset({
@@ -72,7 +74,7 @@ def aws_errors(call: str, region: str, error: type[Exception], retry_hint: str) 
         raise error(f"cannot reach the AWS {call} endpoint in {region}; "
                     "check the network and the region name") from None
     except BotoCoreError as exc:
-        raise error(f"AWS {call} in {region} failed ({exc}); {retry_hint}") from None
+        raise error(f"AWS {call} in {region} failed ({one_line(exc)}); {retry_hint}") from None
 
 
 def _client_error_line(exc: Any, call: str, region: str, retry_hint: str) -> str:
@@ -82,4 +84,4 @@ def _client_error_line(exc: Any, call: str, region: str, retry_hint: str) -> str
         return f"AWS throttled {call} in {region} ({code}) after retries; wait a minute, then {retry_hint}"
     if code in DENIED_CODES:
         return f"AWS denied {call} in {region} ({code}); allow {call} for your identity or {CREDENTIALS_FIX}"
-    return f"AWS {call} in {region} failed: {code}: {message or 'no message'}"
+    return f"AWS {call} in {region} failed: {one_line(code)}: {one_line(message) if message else 'no message'}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from clouds.base import Feature
+from clouds.base import Feature, load
 from clouds.data import link_for
 from clouds.registry import CLOUDS
 from facts.local_nvme import local_nvme_gib
@@ -21,6 +21,7 @@ from profiles.catalog.offering import Offering
 from profiles.cost.data_path import DataPath, row_data_path
 from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.estimate import JobHours
+from clouds.healing import healing
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
 from profiles.cost.storage import storage_cost
@@ -60,16 +61,35 @@ def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | 
     return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, term)
 
 
+def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> tuple[str, ...]:
+    """Where the cloud's file system gives less throughput than asked, which the stack then
+    states as an explicit choice (GCP Filestore ZONAL below a Managed Lustre tier)."""
+    import math
+
+    from clouds.contract import FileSystemConfig
+    from clouds.filesystems import explicit_deployment_type
+
+    fs = FileSystemConfig(capacity_gib=math.ceil(capacity_gib), throughput_mbps_per_tib=mbps_per_tib)
+    explicit = explicit_deployment_type(provider, fs)
+    if explicit is None:
+        return ()
+    from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB
+
+    return (f"file system below the {mbps_per_tib} MB/s per TiB asked: Filestore ZONAL writes "
+            f"{FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; the stack says deployment_type: {explicit}",)
+
+
 def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
-    """Placement limits of a purchase option the component applies (`Feature.SPOT_PLACEMENT`)
-    and the zone to set on a region-priced row (`Feature.ZONE_PRICES`), so `resolve` says so
-    when it picks one."""
+    """Placement limits of a purchase option the component applies (`Feature.SPOT_PLACEMENT`),
+    the zone to set on a region-priced row (`Feature.ZONE_PRICES`) and the cloud's capacity
+    note for the instance type (`Cloud.capacity_note`), so `resolve` says so when it picks one."""
     found = CLOUDS.get(offering.provider)
     if found is None:
         return ()
     region_priced = found.why_not(Feature.ZONE_PRICES) if offering.zone == offering.region else None
     spot = found.why_not(Feature.SPOT_PLACEMENT) if purchase == "spot" else None
-    return tuple(note for note in (region_priced, spot) if note)
+    capacity = load(found.capacity_note)(offering.instance_type, purchase) if found.capacity_note else None
+    return tuple(note for note in (region_priced, capacity, spot) if note)
 
 
 def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> tuple[float, float, str]:
@@ -81,6 +101,8 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     restart = spec.spot.restart_hours if spec.spot.restart_hours is not None else restart_hours(offering.provider)
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
+    if spec.spot.restart_hours is None:
+        note += f"; {healing(offering.provider).summary}"
     return overhead.interruptions, overhead.added_hours, note
 
 
@@ -97,6 +119,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         storage = storage_cost(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, _usd_per_cny(offering))
         if storage is not None:
             notes += (storage.describe(),)
+        notes += _throughput_notes(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib)
     hours_before_purchase = job.hours
     if spec.data and spec.data.size_gib and storage is not None and spec.file_system:
         path = _data_path(spec, offering, storage.capacity_gib, job.hours)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from profiles.candidate import Candidate
@@ -58,9 +59,28 @@ def nearest(
 
 
 def no_match(
+    failed: dict[str, list[Offering]], details: dict[str, str], near: list[tuple[str, list[str]]],
+    gpus_key: str = "gpus_per_node",
+) -> NoMatchError:
+    """The error for an empty result: deepest constraint, its numbers, nearest offerings, fix.
+
+    Args:
+        gpus_key: the spec key the user set the per-node GPU count with (`accelerators` for
+            `A100:8`); the message names it rather than the internal `gpus_per_node`.
+    """
+    error = _no_match(failed, details, near)
+    if gpus_key == "gpus_per_node":
+        return error
+    text = str(error).replace("'gpus_per_node'", f"the GPU count of '{gpus_key}'")
+    text = re.sub(r"\bgpus_per_node\b", f"{gpus_key} count", text)
+    text = text.replace("use a per-node GPU count these offerings have",
+                        "write NAME:N in `accelerators` with a per-node GPU count these offerings have")
+    return NoMatchError(text)
+
+
+def _no_match(
     failed: dict[str, list[Offering]], details: dict[str, str], near: list[tuple[str, list[str]]]
 ) -> NoMatchError:
-    """The error for an empty result: deepest constraint, its numbers, nearest offerings, fix."""
     if not failed:
         return NoMatchError("catalog: no offerings loaded; rebuild it with `make catalog`")
     deepest = max(failed, key=CONSTRAINTS.index)
@@ -99,9 +119,10 @@ def reason(c: Candidate, above: Candidate | None, matched: int, deadline_note: s
     delta = c.usd_total - above.usd_total
     if round(delta, 2) == 0:
         return "same cost as the row above, ranked below by tie-break" + (f": {detail}" if detail else "")
-    pct = 100 * delta / above.usd_total if above.usd_total else 0.0
     sign = "+" if delta >= 0 else "-"
-    return f"{sign}${abs(delta):,.2f} ({sign}{abs(pct):.1f}%) vs the row above" + (f": {detail}" if detail else "")
+    # A percentage of $0 (held or prepaid capacity above) means nothing: give the dollars only.
+    pct = f" ({sign}{abs(100 * delta / above.usd_total):.1f}%)" if above.usd_total > 0 else ""
+    return f"{sign}${abs(delta):,.2f}{pct} vs the row above" + (f": {detail}" if detail else "")
 
 
 def deadline_miss(c: Candidate, deadline_hours: float | None) -> str:

@@ -23,10 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from clouds.config import CONFIG_KEY, ConfigError, check_provider_region, parse_cluster_config, provider_region_key
 from clouds.contract import ClusterConfig
+from profiles import stack_file as stack_file_module
 from profiles.aws_api import aws_errors, client, new_session
 from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
 
@@ -35,7 +33,14 @@ STATUSES = ("ok", "fail", "unknown", "info")
 
 
 class PreflightError(ValueError):
-    """The stack cannot be checked (bad file, missing credentials, API failure); one line."""
+    """The stack cannot be checked (bad file, missing credentials, API failure); one line.
+
+    Attributes:
+        findings: what was already found offline (the component's validation, the catalog)
+            when a live check failed; [] when nothing was checked.
+    """
+
+    findings: list = []
 
 
 @dataclass(frozen=True)
@@ -57,28 +62,17 @@ class Finding:
 
 
 def read_cluster(stack_file: Path) -> ClusterConfig:
-    """The validated `trainstack:cluster` of a stack file.
+    """The validated `trainstack:cluster` of a stack file (`profiles.stack_file.read_cluster`).
 
     Raises:
-        PreflightError: the file is missing, not YAML, its cluster config is invalid, or its
-            provider region key (`aws:region`) names another region than the cluster.
+        PreflightError: the file is missing, not YAML, its cluster config is invalid or
+            contradicts the catalog, or its provider region key (`aws:region`) is unset or
+            names another region than the cluster.
     """
-    if not stack_file.is_file():
-        raise PreflightError(f"{stack_file}: stack file not found; run `trainstack resolve --write-stack` "
-                             "or check the stack name")
     try:
-        document = yaml.safe_load(stack_file.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise PreflightError(f"{stack_file}: not valid YAML ({str(exc).splitlines()[0]})") from None
-    config = document.get("config") if isinstance(document, dict) else None
-    if not isinstance(config, dict) or CONFIG_KEY not in config:
-        raise PreflightError(f"{stack_file}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
-    try:
-        cluster = parse_cluster_config(config[CONFIG_KEY])
-        check_provider_region(cluster, config.get(provider_region_key(cluster.provider)))
-    except ConfigError as exc:
-        raise PreflightError(f"{stack_file}: {exc}") from None
-    return cluster
+        return stack_file_module.read_cluster(stack_file)[1]
+    except stack_file_module.StackFileError as exc:
+        raise PreflightError(str(exc)) from None
 
 
 def preflight(cluster: ClusterConfig, catalog_version: str | None = None, session: Any = None,
@@ -100,7 +94,11 @@ def preflight(cluster: ClusterConfig, catalog_version: str | None = None, sessio
     if refused is not None:
         return [refused, *findings]
     if cluster.provider == "aws":
-        return findings + check_aws(cluster, session, quotas)
+        try:
+            return findings + check_aws(cluster, session, quotas)
+        except PreflightError as exc:
+            exc.findings = findings  # what was found offline still counts
+            raise
     from profiles.preflight_guidance import GUIDANCE
 
     guide = GUIDANCE.get(cluster.provider)

@@ -217,7 +217,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             found.extend(kept)
     if not found:
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
-        raise no_match(failed, details, near)
+        raise no_match(failed, details, near, spec.gpus_key)
     ranked, deadline_met = _rank(spec, found)
     note, to_meet = "", ""
     if deadline_met is not None and spec.deadline_hours is not None:

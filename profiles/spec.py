@@ -13,18 +13,20 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from clouds.contract import JobConfig
+from profiles import strict_yaml
 from profiles.data_spec import DataSpec, sized_file_system
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
 from profiles.spec_errors import one_line
-from profiles.units import not_bool, parse_duration_hours, parse_size_gib
+from profiles.units import at_most_gib, at_most_hours, not_bool, parse_duration_hours, parse_size_gib
 
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
 AUTO_MAX_NODES = 64
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
-_CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
+# defer_build: validators are built on first use, not at import (keeps `trainstack resolve` fast).
+_CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
 
 
 class SpecError(ValueError):
@@ -50,7 +52,7 @@ class FileSystemSpec(BaseModel):
     @field_validator("capacity_gib", mode="before")
     @classmethod
     def _read_capacity(cls, value: object) -> float:
-        return parse_size_gib(value)
+        return at_most_gib(parse_size_gib(value), value)
 
     @field_validator("throughput_mbps_per_tib", mode="before")
     @classmethod
@@ -97,7 +99,7 @@ class WorkloadSpec(BaseModel):
 
     model_config = _CONFIG
 
-    name: str = Field(default="workload", pattern=r"^[a-z0-9][a-z0-9-]*$", description="Name.")
+    name: str = Field(default="workload", pattern=r"^[a-z0-9][a-z0-9-]*$", description="Workload name.")
     accelerators: tuple[str, ...] = Field(default=(), description="Acceptable accelerators.")
     min_gpu_memory_gib: float | None = Field(
         default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
@@ -105,13 +107,13 @@ class WorkloadSpec(BaseModel):
     gpus_per_node: int | None = Field(default=None, ge=1, le=64, description="GPUs per node.")
     nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range).")
     max_nodes: int | None = Field(default=None, ge=1, le=10_000, description="Largest node count of a range.")
-    interconnect: Literal["none", "rdma"] = Field(default="none", description="Fabric.")
-    purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase.")
+    interconnect: Literal["none", "rdma"] = Field(default="none", description="Node-to-node fabric.")
+    purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase option.")
     hours: float | None = Field(default=None, gt=0, description="Run time, hours.")
     work: WorkSpec | None = Field(default=None, description="The job's work.")
     model: ModelSpec | None = Field(default=None, description="Model shape for memory fit.")
     spot: SpotSpec | None = Field(default=None, description="Checkpointing for spot.")
-    deadline_hours: float | None = Field(default=None, alias="deadline", gt=0, description="Hours.")
+    deadline_hours: float | None = Field(default=None, alias="deadline", gt=0, description="Deadline, hours.")
     commitment: CommitmentSpec | None = Field(default=None, description="Reserved term to price.")
     reservations: tuple[ReservationSpec, ...] = Field(default=(), description="Held capacity.")
     providers: tuple[str, ...] = Field(default=(), description="Clouds to consider.")
@@ -120,11 +122,18 @@ class WorkloadSpec(BaseModel):
     file_system: FileSystemSpec | None = Field(default=None, description="Parallel file system.")
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
+    # Which key set the GPU count, for messages: `accelerators` when it came from `NAME:N`.
+    _gpus_key: str = PrivateAttr(default="gpus_per_node")
+
+    @property
+    def gpus_key(self) -> str:
+        """The key the user set the per-node GPU count with: `accelerators` or `gpus_per_node`."""
+        return self._gpus_key
 
     @field_validator("hours", "deadline_hours", mode="before")
     @classmethod
     def _read_hours(cls, value: object) -> float | None:
-        return None if value is None else parse_duration_hours(value)
+        return None if value is None else at_most_hours(parse_duration_hours(value), value)
 
     @field_validator("min_gpu_memory_gib", mode="before")
     @classmethod
@@ -252,20 +261,35 @@ def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
     """
     if not isinstance(data, dict):
         raise SpecError(f"{source}: expected a mapping of keys (name, accelerators, nodes, ...)")
+    from_accelerators = "gpus_per_node" not in data and _has_counts(data.get("accelerators"))
+    written = {"gpus_per_node": (f"accelerators: {data.get('accelerators')} asks for a GPU count per node "
+                                 "outside 1-64; write NAME:N with the count of a real instance, e.g. A100:8")}
     try:
-        return WorkloadSpec.model_validate(data)
+        spec = WorkloadSpec.model_validate(data)
     except ValidationError as exc:
-        raise SpecError(f"{source}: {one_line(exc, WorkloadSpec)}") from None
+        raise SpecError(f"{source}: {one_line(exc, WorkloadSpec, written if from_accelerators else None)}") from None
+    if from_accelerators:
+        spec._gpus_key = "accelerators"
+    return spec
+
+
+def _has_counts(raw: object) -> bool:
+    """True when an `accelerators` value carries `NAME:N` counts."""
+    tokens = [raw] if isinstance(raw, str) else raw if isinstance(raw, (list, tuple)) else []
+    return any(":" in str(token) for token in tokens)
 
 
 def load_spec(path: Path) -> WorkloadSpec:
     """Read and validate a workload YAML file; the file's stem is the default name.
 
     Raises:
-        SpecError: the file is missing, not UTF-8 text, not YAML, or invalid (one-line message).
+        SpecError: the file is missing, not UTF-8 text, not YAML, repeats a key, or is invalid
+            (one-line message).
     """
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = strict_yaml.load(Path(path).read_text(encoding="utf-8"))
+    except strict_yaml.DuplicateKeyError as exc:
+        raise SpecError(f"{path}: {exc}; keep one (YAML would silently use the last)") from None
     except UnicodeDecodeError as exc:
         raise SpecError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
                         "give a workload YAML file saved as UTF-8") from None

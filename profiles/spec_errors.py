@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, get_args
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
+
+from clouds.field_errors import model_at as _model_at
+from clouds.field_errors import worded
 
 # Error types in the order a user should see them; other types rank after these.
 _FIRST = ("extra_forbidden",)
@@ -26,19 +29,23 @@ _LIST_EXAMPLES = {
 }
 
 
-def one_line(error: ValidationError, root: type[BaseModel]) -> str:
+def one_line(error: ValidationError, root: type[BaseModel], written: dict[str, str] | None = None) -> str:
     """The most useful of `error`'s problems as `KEY.PATH: what is wrong and how to fix it`.
 
     Args:
         error: pydantic's error from validating `root`.
         root: the model validated (e.g. `WorkloadSpec`); nested models are found through
             its field annotations.
+        written: field -> the whole message to give when that field fails although the user
+            never wrote it (the `:80` of `accelerators: [A100:80]` sets `gpus_per_node`).
     """
     errors = error.errors()
     first = min(errors, key=lambda e: _FIRST.index(e["type"]) if e["type"] in _FIRST else len(_FIRST))
     loc = first["loc"]
     where = ".".join(str(p) for p in loc) or "spec"
     message = _message(first, loc, root)
+    if written and loc and str(loc[0]) in written:
+        return written[str(loc[0])]
     if where == "spec" or re.match(rf"{re.escape(where)}[.:]", message):
         return message  # the validator already named the key
     return f"{where}: {message}"
@@ -61,29 +68,9 @@ def _message(error: dict[str, Any], loc: tuple, root: type[BaseModel]) -> str:
     if kind in ("tuple_type", "list_type"):
         example = _LIST_EXAMPLES.get(str(loc[-1]) if loc else "")
         return "expected a list" + (f" such as {example}" if example else "")
-    return error["msg"].removeprefix("Value error, ")
+    return worded(error, root)
 
 
 def _keys(model: type[BaseModel] | None) -> list[str]:
     """The keys a spec writes for `model`'s fields (aliases where they have one), sorted."""
     return sorted(f.alias or n for n, f in model.model_fields.items()) if model else []
-
-
-def _model_at(root: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
-    """The model whose fields sit at `loc` (list indices skipped), or None if it is no model."""
-    model: type[BaseModel] | None = root
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        field = next((f for n, f in model.model_fields.items() if part in (n, f.alias)), None)
-        model = _model_in(field.annotation) if field else None
-        if model is None:
-            return None
-    return model
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    """The pydantic model inside an annotation such as `X | None` or `tuple[X, ...]`."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    return next((m for m in map(_model_in, get_args(annotation)) if m is not None), None)

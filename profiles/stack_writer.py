@@ -3,34 +3,31 @@
 The file holds the provider-neutral cluster config under `trainstack:cluster`, the
 provider's own region key, and a header comment with the price and catalog version. The
 header carries a checksum of the body, so a later `--write-stack` can tell a generated
-file from a hand-edited one and refuses to overwrite edits unless forced.
+file from a hand-edited one and refuses to overwrite edits unless forced. The file is
+written (and read back) by `profiles.stack_file`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
-import re
 from pathlib import Path
 
 import yaml
 
 from clouds.config import CONFIG_KEY, provider_region_key
 from clouds.contract import ClusterConfig, FileSystemConfig
-from profiles.files import write_atomically
+from clouds.filesystems import explicit_deployment_type
+from clouds.registry import NAMES
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
+from profiles.stack_file import STACK_NAME, StackFileError, digest, existing, is_hand_edited, placement, stack_path
+from profiles.stack_file import write_stack
 
-# The provider package's own config key for the region (what `pulumi config` would set).
-_CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.M)
-# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it must suit
-# the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
-# letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
-STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-
-
-class StackWriteError(ValueError):
-    """A stack file cannot be written (message names the file and the fix)."""
+# Reading, validating and writing stack files lives in `profiles.stack_file`; these names
+# stay importable from here for callers of the writer.
+StackWriteError = StackFileError
+__all__ = ["STACK_NAME", "StackWriteError", "cluster_config", "is_hand_edited", "keep_zone", "kept_settings",
+           "render_stack", "stack_path", "write_stack"]
 
 
 def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: str) -> ClusterConfig:
@@ -48,6 +45,10 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
             capacity_gib=math.ceil(spec.file_system.capacity_gib),
             throughput_mbps_per_tib=spec.file_system.throughput_mbps_per_tib,
         )
+        # A service that gives less throughput than asked is written as an explicit choice.
+        explicit = explicit_deployment_type(o.provider, file_system)
+        if explicit:
+            file_system = file_system.model_copy(update={"deployment_type": explicit})
     return ClusterConfig(
         provider=o.provider, region=o.region, zone=o.zone, instance_type=o.instance_type,
         accelerator=o.accelerator, accelerator_count=o.accelerator_count, nodes=candidate.nodes,
@@ -73,7 +74,10 @@ def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_s
     cluster = config.model_dump(mode="json", exclude_none=True)
     region_key = provider_region_key(config.provider)
     kept = kept or {}
-    own = {k: v for k, v in (kept.get("config") or {}).items() if k not in (region_key, CONFIG_KEY)}
+    # Every cloud's region key goes: a cluster moved to another cloud (`--force`) must not keep
+    # the old cloud's `aws:region` beside the new `gcp:region`.
+    region_keys = {provider_region_key(name) for name in NAMES} | {region_key}
+    own = {k: v for k, v in (kept.get("config") or {}).items() if k not in region_keys and k != CONFIG_KEY}
     top = {k: v for k, v in kept.items() if k != "config"}
     body = yaml.safe_dump(
         {**top, "config": {region_key: config.region, CONFIG_KEY: cluster, **own}},
@@ -88,67 +92,13 @@ def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_s
         f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
         f"resolve will not overwrite them without --force.\n"
     )
-    return f"{header}# trainstack-checksum: sha256:{_digest(body)}\n{body}"
+    return f"{header}# trainstack-checksum: sha256:{digest(body)}\n{body}"
 
 
 def _storage_text(usd_storage: float | None, usd_compute: float) -> str:
     if usd_storage is None:
         return ""
     return f" + ${usd_storage:,.2f} storage = ${usd_compute + usd_storage:,.2f} per job"
-
-
-def _digest(body: str) -> str:
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def is_hand_edited(text: str) -> bool:
-    """True when a stack file's body no longer matches the checksum it was written with
-    (or it has none, i.e. it was not written by trainstack)."""
-    match = _CHECKSUM.search(text)
-    return match is None or _digest(text[match.end():]) != match.group(1)
-
-
-def stack_path(project_dir: Path, name: str) -> Path:
-    """`<project>/stacks/Pulumi.<name>.yaml`.
-
-    Raises:
-        StackWriteError: `name` is empty or not 1-40 lowercase letters, digits and hyphens
-            starting with a letter (see `STACK_NAME`).
-    """
-    if not name:
-        raise StackWriteError("stack name: give one, e.g. training-a100; cloud resource names derive from it")
-    if not STACK_NAME.fullmatch(name):
-        raise StackWriteError(
-            f"stack name '{name}': use 1-40 lowercase letters, digits and '-', starting with a letter "
-            "(e.g. training-a100); cloud resource names derive from it and GCP and Azure accept no other"
-        )
-    return project_dir / "stacks" / f"Pulumi.{name}.yaml"
-
-
-def write_stack(path: Path, text: str, force: bool = False) -> bool:
-    """Write a stack file atomically; returns False when the file already had this text.
-
-    Raises:
-        StackWriteError: without `force`, the file exists and was edited by hand (or not
-            written by trainstack), or the new text moves the cluster to another provider,
-            region or zone (which replaces every resource, file system included).
-    """
-    if path.exists():
-        current = path.read_text(encoding="utf-8")
-        if current == text:
-            return False
-        if is_hand_edited(current) and not force:
-            why = "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
-            raise StackWriteError(f"{path}: {why}; pass --force to replace its cluster (its other settings are kept)")
-        moved = _placement(current), _placement(text)
-        if None not in moved and moved[0] != moved[1] and not force:
-            raise StackWriteError(
-                f"{path}: the new pick moves the cluster from {' '.join(moved[0])} to {' '.join(moved[1])}, so "
-                "`pulumi up` would replace every resource, its file system included; pass --force or write "
-                "another stack name"
-            )
-    write_atomically(path, text)
-    return True
 
 
 def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:
@@ -158,10 +108,10 @@ def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:
     """
     if config.zone != config.region or not path.exists():
         return config
-    placement = _placement(path.read_text(encoding="utf-8"))
-    if placement is None or placement[:2] != (config.provider, config.region) or placement[2] == config.region:
+    where = placement(path.read_text(encoding="utf-8"))
+    if where is None or where[:2] != (config.provider, config.region) or where[2] == config.region:
         return config
-    return config.model_copy(update={"zone": placement[2]})
+    return config.model_copy(update={"zone": where[2]})
 
 
 def kept_settings(path: Path) -> dict:
@@ -169,22 +119,8 @@ def kept_settings(path: Path) -> dict:
     secrets provider's `encryptionsalt`) and every config key but the cluster and its region
     (a budget, `trainstack:previous_names`, secrets, `gcp:project`). `{}` when there is no
     readable file."""
-    if not path.exists():
-        return {}
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError:
-        return {}
-    if not isinstance(document, dict):
+    document = existing(path)
+    if not document:
         return {}
     config = document.get("config")
     return {**document, "config": config if isinstance(config, dict) else {}}
-
-
-def _placement(text: str) -> tuple[str, str, str] | None:
-    """(provider, region, zone) of a stack file's cluster; None when it cannot be read."""
-    try:
-        cluster = (yaml.safe_load(text) or {})["config"][CONFIG_KEY]
-        return str(cluster["provider"]), str(cluster["region"]), str(cluster["zone"])
-    except (yaml.YAMLError, KeyError, TypeError):
-        return None

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import re
 
+from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS  # the sourced ceilings
+
 # Size units -> GiB. Decimal units (GB, TB) are converted exactly: 1 GB = 10^9 / 2^30 GiB.
 _SIZE_UNITS = {
     "gib": 1.0, "tib": 1024.0, "mib": 1 / 1024,
@@ -91,6 +93,30 @@ def parse_duration_hours(value: object) -> float:
     if unit and unit not in _DURATION_UNITS:
         raise ValueError(f"unknown duration unit in {value!r}; use m, h, d or w (or minutes, hours, days, weeks)")
     return finite(number * _DURATION_UNITS.get(unit, 1.0), value, example)
+
+
+def at_most_hours(hours: float, value: object) -> float:
+    """`hours` when it is at most `MAX_HOURS`.
+
+    Raises:
+        ValueError: a longer run, naming `value` in years and the limit.
+    """
+    if hours > MAX_HOURS:
+        raise ValueError(f"{value!r} is {hours / 8760:,.0f} years; trainstack plans runs up to {MAX_HOURS:,} h "
+                         "(3 years, the longest term the clouds price); check the unit (72h, 3d)")
+    return hours
+
+
+def at_most_gib(gib: float, value: object) -> float:
+    """`gib` when it is at most `MAX_FILE_SYSTEM_GIB`.
+
+    Raises:
+        ValueError: a larger size, naming `value` and the largest any cloud provides.
+    """
+    if gib > MAX_FILE_SYSTEM_GIB:
+        raise ValueError(f"{value!r} is {gib / 1024**2:,.0f} PiB, more than any cloud's largest file system "
+                         f"({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the unit (4800GiB, 4.8TiB)")
+    return gib
 
 
 _COUNT_SUFFIXES = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}

@@ -89,15 +89,19 @@ def run(
         (folder / "run-bench.sh").write_text(script, encoding="utf-8")
     except OSError as exc:
         fail(f"--out {folder}: cannot write ({exc.strerror}); give a writable folder")
-    for line in _by_hand(stack, folder / "run-bench.sh", cluster.nodes) + [f"note: {n}" for n in notes]:
+    for line in _by_hand(stack, folder / "run-bench.sh", cluster) + [f"note: {n}" for n in notes]:
         typer.echo(line)
 
 
-def _by_hand(stack: str, script: Path, nodes: int) -> list[str]:
-    """The exact steps to run the kit when the stack has no job launcher to hand it to."""
+def _by_hand(stack: str, script: Path, cluster) -> list[str]:
+    """The exact steps to run the kit (its training step goes through the stack's job launcher
+    when the stack has `job:`)."""
+    nodes = cluster.nodes
+    how = ("its training runs through the stack's job launcher (node agent); start it on the first node:"
+           if cluster.job is not None else "the stack has no job launcher (`job:`); run the kit by hand:")
     return [
         f"kit written: {script}",
-        f"stack {stack} has no job launcher that runs the kit; run it by hand:",
+        f"stack {stack}: {how}",
         f"  1. copy it to the first node:    scp {script} NODE:run-bench.sh",
         f"  2. list the {nodes} nodes there:   one host name per line in ~/hostfile (passwordless ssh between them)",
         "  3. on that node:                 HOSTFILE=~/hostfile bash run-bench.sh",

@@ -1,14 +1,18 @@
 """Compare two plans of one stack: what `pulumi up` would create, update, replace or delete.
 
 Resources are matched by URN (stack, project, parent type chain, type, name), as the
-engine matches them. Inputs are diffed leaf by leaf; a change at a replace-on-change path
-(`trainstack.replacements`) makes the action "replace". A resource whose URN disappears is
-"delete", a new one "create".
+engine matches them, or through an alias: a resource whose URN is new but one of whose
+`aliases` (old logical names, see `trainstack.mocks.RecordingMonitor`) names a URN of the
+old plan is that resource, renamed. Inputs are diffed leaf by leaf, leaving out the paths
+the resource's `ignore_changes` holds (the engine keeps them at their deployed values); a
+change at a replace-on-change path (`trainstack.replacements`) makes the action "replace".
+A resource whose URN disappears is "delete", a new one "create".
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +21,7 @@ from pulumi.runtime.mocks import MockResourceArgs
 from trainstack.mocks import TrainstackMocks
 from trainstack.replacements import CASCADES, replace_keys
 
+_QUOTED_KEY = re.compile(r'\["([^"]+)"\]')
 ACTIONS = ("create", "update", "replace", "delete", "same")
 PROJECT = "trainstack"
 _MOCKS = TrainstackMocks()
@@ -90,12 +95,58 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
         One change per URN, in the order of `after` then the deleted ones.
     """
     old, new = urns(before, stack), urns(after, stack)
-    changes = {urn: _compare(urn, old.get(urn), record) for urn, record in new.items()}
+    matched = {urn: _previous_urn(urn, record, old) for urn, record in new.items()}
+    kept_ids = _kept_ids(old, new, matched)
+    if kept_ids:
+        new = {urn: {**record, "inputs": _substituted(record["inputs"], kept_ids)} for urn, record in new.items()}
+    changes = {urn: _compare(urn, old.get(matched[urn]), record) for urn, record in new.items()}
     while _follow_replacements(changes, new) | _cascade(changes, new):
         pass
+    kept = set(matched.values())
     deleted = [Change("delete", r["type"], r["name"], urn, bool(r["protect"]))
-               for urn, r in old.items() if urn not in new]
+               for urn, r in old.items() if urn not in kept]
     return [*changes.values(), *deleted]
+
+
+def _kept_ids(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]],
+              matched: dict[str, str]) -> dict[str, str]:
+    """A resource matched through an alias keeps its id, ARN and other computed values: new
+    mock value -> the old resource's, for every string output the mocks compute."""
+    kept: dict[str, str] = {}
+    for urn, record in new.items():
+        before = old.get(matched[urn])
+        if before is None or before["name"] == record["name"]:
+            continue
+        kept[f"{record['name']}-id"] = f"{before['name']}-id"
+        now, then = _mock_outputs(record), _mock_outputs(before)
+        kept.update({value: then[key] for key, value in now.items()
+                     if isinstance(value, str) and isinstance(then.get(key), str) and value != then[key]})
+    return kept
+
+
+def _mock_outputs(record: dict[str, Any]) -> dict[str, Any]:
+    """The id (`id`) and outputs the mocks give a planned resource; {} when they cannot."""
+    try:
+        rid, outputs = _MOCKS.new_resource(MockResourceArgs(record["type"], record["name"], dict(record["inputs"])))
+    except (KeyError, TypeError):  # a hand-built record without the inputs its mock reads
+        return {}
+    return {**outputs, "id": rid}
+
+
+def _substituted(value: Any, kept: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {key: _substituted(item, kept) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_substituted(item, kept) for item in value]
+    return kept.get(value, value) if isinstance(value, str) else value
+
+
+def _previous_urn(urn: str, record: dict[str, Any], old: dict[str, dict[str, Any]]) -> str:
+    """The URN this resource had in the old plan: its own, else the first alias found there."""
+    if urn in old:
+        return urn
+    head = urn[: -len(record["name"])]
+    return next((head + alias for alias in record.get("aliases", ()) if head + alias in old), urn)
 
 
 def moved_region(changes: list[Change], before: str | None, after: str | None) -> list[Change]:
@@ -113,10 +164,26 @@ def moved_region(changes: list[Change], before: str | None, after: str | None) -
 def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Change:
     if old is None:
         return Change("create", new["type"], new["name"], urn, bool(new["protect"]))
-    paths = changed_paths(old["inputs"], new["inputs"])
+    ignored = new.get("ignore_changes", ())
+    paths = [p for p in changed_paths(old["inputs"], new["inputs"]) if not ignored_path(p, ignored)]
     keys = replace_keys(new["type"], paths, old["inputs"], new["inputs"])
     action = "replace" if keys else "update" if paths else "same"
     return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys))
+
+
+def ignored_path(path: str, ignore_changes: Any) -> bool:
+    """True when `path` (`a.b`, `a[0].c`) lies at or inside an `ignore_changes` entry.
+
+    Entries use Pulumi's property-path syntax: `a.b`, `a[0]`, `a[*].b` (any element),
+    `tags["team"]`, and `*` for every input.
+    """
+    for entry in ignore_changes:
+        if entry == "*":
+            return True
+        pattern = re.escape(_QUOTED_KEY.sub(r".\1", entry)).replace(r"\[\*\]", r"\[\d+\]")
+        if re.fullmatch(pattern + r"([.\[].*)?", path):
+            return True
+    return False
 
 
 def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> bool:
@@ -149,11 +216,12 @@ def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str
 
 def _ids(record: dict[str, Any]) -> set[str]:
     """The ids a planned resource goes by under the mocks (see `_follow_replacements`)."""
-    ids = {f"{record['name']}-id"}
-    try:
-        ids.add(_MOCKS.new_resource(MockResourceArgs(record["type"], record["name"], dict(record["inputs"])))[0])
-    except (KeyError, TypeError):  # a hand-built record without the inputs its mock reads
-        pass
+    ids = set()
+    for name in (record["name"], *record.get("aliases", ())):  # a renamed resource keeps its old id
+        ids.add(f"{name}-id")
+        rid = _mock_outputs({**record, "name": name}).get("id")
+        if rid:
+            ids.add(rid)
     return ids
 
 
@@ -174,8 +242,8 @@ def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> 
     """
     grew = False
     for dependent, path, referenced, id_path in CASCADES:
-        updated_ids = {f"{c.name}-id" for c in changes.values()
-                       if c.type == referenced and c.action in ("update", "replace")}
+        updated_ids = {rid for urn, c in changes.items()
+                       if c.type == referenced and c.action in ("update", "replace") for rid in _ids(records[urn])}
         for urn, change in changes.items():
             if change.type != dependent or change.action in ("create", "replace"):
                 continue

@@ -14,6 +14,7 @@ Run as `python -m trainstack.gitref STACK PROJECT_DIR` it prints that plan as JS
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import io
 import json
 import subprocess
@@ -59,6 +60,17 @@ def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
         return _plan_in_subprocess(stack, Path(tmp), ref)
 
 
+def committed_at_head(stack: str, project_dir: Path) -> bool:
+    """True when `stacks/Pulumi.<stack>.yaml` exists in the commit HEAD of the project's git
+    repository; False outside git, without git, or for a stack not committed yet."""
+    try:
+        prefix = _git(project_dir, "rev-parse", "--show-prefix").decode().strip()
+        _git(project_dir, "cat-file", "-e", f"HEAD:{prefix}{STACKS_DIR}/Pulumi.{stack}.yaml")
+    except PlanError:
+        return False
+    return True
+
+
 def _extract(archive: bytes, into: Path) -> None:
     """Unpack a tar archive, refusing links and paths outside `into` where Python can."""
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
@@ -98,9 +110,23 @@ def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = Fal
     return done.stdout if done.returncode == 0 else b""
 
 
+def _today_as_fallback(package: str) -> None:
+    """Let the old revision's `package` import modules it predates from today's tree.
+
+    The old revision's own modules win (they sit first on its `__path__`); a module it does
+    not have yet (such as `profiles.stack_file`, which today's plan runner reads stacks with)
+    comes from today's checkout, the instrument both sides are measured with.
+    """
+    module = importlib.import_module(package)
+    today = str(Path(__file__).resolve().parents[1] / package)
+    if today not in module.__path__:
+        module.__path__.append(today)
+
+
 def _main(argv: list[str]) -> int:
     stack, project = argv
     sys.path.insert(0, str(Path(project).resolve()))
+    _today_as_fallback("profiles")
     try:
         result = run_plan(stack, Path(project), priced=False)
     except PlanError as exc:

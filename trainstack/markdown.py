@@ -21,7 +21,13 @@ def review_markdown(review: dict[str, Any]) -> str:
 
 
 def _title(review: dict[str, Any]) -> str:
-    against = f" against `{review['against']}`" if review["against"] else " (new stack)"
+    if review["against"]:
+        against = f" against `{review['against']}`"
+    elif review.get("committed"):
+        against = (" (compared with nothing: every resource shows as new; pass `--against origin/main` "
+                   "to review this change)")
+    else:
+        against = " (new stack)"
     return f"### trainstack plan: `{review['stack']}`{against}"
 
 
@@ -36,8 +42,9 @@ def _summary_line(review: dict[str, Any]) -> str:
     na = f", {statuses.count('n/a')} n/a" if "n/a" in statuses else ""
     icon = "❌" if "failed" in statuses else "✅"
     after = cost["after"]
-    if cost["before"] is None:  # a new stack: nothing to compare with
-        prices = f"**new: {_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
+    if cost["before"] is None:  # a new stack, or nothing compared: no before
+        new = "" if review.get("committed") else "new: "
+        prices = f"**{new}{_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
     else:
         prices = (f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
                   f"**{_usd(before['usd_per_job'])} → {_usd(after['usd_per_job'])}/job**")

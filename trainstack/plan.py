@@ -15,16 +15,14 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pulumi
-import yaml
 from pulumi.runtime import settings
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
-from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT = "trainstack"
-STACKS_DIR = "stacks"
+STACKS_DIR = "stacks"  # the same folder as `profiles.stack_file.STACKS_DIR`
 
 
 class PlanError(ValueError):
@@ -86,24 +84,29 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         The recorded resources, outputs and cost.
 
     Raises:
-        PlanError: missing or unreadable stack file, invalid cluster config, or a config
-            the component rejects.
+        PlanError: missing or unreadable stack file, invalid cluster config, a config
+            the component rejects, or an invoke the mocks have no answer for (its token).
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
-    config = read_stack_config(stack_file)
+    from profiles import stack_file as stack_file_module  # on call: see `trainstack.gitref._today_as_fallback`
+
     try:
-        cluster = parse_cluster_config(config[CONFIG_KEY])
-    except ConfigError as exc:
-        raise PlanError(f"{stack_file}: {exc}") from None
+        config, cluster = stack_file_module.read_cluster(stack_file)
+    except stack_file_module.StackFileError as exc:
+        raise PlanError(str(exc)) from None
     program = project_dir / "__main__.py"
     if not program.is_file():
-        raise PlanError(f"{program}: Pulumi program not found; pass the project directory")
+        raise PlanError(f"{program}: Pulumi program not found; run from the project or pass --project-dir")
     context = contextvars.copy_context()
     try:
         with _gc_paused():
-            resources, outputs = context.run(_run, program, stack_name, config, cluster.region)
+            resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
+        raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None
+    except Exception as exc:  # an invoke the mocks cannot answer names its token
+        if not str(exc).startswith("invoke of "):
+            raise
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
     result = PlanResult(resources, None, None, outputs, hours=cluster.hours, region=cluster.region)
     return with_price(result, cluster) if priced else result
@@ -121,36 +124,18 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
     )
 
 
-# The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.
-TRAINSTACK_KEYS = frozenset({"trainstack:cluster", "trainstack:max_usd_per_hour", "trainstack:previous_names"})
-
-
 def read_stack_config(stack_file: Path) -> dict[str, Any]:
-    """The `config:` map of a Pulumi stack file.
-
-    Args:
-        stack_file: path to `Pulumi.<stack>.yaml`.
+    """The `config:` map of a Pulumi stack file (read by `profiles.stack_file`).
 
     Raises:
-        PlanError: when the file is missing, not YAML, or lacks `trainstack:cluster`.
+        PlanError: when the file is missing, not YAML, repeats a key, or lacks `trainstack:cluster`.
     """
-    if not stack_file.is_file():
-        raise PlanError(
-            f"{stack_file}: stack file not found; run `trainstack resolve --write-stack` "
-            "or check the stack name"
-        )
+    from profiles import stack_file as stack_file_module
+
     try:
-        document = yaml.safe_load(stack_file.read_text()) or {}
-    except yaml.YAMLError as exc:
-        raise PlanError(f"{stack_file}: not valid YAML ({_first_line(exc)})") from None
-    config = document.get("config") if isinstance(document, dict) else None
-    if not isinstance(config, dict) or CONFIG_KEY not in config:
-        raise PlanError(f"{stack_file}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
-    unknown = sorted(k for k in config if str(k).startswith("trainstack:") and k not in TRAINSTACK_KEYS)
-    if unknown:
-        raise PlanError(f"{stack_file}: {unknown[0]}: unknown key; trainstack reads only "
-                        f"{', '.join(sorted(TRAINSTACK_KEYS))} (a typo here would silently disable it)")
-    return config
+        return stack_file_module.read_config(stack_file)
+    except stack_file_module.StackFileError as exc:
+        raise PlanError(str(exc)) from None
 
 
 def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
@@ -168,9 +153,11 @@ def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
     return {key: encode(value) for key, value in config.items()}
 
 
-def _run(program: Path, stack: str, config: dict[str, Any], region: str) -> tuple[list, dict]:
-    """Run the program in the current (copied) context and return records and outputs."""
-    mocks = TrainstackMocks(region=region)
+def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
+    """Run the program in the current (copied) context and return records and outputs.
+
+    The mocks answer lookups from the cluster's own region and zone."""
+    mocks = TrainstackMocks(region=region, zone=zone)
     monitor = RecordingMonitor(mocks)
     settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh Stack per run
     settings.SETTINGS.outputs = set()
@@ -215,5 +202,13 @@ def _on_sys_path(path: Path) -> Iterator[None]:
         sys.path.remove(entry)
 
 
-def _first_line(exc: Exception) -> str:
+def _innermost(exc: BaseException) -> BaseException:
+    """The error a check raised inside an `apply`, which the SDK wraps ("While processing
+    input: ...") once per Output it passes through."""
+    while isinstance(exc.__cause__, ValueError):
+        exc = exc.__cause__
+    return exc
+
+
+def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # rich loads only when a table or tree is printed, keeping --json fast
     from rich.console import Console
 
-# Inputs worth showing in the plan tree, in this order, when a resource has them.
-KEY_INPUTS = (
-    "instanceType", "availabilityZoneId", "availabilityZone", "cidrBlock", "strategy",
-    "deploymentType", "storageCapacity", "perUnitStorageThroughput", "storageType",
-    "ipProtocol", "fromPort", "toPort", "cidrIpv4", "referencedSecurityGroupId", "instanceMarketOptions",
-    "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
-    "singlePlacementGroup", "overprovision", "acceleratorType", "runtimeVersion", "tier",
-    "capacityGib", "storageCapacityTiB", "groupPlacementPolicy", "flavorId", "zoneId", "spec", "zone",
-    "desiredCapacity", "mixedInstancesPolicy", "capacityRebalance",
-)
+
+
+def __getattr__(name: str) -> Any:
+    """`KEY_INPUTS` and `key_inputs` live in `trainstack.plan_view` (loaded on use)."""
+    if name in ("KEY_INPUTS", "key_inputs"):
+        from trainstack import plan_view
+
+        return getattr(plan_view, name)
+    raise AttributeError(name)
 
 
 def speed_of(offering: Any) -> str:
@@ -59,7 +58,8 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
 
 
 def console() -> Console:
-    """A rich console; 160 columns wide when output is not a terminal (logs, CI, pipes)."""
+    """A rich console as wide as the terminal (rich reads `COLUMNS` too); 160 columns when
+    output is not a terminal (logs, CI, pipes)."""
     from rich.console import Console
 
     terminal = Console()
@@ -67,26 +67,14 @@ def console() -> Console:
 
 
 def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
-    """Print the ranked candidates as a table, choice first."""
+    """Print the ranked candidates, choice first, in a layout that fits the terminal
+    (`trainstack.resolve_view`), then what was rejected and any missed deadline."""
     from rich.markup import escape
-    from rich.table import Table
 
-    noun = "candidate" if resolution.matched == 1 else "candidates"
-    table = Table(title=f"{spec.name}: {resolution.matched} {noun} (catalog {catalog_version})")
-    for column in ("#", "provider", "region / zone", "instance type", "GPUs", "purchase",
-                   "hours", "speed", "USD/hour", "USD/job", "why"):
-        table.add_column(column, justify="right" if column in ("#", "hours", "USD/hour", "USD/job") else "left")
-    for rank, ranked in enumerate((resolution.choice, *resolution.alternatives), start=1):
-        c, o = ranked.candidate, ranked.candidate.offering
-        why = escape(ranked.reason + "".join(f" [{n}]" for n in c.notes))
-        table.add_row(
-            str(rank), o.provider, f"{o.region} / {o.zone}", o.instance_type,
-            f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}", speed_of(o),
-            f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}", why,
-            style="bold green" if rank == 1 else None,
-        )
+    from trainstack.resolve_view import print_resolution
+
     out = console()
-    out.print(table)
+    print_resolution(out, spec, resolution, catalog_version)
     for constraint, (count, example) in (resolution.rejected or {}).items():
         out.print(escape(f"rejected by {constraint}: {count} offerings, e.g. {example}"))
     if resolution.deadline_met is False:
@@ -116,37 +104,13 @@ def plan_json(result: Any, policies: list | None = None) -> dict:
     }
 
 
-def key_inputs(inputs: dict) -> str:
-    """A short `key=value` summary of the inputs a reviewer looks at first."""
-    parts = []
-    for key in KEY_INPUTS:
-        if key in inputs and inputs[key] not in (None, [], {}):
-            value = inputs[key]
-            if key == "networkInterfaces" and isinstance(value, list):
-                kinds = {str(n.get("interfaceType") or n.get("nicType") or "default") for n in value}
-                value = f"{len(value)} ({', '.join(sorted(kinds))})"
-            if key == "mixedInstancesPolicy" and isinstance(value, dict):
-                share = (value.get("instancesDistribution") or {}).get("onDemandPercentageAboveBaseCapacity")
-                value = "spot" if share == 0 else "on-demand" if share == 100 else f"{share}% on-demand"
-            text = str(value)
-            parts.append(f"{key}={text if len(text) <= 60 else text[:57] + '...'}")
-    return ", ".join(parts)
-
-
 def plan_tree(stack: str, result: Any) -> None:
-    """Print the resource tree (type, name, protect, key inputs) and the cluster's cost."""
+    """Print the resource tree (`trainstack.plan_view.tree`) and the cluster's cost."""
     from rich.markup import escape
-    from rich.tree import Tree
 
-    root = Tree(f"[bold]stack {stack}[/bold]: {len(result.resources)} resources")
-    nodes: dict[str, Tree] = {}
-    for resource in result.resources:
-        parent = nodes.get(resource["parent"] or "", root)
-        label = f"{resource['type']} [cyan]{resource['name']}[/cyan]"
-        if resource["protect"]:
-            label += " [yellow](protected)[/yellow]"
-        summary = key_inputs(resource["inputs"])
-        nodes[resource["name"]] = parent.add(f"{label} {summary}" if summary else label)
+    from trainstack.plan_view import tree
+
+    root = tree(stack, result.resources)
     out = console()
     out.print(root)
     storage = "" if result.usd_storage is None else f" (incl. ${result.usd_storage:,.2f} storage)"
@@ -154,6 +118,12 @@ def plan_tree(stack: str, result: Any) -> None:
         out.print("cluster: [bold]price unknown[/bold]")
     else:
         out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
+    provider = next((r["type"].split(":")[1] for r in result.resources
+                     if r["parent"] is None and r["type"].startswith("trainstack:")), None)
+    if provider is not None:
+        from clouds.healing import healing
+
+        out.print(escape(healing(provider).summary))
     if result.price_note:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
     for caveat in result.price_caveats:

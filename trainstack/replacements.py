@@ -53,10 +53,22 @@ def replace_keys(kind: str, changed: list[str], old: dict[str, Any], new: dict[s
     listed = replace_paths(kind)
     found = [path for path in changed if any(_related(path, entry) for entry in listed)]
     for key in REPLACE_ON_DECREASE.get(kind, ()):
-        before, after = old.get(key), new.get(key)
-        if isinstance(before, (int, float)) and isinstance(after, (int, float)) and after < before:
+        before, after = _number(old.get(key)), _number(new.get(key))
+        if before is not None and after is not None and after < before:
             found.append(key)
     return sorted(set(found))
+
+
+def _number(value: Any) -> float | None:
+    """A number, or a numeric string (pulumi-gcp takes Lustre's capacity as "36000"); else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    try:
+        return float(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _related(path: str, entry: str) -> bool:

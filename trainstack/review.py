@@ -16,7 +16,7 @@ from policies import evaluate
 from policies.rules import STATEFUL
 from policies.stack_rules import BUDGET_KEY, budget_limit
 from trainstack.diff import Change, diff_plans, moved_region, summary
-from trainstack.gitref import plan_at_ref
+from trainstack.gitref import committed_at_head, plan_at_ref
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 
 
@@ -37,11 +37,29 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     project_dir = Path(project_dir)
     after = run_plan(stack, project_dir)
     limit = stack_budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
-    before = plan_at_ref(stack, project_dir, against) if against else None
+    before = _plan_before(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
     changes = moved_region(changes, before.region if before else None, after.region)
     results = evaluate(after.resources, after.budget_usd_per_hour, limit)
-    return review_json(stack, against, changes, before, after, results, limit)
+    review = review_json(stack, against, changes, before, after, results, limit)
+    # Without --against a committed stack is not new: say that nothing was compared.
+    review["committed"] = against is None and committed_at_head(stack, project_dir)
+    return review
+
+
+def _plan_before(stack: str, project_dir: Path, against: str) -> PlanResult | None:
+    """The stack's plan at `against`; for a stack renamed since (`pulumi stack rename`, its
+    old names under `trainstack:previous_names`), the plan of its newest old name there, which
+    `pulumi stack rename` carried over as this stack's state. None for a new stack."""
+    before = plan_at_ref(stack, project_dir, against)
+    if before is not None:
+        return before
+    config = read_stack_config(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
+    for old in reversed(config.get("trainstack:previous_names") or []):
+        before = plan_at_ref(str(old), project_dir, against)
+        if before is not None:
+            return before
+    return None
 
 
 def review_json(
@@ -58,7 +76,9 @@ def review_json(
     Returns:
         `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"),
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
-        "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`.
+        "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`;
+        `build_review` adds "committed": True when, without `against`, the stack file is
+        already committed (so the plan was compared with nothing, not with a new stack).
         Costs are USD/hour and USD per job (the planned hours); `before` is None for a new stack;
         a price or delta is None when a side's price is unknown.
     """

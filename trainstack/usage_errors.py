@@ -43,6 +43,9 @@ def one_line(exc: Exception) -> str:
 
 
 def fail(message: str) -> None:
-    """Print `error: message` on stderr and exit 2."""
-    typer.echo(f"error: {message}", err=True)
+    """Print `error: message` on stderr, on one line (a server's HTML error page quoted in it
+    becomes the page's title: `profiles.short_text`), and exit 2."""
+    from profiles.short_text import one_line as short
+
+    typer.echo(f"error: {short(message, limit=None)}", err=True)
     raise typer.Exit(code=2)

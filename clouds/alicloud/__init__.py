@@ -7,9 +7,10 @@ import re
 
 from clouds.base import Cloud, Feature, FileSystemRule
 
+# Source: china-clouds.md section 0 item 2 and the official deployment-set doc.
 SPOT_NO_DEPLOYMENT_SET = (
-    "Alibaba spot instances cannot join a deployment set (china-clouds.md section 0 item 2, "
-    "official deployment-set doc), so spot nodes are placed in the zone without the "
+    "Alibaba spot instances cannot join a deployment set (Alibaba's deployment-set documentation), "
+    "so spot nodes are placed in the zone without the "
     "LowLatency deployment set"
 )
 

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock
+from clouds.base import Mock, fixed_answers
 
 
 ALICLOUD_IMAGE_ID = "ubuntu_22_04_x64_20G_alibase_20261120.vhd"
@@ -79,5 +79,5 @@ ALICLOUD_INVOKES: dict[str, dict[str, Any]] = {
 MOCK = Mock(
     prefixes=("alicloud:",),
     outputs=alicloud_outputs,
-    invoke=lambda token, args, region: ALICLOUD_INVOKES.get(token),
+    invoke=fixed_answers(ALICLOUD_INVOKES),
 )

@@ -3,6 +3,15 @@
 Figures come from shared/reference-facts/storage.md:
   F1  AWS FSx API CreateFileSystem, StorageCapacity: valid SSD sizes per deployment type.
   F2  FSx for Lustre guide, managing throughput capacity: per-unit throughput tiers.
+Create-time settings (`create_time_settings`):
+  F3  AWS FSx API CreateFileSystemLustreMetadataConfiguration: a metadata configuration
+      (Mode AUTOMATIC | USER_PROVISIONED) exists only for PERSISTENT_2; AUTOMATIC scales
+      Metadata IOPS with capacity (SSD only). FileSystemTypeVersion is fixed at creation
+      (terraform-provider-aws `file_system_type_version` ForceNew), so an old 2.12 file
+      system stays 2.12 until it is replaced.
+  F4  pulumi-aws `fsx.LustreFileSystem.efa_enabled`: EFA and GPUDirect Storage support
+      "must be set at creation ... cannot be changed", only with PERSISTENT_2, a metadata
+      configuration and an EFA-enabled security group (all traffic to and from itself).
 """
 
 from __future__ import annotations
@@ -11,6 +20,8 @@ import math
 from typing import NamedTuple
 
 DEFAULT_DEPLOYMENT_TYPE = "PERSISTENT_2"
+# The newest Lustre version FSx offers; metadata configurations and EFA need it (F3, F4).
+LUSTRE_VERSION = "2.15"
 
 # deployment type -> GiB step after the 1,200 and 2,400 GiB sizes (F1, SSD storage).
 CAPACITY_STEP_GIB: dict[str, int] = {
@@ -101,6 +112,31 @@ def fsx_sizing(
             f"for {kind}; valid values (MB/s per TiB): {valid}"
         )
     return FsxSizing(kind, capacity, throughput_mbps_per_tib)
+
+
+def create_time_settings(deployment_type: str, efa_clients: bool) -> dict[str, object]:
+    """The `LustreFileSystem` arguments that can only be chosen when it is created.
+
+    PERSISTENT_2 gets Lustre 2.15 and an AUTOMATIC metadata configuration (F3), and EFA
+    with GPUDirect Storage when the nodes reach it over EFA with GPUDirect RDMA (F4); the
+    cluster security group already allows all traffic to and from itself. Which regions
+    offer EFA-enabled file systems is not in the reference facts (unsourced): a region
+    without them rejects the create, and a stack can then choose another region.
+    Other deployment types get Lustre 2.15 only (they take no metadata configuration).
+
+    Args:
+        deployment_type: the FSx deployment type (`PERSISTENT_2`, `SCRATCH_2`, ...).
+        efa_clients: True when every node has EFA with GPUDirect RDMA (p4d, p5, ...).
+
+    Returns:
+        pulumi-aws keyword arguments: `file_system_type_version`, and for PERSISTENT_2
+        `metadata_configuration` and `efa_enabled`.
+    """
+    settings: dict[str, object] = {"file_system_type_version": LUSTRE_VERSION}
+    if deployment_type == "PERSISTENT_2":
+        settings["metadata_configuration"] = {"mode": "AUTOMATIC"}
+        settings["efa_enabled"] = efa_clients
+    return settings
 
 
 def _unknown_type(deployment_type: str) -> str:

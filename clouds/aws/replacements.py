@@ -11,7 +11,8 @@ Sources:
      per_unit_storage_throughput (ForceNew in the provider source read; newer releases may
      update it in place, so listing it errs toward warning), drive_cache_type,
      file_system_type_version, import/export paths, backup_id, copy_tags_to_backups; and
-     storage_capacity when it shrinks (CustomizeDiff).
+     storage_capacity when it shrinks (CustomizeDiff); efa_enabled ("must be set at creation
+     ... cannot be changed", pulumi-aws LustreFileSystem docs).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ REPLACEMENTS = Replacements(
         "aws:fsx/lustreFileSystem:LustreFileSystem": (
             "subnetIds", "securityGroupIds", "deploymentType", "storageType", "kmsKeyId",
             "perUnitStorageThroughput", "driveCacheType", "fileSystemTypeVersion", "importPath", "exportPath",
-            "importedFileChunkSize", "backupId", "copyTagsToBackups",
+            "importedFileChunkSize", "backupId", "copyTagsToBackups", "efaEnabled",
         ),
         # aws_autoscaling_group: only the name is ForceNew; size, subnets, placement group, launch
         # template and mixed instances policy update in place (source A).

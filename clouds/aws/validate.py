@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clouds.aws.efa import efa_interface_count
+from clouds.aws.efa import NODE_SUBNET_CIDR, check_subnet_size, efa_interface_count
 from clouds.aws.fsx import fsx_sizing
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
@@ -58,7 +58,7 @@ def validate_args(args: ClusterConfig) -> None:
     check_ssh_cidrs(args.ssh_cidrs)
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:
         raise ValueError(
-            f"interconnect: rdma needs EFA and {args.instance_type} has none (K1); "
+            f"interconnect: rdma needs EFA and {args.instance_type} has none; "
             "choose an EFA type (e.g. p4d.24xlarge, p5.48xlarge) or set interconnect: none"
         )
     if args.purchase == "spot" and args.capacity_reservation_id:
@@ -69,3 +69,5 @@ def validate_args(args: ClusterConfig) -> None:
     if args.file_system is not None:
         fs = args.file_system
         fsx_sizing(fs.capacity_gib, fs.throughput_mbps_per_tib, fs.deployment_type)
+    if not args.subnet_id:  # an existing subnet is checked once its lookup answers (network.py)
+        check_subnet_size(NODE_SUBNET_CIDR, args.nodes, args.instance_type, args.interconnect, "nodes")

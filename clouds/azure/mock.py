@@ -56,5 +56,4 @@ def azure_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = 
 MOCK = Mock(
     prefixes=("azure-native:", "tls:",),
     outputs=azure_outputs,
-    invoke=lambda token, args, region: None,
 )

@@ -56,7 +56,7 @@ def _check_interconnect(args: ClusterConfig) -> None:
     if args.interconnect == "rdma" and infiniband_size(args.instance_type) is None:
         raise ValueError(
             f"interconnect: rdma needs InfiniBand and instance_type {args.instance_type} has "
-            f"none (Z8, Z9); choose an InfiniBand size ({', '.join(rdma_size_names())}) "
+            f"none; choose an InfiniBand size ({', '.join(rdma_size_names())}) "
             "or set interconnect: none"
         )
 
@@ -68,11 +68,11 @@ def _check_node_count(args: ClusterConfig) -> None:
     if args.interconnect == "rdma":
         raise ValueError(
             f"nodes: {args.nodes} exceeds {limit}; InfiniBand connects only the VMs of one "
-            f"scale set placement group, which holds at most {limit} VMs (Z10, Z12); set "
+            f"scale set placement group, which holds at most {limit} VMs; set "
             f"nodes: {limit} or fewer, or split the job into several clusters of at most "
             f"{limit} nodes"
         )
     raise ValueError(
         f"nodes: {args.nodes} exceeds {limit}; the cluster is one single-placement-group "
-        f"scale set, which holds at most {limit} VMs (Z10); set nodes: {limit} or fewer"
+        f"scale set, which holds at most {limit} VMs; set nodes: {limit} or fewer"
     )

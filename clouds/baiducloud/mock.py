@@ -66,5 +66,4 @@ def _node_ip(name: str) -> str:
 MOCK = Mock(
     prefixes=(TYPE_PREFIX,),
     outputs=baiducloud_outputs,
-    invoke=lambda token, args, region: None,
 )

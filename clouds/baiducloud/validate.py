@@ -40,7 +40,7 @@ def validate_args(args: ClusterConfig) -> None:
     if args.file_system is not None:
         raise ValueError(
             "file_system: this component cannot create a Baidu parallel file system (PFS has no "
-            "API resource here, china-clouds.md §4); remove file_system and mount an existing "
+            "API resource here); remove file_system and mount an existing "
             "PFS on the nodes"
         )
     reject_unsupported(args, ("capacity_reservation_id",), "Baidu AI Cloud",
@@ -75,6 +75,6 @@ def _check_spec(args: ClusterConfig) -> None:
     if args.interconnect == "rdma" and not has_infiniband(spec):
         raise ValueError(
             f"interconnect: rdma needs an InfiniBand spec (family with 'IB', e.g. "
-            f"bcc.hgn5IB.c116m978.8A100-80g, china-clouds.md §1.5) and {spec} has none; "
+            f"bcc.hgn5IB.c116m978.8A100-80g) and {spec} has none; "
             "choose one or set interconnect: none"
         )

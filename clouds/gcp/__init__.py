@@ -17,7 +17,9 @@ CLOUD = Cloud(
     replacements="clouds.gcp.replacements:REPLACEMENTS",
     guidance="profiles.preflight_guidance:gcp_guidance",
     region_key="gcp:region",
-    file_system=FileSystemRule("clouds.gcp.filesystems:choose_file_system", "GCP"),
+    capacity_note="clouds.gcp.tpu:capacity_note",
+    file_system=FileSystemRule("clouds.gcp.filesystems:offered_file_system", "GCP",
+                               explicit_choice="clouds.gcp.filesystems:explicit_deployment_type"),
     stateful=frozenset({
         "gcp:filestore/instance:Instance",
         "gcp:lustre/instance:Instance",

@@ -8,8 +8,12 @@ Source ids refer to shared/reference-facts/storage.md:
 
 Rule (`choose_file_system`): with no `deployment_type`, Managed Lustre when the requested
 throughput is one of its tiers (125, 250, 500, 1000 MB/s per TiB) and the capacity
-reaches that tier's minimum; otherwise Filestore ZONAL. `deployment_type` `ZONAL` or
-`MANAGED_LUSTRE` forces the service. Capacity is always rounded up, never down.
+reaches that tier's minimum; otherwise Filestore ZONAL, but only when it delivers the
+throughput asked (it writes 88 MiB/s per TiB, C4): below that it is an error, never a
+silent switch to a file system a third as fast. `deployment_type` `ZONAL` or
+`MANAGED_LUSTRE` chooses the service explicitly. Capacity is always rounded up, never down.
+The resolver prices the Filestore fallback (`offered_file_system`) and writes its choice
+into the stack as `deployment_type: ZONAL` (`explicit_deployment_type`), and says so.
 
 L1 gives Lustre steps as e.g. "9,000 up to 1,530,000; then 72,000". Above the threshold
 sizes are read as multiples of the larger step (every L1 maximum is one: 10,008,000 =
@@ -35,6 +39,8 @@ FILESTORE_HIGH_MIN_GIB = 10240
 FILESTORE_HIGH_STEP_GIB = 2560
 FILESTORE_MAX_GIB = 102400
 FILESTORE_READ_MIBPS_PER_TIB = 260  # C4, per TiB of capacity
+FILESTORE_WRITE_MIBPS_PER_TIB = 88  # C4, per TiB of capacity (lower range)
+_MB_PER_MIB = 1.048576
 
 
 class LustreTier(NamedTuple):
@@ -94,7 +100,7 @@ def filestore_capacity_gib(capacity_gib: int) -> int:
     if capacity_gib > FILESTORE_MAX_GIB:
         raise ValueError(
             f"file_system.capacity_gib: {capacity_gib} GiB exceeds Filestore ZONAL's "
-            f"{FILESTORE_MAX_GIB} GiB (C1, C4); for Managed Lustre set "
+            f"{FILESTORE_MAX_GIB} GiB; for Managed Lustre set "
             f"throughput_mbps_per_tib to one of {', '.join(map(str, sorted(LUSTRE_TIERS)))}"
         )
     size = max(capacity_gib, FILESTORE_MIN_GIB)
@@ -125,7 +131,7 @@ def lustre_capacity_gib(capacity_gib: int, throughput_mbps_per_tib: int) -> int:
     if size > tier.max_gib:
         raise ValueError(
             f"file_system.capacity_gib: {capacity_gib} GiB exceeds the {throughput_mbps_per_tib} "
-            f"MB/s/TiB Managed Lustre maximum of {tier.max_gib} GiB (L1); pick a faster tier"
+            f"MB/s/TiB Managed Lustre maximum of {tier.max_gib} GiB; pick a faster tier"
         )
     return size
 
@@ -158,4 +164,43 @@ def choose_file_system(fs: FileSystemConfig) -> FileSystemChoice:
     if lustre:
         size = lustre_capacity_gib(fs.capacity_gib, fs.throughput_mbps_per_tib)
         return FileSystemChoice(LUSTRE, size, str(fs.throughput_mbps_per_tib))
-    return FileSystemChoice(FILESTORE, filestore_capacity_gib(fs.capacity_gib), FILESTORE_TIER)
+    size = filestore_capacity_gib(fs.capacity_gib)
+    if kind == "" and fs.throughput_mbps_per_tib > filestore_write_mbps_per_tib():
+        raise ValueError(_shortfall(fs, tier))
+    return FileSystemChoice(FILESTORE, size, FILESTORE_TIER)
+
+
+def filestore_write_mbps_per_tib() -> float:
+    """Filestore ZONAL's write throughput, MB/s per TiB (88 MiB/s, C4)."""
+    return FILESTORE_WRITE_MIBPS_PER_TIB * _MB_PER_MIB
+
+
+def _shortfall(fs: FileSystemConfig, tier: LustreTier | None) -> str:
+    lustre = (f"raise capacity_gib to {tier.min_gib} for Managed Lustre at {fs.throughput_mbps_per_tib} MB/s per TiB, "
+              if tier else "")
+    return (f"file_system: {fs.capacity_gib} GiB at {fs.throughput_mbps_per_tib} MB/s per TiB fits no Managed Lustre "
+            f"tier, and Filestore ZONAL writes only {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; "
+            f"{lustre}or set file_system.deployment_type: ZONAL to accept Filestore's throughput")
+
+
+def explicit_deployment_type(fs: FileSystemConfig) -> str | None:
+    """`ZONAL` when only an explicit choice gets `fs` a file system (Filestore below the
+    throughput asked), for the stack writer to record; None when the rule needs none."""
+    if fs.deployment_type:
+        return None
+    try:
+        choose_file_system(fs)
+    except ValueError:
+        return FILESTORE_TIER
+    return None
+
+
+def offered_file_system(fs: FileSystemConfig) -> FileSystemChoice:
+    """What the resolver can offer for `fs`: the component's choice, or Filestore ZONAL where
+    the stack will have to choose it explicitly (`explicit_deployment_type`).
+
+    Raises:
+        ValueError: when neither service can hold `fs` (see `choose_file_system`).
+    """
+    explicit = explicit_deployment_type(fs)
+    return choose_file_system(fs.model_copy(update={"deployment_type": explicit}) if explicit else fs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock
+from clouds.base import Mock, fixed_answers
 
 GCP_PROJECT_ID = "mock-project"
 COMPUTE_API = "https://www.googleapis.com/compute/v1"
@@ -49,5 +49,5 @@ GCP_INVOKES = {
 MOCK = Mock(
     prefixes=("gcp:",),
     outputs=lambda typ, name, inputs, region: (None, gcp_outputs(typ, name, inputs)),
-    invoke=lambda token, args, region: GCP_INVOKES.get(token),
+    invoke=fixed_answers(GCP_INVOKES),
 )

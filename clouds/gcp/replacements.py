@@ -6,7 +6,9 @@ Sources:
      network_interface (the list) and its nic_type / queue_count are ForceNew; its network
      and subnetwork are updated in place; machine_type is updated with
      allow_stopping_for_update; mmv1/products/tpuv2/Vm.yaml and filestore/Instance.yaml
-     `immutable: true` properties.
+     `immutable: true` properties; mmv1/products/lustre/Instance.yaml: instance_id, location,
+     network, filesystem and per_unit_storage_throughput are immutable (a throughput-tier
+     change is a new file system) and capacity_gib only grows (a shrink is a new one).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ REPLACEMENTS = Replacements(
             "name", "zone", "location", "tier", "protocol", "networks", "fileShares.name", "fileShares.sourceBackup",
             "kmsKeyName", "tags",
         ),
+        "gcp:lustre/instance:Instance": (
+            "instanceId", "location", "network", "filesystem", "perUnitStorageThroughput", "kmsKey",
+        ),
         "gcp:compute/network:Network": ("name", "autoCreateSubnetworks"),
         "gcp:compute/subnetwork:Subnetwork": ("name", "network", "region"),
         "gcp:compute/firewall:Firewall": ("name", "network", "direction"),
@@ -39,5 +44,8 @@ REPLACEMENTS = Replacements(
         "gcp:storage/bucketIAMMember:BucketIAMMember": ("bucket", "role", "member", "condition"),
         "gcp:projects/iAMMember:IAMMember": ("member", "role", "project"),
         "gcp:servicenetworking/connection:Connection": ("network", "service"),
+    },
+    replace_on_decrease={
+        "gcp:lustre/instance:Instance": ("capacityGib",),  # a string in pulumi-gcp (source G)
     },
 )

@@ -5,6 +5,14 @@ the number in a v2, v3, v4 or v5p name counts TensorCores, 2 per chip (`tpu-v4-8
 chips); in a v5litepod (v5e) or v6e name it counts chips (`tpu-v5litepod-8` = 8 chips).
 The TPU API takes the same name without the `tpu-` prefix (`v5p-8`, `v5litepod-16`).
 
+Capacity (Google's "Manage queued resources", cloud.google.com/tpu/docs/queued-resources:
+on-demand quota "does not guarantee" enough TPUs, "for more reliable obtainability ...
+consider purchasing a reservation"; "Cloud TPU quotas": reserved, on-demand and spot quota
+types, a reserved TPU created with `--reserved`; "Consume a reservation": a specific one
+through a queued resource's `--reservation`). That v5p and v6e are the generations where an
+on-demand create usually finds no capacity is the field report's, unsourced here.
+`capacity_note` says so on an on-demand pick.
+
 Runtime (software) versions come from Google's "TPU software versions" page
 (cloud.google.com/tpu/docs/runtimes, read via the docs index in this session; not in
 shared/reference-facts): v6e `v2-alpha-tpuv6e`, v5p `v2-alpha-tpuv5`, v5e
@@ -101,6 +109,40 @@ def tpu_name_for_chips(generation: str, chips: int) -> str:
     if chips <= 0:
         raise ValueError(f"chips: {chips} must be > 0")
     return f"{key}-{chips * UNITS_PER_CHIP[key]}"
+
+
+# Generations whose capacity usually needs a reservation or a queued resource (see above).
+RESERVATION_BOUND = ("v5p", "v6e")
+
+
+def capacity_note(name: str, purchase: str) -> str | None:
+    """What an on-demand pick of a v5p or v6e slice should tell the user; None otherwise.
+
+    Args:
+        name: the slice name (`tpu-v5p-32`); any other instance type gives None.
+        purchase: `on-demand`, `spot`, `reserved-1y`, ...
+    """
+    if purchase != "on-demand" or not is_tpu(name):
+        return None
+    try:
+        generation = tpu_generation(name)
+    except ValueError:
+        return None
+    if generation not in RESERVATION_BOUND:
+        return None
+    return (f"TPU {generation} on-demand capacity usually needs a reservation or a queued resource: reserve it "
+            "(then set capacity_reservation_id; the slice is created with reserved: true) or request a queued "
+            "resource with `gcloud compute tpus queued-resources create`")
+
+
+def scheduling_config(purchase: str, reservation: str | None) -> dict[str, bool] | None:
+    """A TPU VM's `scheduling_config`: spot, reserved (consumes the project's matching TPU
+    reservation in the zone, as `gcloud compute tpus tpu-vm create --reserved` does), or None."""
+    if purchase == "spot":
+        return {"spot": True}
+    if reservation:
+        return {"reserved": True}
+    return None
 
 
 def tpu_runtime_version(name: str) -> str:

@@ -67,15 +67,13 @@ def _check_tpu(args: ClusterConfig) -> None:
             "chips (v2-v5p names count TensorCores, 2 per chip); "
             f"set accelerator_count: {chips}"
         )
-    if args.capacity_reservation_id:
-        raise ValueError("capacity_reservation_id: not supported for TPU slices; remove it")
 
 
 def _check_gpu(args: ClusterConfig) -> None:
     guest_accelerators(args.instance_type, args.accelerator, args.accelerator_count)
     if args.interconnect == "rdma" and gpudirect_flavour(args.instance_type) is None:
         raise ValueError(
-            f"interconnect: rdma needs GPUDirect and {args.instance_type} has none (G1); "
+            f"interconnect: rdma needs GPUDirect and {args.instance_type} has none; "
             f"choose one of {', '.join(GPUDIRECT)} or set interconnect: none"
         )
     placement_spec(args.instance_type, args.nodes)

@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock
+from clouds.base import Mock, fixed_answers
 
 
 _NAMESPACE = uuid.UUID("8f1d7a52-3c1e-4d8e-9b7a-6a0c2f4e5d10")
@@ -71,5 +71,5 @@ HUAWEICLOUD_INVOKES: dict[str, dict[str, Any]] = {
 MOCK = Mock(
     prefixes=("huaweicloud:",),
     outputs=huaweicloud_outputs,
-    invoke=lambda token, args, region: HUAWEICLOUD_INVOKES.get(token),
+    invoke=fixed_answers(HUAWEICLOUD_INVOKES),
 )

@@ -55,7 +55,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
     if args.interconnect == "rdma" and family not in RDMA_FAMILIES:
         raise ValueError(
             f"interconnect: rdma is not available on Huawei ECS flavor {args.instance_type}: no "
-            "ECS GPU flavor has a sourced RDMA/RoCE fabric (china-clouds.md sections 1.3, 3); "
+            "ECS GPU flavor has a sourced RDMA/RoCE fabric; "
             "set interconnect: none"
         )
     check_ssh_cidrs(args.ssh_cidrs)
@@ -80,8 +80,8 @@ def _check_flavor(args: ClusterConfig) -> None:
     if args.accelerator in MODELARTS_ONLY_ACCELERATORS or is_modelarts_flavor(args.instance_type):
         raise ValueError(
             f"instance_type: {args.instance_type} ({args.accelerator}) exists on Huawei Cloud only "
-            "as a ModelArts resource pool (china-clouds.md section 1.3), which pulumi_huaweicloud "
-            "0.0.12 does not model (section 5.3); choose an ECS flavor of "
+            "as a ModelArts resource pool, which pulumi_huaweicloud "
+            "0.0.12 does not model; choose an ECS flavor of "
             f"{', '.join(family_names())} or create the pool outside trainstack"
         )
     family = flavor_family(args.instance_type)
@@ -99,5 +99,5 @@ def _check_flavor(args: ClusterConfig) -> None:
     if expected is not None and args.accelerator_count != expected:
         raise ValueError(
             f"accelerator_count: {args.accelerator_count} does not match {args.instance_type}, "
-            f"which has {expected} (china-clouds.md section 1.3); set accelerator_count: {expected}"
+            f"which has {expected}; set accelerator_count: {expected}"
         )

@@ -14,7 +14,7 @@ import ipaddress
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock
+from clouds.base import Mock, fixed_answers
 
 
 TENCENT_IMAGE_ID = "img-mock2204"
@@ -101,5 +101,5 @@ TENCENTCLOUD_INVOKES: dict[str, dict[str, Any]] = {
 MOCK = Mock(
     prefixes=("tencentcloud:",),
     outputs=tencentcloud_outputs,
-    invoke=lambda token, args, region: TENCENTCLOUD_INVOKES.get(token),
+    invoke=fixed_answers(TENCENTCLOUD_INVOKES),
 )

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock
+from clouds.base import Mock, fixed_answers
 
 
 IMAGE_ID = "image-ubuntu2204mock"
@@ -94,5 +94,5 @@ VOLCENGINE_INVOKES: dict[str, dict[str, Any]] = {
 MOCK = Mock(
     prefixes=("volcengine:",),
     outputs=volcengine_outputs,
-    invoke=lambda token, args, region: VOLCENGINE_INVOKES.get(token),
+    invoke=fixed_answers(VOLCENGINE_INVOKES),
 )

@@ -69,7 +69,7 @@ def _check_instance_type(args: ClusterConfig) -> None:
         )
     if args.interconnect == "rdma" and not family.rdma:
         raise ValueError(
-            f"interconnect: rdma needs an RDMA family and {args.instance_type} has none "
-            f"(china-clouds.md section 1.4); choose ecs.{'/'.join(family_names(rdma_only=True))}"
+            f"interconnect: rdma needs an RDMA family and {args.instance_type} has none; "
+            f"choose ecs.{'/'.join(family_names(rdma_only=True))}"
             ".<size> or set interconnect: none"
         )

@@ -14,6 +14,7 @@ import pulumi_aws as aws
 
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
 from components.aws.nodes import create_head_node, create_node_group
+from clouds.aws.efa import gpudirect_efa
 from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
@@ -81,7 +82,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
         self.file_system = None
         if args.file_system is not None:
             self.file_system = create_file_system(
-                name, args.file_system, network.subnet_id, self.security_group.id, tags, child
+                name, args.file_system, network.subnet_id, self.security_group.id, tags, child,
+                efa_clients=gpudirect_efa(args.instance_type, args.interconnect),
             )
         self.role, self.role_policy_attachment, self.instance_profile = create_node_role(
             name, tags, child

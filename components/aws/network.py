@@ -8,13 +8,11 @@ from typing import NamedTuple
 import pulumi
 import pulumi_aws as aws
 
+from clouds.aws.efa import NODE_SUBNET_CIDR, VPC_CIDR, check_subnet_size
 from components.aws.security import RuleSpec, security_rules
 from clouds.contract import ClusterConfig
 
-# A choice, not a sourced figure: a /16 VPC with a /17 subnet leaves ~32,000 addresses,
-# enough for 1,000 p5 nodes with one address per EFA interface (32 each, K1).
-VPC_CIDR = "10.0.0.0/16"
-SUBNET_CIDR = "10.0.0.0/17"
+SUBNET_CIDR = NODE_SUBNET_CIDR  # sized in clouds.aws.efa
 
 
 class Network(NamedTuple):
@@ -51,7 +49,10 @@ def create_network(
         found = aws.ec2.get_subnet_output(
             id=args.subnet_id, opts=pulumi.InvokeOutputOptions(parent=opts.parent)
         )
-        return Network(found.vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
+        vpc_id = pulumi.Output.all(found.vpc_id, found.cidr_block, found.availability_zone_id).apply(
+            lambda values: _checked_subnet(args, *values)
+        )
+        return Network(vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
     vpc = aws.ec2.Vpc(
         f"{name}-vpc",
         cidr_block=VPC_CIDR,
@@ -69,6 +70,21 @@ def create_network(
         opts=opts,
     )
     return Network(vpc.id, subnet.id, vpc, subnet)
+
+
+def _checked_subnet(args: ClusterConfig, vpc_id: str, cidr: str, zone_id: str | None) -> str:
+    """The existing subnet's VPC id, once the subnet is known to fit the cluster.
+
+    Raises:
+        ValueError: the subnet lies in another zone than `args.zone` (the nodes would not
+            be where the stack says), or has too few addresses for the nodes' IP-using
+            interfaces (`efa.check_subnet_size`).
+    """
+    if zone_id and zone_id != args.zone:
+        raise ValueError(f"subnet_id: {args.subnet_id} is in zone {zone_id}, not the cluster's zone {args.zone}; "
+                         "set zone to the subnet's zone or use a subnet in it")
+    check_subnet_size(cidr, args.nodes, args.instance_type, args.interconnect, "subnet_id")
+    return vpc_id
 
 
 def create_security_group(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_aws as aws
 
-from clouds.aws.fsx import fsx_sizing
+from clouds.aws.fsx import create_time_settings, fsx_sizing
 from clouds.contract import FileSystemConfig
 
 
@@ -16,13 +16,17 @@ def create_file_system(
     security_group_id: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    efa_clients: bool = False,
 ) -> aws.fsx.LustreFileSystem:
     """Create an SSD FSx for Lustre file system, protected against deletion.
 
     Its name and inputs depend only on the cluster name, the network and the file-system
     config, never on node count, instance type or purchase option, so changing those never
     replaces it. Data is encrypted at rest with the AWS-managed FSx key (the service
-    default when `kms_key_id` is unset).
+    default when `kms_key_id` is unset). Lustre 2.15, the metadata configuration and EFA
+    are chosen at creation (`fsx.create_time_settings`); the engine keeps a deployed file
+    system's values of them (`ignore_changes`), so a file system created by an older
+    trainstack is never replaced to gain them.
 
     Args:
         name: the cluster name; the file system is `{name}-fsx`.
@@ -32,6 +36,7 @@ def create_file_system(
         security_group_id: the cluster security group (Lustre TCP 988, 1018-1023).
         tags: tags for the file system.
         opts: child options; `protect=True` is added here.
+        efa_clients: True when the nodes reach the file system over EFA with GPUDirect RDMA.
 
     Raises:
         ValueError: for a throughput the deployment type does not offer.
@@ -46,5 +51,10 @@ def create_file_system(
         subnet_ids=subnet_id,  # a single string in pulumi-aws v7 (FSx takes one subnet)
         security_group_ids=[security_group_id],
         tags=tags,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+        **create_time_settings(sizing.deployment_type, efa_clients),  # type: ignore[arg-type]
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, ignore_changes=CREATE_TIME)),
     )
+
+
+# Inputs fixed at creation that newer trainstack releases set differently (see above).
+CREATE_TIME = ["fileSystemTypeVersion", "metadataConfiguration", "efaEnabled"]

@@ -7,9 +7,11 @@ from typing import Optional
 
 import pulumi
 import pulumi_azure_native as azure_native
+
 import pulumi_tls as tls
 
 from clouds.contract import ClusterConfig
+from components.azure.repairs import health_extension_profile, self_healing
 
 # Scale-set inputs that Azure cannot change in place, so Pulumi must recreate the scale set.
 # azure-native's own force-new list (provider/pkg/gen/replacement.go) has no compute
@@ -96,7 +98,8 @@ def create_scale_set(
     placement group (single_placement_group=True) holds at most 100 VMs (Z10); validation
     has already rejected larger clusters. Uniform orchestration, no zones (the placement
     group pins the zone), no overprovisioning (extra VMs would join the fabric and be billed
-    until deleted), manual upgrades (a model change never restarts nodes mid-run).
+    until deleted), manual upgrades (a model change never restarts nodes mid-run), and
+    self-healing (`repairs`): evicted spot VMs restored, unhealthy VMs replaced.
 
     A purchase change (Spot <-> Regular) recreates the scale set
     (`SCALE_SET_REPLACE_ON_CHANGES`), deleting the old one first: a second set of N GPU
@@ -122,7 +125,8 @@ def create_scale_set(
         overprovision=False,
         proximity_placement_group={"id": placement_group_id},
         upgrade_policy={"mode": "Manual"},
-        virtual_machine_profile=vm_profile,
+        virtual_machine_profile={**vm_profile, **health_extension_profile()},
+        **self_healing(args.purchase),
         tags=tags,
         opts=pulumi.ResourceOptions.merge(
             opts,

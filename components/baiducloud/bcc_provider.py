@@ -55,6 +55,7 @@ class BccInstanceProvider(BaiduProvider):
     )
     REQUIRED = ("region", "zone", "spec", "name", "subnet_id", "security_group_ids")
     UPDATABLE = ("name", "tags")
+    DELETE_BEFORE_REPLACE = True
 
     def extra_failures(self, news: dict[str, Any]) -> list[CheckFailure]:
         """Inconsistent bid inputs (`bid_model` / `bid_price`)."""

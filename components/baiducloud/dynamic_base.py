@@ -33,6 +33,9 @@ class BaiduProvider(ResourceProvider):
     REQUIRED: tuple[str, ...] = ()
     UPDATABLE: tuple[str, ...] = ()
     CREATE_ONLY: tuple[str, ...] = ()
+    # True where a replacement must delete the old resource first: GPU nodes, so N new nodes
+    # never wait beside N old ones for twice the quota and capacity (as Azure's scale set does).
+    DELETE_BEFORE_REPLACE: bool = False
     POLL_SECONDS: float = 10.0
     TIMEOUT_SECONDS: float = 1800.0
 
@@ -50,7 +53,8 @@ class BaiduProvider(ResourceProvider):
         return []
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
-        """Update in place when only `UPDATABLE` inputs changed, else replace.
+        """Update in place when only `UPDATABLE` inputs changed, else replace (deleting the
+        old resource first where `DELETE_BEFORE_REPLACE` says so).
 
         Unknown new values (computed by another resource during preview) count as changed.
         """
@@ -60,7 +64,8 @@ class BaiduProvider(ResourceProvider):
             if key not in self.CREATE_ONLY and _norm(olds.get(key)) != _norm(news.get(key))
         ]
         replaces = [key for key in changed if key not in self.UPDATABLE]
-        return DiffResult(changes=bool(changed), replaces=replaces, delete_before_replace=False)
+        return DiffResult(changes=bool(changed), replaces=replaces,
+                          delete_before_replace=bool(replaces) and self.DELETE_BEFORE_REPLACE)
 
     def inputs_of(self, props: Mapping[str, Any]) -> dict[str, Any]:
         """The declared inputs of a property bag (drops `__provider` and outputs)."""

@@ -27,7 +27,7 @@ from clouds.gcp.machine import (
 from components.gcp.network import ClusterNetwork, nic_args
 from clouds.gcp.nics import NicLayout
 from clouds.gcp.placement import placement_spec
-from clouds.gcp.tpu import tpu_accelerator_type, tpu_runtime_version
+from clouds.gcp.tpu import scheduling_config, tpu_accelerator_type, tpu_runtime_version
 
 # Roles the node service account gets: write logs and metrics, nothing else.
 NODE_ROLES = {"logs": "roles/logging.logWriter", "metrics": "roles/monitoring.metricWriter"}
@@ -157,7 +157,7 @@ def create_tpus(
         labels: labels for every slice.
         opts: child options.
     """
-    spot = {"spot": True} if args.purchase == "spot" else None
+    scheduling = scheduling_config(args.purchase, args.capacity_reservation_id)
     return [
         gcp.tpu.V2Vm(
             f"{name}-tpu-{i}",
@@ -169,7 +169,7 @@ def create_tpus(
                 "subnetwork": net.subnet.id,
                 "enable_external_ips": False,
             },
-            scheduling_config=spot,
+            scheduling_config=scheduling,
             service_account={"email": account.email, "scopes": list(SCOPES)},
             metadata={"enable-oslogin": METADATA["enable-oslogin"]},
             labels=labels,

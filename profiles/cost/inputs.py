@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from clouds.healing import HEALING, MANUAL_RESTART_HOURS
 from profiles.catalog.offering import Offering
 
 # Hours to get a replacement node and reload the checkpoint after a spot interruption, per
-# cloud. Unsourced [0.25 h]: no published restart time was collected; the `selfheal` node
-# groups (#14) may set per-cloud figures here. A spec's `spot.restart` overrides it.
-RESTART_HOURS: dict[str, float] = {}
-DEFAULT_RESTART_HOURS = 0.25
+# cloud: what the cluster does (`clouds.healing`): a node group's replace-and-rejoin time, or a
+# manual restart where nothing replaces nodes; both unsourced and labelled there. A spec's
+# `spot.restart` overrides it.
+RESTART_HOURS: dict[str, float] = {name: entry.restart_hours for name, entry in HEALING.items()}
+DEFAULT_RESTART_HOURS = MANUAL_RESTART_HOURS
 
 
 def restart_hours(provider: str) -> float:

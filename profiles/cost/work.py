@@ -19,7 +19,9 @@ from facts.performance import PERFORMANCE
 from profiles.units import not_bool, parse_count, parse_duration_hours
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
-_FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+# defer_build: a model's validator is built on first use (nested in WorkloadSpec, once), which
+# keeps `import` (and `trainstack resolve`) fast.
+_FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
 # Accelerators with a dense BF16 figure, i.e. the ones `gpu_hours` can be measured on.
 _REFERENCES = {name.lower(): name for name, _ in PERFORMANCE}
 
@@ -177,7 +179,7 @@ class SpotSpec(BaseModel):
             labelled assumption where no published figure exists).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
     EXAMPLE: ClassVar[str] = "{checkpoint_interval: 1h, restart: 20m}"
 
     checkpoint_interval_hours: float = Field(alias="checkpoint_interval", gt=0, description="Hours.")

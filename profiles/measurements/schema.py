@@ -14,7 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SCHEMA_VERSION: Literal[1] = 1
-_FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+# defer_build: validators are built on first use, so `trainstack resolve` without `work:` never builds them.
+_FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
 Provenance = Literal["measured", "published"]
 
 
@@ -187,6 +188,10 @@ class RunResult(BaseModel):
 
     def label(self) -> str:
         """A short name for tables: `aws p4de.24xlarge x2` or `8x A100-80GB`."""
-        where = f"{self.provider} {self.instance_type}" if self.instance_type else (
-            f"{self.accelerator_count or '?'}x {self.accelerator or '?'}")
+        if self.instance_type:
+            where = f"{self.provider} {self.instance_type}"
+        elif self.accelerator:
+            where = f"{self.accelerator_count or '?'}x {self.accelerator}"
+        else:
+            where = "unknown offering (parse with -s STACK)"
         return f"{where} x{self.nodes}" if self.nodes > 1 else where

@@ -74,3 +74,32 @@ def test_bench_run_unknown_stack(stack, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["bench", "run", "-s", stack])
     assert result.exit_code == 2 and result.output.startswith("error: ")
+
+
+def test_a_stack_with_a_job_runs_the_benchmark_through_its_node_agent() -> None:
+    from clouds.contract import JobConfig
+
+    cluster = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")
+    script, notes = render_kit("training-a100", cluster.model_copy(update={"job": JobConfig(command="/fsx/train.py")}))
+    assert "python3 -m trainstack.bench.jobfile /etc/trainstack/job.json $OUT/job-$model-$data-$rank.json" in script
+    assert "&& python3 -m nodeagent run $OUT/job-$model-$data-$rank.json" in script
+    assert "systemctl is-active --quiet trainstack-job" in script and "torchrun" not in script
+    assert any("node agent" in n for n in notes)
+    subprocess.run(["bash", "-n"], input=script, text=True, check=True)
+
+
+def test_bench_job_file_keeps_the_nodes_launcher_settings() -> None:
+    from nodeagent.job import NodeJob
+    from trainstack.bench.jobfile import bench_job
+
+    base = {"command": ["/fsx/train.py"], "rdzv_host": "10.0.0.5", "job_id": "training-a100", "min_nodes": 1,
+            "max_nodes": 2, "nproc_per_node": 8, "env_file": "/etc/profile.d/trainstack-nccl.sh", "cloud": "aws",
+            "max_restarts": 3, "log_dir": "/fsx/logs"}
+    job = bench_job(base, ["--steps", "5", "--model", "vit_b16"], "bench-vit_b16-files")
+    assert job["command"] == ["trainstack.bench.train", "--steps", "5", "--model", "vit_b16"] and job["module"]
+    assert (job["job_id"], job["min_nodes"], job["max_nodes"], job["max_restarts"], job["log_dir"]) == (
+        "training-a100-bench-vit_b16-files", 2, 2, 0, "")
+    assert job["rdzv_host"] == "10.0.0.5" and job["env_file"] == base["env_file"]
+    NodeJob.from_dict(job)  # the node agent accepts it
+    with pytest.raises(ValueError, match="not a node-agent job file"):
+        bench_job({"command": ["x"]}, [], "b")

@@ -131,9 +131,21 @@ def test_duration_words_resolve(project, hours):
 
 
 def test_cn_mainland_without_a_rate_says_how_to_record_one(project):
-    result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"))
+    result = run("resolve", spec(project, "accelerators: A100-80GB:8\nhours: 1h\njurisdiction: cn-mainland\n"))
     one_error_line(result, "'jurisdiction' removed the last")
-    assert result.stderr.endswith(f"; 43 offerings listed in CNY are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+    assert result.stderr.endswith(
+        f"; 1 offering listed in CNY that would fit is left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
+    pytest.param("accelerators: [A100:7]\nhours: 72h\n", id="gpu-count-no-row-has"),
+    pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [mars-1]\n", id="aws-only"),
+])
+def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(project, text):
+    result = run("resolve", spec(project, text))
+    assert result.exit_code == 2 and "no offering matches" in result.stderr
+    assert "CNY" not in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -146,3 +146,40 @@ def test_refresh_into_a_folder_without_a_catalog_calls_no_api(tmp_path, monkeypa
     monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: no_call)
     result = run("catalog", "refresh", "--provider", "aws", "--data-dir", str(tmp_path / "missing"))
     _one_error_line(result, f"--data-dir: {tmp_path / 'missing'} holds no catalog.json; give the catalog folder")
+
+
+def test_check_without_aws_credentials_keeps_what_it_found_offline(at_root, monkeypatch):
+    """The catalog finding (and any offline finding) is printed before the live error."""
+    credentials(monkeypatch, present=False)
+    result = run("check", "-s", "training-a100")
+    _one_error_line(result, "live checks did not run: AWS credentials not found")
+    assert "preflight training-a100" in result.stdout and "catalog: stack priced at $" in result.stdout
+
+
+def test_an_html_error_page_from_aws_becomes_one_short_line():
+    from botocore.exceptions import ClientError
+
+    from profiles.aws_api import aws_errors
+
+    page = ("<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body>\n"
+            + "<p>An error occurred while processing your request.</p>\n" * 40 + "</body></html>")
+    error = ClientError({"Error": {"Code": "502", "Message": page}}, "GetProducts")
+    with pytest.raises(ValueError) as caught:
+        with aws_errors("pricing:GetProducts", "us-east-1", ValueError, "rerun"):
+            raise error
+    assert str(caught.value) == "AWS pricing:GetProducts in us-east-1 failed: 502: HTML error page: 502 Bad Gateway"
+
+
+def test_a_refresh_that_fails_with_an_html_page_prints_one_line(data, monkeypatch):
+    """Whatever a fetcher quotes from the server, the error stays one line without the page."""
+    from profiles.catalog.fetchers import FetchError
+
+    page = "<html><head><title>504 Gateway Time-out</title></head><body>\n" + "<p>busy</p>\n" * 200 + "</body></html>"
+
+    def failing(*args, **kwargs):
+        raise FetchError(f"AWS pricing:GetProducts in us-east-1 failed ({page}); catalog unchanged")
+
+    monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: failing)
+    result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
+    _one_error_line(result, "HTML error page: 504 Gateway Time-out")
+    assert "<p>" not in result.stderr

@@ -67,7 +67,7 @@ def test_write_stack_then_refuse_hand_edit(project):
     [
         pytest.param("accelerators: A100:8\nnodez: 2\n", "nodez: unknown key", id="unknown-key"),
         pytest.param("accelerators: Z999:8\nhours: 1h\n", "catalog has no 'Z999'", id="unknown-accelerator"),
-        pytest.param("accelerators: A100:3\nhours: 1h\n", "to fix: use a per-node GPU count", id="no-match"),
+        pytest.param("accelerators: A100:3\nhours: 1h\n", "with a per-node GPU count these offerings have", id="no-match"),
         pytest.param("accelerators: A100:8\n", "hours: give either hours", id="no-hours"),
         pytest.param("accelerators: A100:8\nhours: 1h\npurchase: spot\n", "spot: purchase 'spot' allows spot", id="spot-without-checkpoints"),
     ],

@@ -58,7 +58,7 @@ def plan(*args):
 
 def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
     old = yaml.safe_load((repo / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
-    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", purchase="on-demand", usd_per_hour=98.32)
+    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", accelerator="H100", purchase="on-demand", usd_per_hour=98.32)
     result = plan("--json", "--against", "main")
     assert result.exit_code == 0, result.output
     review = json.loads(result.stdout)
@@ -150,3 +150,44 @@ def test_an_old_revision_is_priced_with_todays_catalog_and_code(repo):
     cost = json.loads(result.stdout)["cost"]
     assert cost["before"]["usd_per_hour"] == cost["after"]["usd_per_hour"] > 1.0
     assert cost["delta_usd_per_hour"] == 0.0
+
+
+def test_a_rename_done_as_the_readme_says_replaces_nothing(repo):
+    """`pulumi stack rename renamed -s training-a100` moves the stack file; the new file lists
+    the old name under trainstack:previous_names. The review against the commit before the
+    rename compares with the old stack's plan and finds every resource the same."""
+    git(repo, "mv", "stacks/Pulumi.training-a100.yaml", "stacks/Pulumi.renamed.yaml")
+    stack_file = repo / "stacks" / "Pulumi.renamed.yaml"
+    document = yaml.safe_load(stack_file.read_text())
+    document["config"]["trainstack:previous_names"] = ["training-a100"]
+    stack_file.write_text(yaml.safe_dump(document))
+    result = CliRunner().invoke(app, ["plan", "-s", "renamed", "--json", "--against", "main"])
+    assert result.exit_code == 0, result.output
+    review = json.loads(result.stdout)
+    assert review["changes"] == [] and review["data_loss"] == []
+    assert review["summary"]["same"] > 20
+
+
+def test_a_tag_only_edit_replaces_nothing_but_updates_the_tags(repo):
+    write_stack(repo, tags={"team": "ml-research"})
+    review = json.loads(plan("--json", "--against", "main").stdout)
+    replaced = [c["name"] for c in review["changes"] if c["action"] in ("replace", "delete", "create")]
+    updated = {c["name"] for c in review["changes"] if c["action"] == "update"}
+    assert "training-a100-fsx" in updated and "training-a100-lt" in updated
+    # The nodes run in an Auto Scaling group on the template's $Latest: no node is replaced.
+    assert replaced == [] and review["data_loss"] == []
+
+
+def test_markdown_without_against_does_not_call_a_committed_stack_new(repo):
+    result = plan("--markdown")
+    assert result.exit_code == 0, result.output
+    title = result.stdout.splitlines()[1]
+    assert "(new stack)" not in title and "pass `--against origin/main`" in title
+    assert "**new:" not in result.stdout
+
+
+def test_markdown_of_an_uncommitted_stack_says_new(repo):
+    shutil.copy(repo / "stacks" / "Pulumi.training-a100.yaml", repo / "stacks" / "Pulumi.brand-new.yaml")
+    result = CliRunner().invoke(app, ["plan", "-s", "brand-new", "--markdown"])
+    assert result.exit_code == 0, result.output
+    assert "(new stack)" in result.stdout.splitlines()[1]

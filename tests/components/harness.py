@@ -17,8 +17,8 @@ from trainstack.mocks import RecordingMonitor, TrainstackMocks
 class CallRecordingMocks(TrainstackMocks):
     """`TrainstackMocks` that also keeps every invoke as `(token, args)`."""
 
-    def __init__(self, region: str) -> None:
-        super().__init__(region=region)
+    def __init__(self, region: str, zone: str | None = None) -> None:
+        super().__init__(region=region, zone=zone)
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
     def call(self, args):  # noqa: D102 (same contract as the base class)
@@ -38,9 +38,9 @@ class Monitor(RecordingMonitor):
         return super().RegisterResource(request)
 
 
-def install_mocks(region: str) -> tuple[CallRecordingMocks, Monitor]:
+def install_mocks(region: str, zone: str | None = None) -> tuple[CallRecordingMocks, Monitor]:
     """Point the Pulumi runtime at fresh mocks; return them and the recording monitor."""
-    mocks = CallRecordingMocks(region)
+    mocks = CallRecordingMocks(region, zone)
     monitor = Monitor(mocks)
     pulumi.runtime.set_mocks(mocks, project="trainstack", stack="test", preview=False, monitor=monitor)
     return mocks, monitor
@@ -48,7 +48,7 @@ def install_mocks(region: str) -> tuple[CallRecordingMocks, Monitor]:
 
 def run_component(cls: type, config: ClusterConfig, names: tuple[str, ...]) -> tuple[CallRecordingMocks, Monitor, dict]:
     """Build `cls("c", config)` in a fresh run; return (mocks, monitor, resolved `names`)."""
-    mocks, monitor = install_mocks(config.region)
+    mocks, monitor = install_mocks(config.region, config.zone)
     resolved: dict[str, Any] = {}
 
     @pulumi.runtime.test

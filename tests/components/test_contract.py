@@ -49,9 +49,9 @@ def test_kms_key_id_is_optional():
 def test_an_empty_kms_key_id_is_refused():
     with pytest.raises(ValueError, match="kms_key_id"):
         ClusterConfig(**{**BASE_CLUSTER, "kms_key_id": ""})
-    with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: String should have at least 1 character"):
+    with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: empty: the KMS key id"):
         parse_cluster_config({**BASE_CLUSTER, "kms_key_id": ""})
-    with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: String should match pattern"):
+    with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: '  ' cannot be used as the KMS key id.*: write one word with no spaces"):
         parse_cluster_config({**BASE_CLUSTER, "kms_key_id": "  "})
 
 
@@ -66,3 +66,22 @@ def test_spot_with_a_reserved_term_is_refused():
                                           r"set commitment: none or purchase: on-demand"):
         parse_cluster_config({**BASE_CLUSTER, "purchase": "spot", "commitment": "1y"})
     assert ClusterConfig(**{**BASE_CLUSTER, "purchase": "on-demand", "commitment": "1y"}).commitment == "1y"
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    pytest.param({"nodes": 0}, "trainstack:cluster.nodes: 0 is too small: the number of nodes must be at least 1",
+                 id="nodes-0"),
+    pytest.param({"purchase": "spott"}, "'spott' is not a valid purchase option (did you mean spot?)", id="purchase"),
+    pytest.param({"nodess": 2}, "trainstack:cluster.nodess: unknown key; valid keys:", id="unknown-key"),
+    pytest.param({"hours": 30_000}, "trainstack:cluster.hours: 30000 is too large", id="hours-absurd"),
+    pytest.param({"file_system": {"capacity_gib": 107_374_182_400}}, "more than any cloud's largest file system",
+                 id="capacity-absurd"),
+])
+def test_cluster_errors_say_the_meaning_and_the_fix(change, says):
+    from clouds.config import parse_cluster_config
+    from tests.clusters import BASE_CLUSTER
+
+    with pytest.raises(ConfigError) as err:
+        parse_cluster_config({**BASE_CLUSTER, **change})
+    assert says in str(err.value)
+    assert not any(raw in str(err.value) for raw in ("Input should", "Extra inputs", "String should"))

@@ -106,6 +106,45 @@ def test_existing_subnet_gets_no_new_network(tmp_path):
     assert fsx["inputs"]["subnetIds"] == "subnet-0abc"  # pulumi-aws v7: one subnet id
 
 
+@pytest.mark.parametrize(("overrides", "efa"), [
+    pytest.param({}, True, id="p4d-efa-gpudirect"),
+    pytest.param({"interconnect": "none"}, False, id="no-efa-clients"),
+])
+def test_file_system_is_lustre_2_15_with_metadata_configuration_from_the_start(tmp_path, overrides, efa):
+    write_stack(tmp_path, "dev", **overrides)
+    (fsx,) = by_type(run_plan("dev", tmp_path), FSX)
+    inputs = fsx["inputs"]
+    assert (inputs["deploymentType"], inputs["fileSystemTypeVersion"]) == ("PERSISTENT_2", "2.15")
+    assert inputs["metadataConfiguration"] == {"mode": "AUTOMATIC"}
+    assert inputs["efaEnabled"] is efa
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    pytest.param({"subnet_id": "subnet-0abc", "nodes": 63}, r"subnet_id: the subnet 10\.20\.0\.0/24 has 251 usable",
+                 id="existing-24-too-small-for-63-p4d"),
+    pytest.param({"nodes": 8200}, r"nodes: the subnet 10\.0\.0\.0/17 has 32763 usable", id="created-17-too-small"),
+])
+def test_a_subnet_too_small_for_the_nodes_is_refused(tmp_path, overrides, message):
+    write_stack(tmp_path, "dev", **overrides)
+    with pytest.raises(PlanError, match=message):
+        run_plan("dev", tmp_path)
+
+
+def test_an_existing_subnet_in_another_zone_is_refused(tmp_path, monkeypatch):
+    from trainstack.mocks import TrainstackMocks
+
+    original = TrainstackMocks._answer
+
+    def elsewhere(self, args):
+        answer = original(self, args)
+        return {**answer, "availabilityZoneId": "use1-az1"} if args.token.endswith("getSubnet") else answer
+
+    monkeypatch.setattr(TrainstackMocks, "_answer", elsewhere)
+    write_stack(tmp_path, "dev", subnet_id="subnet-0abc")
+    with pytest.raises(PlanError, match=r"subnet_id: subnet-0abc is in zone use1-az1, not the cluster's zone"):
+        run_plan("dev", tmp_path)
+
+
 def test_only_file_system_is_protected(tmp_path):
     write_stack(tmp_path, "dev")
     plan = run_plan("dev", tmp_path)
@@ -192,7 +231,7 @@ def test_invalid_config_names_the_field(tmp_path):
 
 
 def test_component_rejection_becomes_plan_error(tmp_path):
-    write_stack(tmp_path, "dev", instance_type="g5.xlarge")
+    write_stack(tmp_path, "dev", instance_type="g5.xlarge", accelerator="A10G", accelerator_count=1)
     with pytest.raises(PlanError, match="interconnect: rdma needs EFA"):
         run_plan("dev", tmp_path)
 
@@ -213,4 +252,6 @@ def test_a_newer_ami_does_not_touch_the_launch_template(tmp_path, monkeypatch):
     write_stack(tmp_path, "dev")
     run_plan("dev", tmp_path)
     assert ignored["dev-lt"] == ["imageId"]
-    assert ignored["dev-fsx"] == []
+    # Lustre version, metadata configuration and EFA are fixed at creation: an older file
+    # system keeps its own values rather than being replaced to gain the new defaults.
+    assert ignored["dev-fsx"] == ["fileSystemTypeVersion", "metadataConfiguration", "efaEnabled"]

@@ -114,6 +114,8 @@ def test_efa_rule_ignores_world_egress_and_non_efa_stacks():
     "node",
     [
         pytest.param(record("aws:ec2/instance:Instance", instanceMarketOptions={"marketType": "spot"}), id="aws"),
+        pytest.param(record("aws:autoscaling/group:Group", mixedInstancesPolicy={"instancesDistribution": {
+            "onDemandBaseCapacity": 0, "onDemandPercentageAboveBaseCapacity": 0}}), id="aws-group"),
         pytest.param(record("azure-native:compute:VirtualMachineScaleSet",
                             virtualMachineProfile={"priority": "Spot"}), id="azure"),
         pytest.param(record("gcp:compute/instance:Instance", scheduling={"provisioningModel": "SPOT"}), id="gcp"),
@@ -133,6 +135,8 @@ def test_spot_needs_checkpoint_storage(node):
 
 def test_on_demand_needs_no_storage():
     assert spot_has_checkpoint_storage([record("aws:ec2/instance:Instance")]) == []
+    assert spot_has_checkpoint_storage([record("aws:autoscaling/group:Group", mixedInstancesPolicy={
+        "instancesDistribution": {"onDemandBaseCapacity": 0, "onDemandPercentageAboveBaseCapacity": 100}})]) == []
     assert spot_has_checkpoint_storage([record("alicloud:ecs/instance:Instance", spotStrategy="NoSpot"),
                                         record("huaweicloud:Ecs/instance:Instance", chargingMode="postPaid"),
                                         record("tencentcloud:Instance/instance:Instance", instanceChargeType="POSTPAID_BY_HOUR"),

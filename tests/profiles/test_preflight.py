@@ -93,7 +93,9 @@ def test_azure_and_gcp_say_what_to_request_without_live_calls():
     assert "192 vCPUs of the VM-family vCPU quota" in azure.detail
     assert "az vm list-usage --location eastus" in azure.fix
     (gcp,) = preflight(_cluster(provider="gcp", region="us-east4", zone="us-east4-a",
-                                instance_type="a3-highgpu-8g", accelerator="H100", purchase="spot"))
+                                instance_type="a3-highgpu-8g", accelerator="H100", purchase="spot",
+                                file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 250,
+                                             "deployment_type": "ZONAL"}))
     assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS and 416 vCPUs of CPUS in us-east4" in gcp.detail
 
 
@@ -125,7 +127,7 @@ def test_gcp_metrics():
     pytest.param(None, "stack file not found", id="missing"),
     pytest.param("config: [", "not valid YAML", id="yaml"),
     pytest.param("config: {}\n", "no `config: trainstack:cluster:` map", id="no-cluster"),
-    pytest.param("config:\n  trainstack:cluster: {provider: aws}\n", r"trainstack:cluster\.region: Field required", id="invalid"),
+    pytest.param("config:\n  trainstack:cluster: {provider: aws}\n", r"trainstack:cluster\.region: required: the region name", id="invalid"),
 ])
 def test_bad_stack_files(tmp_path, text, message):
     path = tmp_path / "Pulumi.x.yaml"

@@ -77,9 +77,18 @@ def test_no_match_names_constraint_nearest_and_fix(fixture_catalog):
     with pytest.raises(NoMatchError) as caught:
         resolve(spec, fixture_catalog.offerings)
     message = str(caught.value)
-    assert "'gpus_per_node' removed the last 2 candidates" in message
-    assert "nearest: aws p4d.24xlarge 8x A100 in us-east-1 (fails gpus_per_node)" in message
-    assert message.endswith("to fix: use a per-node GPU count these offerings have (8)")
+    assert "the GPU count of 'accelerators' removed the last 2 candidates" in message
+    assert "nearest: aws p4d.24xlarge 8x A100 in us-east-1 (fails accelerators count)" in message
+    assert "gpus_per_node" not in message  # the user wrote A100:4, not gpus_per_node
+    assert message.endswith("to fix: write NAME:N in `accelerators` with a per-node GPU count these offerings have (8)")
+
+
+def test_no_match_on_a_written_gpus_per_node_names_it(fixture_catalog):
+    spec = parse_spec({"accelerators": "A100", "gpus_per_node": 4, "hours": 1})
+    with pytest.raises(NoMatchError) as caught:
+        resolve(spec, fixture_catalog.offerings)
+    assert "'gpus_per_node' removed the last 2 candidates" in str(caught.value)
+    assert str(caught.value).endswith("to fix: use a per-node GPU count these offerings have (8)")
 
 
 def test_region_typo_points_at_regions(fixture_catalog):
@@ -96,7 +105,7 @@ def brute_force_minimum(spec, offerings):
         price = o.spot_usd_per_hour if purchase == "spot" else o.on_demand_usd_per_hour
         hours = spec.hours
         if purchase == "spot":
-            hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + 0.25)
+            hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + RESTART[o.provider])
         storage = 0.0
         if spec.file_system:  # 4,800 GiB at 125 MB/s/TiB as each cloud creates it, at $0.145/GB-month
             storage = CREATED_GIB[o.provider] * 2**30 / 1e9 * 0.145 / 730 * hours
@@ -115,6 +124,9 @@ def brute_force_minimum(spec, offerings):
 
 
 SPOT_1H = {"checkpoint_interval": "1h"}
+# Hours per interruption: a node group replaces the node (AWS, Azure), or a manual restart (GCP):
+# clouds.healing's unsourced 0.25 h and 2 h.
+RESTART = {"aws": 0.25, "azure": 0.25, "gcp": 2.0}
 # What each cloud creates for 4,800 GiB at 125 MB/s/TiB: FSx 4,800 GiB; AMLFS-Durable-Premium-125
 # at its 16 TiB minimum; Filestore ZONAL 4,864 GiB (256 GiB steps). Azure and GCP publish no
 # price trainstack recorded, so they are ranked at the dearest recorded 125 price, FSx's $0.145.
@@ -220,3 +232,32 @@ def test_a_range_without_rdma_uses_one_node(fixture_catalog):
     spec = parse_spec({"accelerators": "A10G:4", "nodes": "auto", "interconnect": "rdma", "providers": "aws", "hours": 1})
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     assert (choice.offering.instance_type, choice.nodes) == ("g5.12xlarge", 1)
+
+
+def test_an_on_demand_tpu_v5p_pick_says_its_capacity_usually_needs_a_reservation(real_catalog):
+    spec = parse_spec({"accelerators": "tpu-v5p:4", "purchase": "on-demand", "hours": 10, "providers": ["gcp"]})
+    choice = resolve(spec, real_catalog.offerings).choice.candidate
+    assert choice.purchase == "on-demand"
+    assert any("TPU v5p on-demand capacity usually needs a reservation or a queued resource" in n for n in choice.notes)
+
+
+def test_a_gcp_file_system_below_the_asked_throughput_is_said_and_written_as_a_choice(real_catalog):
+    spec = parse_spec({"accelerators": "H100:8", "purchase": "on-demand", "hours": 10, "providers": ["gcp"],
+                       "file_system": {"capacity": "4800GiB", "throughput": 250}})
+    choice = resolve(spec, real_catalog.offerings).choice.candidate
+    assert any(n.startswith("file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s")
+               for n in choice.notes)
+
+
+def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_accepts_it(real_catalog):
+    from clouds.gcp.validate import validate_args
+    from profiles.stack_writer import cluster_config
+
+    spec = parse_spec({"accelerators": "H100:8", "purchase": "on-demand", "hours": 10, "providers": ["gcp"],
+                       "file_system": {"capacity": "4800GiB", "throughput": 250}})
+    config = cluster_config(spec, resolve(spec, real_catalog.offerings).choice.candidate, "test")
+    assert config.file_system.deployment_type == "ZONAL"
+    validate_args("train", config)
+    with pytest.raises(ValueError, match="Filestore ZONAL writes only 88 MiB/s"):
+        validate_args("train", config.model_copy(update={"file_system": config.file_system.model_copy(
+            update={"deployment_type": None})}))

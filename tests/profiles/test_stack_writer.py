@@ -67,7 +67,7 @@ def test_regenerated_stack_may_replace_an_unedited_one(tmp_path, stack_text):
 
 
 def render_stack_with_nodes(text, nodes):
-    from profiles.stack_writer import _digest  # same checksum rule as the writer
+    from profiles.stack_file import digest as _digest  # same checksum rule as the writer
 
     body = text.split("\n", 4)[4].replace("nodes: 2", f"nodes: {nodes}")
     header = "".join(line + "\n" for line in text.splitlines()[:3])
@@ -88,7 +88,7 @@ def test_header_gives_the_job_total_with_storage(fixture_catalog):
 
 
 def render_stack_elsewhere(text, old, new):
-    from profiles.stack_writer import _digest
+    from profiles.stack_file import digest as _digest
 
     body = text.split("\n", 4)[4].replace(old, new)
     header = "".join(line + "\n" for line in text.splitlines()[:3])
@@ -149,3 +149,23 @@ def test_a_forced_rewrite_keeps_the_stacks_own_settings(tmp_path, stack_text):
     }
     assert not is_hand_edited(path.read_text())  # the kept settings are part of what trainstack wrote
     assert kept_settings(tmp_path / "none.yaml") == {}
+
+
+def test_job_travels_from_the_workload_into_the_stack(fixture_catalog):
+    job = {"command": "/fsx/code/train.py --lr 3e-4", "nproc_per_node": 4, "max_restarts": 5,
+           "env": {"NCCL_DEBUG": "WARN"}}
+    spec = parse_spec({**SPEC, "job": job})
+    config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, "v")
+    cluster = yaml.safe_load(render_stack(config, "w.yaml", "2026-01-01"))["config"]["trainstack:cluster"]
+    assert cluster["job"] == {"command": "/fsx/code/train.py --lr 3e-4", "nproc_per_node": 4, "max_restarts": 5,
+                              "env": {"NCCL_DEBUG": "WARN"}, "python": "python3", "module": False}
+    assert "job" not in yaml.safe_load(render_stack(cluster_config(parse_spec(SPEC), resolve(
+        parse_spec(SPEC), fixture_catalog.offerings).choice.candidate, "v"), "w.yaml", "2026-01-01"))["config"][
+        "trainstack:cluster"]
+
+
+def test_job_in_the_workload_needs_a_file_system():
+    from profiles.spec import SpecError
+
+    with pytest.raises(SpecError, match="job"):
+        parse_spec({**SPEC, "file_system": None, "purchase": "on-demand", "spot": None, "job": {"command": "/t.py"}})

@@ -162,3 +162,57 @@ def test_a_region_move_replaces_everything_the_cluster_keeps():
     assert changes["c-node-1"].action == "delete"
     same = moved_region(diff_plans(before, before, "dev"), "us-east-1", "us-east-1")
     assert {c.action for c in same} == {"same"}
+
+
+def test_a_change_inside_ignore_changes_is_no_change():
+    before = cluster()
+    after = cluster()
+    after[1] = {**rec(LT, "c-lt", instanceType="p4d.24xlarge", imageId="ami-new"), "ignore_changes": ["imageId"]}
+    before[1] = {**rec(LT, "c-lt", instanceType="p4d.24xlarge", imageId="ami-old"), "ignore_changes": ["imageId"]}
+    assert {c.action for c in diff_plans(before, after, "dev")} == {"same"}
+    after[1]["ignore_changes"] = []
+    actions = {c.name: c.action for c in diff_plans(before, after, "dev")}
+    assert (actions["c-lt"], actions["c-node-0"]) == ("update", "replace")  # a new template version
+
+
+@pytest.mark.parametrize(("path", "entries", "ignored"), [
+    pytest.param("imageId", ["imageId"], True, id="exact"),
+    pytest.param("imageIdSuffix", ["imageId"], False, id="prefix-of-another-key"),
+    pytest.param("tags.team", ['tags["team"]'], True, id="quoted-key"),
+    pytest.param("tags.owner", ['tags["team"]'], False, id="other-quoted-key"),
+    pytest.param("disks[2].size", ["disks[*].size"], True, id="any-element"),
+    pytest.param("disks[2].type", ["disks[*].size"], False, id="other-field"),
+    pytest.param("metadata.a.b", ["metadata"], True, id="inside"),
+    pytest.param("anything", ["*"], True, id="star"),
+])
+def test_ignore_changes_paths(path, entries, ignored):
+    from trainstack.diff import ignored_path
+
+    assert ignored_path(path, entries) is ignored
+
+
+def test_a_renamed_resource_is_matched_through_its_alias_and_keeps_its_id():
+    before = cluster()
+    after = [{**r, "name": r["name"].replace("c", "n", 1), "parent": r["parent"] and "n",
+              "aliases": [r["name"]]} for r in cluster()]
+    after[2]["inputs"] = {"launchTemplate": {"id": "c-lt-id", "version": "1"}}  # the id survives the rename
+    changes = diff_plans(before, after, "dev")
+    assert {c.action for c in changes} == {"same"}
+    assert len(changes) == 4
+
+
+LUSTRE = "gcp:lustre/instance:Instance"
+
+
+@pytest.mark.parametrize(("old", "new", "keys"), [
+    pytest.param({"capacityGib": "72000"}, {"capacityGib": "36000"}, ["capacityGib"], id="capacity-shrink"),
+    pytest.param({"capacityGib": "36000"}, {"capacityGib": "72000"}, [], id="capacity-grows-in-place"),
+    pytest.param({"perUnitStorageThroughput": "250"}, {"perUnitStorageThroughput": "500"},
+                 ["perUnitStorageThroughput"], id="throughput-tier"),
+])
+def test_gcp_lustre_create_time_fields_replace_and_flag_data_loss(old, new, keys):
+    assert replace_keys(LUSTRE, list(old), old, new) == keys
+    before = [rec(LUSTRE, "c-lustre", protect=True, **old)]
+    after = [rec(LUSTRE, "c-lustre", protect=True, **new)]
+    (change,) = diff_plans(before, after, "dev")
+    assert change.action == ("replace" if keys else "update")

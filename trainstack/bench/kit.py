@@ -102,22 +102,12 @@ def render_kit(stack: str, cluster, options: KitOptions = KitOptions()) -> tuple
         "sync; sudo sh -c 'echo 3 > /proc/sys/vm/drop_caches' || echo \"page cache not dropped\" >&2",
         'python3 -m trainstack.bench.fsread "$DATA/images" > "$OUT/fsread.log"',
         "",
-        "# 4. NVML sampler on every node, then the training benchmark under torchrun",
+        "# 4. NVML sampler on every node, then the training benchmark on every node at once",
         'for h in "${HOSTS[@]}"; do',
         '  ssh "$h" "cd $PWD && nohup python3 -m trainstack.bench.sampler --out $OUT/nvml-$h.csv '
         '> /dev/null 2>&1 & echo \\$!" > "$OUT/sampler-$h.pid"',
         "done",
-        f"for model in {' '.join(MODELS)}; do",
-        f"  for data in {' '.join(DATA)}; do",
-        '    for rank in "${!HOSTS[@]}"; do',
-        '      ssh "${HOSTS[rank]}" "cd $PWD && source $OUT/env.sh && torchrun --nnodes ${#HOSTS[@]} --nproc-per-node $GPUS '
-        '--node-rank $rank --rdzv-backend c10d --rdzv-endpoint ${HOSTS[0]}:29500 --rdzv-id bench-$model-$data '
-        f'-m {train.removeprefix("python3 -m ")} --model $model --data $data --dir $DATA/images" '
-        '> "$OUT/train-$model-$data-$rank.log" 2>&1 &',
-        "    done",
-        "    wait",
-        "  done",
-        "done",
+        *(_through_job(train) if cluster.job is not None else _through_torchrun(train)),
         'for h in "${HOSTS[@]}"; do ssh "$h" kill "$(cat "$OUT/sampler-$h.pid")" || true; done',
         "",
         "# 5. one results file; then on your machine: trainstack bench import run.json",
@@ -126,4 +116,40 @@ def render_kit(stack: str, cluster, options: KitOptions = KitOptions()) -> tuple
         f'trainstack bench parse "${{files[@]}}" -s {stack} -o "$OUT/run.json"',
         'echo "results: $OUT/run.json"',
     ]
+    if cluster.job is not None:
+        notes.append("the stack has a job: the training benchmark runs through its node agent "
+                     "(python3 -m nodeagent run), after the stack's own job is stopped on every node")
     return "\n".join(lines) + "\n", notes
+
+
+def _loops(run_one: list[str]) -> list[str]:
+    """Every model x data combination, `run_one` on every node at once."""
+    return [f"for model in {' '.join(MODELS)}; do", f"  for data in {' '.join(DATA)}; do",
+            '    for rank in "${!HOSTS[@]}"; do', *run_one, "    done", "    wait", "  done", "done"]
+
+
+def _through_torchrun(train: str) -> list[str]:
+    """torchrun on every node, c10d rendezvous on the first."""
+    return _loops([
+        '      ssh "${HOSTS[rank]}" "cd $PWD && source $OUT/env.sh && torchrun --nnodes ${#HOSTS[@]} --nproc-per-node $GPUS '
+        '--node-rank $rank --rdzv-backend c10d --rdzv-endpoint ${HOSTS[0]}:29500 --rdzv-id bench-$model-$data '
+        f'-m {train.removeprefix("python3 -m ")} --model $model --data $data --dir $DATA/images" '
+        '> "$OUT/train-$model-$data-$rank.log" 2>&1 &'])
+
+
+def _through_job(train: str) -> list[str]:
+    """The cluster's job launcher (node agent): a copy of each node's job file runs the benchmark."""
+    args = train.removeprefix("python3 -m trainstack.bench.train ")
+    return [
+        'for h in "${HOSTS[@]}"; do',
+        '  if ssh "$h" systemctl is-active --quiet trainstack-job; then',
+        '    echo "the stack\'s job is running on $h; stop it (sudo systemctl stop trainstack-job) to benchmark, '
+        'then start it again" >&2; exit 1',
+        "  fi",
+        "done",
+        *_loops([
+            '      ssh "${HOSTS[rank]}" "cd $PWD && python3 -m trainstack.bench.jobfile /etc/trainstack/job.json '
+            '$OUT/job-$model-$data-$rank.json --id bench-$model-$data -- ' + args + ' --model $model --data $data '
+            '--dir $DATA/images && python3 -m nodeagent run $OUT/job-$model-$data-$rank.json" '
+            '> "$OUT/train-$model-$data-$rank.log" 2>&1 &']),
+    ]

@@ -18,6 +18,7 @@ import requests
 import urllib3
 
 from profiles.catalog.fetchers import FetchError
+from profiles.short_text import one_line as short_line
 
 # Status codes that mean "slow down": 429 Too Many Requests (Azure Retail Prices and Google
 # APIs both answer it when throttling) and 503 Service Unavailable.
@@ -138,8 +139,9 @@ def _chain(exc: BaseException | None) -> list[BaseException]:
 
 
 def one_line(text: Any) -> str:
-    """`text` on one line with single spaces, at most `MESSAGE_CHARS` characters."""
-    return " ".join(str(text).split())[:MESSAGE_CHARS]
+    """`text` on one line with single spaces, at most `MESSAGE_CHARS` characters; an HTML
+    error page becomes its title (`profiles.short_text.one_line`)."""
+    return short_line(text, MESSAGE_CHARS)
 
 
 def error_fields(body: Any, code_key: str, message_key: str) -> tuple[str, str]:

@@ -4,8 +4,9 @@ credentials, one signed POST and its error checks (one-line `FetchError`s).
 The SDK (`volcenginesdkbilling` on `volcenginesdkcore`, packages of `volcengine-python-sdk`,
 the `[china]` extra; imported on the first call, so resolving never loads it) calls the
 global billing host `billing.volcengineapi.com` (the API overview names it; left to itself,
-the SDK would send a region outside its bootstrap list to `open.volcengineapi.com`), signs with HMAC-SHA256 (`X-Date`, `X-Content-Sha256`; credential scope
-`<date>/<region>/billing/request`), POSTs JSON to
+the SDK would send a region outside its bootstrap list to `open.volcengineapi.com`), signs
+with HMAC-SHA256 (`X-Date`, `X-Content-Sha256`; credential scope
+`<date>/<region>/billing/request`) and POSTs JSON to
 `/?Action=QueryPriceForPayAsYouGo&Version=2022-01-01`. Request `{"Product", "ConfigList":
 [{"ChargeItemCode", "ConfigurationCode", "Count", "Quantity", "UseDuration"}]}`; answer
 `{"ResponseMetadata": {..., "Error"?}, "Result": {"Currency", "TotalOriginalAmount",

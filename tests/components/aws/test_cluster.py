@@ -29,11 +29,11 @@ def _rules(cluster):
 
 
 @pytest.mark.parametrize(
-    ("instance_type", "count"),
-    [pytest.param("p4d.24xlarge", 4, id="p4d"), pytest.param("p5.48xlarge", 32, id="p5")],
+    ("instance_type", "count", "secondary"),
+    [pytest.param("p4d.24xlarge", 4, "efa", id="p4d"), pytest.param("p5.48xlarge", 32, "efa-only", id="p5")],
 )
 @pulumi.runtime.test
-def test_launch_template_efa_interfaces(mocks, make_config, instance_type, count):
+def test_launch_template_efa_interfaces(mocks, make_config, instance_type, count, secondary):
     cluster = AwsGpuCluster("c", make_config(instance_type=instance_type))
 
     def check(args):
@@ -42,7 +42,7 @@ def test_launch_template_efa_interfaces(mocks, make_config, instance_type, count
         assert [(n["network_card_index"], n["device_index"]) for n in nics] == [(0, 0)] + [
             (k, 1) for k in range(1, count)
         ]
-        assert {n["interface_type"] for n in nics} == {"efa"}
+        assert [n["interface_type"] for n in nics] == ["efa"] + [secondary] * (count - 1)
         assert all(n["security_groups"] == [sg_id] and n["subnet_id"] == subnet_id for n in nics)
         assert all(n["delete_on_termination"] == "true" for n in nics)
 

@@ -34,7 +34,8 @@ def test_efa_layout_card_k_device_1(instance_type, count):
         (k, 1) for k in range(1, count)
     ]
     for nic in nics:
-        assert nic["interface_type"] == "efa"
+        assert nic["interface_type"] == ("efa" if nic["network_card_index"] == 0 or instance_type == "p4d.24xlarge"
+                                         else "efa-only")
         assert nic["security_groups"] == ["sg-1"]
         assert nic["subnet_id"] == "subnet-1"
         assert nic["delete_on_termination"] == "true"
@@ -56,3 +57,49 @@ def test_without_efa_one_ordinary_interface(instance_type, interconnect):
             "delete_on_termination": "true",
         }
     ]
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "layout_tail", "ips"),
+    [
+        pytest.param("p5.48xlarge", (1, "efa-only"), 1, id="p5-2-per-card-efa-only"),
+        pytest.param("p5en.48xlarge", (1, "efa-only"), 1, id="p5en-4-per-card"),
+        pytest.param("p4d.24xlarge", (1, "efa"), 4, id="p4d-no-efa-only-recorded"),
+    ],
+)
+def test_secondary_interfaces_follow_each_card(instance_type, layout_tail, ips):
+    from clouds.aws.efa import interface_layout, ip_interfaces
+
+    layout = interface_layout(instance_type)
+    assert layout[0] == (0, 0, "efa")  # the primary is never EFA-only (D2)
+    assert {(device, kind) for _, device, kind in layout[1:]} == {layout_tail}
+    assert [card for card, _, _ in layout] == list(range(len(layout)))
+    assert ip_interfaces(instance_type) == ips
+
+
+def test_a_card_taking_one_interface_gets_device_index_0(monkeypatch):
+    from clouds.aws import efa
+    from facts.aws import AwsNetwork
+
+    monkeypatch.setattr(efa, "aws_network", lambda _t: AwsNetwork(4, 4, 400, True, interfaces_per_card=1, efa_only=True))
+    monkeypatch.setattr(efa, "max_efa_interfaces", lambda _t: 4)
+    assert efa.interface_layout("x") == [(0, 0, "efa"), (1, 0, "efa-only"), (2, 0, "efa-only"), (3, 0, "efa-only")]
+
+
+@pytest.mark.parametrize(
+    ("cidr", "nodes", "instance_type", "fits"),
+    [
+        pytest.param("10.0.0.0/24", 62, "p4d.24xlarge", True, id="p4d-248-of-251"),
+        pytest.param("10.0.0.0/24", 63, "p4d.24xlarge", False, id="p4d-252-of-251"),
+        pytest.param("10.0.0.0/28", 11, "p5.48xlarge", True, id="p5-efa-only-11-of-11"),
+        pytest.param("10.0.0.0/28", 12, "p5.48xlarge", False, id="p5-12-of-11"),
+    ],
+)
+def test_subnet_size_counts_only_ip_using_interfaces(cidr, nodes, instance_type, fits):
+    from clouds.aws.efa import check_subnet_size
+
+    if fits:
+        check_subnet_size(cidr, nodes, instance_type, "rdma", "subnet_id")
+        return
+    with pytest.raises(ValueError, match=r"^subnet_id: the subnet .* usable addresses.*need \d+"):
+        check_subnet_size(cidr, nodes, instance_type, "rdma", "subnet_id")

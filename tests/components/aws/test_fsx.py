@@ -59,3 +59,19 @@ def test_scratch_takes_no_throughput():
 def test_unknown_deployment_type():
     with pytest.raises(ValueError, match="file_system.deployment_type: 'FAST' is not known"):
         fsx_sizing(1200, 250, "FAST")
+
+
+@pytest.mark.parametrize(
+    ("deployment_type", "efa", "expected"),
+    [
+        pytest.param("PERSISTENT_2", True, {"file_system_type_version": "2.15", "efa_enabled": True,
+                                            "metadata_configuration": {"mode": "AUTOMATIC"}}, id="p2-efa"),
+        pytest.param("PERSISTENT_2", False, {"file_system_type_version": "2.15", "efa_enabled": False,
+                                             "metadata_configuration": {"mode": "AUTOMATIC"}}, id="p2-no-efa"),
+        pytest.param("SCRATCH_2", True, {"file_system_type_version": "2.15"}, id="scratch-no-metadata-config"),
+    ],
+)
+def test_create_time_settings(deployment_type, efa, expected):
+    from clouds.aws.fsx import create_time_settings
+
+    assert create_time_settings(deployment_type, efa) == expected

@@ -29,7 +29,7 @@ EXAMPLE: dict[str, Any] = {
     "interconnect": "rdma",
     "hours": 72,
     "usd_per_hour": 40.4,
-    "file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 250},
+    "file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 250, "deployment_type": "ZONAL"},
 }
 TPU_EXAMPLE: dict[str, Any] = {
     **EXAMPLE,

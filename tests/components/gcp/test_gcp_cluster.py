@@ -23,7 +23,7 @@ A2 = {"instance_type": "a2-highgpu-8g", "accelerator": "A100", "interconnect": "
 MEGA = {"instance_type": "a3-megagpu-8g", "accelerator": "H100-MEGA"}
 N1_T4 = {"instance_type": "n1-standard-16", "accelerator": "T4", "accelerator_count": 4,
          "interconnect": "none"}
-SMALL_FS = {"capacity_gib": 4800, "throughput_mbps_per_tib": 250}
+SMALL_FS = {"capacity_gib": 4800, "throughput_mbps_per_tib": 250, "deployment_type": "ZONAL"}
 LUSTRE_FS = {"capacity_gib": 40_000, "throughput_mbps_per_tib": 250}
 
 
@@ -138,6 +138,12 @@ def test_tpu_slice_gets_api_type_runtime_and_spot() -> None:
     assert plan.of_type(INSTANCE) == [] and plan.of_type(POLICY) == []
     assert plan.outputs["placement_group"] == "tpu-ici"
     assert plan.outputs["node_private_ips"] == ["10.0.0.10"]
+
+
+def test_a_tpu_slice_launches_into_its_reservation() -> None:
+    plan = build(make_config(TPU_EXAMPLE, purchase="on-demand", capacity_reservation_id="v5p-resv"))
+    [vm] = plan.of_type(TPU)
+    assert vm["inputs"]["schedulingConfig"] == {"reserved": True}
 
 
 def test_filestore_is_protected_and_sized(example: ClusterConfig) -> None:

@@ -50,9 +50,14 @@ def test_lustre_rounding(requested: int, tier: int, expected: int) -> None:
     ("config", "expected"),
     [
         pytest.param(
-            FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250),
+            FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250, deployment_type="ZONAL"),
             FileSystemChoice("filestore", 4864, "ZONAL"),
-            id="example-below-lustre-min",
+            id="example-below-lustre-min-filestore-chosen",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=90),
+            FileSystemChoice("filestore", 4864, "ZONAL"),
+            id="filestore-delivers-90",
         ),
         pytest.param(
             FileSystemConfig(capacity_gib=36_000, throughput_mbps_per_tib=250),
@@ -65,14 +70,14 @@ def test_lustre_rounding(requested: int, tier: int, expected: int) -> None:
             id="lustre-at-1000-min",
         ),
         pytest.param(
-            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=200),
+            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=200, deployment_type="ZONAL"),
             FileSystemChoice("filestore", 51_200, "ZONAL"),
-            id="not-a-lustre-tier",
+            id="not-a-lustre-tier-filestore-chosen",
         ),
         pytest.param(
-            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=125),
+            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=125, deployment_type="ZONAL"),
             FileSystemChoice("filestore", 51_200, "ZONAL"),
-            id="below-125-min",
+            id="below-125-min-filestore-chosen",
         ),
         pytest.param(
             FileSystemConfig(capacity_gib=4800, deployment_type="MANAGED_LUSTRE"),
@@ -125,3 +130,32 @@ def test_choose_file_system(config: FileSystemConfig, expected: FileSystemChoice
 def test_choose_file_system_errors(config: FileSystemConfig, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         choose_file_system(config)
+
+
+@pytest.mark.parametrize(
+    ("config", "hint"),
+    [
+        pytest.param(FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250),
+                     "raise capacity_gib to 36000", id="below-250-min"),
+        pytest.param(FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=125),
+                     "raise capacity_gib to 72000", id="below-125-min"),
+        pytest.param(FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=200), "or set", id="not-a-tier"),
+    ],
+)
+def test_never_less_throughput_than_asked_without_an_explicit_choice(config, hint):
+    """Filestore ZONAL writes 88 MiB/s per TiB (C4): a third of 250. No silent fallback."""
+    from clouds.gcp.filesystems import explicit_deployment_type, offered_file_system
+
+    with pytest.raises(ValueError, match=r"^file_system: .*Filestore ZONAL writes only 88 MiB/s per TiB") as error:
+        choose_file_system(config)
+    assert hint in str(error.value) and "deployment_type: ZONAL" in str(error.value)
+    assert explicit_deployment_type(config) == "ZONAL"  # what `resolve --write-stack` records
+    assert offered_file_system(config).kind == "filestore"
+
+
+def test_the_stack_writer_records_the_explicit_filestore_choice():
+    from clouds.filesystems import explicit_deployment_type
+
+    assert explicit_deployment_type("gcp", FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250)) == "ZONAL"
+    assert explicit_deployment_type("gcp", FileSystemConfig(capacity_gib=36_000, throughput_mbps_per_tib=250)) is None
+    assert explicit_deployment_type("aws", FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250)) is None

@@ -62,3 +62,36 @@ def test_bad_generation_and_chips() -> None:
     with pytest.raises(ValueError, match="chips"):
         tpu_name_for_chips("v5p", 0)
     assert not is_tpu("a2-highgpu-8g")
+
+
+@pytest.mark.parametrize(
+    ("name", "purchase", "says"),
+    [
+        pytest.param("tpu-v5p-32", "on-demand", True, id="v5p-on-demand"),
+        pytest.param("tpu-v6e-8", "on-demand", True, id="v6e-on-demand"),
+        pytest.param("tpu-v5p-32", "spot", False, id="v5p-spot"),
+        pytest.param("tpu-v4-8", "on-demand", False, id="v4-on-demand"),
+        pytest.param("a3-highgpu-8g", "on-demand", False, id="gpu"),
+    ],
+)
+def test_an_on_demand_v5p_or_v6e_pick_says_capacity_needs_a_reservation(name, purchase, says):
+    from clouds.gcp.tpu import capacity_note
+
+    note = capacity_note(name, purchase)
+    assert (note is not None) is says
+    if says:
+        assert "reservation or a queued resource" in note and "capacity_reservation_id" in note
+
+
+@pytest.mark.parametrize(
+    ("purchase", "reservation", "expected"),
+    [
+        pytest.param("spot", None, {"spot": True}, id="spot"),
+        pytest.param("on-demand", "v5p-resv", {"reserved": True}, id="reserved"),
+        pytest.param("on-demand", None, None, id="on-demand"),
+    ],
+)
+def test_tpu_scheduling(purchase, reservation, expected):
+    from clouds.gcp.tpu import scheduling_config
+
+    assert scheduling_config(purchase, reservation) == expected

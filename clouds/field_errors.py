@@ -1,0 +1,115 @@
+"""pydantic's validation errors in words a user can act on: what the field means, what was
+wrong with the value written, and a value that would be accepted.
+
+pydantic says "Input should be greater than or equal to 1" or "String should match pattern
+'^[a-z0-9][a-z0-9-]*$'"; a user needs "nodes: 0 is too few: the number of nodes must be at
+least 1; write e.g. nodes: 1". Shared by the workload spec (`profiles.spec_errors`) and the
+stack's cluster config (`clouds.config`); imports pydantic only.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from pydantic import BaseModel
+
+# Regular expressions the models use, in words.
+PATTERNS = {
+    r"^[a-z0-9][a-z0-9-]*$": "lowercase letters, digits and '-', starting with a letter or digit (e.g. training-a100)",
+    r"^\S+$": "one word with no spaces",
+}
+_BOUND_WORDS = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less than"}
+_NUMBER_KINDS = ("int_parsing", "int_type", "float_parsing", "float_type", "int_from_float", "decimal_parsing")
+
+
+def field_of(model: type[BaseModel] | None, key: str) -> Any:
+    """The pydantic FieldInfo of `model` written as `key` (its name or alias), or None."""
+    if model is None:
+        return None
+    return next((f for n, f in model.model_fields.items() if key in (n, f.alias)), None)
+
+
+def meaning(model: type[BaseModel] | None, key: str) -> str:
+    """The field's description without its unit suffix, lowercased: `number of nodes`."""
+    info = field_of(model, key)
+    text = (getattr(info, "description", None) or key.replace("_", " ")).rstrip(".")
+    head, _, _unit = text.partition(", ")
+    return head if head[1:2].isupper() else head[:1].lower() + head[1:]  # keep acronyms: KMS
+
+
+def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else f"{value}"
+
+
+def describe(error: dict[str, Any], model: type[BaseModel] | None, key: str) -> str | None:
+    """One phrase for a pydantic error on field `key` of `model`: the value, what the field
+    takes, and an example; None for error kinds without generic wording (the caller words them).
+
+    Args:
+        error: one entry of `ValidationError.errors()`.
+        model: the model holding the field (for its description).
+        key: the field as the user writes it (alias where it has one).
+    """
+    kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
+    what = meaning(model, key)
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound_name = next(b for b in _BOUND_WORDS if b in ctx)
+        bound = ctx[bound_name]
+        example = bound if bound_name in ("ge", "le") else (bound + 1 if bound_name == "gt" else bound - 1)
+        if isinstance(bound, float) and bound_name in ("gt", "lt"):
+            example = bound * 2 if bound_name == "gt" and bound else bound / 2
+        low = bound_name in ("ge", "gt")
+        return (f"{_shown(value)} is too {'small' if low else 'large'}: the {what} must be "
+                f"{_BOUND_WORDS[bound_name]} {bound:g}; write e.g. {key}: {example:g}")
+    if kind == "string_pattern_mismatch":
+        rule = PATTERNS.get(ctx.get("pattern", ""), f"text matching {ctx.get('pattern')}")
+        return f"{_shown(value)} cannot be used as the {what}: write {rule}"
+    if kind in ("literal_error", "enum"):
+        expected = ctx.get("expected", "")
+        options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip(" '")]
+        near = difflib.get_close_matches(str(value), options, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        return f"{_shown(value)} is not a valid {what}{hint}; write one of {', '.join(options)}"
+    if kind in _NUMBER_KINDS:
+        whole = kind.startswith("int")
+        return f"{_shown(value)} is not {'a whole number' if whole else 'a number'}; the {what} is one, e.g. {key}: 2"
+    if kind in ("string_type", "string_too_short"):
+        return f"{'empty' if kind == 'string_too_short' else _shown(value)}: the {what} must be text, e.g. {key}: NAME"
+    if kind == "extra_forbidden" and model is not None:
+        keys = sorted(f.alias or n for n, f in model.model_fields.items())
+        near = difflib.get_close_matches(key, keys, n=1)
+        return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
+    if kind == "missing":
+        return f"required: the {what}; add {key}: ..."
+    return None
+
+
+def model_at(root: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
+    """The model whose fields sit at `loc` (list indices skipped), or None if it is no model."""
+    model: type[BaseModel] | None = root
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        info = field_of(model, str(part))
+        model = _model_in(info.annotation) if info else None
+        if model is None:
+            return None
+    return model
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The pydantic model inside an annotation such as `X | None` or `tuple[X, ...]`."""
+    from typing import get_args
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return next((m for m in map(_model_in, get_args(annotation)) if m is not None), None)
+
+
+def worded(error: dict[str, Any], root: type[BaseModel]) -> str:
+    """`describe` for the error's own field, else pydantic's message without its prefix."""
+    loc = error["loc"]
+    key = str(loc[-1]) if loc else ""
+    text = describe(error, model_at(root, loc[:-1]), key) if key else None
+    return text or error["msg"].removeprefix("Value error, ")

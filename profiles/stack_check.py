@@ -1,0 +1,101 @@
+"""Check a stack's cluster against what the catalog knows of its cloud, before anything is built.
+
+A hand-edited stack can name a type the cloud does not sell (`p9z.mega`), an accelerator the
+type does not carry (`H100` on `p4d.24xlarge`), the wrong count (3 on an 8-GPU type), or a
+region or zone that does not exist (`us-east4-z`, `apse2-az9`). Each of these fields is
+confirmed against the catalog rows of the stack's provider, and each problem names the
+valid values. A cloud the catalog has no rows for (Tencent, Huawei, Volcengine and Baidu
+until `catalog refresh`) cannot be confirmed, so it is not checked here; its component's
+own validation and `trainstack check` still apply.
+
+The Pulumi program runs this check too (`__main__.py`), so `plan`, `check` and `pulumi up`
+refuse the same stacks. It reads one cloud's CSV file with the standard library only: no
+Pulumi, no cloud SDK, a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from profiles.catalog import loader
+from profiles.catalog.offering import Offering
+
+
+def catalog_rows(provider: str) -> list[Offering]:
+    """Every catalog row of `provider`, priced in USD or not; [] when it has no catalog file."""
+    path = loader.DATA_DIR / f"{provider}.csv"
+    if not path.is_file():
+        return []
+    try:
+        return loader.load_provider(path, require_usd=False)
+    except loader.CatalogError:
+        return []  # a broken catalog is reported by the commands that price from it
+
+
+def _listed(values: Iterable[str], near: str = "", limit: int = 8) -> str:
+    """`a, b, c` sorted, the closest to `near` first, at most `limit` (then `, ... (N in all)`)."""
+    unique = sorted(set(values))
+    close = difflib.get_close_matches(near, unique, n=limit, cutoff=0.3) if near else []
+    ordered = close + [v for v in unique if v not in close]
+    more = f", ... ({len(unique)} in all)" if len(ordered) > limit else ""
+    return ", ".join(ordered[:limit]) + more
+
+
+def _gpus(row: Offering) -> str:
+    memory = f" ({row.accelerator_memory_gib:g} GiB each)" if row.accelerator_memory_gib else ""
+    return f"{row.accelerator_count} x {row.accelerator}{memory}"
+
+
+def catalog_problems(cluster: Any, rows: Sequence[Offering] | None = None) -> list[str]:
+    """What in `cluster` the catalog contradicts, one `field: problem; fix` line each.
+
+    Args:
+        cluster: a `ClusterConfig` (provider, region, zone, instance_type, accelerator,
+            accelerator_count).
+        rows: the provider's catalog rows (default: `catalog_rows(cluster.provider)`).
+
+    Returns:
+        [] when every field the catalog can confirm agrees (or it has no rows for the cloud).
+    """
+    rows = catalog_rows(cluster.provider) if rows is None else [r for r in rows if r.provider == cluster.provider]
+    if not rows:
+        return []
+    problems = []
+    regions = {r.region for r in rows}
+    if cluster.region not in regions:
+        problems.append(f"region: '{cluster.region}' is not a {cluster.provider} region the catalog knows; "
+                        f"valid: {_listed(regions, cluster.region)}")
+    typed = [r for r in rows if r.instance_type == cluster.instance_type]
+    if not typed:
+        same_gpu = {r.instance_type for r in rows if r.accelerator == cluster.accelerator}
+        near = _listed(same_gpu or {r.instance_type for r in rows}, cluster.instance_type)
+        return [*problems, f"instance_type: '{cluster.instance_type}' is not a {cluster.provider} instance type the "
+                           f"catalog knows; valid{' ' + cluster.accelerator + ' types' if same_gpu else ''}: {near}"]
+    sample = typed[0]
+    if cluster.accelerator != sample.accelerator:
+        problems.append(f"accelerator: '{cluster.accelerator}' but {cluster.instance_type} carries {_gpus(sample)}; "
+                        f"set accelerator: {sample.accelerator} or choose another instance_type")
+    if cluster.accelerator_count != sample.accelerator_count:
+        problems.append(f"accelerator_count: {cluster.accelerator_count} but {cluster.instance_type} carries "
+                        f"{_gpus(sample)}; set accelerator_count: {sample.accelerator_count}")
+    if cluster.region in regions:
+        problems += _placement_problems(cluster, rows, typed)
+    return problems
+
+
+def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[Offering]) -> list[str]:
+    here = [r for r in typed if r.region == cluster.region]
+    if not here:
+        return [f"region: {cluster.instance_type} is not offered in {cluster.region} per the catalog; "
+                f"regions offering it: {_listed({r.region for r in typed}, cluster.region)}"]
+    if all(r.zone == r.region for r in here):
+        return []  # priced per region (Azure, the Alibaba snapshot): no zone to confirm
+    zones = {r.zone for r in rows if r.region == cluster.region and r.zone != r.region}
+    if cluster.zone not in zones:
+        return [f"zone: '{cluster.zone}' is not a zone of {cluster.region} the catalog knows; zones there: "
+                f"{_listed(zones, cluster.zone)} ({cluster.instance_type} listed in {_listed({r.zone for r in here})})"]
+    # A known zone the snapshot does not list this type in may still offer it (zone offerings
+    # change often): `trainstack check` asks the cloud live rather than refusing it here.
+    return []

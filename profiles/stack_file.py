@@ -1,0 +1,209 @@
+"""The one home of stack files (`stacks/Pulumi.<name>.yaml`): find, read, validate and write.
+
+Every caller goes through here: `plan` and `plan --against` (`trainstack.plan`), `check`
+(`profiles.preflight`), the budget (`trainstack.review`), `resolve --write-stack`
+(`profiles.stack_writer` renders the text, this module writes it) and the Pulumi program
+(`__main__.py` calls `validate_cluster` on the config the engine hands it). So a stack is
+read with one YAML reader (which refuses a key given twice) and refused for the same
+reasons everywhere: an invalid cluster, an unknown provider, a field the catalog
+contradicts (`profiles.stack_check`), a provider region key that is unset or disagrees.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from clouds.config import (
+    CONFIG_KEY,
+    ConfigError,
+    check_provider_region,
+    parse_cluster_config,
+    provider_region_key,
+)
+from clouds.contract import ClusterConfig
+from profiles import strict_yaml
+from profiles.files import write_atomically
+
+STACKS_DIR = "stacks"
+# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it must suit
+# the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
+# letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
+STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
+# The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.
+TRAINSTACK_KEYS = frozenset({CONFIG_KEY, "trainstack:max_usd_per_hour", "trainstack:previous_names"})
+_CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
+
+
+class StackFileError(ValueError):
+    """A stack file cannot be read, validated or written; one line naming the file and the fix."""
+
+
+def stack_path(project_dir: Path, name: str) -> Path:
+    """`<project>/stacks/Pulumi.<name>.yaml`.
+
+    Raises:
+        StackFileError: `name` is empty or not 1-40 lowercase letters, digits and hyphens
+            starting with a letter (see `STACK_NAME`).
+    """
+    if not name:
+        raise StackFileError("stack name: give one, e.g. training-a100; cloud resource names derive from it")
+    if not STACK_NAME.fullmatch(name):
+        raise StackFileError(
+            f"stack name '{name}': use 1-40 lowercase letters, digits and '-', starting with a letter "
+            "(e.g. training-a100); cloud resource names derive from it and GCP and Azure accept no other"
+        )
+    return Path(project_dir) / STACKS_DIR / f"Pulumi.{name}.yaml"
+
+
+def parse_document(text: str, source: str = "stack file") -> dict:
+    """A stack file's text as a mapping ({} when empty).
+
+    Raises:
+        StackFileError: not YAML, a key given twice (named, with its line), or not a mapping.
+    """
+    try:
+        document = strict_yaml.load(text)
+    except strict_yaml.DuplicateKeyError as exc:
+        raise StackFileError(f"{source}: {exc}; keep one (the engine refuses the file too)") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise StackFileError(f"{source}: not valid YAML{where} ({problem}); check indentation and quoting") from None
+    if document is None:
+        return {}
+    if not isinstance(document, dict):
+        raise StackFileError(f"{source}: expected a mapping with a `config:` key, found {type(document).__name__}")
+    return document
+
+
+def read_document(path: Path) -> dict:
+    """The parsed stack file at `path` (see `parse_document`).
+
+    Raises:
+        StackFileError: missing, unreadable, not YAML, a repeated key, or not a mapping.
+    """
+    if not Path(path).is_file():
+        raise StackFileError(f"{path}: stack file not found; run `trainstack resolve --write-stack` "
+                             "or check the stack name")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StackFileError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    return parse_document(text, str(path))
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    """The `config:` map of the stack file at `path`, with its `trainstack:cluster`.
+
+    Raises:
+        StackFileError: as `read_document`, or no `trainstack:cluster`, or an unknown
+            `trainstack:` key (a typo would silently disable what it meant to set).
+    """
+    config = read_document(path).get("config")
+    if not isinstance(config, dict) or CONFIG_KEY not in config:
+        raise StackFileError(f"{path}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
+    unknown = sorted(k for k in config if str(k).startswith("trainstack:") and k not in TRAINSTACK_KEYS)
+    if unknown:
+        raise StackFileError(f"{path}: {unknown[0]}: unknown key; trainstack reads only "
+                             f"{', '.join(sorted(TRAINSTACK_KEYS))} (a typo here would silently disable it)")
+    return config
+
+
+def validate_cluster(raw: Any, region_value: Any) -> ClusterConfig:
+    """The stack's cluster, validated the way `plan`, `check` and `pulumi up` all validate it.
+
+    Args:
+        raw: the value under `trainstack:cluster` (mapping or JSON text).
+        region_value: the stack's provider region key (`aws:region`), None when unset.
+
+    Raises:
+        ConfigError: one line naming the field and the fix: the cluster model refuses it, the
+            provider is unknown, the catalog contradicts a field (with the valid values), or
+            the region key is unset or disagrees.
+    """
+    from profiles.stack_check import catalog_problems
+
+    cluster = parse_cluster_config(raw)
+    problems = catalog_problems(cluster)
+    if problems:
+        raise ConfigError("; ".join(f"{CONFIG_KEY}.{p}" for p in problems))
+    check_provider_region(cluster, region_value)
+    return cluster
+
+
+def read_cluster(path: Path) -> tuple[dict[str, Any], ClusterConfig]:
+    """`(config map, validated cluster)` of the stack file at `path`.
+
+    Raises:
+        StackFileError: as `read_config`, or `validate_cluster` refuses it (message prefixed
+            with the file).
+    """
+    config = read_config(path)
+    try:
+        raw = config[CONFIG_KEY]
+        provider = raw.get("provider") if isinstance(raw, dict) else None
+        region = config.get(provider_region_key(str(provider))) if provider else None
+        return config, validate_cluster(raw, region)
+    except ConfigError as exc:
+        raise StackFileError(f"{path}: {exc}") from None
+
+
+def digest(body: str) -> str:
+    """SHA-256 hex digest of a stack file's body (what the checksum header records)."""
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def is_hand_edited(text: str) -> bool:
+    """True when a stack file's body no longer matches the checksum it was written with
+    (or it has none, i.e. it was not written by trainstack)."""
+    match = _CHECKSUM.search(text)
+    return match is None or digest(text[match.end():]) != match.group(1)
+
+
+def write_stack(path: Path, text: str, force: bool = False) -> bool:
+    """Write a stack file atomically; returns False when the file already had this text.
+
+    Raises:
+        StackFileError: without `force`, the file exists and was edited by hand (or not
+            written by trainstack), or the new text moves the cluster to another provider,
+            region or zone (which replaces every resource, file system included).
+    """
+    if path.exists():
+        current = path.read_text(encoding="utf-8")
+        if current == text:
+            return False
+        if is_hand_edited(current) and not force:
+            why = "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
+            raise StackFileError(f"{path}: {why}; pass --force to replace its cluster (its other settings are kept)")
+        moved = placement(current), placement(text)
+        if None not in moved and moved[0] != moved[1] and not force:
+            raise StackFileError(
+                f"{path}: the new pick moves the cluster from {' '.join(moved[0])} to {' '.join(moved[1])}, so "
+                "`pulumi up` would replace every resource, its file system included; pass --force or write "
+                "another stack name"
+            )
+    write_atomically(path, text)
+    return True
+
+
+def existing(path: Path) -> dict:
+    """The stack file at `path` as a mapping, `{}` when absent or unreadable (for rewrites)."""
+    try:
+        return parse_document(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (StackFileError, OSError, UnicodeDecodeError):
+        return {}
+
+
+def placement(text: str) -> tuple[str, str, str] | None:
+    """(provider, region, zone) of a stack file's cluster; None when it cannot be read."""
+    try:
+        cluster = parse_document(text)["config"][CONFIG_KEY]
+        return str(cluster["provider"]), str(cluster["region"]), str(cluster["zone"])
+    except (StackFileError, KeyError, TypeError):
+        return None

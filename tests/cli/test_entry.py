@@ -1,0 +1,90 @@
+"""The console script: `resolve` runs without typer; everything else goes through typer."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from trainstack.entry import parse_resolve
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
+
+
+@pytest.mark.parametrize(("args", "parsed"), [
+    pytest.param(["w.yaml"], {"workload": Path("w.yaml")}, id="plain"),
+    pytest.param(["w.yaml", "--json", "--top", "3"], {"workload": Path("w.yaml"), "as_json": True, "top": 3},
+                 id="json-top"),
+    pytest.param(["--top=2", "w.yaml", "--write-stack", "x", "--force"],
+                 {"workload": Path("w.yaml"), "top": 2, "write_stack": "x", "force": True}, id="equals-and-write"),
+    pytest.param(["w.yaml", "--plot", "c.png", "--project-dir", "infra"],
+                 {"workload": Path("w.yaml"), "plot": Path("c.png"), "project": Path("infra")}, id="paths"),
+])
+def test_plain_resolve_command_lines_are_parsed_here(args, parsed):
+    assert parse_resolve(args) == parsed
+
+
+@pytest.mark.parametrize("args", [
+    pytest.param([], id="no-workload"), pytest.param(["a.yaml", "b.yaml"], id="two-workloads"),
+    pytest.param(["w.yaml", "--help"], id="help"), pytest.param(["w.yaml", "--top", "0"], id="top-0"),
+    pytest.param(["w.yaml", "--top", "x"], id="top-text"), pytest.param(["w.yaml", "--bogus"], id="unknown"),
+    pytest.param(["w.yaml", "--top"], id="missing-value"), pytest.param(["w.yaml", "--json=1"], id="flag-value"),
+    pytest.param(["w.yaml", "--top", "1", "--top", "2"], id="repeated"),
+])
+def test_anything_else_is_left_to_typer(args):
+    assert parse_resolve(args) is None
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    code = ("import sys, json; from trainstack.entry import main; rc = main(sys.argv[1:]); "
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'pulumi', "
+            "'boto3', 'rich'))), file=sys.stderr); sys.exit(rc)")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False)
+
+
+def test_resolve_json_loads_neither_typer_nor_rich_nor_pulumi():
+    done = run("resolve", str(WORKLOAD), "--json", "--top", "2")
+    assert done.returncode == 0, done.stderr
+    assert '"choice"' in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_the_fast_path_answers_like_the_typer_command():
+    from typer.testing import CliRunner
+
+    from trainstack.cli import app
+
+    fast = run("resolve", str(WORKLOAD), "--json", "--top", "3").stdout
+    typed = CliRunner().invoke(app, ["resolve", str(WORKLOAD), "--json", "--top", "3"]).stdout
+    assert fast == typed
+
+
+def test_errors_on_the_fast_path_are_one_line_exit_2(tmp_path):
+    bad = tmp_path / "w.yaml"
+    bad.write_text("accelerators: [A100:8]\nhours: 72h\nnodes: 0\n")
+    done = run("resolve", str(bad))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0].startswith("error: ") and "nodes: 0 is too small" in done.stderr
+
+
+def test_help_and_usage_errors_still_come_from_typer():
+    assert "Pick the cheapest offering" in run("resolve", "--help").stdout
+    done = run("resolve", str(WORKLOAD), "--top", "0")
+    assert done.returncode == 2 and done.stderr.startswith("error: Invalid value for '--top'")
+    assert run("plan", "--help").returncode == 0
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    wide = tmp_path / "wide.yaml"  # hundreds of rows: more JSON than a pipe buffers
+    wide.write_text("accelerators: [A100:8, A100-80GB:8, H100:8]\nhours: 72h\n")
+    code = "from trainstack.entry import main; import sys; sys.exit(main(sys.argv[1:]))"
+    reader = subprocess.Popen([sys.executable, "-c", code, "resolve", str(wide), "--json", "--top", "1000"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    reader.stdout.read(10)
+    reader.stdout.close()  # like `| head -c 10`
+    stderr = reader.stderr.read().decode()
+    reader.wait(timeout=60)
+    assert "Traceback" not in stderr

@@ -1,0 +1,69 @@
+"""Spec errors say what the field means and how to fix it, never pydantic's raw text, and
+name the key the user wrote; absurd sizes are refused against the clouds' own maxima."""
+
+from __future__ import annotations
+
+import pytest
+
+from profiles.spec import SpecError, parse_spec
+
+BASE = {"accelerators": ["A100:8"], "hours": "72h"}
+RAW = ("Input should be", "String should match", "Extra inputs are not permitted", "Value error")
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    pytest.param({"nodes": 0}, "nodes: 0 is too small: the number of nodes", id="nodes-0"),
+    pytest.param({"nodes": 100_000}, "nodes: 100000 is too large", id="nodes-huge"),
+    pytest.param({"name": "My Job"}, "lowercase letters, digits and '-'", id="name-pattern"),
+    pytest.param({"purchase": "cheap"}, "purchase: 'cheap' is not a valid purchase option; write one of any, spot, "
+                                        "on-demand", id="purchase-literal"),
+    pytest.param({"interconnect": "rdmaa"}, "(did you mean rdma?)", id="interconnect-near"),
+    pytest.param({"nodes": "two"}, "nodes: 'two' is not a whole number", id="nodes-text"),
+    pytest.param({"file_system": {"capacity": "1TiB", "throughput": 0}}, "file_system.throughput: 0 is too small",
+                 id="throughput-0"),
+    pytest.param({"bogus": 1}, "bogus: unknown key; valid keys:", id="unknown-key"),
+])
+def test_messages_name_the_meaning_and_a_fix(extra, says):
+    with pytest.raises(SpecError) as err:
+        parse_spec({**BASE, **extra}, "w.yaml")
+    message = str(err.value)
+    assert says in message
+    assert not any(raw in message for raw in RAW)
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("accelerators", [["A100:80"], ["A100:0"], "H100:128"])
+def test_a_count_written_in_accelerators_is_blamed_on_accelerators(accelerators):
+    with pytest.raises(SpecError) as err:
+        parse_spec({**BASE, "accelerators": accelerators}, "w.yaml")
+    assert "w.yaml: accelerators:" in str(err.value) and "gpus_per_node" not in str(err.value)
+
+
+def test_gpus_per_node_written_by_the_user_is_named_as_written():
+    with pytest.raises(SpecError, match="gpus_per_node: 80 is too large"):
+        parse_spec({"accelerators": ["A100"], "gpus_per_node": 80, "hours": 1}, "w.yaml")
+
+
+def test_the_spec_remembers_which_key_set_the_gpu_count():
+    assert parse_spec(BASE).gpus_key == "accelerators"
+    assert parse_spec({"accelerators": ["A100"], "gpus_per_node": 8, "hours": 1}).gpus_key == "gpus_per_node"
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    pytest.param({"hours": "1000000000h"}, "hours: '1000000000h' is 114,155 years", id="hours"),
+    pytest.param({"hours": "26281h"}, "up to 26,280 h", id="hours-just-over"),
+    pytest.param({"deadline": "2000w"}, "deadline: '2000w' is 38 years", id="deadline"),
+    pytest.param({"file_system": {"capacity": "104857601GiB"}}, "more than any cloud's largest", id="capacity-just-over"),
+    pytest.param({"file_system": {"capacity": "99999999TiB"}}, "more than any cloud's largest file system",
+                 id="capacity"),
+])
+def test_absurd_sizes_are_refused(extra, says):
+    with pytest.raises(SpecError, match=None) as err:
+        parse_spec({**BASE, **extra}, "w.yaml")
+    assert says in str(err.value)
+
+
+def test_the_longest_priced_term_is_still_accepted():
+    assert parse_spec({**BASE, "hours": "26280h"}).hours == 26280
+    assert parse_spec({**BASE, "file_system": {"capacity": "100TiB"}}).file_system.capacity_gib == 102_400
+    assert parse_spec({**BASE, "file_system": {"capacity": "104857600GiB"}}).file_system.capacity_gib == 104_857_600

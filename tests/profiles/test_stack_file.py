@@ -1,0 +1,170 @@
+"""The stack-file module: one reader (repeated keys refused), one validation for plan, check
+and the Pulumi program, and fields checked against the catalog with the valid values named."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from profiles.spec import SpecError, load_spec
+from profiles.stack_file import StackFileError, read_cluster, read_config
+from profiles.strict_yaml import DuplicateKeyError, load
+from trainstack.cli import app
+from trainstack.plan import PlanError, run_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_ID = re.compile(r"\((?:[A-Z]{1,2}\d{1,2})(?:, [A-Z]{1,2}\d{1,2})*\)")
+
+
+@pytest.mark.parametrize(("text", "key", "line", "first"), [
+    pytest.param("a: 1\nb: 2\na: 3\n", "a", 3, 1, id="top-level"),
+    pytest.param("x:\n  hours: 1\n  y: 2\n  hours: 2\n", "hours", 4, 2, id="nested"),
+    pytest.param("x: {capacity: 1, capacity: 2}\n", "capacity", 1, 1, id="flow-mapping"),
+    pytest.param("- {a: 1}\n- {b: 1, b: 2}\n", "b", 2, 2, id="in-a-list"),
+])
+def test_a_repeated_key_is_named_with_its_lines(text, key, line, first):
+    with pytest.raises(DuplicateKeyError) as err:
+        load(text)
+    assert (err.value.key, err.value.line, err.value.first_line) == (key, line, first)
+    assert f"'{key}'" in str(err.value) and f"line {line}" in str(err.value)
+
+
+def test_equal_looking_keys_of_different_types_and_merges_are_kept():
+    assert load("1: a\n'1': b\n") == {1: "a", "1": "b"}
+    assert load("base: &b {x: 1}\nuse:\n  <<: *b\n  y: 2\n") == {"base": {"x": 1}, "use": {"x": 1, "y": 2}}
+
+
+@pytest.mark.parametrize("body", [
+    pytest.param("hours: 72h\nnodes: 2\nhours: 720h\n", id="hours-twice"),
+    pytest.param("hours: 72h\nfile_system: {capacity: 4800GiB, capacity: 9600GiB}\n", id="nested-capacity"),
+])
+def test_workload_with_a_repeated_key_is_refused(tmp_path, body):
+    path = tmp_path / "w.yaml"
+    path.write_text("name: w\naccelerators: [A100:8]\n" + body)
+    with pytest.raises(SpecError, match=r"duplicate key '(hours|capacity)' \(line \d"):
+        load_spec(path)
+
+
+def project(tmp_path: Path, stack: str = "training-a100") -> Path:
+    """A copy of the project's program and one committed stack, to edit by hand."""
+    shutil.copy(ROOT / "__main__.py", tmp_path / "__main__.py")
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "stacks" / f"Pulumi.{stack}.yaml", tmp_path / "stacks" / f"Pulumi.{stack}.yaml")
+    return tmp_path / "stacks" / f"Pulumi.{stack}.yaml"
+
+
+def edit(path: Path, region_key: str | None = None, **cluster) -> None:
+    document = yaml.safe_load(path.read_text())
+    document["config"]["trainstack:cluster"].update(cluster)
+    if region_key:
+        document["config"][region_key] = cluster["region"]
+    path.write_text(yaml.safe_dump(document))
+
+
+def test_stack_with_a_repeated_key_is_refused_by_every_reader(tmp_path):
+    path = project(tmp_path)
+    text = path.read_text().replace("    nodes: 2\n", "    nodes: 2\n    hours: 1\n", 1)
+    path.write_text(text)
+    for read in (read_config, read_cluster):
+        with pytest.raises(StackFileError, match=r"duplicate key 'hours' \(line \d+; first on line \d+\)"):
+            read(path)
+    with pytest.raises(PlanError, match="duplicate key 'hours'"):
+        run_plan("training-a100", tmp_path)
+    result = CliRunner().invoke(app, ["check", "-s", "training-a100", "--project-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "duplicate key 'hours'" in result.output
+
+
+STACK_CASES = [
+    # (stack, cluster edit, region key to move, words the error must contain, words it must not)
+    pytest.param("training-a100", {"instance_type": "p9z.mega"}, None,
+                 ["instance_type: 'p9z.mega' is not a aws instance type", "p4d.24xlarge"], ["EFA", "(K1)"],
+                 id="aws-unknown-type"),
+    pytest.param("training-a100", {"accelerator": "H100"}, None,
+                 ["accelerator: 'H100'", "8 x A100 (40 GiB each)", "set accelerator: A100"], [], id="aws-wrong-gpu"),
+    pytest.param("training-a100", {"accelerator_count": 3}, None,
+                 ["accelerator_count: 3", "set accelerator_count: 8"], [], id="aws-wrong-count"),
+    pytest.param("training-a100", {"zone": "apse2-az9"}, None,
+                 ["zone: 'apse2-az9' is not a zone of ap-southeast-2", "apse2-az1", "apse2-az3"], [],
+                 id="aws-unknown-az-id"),
+    pytest.param("training-a100", {"region": "ap-southeast-9", "zone": "apse9-az1"}, "aws:region",
+                 ["region: 'ap-southeast-9' is not a aws region", "ap-southeast-2"], [], id="aws-unknown-region"),
+    pytest.param("training-a3-gcp", {"zone": "us-east4-z"}, None,
+                 ["zone: 'us-east4-z' is not a zone of us-east4", "us-east4-a, us-east4-b, us-east4-c"], [],
+                 id="gcp-unknown-zone"),
+    pytest.param("training-a3-gcp", {"accelerator_count": 4}, None,
+                 ["accelerator_count: 4", "set accelerator_count: 8"], [], id="gcp-wrong-count"),
+    pytest.param("training-tpu-v5p", {"instance_type": "tpu-v5p-31"}, None,
+                 ["instance_type: 'tpu-v5p-31'", "tpu-v5p-32"], [], id="gcp-unknown-tpu"),
+    pytest.param("training-h100-azure", {"accelerator": "A100"}, None,
+                 ["accelerator: 'A100'", "8 x H100 (80 GiB each)"], [], id="azure-wrong-gpu"),
+    pytest.param("training-h100-azure", {"instance_type": "Standard_ND96isr_H200_v9"}, None,
+                 ["Standard_ND96isr_H200_v9", "Standard_ND96isr_H100_v5"], [], id="azure-unknown-size"),
+    pytest.param("training-a100-alicloud", {"accelerator_count": 3}, None,
+                 ["accelerator_count: 3", "set accelerator_count: 8"], [], id="alicloud-wrong-count"),
+    pytest.param("training-a100", {"provider": "oracle"}, None,
+                 ["unknown provider 'oracle'", "valid: alicloud, aws, azure"], ["oracle:region"],
+                 id="unknown-provider"),
+]
+
+
+@pytest.mark.parametrize(("stack", "change", "region_key", "says", "never"), STACK_CASES)
+def test_plan_and_check_name_the_real_problem_with_the_valid_values(tmp_path, stack, change, region_key, says,
+                                                                     never):
+    path = project(tmp_path, stack)
+    edit(path, region_key, **change)
+    with pytest.raises(PlanError) as err:
+        run_plan(stack, tmp_path)
+    result = CliRunner().invoke(app, ["check", "-s", stack, "--project-dir", str(tmp_path)])
+    for message in (str(err.value), result.output):
+        for words in says:
+            assert words in message
+        for words in never:
+            assert words not in message
+        assert not SOURCE_ID.search(message)
+    assert result.exit_code != 0
+
+
+def test_the_pulumi_program_itself_refuses_what_plan_refuses(tmp_path):
+    """`pulumi up` runs `__main__.py`, which calls the same validation: no catalog-less path."""
+    import contextvars
+    import json
+    import runpy
+
+    import pulumi
+
+    path = project(tmp_path)
+    edit(path, accelerator="H100")
+    config = yaml.safe_load(path.read_text())["config"]
+    values = {k: v if isinstance(v, str) else json.dumps(v) for k, v in config.items()}
+
+    def run_program() -> None:  # in a copied context, so the config does not leak to other tests
+        pulumi.runtime.set_all_config(values)
+        runpy.run_path(str(tmp_path / "__main__.py"))
+
+    with pytest.raises(ValueError, match="accelerator: 'H100' but p4d.24xlarge carries 8 x A100"):
+        contextvars.copy_context().run(run_program)
+
+
+@pytest.mark.parametrize("stack", sorted(p.name[len("Pulumi."):-len(".yaml")]
+                                         for p in (ROOT / "stacks").glob("Pulumi.*.yaml")))
+def test_every_committed_stack_passes_the_catalog_check(stack):
+    read_cluster(ROOT / "stacks" / f"Pulumi.{stack}.yaml")
+
+
+def test_no_component_message_carries_an_internal_source_id():
+    """Source ids (K1, Z10, china-clouds.md sections) belong in docstrings, not user messages."""
+    strings = re.compile(r'f?"[^"\n]*"')
+    offenders = []
+    for module in [*(ROOT / "components").rglob("*.py"), *(ROOT / "clouds").rglob("*.py")]:
+        for number, line in enumerate(module.read_text().splitlines(), start=1):
+            code = line.split("#", 1)[0] if not line.lstrip().startswith(('"""', "#")) else ""
+            for literal in strings.findall(code):
+                if SOURCE_ID.search(literal) or "china-clouds.md" in literal:
+                    offenders.append(f"{module.relative_to(ROOT)}:{number}")
+    assert offenders == []

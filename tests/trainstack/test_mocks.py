@@ -1,0 +1,78 @@
+"""The mocks refuse what they cannot answer and answer from the stack's own inputs."""
+
+from pathlib import Path
+
+import pytest
+from pulumi.runtime.mocks import MockCallArgs
+
+from tests.components.test_data_safety import write_stack
+from clouds.aws.mock import EXISTING_SUBNET_CIDR
+from trainstack.mocks import TrainstackMocks
+from trainstack.plan import PlanError, run_plan
+
+UNMOCKED = '''import pulumi
+import pulumi_aws as aws
+
+pulumi.export("vpc", aws.ec2.get_vpc_output(default=True).id)
+'''
+
+
+def call(mocks, token, **args):
+    return mocks.call(MockCallArgs(token=token, args=args, provider=""))
+
+
+def test_an_unmocked_invoke_fails_the_plan_naming_its_token(tmp_path: Path):
+    write_stack(tmp_path, "training-a100")
+    (tmp_path / "__main__.py").write_text(UNMOCKED)
+    with pytest.raises(PlanError, match=r"aws:ec2/getVpc:getVpc.*no mocked answer") as error:
+        run_plan("training-a100", tmp_path)
+    assert "\n" not in str(error.value)
+
+
+def test_an_unmocked_invoke_is_a_failure_not_an_empty_answer():
+    answer, failures = call(TrainstackMocks(), "gcp:compute/getNetwork:getNetwork", name="x")
+    assert answer == {}
+    assert failures[0][0] == "gcp:compute/getNetwork:getNetwork"
+
+
+@pytest.mark.parametrize("zone", ["apse2-az2", "use1-az6"])
+def test_the_subnet_lookup_answers_the_stack_zone_and_the_asked_id(zone):
+    answer, failures = call(TrainstackMocks("ap-southeast-2", zone), "aws:ec2/getSubnet:getSubnet", id="subnet-0abc")
+    assert failures == []
+    assert (answer["id"], answer["availabilityZoneId"], answer["cidrBlock"]) == ("subnet-0abc", zone, EXISTING_SUBNET_CIDR)
+
+
+def test_the_chinese_subnet_lookups_answer_the_asked_ids_and_zone():
+    mocks = TrainstackMocks("cn-beijing", "cn-beijing-a")
+    huawei, _ = call(mocks, "huaweicloud:Vpc/getSubnet:getSubnet", id="sub-1")
+    assert (huawei["id"], huawei["availabilityZone"]) == ("sub-1", "cn-beijing-a")
+    volc, _ = call(mocks, "volcengine:vpc/getSubnets:getSubnets", ids=["subnet-a", "subnet-b"])
+    assert [(s["id"], s["zoneId"]) for s in volc["subnets"]] == [("subnet-a", "cn-beijing-a"), ("subnet-b", "cn-beijing-a")]
+
+
+@pytest.mark.parametrize(("region", "partition"), [("us-east-1", "aws"), ("cn-north-1", "aws-cn"),
+                                                   ("us-gov-west-1", "aws-us-gov")])
+def test_region_and_partition_follow_the_stack_region(region, partition):
+    mocks = TrainstackMocks(region)
+    assert call(mocks, "aws:index/getRegion:getRegion")[0]["name"] == region
+    assert call(mocks, "aws:index/getPartition:getPartition")[0]["partition"] == partition
+
+
+def test_the_ami_lookup_answers_the_architecture_asked_for():
+    answer, _ = call(TrainstackMocks(), "aws:ec2/getAmi:getAmi",
+                     filters=[{"name": "architecture", "values": ["arm64"]}])
+    assert answer["architecture"] == "arm64"
+
+
+def test_the_plan_mocks_follow_the_stack_zone(tmp_path: Path, monkeypatch):
+    seen = []
+    original = TrainstackMocks.__init__
+
+    def spy(self, region="us-east-1", zone=None):
+        seen.append((region, zone))
+        original(self, region, zone)
+
+    monkeypatch.setattr(TrainstackMocks, "__init__", spy)
+    write_stack(tmp_path, "training-a100", zone="apse2-az1")
+    run_plan("training-a100", tmp_path)
+    assert seen == [("ap-southeast-2", "apse2-az1")]

@@ -1,0 +1,49 @@
+"""The training benchmark as a job of the cluster's own launcher (the node agent's `job:`).
+
+On a stack with `job:`, every node has the node agent and its job file
+(`/etc/trainstack/job.json`: rendezvous on the head node, the NCCL/EFA environment file,
+the interpreter). The kit runs the benchmark through that launcher: this module copies the
+node's job file with the benchmark as its command, a rendezvous id of its own, every node
+required, no restarts and output on standard output; then `python3 -m nodeagent run FILE`.
+`python -m trainstack.bench.jobfile BASE OUT --id NAME -- TRAIN_ARGS...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+TRAIN_MODULE = "trainstack.bench.train"
+
+
+def bench_job(base: dict, train_args: list[str], name: str) -> dict:
+    """The node's job (as JSON) with the benchmark as its command.
+
+    Raises:
+        ValueError: `base` is not a job file (no `command` or `rdzv_host`).
+    """
+    if not isinstance(base, dict) or "rdzv_host" not in base or "command" not in base:
+        raise ValueError("not a node-agent job file (no rdzv_host/command); is this a stack with `job:`?")
+    nodes = int(base.get("max_nodes", 1))
+    return {**base, "command": [TRAIN_MODULE, *train_args], "module": True,
+            "job_id": f"{base.get('job_id', 'job')}-{name}", "min_nodes": nodes, "max_nodes": nodes,
+            "max_restarts": 0, "log_dir": "", "checkpoint_dir": ""}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", type=Path, help="the node's job file, /etc/trainstack/job.json")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--id", required=True, help="suffix of the benchmark's rendezvous id")
+    parser.add_argument("train_args", nargs=argparse.REMAINDER, help="-- then trainstack.bench.train arguments")
+    args = parser.parse_args()
+    try:
+        job = bench_job(json.loads(args.base.read_text()), [a for a in args.train_args if a != "--"], args.id)
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"error: {args.base}: {exc}") from None
+    args.out.write_text(json.dumps(job, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

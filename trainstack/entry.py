@@ -1,0 +1,90 @@
+"""The `trainstack` console script: `resolve` without loading typer, everything else through it.
+
+`trainstack resolve` is run often and should answer in well under 0.2 s; typer (with its
+click copy and rich) alone costs tens of milliseconds to import. So a plain
+`trainstack resolve WORKLOAD [--top N] [--json] [--write-stack NAME] [--force] [--plot PATH]
+[--project-dir PATH]` is parsed here and run by `trainstack.resolve_cmd`, the code the typer
+command runs too. Any other command line (`--help`, a bad value, an unknown option, another
+command) goes to the typer app in `trainstack.cli`, so its help and one-line usage errors
+are exactly the same.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+# trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+_FLAGS = {"--json": "as_json", "--force": "force"}
+_VALUES = {"--top": "top", "--write-stack": "write_stack", "--plot": "plot", "--project-dir": "project"}
+
+
+def parse_resolve(args: list[str]) -> dict[str, Any] | None:
+    """The keyword arguments of `resolve_cmd.run` for `resolve ARGS`, or None when the command
+    line needs typer (help, a missing or repeated argument, an unknown option, a bad `--top`)."""
+    options: dict[str, Any] = {}
+    positional: list[str] = []
+    items = iter(args)
+    for item in items:
+        name, has_value, value = item.partition("=") if item.startswith("--") else (item, "", "")
+        if name in _FLAGS and not has_value:
+            options[_FLAGS[name]] = True
+        elif name in _VALUES:
+            value = value if has_value else next(items, None)
+            if value is None or _VALUES[name] in options:
+                return None
+            options[_VALUES[name]] = value
+        elif item.startswith("-") and item != "-":
+            return None
+        else:
+            positional.append(item)
+    if len(positional) != 1:
+        return None
+    if "top" in options:
+        if not options["top"].isdigit() or int(options["top"]) < 1:
+            return None
+        options["top"] = int(options["top"])
+    for key in ("plot", "project"):
+        if key in options:
+            options[key] = Path(options[key])
+    return {"workload": Path(positional[0]), **options}
+
+
+def _skip_plugin_scan() -> None:
+    """With plugins disabled (above), pydantic's plugin loader returns no plugins, but its
+    module imports `importlib.metadata` first (several ms). Give pydantic a loader module that
+    answers the same, unless the real one is already loaded or plugins are wanted."""
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") != "__all__" or "pydantic.plugin._loader" in sys.modules:
+        return
+    import types
+
+    loader = types.ModuleType("pydantic.plugin._loader", "No pydantic plugins (PYDANTIC_DISABLE_PLUGINS=__all__).")
+    loader.get_plugins = lambda: ()  # type: ignore[attr-defined]  # pydantic's own answer when disabled
+    sys.modules["pydantic.plugin._loader"] = loader
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Run `trainstack` with `argv` (default: the process's arguments)."""
+    args = sys.argv[1:] if argv is None else argv
+    parsed = parse_resolve(args[1:]) if args[:1] == ["resolve"] else None
+    if parsed is not None:
+        _skip_plugin_scan()
+        from trainstack.resolve_cmd import run
+
+        try:
+            run(**parsed)
+        except BrokenPipeError:  # `trainstack resolve ... | head`: the reader left, as click handles it
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+        return 0
+    from trainstack.cli import app
+
+    return app(args=args, prog_name="trainstack")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

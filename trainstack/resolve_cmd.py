@@ -1,0 +1,198 @@
+"""`trainstack resolve`, the command itself, without typer: `trainstack.entry` runs it
+directly (the fast path) and the typer command in `trainstack.cli` calls it too.
+
+It parses nothing: it takes the options' values, resolves, prints, and writes the stack
+or the chart. Errors the user can fix print one `error:` line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from trainstack import render
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Print one line on stdout (or stderr)."""
+    print(text, file=sys.stderr if err else sys.stdout)
+
+
+def fail(message: str) -> None:
+    """Print `error: message` on stderr, on one line, and exit 2 (as `trainstack.usage_errors.fail`)."""
+    from profiles.short_text import one_line as short
+
+    echo(f"error: {short(message, limit=None)}", err=True)
+    raise SystemExit(2)
+
+
+def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | None = None, force: bool = False,
+        plot: Path | None = None, project: Path | None = None) -> None:
+    """Pick the cheapest offering for `workload`, print the ranking, write what was asked.
+
+    Args:
+        workload: the workload spec YAML.
+        top: how many ranked candidates to show (at least 1).
+        as_json: print JSON instead of a table.
+        write_stack: a stack name to write (`stacks/Pulumi.NAME.yaml` in the project).
+        force: overwrite a hand-edited stack file.
+        plot: a chart path to write.
+        project: `--project-dir`, or None to find the project upwards.
+    """
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.measurements.speeds import use_measurements
+    from profiles.measurements.store import StoreError, load_store
+    from profiles.resolver import NoMatchError
+    from profiles.resolver import resolve as run_resolve
+    from profiles.spec import SpecError, load_spec
+
+    folder = project_dir(project) if write_stack is not None else None
+    _check_outputs(plot, write_stack, folder)  # before anything is resolved or written
+    try:
+        spec = load_spec(workload)
+        use_measurements(spec, load_store(_measured_in(project)) if spec.work else ())  # trainstack bench
+        catalog = load_catalog(providers=spec.providers or None)
+        if not catalog.offerings and catalog.left_out:
+            fail(_left_out_message(catalog))
+        resolution = run_resolve(spec, catalog.offerings, top=top)
+    except NoMatchError as exc:
+        fail(f"{exc}{_left_out_hint(catalog, spec)}")
+    except (SpecError, CatalogError, StoreError) as exc:
+        fail(str(exc))
+    if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
+        echo(f"note: {_left_out_message(catalog)}", err=True)
+    # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
+    written = _write_stack(write_stack, spec, resolution, catalog, workload, force, folder) if write_stack is not None else ""
+    plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
+    if as_json:
+        echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
+    else:
+        render.resolution_table(spec, resolution, catalog.version)
+    for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
+        if line:
+            echo(line, err=as_json)
+
+
+
+
+def project_dir(given: Path | None = None) -> Path:
+    """The project folder (`trainstack.project.find_project`); a miss is a one-line error."""
+    from trainstack.project import ProjectError, find_project
+
+    try:
+        return find_project(given)
+    except ProjectError as exc:
+        fail(str(exc))
+        raise  # unreachable: fail exits
+
+
+def _measured_in(project: Path | None) -> Path | None:
+    """The project whose measurement store resolve reads: `--project-dir` (which must be a
+    project), else the one found upwards, else None (published measurements only)."""
+    from trainstack.project import ProjectError, find_project
+
+    if project is not None:
+        return project_dir(project)
+    try:
+        return find_project()
+    except ProjectError:
+        return None
+
+
+def _rounded(spec, provider: str) -> str:
+    """The line saying the chosen cloud rounds the file system up, or "" (see `rounding_note`)."""
+    if spec.file_system is None:
+        return ""
+    import math
+
+    from clouds.contract import FileSystemConfig
+    from clouds.filesystems import rounding_note
+
+    fs = spec.file_system
+    return rounding_note(provider, FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib),
+                                                    throughput_mbps_per_tib=fs.throughput_mbps_per_tib))
+
+
+def _left_out_message(catalog) -> str:
+    currency, count = sorted(catalog.left_out.items())[0]
+    return (f"catalog: {count} offerings are listed in {currency} and left out of USD comparisons: "
+            f"{catalog.left_out_reason(currency)}")
+
+
+def _left_out_hint(catalog, spec) -> str:
+    """`; N offerings listed in CUR that would fit are left out: why` per currency, or "" when
+    no left-out offering could have fitted the spec (then the rate is not the problem)."""
+    if not catalog.left_out:
+        return ""
+    from profiles.left_out import fitting, unpriced_rows
+
+    counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
+    return "".join(f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
+                   f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
+                   for currency, count in sorted(counts.items()))
+
+
+def _all_providers() -> tuple[str, ...]:
+    from profiles.catalog.loader import PROVIDERS
+
+    return PROVIDERS
+
+
+def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | None) -> None:
+    """Refuse a `--plot` path or `--write-stack` name that cannot be written (one line, exit 2)."""
+    if plot is not None:
+        from trainstack.plot import PlotPathError, check_plot_path
+
+        try:
+            check_plot_path(plot)
+        except PlotPathError as exc:
+            fail(str(exc))
+    if write_stack is not None:
+        from profiles.stack_writer import StackWriteError, stack_path
+
+        try:
+            stack_path(folder, write_stack)
+        except StackWriteError as exc:
+            fail(str(exc))
+
+
+def _write_plot(path: Path, spec, resolution) -> str:
+    from trainstack.plot import write_plot
+
+    try:
+        points = write_plot(path, spec, resolution)
+    except OSError as exc:
+        fail(f"--plot {path}: cannot write ({exc.strerror}); give a writable .png path")
+    return f"plot written: {path} ({points} candidates)"
+
+
+def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path) -> str:
+    from profiles.stack_writer import (
+        StackWriteError,
+        cluster_config,
+        keep_zone,
+        kept_settings,
+        render_stack,
+        stack_path,
+    )
+    from profiles.stack_writer import write_stack as write
+
+    try:
+        path = stack_path(folder, name)
+        config = keep_zone(cluster_config(spec, resolution.choice.candidate, catalog.version), path)
+        text = render_stack(config, _relative(workload, folder), catalog.built, resolution.choice.candidate.usd_storage,
+                            kept_settings(path))
+        changed = write(path, text, force=force)
+    except StackWriteError as exc:
+        fail(str(exc))
+    return f"stack {'written' if changed else 'unchanged'}: {path}"
+
+
+def _relative(path: Path, folder: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(folder.resolve()))
+    except ValueError:
+        return str(path)
+
+
