@@ -1,26 +1,34 @@
 # The two set-up commands of the README. Each creates .venv on first use and reuses it after.
+# `make demo` installs only what the demo needs (the AWS provider: `.[aws]`); `make test`
+# installs every cloud's SDKs and the test tools (`.[all,test,torch]`).
 VENV ?= .venv
 PYTHON ?= python3
-STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test bench catalog
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	# compat mode: a plain path entry instead of an import-hook finder (~17 ms off every command)
-	$(VENV)/bin/pip install --quiet -e '.[test,torch,china]' --config-settings editable_mode=compat
-	touch $(STAMP)
 
-demo: $(STAMP)
+$(DEMO_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet -e '.[aws]'
+	touch $(DEMO_STAMP)
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet -e '.[all,test,torch]'
+	touch $(TEST_STAMP) $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(VENV)/bin/trainstack resolve profiles/workloads/training-a100.yaml
 	$(VENV)/bin/trainstack plan -s training-a100
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(VENV)/bin/python -m pytest -n auto
 
-bench: $(STAMP)
+bench: $(DEMO_STAMP)
 	$(VENV)/bin/python bench/resolve.py
 
-catalog: $(STAMP)
+catalog: $(DEMO_STAMP)
 	$(VENV)/bin/python -m profiles.catalog.build $(ARGS)

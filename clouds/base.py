@@ -137,6 +137,8 @@ class Cloud:
         replacements: `"module:attribute"` of its `Replacements`.
         guidance: `"module:function"` of its preflight guidance (cluster -> findings), or
             None when `trainstack check` has live checks or nothing to say.
+        extra: the `trainstack[...]` extra that installs its SDKs (`aws`, `china`).
+        sdk: the distribution of its Pulumi provider (`pulumi-aws`), named when missing.
         region_key: the stack key holding its Pulumi provider's default region.
         mainland: pattern of its mainland-China region names (data stays in China), or
             None when it has none.
@@ -157,6 +159,8 @@ class Cloud:
     mock: str
     replacements: str
     guidance: str | None = None
+    extra: str = ""
+    sdk: str = ""
     region_key: str = ""
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None

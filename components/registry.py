@@ -24,8 +24,18 @@ def component_for(provider: str) -> type:
 
     Raises:
         ValueError: `unknown provider 'x'; valid: aws, ...` for an unregistered name.
+        ModuleNotFoundError: the cloud's SDK is not installed; the message names the
+            `trainstack[<extra>]` to install.
     """
     target = REGISTRY.get(provider)
     if target is None:
         raise ValueError(f"unknown provider '{provider}'; valid: {', '.join(sorted(REGISTRY))}")
-    return load(target)
+    try:
+        return load(target)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in ("components", "clouds"):
+            raise
+        found = CLOUDS[provider]
+        raise ModuleNotFoundError(
+            f"provider '{provider}': the {found.display_name} component needs {found.sdk} ({exc.name} is not "
+            f"installed); install it with: pip install 'trainstack[{found.extra}]'", name=exc.name) from None

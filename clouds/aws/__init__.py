@@ -15,6 +15,8 @@ CLOUD = Cloud(
     fetcher="profiles.catalog.fetchers.aws:fetch",
     mock="clouds.aws.mock:MOCK",
     replacements="clouds.aws.replacements:REPLACEMENTS",
+    extra="aws",
+    sdk="pulumi-aws",
     region_key="aws:region",
     mainland=re.compile(r"^cn-(north|northwest)-\d$"),
     file_system=FileSystemRule("clouds.aws.fsx:fsx_sizing", "FSx for Lustre", by_numbers=True),

@@ -15,6 +15,8 @@ CLOUD = Cloud(
     fetcher="profiles.catalog.fetchers.baiducloud:fetch",
     mock="clouds.baiducloud.mock:MOCK",
     replacements="components.baiducloud.replacements:REPLACEMENTS",
+    extra="china",
+    sdk="bce-python-sdk",
     guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^(bj|gz|su|bd|fwh|yq|cd|fsh)$"),
     # No API-creatable parallel file system here (china-clouds.md section 4).
