@@ -6,7 +6,7 @@ PYTHON ?= python3
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test bench catalog
+.PHONY: demo test bench catalog mutate
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,3 +32,10 @@ bench: $(DEMO_STAMP)
 
 catalog: $(DEMO_STAMP)
 	$(VENV)/bin/python -m profiles.catalog.build $(ARGS)
+
+# Mutation testing of profiles/cost/ and the resolver (config in pyproject's [tool.mutmut]);
+# prints the share of mutants the tests kill. Slow: run it by hand, not in CI.
+mutate: $(STAMP)
+	$(VENV)/bin/mutmut run --max-children 2 || true
+	$(VENV)/bin/mutmut export-cicd-stats
+	$(VENV)/bin/python tests/mutation_score.py mutants/mutmut-cicd-stats.json

@@ -116,7 +116,7 @@ class JobConfig(BaseModel):
         return (self.script,) if self.script else tuple(shlex.split(self.command or ""))
 
 
-_NUMBERS = ("accelerator_count", "nodes", "hours", "usd_per_hour")
+_NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour")
 
 
 class ClusterConfig(BaseModel):
@@ -137,6 +137,8 @@ class ClusterConfig(BaseModel):
         interconnect: `rdma` enables the cloud's RDMA fabric (EFA, InfiniBand,
             GPUDirect); `none` leaves plain Ethernet.
         hours: planned run time in hours, used for the job total.
+        deadline_hours: the workload's latest acceptable run time, hours, or None; `plan`
+            and the review say so when `hours` exceeds it.
         usd_per_hour: whole-cluster price in USD/hour at resolve time; None in a stack
             written by hand for an offering the catalog has no USD price for (the Chinese
             clouds' list prices come from their price APIs; china-clouds.md section 0).
@@ -186,6 +188,7 @@ class ClusterConfig(BaseModel):
     commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")
+    deadline_hours: float | None = Field(default=None, gt=0, description="Latest acceptable run time, hours.")
     usd_per_hour: float | None = Field(
         default=None, ge=0, allow_inf_nan=False,
         description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).")
@@ -226,6 +229,13 @@ class ClusterConfig(BaseModel):
             problem = data_problem(self.provider, self.data, self.file_system is not None)
             if problem:
                 raise ValueError(problem)
+
+    @property
+    def deadline_miss_hours(self) -> float | None:
+        """Hours the planned run exceeds the deadline by; None when it meets it or has none."""
+        if self.deadline_hours is None or self.hours <= self.deadline_hours:
+            return None
+        return self.hours - self.deadline_hours
 
     @property
     def usd_total(self) -> float | None:

@@ -34,6 +34,8 @@ class Candidate:
         charged_hours: hours billed, when they differ from `hours` (a commitment's share of
             its term); None otherwise.
         committed_hours: hours of the whole commitment (term x terms), or None.
+        speed: where the run time comes from (`estimated`, `measured`, `published`, `given`;
+            see `profiles.cost.estimate.JobHours`).
     """
 
     offering: Offering
@@ -49,6 +51,7 @@ class Candidate:
     added_hours: float = 0.0
     charged_hours: float | None = None
     committed_hours: float | None = None
+    speed: str = "estimated"
 
     @property
     def usd_per_hour(self) -> float:

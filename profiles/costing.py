@@ -139,9 +139,9 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
             hours += added
             extra = {"interruptions": interruptions, "added_hours": added}
             row_notes += (note,)
-        found.append(_candidate(offering, purchase, nodes, hours, price, storage, row_notes, **extra))
+        found.append(_candidate(offering, purchase, nodes, hours, price, storage, row_notes, speed=job.speed, **extra))
         if purchase == "on-demand" and spec.commitment is not None:
-            found.extend(_reserved(spec, offering, price, nodes, hours, storage, notes))
+            found.extend(_reserved(spec, offering, price, nodes, hours, storage, notes, job.speed))
     for r in held(spec, offering, nodes):
         found.append(_candidate(offering, "reservation", nodes, hours_before_purchase, r.usd_per_hour, storage, notes,
                                 reservation_id=r.id))
@@ -159,7 +159,7 @@ def _data_path(spec: WorkloadSpec, offering: Offering, capacity_gib: float, hour
 
 
 def _reserved(spec: WorkloadSpec, offering: Offering, on_demand: float, nodes: int, hours: float,
-              storage, notes: tuple[str, ...]) -> list[Candidate]:
+              storage, notes: tuple[str, ...], speed: str) -> list[Candidate]:
     assert spec.commitment is not None
     term, reuse = spec.commitment.term, spec.commitment.reuse
     rate = _reserved_price(offering, on_demand, term)
@@ -171,7 +171,7 @@ def _reserved(spec: WorkloadSpec, offering: Offering, on_demand: float, nodes: i
     note = (f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h; this job's share ${rate * nodes * billed:,.0f} "
             f"({billed:,.0f} h billed, reuse {reuse:g} of the rest)")
     return [_candidate(offering, f"reserved-{term}", nodes, hours, rate, storage, notes + (note,),
-                       charged_hours=billed, committed_hours=committed)]
+                       charged_hours=billed, committed_hours=committed, speed=speed)]
 
 
 def _candidate(offering: Offering, purchase: str, nodes: int, hours: float, price: float, storage,

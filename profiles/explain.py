@@ -11,7 +11,7 @@ from profiles.catalog.offering import Offering
 # Constraints in the order they are checked; the deepest one reached explains a no-match.
 CONSTRAINTS = (
     "provider", "region", "jurisdiction", "accelerator", "gpus_per_node", "gpu_memory", "interconnect",
-    "price", "file_system", "data", "memory_fit", "throughput",
+    "price", "file_system", "data", "job", "memory_fit", "throughput",
 )
 # Failing these means a different accelerator: such offerings are the least "near".
 _HARD = frozenset({"accelerator", "gpu_memory", "memory_fit"})
@@ -26,6 +26,7 @@ FIX_HINTS = {
     "price": "allow `purchase: any` so both spot and on-demand prices count",
     "file_system": "ask for a file system the cloud can create (valid values above), or allow another cloud",
     "data": "train on the cloud that holds the bucket (`providers`), or copy the data to a bucket there",
+    "job": "allow a cloud whose nodes run the job (`providers`), or remove `job` and start torchrun by hand",
     "memory_fit": "add nodes or GPUs (FSDP shards the state), allow gradient_checkpointing, or pick larger GPUs",
     "throughput": "give `hours` instead of `work`, or pick accelerators with a known BF16 figure",
 }

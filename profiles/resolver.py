@@ -25,6 +25,7 @@ from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
 from clouds.contract import FileSystemConfig
 from clouds.data import DataConfig, data_problem
+from clouds.healing import healing
 from clouds.filesystems import file_system_problem
 from clouds.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
@@ -111,6 +112,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "file_system"
     if spec.data and _data_problem(spec, offering.provider):
         yield "data"
+    if spec.job and not healing(offering.provider).runs_job:
+        yield "job"
 
 
 @functools.lru_cache(maxsize=64)
@@ -211,6 +214,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             details.setdefault(failure, f"{offering.provider}: {_file_system_problem(spec, offering.provider)}")
         if failure == "data":
             details.setdefault(failure, str(_data_problem(spec, offering.provider)))
+        if failure == "job":
+            details.setdefault(failure, f"{offering.provider}: its nodes do not run the node agent yet")
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
         elif isinstance(kept, list):

@@ -56,6 +56,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         commitment=candidate.purchase.removeprefix("reserved-") if candidate.purchase.startswith("reserved-") else "none",
         capacity_reservation_id=candidate.reservation_id,
         interconnect=spec.interconnect if o.rdma else "none", hours=round(candidate.hours, 4),
+        deadline_hours=spec.deadline_hours,
         usd_per_hour=round(candidate.usd_per_hour, 6), catalog_version=catalog_version,
         file_system=file_system, data=spec.data.config() if spec.data else None,
         job=spec.job,

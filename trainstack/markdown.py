@@ -97,6 +97,8 @@ def _cost(review: dict[str, Any]) -> list[str]:
     if after.get("price_note"):
         lines += ["", f"⚠️ Price: {after['price_note']}."]
     lines += [f"⚠️ Caveat: {caveat}." for caveat in after.get("price_caveats", [])]
+    if after.get("deadline_note"):
+        lines += ["", f"❌ Deadline: {after['deadline_note']}."]
     if review["budget_usd_per_hour"] is not None:
         lines += ["", f"Budget: ${review['budget_usd_per_hour']:,.2f}/hour (`trainstack:max_usd_per_hour`)."]
     return lines

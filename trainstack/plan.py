@@ -48,6 +48,7 @@ class PlanResult:
         hours: the planned run time, hours (None when the result was built without it).
         price_verified: False when `usd_per_hour` is only the stack file's own number.
         region: the cluster's region (None when the result was built without it).
+        deadline_hours: the workload's deadline the stack carries, hours, or None.
     """
 
     resources: list[dict[str, Any]]
@@ -61,6 +62,15 @@ class PlanResult:
     hours: float | None = None
     price_verified: bool = True
     region: str | None = None
+    deadline_hours: float | None = None
+
+    @property
+    def deadline_note(self) -> str:
+        """`the planned 714.5 h miss the 504 h deadline by 210.5 h` when it misses, else ""."""
+        if self.deadline_hours is None or self.hours is None or self.hours <= self.deadline_hours:
+            return ""
+        return (f"the planned {self.hours:,.1f} h miss the {self.deadline_hours:g} h deadline by "
+                f"{self.hours - self.deadline_hours:,.1f} h")
 
     @property
     def budget_usd_per_hour(self) -> float | None:
@@ -108,7 +118,8 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         if not str(exc).startswith("invoke of "):
             raise
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
-    result = PlanResult(resources, None, None, outputs, hours=cluster.hours, region=cluster.region)
+    result = PlanResult(resources, None, None, outputs, hours=cluster.hours, region=cluster.region,
+                        deadline_hours=cluster.deadline_hours)
     return with_price(result, cluster) if priced else result
 
 

@@ -95,6 +95,8 @@ def plan_json(result: Any, policies: list | None = None) -> dict:
         "recorded_usd_per_hour": result.recorded_usd_per_hour,
         "price_note": result.price_note,
         "price_caveats": list(result.price_caveats),
+        "deadline_hours": result.deadline_hours,
+        "deadline_note": result.deadline_note,
         "policies": [
             {"rule": r.rule, "passed": r.passed, "status": r.status,
              "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
@@ -128,6 +130,8 @@ def plan_tree(stack: str, result: Any) -> None:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
     for caveat in result.price_caveats:
         out.print(f"[yellow]caveat: {escape(caveat)}[/yellow]")
+    if result.deadline_note:
+        out.print(f"[bold red]deadline: {escape(result.deadline_note)}[/bold red]")
 
 
 def catalog_summary(catalog: Any) -> None:

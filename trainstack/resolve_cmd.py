@@ -178,11 +178,15 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     )
     from profiles.stack_writer import write_stack as write
 
+    choice = resolution.choice.candidate
+    if resolution.deadline_met is False and not force:
+        fail(f"--write-stack: no offering meets the {spec.deadline_hours:g} h deadline (the choice takes "
+             f"{choice.hours:,.1f} h); {resolution.to_meet}; or pass --force to write it anyway")
+    storage = choice.usd_storage if choice.storage is None or choice.storage.basis != "estimate" else None
     try:
         path = stack_path(folder, name)
-        config = keep_zone(cluster_config(spec, resolution.choice.candidate, catalog.version), path)
-        text = render_stack(config, _relative(workload, folder), catalog.built, resolution.choice.candidate.usd_storage,
-                            kept_settings(path))
+        config = keep_zone(cluster_config(spec, choice, catalog.version), path)
+        text = render_stack(config, _relative(workload, folder), catalog.built, storage, kept_settings(path))
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))

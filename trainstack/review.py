@@ -129,7 +129,8 @@ def _cost(plan: PlanResult | None) -> dict[str, Any] | None:
     return {"usd_per_hour": round(plan.usd_per_hour, 4) if known else None,
             "usd_per_job": round(plan.usd_total, 2) if known else None,
             "hours": round(hours, 4), "usd_storage": None if plan.usd_storage is None else round(storage, 2),
-            "price_note": plan.price_note, "price_caveats": list(plan.price_caveats)}
+            "price_note": plan.price_note, "price_caveats": list(plan.price_caveats),
+            "deadline_hours": plan.deadline_hours, "deadline_note": plan.deadline_note}
 
 
 def stack_budget(stack_file: Path) -> float | None:

@@ -34,6 +34,8 @@ class JobHours:
         notes: short remarks shown with the row (recomputation, unsourced figures).
         recompute: `none`, `selective` or `full`.
         efficiency: fraction of linear speed-up kept across nodes (1.0 on one node).
+        speed: where the speed comes from: `estimated` (the model's inputs), `measured` or
+            `published` (a registered measurement), `given` (the spec's `hours`).
     """
 
     hours: float
@@ -41,6 +43,7 @@ class JobHours:
     notes: tuple[str, ...] = ()
     recompute: str = "none"
     efficiency: float = 1.0
+    speed: str = "estimated"
 
 
 @dataclass(frozen=True)
@@ -158,11 +161,13 @@ def job_hours(spec: WorkloadSpec, offering: Offering, nodes: int | None = None) 
     notes = (f"gradient checkpointing: {recompute}",) if recompute != "none" else ()
     if spec.work is None:
         assert spec.hours is not None
-        return JobHours(spec.hours, recompute != "none", notes, recompute)
+        return JobHours(spec.hours, recompute != "none", notes, recompute, speed="given")
     found = _work_hours(spec, offering, nodes, recompute)
     if isinstance(found, Rejection):
         return found
     hours, efficiency, remark = found
     if remark:
         notes += (f"{offering.accelerator}: {remark}",)
-    return JobHours(hours, recompute != "none", notes, recompute, efficiency)
+    measured = inputs.measured(offering)
+    speed = measured.provenance if measured is not None and measured.tflops_per_gpu is not None else "estimated"
+    return JobHours(hours, recompute != "none", notes, recompute, efficiency, speed)

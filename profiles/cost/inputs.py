@@ -73,12 +73,14 @@ class Measured:
             (nccl-tests `busbw`), or None.
         interruptions_per_node_month: measured spot interruptions per node-month, or None.
         source: where the measurement comes from (shown with the row).
+        provenance: `measured` (the team's own runs) or `published` (a published result).
     """
 
     tflops_per_gpu: float | None = None
     busbw_gbytes_per_s: float | None = None
     interruptions_per_node_month: float | None = None
     source: str = "measured"
+    provenance: str = "measured"
 
 
 _lookups: list[Callable[[Offering], Measured | None]] = []

@@ -35,7 +35,8 @@ def test_plan_json_matches_the_stack_price(at_root):
     cluster = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
     data = json.loads(run("plan", "-s", "training-a100", "--json").stdout)
     assert set(data) == {"resources", "usd_per_hour", "usd_total", "usd_storage", "recorded_usd_per_hour",
-                         "price_note", "price_caveats", "policies"}
+                         "price_note", "price_caveats", "deadline_hours", "deadline_note", "policies"}
+    assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
     assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
     assert data["usd_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
     assert data["price_note"] == ""  # the committed stack's price is current

@@ -33,3 +33,15 @@ def test_job_refused_where_no_node_agent_ships():
     assert ClusterConfig(provider="aws", **base).job.argv == ("/fsx/t.py",)
     with pytest.raises(ValueError, match="job: the gcp component does not run a job yet"):
         ClusterConfig(provider="gcp", **base)
+
+
+def test_a_job_keeps_only_clouds_whose_nodes_run_it(real_catalog):
+    from profiles.resolver import NoMatchError, resolve
+    from profiles.spec import parse_spec
+
+    spec = {"accelerators": "H100:8", "nodes": 2, "interconnect": "rdma", "purchase": "on-demand", "hours": 10,
+            "file_system": {"capacity": "4800GiB", "throughput": 250}, "job": {"command": "/fsx/train.py"}}
+    resolution = resolve(parse_spec({**spec, "providers": ["gcp", "aws"]}), real_catalog.offerings, top=50)
+    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws"}
+    with pytest.raises(NoMatchError, match="'job' removed the last"):
+        resolve(parse_spec({**spec, "providers": ["gcp"]}), real_catalog.offerings)

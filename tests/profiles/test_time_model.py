@@ -219,3 +219,15 @@ def test_model_against_megatron_strong_scaling():
     small, large = job_hours(spec, p5, 12), job_hours(spec, p5, 576)
     predicted_mfu = 0.47 * large.efficiency / small.efficiency
     assert predicted_mfu / 0.42 - 1 == pytest.approx(0.119, abs=0.002)
+
+
+def test_rows_say_where_their_speed_comes_from():
+    spec = _spec(work={"gpu_hours": 80, "reference": "A100-80GB"})
+    assert job_hours(spec, _gpu_node()).speed == "estimated"
+    assert job_hours(_spec(hours=5), _gpu_node()).speed == "given"
+    inputs.register_measurements(lambda o: inputs.Measured(tflops_per_gpu=100.0, provenance="published"))
+    try:
+        assert job_hours(spec, _gpu_node()).speed == "published"
+        assert resolve(spec, [_gpu_node()]).choice.candidate.speed == "published"
+    finally:
+        inputs.clear_measurements()
