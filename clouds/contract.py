@@ -23,6 +23,8 @@ from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
 CLUSTER_KEY = "cluster"
+# The reserved term a stack's price assumes ("none": on-demand or spot prices).
+Commitment = Literal["none", "1y", "3y"]
 
 # Public outputs every component registers and exposes as attributes (same names).
 OUTPUT_NAMES: tuple[str, ...] = (
@@ -185,7 +187,7 @@ class ClusterConfig(BaseModel):
     accelerator_count: int = Field(ge=1, description="Accelerators per node.")
     nodes: int = Field(ge=1, le=10_000, description="Number of nodes.")
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
-    commitment: Literal["none", "1y", "3y"] = Field(default="none", description="Priced reserved term.")
+    commitment: Commitment = Field(default="none", description="Priced reserved term.")
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")
     deadline_hours: float | None = Field(default=None, gt=0, description="Latest acceptable run time, hours.")

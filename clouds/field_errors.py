@@ -10,6 +10,7 @@ stack's cluster config (`clouds.config`); imports pydantic only.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -42,7 +43,7 @@ def _shown(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else f"{value}"
 
 
-def describe(error: dict[str, Any], model: type[BaseModel] | None, key: str) -> str | None:
+def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) -> str | None:
     """One phrase for a pydantic error on field `key` of `model`: the value, what the field
     takes, and an example; None for error kinds without generic wording (the caller words them).
 
@@ -107,7 +108,7 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
     return next((m for m in map(_model_in, get_args(annotation)) if m is not None), None)
 
 
-def worded(error: dict[str, Any], root: type[BaseModel]) -> str:
+def worded(error: Mapping[str, Any], root: type[BaseModel]) -> str:
     """`describe` for the error's own field, else pydantic's message without its prefix."""
     loc = error["loc"]
     key = str(loc[-1]) if loc else ""

@@ -8,6 +8,7 @@ Source ids refer to the source list of `shared/reference-facts/accelerators.md`:
   S8  MicrosoftDocs azure-compute-docs, ND H200 v5 summary (H200 141 GB).
   S9  glennklockwood.com B200 page (HGX B200 180 GB).
   S13 AWS Neuron docs, Trainium (32 GiB).
+  S14 AWS Neuron docs, Trainium2 (96 GiB).
   S15-S18 Google TPU v4 / v5e / v5p / v6e docs (per-chip HBM).
   S19 Hugging Face Gaudi2 benchmark post (first-gen Gaudi 32 GB).
   S21 third-party V100 pages (16 or 32 GB).
@@ -17,7 +18,9 @@ Source ids refer to the source list of `shared/reference-facts/accelerators.md`:
 
 Memory is the marketed size. HBM parts marketed in GB are GiB-sized (AWS reports 81,920 MiB
 for the A100-80GB of p4de), so the figure is used as GiB. Clouds report slightly less
-usable memory for GDDR parts (AWS: 22,888 MiB for L4 and A10G, S26).
+usable memory for GDDR parts (AWS: 22,888 MiB for L4 and A10G, S26). Accelerators with no
+row here (B300, RTX PRO Server 6000, P100, P4, ...) take their memory from the catalog
+source's own GpuInfo (EC2 DescribeInstanceTypes / SkyPilot), or None when it has none.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ ACCELERATORS: dict[str, AcceleratorFacts] = {
     "H800": AcceleratorFacts(80, "SXM", "unsourced [80, as H100 SXM]"),
     "Ascend 910B": AcceleratorFacts(64, None, "S25 (third-party; one source says 32)"),
     "Trainium": AcceleratorFacts(32, None, "S13"),
+    "Trainium2": AcceleratorFacts(96, None, "S14"),
 }
 
 # Form factor by instance family where the accelerator name alone is ambiguous.

@@ -54,6 +54,7 @@ AWS_NETWORK: dict[str, AwsNetwork] = {
     "p3dn.24xlarge": AwsNetwork(1, 1, 100, False),
     "p4d.24xlarge": AwsNetwork(4, 4, 400, True),
     "p4de.24xlarge": AwsNetwork(4, 4, 400, True),
+    "p5.4xlarge": AwsNetwork(1, 1, 100, False, "network cards unsourced [1]"),
     "p5.48xlarge": AwsNetwork(32, 32, 3200, True, interfaces_per_card=2, efa_only=True),
     "p5e.48xlarge": AwsNetwork(32, 32, 3200, True, interfaces_per_card=2, efa_only=True),
     "p5en.48xlarge": AwsNetwork(16, 16, 3200, True, interfaces_per_card=4, efa_only=True),
@@ -79,6 +80,7 @@ AWS_NETWORK: dict[str, AwsNetwork] = {
     "g6e.48xlarge": AwsNetwork(4, 4, 400, False),
     "trn1.32xlarge": AwsNetwork(8, 8, 800, True),
     "trn1n.32xlarge": AwsNetwork(16, 16, 1600, True),
+    "trn2.48xlarge": AwsNetwork(16, 16, 3200, True, "network cards unsourced [16]"),
     "dl1.24xlarge": AwsNetwork(4, 4, 400, False, "EFA count unsourced [4]; GPUDirect unsourced"),
 }
 

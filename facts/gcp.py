@@ -1,8 +1,8 @@
 """GCP facts the price catalog lacks: which host machine type carries which GPUs, the
 GPU network of each, and TPU slice naming.
 
-Source ids: `shared/reference-catalog/README.md` ("GCP pricing": host/GPU pairs, TPU name
-counts) and `shared/reference-facts/interconnect.md` (G1-G5: GPU network per machine type),
+Source ids: `shared/reference-catalog/README.md` and `v8/README.md` ("GCP pricing": host/GPU
+pairs incl. a4 for B200 and N1 for T4/V100/P100/P4, TPU name counts) and `shared/reference-facts/interconnect.md` (G1-G5: GPU network per machine type),
 accelerators.md (S15-S18: TPU memory per chip).
 """
 
@@ -21,6 +21,12 @@ HOSTS: dict[tuple[str, int], tuple[str, ...]] = {
     ("L4", 2): ("g2-standard-24",),
     ("L4", 4): ("g2-standard-48",),
     ("L4", 8): ("g2-standard-96",),
+    ("B200", 8): ("a4-highgpu-8g",),
+    # N1 GPUs (v8 README): one n1-standard host with 8 vCPUs per GPU. The README's examples
+    # pair n1-standard-8 with one T4 or V100; GCP's per-GPU vCPU limits are not in
+    # reference-facts, so 8 vCPUs per GPU is unsourced [within GCP's limits as documented].
+    **{(gpu, n): (f"n1-standard-{8 * n}",) for gpu, counts in
+       (("T4", (1, 2, 4)), ("V100", (1, 2, 4, 8)), ("P100", (1, 2, 4)), ("P4", (1, 2, 4))) for n in counts},
 }
 
 # Machine type -> (GPU network kind, max total bandwidth Gbps) from G1/G4/G5.

@@ -4,7 +4,7 @@ Figures are vendor peaks, dense (no sparsity), from `shared/reference-facts/acce
 with its source ids: S1 (A100 datasheet via glennklockwood.com), S2 (A100 80GB PCIe),
 S3 (stas00/ml-engineering tables), S4 (torchtitan get_peak_flops, linked to nvidia.com),
 S5 (NVIDIA H100 PCIe product brief), S6/S7 (third-party H100 SXM / NVL pages), S8 (Azure
-ND H200 v5 docs), S9 (HGX B200 figures), S13 (AWS Neuron docs, Trainium), S15-S18 (Google
+ND H200 v5 docs), S9 (HGX B200 figures), S13/S14 (AWS Neuron docs, Trainium/Trainium2), S15-S18 (Google
 TPU v4/v5e/v5p/v6e docs), S21/S22/S23 (third-party V100, T4/L4, A10 pages), S24 (MLPerf).
 V100 and T4 have no BF16: their FP16 tensor figure is used. Accelerators with no sourced
 figure (A10G, A10, Gaudi HL-205, Inferentia, TPU v2/v3, ...) either carry the compiler's
@@ -58,6 +58,9 @@ PERFORMANCE: dict[tuple[str, str], Performance] = {
     ("H200", "SXM"): Performance(989, 4800, 900, "S3, S4, S8"),
     ("B200", "SXM"): Performance(2250, 8000, 1800, "S9"),
     ("Trainium", "*"): Performance(190, 880, None, "S13 (820 GiB/s)"),
+    ("Trainium2", "*"): Performance(667, 2900, None, "S14"),
+    # S4 (torchtitan get_peak_flops) gives B300 the B200's dense BF16; no bandwidth source.
+    ("B300", "*"): Performance(2250, None, None, "S4"),
     ("A800", "SXM"): Performance(312, 2039, None, "none", "A800 figures unsourced [as A100 80GB SXM; NVLink cut]"),
     ("H800", "SXM"): Performance(989, 3350, None, "none", "H800 figures unsourced [as H100 SXM; NVLink cut]"),
     ("Ascend 910B", "*"): Performance(320, None, None, "S25", "Ascend 910B FP16 ~320 is third-party (S25)"),

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:  # pydantic-core is pydantic's; the policy pack lists only pydantic
+    from pydantic_core import ErrorDetails
 
 from clouds.field_errors import model_at as _model_at
 from clouds.field_errors import worded
@@ -51,7 +54,7 @@ def one_line(error: ValidationError, root: type[BaseModel], written: dict[str, s
     return f"{where}: {message}"
 
 
-def _message(error: dict[str, Any], loc: tuple, root: type[BaseModel]) -> str:
+def _message(error: ErrorDetails, loc: tuple, root: type[BaseModel]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         keys = _keys(_model_at(root, loc[:-1]))

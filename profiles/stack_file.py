@@ -181,10 +181,10 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
         if is_hand_edited(current) and not force:
             why = "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
             raise StackFileError(f"{path}: {why}; pass --force to replace its cluster (its other settings are kept)")
-        moved = placement(current), placement(text)
-        if None not in moved and moved[0] != moved[1] and not force:
+        old, new = placement(current), placement(text)
+        if old is not None and new is not None and old != new and not force:
             raise StackFileError(
-                f"{path}: the new pick moves the cluster from {' '.join(moved[0])} to {' '.join(moved[1])}, so "
+                f"{path}: the new pick moves the cluster from {' '.join(old)} to {' '.join(new)}, so "
                 "`pulumi up` would replace every resource, its file system included; pass --force or write "
                 "another stack name"
             )

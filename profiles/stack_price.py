@@ -9,8 +9,8 @@ never re-prices (it exports the recorded price), so previews stay deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from clouds.contract import ClusterConfig
@@ -78,16 +78,19 @@ def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
 
 def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering | None:
     """The catalog row of the stack's instance type in its zone, else a row priced for its
-    whole region (Alibaba's snapshot lists prices per region: zone == region)."""
-    by_zone = region_wide = None
+    whole region (Alibaba's and Tencent's rows list prices per region: zone == region). Where
+    one type has rows for several accelerators (a GCP N1 host carries T4, V100, P100 or P4),
+    the row of the stack's accelerator wins."""
+    by_zone: list[Offering] = []
+    region_wide: list[Offering] = []
     for o in offerings:
         if o.provider == config.provider and o.instance_type == config.instance_type:
             if o.zone == config.zone:
-                by_zone = o
-                break
-            if o.zone == o.region == config.region:
-                region_wide = o
-    return by_zone or region_wide
+                by_zone.append(o)
+            elif o.zone == o.region == config.region:
+                region_wide.append(o)
+    rows = by_zone or region_wide
+    return next((o for o in rows if o.accelerator == config.accelerator), rows[0] if rows else None)
 
 
 def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str,
@@ -109,7 +112,7 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
     match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, storage)
-    caveats = [match.price_note] if node_price is not None and match.price_note else []
+    caveats = [match.price_note] if match is not None and node_price is not None and match.price_note else []
     if config.file_system and storage is None:
         caveats.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
     return dataclasses.replace(price, caveats=tuple(caveats))
@@ -151,14 +154,18 @@ def _compute_price(config: ClusterConfig, node_price: float | None, listed: bool
 
 def price_from_catalog(config: ClusterConfig) -> StackPrice:
     """Price `config` from the installed catalog of its provider (see `price_stack`); a
-    catalog that cannot be read leaves the recorded price, with a note saying so."""
+    catalog that cannot be read leaves the recorded price, with a note saying so. The
+    caveats end with how old the cloud's prices (and a CNY rate) are when they are old or of
+    unknown age (`Catalog.price_warnings`)."""
     from profiles.catalog.loader import CatalogError, load_catalog
 
     try:
         catalog = load_catalog(providers=(config.provider,))
     except CatalogError:
         return price_stack(config, (), "(catalog unavailable)")
-    return price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog))
+    price = price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog))
+    ages = tuple(line.removeprefix("warning: ") for line in catalog.price_warnings((config.provider,)))
+    return dataclasses.replace(price, caveats=price.caveats + ages)
 
 
 def why_unpriced(provider: str, catalog) -> str:

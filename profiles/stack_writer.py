@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from clouds.config import CONFIG_KEY, provider_region_key
-from clouds.contract import ClusterConfig, FileSystemConfig
+from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
 from clouds.registry import NAMES
 from profiles.resolver import Candidate
@@ -28,6 +28,9 @@ from profiles.stack_file import write_stack
 StackWriteError = StackFileError
 __all__ = ["STACK_NAME", "StackWriteError", "cluster_config", "is_hand_edited", "keep_zone", "kept_settings",
            "render_stack", "stack_path", "write_stack"]
+
+# The candidate purchases priced as a reserved term (`Candidate.purchase`); any other is "none".
+_COMMITMENTS: dict[str, Commitment] = {"reserved-1y": "1y", "reserved-3y": "3y"}
 
 
 def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: str) -> ClusterConfig:
@@ -53,7 +56,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         provider=o.provider, region=o.region, zone=o.zone, instance_type=o.instance_type,
         accelerator=o.accelerator, accelerator_count=o.accelerator_count, nodes=candidate.nodes,
         purchase="spot" if candidate.purchase == "spot" else "on-demand",
-        commitment=candidate.purchase.removeprefix("reserved-") if candidate.purchase.startswith("reserved-") else "none",
+        commitment=_COMMITMENTS.get(candidate.purchase, "none"),
         capacity_reservation_id=candidate.reservation_id,
         interconnect=spec.interconnect if o.rdma else "none", hours=round(candidate.hours, 4),
         deadline_hours=spec.deadline_hours,
@@ -72,6 +75,9 @@ def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_s
             gives the job total as compute plus storage.
         kept: the existing stack file's own settings to carry over (see `kept_settings`).
     """
+    usd_total = config.usd_total
+    if usd_total is None:  # the header below formats the price, which fails on None
+        raise TypeError(f"render_stack: the {config.provider} cluster has no usd_per_hour; price it first")
     cluster = config.model_dump(mode="json", exclude_none=True)
     region_key = provider_region_key(config.provider)
     kept = kept or {}
@@ -89,7 +95,7 @@ def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_s
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
         f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase} in "
         f"{config.region} ({config.zone}): ${config.usd_per_hour:,.4f}/hour, "
-        f"${config.usd_total:,.2f} compute{_storage_text(usd_storage, config.usd_total)} for {config.hours:g} h.\n"
+        f"${usd_total:,.2f} compute{_storage_text(usd_storage, usd_total)} for {config.hours:g} h.\n"
         f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
         f"resolve will not overwrite them without --force.\n"
     )

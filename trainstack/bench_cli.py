@@ -23,6 +23,16 @@ def _project_dir() -> Path:
     return project_dir()
 
 
+def _project_or_none() -> Path | None:
+    """The project found upwards from here, or None outside one (published figures only)."""
+    from trainstack.project import ProjectError, find_project
+
+    try:
+        return find_project()
+    except ProjectError:
+        return None
+
+
 def _cluster(stack: str):
     """The stack's validated cluster config (one-line error when it cannot be read)."""
     from profiles.preflight import PreflightError, read_cluster
@@ -149,10 +159,10 @@ def report(
 
     try:
         check_plot_path(plot)
-        spec = load_spec(workload or _project_dir() / DEFAULT_WORKLOAD)
+        spec = load_spec(workload or _default_workload())
         files = [p for path in runs for p in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
         results = [read_result(p) for p in files]
-        store = load_store(_project_dir())
+        store = load_store(_project_or_none())
         catalog = load_catalog(providers=tuple(sorted({r.provider for r in results if r.provider})) or None)
     except (PlotPathError, SpecError, StoreError, CatalogError) as exc:
         fail(str(exc))
@@ -169,6 +179,15 @@ def report(
     else:
         report_table(spec.name, verdicts)
     typer.echo(f"plot written: {plot} ({drawn} runs)", err=as_json)
+
+
+def _default_workload() -> Path:
+    """The project's ResNet-50 ImageNet example workload, else the one installed with trainstack."""
+    import profiles
+
+    project = _project_or_none()
+    local = project / DEFAULT_WORKLOAD if project else None
+    return local if local is not None and local.is_file() else Path(profiles.__file__).parent / "workloads" / DEFAULT_WORKLOAD.name
 
 
 def _cluster_price(run, offerings) -> float | None:

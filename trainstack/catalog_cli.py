@@ -84,10 +84,17 @@ def _report_recorded(currency: str, entry: dict, before: str | None) -> None:
     """Print the rate just recorded, and the one it replaced when there was another."""
     from profiles.catalog.rates import describe
 
+    import datetime as dt
+
+    from profiles.catalog.rate_policy import rate_age_warning
+
     recorded = describe(currency, entry)
     typer.echo(f"recorded {recorded}")
     if before and before != recorded:
         typer.echo(f"replaced {before}")
+    warning = rate_age_warning(currency, entry, dt.date.today())
+    if warning:
+        typer.echo(warning, err=True)
 
 
 @catalog_app.command("refresh")
@@ -118,7 +125,8 @@ def catalog_refresh(
 
 
 def _rate_after_refresh(provider: str, data_dir: Path, today=None) -> str:
-    """After a refresh of a cloud priced in CNY with no usable USD/CNY rate, fetch one (CFETS).
+    """After a refresh of a cloud priced in CNY with no current USD/CNY rate (none usable, or
+    one older than `RATE_WARN_AFTER_DAYS`), fetch one (CFETS).
 
     Returns the line to print ("" when nothing was needed). A failed fetch only warns:
     the prices are refreshed either way. `today` (a `datetime.date`, default today) is the
@@ -129,10 +137,11 @@ def _rate_after_refresh(provider: str, data_dir: Path, today=None) -> str:
     from profiles.catalog.rates import RateError, refresh_rate
 
     try:
-        left_out = load_catalog(data_dir, providers=(provider,), today=today).left_out
+        catalog = load_catalog(data_dir, providers=(provider,), today=today)
     except CatalogError:
         return ""
-    if "CNY" not in left_out:
+    priced_in_cny = "CNY" in catalog.left_out or any(o.currency == "CNY" for o in catalog.offerings)
+    if not priced_in_cny or ("CNY" not in catalog.left_out and not catalog.rate_warnings()):
         return ""
     try:
         entry = refresh_rate(data_dir, "CNY", today=today)

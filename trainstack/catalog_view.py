@@ -12,7 +12,8 @@ from typing import Any
 
 
 def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
-    """Lines for `catalog info`: offerings left out for want of a rate, sources, rates.
+    """Lines for `catalog info`: offerings left out for want of a rate, sources, rates, then one
+    warning per cloud whose prices are older than 90 days or of unknown age (and per old rate).
 
     Args:
         catalog: the loaded `Catalog` (its `left_out`, `version`, `built` and `rates`).
@@ -28,7 +29,7 @@ def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
     lines.append(f"sources of catalog {catalog.version} (built {catalog.built}):")
     lines += [f"  {provider}: {_source(entry)}" for provider, entry in sorted(sources.items())] or ["  none recorded"]
     lines.append(f"exchange rates: {_rates(catalog)}")
-    return lines
+    return lines + catalog.price_warnings()
 
 
 def _rates(catalog: Any) -> str:
@@ -41,11 +42,15 @@ def _rates(catalog: Any) -> str:
 
 
 def _source(entry: dict) -> str:
-    """`REPOSITORY PATH@COMMIT (DATE); N offerings in CUR, third-party; refreshed ...` for one provider."""
+    """`REPOSITORY PATH@COMMIT (prices DATE); N offerings in CUR, third-party; refreshed ...` for
+    one provider; an undated source shows `(prices undated, extracted on D)`."""
     files = []
     for name, meta in (entry.get("files") or {}).items():
         text = f"{meta.get('path', name)}@{str(meta.get('commit', '?'))[:12]}"
-        text += f" ({meta['date']})" if meta.get("date") else ""
+        if meta.get("date") == "unknown":
+            text += f" (prices undated, extracted on {meta.get('extracted', '?')})"
+        elif meta.get("date"):
+            text += f" (prices {meta['date']})"
         if text not in files:
             files.append(text)
     where = " ".join(part for part in (entry.get("repository", ""), ", ".join(files)) if part) or "unrecorded source"

@@ -40,7 +40,7 @@ def candidate_json(ranked: Any) -> dict:
         "spot_interruptions": round(c.interruptions, 4), "spot_added_hours": round(c.added_hours, 4),
         "usd_commitment": None if c.usd_commitment is None else round(c.usd_commitment, 2),
         "currency": o.currency, "on_demand_native_per_hour": o.on_demand_native,
-        "price_estimate": bool(o.price_note),
+        "price_estimate": bool(o.price_note), "price_observed": o.catalog_date,
     }
 
 

@@ -41,8 +41,8 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | 
         project: `--project-dir`, or None to find the project upwards.
     """
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.measurements.speeds import use_measurements
-    from profiles.measurements.store import StoreError, load_store
+    from profiles.measurements import StoreError
+    from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
     from profiles.resolver import resolve as run_resolve
     from profiles.spec import SpecError, load_spec
@@ -51,7 +51,7 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | 
     _check_outputs(plot, write_stack, folder)  # before anything is resolved or written
     try:
         spec = load_spec(workload)
-        use_measurements(spec, load_store(_measured_in(project)) if spec.work else ())  # trainstack bench
+        use_store(spec, _measured_in(project))  # trainstack bench: measured / published speeds
         catalog = load_catalog(providers=spec.providers or None)
         if not catalog.offerings and catalog.left_out:
             fail(_left_out_message(catalog))
@@ -72,6 +72,9 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | 
     for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
         if line:
             echo(line, err=as_json)
+    shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
+    for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
+        echo(line, err=True)
 
 
 

@@ -114,7 +114,7 @@ def nic_layout(machine_type: str, interconnect: str = "rdma") -> NicLayout:
         return SINGLE_NIC
     flavour, gpu_nics = entry
     if flavour == "rdma":
-        networks = (
+        networks: tuple[GpuNetwork, ...] = (
             GpuNetwork("gvnic-1", 1, RDMA_MTU, False),
             GpuNetwork("rdma", gpu_nics, RDMA_MTU, True),
         )

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 
 from clouds.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
-from clouds.contract import ClusterConfig
+from clouds.contract import ClusterConfig, FileSystemConfig
 from clouds.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
+    FlavorFamily,
     MODELARTS_ONLY_ACCELERATORS,
     RDMA_FAMILIES,
     family_names,
@@ -50,8 +51,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
             "'_' or '-' (Huawei SFS Turbo and ECS name rules); rename the stack or cluster"
         )
     check_zone_in_region(args, "Huawei Cloud", _REGION, "cn-north-4", separator="")
-    _check_flavor(args)
-    family = flavor_family(args.instance_type).family
+    family = _checked_flavor(args).family
     if args.interconnect == "rdma" and family not in RDMA_FAMILIES:
         raise ValueError(
             f"interconnect: rdma is not available on Huawei ECS flavor {args.instance_type}: no "
@@ -62,21 +62,22 @@ def validate_args(name: str, args: ClusterConfig) -> None:
     reject_unsupported(args, ("capacity_reservation_id",), "Huawei Cloud",
                        "it cannot launch into a capacity reservation")
     if args.file_system is not None:
-        _check_file_system(args)
+        _check_file_system(args.file_system)
     check_tags(args.tags)
 
 
-def _check_file_system(args: ClusterConfig) -> None:
-    kind = args.file_system.deployment_type
+def _check_file_system(fs: FileSystemConfig) -> None:
+    kind = fs.deployment_type
     if kind is not None and kind != SHARE_TYPE:
         raise ValueError(
             f"file_system.deployment_type: '{kind}' is not what this component builds on Huawei "
             f"Cloud (SFS Turbo share type {SHARE_TYPE}); remove it or set {SHARE_TYPE}"
         )
-    turbo_sizing(args.file_system.capacity_gib, args.file_system.throughput_mbps_per_tib)
+    turbo_sizing(fs.capacity_gib, fs.throughput_mbps_per_tib)
 
 
-def _check_flavor(args: ClusterConfig) -> None:
+def _checked_flavor(args: ClusterConfig) -> FlavorFamily:
+    """The flavor's family, once it is known to be an ECS flavor matching the accelerator."""
     if args.accelerator in MODELARTS_ONLY_ACCELERATORS or is_modelarts_flavor(args.instance_type):
         raise ValueError(
             f"instance_type: {args.instance_type} ({args.accelerator}) exists on Huawei Cloud only "
@@ -101,3 +102,4 @@ def _check_flavor(args: ClusterConfig) -> None:
             f"accelerator_count: {args.accelerator_count} does not match {args.instance_type}, "
             f"which has {expected}; set accelerator_count: {expected}"
         )
+    return family

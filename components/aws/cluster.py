@@ -120,7 +120,7 @@ class AwsGpuCluster(pulumi.ComponentResource):
         # The group's nodes come and go; their ids are the group's to list (aws autoscaling
         # describe-auto-scaling-groups), so the outputs name the group, as Azure's scale set.
         self.node_ids = pulumi.Output.all(self.node_group.name)
-        self.node_private_ips = pulumi.Output.from_input([])
+        self.node_private_ips: pulumi.Output[list[str]] = pulumi.Output.from_input([])
         self.placement_group = self.placement.name
         self.file_system_dns = fs.dns_name if fs else pulumi.Output.from_input(None)
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)

@@ -10,6 +10,7 @@ import pulumi_aws as aws
 
 from components.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
 from components.job_bootstrap import job_script
+from nodeagent.scratch_unit import install_script as scratch_install_script
 from clouds.aws.efa import efa_interface_count, network_interfaces
 from clouds.contract import ClusterConfig
 from facts.aws import aws_network
@@ -77,7 +78,8 @@ def encoded_user_data(
         dns_name: the file system's DNS name, or None.
         mount_name: the file system's mount name, or None.
         rdzv_host: the head node's private IP when the cluster has a job, else None.
-        role: `worker` (NCCL environment, mount, job unit) or `head` (mount, rendezvous unit).
+        role: `worker` (NCCL environment, mount, `/scratch` on local NVMe, job unit) or `head`
+            (mount, rendezvous unit).
 
     Raises:
         ValueError: (at deploy) when the user data exceeds EC2's 16 KB limit.
@@ -88,6 +90,8 @@ def encoded_user_data(
 
     def render(values: list) -> str:
         text = user_data(values[0], values[1], efa, gpudirect)
+        if role == "worker":
+            text += scratch_install_script()
         if values[2] is not None:
             text += job_script(role, name, args, values[2], MOUNT_POINT, ENV_FILE)
         if len(text.encode()) > USER_DATA_LIMIT_BYTES:

@@ -118,7 +118,7 @@ class AzureGpuCluster(pulumi.ComponentResource):
 
     def _set_outputs(self, args: ClusterConfig) -> None:
         self.node_ids = self.scale_set.id.apply(lambda scale_set_id: [scale_set_id])
-        self.node_private_ips = pulumi.Output.from_input([])
+        self.node_private_ips: pulumi.Output[list[str]] = pulumi.Output.from_input([])
         self.placement_group = self.placement.id
         self.file_system_dns = self._client_info("mgs_address")
         self.file_system_mount_name = pulumi.Output.from_input(
@@ -129,7 +129,7 @@ class AzureGpuCluster(pulumi.ComponentResource):
 
         self.admin_username = pulumi.Output.from_input(ADMIN_USERNAME)
         key = self.admin_key
-        self.ssh_private_key = (
+        self.ssh_private_key: pulumi.Output[str | None] = (
             pulumi.Output.secret(key.private_key_openssh)
             if key
             else pulumi.Output.from_input(None)

@@ -95,7 +95,7 @@ class BaiducloudGpuCluster(pulumi.ComponentResource):
         self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
 
         key = self.admin_key
-        self.ssh_private_key = (
+        self.ssh_private_key: pulumi.Output[str | None] = (
             pulumi.Output.secret(key.private_key_openssh) if key else pulumi.Output.from_input(None)
         )
         self.security_group_id = wiring.security_group_id

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from pulumi.dynamic import CheckFailure, CheckResult, DiffResult, ReadResult, ResourceProvider
 from pulumi.runtime import rpc
@@ -95,7 +95,7 @@ class BaiduProvider(ResourceProvider):
             time.sleep(self.POLL_SECONDS)
 
 
-def known_text(value: Any) -> bool:
+def known_text(value: Any) -> TypeGuard[str]:
     """True for a non-empty string that is not the preview placeholder of an unknown value."""
     return isinstance(value, str) and bool(value) and value != rpc.UNKNOWN
 

@@ -92,9 +92,12 @@ def create_keypair(
 ) -> tuple[Keypair, Optional[tls.PrivateKey]]:
     """The admin key pair: `ssh_public_key` imported, or a generated RSA 4096 key (Baidu
     imports no ED25519 keys). The private key stays in the state as a secret."""
-    key = None if args.ssh_public_key else tls.PrivateKey(
-        f"{name}-admin-key", algorithm="RSA", rsa_bits=4096, opts=opts)
-    public_key = args.ssh_public_key.strip() if args.ssh_public_key else key.public_key_openssh
+    key: Optional[tls.PrivateKey] = None
+    if args.ssh_public_key:
+        public_key: pulumi.Input[str] = args.ssh_public_key.strip()
+    else:
+        key = tls.PrivateKey(f"{name}-admin-key", algorithm="RSA", rsa_bits=4096, opts=opts)
+        public_key = key.public_key_openssh
     keypair = Keypair(f"{name}-keypair", region=args.region,
                       keypair_name=resource_name(f"{name}-admin"),
                       public_key=public_key, description=f"trainstack cluster {name}", opts=opts)

@@ -107,7 +107,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
         self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
         if tpu:
             ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
-            self.placement_group = pulumi.Output.from_input(TPU_PLACEMENT)
+            self.placement_group: pulumi.Output[str | None] = pulumi.Output.from_input(TPU_PLACEMENT)
         else:
             ips = [node.network_interfaces.apply(_nic0_ip) for node in self.nodes]
             self.placement_group = (

@@ -94,6 +94,6 @@ class VolcengineGpuCluster(pulumi.ComponentResource):
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
         self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
         key = self.admin_key
-        self.ssh_private_key = (
+        self.ssh_private_key: pulumi.Output[str | None] = (
             pulumi.Output.secret(key.private_key_openssh) if key else pulumi.Output.from_input(None)
         )

@@ -49,7 +49,9 @@ def create_placement(
         The resource and the `ecs.Instance` argument that joins it (`hpc_cluster_id` or
         `deployment_set_id`). Deployment sets take no tags.
     """
-    if instance_family(args.instance_type).hpc_cluster:
+    family = instance_family(args.instance_type)
+    assert family is not None  # validate() rejects unknown families before any child is made
+    if family.hpc_cluster:
         cluster = volcengine.ecs.HpcCluster(
             f"{name}-hpc", name=f"{name}-hpc", zone_id=args.zone, tags=tags, opts=opts
         )

@@ -1,11 +1,22 @@
-"""Build the project's price catalog from the SkyPilot reference extract.
+"""Build the project's price catalog from the SkyPilot reference extract and the China prices.
 
 Rerunnable: `python -m profiles.catalog.build [--source DIR] [--date YYYY-MM-DD]` reads
-`shared/reference-catalog/` (a filtered, verbatim extract of skypilot-org/skypilot-catalog,
-Apache-2.0; see NOTICE) and writes `profiles/catalog/data/<provider>.csv` plus
-`catalog.json` (version, build date, and each source file's repository path and commit).
-Providers the build has no source for (filled by `trainstack catalog refresh`) keep their
-files and `sources` entries, and recorded exchange rates are kept; both count in the version.
+`shared/reference-catalog/` (filtered, verbatim extracts of skypilot-org/skypilot-catalog,
+Apache-2.0; see NOTICE): AWS and GCP from the schema-v8 snapshot in `v8/`, Azure from the
+older v6 extract (no newer one exists). It also builds Alibaba and Tencent rows from the
+in-repo transcriptions of `shared/reference-facts/china-prices.md` (`sources/data/`). It
+writes `profiles/catalog/data/<provider>.csv` plus `catalog.json` (version, build date, and
+per source file its repository path, commit, price date and extraction date, and the rows
+left out by reason). Providers the build has no source for (filled by `trainstack catalog
+refresh`) keep their files and `sources` entries, and recorded exchange rates are kept; both
+count in the version.
+
+Price dates: every row's `catalog_date` is when its price was observed, never the build
+date. The SkyPilot snapshots carry no date (their commit dates are unknown, per both
+READMEs), so their rows say `unknown, extracted on D`, D being the day trainstack first read
+that commit (kept from the previous `catalog.json` while the commit is unchanged). A fresh
+clone has a USD/CNY rate: with no rate recorded, the build records `DEFAULT_RATE`, the
+sourced, dated rate of china-prices.md (CP-R1).
 
 Cleaning rules (from the extract's README caveats):
 - An empty, zero, negative or unparseable price becomes None ("unknown"), never 0.
@@ -25,6 +36,7 @@ import json
 import re
 from pathlib import Path
 
+from profiles.catalog.freshness import unknown_date
 from profiles.catalog.loader import PROVIDERS
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
 from profiles.catalog.rates import versioned_with
@@ -36,6 +48,11 @@ DEFAULT_SOURCE = Path(__file__).resolve().parents[2].parent / "shared" / "refere
 SOURCE_REPOSITORY = "github.com/skypilot-org/skypilot-catalog"
 BUILT = (*SOURCE_BUILDERS, *OTHER_BUILDERS)  # providers the build writes; the others it keeps
 _COMMIT_ROW = re.compile(r"^\|([^|]*)\|\s*`([^`]+)`\s*\|\s*`([0-9a-f]{40})`", re.M)
+# china-prices.md CP-R1: the ECB euro reference rates of 2026-05-08 (USD 1.1761, CNY 7.9989
+# per EUR), cross rate 7.9989 / 1.1761 = 6.8012 CNY per USD; the freshest authoritative dated
+# figure there. Recorded only when no rate is; `catalog refresh-rate` replaces it.
+DEFAULT_RATE = {"CNY": {"per_usd": 6.8012, "as_of": "2026-05-08",
+                        "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)"}}
 
 
 def source_commits(readme_text: str) -> dict[str, dict[str, str]]:
@@ -85,9 +102,22 @@ def _previous_meta(out_dir: Path) -> dict:
 
 
 def _kept_rates(out_dir: Path) -> dict:
-    """Exchange rates a user recorded in the existing `catalog.json`: a rebuild keeps them."""
+    """Exchange rates recorded in the existing `catalog.json` (a rebuild keeps them), else
+    `DEFAULT_RATE`."""
     rates = _previous_meta(out_dir).get("exchange_rates")
-    return {"exchange_rates": rates} if isinstance(rates, dict) and rates else {}
+    return {"exchange_rates": rates if isinstance(rates, dict) and rates else json.loads(json.dumps(DEFAULT_RATE))}
+
+
+def _extracted(out_dir: Path, provider: str, commit: str, date: str) -> str:
+    """The day trainstack first read `commit` of `provider`'s source: the previous build's
+    record while the commit is unchanged (its `extracted`, else its build date), else `date`."""
+    meta = _previous_meta(out_dir)
+    entry = (meta.get("sources") or {}).get(provider)
+    files = entry.get("files") if isinstance(entry, dict) else None
+    for recorded in (files.values() if isinstance(files, dict) else ()):
+        if isinstance(recorded, dict) and recorded.get("commit") == commit:
+            return str(recorded.get("extracted") or meta.get("built") or date)
+    return date
 
 
 class BuildError(RuntimeError):
@@ -130,7 +160,8 @@ def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
     Args:
         source: folder holding the extract CSVs and README.md.
         out_dir: folder to write `<provider>.csv` and `catalog.json` into.
-        date: ISO build date recorded per row and in the metadata.
+        date: ISO build date, recorded in the metadata and the version (rows carry the date
+            their price was observed, see the module doc).
         force: rebuild even over refreshed rows.
 
     Returns:
@@ -146,7 +177,7 @@ def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
         which = ", ".join(f"{p} (refreshed {d})" for p, d in refreshed.items())
         raise BuildError(f"{out_dir}: {which} came from live price APIs and a rebuild would replace them with "
                          "the reference extract; rerun with --force (make catalog ARGS=--force) to do so")
-    texts, meta_sources = _built(source, date)
+    texts, meta_sources = _built(source, date, out_dir)
     kept_texts, kept_sources, marker = _kept_providers(out_dir)
     every = {**kept_texts, **texts}
     digest = hashlib.sha256("".join(every[p] for p in sorted(every)).encode()).hexdigest()
@@ -165,19 +196,25 @@ def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
     return meta
 
 
-def _built(source: Path, date: str) -> tuple[dict[str, str], dict[str, dict]]:
+def _built(source: Path, date: str, out_dir: Path) -> tuple[dict[str, str], dict[str, dict]]:
     """CSV text and `sources` entry of every provider the build writes (`BUILT`)."""
-    commits = source_commits((source / "README.md").read_text(encoding="utf-8"))
     texts: dict[str, str] = {}
     meta_sources: dict[str, dict] = {}
-    for provider, (builder, files) in SOURCE_BUILDERS.items():
-        file_commits = {f: commits.get(f, {"path": "unknown", "commit": "unknown"}) for f in files}
-        row_source = f"skypilot-catalog@{file_commits[files[0]]['commit'][:10]}"
-        offerings = [o._replace(source=row_source) for o in builder(source, date)]
+    for provider, (builder, files, folder) in SOURCE_BUILDERS.items():
+        where = source / folder
+        commits = source_commits((where / "README.md").read_text(encoding="utf-8"))
+        first = commits.get(files[0], {}).get("commit", "unknown")
+        extracted = _extracted(out_dir, provider, first, date)
+        file_commits = {f: {"path": "unknown", "commit": "unknown", **commits.get(f, {}), "date": "unknown",
+                            "extracted": extracted, "snapshot": str(Path("reference-catalog", folder))} for f in files}
+        left_out: dict[str, int] = {}
+        rows = builder(where, unknown_date(extracted), left_out)
+        offerings = [o._replace(source=f"skypilot-catalog@{first[:10]}") for o in rows]
         texts[provider] = offerings_to_csv(offerings)
-        meta_sources[provider] = {"repository": SOURCE_REPOSITORY, "files": file_commits, "offerings": len(offerings)}
-    for provider, (builder, provider_meta) in OTHER_BUILDERS.items():
-        offerings = builder(source, date)
+        meta_sources[provider] = {"repository": SOURCE_REPOSITORY, "files": file_commits, "offerings": len(offerings),
+                                  **({"left_out": dict(sorted(left_out.items()))} if left_out else {})}
+    for provider, (other_builder, provider_meta) in OTHER_BUILDERS.items():
+        offerings = other_builder(source, date)
         texts[provider] = offerings_to_csv(offerings)
         meta_sources[provider] = {**provider_meta, "offerings": len(offerings)}
     return texts, meta_sources

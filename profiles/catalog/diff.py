@@ -82,8 +82,8 @@ def summarize(provider: str, regions: Sequence[str] | None, old: list[Offering],
     Args:
         top: how many price moves to keep.
     """
-    before = {(o.instance_type, o.zone): o for o in old}
-    after = {(o.instance_type, o.zone): o for o in new}
+    before = {(o.instance_type, o.zone, o.accelerator): o for o in old}  # GCP N1 hosts carry several GPU types
+    after = {(o.instance_type, o.zone, o.accelerator): o for o in new}
     common = before.keys() & after.keys()
     changed = {k for k in common if any(price_of(before[k], f) != price_of(after[k], f) for _, f in PURCHASES)}
     return RefreshSummary(

@@ -2,7 +2,9 @@
 
 Loading never trusts the files blindly: prices that are empty, zero, negative or not
 numbers load as None ("unknown"), rows with no price at all are skipped, and a repeated
-(provider, instance type, zone) keeps its first row, so no "$0" offering can ever win.
+(provider, instance type, zone, accelerator) keeps its first row, so no "$0" offering can
+ever win. The accelerator is part of the key because one GCP N1 host type (`n1-standard-8`)
+is a T4, V100, P100 or P4 node depending on the GPUs attached.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
+from profiles.catalog.rate_policy import rate_age_warning, shown, usable_rates, valid_per_usd
 
 DATA_DIR = Path(__file__).parent / "data"
 PROVIDERS: tuple[str, ...] = (
@@ -37,10 +40,10 @@ class Catalog:
         rates: recorded exchange rates in use, `{"CNY": {"per_usd", "as_of", "source"}}`.
         left_out: currency -> rows left out because no usable USD rate is recorded for it.
         stale_rates: currency -> the `as_of` date of a recorded rate not used for its date
-            (older than `RATE_MAX_AGE_DAYS`, in the future, or not a date), for the
-            currencies of `left_out`.
+            (in the future, or not a date), for the currencies of `left_out`.
         unusable_rates: currency -> why its recorded rate is not used, a phrase completing
-            "the recorded USD/CNY rate ..." (see `rate_problem`), for every such currency.
+            "the recorded USD/CNY rate ..." (see `rate_policy.rate_problem`).
+        today: the date ages were judged on (rates and prices).
     """
 
     offerings: tuple[Offering, ...]
@@ -50,6 +53,23 @@ class Catalog:
     left_out: dict = field(default_factory=dict)
     stale_rates: dict = field(default_factory=dict)
     unusable_rates: dict = field(default_factory=dict)
+    today: dt.date = field(default_factory=dt.date.today)
+
+    def rate_warnings(self) -> list[str]:
+        """One line per rate in use that is more than `RATE_WARN_AFTER_DAYS` old."""
+        return [line for currency, entry in sorted(self.rates.items())
+                if (line := rate_age_warning(currency, entry, self.today))]
+
+    def price_warnings(self, providers: tuple[str, ...] | None = None) -> list[str]:
+        """One line per cloud (of `providers`, default all) whose prices are older than 90 days
+        or of unknown age, then one per old exchange rate when a CNY cloud is among them."""
+        from profiles.catalog.freshness import stale_warnings
+
+        lines = stale_warnings(self.offerings, providers, self.today)
+        wanted = set(providers) if providers is not None else None
+        if any(o.currency in self.rates and (wanted is None or o.provider in wanted) for o in self.offerings):
+            lines += self.rate_warnings()
+        return lines
 
     def left_out_reason(self, currency: str) -> str:
         """Why offerings listed in `currency` are left out, and the command that fixes it."""
@@ -58,90 +78,6 @@ class Catalog:
         if currency in self.unusable_rates:
             return f"the recorded USD/{currency} rate {self.unusable_rates[currency]}; {fix}"
         return f"no USD/{currency} rate is recorded; {fix}"
-
-
-# A recorded exchange rate older than this is not used: prices in its currency are left out
-# rather than converted at a rate that may have moved (china-clouds.md 2.6 asks for a limit;
-# 31 days is trainstack's choice, the same window `catalog set-rate` accepts).
-RATE_MAX_AGE_DAYS = 31
-# A rate may be dated this many days after the local date. It was dated in a timezone ahead
-# of yours: CFETS publishes in Beijing time (UTC+8), so on a US evening its newest central
-# parity already carries tomorrow's date. Any later date is a typo and is not used.
-RATE_MAX_DAYS_AHEAD = 1
-# Plausible units of any currency per USD (KWD about 0.3, IDR about 16,000); a rate outside
-# is a typo, and an infinite one would price every offering at $0. `catalog set-rate` refuses
-# such a rate and the loader does not use one written by hand.
-MIN_PER_USD, MAX_PER_USD = 0.001, 1_000_000
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """`value` as JSON on one line, cut to `limit` characters (for one-line messages)."""
-    text = json.dumps(value, default=str)
-    return text if len(text) <= limit else f"{text[:limit - 3]}..."
-
-
-def rate_problem(entry: object, today: dt.date) -> str | None:
-    """Why a recorded rate entry cannot be used on `today`, or None when it can.
-
-    The phrase completes "the recorded USD/CNY rate ...". Usable is a dict whose `per_usd` is
-    a real number (not a bool), finite and from `MIN_PER_USD` to `MAX_PER_USD`, and whose
-    `as_of` is an ISO date at most `RATE_MAX_AGE_DAYS` old and at most `RATE_MAX_DAYS_AHEAD`
-    ahead of `today`.
-    """
-    if not isinstance(entry, dict):
-        return f"is not an entry with per_usd, as_of and source ({shown(entry)})"
-    value_problem = _per_usd_problem(entry)
-    if value_problem:
-        return value_problem
-    as_of = entry.get("as_of")
-    try:
-        age = (today - dt.date.fromisoformat(as_of)).days
-    except (TypeError, ValueError):
-        return f"has no valid date (as_of: {shown(as_of) if 'as_of' in entry else 'missing'}; write YYYY-MM-DD)"
-    if age < -RATE_MAX_DAYS_AHEAD:
-        return f"is dated {as_of}, in the future (today is {today.isoformat()})"
-    if age > RATE_MAX_AGE_DAYS:
-        return f"(as of {as_of}) is more than {RATE_MAX_AGE_DAYS} days old"
-    return None
-
-
-def _per_usd_problem(entry: dict) -> str | None:
-    per_usd = entry.get("per_usd")
-    number = isinstance(per_usd, (int, float)) and not isinstance(per_usd, bool)  # JSON true is no rate
-    if not number or (isinstance(per_usd, float) and not math.isfinite(per_usd)) or per_usd <= 0:
-        return f"is not a valid number (per_usd: {shown(per_usd) if 'per_usd' in entry else 'missing'})"
-    if not MIN_PER_USD <= per_usd <= MAX_PER_USD:
-        return f"is not plausible (per_usd: {shown(per_usd)}; allowed {MIN_PER_USD:g} to {MAX_PER_USD:,} per USD)"
-    return None
-
-
-def valid_per_usd(entry: object) -> bool:
-    """True when `entry` is a dict whose `per_usd` is a plausible rate (its date aside)."""
-    return isinstance(entry, dict) and _per_usd_problem(entry) is None
-
-
-def usable_rates(rates: object, today: dt.date | None = None) -> tuple[dict, dict]:
-    """Split recorded rates into those that can be used and the others, with why.
-
-    Args:
-        rates: `{"CNY": {"per_usd", "as_of", "source"}}` from `catalog.json`; anything
-            that is not a dict (a hand edit) counts as no rates at all.
-        today: the date to measure age against (default: today).
-
-    Returns:
-        `(usable, unusable)`: usable is a sub-dict of `rates`; unusable maps currency ->
-        the phrase of `rate_problem` (a bad entry or per_usd, or a date too old, too far
-        in the future or missing).
-    """
-    today = today or dt.date.today()
-    usable, unusable = {}, {}
-    for currency, entry in (rates.items() if isinstance(rates, dict) else ()):
-        problem = rate_problem(entry, today)
-        if problem is None:
-            usable[currency] = entry
-        else:
-            unusable[currency] = problem
-    return usable, unusable
 
 
 def _price(text: str) -> float | None:
@@ -214,7 +150,7 @@ def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int
                 currency = row[_CURRENCY]
                 if currency not in ("", "USD") and not (rates or {}).get(currency, {}).get("per_usd"):
                     left_out[currency] = left_out.get(currency, 0) + 1
-            key = offering and (offering.provider, offering.instance_type, offering.zone)
+            key = offering and (offering.provider, offering.instance_type, offering.zone, offering.accelerator)
             if offering is not None and key not in seen:
                 seen.add(key)
                 offerings.append(offering)
@@ -228,13 +164,15 @@ def load_catalog(data_dir: Path | None = None, providers: tuple[str, ...] | None
     `data_dir` defaults to `DATA_DIR`, looked up at call time (so tests can point it elsewhere).
 
     Offerings listed in another currency are converted to USD at the recorded rate when it
-    can be used on `today` (default: today; see `rate_problem`); otherwise they are left out
-    and counted in `left_out` (see `Catalog.left_out_reason`).
+    can be used on `today` (default: today; see `rate_policy.rate_problem`: an old rate is
+    used, with `Catalog.rate_warnings`); otherwise they are left out and counted in
+    `left_out` (see `Catalog.left_out_reason`).
 
     Raises:
         CatalogError: `catalog.json` is missing or not a JSON object, or a file is malformed.
     """
     data_dir = data_dir or DATA_DIR
+    today = today or dt.date.today()
     meta_path = data_dir / "catalog.json"
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -250,7 +188,8 @@ def load_catalog(data_dir: Path | None = None, providers: tuple[str, ...] | None
         path = data_dir / f"{provider}.csv"
         if path.exists():
             offerings.extend(load_provider(path, rates, left_out))
-    stale = {c: str(recorded[c].get("as_of") or "no date") for c in unusable
-             if c in left_out and valid_per_usd(recorded[c])}
+    entries = recorded if isinstance(recorded, dict) else {}  # `unusable` is empty when it is not a dict
+    stale = {c: str(entries[c].get("as_of") or "no date") for c in unusable
+             if c in left_out and valid_per_usd(entries[c])}
     return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out,
-                   stale, unusable)
+                   stale, unusable, today)

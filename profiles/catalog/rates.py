@@ -1,10 +1,12 @@
 """Exchange rates recorded in the catalog, for offerings listed in another currency.
 
-No official dated USD/CNY rate is in the project's reference facts (china-clouds.md 2.6),
-so trainstack never assumes one: the user records it with its date and source
-(`trainstack catalog set-rate CNY 7.12 --as-of 2026-11-27 --source "CFETS central parity"`),
-and until then offerings priced in that currency are left out of USD comparisons. A rate
-older than 31 days is not used (`profiles.catalog.loader.usable_rates`).
+A rate is recorded like a price, with its date and source. The committed catalog carries the
+sourced, dated rate of china-prices.md (CP-R1: ECB cross rate 6.8012 as of 2026-05-08; see
+`build.DEFAULT_RATE`); the user replaces it with a current one (`trainstack catalog
+refresh-rate CNY`, or `trainstack catalog set-rate CNY 7.12 --as-of 2026-11-27 --source
+"CFETS central parity"`). Without any rate, offerings priced in that currency are left out of
+USD comparisons. An old rate is still used, with a warning (`rate_policy`); only an
+implausible or future-dated one is refused.
 
 Recording a rate changes the catalog version (`<base>+CNY7.12@2026-11-27`), so a stack
 resolved before the rate shows as priced with an older catalog. A recorded rate is never
@@ -20,9 +22,8 @@ import math
 import re
 from pathlib import Path
 
-from profiles.catalog.loader import MAX_PER_USD, MIN_PER_USD, rate_problem, shown, valid_per_usd
-from profiles.catalog.loader import RATE_MAX_AGE_DAYS as MAX_AGE_DAYS
-from profiles.catalog.loader import RATE_MAX_DAYS_AHEAD as MAX_DAYS_AHEAD
+from profiles.catalog.rate_policy import MAX_PER_USD, MIN_PER_USD, rate_problem, shown, valid_per_usd
+from profiles.catalog.rate_policy import RATE_MAX_DAYS_AHEAD as MAX_DAYS_AHEAD
 from profiles.files import write_atomically
 
 
@@ -42,8 +43,9 @@ def set_rate(data_dir: Path, currency: str, per_usd: float, as_of: str, source: 
         data_dir: the catalog folder holding `catalog.json`.
         currency: ISO 4217 code in capitals, e.g. `CNY`.
         per_usd: units of `currency` per 1 USD, e.g. 7.12.
-        as_of: ISO date the rate applies to; at most 31 days old and at most 1 day after
-            `today` (a rate dated in a timezone ahead of yours, see `RATE_MAX_DAYS_AHEAD`).
+        as_of: ISO date the rate applies to; at most 1 day after `today` (a rate dated in a
+            timezone ahead of yours, see `RATE_MAX_DAYS_AHEAD`). An old date is accepted: the
+            rate is then used with a warning showing its age.
         source: where the rate comes from, e.g. `CFETS central parity`.
         today: the local date `as_of` is measured from (default: today).
         force: replace a usable recorded rate dated after `as_of`.
@@ -54,8 +56,8 @@ def set_rate(data_dir: Path, currency: str, per_usd: float, as_of: str, source: 
     Raises:
         RateError: no `catalog.json` in `data_dir` or unreadable metadata, a bad currency
             code or one no catalog row is listed in, a rate that is not finite, positive and
-            plausible, a bad date or source, or (without `force`) a recorded rate dated
-            later than `as_of`.
+            plausible, a bad or future date or source, or (without `force`) a recorded rate
+            dated later than `as_of`.
     """
     meta = _read_meta(data_dir)
     _check_rate(data_dir, currency, per_usd)
@@ -67,7 +69,8 @@ def set_rate(data_dir: Path, currency: str, per_usd: float, as_of: str, source: 
     if not isinstance(rates, dict):
         rates = meta["exchange_rates"] = {}  # missing, or a hand edit that is not a map
     recorded = rates.get(currency)
-    if not force and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
+    # rate_problem is None only for a dict; the isinstance says so to the type checker
+    if not force and isinstance(recorded, dict) and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
         raise RateError(f"--as-of: {as_of} is older than the recorded rate ({describe(currency, recorded)}); "
                         "keep that one, or pass --force to replace it")
     entry = {"per_usd": per_usd, "as_of": as_of, "source": source.strip()}
@@ -93,7 +96,7 @@ def _read_meta(data_dir: Path) -> dict:
 
 
 def _check_date(as_of: str, today: dt.date) -> dt.date:
-    """`as_of` as a date, refused when not a date, in the future or too old."""
+    """`as_of` as a date, refused when not a date or in the future (an old date is fine)."""
     try:
         day = dt.date.fromisoformat(as_of)
     except ValueError:
@@ -102,8 +105,6 @@ def _check_date(as_of: str, today: dt.date) -> dt.date:
     if age < -MAX_DAYS_AHEAD:
         raise RateError(f"--as-of: {as_of} is in the future (today is {today.isoformat()}; a rate may be dated at "
                         f"most {MAX_DAYS_AHEAD} day ahead); give the date the rate applies to")
-    if age > MAX_AGE_DAYS:
-        raise RateError(f"--as-of: {as_of} must be within the last {MAX_AGE_DAYS} days; record a current rate")
     return day
 
 
@@ -217,7 +218,7 @@ def refresh_rate(data_dir: Path, currency: str = "CNY", session=None, today: dt.
     Raises:
         FetchError: the CFETS answer could not be had or read (catalog unchanged).
         RateError: no catalog in `data_dir`, or the fetched rate cannot be recorded, e.g. it
-            is too old (catalog unchanged).
+            is implausible or dated in the future (catalog unchanged).
     """
     from profiles.catalog.fetchers.cfets import SOURCE, fetch_rate
 
@@ -227,13 +228,8 @@ def refresh_rate(data_dir: Path, currency: str = "CNY", session=None, today: dt.
     day = dt.date.fromisoformat(as_of)
     rates = _read_meta(data_dir).get("exchange_rates")
     recorded = rates.get(currency) if isinstance(rates, dict) else None
-    if rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
+    if isinstance(recorded, dict) and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
         return KeptRate(recorded, as_of, per_usd)
-    age = (today - day).days
-    if age > MAX_AGE_DAYS:
-        raise RateError(f"CFETS's latest central parity ({per_usd:g} {currency} per USD) is dated {as_of}, more "
-                        f"than {MAX_AGE_DAYS} days ago; not recorded; record a current rate with "
-                        "`trainstack catalog set-rate`")
     try:
         return set_rate(data_dir, currency, per_usd, as_of, SOURCE, today=today)
     except RateError as exc:

@@ -93,7 +93,7 @@ def validate(provider: str, regions: Sequence[str] | None, rows: list[Offering])
     """
     if not rows:
         raise FetchError(f"the {provider} API returned no offerings; catalog unchanged")
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, str | None]] = set()
     for o in rows:
         where = f"{o.instance_type} in {o.zone}"
         if o.provider != provider or (regions and o.region not in regions):
@@ -107,7 +107,7 @@ def validate(provider: str, regions: Sequence[str] | None, rows: list[Offering])
         if all(getattr(o, f) is None for f in ("on_demand_usd_per_hour", "spot_usd_per_hour",
                                                 "on_demand_native", "spot_native")):
             raise FetchError(f"the {provider} fetch returned {where} without a price; catalog unchanged")
-        key = (o.provider, o.instance_type, o.zone)
+        key = (o.provider, o.instance_type, o.zone, o.accelerator)  # one GCP N1 host type carries several GPUs
         if key in seen:
             raise FetchError(f"the {provider} fetch returned {where} twice; catalog unchanged")
         seen.add(key)
@@ -173,16 +173,16 @@ def _write(path: Path, new_text: str, old_text: str | None, meta_path: Path, met
     created = snapshot is not None and not snapshot.exists()
     new_folder = snapshot is not None and not snapshot.parent.exists()
     try:
-        if snapshot is not None:
+        if snapshot is not None and old_text is not None:  # a snapshot exists only of an old file
             write_atomically(snapshot, old_text)
         write_atomically(path, new_text)
         write_atomically(meta_path, json.dumps(meta, indent=2, sort_keys=True) + "\n")
     except BaseException:
         _restore(path, old_text)
         _restore(meta_path, old_meta_text)
-        if created:
+        if created and snapshot is not None:
             snapshot.unlink(missing_ok=True)
-        if new_folder:
+        if new_folder and snapshot is not None:
             snapshot.parent.rmdir()
         raise
     if snapshot is not None:

@@ -158,7 +158,7 @@ def job_hours(spec: WorkloadSpec, offering: Offering, nodes: int | None = None) 
     if isinstance(fit, Rejection):
         return fit
     recompute = fit.recompute if fit is not None else "none"
-    notes = (f"gradient checkpointing: {recompute}",) if recompute != "none" else ()
+    notes: tuple[str, ...] = (f"gradient checkpointing: {recompute}",) if recompute != "none" else ()
     if spec.work is None:
         assert spec.hours is not None
         return JobHours(spec.hours, recompute != "none", notes, recompute, speed="given")

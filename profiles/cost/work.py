@@ -10,7 +10,7 @@ Work can be given three ways (one per spec):
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -255,6 +255,10 @@ class ReservationSpec(BaseModel):
         return not_bool(value)
 
 
+@overload
+def known_provider(value: str) -> str: ...
+@overload
+def known_provider(value: object) -> object: ...
 def known_provider(value: object) -> object:
     """A cloud name in lowercase, as the catalog spells it (`AWS` -> `aws`).
 

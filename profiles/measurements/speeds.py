@@ -19,10 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
-from profiles.measurements.schema import RunResult, Throughput
+
+if TYPE_CHECKING:  # the schema (pydantic models) loads only when a job given as work needs it
+    from profiles.measurements.schema import RunResult, Throughput
 
 PROVENANCE_ORDER = ("measured", "published", "estimated")
 
@@ -111,6 +115,21 @@ def use_measurements(spec, results: tuple[RunResult, ...]) -> None:
     """Make the time model read `results` for `spec` (replaces any registered lookup)."""
     inputs.clear_measurements()
     inputs.register_measurements(speed_lookup(spec, results))
+
+
+def use_store(spec, project: Path | None) -> None:
+    """`use_measurements` with the store of `project` (published seeds + imports); a job
+    given as hours reads no store.
+
+    Raises:
+        StoreError: a stored results file is invalid (names it).
+    """
+    if spec.work is None:
+        use_measurements(spec, ())
+        return
+    from profiles.measurements.store import load_store
+
+    use_measurements(spec, load_store(project))
 
 
 def speed_of(offering: Offering) -> str:

@@ -18,14 +18,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from profiles.measurements import StoreError
 from profiles.measurements.schema import RunResult
 
 PUBLISHED = Path(__file__).resolve().parent / "published"
 FOLDER = "measurements"
-
-
-class StoreError(ValueError):
-    """A results file that cannot be read or imported; the message is one line."""
 
 
 def store_dir(project: Path) -> Path:

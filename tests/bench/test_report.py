@@ -37,9 +37,9 @@ def test_report_figures_by_hand(in_repo, tmp_path: Path) -> None:
     runs = {r["instance_type"]: r for r in report("--plot", str(plot))["runs"]}
     assert plot.stat().st_size > 1000
     aws = runs["p4de.24xlarge"]
-    # files run: 1,980 images/s per GPU x 16 GPUs; us-east-1 on-demand 40.96575 USD/h per node x 2
+    # files run: 1,980 images/s per GPU x 16 GPUs; us-east-1 on-demand 27.44705 USD/h per node x 2 (v8 catalog)
     assert aws["hours"] == pytest.approx(IMAGES / (1980 * 16) / 3600, abs=1e-4) == pytest.approx(1.0096, abs=1e-4)
-    assert aws["usd_total"] == pytest.approx(1.00958 * 81.9315, abs=0.01) == pytest.approx(82.72, abs=0.01)
+    assert aws["usd_total"] == pytest.approx(1.00958 * 54.8941, abs=0.01) == pytest.approx(55.42, abs=0.01)
     assert aws["bottleneck"] == "none found: compute-bound" and aws["findings"] == []
     azure = runs["Standard_ND96amsr_A100_v4"]
     # 1,150 images/s per GPU; eastus 32.77 USD/h per node x 2

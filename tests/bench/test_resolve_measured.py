@@ -34,7 +34,7 @@ def project(tmp_path, monkeypatch):
 def resolve() -> dict:
     result = CliRunner().invoke(app, ["resolve", "job.yaml", "--json", "--top", "50"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)  # stderr carries the price-age warnings
 
 
 def rows(answer: dict) -> dict[str, dict]:

@@ -130,22 +130,50 @@ def test_duration_words_resolve(project, hours):
     assert result.exit_code == 0, result.output
 
 
-def test_cn_mainland_without_a_rate_says_how_to_record_one(project):
+@pytest.fixture()
+def unrated(tmp_path, monkeypatch):
+    """The CLI reads a copy of the catalog with its USD/CNY rate removed."""
+    import json
+
+    import profiles.catalog.loader as loader
+
+    copy = tmp_path / "unrated"
+    shutil.copytree(loader.DATA_DIR, copy, ignore=shutil.ignore_patterns("snapshots"))
+    meta = json.loads((copy / "catalog.json").read_text())
+    del meta["exchange_rates"]
+    (copy / "catalog.json").write_text(json.dumps(meta))
+    monkeypatch.setattr(loader, "DATA_DIR", copy)
+    return copy
+
+
+def test_cn_mainland_without_a_rate_says_how_to_record_one(project, unrated):
     result = run("resolve", spec(project, "accelerators: A100-80GB:8\nhours: 1h\njurisdiction: cn-mainland\n"))
     one_error_line(result, "'jurisdiction' removed the last")
+    # ecs.ebmgn7ex.32xlarge in cn-beijing and cn-shenzhen (china-prices.md CP-A32).
     assert result.stderr.endswith(
-        f"; 1 offering listed in CNY that would fit is left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+        f"; 2 offerings listed in CNY that would fit are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
 
 
 @pytest.mark.parametrize("text", [
-    pytest.param("accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
+    pytest.param("accelerators: H100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
     pytest.param("accelerators: [A100:7]\nhours: 72h\n", id="gpu-count-no-row-has"),
     pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [mars-1]\n", id="aws-only"),
 ])
-def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(project, text):
+def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(project, unrated, text):
     result = run("resolve", spec(project, text))
     assert result.exit_code == 2 and "no offering matches" in result.stderr
     assert "CNY" not in result.stderr
+
+
+def test_cn_mainland_with_the_committed_rate_picks_tencent_at_its_converted_list_price(project):
+    import json
+
+    result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"), "--json")
+    assert result.exit_code == 0, result.output
+    choice = json.loads(result.stdout)["choice"]
+    assert (choice["provider"], choice["instance_type"], choice["region"]) == ("tencentcloud", "GT4.41XLARGE948", "ap-beijing")
+    assert choice["usd_per_hour"] == pytest.approx(34.921779, abs=1e-6)  # 237.51 CNY (CP-T4) / 6.8012 (CP-R1)
+    assert choice["price_estimate"] and choice["price_observed"] == "unknown, extracted on 2026-12-01"
 
 
 @pytest.mark.parametrize(
@@ -156,10 +184,10 @@ def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(projec
         pytest.param("accelerators: A100:8\nhours: 1h\nproviders: [aws, alicloud]\n", True, id="names-alicloud"),
     ],
 )
-def test_left_out_note_only_when_the_spec_names_clouds(project, text, noted):
+def test_left_out_note_only_when_the_spec_names_clouds(project, unrated, text, noted):
     result = run("resolve", spec(project, text), "--json")
     assert result.exit_code == 0, result.output
-    assert ("note: catalog: 43 offerings are listed in CNY" in result.stderr) is noted
+    assert ("note: catalog: 68 offerings are listed in CNY" in result.stderr) is noted  # alicloud's rows
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,16 @@ from profiles.catalog.rates import versioned
 from trainstack.cli import app
 
 AS_OF = (dt.date.today() - dt.timedelta(days=2)).isoformat()
-BASE_VERSION = "2026-11-29-a778555dbc"
+BASE_VERSION = json.loads((loader.DATA_DIR / "catalog.json").read_text())["version"].split("+")[0]
+
+
+def without_rate(folder):
+    """Drop the committed USD/CNY rate (and its version suffix): the catalog as before any rate."""
+    path = folder / "catalog.json"
+    meta = json.loads(path.read_text())
+    meta.pop("exchange_rates", None)
+    meta["version"] = meta["version"].split("+")[0]
+    path.write_text(json.dumps(meta))
 
 
 @pytest.fixture()
@@ -20,6 +29,7 @@ def data(tmp_path, monkeypatch):
     """A copy of the catalog folder, used by the CLI instead of the installed one."""
     copy = tmp_path / "data"
     shutil.copytree(loader.DATA_DIR, copy, ignore=shutil.ignore_patterns("snapshots"))
+    without_rate(copy)
     monkeypatch.setattr(loader, "DATA_DIR", copy)
     return copy
 
@@ -72,15 +82,23 @@ def test_info_shows_left_out_offerings_sources_and_no_rate(data):
     result = run("catalog", "info")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert ("left out: 43 offerings listed in CNY: no USD/CNY rate is recorded; "
+    assert ("left out: 170 offerings listed in CNY: no USD/CNY rate is recorded; "  # 68 Alibaba + 102 Tencent rows
             "record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`") in lines
-    assert f"sources of catalog {BASE_VERSION} (built 2026-11-29):" in lines
-    assert ("  aws: github.com/skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv@001367d22a00; "
-            "1892 offerings") in lines
-    assert ("  alicloud: github.com/cloudpilot-ai/karpenter-provider-alibabacloud "
-            "pkg/providers/pricing/initial-on-demand-prices.json@5d2e077 (2024-12-31); 43 offerings in CNY, "
+    assert f"sources of catalog {BASE_VERSION} (built 2026-12-01):" in lines
+    assert ("  aws: github.com/skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv@00148f2af367 "
+            "(prices undated, extracted on 2026-12-01); 1995 offerings") in lines
+    assert ("  azure: github.com/skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv@098741e70562 "
+            "(prices undated, extracted on 2026-11-29); 183 offerings") in lines
+    assert ("  alicloud: github.com/jxs1211/karpenter-provider-alicloud (fork of cloudpilot-ai/karpenter-provider-alicloud) "
+            "ArthurChiao/arthurchiao.github.io _posts/2023-06-17-gpu-prices.md@f234afc (prices 2023-07-21), "
+            "pkg/providers/pricing/initial-on-demand-prices.json@5d2e077 (prices 2024-12-30); 68 offerings in CNY, "
             "third-party") in lines
-    assert lines[-1] == "exchange rates: none recorded"
+    after = lines[lines.index("exchange rates: none recorded") + 1:]
+    # One warning per cloud with rows loaded (the CNY clouds' rows are left out: no rate).
+    assert [line.split(" prices are ")[0] for line in after] == ["warning: aws", "warning: azure", "warning: gcp"]
+    assert after[2] == ("warning: gcp prices are of unknown date (2377 of 2377 rows; source snapshot undated, "
+                        "extracted on 2026-12-01), older than 90 days or of unknown age; refresh with "
+                        "`trainstack catalog refresh --provider gcp`")
 
 
 def test_info_after_a_rate_shows_it_and_leaves_nothing_out(data):
@@ -88,8 +106,12 @@ def test_info_after_a_rate_shows_it_and_leaves_nothing_out(data):
     result = run("catalog", "info")
     assert result.exit_code == 0, result.output
     assert "left out:" not in result.stdout and "alicloud" in result.stdout.split("sources of catalog")[0]
-    assert f"sources of catalog {BASE_VERSION}+CNY7.12@{AS_OF} (built 2026-11-29):" in result.stdout
-    assert result.stdout.splitlines()[-1] == f"exchange rates: 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)"
+    assert f"sources of catalog {BASE_VERSION}+CNY7.12@{AS_OF} (built 2026-12-01):" in result.stdout
+    lines = result.stdout.splitlines()
+    assert f"exchange rates: 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)" in lines
+    assert not [line for line in lines if line.startswith("warning: CNY")]  # a 2-day-old rate: no warning
+    assert [line.split(" prices are ")[0] for line in lines if line.startswith("warning: ")] == [
+        "warning: alicloud", "warning: aws", "warning: azure", "warning: gcp", "warning: tencentcloud"]
 
 
 def hand_edit(data, rates):
@@ -115,12 +137,12 @@ def test_info_lists_only_usable_rates_and_says_why_others_are_not_used(data, rat
     result = run("catalog", "info")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[-1] == last_line
+    assert [line for line in lines if line.startswith("exchange rates:")] == [last_line]
     assert "1 USD = " not in result.stdout
     (left_out,) = [line for line in lines if line.startswith("left out:")]
     why = last_line.removeprefix("exchange rates: USD/CNY not used: the recorded rate ")
     expected = f"the recorded USD/CNY rate {why}" if "not used" in last_line else "no USD/CNY rate is recorded"
-    assert left_out.startswith(f"left out: 43 offerings listed in CNY: {expected}; record one with ")
+    assert left_out.startswith(f"left out: 170 offerings listed in CNY: {expected}; record one with ")
 
 
 def test_set_rate_replaces_a_broken_map_and_says_what_it_replaced(data):

@@ -1,5 +1,6 @@
-"""The Chinese clouds' example workloads and committed stacks: unpriced until the catalog has
-prices, planned offline all the same, and priced by `plan` once a rate or refresh arrives."""
+"""The Chinese clouds' example workloads and committed stacks: Alibaba and Tencent priced from
+the catalog's estimate rows at its recorded USD/CNY rate, the others unpriced until a refresh,
+all planned offline."""
 
 import datetime as dt
 import json
@@ -29,6 +30,14 @@ EXAMPLES = {
     "training-a10-volcengine": "volcengine",
     "training-a100-baiducloud": "baiducloud",
 }
+UNPRICED = {name: p for name, p in EXAMPLES.items() if p not in ("alicloud", "tencentcloud")}
+# USD/hour of the two priced stacks, by hand: 2 nodes x CNY list price / 6.8012 CNY per USD
+# (china-prices.md CP-R1), each node's USD rounded to 1e-6 as the loader does.
+RATE = 6.8012
+PRICED = {
+    "training-a100-alicloud": 2 * round(270.8333 / RATE, 6),  # ecs.ebmgn7ex.32xlarge, CP-A32: 2 x 39.821399
+    "training-a100-tencentcloud": 2 * round(237.51 / RATE, 6),  # GT4.41XLARGE948, CP-T4: 2 x 34.921779
+}
 
 
 def cluster(name: str) -> ClusterConfig:
@@ -48,32 +57,64 @@ def test_workload_and_stack_describe_the_same_cluster(name, provider):
     assert config.accelerator in spec.accelerators and config.accelerator_count == spec.gpus_per_node
     assert spec.interconnect == config.interconnect and config.purchase == "on-demand"
     assert (spec.file_system is None) == (config.file_system is None)
-    assert config.usd_per_hour is None  # written by hand: the catalog has no USD price for it yet
+    if name in PRICED:  # written by `trainstack resolve --write-stack` with the catalog's price
+        assert config.usd_per_hour == pytest.approx(PRICED[name], abs=1e-6)
+        assert config.catalog_version == load_catalog().version
+    else:  # written by hand: the catalog has no USD price for it yet
+        assert config.usd_per_hour is None
 
 
-@pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
+@pytest.mark.parametrize("name", PRICED)
+def test_priced_stack_plans_with_the_hand_computed_price_and_says_how_old_it_is(name):
+    result = run("plan", "-s", name, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["usd_per_hour"] == pytest.approx(PRICED[name], abs=1e-6)
+    assert data["usd_total"] == pytest.approx(PRICED[name] * 72, abs=1e-4)  # the file system's price is unknown
+    provider = EXAMPLES[name]
+    caveats = data["price_caveats"]
+    assert caveats[0].startswith("estimate: ")
+    assert f"the file system's price on {provider} is unknown, so the job total leaves it out" in caveats
+    assert [c for c in caveats if c.startswith(f"{provider} prices are ")][0].endswith(
+        f"refresh with `trainstack catalog refresh --provider {provider}`")
+    assert caveats[-1].startswith("CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08 (")
+    assert all(p["passed"] for p in data["policies"]), data["policies"]
+
+
+@pytest.mark.parametrize(("name", "provider"), UNPRICED.items())
 def test_unpriced_stack_plans_offline_and_says_how_to_price_it(name, provider):
     result = run("plan", "-s", name, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["usd_per_hour"] is None and data["usd_total"] is None
-    fix = "refresh-rate CNY" if provider == "alicloud" else f"catalog refresh --provider {provider}"
+    fix = f"catalog refresh --provider {provider}"
     assert data["price_note"].startswith("price unknown (") and fix in data["price_note"]
     assert data["price_note"].endswith("the stack records no price")
     assert all(p["passed"] for p in data["policies"]), data["policies"]
     assert sum(r["protect"] for r in data["resources"]) == (provider != "baiducloud")
 
 
-@pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
+@pytest.mark.parametrize(("name", "provider"), UNPRICED.items())
 def test_unpriced_workload_says_which_command_brings_prices(name, provider):
     result = run("resolve", str(ROOT / "profiles" / "workloads" / f"{name}.yaml"))
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
-    fix = "trainstack catalog refresh-rate CNY" if provider == "alicloud" else f"trainstack catalog refresh --provider {provider}"
-    assert fix in result.stderr
+    assert f"trainstack catalog refresh --provider {provider}" in result.stderr
+
+
+@pytest.mark.parametrize("name", PRICED)
+def test_priced_workload_resolves_to_its_committed_stack_and_warns_once_per_cloud_and_rate(name):
+    result = run("resolve", str(ROOT / "profiles" / "workloads" / f"{name}.yaml"), "--json")
+    assert result.exit_code == 0, result.output
+    choice = json.loads(result.stdout)["choice"]
+    config = cluster(name)
+    assert (choice["instance_type"], choice["region"]) == (config.instance_type, config.region)
+    assert choice["usd_per_hour"] == pytest.approx(PRICED[name], abs=1e-6)
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert [w.split(" prices are ")[0] for w in warnings] == [f"warning: {EXAMPLES[name]}", "warning: CNY"]
 
 
 def test_a_budget_on_an_unpriced_stack_fails_closed():
-    plan = run_plan("training-a100-tencentcloud", ROOT)
+    plan = run_plan("training-a100-huaweicloud", ROOT)
     (budget,) = [r for r in evaluate(plan.resources, plan.usd_per_hour, 50.0) if r.rule == "budget"]
     assert not budget.passed
     assert budget.violations[0].message.startswith("the cluster's price is unknown, so trainstack:max_usd_per_hour $50.00/hour")
@@ -103,9 +144,12 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
     assert config.zone != config.region  # the row is priced per region, the stack names a zone
     assert price.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
     assert price.usd_total == pytest.approx(price.usd_per_hour * 72)
-    assert price.note == f"the stack records no price; catalog {rated.version} gives ${price.usd_per_hour:,.2f}/hour"
+    # The stack records the committed rate's price (2 x 270.8333 / 6.8012 = $79.64); at 7.0 it is $77.38.
+    assert price.note == (f"the stack records $79.64/hour, but 2 x ecs.ebmgn7ex.32xlarge on-demand costs $77.38/hour "
+                          f"in catalog {rated.version} (edited by hand, or the catalog changed since it was resolved: "
+                          "re-run `trainstack resolve --write-stack`)")
     estimate, storage = price.caveats
-    assert estimate.startswith("estimate: third-party snapshot")
+    assert estimate.startswith("estimate: third-party CNY list price seen 2024-12-30 (china-prices.md CP-A32)")
     assert storage == "the file system's price on alicloud is unknown, so the job total leaves it out"
 
 
@@ -116,8 +160,13 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
     assert result.exit_code == 0, result.output
     config = cluster(name)
     lines = result.stdout.splitlines()
-    assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
-    assert lines[3].startswith(f"  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
+    if name in PRICED:
+        assert lines[1] == (f"  ok catalog: stack priced at ${PRICED[name]:.4f}/hour with catalog "
+                            f"{config.catalog_version} (the current catalog)")
+        lines.insert(2, "")  # a priced stack has no `fix:` line under its catalog finding
+    else:
+        assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
+    assert lines[3].startswith("  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
     assert f"that {config.zone} sells {config.instance_type}" in lines[4]
 
 
@@ -153,12 +202,12 @@ def test_rewriting_the_alibaba_example_keeps_its_zone_id(rated, tmp_path, with_e
 
 def test_review_of_an_unpriced_stack_keeps_its_hours_and_shows_no_delta(monkeypatch):
     monkeypatch.chdir(ROOT)
-    result = run("plan", "-s", "training-a100-tencentcloud", "--against", "HEAD", "--json")
+    result = run("plan", "-s", "training-a100-huaweicloud", "--against", "HEAD", "--json")
     assert result.exit_code == 0, result.output
     cost = json.loads(result.stdout)["cost"]
     assert cost["after"]["hours"] == cost["before"]["hours"] == 72.0
     assert cost["after"]["usd_per_hour"] is None and cost["delta_usd_per_hour"] is None
-    assert cost["after"]["price_caveats"] == ["the file system's price on tencentcloud is unknown, so the job total leaves it out"]
+    assert cost["after"]["price_caveats"] == ["the file system's price on huaweicloud is unknown, so the job total leaves it out"]
 
 
 def test_plan_json_and_review_say_which_rules_checked_nothing(monkeypatch):
@@ -190,7 +239,7 @@ def test_check_does_not_vouch_for_a_typed_price_and_refuses_a_bad_budget(tmp_pat
     monkeypatch.chdir(project)
     result = run("check", "-s", "training-a100-huaweicloud")
     assert result.exit_code == 0, result.output
-    assert "  ? catalog: stack records $1/hour, which catalog 2026-11-29-a778555dbc cannot confirm" in result.stdout
+    assert f"  ? catalog: stack records $1/hour, which catalog {load_catalog().version} cannot confirm" in result.stdout
     bad = _edited_project(tmp_path / "b", "training-a100-huaweicloud", {}, {"trainstack:max_usd_per_hour": "abc"})
     monkeypatch.chdir(bad)
     refused = run("check", "-s", "training-a100-huaweicloud")

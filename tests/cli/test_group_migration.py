@@ -27,8 +27,24 @@ def _have_revision() -> bool:
 
 @pytest.mark.skipif(not _have_revision(), reason="needs git and the repository's history (a full clone) "
                                                   f"to plan the per-node revision {PER_NODE_REVISION[:7]}")
-def test_per_node_instances_to_the_group_keeps_the_file_system():
-    review = build_review("training-a100", ROOT, against=PER_NODE_REVISION)
+def test_per_node_instances_to_the_group_keeps_the_file_system(tmp_path):
+    import yaml
+
+    # Today's program and stack in a worktree of HEAD, the stack placed where it stood at the
+    # per-node revision (ap-southeast-2; the v8 catalog moved the committed pick to us-east-1,
+    # and a region change rightly replaces the file system).
+    project = tmp_path / "head"
+    subprocess.run(["git", "worktree", "add", "--detach", str(project), "HEAD"], cwd=ROOT, check=True,
+                   capture_output=True)
+    try:
+        path = project / "stacks" / "Pulumi.training-a100.yaml"
+        document = yaml.safe_load(path.read_text())
+        document["config"]["aws:region"] = "ap-southeast-2"
+        document["config"]["trainstack:cluster"].update(region="ap-southeast-2", zone="apse2-az2")
+        path.write_text(yaml.safe_dump(document))
+        review = build_review("training-a100", project, against=PER_NODE_REVISION)
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(project)], cwd=ROOT, capture_output=True)
     actions = {c["name"]: c["action"] for c in review["changes"]}
     assert actions["training-a100-node-0"] == actions["training-a100-node-1"] == "delete"
     assert actions["training-a100-nodes"] == "create"

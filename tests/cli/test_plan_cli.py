@@ -40,7 +40,10 @@ def test_plan_json_matches_the_stack_price(at_root):
     assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
     assert data["usd_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
     assert data["price_note"] == ""  # the committed stack's price is current
-    assert data["price_caveats"] == []  # a SkyPilot list price, and FSx storage priced
+    # A SkyPilot list price and FSx storage priced; the snapshot is undated, which plan says once.
+    assert data["price_caveats"] == [
+        "aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on 2026-12-01), "
+        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"]
     assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"])
     group = next(r for r in data["resources"] if r["type"] == "aws:autoscaling/group:Group")
     assert group["inputs"]["desiredCapacity"] == cluster["nodes"]
@@ -120,6 +123,9 @@ def test_empty_against_is_an_error(at_root):
 def test_plan_says_when_the_file_system_price_is_left_out(at_root):
     data = json.loads(run("plan", "-s", "training-h100-azure", "--json").stdout)
     assert data["usd_storage"] is None
-    assert data["price_caveats"] == ["the file system's price on azure is unknown, so the job total leaves it out"]
+    assert data["price_caveats"] == [
+        "the file system's price on azure is unknown, so the job total leaves it out",
+        "azure prices are of unknown date (183 of 183 rows; source snapshot undated, extracted on 2026-11-29), "
+        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`"]
     tree = run("plan", "-s", "training-h100-azure").stdout
     assert "caveat: the file system's price on azure is unknown, so the job total leaves it out" in tree

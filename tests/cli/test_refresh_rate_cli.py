@@ -21,7 +21,7 @@ from trainstack.cli import app
 
 CCPR = Path(__file__).parents[1] / "profiles" / "fixtures" / "cfets" / "ccpr.json"
 SOURCE = "CFETS central parity (chinamoney.com.cn ccpr.json)"
-BASE_VERSION = "2026-11-29-a778555dbc"
+BASE_VERSION = json.loads((loader.DATA_DIR / "catalog.json").read_text())["version"].split("+")[0]
 
 
 def copy_catalog(to: Path) -> Path:
@@ -29,10 +29,20 @@ def copy_catalog(to: Path) -> Path:
     return to
 
 
+def without_rate(folder):
+    """Drop the committed USD/CNY rate (and its version suffix): the catalog as before any rate."""
+    path = folder / "catalog.json"
+    meta = json.loads(path.read_text())
+    meta.pop("exchange_rates", None)
+    meta["version"] = meta["version"].split("+")[0]
+    path.write_text(json.dumps(meta))
+
+
 @pytest.fixture()
 def data(tmp_path, monkeypatch):
     """A copy of the catalog folder, used by the CLI instead of the installed one."""
     copy = copy_catalog(tmp_path / "data")
+    without_rate(copy)
     monkeypatch.setattr(loader, "DATA_DIR", copy)
     return copy
 
@@ -112,14 +122,13 @@ def test_a_failed_fetch_leaves_the_catalog_unchanged(data, today, http, reply, t
     assert (data / "catalog.json").read_bytes() == before
 
 
-def test_a_rate_too_old_to_record_leaves_the_catalog_unchanged(data, today, http):
-    today(dt.date(2027, 1, 15))  # 49 days after the fixture's 2026-11-27
-    before = (data / "catalog.json").read_bytes()
+def test_an_old_cfets_rate_is_still_recorded(data, today, http):
+    today(dt.date(2027, 1, 15))  # 49 days after the fixture's 2026-11-27: old, but newer than the recorded one
     http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
     result = run("catalog", "refresh-rate")
-    one_error_line(result, "error: CFETS's latest central parity (7.1234 CNY per USD) is dated 2026-11-27, more "
-                           "than 31 days ago; not recorded; record a current rate with `trainstack catalog set-rate`")
-    assert (data / "catalog.json").read_bytes() == before
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})"]
+    assert json.loads((data / "catalog.json").read_text())["exchange_rates"]["CNY"]["as_of"] == "2026-11-27"
 
 
 def test_another_currency_is_refused_before_any_request(data, today, http):

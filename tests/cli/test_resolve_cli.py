@@ -87,7 +87,8 @@ def test_plot_writes_a_png(project):
     assert result.exit_code == 0, result.output
     data = (project / "chart.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
-    assert "plot written: chart.png (46 candidates)" in result.stdout
+    assert "training-a100: 73 candidates" in result.stdout  # every matching row of the v8 catalog is plotted
+    assert "plot written: chart.png (73 candidates)" in result.stdout
 
 
 def test_plot_to_unwritable_path_is_one_line(project):
@@ -96,13 +97,23 @@ def test_plot_to_unwritable_path_is_one_line(project):
     assert result.stderr.startswith("error: --plot no/such/dir/chart.png: cannot write")
 
 
-def test_cny_only_workload_without_a_rate_says_how_to_record_one(project):
+def test_cny_only_workload_without_a_rate_says_how_to_record_one(project, monkeypatch):
+    import json
+
+    import profiles.catalog.loader as loader
+
+    data = project / "data"  # the catalog without its recorded USD/CNY rate
+    shutil.copytree(loader.DATA_DIR, data, ignore=shutil.ignore_patterns("snapshots"))
+    meta = json.loads((data / "catalog.json").read_text())
+    del meta["exchange_rates"]
+    (data / "catalog.json").write_text(json.dumps(meta))
+    monkeypatch.setattr(loader, "DATA_DIR", data)
     spec = project / "ali.yaml"
     spec.write_text("accelerators: A100-80GB:8\nhours: 10h\nproviders: [alicloud]\njurisdiction: cn-mainland\n")
     result = run("resolve", str(spec))
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: catalog: 43 offerings are listed in CNY and left out of USD comparisons: no USD/CNY rate is "
+        "error: catalog: 68 offerings are listed in CNY and left out of USD comparisons: no USD/CNY rate is "
         "recorded; record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`\n")
 
 
@@ -117,6 +128,8 @@ def test_set_rate_records_it_and_refuses_bad_input(project, monkeypatch):
     as_of = (dt.date.today() - dt.timedelta(days=2)).isoformat()
     ok = run("catalog", "set-rate", "CNY", "7.1", "--as-of", as_of, "--source", "CFETS central parity")
     assert ok.exit_code == 0, ok.output
-    assert ok.stdout == f"recorded 1 USD = 7.1 CNY as of {as_of} (CFETS central parity)\n"
+    assert ok.stdout == (f"recorded 1 USD = 7.1 CNY as of {as_of} (CFETS central parity)\n"
+                         "replaced 1 USD = 6.8012 CNY as of 2026-05-08 (ECB euro reference rates, cross rate "
+                         "7.9989/1.1761 (china-prices.md CP-R1))\n")
     bad = run("catalog", "set-rate", "CNY", "0", "--as-of", as_of, "--source", "x")
     assert bad.exit_code == 2 and bad.stderr.startswith("error: rate: 0.0 must be a positive number")

@@ -86,7 +86,7 @@ def test_markdown_comment_runs_the_old_component_code(repo):
     compute = repo / "components" / "aws" / "compute.py"
     compute.write_text(compute.read_text().replace("ROOT_VOLUME_GIB = 200", "ROOT_VOLUME_GIB = 100"))
     git(repo, "commit", "-q", "-am", "smaller root volume")
-    write_stack(repo, config={"trainstack:max_usd_per_hour": 5})  # today's code (200 GiB), a tight budget
+    write_stack(repo, config={"trainstack:max_usd_per_hour": 4.5})  # today's code (200 GiB), a tight budget
 
     result = plan("--markdown", "--against", "HEAD")
     assert result.exit_code == 0, result.output
@@ -96,7 +96,7 @@ def test_markdown_comment_runs_the_old_component_code(repo):
     assert "| ✏️ update | `aws:ec2/launchTemplate:LaunchTemplate` | `training-a100-lt` |" in text
     assert "`blockDeviceMappings[0].ebs.volumeSize`" in text  # 100 GiB at HEAD -> 200 GiB now
     assert "| ❌ | `budget` |" in text and "| ✅ | `imdsv2-required` |" in text
-    assert "| USD/hour | 8.52 | 8.52 | +0.00 |" in text
+    assert "| USD/hour | 4.93 | 4.93 | +0.00 |" in text  # 2 x $2.4655 (p4d.24xlarge spot, use1-az1)
     assert "policies ❌ 7/8 passed" in text
 
 

@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 VARIATIONS = {
     "training-a100": [{"nodes": 3}, {"nodes": 1}, {"instance_type": "p5.48xlarge", "accelerator": "H100"}, {"purchase": "on-demand"}],
     "training-h100-azure": [{"nodes": 3}, {"instance_type": "Standard_ND96asr_v4", "accelerator": "A100"}, {"purchase": "spot"}],
-    "training-a3-gcp": [{"nodes": 3}, {"instance_type": "a3-megagpu-8g"}, {"purchase": "on-demand"}],
+    # europe-north1 (the v8 pick) sells a3-highgpu only: the other type is the 4-GPU size.
+    "training-a3-gcp": [{"nodes": 3}, {"instance_type": "a3-highgpu-4g", "accelerator_count": 4, "interconnect": "none"},
+                        {"purchase": "on-demand"}],
     "training-tpu-v5p": [{"nodes": 2}, {"purchase": "on-demand"}],
 }
 CASES = [pytest.param(s, v, id=f"{s}-{'-'.join(f'{k}={x}' for k, x in v.items())}")

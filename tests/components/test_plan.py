@@ -169,19 +169,19 @@ def test_every_taggable_resource_is_tagged(tmp_path):
 
 
 def test_outputs_and_cost(tmp_path):
-    write_stack(tmp_path, "dev")
+    write_stack(tmp_path, "dev", zone="use1-az3")
     plan = run_plan("dev", tmp_path)
 
     assert tuple(plan.outputs) == OUTPUT_NAMES
     assert plan.outputs["node_ids"] == ["dev-nodes"]
     assert plan.outputs["placement_group"] == "dev-pg"
     assert plan.outputs["file_system_dns"] == "dev-fsx-id.fsx.us-east-1.amazonaws.com"
-    # The catalog has no p4d in use1-az4, so the recorded $20.50/hour stands; the job adds
+    # The catalog has no p4d in use1-az3 (v8 lists az1, az2, az4, az6), so the recorded $20.50/hour stands; the job adds
     # 4,800 GiB of FSx (PERSISTENT_2, 250 MB/s/TiB) for the 72 h.
     assert (plan.usd_per_hour, plan.recorded_usd_per_hour) == (20.5, 20.5)
     assert plan.usd_storage == pytest.approx(storage_usd("aws", 4800, 250, 72))
     assert plan.usd_total == pytest.approx(20.5 * 72 + plan.usd_storage)
-    assert plan.price_note.startswith("price unknown (p4d.24xlarge spot in use1-az4 is not in catalog")
+    assert plan.price_note.startswith("price unknown (p4d.24xlarge spot in use1-az3 is not in catalog")
 
 
 def test_hand_edited_stack_is_priced_from_the_catalog(tmp_path):

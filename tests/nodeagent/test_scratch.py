@@ -117,3 +117,26 @@ def test_real_run_on_a_loop_device_is_idempotent(loop_device, tmp_path, capsys):
         assert (cache / "shard-0").read_text() == "cached"
     finally:
         subprocess.run(["umount", str(mount_point)], check=False, capture_output=True)
+
+
+def test_install_script_writes_the_exact_script_and_a_oneshot_unit(tmp_path):
+    import base64
+    import gzip
+    import re
+
+    from nodeagent.scratch_unit import SCRIPT, UNIT, install_script, unit_text
+
+    text = install_script()
+    encoded = re.search(r"echo '([A-Za-z0-9+/=]+)' \| base64 -d \| gunzip > " + re.escape(SCRIPT), text).group(1)
+    shipped = gzip.decompress(base64.b64decode(encoded)).decode()
+    namespace: dict = {}
+    exec(compile(shipped, SCRIPT, "exec"), namespace)  # the shipped script is valid Python with the same plan
+    disks = [scratch.Disk("/dev/nvme1n1"), scratch.Disk("/dev/nvme2n1")]
+    assert namespace["plan"](disks, None, False) == scratch.plan(disks, None, False)
+    assert len(text) < 4 * 1024  # a quarter of AWS user data (16 KB) at most
+    assert f"cat > /etc/systemd/system/{UNIT} <<'TRAINSTACK_SCRATCH'\n{unit_text()}\nTRAINSTACK_SCRATCH" in text
+    assert "Type=oneshot" in unit_text() and "Before=trainstack-job.service" in unit_text()
+    assert text.rstrip().endswith(f"systemctl enable --now {UNIT} || true")
+    script = tmp_path / "boot.sh"
+    script.write_text(text)
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0  # valid bash

@@ -122,9 +122,10 @@ def _committed_cluster(name="training-a100"):
 @pytest.mark.parametrize(
     ("stack_config", "policy_config", "expected"),
     [
-        pytest.param({"trainstack:max_usd_per_hour": "5"}, {}, 1, id="stack-budget-exceeded"),
-        pytest.param({"trainstack:max_usd_per_hour": "50"}, {}, 0, id="stack-budget-met"),
-        pytest.param({}, {"max_usd_per_hour": 5}, 1, id="policy-config-budget"),
+        # The committed training-a100 stack costs 2 x $2.4655 = $4.931/hour (p4d.24xlarge spot, use1-az1).
+        pytest.param({"trainstack:max_usd_per_hour": "4.9"}, {}, 1, id="stack-budget-exceeded"),
+        pytest.param({"trainstack:max_usd_per_hour": "4.94"}, {}, 0, id="stack-budget-met"),
+        pytest.param({}, {"max_usd_per_hour": 4.9}, 1, id="policy-config-budget"),
         pytest.param({}, {}, 0, id="no-budget"),
     ],
 )
@@ -156,10 +157,11 @@ def test_budget_policy_prices_the_cluster_from_the_catalog_not_the_typed_price()
 
     root = Path(__file__).resolve().parents[2]
     cluster = yaml.safe_load((root / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
-    edited = {**cluster, "usd_per_hour": 1.0}  # typed by hand; the catalog says $8.52/hour
-    config = {"trainstack:cluster": json.dumps(edited), "trainstack:max_usd_per_hour": "5"}
+    edited = {**cluster, "usd_per_hour": 1.0}  # typed by hand; the catalog says $4.93/hour
+    config = {"trainstack:cluster": json.dumps(edited), "trainstack:max_usd_per_hour": "4"}
     ((message, urn),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
-    assert message.startswith(f"cluster costs ${cluster['usd_per_hour']:,.2f}/hour, over trainstack:max_usd_per_hour $5.00")
+    assert cluster["usd_per_hour"] == pytest.approx(2 * 2.4655)
+    assert message.startswith("cluster costs $4.93/hour, over trainstack:max_usd_per_hour $4.00")
     assert urn is None
 
 
@@ -167,7 +169,7 @@ def test_budget_policy_fails_closed_on_an_unpriced_stack():
     import yaml
 
     root = Path(__file__).resolve().parents[2]
-    stack = root / "stacks" / "Pulumi.training-a100-tencentcloud.yaml"
+    stack = root / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
     cluster = yaml.safe_load(stack.read_text())["config"]["trainstack:cluster"]
     config = {"trainstack:cluster": json.dumps(cluster), "trainstack:max_usd_per_hour": "50"}
     ((message, _),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))

@@ -1,4 +1,4 @@
-"""Offerings listed in CNY: the Alibaba snapshot, recorded exchange rates, jurisdiction."""
+"""Offerings listed in CNY: the Alibaba and Tencent rows, recorded exchange rates, jurisdiction."""
 
 import datetime as dt
 import json
@@ -14,29 +14,79 @@ from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 
 TODAY = dt.date(2026, 11, 29)
+ALIBABA_ROWS = 68  # the snapshot's rows: 15 types x their regions (sources/data/alicloud_payg_cny.csv)
+TENCENT_ROWS = 102  # 17 types x 6 mainland regions
+BASE = json.loads((DATA_DIR / "catalog.json").read_text())["version"].split("+")[0]
 
 
 @pytest.fixture()
 def data(tmp_path):
+    """A copy of the committed catalog with no exchange rate recorded (as before any rate)."""
     target = tmp_path / "data"
     shutil.copytree(DATA_DIR, target, ignore=shutil.ignore_patterns("snapshots"))
+    meta = json.loads((target / "catalog.json").read_text())
+    del meta["exchange_rates"]
+    meta["version"] = BASE
+    (target / "catalog.json").write_text(json.dumps(meta))
     return target
 
 
-def test_alibaba_snapshot_rows_are_cny_estimates():
+def test_the_committed_catalog_prices_cny_rows_at_the_sourced_dated_rate_with_a_warning():
+    catalog = load_catalog(today=dt.date(2026, 12, 1))
+    assert catalog.rates == {"CNY": {"per_usd": 6.8012, "as_of": "2026-05-08",
+                                     "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)"}}
+    assert catalog.left_out == {}
+    gt4 = next(o for o in catalog.offerings if o.instance_type == "GT4.41XLARGE948" and o.region == "ap-beijing")
+    assert gt4.on_demand_usd_per_hour == pytest.approx(34.921779, abs=1e-6)  # 237.51 CNY / 6.8012 = 34.9217785
+    assert catalog.rate_warnings() == [
+        "warning: CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08 (207 days old; ECB euro reference "
+        "rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)); record a current rate with `trainstack catalog "
+        "refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`"]
+    assert catalog.price_warnings(("aws",)) == [
+        "warning: aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on "
+        "2026-12-01), older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"]
+    lines = catalog.price_warnings(("alicloud",))
+    assert lines[0] == ("warning: alicloud prices are observed as early as 2023-07-21 (1229 days ago), older than "
+                        "90 days or of unknown age; refresh with `trainstack catalog refresh --provider alicloud`")
+    assert lines[1].startswith("warning: CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08")
+
+
+def test_alibaba_snapshot_rows_are_cny_estimates_with_their_sources_dates():
     rows = build_alicloud(None, "unused")
-    assert len(rows) == 43
+    assert len(rows) == ALIBABA_ROWS
     assert {o.currency for o in rows} == {"CNY"} and all(o.on_demand_usd_per_hour is None for o in rows)
-    (rdma,) = [o for o in rows if o.instance_type == "ecs.ebmgn7ex.32xlarge"]
+    assert [o.region for o in rows if o.instance_type == "ecs.ebmgn7ex.32xlarge"] == ["cn-beijing", "cn-shenzhen"]
+    rdma = next(o for o in rows if o.instance_type == "ecs.ebmgn7ex.32xlarge")
     assert (rdma.region, rdma.accelerator, rdma.accelerator_count, rdma.on_demand_native) == ("cn-beijing", "A100-80GB", 8, 270.8333)
-    assert rdma.rdma and rdma.price_note.startswith("estimate: third-party snapshot")
+    assert rdma.rdma and rdma.catalog_date == "2024-12-30"
+    assert rdma.price_note.startswith("estimate: third-party CNY list price seen 2024-12-30 (china-prices.md CP-A32)")
+    (old,) = [o for o in rows if o.instance_type == "ecs.gn6v-c10g1.20xlarge"]  # only the 2023 blog lists it
+    assert (old.region, old.on_demand_native, old.catalog_date) == ("cn-shanghai", 219.64, "2023-07-21")
     assert not [o for o in rows if o.instance_type == "ecs.ebmgn7e.32xlarge"]  # GPU model unsourced
+
+
+def test_tencent_rows_are_its_undated_official_list_prices_upper_end_of_each_range():
+    from profiles.catalog.sources.tencentcloud import build_tencentcloud
+
+    rows = build_tencentcloud(None, "unused")
+    assert len(rows) == TENCENT_ROWS
+    by_type = {o.instance_type: o for o in rows if o.region == "ap-beijing"}
+    gt4 = by_type["GT4.41XLARGE948"]
+    assert (gt4.accelerator, gt4.accelerator_count, gt4.accelerator_memory_gib, gt4.vcpus, gt4.memory_gib,
+            gt4.network_gbps, gt4.on_demand_native) == ("A100", 8, 40.0, 164.0, 948.0, 50.0, 237.51)
+    assert by_type["GN10X.2XLARGE40"].on_demand_native == 18.04  # CP-T5 "16.21-18.04": the upper end
+    assert by_type["GN7.20XLARGE320"].on_demand_native == 55.55  # CP-T17 "49.98-55.55"
+    assert by_type["GT4.8XLARGE192"].vcpus is None  # no official spec for this size
+    assert not [t for t in by_type if t.startswith("GN7.LARGE")]  # vGPU slices left out
+    assert {o.catalog_date for o in rows} == {"unknown, extracted on 2026-12-01"}
+    assert {o.spot_native for o in rows} == {None} and {o.zone == o.region for o in rows} == {True}
+    assert gt4.price_note.startswith("estimate: Tencent's undated official list price for mainland China")
 
 
 def test_without_a_rate_cny_rows_are_left_out(data):
     catalog = load_catalog(data)
-    assert not [o for o in catalog.offerings if o.provider == "alicloud"]
-    assert catalog.left_out == {"CNY": 43}
+    assert not [o for o in catalog.offerings if o.provider in ("alicloud", "tencentcloud")]
+    assert catalog.left_out == {"CNY": ALIBABA_ROWS + TENCENT_ROWS}
 
 
 def test_recorded_rate_converts_to_usd_and_survives_a_rebuild(data):
@@ -57,21 +107,20 @@ def test_mainland_china_workload_resolves_to_alibaba_with_both_currencies_and_es
     assert (choice.offering.provider, choice.offering.instance_type) == ("alicloud", "ecs.ebmgn7ex.32xlarge")
     assert choice.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
     assert "listed as 270.83 CNY/h per node" in choice.notes
-    assert any(n.startswith("estimate: third-party snapshot") for n in choice.notes)
+    assert any(n.startswith("estimate: third-party CNY list price seen 2024-12-30") for n in choice.notes)
 
 
-
-@pytest.mark.parametrize(("today", "used"), [(TODAY, True), (dt.date(2026, 12, 28), True), (dt.date(2026, 12, 29), False)])
-def test_a_rate_is_used_for_31_days_then_its_offerings_are_left_out(data, today, used):
+@pytest.mark.parametrize(("today", "warned"), [(TODAY, False), (dt.date(2026, 12, 28), False),
+                                               (dt.date(2026, 12, 29), True), (dt.date(2028, 1, 1), True)])
+def test_an_old_rate_is_still_used_like_a_price_and_warned_about_after_31_days(data, today, warned):
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
     catalog = load_catalog(data, providers=("alicloud",), today=today)
-    assert bool(catalog.offerings) is used
-    assert catalog.left_out == ({} if used else {"CNY": 43})
-    assert catalog.stale_rates == ({} if used else {"CNY": "2026-11-27"})
-    if not used:
-        assert catalog.left_out_reason("CNY").startswith(
-            "the recorded USD/CNY rate (as of 2026-11-27) is more than 31 days old; record one with "
-            "`trainstack catalog refresh-rate CNY`")
+    assert len(catalog.offerings) == ALIBABA_ROWS and catalog.left_out == {} and catalog.stale_rates == {}
+    age = (today - dt.date(2026, 11, 27)).days
+    assert catalog.rate_warnings() == ([
+        f"warning: CNY prices are converted at 1 USD = 7 CNY as of 2026-11-27 ({age} days old; test rate); record a "
+        "current rate with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of "
+        "YYYY-MM-DD --source TEXT`"] if warned else [])
 
 
 def test_a_hand_edited_rate_dated_in_the_future_or_undated_is_not_used(data):
@@ -90,7 +139,6 @@ def test_a_hand_edited_rate_dated_in_the_future_or_undated_is_not_used(data):
         (("CNY", 0, "2026-11-27", "x"), "rate: 0 must be a positive number"),
         (("CNY", 7.1, "27/11/2026", "x"), "--as-of: '27/11/2026' is not a date"),
         (("CNY", 7.1, "2026-12-05", "x"), r"--as-of: 2026-12-05 is in the future \(today is 2026-11-29; a rate may be dated at most 1 day ahead\)"),
-        (("CNY", 7.1, "2026-01-01", "x"), "--as-of: 2026-01-01 must be within the last 31 days"),
         (("CNY", 7.1, "2026-11-27", "  "), "--source: say where the rate comes from"),
     ],
 )
@@ -102,8 +150,17 @@ def test_bad_rates_are_refused_and_nothing_is_written(data, args, message):
     assert "exchange_rates" not in json.loads(before)
 
 
+def test_set_rate_records_an_old_dated_rate_which_is_then_used_with_a_warning(data):
+    entry = set_rate(data, "CNY", 6.8012, "2026-05-08", "ECB cross rate", today=TODAY)
+    assert entry == {"per_usd": 6.8012, "as_of": "2026-05-08", "source": "ECB cross rate"}
+    catalog = load_catalog(data, providers=("alicloud",), today=TODAY)
+    assert len(catalog.offerings) == ALIBABA_ROWS
+    assert catalog.rate_warnings()[0].startswith("warning: CNY prices are converted at 1 USD = 6.8012 CNY as of "
+                                                 "2026-05-08 (205 days old; ECB cross rate)")
+
+
 def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
-    
+
     row = next(o for o in build_alicloud(None, "x") if o.instance_type == "ecs.gn7i-c8g1.2xlarge")
     priced = row._replace(on_demand_usd_per_hour=1.3, spot_usd_per_hour=0.4)
     spec = parse_spec({"accelerators": "A10:1", "hours": 5, "purchase": "any", "spot": {"checkpoint_interval": "1h"},
@@ -166,7 +223,7 @@ def test_a_hand_edited_bad_rate_is_not_used_and_says_why(data, entry, why):
         entry = {"as_of": "2026-11-27", "source": "hand edit", **entry}
     write_rates(data, {"CNY": entry})
     catalog = load_catalog(data, today=TODAY)
-    assert catalog.rates == {} and catalog.left_out == {"CNY": 43}
+    assert catalog.rates == {} and catalog.left_out == {"CNY": ALIBABA_ROWS + TENCENT_ROWS}
     assert not [o for o in catalog.offerings if o.provider == "alicloud"]
     assert min(o.on_demand_usd_per_hour or o.spot_usd_per_hour for o in catalog.offerings) > 0
     assert catalog.unusable_rates == {"CNY": why} and catalog.stale_rates == {}
@@ -186,14 +243,14 @@ def test_a_hand_edited_rate_is_not_used_for_resolve_either(data):
 def test_exchange_rates_that_are_not_a_map_count_as_none_and_set_rate_replaces_them(data, rates):
     write_rates(data, rates)
     catalog = load_catalog(data, today=TODAY)
-    assert (catalog.rates, catalog.unusable_rates, catalog.left_out) == ({}, {}, {"CNY": 43})
+    assert (catalog.rates, catalog.unusable_rates, catalog.left_out) == ({}, {}, {"CNY": ALIBABA_ROWS + TENCENT_ROWS})
     assert catalog.left_out_reason("CNY").startswith(f"no USD/CNY rate is recorded; {FIX}")
     entry = set_rate(data, "CNY", 7.12, "2026-11-29", "test rate", today=TODAY)
     meta = json.loads((data / "catalog.json").read_text())
     assert meta["exchange_rates"] == {"CNY": entry} == {"CNY": {"per_usd": 7.12, "as_of": "2026-11-29",
                                                                 "source": "test rate"}}
-    assert meta["version"] == "2026-11-29-a778555dbc+CNY7.12@2026-11-29"
-    assert len(load_catalog(data, today=TODAY).offerings) == len(catalog.offerings) + 43
+    assert meta["version"] == f"{BASE}+CNY7.12@2026-11-29"
+    assert len(load_catalog(data, today=TODAY).offerings) == len(catalog.offerings) + ALIBABA_ROWS + TENCENT_ROWS
 
 
 @pytest.mark.parametrize("entry", [pytest.param({"per_usd": "abc", "as_of": "2026-11-29", "source": "x"}, id="text"),
@@ -219,7 +276,7 @@ def test_set_rate_replaces_a_broken_entry(data, entry):
 def test_a_rate_may_be_dated_one_day_ahead_and_a_later_date_is_called_future(data, as_of, used, why):
     write_rates(data, {"CNY": {"per_usd": 7.0, "as_of": as_of, "source": "hand edit"}})
     catalog = load_catalog(data, providers=("alicloud",), today=TODAY)
-    assert len(catalog.offerings) == (43 if used else 0)
+    assert len(catalog.offerings) == (ALIBABA_ROWS if used else 0)
     assert catalog.unusable_rates == ({} if used else {"CNY": why})
     if not used:
         reason = catalog.left_out_reason("CNY")
@@ -230,7 +287,7 @@ def test_a_rate_may_be_dated_one_day_ahead_and_a_later_date_is_called_future(dat
 def test_set_rate_accepts_a_date_one_day_ahead_of_local_today(data):
     entry = set_rate(data, "CNY", 7.12, "2026-11-30", "CFETS central parity", today=TODAY)
     assert entry == {"per_usd": 7.12, "as_of": "2026-11-30", "source": "CFETS central parity"}
-    assert json.loads((data / "catalog.json").read_text())["version"] == "2026-11-29-a778555dbc+CNY7.12@2026-11-30"
+    assert json.loads((data / "catalog.json").read_text())["version"] == f"{BASE}+CNY7.12@2026-11-30"
     with pytest.raises(RateError) as error:
         set_rate(data, "CNY", 7.12, "2026-12-01", "CFETS central parity", today=TODAY)
     assert str(error.value) == ("--as-of: 2026-12-01 is in the future (today is 2026-11-29; a rate may be dated at "
@@ -248,7 +305,7 @@ def test_an_older_rate_does_not_replace_a_newer_one_unless_forced(data):
     set_rate(data, "CNY", 7.3, "2026-11-01", "old note", today=TODAY, force=True)
     meta = json.loads((data / "catalog.json").read_text())
     assert meta["exchange_rates"]["CNY"] == {"per_usd": 7.3, "as_of": "2026-11-01", "source": "old note"}
-    assert meta["version"] == "2026-11-29-a778555dbc+CNY7.3@2026-11-01"
+    assert meta["version"] == f"{BASE}+CNY7.3@2026-11-01"
     set_rate(data, "CNY", 7.25, "2026-11-01", "same day, corrected", today=TODAY)  # same date: no --force needed
     assert json.loads((data / "catalog.json").read_text())["exchange_rates"]["CNY"]["per_usd"] == 7.25
 

@@ -54,9 +54,9 @@ def test_missing_metadata_raises(tmp_path):
         load_catalog(tmp_path)
 
 
-def test_real_catalog_has_three_clouds_and_no_zero_prices(real_catalog):
+def test_real_catalog_has_five_clouds_and_no_zero_prices(real_catalog):
     providers = {o.provider for o in real_catalog.offerings}
-    assert providers == {"aws", "azure", "gcp"}
+    assert providers == {"aws", "azure", "gcp", "alicloud", "tencentcloud"}  # CNY rows at the recorded rate
     for o in real_catalog.offerings:
         assert o.on_demand_usd_per_hour is None or o.on_demand_usd_per_hour > 0
         assert o.spot_usd_per_hour is None or o.spot_usd_per_hour > 0

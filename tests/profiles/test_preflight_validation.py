@@ -74,8 +74,8 @@ def no_live_checks(monkeypatch):
                  "zone: 'cn-east-3a' is not a zone of region cn-north-4; Huawei Cloud zone ids are <region><letter>: "
                  "use a zone id of that region (cn-north-4<letter>, e.g. cn-north-4a) or set region to the zone's "
                  "region", id="huawei-zone-elsewhere"),
-    pytest.param("aws", {"zone": "use1-az4"},
-                 "zone: 'use1-az4' is not an AZ ID of region ap-southeast-2 (those begin apse2-az); set zone and "
+    pytest.param("aws", {"zone": "apse2-az2"},
+                 "zone: 'apse2-az2' is not an AZ ID of region us-east-1 (those begin use1-az); set zone and "
                  "region to the same place", id="aws-zone-elsewhere"),
 ])
 def test_component_refusal_is_a_fail_finding_and_no_live_check_runs(no_live_checks, provider, overrides, message):

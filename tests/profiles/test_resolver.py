@@ -104,11 +104,8 @@ def brute_force_minimum(spec, offerings):
     for o, purchase in itertools.product(offerings, PURCHASES[spec.purchase]):
         price = o.spot_usd_per_hour if purchase == "spot" else o.on_demand_usd_per_hour
         hours = spec.hours
-        if purchase == "spot":
+        if purchase == "spot" and price is not None:  # (the CNY rows have no spot price)
             hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + RESTART[o.provider])
-        storage = 0.0
-        if spec.file_system:  # 4,800 GiB at 125 MB/s/TiB as each cloud creates it, at $0.145/GB-month
-            storage = CREATED_GIB[o.provider] * 2**30 / 1e9 * 0.145 / 730 * hours
         fits = (
             price is not None
             and (not spec.providers or o.provider in spec.providers)
@@ -117,7 +114,13 @@ def brute_force_minimum(spec, offerings):
             and (not spec.gpus_per_node or o.accelerator_count == spec.gpus_per_node)
             and (not spec.min_gpu_memory_gib or (o.accelerator_memory_gib or 0) >= spec.min_gpu_memory_gib)
             and (spec.interconnect != "rdma" or spec.nodes == 1 or o.interconnect != "ethernet")
+            # 125 MB/s/TiB: Alibaba CPFS sells 100 or 200 only (clouds/alicloud/cpfs.py), so its rows
+            # (priced in CNY at the recorded rate) cannot carry FSX; Tencent's rows have no RDMA or spot.
+            and (not spec.file_system or o.provider in CREATED_GIB)
         )
+        storage = 0.0
+        if fits and spec.file_system:  # 4,800 GiB at 125 MB/s/TiB as each cloud creates it, at $0.145/GB-month
+            storage = CREATED_GIB[o.provider] * 2**30 / 1e9 * 0.145 / 730 * hours
         if fits and (best is None or price * spec.nodes * hours + storage < best):
             best = price * spec.nodes * hours + storage
     return best
@@ -156,7 +159,8 @@ def test_real_catalog_pick_equals_brute_force_minimum(real_catalog, data):
 def test_cross_cloud_choice_shows_each_provider(real_catalog):
     spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "purchase": "on-demand", "hours": 1})
     resolution = resolve(spec, real_catalog.offerings, top=400)
-    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws", "azure", "gcp"}
+    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {
+        "aws", "azure", "gcp", "alicloud", "tencentcloud"}
 
 
 def test_equal_cost_prefers_the_faster_network(fixture_catalog):

@@ -231,3 +231,45 @@ def test_rows_say_where_their_speed_comes_from():
         assert resolve(spec, [_gpu_node()]).choice.candidate.speed == "published"
     finally:
         inputs.clear_measurements()
+
+
+@pytest.mark.parametrize(("instance_type", "family"), [
+    ("p5.48xlarge", "p5"), ("g6e.12xlarge", "g6e"), ("Standard_ND96asr_v4", "Standard_ND96asr_v4"),
+    ("a3-highgpu-8g", "a3-highgpu"), ("tpu-v5p-8", "tpu-v5p"), ("ecs.gn7e-c16g1.32xlarge", "ecs"), ("GT4", "GT4"),
+])
+def test_instance_family(instance_type, family):
+    assert inputs.instance_family(instance_type) == family
+
+
+def test_spot_interruptions_prefer_a_measurement_then_a_family_row():
+    node = _gpu_node("p5.48xlarge", "H100")
+    assert inputs.spot_interruptions(node) == inputs.DEFAULT_SPOT_INTERRUPTIONS
+    inputs.SPOT_INTERRUPTIONS[("aws", "p5")] = (0.07, "family row")
+    try:
+        assert inputs.spot_interruptions(node) == (0.07, "family row")
+        inputs.register_measurements(lambda o: inputs.Measured(interruptions_per_node_month=0.01, source="bench"))
+        assert inputs.spot_interruptions(node) == (0.01, "bench")
+    finally:
+        inputs.clear_measurements()
+        del inputs.SPOT_INTERRUPTIONS[("aws", "p5")]
+
+
+def test_a_measured_busbw_replaces_the_assumed_fraction():
+    from profiles.cost.throughput import node_busbw_bytes
+
+    node = _gpu_node("p5.48xlarge", "H100", 8, 80, "efa", 3200.0)
+    assert node_busbw_bytes(node) == (3200 / 8 * 1e9 * 0.8, "3200 Gbps gpudirect-rdma x 0.8 assumed busbw")
+    assert node_busbw_bytes(node._replace(network_gbps=None))[0] == 10 / 8 * 1e9 * 0.8  # unknown: 10 Gbps
+    inputs.register_measurements(lambda o: inputs.Measured(busbw_gbytes_per_s=40.0, source="nccl-tests"))
+    try:
+        assert node_busbw_bytes(node) == (40e9 * 8, "nccl-tests")
+    finally:
+        inputs.clear_measurements()
+
+
+def test_tpu_slice_efficiency_extrapolates_past_the_largest_measurement():
+    # v5p: (72,315 - 60,621) / log2(3) chip-minutes per doubling past 6,144 chips.
+    slope = (72315 - 60621) / (__import__("math").log2(6144) - __import__("math").log2(2048))
+    assert tpu_slice_efficiency("tpu-v5p", 12288) == pytest.approx(58870 / (72315 + slope))
+    assert tpu_slice_efficiency("tpu-v4", 2048) == pytest.approx(58870 / 60621)  # no v4 data: the v5p curve
+    assert tpu_slice_efficiency("tpu-v5p", 1024) == pytest.approx(58870 / (58870 + (60621 - 58870) / 2))

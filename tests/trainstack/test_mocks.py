@@ -73,6 +73,6 @@ def test_the_plan_mocks_follow_the_stack_zone(tmp_path: Path, monkeypatch):
         original(self, region, zone)
 
     monkeypatch.setattr(TrainstackMocks, "__init__", spy)
-    write_stack(tmp_path, "training-a100", zone="apse2-az1")
+    write_stack(tmp_path, "training-a100", zone="use1-az2")  # the committed stack is in us-east-1 (use1-az1)
     run_plan("training-a100", tmp_path)
-    assert seen == [("ap-southeast-2", "apse2-az1")]
+    assert seen == [("us-east-1", "use1-az2")]

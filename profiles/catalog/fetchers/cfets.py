@@ -77,7 +77,9 @@ def fetch_rate(currency: str = CURRENCY, session: requests.Session | None = None
 def _check_head(body: dict[str, Any]) -> None:
     """Refuse an answer whose `head.rep_code` is present and not "200"."""
     head = body.get("head")
-    code = head.get("rep_code") if isinstance(head, dict) else None
+    if not isinstance(head, dict):
+        return
+    code = head.get("rep_code")
     if code is not None and str(code) != "200":
         message = one_line(head.get("rep_message") or "")
         detail = f" ({message})" if message else ""

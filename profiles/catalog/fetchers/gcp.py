@@ -158,7 +158,8 @@ def node_parts(prices: UnitPrices, row: Offering, purchase: str) -> tuple[float 
     core = prices.get(("core", family, purchase, row.region))
     ram = prices.get(("ram", family, purchase, row.region))
     gpu = prices.get(("gpu", name, purchase, row.region))
-    host = None if None in (core, ram, row.vcpus, row.memory_gib) else row.vcpus * core + row.memory_gib * ram
+    host = (None if core is None or ram is None or row.vcpus is None or row.memory_gib is None
+            else row.vcpus * core + row.memory_gib * ram)
     return host, None if gpu is None else count * gpu
 
 
@@ -177,7 +178,8 @@ def build_offerings(prices: UnitPrices, known: Iterable[Offering], regions: Sequ
         hosts[(row.instance_type, row.zone)] = _host_row(row, parts)
         gpus.setdefault((name, count, row.zone), _gpu_row(name, count, row, parts))
         committed[(row.instance_type, row.zone)] = {
-            term: round(sum(pair), 6) for term in ("1y", "3y") if None not in (pair := parts[term])
+            term: round(host + gpu, 6) for term in ("1y", "3y") for host, gpu in [parts[term]]
+            if host is not None and gpu is not None
         }
     offerings = []
     for gpu in gpus.values():

@@ -54,7 +54,7 @@ def classify(sku: dict[str, Any]) -> tuple[str, str, str] | None:
     a GPU, else the machine family (`a2`); purchase `on-demand`, `spot`, `1y` or `3y`.
     """
     category = sku.get("category") or {}
-    purchase = USAGE_TYPES.get(category.get("usageType"))
+    purchase = USAGE_TYPES.get(category.get("usageType", ""))
     description = str(sku.get("description", ""))
     if category.get("resourceFamily") != "Compute" or purchase is None:
         return None

@@ -27,6 +27,11 @@ def parse_price(text: str | None, placeholder: float | None = None) -> float | N
     return value
 
 
+def no_discount_is_unknown(spot: float | None, on_demand: float | None) -> float | None:
+    """`spot`, or None when it is at or above `on_demand` (no discount on record)."""
+    return None if spot is not None and on_demand is not None and spot >= on_demand else spot
+
+
 def parse_number(text: str | None) -> float | None:
     """A float, or None when empty or unparseable."""
     try:
@@ -50,6 +55,12 @@ def memory_for(accelerator: str, gpu_info: str = "") -> float | None:
     """Memory per accelerator, GiB: the facts table first, then the row's GpuInfo."""
     facts = accelerator_facts(accelerator)
     return facts.memory_gib if facts else gpu_info_memory_gib(gpu_info)
+
+
+def is_local_zone(az_id: str) -> bool:
+    """True for an AWS Local Zone or Wavelength Zone ID (`use1-atl2-az1`, `usw2-lax1-az1`),
+    False for a regular AZ ID (`use1-az4`): the regular ID has two dash-separated parts."""
+    return az_id.count("-") > 1
 
 
 def merge_duplicates(rows: list[dict[str, str]], key_fields: tuple[str, ...]) -> list[dict[str, str]]:

@@ -3,19 +3,32 @@
 GCP prices GPUs apart from the host VM (extract README, "GCP pricing"): a GPU node's price
 is host `Price` + accelerator `Price` in the same zone, and the same for spot. A purchase
 option is priced only when both halves are; no GPU offering is ever priced without its
-GPUs, nor GPUs without a host. GPUs with no host rows in the extract (T4, V100, P100, P4
-on N1; B200 on A4) are left out. A TPU row prices the whole slice; its placeholder price
-700.0 ("no public price") loads as unknown.
+GPUs, nor GPUs without a host. The v8 snapshot adds N1 hosts (T4, V100, P100 and P4 nodes
+are priced) and a4 hosts for B200 whose 0.0 prices are placeholders: they load as unknown,
+so no B200 node is priced until `catalog refresh` fetches the host. A spot sum at or above
+the on-demand sum is no discount on record and loads as unknown. A TPU row prices the whole
+slice; its placeholder price 700.0 ("no public price") loads as unknown.
+
+GPU rows that yield no offering are counted by reason in `catalog.json`
+(`sources.gcp.left_out`): `no host row` (no host of the paired machine type in that zone),
+`placeholder or no price` (a host or accelerator price that is empty or 0.0).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from profiles.catalog.offering import Offering
-from profiles.catalog.sources.common import memory_for, merge_duplicates, parse_number, parse_price, read_rows
 from facts.accelerators import form_factor
 from facts.gcp import ACCELERATOR_ALIASES, GPU_NETWORK, HOSTS, TPU_GENERATIONS, tpu_generation_and_chips
+from profiles.catalog.offering import Offering
+from profiles.catalog.sources.common import (
+    memory_for,
+    merge_duplicates,
+    no_discount_is_unknown,
+    parse_number,
+    parse_price,
+    read_rows,
+)
 
 TPU_PLACEHOLDER_PRICE = 700.0
 
@@ -24,18 +37,35 @@ def _sum(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else round(a + b, 6)
 
 
-def gpu_offerings(gpu: dict[str, str], hosts: dict[tuple[str, str], dict[str, str]], date: str) -> list[Offering]:
-    """One GPU price row -> an Offering per host machine type that carries those GPUs."""
+def _count(left_out: dict[str, int] | None, reason: str) -> None:
+    if left_out is not None:
+        left_out[reason] = left_out.get(reason, 0) + 1
+
+
+def gpu_offerings(gpu: dict[str, str], hosts: dict[tuple[str, str], dict[str, str]], date: str,
+                  left_out: dict[str, int] | None = None) -> list[Offering]:
+    """One GPU price row -> an Offering per host machine type that carries those GPUs.
+
+    Args:
+        gpu: the accelerator price row.
+        hosts: host rows by (machine type, zone).
+        date: every row's `catalog_date`.
+        left_out: when given, host pairings that yield no offering are counted by reason.
+    """
     name, count, zone = gpu["AcceleratorName"], int(gpu["AcceleratorCount"]), gpu["AvailabilityZone"]
     accelerator = ACCELERATOR_ALIASES.get(name, name)
     offerings = []
+    if (name, count) not in HOSTS:
+        _count(left_out, "no host pairing")
     for machine in HOSTS.get((name, count), ()):
         host = hosts.get((machine, zone))
         if host is None:
+            _count(left_out, "no host row")
             continue
         on_demand = _sum(parse_price(host["Price"]), parse_price(gpu["Price"]))
-        spot = _sum(parse_price(host["SpotPrice"]), parse_price(gpu["SpotPrice"]))
+        spot = no_discount_is_unknown(_sum(parse_price(host["SpotPrice"]), parse_price(gpu["SpotPrice"])), on_demand)
         if on_demand is None and spot is None:
+            _count(left_out, "placeholder or no price")
             continue
         kind, gbps = GPU_NETWORK.get(machine, ("ethernet", None))
         offerings.append(Offering(
@@ -53,7 +83,7 @@ def gpu_offerings(gpu: dict[str, str], hosts: dict[tuple[str, str], dict[str, st
 def tpu_offering(row: dict[str, str], date: str) -> Offering | None:
     """One TPU slice price row -> Offering (count = chips), or None when unpriced."""
     on_demand = parse_price(row["Price"], placeholder=TPU_PLACEHOLDER_PRICE)
-    spot = parse_price(row["SpotPrice"], placeholder=TPU_PLACEHOLDER_PRICE)
+    spot = no_discount_is_unknown(parse_price(row["SpotPrice"], placeholder=TPU_PLACEHOLDER_PRICE), on_demand)
     if on_demand is None and spot is None:
         return None
     generation, chips = tpu_generation_and_chips(row["AcceleratorName"])
@@ -66,8 +96,14 @@ def tpu_offering(row: dict[str, str], date: str) -> Offering | None:
     )
 
 
-def build_gcp(source: Path, date: str) -> list[Offering]:
-    """All priceable GCP GPU nodes and TPU slices, deduplicated and sorted (type, zone)."""
+def build_gcp(source: Path, date: str, left_out: dict[str, int] | None = None) -> list[Offering]:
+    """All priceable GCP GPU nodes and TPU slices, deduplicated and sorted (type, zone).
+
+    Args:
+        source: folder holding `gcp_gpu.csv` and `gcp_gpu_host_vms.csv`.
+        date: every row's `catalog_date` (the snapshot is undated: `unknown, extracted on D`).
+        left_out: when given, rows that yield no offering are counted here by reason.
+    """
     accelerators = merge_duplicates(
         read_rows(source / "gcp_gpu.csv"), ("AcceleratorName", "AcceleratorCount", "AvailabilityZone")
     )
@@ -75,7 +111,11 @@ def build_gcp(source: Path, date: str) -> list[Offering]:
     offerings: list[Offering] = []
     for row in accelerators:
         if row["AcceleratorName"].startswith("tpu-"):
-            offerings.extend(o for o in [tpu_offering(row, date)] if o)
+            tpu = tpu_offering(row, date)
+            if tpu is None:
+                _count(left_out, "placeholder or no price")
+            else:
+                offerings.append(tpu)
         else:
-            offerings.extend(gpu_offerings(row, hosts, date))
+            offerings.extend(gpu_offerings(row, hosts, date, left_out))
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))

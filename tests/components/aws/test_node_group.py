@@ -88,7 +88,10 @@ def test_without_a_job_no_head_node_and_no_agent(mocks, make_config):
 
 
 def _no_agent(text):
-    assert "nodeagent" not in text and "/fsx" in text
+    # no job: neither the agent's job unit nor its bundle; the /scratch unit runs on every node
+    assert "trainstack-job.service" not in text.replace("Before=trainstack-job.service", "")
+    assert "nodeagent run" not in text and "/fsx" in text
+    assert "systemctl enable --now trainstack-scratch.service" in text
 
 
 @pulumi.runtime.test

@@ -7,6 +7,7 @@ Hand-checked prices are in the comments; fixture provenance in fixtures/alicloud
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import shutil
 from urllib.parse import parse_qsl, urlsplit
@@ -206,9 +207,9 @@ def test_a_type_without_a_price_is_skipped_and_none_priced_is_an_error(http):
 
 
 def test_a_region_or_type_the_snapshot_does_not_list_is_refused():
-    assert fetch_one_line_error(regions=["cn-shenzhen"]) == (
-        "alicloud: no known GPU type in 'cn-shenzhen'; the types come from alicloud_payg_cny.csv, which lists "
-        "cn-beijing, cn-hangzhou, cn-shanghai, cn-wulanchabu")
+    assert fetch_one_line_error(regions=["cn-qingdao"]) == (
+        "alicloud: no known GPU type in 'cn-qingdao'; the types come from alicloud_payg_cny.csv, which lists "
+        "cn-beijing, cn-hangzhou, cn-shanghai, cn-shenzhen, cn-wulanchabu, cn-zhangjiakou")
     assert fetch_one_line_error(types=["ecs.gn9x.99xlarge"]) == (
         "alicloud: unknown instance type ecs.gn9x.99xlarge; alicloud_payg_cny.csv lists the known ones")
 
@@ -229,6 +230,7 @@ def test_refresh_replaces_the_snapshot_rows_of_the_refreshed_types_and_region(ht
     ebm_answers(http)
     before = (data / "alicloud.csv").read_text().splitlines()
     others = {name: body for name, body in files(data).items() if name not in ("alicloud.csv", "catalog.json")}
+    version = json.loads((data / "catalog.json").read_text())["version"]
     summary = refresh("alicloud", ["cn-beijing"], data, lambda _: None, TODAY, instance_types=TYPES)
     after = (data / "alicloud.csv").read_text().splitlines()
     refreshed = [line for line in before[1:] if ",cn-beijing," in line and (f",{GN7I}," in line or f",{EBM}," in line)]
@@ -236,13 +238,13 @@ def test_refresh_replaces_the_snapshot_rows_of_the_refreshed_types_and_region(ht
     assert set(before[1:]) - set(refreshed) <= set(after)  # every other snapshot row kept byte for byte
     assert len(after) == len(before) + 2  # the gn7i row became three zone rows
     assert all(files(data)[name] == body for name, body in others.items())
-    assert summary.rows == 4 and summary.snapshot == data / "snapshots" / "alicloud-2026-11-29-a778555dbc.csv"
+    assert summary.rows == 4 and summary.snapshot == data / "snapshots" / f"alicloud-{version}.csv"
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=dt.date(2026, 11, 29))
     rows = {(o.instance_type, o.zone): o for o in load_catalog(data, providers=("alicloud",)).offerings}
     h = rows[(GN7I, "cn-beijing-h")]
     assert (h.source, h.price_note, h.catalog_date) == ("alicloud-ecs-price-api", "", TODAY)
     assert h.on_demand_usd_per_hour == pytest.approx(9.5326 / 7) and h.spot_usd_per_hour == pytest.approx(1.8112 / 7)
-    assert rows[(GN7I, "cn-hangzhou")].price_note.startswith("estimate: third-party snapshot")
+    assert rows[(GN7I, "cn-hangzhou")].price_note.startswith("estimate: third-party CNY list price seen 2024-12-30")
 
 
 def test_a_failing_refresh_changes_no_byte(http, data):
