@@ -65,7 +65,9 @@ def main() -> None:
         scaled_plan_seconds(2, project, 1)  # warm imports
         hundred = scaled_plan_seconds(100, project, args.runs)
         thousand = scaled_plan_seconds(1000, project, max(1, args.runs - 1))
-    print(f"plan 100 nodes: {hundred:.2f} s; 1,000 nodes: {thousand:.2f} s; ratio {thousand / hundred:.1f}x (target <= 10x)")
+    print(
+        f"plan 100 nodes: {hundred:.2f} s; 1,000 nodes: {thousand:.2f} s; ratio {thousand / hundred:.1f}x (target <= 10x)"
+    )
 
 
 if __name__ == "__main__":

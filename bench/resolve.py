@@ -96,15 +96,23 @@ def main() -> None:
         spec_path.write_text(WORKLOAD)
         wall, cpu = end_to_end(spec_path, args.runs)
         startup = python_times("pass", args.runs)
-        typer_path = python_times("import sys; from trainstack.cli import app; "
-                                  f"app(['resolve', {str(spec_path)!r}, '--json'], standalone_mode=False)", args.runs)
-        imports = python_times("import os; os.environ['PYDANTIC_DISABLE_PLUGINS'] = '__all__'; "
-                               "from trainstack.entry import _skip_plugin_scan; _skip_plugin_scan(); "
-                               "import trainstack.resolve_cmd, profiles.resolver, profiles.spec, "
-                               "profiles.catalog.loader", args.runs)
+        typer_path = python_times(
+            "import sys; from trainstack.cli import app; "
+            f"app(['resolve', {str(spec_path)!r}, '--json'], standalone_mode=False)",
+            args.runs,
+        )
+        imports = python_times(
+            "import os; os.environ['PYDANTIC_DISABLE_PLUGINS'] = '__all__'; "
+            "from trainstack.entry import _skip_plugin_scan; _skip_plugin_scan(); "
+            "import trainstack.resolve_cmd, profiles.resolver, profiles.spec, "
+            "profiles.catalog.loader",
+            args.runs,
+        )
         rows, loads, resolves = in_process(spec_path, args.runs)
-    print(f"end to end (trainstack resolve --json): best {min(wall):.3f} s, median {statistics.median(wall):.3f} s, "
-          f"target < 0.150 s; CPU best {min(cpu):.3f} s")
+    print(
+        f"end to end (trainstack resolve --json): best {min(wall):.3f} s, median {statistics.median(wall):.3f} s, "
+        f"target < 0.150 s; CPU best {min(cpu):.3f} s"
+    )
     print(f"python start-up alone: best {min(startup):.3f} s; start-up + resolve imports: best {min(imports):.3f} s")
     print(f"the same command through the typer app: best {min(typer_path):.3f} s")
     print(f"catalog load: best {min(loads) * 1000:.1f} ms for {rows} offerings")

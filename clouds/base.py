@@ -76,15 +76,18 @@ class Mock:
     prefixes: tuple[str, ...]
     outputs: Callable[[str, str, Mapping[str, Any], str], tuple[str | None, dict[str, Any]]]
     invoke: Callable[[str, Mapping[str, Any], str, str | None], dict[str, Any] | None] = (
-        lambda token, args, region, zone: None)
+        lambda token, args, region, zone: None
+    )
 
 
 def fixed_answers(answers: Mapping[str, Mapping[str, Any]]) -> Callable[..., dict[str, Any] | None]:
     """A `Mock.invoke` from fixed answers by token, each made to follow the call
     (`follow_lookup`)."""
+
     def invoke(token: str, args: Mapping[str, Any], region: str, zone: str | None) -> dict[str, Any] | None:
         answer = answers.get(token)
         return None if answer is None else follow_lookup(dict(answer), args, zone)
+
     return invoke
 
 

@@ -68,8 +68,14 @@ def reject_unsupported(args: ClusterConfig, fields: tuple[str, ...], cloud: str,
             raise ValueError(f"{field}: not supported by the {cloud} component yet ({why}); remove {field}")
 
 
-def check_zone_in_region(args: ClusterConfig, cloud: str, region_shape: re.Pattern[str], region_example: str,
-                         separator: str, also: tuple[str, ...] = ()) -> None:
+def check_zone_in_region(
+    args: ClusterConfig,
+    cloud: str,
+    region_shape: re.Pattern[str],
+    region_example: str,
+    separator: str,
+    also: tuple[str, ...] = (),
+) -> None:
     """The zone must be a zone id `<region><separator><letter>` of the stack's region.
 
     For clouds whose zone ids extend the region id by one letter (Huawei Cloud `cn-north-4a`,

@@ -59,8 +59,10 @@ def _check_provider(provider: Any) -> None:
         return  # a missing provider is the model's to report
     near = difflib.get_close_matches(str(provider).lower(), list(CLOUDS), n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""
-    raise ConfigError(f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: "
-                      f"{', '.join(sorted(CLOUDS))}; fix the stack file or rerun `trainstack resolve --write-stack`")
+    raise ConfigError(
+        f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: "
+        f"{', '.join(sorted(CLOUDS))}; fix the stack file or rerun `trainstack resolve --write-stack`"
+    )
 
 
 def _one_line(exc: ValidationError) -> str:
@@ -69,10 +71,7 @@ def _one_line(exc: ValidationError) -> str:
     field = "".join(f".{part}" for part in first["loc"])
     more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
     message = worded(first, ClusterConfig)
-    return (
-        f"{CONFIG_KEY}{field}: {message}{more}; fix the stack file "
-        "or rerun `trainstack resolve --write-stack`"
-    )
+    return f"{CONFIG_KEY}{field}: {message}{more}; fix the stack file or rerun `trainstack resolve --write-stack`"
 
 
 def provider_region_key(provider: str) -> str:

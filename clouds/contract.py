@@ -16,9 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from clouds.healing import check_job
-
 from clouds.data import DataConfig, data_problem
+from clouds.healing import check_job
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
@@ -63,12 +62,8 @@ class FileSystemConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use
 
     capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
-    throughput_mbps_per_tib: int = Field(
-        default=250, gt=0, description="Throughput, MB/s per TiB of capacity."
-    )
-    deployment_type: str | None = Field(
-        default=None, description="Service deployment type, e.g. PERSISTENT_2."
-    )
+    throughput_mbps_per_tib: int = Field(default=250, gt=0, description="Throughput, MB/s per TiB of capacity.")
+    deployment_type: str | None = Field(default=None, description="Service deployment type, e.g. PERSISTENT_2.")
 
 
 class JobConfig(BaseModel):
@@ -106,8 +101,9 @@ class JobConfig(BaseModel):
 
     def model_post_init(self, __context: object) -> None:
         if (self.command is None) == (self.script is None):
-            raise ValueError("job: give exactly one of command (script and arguments) or script "
-                             "(a script on the shared file system)")
+            raise ValueError(
+                "job: give exactly one of command (script and arguments) or script (a script on the shared file system)"
+            )
         for path in (self.workdir, self.checkpoint_dir, self.script):
             if path is not None and not path.startswith("/"):
                 raise ValueError(f"job: {path!r} is not an absolute path on the node; write e.g. /fsx/{path}")
@@ -192,8 +188,11 @@ class ClusterConfig(BaseModel):
     hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")
     deadline_hours: float | None = Field(default=None, gt=0, description="Latest acceptable run time, hours.")
     usd_per_hour: float | None = Field(
-        default=None, ge=0, allow_inf_nan=False,
-        description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).")
+        default=None,
+        ge=0,
+        allow_inf_nan=False,
+        description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).",
+    )
     catalog_version: str = Field(default="unknown", description="Price catalog version.")
     file_system: FileSystemConfig | None = Field(default=None, description="Shared file system.")
     ssh_cidrs: tuple[str, ...] = Field(default=(), description="CIDRs allowed to SSH (port 22).")
@@ -202,23 +201,29 @@ class ClusterConfig(BaseModel):
     tags: dict[str, str] = Field(default_factory=dict, description="Extra cost tags/labels.")
     ssh_public_key: str | None = Field(default=None, description="Admin OpenSSH public key.")
     kms_key_id: str | None = Field(
-        default=None, min_length=1, pattern=r"^\S+$",
+        default=None,
+        min_length=1,
+        pattern=r"^\S+$",
         description="KMS key id to encrypt node disks and the file system with, for clouds that "
-                    "encrypt only with a customer key (Huawei Cloud).")
+        "encrypt only with a customer key (Huawei Cloud).",
+    )
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
 
     def model_post_init(self, __context: object) -> None:
         if self.purchase == "spot" and self.commitment != "none":
-            raise ValueError(f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
-                             "set commitment: none or purchase: on-demand")
+            raise ValueError(
+                f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
+                "set commitment: none or purchase: on-demand"
+            )
         check_job(self.provider, self.job is not None)
         if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
-            raise ValueError(f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
-                             f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number")
+            raise ValueError(
+                f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
+                f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number"
+            )
         if self.job is not None and self.file_system is None:
-            raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system "
-                             "or remove job")
+            raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
         if self.job is not None and self.job.min_nodes is not None and self.job.min_nodes > self.nodes:
             raise ValueError(f"job.min_nodes: {self.job.min_nodes} is more than nodes ({self.nodes})")
         for cidr in self.ssh_cidrs:

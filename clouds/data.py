@@ -66,11 +66,15 @@ def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str 
     """
     link = link_for(provider)
     if link is None:
-        return (f"data.source: {provider} cannot link a bucket to its file system in trainstack yet; "
-                "copy the data onto the file system yourself and drop `data`, or pick another provider")
+        return (
+            f"data.source: {provider} cannot link a bucket to its file system in trainstack yet; "
+            "copy the data onto the file system yourself and drop `data`, or pick another provider"
+        )
     if scheme_of(data.source) != link.SCHEME:
-        return (f"data.source: '{data.source}' is not a {link.SCHEME}:// bucket, the only kind {provider} can link; "
-                f"copy the data to a {link.SCHEME}:// bucket or pick the cloud that holds it")
+        return (
+            f"data.source: '{data.source}' is not a {link.SCHEME}:// bucket, the only kind {provider} can link; "
+            f"copy the data to a {link.SCHEME}:// bucket or pick the cloud that holds it"
+        )
     try:
         link.split_uri(data.source)
     except ValueError as exc:

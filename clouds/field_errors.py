@@ -61,8 +61,10 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         if isinstance(bound, float) and bound_name in ("gt", "lt"):
             example = bound * 2 if bound_name == "gt" and bound else bound / 2
         low = bound_name in ("ge", "gt")
-        return (f"{_shown(value)} is too {'small' if low else 'large'}: the {what} must be "
-                f"{_BOUND_WORDS[bound_name]} {bound:g}; write e.g. {key}: {example:g}")
+        return (
+            f"{_shown(value)} is too {'small' if low else 'large'}: the {what} must be "
+            f"{_BOUND_WORDS[bound_name]} {bound:g}; write e.g. {key}: {example:g}"
+        )
     if kind == "string_pattern_mismatch":
         rule = PATTERNS.get(ctx.get("pattern", ""), f"text matching {ctx.get('pattern')}")
         return f"{_shown(value)} cannot be used as the {what}: write {rule}"

@@ -16,6 +16,7 @@ from clouds.base import load
 from clouds.contract import FileSystemConfig
 from clouds.registry import CLOUDS
 
+
 def _rule(provider: str) -> Callable[[FileSystemConfig], Any] | None:
     """The cloud's sizing rule (`Cloud.file_system`) taking a `FileSystemConfig`; None without one."""
     found = CLOUDS.get(provider)
@@ -54,8 +55,10 @@ def rounding_note(provider: str, fs: FileSystemConfig) -> str:
     made = provisioned_gib(provider, fs)
     if made is None or made <= fs.capacity_gib:
         return ""
-    return (f"file_system: {fs.capacity_gib:,} GiB asked; {provider} creates {made:,.0f} GiB, the next size its "
-            "file system accepts (priced and provisioned at that size)")
+    return (
+        f"file_system: {fs.capacity_gib:,} GiB asked; {provider} creates {made:,.0f} GiB, the next size its "
+        "file system accepts (priced and provisioned at that size)"
+    )
 
 
 def file_system_problem(provider: str, fs: FileSystemConfig) -> str | None:
@@ -107,6 +110,8 @@ def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSyste
     fields = made._asdict()
     for key, scale in (("storage_capacity_gib", 1), ("capacity_gib", 1), ("size_gib", 1), ("capacity_tib", 1024)):
         if key in fields:
-            label = " ".join([CLOUDS[provider].file_system.service, *(v for v in fields.values() if isinstance(v, str))])
+            label = " ".join(
+                [CLOUDS[provider].file_system.service, *(v for v in fields.values() if isinstance(v, str))]
+            )
             return CreatedFileSystem(label, float(fields[key] * scale))
     return None

@@ -36,18 +36,30 @@ class Healing:
 
 
 def _manual(cloud: str) -> Healing:
-    return Healing(False, False, MANUAL_RESTART_HOURS,
-                   f"nodes are not replaced automatically on {cloud}: after an interruption run `pulumi up` "
-                   f"and restart the job (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h)")
+    return Healing(
+        False,
+        False,
+        MANUAL_RESTART_HOURS,
+        f"nodes are not replaced automatically on {cloud}: after an interruption run `pulumi up` "
+        f"and restart the job (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h)",
+    )
 
 
 HEALING: dict[str, Healing] = {
-    "aws": Healing(True, True, GROUP_RESTART_HOURS,
-                   "nodes are an Auto Scaling group: a lost node is replaced and rejoins the job "
-                   f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)"),
-    "azure": Healing(True, False, GROUP_RESTART_HOURS,
-                     "the scale set restores evicted spot VMs and repairs unhealthy ones "
-                     f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption); the job is restarted by hand"),
+    "aws": Healing(
+        True,
+        True,
+        GROUP_RESTART_HOURS,
+        "nodes are an Auto Scaling group: a lost node is replaced and rejoins the job "
+        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
+    ),
+    "azure": Healing(
+        True,
+        False,
+        GROUP_RESTART_HOURS,
+        "the scale set restores evicted spot VMs and repairs unhealthy ones "
+        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption); the job is restarted by hand",
+    ),
     "gcp": _manual("GCP (spot VMs stop and stay stopped)"),
     "huaweicloud": _manual("Huawei Cloud"),
     "volcengine": _manual("Volcengine"),
@@ -70,5 +82,7 @@ def check_job(provider: str, has_job: bool) -> None:
     """
     if has_job and not healing(provider).runs_job:
         runs = ", ".join(name for name, h in HEALING.items() if h.runs_job)
-        raise ValueError(f"job: the {provider} component does not run a job yet (the node agent ships on {runs}); "
-                         "remove job and start torchrun by hand, or choose one of those clouds")
+        raise ValueError(
+            f"job: the {provider} component does not run a job yet (the node agent ships on {runs}); "
+            "remove job and start torchrun by hand, or choose one of those clouds"
+        )

@@ -55,8 +55,7 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
     }
 
 
-def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str,
-               env_file: str) -> str:
+def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> str:
     """Bash for one node's bootstrap: unpack the agent, write the job, start `role`'s unit.
 
     Args:

@@ -38,4 +38,6 @@ def component_for(provider: str) -> type:
         found = CLOUDS[provider]
         raise ModuleNotFoundError(
             f"provider '{provider}': the {found.display_name} component needs {found.sdk} ({exc.name} is not "
-            f"installed); install it with: pip install 'trainstack[{found.extra}]'", name=exc.name) from None
+            f"installed); install it with: pip install 'trainstack[{found.extra}]'",
+            name=exc.name,
+        ) from None

@@ -25,8 +25,11 @@ HOSTS: dict[tuple[str, int], tuple[str, ...]] = {
     # N1 GPUs (v8 README): one n1-standard host with 8 vCPUs per GPU. The README's examples
     # pair n1-standard-8 with one T4 or V100; GCP's per-GPU vCPU limits are not in
     # reference-facts, so 8 vCPUs per GPU is unsourced [within GCP's limits as documented].
-    **{(gpu, n): (f"n1-standard-{8 * n}",) for gpu, counts in
-       (("T4", (1, 2, 4)), ("V100", (1, 2, 4, 8)), ("P100", (1, 2, 4)), ("P4", (1, 2, 4))) for n in counts},
+    **{
+        (gpu, n): (f"n1-standard-{8 * n}",)
+        for gpu, counts in (("T4", (1, 2, 4)), ("V100", (1, 2, 4, 8)), ("P100", (1, 2, 4)), ("P4", (1, 2, 4)))
+        for n in counts
+    },
 }
 
 # Machine type -> (GPU network kind, max total bandwidth Gbps) from G1/G4/G5.

@@ -39,24 +39,28 @@ class AwsVcpuQuotas(NamedTuple):
 
 
 _P = AwsVcpuQuotas("L-417A185B", "Running On-Demand P instances", "L-7212CCBC", "All P Spot Instance Requests")
-_G = AwsVcpuQuotas("L-DB2E81BA", "Running On-Demand G and VT instances",
-                   "L-3819A6DF", "All G and VT Spot Instance Requests")
+_G = AwsVcpuQuotas(
+    "L-DB2E81BA", "Running On-Demand G and VT instances", "L-3819A6DF", "All G and VT Spot Instance Requests"
+)
 # Family letters (the instance type's leading letters) -> quotas (Q1, Q2, Q3).
 AWS_VCPU_QUOTAS: dict[str, AwsVcpuQuotas] = {
     "p": _P,
     "g": _G,
     "gr": _G,
     "vt": _G,
-    "inf": AwsVcpuQuotas("L-1945791B", "Running On-Demand Inf instances",
-                         "L-B5D1601B", "All Inf Spot Instance Requests"),
-    "trn": AwsVcpuQuotas("L-2C3B7624", "Running On-Demand Trn instances",
-                         "L-5480EFD2", "All Trn Spot Instance Requests"),
-    "dl": AwsVcpuQuotas("L-6E869C2A", "Running On-Demand DL instances",
-                        "L-85EED4F7", "All DL Spot Instance Requests"),
+    "inf": AwsVcpuQuotas(
+        "L-1945791B", "Running On-Demand Inf instances", "L-B5D1601B", "All Inf Spot Instance Requests"
+    ),
+    "trn": AwsVcpuQuotas(
+        "L-2C3B7624", "Running On-Demand Trn instances", "L-5480EFD2", "All Trn Spot Instance Requests"
+    ),
+    "dl": AwsVcpuQuotas("L-6E869C2A", "Running On-Demand DL instances", "L-85EED4F7", "All DL Spot Instance Requests"),
 }
 AWS_STANDARD_QUOTAS = AwsVcpuQuotas(
-    "L-1216C47A", "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances",
-    "L-34B43A08", "All Standard (A, C, D, H, I, M, R, T, Z) Spot Instance Requests",
+    "L-1216C47A",
+    "Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances",
+    "L-34B43A08",
+    "All Standard (A, C, D, H, I, M, R, T, Z) Spot Instance Requests",
 )
 
 # Normalized accelerator -> Compute Engine regional GPU quota metric (Q4).

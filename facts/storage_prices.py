@@ -69,13 +69,15 @@ def _fsx(tier: int) -> StoragePrice:
     if tier == 125:
         return StoragePrice(_FSX, _FSX_125, "USD", "GB", "us-east-1", "F5 (third-party)", "undated", True)
     derived = _FSX_125 * _FJ1_HOURLY[tier] / _FJ1_HOURLY[125]
-    return StoragePrice(_FSX, derived, "USD", "GB", "us-east-1", "F5 x FJ1 tier ratio (third-party)",
-                        "2022-09-03 (FJ1 ratio)", True)
+    return StoragePrice(
+        _FSX, derived, "USD", "GB", "us-east-1", "F5 x FJ1 tier ratio (third-party)", "2022-09-03 (FJ1 ratio)", True
+    )
 
 
 def _huawei(per_gb: float) -> StoragePrice:
-    return StoragePrice("SFS Turbo HPC", per_gb, "CNY", "GB", "cn-north-4", "H1 (third-party citing official)",
-                        "2026-07", True)
+    return StoragePrice(
+        "SFS Turbo HPC", per_gb, "CNY", "GB", "cn-north-4", "H1 (third-party citing official)", "2026-07", True
+    )
 
 
 STORAGE_PRICES: dict[tuple[str, int], StoragePrice] = {

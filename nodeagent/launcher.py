@@ -63,7 +63,9 @@ def torchrun_argv(job: NodeJob, local_addr: str) -> list[str]:
     """
     conf = {"is_host": "false", **job.rdzv_conf}  # the head node, not a worker, hosts the store
     argv = [
-        job.python, "-m", "torch.distributed.run",
+        job.python,
+        "-m",
+        "torch.distributed.run",
         f"--nnodes={job.min_nodes}:{job.max_nodes}",
         f"--nproc-per-node={job.nproc_per_node}",
         "--rdzv-backend=c10d",
@@ -130,5 +132,3 @@ def _open_log(job: NodeJob, addr: str):
         return None
     Path(job.log_dir).mkdir(parents=True, exist_ok=True)
     return open(Path(job.log_dir) / f"launcher-{addr}.log", "ab")
-
-

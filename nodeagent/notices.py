@@ -65,8 +65,9 @@ class Notice:
     ack: Callable[[], None] | None = None
 
 
-def _http(url: str, method: str = "GET", headers: dict | None = None, body: bytes | None = None,
-          timeout: float = 2.0) -> tuple[int, dict[str, str], str]:
+def _http(
+    url: str, method: str = "GET", headers: dict | None = None, body: bytes | None = None, timeout: float = 2.0
+) -> tuple[int, dict[str, str], str]:
     """(status, headers, text) of one request; an HTTP error status is returned, not raised.
 
     Raises:
@@ -90,8 +91,11 @@ class AwsImds:
 
     def _fresh_token(self) -> str:
         if self._token is None or time.monotonic() >= self._expires:
-            status, _, text = _http(f"{self.base}/latest/api/token", "PUT",
-                                    {"X-aws-ec2-metadata-token-ttl-seconds": str(AWS_TOKEN_TTL_SECONDS)})
+            status, _, text = _http(
+                f"{self.base}/latest/api/token",
+                "PUT",
+                {"X-aws-ec2-metadata-token-ttl-seconds": str(AWS_TOKEN_TTL_SECONDS)},
+            )
             if status != 200:
                 raise OSError(f"IMDSv2 token: HTTP {status}")
             self._token, self._expires = text.strip(), time.monotonic() + AWS_TOKEN_TTL_SECONDS - 60
@@ -100,8 +104,9 @@ class AwsImds:
     def get(self, path: str) -> tuple[int, str]:
         """GET a meta-data path with the token; (status, text); 404 means no such item."""
         for _ in range(2):
-            status, _, text = _http(f"{self.base}/latest/meta-data/{path}",
-                                    headers={"X-aws-ec2-metadata-token": self._fresh_token()})
+            status, _, text = _http(
+                f"{self.base}/latest/meta-data/{path}", headers={"X-aws-ec2-metadata-token": self._fresh_token()}
+            )
             if status != 401:
                 return status, text
             self._token = None
@@ -152,8 +157,10 @@ class AzureScheduledEvents:
 
     def _my_name(self) -> str | None:
         if self._vm_name is None:
-            status, _, text = _http(f"{self.base}/metadata/instance/compute/name"
-                                    "?api-version=2021-02-01&format=text", headers={"Metadata": "true"})
+            status, _, text = _http(
+                f"{self.base}/metadata/instance/compute/name?api-version=2021-02-01&format=text",
+                headers={"Metadata": "true"},
+            )
             self._vm_name = text.strip() if status == 200 else ""
         return self._vm_name or None
 
@@ -168,8 +175,13 @@ class AzureScheduledEvents:
             if resources and name and name not in resources:
                 continue
             event_id = event["EventId"]
-            return Notice("azure", self.KINDS[event["EventType"]], event_id, event.get("NotBefore") or None,
-                          ack=functools.partial(self.acknowledge, event_id))
+            return Notice(
+                "azure",
+                self.KINDS[event["EventType"]],
+                event_id,
+                event.get("NotBefore") or None,
+                ack=functools.partial(self.acknowledge, event_id),
+            )
         return None
 
     def acknowledge(self, event_id: str) -> None:
@@ -223,8 +235,9 @@ def sources_for(cloud: str, base: str | None = None) -> list:
     ]
 
 
-def watch(sources: list, on_notice: Callable[[Notice], None], stop: threading.Event,
-          interval: float = 1.0) -> list[threading.Thread]:
+def watch(
+    sources: list, on_notice: Callable[[Notice], None], stop: threading.Event, interval: float = 1.0
+) -> list[threading.Thread]:
     """Start one daemon thread per source; the first notice calls `on_notice` and sets `stop`.
 
     Args:
@@ -244,16 +257,22 @@ def watch(sources: list, on_notice: Callable[[Notice], None], stop: threading.Ev
                 notice = None
                 stop.wait(interval)
             if notice is not None and fired.acquire(blocking=False):
-                log.warning("interruption notice: %s %s %s (not before %s)",
-                            notice.cloud, notice.kind, notice.detail, notice.not_before)
+                log.warning(
+                    "interruption notice: %s %s %s (not before %s)",
+                    notice.cloud,
+                    notice.kind,
+                    notice.detail,
+                    notice.not_before,
+                )
                 stop.set()
                 on_notice(notice)
                 return
             if not source.waits:
                 stop.wait(interval)
 
-    threads = [threading.Thread(target=loop, args=(s,), daemon=True, name=f"notice-{type(s).__name__}")
-               for s in sources]
+    threads = [
+        threading.Thread(target=loop, args=(s,), daemon=True, name=f"notice-{type(s).__name__}") for s in sources
+    ]
     for thread in threads:
         thread.start()
     return threads

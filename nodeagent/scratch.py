@@ -59,8 +59,9 @@ class Disk:
     mountpoint: str | None = None
 
 
-def plan(disks: Sequence[Disk], array: Disk | None, mounted_at_target: bool,
-         mount_point: str = MOUNT_POINT) -> list[list[str]]:
+def plan(
+    disks: Sequence[Disk], array: Disk | None, mounted_at_target: bool, mount_point: str = MOUNT_POINT
+) -> list[list[str]]:
     """The commands that make `mount_point` a scratch file system over `disks`.
 
     Args:
@@ -91,16 +92,21 @@ def plan(disks: Sequence[Disk], array: Disk | None, mounted_at_target: bool,
         if all(d.fstype == "linux_raid_member" for d in disks):
             steps.append(["mdadm", "--assemble", ARRAY, *paths])  # same host after a reboot
         else:
-            steps.append(["mdadm", "--create", ARRAY, "--level=0", "--force", "--run",
-                          f"--raid-devices={len(paths)}", *paths])
+            steps.append(
+                ["mdadm", "--create", ARRAY, "--level=0", "--force", "--run", f"--raid-devices={len(paths)}", *paths]
+            )
         target = Disk(ARRAY, None if steps[0][1] == "--create" else "unknown")
     if target.fstype is None:
         steps.append(["mkfs.ext4", "-F", "-q", "-m", "0", "-L", LABEL, target.path])
     elif target.fstype == "unknown":  # an assembled array: format only if it carries nothing
         steps.append(["sh", "-c", f"blkid {target.path} >/dev/null || mkfs.ext4 -F -q -m 0 -L {LABEL} {target.path}"])
     cache = f"{mount_point.rstrip('/')}/{CACHE_DIR}"
-    steps += [["mkdir", "-p", mount_point], ["mount", "-o", "noatime", target.path, mount_point],
-              ["mkdir", "-p", cache], ["chmod", "1777", mount_point, cache]]
+    steps += [
+        ["mkdir", "-p", mount_point],
+        ["mount", "-o", "noatime", target.path, mount_point],
+        ["mkdir", "-p", cache],
+        ["chmod", "1777", mount_point, cache],
+    ]
     return steps
 
 
@@ -167,8 +173,10 @@ def main(argv: Sequence[str] | None = None, run: Callable[[list[str]], str] = _r
         disks = [Disk(p, _fstype(p, run)) for p in args.devices]
     else:
         listing = json.loads(run(["lsblk", "--json", "--nodeps", "-o", "PATH,MODEL,TYPE,FSTYPE,MOUNTPOINT"]))
-        disks = [Disk(d.path, d.fstype or _fstype(d.path, run), d.mountpoint)
-                 for d in local_disks(listing, _gcp_local_ssds())]
+        disks = [
+            Disk(d.path, d.fstype or _fstype(d.path, run), d.mountpoint)
+            for d in local_disks(listing, _gcp_local_ssds())
+        ]
     mounted = _is_mounted(args.mount_point)
     array = Disk(ARRAY, "unknown") if len(disks) > 1 and os.path.exists(ARRAY) else None
     try:

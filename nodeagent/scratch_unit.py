@@ -20,35 +20,39 @@ _SOURCE = Path(__file__).resolve().parent / "scratch.py"
 
 def unit_text() -> str:
     """The oneshot unit: assemble and mount `/scratch` once per boot, before the job."""
-    return "\n".join([
-        "[Unit]",
-        "Description=trainstack /scratch on local NVMe (ephemeral cache)",
-        "DefaultDependencies=no",
-        "After=local-fs-pre.target systemd-udev-settle.service",
-        "Before=trainstack-job.service",
-        "[Service]",
-        "Type=oneshot",
-        "RemainAfterExit=yes",
-        f"ExecStart=/usr/bin/python3 {SCRIPT}",
-        "SuccessExitStatus=1",  # a disk in use elsewhere: logged, never blocks the boot
-        "[Install]",
-        "WantedBy=multi-user.target",
-        "",
-    ])
+    return "\n".join(
+        [
+            "[Unit]",
+            "Description=trainstack /scratch on local NVMe (ephemeral cache)",
+            "DefaultDependencies=no",
+            "After=local-fs-pre.target systemd-udev-settle.service",
+            "Before=trainstack-job.service",
+            "[Service]",
+            "Type=oneshot",
+            "RemainAfterExit=yes",
+            f"ExecStart=/usr/bin/python3 {SCRIPT}",
+            "SuccessExitStatus=1",  # a disk in use elsewhere: logged, never blocks the boot
+            "[Install]",
+            "WantedBy=multi-user.target",
+            "",
+        ]
+    )
 
 
 def install_script() -> str:
     """Bash that writes the script (docstrings dropped, gzip, base64: user data is small) and the unit, enables it and
     runs it now (first boot)."""
     encoded = base64.b64encode(gzip.compress(compact_source(_SOURCE.read_text(encoding="utf-8")), mtime=0)).decode()
-    return "\n".join([
-        "# trainstack /scratch: local NVMe as one ephemeral RAID0 cache",
-        f"mkdir -p {Path(SCRIPT).parent}",
-        f"echo '{encoded}' | base64 -d | gunzip > {SCRIPT}",
-        f"cat > /etc/systemd/system/{UNIT} <<'TRAINSTACK_SCRATCH'",
-        unit_text(),
-        "TRAINSTACK_SCRATCH",
-        "systemctl daemon-reload",
-        f"systemctl enable --now {UNIT} || true",
-        "",
-    ])
+    return "\n".join(
+        [
+            "# trainstack /scratch: local NVMe as one ephemeral RAID0 cache",
+            f"mkdir -p {Path(SCRIPT).parent}",
+            f"echo '{encoded}' | base64 -d | gunzip > {SCRIPT}",
+            f"cat > /etc/systemd/system/{UNIT} <<'TRAINSTACK_SCRATCH'",
+            unit_text(),
+            "TRAINSTACK_SCRATCH",
+            "systemctl daemon-reload",
+            f"systemctl enable --now {UNIT} || true",
+            "",
+        ]
+    )

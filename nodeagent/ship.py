@@ -33,7 +33,11 @@ def compact_source(text: str) -> bytes:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 first.value.value = ""
     return (ast.unparse(tree) + "\n").encode()
 
@@ -53,25 +57,27 @@ def bundle() -> str:
 
 def unit_text(unit: str, exec_start: str, mount_point: str, stop_seconds: int) -> str:
     """A systemd unit running one agent unit (`job` on workers, `rendezvous` on the head)."""
-    return "\n".join([
-        "[Unit]",
-        f"Description=trainstack {unit} (node agent)",
-        "Wants=network-online.target",
-        "After=network-online.target remote-fs.target",
-        f"RequiresMountsFor={mount_point}",
-        "StartLimitIntervalSec=600",
-        "StartLimitBurst=5",
-        "[Service]",
-        f"Environment=PYTHONPATH={AGENT_DIR}",
-        f"ExecStart={exec_start}",
-        "Restart=on-failure",
-        "RestartSec=10",
-        "KillMode=mixed",
-        f"TimeoutStopSec={stop_seconds}",
-        "[Install]",
-        "WantedBy=multi-user.target",
-        "",
-    ])
+    return "\n".join(
+        [
+            "[Unit]",
+            f"Description=trainstack {unit} (node agent)",
+            "Wants=network-online.target",
+            "After=network-online.target remote-fs.target",
+            f"RequiresMountsFor={mount_point}",
+            "StartLimitIntervalSec=600",
+            "StartLimitBurst=5",
+            "[Service]",
+            f"Environment=PYTHONPATH={AGENT_DIR}",
+            f"ExecStart={exec_start}",
+            "Restart=on-failure",
+            "RestartSec=10",
+            "KillMode=mixed",
+            f"TimeoutStopSec={stop_seconds}",
+            "[Install]",
+            "WantedBy=multi-user.target",
+            "",
+        ]
+    )
 
 
 def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 130) -> str:
@@ -94,17 +100,19 @@ def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 1
     else:
         raise ValueError(f"role: {role!r}; one of worker, head")
     path = UNIT_FILE.format(unit=unit)
-    return "\n".join([
-        "# trainstack node agent",
-        f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
-        f"echo '{bundle()}' | base64 -d | tar -xz -C {AGENT_DIR}",
-        f"cat > {JOB_FILE} <<'TRAINSTACK_JOB'",
-        json.dumps(job, sort_keys=True),
-        "TRAINSTACK_JOB",
-        f"cat > {path} <<'TRAINSTACK_UNIT'",
-        unit_text(unit, exec_start, mount_point, stop_seconds),
-        "TRAINSTACK_UNIT",
-        "systemctl daemon-reload",
-        f"systemctl enable --now trainstack-{unit}.service",
-        "",
-    ])
+    return "\n".join(
+        [
+            "# trainstack node agent",
+            f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
+            f"echo '{bundle()}' | base64 -d | tar -xz -C {AGENT_DIR}",
+            f"cat > {JOB_FILE} <<'TRAINSTACK_JOB'",
+            json.dumps(job, sort_keys=True),
+            "TRAINSTACK_JOB",
+            f"cat > {path} <<'TRAINSTACK_UNIT'",
+            unit_text(unit, exec_start, mount_point, stop_seconds),
+            "TRAINSTACK_UNIT",
+            "systemctl daemon-reload",
+            f"systemctl enable --now trainstack-{unit}.service",
+            "",
+        ]
+    )

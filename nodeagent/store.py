@@ -13,8 +13,12 @@ from datetime import timedelta
 from nodeagent.job import RDZV_PORT
 
 
-def serve(port: int = RDZV_PORT, host: str = "0.0.0.0", ready: threading.Event | None = None,
-          stop: threading.Event | None = None) -> None:
+def serve(
+    port: int = RDZV_PORT,
+    host: str = "0.0.0.0",
+    ready: threading.Event | None = None,
+    stop: threading.Event | None = None,
+) -> None:
     """Host a multi-tenant TCPStore on `host:port` until `stop` is set (forever by default).
 
     Raises:
@@ -22,8 +26,9 @@ def serve(port: int = RDZV_PORT, host: str = "0.0.0.0", ready: threading.Event |
     """
     from torch.distributed import TCPStore  # torch only where the store runs
 
-    store = TCPStore(host, port, is_master=True, wait_for_workers=False, multi_tenant=True,
-                     timeout=timedelta(seconds=60))
+    store = TCPStore(
+        host, port, is_master=True, wait_for_workers=False, multi_tenant=True, timeout=timedelta(seconds=60)
+    )
     if ready is not None:
         ready.set()
     (stop or threading.Event()).wait()

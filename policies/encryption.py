@@ -15,40 +15,56 @@ from __future__ import annotations
 
 from typing import Any
 
-from policies.records import INSTANCE, LAUNCH_TEMPLATE, UNKNOWN, is_true as _true
+from policies.records import INSTANCE, LAUNCH_TEMPLATE, UNKNOWN
+from policies.records import is_true as _true
 
 # Encrypted at rest by the platform, always (module docstring).
-PLATFORM_ENCRYPTED = frozenset({
-    "aws:fsx/lustreFileSystem:LustreFileSystem", "azure-native:compute:Disk",
-    "azure-native:compute:VirtualMachine", "azure-native:compute:VirtualMachineScaleSet",
-    "azure-native:storagecache:AmlFilesystem", "gcp:compute/instance:Instance", "gcp:compute/disk:Disk",
-    "gcp:filestore/instance:Instance", "gcp:lustre/instance:Instance", "gcp:tpu/v2Vm:V2Vm",
-})
+PLATFORM_ENCRYPTED = frozenset(
+    {
+        "aws:fsx/lustreFileSystem:LustreFileSystem",
+        "azure-native:compute:Disk",
+        "azure-native:compute:VirtualMachine",
+        "azure-native:compute:VirtualMachineScaleSet",
+        "azure-native:storagecache:AmlFilesystem",
+        "gcp:compute/instance:Instance",
+        "gcp:compute/disk:Disk",
+        "gcp:filestore/instance:Instance",
+        "gcp:lustre/instance:Instance",
+        "gcp:tpu/v2Vm:V2Vm",
+    }
+)
 ALI_INSTANCE, ALI_NAS = "alicloud:ecs/instance:Instance", "alicloud:nas/fileSystem:FileSystem"
 TENCENT_INSTANCE = "tencentcloud:Instance/instance:Instance"
 # Disk types with an encryption flag that needs no customer key: type -> input name.
-DISK_FLAGS = {"aws:ebs/volume:Volume": "encrypted", "aws:efs/fileSystem:FileSystem": "encrypted",
-              "alicloud:ecs/ecsDisk:EcsDisk": "encrypted", "alicloud:ecs/disk:Disk": "encrypted",
-              "tencentcloud:Cbs/storage:Storage": "encrypt"}
+DISK_FLAGS = {
+    "aws:ebs/volume:Volume": "encrypted",
+    "aws:efs/fileSystem:FileSystem": "encrypted",
+    "alicloud:ecs/ecsDisk:EcsDisk": "encrypted",
+    "alicloud:ecs/disk:Disk": "encrypted",
+    "tencentcloud:Cbs/storage:Storage": "encrypt",
+}
 NAS_MANAGED_KEY_TYPES = ("standard", "extreme")  # pulumi-alicloud 4.0.0 `nas.FileSystem.encrypt_type`
 # Huawei encrypts only with a KMS key id: type -> (key input, what), pulumi_huaweicloud 0.0.12.
-HUAWEI_KEYS = {"huaweicloud:Ecs/instance:Instance": ("systemDiskKmsKeyId", "disks"),
-               "huaweicloud:Sfs/turbo:Turbo": ("cryptKeyId", "SFS Turbo file system"),
-               "huaweicloud:Evs/volume:Volume": ("kmsId", "EVS volume")}
-HUAWEI_GAP = ("{what} not encrypted: Huawei encrypts only with a KMS key id ({key}), and none is set; "
-              "set kms_key_id in the stack's trainstack:cluster")
+HUAWEI_KEYS = {
+    "huaweicloud:Ecs/instance:Instance": ("systemDiskKmsKeyId", "disks"),
+    "huaweicloud:Sfs/turbo:Turbo": ("cryptKeyId", "SFS Turbo file system"),
+    "huaweicloud:Evs/volume:Volume": ("kmsId", "EVS volume"),
+}
+HUAWEI_GAP = (
+    "{what} not encrypted: Huawei encrypts only with a KMS key id ({key}), and none is set; "
+    "set kms_key_id in the stack's trainstack:cluster"
+)
 # Data no SDK input encrypts: type -> why (the SDKs as installed).
 NO_ENCRYPTION_INPUT = {
     "tencentcloud:Cfs/fileSystem:FileSystem": "CFS file system not encrypted: tencentcloud-iac-pulumi 0.2.3 "
-                                              "`cfs.FileSystem` has no encryption input",
+    "`cfs.FileSystem` has no encryption input",
     "volcengine:ecs/instance:Instance": "system volume not encrypted: neither pulumi_volcengine 0.0.47 nor "
-                                        "pulumi_volcenginecc 0.0.64 has a volume encryption input",
+    "pulumi_volcenginecc 0.0.64 has a volume encryption input",
     "volcengine:vepfs/fileSystem:FileSystem": "vePFS file system not encrypted: pulumi_volcengine 0.0.47 "
-                                              "`vepfs.FileSystem` has no encryption input",
+    "`vepfs.FileSystem` has no encryption input",
     "pulumi-python:dynamic/baiducloud:BccInstance": "root disk not encrypted: BCC `create_instance_by_spec` "
-                                                    "(bce-python-sdk 0.9.79) takes no root-disk encryption",
+    "(bce-python-sdk 0.9.79) takes no root-disk encryption",
 }
-
 
 
 def disks_encrypted(record: dict[str, Any]) -> list[str]:
@@ -62,25 +78,37 @@ def disks_encrypted(record: dict[str, Any]) -> list[str]:
         ebs = [m.get("ebs") or {} for m in inputs.get("blockDeviceMappings") or [] if isinstance(m, dict)]
         if not ebs:
             return ["root volume not declared; add a blockDeviceMappings entry with ebs.encrypted: true"]
-        return [] if all(_true(e.get("encrypted")) for e in ebs) else \
-            ["EBS volume not encrypted; set blockDeviceMappings[].ebs.encrypted: true"]
+        return (
+            []
+            if all(_true(e.get("encrypted")) for e in ebs)
+            else ["EBS volume not encrypted; set blockDeviceMappings[].ebs.encrypted: true"]
+        )
     if kind == INSTANCE:
         root = inputs.get("rootBlockDevice")
         volumes = [root] if isinstance(root, dict) else []
         volumes += [v for v in inputs.get("ebsBlockDevices") or [] if isinstance(v, dict)]
         if not volumes and not inputs.get("launchTemplate"):
             return ["root volume encryption not set; set rootBlockDevice.encrypted: true"]
-        return [] if all(_true(v.get("encrypted")) for v in volumes) else \
-            ["EBS volume not encrypted; set rootBlockDevice/ebsBlockDevices encrypted: true"]
+        return (
+            []
+            if all(_true(v.get("encrypted")) for v in volumes)
+            else ["EBS volume not encrypted; set rootBlockDevice/ebsBlockDevices encrypted: true"]
+        )
     if kind == ALI_INSTANCE:
-        system = [] if _true(inputs.get("systemDiskEncrypted")) else \
-            ["system disk not encrypted; set systemDiskEncrypted: true (ECS service key, no key id needed)"]
+        system = (
+            []
+            if _true(inputs.get("systemDiskEncrypted"))
+            else ["system disk not encrypted; set systemDiskEncrypted: true (ECS service key, no key id needed)"]
+        )
         return system + _data_disks(inputs, "encrypted")
     if kind == TENCENT_INSTANCE:
         return _data_disks(inputs, "encrypt")
     if kind == ALI_NAS and _nas_type(inputs) in NAS_MANAGED_KEY_TYPES:
-        return [] if str(inputs.get("encryptType")) in ("1", "2", UNKNOWN) else \
-            ["NAS file system not encrypted; set encryptType: 1 (NAS-managed key)"]
+        return (
+            []
+            if str(inputs.get("encryptType")) in ("1", "2", UNKNOWN)
+            else ["NAS file system not encrypted; set encryptType: 1 (NAS-managed key)"]
+        )
     return []
 
 
@@ -103,11 +131,14 @@ def encryption_gaps(record: dict[str, Any]) -> list[str]:
     if kind in NO_ENCRYPTION_INPUT:
         return [NO_ENCRYPTION_INPUT[kind]]
     if kind == TENCENT_INSTANCE:
-        return ["system disk not encrypted: tencentcloud-iac-pulumi 0.2.3 `Instance` has no system-disk "
-                "encryption input"]
+        return [
+            "system disk not encrypted: tencentcloud-iac-pulumi 0.2.3 `Instance` has no system-disk encryption input"
+        ]
     if kind == ALI_NAS and _nas_type(inputs) not in NAS_MANAGED_KEY_TYPES:
-        return [f"{_nas_type(inputs)} file system not encrypted: pulumi-alicloud 4.0.0 `encrypt_type` takes a "
-                "managed key only for standard and extreme NAS"]
+        return [
+            f"{_nas_type(inputs)} file system not encrypted: pulumi-alicloud 4.0.0 `encrypt_type` takes a "
+            "managed key only for standard and extreme NAS"
+        ]
     if kind in HUAWEI_KEYS:
         key, what = HUAWEI_KEYS[kind]
         keys = [inputs.get(key)] + [d.get("kmsKeyId") for d in inputs.get("dataDisks") or [] if isinstance(d, dict)]

@@ -20,8 +20,8 @@ config.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import pulumi
 from pulumi_policy import (
@@ -131,20 +131,26 @@ def validate_budget(args: StackValidationArgs, report_violation: ReportViolation
 def policies(level: EnforcementLevel = EnforcementLevel.MANDATORY) -> list[Policy]:
     """Every trainstack rule as a pulumi-policy policy, enforced at `level`."""
     found: list[Policy] = [
-        ResourceValidationPolicy(name=rule, description=description, validate=resource_validator(rule),
-                                 enforcement_level=level)
+        ResourceValidationPolicy(
+            name=rule, description=description, validate=resource_validator(rule), enforcement_level=level
+        )
         for rule, (description, _) in RESOURCE_RULES.items()
     ]
     found += [
-        StackValidationPolicy(name=rule, description=description, validate=stack_validator(rule),
-                              enforcement_level=level)
+        StackValidationPolicy(
+            name=rule, description=description, validate=stack_validator(rule), enforcement_level=level
+        )
         for rule, (description, _) in STACK_RULES.items()
     ]
-    found.append(StackValidationPolicy(
-        name="budget", description=f"cluster USD/hour within {BUDGET_KEY}", validate=validate_budget,
-        enforcement_level=level,
-        config_schema=PolicyConfigSchema(properties={"max_usd_per_hour": {"type": "number", "minimum": 0}}),
-    ))
+    found.append(
+        StackValidationPolicy(
+            name="budget",
+            description=f"cluster USD/hour within {BUDGET_KEY}",
+            validate=validate_budget,
+            enforcement_level=level,
+            config_schema=PolicyConfigSchema(properties={"max_usd_per_hour": {"type": "number", "minimum": 0}}),
+        )
+    )
     return found
 
 
@@ -164,4 +170,3 @@ def _cluster_price(raw: Any) -> float | None:
 def _stack_config(key: str) -> Any:
     """A stack config value as the CLI hands it to the pack (None when absent)."""
     return pulumi.runtime.get_config(key)
-

@@ -17,15 +17,20 @@ from policies.rules import RESOURCE_RULES, RULE_SCOPES, Violation
 # Stack-level rules over the whole resource list: id -> (description, check).
 STACK_RULES: dict[str, tuple[str, Callable[[list[dict[str, Any]]], list[Violation]]]] = {
     "efa-security-group-self-rule": (
-        "EFA security group allows all traffic to and from itself", stack_rules.efa_self_rule),
+        "EFA security group allows all traffic to and from itself",
+        stack_rules.efa_self_rule,
+    ),
     "spot-needs-checkpoint-storage": (
         "spot capacity only with checkpoint storage (file system or bucket)",
-        stack_rules.spot_has_checkpoint_storage),
+        stack_rules.spot_has_checkpoint_storage,
+    ),
 }
 # Stack rules that apply only to some stacks: id -> (applies to these records?, why n/a otherwise).
 STACK_SCOPES: dict[str, tuple[Callable[[list[dict[str, Any]]], bool], str]] = {
     "efa-security-group-self-rule": (
-        lambda records: stack_rules._efa_security_groups(records) is not None, "no EFA interface in this stack"),
+        lambda records: stack_rules._efa_security_groups(records) is not None,
+        "no EFA interface in this stack",
+    ),
 }
 BUDGET_DESCRIPTION = f"cluster USD/hour within {stack_rules.BUDGET_KEY}"
 

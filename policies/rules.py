@@ -26,6 +26,8 @@ STATEFUL = frozenset().union(*(c.stateful for c in CLOUDS.values()))
 # Resource types whose API takes no tags or labels.
 UNTAGGABLE = frozenset().union(*(c.untaggable for c in CLOUDS.values()))
 EC2_METADATA = frozenset({LAUNCH_TEMPLATE, INSTANCE, "aws:ec2/launchConfiguration:LaunchConfiguration"})
+
+
 @dataclass(frozen=True)
 class Violation:
     """One broken rule.
@@ -47,8 +49,10 @@ def admin_ports_open(record: dict[str, Any]) -> list[str]:
     for source, ports in _world_ingress(record["type"], record["inputs"]):
         exposed = [p for p in ADMIN_PORTS if any(lo <= p <= hi for lo, hi in ports)]
         if exposed:
-            found.append(f"admin port(s) {', '.join(map(str, exposed))} open to {source}; "
-                         "allow only office or bastion CIDRs (or use SSM / IAP / Bastion)")
+            found.append(
+                f"admin port(s) {', '.join(map(str, exposed))} open to {source}; "
+                "allow only office or bastion CIDRs (or use SSM / IAP / Bastion)"
+            )
     return found
 
 
@@ -63,7 +67,7 @@ def imdsv2_required(record: dict[str, Any]) -> list[str]:
     options = options if isinstance(options, dict) else {}
     if options.get("httpEndpoint") == "disabled" or options.get("httpTokens") in ("required", UNKNOWN):
         return []
-    return ["IMDSv1 allowed; set metadataOptions.httpTokens to \"required\""]
+    return ['IMDSv1 allowed; set metadataOptions.httpTokens to "required"']
 
 
 def stateful_protected(record: dict[str, Any]) -> list[str]:
@@ -116,17 +120,21 @@ class Scope:
 
 
 RULE_SCOPES: dict[str, Scope] = {
-    "imdsv2-required": Scope(lambda record: record["type"] in EC2_METADATA,
-                             "no EC2 instance, launch template or launch configuration (IMDSv2 is an EC2 setting)"),
-    "disks-encrypted": Scope(disks_checked, "no disk or file system whose encryption can be checked",
-                             encryption_gaps),
+    "imdsv2-required": Scope(
+        lambda record: record["type"] in EC2_METADATA,
+        "no EC2 instance, launch template or launch configuration (IMDSv2 is an EC2 setting)",
+    ),
+    "disks-encrypted": Scope(disks_checked, "no disk or file system whose encryption can be checked", encryption_gaps),
 }
 
 
 def check_resource(record: dict[str, Any]) -> list[Violation]:
     """All resource rules over one record."""
-    return [Violation(rule, record.get("name"), message)
-            for rule, (_, check) in RESOURCE_RULES.items() for message in check(record)]
+    return [
+        Violation(rule, record.get("name"), message)
+        for rule, (_, check) in RESOURCE_RULES.items()
+        for message in check(record)
+    ]
 
 
 def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[tuple[str, list[tuple[int, int]]]]:

@@ -37,10 +37,14 @@ def efa_self_rule(records: list[dict[str, Any]]) -> list[Violation]:
         for direction in ("ingress", "egress"):
             if not any(d == direction and (group is None or g in (group, UNKNOWN)) for d, g in selfs):
                 where = f"security group {group}" if group else "the EFA security group"
-                found.append(Violation(
-                    "efa-security-group-self-rule", None,
-                    f"EFA in use but {where} has no all-traffic {direction} rule referencing itself; "
-                    f"add one (referencedSecurityGroupId = securityGroupId, ipProtocol -1)"))
+                found.append(
+                    Violation(
+                        "efa-security-group-self-rule",
+                        None,
+                        f"EFA in use but {where} has no all-traffic {direction} rule referencing itself; "
+                        f"add one (referencedSecurityGroupId = securityGroupId, ipProtocol -1)",
+                    )
+                )
     return found
 
 
@@ -48,9 +52,14 @@ def spot_has_checkpoint_storage(records: list[dict[str, Any]]) -> list[Violation
     """Spot capacity can vanish at any time: a spot cluster needs a file system or bucket."""
     spot = [r["name"] for r in records if _is_spot(r)]
     if spot and not any(r["type"] in STATEFUL for r in records):
-        return [Violation("spot-needs-checkpoint-storage", spot[0],
-                          f"{len(spot)} spot node resource(s) but no file system or bucket for "
-                          "checkpoints; add file_system to the cluster or use on-demand")]
+        return [
+            Violation(
+                "spot-needs-checkpoint-storage",
+                spot[0],
+                f"{len(spot)} spot node resource(s) but no file system or bucket for "
+                "checkpoints; add file_system to the cluster or use on-demand",
+            )
+        ]
     return []
 
 
@@ -67,8 +76,10 @@ def budget_limit(value: Any) -> float | None:
     except (TypeError, ValueError):
         limit = -1.0
     if not math.isfinite(limit) or limit <= 0 or isinstance(value, bool):
-        raise ValueError(f"{BUDGET_KEY}: {value!r} is not a positive number of USD/hour; "
-                         "write e.g. `trainstack:max_usd_per_hour: 50`")
+        raise ValueError(
+            f"{BUDGET_KEY}: {value!r} is not a positive number of USD/hour; "
+            "write e.g. `trainstack:max_usd_per_hour: 50`"
+        )
     return limit
 
 
@@ -83,13 +94,23 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
     if max_usd_per_hour is None or (usd_per_hour is not None and usd_per_hour <= max_usd_per_hour):
         return []
     if usd_per_hour is None:
-        return [Violation("budget", None,
-                          f"the cluster's price is unknown, so {BUDGET_KEY} ${max_usd_per_hour:,.2f}/hour cannot "
-                          "be checked; `trainstack plan` says which prices are missing (a `catalog refresh`, "
-                          "or a USD rate for prices in CNY: `catalog refresh-rate`), or remove the budget")]
-    return [Violation("budget", None,
-                      f"cluster costs ${usd_per_hour:,.2f}/hour, over {BUDGET_KEY} "
-                      f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget")]
+        return [
+            Violation(
+                "budget",
+                None,
+                f"the cluster's price is unknown, so {BUDGET_KEY} ${max_usd_per_hour:,.2f}/hour cannot "
+                "be checked; `trainstack plan` says which prices are missing (a `catalog refresh`, "
+                "or a USD rate for prices in CNY: `catalog refresh-rate`), or remove the budget",
+            )
+        ]
+    return [
+        Violation(
+            "budget",
+            None,
+            f"cluster costs ${usd_per_hour:,.2f}/hour, over {BUDGET_KEY} "
+            f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget",
+        )
+    ]
 
 
 def _efa_security_groups(records: list[dict[str, Any]]) -> set[str] | None:
@@ -134,7 +155,10 @@ def _is_spot(record: dict[str, Any]) -> bool:
         return isinstance(market, dict) and market.get("marketType") == "spot"
     if kind == "aws:autoscaling/group:Group":
         distribution = (inputs.get("mixedInstancesPolicy") or {}).get("instancesDistribution") or {}
-        base, above = distribution.get("onDemandBaseCapacity", 0), distribution.get("onDemandPercentageAboveBaseCapacity")
+        base, above = (
+            distribution.get("onDemandBaseCapacity", 0),
+            distribution.get("onDemandPercentageAboveBaseCapacity"),
+        )
         return bool(inputs.get("mixedInstancesPolicy")) and above is not None and above < 100 and not base
     if kind in ("azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine"):
         profile = inputs.get("virtualMachineProfile") or inputs

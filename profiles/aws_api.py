@@ -16,14 +16,28 @@ from profiles.short_text import one_line
 
 # Standard retry mode backs off on throttling before giving up (botocore "standard" mode).
 RETRIES = {"mode": "standard", "max_attempts": 6}
-THROTTLING_CODES = frozenset({
-    "Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException",
-    "RequestThrottled", "SlowDown",
-})
-DENIED_CODES = frozenset({
-    "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "AuthFailure",
-    "UnrecognizedClientException", "InvalidClientTokenId", "ExpiredToken", "ExpiredTokenException",
-})
+THROTTLING_CODES = frozenset(
+    {
+        "Throttling",
+        "ThrottlingException",
+        "RequestLimitExceeded",
+        "TooManyRequestsException",
+        "RequestThrottled",
+        "SlowDown",
+    }
+)
+DENIED_CODES = frozenset(
+    {
+        "AccessDenied",
+        "AccessDeniedException",
+        "UnauthorizedOperation",
+        "AuthFailure",
+        "UnrecognizedClientException",
+        "InvalidClientTokenId",
+        "ExpiredToken",
+        "ExpiredTokenException",
+    }
+)
 CREDENTIALS_FIX = "run `aws configure` or `aws sso login`, or set AWS_PROFILE"
 
 
@@ -71,8 +85,9 @@ def aws_errors(call: str, region: str, error: type[Exception], retry_hint: str) 
     except PaginationError as exc:
         raise error(f"AWS {call} in {region} returned inconsistent pages ({exc}); {retry_hint}") from None
     except EndpointConnectionError:
-        raise error(f"cannot reach the AWS {call} endpoint in {region}; "
-                    "check the network and the region name") from None
+        raise error(
+            f"cannot reach the AWS {call} endpoint in {region}; check the network and the region name"
+        ) from None
     except BotoCoreError as exc:
         raise error(f"AWS {call} in {region} failed ({one_line(exc)}); {retry_hint}") from None
 

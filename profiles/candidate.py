@@ -81,8 +81,15 @@ class Candidate:
         the faster network, then a stable name order."""
         o = self.offering
         return (
-            round(self.usd_total, 6), round(self.hours, 6), PURCHASE_RANK[self.purchase], -(o.network_gbps or 0),
-            o.provider, o.region, o.zone, o.instance_type, self.nodes,
+            round(self.usd_total, 6),
+            round(self.hours, 6),
+            PURCHASE_RANK[self.purchase],
+            -(o.network_gbps or 0),
+            o.provider,
+            o.region,
+            o.zone,
+            o.instance_type,
+            self.nodes,
         )
 
     def speed_key(self) -> tuple:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from clouds.base import Feature, load
 from clouds.data import link_for
+from clouds.healing import healing
 from clouds.registry import CLOUDS
 from facts.local_nvme import local_nvme_gib
 from profiles.candidate import Candidate
@@ -21,7 +22,6 @@ from profiles.catalog.offering import Offering
 from profiles.cost.data_path import DataPath, row_data_path
 from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.estimate import JobHours
-from clouds.healing import healing
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
 from profiles.cost.storage import storage_cost
@@ -35,8 +35,12 @@ NO_SPOT_FROM_STACK = frozenset(name for name, c in CLOUDS.items() if not c.suppo
 
 def held(spec: WorkloadSpec, offering: Offering, nodes: int) -> list:
     """The spec's reservations of `offering`'s type and zone with at least `nodes` nodes."""
-    return [r for r in spec.reservations if (r.provider, r.instance_type, r.zone) ==
-            (offering.provider, offering.instance_type, offering.zone) and r.nodes >= nodes]
+    return [
+        r
+        for r in spec.reservations
+        if (r.provider, r.instance_type, r.zone) == (offering.provider, offering.instance_type, offering.zone)
+        and r.nodes >= nodes
+    ]
 
 
 def _price_notes(offering: Offering) -> tuple[str, ...]:
@@ -75,8 +79,10 @@ def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> 
         return ()
     from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB
 
-    return (f"file system below the {mbps_per_tib} MB/s per TiB asked: Filestore ZONAL writes "
-            f"{FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; the stack says deployment_type: {explicit}",)
+    return (
+        f"file system below the {mbps_per_tib} MB/s per TiB asked: Filestore ZONAL writes "
+        f"{FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; the stack says deployment_type: {explicit}",
+    )
 
 
 def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
@@ -143,8 +149,18 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, storage, notes, job.speed))
     for r in held(spec, offering, nodes):
-        found.append(_candidate(offering, "reservation", nodes, hours_before_purchase, r.usd_per_hour, storage, notes,
-                                reservation_id=r.id))
+        found.append(
+            _candidate(
+                offering,
+                "reservation",
+                nodes,
+                hours_before_purchase,
+                r.usd_per_hour,
+                storage,
+                notes,
+                reservation_id=r.id,
+            )
+        )
     return found
 
 
@@ -153,13 +169,28 @@ def _data_path(spec: WorkloadSpec, offering: Offering, capacity_gib: float, hour
     assert spec.data is not None and spec.data.size_gib is not None and spec.file_system is not None
     link = link_for(offering.provider)
     params = (spec.model.params if spec.model else None) or (spec.work.params if spec.work else None)
-    return row_data_path(spec.data.size_gib, spec.data.passes, params, capacity_gib,
-                         spec.file_system.throughput_mbps_per_tib, hours, local_nvme_gib(offering.instance_type),
-                         lazy_link=link is not None and link.LINK == "lazy")
+    return row_data_path(
+        spec.data.size_gib,
+        spec.data.passes,
+        params,
+        capacity_gib,
+        spec.file_system.throughput_mbps_per_tib,
+        hours,
+        local_nvme_gib(offering.instance_type),
+        lazy_link=link is not None and link.LINK == "lazy",
+    )
 
 
-def _reserved(spec: WorkloadSpec, offering: Offering, on_demand: float, nodes: int, hours: float,
-              storage, notes: tuple[str, ...], speed: str) -> list[Candidate]:
+def _reserved(
+    spec: WorkloadSpec,
+    offering: Offering,
+    on_demand: float,
+    nodes: int,
+    hours: float,
+    storage,
+    notes: tuple[str, ...],
+    speed: str,
+) -> list[Candidate]:
     assert spec.commitment is not None
     term, reuse = spec.commitment.term, spec.commitment.reuse
     rate = _reserved_price(offering, on_demand, term)
@@ -168,17 +199,41 @@ def _reserved(spec: WorkloadSpec, offering: Offering, on_demand: float, nodes: i
     committed = committed_hours(hours, term)
     billed = charged_hours(hours, term, reuse)
     whole = rate * nodes * committed
-    note = (f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h; this job's share ${rate * nodes * billed:,.0f} "
-            f"({billed:,.0f} h billed, reuse {reuse:g} of the rest)")
-    return [_candidate(offering, f"reserved-{term}", nodes, hours, rate, storage, notes + (note,),
-                       charged_hours=billed, committed_hours=committed, speed=speed)]
+    note = (
+        f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h; this job's share ${rate * nodes * billed:,.0f} "
+        f"({billed:,.0f} h billed, reuse {reuse:g} of the rest)"
+    )
+    return [
+        _candidate(
+            offering,
+            f"reserved-{term}",
+            nodes,
+            hours,
+            rate,
+            storage,
+            notes + (note,),
+            charged_hours=billed,
+            committed_hours=committed,
+            speed=speed,
+        )
+    ]
 
 
-def _candidate(offering: Offering, purchase: str, nodes: int, hours: float, price: float, storage,
-               notes: tuple[str, ...], **extra) -> Candidate:
+def _candidate(
+    offering: Offering, purchase: str, nodes: int, hours: float, price: float, storage, notes: tuple[str, ...], **extra
+) -> Candidate:
     usd_storage = None if storage is None else storage.usd(hours)
-    return Candidate(offering, purchase, nodes, hours, price, usd_storage,
-                     notes + _placement_notes(offering, purchase), storage=storage, **extra)
+    return Candidate(
+        offering,
+        purchase,
+        nodes,
+        hours,
+        price,
+        usd_storage,
+        notes + _placement_notes(offering, purchase),
+        storage=storage,
+        **extra,
+    )
 
 
 def best_per_purchase(options: Iterable[Candidate], deadline_hours: float | None) -> list[Candidate]:

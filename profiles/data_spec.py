@@ -64,8 +64,14 @@ class DataSpec(BaseModel):
 
     def config(self) -> DataConfig:
         """The stack's `data` (`clouds.data.DataConfig`)."""
-        return DataConfig(source=self.source, size_gib=self.size_gib, files=self.files,
-                          mean_file_mib=self.mean_file_mib, passes=self.passes, write_back=self.write_back)
+        return DataConfig(
+            source=self.source,
+            size_gib=self.size_gib,
+            files=self.files,
+            mean_file_mib=self.mean_file_mib,
+            passes=self.passes,
+            write_back=self.write_back,
+        )
 
 
 def sized_file_system(data: dict[str, Any], params: object | None) -> dict[str, Any] | None:

@@ -10,8 +10,19 @@ from profiles.catalog.offering import Offering
 
 # Constraints in the order they are checked; the deepest one reached explains a no-match.
 CONSTRAINTS = (
-    "provider", "region", "jurisdiction", "accelerator", "gpus_per_node", "gpu_memory", "interconnect",
-    "price", "file_system", "data", "job", "memory_fit", "throughput",
+    "provider",
+    "region",
+    "jurisdiction",
+    "accelerator",
+    "gpus_per_node",
+    "gpu_memory",
+    "interconnect",
+    "price",
+    "file_system",
+    "data",
+    "job",
+    "memory_fit",
+    "throughput",
 )
 # Failing these means a different accelerator: such offerings are the least "near".
 _HARD = frozenset({"accelerator", "gpu_memory", "memory_fit"})
@@ -43,7 +54,7 @@ def _cheapest_price(o: Offering) -> float:
 def nearest(
     offerings: Iterable[Offering], failures: Callable[[Offering], list[str]], limit: int = 3
 ) -> list[tuple[str, list[str]]]:
-    """"Did you mean" list: offerings failing the fewest constraints, the wanted
+    """ "Did you mean" list: offerings failing the fewest constraints, the wanted
     accelerator before others, cheapest first; one line per instance type."""
     scored = sorted(
         (len(f), bool(_HARD & set(f)), _cheapest_price(o), o.instance_type, o.zone, o, f)
@@ -60,7 +71,9 @@ def nearest(
 
 
 def no_match(
-    failed: dict[str, list[Offering]], details: dict[str, str], near: list[tuple[str, list[str]]],
+    failed: dict[str, list[Offering]],
+    details: dict[str, str],
+    near: list[tuple[str, list[str]]],
     gpus_key: str = "gpus_per_node",
 ) -> NoMatchError:
     """The error for an empty result: deepest constraint, its numbers, nearest offerings, fix.
@@ -74,8 +87,10 @@ def no_match(
         return error
     text = str(error).replace("'gpus_per_node'", f"the GPU count of '{gpus_key}'")
     text = re.sub(r"\bgpus_per_node\b", f"{gpus_key} count", text)
-    text = text.replace("use a per-node GPU count these offerings have",
-                        "write NAME:N in `accelerators` with a per-node GPU count these offerings have")
+    text = text.replace(
+        "use a per-node GPU count these offerings have",
+        "write NAME:N in `accelerators` with a per-node GPU count these offerings have",
+    )
     return NoMatchError(text)
 
 

@@ -19,8 +19,11 @@ def unpriced_rows(currencies: Iterable[str], providers: Iterable[str] = loader.P
     for provider in providers:
         path = loader.DATA_DIR / f"{provider}.csv"
         if wanted and path.is_file():
-            rows += [o for o in loader.load_provider(path, require_usd=False)
-                     if o.currency in wanted and o.on_demand_usd_per_hour is None and o.spot_usd_per_hour is None]
+            rows += [
+                o
+                for o in loader.load_provider(path, require_usd=False)
+                if o.currency in wanted and o.on_demand_usd_per_hour is None and o.spot_usd_per_hour is None
+            ]
     return rows
 
 

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from clouds.contract import ClusterConfig
+from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
 from profiles import stack_file as stack_file_module
 from profiles.aws_api import aws_errors, client, new_session
-from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
 
 RETRY_HINT = "rerun `trainstack check`"
 STATUSES = ("ok", "fail", "unknown", "info")
@@ -75,8 +75,13 @@ def read_cluster(stack_file: Path) -> ClusterConfig:
         raise PreflightError(str(exc)) from None
 
 
-def preflight(cluster: ClusterConfig, catalog_version: str | None = None, session: Any = None,
-              quotas: Any = None, name: str = "cluster") -> list[Finding]:
+def preflight(
+    cluster: ClusterConfig,
+    catalog_version: str | None = None,
+    session: Any = None,
+    quotas: Any = None,
+    name: str = "cluster",
+) -> list[Finding]:
     """Every preflight finding for `cluster`: the component's validation, then the live checks.
 
     Args:
@@ -134,8 +139,12 @@ def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding
         validate(**{p: given[p] for p in inspect.signature(validate).parameters if p in given})
     except ValueError as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return Finding("config", "fail", message,
-                       "change the stack file as it says; `trainstack plan` and `pulumi up` refuse it until then")
+        return Finding(
+            "config",
+            "fail",
+            message,
+            "change the stack file as it says; `trainstack plan` and `pulumi up` refuse it until then",
+        )
     return None
 
 
@@ -153,17 +162,28 @@ def catalog_finding(cluster: ClusterConfig, current: str, confirmed: bool = True
             (`profiles.stack_price`), so the recorded price is only the file's own number.
     """
     if cluster.usd_per_hour is None:
-        return Finding("catalog", "info", f"stack records no price (written against catalog {cluster.catalog_version})",
-                       "`trainstack plan` prices it from the current catalog, or says what is missing")
+        return Finding(
+            "catalog",
+            "info",
+            f"stack records no price (written against catalog {cluster.catalog_version})",
+            "`trainstack plan` prices it from the current catalog, or says what is missing",
+        )
     if not confirmed:
-        return Finding("catalog", "unknown",
-                       f"stack records ${cluster.usd_per_hour:g}/hour, which catalog {current} cannot confirm",
-                       "`trainstack plan` says which price is missing; a set budget fails until the catalog has it")
+        return Finding(
+            "catalog",
+            "unknown",
+            f"stack records ${cluster.usd_per_hour:g}/hour, which catalog {current} cannot confirm",
+            "`trainstack plan` says which price is missing; a set budget fails until the catalog has it",
+        )
     priced = f"stack priced at ${cluster.usd_per_hour:g}/hour with catalog {cluster.catalog_version}"
     if cluster.catalog_version == current:
         return Finding("catalog", "ok", f"{priced} (the current catalog)")
-    return Finding("catalog", "info", f"{priced}; the current catalog is {current}",
-                   "pulumi keeps the recorded price; rerun `trainstack resolve ... --write-stack` to re-price")
+    return Finding(
+        "catalog",
+        "info",
+        f"{priced}; the current catalog is {current}",
+        "pulumi keeps the recorded price; rerun `trainstack resolve ... --write-stack` to re-price",
+    )
 
 
 def check_aws(cluster: ClusterConfig, session: Any = None, quotas: Any = None) -> list[Finding]:
@@ -178,28 +198,37 @@ def check_aws(cluster: ClusterConfig, session: Any = None, quotas: Any = None) -
     codes = aws_vcpu_quotas(cluster.instance_type)
     spot = cluster.purchase == "spot"
     used = _vcpus_in_use(ec2, cluster.region, codes, spot)
-    limit = _quota_value(quotas or client(session, "service-quotas", cluster.region), cluster.region,
-                         codes.spot if spot else codes.on_demand)
+    limit = _quota_value(
+        quotas or client(session, "service-quotas", cluster.region),
+        cluster.region,
+        codes.spot if spot else codes.on_demand,
+    )
     return [offered, quota_finding(cluster, codes, spot, cluster.nodes * vcpus, used, limit)]
 
 
-def quota_finding(cluster: ClusterConfig, codes: AwsVcpuQuotas, spot: bool, need: float, used: float,
-                  limit: float | None) -> Finding:
+def quota_finding(
+    cluster: ClusterConfig, codes: AwsVcpuQuotas, spot: bool, need: float, used: float, limit: float | None
+) -> Finding:
     """Compare vCPUs needed plus in use (running/pending) with the quota's value."""
     code, name = (codes.spot, codes.spot_name) if spot else (codes.on_demand, codes.on_demand_name)
     where = f"{name} ({code}) in {cluster.region}"
     if limit is None:
-        return Finding("quota", "unknown", f"{where}: Service Quotas returned no value",
-                       "check it in the Service Quotas console")
+        return Finding(
+            "quota", "unknown", f"{where}: Service Quotas returned no value", "check it in the Service Quotas console"
+        )
     detail = f"{where}: need {need:g} vCPUs ({cluster.nodes} x {cluster.instance_type}) + {used:g} in use"
     total = need + used
     if total <= limit:
         return Finding("quota", "ok", f"{detail} <= quota {limit:g}")
     desired = math.ceil(total)
-    return Finding("quota", "fail", f"{detail} > quota {limit:g}",
-                   f"request {code} >= {desired} vCPUs in {cluster.region}: aws service-quotas "
-                   f"request-service-quota-increase --service-code ec2 --quota-code {code} "
-                   f"--desired-value {desired} --region {cluster.region}")
+    return Finding(
+        "quota",
+        "fail",
+        f"{detail} > quota {limit:g}",
+        f"request {code} >= {desired} vCPUs in {cluster.region}: aws service-quotas "
+        f"request-service-quota-increase --service-code ec2 --quota-code {code} "
+        f"--desired-value {desired} --region {cluster.region}",
+    )
 
 
 def _offered_finding(cluster: ClusterConfig, zones: list[str]) -> Finding:
@@ -207,18 +236,26 @@ def _offered_finding(cluster: ClusterConfig, zones: list[str]) -> Finding:
     if cluster.zone in zones:
         return Finding("offered", "ok", f"{where} is offered")
     if zones:
-        return Finding("offered", "fail", f"{where} is not offered; offered in {', '.join(zones)}",
-                       f"set zone to one of {', '.join(zones)} (or rerun `trainstack resolve`)")
-    return Finding("offered", "fail", f"{cluster.instance_type} is offered in no zone of {cluster.region}",
-                   "rerun `trainstack resolve` after `trainstack catalog refresh --provider aws`")
+        return Finding(
+            "offered",
+            "fail",
+            f"{where} is not offered; offered in {', '.join(zones)}",
+            f"set zone to one of {', '.join(zones)} (or rerun `trainstack resolve`)",
+        )
+    return Finding(
+        "offered",
+        "fail",
+        f"{cluster.instance_type} is offered in no zone of {cluster.region}",
+        "rerun `trainstack resolve` after `trainstack catalog refresh --provider aws`",
+    )
 
 
 def _offered_zones(ec2: Any, cluster: ClusterConfig) -> list[str]:
     zones: set[str] = set()
     with aws_errors("ec2:DescribeInstanceTypeOfferings", cluster.region, PreflightError, RETRY_HINT):
         pages = ec2.get_paginator("describe_instance_type_offerings").paginate(
-            LocationType="availability-zone-id",
-            Filters=[{"Name": "instance-type", "Values": [cluster.instance_type]}])
+            LocationType="availability-zone-id", Filters=[{"Name": "instance-type", "Values": [cluster.instance_type]}]
+        )
         for page in pages:
             zones.update(o["Location"] for o in page.get("InstanceTypeOfferings", []) if "Location" in o)
     return sorted(zones)
@@ -230,12 +267,15 @@ def _vcpus(ec2: Any, region: str, instance_types: list[str]) -> dict[str, float]
     with aws_errors("ec2:DescribeInstanceTypes", region, PreflightError, RETRY_HINT):
         pages = ec2.get_paginator("describe_instance_types").paginate(InstanceTypes=sorted(set(instance_types)))
         for page in pages:
-            found.update({t["InstanceType"]: float(t["VCpuInfo"]["DefaultVCpus"])
-                          for t in page.get("InstanceTypes", [])})
+            found.update(
+                {t["InstanceType"]: float(t["VCpuInfo"]["DefaultVCpus"]) for t in page.get("InstanceTypes", [])}
+            )
     missing = set(instance_types) - found.keys()
     if missing:
-        raise PreflightError(f"AWS ec2:DescribeInstanceTypes in {region} knows no {', '.join(sorted(missing))}; "
-                             "check instance_type in the stack file")
+        raise PreflightError(
+            f"AWS ec2:DescribeInstanceTypes in {region} knows no {', '.join(sorted(missing))}; "
+            "check instance_type in the stack file"
+        )
     return found
 
 
@@ -244,11 +284,15 @@ def _vcpus_in_use(ec2: Any, region: str, codes: AwsVcpuQuotas, spot: bool) -> fl
     instances = []
     with aws_errors("ec2:DescribeInstances", region, PreflightError, RETRY_HINT):
         pages = ec2.get_paginator("describe_instances").paginate(
-            Filters=[{"Name": "instance-state-name", "Values": ["pending", "running"]}])
+            Filters=[{"Name": "instance-state-name", "Values": ["pending", "running"]}]
+        )
         for page in pages:
             instances += [i for r in page.get("Reservations", []) for i in r.get("Instances", [])]
-    counted = [i for i in instances if aws_vcpu_quotas(i["InstanceType"]) == codes
-               and (i.get("InstanceLifecycle") == "spot") == spot]
+    counted = [
+        i
+        for i in instances
+        if aws_vcpu_quotas(i["InstanceType"]) == codes and (i.get("InstanceLifecycle") == "spot") == spot
+    ]
     if not counted:
         return 0.0
     per_type = _vcpus(ec2, region, [i["InstanceType"] for i in counted])

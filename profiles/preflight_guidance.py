@@ -44,13 +44,16 @@ def azure_guidance(cluster: ClusterConfig) -> list[Finding]:
         quota = "the regional Spot (low-priority) vCPU quota"
     else:
         quota = f"the VM-family vCPU quota of {cluster.instance_type} and Total Regional vCPUs"
-    return [Finding(
-        "quota", "unknown",
-        f"{NOT_LIVE.format(cloud='Azure')}: {cluster.nodes} x {cluster.instance_type} needs {need} of {quota} "
-        f"in {cluster.region}",
-        f"compare with `az vm list-usage --location {cluster.region} -o table`; request more in the "
-        "Azure portal under Quotas > Compute",
-    )]
+    return [
+        Finding(
+            "quota",
+            "unknown",
+            f"{NOT_LIVE.format(cloud='Azure')}: {cluster.nodes} x {cluster.instance_type} needs {need} of {quota} "
+            f"in {cluster.region}",
+            f"compare with `az vm list-usage --location {cluster.region} -o table`; request more in the "
+            "Azure portal under Quotas > Compute",
+        )
+    ]
 
 
 def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
@@ -64,18 +67,29 @@ def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
         metric = gcp_gpu_metric(cluster.accelerator, cluster.instance_type, spot)
         quota = metric or f"the {'preemptible ' if spot else ''}{cluster.accelerator} GPU quota"
         need = f"{gpus} GPUs of {quota} and {_need_vcpus(cluster)} of CPUS"
-        where = (f"compare with `gcloud compute regions describe {cluster.region}`; request in the console "
-                 "under IAM & Admin > Quotas")
-    return [Finding("quota", "unknown",
-                    f"{NOT_LIVE.format(cloud='GCP')}: {cluster.nodes} x {cluster.instance_type} needs {need} "
-                    f"in {cluster.region}", where)]
+        where = (
+            f"compare with `gcloud compute regions describe {cluster.region}`; request in the console "
+            "under IAM & Admin > Quotas"
+        )
+    return [
+        Finding(
+            "quota",
+            "unknown",
+            f"{NOT_LIVE.format(cloud='GCP')}: {cluster.nodes} x {cluster.instance_type} needs {need} "
+            f"in {cluster.region}",
+            where,
+        )
+    ]
 
 
 # Display names of the clouds that get only generic guidance: trainstack has no fact on their
 # quota names or limits (shared/reference-facts/china-clouds.md lists none).
 GENERIC_CLOUDS = {
-    "alicloud": "Alibaba Cloud", "tencentcloud": "Tencent Cloud", "huaweicloud": "Huawei Cloud",
-    "volcengine": "Volcengine", "baiducloud": "Baidu AI Cloud",
+    "alicloud": "Alibaba Cloud",
+    "tencentcloud": "Tencent Cloud",
+    "huaweicloud": "Huawei Cloud",
+    "volcengine": "Volcengine",
+    "baiducloud": "Baidu AI Cloud",
 }
 
 
@@ -83,13 +97,16 @@ def generic_guidance(cluster: ClusterConfig) -> list[Finding]:
     """What to confirm by hand on a cloud whose offerings and quotas trainstack cannot check."""
     cloud = GENERIC_CLOUDS.get(cluster.provider, cluster.provider)
     gpus = cluster.nodes * cluster.accelerator_count
-    return [Finding(
-        "offered", "unknown",
-        f"not checked live (no {cloud} offering or quota API in trainstack yet): {cluster.nodes} x "
-        f"{cluster.instance_type} ({gpus} {cluster.accelerator} GPUs, {cluster.purchase}) in {cluster.zone}",
-        f"confirm in the {cloud} console that {cluster.zone} sells {cluster.instance_type} and that your "
-        "GPU instance quota covers it",
-    )]
+    return [
+        Finding(
+            "offered",
+            "unknown",
+            f"not checked live (no {cloud} offering or quota API in trainstack yet): {cluster.nodes} x "
+            f"{cluster.instance_type} ({gpus} {cluster.accelerator} GPUs, {cluster.purchase}) in {cluster.zone}",
+            f"confirm in the {cloud} console that {cluster.zone} sells {cluster.instance_type} and that your "
+            "GPU instance quota covers it",
+        )
+    ]
 
 
 GUIDANCE: dict[str, Callable[[ClusterConfig], list[Finding]]] = {

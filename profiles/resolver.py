@@ -18,16 +18,16 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from clouds.contract import FileSystemConfig
+from clouds.data import DataConfig, data_problem
+from clouds.filesystems import file_system_problem
+from clouds.healing import healing
+from clouds.regions import in_mainland_china
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
-from clouds.contract import FileSystemConfig
-from clouds.data import DataConfig, data_problem
-from clouds.healing import healing
-from clouds.filesystems import file_system_problem
-from clouds.regions import in_mainland_china
 from profiles.spec import WorkloadSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]
@@ -36,6 +36,7 @@ __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "R
 CLOSE = 0.05
 # `what_would_meet` tries node counts up to this.
 MAX_SUGGESTED_NODES = 1024
+
 
 @dataclass(frozen=True)
 class Ranked:
@@ -74,12 +75,15 @@ class Resolution:
 
 
 def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:
-    known = {o.accelerator.casefold(): o.accelerator for o in offerings
-             if not spec.providers or o.provider in spec.providers}
+    known = {
+        o.accelerator.casefold(): o.accelerator for o in offerings if not spec.providers or o.provider in spec.providers
+    }
     if not known and spec.providers:
         clouds = ", ".join(spec.providers)
-        raise NoMatchError(f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "
-                           f"`trainstack catalog refresh --provider {spec.providers[0]}` or allow other clouds")
+        raise NoMatchError(
+            f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "
+            f"`trainstack catalog refresh --provider {spec.providers[0]}` or allow other clouds"
+        )
     unknown = [n for n in spec.accelerators if n.casefold() not in known]
     if unknown:
         import difflib  # only on the error path
@@ -118,7 +122,9 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
 
 @functools.lru_cache(maxsize=64)
 def _fs_problem(provider: str, capacity_gib: int, throughput: int) -> str | None:
-    return file_system_problem(provider, FileSystemConfig(capacity_gib=capacity_gib, throughput_mbps_per_tib=throughput))
+    return file_system_problem(
+        provider, FileSystemConfig(capacity_gib=capacity_gib, throughput_mbps_per_tib=throughput)
+    )
 
 
 def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:
@@ -231,12 +237,15 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             to_meet = what_would_meet(spec, ranked[0], offerings)
             note = f"; none meets the {spec.deadline_hours:g} h deadline: cheapest within {CLOSE:.0%} of the fastest"
     rows = ranked[: max(top, 1)]
-    kept_rows = tuple(Ranked(c, reason(c, rows[i - 1] if i else None, len(found), note)
-                             + deadline_miss(c, spec.deadline_hours)) for i, c in enumerate(rows))
+    kept_rows = tuple(
+        Ranked(c, reason(c, rows[i - 1] if i else None, len(found), note) + deadline_miss(c, spec.deadline_hours))
+        for i, c in enumerate(rows)
+    )
     rejected = {k: (len(failed[k]), details[k]) for k in details}
     everything = sorted(found, key=Candidate.sort_key)
-    return Resolution(kept_rows[0], kept_rows[1:], len(found), len(offerings), deadline_met, rejected,
-                      tuple(everything), to_meet)
+    return Resolution(
+        kept_rows[0], kept_rows[1:], len(found), len(offerings), deadline_met, rejected, tuple(everything), to_meet
+    )
 
 
 def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Offering]) -> str:
@@ -244,8 +253,13 @@ def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Off
     (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions."""
     assert spec.deadline_hours is not None
     o = best.offering
-    for nodes in sorted({n for n in (*range(best.nodes + 1, best.nodes + 33), *(2**k for k in range(14)))
-                         if best.nodes < n <= MAX_SUGGESTED_NODES}):
+    for nodes in sorted(
+        {
+            n
+            for n in (*range(best.nodes + 1, best.nodes + 33), *(2**k for k in range(14)))
+            if best.nodes < n <= MAX_SUGGESTED_NODES
+        }
+    ):
         if spec.interconnect == "rdma" and not o.rdma:
             break
         estimate = job_hours(spec, o, nodes)
@@ -253,7 +267,11 @@ def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Off
             rows = [c for c in candidates(spec, o, estimate, nodes) if c.purchase == best.purchase]
             if rows and rows[0].hours <= spec.deadline_hours:
                 c = rows[0]
-                return (f"to meet it: {nodes} nodes of {o.instance_type} {c.purchase} finish in {c.hours:,.1f} h "
-                        f"for ${c.usd_total:,.2f} (set `nodes: {spec.nodes}-{nodes}` or `nodes: auto`)")
-    return (f"to meet it: no node count up to {MAX_SUGGESTED_NODES} of {o.instance_type} does; allow faster "
-            "accelerators or other regions, or relax the deadline")
+                return (
+                    f"to meet it: {nodes} nodes of {o.instance_type} {c.purchase} finish in {c.hours:,.1f} h "
+                    f"for ${c.usd_total:,.2f} (set `nodes: {spec.nodes}-{nodes}` or `nodes: auto`)"
+                )
+    return (
+        f"to meet it: no node count up to {MAX_SUGGESTED_NODES} of {o.instance_type} does; allow faster "
+        "accelerators or other regions, or relax the deadline"
+    )

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from clouds.contract import JobConfig
 from profiles import strict_yaml
-from profiles.data_spec import DataSpec, sized_file_system
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
+from profiles.data_spec import DataSpec, sized_file_system
 from profiles.spec_errors import one_line
 from profiles.units import at_most_gib, at_most_hours, not_bool, parse_duration_hours, parse_size_gib
 
@@ -45,9 +45,7 @@ class FileSystemSpec(BaseModel):
     EXAMPLE: ClassVar[str] = "{capacity: 4800GiB, throughput: 250}"
 
     capacity_gib: float = Field(alias="capacity", gt=0, description="Capacity, GiB.")
-    throughput_mbps_per_tib: int = Field(
-        default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB."
-    )
+    throughput_mbps_per_tib: int = Field(default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB.")
 
     @field_validator("capacity_gib", mode="before")
     @classmethod
@@ -168,8 +166,14 @@ class WorkloadSpec(BaseModel):
         """`data` with a size and no `file_system`: size one for the data and checkpoints."""
         if not isinstance(data, dict) or not isinstance(data.get("data"), dict) or data.get("file_system"):
             return data
-        params = next((part.get("params") for part in (data.get("model"), data.get("work"))
-                       if isinstance(part, dict) and part.get("params") is not None), None)
+        params = next(
+            (
+                part.get("params")
+                for part in (data.get("model"), data.get("work"))
+                if isinstance(part, dict) and part.get("params") is not None
+            ),
+            None,
+        )
         sized = sized_file_system(data["data"], params)
         return {**data, "file_system": sized} if sized else data
 
@@ -223,7 +227,9 @@ class WorkloadSpec(BaseModel):
             if match.group(2):
                 counts.add(int(match.group(2)))
         if len(counts) > 1 or (counts and data.get("gpus_per_node") not in (None, *counts)):
-            raise ValueError("accelerators: entries ask for different GPU counts; use one NAME:N count or gpus_per_node")
+            raise ValueError(
+                "accelerators: entries ask for different GPU counts; use one NAME:N count or gpus_per_node"
+            )
         return {**data, "accelerators": names, **({"gpus_per_node": counts.pop()} if counts else {})}
 
     @model_validator(mode="after")
@@ -231,15 +237,19 @@ class WorkloadSpec(BaseModel):
         if not self.accelerators and self.min_gpu_memory_gib is None:
             raise ValueError("accelerators: name at least one (e.g. A100:8) or set min_gpu_memory (e.g. 80GB)")
         if (self.hours is None) == (self.work is None):
-            raise ValueError("hours: give either hours (e.g. 72h) or work (e.g. work: {gpu_hours: 1200, reference: A100-80GB})")
+            raise ValueError(
+                "hours: give either hours (e.g. 72h) or work (e.g. work: {gpu_hours: 1200, reference: A100-80GB})"
+            )
         if self.purchase != "on-demand" and (self.spot is None or self.file_system is None):
             raise ValueError(
                 f"spot: purchase '{self.purchase}' allows spot, which needs checkpoints on shared storage; "
                 "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
             )
         if self.data and self.data.size_gib and self.file_system and self.file_system.capacity_gib < self.data.size_gib:
-            raise ValueError(f"file_system.capacity: {self.file_system.capacity_gib:g} GiB is less than the "
-                             f"{self.data.size_gib:g} GiB of data; raise it, or drop file_system to size it from data")
+            raise ValueError(
+                f"file_system.capacity: {self.file_system.capacity_gib:g} GiB is less than the "
+                f"{self.data.size_gib:g} GiB of data; raise it, or drop file_system to size it from data"
+            )
         if self.max_nodes is not None and self.max_nodes < self.nodes:
             raise ValueError(f"max_nodes: {self.max_nodes} is below nodes {self.nodes}; give a range such as 2-16")
         if self.job is not None and self.file_system is None:
@@ -248,8 +258,10 @@ class WorkloadSpec(BaseModel):
             raise ValueError(f"job.min_nodes: {self.job.min_nodes} is more than nodes ({self.nodes})")
         work_params = self.work.params if self.work else None
         if work_params and self.model and work_params != self.model.params:
-            raise ValueError(f"model.params: {self.model.params:g} differs from work.params {work_params:g}; "
-                             "give the same model size in both")
+            raise ValueError(
+                f"model.params: {self.model.params:g} differs from work.params {work_params:g}; "
+                "give the same model size in both"
+            )
         return self
 
 
@@ -262,8 +274,12 @@ def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
     if not isinstance(data, dict):
         raise SpecError(f"{source}: expected a mapping of keys (name, accelerators, nodes, ...)")
     from_accelerators = "gpus_per_node" not in data and _has_counts(data.get("accelerators"))
-    written = {"gpus_per_node": (f"accelerators: {data.get('accelerators')} asks for a GPU count per node "
-                                 "outside 1-64; write NAME:N with the count of a real instance, e.g. A100:8")}
+    written = {
+        "gpus_per_node": (
+            f"accelerators: {data.get('accelerators')} asks for a GPU count per node "
+            "outside 1-64; write NAME:N with the count of a real instance, e.g. A100:8"
+        )
+    }
     try:
         spec = WorkloadSpec.model_validate(data)
     except ValidationError as exc:
@@ -291,13 +307,17 @@ def load_spec(path: Path) -> WorkloadSpec:
     except strict_yaml.DuplicateKeyError as exc:
         raise SpecError(f"{path}: {exc}; keep one (YAML would silently use the last)") from None
     except UnicodeDecodeError as exc:
-        raise SpecError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-                        "give a workload YAML file saved as UTF-8") from None
+        raise SpecError(
+            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "give a workload YAML file saved as UTF-8"
+        ) from None
     except OSError as exc:
         raise SpecError(f"{path}: cannot read ({exc.strerror}); give the path of a workload YAML file") from None
     except yaml.reader.ReaderError as exc:
-        raise SpecError(f"{path}: not a text file (character #x{exc.character:04x} at offset {exc.position}); "
-                        "give a workload YAML file") from None
+        raise SpecError(
+            f"{path}: not a text file (character #x{exc.character:04x} at offset {exc.position}); "
+            "give a workload YAML file"
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""

@@ -28,7 +28,7 @@ _LIST_EXAMPLES = {
     "providers": "[aws, gcp]",
     "regions": "[us-east-1, us-west-2]",
     "reservations": "[{provider: aws, instance_type: p5.48xlarge, zone: use1-az4, nodes: 2, usd_per_hour: 0, "
-                    "id: cr-0123}]",
+    "id: cr-0123}]",
 }
 
 

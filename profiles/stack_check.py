@@ -65,21 +65,30 @@ def catalog_problems(cluster: Any, rows: Sequence[Offering] | None = None) -> li
     problems = []
     regions = {r.region for r in rows}
     if cluster.region not in regions:
-        problems.append(f"region: '{cluster.region}' is not a {cluster.provider} region the catalog knows; "
-                        f"valid: {_listed(regions, cluster.region)}")
+        problems.append(
+            f"region: '{cluster.region}' is not a {cluster.provider} region the catalog knows; "
+            f"valid: {_listed(regions, cluster.region)}"
+        )
     typed = [r for r in rows if r.instance_type == cluster.instance_type]
     if not typed:
         same_gpu = {r.instance_type for r in rows if r.accelerator == cluster.accelerator}
         near = _listed(same_gpu or {r.instance_type for r in rows}, cluster.instance_type)
-        return [*problems, f"instance_type: '{cluster.instance_type}' is not a {cluster.provider} instance type the "
-                           f"catalog knows; valid{' ' + cluster.accelerator + ' types' if same_gpu else ''}: {near}"]
+        return [
+            *problems,
+            f"instance_type: '{cluster.instance_type}' is not a {cluster.provider} instance type the "
+            f"catalog knows; valid{' ' + cluster.accelerator + ' types' if same_gpu else ''}: {near}",
+        ]
     sample = typed[0]
     if cluster.accelerator != sample.accelerator:
-        problems.append(f"accelerator: '{cluster.accelerator}' but {cluster.instance_type} carries {_gpus(sample)}; "
-                        f"set accelerator: {sample.accelerator} or choose another instance_type")
+        problems.append(
+            f"accelerator: '{cluster.accelerator}' but {cluster.instance_type} carries {_gpus(sample)}; "
+            f"set accelerator: {sample.accelerator} or choose another instance_type"
+        )
     if cluster.accelerator_count != sample.accelerator_count:
-        problems.append(f"accelerator_count: {cluster.accelerator_count} but {cluster.instance_type} carries "
-                        f"{_gpus(sample)}; set accelerator_count: {sample.accelerator_count}")
+        problems.append(
+            f"accelerator_count: {cluster.accelerator_count} but {cluster.instance_type} carries "
+            f"{_gpus(sample)}; set accelerator_count: {sample.accelerator_count}"
+        )
     if cluster.region in regions:
         problems += _placement_problems(cluster, rows, typed)
     return problems
@@ -88,14 +97,18 @@ def catalog_problems(cluster: Any, rows: Sequence[Offering] | None = None) -> li
 def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[Offering]) -> list[str]:
     here = [r for r in typed if r.region == cluster.region]
     if not here:
-        return [f"region: {cluster.instance_type} is not offered in {cluster.region} per the catalog; "
-                f"regions offering it: {_listed({r.region for r in typed}, cluster.region)}"]
+        return [
+            f"region: {cluster.instance_type} is not offered in {cluster.region} per the catalog; "
+            f"regions offering it: {_listed({r.region for r in typed}, cluster.region)}"
+        ]
     if all(r.zone == r.region for r in here):
         return []  # priced per region (Azure, the Alibaba snapshot): no zone to confirm
     zones = {r.zone for r in rows if r.region == cluster.region and r.zone != r.region}
     if cluster.zone not in zones:
-        return [f"zone: '{cluster.zone}' is not a zone of {cluster.region} the catalog knows; zones there: "
-                f"{_listed(zones, cluster.zone)} ({cluster.instance_type} listed in {_listed({r.zone for r in here})})"]
+        return [
+            f"zone: '{cluster.zone}' is not a zone of {cluster.region} the catalog knows; zones there: "
+            f"{_listed(zones, cluster.zone)} ({cluster.instance_type} listed in {_listed({r.zone for r in here})})"
+        ]
     # A known zone the snapshot does not list this type in may still offer it (zone offerings
     # change often): `trainstack check` asks the cloud live rather than refusing it here.
     return []

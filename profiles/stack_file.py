@@ -89,8 +89,9 @@ def read_document(path: Path) -> dict:
         StackFileError: missing, unreadable, not YAML, a repeated key, or not a mapping.
     """
     if not Path(path).is_file():
-        raise StackFileError(f"{path}: stack file not found; run `trainstack resolve --write-stack` "
-                             "or check the stack name")
+        raise StackFileError(
+            f"{path}: stack file not found; run `trainstack resolve --write-stack` or check the stack name"
+        )
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -110,8 +111,10 @@ def read_config(path: Path) -> dict[str, Any]:
         raise StackFileError(f"{path}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
     unknown = sorted(k for k in config if str(k).startswith("trainstack:") and k not in TRAINSTACK_KEYS)
     if unknown:
-        raise StackFileError(f"{path}: {unknown[0]}: unknown key; trainstack reads only "
-                             f"{', '.join(sorted(TRAINSTACK_KEYS))} (a typo here would silently disable it)")
+        raise StackFileError(
+            f"{path}: {unknown[0]}: unknown key; trainstack reads only "
+            f"{', '.join(sorted(TRAINSTACK_KEYS))} (a typo here would silently disable it)"
+        )
     return config
 
 
@@ -163,7 +166,7 @@ def is_hand_edited(text: str) -> bool:
     """True when a stack file's body no longer matches the checksum it was written with
     (or it has none, i.e. it was not written by trainstack)."""
     match = _CHECKSUM.search(text)
-    return match is None or digest(text[match.end():]) != match.group(1)
+    return match is None or digest(text[match.end() :]) != match.group(1)
 
 
 def write_stack(path: Path, text: str, force: bool = False) -> bool:
@@ -179,7 +182,9 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
         if current == text:
             return False
         if is_hand_edited(current) and not force:
-            why = "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
+            why = (
+                "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
+            )
             raise StackFileError(f"{path}: {why}; pass --force to replace its cluster (its other settings are kept)")
         old, new = placement(current), placement(text)
         if old is not None and new is not None and old != new and not force:

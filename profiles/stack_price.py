@@ -93,8 +93,9 @@ def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering 
     return next((o for o in rows if o.accelerator == config.accelerator), rows[0] if rows else None)
 
 
-def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str,
-                why_unpriced: str = "") -> StackPrice:
+def price_stack(
+    config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str, why_unpriced: str = ""
+) -> StackPrice:
     """Price `config` from `offerings` (the loaded catalog of its provider).
 
     A capacity reservation's price is not in the catalog, so such stacks keep the recorded
@@ -118,8 +119,14 @@ def price_stack(config: ClusterConfig, offerings: Iterable[Offering], catalog_ve
     return dataclasses.replace(price, caveats=tuple(caveats))
 
 
-def _compute_price(config: ClusterConfig, node_price: float | None, listed: bool, catalog_version: str,
-                   why_unpriced: str, storage: float | None) -> StackPrice:
+def _compute_price(
+    config: ClusterConfig,
+    node_price: float | None,
+    listed: bool,
+    catalog_version: str,
+    why_unpriced: str,
+    storage: float | None,
+) -> StackPrice:
     """The price and note of `price_stack`, given the catalog's per-node price (or None) and
     whether the catalog lists the instance type in the stack's zone or region at all."""
     recorded = config.usd_per_hour
@@ -135,20 +142,29 @@ def _compute_price(config: ClusterConfig, node_price: float | None, listed: bool
             note = f"price unknown ({why}{'; ' + why_unpriced if why_unpriced else ''}); the stack records no price"
         else:
             note = f"price unknown ({why}); showing the recorded ${recorded:,.2f}/hour, which may be stale"
-        return StackPrice(recorded, config.hours, storage, recorded, note,
-                          verified=bool(config.capacity_reservation_id))
+        return StackPrice(
+            recorded, config.hours, storage, recorded, note, verified=bool(config.capacity_reservation_id)
+        )
     current = node_price * config.nodes
     if recorded is None:
         note = f"the stack records no price; catalog {catalog_version} gives ${current:,.2f}/hour"
         return StackPrice(current, config.hours, storage, recorded, note)
     if abs(current - recorded) < TOLERANCE:
         older = config.catalog_version != catalog_version
-        note = (f"resolved with catalog {config.catalog_version}; the current one is {catalog_version} "
-                "and gives the same price") if older else ""
+        note = (
+            (
+                f"resolved with catalog {config.catalog_version}; the current one is {catalog_version} "
+                "and gives the same price"
+            )
+            if older
+            else ""
+        )
         return StackPrice(recorded, config.hours, storage, recorded, note)
-    note = (f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
-            f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
-            "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`)")
+    note = (
+        f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
+        f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
+        "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`)"
+    )
     return StackPrice(current, config.hours, storage, recorded, note)
 
 
@@ -170,8 +186,10 @@ def price_from_catalog(config: ClusterConfig) -> StackPrice:
 
 def why_unpriced(provider: str, catalog) -> str:
     """What a loaded `Catalog` says when it has no USD price for `provider`'s offerings."""
-    reasons = [f"{count} {provider} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
-               for currency, count in sorted(catalog.left_out.items())]
+    reasons = [
+        f"{count} {provider} offerings listed in {currency} are left out: {catalog.left_out_reason(currency)}"
+        for currency, count in sorted(catalog.left_out.items())
+    ]
     if not catalog.offerings and not reasons:
         reasons.append(f"the catalog has no {provider} prices; run `trainstack catalog refresh --provider {provider}`")
     return "; ".join(reasons)

@@ -20,14 +20,31 @@ from clouds.filesystems import explicit_deployment_type
 from clouds.registry import NAMES
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
-from profiles.stack_file import STACK_NAME, StackFileError, digest, existing, is_hand_edited, placement, stack_path
-from profiles.stack_file import write_stack
+from profiles.stack_file import (
+    STACK_NAME,
+    StackFileError,
+    digest,
+    existing,
+    is_hand_edited,
+    placement,
+    stack_path,
+    write_stack,
+)
 
 # Reading, validating and writing stack files lives in `profiles.stack_file`; these names
 # stay importable from here for callers of the writer.
 StackWriteError = StackFileError
-__all__ = ["STACK_NAME", "StackWriteError", "cluster_config", "is_hand_edited", "keep_zone", "kept_settings",
-           "render_stack", "stack_path", "write_stack"]
+__all__ = [
+    "STACK_NAME",
+    "StackWriteError",
+    "cluster_config",
+    "is_hand_edited",
+    "keep_zone",
+    "kept_settings",
+    "render_stack",
+    "stack_path",
+    "write_stack",
+]
 
 # The candidate purchases priced as a reserved term (`Candidate.purchase`); any other is "none".
 _COMMITMENTS: dict[str, Commitment] = {"reserved-1y": "1y", "reserved-3y": "3y"}
@@ -53,21 +70,30 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         if explicit:
             file_system = file_system.model_copy(update={"deployment_type": explicit})
     return ClusterConfig(
-        provider=o.provider, region=o.region, zone=o.zone, instance_type=o.instance_type,
-        accelerator=o.accelerator, accelerator_count=o.accelerator_count, nodes=candidate.nodes,
+        provider=o.provider,
+        region=o.region,
+        zone=o.zone,
+        instance_type=o.instance_type,
+        accelerator=o.accelerator,
+        accelerator_count=o.accelerator_count,
+        nodes=candidate.nodes,
         purchase="spot" if candidate.purchase == "spot" else "on-demand",
         commitment=_COMMITMENTS.get(candidate.purchase, "none"),
         capacity_reservation_id=candidate.reservation_id,
-        interconnect=spec.interconnect if o.rdma else "none", hours=round(candidate.hours, 4),
+        interconnect=spec.interconnect if o.rdma else "none",
+        hours=round(candidate.hours, 4),
         deadline_hours=spec.deadline_hours,
-        usd_per_hour=round(candidate.usd_per_hour, 6), catalog_version=catalog_version,
-        file_system=file_system, data=spec.data.config() if spec.data else None,
+        usd_per_hour=round(candidate.usd_per_hour, 6),
+        catalog_version=catalog_version,
+        file_system=file_system,
+        data=spec.data.config() if spec.data else None,
         job=spec.job,
     )
 
 
-def render_stack(config: ClusterConfig, workload: str, catalog_built: str, usd_storage: float | None = None,
-                 kept: dict | None = None) -> str:
+def render_stack(
+    config: ClusterConfig, workload: str, catalog_built: str, usd_storage: float | None = None, kept: dict | None = None
+) -> str:
     """Stack file text for `config`: header comment (price, catalog, checksum) and YAML body.
 
     Args:

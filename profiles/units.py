@@ -13,8 +13,12 @@ from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS  # the sourced ceilings
 
 # Size units -> GiB. Decimal units (GB, TB) are converted exactly: 1 GB = 10^9 / 2^30 GiB.
 _SIZE_UNITS = {
-    "gib": 1.0, "tib": 1024.0, "mib": 1 / 1024,
-    "gb": 1e9 / 2**30, "tb": 1e12 / 2**30, "mb": 1e6 / 2**30,
+    "gib": 1.0,
+    "tib": 1024.0,
+    "mib": 1 / 1024,
+    "gb": 1e9 / 2**30,
+    "tb": 1e12 / 2**30,
+    "mb": 1e6 / 2**30,
 }
 # Duration units -> hours; singular and plural words, and their usual abbreviations.
 _DURATION_UNITS = {
@@ -102,8 +106,10 @@ def at_most_hours(hours: float, value: object) -> float:
         ValueError: a longer run, naming `value` in years and the limit.
     """
     if hours > MAX_HOURS:
-        raise ValueError(f"{value!r} is {hours / 8760:,.0f} years; trainstack plans runs up to {MAX_HOURS:,} h "
-                         "(3 years, the longest term the clouds price); check the unit (72h, 3d)")
+        raise ValueError(
+            f"{value!r} is {hours / 8760:,.0f} years; trainstack plans runs up to {MAX_HOURS:,} h "
+            "(3 years, the longest term the clouds price); check the unit (72h, 3d)"
+        )
     return hours
 
 
@@ -114,8 +120,10 @@ def at_most_gib(gib: float, value: object) -> float:
         ValueError: a larger size, naming `value` and the largest any cloud provides.
     """
     if gib > MAX_FILE_SYSTEM_GIB:
-        raise ValueError(f"{value!r} is {gib / 1024**2:,.0f} PiB, more than any cloud's largest file system "
-                         f"({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the unit (4800GiB, 4.8TiB)")
+        raise ValueError(
+            f"{value!r} is {gib / 1024**2:,.0f} PiB, more than any cloud's largest file system "
+            f"({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the unit (4800GiB, 4.8TiB)"
+        )
     return gib
 
 

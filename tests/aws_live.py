@@ -28,9 +28,17 @@ P4D_USE1, P4D_USW2 = 21.957642, 21.95764  # SKUs H7NGEAC6UEHNTKSJ, DHAMWQPURBTZB
 
 def credentials(monkeypatch: pytest.MonkeyPatch, present: bool = True) -> None:
     """Isolate from the real AWS config; fake keys when `present`, no credentials at all otherwise."""
-    for name in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
-                 "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_WEB_IDENTITY_TOKEN_FILE",
-                 "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI"):
+    for name in (
+        "AWS_PROFILE",
+        "AWS_DEFAULT_PROFILE",
+        "AWS_SESSION_TOKEN",
+        "AWS_SECURITY_TOKEN",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent/aws-config")
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/aws-credentials")
@@ -68,8 +76,9 @@ def _moto(patch: pytest.MonkeyPatch) -> Iterator[object]:
 
 def stubbed(service: str, region: str = "us-east-1") -> tuple[object, Stubber]:
     """A real boto3 client of `service` with an active Stubber (queue answers on it)."""
-    client = boto3.client(service, region_name=region, aws_access_key_id="testing",
-                          aws_secret_access_key="testing")  # pragma: allowlist secret
+    client = boto3.client(
+        service, region_name=region, aws_access_key_id="testing", aws_secret_access_key="testing"
+    )  # pragma: allowlist secret
     stub = Stubber(client)
     stub.activate()
     return client, stub
@@ -86,20 +95,33 @@ def pricing_answering(*pages: dict) -> object:
 def p4d_pages() -> tuple[dict, dict]:
     """The recorded p4d answer split in two pages (us-east-1; us-west-2 and eu-west-1)."""
     first, *rest = P4D_ANSWER["PriceList"]
-    return ({"FormatVersion": "aws_v1", "PriceList": [first], "NextToken": "page-2"},
-            {"FormatVersion": "aws_v1", "PriceList": rest})
+    return (
+        {"FormatVersion": "aws_v1", "PriceList": [first], "NextToken": "page-2"},
+        {"FormatVersion": "aws_v1", "PriceList": rest},
+    )
 
 
 def quota_answer(code: str, value: float, region: str, name: str) -> dict:
     """A GetServiceQuota answer in the shape of the AWS CLI documentation's example."""
-    return {"Quota": {
-        "ServiceCode": "ec2", "ServiceName": "Amazon Elastic Compute Cloud (Amazon EC2)",
-        "QuotaArn": f"arn:aws:servicequotas:{region}::ec2/{code}", "QuotaCode": code, "QuotaName": name,
-        "Value": value, "Unit": "None", "Adjustable": True, "GlobalQuota": False,
-        "UsageMetric": {"MetricNamespace": "AWS/Usage", "MetricName": "ResourceCount",
-                        "MetricDimensions": {"Resource": "vCPU", "Service": "EC2", "Type": "Resource"},
-                        "MetricStatisticRecommendation": "Maximum"},
-    }}
+    return {
+        "Quota": {
+            "ServiceCode": "ec2",
+            "ServiceName": "Amazon Elastic Compute Cloud (Amazon EC2)",
+            "QuotaArn": f"arn:aws:servicequotas:{region}::ec2/{code}",
+            "QuotaCode": code,
+            "QuotaName": name,
+            "Value": value,
+            "Unit": "None",
+            "Adjustable": True,
+            "GlobalQuota": False,
+            "UsageMetric": {
+                "MetricNamespace": "AWS/Usage",
+                "MetricName": "ResourceCount",
+                "MetricDimensions": {"Resource": "vCPU", "Service": "EC2", "Type": "Resource"},
+                "MetricStatisticRecommendation": "Maximum",
+            },
+        }
+    }
 
 
 def copy_catalog(tmp_path: Path) -> Path:

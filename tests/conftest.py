@@ -52,8 +52,7 @@ def _write_committed_catalog(working: Path, into: Path) -> None:
     """Write HEAD's tracked catalog files into `into`; copy the `working` ones when git or
     a commit is not there (an installed tarball)."""
     names = _git("ls-tree", "-r", "-z", "--name-only", "HEAD", "--", CATALOG.as_posix())
-    files = {name: _git("cat-file", "blob", f"HEAD:./{name}")
-             for name in (names or b"").decode().split("\0") if name}
+    files = {name: _git("cat-file", "blob", f"HEAD:./{name}") for name in (names or b"").decode().split("\0") if name}
     if not files or None in files.values():
         shutil.copytree(working, into, ignore=shutil.ignore_patterns("snapshots"))
         return
@@ -80,7 +79,6 @@ def _project_modules() -> list:
         if path.is_relative_to(ROOT) and not path.is_relative_to(venv):
             modules.append(module)
     return modules
-
 
 
 @pytest.fixture

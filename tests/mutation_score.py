@@ -17,9 +17,11 @@ def main(path: str) -> int:
     caught = stats["killed"] + stats["timeout"]
     counted = stats["total"] - stats["skipped"]
     score = caught / counted if counted else 0.0
-    print(f"mutation score: {caught}/{counted} mutants caught = {score:.1%} "
-          f"(survived {stats['survived']}, no tests {stats['no_tests']}, suspicious {stats['suspicious']}); "
-          f"target {THRESHOLD:.0%}")
+    print(
+        f"mutation score: {caught}/{counted} mutants caught = {score:.1%} "
+        f"(survived {stats['survived']}, no tests {stats['no_tests']}, suspicious {stats['suspicious']}); "
+        f"target {THRESHOLD:.0%}"
+    )
     return 0 if score >= THRESHOLD else 1
 
 

@@ -27,7 +27,7 @@ def declared() -> dict[str, str]:
         name = re.split(r"[<>=!~ \[;]", requirement, maxsplit=1)[0]
         if name == "trainstack":
             continue  # `all` names the other extras
-        found[name.lower()] = requirement[len(name):]
+        found[name.lower()] = requirement[len(name) :]
     return found
 
 

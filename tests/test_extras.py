@@ -5,20 +5,33 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
-import pytest
+import tomllib
 
 from clouds.registry import CLOUDS
 
 ROOT = Path(__file__).resolve().parents[1]
 # Top-level modules of the SDKs the AWS demo must not load.
 OTHER_SDKS = (
-    "pulumi_azure_native", "pulumi_gcp", "pulumi_tls", "pulumi_alicloud", "tencentcloud_iac_pulumi",
-    "pulumi_huaweicloud", "pulumi_volcengine", "pulumi_volcenginecc", "baidubce", "tencentcloud",
-    "alibabacloud_ecs20140526", "alibabacloud_tea_openapi", "huaweicloudsdkcore", "huaweicloudsdkbss",
-    "volcenginesdkcore", "volcenginesdkbilling", "azure", "googleapiclient",  # google.protobuf is Pulumi's own
+    "pulumi_azure_native",
+    "pulumi_gcp",
+    "pulumi_tls",
+    "pulumi_alicloud",
+    "tencentcloud_iac_pulumi",
+    "pulumi_huaweicloud",
+    "pulumi_volcengine",
+    "pulumi_volcenginecc",
+    "baidubce",
+    "tencentcloud",
+    "alibabacloud_ecs20140526",
+    "alibabacloud_tea_openapi",
+    "huaweicloudsdkcore",
+    "huaweicloudsdkbss",
+    "volcenginesdkcore",
+    "volcenginesdkbilling",
+    "azure",
+    "googleapiclient",  # google.protobuf is Pulumi's own
 )
 
 
@@ -53,9 +66,13 @@ def test_core_dependencies_hold_no_cloud_sdk_and_every_cloud_has_an_extra():
 
 
 def test_a_missing_cloud_sdk_names_the_extra_to_install():
-    code = ("import sys; sys.modules['pulumi_gcp'] = None\n"
-            "from components.registry import component_for\n"
-            "try:\n    component_for('gcp')\nexcept ModuleNotFoundError as exc:\n    print(exc)\n")
+    code = (
+        "import sys; sys.modules['pulumi_gcp'] = None\n"
+        "from components.registry import component_for\n"
+        "try:\n    component_for('gcp')\nexcept ModuleNotFoundError as exc:\n    print(exc)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert out.stdout.strip() == ("provider 'gcp': the GCP component needs pulumi-gcp (pulumi_gcp is not installed); "
-                                  "install it with: pip install 'trainstack[gcp]'")
+    assert out.stdout.strip() == (
+        "provider 'gcp': the GCP component needs pulumi-gcp (pulumi_gcp is not installed); "
+        "install it with: pip install 'trainstack[gcp]'"
+    )

@@ -21,8 +21,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "profiles": {"components", "trainstack", "policies", "pulumi"},
     "components": {"profiles", "trainstack", "policies"},
     # the node agent runs on nodes with the standard library (torch only inside functions)
-    "nodeagent": {"facts", "clouds", "profiles", "components", "trainstack", "policies", "pulumi", "pydantic",
-                  "yaml"},
+    "nodeagent": {"facts", "clouds", "profiles", "components", "trainstack", "policies", "pulumi", "pydantic", "yaml"},
 }
 
 
@@ -57,6 +56,9 @@ def test_package_imports_only_downward(package):
 def test_the_checker_names_a_nested_cross_import(tmp_path):
     (tmp_path / "clouds").mkdir()
     (tmp_path / "clouds" / "x.py").write_text(
-        "import re\n\ndef f():\n    from components.aws.fsx import fsx_sizing\n    import pulumi_aws\n")
+        "import re\n\ndef f():\n    from components.aws.fsx import fsx_sizing\n    import pulumi_aws\n"
+    )
     assert cross_imports("clouds", tmp_path) == [
-        "clouds/x.py:4 imports components.aws.fsx", "clouds/x.py:5 imports pulumi_aws"]
+        "clouds/x.py:4 imports components.aws.fsx",
+        "clouds/x.py:5 imports pulumi_aws",
+    ]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -46,10 +45,14 @@ def _cluster(stack: str):
 
 @bench_app.command("parse")
 def parse(
-    files: list[Path] = typer.Argument(..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log."),
-    stack: Optional[str] = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
+    files: list[Path] = typer.Argument(
+        ..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log."
+    ),
+    stack: str | None = typer.Option(
+        None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the results file here."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write the results file here."),
 ) -> None:
     """Read raw tool output into one results file (docs/bench-results.md)."""
     from trainstack.bench.parse import ParseError, parse_files
@@ -78,10 +81,12 @@ def parse(
 @bench_app.command("run")
 def run(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Folder for the kit (default bench-kit/STACK)."),
+    out: Path | None = typer.Option(None, "--out", help="Folder for the kit (default bench-kit/STACK)."),
     steps: int = typer.Option(50, "--steps", min=1, help="Timed steps per throughput run."),
     batch: int = typer.Option(256, "--batch", min=1, help="Images per GPU per step."),
-    data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Shared directory on the nodes (default: on the stack's file system)."),
+    data_dir: str | None = typer.Option(
+        None, "--data-dir", help="Shared directory on the nodes (default: on the stack's file system)."
+    ),
     print_kit: bool = typer.Option(False, "--print", help="Print the kit script instead of writing it."),
 ) -> None:
     """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
@@ -107,8 +112,11 @@ def _by_hand(stack: str, script: Path, cluster) -> list[str]:
     """The exact steps to run the kit (its training step goes through the stack's job launcher
     when the stack has `job:`)."""
     nodes = cluster.nodes
-    how = ("its training runs through the stack's job launcher (node agent); start it on the first node:"
-           if cluster.job is not None else "the stack has no job launcher (`job:`); run the kit by hand:")
+    how = (
+        "its training runs through the stack's job launcher (node agent); start it on the first node:"
+        if cluster.job is not None
+        else "the stack has no job launcher (`job:`); run the kit by hand:"
+    )
     return [
         f"kit written: {script}",
         f"stack {stack}: {how}",
@@ -144,8 +152,12 @@ DEFAULT_WORKLOAD = Path("profiles") / "workloads" / "resnet50-imagenet.yaml"
 @bench_app.command("report")
 def report(
     runs: list[Path] = typer.Argument(..., help="Results files (or folders of them), e.g. examples/bench/*.json."),
-    workload: Optional[Path] = typer.Option(None, "-w", "--workload", help="Workload spec (default: the ResNet-50 ImageNet example)."),
-    plot: Path = typer.Option(Path("bench-report.png"), "--plot", help="Chart of time to finish and cost (.png, .svg, .pdf)."),
+    workload: Path | None = typer.Option(
+        None, "-w", "--workload", help="Workload spec (default: the ResNet-50 ImageNet example)."
+    ),
+    plot: Path = typer.Option(
+        Path("bench-report.png"), "--plot", help="Chart of time to finish and cost (.png, .svg, .pdf)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """Compare measured offerings: time to finish and total cost of WORKLOAD on each run, with
@@ -187,12 +199,19 @@ def _default_workload() -> Path:
 
     project = _project_or_none()
     local = project / DEFAULT_WORKLOAD if project else None
-    return local if local is not None and local.is_file() else Path(profiles.__file__).parent / "workloads" / DEFAULT_WORKLOAD.name
+    return (
+        local
+        if local is not None and local.is_file()
+        else Path(profiles.__file__).parent / "workloads" / DEFAULT_WORKLOAD.name
+    )
 
 
 def _cluster_price(run, offerings) -> float | None:
     """Whole-cluster on-demand USD/hour of the run's type: in its region, else the cheapest."""
-    rows = [o for o in offerings if (o.provider, o.instance_type) == (run.provider, run.instance_type)
-            and o.on_demand_usd_per_hour is not None]
+    rows = [
+        o
+        for o in offerings
+        if (o.provider, o.instance_type) == (run.provider, run.instance_type) and o.on_demand_usd_per_hour is not None
+    ]
     local = [o for o in rows if o.region == run.region] or rows
     return min(o.on_demand_usd_per_hour for o in local) * run.nodes if local else None

@@ -7,7 +7,6 @@ errors on stderr, exit status 2, nothing half-written).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -38,7 +37,7 @@ def catalog_set_rate(
     per_usd: float = typer.Argument(..., help="Units of the currency per 1 USD, e.g. 7.12."),
     as_of: str = typer.Option(..., "--as-of", help="Date the rate applies to, YYYY-MM-DD (at most 1 day ahead)."),
     source: str = typer.Option(..., "--source", help="Where the rate comes from."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
     force: bool = typer.Option(False, "--force", help="Replace a recorded rate dated later than --as-of."),
 ) -> None:
     """Record an exchange rate so offerings listed in that currency compare in USD."""
@@ -56,8 +55,10 @@ def catalog_set_rate(
 
 @catalog_app.command("refresh-rate")
 def catalog_refresh_rate(
-    currency: str = typer.Argument("CNY", help="Currency to fetch, CNY (lowercase is accepted); CFETS quotes no other."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
+    currency: str = typer.Argument(
+        "CNY", help="Currency to fetch, CNY (lowercase is accepted); CFETS quotes no other."
+    ),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
 ) -> None:
     """Fetch the latest CFETS USD/CNY central parity (chinamoney.com.cn) and record it as `set-rate` does.
 
@@ -74,19 +75,20 @@ def catalog_refresh_rate(
     except (FetchError, RateError) as exc:
         fail(str(exc))
     if isinstance(entry, KeptRate):
-        typer.echo(f"kept {describe(currency, entry)}; CFETS's latest is {entry.latest} "
-                   f"({entry.latest_per_usd:g} {currency} per USD)")
+        typer.echo(
+            f"kept {describe(currency, entry)}; CFETS's latest is {entry.latest} "
+            f"({entry.latest_per_usd:g} {currency} per USD)"
+        )
         return
     _report_recorded(currency, entry, before)
 
 
 def _report_recorded(currency: str, entry: dict, before: str | None) -> None:
     """Print the rate just recorded, and the one it replaced when there was another."""
-    from profiles.catalog.rates import describe
-
     import datetime as dt
 
     from profiles.catalog.rate_policy import rate_age_warning
+    from profiles.catalog.rates import describe
 
     recorded = describe(currency, entry)
     typer.echo(f"recorded {recorded}")
@@ -99,9 +101,13 @@ def _report_recorded(currency: str, entry: dict, before: str | None) -> None:
 
 @catalog_app.command("refresh")
 def catalog_refresh(
-    provider: str = typer.Option(..., "--provider", help="Cloud to refresh: aws, azure, gcp, alicloud, tencentcloud, huaweicloud, volcengine or baiducloud."),
-    regions: Optional[str] = typer.Option(None, "--regions", help="Comma-separated regions; default all."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
+    provider: str = typer.Option(
+        ...,
+        "--provider",
+        help="Cloud to refresh: aws, azure, gcp, alicloud, tencentcloud, huaweicloud, volcengine or baiducloud.",
+    ),
+    regions: str | None = typer.Option(None, "--regions", help="Comma-separated regions; default all."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
     top: int = typer.Option(5, "--top", min=1, help="How many of the largest price moves to show."),
 ) -> None:
     """Refresh one cloud's offerings and prices from its live APIs, then show what changed."""
@@ -146,6 +152,8 @@ def _rate_after_refresh(provider: str, data_dir: Path, today=None) -> str:
     try:
         entry = refresh_rate(data_dir, "CNY", today=today)
     except (FetchError, RateError) as exc:
-        return (f"note: {provider} prices are in CNY and no current USD/CNY rate is recorded; fetching one failed "
-                f"({exc}); run `trainstack catalog refresh-rate` later or record one with `catalog set-rate`")
+        return (
+            f"note: {provider} prices are in CNY and no current USD/CNY rate is recorded; fetching one failed "
+            f"({exc}); run `trainstack catalog refresh-rate` later or record one with `catalog set-rate`"
+        )
     return f"USD/CNY rate: recorded 1 USD = {entry['per_usd']} CNY as of {entry['as_of']} ({entry['source']})"

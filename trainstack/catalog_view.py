@@ -19,8 +19,10 @@ def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
         catalog: the loaded `Catalog` (its `left_out`, `version`, `built` and `rates`).
         data_dir: the catalog folder holding `catalog.json`.
     """
-    lines = [f"left out: {count} offerings listed in {currency}: {catalog.left_out_reason(currency)}"
-             for currency, count in sorted(catalog.left_out.items())]
+    lines = [
+        f"left out: {count} offerings listed in {currency}: {catalog.left_out_reason(currency)}"
+        for currency, count in sorted(catalog.left_out.items())
+    ]
     try:
         sources = json.loads((data_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
     except (OSError, ValueError, AttributeError):
@@ -34,10 +36,13 @@ def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
 
 def _rates(catalog: Any) -> str:
     """The rates in use (`1 USD = 7.12 CNY as of ... (source)`), then those not used and why."""
-    rates = [f"1 USD = {r['per_usd']} {currency} as of {r['as_of']} ({r.get('source')})"
-             for currency, r in sorted(catalog.rates.items())]
-    rates += [f"USD/{currency} not used: the recorded rate {why}"
-              for currency, why in sorted(catalog.unusable_rates.items())]
+    rates = [
+        f"1 USD = {r['per_usd']} {currency} as of {r['as_of']} ({r.get('source')})"
+        for currency, r in sorted(catalog.rates.items())
+    ]
+    rates += [
+        f"USD/{currency} not used: the recorded rate {why}" for currency, why in sorted(catalog.unusable_rates.items())
+    ]
     return "; ".join(rates) if rates else "none recorded"
 
 

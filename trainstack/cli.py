@@ -42,7 +42,9 @@ def resolve(
     top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     write_stack: str | None = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
-    force: bool = typer.Option(False, "--force", help="Overwrite a hand-edited stack file, or write one that misses the deadline."),
+    force: bool = typer.Option(
+        False, "--force", help="Overwrite a hand-edited stack file, or write one that misses the deadline."
+    ),
     plot: Path | None = typer.Option(None, "--plot", help="Write a cost-vs-time chart (PNG) here."),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:

@@ -103,13 +103,15 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
     while _follow_replacements(changes, new) | _cascade(changes, new):
         pass
     kept = set(matched.values())
-    deleted = [Change("delete", r["type"], r["name"], urn, bool(r["protect"]))
-               for urn, r in old.items() if urn not in kept]
+    deleted = [
+        Change("delete", r["type"], r["name"], urn, bool(r["protect"])) for urn, r in old.items() if urn not in kept
+    ]
     return [*changes.values(), *deleted]
 
 
-def _kept_ids(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]],
-              matched: dict[str, str]) -> dict[str, str]:
+def _kept_ids(
+    old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]], matched: dict[str, str]
+) -> dict[str, str]:
     """A resource matched through an alias keeps its id, ARN and other computed values: new
     mock value -> the old resource's, for every string output the mocks compute."""
     kept: dict[str, str] = {}
@@ -119,8 +121,13 @@ def _kept_ids(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]],
             continue
         kept[f"{record['name']}-id"] = f"{before['name']}-id"
         now, then = _mock_outputs(record), _mock_outputs(before)
-        kept.update({value: then[key] for key, value in now.items()
-                     if isinstance(value, str) and isinstance(then.get(key), str) and value != then[key]})
+        kept.update(
+            {
+                value: then[key]
+                for key, value in now.items()
+                if isinstance(value, str) and isinstance(then.get(key), str) and value != then[key]
+            }
+        )
     return kept
 
 
@@ -156,9 +163,17 @@ def moved_region(changes: list[Change], before: str | None, after: str | None) -
     region is unknown or both are the same."""
     if before is None or after is None or before == after:
         return changes
-    return [dataclasses.replace(c, action="replace", changed=tuple(sorted({*c.changed, "region"})),
-                                replace_keys=tuple(sorted({*c.replace_keys, "region"})))
-            if c.action in ("same", "update", "replace") else c for c in changes]
+    return [
+        dataclasses.replace(
+            c,
+            action="replace",
+            changed=tuple(sorted({*c.changed, "region"})),
+            replace_keys=tuple(sorted({*c.replace_keys, "region"})),
+        )
+        if c.action in ("same", "update", "replace")
+        else c
+        for c in changes
+    ]
 
 
 def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Change:
@@ -242,8 +257,12 @@ def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> 
     """
     grew = False
     for dependent, path, referenced, id_path in CASCADES:
-        updated_ids = {rid for urn, c in changes.items()
-                       if c.type == referenced and c.action in ("update", "replace") for rid in _ids(records[urn])}
+        updated_ids = {
+            rid
+            for urn, c in changes.items()
+            if c.type == referenced and c.action in ("update", "replace")
+            for rid in _ids(records[urn])
+        }
         for urn, change in changes.items():
             if change.type != dependent or change.action in ("create", "replace"):
                 continue

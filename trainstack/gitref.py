@@ -27,8 +27,16 @@ from typing import Any
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 
-PATHS = ("__main__.py", "Pulumi.yaml", "components", "profiles", "clouds", "facts", "nodeagent",
-         ":(exclude)profiles/catalog/data")
+PATHS = (
+    "__main__.py",
+    "Pulumi.yaml",
+    "components",
+    "profiles",
+    "clouds",
+    "facts",
+    "nodeagent",
+    ":(exclude)profiles/catalog/data",
+)
 
 
 def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
@@ -84,7 +92,10 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str) -> PlanResult:
     """Run `python -m trainstack.gitref` with `old_dir` first on the import path."""
     done = subprocess.run(
         [sys.executable, "-m", "trainstack.gitref", stack, str(old_dir)],
-        cwd=old_dir, capture_output=True, text=True, check=False,
+        cwd=old_dir,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
@@ -133,8 +144,12 @@ def _main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     cluster = read_stack_config(Path(project) / STACKS_DIR / f"Pulumi.{stack}.yaml").get(CONFIG_KEY)
-    data: dict[str, Any] = {"resources": result.resources, "outputs": result.outputs, "hours": result.hours,
-                            "cluster": cluster}
+    data: dict[str, Any] = {
+        "resources": result.resources,
+        "outputs": result.outputs,
+        "hours": result.hours,
+        "cluster": cluster,
+    }
     print(json.dumps(data, default=str))
     return 0
 

@@ -25,8 +25,13 @@ def progress_bar(provider: str) -> Iterator[Callable[[str], None]]:
     if not console.is_terminal:
         yield lambda _: None
         return
-    columns = (SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-               TextColumn("{task.completed} steps"), TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed} steps"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(f"{provider}: starting", total=None)
 
@@ -40,15 +45,20 @@ def refresh_summary(summary: RefreshSummary) -> None:
     """Print what a refresh changed and where the previous catalog was kept."""
     console = Console(soft_wrap=True)
     scope = ", ".join(summary.regions) or "all regions"
-    console.print(f"[bold]{summary.provider}[/] ({scope}): {summary.rows} offerings fetched; "
-                  f"{summary.added} added, {summary.removed} removed, {summary.changed} repriced, "
-                  f"{summary.unchanged} unchanged")
+    console.print(
+        f"[bold]{summary.provider}[/] ({scope}): {summary.rows} offerings fetched; "
+        f"{summary.added} added, {summary.removed} removed, {summary.changed} repriced, "
+        f"{summary.unchanged} unchanged"
+    )
     if summary.moves:
         console.print("largest price moves (per hour for the whole instance):")
     for move in summary.moves:
         zones = f"{move.zones} zone{'s' if move.zones > 1 else ''}"
-        console.print(f"  {move.instance_type} {move.region} {move.purchase}: {move.old_usd_per_hour:.4f} -> "
-                      f"{move.new_usd_per_hour:.4f} {move.currency} ({move.percent:+.1f}%, {zones})", highlight=False)
+        console.print(
+            f"  {move.instance_type} {move.region} {move.purchase}: {move.old_usd_per_hour:.4f} -> "
+            f"{move.new_usd_per_hour:.4f} {move.currency} ({move.percent:+.1f}%, {zones})",
+            highlight=False,
+        )
     console.print(f"catalog version {summary.version}")
     if summary.snapshot:
         console.print(f"previous file kept as {summary.snapshot}")

@@ -24,8 +24,9 @@ def _title(review: dict[str, Any]) -> str:
     if review["against"]:
         against = f" against `{review['against']}`"
     elif review.get("committed"):
-        against = (" (compared with nothing: every resource shows as new; pass `--against origin/main` "
-                   "to review this change)")
+        against = (
+            " (compared with nothing: every resource shows as new; pass `--against origin/main` to review this change)"
+        )
     else:
         against = " (new stack)"
     return f"### trainstack plan: `{review['stack']}`{against}"
@@ -46,8 +47,10 @@ def _summary_line(review: dict[str, Any]) -> str:
         new = "" if review.get("committed") else "new: "
         prices = f"**{new}{_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
     else:
-        prices = (f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
-                  f"**{_usd(before['usd_per_job'])} → {_usd(after['usd_per_job'])}/job**")
+        prices = (
+            f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
+            f"**{_usd(before['usd_per_job'])} → {_usd(after['usd_per_job'])}/job**"
+        )
     return f"**{actions}** ({counts['same']} unchanged) · {prices} · policies {icon} {passed}/{len(results)} passed{na}"
 
 
@@ -63,11 +66,14 @@ def _changes(changes: list[dict[str, Any]]) -> list[str]:
     if not changes:
         return ["No resource changes."]
     rows = sorted(changes, key=lambda c: (ORDER.index(c["action"]), c["type"], c["name"]))
-    lines = [f"<details open><summary>Changes ({len(rows)})</summary>", "",
-             "| action | type | name | changed inputs |", "|---|---|---|---|"]
+    lines = [
+        f"<details open><summary>Changes ({len(rows)})</summary>",
+        "",
+        "| action | type | name | changed inputs |",
+        "|---|---|---|---|",
+    ]
     for change in rows:
-        lines.append(f"| {ICONS[change['action']]} | `{change['type']}` | `{change['name']}` | "
-                     f"{_keys(change)} |")
+        lines.append(f"| {ICONS[change['action']]} | `{change['type']}` | `{change['name']}` | {_keys(change)} |")
     return [*lines, "", "</details>"]
 
 
@@ -87,8 +93,10 @@ def _cost(review: dict[str, Any]) -> list[str]:
     before, after = cost["before"], cost["after"]
     hours = f" ({after['hours']:,.1f} h)" if after["hours"] else ""
     lines = ["#### Cost", "", "| | before | after | change |", "|---|---:|---:|---:|"]
-    for label, key, delta in (("USD/hour", "usd_per_hour", cost["delta_usd_per_hour"]),
-                              (f"USD/job{hours}", "usd_per_job", cost["delta_usd_per_job"])):
+    for label, key, delta in (
+        ("USD/hour", "usd_per_hour", cost["delta_usd_per_hour"]),
+        (f"USD/job{hours}", "usd_per_job", cost["delta_usd_per_job"]),
+    ):
         old = _number(before[key]) if before else "–"
         change = "–" if delta is None else f"{delta:+,.2f}"
         lines.append(f"| {label} | {old} | {_number(after[key])} | {change} |")

@@ -66,5 +66,6 @@ class TrainstackMocks(pulumi.runtime.Mocks):
             answer = mock.invoke(args.token, args.args, self.region, self.zone)
             if answer is not None:
                 return dict(answer), []
-        return {}, [(args.token, f"no mocked answer for invoke {args.token}; add one to its cloud's "
-                                 "clouds/<cloud>/mock.py")]
+        return {}, [
+            (args.token, f"no mocked answer for invoke {args.token}; add one to its cloud's clouds/<cloud>/mock.py")
+        ]

@@ -10,9 +10,10 @@ import gc
 import json
 import runpy
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pulumi
 from pulumi.runtime import settings
@@ -69,8 +70,10 @@ class PlanResult:
         """`the planned 714.5 h miss the 504 h deadline by 210.5 h` when it misses, else ""."""
         if self.deadline_hours is None or self.hours is None or self.hours <= self.deadline_hours:
             return ""
-        return (f"the planned {self.hours:,.1f} h miss the {self.deadline_hours:g} h deadline by "
-                f"{self.hours - self.deadline_hours:,.1f} h")
+        return (
+            f"the planned {self.hours:,.1f} h miss the {self.deadline_hours:g} h deadline by "
+            f"{self.hours - self.deadline_hours:,.1f} h"
+        )
 
     @property
     def budget_usd_per_hour(self) -> float | None:
@@ -118,8 +121,15 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         if not str(exc).startswith("invoke of "):
             raise
         raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
-    result = PlanResult(resources, None, None, outputs, hours=cluster.hours, region=cluster.region,
-                        deadline_hours=cluster.deadline_hours)
+    result = PlanResult(
+        resources,
+        None,
+        None,
+        outputs,
+        hours=cluster.hours,
+        region=cluster.region,
+        deadline_hours=cluster.deadline_hours,
+    )
     return with_price(result, cluster) if priced else result
 
 
@@ -129,8 +139,13 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
 
     price = price_from_catalog(cluster)
     return dataclasses.replace(
-        result, usd_per_hour=price.usd_per_hour, usd_total=price.usd_total, usd_storage=price.usd_storage,
-        recorded_usd_per_hour=price.recorded_usd_per_hour, price_note=price.note, price_caveats=price.caveats,
+        result,
+        usd_per_hour=price.usd_per_hour,
+        usd_total=price.usd_total,
+        usd_storage=price.usd_storage,
+        recorded_usd_per_hour=price.recorded_usd_per_hour,
+        price_note=price.note,
+        price_caveats=price.caveats,
         price_verified=price.verified,
     )
 

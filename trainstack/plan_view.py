@@ -8,13 +8,42 @@ from typing import Any
 
 # Inputs worth showing in the plan tree, in this order, when a resource has them.
 KEY_INPUTS = (
-    "instanceType", "availabilityZoneId", "availabilityZone", "cidrBlock", "strategy",
-    "deploymentType", "storageCapacity", "perUnitStorageThroughput", "storageType",
-    "ipProtocol", "fromPort", "toPort", "cidrIpv4", "referencedSecurityGroupId", "instanceMarketOptions",
-    "metadataOptions", "networkInterfaces", "policyArn", "vmSize", "machineType", "sku",
-    "singlePlacementGroup", "overprovision", "acceleratorType", "runtimeVersion", "tier",
-    "capacityGib", "storageCapacityTiB", "groupPlacementPolicy", "flavorId", "zoneId", "spec", "zone",
-    "desiredCapacity", "mixedInstancesPolicy", "capacityRebalance",
+    "instanceType",
+    "availabilityZoneId",
+    "availabilityZone",
+    "cidrBlock",
+    "strategy",
+    "deploymentType",
+    "storageCapacity",
+    "perUnitStorageThroughput",
+    "storageType",
+    "ipProtocol",
+    "fromPort",
+    "toPort",
+    "cidrIpv4",
+    "referencedSecurityGroupId",
+    "instanceMarketOptions",
+    "metadataOptions",
+    "networkInterfaces",
+    "policyArn",
+    "vmSize",
+    "machineType",
+    "sku",
+    "singlePlacementGroup",
+    "overprovision",
+    "acceleratorType",
+    "runtimeVersion",
+    "tier",
+    "capacityGib",
+    "storageCapacityTiB",
+    "groupPlacementPolicy",
+    "flavorId",
+    "zoneId",
+    "spec",
+    "zone",
+    "desiredCapacity",
+    "mixedInstancesPolicy",
+    "capacityRebalance",
 )
 VALUE_CHARS = 60  # a shown value is cut after this many characters, between items
 # A tree of more than BIG_TREE resources lists at most SHOWN_PER_TYPE children of one type
@@ -128,5 +157,6 @@ def tree(stack: str, resources: list[dict]) -> Any:
         nodes[resource["name"]] = nodes.get(parent_name, root).add(_label(resource))
     for (parent_name, kind), names in hidden.items():
         nodes.get(parent_name, root).add(
-            f"[dim]... and {len(names)} more {kind} ({escape(names[0])} .. {escape(names[-1])})[/dim]")
+            f"[dim]... and {len(names)} more {kind} ({escape(names[0])} .. {escape(names[-1])})[/dim]"
+        )
     return root

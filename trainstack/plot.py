@@ -65,11 +65,25 @@ def write_plot(path: Path, spec: Any, resolution: Any) -> int:
         by_provider.setdefault(c.offering.provider, []).append(c)
     for provider, points in sorted(by_provider.items()):
         axes.scatter([c.hours for c in points], [c.usd_total for c in points], s=14, alpha=0.45, label=provider)
-    axes.plot([c.hours for c in front], [c.usd_total for c in front], "k-", lw=1.2, marker="o", ms=4,
-              label="Pareto front (no faster and cheaper option)")
+    axes.plot(
+        [c.hours for c in front],
+        [c.usd_total for c in front],
+        "k-",
+        lw=1.2,
+        marker="o",
+        ms=4,
+        label="Pareto front (no faster and cheaper option)",
+    )
     choice = resolution.choice.candidate
-    axes.scatter([choice.hours], [choice.usd_total], s=140, marker="*", color="crimson", zorder=5,
-                 label=f"choice: {choice.offering.instance_type} {choice.purchase}")
+    axes.scatter(
+        [choice.hours],
+        [choice.usd_total],
+        s=140,
+        marker="*",
+        color="crimson",
+        zorder=5,
+        label=f"choice: {choice.offering.instance_type} {choice.purchase}",
+    )
     if spec.deadline_hours:
         axes.axvline(spec.deadline_hours, color="grey", ls="--", lw=1, label=f"deadline {spec.deadline_hours:g} h")
     axes.set_xlabel("job hours")

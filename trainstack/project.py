@@ -51,12 +51,16 @@ def find_project(given: Path | None = None, start: Path | None = None) -> Path:
         folder = Path(given).expanduser()
         if not is_project(folder):
             missing = MARKER if not (folder / MARKER).is_file() else f"{STACKS}/"
-            raise ProjectError(f"--project-dir {given}: not a trainstack project (no {missing} there); "
-                               "give the folder that holds Pulumi.yaml and stacks/")
+            raise ProjectError(
+                f"--project-dir {given}: not a trainstack project (no {missing} there); "
+                "give the folder that holds Pulumi.yaml and stacks/"
+            )
         return folder
     here = (start or Path.cwd()).resolve()
     found = next((d for d in (here, *here.parents) if is_project(d)), None)
     if found is None:
-        raise ProjectError(f"{here} is not inside a trainstack project (no folder here or above holds "
-                           "Pulumi.yaml and stacks/); cd into the project or pass --project-dir PATH")
+        raise ProjectError(
+            f"{here} is not inside a trainstack project (no folder here or above holds "
+            "Pulumi.yaml and stacks/); cd into the project or pass --project-dir PATH"
+        )
     return found

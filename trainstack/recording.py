@@ -76,8 +76,9 @@ def _alias_names(request: Any, parent: str | None, parent_aliases: list[str]) ->
     """Old logical names of a resource: its own name aliases, then the ones inherited from
     its parent's (a child named with the parent's name as prefix takes the old prefix)."""
     own = [alias.spec.name for alias in request.aliases if alias.spec.name]
-    inherited = [old + request.name[len(parent):] for old in parent_aliases
-                 if parent and request.name.startswith(parent)]
+    inherited = [
+        old + request.name[len(parent) :] for old in parent_aliases if parent and request.name.startswith(parent)
+    ]
     return list(dict.fromkeys(name for name in (*own, *inherited) if name != request.name))
 
 

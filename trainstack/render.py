@@ -8,7 +8,6 @@ if TYPE_CHECKING:  # rich loads only when a table or tree is printed, keeping --
     from rich.console import Console
 
 
-
 def __getattr__(name: str) -> Any:
     """`KEY_INPUTS` and `key_inputs` live in `trainstack.plan_view` (loaded on use)."""
     if name in ("KEY_INPUTS", "key_inputs"):
@@ -29,18 +28,37 @@ def candidate_json(ranked: Any) -> dict:
     """One ranked candidate as the `--json` entry shape (USD figures for the whole cluster)."""
     c, o = ranked.candidate, ranked.candidate.offering
     return {
-        "provider": o.provider, "region": o.region, "zone": o.zone, "instance_type": o.instance_type,
-        "accelerator": o.accelerator, "accelerator_count": o.accelerator_count, "nodes": c.nodes,
-        "purchase": c.purchase, "hours": round(c.hours, 4), "speed": speed_of(o), "usd_per_hour": round(c.usd_per_hour, 6),
+        "provider": o.provider,
+        "region": o.region,
+        "zone": o.zone,
+        "instance_type": o.instance_type,
+        "accelerator": o.accelerator,
+        "accelerator_count": o.accelerator_count,
+        "nodes": c.nodes,
+        "purchase": c.purchase,
+        "hours": round(c.hours, 4),
+        "speed": speed_of(o),
+        "usd_per_hour": round(c.usd_per_hour, 6),
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
-        "usd_total": round(c.usd_total, 2), "reason": ranked.reason, "notes": list(c.notes),
-        "file_system": None if c.storage is None else {
-            "service": c.storage.service, "capacity_gib": c.storage.capacity_gib,
-            "usd_per_hour": round(c.storage.usd_per_hour, 6), "basis": c.storage.basis, "reference": c.storage.reference},
-        "spot_interruptions": round(c.interruptions, 4), "spot_added_hours": round(c.added_hours, 4),
+        "usd_total": round(c.usd_total, 2),
+        "reason": ranked.reason,
+        "notes": list(c.notes),
+        "file_system": None
+        if c.storage is None
+        else {
+            "service": c.storage.service,
+            "capacity_gib": c.storage.capacity_gib,
+            "usd_per_hour": round(c.storage.usd_per_hour, 6),
+            "basis": c.storage.basis,
+            "reference": c.storage.reference,
+        },
+        "spot_interruptions": round(c.interruptions, 4),
+        "spot_added_hours": round(c.added_hours, 4),
         "usd_commitment": None if c.usd_commitment is None else round(c.usd_commitment, 2),
-        "currency": o.currency, "on_demand_native_per_hour": o.on_demand_native,
-        "price_estimate": bool(o.price_note), "price_observed": o.catalog_date,
+        "currency": o.currency,
+        "on_demand_native_per_hour": o.on_demand_native,
+        "price_estimate": bool(o.price_note),
+        "price_observed": o.catalog_date,
     }
 
 
@@ -78,17 +96,17 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     for constraint, (count, example) in (resolution.rejected or {}).items():
         out.print(escape(f"rejected by {constraint}: {count} offerings, e.g. {example}"))
     if resolution.deadline_met is False:
-        out.print(f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; the cheapest of the rows "
-                  f"closest to it are shown[/bold red]")
+        out.print(
+            f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; the cheapest of the rows "
+            f"closest to it are shown[/bold red]"
+        )
         out.print(escape(resolution.to_meet))
 
 
 def plan_json(result: Any, policies: list | None = None) -> dict:
     """`{"resources": [...], "usd_per_hour": ..., "usd_total": ...}` for `plan --json`."""
     return {
-        "resources": [
-            {k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources
-        ],
+        "resources": [{k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources],
         "usd_per_hour": result.usd_per_hour,
         "usd_total": result.usd_total,
         "usd_storage": result.usd_storage,
@@ -98,9 +116,13 @@ def plan_json(result: Any, policies: list | None = None) -> dict:
         "deadline_hours": result.deadline_hours,
         "deadline_note": result.deadline_note,
         "policies": [
-            {"rule": r.rule, "passed": r.passed, "status": r.status,
-             "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
-             "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable]}
+            {
+                "rule": r.rule,
+                "passed": r.passed,
+                "status": r.status,
+                "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
+                "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable],
+            }
             for r in policies or []
         ],
     }
@@ -120,8 +142,14 @@ def plan_tree(stack: str, result: Any) -> None:
         out.print("cluster: [bold]price unknown[/bold]")
     else:
         out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
-    provider = next((r["type"].split(":")[1] for r in result.resources
-                     if r["parent"] is None and r["type"].startswith("trainstack:")), None)
+    provider = next(
+        (
+            r["type"].split(":")[1]
+            for r in result.resources
+            if r["parent"] is None and r["type"].startswith("trainstack:")
+        ),
+        None,
+    )
     if provider is not None:
         from clouds.healing import healing
 

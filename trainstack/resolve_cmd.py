@@ -27,8 +27,15 @@ def fail(message: str) -> None:
     raise SystemExit(2)
 
 
-def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | None = None, force: bool = False,
-        plot: Path | None = None, project: Path | None = None) -> None:
+def run(
+    workload: Path,
+    top: int = 5,
+    as_json: bool = False,
+    write_stack: str | None = None,
+    force: bool = False,
+    plot: Path | None = None,
+    project: Path | None = None,
+) -> None:
     """Pick the cheapest offering for `workload`, print the ranking, write what was asked.
 
     Args:
@@ -63,7 +70,9 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | 
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
         echo(f"note: {_left_out_message(catalog)}", err=True)
     # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
-    written = _write_stack(write_stack, spec, resolution, catalog, workload, force, folder) if write_stack is not None else ""
+    written = (
+        _write_stack(write_stack, spec, resolution, catalog, workload, force, folder) if write_stack is not None else ""
+    )
     plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
     if as_json:
         echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
@@ -75,8 +84,6 @@ def run(workload: Path, top: int = 5, as_json: bool = False, write_stack: str | 
     shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
     for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
         echo(line, err=True)
-
-
 
 
 def project_dir(given: Path | None = None) -> Path:
@@ -113,14 +120,18 @@ def _rounded(spec, provider: str) -> str:
     from clouds.filesystems import rounding_note
 
     fs = spec.file_system
-    return rounding_note(provider, FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib),
-                                                    throughput_mbps_per_tib=fs.throughput_mbps_per_tib))
+    return rounding_note(
+        provider,
+        FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib), throughput_mbps_per_tib=fs.throughput_mbps_per_tib),
+    )
 
 
 def _left_out_message(catalog) -> str:
     currency, count = sorted(catalog.left_out.items())[0]
-    return (f"catalog: {count} offerings are listed in {currency} and left out of USD comparisons: "
-            f"{catalog.left_out_reason(currency)}")
+    return (
+        f"catalog: {count} offerings are listed in {currency} and left out of USD comparisons: "
+        f"{catalog.left_out_reason(currency)}"
+    )
 
 
 def _left_out_hint(catalog, spec) -> str:
@@ -131,9 +142,11 @@ def _left_out_hint(catalog, spec) -> str:
     from profiles.left_out import fitting, unpriced_rows
 
     counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
-    return "".join(f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
-                   f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
-                   for currency, count in sorted(counts.items()))
+    return "".join(
+        f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
+        f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
+        for currency, count in sorted(counts.items())
+    )
 
 
 def _all_providers() -> tuple[str, ...]:
@@ -183,8 +196,10 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
 
     choice = resolution.choice.candidate
     if resolution.deadline_met is False and not force:
-        fail(f"--write-stack: no offering meets the {spec.deadline_hours:g} h deadline (the choice takes "
-             f"{choice.hours:,.1f} h); {resolution.to_meet}; or pass --force to write it anyway")
+        fail(
+            f"--write-stack: no offering meets the {spec.deadline_hours:g} h deadline (the choice takes "
+            f"{choice.hours:,.1f} h); {resolution.to_meet}; or pass --force to write it anyway"
+        )
     storage = choice.usd_storage if choice.storage is None or choice.storage.basis != "estimate" else None
     try:
         path = stack_path(folder, name)
@@ -201,5 +216,3 @@ def _relative(path: Path, folder: Path) -> str:
         return str(path.resolve().relative_to(folder.resolve()))
     except ValueError:
         return str(path)
-
-

@@ -12,8 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-COLUMNS = ("#", "provider", "region / zone", "instance type", "GPUs", "purchase", "hours", "speed", "USD/hour",
-           "USD/job")
+COLUMNS = (
+    "#",
+    "provider",
+    "region / zone",
+    "instance type",
+    "GPUs",
+    "purchase",
+    "hours",
+    "speed",
+    "USD/hour",
+    "USD/job",
+)
 RIGHT = frozenset({"#", "hours", "USD/hour", "USD/job"})
 WHY_MIN_CHARS = 30  # narrower than this, the why column would wrap a word per line
 
@@ -24,9 +34,18 @@ def _cells(rank: int, ranked: Any) -> list[str]:
     from trainstack.render import speed_of
 
     c, o = ranked.candidate, ranked.candidate.offering
-    return [str(rank), o.provider, f"{o.region} / {o.zone}", o.instance_type,
-            f"{c.nodes}x{o.accelerator_count} {o.accelerator}", c.purchase, f"{c.hours:,.1f}", speed_of(o),
-            f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}"]
+    return [
+        str(rank),
+        o.provider,
+        f"{o.region} / {o.zone}",
+        o.instance_type,
+        f"{c.nodes}x{o.accelerator_count} {o.accelerator}",
+        c.purchase,
+        f"{c.hours:,.1f}",
+        speed_of(o),
+        f"{c.usd_per_hour:,.2f}",
+        f"{c.usd_total:,.2f}",
+    ]
 
 
 def footnotes(rows: list[Any]) -> dict[str, int]:
@@ -78,8 +97,10 @@ def print_resolution(out: Any, spec: Any, resolution: Any, catalog_version: str)
         out.print(f"[bold]{escape(title)}[/bold]")
         for ranked, row in zip(rows, cells):
             style = "bold green" if row[0] == "1" else "bold"
-            out.print(f"[{style}]{row[0]}. {escape(row[1])} {escape(row[3])} {escape(row[4])} {escape(row[5])}[/]",
-                      highlight=False)
+            out.print(
+                f"[{style}]{row[0]}. {escape(row[1])} {escape(row[3])} {escape(row[4])} {escape(row[5])}[/]",
+                highlight=False,
+            )
             out.print(f"   {escape(row[2])}", highlight=False)
             out.print(f"   {row[6]} h ({row[7]}), USD {row[8]}/hour, USD {row[9]}/job", highlight=False)
             out.print(f"   why: {escape(_why(ranked, numbers))}", highlight=False)

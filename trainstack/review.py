@@ -88,8 +88,9 @@ def review_json(
         "against": against,
         "summary": summary(changes),
         "changes": [asdict(c) for c in changes if c.action != "same"],
-        "data_loss": [c.name for c in changes if c.action in ("replace", "delete")
-                      and (c.type in STATEFUL or c.protect)],
+        "data_loss": [
+            c.name for c in changes if c.action in ("replace", "delete") and (c.type in STATEFUL or c.protect)
+        ],
         "cost": {
             "before": cost_before,
             "after": cost_after,
@@ -105,9 +106,14 @@ def _policies(results: list[Any]) -> dict[str, Any]:
     return {
         "passed": all(r.passed for r in results),
         "results": [
-            {"rule": r.rule, "description": r.description, "passed": r.passed, "status": r.status,
-             "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
-             "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable]}
+            {
+                "rule": r.rule,
+                "description": r.description,
+                "passed": r.passed,
+                "status": r.status,
+                "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
+                "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable],
+            }
             for r in results
         ],
     }
@@ -126,11 +132,16 @@ def _cost(plan: PlanResult | None) -> dict[str, Any] | None:
     if hours is None:  # a PlanResult built without its hours: derive them from its costs
         hours = (plan.usd_total - storage) / plan.usd_per_hour if plan.usd_per_hour else 0.0
     known = plan.usd_per_hour is not None
-    return {"usd_per_hour": round(plan.usd_per_hour, 4) if known else None,
-            "usd_per_job": round(plan.usd_total, 2) if known else None,
-            "hours": round(hours, 4), "usd_storage": None if plan.usd_storage is None else round(storage, 2),
-            "price_note": plan.price_note, "price_caveats": list(plan.price_caveats),
-            "deadline_hours": plan.deadline_hours, "deadline_note": plan.deadline_note}
+    return {
+        "usd_per_hour": round(plan.usd_per_hour, 4) if known else None,
+        "usd_per_job": round(plan.usd_total, 2) if known else None,
+        "hours": round(hours, 4),
+        "usd_storage": None if plan.usd_storage is None else round(storage, 2),
+        "price_note": plan.price_note,
+        "price_caveats": list(plan.price_caveats),
+        "deadline_hours": plan.deadline_hours,
+        "deadline_note": plan.deadline_note,
+    }
 
 
 def stack_budget(stack_file: Path) -> float | None:

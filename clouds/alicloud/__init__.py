@@ -31,12 +31,16 @@ CLOUD = Cloud(
         Feature.SPOT_PLACEMENT: SPOT_NO_DEPLOYMENT_SET,
         Feature.ZONE_PRICES: "priced per region: set the stack's zone to a zone id before `pulumi up`",
     },
-    stateful=frozenset({
-        "alicloud:nas/fileSystem:FileSystem",
-    }),
-    untaggable=frozenset({
-        "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
-        "alicloud:ecs/securityGroupRule:SecurityGroupRule",
-        "alicloud:nas/mountTarget:MountTarget",
-    }),
+    stateful=frozenset(
+        {
+            "alicloud:nas/fileSystem:FileSystem",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
+            "alicloud:ecs/securityGroupRule:SecurityGroupRule",
+            "alicloud:nas/mountTarget:MountTarget",
+        }
+    ),
 )

@@ -14,7 +14,6 @@ from typing import Any
 
 from clouds.base import Mock, fixed_answers
 
-
 ALICLOUD_IMAGE_ID = "ubuntu_22_04_x64_20G_alibase_20261120.vhd"
 # The mock's region in mount-target domains (`<fs>-<hash>.cn-beijing.cpfs.nas.aliyuncs.com`,
 # the shape of `MountTargetDomain` in Alibaba's ListCpfsFileSystems API example).
@@ -55,7 +54,9 @@ def mount_target_domain(file_system_id: str) -> str:
     return f"{file_system_id}-{_digest(file_system_id, 4)}.{ALICLOUD_MOCK_REGION}.cpfs.nas.aliyuncs.com"
 
 
-def alicloud_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str | None, dict[str, Any]]:
+def alicloud_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """Id and computed outputs of one `pulumi_alicloud` resource."""
     resource_id = alicloud_id(typ, name)
     outputs: dict[str, Any] = {}

@@ -33,14 +33,14 @@ def validate_args(args: ClusterConfig, name: str) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, PROVIDER, "Alibaba Cloud")
-    reject_unsupported(args, ("kms_key_id",), "Alibaba",
-                       "it encrypts system disks with the ECS service key")
+    reject_unsupported(args, ("kms_key_id",), "Alibaba", "it encrypts system disks with the ECS service key")
     _check_instance_type(args)
     _check_zone(args)
     _check_nodes(args)
     check_ssh_cidrs(args.ssh_cidrs)
-    reject_unsupported(args, ("subnet_id", "capacity_reservation_id"), "Alibaba",
-                       "it creates its own VPC and pay-as-you-go nodes")
+    reject_unsupported(
+        args, ("subnet_id", "capacity_reservation_id"), "Alibaba", "it creates its own VPC and pay-as-you-go nodes"
+    )
     check_tags(cluster_tags(PROVIDER, name, args.tags))
     if args.file_system is not None:
         cpfs_sizing(args.file_system)
@@ -75,8 +75,7 @@ def _check_zone(args: ClusterConfig) -> None:
         )
     if not args.zone.startswith(f"{args.region}-"):
         raise ValueError(
-            f"zone: '{args.zone}' is not in region {args.region}; use a zone id of that region "
-            f"({args.region}-<letter>)"
+            f"zone: '{args.zone}' is not in region {args.region}; use a zone id of that region ({args.region}-<letter>)"
         )
 
 
@@ -101,9 +100,7 @@ def check_tags(tags: Mapping[str, str]) -> None:
             if what == "key" and not text:
                 raise ValueError("tags: empty tag key; give every tag a key")
             if len(text) > TAG_MAX_CHARS:
-                raise ValueError(
-                    f"tags: {what} of '{key}' is longer than {TAG_MAX_CHARS} characters; shorten it"
-                )
+                raise ValueError(f"tags: {what} of '{key}' is longer than {TAG_MAX_CHARS} characters; shorten it")
             if text.lower().startswith(TAG_RESERVED_PREFIXES):
                 raise ValueError(
                     f"tags: {what} '{text}' starts with a prefix Alibaba reserves "

@@ -20,16 +20,20 @@ CLOUD = Cloud(
     region_key="aws:region",
     mainland=re.compile(r"^cn-(north|northwest)-\d$"),
     file_system=FileSystemRule("clouds.aws.fsx:fsx_sizing", "FSx for Lustre", by_numbers=True),
-    stateful=frozenset({
-        "aws:fsx/lustreFileSystem:LustreFileSystem",
-        "aws:efs/fileSystem:FileSystem",
-        "aws:ebs/volume:Volume",
-        "aws:s3/bucket:Bucket",
-        "aws:s3/bucketV2:BucketV2",
-    }),
-    untaggable=frozenset({
-        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
-        "aws:iam/rolePolicy:RolePolicy",
-        "aws:ec2/routeTableAssociation:RouteTableAssociation",
-    }),
+    stateful=frozenset(
+        {
+            "aws:fsx/lustreFileSystem:LustreFileSystem",
+            "aws:efs/fileSystem:FileSystem",
+            "aws:ebs/volume:Volume",
+            "aws:s3/bucket:Bucket",
+            "aws:s3/bucketV2:BucketV2",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+            "aws:iam/rolePolicy:RolePolicy",
+            "aws:ec2/routeTableAssociation:RouteTableAssociation",
+        }
+    ),
 )

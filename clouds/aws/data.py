@@ -42,12 +42,22 @@ def node_bucket_policy(partition: str, bucket: str, prefix: str, write_back: boo
     """
     bucket_arn = f"arn:{partition}:s3:::{bucket}"
     statements: list[dict] = [
-        {"Sid": "ListDatasetPrefix", "Effect": "Allow", "Action": "s3:ListBucket", "Resource": bucket_arn,
-         **({"Condition": {"StringLike": {"s3:prefix": [f"{prefix}*"]}}} if prefix else {})},
+        {
+            "Sid": "ListDatasetPrefix",
+            "Effect": "Allow",
+            "Action": "s3:ListBucket",
+            "Resource": bucket_arn,
+            **({"Condition": {"StringLike": {"s3:prefix": [f"{prefix}*"]}}} if prefix else {}),
+        },
         {"Sid": "ReadDataset", "Effect": "Allow", "Action": "s3:GetObject", "Resource": f"{bucket_arn}/{prefix}*"},
     ]
     if write_back:
-        statements.append({"Sid": "WriteBack", "Effect": "Allow",
-                           "Action": ["s3:PutObject", "s3:AbortMultipartUpload"],
-                           "Resource": f"{bucket_arn}/{prefix}*"})
+        statements.append(
+            {
+                "Sid": "WriteBack",
+                "Effect": "Allow",
+                "Action": ["s3:PutObject", "s3:AbortMultipartUpload"],
+                "Resource": f"{bucket_arn}/{prefix}*",
+            }
+        )
     return {"Version": "2012-10-17", "Statement": statements}

@@ -124,9 +124,7 @@ def network_interfaces(
     ]
 
 
-def _interface(
-    card: int, device: int, kind: str | None, subnet_id: Any, security_group_id: Any
-) -> dict[str, Any]:
+def _interface(card: int, device: int, kind: str | None, subnet_id: Any, security_group_id: Any) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "network_card_index": card,
         "device_index": device,

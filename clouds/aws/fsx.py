@@ -82,9 +82,7 @@ def round_capacity_gib(capacity_gib: int, deployment_type: str = DEFAULT_DEPLOYM
     return math.ceil(capacity_gib / step) * step
 
 
-def fsx_sizing(
-    capacity_gib: int, throughput_mbps_per_tib: int, deployment_type: str | None = None
-) -> FsxSizing:
+def fsx_sizing(capacity_gib: int, throughput_mbps_per_tib: int, deployment_type: str | None = None) -> FsxSizing:
     """Validate and size an FSx for Lustre SSD file system.
 
     Args:

@@ -58,19 +58,35 @@ def aws_invoke(token: str, args: Mapping[str, Any], region: str, zone: str | Non
     the mock does not know."""
     partition = _partition(region)
     if token == "aws:ec2/getAmi:getAmi":
-        return {"id": AMI_ID, "imageId": AMI_ID, "name": AMI_NAME,
-                "architecture": _filter_value(args, "architecture", "x86_64"), "rootDeviceName": "/dev/sda1"}
+        return {
+            "id": AMI_ID,
+            "imageId": AMI_ID,
+            "name": AMI_NAME,
+            "architecture": _filter_value(args, "architecture", "x86_64"),
+            "rootDeviceName": "/dev/sda1",
+        }
     if token == "aws:ec2/getSubnet:getSubnet":
-        return {"id": args.get("id", "subnet-0mock"), "vpcId": EXISTING_VPC_ID, "availabilityZoneId": zone,
-                "cidrBlock": EXISTING_SUBNET_CIDR}
+        return {
+            "id": args.get("id", "subnet-0mock"),
+            "vpcId": EXISTING_VPC_ID,
+            "availabilityZoneId": zone,
+            "cidrBlock": EXISTING_SUBNET_CIDR,
+        }
     if token == "aws:index/getRegion:getRegion":
         return {"id": region, "name": region, "region": region}
     if token == "aws:index/getPartition:getPartition":
-        return {"id": partition, "partition": partition,
-                "dnsSuffix": "amazonaws.com.cn" if region.startswith("cn-") else "amazonaws.com"}
+        return {
+            "id": partition,
+            "partition": partition,
+            "dnsSuffix": "amazonaws.com.cn" if region.startswith("cn-") else "amazonaws.com",
+        }
     if token == "aws:index/getCallerIdentity:getCallerIdentity":
-        return {"id": ACCOUNT_ID, "accountId": ACCOUNT_ID, "arn": f"arn:{partition}:iam::{ACCOUNT_ID}:user/mock",
-                "userId": "AIDAMOCK"}
+        return {
+            "id": ACCOUNT_ID,
+            "accountId": ACCOUNT_ID,
+            "arn": f"arn:{partition}:iam::{ACCOUNT_ID}:user/mock",
+            "userId": "AIDAMOCK",
+        }
     return None
 
 

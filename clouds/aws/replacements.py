@@ -22,12 +22,33 @@ from clouds.base import Replacements
 REPLACEMENTS = Replacements(
     replace_on_change={
         "aws:ec2/instance:Instance": (
-            "ami", "availabilityZone", "subnetId", "placementGroup", "placementPartitionNumber", "keyName",
-            "privateIp", "associatePublicIpAddress", "ebsOptimized", "hibernation", "tenancy", "hostId",
-            "securityGroups", "ipv6AddressCount", "ipv6Addresses", "cpuOptions", "ephemeralBlockDevices",
-            "ebsBlockDevices", "rootBlockDevice.encrypted", "rootBlockDevice.kmsKeyId", "launchTemplate.id",
-            "launchTemplate.name", "launchTemplate.version", "instanceMarketOptions", "networkInterfaces",
-            "enclaveOptions", "privateDnsNameOptions",
+            "ami",
+            "availabilityZone",
+            "subnetId",
+            "placementGroup",
+            "placementPartitionNumber",
+            "keyName",
+            "privateIp",
+            "associatePublicIpAddress",
+            "ebsOptimized",
+            "hibernation",
+            "tenancy",
+            "hostId",
+            "securityGroups",
+            "ipv6AddressCount",
+            "ipv6Addresses",
+            "cpuOptions",
+            "ephemeralBlockDevices",
+            "ebsBlockDevices",
+            "rootBlockDevice.encrypted",
+            "rootBlockDevice.kmsKeyId",
+            "launchTemplate.id",
+            "launchTemplate.name",
+            "launchTemplate.version",
+            "instanceMarketOptions",
+            "networkInterfaces",
+            "enclaveOptions",
+            "privateDnsNameOptions",
         ),
         "aws:ec2/launchTemplate:LaunchTemplate": ("name", "namePrefix"),  # other changes add a version
         "aws:ec2/placementGroup:PlacementGroup": ("name", "strategy", "partitionCount", "spreadLevel"),
@@ -42,9 +63,20 @@ REPLACEMENTS = Replacements(
         "aws:ec2/routeTableAssociation:RouteTableAssociation": ("subnetId", "gatewayId"),
         "aws:ec2/vpcEndpoint:VpcEndpoint": ("vpcId", "serviceName", "vpcEndpointType"),
         "aws:fsx/lustreFileSystem:LustreFileSystem": (
-            "subnetIds", "securityGroupIds", "deploymentType", "storageType", "kmsKeyId",
-            "perUnitStorageThroughput", "driveCacheType", "fileSystemTypeVersion", "importPath", "exportPath",
-            "importedFileChunkSize", "backupId", "copyTagsToBackups", "efaEnabled",
+            "subnetIds",
+            "securityGroupIds",
+            "deploymentType",
+            "storageType",
+            "kmsKeyId",
+            "perUnitStorageThroughput",
+            "driveCacheType",
+            "fileSystemTypeVersion",
+            "importPath",
+            "exportPath",
+            "importedFileChunkSize",
+            "backupId",
+            "copyTagsToBackups",
+            "efaEnabled",
         ),
         # aws_autoscaling_group: only the name is ForceNew; size, subnets, placement group, launch
         # template and mixed instances policy update in place (source A).
@@ -53,7 +85,10 @@ REPLACEMENTS = Replacements(
         "aws:iam/rolePolicy:RolePolicy": ("name", "namePrefix", "role"),
         # internal/service/fsx/data_repository_association.go: ForceNew
         "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation": (
-            "fileSystemId", "fileSystemPath", "dataRepositoryPath", "batchImportMetaDataOnCreate",
+            "fileSystemId",
+            "fileSystemPath",
+            "dataRepositoryPath",
+            "batchImportMetaDataOnCreate",
         ),
         "aws:iam/instanceProfile:InstanceProfile": ("name", "namePrefix", "path"),
         "aws:iam/rolePolicyAttachment:RolePolicyAttachment": ("role", "policyArn"),
@@ -64,7 +99,11 @@ REPLACEMENTS = Replacements(
     # An EC2 instance pins `launchTemplate.version` to the template's latest version, which
     # every template update bumps (source A, launch_template.version ForceNew).
     cascades=(
-        ("aws:ec2/instance:Instance", "launchTemplate.version", "aws:ec2/launchTemplate:LaunchTemplate",
-         "launchTemplate.id"),
+        (
+            "aws:ec2/instance:Instance",
+            "launchTemplate.version",
+            "aws:ec2/launchTemplate:LaunchTemplate",
+            "launchTemplate.id",
+        ),
     ),
 )

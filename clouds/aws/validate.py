@@ -11,8 +11,15 @@ from clouds.contract import ClusterConfig
 # use1-az1..6, ap-southeast-2 apse2-az1..3 (AWS "AZ IDs" doc; the rule holds for every AWS
 # region/zone pair in the catalog, which tests/components/aws/test_validate.py checks).
 _DIRECTION_LETTERS = {
-    "north": "n", "south": "s", "east": "e", "west": "w", "central": "c",
-    "northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw",
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+    "central": "c",
+    "northeast": "ne",
+    "northwest": "nw",
+    "southeast": "se",
+    "southwest": "sw",
 }
 
 
@@ -35,11 +42,15 @@ def check_zone(region: str, zone: str) -> None:
     if prefix is None or zone.startswith(f"{prefix}-az"):
         return
     if zone.startswith(region):
-        raise ValueError(f"zone: '{zone}' is a zone name; trainstack places nodes by AZ ID, which names the same "
-                         f"zone in every account: write e.g. {prefix}-az1 (`aws ec2 describe-availability-zones "
-                         f"--region {region}` lists ZoneName and ZoneId)")
-    raise ValueError(f"zone: '{zone}' is not an AZ ID of region {region} (those begin {prefix}-az); "
-                     "set zone and region to the same place")
+        raise ValueError(
+            f"zone: '{zone}' is a zone name; trainstack places nodes by AZ ID, which names the same "
+            f"zone in every account: write e.g. {prefix}-az1 (`aws ec2 describe-availability-zones "
+            f"--region {region}` lists ZoneName and ZoneId)"
+        )
+    raise ValueError(
+        f"zone: '{zone}' is not an AZ ID of region {region} (those begin {prefix}-az); "
+        "set zone and region to the same place"
+    )
 
 
 def validate_args(args: ClusterConfig) -> None:
@@ -52,8 +63,7 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "aws", "AWS")
-    reject_unsupported(args, ("kms_key_id",), "AWS",
-                       "it encrypts EBS and FSx for Lustre with AWS-managed keys")
+    reject_unsupported(args, ("kms_key_id",), "AWS", "it encrypts EBS and FSx for Lustre with AWS-managed keys")
     check_zone(args.region, args.zone)
     check_ssh_cidrs(args.ssh_cidrs)
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:

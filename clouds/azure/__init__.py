@@ -21,14 +21,18 @@ CLOUD = Cloud(
     region_key="azure-native:location",
     mainland=re.compile(r"^china(north|east)\d?$"),
     file_system=FileSystemRule("clouds.azure.amlfs:amlfs_sizing", "Azure Managed Lustre", by_numbers=True),
-    stateful=frozenset({
-        "azure-native:storagecache:AmlFilesystem",
-        "azure-native:storage:StorageAccount",
-        "azure-native:compute:Disk",
-    }),
-    untaggable=frozenset({
-        "azure-native:network:Subnet",
-        "azure-native:network:SecurityRule",
-        "tls:index/privateKey:PrivateKey",
-    }),
+    stateful=frozenset(
+        {
+            "azure-native:storagecache:AmlFilesystem",
+            "azure-native:storage:StorageAccount",
+            "azure-native:compute:Disk",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "azure-native:network:Subnet",
+            "azure-native:network:SecurityRule",
+            "tls:index/privateKey:PrivateKey",
+        }
+    ),
 )

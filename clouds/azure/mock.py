@@ -12,7 +12,6 @@ from typing import Any
 
 from clouds.base import Mock
 
-
 SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
 MGS_ADDRESS = "10.0.16.4"
 PUBLIC_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMockMockMockMockMockMockMockMockMockMock mock"
@@ -38,7 +37,9 @@ def _arm_id(typ: str, name: str, inputs: dict[str, Any]) -> str:
     return f"{group}/providers/{_ARM_TYPES.get(typ, 'Mock.Unknown/things')}/{name}"
 
 
-def azure_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str | None, dict[str, Any]]:
+def azure_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """ARM id and name for azure-native resources; AMLFS client info; TLS key pair."""
     if typ == "tls:index/privateKey:PrivateKey":
         return None, {"publicKeyOpenssh": PUBLIC_KEY, "privateKeyOpenssh": PRIVATE_KEY}
@@ -54,6 +55,9 @@ def azure_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = 
 
 
 MOCK = Mock(
-    prefixes=("azure-native:", "tls:",),
+    prefixes=(
+        "azure-native:",
+        "tls:",
+    ),
     outputs=azure_outputs,
 )

@@ -16,7 +16,12 @@ from clouds.base import Replacements
 REPLACEMENTS = Replacements(
     replace_on_change={
         "azure-native:storagecache:AmlFilesystem": (
-            "amlFilesystemName", "filesystemSubnet", "identity", "sku", "storageCapacityTiB", "zones",
+            "amlFilesystemName",
+            "filesystemSubnet",
+            "identity",
+            "sku",
+            "storageCapacityTiB",
+            "zones",
         ),
         "azure-native:compute:VirtualMachineScaleSet": (
             "vmScaleSetName",
@@ -24,13 +29,17 @@ REPLACEMENTS = Replacements(
             # supported at creation time" (MicrosoftDocs azure-docs virtual-machine-scale-sets/
             # use-spot.md, FAQ; Azure/azure-cli#11187). terraform-provider-azurerm: `priority`
             # and `eviction_policy` ForceNew on azurerm_linux_virtual_machine_scale_set.
-            "virtualMachineProfile.priority", "virtualMachineProfile.evictionPolicy",
+            "virtualMachineProfile.priority",
+            "virtualMachineProfile.evictionPolicy",
         ),
         # A NAT gateway's zone "can't be changed" after deployment (azure-docs nat-gateway/
         # nat-overview.md); public IP: azure-native forceNewMap (provider/pkg/gen/replacement.go).
         "azure-native:network:NatGateway": ("natGatewayName", "zones"),
         "azure-native:network:PublicIPAddress": (
-            "publicIpAddressName", "publicIPAddressVersion", "publicIPPrefix", "sku",
+            "publicIpAddressName",
+            "publicIPAddressVersion",
+            "publicIPPrefix",
+            "sku",
         ),
         "azure-native:network:Subnet": ("subnetName", "virtualNetworkName"),
         "azure-native:network:VirtualNetwork": ("virtualNetworkName",),

@@ -9,7 +9,6 @@ articles/virtual-machines/capacity-reservation-overview.md, "Limitations and Res
 
 from __future__ import annotations
 
-
 from clouds.azure.amlfs import amlfs_sizing
 from clouds.azure.facts import (
     MAX_SINGLE_PLACEMENT_GROUP_VMS,
@@ -30,8 +29,9 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "azure", "Azure")
-    reject_unsupported(args, ("kms_key_id",), "Azure",
-                       "it encrypts disks and Managed Lustre with platform-managed keys")
+    reject_unsupported(
+        args, ("kms_key_id",), "Azure", "it encrypts disks and Managed Lustre with platform-managed keys"
+    )
     _check_interconnect(args)
     _check_node_count(args)
     check_ssh_cidrs(args.ssh_cidrs)

@@ -20,9 +20,11 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^(bj|gz|su|bd|fwh|yq|cd|fsh)$"),
     # No API-creatable parallel file system here (china-clouds.md section 4).
-    untaggable=frozenset({
-        "pulumi-python:dynamic/baiducloud:DeploySet",
-        "pulumi-python:dynamic/baiducloud:EhcCluster",
-        "pulumi-python:dynamic/baiducloud:Keypair",
-    }),
+    untaggable=frozenset(
+        {
+            "pulumi-python:dynamic/baiducloud:DeploySet",
+            "pulumi-python:dynamic/baiducloud:EhcCluster",
+            "pulumi-python:dynamic/baiducloud:Keypair",
+        }
+    ),
 )

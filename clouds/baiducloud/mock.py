@@ -17,7 +17,6 @@ from typing import Any
 
 from clouds.base import Mock
 
-
 TYPE_PREFIX = "pulumi-python:dynamic/baiducloud:"
 MOCK_IMAGE_ID = "m-mockgpuubuntu2204"
 # resource name -> (id prefix, id output name)
@@ -33,7 +32,9 @@ _IDS = {
 _TRAILING_INDEX = re.compile(r"-(\d+)$")
 
 
-def baiducloud_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str | None, dict[str, Any]]:
+def baiducloud_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """`(id, outputs)` of one Baidu dynamic resource; other types get `(None, {})`."""
     kind = typ.removeprefix(TYPE_PREFIX)
     if kind not in _IDS:
@@ -62,6 +63,7 @@ def _node_ip(name: str) -> str:
     match = _TRAILING_INDEX.search(name)
     index = int(match.group(1)) if match else int(_short(name), 16) % 4000
     return f"10.0.{index // 250}.{index % 250 + 10}"
+
 
 MOCK = Mock(
     prefixes=(TYPE_PREFIX,),

@@ -27,8 +27,7 @@ def validate_args(args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "baiducloud", "Baidu AI Cloud")
-    reject_unsupported(args, ("kms_key_id",), "Baidu AI Cloud",
-                       "BCC takes no root-disk encryption key")
+    reject_unsupported(args, ("kms_key_id",), "Baidu AI Cloud", "BCC takes no root-disk encryption key")
     _check_place(args)
     _check_spec(args)
     check_ssh_cidrs(args.ssh_cidrs)
@@ -43,15 +42,14 @@ def validate_args(args: ClusterConfig) -> None:
             "API resource here); remove file_system and mount an existing "
             "PFS on the nodes"
         )
-    reject_unsupported(args, ("capacity_reservation_id",), "Baidu AI Cloud",
-                       "it cannot launch into a capacity reservation")
+    reject_unsupported(
+        args, ("capacity_reservation_id",), "Baidu AI Cloud", "it cannot launch into a capacity reservation"
+    )
 
 
 def _check_place(args: ClusterConfig) -> None:
     if not _REGION.match(args.region):
-        raise ValueError(
-            f"region: '{args.region}' is not a Baidu region id; write it like bj, gz or su"
-        )
+        raise ValueError(f"region: '{args.region}' is not a Baidu region id; write it like bj, gz or su")
     if not args.zone.startswith(f"cn-{args.region}-"):
         raise ValueError(
             f"zone: '{args.zone}' is not a zone of region {args.region}; Baidu zones are named "

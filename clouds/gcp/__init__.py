@@ -20,24 +20,31 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:gcp_guidance",
     region_key="gcp:region",
     capacity_note="clouds.gcp.tpu:capacity_note",
-    file_system=FileSystemRule("clouds.gcp.filesystems:offered_file_system", "GCP",
-                               explicit_choice="clouds.gcp.filesystems:explicit_deployment_type"),
-    stateful=frozenset({
-        "gcp:filestore/instance:Instance",
-        "gcp:lustre/instance:Instance",
-        "gcp:storage/bucket:Bucket",
-        "gcp:compute/disk:Disk",
-    }),
-    untaggable=frozenset({
-        "gcp:storage/bucketIAMMember:BucketIAMMember",
-        "gcp:compute/network:Network",
-        "gcp:compute/subnetwork:Subnetwork",
-        "gcp:compute/firewall:Firewall",
-        "gcp:compute/router:Router",
-        "gcp:compute/routerNat:RouterNat",
-        "gcp:compute/resourcePolicy:ResourcePolicy",
-        "gcp:projects/iAMMember:IAMMember",
-        "gcp:serviceaccount/account:Account",
-        "gcp:servicenetworking/connection:Connection",
-    }),
+    file_system=FileSystemRule(
+        "clouds.gcp.filesystems:offered_file_system",
+        "GCP",
+        explicit_choice="clouds.gcp.filesystems:explicit_deployment_type",
+    ),
+    stateful=frozenset(
+        {
+            "gcp:filestore/instance:Instance",
+            "gcp:lustre/instance:Instance",
+            "gcp:storage/bucket:Bucket",
+            "gcp:compute/disk:Disk",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "gcp:storage/bucketIAMMember:BucketIAMMember",
+            "gcp:compute/network:Network",
+            "gcp:compute/subnetwork:Subnetwork",
+            "gcp:compute/firewall:Firewall",
+            "gcp:compute/router:Router",
+            "gcp:compute/routerNat:RouterNat",
+            "gcp:compute/resourcePolicy:ResourcePolicy",
+            "gcp:projects/iAMMember:IAMMember",
+            "gcp:serviceaccount/account:Account",
+            "gcp:servicenetworking/connection:Connection",
+        }
+    ),
 )

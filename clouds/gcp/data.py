@@ -26,7 +26,9 @@ def split_uri(uri: str) -> tuple[str, str]:
     """
     match = _GS_URI.match(uri.strip())
     if not match:
-        raise ValueError(f"data.source: '{uri}' is not a Cloud Storage URI; write it like gs://my-bucket/datasets/imagenet")
+        raise ValueError(
+            f"data.source: '{uri}' is not a Cloud Storage URI; write it like gs://my-bucket/datasets/imagenet"
+        )
     prefix = (match.group("prefix") or "").strip("/")
     return match.group("bucket"), f"{prefix}/" if prefix else ""
 
@@ -34,5 +36,7 @@ def split_uri(uri: str) -> tuple[str, str]:
 def import_command(instance: str, zone: str, project: str, uri: str) -> str:
     """The `gcloud` command that imports the dataset into the Managed Lustre instance (run once
     after `pulumi up`; the instance mounts at the cluster's file-system mount point)."""
-    return (f"gcloud lustre instances import-data {instance} --location={zone} --project={project} "
-            f"--gcs-path-uri={uri.rstrip('/')}/ --lustre-path=/")
+    return (
+        f"gcloud lustre instances import-data {instance} --location={zone} --project={project} "
+        f"--gcs-path-uri={uri.rstrip('/')}/ --lustre-path=/"
+    )

@@ -158,9 +158,7 @@ def choose_file_system(fs: FileSystemConfig) -> FileSystemChoice:
             f"valid: {FILESTORE_TIER}, {MANAGED_LUSTRE}, or leave it unset to choose"
         )
     tier = LUSTRE_TIERS.get(fs.throughput_mbps_per_tib)
-    lustre = kind == MANAGED_LUSTRE or (
-        kind == "" and tier is not None and fs.capacity_gib >= tier.min_gib
-    )
+    lustre = kind == MANAGED_LUSTRE or (kind == "" and tier is not None and fs.capacity_gib >= tier.min_gib)
     if lustre:
         size = lustre_capacity_gib(fs.capacity_gib, fs.throughput_mbps_per_tib)
         return FileSystemChoice(LUSTRE, size, str(fs.throughput_mbps_per_tib))
@@ -176,11 +174,16 @@ def filestore_write_mbps_per_tib() -> float:
 
 
 def _shortfall(fs: FileSystemConfig, tier: LustreTier | None) -> str:
-    lustre = (f"raise capacity_gib to {tier.min_gib} for Managed Lustre at {fs.throughput_mbps_per_tib} MB/s per TiB, "
-              if tier else "")
-    return (f"file_system: {fs.capacity_gib} GiB at {fs.throughput_mbps_per_tib} MB/s per TiB fits no Managed Lustre "
-            f"tier, and Filestore ZONAL writes only {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; "
-            f"{lustre}or set file_system.deployment_type: ZONAL to accept Filestore's throughput")
+    lustre = (
+        f"raise capacity_gib to {tier.min_gib} for Managed Lustre at {fs.throughput_mbps_per_tib} MB/s per TiB, "
+        if tier
+        else ""
+    )
+    return (
+        f"file_system: {fs.capacity_gib} GiB at {fs.throughput_mbps_per_tib} MB/s per TiB fits no Managed Lustre "
+        f"tier, and Filestore ZONAL writes only {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; "
+        f"{lustre}or set file_system.deployment_type: ZONAL to accept Filestore's throughput"
+    )
 
 
 def explicit_deployment_type(fs: FileSystemConfig) -> str | None:

@@ -23,10 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-IMAGE = (
-    "projects/deeplearning-platform-release/global/images/family/"
-    "common-cu128-ubuntu-2204-nvidia-570"
-)
+IMAGE = "projects/deeplearning-platform-release/global/images/family/common-cu128-ubuntu-2204-nvidia-570"
 BOOT_DISK_GB = 200
 SCOPES = (
     "https://www.googleapis.com/auth/logging.write",
@@ -76,9 +73,7 @@ def guest_accelerators(machine_type: str, accelerator: str, count: int) -> list[
         )
     gpu_type = N1_ACCELERATORS.get(accelerator)
     if gpu_type is None:
-        raise ValueError(
-            f"accelerator: {accelerator} does not attach to N1; valid: {', '.join(N1_ACCELERATORS)}"
-        )
+        raise ValueError(f"accelerator: {accelerator} does not attach to N1; valid: {', '.join(N1_ACCELERATORS)}")
     return [{"type": gpu_type, "count": count}]
 
 

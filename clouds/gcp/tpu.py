@@ -48,15 +48,10 @@ def _parse(name: str) -> tuple[str, int]:
     match = _NAME.match(name.strip().lower())
     if not match or int(match.group(2)) <= 0:
         valid = ", ".join(UNITS_PER_CHIP)
-        raise ValueError(
-            f"instance_type: '{name}' is not a TPU slice name like tpu-v5p-8 "
-            f"(generations: {valid})"
-        )
+        raise ValueError(f"instance_type: '{name}' is not a TPU slice name like tpu-v5p-8 (generations: {valid})")
     generation, count = match.group(1), int(match.group(2))
     if count % UNITS_PER_CHIP[generation]:
-        raise ValueError(
-            f"instance_type: '{name}' counts TensorCores, 2 per chip, so the number must be even"
-        )
+        raise ValueError(f"instance_type: '{name}' counts TensorCores, 2 per chip, so the number must be even")
     return generation, count
 
 
@@ -130,9 +125,11 @@ def capacity_note(name: str, purchase: str) -> str | None:
         return None
     if generation not in RESERVATION_BOUND:
         return None
-    return (f"TPU {generation} on-demand capacity usually needs a reservation or a queued resource: reserve it "
-            "(then set capacity_reservation_id; the slice is created with reserved: true) or request a queued "
-            "resource with `gcloud compute tpus queued-resources create`")
+    return (
+        f"TPU {generation} on-demand capacity usually needs a reservation or a queued resource: reserve it "
+        "(then set capacity_reservation_id; the slice is created with reserved: true) or request a queued "
+        "resource with `gcloud compute tpus queued-resources create`"
+    )
 
 
 def scheduling_config(purchase: str, reservation: str | None) -> dict[str, bool] | None:

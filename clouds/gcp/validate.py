@@ -30,18 +30,14 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "gcp", "GCP")
-    reject_unsupported(args, ("kms_key_id",), "GCP",
-                       "it encrypts disks and file systems with Google-managed keys")
+    reject_unsupported(args, ("kms_key_id",), "GCP", "it encrypts disks and file systems with Google-managed keys")
     if not _NAME.match(name) or len(name) > MAX_NAME_CHARS:
         raise ValueError(
             f"name: '{name}' must be lowercase letters, digits and '-', start with a letter "
             f"and hold at most {MAX_NAME_CHARS} characters (GCP resource names derive from it)"
         )
     if not args.zone.startswith(f"{args.region}-"):
-        raise ValueError(
-            f"zone: {args.zone} is not in region {args.region}; give a zone name such as "
-            f"{args.region}-a"
-        )
+        raise ValueError(f"zone: {args.zone} is not in region {args.region}; give a zone name such as {args.region}-a")
     if args.subnet_id:
         raise ValueError("subnet_id: existing subnets are not supported on GCP yet; remove it")
     if args.purchase == "spot" and args.capacity_reservation_id:
@@ -83,10 +79,6 @@ def _check_labels(tags: dict[str, str]) -> None:
     clashes = label_collisions(tags)
     if clashes:
         first, second, label = clashes[0]
-        raise ValueError(
-            f"tags: '{first}' and '{second}' both become GCP label '{label}'; rename one"
-        )
+        raise ValueError(f"tags: '{first}' and '{second}' both become GCP label '{label}'; rename one")
     if len(tags) + 2 > MAX_LABELS:
-        raise ValueError(
-            f"tags: {len(tags)} tags; GCP allows {MAX_LABELS - 2} besides trainstack's two"
-        )
+        raise ValueError(f"tags: {len(tags)} tags; GCP allows {MAX_LABELS - 2} besides trainstack's two")

@@ -20,12 +20,16 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^cn-(north|east|south|southwest|northeast)-\d+$"),
     file_system=FileSystemRule("clouds.huaweicloud.sfs:turbo_sizing", "SFS Turbo", by_numbers=True),
-    stateful=frozenset({
-        "huaweicloud:Sfs/turbo:Turbo",
-    }),
-    untaggable=frozenset({
-        "huaweicloud:Vpc/secgroupRule:SecgroupRule",
-        "huaweicloud:Ecs/servergroup:Servergroup",
-        "huaweicloud:Ecs/keypair:Keypair",
-    }),
+    stateful=frozenset(
+        {
+            "huaweicloud:Sfs/turbo:Turbo",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "huaweicloud:Vpc/secgroupRule:SecgroupRule",
+            "huaweicloud:Ecs/servergroup:Servergroup",
+            "huaweicloud:Ecs/keypair:Keypair",
+        }
+    ),
 )

@@ -50,9 +50,7 @@ FLAVOR_FAMILIES: dict[str, FlavorFamily] = {
     for f in (
         FlavorFamily("pi2", ("T4",), "gpu", "T4 16 GiB; inference, light training", _ECS_GPU_DOC),
         FlavorFamily("p2s", ("V100-32GB",), "gpu", "V100 32 GiB PCIe Gen3", _ECS_GPU_DOC),
-        FlavorFamily(
-            "p2v", ("V100", "V100-32GB"), "gpu", "V100 with NVLink; memory unsourced", _ECS_GPU_DOC
-        ),
+        FlavorFamily("p2v", ("V100", "V100-32GB"), "gpu", "V100 with NVLink; memory unsourced", _ECS_GPU_DOC),
         FlavorFamily("p3", ("A100-80GB",), "gpu", "A100 80 GB", _ECS_GPU_DOC),
         FlavorFamily("p5s", ("H100",), "gpu", "H100 PCIe 80 GB", _ECS_GPU_DOC),
         FlavorFamily("pi5e", ("L4",), "gpu", "L4 24 GiB", _ECS_GPU_DOC),

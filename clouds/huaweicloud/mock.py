@@ -14,7 +14,6 @@ from typing import Any
 
 from clouds.base import Mock, fixed_answers
 
-
 _NAMESPACE = uuid.UUID("8f1d7a52-3c1e-4d8e-9b7a-6a0c2f4e5d10")
 IMAGE_ID = "1f6b3c1e-0000-4000-8000-000000002204"
 IMAGE_NAME = "Ubuntu 22.04 server 64bit"
@@ -43,9 +42,7 @@ def huaweicloud_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: 
     if typ == "huaweicloud:Ecs/instance:Instance":
         ip = node_ip(name)
         outputs["accessIpV4"] = ip
-        outputs["networks"] = [
-            {**network, "fixedIpV4": ip} for network in inputs.get("networks", [])
-        ]
+        outputs["networks"] = [{**network, "fixedIpV4": ip} for network in inputs.get("networks", [])]
     elif typ == "huaweicloud:Sfs/turbo:Turbo":
         outputs["exportLocation"] = SFS_TURBO_EXPORT
         outputs["status"] = "200"

@@ -67,9 +67,7 @@ def check_tags(extra: Mapping[str, str]) -> None:
         if not clean:
             raise ValueError("tags: an empty tag key is not allowed on Huawei Cloud; remove it")
         if clean.lower().startswith(SYSTEM_PREFIX):
-            raise ValueError(
-                f"tags: '{key}' starts with {SYSTEM_PREFIX}, reserved for system tags; rename it"
-            )
+            raise ValueError(f"tags: '{key}' starts with {SYSTEM_PREFIX}, reserved for system tags; rename it")
         if clean in seen:
             raise ValueError(
                 f"tags: '{seen[clean]}' and '{key}' both become '{clean}' on Huawei Cloud "

@@ -20,9 +20,9 @@ from clouds.common import check_provider, check_ssh_cidrs, check_zone_in_region,
 from clouds.contract import ClusterConfig, FileSystemConfig
 from clouds.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
-    FlavorFamily,
     MODELARTS_ONLY_ACCELERATORS,
     RDMA_FAMILIES,
+    FlavorFamily,
     family_names,
     flavor_family,
     is_modelarts_flavor,
@@ -59,8 +59,9 @@ def validate_args(name: str, args: ClusterConfig) -> None:
             "set interconnect: none"
         )
     check_ssh_cidrs(args.ssh_cidrs)
-    reject_unsupported(args, ("capacity_reservation_id",), "Huawei Cloud",
-                       "it cannot launch into a capacity reservation")
+    reject_unsupported(
+        args, ("capacity_reservation_id",), "Huawei Cloud", "it cannot launch into a capacity reservation"
+    )
     if args.file_system is not None:
         _check_file_system(args.file_system)
     check_tags(args.tags)

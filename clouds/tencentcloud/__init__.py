@@ -25,16 +25,20 @@ CLOUD = Cloud(
         # clouds/tencentcloud/purchase.py), which the contract does not carry; a spot pick
         # would write a stack `plan` refuses.
         Feature.SPOT_FROM_STACK: "Tencent spot needs spot_max_price in the account's currency, "
-                                 "which a stack file does not carry",
+        "which a stack file does not carry",
     },
-    stateful=frozenset({
-        "tencentcloud:Cfs/fileSystem:FileSystem",
-    }),
-    untaggable=frozenset({
-        "tencentcloud:Cvm/hpcCluster:HpcCluster",
-        "tencentcloud:Security/groupRuleSet:GroupRuleSet",
-        "tencentcloud:Ccn/attachmentV2:AttachmentV2",
-        "tencentcloud:Cfs/accessGroup:AccessGroup",
-        "tencentcloud:Cfs/accessRule:AccessRule",
-    }),
+    stateful=frozenset(
+        {
+            "tencentcloud:Cfs/fileSystem:FileSystem",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "tencentcloud:Cvm/hpcCluster:HpcCluster",
+            "tencentcloud:Security/groupRuleSet:GroupRuleSet",
+            "tencentcloud:Ccn/attachmentV2:AttachmentV2",
+            "tencentcloud:Cfs/accessGroup:AccessGroup",
+            "tencentcloud:Cfs/accessRule:AccessRule",
+        }
+    ),
 )

@@ -16,7 +16,6 @@ from typing import Any
 
 from clouds.base import Mock, fixed_answers
 
-
 TENCENT_IMAGE_ID = "img-mock2204"
 TENCENT_IMAGE_NAME = "Ubuntu Server 22.04 LTS 64bit"
 
@@ -57,7 +56,9 @@ def turbo_mount_ip(cidr_block: str) -> str:
     return str(ipaddress.ip_network(cidr_block, strict=False).network_address + 4)
 
 
-def tencentcloud_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str | None, dict[str, Any]]:
+def tencentcloud_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """Id and computed outputs of one `tencentcloud_iac_pulumi` resource."""
     resource_id = tencentcloud_id(typ, name)
     outputs: dict[str, Any] = {}

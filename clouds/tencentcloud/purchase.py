@@ -39,9 +39,7 @@ def check_spot_max_price(purchase: str, spot_max_price: str | None) -> None:
     """
     if purchase != "spot":
         if spot_max_price is not None:
-            raise ValueError(
-                "spot_max_price: given for an on-demand cluster; remove it or set purchase: spot"
-            )
+            raise ValueError("spot_max_price: given for an on-demand cluster; remove it or set purchase: spot")
         return
     if spot_max_price is None:
         raise ValueError(
@@ -50,10 +48,7 @@ def check_spot_max_price(purchase: str, spot_max_price: str | None) -> None:
             "pass spot_max_price='<price>' to TencentcloudGpuCluster or set purchase: on-demand"
         )
     if not _PRICE.fullmatch(spot_max_price.strip()) or float(spot_max_price) <= 0:
-        raise ValueError(
-            f"spot_max_price: '{spot_max_price}' is not a positive decimal string; "
-            "write it like '12.50'"
-        )
+        raise ValueError(f"spot_max_price: '{spot_max_price}' is not a positive decimal string; write it like '12.50'")
 
 
 def charge_settings(purchase: str, spot_max_price: str | None = None) -> dict[str, Any]:

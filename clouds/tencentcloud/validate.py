@@ -39,17 +39,18 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, PROVIDER, "Tencent Cloud")
-    reject_unsupported(args, ("kms_key_id",), "Tencent",
-                       "it encrypts data disks with the default cloud-disk CMK")
+    reject_unsupported(args, ("kms_key_id",), "Tencent", "it encrypts data disks with the default cloud-disk CMK")
     _check_instance_type(args)
     if not args.zone.startswith(f"{args.region}-"):
-        raise ValueError(
-            f"zone: '{args.zone}' is not in region {args.region}; use a zone such as {args.region}-6"
-        )
+        raise ValueError(f"zone: '{args.zone}' is not in region {args.region}; use a zone such as {args.region}-6")
     check_spot_max_price(args.purchase, spot_max_price)
     check_ssh_cidrs(args.ssh_cidrs)
-    reject_unsupported(args, ("subnet_id", "capacity_reservation_id"), "Tencent",
-                       "it creates its own VPC and pay-as-you-go or spot nodes")
+    reject_unsupported(
+        args,
+        ("subnet_id", "capacity_reservation_id"),
+        "Tencent",
+        "it creates its own VPC and pay-as-you-go or spot nodes",
+    )
     check_tags(cluster_tags(PROVIDER, name, args.tags))
     if args.file_system is not None:
         turbo_sizing(args.file_system)

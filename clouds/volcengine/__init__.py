@@ -20,13 +20,17 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^cn-(?!hongkong)[a-z]+(-[a-z]+)?$"),
     file_system=FileSystemRule("clouds.volcengine.vepfs:vepfs_sizing", "vePFS"),
-    stateful=frozenset({
-        "volcengine:vepfs/fileSystem:FileSystem",
-    }),
-    untaggable=frozenset({
-        "volcengine:vpc/securityGroupRule:SecurityGroupRule",
-        "volcengine:ecs/deploymentSet:DeploymentSet",
-        "volcengine:vepfs/mountService:MountService",
-        "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment",
-    }),
+    stateful=frozenset(
+        {
+            "volcengine:vepfs/fileSystem:FileSystem",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "volcengine:vpc/securityGroupRule:SecurityGroupRule",
+            "volcengine:ecs/deploymentSet:DeploymentSet",
+            "volcengine:vepfs/mountService:MountService",
+            "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment",
+        }
+    ),
 )

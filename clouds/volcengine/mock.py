@@ -15,7 +15,6 @@ from typing import Any
 
 from clouds.base import Mock, fixed_answers
 
-
 IMAGE_ID = "image-ubuntu2204mock"
 IMAGE_NAME = "Ubuntu 22.04 64 bit"
 EXISTING_SUBNET_ID = "subnet-existingmock"
@@ -84,9 +83,7 @@ VOLCENGINE_INVOKES: dict[str, dict[str, Any]] = {
     },
     "volcengine:vpc/getSubnets:getSubnets": {
         "id": "subnets",
-        "subnets": [
-            {"id": EXISTING_SUBNET_ID, "subnetId": EXISTING_SUBNET_ID, "vpcId": EXISTING_VPC_ID}
-        ],
+        "subnets": [{"id": EXISTING_SUBNET_ID, "subnetId": EXISTING_SUBNET_ID, "vpcId": EXISTING_VPC_ID}],
         "totalCount": 1,
     },
 }

@@ -50,13 +50,10 @@ def check_tags(extra: Mapping[str, str]) -> None:
     for key, value in extra.items():
         if not key or len(key) > MAX_KEY_CHARS or key != key.strip():
             raise ValueError(
-                f"tags: key '{key}' must be 1-{MAX_KEY_CHARS} characters without leading or "
-                "trailing spaces; rename it"
+                f"tags: key '{key}' must be 1-{MAX_KEY_CHARS} characters without leading or trailing spaces; rename it"
             )
         if key.lower().startswith(RESERVED_PREFIXES):
-            raise ValueError(
-                f"tags: key '{key}' starts with volc: or sys:, reserved by Volcengine; rename it"
-            )
+            raise ValueError(f"tags: key '{key}' starts with volc: or sys:, reserved by Volcengine; rename it")
         for text in (key, value):
             if not _ALLOWED.match(text):
                 raise ValueError(

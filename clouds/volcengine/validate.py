@@ -35,8 +35,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "volcengine", "Volcengine")
-    reject_unsupported(args, ("kms_key_id",), "Volcengine",
-                       "its SDKs have no volume or vePFS encryption input")
+    reject_unsupported(args, ("kms_key_id",), "Volcengine", "its SDKs have no volume or vePFS encryption input")
     if not _NAME.match(name):
         raise ValueError(
             f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
@@ -47,8 +46,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
     check_zone_in_region(args, "Volcengine", _REGION, "cn-beijing", separator="-", also=("",))
     _check_instance_type(args)
     check_ssh_cidrs(args.ssh_cidrs)
-    reject_unsupported(args, ("capacity_reservation_id",), "Volcengine",
-                       "it cannot launch into a capacity reservation")
+    reject_unsupported(args, ("capacity_reservation_id",), "Volcengine", "it cannot launch into a capacity reservation")
     if args.file_system is not None:
         vepfs_sizing(args.file_system)
     check_tags(args.tags)

@@ -30,9 +30,7 @@ STORE_TYPES: dict[str, int | None] = {
     "Performance": None,
     "Intelligent_Computing": None,
 }
-THROUGHPUT_TO_STORE_TYPE: dict[int, str] = {
-    mbps: store for store, mbps in STORE_TYPES.items() if mbps is not None
-}
+THROUGHPUT_TO_STORE_TYPE: dict[int, str] = {mbps: store for store, mbps in STORE_TYPES.items() if mbps is not None}
 
 
 class VepfsSizing(NamedTuple):

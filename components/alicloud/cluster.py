@@ -8,16 +8,16 @@ small resource builders `network`, `compute` and `storage`.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import pulumi
 
-from components.alicloud.compute import create_deployment_set, create_key_pair, create_nodes
-from components.alicloud.network import create_network
-from components.alicloud.storage import create_file_system
 from clouds.alicloud.validate import PROVIDER, validate_args
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from components.alicloud.compute import create_deployment_set, create_key_pair, create_nodes
+from components.alicloud.network import create_network
+from components.alicloud.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:alicloud:GpuCluster"
 
@@ -45,9 +45,7 @@ class AlicloudGpuCluster(pulumi.ComponentResource):
     `mount_target`).
     """
 
-    def __init__(
-        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Create the cluster.
 
         Args:

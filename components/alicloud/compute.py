@@ -9,8 +9,8 @@ import pulumi
 import pulumi_alicloud as alicloud
 
 from clouds.alicloud.placement import placement_for
-from components.alicloud.profile import IMAGE_NAME_REGEX, IMAGE_OWNERS, node_args
 from clouds.contract import ClusterConfig
+from components.alicloud.profile import IMAGE_NAME_REGEX, IMAGE_OWNERS, node_args
 
 
 def create_deployment_set(

@@ -8,8 +8,8 @@ from typing import NamedTuple
 import pulumi
 import pulumi_alicloud as alicloud
 
-from components.alicloud.security import VPC_CIDR, VSWITCH_CIDR, ingress_rules
 from clouds.contract import ClusterConfig
+from components.alicloud.security import VPC_CIDR, VSWITCH_CIDR, ingress_rules
 
 
 class Network(NamedTuple):
@@ -28,9 +28,7 @@ class Network(NamedTuple):
     rules: list[alicloud.ecs.SecurityGroupRule]
 
 
-def create_network(
-    name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions
-) -> Network:
+def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions) -> Network:
     """Create the VPC, the node vSwitch and the security group with its ingress rules.
 
     Args:
@@ -40,9 +38,7 @@ def create_network(
         tags: tags for the VPC, vSwitch and security group (rules take none).
         opts: child options (`parent=` the component).
     """
-    vpc = alicloud.vpc.Network(
-        f"{name}-vpc", vpc_name=f"{name}-vpc", cidr_block=VPC_CIDR, tags=tags, opts=opts
-    )
+    vpc = alicloud.vpc.Network(f"{name}-vpc", vpc_name=f"{name}-vpc", cidr_block=VPC_CIDR, tags=tags, opts=opts)
     vswitch = alicloud.vpc.Switch(
         f"{name}-vsw",
         vswitch_name=f"{name}-vsw",
@@ -62,9 +58,7 @@ def create_network(
         opts=opts,
     )
     rules = [
-        alicloud.ecs.SecurityGroupRule(
-            f"{name}-sg-{suffix}", security_group_id=group.id, **rule, opts=opts
-        )
+        alicloud.ecs.SecurityGroupRule(f"{name}-sg-{suffix}", security_group_id=group.id, **rule, opts=opts)
         for suffix, rule in ((r.pop("suffix"), r) for r in ingress_rules(args.ssh_cidrs))
     ]
     return Network(vpc, vswitch, group, rules)

@@ -27,8 +27,8 @@ import re
 from typing import Any
 
 from clouds.alicloud.facts import eri_interfaces
-from components.alicloud.purchase import charge_settings
 from clouds.contract import ClusterConfig
+from components.alicloud.purchase import charge_settings
 
 IMAGE_OWNERS = "system"
 IMAGE_NAME_REGEX = r"^ubuntu_22_04_x64"
@@ -48,9 +48,7 @@ def host_name(name: str, index: int) -> str:
     return cleaned[: HOST_NAME_MAX - len(suffix)].rstrip("-") + suffix
 
 
-def eri_settings(
-    instance_type: str, interconnect: str, vswitch_id: Any, security_group_id: Any
-) -> dict[str, Any]:
+def eri_settings(instance_type: str, interconnect: str, vswitch_id: Any, security_group_id: Any) -> dict[str, Any]:
     """eRDMA arguments of one node (empty without RDMA).
 
     Args:

@@ -36,15 +36,11 @@ def ingress_rules(ssh_cidrs: tuple[str, ...] | list[str]) -> list[dict[str, Any]
         _ingress("vpc", "all", "-1/-1", VPC_CIDR, VPC_PRIORITY, "all traffic inside the VPC"),
     ]
     for index, cidr in enumerate(ssh_cidrs):
-        rules.append(
-            _ingress(f"ssh-{index}", "tcp", "22/22", cidr.strip(), SSH_PRIORITY, "SSH from allowed CIDR")
-        )
+        rules.append(_ingress(f"ssh-{index}", "tcp", "22/22", cidr.strip(), SSH_PRIORITY, "SSH from allowed CIDR"))
     return rules
 
 
-def _ingress(
-    suffix: str, protocol: str, ports: str, cidr: str, priority: int, description: str
-) -> dict[str, Any]:
+def _ingress(suffix: str, protocol: str, ports: str, cidr: str, priority: int, description: str) -> dict[str, Any]:
     return {
         "suffix": suffix,
         "type": "ingress",

@@ -52,9 +52,7 @@ def nccl_env(efa: bool, gpudirect: bool) -> dict[str, str]:
     return env
 
 
-def user_data(
-    dns_name: str | None, mount_name: str | None, efa: bool, gpudirect: bool
-) -> str:
+def user_data(dns_name: str | None, mount_name: str | None, efa: bool, gpudirect: bool) -> str:
     """Bash user data that writes the NCCL environment and mounts Lustre at /fsx.
 
     Args:

@@ -7,21 +7,19 @@ builders `network`, `compute` and `storage`.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 import pulumi_aws as aws
 
-from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
-from components.aws.nodes import create_head_node, create_node_group
 from clouds.aws.efa import gpudirect_efa
-from components.aws.data_link import create_data_link
-from components.aws.egress import create_egress
-from components.aws.network import create_network, create_security_group
-from components.aws.storage import create_file_system
 from clouds.aws.validate import validate_args
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
+from components.aws.data_link import create_data_link
+from components.aws.egress import create_egress
+from components.aws.network import create_network, create_security_group
+from components.aws.nodes import create_head_node, create_node_group
+from components.aws.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:aws:GpuCluster"
 
@@ -49,9 +47,7 @@ class AwsGpuCluster(pulumi.ComponentResource):
     an on-demand head node keeps the rendezvous and every node runs the job under torchrun.
     """
 
-    def __init__(
-        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Create the cluster.
 
         Args:
@@ -73,21 +69,20 @@ class AwsGpuCluster(pulumi.ComponentResource):
         self.egress = None
         if network.vpc is not None and network.subnet is not None:
             self.egress = create_egress(name, network.vpc, network.subnet, args.zone, args.region, tags, child)
-        self.security_group, self.security_group_rules = create_security_group(
-            name, network.vpc_id, args, tags, child
-        )
-        self.placement = aws.ec2.PlacementGroup(
-            f"{name}-pg", strategy="cluster", tags=tags, opts=child
-        )
+        self.security_group, self.security_group_rules = create_security_group(name, network.vpc_id, args, tags, child)
+        self.placement = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", tags=tags, opts=child)
         self.file_system = None
         if args.file_system is not None:
             self.file_system = create_file_system(
-                name, args.file_system, network.subnet_id, self.security_group.id, tags, child,
+                name,
+                args.file_system,
+                network.subnet_id,
+                self.security_group.id,
+                tags,
+                child,
                 efa_clients=gpudirect_efa(args.instance_type, args.interconnect),
             )
-        self.role, self.role_policy_attachment, self.instance_profile = create_node_role(
-            name, tags, child
-        )
+        self.role, self.role_policy_attachment, self.instance_profile = create_node_role(name, tags, child)
         self.data_link = self.bucket_policy = None
         if args.data is not None and self.file_system is not None:
             self.data_link, self.bucket_policy = create_data_link(
@@ -96,24 +91,35 @@ class AwsGpuCluster(pulumi.ComponentResource):
         self._create_nodes(name, args, network.subnet_id, tags, child)
         self._set_outputs(args)
 
-    def _create_nodes(self, name: str, args: ClusterConfig, subnet_id: pulumi.Input[str],
-                      tags: dict[str, str], child: pulumi.ResourceOptions) -> None:
+    def _create_nodes(
+        self,
+        name: str,
+        args: ClusterConfig,
+        subnet_id: pulumi.Input[str],
+        tags: dict[str, str],
+        child: pulumi.ResourceOptions,
+    ) -> None:
         fs = self.file_system
         dns, mount = (fs.dns_name, fs.mount_name) if fs else (None, None)
         self.head_node = None
         rdzv_host = None
         if args.job is not None:
             head_data = encoded_user_data(name, args, dns, mount, pulumi.Output.from_input("127.0.0.1"), "head")
-            self.head_node = create_head_node(name, subnet_id, self.security_group.id, self.instance_profile,
-                                              dlami(child).id, head_data, tags, child)
+            self.head_node = create_head_node(
+                name, subnet_id, self.security_group.id, self.instance_profile, dlami(child).id, head_data, tags, child
+            )
             rdzv_host = self.head_node.private_ip
         self.launch_template = create_launch_template(
-            name, args, subnet_id, self.security_group.id, self.instance_profile,
-            encoded_user_data(name, args, dns, mount, rdzv_host), tags, child,
+            name,
+            args,
+            subnet_id,
+            self.security_group.id,
+            self.instance_profile,
+            encoded_user_data(name, args, dns, mount, rdzv_host),
+            tags,
+            child,
         )
-        self.node_group = create_node_group(name, args, self.launch_template, self.placement, subnet_id,
-                                            tags, child)
-
+        self.node_group = create_node_group(name, args, self.launch_template, self.placement, subnet_id, tags, child)
 
     def _set_outputs(self, args: ClusterConfig) -> None:
         fs = self.file_system

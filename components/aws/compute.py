@@ -8,12 +8,12 @@ import json
 import pulumi
 import pulumi_aws as aws
 
-from components.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
-from components.job_bootstrap import job_script
-from nodeagent.scratch_unit import install_script as scratch_install_script
 from clouds.aws.efa import efa_interface_count, network_interfaces
 from clouds.contract import ClusterConfig
+from components.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
+from components.job_bootstrap import job_script
 from facts.aws import aws_network
+from nodeagent.scratch_unit import install_script as scratch_install_script
 
 # AWS Deep Learning Base AMI (Ubuntu 22.04) with the open-source NVIDIA driver, EFA and NCCL.
 DLAMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)*"
@@ -153,13 +153,12 @@ def create_launch_template(
         iam_instance_profile={"arn": profile.arn},
         metadata_options={"http_endpoint": "enabled", "http_tokens": "required"},
         block_device_mappings=[root],
-        network_interfaces=network_interfaces(
-            args.instance_type, subnet_id, security_group_id, args.interconnect
-        ),
+        network_interfaces=network_interfaces(args.instance_type, subnet_id, security_group_id, args.interconnect),
         user_data=user_data_b64,
         capacity_reservation_specification=(
             {"capacity_reservation_target": {"capacity_reservation_id": args.capacity_reservation_id}}
-            if args.capacity_reservation_id else None
+            if args.capacity_reservation_id
+            else None
         ),
         tag_specifications=[
             {"resource_type": "volume", "tags": tags},

@@ -47,30 +47,47 @@ def create_egress(
     """
     igw = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, tags=tags, opts=opts)
     public = aws.ec2.Subnet(
-        f"{name}-public", vpc_id=vpc.id, cidr_block=PUBLIC_SUBNET_CIDR,
-        availability_zone_id=zone_id, map_public_ip_on_launch=False, tags=tags, opts=opts,
+        f"{name}-public",
+        vpc_id=vpc.id,
+        cidr_block=PUBLIC_SUBNET_CIDR,
+        availability_zone_id=zone_id,
+        map_public_ip_on_launch=False,
+        tags=tags,
+        opts=opts,
     )
     public_routes = aws.ec2.RouteTable(
-        f"{name}-public-rt", vpc_id=vpc.id,
+        f"{name}-public-rt",
+        vpc_id=vpc.id,
         routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", gateway_id=igw.id)],
-        tags=tags, opts=opts,
+        tags=tags,
+        opts=opts,
     )
     aws.ec2.RouteTableAssociation(f"{name}-public-rta", subnet_id=public.id, route_table_id=public_routes.id, opts=opts)
     address = aws.ec2.Eip(f"{name}-nat-ip", domain="vpc", tags=tags, opts=opts)
     nat = aws.ec2.NatGateway(
-        f"{name}-nat", allocation_id=address.id, subnet_id=public.id, tags=tags,
+        f"{name}-nat",
+        allocation_id=address.id,
+        subnet_id=public.id,
+        tags=tags,
         opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[igw])),
     )
     private_routes = aws.ec2.RouteTable(
-        f"{name}-private-rt", vpc_id=vpc.id,
+        f"{name}-private-rt",
+        vpc_id=vpc.id,
         routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", nat_gateway_id=nat.id)],
-        tags=tags, opts=opts,
+        tags=tags,
+        opts=opts,
     )
     aws.ec2.RouteTableAssociation(
         f"{name}-private-rta", subnet_id=node_subnet.id, route_table_id=private_routes.id, opts=opts
     )
     aws.ec2.VpcEndpoint(
-        f"{name}-s3", vpc_id=vpc.id, service_name=f"com.amazonaws.{region}.s3",
-        vpc_endpoint_type="Gateway", route_table_ids=[private_routes.id], tags=tags, opts=opts,
+        f"{name}-s3",
+        vpc_id=vpc.id,
+        service_name=f"com.amazonaws.{region}.s3",
+        vpc_endpoint_type="Gateway",
+        route_table_ids=[private_routes.id],
+        tags=tags,
+        opts=opts,
     )
     return Egress(nat, private_routes)

@@ -9,8 +9,8 @@ import pulumi
 import pulumi_aws as aws
 
 from clouds.aws.efa import NODE_SUBNET_CIDR, VPC_CIDR, check_subnet_size
-from components.aws.security import RuleSpec, security_rules
 from clouds.contract import ClusterConfig
+from components.aws.security import RuleSpec, security_rules
 
 SUBNET_CIDR = NODE_SUBNET_CIDR  # sized in clouds.aws.efa
 
@@ -31,9 +31,7 @@ class Network(NamedTuple):
     subnet: aws.ec2.Subnet | None
 
 
-def create_network(
-    name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions
-) -> Network:
+def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions) -> Network:
     """Create a VPC and a subnet in `args.zone`, or look up the VPC of `args.subnet_id`.
 
     Args:
@@ -46,9 +44,7 @@ def create_network(
         The VPC id, subnet id and created resources.
     """
     if args.subnet_id:
-        found = aws.ec2.get_subnet_output(
-            id=args.subnet_id, opts=pulumi.InvokeOutputOptions(parent=opts.parent)
-        )
+        found = aws.ec2.get_subnet_output(id=args.subnet_id, opts=pulumi.InvokeOutputOptions(parent=opts.parent))
         vpc_id = pulumi.Output.all(found.vpc_id, found.cidr_block, found.availability_zone_id).apply(
             lambda values: _checked_subnet(args, *values)
         )
@@ -81,8 +77,10 @@ def _checked_subnet(args: ClusterConfig, vpc_id: str, cidr: str, zone_id: str | 
             interfaces (`efa.check_subnet_size`).
     """
     if zone_id and zone_id != args.zone:
-        raise ValueError(f"subnet_id: {args.subnet_id} is in zone {zone_id}, not the cluster's zone {args.zone}; "
-                         "set zone to the subnet's zone or use a subnet in it")
+        raise ValueError(
+            f"subnet_id: {args.subnet_id} is in zone {zone_id}, not the cluster's zone {args.zone}; "
+            "set zone to the subnet's zone or use a subnet in it"
+        )
     check_subnet_size(cidr, args.nodes, args.instance_type, args.interconnect, "subnet_id")
     return vpc_id
 
@@ -114,8 +112,7 @@ def create_security_group(
         opts=opts,
     )
     rules = [
-        _rule(name, group, spec, tags, opts)
-        for spec in security_rules(args.ssh_cidrs, args.file_system is not None)
+        _rule(name, group, spec, tags, opts) for spec in security_rules(args.ssh_cidrs, args.file_system is not None)
     ]
     return group, rules
 

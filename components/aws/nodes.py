@@ -14,8 +14,8 @@ from __future__ import annotations
 import pulumi
 import pulumi_aws as aws
 
-from components.aws.compute import ROOT_VOLUME_GIB
 from clouds.contract import ClusterConfig
+from components.aws.compute import ROOT_VOLUME_GIB
 
 # A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore.
 HEAD_INSTANCE_TYPE = "m7i.large"

@@ -54,8 +54,7 @@ def security_rules(ssh_cidrs: tuple[str, ...] | list[str], lustre: bool) -> list
         RuleSpec("egress", "egress-all", ALL, None, None, "0.0.0.0/0", "outbound (package installs)"),
     ]
     rules += [
-        RuleSpec("ingress", f"ssh-{i}", "tcp", 22, 22, cidr, f"SSH from {cidr}")
-        for i, cidr in enumerate(ssh_cidrs)
+        RuleSpec("ingress", f"ssh-{i}", "tcp", 22, 22, cidr, f"SSH from {cidr}") for i, cidr in enumerate(ssh_cidrs)
     ]
     if lustre:
         rules += [

@@ -8,20 +8,18 @@ resource builders `network`, `egress`, `compute` and `storage`.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.azure.amlfs import LUSTRE_FS_NAME
+from clouds.azure.validate import validate_args
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
 from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
 from components.azure.profile import ADMIN_USERNAME, vm_profile
 from components.azure.storage import create_file_system
-from clouds.azure.validate import validate_args
-from clouds.common import cluster_tags
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:azure:GpuCluster"
 
@@ -65,9 +63,7 @@ class AzureGpuCluster(pulumi.ComponentResource):
     either way (see the README and `profile`).
     """
 
-    def __init__(
-        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Create the cluster.
 
         Args:
@@ -111,9 +107,7 @@ class AzureGpuCluster(pulumi.ComponentResource):
             )
         public_key, self.admin_key = admin_public_key(name, args, child)
         profile = vm_profile(name, args, network.node_subnet_id, self.security_group.id, public_key)
-        self.scale_set = create_scale_set(
-            name, args, rg_name, self.placement.id, profile, tags, child
-        )
+        self.scale_set = create_scale_set(name, args, rg_name, self.placement.id, profile, tags, child)
         self._set_outputs(args)
 
     def _set_outputs(self, args: ClusterConfig) -> None:
@@ -121,26 +115,20 @@ class AzureGpuCluster(pulumi.ComponentResource):
         self.node_private_ips: pulumi.Output[list[str]] = pulumi.Output.from_input([])
         self.placement_group = self.placement.id
         self.file_system_dns = self._client_info("mgs_address")
-        self.file_system_mount_name = pulumi.Output.from_input(
-            LUSTRE_FS_NAME if self.file_system else None
-        )
+        self.file_system_mount_name = pulumi.Output.from_input(LUSTRE_FS_NAME if self.file_system else None)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
         self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
 
         self.admin_username = pulumi.Output.from_input(ADMIN_USERNAME)
         key = self.admin_key
         self.ssh_private_key: pulumi.Output[str | None] = (
-            pulumi.Output.secret(key.private_key_openssh)
-            if key
-            else pulumi.Output.from_input(None)
+            pulumi.Output.secret(key.private_key_openssh) if key else pulumi.Output.from_input(None)
         )
         self.file_system_mount_command = self._client_info("mount_command")
 
-    def _client_info(self, field: str) -> pulumi.Output[Optional[str]]:
+    def _client_info(self, field: str) -> pulumi.Output[str | None]:
         """One field of the file system's `clientInfo` (None without a file system, or
         until Azure reports it)."""
         if self.file_system is None:
             return pulumi.Output.from_input(None)
-        return self.file_system.client_info.apply(
-            lambda info: getattr(info, field, None) if info is not None else None
-        )
+        return self.file_system.client_info.apply(lambda info: getattr(info, field, None) if info is not None else None)

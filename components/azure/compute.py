@@ -3,11 +3,8 @@ proximity placement group and the one Uniform scale set that holds every node.""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 import pulumi_azure_native as azure_native
-
 import pulumi_tls as tls
 
 from clouds.contract import ClusterConfig
@@ -56,7 +53,7 @@ def admin_public_key(
 def create_placement_group(
     name: str,
     args: ClusterConfig,
-    zones: Optional[list[str]],
+    zones: list[str] | None,
     resource_group_name: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,

@@ -27,7 +27,7 @@ file-system subnet keeps its own outbound settings, as in the same Microsoft tem
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import pulumi
 import pulumi_azure_native as azure_native
@@ -51,7 +51,7 @@ class Egress(NamedTuple):
 def create_egress(
     name: str,
     region: str,
-    zones: Optional[list[str]],
+    zones: list[str] | None,
     resource_group_name: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,

@@ -24,15 +24,45 @@ ZONE_NAMES = ("1", "2", "3")
 # ms.date 03/21/2025, rows with the availability-zone checkmark), plus Austria East and
 # Belgium Central, which the newer learn.microsoft.com regions-list page lists with 3 zones.
 # Regions that gained zones since are missing here; name a zone explicitly for them.
-REGIONS_WITH_ZONES = frozenset({
-    "australiaeast", "austriaeast", "belgiumcentral", "brazilsouth", "canadacentral",
-    "centralindia", "centralus", "eastasia", "eastus", "eastus2", "francecentral",
-    "germanywestcentral", "indonesiacentral", "israelcentral", "italynorth", "japaneast",
-    "japanwest", "koreacentral", "mexicocentral", "newzealandnorth", "northeurope",
-    "norwayeast", "polandcentral", "qatarcentral", "southafricanorth", "southcentralus",
-    "southeastasia", "spaincentral", "swedencentral", "switzerlandnorth", "uaenorth",
-    "uksouth", "westeurope", "westus2", "westus3",
-})
+REGIONS_WITH_ZONES = frozenset(
+    {
+        "australiaeast",
+        "austriaeast",
+        "belgiumcentral",
+        "brazilsouth",
+        "canadacentral",
+        "centralindia",
+        "centralus",
+        "eastasia",
+        "eastus",
+        "eastus2",
+        "francecentral",
+        "germanywestcentral",
+        "indonesiacentral",
+        "israelcentral",
+        "italynorth",
+        "japaneast",
+        "japanwest",
+        "koreacentral",
+        "mexicocentral",
+        "newzealandnorth",
+        "northeurope",
+        "norwayeast",
+        "polandcentral",
+        "qatarcentral",
+        "southafricanorth",
+        "southcentralus",
+        "southeastasia",
+        "spaincentral",
+        "swedencentral",
+        "switzerlandnorth",
+        "uaenorth",
+        "uksouth",
+        "westeurope",
+        "westus2",
+        "westus3",
+    }
+)
 
 # The zone a regional cluster with a file system is pinned to. Azure Managed Lustre asks for
 # one availability zone where the region has zones: the Resource Manager template guide

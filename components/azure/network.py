@@ -4,15 +4,15 @@ from `security.security_rules`."""
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import pulumi
 import pulumi_azure_native as azure_native
 
+from clouds.contract import ClusterConfig
 from components.azure.egress import Egress, create_egress
 from components.azure.layout import FS_SUBNET_CIDR, NODE_SUBNET_CIDR, VNET_CIDR
 from components.azure.security import security_rules
-from clouds.contract import ClusterConfig
 
 
 class Network(NamedTuple):
@@ -39,7 +39,7 @@ class Network(NamedTuple):
 def create_network(
     name: str,
     args: ClusterConfig,
-    zones: Optional[list[str]],
+    zones: list[str] | None,
     resource_group_name: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
@@ -95,9 +95,7 @@ def create_network(
             resource_group_name=resource_group_name,
             virtual_network_name=vnet.name,
             address_prefix=FS_SUBNET_CIDR,
-            opts=pulumi.ResourceOptions.merge(
-                opts, pulumi.ResourceOptions(depends_on=[node_subnet])
-            ),
+            opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[node_subnet])),
         )
     fs_subnet_id = fs_subnet.id if fs_subnet else None
     return Network(node_subnet.id, fs_subnet_id, vnet, node_subnet, fs_subnet, egress)

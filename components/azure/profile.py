@@ -51,8 +51,8 @@ import re
 from typing import Any
 
 from clouds.azure.facts import HPC_IMAGE
-from components.azure.purchase import priority_settings
 from clouds.contract import ClusterConfig
+from components.azure.purchase import priority_settings
 
 ADMIN_USERNAME = "azureuser"
 # Choices, not sourced figures: room for containers and staged checkpoints, and a short
@@ -123,9 +123,7 @@ def vm_profile(
                 "managed_disk": {"storage_account_type": OS_DISK_TYPE},
             },
         },
-        "network_profile": {
-            "network_interface_configurations": [_nic(name, subnet_id, security_group_id)]
-        },
+        "network_profile": {"network_interface_configurations": [_nic(name, subnet_id, security_group_id)]},
         **security_settings(ENCRYPTION_AT_HOST),
     }
 
@@ -154,7 +152,5 @@ def _nic(name: str, subnet_id: Any, security_group_id: Any) -> dict[str, Any]:
         "primary": True,
         "enable_accelerated_networking": True,
         "network_security_group": {"id": security_group_id},
-        "ip_configurations": [
-            {"name": f"{name}-ip", "primary": True, "subnet": {"id": subnet_id}}
-        ],
+        "ip_configurations": [{"name": f"{name}-ip", "primary": True, "subnet": {"id": subnet_id}}],
     }

@@ -39,17 +39,13 @@ def security_rules(ssh_cidrs: tuple[str, ...] | list[str]) -> list[dict[str, Any
         | {"source_address_prefix": "VirtualNetwork"}
     )
     rules.append(
-        _inbound(
-            "deny-internet", DENY_INTERNET_PRIORITY, "Deny", "*", "*", "no inbound from Internet"
-        )
+        _inbound("deny-internet", DENY_INTERNET_PRIORITY, "Deny", "*", "*", "no inbound from Internet")
         | {"source_address_prefix": "Internet"}
     )
     return rules
 
 
-def _inbound(
-    name: str, priority: int, access: str, protocol: str, port: str, description: str
-) -> dict[str, Any]:
+def _inbound(name: str, priority: int, access: str, protocol: str, port: str, description: str) -> dict[str, Any]:
     return {
         "name": name,
         "priority": priority,

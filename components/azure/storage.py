@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 import pulumi_azure_native as azure_native
 
@@ -15,7 +13,7 @@ def create_file_system(
     name: str,
     config: FileSystemConfig,
     region: str,
-    zones: Optional[list[str]],
+    zones: list[str] | None,
     resource_group_name: pulumi.Input[str],
     subnet_id: pulumi.Input[str],
     tags: dict[str, str],

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Optional
+from typing import Any
 
 import pulumi
 from pulumi.dynamic import CheckFailure, CreateResult, UpdateResult
 
+from clouds.baiducloud.layout import IMAGE_OS
 from components.baiducloud import api
 from components.baiducloud.bcc_requests import (
     FAILED,
@@ -40,7 +41,6 @@ from components.baiducloud.bcc_requests import (
     tag_changes,
 )
 from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found
-from clouds.baiducloud.layout import IMAGE_OS
 
 OUTPUTS = ("instance_id", "internal_ip", "status", "payment_timing", "boot_image_id")
 
@@ -49,9 +49,22 @@ class BccInstanceProvider(BaiduProvider):
     """Dynamic provider of `BccInstance` (see the module docstring)."""
 
     INPUTS = (
-        "region", "zone", "spec", "name", "hostname", "image_id", "image_os", "subnet_id",
-        "security_group_ids", "deploy_set_id", "ehc_cluster_id", "keypair_id", "bid_model",
-        "bid_price", "root_disk_size_gb", "tags",
+        "region",
+        "zone",
+        "spec",
+        "name",
+        "hostname",
+        "image_id",
+        "image_os",
+        "subnet_id",
+        "security_group_ids",
+        "deploy_set_id",
+        "ehc_cluster_id",
+        "keypair_id",
+        "bid_model",
+        "bid_price",
+        "root_disk_size_gb",
+        "tags",
     )
     REQUIRED = ("region", "zone", "spec", "name", "subnet_id", "security_group_ids")
     UPDATABLE = ("name", "tags")
@@ -64,18 +77,14 @@ class BccInstanceProvider(BaiduProvider):
     def create(self, props: dict[str, Any]) -> CreateResult:
         """Create the instance and wait until it runs; release it again if it does not."""
         client = api.bcc(props["region"])
-        image_id = props.get("image_id") or self._pick_image(
-            client, props.get("image_os") or IMAGE_OS
-        )
+        image_id = props.get("image_id") or self._pick_image(client, props.get("image_os") or IMAGE_OS)
         arguments = create_arguments(props, image_id)
         body = api.call("CreateInstanceBySpec", client.create_instance_by_spec, **arguments)
         instance_id = body["instanceIds"][0]
         try:
             detail = self._wait_running(client, instance_id)
         except Exception:
-            ignore_not_found(
-                lambda: api.call("ReleaseInstance", client.release_instance, instance_id)
-            )
+            ignore_not_found(lambda: api.call("ReleaseInstance", client.release_instance, instance_id))
             raise
         outputs = instance_outputs(instance_id, detail) | {"boot_image_id": image_id}
         return CreateResult(instance_id, self.inputs_of(props) | outputs)
@@ -96,9 +105,7 @@ class BccInstanceProvider(BaiduProvider):
         """Rename and retag in place (the only in-place changes `diff` allows)."""
         client = api.bcc(news["region"])
         if olds.get("name") != news.get("name"):
-            api.call(
-                "ModifyInstanceAttribute", client.modify_instance_attributes, id_, name=news["name"]
-            )
+            api.call("ModifyInstanceAttribute", client.modify_instance_attributes, id_, name=news["name"])
         self._retag(client, id_, olds.get("tags") or {}, news.get("tags") or {})
         return UpdateResult(self.inputs_of(news) | {key: olds.get(key) for key in OUTPUTS})
 
@@ -112,9 +119,7 @@ class BccInstanceProvider(BaiduProvider):
         images: list[dict[str, Any]] = []
         marker = None
         while True:
-            page = api.call(
-                "ListImages", client.list_images, image_type=GPU_IMAGE_TYPE, marker=marker
-            )
+            page = api.call("ListImages", client.list_images, image_type=GPU_IMAGE_TYPE, marker=marker)
             images += page.get("images") or []
             marker = page.get("nextMarker")
             if not page.get("isTruncated") or not marker:
@@ -126,9 +131,7 @@ class BccInstanceProvider(BaiduProvider):
         def running() -> bool:
             seen.update(_detail(client, instance_id))
             if seen.get("status") in FAILED:
-                raise RuntimeError(
-                    f"instance {instance_id} entered status {seen['status']} while starting"
-                )
+                raise RuntimeError(f"instance {instance_id} entered status {seen['status']} while starting")
             return seen.get("status") == RUNNING
 
         self.wait_until(f"instance {instance_id} to be Running", running)
@@ -188,16 +191,16 @@ class BccInstanceArgs:
     name: pulumi.Input[str]
     subnet_id: pulumi.Input[str]
     security_group_ids: pulumi.Input[Sequence[pulumi.Input[str]]]
-    hostname: Optional[pulumi.Input[str]] = None
-    image_id: Optional[pulumi.Input[str]] = None
+    hostname: pulumi.Input[str] | None = None
+    image_id: pulumi.Input[str] | None = None
     image_os: pulumi.Input[str] = IMAGE_OS
-    deploy_set_id: Optional[pulumi.Input[str]] = None
-    ehc_cluster_id: Optional[pulumi.Input[str]] = None
-    keypair_id: Optional[pulumi.Input[str]] = None
-    bid_model: Optional[str] = None
-    bid_price: Optional[str] = None
-    root_disk_size_gb: Optional[int] = None
-    tags: Optional[Mapping[str, str]] = None
+    deploy_set_id: pulumi.Input[str] | None = None
+    ehc_cluster_id: pulumi.Input[str] | None = None
+    keypair_id: pulumi.Input[str] | None = None
+    bid_model: str | None = None
+    bid_price: str | None = None
+    root_disk_size_gb: int | None = None
+    tags: Mapping[str, str] | None = None
 
 
 class BccInstance(pulumi.dynamic.Resource, module="baiducloud", name="BccInstance"):
@@ -217,9 +220,7 @@ class BccInstance(pulumi.dynamic.Resource, module="baiducloud", name="BccInstanc
     payment_timing: pulumi.Output[str]
     boot_image_id: pulumi.Output[str]
 
-    def __init__(
-        self, name: str, args: BccInstanceArgs, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: BccInstanceArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         """Register the instance; `args` are its inputs (see `BccInstanceArgs`)."""
         props = {field.name: getattr(args, field.name) for field in fields(args)}
         super().__init__(BccInstanceProvider(), name, props | dict.fromkeys(OUTPUTS), opts)

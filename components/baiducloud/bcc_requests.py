@@ -107,9 +107,7 @@ def live_tags(detail: Mapping[str, Any]) -> dict[str, str]:
     return {tag["tagKey"]: tag.get("tagValue", "") for tag in detail.get("tags") or []}
 
 
-def tag_changes(
-    old: Mapping[str, str], new: Mapping[str, str]
-) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+def tag_changes(old: Mapping[str, str], new: Mapping[str, str]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     """Tags to unbind and to bind so that `old` becomes `new` (a changed value is both)."""
     unbind = {key: value for key, value in old.items() if new.get(key) != value}
     bind = {key: value for key, value in new.items() if old.get(key) != value}
@@ -132,8 +130,7 @@ def pick_image(images: Sequence[Mapping[str, Any]], os_name: str) -> str:
     candidates = [
         image
         for image in images
-        if image.get("status") == "Available"
-        and str(image.get("osName", "")).lower() == os_name.lower()
+        if image.get("status") == "Available" and str(image.get("osName", "")).lower() == os_name.lower()
     ]
     if not candidates:
         raise LookupError(

@@ -9,11 +9,12 @@ component only wires children together (`resources`); checks live in `validate`.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 
 from clouds.baiducloud.layout import baidu_tags
+from clouds.baiducloud.validate import validate_args
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.baiducloud.resources import (
     NodeWiring,
     create_keypair,
@@ -22,9 +23,6 @@ from components.baiducloud.resources import (
     create_placement,
     create_security_group,
 )
-from clouds.baiducloud.validate import validate_args
-from clouds.common import cluster_tags
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
 
 TYPE_TOKEN = "trainstack:baiducloud:GpuCluster"
 PROVIDER = "baiducloud"
@@ -50,9 +48,7 @@ class BaiducloudGpuCluster(pulumi.ComponentResource):
     `deploy_set`, `ehc_cluster`, `admin_key`, `keypair`, `nodes`).
     """
 
-    def __init__(
-        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Create the cluster.
 
         Args:

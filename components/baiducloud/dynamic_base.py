@@ -41,11 +41,7 @@ class BaiduProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         """Report every required input that is missing or empty (unknowns pass)."""
-        failures = [
-            CheckFailure(key, f"{key} is required")
-            for key in self.REQUIRED
-            if news.get(key) in (None, "", [])
-        ]
+        failures = [CheckFailure(key, f"{key} is required") for key in self.REQUIRED if news.get(key) in (None, "", [])]
         return CheckResult(news, failures + self.extra_failures(news))
 
     def extra_failures(self, _news: dict[str, Any]) -> list[CheckFailure]:
@@ -59,13 +55,14 @@ class BaiduProvider(ResourceProvider):
         Unknown new values (computed by another resource during preview) count as changed.
         """
         changed = [
-            key
-            for key in self.INPUTS
-            if key not in self.CREATE_ONLY and _norm(olds.get(key)) != _norm(news.get(key))
+            key for key in self.INPUTS if key not in self.CREATE_ONLY and _norm(olds.get(key)) != _norm(news.get(key))
         ]
         replaces = [key for key in changed if key not in self.UPDATABLE]
-        return DiffResult(changes=bool(changed), replaces=replaces,
-                          delete_before_replace=bool(replaces) and self.DELETE_BEFORE_REPLACE)
+        return DiffResult(
+            changes=bool(changed),
+            replaces=replaces,
+            delete_before_replace=bool(replaces) and self.DELETE_BEFORE_REPLACE,
+        )
 
     def inputs_of(self, props: Mapping[str, Any]) -> dict[str, Any]:
         """The declared inputs of a property bag (drops `__provider` and outputs)."""

@@ -16,14 +16,14 @@ change them later, and replacing a VPC for a tag would replace the whole cluster
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any
 
 import pulumi
 from pulumi.dynamic import CheckFailure, CreateResult, UpdateResult
 
+from clouds.baiducloud.layout import tag_list
 from components.baiducloud import api
 from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found
-from clouds.baiducloud.layout import tag_list
 from components.baiducloud.security import intra_group_rule, world_open_ingress
 
 
@@ -38,8 +38,12 @@ class VpcProvider(BaiduProvider):
         """Create the VPC."""
         client = api.vpc(props["region"])
         body = api.call(
-            "CreateVpc", client.create_vpc, props["name"], props["cidr"],
-            description=props.get("description"), tags=tag_list(props.get("tags")) or None,
+            "CreateVpc",
+            client.create_vpc,
+            props["name"],
+            props["cidr"],
+            description=props.get("description"),
+            tags=tag_list(props.get("tags")) or None,
         )
         return CreateResult(body["vpcId"], self.inputs_of(props) | {"vpc_id": body["vpcId"]})
 
@@ -71,8 +75,14 @@ class SubnetProvider(BaiduProvider):
         """Create the subnet in one zone."""
         client = api.subnets(props["region"])
         body = api.call(
-            "CreateSubnet", client.create_subnet, props["name"], props["zone"], props["cidr"],
-            props["vpc_id"], subnet_type="BCC", tags=tag_list(props.get("tags")) or None,
+            "CreateSubnet",
+            client.create_subnet,
+            props["name"],
+            props["zone"],
+            props["cidr"],
+            props["vpc_id"],
+            subnet_type="BCC",
+            tags=tag_list(props.get("tags")) or None,
         )
         subnet_id = body["subnetId"]
         return CreateResult(subnet_id, self.inputs_of(props) | {"subnet_id": subnet_id})
@@ -83,8 +93,10 @@ class SubnetProvider(BaiduProvider):
 
         def fetch() -> dict[str, Any]:
             subnet = api.call("GetSubnet", client.get_subnet, id_).get("subnet") or {}
-            live = {key: subnet.get(api_key) for key, api_key in
-                    (("name", "name"), ("zone", "zoneName"), ("cidr", "cidr"), ("vpc_id", "vpcId"))}
+            live = {
+                key: subnet.get(api_key)
+                for key, api_key in (("name", "name"), ("zone", "zoneName"), ("cidr", "cidr"), ("vpc_id", "vpcId"))
+            }
             return self.inputs_of(props) | live | {"subnet_id": id_}
 
         return self.read_or_gone(id_, fetch)
@@ -99,7 +111,14 @@ class SecurityGroupProvider(BaiduProvider):
     """Dynamic provider of `SecurityGroup` (rules update in place)."""
 
     INPUTS = (
-        "region", "name", "vpc_id", "subnet_id", "description", "rules", "intra_group", "tags",
+        "region",
+        "name",
+        "vpc_id",
+        "subnet_id",
+        "description",
+        "rules",
+        "intra_group",
+        "tags",
     )
     REQUIRED = ("region", "name")
     UPDATABLE = ("rules",)
@@ -121,8 +140,12 @@ class SecurityGroupProvider(BaiduProvider):
         client = api.bcc(props["region"])
         vpc_id = props.get("vpc_id") or _subnet_vpc(props["region"], props["subnet_id"])
         body = api.call(
-            "CreateSecurityGroup", client.create_security_group, props["name"],
-            _models(props.get("rules")), vpc_id=vpc_id, desc=props.get("description"),
+            "CreateSecurityGroup",
+            client.create_security_group,
+            props["name"],
+            _models(props.get("rules")),
+            vpc_id=vpc_id,
+            desc=props.get("description"),
             tags=_tag_models(props.get("tags")),
         )
         group_id = body["securityGroupId"]
@@ -138,8 +161,11 @@ class SecurityGroupProvider(BaiduProvider):
 
         def fetch() -> dict[str, Any]:
             group = api.call("GetSecurityGroup", client.get_security_group_detail, id_)
-            live = {"name": group.get("name", props.get("name")), "security_group_id": id_,
-                    "resolved_vpc_id": group.get("vpcId") or props.get("resolved_vpc_id")}
+            live = {
+                "name": group.get("name", props.get("name")),
+                "security_group_id": id_,
+                "resolved_vpc_id": group.get("vpcId") or props.get("resolved_vpc_id"),
+            }
             return self.inputs_of(props) | live
 
         return self.read_or_gone(id_, fetch)
@@ -167,9 +193,7 @@ def _allow_members(client: Any, group_id: str) -> None:
     try:
         api.call("AuthorizeSecurityGroupRule", client.authorize_security_group_rule, group_id, rule)
     except Exception:
-        ignore_not_found(
-            lambda: api.call("DeleteSecurityGroup", client.delete_security_group, group_id)
-        )
+        ignore_not_found(lambda: api.call("DeleteSecurityGroup", client.delete_security_group, group_id))
         raise
 
 
@@ -178,13 +202,13 @@ def _subnet_vpc(region: str, subnet_id: str) -> str:
     return subnet["vpcId"]
 
 
-def _models(rules: Optional[Sequence[Mapping[str, Any]]]) -> list[Any]:
+def _models(rules: Sequence[Mapping[str, Any]] | None) -> list[Any]:
     from baidubce.services.bcc.bcc_model import SecurityGroupRuleModel
 
     return [SecurityGroupRuleModel(**dict(rule)) for rule in rules or []]
 
 
-def _tag_models(tags: Optional[Mapping[str, str]]) -> Optional[list[Any]]:
+def _tag_models(tags: Mapping[str, str] | None) -> list[Any] | None:
     from baidubce.services.bcc.bcc_model import TagModel
 
     return [TagModel(t["tagKey"], t["tagValue"]) for t in tag_list(tags)] or None
@@ -195,13 +219,26 @@ class Vpc(pulumi.dynamic.Resource, module="baiducloud", name="Vpc"):
 
     vpc_id: pulumi.Output[str]
 
-    def __init__(self, name: str, *, region: pulumi.Input[str], vpc_name: pulumi.Input[str],
-                 cidr: pulumi.Input[str], tags: Optional[Mapping[str, str]] = None,
-                 description: Optional[str] = None,
-                 opts: Optional[pulumi.ResourceOptions] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        region: pulumi.Input[str],
+        vpc_name: pulumi.Input[str],
+        cidr: pulumi.Input[str],
+        tags: Mapping[str, str] | None = None,
+        description: str | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
         """Register a VPC named `vpc_name` with an IPv4 `cidr` in `region`."""
-        props = {"region": region, "name": vpc_name, "cidr": cidr, "description": description,
-                 "tags": tags, "vpc_id": None}
+        props = {
+            "region": region,
+            "name": vpc_name,
+            "cidr": cidr,
+            "description": description,
+            "tags": tags,
+            "vpc_id": None,
+        }
         super().__init__(VpcProvider(), name, props, opts)
 
 
@@ -210,13 +247,28 @@ class Subnet(pulumi.dynamic.Resource, module="baiducloud", name="Subnet"):
 
     subnet_id: pulumi.Output[str]
 
-    def __init__(self, name: str, *, region: pulumi.Input[str], subnet_name: pulumi.Input[str],
-                 zone: pulumi.Input[str], cidr: pulumi.Input[str], vpc_id: pulumi.Input[str],
-                 tags: Optional[Mapping[str, str]] = None,
-                 opts: Optional[pulumi.ResourceOptions] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        region: pulumi.Input[str],
+        subnet_name: pulumi.Input[str],
+        zone: pulumi.Input[str],
+        cidr: pulumi.Input[str],
+        vpc_id: pulumi.Input[str],
+        tags: Mapping[str, str] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
         """Register a subnet of `vpc_id` in one `zone`."""
-        props = {"region": region, "name": subnet_name, "zone": zone, "cidr": cidr,
-                 "vpc_id": vpc_id, "tags": tags, "subnet_id": None}
+        props = {
+            "region": region,
+            "name": subnet_name,
+            "zone": zone,
+            "cidr": cidr,
+            "vpc_id": vpc_id,
+            "tags": tags,
+            "subnet_id": None,
+        }
         super().__init__(SubnetProvider(), name, props, opts)
 
 
@@ -229,14 +281,31 @@ class SecurityGroup(pulumi.dynamic.Resource, module="baiducloud", name="Security
     security_group_id: pulumi.Output[str]
     resolved_vpc_id: pulumi.Output[str]
 
-    def __init__(self, name: str, *, region: pulumi.Input[str], group_name: pulumi.Input[str],
-                 rules: Sequence[Mapping[str, str]], vpc_id: Optional[pulumi.Input[str]] = None,
-                 subnet_id: Optional[pulumi.Input[str]] = None, intra_group: bool = True,
-                 tags: Optional[Mapping[str, str]] = None, description: Optional[str] = None,
-                 opts: Optional[pulumi.ResourceOptions] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        region: pulumi.Input[str],
+        group_name: pulumi.Input[str],
+        rules: Sequence[Mapping[str, str]],
+        vpc_id: pulumi.Input[str] | None = None,
+        subnet_id: pulumi.Input[str] | None = None,
+        intra_group: bool = True,
+        tags: Mapping[str, str] | None = None,
+        description: str | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
         """Register a group in `vpc_id`, or in the VPC of an existing `subnet_id`."""
-        props = {"region": region, "name": group_name, "vpc_id": vpc_id, "subnet_id": subnet_id,
-                 "description": description, "rules": [dict(rule) for rule in rules],
-                 "intra_group": intra_group, "tags": tags,
-                 "security_group_id": None, "resolved_vpc_id": None}
+        props = {
+            "region": region,
+            "name": group_name,
+            "vpc_id": vpc_id,
+            "subnet_id": subnet_id,
+            "description": description,
+            "rules": [dict(rule) for rule in rules],
+            "intra_group": intra_group,
+            "tags": tags,
+            "security_group_id": None,
+            "resolved_vpc_id": None,
+        }
         super().__init__(SecurityGroupProvider(), name, props, opts)

@@ -13,14 +13,14 @@ None of the three takes tags in the SDK.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import pulumi
 from pulumi.dynamic import CheckFailure, CreateResult
 
+from clouds.baiducloud.layout import KEY_TYPES
 from components.baiducloud import api
 from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found, known_text
-from clouds.baiducloud.layout import KEY_TYPES
 
 DEPLOY_SET_STRATEGIES = ("HOST_HA", "RACK_HA", "TOR_HA")
 
@@ -44,8 +44,12 @@ class DeploySetProvider(BaiduProvider):
         client = api.bcc(props["region"])
         concurrency = int(props["concurrency"]) if props.get("concurrency") else None
         body = api.call(
-            "CreateDeploySet", client.create_deploy_set, name=props["name"],
-            strategy=props["strategy"], desc=props.get("description"), concurrency=concurrency,
+            "CreateDeploySet",
+            client.create_deploy_set,
+            name=props["name"],
+            strategy=props["strategy"],
+            desc=props.get("description"),
+            concurrency=concurrency,
         )
         deploy_set_id = body["deploySetIds"][0]
         return CreateResult(deploy_set_id, self.inputs_of(props) | {"deploy_set_id": deploy_set_id})
@@ -77,7 +81,10 @@ class EhcClusterProvider(BaiduProvider):
         """Create the EHC cluster in one zone."""
         client = api.bcc(props["region"])
         body = api.call(
-            "CreateEhcCluster", client.create_ehc_cluster, props["name"], props["zone"],
+            "CreateEhcCluster",
+            client.create_ehc_cluster,
+            props["name"],
+            props["zone"],
             description=props.get("description"),
         )
         cluster_id = body["ehcClusterId"]
@@ -87,10 +94,8 @@ class EhcClusterProvider(BaiduProvider):
         """The cluster's name and zone; gone when the list no longer holds it."""
         client = api.bcc(props["region"])
 
-        def fetch() -> Optional[dict[str, Any]]:
-            body = api.call(
-                "ListEhcClusters", client.get_ehc_cluster_list, ehc_cluster_id_list=[id_]
-            )
+        def fetch() -> dict[str, Any] | None:
+            body = api.call("ListEhcClusters", client.get_ehc_cluster_list, ehc_cluster_id_list=[id_])
             found = [c for c in body.get("ehcClusters") or [] if c.get("ehcClusterId") == id_]
             if not found:
                 return None
@@ -123,8 +128,11 @@ class KeypairProvider(BaiduProvider):
         """Import the public key."""
         client = api.bcc(props["region"])
         body = api.call(
-            "ImportKeypair", client.import_keypair, keypair_name=props["name"],
-            keypair_desc=props.get("description"), public_key=props["public_key"],
+            "ImportKeypair",
+            client.import_keypair,
+            keypair_name=props["name"],
+            keypair_desc=props.get("description"),
+            public_key=props["public_key"],
         )
         keypair_id = body["keypair"]["keypairId"]
         return CreateResult(keypair_id, self.inputs_of(props) | {"keypair_id": keypair_id})
@@ -151,13 +159,26 @@ class DeploySet(pulumi.dynamic.Resource, module="baiducloud", name="DeploySet"):
 
     deploy_set_id: pulumi.Output[str]
 
-    def __init__(self, name: str, *, region: pulumi.Input[str], set_name: pulumi.Input[str],
-                 strategy: str = "HOST_HA", concurrency: Optional[int] = None,
-                 description: Optional[str] = None,
-                 opts: Optional[pulumi.ResourceOptions] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        region: pulumi.Input[str],
+        set_name: pulumi.Input[str],
+        strategy: str = "HOST_HA",
+        concurrency: int | None = None,
+        description: str | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
         """Register a deploy set with one of `DEPLOY_SET_STRATEGIES`."""
-        props = {"region": region, "name": set_name, "strategy": strategy,
-                 "concurrency": concurrency, "description": description, "deploy_set_id": None}
+        props = {
+            "region": region,
+            "name": set_name,
+            "strategy": strategy,
+            "concurrency": concurrency,
+            "description": description,
+            "deploy_set_id": None,
+        }
         super().__init__(DeploySetProvider(), name, props, opts)
 
 
@@ -166,12 +187,24 @@ class EhcCluster(pulumi.dynamic.Resource, module="baiducloud", name="EhcCluster"
 
     ehc_cluster_id: pulumi.Output[str]
 
-    def __init__(self, name: str, *, region: pulumi.Input[str], cluster_name: pulumi.Input[str],
-                 zone: pulumi.Input[str], description: Optional[str] = None,
-                 opts: Optional[pulumi.ResourceOptions] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        region: pulumi.Input[str],
+        cluster_name: pulumi.Input[str],
+        zone: pulumi.Input[str],
+        description: str | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
         """Register an EHC cluster in one `zone`."""
-        props = {"region": region, "name": cluster_name, "zone": zone, "description": description,
-                 "ehc_cluster_id": None}
+        props = {
+            "region": region,
+            "name": cluster_name,
+            "zone": zone,
+            "description": description,
+            "ehc_cluster_id": None,
+        }
         super().__init__(EhcClusterProvider(), name, props, opts)
 
 
@@ -183,10 +216,22 @@ class Keypair(pulumi.dynamic.Resource, module="baiducloud", name="Keypair"):
 
     keypair_id: pulumi.Output[str]
 
-    def __init__(self, name: str, *, region: pulumi.Input[str], keypair_name: pulumi.Input[str],
-                 public_key: pulumi.Input[str], description: Optional[str] = None,
-                 opts: Optional[pulumi.ResourceOptions] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        region: pulumi.Input[str],
+        keypair_name: pulumi.Input[str],
+        public_key: pulumi.Input[str],
+        description: str | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
         """Register the import of an OpenSSH `public_key` (RSA, DSA or ECDSA)."""
-        props = {"region": region, "name": keypair_name, "public_key": public_key,
-                 "description": description, "keypair_id": None}
+        props = {
+            "region": region,
+            "name": keypair_name,
+            "public_key": public_key,
+            "description": description,
+            "keypair_id": None,
+        }
         super().__init__(KeypairProvider(), name, props, opts)

@@ -8,8 +8,8 @@ Sources:
 
 from __future__ import annotations
 
-from clouds.base import Replacements
 from clouds.baiducloud.mock import TYPE_PREFIX
+from clouds.base import Replacements
 from components.baiducloud.bcc_provider import BccInstanceProvider
 from components.baiducloud.dynamic_base import BaiduProvider
 from components.baiducloud.network_provider import SecurityGroupProvider, SubnetProvider, VpcProvider
@@ -17,9 +17,13 @@ from components.baiducloud.placement_provider import DeploySetProvider, EhcClust
 
 # Baidu dynamic resource name (`pulumi-python:dynamic/baiducloud:<name>`) -> its provider (source B).
 BAIDU_PROVIDERS: dict[str, type[BaiduProvider]] = {
-    "BccInstance": BccInstanceProvider, "Vpc": VpcProvider, "Subnet": SubnetProvider,
-    "SecurityGroup": SecurityGroupProvider, "DeploySet": DeploySetProvider,
-    "EhcCluster": EhcClusterProvider, "Keypair": KeypairProvider,
+    "BccInstance": BccInstanceProvider,
+    "Vpc": VpcProvider,
+    "Subnet": SubnetProvider,
+    "SecurityGroup": SecurityGroupProvider,
+    "DeploySet": DeploySetProvider,
+    "EhcCluster": EhcClusterProvider,
+    "Keypair": KeypairProvider,
 }
 
 

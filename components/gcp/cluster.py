@@ -8,26 +8,24 @@ The component only wires children together; the logic sits in pure modules besid
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 import pulumi_gcp as gcp
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.gcp.filesystems import LUSTRE, choose_file_system
+from clouds.gcp.labels import cluster_labels
+from clouds.gcp.nics import SINGLE_NIC, nic_layout
+from clouds.gcp.tpu import is_tpu
+from clouds.gcp.validate import validate_args
 from components.gcp.compute import (
     create_nodes,
     create_placement,
     create_service_account,
     create_tpus,
 )
-from clouds.gcp.filesystems import LUSTRE, choose_file_system
-from clouds.gcp.labels import cluster_labels
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
-from clouds.gcp.nics import SINGLE_NIC, nic_layout
 from components.gcp.storage import create_file_system
-from clouds.gcp.tpu import is_tpu
-from clouds.gcp.validate import validate_args
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
 TPU_PLACEMENT = "tpu-ici"  # a slice's chips are joined by ICI; there is no VM policy
@@ -51,9 +49,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
     `iam_members`, `placement`, `nodes`, `file_system`).
     """
 
-    def __init__(
-        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Create the cluster.
 
         Args:
@@ -72,19 +68,21 @@ class GcpGpuCluster(pulumi.ComponentResource):
         tpu = is_tpu(args.instance_type)
         layout = SINGLE_NIC if tpu else nic_layout(args.instance_type, args.interconnect)
         choice = choose_file_system(args.file_system) if args.file_system else None
-        project = gcp.organizations.get_project_output(
-            opts=pulumi.InvokeOutputOptions(parent=self)
-        ).project_id
+        project = gcp.organizations.get_project_output(opts=pulumi.InvokeOutputOptions(parent=self)).project_id
 
         self.network = create_network(
-            name, args.region, args.zone, layout, args.ssh_cidrs,
-            bool(choice and choice.kind == LUSTRE), project, child,
+            name,
+            args.region,
+            args.zone,
+            layout,
+            args.ssh_cidrs,
+            bool(choice and choice.kind == LUSTRE),
+            project,
+            child,
         )
         self.file_system = None
         if choice is not None:
-            self.file_system = create_file_system(
-                name, choice, args.zone, self.network.network, labels, child
-            )
+            self.file_system = create_file_system(name, choice, args.zone, self.network.network, labels, child)
         self.service_account, self.iam_members = create_service_account(name, project, child)
         self.bucket_access = None
         if args.data is not None:
@@ -97,8 +95,14 @@ class GcpGpuCluster(pulumi.ComponentResource):
         else:
             self.placement = create_placement(name, args, child)
             self.nodes = create_nodes(
-                name, args, layout, self.network, self.service_account, self.placement,
-                labels, child,
+                name,
+                args,
+                layout,
+                self.network,
+                self.service_account,
+                self.placement,
+                labels,
+                child,
             )
         self._set_outputs(args, tpu)
 
@@ -110,9 +114,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
             self.placement_group: pulumi.Output[str | None] = pulumi.Output.from_input(TPU_PLACEMENT)
         else:
             ips = [node.network_interfaces.apply(_nic0_ip) for node in self.nodes]
-            self.placement_group = (
-                self.placement.self_link if self.placement else pulumi.Output.from_input(None)
-            )
+            self.placement_group = self.placement.self_link if self.placement else pulumi.Output.from_input(None)
         self.node_private_ips = pulumi.Output.all(*ips)
         self.file_system_dns = fs.address if fs else pulumi.Output.from_input(None)
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)

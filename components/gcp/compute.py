@@ -24,10 +24,10 @@ from clouds.gcp.machine import (
     reservation_affinity,
     scheduling,
 )
-from components.gcp.network import ClusterNetwork, nic_args
 from clouds.gcp.nics import NicLayout
 from clouds.gcp.placement import placement_spec
 from clouds.gcp.tpu import scheduling_config, tpu_accelerator_type, tpu_runtime_version
+from components.gcp.network import ClusterNetwork, nic_args
 
 # Roles the node service account gets: write logs and metrics, nothing else.
 NODE_ROLES = {"logs": "roles/logging.logWriter", "metrics": "roles/monitoring.metricWriter"}
@@ -51,17 +51,13 @@ def create_service_account(
     )
     member = account.email.apply(lambda email: f"serviceAccount:{email}")
     grants = [
-        gcp.projects.IAMMember(
-            f"{name}-nodes-{key}", project=project, role=role, member=member, opts=opts
-        )
+        gcp.projects.IAMMember(f"{name}-nodes-{key}", project=project, role=role, member=member, opts=opts)
         for key, role in NODE_ROLES.items()
     ]
     return account, grants
 
 
-def create_placement(
-    name: str, args: ClusterConfig, opts: pulumi.ResourceOptions
-) -> gcp.compute.ResourcePolicy | None:
+def create_placement(name: str, args: ClusterConfig, opts: pulumi.ResourceOptions) -> gcp.compute.ResourcePolicy | None:
     """Create the compact placement policy (see `placement.placement_spec`), or None.
 
     Args:
@@ -122,9 +118,7 @@ def create_nodes(
             zone=args.zone,
             boot_disk=boot_disk,
             network_interfaces=nic_args(layout, net),
-            guest_accelerators=guest_accelerators(
-                args.instance_type, args.accelerator, args.accelerator_count
-            ) or None,
+            guest_accelerators=guest_accelerators(args.instance_type, args.accelerator, args.accelerator_count) or None,
             scheduling=scheduling(args.purchase),
             reservation_affinity=reservation_affinity(args.capacity_reservation_id),
             resource_policies=policy.self_link if policy else None,

@@ -9,7 +9,10 @@ from clouds.gcp.data import READ_ROLE, WRITE_ROLE, split_uri
 
 
 def create_bucket_access(
-    name: str, source: str, write_back: bool, service_account: gcp.serviceaccount.Account,
+    name: str,
+    source: str,
+    write_back: bool,
+    service_account: gcp.serviceaccount.Account,
     opts: pulumi.ResourceOptions,
 ) -> gcp.storage.BucketIAMMember:
     """Grant the node service account one role on the dataset's bucket only: `{name}-node-bucket`.

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR, gpu_subnet_cidrs
 from clouds.gcp.nics import PRIMARY, NicLayout
+from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR, gpu_subnet_cidrs
 
 # (protocol, ports); an empty ports tuple means every port.
 INTERNAL = (("tcp", ()), ("udp", ()), ("icmp", ()))
@@ -40,9 +40,7 @@ class FirewallSpec(NamedTuple):
     description: str
 
 
-def firewall_rules(
-    layout: NicLayout, ssh_cidrs: Sequence[str], lustre: bool = False
-) -> list[FirewallSpec]:
+def firewall_rules(layout: NicLayout, ssh_cidrs: Sequence[str], lustre: bool = False) -> list[FirewallSpec]:
     """Rules for the primary VPC and every GPU VPC of the layout.
 
     Args:
@@ -53,23 +51,11 @@ def firewall_rules(
     Returns:
         Internal rule on the primary VPC, one per GPU VPC, then SSH and Lustre rules.
     """
-    rules = [
-        FirewallSpec(
-            "internal", PRIMARY, INTERNAL, (PRIMARY_CIDR,), "all TCP/UDP/ICMP within the cluster"
-        )
-    ]
+    rules = [FirewallSpec("internal", PRIMARY, INTERNAL, (PRIMARY_CIDR,), "all TCP/UDP/ICMP within the cluster")]
     for suffix, cidrs in gpu_subnet_cidrs(layout).items():
-        rules.append(
-            FirewallSpec(f"{suffix}-internal", suffix, INTERNAL, tuple(cidrs), "GPU-to-GPU traffic")
-        )
+        rules.append(FirewallSpec(f"{suffix}-internal", suffix, INTERNAL, tuple(cidrs), "GPU-to-GPU traffic"))
     if ssh_cidrs:
-        rules.append(
-            FirewallSpec(
-                "ssh", PRIMARY, (("tcp", ("22",)),), tuple(ssh_cidrs), "SSH from ssh_cidrs"
-            )
-        )
+        rules.append(FirewallSpec("ssh", PRIMARY, (("tcp", ("22",)),), tuple(ssh_cidrs), "SSH from ssh_cidrs"))
     if lustre:
-        rules.append(
-            FirewallSpec("lustre", PRIMARY, (("tcp", LUSTRE_PORTS),), (PSA_CIDR,), "Managed Lustre")
-        )
+        rules.append(FirewallSpec("lustre", PRIMARY, (("tcp", LUSTRE_PORTS),), (PSA_CIDR,), "Managed Lustre"))
     return rules

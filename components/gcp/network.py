@@ -8,9 +8,9 @@ from typing import Any, NamedTuple
 import pulumi
 import pulumi_gcp as gcp
 
+from clouds.gcp.nics import PRIMARY, NicLayout
 from components.gcp.addressing import PRIMARY_CIDR, gpu_subnet_cidrs
 from components.gcp.firewall import FirewallSpec, firewall_rules
-from clouds.gcp.nics import PRIMARY, NicLayout
 
 # Primary VPC MTU: the Managed Lustre "VPC network" page creates its VPC with 8896; the
 # value never depends on machine type, so the file system never follows a VPC replacement.
@@ -61,9 +61,7 @@ def create_network(
         project: project id, for the network profile URL.
         opts: child options.
     """
-    network = gcp.compute.Network(
-        f"{name}-net", auto_create_subnetworks=False, mtu=PRIMARY_MTU, opts=opts
-    )
+    network = gcp.compute.Network(f"{name}-net", auto_create_subnetworks=False, mtu=PRIMARY_MTU, opts=opts)
     subnet = gcp.compute.Subnetwork(
         f"{name}-subnet",
         network=network.id,
@@ -84,8 +82,7 @@ def create_network(
     gpu_networks, gpu_subnets = _gpu_networks(name, region, zone, layout, project, opts)
     networks = {PRIMARY: network, **gpu_networks}
     firewalls = [
-        _firewall(name, spec, networks[spec.network], opts)
-        for spec in firewall_rules(layout, ssh_cidrs, lustre)
+        _firewall(name, spec, networks[spec.network], opts) for spec in firewall_rules(layout, ssh_cidrs, lustre)
     ]
     return ClusterNetwork(network, subnet, gpu_networks, gpu_subnets, firewalls, router, nat)
 

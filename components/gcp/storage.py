@@ -8,9 +8,9 @@ from typing import NamedTuple
 import pulumi
 import pulumi_gcp as gcp
 
-from components.gcp.addressing import PSA_ADDRESS, PSA_PREFIX
 from clouds.gcp.filesystems import LUSTRE, FileSystemChoice
 from clouds.gcp.labels import gcp_id
+from components.gcp.addressing import PSA_ADDRESS, PSA_PREFIX
 
 SHARE_NAME = "trainstack"  # Filestore share (at most 16 characters)
 LUSTRE_FILESYSTEM = "trainfs"  # Lustre fsname (at most 8 letters and digits)
@@ -76,9 +76,7 @@ def create_file_system(
         reserved_peering_ranges=[peering_range.name],
         opts=opts,
     )
-    protect = pulumi.ResourceOptions.merge(
-        opts, pulumi.ResourceOptions(protect=True, depends_on=[connection])
-    )
+    protect = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, depends_on=[connection]))
     peering = (peering_range, connection)
     if choice.kind == LUSTRE:
         lustre = gcp.lustre.Instance(
@@ -108,7 +106,5 @@ def create_file_system(
         labels=labels,
         opts=protect,
     )
-    address = share.networks.apply(
-        lambda nets: nets[0].ip_addresses[0] if nets and nets[0].ip_addresses else None
-    )
+    address = share.networks.apply(lambda nets: nets[0].ip_addresses[0] if nets and nets[0].ip_addresses else None)
     return FileSystem(share, address, pulumi.Output.from_input(SHARE_NAME), peering)

@@ -8,14 +8,12 @@ The component only wires children together; the logic sits in pure modules besid
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
-from components.huaweicloud import compute, network, storage
 from clouds.huaweicloud.tags import huawei_tags
 from clouds.huaweicloud.validate import validate_args
+from components.huaweicloud import compute, network, storage
 
 TYPE_TOKEN = "trainstack:huaweicloud:GpuCluster"
 
@@ -39,9 +37,7 @@ class HuaweicloudGpuCluster(pulumi.ComponentResource):
     `admin_key`, `nodes`, `file_system_security_group`, `file_system`).
     """
 
-    def __init__(
-        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Create the cluster.
 
         Args:
@@ -60,9 +56,7 @@ class HuaweicloudGpuCluster(pulumi.ComponentResource):
 
         net = network.create_network(name, args, tags, child)
         self.vpc, self.subnet = net.vpc, net.subnet
-        self.security_group, self.security_group_rules = network.create_node_security_group(
-            name, args, tags, child
-        )
+        self.security_group, self.security_group_rules = network.create_node_security_group(name, args, tags, child)
         self._create_file_system(name, args, net, tags, child)
         self.server_group = compute.create_server_group(name, child)
         self.key_pair, self.admin_key = compute.create_key_pair(name, args, child)

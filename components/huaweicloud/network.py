@@ -35,9 +35,7 @@ class Network(NamedTuple):
     subnet: huaweicloud.vpc.Subnet | None
 
 
-def create_network(
-    name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions
-) -> Network:
+def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions) -> Network:
     """Create a VPC and a subnet, or look up the VPC of `args.subnet_id`.
 
     Args:
@@ -47,9 +45,7 @@ def create_network(
         opts: child options (`parent=` the component).
     """
     if args.subnet_id:
-        found = huaweicloud.vpc.get_subnet_output(
-            id=args.subnet_id, opts=pulumi.InvokeOptions(parent=opts.parent)
-        )
+        found = huaweicloud.vpc.get_subnet_output(id=args.subnet_id, opts=pulumi.InvokeOptions(parent=opts.parent))
         return Network(found.vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
     vpc = huaweicloud.vpc.Vpc(f"{name}-vpc", cidr=VPC_CIDR, tags=tags, opts=opts)
     subnet = huaweicloud.vpc.Subnet(
@@ -82,18 +78,14 @@ def create_security_group(
         tags: tags for the group (rules take none).
         opts: child options.
     """
-    group = huaweicloud.vpc.Secgroup(
-        f"{name}-{suffix}", delete_default_rules=True, tags=tags, opts=opts
-    )
+    group = huaweicloud.vpc.Secgroup(f"{name}-{suffix}", delete_default_rules=True, tags=tags, opts=opts)
     source_group = node_group_id if node_group_id is not None else group.id
     created = []
     for rule_name, rule in rules:
         if rule.get("remote_group_id") == FROM_NODE_GROUP:
             rule = {**rule, "remote_group_id": source_group}
         created.append(
-            huaweicloud.vpc.SecgroupRule(
-                f"{name}-{suffix}-{rule_name}", security_group_id=group.id, **rule, opts=opts
-            )
+            huaweicloud.vpc.SecgroupRule(f"{name}-{suffix}-{rule_name}", security_group_id=group.id, **rule, opts=opts)
         )
     return group, created
 

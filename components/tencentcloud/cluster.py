@@ -8,16 +8,16 @@ builders `network`, `compute` and `storage`.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import pulumi
 
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.tencentcloud.validate import PROVIDER, validate_args
 from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement
 from components.tencentcloud.network import create_network
 from components.tencentcloud.storage import create_file_system
-from clouds.tencentcloud.validate import PROVIDER, validate_args
 
 TYPE_TOKEN = "trainstack:tencentcloud:GpuCluster"
 
@@ -46,9 +46,9 @@ class TencentcloudGpuCluster(pulumi.ComponentResource):
         self,
         name: str,
         args: ClusterConfig,
-        opts: Optional[pulumi.ResourceOptions] = None,
+        opts: pulumi.ResourceOptions | None = None,
         *,
-        spot_max_price: Optional[str] = None,
+        spot_max_price: str | None = None,
     ) -> None:
         """Create the cluster.
 
@@ -95,9 +95,7 @@ class TencentcloudGpuCluster(pulumi.ComponentResource):
         if args.file_system is None:
             return
         # Only file-system, place and network inputs go in: nothing about the nodes.
-        shared = create_file_system(
-            name, args.file_system, args.region, args.zone, self.vpc.id, tags, child
-        )
+        shared = create_file_system(name, args.file_system, args.region, args.zone, self.vpc.id, tags, child)
         self.ccn, self.ccn_attachment = shared.ccn, shared.ccn_attachment
         self.access_group, self.access_rule = shared.access_group, shared.access_rule
         self.file_system = shared.file_system

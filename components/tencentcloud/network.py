@@ -28,9 +28,7 @@ class Network(NamedTuple):
     rules: tencentcloud.security.GroupRuleSet
 
 
-def create_network(
-    name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions
-) -> Network:
+def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions) -> Network:
     """Create the VPC, the node subnet and the security group with its rule set.
 
     Args:
@@ -40,9 +38,7 @@ def create_network(
         tags: tags for the VPC, subnet and security group (rule sets take none).
         opts: child options (`parent=` the component).
     """
-    vpc = tencentcloud.vpc.Instance(
-        f"{name}-vpc", name=f"{name}-vpc", cidr_block=VPC_CIDR, tags=tags, opts=opts
-    )
+    vpc = tencentcloud.vpc.Instance(f"{name}-vpc", name=f"{name}-vpc", cidr_block=VPC_CIDR, tags=tags, opts=opts)
     subnet = tencentcloud.subnet.Instance(
         f"{name}-subnet",
         name=f"{name}-subnet",

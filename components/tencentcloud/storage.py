@@ -18,8 +18,8 @@ import pulumi
 import tencentcloud_iac_pulumi as tencentcloud
 
 from clouds.contract import FileSystemConfig
-from components.tencentcloud.security import TURBO_CIDR, VPC_CIDR
 from clouds.tencentcloud.turbo import NET_INTERFACE, PROTOCOL, turbo_sizing
+from components.tencentcloud.security import TURBO_CIDR, VPC_CIDR
 
 # A choice: root on the nodes keeps root (training containers often run as root).
 RW_PERMISSION, USER_PERMISSION = "RW", "no_root_squash"
@@ -90,9 +90,7 @@ def create_file_system(
         ccn_id=ccn.id,
         cidr_block=TURBO_CIDR,
         tags=tags,
-        opts=pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(protect=True, depends_on=[attachment])
-        ),
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, depends_on=[attachment])),
     )
     return SharedFileSystem(ccn, attachment, group, rule, file_system)
 

@@ -9,14 +9,12 @@ The component only wires children together; the logic sits in pure modules besid
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pulumi
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
-from components.volcengine import compute, network, storage
 from clouds.volcengine.tags import volcengine_tags
 from clouds.volcengine.validate import validate_args
+from components.volcengine import compute, network, storage
 
 TYPE_TOKEN = "trainstack:volcengine:GpuCluster"
 
@@ -41,9 +39,7 @@ class VolcengineGpuCluster(pulumi.ComponentResource):
     `file_system`, `mount_service`, `mount_attachment`).
     """
 
-    def __init__(
-        self, name: str, args: ClusterConfig, opts: Optional[pulumi.ResourceOptions] = None
-    ) -> None:
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Create the cluster.
 
         Args:
@@ -88,9 +84,7 @@ class VolcengineGpuCluster(pulumi.ComponentResource):
         self.placement_group = self.placement.id
         none = pulumi.Output.from_input(None)
         self.file_system_dns = self.file_system.id if self.file_system else none
-        self.file_system_mount_name = (
-            self.mount_attachment.customer_path if self.mount_attachment else none
-        )
+        self.file_system_mount_name = self.mount_attachment.customer_path if self.mount_attachment else none
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
         self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
         key = self.admin_key

@@ -52,9 +52,7 @@ def create_placement(
     family = instance_family(args.instance_type)
     assert family is not None  # validate() rejects unknown families before any child is made
     if family.hpc_cluster:
-        cluster = volcengine.ecs.HpcCluster(
-            f"{name}-hpc", name=f"{name}-hpc", zone_id=args.zone, tags=tags, opts=opts
-        )
+        cluster = volcengine.ecs.HpcCluster(f"{name}-hpc", name=f"{name}-hpc", zone_id=args.zone, tags=tags, opts=opts)
         return cluster, "hpc_cluster_id"
     deployment_set = volcengine.ecs.DeploymentSet(
         f"{name}-dps",
@@ -109,9 +107,7 @@ def node_image_id(args: ClusterConfig, opts: pulumi.ResourceOptions) -> pulumi.O
 
 def _newest(images: list, instance_type: str) -> str:
     if not images:
-        raise ValueError(
-            f"instance_type: no public Ubuntu 22.04 image runs on {instance_type} in this region"
-        )
+        raise ValueError(f"instance_type: no public Ubuntu 22.04 image runs on {instance_type} in this region")
     return max(images, key=lambda image: (image.created_at or "", image.image_id)).image_id
 
 

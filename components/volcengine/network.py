@@ -33,9 +33,7 @@ class Network(NamedTuple):
     subnet: volcengine.vpc.Subnet | None
 
 
-def create_network(
-    name: str, args: ClusterConfig, tags: list[dict[str, str]], opts: pulumi.ResourceOptions
-) -> Network:
+def create_network(name: str, args: ClusterConfig, tags: list[dict[str, str]], opts: pulumi.ResourceOptions) -> Network:
     """Create a VPC and a subnet in `args.zone`, or look up the VPC of `args.subnet_id`.
 
     Args:
@@ -45,14 +43,10 @@ def create_network(
         opts: child options (`parent=` the component).
     """
     if args.subnet_id:
-        found = volcengine.vpc.get_subnets_output(
-            ids=[args.subnet_id], opts=pulumi.InvokeOptions(parent=opts.parent)
-        )
+        found = volcengine.vpc.get_subnets_output(ids=[args.subnet_id], opts=pulumi.InvokeOptions(parent=opts.parent))
         vpc_id = found.subnets.apply(lambda subnets: _only_vpc(subnets, args.subnet_id))
         return Network(vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
-    vpc = volcengine.vpc.Vpc(
-        f"{name}-vpc", vpc_name=f"{name}-vpc", cidr_block=VPC_CIDR, tags=tags, opts=opts
-    )
+    vpc = volcengine.vpc.Vpc(f"{name}-vpc", vpc_name=f"{name}-vpc", cidr_block=VPC_CIDR, tags=tags, opts=opts)
     subnet = volcengine.vpc.Subnet(
         f"{name}-subnet",
         subnet_name=f"{name}-subnet",
@@ -95,8 +89,6 @@ def create_security_group(
         if rule.get("source_group_id") == FROM_OWN_GROUP:
             rule = {**rule, "source_group_id": group.id}
         rules.append(
-            volcengine.vpc.SecurityGroupRule(
-                f"{name}-sg-{rule_name}", security_group_id=group.id, **rule, opts=opts
-            )
+            volcengine.vpc.SecurityGroupRule(f"{name}-sg-{rule_name}", security_group_id=group.id, **rule, opts=opts)
         )
     return group, rules

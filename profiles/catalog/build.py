@@ -51,8 +51,13 @@ _COMMIT_ROW = re.compile(r"^\|([^|]*)\|\s*`([^`]+)`\s*\|\s*`([0-9a-f]{40})`", re
 # china-prices.md CP-R1: the ECB euro reference rates of 2026-05-08 (USD 1.1761, CNY 7.9989
 # per EUR), cross rate 7.9989 / 1.1761 = 6.8012 CNY per USD; the freshest authoritative dated
 # figure there. Recorded only when no rate is; `catalog refresh-rate` replaces it.
-DEFAULT_RATE = {"CNY": {"per_usd": 6.8012, "as_of": "2026-05-08",
-                        "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)"}}
+DEFAULT_RATE = {
+    "CNY": {
+        "per_usd": 6.8012,
+        "as_of": "2026-05-08",
+        "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)",
+    }
+}
 
 
 def source_commits(readme_text: str) -> dict[str, dict[str, str]]:
@@ -89,7 +94,7 @@ _DEFAULTS = Offering._field_defaults
 
 def _fits(offering: Offering, header: tuple[str, ...]) -> bool:
     """True when every column left out of `header` holds its default value."""
-    return all(getattr(offering, c) == _DEFAULTS[c] for c in COLUMNS[len(header):])
+    return all(getattr(offering, c) == _DEFAULTS[c] for c in COLUMNS[len(header) :])
 
 
 def _previous_meta(out_dir: Path) -> dict:
@@ -114,7 +119,7 @@ def _extracted(out_dir: Path, provider: str, commit: str, date: str) -> str:
     meta = _previous_meta(out_dir)
     entry = (meta.get("sources") or {}).get(provider)
     files = entry.get("files") if isinstance(entry, dict) else None
-    for recorded in (files.values() if isinstance(files, dict) else ()):
+    for recorded in files.values() if isinstance(files, dict) else ():
         if isinstance(recorded, dict) and recorded.get("commit") == commit:
             return str(recorded.get("extracted") or meta.get("built") or date)
     return date
@@ -129,8 +134,11 @@ def refreshed_providers(out_dir: Path) -> dict[str, str]:
     sources = _previous_meta(out_dir).get("sources")
     if not isinstance(sources, dict):
         return {}
-    return {p: str(e["refreshed"].get("date", "?")) for p, e in sorted(sources.items())
-            if isinstance(e, dict) and isinstance(e.get("refreshed"), dict)}
+    return {
+        p: str(e["refreshed"].get("date", "?"))
+        for p, e in sorted(sources.items())
+        if isinstance(e, dict) and isinstance(e.get("refreshed"), dict)
+    }
 
 
 def _kept_providers(out_dir: Path) -> tuple[dict[str, str], dict[str, dict], dict]:
@@ -141,8 +149,11 @@ def _kept_providers(out_dir: Path) -> tuple[dict[str, str], dict[str, dict], dic
         `catalog.json` `sources` entries, and `{"refreshed": latest date}` when any of them
         was refreshed ({} otherwise).
     """
-    texts = {p: (out_dir / f"{p}.csv").read_text(encoding="utf-8") for p in PROVIDERS
-             if p not in BUILT and (out_dir / f"{p}.csv").exists()}
+    texts = {
+        p: (out_dir / f"{p}.csv").read_text(encoding="utf-8")
+        for p in PROVIDERS
+        if p not in BUILT and (out_dir / f"{p}.csv").exists()
+    }
     sources = _previous_meta(out_dir).get("sources")
     kept = {p: e for p, e in sources.items() if p not in BUILT} if isinstance(sources, dict) else {}
     dates = [d for p, d in refreshed_providers(out_dir).items() if p not in BUILT]
@@ -175,8 +186,10 @@ def build(source: Path, out_dir: Path, date: str, force: bool = False) -> dict:
     refreshed = {p: d for p, d in refreshed_providers(out_dir).items() if p in BUILT}
     if refreshed and not force:
         which = ", ".join(f"{p} (refreshed {d})" for p, d in refreshed.items())
-        raise BuildError(f"{out_dir}: {which} came from live price APIs and a rebuild would replace them with "
-                         "the reference extract; rerun with --force (make catalog ARGS=--force) to do so")
+        raise BuildError(
+            f"{out_dir}: {which} came from live price APIs and a rebuild would replace them with "
+            "the reference extract; rerun with --force (make catalog ARGS=--force) to do so"
+        )
     texts, meta_sources = _built(source, date, out_dir)
     kept_texts, kept_sources, marker = _kept_providers(out_dir)
     every = {**kept_texts, **texts}
@@ -205,14 +218,27 @@ def _built(source: Path, date: str, out_dir: Path) -> tuple[dict[str, str], dict
         commits = source_commits((where / "README.md").read_text(encoding="utf-8"))
         first = commits.get(files[0], {}).get("commit", "unknown")
         extracted = _extracted(out_dir, provider, first, date)
-        file_commits = {f: {"path": "unknown", "commit": "unknown", **commits.get(f, {}), "date": "unknown",
-                            "extracted": extracted, "snapshot": str(Path("reference-catalog", folder))} for f in files}
+        file_commits = {
+            f: {
+                "path": "unknown",
+                "commit": "unknown",
+                **commits.get(f, {}),
+                "date": "unknown",
+                "extracted": extracted,
+                "snapshot": str(Path("reference-catalog", folder)),
+            }
+            for f in files
+        }
         left_out: dict[str, int] = {}
         rows = builder(where, unknown_date(extracted), left_out)
         offerings = [o._replace(source=f"skypilot-catalog@{first[:10]}") for o in rows]
         texts[provider] = offerings_to_csv(offerings)
-        meta_sources[provider] = {"repository": SOURCE_REPOSITORY, "files": file_commits, "offerings": len(offerings),
-                                  **({"left_out": dict(sorted(left_out.items()))} if left_out else {})}
+        meta_sources[provider] = {
+            "repository": SOURCE_REPOSITORY,
+            "files": file_commits,
+            "offerings": len(offerings),
+            **({"left_out": dict(sorted(left_out.items()))} if left_out else {}),
+        }
     for provider, (other_builder, provider_meta) in OTHER_BUILDERS.items():
         offerings = other_builder(source, date)
         texts[provider] = offerings_to_csv(offerings)
@@ -232,8 +258,9 @@ def main(argv: list[str] | None = None) -> None:
         meta = build(args.source, args.out, args.date, args.force)
     except BuildError as exc:
         raise SystemExit(f"error: {exc}") from None
-    counts = ", ".join(f"{p} {e.get('offerings', '?') if isinstance(e, dict) else '?'}"
-                       for p, e in sorted(meta["sources"].items()))
+    counts = ", ".join(
+        f"{p} {e.get('offerings', '?') if isinstance(e, dict) else '?'}" for p, e in sorted(meta["sources"].items())
+    )
     print(f"catalog {meta['version']}: {counts} offerings -> {args.out}")
 
 

@@ -75,8 +75,15 @@ class RefreshSummary:
     snapshot: Path | None
 
 
-def summarize(provider: str, regions: Sequence[str] | None, old: list[Offering], new: list[Offering],
-              version: str, snapshot: Path | None, top: int = 5) -> RefreshSummary:
+def summarize(
+    provider: str,
+    regions: Sequence[str] | None,
+    old: list[Offering],
+    new: list[Offering],
+    version: str,
+    snapshot: Path | None,
+    top: int = 5,
+) -> RefreshSummary:
     """Compare the refreshed regions' rows before (`old`) and after (`new`).
 
     Args:

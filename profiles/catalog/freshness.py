@@ -76,8 +76,10 @@ class CloudAge(NamedTuple):
         age = self.age_days(today)
         if self.oldest is not None and age is not None and age > STALE_AFTER_DAYS:
             parts.append(f"observed as early as {self.oldest.isoformat()} ({age} days ago)")
-        return (f"warning: {self.provider} prices are {' and '.join(parts)}, older than {STALE_AFTER_DAYS} days "
-                f"or of unknown age; refresh with `trainstack catalog refresh --provider {self.provider}`")
+        return (
+            f"warning: {self.provider} prices are {' and '.join(parts)}, older than {STALE_AFTER_DAYS} days "
+            f"or of unknown age; refresh with `trainstack catalog refresh --provider {self.provider}`"
+        )
 
 
 def cloud_ages(offerings: Iterable, providers: Iterable[str] | None = None) -> dict[str, CloudAge]:
@@ -102,12 +104,13 @@ def cloud_ages(offerings: Iterable, providers: Iterable[str] | None = None) -> d
 def _age(provider: str, counts: dict[str, int]) -> CloudAge:
     known = [d for d in map(observed_on, counts) if d is not None]
     unknown = {text: n for text, n in counts.items() if observed_on(text) is None}
-    extracted = max((t[len(UNKNOWN_PREFIX):] for t in unknown if t.startswith(UNKNOWN_PREFIX)), default="")
+    extracted = max((t[len(UNKNOWN_PREFIX) :] for t in unknown if t.startswith(UNKNOWN_PREFIX)), default="")
     return CloudAge(provider, min(known) if known else None, sum(unknown.values()), extracted, sum(counts.values()))
 
 
-def stale_warnings(offerings: Iterable, providers: Iterable[str] | None = None,
-                   today: dt.date | None = None) -> list[str]:
+def stale_warnings(
+    offerings: Iterable, providers: Iterable[str] | None = None, today: dt.date | None = None
+) -> list[str]:
     """One warning line per cloud whose prices are stale or of unknown age (see `CloudAge`).
 
     Args:

@@ -21,7 +21,14 @@ from profiles.catalog.rate_policy import rate_age_warning, shown, usable_rates, 
 
 DATA_DIR = Path(__file__).parent / "data"
 PROVIDERS: tuple[str, ...] = (
-    "aws", "azure", "gcp", "alicloud", "tencentcloud", "huaweicloud", "volcengine", "baiducloud",
+    "aws",
+    "azure",
+    "gcp",
+    "alicloud",
+    "tencentcloud",
+    "huaweicloud",
+    "volcengine",
+    "baiducloud",
 )
 
 
@@ -57,8 +64,11 @@ class Catalog:
 
     def rate_warnings(self) -> list[str]:
         """One line per rate in use that is more than `RATE_WARN_AFTER_DAYS` old."""
-        return [line for currency, entry in sorted(self.rates.items())
-                if (line := rate_age_warning(currency, entry, self.today))]
+        return [
+            line
+            for currency, entry in sorted(self.rates.items())
+            if (line := rate_age_warning(currency, entry, self.today))
+        ]
 
     def price_warnings(self, providers: tuple[str, ...] | None = None) -> list[str]:
         """One line per cloud (of `providers`, default all) whose prices are older than 90 days
@@ -73,8 +83,10 @@ class Catalog:
 
     def left_out_reason(self, currency: str) -> str:
         """Why offerings listed in `currency` are left out, and the command that fixes it."""
-        fix = (f"record one with `trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate "
-               f"{currency} RATE --as-of YYYY-MM-DD --source TEXT`")
+        fix = (
+            f"record one with `trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate "
+            f"{currency} RATE --as-of YYYY-MM-DD --source TEXT`"
+        )
         if currency in self.unusable_rates:
             return f"the recorded USD/{currency} rate {self.unusable_rates[currency]}; {fix}"
         return f"no USD/{currency} rate is recorded; {fix}"
@@ -101,9 +113,31 @@ def _row_to_offering(row: list[str], rates: dict | None = None, require_usd: boo
     if len(row) > len(COLUMNS):
         raise ValueError(f"{len(row)} fields, expected at most {len(COLUMNS)}")
     row = row + [""] * (len(COLUMNS) - len(row))  # older files lack the later columns
-    (provider, region, zone, instance_type, accelerator, count, acc_mem, form, vcpus, mem,
-     interconnect, efa, gbps, on_demand, spot, date, source, reserved_1y, reserved_3y,
-     currency, on_demand_native, spot_native, price_note) = row
+    (
+        provider,
+        region,
+        zone,
+        instance_type,
+        accelerator,
+        count,
+        acc_mem,
+        form,
+        vcpus,
+        mem,
+        interconnect,
+        efa,
+        gbps,
+        on_demand,
+        spot,
+        date,
+        source,
+        reserved_1y,
+        reserved_3y,
+        currency,
+        on_demand_native,
+        spot_native,
+        price_note,
+    ) = row
     on_demand_price, spot_price = _price(on_demand), _price(spot)
     native = (_price(on_demand_native), _price(spot_native))
     if currency and currency != "USD":
@@ -112,19 +146,37 @@ def _row_to_offering(row: list[str], rates: dict | None = None, require_usd: boo
     if on_demand_price is None and spot_price is None and (require_usd or native == (None, None)):
         return None
     return Offering(
-        provider, region, zone, instance_type, accelerator, int(count),
-        _optional_float(acc_mem), form or None, _optional_float(vcpus), _optional_float(mem),
-        interconnect or "ethernet", int(efa or 0), _optional_float(gbps),
-        on_demand_price, spot_price, date, source, _price(reserved_1y), _price(reserved_3y),
-        currency or "USD", *native, price_note,
+        provider,
+        region,
+        zone,
+        instance_type,
+        accelerator,
+        int(count),
+        _optional_float(acc_mem),
+        form or None,
+        _optional_float(vcpus),
+        _optional_float(mem),
+        interconnect or "ethernet",
+        int(efa or 0),
+        _optional_float(gbps),
+        on_demand_price,
+        spot_price,
+        date,
+        source,
+        _price(reserved_1y),
+        _price(reserved_3y),
+        currency or "USD",
+        *native,
+        price_note,
     )
 
 
 _CURRENCY = COLUMNS.index("currency")
 
 
-def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int] | None = None,
-                  require_usd: bool = True) -> list[Offering]:
+def load_provider(
+    path: Path, rates: dict | None = None, left_out: dict[str, int] | None = None, require_usd: bool = True
+) -> list[Offering]:
     """Offerings of one catalog CSV file.
 
     Every header in `HEADERS` loads (older files lack the reserved and native-currency
@@ -157,8 +209,9 @@ def load_provider(path: Path, rates: dict | None = None, left_out: dict[str, int
     return offerings
 
 
-def load_catalog(data_dir: Path | None = None, providers: tuple[str, ...] | None = None,
-                 today: dt.date | None = None) -> Catalog:
+def load_catalog(
+    data_dir: Path | None = None, providers: tuple[str, ...] | None = None, today: dt.date | None = None
+) -> Catalog:
     """Load the catalog of `providers` (default: every provider with a file in `data_dir`).
 
     `data_dir` defaults to `DATA_DIR`, looked up at call time (so tests can point it elsewhere).
@@ -189,7 +242,16 @@ def load_catalog(data_dir: Path | None = None, providers: tuple[str, ...] | None
         if path.exists():
             offerings.extend(load_provider(path, rates, left_out))
     entries = recorded if isinstance(recorded, dict) else {}  # `unusable` is empty when it is not a dict
-    stale = {c: str(entries[c].get("as_of") or "no date") for c in unusable
-             if c in left_out and valid_per_usd(entries[c])}
-    return Catalog(tuple(offerings), meta.get("version", "unknown"), meta.get("built", "unknown"), rates, left_out,
-                   stale, unusable, today)
+    stale = {
+        c: str(entries[c].get("as_of") or "no date") for c in unusable if c in left_out and valid_per_usd(entries[c])
+    }
+    return Catalog(
+        tuple(offerings),
+        meta.get("version", "unknown"),
+        meta.get("built", "unknown"),
+        rates,
+        left_out,
+        stale,
+        unusable,
+        today,
+    )

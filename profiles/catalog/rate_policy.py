@@ -29,7 +29,7 @@ MIN_PER_USD, MAX_PER_USD = 0.001, 1_000_000
 def shown(value: object, limit: int = 40) -> str:
     """`value` as JSON on one line, cut to `limit` characters (for one-line messages)."""
     text = json.dumps(value, default=str)
-    return text if len(text) <= limit else f"{text[:limit - 3]}..."
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def rate_problem(entry: object, today: dt.date) -> str | None:
@@ -67,16 +67,22 @@ def rate_age_warning(currency: str, entry: dict, today: dt.date) -> str:
     age = rate_age_days(entry, today)
     if age <= RATE_WARN_AFTER_DAYS:
         return ""
-    return (f"warning: CNY prices are converted at 1 USD = {entry['per_usd']:g} {currency} as of {entry['as_of']} "
-            f"({age} days old; {entry.get('source')}); record a current rate with "
-            f"`trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate {currency} RATE "
-            "--as-of YYYY-MM-DD --source TEXT`").replace("CNY prices", f"{currency} prices")
+    return (
+        f"warning: CNY prices are converted at 1 USD = {entry['per_usd']:g} {currency} as of {entry['as_of']} "
+        f"({age} days old; {entry.get('source')}); record a current rate with "
+        f"`trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate {currency} RATE "
+        "--as-of YYYY-MM-DD --source TEXT`"
+    ).replace("CNY prices", f"{currency} prices")
 
 
 def _per_usd_problem(entry: dict) -> str | None:
     per_usd = entry.get("per_usd")
-    if (not isinstance(per_usd, (int, float)) or isinstance(per_usd, bool)  # JSON true is no rate
-            or (isinstance(per_usd, float) and not math.isfinite(per_usd)) or per_usd <= 0):
+    if (
+        not isinstance(per_usd, (int, float))
+        or isinstance(per_usd, bool)  # JSON true is no rate
+        or (isinstance(per_usd, float) and not math.isfinite(per_usd))
+        or per_usd <= 0
+    ):
         return f"is not a valid number (per_usd: {shown(per_usd) if 'per_usd' in entry else 'missing'})"
     if not MIN_PER_USD <= per_usd <= MAX_PER_USD:
         return f"is not plausible (per_usd: {shown(per_usd)}; allowed {MIN_PER_USD:g} to {MAX_PER_USD:,} per USD)"
@@ -103,7 +109,7 @@ def usable_rates(rates: object, today: dt.date | None = None) -> tuple[dict, dic
     """
     today = today or dt.date.today()
     usable, unusable = {}, {}
-    for currency, entry in (rates.items() if isinstance(rates, dict) else ()):
+    for currency, entry in rates.items() if isinstance(rates, dict) else ():
         problem = rate_problem(entry, today)
         if problem is None:
             usable[currency] = entry

@@ -31,8 +31,15 @@ class RateError(ValueError):
     """A rate cannot be recorded (one-line message naming the field and the fix)."""
 
 
-def set_rate(data_dir: Path, currency: str, per_usd: float, as_of: str, source: str,
-             today: dt.date | None = None, force: bool = False) -> dict:
+def set_rate(
+    data_dir: Path,
+    currency: str,
+    per_usd: float,
+    as_of: str,
+    source: str,
+    today: dt.date | None = None,
+    force: bool = False,
+) -> dict:
     """Record `per_usd` units of `currency` per USD in `catalog.json` (atomic write), and
     mark the catalog `version` with it (see `versioned`).
 
@@ -70,9 +77,16 @@ def set_rate(data_dir: Path, currency: str, per_usd: float, as_of: str, source: 
         rates = meta["exchange_rates"] = {}  # missing, or a hand edit that is not a map
     recorded = rates.get(currency)
     # rate_problem is None only for a dict; the isinstance says so to the type checker
-    if not force and isinstance(recorded, dict) and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
-        raise RateError(f"--as-of: {as_of} is older than the recorded rate ({describe(currency, recorded)}); "
-                        "keep that one, or pass --force to replace it")
+    if (
+        not force
+        and isinstance(recorded, dict)
+        and rate_problem(recorded, today) is None
+        and dt.date.fromisoformat(recorded["as_of"]) > day
+    ):
+        raise RateError(
+            f"--as-of: {as_of} is older than the recorded rate ({describe(currency, recorded)}); "
+            "keep that one, or pass --force to replace it"
+        )
     entry = {"per_usd": per_usd, "as_of": as_of, "source": source.strip()}
     rates[currency] = entry
     meta["version"] = versioned(str(meta.get("version", "unknown")), currency, entry)
@@ -84,8 +98,9 @@ def _read_meta(data_dir: Path) -> dict:
     """The metadata of the catalog folder `data_dir`, checked to be there and a JSON object."""
     path = data_dir / "catalog.json"
     if not path.is_file():
-        raise RateError(f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder "
-                        "(default profiles/catalog/data)")
+        raise RateError(
+            f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder (default profiles/catalog/data)"
+        )
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -103,8 +118,10 @@ def _check_date(as_of: str, today: dt.date) -> dt.date:
         raise RateError(f"--as-of: '{as_of}' is not a date; write YYYY-MM-DD") from None
     age = (today - day).days
     if age < -MAX_DAYS_AHEAD:
-        raise RateError(f"--as-of: {as_of} is in the future (today is {today.isoformat()}; a rate may be dated at "
-                        f"most {MAX_DAYS_AHEAD} day ahead); give the date the rate applies to")
+        raise RateError(
+            f"--as-of: {as_of} is in the future (today is {today.isoformat()}; a rate may be dated at "
+            f"most {MAX_DAYS_AHEAD} day ahead); give the date the rate applies to"
+        )
     return day
 
 
@@ -118,8 +135,10 @@ def _check_rate(data_dir: Path, currency: str, per_usd: float) -> None:
     except (OSError, ValueError, csv.Error) as exc:
         raise RateError(f"{data_dir}: cannot read the catalog files ({exc}); rebuild with `make catalog`") from None
     if currency not in listed:
-        raise RateError(f"currency: no catalog offerings are listed in {currency}; currencies in the catalog: "
-                        f"{', '.join(sorted(listed)) or 'none besides USD'}")
+        raise RateError(
+            f"currency: no catalog offerings are listed in {currency}; currencies in the catalog: "
+            f"{', '.join(sorted(listed)) or 'none besides USD'}"
+        )
     if isinstance(per_usd, bool) or not isinstance(per_usd, (int, float)):
         raise RateError(f"rate: {per_usd!r} is not a number; give units of {currency} per 1 USD, e.g. 7.12")
     if not math.isfinite(per_usd):
@@ -127,8 +146,10 @@ def _check_rate(data_dir: Path, currency: str, per_usd: float) -> None:
     if not per_usd > 0:
         raise RateError(f"rate: {per_usd} must be a positive number of {currency} per USD, e.g. 7.12")
     if not MIN_PER_USD <= per_usd <= MAX_PER_USD:
-        raise RateError(f"rate: {per_usd:g} {currency} per USD is not plausible (allowed {MIN_PER_USD:g} to "
-                        f"{MAX_PER_USD:,}); give units of {currency} per 1 USD, e.g. 7.12")
+        raise RateError(
+            f"rate: {per_usd:g} {currency} per USD is not plausible (allowed {MIN_PER_USD:g} to "
+            f"{MAX_PER_USD:,}); give units of {currency} per 1 USD, e.g. 7.12"
+        )
 
 
 def versioned(version: str, currency: str, entry: dict) -> str:
@@ -228,7 +249,11 @@ def refresh_rate(data_dir: Path, currency: str = "CNY", session=None, today: dt.
     day = dt.date.fromisoformat(as_of)
     rates = _read_meta(data_dir).get("exchange_rates")
     recorded = rates.get(currency) if isinstance(rates, dict) else None
-    if isinstance(recorded, dict) and rate_problem(recorded, today) is None and dt.date.fromisoformat(recorded["as_of"]) > day:
+    if (
+        isinstance(recorded, dict)
+        and rate_problem(recorded, today) is None
+        and dt.date.fromisoformat(recorded["as_of"]) > day
+    ):
         return KeptRate(recorded, as_of, per_usd)
     try:
         return set_rate(data_dir, currency, per_usd, as_of, SOURCE, today=today)

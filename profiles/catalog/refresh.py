@@ -31,13 +31,25 @@ from profiles.catalog.rates import versioned_with
 from profiles.files import write_atomically
 
 KEEP_SNAPSHOTS = 3
-PRICE_FIELDS = ("on_demand_usd_per_hour", "spot_usd_per_hour",
-                "reserved_1y_usd_per_hour", "reserved_3y_usd_per_hour", "on_demand_native", "spot_native")
+PRICE_FIELDS = (
+    "on_demand_usd_per_hour",
+    "spot_usd_per_hour",
+    "reserved_1y_usd_per_hour",
+    "reserved_3y_usd_per_hour",
+    "on_demand_native",
+    "spot_native",
+)
 
 
-def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path | None = None,
-            progress: Callable[[str], None] = lambda _: None, today: str | None = None,
-            top: int = 5, **clients: object) -> RefreshSummary:
+def refresh(
+    provider: str,
+    regions: Sequence[str] | None,
+    data_dir: Path | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+    today: str | None = None,
+    top: int = 5,
+    **clients: object,
+) -> RefreshSummary:
     """Fetch `provider`'s live offerings and merge them into `data_dir/<provider>.csv`.
 
     Args:
@@ -60,8 +72,9 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path | None 
     fetch = fetcher_for(provider)
     data_dir = data_dir or DATA_DIR
     if not (data_dir / "catalog.json").is_file():  # before any (slow, billed) API call
-        raise CatalogError(f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder "
-                           "(default profiles/catalog/data)")
+        raise CatalogError(
+            f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder (default profiles/catalog/data)"
+        )
     today = today or dt.date.today().isoformat()
     fetched = fetch(regions, progress, **clients)
     rows = [o._replace(catalog_date=today) for o in fetched]
@@ -74,8 +87,11 @@ def refresh(provider: str, regions: Sequence[str] | None, data_dir: Path | None 
         return not scope or region in scope
 
     fetched_types = {o.instance_type for o in rows}
-    old_rows = [o for o in (load_provider(path, require_usd=False) if old_text else [])
-                if in_scope(o.region) and o.instance_type in fetched_types]
+    old_rows = [
+        o
+        for o in (load_provider(path, require_usd=False) if old_text else [])
+        if in_scope(o.region) and o.instance_type in fetched_types
+    ]
     new_text = merge_text(old_text, rows, provider, in_scope)
     meta_path = data_dir / "catalog.json"
     old_meta_text = meta_path.read_text(encoding="utf-8") if meta_path.exists() else None
@@ -97,15 +113,20 @@ def validate(provider: str, regions: Sequence[str] | None, rows: list[Offering])
     for o in rows:
         where = f"{o.instance_type} in {o.zone}"
         if o.provider != provider or (regions and o.region not in regions):
-            raise FetchError(f"the {provider} fetch returned a row outside the request "
-                             f"({o.provider} {o.region}: {where}); catalog unchanged")
+            raise FetchError(
+                f"the {provider} fetch returned a row outside the request "
+                f"({o.provider} {o.region}: {where}); catalog unchanged"
+            )
         for field in PRICE_FIELDS:
             value = getattr(o, field)
             if value is not None and not (math.isfinite(value) and value > 0):
-                raise FetchError(f"the {provider} API gave {field}={value} for {where}; prices must be "
-                                 "positive, catalog unchanged")
-        if all(getattr(o, f) is None for f in ("on_demand_usd_per_hour", "spot_usd_per_hour",
-                                                "on_demand_native", "spot_native")):
+                raise FetchError(
+                    f"the {provider} API gave {field}={value} for {where}; prices must be positive, catalog unchanged"
+                )
+        if all(
+            getattr(o, f) is None
+            for f in ("on_demand_usd_per_hour", "spot_usd_per_hour", "on_demand_native", "spot_native")
+        ):
             raise FetchError(f"the {provider} fetch returned {where} without a price; catalog unchanged")
         key = (o.provider, o.instance_type, o.zone, o.accelerator)  # one GCP N1 host type carries several GPUs
         if key in seen:
@@ -113,8 +134,7 @@ def validate(provider: str, regions: Sequence[str] | None, rows: list[Offering])
         seen.add(key)
 
 
-def merge_text(old_text: str | None, rows: list[Offering], provider: str,
-               in_scope: Callable[[str], bool]) -> str:
+def merge_text(old_text: str | None, rows: list[Offering], provider: str, in_scope: Callable[[str], bool]) -> str:
     """The new file text: kept rows verbatim plus `rows`, sorted (type, region, zone).
 
     An old row is replaced only when it is the provider's, in a refreshed region, and of an
@@ -123,8 +143,7 @@ def merge_text(old_text: str | None, rows: list[Offering], provider: str,
     """
     old = list(csv.reader(io.StringIO(old_text))) if old_text else [[]]
     fetched_types = {o.instance_type for o in rows}
-    kept = [r for r in old[1:]
-            if r and not (r[0] == provider and in_scope(r[1]) and r[3] in fetched_types)]
+    kept = [r for r in old[1:] if r and not (r[0] == provider and in_scope(r[1]) and r[3] in fetched_types)]
     new = list(csv.reader(io.StringIO(offerings_to_csv(rows))))
     width = max(len(old[0]), len(new[0]))
     merged = sorted((r + [""] * (width - len(r)) for r in kept + new[1:]), key=lambda r: (r[3], r[1], r[2]))
@@ -134,18 +153,31 @@ def merge_text(old_text: str | None, rows: list[Offering], provider: str,
     return buffer.getvalue()
 
 
-def _new_meta(old_meta_text: str | None, data_dir: Path, provider: str, regions: Sequence[str] | None,
-              rows: list[Offering], new_text: str, today: str) -> dict:
+def _new_meta(
+    old_meta_text: str | None,
+    data_dir: Path,
+    provider: str,
+    regions: Sequence[str] | None,
+    rows: list[Offering],
+    new_text: str,
+    today: str,
+) -> dict:
     try:
         meta = json.loads(old_meta_text) if old_meta_text else {"built": today, "sources": {}}
     except ValueError as exc:
-        raise CatalogError(f"{data_dir / 'catalog.json'}: not valid JSON ({exc}); "
-                           "rebuild with `make catalog`") from None
+        raise CatalogError(
+            f"{data_dir / 'catalog.json'}: not valid JSON ({exc}); rebuild with `make catalog`"
+        ) from None
     if not isinstance(meta, dict) or not isinstance(meta.get("sources", {}), dict):
-        raise CatalogError(f"{data_dir / 'catalog.json'}: not a catalog metadata object with a `sources` map; "
-                           "rebuild with `make catalog`")
-    texts = {p: (data_dir / f"{p}.csv").read_text(encoding="utf-8") for p in PROVIDERS
-             if p != provider and (data_dir / f"{p}.csv").exists()}
+        raise CatalogError(
+            f"{data_dir / 'catalog.json'}: not a catalog metadata object with a `sources` map; "
+            "rebuild with `make catalog`"
+        )
+    texts = {
+        p: (data_dir / f"{p}.csv").read_text(encoding="utf-8")
+        for p in PROVIDERS
+        if p != provider and (data_dir / f"{p}.csv").exists()
+    }
     texts[provider] = new_text
     digest = hashlib.sha256("".join(texts[p] for p in sorted(texts)).encode()).hexdigest()
     entry = dict(meta.setdefault("sources", {}).get(provider, {}))
@@ -163,8 +195,9 @@ def _new_meta(old_meta_text: str | None, data_dir: Path, provider: str, regions:
     return meta
 
 
-def _write(path: Path, new_text: str, old_text: str | None, meta_path: Path, meta: dict,
-           old_meta_text: str | None) -> Path | None:
+def _write(
+    path: Path, new_text: str, old_text: str | None, meta_path: Path, meta: dict, old_meta_text: str | None
+) -> Path | None:
     """Snapshot the old file, write the new file and metadata; restore everything on failure."""
     snapshot = None
     if old_text is not None:
@@ -201,8 +234,9 @@ def _restore(path: Path, text: str | None) -> None:
 def _ignore_in_git(folder: Path) -> None:
     ignore = folder / ".gitignore"
     if not ignore.exists():
-        ignore.write_text("# Local catalog snapshots (trainstack catalog refresh); not committed.\n*\n",
-                          encoding="utf-8")
+        ignore.write_text(
+            "# Local catalog snapshots (trainstack catalog refresh); not committed.\n*\n", encoding="utf-8"
+        )
 
 
 def prune_snapshots(folder: Path, provider: str, keep: int = KEEP_SNAPSHOTS) -> list[Path]:

@@ -97,8 +97,15 @@ class DataPath:
         return self.read_mbps is not None and self.provisioned_mbps < self.read_mbps
 
 
-def size_data_path(data_gib: float, checkpoints_gib: float, fs_capacity_gib: float, per_tib_mbps: float,
-                   read_mbps: float | None, local_nvme_gib: float | None, lazy_link: bool) -> DataPath:
+def size_data_path(
+    data_gib: float,
+    checkpoints_gib: float,
+    fs_capacity_gib: float,
+    per_tib_mbps: float,
+    read_mbps: float | None,
+    local_nvme_gib: float | None,
+    lazy_link: bool,
+) -> DataPath:
     """Size one job's data path.
 
     Args:
@@ -127,9 +134,16 @@ def size_data_path(data_gib: float, checkpoints_gib: float, fs_capacity_gib: flo
     )
 
 
-def row_data_path(data_gib: float, passes: float, params: float | None, fs_capacity_gib: float,
-                  per_tib_mbps: float, compute_hours: float, local_nvme: float | None,
-                  lazy_link: bool) -> DataPath:
+def row_data_path(
+    data_gib: float,
+    passes: float,
+    params: float | None,
+    fs_capacity_gib: float,
+    per_tib_mbps: float,
+    compute_hours: float,
+    local_nvme: float | None,
+    lazy_link: bool,
+) -> DataPath:
     """The data path of one resolve row: the job reads its dataset `passes` times over its compute hours.
 
     The read rate is the average the data loaders need, `data x passes / compute hours`; with the
@@ -162,12 +176,16 @@ def describe(path: DataPath, io_hours: float = 0.0) -> tuple[str, ...]:
     notes = []
     if path.read_mbps is not None:
         cache = "; /scratch caches the dataset after the first pass" if path.cache_fits else ""
-        notes.append(f"data: GPUs can read {path.read_mbps:,.0f} MB/s, the file system delivers "
-                     f"{path.provisioned_mbps:,.0f} MB/s{cache}")
+        notes.append(
+            f"data: GPUs can read {path.read_mbps:,.0f} MB/s, the file system delivers "
+            f"{path.provisioned_mbps:,.0f} MB/s{cache}"
+        )
     if path.starves_gpus:
         bound = "the first pass is" if path.cache_fits else "the job is"
-        notes.append(f"data: {bound} I/O bound: +{io_hours:.2f} h; more file_system.throughput "
-                     "(MB/s per TiB) or capacity feeds the GPUs")
+        notes.append(
+            f"data: {bound} I/O bound: +{io_hours:.2f} h; more file_system.throughput "
+            "(MB/s per TiB) or capacity feeds the GPUs"
+        )
     if path.staging_hours:
         notes.append(f"data: +{path.staging_hours:.2f} h to import the dataset before training")
     return tuple(notes)

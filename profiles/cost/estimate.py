@@ -15,12 +15,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from facts.performance import Performance, performance
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
 from profiles.cost.memory import GIB, MemoryFit, memory_fit
 from profiles.cost.throughput import GRADIENT_BYTES, Step, hours_from_gpu_hours, scaling_efficiency
 from profiles.cost.work import ModelSpec, WorkSpec
-from facts.performance import Performance, performance
 from profiles.spec import WorkloadSpec
 
 
@@ -89,8 +89,9 @@ def _replica_nodes(offering: Offering, params: float, bytes_per_param: float) ->
     return max(1, math.ceil(params * bytes_per_param / node))
 
 
-def _speed(work: WorkSpec, model: ModelSpec | None, offering: Offering, target: Performance,
-           recompute: str) -> tuple[float, float, float, float, float]:
+def _speed(
+    work: WorkSpec, model: ModelSpec | None, offering: Offering, target: Performance, recompute: str
+) -> tuple[float, float, float, float, float]:
     """(model FLOPs of the job or None-equivalent, FLOP/s per GPU, FLOPs per token, gradient
     bytes, params) for FLOP-counted work."""
     measured = inputs.measured(offering)
@@ -113,7 +114,9 @@ def _speed(work: WorkSpec, model: ModelSpec | None, offering: Offering, target: 
     return flops, rate, 6.0, float(GRADIENT_BYTES), 1.0  # per-parameter ratio: params unknown
 
 
-def _work_hours(spec: WorkloadSpec, offering: Offering, nodes: int, recompute: str) -> tuple[float, float, str] | Rejection:
+def _work_hours(
+    spec: WorkloadSpec, offering: Offering, nodes: int, recompute: str
+) -> tuple[float, float, str] | Rejection:
     work = spec.work
     assert work is not None
     gpus = offering.accelerator_count * nodes
@@ -130,8 +133,13 @@ def _work_hours(spec: WorkloadSpec, offering: Offering, nodes: int, recompute: s
         measured = inputs.measured(offering)
         if measured is not None and measured.tflops_per_gpu is not None:
             rate = measured.tflops_per_gpu * 1e12
-        base = hours_from_gpu_hours(work.gpu_hours, reference, target, gpus) * target.bf16_tflops * 1e12 \
-            * inputs.DEFAULT_MFU / rate
+        base = (
+            hours_from_gpu_hours(work.gpu_hours, reference, target, gpus)
+            * target.bf16_tflops
+            * 1e12
+            * inputs.DEFAULT_MFU
+            / rate
+        )
         step = Step(batch, 6.0, rate, float(GRADIENT_BYTES))
         replica_nodes = 1
     else:

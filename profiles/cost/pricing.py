@@ -15,15 +15,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from profiles.cost.storage import ESTIMATE, storage_cost
 from facts.storage_prices import HOURS_PER_MONTH
+from profiles.cost.storage import ESTIMATE, storage_cost
 
 TERMS = ("1y", "3y")
 TERM_HOURS: dict[str, float] = {"1y": 8760.0, "3y": 3 * 8760.0}
 RESERVED_DISCOUNT: dict[tuple[str, str], float] = {
-    ("aws", "1y"): 0.30, ("aws", "3y"): 0.50,
-    ("azure", "1y"): 0.30, ("azure", "3y"): 0.55,
-    ("gcp", "1y"): 0.37, ("gcp", "3y"): 0.55,
+    ("aws", "1y"): 0.30,
+    ("aws", "3y"): 0.50,
+    ("azure", "1y"): 0.30,
+    ("azure", "3y"): 0.55,
+    ("gcp", "1y"): 0.37,
+    ("gcp", "3y"): 0.55,
 }
 
 
@@ -63,8 +66,9 @@ class SpotOverhead:
     added_hours: float
 
 
-def spot_overhead(hours: float, nodes: int, per_node_month: float, checkpoint_interval_hours: float,
-                  restart: float) -> SpotOverhead:
+def spot_overhead(
+    hours: float, nodes: int, per_node_month: float, checkpoint_interval_hours: float, restart: float
+) -> SpotOverhead:
     """Expected interruptions and added hours of a spot run (first-order).
 
     Any node's interruption stops the job, so the cluster sees nodes x rate interruptions
@@ -75,8 +79,9 @@ def spot_overhead(hours: float, nodes: int, per_node_month: float, checkpoint_in
     return SpotOverhead(interruptions, interruptions * (checkpoint_interval_hours / 2 + restart))
 
 
-def storage_usd(provider: str, capacity_gib: float, throughput: int, hours: float,
-                usd_per_cny: float | None = None) -> float | None:
+def storage_usd(
+    provider: str, capacity_gib: float, throughput: int, hours: float, usd_per_cny: float | None = None
+) -> float | None:
     """File-system cost for `hours` at the cloud's recorded list price, USD, or None when no
     price is recorded (or the cloud cannot create it). Capacity is what the cloud creates
     (rounded up), see `profiles.cost.storage`."""

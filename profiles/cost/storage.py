@@ -71,8 +71,9 @@ def dearest_usd_price(mbps_per_tib: int) -> tuple[int, StoragePrice]:
 
 
 @functools.lru_cache(maxsize=256)
-def storage_cost(provider: str, capacity_gib: float, mbps_per_tib: int,
-                 usd_per_cny: float | None = None) -> StorageCost | None:
+def storage_cost(
+    provider: str, capacity_gib: float, mbps_per_tib: int, usd_per_cny: float | None = None
+) -> StorageCost | None:
     """The file system `provider` creates for the request and its USD/hour, or None when
     that cloud cannot create it.
 
@@ -85,18 +86,31 @@ def storage_cost(provider: str, capacity_gib: float, mbps_per_tib: int,
     """
     import math
 
-    created = created_file_system(provider, FileSystemConfig(capacity_gib=math.ceil(capacity_gib),
-                                                             throughput_mbps_per_tib=mbps_per_tib))
+    created = created_file_system(
+        provider, FileSystemConfig(capacity_gib=math.ceil(capacity_gib), throughput_mbps_per_tib=mbps_per_tib)
+    )
     if created is None:
         return None
     price = storage_price(provider, mbps_per_tib)
     per_gib = None if price is None else _usd_per_gib_month(price, usd_per_cny)
     if price is not None and per_gib is not None:
         reference = f"{price.per_unit_month:.3f} {price.currency}/{price.unit}-month, {price.source}, {price.observed}"
-        return StorageCost(created.service, created.capacity_gib, created.capacity_gib * per_gib / HOURS_PER_MONTH,
-                           THIRD_PARTY if price.estimate else LIST, reference)
+        return StorageCost(
+            created.service,
+            created.capacity_gib,
+            created.capacity_gib * per_gib / HOURS_PER_MONTH,
+            THIRD_PARTY if price.estimate else LIST,
+            reference,
+        )
     tier, dearest = dearest_usd_price(mbps_per_tib)
     why = "no USD/CNY rate" if price is not None else f"no {provider} price"
-    reference = f"{why}; at the dearest recorded {tier} MB/s/TiB price, ${dearest.per_unit_month:.3f}/{dearest.unit}-month"
-    return StorageCost(created.service, created.capacity_gib,
-                       created.capacity_gib * dearest.per_gib_month() / HOURS_PER_MONTH, ESTIMATE, reference)
+    reference = (
+        f"{why}; at the dearest recorded {tier} MB/s/TiB price, ${dearest.per_unit_month:.3f}/{dearest.unit}-month"
+    )
+    return StorageCost(
+        created.service,
+        created.capacity_gib,
+        created.capacity_gib * dearest.per_gib_month() / HOURS_PER_MONTH,
+        ESTIMATE,
+        reference,
+    )

@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from profiles.catalog.offering import Offering
-from profiles.cost import inputs
 from facts.aws import aws_network
 from facts.performance import Performance
+from profiles.catalog.offering import Offering
+from profiles.cost import inputs
 
 # Bytes per gradient element all-reduced (BF16).
 GRADIENT_BYTES = 2

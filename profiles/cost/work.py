@@ -14,8 +14,8 @@ from typing import ClassVar, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from profiles.catalog.loader import PROVIDERS
 from facts.performance import PERFORMANCE
+from profiles.catalog.loader import PROVIDERS
 from profiles.units import not_bool, parse_count, parse_duration_hours
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
@@ -63,7 +63,9 @@ class WorkSpec(BaseModel):
     epochs: float | None = Field(default=None, gt=0, description="Epochs.")
     flops_per_image: float | None = Field(default=None, gt=0, description="Training FLOPs per image.")
     mfu: float | None = Field(default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.")
-    mfu_recompute: Literal["none", "selective", "full"] = Field(default="selective", description="Recompute of the MFU source.")
+    mfu_recompute: Literal["none", "selective", "full"] = Field(
+        default="selective", description="Recompute of the MFU source."
+    )
     batch_tokens: float | None = Field(default=None, gt=0, description="Global batch per step, tokens.")
 
     @field_validator("params", "tokens", "images", "flops_per_image", "batch_tokens", mode="before")
@@ -89,11 +91,15 @@ class WorkSpec(BaseModel):
 
     @model_validator(mode="after")
     def _one_way(self) -> WorkSpec:
-        ways = [self.gpu_hours is not None, self.params is not None or self.tokens is not None,
-                self.images is not None or self.epochs is not None or self.flops_per_image is not None]
+        ways = [
+            self.gpu_hours is not None,
+            self.params is not None or self.tokens is not None,
+            self.images is not None or self.epochs is not None or self.flops_per_image is not None,
+        ]
         if sum(ways) != 1:
-            raise ValueError("work: give exactly one of gpu_hours+reference, params+tokens+mfu, "
-                             "or images+epochs+flops_per_image+mfu")
+            raise ValueError(
+                "work: give exactly one of gpu_hours+reference, params+tokens+mfu, or images+epochs+flops_per_image+mfu"
+            )
         if self.gpu_hours is not None and not self.reference:
             raise ValueError("work.reference: name the accelerator the gpu_hours were measured on, e.g. A100-80GB")
         if ways[1] and (self.params is None or self.tokens is None or self.mfu is None):
@@ -143,7 +149,9 @@ class ModelSpec(BaseModel):
     micro_batch: int = Field(default=1, ge=1, description="Sequences per GPU per step.")
     bytes_per_param: float = Field(default=16, gt=0, description="Bytes per parameter of state.")
     sharding: Literal["fsdp", "none"] = Field(default="fsdp", description="State sharding.")
-    gradient_checkpointing: Literal["auto", "none", "selective", "full"] = Field(default="auto", description="Recompute.")
+    gradient_checkpointing: Literal["auto", "none", "selective", "full"] = Field(
+        default="auto", description="Recompute."
+    )
     attention: Literal["flash", "standard"] = Field(default="flash", description="Attention kernel.")
 
     @field_validator("gradient_checkpointing", mode="before")

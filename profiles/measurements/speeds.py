@@ -55,7 +55,9 @@ def _key(result: RunResult, specificity: int) -> tuple:
     return (PROVENANCE_ORDER.index(result.provenance), specificity, newest)
 
 
-def best_throughput(results: Iterable[RunResult], offering: Offering, models: tuple[str, ...]) -> tuple[Throughput, RunResult] | None:
+def best_throughput(
+    results: Iterable[RunResult], offering: Offering, models: tuple[str, ...]
+) -> tuple[Throughput, RunResult] | None:
     """The throughput run that best describes `offering` for `models` (first preferred), or None.
     Synthetic data and fewer nodes are preferred: compute speed, not the data path or fabric."""
     found = []
@@ -65,15 +67,28 @@ def best_throughput(results: Iterable[RunResult], offering: Offering, models: tu
             continue
         for run in result.throughput:
             if run.model in models:
-                found.append((_key(result, specificity), models.index(run.model), run.data != "synthetic",
-                              run.nodes, run, result))
+                found.append(
+                    (
+                        _key(result, specificity),
+                        models.index(run.model),
+                        run.data != "synthetic",
+                        run.nodes,
+                        run,
+                        result,
+                    )
+                )
     return min(found, key=lambda f: f[:4])[4:] if found else None
 
 
 def best_busbw(results: Iterable[RunResult], offering: Offering) -> tuple[float, RunResult] | None:
     """The peak inter-node bus bandwidth (GB/s) measured on `offering`'s instance type, or None."""
-    found = [(_key(r, 0), b.peak_busbw_gbs, r) for r in results if _specificity(r, offering) == 0
-             for b in r.busbw if b.scope != "node" and b.nodes > 1]
+    found = [
+        (_key(r, 0), b.peak_busbw_gbs, r)
+        for r in results
+        if _specificity(r, offering) == 0
+        for b in r.busbw
+        if b.scope != "node" and b.nodes > 1
+    ]
     return min(found, key=lambda f: f[0])[1:] if found else None
 
 
@@ -92,15 +107,21 @@ def speed_lookup(spec, results: tuple[RunResult, ...]) -> Callable[[Offering], M
         parts, classes = [], []
         if run is not None:
             throughput, source = run
-            parts.append(f"{throughput.model} {throughput.images_per_s_per_gpu:,.0f} images/s per GPU ({_origin(source)})")
+            parts.append(
+                f"{throughput.model} {throughput.images_per_s_per_gpu:,.0f} images/s per GPU ({_origin(source)})"
+            )
             classes.append(source.provenance)
         if fabric is not None:
             parts.append(f"busbw {fabric[0]:g} GB/s ({_origin(fabric[1])})")
             classes.append(fabric[1].provenance)
         tflops = run[0].images_per_s_per_gpu * run[0].flops_per_image / 1e12 if run else None
         provenance = max(classes, key=PROVENANCE_ORDER.index) if run else "estimated"
-        return MeasuredSpeed(tflops_per_gpu=tflops, busbw_gbytes_per_s=fabric[0] if fabric else None,
-                             source="; ".join(parts), provenance=provenance)
+        return MeasuredSpeed(
+            tflops_per_gpu=tflops,
+            busbw_gbytes_per_s=fabric[0] if fabric else None,
+            source="; ".join(parts),
+            provenance=provenance,
+        )
 
     return lookup
 

@@ -40,12 +40,16 @@ def read_result(path: Path) -> RunResult:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise StoreError(f"{path}: cannot read ({exc.strerror}); give a results file from `trainstack bench parse`") from None
+        raise StoreError(
+            f"{path}: cannot read ({exc.strerror}); give a results file from `trainstack bench parse`"
+        ) from None
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise StoreError(f"{path}: not JSON; give a results file from `trainstack bench parse -o run.json`") from None
     if isinstance(data, dict) and data.get("schema_version", 1) != 1:
-        raise StoreError(f"{path}: schema_version {data.get('schema_version')!r} is not one this trainstack reads (1); "
-                         "upgrade trainstack")
+        raise StoreError(
+            f"{path}: schema_version {data.get('schema_version')!r} is not one this trainstack reads (1); "
+            "upgrade trainstack"
+        )
     try:
         return RunResult.model_validate(data)
     except ValidationError as exc:
@@ -79,11 +83,15 @@ def import_result(path: Path, project: Path) -> tuple[Path, bool]:
     if result.example:
         raise StoreError(f"{path}: an illustrative example (example: true), not a measurement; import your own runs")
     if result.provenance != "measured":
-        raise StoreError(f"{path}: provenance is {result.provenance}; only your own runs are imported "
-                         "(published figures ship in profiles/measurements/published)")
+        raise StoreError(
+            f"{path}: provenance is {result.provenance}; only your own runs are imported "
+            "(published figures ship in profiles/measurements/published)"
+        )
     if not (result.provider and result.instance_type):
-        raise StoreError(f"{path}: provider and instance_type are unknown; parse the run with "
-                         "`trainstack bench parse ... -s STACK` so the store knows which offering it measured")
+        raise StoreError(
+            f"{path}: provider and instance_type are unknown; parse the run with "
+            "`trainstack bench parse ... -s STACK` so the store knows which offering it measured"
+        )
     text = result.model_dump_json(indent=2, exclude_none=True) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     when = result.started.strftime("%Y%m%dT%H%M%S") if result.started else "undated"

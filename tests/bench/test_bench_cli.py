@@ -34,7 +34,12 @@ def test_parse_json_is_a_valid_results_file_with_the_stack(project) -> None:
     result = run("bench", "parse", *map(str, sorted(FIXTURES.iterdir())), "-s", "training-a100", "--json")
     assert result.exit_code == 0, result.output
     parsed = RunResult.model_validate(json.loads(result.output))
-    assert (parsed.provider, parsed.instance_type, parsed.nodes, parsed.stack) == ("aws", "p4d.24xlarge", 2, "training-a100")
+    assert (parsed.provider, parsed.instance_type, parsed.nodes, parsed.stack) == (
+        "aws",
+        "p4d.24xlarge",
+        2,
+        "training-a100",
+    )
     assert parsed.schema_version == 1 and parsed.busbw[0].peak_busbw_gbs == 88.30
 
 

@@ -24,7 +24,10 @@ def test_aws_kit_runs_every_step_with_the_efa_environment() -> None:
     script, notes = kit("training-a100")
     assert "export FI_PROVIDER=efa\n" in script and "export FI_EFA_USE_DEVICE_RDMA=1\n" in script
     assert "-x NCCL_DEBUG -x NCCL_SOCKET_IFNAME -x FI_PROVIDER -x FI_EFA_USE_DEVICE_RDMA" in script
-    assert '-np $(( ${#HOSTS[@]} * GPUS )) --hostfile "$HOSTFILE" "$NCCL_TESTS/all_reduce_perf" -b 8 -e 8G -f 2 -g 1' in script
+    assert (
+        '-np $(( ${#HOSTS[@]} * GPUS )) --hostfile "$HOSTFILE" "$NCCL_TESTS/all_reduce_perf" -b 8 -e 8G -f 2 -g 1'
+        in script
+    )
     assert '-np $(( 2 * GPUS )) -H "$a:$GPUS,$b:$GPUS"' in script  # pairwise
     assert 'ssh "$h" dcgmi diag -r 2 --json >> "$OUT/dcgm-$h.json"' in script
     assert "GPUS=8\n" in script and "DATA=${DATA:-/fsx/trainstack-bench}" in script
@@ -92,13 +95,27 @@ def test_bench_job_file_keeps_the_nodes_launcher_settings() -> None:
     from nodeagent.job import NodeJob
     from trainstack.bench.jobfile import bench_job
 
-    base = {"command": ["/fsx/train.py"], "rdzv_host": "10.0.0.5", "job_id": "training-a100", "min_nodes": 1,
-            "max_nodes": 2, "nproc_per_node": 8, "env_file": "/etc/profile.d/trainstack-nccl.sh", "cloud": "aws",
-            "max_restarts": 3, "log_dir": "/fsx/logs"}
+    base = {
+        "command": ["/fsx/train.py"],
+        "rdzv_host": "10.0.0.5",
+        "job_id": "training-a100",
+        "min_nodes": 1,
+        "max_nodes": 2,
+        "nproc_per_node": 8,
+        "env_file": "/etc/profile.d/trainstack-nccl.sh",
+        "cloud": "aws",
+        "max_restarts": 3,
+        "log_dir": "/fsx/logs",
+    }
     job = bench_job(base, ["--steps", "5", "--model", "vit_b16"], "bench-vit_b16-files")
     assert job["command"] == ["trainstack.bench.train", "--steps", "5", "--model", "vit_b16"] and job["module"]
     assert (job["job_id"], job["min_nodes"], job["max_nodes"], job["max_restarts"], job["log_dir"]) == (
-        "training-a100-bench-vit_b16-files", 2, 2, 0, "")
+        "training-a100-bench-vit_b16-files",
+        2,
+        2,
+        0,
+        "",
+    )
     assert job["rdzv_host"] == "10.0.0.5" and job["env_file"] == base["env_file"]
     NodeJob.from_dict(job)  # the node agent accepts it
     with pytest.raises(ValueError, match="not a node-agent job file"):

@@ -53,7 +53,9 @@ def test_dcgm_3x_worst_status_per_test() -> None:
     assert diag.version == "3.3.9" and diag.level == 2
     assert by_name["Denylist"].status == "pass"
     assert by_name["PCIe"].status == "warn" and by_name["PCIe"].failed_gpus == ("2",)
-    assert by_name["GPU Memory"].status == "fail" and by_name["GPU Memory"].messages == ("Error using CUDA API cudaMalloc",)
+    assert by_name["GPU Memory"].status == "fail" and by_name["GPU Memory"].messages == (
+        "Error using CUDA API cudaMalloc",
+    )
     assert by_name["Diagnostic"].status == "skip"
     assert diag.passed is False
 
@@ -61,7 +63,9 @@ def test_dcgm_3x_worst_status_per_test() -> None:
 def test_dcgm_4x_top_level_tests() -> None:
     diag = parse_dcgm(text("dcgm-ip-10-0-1-12.json"))
     assert [(t.category, t.name, t.status) for t in diag.tests] == [
-        ("Deployment", "software", "pass"), ("Hardware", "memory", "pass")]
+        ("Deployment", "software", "pass"),
+        ("Hardware", "memory", "pass"),
+    ]
     assert diag.passed is True
 
 
@@ -98,13 +102,16 @@ def test_training_line_round_trip_and_bad_line() -> None:
         parse_training('#bench {"kind": "throughput", "model": "alexnet"}')
 
 
-@pytest.mark.parametrize(("name", "kind"), [
-    pytest.param("nccl-all.log", "nccl", id="nccl"),
-    pytest.param("dcgm-ip-10-0-1-11.json", "dcgm", id="dcgm-3"),
-    pytest.param("dcgm-ip-10-0-1-12.json", "dcgm", id="dcgm-4"),
-    pytest.param("nvml-ip-10-0-1-11.csv", "samples", id="nvml"),
-    pytest.param("train.log", "training", id="training"),
-])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        pytest.param("nccl-all.log", "nccl", id="nccl"),
+        pytest.param("dcgm-ip-10-0-1-11.json", "dcgm", id="dcgm-3"),
+        pytest.param("dcgm-ip-10-0-1-12.json", "dcgm", id="dcgm-4"),
+        pytest.param("nvml-ip-10-0-1-11.csv", "samples", id="nvml"),
+        pytest.param("train.log", "training", id="training"),
+    ],
+)
 def test_detect(name: str, kind: str) -> None:
     assert detect(text(name)) == kind
 

@@ -45,18 +45,25 @@ def test_report_figures_by_hand(in_repo, tmp_path: Path) -> None:
     # 1,150 images/s per GPU; eastus 32.77 USD/h per node x 2
     assert azure["hours"] == pytest.approx(1.7382, abs=1e-4) and azure["usd_total"] == pytest.approx(113.92, abs=0.01)
     assert azure["bottleneck"].startswith("I/O")
-    assert azure["findings"] == ["data loader 41% of the step (over 15%), file system 520 MB/s",
-                                 "GPU utilization 58 % under 70 %"]
+    assert azure["findings"] == [
+        "data loader 41% of the step (over 15%), file system 520 MB/s",
+        "GPU utilization 58 % under 70 %",
+    ]
     gcp = runs["a3-megagpu-8g"]
     assert gcp["bottleneck"].startswith("network")
     assert gcp["findings"] == ["busbw pair 240 GB/s below the published 338.82 GB/s"]
-    assert [r["instance_type"] for r in report()["runs"]] == ["p4de.24xlarge", "a3-megagpu-8g",
-                                                              "Standard_ND96amsr_A100_v4"]  # cheapest job first
+    assert [r["instance_type"] for r in report()["runs"]] == [
+        "p4de.24xlarge",
+        "a3-megagpu-8g",
+        "Standard_ND96amsr_A100_v4",
+    ]  # cheapest job first
 
 
 def test_table_and_plot_on_a_fresh_clone(in_repo, tmp_path: Path) -> None:
     plot = tmp_path / "r.svg"
-    result = CliRunner().invoke(app, ["bench", "report", *map(str, sorted(EXAMPLES.glob("*.json"))), "--plot", str(plot)])
+    result = CliRunner().invoke(
+        app, ["bench", "report", *map(str, sorted(EXAMPLES.glob("*.json"))), "--plot", str(plot)]
+    )
     assert result.exit_code == 0, result.output
     assert "time to finish and cost per measured offering" in result.output and "I/O: the data loader" in result.output
     assert plot.read_text().startswith("<?xml")
@@ -69,25 +76,41 @@ def thresholds_case(**changes) -> RunResult:
 
 def test_dcgm_failure_is_the_bottleneck_first() -> None:
     base = thresholds_case()
-    failed = base.dcgm[0].model_copy(update={"tests": (base.dcgm[0].tests[1].model_copy(
-        update={"status": "fail", "failed_gpus": ("3",)}),)})
-    spec = parse_spec({"name": "r", "accelerators": ["A100-80GB"], "work": {
-        "images": 1281167, "epochs": 90, "flops_per_image": "24.5G", "mfu": 0.16}})
+    failed = base.dcgm[0].model_copy(
+        update={"tests": (base.dcgm[0].tests[1].model_copy(update={"status": "fail", "failed_gpus": ("3",)}),)}
+    )
+    spec = parse_spec(
+        {
+            "name": "r",
+            "accelerators": ["A100-80GB"],
+            "work": {"images": 1281167, "epochs": 90, "flops_per_image": "24.5G", "mfu": 0.16},
+        }
+    )
     verdict = judge(spec, base.model_copy(update={"dcgm": (failed,)}), load_store(None), 80.0)
-    assert verdict.bottleneck.startswith("GPU health") and "DCGM GPU Memory failed on node-0 (GPU 3)" in verdict.findings
+    assert (
+        verdict.bottleneck.startswith("GPU health") and "DCGM GPU Memory failed on node-0 (GPU 3)" in verdict.findings
+    )
 
 
 def test_low_utilization_alone_names_io_or_communication() -> None:
     base = thresholds_case()
     samples = base.gpu_samples.model_copy(update={"utilization_pct_mean": 69.9})
-    verdict = judge(parse_spec({"name": "r", "accelerators": ["A100-80GB"], "hours": "5h"}),
-                    base.model_copy(update={"gpu_samples": samples}), (), None)
+    verdict = judge(
+        parse_spec({"name": "r", "accelerators": ["A100-80GB"], "hours": "5h"}),
+        base.model_copy(update={"gpu_samples": samples}),
+        (),
+        None,
+    )
     assert verdict.bottleneck.startswith("I/O or communication") and verdict.hours is None and verdict.usd_total is None
 
 
 def test_health_check_minimum_when_no_published_peak() -> None:
-    run = RunResult(provider="gcp", instance_type="a3-highgpu-8g", nodes=2,
-                    busbw=[{"scope": "pair", "nodes": 2, "ranks": 16, "peak_busbw_gbs": 55.0}])
+    run = RunResult(
+        provider="gcp",
+        instance_type="a3-highgpu-8g",
+        nodes=2,
+        busbw=[{"scope": "pair", "nodes": 2, "ranks": 16, "peak_busbw_gbs": 55.0}],
+    )
     verdict = judge(parse_spec({"name": "r", "accelerators": ["H100"], "hours": "5h"}), run, load_store(None), None)
     assert verdict.findings == ("busbw pair 55 GB/s below the published 60 GB/s",)  # cluster-health-scanner a3.yaml
 

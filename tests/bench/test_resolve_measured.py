@@ -22,10 +22,19 @@ IMAGES, EPOCHS = 1281167, 90
 @pytest.fixture()
 def project(tmp_path, monkeypatch):
     shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
-    (tmp_path / "job.yaml").write_text(yaml.safe_dump({
-        "name": "resnet", "accelerators": ["A100-80GB:8", "H100:8"], "providers": ["aws"], "regions": ["us-east-1"],
-        "nodes": 1, "purchase": "on-demand",
-        "work": {"images": IMAGES, "epochs": EPOCHS, "flops_per_image": "24.5G", "mfu": 0.16}}))
+    (tmp_path / "job.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "name": "resnet",
+                "accelerators": ["A100-80GB:8", "H100:8"],
+                "providers": ["aws"],
+                "regions": ["us-east-1"],
+                "nodes": 1,
+                "purchase": "on-demand",
+                "work": {"images": IMAGES, "epochs": EPOCHS, "flops_per_image": "24.5G", "mfu": 0.16},
+            }
+        )
+    )
     monkeypatch.chdir(tmp_path)
     yield tmp_path
     inputs.clear_measurements()
@@ -48,10 +57,24 @@ def test_an_imported_run_changes_the_pick(project: Path) -> None:
     assert p4de["speed"] == "published"  # DeepLearningExamples 8x A100 80GB: 16,621 images/s
     assert p4de["hours"] == pytest.approx(IMAGES * EPOCHS * 24.5e9 / 24.535105536e9 / 16621 / 3600, rel=1e-3)
 
-    run = RunResult(provider="aws", instance_type="p5.48xlarge", accelerator="H100", accelerator_count=8, nodes=1,
-                    started="2026-11-30T12:00:00Z",
-                    throughput=[{"model": "resnet50", "data": "synthetic", "precision": "bf16", "gpus": 8,
-                                 "images_per_s_per_gpu": 2500.0, "flops_per_image": 24.535105536e9}])
+    run = RunResult(
+        provider="aws",
+        instance_type="p5.48xlarge",
+        accelerator="H100",
+        accelerator_count=8,
+        nodes=1,
+        started="2026-11-30T12:00:00Z",
+        throughput=[
+            {
+                "model": "resnet50",
+                "data": "synthetic",
+                "precision": "bf16",
+                "gpus": 8,
+                "images_per_s_per_gpu": 2500.0,
+                "flops_per_image": 24.535105536e9,
+            }
+        ],
+    )
     (project / "run.json").write_text(run.model_dump_json())
     imported = CliRunner().invoke(app, ["bench", "import", "run.json"])
     assert imported.exit_code == 0, imported.output

@@ -24,23 +24,55 @@ IMAGES = {"images": 1281167, "epochs": 90, "flops_per_image": "24.5G", "mfu": 0.
 
 def offering(provider: str, instance_type: str, accelerator: str, form_factor: str = "SXM") -> Offering:
     fields = dict.fromkeys(Offering._fields)
-    return Offering(**{**fields, "provider": provider, "region": "r", "zone": "z", "instance_type": instance_type,
-                       "accelerator": accelerator, "accelerator_count": 8, "form_factor": form_factor,
-                       "interconnect": "efa", "currency": "USD", "price_note": ""})
+    return Offering(
+        **{
+            **fields,
+            "provider": provider,
+            "region": "r",
+            "zone": "z",
+            "instance_type": instance_type,
+            "accelerator": accelerator,
+            "accelerator_count": 8,
+            "form_factor": form_factor,
+            "interconnect": "efa",
+            "currency": "USD",
+            "price_note": "",
+        }
+    )
 
 
 def spec(nodes: int = 1, **work):
-    return parse_spec({"name": "job", "accelerators": ["A100-80GB:8"], "nodes": nodes,
-                       "interconnect": "rdma" if nodes > 1 else "none", "work": work or IMAGES})
+    return parse_spec(
+        {
+            "name": "job",
+            "accelerators": ["A100-80GB:8"],
+            "nodes": nodes,
+            "interconnect": "rdma" if nodes > 1 else "none",
+            "work": work or IMAGES,
+        }
+    )
 
 
 def measured(instance_type: str, images_per_s: float, busbw: float | None = None, nodes: int = 1) -> RunResult:
-    return RunResult(provider="aws", instance_type=instance_type, accelerator="A100-80GB", accelerator_count=8,
-                     nodes=nodes, started="2026-11-30T14:00:00Z",
-                     throughput=[{"model": "resnet50", "data": "synthetic", "precision": "bf16", "gpus": 8,
-                                  "images_per_s_per_gpu": images_per_s, "flops_per_image": 24.5e9}],
-                     busbw=[] if busbw is None else [{"scope": "all", "nodes": nodes, "ranks": 8 * nodes,
-                                                      "peak_busbw_gbs": busbw}])
+    return RunResult(
+        provider="aws",
+        instance_type=instance_type,
+        accelerator="A100-80GB",
+        accelerator_count=8,
+        nodes=nodes,
+        started="2026-11-30T14:00:00Z",
+        throughput=[
+            {
+                "model": "resnet50",
+                "data": "synthetic",
+                "precision": "bf16",
+                "gpus": 8,
+                "images_per_s_per_gpu": images_per_s,
+                "flops_per_image": 24.5e9,
+            }
+        ],
+        busbw=[] if busbw is None else [{"scope": "all", "nodes": nodes, "ranks": 8 * nodes, "peak_busbw_gbs": busbw}],
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -68,8 +100,12 @@ def test_published_dgx_figure_applies_to_the_same_gpus_per_node() -> None:
 
 def test_own_run_beats_published_and_the_newest_wins() -> None:
     older = measured("p4de.24xlarge", 1500.0)
-    newer = older.model_copy(update={"started": older.started.replace(hour=18),
-                                     "throughput": (older.throughput[0].model_copy(update={"images_per_s_per_gpu": 1800.0}),)})
+    newer = older.model_copy(
+        update={
+            "started": older.started.replace(hour=18),
+            "throughput": (older.throughput[0].model_copy(update={"images_per_s_per_gpu": 1800.0}),),
+        }
+    )
     found = speed_lookup(spec(), (*load_store(None), older, newer))(offering("aws", "p4de.24xlarge", "A100-80GB"))
     assert found.provenance == "measured" and found.tflops_per_gpu == pytest.approx(1800 * 24.5e9 / 1e12)
 
@@ -109,15 +145,21 @@ def test_import_copies_once_and_never_overwrites(tmp_path: Path) -> None:
     assert load_store(tmp_path)[-1].provenance == "measured"
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    pytest.param("{", "not JSON", id="not-json"),
-    pytest.param('{"schema_version": 2}', "schema_version 2", id="newer-schema"),
-    pytest.param('{"nodes": 0}', "nodes: Input should be greater than or equal to 1", id="invalid-field"),
-    pytest.param('{"nodes": 1}', "provider and instance_type are unknown", id="unidentified"),
-    pytest.param('{"provenance": "published", "source": "x"}', "only your own runs", id="published"),
-    pytest.param('{"example": true, "provider": "aws", "instance_type": "p5.48xlarge"}', "illustrative example",
-                 id="shipped-example"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param("{", "not JSON", id="not-json"),
+        pytest.param('{"schema_version": 2}', "schema_version 2", id="newer-schema"),
+        pytest.param('{"nodes": 0}', "nodes: Input should be greater than or equal to 1", id="invalid-field"),
+        pytest.param('{"nodes": 1}', "provider and instance_type are unknown", id="unidentified"),
+        pytest.param('{"provenance": "published", "source": "x"}', "only your own runs", id="published"),
+        pytest.param(
+            '{"example": true, "provider": "aws", "instance_type": "p5.48xlarge"}',
+            "illustrative example",
+            id="shipped-example",
+        ),
+    ],
+)
 def test_import_refuses_with_one_line(tmp_path: Path, content: str, message: str) -> None:
     (tmp_path / "run.json").write_text(content)
     with pytest.raises(StoreError, match=message):

@@ -16,14 +16,32 @@ from trainstack.bench.models import ViT, build, training_flops_per_image  # noqa
 from trainstack.bench.parse_training import parse_training  # noqa: E402
 from trainstack.bench.train import benchmark, parse_args  # noqa: E402
 
-TINY = ["--steps", "2", "--warmup", "1", "--batch", "2", "--image-size", "32", "--width", "4", "--classes", "10",
-        "--workers", "0", "--cpu"]
+TINY = [
+    "--steps",
+    "2",
+    "--warmup",
+    "1",
+    "--batch",
+    "2",
+    "--image-size",
+    "32",
+    "--width",
+    "4",
+    "--classes",
+    "10",
+    "--workers",
+    "0",
+    "--cpu",
+]
 
 
-@pytest.mark.parametrize(("name", "params"), [
-    pytest.param("resnet50", 25_557_032, id="resnet50-25.6M"),  # He et al. 2015: 25.6M
-    pytest.param("vit_b16", 86_567_656, id="vit-b16-86.6M"),  # Dosovitskiy et al. 2020: 86M
-])
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        pytest.param("resnet50", 25_557_032, id="resnet50-25.6M"),  # He et al. 2015: 25.6M
+        pytest.param("vit_b16", 86_567_656, id="vit-b16-86.6M"),  # Dosovitskiy et al. 2020: 86M
+    ],
+)
 def test_published_shapes(name: str, params: int) -> None:
     assert sum(p.numel() for p in build(name).parameters()) == params
 
@@ -65,17 +83,24 @@ def test_missing_image_dir_is_one_line(tmp_path: Path) -> None:
 
 
 def test_sampler_without_a_gpu_says_why(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "trainstack.bench.sampler", "--out", str(tmp_path / "s.csv")],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "trainstack.bench.sampler", "--out", str(tmp_path / "s.csv")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0
     assert "NVML could not start" in done.stderr or "nvidia-ml-py is not installed" in done.stderr
 
 
 def test_synthetic_run_prints_lines_bench_parse_reads() -> None:
-    done = subprocess.run([sys.executable, "-m", "trainstack.bench.train", "--model", "vit_b16", *TINY],
-                          capture_output=True, text=True,
-                          timeout=120, env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin",
-                                            "PYTHONPATH": str(Path(__file__).parents[2])})
+    done = subprocess.run(
+        [sys.executable, "-m", "trainstack.bench.train", "--model", "vit_b16", *TINY],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
     assert done.returncode == 0, done.stderr
     log = parse_training(done.stdout)
     run = log.throughput[0]

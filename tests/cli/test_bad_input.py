@@ -53,10 +53,16 @@ def test_binary_workload_is_one_line(project):
 @pytest.mark.parametrize(
     ("plot", "message"),
     [
-        pytest.param("chart.txt", "--plot chart.txt: '.txt' is not a chart format; give a file name ending .png", id="txt"),
+        pytest.param(
+            "chart.txt", "--plot chart.txt: '.txt' is not a chart format; give a file name ending .png", id="txt"
+        ),
         pytest.param("chart", "--plot chart: has no file ending; give a file name ending .png", id="no-ending"),
         pytest.param("sub", "--plot sub: is a directory; give a file name ending .png", id="directory"),
-        pytest.param("no/such/dir/chart.png", "--plot no/such/dir/chart.png: cannot write (no folder no/such/dir)", id="no-folder"),
+        pytest.param(
+            "no/such/dir/chart.png",
+            "--plot no/such/dir/chart.png: cannot write (no folder no/such/dir)",
+            id="no-folder",
+        ),
     ],
 )
 def test_bad_plot_path_is_refused_before_anything_is_written(project, plot, message):
@@ -75,8 +81,9 @@ def test_refused_stack_write_leaves_no_chart(project):
     assert run("resolve", str(WORKLOAD), "--write-stack", "training-a100").exit_code == 0
     path = project / "stacks" / "Pulumi.training-a100.yaml"
     path.write_text(path.read_text().replace("nodes: 2", "nodes: 5"))
-    one_error_line(run("resolve", str(WORKLOAD), "--write-stack", "training-a100", "--plot", "chart.png"),
-                   "edited by hand")
+    one_error_line(
+        run("resolve", str(WORKLOAD), "--write-stack", "training-a100", "--plot", "chart.png"), "edited by hand"
+    )
     assert not (project / "chart.png").exists()
 
 
@@ -84,7 +91,11 @@ def test_refused_stack_write_leaves_no_chart(project):
     ("name", "message"),
     [
         pytest.param("", "stack name: give one, e.g. training-a100", id="empty"),
-        pytest.param("Training", "stack name 'Training': use 1-40 lowercase letters, digits and '-', starting with a letter", id="uppercase"),
+        pytest.param(
+            "Training",
+            "stack name 'Training': use 1-40 lowercase letters, digits and '-', starting with a letter",
+            id="uppercase",
+        ),
         pytest.param("train_a100", "stack name 'train_a100': use 1-40 lowercase", id="underscore"),
         pytest.param("train.a100", "stack name 'train.a100': use 1-40 lowercase", id="dot"),
         pytest.param("1train", "stack name '1train': use 1-40 lowercase", id="starts-with-digit"),
@@ -108,15 +119,45 @@ def test_longest_allowed_stack_name_is_written(project):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        pytest.param("accelerators: A100:8\nhours: 1h\nproviders: [amazon]\n", "providers: 'amazon' is not a cloud trainstack knows; use aws, azure, gcp", id="amazon"),
-        pytest.param("accelerators: A100:8\nwork: {gpu_hours: 10, reference: Z9}\n", "work.reference: no BF16 figure for 'Z9'; use one of A10, A100, A100-80GB", id="reference"),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\nproviders: [amazon]\n",
+            "providers: 'amazon' is not a cloud trainstack knows; use aws, azure, gcp",
+            id="amazon",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nwork: {gpu_hours: 10, reference: Z9}\n",
+            "work.reference: no BF16 figure for 'Z9'; use one of A10, A100, A100-80GB",
+            id="reference",
+        ),
         pytest.param("accelerators: A100:8\nhours: .inf\n", "hours: inf is not a finite number", id="hours-inf"),
-        pytest.param("accelerators: A100:8\nhours: 1h\ndeadline: .nan\n", "deadline: nan is not a finite number", id="deadline-nan"),
-        pytest.param("accelerators: A100:8\nhours: 1h\nnodes: true\n", "nodes: expected a number, got true", id="nodes-true"),
-        pytest.param("accelerators: A100:8\nhours: 1h\nfile_system: lustre\n", "file_system: expected a mapping such as {capacity: 4800GiB, throughput: 250}", id="file-system-word"),
-        pytest.param("accelerators: A100:8\nhours: 1h\nfile_system: {capacty: 1TiB}\n", "file_system.capacty: unknown key; valid keys: capacity, throughput", id="typo-first"),
-        pytest.param("accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 PB}\n", "file_system.capacity: unknown size unit in '5 PB'", id="size-unit"),
-        pytest.param("accelerators: A100:8\nhours: 3 fortnights\n", "hours: unknown duration unit in '3 fortnights'", id="duration-unit"),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\ndeadline: .nan\n",
+            "deadline: nan is not a finite number",
+            id="deadline-nan",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\nnodes: true\n", "nodes: expected a number, got true", id="nodes-true"
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\nfile_system: lustre\n",
+            "file_system: expected a mapping such as {capacity: 4800GiB, throughput: 250}",
+            id="file-system-word",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\nfile_system: {capacty: 1TiB}\n",
+            "file_system.capacty: unknown key; valid keys: capacity, throughput",
+            id="typo-first",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 PB}\n",
+            "file_system.capacity: unknown size unit in '5 PB'",
+            id="size-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 3 fortnights\n",
+            "hours: unknown duration unit in '3 fortnights'",
+            id="duration-unit",
+        ),
     ],
 )
 def test_bad_spec_values_are_one_line(project, text, message):
@@ -151,14 +192,18 @@ def test_cn_mainland_without_a_rate_says_how_to_record_one(project, unrated):
     one_error_line(result, "'jurisdiction' removed the last")
     # ecs.ebmgn7ex.32xlarge in cn-beijing and cn-shenzhen (china-prices.md CP-A32).
     assert result.stderr.endswith(
-        f"; 2 offerings listed in CNY that would fit are left out: no USD/CNY rate is recorded; {RATE_FIX}\n")
+        f"; 2 offerings listed in CNY that would fit are left out: no USD/CNY rate is recorded; {RATE_FIX}\n"
+    )
 
 
-@pytest.mark.parametrize("text", [
-    pytest.param("accelerators: H100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
-    pytest.param("accelerators: [A100:7]\nhours: 72h\n", id="gpu-count-no-row-has"),
-    pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [mars-1]\n", id="aws-only"),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("accelerators: H100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
+        pytest.param("accelerators: [A100:7]\nhours: 72h\n", id="gpu-count-no-row-has"),
+        pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [mars-1]\n", id="aws-only"),
+    ],
+)
 def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(project, unrated, text):
     result = run("resolve", spec(project, text))
     assert result.exit_code == 2 and "no offering matches" in result.stderr
@@ -171,7 +216,11 @@ def test_cn_mainland_with_the_committed_rate_picks_tencent_at_its_converted_list
     result = run("resolve", spec(project, "accelerators: A100:8\nhours: 1h\njurisdiction: cn-mainland\n"), "--json")
     assert result.exit_code == 0, result.output
     choice = json.loads(result.stdout)["choice"]
-    assert (choice["provider"], choice["instance_type"], choice["region"]) == ("tencentcloud", "GT4.41XLARGE948", "ap-beijing")
+    assert (choice["provider"], choice["instance_type"], choice["region"]) == (
+        "tencentcloud",
+        "GT4.41XLARGE948",
+        "ap-beijing",
+    )
     assert choice["usd_per_hour"] == pytest.approx(34.921779, abs=1e-6)  # 237.51 CNY (CP-T4) / 6.8012 (CP-R1)
     assert choice["price_estimate"] and choice["price_observed"] == "unknown, extracted on 2026-12-01"
 

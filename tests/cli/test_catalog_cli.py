@@ -53,8 +53,18 @@ def meta(data):
         pytest.param("CNY", "nan", "error: rate: nan is not a finite number", id="nan"),
         pytest.param("CNY", "1e9", "error: rate: 1e+09 CNY per USD is not plausible", id="absurdly-large"),
         pytest.param("CNY", "0.00001", "error: rate: 1e-05 CNY per USD is not plausible", id="absurdly-small"),
-        pytest.param("XYZ", "7", "error: currency: no catalog offerings are listed in XYZ; currencies in the catalog: CNY\n", id="unlisted-currency"),
-        pytest.param("EUR", "0.9", "error: currency: no catalog offerings are listed in EUR; currencies in the catalog: CNY\n", id="real-but-unlisted"),
+        pytest.param(
+            "XYZ",
+            "7",
+            "error: currency: no catalog offerings are listed in XYZ; currencies in the catalog: CNY\n",
+            id="unlisted-currency",
+        ),
+        pytest.param(
+            "EUR",
+            "0.9",
+            "error: currency: no catalog offerings are listed in EUR; currencies in the catalog: CNY\n",
+            id="real-but-unlisted",
+        ),
     ],
 )
 def test_bad_rates_are_refused_and_nothing_is_written(data, currency, rate, message):
@@ -82,23 +92,33 @@ def test_info_shows_left_out_offerings_sources_and_no_rate(data):
     result = run("catalog", "info")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert ("left out: 170 offerings listed in CNY: no USD/CNY rate is recorded; "  # 68 Alibaba + 102 Tencent rows
-            "record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`") in lines
+    assert (
+        "left out: 170 offerings listed in CNY: no USD/CNY rate is recorded; "  # 68 Alibaba + 102 Tencent rows
+        "record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`"
+    ) in lines
     assert f"sources of catalog {BASE_VERSION} (built 2026-12-01):" in lines
-    assert ("  aws: github.com/skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv@00148f2af367 "
-            "(prices undated, extracted on 2026-12-01); 1995 offerings") in lines
-    assert ("  azure: github.com/skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv@098741e70562 "
-            "(prices undated, extracted on 2026-11-29); 183 offerings") in lines
-    assert ("  alicloud: github.com/jxs1211/karpenter-provider-alicloud (fork of cloudpilot-ai/karpenter-provider-alicloud) "
-            "ArthurChiao/arthurchiao.github.io _posts/2023-06-17-gpu-prices.md@f234afc (prices 2023-07-21), "
-            "pkg/providers/pricing/initial-on-demand-prices.json@5d2e077 (prices 2024-12-30); 68 offerings in CNY, "
-            "third-party") in lines
-    after = lines[lines.index("exchange rates: none recorded") + 1:]
+    assert (
+        "  aws: github.com/skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv@00148f2af367 "
+        "(prices undated, extracted on 2026-12-01); 1995 offerings"
+    ) in lines
+    assert (
+        "  azure: github.com/skypilot-org/skypilot-catalog catalogs/v6/azure/vms.csv@098741e70562 "
+        "(prices undated, extracted on 2026-11-29); 183 offerings"
+    ) in lines
+    assert (
+        "  alicloud: github.com/jxs1211/karpenter-provider-alicloud (fork of cloudpilot-ai/karpenter-provider-alicloud) "
+        "ArthurChiao/arthurchiao.github.io _posts/2023-06-17-gpu-prices.md@f234afc (prices 2023-07-21), "
+        "pkg/providers/pricing/initial-on-demand-prices.json@5d2e077 (prices 2024-12-30); 68 offerings in CNY, "
+        "third-party"
+    ) in lines
+    after = lines[lines.index("exchange rates: none recorded") + 1 :]
     # One warning per cloud with rows loaded (the CNY clouds' rows are left out: no rate).
     assert [line.split(" prices are ")[0] for line in after] == ["warning: aws", "warning: azure", "warning: gcp"]
-    assert after[2] == ("warning: gcp prices are of unknown date (2377 of 2377 rows; source snapshot undated, "
-                        "extracted on 2026-12-01), older than 90 days or of unknown age; refresh with "
-                        "`trainstack catalog refresh --provider gcp`")
+    assert after[2] == (
+        "warning: gcp prices are of unknown date (2377 of 2377 rows; source snapshot undated, "
+        "extracted on 2026-12-01), older than 90 days or of unknown age; refresh with "
+        "`trainstack catalog refresh --provider gcp`"
+    )
 
 
 def test_info_after_a_rate_shows_it_and_leaves_nothing_out(data):
@@ -111,7 +131,12 @@ def test_info_after_a_rate_shows_it_and_leaves_nothing_out(data):
     assert f"exchange rates: 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)" in lines
     assert not [line for line in lines if line.startswith("warning: CNY")]  # a 2-day-old rate: no warning
     assert [line.split(" prices are ")[0] for line in lines if line.startswith("warning: ")] == [
-        "warning: alicloud", "warning: aws", "warning: azure", "warning: gcp", "warning: tencentcloud"]
+        "warning: alicloud",
+        "warning: aws",
+        "warning: azure",
+        "warning: gcp",
+        "warning: tencentcloud",
+    ]
 
 
 def hand_edit(data, rates):
@@ -122,12 +147,21 @@ def hand_edit(data, rates):
 @pytest.mark.parametrize(
     ("rates", "last_line"),
     [
-        pytest.param({"CNY": {"per_usd": -7, "as_of": AS_OF, "source": "hand"}},
-                     "exchange rates: USD/CNY not used: the recorded rate is not a valid number (per_usd: -7)", id="negative"),
-        pytest.param({"CNY": {"per_usd": 0, "as_of": AS_OF, "source": "hand"}},
-                     "exchange rates: USD/CNY not used: the recorded rate is not a valid number (per_usd: 0)", id="zero"),
-        pytest.param({"CNY": 7.1}, "exchange rates: USD/CNY not used: the recorded rate is not an entry with per_usd, "
-                                   "as_of and source (7.1)", id="bare-number"),
+        pytest.param(
+            {"CNY": {"per_usd": -7, "as_of": AS_OF, "source": "hand"}},
+            "exchange rates: USD/CNY not used: the recorded rate is not a valid number (per_usd: -7)",
+            id="negative",
+        ),
+        pytest.param(
+            {"CNY": {"per_usd": 0, "as_of": AS_OF, "source": "hand"}},
+            "exchange rates: USD/CNY not used: the recorded rate is not a valid number (per_usd: 0)",
+            id="zero",
+        ),
+        pytest.param(
+            {"CNY": 7.1},
+            "exchange rates: USD/CNY not used: the recorded rate is not an entry with per_usd, as_of and source (7.1)",
+            id="bare-number",
+        ),
         pytest.param([], "exchange rates: none recorded", id="list"),
         pytest.param("x", "exchange rates: none recorded", id="text"),
     ],
@@ -149,8 +183,10 @@ def test_set_rate_replaces_a_broken_map_and_says_what_it_replaced(data):
     hand_edit(data, "x")
     result = set_rate("CNY", "7.12")
     assert result.exit_code == 0, result.output
-    assert result.stdout == (f"recorded 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)\n"
-                             'replaced exchange_rates "x", which is not a map of currencies\n')
+    assert result.stdout == (
+        f"recorded 1 USD = 7.12 CNY as of {AS_OF} (CFETS central parity)\n"
+        'replaced exchange_rates "x", which is not a map of currencies\n'
+    )
     assert meta(data)["exchange_rates"] == {"CNY": {"per_usd": 7.12, "as_of": AS_OF, "source": "CFETS central parity"}}
 
 
@@ -160,13 +196,17 @@ def test_set_rate_with_an_older_date_is_refused_unless_forced_and_says_what_it_r
     before = (data / "catalog.json").read_bytes()
     refused = set_rate("CNY", "7.3", older)
     assert refused.exit_code == 2 and refused.stderr.count("\n") == 1
-    assert refused.stderr == (f"error: --as-of: {older} is older than the recorded rate (1 USD = 7.12 CNY as of {newer} "
-                              "(CFETS central parity)); keep that one, or pass --force to replace it\n")
+    assert refused.stderr == (
+        f"error: --as-of: {older} is older than the recorded rate (1 USD = 7.12 CNY as of {newer} "
+        "(CFETS central parity)); keep that one, or pass --force to replace it\n"
+    )
     assert (data / "catalog.json").read_bytes() == before
     forced = run("catalog", "set-rate", "CNY", "7.3", "--as-of", older, "--source", "bank note", "--force")
     assert forced.exit_code == 0, forced.output
-    assert forced.stdout == (f"recorded 1 USD = 7.3 CNY as of {older} (bank note)\n"
-                             f"replaced 1 USD = 7.12 CNY as of {newer} (CFETS central parity)\n")
+    assert forced.stdout == (
+        f"recorded 1 USD = 7.3 CNY as of {older} (bank note)\n"
+        f"replaced 1 USD = 7.12 CNY as of {newer} (CFETS central parity)\n"
+    )
     assert meta(data)["version"] == f"{BASE_VERSION}+CNY7.3@{older}"
 
 
@@ -176,7 +216,8 @@ def test_set_rate_future_date_says_future_and_accepts_one_day_ahead(data):
     refused = set_rate("CNY", "7.12", too_far)
     assert refused.exit_code == 2 and refused.stderr == (
         f"error: --as-of: {too_far} is in the future (today is {today.isoformat()}; a rate may be dated at most 1 day "
-        "ahead); give the date the rate applies to\n")
+        "ahead); give the date the rate applies to\n"
+    )
     accepted = set_rate("CNY", "7.12", ahead)
     assert accepted.exit_code == 0 and meta(data)["exchange_rates"]["CNY"]["as_of"] == ahead
 
@@ -189,13 +230,16 @@ def test_set_rate_accepts_a_lowercase_currency_and_a_data_dir(data, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stdout == f"recorded 1 USD = 7.12 CNY as of {AS_OF} (CFETS)\n"
     assert json.loads((other / "catalog.json").read_text())["exchange_rates"] == {
-        "CNY": {"per_usd": 7.12, "as_of": AS_OF, "source": "CFETS"}}
+        "CNY": {"per_usd": 7.12, "as_of": AS_OF, "source": "CFETS"}
+    }
     assert (data / "catalog.json").read_bytes() == before
-    missing = run("catalog", "set-rate", "CNY", "7.12", "--as-of", AS_OF, "--source", "x", "--data-dir",
-                  str(tmp_path / "nowhere"))
+    missing = run(
+        "catalog", "set-rate", "CNY", "7.12", "--as-of", AS_OF, "--source", "x", "--data-dir", str(tmp_path / "nowhere")
+    )
     assert missing.exit_code == 2 and missing.stderr == (
         f"error: --data-dir: {tmp_path / 'nowhere'} holds no catalog.json; give the catalog folder "
-        "(default profiles/catalog/data)\n")
+        "(default profiles/catalog/data)\n"
+    )
     assert "lowercase" in run("catalog", "set-rate", "--help").stdout
 
 

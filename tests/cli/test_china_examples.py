@@ -76,7 +76,8 @@ def test_priced_stack_plans_with_the_hand_computed_price_and_says_how_old_it_is(
     assert caveats[0].startswith("estimate: ")
     assert f"the file system's price on {provider} is unknown, so the job total leaves it out" in caveats
     assert [c for c in caveats if c.startswith(f"{provider} prices are ")][0].endswith(
-        f"refresh with `trainstack catalog refresh --provider {provider}`")
+        f"refresh with `trainstack catalog refresh --provider {provider}`"
+    )
     assert caveats[-1].startswith("CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08 (")
     assert all(p["passed"] for p in data["policies"]), data["policies"]
 
@@ -117,7 +118,9 @@ def test_a_budget_on_an_unpriced_stack_fails_closed():
     plan = run_plan("training-a100-huaweicloud", ROOT)
     (budget,) = [r for r in evaluate(plan.resources, plan.usd_per_hour, 50.0) if r.rule == "budget"]
     assert not budget.passed
-    assert budget.violations[0].message.startswith("the cluster's price is unknown, so trainstack:max_usd_per_hour $50.00/hour")
+    assert budget.violations[0].message.startswith(
+        "the cluster's price is unknown, so trainstack:max_usd_per_hour $50.00/hour"
+    )
     assert all(r.passed for r in evaluate(plan.resources, plan.usd_per_hour, None))
 
 
@@ -145,9 +148,11 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
     assert price.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
     assert price.usd_total == pytest.approx(price.usd_per_hour * 72)
     # The stack records the committed rate's price (2 x 270.8333 / 6.8012 = $79.64); at 7.0 it is $77.38.
-    assert price.note == (f"the stack records $79.64/hour, but 2 x ecs.ebmgn7ex.32xlarge on-demand costs $77.38/hour "
-                          f"in catalog {rated.version} (edited by hand, or the catalog changed since it was resolved: "
-                          "re-run `trainstack resolve --write-stack`)")
+    assert price.note == (
+        f"the stack records $79.64/hour, but 2 x ecs.ebmgn7ex.32xlarge on-demand costs $77.38/hour "
+        f"in catalog {rated.version} (edited by hand, or the catalog changed since it was resolved: "
+        "re-run `trainstack resolve --write-stack`)"
+    )
     estimate, storage = price.caveats
     assert estimate.startswith("estimate: third-party CNY list price seen 2024-12-30 (china-prices.md CP-A32)")
     assert storage == "the file system's price on alicloud is unknown, so the job total leaves it out"
@@ -161,12 +166,17 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
     config = cluster(name)
     lines = result.stdout.splitlines()
     if name in PRICED:
-        assert lines[1] == (f"  ok catalog: stack priced at ${PRICED[name]:.4f}/hour with catalog "
-                            f"{config.catalog_version} (the current catalog)")
+        assert lines[1] == (
+            f"  ok catalog: stack priced at ${PRICED[name]:.4f}/hour with catalog "
+            f"{config.catalog_version} (the current catalog)"
+        )
         lines.insert(2, "")  # a priced stack has no `fix:` line under its catalog finding
     else:
         assert lines[1] == f"  info catalog: stack records no price (written against catalog {config.catalog_version})"
-    assert lines[3].startswith("  ? offered: not checked live (no ") and f"{config.nodes} x {config.instance_type}" in lines[3]
+    assert (
+        lines[3].startswith("  ? offered: not checked live (no ")
+        and f"{config.nodes} x {config.instance_type}" in lines[3]
+    )
     assert f"that {config.zone} sells {config.instance_type}" in lines[4]
 
 
@@ -207,16 +217,23 @@ def test_review_of_an_unpriced_stack_keeps_its_hours_and_shows_no_delta(monkeypa
     cost = json.loads(result.stdout)["cost"]
     assert cost["after"]["hours"] == cost["before"]["hours"] == 72.0
     assert cost["after"]["usd_per_hour"] is None and cost["delta_usd_per_hour"] is None
-    assert cost["after"]["price_caveats"] == ["the file system's price on huaweicloud is unknown, so the job total leaves it out"]
+    assert cost["after"]["price_caveats"] == [
+        "the file system's price on huaweicloud is unknown, so the job total leaves it out"
+    ]
 
 
 def test_plan_json_and_review_say_which_rules_checked_nothing(monkeypatch):
     monkeypatch.chdir(ROOT)
     plan = json.loads(run("plan", "-s", "training-a100-tencentcloud", "--json").stdout)
     by_rule = {p["rule"]: p for p in plan["policies"]}
-    assert by_rule["imdsv2-required"]["status"] == "n/a" and by_rule["no-admin-port-from-internet"]["status"] == "passed"
-    assert {"resource": "training-a100-tencentcloud-cfs", "message": "CFS file system not encrypted: "
-            "tencentcloud-iac-pulumi 0.2.3 `cfs.FileSystem` has no encryption input"} in by_rule["disks-encrypted"]["not_applicable"]
+    assert (
+        by_rule["imdsv2-required"]["status"] == "n/a" and by_rule["no-admin-port-from-internet"]["status"] == "passed"
+    )
+    assert {
+        "resource": "training-a100-tencentcloud-cfs",
+        "message": "CFS file system not encrypted: "
+        "tencentcloud-iac-pulumi 0.2.3 `cfs.FileSystem` has no encryption input",
+    } in by_rule["disks-encrypted"]["not_applicable"]
     review = json.loads(run("plan", "-s", "training-a100-tencentcloud", "--against", "HEAD", "--json").stdout)
     results = {r["rule"]: r for r in review["policies"]["results"]}
     assert results["efa-security-group-self-rule"]["status"] == "n/a"

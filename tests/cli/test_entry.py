@@ -14,34 +14,53 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
 
 
-@pytest.mark.parametrize(("args", "parsed"), [
-    pytest.param(["w.yaml"], {"workload": Path("w.yaml")}, id="plain"),
-    pytest.param(["w.yaml", "--json", "--top", "3"], {"workload": Path("w.yaml"), "as_json": True, "top": 3},
-                 id="json-top"),
-    pytest.param(["--top=2", "w.yaml", "--write-stack", "x", "--force"],
-                 {"workload": Path("w.yaml"), "top": 2, "write_stack": "x", "force": True}, id="equals-and-write"),
-    pytest.param(["w.yaml", "--plot", "c.png", "--project-dir", "infra"],
-                 {"workload": Path("w.yaml"), "plot": Path("c.png"), "project": Path("infra")}, id="paths"),
-])
+@pytest.mark.parametrize(
+    ("args", "parsed"),
+    [
+        pytest.param(["w.yaml"], {"workload": Path("w.yaml")}, id="plain"),
+        pytest.param(
+            ["w.yaml", "--json", "--top", "3"], {"workload": Path("w.yaml"), "as_json": True, "top": 3}, id="json-top"
+        ),
+        pytest.param(
+            ["--top=2", "w.yaml", "--write-stack", "x", "--force"],
+            {"workload": Path("w.yaml"), "top": 2, "write_stack": "x", "force": True},
+            id="equals-and-write",
+        ),
+        pytest.param(
+            ["w.yaml", "--plot", "c.png", "--project-dir", "infra"],
+            {"workload": Path("w.yaml"), "plot": Path("c.png"), "project": Path("infra")},
+            id="paths",
+        ),
+    ],
+)
 def test_plain_resolve_command_lines_are_parsed_here(args, parsed):
     assert parse_resolve(args) == parsed
 
 
-@pytest.mark.parametrize("args", [
-    pytest.param([], id="no-workload"), pytest.param(["a.yaml", "b.yaml"], id="two-workloads"),
-    pytest.param(["w.yaml", "--help"], id="help"), pytest.param(["w.yaml", "--top", "0"], id="top-0"),
-    pytest.param(["w.yaml", "--top", "x"], id="top-text"), pytest.param(["w.yaml", "--bogus"], id="unknown"),
-    pytest.param(["w.yaml", "--top"], id="missing-value"), pytest.param(["w.yaml", "--json=1"], id="flag-value"),
-    pytest.param(["w.yaml", "--top", "1", "--top", "2"], id="repeated"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param([], id="no-workload"),
+        pytest.param(["a.yaml", "b.yaml"], id="two-workloads"),
+        pytest.param(["w.yaml", "--help"], id="help"),
+        pytest.param(["w.yaml", "--top", "0"], id="top-0"),
+        pytest.param(["w.yaml", "--top", "x"], id="top-text"),
+        pytest.param(["w.yaml", "--bogus"], id="unknown"),
+        pytest.param(["w.yaml", "--top"], id="missing-value"),
+        pytest.param(["w.yaml", "--json=1"], id="flag-value"),
+        pytest.param(["w.yaml", "--top", "1", "--top", "2"], id="repeated"),
+    ],
+)
 def test_anything_else_is_left_to_typer(args):
     assert parse_resolve(args) is None
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    code = ("import sys, json; from trainstack.entry import main; rc = main(sys.argv[1:]); "
-            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'pulumi', "
-            "'boto3', 'rich'))), file=sys.stderr); sys.exit(rc)")
+    code = (
+        "import sys, json; from trainstack.entry import main; rc = main(sys.argv[1:]); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'pulumi', "
+        "'boto3', 'rich'))), file=sys.stderr); sys.exit(rc)"
+    )
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False)
 
 
@@ -81,8 +100,12 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
     wide = tmp_path / "wide.yaml"  # hundreds of rows: more JSON than a pipe buffers
     wide.write_text("accelerators: [A100:8, A100-80GB:8, H100:8]\nhours: 72h\n")
     code = "from trainstack.entry import main; import sys; sys.exit(main(sys.argv[1:]))"
-    reader = subprocess.Popen([sys.executable, "-c", code, "resolve", str(wide), "--json", "--top", "1000"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    reader = subprocess.Popen(
+        [sys.executable, "-c", code, "resolve", str(wide), "--json", "--top", "1000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     reader.stdout.read(10)
     reader.stdout.close()  # like `| head -c 10`
     stderr = reader.stderr.read().decode()

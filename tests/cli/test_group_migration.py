@@ -20,13 +20,17 @@ PER_NODE_REVISION = "1b9fefd1d4bc75544917f8d1ee1c9b1880c6df53"  # main before AW
 def _have_revision() -> bool:
     if shutil.which("git") is None:
         return False
-    found = subprocess.run(["git", "cat-file", "-e", f"{PER_NODE_REVISION}^{{commit}}"], cwd=ROOT,
-                           capture_output=True, check=False)
+    found = subprocess.run(
+        ["git", "cat-file", "-e", f"{PER_NODE_REVISION}^{{commit}}"], cwd=ROOT, capture_output=True, check=False
+    )
     return found.returncode == 0
 
 
-@pytest.mark.skipif(not _have_revision(), reason="needs git and the repository's history (a full clone) "
-                                                  f"to plan the per-node revision {PER_NODE_REVISION[:7]}")
+@pytest.mark.skipif(
+    not _have_revision(),
+    reason="needs git and the repository's history (a full clone) "
+    f"to plan the per-node revision {PER_NODE_REVISION[:7]}",
+)
 def test_per_node_instances_to_the_group_keeps_the_file_system(tmp_path):
     import yaml
 
@@ -34,8 +38,9 @@ def test_per_node_instances_to_the_group_keeps_the_file_system(tmp_path):
     # per-node revision (ap-southeast-2; the v8 catalog moved the committed pick to us-east-1,
     # and a region change rightly replaces the file system).
     project = tmp_path / "head"
-    subprocess.run(["git", "worktree", "add", "--detach", str(project), "HEAD"], cwd=ROOT, check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", str(project), "HEAD"], cwd=ROOT, check=True, capture_output=True
+    )
     try:
         path = project / "stacks" / "Pulumi.training-a100.yaml"
         document = yaml.safe_load(path.read_text())

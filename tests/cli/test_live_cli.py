@@ -12,7 +12,6 @@ import profiles.catalog.refresh as refresh_module
 import profiles.preflight as preflight_module
 from profiles.aws_api import client as real_client
 from profiles.catalog.fetchers import aws
-from trainstack.cli import app
 from tests.aws_live import (
     copy_catalog,
     credentials,
@@ -23,6 +22,7 @@ from tests.aws_live import (
     snapshot_files,
     stubbed,
 )
+from trainstack.cli import app
 
 ROOT = Path(__file__).parents[2]
 
@@ -75,10 +75,17 @@ def test_refresh_without_credentials_exits_2_and_keeps_the_catalog(data, monkeyp
     assert snapshot_files(data) == before
 
 
-@pytest.mark.parametrize("args, text", [
-    pytest.param(["--provider", "ibm"], "unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine", id="provider"),
-    pytest.param(["--provider", "aws", "--regions", " , "], "--regions: give region names", id="empty-regions"),
-])
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        pytest.param(
+            ["--provider", "ibm"],
+            "unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine",
+            id="provider",
+        ),
+        pytest.param(["--provider", "aws", "--regions", " , "], "--regions: give region names", id="empty-regions"),
+    ],
+)
 def test_refresh_bad_input(data, args, text):
     before = snapshot_files(data)
     _one_error_line(run("catalog", "refresh", *args, "--data-dir", str(data)), text)
@@ -93,14 +100,22 @@ def at_root(monkeypatch):
 def _quota_client(monkeypatch, value):
     quotas, _ = stubbed("service-quotas", "us-east-1")
     _.add_response("get_service_quota", quota_answer("L-7212CCBC", value, "us-east-1", "All P Spot Instance Requests"))
-    monkeypatch.setattr(preflight_module, "client", lambda session, service, region: (
-        quotas if service == "service-quotas" else real_client(session, service, region)))
+    monkeypatch.setattr(
+        preflight_module,
+        "client",
+        lambda session, service, region: (
+            quotas if service == "service-quotas" else real_client(session, service, region)
+        ),
+    )
 
 
-@pytest.mark.parametrize("quota, code, mark", [
-    pytest.param(384.0, 0, "ok quota:", id="enough"),
-    pytest.param(96.0, 1, "FAIL quota:", id="short"),
-])
+@pytest.mark.parametrize(
+    "quota, code, mark",
+    [
+        pytest.param(384.0, 0, "ok quota:", id="enough"),
+        pytest.param(96.0, 1, "FAIL quota:", id="short"),
+    ],
+)
 def test_check_aws_stack(at_root, moto_session, monkeypatch, quota, code, mark):
     _quota_client(monkeypatch, quota)
     result = run("check", "-s", "training-a100")  # 2 x p4d.24xlarge spot in use1-az1
@@ -123,18 +138,23 @@ def test_check_without_aws_credentials_exits_2(at_root, monkeypatch):
     _one_error_line(run("check", "-s", "training-a100"), "AWS credentials not found")
 
 
-@pytest.mark.parametrize("stack, text", [
-    pytest.param("no-such-stack", "stack file not found", id="missing"),
-    pytest.param("bad/name", "stack name 'bad/name'", id="bad-name"),
-])
+@pytest.mark.parametrize(
+    "stack, text",
+    [
+        pytest.param("no-such-stack", "stack file not found", id="missing"),
+        pytest.param("bad/name", "stack name 'bad/name'", id="bad-name"),
+    ],
+)
 def test_check_bad_stack(at_root, stack, text):
     _one_error_line(run("check", "-s", stack), text)
 
 
 def test_resolve_never_imports_boto3():
-    code = ("import sys; from typer.testing import CliRunner; from trainstack.cli import app; "
-            "r = CliRunner().invoke(app, ['resolve', 'profiles/workloads/training-a100.yaml']); "
-            "print(r.exit_code, 'boto3' in sys.modules, 'botocore' in sys.modules)")
+    code = (
+        "import sys; from typer.testing import CliRunner; from trainstack.cli import app; "
+        "r = CliRunner().invoke(app, ['resolve', 'profiles/workloads/training-a100.yaml']); "
+        "print(r.exit_code, 'boto3' in sys.modules, 'botocore' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "False", "False"]
 
@@ -161,8 +181,11 @@ def test_an_html_error_page_from_aws_becomes_one_short_line():
 
     from profiles.aws_api import aws_errors
 
-    page = ("<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body>\n"
-            + "<p>An error occurred while processing your request.</p>\n" * 40 + "</body></html>")
+    page = (
+        "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body>\n"
+        + "<p>An error occurred while processing your request.</p>\n" * 40
+        + "</body></html>"
+    )
     error = ClientError({"Error": {"Code": "502", "Message": page}}, "GetProducts")
     with pytest.raises(ValueError) as caught:
         with aws_errors("pricing:GetProducts", "us-east-1", ValueError, "rerun"):

@@ -99,30 +99,41 @@ def test_the_cli_fits_an_80_column_terminal(tmp_path, monkeypatch):
 
 def test_no_percentage_against_a_zero_dollar_row(tmp_path):
     """Prepaid capacity (a reservation at $0/hour) ranks first; the next row gives dollars only."""
-    held = ("name: held\naccelerators: [A100:8]\nnodes: 2\ninterconnect: rdma\nhours: 72h\nproviders: [aws]\n"
-            "reservations: [{provider: aws, instance_type: p4d.24xlarge, zone: use1-az6, nodes: 2, usd_per_hour: 0, "
-            "id: cr-0123}]\n")
+    held = (
+        "name: held\naccelerators: [A100:8]\nnodes: 2\ninterconnect: rdma\nhours: 72h\nproviders: [aws]\n"
+        "reservations: [{provider: aws, instance_type: p4d.24xlarge, zone: use1-az6, nodes: 2, usd_per_hour: 0, "
+        "id: cr-0123}]\n"
+    )
     _, resolution = resolved(tmp_path, held)
     assert resolution.choice.candidate.usd_total == 0
     second = resolution.alternatives[0].reason
     assert second.startswith("+$") and "%" not in second.split(" vs the row above")[0]
 
 
-@pytest.mark.parametrize(("inputs", "spot"), [
-    pytest.param({"instanceMarketOptions": {"marketType": "spot"}}, True, id="aws"),
-    pytest.param({"virtualMachineProfile": {"priority": "Spot"}}, True, id="azure"),
-    pytest.param({"scheduling": {"provisioningModel": "SPOT", "preemptible": True}}, True, id="gcp"),
-    pytest.param({"schedulingConfig": {"spot": True}}, True, id="gcp-tpu"),
-    pytest.param({"spotStrategy": "SpotAsPriceGo"}, True, id="alicloud-volcengine"),
-    pytest.param({"chargingMode": "spot"}, True, id="huaweicloud"),
-    pytest.param({"instanceChargeType": "SPOTPAID"}, True, id="tencentcloud"),
-    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 0}}},
-                 True, id="aws-node-group"),
-    pytest.param({"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 100}}},
-                 False, id="aws-node-group-on-demand"),
-    pytest.param({"scheduling": {"provisioningModel": "STANDARD"}}, False, id="gcp-on-demand"),
-    pytest.param({"virtualMachineProfile": {"priority": "Regular"}}, False, id="azure-regular"),
-])
+@pytest.mark.parametrize(
+    ("inputs", "spot"),
+    [
+        pytest.param({"instanceMarketOptions": {"marketType": "spot"}}, True, id="aws"),
+        pytest.param({"virtualMachineProfile": {"priority": "Spot"}}, True, id="azure"),
+        pytest.param({"scheduling": {"provisioningModel": "SPOT", "preemptible": True}}, True, id="gcp"),
+        pytest.param({"schedulingConfig": {"spot": True}}, True, id="gcp-tpu"),
+        pytest.param({"spotStrategy": "SpotAsPriceGo"}, True, id="alicloud-volcengine"),
+        pytest.param({"chargingMode": "spot"}, True, id="huaweicloud"),
+        pytest.param({"instanceChargeType": "SPOTPAID"}, True, id="tencentcloud"),
+        pytest.param(
+            {"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 0}}},
+            True,
+            id="aws-node-group",
+        ),
+        pytest.param(
+            {"mixedInstancesPolicy": {"instancesDistribution": {"onDemandPercentageAboveBaseCapacity": 100}}},
+            False,
+            id="aws-node-group-on-demand",
+        ),
+        pytest.param({"scheduling": {"provisioningModel": "STANDARD"}}, False, id="gcp-on-demand"),
+        pytest.param({"virtualMachineProfile": {"priority": "Regular"}}, False, id="azure-regular"),
+    ],
+)
 def test_spot_is_recognised_on_every_cloud(inputs, spot):
     assert is_spot(inputs) is spot
 
@@ -144,19 +155,24 @@ def test_plan_tree_marks_spot_nodes_on_azure_and_gcp(tmp_path, stack):
 
 
 def test_values_are_cut_between_items_not_mid_word():
-    value = {"marketType": "spot", "spotOptions": {"instanceInterruptionBehavior": "terminate",
-                                                   "spotInstanceType": "one-time"}}
+    value = {
+        "marketType": "spot",
+        "spotOptions": {"instanceInterruptionBehavior": "terminate", "spotInstanceType": "one-time"},
+    }
     text = compact(value, limit=40)
     assert text.startswith("marketType=spot") and text.endswith("more")
     assert "instanceInterrupt," not in text and not re.search(r"[A-Za-z]\.\.\.$", text)
-    assert compact(value, limit=500) == ("marketType=spot, spotOptions.instanceInterruptionBehavior=terminate, "
-                                         "spotOptions.spotInstanceType=one-time")
+    assert compact(value, limit=500) == (
+        "marketType=spot, spotOptions.instanceInterruptionBehavior=terminate, spotOptions.spotInstanceType=one-time"
+    )
 
 
 def test_a_big_tree_is_summarized_per_type():
     resources = [{"type": "t:Cluster", "name": "c", "parent": None, "protect": False, "inputs": {}}]
-    resources += [{"type": "aws:ec2/instance:Instance", "name": f"c-node-{i}", "parent": "c", "protect": False,
-                   "inputs": {}} for i in range(5000)]
+    resources += [
+        {"type": "aws:ec2/instance:Instance", "name": f"c-node-{i}", "parent": "c", "protect": False, "inputs": {}}
+        for i in range(5000)
+    ]
     buffer = io.StringIO()
     Console(file=buffer, width=200, color_system=None).print(tree("c", resources))
     lines = buffer.getvalue().splitlines()
@@ -166,8 +182,10 @@ def test_a_big_tree_is_summarized_per_type():
 
 def test_small_trees_are_shown_whole():
     resources = [{"type": "t:Cluster", "name": "c", "parent": None, "protect": False, "inputs": {}}]
-    resources += [{"type": "aws:ec2/instance:Instance", "name": f"c-node-{i}", "parent": "c", "protect": False,
-                   "inputs": {}} for i in range(8)]
+    resources += [
+        {"type": "aws:ec2/instance:Instance", "name": f"c-node-{i}", "parent": "c", "protect": False, "inputs": {}}
+        for i in range(8)
+    ]
     buffer = io.StringIO()
     Console(file=buffer, width=200, color_system=None).print(tree("c", resources))
     assert "c-node-7" in buffer.getvalue() and "more" not in buffer.getvalue()
@@ -178,8 +196,16 @@ def test_force_onto_another_cloud_drops_the_old_region_key():
     from profiles.stack_writer import render_stack
     from tests.clusters import BASE_CLUSTER
 
-    gcp = ClusterConfig(**{**BASE_CLUSTER, "provider": "gcp", "region": "us-east4", "zone": "us-east4-a",
-                           "instance_type": "a3-highgpu-8g", "accelerator": "H100"})
+    gcp = ClusterConfig(
+        **{
+            **BASE_CLUSTER,
+            "provider": "gcp",
+            "region": "us-east4",
+            "zone": "us-east4-a",
+            "instance_type": "a3-highgpu-8g",
+            "accelerator": "H100",
+        }
+    )
     kept = {"config": {"aws:region": "us-east-1", "trainstack:max_usd_per_hour": 50, "gcp:project": "p"}}
     config = yaml.safe_load(render_stack(gcp, "w.yaml", "2026-01-01", kept=kept))["config"]
     assert "aws:region" not in config and config["gcp:region"] == "us-east4"

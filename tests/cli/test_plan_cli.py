@@ -32,10 +32,22 @@ def test_plan_of_committed_stack_prints_tree_and_cost(at_root):
 def test_plan_json_matches_the_stack_price(at_root):
     import yaml
 
-    cluster = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
+    cluster = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"][
+        "trainstack:cluster"
+    ]
     data = json.loads(run("plan", "-s", "training-a100", "--json").stdout)
-    assert set(data) == {"resources", "usd_per_hour", "usd_total", "usd_storage", "recorded_usd_per_hour",
-                         "price_note", "price_caveats", "deadline_hours", "deadline_note", "policies"}
+    assert set(data) == {
+        "resources",
+        "usd_per_hour",
+        "usd_total",
+        "usd_storage",
+        "recorded_usd_per_hour",
+        "price_note",
+        "price_caveats",
+        "deadline_hours",
+        "deadline_note",
+        "policies",
+    }
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
     assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
     assert data["usd_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
@@ -43,7 +55,8 @@ def test_plan_json_matches_the_stack_price(at_root):
     # A SkyPilot list price and FSx storage priced; the snapshot is undated, which plan says once.
     assert data["price_caveats"] == [
         "aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on 2026-12-01), "
-        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"]
+        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"
+    ]
     assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"])
     group = next(r for r in data["resources"] if r["type"] == "aws:autoscaling/group:Group")
     assert group["inputs"]["desiredCapacity"] == cluster["nodes"]
@@ -86,19 +99,25 @@ def test_plan_tree_ends_with_the_policy_results(tmp_path, monkeypatch):
     config["config"]["trainstack:max_usd_per_hour"] = 1
     (tmp_path / "stacks" / "Pulumi.bad.yaml").write_text(yaml.safe_dump(config))
     monkeypatch.chdir(tmp_path)
-    assert run("plan", "-s", "good").stdout.rstrip().endswith(
-        "policies: 7 passed, 1 n/a\n  - budget: n/a: no budget set (trainstack:max_usd_per_hour)")
+    assert (
+        run("plan", "-s", "good")
+        .stdout.rstrip()
+        .endswith("policies: 7 passed, 1 n/a\n  - budget: n/a: no budget set (trainstack:max_usd_per_hour)")
+    )
     bad = run("plan", "-s", "bad")
     assert bad.exit_code == 0
     assert "policies: 2 of 8 failed" in bad.stdout
     assert "x spot-needs-checkpoint-storage:" in bad.stdout and "x budget:" in bad.stdout
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    pytest.param({"trainstack:max_usd_per_hr": 5}, "trainstack:max_usd_per_hr: unknown key", id="budget-typo"),
-    pytest.param({"trainstack:max_usd_per_hour": ".nan"}, "is not a positive number of USD/hour", id="nan-budget"),
-    pytest.param({"trainstack:max_usd_per_hour": "abc"}, "is not a positive number of USD/hour", id="text-budget"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        pytest.param({"trainstack:max_usd_per_hr": 5}, "trainstack:max_usd_per_hr: unknown key", id="budget-typo"),
+        pytest.param({"trainstack:max_usd_per_hour": ".nan"}, "is not a positive number of USD/hour", id="nan-budget"),
+        pytest.param({"trainstack:max_usd_per_hour": "abc"}, "is not a positive number of USD/hour", id="text-budget"),
+    ],
+)
 def test_bad_stack_keys_fail_before_anything_is_printed(tmp_path, monkeypatch, extra, message):
     import yaml
 
@@ -126,6 +145,7 @@ def test_plan_says_when_the_file_system_price_is_left_out(at_root):
     assert data["price_caveats"] == [
         "the file system's price on azure is unknown, so the job total leaves it out",
         "azure prices are of unknown date (183 of 183 rows; source snapshot undated, extracted on 2026-11-29), "
-        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`"]
+        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`",
+    ]
     tree = run("plan", "-s", "training-h100-azure").stdout
     assert "caveat: the file system's price on azure is unknown, so the job total leaves it out" in tree

@@ -45,8 +45,10 @@ def test_write_stack_outside_a_project_is_refused_and_creates_nothing(elsewhere)
     assert list(elsewhere.iterdir()) == []
 
 
-@pytest.mark.parametrize("command", [["plan", "-s", "training-a100"], ["check", "-s", "training-a100"],
-                                     ["plan", "-s", "training-a100", "--markdown"]])
+@pytest.mark.parametrize(
+    "command",
+    [["plan", "-s", "training-a100"], ["check", "-s", "training-a100"], ["plan", "-s", "training-a100", "--markdown"]],
+)
 def test_stack_commands_outside_a_project_say_how_to_name_it(elsewhere, command):
     result = run(*command)
     assert result.exit_code == 2 and "--project-dir" in result.output
@@ -98,8 +100,10 @@ def test_plan_states_a_rounded_up_file_system(project, monkeypatch):
 def test_resolve_states_a_rounded_up_file_system(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     spec = tmp_path / "w.yaml"
-    spec.write_text("accelerators: [A100:8]\nnodes: 2\ninterconnect: rdma\nhours: 72h\nproviders: [aws]\n"
-                    "file_system: {capacity: 1GiB}\n")
+    spec.write_text(
+        "accelerators: [A100:8]\nnodes: 2\ninterconnect: rdma\nhours: 72h\nproviders: [aws]\n"
+        "file_system: {capacity: 1GiB}\n"
+    )
     result = run("resolve", str(spec), "--json")
     assert result.exit_code == 0, result.output
     assert "file_system: 1 GiB asked; aws creates 1,200 GiB" in result.stderr

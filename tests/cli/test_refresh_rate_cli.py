@@ -107,7 +107,9 @@ def usd_price(price: str) -> bytes:
     ("reply", "text"),
     [
         pytest.param({"status": 429}, "page 1: throttled (HTTP 429); wait a few minutes", id="throttled"),
-        pytest.param({"status": 503, "headers": {"Retry-After": "30"}}, "throttled (HTTP 503); wait 30 s", id="unavailable"),
+        pytest.param(
+            {"status": 503, "headers": {"Retry-After": "30"}}, "throttled (HTTP 503); wait 30 s", id="unavailable"
+        ),
         pytest.param({"body": b"<html>maintenance</html>"}, "the answer is not valid JSON", id="not-json"),
         pytest.param({"body": usd_price("n/a")}, "the USD/CNY price 'n/a' is not a number", id="bad-price"),
         pytest.param({"body": usd_price("inf")}, "the USD/CNY price inf is not a plausible number", id="inf-price"),
@@ -158,8 +160,10 @@ def test_a_failed_rate_fetch_after_a_refresh_only_warns(data, http):
     before = (data / "catalog.json").read_bytes()
     http.add(responses.GET, cfets.URL, status=503)
     line = _rate_after_refresh("alicloud", data, DAY)
-    assert line.startswith("note: alicloud prices are in CNY and no current USD/CNY rate is recorded; fetching one "
-                           "failed (CFETS central parity")
+    assert line.startswith(
+        "note: alicloud prices are in CNY and no current USD/CNY rate is recorded; fetching one "
+        "failed (CFETS central parity"
+    )
     assert line.endswith("run `trainstack catalog refresh-rate` later or record one with `catalog set-rate`")
     assert (data / "catalog.json").read_bytes() == before
 
@@ -181,8 +185,9 @@ def test_a_newer_recorded_rate_is_kept_over_cfets_older_one(data, today, http):
     http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
     result = run("catalog", "refresh-rate")
     assert result.exit_code == 0, result.output
-    assert result.stdout == ("kept 1 USD = 7.2 CNY as of 2026-11-28 (bank); CFETS's latest is 2026-11-27 "
-                             "(7.1234 CNY per USD)\n")
+    assert result.stdout == (
+        "kept 1 USD = 7.2 CNY as of 2026-11-28 (bank); CFETS's latest is 2026-11-27 (7.1234 CNY per USD)\n"
+    )
     assert (data / "catalog.json").read_bytes() == before
 
 
@@ -198,12 +203,21 @@ def test_kept_rate_is_returned_unchanged(data, http):
 @pytest.mark.parametrize(
     ("entry", "replaced"),
     [
-        pytest.param({"per_usd": 7.0, "as_of": "2026-11-20", "source": "bank"},
-                     "replaced 1 USD = 7.0 CNY as of 2026-11-20 (bank)", id="older"),
-        pytest.param({"per_usd": 7.0, "as_of": "2026-12-05", "source": "typo"},
-                     "replaced 1 USD = 7.0 CNY as of 2026-12-05 (typo)", id="unusable-far-future"),
-        pytest.param({"per_usd": "abc", "as_of": "2026-11-28", "source": "typo"},
-                     'replaced an unusable CNY entry ({"per_usd": "abc", "as_of": "2026-11-...)', id="broken"),
+        pytest.param(
+            {"per_usd": 7.0, "as_of": "2026-11-20", "source": "bank"},
+            "replaced 1 USD = 7.0 CNY as of 2026-11-20 (bank)",
+            id="older",
+        ),
+        pytest.param(
+            {"per_usd": 7.0, "as_of": "2026-12-05", "source": "typo"},
+            "replaced 1 USD = 7.0 CNY as of 2026-12-05 (typo)",
+            id="unusable-far-future",
+        ),
+        pytest.param(
+            {"per_usd": "abc", "as_of": "2026-11-28", "source": "typo"},
+            'replaced an unusable CNY entry ({"per_usd": "abc", "as_of": "2026-11-...)',
+            id="broken",
+        ),
     ],
 )
 def test_an_older_or_unusable_recorded_rate_is_replaced_and_named(data, today, http, entry, replaced):
@@ -213,7 +227,10 @@ def test_an_older_or_unusable_recorded_rate_is_replaced_and_named(data, today, h
     assert result.exit_code == 0, result.output
     assert result.stdout == f"recorded 1 USD = 7.1234 CNY as of 2026-11-27 ({SOURCE})\n{replaced}\n"
     assert json.loads((data / "catalog.json").read_text())["exchange_rates"]["CNY"] == {
-        "per_usd": 7.1234, "as_of": "2026-11-27", "source": SOURCE}
+        "per_usd": 7.1234,
+        "as_of": "2026-11-27",
+        "source": SOURCE,
+    }
 
 
 def test_a_beijing_date_one_day_ahead_of_local_today_is_recorded(data, today, http):
@@ -234,6 +251,9 @@ def test_a_lowercase_currency_is_accepted(data, today, http):
 
 def test_a_data_dir_without_a_catalog_is_refused_before_any_request(data, today, http, tmp_path):
     result = run("catalog", "refresh-rate", "--data-dir", str(tmp_path / "nonexistent"))
-    one_error_line(result, f"error: --data-dir: {tmp_path / 'nonexistent'} holds no catalog.json; give the catalog "
-                           "folder (default profiles/catalog/data)")
+    one_error_line(
+        result,
+        f"error: --data-dir: {tmp_path / 'nonexistent'} holds no catalog.json; give the catalog "
+        "folder (default profiles/catalog/data)",
+    )
     assert len(http.calls) == 0

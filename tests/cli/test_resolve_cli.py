@@ -32,12 +32,24 @@ def test_resolve_json_shape_and_choice(project):
     data = json.loads(result.stdout)
     assert set(data) >= {"choice", "alternatives"}
     choice = data["choice"]
-    assert set(choice) >= {"provider", "region", "zone", "instance_type", "accelerator", "accelerator_count",
-                           "nodes", "purchase", "usd_per_hour", "usd_total"}
+    assert set(choice) >= {
+        "provider",
+        "region",
+        "zone",
+        "instance_type",
+        "accelerator",
+        "accelerator_count",
+        "nodes",
+        "purchase",
+        "usd_per_hour",
+        "usd_total",
+    }
     assert choice["provider"] == "aws" and choice["nodes"] == 2 and choice["accelerator_count"] == 8
     assert choice["instance_type"] in ("p4d.24xlarge", "p4de.24xlarge")
     assert choice["hours"] == pytest.approx(72, abs=0.1)  # 72 h plus the expected spot overhead
-    assert choice["usd_total"] == pytest.approx(choice["usd_per_hour"] * choice["hours"] + choice["usd_storage"], abs=0.01)
+    assert choice["usd_total"] == pytest.approx(
+        choice["usd_per_hour"] * choice["hours"] + choice["usd_storage"], abs=0.01
+    )
     assert choice["usd_storage"] > 0
     assert len(data["alternatives"]) == 2
     assert all(a["usd_total"] >= choice["usd_total"] for a in data["alternatives"])
@@ -67,9 +79,15 @@ def test_write_stack_then_refuse_hand_edit(project):
     [
         pytest.param("accelerators: A100:8\nnodez: 2\n", "nodez: unknown key", id="unknown-key"),
         pytest.param("accelerators: Z999:8\nhours: 1h\n", "catalog has no 'Z999'", id="unknown-accelerator"),
-        pytest.param("accelerators: A100:3\nhours: 1h\n", "with a per-node GPU count these offerings have", id="no-match"),
+        pytest.param(
+            "accelerators: A100:3\nhours: 1h\n", "with a per-node GPU count these offerings have", id="no-match"
+        ),
         pytest.param("accelerators: A100:8\n", "hours: give either hours", id="no-hours"),
-        pytest.param("accelerators: A100:8\nhours: 1h\npurchase: spot\n", "spot: purchase 'spot' allows spot", id="spot-without-checkpoints"),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\npurchase: spot\n",
+            "spot: purchase 'spot' allows spot",
+            id="spot-without-checkpoints",
+        ),
     ],
 )
 def test_bad_input_is_one_line_exit_2(project, content, message):
@@ -114,7 +132,8 @@ def test_cny_only_workload_without_a_rate_says_how_to_record_one(project, monkey
     assert result.exit_code == 2
     assert result.stderr == (
         "error: catalog: 68 offerings are listed in CNY and left out of USD comparisons: no USD/CNY rate is "
-        "recorded; record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`\n")
+        "recorded; record one with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`\n"
+    )
 
 
 def test_set_rate_records_it_and_refuses_bad_input(project, monkeypatch):
@@ -128,8 +147,10 @@ def test_set_rate_records_it_and_refuses_bad_input(project, monkeypatch):
     as_of = (dt.date.today() - dt.timedelta(days=2)).isoformat()
     ok = run("catalog", "set-rate", "CNY", "7.1", "--as-of", as_of, "--source", "CFETS central parity")
     assert ok.exit_code == 0, ok.output
-    assert ok.stdout == (f"recorded 1 USD = 7.1 CNY as of {as_of} (CFETS central parity)\n"
-                         "replaced 1 USD = 6.8012 CNY as of 2026-05-08 (ECB euro reference rates, cross rate "
-                         "7.9989/1.1761 (china-prices.md CP-R1))\n")
+    assert ok.stdout == (
+        f"recorded 1 USD = 7.1 CNY as of {as_of} (CFETS central parity)\n"
+        "replaced 1 USD = 6.8012 CNY as of 2026-05-08 (ECB euro reference rates, cross rate "
+        "7.9989/1.1761 (china-prices.md CP-R1))\n"
+    )
     bad = run("catalog", "set-rate", "CNY", "0", "--as-of", as_of, "--source", "x")
     assert bad.exit_code == 2 and bad.stderr.startswith("error: rate: 0.0 must be a positive number")

@@ -6,11 +6,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from profiles.catalog.loader import load_catalog
 import yaml
 from typer.testing import CliRunner
 
+from profiles.catalog.loader import load_catalog
 from trainstack.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,8 +19,12 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="--against n
 
 
 def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false",
-                    *args], cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
 
 
 def write_stack(repo: Path, config: dict | None = None, **cluster) -> dict:
@@ -58,7 +61,9 @@ def plan(*args):
 
 def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
     old = yaml.safe_load((repo / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
-    new = write_stack(repo, nodes=3, instance_type="p5.48xlarge", accelerator="H100", purchase="on-demand", usd_per_hour=98.32)
+    new = write_stack(
+        repo, nodes=3, instance_type="p5.48xlarge", accelerator="H100", purchase="on-demand", usd_per_hour=98.32
+    )
     result = plan("--json", "--against", "main")
     assert result.exit_code == 0, result.output
     review = json.loads(result.stdout)
@@ -73,12 +78,17 @@ def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
     cost = review["cost"]
     assert cost["before"]["usd_per_hour"] == old["usd_per_hour"]
     # The stack file says $98.32/hour; 3 on-demand p5 in its zone cost what the catalog says.
-    p5 = next(o for o in load_catalog(providers=("aws",)).offerings
-              if (o.instance_type, o.zone) == ("p5.48xlarge", new["zone"]))
+    p5 = next(
+        o
+        for o in load_catalog(providers=("aws",)).offerings
+        if (o.instance_type, o.zone) == ("p5.48xlarge", new["zone"])
+    )
     assert cost["after"]["usd_per_hour"] == pytest.approx(3 * p5.on_demand_usd_per_hour, abs=1e-4)
     assert "records $98.32/hour" in cost["after"]["price_note"]
     storage = cost["after"]["usd_storage"]
-    assert cost["after"]["usd_per_job"] == pytest.approx(3 * p5.on_demand_usd_per_hour * new["hours"] + storage, abs=0.01)
+    assert cost["after"]["usd_per_job"] == pytest.approx(
+        3 * p5.on_demand_usd_per_hour * new["hours"] + storage, abs=0.01
+    )
     assert review["policies"]["passed"] is True
 
 
@@ -117,8 +127,11 @@ def test_stack_missing_at_ref_is_all_creates(repo):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        pytest.param(("--markdown", "--against", "no-such-branch"), "--against no-such-branch: not a git revision",
-                     id="unknown-ref"),
+        pytest.param(
+            ("--markdown", "--against", "no-such-branch"),
+            "--against no-such-branch: not a git revision",
+            id="unknown-ref",
+        ),
         pytest.param(("--markdown", "--json"), "choose one", id="both-formats"),
     ],
 )

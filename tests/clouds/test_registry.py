@@ -60,11 +60,14 @@ def test_exactly_one_mock_is_the_fallback_and_prefixes_do_not_overlap():
     assert not any(a != b and a.startswith(b) for a in named for b in named)
 
 
-@pytest.mark.parametrize(("typ", "prefix"), [
-    pytest.param("alicloud:ecs/instance:Instance", "i-", id="alicloud-id-prefix"),
-    pytest.param("tencentcloud:Instance/instance:Instance", "ins-", id="tencent-id-prefix"),
-    pytest.param("volcengine:ecs/instance:Instance", "i-", id="volcengine-id-prefix"),
-])
+@pytest.mark.parametrize(
+    ("typ", "prefix"),
+    [
+        pytest.param("alicloud:ecs/instance:Instance", "i-", id="alicloud-id-prefix"),
+        pytest.param("tencentcloud:Instance/instance:Instance", "ins-", id="tencent-id-prefix"),
+        pytest.param("volcengine:ecs/instance:Instance", "i-", id="volcengine-id-prefix"),
+    ],
+)
 def test_the_mocks_answer_each_type_with_its_clouds_mock(typ, prefix):
     from trainstack.mocks import TrainstackMocks
 
@@ -80,8 +83,10 @@ def test_the_mocks_answer_each_type_with_its_clouds_mock(typ, prefix):
 
 
 def test_loading_the_registry_imports_no_pulumi_or_cloud_sdk():
-    code = ("import sys, clouds.registry, clouds.config, clouds.filesystems, clouds.regions; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {"
-            "'pulumi', 'boto3', 'botocore', 'pydantic_core', 'azure', 'google', 'tencentcloud', 'huaweicloudsdkcore'}))")
+    code = (
+        "import sys, clouds.registry, clouds.config, clouds.filesystems, clouds.regions; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {"
+        "'pulumi', 'boto3', 'botocore', 'pydantic_core', 'azure', 'google', 'tencentcloud', 'huaweicloudsdkcore'}))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['pydantic_core']"  # clouds.config needs pydantic (ClusterConfig), nothing else

@@ -1,9 +1,8 @@
 """The provider-neutral cluster contract refuses what no component should build."""
 
-import pytest
-
 from pathlib import Path
 
+import pytest
 import yaml
 
 from clouds.config import ConfigError, parse_cluster_config
@@ -24,11 +23,14 @@ def test_office_cidrs_are_accepted():
     assert config.ssh_cidrs == ("203.0.113.0/24", "10.0.0.0/8")
 
 
-@pytest.mark.parametrize(("key", "value", "message"), [
-    ("nodes", True, "nodes: expected a number, got true"),
-    ("hours", float("inf"), "hours"),
-    ("usd_per_hour", float("nan"), "usd_per_hour"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("nodes", True, "nodes: expected a number, got true"),
+        ("hours", float("inf"), "hours"),
+        ("usd_per_hour", float("nan"), "usd_per_hour"),
+    ],
+)
 def test_yes_no_and_non_finite_numbers_are_refused(key, value, message):
     with pytest.raises(ValueError, match=message):
         ClusterConfig(**{**BASE_CLUSTER, key: value})
@@ -51,7 +53,10 @@ def test_an_empty_kms_key_id_is_refused():
         ClusterConfig(**{**BASE_CLUSTER, "kms_key_id": ""})
     with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: empty: the KMS key id"):
         parse_cluster_config({**BASE_CLUSTER, "kms_key_id": ""})
-    with pytest.raises(ConfigError, match=r"^trainstack:cluster\.kms_key_id: '  ' cannot be used as the KMS key id.*: write one word with no spaces"):
+    with pytest.raises(
+        ConfigError,
+        match=r"^trainstack:cluster\.kms_key_id: '  ' cannot be used as the KMS key id.*: write one word with no spaces",
+    ):
         parse_cluster_config({**BASE_CLUSTER, "kms_key_id": "  "})
 
 
@@ -62,21 +67,35 @@ def test_a_stack_file_sets_kms_key_id_under_trainstack_cluster():
 
 
 def test_spot_with_a_reserved_term_is_refused():
-    with pytest.raises(ConfigError, match=r"commitment: a 1y reserved term covers on-demand capacity, not spot; "
-                                          r"set commitment: none or purchase: on-demand"):
+    with pytest.raises(
+        ConfigError,
+        match=r"commitment: a 1y reserved term covers on-demand capacity, not spot; "
+        r"set commitment: none or purchase: on-demand",
+    ):
         parse_cluster_config({**BASE_CLUSTER, "purchase": "spot", "commitment": "1y"})
     assert ClusterConfig(**{**BASE_CLUSTER, "purchase": "on-demand", "commitment": "1y"}).commitment == "1y"
 
 
-@pytest.mark.parametrize(("change", "says"), [
-    pytest.param({"nodes": 0}, "trainstack:cluster.nodes: 0 is too small: the number of nodes must be at least 1",
-                 id="nodes-0"),
-    pytest.param({"purchase": "spott"}, "'spott' is not a valid purchase option (did you mean spot?)", id="purchase"),
-    pytest.param({"nodess": 2}, "trainstack:cluster.nodess: unknown key; valid keys:", id="unknown-key"),
-    pytest.param({"hours": 30_000}, "trainstack:cluster.hours: 30000 is too large", id="hours-absurd"),
-    pytest.param({"file_system": {"capacity_gib": 107_374_182_400}}, "more than any cloud's largest file system",
-                 id="capacity-absurd"),
-])
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        pytest.param(
+            {"nodes": 0},
+            "trainstack:cluster.nodes: 0 is too small: the number of nodes must be at least 1",
+            id="nodes-0",
+        ),
+        pytest.param(
+            {"purchase": "spott"}, "'spott' is not a valid purchase option (did you mean spot?)", id="purchase"
+        ),
+        pytest.param({"nodess": 2}, "trainstack:cluster.nodess: unknown key; valid keys:", id="unknown-key"),
+        pytest.param({"hours": 30_000}, "trainstack:cluster.hours: 30000 is too large", id="hours-absurd"),
+        pytest.param(
+            {"file_system": {"capacity_gib": 107_374_182_400}},
+            "more than any cloud's largest file system",
+            id="capacity-absurd",
+        ),
+    ],
+)
 def test_cluster_errors_say_the_meaning_and_the_fix(change, says):
     from clouds.config import parse_cluster_config
     from tests.clusters import BASE_CLUSTER

@@ -39,8 +39,12 @@ def test_the_example_workload_resolves_to_a_sized_linked_file_system():
 
 
 def test_only_the_cloud_holding_the_bucket_can_link_it():
-    base = {"name": "x", "accelerators": ["A100:8", "H100:8"], "hours": "10h",
-            "data": {"source": "s3://team-datasets/x", "size": "100GiB"}}
+    base = {
+        "name": "x",
+        "accelerators": ["A100:8", "H100:8"],
+        "hours": "10h",
+        "data": {"source": "s3://team-datasets/x", "size": "100GiB"},
+    }
     offerings = load_catalog().offerings
     choices = resolve(parse_spec(base), offerings, top=50)
     assert {c.offering.provider for c in choices.candidates} == {"aws"}
@@ -48,15 +52,32 @@ def test_only_the_cloud_holding_the_bucket_can_link_it():
         resolve(parse_spec({**base, "providers": ["azure"]}), offerings)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    pytest.param({"data": {"source": "gs://team-datasets/x"}}, "is not a s3:// bucket, the only kind aws can link",
-                 id="other-clouds-bucket"),
-    pytest.param({"data": {"source": SOURCE}, "file_system": None}, "goes through the file system; add a file_system",
-                 id="no-file-system"),
-    pytest.param({"provider": "azure", "region": "eastus", "zone": "1", "instance_type": "Standard_ND96asr_v4",
-                  "data": {"source": "https://acct.blob.core.windows.net/data"}},
-                 "azure cannot link a bucket to its file system in trainstack yet", id="cloud-without-link"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        pytest.param(
+            {"data": {"source": "gs://team-datasets/x"}},
+            "is not a s3:// bucket, the only kind aws can link",
+            id="other-clouds-bucket",
+        ),
+        pytest.param(
+            {"data": {"source": SOURCE}, "file_system": None},
+            "goes through the file system; add a file_system",
+            id="no-file-system",
+        ),
+        pytest.param(
+            {
+                "provider": "azure",
+                "region": "eastus",
+                "zone": "1",
+                "instance_type": "Standard_ND96asr_v4",
+                "data": {"source": "https://acct.blob.core.windows.net/data"},
+            },
+            "azure cannot link a bucket to its file system in trainstack yet",
+            id="cloud-without-link",
+        ),
+    ],
+)
 def test_the_contract_refuses_a_link_the_cloud_cannot_make(change, message):
     with pytest.raises(ValidationError, match=message):
         ClusterConfig(**{**BASE_CLUSTER, **change})
@@ -72,14 +93,23 @@ def test_plan_links_the_bucket_and_scopes_the_node_policy(tmp_path):
     assert "autoExportPolicy" not in link["s3"]
     policy = json.loads(by_type["aws:iam/rolePolicy:RolePolicy"]["inputs"]["policy"])
     assert [s["Resource"] for s in policy["Statement"]] == [
-        "arn:aws:s3:::team-datasets", "arn:aws:s3:::team-datasets/imagenet/train/*"]
+        "arn:aws:s3:::team-datasets",
+        "arn:aws:s3:::team-datasets/imagenet/train/*",
+    ]
     assert [r.rule for r in evaluate(result.resources) if r.violations] == []
 
 
-@pytest.mark.parametrize(("write_back", "role"), [(False, "roles/storage.objectViewer"), (True, "roles/storage.objectUser")])
+@pytest.mark.parametrize(
+    ("write_back", "role"), [(False, "roles/storage.objectViewer"), (True, "roles/storage.objectUser")]
+)
 def test_gcp_nodes_may_use_the_dataset_bucket_only(tmp_path, write_back, role):
     write_stack(tmp_path, "training-a3-gcp", data={"source": "gs://team-datasets/imagenet", "write_back": write_back})
     result = run_plan("training-a3-gcp", tmp_path)
     members = [r["inputs"] for r in result.resources if r["type"] == "gcp:storage/bucketIAMMember:BucketIAMMember"]
-    assert members == [{"bucket": "team-datasets", "role": role,
-                        "member": "serviceAccount:training-a3-gcp-nodes@mock-project.iam.gserviceaccount.com"}]
+    assert members == [
+        {
+            "bucket": "team-datasets",
+            "role": role,
+            "member": "serviceAccount:training-a3-gcp-nodes@mock-project.iam.gserviceaccount.com",
+        }
+    ]

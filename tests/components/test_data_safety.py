@@ -21,15 +21,30 @@ from trainstack.replacements import replace_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIATIONS = {
-    "training-a100": [{"nodes": 3}, {"nodes": 1}, {"instance_type": "p5.48xlarge", "accelerator": "H100"}, {"purchase": "on-demand"}],
-    "training-h100-azure": [{"nodes": 3}, {"instance_type": "Standard_ND96asr_v4", "accelerator": "A100"}, {"purchase": "spot"}],
+    "training-a100": [
+        {"nodes": 3},
+        {"nodes": 1},
+        {"instance_type": "p5.48xlarge", "accelerator": "H100"},
+        {"purchase": "on-demand"},
+    ],
+    "training-h100-azure": [
+        {"nodes": 3},
+        {"instance_type": "Standard_ND96asr_v4", "accelerator": "A100"},
+        {"purchase": "spot"},
+    ],
     # europe-north1 (the v8 pick) sells a3-highgpu only: the other type is the 4-GPU size.
-    "training-a3-gcp": [{"nodes": 3}, {"instance_type": "a3-highgpu-4g", "accelerator_count": 4, "interconnect": "none"},
-                        {"purchase": "on-demand"}],
+    "training-a3-gcp": [
+        {"nodes": 3},
+        {"instance_type": "a3-highgpu-4g", "accelerator_count": 4, "interconnect": "none"},
+        {"purchase": "on-demand"},
+    ],
     "training-tpu-v5p": [{"nodes": 2}, {"purchase": "on-demand"}],
 }
-CASES = [pytest.param(s, v, id=f"{s}-{'-'.join(f'{k}={x}' for k, x in v.items())}")
-         for s, vs in VARIATIONS.items() for v in vs]
+CASES = [
+    pytest.param(s, v, id=f"{s}-{'-'.join(f'{k}={x}' for k, x in v.items())}")
+    for s, vs in VARIATIONS.items()
+    for v in vs
+]
 
 
 def write_stack(project: Path, stack: str, base: str = "", config: dict | None = None, **cluster) -> None:
@@ -89,7 +104,9 @@ def test_two_plans_of_one_stack_are_identical(stack):
     assert {c.action for c in diff_plans(first.resources, second.resources, stack)} == {"same"}
 
 
-COMMITTED = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
+COMMITTED = sorted(
+    p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml")
+)
 
 
 @pytest.mark.parametrize("base", COMMITTED)

@@ -17,8 +17,10 @@ def test_a_generated_admin_key_is_exported_as_a_secret(stack, monkeypatch):
 
     def recording_export(name, value):
         if name == "ssh_private_key":
+
             async def flag():
                 secret[name] = await value.is_secret()
+
             export("ssh_private_key_is_secret", pulumi.Output.from_input(flag()))
         export(name, value)
 

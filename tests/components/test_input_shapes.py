@@ -22,8 +22,13 @@ ROOT = Path(__file__).resolve().parents[2]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
 # type-token package -> the Python SDK module that generates it.
 SDKS = {
-    "aws": "pulumi_aws", "azure-native": "pulumi_azure_native", "gcp": "pulumi_gcp", "tls": "pulumi_tls",
-    "alicloud": "pulumi_alicloud", "tencentcloud": "tencentcloud_iac_pulumi", "huaweicloud": "pulumi_huaweicloud",
+    "aws": "pulumi_aws",
+    "azure-native": "pulumi_azure_native",
+    "gcp": "pulumi_gcp",
+    "tls": "pulumi_tls",
+    "alicloud": "pulumi_alicloud",
+    "tencentcloud": "tencentcloud_iac_pulumi",
+    "huaweicloud": "pulumi_huaweicloud",
     "volcengine": "pulumi_volcengine",
 }
 DYNAMIC = "pulumi-python:dynamic/"
@@ -82,9 +87,14 @@ def problems(cls: type, value: Any, path: str) -> list[str]:
     if not isinstance(value, dict):
         return [f"{path}: an object ({cls.__name__}) expected, got {type(value).__name__}"]
     spec = fields(cls)
-    found = [f"{path}.{key}: unknown key for {cls.__name__}" for key in value if key not in spec and not key.startswith("__")]
-    found += [f"{path}.{key}: required by {cls.__name__}, missing" for key, (required, _, _) in spec.items()
-              if required and key not in value]
+    found = [
+        f"{path}.{key}: unknown key for {cls.__name__}" for key in value if key not in spec and not key.startswith("__")
+    ]
+    found += [
+        f"{path}.{key}: required by {cls.__name__}, missing"
+        for key, (required, _, _) in spec.items()
+        if required and key not in value
+    ]
     for key, item in value.items():
         if key not in spec or spec[key][2] is None or item is None:
             continue
@@ -108,7 +118,9 @@ def dynamic_problems(record: dict[str, Any]) -> list[str]:
     provider = next(p for p in _dynamic_providers(module) if p.__name__ == f"{kind}Provider")
     inputs = {k: v for k, v in record["inputs"].items() if not k.startswith("__")}
     found = [f"{key}: unknown key for {provider.__name__}" for key in inputs if key not in provider.INPUTS]
-    found += [f"{key}: required by {provider.__name__}, missing" for key in provider.REQUIRED if inputs.get(key) is None]
+    found += [
+        f"{key}: required by {provider.__name__}, missing" for key in provider.REQUIRED if inputs.get(key) is None
+    ]
     return found
 
 
@@ -142,11 +154,17 @@ def test_every_input_matches_the_sdk_input_types(stack):
 
 def test_the_checker_catches_an_unknown_key_a_wrong_nesting_and_a_missing_key():
     cls = args_class("aws:ec2/launchTemplate:LaunchTemplate")
-    bad = {"networkInterfaces": {"deviceIndex": 0}, "metadataOptions": {"httpTokenz": "required"},
-           "tagSpecifications": [{"tags": {}}], "imageIdd": "ami-1"}
+    bad = {
+        "networkInterfaces": {"deviceIndex": 0},
+        "metadataOptions": {"httpTokenz": "required"},
+        "tagSpecifications": [{"tags": {}}],
+        "imageIdd": "ami-1",
+    }
     found = problems(cls, bad, "lt")
     assert "lt.imageIdd: unknown key for LaunchTemplateArgs" in found
     assert "lt.metadataOptions.httpTokenz: unknown key for LaunchTemplateMetadataOptionsArgs" in found
-    assert any(p.startswith("lt.networkInterfaces: a list of LaunchTemplateNetworkInterfaceArgs expected") for p in found)
+    assert any(
+        p.startswith("lt.networkInterfaces: a list of LaunchTemplateNetworkInterfaceArgs expected") for p in found
+    )
     instance = args_class("aws:ec2/subnet:Subnet")
     assert "s.vpcId: required by SubnetArgs, missing" in problems(instance, {}, "s")

@@ -22,15 +22,21 @@ from trainstack.plan import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUSTERS = {
-    path.name.removeprefix("Pulumi.").removesuffix(".yaml"): yaml.safe_load(path.read_text())["config"]["trainstack:cluster"]
+    path.name.removeprefix("Pulumi.").removesuffix(".yaml"): yaml.safe_load(path.read_text())["config"][
+        "trainstack:cluster"
+    ]
     for path in sorted((ROOT / "stacks").glob("Pulumi.*.yaml"))
 }
 PROVIDERS = {name: cluster["provider"] for name, cluster in CLUSTERS.items()}
 RULE_TYPES = {
-    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "azure-native:network:NetworkSecurityGroup",
-    "gcp:compute/firewall:Firewall", "alicloud:ecs/securityGroupRule:SecurityGroupRule",
-    "tencentcloud:Security/groupRuleSet:GroupRuleSet", "huaweicloud:Vpc/secgroupRule:SecgroupRule",
-    "volcengine:vpc/securityGroupRule:SecurityGroupRule", "pulumi-python:dynamic/baiducloud:SecurityGroup",
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+    "azure-native:network:NetworkSecurityGroup",
+    "gcp:compute/firewall:Firewall",
+    "alicloud:ecs/securityGroupRule:SecurityGroupRule",
+    "tencentcloud:Security/groupRuleSet:GroupRuleSet",
+    "huaweicloud:Vpc/secgroupRule:SecgroupRule",
+    "volcengine:vpc/securityGroupRule:SecurityGroupRule",
+    "pulumi-python:dynamic/baiducloud:SecurityGroup",
 }
 
 
@@ -119,21 +125,56 @@ def test_nothing_open_to_the_internet(plan):
 @pytest.mark.parametrize(
     "record",
     [
-        {"type": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "inputs": {
-            "cidrIpv4": "0.0.0.0/0", "ipProtocol": "tcp", "fromPort": 22, "toPort": 22}},
-        {"type": "azure-native:network:NetworkSecurityGroup", "inputs": {"securityRules": [
-            {"direction": "Inbound", "access": "Allow", "sourceAddressPrefix": "*", "destinationPortRange": "22"}]}},
-        {"type": "gcp:compute/firewall:Firewall", "inputs": {
-            "direction": "INGRESS", "sourceRanges": ["0.0.0.0/0"], "allows": [{"protocol": "tcp", "ports": ["22"]}]}},
-        {"type": "alicloud:ecs/securityGroupRule:SecurityGroupRule", "inputs": {
-            "type": "ingress", "cidrIp": "0.0.0.0/0", "ipProtocol": "tcp", "portRange": "22/22"}},
-        {"type": "tencentcloud:Security/groupRuleSet:GroupRuleSet", "inputs": {"ingresses": [
-            {"action": "ACCEPT", "cidrBlock": "0.0.0.0/0", "port": "22"}]}},
+        {
+            "type": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+            "inputs": {"cidrIpv4": "0.0.0.0/0", "ipProtocol": "tcp", "fromPort": 22, "toPort": 22},
+        },
+        {
+            "type": "azure-native:network:NetworkSecurityGroup",
+            "inputs": {
+                "securityRules": [
+                    {
+                        "direction": "Inbound",
+                        "access": "Allow",
+                        "sourceAddressPrefix": "*",
+                        "destinationPortRange": "22",
+                    }
+                ]
+            },
+        },
+        {
+            "type": "gcp:compute/firewall:Firewall",
+            "inputs": {
+                "direction": "INGRESS",
+                "sourceRanges": ["0.0.0.0/0"],
+                "allows": [{"protocol": "tcp", "ports": ["22"]}],
+            },
+        },
+        {
+            "type": "alicloud:ecs/securityGroupRule:SecurityGroupRule",
+            "inputs": {"type": "ingress", "cidrIp": "0.0.0.0/0", "ipProtocol": "tcp", "portRange": "22/22"},
+        },
+        {
+            "type": "tencentcloud:Security/groupRuleSet:GroupRuleSet",
+            "inputs": {"ingresses": [{"action": "ACCEPT", "cidrBlock": "0.0.0.0/0", "port": "22"}]},
+        },
         {"type": "huaweicloud:Vpc/secgroupRule:SecgroupRule", "inputs": {"direction": "ingress"}},
-        {"type": "volcengine:vpc/securityGroupRule:SecurityGroupRule", "inputs": {
-            "direction": "ingress", "policy": "accept", "cidrIp": "0.0.0.0/0", "portStart": 22, "portEnd": 22}},
-        {"type": "pulumi-python:dynamic/baiducloud:SecurityGroup", "inputs": {"rules": [
-            {"direction": "ingress", "sourceIp": "0.0.0.0/0", "portRange": "22", "protocol": "tcp"}]}},
+        {
+            "type": "volcengine:vpc/securityGroupRule:SecurityGroupRule",
+            "inputs": {
+                "direction": "ingress",
+                "policy": "accept",
+                "cidrIp": "0.0.0.0/0",
+                "portStart": 22,
+                "portEnd": 22,
+            },
+        },
+        {
+            "type": "pulumi-python:dynamic/baiducloud:SecurityGroup",
+            "inputs": {
+                "rules": [{"direction": "ingress", "sourceIp": "0.0.0.0/0", "portRange": "22", "protocol": "tcp"}]
+            },
+        },
     ],
     ids=["aws", "azure", "gcp", "alicloud", "tencentcloud", "huaweicloud", "volcengine", "baiducloud"],
 )

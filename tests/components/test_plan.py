@@ -69,7 +69,10 @@ def test_two_node_p4d_resource_tree(tmp_path):
     assert by_type(plan, INSTANCE) == []  # the nodes are the group's
     group = by_type(plan, "aws:autoscaling/group:Group")[0]
     assert (group["name"], group["inputs"]["desiredCapacity"], group["inputs"]["placementGroup"]) == (
-        "dev-nodes", 2, "dev-pg")
+        "dev-nodes",
+        2,
+        "dev-pg",
+    )
     assert len(by_type(plan, "aws:iam/rolePolicyAttachment:RolePolicyAttachment")) == 1
     assert len(by_type(plan, "aws:ec2/launchTemplate:LaunchTemplate")[0]["inputs"]["networkInterfaces"]) == 4
     assert by_type(plan, "aws:ec2/subnet:Subnet")[0]["inputs"]["availabilityZoneId"] == "use1-az4"
@@ -83,8 +86,10 @@ def test_nodes_reach_out_through_nat_only(tmp_path):
         "dev-public-rt": [{"cidrBlock": "0.0.0.0/0", "gatewayId": "dev-igw-id"}],
         "dev-private-rt": [{"cidrBlock": "0.0.0.0/0", "natGatewayId": "dev-nat-id"}],
     }
-    associations = {r["inputs"]["subnetId"]: r["inputs"]["routeTableId"]
-                    for r in by_type(plan, "aws:ec2/routeTableAssociation:RouteTableAssociation")}
+    associations = {
+        r["inputs"]["subnetId"]: r["inputs"]["routeTableId"]
+        for r in by_type(plan, "aws:ec2/routeTableAssociation:RouteTableAssociation")
+    }
     assert associations == {"dev-subnet-id": "dev-private-rt-id", "dev-public-id": "dev-public-rt-id"}
     (nat,) = by_type(plan, "aws:ec2/natGateway:NatGateway")
     assert nat["inputs"]["subnetId"] == "dev-public-id"
@@ -100,16 +105,23 @@ def test_existing_subnet_gets_no_new_network(tmp_path):
     write_stack(tmp_path, "dev", subnet_id="subnet-0abc")
     plan = run_plan("dev", tmp_path)
     created = {r["type"] for r in plan.resources}
-    assert not created & {"aws:ec2/vpc:Vpc", "aws:ec2/subnet:Subnet", "aws:ec2/natGateway:NatGateway",
-                          "aws:ec2/internetGateway:InternetGateway"}
+    assert not created & {
+        "aws:ec2/vpc:Vpc",
+        "aws:ec2/subnet:Subnet",
+        "aws:ec2/natGateway:NatGateway",
+        "aws:ec2/internetGateway:InternetGateway",
+    }
     (fsx,) = by_type(plan, FSX)
     assert fsx["inputs"]["subnetIds"] == "subnet-0abc"  # pulumi-aws v7: one subnet id
 
 
-@pytest.mark.parametrize(("overrides", "efa"), [
-    pytest.param({}, True, id="p4d-efa-gpudirect"),
-    pytest.param({"interconnect": "none"}, False, id="no-efa-clients"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "efa"),
+    [
+        pytest.param({}, True, id="p4d-efa-gpudirect"),
+        pytest.param({"interconnect": "none"}, False, id="no-efa-clients"),
+    ],
+)
 def test_file_system_is_lustre_2_15_with_metadata_configuration_from_the_start(tmp_path, overrides, efa):
     write_stack(tmp_path, "dev", **overrides)
     (fsx,) = by_type(run_plan("dev", tmp_path), FSX)
@@ -119,11 +131,17 @@ def test_file_system_is_lustre_2_15_with_metadata_configuration_from_the_start(t
     assert inputs["efaEnabled"] is efa
 
 
-@pytest.mark.parametrize(("overrides", "message"), [
-    pytest.param({"subnet_id": "subnet-0abc", "nodes": 63}, r"subnet_id: the subnet 10\.20\.0\.0/24 has 251 usable",
-                 id="existing-24-too-small-for-63-p4d"),
-    pytest.param({"nodes": 8200}, r"nodes: the subnet 10\.0\.0\.0/17 has 32763 usable", id="created-17-too-small"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        pytest.param(
+            {"subnet_id": "subnet-0abc", "nodes": 63},
+            r"subnet_id: the subnet 10\.20\.0\.0/24 has 251 usable",
+            id="existing-24-too-small-for-63-p4d",
+        ),
+        pytest.param({"nodes": 8200}, r"nodes: the subnet 10\.0\.0\.0/17 has 32763 usable", id="created-17-too-small"),
+    ],
+)
 def test_a_subnet_too_small_for_the_nodes_is_refused(tmp_path, overrides, message):
     write_stack(tmp_path, "dev", **overrides)
     with pytest.raises(PlanError, match=message):
@@ -188,8 +206,11 @@ def test_outputs_and_cost(tmp_path):
 def test_hand_edited_stack_is_priced_from_the_catalog(tmp_path):
     write_stack(tmp_path, "dev", zone="use1-az6", nodes=3)
     plan = run_plan("dev", tmp_path)
-    p4d = next(o for o in load_catalog(providers=("aws",)).offerings
-               if (o.instance_type, o.zone) == ("p4d.24xlarge", "use1-az6"))
+    p4d = next(
+        o
+        for o in load_catalog(providers=("aws",)).offerings
+        if (o.instance_type, o.zone) == ("p4d.24xlarge", "use1-az6")
+    )
     assert plan.usd_per_hour == pytest.approx(3 * p4d.spot_usd_per_hour)
     assert plan.recorded_usd_per_hour == 20.5
     assert plan.price_note.startswith("the stack records $20.50/hour, but 3 x p4d.24xlarge spot costs")

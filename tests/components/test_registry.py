@@ -30,4 +30,3 @@ def test_unknown_provider_lists_valid_names():
     valid = "alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine"
     with pytest.raises(ValueError, match=rf"^unknown provider 'oci'; valid: {valid}$"):
         component_for("oci")
-

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from clouds.config import ConfigError, check_provider_region, provider_region_key
 from clouds.contract import ClusterConfig
 from clouds.huaweicloud.validate import validate_args as huawei_validate
-from components.registry import REGISTRY
 from clouds.volcengine.validate import validate_args as volcengine_validate
+from components.registry import REGISTRY
 from profiles.stack_writer import render_stack
 from trainstack.cli import app
 
@@ -33,68 +33,104 @@ def _cluster(path: Path, **overrides) -> ClusterConfig:
 HUAWEI_ZONE_HINT = "(cn-north-4<letter>, e.g. cn-north-4a)"
 
 
-@pytest.mark.parametrize("overrides, message", [
-    pytest.param({"zone": "cn-east-3a"},
-                 f"zone: 'cn-east-3a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
-                 f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
-                 "zone's region", id="zone-of-another-region"),
-    pytest.param({"zone": "cn-north-4"},
-                 "zone: 'cn-north-4' is the region, not a zone (the price catalog lists Huawei Cloud prices "
-                 f"per region); set zone to a zone id of cn-north-4 {HUAWEI_ZONE_HINT} that sells "
-                 "p3.16xlarge.8, as the Huawei Cloud console lists them", id="zone-equal-to-region"),
-    pytest.param({"region": "mars-1", "zone": "mars-1a"},
-                 "region: 'mars-1' is not a Huawei Cloud region id; write it like cn-north-4", id="not-a-region"),
-    pytest.param({"zone": "cn-north-4-a"},
-                 f"zone: 'cn-north-4-a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
-                 f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
-                 "zone's region", id="volcengine-style-zone"),
-    pytest.param({"zone": "cn-north-4ab"}, "zone: 'cn-north-4ab' is not a zone of region cn-north-4;",
-                 id="two-letters"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        pytest.param(
+            {"zone": "cn-east-3a"},
+            f"zone: 'cn-east-3a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
+            f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
+            "zone's region",
+            id="zone-of-another-region",
+        ),
+        pytest.param(
+            {"zone": "cn-north-4"},
+            "zone: 'cn-north-4' is the region, not a zone (the price catalog lists Huawei Cloud prices "
+            f"per region); set zone to a zone id of cn-north-4 {HUAWEI_ZONE_HINT} that sells "
+            "p3.16xlarge.8, as the Huawei Cloud console lists them",
+            id="zone-equal-to-region",
+        ),
+        pytest.param(
+            {"region": "mars-1", "zone": "mars-1a"},
+            "region: 'mars-1' is not a Huawei Cloud region id; write it like cn-north-4",
+            id="not-a-region",
+        ),
+        pytest.param(
+            {"zone": "cn-north-4-a"},
+            f"zone: 'cn-north-4-a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
+            f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
+            "zone's region",
+            id="volcengine-style-zone",
+        ),
+        pytest.param(
+            {"zone": "cn-north-4ab"}, "zone: 'cn-north-4ab' is not a zone of region cn-north-4;", id="two-letters"
+        ),
+    ],
+)
 def test_huawei_refuses_a_zone_outside_the_region(overrides, message):
     with pytest.raises(ValueError) as raised:
         huawei_validate("training", _cluster(HUAWEI_STACK, **overrides))
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
 
 
-@pytest.mark.parametrize("region, zone", [
-    pytest.param("cn-north-4", "cn-north-4a", id="committed"),
-    pytest.param("cn-east-3", "cn-east-3b", id="east"),
-    pytest.param("ap-southeast-1", "ap-southeast-1c", id="outside-mainland"),
-])
+@pytest.mark.parametrize(
+    "region, zone",
+    [
+        pytest.param("cn-north-4", "cn-north-4a", id="committed"),
+        pytest.param("cn-east-3", "cn-east-3b", id="east"),
+        pytest.param("ap-southeast-1", "ap-southeast-1c", id="outside-mainland"),
+    ],
+)
 def test_huawei_accepts_a_zone_of_the_region(region, zone):
     huawei_validate("training", _cluster(HUAWEI_STACK, region=region, zone=zone))
 
 
-@pytest.mark.parametrize("overrides, message", [
-    pytest.param({"zone": "cn-shanghai-a"},
-                 "zone: 'cn-shanghai-a' is not a zone of region cn-beijing; Volcengine zone ids are "
-                 "<region>-<letter>: use a zone id of that region (cn-beijing-<letter>, e.g. cn-beijing-a) "
-                 "or set region to the zone's region", id="zone-of-another-region"),
-    pytest.param({"zone": "cn-beijing"},
-                 "zone: 'cn-beijing' is the region, not a zone (the price catalog lists Volcengine prices "
-                 "per region); set zone to a zone id of cn-beijing (cn-beijing-<letter>, e.g. cn-beijing-a) "
-                 "that sells ecs.gni2.3xlarge, as the Volcengine console lists them", id="zone-equal-to-region"),
-    pytest.param({"region": "mars", "zone": "mars-a"},
-                 "region: 'mars' is not a Volcengine region id; write it like cn-beijing", id="not-a-region"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        pytest.param(
+            {"zone": "cn-shanghai-a"},
+            "zone: 'cn-shanghai-a' is not a zone of region cn-beijing; Volcengine zone ids are "
+            "<region>-<letter>: use a zone id of that region (cn-beijing-<letter>, e.g. cn-beijing-a) "
+            "or set region to the zone's region",
+            id="zone-of-another-region",
+        ),
+        pytest.param(
+            {"zone": "cn-beijing"},
+            "zone: 'cn-beijing' is the region, not a zone (the price catalog lists Volcengine prices "
+            "per region); set zone to a zone id of cn-beijing (cn-beijing-<letter>, e.g. cn-beijing-a) "
+            "that sells ecs.gni2.3xlarge, as the Volcengine console lists them",
+            id="zone-equal-to-region",
+        ),
+        pytest.param(
+            {"region": "mars", "zone": "mars-a"},
+            "region: 'mars' is not a Volcengine region id; write it like cn-beijing",
+            id="not-a-region",
+        ),
+    ],
+)
 def test_volcengine_refuses_a_zone_outside_the_region(overrides, message):
     with pytest.raises(ValueError) as raised:
         volcengine_validate("training", _cluster(VOLCENGINE_STACK, **overrides))
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
 
 
-@pytest.mark.parametrize("region, zone", [
-    pytest.param("cn-beijing", "cn-beijing-a", id="committed"),
-    pytest.param("cn-shanghai", "cn-shanghai-b", id="shanghai"),
-])
+@pytest.mark.parametrize(
+    "region, zone",
+    [
+        pytest.param("cn-beijing", "cn-beijing-a", id="committed"),
+        pytest.param("cn-shanghai", "cn-shanghai-b", id="shanghai"),
+    ],
+)
 def test_volcengine_accepts_a_zone_of_the_region(region, zone):
     volcengine_validate("training", _cluster(VOLCENGINE_STACK, region=region, zone=zone))
 
 
 @pytest.mark.parametrize("stack", STACKS)
 def test_region_keys_are_the_ones_the_stack_writer_writes(stack):
-    cluster = ClusterConfig(**yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())["config"]["trainstack:cluster"])
+    cluster = ClusterConfig(
+        **yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())["config"]["trainstack:cluster"]
+    )
     priced = cluster.model_copy(update={"usd_per_hour": cluster.usd_per_hour or 1.0})  # the writer writes priced picks
     written = yaml.safe_load(render_stack(priced, "w.yaml", "2026-01-01"))["config"]
     assert written[provider_region_key(cluster.provider)] == cluster.region
@@ -102,15 +138,20 @@ def test_region_keys_are_the_ones_the_stack_writer_writes(stack):
 
 
 def test_the_committed_stacks_cover_every_provider():
-    assert {yaml.safe_load((ROOT / "stacks" / f"Pulumi.{s}.yaml").read_text())["config"]["trainstack:cluster"]["provider"]
-            for s in STACKS} == set(REGISTRY)
+    assert {
+        yaml.safe_load((ROOT / "stacks" / f"Pulumi.{s}.yaml").read_text())["config"]["trainstack:cluster"]["provider"]
+        for s in STACKS
+    } == set(REGISTRY)
 
 
 def test_provider_region_check_is_pure():
     cluster = _cluster(HUAWEI_STACK)
     check_provider_region(cluster, "cn-north-4")
-    with pytest.raises(ConfigError, match=r"^huaweicloud:region: not set; the provider would build in whatever "
-                                          r"region its environment names"):
+    with pytest.raises(
+        ConfigError,
+        match=r"^huaweicloud:region: not set; the provider would build in whatever "
+        r"region its environment names",
+    ):
         check_provider_region(cluster, None)
     with pytest.raises(ConfigError) as raised:
         check_provider_region(cluster, "cn-east-3")
@@ -143,8 +184,11 @@ def test_plan_refuses_a_provider_region_key_naming_another_region(tmp_path, monk
     key = provider_region_key(cluster["provider"])
     config[key] = "elsewhere-1"  # the Azure example sets no key: adding one is checked too
     result = _plan_in(tmp_path, monkeypatch, stack, config)
-    _one_error_line(result, f"{key}: 'elsewhere-1' disagrees with trainstack:cluster.region "
-                            f"'{cluster['region']}'; set {key}: {cluster['region']}")
+    _one_error_line(
+        result,
+        f"{key}: 'elsewhere-1' disagrees with trainstack:cluster.region "
+        f"'{cluster['region']}'; set {key}: {cluster['region']}",
+    )
 
 
 def test_plan_of_a_stack_without_the_region_key_is_refused(tmp_path, monkeypatch):
@@ -155,11 +199,18 @@ def test_plan_of_a_stack_without_the_region_key_is_refused(tmp_path, monkeypatch
     assert "volcengine:region: not set; " in result.stderr and "set volcengine:region: cn-beijing" in result.stderr
 
 
-@pytest.mark.parametrize("path, zone, text", [
-    pytest.param(HUAWEI_STACK, "cn-east-3a", "zone: 'cn-east-3a' is not a zone of region cn-north-4;", id="huawei"),
-    pytest.param(VOLCENGINE_STACK, "cn-shanghai-a", "zone: 'cn-shanghai-a' is not a zone of region cn-beijing;",
-                 id="volcengine"),
-])
+@pytest.mark.parametrize(
+    "path, zone, text",
+    [
+        pytest.param(HUAWEI_STACK, "cn-east-3a", "zone: 'cn-east-3a' is not a zone of region cn-north-4;", id="huawei"),
+        pytest.param(
+            VOLCENGINE_STACK,
+            "cn-shanghai-a",
+            "zone: 'cn-shanghai-a' is not a zone of region cn-beijing;",
+            id="volcengine",
+        ),
+    ],
+)
 def test_plan_shows_the_zone_refusal_as_one_line(tmp_path, monkeypatch, path, zone, text):
     config = _stack_config(path)
     config["trainstack:cluster"]["zone"] = zone
@@ -167,13 +218,29 @@ def test_plan_shows_the_zone_refusal_as_one_line(tmp_path, monkeypatch, path, zo
 
 
 def test_volcengine_accepts_both_zone_forms_of_a_numbered_region():
-    from clouds.volcengine.validate import validate_args  # noqa: F401  (the module under test)
-    from clouds.common import check_zone_in_region
-    from clouds.contract import ClusterConfig
     import re
 
-    base = ClusterConfig(provider="volcengine", region="ap-southeast-1", zone="ap-southeast-1a", instance_type="x",
-                         accelerator="A10", accelerator_count=1, nodes=1, purchase="on-demand", hours=1)
+    from clouds.common import check_zone_in_region
+    from clouds.contract import ClusterConfig
+    from clouds.volcengine.validate import validate_args  # noqa: F401  (the module under test)
+
+    base = ClusterConfig(
+        provider="volcengine",
+        region="ap-southeast-1",
+        zone="ap-southeast-1a",
+        instance_type="x",
+        accelerator="A10",
+        accelerator_count=1,
+        nodes=1,
+        purchase="on-demand",
+        hours=1,
+    )
     for zone in ("ap-southeast-1a", "ap-southeast-1-a"):
-        check_zone_in_region(base.model_copy(update={"zone": zone}), "Volcengine", re.compile(r"^[a-z]+(-[a-z]+)+(-\d+)?$"),
-                             "cn-beijing", separator="-", also=("",))
+        check_zone_in_region(
+            base.model_copy(update={"zone": zone}),
+            "Volcengine",
+            re.compile(r"^[a-z]+(-[a-z]+)+(-\d+)?$"),
+            "cn-beijing",
+            separator="-",
+            also=("",),
+        )

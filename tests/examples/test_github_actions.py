@@ -36,7 +36,19 @@ def test_a_stack_added_in_the_pull_request_is_created_before_its_preview(workflo
     assert run.index("pulumi stack select --create") < run.index("pulumi preview")
 
 
-@pytest.mark.parametrize("path", ["Pulumi.yaml", "requirements.txt", "trainstack/**", "__main__.py",
-                                  "stacks/**", "components/**", "profiles/**", "policies/**", "pyproject.toml"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "Pulumi.yaml",
+        "requirements.txt",
+        "trainstack/**",
+        "__main__.py",
+        "stacks/**",
+        "components/**",
+        "profiles/**",
+        "policies/**",
+        "pyproject.toml",
+    ],
+)
 def test_the_paths_filter_covers_what_the_plan_reads(workflow, path):
     assert path in workflow["on"]["pull_request"]["paths"]

@@ -28,16 +28,31 @@ terminated = False
 
 
 def record(**event) -> None:
-    line = json.dumps({"host": HOST, "rank": dist.get_rank(), "world": dist.get_world_size(),
-                       "restart": int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0")), **event})
+    line = json.dumps(
+        {
+            "host": HOST,
+            "rank": dist.get_rank(),
+            "world": dist.get_world_size(),
+            "restart": int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0")),
+            **event,
+        }
+    )
     with open(os.environ["PROGRESS_FILE"], "a") as out:
         out.write(line + "\n")
 
 
 def save(model, optimizer, step: int, reason: str) -> None:
     tmp = CKPT.with_name(f".ckpt-{HOST}-{os.getpid()}.tmp")
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step,
-                "reason": reason, "host": HOST}, tmp)
+    torch.save(
+        {
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "step": step,
+            "reason": reason,
+            "host": HOST,
+        },
+        tmp,
+    )
     os.replace(tmp, CKPT)
     record(event="checkpoint", step=step, reason=reason, time=time.time())
 

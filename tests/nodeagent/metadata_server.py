@@ -50,18 +50,32 @@ class MetadataState:
 def _azure_document(state: MetadataState) -> dict:
     events = []
     if state.preempt or state.notice_on():
-        events.append({
-            "EventId": "602d9444-d2cd-49c7-8624-8643e7171297", "EventType": "Preempt",
-            "ResourceType": "VirtualMachine", "Resources": [AZURE_VM], "EventStatus": "Scheduled",
-            "NotBefore": "Mon, 19 Sep 2016 18:29:47 GMT", "Description": "", "EventSource": "Platform",
+        events.append(
+            {
+                "EventId": "602d9444-d2cd-49c7-8624-8643e7171297",
+                "EventType": "Preempt",
+                "ResourceType": "VirtualMachine",
+                "Resources": [AZURE_VM],
+                "EventStatus": "Scheduled",
+                "NotBefore": "Mon, 19 Sep 2016 18:29:47 GMT",
+                "Description": "",
+                "EventSource": "Platform",
+                "DurationInSeconds": -1,
+            }
+        )
+    events.append(
+        {  # another VM's event in the same scale set: not ours
+            "EventId": "5dd0f4d8-1f52-4c4c-9d2a-6f2c8e6f9a11",
+            "EventType": "Preempt",
+            "ResourceType": "VirtualMachine",
+            "Resources": ["trainstack-node_7"],
+            "EventStatus": "Scheduled",
+            "NotBefore": "Mon, 19 Sep 2016 18:29:47 GMT",
+            "Description": "",
+            "EventSource": "Platform",
             "DurationInSeconds": -1,
-        })
-    events.append({  # another VM's event in the same scale set: not ours
-        "EventId": "5dd0f4d8-1f52-4c4c-9d2a-6f2c8e6f9a11", "EventType": "Preempt",
-        "ResourceType": "VirtualMachine", "Resources": ["trainstack-node_7"], "EventStatus": "Scheduled",
-        "NotBefore": "Mon, 19 Sep 2016 18:29:47 GMT", "Description": "", "EventSource": "Platform",
-        "DurationInSeconds": -1,
-    })
+        }
+    )
     return {"DocumentIncarnation": 2 if events else 1, "Events": events}
 
 
@@ -107,11 +121,14 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
             if self.headers.get("X-aws-ec2-metadata-token") != AWS_TOKEN:
                 return self._send(401)
             if path == "/latest/meta-data/spot/instance-action" and (state.spot or state.notice_on()):
-                return self._send(200, json.dumps({"action": "terminate", "time": "2017-09-18T08:22:00Z"}),
-                                  {"Content-Type": "text/plain"})
+                return self._send(
+                    200,
+                    json.dumps({"action": "terminate", "time": "2017-09-18T08:22:00Z"}),
+                    {"Content-Type": "text/plain"},
+                )
             if path == "/latest/meta-data/events/recommendations/rebalance" and state.rebalance:
                 return self._send(200, json.dumps({"noticeTime": "2020-10-27T08:22:00Z"}))
-            self._send(404, "<?xml version=\"1.0\"?><title>404 - Not Found</title>")
+            self._send(404, '<?xml version="1.0"?><title>404 - Not Found</title>')
 
         def _azure(self, path: str, query: dict) -> None:
             if self.headers.get("Metadata") != "true":
@@ -127,8 +144,9 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
                 return self._send(403, "Missing Metadata-Flavor:Google header.")
             values = {
                 "/computeMetadata/v1/instance/preempted": "TRUE" if state.preempt or state.notice_on() else "FALSE",
-                "/computeMetadata/v1/instance/maintenance-event":
-                    "TERMINATE_ON_HOST_MAINTENANCE" if state.maintenance else "NONE",
+                "/computeMetadata/v1/instance/maintenance-event": "TERMINATE_ON_HOST_MAINTENANCE"
+                if state.maintenance
+                else "NONE",
             }
             if path not in values:
                 return self._send(404)
@@ -137,8 +155,9 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
                 with state.changed:
                     state.changed.wait(float(query.get("timeout_sec", ["1"])[0]) if not state.trigger else 0.2)
                 value = self._gcp_value(path)
-            self._send(200, value, {"Metadata-Flavor": "Google", "ETag": f'"{value}"',
-                                    "Content-Type": "application/text"})
+            self._send(
+                200, value, {"Metadata-Flavor": "Google", "ETag": f'"{value}"', "Content-Type": "application/text"}
+            )
 
         def _gcp_value(self, path: str) -> str:
             if path.endswith("preempted"):

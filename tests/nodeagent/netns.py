@@ -65,14 +65,21 @@ class Network:
 
     def start(self, host: Host, argv: list[str], env: dict[str, str], log_path: str) -> subprocess.Popen:
         with open(log_path, "ab") as log:
-            process = subprocess.Popen(["ip", "netns", "exec", host.netns, *argv], env=env, stdout=log,
-                                       stderr=subprocess.STDOUT, start_new_session=True)
+            process = subprocess.Popen(
+                ["ip", "netns", "exec", host.netns, *argv],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         host.processes.append(process)
         return process
 
     def kill(self, host: Host) -> None:
         """SIGKILL every process in the host's namespace: a preempted node, gone at once."""
-        pids = subprocess.run(["ip", "netns", "pids", host.netns], capture_output=True, text=True, check=False).stdout.split()
+        pids = subprocess.run(
+            ["ip", "netns", "pids", host.netns], capture_output=True, text=True, check=False
+        ).stdout.split()
         for pid in pids:
             try:
                 os.kill(int(pid), signal.SIGKILL)

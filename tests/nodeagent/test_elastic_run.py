@@ -36,30 +36,52 @@ class Run:
         self.head = network.add_host("head")
         self.started = time.monotonic()
         env = self.env("head")
-        network.start(self.head, [sys.executable, "-m", "nodeagent", "store", "29400"], env,
-                      str(shared / "head.log"))
+        network.start(self.head, [sys.executable, "-m", "nodeagent", "store", "29400"], env, str(shared / "head.log"))
 
     def env(self, host: str) -> dict[str, str]:
-        return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("TS_EXTRA_PYTHONPATH")])), "HOST_NAME": host,
-                "HOME": str(self.shared), "OMP_NUM_THREADS": "1", "LOGLEVEL": os.environ.get("TS_LOGLEVEL", "WARNING")}
+        return {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("TS_EXTRA_PYTHONPATH")])),
+            "HOST_NAME": host,
+            "HOME": str(self.shared),
+            "OMP_NUM_THREADS": "1",
+            "LOGLEVEL": os.environ.get("TS_LOGLEVEL", "WARNING"),
+        }
 
     def start_node(self, name: str, **job_overrides) -> netns.Host:
         host = self.network.add_host(name)
         job = {
-            "command": [str(HERE / "elastic_train.py")], "rdzv_host": self.head.address, "job_id": "elastic-test",
-            "workdir": str(self.shared), "checkpoint_dir": str(self.shared / "ckpt"),
-            "log_dir": str(self.shared / "logs" / name), "nproc_per_node": 1, "min_nodes": 2, "max_nodes": 2,
-            "max_restarts": 3, "python": sys.executable, "shutdown_timeout": 10,
-            "env": {"TOTAL_STEPS": str(TOTAL), "CKPT_EVERY": str(EVERY), "STEP_SECONDS": "0.1",
-                    "PROGRESS_FILE": str(self.progress), "HOST_NAME": name},
+            "command": [str(HERE / "elastic_train.py")],
+            "rdzv_host": self.head.address,
+            "job_id": "elastic-test",
+            "workdir": str(self.shared),
+            "checkpoint_dir": str(self.shared / "ckpt"),
+            "log_dir": str(self.shared / "logs" / name),
+            "nproc_per_node": 1,
+            "min_nodes": 2,
+            "max_nodes": 2,
+            "max_restarts": 3,
+            "python": sys.executable,
+            "shutdown_timeout": 10,
+            "env": {
+                "TOTAL_STEPS": str(TOTAL),
+                "CKPT_EVERY": str(EVERY),
+                "STEP_SECONDS": "0.1",
+                "PROGRESS_FILE": str(self.progress),
+                "HOST_NAME": name,
+            },
             "rdzv_conf": {"join_timeout": "60", "keep_alive_interval": "1", "keep_alive_max_attempt": "2"},
             **job_overrides,
         }
         (self.shared / "ckpt").mkdir(exist_ok=True)
         job_file = self.shared / f"job-{name}.json"
         job_file.write_text(json.dumps(job))
-        self.network.start(host, [sys.executable, "-m", "nodeagent", "run", str(job_file)], self.env(name),
-                           str(self.shared / f"agent-{name}.log"))
+        self.network.start(
+            host,
+            [sys.executable, "-m", "nodeagent", "run", str(job_file)],
+            self.env(name),
+            str(self.shared / f"agent-{name}.log"),
+        )
         return host
 
     def events(self) -> list[dict]:
@@ -92,7 +114,9 @@ def _steps(events, host=None):
 
 def test_preempted_node_is_replaced_and_training_resumes_from_the_last_checkpoint(run):
     node_a, node_b = run.start_node("a"), run.start_node("b")
-    before = run.wait_for("steps past the second checkpoint", lambda ev: max(_steps(ev, "b"), default=0) >= 2 * EVERY + 1)
+    before = run.wait_for(
+        "steps past the second checkpoint", lambda ev: max(_steps(ev, "b"), default=0) >= 2 * EVERY + 1
+    )
     run.network.kill(node_b)  # a spot node gone without warning
     killed_at = max(_steps(run.events()))
     last_checkpoint = max(e["step"] for e in run.events() if e["event"] == "checkpoint")
@@ -103,7 +127,7 @@ def test_preempted_node_is_replaced_and_training_resumes_from_the_last_checkpoin
     assert resumed and {e["world"] for e in resumed} == {2}
     assert resumed[0]["resume_from"] == last_checkpoint
     assert last_checkpoint % EVERY == 0 and killed_at - last_checkpoint <= EVERY
-    after = [e["step"] for e in events[len(before):] if e["event"] == "step" and e["host"] == "c"]
+    after = [e["step"] for e in events[len(before) :] if e["event"] == "step" and e["host"] == "c"]
     assert after == list(range(last_checkpoint + 1, TOTAL + 1))
     done = [e for e in events if e.get("reason") == "done"]
     assert [e["step"] for e in done] == [TOTAL]
@@ -116,8 +140,12 @@ def test_interruption_notice_checkpoints_before_the_host_goes(run):
     trigger = run.shared / "notice"
     run.start_node("a")
     node_b = run.start_node("b", cloud="aws", metadata_url=f"http://127.0.0.1:{port}", poll_seconds=0.1)
-    run.network.start(node_b, [sys.executable, str(HERE / "metadata_server.py"), "aws", str(port), str(trigger)],
-                      run.env("b"), str(run.shared / "metadata.log"))
+    run.network.start(
+        node_b,
+        [sys.executable, str(HERE / "metadata_server.py"), "aws", str(port), str(trigger)],
+        run.env("b"),
+        str(run.shared / "metadata.log"),
+    )
     run.wait_for("steps past the first checkpoint", lambda ev: max(_steps(ev, "b"), default=0) >= EVERY + 2)
     noticed_at = max(_steps(run.events()))
     trigger.touch()  # the metadata service now answers spot/instance-action

@@ -17,8 +17,15 @@ from nodeagent.ship import bundle, install_script
 
 
 def job(**overrides) -> NodeJob:
-    base = {"command": ["/fsx/train.py", "--lr", "3e-4"], "rdzv_host": "10.0.0.5", "job_id": "c",
-            "min_nodes": 2, "max_nodes": 4, "nproc_per_node": 8, "max_restarts": 3}
+    base = {
+        "command": ["/fsx/train.py", "--lr", "3e-4"],
+        "rdzv_host": "10.0.0.5",
+        "job_id": "c",
+        "min_nodes": 2,
+        "max_nodes": 4,
+        "nproc_per_node": 8,
+        "max_restarts": 3,
+    }
     return NodeJob.from_dict({**base, **overrides})
 
 
@@ -37,13 +44,16 @@ def test_module_and_extra_rendezvous_settings():
     assert argv[-2:] == ["-m", "pkg.train"] and "--rdzv-conf=is_host=false,join_timeout=900" in argv
 
 
-@pytest.mark.parametrize(("cloud", "given", "seconds"), [
-    pytest.param("aws", None, 115, id="aws-2-minutes"),
-    pytest.param("azure", None, 25, id="azure-30-s"),
-    pytest.param("gcp", None, 25, id="gcp-30-s"),
-    pytest.param("none", None, 25, id="none"),
-    pytest.param("aws", 40, 40, id="given"),
-])
+@pytest.mark.parametrize(
+    ("cloud", "given", "seconds"),
+    [
+        pytest.param("aws", None, 115, id="aws-2-minutes"),
+        pytest.param("azure", None, 25, id="azure-30-s"),
+        pytest.param("gcp", None, 25, id="gcp-30-s"),
+        pytest.param("none", None, 25, id="none"),
+        pytest.param("aws", 40, 40, id="given"),
+    ],
+)
 def test_shutdown_window_is_the_notice_minus_a_margin(cloud, given, seconds):
     assert shutdown_timeout(job(cloud=cloud, shutdown_timeout=given)) == seconds
 
@@ -52,21 +62,28 @@ def test_environment_layers_node_bootstrap_then_job(tmp_path):
     env_file = tmp_path / "nccl.sh"
     env_file.write_text("export NCCL_SOCKET_IFNAME='^lo,docker'\nexport FI_PROVIDER=efa\n# comment\n")
     assert read_env_file(str(env_file)) == {"NCCL_SOCKET_IFNAME": "^lo,docker", "FI_PROVIDER": "efa"}
-    env = launcher_env(job(env_file=str(env_file), env={"FI_PROVIDER": "tcp"}, checkpoint_dir="/fsx/ck"),
-                       {"PATH": "/usr/bin"}, "ens5")
+    env = launcher_env(
+        job(env_file=str(env_file), env={"FI_PROVIDER": "tcp"}, checkpoint_dir="/fsx/ck"), {"PATH": "/usr/bin"}, "ens5"
+    )
     assert env["FI_PROVIDER"] == "tcp" and env["NCCL_SOCKET_IFNAME"] == "^lo,docker" and env["PATH"] == "/usr/bin"
     assert env["TRAINSTACK_CHECKPOINT_DIR"] == "/fsx/ck" and env["GLOO_SOCKET_IFNAME"] == "ens5"
     assert env["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] == "1"
     assert read_env_file(str(tmp_path / "missing.sh")) == {}
 
 
-@pytest.mark.parametrize(("raw", "message"), [
-    pytest.param({"command": [], "rdzv_host": "h", "job_id": "j"}, "command: empty", id="empty"),
-    pytest.param({"command": ["t"], "rdzv_host": "h", "job_id": "j", "min_nodes": 3, "max_nodes": 2},
-                 "min_nodes/max_nodes", id="range"),
-    pytest.param({"command": ["t"], "rdzv_host": "h", "job_id": "j", "cloud": "oci"}, "cloud: 'oci'", id="cloud"),
-    pytest.param({"command": ["t"], "rdzv_host": "h", "job_id": "j", "gpus": 8}, "unknown key", id="unknown"),
-])
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        pytest.param({"command": [], "rdzv_host": "h", "job_id": "j"}, "command: empty", id="empty"),
+        pytest.param(
+            {"command": ["t"], "rdzv_host": "h", "job_id": "j", "min_nodes": 3, "max_nodes": 2},
+            "min_nodes/max_nodes",
+            id="range",
+        ),
+        pytest.param({"command": ["t"], "rdzv_host": "h", "job_id": "j", "cloud": "oci"}, "cloud: 'oci'", id="cloud"),
+        pytest.param({"command": ["t"], "rdzv_host": "h", "job_id": "j", "gpus": 8}, "unknown key", id="unknown"),
+    ],
+)
 def test_bad_job_file_is_refused_naming_the_key(raw, message):
     with pytest.raises(ValueError, match=message):
         NodeJob.from_dict(raw)
@@ -76,17 +93,28 @@ def test_bundle_is_reproducible_and_runs_with_the_standard_library(tmp_path):
     assert bundle() == bundle()
     with tarfile.open(fileobj=io.BytesIO(base64.b64decode(bundle()))) as tar:
         tar.extractall(tmp_path, filter="data")
-    bad = subprocess.run([sys.executable, "-S", "-m", "nodeagent", "oops"], cwd=tmp_path, capture_output=True,
-                         text=True, check=False)
+    bad = subprocess.run(
+        [sys.executable, "-S", "-m", "nodeagent", "oops"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
     assert bad.returncode == 2 and "usage: python -m nodeagent run" in bad.stderr
-    missing = subprocess.run([sys.executable, "-S", "-m", "nodeagent", "run", str(tmp_path / "none.json")],
-                             cwd=tmp_path, capture_output=True, text=True, check=False)
+    missing = subprocess.run(
+        [sys.executable, "-S", "-m", "nodeagent", "run", str(tmp_path / "none.json")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert missing.returncode == 2 and "job file" in missing.stderr
 
 
 def test_install_script_writes_the_job_and_the_unit():
-    node = {"command": ["/fsx/t.py"], "rdzv_host": "10.0.0.5", "job_id": "c", "python": "/fsx/venv/bin/python",
-            "rdzv_port": 29400}
+    node = {
+        "command": ["/fsx/t.py"],
+        "rdzv_host": "10.0.0.5",
+        "job_id": "c",
+        "python": "/fsx/venv/bin/python",
+        "rdzv_port": 29400,
+    }
     worker = install_script("worker", node, "/fsx", stop_seconds=125)
     assert json.dumps(node, sort_keys=True) in worker and "RequiresMountsFor=/fsx" in worker
     assert "ExecStart=/usr/bin/python3 -m nodeagent run /etc/trainstack/job.json" in worker

@@ -34,7 +34,11 @@ def test_aws_spot_action_needs_the_token_and_reads_action_and_time(service):
     state.set(spot=True)
     notice = spot.poll()
     assert (notice.cloud, notice.kind, notice.detail, notice.not_before) == (
-        "aws", "spot-interruption", "terminate", "2017-09-18T08:22:00Z")
+        "aws",
+        "spot-interruption",
+        "terminate",
+        "2017-09-18T08:22:00Z",
+    )
     puts = [r for r in state.requests if r[0] == "PUT"]
     assert len(puts) == 1 and puts[0][2]["X-aws-ec2-metadata-token-ttl-seconds"] == "21600"
     gets = [r for r in state.requests if r[0] == "GET"]
@@ -74,7 +78,7 @@ def test_gcp_preempted_and_maintenance_with_wait_for_change(service):
     state.set(preempt=True)
     assert preempted.poll().detail == "TRUE"
     waits = [r for r in state.requests if "wait_for_change=true" in r[1]]
-    assert waits and all('last_etag=%22FALSE%22' in r[1] for r in waits)
+    assert waits and all("last_etag=%22FALSE%22" in r[1] for r in waits)
     state.set(maintenance=True)
     assert maintenance.poll().detail == "TERMINATE_ON_HOST_MAINTENANCE"
     assert all(r[2]["Metadata-Flavor"] == "Google" for r in state.requests)

@@ -14,28 +14,39 @@ STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (R
 @pytest.mark.parametrize("stack", STACKS)
 def test_committed_stack_passes_all_rules(stack):
     plan = run_plan(stack, ROOT)
-    failed = [(r.rule, v.resource, v.message) for r in evaluate(plan.resources, plan.usd_per_hour) for v in r.violations]
+    failed = [
+        (r.rule, v.resource, v.message) for r in evaluate(plan.resources, plan.usd_per_hour) for v in r.violations
+    ]
     assert failed == []
 
 
 def test_a100_stack_uses_efa_so_the_self_rule_is_exercised():
     plan = run_plan("training-a100", ROOT)
-    interfaces = [i for r in plan.resources if r["type"] == "aws:ec2/launchTemplate:LaunchTemplate"
-                  for i in r["inputs"]["networkInterfaces"]]
+    interfaces = [
+        i
+        for r in plan.resources
+        if r["type"] == "aws:ec2/launchTemplate:LaunchTemplate"
+        for i in r["inputs"]["networkInterfaces"]
+    ]
     assert {i.get("interfaceType") for i in interfaces} == {"efa"}
     without_self_in = [r for r in plan.resources if not r["name"].endswith("-sg-self-in")]
     failed = {r.rule for r in evaluate(without_self_in) if not r.passed}
     assert failed == {"efa-security-group-self-rule"}
 
 
-@pytest.mark.parametrize(("stack", "status", "na"), [
-    pytest.param("training-a100", "passed", [], id="aws"),
-    pytest.param("training-a100-alicloud", "passed", ["-cpfs"], id="alicloud-cpfs-gap"),
-    pytest.param("training-a100-tencentcloud", "passed", ["-cfs", "-node-0", "-node-1"], id="tencent-system-disk-gap"),
-    pytest.param("training-a100-huaweicloud", "n/a", ["-node-0", "-node-1", "-sfs"], id="huawei-needs-a-key"),
-    pytest.param("training-a10-volcengine", "n/a", ["-node-0", "-node-1", "-vepfs"], id="volcengine-no-input"),
-    pytest.param("training-a100-baiducloud", "n/a", ["-node-0", "-node-1"], id="baidu-no-input"),
-])
+@pytest.mark.parametrize(
+    ("stack", "status", "na"),
+    [
+        pytest.param("training-a100", "passed", [], id="aws"),
+        pytest.param("training-a100-alicloud", "passed", ["-cpfs"], id="alicloud-cpfs-gap"),
+        pytest.param(
+            "training-a100-tencentcloud", "passed", ["-cfs", "-node-0", "-node-1"], id="tencent-system-disk-gap"
+        ),
+        pytest.param("training-a100-huaweicloud", "n/a", ["-node-0", "-node-1", "-sfs"], id="huawei-needs-a-key"),
+        pytest.param("training-a10-volcengine", "n/a", ["-node-0", "-node-1", "-vepfs"], id="volcengine-no-input"),
+        pytest.param("training-a100-baiducloud", "n/a", ["-node-0", "-node-1"], id="baidu-no-input"),
+    ],
+)
 def test_disks_encrypted_says_what_it_could_not_check(stack, status, na):
     """Committed stacks pass every rule, but `disks-encrypted` shows unencryptable data as n/a."""
     plan = run_plan(stack, ROOT)

@@ -24,24 +24,53 @@ def disks(records):
     return result
 
 
-@pytest.mark.parametrize(("good", "bad", "fix"), [
-    pytest.param(record(ALI_INSTANCE, systemDiskEncrypted=True), record(ALI_INSTANCE),
-                 "systemDiskEncrypted: true", id="alicloud-system-disk"),
-    pytest.param(record(ALI_INSTANCE, systemDiskEncrypted=True, dataDisks=[{"size": 100, "encrypted": True}]),
-                 record(ALI_INSTANCE, systemDiskEncrypted=True, dataDisks=[{"size": 100}]),
-                 "dataDisks[].encrypted: true", id="alicloud-data-disk"),
-    pytest.param(record("alicloud:ecs/ecsDisk:EcsDisk", encrypted=True), record("alicloud:ecs/ecsDisk:EcsDisk"),
-                 "encrypted: true", id="alicloud-ecs-disk"),
-    pytest.param(record(ALI_NAS, fileSystemType="standard", encryptType=1), record(ALI_NAS, fileSystemType="standard"),
-                 "encryptType: 1", id="alicloud-nas-standard"),
-    pytest.param(record(ALI_NAS, fileSystemType="extreme", encryptType=2), record(ALI_NAS, encryptType=0),
-                 "encryptType: 1", id="alicloud-nas-default-type"),
-    pytest.param(record(TENCENT_INSTANCE, dataDisks=[{**TENCENT_DISK, "encrypt": True}]),
-                 record(TENCENT_INSTANCE, dataDisks=[{**TENCENT_DISK, "encrypt": False}]),
-                 "dataDisks[].encrypt: true", id="tencent-data-disk"),
-    pytest.param(record("tencentcloud:Cbs/storage:Storage", encrypt=True), record("tencentcloud:Cbs/storage:Storage"),
-                 "encrypt: true", id="tencent-cbs"),
-])
+@pytest.mark.parametrize(
+    ("good", "bad", "fix"),
+    [
+        pytest.param(
+            record(ALI_INSTANCE, systemDiskEncrypted=True),
+            record(ALI_INSTANCE),
+            "systemDiskEncrypted: true",
+            id="alicloud-system-disk",
+        ),
+        pytest.param(
+            record(ALI_INSTANCE, systemDiskEncrypted=True, dataDisks=[{"size": 100, "encrypted": True}]),
+            record(ALI_INSTANCE, systemDiskEncrypted=True, dataDisks=[{"size": 100}]),
+            "dataDisks[].encrypted: true",
+            id="alicloud-data-disk",
+        ),
+        pytest.param(
+            record("alicloud:ecs/ecsDisk:EcsDisk", encrypted=True),
+            record("alicloud:ecs/ecsDisk:EcsDisk"),
+            "encrypted: true",
+            id="alicloud-ecs-disk",
+        ),
+        pytest.param(
+            record(ALI_NAS, fileSystemType="standard", encryptType=1),
+            record(ALI_NAS, fileSystemType="standard"),
+            "encryptType: 1",
+            id="alicloud-nas-standard",
+        ),
+        pytest.param(
+            record(ALI_NAS, fileSystemType="extreme", encryptType=2),
+            record(ALI_NAS, encryptType=0),
+            "encryptType: 1",
+            id="alicloud-nas-default-type",
+        ),
+        pytest.param(
+            record(TENCENT_INSTANCE, dataDisks=[{**TENCENT_DISK, "encrypt": True}]),
+            record(TENCENT_INSTANCE, dataDisks=[{**TENCENT_DISK, "encrypt": False}]),
+            "dataDisks[].encrypt: true",
+            id="tencent-data-disk",
+        ),
+        pytest.param(
+            record("tencentcloud:Cbs/storage:Storage", encrypt=True),
+            record("tencentcloud:Cbs/storage:Storage"),
+            "encrypt: true",
+            id="tencent-cbs",
+        ),
+    ],
+)
 def test_encrypted_passes_and_unencrypted_fails(good, bad, fix):
     assert disks_encrypted(good) == []
     (message,) = disks_encrypted(bad)
@@ -56,20 +85,39 @@ def test_unknown_values_in_a_preview_never_fail():
     assert disks_encrypted(record(ALI_NAS, encryptType="<unknown>")) == []
 
 
-@pytest.mark.parametrize(("rec", "reason"), [
-    pytest.param(record(ALI_NAS, fileSystemType="cpfs", protocolType="cpfs"), "cpfs file system not encrypted",
-                 id="alicloud-cpfs"),
-    pytest.param(record("tencentcloud:Cfs/fileSystem:FileSystem", protocol="TURBO"), "CFS file system not encrypted",
-                 id="tencent-cfs"),
-    pytest.param(record(HUAWEI_INSTANCE, systemDiskType="GPSSD"), "disks not encrypted", id="huawei-no-key"),
-    pytest.param(record(HUAWEI_TURBO, shareType="HPC"), "SFS Turbo file system not encrypted", id="huawei-turbo-no-key"),
-    pytest.param(record("huaweicloud:Evs/volume:Volume", size=100), "EVS volume not encrypted", id="huawei-evs-no-key"),
-    pytest.param(record("volcengine:ecs/instance:Instance", systemVolumeType="ESSD_PL0"), "system volume not encrypted",
-                 id="volcengine-instance"),
-    pytest.param(record("volcengine:vepfs/fileSystem:FileSystem"), "vePFS file system not encrypted", id="vepfs"),
-    pytest.param(record("pulumi-python:dynamic/baiducloud:BccInstance", spec="bcc.x"), "root disk not encrypted",
-                 id="baidu-bcc"),
-])
+@pytest.mark.parametrize(
+    ("rec", "reason"),
+    [
+        pytest.param(
+            record(ALI_NAS, fileSystemType="cpfs", protocolType="cpfs"),
+            "cpfs file system not encrypted",
+            id="alicloud-cpfs",
+        ),
+        pytest.param(
+            record("tencentcloud:Cfs/fileSystem:FileSystem", protocol="TURBO"),
+            "CFS file system not encrypted",
+            id="tencent-cfs",
+        ),
+        pytest.param(record(HUAWEI_INSTANCE, systemDiskType="GPSSD"), "disks not encrypted", id="huawei-no-key"),
+        pytest.param(
+            record(HUAWEI_TURBO, shareType="HPC"), "SFS Turbo file system not encrypted", id="huawei-turbo-no-key"
+        ),
+        pytest.param(
+            record("huaweicloud:Evs/volume:Volume", size=100), "EVS volume not encrypted", id="huawei-evs-no-key"
+        ),
+        pytest.param(
+            record("volcengine:ecs/instance:Instance", systemVolumeType="ESSD_PL0"),
+            "system volume not encrypted",
+            id="volcengine-instance",
+        ),
+        pytest.param(record("volcengine:vepfs/fileSystem:FileSystem"), "vePFS file system not encrypted", id="vepfs"),
+        pytest.param(
+            record("pulumi-python:dynamic/baiducloud:BccInstance", spec="bcc.x"),
+            "root disk not encrypted",
+            id="baidu-bcc",
+        ),
+    ],
+)
 def test_data_no_input_can_encrypt_is_na_not_a_violation(rec, reason):
     assert disks_encrypted(rec) == []
     (gap,) = encryption_gaps(rec)
@@ -79,13 +127,18 @@ def test_data_no_input_can_encrypt_is_na_not_a_violation(rec, reason):
     assert [(v.resource, v.message) for v in result.not_applicable] == [("r", gap)]
 
 
-@pytest.mark.parametrize("rec", [
-    pytest.param(record(HUAWEI_INSTANCE, systemDiskKmsKeyId="key-1"), id="huawei-instance"),
-    pytest.param(record(HUAWEI_INSTANCE, systemDiskKmsKeyId="key-1", dataDisks=[{"size": 100, "kmsKeyId": "key-1"}]),
-                 id="huawei-instance-data-disk"),
-    pytest.param(record(HUAWEI_TURBO, cryptKeyId="key-1"), id="huawei-turbo"),
-    pytest.param(record("huaweicloud:Evs/volume:Volume", kmsId="<unknown>"), id="huawei-evs-key-in-preview"),
-])
+@pytest.mark.parametrize(
+    "rec",
+    [
+        pytest.param(record(HUAWEI_INSTANCE, systemDiskKmsKeyId="key-1"), id="huawei-instance"),
+        pytest.param(
+            record(HUAWEI_INSTANCE, systemDiskKmsKeyId="key-1", dataDisks=[{"size": 100, "kmsKeyId": "key-1"}]),
+            id="huawei-instance-data-disk",
+        ),
+        pytest.param(record(HUAWEI_TURBO, cryptKeyId="key-1"), id="huawei-turbo"),
+        pytest.param(record("huaweicloud:Evs/volume:Volume", kmsId="<unknown>"), id="huawei-evs-key-in-preview"),
+    ],
+)
 def test_huawei_with_a_key_id_passes(rec):
     result = disks([rec])
     assert (result.status, result.not_applicable) == ("passed", ())
@@ -112,11 +165,17 @@ def test_a_violation_fails_the_rule_even_beside_gaps():
     assert [v.resource for v in result.not_applicable] == ["cpfs"]
 
 
-@pytest.mark.parametrize("kind", [
-    "aws:fsx/lustreFileSystem:LustreFileSystem", "azure-native:compute:VirtualMachineScaleSet",
-    "azure-native:storagecache:AmlFilesystem", "gcp:compute/instance:Instance", "gcp:filestore/instance:Instance",
-    "gcp:tpu/v2Vm:V2Vm",
-])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "aws:fsx/lustreFileSystem:LustreFileSystem",
+        "azure-native:compute:VirtualMachineScaleSet",
+        "azure-native:storagecache:AmlFilesystem",
+        "gcp:compute/instance:Instance",
+        "gcp:filestore/instance:Instance",
+        "gcp:tpu/v2Vm:V2Vm",
+    ],
+)
 def test_platform_encrypted_types_pass(kind):
     result = disks([record(kind)])
     assert (result.status, result.not_applicable) == ("passed", ())

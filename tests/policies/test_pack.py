@@ -34,8 +34,9 @@ def resource_args(kind, props, protect=False):
 
 
 def stack_resource(kind, name, props, deps=None):
-    resource = PolicyResource(kind, unknown_checking_proxy(props), f"{PARENT}${kind}::{name}", name,
-                              options(), None, None, [], {})
+    resource = PolicyResource(
+        kind, unknown_checking_proxy(props), f"{PARENT}${kind}::{name}", name, options(), None, None, [], {}
+    )
     resource.property_dependencies = deps or {}
     return resource
 
@@ -56,7 +57,7 @@ def test_pack_has_one_policy_per_rule_with_the_right_kind():
 
 def test_resource_adapter_reports_the_rule_message():
     args = resource_args("aws:ec2/launchTemplate:LaunchTemplate", {"metadataOptions": {"httpTokens": "optional"}})
-    (message, _), = reported(resource_validator("imdsv2-required"), args)
+    ((message, _),) = reported(resource_validator("imdsv2-required"), args)
     assert "httpTokens" in message
 
 
@@ -69,15 +70,25 @@ def test_protect_comes_from_opts():
 def test_record_shape_parent_and_unknowns():
     props = {"tags": TAGS, "vpcId": UNKNOWN_STRING_VALUE, "routes": [{"gatewayId": UNKNOWN_STRING_VALUE}]}
     rec = to_record(resource_args("aws:ec2/routeTable:RouteTable", props))
-    assert rec == {"type": "aws:ec2/routeTable:RouteTable", "name": "r", "parent": "c", "protect": False,
-                   "inputs": {"tags": TAGS, "vpcId": "<unknown>", "routes": [{"gatewayId": "<unknown>"}]}}
-    at_root = ResourceValidationArgs("aws:ec2/vpc:Vpc", unknown_checking_proxy({}), "u", "v", options(parent=STACK), None)
+    assert rec == {
+        "type": "aws:ec2/routeTable:RouteTable",
+        "name": "r",
+        "parent": "c",
+        "protect": False,
+        "inputs": {"tags": TAGS, "vpcId": "<unknown>", "routes": [{"gatewayId": "<unknown>"}]},
+    }
+    at_root = ResourceValidationArgs(
+        "aws:ec2/vpc:Vpc", unknown_checking_proxy({}), "u", "v", options(parent=STACK), None
+    )
     assert to_record(at_root)["parent"] is None
 
 
 def test_unknown_values_never_fail_a_rule():
-    props = {"metadataOptions": {"httpTokens": UNKNOWN_STRING_VALUE}, "tags": UNKNOWN_STRING_VALUE,
-             "blockDeviceMappings": [{"ebs": {"encrypted": UNKNOWN_STRING_VALUE}}]}
+    props = {
+        "metadataOptions": {"httpTokens": UNKNOWN_STRING_VALUE},
+        "tags": UNKNOWN_STRING_VALUE,
+        "blockDeviceMappings": [{"ebs": {"encrypted": UNKNOWN_STRING_VALUE}}],
+    }
     args = resource_args("aws:ec2/launchTemplate:LaunchTemplate", props)
     for rule in ("imdsv2-required", "cost-tags", "disks-encrypted"):
         assert reported(resource_validator(rule), args) == [], rule
@@ -86,13 +97,22 @@ def test_unknown_values_never_fail_a_rule():
 def efa_preview(with_self_rules):
     """A preview before any id exists: references are unknown, with property dependencies."""
     sg = stack_resource("aws:ec2/securityGroup:SecurityGroup", "c-sg", {"tags": TAGS})
-    lt = stack_resource("aws:ec2/launchTemplate:LaunchTemplate", "c-lt", {
-        "networkInterfaces": [{"interfaceType": "efa", "securityGroups": [UNKNOWN_STRING_VALUE]}]})
+    lt = stack_resource(
+        "aws:ec2/launchTemplate:LaunchTemplate",
+        "c-lt",
+        {"networkInterfaces": [{"interfaceType": "efa", "securityGroups": [UNKNOWN_STRING_VALUE]}]},
+    )
     rules = [
-        stack_resource(f"aws:vpc/securityGroup{kind}Rule:SecurityGroup{kind}Rule", f"c-sg-self-{kind}",
-                       {"ipProtocol": "-1", "securityGroupId": UNKNOWN_STRING_VALUE,
-                        "referencedSecurityGroupId": UNKNOWN_STRING_VALUE},
-                       {"securityGroupId": [sg], "referencedSecurityGroupId": [sg]})
+        stack_resource(
+            f"aws:vpc/securityGroup{kind}Rule:SecurityGroup{kind}Rule",
+            f"c-sg-self-{kind}",
+            {
+                "ipProtocol": "-1",
+                "securityGroupId": UNKNOWN_STRING_VALUE,
+                "referencedSecurityGroupId": UNKNOWN_STRING_VALUE,
+            },
+            {"securityGroupId": [sg], "referencedSecurityGroupId": [sg]},
+        )
         for kind in ("Ingress", "Egress")
     ]
     return StackValidationArgs([sg, lt, *(rules if with_self_rules else rules[:1])])
@@ -101,7 +121,7 @@ def efa_preview(with_self_rules):
 def test_stack_adapter_resolves_unknown_references_from_dependencies():
     validate = stack_validator("efa-security-group-self-rule")
     assert reported(validate, efa_preview(with_self_rules=True)) == []
-    (message, urn), = reported(validate, efa_preview(with_self_rules=False))
+    ((message, urn),) = reported(validate, efa_preview(with_self_rules=False))
     assert "egress" in message and urn is None
 
 
@@ -109,6 +129,7 @@ def run_with_config(config, fn):
     def body():
         pulumi.runtime.set_all_config(config)
         return fn()
+
     return contextvars.copy_context().run(body)
 
 
@@ -156,7 +177,9 @@ def test_budget_policy_prices_the_cluster_from_the_catalog_not_the_typed_price()
     import yaml
 
     root = Path(__file__).resolve().parents[2]
-    cluster = yaml.safe_load((root / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]["trainstack:cluster"]
+    cluster = yaml.safe_load((root / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"][
+        "trainstack:cluster"
+    ]
     edited = {**cluster, "usd_per_hour": 1.0}  # typed by hand; the catalog says $4.93/hour
     config = {"trainstack:cluster": json.dumps(edited), "trainstack:max_usd_per_hour": "4"}
     ((message, urn),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))

@@ -21,8 +21,9 @@ TAGS = {"trainstack:cluster": "c", "trainstack:provider": "aws"}
 @pytest.fixture(scope="module")
 def analyzer():
     """Start the pack like the CLI (python __main__.py in policies/); it prints its port."""
-    process = subprocess.Popen([sys.executable, "__main__.py"], cwd=PACK, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "__main__.py"], cwd=PACK, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     port: list[str] = []
     reader = threading.Thread(target=lambda: port.append(process.stdout.readline().strip()), daemon=True)
     reader.start()
@@ -50,10 +51,18 @@ def test_pack_announces_every_rule(analyzer):
 
 
 def test_pack_reports_a_violation_on_a_previewed_resource(analyzer):
-    props = {"metadataOptions": {"httpTokens": "optional"}, "tags": TAGS,
-             "blockDeviceMappings": [{"ebs": {"encrypted": "true"}}]}
-    request = analyzer_pb2.AnalyzeRequest(type="aws:ec2/launchTemplate:LaunchTemplate", properties=struct(props),
-                                          urn=URN, name="c-lt", options=analyzer_pb2.AnalyzerResourceOptions())
+    props = {
+        "metadataOptions": {"httpTokens": "optional"},
+        "tags": TAGS,
+        "blockDeviceMappings": [{"ebs": {"encrypted": "true"}}],
+    }
+    request = analyzer_pb2.AnalyzeRequest(
+        type="aws:ec2/launchTemplate:LaunchTemplate",
+        properties=struct(props),
+        urn=URN,
+        name="c-lt",
+        options=analyzer_pb2.AnalyzerResourceOptions(),
+    )
     diagnostics = analyzer.Analyze(request).diagnostics
     assert [d.policyName for d in diagnostics] == ["imdsv2-required"]
     assert diagnostics[0].enforcementLevel == analyzer_pb2.MANDATORY
@@ -62,8 +71,12 @@ def test_pack_reports_a_violation_on_a_previewed_resource(analyzer):
 def test_pack_sees_protect_from_the_resource_options(analyzer):
     def analyze(protect):
         request = analyzer_pb2.AnalyzeRequest(
-            type="aws:fsx/lustreFileSystem:LustreFileSystem", properties=struct({"tags": TAGS}), urn=URN,
-            name="c-fsx", options=analyzer_pb2.AnalyzerResourceOptions(protect=protect))
+            type="aws:fsx/lustreFileSystem:LustreFileSystem",
+            properties=struct({"tags": TAGS}),
+            urn=URN,
+            name="c-fsx",
+            options=analyzer_pb2.AnalyzerResourceOptions(protect=protect),
+        )
         return [d.policyName for d in analyzer.Analyze(request).diagnostics]
 
     assert analyze(protect=True) == []

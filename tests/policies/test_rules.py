@@ -35,31 +35,74 @@ def rules_broken(rec):
 @pytest.mark.parametrize(
     ("rec", "rule"),
     [
-        pytest.param(record(INGRESS, cidrIpv4="0.0.0.0/0", ipProtocol="tcp", fromPort=22, toPort=22, tags=TAGS),
-                     "no-admin-port-from-internet", id="aws-ssh-world"),
-        pytest.param(record(INGRESS, cidrIpv6="::/0", ipProtocol="-1", tags=TAGS),
-                     "no-admin-port-from-internet", id="aws-all-traffic-ipv6-world"),
-        pytest.param(record("aws:ec2/securityGroup:SecurityGroup", tags=TAGS, ingress=[
-            {"protocol": "tcp", "fromPort": 3380, "toPort": 3390, "cidrBlocks": ["0.0.0.0/0"]}]),
-            "no-admin-port-from-internet", id="aws-inline-rdp-range"),
-        pytest.param(record("azure-native:network:NetworkSecurityGroup", tags=TAGS, securityRules=[
-            {"direction": "Inbound", "access": "Allow", "protocol": "Tcp", "sourceAddressPrefix": "Internet",
-             "destinationPortRange": "3389"}]), "no-admin-port-from-internet", id="azure-rdp-internet"),
-        pytest.param(record("gcp:compute/firewall:Firewall", direction="INGRESS", sourceRanges=["0.0.0.0/0"],
-                            allows=[{"protocol": "tcp", "ports": ["20-30"]}]),
-                     "no-admin-port-from-internet", id="gcp-ssh-range"),
+        pytest.param(
+            record(INGRESS, cidrIpv4="0.0.0.0/0", ipProtocol="tcp", fromPort=22, toPort=22, tags=TAGS),
+            "no-admin-port-from-internet",
+            id="aws-ssh-world",
+        ),
+        pytest.param(
+            record(INGRESS, cidrIpv6="::/0", ipProtocol="-1", tags=TAGS),
+            "no-admin-port-from-internet",
+            id="aws-all-traffic-ipv6-world",
+        ),
+        pytest.param(
+            record(
+                "aws:ec2/securityGroup:SecurityGroup",
+                tags=TAGS,
+                ingress=[{"protocol": "tcp", "fromPort": 3380, "toPort": 3390, "cidrBlocks": ["0.0.0.0/0"]}],
+            ),
+            "no-admin-port-from-internet",
+            id="aws-inline-rdp-range",
+        ),
+        pytest.param(
+            record(
+                "azure-native:network:NetworkSecurityGroup",
+                tags=TAGS,
+                securityRules=[
+                    {
+                        "direction": "Inbound",
+                        "access": "Allow",
+                        "protocol": "Tcp",
+                        "sourceAddressPrefix": "Internet",
+                        "destinationPortRange": "3389",
+                    }
+                ],
+            ),
+            "no-admin-port-from-internet",
+            id="azure-rdp-internet",
+        ),
+        pytest.param(
+            record(
+                "gcp:compute/firewall:Firewall",
+                direction="INGRESS",
+                sourceRanges=["0.0.0.0/0"],
+                allows=[{"protocol": "tcp", "ports": ["20-30"]}],
+            ),
+            "no-admin-port-from-internet",
+            id="gcp-ssh-range",
+        ),
         pytest.param(good_template(metadataOptions={"httpTokens": "optional"}), "imdsv2-required", id="lt-imdsv1"),
-        pytest.param(record("aws:ec2/instance:Instance", tags=TAGS, rootBlockDevice={"encrypted": True}),
-                     "imdsv2-required", id="instance-without-template"),
-        pytest.param(good_template(blockDeviceMappings=[{"ebs": {"encrypted": "false"}}]), "disks-encrypted",
-                     id="lt-unencrypted-root"),
+        pytest.param(
+            record("aws:ec2/instance:Instance", tags=TAGS, rootBlockDevice={"encrypted": True}),
+            "imdsv2-required",
+            id="instance-without-template",
+        ),
+        pytest.param(
+            good_template(blockDeviceMappings=[{"ebs": {"encrypted": "false"}}]),
+            "disks-encrypted",
+            id="lt-unencrypted-root",
+        ),
         pytest.param(good_template(blockDeviceMappings=[]), "disks-encrypted", id="lt-root-undeclared"),
-        pytest.param(record("aws:efs/fileSystem:FileSystem", protect=True, tags=TAGS), "disks-encrypted",
-                     id="efs-unencrypted"),
+        pytest.param(
+            record("aws:efs/fileSystem:FileSystem", protect=True, tags=TAGS), "disks-encrypted", id="efs-unencrypted"
+        ),
         pytest.param(record(FSX, tags=TAGS), "stateful-protected", id="fsx-unprotected"),
-        pytest.param(record("gcp:filestore/instance:Instance", labels=LABELS), "stateful-protected",
-                     id="filestore-unprotected"),
-        pytest.param(record("aws:ec2/vpc:Vpc", tags={"trainstack:cluster": "c"}), "cost-tags", id="aws-no-provider-tag"),
+        pytest.param(
+            record("gcp:filestore/instance:Instance", labels=LABELS), "stateful-protected", id="filestore-unprotected"
+        ),
+        pytest.param(
+            record("aws:ec2/vpc:Vpc", tags={"trainstack:cluster": "c"}), "cost-tags", id="aws-no-provider-tag"
+        ),
         pytest.param(record("gcp:compute/instance:Instance"), "cost-tags", id="gcp-no-labels"),
     ],
 )
@@ -71,12 +114,18 @@ def test_each_resource_rule_catches_its_violation(rec, rule):
     "rec",
     [
         pytest.param(good_template(), id="good-template"),
-        pytest.param(record("aws:ec2/instance:Instance", launchTemplate={"id": "c-lt-id"}, tags=TAGS),
-                     id="instance-from-template"),
-        pytest.param(record(INGRESS, cidrIpv4="203.0.113.0/24", ipProtocol="tcp", fromPort=22, toPort=22, tags=TAGS),
-                     id="ssh-from-office"),
-        pytest.param(record(INGRESS, cidrIpv4="0.0.0.0/0", ipProtocol="tcp", fromPort=443, toPort=443, tags=TAGS),
-                     id="https-from-world"),
+        pytest.param(
+            record("aws:ec2/instance:Instance", launchTemplate={"id": "c-lt-id"}, tags=TAGS),
+            id="instance-from-template",
+        ),
+        pytest.param(
+            record(INGRESS, cidrIpv4="203.0.113.0/24", ipProtocol="tcp", fromPort=22, toPort=22, tags=TAGS),
+            id="ssh-from-office",
+        ),
+        pytest.param(
+            record(INGRESS, cidrIpv4="0.0.0.0/0", ipProtocol="tcp", fromPort=443, toPort=443, tags=TAGS),
+            id="https-from-world",
+        ),
         pytest.param(record(FSX, protect=True, tags=TAGS), id="protected-fsx"),
         pytest.param(record("aws:iam/rolePolicyAttachment:RolePolicyAttachment"), id="untaggable"),
         pytest.param(good_template(metadataOptions={"httpTokens": "<unknown>"}), id="unknown-in-preview"),
@@ -91,8 +140,9 @@ def efa_stack(*rules):
 
 
 def self_rule(kind, **extra):
-    return record(kind, securityGroupId="c-sg-id", referencedSecurityGroupId="c-sg-id", ipProtocol="-1",
-                  tags=TAGS, **extra)
+    return record(
+        kind, securityGroupId="c-sg-id", referencedSecurityGroupId="c-sg-id", ipProtocol="-1", tags=TAGS, **extra
+    )
 
 
 def test_efa_needs_both_self_rules():
@@ -114,16 +164,27 @@ def test_efa_rule_ignores_world_egress_and_non_efa_stacks():
     "node",
     [
         pytest.param(record("aws:ec2/instance:Instance", instanceMarketOptions={"marketType": "spot"}), id="aws"),
-        pytest.param(record("aws:autoscaling/group:Group", mixedInstancesPolicy={"instancesDistribution": {
-            "onDemandBaseCapacity": 0, "onDemandPercentageAboveBaseCapacity": 0}}), id="aws-group"),
-        pytest.param(record("azure-native:compute:VirtualMachineScaleSet",
-                            virtualMachineProfile={"priority": "Spot"}), id="azure"),
+        pytest.param(
+            record(
+                "aws:autoscaling/group:Group",
+                mixedInstancesPolicy={
+                    "instancesDistribution": {"onDemandBaseCapacity": 0, "onDemandPercentageAboveBaseCapacity": 0}
+                },
+            ),
+            id="aws-group",
+        ),
+        pytest.param(
+            record("azure-native:compute:VirtualMachineScaleSet", virtualMachineProfile={"priority": "Spot"}),
+            id="azure",
+        ),
         pytest.param(record("gcp:compute/instance:Instance", scheduling={"provisioningModel": "SPOT"}), id="gcp"),
         pytest.param(record("gcp:tpu/v2Vm:V2Vm", schedulingConfig={"spot": True}), id="tpu"),
         pytest.param(record("alicloud:ecs/instance:Instance", spotStrategy="SpotAsPriceGo"), id="alicloud"),
         pytest.param(record("volcengine:ecs/instance:Instance", spotStrategy="SpotWithPriceLimit"), id="volcengine"),
         pytest.param(record("huaweicloud:Ecs/instance:Instance", chargingMode="spot"), id="huaweicloud"),
-        pytest.param(record("tencentcloud:Instance/instance:Instance", instanceChargeType="SPOTPAID"), id="tencentcloud"),
+        pytest.param(
+            record("tencentcloud:Instance/instance:Instance", instanceChargeType="SPOTPAID"), id="tencentcloud"
+        ),
         pytest.param(record("pulumi-python:dynamic/baiducloud:BccInstance", bid_model="market"), id="baiducloud"),
     ],
 )
@@ -135,12 +196,30 @@ def test_spot_needs_checkpoint_storage(node):
 
 def test_on_demand_needs_no_storage():
     assert spot_has_checkpoint_storage([record("aws:ec2/instance:Instance")]) == []
-    assert spot_has_checkpoint_storage([record("aws:autoscaling/group:Group", mixedInstancesPolicy={
-        "instancesDistribution": {"onDemandBaseCapacity": 0, "onDemandPercentageAboveBaseCapacity": 100}})]) == []
-    assert spot_has_checkpoint_storage([record("alicloud:ecs/instance:Instance", spotStrategy="NoSpot"),
-                                        record("huaweicloud:Ecs/instance:Instance", chargingMode="postPaid"),
-                                        record("tencentcloud:Instance/instance:Instance", instanceChargeType="POSTPAID_BY_HOUR"),
-                                        record("pulumi-python:dynamic/baiducloud:BccInstance")]) == []
+    assert (
+        spot_has_checkpoint_storage(
+            [
+                record(
+                    "aws:autoscaling/group:Group",
+                    mixedInstancesPolicy={
+                        "instancesDistribution": {"onDemandBaseCapacity": 0, "onDemandPercentageAboveBaseCapacity": 100}
+                    },
+                )
+            ]
+        )
+        == []
+    )
+    assert (
+        spot_has_checkpoint_storage(
+            [
+                record("alicloud:ecs/instance:Instance", spotStrategy="NoSpot"),
+                record("huaweicloud:Ecs/instance:Instance", chargingMode="postPaid"),
+                record("tencentcloud:Instance/instance:Instance", instanceChargeType="POSTPAID_BY_HOUR"),
+                record("pulumi-python:dynamic/baiducloud:BccInstance"),
+            ]
+        )
+        == []
+    )
 
 
 def test_budget():
@@ -155,8 +234,9 @@ def test_evaluate_reports_every_rule_once():
     assert len({r.rule for r in results}) == len(results) == 8
 
 
-
-@pytest.mark.parametrize("source", ["0.0.0.0/0", "1.2.3.4/0", "0.0.0.0/1", "128.0.0.0/1", "10.0.0.0/7", "::/0", "2001::/8", "Internet"])
+@pytest.mark.parametrize(
+    "source", ["0.0.0.0/0", "1.2.3.4/0", "0.0.0.0/1", "128.0.0.0/1", "10.0.0.0/7", "::/0", "2001::/8", "Internet"]
+)
 def test_wide_sources_count_as_the_internet(source):
     from policies.cidr import is_world
 
@@ -167,8 +247,11 @@ def test_wide_sources_count_as_the_internet(source):
 def test_ssh_from_the_internet_written_differently_is_caught(source):
     from policies.rules import admin_ports_open
 
-    rule = {"type": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", "name": "r",
-            "inputs": {"cidrIpv4": source, "ipProtocol": "tcp", "fromPort": 22, "toPort": 22}}
+    rule = {
+        "type": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+        "name": "r",
+        "inputs": {"cidrIpv4": source, "ipProtocol": "tcp", "fromPort": 22, "toPort": 22},
+    }
     assert admin_ports_open(rule)
 
 

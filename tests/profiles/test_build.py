@@ -9,11 +9,17 @@ import pytest
 from profiles.catalog.build import DATA_DIR, DEFAULT_SOURCE, build, source_commits
 from profiles.catalog.loader import load_catalog
 
-AWS_HEADER = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone,Arch"
-GCP_HEADER = "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice"
+AWS_HEADER = (
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone,Arch"
+)
+GCP_HEADER = (
+    "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice"
+)
 AZURE_HEADER = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation"
-V8_README = ("| `aws_gpu.csv` | `catalogs/v8/aws/vms.csv` | `" + "a" * 40 + "` | 1 |\n"
-             "| `gcp_gpu.csv`, `gcp_gpu_host_vms.csv` | `catalogs/v8/gcp/vms.csv` | `" + "c" * 40 + "` | 1 |\n")
+V8_README = (
+    "| `aws_gpu.csv` | `catalogs/v8/aws/vms.csv` | `" + "a" * 40 + "` | 1 |\n"
+    "| `gcp_gpu.csv`, `gcp_gpu_host_vms.csv` | `catalogs/v8/gcp/vms.csv` | `" + "c" * 40 + "` | 1 |\n"
+)
 README = "| `azure_gpu.csv` | `catalogs/v6/azure/vms.csv` | `" + "b" * 40 + "` | 1 |\n"
 L4_SLICE = "\"{'Gpus': [{'Name': 'L4', 'Count': 0, 'GpuPartitionSize': 0.125, 'MemoryInfo': {'SizeInMiB': 2861}}]}\""
 
@@ -24,34 +30,54 @@ def tiny_extract(tmp_path: Path) -> Path:
     (src / "v8").mkdir(parents=True)
     (src / "README.md").write_text(README)
     (src / "v8" / "README.md").write_text(V8_README)
-    (src / "v8" / "aws_gpu.csv").write_text("\n".join([
-        AWS_HEADER,
-        'p4de.24xlarge,A100-80GB,8.0,96.0,1152.0,"{\'Gpus\': [{\'Name\': \'A100\', \'MemoryInfo\': {\'SizeInMiB\': 81920}}]}",27.44705,7.8074,us-east-1,use1-az4,x86_64',
-        "p5e.48xlarge,H200,8.0,192.0,2048.0,,,,us-east-1,use1-az1,x86_64",
-        "p5.48xlarge,H100,8.0,192.0,2048.0,,0,31.5,us-east-1,use1-az1,x86_64",
-        "p5.48xlarge,H100,8.0,192.0,2048.0,,55.04,10.2397,us-east-1,use1-atl2-az1,x86_64",  # a Local Zone
-        "p5.48xlarge,H100,8.0,192.0,2048.0,,55.04,55.040000,us-east-1,use1-az2,x86_64",  # spot = on-demand
-        f"g6f.large,L4,0.125,2.0,8.0,{L4_SLICE},0.2,0.1,us-east-1,use1-az1,x86_64",
-        "g5g.xlarge,T4g,1.0,4.0,8.0,,0.42,0.2,us-east-1,use1-az1,arm64",
-    ]) + "\n")
-    (src / "azure_gpu.csv").write_text("\n".join([
-        AZURE_HEADER,
-        "Standard_ND96isr_H100_v5,H100,12,96.0,1900,H100,98.32,98.32,eastus,V2",
-    ]) + "\n")
-    (src / "v8" / "gcp_gpu.csv").write_text("\n".join([
-        GCP_HEADER,
-        ",,,A100-80GB,8,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]},us-central1,us-central1-a,14.76958,12.5696",
-        ",,,T4,1,{},us-central1,us-central1-a,0.35,0.175",
-        ",,,B200,8,{},us-central1,us-central1-b,90.216,32.6064",
-        ",,,tpu-v5p-8,1,tpu-v5p-8,us-east5,us-east5-a,16.8,6.72",
-        ",,,tpu-v6e-8,1,tpu-v6e-8,us-central2,us-central2-b,700.0,700.0",
-    ]) + "\n")
-    (src / "v8" / "gcp_gpu_host_vms.csv").write_text("\n".join([
-        GCP_HEADER,
-        "a2-ultragpu-8g,96.0,1360.0,,,,us-central1,us-central1-a,8.79698,3.51864",
-        "n1-standard-8,8.0,30.0,,,,us-central1,us-central1-a,0.38,0.10446",
-        "a4-highgpu-8g,224.0,3968.0,,,,us-central1,us-central1-b,0.0,0.0",
-    ]) + "\n")
+    (src / "v8" / "aws_gpu.csv").write_text(
+        "\n".join(
+            [
+                AWS_HEADER,
+                "p4de.24xlarge,A100-80GB,8.0,96.0,1152.0,\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 81920}}]}\",27.44705,7.8074,us-east-1,use1-az4,x86_64",
+                "p5e.48xlarge,H200,8.0,192.0,2048.0,,,,us-east-1,use1-az1,x86_64",
+                "p5.48xlarge,H100,8.0,192.0,2048.0,,0,31.5,us-east-1,use1-az1,x86_64",
+                "p5.48xlarge,H100,8.0,192.0,2048.0,,55.04,10.2397,us-east-1,use1-atl2-az1,x86_64",  # a Local Zone
+                "p5.48xlarge,H100,8.0,192.0,2048.0,,55.04,55.040000,us-east-1,use1-az2,x86_64",  # spot = on-demand
+                f"g6f.large,L4,0.125,2.0,8.0,{L4_SLICE},0.2,0.1,us-east-1,use1-az1,x86_64",
+                "g5g.xlarge,T4g,1.0,4.0,8.0,,0.42,0.2,us-east-1,use1-az1,arm64",
+            ]
+        )
+        + "\n"
+    )
+    (src / "azure_gpu.csv").write_text(
+        "\n".join(
+            [
+                AZURE_HEADER,
+                "Standard_ND96isr_H100_v5,H100,12,96.0,1900,H100,98.32,98.32,eastus,V2",
+            ]
+        )
+        + "\n"
+    )
+    (src / "v8" / "gcp_gpu.csv").write_text(
+        "\n".join(
+            [
+                GCP_HEADER,
+                ",,,A100-80GB,8,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]},us-central1,us-central1-a,14.76958,12.5696",
+                ",,,T4,1,{},us-central1,us-central1-a,0.35,0.175",
+                ",,,B200,8,{},us-central1,us-central1-b,90.216,32.6064",
+                ",,,tpu-v5p-8,1,tpu-v5p-8,us-east5,us-east5-a,16.8,6.72",
+                ",,,tpu-v6e-8,1,tpu-v6e-8,us-central2,us-central2-b,700.0,700.0",
+            ]
+        )
+        + "\n"
+    )
+    (src / "v8" / "gcp_gpu_host_vms.csv").write_text(
+        "\n".join(
+            [
+                GCP_HEADER,
+                "a2-ultragpu-8g,96.0,1360.0,,,,us-central1,us-central1-a,8.79698,3.51864",
+                "n1-standard-8,8.0,30.0,,,,us-central1,us-central1-a,0.38,0.10446",
+                "a4-highgpu-8g,224.0,3968.0,,,,us-central1,us-central1-b,0.0,0.0",
+            ]
+        )
+        + "\n"
+    )
     return src
 
 
@@ -97,15 +123,20 @@ def test_snapshot_rows_carry_unknown_dates_with_the_extraction_date_never_the_bu
     out = tmp_path / "out"
     build(tiny_extract, out, "2026-02-03")
     assert {r["catalog_date"] for p in ("aws", "azure", "gcp") for r in _rows(out / f"{p}.csv")} == {
-        "unknown, extracted on 2026-02-03"}
+        "unknown, extracted on 2026-02-03"
+    }
     # A rebuild from the same commits keeps the day each was first read; a new commit is read today.
     (tiny_extract / "v8" / "README.md").write_text(V8_README.replace("a" * 40, "d" * 40))
     meta = build(tiny_extract, out, "2026-03-04")
     assert {r["catalog_date"] for r in _rows(out / "aws.csv")} == {"unknown, extracted on 2026-03-04"}
     assert {r["catalog_date"] for r in _rows(out / "azure.csv")} == {"unknown, extracted on 2026-02-03"}
     assert meta["sources"]["azure"]["files"]["azure_gpu.csv"] == {
-        "path": "catalogs/v6/azure/vms.csv", "commit": "b" * 40, "date": "unknown", "extracted": "2026-02-03",
-        "snapshot": "reference-catalog"}
+        "path": "catalogs/v6/azure/vms.csv",
+        "commit": "b" * 40,
+        "date": "unknown",
+        "extracted": "2026-02-03",
+        "snapshot": "reference-catalog",
+    }
     assert meta["built"] == "2026-03-04"
     # China rows carry their sources' dates: Alibaba's third-party file 2024-12-30, Tencent undated.
     assert {r["catalog_date"] for r in _rows(out / "alicloud.csv")} == {"2024-12-30", "2023-07-21"}
@@ -121,7 +152,10 @@ def test_build_is_deterministic(tiny_extract, tmp_path):
 
 def test_source_commits_reads_the_extract_readmes():
     commits = source_commits((DEFAULT_SOURCE / "v8" / "README.md").read_text())
-    assert commits["aws_gpu.csv"] == {"path": "catalogs/v8/aws/vms.csv", "commit": "00148f2af3672e2229b4f7bf8157d5a3f36e3c35"}
+    assert commits["aws_gpu.csv"] == {
+        "path": "catalogs/v8/aws/vms.csv",
+        "commit": "00148f2af3672e2229b4f7bf8157d5a3f36e3c35",
+    }
     assert commits["gcp_gpu_host_vms.csv"]["commit"].startswith("006059e0")
     azure = source_commits((DEFAULT_SOURCE / "README.md").read_text())["azure_gpu.csv"]
     assert azure == {"path": "catalogs/v6/azure/vms.csv", "commit": "098741e70562f65d7af1cceb81e33b284f742604"}
@@ -147,8 +181,10 @@ def test_committed_catalog_is_built_from_the_v8_snapshot_with_its_dates():
     assert {o.catalog_date for o in catalog.offerings if o.provider != "azure"} == {"unknown, extracted on 2026-12-01"}
     assert {o.catalog_date for o in catalog.offerings if o.provider == "azure"} == {"unknown, extracted on 2026-11-29"}
     assert meta["exchange_rates"]["CNY"] == {
-        "per_usd": 6.8012, "as_of": "2026-05-08",
-        "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)"}
+        "per_usd": 6.8012,
+        "as_of": "2026-05-08",
+        "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)",
+    }
 
 
 def test_real_aws_prices_match_the_v8_readme():
@@ -246,13 +282,33 @@ def _refreshed_huaweicloud(out: Path) -> tuple[str, dict]:
     from profiles.catalog.build import offerings_to_csv
     from profiles.catalog.offering import Offering
 
-    row = Offering("huaweicloud", "cn-north-4", "cn-north-4a", "p3.16xlarge.8", "A100-80GB", 8, 80.0, None, 64.0,
-                   512.0, "ethernet", 0, 36.0, None, None, "2026-11-28", "huaweicloud-bss-api",
-                   currency="CNY", on_demand_native=250.0)
+    row = Offering(
+        "huaweicloud",
+        "cn-north-4",
+        "cn-north-4a",
+        "p3.16xlarge.8",
+        "A100-80GB",
+        8,
+        80.0,
+        None,
+        64.0,
+        512.0,
+        "ethernet",
+        0,
+        36.0,
+        None,
+        None,
+        "2026-11-28",
+        "huaweicloud-bss-api",
+        currency="CNY",
+        on_demand_native=250.0,
+    )
     text = offerings_to_csv([row])
     (out / "huaweicloud.csv").write_text(text)
-    entry = {"offerings": 1, "refreshed": {"date": "2026-11-28", "source": "huaweicloud-bss-api",
-                                           "regions": ["cn-north-4"], "offerings": 1}}
+    entry = {
+        "offerings": 1,
+        "refreshed": {"date": "2026-11-28", "source": "huaweicloud-bss-api", "regions": ["cn-north-4"], "offerings": 1},
+    }
     meta = json.loads((out / "catalog.json").read_text())
     meta["sources"]["huaweicloud"] = entry
     meta["refreshed"] = "2026-11-28"

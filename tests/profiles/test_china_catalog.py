@@ -33,21 +33,30 @@ def data(tmp_path):
 
 def test_the_committed_catalog_prices_cny_rows_at_the_sourced_dated_rate_with_a_warning():
     catalog = load_catalog(today=dt.date(2026, 12, 1))
-    assert catalog.rates == {"CNY": {"per_usd": 6.8012, "as_of": "2026-05-08",
-                                     "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)"}}
+    assert catalog.rates == {
+        "CNY": {
+            "per_usd": 6.8012,
+            "as_of": "2026-05-08",
+            "source": "ECB euro reference rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)",
+        }
+    }
     assert catalog.left_out == {}
     gt4 = next(o for o in catalog.offerings if o.instance_type == "GT4.41XLARGE948" and o.region == "ap-beijing")
     assert gt4.on_demand_usd_per_hour == pytest.approx(34.921779, abs=1e-6)  # 237.51 CNY / 6.8012 = 34.9217785
     assert catalog.rate_warnings() == [
         "warning: CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08 (207 days old; ECB euro reference "
         "rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)); record a current rate with `trainstack catalog "
-        "refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`"]
+        "refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`"
+    ]
     assert catalog.price_warnings(("aws",)) == [
         "warning: aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on "
-        "2026-12-01), older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"]
+        "2026-12-01), older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"
+    ]
     lines = catalog.price_warnings(("alicloud",))
-    assert lines[0] == ("warning: alicloud prices are observed as early as 2023-07-21 (1229 days ago), older than "
-                        "90 days or of unknown age; refresh with `trainstack catalog refresh --provider alicloud`")
+    assert lines[0] == (
+        "warning: alicloud prices are observed as early as 2023-07-21 (1229 days ago), older than "
+        "90 days or of unknown age; refresh with `trainstack catalog refresh --provider alicloud`"
+    )
     assert lines[1].startswith("warning: CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08")
 
 
@@ -57,7 +66,12 @@ def test_alibaba_snapshot_rows_are_cny_estimates_with_their_sources_dates():
     assert {o.currency for o in rows} == {"CNY"} and all(o.on_demand_usd_per_hour is None for o in rows)
     assert [o.region for o in rows if o.instance_type == "ecs.ebmgn7ex.32xlarge"] == ["cn-beijing", "cn-shenzhen"]
     rdma = next(o for o in rows if o.instance_type == "ecs.ebmgn7ex.32xlarge")
-    assert (rdma.region, rdma.accelerator, rdma.accelerator_count, rdma.on_demand_native) == ("cn-beijing", "A100-80GB", 8, 270.8333)
+    assert (rdma.region, rdma.accelerator, rdma.accelerator_count, rdma.on_demand_native) == (
+        "cn-beijing",
+        "A100-80GB",
+        8,
+        270.8333,
+    )
     assert rdma.rdma and rdma.catalog_date == "2024-12-30"
     assert rdma.price_note.startswith("estimate: third-party CNY list price seen 2024-12-30 (china-prices.md CP-A32)")
     (old,) = [o for o in rows if o.instance_type == "ecs.gn6v-c10g1.20xlarge"]  # only the 2023 blog lists it
@@ -72,8 +86,15 @@ def test_tencent_rows_are_its_undated_official_list_prices_upper_end_of_each_ran
     assert len(rows) == TENCENT_ROWS
     by_type = {o.instance_type: o for o in rows if o.region == "ap-beijing"}
     gt4 = by_type["GT4.41XLARGE948"]
-    assert (gt4.accelerator, gt4.accelerator_count, gt4.accelerator_memory_gib, gt4.vcpus, gt4.memory_gib,
-            gt4.network_gbps, gt4.on_demand_native) == ("A100", 8, 40.0, 164.0, 948.0, 50.0, 237.51)
+    assert (
+        gt4.accelerator,
+        gt4.accelerator_count,
+        gt4.accelerator_memory_gib,
+        gt4.vcpus,
+        gt4.memory_gib,
+        gt4.network_gbps,
+        gt4.on_demand_native,
+    ) == ("A100", 8, 40.0, 164.0, 948.0, 50.0, 237.51)
     assert by_type["GN10X.2XLARGE40"].on_demand_native == 18.04  # CP-T5 "16.21-18.04": the upper end
     assert by_type["GN7.20XLARGE320"].on_demand_native == 55.55  # CP-T17 "49.98-55.55"
     assert by_type["GT4.8XLARGE192"].vcpus is None  # no official spec for this size
@@ -101,8 +122,16 @@ def test_recorded_rate_converts_to_usd_and_survives_a_rebuild(data):
 
 def test_mainland_china_workload_resolves_to_alibaba_with_both_currencies_and_estimate_flag(data):
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
-    spec = parse_spec({"accelerators": "A100-80GB:8", "nodes": 2, "interconnect": "rdma", "purchase": "on-demand",
-                       "hours": 72, "jurisdiction": "cn-mainland"})
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "on-demand",
+            "hours": 72,
+            "jurisdiction": "cn-mainland",
+        }
+    )
     choice = resolve(spec, load_catalog(data, today=TODAY).offerings).choice.candidate
     assert (choice.offering.provider, choice.offering.instance_type) == ("alicloud", "ecs.ebmgn7ex.32xlarge")
     assert choice.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
@@ -110,17 +139,24 @@ def test_mainland_china_workload_resolves_to_alibaba_with_both_currencies_and_es
     assert any(n.startswith("estimate: third-party CNY list price seen 2024-12-30") for n in choice.notes)
 
 
-@pytest.mark.parametrize(("today", "warned"), [(TODAY, False), (dt.date(2026, 12, 28), False),
-                                               (dt.date(2026, 12, 29), True), (dt.date(2028, 1, 1), True)])
+@pytest.mark.parametrize(
+    ("today", "warned"),
+    [(TODAY, False), (dt.date(2026, 12, 28), False), (dt.date(2026, 12, 29), True), (dt.date(2028, 1, 1), True)],
+)
 def test_an_old_rate_is_still_used_like_a_price_and_warned_about_after_31_days(data, today, warned):
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
     catalog = load_catalog(data, providers=("alicloud",), today=today)
     assert len(catalog.offerings) == ALIBABA_ROWS and catalog.left_out == {} and catalog.stale_rates == {}
     age = (today - dt.date(2026, 11, 27)).days
-    assert catalog.rate_warnings() == ([
-        f"warning: CNY prices are converted at 1 USD = 7 CNY as of 2026-11-27 ({age} days old; test rate); record a "
-        "current rate with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of "
-        "YYYY-MM-DD --source TEXT`"] if warned else [])
+    assert catalog.rate_warnings() == (
+        [
+            f"warning: CNY prices are converted at 1 USD = 7 CNY as of 2026-11-27 ({age} days old; test rate); record a "
+            "current rate with `trainstack catalog refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of "
+            "YYYY-MM-DD --source TEXT`"
+        ]
+        if warned
+        else []
+    )
 
 
 def test_a_hand_edited_rate_dated_in_the_future_or_undated_is_not_used(data):
@@ -132,13 +168,17 @@ def test_a_hand_edited_rate_dated_in_the_future_or_undated_is_not_used(data):
         catalog = load_catalog(data, providers=("alicloud",), today=TODAY)
         assert not catalog.offerings and catalog.stale_rates == {"CNY": shown}
 
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (("usd", 7.1, "2026-11-27", "x"), "currency: 'usd' is not a 3-letter ISO code"),
         (("CNY", 0, "2026-11-27", "x"), "rate: 0 must be a positive number"),
         (("CNY", 7.1, "27/11/2026", "x"), "--as-of: '27/11/2026' is not a date"),
-        (("CNY", 7.1, "2026-12-05", "x"), r"--as-of: 2026-12-05 is in the future \(today is 2026-11-29; a rate may be dated at most 1 day ahead\)"),
+        (
+            ("CNY", 7.1, "2026-12-05", "x"),
+            r"--as-of: 2026-12-05 is in the future \(today is 2026-11-29; a rate may be dated at most 1 day ahead\)",
+        ),
         (("CNY", 7.1, "2026-11-27", "  "), "--source: say where the rate comes from"),
     ],
 )
@@ -155,16 +195,24 @@ def test_set_rate_records_an_old_dated_rate_which_is_then_used_with_a_warning(da
     assert entry == {"per_usd": 6.8012, "as_of": "2026-05-08", "source": "ECB cross rate"}
     catalog = load_catalog(data, providers=("alicloud",), today=TODAY)
     assert len(catalog.offerings) == ALIBABA_ROWS
-    assert catalog.rate_warnings()[0].startswith("warning: CNY prices are converted at 1 USD = 6.8012 CNY as of "
-                                                 "2026-05-08 (205 days old; ECB cross rate)")
+    assert catalog.rate_warnings()[0].startswith(
+        "warning: CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08 (205 days old; ECB cross rate)"
+    )
 
 
 def test_alibaba_spot_pick_says_it_gets_no_deployment_set():
 
     row = next(o for o in build_alicloud(None, "x") if o.instance_type == "ecs.gn7i-c8g1.2xlarge")
     priced = row._replace(on_demand_usd_per_hour=1.3, spot_usd_per_hour=0.4)
-    spec = parse_spec({"accelerators": "A10:1", "hours": 5, "purchase": "any", "spot": {"checkpoint_interval": "1h"},
-                       "file_system": {"capacity": "1200GiB", "throughput": 100}})
+    spec = parse_spec(
+        {
+            "accelerators": "A10:1",
+            "hours": 5,
+            "purchase": "any",
+            "spot": {"checkpoint_interval": "1h"},
+            "file_system": {"capacity": "1200GiB", "throughput": 100},
+        }
+    )
     resolution = resolve(spec, [priced])
     spot, on_demand = resolution.choice.candidate, resolution.alternatives[0].candidate
     assert spot.purchase == "spot"
@@ -213,8 +261,11 @@ def write_rates(data, rates):
         pytest.param({"per_usd": None}, "is not a valid number (per_usd: null)", id="null"),
         pytest.param({"per_usd": "abc"}, 'is not a valid number (per_usd: "abc")', id="text"),
         pytest.param({}, "is not a valid number (per_usd: missing)", id="missing"),
-        pytest.param({"per_usd": 1e-300}, "is not plausible (per_usd: 1e-300; allowed 0.001 to 1,000,000 per USD)",
-                     id="absurdly-small"),
+        pytest.param(
+            {"per_usd": 1e-300},
+            "is not plausible (per_usd: 1e-300; allowed 0.001 to 1,000,000 per USD)",
+            id="absurdly-small",
+        ),
         pytest.param(7.1, "is not an entry with per_usd, as_of and source (7.1)", id="bare-number"),
     ],
 )
@@ -232,14 +283,23 @@ def test_a_hand_edited_bad_rate_is_not_used_and_says_why(data, entry, why):
 
 def test_a_hand_edited_rate_is_not_used_for_resolve_either(data):
     write_rates(data, {"CNY": {"per_usd": -7, "as_of": "2026-11-27", "source": "hand edit"}})
-    spec = parse_spec({"accelerators": "A100-80GB:8", "nodes": 2, "interconnect": "rdma", "purchase": "on-demand",
-                       "hours": 72, "providers": "alicloud"})
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "on-demand",
+            "hours": 72,
+            "providers": "alicloud",
+        }
+    )
     with pytest.raises(NoMatchError, match="^providers: the catalog has no priced offerings for alicloud; "):
         resolve(spec, load_catalog(data, today=TODAY).offerings)  # before: a pick at -38.69 USD/hour per node
 
 
-@pytest.mark.parametrize("rates", [pytest.param([], id="list"), pytest.param("x", id="text"),
-                                   pytest.param(7.1, id="number")])
+@pytest.mark.parametrize(
+    "rates", [pytest.param([], id="list"), pytest.param("x", id="text"), pytest.param(7.1, id="number")]
+)
 def test_exchange_rates_that_are_not_a_map_count_as_none_and_set_rate_replaces_them(data, rates):
     write_rates(data, rates)
     catalog = load_catalog(data, today=TODAY)
@@ -247,28 +307,40 @@ def test_exchange_rates_that_are_not_a_map_count_as_none_and_set_rate_replaces_t
     assert catalog.left_out_reason("CNY").startswith(f"no USD/CNY rate is recorded; {FIX}")
     entry = set_rate(data, "CNY", 7.12, "2026-11-29", "test rate", today=TODAY)
     meta = json.loads((data / "catalog.json").read_text())
-    assert meta["exchange_rates"] == {"CNY": entry} == {"CNY": {"per_usd": 7.12, "as_of": "2026-11-29",
-                                                                "source": "test rate"}}
+    assert (
+        meta["exchange_rates"]
+        == {"CNY": entry}
+        == {"CNY": {"per_usd": 7.12, "as_of": "2026-11-29", "source": "test rate"}}
+    )
     assert meta["version"] == f"{BASE}+CNY7.12@2026-11-29"
     assert len(load_catalog(data, today=TODAY).offerings) == len(catalog.offerings) + ALIBABA_ROWS + TENCENT_ROWS
 
 
-@pytest.mark.parametrize("entry", [pytest.param({"per_usd": "abc", "as_of": "2026-11-29", "source": "x"}, id="text"),
-                                   pytest.param(None, id="null"),
-                                   pytest.param({"per_usd": 7.2, "as_of": "2027-06-01", "source": "x"}, id="far-future")])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        pytest.param({"per_usd": "abc", "as_of": "2026-11-29", "source": "x"}, id="text"),
+        pytest.param(None, id="null"),
+        pytest.param({"per_usd": 7.2, "as_of": "2027-06-01", "source": "x"}, id="far-future"),
+    ],
+)
 def test_set_rate_replaces_a_broken_entry(data, entry):
     write_rates(data, {"CNY": entry, "JPY": {"per_usd": 150, "as_of": "2026-11-20", "source": "kept"}})
     set_rate(data, "CNY", 7.12, "2026-11-28", "test rate", today=TODAY)
     rates = json.loads((data / "catalog.json").read_text())["exchange_rates"]
-    assert rates == {"CNY": {"per_usd": 7.12, "as_of": "2026-11-28", "source": "test rate"},
-                     "JPY": {"per_usd": 150, "as_of": "2026-11-20", "source": "kept"}}
+    assert rates == {
+        "CNY": {"per_usd": 7.12, "as_of": "2026-11-28", "source": "test rate"},
+        "JPY": {"per_usd": 150, "as_of": "2026-11-20", "source": "kept"},
+    }
 
 
 @pytest.mark.parametrize(
     ("as_of", "used", "why"),
     [
         pytest.param("2026-11-30", True, None, id="one-day-ahead-beijing-time"),
-        pytest.param("2026-12-01", False, "is dated 2026-12-01, in the future (today is 2026-11-29)", id="two-days-ahead"),
+        pytest.param(
+            "2026-12-01", False, "is dated 2026-12-01, in the future (today is 2026-11-29)", id="two-days-ahead"
+        ),
         pytest.param("soon", False, 'has no valid date (as_of: "soon"; write YYYY-MM-DD)', id="not-a-date"),
         pytest.param(None, False, "has no valid date (as_of: null; write YYYY-MM-DD)", id="null-date"),
     ],
@@ -290,8 +362,10 @@ def test_set_rate_accepts_a_date_one_day_ahead_of_local_today(data):
     assert json.loads((data / "catalog.json").read_text())["version"] == f"{BASE}+CNY7.12@2026-11-30"
     with pytest.raises(RateError) as error:
         set_rate(data, "CNY", 7.12, "2026-12-01", "CFETS central parity", today=TODAY)
-    assert str(error.value) == ("--as-of: 2026-12-01 is in the future (today is 2026-11-29; a rate may be dated at "
-                                "most 1 day ahead); give the date the rate applies to")
+    assert str(error.value) == (
+        "--as-of: 2026-12-01 is in the future (today is 2026-11-29; a rate may be dated at "
+        "most 1 day ahead); give the date the rate applies to"
+    )
 
 
 def test_an_older_rate_does_not_replace_a_newer_one_unless_forced(data):
@@ -299,8 +373,10 @@ def test_an_older_rate_does_not_replace_a_newer_one_unless_forced(data):
     before = (data / "catalog.json").read_bytes()
     with pytest.raises(RateError) as error:
         set_rate(data, "CNY", 7.3, "2026-11-01", "old note", today=TODAY)
-    assert str(error.value) == ("--as-of: 2026-11-01 is older than the recorded rate (1 USD = 7.12 CNY as of "
-                                "2026-11-29 (CFETS central parity)); keep that one, or pass --force to replace it")
+    assert str(error.value) == (
+        "--as-of: 2026-11-01 is older than the recorded rate (1 USD = 7.12 CNY as of "
+        "2026-11-29 (CFETS central parity)); keep that one, or pass --force to replace it"
+    )
     assert (data / "catalog.json").read_bytes() == before
     set_rate(data, "CNY", 7.3, "2026-11-01", "old note", today=TODAY, force=True)
     meta = json.loads((data / "catalog.json").read_text())
@@ -313,16 +389,43 @@ def test_an_older_rate_does_not_replace_a_newer_one_unless_forced(data):
 def test_set_rate_names_a_folder_without_a_catalog(tmp_path):
     with pytest.raises(RateError) as error:
         set_rate(tmp_path / "nowhere", "CNY", 7.12, "2026-11-29", "x", today=TODAY)
-    assert str(error.value) == (f"--data-dir: {tmp_path / 'nowhere'} holds no catalog.json; give the catalog folder "
-                                "(default profiles/catalog/data)")
+    assert str(error.value) == (
+        f"--data-dir: {tmp_path / 'nowhere'} holds no catalog.json; give the catalog folder "
+        "(default profiles/catalog/data)"
+    )
 
 
 def test_tencent_spot_is_never_picked_because_a_stack_cannot_carry_its_bid():
     from profiles.catalog.offering import Offering
 
-    row = Offering("tencentcloud", "ap-beijing", "ap-beijing-6", "GT4.41XLARGE948", "A100", 8, 40.0, "SXM", 164.0,
-                   948.0, "ethernet", 0, 50.0, 28.0, 8.0, "2026-11-29", "tencentcloud-price-api")
-    spec = parse_spec({"accelerators": "A100:8", "hours": 10, "purchase": "any", "interconnect": "none",
-                       "spot": {"checkpoint_interval": "1h"}, "file_system": {"capacity": "1200GiB"}})
+    row = Offering(
+        "tencentcloud",
+        "ap-beijing",
+        "ap-beijing-6",
+        "GT4.41XLARGE948",
+        "A100",
+        8,
+        40.0,
+        "SXM",
+        164.0,
+        948.0,
+        "ethernet",
+        0,
+        50.0,
+        28.0,
+        8.0,
+        "2026-11-29",
+        "tencentcloud-price-api",
+    )
+    spec = parse_spec(
+        {
+            "accelerators": "A100:8",
+            "hours": 10,
+            "purchase": "any",
+            "interconnect": "none",
+            "spot": {"checkpoint_interval": "1h"},
+            "file_system": {"capacity": "1200GiB"},
+        }
+    )
     resolution = resolve(spec, [row])
     assert {c.candidate.purchase for c in [resolution.choice, *resolution.alternatives]} == {"on-demand"}

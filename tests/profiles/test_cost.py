@@ -2,14 +2,13 @@
 
 import pytest
 
+from facts.performance import performance
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead, storage_usd
 from profiles.cost.throughput import hours_from_flops
 from profiles.cost.work import WorkSpec
-from facts.performance import performance
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from profiles.stack_writer import cluster_config
-
 
 
 def test_training_flops_is_six_params_tokens():
@@ -41,8 +40,10 @@ def spec(**fields):
 def test_cheapest_per_hour_loses_on_cost_per_job(fixture_catalog):
     # 1,200 A100-80GB hours: p4d (8x A100, 312 TFLOPS) 150 h x $32 = $4,800;
     # p5 (8x H100 SXM, 989 TFLOPS) 1200 x 312/989/8 = 47.32 h x $60 = $2,839.23.
-    resolution = resolve(spec(accelerators=["A100:8", "H100:8"], work={"gpu_hours": 1200, "reference": "A100-80GB"}),
-                         fixture_catalog.offerings)
+    resolution = resolve(
+        spec(accelerators=["A100:8", "H100:8"], work={"gpu_hours": 1200, "reference": "A100-80GB"}),
+        fixture_catalog.offerings,
+    )
     choice = resolution.choice.candidate
     assert choice.offering.instance_type == "p5.48xlarge"
     assert choice.hours == pytest.approx(1200 * 312 / 989 / 8)
@@ -67,12 +68,15 @@ def test_a_year_long_term_costs_the_whole_term_unless_reused(fixture_catalog):
     assert (config.purchase, config.commitment) == ("on-demand", "1y")
 
 
-@pytest.mark.parametrize(("hours", "term", "reuse", "billed", "committed"), [
-    pytest.param(100, "1y", 0.0, 8760, 8760, id="1y-whole-term"),
-    pytest.param(100, "3y", 0.0, 26280, 26280, id="3y-whole-term"),
-    pytest.param(100, "3y", 0.5, 100 + 26180 * 0.5, 26280, id="3y-half-reused"),
-    pytest.param(9000, "1y", 1.0, 9000, 17520, id="longer-than-a-term-fully-reused"),
-])
+@pytest.mark.parametrize(
+    ("hours", "term", "reuse", "billed", "committed"),
+    [
+        pytest.param(100, "1y", 0.0, 8760, 8760, id="1y-whole-term"),
+        pytest.param(100, "3y", 0.0, 26280, 26280, id="3y-whole-term"),
+        pytest.param(100, "3y", 0.5, 100 + 26180 * 0.5, 26280, id="3y-half-reused"),
+        pytest.param(9000, "1y", 1.0, 9000, 17520, id="longer-than-a-term-fully-reused"),
+    ],
+)
 def test_commitment_hours_by_hand(hours, term, reuse, billed, committed):
     from profiles.cost.pricing import charged_hours, committed_hours
 
@@ -96,7 +100,14 @@ def test_deadline_picks_on_time_or_says_none_and_shows_fastest(fixture_catalog):
 
 
 def test_held_reservation_is_priced_as_given_and_written_to_the_stack(fixture_catalog):
-    held = {"provider": "aws", "instance_type": "p4d.24xlarge", "zone": "use1-az2", "nodes": 2, "usd_per_hour": 5.0, "id": "cr-0abc"}
+    held = {
+        "provider": "aws",
+        "instance_type": "p4d.24xlarge",
+        "zone": "use1-az2",
+        "nodes": 2,
+        "usd_per_hour": 5.0,
+        "id": "cr-0abc",
+    }
     workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=10, reservations=[held])
     choice = resolve(workload, fixture_catalog.offerings).choice.candidate
     assert (choice.purchase, choice.usd_total, choice.reservation_id) == ("reservation", 100.0, "cr-0abc")
@@ -106,20 +117,29 @@ def test_held_reservation_is_priced_as_given_and_written_to_the_stack(fixture_ca
 
 def test_spot_job_hours_include_interruption_overhead(fixture_catalog):
     spot = {"checkpoint_interval": "2h", "restart": "30m", "interruptions_per_node_month": 7.3}
-    workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=72, purchase="spot", spot=spot,
-                    file_system={"capacity": "4800GiB", "throughput": 125})
+    workload = spec(
+        accelerators="A100:8",
+        nodes=2,
+        interconnect="rdma",
+        hours=72,
+        purchase="spot",
+        spot=spot,
+        file_system={"capacity": "4800GiB", "throughput": 125},
+    )
     choice = resolve(workload, fixture_catalog.offerings).choice.candidate
     assert choice.hours == pytest.approx(72 + 72 * 2 * 0.01 * 1.5)  # 74.16 h
     assert choice.usd_total == pytest.approx(24.0 * 74.16 + 4800 * 2**30 / 1e9 * 0.145 * 74.16 / 730)
 
 
 def test_unsourced_speed_is_flagged(fixture_catalog):
-    resolution = resolve(spec(accelerators="A10G:8", work={"gpu_hours": 100, "reference": "A100-80GB"}), fixture_catalog.offerings)
+    resolution = resolve(
+        spec(accelerators="A10G:8", work={"gpu_hours": 100, "reference": "A100-80GB"}), fixture_catalog.offerings
+    )
     assert "A10G: BF16 TFLOPS unsourced [~70]" in resolution.choice.candidate.notes
 
 
 def test_live_reserved_price_beats_the_discount_estimate(fixture_catalog):
-    
+
     p4d = next(o for o in fixture_catalog.offerings if o.instance_type == "p4d.24xlarge" and o.zone == "use1-az1")
     refreshed = p4d._replace(reserved_1y_usd_per_hour=19.5)
     workload = spec(accelerators="A100:8", hours=100, commitment={"term": "1y", "reuse": 1}, regions="us-east-1")
@@ -128,7 +148,14 @@ def test_live_reserved_price_beats_the_discount_estimate(fixture_catalog):
 
 
 def test_prepaid_capacity_block_at_zero_writes_a_valid_stack(fixture_catalog):
-    held = {"provider": "aws", "instance_type": "p4d.24xlarge", "zone": "use1-az2", "nodes": 2, "usd_per_hour": 0, "id": "cr-0abc"}
+    held = {
+        "provider": "aws",
+        "instance_type": "p4d.24xlarge",
+        "zone": "use1-az2",
+        "nodes": 2,
+        "usd_per_hour": 0,
+        "id": "cr-0abc",
+    }
     workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=10, reservations=[held])
     choice = resolve(workload, fixture_catalog.offerings).choice.candidate
     config = cluster_config(workload, choice, "v")
@@ -140,10 +167,18 @@ def test_commitment_note_states_the_whole_term_and_the_jobs_share(fixture_catalo
     rows = resolve(workload, fixture_catalog.offerings, top=10)
     reserved = next(r.candidate for r in (rows.choice, *rows.alternatives) if r.candidate.purchase == "reserved-1y")
     # 1 node x $22.40/hour x 8,760 h = $196,224; share: 100 + 8,660 x 0.5 = 4,430 h -> $99,232.
-    assert "1y commitment: $196,224 for 8,760 h; this job's share $99,232 (4,430 h billed, reuse 0.5 of the rest)" in reserved.notes
+    assert (
+        "1y commitment: $196,224 for 8,760 h; this job's share $99,232 (4,430 h billed, reuse 0.5 of the rest)"
+        in reserved.notes
+    )
 
 
 def test_a_cloud_without_prices_says_how_to_get_them(fixture_catalog):
-    with pytest.raises(NoMatchError, match=r"^providers: the catalog has no priced offerings for tencentcloud; fetch "
-                                           r"prices with `trainstack catalog refresh --provider tencentcloud`"):
-        resolve(parse_spec({"accelerators": "T4:1", "hours": 1, "providers": "tencentcloud"}), fixture_catalog.offerings)
+    with pytest.raises(
+        NoMatchError,
+        match=r"^providers: the catalog has no priced offerings for tencentcloud; fetch "
+        r"prices with `trainstack catalog refresh --provider tencentcloud`",
+    ):
+        resolve(
+            parse_spec({"accelerators": "T4:1", "hours": 1, "providers": "tencentcloud"}), fixture_catalog.offerings
+        )

@@ -19,12 +19,15 @@ def test_capacity_adds_checkpoints_and_headroom():
     assert dp.capacity_gib(100, 0, headroom=0) == 100
 
 
-@pytest.mark.parametrize(("files", "mean_mib", "expected"), [
-    pytest.param(1_280_000, None, 2048 * 2**30 / 1_280_000, id="from-file-count"),
-    pytest.param(None, 0.5, 524_288, id="given-mean-wins"),
-    pytest.param(1_280_000, 0.5, 524_288, id="mean-over-count"),
-    pytest.param(None, None, None, id="unknown"),
-])
+@pytest.mark.parametrize(
+    ("files", "mean_mib", "expected"),
+    [
+        pytest.param(1_280_000, None, 2048 * 2**30 / 1_280_000, id="from-file-count"),
+        pytest.param(None, 0.5, 524_288, id="given-mean-wins"),
+        pytest.param(1_280_000, 0.5, 524_288, id="mean-over-count"),
+        pytest.param(None, None, None, id="unknown"),
+    ],
+)
 def test_mean_file_bytes(files, mean_mib, expected):
     assert dp.mean_file_bytes(2048, files, mean_mib) == expected
 
@@ -35,8 +38,15 @@ def test_read_rate_and_per_tib_need():
 
 
 def test_a_file_system_too_slow_for_the_gpus_says_what_would_feed_them():
-    path = dp.size_data_path(data_gib=140, checkpoints_gib=0, fs_capacity_gib=2400, per_tib_mbps=125,
-                             read_mbps=330, local_nvme_gib=7450, lazy_link=True)
+    path = dp.size_data_path(
+        data_gib=140,
+        checkpoints_gib=0,
+        fs_capacity_gib=2400,
+        per_tib_mbps=125,
+        read_mbps=330,
+        local_nvme_gib=7450,
+        lazy_link=True,
+    )
     assert path.provisioned_mbps == pytest.approx(292.96875)  # 2,400/1,024 x 125
     assert path.starves_gpus
     assert path.staging_hours == 0 and path.cache_fits
@@ -66,8 +76,15 @@ def test_a_file_system_fast_enough_adds_nothing():
 
 def test_an_import_link_stages_at_the_provisioned_throughput():
     # 2,048 GiB = 2,199,023 MB at 2,400/1,024 x 250 = 585.9375 MB/s -> 3,753 s = 1.0425 h
-    path = dp.size_data_path(data_gib=2048, checkpoints_gib=0, fs_capacity_gib=2400, per_tib_mbps=250,
-                             read_mbps=None, local_nvme_gib=None, lazy_link=False)
+    path = dp.size_data_path(
+        data_gib=2048,
+        checkpoints_gib=0,
+        fs_capacity_gib=2400,
+        per_tib_mbps=250,
+        read_mbps=None,
+        local_nvme_gib=None,
+        lazy_link=False,
+    )
     assert path.staging_hours == pytest.approx(2048 * 2**30 / 1e6 / 585.9375 / 3600)
     assert path.staging_hours == pytest.approx(1.0425, abs=1e-4)
     assert not path.starves_gpus and not path.cache_fits

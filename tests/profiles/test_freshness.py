@@ -50,8 +50,10 @@ def test_one_line_per_cloud_with_counts_dates_and_the_refresh_command():
     assert stale_warnings(rows, providers=("gcp",), today=TODAY) == []
     mixed = [row("azure", unknown_date("2026-11-29")), row("azure", "2025-06-01", "b")]
     (line,) = stale_warnings(mixed, today=TODAY)
-    assert line.startswith("warning: azure prices are of unknown date (1 of 2 rows; source snapshot undated, "
-                           "extracted on 2026-11-29) and observed as early as 2025-06-01 (548 days ago)")
+    assert line.startswith(
+        "warning: azure prices are of unknown date (1 of 2 rows; source snapshot undated, "
+        "extracted on 2026-11-29) and observed as early as 2025-06-01 (548 days ago)"
+    )
 
 
 def test_a_refreshed_cloud_dated_today_is_not_warned_about():

@@ -21,8 +21,12 @@ def _quotas(code, value, name="quota", missing=False):
     client, stub = stubbed("service-quotas")
     expected = {"ServiceCode": "ec2", "QuotaCode": code}
     if missing:
-        stub.add_client_error("get_service_quota", service_error_code="NoSuchResourceException",
-                              http_status_code=400, expected_params=expected)
+        stub.add_client_error(
+            "get_service_quota",
+            service_error_code="NoSuchResourceException",
+            http_status_code=400,
+            expected_params=expected,
+        )
         stub.add_response("get_aws_default_service_quota", quota_answer(code, value, "us-east-1", name), expected)
     else:
         stub.add_response("get_service_quota", quota_answer(code, value, "us-east-1", name), expected)
@@ -40,22 +44,26 @@ def test_on_demand_within_quota_is_ok(fresh_moto_session):
     quotas, stub = _quotas("L-417A185B", 384.0, "Running On-Demand P instances")
     offered, quota = preflight(_cluster(purchase="on-demand"), session=fresh_moto_session, quotas=quotas)
     assert (offered.status, quota.status) == ("ok", "ok")
-    assert quota.detail == ("Running On-Demand P instances (L-417A185B) in us-east-1: need 192 vCPUs "
-                            "(2 x p4d.24xlarge) + 0 in use <= quota 384")
+    assert quota.detail == (
+        "Running On-Demand P instances (L-417A185B) in us-east-1: need 192 vCPUs "
+        "(2 x p4d.24xlarge) + 0 in use <= quota 384"
+    )
     stub.assert_no_pending_responses()
 
 
 def test_spot_quota_counts_running_spot_vcpus_of_the_same_family(fresh_moto_session):
-    _launch(fresh_moto_session, "p5.48xlarge", spot=True)   # 192 vCPUs, P spot: counted
-    _launch(fresh_moto_session, "p4d.24xlarge")              # on-demand: another quota
-    _launch(fresh_moto_session, "g5.xlarge", spot=True)      # G spot: another quota
+    _launch(fresh_moto_session, "p5.48xlarge", spot=True)  # 192 vCPUs, P spot: counted
+    _launch(fresh_moto_session, "p4d.24xlarge")  # on-demand: another quota
+    _launch(fresh_moto_session, "g5.xlarge", spot=True)  # G spot: another quota
     quotas, _ = _quotas("L-7212CCBC", 256.0, "All P Spot Instance Requests")
     _, quota = preflight(_cluster(purchase="spot"), session=fresh_moto_session, quotas=quotas)
     assert quota.status == "fail"
     assert "need 192 vCPUs (2 x p4d.24xlarge) + 192 in use > quota 256" in quota.detail
-    assert quota.fix == ("request L-7212CCBC >= 384 vCPUs in us-east-1: aws service-quotas "
-                         "request-service-quota-increase --service-code ec2 --quota-code L-7212CCBC "
-                         "--desired-value 384 --region us-east-1")
+    assert quota.fix == (
+        "request L-7212CCBC >= 384 vCPUs in us-east-1: aws service-quotas "
+        "request-service-quota-increase --service-code ec2 --quota-code L-7212CCBC "
+        "--desired-value 384 --region us-east-1"
+    )
 
 
 def test_zone_not_offering_the_type_lists_the_zones_that_do(fresh_moto_session):
@@ -87,15 +95,30 @@ def test_missing_credentials(monkeypatch):
 
 
 def test_azure_and_gcp_say_what_to_request_without_live_calls():
-    (azure,) = preflight(_cluster(provider="azure", region="eastus", zone="eastus",
-                                  instance_type="Standard_ND96isr_H100_v5", accelerator="H100", purchase="on-demand"))
+    (azure,) = preflight(
+        _cluster(
+            provider="azure",
+            region="eastus",
+            zone="eastus",
+            instance_type="Standard_ND96isr_H100_v5",
+            accelerator="H100",
+            purchase="on-demand",
+        )
+    )
     assert azure.status == "unknown" and "no Azure quota API" in azure.detail
     assert "192 vCPUs of the VM-family vCPU quota" in azure.detail
     assert "az vm list-usage --location eastus" in azure.fix
-    (gcp,) = preflight(_cluster(provider="gcp", region="us-east4", zone="us-east4-a",
-                                instance_type="a3-highgpu-8g", accelerator="H100", purchase="spot",
-                                file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 250,
-                                             "deployment_type": "ZONAL"}))
+    (gcp,) = preflight(
+        _cluster(
+            provider="gcp",
+            region="us-east4",
+            zone="us-east4-a",
+            instance_type="a3-highgpu-8g",
+            accelerator="H100",
+            purchase="spot",
+            file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 250, "deployment_type": "ZONAL"},
+        )
+    )
     assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS and 416 vCPUs of CPUS in us-east4" in gcp.detail
 
 
@@ -105,13 +128,16 @@ def test_stack_priced_with_an_older_catalog_is_reported():
     assert catalog_finding(_cluster(catalog_version="v2"), "v2").status == "ok"
 
 
-@pytest.mark.parametrize("instance_type, family, on_demand, spot", [
-    pytest.param("p4d.24xlarge", "p", "L-417A185B", "L-7212CCBC", id="p"),
-    pytest.param("g6e.48xlarge", "g", "L-DB2E81BA", "L-3819A6DF", id="g"),
-    pytest.param("trn1.32xlarge", "trn", "L-2C3B7624", "L-5480EFD2", id="trn"),
-    pytest.param("dl1.24xlarge", "dl", "L-6E869C2A", "L-85EED4F7", id="dl"),
-    pytest.param("m5.large", "m", "L-1216C47A", "L-34B43A08", id="standard"),
-])
+@pytest.mark.parametrize(
+    "instance_type, family, on_demand, spot",
+    [
+        pytest.param("p4d.24xlarge", "p", "L-417A185B", "L-7212CCBC", id="p"),
+        pytest.param("g6e.48xlarge", "g", "L-DB2E81BA", "L-3819A6DF", id="g"),
+        pytest.param("trn1.32xlarge", "trn", "L-2C3B7624", "L-5480EFD2", id="trn"),
+        pytest.param("dl1.24xlarge", "dl", "L-6E869C2A", "L-85EED4F7", id="dl"),
+        pytest.param("m5.large", "m", "L-1216C47A", "L-34B43A08", id="standard"),
+    ],
+)
 def test_quota_codes_per_family(instance_type, family, on_demand, spot):
     quotas = aws_vcpu_quotas(instance_type)
     assert (aws_family(instance_type), quotas.on_demand, quotas.spot) == (family, on_demand, spot)
@@ -123,12 +149,19 @@ def test_gcp_metrics():
     assert gcp_gpu_metric("tpu-v5p", "tpu-v5p-8", spot=False) is None
 
 
-@pytest.mark.parametrize("text, message", [
-    pytest.param(None, "stack file not found", id="missing"),
-    pytest.param("config: [", "not valid YAML", id="yaml"),
-    pytest.param("config: {}\n", "no `config: trainstack:cluster:` map", id="no-cluster"),
-    pytest.param("config:\n  trainstack:cluster: {provider: aws}\n", r"trainstack:cluster\.region: required: the region name", id="invalid"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        pytest.param(None, "stack file not found", id="missing"),
+        pytest.param("config: [", "not valid YAML", id="yaml"),
+        pytest.param("config: {}\n", "no `config: trainstack:cluster:` map", id="no-cluster"),
+        pytest.param(
+            "config:\n  trainstack:cluster: {provider: aws}\n",
+            r"trainstack:cluster\.region: required: the region name",
+            id="invalid",
+        ),
+    ],
+)
 def test_bad_stack_files(tmp_path, text, message):
     path = tmp_path / "Pulumi.x.yaml"
     if text is not None:

@@ -18,9 +18,14 @@ from trainstack.cli import app
 
 ROOT = Path(__file__).parents[2]
 STACKS = {p.name.removeprefix("Pulumi.").removesuffix(".yaml"): p for p in (ROOT / "stacks").glob("Pulumi.*.yaml")}
-BY_PROVIDER = {"alicloud": "training-a100-alicloud", "tencentcloud": "training-a100-tencentcloud",
-               "huaweicloud": "training-a100-huaweicloud", "volcengine": "training-a10-volcengine",
-               "baiducloud": "training-a100-baiducloud", "aws": "training-a100"}
+BY_PROVIDER = {
+    "alicloud": "training-a100-alicloud",
+    "tencentcloud": "training-a100-tencentcloud",
+    "huaweicloud": "training-a100-huaweicloud",
+    "volcengine": "training-a10-volcengine",
+    "baiducloud": "training-a100-baiducloud",
+    "aws": "training-a100",
+}
 
 
 def _config(stack: str) -> dict:
@@ -40,52 +45,99 @@ def no_live_checks(monkeypatch):
     monkeypatch.setattr("profiles.preflight_guidance.GUIDANCE", {p: live for p in REGISTRY})
 
 
-@pytest.mark.parametrize("provider, overrides, message", [
-    pytest.param("alicloud", {"kms_key_id": "key-1"},
-                 "kms_key_id: not supported by the Alibaba component yet (it encrypts system disks with the "
-                 "ECS service key); remove kms_key_id", id="alicloud-kms"),
-    pytest.param("alicloud", {"capacity_reservation_id": "crp-1"},
-                 "capacity_reservation_id: not supported by the Alibaba component yet (it creates its own VPC "
-                 "and pay-as-you-go nodes); remove capacity_reservation_id", id="alicloud-reservation"),
-    pytest.param("tencentcloud", {"capacity_reservation_id": "cr-1"},
-                 "capacity_reservation_id: not supported by the Tencent component yet (it creates its own VPC "
-                 "and pay-as-you-go or spot nodes); remove capacity_reservation_id", id="tencent-reservation"),
-    pytest.param("huaweicloud", {"capacity_reservation_id": "cr-1"},
-                 "capacity_reservation_id: not supported by the Huawei Cloud component yet (it cannot launch "
-                 "into a capacity reservation); remove capacity_reservation_id", id="huawei-reservation"),
-    pytest.param("volcengine", {"capacity_reservation_id": "cr-1"},
-                 "capacity_reservation_id: not supported by the Volcengine component yet (it cannot launch "
-                 "into a capacity reservation); remove capacity_reservation_id", id="volcengine-reservation"),
-    pytest.param("baiducloud", {"capacity_reservation_id": "cr-1"},
-                 "capacity_reservation_id: not supported by the Baidu AI Cloud component yet (it cannot launch "
-                 "into a capacity reservation); remove capacity_reservation_id", id="baidu-reservation"),
-    pytest.param("alicloud", {"zone": "cn-shanghai-a"},
-                 "zone: 'cn-shanghai-a' is not in region cn-beijing; use a zone id of that region "
-                 "(cn-beijing-<letter>)", id="alicloud-zone-elsewhere"),
-    pytest.param("alicloud", {"zone": "cn-beijing"},
-                 "zone: the price catalog lists Alibaba prices per region, so this stack has no zone yet; set "
-                 "zone to a zone id of cn-beijing (<region>-<letter>) that sells ecs.ebmgn7ex.32xlarge, as the "
-                 "Alibaba console lists them", id="alicloud-zone-is-region"),
-    pytest.param("tencentcloud", {"purchase": "spot"},
-                 "spot_max_price: purchase spot on Tencent needs a bid per node-hour in the account's currency "
-                 "(CNY on the China site), which ClusterConfig does not carry; pass spot_max_price='<price>' to "
-                 "TencentcloudGpuCluster or set purchase: on-demand", id="tencent-spot-without-bid"),
-    pytest.param("huaweicloud", {"zone": "cn-east-3a"},
-                 "zone: 'cn-east-3a' is not a zone of region cn-north-4; Huawei Cloud zone ids are <region><letter>: "
-                 "use a zone id of that region (cn-north-4<letter>, e.g. cn-north-4a) or set region to the zone's "
-                 "region", id="huawei-zone-elsewhere"),
-    pytest.param("aws", {"zone": "apse2-az2"},
-                 "zone: 'apse2-az2' is not an AZ ID of region us-east-1 (those begin use1-az); set zone and "
-                 "region to the same place", id="aws-zone-elsewhere"),
-])
+@pytest.mark.parametrize(
+    "provider, overrides, message",
+    [
+        pytest.param(
+            "alicloud",
+            {"kms_key_id": "key-1"},
+            "kms_key_id: not supported by the Alibaba component yet (it encrypts system disks with the "
+            "ECS service key); remove kms_key_id",
+            id="alicloud-kms",
+        ),
+        pytest.param(
+            "alicloud",
+            {"capacity_reservation_id": "crp-1"},
+            "capacity_reservation_id: not supported by the Alibaba component yet (it creates its own VPC "
+            "and pay-as-you-go nodes); remove capacity_reservation_id",
+            id="alicloud-reservation",
+        ),
+        pytest.param(
+            "tencentcloud",
+            {"capacity_reservation_id": "cr-1"},
+            "capacity_reservation_id: not supported by the Tencent component yet (it creates its own VPC "
+            "and pay-as-you-go or spot nodes); remove capacity_reservation_id",
+            id="tencent-reservation",
+        ),
+        pytest.param(
+            "huaweicloud",
+            {"capacity_reservation_id": "cr-1"},
+            "capacity_reservation_id: not supported by the Huawei Cloud component yet (it cannot launch "
+            "into a capacity reservation); remove capacity_reservation_id",
+            id="huawei-reservation",
+        ),
+        pytest.param(
+            "volcengine",
+            {"capacity_reservation_id": "cr-1"},
+            "capacity_reservation_id: not supported by the Volcengine component yet (it cannot launch "
+            "into a capacity reservation); remove capacity_reservation_id",
+            id="volcengine-reservation",
+        ),
+        pytest.param(
+            "baiducloud",
+            {"capacity_reservation_id": "cr-1"},
+            "capacity_reservation_id: not supported by the Baidu AI Cloud component yet (it cannot launch "
+            "into a capacity reservation); remove capacity_reservation_id",
+            id="baidu-reservation",
+        ),
+        pytest.param(
+            "alicloud",
+            {"zone": "cn-shanghai-a"},
+            "zone: 'cn-shanghai-a' is not in region cn-beijing; use a zone id of that region (cn-beijing-<letter>)",
+            id="alicloud-zone-elsewhere",
+        ),
+        pytest.param(
+            "alicloud",
+            {"zone": "cn-beijing"},
+            "zone: the price catalog lists Alibaba prices per region, so this stack has no zone yet; set "
+            "zone to a zone id of cn-beijing (<region>-<letter>) that sells ecs.ebmgn7ex.32xlarge, as the "
+            "Alibaba console lists them",
+            id="alicloud-zone-is-region",
+        ),
+        pytest.param(
+            "tencentcloud",
+            {"purchase": "spot"},
+            "spot_max_price: purchase spot on Tencent needs a bid per node-hour in the account's currency "
+            "(CNY on the China site), which ClusterConfig does not carry; pass spot_max_price='<price>' to "
+            "TencentcloudGpuCluster or set purchase: on-demand",
+            id="tencent-spot-without-bid",
+        ),
+        pytest.param(
+            "huaweicloud",
+            {"zone": "cn-east-3a"},
+            "zone: 'cn-east-3a' is not a zone of region cn-north-4; Huawei Cloud zone ids are <region><letter>: "
+            "use a zone id of that region (cn-north-4<letter>, e.g. cn-north-4a) or set region to the zone's "
+            "region",
+            id="huawei-zone-elsewhere",
+        ),
+        pytest.param(
+            "aws",
+            {"zone": "apse2-az2"},
+            "zone: 'apse2-az2' is not an AZ ID of region us-east-1 (those begin use1-az); set zone and "
+            "region to the same place",
+            id="aws-zone-elsewhere",
+        ),
+    ],
+)
 def test_component_refusal_is_a_fail_finding_and_no_live_check_runs(no_live_checks, provider, overrides, message):
     cluster = _cluster(provider, **overrides)
     findings = preflight(cluster, catalog_version=cluster.catalog_version, name=BY_PROVIDER[provider])
     assert [f.check for f in findings] == ["config", "catalog"]  # nothing live after the refusal
     assert findings[0].status == "fail"
     assert findings[0].detail == message
-    assert findings[0].fix == ("change the stack file as it says; `trainstack plan` and `pulumi up` refuse it "
-                               "until then")
+    assert findings[0].fix == (
+        "change the stack file as it says; `trainstack plan` and `pulumi up` refuse it until then"
+    )
 
 
 def test_the_cluster_name_is_the_stack_name(no_live_checks):
@@ -111,10 +163,12 @@ def test_unknown_provider_keeps_the_existing_error():
 
 
 def test_validation_imports_no_pulumi_or_cloud_sdk():
-    code = ("import sys; from profiles.preflight import read_cluster, validation_finding; "
-            "from pathlib import Path; "
-            "[validation_finding(read_cluster(p), 'x') for p in sorted(Path('stacks').glob('Pulumi.*.yaml'))]; "
-            "print(sorted(m for m in ('pulumi', 'boto3', 'pulumi_aws', 'pulumi_alicloud') if m in sys.modules))")
+    code = (
+        "import sys; from profiles.preflight import read_cluster, validation_finding; "
+        "from pathlib import Path; "
+        "[validation_finding(read_cluster(p), 'x') for p in sorted(Path('stacks').glob('Pulumi.*.yaml'))]; "
+        "print(sorted(m for m in ('pulumi', 'boto3', 'pulumi_aws', 'pulumi_alicloud') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -142,8 +196,10 @@ def test_check_refuses_a_provider_region_key_naming_another_region(tmp_path, mon
     result = _check_in(tmp_path, monkeypatch, "other-region", config)
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
-    assert ("tencentcloud:region: 'ap-shanghai' disagrees with trainstack:cluster.region 'ap-beijing'; "
-            "set tencentcloud:region: ap-beijing") in result.stderr
+    assert (
+        "tencentcloud:region: 'ap-shanghai' disagrees with trainstack:cluster.region 'ap-beijing'; "
+        "set tencentcloud:region: ap-beijing"
+    ) in result.stderr
 
 
 def test_check_of_a_valid_chinese_stack_still_gives_guidance(tmp_path, monkeypatch):

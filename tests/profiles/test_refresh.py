@@ -22,13 +22,39 @@ from tests.aws_live import (
 )
 
 TODAY = "2026-12-01"
-ROW = Offering("aws", "us-east-1", "use1-az1", "p4d.24xlarge", "A100", 8, 40.0, "SXM", 96.0, 1152.0,
-               "efa", 4, 400.0, 30.0, 10.0, TODAY, "test-api")
+ROW = Offering(
+    "aws",
+    "us-east-1",
+    "use1-az1",
+    "p4d.24xlarge",
+    "A100",
+    8,
+    40.0,
+    "SXM",
+    96.0,
+    1152.0,
+    "efa",
+    4,
+    400.0,
+    30.0,
+    10.0,
+    TODAY,
+    "test-api",
+)
 
 
 def _aws_refresh(data, session, pricing, regions=("us-east-1",), **kw):
-    return refresh("aws", list(regions) if regions else None, data, lambda _: None, TODAY,
-                   session=session, pricing=pricing, families=("p4d",), **kw)
+    return refresh(
+        "aws",
+        list(regions) if regions else None,
+        data,
+        lambda _: None,
+        TODAY,
+        session=session,
+        pricing=pricing,
+        families=("p4d",),
+        **kw,
+    )
 
 
 def _use_fetcher(monkeypatch, fetch):
@@ -45,7 +71,9 @@ def test_refreshed_region_is_replaced_and_the_rest_kept_verbatim(tmp_path, moto_
     assert all(line in new_text.splitlines() for line in old_lines[1:] if ",us-west-2," in line)
     assert (data / "gcp.csv").read_bytes() == gcp_before
     east = [o for o in load_provider(data / "aws.csv") if o.region == "us-east-1" and o.instance_type == "p4d.24xlarge"]
-    assert {(o.on_demand_usd_per_hour, o.source, o.catalog_date) for o in east} == {(P4D_USE1, "aws-pricing-api", TODAY)}
+    assert {(o.on_demand_usd_per_hour, o.source, o.catalog_date) for o in east} == {
+        (P4D_USE1, "aws-pricing-api", TODAY)
+    }
     # Types this fetch did not cover (g5, p5 fixture rows) keep their rows.
     assert all(line in new_text.splitlines() for line in old_lines[1:] if ",g5." in line or ",p5." in line)
     rows = list(csv.reader(new_text.splitlines()))[1:]
@@ -54,7 +82,12 @@ def test_refreshed_region_is_replaced_and_the_rest_kept_verbatim(tmp_path, moto_
     assert summary.removed == 0 and summary.added == len(east) - 2 and summary.changed == 2
     (move,) = [m for m in summary.moves if m.purchase == "on-demand"]
     assert (move.instance_type, move.purchase, move.old_usd_per_hour, move.new_usd_per_hour, move.zones) == (
-        "p4d.24xlarge", "on-demand", 32.0, P4D_USE1, 2)
+        "p4d.24xlarge",
+        "on-demand",
+        32.0,
+        P4D_USE1,
+        2,
+    )
     assert move.percent == pytest.approx((P4D_USE1 - 32) / 32 * 100)
 
 
@@ -65,7 +98,11 @@ def test_metadata_records_source_date_and_a_new_version(tmp_path, moto_session):
     assert meta["version"] == summary.version and meta["version"].startswith(f"{TODAY}-")
     assert meta["refreshed"] == TODAY
     assert meta["sources"]["aws"]["refreshed"] == {
-        "date": TODAY, "source": "aws-pricing-api", "regions": ["us-east-1"], "offerings": summary.rows}
+        "date": TODAY,
+        "source": "aws-pricing-api",
+        "regions": ["us-east-1"],
+        "offerings": summary.rows,
+    }
     catalog = load_catalog(data)
     assert catalog.version == summary.version
     assert {o.provider for o in catalog.offerings} == {"aws", "gcp"}
@@ -91,7 +128,11 @@ def test_only_the_newest_snapshots_are_kept(tmp_path):
     deleted = prune_snapshots(tmp_path, "aws", keep=3)
     assert [p.name for p in deleted] == ["aws-2026-12-01-abc.csv", "aws-2026-12-02-abc.csv"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "aws-2026-12-03-abc.csv", "aws-2026-12-04-abc.csv", "aws-2026-12-05-abc.csv", "gcp-2026-12-01-abc.csv"]
+        "aws-2026-12-03-abc.csv",
+        "aws-2026-12-04-abc.csv",
+        "aws-2026-12-05-abc.csv",
+        "gcp-2026-12-01-abc.csv",
+    ]
 
 
 def test_throttled_fetch_mid_way_leaves_every_file_byte_identical(tmp_path, moto_session):
@@ -137,16 +178,21 @@ def test_a_failed_write_restores_every_file(tmp_path, monkeypatch):
     assert snapshot_files(data) == before
 
 
-@pytest.mark.parametrize("rows, message", [
-    pytest.param([], "returned no offerings", id="empty"),
-    pytest.param([ROW._replace(on_demand_usd_per_hour=0.0)], "on_demand_usd_per_hour=0.0", id="zero-price"),
-    pytest.param([ROW._replace(spot_usd_per_hour=-1.0)], "spot_usd_per_hour=-1.0", id="negative-price"),
-    pytest.param([ROW._replace(on_demand_usd_per_hour=float("nan"))], "=nan", id="nan-price"),
-    pytest.param([ROW._replace(on_demand_usd_per_hour=None, spot_usd_per_hour=None)], "without a price", id="no-price"),
-    pytest.param([ROW, ROW._replace(on_demand_usd_per_hour=31.0)], "twice", id="duplicate"),
-    pytest.param([ROW._replace(region="eu-west-1")], "outside the request", id="other-region"),
-    pytest.param([ROW._replace(provider="gcp")], "outside the request", id="other-provider"),
-])
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        pytest.param([], "returned no offerings", id="empty"),
+        pytest.param([ROW._replace(on_demand_usd_per_hour=0.0)], "on_demand_usd_per_hour=0.0", id="zero-price"),
+        pytest.param([ROW._replace(spot_usd_per_hour=-1.0)], "spot_usd_per_hour=-1.0", id="negative-price"),
+        pytest.param([ROW._replace(on_demand_usd_per_hour=float("nan"))], "=nan", id="nan-price"),
+        pytest.param(
+            [ROW._replace(on_demand_usd_per_hour=None, spot_usd_per_hour=None)], "without a price", id="no-price"
+        ),
+        pytest.param([ROW, ROW._replace(on_demand_usd_per_hour=31.0)], "twice", id="duplicate"),
+        pytest.param([ROW._replace(region="eu-west-1")], "outside the request", id="other-region"),
+        pytest.param([ROW._replace(provider="gcp")], "outside the request", id="other-provider"),
+    ],
+)
 def test_invalid_rows_are_rejected_before_any_write(tmp_path, monkeypatch, rows, message):
     data = copy_catalog(tmp_path)
     before = snapshot_files(data)
@@ -167,11 +213,16 @@ def test_all_regions_refresh_replaces_every_row_of_the_fetched_types(tmp_path, m
     assert {k for k in before if k[0] != "p4d.24xlarge"} == {k for k in after if k[0] != "p4d.24xlarge"}
     assert summary.regions == () and summary.removed == 1  # p4d in use1-az2
     assert {m.purchase: (m.old_usd_per_hour, m.new_usd_per_hour) for m in summary.moves} == {
-        "on-demand": (32.0, 30.0), "spot": (12.0, 10.0)}
+        "on-demand": (32.0, 30.0),
+        "spot": (12.0, 10.0),
+    }
 
 
 def test_unknown_provider_is_a_fetch_error(tmp_path):
-    with pytest.raises(FetchError, match="unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine"):
+    with pytest.raises(
+        FetchError,
+        match="unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine",
+    ):
         refresh("ibm", None, tmp_path)
 
 
@@ -189,8 +240,15 @@ def test_reserved_prices_round_trip_and_old_files_keep_their_header(tmp_path):
 def test_price_moves_of_cny_rows_are_in_cny():
     from profiles.catalog.diff import summarize
 
-    old = ROW._replace(provider="alicloud", region="cn-beijing", zone="cn-beijing", on_demand_usd_per_hour=None,
-                       spot_usd_per_hour=None, currency="CNY", on_demand_native=277.933)
+    old = ROW._replace(
+        provider="alicloud",
+        region="cn-beijing",
+        zone="cn-beijing",
+        on_demand_usd_per_hour=None,
+        spot_usd_per_hour=None,
+        currency="CNY",
+        on_demand_native=277.933,
+    )
     new = old._replace(on_demand_native=250.14)
     summary = summarize("alicloud", ["cn-beijing"], [old], [new], "v", None)
     (move,) = summary.moves

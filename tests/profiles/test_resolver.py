@@ -21,8 +21,18 @@ FSX_USD_PER_HOUR = 4800 * 2**30 / 1e9 * 0.145 / 730
 
 
 def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours_plus_storage(fixture_catalog):
-    spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma",
-                       "purchase": "any", "hours": 72, "providers": ["aws"], "spot": SPOT, "file_system": FSX})
+    spec = parse_spec(
+        {
+            "accelerators": ["A100:8", "A100-80GB:8"],
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "any",
+            "hours": 72,
+            "providers": ["aws"],
+            "spot": SPOT,
+            "file_system": FSX,
+        }
+    )
     resolution = resolve(spec, fixture_catalog.offerings)
     # p4de spot 11.0 < p4d spot 12.0 < p4d on-demand 32.0 (x2) < p4de on-demand 40.0.
     assert pick(resolution) == ("p4de.24xlarge", "usw2-az1", "spot")
@@ -32,10 +42,15 @@ def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours_plus_storage(fixtu
     assert choice.usd_total == pytest.approx(22.0 * 72 + FSX_USD_PER_HOUR * 72)
     assert resolution.matched == 5
     assert [(r.candidate.offering.instance_type, r.candidate.purchase) for r in resolution.alternatives] == [
-        ("p4d.24xlarge", "spot"), ("p4d.24xlarge", "on-demand"), ("p4d.24xlarge", "on-demand"), ("p4de.24xlarge", "on-demand")]
+        ("p4d.24xlarge", "spot"),
+        ("p4d.24xlarge", "on-demand"),
+        ("p4d.24xlarge", "on-demand"),
+        ("p4de.24xlarge", "on-demand"),
+    ]
     # (12 - 11) x 2 nodes x 72 h = $144 more than the row above: 144 / 1657.29 = 8.7 %.
     assert resolution.alternatives[0].reason == (
-        "+$144.00 (+8.7%) vs the row above: p4d.24xlarge instead of p4de.24xlarge; in use1-az1; $24.00/h vs $22.00/h")
+        "+$144.00 (+8.7%) vs the row above: p4d.24xlarge instead of p4de.24xlarge; in use1-az1; $24.00/h vs $22.00/h"
+    )
 
 
 def test_on_demand_only_ignores_spot(fixture_catalog):
@@ -45,8 +60,17 @@ def test_on_demand_only_ignores_spot(fixture_catalog):
 
 def test_tie_breaks_on_demand_before_spot(fixture_catalog):
     # g5.12xlarge in use1-az3 costs 5.0 both ways; the cheaper az1 spot is excluded by region.
-    spec = parse_spec({"accelerators": "A10G:4", "purchase": "any", "providers": "aws", "regions": "us-east-1",
-                       "hours": 1, "spot": SPOT, "file_system": FSX})
+    spec = parse_spec(
+        {
+            "accelerators": "A10G:4",
+            "purchase": "any",
+            "providers": "aws",
+            "regions": "us-east-1",
+            "hours": 1,
+            "spot": SPOT,
+            "file_system": FSX,
+        }
+    )
     resolution = resolve(spec, fixture_catalog.offerings)
     assert pick(resolution) == ("g5.12xlarge", "use1-az1", "spot")
     ties = [(r.candidate.offering.zone, r.candidate.purchase) for r in resolution.alternatives]
@@ -60,8 +84,9 @@ def test_rdma_needs_an_rdma_fabric_for_multi_node(fixture_catalog):
 
 
 def test_memory_minimum_selects_80gb_parts_across_clouds(fixture_catalog):
-    spec = parse_spec({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot", "hours": 1,
-                       "spot": SPOT, "file_system": FSX})
+    spec = parse_spec(
+        {"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot", "hours": 1, "spot": SPOT, "file_system": FSX}
+    )
     # gcp a2-ultragpu 16.0 vs aws p4de 11.0 vs gcp a3-highgpu 20.0
     assert pick(resolve(spec, fixture_catalog.offerings)) == ("p4de.24xlarge", "usw2-az1", "spot")
 
@@ -105,7 +130,9 @@ def brute_force_minimum(spec, offerings):
         price = o.spot_usd_per_hour if purchase == "spot" else o.on_demand_usd_per_hour
         hours = spec.hours
         if purchase == "spot" and price is not None:  # (the CNY rows have no spot price)
-            hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + RESTART[o.provider])
+            hours += (
+                spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + RESTART[o.provider])
+            )
         fits = (
             price is not None
             and (not spec.providers or o.provider in spec.providers)
@@ -135,15 +162,54 @@ RESTART = {"aws": 0.25, "azure": 0.25, "gcp": 2.0}
 # price trainstack recorded, so they are ranked at the dearest recorded 125 price, FSx's $0.145.
 CREATED_GIB = {"aws": 4800, "azure": 16 * 1024, "gcp": 4864}
 REAL_SPECS = [
-    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any",
-                  "hours": 72, "providers": "aws", "spot": SPOT_1H, "file_system": FSX}, id="training-a100-aws"),
-    pytest.param({"accelerators": ["A100:8", "A100-80GB:8"], "nodes": 2, "interconnect": "rdma", "purchase": "any",
-                  "hours": 72, "spot": SPOT_1H, "file_system": FSX}, id="a100-all-clouds"),
-    pytest.param({"accelerators": "H100:8", "nodes": 4, "interconnect": "rdma", "purchase": "on-demand", "hours": 24}, id="h100-on-demand"),
-    pytest.param({"min_gpu_memory": "80GB", "gpus_per_node": 8, "purchase": "spot", "hours": 5,
-                  "spot": SPOT_1H, "file_system": FSX}, id="80gb-spot"),
-    pytest.param({"accelerators": "L4:1", "purchase": "on-demand", "hours": 3, "regions": ["us-central1", "us-east-1"]}, id="l4-two-regions"),
-    pytest.param({"accelerators": "tpu-v5p:4", "purchase": "any", "hours": 10, "spot": SPOT_1H, "file_system": FSX}, id="tpu-v5p-4-chips"),
+    pytest.param(
+        {
+            "accelerators": ["A100:8", "A100-80GB:8"],
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "any",
+            "hours": 72,
+            "providers": "aws",
+            "spot": SPOT_1H,
+            "file_system": FSX,
+        },
+        id="training-a100-aws",
+    ),
+    pytest.param(
+        {
+            "accelerators": ["A100:8", "A100-80GB:8"],
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "any",
+            "hours": 72,
+            "spot": SPOT_1H,
+            "file_system": FSX,
+        },
+        id="a100-all-clouds",
+    ),
+    pytest.param(
+        {"accelerators": "H100:8", "nodes": 4, "interconnect": "rdma", "purchase": "on-demand", "hours": 24},
+        id="h100-on-demand",
+    ),
+    pytest.param(
+        {
+            "min_gpu_memory": "80GB",
+            "gpus_per_node": 8,
+            "purchase": "spot",
+            "hours": 5,
+            "spot": SPOT_1H,
+            "file_system": FSX,
+        },
+        id="80gb-spot",
+    ),
+    pytest.param(
+        {"accelerators": "L4:1", "purchase": "on-demand", "hours": 3, "regions": ["us-central1", "us-east-1"]},
+        id="l4-two-regions",
+    ),
+    pytest.param(
+        {"accelerators": "tpu-v5p:4", "purchase": "any", "hours": 10, "spot": SPOT_1H, "file_system": FSX},
+        id="tpu-v5p-4-chips",
+    ),
 ]
 
 
@@ -160,20 +226,37 @@ def test_cross_cloud_choice_shows_each_provider(real_catalog):
     spec = parse_spec({"accelerators": ["A100:8", "A100-80GB:8"], "purchase": "on-demand", "hours": 1})
     resolution = resolve(spec, real_catalog.offerings, top=400)
     assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {
-        "aws", "azure", "gcp", "alicloud", "tencentcloud"}
+        "aws",
+        "azure",
+        "gcp",
+        "alicloud",
+        "tencentcloud",
+    }
 
 
 def test_equal_cost_prefers_the_faster_network(fixture_catalog):
     # a3-edgegpu-8g (600 Gbps) and a3-highgpu-8g (1,000 Gbps) cost the same.
-    spec = parse_spec({"accelerators": "H100:8", "nodes": 2, "interconnect": "rdma", "purchase": "spot",
-                       "hours": 1, "spot": SPOT, "file_system": FSX, "providers": "gcp"})
+    spec = parse_spec(
+        {
+            "accelerators": "H100:8",
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "spot",
+            "hours": 1,
+            "spot": SPOT,
+            "file_system": FSX,
+            "providers": "gcp",
+        }
+    )
     resolution = resolve(spec, fixture_catalog.offerings)
     assert pick(resolution) == ("a3-highgpu-8g", "us-central1-a", "spot")
     assert resolution.alternatives[0].reason == (
-        "same cost as the row above, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g")
+        "same cost as the row above, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g"
+    )
     assert resolution.choice.candidate.notes[0] == (
         "file system: GCP filestore ZONAL 4,864 GiB, $1.04/h (estimate: no gcp price; at the dearest recorded "
-        "125 MB/s/TiB price, $0.145/GB-month)")  # 4,864 x 1.0737 GB x 0.145 / 730 = $1.037/h
+        "125 MB/s/TiB price, $0.145/GB-month)"
+    )  # 4,864 x 1.0737 GB x 0.145 / 730 = $1.037/h
 
 
 def test_jurisdiction_cn_mainland_excludes_regions_outside_china(fixture_catalog):
@@ -183,16 +266,27 @@ def test_jurisdiction_cn_mainland_excludes_regions_outside_china(fixture_catalog
 
 
 def test_file_system_the_cloud_cannot_create_is_named_with_the_valid_values(fixture_catalog):
-    spec = parse_spec({"accelerators": "A100:8", "hours": 1, "providers": "aws",
-                       "file_system": {"capacity": "4800GiB", "throughput": 7}})
-    with pytest.raises(NoMatchError, match=r"'file_system' removed the last \d+ candidates \(aws: file_system"
-                                           r"\.throughput_mbps_per_tib: 7 is not valid for PERSISTENT_2; valid values"):
+    spec = parse_spec(
+        {
+            "accelerators": "A100:8",
+            "hours": 1,
+            "providers": "aws",
+            "file_system": {"capacity": "4800GiB", "throughput": 7},
+        }
+    )
+    with pytest.raises(
+        NoMatchError,
+        match=r"'file_system' removed the last \d+ candidates \(aws: file_system"
+        r"\.throughput_mbps_per_tib: 7 is not valid for PERSISTENT_2; valid values",
+    ):
         resolve(spec, fixture_catalog.offerings)
 
 
 def test_clouds_that_cannot_host_the_file_system_are_rejected_and_reported(fixture_catalog):
     # 40 MB/s per TiB: Azure Managed Lustre has it, FSx for Lustre does not; GCP (Filestore) takes any.
-    spec = parse_spec({"accelerators": ["A100-80GB:8"], "hours": 1, "file_system": {"capacity": "4800GiB", "throughput": 40}})
+    spec = parse_spec(
+        {"accelerators": ["A100-80GB:8"], "hours": 1, "file_system": {"capacity": "4800GiB", "throughput": 40}}
+    )
     resolution = resolve(spec, fixture_catalog.offerings)
     assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"gcp"}
     count, example = resolution.rejected["file_system"]
@@ -201,8 +295,18 @@ def test_clouds_that_cannot_host_the_file_system_are_rejected_and_reported(fixtu
 
 def test_on_demand_rows_carry_no_interruption_hours(fixture_catalog):
     spot = {"checkpoint_interval": "2h", "restart": "30m", "interruptions_per_node_month": 7.3}
-    spec = parse_spec({"accelerators": "A100:8", "nodes": 2, "interconnect": "rdma", "purchase": "any", "hours": 72,
-                       "providers": "aws", "spot": spot, "file_system": FSX})
+    spec = parse_spec(
+        {
+            "accelerators": "A100:8",
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "any",
+            "hours": 72,
+            "providers": "aws",
+            "spot": spot,
+            "file_system": FSX,
+        }
+    )
     rows = [r.candidate for r in (lambda r: (r.choice, *r.alternatives))(resolve(spec, fixture_catalog.offerings))]
     on_demand = [c for c in rows if c.purchase == "on-demand"]
     spot_rows = [c for c in rows if c.purchase == "spot"]
@@ -213,8 +317,16 @@ def test_on_demand_rows_carry_no_interruption_hours(fixture_catalog):
 
 
 def test_spot_default_rate_is_the_labelled_assumption(fixture_catalog):
-    spec = parse_spec({"accelerators": "A100:8", "purchase": "spot", "hours": 730, "providers": "aws",
-                       "spot": {"checkpoint_interval": "1h", "restart": "0m"}, "file_system": FSX})
+    spec = parse_spec(
+        {
+            "accelerators": "A100:8",
+            "purchase": "spot",
+            "hours": 730,
+            "providers": "aws",
+            "spot": {"checkpoint_interval": "1h", "restart": "0m"},
+            "file_system": FSX,
+        }
+    )
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     # 730 h x 1 node x 0.2/730 = 0.2 interruptions x 0.5 h lost = 0.1 h.
     assert (choice.interruptions, choice.added_hours) == (pytest.approx(0.2), pytest.approx(0.1))
@@ -227,13 +339,17 @@ def test_single_node_rdma_accepts_an_offering_without_rdma(fixture_catalog):
 
 
 def test_a_node_range_with_fixed_hours_takes_the_fewest_nodes(fixture_catalog):
-    spec = parse_spec({"accelerators": "A100:8", "nodes": "2-4", "interconnect": "rdma", "providers": "aws", "hours": 10})
+    spec = parse_spec(
+        {"accelerators": "A100:8", "nodes": "2-4", "interconnect": "rdma", "providers": "aws", "hours": 10}
+    )
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     assert (choice.nodes, choice.usd_total) == (2, 2 * 32.0 * 10)
 
 
 def test_a_range_without_rdma_uses_one_node(fixture_catalog):
-    spec = parse_spec({"accelerators": "A10G:4", "nodes": "auto", "interconnect": "rdma", "providers": "aws", "hours": 1})
+    spec = parse_spec(
+        {"accelerators": "A10G:4", "nodes": "auto", "interconnect": "rdma", "providers": "aws", "hours": 1}
+    )
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     assert (choice.offering.instance_type, choice.nodes) == ("g5.12xlarge", 1)
 
@@ -242,8 +358,14 @@ def test_plot_candidates_under_a_deadline_keep_the_late_rows(fixture_catalog, tm
     from trainstack.plot import write_plot
 
     # p5 (47.3 h) meets a 100 h deadline; p4d (150 h) misses it but is still plotted.
-    spec = parse_spec({"accelerators": ["A100:8", "H100:8"], "providers": "aws", "deadline": "100h",
-                       "work": {"gpu_hours": 1200, "reference": "A100-80GB"}})
+    spec = parse_spec(
+        {
+            "accelerators": ["A100:8", "H100:8"],
+            "providers": "aws",
+            "deadline": "100h",
+            "work": {"gpu_hours": 1200, "reference": "A100-80GB"},
+        }
+    )
     resolution = resolve(spec, fixture_catalog.offerings)
     assert resolution.deadline_met is True
     hours = sorted(round(c.hours, 1) for c in resolution.candidates)
@@ -260,22 +382,40 @@ def test_an_on_demand_tpu_v5p_pick_says_its_capacity_usually_needs_a_reservation
 
 
 def test_a_gcp_file_system_below_the_asked_throughput_is_said_and_written_as_a_choice(real_catalog):
-    spec = parse_spec({"accelerators": "H100:8", "purchase": "on-demand", "hours": 10, "providers": ["gcp"],
-                       "file_system": {"capacity": "4800GiB", "throughput": 250}})
+    spec = parse_spec(
+        {
+            "accelerators": "H100:8",
+            "purchase": "on-demand",
+            "hours": 10,
+            "providers": ["gcp"],
+            "file_system": {"capacity": "4800GiB", "throughput": 250},
+        }
+    )
     choice = resolve(spec, real_catalog.offerings).choice.candidate
-    assert any(n.startswith("file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s")
-               for n in choice.notes)
+    assert any(
+        n.startswith("file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s")
+        for n in choice.notes
+    )
 
 
 def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_accepts_it(real_catalog):
     from clouds.gcp.validate import validate_args
     from profiles.stack_writer import cluster_config
 
-    spec = parse_spec({"accelerators": "H100:8", "purchase": "on-demand", "hours": 10, "providers": ["gcp"],
-                       "file_system": {"capacity": "4800GiB", "throughput": 250}})
+    spec = parse_spec(
+        {
+            "accelerators": "H100:8",
+            "purchase": "on-demand",
+            "hours": 10,
+            "providers": ["gcp"],
+            "file_system": {"capacity": "4800GiB", "throughput": 250},
+        }
+    )
     config = cluster_config(spec, resolve(spec, real_catalog.offerings).choice.candidate, "test")
     assert config.file_system.deployment_type == "ZONAL"
     validate_args("train", config)
     with pytest.raises(ValueError, match="Filestore ZONAL writes only 88 MiB/s"):
-        validate_args("train", config.model_copy(update={"file_system": config.file_system.model_copy(
-            update={"deployment_type": None})}))
+        validate_args(
+            "train",
+            config.model_copy(update={"file_system": config.file_system.model_copy(update={"deployment_type": None})}),
+        )

@@ -11,18 +11,27 @@ BASE = {"accelerators": ["A100:8"], "hours": "72h"}
 RAW = ("Input should be", "String should match", "Extra inputs are not permitted", "Value error")
 
 
-@pytest.mark.parametrize(("extra", "says"), [
-    pytest.param({"nodes": 0}, "nodes: 0 is too small: the number of nodes", id="nodes-0"),
-    pytest.param({"nodes": 100_000}, "nodes: 100000 is too large", id="nodes-huge"),
-    pytest.param({"name": "My Job"}, "lowercase letters, digits and '-'", id="name-pattern"),
-    pytest.param({"purchase": "cheap"}, "purchase: 'cheap' is not a valid purchase option; write one of any, spot, "
-                                        "on-demand", id="purchase-literal"),
-    pytest.param({"interconnect": "rdmaa"}, "(did you mean rdma?)", id="interconnect-near"),
-    pytest.param({"nodes": "two"}, "nodes: 'two' is not a whole number", id="nodes-text"),
-    pytest.param({"file_system": {"capacity": "1TiB", "throughput": 0}}, "file_system.throughput: 0 is too small",
-                 id="throughput-0"),
-    pytest.param({"bogus": 1}, "bogus: unknown key; valid keys:", id="unknown-key"),
-])
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        pytest.param({"nodes": 0}, "nodes: 0 is too small: the number of nodes", id="nodes-0"),
+        pytest.param({"nodes": 100_000}, "nodes: 100000 is too large", id="nodes-huge"),
+        pytest.param({"name": "My Job"}, "lowercase letters, digits and '-'", id="name-pattern"),
+        pytest.param(
+            {"purchase": "cheap"},
+            "purchase: 'cheap' is not a valid purchase option; write one of any, spot, on-demand",
+            id="purchase-literal",
+        ),
+        pytest.param({"interconnect": "rdmaa"}, "(did you mean rdma?)", id="interconnect-near"),
+        pytest.param({"nodes": "two"}, "nodes: 'two' is not a whole number", id="nodes-text"),
+        pytest.param(
+            {"file_system": {"capacity": "1TiB", "throughput": 0}},
+            "file_system.throughput: 0 is too small",
+            id="throughput-0",
+        ),
+        pytest.param({"bogus": 1}, "bogus: unknown key; valid keys:", id="unknown-key"),
+    ],
+)
 def test_messages_name_the_meaning_and_a_fix(extra, says):
     with pytest.raises(SpecError) as err:
         parse_spec({**BASE, **extra}, "w.yaml")
@@ -49,14 +58,20 @@ def test_the_spec_remembers_which_key_set_the_gpu_count():
     assert parse_spec({"accelerators": ["A100"], "gpus_per_node": 8, "hours": 1}).gpus_key == "gpus_per_node"
 
 
-@pytest.mark.parametrize(("extra", "says"), [
-    pytest.param({"hours": "1000000000h"}, "hours: '1000000000h' is 114,155 years", id="hours"),
-    pytest.param({"hours": "26281h"}, "up to 26,280 h", id="hours-just-over"),
-    pytest.param({"deadline": "2000w"}, "deadline: '2000w' is 38 years", id="deadline"),
-    pytest.param({"file_system": {"capacity": "104857601GiB"}}, "more than any cloud's largest", id="capacity-just-over"),
-    pytest.param({"file_system": {"capacity": "99999999TiB"}}, "more than any cloud's largest file system",
-                 id="capacity"),
-])
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        pytest.param({"hours": "1000000000h"}, "hours: '1000000000h' is 114,155 years", id="hours"),
+        pytest.param({"hours": "26281h"}, "up to 26,280 h", id="hours-just-over"),
+        pytest.param({"deadline": "2000w"}, "deadline: '2000w' is 38 years", id="deadline"),
+        pytest.param(
+            {"file_system": {"capacity": "104857601GiB"}}, "more than any cloud's largest", id="capacity-just-over"
+        ),
+        pytest.param(
+            {"file_system": {"capacity": "99999999TiB"}}, "more than any cloud's largest file system", id="capacity"
+        ),
+    ],
+)
 def test_absurd_sizes_are_refused(extra, says):
     with pytest.raises(SpecError, match=None) as err:
         parse_spec({**BASE, **extra}, "w.yaml")

@@ -21,12 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE_ID = re.compile(r"\((?:[A-Z]{1,2}\d{1,2})(?:, [A-Z]{1,2}\d{1,2})*\)")
 
 
-@pytest.mark.parametrize(("text", "key", "line", "first"), [
-    pytest.param("a: 1\nb: 2\na: 3\n", "a", 3, 1, id="top-level"),
-    pytest.param("x:\n  hours: 1\n  y: 2\n  hours: 2\n", "hours", 4, 2, id="nested"),
-    pytest.param("x: {capacity: 1, capacity: 2}\n", "capacity", 1, 1, id="flow-mapping"),
-    pytest.param("- {a: 1}\n- {b: 1, b: 2}\n", "b", 2, 2, id="in-a-list"),
-])
+@pytest.mark.parametrize(
+    ("text", "key", "line", "first"),
+    [
+        pytest.param("a: 1\nb: 2\na: 3\n", "a", 3, 1, id="top-level"),
+        pytest.param("x:\n  hours: 1\n  y: 2\n  hours: 2\n", "hours", 4, 2, id="nested"),
+        pytest.param("x: {capacity: 1, capacity: 2}\n", "capacity", 1, 1, id="flow-mapping"),
+        pytest.param("- {a: 1}\n- {b: 1, b: 2}\n", "b", 2, 2, id="in-a-list"),
+    ],
+)
 def test_a_repeated_key_is_named_with_its_lines(text, key, line, first):
     with pytest.raises(DuplicateKeyError) as err:
         load(text)
@@ -39,10 +42,13 @@ def test_equal_looking_keys_of_different_types_and_merges_are_kept():
     assert load("base: &b {x: 1}\nuse:\n  <<: *b\n  y: 2\n") == {"base": {"x": 1}, "use": {"x": 1, "y": 2}}
 
 
-@pytest.mark.parametrize("body", [
-    pytest.param("hours: 72h\nnodes: 2\nhours: 720h\n", id="hours-twice"),
-    pytest.param("hours: 72h\nfile_system: {capacity: 4800GiB, capacity: 9600GiB}\n", id="nested-capacity"),
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param("hours: 72h\nnodes: 2\nhours: 720h\n", id="hours-twice"),
+        pytest.param("hours: 72h\nfile_system: {capacity: 4800GiB, capacity: 9600GiB}\n", id="nested-capacity"),
+    ],
+)
 def test_workload_with_a_repeated_key_is_refused(tmp_path, body):
     path = tmp_path / "w.yaml"
     path.write_text("name: w\naccelerators: [A100:8]\n" + body)
@@ -82,40 +88,107 @@ def test_stack_with_a_repeated_key_is_refused_by_every_reader(tmp_path):
 
 STACK_CASES = [
     # (stack, cluster edit, region key to move, words the error must contain, words it must not)
-    pytest.param("training-a100", {"instance_type": "p9z.mega"}, None,
-                 ["instance_type: 'p9z.mega' is not a aws instance type", "p4d.24xlarge"], ["EFA", "(K1)"],
-                 id="aws-unknown-type"),
-    pytest.param("training-a100", {"accelerator": "H100"}, None,
-                 ["accelerator: 'H100'", "8 x A100 (40 GiB each)", "set accelerator: A100"], [], id="aws-wrong-gpu"),
-    pytest.param("training-a100", {"accelerator_count": 3}, None,
-                 ["accelerator_count: 3", "set accelerator_count: 8"], [], id="aws-wrong-count"),
-    pytest.param("training-a100", {"zone": "use1-az9"}, None,
-                 ["zone: 'use1-az9' is not a zone of us-east-1", "use1-az1", "use1-az3"], [],
-                 id="aws-unknown-az-id"),
-    pytest.param("training-a100", {"region": "ap-southeast-9", "zone": "apse9-az1"}, "aws:region",
-                 ["region: 'ap-southeast-9' is not a aws region", "ap-southeast-2"], [], id="aws-unknown-region"),
-    pytest.param("training-a3-gcp", {"zone": "europe-north1-z"}, None,
-                 ["zone: 'europe-north1-z' is not a zone of europe-north1", "zones there: europe-north1-", "europe-north1-a"], [],
-                 id="gcp-unknown-zone"),
-    pytest.param("training-a3-gcp", {"accelerator_count": 4}, None,
-                 ["accelerator_count: 4", "set accelerator_count: 8"], [], id="gcp-wrong-count"),
-    pytest.param("training-tpu-v5p", {"instance_type": "tpu-v5p-31"}, None,
-                 ["instance_type: 'tpu-v5p-31'", "tpu-v5p-32"], [], id="gcp-unknown-tpu"),
-    pytest.param("training-h100-azure", {"accelerator": "A100"}, None,
-                 ["accelerator: 'A100'", "8 x H100 (80 GiB each)"], [], id="azure-wrong-gpu"),
-    pytest.param("training-h100-azure", {"instance_type": "Standard_ND96isr_H200_v9"}, None,
-                 ["Standard_ND96isr_H200_v9", "Standard_ND96isr_H100_v5"], [], id="azure-unknown-size"),
-    pytest.param("training-a100-alicloud", {"accelerator_count": 3}, None,
-                 ["accelerator_count: 3", "set accelerator_count: 8"], [], id="alicloud-wrong-count"),
-    pytest.param("training-a100", {"provider": "oracle"}, None,
-                 ["unknown provider 'oracle'", "valid: alicloud, aws, azure"], ["oracle:region"],
-                 id="unknown-provider"),
+    pytest.param(
+        "training-a100",
+        {"instance_type": "p9z.mega"},
+        None,
+        ["instance_type: 'p9z.mega' is not a aws instance type", "p4d.24xlarge"],
+        ["EFA", "(K1)"],
+        id="aws-unknown-type",
+    ),
+    pytest.param(
+        "training-a100",
+        {"accelerator": "H100"},
+        None,
+        ["accelerator: 'H100'", "8 x A100 (40 GiB each)", "set accelerator: A100"],
+        [],
+        id="aws-wrong-gpu",
+    ),
+    pytest.param(
+        "training-a100",
+        {"accelerator_count": 3},
+        None,
+        ["accelerator_count: 3", "set accelerator_count: 8"],
+        [],
+        id="aws-wrong-count",
+    ),
+    pytest.param(
+        "training-a100",
+        {"zone": "use1-az9"},
+        None,
+        ["zone: 'use1-az9' is not a zone of us-east-1", "use1-az1", "use1-az3"],
+        [],
+        id="aws-unknown-az-id",
+    ),
+    pytest.param(
+        "training-a100",
+        {"region": "ap-southeast-9", "zone": "apse9-az1"},
+        "aws:region",
+        ["region: 'ap-southeast-9' is not a aws region", "ap-southeast-2"],
+        [],
+        id="aws-unknown-region",
+    ),
+    pytest.param(
+        "training-a3-gcp",
+        {"zone": "europe-north1-z"},
+        None,
+        ["zone: 'europe-north1-z' is not a zone of europe-north1", "zones there: europe-north1-", "europe-north1-a"],
+        [],
+        id="gcp-unknown-zone",
+    ),
+    pytest.param(
+        "training-a3-gcp",
+        {"accelerator_count": 4},
+        None,
+        ["accelerator_count: 4", "set accelerator_count: 8"],
+        [],
+        id="gcp-wrong-count",
+    ),
+    pytest.param(
+        "training-tpu-v5p",
+        {"instance_type": "tpu-v5p-31"},
+        None,
+        ["instance_type: 'tpu-v5p-31'", "tpu-v5p-32"],
+        [],
+        id="gcp-unknown-tpu",
+    ),
+    pytest.param(
+        "training-h100-azure",
+        {"accelerator": "A100"},
+        None,
+        ["accelerator: 'A100'", "8 x H100 (80 GiB each)"],
+        [],
+        id="azure-wrong-gpu",
+    ),
+    pytest.param(
+        "training-h100-azure",
+        {"instance_type": "Standard_ND96isr_H200_v9"},
+        None,
+        ["Standard_ND96isr_H200_v9", "Standard_ND96isr_H100_v5"],
+        [],
+        id="azure-unknown-size",
+    ),
+    pytest.param(
+        "training-a100-alicloud",
+        {"accelerator_count": 3},
+        None,
+        ["accelerator_count: 3", "set accelerator_count: 8"],
+        [],
+        id="alicloud-wrong-count",
+    ),
+    pytest.param(
+        "training-a100",
+        {"provider": "oracle"},
+        None,
+        ["unknown provider 'oracle'", "valid: alicloud, aws, azure"],
+        ["oracle:region"],
+        id="unknown-provider",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("stack", "change", "region_key", "says", "never"), STACK_CASES)
-def test_plan_and_check_name_the_real_problem_with_the_valid_values(tmp_path, stack, change, region_key, says,
-                                                                     never):
+def test_plan_and_check_name_the_real_problem_with_the_valid_values(tmp_path, stack, change, region_key, says, never):
     path = project(tmp_path, stack)
     edit(path, region_key, **change)
     with pytest.raises(PlanError) as err:
@@ -151,8 +224,9 @@ def test_the_pulumi_program_itself_refuses_what_plan_refuses(tmp_path):
         contextvars.copy_context().run(run_program)
 
 
-@pytest.mark.parametrize("stack", sorted(p.name[len("Pulumi."):-len(".yaml")]
-                                         for p in (ROOT / "stacks").glob("Pulumi.*.yaml")))
+@pytest.mark.parametrize(
+    "stack", sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
+)
 def test_every_committed_stack_passes_the_catalog_check(stack):
     read_cluster(ROOT / "stacks" / f"Pulumi.{stack}.yaml")
 

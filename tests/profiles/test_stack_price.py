@@ -5,9 +5,19 @@ import pytest
 from clouds.contract import ClusterConfig
 from profiles.stack_price import price_stack
 
-BASE = {"provider": "aws", "region": "us-east-1", "zone": "use1-az1", "instance_type": "p4d.24xlarge",
-        "accelerator": "A100", "accelerator_count": 8, "nodes": 2, "purchase": "spot", "hours": 10,
-        "usd_per_hour": 24.0, "catalog_version": "fixture-1"}
+BASE = {
+    "provider": "aws",
+    "region": "us-east-1",
+    "zone": "use1-az1",
+    "instance_type": "p4d.24xlarge",
+    "accelerator": "A100",
+    "accelerator_count": 8,
+    "nodes": 2,
+    "purchase": "spot",
+    "hours": 10,
+    "usd_per_hour": 24.0,
+    "catalog_version": "fixture-1",
+}
 
 
 def price(fixture_catalog, **changes):
@@ -32,7 +42,10 @@ def test_reserved_commitment_uses_the_reserved_rate(fixture_catalog):
 
 def test_reservation_and_unknown_types_keep_the_recorded_price(fixture_catalog):
     held = price(fixture_catalog, purchase="on-demand", capacity_reservation_id="cr-1", usd_per_hour=5.0)
-    assert (held.usd_per_hour, held.note) == (5.0, "price unknown (held capacity reservation); showing the recorded $5.00/hour, which may be stale")
+    assert (held.usd_per_hour, held.note) == (
+        5.0,
+        "price unknown (held capacity reservation); showing the recorded $5.00/hour, which may be stale",
+    )
     unknown = price(fixture_catalog, zone="use1-az9")
     assert unknown.usd_per_hour == 24.0 and "not in catalog fixture-1" in unknown.note
 
@@ -44,18 +57,24 @@ def test_storage_is_added_where_known(fixture_catalog):
 
 
 def test_an_older_catalog_version_is_mentioned_even_when_the_price_matches(fixture_catalog):
-    result = price_stack(ClusterConfig(**{**BASE, "catalog_version": "2020-01-01-old"}), fixture_catalog.offerings, "fixture-1")
+    result = price_stack(
+        ClusterConfig(**{**BASE, "catalog_version": "2020-01-01-old"}), fixture_catalog.offerings, "fixture-1"
+    )
     assert result.note == "resolved with catalog 2020-01-01-old; the current one is fixture-1 and gives the same price"
 
 
 def test_a_listed_type_without_the_stacks_terms_says_which_price_is_missing(fixture_catalog):
     listed = next(o for o in fixture_catalog.offerings if o.provider == "aws")
     unpriced_spot = [o._replace(spot_usd_per_hour=None) if o is listed else o for o in fixture_catalog.offerings]
-    config = ClusterConfig(**{**BASE, "zone": listed.zone, "region": listed.region, "instance_type": listed.instance_type})
+    config = ClusterConfig(
+        **{**BASE, "zone": listed.zone, "region": listed.region, "instance_type": listed.instance_type}
+    )
     result = price_stack(config, unpriced_spot, "fixture-1")
     assert result.usd_per_hour == 24.0  # the recorded price is kept
-    assert result.note.startswith(f"price unknown (catalog fixture-1 lists {listed.instance_type} in {listed.zone} "
-                                  "but has no spot price for it); showing the recorded $24.00/hour")
+    assert result.note.startswith(
+        f"price unknown (catalog fixture-1 lists {listed.instance_type} in {listed.zone} "
+        "but has no spot price for it); showing the recorded $24.00/hour"
+    )
 
 
 def test_only_catalog_or_reservation_prices_are_trusted_by_a_budget(fixture_catalog):

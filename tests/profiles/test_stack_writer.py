@@ -12,9 +12,17 @@ from profiles.stack_writer import (
     write_stack,
 )
 
-SPEC = {"name": "job", "accelerators": "A100:8", "nodes": 2, "interconnect": "rdma", "purchase": "any",
-        "hours": 72, "providers": "aws", "file_system": {"capacity": "4.5TiB", "throughput": 500},
-        "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 0}}
+SPEC = {
+    "name": "job",
+    "accelerators": "A100:8",
+    "nodes": 2,
+    "interconnect": "rdma",
+    "purchase": "any",
+    "hours": 72,
+    "providers": "aws",
+    "file_system": {"capacity": "4.5TiB", "throughput": 500},
+    "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 0},
+}
 
 
 @pytest.fixture()
@@ -34,7 +42,10 @@ def test_stack_holds_provider_region_and_neutral_cluster_config(stack_text):
     assert cluster["usd_per_hour"] == 24.0  # 12.0 spot x 2 nodes
     assert cluster["catalog_version"] == "fixture-1"
     assert cluster["file_system"] == {"capacity_gib": 4608, "throughput_mbps_per_tib": 500}
-    assert "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1): $24.0000/hour, $1,728.00 compute for 72 h." in stack_text
+    assert (
+        "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1): $24.0000/hour, $1,728.00 compute for 72 h."
+        in stack_text
+    )
     assert cluster["commitment"] == "none" and "capacity_reservation_id" not in cluster
     assert "# Catalog fixture-1 (built 2026-01-01)" in stack_text
 
@@ -95,10 +106,13 @@ def render_stack_elsewhere(text, old, new):
     return f"{header}# trainstack-checksum: sha256:{_digest(body)}\n{body}"
 
 
-@pytest.mark.parametrize(("old", "new", "moved"), [
-    ("zone: use1-az1", "zone: use1-az2", "aws us-east-1 use1-az2"),
-    ("provider: aws", "provider: gcp", "gcp us-east-1 use1-az1"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "moved"),
+    [
+        ("zone: use1-az1", "zone: use1-az2", "aws us-east-1 use1-az2"),
+        ("provider: aws", "provider: gcp", "gcp us-east-1 use1-az1"),
+    ],
+)
 def test_a_pick_that_moves_the_cluster_needs_force(tmp_path, stack_text, old, new, moved):
     path = tmp_path / "Pulumi.job.yaml"
     write_stack(path, stack_text)
@@ -107,7 +121,8 @@ def test_a_pick_that_moves_the_cluster_needs_force(tmp_path, stack_text, old, ne
         write_stack(path, elsewhere)
     assert str(err.value) == (
         f"{path}: the new pick moves the cluster from aws us-east-1 use1-az1 to {moved}, so `pulumi up` would "
-        "replace every resource, its file system included; pass --force or write another stack name")
+        "replace every resource, its file system included; pass --force or write another stack name"
+    )
     assert path.read_text() == stack_text
     assert write_stack(path, elsewhere, force=True) and path.read_text() == elsewhere
 
@@ -143,8 +158,11 @@ def test_a_forced_rewrite_keeps_the_stacks_own_settings(tmp_path, stack_text):
     written = yaml.safe_load(path.read_text())
     assert written["encryptionsalt"] == "v1:abc=="
     assert written["config"] == {
-        "aws:region": "us-east-1", "trainstack:cluster": cluster, "aws:profile": "prod",
-        "trainstack:max_usd_per_hour": 50, "trainstack:previous_names": ["old-job"],
+        "aws:region": "us-east-1",
+        "trainstack:cluster": cluster,
+        "aws:profile": "prod",
+        "trainstack:max_usd_per_hour": 50,
+        "trainstack:previous_names": ["old-job"],
         "trainstack-job:hf_token": {"secure": "v1:Zm9v"},
     }
     assert not is_hand_edited(path.read_text())  # the kept settings are part of what trainstack wrote
@@ -152,16 +170,35 @@ def test_a_forced_rewrite_keeps_the_stacks_own_settings(tmp_path, stack_text):
 
 
 def test_job_travels_from_the_workload_into_the_stack(fixture_catalog):
-    job = {"command": "/fsx/code/train.py --lr 3e-4", "nproc_per_node": 4, "max_restarts": 5,
-           "env": {"NCCL_DEBUG": "WARN"}}
+    job = {
+        "command": "/fsx/code/train.py --lr 3e-4",
+        "nproc_per_node": 4,
+        "max_restarts": 5,
+        "env": {"NCCL_DEBUG": "WARN"},
+    }
     spec = parse_spec({**SPEC, "job": job})
     config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, "v")
     cluster = yaml.safe_load(render_stack(config, "w.yaml", "2026-01-01"))["config"]["trainstack:cluster"]
-    assert cluster["job"] == {"command": "/fsx/code/train.py --lr 3e-4", "nproc_per_node": 4, "max_restarts": 5,
-                              "env": {"NCCL_DEBUG": "WARN"}, "python": "python3", "module": False}
-    assert "job" not in yaml.safe_load(render_stack(cluster_config(parse_spec(SPEC), resolve(
-        parse_spec(SPEC), fixture_catalog.offerings).choice.candidate, "v"), "w.yaml", "2026-01-01"))["config"][
-        "trainstack:cluster"]
+    assert cluster["job"] == {
+        "command": "/fsx/code/train.py --lr 3e-4",
+        "nproc_per_node": 4,
+        "max_restarts": 5,
+        "env": {"NCCL_DEBUG": "WARN"},
+        "python": "python3",
+        "module": False,
+    }
+    assert (
+        "job"
+        not in yaml.safe_load(
+            render_stack(
+                cluster_config(
+                    parse_spec(SPEC), resolve(parse_spec(SPEC), fixture_catalog.offerings).choice.candidate, "v"
+                ),
+                "w.yaml",
+                "2026-01-01",
+            )
+        )["config"]["trainstack:cluster"]
+    )
 
 
 def test_job_in_the_workload_needs_a_file_system():

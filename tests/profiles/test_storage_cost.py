@@ -11,17 +11,20 @@ GB = 2**30 / 1e9
 FSX_250 = 0.145 * 3.71 / 2.48  # F5's 125 price x FJ1's 250/125 ratio: $0.2169 per GB-month
 
 
-@pytest.mark.parametrize(("provider", "gib", "mbps", "rate", "created", "per_gb_month", "basis"), [
-    pytest.param("aws", 4800, 125, None, 4800, 0.145, THIRD_PARTY, id="fsx-125"),
-    pytest.param("aws", 4800, 250, None, 4800, FSX_250, THIRD_PARTY, id="fsx-250"),
-    pytest.param("aws", 4800, 500, None, 4800, 0.145 * 6.19 / 2.48, THIRD_PARTY, id="fsx-500"),
-    pytest.param("aws", 1201, 1000, None, 2400, 0.145 * 11.16 / 2.48, THIRD_PARTY, id="fsx-1000-rounded-up"),
-    pytest.param("azure", 4800, 250, None, 8192, FSX_250, ESTIMATE, id="amlfs-8tib-minimum-estimated"),
-    pytest.param("gcp", 4800, 250, None, 4864, FSX_250, ESTIMATE, id="filestore-zonal-estimated"),
-    pytest.param("huaweicloud", 4800, 250, 0.14, 4915, 1.31 * 0.14, THIRD_PARTY, id="sfs-turbo-cny-at-rate"),
-    pytest.param("huaweicloud", 4800, 250, None, 4915, FSX_250, ESTIMATE, id="sfs-turbo-without-rate"),
-    pytest.param("tencentcloud", 4800, 250, None, 20480, FSX_250, ESTIMATE, id="cfs-turbo-20tib-minimum"),
-])
+@pytest.mark.parametrize(
+    ("provider", "gib", "mbps", "rate", "created", "per_gb_month", "basis"),
+    [
+        pytest.param("aws", 4800, 125, None, 4800, 0.145, THIRD_PARTY, id="fsx-125"),
+        pytest.param("aws", 4800, 250, None, 4800, FSX_250, THIRD_PARTY, id="fsx-250"),
+        pytest.param("aws", 4800, 500, None, 4800, 0.145 * 6.19 / 2.48, THIRD_PARTY, id="fsx-500"),
+        pytest.param("aws", 1201, 1000, None, 2400, 0.145 * 11.16 / 2.48, THIRD_PARTY, id="fsx-1000-rounded-up"),
+        pytest.param("azure", 4800, 250, None, 8192, FSX_250, ESTIMATE, id="amlfs-8tib-minimum-estimated"),
+        pytest.param("gcp", 4800, 250, None, 4864, FSX_250, ESTIMATE, id="filestore-zonal-estimated"),
+        pytest.param("huaweicloud", 4800, 250, 0.14, 4915, 1.31 * 0.14, THIRD_PARTY, id="sfs-turbo-cny-at-rate"),
+        pytest.param("huaweicloud", 4800, 250, None, 4915, FSX_250, ESTIMATE, id="sfs-turbo-without-rate"),
+        pytest.param("tencentcloud", 4800, 250, None, 20480, FSX_250, ESTIMATE, id="cfs-turbo-20tib-minimum"),
+    ],
+)
 def test_each_cloud_prices_the_capacity_it_creates(provider, gib, mbps, rate, created, per_gb_month, basis):
     cost = storage_cost(provider, gib, mbps, rate)
     assert (cost.capacity_gib, cost.basis) == (created, basis)
@@ -33,12 +36,15 @@ def test_a_cloud_that_cannot_create_it_has_no_cost():
     assert storage_cost("baiducloud", 4800, 250) is None
 
 
-@pytest.mark.parametrize(("mbps", "tier"), [
-    pytest.param(250, 250, id="same-tier"),
-    pytest.param(40, 125, id="nearest-higher-tier"),
-    pytest.param(200, 250, id="between-tiers"),
-    pytest.param(2000, 1000, id="above-all-the-dearest"),
-])
+@pytest.mark.parametrize(
+    ("mbps", "tier"),
+    [
+        pytest.param(250, 250, id="same-tier"),
+        pytest.param(40, 125, id="nearest-higher-tier"),
+        pytest.param(200, 250, id="between-tiers"),
+        pytest.param(2000, 1000, id="above-all-the-dearest"),
+    ],
+)
 def test_estimates_use_the_dearest_recorded_price(mbps, tier):
     assert dearest_usd_price(mbps)[0] == tier
 
@@ -48,18 +54,44 @@ def test_list_basis_is_named():
 
 
 def _offering(provider, instance_type, accelerator, zone, spot):
-    return Offering(provider, zone[:-1] if provider == "azure" else "us-east-1", zone, instance_type, accelerator, 8,
-                    48.0, "PCIe", 192, 1536, "ethernet", 0, 400, spot * 3, spot, "2026-01-01")
+    return Offering(
+        provider,
+        zone[:-1] if provider == "azure" else "us-east-1",
+        zone,
+        instance_type,
+        accelerator,
+        8,
+        48.0,
+        "PCIe",
+        192,
+        1536,
+        "ethernet",
+        0,
+        400,
+        spot * 3,
+        spot,
+        "2026-01-01",
+    )
 
 
 def test_no_row_wins_for_lack_of_a_storage_price():
     # Azure spot $9.80/node-h beats AWS's $10.00 on compute (2 nodes x 10 h: $196 vs $200), but
     # Azure creates an 8 TiB AMLFS whose price is unknown: ranked at FSx's 250 price it costs
     # 8,192 GiB x $0.2169/GB / 730 = $2.61/h, against FSx's 4,800 GiB at $1.53/h.
-    offerings = [_offering("azure", "Standard_X", "L40S", "eastus1", 9.8), _offering("aws", "g6e.48xlarge", "L40S", "use1-az1", 10.0)]
-    spec = parse_spec({"accelerators": "L40S", "nodes": 2, "hours": 10, "purchase": "spot",
-                       "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 0},
-                       "file_system": {"capacity": "4800GiB", "throughput": 250}})
+    offerings = [
+        _offering("azure", "Standard_X", "L40S", "eastus1", 9.8),
+        _offering("aws", "g6e.48xlarge", "L40S", "use1-az1", 10.0),
+    ]
+    spec = parse_spec(
+        {
+            "accelerators": "L40S",
+            "nodes": 2,
+            "hours": 10,
+            "purchase": "spot",
+            "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 0},
+            "file_system": {"capacity": "4800GiB", "throughput": 250},
+        }
+    )
     resolution = resolve(spec, offerings)
     aws, azure = resolution.choice.candidate, resolution.alternatives[0].candidate
     assert aws.offering.provider == "aws"

@@ -21,13 +21,24 @@ STANDARD_LAYER = 4096 * 5120 * (34 + 5 * 40 * 4096 / 5120)  # 4,068,474,880 B
 KEPT_INPUTS = 40 * 2 * 4096 * 5120  # full recomputation keeps each layer's input
 
 
-@pytest.mark.parametrize(("attention", "mode", "usable", "recompute", "need"), [
-    pytest.param("flash", "auto", 72, "none", STATE_16 + 40 * FLASH_LAYER / GIB, id="flash-fits-80gb-without"),
-    pytest.param("flash", "auto", 36, "full", STATE_16 + (KEPT_INPUTS + FLASH_LAYER) / GIB, id="flash-40gb-needs-full"),
-    pytest.param("standard", "auto", 72, "selective", STATE_16 + 40 * FLASH_LAYER / GIB, id="standard-80gb-selective"),
-    pytest.param("standard", "auto", 36, "full", STATE_16 + (KEPT_INPUTS + STANDARD_LAYER) / GIB, id="standard-40gb-full"),
-    pytest.param("standard", "none", 200, "none", STATE_16 + 40 * STANDARD_LAYER / GIB, id="standard-none-stores-scores"),
-])
+@pytest.mark.parametrize(
+    ("attention", "mode", "usable", "recompute", "need"),
+    [
+        pytest.param("flash", "auto", 72, "none", STATE_16 + 40 * FLASH_LAYER / GIB, id="flash-fits-80gb-without"),
+        pytest.param(
+            "flash", "auto", 36, "full", STATE_16 + (KEPT_INPUTS + FLASH_LAYER) / GIB, id="flash-40gb-needs-full"
+        ),
+        pytest.param(
+            "standard", "auto", 72, "selective", STATE_16 + 40 * FLASH_LAYER / GIB, id="standard-80gb-selective"
+        ),
+        pytest.param(
+            "standard", "auto", 36, "full", STATE_16 + (KEPT_INPUTS + STANDARD_LAYER) / GIB, id="standard-40gb-full"
+        ),
+        pytest.param(
+            "standard", "none", 200, "none", STATE_16 + 40 * STANDARD_LAYER / GIB, id="standard-none-stores-scores"
+        ),
+    ],
+)
 def test_memory_with_flash_attention_and_recomputation(attention, mode, usable, recompute, need):
     fit = memory_fit(ModelSpec(**SHAPE, attention=attention, gradient_checkpointing=mode), usable, 16)
     assert (fit.fits, fit.recompute, fit.need_gib) == (True, recompute, pytest.approx(need))
@@ -38,8 +49,10 @@ def test_no_recompute_refused_where_only_full_fits():
     assert (fit.fits, fit.need_gib) == (False, pytest.approx(STATE_16 + 40 * FLASH_LAYER / GIB))  # 45.19 > 36
 
 
-@pytest.mark.parametrize(("micro_batch", "recompute"), [pytest.param(2, "none", id="mb2-71.75-fits-72"),
-                                                        pytest.param(3, "full", id="mb3-needs-full")])
+@pytest.mark.parametrize(
+    ("micro_batch", "recompute"),
+    [pytest.param(2, "none", id="mb2-71.75-fits-72"), pytest.param(3, "full", id="mb3-needs-full")],
+)
 def test_micro_batch_multiplies_activations(micro_batch, recompute):
     fit = memory_fit(ModelSpec(**SHAPE, micro_batch=micro_batch), 72, 16)
     assert fit.recompute == recompute
@@ -52,8 +65,10 @@ def test_sharding_none_keeps_a_full_copy_per_gpu():
     assert (fit.fits, fit.need_gib) == (False, pytest.approx(20e9 * 16 / GIB + (KEPT_INPUTS + FLASH_LAYER) / GIB))
 
 
-@pytest.mark.parametrize(("value", "mode"), [(False, "none"), ("off", "none"), ("no", "none"), (True, "full"),
-                                             ("on", "full"), ("selective", "selective")])
+@pytest.mark.parametrize(
+    ("value", "mode"),
+    [(False, "none"), ("off", "none"), ("no", "none"), (True, "full"), ("on", "full"), ("selective", "selective")],
+)
 def test_checkpointing_yaml_words(value, mode):
     assert ModelSpec(**SHAPE, gradient_checkpointing=value).gradient_checkpointing == mode
 
@@ -72,10 +87,34 @@ def test_flops_per_token_include_attention_and_recomputation():
     assert hardware_flops_per_token(20e9, None, "full") == 8 * 20e9
 
 
-def _gpu_node(instance_type="p4de.24xlarge", accelerator="A100-80GB", count=8, memory=80.0, fabric="efa", gbps=400.0,
-              price=40.0, provider="aws"):
-    return Offering(provider, "us-east-1", "use1-az1", instance_type, accelerator, count, memory, "SXM", 96, 1152,
-                    fabric, 4, gbps, price, None, "2026-01-01")
+def _gpu_node(
+    instance_type="p4de.24xlarge",
+    accelerator="A100-80GB",
+    count=8,
+    memory=80.0,
+    fabric="efa",
+    gbps=400.0,
+    price=40.0,
+    provider="aws",
+):
+    return Offering(
+        provider,
+        "us-east-1",
+        "use1-az1",
+        instance_type,
+        accelerator,
+        count,
+        memory,
+        "SXM",
+        96,
+        1152,
+        fabric,
+        4,
+        gbps,
+        price,
+        None,
+        "2026-01-01",
+    )
 
 
 def _spec(**fields):
@@ -113,10 +152,17 @@ def test_data_parallel_efficiency_by_hand():
     assert data_parallel_efficiency(step, 1, 8, 1.0) == 1.0
 
 
-@pytest.mark.parametrize(("instance_type", "fabric", "kind"), [
-    ("p5.48xlarge", "efa", "gpudirect-rdma"), ("g6.8xlarge", "efa", "rdma"), ("Standard_ND96asr_v4", "infiniband", "gpudirect-rdma"),
-    ("a3-highgpu-8g", "gpudirect-tcpx", "gpudirect-tcpx"), ("a2-ultragpu-8g", "ethernet", "ethernet"), ("x", "erdma", "rdma"),
-])
+@pytest.mark.parametrize(
+    ("instance_type", "fabric", "kind"),
+    [
+        ("p5.48xlarge", "efa", "gpudirect-rdma"),
+        ("g6.8xlarge", "efa", "rdma"),
+        ("Standard_ND96asr_v4", "infiniband", "gpudirect-rdma"),
+        ("a3-highgpu-8g", "gpudirect-tcpx", "gpudirect-tcpx"),
+        ("a2-ultragpu-8g", "ethernet", "ethernet"),
+        ("x", "erdma", "rdma"),
+    ],
+)
 def test_fabric_kind(instance_type, fabric, kind):
     assert fabric_kind(_gpu_node(instance_type=instance_type, fabric=fabric)) == kind
 
@@ -143,8 +189,14 @@ def test_tpu_slices_show_diminishing_returns():
 
 
 def test_larger_tpu_slices_cost_more_per_job(real_catalog):
-    spec = parse_spec({"accelerators": "tpu-v5p", "purchase": "on-demand", "regions": "us-east5",
-                       "work": {"gpu_hours": 1200, "reference": "A100-80GB"}})
+    spec = parse_spec(
+        {
+            "accelerators": "tpu-v5p",
+            "purchase": "on-demand",
+            "regions": "us-east5",
+            "work": {"gpu_hours": 1200, "reference": "A100-80GB"},
+        }
+    )
     rows = resolve(spec, real_catalog.offerings, top=1000)
     by_chips = {r.candidate.offering.accelerator_count: r.candidate for r in (rows.choice, *rows.alternatives)}
     # The same $4.20 per chip-hour: 6,144 chips run at 0.814 of 4 chips' speed per chip.
@@ -157,7 +209,10 @@ def test_equal_cost_ranks_the_faster_row_first():
     two = _gpu_node("b", price=20.0, count=16)
     spec = parse_spec({"accelerators": "A100-80GB", "work": {"gpu_hours": 160, "reference": "A100-80GB"}})
     rows = resolve(spec, [one, two])
-    assert [r.candidate.offering.instance_type for r in (rows.choice, *rows.alternatives)] == ["b", "a"]  # 10 h vs 20 h, $200 each
+    assert [r.candidate.offering.instance_type for r in (rows.choice, *rows.alternatives)] == [
+        "b",
+        "a",
+    ]  # 10 h vs 20 h, $200 each
 
 
 def test_memory_rejection_names_the_usable_memory():
@@ -179,19 +234,25 @@ def test_a_measurement_replaces_the_assumed_speed():
 
 # --- The model against published measurements (training-throughput.md) ------------------
 
+
 def _predicted_minutes(reference_minutes, reference, target, form="SXM"):
     """Minutes on 8 `target` GPUs the model predicts from a run of `reference_minutes` on 8 `reference`."""
-    spec = parse_spec({"accelerators": target, "work": {"gpu_hours": 8 * reference_minutes / 60, "reference": reference}})
+    spec = parse_spec(
+        {"accelerators": target, "work": {"gpu_hours": 8 * reference_minutes / 60, "reference": reference}}
+    )
     job = job_hours(spec, Offering("aws", "r", "z", "x", target, 8, 80, form, 1, 1, "efa", 0, 400, 1.0, None, "d"))
     assert isinstance(job, JobHours)
     return job.hours * 60
 
 
-@pytest.mark.parametrize(("what", "reference_min", "reference", "target", "measured_min", "stated_error"), [
-    # MLPerf Training closed, 8 GPUs (T1): A100 SXM 80GB v2.1 -> H100 SXM v3.1 (v3.0's 13.5 / 5.3 min are not in the facts).
-    pytest.param("ResNet-50", 28.62, "A100-80GB", "H100", 13.49, -0.331, id="mlperf-resnet50-8xH100"),
-    pytest.param("BERT", 16.88, "A100-80GB", "H100", 5.47, -0.027, id="mlperf-bert-8xH100"),
-])
+@pytest.mark.parametrize(
+    ("what", "reference_min", "reference", "target", "measured_min", "stated_error"),
+    [
+        # MLPerf Training closed, 8 GPUs (T1): A100 SXM 80GB v2.1 -> H100 SXM v3.1 (v3.0's 13.5 / 5.3 min are not in the facts).
+        pytest.param("ResNet-50", 28.62, "A100-80GB", "H100", 13.49, -0.331, id="mlperf-resnet50-8xH100"),
+        pytest.param("BERT", 16.88, "A100-80GB", "H100", 5.47, -0.027, id="mlperf-bert-8xH100"),
+    ],
+)
 def test_model_against_mlperf(what, reference_min, reference, target, measured_min, stated_error):
     error = _predicted_minutes(reference_min, reference, target) / measured_min - 1
     assert error == pytest.approx(stated_error, abs=0.005), what
@@ -233,10 +294,18 @@ def test_rows_say_where_their_speed_comes_from():
         inputs.clear_measurements()
 
 
-@pytest.mark.parametrize(("instance_type", "family"), [
-    ("p5.48xlarge", "p5"), ("g6e.12xlarge", "g6e"), ("Standard_ND96asr_v4", "Standard_ND96asr_v4"),
-    ("a3-highgpu-8g", "a3-highgpu"), ("tpu-v5p-8", "tpu-v5p"), ("ecs.gn7e-c16g1.32xlarge", "ecs"), ("GT4", "GT4"),
-])
+@pytest.mark.parametrize(
+    ("instance_type", "family"),
+    [
+        ("p5.48xlarge", "p5"),
+        ("g6e.12xlarge", "g6e"),
+        ("Standard_ND96asr_v4", "Standard_ND96asr_v4"),
+        ("a3-highgpu-8g", "a3-highgpu"),
+        ("tpu-v5p-8", "tpu-v5p"),
+        ("ecs.gn7e-c16g1.32xlarge", "ecs"),
+        ("GT4", "GT4"),
+    ],
+)
 def test_instance_family(instance_type, family):
     assert inputs.instance_family(instance_type) == family
 

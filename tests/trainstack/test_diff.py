@@ -44,40 +44,103 @@ def test_changed_paths_are_leaf_paths():
 @pytest.mark.parametrize(
     ("kind", "old", "new", "keys"),
     [
-        pytest.param(NODE, {"instanceMarketOptions": {"marketType": "spot"}}, {}, ["instanceMarketOptions"], id="spot-removed"),
+        pytest.param(
+            NODE, {"instanceMarketOptions": {"marketType": "spot"}}, {}, ["instanceMarketOptions"], id="spot-removed"
+        ),
         pytest.param(NODE, {"instanceType": "a"}, {"instanceType": "b"}, [], id="instance-type-updates-in-place"),
         pytest.param(FSX, {"storageCapacity": 4800}, {"storageCapacity": 7200}, [], id="fsx-grows"),
         pytest.param(FSX, {"storageCapacity": 4800}, {"storageCapacity": 2400}, ["storageCapacity"], id="fsx-shrinks"),
         pytest.param(FSX, {"subnetIds": "a"}, {"subnetIds": "b"}, ["subnetIds"], id="fsx-subnet"),
-        pytest.param("gcp:compute/instance:Instance", {"scheduling": {"provisioningModel": "SPOT"}},
-                     {"scheduling": {"provisioningModel": "STANDARD"}}, ["scheduling.provisioningModel"], id="gcp-spot"),
+        pytest.param(
+            "gcp:compute/instance:Instance",
+            {"scheduling": {"provisioningModel": "SPOT"}},
+            {"scheduling": {"provisioningModel": "STANDARD"}},
+            ["scheduling.provisioningModel"],
+            id="gcp-spot",
+        ),
         pytest.param("gcp:compute/instance:Instance", {"machineType": "a"}, {"machineType": "b"}, [], id="gcp-machine"),
-        pytest.param("gcp:compute/instance:Instance", {"networkInterfaces": [{"subnetwork": "a"}]},
-                     {"networkInterfaces": [{"subnetwork": "b"}]}, [], id="gcp-nic-subnetwork-updates"),
-        pytest.param("gcp:compute/instance:Instance", {"networkInterfaces": [{"nicType": "VIRTIO_NET"}]},
-                     {"networkInterfaces": [{"nicType": "GVNIC"}]}, ["networkInterfaces[0].nicType"], id="gcp-nic-type"),
-        pytest.param("gcp:compute/instance:Instance", {"networkInterfaces": [{}]}, {"networkInterfaces": [{}, {}]},
-                     ["networkInterfaces"], id="gcp-nic-count"),
-        pytest.param("azure-native:compute:VirtualMachineScaleSet", {"location": "eastus"}, {"location": "westus"},
-                     ["location"], id="azure-location"),
-        pytest.param("azure-native:compute:VirtualMachineScaleSet", {"sku": {"capacity": 2}}, {"sku": {"capacity": 3}},
-                     [], id="azure-capacity"),
-        pytest.param(VMSS, {"virtualMachineProfile": {"priority": "Regular"}},
-                     {"virtualMachineProfile": {"priority": "Spot", "evictionPolicy": "Delete",
-                                                "billingProfile": {"maxPrice": -1}}},
-                     ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"], id="azure-regular-to-spot"),
-        pytest.param(VMSS, {"virtualMachineProfile": {"priority": "Spot", "evictionPolicy": "Delete"}},
-                     {"virtualMachineProfile": {"priority": "Regular"}},
-                     ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"], id="azure-spot-to-regular"),
-        pytest.param(VMSS, {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": -1}}},
-                     {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": 5}}},
-                     [], id="azure-spot-max-price-updates"),
-        pytest.param(VMSS, {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "a"}}},
-                     {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "b"}}}, [], id="azure-profile-other"),
-        pytest.param("azure-native:network:NatGateway", {"zones": None}, {"zones": ["1"]}, ["zones"], id="azure-nat-zone"),
-        pytest.param("azure-native:network:NatGateway", {"tags": {"a": "1"}}, {"tags": {"a": "2"}}, [], id="azure-nat-tags"),
-        pytest.param("azure-native:network:PublicIPAddress", {"sku": {"name": "Basic"}}, {"sku": {"name": "Standard"}},
-                     ["sku.name"], id="azure-ip-sku"),
+        pytest.param(
+            "gcp:compute/instance:Instance",
+            {"networkInterfaces": [{"subnetwork": "a"}]},
+            {"networkInterfaces": [{"subnetwork": "b"}]},
+            [],
+            id="gcp-nic-subnetwork-updates",
+        ),
+        pytest.param(
+            "gcp:compute/instance:Instance",
+            {"networkInterfaces": [{"nicType": "VIRTIO_NET"}]},
+            {"networkInterfaces": [{"nicType": "GVNIC"}]},
+            ["networkInterfaces[0].nicType"],
+            id="gcp-nic-type",
+        ),
+        pytest.param(
+            "gcp:compute/instance:Instance",
+            {"networkInterfaces": [{}]},
+            {"networkInterfaces": [{}, {}]},
+            ["networkInterfaces"],
+            id="gcp-nic-count",
+        ),
+        pytest.param(
+            "azure-native:compute:VirtualMachineScaleSet",
+            {"location": "eastus"},
+            {"location": "westus"},
+            ["location"],
+            id="azure-location",
+        ),
+        pytest.param(
+            "azure-native:compute:VirtualMachineScaleSet",
+            {"sku": {"capacity": 2}},
+            {"sku": {"capacity": 3}},
+            [],
+            id="azure-capacity",
+        ),
+        pytest.param(
+            VMSS,
+            {"virtualMachineProfile": {"priority": "Regular"}},
+            {
+                "virtualMachineProfile": {
+                    "priority": "Spot",
+                    "evictionPolicy": "Delete",
+                    "billingProfile": {"maxPrice": -1},
+                }
+            },
+            ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"],
+            id="azure-regular-to-spot",
+        ),
+        pytest.param(
+            VMSS,
+            {"virtualMachineProfile": {"priority": "Spot", "evictionPolicy": "Delete"}},
+            {"virtualMachineProfile": {"priority": "Regular"}},
+            ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"],
+            id="azure-spot-to-regular",
+        ),
+        pytest.param(
+            VMSS,
+            {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": -1}}},
+            {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": 5}}},
+            [],
+            id="azure-spot-max-price-updates",
+        ),
+        pytest.param(
+            VMSS,
+            {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "a"}}},
+            {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "b"}}},
+            [],
+            id="azure-profile-other",
+        ),
+        pytest.param(
+            "azure-native:network:NatGateway", {"zones": None}, {"zones": ["1"]}, ["zones"], id="azure-nat-zone"
+        ),
+        pytest.param(
+            "azure-native:network:NatGateway", {"tags": {"a": "1"}}, {"tags": {"a": "2"}}, [], id="azure-nat-tags"
+        ),
+        pytest.param(
+            "azure-native:network:PublicIPAddress",
+            {"sku": {"name": "Basic"}},
+            {"sku": {"name": "Standard"}},
+            ["sku.name"],
+            id="azure-ip-sku",
+        ),
     ],
 )
 def test_replace_keys(kind, old, new, keys):
@@ -88,8 +151,10 @@ def test_actions_and_the_launch_template_cascade():
     before = cluster()
     after = [r for r in cluster() if r["name"] != "c-node-0"]
     after[1] = rec(LT, "c-lt", instanceType="p5.48xlarge")
-    after += [rec(NODE, "c-node-0", launchTemplate={"id": "c-lt-id", "version": "1"}),
-              rec(NODE, "c-node-1", launchTemplate={"id": "c-lt-id", "version": "1"})]
+    after += [
+        rec(NODE, "c-node-0", launchTemplate={"id": "c-lt-id", "version": "1"}),
+        rec(NODE, "c-node-1", launchTemplate={"id": "c-lt-id", "version": "1"}),
+    ]
     changes = {c.name: c for c in diff_plans(before, after, "dev")}
     assert changes["c-lt"].action == "update" and changes["c-lt"].changed == ("instanceType",)
     assert changes["c-node-0"].action == "replace"  # the template's new version relaunches the node
@@ -145,7 +210,9 @@ def test_markdown_summary_of_a_new_and_of_an_unpriced_stack():
     review = review_json("dev", "main", diff_plans([], after.resources, "dev"), None, after, [], None)
     assert "**new: $12.50/hour** · **$900.00/job**" in review_markdown(review)
     unpriced = PlanResult([rec(NODE, "c-node-0")], None, None, {}, hours=72.0)
-    review = review_json("dev", "main", diff_plans(after.resources, unpriced.resources, "dev"), after, unpriced, [], None)
+    review = review_json(
+        "dev", "main", diff_plans(after.resources, unpriced.resources, "dev"), after, unpriced, [], None
+    )
     text = review_markdown(review)
     assert "**$12.50 → price unknown/hour** · **$900.00 → price unknown/job**" in text
     assert "| USD/hour | 12.50 | unknown | – |" in text and review["cost"]["after"]["hours"] == 72.0
@@ -175,16 +242,19 @@ def test_a_change_inside_ignore_changes_is_no_change():
     assert (actions["c-lt"], actions["c-node-0"]) == ("update", "replace")  # a new template version
 
 
-@pytest.mark.parametrize(("path", "entries", "ignored"), [
-    pytest.param("imageId", ["imageId"], True, id="exact"),
-    pytest.param("imageIdSuffix", ["imageId"], False, id="prefix-of-another-key"),
-    pytest.param("tags.team", ['tags["team"]'], True, id="quoted-key"),
-    pytest.param("tags.owner", ['tags["team"]'], False, id="other-quoted-key"),
-    pytest.param("disks[2].size", ["disks[*].size"], True, id="any-element"),
-    pytest.param("disks[2].type", ["disks[*].size"], False, id="other-field"),
-    pytest.param("metadata.a.b", ["metadata"], True, id="inside"),
-    pytest.param("anything", ["*"], True, id="star"),
-])
+@pytest.mark.parametrize(
+    ("path", "entries", "ignored"),
+    [
+        pytest.param("imageId", ["imageId"], True, id="exact"),
+        pytest.param("imageIdSuffix", ["imageId"], False, id="prefix-of-another-key"),
+        pytest.param("tags.team", ['tags["team"]'], True, id="quoted-key"),
+        pytest.param("tags.owner", ['tags["team"]'], False, id="other-quoted-key"),
+        pytest.param("disks[2].size", ["disks[*].size"], True, id="any-element"),
+        pytest.param("disks[2].type", ["disks[*].size"], False, id="other-field"),
+        pytest.param("metadata.a.b", ["metadata"], True, id="inside"),
+        pytest.param("anything", ["*"], True, id="star"),
+    ],
+)
 def test_ignore_changes_paths(path, entries, ignored):
     from trainstack.diff import ignored_path
 
@@ -193,8 +263,10 @@ def test_ignore_changes_paths(path, entries, ignored):
 
 def test_a_renamed_resource_is_matched_through_its_alias_and_keeps_its_id():
     before = cluster()
-    after = [{**r, "name": r["name"].replace("c", "n", 1), "parent": r["parent"] and "n",
-              "aliases": [r["name"]]} for r in cluster()]
+    after = [
+        {**r, "name": r["name"].replace("c", "n", 1), "parent": r["parent"] and "n", "aliases": [r["name"]]}
+        for r in cluster()
+    ]
     after[2]["inputs"] = {"launchTemplate": {"id": "c-lt-id", "version": "1"}}  # the id survives the rename
     changes = diff_plans(before, after, "dev")
     assert {c.action for c in changes} == {"same"}
@@ -204,12 +276,19 @@ def test_a_renamed_resource_is_matched_through_its_alias_and_keeps_its_id():
 LUSTRE = "gcp:lustre/instance:Instance"
 
 
-@pytest.mark.parametrize(("old", "new", "keys"), [
-    pytest.param({"capacityGib": "72000"}, {"capacityGib": "36000"}, ["capacityGib"], id="capacity-shrink"),
-    pytest.param({"capacityGib": "36000"}, {"capacityGib": "72000"}, [], id="capacity-grows-in-place"),
-    pytest.param({"perUnitStorageThroughput": "250"}, {"perUnitStorageThroughput": "500"},
-                 ["perUnitStorageThroughput"], id="throughput-tier"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "keys"),
+    [
+        pytest.param({"capacityGib": "72000"}, {"capacityGib": "36000"}, ["capacityGib"], id="capacity-shrink"),
+        pytest.param({"capacityGib": "36000"}, {"capacityGib": "72000"}, [], id="capacity-grows-in-place"),
+        pytest.param(
+            {"perUnitStorageThroughput": "250"},
+            {"perUnitStorageThroughput": "500"},
+            ["perUnitStorageThroughput"],
+            id="throughput-tier",
+        ),
+    ],
+)
 def test_gcp_lustre_create_time_fields_replace_and_flag_data_loss(old, new, keys):
     assert replace_keys(LUSTRE, list(old), old, new) == keys
     before = [rec(LUSTRE, "c-lustre", protect=True, **old)]

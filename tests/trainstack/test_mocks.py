@@ -5,16 +5,16 @@ from pathlib import Path
 import pytest
 from pulumi.runtime.mocks import MockCallArgs
 
-from tests.components.test_data_safety import write_stack
 from clouds.aws.mock import EXISTING_SUBNET_CIDR
+from tests.components.test_data_safety import write_stack
 from trainstack.mocks import TrainstackMocks
 from trainstack.plan import PlanError, run_plan
 
-UNMOCKED = '''import pulumi
+UNMOCKED = """import pulumi
 import pulumi_aws as aws
 
 pulumi.export("vpc", aws.ec2.get_vpc_output(default=True).id)
-'''
+"""
 
 
 def call(mocks, token, **args):
@@ -39,7 +39,11 @@ def test_an_unmocked_invoke_is_a_failure_not_an_empty_answer():
 def test_the_subnet_lookup_answers_the_stack_zone_and_the_asked_id(zone):
     answer, failures = call(TrainstackMocks("ap-southeast-2", zone), "aws:ec2/getSubnet:getSubnet", id="subnet-0abc")
     assert failures == []
-    assert (answer["id"], answer["availabilityZoneId"], answer["cidrBlock"]) == ("subnet-0abc", zone, EXISTING_SUBNET_CIDR)
+    assert (answer["id"], answer["availabilityZoneId"], answer["cidrBlock"]) == (
+        "subnet-0abc",
+        zone,
+        EXISTING_SUBNET_CIDR,
+    )
 
 
 def test_the_chinese_subnet_lookups_answer_the_asked_ids_and_zone():
@@ -47,11 +51,15 @@ def test_the_chinese_subnet_lookups_answer_the_asked_ids_and_zone():
     huawei, _ = call(mocks, "huaweicloud:Vpc/getSubnet:getSubnet", id="sub-1")
     assert (huawei["id"], huawei["availabilityZone"]) == ("sub-1", "cn-beijing-a")
     volc, _ = call(mocks, "volcengine:vpc/getSubnets:getSubnets", ids=["subnet-a", "subnet-b"])
-    assert [(s["id"], s["zoneId"]) for s in volc["subnets"]] == [("subnet-a", "cn-beijing-a"), ("subnet-b", "cn-beijing-a")]
+    assert [(s["id"], s["zoneId"]) for s in volc["subnets"]] == [
+        ("subnet-a", "cn-beijing-a"),
+        ("subnet-b", "cn-beijing-a"),
+    ]
 
 
-@pytest.mark.parametrize(("region", "partition"), [("us-east-1", "aws"), ("cn-north-1", "aws-cn"),
-                                                   ("us-gov-west-1", "aws-us-gov")])
+@pytest.mark.parametrize(
+    ("region", "partition"), [("us-east-1", "aws"), ("cn-north-1", "aws-cn"), ("us-gov-west-1", "aws-us-gov")]
+)
 def test_region_and_partition_follow_the_stack_region(region, partition):
     mocks = TrainstackMocks(region)
     assert call(mocks, "aws:index/getRegion:getRegion")[0]["name"] == region
@@ -59,8 +67,9 @@ def test_region_and_partition_follow_the_stack_region(region, partition):
 
 
 def test_the_ami_lookup_answers_the_architecture_asked_for():
-    answer, _ = call(TrainstackMocks(), "aws:ec2/getAmi:getAmi",
-                     filters=[{"name": "architecture", "values": ["arm64"]}])
+    answer, _ = call(
+        TrainstackMocks(), "aws:ec2/getAmi:getAmi", filters=[{"name": "architecture", "values": ["arm64"]}]
+    )
     assert answer["architecture"] == "arm64"
 
 

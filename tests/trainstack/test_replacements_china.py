@@ -18,10 +18,10 @@ from pulumi._types import input_type_py_to_pulumi_names
 import trainstack.review
 from components.baiducloud.bcc_provider import BccInstanceProvider
 from components.baiducloud.network_provider import SecurityGroupProvider
+from components.baiducloud.replacements import BAIDU_PROVIDERS
 from trainstack.diff import changed_paths
 from trainstack.markdown import review_markdown
 from trainstack.plan import run_plan
-from components.baiducloud.replacements import BAIDU_PROVIDERS
 from trainstack.replacements import NAME_IN_PLACE, REPLACE_ON_CHANGE, replace_keys, replace_paths
 from trainstack.review import build_review
 
@@ -37,13 +37,24 @@ STACKS = {
 }
 # The input that holds the zone (or, for the vePFS, the subnet that does).
 ZONE_KEYS = {
-    "training-a100-alicloud-cpfs": "zoneId", "training-a100-tencentcloud-cfs": "availabilityZone",
-    "training-a100-huaweicloud-sfs": "availabilityZone", "training-a10-volcengine-vepfs": "subnetId",
+    "training-a100-alicloud-cpfs": "zoneId",
+    "training-a100-tencentcloud-cfs": "availabilityZone",
+    "training-a100-huaweicloud-sfs": "availabilityZone",
+    "training-a10-volcengine-vepfs": "subnetId",
 }
-NODE_ZONE_KEY = {"alicloud": "availabilityZone", "tencentcloud": "availabilityZone",
-                 "huaweicloud": "availabilityZone", "volcengine": "zoneId", "baiducloud": "zone"}
-SDKS = {"alicloud": "pulumi_alicloud", "tencentcloud": "tencentcloud_iac_pulumi",
-        "huaweicloud": "pulumi_huaweicloud", "volcengine": "pulumi_volcengine"}
+NODE_ZONE_KEY = {
+    "alicloud": "availabilityZone",
+    "tencentcloud": "availabilityZone",
+    "huaweicloud": "availabilityZone",
+    "volcengine": "zoneId",
+    "baiducloud": "zone",
+}
+SDKS = {
+    "alicloud": "pulumi_alicloud",
+    "tencentcloud": "tencentcloud_iac_pulumi",
+    "huaweicloud": "pulumi_huaweicloud",
+    "volcengine": "pulumi_volcengine",
+}
 
 
 @functools.cache

@@ -47,8 +47,10 @@ class ImageFiles(Dataset):
     def __init__(self, directory: Path, image_size: int, classes: int = 1000) -> None:
         self.files = image_files(directory)
         if not self.files:
-            raise ValueError(f"--dir {directory}: no .jpg/.png files; make some with "
-                             f"`python -m trainstack.bench.data {directory} --count 20000`")
+            raise ValueError(
+                f"--dir {directory}: no .jpg/.png files; make some with "
+                f"`python -m trainstack.bench.data {directory} --count 20000`"
+            )
         self.image_size, self.classes = image_size, classes
 
     def __len__(self) -> int:

@@ -43,8 +43,13 @@ def read_throughput(directory: Path, threads: int = 8) -> dict[str, object]:
     with ThreadPoolExecutor(max_workers=max(threads, 1)) as pool:
         total = sum(pool.map(_size, files))
     seconds = max(time.perf_counter() - start, 1e-9)
-    return {"path": str(directory), "files": len(files), "bytes": total, "seconds": round(seconds, 6),
-            "read_mbps": round(total / seconds / 1e6, 3)}
+    return {
+        "path": str(directory),
+        "files": len(files),
+        "bytes": total,
+        "seconds": round(seconds, 6),
+        "read_mbps": round(total / seconds / 1e6, 3),
+    }
 
 
 def main() -> None:

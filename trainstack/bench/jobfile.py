@@ -26,9 +26,17 @@ def bench_job(base: dict, train_args: list[str], name: str) -> dict:
     if not isinstance(base, dict) or "rdzv_host" not in base or "command" not in base:
         raise ValueError("not a node-agent job file (no rdzv_host/command); is this a stack with `job:`?")
     nodes = int(base.get("max_nodes", 1))
-    return {**base, "command": [TRAIN_MODULE, *train_args], "module": True,
-            "job_id": f"{base.get('job_id', 'job')}-{name}", "min_nodes": nodes, "max_nodes": nodes,
-            "max_restarts": 0, "log_dir": "", "checkpoint_dir": ""}
+    return {
+        **base,
+        "command": [TRAIN_MODULE, *train_args],
+        "module": True,
+        "job_id": f"{base.get('job_id', 'job')}-{name}",
+        "min_nodes": nodes,
+        "max_nodes": nodes,
+        "max_restarts": 0,
+        "log_dir": "",
+        "checkpoint_dir": "",
+    }
 
 
 def main() -> None:

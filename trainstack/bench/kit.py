@@ -53,38 +53,43 @@ def render_kit(stack: str, cluster, options: KitOptions = KitOptions()) -> tuple
     env = {"NCCL_DEBUG": "INFO", **env}
     data = options.data_dir or default_data_dir(cluster.provider)
     if cluster.file_system is None:
-        notes.append(f"the stack has no shared file system: set DATA to a directory every node can read "
-                     f"(default {data})")
+        notes.append(
+            f"the stack has no shared file system: set DATA to a directory every node can read (default {data})"
+        )
     exports = [*sources, *(f"export {k}={shlex.quote(v)}" for k, v in env.items())]
     forward = " ".join(f"-x {k}" for k in env)
     mpirun = f"mpirun --allow-run-as-root --bind-to none -N {gpus} {forward}"
     nccl = '"$NCCL_TESTS/all_reduce_perf" -b 8 -e 8G -f 2 -g 1'
-    train = (f"python3 -m trainstack.bench.train --steps {options.steps} --batch {options.batch} "
-             f"--precision {options.precision}")
+    train = (
+        f"python3 -m trainstack.bench.train --steps {options.steps} --batch {options.batch} "
+        f"--precision {options.precision}"
+    )
     lines = [
         "#!/usr/bin/env bash",
         f"# trainstack bench kit for stack {stack}: {cluster.provider} {cluster.instance_type} x{cluster.nodes} "
         f"({gpus} GPUs per node). Rendered by `trainstack bench run -s {stack}`.",
         "# Run on the first node: HOSTFILE=hostfile bash run-bench.sh",
         "set -euo pipefail",
-        'HOSTFILE=${HOSTFILE:-hostfile}',
-        f'DATA=${{DATA:-{data}}}',
-        'OUT=${OUT:-$DATA/results}',
-        'NCCL_TESTS=${NCCL_TESTS:-/opt/nccl-tests/build}',
+        "HOSTFILE=${HOSTFILE:-hostfile}",
+        f"DATA=${{DATA:-{data}}}",
+        "OUT=${OUT:-$DATA/results}",
+        "NCCL_TESTS=${NCCL_TESTS:-/opt/nccl-tests/build}",
         f"GPUS={gpus}",
         'mkdir -p "$OUT"',
         "# the NCCL environment, for this shell and for every ssh command",
-        'cat > "$OUT/env.sh" <<\'TRAINSTACK_ENV\'', *exports, "TRAINSTACK_ENV",
+        "cat > \"$OUT/env.sh\" <<'TRAINSTACK_ENV'",
+        *exports,
+        "TRAINSTACK_ENV",
         'source "$OUT/env.sh"',
-        'mapfile -t HOSTS < <(awk \'NF && $1 !~ /^#/ {print $1}\' "$HOSTFILE")',
+        "mapfile -t HOSTS < <(awk 'NF && $1 !~ /^#/ {print $1}' \"$HOSTFILE\")",
         f'[ "${{#HOSTS[@]}}" -eq {cluster.nodes} ] || echo "note: $HOSTFILE lists ${{#HOSTS[@]}} nodes, '
         f'the stack has {cluster.nodes}" >&2',
         "",
         "# 1. nccl-tests all_reduce_perf: every node, then disjoint pairs",
         f'{mpirun} -np $(( ${{#HOSTS[@]}} * GPUS )) --hostfile "$HOSTFILE" {nccl} > "$OUT/nccl-all.log" 2>&1 \\',
         '  || echo "nccl-tests failed on all nodes: see $OUT/nccl-all.log" >&2',
-        'for ((i = 0; i + 1 < ${#HOSTS[@]}; i += 2)); do',
-        '  a=${HOSTS[i]}; b=${HOSTS[i+1]}',
+        "for ((i = 0; i + 1 < ${#HOSTS[@]}; i += 2)); do",
+        "  a=${HOSTS[i]}; b=${HOSTS[i+1]}",
         f'  {mpirun} -np $(( 2 * GPUS )) -H "$a:$GPUS,$b:$GPUS" {nccl} > "$OUT/nccl-pair-$a-$b.log" 2>&1 \\',
         '    || echo "nccl-tests failed on $a, $b: see its log" >&2',
         "done",
@@ -117,24 +122,37 @@ def render_kit(stack: str, cluster, options: KitOptions = KitOptions()) -> tuple
         'echo "results: $OUT/run.json"',
     ]
     if cluster.job is not None:
-        notes.append("the stack has a job: the training benchmark runs through its node agent "
-                     "(python3 -m nodeagent run), after the stack's own job is stopped on every node")
+        notes.append(
+            "the stack has a job: the training benchmark runs through its node agent "
+            "(python3 -m nodeagent run), after the stack's own job is stopped on every node"
+        )
     return "\n".join(lines) + "\n", notes
 
 
 def _loops(run_one: list[str]) -> list[str]:
     """Every model x data combination, `run_one` on every node at once."""
-    return [f"for model in {' '.join(MODELS)}; do", f"  for data in {' '.join(DATA)}; do",
-            '    for rank in "${!HOSTS[@]}"; do', *run_one, "    done", "    wait", "  done", "done"]
+    return [
+        f"for model in {' '.join(MODELS)}; do",
+        f"  for data in {' '.join(DATA)}; do",
+        '    for rank in "${!HOSTS[@]}"; do',
+        *run_one,
+        "    done",
+        "    wait",
+        "  done",
+        "done",
+    ]
 
 
 def _through_torchrun(train: str) -> list[str]:
     """torchrun on every node, c10d rendezvous on the first."""
-    return _loops([
-        '      ssh "${HOSTS[rank]}" "cd $PWD && source $OUT/env.sh && torchrun --nnodes ${#HOSTS[@]} --nproc-per-node $GPUS '
-        '--node-rank $rank --rdzv-backend c10d --rdzv-endpoint ${HOSTS[0]}:29500 --rdzv-id bench-$model-$data '
-        f'-m {train.removeprefix("python3 -m ")} --model $model --data $data --dir $DATA/images" '
-        '> "$OUT/train-$model-$data-$rank.log" 2>&1 &'])
+    return _loops(
+        [
+            '      ssh "${HOSTS[rank]}" "cd $PWD && source $OUT/env.sh && torchrun --nnodes ${#HOSTS[@]} --nproc-per-node $GPUS '
+            "--node-rank $rank --rdzv-backend c10d --rdzv-endpoint ${HOSTS[0]}:29500 --rdzv-id bench-$model-$data "
+            f'-m {train.removeprefix("python3 -m ")} --model $model --data $data --dir $DATA/images" '
+            '> "$OUT/train-$model-$data-$rank.log" 2>&1 &'
+        ]
+    )
 
 
 def _through_job(train: str) -> list[str]:
@@ -143,13 +161,16 @@ def _through_job(train: str) -> list[str]:
     return [
         'for h in "${HOSTS[@]}"; do',
         '  if ssh "$h" systemctl is-active --quiet trainstack-job; then',
-        '    echo "the stack\'s job is running on $h; stop it (sudo systemctl stop trainstack-job) to benchmark, '
+        "    echo \"the stack's job is running on $h; stop it (sudo systemctl stop trainstack-job) to benchmark, "
         'then start it again" >&2; exit 1',
         "  fi",
         "done",
-        *_loops([
-            '      ssh "${HOSTS[rank]}" "cd $PWD && python3 -m trainstack.bench.jobfile /etc/trainstack/job.json '
-            '$OUT/job-$model-$data-$rank.json --id bench-$model-$data -- ' + args + ' --model $model --data $data '
-            '--dir $DATA/images && python3 -m nodeagent run $OUT/job-$model-$data-$rank.json" '
-            '> "$OUT/train-$model-$data-$rank.log" 2>&1 &']),
+        *_loops(
+            [
+                '      ssh "${HOSTS[rank]}" "cd $PWD && python3 -m trainstack.bench.jobfile /etc/trainstack/job.json '
+                "$OUT/job-$model-$data-$rank.json --id bench-$model-$data -- " + args + " --model $model --data $data "
+                '--dir $DATA/images && python3 -m nodeagent run $OUT/job-$model-$data-$rank.json" '
+                '> "$OUT/train-$model-$data-$rank.log" 2>&1 &'
+            ]
+        ),
     ]

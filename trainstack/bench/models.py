@@ -24,12 +24,20 @@ class Bottleneck(nn.Module):
         super().__init__()
         out = planes * self.expansion
         self.body = nn.Sequential(
-            nn.Conv2d(inputs, planes, 1, bias=False), nn.BatchNorm2d(planes), nn.ReLU(inplace=True),
-            nn.Conv2d(planes, planes, 3, stride, 1, bias=False), nn.BatchNorm2d(planes), nn.ReLU(inplace=True),
-            nn.Conv2d(planes, out, 1, bias=False), nn.BatchNorm2d(out),
+            nn.Conv2d(inputs, planes, 1, bias=False),
+            nn.BatchNorm2d(planes),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(planes, planes, 3, stride, 1, bias=False),
+            nn.BatchNorm2d(planes),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(planes, out, 1, bias=False),
+            nn.BatchNorm2d(out),
         )
-        self.shortcut = nn.Identity() if stride == 1 and inputs == out else nn.Sequential(
-            nn.Conv2d(inputs, out, 1, stride, bias=False), nn.BatchNorm2d(out))
+        self.shortcut = (
+            nn.Identity()
+            if stride == 1 and inputs == out
+            else nn.Sequential(nn.Conv2d(inputs, out, 1, stride, bias=False), nn.BatchNorm2d(out))
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.relu(self.body(x) + self.shortcut(x))
@@ -40,8 +48,12 @@ class ResNet50(nn.Module):
 
     def __init__(self, classes: int = 1000, width: int = 64) -> None:
         super().__init__()
-        layers: list[nn.Module] = [nn.Conv2d(3, width, 7, 2, 3, bias=False), nn.BatchNorm2d(width),
-                                   nn.ReLU(inplace=True), nn.MaxPool2d(3, 2, 1)]
+        layers: list[nn.Module] = [
+            nn.Conv2d(3, width, 7, 2, 3, bias=False),
+            nn.BatchNorm2d(width),
+            nn.ReLU(inplace=True),
+            nn.MaxPool2d(3, 2, 1),
+        ]
         inputs = width
         for stage, blocks in enumerate((3, 4, 6, 3)):
             planes = width * 2**stage
@@ -58,15 +70,24 @@ class ResNet50(nn.Module):
 class ViT(nn.Module):
     """Vision Transformer: patch embedding, class token, pre-norm encoder, linear head."""
 
-    def __init__(self, image_size: int = 224, patch: int = 16, hidden: int = 768, layers: int = 12,
-                 heads: int = 12, mlp: int = 3072, classes: int = 1000) -> None:
+    def __init__(
+        self,
+        image_size: int = 224,
+        patch: int = 16,
+        hidden: int = 768,
+        layers: int = 12,
+        heads: int = 12,
+        mlp: int = 3072,
+        classes: int = 1000,
+    ) -> None:
         super().__init__()
         self.embed = nn.Conv2d(3, hidden, patch, patch)
         tokens = (image_size // patch) ** 2 + 1
         self.cls = nn.Parameter(torch.zeros(1, 1, hidden))
         self.position = nn.Parameter(torch.randn(1, tokens, hidden) * 0.02)
-        layer = nn.TransformerEncoderLayer(hidden, heads, mlp, dropout=0.0, activation="gelu",
-                                           batch_first=True, norm_first=True)
+        layer = nn.TransformerEncoderLayer(
+            hidden, heads, mlp, dropout=0.0, activation="gelu", batch_first=True, norm_first=True
+        )
         self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(hidden)
         self.head = nn.Linear(hidden, classes)

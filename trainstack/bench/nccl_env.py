@@ -44,6 +44,12 @@ def nccl_environment(provider: str, instance_type: str, rdma: bool) -> tuple[dic
     if provider == "gcp" and instance_type.startswith("a3-megagpu"):
         return {}, [f"source {TCPXO_PROFILE}"], []
     if provider == "gcp" and instance_type.startswith("a3-highgpu"):
-        return {}, [], ["a3-highgpu-8g: set the GPUDirect-TCPX plugin's NCCL variables from Google's A3 High "
-                        "guide before running (the kit does not know them)"]
+        return (
+            {},
+            [],
+            [
+                "a3-highgpu-8g: set the GPUDirect-TCPX plugin's NCCL variables from Google's A3 High "
+                "guide before running (the kit does not know them)"
+            ],
+        )
     return {"NCCL_SOCKET_IFNAME": "^lo,docker"}, [], []

@@ -82,14 +82,23 @@ def parse_files(paths: list[Path], cluster: Any = None, stack: str | None = None
                 log.software.update(found.software)
                 log.started, log.finished = log.started or found.started, found.finished or log.finished
             else:
-                raise ParseError("not nccl-tests output, `dcgmi diag --json`, NVML samples CSV or a training "
-                                 "log; give a file the kit wrote")
+                raise ParseError(
+                    "not nccl-tests output, `dcgmi diag --json`, NVML samples CSV or a training "
+                    "log; give a file the kit wrote"
+                )
         except ParseError as exc:
             raise ParseError(f"{path}: {exc}") from None
     return RunResult(
-        **_where(cluster, busbw), stack=stack, software=log.software, started=_time(log.started), finished=_time(log.finished),
-        busbw=tuple(busbw), throughput=tuple(log.throughput), gpu_samples=samples,
-        file_system=tuple(log.file_system), dcgm=tuple(dcgm),
+        **_where(cluster, busbw),
+        stack=stack,
+        software=log.software,
+        started=_time(log.started),
+        finished=_time(log.finished),
+        busbw=tuple(busbw),
+        throughput=tuple(log.throughput),
+        gpu_samples=samples,
+        file_system=tuple(log.file_system),
+        dcgm=tuple(dcgm),
     )
 
 
@@ -105,8 +114,11 @@ def _where(cluster: Any, busbw: list[BusBandwidth]) -> dict[str, Any]:
     if cluster is None:
         return {"nodes": max((b.nodes for b in busbw), default=1)}
     return {
-        "provider": cluster.provider, "region": cluster.region,
-        "instance_type": cluster.instance_type, "accelerator": cluster.accelerator,
-        "accelerator_count": cluster.accelerator_count, "nodes": cluster.nodes,
+        "provider": cluster.provider,
+        "region": cluster.region,
+        "instance_type": cluster.instance_type,
+        "accelerator": cluster.accelerator,
+        "accelerator_count": cluster.accelerator_count,
+        "nodes": cluster.nodes,
         "catalog_version": cluster.catalog_version,
     }

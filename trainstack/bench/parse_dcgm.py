@@ -20,8 +20,16 @@ _RANK = {"pass": 0, "skip": 1, "warn": 2, "fail": 3}
 
 
 Status = Literal["pass", "fail", "warn", "skip"]
-_WORDS: dict[str, Status] = {"pass": "pass", "passed": "pass", "ok": "pass", "fail": "fail", "failed": "fail",
-                             "error": "fail", "warn": "warn", "warning": "warn"}
+_WORDS: dict[str, Status] = {
+    "pass": "pass",
+    "passed": "pass",
+    "ok": "pass",
+    "fail": "fail",
+    "failed": "fail",
+    "error": "fail",
+    "warn": "warn",
+    "warning": "warn",
+}
 
 
 def _status(raw: object) -> Status:
@@ -49,8 +57,13 @@ def _test(category: str, test: dict[str, Any]) -> DiagTest | None:
         if status in ("fail", "warn"):
             failed.append(gpu)
             messages += _messages(result)
-    return DiagTest(category=category, name=str(test.get("name", "?")), status=worst,
-                    failed_gpus=tuple(failed), messages=tuple(messages))
+    return DiagTest(
+        category=category,
+        name=str(test.get("name", "?")),
+        status=worst,
+        failed_gpus=tuple(failed),
+        messages=tuple(messages),
+    )
 
 
 def parse_dcgm(text: str, host: str = "", level: int | None = None) -> DcgmDiag:

@@ -76,12 +76,20 @@ def parse_nccl(text: str, scope: Literal["all", "pair", "node"] | None = None) -
         for key, value in _ENV.findall(line):
             env[key] = value
     if not rows:
-        raise ParseError("no nccl-tests table (rows of size, count, type, ... busbw); "
-                         "give the output of all_reduce_perf")
+        raise ParseError(
+            "no nccl-tests table (rows of size, count, type, ... busbw); give the output of all_reduce_perf"
+        )
     nodes = max(len(hosts), 1)
     scope = scope or ("node" if nodes == 1 else "all")
     return BusBandwidth(
-        test=test, scope=scope, nodes=nodes, ranks=max(ranks, 1),
-        hosts=tuple(hosts), by_size=tuple(rows), avg_busbw_gbs=avg,
-        peak_busbw_gbs=max(r.busbw_gbs for r in rows), wrong=wrong, nccl_env=env,
+        test=test,
+        scope=scope,
+        nodes=nodes,
+        ranks=max(ranks, 1),
+        hosts=tuple(hosts),
+        by_size=tuple(rows),
+        avg_busbw_gbs=avg,
+        peak_busbw_gbs=max(r.busbw_gbs for r in rows),
+        wrong=wrong,
+        nccl_env=env,
     )

@@ -36,7 +36,9 @@ def parse_samples(text: str) -> GpuSamples:
             total = max(total, float(row["memory_total_mib"]) / MIB_PER_GIB)
             times.append(datetime.fromisoformat(row["timestamp"]))
         except (TypeError, ValueError):
-            raise ParseError(f"line {line}: cannot read {dict(row)}; every column but host is a number or a time") from None
+            raise ParseError(
+                f"line {line}: cannot read {dict(row)}; every column but host is a number or a time"
+            ) from None
         per_gpu.setdefault((row["host"], row["gpu"]), []).append(util)
     if not per_gpu:
         raise ParseError("no samples after the header; run the sampler during the training run")
@@ -45,7 +47,11 @@ def parse_samples(text: str) -> GpuSamples:
     rounds = max(len(v) for v in per_gpu.values())
     span = (max(times) - min(times)).total_seconds()
     return GpuSamples(
-        samples=count, gpus=len(per_gpu), interval_s=span / (rounds - 1) if rounds > 1 and span > 0 else 1.0,
-        utilization_pct_mean=sum(means) / len(means), utilization_pct_min_gpu=min(means),
-        memory_used_gib_max=used, memory_total_gib=total,
+        samples=count,
+        gpus=len(per_gpu),
+        interval_s=span / (rounds - 1) if rounds > 1 and span > 0 else 1.0,
+        utilization_pct_mean=sum(means) / len(means),
+        utilization_pct_min_gpu=min(means),
+        memory_used_gib_max=used,
+        memory_total_gib=total,
     )

@@ -47,7 +47,7 @@ def parse_training(text: str) -> TrainingLog:
         if at < 0:
             continue
         try:
-            data = json.loads(line[at + len(MARK):])
+            data = json.loads(line[at + len(MARK) :])
             kind = data.pop("kind")
             if kind == "throughput":
                 log.throughput.append(Throughput.model_validate(data))

@@ -71,11 +71,15 @@ def job_hours(spec, run: RunResult, throughput: Throughput | None) -> float | No
 def published_busbw(run: RunResult, busbw: BusBandwidth, store: tuple[RunResult, ...]) -> tuple[float, str] | None:
     """(GB/s, source) the type should reach at this scope: a published nccl-tests peak first,
     else a health-check minimum; None when nothing is published for the type."""
-    same = [r for r in store if r.provenance == "published"
-            and (r.provider, r.instance_type) == (run.provider, run.instance_type)]
+    same = [
+        r
+        for r in store
+        if r.provenance == "published" and (r.provider, r.instance_type) == (run.provider, run.instance_type)
+    ]
     peaks = [(b.peak_busbw_gbs, r.source) for r in same for b in r.busbw if b.scope == busbw.scope]
-    minimums = [(t.value, r.source) for r in same for t in r.thresholds
-                if t.metric == "busbw_gbs" and t.scope == busbw.scope]
+    minimums = [
+        (t.value, r.source) for r in same for t in r.thresholds if t.metric == "busbw_gbs" and t.scope == busbw.scope
+    ]
     return max(peaks or minimums, default=None)
 
 
@@ -85,7 +89,9 @@ def judge(spec, run: RunResult, store: tuple[RunResult, ...], usd_per_hour: floa
     findings: list[tuple[str, str]] = []  # (kind, text)
     for diag in run.dcgm:
         for test in (t for t in diag.tests if t.status == "fail"):
-            findings.append(("health", f"DCGM {test.name} failed on {diag.host or 'a node'} (GPU {', '.join(test.failed_gpus)})"))
+            findings.append(
+                ("health", f"DCGM {test.name} failed on {diag.host or 'a node'} (GPU {', '.join(test.failed_gpus)})")
+            )
     published = None
     for busbw in run.busbw:
         if busbw.wrong:
@@ -93,17 +99,32 @@ def judge(spec, run: RunResult, store: tuple[RunResult, ...], usd_per_hour: floa
         expected = published_busbw(run, busbw, store)
         if expected is not None and busbw.peak_busbw_gbs < expected[0]:
             published = published or expected
-            findings.append(("network", f"busbw {busbw.scope} {busbw.peak_busbw_gbs:g} GB/s below the published "
-                                        f"{expected[0]:g} GB/s"))
+            findings.append(
+                (
+                    "network",
+                    f"busbw {busbw.scope} {busbw.peak_busbw_gbs:g} GB/s below the published {expected[0]:g} GB/s",
+                )
+            )
     loader = max((t.data_loader_share for t in run.throughput), default=0.0)
     if loader > DATA_LOADER_MAX_SHARE:
-        reads = ", file system " + ", ".join(f"{f.read_mbps:,.0f} MB/s" for f in run.file_system) if run.file_system else ""
+        reads = (
+            ", file system " + ", ".join(f"{f.read_mbps:,.0f} MB/s" for f in run.file_system) if run.file_system else ""
+        )
         findings.append(("io", f"data loader {loader:.0%} of the step (over {DATA_LOADER_MAX_SHARE:.0%}){reads}"))
     samples = run.gpu_samples
     if samples is not None and samples.utilization_pct_mean < UTILIZATION_MIN_PCT:
-        findings.append(("utilization", f"GPU utilization {samples.utilization_pct_mean:.0f} % under {UTILIZATION_MIN_PCT:.0f} %"))
-    return Verdict(run, throughput, job_hours(spec, run, throughput), usd_per_hour,
-                   tuple(text for _, text in findings), _bottleneck([k for k, _ in findings]), published)
+        findings.append(
+            ("utilization", f"GPU utilization {samples.utilization_pct_mean:.0f} % under {UTILIZATION_MIN_PCT:.0f} %")
+        )
+    return Verdict(
+        run,
+        throughput,
+        job_hours(spec, run, throughput),
+        usd_per_hour,
+        tuple(text for _, text in findings),
+        _bottleneck([k for k, _ in findings]),
+        published,
+    )
 
 
 def _bottleneck(kinds: list[str]) -> str:

@@ -13,15 +13,27 @@ def _money(value: float | None, digits: int = 0) -> str:
 
 def report_json(workload: str, verdicts: list[Verdict]) -> dict:
     """The report's figures, one entry per run, cheapest job first."""
-    return {"workload": workload, "runs": [{
-        "run": v.run.label(), "stack": v.run.stack, "provider": v.run.provider, "instance_type": v.run.instance_type,
-        "nodes": v.run.nodes, "images_per_s_per_gpu": v.throughput.images_per_s_per_gpu if v.throughput else None,
-        "data": v.throughput.data if v.throughput else None,
-        "hours": None if v.hours is None else round(v.hours, 4),
-        "usd_per_hour": None if v.usd_per_hour is None else round(v.usd_per_hour, 4),
-        "usd_total": None if v.usd_total is None else round(v.usd_total, 2),
-        "findings": list(v.findings), "bottleneck": v.bottleneck, "example": v.run.example,
-    } for v in verdicts]}
+    return {
+        "workload": workload,
+        "runs": [
+            {
+                "run": v.run.label(),
+                "stack": v.run.stack,
+                "provider": v.run.provider,
+                "instance_type": v.run.instance_type,
+                "nodes": v.run.nodes,
+                "images_per_s_per_gpu": v.throughput.images_per_s_per_gpu if v.throughput else None,
+                "data": v.throughput.data if v.throughput else None,
+                "hours": None if v.hours is None else round(v.hours, 4),
+                "usd_per_hour": None if v.usd_per_hour is None else round(v.usd_per_hour, 4),
+                "usd_total": None if v.usd_total is None else round(v.usd_total, 2),
+                "findings": list(v.findings),
+                "bottleneck": v.bottleneck,
+                "example": v.run.example,
+            }
+            for v in verdicts
+        ],
+    }
 
 
 def report_table(workload: str, verdicts: list[Verdict]) -> None:
@@ -32,8 +44,18 @@ def report_table(workload: str, verdicts: list[Verdict]) -> None:
     from trainstack.render import console
 
     table = Table(title=f"{workload}: time to finish and cost per measured offering")
-    for column in ("run", "images/s/GPU", "loader", "GPU util", "busbw GB/s", "DCGM", "hours", "USD/hour",
-                   "USD/job", "bottleneck"):
+    for column in (
+        "run",
+        "images/s/GPU",
+        "loader",
+        "GPU util",
+        "busbw GB/s",
+        "DCGM",
+        "hours",
+        "USD/hour",
+        "USD/job",
+        "bottleneck",
+    ):
         table.add_column(column, justify="left" if column in ("run", "DCGM", "bottleneck") else "right")
     for v in verdicts:
         t, g = v.throughput, v.run.gpu_samples
@@ -46,8 +68,12 @@ def report_table(workload: str, verdicts: list[Verdict]) -> None:
             "n/a" if t is None else f"{t.images_per_s_per_gpu:,.0f} ({t.data})",
             "n/a" if t is None else f"{max(x.data_loader_share for x in v.run.throughput):.0%}",
             "n/a" if g is None else f"{g.utilization_pct_mean:.0f} %",
-            "n/a" if busbw is None else f"{busbw:g}{expected}", dcgm,
-            "n/a" if v.hours is None else f"{v.hours:,.2f}", _money(v.usd_per_hour, 2), _money(v.usd_total), escape(why),
+            "n/a" if busbw is None else f"{busbw:g}{expected}",
+            dcgm,
+            "n/a" if v.hours is None else f"{v.hours:,.2f}",
+            _money(v.usd_per_hour, 2),
+            _money(v.usd_total),
+            escape(why),
         )
     console().print(table)
 
@@ -72,10 +98,14 @@ def write_report_plot(path: Path, workload: str, verdicts: list[Verdict]) -> int
     left.set_xlabel("hours to finish")
     right.barh(labels, [v.usd_total or 0.0 for v in shown], color=colors)
     right.set_xlabel("USD per job (on-demand)")
-    for axes, values, fmt in ((left, [v.hours for v in shown], "{:,.1f} h"),
-                              (right, [v.usd_total or 0.0 for v in shown], "${:,.0f}")):
+    for axes, values, fmt in (
+        (left, [v.hours for v in shown], "{:,.1f} h"),
+        (right, [v.usd_total or 0.0 for v in shown], "${:,.0f}"),
+    ):
         for y, value in enumerate(values):
-            axes.annotate(fmt.format(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8)
+            axes.annotate(
+                fmt.format(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8
+            )
         axes.grid(axis="x", alpha=0.3)
         axes.margins(x=0.25)
     left.invert_yaxis()

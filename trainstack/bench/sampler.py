@@ -29,8 +29,16 @@ def sample_rows(nvml: Any, handles: list[Any], host: str, when: datetime) -> lis
     for index, handle in enumerate(handles):
         util = nvml.nvmlDeviceGetUtilizationRates(handle)
         memory = nvml.nvmlDeviceGetMemoryInfo(handle)
-        rows.append([when.isoformat(timespec="seconds"), host, index, util.gpu,
-                     round(memory.used / MIB, 1), round(memory.total / MIB, 1)])
+        rows.append(
+            [
+                when.isoformat(timespec="seconds"),
+                host,
+                index,
+                util.gpu,
+                round(memory.used / MIB, 1),
+                round(memory.total / MIB, 1),
+            ]
+        )
     return rows
 
 
@@ -43,7 +51,9 @@ def run(out: Path, interval: float, duration: float) -> int:
     try:
         nvml.nvmlInit()
     except nvml.NVMLError as exc:
-        raise SystemExit(f"error: NVML could not start ({exc}); run the sampler on a GPU node with the driver loaded") from None
+        raise SystemExit(
+            f"error: NVML could not start ({exc}); run the sampler on a GPU node with the driver loaded"
+        ) from None
     stop = {"now": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     handles = [nvml.nvmlDeviceGetHandleByIndex(i) for i in range(nvml.nvmlDeviceGetCount())]

@@ -40,10 +40,18 @@ def _loader(args: argparse.Namespace, world: int, rank: int, device: torch.devic
 
     dataset = ImageFiles(args.dir, args.image_size, args.classes)
     sampler: DistributedSampler | None = (
-        DistributedSampler(dataset, world, rank, shuffle=True, drop_last=True) if world > 1 else None)
-    loader = DataLoader(dataset, args.batch, shuffle=sampler is None, sampler=sampler, drop_last=True,
-                        num_workers=args.workers, pin_memory=device.type == "cuda",
-                        persistent_workers=args.workers > 0)
+        DistributedSampler(dataset, world, rank, shuffle=True, drop_last=True) if world > 1 else None
+    )
+    loader = DataLoader(
+        dataset,
+        args.batch,
+        shuffle=sampler is None,
+        sampler=sampler,
+        drop_last=True,
+        num_workers=args.workers,
+        pin_memory=device.type == "cuda",
+        persistent_workers=args.workers > 0,
+    )
     epoch = 0
     while True:
         if sampler is not None:
@@ -88,20 +96,30 @@ def benchmark(args: argparse.Namespace) -> dict[str, object]:
         _sync(device)
         if step >= args.warmup:
             waited, total = waited + ready - start, total + time.perf_counter() - start
-    return {"model": args.model, "data": args.data, "precision": args.precision, "gpus": world,
-            "nodes": int(os.environ.get("GROUP_WORLD_SIZE", os.environ.get("NNODES", "1"))),
-            "batch_per_gpu": args.batch, "steps": args.steps,
-            "images_per_s_per_gpu": round(args.batch * args.steps / total, 4),
-            "step_time_s": round(total / args.steps, 6), "data_loader_share": round(min(waited / total, 1.0), 4),
-            "flops_per_image": flops}
+    return {
+        "model": args.model,
+        "data": args.data,
+        "precision": args.precision,
+        "gpus": world,
+        "nodes": int(os.environ.get("GROUP_WORLD_SIZE", os.environ.get("NNODES", "1"))),
+        "batch_per_gpu": args.batch,
+        "steps": args.steps,
+        "images_per_s_per_gpu": round(args.batch * args.steps / total, 4),
+        "step_time_s": round(total / args.steps, 6),
+        "data_loader_share": round(min(waited / total, 1.0), 4),
+        "flops_per_image": flops,
+    }
 
 
 def software() -> dict[str, str]:
     """Versions that bear on the figures."""
     found = {"torch": torch.__version__.split("+")[0], "python": platform.python_version()}
     if torch.cuda.is_available():
-        found |= {"cuda": str(torch.version.cuda), "nccl": ".".join(map(str, torch.cuda.nccl.version())),
-                  "gpu": torch.cuda.get_device_name(0)}
+        found |= {
+            "cuda": str(torch.version.cuda),
+            "nccl": ".".join(map(str, torch.cuda.nccl.version())),
+            "gpu": torch.cuda.get_device_name(0),
+        }
     return found
 
 
@@ -138,8 +156,10 @@ def main(argv: list[str] | None = None) -> None:
     if int(os.environ.get("RANK", "0")) == 0:
         print(bench_line("meta", software=software(), started=started), flush=True)
         print(bench_line("throughput", **result), flush=True)
-        print(bench_line("meta", software={}, finished=datetime.now(timezone.utc).isoformat(timespec="seconds")),
-              flush=True)
+        print(
+            bench_line("meta", software={}, finished=datetime.now(timezone.utc).isoformat(timespec="seconds")),
+            flush=True,
+        )
     if world > 1:
         dist.destroy_process_group()
 

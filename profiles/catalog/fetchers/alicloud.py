@@ -69,17 +69,21 @@ def fetch(
     templates = known_types(regions, instance_types, snapshot)
     date = dt.date.today().isoformat()
     clients = {region: new_client(credentials, region) for region in sorted({t.region for t in templates})}
-    offerings = [row for template in templates
-                 for row in price_type(clients[template.region], template, progress, date)]
+    offerings = [
+        row for template in templates for row in price_type(clients[template.region], template, progress, date)
+    ]
     if not offerings:
-        raise FetchError(f"{API}: none of the {len(templates)} known GPU types has a price in "
-                         f"{', '.join(sorted({t.region for t in templates}))} (empty answer); check the regions")
+        raise FetchError(
+            f"{API}: none of the {len(templates)} known GPU types has a price in "
+            f"{', '.join(sorted({t.region for t in templates}))} (empty answer); check the regions"
+        )
     progress(f"alicloud: {len(offerings)} offerings priced")
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
 
 
-def known_types(regions: Sequence[str] | None, instance_types: Sequence[str] | None = None,
-                snapshot: Path = SNAPSHOT) -> list[Offering]:
+def known_types(
+    regions: Sequence[str] | None, instance_types: Sequence[str] | None = None, snapshot: Path = SNAPSHOT
+) -> list[Offering]:
     """The snapshot rows (one per type and region) to re-price.
 
     Raises:
@@ -89,25 +93,36 @@ def known_types(regions: Sequence[str] | None, instance_types: Sequence[str] | N
     known_regions = sorted({o.region for o in rows})
     for region in regions or ():
         if region not in known_regions:
-            raise FetchError(f"alicloud: no known GPU type in '{region}'; the types come from "
-                             f"{snapshot.name}, which lists {', '.join(known_regions)}")
+            raise FetchError(
+                f"alicloud: no known GPU type in '{region}'; the types come from "
+                f"{snapshot.name}, which lists {', '.join(known_regions)}"
+            )
     unknown = sorted(set(instance_types or ()) - {o.instance_type for o in rows})
     if unknown:
         raise FetchError(f"alicloud: unknown instance type {', '.join(unknown)}; {snapshot.name} lists the known ones")
-    return [o for o in rows if (not regions or o.region in regions)
-            and (not instance_types or o.instance_type in instance_types)]
+    return [
+        o
+        for o in rows
+        if (not regions or o.region in regions) and (not instance_types or o.instance_type in instance_types)
+    ]
 
 
-def price_type(call: Callable[..., dict], template: Offering, progress: Callable[[str], None],
-               date: str) -> list[Offering]:
+def price_type(
+    call: Callable[..., dict], template: Offering, progress: Callable[[str], None], date: str
+) -> list[Offering]:
     """The rows of one snapshot (type, region): DescribePrice, then the spot history.
 
     `call` is `alicloud_api.new_client(...)` for the template's region.
     """
     name, region = template.instance_type, template.region
     where = f"{API}, DescribePrice {name} in {region}"
-    params = {"region_id": region, "resource_type": "instance", "instance_type": name, "price_unit": "Hour",
-              "period": 1}
+    params = {
+        "region_id": region,
+        "resource_type": "instance",
+        "instance_type": name,
+        "price_unit": "Hour",
+        "period": 1,
+    }
     try:
         on_demand = on_demand_price(call("DescribePrice", params, where), where)
     except NotPriced as code:
@@ -129,8 +144,9 @@ def on_demand_price(body: dict, where: str) -> float:
     if not isinstance(price, dict):
         raise FetchError(f"{where}: no PriceInfo.Price in the answer (malformed or empty); run the refresh again")
     if price.get("Currency") != "CNY":
-        raise FetchError(f"{where}: prices came in {price.get('Currency')}, not CNY; "
-                         "use an account of the China site (aliyun.com)")
+        raise FetchError(
+            f"{where}: prices came in {price.get('Currency')}, not CNY; use an account of the China site (aliyun.com)"
+        )
     details = price.get("DetailInfos")
     items = details.get("DetailInfo") if isinstance(details, dict) else None
     instance = [d for d in items or () if isinstance(d, dict) and d.get("Resource") in INSTANCE_RESOURCES]
@@ -147,8 +163,13 @@ def spot_prices(call: Callable[..., dict], region: str, name: str) -> dict[str, 
     entries: list[dict] = []
     offset = 0
     for page in range(1, MAX_SPOT_PAGES + 1):
-        params = {"region_id": region, "network_type": "vpc", "instance_type": name, "ostype": "linux",
-                  "offset": offset}
+        params = {
+            "region_id": region,
+            "network_type": "vpc",
+            "instance_type": name,
+            "ostype": "linux",
+            "offset": offset,
+        }
         try:
             body = call("DescribeSpotPriceHistory", params, f"{base}, page {page}")
         except NotPriced:
@@ -173,11 +194,13 @@ def check_spot_page(body: dict, where: str) -> tuple[list[dict], int | None]:
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise FetchError(f"{where}: no SpotPrices.SpotPriceType list (malformed answer); run the refresh again")
     if body.get("Currency", "CNY") != "CNY":
-        raise FetchError(f"{where}: prices came in {body.get('Currency')}, not CNY; "
-                         "use an account of the China site (aliyun.com)")
+        raise FetchError(
+            f"{where}: prices came in {body.get('Currency')}, not CNY; use an account of the China site (aliyun.com)"
+        )
     if any(not e.get("ZoneId") or not e.get("Timestamp") or "SpotPrice" not in e for e in entries):
-        raise FetchError(f"{where}: an entry lacks ZoneId, Timestamp or SpotPrice (partial or malformed page); "
-                         "run the refresh again")
+        raise FetchError(
+            f"{where}: an entry lacks ZoneId, Timestamp or SpotPrice (partial or malformed page); run the refresh again"
+        )
     next_offset = body.get("NextOffset")
     return entries, next_offset if isinstance(next_offset, int) and not isinstance(next_offset, bool) else None
 
@@ -196,13 +219,22 @@ def latest_by_zone(entries: list[dict], name: str, where: str) -> dict[str, floa
 
 def build_rows(template: Offering, on_demand: float, spots: dict[str, float], date: str) -> list[Offering]:
     """Priced rows for one type and region, hardware from the snapshot row `template`."""
-    base = template._replace(catalog_date=date, source=SOURCE, currency="CNY", price_note="",
-                   on_demand_native=on_demand, spot_native=None,
-                   on_demand_usd_per_hour=None, spot_usd_per_hour=None)
+    base = template._replace(
+        catalog_date=date,
+        source=SOURCE,
+        currency="CNY",
+        price_note="",
+        on_demand_native=on_demand,
+        spot_native=None,
+        on_demand_usd_per_hour=None,
+        spot_usd_per_hour=None,
+    )
     if not spots:
         return [base]
-    return [base._replace(zone=zone, spot_native=price if price < on_demand else None)
-            for zone, price in sorted(spots.items())]
+    return [
+        base._replace(zone=zone, spot_native=price if price < on_demand else None)
+        for zone, price in sorted(spots.items())
+    ]
 
 
 def positive(value: Any, where: str) -> float:

@@ -41,8 +41,14 @@ from profiles.catalog.fetchers.sdk import load
 API = "Alibaba Cloud ECS API"
 PACKAGE = "alibabacloud-ecs20140526"
 KEY_ID_ENV, SECRET_ENV = "ALIBABA_CLOUD_ACCESS_KEY_ID", "ALIBABA_CLOUD_ACCESS_KEY_SECRET"
-AUTH_CODES = ("InvalidAccessKeyId", "SignatureDoesNotMatch", "IncompleteSignature", "Forbidden",
-              "InvalidSecurityToken", "NoPermission")
+AUTH_CODES = (
+    "InvalidAccessKeyId",
+    "SignatureDoesNotMatch",
+    "IncompleteSignature",
+    "Forbidden",
+    "InvalidSecurityToken",
+    "NoPermission",
+)
 NOT_PRICED_CODES = frozenset({"InvalidInstanceType.ValueNotSupported", "InstanceType.Offline", "PriceNotFound"})
 # operation -> (SDK request model, SDK client method)
 OPERATIONS = {
@@ -65,8 +71,13 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
     Raises:
         FetchError: either variable is missing or empty.
     """
-    return Credentials.from_env(KEY_ID_ENV, SECRET_ENV, environ=environ, need="Alibaba Cloud prices need an AccessKey",
-                                who="a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory")
+    return Credentials.from_env(
+        KEY_ID_ENV,
+        SECRET_ENV,
+        environ=environ,
+        need="Alibaba Cloud prices need an AccessKey",
+        who="a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory",
+    )
 
 
 def new_client(credentials: Credentials, region: str) -> Callable[[str, dict[str, Any], str], dict]:
@@ -82,8 +93,9 @@ def new_client(credentials: Credentials, region: str) -> Callable[[str, dict[str
     models = load("alibabacloud_ecs20140526.models", PACKAGE, API)
     openapi = load("alibabacloud_tea_openapi.models", "alibabacloud-tea-openapi", API)
     runtime = load("darabonba.runtime", "alibabacloud-tea-openapi", API)
-    client = ecs.Client(openapi.Config(access_key_id=credentials.key_id, access_key_secret=credentials.secret,
-                                       region_id=region))
+    client = ecs.Client(
+        openapi.Config(access_key_id=credentials.key_id, access_key_secret=credentials.secret, region_id=region)
+    )
     options = runtime.RuntimeOptions(connect_timeout=TIMEOUT_SECONDS * 1000, read_timeout=TIMEOUT_SECONDS * 1000)
 
     def call(action: str, params: dict[str, Any], where: str) -> dict:
@@ -128,6 +140,8 @@ def _error(status: int, body: Any, where: str) -> Exception:
     if code in NOT_PRICED_CODES:
         return NotPriced(code)
     if code.startswith(AUTH_CODES):
-        return FetchError(f"{where}: access denied ({code}: {message}); check {KEY_ID_ENV}/{SECRET_ENV} and "
-                          "that the RAM user may call ecs:DescribePrice and ecs:DescribeSpotPriceHistory")
+        return FetchError(
+            f"{where}: access denied ({code}: {message}); check {KEY_ID_ENV}/{SECRET_ENV} and "
+            "that the RAM user may call ecs:DescribePrice and ecs:DescribeSpotPriceHistory"
+        )
     return unexplained(where, status, code, message)

@@ -14,6 +14,7 @@ import difflib
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from facts.accelerators import form_factor
 from profiles.aws_api import aws_errors, client, new_session
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.aws_ec2 import (
@@ -26,13 +27,25 @@ from profiles.catalog.fetchers.aws_ec2 import (
 )
 from profiles.catalog.fetchers.aws_pricing import PRICING_REGION, ProductPrices, fetch_prices
 from profiles.catalog.offering import Offering
-from facts.accelerators import form_factor
 
 SOURCE = "aws-pricing-api"
 # GPU / accelerator families used for training (instance-type prefixes before the dot).
 GPU_FAMILIES: tuple[str, ...] = (
-    "p3", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200",
-    "g4dn", "g5", "g6", "g6e", "trn1", "trn1n", "dl1",
+    "p3",
+    "p3dn",
+    "p4d",
+    "p4de",
+    "p5",
+    "p5e",
+    "p5en",
+    "p6-b200",
+    "g4dn",
+    "g5",
+    "g6",
+    "g6e",
+    "trn1",
+    "trn1n",
+    "dl1",
 )
 
 
@@ -50,9 +63,14 @@ class RegionOffers(NamedTuple):
     spot: dict[tuple[str, str], float]
 
 
-def fetch(regions: Sequence[str] | None, progress: Callable[[str], None], session: Any = None,
-          pricing: Any = None, families: tuple[str, ...] = GPU_FAMILIES,
-          today: str | None = None) -> list[Offering]:
+def fetch(
+    regions: Sequence[str] | None,
+    progress: Callable[[str], None],
+    session: Any = None,
+    pricing: Any = None,
+    families: tuple[str, ...] = GPU_FAMILIES,
+    today: str | None = None,
+) -> list[Offering]:
     """Live AWS offerings of `families` in `regions`.
 
     Args:
@@ -75,14 +93,18 @@ def fetch(regions: Sequence[str] | None, progress: Callable[[str], None], sessio
     by_region = {region: region_offers(session, region, families, progress) for region in names}
     types = {name for offers in by_region.values() for name in offers.types}
     if not types:
-        raise FetchError(f"AWS returned no instance types of families {', '.join(families)} in "
-                         f"{', '.join(names)}; catalog unchanged, check --regions")
+        raise FetchError(
+            f"AWS returned no instance types of families {', '.join(families)} in "
+            f"{', '.join(names)}; catalog unchanged, check --regions"
+        )
     prices = fetch_prices(pricing or client(session, "pricing", PRICING_REGION), types, progress)
     date = today or dt.date.today().isoformat()
     rows = [row for region, offers in by_region.items() for row in _rows(region, offers, prices, date)]
     if not rows:
-        raise FetchError(f"AWS offers none of the {len(types)} fetched instance types at a known price in "
-                         f"{', '.join(names)}; catalog unchanged, check --regions")
+        raise FetchError(
+            f"AWS offers none of the {len(types)} fetched instance types at a known price in "
+            f"{', '.join(names)}; catalog unchanged, check --regions"
+        )
     return sorted(rows, key=lambda o: (o.instance_type, o.region, o.zone))
 
 
@@ -106,8 +128,9 @@ def resolve_regions(session: Any, regions: Sequence[str] | None) -> list[str]:
     return sorted(r["RegionName"] for r in answer.get("Regions", []) if r.get("RegionName") in known)
 
 
-def region_offers(session: Any, region: str, families: tuple[str, ...],
-                  progress: Callable[[str], None]) -> RegionOffers:
+def region_offers(
+    session: Any, region: str, families: tuple[str, ...], progress: Callable[[str], None]
+) -> RegionOffers:
     """EC2's types, zone offerings and latest spot prices for `families` in `region`."""
     ec2 = client(session, "ec2", region)
     progress(f"aws {region}: instance types")
@@ -122,8 +145,7 @@ def region_offers(session: Any, region: str, families: tuple[str, ...],
     return RegionOffers(types, zones, latest_spot(ec2, region, names, zone_of))
 
 
-def _rows(region: str, offers: RegionOffers, prices: dict[tuple[str, str], ProductPrices],
-          date: str) -> list[Offering]:
+def _rows(region: str, offers: RegionOffers, prices: dict[tuple[str, str], ProductPrices], date: str) -> list[Offering]:
     rows = []
     for name, info in offers.types.items():
         listed = prices.get((name, region), ProductPrices(None, None, None))
@@ -131,16 +153,27 @@ def _rows(region: str, offers: RegionOffers, prices: dict[tuple[str, str], Produ
             spot = offers.spot.get((name, zone))
             if listed.on_demand is None and spot is None:
                 continue
-            rows.append(Offering(
-                provider="aws", region=region, zone=zone, instance_type=name,
-                accelerator=info.accelerator, accelerator_count=info.accelerator_count,
-                accelerator_memory_gib=info.accelerator_memory_gib,
-                form_factor=form_factor(info.accelerator, name), vcpus=info.vcpus,
-                memory_gib=info.memory_gib,
-                interconnect="efa" if info.max_efa_interfaces else "ethernet",
-                max_efa_interfaces=info.max_efa_interfaces, network_gbps=info.network_gbps,
-                on_demand_usd_per_hour=listed.on_demand, spot_usd_per_hour=spot,
-                catalog_date=date, source=SOURCE,
-                reserved_1y_usd_per_hour=listed.reserved_1y, reserved_3y_usd_per_hour=listed.reserved_3y,
-            ))
+            rows.append(
+                Offering(
+                    provider="aws",
+                    region=region,
+                    zone=zone,
+                    instance_type=name,
+                    accelerator=info.accelerator,
+                    accelerator_count=info.accelerator_count,
+                    accelerator_memory_gib=info.accelerator_memory_gib,
+                    form_factor=form_factor(info.accelerator, name),
+                    vcpus=info.vcpus,
+                    memory_gib=info.memory_gib,
+                    interconnect="efa" if info.max_efa_interfaces else "ethernet",
+                    max_efa_interfaces=info.max_efa_interfaces,
+                    network_gbps=info.network_gbps,
+                    on_demand_usd_per_hour=listed.on_demand,
+                    spot_usd_per_hour=spot,
+                    catalog_date=date,
+                    source=SOURCE,
+                    reserved_1y_usd_per_hour=listed.reserved_1y,
+                    reserved_3y_usd_per_hour=listed.reserved_3y,
+                )
+            )
     return rows

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from facts.accelerators import accelerator_facts
 from profiles.aws_api import aws_errors
 from profiles.catalog.fetchers import FetchError
-from facts.accelerators import accelerator_facts
 
 RETRY_HINT = "rerun `trainstack catalog refresh --provider aws`"
 FILTER_CHUNK = 100  # instance types per filter (well under EC2's filter value limit)
@@ -83,9 +83,12 @@ def parse_type(entry: dict) -> TypeInfo | None:
     facts = accelerator_facts(name)
     network = entry.get("NetworkInfo") or {}
     return TypeInfo(
-        entry["InstanceType"], name, sum(int(d["Count"]) for d in devices),
+        entry["InstanceType"],
+        name,
+        sum(int(d["Count"]) for d in devices),
         facts.memory_gib if facts else api_gib,
-        float(entry["VCpuInfo"]["DefaultVCpus"]), entry["MemoryInfo"]["SizeInMiB"] / 1024,
+        float(entry["VCpuInfo"]["DefaultVCpus"]),
+        entry["MemoryInfo"]["SizeInMiB"] / 1024,
         int((network.get("EfaInfo") or {}).get("MaximumEfaInterfaces", 0)),
         network_gbps(network.get("NetworkPerformance")),
     )
@@ -97,27 +100,31 @@ def _pages(ec2: Any, operation: str, region: str, key: str, **params: Any) -> It
     with aws_errors(call, region, FetchError, RETRY_HINT):
         for page in ec2.get_paginator(operation).paginate(**params):
             if not isinstance(page.get(key), list):
-                raise FetchError(f"AWS {call} in {region} returned a page without {key}; "
-                                 f"catalog unchanged, {RETRY_HINT} later")
+                raise FetchError(
+                    f"AWS {call} in {region} returned a page without {key}; catalog unchanged, {RETRY_HINT} later"
+                )
             yield from page[key]
 
 
 def _chunks(names: list[str]) -> Iterator[list[str]]:
     for start in range(0, len(names), FILTER_CHUNK):
-        yield names[start:start + FILTER_CHUNK]
+        yield names[start : start + FILTER_CHUNK]
 
 
 def instance_types(ec2: Any, region: str, families: tuple[str, ...]) -> dict[str, TypeInfo]:
     """Accelerated instance types of `families` (`p4d`, `g5`, ...) that `region` knows."""
     patterns = [f"{family}.*" for family in families]
     found: dict[str, TypeInfo] = {}
-    for entry in _pages(ec2, "describe_instance_types", region, "InstanceTypes",
-                        Filters=[{"Name": "instance-type", "Values": patterns}]):
+    for entry in _pages(
+        ec2, "describe_instance_types", region, "InstanceTypes", Filters=[{"Name": "instance-type", "Values": patterns}]
+    ):
         try:
             info = parse_type(entry)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise FetchError(f"AWS ec2:DescribeInstanceTypes in {region} returned a malformed entry "
-                             f"(missing or bad {exc}); catalog unchanged, {RETRY_HINT} later") from None
+            raise FetchError(
+                f"AWS ec2:DescribeInstanceTypes in {region} returned a malformed entry "
+                f"(missing or bad {exc}); catalog unchanged, {RETRY_HINT} later"
+            ) from None
         if info is not None:
             found[info.instance_type] = info
     return found
@@ -134,9 +141,14 @@ def offered_zones(ec2: Any, region: str, names: list[str]) -> dict[str, list[str
     """Instance type -> sorted zone IDs of `region` that offer it."""
     zones: dict[str, set[str]] = {}
     for chunk in _chunks(sorted(names)):
-        for item in _pages(ec2, "describe_instance_type_offerings", region, "InstanceTypeOfferings",
-                           LocationType="availability-zone-id",
-                           Filters=[{"Name": "instance-type", "Values": chunk}]):
+        for item in _pages(
+            ec2,
+            "describe_instance_type_offerings",
+            region,
+            "InstanceTypeOfferings",
+            LocationType="availability-zone-id",
+            Filters=[{"Name": "instance-type", "Values": chunk}],
+        ):
             if "InstanceType" in item and "Location" in item:
                 zones.setdefault(item["InstanceType"], set()).add(item["Location"])
     return {name: sorted(ids) for name, ids in zones.items()}
@@ -147,16 +159,25 @@ def latest_spot(ec2: Any, region: str, names: list[str], zone_id: dict[str, str]
     latest: dict[tuple[str, str], tuple[dt.datetime, float]] = {}
     now = dt.datetime.now(dt.timezone.utc)
     for chunk in _chunks(sorted(names)):
-        for item in _pages(ec2, "describe_spot_price_history", region, "SpotPriceHistory",
-                           InstanceTypes=chunk, ProductDescriptions=["Linux/UNIX"], StartTime=now):
+        for item in _pages(
+            ec2,
+            "describe_spot_price_history",
+            region,
+            "SpotPriceHistory",
+            InstanceTypes=chunk,
+            ProductDescriptions=["Linux/UNIX"],
+            StartTime=now,
+        ):
             zone = zone_id.get(item.get("AvailabilityZone", ""))
             if zone is None or not item.get("ProductDescription", "").startswith("Linux/UNIX"):
                 continue
             try:
                 key, price, stamp = (item["InstanceType"], zone), float(item["SpotPrice"]), item["Timestamp"]
             except (KeyError, ValueError):
-                raise FetchError(f"AWS ec2:DescribeSpotPriceHistory in {region} returned a malformed price "
-                                 f"for {item.get('InstanceType')}; catalog unchanged, {RETRY_HINT} later") from None
+                raise FetchError(
+                    f"AWS ec2:DescribeSpotPriceHistory in {region} returned a malformed price "
+                    f"for {item.get('InstanceType')}; catalog unchanged, {RETRY_HINT} later"
+                ) from None
             if price > 0 and (key not in latest or stamp > latest[key][0]):
                 latest[key] = (stamp, price)
     return {key: price for key, (_, price) in latest.items()}

@@ -86,9 +86,11 @@ def parse_price_item(item: str | dict) -> tuple[str, str, ProductPrices]:
 
 def _is_term(term: dict, length: str) -> bool:
     attributes = term.get("termAttributes", {})
-    return (attributes.get("LeaseContractLength") == length
-            and attributes.get("OfferingClass") == RESERVED_CLASS
-            and attributes.get("PurchaseOption") == RESERVED_PAYMENT)
+    return (
+        attributes.get("LeaseContractLength") == length
+        and attributes.get("OfferingClass") == RESERVED_CLASS
+        and attributes.get("PurchaseOption") == RESERVED_PAYMENT
+    )
 
 
 def _hourly(terms: Iterable[dict]) -> float | None:
@@ -101,8 +103,9 @@ def _hourly(terms: Iterable[dict]) -> float | None:
     return None
 
 
-def fetch_prices(pricing: Any, instance_types: Iterable[str],
-                 progress: Callable[[str], None]) -> dict[tuple[str, str], ProductPrices]:
+def fetch_prices(
+    pricing: Any, instance_types: Iterable[str], progress: Callable[[str], None]
+) -> dict[tuple[str, str], ProductPrices]:
     """List prices of `instance_types` in every region, keyed by (instance type, region).
 
     Args:
@@ -123,12 +126,14 @@ def fetch_prices(pricing: Any, instance_types: Iterable[str],
             except ValueError as exc:
                 raise FetchError(
                     f"AWS pricing:GetProducts returned a malformed PriceList entry for {instance_type} "
-                    f"({exc}); catalog unchanged, {RETRY_HINT} later") from None
+                    f"({exc}); catalog unchanged, {RETRY_HINT} later"
+                ) from None
             prices[(found_type, region)] = _merge(prices.get((found_type, region)), found)
     if not any(any(p) for p in prices.values()):
         raise FetchError(
             f"AWS pricing:GetProducts returned no Linux prices for {', '.join(types) or 'no instance types'}; "
-            f"catalog unchanged, check the instance families or {RETRY_HINT} later")
+            f"catalog unchanged, check the instance families or {RETRY_HINT} later"
+        )
     return prices
 
 
@@ -136,11 +141,14 @@ def _price_list(pricing: Any, instance_type: str) -> Iterable[Any]:
     items: list[Any] = []
     with aws_errors("pricing:GetProducts", PRICING_REGION, FetchError, RETRY_HINT):
         pages = pricing.get_paginator("get_products").paginate(
-            ServiceCode="AmazonEC2", Filters=product_filters(instance_type), FormatVersion="aws_v1")
+            ServiceCode="AmazonEC2", Filters=product_filters(instance_type), FormatVersion="aws_v1"
+        )
         for page in pages:
             if not isinstance(page.get("PriceList"), list):
-                raise FetchError(f"AWS pricing:GetProducts page for {instance_type} has no PriceList; "
-                                 f"catalog unchanged, {RETRY_HINT} later")
+                raise FetchError(
+                    f"AWS pricing:GetProducts page for {instance_type} has no PriceList; "
+                    f"catalog unchanged, {RETRY_HINT} later"
+                )
             items.extend(page["PriceList"])
     return items
 

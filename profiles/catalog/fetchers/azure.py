@@ -212,10 +212,14 @@ def build_offerings(prices: Prices, templates: dict[str, Offering], date: str) -
         offering = to_offering(extract_row(templates[size], region, by_purchase), date)
         if offering is None:
             continue
-        per_hour = {term: round(by_purchase[term] / hours, 6)
-                    for term, hours in TERM_HOURS.items() if term in by_purchase}
-        offerings.append(offering._replace(source=SOURCE, reserved_1y_usd_per_hour=per_hour.get("1y"),
-                                 reserved_3y_usd_per_hour=per_hour.get("3y")))
+        per_hour = {
+            term: round(by_purchase[term] / hours, 6) for term, hours in TERM_HOURS.items() if term in by_purchase
+        }
+        offerings.append(
+            offering._replace(
+                source=SOURCE, reserved_1y_usd_per_hour=per_hour.get("1y"), reserved_3y_usd_per_hour=per_hour.get("3y")
+            )
+        )
     return offerings
 
 
@@ -227,8 +231,12 @@ def extract_row(template: Offering, region: str, by_purchase: dict[str, float]) 
         return "" if value is None else repr(value)
 
     return {
-        "InstanceType": template.instance_type, "Region": region,
-        "AcceleratorName": template.accelerator, "AcceleratorCount": str(template.accelerator_count),
-        "vCPUs": text(template.vcpus), "MemoryGiB": text(template.memory_gib),
-        "Price": text(by_purchase.get("on-demand")), "SpotPrice": text(by_purchase.get("spot")),
+        "InstanceType": template.instance_type,
+        "Region": region,
+        "AcceleratorName": template.accelerator,
+        "AcceleratorCount": str(template.accelerator_count),
+        "vCPUs": text(template.vcpus),
+        "MemoryGiB": text(template.memory_gib),
+        "Price": text(by_purchase.get("on-demand")),
+        "SpotPrice": text(by_purchase.get("spot")),
     }

@@ -31,21 +31,29 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from facts.accelerators import accelerator_facts, form_factor
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.baiducloud_api import API, Call, credentials_from_env, endpoint_for, new_client
 from profiles.catalog.offering import Offering
-from facts.accelerators import accelerator_facts, form_factor
 
 SOURCE = "baiducloud-bcc-price-api"
 # Regions of the BCC API appendix table "区域可支持实例类型": Beijing, Guangzhou, Suzhou.
 DEFAULT_REGIONS = ("bj", "gz", "su")
 MINUTES_PER_HOUR = 60
-NOTE = ("unit assumed: the Postpaid specPrice is read as CNY per minute (x 60); "
-        "Baidu's price API doc names no unit, check one spec in the console")
+NOTE = (
+    "unit assumed: the Postpaid specPrice is read as CNY per minute (x 60); "
+    "Baidu's price API doc names no unit, check one spec in the console"
+)
 # Card suffix of a spec name -> accelerator. `A100-80g` is the documented example (1.5);
 # the others follow the same naming and are unverified.
-CARDS = {"a100-80g": "A100-80GB", "a800-80g": "A800", "v100-32g": "V100-32GB", "v100-16g": "V100", "t4": "T4",
-         "a10": "A10"}
+CARDS = {
+    "a100-80g": "A100-80GB",
+    "a800-80g": "A800",
+    "v100-32g": "V100-32GB",
+    "v100-16g": "V100",
+    "t4": "T4",
+    "a10": "A10",
+}
 _REGION = re.compile(r"^[a-z]{2,4}$")
 _GPUS = re.compile(r"^(?P<count>\d+)(?P<card>[A-Za-z0-9-]+)$")
 
@@ -80,11 +88,14 @@ def fetch(
     offerings = []
     for region in names:
         call = new_client(credentials, endpoint or endpoint_for(region))
-        offerings += [build_offering(region, zone, flavor, spec_price(call, zone, flavor), date)
-                      for zone, flavor in gpu_flavors(call, region, progress)]
+        offerings += [
+            build_offering(region, zone, flavor, spec_price(call, zone, flavor), date)
+            for zone, flavor in gpu_flavors(call, region, progress)
+        ]
     if not offerings:
-        raise FetchError(f"{API}: no GPU spec is sold pay-as-you-go in {', '.join(names)} (empty answer); "
-                         "check the regions")
+        raise FetchError(
+            f"{API}: no GPU spec is sold pay-as-you-go in {', '.join(names)} (empty answer); check the regions"
+        )
     progress(f"baiducloud: {len(offerings)} offerings priced")
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
 
@@ -117,10 +128,14 @@ def gpu_flavors(call: Call, region: str, progress: Callable[[str], None]) -> lis
         resources = zone.get("bccResources") if isinstance(zone, dict) else None
         groups = resources.get("flavorGroups") if isinstance(resources, dict) else None
         flavors = [f for g in groups or () if isinstance(g, dict) for f in g.get("flavors") or ()]
-        if not isinstance(groups, list) or not zone.get("zoneName") or not all(
-                isinstance(f, dict) and f.get("spec") for f in flavors):
-            raise FetchError(f"{where}: a zone or flavor lacks its name (partial or malformed answer); "
-                             "run the refresh again")
+        if (
+            not isinstance(groups, list)
+            or not zone.get("zoneName")
+            or not all(isinstance(f, dict) and f.get("spec") for f in flavors)
+        ):
+            raise FetchError(
+                f"{where}: a zone or flavor lacks its name (partial or malformed answer); run the refresh again"
+            )
         kept += [(zone["zoneName"], f) for f in flavors if is_postpaid_gpu(f) and accelerator_of(f["spec"])]
     progress(f"baiducloud: {region}: {len(zones)} zones, {len(kept)} pay-as-you-go GPU specs with a known card")
     return kept
@@ -150,14 +165,30 @@ def spec_price(call: Call, zone: str, flavor: dict) -> float:
     """
     spec = flavor["spec"]
     where = f"{API}, price of {spec} in {zone}"
-    body = {"specId": flavor.get("specId"), "spec": spec, "paymentTiming": "Postpaid", "zoneName": zone,
-            "purchaseCount": 1, "purchaseLength": 1}
+    body = {
+        "specId": flavor.get("specId"),
+        "spec": spec,
+        "paymentTiming": "Postpaid",
+        "zoneName": zone,
+        "purchaseCount": 1,
+        "purchaseLength": 1,
+    }
     groups = call("POST", "/v2/instance/price", where, body=body).get("price")
-    entries = [p for g in groups if isinstance(g, dict) for p in g.get("specPrices") or ()
-               if isinstance(p, dict) and p.get("spec") == spec] if isinstance(groups, list) else []
+    entries = (
+        [
+            p
+            for g in groups
+            if isinstance(g, dict)
+            for p in g.get("specPrices") or ()
+            if isinstance(p, dict) and p.get("spec") == spec
+        ]
+        if isinstance(groups, list)
+        else []
+    )
     if not entries:
-        raise FetchError(f"{where}: no specPrices entry for the spec (malformed or empty answer); "
-                         "run the refresh again")
+        raise FetchError(
+            f"{where}: no specPrices entry for the spec (malformed or empty answer); run the refresh again"
+        )
     value: Any = entries[0].get("specPrice")
     try:
         per_minute = float(value) if not isinstance(value, bool) else math.nan
@@ -183,12 +214,25 @@ def build_offering(region: str, zone: str, flavor: dict, cny_per_hour: float, da
         return value if math.isfinite(value) and value > 0 else None
 
     return Offering(
-        provider="baiducloud", region=region, zone=zone, instance_type=spec, accelerator=accelerator,
+        provider="baiducloud",
+        region=region,
+        zone=zone,
+        instance_type=spec,
+        accelerator=accelerator,
         accelerator_count=int(flavor.get("gpuCardCount") or gpus),
         accelerator_memory_gib=facts.memory_gib if facts else None,
-        form_factor=form_factor(accelerator, spec), vcpus=number("cpuCount"), memory_gib=number("memoryCapacityInGB"),
-        interconnect="infiniband" if infiniband else "ethernet", max_efa_interfaces=0,
-        network_gbps=number("networkBandwidth"), on_demand_usd_per_hour=None, spot_usd_per_hour=None,
-        catalog_date=date, source=SOURCE, currency="CNY", on_demand_native=cny_per_hour, spot_native=None,
+        form_factor=form_factor(accelerator, spec),
+        vcpus=number("cpuCount"),
+        memory_gib=number("memoryCapacityInGB"),
+        interconnect="infiniband" if infiniband else "ethernet",
+        max_efa_interfaces=0,
+        network_gbps=number("networkBandwidth"),
+        on_demand_usd_per_hour=None,
+        spot_usd_per_hour=None,
+        catalog_date=date,
+        source=SOURCE,
+        currency="CNY",
+        on_demand_native=cny_per_hour,
+        spot_native=None,
         price_note=NOTE,
     )

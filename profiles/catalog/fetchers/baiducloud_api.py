@@ -39,8 +39,9 @@ from profiles.catalog.fetchers.sdk import load
 API = "Baidu AI Cloud BCC API"
 PACKAGE = "bce-python-sdk"
 AK_ENV, SK_ENV = "BCE_ACCESS_KEY_ID", "BCE_SECRET_ACCESS_KEY"
-AUTH_CODES = frozenset({"AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidHTTPAuthHeader",
-                        "RequestExpired"})
+AUTH_CODES = frozenset(
+    {"AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidHTTPAuthHeader", "RequestExpired"}
+)
 
 Call = Callable[..., dict]  # call(method, path, where, body=None) -> the answer's JSON object
 
@@ -56,8 +57,13 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
     Raises:
         FetchError: either variable is missing or empty.
     """
-    return Credentials.from_env(AK_ENV, SK_ENV, environ=environ, need="Baidu AI Cloud prices need an access key",
-                                who="an IAM user that may read BCC specs and prices")
+    return Credentials.from_env(
+        AK_ENV,
+        SK_ENV,
+        environ=environ,
+        need="Baidu AI Cloud prices need an access key",
+        who="an IAM user that may read BCC specs and prices",
+    )
 
 
 def endpoint_for(region: str) -> str:
@@ -80,9 +86,14 @@ def new_client(credentials: Credentials, endpoint: str) -> Call:
     sdk = load("baidubce.bce_client_configuration", PACKAGE, API)
     auth = load("baidubce.auth.bce_credentials", PACKAGE, API)
     retry = load("baidubce.retry.retry_policy", PACKAGE, API)
-    config = bcc.BccClient(sdk.BceClientConfiguration(
-        credentials=auth.BceCredentials(credentials.key_id, credentials.secret), endpoint=endpoint,
-        retry_policy=retry.NoRetryPolicy(), connection_timeout_in_mills=TIMEOUT_SECONDS * 1000)).config
+    config = bcc.BccClient(
+        sdk.BceClientConfiguration(
+            credentials=auth.BceCredentials(credentials.key_id, credentials.secret),
+            endpoint=endpoint,
+            retry_policy=retry.NoRetryPolicy(),
+            connection_timeout_in_mills=TIMEOUT_SECONDS * 1000,
+        )
+    ).config
 
     def call(method: str, path: str, where: str, body: Mapping[str, Any] | None = None) -> dict:
         return _send(config, method, path.encode(), body, where)
@@ -107,8 +118,9 @@ def _send(config: Any, method: str, path: bytes, body: Mapping[str, Any] | None,
 
     data = json.dumps(body) if body is not None else None
     try:
-        response = bce_http_client.send_request(config, bce_v1_signer.sign, [keep], method.encode(), path, data,
-                                                None, None)
+        response = bce_http_client.send_request(
+            config, bce_v1_signer.sign, [keep], method.encode(), path, data, None, None
+        )
     except BceHttpClientError as exc:
         raise network_error(where, exc.last_error) from None
     try:
@@ -126,6 +138,7 @@ def _error(status: int, answer: Any, where: str) -> FetchError:
     if status in THROTTLED:
         return throttled(where, f"HTTP {status}")
     if code in AUTH_CODES:
-        return FetchError(f"{where}: access denied ({code}: {message}); check {AK_ENV}/{SK_ENV} and the "
-                          "IAM policy (BCC read access)")
+        return FetchError(
+            f"{where}: access denied ({code}: {message}); check {AK_ENV}/{SK_ENV} and the IAM policy (BCC read access)"
+        )
     return unexplained(where, status, code, message)

@@ -63,8 +63,10 @@ def fetch_rate(currency: str = CURRENCY, session: requests.Session | None = None
             missing or invalid `data.lastDate`. The one-line message says what to do.
     """
     if currency != CURRENCY:
-        raise FetchError(f"currency: CFETS quotes central parities against CNY only, not '{currency}'; "
-                         f"give CNY, or record another currency with `trainstack catalog set-rate`")
+        raise FetchError(
+            f"currency: CFETS quotes central parities against CNY only, not '{currency}'; "
+            f"give CNY, or record another currency with `trainstack catalog set-rate`"
+        )
     if session is None:
         with requests.Session() as own:
             body = get_json(own, URL, api=API, page=1, hints=HINTS)
@@ -102,8 +104,10 @@ def _usd_price(body: dict[str, Any]) -> float:
     except ValueError:
         raise FetchError(f"{API}: the {PAIR} price '{text[:40]}' is not a number; {AGAIN}") from None
     if not (math.isfinite(price) and MIN_CNY_PER_USD <= price <= MAX_CNY_PER_USD):
-        raise FetchError(f"{API}: the {PAIR} price {text[:40]} is not a plausible number of CNY per USD "
-                         f"(expected {MIN_CNY_PER_USD:g} to {MAX_CNY_PER_USD:g}); {AGAIN}")
+        raise FetchError(
+            f"{API}: the {PAIR} price {text[:40]} is not a plausible number of CNY per USD "
+            f"(expected {MIN_CNY_PER_USD:g} to {MAX_CNY_PER_USD:g}); {AGAIN}"
+        )
     return price
 
 

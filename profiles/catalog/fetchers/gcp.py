@@ -29,13 +29,13 @@ from typing import Any
 
 import requests
 
+from facts.gcp import HOSTS
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.gcp_skus import API, UnitPrices, parse_skus
 from profiles.catalog.fetchers.http_json import get_json
 from profiles.catalog.fetchers.known_types import known_offerings
 from profiles.catalog.offering import Offering
 from profiles.catalog.sources.gcp import gpu_offerings
-from facts.gcp import HOSTS
 
 SERVICE_ID = "6F81-5844-456A"
 URL = f"https://cloudbilling.googleapis.com/v1/services/{SERVICE_ID}/skus"
@@ -93,8 +93,9 @@ def fetch(
     offerings = build_offerings(parse_skus(skus), known, regions, dt.date.today().isoformat())
     if not offerings:
         where = f" in {', '.join(regions)}" if regions else ""
-        raise FetchError(f"{API}: {len(skus)} SKUs but no known GPU machine type could be priced{where}; "
-                         "check the regions")
+        raise FetchError(
+            f"{API}: {len(skus)} SKUs but no known GPU machine type could be priced{where}; check the regions"
+        )
     progress(f"gcp: {len(offerings)} offerings priced")
     return offerings
 
@@ -107,8 +108,10 @@ def resolve_api_key(explicit: str | None = None, environ: Mapping[str, str] = os
     """
     key = explicit or next((environ[name] for name in KEY_VARIABLES if environ.get(name)), None)
     if not key:
-        raise FetchError("GCP prices need an API key: set TRAINSTACK_GCP_API_KEY (or GOOGLE_API_KEY) "
-                         "to a key of a project with the Cloud Billing API enabled")
+        raise FetchError(
+            "GCP prices need an API key: set TRAINSTACK_GCP_API_KEY (or GOOGLE_API_KEY) "
+            "to a key of a project with the Cloud Billing API enabled"
+        )
     return key
 
 
@@ -158,13 +161,17 @@ def node_parts(prices: UnitPrices, row: Offering, purchase: str) -> tuple[float 
     core = prices.get(("core", family, purchase, row.region))
     ram = prices.get(("ram", family, purchase, row.region))
     gpu = prices.get(("gpu", name, purchase, row.region))
-    host = (None if core is None or ram is None or row.vcpus is None or row.memory_gib is None
-            else row.vcpus * core + row.memory_gib * ram)
+    host = (
+        None
+        if core is None or ram is None or row.vcpus is None or row.memory_gib is None
+        else row.vcpus * core + row.memory_gib * ram
+    )
     return host, None if gpu is None else count * gpu
 
 
-def build_offerings(prices: UnitPrices, known: Iterable[Offering], regions: Sequence[str] | None,
-                    date: str) -> list[Offering]:
+def build_offerings(
+    prices: UnitPrices, known: Iterable[Offering], regions: Sequence[str] | None, date: str
+) -> list[Offering]:
     """Offerings built by the offline builder for each known (machine type, zone) of
     `regions` (all when None), plus committed-use USD/hour, sorted (type, region, zone)."""
     hosts: dict[tuple[str, str], dict[str, str]] = {}
@@ -178,15 +185,20 @@ def build_offerings(prices: UnitPrices, known: Iterable[Offering], regions: Sequ
         hosts[(row.instance_type, row.zone)] = _host_row(row, parts)
         gpus.setdefault((name, count, row.zone), _gpu_row(name, count, row, parts))
         committed[(row.instance_type, row.zone)] = {
-            term: round(host + gpu, 6) for term in ("1y", "3y") for host, gpu in [parts[term]]
+            term: round(host + gpu, 6)
+            for term in ("1y", "3y")
+            for host, gpu in [parts[term]]
             if host is not None and gpu is not None
         }
     offerings = []
     for gpu in gpus.values():
         for offering in gpu_offerings(gpu, hosts, date):
             terms = committed[(offering.instance_type, offering.zone)]
-            offerings.append(offering._replace(source=SOURCE, reserved_1y_usd_per_hour=terms.get("1y"),
-                                     reserved_3y_usd_per_hour=terms.get("3y")))
+            offerings.append(
+                offering._replace(
+                    source=SOURCE, reserved_1y_usd_per_hour=terms.get("1y"), reserved_3y_usd_per_hour=terms.get("3y")
+                )
+            )
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
 
 
@@ -200,11 +212,23 @@ def _part(parts: Parts, purchase: str, index: int) -> str:
 
 def _host_row(row: Offering, parts: Parts) -> dict[str, str]:
     """The offline builder's host-VM row (`gcp_gpu_host_vms.csv` columns)."""
-    return {"InstanceType": row.instance_type, "vCPUs": _text(row.vcpus), "MemoryGiB": _text(row.memory_gib),
-            "Price": _part(parts, "on-demand", 0), "SpotPrice": _part(parts, "spot", 0)}
+    return {
+        "InstanceType": row.instance_type,
+        "vCPUs": _text(row.vcpus),
+        "MemoryGiB": _text(row.memory_gib),
+        "Price": _part(parts, "on-demand", 0),
+        "SpotPrice": _part(parts, "spot", 0),
+    }
 
 
 def _gpu_row(name: str, count: int, row: Offering, parts: Parts) -> dict[str, str]:
     """The offline builder's accelerator row (`gcp_gpu.csv` columns)."""
-    return {"AcceleratorName": name, "AcceleratorCount": str(count), "GpuInfo": "", "Region": row.region,
-            "AvailabilityZone": row.zone, "Price": _part(parts, "on-demand", 1), "SpotPrice": _part(parts, "spot", 1)}
+    return {
+        "AcceleratorName": name,
+        "AcceleratorCount": str(count),
+        "GpuInfo": "",
+        "Region": row.region,
+        "AvailabilityZone": row.zone,
+        "Price": _part(parts, "on-demand", 1),
+        "SpotPrice": _part(parts, "spot", 1),
+    }

@@ -163,6 +163,5 @@ def unexplained(where: str, status: int, code: str, message: str) -> FetchError:
     HTTP status, the code and the API's message.
     """
     if status == 200 or not code:
-        return FetchError(f"{where}: the answer is not a JSON object (malformed, HTTP {status}); "
-                          "run the refresh again")
+        return FetchError(f"{where}: the answer is not a JSON object (malformed, HTTP {status}); run the refresh again")
     return FetchError(f"{where}: HTTP {status} {code}: {message}; retry later")

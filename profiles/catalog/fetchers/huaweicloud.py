@@ -69,8 +69,9 @@ def fetch(
         offerings += [to_offering(f, region, prices[f.name], date) for f in flavors if f.name in prices]
         progress(f"huaweicloud {region}: {len(prices)} of {len(flavors)} flavors priced")
     if not offerings:
-        raise FetchError(f"{API}: none of {len(flavors)} GPU flavors is sold in {', '.join(names)}; "
-                         "check the region names")
+        raise FetchError(
+            f"{API}: none of {len(flavors)} GPU flavors is sold in {', '.join(names)}; check the region names"
+        )
     return sorted(offerings, key=lambda o: (o.instance_type, o.region))
 
 
@@ -86,8 +87,9 @@ def check_regions(regions: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(regions)) if regions else list(DEFAULT_REGIONS)
 
 
-def region_prices(client: Any, creds: Credentials, region: str, flavors: list[Flavor],
-                  progress: Callable[[str], None]) -> dict[str, float]:
+def region_prices(
+    client: Any, creds: Credentials, region: str, flavors: list[Flavor], progress: Callable[[str], None]
+) -> dict[str, float]:
     """Flavor -> CNY/hour in `region`; one batch, or one request per flavor when BSS says a
     flavor of the batch is not sold there (those flavors are left out). `client` is
     `huaweicloud_bss.new_client(creds)`."""
@@ -115,10 +117,17 @@ def rate(client: Any, creds: Credentials, region: str, flavors: list[Flavor]) ->
 
 def product_info(product_id: str, flavor: str, region: str) -> dict[str, Any]:
     """The `DemandProductInfo` of one Linux ECS flavor for one hour in `region`."""
-    return {"id": product_id, "cloud_service_type": "hws.service.type.ec2",
-            "resource_type": "hws.resource.type.vm", "resource_spec": f"{flavor}.linux",
-            "region": region, "usage_factor": "Duration", "usage_value": 1,
-            "usage_measure_id": HOUR_MEASURE_ID, "subscription_num": 1}
+    return {
+        "id": product_id,
+        "cloud_service_type": "hws.service.type.ec2",
+        "resource_type": "hws.resource.type.vm",
+        "resource_spec": f"{flavor}.linux",
+        "region": region,
+        "usage_factor": "Duration",
+        "usage_value": 1,
+        "usage_measure_id": HOUR_MEASURE_ID,
+        "subscription_num": 1,
+    }
 
 
 def parse_ratings(answer: dict[str, Any], ids: list[str], where: str) -> dict[str, float]:
@@ -146,8 +155,10 @@ def amount(result: dict[str, Any], where: str) -> float:
     """The positive yuan `official_website_amount` of one rating result."""
     value, measure = result.get("official_website_amount"), result.get("measure_id", YUAN_MEASURE_ID)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise FetchError(f"{API}, {where}: product {result.get('id')} has no positive official_website_amount "
-                         f"({value!r}; malformed); retry")
+        raise FetchError(
+            f"{API}, {where}: product {result.get('id')} has no positive official_website_amount "
+            f"({value!r}; malformed); retry"
+        )
     if measure != YUAN_MEASURE_ID:
         raise FetchError(f"{API}, {where}: product {result.get('id')} is priced in measure {measure}, not yuan (1)")
     return float(value)

@@ -90,8 +90,13 @@ def new_client(creds: Credentials) -> Any:
     config = load("huaweicloudsdkcore.http.http_config", "huaweicloudsdkcore", API).HttpConfig.get_default_config()
     config.timeout = TIMEOUT_SECONDS
     region = load("huaweicloudsdkbss.v2.region.bss_region", PACKAGE, API).BssRegion.value_of(SDK_REGION)
-    return (bss.BssClient.new_builder().with_http_config(config).with_region(region)
-            .with_credentials(core.GlobalCredentials(creds.ak, creds.sk, creds.domain_id)).build())
+    return (
+        bss.BssClient.new_builder()
+        .with_http_config(config)
+        .with_region(region)
+        .with_credentials(core.GlobalCredentials(creds.ak, creds.sk, creds.domain_id))
+        .build()
+    )
 
 
 def post_ratings(client: Any, creds: Credentials, products: list[dict], where: str) -> dict[str, Any]:
@@ -104,8 +109,11 @@ def post_ratings(client: Any, creds: Credentials, products: list[dict], where: s
     from huaweicloudsdkcore.exceptions.exceptions import SdkException, ServiceResponseException
 
     bss = load("huaweicloudsdkbss.v2", PACKAGE, API)
-    body = bss.RateOnDemandReq(project_id=creds.project_id, inquiry_precision=1,
-                               product_infos=[bss.DemandProductInfo(**product) for product in products])
+    body = bss.RateOnDemandReq(
+        project_id=creds.project_id,
+        inquiry_precision=1,
+        product_infos=[bss.DemandProductInfo(**product) for product in products],
+    )
     try:
         response = client.list_on_demand_resource_ratings(bss.ListOnDemandResourceRatingsRequest(body=body))
     except ServiceResponseException as exc:
@@ -138,8 +146,10 @@ def check_status(status: int, answer: dict[str, Any], where: str) -> None:
     if code in CLOCK_CODES:
         raise FetchError(f"{API}, {where}: signature time refused ({detail}); set this machine's clock and retry")
     if status == 401 or code in AUTH_CODES:
-        raise FetchError(f"{API}, {where}: authentication refused ({detail}); check HUAWEICLOUD_SDK_AK/SK "
-                         "and HUAWEICLOUD_SDK_DOMAIN_ID")
+        raise FetchError(
+            f"{API}, {where}: authentication refused ({detail}); check HUAWEICLOUD_SDK_AK/SK "
+            "and HUAWEICLOUD_SDK_DOMAIN_ID"
+        )
     if status == 403:
         raise FetchError(f"{API}, {where}: access denied ({detail}: {message}); grant the IAM user BSS read access")
     if code == NOT_SOLD or (code == WRAPPER and NOT_SOLD in str(answer.get("error_msg"))):

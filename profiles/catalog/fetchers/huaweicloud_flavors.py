@@ -21,13 +21,22 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from profiles.catalog.offering import Offering
 from facts.accelerators import ACCELERATORS
+from profiles.catalog.offering import Offering
 
 SOURCE = "huaweicloud-bss-ListOnDemandResourceRatings"
 DEFAULT_REGIONS: tuple[str, ...] = (
-    "cn-north-1", "cn-north-2", "cn-north-4", "cn-north-9", "cn-east-2", "cn-east-3",
-    "cn-east-5", "cn-south-1", "cn-south-2", "cn-south-4", "cn-southwest-2",
+    "cn-north-1",
+    "cn-north-2",
+    "cn-north-4",
+    "cn-north-9",
+    "cn-east-2",
+    "cn-east-3",
+    "cn-east-5",
+    "cn-south-1",
+    "cn-south-2",
+    "cn-south-4",
+    "cn-southwest-2",
 )
 REGION_NAME = re.compile(r"^[a-z]{2}-[a-z]+-\d+$")
 
@@ -71,11 +80,25 @@ def to_offering(flavor: Flavor, region: str, cny_per_hour: float, date: str) -> 
     """The catalog row of `flavor` in `region`, priced in CNY (USD columns stay empty; the
     loader converts with the recorded rate, `profiles.catalog.rates`)."""
     return Offering(
-        provider="huaweicloud", region=region, zone=region, instance_type=flavor.name,
-        accelerator=flavor.accelerator, accelerator_count=flavor.gpus,
+        provider="huaweicloud",
+        region=region,
+        zone=region,
+        instance_type=flavor.name,
+        accelerator=flavor.accelerator,
+        accelerator_count=flavor.gpus,
         accelerator_memory_gib=float(ACCELERATORS[flavor.accelerator].memory_gib),
-        form_factor=flavor.form_factor, vcpus=float(flavor.vcpus), memory_gib=float(flavor.memory_gib),
-        interconnect="ethernet", max_efa_interfaces=0, network_gbps=float(flavor.network_gbps),
-        on_demand_usd_per_hour=None, spot_usd_per_hour=None, catalog_date=date, source=SOURCE,
-        currency="CNY", on_demand_native=cny_per_hour, spot_native=None, price_note="",
+        form_factor=flavor.form_factor,
+        vcpus=float(flavor.vcpus),
+        memory_gib=float(flavor.memory_gib),
+        interconnect="ethernet",
+        max_efa_interfaces=0,
+        network_gbps=float(flavor.network_gbps),
+        on_demand_usd_per_hour=None,
+        spot_usd_per_hour=None,
+        catalog_date=date,
+        source=SOURCE,
+        currency="CNY",
+        on_demand_native=cny_per_hour,
+        spot_native=None,
+        price_note="",
     )

@@ -33,8 +33,9 @@ class KeyPair:
         return f"{type(self).__name__}(key_id={self.key_id!r}, secret=***)"
 
     @classmethod
-    def from_env(cls: type[Pair], id_env: str, secret_env: str, *, need: str, who: str,
-                 environ: Mapping[str, str] = os.environ) -> Pair:
+    def from_env(
+        cls: type[Pair], id_env: str, secret_env: str, *, need: str, who: str, environ: Mapping[str, str] = os.environ
+    ) -> Pair:
         """The pair from the variables `id_env` and `secret_env` (surrounding blanks dropped).
 
         Args:
@@ -57,8 +58,9 @@ class KeyPair:
         return cls(*values)
 
 
-def env_values(names: Sequence[str], what: str, hint: str = "",
-               environ: Mapping[str, str] = os.environ) -> tuple[str, ...]:
+def env_values(
+    names: Sequence[str], what: str, hint: str = "", environ: Mapping[str, str] = os.environ
+) -> tuple[str, ...]:
     """The values of the variables `names`, in order, as set (not stripped).
 
     Args:

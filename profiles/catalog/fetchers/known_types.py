@@ -15,8 +15,9 @@ from profiles.catalog.loader import CatalogError, load_provider
 from profiles.catalog.offering import Offering
 
 
-def known_offerings(provider: str, catalog: Iterable[Offering] | None = None,
-                    data_dir: Path | None = None) -> list[Offering]:
+def known_offerings(
+    provider: str, catalog: Iterable[Offering] | None = None, data_dir: Path | None = None
+) -> list[Offering]:
     """The catalog rows of `provider`: `catalog` when given, else the committed file.
 
     Args:
@@ -37,8 +38,9 @@ def known_offerings(provider: str, catalog: Iterable[Offering] | None = None,
     try:
         return load_provider(path)
     except (OSError, CatalogError) as exc:
-        raise FetchError(f"cannot read the known {provider} instance types from {path} ({exc}); "
-                         "run `make catalog`") from None
+        raise FetchError(
+            f"cannot read the known {provider} instance types from {path} ({exc}); run `make catalog`"
+        ) from None
 
 
 def templates_by_type(offerings: Iterable[Offering]) -> dict[str, Offering]:

@@ -34,10 +34,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from facts.accelerators import form_factor
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.tencentcloud_api import API, call, credentials_from_env, new_client
 from profiles.catalog.offering import Offering
-from facts.accelerators import form_factor
 
 SOURCE = "tencentcloud-cvm-price-api"
 # Mainland regions where InquiryPriceRunInstances / the CVM price calls are served (CVM API docs).
@@ -99,11 +99,13 @@ def fetch(
     credentials = credentials_from_env()
     wanted, names = check_families(families), check_regions(regions)
     date = dt.date.today().isoformat()
-    offerings = [o for region in names
-                 for o in price_region(new_client(credentials, region), region, wanted, progress, date)]
+    offerings = [
+        o for region in names for o in price_region(new_client(credentials, region), region, wanted, progress, date)
+    ]
     if not offerings:
-        raise FetchError(f"{API}: no {', '.join(wanted)} type is on sale in {', '.join(names)} (empty answer); "
-                         "check the regions")
+        raise FetchError(
+            f"{API}: no {', '.join(wanted)} type is on sale in {', '.join(names)} (empty answer); check the regions"
+        )
     progress(f"tencentcloud: {len(offerings)} offerings priced")
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
 
@@ -132,8 +134,9 @@ def check_families(families: Sequence[str] | None) -> list[str]:
     return list(families or FAMILIES)
 
 
-def price_region(client: Any, region: str, families: list[str], progress: Callable[[str], None],
-                 date: str) -> list[Offering]:
+def price_region(
+    client: Any, region: str, families: list[str], progress: Callable[[str], None], date: str
+) -> list[Offering]:
     """The offerings of one region (`client`: the SDK's CvmClient for it): on-demand and spot
     configs, joined by (zone, type)."""
     on_demand = zone_items(client, region, families, ON_DEMAND, progress)
@@ -159,18 +162,28 @@ def zone_items(client: Any, region: str, families: list[str], charge: str, progr
             `Zone`, `InstanceType` or `Price` (partial or malformed).
     """
     where = f"{API}, DescribeZoneInstanceConfigInfos {charge} in {region}"
-    body = {"Filters": [{"Name": "instance-family", "Values": families},
-                        {"Name": "instance-charge-type", "Values": [charge]}]}
+    body = {
+        "Filters": [
+            {"Name": "instance-family", "Values": families},
+            {"Name": "instance-charge-type", "Values": [charge]},
+        ]
+    }
     answer = call(client, "DescribeZoneInstanceConfigInfos", body, where)
     items = answer.get("InstanceTypeQuotaSet")
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         raise FetchError(f"{where}: no InstanceTypeQuotaSet list (malformed answer); run the refresh again")
-    if any(not item.get("Zone") or not item.get("InstanceType") or not isinstance(item.get("Price"), dict)
-           for item in items):
-        raise FetchError(f"{where}: an item lacks Zone, InstanceType or Price (partial or malformed answer); "
-                         "run the refresh again")
-    kept = {(item["Zone"], item["InstanceType"]): item for item in items
-            if item.get("Status") == "SELL" and family_of(item["InstanceType"]) in families}
+    if any(
+        not item.get("Zone") or not item.get("InstanceType") or not isinstance(item.get("Price"), dict)
+        for item in items
+    ):
+        raise FetchError(
+            f"{where}: an item lacks Zone, InstanceType or Price (partial or malformed answer); run the refresh again"
+        )
+    kept = {
+        (item["Zone"], item["InstanceType"]): item
+        for item in items
+        if item.get("Status") == "SELL" and family_of(item["InstanceType"]) in families
+    }
     progress(f"tencentcloud: {region} {charge}: {len(items)} items, {len(kept)} on sale")
     return kept
 
@@ -183,13 +196,16 @@ def unit_price(item: dict, field: str, where: str) -> float:
     """
     price, name = item["Price"], f"{item['InstanceType']} in {item['Zone']}"
     if price.get("ChargeUnit") != "HOUR":
-        raise FetchError(f"{where}: {name} is priced per {price.get('ChargeUnit')!r}, expected HOUR (malformed); "
-                         "run the refresh again")
+        raise FetchError(
+            f"{where}: {name} is priced per {price.get('ChargeUnit')!r}, expected HOUR (malformed); "
+            "run the refresh again"
+        )
     value = price.get(field)
     number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
     if not (math.isfinite(number) and number > 0):
-        raise FetchError(f"{where}: {name} has {field}={value!r}, not a positive price (malformed); "
-                         "run the refresh again")
+        raise FetchError(
+            f"{where}: {name} has {field}={value!r}, not a positive price (malformed); run the refresh again"
+        )
     return number
 
 
@@ -198,8 +214,7 @@ def family_of(instance_type: str) -> str:
     return instance_type.split(".", 1)[0]
 
 
-def build_offering(region: str, item: dict, on_demand: float | None, spot: float | None,
-                   date: str) -> Offering | None:
+def build_offering(region: str, item: dict, on_demand: float | None, spot: float | None, date: str) -> Offering | None:
     """One CNY offering; None for a vGPU size (less than one whole GPU)."""
     name = item["InstanceType"]
     family = FAMILIES[family_of(name)]
@@ -212,10 +227,25 @@ def build_offering(region: str, item: dict, on_demand: float | None, spot: float
         return float(value) if isinstance(value, (int, float)) and value > 0 else None
 
     return Offering(
-        provider="tencentcloud", region=region, zone=item["Zone"], instance_type=name,
-        accelerator=family.accelerator, accelerator_count=int(gpus), accelerator_memory_gib=family.memory_gib,
-        form_factor=form_factor(family.accelerator, name), vcpus=number("Cpu"), memory_gib=number("Memory"),
-        interconnect=family.interconnect, max_efa_interfaces=0, network_gbps=number("InstanceBandwidth"),
-        on_demand_usd_per_hour=None, spot_usd_per_hour=None, catalog_date=date, source=SOURCE,
-        currency="CNY", on_demand_native=on_demand, spot_native=spot, price_note="",
+        provider="tencentcloud",
+        region=region,
+        zone=item["Zone"],
+        instance_type=name,
+        accelerator=family.accelerator,
+        accelerator_count=int(gpus),
+        accelerator_memory_gib=family.memory_gib,
+        form_factor=form_factor(family.accelerator, name),
+        vcpus=number("Cpu"),
+        memory_gib=number("Memory"),
+        interconnect=family.interconnect,
+        max_efa_interfaces=0,
+        network_gbps=number("InstanceBandwidth"),
+        on_demand_usd_per_hour=None,
+        spot_usd_per_hour=None,
+        catalog_date=date,
+        source=SOURCE,
+        currency="CNY",
+        on_demand_native=on_demand,
+        spot_native=spot,
+        price_note="",
     )

@@ -41,8 +41,13 @@ def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials
     Raises:
         FetchError: either variable is missing or empty.
     """
-    return Credentials.from_env(ID_ENV, KEY_ENV, environ=environ, need="Tencent Cloud prices need an API key",
-                                who="a CAM user allowed cvm:DescribeZoneInstanceConfigInfos")
+    return Credentials.from_env(
+        ID_ENV,
+        KEY_ENV,
+        environ=environ,
+        need="Tencent Cloud prices need an API key",
+        who="a CAM user allowed cvm:DescribeZoneInstanceConfigInfos",
+    )
 
 
 def new_client(credentials: Credentials, region: str) -> Any:
@@ -88,6 +93,8 @@ def _error(exc: Any, where: str) -> FetchError:
     if code.startswith("RequestLimitExceeded"):
         return throttled(where, code)
     if code.startswith(AUTH_CODES):
-        return FetchError(f"{where}: access denied ({code}: {message}); check {ID_ENV}/{KEY_ENV} and that "
-                          "the CAM policy allows cvm:DescribeZoneInstanceConfigInfos")
+        return FetchError(
+            f"{where}: access denied ({code}: {message}); check {ID_ENV}/{KEY_ENV} and that "
+            "the CAM policy allows cvm:DescribeZoneInstanceConfigInfos"
+        )
     return FetchError(f"{where}: {code or 'error'}: {message}; retry later")

@@ -29,10 +29,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from facts.accelerators import ACCELERATORS
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.volcengine_billing import API, credentials_from_env, new_api, post_price_query
 from profiles.catalog.offering import Offering
-from facts.accelerators import ACCELERATORS
 
 SOURCE = "volcengine-billing-QueryPriceForPayAsYouGo"
 CODES_ENV = "TRAINSTACK_VOLCENGINE_PRICE_CODES"
@@ -96,13 +96,16 @@ def load_codes(path: str | None = None) -> Codes:
     """
     path = path or os.environ.get(CODES_ENV)
     if not path:
-        raise FetchError(f"{API} needs Product/ChargeItemCode/ConfigurationCode codes Volcengine does not publish: "
-                         f"set {CODES_ENV} to a JSON file of them (see fetchers/volcengine.py)")
+        raise FetchError(
+            f"{API} needs Product/ChargeItemCode/ConfigurationCode codes Volcengine does not publish: "
+            f"set {CODES_ENV} to a JSON file of them (see fetchers/volcengine.py)"
+        )
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise FetchError(f"{CODES_ENV}={path}: cannot read the price codes ({type(exc).__name__}); "
-                         "fix the file") from None
+        raise FetchError(
+            f"{CODES_ENV}={path}: cannot read the price codes ({type(exc).__name__}); fix the file"
+        ) from None
 
 
 def select(codes: Any, regions: Sequence[str] | None) -> Codes:
@@ -117,7 +120,7 @@ def select(codes: Any, regions: Sequence[str] | None) -> Codes:
         if not REGION_NAME.match(str(region)):
             raise FetchError(f"'{region}' is not a Volcengine region name; use names such as cn-beijing")
     for region, by_type in codes.items():
-        for instance_type, code in (by_type.items() if isinstance(by_type, dict) else [("?", None)]):
+        for instance_type, code in by_type.items() if isinstance(by_type, dict) else [("?", None)]:
             if not (isinstance(code, dict) and all(isinstance(code.get(k), str) and code[k] for k in CODE_KEYS)):
                 raise FetchError(f"{CODES_ENV}: {region}/{instance_type} needs non-empty {', '.join(CODE_KEYS)}")
     missing = [r for r in regions or () if r not in codes]
@@ -129,8 +132,12 @@ def select(codes: Any, regions: Sequence[str] | None) -> Codes:
 def query_price(api: Any, code: dict[str, str], where: str) -> float:
     """CNY `OriginalAmount` of one instance for `UseDuration` 1 under `code` (`api`:
     `volcengine_billing.new_api(...)`)."""
-    item = {"ChargeItemCode": code["ChargeItemCode"], "ConfigurationCode": code["ConfigurationCode"],
-            "Quantity": 1, "UseDuration": 1}
+    item = {
+        "ChargeItemCode": code["ChargeItemCode"],
+        "ConfigurationCode": code["ConfigurationCode"],
+        "Quantity": 1,
+        "UseDuration": 1,
+    }
     result = post_price_query(api, {"Product": code["Product"], "ConfigList": [item]}, where)
     return parse_result(result, code["ConfigurationCode"], where)
 
@@ -158,8 +165,9 @@ def parse_result(result: dict[str, Any], configuration: str, where: str) -> floa
     except (TypeError, ValueError):
         value = float("nan")
     if not (math.isfinite(value) and value > 0):
-        raise FetchError(f"{API}, {where}: OriginalAmount {item.get('OriginalAmount')!r} is not a positive "
-                         "number (malformed); retry")
+        raise FetchError(
+            f"{API}, {where}: OriginalAmount {item.get('OriginalAmount')!r} is not a positive number (malformed); retry"
+        )
     return value
 
 
@@ -168,10 +176,25 @@ def to_offering(instance_type: str, region: str, cny_per_hour: float, date: str)
     accelerator, count, vcpus, memory = TYPES[instance_type]
     facts = ACCELERATORS[accelerator]
     return Offering(
-        provider="volcengine", region=region, zone=region, instance_type=instance_type,
-        accelerator=accelerator, accelerator_count=count, accelerator_memory_gib=float(facts.memory_gib),
-        form_factor=facts.form_factor, vcpus=vcpus, memory_gib=memory, interconnect="ethernet",
-        max_efa_interfaces=0, network_gbps=None, on_demand_usd_per_hour=None, spot_usd_per_hour=None,
-        catalog_date=date, source=SOURCE, currency="CNY", on_demand_native=cny_per_hour,
-        spot_native=None, price_note=NOTE,
+        provider="volcengine",
+        region=region,
+        zone=region,
+        instance_type=instance_type,
+        accelerator=accelerator,
+        accelerator_count=count,
+        accelerator_memory_gib=float(facts.memory_gib),
+        form_factor=facts.form_factor,
+        vcpus=vcpus,
+        memory_gib=memory,
+        interconnect="ethernet",
+        max_efa_interfaces=0,
+        network_gbps=None,
+        on_demand_usd_per_hour=None,
+        spot_usd_per_hour=None,
+        catalog_date=date,
+        source=SOURCE,
+        currency="CNY",
+        on_demand_native=cny_per_hour,
+        spot_native=None,
+        price_note=NOTE,
     )

@@ -38,8 +38,16 @@ SIGNING_REGION = "cn-beijing"
 ENV = ("VOLCENGINE_ACCESS_KEY", "VOLCENGINE_SECRET_KEY")
 # Volcengine OpenAPI common error codes (as quoted by public clients of the API).
 THROTTLE_CODES = frozenset({"FlowLimitExceeded", "ServiceUnavailableTemp"})
-AUTH_CODES = frozenset({"InvalidAccessKey", "SignatureDoesNotMatch", "InvalidAuthorization",
-                        "InvalidCredential", "InvalidSecretToken", "AccessDenied"})
+AUTH_CODES = frozenset(
+    {
+        "InvalidAccessKey",
+        "SignatureDoesNotMatch",
+        "InvalidAuthorization",
+        "InvalidCredential",
+        "InvalidSecretToken",
+        "AccessDenied",
+    }
+)
 
 
 class Credentials(NamedTuple):
@@ -97,9 +105,15 @@ def post_price_query(api: Any, request: dict[str, Any], where: str) -> dict[str,
     from volcenginesdkcore.rest import ApiException
 
     billing = load("volcenginesdkbilling", PACKAGE, API)
-    items = [billing.ConfigListForQueryPriceForPayAsYouGoInput(
-        charge_item_code=i["ChargeItemCode"], configuration_code=i["ConfigurationCode"], quantity=i["Quantity"],
-        use_duration=i["UseDuration"]) for i in request["ConfigList"]]
+    items = [
+        billing.ConfigListForQueryPriceForPayAsYouGoInput(
+            charge_item_code=i["ChargeItemCode"],
+            configuration_code=i["ConfigurationCode"],
+            quantity=i["Quantity"],
+            use_duration=i["UseDuration"],
+        )
+        for i in request["ConfigList"]
+    ]
     body = billing.QueryPriceForPayAsYouGoRequest(product=request["Product"], config_list=items)
     status, raw = 200, None
     try:
@@ -108,8 +122,9 @@ def post_price_query(api: Any, request: dict[str, Any], where: str) -> dict[str,
         if exc.body is not None:  # an HTTP error status, with its body
             status, raw = exc.status, exc.body
         elif exc.status != 200:  # no answer: the SDK's wrapper of a TLS or request-building error
-            raise FetchError(f"{API}, {where}: request failed (HTTP client error); "
-                             "check the network and retry") from None
+            raise FetchError(
+                f"{API}, {where}: request failed (HTTP client error); check the network and retry"
+            ) from None
         # else a 200 answer the SDK refused (ResponseMetadata.Error, or none): read below
     except (ValueError, AttributeError, TypeError):
         pass  # a 200 answer the SDK could not decode (not a JSON object): read below
@@ -142,7 +157,10 @@ def check_error(status: int, answer: dict[str, Any], where: str) -> None:
     if status in (429, 503) or code in THROTTLE_CODES:
         raise throttled(f"{API}, {where}", detail)
     if status in (401, 403) or code in AUTH_CODES:
-        raise FetchError(f"{API}, {where}: authentication refused ({detail}); check VOLCENGINE_ACCESS_KEY/"
-                         "SECRET_KEY and the key's billing permissions")
-    raise FetchError(f"{API}, {where}: {detail}" + (f" ({message})" if message else "")
-                     + "; check the price codes or retry later")
+        raise FetchError(
+            f"{API}, {where}: authentication refused ({detail}); check VOLCENGINE_ACCESS_KEY/"
+            "SECRET_KEY and the key's billing permissions"
+        )
+    raise FetchError(
+        f"{API}, {where}: {detail}" + (f" ({message})" if message else "") + "; check the price codes or retry later"
+    )

@@ -26,8 +26,10 @@ META = {
     "repository": "github.com/jxs1211/karpenter-provider-alicloud (fork of cloudpilot-ai/karpenter-provider-alicloud)",
     "files": {
         "pkg/providers/pricing/initial-on-demand-prices.json": {"commit": "5d2e077", "date": "2024-12-30"},
-        "ArthurChiao/arthurchiao.github.io _posts/2023-06-17-gpu-prices.md": {"commit": "f234afc",
-                                                                               "date": "2023-07-21"},
+        "ArthurChiao/arthurchiao.github.io _posts/2023-06-17-gpu-prices.md": {
+            "commit": "f234afc",
+            "date": "2023-07-21",
+        },
     },
     "facts": "shared/reference-facts/china-prices.md sections 1.1-1.2 (CP-A14, CP-A22..A41)",
     "third_party": True,
@@ -42,8 +44,10 @@ def _rows(path: Path) -> list[dict[str, str]]:
 
 def note(observed: str, price_id: str) -> str:
     """The estimate flag of one row: which source figure it is and when it was seen."""
-    return (f"estimate: third-party CNY list price seen {observed} (china-prices.md {price_id}); "
-            "re-check with DescribePrice (`trainstack catalog refresh --provider alicloud`)")
+    return (
+        f"estimate: third-party CNY list price seen {observed} (china-prices.md {price_id}); "
+        "re-check with DescribePrice (`trainstack catalog refresh --provider alicloud`)"
+    )
 
 
 def build_alicloud(source: Path, date: str, snapshot: Path = SNAPSHOT) -> list[Offering]:
@@ -52,16 +56,28 @@ def build_alicloud(source: Path, date: str, snapshot: Path = SNAPSHOT) -> list[O
     offerings = []
     for row in _rows(snapshot):
         for region in row["regions"].split():
-            offerings.append(Offering(
-                provider="alicloud", region=region, zone=region, instance_type=row["instance_type"],
-                accelerator=row["accelerator"], accelerator_count=int(row["accelerator_count"]),
-                accelerator_memory_gib=float(row["accelerator_memory_gib"]),
-                form_factor=form_factor(row["accelerator"], row["instance_type"]),
-                vcpus=float(row["vcpus"]), memory_gib=float(row["memory_gib"]),
-                interconnect=row["interconnect"], max_efa_interfaces=0,
-                network_gbps=float(row["network_gbps"]), on_demand_usd_per_hour=None,
-                spot_usd_per_hour=None, catalog_date=row["observed"], source=SOURCES[row["observed"]],
-                currency="CNY", on_demand_native=float(row["cny_per_hour"]),
-                price_note=note(row["observed"], row["price_id"]),
-            ))
+            offerings.append(
+                Offering(
+                    provider="alicloud",
+                    region=region,
+                    zone=region,
+                    instance_type=row["instance_type"],
+                    accelerator=row["accelerator"],
+                    accelerator_count=int(row["accelerator_count"]),
+                    accelerator_memory_gib=float(row["accelerator_memory_gib"]),
+                    form_factor=form_factor(row["accelerator"], row["instance_type"]),
+                    vcpus=float(row["vcpus"]),
+                    memory_gib=float(row["memory_gib"]),
+                    interconnect=row["interconnect"],
+                    max_efa_interfaces=0,
+                    network_gbps=float(row["network_gbps"]),
+                    on_demand_usd_per_hour=None,
+                    spot_usd_per_hour=None,
+                    catalog_date=row["observed"],
+                    source=SOURCES[row["observed"]],
+                    currency="CNY",
+                    on_demand_native=float(row["cny_per_hour"]),
+                    price_note=note(row["observed"], row["price_id"]),
+                )
+            )
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))

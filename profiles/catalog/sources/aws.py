@@ -67,8 +67,10 @@ def to_offering(row: dict[str, str], date: str) -> Offering | None:
     if left_out_reason(row):
         return None
     instance_type = row["InstanceType"]
-    on_demand, spot = parse_price(row["Price"]), no_discount_is_unknown(parse_price(row["SpotPrice"]),
-                                                                     parse_price(row["Price"]))
+    on_demand, spot = (
+        parse_price(row["Price"]),
+        no_discount_is_unknown(parse_price(row["SpotPrice"]), parse_price(row["Price"])),
+    )
     accelerator = ACCELERATOR_BY_INSTANCE.get(instance_type, row["AcceleratorName"])
     network = aws_network(instance_type)
     efa = network.max_efa_interfaces if network else 0

@@ -28,15 +28,22 @@ def to_offering(row: dict[str, str], date: str) -> Offering | None:
     accelerator = row["AcceleratorName"]
     infiniband = infiniband_gbps(size)
     return Offering(
-        provider="azure", region=row["Region"], zone=row["Region"], instance_type=size,
+        provider="azure",
+        region=row["Region"],
+        zone=row["Region"],
+        instance_type=size,
         accelerator=accelerator,
         accelerator_count=ACCELERATOR_COUNT_FIX.get(size, int(float(row["AcceleratorCount"]))),
         accelerator_memory_gib=MEMORY_GIB_BY_SIZE.get(size, memory_for(accelerator)),
         form_factor=form_factor(accelerator, size),
-        vcpus=parse_number(row["vCPUs"]), memory_gib=parse_number(row["MemoryGiB"]),
-        interconnect="infiniband" if infiniband else "ethernet", max_efa_interfaces=0,
+        vcpus=parse_number(row["vCPUs"]),
+        memory_gib=parse_number(row["MemoryGiB"]),
+        interconnect="infiniband" if infiniband else "ethernet",
+        max_efa_interfaces=0,
         network_gbps=float(infiniband) if infiniband else None,
-        on_demand_usd_per_hour=on_demand, spot_usd_per_hour=spot, catalog_date=date,
+        on_demand_usd_per_hour=on_demand,
+        spot_usd_per_hour=spot,
+        catalog_date=date,
     )
 
 

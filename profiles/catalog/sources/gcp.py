@@ -42,8 +42,9 @@ def _count(left_out: dict[str, int] | None, reason: str) -> None:
         left_out[reason] = left_out.get(reason, 0) + 1
 
 
-def gpu_offerings(gpu: dict[str, str], hosts: dict[tuple[str, str], dict[str, str]], date: str,
-                  left_out: dict[str, int] | None = None) -> list[Offering]:
+def gpu_offerings(
+    gpu: dict[str, str], hosts: dict[tuple[str, str], dict[str, str]], date: str, left_out: dict[str, int] | None = None
+) -> list[Offering]:
     """One GPU price row -> an Offering per host machine type that carries those GPUs.
 
     Args:
@@ -68,15 +69,26 @@ def gpu_offerings(gpu: dict[str, str], hosts: dict[tuple[str, str], dict[str, st
             _count(left_out, "placeholder or no price")
             continue
         kind, gbps = GPU_NETWORK.get(machine, ("ethernet", None))
-        offerings.append(Offering(
-            provider="gcp", region=gpu["Region"], zone=zone, instance_type=machine,
-            accelerator=accelerator, accelerator_count=count,
-            accelerator_memory_gib=memory_for(accelerator, gpu["GpuInfo"]),
-            form_factor=form_factor(accelerator, machine),
-            vcpus=parse_number(host["vCPUs"]), memory_gib=parse_number(host["MemoryGiB"]),
-            interconnect=kind, max_efa_interfaces=0, network_gbps=float(gbps) if gbps else None,
-            on_demand_usd_per_hour=on_demand, spot_usd_per_hour=spot, catalog_date=date,
-        ))
+        offerings.append(
+            Offering(
+                provider="gcp",
+                region=gpu["Region"],
+                zone=zone,
+                instance_type=machine,
+                accelerator=accelerator,
+                accelerator_count=count,
+                accelerator_memory_gib=memory_for(accelerator, gpu["GpuInfo"]),
+                form_factor=form_factor(accelerator, machine),
+                vcpus=parse_number(host["vCPUs"]),
+                memory_gib=parse_number(host["MemoryGiB"]),
+                interconnect=kind,
+                max_efa_interfaces=0,
+                network_gbps=float(gbps) if gbps else None,
+                on_demand_usd_per_hour=on_demand,
+                spot_usd_per_hour=spot,
+                catalog_date=date,
+            )
+        )
     return offerings
 
 
@@ -88,11 +100,22 @@ def tpu_offering(row: dict[str, str], date: str) -> Offering | None:
         return None
     generation, chips = tpu_generation_and_chips(row["AcceleratorName"])
     return Offering(
-        provider="gcp", region=row["Region"], zone=row["AvailabilityZone"],
-        instance_type=row["AcceleratorName"], accelerator=generation, accelerator_count=chips,
-        accelerator_memory_gib=TPU_GENERATIONS[generation][1], form_factor="TPU",
-        vcpus=None, memory_gib=None, interconnect="tpu-ici", max_efa_interfaces=0,
-        network_gbps=None, on_demand_usd_per_hour=on_demand, spot_usd_per_hour=spot, catalog_date=date,
+        provider="gcp",
+        region=row["Region"],
+        zone=row["AvailabilityZone"],
+        instance_type=row["AcceleratorName"],
+        accelerator=generation,
+        accelerator_count=chips,
+        accelerator_memory_gib=TPU_GENERATIONS[generation][1],
+        form_factor="TPU",
+        vcpus=None,
+        memory_gib=None,
+        interconnect="tpu-ici",
+        max_efa_interfaces=0,
+        network_gbps=None,
+        on_demand_usd_per_hour=on_demand,
+        spot_usd_per_hour=spot,
+        catalog_date=date,
     )
 
 

@@ -25,8 +25,13 @@ REGIONS = ("ap-beijing", "ap-chengdu", "ap-chongqing", "ap-guangzhou", "ap-nanji
 SOURCE = "tencentyun/qcloud-documents@8ec0729 (official list-price table, undated)"
 META = {
     "repository": "github.com/tencentyun/qcloud-documents",
-    "files": {"product/计算与网络/GPU 云服务器/购买指导/价格总览.md": {"commit": "8ec0729", "date": "unknown",
-                                                           "extracted": EXTRACTED}},
+    "files": {
+        "product/计算与网络/GPU 云服务器/购买指导/价格总览.md": {
+            "commit": "8ec0729",
+            "date": "unknown",
+            "extracted": EXTRACTED,
+        }
+    },
     "facts": "shared/reference-facts/china-prices.md section 2.1 (CP-T1..T17)",
     "currency": "CNY",
 }
@@ -34,8 +39,10 @@ META = {
 
 def note(price_id: str) -> str:
     """The estimate flag of one row."""
-    return (f"estimate: Tencent's undated official list price for mainland China (china-prices.md {price_id}), "
-            "not per region; re-check with `trainstack catalog refresh --provider tencentcloud`")
+    return (
+        f"estimate: Tencent's undated official list price for mainland China (china-prices.md {price_id}), "
+        "not per region; re-check with `trainstack catalog refresh --provider tencentcloud`"
+    )
 
 
 def _number(text: str) -> float | None:
@@ -50,14 +57,28 @@ def build_tencentcloud(source: Path, date: str, snapshot: Path = SNAPSHOT) -> li
     for row in rows:
         name = row["instance_type"]
         for region in REGIONS:
-            offerings.append(Offering(
-                provider="tencentcloud", region=region, zone=region, instance_type=name,
-                accelerator=row["accelerator"], accelerator_count=int(row["accelerator_count"]),
-                accelerator_memory_gib=float(row["accelerator_memory_gib"]),
-                form_factor=form_factor(row["accelerator"], name), vcpus=_number(row["vcpus"]),
-                memory_gib=float(name.rsplit("XLARGE", 1)[1]), interconnect="ethernet", max_efa_interfaces=0,
-                network_gbps=_number(row["network_gbps"]), on_demand_usd_per_hour=None, spot_usd_per_hour=None,
-                catalog_date=unknown_date(EXTRACTED), source=SOURCE, currency="CNY",
-                on_demand_native=float(row["cny_per_hour"]), price_note=note(row["price_id"]),
-            ))
+            offerings.append(
+                Offering(
+                    provider="tencentcloud",
+                    region=region,
+                    zone=region,
+                    instance_type=name,
+                    accelerator=row["accelerator"],
+                    accelerator_count=int(row["accelerator_count"]),
+                    accelerator_memory_gib=float(row["accelerator_memory_gib"]),
+                    form_factor=form_factor(row["accelerator"], name),
+                    vcpus=_number(row["vcpus"]),
+                    memory_gib=float(name.rsplit("XLARGE", 1)[1]),
+                    interconnect="ethernet",
+                    max_efa_interfaces=0,
+                    network_gbps=_number(row["network_gbps"]),
+                    on_demand_usd_per_hour=None,
+                    spot_usd_per_hour=None,
+                    catalog_date=unknown_date(EXTRACTED),
+                    source=SOURCE,
+                    currency="CNY",
+                    on_demand_native=float(row["cny_per_hour"]),
+                    price_note=note(row["price_id"]),
+                )
+            )
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from components.alicloud.cluster import TYPE_TOKEN, AlicloudGpuCluster
-from clouds.contract import OUTPUT_NAMES
-from tests.components.alicloud.alicloud_harness import build, install_mocks, make_config
 from clouds.alicloud.mock import ALICLOUD_IMAGE_ID, alicloud_id, mount_target_domain
+from clouds.contract import OUTPUT_NAMES
+from components.alicloud.cluster import TYPE_TOKEN, AlicloudGpuCluster
+from tests.components.alicloud.alicloud_harness import build, install_mocks, make_config
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
@@ -84,15 +84,25 @@ def test_purchase_sets_spot_arguments(purchase, expected):
 @pytest.mark.parametrize(
     ("changes", "primary", "secondary"),
     [
-        pytest.param({}, {"networkInterfaceTrafficMode": "HighPerformance", "networkCardIndex": 0},
-                     {"networkCardIndex": 1, "networkInterfaceTrafficMode": "HighPerformance",
-                      "securityGroupIds": [SG_ID], "vswitchId": VSW_ID}, id="ebmgn7ex-two-eris"),
-        pytest.param({"instance_type": "ecs.gn8is-8x.32xlarge"},
-                     {"networkInterfaceTrafficMode": "HighPerformance", "networkCardIndex": 0},
-                     None, id="gn8is-one-eri"),
+        pytest.param(
+            {},
+            {"networkInterfaceTrafficMode": "HighPerformance", "networkCardIndex": 0},
+            {
+                "networkCardIndex": 1,
+                "networkInterfaceTrafficMode": "HighPerformance",
+                "securityGroupIds": [SG_ID],
+                "vswitchId": VSW_ID,
+            },
+            id="ebmgn7ex-two-eris",
+        ),
+        pytest.param(
+            {"instance_type": "ecs.gn8is-8x.32xlarge"},
+            {"networkInterfaceTrafficMode": "HighPerformance", "networkCardIndex": 0},
+            None,
+            id="gn8is-one-eri",
+        ),
         pytest.param({"interconnect": "none"}, {}, None, id="ebmgn7ex-no-rdma"),
-        pytest.param({"instance_type": "ecs.gn7e-c16g1.32xlarge", "interconnect": "none"}, {}, None,
-                     id="gn7e-plain"),
+        pytest.param({"instance_type": "ecs.gn7e-c16g1.32xlarge", "interconnect": "none"}, {}, None, id="gn7e-plain"),
     ],
 )
 def test_erdma_interfaces_only_on_rdma_types(changes, primary, secondary):
@@ -107,26 +117,33 @@ def test_node_image_disk_network_and_no_public_ip():
     node = plan.named("c-node-1")["inputs"]
     assert node["imageId"] == ALICLOUD_IMAGE_ID
     assert (node["systemDiskEncrypted"], node["systemDiskCategory"], node["systemDiskSize"]) == (
-        True, "cloud_essd", 256)
-    assert (node["vswitchId"], node["securityGroups"], node["availabilityZone"]) == (
-        VSW_ID, [SG_ID], "cn-beijing-h")
+        True,
+        "cloud_essd",
+        256,
+    )
+    assert (node["vswitchId"], node["securityGroups"], node["availabilityZone"]) == (VSW_ID, [SG_ID], "cn-beijing-h")
     assert node["internetMaxBandwidthOut"] == 0
     assert node["keyName"] == "c-key"
     assert (node["instanceName"], node["hostName"]) == ("c-node-1", "c-1")
     ((token, lookup),) = plan.calls
     assert token == "alicloud:ecs/getImages:getImages"
-    assert lookup == {"owners": "system", "nameRegex": "^ubuntu_22_04_x64", "mostRecent": True,
-                      "instanceType": "ecs.ebmgn7ex.32xlarge", "osType": "linux",
-                      "architecture": "x86_64"}
+    assert lookup == {
+        "owners": "system",
+        "nameRegex": "^ubuntu_22_04_x64",
+        "mostRecent": True,
+        "instanceType": "ecs.ebmgn7ex.32xlarge",
+        "osType": "linux",
+        "architecture": "x86_64",
+    }
 
 
 def test_ssh_only_from_configured_cidrs_and_nothing_open_to_the_world():
     plan = build(make_config(ssh_cidrs=("203.0.113.0/24", "198.51.100.7/32")))
     rules = {r["name"]: r["inputs"] for r in plan.of_type(RULE)}
     assert set(rules) == {"c-sg-vpc", "c-sg-ssh-0", "c-sg-ssh-1"}
-    assert [(rules[n]["cidrIp"], rules[n]["portRange"], rules[n]["ipProtocol"])
-            for n in ("c-sg-ssh-0", "c-sg-ssh-1")] == [
-        ("203.0.113.0/24", "22/22", "tcp"), ("198.51.100.7/32", "22/22", "tcp")]
+    assert [
+        (rules[n]["cidrIp"], rules[n]["portRange"], rules[n]["ipProtocol"]) for n in ("c-sg-ssh-0", "c-sg-ssh-1")
+    ] == [("203.0.113.0/24", "22/22", "tcp"), ("198.51.100.7/32", "22/22", "tcp")]
     assert rules["c-sg-vpc"]["cidrIp"] == "10.0.0.0/16"
     assert all(rule["type"] == "ingress" and rule["cidrIp"] != "0.0.0.0/0" for rule in rules.values())
     group = plan.named("c-sg")["inputs"]
@@ -142,9 +159,16 @@ def test_cpfs_is_protected_sized_by_throughput_with_a_mount_target():
     fs = plan.named("c-cpfs")
     assert (fs["type"], fs["protect"]) == (NAS, True)
     assert fs["inputs"] == {
-        "capacity": 3600, "description": "c shared training data", "fileSystemType": "cpfs",
-        "protocolType": "cpfs", "storageType": "advance_100", "tags": TAGS,
-        "vpcId": VPC_ID, "vswitchId": VSW_ID, "zoneId": "cn-beijing-h"}
+        "capacity": 3600,
+        "description": "c shared training data",
+        "fileSystemType": "cpfs",
+        "protocolType": "cpfs",
+        "storageType": "advance_100",
+        "tags": TAGS,
+        "vpcId": VPC_ID,
+        "vswitchId": VSW_ID,
+        "zoneId": "cn-beijing-h",
+    }
     mount = plan.named("c-cpfs-mount")["inputs"]
     assert (mount["fileSystemId"], mount["vswitchId"], mount["networkType"]) == (FS_ID, VSW_ID, "Vpc")
     assert [r["name"] for r in plan.records if r["protect"]] == ["c-cpfs"]
@@ -159,8 +183,10 @@ FILE_SYSTEM_NAMES = {"c-cpfs", "c-cpfs-mount", "c-vpc", "c-vsw"}
         pytest.param({"nodes": 8}, id="nodes"),
         pytest.param({"instance_type": "ecs.gn8is-8x.32xlarge"}, id="instance-type"),
         pytest.param({"purchase": "spot"}, id="purchase"),
-        pytest.param({"nodes": 5, "instance_type": "ecs.gn7e-c16g1.32xlarge",
-                      "interconnect": "none", "purchase": "spot"}, id="all-three"),
+        pytest.param(
+            {"nodes": 5, "instance_type": "ecs.gn7e-c16g1.32xlarge", "interconnect": "none", "purchase": "spot"},
+            id="all-three",
+        ),
     ],
 )
 def test_file_system_does_not_change_with_nodes_type_or_purchase(change):
@@ -172,8 +198,7 @@ def test_file_system_does_not_change_with_nodes_type_or_purchase(change):
 
 
 def test_tags_parenting_and_no_providers():
-    plan = build(make_config(tags={"team": "ml"}, ssh_cidrs=("203.0.113.0/24",),
-                             ssh_public_key="ssh-ed25519 AAAAmock"))
+    plan = build(make_config(tags={"team": "ml"}, ssh_cidrs=("203.0.113.0/24",), ssh_public_key="ssh-ed25519 AAAAmock"))
     component = plan.named("c")
     assert (component["type"], component["parent"]) == (TYPE_TOKEN, None)
     children = [r for r in plan.records if r is not component]
@@ -186,9 +211,13 @@ def test_tags_parenting_and_no_providers():
     for node in nodes(plan):
         assert node["volumeTags"] == {**TAGS, "team": "ml"}
     assert {r["type"] for r in children} == untaggable | {
-        "alicloud:vpc/network:Network", "alicloud:vpc/switch:Switch",
-        "alicloud:ecs/securityGroup:SecurityGroup", "alicloud:ecs/ecsKeyPair:EcsKeyPair",
-        INSTANCE, NAS}
+        "alicloud:vpc/network:Network",
+        "alicloud:vpc/switch:Switch",
+        "alicloud:ecs/securityGroup:SecurityGroup",
+        "alicloud:ecs/ecsKeyPair:EcsKeyPair",
+        INSTANCE,
+        NAS,
+    }
 
 
 def test_outputs_have_real_values_and_are_registered():
@@ -217,14 +246,20 @@ def test_without_file_system_outputs_are_none():
     [
         pytest.param({"provider": "aws"}, "provider: 'aws' given to the Alibaba Cloud component", id="provider"),
         pytest.param({"instance_type": "ecs.g7.large"}, "instance_type: 'ecs.g7.large' is not a known", id="family"),
-        pytest.param({"instance_type": "ecs.gn7e-c16g1.32xlarge"}, "interconnect: rdma needs eRDMA and gn7e", id="rdma"),
+        pytest.param(
+            {"instance_type": "ecs.gn7e-c16g1.32xlarge"}, "interconnect: rdma needs eRDMA and gn7e", id="rdma"
+        ),
         pytest.param({"accelerator_count": 4}, "accelerator_count: 4 does not match ecs.ebmgn7ex.32xlarge", id="gpus"),
         pytest.param({"nodes": 21}, "nodes: 21 exceeds 20", id="deployment-set-size"),
         pytest.param({"zone": "cn-shanghai-b"}, "zone: 'cn-shanghai-b' is not in region cn-beijing", id="zone"),
-        pytest.param({"file_system": {"capacity_gib": 3600, "throughput_mbps_per_tib": 250}},
-                     "file_system.throughput_mbps_per_tib: 250 has no CPFS", id="throughput"),
-        pytest.param({"file_system": {"capacity_gib": 10240, "deployment_type": "bmcpfs"}},
-                     "CPFS for Lingjun", id="lingjun"),
+        pytest.param(
+            {"file_system": {"capacity_gib": 3600, "throughput_mbps_per_tib": 250}},
+            "file_system.throughput_mbps_per_tib: 250 has no CPFS",
+            id="throughput",
+        ),
+        pytest.param(
+            {"file_system": {"capacity_gib": 10240, "deployment_type": "bmcpfs"}}, "CPFS for Lingjun", id="lingjun"
+        ),
         pytest.param({"tags": {"acs:team": "ml"}}, "tags: key 'acs:team' starts with a prefix", id="tag"),
         pytest.param({"subnet_id": "vsw-existing"}, "subnet_id: not supported", id="subnet"),
         pytest.param({"ssh_cidrs": ("203.0.113.0/33",)}, "ssh_cidrs: '203.0.113.0/33' is not", id="cidr"),

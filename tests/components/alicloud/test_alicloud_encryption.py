@@ -28,7 +28,8 @@ def test_cpfs_is_created_without_encrypt_type_and_the_rule_says_so():
     (result,) = [r for r in evaluate(plan.records) if r.rule == "disks-encrypted"]
     assert result.status == "passed"  # the system disks are checked and encrypted
     assert [(v.resource, v.message.split(":")[0]) for v in result.not_applicable] == [
-        ("c-cpfs", "cpfs file system not encrypted")]
+        ("c-cpfs", "cpfs file system not encrypted")
+    ]
 
 
 def test_sdk_offers_encrypt_type_managed_keys_only_for_standard_and_extreme():

@@ -9,11 +9,11 @@ import pytest
 from clouds.alicloud.cpfs import cpfs_sizing
 from clouds.alicloud.facts import erdma_families, eri_interfaces, family_of, gpu_family
 from clouds.alicloud.placement import placement_for
+from clouds.alicloud.validate import check_tags
+from clouds.contract import FileSystemConfig
 from components.alicloud.profile import eri_settings, host_name
 from components.alicloud.purchase import charge_settings
 from components.alicloud.security import ingress_rules
-from clouds.alicloud.validate import check_tags
-from clouds.contract import FileSystemConfig
 
 
 @pytest.mark.parametrize(
@@ -25,8 +25,7 @@ from clouds.contract import FileSystemConfig
 )
 def test_placement_for_purchase(purchase, deployment_set, strategy, max_nodes):
     placement = placement_for(purchase)
-    assert (placement.deployment_set, placement.strategy, placement.max_nodes) == (
-        deployment_set, strategy, max_nodes)
+    assert (placement.deployment_set, placement.strategy, placement.max_nodes) == (deployment_set, strategy, max_nodes)
 
 
 def test_placement_reason_states_the_spot_rule():
@@ -83,10 +82,17 @@ def test_eri_settings_two_nics_for_ebmgn7ex_and_none_without_rdma():
 @pytest.mark.parametrize(
     ("purchase", "expected"),
     [
-        pytest.param("spot", {"instance_charge_type": "PostPaid", "spot_strategy": "SpotAsPriceGo",
-                              "spot_duration": 1, "spot_interruption_behavior": "Terminate"}, id="spot"),
-        pytest.param("on-demand", {"instance_charge_type": "PostPaid", "spot_strategy": "NoSpot"},
-                     id="on-demand"),
+        pytest.param(
+            "spot",
+            {
+                "instance_charge_type": "PostPaid",
+                "spot_strategy": "SpotAsPriceGo",
+                "spot_duration": 1,
+                "spot_interruption_behavior": "Terminate",
+            },
+            id="spot",
+        ),
+        pytest.param("on-demand", {"instance_charge_type": "PostPaid", "spot_strategy": "NoSpot"}, id="on-demand"),
     ],
 )
 def test_charge_settings(purchase, expected):
@@ -109,7 +115,11 @@ def test_cpfs_storage_type_by_throughput(throughput, capacity, storage_type):
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        pytest.param({"throughput_mbps_per_tib": 250}, "valid values (MB/s per TiB): 100 (advance_100), 200 (advance_200)", id="250"),
+        pytest.param(
+            {"throughput_mbps_per_tib": 250},
+            "valid values (MB/s per TiB): 100 (advance_100), 200 (advance_200)",
+            id="250",
+        ),
         pytest.param({"deployment_type": "bmcpfs"}, "cannot be created through the API", id="lingjun"),
         pytest.param({"deployment_type": "extreme"}, "NAS Extreme has no sourced throughput", id="extreme"),
     ],
@@ -122,7 +132,9 @@ def test_cpfs_rejects_unsourced_or_uncreatable_choices(config, message):
 def test_ingress_rules_vpc_then_ssh_per_cidr():
     rules = ingress_rules(("203.0.113.0/24",))
     assert [(r["suffix"], r["cidr_ip"], r["port_range"]) for r in rules] == [
-        ("vpc", "10.0.0.0/16", "-1/-1"), ("ssh-0", "203.0.113.0/24", "22/22")]
+        ("vpc", "10.0.0.0/16", "-1/-1"),
+        ("ssh-0", "203.0.113.0/24", "22/22"),
+    ]
     assert [r["suffix"] for r in ingress_rules(())] == ["vpc"]
 
 

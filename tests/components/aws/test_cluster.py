@@ -3,9 +3,9 @@
 import pulumi
 import pytest
 
-from components.aws.cluster import TYPE_TOKEN, AwsGpuCluster
-from clouds.contract import OUTPUT_NAMES
 from clouds.aws.mock import AMI_ID, EXISTING_VPC_ID
+from clouds.contract import OUTPUT_NAMES
+from components.aws.cluster import TYPE_TOKEN, AwsGpuCluster
 
 
 def _rule_view(rule):
@@ -21,10 +21,7 @@ def _rule_view(rule):
 
 def _rules(cluster):
     """Output of [(kind, protocol, from, to, cidr, peer_group, group), ...]."""
-    views = [
-        _rule_view(rule).apply(lambda v, r=rule: (type(r).__name__, *v))
-        for rule in cluster.security_group_rules
-    ]
+    views = [_rule_view(rule).apply(lambda v, r=rule: (type(r).__name__, *v)) for rule in cluster.security_group_rules]
     return pulumi.Output.all(*views)
 
 
@@ -95,9 +92,7 @@ def test_imdsv2_encrypted_gp3_root_and_dlami(mocks, make_config):
         assert image_id == AMI_ID
         assert instance_type == "p4d.24xlarge"
 
-    return pulumi.Output.all(
-        lt.metadata_options, lt.block_device_mappings, lt.image_id, lt.instance_type
-    ).apply(check)
+    return pulumi.Output.all(lt.metadata_options, lt.block_device_mappings, lt.image_id, lt.instance_type).apply(check)
 
 
 @pulumi.runtime.test
@@ -149,9 +144,7 @@ def test_outputs_and_file_system(mocks, make_config):
         assert fsx == ["SSD", "PERSISTENT_2", 4800, 250]
 
     outputs = pulumi.Output.all(*[getattr(cluster, name) for name in OUTPUT_NAMES])
-    fsx = pulumi.Output.all(
-        fs.storage_type, fs.deployment_type, fs.storage_capacity, fs.per_unit_storage_throughput
-    )
+    fsx = pulumi.Output.all(fs.storage_type, fs.deployment_type, fs.storage_capacity, fs.per_unit_storage_throughput)
     return pulumi.Output.all(outputs, fsx).apply(check)
 
 
@@ -180,9 +173,7 @@ def test_existing_subnet_and_no_file_system(mocks, make_config):
     ("overrides", "field", "hint"),
     [
         pytest.param({"provider": "gcp"}, "provider:", "set provider: aws", id="provider"),
-        pytest.param(
-            {"instance_type": "g5.xlarge"}, "interconnect:", "set interconnect: none", id="rdma-no-efa"
-        ),
+        pytest.param({"instance_type": "g5.xlarge"}, "interconnect:", "set interconnect: none", id="rdma-no-efa"),
         pytest.param(
             {"capacity_reservation_id": "cr-1"},
             "capacity_reservation_id:",

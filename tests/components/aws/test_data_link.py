@@ -13,11 +13,14 @@ from components.aws.data_link import create_data_link
 from tests.components.harness import install_mocks
 
 
-@pytest.mark.parametrize(("uri", "expected"), [
-    pytest.param("s3://team-data/datasets/imagenet", ("team-data", "datasets/imagenet/"), id="prefix"),
-    pytest.param("s3://team-data/datasets/imagenet/", ("team-data", "datasets/imagenet/"), id="trailing-slash"),
-    pytest.param("s3://team-data", ("team-data", ""), id="whole-bucket"),
-])
+@pytest.mark.parametrize(
+    ("uri", "expected"),
+    [
+        pytest.param("s3://team-data/datasets/imagenet", ("team-data", "datasets/imagenet/"), id="prefix"),
+        pytest.param("s3://team-data/datasets/imagenet/", ("team-data", "datasets/imagenet/"), id="trailing-slash"),
+        pytest.param("s3://team-data", ("team-data", ""), id="whole-bucket"),
+    ],
+)
 def test_split_uri(uri, expected):
     assert split_uri(uri) == expected
 
@@ -31,10 +34,19 @@ def test_a_non_s3_source_names_the_field_and_the_form(uri):
 def test_read_only_policy_reaches_only_the_prefix():
     policy = node_bucket_policy("aws", "team-data", "datasets/imagenet/", write_back=False)
     assert policy["Statement"] == [
-        {"Sid": "ListDatasetPrefix", "Effect": "Allow", "Action": "s3:ListBucket", "Resource": "arn:aws:s3:::team-data",
-         "Condition": {"StringLike": {"s3:prefix": ["datasets/imagenet/*"]}}},
-        {"Sid": "ReadDataset", "Effect": "Allow", "Action": "s3:GetObject",
-         "Resource": "arn:aws:s3:::team-data/datasets/imagenet/*"},
+        {
+            "Sid": "ListDatasetPrefix",
+            "Effect": "Allow",
+            "Action": "s3:ListBucket",
+            "Resource": "arn:aws:s3:::team-data",
+            "Condition": {"StringLike": {"s3:prefix": ["datasets/imagenet/*"]}},
+        },
+        {
+            "Sid": "ReadDataset",
+            "Effect": "Allow",
+            "Action": "s3:GetObject",
+            "Resource": "arn:aws:s3:::team-data/datasets/imagenet/*",
+        },
     ]
 
 
@@ -53,11 +65,17 @@ def test_data_link_under_mocks(write_back):
 
     @pulumi.runtime.test
     def program():
-        fs = aws.fsx.LustreFileSystem("c-fsx", storage_capacity=1200, subnet_ids="subnet-1",
-                                      deployment_type="PERSISTENT_2", per_unit_storage_throughput=250)
+        fs = aws.fsx.LustreFileSystem(
+            "c-fsx",
+            storage_capacity=1200,
+            subnet_ids="subnet-1",
+            deployment_type="PERSISTENT_2",
+            per_unit_storage_throughput=250,
+        )
         role = aws.iam.Role("c-node-role", assume_role_policy="{}")
-        link, policy = create_data_link("c", "s3://team-data/imagenet", write_back, fs, role, {"k": "v"},
-                                        pulumi.ResourceOptions())
+        link, policy = create_data_link(
+            "c", "s3://team-data/imagenet", write_back, fs, role, {"k": "v"}, pulumi.ResourceOptions()
+        )
         return pulumi.Output.all(link.urn, policy.urn)
 
     program()

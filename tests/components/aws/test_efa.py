@@ -30,12 +30,11 @@ def test_efa_layout_card_k_device_1(instance_type, count):
     nics = network_interfaces(instance_type, "subnet-1", "sg-1")
 
     assert len(nics) == count
-    assert [(n["network_card_index"], n["device_index"]) for n in nics] == [(0, 0)] + [
-        (k, 1) for k in range(1, count)
-    ]
+    assert [(n["network_card_index"], n["device_index"]) for n in nics] == [(0, 0)] + [(k, 1) for k in range(1, count)]
     for nic in nics:
-        assert nic["interface_type"] == ("efa" if nic["network_card_index"] == 0 or instance_type == "p4d.24xlarge"
-                                         else "efa-only")
+        assert nic["interface_type"] == (
+            "efa" if nic["network_card_index"] == 0 or instance_type == "p4d.24xlarge" else "efa-only"
+        )
         assert nic["security_groups"] == ["sg-1"]
         assert nic["subnet_id"] == "subnet-1"
         assert nic["delete_on_termination"] == "true"
@@ -81,7 +80,9 @@ def test_a_card_taking_one_interface_gets_device_index_0(monkeypatch):
     from clouds.aws import efa
     from facts.aws import AwsNetwork
 
-    monkeypatch.setattr(efa, "aws_network", lambda _t: AwsNetwork(4, 4, 400, True, interfaces_per_card=1, efa_only=True))
+    monkeypatch.setattr(
+        efa, "aws_network", lambda _t: AwsNetwork(4, 4, 400, True, interfaces_per_card=1, efa_only=True)
+    )
     monkeypatch.setattr(efa, "max_efa_interfaces", lambda _t: 4)
     assert efa.interface_layout("x") == [(0, 0, "efa"), (1, 0, "efa-only"), (2, 0, "efa-only"), (3, 0, "efa-only")]
 

@@ -64,10 +64,18 @@ def test_unknown_deployment_type():
 @pytest.mark.parametrize(
     ("deployment_type", "efa", "expected"),
     [
-        pytest.param("PERSISTENT_2", True, {"file_system_type_version": "2.15", "efa_enabled": True,
-                                            "metadata_configuration": {"mode": "AUTOMATIC"}}, id="p2-efa"),
-        pytest.param("PERSISTENT_2", False, {"file_system_type_version": "2.15", "efa_enabled": False,
-                                             "metadata_configuration": {"mode": "AUTOMATIC"}}, id="p2-no-efa"),
+        pytest.param(
+            "PERSISTENT_2",
+            True,
+            {"file_system_type_version": "2.15", "efa_enabled": True, "metadata_configuration": {"mode": "AUTOMATIC"}},
+            id="p2-efa",
+        ),
+        pytest.param(
+            "PERSISTENT_2",
+            False,
+            {"file_system_type_version": "2.15", "efa_enabled": False, "metadata_configuration": {"mode": "AUTOMATIC"}},
+            id="p2-no-efa",
+        ),
         pytest.param("SCRATCH_2", True, {"file_system_type_version": "2.15"}, id="scratch-no-metadata-config"),
     ],
 )

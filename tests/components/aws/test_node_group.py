@@ -23,15 +23,22 @@ def test_group_keeps_the_size_in_the_placement_group_and_the_one_subnet(mocks, m
         assert health == "EC2"
 
     return pulumi.Output.all(
-        pulumi.Output.all(group.min_size, group.max_size, group.desired_capacity), group.vpc_zone_identifiers,
-        group.placement_group, cluster.placement.name, cluster.subnet.id, group.health_check_type,
+        pulumi.Output.all(group.min_size, group.max_size, group.desired_capacity),
+        group.vpc_zone_identifiers,
+        group.placement_group,
+        cluster.placement.name,
+        cluster.subnet.id,
+        group.health_check_type,
     ).apply(check)
 
 
-@pytest.mark.parametrize(("purchase", "on_demand", "strategy", "rebalance"), [
-    pytest.param("spot", 0, "price-capacity-optimized", True, id="spot"),
-    pytest.param("on-demand", 100, None, False, id="on-demand"),
-])
+@pytest.mark.parametrize(
+    ("purchase", "on_demand", "strategy", "rebalance"),
+    [
+        pytest.param("spot", 0, "price-capacity-optimized", True, id="spot"),
+        pytest.param("on-demand", 100, None, False, id="on-demand"),
+    ],
+)
 @pulumi.runtime.test
 def test_group_market_over_the_efa_template(mocks, make_config, purchase, on_demand, strategy, rebalance):
     cluster = AwsGpuCluster("c", make_config(purchase=purchase))
@@ -50,8 +57,12 @@ def test_group_market_over_the_efa_template(mocks, make_config, purchase, on_dem
         assert len(nics) == 4 and {n["interface_type"] for n in nics} == {"efa"}
 
     return pulumi.Output.all(
-        group.mixed_instances_policy, group.capacity_rebalance, group.launch_template, cluster.launch_template.id,
-        cluster.launch_template.instance_market_options, cluster.launch_template.network_interfaces,
+        group.mixed_instances_policy,
+        group.capacity_rebalance,
+        group.launch_template,
+        cluster.launch_template.id,
+        cluster.launch_template.instance_market_options,
+        cluster.launch_template.network_interfaces,
     ).apply(check)
 
 
@@ -60,8 +71,9 @@ def test_only_type_or_purchase_change_the_group_so_template_changes_roll_nothing
     a new instance type or purchase changes them (and the instance refresh rolls the nodes)."""
     from clouds.contract import ClusterConfig
 
-    base = dict(provider="aws", region="us-east-1", zone="use1-az4", accelerator="A100", accelerator_count=8,
-                nodes=2, hours=1)
+    base = dict(
+        provider="aws", region="us-east-1", zone="use1-az4", accelerator="A100", accelerator_count=8, nodes=2, hours=1
+    )
     p4d = group_capacity(ClusterConfig(purchase="spot", instance_type="p4d.24xlarge", **base), "lt-1")
     assert p4d == group_capacity(ClusterConfig(purchase="spot", instance_type="p4d.24xlarge", **base), "lt-1")
     assert p4d != group_capacity(ClusterConfig(purchase="spot", instance_type="p5.48xlarge", **base), "lt-1")
@@ -113,16 +125,25 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_an_on_demand_head(mocks, 
         assert head_type == HEAD_INSTANCE_TYPE and market is None  # never spot
         assert metadata["http_tokens"] == "required" and root["encrypted"] is True
 
-    return pulumi.Output.all(cluster.launch_template.user_data, head.user_data_base64, head.private_ip,
-                             head.instance_type, head.instance_market_options, head.metadata_options,
-                             head.root_block_device).apply(check)
+    return pulumi.Output.all(
+        cluster.launch_template.user_data,
+        head.user_data_base64,
+        head.private_ip,
+        head.instance_type,
+        head.instance_market_options,
+        head.metadata_options,
+        head.root_block_device,
+    ).apply(check)
 
 
-@pytest.mark.parametrize(("job", "message"), [
-    pytest.param({"command": "train.py", "script": "/fsx/run.sh"}, "exactly one of command", id="both"),
-    pytest.param({"script": "run.sh"}, "not an absolute path", id="relative-script"),
-    pytest.param({"command": "t.py", "min_nodes": 5}, "job.min_nodes: 5 is more than nodes", id="min-over-nodes"),
-])
+@pytest.mark.parametrize(
+    ("job", "message"),
+    [
+        pytest.param({"command": "train.py", "script": "/fsx/run.sh"}, "exactly one of command", id="both"),
+        pytest.param({"script": "run.sh"}, "not an absolute path", id="relative-script"),
+        pytest.param({"command": "t.py", "min_nodes": 5}, "job.min_nodes: 5 is more than nodes", id="min-over-nodes"),
+    ],
+)
 def test_bad_job_refused_with_the_field(make_config, job, message):
     with pytest.raises(ValueError, match=message):
         make_config(file_system={"capacity_gib": 1200}, job=job)

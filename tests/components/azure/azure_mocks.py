@@ -54,9 +54,5 @@ def install_mocks() -> OptionsMonitor:
     """Point the Pulumi runtime at fresh shared mocks and return the recording monitor."""
     mocks = TrainstackMocks(region="eastus")
     monitor = OptionsMonitor(mocks)
-    pulumi.runtime.set_mocks(
-        mocks, project="trainstack", stack="test", preview=False, monitor=monitor
-    )
+    pulumi.runtime.set_mocks(mocks, project="trainstack", stack="test", preview=False, monitor=monitor)
     return monitor
-
-

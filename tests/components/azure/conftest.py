@@ -8,8 +8,8 @@ from typing import Any
 import pulumi
 import pytest
 
-from tests.components.azure.azure_mocks import EXAMPLE, RecordingMonitor, install_mocks
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from tests.components.azure.azure_mocks import EXAMPLE, RecordingMonitor, install_mocks
 
 
 @pytest.fixture

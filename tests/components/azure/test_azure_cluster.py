@@ -7,9 +7,8 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.azure.cluster import TYPE_TOKEN, AzureGpuCluster
 from clouds.contract import OUTPUT_NAMES
-
+from components.azure.cluster import TYPE_TOKEN, AzureGpuCluster
 from tests.components.azure.azure_mocks import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION
 
 GROUP = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/c-rg"
@@ -85,9 +84,7 @@ def test_node_profile_image_disk_and_nic(azure_records, azure_config):
         ),
     ],
 )
-def test_purchase_sets_priority_eviction_and_max_price(
-    azure_records, azure_config, purchase, expected
-):
+def test_purchase_sets_priority_eviction_and_max_price(azure_records, azure_config, purchase, expected):
     profile = scale_set_profile(azure_records(azure_config(purchase=purchase)))
     assert {key: profile.get(key) for key in expected} == expected
 
@@ -144,9 +141,7 @@ def file_system_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         ),
     ],
 )
-def test_file_system_inputs_do_not_depend_on_nodes_type_or_purchase(
-    azure_records, azure_config, change
-):
+def test_file_system_inputs_do_not_depend_on_nodes_type_or_purchase(azure_records, azure_config, change):
     before = azure_records(azure_config())
     after = azure_records(azure_config(**change))
     assert len(file_system_records(before)) == 5
@@ -212,9 +207,9 @@ def test_generated_admin_key_is_ed25519_and_secret(azure_monitor, azure_config):
         assert keys == [{"path": "/home/azureuser/.ssh/authorized_keys", "keyData": PUBLIC_KEY}]
 
     secret = pulumi.Output.from_input(cluster.ssh_private_key.is_secret())
-    return pulumi.Output.all(
-        cluster.ssh_private_key, secret, cluster.admin_username, cluster.scale_set.id
-    ).apply(lambda values: check(values[:3]))
+    return pulumi.Output.all(cluster.ssh_private_key, secret, cluster.admin_username, cluster.scale_set.id).apply(
+        lambda values: check(values[:3])
+    )
 
 
 @pulumi.runtime.test

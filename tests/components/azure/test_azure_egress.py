@@ -24,9 +24,10 @@ def test_node_subnet_goes_out_through_a_nat_gateway_with_a_standard_ip(azure_mon
         records = azure_monitor.records()
         ip = one(records, PUBLIC_IP)
         assert (ip["name"], ip["parent"]) == ("c-nat-ip", "c")
-        assert {key: ip["inputs"].get(key) for key in (
-            "sku", "publicIPAllocationMethod", "publicIPAddressVersion", "location", "tags"
-        )} == {
+        assert {
+            key: ip["inputs"].get(key)
+            for key in ("sku", "publicIPAllocationMethod", "publicIPAddressVersion", "location", "tags")
+        } == {
             "sku": {"name": "Standard"},
             "publicIPAllocationMethod": "Static",
             "publicIPAddressVersion": "IPv4",

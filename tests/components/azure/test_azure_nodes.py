@@ -44,8 +44,6 @@ def test_encryption_at_host_is_off_by_default_and_sends_no_security_profile(azur
 
 
 @pytest.mark.parametrize(("switch", "expected"), [(False, None), (True, {"encryptionAtHost": True})])
-def test_encryption_at_host_switch_reaches_the_scale_set(
-    azure_records, azure_config, monkeypatch, switch, expected
-):
+def test_encryption_at_host_switch_reaches_the_scale_set(azure_records, azure_config, monkeypatch, switch, expected):
     monkeypatch.setattr(profile_module, "ENCRYPTION_AT_HOST", switch)
     assert scale_set_profile(azure_records(azure_config())).get("securityProfile") == expected

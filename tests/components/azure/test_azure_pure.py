@@ -6,12 +6,12 @@ import pytest
 
 from clouds.azure.amlfs import AMLFS_SKUS, amlfs_sizing, round_capacity_tib
 from clouds.azure.facts import infiniband_size, rdma_size_names
+from clouds.azure.validate import validate_args
+from clouds.common import cluster_tags
 from components.azure.layout import availability_zones
 from components.azure.profile import computer_name_prefix, vm_profile
 from components.azure.purchase import priority_settings
 from components.azure.security import security_rules
-from clouds.common import cluster_tags
-from clouds.azure.validate import validate_args
 
 RDMA_SIZES = [
     "Standard_ND96asr_v4",
@@ -112,7 +112,8 @@ def test_size_without_infiniband_is_fine_without_rdma(azure_config):
             id="capacity-reservation",
         ),
         pytest.param(
-            {"subnet_id": "/subscriptions/x/subnets/s"}, r"subnet_id: Azure Managed Lustre",
+            {"subnet_id": "/subscriptions/x/subnets/s"},
+            r"subnet_id: Azure Managed Lustre",
             id="subnet-with-fs",
         ),
         pytest.param({"ssh_cidrs": ("office",)}, r"ssh_cidrs: 'office' is not", id="bad-cidr"),

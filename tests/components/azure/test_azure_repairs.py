@@ -7,10 +7,13 @@ import pytest
 from tests.components.azure.test_azure_cluster import VMSS
 
 
-@pytest.mark.parametrize(("purchase", "restore"), [
-    pytest.param("spot", {"enabled": True, "restoreTimeout": "PT1H"}, id="spot"),
-    pytest.param("on-demand", None, id="on-demand"),
-])
+@pytest.mark.parametrize(
+    ("purchase", "restore"),
+    [
+        pytest.param("spot", {"enabled": True, "restoreTimeout": "PT1H"}, id="spot"),
+        pytest.param("on-demand", None, id="on-demand"),
+    ],
+)
 def test_repairs_always_and_spot_restore_for_spot(azure_records, azure_config, purchase, restore):
     scale_set = next(r for r in azure_records(azure_config(purchase=purchase)) if r["type"] == VMSS)["inputs"]
     assert scale_set["automaticRepairsPolicy"] == {"enabled": True, "gracePeriod": "PT30M", "repairAction": "Replace"}

@@ -23,9 +23,7 @@ NO_FS = {"file_system": None}
         pytest.param({"region": "westus", "zone": "westus"}, None, id="region-without-zones"),
     ],
 )
-def test_placement_group_file_system_and_nat_share_one_zone(
-    azure_records, azure_config, overrides, zones
-):
+def test_placement_group_file_system_and_nat_share_one_zone(azure_records, azure_config, overrides, zones):
     records = azure_records(azure_config(**overrides))
     found = {r["type"]: r["inputs"].get("zones") for r in records if r["type"] in ZONED}
     expected = {kind: zones for kind in ZONED}
@@ -36,9 +34,7 @@ def test_placement_group_file_system_and_nat_share_one_zone(
 
 
 def test_zone_rule_does_not_depend_on_nodes_type_or_purchase(azure_records, azure_config):
-    changed = azure_records(
-        azure_config(nodes=16, instance_type="Standard_ND96isr_H100_v5", purchase="on-demand")
-    )
+    changed = azure_records(azure_config(nodes=16, instance_type="Standard_ND96isr_H100_v5", purchase="on-demand"))
     assert one(changed, AMLFS)["inputs"]["zones"] == ["1"]
     assert [r["inputs"]["zones"] for r in by_type(changed, PPG)] == [["1"]]
 

@@ -9,8 +9,8 @@ from typing import Any
 import pulumi
 import pytest
 
-from components.baiducloud.dynamic_base import BaiduProvider
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from components.baiducloud.dynamic_base import BaiduProvider
 from tests.components.baiducloud.replay import Replay
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
@@ -74,9 +74,7 @@ def baidu_run() -> Callable[[ClusterConfig], tuple[RecordingMonitor, dict[str, A
     def run(config: ClusterConfig) -> tuple[RecordingMonitor, dict[str, Any]]:
         mocks = TrainstackMocks(region=config.region)
         monitor = RecordingMonitor(mocks)
-        pulumi.runtime.set_mocks(
-            mocks, project="trainstack", stack="test", preview=False, monitor=monitor
-        )
+        pulumi.runtime.set_mocks(mocks, project="trainstack", stack="test", preview=False, monitor=monitor)
         resolved: dict[str, Any] = {}
 
         @pulumi.runtime.test

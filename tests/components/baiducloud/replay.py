@@ -39,7 +39,7 @@ class Request:
     host: str
 
     @classmethod
-    def parse(cls, raw: bytes, host: str) -> "Request":
+    def parse(cls, raw: bytes, host: str) -> Request:
         """Parse the bytes `http.client` wrote: request line, headers, blank line, body."""
         head, _, payload = raw.partition(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
@@ -79,7 +79,7 @@ class Replay:
     names: list[str] = field(default_factory=list)
     sockets: list[tuple[ReplaySocket, str]] = field(default_factory=list)
 
-    def expect(self, *names: str) -> "Replay":
+    def expect(self, *names: str) -> Replay:
         """Queue recorded exchanges by fixture name (`create_instance_spot`, ...)."""
         for name in names:
             self.queue.append(json.loads((FIXTURES / f"{name}.json").read_text()))

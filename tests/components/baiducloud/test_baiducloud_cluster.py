@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import yaml
 
-from components.baiducloud.cluster import TYPE_TOKEN, BaiducloudGpuCluster
-from components.baiducloud.security import world_open_ingress
+from clouds.azure.mock import PRIVATE_KEY
 from clouds.baiducloud.validate import validate_args
 from clouds.contract import OUTPUT_NAMES
+from components.baiducloud.cluster import TYPE_TOKEN, BaiducloudGpuCluster
+from components.baiducloud.security import world_open_ingress
 from components.registry import component_for
 from tests.components.baiducloud.conftest import EXAMPLE
-from clouds.azure.mock import PRIVATE_KEY
 from trainstack.plan import run_plan
 
 DYN = "pulumi-python:dynamic/baiducloud:"
@@ -43,9 +43,14 @@ def test_resource_tree_is_parented_and_unprotected(baidu_run, baidu_config):
     children = [r for r in records if r["parent"] is not None]
     assert {r["parent"] for r in children} == {"c"}
     assert sorted((r["type"].removeprefix(DYN), r["name"]) for r in children) == [
-        ("BccInstance", "c-node-0"), ("BccInstance", "c-node-1"),
-        ("DeploySet", "c-deployset"), ("EhcCluster", "c-ehc"), ("Keypair", "c-keypair"),
-        ("SecurityGroup", "c-sg"), ("Subnet", "c-subnet"), ("Vpc", "c-vpc"),
+        ("BccInstance", "c-node-0"),
+        ("BccInstance", "c-node-1"),
+        ("DeploySet", "c-deployset"),
+        ("EhcCluster", "c-ehc"),
+        ("Keypair", "c-keypair"),
+        ("SecurityGroup", "c-sg"),
+        ("Subnet", "c-subnet"),
+        ("Vpc", "c-vpc"),
         (TLS_KEY, "c-admin-key"),
     ]
     assert not any(r["protect"] for r in records)  # no stateful child: no file system here
@@ -89,8 +94,9 @@ def test_purchase_sets_the_bid_model(baidu_run, baidu_config, purchase, bid_mode
 
 def test_no_ehc_cluster_without_rdma(baidu_run, baidu_config):
     spec = "bcc.gn5.c32m128.4A10"  # a synthetic non-IB spec name, shaped as in §1.5
-    monitor, outputs = baidu_run(baidu_config(interconnect="none", instance_type=spec,
-                                              accelerator="A10", accelerator_count=4))
+    monitor, outputs = baidu_run(
+        baidu_config(interconnect="none", instance_type=spec, accelerator="A10", accelerator_count=4)
+    )
     records = monitor.records()
     assert by_type(records, f"{DYN}EhcCluster") == []
     assert all("ehc_cluster_id" not in n["inputs"] for n in by_type(records, INSTANCE))
@@ -103,7 +109,9 @@ def test_cost_tags_on_every_taggable_resource(baidu_run, baidu_config):
         if record["type"] in UNTAGGED:
             continue
         assert record["inputs"]["tags"] == {
-            "trainstack-cluster": "c", "trainstack-provider": "baiducloud", "cost-center": "ml",
+            "trainstack-cluster": "c",
+            "trainstack-provider": "baiducloud",
+            "cost-center": "ml",
         }, record["name"]
 
 
@@ -113,7 +121,9 @@ def test_ssh_only_from_configured_cidrs(baidu_run, baidu_config):
     rules = group["inputs"]["rules"]
     assert world_open_ingress(rules) == []
     assert [(r["portRange"], r["sourceIp"]) for r in rules if r["direction"] == "ingress"] == [
-        ("22", "203.0.113.0/24"), ("22", "198.51.100.7/32")]
+        ("22", "203.0.113.0/24"),
+        ("22", "198.51.100.7/32"),
+    ]
     assert group["inputs"]["intra_group"] is True
 
 
@@ -159,30 +169,25 @@ def test_network_does_not_depend_on_nodes_or_purchase(baidu_run, baidu_config):
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        pytest.param({"provider": "aws"},
-                     r"^provider: 'aws' given to the Baidu AI Cloud component", id="provider"),
-        pytest.param({"file_system": {"capacity_gib": 4800}},
-                     r"^file_system: .*mount an existing PFS", id="file-system"),
-        pytest.param({"capacity_reservation_id": "r-1"},
-                     r"^capacity_reservation_id: ", id="reservation"),
-        pytest.param({"ssh_public_key": "ssh-ed25519 AAAAC3 x"},
-                     r"^ssh_public_key: .*not ed25519", id="ed25519"),
-        pytest.param({"zone": "cn-gz-a"},
-                     r"^zone: 'cn-gz-a' is not a zone of region bj", id="zone"),
+        pytest.param({"provider": "aws"}, r"^provider: 'aws' given to the Baidu AI Cloud component", id="provider"),
+        pytest.param(
+            {"file_system": {"capacity_gib": 4800}}, r"^file_system: .*mount an existing PFS", id="file-system"
+        ),
+        pytest.param({"capacity_reservation_id": "r-1"}, r"^capacity_reservation_id: ", id="reservation"),
+        pytest.param({"ssh_public_key": "ssh-ed25519 AAAAC3 x"}, r"^ssh_public_key: .*not ed25519", id="ed25519"),
+        pytest.param({"zone": "cn-gz-a"}, r"^zone: 'cn-gz-a' is not a zone of region bj", id="zone"),
         pytest.param({"region": "cn-beijing"}, r"^region: ", id="region"),
-        pytest.param({"instance_type": "p4d.24xlarge"},
-                     r"^instance_type: 'p4d.24xlarge' is not a BCC spec", id="spec"),
-        pytest.param({"accelerator_count": 4},
-                     r"^accelerator_count: 4 but spec .* carries 8 GPUs", id="gpu-count"),
-        pytest.param({"instance_type": "bcc.gn5.c32m128.8A100-80g"},
-                     r"^interconnect: rdma needs an InfiniBand spec", id="rdma-without-ib"),
-        pytest.param({"ssh_cidrs": ["2001:db8::/32"]},
-                     r"^ssh_cidrs: '2001:db8::/32' is IPv6", id="ipv6"),
+        pytest.param({"instance_type": "p4d.24xlarge"}, r"^instance_type: 'p4d.24xlarge' is not a BCC spec", id="spec"),
+        pytest.param({"accelerator_count": 4}, r"^accelerator_count: 4 but spec .* carries 8 GPUs", id="gpu-count"),
+        pytest.param(
+            {"instance_type": "bcc.gn5.c32m128.8A100-80g"},
+            r"^interconnect: rdma needs an InfiniBand spec",
+            id="rdma-without-ib",
+        ),
+        pytest.param({"ssh_cidrs": ["2001:db8::/32"]}, r"^ssh_cidrs: '2001:db8::/32' is IPv6", id="ipv6"),
     ],
 )
-def test_invalid_configs_fail_in_one_line_before_anything_is_created(
-    baidu_run, baidu_config, overrides, message
-):
+def test_invalid_configs_fail_in_one_line_before_anything_is_created(baidu_run, baidu_config, overrides, message):
     config = baidu_config(**overrides)
     with pytest.raises(ValueError, match=message) as error:
         validate_args(config)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from components.baiducloud import api
-from components.baiducloud.bcc_requests import bid_arguments, pick_image, tag_changes
 from clouds.baiducloud.layout import (
     baidu_tags,
     has_infiniband,
@@ -15,6 +13,8 @@ from clouds.baiducloud.layout import (
     spec_gpu_count,
     tag_list,
 )
+from components.baiducloud import api
+from components.baiducloud.bcc_requests import bid_arguments, pick_image, tag_changes
 from components.baiducloud.security import security_group_rules, world_open_ingress
 
 
@@ -39,7 +39,8 @@ def test_tags_use_dashes_and_the_api_list_shape():
     tags = baidu_tags({"trainstack:cluster": "c", "team": "ml"})
     assert tags == {"trainstack-cluster": "c", "team": "ml"}
     assert tag_list(tags) == [
-        {"tagKey": "team", "tagValue": "ml"}, {"tagKey": "trainstack-cluster", "tagValue": "c"},
+        {"tagKey": "team", "tagValue": "ml"},
+        {"tagKey": "trainstack-cluster", "tagValue": "c"},
     ]
 
 

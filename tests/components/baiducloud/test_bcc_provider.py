@@ -33,8 +33,14 @@ PROPS = {
     "root_disk_size_gb": None,
     "tags": {"trainstack-cluster": "c", "trainstack-provider": "baiducloud"},
 }
-STATE = {**PROPS, "instance_id": INSTANCE, "internal_ip": "10.0.0.12", "status": "Running",
-         "payment_timing": "Postpaid", "boot_image_id": "m-Ub22gPu5"}
+STATE = {
+    **PROPS,
+    "instance_id": INSTANCE,
+    "internal_ip": "10.0.0.12",
+    "status": "Running",
+    "payment_timing": "Postpaid",
+    "boot_image_id": "m-Ub22gPu5",
+}
 
 
 def test_create_on_demand_picks_gpu_image_and_waits_until_running(credentials, replay):
@@ -60,14 +66,19 @@ def test_create_on_demand_picks_gpu_image_and_waits_until_running(credentials, r
     keys = ("spec", "zoneName", "subnetId", "securityGroupIds", "purchaseCount")
     placed = {k: body[k] for k in keys}
     assert placed == {
-        "spec": PROPS["spec"], "zoneName": "cn-bj-a", "subnetId": "sbn-q3rd8w1mzx6c",
-        "securityGroupIds": ["g-7dyv27r6pnse"], "purchaseCount": 1,
+        "spec": PROPS["spec"],
+        "zoneName": "cn-bj-a",
+        "subnetId": "sbn-q3rd8w1mzx6c",
+        "securityGroupIds": ["g-7dyv27r6pnse"],
+        "purchaseCount": 1,
     }
     assert body["deployIdList"] == ["dset-y4tumnel"] and body["ehcClusterId"] == "ehc-bk4hHtvP"
     assert body["keypairId"] == "k-3uC6fZpB" and body["hostname"] == "c-node-0"
     assert body["billing"]["paymentTiming"] == "Postpaid"
-    assert body["tags"] == [{"tagKey": "trainstack-cluster", "tagValue": "c"},
-                            {"tagKey": "trainstack-provider", "tagValue": "baiducloud"}]
+    assert body["tags"] == [
+        {"tagKey": "trainstack-cluster", "tagValue": "c"},
+        {"tagKey": "trainstack-provider", "tagValue": "baiducloud"},
+    ]
     assert "bidModel" not in body and "bidPrice" not in body
     assert "adminPass" not in body
 
@@ -76,8 +87,9 @@ def test_create_on_demand_picks_gpu_image_and_waits_until_running(credentials, r
     ("bid", "expected"),
     [
         pytest.param({"bid_model": "market"}, {"bidModel": "market"}, id="market"),
-        pytest.param({"bid_model": "custom", "bid_price": "0.05"},
-                     {"bidModel": "custom", "bidPrice": "0.05"}, id="custom"),
+        pytest.param(
+            {"bid_model": "custom", "bid_price": "0.05"}, {"bidModel": "custom", "bidPrice": "0.05"}, id="custom"
+        ),
     ],
 )
 def test_create_spot_sends_bid_model_and_price(credentials, replay, bid, expected):
@@ -173,7 +185,9 @@ def test_update_renames_and_retags_in_place(credentials, replay):
     assert "unbind" in unbind.query
     assert unbind.body["changeTags"] == [{"tagKey": "team", "tagValue": "vision"}]
     assert "bind" in bind.query and bind.body["changeTags"] == [
-        {"tagKey": "cost", "tagValue": "q4"}, {"tagKey": "team", "tagValue": "speech"}]
+        {"tagKey": "cost", "tagValue": "q4"},
+        {"tagKey": "team", "tagValue": "speech"},
+    ]
     assert result.outs["instance_id"] == INSTANCE and result.outs["name"] == "c-node-0b"
 
 

@@ -26,12 +26,21 @@ TAG_LIST = [
     {"tagKey": "trainstack-provider", "tagValue": "baiducloud"},
 ]
 VPC_PROPS = {
-    "region": "bj", "name": "c_vpc", "cidr": "10.0.0.0/16",
-    "description": "trainstack cluster c", "tags": TAGS,
+    "region": "bj",
+    "name": "c_vpc",
+    "cidr": "10.0.0.0/16",
+    "description": "trainstack cluster c",
+    "tags": TAGS,
 }
 GROUP_PROPS = {
-    "region": "bj", "name": "c_sg", "vpc_id": VPC, "subnet_id": None, "description": None,
-    "rules": security_group_rules(["203.0.113.0/24"]), "intra_group": True, "tags": TAGS,
+    "region": "bj",
+    "name": "c_sg",
+    "vpc_id": VPC,
+    "subnet_id": None,
+    "description": None,
+    "rules": security_group_rules(["203.0.113.0/24"]),
+    "intra_group": True,
+    "tags": TAGS,
 }
 RSA_KEY = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDmock trainstack"
 
@@ -51,8 +60,10 @@ def test_vpc_create_read_delete(credentials, replay):
     replay.verify()
     assert created.id == VPC and created.outs["vpc_id"] == VPC
     assert replay.requests[0].body == {
-        "name": "c_vpc", "cidr": "10.0.0.0/16",
-        "description": "trainstack cluster c", "tags": TAG_LIST,
+        "name": "c_vpc",
+        "cidr": "10.0.0.0/16",
+        "description": "trainstack cluster c",
+        "tags": TAG_LIST,
     }
     assert (read.id, read.outs["cidr"], read.outs["name"]) == (VPC, "10.0.0.0/16", "c_vpc")
     assert [r.method for r in replay.requests] == ["POST", "GET", "DELETE"]
@@ -60,16 +71,19 @@ def test_vpc_create_read_delete(credentials, replay):
 
 def test_subnet_create_sends_zone_cidr_vpc_and_type(credentials, replay):
     replay.expect("create_subnet")
-    props = {"region": "bj", "name": "c_nodes", "zone": "cn-bj-a", "cidr": "10.0.0.0/20",
-             "vpc_id": VPC, "tags": TAGS}
+    props = {"region": "bj", "name": "c_nodes", "zone": "cn-bj-a", "cidr": "10.0.0.0/20", "vpc_id": VPC, "tags": TAGS}
 
     created = SubnetProvider().create(props)
 
     replay.verify()
     assert created.id == SUBNET
     assert replay.requests[0].body == {
-        "name": "c_nodes", "zoneName": "cn-bj-a", "cidr": "10.0.0.0/20",
-        "vpcId": VPC, "subnetType": "BCC", "tags": TAG_LIST,
+        "name": "c_nodes",
+        "zoneName": "cn-bj-a",
+        "cidr": "10.0.0.0/20",
+        "vpcId": VPC,
+        "subnetType": "BCC",
+        "tags": TAG_LIST,
     }
 
 
@@ -128,9 +142,7 @@ def test_security_group_rules_change_in_place(credentials, replay):
 
 
 def test_security_group_whose_intra_group_rule_fails_is_deleted_again(credentials, replay):
-    replay.expect(
-        "create_security_group", "authorize_security_group_rule_error", "delete_security_group"
-    )
+    replay.expect("create_security_group", "authorize_security_group_rule_error", "delete_security_group")
 
     with pytest.raises(BaiduApiError, match="^Baidu AuthorizeSecurityGroupRule failed: HTTP 400"):
         SecurityGroupProvider().create(dict(GROUP_PROPS))
@@ -169,8 +181,7 @@ def test_security_group_check_refuses_world_open_ingress(change, expected):
 
 def test_deploy_set_create_and_read_of_a_deleted_set(credentials, replay):
     replay.expect("create_deploy_set", "get_deploy_set_not_found")
-    props = {"region": "bj", "name": "c_deployset", "strategy": "HOST_HA",
-             "concurrency": None, "description": None}
+    props = {"region": "bj", "name": "c_deployset", "strategy": "HOST_HA", "concurrency": None, "description": None}
 
     created = DeploySetProvider().create(dict(props))
     read = DeploySetProvider().read(created.id, created.outs)

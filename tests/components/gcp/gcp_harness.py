@@ -7,9 +7,11 @@ endpoints, getProject; see `clouds/gcp/mock.py`).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pulumi
+
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from clouds.gcp.mock import GCP_PROJECT_ID
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
@@ -88,9 +90,7 @@ def build(config: ClusterConfig, name: str = "train", check: Callable | None = N
             if check:
                 check(values)
 
-        return pulumi.Output.all(**{key: getattr(cluster, key) for key in OUTPUT_NAMES}).apply(
-            capture
-        )
+        return pulumi.Output.all(**{key: getattr(cluster, key) for key in OUTPUT_NAMES}).apply(capture)
 
     program()
     return Plan(resolved, monitor, name)

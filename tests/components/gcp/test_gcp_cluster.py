@@ -21,8 +21,7 @@ LABELED = {INSTANCE, FILESTORE, LUSTRE, TPU, "gcp:compute/globalAddress:GlobalAd
 LABELS = {"trainstack-cluster": "train", "trainstack-provider": "gcp"}
 A2 = {"instance_type": "a2-highgpu-8g", "accelerator": "A100", "interconnect": "none"}
 MEGA = {"instance_type": "a3-megagpu-8g", "accelerator": "H100-MEGA"}
-N1_T4 = {"instance_type": "n1-standard-16", "accelerator": "T4", "accelerator_count": 4,
-         "interconnect": "none"}
+N1_T4 = {"instance_type": "n1-standard-16", "accelerator": "T4", "accelerator_count": 4, "interconnect": "none"}
 SMALL_FS = {"capacity_gib": 4800, "throughput_mbps_per_tib": 250, "deployment_type": "ZONAL"}
 LUSTRE_FS = {"capacity_gib": 40_000, "throughput_mbps_per_tib": 250}
 
@@ -85,9 +84,7 @@ def test_on_demand_is_standard_and_terminates_on_maintenance() -> None:
         pytest.param(A2, 1, {"collocation": "COLLOCATED"}, id="a2-no-max-distance"),
     ],
 )
-def test_nics_and_placement_policy(
-    changes: dict[str, Any], nics: int, policy: dict[str, Any]
-) -> None:
+def test_nics_and_placement_policy(changes: dict[str, Any], nics: int, policy: dict[str, Any]) -> None:
     plan = build(make_config(**changes))
     assert len(plan.named("train-node-0")["inputs"]["networkInterfaces"]) == nics
     [placement] = plan.of_type(POLICY)
@@ -110,17 +107,18 @@ def test_n1_gets_guest_accelerators_and_no_placement_policy() -> None:
         pytest.param(("203.0.113.0/24",), [["203.0.113.0/24"]], id="ssh"),
     ],
 )
-def test_firewalls_admit_only_internal_and_configured_ssh(
-    ssh_cidrs: tuple, ssh_rules: list
-) -> None:
+def test_firewalls_admit_only_internal_and_configured_ssh(ssh_cidrs: tuple, ssh_rules: list) -> None:
     plan = build(make_config(ssh_cidrs=ssh_cidrs))
     firewalls = plan.of_type(FIREWALL)
     assert firewalls
     for rule in firewalls:
         assert "0.0.0.0/0" not in rule["inputs"]["sourceRanges"]
         assert rule["inputs"]["direction"] == "INGRESS"
-    with_22 = [r["inputs"]["sourceRanges"] for r in firewalls
-               if any("22" in (a.get("ports") or []) for a in r["inputs"]["allows"])]
+    with_22 = [
+        r["inputs"]["sourceRanges"]
+        for r in firewalls
+        if any("22" in (a.get("ports") or []) for a in r["inputs"]["allows"])
+    ]
     assert with_22 == ssh_rules
 
 
@@ -133,7 +131,9 @@ def test_tpu_slice_gets_api_type_runtime_and_spot() -> None:
     assert vm["inputs"]["schedulingConfig"] == {"spot": True}
     assert vm["inputs"]["zone"] == "us-east5-a"
     assert vm["inputs"]["networkConfig"] == {
-        "network": "train-net-id", "subnetwork": "train-subnet-id", "enableExternalIps": False,
+        "network": "train-net-id",
+        "subnetwork": "train-subnet-id",
+        "enableExternalIps": False,
     }
     assert plan.of_type(INSTANCE) == [] and plan.of_type(POLICY) == []
     assert plan.outputs["placement_group"] == "tpu-ici"
@@ -187,9 +187,7 @@ STATEFUL_VARIANTS = [
     ("file_system", "kept"),
     [
         pytest.param(SMALL_FS, ["train-fs", "train-fs-range", "train-fs-peering"], id="filestore"),
-        pytest.param(
-            LUSTRE_FS, ["train-lustre", "train-fs-range", "train-fs-peering"], id="lustre"
-        ),
+        pytest.param(LUSTRE_FS, ["train-lustre", "train-fs-range", "train-fs-peering"], id="lustre"),
     ],
 )
 def test_file_system_unchanged_when_nodes_type_or_purchase_change(
@@ -200,13 +198,14 @@ def test_file_system_unchanged_when_nodes_type_or_purchase_change(
     for name in [*kept, "train-net", "train-subnet"]:
         old, new = before.named(name), after.named(name)
         assert (new["type"], new["parent"], new["protect"], new["inputs"]) == (
-            old["type"], old["parent"], old["protect"], old["inputs"]
+            old["type"],
+            old["parent"],
+            old["protect"],
+            old["inputs"],
         ), name
 
 
-@pytest.mark.parametrize(
-    "base", [pytest.param(None, id="a3-filestore"), pytest.param(TPU_EXAMPLE, id="tpu")]
-)
+@pytest.mark.parametrize("base", [pytest.param(None, id="a3-filestore"), pytest.param(TPU_EXAMPLE, id="tpu")])
 def test_labels_on_every_labeled_resource(base: dict[str, Any] | None) -> None:
     plan = build(make_config(base, tags={"Team": "ML:Research"}))
     expected = {**LABELS, "team": "ml_research"}

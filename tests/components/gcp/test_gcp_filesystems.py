@@ -119,9 +119,7 @@ def test_choose_file_system(config: FileSystemConfig, expected: FileSystemChoice
             id="too-big-for-lustre-tier",
         ),
         pytest.param(
-            FileSystemConfig(
-                capacity_gib=10_000, throughput_mbps_per_tib=300, deployment_type="MANAGED_LUSTRE"
-            ),
+            FileSystemConfig(capacity_gib=10_000, throughput_mbps_per_tib=300, deployment_type="MANAGED_LUSTRE"),
             "not a Managed Lustre tier",
             id="forced-lustre-bad-tier",
         ),
@@ -135,10 +133,16 @@ def test_choose_file_system_errors(config: FileSystemConfig, message: str) -> No
 @pytest.mark.parametrize(
     ("config", "hint"),
     [
-        pytest.param(FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250),
-                     "raise capacity_gib to 36000", id="below-250-min"),
-        pytest.param(FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=125),
-                     "raise capacity_gib to 72000", id="below-125-min"),
+        pytest.param(
+            FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250),
+            "raise capacity_gib to 36000",
+            id="below-250-min",
+        ),
+        pytest.param(
+            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=125),
+            "raise capacity_gib to 72000",
+            id="below-125-min",
+        ),
         pytest.param(FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=200), "or set", id="not-a-tier"),
     ],
 )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from clouds.gcp.nics import nic_layout
 from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR
 from components.gcp.firewall import firewall_rules
-from clouds.gcp.nics import nic_layout
 
 
 def test_default_rules_are_internal_only() -> None:

@@ -6,8 +6,8 @@ import ipaddress
 
 import pytest
 
-from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR, gpu_subnet_cidrs
 from clouds.gcp.nics import GVNIC, MRDMA, PRIMARY, gpudirect_flavour, nic_layout
+from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR, gpu_subnet_cidrs
 
 
 @pytest.mark.parametrize(

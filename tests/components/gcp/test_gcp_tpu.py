@@ -48,9 +48,7 @@ def test_chips_to_name(generation: str, chips: int, api_name: str) -> None:
     assert tpu_chips(api_name) == chips  # the inverse round-trips
 
 
-@pytest.mark.parametrize(
-    "name", ["tpu-v9-8", "tpu-v5p", "a3-highgpu-8g", "tpu-v4-7", "tpu-v6e-0"]
-)
+@pytest.mark.parametrize("name", ["tpu-v9-8", "tpu-v5p", "a3-highgpu-8g", "tpu-v4-7", "tpu-v6e-0"])
 def test_bad_names_are_rejected(name: str) -> None:
     with pytest.raises(ValueError, match="instance_type"):
         tpu_chips(name)

@@ -24,9 +24,7 @@ from tests.components.gcp.gcp_harness import TPU_EXAMPLE, make_config
         pytest.param({"capacity_reservation_id": "r1"}, "purchase: on-demand", id="spot-resv"),
         pytest.param({"tags": {"Team": "a", "team": "b"}}, "both become GCP label", id="tag-clash"),
         pytest.param({"ssh_cidrs": ["not-a-cidr"]}, "not an IPv4 CIDR", id="bad-cidr"),
-        pytest.param(
-            {"instance_type": "n2-standard-16", "interconnect": "none"}, "takes no GPUs", id="n2"
-        ),
+        pytest.param({"instance_type": "n2-standard-16", "interconnect": "none"}, "takes no GPUs", id="n2"),
         pytest.param(
             {"file_system": {"capacity_gib": 100, "deployment_type": "PARALLELSTORE"}},
             "invitation-only",

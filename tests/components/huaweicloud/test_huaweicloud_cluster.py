@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
-from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
 from clouds.huaweicloud.mock import (
     EXISTING_SUBNET_ID,
     EXISTING_VPC_ID,
@@ -15,6 +14,7 @@ from clouds.huaweicloud.mock import (
     SFS_TURBO_HOST,
     mock_id,
 )
+from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
 
 INSTANCE = "huaweicloud:Ecs/instance:Instance"
 SERVER_GROUP = "huaweicloud:Ecs/servergroup:Servergroup"
@@ -67,9 +67,7 @@ def test_every_node_joins_the_anti_affinity_server_group(hw_records, hw_config):
     ("purchase", "expected"),
     [
         pytest.param("spot", {"chargingMode": "spot", "spotMaximumPrice": None}, id="spot"),
-        pytest.param(
-            "on-demand", {"chargingMode": "postPaid", "spotMaximumPrice": None}, id="on-demand"
-        ),
+        pytest.param("on-demand", {"chargingMode": "postPaid", "spotMaximumPrice": None}, id="on-demand"),
     ],
 )
 def test_purchase_sets_the_charging_mode(hw_records, hw_config, purchase, expected):
@@ -137,9 +135,7 @@ def test_sfs_turbo_sizing_network_and_protect(hw_records, hw_config):
 
 def file_system_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The file system and everything its inputs come from."""
-    names = {
-        "c-sfs", "c-sfs-sg", "c-sfs-sg-from-nodes", "c-sfs-sg-egress", "c-sg", "c-vpc", "c-subnet"
-    }
+    names = {"c-sfs", "c-sfs-sg", "c-sfs-sg-from-nodes", "c-sfs-sg-egress", "c-sg", "c-vpc", "c-subnet"}
     return [record for record in records if record["name"] in names]
 
 
@@ -203,9 +199,7 @@ def test_outputs_have_real_values_and_are_registered(hw_run, hw_config):
 
 def test_given_key_existing_subnet_and_no_file_system(hw_run, hw_config):
     given = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQmock user@host"
-    _, monitor, outputs = hw_run(
-        hw_config(ssh_public_key=given, subnet_id=EXISTING_SUBNET_ID, file_system=None)
-    )
+    _, monitor, outputs = hw_run(hw_config(ssh_public_key=given, subnet_id=EXISTING_SUBNET_ID, file_system=None))
     records = monitor.records()
     assert not by_type(records, TLS_KEY) and not by_type(records, TURBO)
     assert not by_type(records, VPC) and not by_type(records, SUBNET)

@@ -53,10 +53,13 @@ def test_kms_key_id_without_a_file_system_encrypts_the_nodes(hw_records, hw_conf
     assert disks_result(records).status == "passed"
 
 
-@pytest.mark.parametrize(("args", "only_input"), [
-    pytest.param(huaweicloud.ecs.InstanceArgs, "system_disk_kms_key_id", id="ecs-instance"),
-    pytest.param(huaweicloud.sfs.TurboArgs, "crypt_key_id", id="sfs-turbo"),
-])
+@pytest.mark.parametrize(
+    ("args", "only_input"),
+    [
+        pytest.param(huaweicloud.ecs.InstanceArgs, "system_disk_kms_key_id", id="ecs-instance"),
+        pytest.param(huaweicloud.sfs.TurboArgs, "crypt_key_id", id="sfs-turbo"),
+    ],
+)
 def test_sdk_encrypts_only_with_a_key_id(args, only_input):
     parameters = inspect.signature(args.__init__).parameters
     assert [p for p in parameters if "crypt" in p or "kms" in p] == [only_input]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from clouds.huaweicloud.facts import flavor_family, is_modelarts_flavor
-from components.huaweicloud.purchase import charging_args
-from components.huaweicloud.security import FROM_NODE_GROUP, file_system_rules, node_rules
 from clouds.huaweicloud.sfs import HPC_BANDWIDTH_TIERS, round_size_gib, turbo_sizing
-from components.huaweicloud.storage import split_export_location
 from clouds.huaweicloud.tags import check_tags, huawei_tags, sanitize_key, sanitize_value
 from clouds.huaweicloud.validate import validate_args
+from components.huaweicloud.purchase import charging_args
+from components.huaweicloud.security import FROM_NODE_GROUP, file_system_rules, node_rules
+from components.huaweicloud.storage import split_export_location
 
 
 @pytest.mark.parametrize(
@@ -104,9 +104,7 @@ def test_tags_are_sanitized_for_huawei():
     ("extra", "match"),
     [
         pytest.param({"a:b": "1", "a/b": "2"}, "'a:b' and 'a/b' both become 'a-b'", id="collision"),
-        pytest.param(
-            {"trainstack:cluster": "x"}, "both become 'trainstack-cluster'", id="reserved"
-        ),
+        pytest.param({"trainstack:cluster": "x"}, "both become 'trainstack-cluster'", id="reserved"),
         pytest.param({"_sys_x": "1"}, "starts with _sys_", id="system"),
         pytest.param({"": "1"}, "empty tag key", id="empty"),
     ],

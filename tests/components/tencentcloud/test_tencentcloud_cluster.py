@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
+from clouds.tencentcloud.mock import TENCENT_IMAGE_ID, tencentcloud_id
 from components.tencentcloud.cluster import TYPE_TOKEN, TencentcloudGpuCluster
 from tests.components.tencentcloud.tencentcloud_harness import HCC_TYPE, build, install_mocks, make_config
-from clouds.tencentcloud.mock import TENCENT_IMAGE_ID, tencentcloud_id
 
 INSTANCE = "tencentcloud:Instance/instance:Instance"
 PLACEMENT = "tencentcloud:Placement/group:Group"
@@ -51,10 +51,16 @@ def test_hcc_nodes_are_created_into_one_hpc_cluster():
 @pytest.mark.parametrize(
     ("purchase", "expected"),
     [
-        pytest.param("spot", {"instanceChargeType": "SPOTPAID", "spotInstanceType": "ONE-TIME",
-                              "spotMaxPrice": "30.00"}, id="spot"),
-        pytest.param("on-demand", {"instanceChargeType": "POSTPAID_BY_HOUR", "spotInstanceType": None,
-                                   "spotMaxPrice": None}, id="on-demand"),
+        pytest.param(
+            "spot",
+            {"instanceChargeType": "SPOTPAID", "spotInstanceType": "ONE-TIME", "spotMaxPrice": "30.00"},
+            id="spot",
+        ),
+        pytest.param(
+            "on-demand",
+            {"instanceChargeType": "POSTPAID_BY_HOUR", "spotInstanceType": None, "spotMaxPrice": None},
+            id="on-demand",
+        ),
     ],
 )
 def test_purchase_sets_spot_arguments(purchase, expected):
@@ -66,18 +72,21 @@ def test_node_image_encrypted_disk_network_and_no_public_ip():
     plan = build(make_config(ssh_public_key="ssh-ed25519 AAAAmock user@host"))
     node = plan.named("c-node-1")["inputs"]
     assert node["imageId"] == TENCENT_IMAGE_ID
-    assert node["dataDisks"] == [{"dataDiskSize": 500, "dataDiskType": "CLOUD_SSD",
-                                  "deleteWithInstance": True, "encrypt": True}]
+    assert node["dataDisks"] == [
+        {"dataDiskSize": 500, "dataDiskType": "CLOUD_SSD", "deleteWithInstance": True, "encrypt": True}
+    ]
     assert (node["systemDiskType"], node["systemDiskSize"]) == ("CLOUD_SSD", 200)
     assert node["allocatePublicIp"] is False
-    assert (node["vpcId"], node["orderlySecurityGroups"], node["availabilityZone"]) == (
-        VPC_ID, [SG_ID], "ap-beijing-6")
+    assert (node["vpcId"], node["orderlySecurityGroups"], node["availabilityZone"]) == (VPC_ID, [SG_ID], "ap-beijing-6")
     assert node["keyIds"] == [tencentcloud_id("tencentcloud:Key/pair:Pair", "c-key")]
     assert plan.named("c-key")["inputs"]["keyName"] == "c_key"
     ((token, lookup),) = plan.calls
     assert token == "tencentcloud:Images/getInstance:getInstance"
-    assert lookup == {"imageTypes": ["PUBLIC_IMAGE"], "imageNameRegex": r"^Ubuntu\s+Server\s+22\.04\s+LTS\s+64",
-                      "instanceType": "GT4.41XLARGE948"}
+    assert lookup == {
+        "imageTypes": ["PUBLIC_IMAGE"],
+        "imageNameRegex": r"^Ubuntu\s+Server\s+22\.04\s+LTS\s+64",
+        "instanceType": "GT4.41XLARGE948",
+    }
 
 
 def test_ssh_only_from_configured_cidrs_and_nothing_accepted_from_the_world():
@@ -112,12 +121,19 @@ def test_cfs_turbo_is_protected_sized_and_on_the_ccn(file_system, storage_type, 
     assert (fs["type"], fs["protect"]) == (CFS, True)
     ccn_id = tencentcloud_id(CCN, "c-ccn")
     assert fs["inputs"] == {
-        "accessGroupId": tencentcloud_id(ACCESS_GROUP, "c-cfs-access"), "availabilityZone": "ap-beijing-6",
-        "capacity": capacity, "ccnId": ccn_id, "cidrBlock": "10.1.0.0/24", "name": "c-cfs",
-        "netInterface": "CCN", "protocol": "TURBO", "storageType": storage_type, "tags": TAGS}
+        "accessGroupId": tencentcloud_id(ACCESS_GROUP, "c-cfs-access"),
+        "availabilityZone": "ap-beijing-6",
+        "capacity": capacity,
+        "ccnId": ccn_id,
+        "cidrBlock": "10.1.0.0/24",
+        "name": "c-cfs",
+        "netInterface": "CCN",
+        "protocol": "TURBO",
+        "storageType": storage_type,
+        "tags": TAGS,
+    }
     attachment = plan.named("c-ccn-vpc")["inputs"]
-    assert attachment == {"ccnId": ccn_id, "instanceId": VPC_ID, "instanceRegion": "ap-beijing",
-                          "instanceType": "VPC"}
+    assert attachment == {"ccnId": ccn_id, "instanceId": VPC_ID, "instanceRegion": "ap-beijing", "instanceType": "VPC"}
     rule = plan.named("c-cfs-rule")["inputs"]
     assert (rule["authClientIp"], rule["rwPermission"]) == ("10.0.0.0/16", "RW")
     assert [r["name"] for r in plan.records if r["protect"]] == ["c-cfs"]
@@ -144,8 +160,11 @@ def test_file_system_does_not_change_with_nodes_type_or_purchase(change):
 
 
 def test_tags_parenting_and_no_providers():
-    plan = build(make_config(tags={"team": "ml"}, instance_type=HCC_TYPE, interconnect="rdma",
-                             ssh_public_key="ssh-ed25519 AAAAmock"))
+    plan = build(
+        make_config(
+            tags={"team": "ml"}, instance_type=HCC_TYPE, interconnect="rdma", ssh_public_key="ssh-ed25519 AAAAmock"
+        )
+    )
     component = plan.named("c")
     assert (component["type"], component["parent"]) == (TYPE_TOKEN, None)
     children = [r for r in plan.records if r is not component]
@@ -156,8 +175,15 @@ def test_tags_parenting_and_no_providers():
         if record["type"] not in untaggable:
             assert record["inputs"]["tags"] == {**TAGS, "team": "ml"}, record["name"]
     assert {r["type"] for r in children} == untaggable | {
-        "tencentcloud:Vpc/instance:Instance", "tencentcloud:Subnet/instance:Instance",
-        "tencentcloud:Security/group:Group", "tencentcloud:Key/pair:Pair", PLACEMENT, INSTANCE, CCN, CFS}
+        "tencentcloud:Vpc/instance:Instance",
+        "tencentcloud:Subnet/instance:Instance",
+        "tencentcloud:Security/group:Group",
+        "tencentcloud:Key/pair:Pair",
+        PLACEMENT,
+        INSTANCE,
+        CCN,
+        CFS,
+    }
 
 
 def test_outputs_have_real_values_and_are_registered():
@@ -193,8 +219,12 @@ def test_without_file_system_no_storage_children_and_none_outputs():
         pytest.param({"purchase": "spot"}, "cheap", "spot_max_price: 'cheap' is not a positive decimal", id="bad-bid"),
         pytest.param({}, "12.50", "spot_max_price: given for an on-demand cluster", id="bid-on-demand"),
         pytest.param({"zone": "ap-shanghai-2"}, None, "zone: 'ap-shanghai-2' is not in region ap-beijing", id="zone"),
-        pytest.param({"file_system": {"capacity_gib": 4800, "deployment_type": "HP"}}, None,
-                     "file_system.deployment_type: 'HP' is not a CFS Turbo type", id="turbo-type"),
+        pytest.param(
+            {"file_system": {"capacity_gib": 4800, "deployment_type": "HP"}},
+            None,
+            "file_system.deployment_type: 'HP' is not a CFS Turbo type",
+            id="turbo-type",
+        ),
         pytest.param({"tags": {"qcs:team": "ml"}}, None, "tags: key 'qcs:team' starts with a prefix", id="tag"),
         pytest.param({"capacity_reservation_id": "cr-1"}, None, "capacity_reservation_id: not supported", id="cr"),
     ],

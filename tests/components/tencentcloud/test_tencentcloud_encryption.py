@@ -32,4 +32,6 @@ def test_the_rule_passes_the_data_disks_and_lists_the_gaps():
     assert result.status == "passed" and result.violations == ()
     assert sorted((v.resource, v.message.split(":")[0]) for v in result.not_applicable) == [
         ("c-cfs", "CFS file system not encrypted"),
-        ("c-node-0", "system disk not encrypted"), ("c-node-1", "system disk not encrypted")]
+        ("c-node-0", "system disk not encrypted"),
+        ("c-node-1", "system disk not encrypted"),
+    ]

@@ -8,11 +8,11 @@ import pytest
 
 from clouds.contract import FileSystemConfig
 from clouds.tencentcloud.facts import family_of, hcc_families, is_hcc
-from components.tencentcloud.profile import hostname
 from clouds.tencentcloud.purchase import charge_settings
-from components.tencentcloud.security import egress_rules, ingress_rules
 from clouds.tencentcloud.turbo import TURBO_TYPES, round_capacity_gib, turbo_sizing
 from clouds.tencentcloud.validate import check_tags
+from components.tencentcloud.profile import hostname
+from components.tencentcloud.security import egress_rules, ingress_rules
 
 
 @pytest.mark.parametrize(
@@ -75,8 +75,11 @@ def test_charge_settings():
 def test_rule_order_ssh_vpc_turbo_then_drop():
     rules = ingress_rules(("203.0.113.0/24",), file_system=True)
     assert [(r["action"], r["cidr_block"]) for r in rules] == [
-        ("ACCEPT", "203.0.113.0/24"), ("ACCEPT", "10.0.0.0/16"), ("ACCEPT", "10.1.0.0/24"),
-        ("DROP", "0.0.0.0/0")]
+        ("ACCEPT", "203.0.113.0/24"),
+        ("ACCEPT", "10.0.0.0/16"),
+        ("ACCEPT", "10.1.0.0/24"),
+        ("DROP", "0.0.0.0/0"),
+    ]
     assert [r["action"] for r in egress_rules()] == ["ACCEPT"]
 
 

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
-from components.volcengine.cluster import TYPE_TOKEN, VolcengineGpuCluster
-from clouds.volcengine.tags import tags_as_dict
 from clouds.volcengine.mock import EXISTING_SUBNET_ID, EXISTING_VPC_ID, IMAGE_ID, mock_id
+from clouds.volcengine.tags import tags_as_dict
+from components.volcengine.cluster import TYPE_TOKEN, VolcengineGpuCluster
 
 INSTANCE = "volcengine:ecs/instance:Instance"
 HPC = "volcengine:ecs/hpcCluster:HpcCluster"
@@ -52,7 +52,9 @@ def test_hpc_types_join_one_hpc_cluster_in_the_zone(vc_records, vc_config, inter
         assert inputs["hpcClusterId"] == mock_id(HPC, "c-hpc")
         assert "deploymentSetId" not in inputs
         assert (inputs["instanceType"], inputs["zoneId"], inputs["imageId"]) == (
-            "ecs.hpcpni2.28xlarge", "cn-beijing-a", IMAGE_ID,
+            "ecs.hpcpni2.28xlarge",
+            "cn-beijing-a",
+            IMAGE_ID,
         )
         assert inputs["subnetId"] == mock_id(SUBNET, "c-subnet")
         assert inputs["securityGroupIds"] == [mock_id(SG, "c-sg")]
@@ -63,7 +65,9 @@ def test_hpc_types_join_one_hpc_cluster_in_the_zone(vc_records, vc_config, inter
 def test_plain_gpu_types_join_a_host_spread_deployment_set(vc_records, vc_config):
     records = vc_records(vc_config(**PLAIN_GPU))
     assert one(records, DPS)["inputs"] == {
-        "deploymentSetName": "c-dps", "strategy": "Availability", "granularity": "host",
+        "deploymentSetName": "c-dps",
+        "strategy": "Availability",
+        "granularity": "host",
     }
     assert not by_type(records, HPC)
     for node in by_type(records, INSTANCE):
@@ -101,7 +105,10 @@ def test_ssh_only_from_configured_cidrs_and_nothing_open_to_the_world(vc_records
     assert "cidrIp" not in rules["c-sg-internal"]
     ssh = rules["c-sg-ssh-0"]
     assert (ssh["cidrIp"], ssh["portStart"], ssh["portEnd"], ssh["protocol"]) == (
-        "203.0.113.0/24", 22, 22, "tcp",
+        "203.0.113.0/24",
+        22,
+        22,
+        "tcp",
     )
     for rule in rules.values():
         assert rule["securityGroupId"] == group
@@ -115,14 +122,20 @@ def test_vepfs_store_type_capacity_mount_service_and_protect(vc_records, vc_conf
     assert (vepfs["name"], vepfs["protect"]) == ("c-vepfs", True)
     subnet = mock_id(SUBNET, "c-subnet")
     assert vepfs["inputs"] == {
-        "fileSystemName": "c-vepfs", "subnetId": subnet, "storeType": "Advance_100", "capacity": 5,
+        "fileSystemName": "c-vepfs",
+        "subnetId": subnet,
+        "storeType": "Advance_100",
+        "capacity": 5,
         "tags": [*[{"key": k, "value": v} for k, v in TAGS.items()]],
     }
     assert one(records, MOUNT)["inputs"] == {
-        "mountServiceName": "c-mount", "subnetId": subnet, "nodeType": "ecs.g4i.large",
+        "mountServiceName": "c-mount",
+        "subnetId": subnet,
+        "nodeType": "ecs.g4i.large",
     }
     assert one(records, ATTACH)["inputs"] == {
-        "mountServiceId": mock_id(MOUNT, "c-mount"), "fileSystemId": mock_id(VEPFS, "c-vepfs"),
+        "mountServiceId": mock_id(MOUNT, "c-mount"),
+        "fileSystemId": mock_id(VEPFS, "c-vepfs"),
     }
     assert [record["name"] for record in records if record["protect"]] == ["c-vepfs"]
 

@@ -12,14 +12,17 @@ import pytest
 from policies import evaluate
 
 
-@pytest.mark.parametrize("args", [
-    pytest.param(volcengine.ecs.InstanceArgs, id="ecs-instance"),
-    pytest.param(volcengine.ecs.InstanceDataVolumeArgs, id="ecs-data-volume"),
-    pytest.param(volcengine.vepfs.FileSystemArgs, id="vepfs"),
-    pytest.param(volcenginecc.ecs.InstanceArgs, id="cc-instance"),
-    pytest.param(volcenginecc.ecs.InstanceSystemVolumeArgs, id="cc-system-volume"),
-    pytest.param(volcenginecc.ecs.InstanceDataVolumeArgs, id="cc-data-volume"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(volcengine.ecs.InstanceArgs, id="ecs-instance"),
+        pytest.param(volcengine.ecs.InstanceDataVolumeArgs, id="ecs-data-volume"),
+        pytest.param(volcengine.vepfs.FileSystemArgs, id="vepfs"),
+        pytest.param(volcenginecc.ecs.InstanceArgs, id="cc-instance"),
+        pytest.param(volcenginecc.ecs.InstanceSystemVolumeArgs, id="cc-system-volume"),
+        pytest.param(volcenginecc.ecs.InstanceDataVolumeArgs, id="cc-data-volume"),
+    ],
+)
 def test_sdks_have_no_encryption_input(args):
     parameters = inspect.signature(args.__init__).parameters
     assert not [p for p in parameters if "encrypt" in p or "kms" in p]

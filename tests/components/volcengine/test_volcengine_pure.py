@@ -6,11 +6,11 @@ import pytest
 
 from clouds.contract import FileSystemConfig
 from clouds.volcengine.facts import family_names, instance_family
-from components.volcengine.purchase import spot_args
-from components.volcengine.security import FROM_OWN_GROUP, node_rules
 from clouds.volcengine.tags import check_tags, tags_as_dict, volcengine_tags
 from clouds.volcengine.validate import validate_args
 from clouds.volcengine.vepfs import vepfs_sizing
+from components.volcengine.purchase import spot_args
+from components.volcengine.security import FROM_OWN_GROUP, node_rules
 
 
 def fs(capacity_gib: int, throughput: int | None = 100, store: str | None = None) -> dict:
@@ -28,9 +28,7 @@ def fs(capacity_gib: int, throughput: int | None = 100, store: str | None = None
         pytest.param(fs(10240), "Advance_100", 10, id="100-exact-10TiB"),
         pytest.param(fs(10241), "Advance_100", 11, id="100-just-over"),
         pytest.param(fs(4800, 250, "Performance"), "Performance", 5, id="named-performance"),
-        pytest.param(
-            fs(20480, None, "Intelligent_Computing"), "Intelligent_Computing", 20, id="named-ic"
-        ),
+        pytest.param(fs(20480, None, "Intelligent_Computing"), "Intelligent_Computing", 20, id="named-ic"),
         pytest.param(fs(2048, 100, "Advance_100"), "Advance_100", 2, id="named-advance"),
     ],
 )

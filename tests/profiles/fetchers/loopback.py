@@ -85,15 +85,20 @@ def _handler(replayer: Replayer) -> type[BaseHTTPRequestHandler]:
         def _serve(self) -> None:
             parts = urlsplit(self.path)
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            request = Request(self.command, parts.path, dict(parse_qsl(parts.query, keep_blank_values=True)),
-                              {k.lower(): v for k, v in self.headers.items()}, body)
+            request = Request(
+                self.command,
+                parts.path,
+                dict(parse_qsl(parts.query, keep_blank_values=True)),
+                {k.lower(): v for k, v in self.headers.items()},
+                body,
+            )
             reply = replayer.answer(request) or Reply(b'{"unmatched": true}', status=501)
             self.send_response(reply.status)
             self.send_header("Content-Type", reply.content_type)
             self.send_header("Content-Length", str(len(reply.body)))
             self.send_header("Connection", "close")
             self.end_headers()
-            self.wfile.write(reply.body if reply.cut_after is None else reply.body[:reply.cut_after])
+            self.wfile.write(reply.body if reply.cut_after is None else reply.body[: reply.cut_after])
             self.close_connection = True
 
         do_GET = do_POST = do_PUT = _serve
@@ -112,8 +117,7 @@ class Server:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.replayer))
         self._server.daemon_threads = True
         self.replayer.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     def __enter__(self) -> Replayer:
         self._thread.start()

@@ -26,11 +26,20 @@ from profiles.catalog.refresh import refresh
 GN7I, EBM = "ecs.gn7i-c8g1.2xlarge", "ecs.ebmgn7ex.32xlarge"
 TYPES = [GN7I, EBM]
 TODAY = "2026-12-01"
-HARDWARE = ("accelerator", "accelerator_count", "accelerator_memory_gib", "vcpus", "memory_gib",
-            "interconnect", "network_gbps")
+HARDWARE = (
+    "accelerator",
+    "accelerator_count",
+    "accelerator_memory_gib",
+    "vcpus",
+    "memory_gib",
+    "interconnect",
+    "network_gbps",
+)
 ENDPOINT = "https://ecs.cn-beijing.aliyuncs.com/"  # the SDK's endpoint for cn-beijing
-ACS3 = re.compile(r"ACS3-HMAC-SHA256 Credential=LTAI-test-id,SignedHeaders=(?P<signed>[a-z0-9;-]+),"
-                  r"Signature=[0-9a-f]{64}")
+ACS3 = re.compile(
+    r"ACS3-HMAC-SHA256 Credential=LTAI-test-id,SignedHeaders=(?P<signed>[a-z0-9;-]+),"
+    r"Signature=[0-9a-f]{64}"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -44,8 +53,12 @@ def answer(http: responses.RequestsMock, action: str, name: str, offset: int | N
     if offset is not None:
         params["Offset"] = str(offset)
     headers = {"x-acs-action": action, "x-acs-version": "2014-05-26"}
-    http.add(responses.POST, ENDPOINT, **reply, match=[matchers.query_param_matcher(params, strict_match=False),
-                                                       matchers.header_matcher(headers)])
+    http.add(
+        responses.POST,
+        ENDPOINT,
+        **reply,
+        match=[matchers.query_param_matcher(params, strict_match=False), matchers.header_matcher(headers)],
+    )
 
 
 def recorded(name: str, status: int = 200) -> dict:
@@ -56,8 +69,13 @@ def gn7i_answers(http: responses.RequestsMock, price: dict | None = None, page2:
     answer(http, "DescribePrice", GN7I, **(price or recorded("describe_price_gn7i_c8g1_2xlarge.json")))
     if price is None:
         answer(http, "DescribeSpotPriceHistory", GN7I, 0, **recorded("spot_history_gn7i_c8g1_2xlarge_page1.json"))
-        answer(http, "DescribeSpotPriceHistory", GN7I, 3,
-               **(page2 or recorded("spot_history_gn7i_c8g1_2xlarge_page2.json")))
+        answer(
+            http,
+            "DescribeSpotPriceHistory",
+            GN7I,
+            3,
+            **(page2 or recorded("spot_history_gn7i_c8g1_2xlarge_page2.json")),
+        )
 
 
 def ebm_answers(http: responses.RequestsMock) -> None:
@@ -78,8 +96,7 @@ def test_recorded_answers_become_cny_offerings_with_hand_checked_prices(http):
     ebm_answers(http)
     lines: list[str] = []
     rows = {(o.instance_type, o.zone): o for o in alicloud.fetch(["cn-beijing"], lines.append, instance_types=TYPES)}
-    assert sorted(rows) == [(EBM, "cn-beijing"), (GN7I, "cn-beijing-h"), (GN7I, "cn-beijing-i"),
-                            (GN7I, "cn-beijing-l")]
+    assert sorted(rows) == [(EBM, "cn-beijing"), (GN7I, "cn-beijing-h"), (GN7I, "cn-beijing-i"), (GN7I, "cn-beijing-l")]
     h = rows[(GN7I, "cn-beijing-h")]
     # The instanceType item's OriginalPrice (9.5326), not the total with the system disk (9.5743).
     assert (h.on_demand_native, h.currency) == (9.5326, "CNY")
@@ -91,7 +108,8 @@ def test_recorded_answers_become_cny_offerings_with_hand_checked_prices(http):
     # OriginalPrice, not the discounted TradePrice 243.74997; no spot history -> zone = region.
     assert (ebm.on_demand_native, ebm.spot_native, ebm.region) == (270.8333, None, "cn-beijing")
     assert {(o.source, o.price_note, o.catalog_date) for o in rows.values()} == {
-        ("alicloud-ecs-price-api", "", dt.date.today().isoformat())}
+        ("alicloud-ecs-price-api", "", dt.date.today().isoformat())
+    }
     assert lines[-1] == "alicloud: 4 offerings priced"
 
 
@@ -109,10 +127,18 @@ def test_every_request_is_signed_with_the_key(http):
     gn7i_answers(http)
     alicloud.fetch(["cn-beijing"], lambda _: None, instance_types=[GN7I])
     assert [dict(parse_qsl(urlsplit(call.request.url).query)) for call in http.calls] == [
-        {"RegionId": "cn-beijing", "ResourceType": "instance", "InstanceType": GN7I, "PriceUnit": "Hour",
-         "Period": "1"},
-        *({"RegionId": "cn-beijing", "NetworkType": "vpc", "InstanceType": GN7I, "OSType": "linux",
-           "Offset": offset} for offset in ("0", "3"))]
+        {
+            "RegionId": "cn-beijing",
+            "ResourceType": "instance",
+            "InstanceType": GN7I,
+            "PriceUnit": "Hour",
+            "Period": "1",
+        },
+        *(
+            {"RegionId": "cn-beijing", "NetworkType": "vpc", "InstanceType": GN7I, "OSType": "linux", "Offset": offset}
+            for offset in ("0", "3")
+        ),
+    ]
     for call in http.calls:
         signed = ACS3.fullmatch(call.request.headers["Authorization"])
         assert signed, call.request.headers["Authorization"]
@@ -125,14 +151,16 @@ def test_missing_credentials_name_the_variables(monkeypatch):
     monkeypatch.delenv("ALIBABA_CLOUD_ACCESS_KEY_SECRET")
     assert fetch_one_line_error() == (
         "Alibaba Cloud prices need an AccessKey: set ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET "
-        "(a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory)")
+        "(a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory)"
+    )
 
 
 def test_throttling_is_refused(http):
     answer(http, "DescribePrice", GN7I, **recorded("throttling_user.json", 403))
     assert fetch_one_line_error() == (
         f"Alibaba Cloud ECS API, DescribePrice {GN7I} in cn-beijing: throttled (Throttling.User); "
-        "wait a minute and run the refresh again")
+        "wait a minute and run the refresh again"
+    )
 
 
 def test_an_unknown_access_key_is_an_auth_error(http):
@@ -140,14 +168,16 @@ def test_an_unknown_access_key_is_an_auth_error(http):
     assert fetch_one_line_error() == (
         f"Alibaba Cloud ECS API, DescribePrice {GN7I} in cn-beijing: access denied (InvalidAccessKeyId.NotFound: "
         "Specified access key is not found.); check ALIBABA_CLOUD_ACCESS_KEY_ID/ALIBABA_CLOUD_ACCESS_KEY_SECRET and "
-        "that the RAM user may call ecs:DescribePrice and ecs:DescribeSpotPriceHistory")
+        "that the RAM user may call ecs:DescribePrice and ecs:DescribeSpotPriceHistory"
+    )
 
 
 def test_a_page_that_breaks_mid_transfer_is_partial(http):
     gn7i_answers(http, page2=cut_short(page_bytes("alicloud", "spot_history_gn7i_c8g1_2xlarge_page2.json"), 200))
     assert fetch_one_line_error() == (
         f"Alibaba Cloud ECS API, DescribeSpotPriceHistory {GN7I} in cn-beijing, page 2: "
-        "the answer broke off mid-page (partial page); run the refresh again")
+        "the answer broke off mid-page (partial page); run the refresh again"
+    )
 
 
 def test_a_spot_entry_without_its_price_is_a_partial_page(http):
@@ -161,28 +191,38 @@ def test_malformed_json_is_refused(http):
     gn7i_answers(http, price={"body": page_bytes("alicloud", "describe_price_gn7i_c8g1_2xlarge.json")[:300]})
     assert fetch_one_line_error() == (
         f"Alibaba Cloud ECS API, DescribePrice {GN7I} in cn-beijing: the answer is not a JSON object "
-        "(malformed); run the refresh again")
+        "(malformed); run the refresh again"
+    )
 
 
 def test_an_http_error_page_is_not_shown(http):
-    gn7i_answers(http, price={"status": 503, "body": b"<html><body>503 Service Unavailable</body></html>",
-                              "content_type": "text/html"})
+    gn7i_answers(
+        http,
+        price={
+            "status": 503,
+            "body": b"<html><body>503 Service Unavailable</body></html>",
+            "content_type": "text/html",
+        },
+    )
     assert fetch_one_line_error() == (
         f"Alibaba Cloud ECS API, DescribePrice {GN7I} in cn-beijing: the answer is not a JSON object "
-        "(malformed); run the refresh again")
+        "(malformed); run the refresh again"
+    )
 
 
 def test_a_connection_that_fails_is_a_network_error(http):
     gn7i_answers(http, price={"body": requests.exceptions.ConnectionError("connection refused")})
-    assert fetch_one_line_error().endswith(f"DescribePrice {GN7I} in cn-beijing: request failed (ConnectionError); "
-                                           "check the network and retry")
+    assert fetch_one_line_error().endswith(
+        f"DescribePrice {GN7I} in cn-beijing: request failed (ConnectionError); check the network and retry"
+    )
 
 
 def test_an_answer_without_a_price_is_refused(http):
     gn7i_answers(http, price=recorded("describe_price_empty.json"))
     assert fetch_one_line_error() == (
         f"Alibaba Cloud ECS API, DescribePrice {GN7I} in cn-beijing: no PriceInfo.Price in the answer "
-        "(malformed or empty); run the refresh again")
+        "(malformed or empty); run the refresh again"
+    )
 
 
 def test_prices_in_usd_are_refused(http):
@@ -203,15 +243,18 @@ def test_a_type_without_a_price_is_skipped_and_none_priced_is_an_error(http):
     gn7i_answers(http, price=recorded("price_not_found.json", 400))
     assert fetch_one_line_error() == (
         "Alibaba Cloud ECS API: none of the 1 known GPU types has a price in cn-beijing (empty answer); "
-        "check the regions")
+        "check the regions"
+    )
 
 
 def test_a_region_or_type_the_snapshot_does_not_list_is_refused():
     assert fetch_one_line_error(regions=["cn-qingdao"]) == (
         "alicloud: no known GPU type in 'cn-qingdao'; the types come from alicloud_payg_cny.csv, which lists "
-        "cn-beijing, cn-hangzhou, cn-shanghai, cn-shenzhen, cn-wulanchabu, cn-zhangjiakou")
+        "cn-beijing, cn-hangzhou, cn-shanghai, cn-shenzhen, cn-wulanchabu, cn-zhangjiakou"
+    )
     assert fetch_one_line_error(types=["ecs.gn9x.99xlarge"]) == (
-        "alicloud: unknown instance type ecs.gn9x.99xlarge; alicloud_payg_cny.csv lists the known ones")
+        "alicloud: unknown instance type ecs.gn9x.99xlarge; alicloud_payg_cny.csv lists the known ones"
+    )
 
 
 @pytest.fixture

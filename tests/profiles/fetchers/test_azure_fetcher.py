@@ -7,16 +7,25 @@ import datetime as dt
 
 import pytest
 import responses
+from recorded_pages import cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, azure
 from profiles.catalog.loader import DATA_DIR, load_provider
-from recorded_pages import cut_short, page_bytes, page_json
 
 ALL_REGIONS = "serviceName eq 'Virtual Machines' and contains(armSkuName, 'Standard_N')"
 ND, NC, H100 = "Standard_ND96amsr_A100_v4", "Standard_NC24ads_A100_v4", "Standard_ND96isr_H100_v5"
-HARDWARE = ("accelerator", "accelerator_count", "accelerator_memory_gib", "form_factor", "vcpus",
-            "memory_gib", "interconnect", "max_efa_interfaces", "network_gbps")
+HARDWARE = (
+    "accelerator",
+    "accelerator_count",
+    "accelerator_memory_gib",
+    "form_factor",
+    "vcpus",
+    "memory_gib",
+    "interconnect",
+    "max_efa_interfaces",
+    "network_gbps",
+)
 
 
 def first_page(http: responses.RequestsMock, query: str = ALL_REGIONS, **answer) -> None:
@@ -81,20 +90,24 @@ def test_items_with_only_a_location_display_name_are_mapped(http):
     offerings = azure.fetch(None, lambda _: None)
     # "US West 2" -> westus2; "US Gov Virginia" has no mapping and is skipped.
     assert [(o.instance_type, o.region, o.zone, o.on_demand_usd_per_hour) for o in offerings] == [
-        (NC, "westus2", "westus2", 3.673)]
+        (NC, "westus2", "westus2", 3.673)
+    ]
 
 
-@pytest.mark.parametrize(("change", "purchase"), [
-    pytest.param({}, "on-demand", id="linux-consumption"),
-    pytest.param({"productName": "Virtual Machines NDamsr A100 v4 Series Windows"}, None, id="windows"),
-    pytest.param({"skuName": "ND96amsr A100 v4 Spot", "meterName": "ND96amsr A100 v4 Spot"}, "spot", id="spot"),
-    pytest.param({"meterName": "ND96amsr A100 v4 Low Priority"}, None, id="low-priority"),
-    pytest.param({"type": "Reservation", "reservationTerm": "1 Year"}, "1y", id="reservation-1y"),
-    pytest.param({"type": "Reservation", "reservationTerm": "3 Years"}, "3y", id="reservation-3y"),
-    pytest.param({"type": "Reservation", "reservationTerm": "5 Years"}, None, id="reservation-5y"),
-    pytest.param({"type": "DevTestConsumption"}, None, id="devtest"),
-    pytest.param({"unitOfMeasure": "1/Month"}, None, id="not-hourly"),
-])
+@pytest.mark.parametrize(
+    ("change", "purchase"),
+    [
+        pytest.param({}, "on-demand", id="linux-consumption"),
+        pytest.param({"productName": "Virtual Machines NDamsr A100 v4 Series Windows"}, None, id="windows"),
+        pytest.param({"skuName": "ND96amsr A100 v4 Spot", "meterName": "ND96amsr A100 v4 Spot"}, "spot", id="spot"),
+        pytest.param({"meterName": "ND96amsr A100 v4 Low Priority"}, None, id="low-priority"),
+        pytest.param({"type": "Reservation", "reservationTerm": "1 Year"}, "1y", id="reservation-1y"),
+        pytest.param({"type": "Reservation", "reservationTerm": "3 Years"}, "3y", id="reservation-3y"),
+        pytest.param({"type": "Reservation", "reservationTerm": "5 Years"}, None, id="reservation-5y"),
+        pytest.param({"type": "DevTestConsumption"}, None, id="devtest"),
+        pytest.param({"unitOfMeasure": "1/Month"}, None, id="not-hourly"),
+    ],
+)
 def test_purchase_of_each_meter(change, purchase):
     item = {**page_json("azure", "page1.json")["Items"][0], **change}
     assert azure.purchase_of(item) == purchase
@@ -103,31 +116,36 @@ def test_purchase_of_each_meter(change, purchase):
 def test_throttling_names_the_page_and_the_wait(http):
     first_page(http, status=429, body="Too Many Requests", headers={"Retry-After": "60"})
     assert fetch_one_line_error() == (
-        "Azure Retail Prices API, page 1: throttled (HTTP 429); wait 60 s and run the refresh again")
+        "Azure Retail Prices API, page 1: throttled (HTTP 429); wait 60 s and run the refresh again"
+    )
 
 
 def test_service_unavailable_on_a_later_page_is_throttling(http):
     three_pages(http, page2={"status": 503, "body": "Service Unavailable"})
     assert fetch_one_line_error() == (
-        "Azure Retail Prices API, page 2: throttled (HTTP 503); wait a few minutes and run the refresh again")
+        "Azure Retail Prices API, page 2: throttled (HTTP 503); wait a few minutes and run the refresh again"
+    )
 
 
 def test_a_page_that_breaks_mid_transfer_is_partial(http):
     three_pages(http, page2=cut_short(page_bytes("azure", "page2.json"), 1500))
     assert fetch_one_line_error() == (
-        "Azure Retail Prices API, page 2: the answer broke off mid-page (partial page); run the refresh again")
+        "Azure Retail Prices API, page 2: the answer broke off mid-page (partial page); run the refresh again"
+    )
 
 
 def test_a_page_with_fewer_items_than_its_count_is_partial(http):
     three_pages(http, page2={"body": page_bytes("azure", "page2_partial.json")})
     assert fetch_one_line_error() == (
-        "Azure Retail Prices API, page 2: Count says 4 items but 2 arrived (partial page); retry")
+        "Azure Retail Prices API, page 2: Count says 4 items but 2 arrived (partial page); retry"
+    )
 
 
 def test_malformed_json_is_refused(http):
     first_page(http, body=page_bytes("azure", "page1.json")[:700])  # a whole transfer of a broken body
     assert fetch_one_line_error() == (
-        "Azure Retail Prices API, page 1: the answer is not valid JSON (malformed or cut short); run the refresh again")
+        "Azure Retail Prices API, page 1: the answer is not valid JSON (malformed or cut short); run the refresh again"
+    )
 
 
 def test_a_non_numeric_price_is_malformed(http):
@@ -135,14 +153,16 @@ def test_a_non_numeric_price_is_malformed(http):
     body["Items"][1]["unitPrice"] = "98.32"
     first_page(http, json=body)
     assert fetch_one_line_error() == (
-        "Azure Retail Prices API: the item for Standard_ND96isr_H100_v5 has no numeric unitPrice (malformed); retry")
+        "Azure Retail Prices API: the item for Standard_ND96isr_H100_v5 has no numeric unitPrice (malformed); retry"
+    )
 
 
 def test_an_empty_items_list_is_refused(http):
     first_page(http, query=f"{ALL_REGIONS} and armRegionName eq 'westus9'", body=page_bytes("azure", "empty.json"))
     assert fetch_one_line_error(["westus9"]) == (
         f"Azure Retail Prices API: no items for [{ALL_REGIONS} and armRegionName eq 'westus9'] (empty answer); "
-        "check the region names or retry later")
+        "check the region names or retry later"
+    )
 
 
 def test_a_display_name_is_not_a_region():

@@ -37,8 +37,14 @@ def flavors(loopback: Replayer, reply: Reply | None = None) -> None:
 
 
 def price(loopback: Replayer, zone: str, reply: Reply) -> None:
-    body = {"specId": "hgn5IB", "spec": A100, "paymentTiming": "Postpaid", "zoneName": zone,
-            "purchaseCount": 1, "purchaseLength": 1}
+    body = {
+        "specId": "hgn5IB",
+        "spec": A100,
+        "paymentTiming": "Postpaid",
+        "zoneName": zone,
+        "purchaseCount": 1,
+        "purchaseLength": 1,
+    }
     loopback.add("POST", "/v2/instance/price", reply, match=lambda request: request.json() == body)
 
 
@@ -58,7 +64,10 @@ def fetch_one_line_error(regions=("bj",), endpoint: str | None = None) -> str:
 
 def test_each_region_has_its_own_endpoint():
     assert [endpoint_for(r) for r in baiducloud.DEFAULT_REGIONS] == [
-        "bcc.bj.baidubce.com", "bcc.gz.baidubce.com", "bcc.su.baidubce.com"]
+        "bcc.bj.baidubce.com",
+        "bcc.gz.baidubce.com",
+        "bcc.su.baidubce.com",
+    ]
 
 
 def test_recorded_answers_become_cny_offerings_per_zone(loopback):
@@ -70,13 +79,27 @@ def test_recorded_answers_become_cny_offerings_per_zone(loopback):
     a = rows["cn-bj-a"]
     assert a.on_demand_native == 186.15  # specPrice 3.1025 CNY/minute x 60; tradePrice (2.79225 in cn-bj-d) unused
     assert rows["cn-bj-d"].on_demand_native == 186.15
-    assert (a.accelerator, a.accelerator_count, a.accelerator_memory_gib, a.vcpus, a.memory_gib, a.interconnect,
-            a.network_gbps) == ("A100-80GB", 8, 80, 116.0, 978.0, "infiniband", 100.0)
+    assert (
+        a.accelerator,
+        a.accelerator_count,
+        a.accelerator_memory_gib,
+        a.vcpus,
+        a.memory_gib,
+        a.interconnect,
+        a.network_gbps,
+    ) == ("A100-80GB", 8, 80, 116.0, 978.0, "infiniband", 100.0)
     assert (a.currency, a.spot_native, a.on_demand_usd_per_hour, a.source, a.region) == (
-        "CNY", None, None, "baiducloud-bcc-price-api", "bj")
+        "CNY",
+        None,
+        None,
+        "baiducloud-bcc-price-api",
+        "bj",
+    )
     assert a.price_note.startswith("unit assumed: the Postpaid specPrice is read as CNY per minute")
-    assert lines == ["baiducloud: bj: 2 zones, 2 pay-as-you-go GPU specs with a known card",
-                     "baiducloud: 2 offerings priced"]
+    assert lines == [
+        "baiducloud: bj: 2 zones, 2 pay-as-you-go GPU specs with a known card",
+        "baiducloud: 2 offerings priced",
+    ]
     validate("baiducloud", ["bj"], list(rows.values()))
 
 
@@ -84,7 +107,8 @@ def test_requests_are_signed_with_the_key(loopback):
     all_answers(loopback)
     baiducloud.fetch(["bj"], lambda _: None, endpoint=loopback.url)
     assert [(r.method, r.path) for r in loopback.calls] == [("GET", "/v2/instance/flavorSpec")] + [
-        ("POST", "/v2/instance/price")] * 2
+        ("POST", "/v2/instance/price")
+    ] * 2
     for request in loopback.calls:
         signed = SIGNED.fullmatch(request.headers["authorization"])
         assert signed, request.headers["authorization"]
@@ -98,28 +122,31 @@ def test_requests_are_signed_with_the_key(loopback):
 
 def test_a_refused_connection_is_a_network_error():
     assert fetch_one_line_error(endpoint=closed_port_url()) == (
-        "Baidu AI Cloud BCC API, flavorSpec in bj: request failed (ConnectionRefusedError); check the network "
-        "and retry")
+        "Baidu AI Cloud BCC API, flavorSpec in bj: request failed (ConnectionRefusedError); check the network and retry"
+    )
 
 
 def test_an_http_error_page_is_not_shown(loopback):
     flavors(loopback, Reply(b"<html><body>502 Bad Gateway</body></html>", 502, "text/html"))
     assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: the answer is not a JSON object (malformed, HTTP 502); "
-        "run the refresh again")
+        "run the refresh again"
+    )
 
 
 def test_missing_credentials_name_the_variables(monkeypatch):
     monkeypatch.delenv("BCE_ACCESS_KEY_ID")
     assert fetch_one_line_error() == (
         "Baidu AI Cloud prices need an access key: set BCE_ACCESS_KEY_ID and BCE_SECRET_ACCESS_KEY "
-        "(an IAM user that may read BCC specs and prices)")
+        "(an IAM user that may read BCC specs and prices)"
+    )
 
 
 def test_throttling_is_refused(loopback):
     flavors(loopback, Reply(b"Too Many Requests", 429, "text/plain"))
     assert fetch_one_line_error(endpoint=loopback.url) == (
-        "Baidu AI Cloud BCC API, flavorSpec in bj: throttled (HTTP 429); wait a minute and run the refresh again")
+        "Baidu AI Cloud BCC API, flavorSpec in bj: throttled (HTTP 429); wait a minute and run the refresh again"
+    )
 
 
 def test_an_unknown_access_key_is_an_auth_error(loopback):
@@ -127,20 +154,23 @@ def test_an_unknown_access_key_is_an_auth_error(loopback):
     assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: access denied (InvalidAccessKeyId: The Access Key ID you provided "
         "does not exist in our records.); check BCE_ACCESS_KEY_ID/BCE_SECRET_ACCESS_KEY and the IAM policy "
-        "(BCC read access)")
+        "(BCC read access)"
+    )
 
 
 def test_another_api_error_names_its_code(loopback):
     all_answers(loopback, zone_d=recorded("internal_error.json", 500))
     assert fetch_one_line_error(endpoint=loopback.url) == (
         f"Baidu AI Cloud BCC API, price of {A100} in cn-bj-d: HTTP 500 InternalError: "
-        "We encountered an internal error Please try again.; retry later")
+        "We encountered an internal error Please try again.; retry later"
+    )
 
 
 def test_an_answer_that_breaks_mid_transfer_is_partial(loopback):
     flavors(loopback, Reply(page_bytes("baiducloud", "flavor_spec_bj.json"), cut_after=1200))
     assert fetch_one_line_error(endpoint=loopback.url) == (
-        "Baidu AI Cloud BCC API, flavorSpec in bj: the answer broke off mid-page (partial page); run the refresh again")
+        "Baidu AI Cloud BCC API, flavorSpec in bj: the answer broke off mid-page (partial page); run the refresh again"
+    )
 
 
 def test_a_flavor_without_its_name_is_partial(loopback):
@@ -149,27 +179,31 @@ def test_a_flavor_without_its_name_is_partial(loopback):
     flavors(loopback, Reply(json.dumps(body).encode()))
     assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: a zone or flavor lacks its name (partial or malformed answer); "
-        "run the refresh again")
+        "run the refresh again"
+    )
 
 
 def test_malformed_json_is_refused(loopback):
     flavors(loopback, Reply(page_bytes("baiducloud", "flavor_spec_bj.json")[:400]))
     assert fetch_one_line_error(endpoint=loopback.url) == (
         "Baidu AI Cloud BCC API, flavorSpec in bj: the answer is not a JSON object (malformed, HTTP 200); "
-        "run the refresh again")
+        "run the refresh again"
+    )
 
 
 def test_a_price_answer_without_the_spec_is_refused(loopback):
     all_answers(loopback, zone_d=recorded("price_empty.json"))
     assert fetch_one_line_error(endpoint=loopback.url) == (
         f"Baidu AI Cloud BCC API, price of {A100} in cn-bj-d: no specPrices entry for the spec "
-        "(malformed or empty answer); run the refresh again")
+        "(malformed or empty answer); run the refresh again"
+    )
 
 
 def test_a_region_without_gpu_specs_is_an_empty_answer(loopback):
     flavors(loopback, recorded("flavor_spec_empty.json"))
     assert fetch_one_line_error(endpoint=loopback.url) == (
-        "Baidu AI Cloud BCC API: no GPU spec is sold pay-as-you-go in bj (empty answer); check the regions")
+        "Baidu AI Cloud BCC API: no GPU spec is sold pay-as-you-go in bj (empty answer); check the regions"
+    )
 
 
 def test_a_zone_name_is_not_a_region():

@@ -8,9 +8,9 @@ import json
 import pytest
 import requests
 import responses
+from recorded_pages import cut_short, page_bytes, page_json
 
 from profiles.catalog.fetchers import FetchError, cfets
-from recorded_pages import cut_short, page_bytes, page_json
 
 
 def answer(http: responses.RequestsMock, **reply) -> None:
@@ -60,23 +60,51 @@ def test_the_default_currency_is_cny_and_records_must_agree(http):
 @pytest.mark.parametrize("currency", ["USD", "EUR", "cny", ""])
 def test_only_cny_is_quoted_and_nothing_is_asked(http, currency):
     message = one_line_error(currency=currency)
-    assert message == (f"currency: CFETS quotes central parities against CNY only, not '{currency}'; "
-                       "give CNY, or record another currency with `trainstack catalog set-rate`")
+    assert message == (
+        f"currency: CFETS quotes central parities against CNY only, not '{currency}'; "
+        "give CNY, or record another currency with `trainstack catalog set-rate`"
+    )
     assert len(http.calls) == 0
 
 
 @pytest.mark.parametrize(
     ("reply", "expected"),
     [
-        pytest.param({"status": 429, "headers": {"Retry-After": "120"}}, "page 1: throttled (HTTP 429); wait 120 s and run", id="429"),
+        pytest.param(
+            {"status": 429, "headers": {"Retry-After": "120"}},
+            "page 1: throttled (HTTP 429); wait 120 s and run",
+            id="429",
+        ),
         pytest.param({"status": 503}, "page 1: throttled (HTTP 503); wait a few minutes", id="503"),
-        pytest.param({"status": 403}, "HTTP 403; chinamoney.com.cn refused the request; run `trainstack catalog refresh-rate` again later, or record the rate by hand with `trainstack catalog set-rate CNY RATE", id="403"),
-        pytest.param({"status": 404}, "HTTP 404; the ccpr.json address may have moved; or record the rate by hand", id="404"),
+        pytest.param(
+            {"status": 403},
+            "HTTP 403; chinamoney.com.cn refused the request; run `trainstack catalog refresh-rate` again later, or record the rate by hand with `trainstack catalog set-rate CNY RATE",
+            id="403",
+        ),
+        pytest.param(
+            {"status": 404}, "HTTP 404; the ccpr.json address may have moved; or record the rate by hand", id="404"
+        ),
         pytest.param({"status": 500}, "HTTP 500; retry later", id="500"),
-        pytest.param({"body": requests.exceptions.ConnectionError("no route")}, "request failed (ConnectionError); check the network and retry", id="network"),
-        pytest.param({"body": requests.exceptions.ReadTimeout("slow")}, "request failed (ReadTimeout); check the network", id="timeout"),
-        pytest.param(cut_short(page_bytes("cfets", "ccpr.json"), 200), "the answer broke off mid-page (partial page)", id="cut-short"),
-        pytest.param({"body": b"<html><body>busy</body></html>"}, "the answer is not valid JSON (malformed or cut short)", id="html"),
+        pytest.param(
+            {"body": requests.exceptions.ConnectionError("no route")},
+            "request failed (ConnectionError); check the network and retry",
+            id="network",
+        ),
+        pytest.param(
+            {"body": requests.exceptions.ReadTimeout("slow")},
+            "request failed (ReadTimeout); check the network",
+            id="timeout",
+        ),
+        pytest.param(
+            cut_short(page_bytes("cfets", "ccpr.json"), 200),
+            "the answer broke off mid-page (partial page)",
+            id="cut-short",
+        ),
+        pytest.param(
+            {"body": b"<html><body>busy</body></html>"},
+            "the answer is not valid JSON (malformed or cut short)",
+            id="html",
+        ),
         pytest.param({"json": [1, 2]}, "the answer is not a JSON object (malformed)", id="json-list"),
     ],
 )
@@ -92,7 +120,8 @@ def test_a_rep_code_other_than_200_is_an_error(http):
     assert one_line_error() == (
         "CFETS central parity (chinamoney.com.cn ccpr.json): the answer reports rep_code 400 (Invalid parameter); "
         "run `trainstack catalog refresh-rate` again later, or record the rate by hand with "
-        "`trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`")
+        "`trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`"
+    )
 
 
 def set_usd_price(price):
@@ -108,18 +137,26 @@ def set_last_date(value):
     [
         pytest.param(lambda b: b.pop("records"), "the answer has no `records` list (malformed)", id="no-records"),
         pytest.param(lambda b: b.update(records={"USD/CNY": "7.1"}), "no `records` list", id="records-not-a-list"),
-        pytest.param(lambda b: b["records"].remove(usd_record(b)), "no USD/CNY record among the 2 records", id="no-usd-record"),
+        pytest.param(
+            lambda b: b["records"].remove(usd_record(b)), "no USD/CNY record among the 2 records", id="no-usd-record"
+        ),
         pytest.param(lambda b: b.update(records=[]), "no USD/CNY record among the 0 records", id="empty-records"),
         pytest.param(set_usd_price("abc"), "the USD/CNY price 'abc' is not a number", id="text-price"),
         pytest.param(set_usd_price(""), "the USD/CNY price '' is not a number", id="empty-price"),
         pytest.param(set_usd_price(None), "the USD/CNY price 'None' is not a number", id="null-price"),
-        pytest.param(set_usd_price("NaN"), "the USD/CNY price NaN is not a plausible number of CNY per USD (expected 1 to 20)", id="nan"),
+        pytest.param(
+            set_usd_price("NaN"),
+            "the USD/CNY price NaN is not a plausible number of CNY per USD (expected 1 to 20)",
+            id="nan",
+        ),
         pytest.param(set_usd_price("inf"), "the USD/CNY price inf is not a plausible number", id="inf"),
         pytest.param(set_usd_price("0"), "the USD/CNY price 0 is not a plausible number", id="zero"),
         pytest.param(set_usd_price("-7.1234"), "the USD/CNY price -7.1234 is not a plausible number", id="negative"),
         pytest.param(set_usd_price("712.34"), "the USD/CNY price 712.34 is not a plausible number", id="per-100-usd"),
         pytest.param(lambda b: b.pop("data"), "no valid publication date (data.lastDate missing)", id="no-data"),
-        pytest.param(lambda b: b["data"].pop("lastDate"), "no valid publication date (data.lastDate missing)", id="no-last-date"),
+        pytest.param(
+            lambda b: b["data"].pop("lastDate"), "no valid publication date (data.lastDate missing)", id="no-last-date"
+        ),
         pytest.param(set_last_date(""), "no valid publication date (data.lastDate '')", id="empty-date"),
         pytest.param(set_last_date("27/11/2026 9:15"), "(data.lastDate '27/11/2026 9:15')", id="day-first"),
         pytest.param(set_last_date("2026-02-30 9:15"), "(data.lastDate '2026-02-30 9:15')", id="no-such-day"),
@@ -131,8 +168,9 @@ def test_bad_answers_are_one_line_errors_with_the_fix(http, change, expected):
     message = one_line_error()
     assert message.startswith("CFETS central parity (chinamoney.com.cn ccpr.json): ")
     assert expected in message
-    assert message.endswith("or record the rate by hand with "
-                            "`trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`")
+    assert message.endswith(
+        "or record the rate by hand with `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`"
+    )
 
 
 def test_a_numeric_price_and_a_missing_head_are_accepted(http):

@@ -17,8 +17,17 @@ from profiles.catalog.loader import DATA_DIR, load_provider
 
 KEY = "test-key-not-real"
 TOKEN = page_json("gcp", "skus_page1.json")["nextPageToken"]
-HARDWARE = ("accelerator", "accelerator_count", "accelerator_memory_gib", "form_factor", "vcpus",
-            "memory_gib", "interconnect", "max_efa_interfaces", "network_gbps")
+HARDWARE = (
+    "accelerator",
+    "accelerator_count",
+    "accelerator_memory_gib",
+    "form_factor",
+    "vcpus",
+    "memory_gib",
+    "interconnect",
+    "max_efa_interfaces",
+    "network_gbps",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -60,7 +69,10 @@ def test_two_pages_price_a2_nodes_as_host_plus_gpus(http):
     assert node.reserved_1y_usd_per_hour == pytest.approx(18.513656, abs=1e-9)
     assert node.reserved_3y_usd_per_hour is None
     assert (node.region, node.source, node.catalog_date) == (
-        "us-central1", "gcp-cloud-billing-catalog", dt.date.today().isoformat())
+        "us-central1",
+        "gcp-cloud-billing-catalog",
+        dt.date.today().isoformat(),
+    )
     ultra = by_zone[("a2-ultragpu-8g", "us-central1-c")]
     # 96 x 0.031611 + 1360 x 0.004237 + 8 x 1.8461975 (A100 80GB) = 3.034656 + 5.76232 + 14.76958
     assert ultra.on_demand_usd_per_hour == pytest.approx(23.566556, abs=1e-9)
@@ -73,8 +85,11 @@ def test_zones_and_hardware_come_from_the_offline_catalog(http):
     two_pages(http)
     offerings = gcp.fetch(None, lambda _: None)
     committed = {(o.instance_type, o.zone): o for o in load_provider(DATA_DIR / "gcp.csv")}
-    a2_in_sku_regions = {key for key, o in committed.items() if key[0].startswith("a2-")
-                         and o.region in ("us-central1", "us-east1", "us-west1")}
+    a2_in_sku_regions = {
+        key
+        for key, o in committed.items()
+        if key[0].startswith("a2-") and o.region in ("us-central1", "us-east1", "us-west1")
+    }
     assert {(o.instance_type, o.zone) for o in offerings} == a2_in_sku_regions  # no A3/G2/L4 SKUs recorded
     assert len(offerings) == 36
     for offering in offerings:
@@ -86,8 +101,7 @@ def test_zones_and_hardware_come_from_the_offline_catalog(http):
 def test_a_region_list_keeps_its_known_zones(http):
     two_pages(http)
     offerings = gcp.fetch(["us-east1"], lambda _: None, session=object())  # a boto3 session is not ours
-    assert [(o.instance_type, o.zone) for o in offerings] == [
-        (f"a2-highgpu-{n}g", "us-east1-b") for n in (1, 2, 4, 8)]
+    assert [(o.instance_type, o.zone) for o in offerings] == [(f"a2-highgpu-{n}g", "us-east1-b") for n in (1, 2, 4, 8)]
 
 
 CLASSIFIED = [
@@ -103,8 +117,9 @@ CLASSIFIED = [
 ]
 
 
-@pytest.mark.parametrize(("description", "group", "usage", "expected"),
-                         [pytest.param(*case[:4], id=case[4]) for case in CLASSIFIED])
+@pytest.mark.parametrize(
+    ("description", "group", "usage", "expected"), [pytest.param(*case[:4], id=case[4]) for case in CLASSIFIED]
+)
 def test_classify_sku_descriptions(description, group, usage, expected):
     category = {"resourceFamily": "Compute", "resourceGroup": group, "usageType": usage}
     sku = {"description": description, "category": category}
@@ -129,43 +144,50 @@ def test_a_missing_api_key_says_which_variable_to_set(monkeypatch):
     monkeypatch.delenv("TRAINSTACK_GCP_API_KEY")
     assert fetch_one_line_error() == (
         "GCP prices need an API key: set TRAINSTACK_GCP_API_KEY (or GOOGLE_API_KEY) "
-        "to a key of a project with the Cloud Billing API enabled")
+        "to a key of a project with the Cloud Billing API enabled"
+    )
 
 
 def test_throttling_is_refused(http):
     page(http, status=429, body=page_bytes("gcp", "throttled.json"))
     assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API, page 1: throttled (HTTP 429); wait a few minutes and run the refresh again")
+        "GCP Cloud Billing Catalog API, page 1: throttled (HTTP 429); wait a few minutes and run the refresh again"
+    )
 
 
 def test_an_invalid_key_says_what_to_do_without_echoing_it(http):
     page(http, status=400, body=page_bytes("gcp", "invalid_key.json"))
     assert fetch_one_line_error() == (
         "GCP Cloud Billing Catalog API, page 1: HTTP 400 (API key not valid. Please pass a valid API key.); "
-        "set a valid API key in TRAINSTACK_GCP_API_KEY (or GOOGLE_API_KEY)")
+        "set a valid API key in TRAINSTACK_GCP_API_KEY (or GOOGLE_API_KEY)"
+    )
 
 
 def test_a_page_that_breaks_mid_transfer_is_partial(http):
     two_pages(http, page2=cut_short(page_bytes("gcp", "skus_page2.json"), 4000))
     assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API, page 2: the answer broke off mid-page (partial page); run the refresh again")
+        "GCP Cloud Billing Catalog API, page 2: the answer broke off mid-page (partial page); run the refresh again"
+    )
 
 
 def test_malformed_json_is_refused(http):
     page(http, body=page_bytes("gcp", "skus_page1.json")[:900])
     assert fetch_one_line_error() == (
         "GCP Cloud Billing Catalog API, page 1: the answer is not valid JSON (malformed or cut short); "
-        "run the refresh again")
+        "run the refresh again"
+    )
 
 
 def test_an_empty_answer_is_refused(http):
     page(http, body=page_bytes("gcp", "empty.json"))
     assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API: no SKUs in the answer (empty answer); check the key's project, or retry later")
+        "GCP Cloud Billing Catalog API: no SKUs in the answer (empty answer); check the key's project, or retry later"
+    )
 
 
 def test_skus_that_price_no_known_region_are_refused(http):
     two_pages(http)
     assert fetch_one_line_error(["europe-west4"]) == (
         "GCP Cloud Billing Catalog API: 16 SKUs but no known GPU machine type could be priced in europe-west4; "
-        "check the regions")
+        "check the regions"
+    )
