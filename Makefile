@@ -6,18 +6,19 @@ PYTHON ?= python3
 DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test bench catalog mutate
+.PHONY: demo test lint bench catalog mutate
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 
 $(DEMO_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(VENV)/bin/pip install --quiet -e '.[aws]'
+	# compat mode: a plain path entry instead of an import-hook finder (~17 ms off every command)
+	$(VENV)/bin/pip install --quiet -e '.[aws]' --config-settings editable_mode=compat
 	touch $(DEMO_STAMP)
 
 $(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(VENV)/bin/pip install --quiet -e '.[all,test,torch]'
+	$(VENV)/bin/pip install --quiet -e '.[all,test,torch]' --config-settings editable_mode=compat
 	touch $(TEST_STAMP) $(DEMO_STAMP)
 
 demo: $(DEMO_STAMP)
@@ -27,6 +28,12 @@ demo: $(DEMO_STAMP)
 test: $(TEST_STAMP)
 	$(VENV)/bin/python -m pytest -n auto
 
+# ruff (lint and format) over the tree, mypy over facts/, clouds/, profiles/ and components/.
+lint: $(TEST_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
 bench: $(DEMO_STAMP)
 	$(VENV)/bin/python bench/resolve.py
 
@@ -35,7 +42,7 @@ catalog: $(DEMO_STAMP)
 
 # Mutation testing of profiles/cost/ and the resolver (config in pyproject's [tool.mutmut]);
 # prints the share of mutants the tests kill. Slow: run it by hand, not in CI.
-mutate: $(STAMP)
+mutate: $(TEST_STAMP)
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(VENV)/bin/mutmut export-cicd-stats
 	$(VENV)/bin/python tests/mutation_score.py mutants/mutmut-cicd-stats.json

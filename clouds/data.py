@@ -16,6 +16,7 @@ Clouds without that module cannot link a bucket yet; `data_problem` says so.
 from __future__ import annotations
 
 import importlib
+import re
 from types import ModuleType
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -50,6 +51,25 @@ def link_for(provider: str) -> ModuleType | None:
         return importlib.import_module(f"clouds.{provider}.data")
     except ModuleNotFoundError:
         return None
+
+
+def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str) -> tuple[str, str]:
+    """`SCHEME://bucket/some/prefix` -> `("bucket", "some/prefix/")`; the prefix is "" for a whole bucket.
+
+    Args:
+        uri: the dataset URI.
+        pattern: the cloud's URI rule, with groups `bucket` and `prefix`.
+        kind: what the URI must be, for the message (`an S3 URI`).
+        example: a URI of that kind (`s3://my-bucket/datasets/imagenet`).
+
+    Raises:
+        ValueError: `data.source: ...` naming the expected form.
+    """
+    match = pattern.match(uri.strip())
+    if not match:
+        raise ValueError(f"data.source: '{uri}' is not {kind}; write it like {example}")
+    prefix = (match.group("prefix") or "").strip("/")
+    return match.group("bucket"), f"{prefix}/" if prefix else ""
 
 
 def scheme_of(uri: str) -> str:

@@ -43,7 +43,7 @@ def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
         sized = rule(fs)
     except ValueError:
         return None
-    for name, value in zip(getattr(sized, "_fields", ()), sized):
+    for name, value in zip(getattr(sized, "_fields", ()), sized, strict=False):
         if isinstance(value, (int, float)) and name.endswith(("_gib", "_tib")) and "mbps" not in name:
             return float(value) * (1024 if name.endswith("_tib") else 1)
     return None
@@ -108,10 +108,10 @@ def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSyste
     except ValueError:
         return None
     fields = made._asdict()
+    described = CLOUDS[provider].file_system
+    service = described.service if described is not None else provider
     for key, scale in (("storage_capacity_gib", 1), ("capacity_gib", 1), ("size_gib", 1), ("capacity_tib", 1024)):
         if key in fields:
-            label = " ".join(
-                [CLOUDS[provider].file_system.service, *(v for v in fields.values() if isinstance(v, str))]
-            )
+            label = " ".join([service, *(v for v in fields.values() if isinstance(v, str))])
             return CreatedFileSystem(label, float(fields[key] * scale))
     return None

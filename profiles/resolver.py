@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from clouds.contract import FileSystemConfig
-from clouds.data import DataConfig, data_problem
+from clouds.data import data_problem
 from clouds.filesystems import file_system_problem
 from clouds.healing import healing
 from clouds.regions import in_mainland_china
@@ -27,6 +27,7 @@ from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
+from profiles.data_spec import DataSpec
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
 from profiles.spec import WorkloadSpec
 
@@ -135,14 +136,14 @@ def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _link_problem(provider: str, data: DataConfig, has_file_system: bool) -> str | None:
-    return data_problem(provider, data, has_file_system)
+def _link_problem(provider: str, data: DataSpec, has_file_system: bool) -> str | None:
+    return data_problem(provider, data.config(), has_file_system)
 
 
 def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
     """Why `provider` cannot link the spec's dataset (its bucket is another cloud's, say), or None."""
     assert spec.data is not None
-    return _link_problem(provider, spec.data.config(), spec.file_system is not None)
+    return _link_problem(provider, spec.data, spec.file_system is not None)
 
 
 def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> list[str]:

@@ -48,9 +48,7 @@ def parse(
     files: list[Path] = typer.Argument(
         ..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log."
     ),
-    stack: str | None = typer.Option(
-        None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."
-    ),
+    stack: str | None = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the results file here."),
 ) -> None:

@@ -79,7 +79,9 @@ def changed_paths(old: Any, new: Any, prefix: str = "") -> list[str]:
                 found += changed_paths(old[key], new[key], path)
         return found
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [p for i, (a, b) in enumerate(zip(old, new)) for p in changed_paths(a, b, f"{prefix}[{i}]")]
+        return [
+            p for i, (a, b) in enumerate(zip(old, new, strict=False)) for p in changed_paths(a, b, f"{prefix}[{i}]")
+        ]
     return [] if old == new else [prefix]
 
 

@@ -86,7 +86,7 @@ def print_resolution(out: Any, spec: Any, resolution: Any, catalog_version: str)
             table.add_column(column, justify="right" if column in RIGHT else "left", no_wrap=True)
         if with_why:
             table.add_column("why", min_width=WHY_MIN_CHARS, ratio=1)
-        for rank, (ranked, row) in enumerate(zip(rows, cells), start=1):
+        for rank, (ranked, row) in enumerate(zip(rows, cells, strict=False), start=1):
             extra = [escape(_why(ranked, numbers))] if with_why else []
             table.add_row(*map(escape, row), *extra, style="bold green" if rank == 1 else None)
         out.print(table)
@@ -95,7 +95,7 @@ def print_resolution(out: Any, spec: Any, resolution: Any, catalog_version: str)
                 out.print(f"{rank}. {escape(_why(ranked, numbers))}", highlight=False)
     else:
         out.print(f"[bold]{escape(title)}[/bold]")
-        for ranked, row in zip(rows, cells):
+        for ranked, row in zip(rows, cells, strict=False):
             style = "bold green" if row[0] == "1" else "bold"
             out.print(
                 f"[{style}]{row[0]}. {escape(row[1])} {escape(row[3])} {escape(row[4])} {escape(row[5])}[/]",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from clouds.data import split_bucket_uri
+
 SCHEME = "s3"
 LINK = "lazy"
 NEEDS_FILE_SYSTEM = True
@@ -21,11 +23,7 @@ def split_uri(uri: str) -> tuple[str, str]:
     Raises:
         ValueError: `data.source: ...` naming the expected form.
     """
-    match = _S3_URI.match(uri.strip())
-    if not match:
-        raise ValueError(f"data.source: '{uri}' is not an S3 URI; write it like s3://my-bucket/datasets/imagenet")
-    prefix = (match.group("prefix") or "").strip("/")
-    return match.group("bucket"), f"{prefix}/" if prefix else ""
+    return split_bucket_uri(uri, _S3_URI, "an S3 URI", "s3://my-bucket/datasets/imagenet")
 
 
 def node_bucket_policy(partition: str, bucket: str, prefix: str, write_back: bool) -> dict:

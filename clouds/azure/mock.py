@@ -27,7 +27,7 @@ _ARM_TYPES = {
 }
 
 
-def _arm_id(typ: str, name: str, inputs: dict[str, Any]) -> str:
+def _arm_id(typ: str, name: str, inputs: Mapping[str, Any]) -> str:
     if typ == "azure-native:resources:ResourceGroup":
         return f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{name}"
     group = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{inputs.get('resourceGroupName')}"

@@ -3,8 +3,6 @@ rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit be
 
 from __future__ import annotations
 
-import re
-
 from clouds.base import Cloud, FileSystemRule
 
 CLOUD = Cloud(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from clouds.data import split_bucket_uri
+
 SCHEME = "gs"
 LINK = "import"
 NEEDS_FILE_SYSTEM = True
@@ -24,13 +26,7 @@ def split_uri(uri: str) -> tuple[str, str]:
     Raises:
         ValueError: `data.source: ...` naming the expected form.
     """
-    match = _GS_URI.match(uri.strip())
-    if not match:
-        raise ValueError(
-            f"data.source: '{uri}' is not a Cloud Storage URI; write it like gs://my-bucket/datasets/imagenet"
-        )
-    prefix = (match.group("prefix") or "").strip("/")
-    return match.group("bucket"), f"{prefix}/" if prefix else ""
+    return split_bucket_uri(uri, _GS_URI, "a Cloud Storage URI", "gs://my-bucket/datasets/imagenet")
 
 
 def import_command(instance: str, zone: str, project: str, uri: str) -> str:

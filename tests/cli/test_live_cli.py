@@ -15,7 +15,6 @@ from profiles.catalog.fetchers import aws
 from tests.aws_live import (
     copy_catalog,
     credentials,
-    moto_session,  # noqa: F401  (fixture)
     p4d_pages,
     pricing_answering,
     quota_answer,

@@ -55,7 +55,7 @@ def run_component(cls: type, config: ClusterConfig, names: tuple[str, ...]) -> t
     def program() -> Any:
         cluster = cls("c", config)
         values = pulumi.Output.all(*[getattr(cluster, key) for key in names])
-        return values.apply(lambda v: resolved.update(zip(names, v)))
+        return values.apply(lambda v: resolved.update(zip(names, v, strict=False)))
 
     program()
     return mocks, monitor, resolved

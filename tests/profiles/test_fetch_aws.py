@@ -15,7 +15,6 @@ from tests.aws_live import (
     P4D_USE1,
     P4D_USW2,
     credentials,
-    moto_session,  # noqa: F401  (fixture)
     p4d_pages,
     pricing_answering,
     stubbed,

@@ -6,7 +6,7 @@ import pytest
 from clouds.contract import ClusterConfig
 from facts.quotas import aws_family, aws_vcpu_quotas, gcp_gpu_metric
 from profiles.preflight import PreflightError, catalog_finding, preflight, read_cluster
-from tests.aws_live import credentials, fresh_moto_session, quota_answer, stubbed  # noqa: F401
+from tests.aws_live import credentials, quota_answer, stubbed
 from tests.clusters import BASE_CLUSTER
 
 # moto offers p4d.24xlarge in these us-east-1 zone IDs (its recorded offering data).

@@ -14,7 +14,6 @@ from profiles.catalog.refresh import prune_snapshots, refresh
 from tests.aws_live import (
     P4D_USE1,
     copy_catalog,
-    moto_session,  # noqa: F401  (fixture)
     p4d_pages,
     pricing_answering,
     snapshot_files,

@@ -157,4 +157,4 @@ def _merge(old: ProductPrices | None, new: ProductPrices) -> ProductPrices:
     """Keep the first published value per field when a region repeats a product."""
     if old is None:
         return new
-    return ProductPrices(*(a if a is not None else b for a, b in zip(old, new)))
+    return ProductPrices(*(a if a is not None else b for a, b in zip(old, new, strict=False)))

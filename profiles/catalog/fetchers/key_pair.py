@@ -85,4 +85,4 @@ def env_values(
 def _read(names: Sequence[str], environ: Mapping[str, str], *, strip: bool) -> tuple[tuple[str, ...], list[str]]:
     """(values, names of the unset or empty ones); blank counts as empty when `strip`."""
     values = tuple(environ.get(name, "").strip() if strip else environ.get(name, "") for name in names)
-    return values, [name for name, value in zip(names, values) if not value]
+    return values, [name for name, value in zip(names, values, strict=False) if not value]

@@ -48,7 +48,7 @@ def azure_run() -> Callable[[ClusterConfig], tuple[RecordingMonitor, dict[str, A
         def program() -> Any:
             cluster = AzureGpuCluster("c", config)
             values = pulumi.Output.all(*[getattr(cluster, key) for key in names])
-            return values.apply(lambda v: resolved.update(zip(names, v)))
+            return values.apply(lambda v: resolved.update(zip(names, v, strict=False)))
 
         program()
         return monitor, resolved

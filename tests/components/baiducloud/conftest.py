@@ -83,7 +83,7 @@ def baidu_run() -> Callable[[ClusterConfig], tuple[RecordingMonitor, dict[str, A
             secret = pulumi.Output.from_input(cluster.ssh_private_key.is_secret())
             values = pulumi.Output.all(*[getattr(cluster, key) for key in names], secret)
             keys = (*names, "ssh_private_key_is_secret")
-            return values.apply(lambda v: resolved.update(zip(keys, v)))
+            return values.apply(lambda v: resolved.update(zip(keys, v, strict=False)))
 
         program()
         return monitor, resolved

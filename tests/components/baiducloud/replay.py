@@ -102,7 +102,7 @@ class Replay:
     def verify(self) -> None:
         """Assert every queued exchange ran, each with the recorded method and path."""
         assert len(self.sockets) == len(self.queue), f"ran {len(self.sockets)} of {self.names}"
-        for name, exchange, request in zip(self.names, self.queue, self.requests):
+        for name, exchange, request in zip(self.names, self.queue, self.requests, strict=False):
             expected = exchange["request"]
             assert (request.method, request.path) == (expected["method"], expected["path"]), name
 
