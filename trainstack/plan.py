@@ -102,7 +102,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
-    from profiles import stack_file as stack_file_module  # on call: see `trainstack.gitref._today_as_fallback`
+    from profiles import stack_file as stack_file_module  # on call: see `trainstack.ref_program`
 
     try:
         config, cluster = stack_file_module.read_cluster(stack_file)
