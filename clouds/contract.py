@@ -162,6 +162,10 @@ class ClusterConfig(BaseModel):
             capacity reservation or an AWS Capacity Block, in its own placement group or
             none; `clouds.reservation`), or None. `capacity_reservation_id: X` is accepted
             as shorthand for `reservation: {id: X}` and stays readable as a property.
+        queued_resource: TPU slices (GCP) are requested as queued resources rather than
+            created as TPU VMs: the component creates the rest of the cluster and exports one
+            `gcloud compute tpus queued-resources create` command per slice
+            (`clouds.gcp.queued` says why). False: the slices are TPU VMs in the stack.
         tags: extra cost-allocation tags/labels applied to every resource.
         ssh_public_key: OpenSSH public key for the admin user where the cloud needs one
             (Azure); None lets the component generate a key pair and export the private
@@ -216,6 +220,7 @@ class ClusterConfig(BaseModel):
     ssh_cidrs: tuple[str, ...] = Field(default=(), description="CIDRs allowed to SSH (port 22).")
     subnet_id: str | None = Field(default=None, description="Existing subnet to use.")
     reservation: ReservationConfig | None = Field(default=None, description="Held capacity to launch into.")
+    queued_resource: bool = Field(default=False, description="TPU slices requested as queued resources.")
     tags: dict[str, str] = Field(default_factory=dict, description="Extra cost tags/labels.")
     ssh_public_key: str | None = Field(default=None, description="Admin OpenSSH public key.")
     kms_key_id: str | None = Field(
@@ -250,6 +255,11 @@ class ClusterConfig(BaseModel):
                     f"ssh_cidrs: {cidr} opens SSH to the whole internet or a large part of it; "
                     "list your office or bastion CIDRs instead (IPv4 /8 or narrower)"
                 )
+        if self.queued_resource and not self.instance_type.startswith("tpu-"):
+            raise ValueError(
+                f"queued_resource: only TPU slices (tpu-...) are requested as queued resources, not "
+                f"{self.instance_type}; remove queued_resource"
+            )
         if self.data is not None:
             problem = data_problem(self.provider, self.data, self.file_system is not None)
             if problem:
