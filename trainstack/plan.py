@@ -183,8 +183,8 @@ def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
 def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
     """Run the program in the current (copied) context and return records and outputs.
 
-    The mocks answer lookups from the cluster's own region and zone."""
-    mocks = TrainstackMocks(region=region, zone=zone)
+    The mocks answer lookups from the cluster's own region, zone and config (`gcp:project`)."""
+    mocks = TrainstackMocks(region=region, zone=zone, config=config)
     monitor = RecordingMonitor(mocks)
     settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh Stack per run
     settings.SETTINGS.outputs = set()
