@@ -9,7 +9,6 @@ stack's cluster config (`clouds.config`); imports pydantic only.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,6 +70,8 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
     if kind in ("literal_error", "enum"):
         expected = ctx.get("expected", "")
         options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip(" '")]
+        import difflib  # only on the error path (its import costs several ms on every resolve)
+
         near = difflib.get_close_matches(str(value), options, n=1)
         hint = f" (did you mean {near[0]}?)" if near else ""
         return f"{_shown(value)} is not a valid {what}{hint}; write one of {', '.join(options)}"
