@@ -84,6 +84,18 @@ def _project_modules() -> list:
     return modules
 
 
+@pytest.fixture(autouse=True)
+def fresh_cost_caches() -> None:
+    """Empty the cost model's memo caches before each test, so every test runs the code as it
+    is: a mutation run (`make mutate`) forks each mutant from a process whose earlier test run
+    filled them, and a cached answer would hide the mutant."""
+    from profiles import resolver
+    from profiles.cost import storage
+
+    for cached in (storage.storage_cost, resolver._fs_problem, resolver._link_problem):
+        cached.cache_clear()
+
+
 @pytest.fixture
 def mocks() -> TrainstackMocks:
     """Install `TrainstackMocks` as the Pulumi engine for one test."""
