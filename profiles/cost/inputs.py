@@ -50,8 +50,8 @@ DEFAULT_SPOT_INTERRUPTIONS = (0.20, "assumed: floor of the Spot Advisor's worst 
 def instance_family(instance_type: str) -> str:
     """The family part of an instance type: `p5.48xlarge` -> `p5`, `Standard_ND96asr_v4` ->
     `Standard_ND96asr_v4`, `a3-highgpu-8g` -> `a3-highgpu`, `tpu-v5p-8` -> `tpu-v5p`."""
-    if "." in instance_type and not instance_type.startswith("Standard_"):
-        return instance_type.split(".", 1)[0]
+    if "." in instance_type:  # AWS, Alibaba, Tencent, Huawei, Volcengine sizes; no Azure size has a dot
+        return instance_type.partition(".")[0]
     head, _, tail = instance_type.rpartition("-")
     return head if head and tail[:1].isdigit() else instance_type
 
