@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from profiles.cost import inputs
 from trainstack import resolve_cmd
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +45,10 @@ def test_committed_stack_matches_todays_resolve(tmp_path, monkeypatch, capsys, n
     (tmp_path / "stacks" / f"Pulumi.{name}.yaml").write_text(committed, encoding="utf-8")
     (tmp_path / workload).parent.mkdir(parents=True)
     shutil.copy(ROOT / workload, tmp_path / workload)
-    resolve_cmd.run(tmp_path / workload, write_stack=name, force=True, project=tmp_path)
+    try:
+        resolve_cmd.run(tmp_path / workload, write_stack=name, force=True, project=tmp_path)
+    finally:
+        inputs.clear_measurements()  # resolve registered the published measurements for its run
     capsys.readouterr()
     regenerated = (tmp_path / "stacks" / f"Pulumi.{name}.yaml").read_text(encoding="utf-8")
     assert regenerated == committed, (

@@ -20,6 +20,7 @@ GB = 2**30 / 1e9
 @pytest.fixture
 def measured_p5en():
     """A measurement registered for p5en.48xlarge only (the lookup reads the offering it is given)."""
+    inputs.clear_measurements()
     inputs.register_measurements(
         lambda o: inputs.Measured(1.0, 2.0, 0.03, "bench p5en") if o.instance_type == "p5en.48xlarge" else None
     )

@@ -68,6 +68,7 @@ def test_an_nvl_size_is_priced_at_the_nvl_peak():
 @pytest.fixture
 def measured_node():
     """200 TFLOPS measured on instance type `measured` only."""
+    inputs.clear_measurements()
     inputs.register_measurements(
         lambda o: inputs.Measured(tflops_per_gpu=200.0, source="bench") if o.instance_type == "measured" else None
     )
