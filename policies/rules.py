@@ -50,6 +50,8 @@ UNTAGGABLE = frozenset(
         "aws:ec2/routeTableAssociation:RouteTableAssociation",
         "azure-native:network:Subnet",
         "azure-native:network:SecurityRule",
+        "azure-native:authorization:RoleAssignment",
+        "azure-native:storage:BlobContainer",  # ARM tags the account, not its containers
         "tls:index/privateKey:PrivateKey",
         "gcp:compute/network:Network",
         "gcp:compute/subnetwork:Subnetwork",

@@ -24,7 +24,7 @@ from pulumi.runtime.mocks import MockCallArgs, MockResourceArgs
 from trainstack.mock_alicloud import ALICLOUD_INVOKES, alicloud_outputs
 from trainstack.mock_baiducloud import TYPE_PREFIX as BAIDU_DYNAMIC
 from trainstack.mock_baiducloud import baiducloud_outputs
-from trainstack.mock_clouds import GCP_INVOKES, azure_outputs, gcp_outputs
+from trainstack.mock_clouds import AZURE_INVOKES, GCP_INVOKES, azure_outputs, gcp_outputs
 from trainstack.mock_huaweicloud import HUAWEICLOUD_INVOKES, huaweicloud_outputs
 from trainstack.mock_tencentcloud import TENCENTCLOUD_INVOKES, tencentcloud_outputs
 from trainstack.mock_volcengine import VOLCENGINE_INVOKES, volcengine_outputs
@@ -35,6 +35,7 @@ from trainstack.recording import RecordingMonitor  # noqa: F401  (re-exported: p
 PROVIDER_OUTPUTS: dict[str, Callable[[MockResourceArgs], tuple[str | None, dict[str, Any]]]] = {
     "azure-native:": azure_outputs,
     "tls:": azure_outputs,
+    "azuread:": azure_outputs,
     "gcp:": lambda args: (None, gcp_outputs(args)),
     "alicloud:": alicloud_outputs,
     "tencentcloud:": tencentcloud_outputs,
@@ -43,7 +44,7 @@ PROVIDER_OUTPUTS: dict[str, Callable[[MockResourceArgs], tuple[str | None, dict[
     BAIDU_DYNAMIC: baiducloud_outputs,
 }
 # Invoke token -> fixed answer, for clouds beyond AWS.
-INVOKES: dict[str, dict[str, Any]] = {**GCP_INVOKES}
+INVOKES: dict[str, dict[str, Any]] = {**GCP_INVOKES, **AZURE_INVOKES}
 INVOKES.update({**ALICLOUD_INVOKES, **TENCENTCLOUD_INVOKES})
 INVOKES.update(HUAWEICLOUD_INVOKES)
 INVOKES.update(VOLCENGINE_INVOKES)
