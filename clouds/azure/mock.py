@@ -1,23 +1,21 @@
-"""What Azure and GCP would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+"""What Azure would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
 
-Each function takes the mock's resource args and returns `(id, extra outputs)` that the
-real provider computes: ARM ids and names, AMLFS client info and TLS keys on Azure; NIC
-IPs, self links, service-account emails, Filestore addresses, Lustre mount points and TPU
-endpoints on GCP. All values are deterministic.
+`azure_outputs` returns `(id, extra outputs)` that the real provider computes: ARM ids and
+names, AMLFS client info, and the TLS key pair the Azure (and other) components generate.
+All values are deterministic.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from pulumi.runtime.mocks import MockResourceArgs
+from clouds.base import Mock, fixed_answers
 
 SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
 MGS_ADDRESS = "10.0.16.4"
 PUBLIC_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMockMockMockMockMockMockMockMockMockMock mock"
 PRIVATE_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nmock\n-----END OPENSSH PRIVATE KEY-----\n"
-GCP_PROJECT_ID = "mock-project"
-COMPUTE_API = "https://www.googleapis.com/compute/v1"
 
 # azure-native type token -> ARM resource type path under the resource group.
 _ARM_TYPES = {
@@ -29,9 +27,9 @@ _ARM_TYPES = {
     "azure-native:storagecache:AutoExportJob": "Microsoft.StorageCache/autoExportJobs",
     "azure-native:managedidentity:UserAssignedIdentity": "Microsoft.ManagedIdentity/userAssignedIdentities",
 }
-# The tenant's "HPC Cache Resource Provider" service principal (object id) and the deployer.
+# The tenant's "HPC Cache Resource Provider" service principal (object id), and the deployer.
 HPC_CACHE_PRINCIPAL_ID = "11111111-1111-1111-1111-111111111111"
-AZURE_INVOKES = {
+INVOKES = {
     "azure-native:authorization:getClientConfig": {
         "subscriptionId": SUBSCRIPTION,
         "tenantId": "22222222-2222-2222-2222-222222222222",
@@ -47,7 +45,7 @@ AZURE_INVOKES = {
 }
 
 
-def _arm_id(typ: str, name: str, inputs: dict[str, Any]) -> str:
+def _arm_id(typ: str, name: str, inputs: Mapping[str, Any]) -> str:
     if typ == "azure-native:resources:ResourceGroup":
         return f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{name}"
     group = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{inputs.get('resourceGroupName')}"
@@ -62,20 +60,22 @@ def _arm_id(typ: str, name: str, inputs: dict[str, Any]) -> str:
     return f"{group}/providers/{_ARM_TYPES.get(typ, 'Mock.Unknown/things')}/{name}"
 
 
-def azure_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+def azure_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """ARM id and name for azure-native resources; AMLFS client info; TLS key pair."""
-    if args.typ == "tls:index/privateKey:PrivateKey":
+    if typ == "tls:index/privateKey:PrivateKey":
         return None, {"publicKeyOpenssh": PUBLIC_KEY, "privateKeyOpenssh": PRIVATE_KEY}
-    resource_id = _arm_id(args.typ, args.name, args.inputs)
-    outputs: dict[str, Any] = {"id": resource_id, "name": args.inputs.get("name", args.name)}
-    if args.typ == "azure-native:storagecache:AmlFilesystem":
+    resource_id = _arm_id(typ, name, inputs)
+    outputs: dict[str, Any] = {"id": resource_id, "name": inputs.get("name", name)}
+    if typ == "azure-native:storagecache:AmlFilesystem":
         outputs["clientInfo"] = {
             "mgsAddress": MGS_ADDRESS,
             "mountCommand": f"sudo mount -t lustre -o noatime,flock {MGS_ADDRESS}@tcp:/lustrefs /lustre",
             "lustreVersion": "2.15.7",
         }
-    identity = args.inputs.get("identity")
-    if isinstance(identity, dict) and isinstance(identity.get("userAssignedIdentities"), list):
+    identity = inputs.get("identity")
+    if isinstance(identity, Mapping) and isinstance(identity.get("userAssignedIdentities"), list):
         # ARM answers the identities as a map keyed by their resource ids.
         outputs["identity"] = {
             **identity,
@@ -83,37 +83,17 @@ def azure_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
                 i: {"principalId": f"{i}-principal"} for i in identity["userAssignedIdentities"]
             },
         }
-    if args.typ == "azure-native:managedidentity:UserAssignedIdentity":
-        outputs.update(principalId=f"{args.name}-principal", clientId=f"{args.name}-client")
+    if typ == "azure-native:managedidentity:UserAssignedIdentity":
+        outputs.update(principalId=f"{name}-principal", clientId=f"{name}-client")
     return resource_id, outputs
 
 
-def _ip(name: str, nic: int = 0) -> str:
-    index = int(name.rsplit("-", 1)[-1]) if name.rsplit("-", 1)[-1].isdigit() else 0
-    return f"10.{nic}.{index // 250}.{index % 250 + 10}"
-
-
-def gcp_outputs(args: MockResourceArgs) -> dict[str, Any]:
-    """Outputs pulumi_gcp resources would report beyond their inputs."""
-    outputs: dict[str, Any] = {
-        "name": args.inputs.get("name", args.name),
-        "selfLink": f"{COMPUTE_API}/projects/{GCP_PROJECT_ID}/{args.name}",
-    }
-    if args.typ == "gcp:compute/instance:Instance":
-        outputs["networkInterfaces"] = [
-            {**nic, "networkIp": _ip(args.name, i)} for i, nic in enumerate(args.inputs.get("networkInterfaces", []))
-        ]
-    elif args.typ == "gcp:serviceaccount/account:Account":
-        outputs["email"] = f"{args.inputs['accountId']}@{GCP_PROJECT_ID}.iam.gserviceaccount.com"
-    elif args.typ == "gcp:filestore/instance:Instance":
-        outputs["networks"] = [{**net, "ipAddresses": ["10.99.0.2"]} for net in args.inputs["networks"]]
-    elif args.typ == "gcp:lustre/instance:Instance":
-        outputs["mountPoint"] = f"10.252.0.5@tcp:/{args.inputs['filesystem']}"
-    elif args.typ == "gcp:tpu/v2Vm:V2Vm":
-        outputs["networkEndpoints"] = [{"ipAddress": _ip(args.name)}]
-    return outputs
-
-
-GCP_INVOKES = {
-    "gcp:organizations/getProject:getProject": {"id": GCP_PROJECT_ID, "projectId": GCP_PROJECT_ID, "number": "123456"},
-}
+MOCK = Mock(
+    prefixes=(
+        "azure-native:",
+        "tls:",
+        "azuread:",
+    ),
+    outputs=azure_outputs,
+    invoke=fixed_answers(INVOKES),
+)
