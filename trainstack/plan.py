@@ -8,6 +8,7 @@ import contextvars
 import dataclasses
 import gc
 import json
+import os
 import runpy
 import sys
 from collections.abc import Iterator
@@ -98,7 +99,8 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
 
     Raises:
         PlanError: missing or unreadable stack file, invalid cluster config, a config
-            the component rejects, or an invoke the mocks have no answer for (its token).
+            the component rejects, the cloud's SDK extra not installed (names the
+            `pip install 'trainstack[<extra>]'`), or an invoke the mocks have no answer for (its token).
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
@@ -117,6 +119,10 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None
+    except ModuleNotFoundError as exc:  # the cloud's SDK extra is not installed
+        if "pip install" not in str(exc):  # the registry's message names the extra; anything else is a bug
+            raise
+        raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
     except Exception as exc:  # an invoke the mocks cannot answer names its token
         if not str(exc).startswith("invoke of "):
             raise
@@ -220,13 +226,23 @@ def _gc_paused() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _on_sys_path(path: Path) -> Iterator[None]:
-    """Put the project directory first on sys.path while its program runs."""
+    """Put the project directory first on sys.path while its program runs.
+
+    A project that was not importable before (another checkout, a temporary copy) leaves no
+    module behind: the modules its program loaded from it are dropped afterwards, so a later
+    plan in this process never runs code from a folder that may be gone."""
     entry = str(path.resolve())
+    foreign = entry not in [str(Path(p or ".").resolve()) for p in sys.path]
+    loaded = set(sys.modules)
     sys.path.insert(0, entry)
     try:
         yield
     finally:
         sys.path.remove(entry)
+        if foreign:
+            for name in set(sys.modules) - loaded:
+                if str(getattr(sys.modules[name], "__file__", None) or "").startswith(entry + os.sep):
+                    del sys.modules[name]
 
 
 def _innermost(exc: BaseException) -> BaseException:
