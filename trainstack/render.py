@@ -78,17 +78,12 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
 
 
 def console() -> Console:
-    """A rich console as wide as the terminal (rich reads `COLUMNS` too); when output is not a
-    terminal (logs, CI, pipes), `COLUMNS` if set, else 160 columns."""
-    import os
-
+    """A rich console as wide as the terminal (rich reads `COLUMNS` too); 160 columns when
+    output is not a terminal (logs, CI, pipes)."""
     from rich.console import Console
 
     terminal = Console()
-    if terminal.is_terminal:
-        return terminal
-    columns = os.environ.get("COLUMNS", "").strip()
-    return Console(width=int(columns) if columns.isdigit() and int(columns) >= 40 else 160)
+    return terminal if terminal.is_terminal else Console(width=160)
 
 
 def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:

@@ -97,18 +97,6 @@ def test_the_cli_fits_an_80_column_terminal(tmp_path, monkeypatch):
     assert "p4d.24xlarge" in result.stdout and "…" not in result.stdout
 
 
-@pytest.mark.parametrize(("columns", "width"), [("80", 80), ("120", 120), ("", 160), ("x", 160)])
-def test_piped_output_follows_columns_when_set(tmp_path, monkeypatch, columns, width):
-    """Not a terminal (a pipe, CI): COLUMNS still sets the width; without it, 160 columns."""
-    monkeypatch.setenv("COLUMNS", columns)
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(app, ["resolve", str(WORKLOAD), "--top", "3"])
-    assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert max(len(line) for line in lines) <= width and "p4d.24xlarge" in result.stdout and "…" not in result.stdout
-    assert any(len(line) > width - 30 for line in lines)  # the table uses the width it has
-
-
 def test_no_percentage_against_a_zero_dollar_row(tmp_path):
     """Prepaid capacity (a reservation at $0/hour) ranks first; the next row gives dollars only."""
     held = (
