@@ -8,7 +8,6 @@ import contextvars
 import dataclasses
 import gc
 import json
-import os
 import runpy
 import sys
 from collections.abc import Iterator
@@ -229,8 +228,9 @@ def _on_sys_path(path: Path) -> Iterator[None]:
     """Put the project directory first on sys.path while its program runs.
 
     A project that was not importable before (another checkout, a temporary copy) leaves no
-    module behind: the modules its program loaded from it are dropped afterwards, so a later
-    plan in this process never runs code from a folder that may be gone."""
+    module behind: every module of its packages' names first imported during the run is
+    dropped afterwards (a module of this tree imported then may have bound one of the
+    project's), so a later plan in this process never runs code from a folder that may be gone."""
     entry = str(path.resolve())
     foreign = entry not in [str(Path(p or ".").resolve()) for p in sys.path]
     loaded = set(sys.modules)
@@ -240,8 +240,9 @@ def _on_sys_path(path: Path) -> Iterator[None]:
     finally:
         sys.path.remove(entry)
         if foreign:
+            names = {p.stem for p in path.resolve().iterdir() if p.is_dir() or p.suffix == ".py"}
             for name in set(sys.modules) - loaded:
-                if str(getattr(sys.modules[name], "__file__", None) or "").startswith(entry + os.sep):
+                if name.split(".")[0] in names:
                     del sys.modules[name]
 
 
