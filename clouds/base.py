@@ -126,6 +126,42 @@ class Replacements:
     every_type: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
+# What a lost node costs in time (`Cloud.healing`). No measured replace-and-rejoin time was
+# collected for any cloud, so both figures are unsourced: [0.25 h] where a node group replaces
+# the node (launch, boot, bootstrap, rendezvous, checkpoint load); [2 h] where nobody does (a
+# person notices and runs `pulumi up`, then the job is restarted by hand).
+GROUP_RESTART_HOURS = 0.25  # unsourced, see above
+MANUAL_RESTART_HOURS = 2.0  # unsourced, see above
+
+
+@dataclass(frozen=True)
+class Healing:
+    """A cloud's answer to a lost node (`clouds.healing`).
+
+    Attributes:
+        replaces_nodes: True when the cluster replaces a lost node by itself.
+        runs_job: True when the component ships the node agent, so `job:` runs there.
+        restart_hours: hours from an interruption to the job running again (unsourced).
+        summary: one line for `resolve` notes and `plan`.
+    """
+
+    replaces_nodes: bool
+    runs_job: bool
+    restart_hours: float
+    summary: str
+
+
+def manual_healing(cloud: str) -> Healing:
+    """The answer where nothing replaces a lost node; `cloud` is the name users know."""
+    return Healing(
+        False,
+        False,
+        MANUAL_RESTART_HOURS,
+        f"nodes are not replaced automatically on {cloud}: after an interruption run `pulumi up` "
+        f"and restart the job (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h)",
+    )
+
+
 @dataclass(frozen=True)
 class Cloud:
     """Everything trainstack knows about one cloud.
@@ -138,8 +174,10 @@ class Cloud:
         fetcher: `"module:function"` of its live price fetcher (`fetch`).
         mock: `"module:attribute"` of its `Mock`.
         replacements: `"module:attribute"` of its `Replacements`.
-        guidance: `"module:function"` of its preflight guidance (cluster -> findings), or
-            None when `trainstack check` has live checks or nothing to say.
+        guidance: `"module:function"` of its offline preflight guidance (cluster ->
+            findings); None gets the generic "confirm in the console" guidance.
+        live_check: `"module:function"` `(cluster, session, quotas) -> findings` of its live
+            preflight (cloud API calls), used instead of `guidance`; None when it has none.
         extra: the `trainstack[...]` extra that installs its SDKs (`aws`, `china`).
         sdk: the distribution of its Pulumi provider (`pulumi-aws`), named when missing.
         region_key: the stack key holding its Pulumi provider's default region.
@@ -149,6 +187,16 @@ class Cloud:
             trainstack can create.
         capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
             `resolve` says about getting that capacity (GCP TPU slices), or None.
+        healing: what its cluster does when a node is lost; None: `manual_healing`.
+        notice_watcher: the `nodeagent.notices` watcher its nodes run to see a spot
+            interruption coming, or None when the cloud gives nodes no notice trainstack reads.
+        shared_mount: where its component mounts the shared file system on every node.
+        nccl: `"module:function"` `(instance type, rdma) -> (variables, lines to source,
+            notes) or None` the benchmark kit runs NCCL with; None (or a None answer): the
+            kit's default.
+        reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
+            live reserved prices are fetched (the cloud's module cites the source); absent
+            terms are unknown.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -162,12 +210,18 @@ class Cloud:
     mock: str
     replacements: str
     guidance: str | None = None
+    live_check: str | None = None
     extra: str = ""
     sdk: str = ""
     region_key: str = ""
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None
     capacity_note: str | None = None
+    healing: Healing | None = None
+    notice_watcher: str | None = None
+    shared_mount: str = "/mnt/shared"
+    nccl: str | None = None
+    reserved_discount: Mapping[str, float] = field(default_factory=dict)
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()
@@ -175,6 +229,8 @@ class Cloud:
     def __post_init__(self) -> None:
         if not self.region_key:
             object.__setattr__(self, "region_key", f"{self.name}:region")
+        if self.healing is None:
+            object.__setattr__(self, "healing", manual_healing(self.display_name))
 
     def supports(self, feature: Feature) -> bool:
         """True unless `missing` lists `feature`."""

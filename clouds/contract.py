@@ -175,7 +175,7 @@ class ClusterConfig(BaseModel):
                     raise ValueError(f"{key}: expected a number, got {str(data[key]).lower()}; write e.g. {key}: 2")
         return data
 
-    provider: str = Field(description="Cloud registry name, e.g. aws.")
+    provider: str = Field(description="Cloud registry name (one of `clouds.registry.NAMES`).")
     region: str = Field(min_length=1, description="Region name as the provisioning API spells it.")
     zone: str = Field(min_length=1, description="Zone (AWS: availability-zone ID).")
     instance_type: str = Field(min_length=1, description="Instance or VM size.")

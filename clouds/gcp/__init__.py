@@ -3,7 +3,7 @@ rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit be
 
 from __future__ import annotations
 
-from clouds.base import Cloud, FileSystemRule
+from clouds.base import Cloud, FileSystemRule, manual_healing
 
 CLOUD = Cloud(
     name="gcp",
@@ -23,6 +23,11 @@ CLOUD = Cloud(
         "GCP",
         explicit_choice="clouds.gcp.filesystems:explicit_deployment_type",
     ),
+    healing=manual_healing("GCP (spot VMs stop and stay stopped)"),
+    notice_watcher="gcp",
+    nccl="clouds.gcp.nccl:kit_environment",
+    # Off on-demand, from shared/reference-facts/pricing-models.md: G3 (third-party, CUDs 37-55 %).
+    reserved_discount={"1y": 0.37, "3y": 0.55},
     stateful=frozenset(
         {
             "gcp:filestore/instance:Instance",
