@@ -25,6 +25,7 @@ from components.gcp.compute import (
 )
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
+from components.gcp.queued import queued_resource_commands, queued_resource_ids
 from components.gcp.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
@@ -35,9 +36,12 @@ class GcpGpuCluster(pulumi.ComponentResource):
     """A multi-node GPU (or TPU) training cluster on GCP.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
-        node_ids: instance (or TPU VM) ids, in node order.
+        node_ids: instance (or TPU VM) ids, in node order; with `queued_resource`, the
+            queued resources' ids.
         node_private_ips: NIC 0 private IPv4 of each instance (TPU: worker 0 of each
-            slice), in node order.
+            slice), in node order; empty with `queued_resource`.
+        queued_resource_commands: with `queued_resource` only (also registered and
+            exported): one `gcloud compute tpus queued-resources create` command per slice.
         placement_group: the compact placement policy's self link; None for series
             without compact placement; `tpu-ici` for TPU slices.
         file_system_dns: the Filestore IP address or the Lustre mount point
@@ -90,7 +94,13 @@ class GcpGpuCluster(pulumi.ComponentResource):
                 name, args.data.source, args.data.write_back, self.service_account, child
             )
         self.placement = None
-        if tpu:
+        self.queued_resource_commands: pulumi.Output[list[str]] | None = None
+        if tpu and args.queued_resource:  # the slices are requested outside the stack (`queued`)
+            self.nodes = []
+            self.queued_resource_commands = queued_resource_commands(
+                name, args, self.network, self.service_account, labels, project
+            )
+        elif tpu:
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
         else:
             self.placement = create_placement(name, args, child)
@@ -104,11 +114,13 @@ class GcpGpuCluster(pulumi.ComponentResource):
                 labels,
                 child,
             )
-        self._set_outputs(args, tpu)
+        self._set_outputs(name, args, tpu)
 
-    def _set_outputs(self, args: ClusterConfig, tpu: bool) -> None:
+    def _set_outputs(self, name: str, args: ClusterConfig, tpu: bool) -> None:
         fs = self.file_system
         self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+        if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
+            self.node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
         if tpu:
             ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
             self.placement_group: pulumi.Output[str | None] = pulumi.Output.from_input(TPU_PLACEMENT)
@@ -119,7 +131,10 @@ class GcpGpuCluster(pulumi.ComponentResource):
         self.file_system_dns = fs.address if fs else pulumi.Output.from_input(None)
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
+        outputs = {key: getattr(self, key) for key in OUTPUT_NAMES}
+        if self.queued_resource_commands is not None:
+            outputs["queued_resource_commands"] = self.queued_resource_commands
+        self.register_outputs(outputs)
 
 
 def _nic0_ip(nics: list) -> str | None:

@@ -26,7 +26,7 @@ from clouds.gcp.machine import (
 )
 from clouds.gcp.nics import NicLayout
 from clouds.gcp.placement import placement_spec
-from clouds.gcp.tpu import scheduling_config, tpu_accelerator_type, tpu_runtime_version
+from clouds.gcp.tpu import TPU_METADATA, scheduling_config, tpu_accelerator_type, tpu_runtime_version
 from components.gcp.network import ClusterNetwork, nic_args
 
 # Roles the node service account gets: write logs and metrics, nothing else.
@@ -165,7 +165,7 @@ def create_tpus(
             },
             scheduling_config=scheduling,
             service_account={"email": account.email, "scopes": list(SCOPES)},
-            metadata={"enable-oslogin": METADATA["enable-oslogin"]},
+            metadata=TPU_METADATA,
             labels=labels,
             opts=opts,
         )
