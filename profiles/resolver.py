@@ -233,8 +233,13 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
 
 def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Offering]) -> str:
     """What would meet the deadline the rows miss: more nodes of the best row's offering
-    (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions."""
+    (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions.
+
+    With `hours` given the run time is the same on every offering and node count, so neither
+    can help: it says what fixes the miss instead (see `_fixed_hours_advice`)."""
     assert spec.deadline_hours is not None
+    if spec.work is None:
+        return _fixed_hours_advice(spec, best)
     o = best.offering
     for nodes in sorted(
         {
@@ -257,4 +262,25 @@ def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Off
     return (
         f"to meet it: no node count up to {MAX_SUGGESTED_NODES} of {o.instance_type} does; allow faster "
         "accelerators or other regions, or relax the deadline"
+    )
+
+
+def _fixed_hours_advice(spec: WorkloadSpec, best: Candidate) -> str:
+    """Why more nodes or faster accelerators cannot meet the deadline of a spec that gives its
+    `hours`, and what can: the work instead of the hours, or a later deadline; when only what
+    the row adds (spot interruptions, data staging) pushes it over, the purchase or checkpoints."""
+    assert spec.hours is not None and spec.deadline_hours is not None
+    given = f"`hours: {spec.hours:g}` fixes the run time on every offering and node count"
+    if spec.hours > spec.deadline_hours:
+        return (
+            f"the {spec.deadline_hours:g} h deadline cannot be met: {given}, so more nodes or faster "
+            "accelerators cannot shorten it; give the work instead (`work: {gpu_hours: N, reference: A100-80GB}` "
+            f"or `work: {{params: P, tokens: T}}`) so the hours follow per offering, or set `deadline` to at least "
+            f"{spec.hours:g} h"
+        )
+    added = best.hours - spec.hours
+    return (
+        f"to meet it: {given} and fits the {spec.deadline_hours:g} h deadline, but this row adds {added:,.2f} h "
+        "(spot interruptions, data staging); allow on-demand (`purchase: any`), checkpoint more often "
+        "(`spot.checkpoint_interval`), or relax the deadline"
     )
