@@ -202,6 +202,9 @@ class Cloud:
         nccl: `"module:function"` `(instance type, rdma) -> (variables, lines to source,
             notes) or None` the benchmark kit runs NCCL with; None (or a None answer): the
             kit's default.
+        spot_bands: `"module:function"` `(region, instance type) -> facts.spot_advisor.AdvisorBand
+            or None`: the recorded spot interruption band of a type (AWS Spot Advisor), or None
+            when the cloud publishes none.
         reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
             live reserved prices are fetched (the cloud's module cites the source); absent
             terms are unknown.
@@ -229,6 +232,7 @@ class Cloud:
     notice_watcher: str | None = None
     shared_mount: str = "/mnt/shared"
     nccl: str | None = None
+    spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()

@@ -34,6 +34,7 @@ CLOUD = Cloud(
     # Off on-demand, from shared/reference-facts/pricing-models.md: A4 (third-party Compute
     # Savings Plans ranges, GPU families at the low end).
     reserved_discount={"1y": 0.30, "3y": 0.50},
+    spot_bands="facts.spot_advisor:aws_band",
     stateful=frozenset(
         {
             "aws:fsx/lustreFileSystem:LustreFileSystem",
