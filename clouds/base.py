@@ -25,6 +25,7 @@ class Feature(enum.Enum):
     SPOT_FROM_STACK = "spot purchase from a stack file"
     SPOT_PLACEMENT = "placement (deployment set) for spot nodes"
     ZONE_PRICES = "catalog prices per zone"
+    BUCKET_LINK = "linking the team's bucket to the file system (`data`)"
 
 
 def load(target: str) -> Any:

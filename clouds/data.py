@@ -107,8 +107,13 @@ def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str 
     """
     link = link_for(provider)
     if link is None:
+        from clouds.base import Feature
+        from clouds.registry import CLOUDS
+
+        why = CLOUDS[provider].why_not(Feature.BUCKET_LINK) if provider in CLOUDS else None
         return (
-            f"data.source: {provider} cannot link a bucket to its file system in trainstack yet; "
+            f"data.source: {provider} cannot link a bucket to its file system in trainstack yet"
+            f"{f' ({why})' if why else ''}; "
             "copy the data onto the file system yourself and drop `data`, or pick another provider"
         )
     if not link.owns(data.source):
