@@ -35,7 +35,7 @@ def test_the_example_workload_resolves_to_a_sized_linked_file_system():
     assert choice.storage.capacity_gib == 4800  # FSx PERSISTENT_2: 1,200, 2,400, then steps of 2,400
     assert any(n.startswith("data: GPUs can read") for n in choice.notes)
     config = cluster_config(spec, choice, "test")
-    assert config.data is not None and config.data.source == SOURCE and config.data.write_back
+    assert config.data is not None and config.data.source == SOURCE and not config.data.write_back
     assert config.data.size_gib == 2048 and config.data.files == 1_280_000 and config.data.passes == 90
 
 
