@@ -106,8 +106,8 @@ def test_data_and_job_rejections_say_why():
     assert found == {
         "data": (
             1,
-            "data.source: 's3://team/set' is not a gs:// bucket, the only kind gcp can link; copy the data to a "
-            "gs:// bucket or pick the cloud that holds it",
+            "data.source: 's3://team/set' is not a Cloud Storage bucket (gs://BUCKET/PREFIX), the only kind gcp "
+            "can link; copy the data there or pick the cloud that holds it",
         )
     }
     offerings = [offering(provider="aws", zone="use1-az1"), offering(provider="huaweicloud")]
