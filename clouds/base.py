@@ -25,6 +25,7 @@ class Feature(enum.Enum):
     SPOT_FROM_STACK = "spot purchase from a stack file"
     SPOT_PLACEMENT = "placement (deployment set) for spot nodes"
     ZONE_PRICES = "catalog prices per zone"
+    BUCKET_LINK = "linking the team's bucket to the file system (`data`)"
 
 
 def load(target: str) -> Any:
@@ -208,6 +209,8 @@ class Cloud:
         reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
             live reserved prices are fetched (the cloud's module cites the source); absent
             terms are unknown.
+        request_price: `"module:attribute"` of its object storage's request prices
+            (`facts.request_prices.RequestPrice`), or None when none is sourced.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -234,6 +237,7 @@ class Cloud:
     nccl: str | None = None
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
+    request_price: str | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

@@ -18,8 +18,9 @@ from profiles.catalog import loader
 from tests.clusters import BASE_CLUSTER
 from trainstack.mocks import TrainstackMocks
 
-# moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks
-pytest_plugins = ("tests.aws_live",)
+# moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks;
+# one plan per distinct stack in a session (tests.shared_runs)
+pytest_plugins = ("tests.aws_live", "tests.shared_runs")
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = Path("profiles", "catalog", "data")
@@ -90,10 +91,16 @@ def fresh_cost_caches() -> None:
     mutation run, `make mutate`, forks each mutant from a process whose earlier test run filled
     them, and a cached answer would hide the mutant) and no measurement lookup left registered
     by an earlier test (an in-process `trainstack resolve` registers the published ones)."""
-    from profiles import resolver
+    from profiles import data_row, resolver
     from profiles.cost import inputs, storage
 
-    for cached in (storage.storage_cost, resolver._fs_problem, resolver._link_problem):
+    for cached in (
+        storage.storage_cost,
+        resolver._fs_problem,
+        resolver._link_problem,
+        data_row._storage,
+        data_row._throughput_notes,
+    ):
         cached.cache_clear()
     inputs.clear_measurements()
 

@@ -5,7 +5,8 @@ import pytest
 
 from profiles.candidate import Candidate
 from profiles.cost.estimate import JobHours
-from profiles.costing import _data_path, best_per_purchase, candidates
+from profiles.costing import best_per_purchase, candidates
+from profiles.data_row import _data_path
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
 
@@ -37,6 +38,7 @@ def test_a_cny_row_says_both_currencies_and_prices_its_storage_at_the_rows_rate(
     ("fields", "listed"),
     [
         pytest.param({"currency": "USD"}, (), id="usd-row"),
+        pytest.param({"currency": "USD", "on_demand_native": 30.0}, (), id="usd-row-with-a-native-figure"),
         pytest.param({"currency": "CNY", "on_demand_native": None}, (), id="no-native-price"),
         pytest.param(
             {"currency": "CNY", "on_demand_native": 0.0}, ("listed as 0.00 CNY/h per node",), id="zero-native-price"
@@ -71,8 +73,10 @@ def test_gcp_filestore_below_the_asked_tier_is_said():
     notes = row["on-demand"].notes
     assert notes[-1] == (
         "file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s per TiB; "
-        "the stack says deployment_type: ZONAL"
+        "a stack written from this row says deployment_type: ZONAL"
     )
+    default = rows(spec(file_system={"capacity": "4800GiB"}), offering(provider="gcp", region="us-central1"))
+    assert default["on-demand"].notes[-1].startswith("file system below the 250 MB/s per TiB default: Filestore")
     assert None not in notes
 
 
@@ -138,9 +142,11 @@ def test_a_lazy_link_too_slow_for_the_gpus_adds_the_first_pass_io():
     workload = spec(data=DATA, file_system={"capacity": "2400GiB", "throughput": 125})
     p4de = offering(provider="aws", region="us-east-1", zone="use1-az1", instance_type="p4de.24xlarge")
     row = rows(workload, p4de)["on-demand"]
+    assert row.notes[0] == row.storage.describe()
     pass_hours = 2000 * 2**30 / 1e6 / (2400 / 1024 * 125) / 3600
     assert row.hours == pytest.approx(10 + pass_hours - 1)
-    assert row.notes[-2:] == (
+    data_notes = tuple(n for n in row.notes if n.startswith(("data: GPUs", "data: the first pass")))
+    assert data_notes == (
         "data: GPUs can read 597 MB/s, the file system delivers 293 MB/s; /scratch caches the dataset after the first pass",
         f"data: the first pass is I/O bound: +{pass_hours - 1:.2f} h; more file_system.throughput (MB/s per TiB) or "
         "capacity feeds the GPUs",
@@ -148,12 +154,24 @@ def test_a_lazy_link_too_slow_for_the_gpus_adds_the_first_pass_io():
 
 
 def test_an_imported_dataset_is_staged_before_training():
-    # Azure creates 16 TiB at 125 MB/s/TiB = 2,000 MB/s: fast enough, but the import takes 0.30 h first.
-    workload = spec(data={**DATA, "source": "https://acct.blob.core.windows.net/c/set"}, file_system=FS)
-    row = rows(workload, offering())["on-demand"]
+    # Google Cloud imports the bucket with an import job at the file system's throughput
+    # (capacity created / 1,024 x 250 MB/s) before training; the stated tier is kept.
+    workload = spec(data={**DATA, "source": "gs://team/set"}, file_system=FS)
+    row = rows(workload, offering(provider="gcp", region="us-central1", zone="us-central1-a"))["on-demand"]
     staging = 2000 * 2**30 / 1e6 / (row.storage.capacity_gib / 1024 * 250) / 3600
-    assert row.hours == pytest.approx(10 + staging)
-    assert row.notes[-1] == f"data: +{staging:.2f} h to import the dataset before training"
+    assert row.throughput == 250 and row.hours == pytest.approx(10 + staging)
+    assert f"data: +{staging:.2f} h to import the dataset before training" in row.notes
+
+
+def test_a_blob_dataset_loads_lazily_on_azure():
+    # Azure Managed Lustre blob integration imports the names at creation and loads on first read.
+    workload = spec(
+        data={**DATA, "source": "https://acct.blob.core.windows.net/datasets/set", "resource_group": "rg"},
+        file_system=FS,
+    )
+    row = rows(workload, offering())["on-demand"]
+    assert row.hours == pytest.approx(10.0)
+    assert not any("to import the dataset" in n for n in row.notes)
 
 
 @pytest.mark.parametrize(
@@ -166,10 +184,34 @@ def test_an_imported_dataset_is_staged_before_training():
 )
 def test_the_data_path_keeps_room_for_the_models_checkpoints(fields, params):
     workload = spec(data=DATA, file_system=FS, **fields)
-    path = _data_path(workload, offering(provider="aws", instance_type="p5.48xlarge"), 4800, 10.0)
+    path = _data_path(workload, offering(provider="aws", instance_type="p5.48xlarge"), 4800, 250, 10.0)
     # (2,000 GiB + 2 checkpoints x 16 B per parameter) x 1.25 headroom.
     assert path.capacity_gib == pytest.approx((2000 + 2 * 16 * params / 2**30) * 1.25)
     assert (path.fs_capacity_gib, path.cache_fits, path.staging_hours) == (4800, True, 0.0)
+
+
+def test_gcp_managed_lustre_at_its_tier_needs_no_note():
+    # 18,000 GiB at 1,000 MB/s/TiB is a Managed Lustre size: nothing below what was asked.
+    node = offering(provider="gcp", region="us-central1", zone="us-central1-a")
+    row = rows(spec(file_system={"capacity": "18000GiB", "throughput": 1000}), node)["on-demand"]
+    assert not any(n.startswith("file system below") for n in row.notes)
+
+
+def test_a_capacity_block_is_priced_as_the_spec_says():
+    block = {"provider": "aws", "instance_type": "p5.48xlarge", "zone": "use1-az1", "nodes": 2, "usd_per_hour": 0}
+    workload = spec(nodes=2, reservations=[{**block, "id": "cb-1", "kind": "capacity-block"}])
+    p5 = offering(provider="aws", region="us-east-1", zone="use1-az1", instance_type="p5.48xlarge")
+    row = rows(workload, p5, nodes=2)["capacity-block"]
+    assert row.notes[-1] == (
+        "Capacity Block cb-1: priced at the spec's $0.00/node-hour; Capacity Blocks are paid up front per block "
+        "and the catalog holds no price for them (AWS lists $0.00/hour)"
+    )
+
+
+def test_a_capacity_block_elsewhere_than_aws_is_refused():
+    block = {"provider": "azure", "instance_type": "Standard_X", "zone": "eastus", "nodes": 2, "usd_per_hour": 0}
+    with pytest.raises(ValueError, match="set kind: capacity-reservation or provider: aws"):
+        spec(reservations=[{**block, "id": "cb-1", "kind": "capacity-block"}])
 
 
 def test_held_capacity_is_priced_as_the_spec_says_with_its_storage():
