@@ -171,6 +171,17 @@ def manual_healing(cloud: str) -> Healing:
     )
 
 
+def _conventional_targets(name: str) -> dict[str, str]:
+    """Where a cloud's code sits when its `Cloud` does not say otherwise."""
+    return {
+        "component": f"components.{name}.cluster:{name.capitalize()}GpuCluster",
+        "validator": f"clouds.{name}.validate:validate_args",
+        "fetcher": f"profiles.catalog.fetchers.{name}:fetch",
+        "mock": f"clouds.{name}.mock:MOCK",
+        "replacements": f"clouds.{name}.replacements:REPLACEMENTS",
+    }
+
+
 @dataclass(frozen=True)
 class Cloud:
     """Everything trainstack knows about one cloud.
@@ -183,6 +194,7 @@ class Cloud:
         fetcher: `"module:function"` of its live price fetcher (`fetch`).
         mock: `"module:attribute"` of its `Mock`.
         replacements: `"module:attribute"` of its `Replacements`.
+        (Each of these five left empty is the conventional place, `_conventional_targets`.)
         guidance: `"module:function"` of its offline preflight guidance (cluster ->
             findings); None gets the generic "confirm in the console" guidance.
         live_check: `"module:function"` `(cluster, session, quotas) -> findings` of its live
@@ -218,11 +230,11 @@ class Cloud:
 
     name: str
     display_name: str
-    component: str
-    validator: str
-    fetcher: str
-    mock: str
-    replacements: str
+    component: str = ""
+    validator: str = ""
+    fetcher: str = ""
+    mock: str = ""
+    replacements: str = ""
     guidance: str | None = None
     live_check: str | None = None
     extra: str = ""
@@ -243,6 +255,9 @@ class Cloud:
     untaggable: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        for key, target in _conventional_targets(self.name).items():
+            if not getattr(self, key):
+                object.__setattr__(self, key, target)
         if not self.region_key:
             object.__setattr__(self, "region_key", f"{self.name}:region")
         if self.healing is None:

@@ -10,11 +10,6 @@ from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
 CLOUD = Cloud(
     name="aws",
     display_name="AWS",
-    component="components.aws.cluster:AwsGpuCluster",
-    validator="clouds.aws.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.aws:fetch",
-    mock="clouds.aws.mock:MOCK",
-    replacements="clouds.aws.replacements:REPLACEMENTS",
     extra="aws",
     sdk="pulumi-aws",
     live_check="profiles.aws_preflight:check_aws",

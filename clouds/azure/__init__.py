@@ -10,11 +10,6 @@ from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
 CLOUD = Cloud(
     name="azure",
     display_name="Azure",
-    component="components.azure.cluster:AzureGpuCluster",
-    validator="clouds.azure.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.azure:fetch",
-    mock="clouds.azure.mock:MOCK",
-    replacements="clouds.azure.replacements:REPLACEMENTS",
     extra="azure",
     sdk="pulumi-azure-native",
     guidance="profiles.preflight_guidance:azure_guidance",

@@ -8,11 +8,6 @@ from clouds.base import Cloud, FileSystemRule, manual_healing
 CLOUD = Cloud(
     name="gcp",
     display_name="GCP",
-    component="components.gcp.cluster:GcpGpuCluster",
-    validator="clouds.gcp.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.gcp:fetch",
-    mock="clouds.gcp.mock:MOCK",
-    replacements="clouds.gcp.replacements:REPLACEMENTS",
     extra="gcp",
     sdk="pulumi-gcp",
     guidance="profiles.preflight_guidance:gcp_guidance",

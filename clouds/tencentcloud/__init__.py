@@ -10,14 +10,8 @@ from clouds.base import Cloud, Feature, FileSystemRule
 CLOUD = Cloud(
     name="tencentcloud",
     display_name="Tencent Cloud",
-    component="components.tencentcloud.cluster:TencentcloudGpuCluster",
-    validator="clouds.tencentcloud.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.tencentcloud:fetch",
-    mock="clouds.tencentcloud.mock:MOCK",
-    replacements="clouds.tencentcloud.replacements:REPLACEMENTS",
     extra="china",
     sdk="tencentcloud-iac-pulumi",
-    guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^ap-(beijing|shanghai|guangzhou|shenzhen|chengdu|chongqing|nanjing)(-[a-z]+)?$"),
     file_system=FileSystemRule("clouds.tencentcloud.turbo:turbo_sizing", "CFS Turbo"),
     missing={

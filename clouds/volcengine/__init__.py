@@ -10,14 +10,8 @@ from clouds.base import Cloud, Feature, FileSystemRule
 CLOUD = Cloud(
     name="volcengine",
     display_name="Volcengine",
-    component="components.volcengine.cluster:VolcengineGpuCluster",
-    validator="clouds.volcengine.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.volcengine:fetch",
-    mock="clouds.volcengine.mock:MOCK",
-    replacements="clouds.volcengine.replacements:REPLACEMENTS",
     extra="china",
     sdk="pulumi-volcengine",
-    guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^cn-(?!hongkong)[a-z]+(-[a-z]+)?$"),
     file_system=FileSystemRule("clouds.volcengine.vepfs:vepfs_sizing", "vePFS"),
     stateful=frozenset(
