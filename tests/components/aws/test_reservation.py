@@ -213,3 +213,12 @@ def test_capacity_block_plan_inputs_match_pulumi_aws(tmp_path):
         for p in problems(args_class(r["type"]), r["inputs"], r["type"])
     ]
     assert found == []
+
+
+def test_reservations_list_of_one_is_the_reservation_and_several_are_refused():
+    listed = ClusterConfig.model_validate({**ON_DEMAND, "reservations": [{"id": CR, "kind": "capacity-block"}]})
+    assert listed.reservation == ReservationConfig(id=CR, kind="capacity-block")
+    with pytest.raises(ValueError, match=r"reservations: 2 given; a cluster launches into one reservation"):
+        ClusterConfig.model_validate({**ON_DEMAND, "reservations": [{"id": CR}, {"id": "cr-0def"}]})
+    with pytest.raises(ValueError, match="give the reservation once"):
+        ClusterConfig.model_validate({**ON_DEMAND, "reservations": [{"id": CR}], "reservation": {"id": CR}})
