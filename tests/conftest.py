@@ -18,8 +18,9 @@ from profiles.catalog import loader
 from tests.clusters import BASE_CLUSTER
 from trainstack.mocks import TrainstackMocks
 
-# moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks
-pytest_plugins = ("tests.aws_live",)
+# moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks;
+# one plan per distinct stack in a session (tests.shared_runs)
+pytest_plugins = ("tests.aws_live", "tests.shared_runs")
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = Path("profiles", "catalog", "data")
@@ -82,6 +83,26 @@ def _project_modules() -> list:
         if path.is_relative_to(ROOT) and not path.is_relative_to(venv):
             modules.append(module)
     return modules
+
+
+@pytest.fixture(autouse=True)
+def fresh_cost_caches() -> None:
+    """Start each test with the cost model as the code defines it: its memo caches empty (a
+    mutation run, `make mutate`, forks each mutant from a process whose earlier test run filled
+    them, and a cached answer would hide the mutant) and no measurement lookup left registered
+    by an earlier test (an in-process `trainstack resolve` registers the published ones)."""
+    from profiles import data_row, resolver
+    from profiles.cost import inputs, storage
+
+    for cached in (
+        storage.storage_cost,
+        resolver._fs_problem,
+        resolver._link_problem,
+        data_row._storage,
+        data_row._throughput_notes,
+    ):
+        cached.cache_clear()
+    inputs.clear_measurements()
 
 
 @pytest.fixture
