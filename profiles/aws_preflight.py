@@ -6,6 +6,8 @@
 - EC2 DescribeInstances: vCPUs already running (running/pending) against the same quota;
 - Service Quotas GetServiceQuota (falling back to GetAWSDefaultServiceQuota): the vCPU quota
   of the family, On-Demand and Spot counted separately (`facts.quotas`).
+- EC2 DescribeCapacityReservations, with a `reservation:`: its instance type, zone, kind,
+  placement group, size and state against the stack's (`profiles.aws_preflight_reservation`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from clouds.contract import ClusterConfig
 from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
 from profiles.aws_api import aws_errors, client, new_session
+from profiles.aws_preflight_reservation import reservation_findings
 from profiles.preflight import RETRY_HINT, Finding, PreflightError
 
 
@@ -36,7 +39,8 @@ def check_aws(cluster: ClusterConfig, session: Any = None, quotas: Any = None) -
         cluster.region,
         codes.spot if spot else codes.on_demand,
     )
-    return [offered, quota_finding(cluster, codes, spot, cluster.nodes * vcpus, used, limit)]
+    quota = quota_finding(cluster, codes, spot, cluster.nodes * vcpus, used, limit)
+    return [offered, quota, *reservation_findings(ec2, cluster)]
 
 
 def quota_finding(

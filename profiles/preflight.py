@@ -42,7 +42,7 @@ class Finding:
 
     Attributes:
         check: what was checked: `config` (the component's own validation), `catalog`,
-            `offered`, `quota`.
+            `offered`, `quota`, `reservation`.
         status: `ok`, `fail`, `unknown` (could not be checked live) or `info`.
         detail: one line: what was found, with units (vCPUs, GPUs).
         fix: one line: what to do about it; empty when nothing is needed.
