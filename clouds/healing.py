@@ -60,7 +60,14 @@ HEALING: dict[str, Healing] = {
         "the scale set restores evicted spot VMs and repairs unhealthy ones "
         f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption); the job is restarted by hand",
     ),
-    "gcp": _manual("GCP (spot VMs stop and stay stopped)"),
+    "gcp": Healing(
+        True,
+        False,
+        GROUP_RESTART_HOURS,
+        "GPU nodes are a managed instance group: a preempted spot VM is deleted and recreated "
+        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption; TPU slices are not replaced); "
+        "the job is restarted by hand",
+    ),
     "huaweicloud": _manual("Huawei Cloud"),
     "volcengine": _manual("Volcengine"),
     "alicloud": _manual("Alibaba Cloud"),

@@ -69,6 +69,9 @@ def gcp_outputs(args: MockResourceArgs) -> dict[str, Any]:
         outputs["networkInterfaces"] = [
             {**nic, "networkIp": _ip(args.name, i)} for i, nic in enumerate(args.inputs.get("networkInterfaces", []))
         ]
+    elif args.typ == "gcp:compute/instanceTemplate:InstanceTemplate":
+        # the API's unique self link carries the template's numeric id (one version here)
+        outputs["selfLinkUnique"] = f"{outputs['selfLink']}?uniqueId=1"
     elif args.typ == "gcp:serviceaccount/account:Account":
         outputs["email"] = f"{args.inputs['accountId']}@{GCP_PROJECT_ID}.iam.gserviceaccount.com"
     elif args.typ == "gcp:filestore/instance:Instance":

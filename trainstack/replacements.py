@@ -135,6 +135,25 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
         "scheduling.provisioningModel",
         "scheduling.preemptible",
     ),
+    # An instance template is immutable (every field ForceNew in terraform-provider-google);
+    # with `namePrefix` Pulumi creates the new one before deleting the old, and the group
+    # only changes its version (no VM is recreated, `clouds.gcp.group`).
+    "gcp:compute/instanceTemplate:InstanceTemplate": (
+        "namePrefix",
+        "machineType",
+        "disks",
+        "networkInterfaces",
+        "guestAccelerators",
+        "scheduling",
+        "reservationAffinity",
+        "resourcePolicies",
+        "serviceAccount",
+        "shieldedInstanceConfig",
+        "metadata",
+        "labels",
+    ),
+    "gcp:compute/instanceGroupManager:InstanceGroupManager": ("name", "zone", "baseInstanceName"),
+    "gcp:compute/healthCheck:HealthCheck": ("name",),
     "gcp:tpu/v2Vm:V2Vm": (
         "name",
         "zone",

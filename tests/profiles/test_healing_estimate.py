@@ -17,7 +17,7 @@ def test_every_registered_cloud_has_an_answer():
     [
         pytest.param("aws", GROUP_RESTART_HOURS, True, id="aws-group"),
         pytest.param("azure", GROUP_RESTART_HOURS, True, id="azure-scale-set"),
-        pytest.param("gcp", MANUAL_RESTART_HOURS, False, id="gcp-manual"),
+        pytest.param("gcp", GROUP_RESTART_HOURS, True, id="gcp-instance-group"),
         pytest.param("alicloud", MANUAL_RESTART_HOURS, False, id="alicloud-manual"),
         pytest.param("baiducloud", MANUAL_RESTART_HOURS, False, id="baidu-manual"),
     ],
