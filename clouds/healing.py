@@ -27,12 +27,15 @@ class Healing:
         runs_job: True when the component ships the node agent, so `job:` runs there.
         restart_hours: hours from an interruption to the job running again (unsourced).
         summary: one line for `resolve` notes and `plan`.
+        no_job_types: instance-type prefixes whose nodes get no node agent, with the reason
+            (`(("tpu-", "TPU slices get no node bootstrap"),)`).
     """
 
     replaces_nodes: bool
     runs_job: bool
     restart_hours: float
     summary: str
+    no_job_types: tuple[tuple[str, str], ...] = ()
 
 
 def _manual(cloud: str) -> Healing:
@@ -55,18 +58,18 @@ HEALING: dict[str, Healing] = {
     ),
     "azure": Healing(
         True,
-        False,
+        True,
         GROUP_RESTART_HOURS,
-        "the scale set restores evicted spot VMs and repairs unhealthy ones "
-        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption); the job is restarted by hand",
+        "the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
+        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
     ),
     "gcp": Healing(
         True,
-        False,
+        True,
         GROUP_RESTART_HOURS,
-        "GPU nodes are a managed instance group: a preempted spot VM is deleted and recreated "
-        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption; TPU slices are not replaced); "
-        "the job is restarted by hand",
+        "GPU nodes are a managed instance group: a preempted spot VM is deleted, recreated and "
+        f"rejoins the job (unsourced {GROUP_RESTART_HOURS:g} h per interruption; TPU slices are not replaced)",
+        (("tpu-", "TPU slices get no node bootstrap yet"),),
     ),
     "huaweicloud": _manual("Huawei Cloud"),
     "volcengine": _manual("Volcengine"),
@@ -81,15 +84,30 @@ def healing(provider: str) -> Healing:
     return HEALING.get(provider) or _manual(provider)
 
 
-def check_job(provider: str, has_job: bool) -> None:
-    """Refuse a `job:` where the cloud's component does not ship the node agent yet.
+def job_problem(provider: str, instance_type: str) -> str | None:
+    """Why a `job:` cannot run on `instance_type` nodes of `provider`, or None when it can.
 
-    Raises:
-        ValueError: `job: not run on <provider> yet ...` with the fix.
+    The one rule behind both the resolver's `job` constraint and the cluster config check.
     """
-    if has_job and not healing(provider).runs_job:
+    entry = healing(provider)
+    if not entry.runs_job:
         runs = ", ".join(name for name, h in HEALING.items() if h.runs_job)
-        raise ValueError(
+        return (
             f"job: the {provider} component does not run a job yet (the node agent ships on {runs}); "
             "remove job and start torchrun by hand, or choose one of those clouds"
         )
+    for prefix, reason in entry.no_job_types:
+        if instance_type.startswith(prefix):
+            return f"job: {instance_type} on {provider}: {reason}; remove job and start training by hand"
+    return None
+
+
+def check_job(provider: str, instance_type: str, has_job: bool) -> None:
+    """Refuse a `job:` where the cloud's component does not ship the node agent (`job_problem`).
+
+    Raises:
+        ValueError: the `job_problem` line.
+    """
+    problem = job_problem(provider, instance_type) if has_job else None
+    if problem:
+        raise ValueError(problem)

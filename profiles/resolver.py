@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from clouds.contract import FileSystemConfig
 from clouds.data import data_problem
 from clouds.filesystems import file_system_problem
-from clouds.healing import healing
+from clouds.healing import job_problem
 from facts.regions import in_mainland_china
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -117,7 +117,7 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "file_system"
     if spec.data and _data_problem(spec, offering.provider):
         yield "data"
-    if spec.job and not healing(offering.provider).runs_job:
+    if spec.job and job_problem(offering.provider, offering.instance_type):
         yield "job"
 
 
@@ -222,7 +222,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         if failure == "data":
             details.setdefault(failure, str(_data_problem(spec, offering.provider)))
         if failure == "job":
-            details.setdefault(failure, f"{offering.provider}: its nodes do not run the node agent yet")
+            details.setdefault(failure, str(job_problem(offering.provider, offering.instance_type)))
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
         elif isinstance(kept, list):

@@ -14,13 +14,14 @@ import pulumi_gcp as gcp
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
-from clouds.gcp.nics import SINGLE_NIC, nic_layout
+from clouds.gcp.nics import SINGLE_NIC, NicLayout, nic_layout
 from clouds.gcp.tpu import is_tpu
 from clouds.gcp.validate import validate_args
+from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
-from components.gcp.nodes import create_health_check, create_node_group, create_template
+from components.gcp.nodes import create_head_node, create_health_check, create_node_group, create_template
 from components.gcp.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
@@ -43,12 +44,14 @@ class GcpGpuCluster(pulumi.ComponentResource):
         usd_per_hour: the whole-cluster price at resolve time, USD/hour.
 
     Child resources are kept as attributes too (`network`, `service_account`,
-    `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`;
-    TPU: `nodes`).
+    `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`,
+    and with a job `head_node`; TPU: `nodes`).
 
     GPU nodes are a zonal managed instance group over an instance template (see
     `clouds.gcp.group`): a preempted spot VM is deleted and the group recreates it; a VM
     failing its health check is recreated too; a template change never recreates a running VM.
+    Every node's startup script (`bootstrap`) mounts the file system at `/fsx`; with a `job`,
+    an on-demand head node keeps the rendezvous and every node runs the job under torchrun.
     """
 
     def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
@@ -92,18 +95,52 @@ class GcpGpuCluster(pulumi.ComponentResource):
             self.bucket_access = create_bucket_access(
                 name, args.data.source, args.data.write_back, self.service_account, child
             )
-        self.placement = self.template = self.health_check = self.node_group = None
+        self.placement = self.template = self.health_check = self.node_group = self.head_node = None
         self.nodes: list = []
         if tpu:
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
         else:
-            self.placement = create_placement(name, args, child)
-            self.template = create_template(
-                name, args, layout, self.network, self.service_account, self.placement, None, labels, child
-            )
-            self.health_check = create_health_check(name, child)
-            self.node_group = create_node_group(name, args, self.template, self.health_check, child)
+            self._create_gpu_nodes(name, args, layout, choice.kind if choice else None, labels, child)
         self._set_outputs(args, tpu)
+
+    def _create_gpu_nodes(
+        self,
+        name: str,
+        args: ClusterConfig,
+        layout: NicLayout,
+        kind: str | None,
+        labels: dict[str, str],
+        child: pulumi.ResourceOptions,
+    ) -> None:
+        """The node group (template, health check, group) and, with a job, the head node."""
+        fs = self.file_system
+        address, share = (fs.address, fs.mount_name) if fs else (None, None)
+
+        def script(role: str, rdzv: pulumi.Input[str] | None) -> pulumi.Output[str]:
+            return pulumi.Output.all(address, share, rdzv).apply(
+                lambda v: startup_script(name, args, role, kind, v[0], v[1], v[2])
+            )
+
+        rdzv_host = None
+        if args.job is not None:
+            self.head_node = create_head_node(
+                name, args, self.network, self.service_account, script("head", "127.0.0.1"), labels, child
+            )
+            rdzv_host = self.head_node.network_interfaces.apply(_nic0_ip)
+        self.placement = create_placement(name, args, child)
+        self.template = create_template(
+            name,
+            args,
+            layout,
+            self.network,
+            self.service_account,
+            self.placement,
+            script("worker", rdzv_host),
+            labels,
+            child,
+        )
+        self.health_check = create_health_check(name, child)
+        self.node_group = create_node_group(name, args, self.template, self.health_check, child)
 
     def _set_outputs(self, args: ClusterConfig, tpu: bool) -> None:
         fs = self.file_system
@@ -121,6 +158,10 @@ class GcpGpuCluster(pulumi.ComponentResource):
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
         self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
+
+
+def _nic0_ip(nics: list) -> str | None:
+    return nics[0].network_ip if nics else None
 
 
 def _first_endpoint_ip(endpoints: list | None) -> str | None:

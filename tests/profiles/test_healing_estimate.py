@@ -3,7 +3,7 @@
 import pytest
 
 from clouds.contract import ClusterConfig
-from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing
+from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing, job_problem
 from clouds.registry import NAMES
 from profiles.cost.inputs import restart_hours
 
@@ -30,22 +30,47 @@ def test_restart_hours_follow_self_healing(provider, hours, replaced):
     assert MANUAL_RESTART_HOURS > GROUP_RESTART_HOURS
 
 
-def test_job_refused_where_no_node_agent_ships():
-    base = dict(
-        region="r",
-        zone="z",
-        instance_type="t",
-        accelerator="A100",
-        accelerator_count=8,
-        nodes=2,
-        purchase="on-demand",
-        hours=1,
-        file_system={"capacity_gib": 1200},
-        job={"command": "/fsx/t.py"},
-    )
-    assert ClusterConfig(provider="aws", **base).job.argv == ("/fsx/t.py",)
-    with pytest.raises(ValueError, match="job: the gcp component does not run a job yet"):
-        ClusterConfig(provider="gcp", **base)
+JOB_BASE = dict(
+    region="r",
+    zone="z",
+    accelerator="A100",
+    accelerator_count=8,
+    nodes=2,
+    purchase="on-demand",
+    hours=1,
+    file_system={"capacity_gib": 1200},
+    job={"command": "/fsx/t.py"},
+)
+
+
+@pytest.mark.parametrize(
+    ("provider", "instance_type"),
+    [
+        pytest.param("aws", "p4d.24xlarge", id="aws"),
+        pytest.param("azure", "Standard_ND96asr_v4", id="azure"),
+        pytest.param("gcp", "a2-highgpu-8g", id="gcp-gpu"),
+    ],
+)
+def test_job_accepted_where_the_node_agent_ships(provider, instance_type):
+    config = ClusterConfig(provider=provider, instance_type=instance_type, **JOB_BASE)
+    assert config.job.argv == ("/fsx/t.py",)
+    assert job_problem(provider, instance_type) is None
+
+
+@pytest.mark.parametrize(
+    ("provider", "instance_type", "message"),
+    [
+        pytest.param("gcp", "tpu-v5p-8", "job: tpu-v5p-8 on gcp: TPU slices get no node bootstrap yet", id="gcp-tpu"),
+        pytest.param(
+            "alicloud", "ecs.gn7-c12g1.3xlarge", "job: the alicloud component does not run a job yet", id="ali"
+        ),
+        pytest.param("baiducloud", "bcc.lgn5.c96m512.8h800", "job: the baiducloud component", id="baidu"),
+    ],
+)
+def test_job_refused_where_no_node_agent_ships(provider, instance_type, message):
+    with pytest.raises(ValueError, match=message):
+        ClusterConfig(provider=provider, instance_type=instance_type, **JOB_BASE)
+    assert job_problem(provider, instance_type).startswith(message)
 
 
 def test_a_job_keeps_only_clouds_whose_nodes_run_it(real_catalog):
@@ -53,15 +78,22 @@ def test_a_job_keeps_only_clouds_whose_nodes_run_it(real_catalog):
     from profiles.spec import parse_spec
 
     spec = {
-        "accelerators": "H100:8",
+        "accelerators": "A100:8",
         "nodes": 2,
-        "interconnect": "rdma",
         "purchase": "on-demand",
         "hours": 10,
         "file_system": {"capacity": "4800GiB", "throughput": 250},
         "job": {"command": "/fsx/train.py"},
     }
-    resolution = resolve(parse_spec({**spec, "providers": ["gcp", "aws"]}), real_catalog.offerings, top=50)
-    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws"}
+    clouds = ["gcp", "aws", "azure", "alicloud", "tencentcloud"]
+    resolution = resolve(parse_spec({**spec, "providers": clouds}), real_catalog.offerings, top=200)
+    kept = {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)}
+    assert kept <= {"aws", "azure", "gcp"} and "aws" in kept
+    without = resolve(
+        parse_spec({**{k: v for k, v in spec.items() if k != "job"}, "providers": clouds}),
+        real_catalog.offerings,
+        top=200,
+    )
+    assert {r.candidate.offering.provider for r in (without.choice, *without.alternatives)} - {"aws", "azure", "gcp"}
     with pytest.raises(NoMatchError, match="'job' removed the last"):
-        resolve(parse_spec({**spec, "providers": ["gcp"]}), real_catalog.offerings)
+        resolve(parse_spec({**spec, "providers": ["alicloud", "tencentcloud"]}), real_catalog.offerings)
