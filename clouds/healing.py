@@ -29,6 +29,8 @@ class Healing:
         summary: one line for `resolve` notes and `plan`.
         no_job_types: instance-type prefixes whose nodes get no node agent, with the reason
             (`(("tpu-", "TPU slices get no node bootstrap"),)`).
+        unreplaced_types: instance-type prefixes the cloud's node group does not hold, so
+            their nodes get the manual answer (`healing(provider, instance_type)`).
     """
 
     replaces_nodes: bool
@@ -36,6 +38,7 @@ class Healing:
     restart_hours: float
     summary: str
     no_job_types: tuple[tuple[str, str], ...] = ()
+    unreplaced_types: tuple[str, ...] = ()
 
 
 def _manual(cloud: str) -> Healing:
@@ -70,6 +73,7 @@ HEALING: dict[str, Healing] = {
         "GPU nodes are a managed instance group: a preempted spot VM is deleted, recreated and "
         f"rejoins the job (unsourced {GROUP_RESTART_HOURS:g} h per interruption; TPU slices are not replaced)",
         (("tpu-", "TPU slices get no node bootstrap yet"),),
+        ("tpu-",),
     ),
     "huaweicloud": _manual("Huawei Cloud"),
     "volcengine": _manual("Volcengine"),
@@ -79,9 +83,15 @@ HEALING: dict[str, Healing] = {
 }
 
 
-def healing(provider: str) -> Healing:
-    """The entry of `provider`; an unknown name gets the manual answer."""
-    return HEALING.get(provider) or _manual(provider)
+def healing(provider: str, instance_type: str = "") -> Healing:
+    """The entry of `provider`; an unknown name, or an instance type its group does not hold
+    (GCP TPU slices), gets the manual answer."""
+    entry = HEALING.get(provider)
+    if entry is None:
+        return _manual(provider)
+    if instance_type and instance_type.startswith(entry.unreplaced_types):
+        return _manual(f"{provider} {instance_type}")
+    return entry
 
 
 def job_problem(provider: str, instance_type: str) -> str | None:

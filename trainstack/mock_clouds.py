@@ -25,6 +25,8 @@ _ARM_TYPES = {
     "azure-native:compute:ProximityPlacementGroup": "Microsoft.Compute/proximityPlacementGroups",
     "azure-native:network:VirtualNetwork": "Microsoft.Network/virtualNetworks",
     "azure-native:network:NetworkSecurityGroup": "Microsoft.Network/networkSecurityGroups",
+    "azure-native:network:NetworkInterface": "Microsoft.Network/networkInterfaces",
+    "azure-native:compute:VirtualMachine": "Microsoft.Compute/virtualMachines",
     "azure-native:storagecache:AmlFilesystem": "Microsoft.StorageCache/amlFilesystems",
 }
 
@@ -45,6 +47,11 @@ def azure_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         return None, {"publicKeyOpenssh": PUBLIC_KEY, "privateKeyOpenssh": PRIVATE_KEY}
     resource_id = _arm_id(args.typ, args.name, args.inputs)
     outputs: dict[str, Any] = {"id": resource_id, "name": args.inputs.get("name", args.name)}
+    if args.typ == "azure-native:network:NetworkInterface":
+        # the first address Azure hands out in a subnet (it keeps .0-.3)
+        outputs["ipConfigurations"] = [
+            {**config, "privateIPAddress": "10.0.0.4"} for config in args.inputs.get("ipConfigurations", [])
+        ]
     if args.typ == "azure-native:storagecache:AmlFilesystem":
         outputs["clientInfo"] = {
             "mgsAddress": MGS_ADDRESS,

@@ -229,6 +229,8 @@ REPLACE_ON_CHANGE: dict[str, tuple[str, ...]] = {
     "azure-native:network:VirtualNetwork": ("virtualNetworkName",),
     "azure-native:network:NetworkSecurityGroup": ("networkSecurityGroupName",),
     "azure-native:compute:ProximityPlacementGroup": ("proximityPlacementGroupName",),
+    "azure-native:compute:VirtualMachine": ("vmName",),
+    "azure-native:network:NetworkInterface": ("networkInterfaceName",),
     # TLS (source T)
     "tls:index/privateKey:PrivateKey": ("algorithm", "rsaBits", "ecdsaCurve"),
     **CHINA_REPLACE_ON_CHANGE,

@@ -15,7 +15,9 @@ from clouds.azure.amlfs import LUSTRE_FS_NAME
 from clouds.azure.validate import validate_args
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from components.azure.bootstrap import custom_data
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
+from components.azure.head import create_head_node, private_ip
 from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
 from components.azure.profile import ADMIN_USERNAME, vm_profile
@@ -49,8 +51,13 @@ class AzureGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`resource_group`, `virtual_network`,
     `node_subnet`, `file_system_subnet`, `nat_gateway`, `egress_public_ip`,
-    `security_group`, `placement`, `admin_key`, `scale_set`, `file_system`); the network
-    ones are None when `subnet_id` was given.
+    `security_group`, `placement`, `admin_key`, `scale_set`, `file_system`, and with a job
+    `head_nic`, `head_node`); the network ones are None when `subnet_id` was given.
+
+    Every node's custom data (`bootstrap`) writes the NCCL / InfiniBand environment, mounts
+    the file system at `/fsx` and assembles `/scratch`; with a `job`, an on-demand (Regular)
+    head node keeps the rendezvous and every node runs the job under torchrun, watching
+    Scheduled Events for `Preempt`.
 
     Placement: the placement group, the file system and the NAT gateway share one zone
     (`layout.placement_zones`); a regional cluster with a file system in a region with
@@ -106,7 +113,30 @@ class AzureGpuCluster(pulumi.ComponentResource):
                 child,
             )
         public_key, self.admin_key = admin_public_key(name, args, child)
-        profile = vm_profile(name, args, network.node_subnet_id, self.security_group.id, public_key)
+        mgs = self._client_info("mgs_address")
+
+        def bootstrap(role: str, rdzv: pulumi.Input[str] | None) -> pulumi.Output[str]:
+            return pulumi.Output.all(mgs, rdzv).apply(lambda v: custom_data(name, args, role, v[0], v[1]))
+
+        self.head_nic = self.head_node = None
+        rdzv_host = None
+        if args.job is not None:
+            self.head_nic, self.head_node = create_head_node(
+                name,
+                args,
+                zones,
+                rg_name,
+                network.node_subnet_id,
+                self.security_group.id,
+                public_key,
+                bootstrap("head", "127.0.0.1"),
+                tags,
+                child,
+            )
+            rdzv_host = private_ip(self.head_nic)
+        profile = vm_profile(
+            name, args, network.node_subnet_id, self.security_group.id, public_key, bootstrap("worker", rdzv_host)
+        )
         self.scale_set = create_scale_set(name, args, rg_name, self.placement.id, profile, tags, child)
         self._set_outputs(args)
 

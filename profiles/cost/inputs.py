@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from clouds.healing import HEALING, MANUAL_RESTART_HOURS
+from clouds.healing import HEALING, MANUAL_RESTART_HOURS, healing
 from profiles.catalog.offering import Offering
 
 # Hours to get a replacement node and reload the checkpoint after a spot interruption, per
@@ -27,8 +27,11 @@ RESTART_HOURS: dict[str, float] = {name: entry.restart_hours for name, entry in 
 DEFAULT_RESTART_HOURS = MANUAL_RESTART_HOURS
 
 
-def restart_hours(provider: str) -> float:
-    """Hours one spot interruption costs beyond lost work, for `provider` (see `RESTART_HOURS`)."""
+def restart_hours(provider: str, instance_type: str = "") -> float:
+    """Hours one spot interruption costs beyond lost work, for `provider`'s `instance_type`
+    nodes (see `RESTART_HOURS`; a type the cloud's group does not hold gets the manual figure)."""
+    if instance_type:
+        return healing(provider, instance_type).restart_hours
     return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)
 
 

@@ -97,3 +97,10 @@ def test_a_job_keeps_only_clouds_whose_nodes_run_it(real_catalog):
     assert {r.candidate.offering.provider for r in (without.choice, *without.alternatives)} - {"aws", "azure", "gcp"}
     with pytest.raises(NoMatchError, match="'job' removed the last"):
         resolve(parse_spec({**spec, "providers": ["alicloud", "tencentcloud"]}), real_catalog.offerings)
+
+
+def test_a_type_the_group_does_not_hold_gets_the_manual_answer():
+    assert restart_hours("gcp", "a3-highgpu-8g") == GROUP_RESTART_HOURS
+    assert restart_hours("gcp", "tpu-v5p-8") == MANUAL_RESTART_HOURS  # TPU slices: no group
+    assert "not replaced automatically on gcp tpu-v5p-8" in healing("gcp", "tpu-v5p-8").summary
+    assert restart_hours("aws", "p4d.24xlarge") == GROUP_RESTART_HOURS
