@@ -1,39 +1,48 @@
 # The two set-up commands of the README. Each creates .venv on first use and reuses it after.
+# `make demo` installs only what the demo needs (the AWS provider: `.[aws]`); `make test`
+# installs every cloud's SDKs and the test tools (`.[all,test,torch]`).
 VENV ?= .venv
 PYTHON ?= python3
-STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test lint bench catalog mutate
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	# compat mode: a plain path entry instead of an import-hook finder (~17 ms off every command)
-	$(VENV)/bin/pip install --quiet -e '.[test,torch,china]' --config-settings editable_mode=compat
-	touch $(STAMP)
 
-demo: $(STAMP)
+$(DEMO_STAMP): pyproject.toml | $(VENV)/bin/python
+	# compat mode: a plain path entry instead of an import-hook finder (~17 ms off every command)
+	$(VENV)/bin/pip install --quiet -e '.[aws]' --config-settings editable_mode=compat
+	touch $(DEMO_STAMP)
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet -e '.[all,test,torch]' --config-settings editable_mode=compat
+	touch $(TEST_STAMP) $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(VENV)/bin/trainstack resolve profiles/workloads/training-a100.yaml
 	$(VENV)/bin/trainstack plan -s training-a100
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(VENV)/bin/python -m pytest -n auto
 
 # ruff (lint and format) over the tree, mypy over facts/, clouds/, profiles/ and components/.
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)
+bench: $(DEMO_STAMP)
 	$(VENV)/bin/python bench/resolve.py
 
-catalog: $(STAMP)
+catalog: $(DEMO_STAMP)
 	$(VENV)/bin/python -m profiles.catalog.build $(ARGS)
 
 # Mutation testing of profiles/cost/ and the resolver (config in pyproject's [tool.mutmut]);
 # prints the share of mutants the tests kill. Slow: run it by hand, not in CI.
-mutate: $(STAMP)
+mutate: $(TEST_STAMP)
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(VENV)/bin/mutmut export-cicd-stats
 	$(VENV)/bin/python tests/mutation_score.py mutants/mutmut-cicd-stats.json

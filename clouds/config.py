@@ -10,11 +10,12 @@ from pydantic import ValidationError
 
 from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
 from clouds.field_errors import worded
+from clouds.registry import CLOUDS
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
-# The stack key holding each cloud provider's default region; `<provider>:region` for the
-# others. `profiles.stack_writer` writes these keys.
-PROVIDER_REGION_KEYS: dict[str, str] = {"aws": "aws:region", "azure": "azure-native:location", "gcp": "gcp:region"}
+# The stack key holding each cloud provider's default region (`Cloud.region_key`).
+# `profiles.stack_writer` writes these keys.
+PROVIDER_REGION_KEYS: dict[str, str] = {name: c.region_key for name, c in CLOUDS.items()}
 
 
 class ConfigError(ValueError):
@@ -54,15 +55,13 @@ def _check_provider(provider: Any) -> None:
     Raises:
         ConfigError: `trainstack:cluster.provider: unknown provider 'x'; valid: ...`.
     """
-    from clouds.registry import NAMES
-
-    if provider is None or (isinstance(provider, str) and provider in NAMES):
+    if provider is None or (isinstance(provider, str) and provider in CLOUDS):
         return  # a missing provider is the model's to report
-    near = difflib.get_close_matches(str(provider).lower(), NAMES, n=1)
+    near = difflib.get_close_matches(str(provider).lower(), list(CLOUDS), n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""
     raise ConfigError(
         f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: "
-        f"{', '.join(sorted(NAMES))}; fix the stack file or rerun `trainstack resolve --write-stack`"
+        f"{', '.join(sorted(CLOUDS))}; fix the stack file or rerun `trainstack resolve --write-stack`"
     )
 
 
@@ -76,8 +75,8 @@ def _one_line(exc: ValidationError) -> str:
 
 
 def provider_region_key(provider: str) -> str:
-    """The stack key of the cloud provider's default region: `aws:region`, `azure-native:location`,
-    `gcp:region`, else `<provider>:region` (`alicloud:region`, `baiducloud:region`)."""
+    """The stack key of the cloud provider's default region (`Cloud.region_key`, e.g.
+    `azure-native:location`); `<provider>:region` for a name that is not registered."""
     return PROVIDER_REGION_KEYS.get(provider, f"{provider}:region")
 
 

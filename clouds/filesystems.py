@@ -1,50 +1,32 @@
 """Can a cloud provide the spec's parallel file system? Asked of each component's own
 sizing rule, so the resolver never picks an offering whose stack the component would refuse.
 
-Each rule is a pure function beside its component (no Pulumi import), called with the
-requested capacity and throughput; a `ValueError` means that cloud cannot provide it, and
+Each rule is a pure function in the cloud's own rules (`Cloud.file_system`, no Pulumi
+import), called with the requested capacity and throughput; a `ValueError` means that cloud cannot provide it, and
 its one-line message says why. Baidu AI Cloud has no API-creatable parallel file system
 here (china-clouds.md section 4), so any file system rules it out.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from clouds.base import load
 from clouds.contract import FileSystemConfig
-
-# provider -> "module:function" taking a FileSystemConfig (see `_call`).
-RULES: dict[str, str] = {
-    "aws": "clouds.aws.fsx:fsx_sizing",
-    "azure": "clouds.azure.amlfs:amlfs_sizing",
-    "gcp": "clouds.gcp.filesystems:offered_file_system",
-    "alicloud": "clouds.alicloud.cpfs:cpfs_sizing",
-    "tencentcloud": "clouds.tencentcloud.turbo:turbo_sizing",
-    "huaweicloud": "clouds.huaweicloud.sfs:turbo_sizing",
-    "volcengine": "clouds.volcengine.vepfs:vepfs_sizing",
-}
-# provider -> the service its rule sizes, as the provider names it.
-SERVICES: dict[str, str] = {
-    "aws": "FSx for Lustre",
-    "azure": "Azure Managed Lustre",
-    "gcp": "GCP",
-    "alicloud": "CPFS",
-    "tencentcloud": "CFS Turbo",
-    "huaweicloud": "SFS Turbo",
-    "volcengine": "vePFS",
-}
-# Rules that take (capacity GiB, MB/s per TiB) rather than a FileSystemConfig.
-_BY_NUMBERS = {"aws", "azure", "huaweicloud"}
+from clouds.registry import CLOUDS
 
 
-def _rule(provider: str) -> Callable | None:
-    target = RULES.get(provider)
-    if target is None:
+def _rule(provider: str) -> Callable[[FileSystemConfig], Any] | None:
+    """The cloud's sizing rule (`Cloud.file_system`) taking a `FileSystemConfig`; None without one."""
+    found = CLOUDS.get(provider)
+    rule = None if found is None else found.file_system
+    if rule is None:
         return None
-    module, function = target.split(":")
-    return getattr(importlib.import_module(module), function)
+    sizing = load(rule.target)
+    if rule.by_numbers:
+        return lambda fs: sizing(fs.capacity_gib, fs.throughput_mbps_per_tib)
+    return sizing
 
 
 def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
@@ -58,7 +40,7 @@ def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
     if rule is None:
         return None
     try:
-        sized = rule(fs.capacity_gib, fs.throughput_mbps_per_tib) if provider in _BY_NUMBERS else rule(fs)
+        sized = rule(fs)
     except ValueError:
         return None
     for name, value in zip(getattr(sized, "_fields", ()), sized, strict=False):
@@ -85,7 +67,7 @@ def file_system_problem(provider: str, fs: FileSystemConfig) -> str | None:
     if rule is None:
         return f"{provider} has no parallel file system trainstack can create; drop `file_system` or mount your own"
     try:
-        rule(fs.capacity_gib, fs.throughput_mbps_per_tib) if provider in _BY_NUMBERS else rule(fs)
+        rule(fs)
     except ValueError as exc:
         return str(exc).splitlines()[0]
     return None
@@ -105,13 +87,14 @@ class CreatedFileSystem(NamedTuple):
 
 def explicit_deployment_type(provider: str, fs: FileSystemConfig) -> str | None:
     """The `deployment_type` a stack must state to get `fs` on `provider`, where the cloud's
-    rule would otherwise refuse it rather than give less throughput (GCP: Filestore ZONAL
-    below the asked MB/s per TiB); None when none is needed."""
-    if provider != "gcp":
+    rule would otherwise refuse it rather than give less throughput (`FileSystemRule.
+    explicit_choice`; GCP: Filestore ZONAL below the asked MB/s per TiB); None when none is
+    needed."""
+    found = CLOUDS.get(provider)
+    rule = None if found is None else found.file_system
+    if rule is None or rule.explicit_choice is None:
         return None
-    from clouds.gcp.filesystems import explicit_deployment_type as gcp_choice
-
-    return gcp_choice(fs)
+    return load(rule.explicit_choice)(fs)
 
 
 def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSystem | None:
@@ -121,12 +104,14 @@ def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSyste
     if rule is None:
         return None
     try:
-        made = rule(fs.capacity_gib, fs.throughput_mbps_per_tib) if provider in _BY_NUMBERS else rule(fs)
+        made = rule(fs)
     except ValueError:
         return None
     fields = made._asdict()
+    described = CLOUDS[provider].file_system
+    service = described.service if described is not None else provider
     for key, scale in (("storage_capacity_gib", 1), ("capacity_gib", 1), ("size_gib", 1), ("capacity_tib", 1024)):
         if key in fields:
-            label = " ".join([SERVICES[provider], *(v for v in fields.values() if isinstance(v, str))])
+            label = " ".join([service, *(v for v in fields.values() if isinstance(v, str))])
             return CreatedFileSystem(label, float(fields[key] * scale))
     return None

@@ -1,7 +1,8 @@
-"""The clouds trainstack knows, by registry name, and their rules imported on first use.
+"""The clouds trainstack knows: one line per cloud, naming the module of its `Cloud` object.
 
-Each cloud's pure rules (no Pulumi, no cloud SDK) sit in `clouds/<name>/`; both the decision
-side (`profiles/`) and the Pulumi side (`components/`) import them from there.
+Adding a cloud is its own files (`clouds/<name>/`, `components/<name>/`, its price fetcher)
+plus one line here. Everything else asks this registry (`CLOUDS`, `cloud`) instead of
+naming a cloud. Loading it imports only the small `clouds/<name>/__init__.py` modules.
 """
 
 from __future__ import annotations
@@ -9,17 +10,33 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-# Registry names of the clouds, one per line.
-NAMES: tuple[str, ...] = (
-    "aws",
-    "azure",
-    "gcp",
-    "huaweicloud",
-    "volcengine",
-    "alicloud",
-    "tencentcloud",
-    "baiducloud",
+from clouds.base import Cloud, load
+
+_MODULES: tuple[str, ...] = (
+    "clouds.aws",
+    "clouds.azure",
+    "clouds.gcp",
+    "clouds.alicloud",
+    "clouds.tencentcloud",
+    "clouds.huaweicloud",
+    "clouds.volcengine",
+    "clouds.baiducloud",
 )
+
+CLOUDS: dict[str, Cloud] = {c.name: c for c in (importlib.import_module(m).CLOUD for m in _MODULES)}
+NAMES: tuple[str, ...] = tuple(CLOUDS)
+
+
+def cloud(provider: str) -> Cloud:
+    """The `Cloud` registered as `provider`.
+
+    Raises:
+        ValueError: `unknown provider 'x'; valid: aws, ...` for an unregistered name.
+    """
+    found = CLOUDS.get(provider)
+    if found is None:
+        raise ValueError(f"unknown provider '{provider}'; valid: {', '.join(sorted(CLOUDS))}")
+    return found
 
 
 def validator(provider: str) -> Callable[..., None] | None:
@@ -29,9 +46,8 @@ def validator(provider: str) -> Callable[..., None] | None:
         provider: registry name, e.g. `aws`.
 
     Returns:
-        `clouds.<provider>.validate.validate_args`, imported on first use; None for a name
+        The function its `Cloud.validator` names, imported on first use; None for a name
         that is not registered.
     """
-    if provider not in NAMES:
-        return None
-    return importlib.import_module(f"clouds.{provider}.validate").validate_args
+    found = CLOUDS.get(provider)
+    return None if found is None else load(found.validator)

@@ -6,19 +6,11 @@ cloud the stack does not use.
 
 from __future__ import annotations
 
-import importlib
+from clouds.base import load
+from clouds.registry import CLOUDS
 
-# provider -> "module:ClassName" of its ComponentResource.
-REGISTRY: dict[str, str] = {
-    "aws": "components.aws.cluster:AwsGpuCluster",
-    "azure": "components.azure.cluster:AzureGpuCluster",
-    "gcp": "components.gcp.cluster:GcpGpuCluster",
-    "huaweicloud": "components.huaweicloud.cluster:HuaweicloudGpuCluster",
-    "volcengine": "components.volcengine.cluster:VolcengineGpuCluster",
-    "alicloud": "components.alicloud.cluster:AlicloudGpuCluster",
-    "tencentcloud": "components.tencentcloud.cluster:TencentcloudGpuCluster",
-    "baiducloud": "components.baiducloud.cluster:BaiducloudGpuCluster",
-}
+# provider -> "module:ClassName" of its ComponentResource (`Cloud.component`).
+REGISTRY: dict[str, str] = {name: c.component for name, c in CLOUDS.items()}
 
 
 def component_for(provider: str) -> type:
@@ -32,9 +24,20 @@ def component_for(provider: str) -> type:
 
     Raises:
         ValueError: `unknown provider 'x'; valid: aws, ...` for an unregistered name.
+        ModuleNotFoundError: the cloud's SDK is not installed; the message names the
+            `trainstack[<extra>]` to install.
     """
     target = REGISTRY.get(provider)
     if target is None:
         raise ValueError(f"unknown provider '{provider}'; valid: {', '.join(sorted(REGISTRY))}")
-    module_name, class_name = target.split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    try:
+        return load(target)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in ("components", "clouds"):
+            raise
+        found = CLOUDS[provider]
+        raise ModuleNotFoundError(
+            f"provider '{provider}': the {found.display_name} component needs {found.sdk} ({exc.name} is not "
+            f"installed); install it with: pip install 'trainstack[{found.extra}]'",
+            name=exc.name,
+        ) from None

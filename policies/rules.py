@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from clouds.registry import CLOUDS
 from policies import china_rules
 from policies.cidr import is_world
 from policies.encryption import disks_checked, disks_encrypted, encryption_gaps  # noqa: F401
@@ -21,67 +22,9 @@ from policies.records import INSTANCE, LAUNCH_TEMPLATE, UNKNOWN  # noqa: F401  (
 ADMIN_PORTS = (22, 23, 3389, 5900, 5985, 5986)
 TAG_KEYS = (("trainstack:cluster", "trainstack-cluster"), ("trainstack:provider", "trainstack-provider"))
 # Stateful resources: data that must outlive the nodes (protect=True in the component).
-STATEFUL = frozenset(
-    {
-        "aws:fsx/lustreFileSystem:LustreFileSystem",
-        "aws:efs/fileSystem:FileSystem",
-        "aws:ebs/volume:Volume",
-        "aws:s3/bucket:Bucket",
-        "aws:s3/bucketV2:BucketV2",
-        "azure-native:storagecache:AmlFilesystem",
-        "azure-native:storage:StorageAccount",
-        "azure-native:compute:Disk",
-        "gcp:filestore/instance:Instance",
-        "gcp:lustre/instance:Instance",
-        "gcp:storage/bucket:Bucket",
-        "gcp:compute/disk:Disk",
-        "alicloud:nas/fileSystem:FileSystem",
-        "tencentcloud:Cfs/fileSystem:FileSystem",
-        "huaweicloud:Sfs/turbo:Turbo",
-        "volcengine:vepfs/fileSystem:FileSystem",
-    }
-)
+STATEFUL = frozenset().union(*(c.stateful for c in CLOUDS.values()))
 # Resource types whose API takes no tags or labels.
-UNTAGGABLE = frozenset(
-    {
-        "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
-        "aws:iam/rolePolicy:RolePolicy",
-        "gcp:storage/bucketIAMMember:BucketIAMMember",
-        "aws:ec2/routeTableAssociation:RouteTableAssociation",
-        "azure-native:network:Subnet",
-        "azure-native:network:SecurityRule",
-        "tls:index/privateKey:PrivateKey",
-        "gcp:compute/network:Network",
-        "gcp:compute/subnetwork:Subnetwork",
-        "gcp:compute/firewall:Firewall",
-        "gcp:compute/router:Router",
-        "gcp:compute/routerNat:RouterNat",
-        "gcp:compute/resourcePolicy:ResourcePolicy",
-        "gcp:compute/instanceGroupManager:InstanceGroupManager",
-        "gcp:compute/healthCheck:HealthCheck",
-        "gcp:projects/iAMMember:IAMMember",
-        "gcp:serviceaccount/account:Account",
-        "gcp:servicenetworking/connection:Connection",
-        "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
-        "alicloud:ecs/securityGroupRule:SecurityGroupRule",
-        "alicloud:nas/mountTarget:MountTarget",
-        "tencentcloud:Cvm/hpcCluster:HpcCluster",
-        "tencentcloud:Security/groupRuleSet:GroupRuleSet",
-        "tencentcloud:Ccn/attachmentV2:AttachmentV2",
-        "tencentcloud:Cfs/accessGroup:AccessGroup",
-        "tencentcloud:Cfs/accessRule:AccessRule",
-        "huaweicloud:Vpc/secgroupRule:SecgroupRule",
-        "huaweicloud:Ecs/servergroup:Servergroup",
-        "huaweicloud:Ecs/keypair:Keypair",
-        "volcengine:vpc/securityGroupRule:SecurityGroupRule",
-        "volcengine:ecs/deploymentSet:DeploymentSet",
-        "volcengine:vepfs/mountService:MountService",
-        "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment",
-        "pulumi-python:dynamic/baiducloud:DeploySet",
-        "pulumi-python:dynamic/baiducloud:EhcCluster",
-        "pulumi-python:dynamic/baiducloud:Keypair",
-    }
-)
+UNTAGGABLE = frozenset().union(*(c.untaggable for c in CLOUDS.values()))
 EC2_METADATA = frozenset({LAUNCH_TEMPLATE, INSTANCE, "aws:ec2/launchConfiguration:LaunchConfiguration"})
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from clouds.base import Feature, load
 from clouds.data import link_for
 from clouds.healing import healing
+from clouds.registry import CLOUDS
 from facts.local_nvme import local_nvme_gib
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -26,10 +28,9 @@ from profiles.cost.storage import storage_cost
 from profiles.spec import WorkloadSpec
 
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
-# Clouds whose component cannot launch spot from a stack file: Tencent spot needs a bid in
-# the account's currency (`spot_max_price`, clouds/tencentcloud/purchase.py), which the
-# contract does not carry; a spot pick there would write a stack `plan` refuses.
-NO_SPOT_FROM_STACK = frozenset({"tencentcloud"})
+# Clouds whose component cannot launch spot from a stack file (`Feature.SPOT_FROM_STACK`): a
+# spot pick there would write a stack `plan` refuses.
+NO_SPOT_FROM_STACK = frozenset(name for name, c in CLOUDS.items() if not c.supports(Feature.SPOT_FROM_STACK))
 
 
 def held(spec: WorkloadSpec, offering: Offering, nodes: int) -> list:
@@ -85,21 +86,16 @@ def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> 
 
 
 def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
-    """Placement limits of a purchase option the component applies (Alibaba: no deployment
-    set for spot), so `resolve` says so when it picks one."""
-    notes: tuple[str, ...] = ()
-    if offering.provider == "alicloud" and offering.zone == offering.region:
-        notes = ("priced per region: set the stack's zone to a zone id before `pulumi up`",)
-    if offering.provider == "gcp":
-        from clouds.gcp.tpu import capacity_note  # pure module, no Pulumi
-
-        note = capacity_note(offering.instance_type, purchase)
-        return (*notes, note) if note else notes
-    if offering.provider != "alicloud" or purchase != "spot":
-        return notes
-    from clouds.alicloud.placement import placement_for  # pure module, no Pulumi
-
-    return (*notes, placement_for("spot").reason)
+    """Placement limits of a purchase option the component applies (`Feature.SPOT_PLACEMENT`),
+    the zone to set on a region-priced row (`Feature.ZONE_PRICES`) and the cloud's capacity
+    note for the instance type (`Cloud.capacity_note`), so `resolve` says so when it picks one."""
+    found = CLOUDS.get(offering.provider)
+    if found is None:
+        return ()
+    region_priced = found.why_not(Feature.ZONE_PRICES) if offering.zone == offering.region else None
+    spot = found.why_not(Feature.SPOT_PLACEMENT) if purchase == "spot" else None
+    capacity = load(found.capacity_note)(offering.instance_type, purchase) if found.capacity_note else None
+    return tuple(note for note in (region_priced, capacity, spot) if note)
 
 
 def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> tuple[float, float, str]:

@@ -22,7 +22,7 @@ from clouds.contract import FileSystemConfig
 from clouds.data import data_problem
 from clouds.filesystems import file_system_problem
 from clouds.healing import job_problem
-from facts.regions import in_mainland_china
+from clouds.regions import in_mainland_china
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours

@@ -22,8 +22,12 @@ def declared() -> dict[str, str]:
     """distribution -> its requirement text (e.g. `>=3.141,<4`)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     found = {}
-    for requirement in project["dependencies"]:
+    # each cloud's SDKs are an extra; the test extra serves tests/, which `sources()` does not read
+    extras = {name: reqs for name, reqs in project.get("optional-dependencies", {}).items() if name != "test"}
+    for requirement in [*project["dependencies"], *(r for reqs in extras.values() for r in reqs)]:
         name = re.split(r"[<>=!~ \[;]", requirement, maxsplit=1)[0]
+        if name == "trainstack":
+            continue  # `all` names the other extras
         found[name.lower()] = requirement[len(name) :]
     return found
 

@@ -1,1 +1,46 @@
-"""Pure rules of the alicloud cluster (validation, sizing, facts): no Pulumi or cloud SDK imports."""
+"""Alibaba Cloud: what trainstack knows about it, as one `Cloud` (see `clouds.base`); its pure
+rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit beside it."""
+
+from __future__ import annotations
+
+import re
+
+from clouds.base import Cloud, Feature, FileSystemRule
+
+# Source: china-clouds.md section 0 item 2 and the official deployment-set doc.
+SPOT_NO_DEPLOYMENT_SET = (
+    "Alibaba spot instances cannot join a deployment set (Alibaba's deployment-set documentation), "
+    "so spot nodes are placed in the zone without the "
+    "LowLatency deployment set"
+)
+
+CLOUD = Cloud(
+    name="alicloud",
+    display_name="Alibaba Cloud",
+    component="components.alicloud.cluster:AlicloudGpuCluster",
+    validator="clouds.alicloud.validate:validate_args",
+    fetcher="profiles.catalog.fetchers.alicloud:fetch",
+    mock="clouds.alicloud.mock:MOCK",
+    replacements="clouds.alicloud.replacements:REPLACEMENTS",
+    extra="china",
+    sdk="pulumi-alicloud",
+    guidance="profiles.preflight_guidance:generic_guidance",
+    mainland=re.compile(r"^cn-(?!hongkong)[a-z]+\d*$"),
+    file_system=FileSystemRule("clouds.alicloud.cpfs:cpfs_sizing", "CPFS"),
+    missing={
+        Feature.SPOT_PLACEMENT: SPOT_NO_DEPLOYMENT_SET,
+        Feature.ZONE_PRICES: "priced per region: set the stack's zone to a zone id before `pulumi up`",
+    },
+    stateful=frozenset(
+        {
+            "alicloud:nas/fileSystem:FileSystem",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
+            "alicloud:ecs/securityGroupRule:SecurityGroupRule",
+            "alicloud:nas/mountTarget:MountTarget",
+        }
+    ),
+)

@@ -19,15 +19,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from clouds.alicloud import SPOT_NO_DEPLOYMENT_SET
+
 DEPLOYMENT_SET_STRATEGY = "LowLatency"
 LOW_LATENCY_MAX_INSTANCES = 20  # section 3
-
-# Source: china-clouds.md section 0 item 2 and the official deployment-set doc.
-SPOT_NO_DEPLOYMENT_SET = (
-    "Alibaba spot instances cannot join a deployment set (Alibaba's deployment-set documentation), "
-    "so spot nodes are placed in the zone without the "
-    "LowLatency deployment set"
-)
 
 
 class Placement(NamedTuple):

@@ -1,1 +1,30 @@
-"""Pure rules of the baiducloud cluster (validation, sizing, facts): no Pulumi or cloud SDK imports."""
+"""Baidu AI Cloud: what trainstack knows about it, as one `Cloud` (see `clouds.base`); its pure
+rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit beside it."""
+
+from __future__ import annotations
+
+import re
+
+from clouds.base import Cloud
+
+CLOUD = Cloud(
+    name="baiducloud",
+    display_name="Baidu AI Cloud",
+    component="components.baiducloud.cluster:BaiducloudGpuCluster",
+    validator="clouds.baiducloud.validate:validate_args",
+    fetcher="profiles.catalog.fetchers.baiducloud:fetch",
+    mock="clouds.baiducloud.mock:MOCK",
+    replacements="components.baiducloud.replacements:REPLACEMENTS",
+    extra="china",
+    sdk="bce-python-sdk",
+    guidance="profiles.preflight_guidance:generic_guidance",
+    mainland=re.compile(r"^(bj|gz|su|bd|fwh|yq|cd|fsh)$"),
+    # No API-creatable parallel file system here (china-clouds.md section 4).
+    untaggable=frozenset(
+        {
+            "pulumi-python:dynamic/baiducloud:DeploySet",
+            "pulumi-python:dynamic/baiducloud:EhcCluster",
+            "pulumi-python:dynamic/baiducloud:Keypair",
+        }
+    ),
+)

@@ -1,1 +1,35 @@
-"""Pure rules of the huaweicloud cluster (validation, sizing, facts): no Pulumi or cloud SDK imports."""
+"""Huawei Cloud: what trainstack knows about it, as one `Cloud` (see `clouds.base`); its pure
+rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit beside it."""
+
+from __future__ import annotations
+
+import re
+
+from clouds.base import Cloud, FileSystemRule
+
+CLOUD = Cloud(
+    name="huaweicloud",
+    display_name="Huawei Cloud",
+    component="components.huaweicloud.cluster:HuaweicloudGpuCluster",
+    validator="clouds.huaweicloud.validate:validate_args",
+    fetcher="profiles.catalog.fetchers.huaweicloud:fetch",
+    mock="clouds.huaweicloud.mock:MOCK",
+    replacements="clouds.huaweicloud.replacements:REPLACEMENTS",
+    extra="china",
+    sdk="pulumi-huaweicloud",
+    guidance="profiles.preflight_guidance:generic_guidance",
+    mainland=re.compile(r"^cn-(north|east|south|southwest|northeast)-\d+$"),
+    file_system=FileSystemRule("clouds.huaweicloud.sfs:turbo_sizing", "SFS Turbo", by_numbers=True),
+    stateful=frozenset(
+        {
+            "huaweicloud:Sfs/turbo:Turbo",
+        }
+    ),
+    untaggable=frozenset(
+        {
+            "huaweicloud:Vpc/secgroupRule:SecgroupRule",
+            "huaweicloud:Ecs/servergroup:Servergroup",
+            "huaweicloud:Ecs/keypair:Keypair",
+        }
+    ),
+)

@@ -57,7 +57,7 @@ def test_per_node_instances_to_the_group_keeps_the_file_system(tmp_path):
     assert review["data_loss"] == []
 
 
-GCP_PER_NODE_REVISION = "449af4f523db275fc0fc9af055c1538d95e3efb5"  # main before the GCP managed instance group (#14)
+GCP_PER_NODE_REVISION = "8aba2f64da91ffb5c37669cfa795c45109d942d7"  # main before the GCP managed instance group (#14)
 
 
 @pytest.mark.skipif(

@@ -88,7 +88,7 @@ def test_newer_image_changes_nothing_as_the_engine_honours_ignore_changes(tmp_pa
     touched, the head node keeps its `ami`)."""
     write_stack(tmp_path, "training-a100")
     before = run_plan("training-a100", tmp_path)
-    monkeypatch.setattr("trainstack.mocks.AMI_ID", "ami-0fedcba9876543210")  # a newer DLAMI release
+    monkeypatch.setattr("clouds.aws.mock.AMI_ID", "ami-0fedcba9876543210")  # a newer DLAMI release
     after = run_plan("training-a100", tmp_path)
     assert before.resources != after.resources, "the plan sees the newer image"
     assert_file_system_kept(before, after, "training-a100")

@@ -151,13 +151,14 @@ def test_a_subnet_too_small_for_the_nodes_is_refused(tmp_path, overrides, messag
 def test_an_existing_subnet_in_another_zone_is_refused(tmp_path, monkeypatch):
     from trainstack.mocks import TrainstackMocks
 
-    original = TrainstackMocks._answer
+    original = TrainstackMocks.call
 
     def elsewhere(self, args):
-        answer = original(self, args)
-        return {**answer, "availabilityZoneId": "use1-az1"} if args.token.endswith("getSubnet") else answer
+        answer, failures = original(self, args)
+        moved = {**answer, "availabilityZoneId": "use1-az1"} if args.token.endswith("getSubnet") else answer
+        return moved, failures
 
-    monkeypatch.setattr(TrainstackMocks, "_answer", elsewhere)
+    monkeypatch.setattr(TrainstackMocks, "call", elsewhere)
     write_stack(tmp_path, "dev", subnet_id="subnet-0abc")
     with pytest.raises(PlanError, match=r"subnet_id: subnet-0abc is in zone use1-az1, not the cluster's zone"):
         run_plan("dev", tmp_path)

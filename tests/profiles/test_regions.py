@@ -1,6 +1,6 @@
 import pytest
 
-from facts.regions import in_mainland_china
+from clouds.regions import in_mainland_china
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 from pulumi.runtime.mocks import MockCallArgs
 
+from clouds.aws.mock import EXISTING_SUBNET_CIDR
 from tests.components.test_data_safety import write_stack
-from trainstack.mocks import EXISTING_SUBNET_CIDR, TrainstackMocks
+from trainstack.mocks import TrainstackMocks
 from trainstack.plan import PlanError, run_plan
 
 UNMOCKED = """import pulumi

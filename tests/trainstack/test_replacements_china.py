@@ -18,10 +18,11 @@ from pulumi._types import input_type_py_to_pulumi_names
 import trainstack.review
 from components.baiducloud.bcc_provider import BccInstanceProvider
 from components.baiducloud.network_provider import SecurityGroupProvider
+from components.baiducloud.replacements import BAIDU_PROVIDERS
 from trainstack.diff import changed_paths
 from trainstack.markdown import review_markdown
 from trainstack.plan import run_plan
-from trainstack.replacements import BAIDU_PROVIDERS, NAME_IN_PLACE, REPLACE_ON_CHANGE, replace_keys, replace_paths
+from trainstack.replacements import NAME_IN_PLACE, REPLACE_ON_CHANGE, replace_keys, replace_paths
 from trainstack.review import build_review
 
 ROOT = Path(__file__).resolve().parents[2]

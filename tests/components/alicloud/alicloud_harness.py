@@ -1,7 +1,7 @@
 """A build helper for the Alibaba component tests (imported by the test modules).
 
 The shared `trainstack.mocks.TrainstackMocks` answers Alibaba resources and the image
-lookup (see `trainstack/mock_alicloud.py`); `tests/components/harness.py` builds the component and keeps every invoke.
+lookup (see `clouds/alicloud/mock.py`); `tests/components/harness.py` builds the component and keeps every invoke.
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from clouds.alicloud.mock import ALICLOUD_IMAGE_ID, alicloud_id, mount_target_domain
 from clouds.contract import OUTPUT_NAMES
 from components.alicloud.cluster import TYPE_TOKEN, AlicloudGpuCluster
 from tests.components.alicloud.alicloud_harness import build, install_mocks, make_config
-from trainstack.mock_alicloud import ALICLOUD_IMAGE_ID, alicloud_id, mount_target_domain
 
 INSTANCE = "alicloud:ecs/instance:Instance"
 DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"

@@ -3,9 +3,9 @@
 import pulumi
 import pytest
 
+from clouds.aws.mock import AMI_ID, EXISTING_VPC_ID
 from clouds.contract import OUTPUT_NAMES
 from components.aws.cluster import TYPE_TOKEN, AwsGpuCluster
-from trainstack.mocks import AMI_ID, EXISTING_VPC_ID
 
 
 def _rule_view(rule):

@@ -1,7 +1,7 @@
 """Pulumi mocks and the example config for the Azure component tests.
 
 The shared `trainstack.mocks.TrainstackMocks` answers Azure resources (ARM ids, names,
-AMLFS `clientInfo`, generated SSH keys; see `trainstack/mock_clouds.py`). Tests reach them
+AMLFS `clientInfo`, generated SSH keys; see `clouds/azure/mock.py`). Tests reach them
 through the fixtures in `conftest.py`.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pulumi
 
-from trainstack.mock_clouds import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION  # noqa: F401
+from clouds.azure.mock import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION  # noqa: F401
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
 EXAMPLE = {

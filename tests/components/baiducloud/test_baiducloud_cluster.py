@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 import yaml
 
+from clouds.azure.mock import PRIVATE_KEY
 from clouds.baiducloud.validate import validate_args
 from clouds.contract import OUTPUT_NAMES
 from components.baiducloud.cluster import TYPE_TOKEN, BaiducloudGpuCluster
 from components.baiducloud.security import world_open_ingress
 from components.registry import component_for
 from tests.components.baiducloud.conftest import EXAMPLE
-from trainstack.mock_clouds import PRIVATE_KEY
 from trainstack.plan import run_plan
 
 DYN = "pulumi-python:dynamic/baiducloud:"

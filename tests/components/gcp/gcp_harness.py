@@ -2,7 +2,7 @@
 
 The shared `trainstack.mocks.TrainstackMocks` answers GCP resources and invokes (NIC IPs,
 self links, service-account emails, Filestore addresses, Lustre mount points, TPU
-endpoints, getProject; see `trainstack/mock_clouds.py`).
+endpoints, getProject; see `clouds/gcp/mock.py`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pulumi
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
-from trainstack.mock_clouds import GCP_PROJECT_ID
+from clouds.gcp.mock import GCP_PROJECT_ID
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT_ID = GCP_PROJECT_ID

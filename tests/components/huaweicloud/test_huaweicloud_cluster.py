@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
-from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
-from trainstack.mock_huaweicloud import (
+from clouds.huaweicloud.mock import (
     EXISTING_SUBNET_ID,
     EXISTING_VPC_ID,
     IMAGE_ID,
     SFS_TURBO_HOST,
     mock_id,
 )
+from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
 
 INSTANCE = "huaweicloud:Ecs/instance:Instance"
 SERVER_GROUP = "huaweicloud:Ecs/servergroup:Servergroup"

@@ -1,7 +1,7 @@
 """A build helper for the Tencent component tests (imported by the test modules).
 
 The shared `trainstack.mocks.TrainstackMocks` answers Tencent resources and the image
-lookup (see `trainstack/mock_tencentcloud.py`); `tests/components/harness.py` builds the component and keeps every invoke.
+lookup (see `clouds/tencentcloud/mock.py`); `tests/components/harness.py` builds the component and keeps every invoke.
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
+from clouds.tencentcloud.mock import TENCENT_IMAGE_ID, tencentcloud_id
 from components.tencentcloud.cluster import TYPE_TOKEN, TencentcloudGpuCluster
 from tests.components.tencentcloud.tencentcloud_harness import HCC_TYPE, build, install_mocks, make_config
-from trainstack.mock_tencentcloud import TENCENT_IMAGE_ID, tencentcloud_id
 
 INSTANCE = "tencentcloud:Instance/instance:Instance"
 PLACEMENT = "tencentcloud:Placement/group:Group"

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
+from clouds.volcengine.mock import EXISTING_SUBNET_ID, EXISTING_VPC_ID, IMAGE_ID, mock_id
 from clouds.volcengine.tags import tags_as_dict
 from components.volcengine.cluster import TYPE_TOKEN, VolcengineGpuCluster
-from trainstack.mock_volcengine import EXISTING_SUBNET_ID, EXISTING_VPC_ID, IMAGE_ID, mock_id
 
 INSTANCE = "volcengine:ecs/instance:Instance"
 HPC = "volcengine:ecs/hpcCluster:HpcCluster"

@@ -1,6 +1,6 @@
-"""What Alibaba Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+"""What Alibaba Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
 
-`alicloud_outputs(args)` returns `(id, extra outputs)` the real `pulumi_alicloud` provider
+`alicloud_outputs(typ, name, inputs)` returns `(id, extra outputs)` the real `pulumi_alicloud` provider
 computes: prefixed resource ids (`vpc-`, `vsw-`, `sg-`, `ds-`, `i-`, `cpfs-`), instance
 private IPs and the CPFS mount-target domain. `ALICLOUD_INVOKES` answers the system-image
 lookup. All values are deterministic: the same logical name always gives the same value.
@@ -9,9 +9,10 @@ lookup. All values are deterministic: the same logical name always gives the sam
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
-from pulumi.runtime.mocks import MockResourceArgs
+from clouds.base import Mock, fixed_answers
 
 ALICLOUD_IMAGE_ID = "ubuntu_22_04_x64_20G_alibase_20261120.vhd"
 # The mock's region in mount-target domains (`<fs>-<hash>.cn-beijing.cpfs.nas.aliyuncs.com`,
@@ -53,23 +54,31 @@ def mount_target_domain(file_system_id: str) -> str:
     return f"{file_system_id}-{_digest(file_system_id, 4)}.{ALICLOUD_MOCK_REGION}.cpfs.nas.aliyuncs.com"
 
 
-def alicloud_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+def alicloud_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """Id and computed outputs of one `pulumi_alicloud` resource."""
-    resource_id = alicloud_id(args.typ, args.name)
+    resource_id = alicloud_id(typ, name)
     outputs: dict[str, Any] = {}
-    if args.typ == "alicloud:ecs/instance:Instance":
-        outputs = {"privateIp": node_private_ip(args.name), "status": "Running"}
-    elif args.typ == "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet":
+    if typ == "alicloud:ecs/instance:Instance":
+        outputs = {"privateIp": node_private_ip(name), "status": "Running"}
+    elif typ == "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet":
         outputs = {"deploymentSetGroupNo": 1}
-    elif args.typ == "alicloud:nas/mountTarget:MountTarget":
-        domain = mount_target_domain(str(args.inputs.get("fileSystemId")))
-        resource_id = f"{args.inputs.get('fileSystemId')}:{domain}"
+    elif typ == "alicloud:nas/mountTarget:MountTarget":
+        domain = mount_target_domain(str(inputs.get("fileSystemId")))
+        resource_id = f"{inputs.get('fileSystemId')}:{domain}"
         outputs = {"mountTargetDomain": domain, "status": "Active"}
-    elif args.typ == "alicloud:vpc/network:Network":
-        outputs = {"routeTableId": f"vtb-{_digest(args.name)}", "routerId": f"vrt-{_digest(args.name)}"}
+    elif typ == "alicloud:vpc/network:Network":
+        outputs = {"routeTableId": f"vtb-{_digest(name)}", "routerId": f"vrt-{_digest(name)}"}
     return resource_id, outputs
 
 
 ALICLOUD_INVOKES: dict[str, dict[str, Any]] = {
     "alicloud:ecs/getImages:getImages": {"id": "mock-images", "ids": [ALICLOUD_IMAGE_ID]},
 }
+
+MOCK = Mock(
+    prefixes=("alicloud:",),
+    outputs=alicloud_outputs,
+    invoke=fixed_answers(ALICLOUD_INVOKES),
+)

@@ -1,6 +1,6 @@
-"""What Tencent Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+"""What Tencent Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
 
-`tencentcloud_outputs(args)` returns `(id, extra outputs)` the real
+`tencentcloud_outputs(typ, name, inputs)` returns `(id, extra outputs)` the real
 `tencentcloud_iac_pulumi` provider computes: prefixed resource ids (`vpc-`, `subnet-`,
 `sg-`, `ps-`, `hpc-`, `ins-`, `ccn-`, `pgroup-`, `cfs-`), CVM private IPs and the CFS Turbo
 mount IP and mount root (`fsId`). `TENCENTCLOUD_INVOKES` answers the public-image lookup.
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+from collections.abc import Mapping
 from typing import Any
 
-from pulumi.runtime.mocks import MockResourceArgs
+from clouds.base import Mock, fixed_answers
 
 TENCENT_IMAGE_ID = "img-mock2204"
 TENCENT_IMAGE_NAME = "Ubuntu Server 22.04 LTS 64bit"
@@ -55,19 +56,21 @@ def turbo_mount_ip(cidr_block: str) -> str:
     return str(ipaddress.ip_network(cidr_block, strict=False).network_address + 4)
 
 
-def tencentcloud_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+def tencentcloud_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """Id and computed outputs of one `tencentcloud_iac_pulumi` resource."""
-    resource_id = tencentcloud_id(args.typ, args.name)
+    resource_id = tencentcloud_id(typ, name)
     outputs: dict[str, Any] = {}
-    if args.typ == "tencentcloud:Instance/instance:Instance":
-        outputs = {"privateIp": cvm_private_ip(args.name), "instanceStatus": "RUNNING"}
-    elif args.typ == "tencentcloud:Cfs/fileSystem:FileSystem":
+    if typ == "tencentcloud:Instance/instance:Instance":
+        outputs = {"privateIp": cvm_private_ip(name), "instanceStatus": "RUNNING"}
+    elif typ == "tencentcloud:Cfs/fileSystem:FileSystem":
         outputs = {
-            "mountIp": turbo_mount_ip(str(args.inputs.get("cidrBlock", "10.1.0.0/24"))),
-            "fsId": _digest(args.name),
+            "mountIp": turbo_mount_ip(str(inputs.get("cidrBlock", "10.1.0.0/24"))),
+            "fsId": _digest(name),
         }
-    elif args.typ == "tencentcloud:Cfs/accessRule:AccessRule":
-        resource_id = f"rule-{_digest(args.name)}"
+    elif typ == "tencentcloud:Cfs/accessRule:AccessRule":
+        resource_id = f"rule-{_digest(name)}"
     return resource_id, outputs
 
 
@@ -95,3 +98,9 @@ TENCENTCLOUD_INVOKES: dict[str, dict[str, Any]] = {
         ],
     },
 }
+
+MOCK = Mock(
+    prefixes=("tencentcloud:",),
+    outputs=tencentcloud_outputs,
+    invoke=fixed_answers(TENCENTCLOUD_INVOKES),
+)

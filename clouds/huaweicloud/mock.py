@@ -1,4 +1,4 @@
-"""What Huawei Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+"""What Huawei Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
 
 `huaweicloud_outputs` returns `(id, extra outputs)` for pulumi_huaweicloud resources: a
 UUID-shaped id (Huawei ids are UUIDs), the name (Pulumi would autoname it), each ECS node's
@@ -9,9 +9,10 @@ and subnet lookups. Every value is deterministic: the same name always gives the
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
-from pulumi.runtime.mocks import MockResourceArgs
+from clouds.base import Mock, fixed_answers
 
 _NAMESPACE = uuid.UUID("8f1d7a52-3c1e-4d8e-9b7a-6a0c2f4e5d10")
 IMAGE_ID = "1f6b3c1e-0000-4000-8000-000000002204"
@@ -34,15 +35,15 @@ def node_ip(name: str) -> str:
     return f"10.0.{index // 250}.{index % 250 + 10}"
 
 
-def huaweicloud_outputs(args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
+def huaweicloud_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str, dict[str, Any]]:
     """Id and computed outputs of one pulumi_huaweicloud resource."""
-    resource_id = mock_id(args.typ, args.name)
-    outputs: dict[str, Any] = {"id": resource_id, "name": args.inputs.get("name", args.name)}
-    if args.typ == "huaweicloud:Ecs/instance:Instance":
-        ip = node_ip(args.name)
+    resource_id = mock_id(typ, name)
+    outputs: dict[str, Any] = {"id": resource_id, "name": inputs.get("name", name)}
+    if typ == "huaweicloud:Ecs/instance:Instance":
+        ip = node_ip(name)
         outputs["accessIpV4"] = ip
-        outputs["networks"] = [{**network, "fixedIpV4": ip} for network in args.inputs.get("networks", [])]
-    elif args.typ == "huaweicloud:Sfs/turbo:Turbo":
+        outputs["networks"] = [{**network, "fixedIpV4": ip} for network in inputs.get("networks", [])]
+    elif typ == "huaweicloud:Sfs/turbo:Turbo":
         outputs["exportLocation"] = SFS_TURBO_EXPORT
         outputs["status"] = "200"
     return resource_id, outputs
@@ -63,3 +64,9 @@ HUAWEICLOUD_INVOKES: dict[str, dict[str, Any]] = {
         "cidr": "10.1.0.0/20",
     },
 }
+
+MOCK = Mock(
+    prefixes=("huaweicloud:",),
+    outputs=huaweicloud_outputs,
+    invoke=fixed_answers(HUAWEICLOUD_INVOKES),
+)

@@ -1,4 +1,4 @@
-"""What Volcengine would report for a resource, for `trainstack.mocks.TrainstackMocks`.
+"""What Volcengine would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
 
 `volcengine_outputs` returns `(id, extra outputs)` for pulumi_volcengine resources: an id
 with a per-type prefix plus 12 hex digits of a SHA-256 of the name (the prefixes are mock
@@ -10,9 +10,10 @@ attachment's default `customer_path` (the file-system id, as its doc says).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
-from pulumi.runtime.mocks import MockResourceArgs
+from clouds.base import Mock, fixed_answers
 
 IMAGE_ID = "image-ubuntu2204mock"
 IMAGE_NAME = "Ubuntu 22.04 64 bit"
@@ -47,21 +48,21 @@ def node_ip(name: str) -> str:
     return f"10.0.{index // 250}.{index % 250 + 10}"
 
 
-def volcengine_outputs(args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
+def volcengine_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str, dict[str, Any]]:
     """Id and computed outputs of one pulumi_volcengine resource."""
-    if args.typ == "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment":
+    if typ == "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment":
         # Imported as `mount_service_id:file_system_id` (its doc), so that is its id.
-        fs_id = args.inputs["fileSystemId"]
-        resource_id = f"{args.inputs['mountServiceId']}:{fs_id}"
-        path = args.inputs.get("customerPath", fs_id)
+        fs_id = inputs["fileSystemId"]
+        resource_id = f"{inputs['mountServiceId']}:{fs_id}"
+        path = inputs.get("customerPath", fs_id)
         return resource_id, {"id": resource_id, "customerPath": path}
-    resource_id = mock_id(args.typ, args.name)
+    resource_id = mock_id(typ, name)
     outputs: dict[str, Any] = {"id": resource_id}
-    if args.typ == "volcengine:ecs/instance:Instance":
-        outputs.update(instanceId=resource_id, primaryIpAddress=node_ip(args.name))
-    elif args.typ == "volcengine:ecs/keyPair:KeyPair":
+    if typ == "volcengine:ecs/instance:Instance":
+        outputs.update(instanceId=resource_id, primaryIpAddress=node_ip(name))
+    elif typ == "volcengine:ecs/keyPair:KeyPair":
         outputs["keyPairId"] = resource_id
-    elif args.typ == "volcengine:vepfs/fileSystem:FileSystem":
+    elif typ == "volcengine:vepfs/fileSystem:FileSystem":
         outputs.update(status="Running", protocolType="VePFS")
     return resource_id, outputs
 
@@ -86,3 +87,9 @@ VOLCENGINE_INVOKES: dict[str, dict[str, Any]] = {
         "totalCount": 1,
     },
 }
+
+MOCK = Mock(
+    prefixes=("volcengine:",),
+    outputs=volcengine_outputs,
+    invoke=fixed_answers(VOLCENGINE_INVOKES),
+)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from pulumi.runtime.mocks import MockResourceArgs
+from clouds.base import Mock
 
 TYPE_PREFIX = "pulumi-python:dynamic/baiducloud:"
 MOCK_IMAGE_ID = "m-mockgpuubuntu2204"
@@ -31,23 +32,25 @@ _IDS = {
 _TRAILING_INDEX = re.compile(r"-(\d+)$")
 
 
-def baiducloud_outputs(args: MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+def baiducloud_outputs(
+    typ: str, name: str, inputs: Mapping[str, Any], region: str = ""
+) -> tuple[str | None, dict[str, Any]]:
     """`(id, outputs)` of one Baidu dynamic resource; other types get `(None, {})`."""
-    kind = args.typ.removeprefix(TYPE_PREFIX)
+    kind = typ.removeprefix(TYPE_PREFIX)
     if kind not in _IDS:
         return None, {}
     prefix, id_output = _IDS[kind]
-    resource_id = f"{prefix}-{_short(args.name)}"
+    resource_id = f"{prefix}-{_short(name)}"
     outputs: dict[str, Any] = {id_output: resource_id}
     if kind == "BccInstance":
         outputs.update(
-            internal_ip=_node_ip(args.name),
+            internal_ip=_node_ip(name),
             status="Running",
             payment_timing="Postpaid",
-            boot_image_id=args.inputs.get("image_id") or MOCK_IMAGE_ID,
+            boot_image_id=inputs.get("image_id") or MOCK_IMAGE_ID,
         )
     elif kind == "SecurityGroup":
-        outputs["resolved_vpc_id"] = args.inputs.get("vpc_id") or "vpc-mockexisting"
+        outputs["resolved_vpc_id"] = inputs.get("vpc_id") or "vpc-mockexisting"
     return resource_id, outputs
 
 
@@ -60,3 +63,9 @@ def _node_ip(name: str) -> str:
     match = _TRAILING_INDEX.search(name)
     index = int(match.group(1)) if match else int(_short(name), 16) % 4000
     return f"10.0.{index // 250}.{index % 250 + 10}"
+
+
+MOCK = Mock(
+    prefixes=(TYPE_PREFIX,),
+    outputs=baiducloud_outputs,
+)

@@ -1,0 +1,92 @@
+"""Replace-on-change inputs of Alibaba Cloud's resources (format and rule N: `trainstack.replacements`).
+
+Sources:
+  L  aliyun/terraform-provider-alicloud (bridged by pulumi-alicloud) `ForceNew: true`, in
+     alicloud/resource_alicloud_<x>.go: nas_file_system (storage_type, zone_id, vpc/vswitch,
+     protocol/file_system_type, encrypt_type, kms_key_id; capacity is upgraded in place);
+     instance (availability_zone, spot_strategy/spot_price_limit, system disk category and
+     encryption, primary-NIC traffic mode/card index/queue pairs, network_interfaces, data_disks
+     fields, role_name, hpc_cluster_id, ...; image_id (system-disk replacement), instance_type,
+     vswitch_id and deployment_set_id update in place; key_name is left out: ForceNew in the
+     source read, "can be modified" from 1.268.0 per the pulumi-alicloud 4.0.0 docstring);
+     ecs_deployment_set, security_group (resourceAliCloudEcsSecurityGroup), security_group_rule
+     (no Update: all its fields), nas_mount_target, vswitch, vpc (cidr_block updates in place).
+"""
+
+from __future__ import annotations
+
+from clouds.base import Replacements
+
+REPLACEMENTS = Replacements(
+    replace_on_change={
+        "alicloud:nas/fileSystem:FileSystem": (
+            "storageType",
+            "zoneId",
+            "vpcId",
+            "vswitchId",
+            "protocolType",
+            "fileSystemType",
+            "encryptType",
+            "kmsKeyId",
+        ),
+        "alicloud:ecs/instance:Instance": (
+            "availabilityZone",
+            "spotStrategy",
+            "spotPriceLimit",
+            "systemDiskCategory",
+            "systemDiskEncrypted",
+            "systemDiskKmsKeyId",
+            "systemDiskEncryptAlgorithm",
+            "systemDiskStorageClusterId",
+            "networkInterfaceTrafficMode",
+            "networkCardIndex",
+            "queuePairNumber",
+            "networkInterfaces",
+            "dataDisks[].name",
+            "dataDisks[].size",
+            "dataDisks[].category",
+            "dataDisks[].encrypted",
+            "dataDisks[].snapshotId",
+            "dataDisks[].autoSnapshotPolicyId",
+            "dataDisks[].deleteWithInstance",
+            "dataDisks[].description",
+            "dataDisks[].device",
+            "roleName",
+            "hpcClusterId",
+            "dedicatedHostId",
+            "launchTemplateId",
+            "launchTemplateName",
+            "launchTemplateVersion",
+            "securityEnhancementStrategy",
+            "ipv6AddressCount",
+            "ipv6Addresses",
+            "httpPutResponseHopLimit",
+            "imageOptions.loginAsNonRoot",
+        ),
+        "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet": ("domain", "granularity", "strategy"),
+        "alicloud:ecs/securityGroup:SecurityGroup": ("securityGroupType", "vpcId"),
+        "alicloud:ecs/securityGroupRule:SecurityGroupRule": (
+            "type",
+            "ipProtocol",
+            "nicType",
+            "policy",
+            "portRange",
+            "priority",
+            "securityGroupId",
+            "cidrIp",
+            "sourceSecurityGroupId",
+            "sourceGroupOwnerAccount",
+        ),
+        "alicloud:nas/mountTarget:MountTarget": ("fileSystemId", "networkType", "vswitchId", "vpcId"),
+        "alicloud:vpc/network:Network": ("ipv6CidrBlock", "userCidrs"),
+        "alicloud:vpc/switch:Switch": ("cidrBlock", "vpcId", "zoneId", "availabilityZone"),
+    },
+    # The deprecated `name` of vswitch, VPC and security group updates in place (source L).
+    name_in_place=frozenset(
+        {
+            "alicloud:vpc/switch:Switch",
+            "alicloud:vpc/network:Network",
+            "alicloud:ecs/securityGroup:SecurityGroup",
+        }
+    ),
+)

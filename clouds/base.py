@@ -1,0 +1,189 @@
+"""What trainstack knows about one cloud, behind one typed interface (`Cloud`).
+
+Each cloud's object is `CLOUD` in its package `clouds/<name>/__init__.py`, registered by one
+line in `clouds.registry`; every cross-cutting table (component registry, region keys, file-system
+rules, mainland-China regions, policy token sets, plan mocks, replace-on-change inputs,
+preflight guidance, price fetchers) is derived from these objects. The objects are plain
+data: code they point at (the component class, the validator, the mocks) is named by a
+`"module:attribute"` target and imported only when asked for, so loading the registry stays
+cheap and pulls in no Pulumi or cloud SDK.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Feature(enum.Enum):
+    """Things a cloud's component may be unable to do; `Cloud.missing` says why."""
+
+    SPOT_FROM_STACK = "spot purchase from a stack file"
+    SPOT_PLACEMENT = "placement (deployment set) for spot nodes"
+    ZONE_PRICES = "catalog prices per zone"
+
+
+def load(target: str) -> Any:
+    """The attribute a `"package.module:attribute"` target names, importing its module.
+
+    Raises:
+        ValueError: the target has no `:`.
+    """
+    module, sep, attribute = target.partition(":")
+    if not sep:
+        raise ValueError(f"target '{target}' is not 'module:attribute'")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@dataclass(frozen=True)
+class FileSystemRule:
+    """The pure sizing rule of the parallel file system a cloud's component creates.
+
+    Attributes:
+        target: `"module:function"`; it raises `ValueError` (one-line reason) when the cloud
+            cannot provide the request, else returns a NamedTuple of what it creates.
+        service: the service name as the provider spells it (`FSx for Lustre`).
+        by_numbers: True when the rule takes (capacity GiB, MB/s per TiB) rather than a
+            `FileSystemConfig`.
+        explicit_choice: `"module:function"` `FileSystemConfig -> deployment_type or None`:
+            the choice a stack must state where the rule would otherwise refuse rather than
+            give less throughput; None when the cloud has no such choice.
+    """
+
+    target: str
+    service: str
+    by_numbers: bool = False
+    explicit_choice: str | None = None
+
+
+@dataclass(frozen=True)
+class Mock:
+    """What the cloud's provider would report under Pulumi mocks (`trainstack.mocks`).
+
+    Attributes:
+        prefixes: type-token prefixes this cloud answers (`"gcp:"`); `""` marks the fallback
+            cloud that answers every type no other cloud claims.
+        outputs: `(type token, logical name, inputs, region) -> (id or None, extra outputs)`;
+            None as id means the mock's default `<name>-id`.
+        invoke: `(token, args, region, zone) -> answer or None` for invokes (image and
+            subnet lookups, ...); None for a token the cloud does not answer.
+    """
+
+    prefixes: tuple[str, ...]
+    outputs: Callable[[str, str, Mapping[str, Any], str], tuple[str | None, dict[str, Any]]]
+    invoke: Callable[[str, Mapping[str, Any], str, str | None], dict[str, Any] | None] = (
+        lambda token, args, region, zone: None
+    )
+
+
+def fixed_answers(answers: Mapping[str, Mapping[str, Any]]) -> Callable[..., dict[str, Any] | None]:
+    """A `Mock.invoke` from fixed answers by token, each made to follow the call
+    (`follow_lookup`)."""
+
+    def invoke(token: str, args: Mapping[str, Any], region: str, zone: str | None) -> dict[str, Any] | None:
+        answer = answers.get(token)
+        return None if answer is None else follow_lookup(dict(answer), args, zone)
+
+    return invoke
+
+
+def follow_lookup(answer: dict[str, Any], call_args: Mapping[str, Any], zone: str | None) -> dict[str, Any]:
+    """A fixed subnet answer made to follow the call: the id it asked for, the stack's zone.
+
+    A lookup by `id` (Huawei's getSubnet) answers that id in `zone`; one by `ids`
+    (Volcengine's getSubnets) answers a list with one subnet per id.
+    """
+    if "id" in call_args and "vpcId" in answer:
+        answer.update(id=call_args["id"], availabilityZone=zone)
+    if call_args.get("ids") and isinstance(answer.get("subnets"), list):
+        template = answer["subnets"][0]
+        answer["subnets"] = [{**template, "id": i, "subnetId": i, "zoneId": zone} for i in call_args["ids"]]
+    return answer
+
+
+@dataclass(frozen=True)
+class Replacements:
+    """Which input changes make the cloud's provider replace a resource (`trainstack.replacements`).
+
+    Attributes:
+        replace_on_change: type token -> input paths whose change replaces (path format in
+            `trainstack.replacements`); each cloud's module docstring cites the sources.
+        name_in_place: types whose `name` the provider changes in place.
+        replace_on_decrease: type token -> numeric inputs that replace only when they shrink.
+        cascades: (dependent type, input path, referenced type, id path) pairs whose input
+            changes whenever the referenced resource is updated.
+        every_type: (type-token prefix, paths) replacing on every type of that prefix.
+    """
+
+    replace_on_change: Mapping[str, tuple[str, ...]]
+    name_in_place: frozenset[str] = frozenset()
+    replace_on_decrease: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    cascades: tuple[tuple[str, str, str, str], ...] = ()
+    every_type: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class Cloud:
+    """Everything trainstack knows about one cloud.
+
+    Attributes:
+        name: registry name (`aws`), the stack's `provider`.
+        display_name: the name users know (`Alibaba Cloud`).
+        component: `"module:Class"` of its `pulumi.ComponentResource`.
+        validator: `"module:function"` of its `validate_args` (pure, no Pulumi).
+        fetcher: `"module:function"` of its live price fetcher (`fetch`).
+        mock: `"module:attribute"` of its `Mock`.
+        replacements: `"module:attribute"` of its `Replacements`.
+        guidance: `"module:function"` of its preflight guidance (cluster -> findings), or
+            None when `trainstack check` has live checks or nothing to say.
+        extra: the `trainstack[...]` extra that installs its SDKs (`aws`, `china`).
+        sdk: the distribution of its Pulumi provider (`pulumi-aws`), named when missing.
+        region_key: the stack key holding its Pulumi provider's default region.
+        mainland: pattern of its mainland-China region names (data stays in China), or
+            None when it has none.
+        file_system: its parallel file system's sizing rule, or None when it has none
+            trainstack can create.
+        capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
+            `resolve` says about getting that capacity (GCP TPU slices), or None.
+        missing: feature -> why the component cannot do it (absent: it can).
+        stateful: resource types that hold data which must outlive the nodes.
+        untaggable: resource types whose API takes no tags or labels.
+    """
+
+    name: str
+    display_name: str
+    component: str
+    validator: str
+    fetcher: str
+    mock: str
+    replacements: str
+    guidance: str | None = None
+    extra: str = ""
+    sdk: str = ""
+    region_key: str = ""
+    mainland: re.Pattern[str] | None = None
+    file_system: FileSystemRule | None = None
+    capacity_note: str | None = None
+    missing: Mapping[Feature, str] = field(default_factory=dict)
+    stateful: frozenset[str] = frozenset()
+    untaggable: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if not self.region_key:
+            object.__setattr__(self, "region_key", f"{self.name}:region")
+
+    def supports(self, feature: Feature) -> bool:
+        """True unless `missing` lists `feature`."""
+        return feature not in self.missing
+
+    def why_not(self, feature: Feature) -> str | None:
+        """The one-line reason the cloud cannot do `feature`, or None when it can."""
+        return self.missing.get(feature)
+
+    def in_mainland_china(self, region: str) -> bool:
+        """True when `region` keeps data in mainland China."""
+        return bool(self.mainland and self.mainland.match(region))

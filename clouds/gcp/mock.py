@@ -1,0 +1,56 @@
+"""What GCP would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+
+`gcp_outputs` returns the outputs pulumi_gcp computes beyond the inputs: NIC IPs, self
+links, service-account emails, Filestore addresses, Lustre mount points and TPU endpoints;
+`GCP_INVOKES` answers the project lookup. All values are deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from clouds.base import Mock, fixed_answers
+
+GCP_PROJECT_ID = "mock-project"
+COMPUTE_API = "https://www.googleapis.com/compute/v1"
+
+
+def _ip(name: str, nic: int = 0) -> str:
+    index = int(name.rsplit("-", 1)[-1]) if name.rsplit("-", 1)[-1].isdigit() else 0
+    return f"10.{nic}.{index // 250}.{index % 250 + 10}"
+
+
+def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Outputs pulumi_gcp resources would report beyond their inputs."""
+    outputs: dict[str, Any] = {
+        "name": inputs.get("name", name),
+        "selfLink": f"{COMPUTE_API}/projects/{GCP_PROJECT_ID}/{name}",
+    }
+    if typ == "gcp:compute/instance:Instance":
+        outputs["networkInterfaces"] = [
+            {**nic, "networkIp": _ip(name, i)} for i, nic in enumerate(inputs.get("networkInterfaces", []))
+        ]
+    elif typ == "gcp:compute/instanceTemplate:InstanceTemplate":
+        # the API's unique self link carries the template's numeric id (one version here)
+        outputs["selfLinkUnique"] = f"{outputs['selfLink']}?uniqueId=1"
+    elif typ == "gcp:serviceaccount/account:Account":
+        outputs["email"] = f"{inputs['accountId']}@{GCP_PROJECT_ID}.iam.gserviceaccount.com"
+    elif typ == "gcp:filestore/instance:Instance":
+        outputs["networks"] = [{**net, "ipAddresses": ["10.99.0.2"]} for net in inputs["networks"]]
+    elif typ == "gcp:lustre/instance:Instance":
+        outputs["mountPoint"] = f"10.252.0.5@tcp:/{inputs['filesystem']}"
+    elif typ == "gcp:tpu/v2Vm:V2Vm":
+        outputs["networkEndpoints"] = [{"ipAddress": _ip(name)}]
+    return outputs
+
+
+GCP_INVOKES = {
+    "gcp:organizations/getProject:getProject": {"id": GCP_PROJECT_ID, "projectId": GCP_PROJECT_ID, "number": "123456"},
+}
+
+MOCK = Mock(
+    prefixes=("gcp:",),
+    outputs=lambda typ, name, inputs, region: (None, gcp_outputs(typ, name, inputs)),
+    invoke=fixed_answers(GCP_INVOKES),
+)

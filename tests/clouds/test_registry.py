@@ -1,0 +1,92 @@
+"""The cloud registry: every `Cloud` object is complete, and the tables derived from it agree."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clouds.base import Cloud, Feature, Mock, Replacements, load
+from clouds.registry import CLOUDS, NAMES, cloud
+from components.registry import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_cloud_is_registered_under_its_own_name_with_loadable_targets(name):
+    found = CLOUDS[name]
+    assert isinstance(found, Cloud) and found.name == name
+    assert callable(load(found.validator))
+    assert isinstance(load(found.mock), Mock)
+    assert isinstance(load(found.replacements), Replacements)
+    module, _, _ = found.component.partition(":")
+    assert importlib.util.find_spec(module) is not None  # not imported: it loads the cloud's SDK
+    assert REGISTRY[name] == found.component
+    if found.file_system is not None:
+        assert callable(load(found.file_system.target))
+
+
+def test_unknown_provider_names_the_valid_ones():
+    with pytest.raises(ValueError, match=r"unknown provider 'mars'; valid: alicloud, aws, azure, baiducloud, gcp, "):
+        cloud("mars")
+
+
+def test_load_refuses_a_target_without_attribute():
+    with pytest.raises(ValueError, match="not 'module:attribute'"):
+        load("clouds.base")
+
+
+def test_capabilities_carry_their_reason_when_absent():
+    assert cloud("aws").supports(Feature.SPOT_FROM_STACK) and cloud("aws").why_not(Feature.SPOT_FROM_STACK) is None
+    assert not cloud("tencentcloud").supports(Feature.SPOT_FROM_STACK)
+    assert "spot_max_price" in cloud("tencentcloud").why_not(Feature.SPOT_FROM_STACK)
+    assert "deployment set" in cloud("alicloud").why_not(Feature.SPOT_PLACEMENT)
+
+
+def test_default_region_key_is_provider_region():
+    assert cloud("volcengine").region_key == "volcengine:region"
+    assert cloud("azure").region_key == "azure-native:location"
+
+
+def test_exactly_one_mock_is_the_fallback_and_prefixes_do_not_overlap():
+    prefixes = [p for c in CLOUDS.values() for p in load(c.mock).prefixes]
+    assert prefixes.count("") == 1
+    named = [p for p in prefixes if p]
+    assert len(named) == len(set(named))
+    assert not any(a != b and a.startswith(b) for a in named for b in named)
+
+
+@pytest.mark.parametrize(
+    ("typ", "prefix"),
+    [
+        pytest.param("alicloud:ecs/instance:Instance", "i-", id="alicloud-id-prefix"),
+        pytest.param("tencentcloud:Instance/instance:Instance", "ins-", id="tencent-id-prefix"),
+        pytest.param("volcengine:ecs/instance:Instance", "i-", id="volcengine-id-prefix"),
+    ],
+)
+def test_the_mocks_answer_each_type_with_its_clouds_mock(typ, prefix):
+    from trainstack.mocks import TrainstackMocks
+
+    class Args:
+        def __init__(self, typ):
+            self.typ, self.name, self.inputs = typ, "c-node-3", {}
+
+    resource_id, outputs = TrainstackMocks("cn-beijing").new_resource(Args(typ))
+    assert resource_id.startswith(prefix) and resource_id != "c-node-3-id"
+    aws_id, aws_outputs = TrainstackMocks("eu-west-1").new_resource(Args("aws:ec2/instance:Instance"))
+    assert aws_id == "c-node-3-id" and aws_outputs["arn"].startswith("arn:aws:mock:eu-west-1:")
+    assert aws_outputs["privateIp"] == "10.0.0.13"
+
+
+def test_loading_the_registry_imports_no_pulumi_or_cloud_sdk():
+    code = (
+        "import sys, clouds.registry, clouds.config, clouds.filesystems, clouds.regions; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {"
+        "'pulumi', 'boto3', 'botocore', 'pydantic_core', 'azure', 'google', 'tencentcloud', 'huaweicloudsdkcore'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['pydantic_core']"  # clouds.config needs pydantic (ClusterConfig), nothing else
