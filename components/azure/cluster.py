@@ -115,7 +115,7 @@ class AzureGpuCluster(pulumi.ComponentResource):
         public_key, self.admin_key = admin_public_key(name, args, child)
         mgs = self._client_info("mgs_address")
 
-        def bootstrap(role: str, rdzv: pulumi.Input[str] | None) -> pulumi.Output[str]:
+        def bootstrap(role: str, rdzv: pulumi.Input[str | None] | None) -> pulumi.Output[str]:
             return pulumi.Output.all(mgs, rdzv).apply(lambda v: custom_data(name, args, role, v[0], v[1]))
 
         self.head_nic = self.head_node = None

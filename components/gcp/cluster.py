@@ -123,10 +123,11 @@ class GcpGpuCluster(pulumi.ComponentResource):
 
         rdzv_host = None
         if args.job is not None:
-            self.head_node = create_head_node(
+            head = create_head_node(
                 name, args, self.network, self.service_account, script("head", "127.0.0.1"), labels, child
             )
-            rdzv_host = self.head_node.network_interfaces.apply(_nic0_ip)
+            self.head_node = head
+            rdzv_host = head.network_interfaces.apply(_nic0_ip)
         self.placement = create_placement(name, args, child)
         self.template = create_template(
             name,

@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+# The node agent reads its own sources when a plan builds user data; import it from this
+# checkout, not from the temporary worktree a test plans in and then removes.
+import nodeagent.scratch_unit  # noqa: F401
+import nodeagent.ship  # noqa: F401
 from trainstack.review import build_review
 
 ROOT = Path(__file__).resolve().parents[2]
