@@ -71,6 +71,9 @@ class Mock:
             None as id means the mock's default `<name>-id`.
         invoke: `(token, args, region, zone) -> answer or None` for invokes (image and
             subnet lookups, ...); None for a token the cloud does not answer.
+        for_stack: `stack config map -> Mock` answering as that stack's provider would
+            (GCP: the project of `gcp:project`); None when nothing in the config changes the
+            answers beyond the region and zone.
     """
 
     prefixes: tuple[str, ...]
@@ -78,6 +81,11 @@ class Mock:
     invoke: Callable[[str, Mapping[str, Any], str, str | None], dict[str, Any] | None] = (
         lambda token, args, region, zone: None
     )
+    for_stack: Callable[[Mapping[str, Any]], Mock] | None = None
+
+    def following(self, config: Mapping[str, Any] | None) -> Mock:
+        """This mock made to follow the stack's config (`for_stack`), or itself."""
+        return self.for_stack(config) if config and self.for_stack is not None else self
 
 
 def fixed_answers(answers: Mapping[str, Mapping[str, Any]]) -> Callable[..., dict[str, Any] | None]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 
 from clouds.contract import ClusterConfig
+from clouds.words import article
 
 
 def cluster_tags(provider: str, name: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -96,7 +97,7 @@ def check_zone_in_region(
     """
     region, zone = args.region, args.zone
     if not region_shape.match(region):
-        raise ValueError(f"region: '{region}' is not a {cloud} region id; write it like {region_example}")
+        raise ValueError(f"region: '{region}' is not {article(cloud)} region id; write it like {region_example}")
     form, example = f"{region}{separator}<letter>", f"{region}{separator}a"
     if zone == region:
         raise ValueError(

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from clouds.data import DataConfig, data_problem
 from clouds.healing import check_job
+from clouds.reservation import ReservationConfig
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
@@ -114,6 +115,18 @@ class JobConfig(BaseModel):
         return (self.script,) if self.script else tuple(shlex.split(self.command or ""))
 
 
+def _reservation_shorthand(data: dict) -> dict:
+    """`capacity_reservation_id: X` -> `reservation: {id: X}` (None/empty: no reservation)."""
+    data = dict(data)
+    value = data.pop("capacity_reservation_id")
+    if value in (None, ""):
+        return data
+    if data.get("reservation") is not None:
+        raise ValueError("capacity_reservation_id: give the reservation once, as reservation: {id: ..., kind: ...}")
+    data["reservation"] = {"id": value}
+    return data
+
+
 _NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour")
 
 
@@ -145,7 +158,14 @@ class ClusterConfig(BaseModel):
         ssh_cidrs: IPv4 CIDRs allowed to reach SSH (port 22); empty means no SSH rule.
             0.0.0.0/0 is rejected.
         subnet_id: an existing subnet to use instead of creating a network.
-        capacity_reservation_id: an existing capacity reservation to launch into.
+        reservation: held capacity to launch into and what kind it is (a targeted
+            capacity reservation or an AWS Capacity Block, in its own placement group or
+            none; `clouds.reservation`), or None. `capacity_reservation_id: X` is accepted
+            as shorthand for `reservation: {id: X}` and stays readable as a property.
+        queued_resource: TPU slices (GCP) are requested as queued resources rather than
+            created as TPU VMs: the component creates the rest of the cluster and exports one
+            `gcloud compute tpus queued-resources create` command per slice
+            (`clouds.gcp.queued` says why). False: the slices are TPU VMs in the stack.
         tags: extra cost-allocation tags/labels applied to every resource.
         ssh_public_key: OpenSSH public key for the admin user where the cloud needs one
             (Azure); None lets the component generate a key pair and export the private
@@ -169,6 +189,8 @@ class ClusterConfig(BaseModel):
         `ssh_cidrs` string is a one-item list."""
         if isinstance(data, dict) and isinstance(data.get("ssh_cidrs"), str):
             data = {**data, "ssh_cidrs": [data["ssh_cidrs"]]}
+        if isinstance(data, dict) and "capacity_reservation_id" in data:
+            data = _reservation_shorthand(data)
         if isinstance(data, dict):
             for key in _NUMBERS:
                 if isinstance(data.get(key), bool):
@@ -197,7 +219,8 @@ class ClusterConfig(BaseModel):
     file_system: FileSystemConfig | None = Field(default=None, description="Shared file system.")
     ssh_cidrs: tuple[str, ...] = Field(default=(), description="CIDRs allowed to SSH (port 22).")
     subnet_id: str | None = Field(default=None, description="Existing subnet to use.")
-    capacity_reservation_id: str | None = Field(default=None, description="Capacity reservation.")
+    reservation: ReservationConfig | None = Field(default=None, description="Held capacity to launch into.")
+    queued_resource: bool = Field(default=False, description="TPU slices requested as queued resources.")
     tags: dict[str, str] = Field(default_factory=dict, description="Extra cost tags/labels.")
     ssh_public_key: str | None = Field(default=None, description="Admin OpenSSH public key.")
     kms_key_id: str | None = Field(
@@ -232,10 +255,20 @@ class ClusterConfig(BaseModel):
                     f"ssh_cidrs: {cidr} opens SSH to the whole internet or a large part of it; "
                     "list your office or bastion CIDRs instead (IPv4 /8 or narrower)"
                 )
+        if self.queued_resource and not self.instance_type.startswith("tpu-"):
+            raise ValueError(
+                f"queued_resource: only TPU slices (tpu-...) are requested as queued resources, not "
+                f"{self.instance_type}; remove queued_resource"
+            )
         if self.data is not None:
             problem = data_problem(self.provider, self.data, self.file_system is not None)
             if problem:
                 raise ValueError(problem)
+
+    @property
+    def capacity_reservation_id(self) -> str | None:
+        """The held reservation's id (or resource group ARN, or GCP name), or None."""
+        return self.reservation.id if self.reservation else None
 
     @property
     def deadline_miss_hours(self) -> float | None:

@@ -21,6 +21,8 @@ from types import ModuleType
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from clouds.words import article
+
 
 class DataConfig(BaseModel):
     """The dataset of a job, as a stack carries it.
@@ -92,8 +94,8 @@ def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str 
         )
     if scheme_of(data.source) != link.SCHEME:
         return (
-            f"data.source: '{data.source}' is not a {link.SCHEME}:// bucket, the only kind {provider} can link; "
-            f"copy the data to a {link.SCHEME}:// bucket or pick the cloud that holds it"
+            f"data.source: '{data.source}' is not {article(link.SCHEME + '://')} bucket, the only kind {provider} can link; "
+            f"copy the data to {article(link.SCHEME + '://')} bucket or pick the cloud that holds it"
         )
     try:
         link.split_uri(data.source)

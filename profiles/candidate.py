@@ -9,7 +9,7 @@ from profiles.catalog.offering import Offering
 
 # At equal cost: capacity already held, then reserved and on-demand (no interruptions),
 # then spot.
-PURCHASE_RANK = {"reservation": 0, "reserved-3y": 1, "reserved-1y": 2, "on-demand": 3, "spot": 4}
+PURCHASE_RANK = {"reservation": 0, "capacity-block": 0, "reserved-3y": 1, "reserved-1y": 2, "on-demand": 3, "spot": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,8 +18,9 @@ class Candidate:
 
     Attributes:
         offering: the instance type in one zone.
-        purchase: `on-demand`, `spot`, `reserved-1y`, `reserved-3y` or `reservation`
-            (capacity the spec says is already held).
+        purchase: `on-demand`, `spot`, `reserved-1y`, `reserved-3y`, `reservation`
+            (a capacity reservation the spec says is already held) or `capacity-block` (a
+            held AWS Capacity Block for ML).
         nodes: number of instances.
         hours: job wall-clock hours on this offering, spot overhead included.
         usd_per_node_hour: price of one instance, USD/hour (reserved: amortized rate).
@@ -27,7 +28,10 @@ class Candidate:
             cloud publishes none, the explicit estimate `storage.basis` names); None only
             when no file system is asked for.
         notes: remarks shown with the row (checkpointing, unsourced figures, unknowns).
-        reservation_id: the held reservation to launch into, for `reservation`.
+        reservation_id: the held reservation to launch into, for `reservation` and
+            `capacity-block`.
+        reservation: the spec's held capacity (`profiles.cost.work.ReservationSpec`: kind,
+            placement group, size, zone), for the stack's `reservation:`; None otherwise.
         storage: the file system this cloud creates (service, capacity, price basis), or None.
         interruptions: expected spot interruptions of the cluster during the run (0 unless spot).
         added_hours: hours those interruptions add (already in `hours`).
@@ -46,6 +50,7 @@ class Candidate:
     usd_storage: float | None = None
     notes: tuple[str, ...] = ()
     reservation_id: str | None = None
+    reservation: Any = None
     storage: Any = None
     interruptions: float = 0.0
     added_hours: float = 0.0

@@ -156,16 +156,35 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         found.append(
             _candidate(
                 offering,
-                "reservation",
+                "capacity-block" if r.kind == "capacity-block" else "reservation",
                 nodes,
                 hours_before_purchase,
                 r.usd_per_hour,
                 storage,
-                notes,
+                (*notes, held_price_note(r)),
                 reservation_id=r.id,
+                reservation=r,
             )
         )
     return found
+
+
+def held_price_note(r) -> str:
+    """How a held reservation's row is priced: the spec's own figure, never the catalog's.
+
+    Capacity Blocks are sold per block, paid up front; AWS's price list publishes their
+    hourly rate as $0.00 (Price List API, `marketoption` CapacityBlock; see
+    `profiles.catalog.fetchers.aws_pricing`), so no catalog row prices one.
+    """
+    where = f" in placement group {r.placement_group}" if r.placement_group else ""
+    if r.kind == "capacity-block":
+        return (
+            f"Capacity Block {r.id}{where}: priced at the spec's ${r.usd_per_hour:,.2f}/node-hour; Capacity Blocks "
+            "are paid up front per block and the catalog holds no price for them (AWS lists $0.00/hour)"
+        )
+    return (
+        f"capacity reservation {r.id}{where}: priced at the spec's ${r.usd_per_hour:,.2f}/node-hour, not the catalog's"
+    )
 
 
 def _data_path(spec: WorkloadSpec, offering: Offering, capacity_gib: float, hours: float) -> DataPath:

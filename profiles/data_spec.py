@@ -45,12 +45,12 @@ class DataSpec(BaseModel):
     @field_validator("size_gib", mode="before")
     @classmethod
     def _size(cls, value: object) -> object:
-        return None if value is None else parse_size_gib(value)
+        return None if value is None else parse_size_gib(value, suggest="{n}GiB (or TiB, GB, TB)")
 
     @field_validator("mean_file_mib", mode="before")
     @classmethod
     def _mean(cls, value: object) -> object:
-        return None if value is None else parse_size_gib(value) * 1024
+        return None if value is None else parse_size_gib(value, suggest="{n}KiB (or MiB)") * 1024
 
     @field_validator("files", mode="before")
     @classmethod

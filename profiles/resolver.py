@@ -29,6 +29,7 @@ from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.data_spec import DataSpec
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
+from profiles.known_names import checked_names
 from profiles.spec import WorkloadSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]
@@ -73,26 +74,6 @@ class Resolution:
     rejected: dict[str, tuple[int, str]] | None = None
     candidates: tuple[Candidate, ...] = ()
     to_meet: str = ""
-
-
-def _accelerator_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:
-    known = {
-        o.accelerator.casefold(): o.accelerator for o in offerings if not spec.providers or o.provider in spec.providers
-    }
-    if not known and spec.providers:
-        clouds = ", ".join(spec.providers)
-        raise NoMatchError(
-            f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "
-            f"`trainstack catalog refresh --provider {spec.providers[0]}` or allow other clouds"
-        )
-    unknown = [n for n in spec.accelerators if n.casefold() not in known]
-    if unknown:
-        import difflib  # only on the error path
-
-        close = difflib.get_close_matches(unknown[0], sorted(known.values()), n=3, cutoff=0.4)
-        hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(sorted(known.values()))}"
-        raise NoMatchError(f"accelerators: the catalog has no '{unknown[0]}'; {hint}")
-    return frozenset(known[n.casefold()] for n in spec.accelerators)
 
 
 def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> Iterator[str]:
@@ -203,11 +184,12 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         The choice and up to `top - 1` alternatives, each with a reason.
 
     Raises:
-        NoMatchError: an unknown accelerator name, or nothing can run the job (names the
+        NoMatchError: an unknown accelerator, region or reservation type or zone
+            (`profiles.known_names`), or nothing can run the job (names the
             constraint that removed the last candidates, its numbers, the nearest
             offerings and a fix).
     """
-    wanted = _accelerator_names(spec, offerings)
+    wanted = checked_names(spec, offerings)
     found: list[Candidate] = []
     failed: dict[str, list[Offering]] = {}
     details: dict[str, str] = {}

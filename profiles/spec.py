@@ -37,7 +37,7 @@ class FileSystemSpec(BaseModel):
     """Parallel file system wanted beside the cluster.
 
     Attributes:
-        capacity_gib: capacity in GiB (accepts `4800GiB`, `4.8TiB`, `5TB`).
+        capacity_gib: capacity in GiB (written with its unit: `4800GiB`, `4.8TiB`, `5TB`).
         throughput_mbps_per_tib: throughput in MB/s per TiB of capacity.
     """
 
@@ -50,7 +50,7 @@ class FileSystemSpec(BaseModel):
     @field_validator("capacity_gib", mode="before")
     @classmethod
     def _read_capacity(cls, value: object) -> float:
-        return at_most_gib(parse_size_gib(value), value)
+        return at_most_gib(parse_size_gib(value, suggest="{n}GiB (or TiB, GB, TB)"), value)
 
     @field_validator("throughput_mbps_per_tib", mode="before")
     @classmethod
@@ -65,7 +65,7 @@ class WorkloadSpec(BaseModel):
         name: workload name (also the default stack name).
         accelerators: acceptable accelerator names (`A100`, `A100-80GB`); empty = any
             accelerator meeting `min_gpu_memory_gib`. `NAME:N` also sets `gpus_per_node`.
-        min_gpu_memory_gib: minimum memory per accelerator, GiB (accepts `80GB`).
+        min_gpu_memory_gib: minimum memory per accelerator, GiB (written with its unit: `80GB`).
         gpus_per_node: accelerators per node.
         nodes: number of nodes; with `max_nodes`, the smallest count to consider. The YAML
             accepts a range (`2-16`) or `auto` (1 to `AUTO_MAX_NODES`): the resolver then
@@ -73,7 +73,7 @@ class WorkloadSpec(BaseModel):
         max_nodes: the largest node count to consider, or None for exactly `nodes`.
         interconnect: `rdma` needs an RDMA fabric (EFA, InfiniBand, GPUDirect); `none` not.
         purchase: `any` (spot allowed, on-demand too), `spot` (spot only), `on-demand`.
-        hours: wall-clock run time, hours (accepts `72h`, `3d`); give it or `work`.
+        hours: wall-clock run time, hours (`72h`, `3d`, or a bare number of hours); give it or `work`.
         work: the job's work (GPU-hours on a reference, params x tokens, or images);
             hours then follow per offering.
         model: transformer shape for the memory-fit check, or None.
@@ -128,20 +128,33 @@ class WorkloadSpec(BaseModel):
         """The key the user set the per-node GPU count with: `accelerators` or `gpus_per_node`."""
         return self._gpus_key
 
-    @field_validator("hours", "deadline_hours", mode="before")
+    @field_validator("hours", mode="before")
     @classmethod
     def _read_hours(cls, value: object) -> float | None:
+        # The key names the unit: `hours: 72` is 72 hours.
+        return None if value is None else at_most_hours(parse_duration_hours(value, bare_hours=True), value)
+
+    @field_validator("deadline_hours", mode="before")
+    @classmethod
+    def _read_deadline(cls, value: object) -> float | None:
         return None if value is None else at_most_hours(parse_duration_hours(value), value)
 
     @field_validator("min_gpu_memory_gib", mode="before")
     @classmethod
     def _read_memory(cls, value: object) -> float | None:
-        return None if value is None else parse_size_gib(value)
+        return None if value is None else parse_size_gib(value, suggest="{n}GB (as GPU memory is sold) or {n}GiB")
 
     @field_validator("accelerators", "providers", "regions", mode="before")
     @classmethod
     def _as_list(cls, value: object) -> object:
         return [value] if isinstance(value, str) else value
+
+    @field_validator("regions")
+    @classmethod
+    def _region_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Region ids are lowercase in every cloud's catalog (`US-East-1` reads as `us-east-1`);
+        names the catalog does not know are refused by the resolver (`profiles.known_names`)."""
+        return tuple(dict.fromkeys(name.strip().lower() for name in value))
 
     @field_validator("providers")
     @classmethod

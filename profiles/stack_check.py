@@ -15,10 +15,10 @@ Pulumi, no cloud SDK, a few milliseconds.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from clouds.words import article, listed
 from profiles.catalog import loader
 from profiles.catalog.offering import Offering
 
@@ -32,15 +32,6 @@ def catalog_rows(provider: str) -> list[Offering]:
         return loader.load_provider(path, require_usd=False)
     except loader.CatalogError:
         return []  # a broken catalog is reported by the commands that price from it
-
-
-def _listed(values: Iterable[str], near: str = "", limit: int = 8) -> str:
-    """`a, b, c` sorted, the closest to `near` first, at most `limit` (then `, ... (N in all)`)."""
-    unique = sorted(set(values))
-    close = difflib.get_close_matches(near, unique, n=limit, cutoff=0.3) if near else []
-    ordered = close + [v for v in unique if v not in close]
-    more = f", ... ({len(unique)} in all)" if len(ordered) > limit else ""
-    return ", ".join(ordered[:limit]) + more
 
 
 def _gpus(row: Offering) -> str:
@@ -66,16 +57,16 @@ def catalog_problems(cluster: Any, rows: Sequence[Offering] | None = None) -> li
     regions = {r.region for r in rows}
     if cluster.region not in regions:
         problems.append(
-            f"region: '{cluster.region}' is not a {cluster.provider} region the catalog knows; "
-            f"valid: {_listed(regions, cluster.region)}"
+            f"region: '{cluster.region}' is not {article(cluster.provider)} region the catalog knows; "
+            f"valid: {listed(regions, cluster.region)}"
         )
     typed = [r for r in rows if r.instance_type == cluster.instance_type]
     if not typed:
         same_gpu = {r.instance_type for r in rows if r.accelerator == cluster.accelerator}
-        near = _listed(same_gpu or {r.instance_type for r in rows}, cluster.instance_type)
+        near = listed(same_gpu or {r.instance_type for r in rows}, cluster.instance_type)
         return [
             *problems,
-            f"instance_type: '{cluster.instance_type}' is not a {cluster.provider} instance type the "
+            f"instance_type: '{cluster.instance_type}' is not {article(cluster.provider)} instance type the "
             f"catalog knows; valid{' ' + cluster.accelerator + ' types' if same_gpu else ''}: {near}",
         ]
     sample = typed[0]
@@ -99,7 +90,7 @@ def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[
     if not here:
         return [
             f"region: {cluster.instance_type} is not offered in {cluster.region} per the catalog; "
-            f"regions offering it: {_listed({r.region for r in typed}, cluster.region)}"
+            f"regions offering it: {listed({r.region for r in typed}, cluster.region)}"
         ]
     if all(r.zone == r.region for r in here):
         return []  # priced per region (Azure, the Alibaba snapshot): no zone to confirm
@@ -107,7 +98,7 @@ def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[
     if cluster.zone not in zones:
         return [
             f"zone: '{cluster.zone}' is not a zone of {cluster.region} the catalog knows; zones there: "
-            f"{_listed(zones, cluster.zone)} ({cluster.instance_type} listed in {_listed({r.zone for r in here})})"
+            f"{listed(zones, cluster.zone)} ({cluster.instance_type} listed in {listed({r.zone for r in here})})"
         ]
     # A known zone the snapshot does not list this type in may still offer it (zone offerings
     # change often): `trainstack check` asks the cloud live rather than refusing it here.

@@ -119,6 +119,19 @@ def price_stack(
     return dataclasses.replace(price, caveats=tuple(caveats))
 
 
+def _held_note(config: ClusterConfig) -> str:
+    """How a stack on held capacity is priced: its own recorded figure, labelled by kind."""
+    assert config.reservation is not None
+    r = config.reservation
+    recorded = "no price" if config.usd_per_hour is None else f"${config.usd_per_hour:,.2f}/hour"
+    if r.kind == "capacity-block":
+        return (
+            f"held Capacity Block {r.id}: the stack's own {recorded}; Capacity Blocks are paid up front per "
+            "block and the catalog holds no price for them (AWS's price list shows $0.00/hour)"
+        )
+    return f"held capacity reservation {r.id}: the stack's own {recorded}; the catalog holds no reservation prices"
+
+
 def _compute_price(
     config: ClusterConfig,
     node_price: float | None,
@@ -130,11 +143,11 @@ def _compute_price(
     """The price and note of `price_stack`, given the catalog's per-node price (or None) and
     whether the catalog lists the instance type in the stack's zone or region at all."""
     recorded = config.usd_per_hour
+    if config.reservation is not None:  # held capacity: the stack's own price, labelled by kind
+        return StackPrice(recorded, config.hours, storage, recorded, _held_note(config), verified=True)
     if node_price is None:
         terms = config.purchase if config.commitment == "none" else f"{config.commitment} reserved"
-        if config.capacity_reservation_id:
-            why = "held capacity reservation"
-        elif listed:
+        if listed:
             why = f"catalog {catalog_version} lists {config.instance_type} in {config.zone} but has no {terms} price for it"
         else:
             why = f"{config.instance_type} {config.purchase} in {config.zone} is not in catalog {catalog_version}"
@@ -142,9 +155,7 @@ def _compute_price(
             note = f"price unknown ({why}{'; ' + why_unpriced if why_unpriced else ''}); the stack records no price"
         else:
             note = f"price unknown ({why}); showing the recorded ${recorded:,.2f}/hour, which may be stale"
-        return StackPrice(
-            recorded, config.hours, storage, recorded, note, verified=bool(config.capacity_reservation_id)
-        )
+        return StackPrice(recorded, config.hours, storage, recorded, note, verified=False)
     current = node_price * config.nodes
     if recorded is None:
         note = f"the stack records no price; catalog {catalog_version} gives ${current:,.2f}/hour"

@@ -18,6 +18,7 @@ from clouds.config import CONFIG_KEY, provider_region_key
 from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
 from clouds.registry import NAMES
+from clouds.reservation import ReservationConfig
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
 from profiles.stack_file import (
@@ -55,7 +56,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
 
     The file-system capacity is rounded up to whole GiB; each component rounds further to
     a size its service accepts. Reserved terms launch on-demand (the term is billing only)
-    and held capacity launches into its reservation id. An offering without an RDMA fabric
+    and held capacity is written as `reservation:` with its kind, placement group and size. An offering without an RDMA fabric
     (chosen for a single node) is written with `interconnect: none`.
     """
     o = candidate.offering
@@ -79,7 +80,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         nodes=candidate.nodes,
         purchase="spot" if candidate.purchase == "spot" else "on-demand",
         commitment=_COMMITMENTS.get(candidate.purchase, "none"),
-        capacity_reservation_id=candidate.reservation_id,
+        reservation=_reservation(candidate),
         interconnect=spec.interconnect if o.rdma else "none",
         hours=round(candidate.hours, 4),
         deadline_hours=spec.deadline_hours,
@@ -89,6 +90,14 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         data=spec.data.config() if spec.data else None,
         job=spec.job,
     )
+
+
+def _reservation(candidate: Candidate) -> ReservationConfig | None:
+    """The stack's `reservation:` for a held-capacity candidate (kind, id, placement group,
+    size, zone from the spec), else None."""
+    if candidate.reservation is not None:
+        return candidate.reservation.config()
+    return ReservationConfig(id=candidate.reservation_id) if candidate.reservation_id else None
 
 
 def render_stack(

@@ -13,13 +13,18 @@ from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS  # the sourced ceilings
 
 # Size units -> GiB. Decimal units (GB, TB) are converted exactly: 1 GB = 10^9 / 2^30 GiB.
 _SIZE_UNITS = {
+    "kib": 1 / 1024**2,
+    "mib": 1 / 1024,
     "gib": 1.0,
     "tib": 1024.0,
-    "mib": 1 / 1024,
+    "pib": 1024.0**2,
+    "kb": 1e3 / 2**30,
+    "mb": 1e6 / 2**30,
     "gb": 1e9 / 2**30,
     "tb": 1e12 / 2**30,
-    "mb": 1e6 / 2**30,
+    "pb": 1e15 / 2**30,
 }
+_SIZE_UNIT_NAMES = "KiB, MiB, GiB, TiB or PiB (or KB, MB, GB, TB, PB)"
 # Duration units -> hours; singular and plural words, and their usual abbreviations.
 _DURATION_UNITS = {
     **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), 1 / 60),
@@ -65,35 +70,52 @@ def _split(value: object, kind: str, example: str) -> tuple[float, str]:
     return float(match.group(1)), match.group(2).lower()
 
 
-def parse_size_gib(value: object) -> float:
-    """`4800GiB`, `4.8 TiB`, `80GB` or a bare number (GiB) -> GiB.
+def _no_unit(value: object, number: float, suggestions: str) -> ValueError:
+    """The error for a bare number where the unit is not implied: `4800 has no unit; write ...`."""
+    return ValueError(f"{str(value).strip()} has no unit; write {suggestions.format(n=f'{number:g}')}")
 
-    Marketed accelerator memory (`80GB`) is GiB-sized, so GB is read as GiB when the
-    value is 256 or less and no explicit binary unit is given; larger GB/TB values are
-    decimal (1 GB = 0.931 GiB).
+
+def parse_size_gib(value: object, suggest: str = "{n}GiB (or TiB, GB, TB)") -> float:
+    """`4800GiB`, `4.8 TiB`, `80GB`, `110KiB` -> GiB.
+
+    A size needs its unit: a bare `4800` could be GiB (FSx's `storage_capacity`) or GB
+    (SkyPilot's `disk_size`), 7 % apart, so it is refused rather than guessed (0 needs none).
+    Marketed accelerator memory (`80GB`) is GiB-sized, so GB is read as GiB when the value
+    is 256 or less; larger GB/TB values are decimal (1 GB = 0.931 GiB).
+
+    Args:
+        value: what the user wrote.
+        suggest: the fix offered for a bare number, `{n}` standing for it (`{n}GB` for GPU memory).
 
     Raises:
-        ValueError: unknown unit, not a number, or not finite (message names the value
-            and an example).
+        ValueError: no unit, unknown unit, not a number, or not finite (message names the
+            value and an example).
     """
     example = "4800GiB or 80GB"
     number, unit = _split(value, "size", example)
+    if not unit and number != 0:
+        raise _no_unit(value, number, suggest)
     if unit == "gb" and number <= 256:
         return number
     if unit not in _SIZE_UNITS and unit:
-        raise ValueError(f"unknown size unit in {value!r}; use GiB, TiB, GB or TB")
+        raise ValueError(f"unknown size unit in {value!r}; use {_SIZE_UNIT_NAMES}")
     return finite(number * _SIZE_UNITS.get(unit, 1.0), value, example)
 
 
-def parse_duration_hours(value: object) -> float:
-    """`72h`, `3d`, `90m`, `1 hour`, `30 minutes`, `2 days`, `1 week` or a bare number
-    (hours) -> hours.
+def parse_duration_hours(value: object, bare_hours: bool = False) -> float:
+    """`72h`, `3d`, `90m`, `1 hour`, `30 minutes`, `2 days`, `1 week` -> hours.
+
+    A duration needs its unit (`30` could be minutes, hours or days; SkyPilot's autostop
+    counts minutes), unless the key names it: `bare_hours` reads a bare number as hours
+    (`hours: 72`). 0 needs no unit.
 
     Raises:
-        ValueError: unknown unit, not a number, or not finite.
+        ValueError: no unit, unknown unit, not a number, or not finite.
     """
     example = "72h or 3d"
     number, unit = _split(value, "duration", example)
+    if not unit and not bare_hours and number != 0:
+        raise _no_unit(value, number, "{n}h, {n}d or {n}m")
     if unit and unit not in _DURATION_UNITS:
         raise ValueError(f"unknown duration unit in {value!r}; use m, h, d or w (or minutes, hours, days, weeks)")
     return finite(number * _DURATION_UNITS.get(unit, 1.0), value, example)

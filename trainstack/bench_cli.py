@@ -153,13 +153,18 @@ def report(
     workload: Path | None = typer.Option(
         None, "-w", "--workload", help="Workload spec (default: the ResNet-50 ImageNet example)."
     ),
-    plot: Path = typer.Option(
-        Path("bench-report.png"), "--plot", help="Chart of time to finish and cost (.png, .svg, .pdf)."
+    plot: Path | None = typer.Option(
+        None,
+        "--plot",
+        "-o",
+        "--output",
+        help="Also write a chart of time to finish and cost here (.png, .svg, .pdf); default: no file.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """Compare measured offerings: time to finish and total cost of WORKLOAD on each run, with
-    each run judged against thresholds and its bottleneck named."""
+    each run judged against thresholds and its bottleneck named. Writes no file unless --plot
+    (-o) names one."""
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.measurements.store import StoreError, load_store, read_result
     from profiles.spec import SpecError, load_spec
@@ -168,7 +173,8 @@ def report(
     from trainstack.plot import PlotPathError, check_plot_path
 
     try:
-        check_plot_path(plot)
+        if plot is not None:
+            check_plot_path(plot)
         spec = load_spec(workload or _default_workload())
         files = [p for path in runs for p in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
         results = [read_result(p) for p in files]
@@ -180,15 +186,18 @@ def report(
         fail(f"no results files in {', '.join(map(str, runs))}; give files from `trainstack bench parse -o run.json`")
     verdicts = [judge(spec, r, store, _cluster_price(r, catalog.offerings)) for r in results]
     verdicts.sort(key=lambda v: (v.usd_total is None, v.usd_total or 0.0, v.run.label()))
-    try:
-        drawn = write_report_plot(plot, spec.name, verdicts)
-    except OSError as exc:
-        fail(f"--plot {plot}: cannot write ({exc.strerror}); give a writable .png path")
+    drawn = None
+    if plot is not None:
+        try:
+            drawn = write_report_plot(plot, spec.name, verdicts)
+        except OSError as exc:
+            fail(f"--plot {plot}: cannot write ({exc.strerror}); give a writable .png path")
     if as_json:
         typer.echo(json.dumps(report_json(spec.name, verdicts), indent=2))
     else:
         report_table(spec.name, verdicts)
-    typer.echo(f"plot written: {plot} ({drawn} runs)", err=as_json)
+    if plot is not None:  # the full path: no doubt about where the file went
+        typer.echo(f"plot written: {plot.resolve()} ({drawn} runs)", err=as_json)
 
 
 def _default_workload() -> Path:

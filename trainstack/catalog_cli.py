@@ -1,7 +1,8 @@
 """`trainstack catalog ...`: inspect the price catalog, record exchange rates, refresh prices.
 
 Registered on the main command line by `trainstack.cli`; the same rules apply (one-line
-errors on stderr, exit status 2, nothing half-written).
+errors on stderr, nothing half-written; exit 2 for bad input, 1 when a cloud's API or the
+rate site could not give an answer).
 """
 
 from __future__ import annotations
@@ -11,21 +12,28 @@ from pathlib import Path
 import typer
 
 from trainstack import render
-from trainstack.usage_errors import fail
+from trainstack.usage_errors import FAILED, fail
 
 catalog_app = typer.Typer(no_args_is_help=True, help="Inspect the price catalog.")
 
 
 @catalog_app.command("info")
-def catalog_info() -> None:
-    """Show the catalog version, sources and offering counts."""
+def catalog_info(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in the README) instead of a table."),
+) -> None:
+    """Show the catalog version, sources, offering counts and how old the prices are."""
+    import json
+
     from profiles.catalog.loader import DATA_DIR, CatalogError, load_catalog
-    from trainstack.catalog_view import catalog_sources
+    from trainstack.catalog_view import catalog_json, catalog_sources
 
     try:
         catalog = load_catalog(DATA_DIR)
     except CatalogError as exc:
         fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(catalog_json(catalog, DATA_DIR), indent=2))
+        return
     render.catalog_summary(catalog)
     for line in catalog_sources(catalog, DATA_DIR):
         typer.echo(line)
@@ -65,14 +73,19 @@ def catalog_refresh_rate(
     A recorded rate dated after CFETS's latest is kept.
     """
     from profiles.catalog.fetchers import FetchError
+    from profiles.catalog.fetchers.cfets import currency_problem
     from profiles.catalog.loader import DATA_DIR
     from profiles.catalog.rates import KeptRate, RateError, describe, previous_rate, refresh_rate
 
     currency, folder = currency.strip().upper(), data_dir or DATA_DIR
+    if currency_problem(currency):
+        fail(currency_problem(currency))
     try:
         before = previous_rate(folder, currency)
         entry = refresh_rate(folder, currency)
-    except (FetchError, RateError) as exc:
+    except FetchError as exc:  # the site did not answer as expected: nothing recorded
+        fail(str(exc), code=FAILED)
+    except RateError as exc:
         fail(str(exc))
     if isinstance(entry, KeptRate):
         typer.echo(
@@ -111,7 +124,7 @@ def catalog_refresh(
     top: int = typer.Option(5, "--top", min=1, help="How many of the largest price moves to show."),
 ) -> None:
     """Refresh one cloud's offerings and prices from its live APIs, then show what changed."""
-    from profiles.catalog.fetchers import FetchError
+    from profiles.catalog.fetchers import FETCHERS, FetchError
     from profiles.catalog.loader import DATA_DIR, CatalogError
     from profiles.catalog.refresh import refresh
     from trainstack import live_view
@@ -119,10 +132,14 @@ def catalog_refresh(
     names = [r.strip() for r in regions.split(",") if r.strip()] if regions else None
     if regions is not None and not names:
         fail("--regions: give region names separated by commas, e.g. us-east-1,us-west-2")
+    if provider not in FETCHERS:
+        fail(f"--provider: unknown provider '{provider}'; valid: {', '.join(sorted(FETCHERS))}")
     try:
         with live_view.progress_bar(provider) as progress:
             summary = refresh(provider, names, data_dir or DATA_DIR, progress, top=top)
-    except (FetchError, CatalogError) as exc:
+    except FetchError as exc:  # credentials, the network or the API's answer: catalog unchanged
+        fail(str(exc), code=FAILED)
+    except CatalogError as exc:
         fail(str(exc))
     live_view.refresh_summary(summary)
     note = _rate_after_refresh(provider, data_dir or DATA_DIR)

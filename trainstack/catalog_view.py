@@ -23,11 +23,7 @@ def catalog_sources(catalog: Any, data_dir: Path) -> list[str]:
         f"left out: {count} offerings listed in {currency}: {catalog.left_out_reason(currency)}"
         for currency, count in sorted(catalog.left_out.items())
     ]
-    try:
-        sources = json.loads((data_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
-    except (OSError, ValueError, AttributeError):
-        sources = {}
-    sources = {p: e for p, e in sources.items() if isinstance(e, dict)} if isinstance(sources, dict) else {}
+    sources = _sources(data_dir)
     lines.append(f"sources of catalog {catalog.version} (built {catalog.built}):")
     lines += [f"  {provider}: {_source(entry)}" for provider, entry in sorted(sources.items())] or ["  none recorded"]
     lines.append(f"exchange rates: {_rates(catalog)}")
@@ -68,3 +64,91 @@ def _source(entry: dict) -> str:
         regions = ", ".join(regions) if isinstance(regions, list) else regions
         facts.append(f"refreshed {refreshed.get('date')} from {refreshed.get('source')} (regions {regions})")
     return f"{where}; {', '.join(facts)}"
+
+
+def catalog_json(catalog: Any, data_dir: Path) -> dict[str, Any]:
+    """`catalog info --json`: the same facts as the table and lines, with stable keys.
+
+    Keys: `version`, `built` (ISO date), `offerings` (count), `providers` (name -> `offerings`,
+    `regions`, `accelerators` {name -> {`offerings`, `regions`}}, `prices_observed`
+    {`oldest` ISO date or null, `unknown_rows`, `stale`}, `source` {`repository`, `files`
+    [{`path`, `commit`, `prices_date` ("unknown" or ISO), `extracted`}], `currency`,
+    `third_party`, `refreshed`}), `left_out` (currency -> {`offerings`, `reason`}),
+    `exchange_rates` (currency -> {`per_usd`, `as_of`, `source`}), `unusable_rates`
+    (currency -> why), `warnings` (the lines `catalog info` prints). Documented in the README.
+
+    Args:
+        catalog: the loaded `Catalog`.
+        data_dir: the catalog folder holding `catalog.json`.
+    """
+    from profiles.catalog.freshness import cloud_ages
+
+    sources = _sources(data_dir)
+    ages = cloud_ages(catalog.offerings)
+    by_cloud: dict[str, list] = {}
+    for offering in catalog.offerings:
+        by_cloud.setdefault(offering.provider, []).append(offering)
+    return {
+        "version": catalog.version,
+        "built": catalog.built,
+        "offerings": len(catalog.offerings),
+        "providers": {
+            name: {
+                **_counts(rows),
+                "accelerators": {
+                    gpu: _counts([o for o in rows if o.accelerator == gpu])
+                    for gpu in sorted({o.accelerator for o in rows})
+                },
+                "prices_observed": {
+                    "oldest": ages[name].oldest.isoformat() if ages[name].oldest else None,
+                    "unknown_rows": ages[name].unknown,
+                    "stale": ages[name].stale(catalog.today),
+                },
+                "source": _source_json(sources.get(name, {})),
+            }
+            for name, rows in sorted(by_cloud.items())
+        },
+        "left_out": {
+            currency: {"offerings": count, "reason": catalog.left_out_reason(currency)}
+            for currency, count in sorted(catalog.left_out.items())
+        },
+        "exchange_rates": {
+            currency: {"per_usd": r.get("per_usd"), "as_of": r.get("as_of"), "source": r.get("source")}
+            for currency, r in sorted(catalog.rates.items())
+        },
+        "unusable_rates": dict(sorted(catalog.unusable_rates.items())),
+        "warnings": catalog.price_warnings(),
+    }
+
+
+def _counts(rows: list) -> dict[str, int]:
+    return {"offerings": len(rows), "regions": len({o.region for o in rows})}
+
+
+def _sources(data_dir: Path) -> dict[str, dict]:
+    """`catalog.json`'s `sources` (provider -> entry); {} when unreadable."""
+    try:
+        sources = json.loads((data_dir / "catalog.json").read_text(encoding="utf-8")).get("sources", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return {p: e for p, e in sources.items() if isinstance(e, dict)} if isinstance(sources, dict) else {}
+
+
+def _source_json(entry: dict) -> dict[str, Any]:
+    files = [
+        {
+            "path": meta.get("path", name),
+            "commit": meta.get("commit"),
+            "prices_date": meta.get("date"),
+            "extracted": meta.get("extracted"),
+        }
+        for name, meta in sorted((entry.get("files") or {}).items())
+        if isinstance(meta, dict)
+    ]
+    return {
+        "repository": entry.get("repository"),
+        "files": files,
+        "currency": entry.get("currency", "USD"),
+        "third_party": bool(entry.get("third_party")),
+        "refreshed": entry.get("refreshed") if isinstance(entry.get("refreshed"), dict) else None,
+    }

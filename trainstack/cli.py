@@ -1,7 +1,8 @@
 """The `trainstack` command line: `resolve`, `plan`, `check` and `catalog`.
 
-A thin layer: it parses, calls the resolver / plan runner, and prints. Errors the user can
-fix print one line on stderr and exit with status 2, never a traceback. Pulumi is imported
+A thin layer: it parses, calls the resolver / plan runner, and prints. Errors print one line
+on stderr, never a traceback: status 2 for input the user must fix, 1 when the input was fine
+but the work failed or found a failure (`trainstack.usage_errors`). Pulumi is imported
 only by `plan`, so `resolve` stays fast.
 """
 
@@ -16,7 +17,7 @@ import typer
 from trainstack import render
 from trainstack.bench_cli import bench_app
 from trainstack.catalog_cli import catalog_app
-from trainstack.usage_errors import OneLineUsageErrors, fail
+from trainstack.usage_errors import FAILED, OneLineUsageErrors, fail
 
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -121,7 +122,7 @@ def check(
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Preflight a stack before `pulumi up`: the component's own checks, then zone offering and
-    quota (exit 1 if a check fails)."""
+    quota (exit 1 if a check fails or the live checks cannot run, 2 for a stack it cannot read)."""
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.preflight import PreflightError, preflight, read_cluster
     from profiles.stack_writer import StackWriteError, stack_path
@@ -129,17 +130,19 @@ def check(
     from trainstack.plan import PlanError
     from trainstack.review import stack_budget
 
-    try:
+    try:  # a stack that cannot be read or is refused: bad input (exit 2)
         path = stack_path(project_dir(project), stack)
         cluster = read_cluster(path)
         stack_budget(path)  # a budget `plan` and the policy pack would refuse
-        items = preflight(cluster, catalog_version=load_catalog(providers=(cluster.provider,)).version, name=stack)
+        version = load_catalog(providers=(cluster.provider,)).version
+    except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
+        fail(str(exc))
+    try:  # the stack is fine but could not be checked (credentials, an API failure): exit 1
+        items = preflight(cluster, catalog_version=version, name=stack)
     except PreflightError as exc:
         if exc.findings:  # offline findings first, then why the live checks did not run
             live_view.findings(stack, exc.findings)
-        fail(f"live checks did not run: {exc}" if exc.findings else str(exc))
-    except (StackWriteError, CatalogError, PlanError) as exc:
-        fail(str(exc))
+        fail(f"live checks did not run: {exc}", code=FAILED)
     live_view.findings(stack, items)
     if any(item.status == "fail" for item in items):
-        raise typer.Exit(code=1)
+        raise typer.Exit(code=FAILED)

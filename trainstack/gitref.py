@@ -1,22 +1,23 @@
 """Plan a stack as it was at another git revision, for `trainstack plan --against REF`.
 
-The stack file, `__main__.py`, `Pulumi.yaml`, `components/` and `profiles/` (without the
-catalog data) are extracted at REF into a temporary directory with `git archive`, and the
-plan runs there in a fresh Python process: the old component code must be imported, and
-the current process has already imported today's. trainstack itself (mocks, recorder) is
-today's, so both sides are measured with the same instrument; so is the cost: the old
-stack's cluster is priced here, with today's catalog and pricing code (the old revision's
-catalog data is not extracted, and its pricing code may predate today's interface).
+The stack file, `__main__.py`, `Pulumi.yaml` and every package the revision's program imports
+(derived from its own imports: `trainstack.ref_program`; the catalog data excepted) are
+extracted at REF into a temporary directory with `git archive`, and the plan runs there in a
+fresh Python process: the old program's code must be imported, and the current process has
+already imported today's. trainstack itself (plan runner, mocks, recorder) is today's, so
+both sides are measured with the same instrument; so is the cost: the old stack's cluster is
+priced here, with today's catalog and pricing code (the old revision's catalog data is not
+extracted, and its pricing code may predate today's interface).
 
-Run as `python -m trainstack.gitref STACK PROJECT_DIR` it prints that plan as JSON.
+Run as `python -m trainstack.gitref STACK PROJECT_DIR [PACKAGE ...]` it prints that plan as JSON.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import io
 import json
+import os
 import subprocess
 import sys
 import tarfile
@@ -26,17 +27,11 @@ from typing import Any
 
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
+from trainstack.ref_program import old_program_first, program_roots
 
-PATHS = (
-    "__main__.py",
-    "Pulumi.yaml",
-    "components",
-    "profiles",
-    "clouds",
-    "facts",
-    "nodeagent",
-    ":(exclude)profiles/catalog/data",
-)
+# Extracted besides the program's packages; the catalog data is today's (see above).
+PROJECT_FILES = ("__main__.py", "Pulumi.yaml")
+EXCLUDED = (":(exclude)profiles/catalog/data",)
 
 
 def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
@@ -60,12 +55,17 @@ def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
     stacks = _git(root, "ls-tree", "--name-only", f"{tree}{STACKS_DIR}", allow_fail=True)
     if f"Pulumi.{stack}.yaml" not in stacks.decode().splitlines():
         return None
-    top = set(_git(root, "ls-tree", "--name-only", tree).decode().splitlines())
-    paths = [p for p in PATHS if p.startswith(":") or p in top]
-    archive = _git(root, "archive", "--format=tar", tree, "--", f"{STACKS_DIR}/Pulumi.{stack}.yaml", *paths)
+    files = _git(root, "ls-tree", "-r", "--name-only", tree).decode().splitlines()
+    packages = program_roots(files, lambda paths: _read_blobs(root, tree, paths))
+    present = [p for p in PROJECT_FILES if p in files]
+    excluded = [e for e in EXCLUDED if e.split(")", 1)[1].split("/")[0] in packages]
+    archive = _git(
+        root, "archive", "--format=tar", tree, "--", f"{STACKS_DIR}/Pulumi.{stack}.yaml", *present, *packages, *excluded
+    )
     with tempfile.TemporaryDirectory(prefix="trainstack-ref-") as tmp:
-        _extract(archive, Path(tmp))
-        return _plan_in_subprocess(stack, Path(tmp), ref)
+        program = Path(tmp) / "program"  # not the process's working directory: see _plan_in_subprocess
+        _extract(archive, program)
+        return _plan_in_subprocess(stack, program, ref, packages)
 
 
 def committed_at_head(stack: str, project_dir: Path) -> bool:
@@ -88,11 +88,35 @@ def _extract(archive: bytes, into: Path) -> None:
             tar.extractall(into)  # noqa: S202 - our own repository's objects
 
 
-def _plan_in_subprocess(stack: str, old_dir: Path, ref: str) -> PlanResult:
-    """Run `python -m trainstack.gitref` with `old_dir` first on the import path."""
+def _read_blobs(root: Path, tree: str, paths: list[str]) -> list[str]:
+    """The text of each of `paths` in `tree`, read with one `git cat-file --batch`."""
+    if not paths:
+        return []
     done = subprocess.run(
-        [sys.executable, "-m", "trainstack.gitref", stack, str(old_dir)],
-        cwd=old_dir,
+        ["git", "cat-file", "--batch"],
+        cwd=root,
+        input="".join(f"{tree}{path}\n" for path in paths).encode(),
+        capture_output=True,
+        check=False,
+    )
+    out, texts, at = done.stdout, [], 0
+    for _ in paths:
+        end = out.index(b"\n", at)
+        header = out[at:end].split()
+        size = int(header[2]) if len(header) == 3 else 0  # "<name> missing": no text
+        texts.append(out[end + 1 : end + 1 + size].decode(errors="replace"))
+        at = end + 1 + size + (1 if size or len(header) == 3 else 0)
+    return texts
+
+
+def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]) -> PlanResult:
+    """Run `python -m trainstack.gitref` on the extracted revision in a fresh process.
+
+    It starts in the (otherwise empty) folder above `old_dir`: `python -m` puts its working
+    directory first on the import path, and today's instrument must import today's modules."""
+    done = subprocess.run(
+        [sys.executable, "-m", "trainstack.gitref", stack, str(old_dir), *packages],
+        cwd=old_dir.parent,
         capture_output=True,
         text=True,
         check=False,
@@ -121,23 +145,10 @@ def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = Fal
     return done.stdout if done.returncode == 0 else b""
 
 
-def _today_as_fallback(package: str) -> None:
-    """Let the old revision's `package` import modules it predates from today's tree.
-
-    The old revision's own modules win (they sit first on its `__path__`); a module it does
-    not have yet (such as `profiles.stack_file`, which today's plan runner reads stacks with)
-    comes from today's checkout, the instrument both sides are measured with.
-    """
-    module = importlib.import_module(package)
-    today = str(Path(__file__).resolve().parents[1] / package)
-    if today not in module.__path__:
-        module.__path__.append(today)
-
-
 def _main(argv: list[str]) -> int:
-    stack, project = argv
-    sys.path.insert(0, str(Path(project).resolve()))
-    _today_as_fallback("profiles")
+    stack, project, *packages = argv
+    old_program_first(Path(project).resolve(), packages)  # today's instrument is imported above
+    os.chdir(project)  # the program runs in its project folder, as under the Pulumi CLI
     try:
         result = run_plan(stack, Path(project), priced=False)
     except PlanError as exc:

@@ -3,7 +3,7 @@
 `TrainstackMocks` stands in for every cloud: it echoes resource inputs as outputs and adds
 what each cloud's provider computes (fake ids, ARNs, private IPs, file-system addresses),
 and answers invokes (image and subnet lookups, region, partition, project) by token, from
-the stack's own region and zone; the answers are each cloud's `Mock`
+the stack's own region, zone and config (GCP's `gcp:project`); the answers are each cloud's `Mock`
 (`clouds/<cloud>/mock.py`, named by its `Cloud.mock`). An invoke nobody answers fails the
 plan naming its token: a component that starts calling a new data source must get a mocked
 answer in its cloud's mock, never a silent `{}` whose fields read as None.
@@ -14,6 +14,7 @@ can show the resource tree and a review can diff two plans as the engine would.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
@@ -37,11 +38,16 @@ class TrainstackMocks(pulumi.runtime.Mocks):
     Args:
         region: region used in fake ARNs, DNS names and the getRegion answer.
         zone: the stack's zone; subnet lookups answer it (None: the lookup names no zone).
+        config: the stack's config map (`gcp:project`, ...); each cloud's mock follows it
+            (`Mock.for_stack`). None: the mocks' defaults.
     """
 
-    def __init__(self, region: str = "us-east-1", zone: str | None = None) -> None:
+    def __init__(self, region: str = "us-east-1", zone: str | None = None, config: Mapping[str, Any] | None = None):
         self.region = region
         self.zone = zone
+        following = {id(mock): mock.following(config) for mock in _MOCKS}
+        self._by_prefix = [(prefix, following[id(mock)]) for prefix, mock in _BY_PREFIX]
+        self._mocks = tuple(following[id(mock)] for mock in _MOCKS)
 
     def new_resource(self, args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
         """Echo the inputs and add an id (`{name}-id` unless the cloud's mock names one) and
@@ -51,7 +57,7 @@ class TrainstackMocks(pulumi.runtime.Mocks):
         Ids follow the logical name; a review maps a renamed resource's new ids back to its
         old ones (`trainstack.diff`), as a real aliased resource keeps its id.
         """
-        mock = next(mock for prefix, mock in _BY_PREFIX if args.typ.startswith(prefix))
+        mock = next(mock for prefix, mock in self._by_prefix if args.typ.startswith(prefix))
         cloud_id, extra = mock.outputs(args.typ, args.name, args.inputs, self.region)
         return cloud_id or f"{args.name}-id", {**args.inputs, **extra}
 
@@ -62,7 +68,7 @@ class TrainstackMocks(pulumi.runtime.Mocks):
             `(answer, [])`; for a token nobody mocked, `({}, [(token, reason)])`, which the
             SDK raises as "invoke of TOKEN failed", so the plan stops naming the token.
         """
-        for mock in _MOCKS:
+        for mock in self._mocks:
             answer = mock.invoke(args.token, args.args, self.region, self.zone)
             if answer is not None:
                 return dict(answer), []

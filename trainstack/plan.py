@@ -102,7 +102,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
-    from profiles import stack_file as stack_file_module  # on call: see `trainstack.gitref._today_as_fallback`
+    from profiles import stack_file as stack_file_module  # on call: see `trainstack.ref_program`
 
     try:
         config, cluster = stack_file_module.read_cluster(stack_file)
@@ -128,7 +128,8 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         outputs,
         hours=cluster.hours,
         region=cluster.region,
-        deadline_hours=cluster.deadline_hours,
+        # An older revision's cluster model (`plan --against`) may predate the field.
+        deadline_hours=getattr(cluster, "deadline_hours", None),
     )
     return with_price(result, cluster) if priced else result
 
@@ -182,8 +183,8 @@ def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
 def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
     """Run the program in the current (copied) context and return records and outputs.
 
-    The mocks answer lookups from the cluster's own region and zone."""
-    mocks = TrainstackMocks(region=region, zone=zone)
+    The mocks answer lookups from the cluster's own region, zone and config (`gcp:project`)."""
+    mocks = TrainstackMocks(region=region, zone=zone, config=config)
     monitor = RecordingMonitor(mocks)
     settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh Stack per run
     settings.SETTINGS.outputs = set()

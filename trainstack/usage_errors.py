@@ -1,4 +1,5 @@
-"""Command-line usage errors (`--top 0`, an unknown option, a missing argument) as one line.
+"""Command-line usage errors (`--top 0`, an unknown option, a missing argument) as one line,
+and the exit statuses every command uses.
 
 typer prints click's usage errors as a usage line, a hint and a boxed message. trainstack's
 rule is one `error:` line on stderr and exit status 2, so the top-level group runs click in
@@ -42,10 +43,18 @@ def one_line(exc: Exception) -> str:
     return " ".join(exc.format_message().split()).rstrip(".") + see
 
 
-def fail(message: str) -> None:
+# Exit statuses, the same for every command (README "Exit status"): 0 done (every check
+# passed); 1 the command ran and failed or found a failure (a check failed, live checks or a
+# fetch could not run); 2 the input is wrong (usage, an invalid workload or stack, nothing fits).
+FAILED = 1
+BAD_INPUT = 2
+
+
+def fail(message: str, code: int = BAD_INPUT) -> None:
     """Print `error: message` on stderr, on one line (a server's HTML error page quoted in it
-    becomes the page's title: `profiles.short_text`), and exit 2."""
+    becomes the page's title: `profiles.short_text`), and exit with `code` (`BAD_INPUT`, 2,
+    unless the input was fine and the work itself failed: `FAILED`, 1)."""
     from profiles.short_text import one_line as short
 
     typer.echo(f"error: {short(message, limit=None)}", err=True)
-    raise typer.Exit(code=2)
+    raise typer.Exit(code=code)

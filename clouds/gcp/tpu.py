@@ -127,9 +127,14 @@ def capacity_note(name: str, purchase: str) -> str | None:
         return None
     return (
         f"TPU {generation} on-demand capacity usually needs a reservation or a queued resource: reserve it "
-        "(then set capacity_reservation_id; the slice is created with reserved: true) or request a queued "
-        "resource with `gcloud compute tpus queued-resources create`"
+        "(then set reservation: {id: NAME}; the slice is created with reserved: true) or set "
+        "queued_resource: true in the stack (the cluster then exports the `gcloud compute tpus "
+        "queued-resources create` command of each slice)"
     )
+
+
+# A TPU VM's metadata: OS Login only (the TPU runtime image needs no driver install).
+TPU_METADATA: dict[str, str] = {"enable-oslogin": "TRUE"}
 
 
 def scheduling_config(purchase: str, reservation: str | None) -> dict[str, bool] | None:

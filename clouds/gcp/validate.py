@@ -12,6 +12,7 @@ from clouds.gcp.machine import guest_accelerators
 from clouds.gcp.nics import GPUDIRECT, gpudirect_flavour
 from clouds.gcp.placement import placement_spec
 from clouds.gcp.tpu import is_tpu, tpu_chips
+from clouds.reservation import check_reservation_support
 
 # Child names append up to 19 characters (`-rdma-sub-7` plus Pulumi's 8-character
 # suffix) and GCP names stop at 63, so the cluster name stops at 40.
@@ -40,11 +41,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         raise ValueError(f"zone: {args.zone} is not in region {args.region}; give a zone name such as {args.region}-a")
     if args.subnet_id:
         raise ValueError("subnet_id: existing subnets are not supported on GCP yet; remove it")
-    if args.purchase == "spot" and args.capacity_reservation_id:
-        raise ValueError(
-            "capacity_reservation_id: a reservation holds on-demand capacity; "
-            "set purchase: on-demand or remove capacity_reservation_id"
-        )
+    check_reservation_support(args, "GCP")
     if is_tpu(args.instance_type):
         _check_tpu(args)
     else:

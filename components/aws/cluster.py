@@ -11,6 +11,7 @@ import pulumi
 import pulumi_aws as aws
 
 from clouds.aws.efa import gpudirect_efa
+from clouds.aws.reservation import placement_group_name
 from clouds.aws.validate import validate_args
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
@@ -30,7 +31,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
     Public outputs (also registered, names from `OUTPUT_NAMES`):
         node_ids: the node group's name (its nodes are replaced as they are lost).
         node_private_ips: empty: the group's nodes change; list them from the group.
-        placement_group: the cluster placement group's name.
+        placement_group: the cluster placement group's name (the reservation's existing
+            group when `reservation.placement_group` names one; the cluster then creates none).
         file_system_dns: the FSx for Lustre DNS name, or None without a file system.
         file_system_mount_name: the Lustre mount name, or None without a file system.
         usd_per_hour: the whole-cluster price at resolve time, USD/hour.
@@ -39,8 +41,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
     (see `egress`); with `subnet_id` the existing subnet's routes are used as they are.
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
-    `security_group_rules`, `placement`, `role`, `role_policy_attachment`,
-    `instance_profile`, `launch_template`, `node_group`, `head_node`, `file_system`, and with
+    `security_group_rules`, `placement` (None in a reservation's existing group), `role`,
+    `role_policy_attachment`, `instance_profile`, `launch_template`, `node_group`, `head_node`, `file_system`, and with
     `data` the S3 link `data_link` and the node role's `bucket_policy`).
 
     Nodes are an Auto Scaling group that keeps `nodes` nodes (see `nodes`); with a `job`,
@@ -70,7 +72,14 @@ class AwsGpuCluster(pulumi.ComponentResource):
         if network.vpc is not None and network.subnet is not None:
             self.egress = create_egress(name, network.vpc, network.subnet, args.zone, args.region, tags, child)
         self.security_group, self.security_group_rules = create_security_group(name, network.vpc_id, args, tags, child)
-        self.placement = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", tags=tags, opts=child)
+        # A reservation made in an existing placement group launches only into that group.
+        existing_group = placement_group_name(args.reservation)
+        self.placement: aws.ec2.PlacementGroup | None = None
+        if existing_group is None:
+            self.placement = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", tags=tags, opts=child)
+            self.placement_group_name: pulumi.Output[str] = self.placement.name
+        else:
+            self.placement_group_name = pulumi.Output.from_input(existing_group)
         self.file_system = None
         if args.file_system is not None:
             self.file_system = create_file_system(
@@ -119,7 +128,9 @@ class AwsGpuCluster(pulumi.ComponentResource):
             tags,
             child,
         )
-        self.node_group = create_node_group(name, args, self.launch_template, self.placement, subnet_id, tags, child)
+        self.node_group = create_node_group(
+            name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child
+        )
 
     def _set_outputs(self, args: ClusterConfig) -> None:
         fs = self.file_system
@@ -127,7 +138,7 @@ class AwsGpuCluster(pulumi.ComponentResource):
         # describe-auto-scaling-groups), so the outputs name the group, as Azure's scale set.
         self.node_ids = pulumi.Output.all(self.node_group.name)
         self.node_private_ips: pulumi.Output[list[str]] = pulumi.Output.from_input([])
-        self.placement_group = self.placement.name
+        self.placement_group = self.placement_group_name
         self.file_system_dns = fs.dns_name if fs else pulumi.Output.from_input(None)
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)

@@ -9,6 +9,7 @@ import pulumi
 import pulumi_aws as aws
 
 from clouds.aws.efa import efa_interface_count, network_interfaces
+from clouds.aws.reservation import launch_options
 from clouds.contract import ClusterConfig
 from components.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
 from components.job_bootstrap import job_script
@@ -124,7 +125,8 @@ def create_launch_template(
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
 ) -> aws.ec2.LaunchTemplate:
-    """Create the node launch template: DLAMI, IMDSv2, encrypted gp3 root, EFA interfaces.
+    """Create the node launch template: DLAMI, IMDSv2, encrypted gp3 root, EFA interfaces,
+    and with a reservation its target (and a Capacity Block's `capacity-block` market type).
 
     Args:
         name: the cluster name; the template is `{name}-lt`.
@@ -155,11 +157,7 @@ def create_launch_template(
         block_device_mappings=[root],
         network_interfaces=network_interfaces(args.instance_type, subnet_id, security_group_id, args.interconnect),
         user_data=user_data_b64,
-        capacity_reservation_specification=(
-            {"capacity_reservation_target": {"capacity_reservation_id": args.capacity_reservation_id}}
-            if args.capacity_reservation_id
-            else None
-        ),
+        **launch_options(args.reservation),
         tag_specifications=[
             {"resource_type": "volume", "tags": tags},
             {"resource_type": "network-interface", "tags": tags},

@@ -29,11 +29,25 @@ def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
     The instance type is the policy's one override and the purchase its on-demand share, so
     a change of either (asked for in the stack) changes the group and starts an instance
     refresh; a template change (tags, user data, AMI) does not change the group and rolls
-    nothing. Spot: 0 % on-demand, price-capacity-optimized, capacity rebalancing on.
+    nothing. Spot: 0 % on-demand, price-capacity-optimized, capacity rebalancing on. A
+    Capacity Block: the template's `$Latest` directly (`launch_template`), no mixed
+    instances policy and no rebalancing.
 
     Returns:
-        `mixed_instances_policy`, `capacity_rebalance` and `instance_refresh` arguments.
+        `mixed_instances_policy` (or `launch_template`), `capacity_rebalance` and
+        `instance_refresh` arguments.
     """
+    # All nodes at once (0 % healthy): the job restarts once from its checkpoint, not per node.
+    refresh = {"strategy": "Rolling", "preferences": {"min_healthy_percentage": 0}}
+    if args.reservation is not None and args.reservation.kind == "capacity-block":
+        # A Capacity Block group cannot be a mixed instances group (EC2 Auto Scaling, "Use
+        # Capacity Blocks for ML workloads", Limitations): the template itself, which holds
+        # the block's id and market type. The instance type is fixed by the block.
+        return {
+            "launch_template": {"id": template_id, "version": "$Latest"},
+            "capacity_rebalance": False,
+            "instance_refresh": refresh,
+        }
     spot = args.purchase == "spot"
     distribution: dict = {"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0 if spot else 100}
     if spot:
@@ -47,8 +61,7 @@ def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
             },
         },
         "capacity_rebalance": spot,
-        # All nodes at once (0 % healthy): the job restarts once from its checkpoint, not per node.
-        "instance_refresh": {"strategy": "Rolling", "preferences": {"min_healthy_percentage": 0}},
+        "instance_refresh": refresh,
     }
 
 
@@ -56,7 +69,7 @@ def create_node_group(
     name: str,
     args: ClusterConfig,
     template: aws.ec2.LaunchTemplate,
-    placement_group: aws.ec2.PlacementGroup,
+    placement_group: pulumi.Input[str],
     subnet_id: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
@@ -67,7 +80,8 @@ def create_node_group(
         name: the cluster name.
         args: the cluster config (`nodes`, `purchase`).
         template: the node launch template.
-        placement_group: the cluster placement group.
+        placement_group: name of the nodes' cluster placement group (the cluster's own, or
+            the existing one a reservation was made in).
         subnet_id: the cluster's one subnet (one zone).
         tags: tags propagated to every node at launch (a tag change never touches running nodes).
         opts: child options.
@@ -78,7 +92,7 @@ def create_node_group(
         max_size=args.nodes,
         desired_capacity=args.nodes,
         vpc_zone_identifiers=[subnet_id],
-        placement_group=placement_group.name,
+        placement_group=placement_group,
         health_check_type="EC2",
         health_check_grace_period=HEALTH_CHECK_GRACE_SECONDS,
         tags=[{"key": k, "value": v, "propagate_at_launch": True} for k, v in tags.items()],

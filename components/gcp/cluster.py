@@ -22,6 +22,7 @@ from components.gcp.compute import create_placement, create_service_account, cre
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
 from components.gcp.nodes import create_head_node, create_health_check, create_node_group, create_template
+from components.gcp.queued import queued_resource_commands, queued_resource_ids
 from components.gcp.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
@@ -34,8 +35,11 @@ class GcpGpuCluster(pulumi.ComponentResource):
     Public outputs (also registered, names from `OUTPUT_NAMES`):
         node_ids: GPU: the managed instance group's name (its VMs are recreated as they are
             lost; list them with `gcloud compute instance-groups managed list-instances`);
-            TPU: the TPU VM ids, in node order.
-        node_private_ips: GPU: empty (the group's VMs change); TPU: worker 0 of each slice.
+            TPU: the TPU VM ids, in node order; with `queued_resource`, the queued resources' ids.
+        node_private_ips: GPU: empty (the group's VMs change); TPU: worker 0 of each slice;
+            empty with `queued_resource`.
+        queued_resource_commands: with `queued_resource` only (also registered and
+            exported): one `gcloud compute tpus queued-resources create` command per slice.
         placement_group: the compact placement policy's self link; None for series
             without compact placement; `tpu-ici` for TPU slices.
         file_system_dns: the Filestore IP address or the Lustre mount point
@@ -97,11 +101,16 @@ class GcpGpuCluster(pulumi.ComponentResource):
             )
         self.placement = self.template = self.health_check = self.node_group = self.head_node = None
         self.nodes: list = []
-        if tpu:
+        self.queued_resource_commands: pulumi.Output[list[str]] | None = None
+        if tpu and args.queued_resource:  # the slices are requested outside the stack (`queued`)
+            self.queued_resource_commands = queued_resource_commands(
+                name, args, self.network, self.service_account, labels, project
+            )
+        elif tpu:
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
         else:
             self._create_gpu_nodes(name, args, layout, choice.kind if choice else None, labels, child)
-        self._set_outputs(args, tpu)
+        self._set_outputs(name, args, tpu)
 
     def _create_gpu_nodes(
         self,
@@ -143,10 +152,12 @@ class GcpGpuCluster(pulumi.ComponentResource):
         self.health_check = create_health_check(name, child)
         self.node_group = create_node_group(name, args, self.template, self.health_check, child)
 
-    def _set_outputs(self, args: ClusterConfig, tpu: bool) -> None:
+    def _set_outputs(self, name: str, args: ClusterConfig, tpu: bool) -> None:
         fs = self.file_system
         if tpu or self.node_group is None:
             self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+            if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
+                self.node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
             ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
             self.node_private_ips = pulumi.Output.all(*ips)
             self.placement_group: pulumi.Output[str | None] = pulumi.Output.from_input(TPU_PLACEMENT)
@@ -158,7 +169,10 @@ class GcpGpuCluster(pulumi.ComponentResource):
         self.file_system_dns = fs.address if fs else pulumi.Output.from_input(None)
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
+        outputs = {key: getattr(self, key) for key in OUTPUT_NAMES}
+        if self.queued_resource_commands is not None:
+            outputs["queued_resource_commands"] = self.queued_resource_commands
+        self.register_outputs(outputs)
 
 
 def _nic0_ip(nics: list) -> str | None:

@@ -8,9 +8,9 @@ import pulumi_gcp as gcp
 
 from clouds.contract import ClusterConfig
 from clouds.gcp.labels import gcp_id
-from clouds.gcp.machine import METADATA, SCOPES
+from clouds.gcp.machine import SCOPES
 from clouds.gcp.placement import placement_spec
-from clouds.gcp.tpu import scheduling_config, tpu_accelerator_type, tpu_runtime_version
+from clouds.gcp.tpu import TPU_METADATA, scheduling_config, tpu_accelerator_type, tpu_runtime_version
 from components.gcp.network import ClusterNetwork
 
 # Roles the node service account gets: write logs and metrics, nothing else.
@@ -96,7 +96,7 @@ def create_tpus(
             },
             scheduling_config=scheduling,
             service_account={"email": account.email, "scopes": list(SCOPES)},
-            metadata={"enable-oslogin": METADATA["enable-oslogin"]},
+            metadata=TPU_METADATA,
             labels=labels,
             opts=opts,
         )

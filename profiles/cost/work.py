@@ -14,6 +14,7 @@ from typing import ClassVar, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from clouds.reservation import ReservationConfig, ReservationKind
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
 from profiles.units import not_bool, parse_count, parse_duration_hours
@@ -237,7 +238,13 @@ class ReservationSpec(BaseModel):
         nodes: instances reserved.
         usd_per_hour: price per instance per hour still to pay (0 when prepaid, e.g. a
             Capacity Block's up-front fee).
-        id: the reservation id to launch into (AWS: `cr-...`).
+        id: the reservation id to launch into (AWS: `cr-...`, or for a capacity
+            reservation a Capacity Reservation resource group ARN; GCP: its name).
+        kind: `capacity-reservation` (targeted On-Demand Capacity Reservation, GCP
+            reservation) or `capacity-block` (AWS Capacity Block for ML, paid up front per
+            block: give `usd_per_hour: 0`, or the block's fee spread over its hours).
+        placement_group: the existing cluster placement group the reservation was made in
+            (the cluster then launches into it and creates none), or None.
     """
 
     model_config = _FROZEN
@@ -251,6 +258,8 @@ class ReservationSpec(BaseModel):
     nodes: int = Field(ge=1, description="Instances reserved.")
     usd_per_hour: float = Field(ge=0, description="USD per instance-hour still to pay.")
     id: str = Field(min_length=1, description="Reservation id.")
+    kind: ReservationKind = Field(default="capacity-reservation", description="Reservation kind.")
+    placement_group: str | None = Field(default=None, min_length=1, description="Its existing placement group.")
 
     @field_validator("provider", mode="before")
     @classmethod
@@ -261,6 +270,19 @@ class ReservationSpec(BaseModel):
     @classmethod
     def _number(cls, value: object) -> object:
         return not_bool(value)
+
+    def model_post_init(self, __context: object) -> None:
+        if self.kind == "capacity-block" and self.provider != "aws":
+            raise ValueError(
+                f"kind: capacity-block is an AWS Capacity Block for ML, not {self.provider} capacity; "
+                "set kind: capacity-reservation or provider: aws"
+            )
+
+    def config(self) -> ReservationConfig:
+        """The stack's `reservation:` for this held capacity (kind, id, placement group, size, zone)."""
+        return ReservationConfig(
+            kind=self.kind, id=self.id, placement_group=self.placement_group, nodes=self.nodes, zone=self.zone
+        )
 
 
 @overload

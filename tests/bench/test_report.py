@@ -59,6 +59,20 @@ def test_report_figures_by_hand(in_repo, tmp_path: Path) -> None:
     ]  # cheapest job first
 
 
+def test_report_without_a_plot_path_writes_no_file(tmp_path: Path, monkeypatch) -> None:
+    """A report writes a chart only where --plot / -o says (it once overwrote the repository's
+    tracked bench-report.png from the working directory)."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "report", str(EXAMPLES)])
+    assert result.exit_code == 0, result.output
+    assert list(tmp_path.iterdir()) == [] and "written" not in result.output
+    chart = tmp_path / "out" / "chart.png"
+    chart.parent.mkdir()
+    written = CliRunner().invoke(app, ["bench", "report", str(EXAMPLES), "-o", str(chart)])
+    assert written.exit_code == 0 and chart.stat().st_size > 1000
+    assert f"plot written: {chart.resolve()} (3 runs)" in written.stdout
+
+
 def test_table_and_plot_on_a_fresh_clone(in_repo, tmp_path: Path) -> None:
     plot = tmp_path / "r.svg"
     result = CliRunner().invoke(

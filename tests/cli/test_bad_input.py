@@ -149,14 +149,40 @@ def test_longest_allowed_stack_name_is_written(project):
             id="typo-first",
         ),
         pytest.param(
-            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 PB}\n",
-            "file_system.capacity: unknown size unit in '5 PB'",
+            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 EB}\n",
+            "file_system.capacity: unknown size unit in '5 EB'",
             id="size-unit",
         ),
         pytest.param(
             "accelerators: A100:8\nhours: 3 fortnights\n",
             "hours: unknown duration unit in '3 fortnights'",
             id="duration-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 4800}\n",
+            "file_system.capacity: 4800 has no unit; write 4800GiB (or TiB, GB, TB)",
+            id="capacity-without-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\ndeadline: 30\n",
+            "deadline: 30 has no unit; write 30h, 30d or 30m",
+            id="deadline-without-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\npurchase: any\nfile_system: {capacity: 1TiB}\n"
+            "spot: {checkpoint_interval: 1h, restart: 20}\n",
+            "spot.restart: 20 has no unit; write 20h, 20d or 20m",
+            id="restart-without-unit",
+        ),
+        pytest.param(
+            "hours: 1h\nmin_gpu_memory: 80\n",
+            "min_gpu_memory: 80 has no unit; write 80GB (as GPU memory is sold) or 80GiB",
+            id="gpu-memory-without-unit",
+        ),
+        pytest.param(
+            "accelerators: A100:8\nhours: 1h\ndata: {source: s3://team/x, size: 2}\n",
+            "data.size: 2 has no unit; write 2GiB (or TiB, GB, TB)",
+            id="data-size-without-unit",
         ),
     ],
 )
@@ -201,7 +227,7 @@ def test_cn_mainland_without_a_rate_says_how_to_record_one(project, unrated):
     [
         pytest.param("accelerators: H100:8\nhours: 1h\njurisdiction: cn-mainland\n", id="no-cny-row-has-that-gpu"),
         pytest.param("accelerators: [A100:7]\nhours: 72h\n", id="gpu-count-no-row-has"),
-        pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [mars-1]\n", id="aws-only"),
+        pytest.param("accelerators: A100-80GB:8\nhours: 1h\nproviders: [aws]\nregions: [af-south-1]\n", id="aws-only"),
     ],
 )
 def test_no_match_mentions_the_rate_only_when_a_cny_row_would_have_fitted(project, unrated, text):

@@ -255,3 +255,58 @@ def test_set_rate_keeps_the_catalog_file_mode(data):
     finally:
         os.umask(old_umask)
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o644  # was 0o600 through mkstemp
+
+
+def test_info_json_has_the_same_facts_as_the_table(data):
+    import csv
+
+    result = run("catalog", "info", "--json")
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.stdout)
+    assert list(info) == [
+        "version",
+        "built",
+        "offerings",
+        "providers",
+        "left_out",
+        "exchange_rates",
+        "unusable_rates",
+        "warnings",
+    ]
+    assert (info["version"], info["built"]) == (BASE_VERSION, "2026-12-01")
+    # Without a rate the CNY clouds' rows are left out, as the table says.
+    assert sorted(info["providers"]) == ["aws", "azure", "gcp"]
+    assert info["left_out"]["CNY"]["offerings"] == 170
+    assert info["left_out"]["CNY"]["reason"].startswith("no USD/CNY rate is recorded; record one with")
+    assert info["exchange_rates"] == {} and info["unusable_rates"] == {}
+    rows = list(csv.DictReader((data / "aws.csv").open()))
+    a100 = [r for r in rows if r["accelerator"] == "A100"]
+    aws = info["providers"]["aws"]
+    assert aws["accelerators"]["A100"] == {"offerings": len(a100), "regions": len({r["region"] for r in a100})}
+    assert aws["offerings"] == 1995 == sum(a["offerings"] for a in aws["accelerators"].values())
+    assert info["offerings"] == sum(p["offerings"] for p in info["providers"].values())
+    assert aws["prices_observed"] == {"oldest": None, "unknown_rows": 1995, "stale": True}
+    assert aws["source"] == {
+        "repository": "github.com/skypilot-org/skypilot-catalog",
+        "files": [
+            {
+                "path": "catalogs/v8/aws/vms.csv",
+                "commit": "00148f2af3672e2229b4f7bf8157d5a3f36e3c35",
+                "prices_date": "unknown",
+                "extracted": "2026-12-01",
+            }
+        ],
+        "currency": "USD",
+        "third_party": False,
+        "refreshed": None,
+    }
+    text = run("catalog", "info").stdout.splitlines()
+    assert info["warnings"] == [line for line in text if line.startswith("warning: ")]
+
+
+def test_info_json_after_a_rate_lists_it(data):
+    assert set_rate("CNY", "7.12").exit_code == 0
+    info = json.loads(run("catalog", "info", "--json").stdout)
+    assert info["exchange_rates"]["CNY"]["per_usd"] == 7.12 and info["exchange_rates"]["CNY"]["as_of"] == AS_OF
+    assert info["left_out"] == {} and info["providers"]["alicloud"]["source"]["currency"] == "CNY"
+    assert info["providers"]["alicloud"]["prices_observed"]["oldest"] == "2023-07-21"

@@ -30,8 +30,9 @@ def run(*args):
     return CliRunner().invoke(app, list(args))
 
 
-def _one_error_line(result, text):
-    assert result.exit_code == 2, result.output
+def _one_error_line(result, text, code=2):
+    """One `error:` line naming `text`; exit 2 for bad input, 1 when the work itself failed."""
+    assert result.exit_code == code, result.output
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert text in result.stderr and "Traceback" not in result.output
 
@@ -56,21 +57,21 @@ def test_refresh_prints_the_summary_and_keeps_a_snapshot(data, moto_session, mon
     assert f"previous file kept as {data / 'snapshots' / 'aws-fixture-1.csv'}" in result.stdout
 
 
-def test_refresh_throttled_exits_2_and_keeps_the_catalog(data, moto_session, monkeypatch):
+def test_refresh_throttled_exits_1_and_keeps_the_catalog(data, moto_session, monkeypatch):
     pricing, stub = stubbed("pricing")
     stub.add_client_error("get_products", service_error_code="ThrottlingException", http_status_code=400)
     _aws_p4d(monkeypatch, pricing)
     before = snapshot_files(data)
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
-    _one_error_line(result, "AWS throttled pricing:GetProducts in us-east-1")
+    _one_error_line(result, "AWS throttled pricing:GetProducts in us-east-1", code=1)
     assert snapshot_files(data) == before
 
 
-def test_refresh_without_credentials_exits_2_and_keeps_the_catalog(data, monkeypatch):
+def test_refresh_without_credentials_exits_1_and_keeps_the_catalog(data, monkeypatch):
     credentials(monkeypatch, present=False)
     before = snapshot_files(data)
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
-    _one_error_line(result, "AWS credentials not found")
+    _one_error_line(result, "AWS credentials not found", code=1)
     assert snapshot_files(data) == before
 
 
@@ -79,7 +80,7 @@ def test_refresh_without_credentials_exits_2_and_keeps_the_catalog(data, monkeyp
     [
         pytest.param(
             ["--provider", "ibm"],
-            "unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine",
+            "--provider: unknown provider 'ibm'; valid: alicloud, aws, azure, baiducloud, gcp, huaweicloud, tencentcloud, volcengine",
             id="provider",
         ),
         pytest.param(["--provider", "aws", "--regions", " , "], "--regions: give region names", id="empty-regions"),
@@ -132,9 +133,9 @@ def test_check_azure_stack_says_what_to_request(at_root):
     assert "fix: compare with `az vm list-usage --location eastus -o table`" in result.stdout
 
 
-def test_check_without_aws_credentials_exits_2(at_root, monkeypatch):
+def test_check_without_aws_credentials_exits_1(at_root, monkeypatch):
     credentials(monkeypatch, present=False)
-    _one_error_line(run("check", "-s", "training-a100"), "AWS credentials not found")
+    _one_error_line(run("check", "-s", "training-a100"), "AWS credentials not found", code=1)
 
 
 @pytest.mark.parametrize(
@@ -171,7 +172,7 @@ def test_check_without_aws_credentials_keeps_what_it_found_offline(at_root, monk
     """The catalog finding (and any offline finding) is printed before the live error."""
     credentials(monkeypatch, present=False)
     result = run("check", "-s", "training-a100")
-    _one_error_line(result, "live checks did not run: AWS credentials not found")
+    _one_error_line(result, "live checks did not run: AWS credentials not found", code=1)
     assert "preflight training-a100" in result.stdout and "catalog: stack priced at $" in result.stdout
 
 
@@ -203,5 +204,5 @@ def test_a_refresh_that_fails_with_an_html_page_prints_one_line(data, monkeypatc
 
     monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: failing)
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
-    _one_error_line(result, "HTML error page: 504 Gateway Time-out")
+    _one_error_line(result, "HTML error page: 504 Gateway Time-out", code=1)
     assert "<p>" not in result.stderr

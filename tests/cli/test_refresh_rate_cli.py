@@ -69,8 +69,9 @@ def run(*args):
     return CliRunner().invoke(app, list(args))
 
 
-def one_error_line(result, text):
-    assert result.exit_code == 2, result.output
+def one_error_line(result, text, code=2):
+    """One `error:` line naming `text`; exit 2 for bad input, 1 when the fetch itself failed."""
+    assert result.exit_code == code, result.output
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert text in result.stderr, result.stderr
     assert result.stdout == ""
@@ -119,7 +120,7 @@ def test_a_failed_fetch_leaves_the_catalog_unchanged(data, today, http, reply, t
     before = (data / "catalog.json").read_bytes()
     http.add(responses.GET, cfets.URL, **reply)
     result = run("catalog", "refresh-rate")
-    one_error_line(result, "error: CFETS central parity (chinamoney.com.cn ccpr.json)")
+    one_error_line(result, "error: CFETS central parity (chinamoney.com.cn ccpr.json)", code=1)
     assert text in result.stderr
     assert (data / "catalog.json").read_bytes() == before
 

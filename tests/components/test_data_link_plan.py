@@ -57,7 +57,7 @@ def test_only_the_cloud_holding_the_bucket_can_link_it():
     [
         pytest.param(
             {"data": {"source": "gs://team-datasets/x"}},
-            "is not a s3:// bucket, the only kind aws can link",
+            "is not an s3:// bucket, the only kind aws can link",
             id="other-clouds-bucket",
         ),
         pytest.param(

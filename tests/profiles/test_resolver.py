@@ -116,8 +116,9 @@ def test_no_match_on_a_written_gpus_per_node_names_it(fixture_catalog):
     assert str(caught.value).endswith("to fix: use a per-node GPU count these offerings have (8)")
 
 
-def test_region_typo_points_at_regions(fixture_catalog):
-    spec = parse_spec({"accelerators": "H100:8", "regions": "us-centrall", "hours": 1})
+def test_a_known_region_without_the_offering_points_at_regions(fixture_catalog):
+    # us-west-2 exists in the catalog but sells no H100: the generic no-match names `regions`.
+    spec = parse_spec({"accelerators": "H100:8", "regions": "us-west-2", "hours": 1})
     with pytest.raises(NoMatchError, match=r"fails region\).*to fix: widen or remove `regions`"):
         resolve(spec, fixture_catalog.offerings)
 

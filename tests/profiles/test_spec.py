@@ -251,8 +251,9 @@ SPOT = {"purchase": "any", "file_system": {"capacity": "1TiB"}}
             id="accelerators-not-a-list",
         ),
         pytest.param(
-            {"file_system": {"capacity": "5 PB"}},
-            r"^w\.yaml: file_system\.capacity: unknown size unit in '5 PB'; use GiB, TiB, GB or TB$",
+            {"file_system": {"capacity": "5 EB"}},
+            r"^w\.yaml: file_system\.capacity: unknown size unit in '5 EB'; use KiB, MiB, GiB, TiB or PiB "
+            r"\(or KB, MB, GB, TB, PB\)$",
             id="unknown-size-unit",
         ),
         pytest.param(

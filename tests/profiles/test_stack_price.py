@@ -42,10 +42,16 @@ def test_reserved_commitment_uses_the_reserved_rate(fixture_catalog):
 
 def test_reservation_and_unknown_types_keep_the_recorded_price(fixture_catalog):
     held = price(fixture_catalog, purchase="on-demand", capacity_reservation_id="cr-1", usd_per_hour=5.0)
-    assert (held.usd_per_hour, held.note) == (
+    assert (held.usd_per_hour, held.checked_usd_per_hour, held.note) == (
         5.0,
-        "price unknown (held capacity reservation); showing the recorded $5.00/hour, which may be stale",
+        5.0,
+        "held capacity reservation cr-1: the stack's own $5.00/hour; the catalog holds no reservation prices",
     )
+    block = price(
+        fixture_catalog, purchase="on-demand", reservation={"kind": "capacity-block", "id": "cr-2"}, usd_per_hour=0
+    )
+    assert (block.usd_per_hour, block.usd_total) == (0.0, 0.0)
+    assert block.note.startswith("held Capacity Block cr-2: the stack's own $0.00/hour; Capacity Blocks are paid up")
     unknown = price(fixture_catalog, zone="use1-az9")
     assert unknown.usd_per_hour == 24.0 and "not in catalog fixture-1" in unknown.note
 

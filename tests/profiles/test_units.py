@@ -13,7 +13,10 @@ from profiles.units import not_bool, parse_count, parse_duration_hours, parse_si
         pytest.param("80GB", 80.0, id="marketed-gpu-gb"),
         pytest.param("1000GB", 1e12 / 2**30, id="decimal-gb"),
         pytest.param("2TB", 2e12 / 2**30, id="decimal-tb"),
-        pytest.param(1200, 1200.0, id="bare-number"),
+        pytest.param("110KiB", 110 / 1024**2, id="kib"),
+        pytest.param("1PiB", 1024.0**2, id="pib"),
+        pytest.param("1 PB", 1e15 / 2**30, id="decimal-pb"),
+        pytest.param(0, 0.0, id="zero-needs-no-unit"),
     ],
 )
 def test_parse_size_gib(text, gib):
@@ -22,13 +25,34 @@ def test_parse_size_gib(text, gib):
 
 @pytest.mark.parametrize(
     ("text", "hours"),
-    [("72h", 72.0), ("3d", 72.0), ("90m", 1.5), ("1w", 168.0), (12, 12.0), ("2.5 h", 2.5)],
+    [("72h", 72.0), ("3d", 72.0), ("90m", 1.5), ("1w", 168.0), ("2.5 h", 2.5), (0, 0.0)],
 )
 def test_parse_duration_hours(text, hours):
     assert parse_duration_hours(text) == pytest.approx(hours)
 
 
-@pytest.mark.parametrize("text", ["big", "3 fortnights", "12 PB", True])
+@pytest.mark.parametrize(
+    ("parse", "value", "message"),
+    [
+        pytest.param(parse_size_gib, 4800, "4800 has no unit; write 4800GiB (or TiB, GB, TB)", id="size-int"),
+        pytest.param(parse_size_gib, "4800", "4800 has no unit; write 4800GiB (or TiB, GB, TB)", id="size-text"),
+        pytest.param(parse_size_gib, 2.5, "2.5 has no unit; write 2.5GiB (or TiB, GB, TB)", id="size-float"),
+        pytest.param(parse_duration_hours, 30, "30 has no unit; write 30h, 30d or 30m", id="duration-int"),
+        pytest.param(parse_duration_hours, " 30 ", "30 has no unit; write 30h, 30d or 30m", id="duration-text"),
+    ],
+)
+def test_a_bare_number_is_refused_where_the_unit_is_not_implied(parse, value, message):
+    with pytest.raises(ValueError) as caught:
+        parse(value)
+    assert str(caught.value) == message
+
+
+def test_a_bare_number_of_hours_is_hours_where_the_key_says_so():
+    assert parse_duration_hours(12, bare_hours=True) == 12.0
+    assert parse_duration_hours("1.5", bare_hours=True) == 1.5
+
+
+@pytest.mark.parametrize("text", ["big", "3 fortnights", "12 EB", True])
 def test_bad_values_name_the_value(text):
     with pytest.raises(ValueError, match="use|write it like|expected"):
         parse_size_gib(text) if text != "3 fortnights" else parse_duration_hours(text)

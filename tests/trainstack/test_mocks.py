@@ -77,9 +77,9 @@ def test_the_plan_mocks_follow_the_stack_zone(tmp_path: Path, monkeypatch):
     seen = []
     original = TrainstackMocks.__init__
 
-    def spy(self, region="us-east-1", zone=None):
+    def spy(self, region="us-east-1", zone=None, config=None):
         seen.append((region, zone))
-        original(self, region, zone)
+        original(self, region, zone, config)
 
     monkeypatch.setattr(TrainstackMocks, "__init__", spy)
     write_stack(tmp_path, "training-a100", zone="use1-az2")  # the committed stack is in us-east-1 (use1-az1)

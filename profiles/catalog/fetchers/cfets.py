@@ -44,6 +44,16 @@ HINTS = {
 }
 
 
+def currency_problem(currency: str) -> str:
+    """Why CFETS cannot give a rate for `currency` (it quotes CNY only), or ""."""
+    if currency == CURRENCY:
+        return ""
+    return (
+        f"currency: CFETS quotes central parities against CNY only, not '{currency}'; "
+        "give CNY, or record another currency with `trainstack catalog set-rate`"
+    )
+
+
 def fetch_rate(currency: str = CURRENCY, session: requests.Session | None = None) -> tuple[float, str]:
     """The latest CFETS central parity of USD against `currency`, and the day it applies to.
 
@@ -62,11 +72,8 @@ def fetch_rate(currency: str = CURRENCY, session: requests.Session | None = None
             that disagree; a price that is not a finite number from 1 to 20 CNY per USD; a
             missing or invalid `data.lastDate`. The one-line message says what to do.
     """
-    if currency != CURRENCY:
-        raise FetchError(
-            f"currency: CFETS quotes central parities against CNY only, not '{currency}'; "
-            f"give CNY, or record another currency with `trainstack catalog set-rate`"
-        )
+    if currency_problem(currency):
+        raise FetchError(currency_problem(currency))
     if session is None:
         with requests.Session() as own:
             body = get_json(own, URL, api=API, page=1, hints=HINTS)

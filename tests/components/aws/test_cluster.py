@@ -174,11 +174,15 @@ def test_existing_subnet_and_no_file_system(mocks, make_config):
     [
         pytest.param({"provider": "gcp"}, "provider:", "set provider: aws", id="provider"),
         pytest.param({"instance_type": "g5.xlarge"}, "interconnect:", "set interconnect: none", id="rdma-no-efa"),
+        pytest.param({"capacity_reservation_id": "cr-1"}, "reservation:", "purchase: on-demand", id="spot-odcr"),
         pytest.param(
-            {"capacity_reservation_id": "cr-1"},
-            "capacity_reservation_id:",
-            "purchase: on-demand",
-            id="spot-odcr",
+            {
+                "purchase": "on-demand",
+                "reservation": {"kind": "capacity-block", "id": "arn:aws:resource-groups:us-east-1:1:group/g"},
+            },
+            "reservation.id:",
+            "group/NAME",
+            id="capacity-block-by-group",
         ),
         pytest.param(
             {"file_system": {"capacity_gib": 1200, "throughput_mbps_per_tib": 300}},

@@ -78,7 +78,8 @@ def test_an_on_demand_v5p_or_v6e_pick_says_capacity_needs_a_reservation(name, pu
     note = capacity_note(name, purchase)
     assert (note is not None) is says
     if says:
-        assert "reservation or a queued resource" in note and "capacity_reservation_id" in note
+        assert "reservation or a queued resource" in note and "queued_resource: true" in note
+        assert "reservation: {id: NAME}" in note
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,77 @@
+"""Held capacity in the resolver: each kind priced as given and labelled, and written to the
+stack as `reservation:` with its kind, placement group, size and zone."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from clouds.reservation import ReservationConfig
+from profiles.resolver import resolve
+from profiles.spec import parse_spec
+from profiles.stack_file import validate_cluster
+from profiles.stack_writer import cluster_config, render_stack
+
+HELD = {"provider": "aws", "instance_type": "p4d.24xlarge", "zone": "use1-az2", "nodes": 4, "id": "cr-0abc"}
+
+
+def _spec(reservation: dict, nodes: int = 2):
+    return parse_spec(
+        {
+            "providers": "aws",
+            "purchase": "on-demand",
+            "accelerators": "A100:8",
+            "nodes": nodes,
+            "interconnect": "rdma",
+            "hours": 10,
+            "reservations": [reservation],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "purchase", "note_start", "kind"),
+    [
+        pytest.param(
+            {"usd_per_hour": 0, "kind": "capacity-block", "placement_group": "team-pg"},
+            "capacity-block",
+            "Capacity Block cr-0abc in placement group team-pg: priced at the spec's $0.00/node-hour; "
+            "Capacity Blocks are paid up front per block",
+            "capacity-block",
+            id="capacity-block",
+        ),
+        pytest.param(
+            {"usd_per_hour": 5.0},
+            "reservation",
+            "capacity reservation cr-0abc: priced at the spec's $5.00/node-hour, not the catalog's",
+            "capacity-reservation",
+            id="capacity-reservation",
+        ),
+    ],
+)
+def test_held_capacity_is_labelled_and_written_with_its_kind(fixture_catalog, extra, purchase, note_start, kind):
+    workload = _spec({**HELD, **extra})
+    choice = resolve(workload, fixture_catalog.offerings).choice.candidate
+    assert choice.purchase == purchase
+    assert choice.usd_per_hour == pytest.approx(2 * extra["usd_per_hour"])
+    assert any(n.startswith(note_start) for n in choice.notes), choice.notes
+    config = cluster_config(workload, choice, "v")
+    assert config.purchase == "on-demand"
+    assert config.reservation == ReservationConfig(
+        kind=kind, id="cr-0abc", placement_group=extra.get("placement_group"), nodes=4, zone="use1-az2"
+    )
+    text = render_stack(config, "w.yaml", "today")
+    cluster = yaml.safe_load(text)["config"]["trainstack:cluster"]
+    assert cluster["reservation"]["kind"] == kind and "capacity_reservation_id" not in cluster
+    assert validate_cluster(cluster, "us-east-1") == config  # the written stack reads back the same
+
+
+def test_a_reservation_smaller_than_the_cluster_is_not_a_candidate(fixture_catalog):
+    workload = _spec({**HELD, "nodes": 1, "usd_per_hour": 0, "kind": "capacity-block"})
+    rows = resolve(workload, fixture_catalog.offerings, top=20)
+    assert all(r.candidate.purchase != "capacity-block" for r in (rows.choice, *rows.alternatives))
+
+
+def test_capacity_block_is_aws_only():
+    with pytest.raises(ValueError, match="kind: capacity-block is an AWS Capacity Block"):
+        _spec({**HELD, "provider": "gcp", "zone": "us-central1-a", "usd_per_hour": 0, "kind": "capacity-block"})

@@ -1,0 +1,89 @@
+"""`plan --against REF` extracts what the revision's program imports, derived from its own code,
+and plans real earlier revisions of this repository beside today's instrument."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from trainstack import gitref
+from trainstack.ref_program import imported_tops, program_roots
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_REVIEW = "f2fcbde"  # the commit that added plan --against: components/ and profiles/ only
+BEFORE_CLOUD_OBJECTS = "449af4f"  # main just before structure's Cloud objects and mocks in clouds/<cloud>/
+
+
+def tree(files: dict[str, str]):
+    return sorted(files), lambda paths: [files[p] for p in paths]
+
+
+def test_imports_are_found_at_any_depth_and_through_import_module():
+    source = (
+        "import pulumi, os.path\nfrom clouds.config import x\n\ndef f():\n    import facts.aws as a\n"
+        "    from . import sibling\n    return importlib.import_module(f'components.{name}.cluster')\n"
+    )
+    assert imported_tops(source) == {"pulumi", "os", "clouds", "facts", "components"}
+
+
+def test_the_extract_follows_the_program_s_imports_and_never_takes_the_instrument():
+    paths, read = tree(
+        {
+            "__main__.py": "import pulumi\nfrom components.registry import component_for\nimport helpers\n",
+            "helpers.py": "X = 1\n",
+            "components/__init__.py": "",
+            "components/registry.py": "from clouds.contract import C\nimport trainstack.mocks\n",
+            "clouds/contract.py": "from facts import aws\n",
+            "facts/aws.py": "import re\n",
+            "policies/rules.py": "from clouds import contract\n",  # the program never imports it
+            "tests/test_x.py": "import components\n",
+            "trainstack/mocks.py": "import clouds\n",
+        }
+    )
+    assert program_roots(paths, read) == ["clouds", "components", "facts", "helpers.py"]
+
+
+def test_no_program_no_extract():
+    assert program_roots(["README.md"], lambda paths: []) == []
+
+
+def _have(revision: str) -> bool:
+    if shutil.which("git") is None:
+        return False
+    found = subprocess.run(["git", "cat-file", "-e", f"{revision}^{{commit}}"], cwd=ROOT, capture_output=True)
+    return found.returncode == 0
+
+
+needs_history = pytest.mark.skipif(
+    not (_have(FIRST_REVIEW) and _have(BEFORE_CLOUD_OBJECTS)),
+    reason="needs git and the repository's history (a full clone)",
+)
+
+
+@needs_history
+@pytest.mark.parametrize(
+    ("revision", "expected"),
+    [
+        pytest.param(FIRST_REVIEW, ["components", "profiles"], id="first-review"),
+        pytest.param(BEFORE_CLOUD_OBJECTS, ["clouds", "components", "facts", "nodeagent", "profiles"], id="layers"),
+    ],
+)
+def test_the_extract_at_real_revisions(revision, expected):
+    at = f"{revision}:"
+    files = subprocess.run(["git", "ls-tree", "-r", "--name-only", at], cwd=ROOT, capture_output=True, text=True)
+    assert program_roots(files.stdout.splitlines(), lambda paths: gitref._read_blobs(ROOT, at, paths)) == expected
+
+
+@needs_history
+def test_a_revision_before_the_cloud_objects_plans_with_today_s_mocks():
+    """Today's mocks import clouds.base and clouds/<cloud>/mock.py, which the revision's own
+    clouds/ package lacks; its program still plans with its own clouds/ (no error), and its
+    resource tree is the revision's (its component token, its file system)."""
+    old = gitref.plan_at_ref("training-a100", ROOT, BEFORE_CLOUD_OBJECTS)
+    assert old is not None
+    names = {r["name"]: r["type"] for r in old.resources}
+    assert names["training-a100"] == "trainstack:aws:GpuCluster"
+    assert names["training-a100-fsx"] == "aws:fsx/lustreFileSystem:LustreFileSystem"
+    assert names["training-a100-nodes"] == "aws:autoscaling/group:Group"
+    assert old.region == "us-east-1"
