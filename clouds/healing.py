@@ -94,11 +94,24 @@ def healing(provider: str, instance_type: str = "") -> Healing:
     return entry
 
 
-def job_problem(provider: str, instance_type: str) -> str | None:
+def job_problem(
+    provider: str, instance_type: str, nproc_per_node: int | None = None, gpus: int | None = None
+) -> str | None:
     """Why a `job:` cannot run on `instance_type` nodes of `provider`, or None when it can.
 
     The one rule behind both the resolver's `job` constraint and the cluster config check.
+
+    Args:
+        provider: the cloud.
+        instance_type: the node type.
+        nproc_per_node: the job's processes per node, or None for one per GPU.
+        gpus: the node's accelerators (GPUs, or TPU chips); None skips the process check.
     """
+    if nproc_per_node is not None and gpus is not None and nproc_per_node > gpus:
+        return (
+            f"job.nproc_per_node: {nproc_per_node} processes on {instance_type}, which has {gpus} "
+            f"accelerators; give at most {gpus} (one process per GPU), or leave it out"
+        )
     entry = healing(provider)
     if not entry.runs_job:
         runs = ", ".join(name for name, h in HEALING.items() if h.runs_job)
@@ -112,12 +125,14 @@ def job_problem(provider: str, instance_type: str) -> str | None:
     return None
 
 
-def check_job(provider: str, instance_type: str, has_job: bool) -> None:
-    """Refuse a `job:` where the cloud's component does not ship the node agent (`job_problem`).
+def check_job(
+    provider: str, instance_type: str, has_job: bool, nproc_per_node: int | None = None, gpus: int | None = None
+) -> None:
+    """Refuse a `job:` its nodes cannot run (`job_problem`).
 
     Raises:
         ValueError: the `job_problem` line.
     """
-    problem = job_problem(provider, instance_type) if has_job else None
+    problem = job_problem(provider, instance_type, nproc_per_node, gpus) if has_job else None
     if problem:
         raise ValueError(problem)

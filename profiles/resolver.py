@@ -98,8 +98,15 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "file_system"
     if spec.data and _data_problem(spec, offering.provider):
         yield "data"
-    if spec.job and job_problem(offering.provider, offering.instance_type):
+    if spec.job and _job_problem(spec, offering):
         yield "job"
+
+
+def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
+    """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
+    assert spec.job is not None
+    nproc = spec.job.nproc_per_node
+    return job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
 
 
 @functools.lru_cache(maxsize=64)
@@ -204,7 +211,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         if failure == "data":
             details.setdefault(failure, str(_data_problem(spec, offering.provider)))
         if failure == "job":
-            details.setdefault(failure, str(job_problem(offering.provider, offering.instance_type)))
+            details.setdefault(failure, str(_job_problem(spec, offering)))
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
         elif isinstance(kept, list):

@@ -104,3 +104,37 @@ def test_a_type_the_group_does_not_hold_gets_the_manual_answer():
     assert restart_hours("gcp", "tpu-v5p-8") == MANUAL_RESTART_HOURS  # TPU slices: no group
     assert "not replaced automatically on gcp tpu-v5p-8" in healing("gcp", "tpu-v5p-8").summary
     assert restart_hours("aws", "p4d.24xlarge") == GROUP_RESTART_HOURS
+
+
+def test_more_processes_than_gpus_is_refused_with_the_fix():
+    with pytest.raises(ValueError, match=r"job.nproc_per_node: 16 processes on p4d.24xlarge, which has 8 .*at most 8"):
+        ClusterConfig(
+            provider="aws",
+            instance_type="p4d.24xlarge",
+            **{**JOB_BASE, "job": {"command": "/t.py", "nproc_per_node": 16}},
+        )
+    config = ClusterConfig(
+        provider="aws", instance_type="p4d.24xlarge", **{**JOB_BASE, "job": {"command": "/t.py", "nproc_per_node": 8}}
+    )
+    assert config.job.nproc_per_node == 8  # one per GPU is fine, fewer too
+    assert job_problem("aws", "p4d.24xlarge", 4, 8) is None
+
+
+def test_resolve_leaves_out_nodes_with_fewer_gpus_than_the_job_runs_processes(real_catalog):
+    from profiles.resolver import NoMatchError, resolve
+    from profiles.spec import parse_spec
+
+    spec = {
+        "accelerators": "A100",
+        "nodes": 2,
+        "purchase": "on-demand",
+        "hours": 10,
+        "providers": ["aws"],
+        "file_system": {"capacity": "4800GiB", "throughput": 250},
+        "job": {"command": "/fsx/train.py", "nproc_per_node": 8},
+    }
+    resolution = resolve(parse_spec(spec), real_catalog.offerings, top=100)
+    rows = [r.candidate.offering for r in (resolution.choice, *resolution.alternatives)]
+    assert rows and all(o.accelerator_count >= 8 for o in rows)
+    with pytest.raises(NoMatchError, match="job.nproc_per_node: 16 processes"):
+        resolve(parse_spec({**spec, "job": {"command": "/fsx/train.py", "nproc_per_node": 16}}), real_catalog.offerings)
