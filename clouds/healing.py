@@ -41,13 +41,16 @@ class Healing:
     unreplaced_types: tuple[str, ...] = ()
 
 
-def _manual(cloud: str) -> Healing:
+def _manual(cloud: str, could: str = "") -> Healing:
+    """The answer where nothing replaces nodes; `could` names the cloud's auto-scaling service
+    that might (docs/self-healing.md says what it would take)."""
+    hint = f"; {could} could, not built yet (docs/self-healing.md)" if could else ""
     return Healing(
         False,
         False,
         MANUAL_RESTART_HOURS,
         f"nodes are not replaced automatically on {cloud}: after an interruption run `pulumi up` "
-        f"and restart the job (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h)",
+        f"and restart the job (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h){hint}",
     )
 
 
@@ -76,8 +79,8 @@ HEALING: dict[str, Healing] = {
         ("tpu-",),
     ),
     "huaweicloud": _manual("Huawei Cloud"),
-    "volcengine": _manual("Volcengine"),
-    "alicloud": _manual("Alibaba Cloud"),
+    "volcengine": _manual("Volcengine", "its Auto Scaling group (spot, HPC cluster)"),
+    "alicloud": _manual("Alibaba Cloud", "its ESS scaling group (spot instance remedy)"),
     "tencentcloud": _manual("Tencent Cloud"),
     "baiducloud": _manual("Baidu AI Cloud"),
 }
