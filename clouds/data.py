@@ -2,26 +2,28 @@
 
 A cloud that can link a bucket to its file system has a module `clouds/<cloud>/data.py` with:
 
-- `SCHEME`: its bucket URI scheme (`s3`, `gs`);
-- `split_uri(uri) -> (bucket, prefix)`: parses the URI, raising `ValueError` naming `data.source`;
+- `SOURCE_KIND`: what its bucket URIs look like, for messages (`an S3 bucket (s3://BUCKET/PREFIX)`);
+- `owns(uri) -> bool`: True when the URI names this cloud's object storage (valid or not);
+- `split_uri(uri)`: parses the URI, raising `ValueError` naming `data.source`;
 - `LINK`: how the file system gets the data, `lazy` (files load on first read, no copy step,
   e.g. an FSx data repository association) or `import` (an import job copies the data before
   training: staging time counts in the job's hours);
 - `NEEDS_FILE_SYSTEM`: True when the link goes through the file system (a stack with `data` then
-  needs `file_system`).
+  needs `file_system`);
+- optionally `DATA_FIELDS` (the `DataConfig` fields only this cloud reads, e.g. Azure's
+  `resource_group`) and `config_problem(data) -> str | None` (what else the link needs).
 
 Clouds without that module cannot link a bucket yet; `data_problem` says so.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from types import ModuleType
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from clouds.words import article
 
 
 class DataConfig(BaseModel):
@@ -35,6 +37,8 @@ class DataConfig(BaseModel):
         passes: passes over the data during the job (epochs).
         write_back: True to export checkpoints and results written under the linked path back
             to the bucket (the node may then write that prefix, and nothing else).
+        resource_group: Azure Blob only: the resource group of the storage account holding
+            `source` (in the deployment's subscription); other clouds refuse it.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
@@ -45,8 +49,16 @@ class DataConfig(BaseModel):
     mean_file_mib: float | None = Field(default=None, gt=0, description="Mean file size, MiB.")
     passes: float = Field(default=1, gt=0, description="Passes over the data (epochs).")
     write_back: bool = Field(default=False, description="Export results to the bucket.")
+    resource_group: str | None = Field(
+        default=None, min_length=1, description="Azure Blob only: the storage account's resource group."
+    )
 
 
+# Fields some clouds' links read and others refuse (`DATA_FIELDS` of the link module).
+CLOUD_FIELDS = ("resource_group",)
+
+
+@functools.lru_cache(maxsize=32)
 def link_for(provider: str) -> ModuleType | None:
     """The cloud's bucket-link module (`clouds.<provider>.data`), or None when it has none."""
     try:
@@ -74,6 +86,12 @@ def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str
     return match.group("bucket"), f"{prefix}/" if prefix else ""
 
 
+def holds(provider: str, uri: str) -> bool:
+    """True when `uri` names `provider`'s own object storage (its link module `owns` it)."""
+    link = link_for(provider)
+    return link is not None and link.owns(uri)
+
+
 def scheme_of(uri: str) -> str:
     """`s3` for `s3://bucket/x`; "" when the URI has no scheme."""
     head, sep, _ = uri.partition("://")
@@ -83,8 +101,9 @@ def scheme_of(uri: str) -> str:
 def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str | None:
     """Why `provider`'s cluster cannot link `data` (one line naming the field and the fix), or None.
 
-    Checks, in order: the cloud has a bucket link at all, the URI's scheme is the cloud's own
-    bucket scheme, the URI parses, and a file system exists when the link goes through one.
+    Checks, in order: the cloud has a bucket link at all, the URI names the cloud's own object
+    storage, the URI parses, no other cloud's field is set, the cloud's own extra needs
+    (`config_problem`), and a file system exists when the link goes through one.
     """
     link = link_for(provider)
     if link is None:
@@ -92,15 +111,21 @@ def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str 
             f"data.source: {provider} cannot link a bucket to its file system in trainstack yet; "
             "copy the data onto the file system yourself and drop `data`, or pick another provider"
         )
-    if scheme_of(data.source) != link.SCHEME:
+    if not link.owns(data.source):
         return (
-            f"data.source: '{data.source}' is not {article(link.SCHEME + '://')} bucket, the only kind {provider} can link; "
-            f"copy the data to {article(link.SCHEME + '://')} bucket or pick the cloud that holds it"
+            f"data.source: '{data.source}' is not {link.SOURCE_KIND}, the only kind {provider} can link; "
+            "copy the data there or pick the cloud that holds it"
         )
     try:
         link.split_uri(data.source)
     except ValueError as exc:
         return str(exc)
+    for field in CLOUD_FIELDS:
+        if getattr(data, field) is not None and field not in getattr(link, "DATA_FIELDS", ()):
+            return f"data.{field}: {provider} does not use it (only some clouds' buckets need it); drop it"
+    extra = getattr(link, "config_problem", None)
+    if extra is not None and (problem := extra(data)):
+        return problem
     if link.NEEDS_FILE_SYSTEM and not has_file_system:
         return f"data: the {provider} bucket link goes through the file system; add a file_system"
     return None

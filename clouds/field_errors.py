@@ -9,7 +9,6 @@ stack's cluster config (`clouds.config`); imports pydantic only.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,7 +70,7 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
     if kind in ("literal_error", "enum"):
         expected = ctx.get("expected", "")
         options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip(" '")]
-        near = difflib.get_close_matches(str(value), options, n=1)
+        near = _close(str(value), options)
         hint = f" (did you mean {near[0]}?)" if near else ""
         return f"{_shown(value)} is not a valid {what}{hint}; write one of {', '.join(options)}"
     if kind in _NUMBER_KINDS:
@@ -81,7 +80,7 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         return f"{'empty' if kind == 'string_too_short' else _shown(value)}: the {what} must be text, e.g. {key}: NAME"
     if kind == "extra_forbidden" and model is not None:
         keys = sorted(f.alias or n for n, f in model.model_fields.items())
-        near = difflib.get_close_matches(key, keys, n=1)
+        near = _close(key, keys)
         return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
     if kind == "missing":
         return f"required: the {what}; add {key}: ..."
@@ -116,3 +115,11 @@ def worded(error: Mapping[str, Any], root: type[BaseModel]) -> str:
     key = str(loc[-1]) if loc else ""
     text = describe(error, model_at(root, loc[:-1]), key) if key else None
     return text or error["msg"].removeprefix("Value error, ")
+
+
+def _close(word: str, options) -> list[str]:
+    """The option closest to `word`, as a one-item list, or []; difflib is imported only
+    here, on the error path (its import costs several ms on every `resolve`)."""
+    import difflib
+
+    return difflib.get_close_matches(word, list(options), n=1)

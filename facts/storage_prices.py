@@ -18,10 +18,18 @@ Sources (ids from `shared/reference-facts/storage.md` and `china-clouds.md`):
   H1   china-clouds.md section 4: Huawei SFS Turbo HPC, third-party citing the official
        price page (2026-07, cn-north-4, per month): 40 MB/s/TiB 0.40 CNY/GB, 125 -> 0.90,
        250 -> 1.31.
-Not found (no row, priced by estimate): Azure Managed Lustre (storage.md: "unsourced" for
-every SKU), GCP Filestore ZONAL and Managed Lustre (only Basic HDD is priced, C3, which
-trainstack never creates), Alibaba CPFS, Tencent CFS Turbo, Volcengine vePFS, FSx 500/1000
-in any region as a provider figure.
+  AL1  Alibaba Cloud, CPFS "计费案例" (billing examples), help.aliyun.com/zh/cpfs/cpfsonecs/
+       product-overview/billing-examples (official; "for reference, the purchase page is
+       authoritative"): a 200 MB/s/TiB-baseline CPFS in 华东1 (cn-hangzhou), pay-as-you-go,
+       "3600 GiB x 1.4 元/GiB/月" for October 2021. The page shows no update date, so the
+       example's own month (2021-10) is the observation date. No figure for the 100 MB/s/TiB
+       baseline was found.
+Not found (no row, priced by estimate), after searching the stored pricing pages and docs on
+2026-12-01: Azure Managed Lustre (storage.md: "unsourced" for every SKU; the pricing page
+renders its prices with JavaScript), GCP Filestore ZONAL and Managed Lustre (only Basic HDD is
+priced, C3, which trainstack never creates), Alibaba CPFS at 100 MB/s/TiB, Tencent CFS Turbo
+(its billing pages state the basis, purchased capacity per hour, not the unit price),
+Volcengine vePFS, FSx 500/1000 in any region as a provider figure.
 """
 
 from __future__ import annotations
@@ -81,6 +89,9 @@ def _huawei(per_gb: float) -> StoragePrice:
 
 
 STORAGE_PRICES: dict[tuple[str, int], StoragePrice] = {
+    ("alicloud", 200): StoragePrice(
+        "CPFS advance_200", 1.4, "CNY", "GiB", "cn-hangzhou", "AL1 (official billing example)", "2021-10", False
+    ),
     **{("aws", tier): _fsx(tier) for tier in (125, 250, 500, 1000)},
     ("huaweicloud", 40): _huawei(0.40),
     ("huaweicloud", 125): _huawei(0.90),

@@ -40,6 +40,11 @@ class Candidate:
         committed_hours: hours of the whole commitment (term x terms), or None.
         speed: where the run time comes from (`estimated`, `measured`, `published`, `given`;
             see `profiles.cost.estimate.JobHours`).
+        usd_requests: the bucket's request charges for reading the dataset, USD
+            (`profiles.cost.requests`); None when not counted (the row's notes say why).
+        throughput: the file system's throughput tier this row buys, MB/s per TiB (the
+            workload's, or a faster one where that makes the job cheaper:
+            `profiles.data_row`); None without a file system.
     """
 
     offering: Offering
@@ -57,6 +62,8 @@ class Candidate:
     charged_hours: float | None = None
     committed_hours: float | None = None
     speed: str = "estimated"
+    usd_requests: float | None = None
+    throughput: int | None = None
 
     @property
     def usd_per_hour(self) -> float:
@@ -78,8 +85,8 @@ class Candidate:
     @property
     def usd_total(self) -> float:
         """Cost of the job, USD: compute plus storage (where a cloud publishes no storage
-        price, the explicit estimate in `storage`)."""
-        return self.usd_compute + (self.usd_storage or 0.0)
+        price, the explicit estimate in `storage`) plus the bucket's request charges."""
+        return self.usd_compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0)
 
     def sort_key(self) -> tuple:
         """Cheapest job first; at equal cost the faster run, then the safer purchase, then

@@ -13,18 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from clouds.base import Feature, load
-from clouds.data import link_for
 from clouds.healing import healing
 from clouds.registry import CLOUDS
-from facts.local_nvme import local_nvme_gib
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
-from profiles.cost.data_path import DataPath, row_data_path
-from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
-from profiles.cost.storage import storage_cost
+from profiles.data_row import DataRow, data_row
 from profiles.spec import WorkloadSpec
 
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
@@ -65,26 +61,6 @@ def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | 
     return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, term)
 
 
-def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> tuple[str, ...]:
-    """Where the cloud's file system gives less throughput than asked, which the stack then
-    states as an explicit choice (GCP Filestore ZONAL below a Managed Lustre tier)."""
-    import math
-
-    from clouds.contract import FileSystemConfig
-    from clouds.filesystems import explicit_deployment_type
-
-    fs = FileSystemConfig(capacity_gib=math.ceil(capacity_gib), throughput_mbps_per_tib=mbps_per_tib)
-    explicit = explicit_deployment_type(provider, fs)
-    if explicit is None:
-        return ()
-    from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB
-
-    return (
-        f"file system below the {mbps_per_tib} MB/s per TiB asked: Filestore ZONAL writes "
-        f"{FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; the stack says deployment_type: {explicit}",
-    )
-
-
 def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
     """Placement limits of a purchase option the component applies (`Feature.SPOT_PLACEMENT`),
     the zone to set on a region-priced row (`Feature.ZONE_PRICES`) and the cloud's capacity
@@ -120,48 +96,41 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     """Every priced way to buy `offering` on `nodes` nodes (default `spec.nodes`) for the job.
 
     Each candidate's cost is compute for its hours (spot: plus expected interruptions; a
-    commitment: its share of the whole term) plus the file system for those hours.
+    commitment: its share of the whole term) plus the file system for those hours (at the
+    throughput tier that makes the job cheapest, `profiles.data_row`) plus the bucket's
+    request charges.
     """
     nodes = spec.nodes if nodes is None else nodes
-    storage, notes = None, job.notes + _price_notes(offering)
-    if spec.file_system:
-        fs = spec.file_system
-        storage = storage_cost(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, _usd_per_cny(offering))
-        if storage is not None:
-            notes += (storage.describe(),)
-        notes += _throughput_notes(offering.provider, fs.capacity_gib, fs.throughput_mbps_per_tib)
-    hours_before_purchase = job.hours
-    if spec.data and spec.data.size_gib and storage is not None and spec.file_system:
-        path = _data_path(spec, offering, storage.capacity_gib, job.hours)
-        with_io = path.hours_with_io(job.hours, spec.data.size_gib, spec.data.passes)
-        notes += describe_data_path(path, with_io - job.hours)
-        hours_before_purchase = with_io + path.staging_hours
+    notes = job.notes + _price_notes(offering)
+    usd_per_cny = _usd_per_cny(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:
         price = offering.price(purchase)
         if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
             continue
+        row = data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
         extra: dict = {}
-        row_notes = notes
-        hours = hours_before_purchase
+        row_notes = notes + row.notes
+        hours = row.hours
         if purchase == "spot" and spec.spot is not None:
             interruptions, added, note = _spot(spec, offering, job, nodes)
             hours += added
             extra = {"interruptions": interruptions, "added_hours": added}
             row_notes += (note,)
-        found.append(_candidate(offering, purchase, nodes, hours, price, storage, row_notes, speed=job.speed, **extra))
+        found.append(_candidate(offering, purchase, nodes, hours, price, row, row_notes, speed=job.speed, **extra))
         if purchase == "on-demand" and spec.commitment is not None:
-            found.extend(_reserved(spec, offering, price, nodes, hours, storage, notes, job.speed))
+            found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))
     for r in held(spec, offering, nodes):
+        row = data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
         found.append(
             _candidate(
                 offering,
                 "capacity-block" if r.kind == "capacity-block" else "reservation",
                 nodes,
-                hours_before_purchase,
+                row.hours,
                 r.usd_per_hour,
-                storage,
-                (*notes, held_price_note(r)),
+                row,
+                (*notes, *row.notes, held_price_note(r)),
                 reservation_id=r.id,
                 reservation=r,
             )
@@ -187,30 +156,13 @@ def held_price_note(r) -> str:
     )
 
 
-def _data_path(spec: WorkloadSpec, offering: Offering, capacity_gib: float, hours: float) -> DataPath:
-    """The row's data path: the dataset read over `hours` from the file system the cloud creates."""
-    assert spec.data is not None and spec.data.size_gib is not None and spec.file_system is not None
-    link = link_for(offering.provider)
-    params = (spec.model.params if spec.model else None) or (spec.work.params if spec.work else None)
-    return row_data_path(
-        spec.data.size_gib,
-        spec.data.passes,
-        params,
-        capacity_gib,
-        spec.file_system.throughput_mbps_per_tib,
-        hours,
-        local_nvme_gib(offering.instance_type),
-        lazy_link=link is not None and link.LINK == "lazy",
-    )
-
-
 def _reserved(
     spec: WorkloadSpec,
     offering: Offering,
     on_demand: float,
     nodes: int,
     hours: float,
-    storage,
+    row: DataRow,
     notes: tuple[str, ...],
     speed: str,
 ) -> list[Candidate]:
@@ -233,7 +185,7 @@ def _reserved(
             nodes,
             hours,
             rate,
-            storage,
+            row,
             notes + (note,),
             charged_hours=billed,
             committed_hours=committed,
@@ -243,8 +195,16 @@ def _reserved(
 
 
 def _candidate(
-    offering: Offering, purchase: str, nodes: int, hours: float, price: float, storage, notes: tuple[str, ...], **extra
+    offering: Offering,
+    purchase: str,
+    nodes: int,
+    hours: float,
+    price: float,
+    row: DataRow,
+    notes: tuple[str, ...],
+    **extra,
 ) -> Candidate:
+    storage = row.storage
     usd_storage = None if storage is None else storage.usd(hours)
     return Candidate(
         offering,
@@ -255,6 +215,8 @@ def _candidate(
         usd_storage,
         notes + _placement_notes(offering, purchase),
         storage=storage,
+        usd_requests=row.usd_requests,
+        throughput=row.throughput,
         **extra,
     )
 

@@ -24,12 +24,14 @@ class DataSpec(BaseModel):
     """The job's dataset.
 
     Attributes:
-        source: dataset URI in the team's bucket (`s3://bucket/prefix`, `gs://bucket/prefix`).
+        source: dataset URI in the team's bucket (`s3://bucket/prefix`, `gs://bucket/prefix`,
+            `https://account.blob.core.windows.net/container/prefix`).
         size_gib: dataset size, GiB (YAML `size`).
         files: number of files (YAML `files`, accepts `1.28M`).
         mean_file_mib: mean file size, MiB (YAML `mean_file_size`, accepts `110KiB`).
         passes: passes over the data (epochs).
         write_back: export checkpoints and results to the bucket.
+        resource_group: Azure Blob only: the storage account's resource group.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
@@ -41,6 +43,9 @@ class DataSpec(BaseModel):
     mean_file_mib: float | None = Field(default=None, alias="mean_file_size", gt=0, description="Mean file size, MiB.")
     passes: float = Field(default=1, gt=0, description="Passes over the data (epochs).")
     write_back: bool = Field(default=False, description="Export results to the bucket.")
+    resource_group: str | None = Field(
+        default=None, min_length=1, description="Azure Blob only: the storage account's resource group."
+    )
 
     @field_validator("size_gib", mode="before")
     @classmethod
@@ -71,6 +76,7 @@ class DataSpec(BaseModel):
             mean_file_mib=self.mean_file_mib,
             passes=self.passes,
             write_back=self.write_back,
+            resource_group=self.resource_group,
         )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from clouds.contract import FileSystemConfig
-from clouds.data import data_problem
+from clouds.data import data_problem, holds
 from clouds.filesystems import file_system_problem
 from clouds.healing import job_problem
 from clouds.regions import in_mainland_china
@@ -128,6 +128,17 @@ def _link_problem(provider: str, data: DataSpec, has_file_system: bool) -> str |
     return data_problem(provider, data.config(), has_file_system)
 
 
+def _data_detail(details: dict[str, str], spec: WorkloadSpec, provider: str) -> None:
+    """Keep the first `data` rejection, unless this provider holds the bucket: its reason
+    (a missing field, a bad URI) is the one that helps."""
+    assert spec.data is not None
+    problem = str(_data_problem(spec, provider))
+    if holds(provider, spec.data.source):
+        details["data"] = problem
+    else:
+        details.setdefault("data", problem)
+
+
 def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
     """Why `provider` cannot link the spec's dataset (its bucket is another cloud's, say), or None."""
     assert spec.data is not None
@@ -209,7 +220,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         if failure == "file_system":
             details.setdefault(failure, f"{offering.provider}: {_file_system_problem(spec, offering.provider)}")
         if failure == "data":
-            details.setdefault(failure, str(_data_problem(spec, offering.provider)))
+            _data_detail(details, spec, offering.provider)
         if failure == "job":
             details.setdefault(failure, str(_job_problem(spec, offering)))
         if failure is not None:
@@ -240,8 +251,13 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
 
 def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Offering]) -> str:
     """What would meet the deadline the rows miss: more nodes of the best row's offering
-    (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions."""
+    (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions.
+
+    With `hours` given the run time is the same on every offering and node count, so neither
+    can help: it says what fixes the miss instead (see `_fixed_hours_advice`)."""
     assert spec.deadline_hours is not None
+    if spec.work is None:
+        return _fixed_hours_advice(spec, best)
     o = best.offering
     for nodes in sorted(
         {
@@ -264,4 +280,25 @@ def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Off
     return (
         f"to meet it: no node count up to {MAX_SUGGESTED_NODES} of {o.instance_type} does; allow faster "
         "accelerators or other regions, or relax the deadline"
+    )
+
+
+def _fixed_hours_advice(spec: WorkloadSpec, best: Candidate) -> str:
+    """Why more nodes or faster accelerators cannot meet the deadline of a spec that gives its
+    `hours`, and what can: the work instead of the hours, or a later deadline; when only what
+    the row adds (spot interruptions, data staging) pushes it over, the purchase or checkpoints."""
+    assert spec.hours is not None and spec.deadline_hours is not None
+    given = f"`hours: {spec.hours:g}` fixes the run time on every offering and node count"
+    if spec.hours > spec.deadline_hours:
+        return (
+            f"the {spec.deadline_hours:g} h deadline cannot be met: {given}, so more nodes or faster "
+            "accelerators cannot shorten it; give the work instead (`work: {gpu_hours: N, reference: A100-80GB}` "
+            f"or `work: {{params: P, tokens: T}}`) so the hours follow per offering, or set `deadline` to at least "
+            f"{spec.hours:g} h"
+        )
+    added = best.hours - spec.hours
+    return (
+        f"to meet it: {given} and fits the {spec.deadline_hours:g} h deadline, but this row adds {added:,.2f} h "
+        "(spot interruptions, data staging); allow on-demand (`purchase: any`), checkpoint more often "
+        "(`spot.checkpoint_interval`), or relax the deadline"
     )

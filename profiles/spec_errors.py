@@ -8,7 +8,6 @@ error's location, so `spot.restrat` lists the keys of `spot`, not the top-level 
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import TYPE_CHECKING
 
@@ -58,6 +57,8 @@ def _message(error: ErrorDetails, loc: tuple, root: type[BaseModel]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         keys = _keys(_model_at(root, loc[:-1]))
+        import difflib  # only on the error path (its import costs several ms on every resolve)
+
         near = difflib.get_close_matches(str(loc[-1]), keys, n=1)
         return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
     if kind in ("model_type", "dict_type"):

@@ -64,7 +64,8 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     if spec.file_system:
         file_system = FileSystemConfig(
             capacity_gib=math.ceil(spec.file_system.capacity_gib),
-            throughput_mbps_per_tib=spec.file_system.throughput_mbps_per_tib,
+            # the tier the row buys: the workload's, or a faster one that made the job cheaper
+            throughput_mbps_per_tib=candidate.throughput or spec.file_system.throughput_mbps_per_tib,
         )
         # A service that gives less throughput than asked is written as an explicit choice.
         explicit = explicit_deployment_type(o.provider, file_system)

@@ -84,6 +84,20 @@ def _project_modules() -> list:
     return modules
 
 
+@pytest.fixture(autouse=True)
+def fresh_cost_caches() -> None:
+    """Start each test with the cost model as the code defines it: its memo caches empty (a
+    mutation run, `make mutate`, forks each mutant from a process whose earlier test run filled
+    them, and a cached answer would hide the mutant) and no measurement lookup left registered
+    by an earlier test (an in-process `trainstack resolve` registers the published ones)."""
+    from profiles import resolver
+    from profiles.cost import inputs, storage
+
+    for cached in (storage.storage_cost, resolver._fs_problem, resolver._link_problem):
+        cached.cache_clear()
+    inputs.clear_measurements()
+
+
 @pytest.fixture
 def mocks() -> TrainstackMocks:
     """Install `TrainstackMocks` as the Pulumi engine for one test."""

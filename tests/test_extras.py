@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import tomllib
 
 from clouds.registry import CLOUDS
@@ -76,3 +77,15 @@ def test_a_missing_cloud_sdk_names_the_extra_to_install():
         "provider 'gcp': the GCP component needs pulumi-gcp (pulumi_gcp is not installed); "
         "install it with: pip install 'trainstack[gcp]'"
     )
+
+
+@pytest.mark.parametrize("review", [False, True], ids=["plan", "plan-markdown"])
+def test_planning_a_stack_without_its_clouds_extra_is_one_line_and_exit_2(review):
+    argv = ["plan", "-s", "training-a3-gcp"] + (["--markdown"] if review else [])
+    code = f"import sys; sys.modules['pulumi_gcp'] = None\nfrom trainstack.cli import app\napp({argv!r})\n"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert "Pulumi.training-a3-gcp.yaml" in lines[0] and "pip install 'trainstack[gcp]'" in lines[0]

@@ -98,7 +98,8 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
 
     Raises:
         PlanError: missing or unreadable stack file, invalid cluster config, a config
-            the component rejects, or an invoke the mocks have no answer for (its token).
+            the component rejects, the cloud's SDK extra not installed (names the
+            `pip install 'trainstack[<extra>]'`), or an invoke the mocks have no answer for (its token).
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
@@ -117,6 +118,10 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None
+    except ModuleNotFoundError as exc:  # the cloud's SDK extra is not installed
+        if "pip install" not in str(exc):  # the registry's message names the extra; anything else is a bug
+            raise
+        raise PlanError(f"{stack_file}: {_first_line(exc)}") from None
     except Exception as exc:  # an invoke the mocks cannot answer names its token
         if not str(exc).startswith("invoke of "):
             raise

@@ -40,6 +40,7 @@ def candidate_json(ranked: Any) -> dict:
         "speed": speed_of(o),
         "usd_per_hour": round(c.usd_per_hour, 6),
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
+        "usd_requests": None if c.usd_requests is None else round(c.usd_requests, 2),
         "usd_total": round(c.usd_total, 2),
         "reason": ranked.reason,
         "notes": list(c.notes),
@@ -48,6 +49,7 @@ def candidate_json(ranked: Any) -> dict:
         else {
             "service": c.storage.service,
             "capacity_gib": c.storage.capacity_gib,
+            "throughput_mbps_per_tib": c.throughput,
             "usd_per_hour": round(c.storage.usd_per_hour, 6),
             "basis": c.storage.basis,
             "reference": c.storage.reference,

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import re
 
-from clouds.data import split_bucket_uri
+from clouds.data import scheme_of, split_bucket_uri
 
 SCHEME = "s3"
+SOURCE_KIND = "an S3 bucket (s3://BUCKET/PREFIX)"
 LINK = "lazy"
 NEEDS_FILE_SYSTEM = True
 _S3_URI = re.compile(r"^s3://(?P<bucket>[a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:/(?P<prefix>.*))?$")
+
+
+def owns(uri: str) -> bool:
+    """True when `uri` is a `s3://` URI (valid or not)."""
+    return scheme_of(uri) == SCHEME
 
 
 def split_uri(uri: str) -> tuple[str, str]:

@@ -32,6 +32,8 @@ CLOUD = Cloud(
         {
             "azure-native:network:Subnet",
             "azure-native:network:SecurityRule",
+            "azure-native:authorization:RoleAssignment",
+            "azure-native:storage:BlobContainer",  # ARM tags the account, not its containers
             "tls:index/privateKey:PrivateKey",
         }
     ),

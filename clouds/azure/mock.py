@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock
+from clouds.base import Mock, fixed_answers
 
 SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
 MGS_ADDRESS = "10.0.16.4"
@@ -26,6 +26,24 @@ _ARM_TYPES = {
     "azure-native:network:NetworkInterface": "Microsoft.Network/networkInterfaces",
     "azure-native:compute:VirtualMachine": "Microsoft.Compute/virtualMachines",
     "azure-native:storagecache:AmlFilesystem": "Microsoft.StorageCache/amlFilesystems",
+    "azure-native:storagecache:AutoExportJob": "Microsoft.StorageCache/autoExportJobs",
+    "azure-native:managedidentity:UserAssignedIdentity": "Microsoft.ManagedIdentity/userAssignedIdentities",
+}
+# The tenant's "HPC Cache Resource Provider" service principal (object id), and the deployer.
+HPC_CACHE_PRINCIPAL_ID = "11111111-1111-1111-1111-111111111111"
+INVOKES = {
+    "azure-native:authorization:getClientConfig": {
+        "subscriptionId": SUBSCRIPTION,
+        "tenantId": "22222222-2222-2222-2222-222222222222",
+        "clientId": "33333333-3333-3333-3333-333333333333",
+        "objectId": "44444444-4444-4444-4444-444444444444",
+    },
+    "azuread:index/getServicePrincipal:getServicePrincipal": {
+        "id": f"/servicePrincipals/{HPC_CACHE_PRINCIPAL_ID}",
+        "objectId": HPC_CACHE_PRINCIPAL_ID,
+        "displayName": "HPC Cache Resource Provider",
+        "clientId": "55555555-5555-5555-5555-555555555555",
+    },
 }
 
 
@@ -36,6 +54,11 @@ def _arm_id(typ: str, name: str, inputs: Mapping[str, Any]) -> str:
     if typ == "azure-native:network:Subnet":
         vnet = inputs.get("virtualNetworkName")
         return f"{group}/providers/Microsoft.Network/virtualNetworks/{vnet}/subnets/{name}"
+    if typ == "azure-native:storage:BlobContainer":
+        account = f"{group}/providers/Microsoft.Storage/storageAccounts/{inputs.get('accountName')}"
+        return f"{account}/blobServices/default/containers/{inputs.get('containerName', name)}"
+    if typ == "azure-native:authorization:RoleAssignment":
+        return f"{inputs.get('scope')}/providers/Microsoft.Authorization/roleAssignments/{name}"
     return f"{group}/providers/{_ARM_TYPES.get(typ, 'Mock.Unknown/things')}/{name}"
 
 
@@ -58,6 +81,17 @@ def azure_outputs(
             "mountCommand": f"sudo mount -t lustre -o noatime,flock {MGS_ADDRESS}@tcp:/lustrefs /lustre",
             "lustreVersion": "2.15.7",
         }
+    identity = inputs.get("identity")
+    if isinstance(identity, Mapping) and isinstance(identity.get("userAssignedIdentities"), list):
+        # ARM answers the identities as a map keyed by their resource ids.
+        outputs["identity"] = {
+            **identity,
+            "userAssignedIdentities": {
+                i: {"principalId": f"{i}-principal"} for i in identity["userAssignedIdentities"]
+            },
+        }
+    if typ == "azure-native:managedidentity:UserAssignedIdentity":
+        outputs.update(principalId=f"{name}-principal", clientId=f"{name}-client")
     return resource_id, outputs
 
 
@@ -65,6 +99,8 @@ MOCK = Mock(
     prefixes=(
         "azure-native:",
         "tls:",
+        "azuread:",
     ),
     outputs=azure_outputs,
+    invoke=fixed_answers(INVOKES),
 )

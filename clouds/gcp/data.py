@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import re
 
-from clouds.data import split_bucket_uri
+from clouds.data import scheme_of, split_bucket_uri
 
 SCHEME = "gs"
+SOURCE_KIND = "a Cloud Storage bucket (gs://BUCKET/PREFIX)"
 LINK = "import"
 NEEDS_FILE_SYSTEM = True
 READ_ROLE = "roles/storage.objectViewer"  # get and list objects
 WRITE_ROLE = "roles/storage.objectUser"  # also create, overwrite and delete objects
 _GS_URI = re.compile(r"^gs://(?P<bucket>[a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:/(?P<prefix>.*))?$")
+
+
+def owns(uri: str) -> bool:
+    """True when `uri` is a `gs://` URI (valid or not)."""
+    return scheme_of(uri) == SCHEME
 
 
 def split_uri(uri: str) -> tuple[str, str]:

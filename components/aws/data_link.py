@@ -3,8 +3,8 @@
 An FSx data repository association (DRA) maps an S3 prefix into the file system at
 `DATA_PATH`: with `batch_import_meta_data_on_create` the file listing appears at creation, and a
 file's contents load from S3 on its first read (lazy load), so training starts without a copy
-step; with write-back, files written under the path (checkpoints, results) are exported to the
-bucket. DRAs need a PERSISTENT_2 file system (AWS FSx Lustre guide, "Linking your file system to
+step; with write-back, files written or changed under the path (checkpoints, results) are exported
+to the bucket; deletions never are. DRAs need a PERSISTENT_2 file system (AWS FSx Lustre guide, "Linking your file system to
 an S3 bucket"). FSx reaches the bucket through its own service-linked role.
 
 The node role gets one inline policy: list and read the source prefix, and write the export
@@ -22,7 +22,9 @@ from clouds.aws.data import node_bucket_policy, split_uri
 
 DATA_PATH = "/data"  # where the bucket's prefix appears inside the file system
 AUTO_IMPORT_EVENTS = ["NEW", "CHANGED", "DELETED"]  # keep the listing in step with the bucket
-AUTO_EXPORT_EVENTS = ["NEW", "CHANGED", "DELETED"]
+# A file deleted in the file system is never deleted from the team's bucket: write-back exports
+# new and changed files only (removing a cached copy under /data must not remove the dataset).
+AUTO_EXPORT_EVENTS = ["NEW", "CHANGED"]
 
 
 def create_data_link(

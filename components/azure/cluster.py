@@ -17,7 +17,9 @@ from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.azure.bootstrap import custom_data
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
+from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
 from components.azure.head import create_head_node, private_ip
+from components.azure.identity import create_node_identity
 from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
 from components.azure.profile import ADMIN_USERNAME, vm_profile
@@ -52,7 +54,11 @@ class AzureGpuCluster(pulumi.ComponentResource):
     Child resources are kept as attributes too (`resource_group`, `virtual_network`,
     `node_subnet`, `file_system_subnet`, `nat_gateway`, `egress_public_ip`,
     `security_group`, `placement`, `admin_key`, `scale_set`, `file_system`, and with a job
-    `head_nic`, `head_node`); the network ones are None when `subnet_id` was given.
+    `head_nic`, `head_node`); the network ones are None when `subnet_id` was given. With
+    `data` (an Azure Blob container) the file system is linked to it (`data_link`: the
+    logging container; its `hsm` settings name the container), the nodes get `node_identity`
+    with one role on that container only (`node_container_access`), and with write-back
+    `auto_export` sends results back.
 
     Every node's custom data (`bootstrap`) writes the NCCL / InfiniBand environment, mounts
     the file system at `/fsx` and assembles `/scratch`; with a `job`, an on-demand (Regular)
@@ -100,8 +106,9 @@ class AzureGpuCluster(pulumi.ComponentResource):
         self.security_group = create_security_group(name, args, rg_name, tags, child)
         self.placement = create_placement_group(name, args, zones, rg_name, tags, child)
         self.file_system = None
+        link = create_blob_link(name, args.data, child) if args.data and args.file_system else None
         if args.file_system is not None and network.fs_subnet_id is not None:
-            # Only file-system, place and network inputs go in: nothing about the nodes.
+            # Only file-system, place, network and data-link inputs go in: nothing about the nodes.
             self.file_system = create_file_system(
                 name,
                 args.file_system,
@@ -111,7 +118,10 @@ class AzureGpuCluster(pulumi.ComponentResource):
                 network.fs_subnet_id,
                 tags,
                 child,
+                hsm=link.hsm if link else None,
+                depends_on=link.provider_roles if link else (),
             )
+        self._link_data(name, args, link, rg_name, tags, child)
         public_key, self.admin_key = admin_public_key(name, args, child)
         mgs = self._client_info("mgs_address")
 
@@ -137,8 +147,24 @@ class AzureGpuCluster(pulumi.ComponentResource):
         profile = vm_profile(
             name, args, network.node_subnet_id, self.security_group.id, public_key, bootstrap("worker", rdzv_host)
         )
-        self.scale_set = create_scale_set(name, args, rg_name, self.placement.id, profile, tags, child)
+        identity_id = self.node_identity.id if self.node_identity else None
+        self.scale_set = create_scale_set(
+            name, args, rg_name, self.placement.id, profile, tags, child, identity_id=identity_id
+        )
         self._set_outputs(args)
+
+    def _link_data(self, name: str, args: ClusterConfig, link, rg_name, tags: dict[str, str], child) -> None:
+        """The nodes' identity with one role on the dataset container, and the export job."""
+        self.node_identity = self.node_container_access = self.auto_export = self.data_link = None
+        if link is None or args.data is None:
+            return
+        self.data_link = link.logging_container
+        self.node_identity = create_node_identity(name, args.region, rg_name, tags, child)
+        self.node_container_access = create_node_access(
+            name, args.data, link.subscription, self.node_identity.principal_id, child
+        )
+        if self.file_system is not None:
+            self.auto_export = create_auto_export(name, args.data, self.file_system, rg_name, args.region, tags, child)
 
     def _set_outputs(self, args: ClusterConfig) -> None:
         self.node_ids = self.scale_set.id.apply(lambda scale_set_id: [scale_set_id])

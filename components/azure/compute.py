@@ -88,6 +88,7 @@ def create_scale_set(
     vm_profile: dict,
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    identity_id: pulumi.Input[str] | None = None,
 ) -> azure_native.compute.VirtualMachineScaleSet:
     """Create the one scale set holding all `args.nodes` nodes.
 
@@ -111,7 +112,10 @@ def create_scale_set(
         vm_profile: `profile.vm_profile(...)`.
         tags: tags for the scale set (Azure copies them to its VMs).
         opts: child options.
+        identity_id: the nodes' user-assigned managed identity (`identity.create_node_identity`),
+            or None for no identity.
     """
+    identity = {"type": "UserAssigned", "user_assigned_identities": [identity_id]} if identity_id else None
     return azure_native.compute.VirtualMachineScaleSet(
         f"{name}-nodes",
         resource_group_name=resource_group_name,
@@ -124,6 +128,7 @@ def create_scale_set(
         upgrade_policy={"mode": "Manual"},
         virtual_machine_profile={**vm_profile, **health_extension_profile()},
         **self_healing(args.purchase),
+        identity=identity,
         tags=tags,
         opts=pulumi.ResourceOptions.merge(
             opts,

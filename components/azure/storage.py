@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pulumi
 import pulumi_azure_native as azure_native
 
@@ -18,6 +20,8 @@ def create_file_system(
     subnet_id: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    hsm: dict | None = None,
+    depends_on: Sequence[pulumi.Resource] = (),
 ) -> azure_native.storagecache.AmlFilesystem:
     """Create an Azure Managed Lustre file system in its own subnet, protected from deletion.
 
@@ -37,6 +41,10 @@ def create_file_system(
         subnet_id: the file system's own subnet.
         tags: tags for the file system.
         opts: child options; `protect=True` is added here.
+        hsm: the blob link's `hsm` settings (`data_link.create_blob_link`), or None. Azure reads
+            them at creation: the import prefix "is only used during initial creation".
+        depends_on: resources the file system must wait for (the resource provider's roles on
+            the storage account: creation fails without them, amlfs-prerequisites.md).
 
     Raises:
         ValueError: for a throughput tier without an AMLFS SKU.
@@ -54,6 +62,7 @@ def create_file_system(
             "time_of_day_utc": MAINTENANCE_TIME_UTC,
         },
         zones=zones,
+        hsm=hsm,
         tags=tags,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, depends_on=list(depends_on))),
     )

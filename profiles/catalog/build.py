@@ -258,6 +258,9 @@ def main(argv: list[str] | None = None) -> None:
         meta = build(args.source, args.out, args.date, args.force)
     except BuildError as exc:
         raise SystemExit(f"error: {exc}") from None
+    from profiles.catalog.loader import load_catalog
+
+    load_catalog(args.out, write_compact=True)  # the compact copies `resolve` loads fast (profiles.catalog.compact)
     counts = ", ".join(
         f"{p} {e.get('offerings', '?') if isinstance(e, dict) else '?'}" for p, e in sorted(meta["sources"].items())
     )

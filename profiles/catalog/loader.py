@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from profiles.catalog import compact
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
 from profiles.catalog.rate_policy import rate_age_warning, shown, usable_rates, valid_per_usd
 
@@ -188,33 +190,48 @@ def load_provider(
     Raises:
         CatalogError: an unknown header, or a malformed row.
     """
-    with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle)
-        if tuple(next(reader, ())) not in HEADERS:
-            raise CatalogError(f"{path}: unexpected header; rebuild with `make catalog`")
-        offerings, seen = [], set()
-        for line, row in enumerate(reader, start=2):
-            try:
-                offering = _row_to_offering(row, rates, require_usd)
-            except (ValueError, TypeError) as exc:
-                raise CatalogError(f"{path}:{line}: malformed row ({exc}); rebuild with `make catalog`") from None
-            if offering is None and left_out is not None and len(row) > _CURRENCY:
-                currency = row[_CURRENCY]
-                if currency not in ("", "USD") and not (rates or {}).get(currency, {}).get("per_usd"):
-                    left_out[currency] = left_out.get(currency, 0) + 1
-            key = offering and (offering.provider, offering.instance_type, offering.zone, offering.accelerator)
-            if offering is not None and key not in seen:
-                seen.add(key)
-                offerings.append(offering)
+    return parse_provider(path.read_text(encoding="utf-8"), path, rates, left_out, require_usd)
+
+
+def parse_provider(
+    text: str, path: Path, rates: dict | None = None, left_out: dict[str, int] | None = None, require_usd: bool = True
+) -> list[Offering]:
+    """`load_provider` of a catalog file's `text` (`path` names it in errors).
+
+    Raises:
+        CatalogError: an unknown header, or a malformed row.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""))
+    if tuple(next(reader, ())) not in HEADERS:
+        raise CatalogError(f"{path}: unexpected header; rebuild with `make catalog`")
+    offerings, seen = [], set()
+    for line, row in enumerate(reader, start=2):
+        try:
+            offering = _row_to_offering(row, rates, require_usd)
+        except (ValueError, TypeError) as exc:
+            raise CatalogError(f"{path}:{line}: malformed row ({exc}); rebuild with `make catalog`") from None
+        if offering is None and left_out is not None and len(row) > _CURRENCY:
+            currency = row[_CURRENCY]
+            if currency not in ("", "USD") and not (rates or {}).get(currency, {}).get("per_usd"):
+                left_out[currency] = left_out.get(currency, 0) + 1
+        key = offering and (offering.provider, offering.instance_type, offering.zone, offering.accelerator)
+        if offering is not None and key not in seen:
+            seen.add(key)
+            offerings.append(offering)
     return offerings
 
 
 def load_catalog(
-    data_dir: Path | None = None, providers: tuple[str, ...] | None = None, today: dt.date | None = None
+    data_dir: Path | None = None,
+    providers: tuple[str, ...] | None = None,
+    today: dt.date | None = None,
+    write_compact: bool = False,
 ) -> Catalog:
     """Load the catalog of `providers` (default: every provider with a file in `data_dir`).
 
     `data_dir` defaults to `DATA_DIR`, looked up at call time (so tests can point it elsewhere).
+    Each file's offerings come from its compact copy when that matches the file
+    (`profiles.catalog.compact`; `write_compact` rewrites the copies, as `make catalog` does).
 
     Offerings listed in another currency are converted to USD at the recorded rate when it
     can be used on `today` (default: today; see `rate_policy.rate_problem`: an old rate is
@@ -240,7 +257,10 @@ def load_catalog(
     for provider in providers or PROVIDERS:
         path = data_dir / f"{provider}.csv"
         if path.exists():
-            offerings.extend(load_provider(path, rates, left_out))
+            try:
+                offerings.extend(compact.load(path, rates, left_out, parse_provider, write_compact))
+            except OSError as exc:
+                raise CatalogError(f"{path}: cannot read ({exc}); rebuild with `make catalog`") from None
     entries = recorded if isinstance(recorded, dict) else {}  # `unusable` is empty when it is not a dict
     stale = {
         c: str(entries[c].get("as_of") or "no date") for c in unusable if c in left_out and valid_per_usd(entries[c])

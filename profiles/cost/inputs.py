@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from clouds.healing import HEALING, MANUAL_RESTART_HOURS, healing
+from facts.spot_advisor import BANDS, aws_band
 from profiles.catalog.offering import Offering
 
 # Hours to get a replacement node and reload the checkpoint after a spot interruption, per
@@ -35,14 +36,16 @@ def restart_hours(provider: str, instance_type: str = "") -> float:
     return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)
 
 
-# Expected spot interruptions per node per month (730 h), by (cloud, instance family).
-# AWS's Spot Instance Advisor publishes, per instance type and region, the frequency of
-# interruption over the trailing month in bands < 5 %, 5-10 %, 10-15 %, 15-20 % and > 20 %
-# (pricing-models.md A10); no band for any GPU type was retrieved (the feed is fetched at
-# run time), and Azure's eviction-rate bands (Z6) and GCP / the Chinese clouds publish none
-# here. So every default is the same conservative assumption, labelled as such: 0.20, the
-# floor of the worst AWS band (> 20 %), higher than any rate in the four better bands.
-# Per-family rows go in SPOT_INTERRUPTIONS with their source when one is found.
+# Expected spot interruptions per node per month (730 h). AWS's Spot Instance Advisor
+# publishes, per instance type and region, the share of Spot capacity reclaimed over the
+# trailing month in bands < 5 %, 5-10 %, 10-15 %, 15-20 % and > 20 % (pricing-models.md A10);
+# the bands recorded for GPU types are in `facts.spot_advisor` (source and date there). A
+# recorded band is read as its upper edge (the top band as its floor, 0.20) in interruptions
+# per node-month: a node reclaimed at most once a month, an assumption. Without a band (other
+# types and regions; Azure's eviction-rate bands (Z6), GCP and the Chinese clouds publish none
+# here) a (cloud, family) row of SPOT_INTERRUPTIONS applies, else the same conservative
+# default for all, labelled: 0.20, the floor of the worst AWS band (> 20 %), higher than any
+# rate in the four better bands.
 SPOT_INTERRUPTIONS: dict[tuple[str, str], tuple[float, str]] = {}
 DEFAULT_SPOT_INTERRUPTIONS = (0.20, "assumed: floor of the Spot Advisor's worst band, > 20 %/month")
 
@@ -50,17 +53,26 @@ DEFAULT_SPOT_INTERRUPTIONS = (0.20, "assumed: floor of the Spot Advisor's worst 
 def instance_family(instance_type: str) -> str:
     """The family part of an instance type: `p5.48xlarge` -> `p5`, `Standard_ND96asr_v4` ->
     `Standard_ND96asr_v4`, `a3-highgpu-8g` -> `a3-highgpu`, `tpu-v5p-8` -> `tpu-v5p`."""
-    if "." in instance_type and not instance_type.startswith("Standard_"):
-        return instance_type.split(".", 1)[0]
+    if "." in instance_type:  # AWS, Alibaba, Tencent, Huawei, Volcengine sizes; no Azure size has a dot
+        return instance_type.partition(".")[0]
     head, _, tail = instance_type.rpartition("-")
     return head if head and tail[:1].isdigit() else instance_type
 
 
 def spot_interruptions(offering: Offering) -> tuple[float, str]:
-    """(expected interruptions per node-month, where the figure comes from) for `offering`."""
+    """(expected interruptions per node-month, where the figure comes from) for `offering`:
+    a registered measurement, else the type's Spot Advisor band in its region (AWS), else a
+    (cloud, family) row, else `DEFAULT_SPOT_INTERRUPTIONS`."""
     measured = _measured(offering)
     if measured is not None and measured.interruptions_per_node_month is not None:
         return measured.interruptions_per_node_month, measured.source
+    band = aws_band(offering.region, offering.instance_type) if offering.provider == "aws" else None
+    if band is not None:
+        edge = "floor" if band.band == max(BANDS) else "upper edge"
+        return (
+            band.upper_edge,
+            f"Spot Advisor {band.label} in {offering.region} ({edge}), {band.source}, {band.observed}",
+        )
     key = (offering.provider, instance_family(offering.instance_type))
     return SPOT_INTERRUPTIONS.get(key, DEFAULT_SPOT_INTERRUPTIONS)
 

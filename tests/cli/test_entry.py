@@ -111,3 +111,19 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
     stderr = reader.stderr.read().decode()
     reader.wait(timeout=60)
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector-on", "collector-off"])
+def test_a_caller_passing_argv_gets_the_cycle_collector_back_as_it_was(enabled, capsys):
+    import gc
+
+    from trainstack.entry import main
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert main(["resolve", str(WORKLOAD), "--json", "--top", "1"]) == 0
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert '"choice"' in capsys.readouterr().out

@@ -27,14 +27,17 @@ class CallRecordingMocks(TrainstackMocks):
 
 
 class Monitor(RecordingMonitor):
-    """`RecordingMonitor` that also keeps each resource's `ignore_changes` by name."""
+    """`RecordingMonitor` that also keeps each resource's `ignore_changes` and explicit
+    `depends_on` (logical names) by name."""
 
     def __init__(self, mocks: TrainstackMocks) -> None:
         super().__init__(mocks)
         self.ignore_changes: dict[str, list[str]] = {}
+        self.depends_on: dict[str, list[str]] = {}
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         self.ignore_changes[request.name] = list(request.ignoreChanges)
+        self.depends_on[request.name] = sorted(urn.split("::")[-1] for urn in request.dependencies)
         return super().RegisterResource(request)
 
 

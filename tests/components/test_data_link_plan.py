@@ -22,6 +22,7 @@ from trainstack.plan import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = "s3://team-datasets/imagenet/train"
+AZURE = {"provider": "azure", "region": "eastus", "zone": "1", "instance_type": "Standard_ND96asr_v4"}
 
 
 def test_the_example_workload_resolves_to_a_sized_linked_file_system():
@@ -34,7 +35,7 @@ def test_the_example_workload_resolves_to_a_sized_linked_file_system():
     assert choice.storage.capacity_gib == 4800  # FSx PERSISTENT_2: 1,200, 2,400, then steps of 2,400
     assert any(n.startswith("data: GPUs can read") for n in choice.notes)
     config = cluster_config(spec, choice, "test")
-    assert config.data is not None and config.data.source == SOURCE and config.data.write_back
+    assert config.data is not None and config.data.source == SOURCE and not config.data.write_back
     assert config.data.size_gib == 2048 and config.data.files == 1_280_000 and config.data.passes == 90
 
 
@@ -57,7 +58,7 @@ def test_only_the_cloud_holding_the_bucket_can_link_it():
     [
         pytest.param(
             {"data": {"source": "gs://team-datasets/x"}},
-            "is not an s3:// bucket, the only kind aws can link",
+            r"is not an S3 bucket \(s3://BUCKET/PREFIX\), the only kind aws can link",
             id="other-clouds-bucket",
         ),
         pytest.param(
@@ -66,14 +67,29 @@ def test_only_the_cloud_holding_the_bucket_can_link_it():
             id="no-file-system",
         ),
         pytest.param(
+            {**AZURE, "data": {"source": "https://acct.blob.core.windows.net/data"}},
+            "data.resource_group: an Azure Blob dataset needs its storage account's resource group",
+            id="azure-without-resource-group",
+        ),
+        pytest.param(
+            {**AZURE, "data": {"source": "s3://team-datasets/x", "resource_group": "data-rg"}},
+            r"is not an Azure Blob container \(https://ACCOUNT.blob.core.windows.net/CONTAINER/PREFIX\)",
+            id="azure-with-an-s3-bucket",
+        ),
+        pytest.param(
+            {"data": {"source": SOURCE, "resource_group": "data-rg"}},
+            "data.resource_group: aws does not use it",
+            id="resource-group-off-azure",
+        ),
+        pytest.param(
             {
-                "provider": "azure",
-                "region": "eastus",
-                "zone": "1",
-                "instance_type": "Standard_ND96asr_v4",
-                "data": {"source": "https://acct.blob.core.windows.net/data"},
+                "provider": "alicloud",
+                "region": "cn-beijing",
+                "zone": "cn-beijing-l",
+                "instance_type": "ecs.gn7i-c32g1.32xlarge",
+                "data": {"source": "oss://team-datasets/x"},
             },
-            "azure cannot link a bucket to its file system in trainstack yet",
+            "alicloud cannot link a bucket to its file system in trainstack yet",
             id="cloud-without-link",
         ),
     ],
@@ -113,3 +129,39 @@ def test_gcp_nodes_may_use_the_dataset_bucket_only(tmp_path, write_back, role):
             "member": "serviceAccount:training-a3-gcp-nodes@mock-project.iam.gserviceaccount.com",
         }
     ]
+
+
+BLOB = "https://teamdata.blob.core.windows.net/datasets/imagenet"
+
+
+def test_a_blob_dataset_resolves_to_azure_only_and_needs_its_resource_group():
+    base = {"name": "x", "accelerators": ["A100:8", "H100:8"], "hours": "10h"}
+    offerings = load_catalog().offerings
+    spec = parse_spec({**base, "data": {"source": BLOB, "size": "100GiB", "resource_group": "data-rg"}})
+    choices = resolve(spec, offerings, top=50)
+    assert {c.offering.provider for c in choices.candidates} == {"azure"}
+    config = cluster_config(spec, choices.choice.candidate, "test")
+    assert config.data is not None and config.data.resource_group == "data-rg"
+    with pytest.raises(NoMatchError, match=r"data\.resource_group: an Azure Blob dataset needs"):
+        resolve(parse_spec({**base, "data": {"source": BLOB, "size": "100GiB"}}), offerings)
+
+
+def test_plan_links_the_blob_container_to_azure_managed_lustre(tmp_path):
+    data = {"source": BLOB, "resource_group": "data-rg", "size_gib": 2048, "write_back": True}
+    write_stack(tmp_path, "training-h100-azure", data=data)
+    result = run_plan("training-h100-azure", tmp_path)
+    by_type: dict[str, list] = {}
+    for r in result.resources:
+        by_type.setdefault(r["type"], []).append(r)
+    (fs,) = by_type["azure-native:storagecache:AmlFilesystem"]
+    assert fs["protect"] and fs["inputs"]["hsm"]["settings"]["importPrefix"] == "/imagenet"
+    assert fs["inputs"]["hsm"]["settings"]["container"].endswith(
+        "/resourceGroups/data-rg/providers/Microsoft.Storage/storageAccounts/teamdata/blobServices/default/containers/datasets"
+    )
+    assert sorted(r["name"] for r in by_type["azure-native:authorization:RoleAssignment"]) == [
+        "training-h100-azure-amlfs-account-contributor",
+        "training-h100-azure-amlfs-blob-contributor",
+        "training-h100-azure-node-container",
+    ]
+    assert len(by_type["azure-native:storagecache:AutoExportJob"]) == 1
+    assert [r.rule for r in evaluate(result.resources) if r.violations] == []

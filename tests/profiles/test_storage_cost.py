@@ -32,6 +32,28 @@ def test_each_cloud_prices_the_capacity_it_creates(provider, gib, mbps, rate, cr
     assert cost.usd(730) == pytest.approx(created * GB * per_gb_month)
 
 
+def test_alibaba_cpfs_200_is_priced_at_its_official_cny_figure():
+    # AL1: 1.4 CNY per GiB-month (GiB, not GB); 4,800 GiB at 0.14 USD/CNY / 730 h = $1.2888/h.
+    cost = storage_cost("alicloud", 4800, 200, 0.14)
+    assert (cost.capacity_gib, cost.basis) == (4800, LIST)
+    assert cost.usd_per_hour == pytest.approx(4800 * 1.4 * 0.14 / 730)
+    assert cost.reference == "1.400 CNY/GiB-month, AL1 (official billing example), 2021-10"
+    assert "CPFS" in cost.service and "advance_200" in cost.service
+
+
+@pytest.mark.parametrize(
+    ("mbps", "rate", "why", "per_gb_month"),
+    [
+        pytest.param(200, None, "no USD/CNY rate", FSX_250, id="200-without-a-rate"),
+        pytest.param(100, 0.14, "no alicloud price", 0.145, id="100-unpriced-at-the-125-estimate"),
+    ],
+)
+def test_alibaba_cpfs_without_a_usable_price_is_an_estimate(mbps, rate, why, per_gb_month):
+    cost = storage_cost("alicloud", 4800, mbps, rate)
+    assert cost.basis == ESTIMATE and cost.reference.startswith(f"{why}; at the dearest recorded")
+    assert cost.usd_per_hour == pytest.approx(4800 * GB * per_gb_month / 730)
+
+
 def test_a_cloud_that_cannot_create_it_has_no_cost():
     assert storage_cost("baiducloud", 4800, 250) is None
 

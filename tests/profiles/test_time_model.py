@@ -311,16 +311,16 @@ def test_instance_family(instance_type, family):
 
 
 def test_spot_interruptions_prefer_a_measurement_then_a_family_row():
-    node = _gpu_node("p5.48xlarge", "H100")
+    node = _gpu_node("p5en.48xlarge", "H200")  # no Spot Advisor band recorded for it
     assert inputs.spot_interruptions(node) == inputs.DEFAULT_SPOT_INTERRUPTIONS
-    inputs.SPOT_INTERRUPTIONS[("aws", "p5")] = (0.07, "family row")
+    inputs.SPOT_INTERRUPTIONS[("aws", "p5en")] = (0.07, "family row")
     try:
         assert inputs.spot_interruptions(node) == (0.07, "family row")
         inputs.register_measurements(lambda o: inputs.Measured(interruptions_per_node_month=0.01, source="bench"))
         assert inputs.spot_interruptions(node) == (0.01, "bench")
     finally:
         inputs.clear_measurements()
-        del inputs.SPOT_INTERRUPTIONS[("aws", "p5")]
+        del inputs.SPOT_INTERRUPTIONS[("aws", "p5en")]
 
 
 def test_a_measured_busbw_replaces_the_assumed_fraction():

@@ -86,6 +86,8 @@ def test_data_link_under_mocks(write_back):
     assert dra["batchImportMetaDataOnCreate"] is True and dra["deleteDataInFilesystem"] is False
     assert dra["s3"]["autoImportPolicy"]["events"] == ["NEW", "CHANGED", "DELETED"]
     assert ("autoExportPolicy" in dra["s3"]) is write_back
+    if write_back:  # a deletion in the file system must never delete the team's objects
+        assert dra["s3"]["autoExportPolicy"]["events"] == ["NEW", "CHANGED"]
     document = json.loads(records["c-node-bucket"]["inputs"]["policy"])
     assert [s["Sid"] for s in document["Statement"]][-1] == ("WriteBack" if write_back else "ReadDataset")
     assert records["c-node-bucket"]["inputs"]["role"] == "c-node-role-id"

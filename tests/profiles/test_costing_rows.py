@@ -1,0 +1,214 @@
+"""Hand-computed candidate rows: currencies, reserved terms, placement and spot notes, the data
+path a row reads through, held capacity, and which node count each purchase keeps."""
+
+import pytest
+
+from profiles.candidate import Candidate
+from profiles.cost.estimate import JobHours
+from profiles.costing import best_per_purchase, candidates
+from profiles.data_row import _data_path
+from profiles.spec import parse_spec
+from tests.profiles.offering_factory import offering
+
+GB = 2**30 / 1e9
+FS = {"capacity": "4800GiB", "throughput": 250}
+
+
+def spec(**fields):
+    return parse_spec({"accelerators": "A100-80GB", "hours": 10, **fields})
+
+
+def rows(workload, node, job=JobHours(10.0), nodes=None):
+    return {c.purchase: c for c in candidates(workload, node, job, nodes)}
+
+
+def test_a_cny_row_says_both_currencies_and_prices_its_storage_at_the_rows_rate():
+    # 100 CNY/h listed, $14/h recorded: 0.14 USD/CNY. SFS Turbo 250: 4,915 GiB x 1.31 CNY/GB-month.
+    huawei = offering(
+        provider="huaweicloud", currency="CNY", on_demand_native=100.0, on_demand_usd_per_hour=14.0, price_note="n1"
+    )
+    row = rows(spec(file_system=FS), huawei, JobHours(10.0, notes=("job note",)))["on-demand"]
+    assert row.notes[:2] == ("job note", "listed as 100.00 CNY/h per node")
+    assert row.notes[2] == "n1"
+    assert row.storage.usd_per_hour == pytest.approx(4915 * GB * 1.31 * 0.14 / 730)
+    assert row.notes[3] == row.storage.describe()
+
+
+@pytest.mark.parametrize(
+    ("fields", "listed"),
+    [
+        pytest.param({"currency": "USD"}, (), id="usd-row"),
+        pytest.param({"currency": "CNY", "on_demand_native": None}, (), id="no-native-price"),
+        pytest.param(
+            {"currency": "CNY", "on_demand_native": 0.0}, ("listed as 0.00 CNY/h per node",), id="zero-native-price"
+        ),
+    ],
+)
+def test_without_a_usable_rate_a_cny_price_is_an_estimate(fields, listed):
+    row = rows(spec(file_system=FS), offering(provider="huaweicloud", **fields))["on-demand"]
+    assert row.storage.basis == "estimate"
+    assert tuple(n for n in row.notes if n.startswith("listed as")) == listed
+
+
+def test_a_spot_only_cny_row_without_usd_on_demand_has_no_rate():
+    node = offering(provider="huaweicloud", currency="CNY", on_demand_native=100.0, on_demand_usd_per_hour=None)
+    workload = spec(file_system=FS, purchase="spot", spot={"checkpoint_interval": "1h"})
+    assert rows(workload, node)["spot"].storage.basis == "estimate"
+
+
+def test_a_live_3y_price_is_the_3y_rate():
+    node = offering(reserved_1y_usd_per_hour=20.0, reserved_3y_usd_per_hour=12.0)
+    workload = spec(purchase="on-demand", nodes=2, commitment={"term": "3y"}, file_system=FS)
+    reserved = rows(workload, node, JobHours(10.0, speed="measured"))["reserved-3y"]
+    assert reserved.usd_per_node_hour == 12.0
+    assert reserved.notes[-1] == (
+        "3y commitment: $630,720 for 26,280 h; this job's share $630,720 (26,280 h billed, reuse 0 of the rest)"
+    )
+    assert reserved.speed == "measured" and reserved.usd_storage == pytest.approx(reserved.storage.usd(10.0))
+
+
+def test_gcp_filestore_below_the_asked_tier_is_said():
+    row = rows(spec(file_system=FS), offering(provider="gcp", region="us-central1", zone="us-central1-a"))
+    notes = row["on-demand"].notes
+    assert notes[-1] == (
+        "file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s per TiB; "
+        "the stack says deployment_type: ZONAL"
+    )
+    assert None not in notes
+
+
+ALIBABA_SPOT = (
+    "Alibaba spot instances cannot join a deployment set (Alibaba's deployment-set documentation), so spot nodes "
+    "are placed in the zone without the LowLatency deployment set"
+)
+PER_REGION = "priced per region: set the stack's zone to a zone id before `pulumi up`"
+
+
+@pytest.mark.parametrize(
+    ("provider", "zone", "purchase", "notes"),
+    [
+        pytest.param("alicloud", "cn-beijing", "on-demand", (PER_REGION,), id="alibaba-region-priced"),
+        pytest.param("alicloud", "cn-beijing", "spot", (PER_REGION, ALIBABA_SPOT), id="alibaba-region-priced-spot"),
+        pytest.param("alicloud", "cn-beijing-h", "spot", (ALIBABA_SPOT,), id="alibaba-spot"),
+        pytest.param("alicloud", "cn-beijing-h", "on-demand", (), id="alibaba-zone"),
+        pytest.param("azure", "cn-beijing", "spot", (), id="other-cloud-region-priced"),
+    ],
+)
+def test_placement_notes(provider, zone, purchase, notes):
+    node = offering(provider=provider, region="cn-beijing", zone=zone)
+    spot = {"checkpoint_interval": "1h", "interruptions_per_node_month": 0}
+    row = rows(spec(purchase=purchase, spot=spot, file_system=FS), node)[purchase]
+    assert tuple(n for n in row.notes if not n.startswith(("spot:", "file system:"))) == notes
+
+
+def test_a_spot_note_names_the_rate_and_what_the_cloud_does_after_an_interruption():
+    # 10 h x 2 nodes x 0.2 / 730 = 0.0055 interruptions, each 0.5 + 0.25 h.
+    workload = spec(nodes=2, purchase="spot", spot={"checkpoint_interval": "1h"}, file_system=FS)
+    assert rows(workload, offering(), nodes=2)["spot"].notes[-1] == (
+        "spot: 0.01 interruptions expected, +0.0 h (0.2/node-month, assumed: floor of the Spot Advisor's worst band, "
+        "> 20 %/month); the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
+        "(unsourced 0.25 h per interruption)"
+    )
+
+
+def test_rows_use_the_specs_nodes_unless_told():
+    workload = spec(nodes=2)
+    assert rows(workload, offering())["on-demand"].nodes == 2
+    assert rows(workload, offering(), nodes=3)["on-demand"].nodes == 3
+
+
+def test_a_cloud_without_spot_from_a_stack_gets_on_demand_only():
+    tencent = offering(provider="tencentcloud", region="ap-beijing", zone="ap-beijing-6")
+    workload = spec(purchase="any", spot={"checkpoint_interval": "1h"}, file_system=FS)
+    assert set(rows(workload, tencent)) == {"on-demand"}
+    assert rows(spec(purchase="spot", spot={"checkpoint_interval": "1h"}, file_system=FS), tencent) == {}
+
+
+def test_a_row_without_on_demand_still_gets_spot():
+    node = offering(on_demand_usd_per_hour=None)
+    assert set(rows(spec(purchase="any", spot={"checkpoint_interval": "1h"}, file_system=FS), node)) == {"spot"}
+
+
+DATA = {"source": "s3://team/set", "size": "2000GiB", "passes": 10}
+
+
+def test_a_lazy_link_too_slow_for_the_gpus_adds_the_first_pass_io():
+    # FSx 2,400 GiB x 125 MB/s/TiB = 293 MB/s; the GPUs read 2,000 GiB x 10 passes in 10 h = 597 MB/s.
+    # p4de caches the 2,000 GiB on its 7,450 GiB of NVMe: one pass of 2,147,484 MB / 293 MB/s = 2.036 h,
+    # of which 1 h overlaps compute: 11.036 h. The bucket link loads lazily: no staging.
+    workload = spec(data=DATA, file_system={"capacity": "2400GiB", "throughput": 125})
+    p4de = offering(provider="aws", region="us-east-1", zone="use1-az1", instance_type="p4de.24xlarge")
+    row = rows(workload, p4de)["on-demand"]
+    pass_hours = 2000 * 2**30 / 1e6 / (2400 / 1024 * 125) / 3600
+    assert row.hours == pytest.approx(10 + pass_hours - 1)
+    data_notes = tuple(n for n in row.notes if n.startswith(("data: GPUs", "data: the first pass")))
+    assert data_notes == (
+        "data: GPUs can read 597 MB/s, the file system delivers 293 MB/s; /scratch caches the dataset after the first pass",
+        f"data: the first pass is I/O bound: +{pass_hours - 1:.2f} h; more file_system.throughput (MB/s per TiB) or "
+        "capacity feeds the GPUs",
+    )
+
+
+def test_an_imported_dataset_is_staged_before_training():
+    # Google Cloud imports the bucket with an import job at the file system's throughput
+    # (capacity created / 1,024 x 250 MB/s) before training; the stated tier is kept.
+    workload = spec(data={**DATA, "source": "gs://team/set"}, file_system=FS)
+    row = rows(workload, offering(provider="gcp", region="us-central1", zone="us-central1-a"))["on-demand"]
+    staging = 2000 * 2**30 / 1e6 / (row.storage.capacity_gib / 1024 * 250) / 3600
+    assert row.throughput == 250 and row.hours == pytest.approx(10 + staging)
+    assert f"data: +{staging:.2f} h to import the dataset before training" in row.notes
+
+
+def test_a_blob_dataset_loads_lazily_on_azure():
+    # Azure Managed Lustre blob integration imports the names at creation and loads on first read.
+    workload = spec(data={**DATA, "source": "https://acct.blob.core.windows.net/c/set"}, file_system=FS)
+    row = rows(workload, offering())["on-demand"]
+    assert row.hours == pytest.approx(10.0)
+    assert not any("to import the dataset" in n for n in row.notes)
+
+
+@pytest.mark.parametrize(
+    ("fields", "params"),
+    [
+        pytest.param({"model": {"params": 13e9, "layers": 2, "hidden": 1024, "heads": 8, "seq_len": 1024}}, 13e9),
+        pytest.param({"hours": None, "work": {"params": 7e9, "tokens": 1e10, "mfu": 0.4}}, 7e9),
+        pytest.param({}, 0.0),
+    ],
+)
+def test_the_data_path_keeps_room_for_the_models_checkpoints(fields, params):
+    workload = spec(data=DATA, file_system=FS, **fields)
+    path = _data_path(workload, offering(provider="aws", instance_type="p5.48xlarge"), 4800, 250, 10.0)
+    # (2,000 GiB + 2 checkpoints x 16 B per parameter) x 1.25 headroom.
+    assert path.capacity_gib == pytest.approx((2000 + 2 * 16 * params / 2**30) * 1.25)
+    assert (path.fs_capacity_gib, path.cache_fits, path.staging_hours) == (4800, True, 0.0)
+
+
+def test_held_capacity_is_priced_as_the_spec_says_with_its_storage():
+    held = {"provider": "azure", "instance_type": "Standard_X", "zone": "eastus", "nodes": 2, "usd_per_hour": 5.0}
+    workload = spec(nodes=2, file_system=FS, reservations=[{**held, "id": "res-1"}])
+    row = rows(workload, offering(), nodes=2)["reservation"]
+    assert (row.usd_per_hour, row.reservation_id) == (10.0, "res-1")
+    assert row.usd_storage == pytest.approx(row.storage.usd(10.0))
+    assert row.notes[-1] == "capacity reservation res-1: priced at the spec's $5.00/node-hour, not the catalog's"
+
+
+def _kept(hours, usd_per_node_hour, nodes, note=""):
+    return Candidate(offering(), "on-demand", nodes, hours, usd_per_node_hour, notes=(note,))
+
+
+def test_each_purchase_keeps_the_cheapest_count_that_meets_the_deadline():
+    one, two = _kept(20.0, 5.0, 1), _kept(11.0, 5.0, 2)  # $100 late, $110 on time for 12 h
+    assert best_per_purchase([one, two], 12.0) == [two]
+    assert best_per_purchase([one, two], None) == [one]
+    # On the deadline counts as on time: the cheaper 12 h row beats the dearer 11 h one.
+    on_the_line, early = _kept(12.0, 4.0, 1), _kept(11.0, 5.0, 2)
+    assert best_per_purchase([early, on_the_line], 12.0) == [on_the_line]
+    assert best_per_purchase([on_the_line, early], 12.0) == [on_the_line]
+    # All late: the fastest, whatever it costs.
+    assert best_per_purchase([one, two], 5.0) == [two]
+
+
+def test_equal_rows_keep_the_first():
+    first, second = _kept(10.0, 5.0, 1, "first"), _kept(10.0, 5.0, 1, "second")
+    for deadline in (None, 12.0, 5.0):
+        assert best_per_purchase([first, second], deadline)[0] is first

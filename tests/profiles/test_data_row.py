@@ -1,0 +1,111 @@
+"""The data terms of a row: the throughput tier that makes the job cheapest, and the bucket's
+request charges, with hand-computed values.
+
+Fixture: FSx PERSISTENT_2 at 2,400 GiB (= 2,576.98 GB), no local NVMe, 1,000 GiB of data read
+10 times. Per tier (MB/s per TiB): delivered 2,400/1,024 x tier MB/s; one pass of 1,073,741.8 MB
+takes 0.50903 h at 250, 0.25452 h at 500, 0.12726 h at 1000; file-system USD/h =
+2,576.98 GB x price / 730 with the recorded prices 0.21691 (250), 0.36191 (500), 0.6525 (1000)
+USD/GB-month (`facts.storage_prices`): $0.76573, $1.27759, $2.30340 per hour.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from profiles.catalog.offering import Offering
+from profiles.cost.estimate import JobHours
+from profiles.costing import candidates
+from profiles.data_row import data_row
+from profiles.spec import parse_spec
+from profiles.stack_writer import cluster_config
+
+GB = 2400 * 2**30 / 1e9
+FS_USD_PER_HOUR = {250: GB * 0.145 * 3.71 / 2.48 / 730, 500: GB * 0.145 * 6.19 / 2.48 / 730, 1000: GB * 0.6525 / 730}
+PASS_HOURS = {tier: 1000 * 2**30 / 1e6 / (2400 / 1024 * tier) / 3600 for tier in (250, 500, 1000)}
+OFFERING = Offering(
+    "aws", "us-east-1", "use1-az1", "x.test", "A100", 8, 40.0, "SXM", 96, 1152, "efa", 4, 400, 10.0, None, "d"
+)
+
+
+def _spec(throughput: int | None = None, files: int | None = 1000, passes: float = 10):
+    fs: dict = {"capacity": "2400GiB"}
+    if throughput is not None:
+        fs["throughput"] = throughput
+    data = {"source": "s3://team-data/x", "size": "1000GiB", "passes": passes}
+    if files is not None:
+        data["files"] = files
+    return parse_spec({"name": "t", "accelerators": ["A100:8"], "hours": "2h", "file_system": fs, "data": data})
+
+
+def test_the_fixture_prices():
+    assert FS_USD_PER_HOUR[250] == pytest.approx(0.76573, abs=1e-5)
+    assert FS_USD_PER_HOUR[1000] == pytest.approx(2.30340, abs=1e-5)
+    assert PASS_HOURS[250] == pytest.approx(0.50903, abs=1e-5)
+
+
+def test_an_io_bound_row_buys_the_tier_that_makes_the_job_cheapest():
+    # $20/h of compute, 2 h of compute, 10 passes without a cache:
+    #   250: max(2, 10 x 0.50903) = 5.0903 h x (20 + 0.76573) = $105.70
+    #   500: 2.5452 h x (20 + 1.27759) = $54.16;  1000: max(2, 1.2726) = 2 h x 22.3034 = $44.61
+    row = data_row(_spec(), OFFERING, 2.0, 20.0, None)
+    assert row.throughput == 1000
+    assert row.hours == pytest.approx(2.0)
+    assert row.storage is not None and row.storage.usd_per_hour == pytest.approx(FS_USD_PER_HOUR[1000])
+    assert row.usd(20.0) == pytest.approx(2 * (20 + FS_USD_PER_HOUR[1000]))
+    kept_usd = 10 * PASS_HOURS[250] * (20 + FS_USD_PER_HOUR[250])
+    assert kept_usd == pytest.approx(105.70, abs=0.01)
+    assert "data: file system raised to 1000 MB/s per TiB: $45 per job (2.00 h) vs $106 at 250 (5.09 h, I/O bound)" in (
+        row.notes
+    )
+
+
+def test_a_short_wait_keeps_the_cheaper_tier_and_says_what_faster_would_cost():
+    # $1/h, 5 h of compute: 250 gives 5.0903 h x 1.76573 = $8.99; 500 gives 5 h x 2.27759 = $11.39
+    row = data_row(_spec(), OFFERING, 5.0, 1.0, None)
+    assert row.throughput == 250
+    assert row.hours == pytest.approx(10 * PASS_HOURS[250])
+    assert row.wait_hours == pytest.approx(10 * PASS_HOURS[250] - 5)
+    extra = 5 * (1 + FS_USD_PER_HOUR[500]) - 10 * PASS_HOURS[250] * (1 + FS_USD_PER_HOUR[250])
+    assert extra == pytest.approx(2.40, abs=0.01)
+    assert row.notes[-2] == (
+        "data: kept 250 MB/s per TiB: 500 would end the I/O wait sooner (5.00 h) but cost $2 more per job"
+    )
+
+
+def test_a_stated_tier_is_kept_and_the_row_names_the_cheaper_one():
+    row = data_row(_spec(throughput=250), OFFERING, 2.0, 20.0, None)
+    assert row.throughput == 250 and row.hours == pytest.approx(10 * PASS_HOURS[250])
+    saving = 10 * PASS_HOURS[250] * (20 + FS_USD_PER_HOUR[250]) - 2 * (20 + FS_USD_PER_HOUR[1000])
+    assert saving == pytest.approx(61.09, abs=0.01)
+    assert (
+        "data: file_system.throughput 1000 would make this job $61 cheaper (2.00 h instead of 5.09 h); "
+        "set file_system.throughput: 1000"
+    ) in row.notes
+
+
+def test_a_row_that_keeps_up_changes_nothing():
+    # 40 h of compute: 10 passes x 0.509 h = 5.1 h of reads fit in it.
+    row = data_row(_spec(), OFFERING, 40.0, 20.0, None)
+    assert row.throughput == 250 and row.hours == 40.0 and row.wait_hours == 0
+    assert not any("raised" in n or "kept" in n for n in row.notes)
+
+
+def test_request_charges_join_the_row_and_the_job_cost():
+    # 1,000 files: 1,000 GETs x $0.0004/1,000 + 1 LIST x $0.005/1,000 = $0.000405
+    row = data_row(_spec(), OFFERING, 40.0, 20.0, None)
+    assert row.usd_requests == pytest.approx(0.000405)
+    assert row.notes[-1].startswith("data: bucket requests $0.00 (1,000 GETs + 1 LISTs, Amazon S3 Standard us-east-1")
+    unknown = data_row(_spec(files=None), OFFERING, 40.0, 20.0, None)
+    assert unknown.usd_requests is None
+    assert unknown.notes[-1] == "data: bucket request charges not counted: give data.files (or size and mean_file_size)"
+
+
+def test_the_candidate_costs_the_chosen_tier_and_the_stack_writes_it():
+    spec = _spec()
+    job = JobHours(hours=2.0, notes=())
+    (on_demand,) = candidates(spec, OFFERING._replace(on_demand_usd_per_hour=10.0), job, nodes=2)
+    assert on_demand.throughput == 1000 and on_demand.hours == pytest.approx(2.0)
+    assert on_demand.usd_requests == pytest.approx(0.000405)
+    assert on_demand.usd_total == pytest.approx(2 * 20 + 2 * FS_USD_PER_HOUR[1000] + 0.000405)
+    config = cluster_config(spec, on_demand, "test")
+    assert config.file_system is not None and config.file_system.throughput_mbps_per_tib == 1000

@@ -1,0 +1,76 @@
+"""Spot interruption rates: a type's Spot Advisor band where recorded, else the labelled default."""
+
+import pytest
+
+from facts.spot_advisor import AWS_SPOT_ADVISOR, BANDS, aws_band
+from profiles.catalog.offering import Offering
+from profiles.cost import inputs
+from profiles.cost.estimate import JobHours
+from profiles.costing import candidates
+from profiles.spec import parse_spec
+
+
+def node(instance_type, region="us-east-1", provider="aws", spot=10.0):
+    return Offering(
+        provider, region, f"{region}-a", instance_type, "H100", 8, 80.0, "SXM", 192, 2048, "efa", 32, 3200.0, 40.0,
+        spot, "2026-01-01",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "region", "rate", "label"),
+    [
+        pytest.param("p5.48xlarge", "us-east-1", 0.05, "< 5 % in us-east-1 (upper edge)", id="lowest-band"),
+        pytest.param("g6e.2xlarge", "us-east-1", 0.10, "5-10 % in us-east-1 (upper edge)", id="second-band"),
+        pytest.param("g6.2xlarge", "us-east-1", 0.15, "10-15 % in us-east-1 (upper edge)", id="third-band"),
+        pytest.param("g6e.8xlarge", "us-east-1", 0.20, "15-20 % in us-east-1 (upper edge)", id="fourth-band"),
+        pytest.param("g6e.4xlarge", "us-east-1", 0.20, "> 20 % in us-east-1 (floor)", id="top-band-floor"),
+    ],
+)
+def test_a_recorded_band_gives_its_upper_edge_with_source_and_date(instance_type, region, rate, label):
+    found, source = inputs.spot_interruptions(node(instance_type, region))
+    assert found == rate
+    assert source == f"Spot Advisor {label}, {AWS_SPOT_ADVISOR[(region, instance_type)].source}, 2026-09-20"
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "region", "provider"),
+    [
+        pytest.param("p5.48xlarge", "us-west-2", "aws", id="same-type-other-region"),
+        pytest.param("g6e.12xlarge", "us-east-1", "aws", id="same-family-other-size"),
+        pytest.param("p5.48xlarge", "us-east-1", "gcp", id="same-name-other-cloud"),
+        pytest.param("Standard_ND96isr_H100_v5", "eastus", "azure", id="azure"),
+    ],
+)
+def test_without_a_recorded_band_the_labelled_default(instance_type, region, provider):
+    assert inputs.spot_interruptions(node(instance_type, region, provider)) == (
+        0.20,
+        "assumed: floor of the Spot Advisor's worst band, > 20 %/month",
+    )
+
+
+def test_bands_are_the_advisors_five_ranges():
+    assert [label for label, _ in BANDS.values()] == ["< 5 %", "5-10 %", "10-15 %", "15-20 %", "> 20 %"]
+    assert aws_band("us-east-1", "p5.48xlarge").upper_edge == 0.05
+    assert aws_band("us-east-1", "p4d.24xlarge") is None
+    assert all(b.observed == "2026-09-20" for b in AWS_SPOT_ADVISOR.values())
+
+
+def test_a_spot_row_shows_the_band_and_the_hours_it_adds():
+    # 100 h on 2 p5 nodes at 0.05 per node-month: 100 x 2 x 0.05 / 730 = 0.0137 interruptions,
+    # each losing 1 h / 2 + 0.25 h (AWS node group restart) = 0.0103 h added.
+    spec = parse_spec(
+        {
+            "accelerators": "H100:8",
+            "nodes": 2,
+            "hours": 100,
+            "purchase": "spot",
+            "spot": {"checkpoint_interval": "1h"},
+            "file_system": {"capacity": "1200GiB", "throughput": 125},
+        }
+    )
+    (row,) = candidates(spec, node("p5.48xlarge"), JobHours(100.0), 2)
+    assert row.interruptions == pytest.approx(100 * 2 * 0.05 / 730)
+    assert row.added_hours == pytest.approx(100 * 2 * 0.05 / 730 * 0.75)
+    assert row.hours == pytest.approx(100 + 100 * 2 * 0.05 / 730 * 0.75)
+    assert any("(0.05/node-month, Spot Advisor < 5 % in us-east-1 (upper edge), SA1" in n for n in row.notes)
