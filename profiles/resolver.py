@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from clouds.contract import FileSystemConfig
@@ -235,7 +235,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     if deadline_met is not None and spec.deadline_hours is not None:
         note = f", meets the {spec.deadline_hours:g} h deadline"
         if not deadline_met:
-            to_meet = what_would_meet(spec, ranked[0], offerings)
+            to_meet = what_would_meet(spec, ranked[0])
             note = f"; none meets the {spec.deadline_hours:g} h deadline: cheapest within {CLOSE:.0%} of the fastest"
     rows = ranked[: max(top, 1)]
     kept_rows = tuple(
@@ -249,7 +249,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     )
 
 
-def what_would_meet(spec: WorkloadSpec, best: Candidate, offerings: Iterable[Offering]) -> str:
+def what_would_meet(spec: WorkloadSpec, best: Candidate) -> str:
     """What would meet the deadline the rows miss: more nodes of the best row's offering
     (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions.
 

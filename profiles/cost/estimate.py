@@ -127,8 +127,7 @@ def _work_hours(
     if work.gpu_hours is not None:
         assert work.reference is not None
         reference = performance(work.reference, "SXM")
-        if reference is None:
-            return Rejection("throughput", f"no sourced BF16 TFLOPS for reference {work.reference}")
+        assert reference is not None  # WorkSpec admits only references with a BF16 figure
         rate = target.bf16_tflops * 1e12 * inputs.DEFAULT_MFU
         measured = inputs.measured(offering)
         if measured is not None and measured.tflops_per_gpu is not None:

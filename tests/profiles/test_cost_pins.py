@@ -175,6 +175,7 @@ def test_gpu_scaling_replicas_span_whole_nodes():
     how = "1600 Gbps gpudirect-rdma x 0.8 assumed busbw"
     assert scaling_efficiency(node, 2, STEP, replica_nodes=2) == (1.0, how)  # one replica: nothing to all-reduce
     assert scaling_efficiency(node, 3, STEP, replica_nodes=2) == (1.0, how)  # 3 // 2 = one whole replica
+    assert scaling_efficiency(node, 3, Step(1e6, 6e9, 1e14, 2e12), replica_nodes=2) == (1.0, how)
     # Two replicas on 2 nodes (16 GPUs): compute 6e15 / 1.6e15 = 3.75 s; all-reduce 2e11 / 160e9 = 1.25 s, hidden.
     assert scaling_efficiency(node, 2, STEP) == (1.0, how)
     # 8 nodes (64 GPUs): compute 0.9375 s (0.625 s hides), all-reduce 2 x 7/8 x 1.25 = 2.1875 s.
@@ -197,6 +198,12 @@ def test_equal_cost_the_faster_run_then_the_safer_purchase_then_the_known_networ
     assert sorted([slow, fast], key=Candidate.sort_key) == [fast, slow]
     unknown, known = _row(10.0, 10.0, network=None), _row(10.0, 10.0, network=0.5)
     assert sorted([unknown, known], key=Candidate.sort_key) == [known, unknown]
+
+
+def test_hours_equal_to_a_millionth_are_a_tie_broken_by_the_safer_purchase():
+    # $100 per job both; 10.0000001 h spot and 10.0000004 h on-demand are the same speed.
+    spot, on_demand = _row(100 / 10.0000001, 10.0000001, "spot"), _row(100 / 10.0000004, 10.0000004)
+    assert sorted([spot, on_demand], key=Candidate.sort_key) == [on_demand, spot]
 
 
 def test_speed_key_is_hours_to_a_millionth_then_cost():

@@ -38,6 +38,7 @@ def test_a_cny_row_says_both_currencies_and_prices_its_storage_at_the_rows_rate(
     ("fields", "listed"),
     [
         pytest.param({"currency": "USD"}, (), id="usd-row"),
+        pytest.param({"currency": "USD", "on_demand_native": 30.0}, (), id="usd-row-with-a-native-figure"),
         pytest.param({"currency": "CNY", "on_demand_native": None}, (), id="no-native-price"),
         pytest.param(
             {"currency": "CNY", "on_demand_native": 0.0}, ("listed as 0.00 CNY/h per node",), id="zero-native-price"
@@ -139,6 +140,7 @@ def test_a_lazy_link_too_slow_for_the_gpus_adds_the_first_pass_io():
     workload = spec(data=DATA, file_system={"capacity": "2400GiB", "throughput": 125})
     p4de = offering(provider="aws", region="us-east-1", zone="use1-az1", instance_type="p4de.24xlarge")
     row = rows(workload, p4de)["on-demand"]
+    assert row.notes[0] == row.storage.describe()
     pass_hours = 2000 * 2**30 / 1e6 / (2400 / 1024 * 125) / 3600
     assert row.hours == pytest.approx(10 + pass_hours - 1)
     data_notes = tuple(n for n in row.notes if n.startswith(("data: GPUs", "data: the first pass")))
@@ -181,6 +183,30 @@ def test_the_data_path_keeps_room_for_the_models_checkpoints(fields, params):
     # (2,000 GiB + 2 checkpoints x 16 B per parameter) x 1.25 headroom.
     assert path.capacity_gib == pytest.approx((2000 + 2 * 16 * params / 2**30) * 1.25)
     assert (path.fs_capacity_gib, path.cache_fits, path.staging_hours) == (4800, True, 0.0)
+
+
+def test_gcp_managed_lustre_at_its_tier_needs_no_note():
+    # 18,000 GiB at 1,000 MB/s/TiB is a Managed Lustre size: nothing below what was asked.
+    node = offering(provider="gcp", region="us-central1", zone="us-central1-a")
+    row = rows(spec(file_system={"capacity": "18000GiB", "throughput": 1000}), node)["on-demand"]
+    assert not any(n.startswith("file system below") for n in row.notes)
+
+
+def test_a_capacity_block_is_priced_as_the_spec_says():
+    block = {"provider": "aws", "instance_type": "p5.48xlarge", "zone": "use1-az1", "nodes": 2, "usd_per_hour": 0}
+    workload = spec(nodes=2, reservations=[{**block, "id": "cb-1", "kind": "capacity-block"}])
+    p5 = offering(provider="aws", region="us-east-1", zone="use1-az1", instance_type="p5.48xlarge")
+    row = rows(workload, p5, nodes=2)["capacity-block"]
+    assert row.notes[-1] == (
+        "Capacity Block cb-1: priced at the spec's $0.00/node-hour; Capacity Blocks are paid up front per block "
+        "and the catalog holds no price for them (AWS lists $0.00/hour)"
+    )
+
+
+def test_a_capacity_block_elsewhere_than_aws_is_refused():
+    block = {"provider": "azure", "instance_type": "Standard_X", "zone": "eastus", "nodes": 2, "usd_per_hour": 0}
+    with pytest.raises(ValueError, match="set kind: capacity-reservation or provider: aws"):
+        spec(reservations=[{**block, "id": "cb-1", "kind": "capacity-block"}])
 
 
 def test_held_capacity_is_priced_as_the_spec_says_with_its_storage():

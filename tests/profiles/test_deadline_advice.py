@@ -31,6 +31,30 @@ def test_fixed_hours_cannot_be_met_by_nodes_or_accelerators(fixture_catalog, nod
     assert "nodes of" not in advice  # never "N nodes of X finish in ..."
 
 
+def test_fixed_hours_far_past_the_deadline_say_what_to_give_instead(fixture_catalog):
+    resolution = resolve(spec(hours="72h", deadline="1h"), fixture_catalog.offerings)
+    assert resolution.to_meet == (
+        "the 1 h deadline cannot be met: `hours: 72` fixes the run time on every offering and node count, so more "
+        "nodes or faster accelerators cannot shorten it; give the work instead (`work: {gpu_hours: N, reference: "
+        "A100-80GB}` or `work: {params: P, tokens: T}`) so the hours follow per offering, or set `deadline` to at "
+        "least 72 h"
+    )
+
+
+def test_fixed_hours_equal_to_the_deadline_fit_until_spot_adds_to_them(fixture_catalog):
+    workload = spec(
+        hours="72h",
+        nodes=2,
+        deadline="72h",
+        purchase="spot",
+        spot={"checkpoint_interval": "1h", "interruptions_per_node_month": 7.3},
+        file_system=FSX,
+    )
+    assert resolve(workload, fixture_catalog.offerings).to_meet.startswith(
+        "to meet it: `hours: 72` fixes the run time on every offering and node count and fits the 72 h deadline"
+    )
+
+
 def test_fixed_hours_that_fit_are_pushed_over_only_by_what_the_row_adds(fixture_catalog):
     # 72 h on 2 spot nodes at 7.3 interruptions per node-month: 72 x 2 x 7.3 / 730 = 1.44
     # interruptions, each losing 1 h / 2 + 0.5 h restart = 1.44 h added: 73.44 h > 73 h.

@@ -147,6 +147,19 @@ def test_just_past_a_whole_node_the_replica_takes_another():
 STANDARD = {"layers": 32, "hidden": 4096, "heads": 32, "seq_len": 4096, "attention": "standard"}
 
 
+def test_given_hours_without_a_model_are_taken_as_they_are():
+    assert job_hours(spec(hours=72, nodes=2), offering()) == JobHours(72.0, False, (), "none", speed="given")
+
+
+def test_replicas_are_sized_on_the_reported_memory():
+    # 8 x L40S: 45,776 MiB reported x 0.9 = 40.2 GiB a GPU, 345.6e9 B a node (48 GiB marketed would
+    # give 371.1e9 B). 22.5B x 16 B = 360e9 B: two nodes per replica, so 4 nodes hold 2 replicas.
+    l40s = offering(accelerator="L40S", accelerator_memory_gib=48.0, form_factor=None)
+    workload = spec(nodes=4, work={"params": 22.5e9, "tokens": 1e12, "mfu": 0.4, "batch_tokens": 4096})
+    expected = dp_efficiency(6 * 22.5e9, 4096, 32, 362e12 * 0.4, 2, 2 * 22.5e9 / 2, BUSBW)
+    assert job_hours(workload, l40s).efficiency == pytest.approx(expected)
+
+
 def test_given_hours_still_check_memory_over_every_gpu_of_the_cluster():
     # 20B sharded over 16 GPUs: 18.6 GiB of state; selective recomputation keeps 34 s b h per
     # layer, 17 GiB; storing the scores (194 s b h) would need 97 GiB. Over 4 GPUs it would not fit.

@@ -183,6 +183,12 @@ def test_what_would_meet_is_the_fewest_nodes_that_do(deadline, nodes, hours):
     )
 
 
+def test_what_would_meet_counts_up_from_the_rows_own_nodes():
+    # Two nodes take 17 h; three (not a power of two) take 11.3 h.
+    resolution = resolve(spec(work=WORK, nodes=2, deadline="11.5h"), [offering()])
+    assert resolution.to_meet.startswith("to meet it: 3 nodes of Standard_X on-demand finish in 11.3 h")
+
+
 def test_what_would_meet_stops_at_the_largest_count_it_tries(monkeypatch):
     monkeypatch.setattr(resolver, "MAX_SUGGESTED_NODES", 64)
     resolution = resolve(spec(work=WORK, nodes=1, deadline="0.54h"), [offering()])  # 63 needed: 64 is tried
@@ -215,4 +221,4 @@ def test_held_capacity_is_never_suggested_beyond_what_is_held():
 
 def test_what_would_meet_reads_the_best_rows_own_offering():
     best = resolve(spec(work=WORK, nodes=1, deadline="17.5h"), [offering()]).choice.candidate
-    assert what_would_meet(spec(work=WORK, nodes=1, deadline="17.5h"), best, ()).startswith("to meet it: 2 nodes")
+    assert what_would_meet(spec(work=WORK, nodes=1, deadline="17.5h"), best).startswith("to meet it: 2 nodes")
