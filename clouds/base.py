@@ -25,6 +25,7 @@ class Feature(enum.Enum):
     SPOT_FROM_STACK = "spot purchase from a stack file"
     SPOT_PLACEMENT = "placement (deployment set) for spot nodes"
     ZONE_PRICES = "catalog prices per zone"
+    BUCKET_LINK = "linking the team's bucket to the file system (`data`)"
 
 
 def load(target: str) -> Any:
@@ -182,6 +183,8 @@ class Cloud:
             trainstack can create.
         capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
             `resolve` says about getting that capacity (GCP TPU slices), or None.
+        request_price: `"module:attribute"` of its object storage's request prices
+            (`facts.request_prices.RequestPrice`), or None when none is sourced.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -201,6 +204,7 @@ class Cloud:
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None
     capacity_note: str | None = None
+    request_price: str | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

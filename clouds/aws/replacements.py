@@ -81,6 +81,10 @@ REPLACEMENTS = Replacements(
         # aws_autoscaling_group: only the name is ForceNew; size, subnets, placement group, launch
         # template and mixed instances policy update in place (source A).
         "aws:autoscaling/group:Group": ("name", "namePrefix"),
+        # internal/service/autoscaling/schedule.go: the action's name and its group are ForceNew
+        # (source A, as remembered from the provider source; not re-read this session). A replaced
+        # schedule holds no state, so erring toward "replace" only warns.
+        "aws:autoscaling/schedule:Schedule": ("scheduledActionName", "autoscalingGroupName"),
         "aws:iam/role:Role": ("name", "namePrefix", "path"),
         "aws:iam/rolePolicy:RolePolicy": ("name", "namePrefix", "role"),
         # internal/service/fsx/data_repository_association.go: ForceNew

@@ -18,6 +18,7 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:gcp_guidance",
     region_key="gcp:region",
     capacity_note="clouds.gcp.tpu:capacity_note",
+    request_price="facts.request_prices:CLOUD_STORAGE_STANDARD",
     file_system=FileSystemRule(
         "clouds.gcp.filesystems:offered_file_system",
         "GCP",
