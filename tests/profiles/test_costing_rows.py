@@ -109,8 +109,8 @@ def test_a_spot_note_names_the_rate_and_what_the_cloud_does_after_an_interruptio
     workload = spec(nodes=2, purchase="spot", spot={"checkpoint_interval": "1h"}, file_system=FS)
     assert rows(workload, offering(), nodes=2)["spot"].notes[-1] == (
         "spot: 0.01 interruptions expected, +0.0 h (0.2/node-month, assumed: floor of the Spot Advisor's worst band, "
-        "> 20 %/month); the scale set restores evicted spot VMs and repairs unhealthy ones (unsourced 0.25 h per "
-        "interruption); the job is restarted by hand"
+        "> 20 %/month); the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
+        "(unsourced 0.25 h per interruption)"
     )
 
 
