@@ -165,7 +165,10 @@ def test_an_imported_dataset_is_staged_before_training():
 
 def test_a_blob_dataset_loads_lazily_on_azure():
     # Azure Managed Lustre blob integration imports the names at creation and loads on first read.
-    workload = spec(data={**DATA, "source": "https://acct.blob.core.windows.net/datasets/set", "resource_group": "rg"}, file_system=FS)
+    workload = spec(
+        data={**DATA, "source": "https://acct.blob.core.windows.net/datasets/set", "resource_group": "rg"},
+        file_system=FS,
+    )
     row = rows(workload, offering())["on-demand"]
     assert row.hours == pytest.approx(10.0)
     assert not any("to import the dataset" in n for n in row.notes)
