@@ -216,3 +216,10 @@ def test_held_capacity_is_never_suggested_beyond_what_is_held():
 def test_what_would_meet_reads_the_best_rows_own_offering():
     best = resolve(spec(work=WORK, nodes=1, deadline="17.5h"), [offering()]).choice.candidate
     assert what_would_meet(spec(work=WORK, nodes=1, deadline="17.5h"), best).startswith("to meet it: 2 nodes")
+
+
+def test_the_data_rejection_shown_is_the_one_from_the_cloud_that_holds_the_bucket():
+    workload = spec(hours=10, data={"source": "s3://", "size": "100GiB"}, file_system=FS)
+    with pytest.raises(NoMatchError) as error:
+        resolve(workload, [offering(provider="gcp", region="us-central1"), offering(provider="aws", zone="use1-az1")])
+    assert "(data.source: 's3://' is not an S3 URI; write it like s3://my-bucket/datasets/imagenet)" in str(error.value)
