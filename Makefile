@@ -36,6 +36,7 @@ lint: $(TEST_STAMP)
 
 bench: $(DEMO_STAMP)
 	$(VENV)/bin/python bench/resolve.py
+	$(VENV)/bin/python bench/plan.py
 
 catalog: $(DEMO_STAMP)
 	$(VENV)/bin/python -m profiles.catalog.build $(ARGS)

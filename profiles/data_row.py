@@ -124,7 +124,7 @@ def _at_tier(
     assert spec.file_system is not None
     storage = _storage(offering.provider, spec.file_system.capacity_gib, tier, usd_per_cny)
     notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
-    notes += _throughput_notes(offering.provider, spec.file_system.capacity_gib, tier)
+    notes += _throughput_notes(offering.provider, spec.file_system.capacity_gib, tier, _tier_label(spec, tier))
     if not (spec.data and spec.data.size_gib and storage is not None):
         return DataRow(compute_hours, storage, tier, notes)
     path = _data_path(spec, offering, storage.capacity_gib, tier, compute_hours)
@@ -134,8 +134,16 @@ def _at_tier(
     return DataRow(compute_hours + wait, storage, tier, notes, wait_hours=wait)
 
 
+def _tier_label(spec: WorkloadSpec, tier: int) -> str:
+    """How the row came by `tier`: `asked` (the workload states it), `default` or `chosen` (faster)."""
+    assert spec.file_system is not None
+    if tier != spec.file_system.throughput_mbps_per_tib:
+        return "chosen"
+    return "asked" if "throughput_mbps_per_tib" in spec.file_system.model_fields_set else "default"
+
+
 @functools.lru_cache(maxsize=1024)
-def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> tuple[str, ...]:
+def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int, label: str) -> tuple[str, ...]:
     """Where the cloud's file system gives less throughput than asked, which the stack then
     states as an explicit choice (GCP Filestore ZONAL below a Managed Lustre tier)."""
     import math
@@ -150,8 +158,9 @@ def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> 
     from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB
 
     return (
-        f"file system below the {mbps_per_tib} MB/s per TiB asked: Filestore ZONAL writes "
-        f"{FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; the stack says deployment_type: {explicit}",
+        f"file system below the {mbps_per_tib} MB/s per TiB {label}: Filestore ZONAL "
+        f"writes {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; a stack written from this row says "
+        f"deployment_type: {explicit}",
     )
 
 

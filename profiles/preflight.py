@@ -7,6 +7,8 @@ AWS, live through boto3 (imported lazily):
 - EC2 DescribeInstances: vCPUs already running (running/pending) against the same quota;
 - Service Quotas GetServiceQuota (falling back to GetAWSDefaultServiceQuota): the vCPU quota
   of the family, On-Demand and Spot counted separately (`facts.quotas`).
+- EC2 DescribeCapacityReservations, with a `reservation:`: its instance type, zone, kind,
+  placement group, size and state against the stack's (`profiles.preflight_reservation`).
 Azure and GCP: no live quota API is wired in yet, so the check says which quota applies,
 how much the stack needs and where to request it.
 Before any of these, the stack goes through its component's own `validate_args` (the checks
@@ -49,7 +51,7 @@ class Finding:
 
     Attributes:
         check: what was checked: `config` (the component's own validation), `catalog`,
-            `offered`, `quota`.
+            `offered`, `quota`, `reservation`.
         status: `ok`, `fail`, `unknown` (could not be checked live) or `info`.
         detail: one line: what was found, with units (vCPUs, GPUs).
         fix: one line: what to do about it; empty when nothing is needed.
@@ -203,7 +205,10 @@ def check_aws(cluster: ClusterConfig, session: Any = None, quotas: Any = None) -
         cluster.region,
         codes.spot if spot else codes.on_demand,
     )
-    return [offered, quota_finding(cluster, codes, spot, cluster.nodes * vcpus, used, limit)]
+    from profiles.preflight_reservation import reservation_findings  # it imports this module
+
+    quota = quota_finding(cluster, codes, spot, cluster.nodes * vcpus, used, limit)
+    return [offered, quota, *reservation_findings(ec2, cluster)]
 
 
 def quota_finding(

@@ -28,6 +28,7 @@ CLOUD = Cloud(
     mainland=re.compile(r"^cn-(?!hongkong)[a-z]+\d*$"),
     file_system=FileSystemRule("clouds.alicloud.cpfs:cpfs_sizing", "CPFS"),
     missing={
+        Feature.BUCKET_LINK: "pulumi-alicloud has CPFS data flows with OSS (alicloud.nas.DataFlow on a Fileset), which trainstack does not wrap yet",
         Feature.SPOT_PLACEMENT: SPOT_NO_DEPLOYMENT_SET,
         Feature.ZONE_PRICES: "priced per region: set the stack's zone to a zone id before `pulumi up`",
     },

@@ -19,6 +19,7 @@ CLOUD = Cloud(
     sdk="pulumi-aws",
     region_key="aws:region",
     mainland=re.compile(r"^cn-(north|northwest)-\d$"),
+    request_price="facts.request_prices:S3_STANDARD",
     file_system=FileSystemRule("clouds.aws.fsx:fsx_sizing", "FSx for Lustre", by_numbers=True),
     stateful=frozenset(
         {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud
+from clouds.base import Cloud, Feature
 
 CLOUD = Cloud(
     name="baiducloud",
@@ -20,6 +20,7 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^(bj|gz|su|bd|fwh|yq|cd|fsh)$"),
     # No API-creatable parallel file system here (china-clouds.md section 4).
+    missing={Feature.BUCKET_LINK: "the Baidu component creates no parallel file system to link a BOS bucket to"},
     untaggable=frozenset(
         {
             "pulumi-python:dynamic/baiducloud:DeploySet",

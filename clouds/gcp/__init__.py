@@ -18,6 +18,7 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:gcp_guidance",
     region_key="gcp:region",
     capacity_note="clouds.gcp.tpu:capacity_note",
+    request_price="facts.request_prices:CLOUD_STORAGE_STANDARD",
     file_system=FileSystemRule(
         "clouds.gcp.filesystems:offered_file_system",
         "GCP",
@@ -40,6 +41,8 @@ CLOUD = Cloud(
             "gcp:compute/router:Router",
             "gcp:compute/routerNat:RouterNat",
             "gcp:compute/resourcePolicy:ResourcePolicy",
+            "gcp:compute/instanceGroupManager:InstanceGroupManager",
+            "gcp:compute/healthCheck:HealthCheck",
             "gcp:projects/iAMMember:IAMMember",
             "gcp:serviceaccount/account:Account",
             "gcp:servicenetworking/connection:Connection",

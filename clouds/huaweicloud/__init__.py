@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, FileSystemRule
+from clouds.base import Cloud, Feature, FileSystemRule
 
 CLOUD = Cloud(
     name="huaweicloud",
@@ -25,6 +25,7 @@ CLOUD = Cloud(
             "huaweicloud:Sfs/turbo:Turbo",
         }
     ),
+    missing={Feature.BUCKET_LINK: "pulumi-huaweicloud 0.0.12 has no SFS Turbo data-flow resource for an OBS bucket"},
     untaggable=frozenset(
         {
             "huaweicloud:Vpc/secgroupRule:SecgroupRule",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, FileSystemRule
+from clouds.base import Cloud, Feature, FileSystemRule
 
 CLOUD = Cloud(
     name="volcengine",
@@ -25,6 +25,9 @@ CLOUD = Cloud(
             "volcengine:vepfs/fileSystem:FileSystem",
         }
     ),
+    missing={
+        Feature.BUCKET_LINK: "pulumi-volcengine 0.0.47 has vePFS filesets and mount services but no data-flow resource for TOS"
+    },
     untaggable=frozenset(
         {
             "volcengine:vpc/securityGroupRule:SecurityGroupRule",

@@ -112,7 +112,13 @@ def test_data_and_job_rejections_say_why():
     }
     offerings = [offering(provider="aws", zone="use1-az1"), offering(provider="huaweicloud")]
     found = resolve(spec(hours=10, job={"command": "train.py"}, file_system=FS), offerings).rejected
-    assert found == {"job": (1, "huaweicloud: its nodes do not run the node agent yet")}
+    assert found == {
+        "job": (
+            1,
+            "job: the huaweicloud component does not run a job yet (the node agent ships on aws, azure, gcp); "
+            "remove job and start torchrun by hand, or choose one of those clouds",
+        )
+    }
 
 
 def _row(hours, usd):
