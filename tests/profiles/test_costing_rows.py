@@ -165,7 +165,10 @@ def test_an_imported_dataset_is_staged_before_training():
 
 def test_a_blob_dataset_loads_lazily_on_azure():
     # Azure Managed Lustre blob integration imports the names at creation and loads on first read.
-    workload = spec(data={**DATA, "source": "https://acct.blob.core.windows.net/datasets/set", "resource_group": "rg"}, file_system=FS)
+    workload = spec(
+        data={**DATA, "source": "https://acct.blob.core.windows.net/datasets/set", "resource_group": "rg"},
+        file_system=FS,
+    )
     row = rows(workload, offering())["on-demand"]
     assert row.hours == pytest.approx(10.0)
     assert not any("to import the dataset" in n for n in row.notes)
@@ -255,7 +258,7 @@ def test_request_charges_from_a_mean_file_size_at_a_third_party_price():
 
 
 def test_request_charges_without_a_sourced_price_are_said_not_counted():
-    data = {"source": "https://acct.blob.core.windows.net/c/set", "size": "2000GiB", "files": 1000}
+    data = {"source": "https://acct.blob.core.windows.net/data/set", "size": "2000GiB", "files": 1000}
     row = rows(spec(data=data, file_system=FS), offering())["on-demand"]
     assert row.usd_requests is None
     assert row.notes[-1] == "data: bucket request charges not counted: no sourced azure request price"

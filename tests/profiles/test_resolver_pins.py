@@ -225,7 +225,9 @@ def test_what_would_meet_reads_the_best_rows_own_offering():
 
 
 def test_the_data_rejection_shown_is_the_one_from_the_cloud_that_holds_the_bucket():
-    workload = spec(hours=10, data={"source": "s3://", "size": "100GiB"}, file_system=FS)
+    # No size and no file system: GCP cannot read an S3 bucket, and AWS needs a file system for
+    # its link; AWS's reason is the one that helps, whichever offering comes first.
+    workload = spec(hours=10, data={"source": "s3://team/set"})
     with pytest.raises(NoMatchError) as error:
         resolve(workload, [offering(provider="gcp", region="us-central1"), offering(provider="aws", zone="use1-az1")])
-    assert "(data.source: 's3://' is not an S3 URI; write it like s3://my-bucket/datasets/imagenet)" in str(error.value)
+    assert "(data: the aws bucket link goes through the file system; add a file_system)" in str(error.value)
