@@ -119,3 +119,18 @@ def test_review_warns_when_nodes_are_replaced() -> None:
 def test_review_without_node_groups_says_nothing_about_nodes() -> None:
     text = review_markdown(_review([_change("aws:ec2/vpc:Vpc", "update", "tags.team")]))
     assert "running node" not in text.lower()
+
+
+def test_a_replaced_gcp_template_updates_its_group_which_recreates_no_vm():
+    """End to end through the diff: new labels replace the template (immutable); the group
+    then points at the new one (an update of its version), and neither touches running VMs."""
+    from tests.components.gcp.gcp_harness import build, make_config
+    from trainstack.diff import diff_plans
+
+    before, after = build(make_config()).records, build(make_config(tags={"team": "vision"})).records
+    changes = {(c.type, c.name): c for c in diff_plans(before, after, "s")}
+    template, group = changes[(TEMPLATE, "train-template")], changes[(MIG, "train-nodes")]
+    assert template.action == "replace"
+    assert group.action == "update" and group.changed == ("versions.instanceTemplate",)
+    assert node_effect(template) == (False, node_effect(template)[1])
+    assert node_effect(group)[0] is False and "OPPORTUNISTIC" in node_effect(group)[1]
