@@ -12,26 +12,62 @@ from __future__ import annotations
 from clouds.base import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, manual_healing
 from clouds.registry import CLOUDS
 
-__all__ = ["GROUP_RESTART_HOURS", "HEALING", "MANUAL_RESTART_HOURS", "Healing", "check_job", "healing"]
+__all__ = ["GROUP_RESTART_HOURS", "HEALING", "MANUAL_RESTART_HOURS", "Healing", "check_job", "healing", "job_problem"]
 
-# registry name -> its cloud's answer, derived from the `Cloud` objects.
+# registry name -> its cloud's answer (`Cloud.healing`), derived from the `Cloud` objects.
 HEALING: dict[str, Healing] = {name: c.healing or manual_healing(c.display_name) for name, c in CLOUDS.items()}
 
 
-def healing(provider: str) -> Healing:
-    """The entry of `provider`; an unknown name gets the manual answer."""
-    return HEALING.get(provider) or manual_healing(provider)
+def healing(provider: str, instance_type: str = "") -> Healing:
+    """The entry of `provider`; an unknown name, or an instance type its group does not hold
+    (GCP TPU slices), gets the manual answer."""
+    entry = HEALING.get(provider)
+    if entry is None:
+        return manual_healing(provider)
+    if instance_type and instance_type.startswith(entry.unreplaced_types):
+        return manual_healing(f"{provider} {instance_type}")
+    return entry
 
 
-def check_job(provider: str, has_job: bool) -> None:
-    """Refuse a `job:` where the cloud's component does not ship the node agent yet.
+def job_problem(
+    provider: str, instance_type: str, nproc_per_node: int | None = None, gpus: int | None = None
+) -> str | None:
+    """Why a `job:` cannot run on `instance_type` nodes of `provider`, or None when it can.
 
-    Raises:
-        ValueError: `job: not run on <provider> yet ...` with the fix.
+    The one rule behind both the resolver's `job` constraint and the cluster config check.
+
+    Args:
+        provider: the cloud.
+        instance_type: the node type.
+        nproc_per_node: the job's processes per node, or None for one per GPU.
+        gpus: the node's accelerators (GPUs, or TPU chips); None skips the process check.
     """
-    if has_job and not healing(provider).runs_job:
+    if nproc_per_node is not None and gpus is not None and nproc_per_node > gpus:
+        return (
+            f"job.nproc_per_node: {nproc_per_node} processes on {instance_type}, which has {gpus} "
+            f"accelerators; give at most {gpus} (one process per GPU), or leave it out"
+        )
+    entry = healing(provider)
+    if not entry.runs_job:
         runs = ", ".join(name for name, h in HEALING.items() if h.runs_job)
-        raise ValueError(
+        return (
             f"job: the {provider} component does not run a job yet (the node agent ships on {runs}); "
             "remove job and start torchrun by hand, or choose one of those clouds"
         )
+    for prefix, reason in entry.no_job_types:
+        if instance_type.startswith(prefix):
+            return f"job: {instance_type} on {provider}: {reason}; remove job and start training by hand"
+    return None
+
+
+def check_job(
+    provider: str, instance_type: str, has_job: bool, nproc_per_node: int | None = None, gpus: int | None = None
+) -> None:
+    """Refuse a `job:` its nodes cannot run (`job_problem`).
+
+    Raises:
+        ValueError: the `job_problem` line.
+    """
+    problem = job_problem(provider, instance_type, nproc_per_node, gpus) if has_job else None
+    if problem:
+        raise ValueError(problem)

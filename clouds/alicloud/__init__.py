@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, Feature, FileSystemRule
+from clouds.base import Cloud, Feature, FileSystemRule, manual_healing
 
 # Source: china-clouds.md section 0 item 2 and the official deployment-set doc.
 SPOT_NO_DEPLOYMENT_SET = (
@@ -15,6 +15,7 @@ SPOT_NO_DEPLOYMENT_SET = (
 )
 
 CLOUD = Cloud(
+    healing=manual_healing("Alibaba Cloud", "its ESS scaling group (spot instance remedy)"),
     name="alicloud",
     display_name="Alibaba Cloud",
     extra="china",

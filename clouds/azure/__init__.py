@@ -18,10 +18,10 @@ CLOUD = Cloud(
     file_system=FileSystemRule("clouds.azure.amlfs:amlfs_sizing", "Azure Managed Lustre", by_numbers=True),
     healing=Healing(
         True,
-        False,
+        True,
         GROUP_RESTART_HOURS,
-        "the scale set restores evicted spot VMs and repairs unhealthy ones "
-        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption); the job is restarted by hand",
+        "the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
+        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
     ),
     notice_watcher="azure",
     nccl="clouds.azure.nccl:kit_environment",

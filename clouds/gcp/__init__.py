@@ -3,7 +3,7 @@ rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit be
 
 from __future__ import annotations
 
-from clouds.base import Cloud, FileSystemRule, manual_healing
+from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
 
 CLOUD = Cloud(
     name="gcp",
@@ -19,7 +19,15 @@ CLOUD = Cloud(
         "GCP",
         explicit_choice="clouds.gcp.filesystems:explicit_deployment_type",
     ),
-    healing=manual_healing("GCP (spot VMs stop and stay stopped)"),
+    healing=Healing(
+        True,
+        True,
+        GROUP_RESTART_HOURS,
+        "GPU nodes are a managed instance group: a preempted spot VM is deleted, recreated and "
+        f"rejoins the job (unsourced {GROUP_RESTART_HOURS:g} h per interruption; TPU slices are not replaced)",
+        (("tpu-", "TPU slices get no node bootstrap yet"),),
+        ("tpu-",),
+    ),
     notice_watcher="gcp",
     nccl="clouds.gcp.nccl:kit_environment",
     # Off on-demand, from shared/reference-facts/pricing-models.md: G3 (third-party, CUDs 37-55 %).
@@ -41,6 +49,8 @@ CLOUD = Cloud(
             "gcp:compute/router:Router",
             "gcp:compute/routerNat:RouterNat",
             "gcp:compute/resourcePolicy:ResourcePolicy",
+            "gcp:compute/instanceGroupManager:InstanceGroupManager",
+            "gcp:compute/healthCheck:HealthCheck",
             "gcp:projects/iAMMember:IAMMember",
             "gcp:serviceaccount/account:Account",
             "gcp:servicenetworking/connection:Connection",

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, Feature, FileSystemRule
+from clouds.base import Cloud, Feature, FileSystemRule, manual_healing
 
 CLOUD = Cloud(
+    healing=manual_healing("Volcengine", "its Auto Scaling group (spot, HPC cluster)"),
     name="volcengine",
     display_name="Volcengine",
     extra="china",

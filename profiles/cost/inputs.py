@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from clouds.base import load
-from clouds.healing import HEALING, MANUAL_RESTART_HOURS
+from clouds.healing import HEALING, MANUAL_RESTART_HOURS, healing
 from clouds.registry import CLOUDS
 from facts.spot_advisor import BANDS, AdvisorBand
 from profiles.catalog.offering import Offering
@@ -31,8 +31,11 @@ RESTART_HOURS: dict[str, float] = {name: entry.restart_hours for name, entry in 
 DEFAULT_RESTART_HOURS = MANUAL_RESTART_HOURS
 
 
-def restart_hours(provider: str) -> float:
-    """Hours one spot interruption costs beyond lost work, for `provider` (see `RESTART_HOURS`)."""
+def restart_hours(provider: str, instance_type: str = "") -> float:
+    """Hours one spot interruption costs beyond lost work, for `provider`'s `instance_type`
+    nodes (see `RESTART_HOURS`; a type the cloud's group does not hold gets the manual figure)."""
+    if instance_type:
+        return healing(provider, instance_type).restart_hours
     return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)
 
 
