@@ -115,6 +115,29 @@ def follow_lookup(answer: dict[str, Any], call_args: Mapping[str, Any], zone: st
 
 
 @dataclass(frozen=True)
+class NodeEffect:
+    """What an update or replacement of a node-holding resource does to the nodes running in
+    it (`trainstack.node_effects`, shown by the review).
+
+    Attributes:
+        rolls: input paths whose change replaces the running nodes (an instance refresh).
+        resizes: input paths that only add or remove nodes.
+        rolled: one line for a change that replaces the nodes, or a replacement of the resource.
+        resized: one line for a change of `resizes` paths only.
+        kept: one line for any other change: no running node is replaced.
+        replace_keeps_nodes: replacing the resource itself replaces no node (an immutable
+            template the group uses for new nodes only).
+    """
+
+    rolls: tuple[str, ...] = ()
+    resizes: tuple[str, ...] = ()
+    rolled: str = "every node is replaced"
+    resized: str = "nodes are added or removed; the running ones keep running"
+    kept: str = "no running node is replaced"
+    replace_keeps_nodes: bool = False
+
+
+@dataclass(frozen=True)
 class Replacements:
     """Which input changes make the cloud's provider replace a resource (`trainstack.replacements`).
 
@@ -126,6 +149,7 @@ class Replacements:
         cascades: (dependent type, input path, referenced type, id path) pairs whose input
             changes whenever the referenced resource is updated.
         every_type: (type-token prefix, paths) replacing on every type of that prefix.
+        node_effects: node-holding type token -> what its changes do to running nodes.
     """
 
     replace_on_change: Mapping[str, tuple[str, ...]]
@@ -133,6 +157,7 @@ class Replacements:
     replace_on_decrease: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     cascades: tuple[tuple[str, str, str, str], ...] = ()
     every_type: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    node_effects: Mapping[str, NodeEffect] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

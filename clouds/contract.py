@@ -261,7 +261,13 @@ class ClusterConfig(BaseModel):
                 f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                 "set commitment: none or purchase: on-demand"
             )
-        check_job(self.provider, self.job is not None)
+        check_job(
+            self.provider,
+            self.instance_type,
+            self.job is not None,
+            self.job.nproc_per_node if self.job else None,
+            self.accelerator_count,
+        )
         if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
             raise ValueError(
                 f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "

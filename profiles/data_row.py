@@ -87,7 +87,7 @@ def data_row(
     best = min([kept, *faster], key=lambda row: (round(row.usd(usd_per_hour), 6), row.throughput))
     if best is kept:
         note = _kept_note(kept, faster, usd_per_hour)
-        return _with_requests(spec, offering, _add(kept, note))
+        return _with_requests(spec, offering, _add(kept if faster else _fastest_tier_hint(kept), note))
     if "throughput_mbps_per_tib" in spec.file_system.model_fields_set:
         saving = kept.usd(usd_per_hour) - best.usd(usd_per_hour)
         note = (
@@ -99,7 +99,16 @@ def data_row(
         f"data: file system raised to {best.throughput} MB/s per TiB: ${best.usd(usd_per_hour):,.0f} per job "
         f"({best.hours:,.2f} h) vs ${kept.usd(usd_per_hour):,.0f} at {asked} ({kept.hours:,.2f} h, I/O bound)"
     )
+    if best.wait_hours > 0 and best is faster[-1]:
+        best = _fastest_tier_hint(best)
     return _with_requests(spec, offering, _add(best, note))
+
+
+def _fastest_tier_hint(row: DataRow) -> DataRow:
+    """At the fastest tier the cloud sells, only more capacity adds throughput: say so."""
+    generic = "more file_system.throughput (MB/s per TiB) or capacity feeds the GPUs"
+    fastest = f"{row.throughput} MB/s per TiB is the fastest tier here: more file_system.capacity feeds the GPUs"
+    return replace(row, notes=tuple(n.replace(generic, fastest) for n in row.notes))
 
 
 def _kept_note(kept: DataRow, faster: list[DataRow], usd_per_hour: float) -> str | None:

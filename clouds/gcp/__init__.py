@@ -41,6 +41,8 @@ CLOUD = Cloud(
             "gcp:compute/router:Router",
             "gcp:compute/routerNat:RouterNat",
             "gcp:compute/resourcePolicy:ResourcePolicy",
+            "gcp:compute/instanceGroupManager:InstanceGroupManager",
+            "gcp:compute/healthCheck:HealthCheck",
             "gcp:projects/iAMMember:IAMMember",
             "gcp:serviceaccount/account:Account",
             "gcp:servicenetworking/connection:Connection",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from clouds.healing import HEALING, MANUAL_RESTART_HOURS
+from clouds.healing import HEALING, MANUAL_RESTART_HOURS, healing
 from facts.spot_advisor import BANDS, aws_band
 from profiles.catalog.offering import Offering
 
@@ -28,8 +28,11 @@ RESTART_HOURS: dict[str, float] = {name: entry.restart_hours for name, entry in 
 DEFAULT_RESTART_HOURS = MANUAL_RESTART_HOURS
 
 
-def restart_hours(provider: str) -> float:
-    """Hours one spot interruption costs beyond lost work, for `provider` (see `RESTART_HOURS`)."""
+def restart_hours(provider: str, instance_type: str = "") -> float:
+    """Hours one spot interruption costs beyond lost work, for `provider`'s `instance_type`
+    nodes (see `RESTART_HOURS`; a type the cloud's group does not hold gets the manual figure)."""
+    if instance_type:
+        return healing(provider, instance_type).restart_hours
     return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)
 
 
