@@ -36,13 +36,17 @@ lint: $(TEST_STAMP)
 
 bench: $(DEMO_STAMP)
 	$(VENV)/bin/python bench/resolve.py
+	$(VENV)/bin/python bench/plan.py
 
 catalog: $(DEMO_STAMP)
 	$(VENV)/bin/python -m profiles.catalog.build $(ARGS)
 
 # Mutation testing of profiles/cost/ and the resolver (config in pyproject's [tool.mutmut]);
-# prints the share of mutants the tests kill. Slow: run it by hand, not in CI.
+# prints the share of mutants the tests kill (survivors explained in tests/mutation_equivalents.md).
+# Slow (about 15 min on 2 cores): run it by hand, not in CI. A fresh mutants/ each time, so no
+# result is reused from older tests.
 mutate: $(TEST_STAMP)
+	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 || true
 	$(VENV)/bin/mutmut export-cicd-stats
 	$(VENV)/bin/python tests/mutation_score.py mutants/mutmut-cicd-stats.json

@@ -25,6 +25,7 @@ class Feature(enum.Enum):
     SPOT_FROM_STACK = "spot purchase from a stack file"
     SPOT_PLACEMENT = "placement (deployment set) for spot nodes"
     ZONE_PRICES = "catalog prices per zone"
+    BUCKET_LINK = "linking the team's bucket to the file system (`data`)"
 
 
 def load(target: str) -> Any:
@@ -114,6 +115,29 @@ def follow_lookup(answer: dict[str, Any], call_args: Mapping[str, Any], zone: st
 
 
 @dataclass(frozen=True)
+class NodeEffect:
+    """What an update or replacement of a node-holding resource does to the nodes running in
+    it (`trainstack.node_effects`, shown by the review).
+
+    Attributes:
+        rolls: input paths whose change replaces the running nodes (an instance refresh).
+        resizes: input paths that only add or remove nodes.
+        rolled: one line for a change that replaces the nodes, or a replacement of the resource.
+        resized: one line for a change of `resizes` paths only.
+        kept: one line for any other change: no running node is replaced.
+        replace_keeps_nodes: replacing the resource itself replaces no node (an immutable
+            template the group uses for new nodes only).
+    """
+
+    rolls: tuple[str, ...] = ()
+    resizes: tuple[str, ...] = ()
+    rolled: str = "every node is replaced"
+    resized: str = "nodes are added or removed; the running ones keep running"
+    kept: str = "no running node is replaced"
+    replace_keeps_nodes: bool = False
+
+
+@dataclass(frozen=True)
 class Replacements:
     """Which input changes make the cloud's provider replace a resource (`trainstack.replacements`).
 
@@ -125,6 +149,7 @@ class Replacements:
         cascades: (dependent type, input path, referenced type, id path) pairs whose input
             changes whenever the referenced resource is updated.
         every_type: (type-token prefix, paths) replacing on every type of that prefix.
+        node_effects: node-holding type token -> what its changes do to running nodes.
     """
 
     replace_on_change: Mapping[str, tuple[str, ...]]
@@ -132,6 +157,62 @@ class Replacements:
     replace_on_decrease: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     cascades: tuple[tuple[str, str, str, str], ...] = ()
     every_type: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    node_effects: Mapping[str, NodeEffect] = field(default_factory=dict)
+
+
+# What a lost node costs in time (`Cloud.healing`). No measured replace-and-rejoin time was
+# collected for any cloud, so both figures are unsourced: [0.25 h] where a node group replaces
+# the node (launch, boot, bootstrap, rendezvous, checkpoint load); [2 h] where nobody does (a
+# person notices and runs `pulumi up`, then the job is restarted by hand).
+GROUP_RESTART_HOURS = 0.25  # unsourced, see above
+MANUAL_RESTART_HOURS = 2.0  # unsourced, see above
+
+
+@dataclass(frozen=True)
+class Healing:
+    """A cloud's answer to a lost node (`clouds.healing`).
+
+    Attributes:
+        replaces_nodes: True when the cluster replaces a lost node by itself.
+        runs_job: True when the component ships the node agent, so `job:` runs there.
+        restart_hours: hours from an interruption to the job running again (unsourced).
+        summary: one line for `resolve` notes and `plan`.
+        no_job_types: instance-type prefixes whose nodes get no node agent, with the reason
+            (`(("tpu-", "TPU slices get no node bootstrap"),)`).
+        unreplaced_types: instance-type prefixes the cloud's node group does not hold, so
+            their nodes get the manual answer (`clouds.healing.healing(provider, instance_type)`).
+    """
+
+    replaces_nodes: bool
+    runs_job: bool
+    restart_hours: float
+    summary: str
+    no_job_types: tuple[tuple[str, str], ...] = ()
+    unreplaced_types: tuple[str, ...] = ()
+
+
+def manual_healing(cloud: str, could: str = "") -> Healing:
+    """The answer where nothing replaces a lost node; `cloud` is the name users know, `could`
+    names the cloud's auto-scaling service that might (docs/self-healing.md says what it would take)."""
+    hint = f"; {could} could, not built yet (docs/self-healing.md)" if could else ""
+    return Healing(
+        False,
+        False,
+        MANUAL_RESTART_HOURS,
+        f"nodes are not replaced automatically on {cloud}: after an interruption run `pulumi up` "
+        f"and restart the job (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h){hint}",
+    )
+
+
+def _conventional_targets(name: str) -> dict[str, str]:
+    """Where a cloud's code sits when its `Cloud` does not say otherwise."""
+    return {
+        "component": f"components.{name}.cluster:{name.capitalize()}GpuCluster",
+        "validator": f"clouds.{name}.validate:validate_args",
+        "fetcher": f"profiles.catalog.fetchers.{name}:fetch",
+        "mock": f"clouds.{name}.mock:MOCK",
+        "replacements": f"clouds.{name}.replacements:REPLACEMENTS",
+    }
 
 
 @dataclass(frozen=True)
@@ -146,8 +227,11 @@ class Cloud:
         fetcher: `"module:function"` of its live price fetcher (`fetch`).
         mock: `"module:attribute"` of its `Mock`.
         replacements: `"module:attribute"` of its `Replacements`.
-        guidance: `"module:function"` of its preflight guidance (cluster -> findings), or
-            None when `trainstack check` has live checks or nothing to say.
+        (Each of these five left empty is the conventional place, `_conventional_targets`.)
+        guidance: `"module:function"` of its offline preflight guidance (cluster ->
+            findings); None gets the generic "confirm in the console" guidance.
+        live_check: `"module:function"` `(cluster, session, quotas) -> findings` of its live
+            preflight (cloud API calls), used instead of `guidance`; None when it has none.
         extra: the `trainstack[...]` extra that installs its SDKs (`aws`, `china`).
         sdk: the distribution of its Pulumi provider (`pulumi-aws`), named when missing.
         region_key: the stack key holding its Pulumi provider's default region.
@@ -157,6 +241,21 @@ class Cloud:
             trainstack can create.
         capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
             `resolve` says about getting that capacity (GCP TPU slices), or None.
+        healing: what its cluster does when a node is lost; None: `manual_healing`.
+        notice_watcher: the `nodeagent.notices` watcher its nodes run to see a spot
+            interruption coming, or None when the cloud gives nodes no notice trainstack reads.
+        shared_mount: where its component mounts the shared file system on every node.
+        nccl: `"module:function"` `(instance type, rdma) -> (variables, lines to source,
+            notes) or None` the benchmark kit runs NCCL with; None (or a None answer): the
+            kit's default.
+        spot_bands: `"module:function"` `(region, instance type) -> facts.spot_advisor.AdvisorBand
+            or None`: the recorded spot interruption band of a type (AWS Spot Advisor), or None
+            when the cloud publishes none.
+        reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
+            live reserved prices are fetched (the cloud's module cites the source); absent
+            terms are unknown.
+        request_price: `"module:attribute"` of its object storage's request prices
+            (`facts.request_prices.RequestPrice`), or None when none is sourced.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -164,25 +263,38 @@ class Cloud:
 
     name: str
     display_name: str
-    component: str
-    validator: str
-    fetcher: str
-    mock: str
-    replacements: str
+    component: str = ""
+    validator: str = ""
+    fetcher: str = ""
+    mock: str = ""
+    replacements: str = ""
     guidance: str | None = None
+    live_check: str | None = None
     extra: str = ""
     sdk: str = ""
     region_key: str = ""
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None
     capacity_note: str | None = None
+    healing: Healing | None = None
+    notice_watcher: str | None = None
+    shared_mount: str = "/mnt/shared"
+    nccl: str | None = None
+    spot_bands: str | None = None
+    reserved_discount: Mapping[str, float] = field(default_factory=dict)
+    request_price: str | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        for key, target in _conventional_targets(self.name).items():
+            if not getattr(self, key):
+                object.__setattr__(self, key, target)
         if not self.region_key:
             object.__setattr__(self, "region_key", f"{self.name}:region")
+        if self.healing is None:
+            object.__setattr__(self, "healing", manual_healing(self.display_name))
 
     def supports(self, feature: Feature) -> bool:
         """True unless `missing` lists `feature`."""

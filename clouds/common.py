@@ -43,6 +43,37 @@ def check_provider(args: ClusterConfig, provider: str, cloud: str) -> None:
         )
 
 
+# A cluster name every derived child name fits: a letter, then letters, digits, `_` and `-`,
+# 40 characters at most (Pulumi appends an 8-character suffix to autonamed children).
+CLUSTER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+
+
+def check_cluster_name(name: str, rules: str) -> None:
+    """Refuse a cluster name outside `CLUSTER_NAME`; `rules` names the cloud's naming rules.
+
+    Raises:
+        ValueError: `name: '<name>' must start with a letter and ...; rename the stack or cluster`.
+    """
+    if not CLUSTER_NAME.match(name):
+        raise ValueError(
+            f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
+            f"'_' or '-' ({rules}); rename the stack or cluster"
+        )
+
+
+def check_gpu_count(args: ClusterConfig, instance_type: str, gpus: int, source: str) -> None:
+    """Refuse an `accelerator_count` other than the `gpus` a known `instance_type` has.
+
+    Raises:
+        ValueError: `accelerator_count: N does not match <type>, which has M GPUs (<source>); ...`.
+    """
+    if gpus != args.accelerator_count:
+        raise ValueError(
+            f"accelerator_count: {args.accelerator_count} does not match {instance_type}, which "
+            f"has {gpus} GPUs ({source}); set accelerator_count: {gpus}"
+        )
+
+
 def check_ssh_cidrs(cidrs: tuple[str, ...] | list[str]) -> None:
     """Every SSH source must be an IPv4 CIDR (the contract already refuses 0.0.0.0/0).
 

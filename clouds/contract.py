@@ -116,14 +116,35 @@ class JobConfig(BaseModel):
 
 
 def _reservation_shorthand(data: dict) -> dict:
-    """`capacity_reservation_id: X` -> `reservation: {id: X}` (None/empty: no reservation)."""
+    """`capacity_reservation_id: X` -> `reservation: {id: X}` (None/empty: no reservation), and
+    `reservations: [one]` (the workload spec's spelling) -> `reservation: one`.
+
+    Raises:
+        ValueError: the reservation given twice, or several: the nodes launch into one.
+    """
     data = dict(data)
-    value = data.pop("capacity_reservation_id")
-    if value in (None, ""):
-        return data
+    given = []
+    if "capacity_reservation_id" in data:
+        value = data.pop("capacity_reservation_id")
+        if value not in (None, ""):
+            given.append(("capacity_reservation_id", {"id": value}))
+    if "reservations" in data:
+        listed = data.pop("reservations") or []
+        if not isinstance(listed, list | tuple):
+            listed = [listed]
+        if len(listed) > 1:
+            raise ValueError(
+                f"reservations: {len(listed)} given; a cluster launches into one reservation (an Auto Scaling "
+                "group targets one Capacity Block; several capacity reservations go in one Capacity Reservation "
+                "resource group, whose ARN is the id): keep one, as reservation: {kind: ..., id: ...}"
+            )
+        given += [("reservations", item) for item in listed]
     if data.get("reservation") is not None:
-        raise ValueError("capacity_reservation_id: give the reservation once, as reservation: {id: ..., kind: ...}")
-    data["reservation"] = {"id": value}
+        given.append(("reservation", data["reservation"]))
+    if len(given) > 1:
+        raise ValueError(f"{given[0][0]}: give the reservation once, as reservation: {{id: ..., kind: ...}}")
+    if given:
+        data["reservation"] = given[0][1]
     return data
 
 
@@ -161,7 +182,8 @@ class ClusterConfig(BaseModel):
         reservation: held capacity to launch into and what kind it is (a targeted
             capacity reservation or an AWS Capacity Block, in its own placement group or
             none; `clouds.reservation`), or None. `capacity_reservation_id: X` is accepted
-            as shorthand for `reservation: {id: X}` and stays readable as a property.
+            as shorthand for `reservation: {id: X}` and stays readable as a property, and
+            `reservations: [one]` (as the workload spec spells it) as `reservation: one`.
         queued_resource: TPU slices (GCP) are requested as queued resources rather than
             created as TPU VMs: the component creates the rest of the cluster and exports one
             `gcloud compute tpus queued-resources create` command per slice
@@ -189,7 +211,7 @@ class ClusterConfig(BaseModel):
         `ssh_cidrs` string is a one-item list."""
         if isinstance(data, dict) and isinstance(data.get("ssh_cidrs"), str):
             data = {**data, "ssh_cidrs": [data["ssh_cidrs"]]}
-        if isinstance(data, dict) and "capacity_reservation_id" in data:
+        if isinstance(data, dict) and ("capacity_reservation_id" in data or "reservations" in data):
             data = _reservation_shorthand(data)
         if isinstance(data, dict):
             for key in _NUMBERS:
@@ -197,7 +219,7 @@ class ClusterConfig(BaseModel):
                     raise ValueError(f"{key}: expected a number, got {str(data[key]).lower()}; write e.g. {key}: 2")
         return data
 
-    provider: str = Field(description="Cloud registry name, e.g. aws.")
+    provider: str = Field(description="Cloud registry name (one of `clouds.registry.NAMES`).")
     region: str = Field(min_length=1, description="Region name as the provisioning API spells it.")
     zone: str = Field(min_length=1, description="Zone (AWS: availability-zone ID).")
     instance_type: str = Field(min_length=1, description="Instance or VM size.")
@@ -239,7 +261,13 @@ class ClusterConfig(BaseModel):
                 f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                 "set commitment: none or purchase: on-demand"
             )
-        check_job(self.provider, self.job is not None)
+        check_job(
+            self.provider,
+            self.instance_type,
+            self.job is not None,
+            self.job.nproc_per_node if self.job else None,
+            self.accelerator_count,
+        )
         if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
             raise ValueError(
                 f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "

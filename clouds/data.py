@@ -86,6 +86,31 @@ def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str
     return match.group("bucket"), f"{prefix}/" if prefix else ""
 
 
+_URI = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s]+", re.IGNORECASE)
+
+
+def source_problem(uri: str) -> str | None:
+    """Why `uri` is no bucket URI at all, or is malformed for the cloud whose storage it names
+    (one line naming `data.source` and the form), or None.
+
+    A well-formed URI of a cloud without a link (`oss://`, `cos://`) passes: the clouds that
+    cannot link it refuse it per offering (`data_problem`).
+    """
+    from clouds.registry import NAMES  # the registry imports every cloud: only on this path
+
+    links = [link for link in (link_for(name) for name in NAMES) if link is not None]
+    if not _URI.match(uri.strip()):
+        forms = ", ".join(link.SOURCE_KIND for link in links)
+        return f"data.source: '{uri}' is not a bucket URI; write {forms}, or your cloud's SCHEME://BUCKET/PREFIX"
+    for link in links:
+        if link.owns(uri):
+            try:
+                link.split_uri(uri)
+            except ValueError as exc:
+                return str(exc)
+    return None
+
+
 def holds(provider: str, uri: str) -> bool:
     """True when `uri` names `provider`'s own object storage (its link module `owns` it)."""
     link = link_for(provider)
@@ -107,8 +132,13 @@ def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str 
     """
     link = link_for(provider)
     if link is None:
+        from clouds.base import Feature
+        from clouds.registry import CLOUDS
+
+        why = CLOUDS[provider].why_not(Feature.BUCKET_LINK) if provider in CLOUDS else None
         return (
-            f"data.source: {provider} cannot link a bucket to its file system in trainstack yet; "
+            f"data.source: {provider} cannot link a bucket to its file system in trainstack yet"
+            f"{f' ({why})' if why else ''}; "
             "copy the data onto the file system yourself and drop `data`, or pick another provider"
         )
     if not link.owns(data.source):

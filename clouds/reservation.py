@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
     from clouds.contract import ClusterConfig
@@ -49,6 +49,9 @@ class ReservationConfig(BaseModel):
             reservation is in no placement group (the cluster creates its own).
         nodes: instances the reservation holds, or None when not given (then unchecked).
         zone: zone the reservation is in (AWS: availability-zone ID), or None (unchecked).
+        ends: a Capacity Block's end time (timezone-aware), or None. AWS terminates the
+            block's instances 30 minutes before it; the AWS component then scales the node
+            group to zero beforehand (`clouds.aws.reservation.scale_in_time`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -60,6 +63,16 @@ class ReservationConfig(BaseModel):
     )
     nodes: int | None = Field(default=None, ge=1, description="Instances the reservation holds.")
     zone: str | None = Field(default=None, min_length=1, description="Zone of the reservation.")
+    ends: AwareDatetime | None = Field(
+        default=None, description="When a Capacity Block ends (ISO 8601 with a zone, e.g. 2026-12-17T11:30:00Z)."
+    )
+
+    def model_post_init(self, __context: object) -> None:
+        if self.ends is not None and self.kind != "capacity-block":
+            raise ValueError(
+                "reservation.ends: only a Capacity Block ends by itself (a capacity reservation's instances keep "
+                "running on-demand after it); remove ends or set kind: capacity-block"
+            )
 
     @property
     def is_group_arn(self) -> bool:

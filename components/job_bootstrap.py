@@ -8,14 +8,15 @@ c10d rendezvous store (`nodeagent.store`) that every worker's torchrun points at
 from __future__ import annotations
 
 from clouds.contract import ClusterConfig
+from clouds.registry import CLOUDS
 from nodeagent import ship
 from nodeagent.job import RDZV_PORT
 from nodeagent.launcher import NOTICE_MARGIN_SECONDS
 from nodeagent.notices import NOTICE_SECONDS
 
-# The watcher each cloud's nodes run; clouds without one get no notice (their nodes are
-# replaced, when at all, without warning).
-NOTICE_CLOUDS = {"aws": "aws", "azure": "azure", "gcp": "gcp"}
+# The watcher each cloud's nodes run (`Cloud.notice_watcher`); clouds without one get no notice
+# (their nodes are replaced, when at all, without warning).
+NOTICE_CLOUDS: dict[str, str] = {name: c.notice_watcher for name, c in CLOUDS.items() if c.notice_watcher}
 
 
 def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:

@@ -1,9 +1,9 @@
 """Object-storage request prices: what reading the team's bucket into the file system costs per request.
 
-One row per provider whose price could be sourced: the read (GET) and the write or list
-(PUT/LIST) price per 1,000 requests of the standard storage class, in USD. A provider with no
-row has no sourced price: its request charges are left out of the job's cost, and the row says
-so (never priced as free, never guessed).
+One row per object store whose price could be sourced: the read (GET) and the write or list
+(PUT/LIST) price per 1,000 requests of the standard storage class, in USD; a cloud names its row
+in `Cloud.request_price`. A cloud with no row has no sourced price: its request charges are left
+out of the job's cost, and the resolve row says so (never priced as free, never guessed).
 
 Sources:
   R1  c3x.dev "S3 request fees explained" (third-party, undated page): S3 Standard
@@ -48,12 +48,6 @@ class RequestPrice(NamedTuple):
     estimate: bool
 
 
-REQUEST_PRICES: dict[str, RequestPrice] = {
-    "aws": RequestPrice("Amazon S3 Standard", 0.0004, 0.005, "us-east-1", "R1, R2 (third-party)", "undated", True),
-    "gcp": RequestPrice("Cloud Storage Standard", 0.0004, 0.005, "us-east1", "G1", "undated", False),
-}
-
-
-def request_price(provider: str) -> RequestPrice | None:
-    """The provider's object-storage request prices, or None when none could be sourced."""
-    return REQUEST_PRICES.get(provider)
+# Each cloud's `Cloud.request_price` names its row (`clouds/<cloud>/__init__.py`).
+S3_STANDARD = RequestPrice("Amazon S3 Standard", 0.0004, 0.005, "us-east-1", "R1, R2 (third-party)", "undated", True)
+CLOUD_STORAGE_STANDARD = RequestPrice("Cloud Storage Standard", 0.0004, 0.005, "us-east1", "G1", "undated", False)

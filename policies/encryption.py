@@ -27,6 +27,7 @@ PLATFORM_ENCRYPTED = frozenset(
         "azure-native:compute:VirtualMachineScaleSet",
         "azure-native:storagecache:AmlFilesystem",
         "gcp:compute/instance:Instance",
+        "gcp:compute/instanceTemplate:InstanceTemplate",
         "gcp:compute/disk:Disk",
         "gcp:filestore/instance:Instance",
         "gcp:lustre/instance:Instance",

@@ -80,11 +80,15 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     rate, source = spot_interruptions(offering)
     if spec.spot.interruptions_per_node_month is not None:
         rate, source = spec.spot.interruptions_per_node_month, "spec"
-    restart = spec.spot.restart_hours if spec.spot.restart_hours is not None else restart_hours(offering.provider)
+    restart = (
+        spec.spot.restart_hours
+        if spec.spot.restart_hours is not None
+        else restart_hours(offering.provider, offering.instance_type)
+    )
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
     if spec.spot.restart_hours is None:
-        note += f"; {healing(offering.provider).summary}"
+        note += f"; {healing(offering.provider, offering.instance_type).summary}"
     return overhead.interruptions, overhead.added_hours, note
 
 

@@ -87,7 +87,7 @@ def data_row(
     best = min([kept, *faster], key=lambda row: (round(row.usd(usd_per_hour), 6), row.throughput))
     if best is kept:
         note = _kept_note(kept, faster, usd_per_hour)
-        return _with_requests(spec, offering, _add(kept, note))
+        return _with_requests(spec, offering, _add(kept if faster else _fastest_tier_hint(kept), note))
     if "throughput_mbps_per_tib" in spec.file_system.model_fields_set:
         saving = kept.usd(usd_per_hour) - best.usd(usd_per_hour)
         note = (
@@ -99,7 +99,16 @@ def data_row(
         f"data: file system raised to {best.throughput} MB/s per TiB: ${best.usd(usd_per_hour):,.0f} per job "
         f"({best.hours:,.2f} h) vs ${kept.usd(usd_per_hour):,.0f} at {asked} ({kept.hours:,.2f} h, I/O bound)"
     )
+    if best.wait_hours > 0 and best is faster[-1]:
+        best = _fastest_tier_hint(best)
     return _with_requests(spec, offering, _add(best, note))
+
+
+def _fastest_tier_hint(row: DataRow) -> DataRow:
+    """At the fastest tier the cloud sells, only more capacity adds throughput: say so."""
+    generic = "more file_system.throughput (MB/s per TiB) or capacity feeds the GPUs"
+    fastest = f"{row.throughput} MB/s per TiB is the fastest tier here: more file_system.capacity feeds the GPUs"
+    return replace(row, notes=tuple(n.replace(generic, fastest) for n in row.notes))
 
 
 def _kept_note(kept: DataRow, faster: list[DataRow], usd_per_hour: float) -> str | None:
@@ -124,7 +133,7 @@ def _at_tier(
     assert spec.file_system is not None
     storage = _storage(offering.provider, spec.file_system.capacity_gib, tier, usd_per_cny)
     notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
-    notes += _throughput_notes(offering.provider, spec.file_system.capacity_gib, tier)
+    notes += _throughput_notes(offering.provider, spec.file_system.capacity_gib, tier, _tier_label(spec, tier))
     if not (spec.data and spec.data.size_gib and storage is not None):
         return DataRow(compute_hours, storage, tier, notes)
     path = _data_path(spec, offering, storage.capacity_gib, tier, compute_hours)
@@ -134,8 +143,16 @@ def _at_tier(
     return DataRow(compute_hours + wait, storage, tier, notes, wait_hours=wait)
 
 
+def _tier_label(spec: WorkloadSpec, tier: int) -> str:
+    """How the row came by `tier`: `asked` (the workload states it), `default` or `chosen` (faster)."""
+    assert spec.file_system is not None
+    if tier != spec.file_system.throughput_mbps_per_tib:
+        return "chosen"
+    return "asked" if "throughput_mbps_per_tib" in spec.file_system.model_fields_set else "default"
+
+
 @functools.lru_cache(maxsize=1024)
-def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> tuple[str, ...]:
+def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int, label: str) -> tuple[str, ...]:
     """Where the cloud's file system gives less throughput than asked, which the stack then
     states as an explicit choice (GCP Filestore ZONAL below a Managed Lustre tier)."""
     import math
@@ -150,8 +167,9 @@ def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int) -> 
     from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB
 
     return (
-        f"file system below the {mbps_per_tib} MB/s per TiB asked: Filestore ZONAL writes "
-        f"{FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; the stack says deployment_type: {explicit}",
+        f"file system below the {mbps_per_tib} MB/s per TiB {label}: Filestore ZONAL "
+        f"writes {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; a stack written from this row says "
+        f"deployment_type: {explicit}",
     )
 
 

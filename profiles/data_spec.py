@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from clouds.data import DataConfig
+from clouds.data import DataConfig, source_problem
 from profiles.cost.data_path import capacity_gib, checkpoint_gib
 from profiles.units import not_bool, parse_count, parse_size_gib
 
@@ -46,6 +46,14 @@ class DataSpec(BaseModel):
     resource_group: str | None = Field(
         default=None, min_length=1, description="Azure Blob only: the storage account's resource group."
     )
+
+    @field_validator("source")
+    @classmethod
+    def _source(cls, value: str) -> str:
+        problem = source_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @field_validator("size_gib", mode="before")
     @classmethod

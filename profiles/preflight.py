@@ -1,14 +1,8 @@
 """Preflight (`trainstack check -s NAME`): can the stack's capacity be had, before `pulumi up`?
 
-AWS, live through boto3 (imported lazily):
-- EC2 DescribeInstanceTypeOfferings (LocationType availability-zone-id): is the instance type
-  offered in the stack's zone ID, and in which zones of the region otherwise;
-- EC2 DescribeInstanceTypes: vCPUs per instance; needed = nodes x vCPUs;
-- EC2 DescribeInstances: vCPUs already running (running/pending) against the same quota;
-- Service Quotas GetServiceQuota (falling back to GetAWSDefaultServiceQuota): the vCPU quota
-  of the family, On-Demand and Spot counted separately (`facts.quotas`).
-Azure and GCP: no live quota API is wired in yet, so the check says which quota applies,
-how much the stack needs and where to request it.
+A cloud with live checks names them in `Cloud.live_check` (AWS: `profiles.aws_preflight`, live
+through boto3); the others get offline guidance (`profiles.preflight_guidance`: which quota
+applies, how much the stack needs and where to request it).
 Before any of these, the stack goes through its component's own `validate_args` (the checks
 `trainstack plan` and `pulumi up` run); a refusal is a `fail` finding and the live checks,
 which assume a buildable stack, are skipped.
@@ -17,16 +11,15 @@ which assume a buildable stack, are skipped.
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clouds.base import load
 from clouds.contract import ClusterConfig
-from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
+from clouds.registry import CLOUDS
 from profiles import stack_file as stack_file_module
-from profiles.aws_api import aws_errors, client, new_session
 
 RETRY_HINT = "rerun `trainstack check`"
 STATUSES = ("ok", "fail", "unknown", "info")
@@ -49,7 +42,7 @@ class Finding:
 
     Attributes:
         check: what was checked: `config` (the component's own validation), `catalog`,
-            `offered`, `quota`.
+            `offered`, `quota`, `reservation`.
         status: `ok`, `fail`, `unknown` (could not be checked live) or `info`.
         detail: one line: what was found, with units (vCPUs, GPUs).
         fix: one line: what to do about it; empty when nothing is needed.
@@ -98,9 +91,10 @@ def preflight(
     findings = [catalog_finding(cluster, catalog_version, _confirmed(cluster))] if catalog_version else []
     if refused is not None:
         return [refused, *findings]
-    if cluster.provider == "aws":
+    found = CLOUDS.get(cluster.provider)
+    if found is not None and found.live_check is not None:
         try:
-            return findings + check_aws(cluster, session, quotas)
+            return findings + load(found.live_check)(cluster, session, quotas)
         except PreflightError as exc:
             exc.findings = findings  # what was found offline still counts
             raise
@@ -108,7 +102,7 @@ def preflight(
 
     guide = GUIDANCE.get(cluster.provider)
     if guide is None:
-        known = ", ".join(["aws", *sorted(GUIDANCE)])
+        known = ", ".join([*(name for name, c in CLOUDS.items() if c.live_check), *sorted(GUIDANCE)])
         raise PreflightError(f"provider '{cluster.provider}': trainstack check knows {known}")
     return findings + guide(cluster)
 
@@ -184,133 +178,3 @@ def catalog_finding(cluster: ClusterConfig, current: str, confirmed: bool = True
         f"{priced}; the current catalog is {current}",
         "pulumi keeps the recorded price; rerun `trainstack resolve ... --write-stack` to re-price",
     )
-
-
-def check_aws(cluster: ClusterConfig, session: Any = None, quotas: Any = None) -> list[Finding]:
-    """Zone offering and vCPU quota of an AWS stack, live (see the module docstring)."""
-    session = new_session(session)
-    ec2 = client(session, "ec2", cluster.region)
-    zones = _offered_zones(ec2, cluster)
-    offered = _offered_finding(cluster, zones)
-    if not zones:
-        return [offered]
-    vcpus = _vcpus(ec2, cluster.region, [cluster.instance_type])[cluster.instance_type]
-    codes = aws_vcpu_quotas(cluster.instance_type)
-    spot = cluster.purchase == "spot"
-    used = _vcpus_in_use(ec2, cluster.region, codes, spot)
-    limit = _quota_value(
-        quotas or client(session, "service-quotas", cluster.region),
-        cluster.region,
-        codes.spot if spot else codes.on_demand,
-    )
-    return [offered, quota_finding(cluster, codes, spot, cluster.nodes * vcpus, used, limit)]
-
-
-def quota_finding(
-    cluster: ClusterConfig, codes: AwsVcpuQuotas, spot: bool, need: float, used: float, limit: float | None
-) -> Finding:
-    """Compare vCPUs needed plus in use (running/pending) with the quota's value."""
-    code, name = (codes.spot, codes.spot_name) if spot else (codes.on_demand, codes.on_demand_name)
-    where = f"{name} ({code}) in {cluster.region}"
-    if limit is None:
-        return Finding(
-            "quota", "unknown", f"{where}: Service Quotas returned no value", "check it in the Service Quotas console"
-        )
-    detail = f"{where}: need {need:g} vCPUs ({cluster.nodes} x {cluster.instance_type}) + {used:g} in use"
-    total = need + used
-    if total <= limit:
-        return Finding("quota", "ok", f"{detail} <= quota {limit:g}")
-    desired = math.ceil(total)
-    return Finding(
-        "quota",
-        "fail",
-        f"{detail} > quota {limit:g}",
-        f"request {code} >= {desired} vCPUs in {cluster.region}: aws service-quotas "
-        f"request-service-quota-increase --service-code ec2 --quota-code {code} "
-        f"--desired-value {desired} --region {cluster.region}",
-    )
-
-
-def _offered_finding(cluster: ClusterConfig, zones: list[str]) -> Finding:
-    where = f"{cluster.instance_type} in {cluster.zone} ({cluster.region})"
-    if cluster.zone in zones:
-        return Finding("offered", "ok", f"{where} is offered")
-    if zones:
-        return Finding(
-            "offered",
-            "fail",
-            f"{where} is not offered; offered in {', '.join(zones)}",
-            f"set zone to one of {', '.join(zones)} (or rerun `trainstack resolve`)",
-        )
-    return Finding(
-        "offered",
-        "fail",
-        f"{cluster.instance_type} is offered in no zone of {cluster.region}",
-        "rerun `trainstack resolve` after `trainstack catalog refresh --provider aws`",
-    )
-
-
-def _offered_zones(ec2: Any, cluster: ClusterConfig) -> list[str]:
-    zones: set[str] = set()
-    with aws_errors("ec2:DescribeInstanceTypeOfferings", cluster.region, PreflightError, RETRY_HINT):
-        pages = ec2.get_paginator("describe_instance_type_offerings").paginate(
-            LocationType="availability-zone-id", Filters=[{"Name": "instance-type", "Values": [cluster.instance_type]}]
-        )
-        for page in pages:
-            zones.update(o["Location"] for o in page.get("InstanceTypeOfferings", []) if "Location" in o)
-    return sorted(zones)
-
-
-def _vcpus(ec2: Any, region: str, instance_types: list[str]) -> dict[str, float]:
-    """Default vCPUs per instance type (DescribeInstanceTypes VCpuInfo.DefaultVCpus)."""
-    found: dict[str, float] = {}
-    with aws_errors("ec2:DescribeInstanceTypes", region, PreflightError, RETRY_HINT):
-        pages = ec2.get_paginator("describe_instance_types").paginate(InstanceTypes=sorted(set(instance_types)))
-        for page in pages:
-            found.update(
-                {t["InstanceType"]: float(t["VCpuInfo"]["DefaultVCpus"]) for t in page.get("InstanceTypes", [])}
-            )
-    missing = set(instance_types) - found.keys()
-    if missing:
-        raise PreflightError(
-            f"AWS ec2:DescribeInstanceTypes in {region} knows no {', '.join(sorted(missing))}; "
-            "check instance_type in the stack file"
-        )
-    return found
-
-
-def _vcpus_in_use(ec2: Any, region: str, codes: AwsVcpuQuotas, spot: bool) -> float:
-    """vCPUs of running/pending instances counting against the same quota (On-Demand or Spot)."""
-    instances = []
-    with aws_errors("ec2:DescribeInstances", region, PreflightError, RETRY_HINT):
-        pages = ec2.get_paginator("describe_instances").paginate(
-            Filters=[{"Name": "instance-state-name", "Values": ["pending", "running"]}]
-        )
-        for page in pages:
-            instances += [i for r in page.get("Reservations", []) for i in r.get("Instances", [])]
-    counted = [
-        i
-        for i in instances
-        if aws_vcpu_quotas(i["InstanceType"]) == codes and (i.get("InstanceLifecycle") == "spot") == spot
-    ]
-    if not counted:
-        return 0.0
-    per_type = _vcpus(ec2, region, [i["InstanceType"] for i in counted])
-    return sum(per_type[i["InstanceType"]] for i in counted)
-
-
-def _quota_value(quotas: Any, region: str, code: str) -> float | None:
-    """The applied value of EC2 quota `code`, else its AWS default; None when neither exists."""
-    from botocore.exceptions import ClientError
-
-    for operation in ("get_service_quota", "get_aws_default_service_quota"):
-        call = "servicequotas:" + "".join(p.title() for p in operation.split("_")).replace("Aws", "AWS")
-        with aws_errors(call, region, PreflightError, RETRY_HINT):
-            try:
-                return float(getattr(quotas, operation)(ServiceCode="ec2", QuotaCode=code)["Quota"]["Value"])
-            except ClientError as exc:
-                if exc.response.get("Error", {}).get("Code") != "NoSuchResourceException":
-                    raise
-            except (KeyError, TypeError, ValueError):
-                return None
-    return None

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from clouds.base import load
 from clouds.contract import ClusterConfig
+from clouds.registry import CLOUDS
 from facts.quotas import gcp_gpu_metric
 from profiles.preflight import Finding
 
@@ -82,20 +84,11 @@ def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
     ]
 
 
-# Display names of the clouds that get only generic guidance: trainstack has no fact on their
-# quota names or limits (shared/reference-facts/china-clouds.md lists none).
-GENERIC_CLOUDS = {
-    "alicloud": "Alibaba Cloud",
-    "tencentcloud": "Tencent Cloud",
-    "huaweicloud": "Huawei Cloud",
-    "volcengine": "Volcengine",
-    "baiducloud": "Baidu AI Cloud",
-}
-
-
 def generic_guidance(cluster: ClusterConfig) -> list[Finding]:
-    """What to confirm by hand on a cloud whose offerings and quotas trainstack cannot check."""
-    cloud = GENERIC_CLOUDS.get(cluster.provider, cluster.provider)
+    """What to confirm by hand on a cloud whose offerings and quotas trainstack cannot check
+    (trainstack has no fact on its quota names or limits)."""
+    found = CLOUDS.get(cluster.provider)
+    cloud = found.display_name if found else cluster.provider
     gpus = cluster.nodes * cluster.accelerator_count
     return [
         Finding(
@@ -109,8 +102,8 @@ def generic_guidance(cluster: ClusterConfig) -> list[Finding]:
     ]
 
 
+# registry name -> its offline guidance (`Cloud.guidance`, else generic), for every cloud
+# without a live check (`Cloud.live_check`).
 GUIDANCE: dict[str, Callable[[ClusterConfig], list[Finding]]] = {
-    "azure": azure_guidance,
-    "gcp": gcp_guidance,
-    **{provider: generic_guidance for provider in GENERIC_CLOUDS},
+    name: load(c.guidance) if c.guidance else generic_guidance for name, c in CLOUDS.items() if c.live_check is None
 }

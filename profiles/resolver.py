@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from clouds.contract import FileSystemConfig
 from clouds.data import data_problem, holds
 from clouds.filesystems import file_system_problem
-from clouds.healing import healing
+from clouds.healing import job_problem
 from clouds.regions import in_mainland_china
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -99,8 +99,15 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "file_system"
     if spec.data and _data_problem(spec, offering.provider):
         yield "data"
-    if spec.job and not healing(offering.provider).runs_job:
+    if spec.job and _job_problem(spec, offering):
         yield "job"
+
+
+def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
+    """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
+    assert spec.job is not None
+    nproc = spec.job.nproc_per_node
+    return job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
 
 
 @functools.lru_cache(maxsize=64)
@@ -226,7 +233,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         if failure == "data":
             _data_detail(details, spec, offering.provider)
         if failure == "job":
-            details.setdefault(failure, f"{offering.provider}: its nodes do not run the node agent yet")
+            details.setdefault(failure, str(_job_problem(spec, offering)))
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
         elif isinstance(kept, list):

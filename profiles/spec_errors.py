@@ -18,16 +18,17 @@ if TYPE_CHECKING:  # pydantic-core is pydantic's; the policy pack lists only pyd
 
 from clouds.field_errors import model_at as _model_at
 from clouds.field_errors import worded
+from clouds.registry import NAMES
+from profiles.cost.work import ReservationSpec
 
 # Error types in the order a user should see them; other types rank after these.
 _FIRST = ("extra_forbidden",)
 # Examples for list-valued keys, shown when the value is not a list.
 _LIST_EXAMPLES = {
     "accelerators": "[A100:8, A100-80GB:8]",
-    "providers": "[aws, gcp]",
+    "providers": f"[{', '.join(NAMES[:2])}]",
     "regions": "[us-east-1, us-west-2]",
-    "reservations": "[{provider: aws, instance_type: p5.48xlarge, zone: use1-az4, nodes: 2, usd_per_hour: 0, "
-    "id: cr-0123}]",
+    "reservations": f"[{ReservationSpec.EXAMPLE}]",
 }
 
 

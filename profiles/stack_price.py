@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
-from profiles.cost.pricing import reserved_usd_per_hour, storage_usd
+from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour, storage_usd
 
 # Prices closer than this (USD/hour) are the same price (the stack rounds to 6 decimals).
 TOLERANCE = 0.005
@@ -114,9 +114,23 @@ def price_stack(
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, storage)
     caveats = [match.price_note] if match is not None and node_price is not None and match.price_note else []
+    if match is not None and node_price is not None and config.commitment != "none":
+        caveats += _reserved_rate_caveat(config, match)
     if config.file_system and storage is None:
         caveats.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
     return dataclasses.replace(price, caveats=tuple(caveats))
+
+
+def _reserved_rate_caveat(config: ClusterConfig, offering: Offering) -> list[str]:
+    """A reserved-term stack priced at an estimated discount says so (no quoted rate)."""
+    live = offering.reserved_1y_usd_per_hour if config.commitment == "1y" else offering.reserved_3y_usd_per_hour
+    discount = RESERVED_DISCOUNT.get((config.provider, config.commitment))
+    if live is not None or discount is None:
+        return []
+    return [
+        f"{config.commitment} reserved rate estimated: on-demand less {discount:.0%} "
+        "(profiles/cost/pricing.py, third-party or unsourced), not a quoted price"
+    ]
 
 
 def _held_note(config: ClusterConfig) -> str:

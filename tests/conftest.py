@@ -18,8 +18,9 @@ from profiles.catalog import loader
 from tests.clusters import BASE_CLUSTER
 from trainstack.mocks import TrainstackMocks
 
-# moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks
-pytest_plugins = ("tests.aws_live",)
+# moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks;
+# one plan per distinct stack in a session (tests.shared_runs)
+pytest_plugins = ("tests.aws_live", "tests.shared_runs")
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = Path("profiles", "catalog", "data")

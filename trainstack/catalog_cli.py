@@ -11,6 +11,7 @@ from pathlib import Path
 
 import typer
 
+from clouds.registry import NAMES
 from trainstack import render
 from trainstack.usage_errors import FAILED, fail
 
@@ -117,7 +118,7 @@ def catalog_refresh(
     provider: str = typer.Option(
         ...,
         "--provider",
-        help="Cloud to refresh: aws, azure, gcp, alicloud, tencentcloud, huaweicloud, volcengine or baiducloud.",
+        help=f"Cloud to refresh: {', '.join(NAMES[:-1])} or {NAMES[-1]}.",
     ),
     regions: str | None = typer.Option(None, "--regions", help="Comma-separated regions; default all."),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),

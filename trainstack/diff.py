@@ -236,9 +236,10 @@ def _ids(record: dict[str, Any]) -> set[str]:
     ids = set()
     for name in (record["name"], *record.get("aliases", ())):  # a renamed resource keeps its old id
         ids.add(f"{name}-id")
-        rid = _mock_outputs({**record, "name": name}).get("id")
-        if rid:
-            ids.add(rid)
+        outputs = _mock_outputs({**record, "name": name})
+        # the id, and a unique self link, which a replaced resource changes too (an instance
+        # template's `selfLinkUnique`, which its group references)
+        ids.update(value for value in (outputs.get("id"), outputs.get("selfLinkUnique")) if value)
     return ids
 
 

@@ -16,6 +16,7 @@ def review_markdown(review: dict[str, Any]) -> str:
     if review["data_loss"]:
         names = ", ".join(f"`{n}`" for n in review["data_loss"])
         parts += [f"> ⚠️ **Data loss risk:** {names} would be replaced or deleted.", ""]
+    parts += _nodes_line(review.get("nodes"))
     parts += [*_changes(review["changes"]), "", *_cost(review), "", *_policies(review["policies"])]
     return "\n".join(parts).rstrip() + "\n"
 
@@ -77,6 +78,17 @@ def _changes(changes: list[dict[str, Any]]) -> list[str]:
     return [*lines, "", "</details>"]
 
 
+def _nodes_line(nodes: dict[str, list[str]] | None) -> list[str]:
+    """One line on running nodes when a node group or its template changes."""
+    if not nodes or not (nodes["replaced"] or nodes["kept"]):
+        return []
+    if nodes["replaced"]:
+        names = ", ".join(f"`{n}`" for n in nodes["replaced"])
+        return [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
+    names = ", ".join(f"`{n}`" for n in nodes["kept"])
+    return [f"> ✅ **No running node is replaced**: {names} change without touching running nodes.", ""]
+
+
 def _keys(change: dict[str, Any]) -> str:
     replacing = set(change["replace_keys"])
     keys = sorted(change["changed"], key=lambda k: (k not in replacing, k))
@@ -85,7 +97,10 @@ def _keys(change: dict[str, Any]) -> str:
         shown.append(f"+{len(keys) - MAX_KEYS} more")
     if change["action"] == "delete" and change["protect"]:
         shown.append("protected: `pulumi up` will refuse")
-    return ", ".join(shown)
+    text = ", ".join(shown)
+    if change.get("nodes"):
+        text += f"<br>nodes: {_cell(change['nodes'])}"
+    return text
 
 
 def _cost(review: dict[str, Any]) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
+import datetime
 import gc
 import json
 import runpy
@@ -180,9 +181,16 @@ def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
     def encode(value: Any) -> str:
         if isinstance(value, str):
             return value
-        return json.dumps(value, sort_keys=True)
+        # A YAML timestamp (a Capacity Block's `ends`) reaches the program as ISO 8601 text.
+        return json.dumps(value, sort_keys=True, default=_iso)
 
     return {key: encode(value) for key, value in config.items()}
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:

@@ -42,6 +42,7 @@ KEY_INPUTS = (
     "spec",
     "zone",
     "desiredCapacity",
+    "targetSize",
     "mixedInstancesPolicy",
     "capacityRebalance",
 )

@@ -51,7 +51,7 @@ def replace_keys(kind: str, changed: list[str], old: dict[str, Any], new: dict[s
         new: the inputs after.
     """
     listed = replace_paths(kind)
-    found = [path for path in changed if any(_related(path, entry) for entry in listed)]
+    found = [path for path in changed if any(related_path(path, entry) for entry in listed)]
     for key in REPLACE_ON_DECREASE.get(kind, ()):
         before, after = _number(old.get(key)), _number(new.get(key))
         if before is not None and after is not None and after < before:
@@ -71,7 +71,7 @@ def _number(value: Any) -> float | None:
         return None
 
 
-def _related(path: str, entry: str) -> bool:
+def related_path(path: str, entry: str) -> bool:
     """True when `path` is `entry`, lies inside it, or is an object that holds it (see above)."""
     path = _ANY_INDEX.sub("[]", path)
     if entry.endswith("#"):

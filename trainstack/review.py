@@ -17,6 +17,7 @@ from policies.rules import STATEFUL
 from policies.stack_rules import BUDGET_KEY, budget_limit
 from trainstack.diff import Change, diff_plans, moved_region, summary
 from trainstack.gitref import committed_at_head, plan_at_ref
+from trainstack.node_effects import node_effect
 from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 
 
@@ -74,7 +75,9 @@ def review_json(
     """The review as JSON-ready data.
 
     Returns:
-        `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"),
+        `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"; each
+        with "nodes": what it does to running nodes, or None), "nodes": {"replaced": [names],
+        "kept": [names]} (node-holding resources whose change does / does not replace nodes),
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
         "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`;
         `build_review` adds "committed": True when, without `against`, the stack file is
@@ -87,7 +90,8 @@ def review_json(
         "stack": stack,
         "against": against,
         "summary": summary(changes),
-        "changes": [asdict(c) for c in changes if c.action != "same"],
+        "changes": [_change_json(c) for c in changes if c.action != "same"],
+        "nodes": _nodes(changes),
         "data_loss": [
             c.name for c in changes if c.action in ("replace", "delete") and (c.type in STATEFUL or c.protect)
         ],
@@ -99,6 +103,20 @@ def review_json(
         },
         "budget_usd_per_hour": limit,
         "policies": _policies(results),
+    }
+
+
+def _change_json(change: Change) -> dict[str, Any]:
+    effect = node_effect(change)
+    return {**asdict(change), "nodes": effect[1] if effect else None}
+
+
+def _nodes(changes: list[Change]) -> dict[str, list[str]]:
+    """Node-holding resources whose change replaces running nodes, and those whose does not."""
+    effects = [(c.name, node_effect(c)) for c in changes]
+    return {
+        "replaced": [name for name, effect in effects if effect and effect[0]],
+        "kept": [name for name, effect in effects if effect and not effect[0]],
     }
 
 

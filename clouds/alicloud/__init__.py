@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, Feature, FileSystemRule
+from clouds.base import Cloud, Feature, FileSystemRule, manual_healing
 
 # Source: china-clouds.md section 0 item 2 and the official deployment-set doc.
 SPOT_NO_DEPLOYMENT_SET = (
@@ -15,19 +15,15 @@ SPOT_NO_DEPLOYMENT_SET = (
 )
 
 CLOUD = Cloud(
+    healing=manual_healing("Alibaba Cloud", "its ESS scaling group (spot instance remedy)"),
     name="alicloud",
     display_name="Alibaba Cloud",
-    component="components.alicloud.cluster:AlicloudGpuCluster",
-    validator="clouds.alicloud.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.alicloud:fetch",
-    mock="clouds.alicloud.mock:MOCK",
-    replacements="clouds.alicloud.replacements:REPLACEMENTS",
     extra="china",
     sdk="pulumi-alicloud",
-    guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^cn-(?!hongkong)[a-z]+\d*$"),
     file_system=FileSystemRule("clouds.alicloud.cpfs:cpfs_sizing", "CPFS"),
     missing={
+        Feature.BUCKET_LINK: "pulumi-alicloud has CPFS data flows with OSS (alicloud.nas.DataFlow on a Fileset), which trainstack does not wrap yet",
         Feature.SPOT_PLACEMENT: SPOT_NO_DEPLOYMENT_SET,
         Feature.ZONE_PRICES: "priced per region: set the stack's zone to a zone id before `pulumi up`",
     },

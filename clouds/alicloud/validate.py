@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from clouds.alicloud.cpfs import cpfs_sizing
 from clouds.alicloud.facts import FAMILIES, TYPES, erdma_families, eri_interfaces, gpu_family
 from clouds.alicloud.placement import placement_for
-from clouds.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
+from clouds.common import check_gpu_count, check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
 from clouds.contract import ClusterConfig
 
 PROVIDER = "alicloud"
@@ -54,11 +54,8 @@ def _check_instance_type(args: ClusterConfig) -> None:
             f"use ecs.<family>-..., family one of {', '.join(FAMILIES)}"
         )
     known = TYPES.get(args.instance_type.strip())
-    if known and known.gpus != args.accelerator_count:
-        raise ValueError(
-            f"accelerator_count: {args.accelerator_count} does not match {known.name}, which "
-            f"has {known.gpus} GPUs (section 1.1); set accelerator_count: {known.gpus}"
-        )
+    if known:
+        check_gpu_count(args, known.name, known.gpus, "section 1.1")
     if args.interconnect == "rdma" and eri_interfaces(args.instance_type) == 0:
         raise ValueError(
             f"interconnect: rdma needs eRDMA and {family.name} has none (section 1.1/3); "

@@ -5,21 +5,32 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, FileSystemRule
+from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
 
 CLOUD = Cloud(
     name="aws",
     display_name="AWS",
-    component="components.aws.cluster:AwsGpuCluster",
-    validator="clouds.aws.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.aws:fetch",
-    mock="clouds.aws.mock:MOCK",
-    replacements="clouds.aws.replacements:REPLACEMENTS",
     extra="aws",
     sdk="pulumi-aws",
+    live_check="profiles.aws_preflight:check_aws",
     region_key="aws:region",
     mainland=re.compile(r"^cn-(north|northwest)-\d$"),
+    request_price="facts.request_prices:S3_STANDARD",
     file_system=FileSystemRule("clouds.aws.fsx:fsx_sizing", "FSx for Lustre", by_numbers=True),
+    healing=Healing(
+        True,
+        True,
+        GROUP_RESTART_HOURS,
+        "nodes are an Auto Scaling group: a lost node is replaced and rejoins the job "
+        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
+    ),
+    notice_watcher="aws",
+    nccl="clouds.aws.nccl:kit_environment",
+    shared_mount="/fsx",  # components/aws/cloud_init.py MOUNT_POINT
+    # Off on-demand, from shared/reference-facts/pricing-models.md: A4 (third-party Compute
+    # Savings Plans ranges, GPU families at the low end).
+    reserved_discount={"1y": 0.30, "3y": 0.50},
+    spot_bands="facts.spot_advisor:aws_band",
     stateful=frozenset(
         {
             "aws:fsx/lustreFileSystem:LustreFileSystem",

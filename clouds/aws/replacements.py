@@ -17,7 +17,7 @@ Sources:
 
 from __future__ import annotations
 
-from clouds.base import Replacements
+from clouds.base import NodeEffect, Replacements
 
 REPLACEMENTS = Replacements(
     replace_on_change={
@@ -81,6 +81,10 @@ REPLACEMENTS = Replacements(
         # aws_autoscaling_group: only the name is ForceNew; size, subnets, placement group, launch
         # template and mixed instances policy update in place (source A).
         "aws:autoscaling/group:Group": ("name", "namePrefix"),
+        # internal/service/autoscaling/schedule.go: the action's name and its group are ForceNew
+        # (source A, as remembered from the provider source; not re-read this session). A replaced
+        # schedule holds no state, so erring toward "replace" only warns.
+        "aws:autoscaling/schedule:Schedule": ("scheduledActionName", "autoscalingGroupName"),
         "aws:iam/role:Role": ("name", "namePrefix", "path"),
         "aws:iam/rolePolicy:RolePolicy": ("name", "namePrefix", "role"),
         # internal/service/fsx/data_repository_association.go: ForceNew
@@ -106,4 +110,23 @@ REPLACEMENTS = Replacements(
             "launchTemplate.id",
         ),
     ),
+    # What a change does to running nodes (the review says it). terraform-provider-aws
+    # aws_autoscaling_group `instance_refresh`: "A refresh will always be triggered by a
+    # change in any of launch_configuration, launch_template, or mixed_instances_policy"
+    # (plus `triggers`, which the component leaves empty); the group follows the template's
+    # `$Latest`, so a template change (tags, user data) alone changes no group input.
+    node_effects={
+        "aws:autoscaling/group:Group": NodeEffect(
+            rolls=("mixedInstancesPolicy", "launchTemplate", "launchConfiguration"),
+            resizes=("desiredCapacity", "minSize", "maxSize"),
+            rolled="the instance refresh replaces every node at once (0 % kept healthy); the job "
+            "restarts from its last checkpoint",
+            kept="no running node is replaced: an instance refresh starts only when the launch "
+            "template, instance type or purchase option of the group changes",
+        ),
+        "aws:ec2/launchTemplate:LaunchTemplate": NodeEffect(
+            rolled="a new launch template: the group's template changes, so its instance refresh replaces every node",
+            kept="a new template version: nodes launched from now on (replacements) use it; running nodes keep theirs",
+        ),
+    },
 )

@@ -19,8 +19,14 @@ Sources (AWS documentation, read through the docs index this session):
 from __future__ import annotations
 
 import re
+from datetime import timedelta, timezone
 
 from clouds.reservation import ReservationConfig
+
+# Minutes before a Capacity Block's end the node group scales to zero. AWS: "Scale in your
+# Auto Scaling group to zero more than 30 minutes before the Capacity Block reservation end
+# time" (EC2 terminates the instances at 30); the extra 10 minutes are a choice (unsourced).
+SCALE_IN_MINUTES_BEFORE_END = 40
 
 # `cr-` and hex digits (EC2 ids carry 8 or 17; shorter ones are accepted for examples).
 _RESERVATION_ID = re.compile(r"^cr-[0-9a-f]+$")
@@ -96,3 +102,12 @@ def check_reservation(reservation: ReservationConfig | None, region: str, commit
             f"commitment: a Capacity Block is paid up front for its whole block, not a {commitment} reserved "
             "term; set commitment: none"
         )
+
+
+def scale_in_time(reservation: ReservationConfig | None) -> str | None:
+    """When the node group scales to zero before a Capacity Block ends, as the Auto Scaling
+    scheduled action takes it (`YYYY-MM-DDThh:mm:ssZ`, UTC); None without an end time."""
+    if reservation is None or reservation.ends is None:
+        return None
+    at = reservation.ends.astimezone(timezone.utc) - timedelta(minutes=SCALE_IN_MINUTES_BEFORE_END)
+    return at.strftime("%Y-%m-%dT%H:%M:%SZ")

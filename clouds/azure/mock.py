@@ -23,6 +23,8 @@ _ARM_TYPES = {
     "azure-native:compute:ProximityPlacementGroup": "Microsoft.Compute/proximityPlacementGroups",
     "azure-native:network:VirtualNetwork": "Microsoft.Network/virtualNetworks",
     "azure-native:network:NetworkSecurityGroup": "Microsoft.Network/networkSecurityGroups",
+    "azure-native:network:NetworkInterface": "Microsoft.Network/networkInterfaces",
+    "azure-native:compute:VirtualMachine": "Microsoft.Compute/virtualMachines",
     "azure-native:storagecache:AmlFilesystem": "Microsoft.StorageCache/amlFilesystems",
     "azure-native:storagecache:AutoExportJob": "Microsoft.StorageCache/autoExportJobs",
     "azure-native:managedidentity:UserAssignedIdentity": "Microsoft.ManagedIdentity/userAssignedIdentities",
@@ -68,6 +70,11 @@ def azure_outputs(
         return None, {"publicKeyOpenssh": PUBLIC_KEY, "privateKeyOpenssh": PRIVATE_KEY}
     resource_id = _arm_id(typ, name, inputs)
     outputs: dict[str, Any] = {"id": resource_id, "name": inputs.get("name", name)}
+    if typ == "azure-native:network:NetworkInterface":
+        # the first address Azure hands out in a subnet (it keeps .0-.3)
+        outputs["ipConfigurations"] = [
+            {**config, "privateIPAddress": "10.0.0.4"} for config in inputs.get("ipConfigurations", [])
+        ]
     if typ == "azure-native:storagecache:AmlFilesystem":
         outputs["clientInfo"] = {
             "mgsAddress": MGS_ADDRESS,

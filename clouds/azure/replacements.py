@@ -11,7 +11,7 @@ Sources:
 
 from __future__ import annotations
 
-from clouds.base import Replacements
+from clouds.base import NodeEffect, Replacements
 
 REPLACEMENTS = Replacements(
     replace_on_change={
@@ -45,9 +45,21 @@ REPLACEMENTS = Replacements(
         "azure-native:network:VirtualNetwork": ("virtualNetworkName",),
         "azure-native:network:NetworkSecurityGroup": ("networkSecurityGroupName",),
         "azure-native:compute:ProximityPlacementGroup": ("proximityPlacementGroupName",),
+        "azure-native:compute:VirtualMachine": ("vmName",),
+        "azure-native:network:NetworkInterface": ("networkInterfaceName",),
         # TLS (source T)
         "tls:index/privateKey:PrivateKey": ("algorithm", "rsaBits", "ecdsaCurve"),
     },
     # ARM cannot move a resource to another region or resource group (source Z).
     every_type=(("azure-native:", ("location", "resourceGroupName")),),
+    # The scale set's upgrade policy is Manual: a model change reaches a VM only when the
+    # scale set creates it (spot restore, repair, scale-out) or `az vmss update-instances`.
+    node_effects={
+        "azure-native:compute:VirtualMachineScaleSet": NodeEffect(
+            resizes=("sku.capacity",),
+            rolled="the scale set is recreated: every node is replaced",
+            kept="no running VM changes (upgrade policy Manual): VMs the scale set restores or "
+            "repairs use the new model; `az vmss update-instances` applies it to the others",
+        ),
+    },
 )

@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud
+from clouds.base import Cloud, Feature
 
 CLOUD = Cloud(
     name="baiducloud",
     display_name="Baidu AI Cloud",
-    component="components.baiducloud.cluster:BaiducloudGpuCluster",
-    validator="clouds.baiducloud.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.baiducloud:fetch",
-    mock="clouds.baiducloud.mock:MOCK",
     replacements="components.baiducloud.replacements:REPLACEMENTS",
     extra="china",
     sdk="bce-python-sdk",
-    guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^(bj|gz|su|bd|fwh|yq|cd|fsh)$"),
     # No API-creatable parallel file system here (china-clouds.md section 4).
+    missing={Feature.BUCKET_LINK: "the Baidu component creates no parallel file system to link a BOS bucket to"},
     untaggable=frozenset(
         {
             "pulumi-python:dynamic/baiducloud:DeploySet",

@@ -3,26 +3,35 @@ rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit be
 
 from __future__ import annotations
 
-from clouds.base import Cloud, FileSystemRule
+from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
 
 CLOUD = Cloud(
     name="gcp",
     display_name="GCP",
-    component="components.gcp.cluster:GcpGpuCluster",
-    validator="clouds.gcp.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.gcp:fetch",
-    mock="clouds.gcp.mock:MOCK",
-    replacements="clouds.gcp.replacements:REPLACEMENTS",
     extra="gcp",
     sdk="pulumi-gcp",
     guidance="profiles.preflight_guidance:gcp_guidance",
     region_key="gcp:region",
     capacity_note="clouds.gcp.tpu:capacity_note",
+    request_price="facts.request_prices:CLOUD_STORAGE_STANDARD",
     file_system=FileSystemRule(
         "clouds.gcp.filesystems:offered_file_system",
         "GCP",
         explicit_choice="clouds.gcp.filesystems:explicit_deployment_type",
     ),
+    healing=Healing(
+        True,
+        True,
+        GROUP_RESTART_HOURS,
+        "GPU nodes are a managed instance group: a preempted spot VM is deleted, recreated and "
+        f"rejoins the job (unsourced {GROUP_RESTART_HOURS:g} h per interruption; TPU slices are not replaced)",
+        (("tpu-", "TPU slices get no node bootstrap yet"),),
+        ("tpu-",),
+    ),
+    notice_watcher="gcp",
+    nccl="clouds.gcp.nccl:kit_environment",
+    # Off on-demand, from shared/reference-facts/pricing-models.md: G3 (third-party, CUDs 37-55 %).
+    reserved_discount={"1y": 0.37, "3y": 0.55},
     stateful=frozenset(
         {
             "gcp:filestore/instance:Instance",
@@ -40,6 +49,8 @@ CLOUD = Cloud(
             "gcp:compute/router:Router",
             "gcp:compute/routerNat:RouterNat",
             "gcp:compute/resourcePolicy:ResourcePolicy",
+            "gcp:compute/instanceGroupManager:InstanceGroupManager",
+            "gcp:compute/healthCheck:HealthCheck",
             "gcp:projects/iAMMember:IAMMember",
             "gcp:serviceaccount/account:Account",
             "gcp:servicenetworking/connection:Connection",

@@ -11,9 +11,9 @@ Choices and their sources (none of these figures is in shared/reference-facts):
   get `hyperdisk-balanced`; other types `pd-balanced`.
 - Shielded VM: vTPM and integrity monitoring on; Secure Boot off, because the NVIDIA
   driver and GPUDirect DKMS modules built on the node are not signed.
-- Scheduling: GPUs cannot live-migrate, so `on_host_maintenance` is TERMINATE. Spot VMs
-  stop (STOP) rather than delete on preemption: the instance Pulumi manages keeps
-  existing, so the stack does not drift and `gcloud compute instances start` resumes it.
+- Scheduling: GPUs cannot live-migrate, so `on_host_maintenance` is TERMINATE. A lone spot
+  VM stops (STOP) on preemption, so the instance Pulumi manages keeps existing; the GPU node
+  group's template deletes them instead (`group.group_scheduling`), so the group recreates them.
 - Access: no external IP; OS Login (`enable-oslogin`) with IAP TCP forwarding or a
   bastion listed in `ssh_cidrs`. Scopes allow only log and metric writes and reading
   Cloud Storage.

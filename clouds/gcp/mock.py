@@ -35,6 +35,9 @@ def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = G
         outputs["networkInterfaces"] = [
             {**nic, "networkIp": _ip(name, i)} for i, nic in enumerate(inputs.get("networkInterfaces", []))
         ]
+    elif typ == "gcp:compute/instanceTemplate:InstanceTemplate":
+        # the API's unique self link carries the template's numeric id (one version here)
+        outputs["selfLinkUnique"] = f"{outputs['selfLink']}?uniqueId=1"
     elif typ == "gcp:serviceaccount/account:Account":
         outputs["email"] = f"{inputs['accountId']}@{project}.iam.gserviceaccount.com"
     elif typ == "gcp:filestore/instance:Instance":

@@ -13,7 +13,7 @@ Sources:
 
 from __future__ import annotations
 
-from clouds.base import Replacements
+from clouds.base import NodeEffect, Replacements
 
 REPLACEMENTS = Replacements(
     replace_on_change={
@@ -28,6 +28,25 @@ REPLACEMENTS = Replacements(
             "scheduling.provisioningModel",
             "scheduling.preemptible",
         ),
+        # An instance template is immutable (every field ForceNew in terraform-provider-google);
+        # with `namePrefix` Pulumi creates the new one before deleting the old, and the group
+        # only changes its version (no VM is recreated, `clouds.gcp.group`).
+        "gcp:compute/instanceTemplate:InstanceTemplate": (
+            "namePrefix",
+            "machineType",
+            "disks",
+            "networkInterfaces",
+            "guestAccelerators",
+            "scheduling",
+            "reservationAffinity",
+            "resourcePolicies",
+            "serviceAccount",
+            "shieldedInstanceConfig",
+            "metadata",
+            "labels",
+        ),
+        "gcp:compute/instanceGroupManager:InstanceGroupManager": ("name", "zone", "baseInstanceName"),
+        "gcp:compute/healthCheck:HealthCheck": ("name",),
         "gcp:tpu/v2Vm:V2Vm": (
             "name",
             "zone",
@@ -82,5 +101,21 @@ REPLACEMENTS = Replacements(
     },
     replace_on_decrease={
         "gcp:lustre/instance:Instance": ("capacityGib",),  # a string in pulumi-gcp (source G)
+    },
+    # The group's update policy is OPPORTUNISTIC (`clouds.gcp.group`): a new template or
+    # version recreates no running VM; repairs and explicit rollouts use it.
+    node_effects={
+        "gcp:compute/instanceGroupManager:InstanceGroupManager": NodeEffect(
+            resizes=("targetSize", "updatePolicy.maxUnavailableFixed"),
+            rolled="the group is recreated: every node is replaced",
+            kept="no running VM is recreated (update policy OPPORTUNISTIC): VMs the group "
+            "recreates use its current template; `gcloud compute instance-groups managed "
+            "rolling-action replace` rolls the others",
+        ),
+        "gcp:compute/instanceTemplate:InstanceTemplate": NodeEffect(
+            replace_keeps_nodes=True,
+            kept="a new instance template (templates are immutable): the group uses it only for "
+            "VMs it creates from now on; no running VM is recreated",
+        ),
     },
 )

@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, FileSystemRule
+from clouds.base import Cloud, Feature, FileSystemRule
 
 CLOUD = Cloud(
     name="huaweicloud",
     display_name="Huawei Cloud",
-    component="components.huaweicloud.cluster:HuaweicloudGpuCluster",
-    validator="clouds.huaweicloud.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.huaweicloud:fetch",
-    mock="clouds.huaweicloud.mock:MOCK",
-    replacements="clouds.huaweicloud.replacements:REPLACEMENTS",
     extra="china",
     sdk="pulumi-huaweicloud",
-    guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^cn-(north|east|south|southwest|northeast)-\d+$"),
     file_system=FileSystemRule("clouds.huaweicloud.sfs:turbo_sizing", "SFS Turbo", by_numbers=True),
     stateful=frozenset(
@@ -25,6 +19,7 @@ CLOUD = Cloud(
             "huaweicloud:Sfs/turbo:Turbo",
         }
     ),
+    missing={Feature.BUCKET_LINK: "pulumi-huaweicloud 0.0.12 has no SFS Turbo data-flow resource for an OBS bucket"},
     untaggable=frozenset(
         {
             "huaweicloud:Vpc/secgroupRule:SecgroupRule",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
+from clouds.common import check_cluster_name, check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
 from clouds.contract import ClusterConfig, FileSystemConfig
 from clouds.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
@@ -30,7 +30,6 @@ from clouds.huaweicloud.facts import (
 from clouds.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
 from clouds.huaweicloud.tags import check_tags
 
-_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 _REGION = re.compile(r"^[a-z]{2}-[a-z]+-\d+$")
 
 
@@ -45,11 +44,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         ValueError: one line naming the field and the fix.
     """
     check_provider(args, "huaweicloud", "Huawei Cloud")
-    if not _NAME.match(name):
-        raise ValueError(
-            f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
-            "'_' or '-' (Huawei SFS Turbo and ECS name rules); rename the stack or cluster"
-        )
+    check_cluster_name(name, "Huawei SFS Turbo and ECS name rules")
     check_zone_in_region(args, "Huawei Cloud", _REGION, "cn-north-4", separator="")
     family = _checked_flavor(args).family
     if args.interconnect == "rdma" and family not in RDMA_FAMILIES:

@@ -10,17 +10,12 @@ from clouds.base import Cloud, Feature, FileSystemRule
 CLOUD = Cloud(
     name="tencentcloud",
     display_name="Tencent Cloud",
-    component="components.tencentcloud.cluster:TencentcloudGpuCluster",
-    validator="clouds.tencentcloud.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.tencentcloud:fetch",
-    mock="clouds.tencentcloud.mock:MOCK",
-    replacements="clouds.tencentcloud.replacements:REPLACEMENTS",
     extra="china",
     sdk="tencentcloud-iac-pulumi",
-    guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^ap-(beijing|shanghai|guangzhou|shenzhen|chengdu|chongqing|nanjing)(-[a-z]+)?$"),
     file_system=FileSystemRule("clouds.tencentcloud.turbo:turbo_sizing", "CFS Turbo"),
     missing={
+        Feature.BUCKET_LINK: "tencentcloud-iac-pulumi 0.2 has no CFS Turbo data-flow resource for COS",
         # Tencent spot needs a bid in the account's currency (`spot_max_price`,
         # clouds/tencentcloud/purchase.py), which the contract does not carry; a spot pick
         # would write a stack `plan` refuses.

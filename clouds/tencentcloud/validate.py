@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from clouds.common import check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
+from clouds.common import check_gpu_count, check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
 from clouds.contract import ClusterConfig
 from clouds.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
 from clouds.tencentcloud.purchase import check_spot_max_price
@@ -64,11 +64,8 @@ def _check_instance_type(args: ClusterConfig) -> None:
             f"1.2); use <family>.<size>, family one of {', '.join(FAMILIES)}"
         )
     known = TYPES.get(args.instance_type.strip())
-    if known and known.gpus != args.accelerator_count:
-        raise ValueError(
-            f"accelerator_count: {args.accelerator_count} does not match {known.name}, which "
-            f"has {known.gpus} GPUs (section 1.2); set accelerator_count: {known.gpus}"
-        )
+    if known:
+        check_gpu_count(args, known.name, known.gpus, "section 1.2")
     if args.interconnect == "rdma" and not family.hcc:
         raise ValueError(
             f"interconnect: rdma needs an HCC type and {family.name} has no RDMA (section "

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, FileSystemRule
+from clouds.base import Cloud, Feature, FileSystemRule, manual_healing
 
 CLOUD = Cloud(
+    healing=manual_healing("Volcengine", "its Auto Scaling group (spot, HPC cluster)"),
     name="volcengine",
     display_name="Volcengine",
-    component="components.volcengine.cluster:VolcengineGpuCluster",
-    validator="clouds.volcengine.validate:validate_args",
-    fetcher="profiles.catalog.fetchers.volcengine:fetch",
-    mock="clouds.volcengine.mock:MOCK",
-    replacements="clouds.volcengine.replacements:REPLACEMENTS",
     extra="china",
     sdk="pulumi-volcengine",
-    guidance="profiles.preflight_guidance:generic_guidance",
     mainland=re.compile(r"^cn-(?!hongkong)[a-z]+(-[a-z]+)?$"),
     file_system=FileSystemRule("clouds.volcengine.vepfs:vepfs_sizing", "vePFS"),
     stateful=frozenset(
@@ -25,6 +20,9 @@ CLOUD = Cloud(
             "volcengine:vepfs/fileSystem:FileSystem",
         }
     ),
+    missing={
+        Feature.BUCKET_LINK: "pulumi-volcengine 0.0.47 has vePFS filesets and mount services but no data-flow resource for TOS"
+    },
     untaggable=frozenset(
         {
             "volcengine:vpc/securityGroupRule:SecurityGroupRule",

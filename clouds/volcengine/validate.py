@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import re
 
-from clouds.common import check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
+from clouds.common import check_cluster_name, check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
 from clouds.contract import ClusterConfig
 from clouds.volcengine.facts import family_names, instance_family
 from clouds.volcengine.tags import check_tags
 from clouds.volcengine.vepfs import vepfs_sizing
 
-_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 _REGION = re.compile(r"^[a-z]{2}-[a-z]+(-\d+)?$")
 
 
@@ -36,11 +35,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
     """
     check_provider(args, "volcengine", "Volcengine")
     reject_unsupported(args, ("kms_key_id",), "Volcengine", "its SDKs have no volume or vePFS encryption input")
-    if not _NAME.match(name):
-        raise ValueError(
-            f"name: '{name}' must start with a letter and hold at most 40 letters, digits, "
-            "'_' or '-' (Volcengine resource name rules); rename the stack or cluster"
-        )
+    check_cluster_name(name, "Volcengine resource name rules")
     # cn-beijing-a is sourced; numbered regions (ap-southeast-1) may write cn-style or
     # ap-southeast-1a ids (unsourced), so both forms pass.
     check_zone_in_region(args, "Volcengine", _REGION, "cn-beijing", separator="-", also=("",))

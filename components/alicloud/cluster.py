@@ -13,16 +13,16 @@ from typing import Any
 import pulumi
 
 from clouds.alicloud.validate import PROVIDER, validate_args
-from clouds.common import cluster_tags
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from components.alicloud.compute import create_deployment_set, create_key_pair, create_nodes
 from components.alicloud.network import create_network
 from components.alicloud.storage import create_file_system
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 
 TYPE_TOKEN = "trainstack:alicloud:GpuCluster"
 
 
-class AlicloudGpuCluster(pulumi.ComponentResource):
+class AlicloudGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Alibaba Cloud (ECS).
 
     Placement: on-demand nodes join one `LowLatency` deployment set (at most 20). **Spot
@@ -45,23 +45,17 @@ class AlicloudGpuCluster(pulumi.ComponentResource):
     `mount_target`).
     """
 
-    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
-        """Create the cluster.
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = PROVIDER
 
-        Args:
-            name: the cluster name; every child name derives from it.
-            args: the provider-neutral cluster config (provider must be `alicloud`).
-            opts: resource options; pass `providers=` to target another region or account.
-
-        Raises:
-            ValueError: when `args` cannot be built on Alibaba Cloud (see
-                `validate.validate_args`), before any resource is registered.
-        """
+    def check(self, name: str, args: ClusterConfig) -> None:
+        """`validate.validate_args`: raises ValueError before any resource is registered."""
         validate_args(args, name)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        tags = cluster_tags(PROVIDER, name, args.tags)
 
+    def build(
+        self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         network = create_network(name, args, tags, child)
         self.vpc, self.vswitch = network.vpc, network.vswitch
         self.security_group, self.security_group_rules = network.security_group, network.rules
@@ -80,14 +74,10 @@ class AlicloudGpuCluster(pulumi.ComponentResource):
             placement["key_name"] = self.key_pair.key_pair_name
         node_network = {"vswitch_id": network.vswitch.id, "security_group_id": network.security_group.id}
         self.nodes = create_nodes(name, args, node_network, placement, tags, child)
-        self._set_outputs(args)
-
-    def _set_outputs(self, args: ClusterConfig) -> None:
-        none = pulumi.Output.from_input(None)
-        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        self.node_private_ips = pulumi.Output.all(*[node.private_ip for node in self.nodes])
-        self.placement_group = self.deployment_set.id if self.deployment_set else none
-        self.file_system_dns = self.mount_target.mount_target_domain if self.mount_target else none
-        self.file_system_mount_name = self.file_system.id if self.file_system else none
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
+        return ClusterOutputs(
+            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
+            node_private_ips=pulumi.Output.all(*[node.private_ip for node in self.nodes]),
+            placement_group=self.deployment_set.id if self.deployment_set else nothing(),
+            file_system_dns=self.mount_target.mount_target_domain if self.mount_target else nothing(),
+            file_system_mount_name=self.file_system.id if self.file_system else nothing(),
+        )

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 import shlex
 
+from clouds.aws.nccl import NCCL_SOCKET_IFNAME, nccl_env
+
+__all__ = ["ENV_FILE", "MOUNT_POINT", "NCCL_SOCKET_IFNAME", "nccl_env", "user_data"]
+
 MOUNT_POINT = "/fsx"
 ENV_FILE = "/etc/profile.d/trainstack-nccl.sh"
-# Exclude loopback and container bridges from NCCL's bootstrap sockets (NCCL `^` prefix list).
-NCCL_SOCKET_IFNAME = "^lo,docker"
 
 _DNS = re.compile(r"^[A-Za-z0-9.-]+$")
 _MOUNT_NAME = re.compile(r"^[A-Za-z0-9_]+$")
@@ -32,24 +34,6 @@ https://fsx-lustre-client-repo.s3.amazonaws.com/ubuntu ${VERSION_CODENAME} main"
   DEBIAN_FRONTEND=noninteractive apt-get install -y "lustre-client-modules-$(uname -r)"
 fi
 """
-
-
-def nccl_env(efa: bool, gpudirect: bool) -> dict[str, str]:
-    """Environment variables for NCCL on one node.
-
-    Args:
-        efa: the node has EFA interfaces; selects the libfabric EFA provider.
-        gpudirect: EFA may access GPU memory directly on this type (N1).
-
-    Returns:
-        Variable name -> value, in a stable order.
-    """
-    env = {"NCCL_SOCKET_IFNAME": NCCL_SOCKET_IFNAME}
-    if efa:
-        env["FI_PROVIDER"] = "efa"
-        if gpudirect:
-            env["FI_EFA_USE_DEVICE_RDMA"] = "1"
-    return env
 
 
 def user_data(dns_name: str | None, mount_name: str | None, efa: bool, gpudirect: bool) -> str:

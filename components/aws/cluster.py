@@ -15,6 +15,7 @@ from clouds.aws.reservation import placement_group_name
 from clouds.aws.validate import validate_args
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from components.aws.capacity_block import create_block_end
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
 from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress
@@ -42,7 +43,8 @@ class AwsGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
     `security_group_rules`, `placement` (None in a reservation's existing group), `role`,
-    `role_policy_attachment`, `instance_profile`, `launch_template`, `node_group`, `head_node`, `file_system`, and with
+    `role_policy_attachment`, `instance_profile`, `launch_template`, `node_group`, `block_end` (a
+    Capacity Block's scheduled scale-in, or None), `head_node`, `file_system`, and with
     `data` the S3 link `data_link` and the node role's `bucket_policy`).
 
     Nodes are an Auto Scaling group that keeps `nodes` nodes (see `nodes`); with a `job`,
@@ -131,6 +133,7 @@ class AwsGpuCluster(pulumi.ComponentResource):
         self.node_group = create_node_group(
             name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child
         )
+        self.block_end = create_block_end(name, args, self.node_group, child)
 
     def _set_outputs(self, args: ClusterConfig) -> None:
         fs = self.file_system

@@ -15,8 +15,10 @@ from clouds.azure.amlfs import LUSTRE_FS_NAME
 from clouds.azure.validate import validate_args
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from components.azure.bootstrap import custom_data
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
 from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
+from components.azure.head import create_head_node, private_ip
 from components.azure.identity import create_node_identity
 from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
@@ -51,11 +53,17 @@ class AzureGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`resource_group`, `virtual_network`,
     `node_subnet`, `file_system_subnet`, `nat_gateway`, `egress_public_ip`,
-    `security_group`, `placement`, `admin_key`, `scale_set`, `file_system`); the network
-    ones are None when `subnet_id` was given. With `data` (an Azure Blob container) the file
-    system is linked to it (`data_link`: the logging container; its `hsm` settings name the
-    container), the nodes get `node_identity` with one role on that container only
-    (`node_container_access`), and with write-back `auto_export` sends results back.
+    `security_group`, `placement`, `admin_key`, `scale_set`, `file_system`, and with a job
+    `head_nic`, `head_node`); the network ones are None when `subnet_id` was given. With
+    `data` (an Azure Blob container) the file system is linked to it (`data_link`: the
+    logging container; its `hsm` settings name the container), the nodes get `node_identity`
+    with one role on that container only (`node_container_access`), and with write-back
+    `auto_export` sends results back.
+
+    Every node's custom data (`bootstrap`) writes the NCCL / InfiniBand environment, mounts
+    the file system at `/fsx` and assembles `/scratch`; with a `job`, an on-demand (Regular)
+    head node keeps the rendezvous and every node runs the job under torchrun, watching
+    Scheduled Events for `Preempt`.
 
     Placement: the placement group, the file system and the NAT gateway share one zone
     (`layout.placement_zones`); a regional cluster with a file system in a region with
@@ -115,7 +123,30 @@ class AzureGpuCluster(pulumi.ComponentResource):
             )
         self._link_data(name, args, link, rg_name, tags, child)
         public_key, self.admin_key = admin_public_key(name, args, child)
-        profile = vm_profile(name, args, network.node_subnet_id, self.security_group.id, public_key)
+        mgs = self._client_info("mgs_address")
+
+        def bootstrap(role: str, rdzv: pulumi.Input[str | None] | None) -> pulumi.Output[str]:
+            return pulumi.Output.all(mgs, rdzv).apply(lambda v: custom_data(name, args, role, v[0], v[1]))
+
+        self.head_nic = self.head_node = None
+        rdzv_host = None
+        if args.job is not None:
+            self.head_nic, self.head_node = create_head_node(
+                name,
+                args,
+                zones,
+                rg_name,
+                network.node_subnet_id,
+                self.security_group.id,
+                public_key,
+                bootstrap("head", "127.0.0.1"),
+                tags,
+                child,
+            )
+            rdzv_host = private_ip(self.head_nic)
+        profile = vm_profile(
+            name, args, network.node_subnet_id, self.security_group.id, public_key, bootstrap("worker", rdzv_host)
+        )
         identity_id = self.node_identity.id if self.node_identity else None
         self.scale_set = create_scale_set(
             name, args, rg_name, self.placement.id, profile, tags, child, identity_id=identity_id

@@ -80,7 +80,7 @@ def computer_name_prefix(name: str) -> str:
 
 
 def vm_profile(
-    name: str, args: ClusterConfig, subnet_id: Any, security_group_id: Any, public_key: Any
+    name: str, args: ClusterConfig, subnet_id: Any, security_group_id: Any, public_key: Any, custom_data: Any = None
 ) -> dict[str, Any]:
     """`VirtualMachineScaleSetVMProfileArgs` for the cluster's nodes, as a dict.
 
@@ -90,6 +90,7 @@ def vm_profile(
         subnet_id: the node subnet id (string or Pulumi output).
         security_group_id: the cluster NSG id, attached to the NIC.
         public_key: the admin OpenSSH public key (string or Pulumi output).
+        custom_data: base64 node bootstrap (`bootstrap.custom_data`), or None for none.
 
     Returns:
         Priority (see `purchase.priority_settings`), OS, storage and network profiles, plus
@@ -100,6 +101,7 @@ def vm_profile(
         "os_profile": {
             "computer_name_prefix": computer_name_prefix(name),
             "admin_username": ADMIN_USERNAME,
+            **({"custom_data": custom_data} if custom_data is not None else {}),
             "linux_configuration": {
                 "disable_password_authentication": True,
                 "provision_vm_agent": True,

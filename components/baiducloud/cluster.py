@@ -14,7 +14,7 @@ import pulumi
 from clouds.baiducloud.layout import baidu_tags
 from clouds.baiducloud.validate import validate_args
 from clouds.common import cluster_tags
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from components.baiducloud.resources import (
     NodeWiring,
     create_keypair,
@@ -23,12 +23,13 @@ from components.baiducloud.resources import (
     create_placement,
     create_security_group,
 )
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, secret_private_key
 
 TYPE_TOKEN = "trainstack:baiducloud:GpuCluster"
 PROVIDER = "baiducloud"
 
 
-class BaiducloudGpuCluster(pulumi.ComponentResource):
+class BaiducloudGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Baidu AI Cloud.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
@@ -48,24 +49,31 @@ class BaiducloudGpuCluster(pulumi.ComponentResource):
     `deploy_set`, `ehc_cluster`, `admin_key`, `keypair`, `nodes`).
     """
 
-    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
-        """Create the cluster.
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = PROVIDER
 
-        Args:
-            name: the cluster name; every child name derives from it.
-            args: the provider-neutral cluster config (provider must be `baiducloud`).
-            opts: resource options. Dynamic resources take no `providers=`: the region comes
-                from `args.region` and the credentials from the environment.
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
+        """Create the cluster (see `GpuClusterBase`). Dynamic resources take no `providers=`
+        in `opts`: the region comes from `args.region` and the credentials from the environment.
 
         Raises:
             ValueError: when `args` cannot be built on Baidu (see `validate.validate_args`),
                 before any resource is registered.
         """
-        validate_args(args)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        tags = baidu_tags(cluster_tags(PROVIDER, name, args.tags))
+        super().__init__(name, args, opts)
 
+    def check(self, name: str, args: ClusterConfig) -> None:
+        """`validate.validate_args`: raises ValueError before any resource is registered."""
+        validate_args(args)
+
+    def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
+        """trainstack's tags in the form Baidu's APIs take (`clouds.baiducloud.layout`)."""
+        return baidu_tags(cluster_tags(PROVIDER, name, args.tags))
+
+    def build(
+        self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         network = create_network(name, args, tags, child)
         self.vpc, self.subnet = network.vpc, network.subnet
         self.security_group = create_security_group(name, args, network, tags, child)
@@ -79,21 +87,14 @@ class BaiducloudGpuCluster(pulumi.ComponentResource):
             ehc_cluster_id=self.ehc_cluster.id if self.ehc_cluster else None,
         )
         self.nodes = create_nodes(name, args, wiring, tags, child)
-        self._set_outputs(args, wiring)
-
-    def _set_outputs(self, args: ClusterConfig, wiring: NodeWiring) -> None:
-        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        self.node_private_ips = pulumi.Output.all(*[node.internal_ip for node in self.nodes])
-        self.placement_group = self.deploy_set.id
-        self.file_system_dns = pulumi.Output.from_input(None)
-        self.file_system_mount_name = pulumi.Output.from_input(None)
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
-
-        key = self.admin_key
-        self.ssh_private_key: pulumi.Output[str | None] = (
-            pulumi.Output.secret(key.private_key_openssh) if key else pulumi.Output.from_input(None)
-        )
+        self.ssh_private_key = secret_private_key(self.admin_key)
         self.security_group_id = wiring.security_group_id
         self.subnet_id = pulumi.Output.from_input(wiring.subnet_id)
         self.ehc_cluster_id = pulumi.Output.from_input(wiring.ehc_cluster_id)
+        return ClusterOutputs(
+            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
+            node_private_ips=pulumi.Output.all(*[node.internal_ip for node in self.nodes]),
+            placement_group=self.deploy_set.id,
+            file_system_dns=nothing(),
+            file_system_mount_name=nothing(),
+        )

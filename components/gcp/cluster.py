@@ -1,9 +1,9 @@
-"""`GcpGpuCluster`: GPU nodes with GPUDirect NICs in a compact placement policy, or TPU
-slices, sharing Filestore or Managed Lustre.
+"""`GcpGpuCluster`: GPU nodes with GPUDirect NICs in a compact placement policy, kept at their
+size by a managed instance group, or TPU slices, sharing Filestore or Managed Lustre.
 
 The component only wires children together; the logic sits in pure modules beside it
-(`nics`, `placement`, `tpu`, `machine`, `filesystems`, `firewall`, `addressing`,
-`labels`, `validate`) and in the resource builders `network`, `compute` and `storage`.
+(`nics`, `placement`, `tpu`, `machine`, `group`, `filesystems`, `firewall`, `addressing`,
+`labels`, `validate`) and in the resource builders `network`, `compute`, `nodes` and `storage`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,14 @@ import pulumi_gcp as gcp
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
-from clouds.gcp.nics import SINGLE_NIC, nic_layout
+from clouds.gcp.nics import SINGLE_NIC, NicLayout, nic_layout
 from clouds.gcp.tpu import is_tpu
 from clouds.gcp.validate import validate_args
-from components.gcp.compute import (
-    create_nodes,
-    create_placement,
-    create_service_account,
-    create_tpus,
-)
+from components.gcp.bootstrap import startup_script
+from components.gcp.compute import create_placement, create_service_account, create_tpus
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
+from components.gcp.nodes import create_head_node, create_health_check, create_node_group, create_template
 from components.gcp.queued import queued_resource_commands, queued_resource_ids
 from components.gcp.storage import create_file_system
 
@@ -36,10 +33,11 @@ class GcpGpuCluster(pulumi.ComponentResource):
     """A multi-node GPU (or TPU) training cluster on GCP.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
-        node_ids: instance (or TPU VM) ids, in node order; with `queued_resource`, the
-            queued resources' ids.
-        node_private_ips: NIC 0 private IPv4 of each instance (TPU: worker 0 of each
-            slice), in node order; empty with `queued_resource`.
+        node_ids: GPU: the managed instance group's name (its VMs are recreated as they are
+            lost; list them with `gcloud compute instance-groups managed list-instances`);
+            TPU: the TPU VM ids, in node order; with `queued_resource`, the queued resources' ids.
+        node_private_ips: GPU: empty (the group's VMs change); TPU: worker 0 of each slice;
+            empty with `queued_resource`.
         queued_resource_commands: with `queued_resource` only (also registered and
             exported): one `gcloud compute tpus queued-resources create` command per slice.
         placement_group: the compact placement policy's self link; None for series
@@ -50,7 +48,14 @@ class GcpGpuCluster(pulumi.ComponentResource):
         usd_per_hour: the whole-cluster price at resolve time, USD/hour.
 
     Child resources are kept as attributes too (`network`, `service_account`,
-    `iam_members`, `placement`, `nodes`, `file_system`).
+    `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`,
+    and with a job `head_node`; TPU: `nodes`).
+
+    GPU nodes are a zonal managed instance group over an instance template (see
+    `clouds.gcp.group`): a preempted spot VM is deleted and the group recreates it; a VM
+    failing its health check is recreated too; a template change never recreates a running VM.
+    Every node's startup script (`bootstrap`) mounts the file system at `/fsx`; with a `job`,
+    an on-demand head node keeps the rendezvous and every node runs the job under torchrun.
     """
 
     def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
@@ -83,6 +88,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
             bool(choice and choice.kind == LUSTRE),
             project,
             child,
+            health_check=not tpu,
         )
         self.file_system = None
         if choice is not None:
@@ -93,41 +99,73 @@ class GcpGpuCluster(pulumi.ComponentResource):
             self.bucket_access = create_bucket_access(
                 name, args.data.source, args.data.write_back, self.service_account, child
             )
-        self.placement = None
+        self.placement = self.template = self.health_check = self.node_group = self.head_node = None
+        self.nodes: list = []
         self.queued_resource_commands: pulumi.Output[list[str]] | None = None
         if tpu and args.queued_resource:  # the slices are requested outside the stack (`queued`)
-            self.nodes = []
             self.queued_resource_commands = queued_resource_commands(
                 name, args, self.network, self.service_account, labels, project
             )
         elif tpu:
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
         else:
-            self.placement = create_placement(name, args, child)
-            self.nodes = create_nodes(
-                name,
-                args,
-                layout,
-                self.network,
-                self.service_account,
-                self.placement,
-                labels,
-                child,
-            )
+            self._create_gpu_nodes(name, args, layout, choice.kind if choice else None, labels, child)
         self._set_outputs(name, args, tpu)
+
+    def _create_gpu_nodes(
+        self,
+        name: str,
+        args: ClusterConfig,
+        layout: NicLayout,
+        kind: str | None,
+        labels: dict[str, str],
+        child: pulumi.ResourceOptions,
+    ) -> None:
+        """The node group (template, health check, group) and, with a job, the head node."""
+        fs = self.file_system
+        address, share = (fs.address, fs.mount_name) if fs else (None, None)
+
+        def script(role: str, rdzv: pulumi.Input[str] | None) -> pulumi.Output[str]:
+            return pulumi.Output.all(address, share, rdzv).apply(
+                lambda v: startup_script(name, args, role, kind, v[0], v[1], v[2])
+            )
+
+        rdzv_host = None
+        if args.job is not None:
+            head = create_head_node(
+                name, args, self.network, self.service_account, script("head", "127.0.0.1"), labels, child
+            )
+            self.head_node = head
+            rdzv_host = head.network_interfaces.apply(_nic0_ip)
+        self.placement = create_placement(name, args, child)
+        self.template = create_template(
+            name,
+            args,
+            layout,
+            self.network,
+            self.service_account,
+            self.placement,
+            script("worker", rdzv_host),
+            labels,
+            child,
+        )
+        self.health_check = create_health_check(name, child)
+        self.node_group = create_node_group(name, args, self.template, self.health_check, child)
 
     def _set_outputs(self, name: str, args: ClusterConfig, tpu: bool) -> None:
         fs = self.file_system
-        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
-            self.node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
-        if tpu:
+        if tpu or self.node_group is None:
+            self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+            if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
+                self.node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
             ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
+            self.node_private_ips = pulumi.Output.all(*ips)
             self.placement_group: pulumi.Output[str | None] = pulumi.Output.from_input(TPU_PLACEMENT)
         else:
-            ips = [node.network_interfaces.apply(_nic0_ip) for node in self.nodes]
+            # The group's VMs come and go; they are the group's to list, as on AWS and Azure.
+            self.node_ids = pulumi.Output.all(self.node_group.name)
+            self.node_private_ips = pulumi.Output.from_input([])
             self.placement_group = self.placement.self_link if self.placement else pulumi.Output.from_input(None)
-        self.node_private_ips = pulumi.Output.all(*ips)
         self.file_system_dns = fs.address if fs else pulumi.Output.from_input(None)
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)

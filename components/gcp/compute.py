@@ -1,10 +1,5 @@
-"""Compute children of the GCP cluster: node service account, compact placement policy,
-GPU instances (one `compute.Instance` per node) and TPU VMs (one `tpu.V2Vm` per slice).
-
-One Instance per node rather than a managed instance group: nodes keep stable names and
-private IPs (exported in node order), a spot node that is preempted stops in place instead
-of being recreated by the group, and the compact policy applies to plain instances.
-"""
+"""Compute children of the GCP cluster: node service account, compact placement policy and
+TPU VMs (one `tpu.V2Vm` per slice). The GPU nodes are a managed instance group (`nodes`)."""
 
 from __future__ import annotations
 
@@ -13,21 +8,10 @@ import pulumi_gcp as gcp
 
 from clouds.contract import ClusterConfig
 from clouds.gcp.labels import gcp_id
-from clouds.gcp.machine import (
-    BOOT_DISK_GB,
-    IMAGE,
-    METADATA,
-    SCOPES,
-    SHIELDED,
-    boot_disk_type,
-    guest_accelerators,
-    reservation_affinity,
-    scheduling,
-)
-from clouds.gcp.nics import NicLayout
+from clouds.gcp.machine import SCOPES
 from clouds.gcp.placement import placement_spec
 from clouds.gcp.tpu import TPU_METADATA, scheduling_config, tpu_accelerator_type, tpu_runtime_version
-from components.gcp.network import ClusterNetwork, nic_args
+from components.gcp.network import ClusterNetwork
 
 # Roles the node service account gets: write logs and metrics, nothing else.
 NODE_ROLES = {"logs": "roles/logging.logWriter", "metrics": "roles/monitoring.metricWriter"}
@@ -78,59 +62,6 @@ def create_placement(name: str, args: ClusterConfig, opts: pulumi.ResourceOption
         },
         opts=opts,
     )
-
-
-def create_nodes(
-    name: str,
-    args: ClusterConfig,
-    layout: NicLayout,
-    net: ClusterNetwork,
-    account: gcp.serviceaccount.Account,
-    policy: gcp.compute.ResourcePolicy | None,
-    labels: dict[str, str],
-    opts: pulumi.ResourceOptions,
-) -> list[gcp.compute.Instance]:
-    """Create `args.nodes` GPU instances (settings from `machine` and `nics`).
-
-    Args:
-        name: the cluster name; nodes are `{name}-node-0` ... `{name}-node-{n-1}`.
-        args: the cluster config.
-        layout: the NIC layout of each node.
-        net: the cluster networks.
-        account: the node service account.
-        policy: the compact placement policy, or None.
-        labels: labels for every node and boot disk.
-        opts: child options.
-    """
-    boot_disk = {
-        "auto_delete": True,
-        "initialize_params": {
-            "image": IMAGE,
-            "size": BOOT_DISK_GB,
-            "type": boot_disk_type(args.instance_type),
-            "labels": labels,
-        },
-    }
-    return [
-        gcp.compute.Instance(
-            f"{name}-node-{i}",
-            machine_type=args.instance_type,
-            zone=args.zone,
-            boot_disk=boot_disk,
-            network_interfaces=nic_args(layout, net),
-            guest_accelerators=guest_accelerators(args.instance_type, args.accelerator, args.accelerator_count) or None,
-            scheduling=scheduling(args.purchase),
-            reservation_affinity=reservation_affinity(args.capacity_reservation_id),
-            resource_policies=policy.self_link if policy else None,
-            service_account={"email": account.email, "scopes": list(SCOPES)},
-            shielded_instance_config=SHIELDED,
-            metadata=METADATA,
-            labels=labels,
-            allow_stopping_for_update=True,
-            opts=opts,
-        )
-        for i in range(args.nodes)
-    ]
 
 
 def create_tpus(

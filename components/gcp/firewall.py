@@ -4,7 +4,8 @@ Every rule admits traffic only from inside the cluster's own subnets (or the Man
 Lustre peering range); none has a 0.0.0.0/0 source. SSH (TCP 22) is admitted only from
 `ClusterConfig.ssh_cidrs`, and not at all by default. GCP's implied egress rule lets
 nodes reach the internet through Cloud NAT and Google APIs through Private Google Access.
-Managed Lustre servers reach clients on TCP 988 and 6988 from the peering range (Google's
+Google's health-check probes (`group.HEALTH_CHECK_RANGES`) reach sshd for the node group's
+auto-healing; nothing else does from outside. Managed Lustre servers reach clients on TCP 988 and 6988 from the peering range (Google's
 Managed Lustre setup commands in cluster-toolkit and google/xpk; unsourced in
 shared/reference-facts).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from clouds.gcp.group import HEALTH_CHECK_RANGES, HEALTH_PORT
 from clouds.gcp.nics import PRIMARY, NicLayout
 from components.gcp.addressing import PRIMARY_CIDR, PSA_CIDR, gpu_subnet_cidrs
 
@@ -40,16 +42,19 @@ class FirewallSpec(NamedTuple):
     description: str
 
 
-def firewall_rules(layout: NicLayout, ssh_cidrs: Sequence[str], lustre: bool = False) -> list[FirewallSpec]:
+def firewall_rules(
+    layout: NicLayout, ssh_cidrs: Sequence[str], lustre: bool = False, health_check: bool = False
+) -> list[FirewallSpec]:
     """Rules for the primary VPC and every GPU VPC of the layout.
 
     Args:
         layout: the node's NIC layout (its GPU VPCs each get an internal rule).
         ssh_cidrs: IPv4 CIDRs allowed to reach TCP 22; empty adds no SSH rule.
         lustre: add the Managed Lustre rule (TCP 988, 6988 from the peering range).
+        health_check: add the auto-healing probe rule (TCP 22 from Google's probe ranges).
 
     Returns:
-        Internal rule on the primary VPC, one per GPU VPC, then SSH and Lustre rules.
+        Internal rule on the primary VPC, one per GPU VPC, then SSH, Lustre and health-check rules.
     """
     rules = [FirewallSpec("internal", PRIMARY, INTERNAL, (PRIMARY_CIDR,), "all TCP/UDP/ICMP within the cluster")]
     for suffix, cidrs in gpu_subnet_cidrs(layout).items():
@@ -58,4 +63,7 @@ def firewall_rules(layout: NicLayout, ssh_cidrs: Sequence[str], lustre: bool = F
         rules.append(FirewallSpec("ssh", PRIMARY, (("tcp", ("22",)),), tuple(ssh_cidrs), "SSH from ssh_cidrs"))
     if lustre:
         rules.append(FirewallSpec("lustre", PRIMARY, (("tcp", LUSTRE_PORTS),), (PSA_CIDR,), "Managed Lustre"))
+    if health_check:
+        probe = (("tcp", (str(HEALTH_PORT),)),)
+        rules.append(FirewallSpec("health", PRIMARY, probe, HEALTH_CHECK_RANGES, "node auto-healing probes"))
     return rules

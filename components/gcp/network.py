@@ -48,6 +48,7 @@ def create_network(
     lustre: bool,
     project: pulumi.Input[str],
     opts: pulumi.ResourceOptions,
+    health_check: bool = False,
 ) -> ClusterNetwork:
     """Create the primary VPC and subnet, Cloud NAT, GPU VPCs and firewall rules.
 
@@ -60,6 +61,7 @@ def create_network(
         lustre: add the Managed Lustre firewall rule.
         project: project id, for the network profile URL.
         opts: child options.
+        health_check: admit the node group's auto-healing probes.
     """
     network = gcp.compute.Network(f"{name}-net", auto_create_subnetworks=False, mtu=PRIMARY_MTU, opts=opts)
     subnet = gcp.compute.Subnetwork(
@@ -82,7 +84,8 @@ def create_network(
     gpu_networks, gpu_subnets = _gpu_networks(name, region, zone, layout, project, opts)
     networks = {PRIMARY: network, **gpu_networks}
     firewalls = [
-        _firewall(name, spec, networks[spec.network], opts) for spec in firewall_rules(layout, ssh_cidrs, lustre)
+        _firewall(name, spec, networks[spec.network], opts)
+        for spec in firewall_rules(layout, ssh_cidrs, lustre, health_check)
     ]
     return ClusterNetwork(network, subnet, gpu_networks, gpu_subnets, firewalls, router, nat)
 

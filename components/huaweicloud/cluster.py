@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import pulumi
 
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from clouds.huaweicloud.tags import huawei_tags
 from clouds.huaweicloud.validate import validate_args
+from components.cluster_base import ClusterOutputs, GpuClusterBase, secret_private_key
 from components.huaweicloud import compute, network, storage
 
 TYPE_TOKEN = "trainstack:huaweicloud:GpuCluster"
 
 
-class HuaweicloudGpuCluster(pulumi.ComponentResource):
+class HuaweicloudGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Huawei Cloud ECS.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
@@ -37,23 +38,21 @@ class HuaweicloudGpuCluster(pulumi.ComponentResource):
     `admin_key`, `nodes`, `file_system_security_group`, `file_system`).
     """
 
-    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
-        """Create the cluster.
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = "huaweicloud"
 
-        Args:
-            name: the cluster name; every child name derives from it.
-            args: the provider-neutral cluster config (provider must be `huaweicloud`).
-            opts: resource options; pass `providers=` to target another region or account.
-
-        Raises:
-            ValueError: when `args` cannot be built on Huawei Cloud (see
-                `validate.validate_args`), before any resource is registered.
-        """
+    def check(self, name: str, args: ClusterConfig) -> None:
+        """`validate.validate_args`: raises ValueError before any resource is registered."""
         validate_args(name, args)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        tags = huawei_tags(name, args.tags)
 
+    def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
+        """Huawei's tag rules (`clouds.huaweicloud.tags`)."""
+        return huawei_tags(name, args.tags)
+
+    def build(
+        self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         net = network.create_network(name, args, tags, child)
         self.vpc, self.subnet = net.vpc, net.subnet
         self.security_group, self.security_group_rules = network.create_node_security_group(name, args, tags, child)
@@ -68,7 +67,19 @@ class HuaweicloudGpuCluster(pulumi.ComponentResource):
             "image_id": compute.node_image_id(args, child),
         }
         self.nodes = compute.create_nodes(name, args, placement, tags, child)
-        self._set_outputs(args)
+        self.ssh_private_key = secret_private_key(self.admin_key)
+        location = (
+            self.file_system.export_location.apply(storage.split_export_location)
+            if self.file_system
+            else pulumi.Output.from_input((None, None))
+        )
+        return ClusterOutputs(
+            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
+            node_private_ips=pulumi.Output.all(*[node.access_ip_v4 for node in self.nodes]),
+            placement_group=self.server_group.id,
+            file_system_dns=location.apply(lambda parts: parts[0]),
+            file_system_mount_name=location.apply(lambda parts: parts[1]),
+        )
 
     def _create_file_system(
         self,
@@ -98,22 +109,4 @@ class HuaweicloudGpuCluster(pulumi.ComponentResource):
             tags,
             child,
             kms_key_id=args.kms_key_id,
-        )
-
-    def _set_outputs(self, args: ClusterConfig) -> None:
-        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        self.node_private_ips = pulumi.Output.all(*[node.access_ip_v4 for node in self.nodes])
-        self.placement_group = self.server_group.id
-        location = (
-            self.file_system.export_location.apply(storage.split_export_location)
-            if self.file_system
-            else pulumi.Output.from_input((None, None))
-        )
-        self.file_system_dns = location.apply(lambda parts: parts[0])
-        self.file_system_mount_name = location.apply(lambda parts: parts[1])
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
-        key = self.admin_key
-        self.ssh_private_key: pulumi.Output[str | None] = (
-            pulumi.Output.secret(key.private_key_openssh) if key else pulumi.Output.from_input(None)
         )

@@ -12,9 +12,9 @@ from typing import Any
 
 import pulumi
 
-from clouds.common import cluster_tags
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from clouds.tencentcloud.validate import PROVIDER, validate_args
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement
 from components.tencentcloud.network import create_network
 from components.tencentcloud.storage import create_file_system
@@ -22,7 +22,7 @@ from components.tencentcloud.storage import create_file_system
 TYPE_TOKEN = "trainstack:tencentcloud:GpuCluster"
 
 
-class TencentcloudGpuCluster(pulumi.ComponentResource):
+class TencentcloudGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Tencent Cloud (CVM, HCC).
 
     Spot (`SPOTPAID`) needs a bid in the account's currency (`spot_max_price`), which the
@@ -42,6 +42,9 @@ class TencentcloudGpuCluster(pulumi.ComponentResource):
     `ccn_attachment`, `access_group`, `access_rule`, `file_system`).
     """
 
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = PROVIDER
+
     def __init__(
         self,
         name: str,
@@ -50,7 +53,7 @@ class TencentcloudGpuCluster(pulumi.ComponentResource):
         *,
         spot_max_price: str | None = None,
     ) -> None:
-        """Create the cluster.
+        """Create the cluster (see `GpuClusterBase`).
 
         Args:
             name: the cluster name; every child name derives from it.
@@ -63,11 +66,17 @@ class TencentcloudGpuCluster(pulumi.ComponentResource):
             ValueError: when `args` cannot be built on Tencent Cloud (see
                 `validate.validate_args`), before any resource is registered.
         """
-        validate_args(args, name, spot_max_price)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        tags = cluster_tags(PROVIDER, name, args.tags)
+        self.spot_max_price = spot_max_price
+        super().__init__(name, args, opts)
 
+    def check(self, name: str, args: ClusterConfig) -> None:
+        """`validate.validate_args`: raises ValueError before any resource is registered."""
+        validate_args(args, name, self.spot_max_price)
+
+    def build(
+        self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         network = create_network(name, args, tags, child)
         self.vpc, self.subnet = network.vpc, network.subnet
         self.security_group, self.security_group_rules = network.security_group, network.rules
@@ -84,8 +93,15 @@ class TencentcloudGpuCluster(pulumi.ComponentResource):
             "subnet_id": network.subnet.id,
             "security_group_id": network.security_group.id,
         }
-        self.nodes = create_nodes(name, args, node_network, placement, spot_max_price, tags, child)
-        self._set_outputs(args)
+        self.nodes = create_nodes(name, args, node_network, placement, self.spot_max_price, tags, child)
+        fs = self.file_system
+        return ClusterOutputs(
+            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
+            node_private_ips=pulumi.Output.all(*[node.private_ip for node in self.nodes]),
+            placement_group=self.placement.id,
+            file_system_dns=fs.mount_ip if fs else nothing(),
+            file_system_mount_name=fs.fs_id if fs else nothing(),
+        )
 
     def _create_file_system(
         self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
@@ -99,14 +115,3 @@ class TencentcloudGpuCluster(pulumi.ComponentResource):
         self.ccn, self.ccn_attachment = shared.ccn, shared.ccn_attachment
         self.access_group, self.access_rule = shared.access_group, shared.access_rule
         self.file_system = shared.file_system
-
-    def _set_outputs(self, args: ClusterConfig) -> None:
-        none = pulumi.Output.from_input(None)
-        fs = self.file_system
-        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        self.node_private_ips = pulumi.Output.all(*[node.private_ip for node in self.nodes])
-        self.placement_group = self.placement.id
-        self.file_system_dns = fs.mount_ip if fs else none
-        self.file_system_mount_name = fs.fs_id if fs else none
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})

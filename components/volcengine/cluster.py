@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import pulumi
 
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from clouds.volcengine.tags import volcengine_tags
 from clouds.volcengine.validate import validate_args
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, secret_private_key
 from components.volcengine import compute, network, storage
 
 TYPE_TOKEN = "trainstack:volcengine:GpuCluster"
 
 
-class VolcengineGpuCluster(pulumi.ComponentResource):
+class VolcengineGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Volcengine ECS.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
@@ -39,23 +40,21 @@ class VolcengineGpuCluster(pulumi.ComponentResource):
     `file_system`, `mount_service`, `mount_attachment`).
     """
 
-    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
-        """Create the cluster.
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = "volcengine"
 
-        Args:
-            name: the cluster name; every child name derives from it.
-            args: the provider-neutral cluster config (provider must be `volcengine`).
-            opts: resource options; pass `providers=` to target another region or account.
-
-        Raises:
-            ValueError: when `args` cannot be built on Volcengine (see
-                `validate.validate_args`), before any resource is registered.
-        """
+    def check(self, name: str, args: ClusterConfig) -> None:
+        """`validate.validate_args`: raises ValueError before any resource is registered."""
         validate_args(name, args)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        tags = volcengine_tags(name, args.tags)
 
+    def cluster_tags(self, name: str, args: ClusterConfig) -> list[dict[str, str]]:
+        """Volcengine's tag rules (`clouds.volcengine.tags`)."""
+        return volcengine_tags(name, args.tags)
+
+    def build(
+        self, name: str, args: ClusterConfig, tags: list[dict[str, str]], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         net = network.create_network(name, args, tags, child)
         self.vpc, self.subnet = net.vpc, net.subnet
         self.security_group, self.security_group_rules = network.create_security_group(
@@ -76,18 +75,11 @@ class VolcengineGpuCluster(pulumi.ComponentResource):
             join_argument: self.placement.id,
         }
         self.nodes = compute.create_nodes(name, args, placement, tags, child)
-        self._set_outputs(args)
-
-    def _set_outputs(self, args: ClusterConfig) -> None:
-        self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        self.node_private_ips = pulumi.Output.all(*[node.primary_ip_address for node in self.nodes])
-        self.placement_group = self.placement.id
-        none = pulumi.Output.from_input(None)
-        self.file_system_dns = self.file_system.id if self.file_system else none
-        self.file_system_mount_name = self.mount_attachment.customer_path if self.mount_attachment else none
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
-        key = self.admin_key
-        self.ssh_private_key: pulumi.Output[str | None] = (
-            pulumi.Output.secret(key.private_key_openssh) if key else pulumi.Output.from_input(None)
+        self.ssh_private_key = secret_private_key(self.admin_key)
+        return ClusterOutputs(
+            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
+            node_private_ips=pulumi.Output.all(*[node.primary_ip_address for node in self.nodes]),
+            placement_group=self.placement.id,
+            file_system_dns=self.file_system.id if self.file_system else nothing(),
+            file_system_mount_name=self.mount_attachment.customer_path if self.mount_attachment else nothing(),
         )

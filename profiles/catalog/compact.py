@@ -33,6 +33,11 @@ _MEMO: dict[str, tuple[tuple, tuple[Offering, ...], dict[str, int]]] = {}
 Parser = Callable[[str, Path, "dict | None", "dict[str, int]"], list[Offering]]
 
 
+def forget() -> None:
+    """Drop the in-memory answers, so the next load reads the copies (or CSVs) again."""
+    _MEMO.clear()
+
+
 def cache_path(csv_path: Path) -> Path | None:
     """Where the compact copy of `csv_path` lives, or None when this Python has no cache tag."""
     tag = sys.implementation.cache_tag

@@ -17,21 +17,13 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clouds.registry import NAMES
 from profiles.catalog import compact
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
 from profiles.catalog.rate_policy import rate_age_warning, shown, usable_rates, valid_per_usd
 
 DATA_DIR = Path(__file__).parent / "data"
-PROVIDERS: tuple[str, ...] = (
-    "aws",
-    "azure",
-    "gcp",
-    "alicloud",
-    "tencentcloud",
-    "huaweicloud",
-    "volcengine",
-    "baiducloud",
-)
+PROVIDERS: tuple[str, ...] = NAMES  # one catalog file per registered cloud
 
 
 class CatalogError(ValueError):

@@ -13,11 +13,14 @@ to the sourced defaults below. `clear_measurements()` removes it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from clouds.healing import HEALING, MANUAL_RESTART_HOURS
-from facts.spot_advisor import BANDS, aws_band
+from clouds.base import load
+from clouds.healing import HEALING, MANUAL_RESTART_HOURS, healing
+from clouds.registry import CLOUDS
+from facts.spot_advisor import BANDS, AdvisorBand
 from profiles.catalog.offering import Offering
 
 # Hours to get a replacement node and reload the checkpoint after a spot interruption, per
@@ -28,8 +31,11 @@ RESTART_HOURS: dict[str, float] = {name: entry.restart_hours for name, entry in 
 DEFAULT_RESTART_HOURS = MANUAL_RESTART_HOURS
 
 
-def restart_hours(provider: str) -> float:
-    """Hours one spot interruption costs beyond lost work, for `provider` (see `RESTART_HOURS`)."""
+def restart_hours(provider: str, instance_type: str = "") -> float:
+    """Hours one spot interruption costs beyond lost work, for `provider`'s `instance_type`
+    nodes (see `RESTART_HOURS`; a type the cloud's group does not hold gets the manual figure)."""
+    if instance_type:
+        return healing(provider, instance_type).restart_hours
     return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)
 
 
@@ -56,6 +62,13 @@ def instance_family(instance_type: str) -> str:
     return head if head and tail[:1].isdigit() else instance_type
 
 
+@functools.cache
+def _spot_bands(provider: str) -> Callable[[str, str], AdvisorBand | None] | None:
+    """The cloud's recorded interruption bands (`Cloud.spot_bands`), or None without any."""
+    found = CLOUDS.get(provider)
+    return load(found.spot_bands) if found is not None and found.spot_bands else None
+
+
 def spot_interruptions(offering: Offering) -> tuple[float, str]:
     """(expected interruptions per node-month, where the figure comes from) for `offering`:
     a registered measurement, else the type's Spot Advisor band in its region (AWS), else a
@@ -63,7 +76,8 @@ def spot_interruptions(offering: Offering) -> tuple[float, str]:
     measured = _measured(offering)
     if measured is not None and measured.interruptions_per_node_month is not None:
         return measured.interruptions_per_node_month, measured.source
-    band = aws_band(offering.region, offering.instance_type) if offering.provider == "aws" else None
+    bands = _spot_bands(offering.provider)
+    band = bands(offering.region, offering.instance_type) if bands is not None else None
     if band is not None:
         edge = "floor" if band.band == max(BANDS) else "upper edge"
         return (

@@ -1,13 +1,10 @@
 """Prices beyond the catalog's on-demand and spot rows: reserved terms as commitments, spot
 interruptions, and the file system's list price.
 
-Reserved discounts off on-demand (until live reserved prices are fetched), from
-`shared/reference-facts/pricing-models.md`. No provider page gave a GPU-family figure, so
-each is the low end of a third-party or unsourced range, as the file advises:
-  aws   1y 0.30, 3y 0.50: A4 (third-party Compute Savings Plans ranges, GPU families at
-        the low end).
-  azure 1y 0.30, 3y 0.55: unsourced [1y 30-40 %, 3y 55-65 % on Linux].
-  gcp   1y 0.37, 3y 0.55: G3 (third-party, CUDs 37-55 %).
+Reserved discounts off on-demand (until live reserved prices are fetched) are each cloud's
+`Cloud.reserved_discount`, from `shared/reference-facts/pricing-models.md`. No provider page
+gave a GPU-family figure, so each is the low end of a third-party or unsourced range, as the
+file advises; each cloud's module cites its own.
 """
 
 from __future__ import annotations
@@ -15,18 +12,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from clouds.registry import CLOUDS
 from facts.storage_prices import HOURS_PER_MONTH
 from profiles.cost.storage import ESTIMATE, storage_cost
 
 TERMS = ("1y", "3y")
 TERM_HOURS: dict[str, float] = {"1y": 8760.0, "3y": 3 * 8760.0}
+# (registry name, term) -> fraction off on-demand, derived from the `Cloud` objects.
 RESERVED_DISCOUNT: dict[tuple[str, str], float] = {
-    ("aws", "1y"): 0.30,
-    ("aws", "3y"): 0.50,
-    ("azure", "1y"): 0.30,
-    ("azure", "3y"): 0.55,
-    ("gcp", "1y"): 0.37,
-    ("gcp", "3y"): 0.55,
+    (name, term): discount for name, c in CLOUDS.items() for term, discount in c.reserved_discount.items()
 }
 
 

@@ -14,7 +14,7 @@ requests, it only spares the file system). Counted per job:
   requests.
 
 Exports (write-back) are not counted: how many files the job writes is not known.
-Prices: `facts.request_prices`.
+Prices: `facts.request_prices`, named per cloud by `Cloud.request_price`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from facts.request_prices import RequestPrice, request_price
+from clouds.base import load
+from clouds.registry import CLOUDS
+from facts.request_prices import RequestPrice
 
 NAMES_PER_LIST = 1000  # S3 ListObjectsV2 / Cloud Storage objects.list page size (API references)
 
@@ -50,6 +52,12 @@ class RequestCost:
             f"data: bucket requests ${self.usd:,.2f} ({self.reads:,} GETs + {self.lists:,} LISTs, "
             f"{self.price.service} {self.price.region}, {basis}: {self.price.source}, {self.price.observed})"
         )
+
+
+def request_price(provider: str) -> RequestPrice | None:
+    """The cloud's object-storage request prices (`Cloud.request_price`), or None when none is sourced."""
+    cloud = CLOUDS.get(provider)
+    return None if cloud is None or cloud.request_price is None else load(cloud.request_price)
 
 
 def bucket_passes(passes: float, data_gib: float | None, fs_capacity_gib: float | None) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, overload
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from clouds.reservation import ReservationConfig, ReservationKind
 from facts.performance import PERFORMANCE
@@ -245,6 +245,8 @@ class ReservationSpec(BaseModel):
             block: give `usd_per_hour: 0`, or the block's fee spread over its hours).
         placement_group: the existing cluster placement group the reservation was made in
             (the cluster then launches into it and creates none), or None.
+        ends: a Capacity Block's end time (timezone-aware): the cluster scales to zero
+            before it; None otherwise.
     """
 
     model_config = _FROZEN
@@ -260,6 +262,7 @@ class ReservationSpec(BaseModel):
     id: str = Field(min_length=1, description="Reservation id.")
     kind: ReservationKind = Field(default="capacity-reservation", description="Reservation kind.")
     placement_group: str | None = Field(default=None, min_length=1, description="Its existing placement group.")
+    ends: AwareDatetime | None = Field(default=None, description="When a Capacity Block ends (with a zone).")
 
     @field_validator("provider", mode="before")
     @classmethod
@@ -277,11 +280,18 @@ class ReservationSpec(BaseModel):
                 f"kind: capacity-block is an AWS Capacity Block for ML, not {self.provider} capacity; "
                 "set kind: capacity-reservation or provider: aws"
             )
+        if self.ends is not None and self.kind != "capacity-block":
+            raise ValueError("ends: only a Capacity Block ends by itself; remove ends or set kind: capacity-block")
 
     def config(self) -> ReservationConfig:
         """The stack's `reservation:` for this held capacity (kind, id, placement group, size, zone)."""
         return ReservationConfig(
-            kind=self.kind, id=self.id, placement_group=self.placement_group, nodes=self.nodes, zone=self.zone
+            kind=self.kind,
+            id=self.id,
+            placement_group=self.placement_group,
+            nodes=self.nodes,
+            zone=self.zone,
+            ends=self.ends,
         )
 
 

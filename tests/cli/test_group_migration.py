@@ -1,4 +1,4 @@
-"""Moving a deployed stack from per-node instances to the node group keeps the file system.
+"""Moving a deployed stack from per-node instances to the node group keeps the file system (AWS, GCP).
 
 `plan --against` at the last revision whose AWS nodes were per-node EC2 instances
 (`PER_NODE_REVISION`), against today's program: the instances go, the group comes, and the
@@ -11,17 +11,21 @@ from pathlib import Path
 
 import pytest
 
+# The node agent reads its own sources when a plan builds user data; import it from this
+# checkout, not from the temporary worktree a test plans in and then removes.
+import nodeagent.scratch_unit  # noqa: F401
+import nodeagent.ship  # noqa: F401
 from trainstack.review import build_review
 
 ROOT = Path(__file__).resolve().parents[2]
 PER_NODE_REVISION = "1b9fefd1d4bc75544917f8d1ee1c9b1880c6df53"  # main before AWS node groups (#14)
 
 
-def _have_revision() -> bool:
+def _have_revision(revision: str = PER_NODE_REVISION) -> bool:
     if shutil.which("git") is None:
         return False
     found = subprocess.run(
-        ["git", "cat-file", "-e", f"{PER_NODE_REVISION}^{{commit}}"], cwd=ROOT, capture_output=True, check=False
+        ["git", "cat-file", "-e", f"{revision}^{{commit}}"], cwd=ROOT, capture_output=True, check=False
     )
     return found.returncode == 0
 
@@ -54,4 +58,20 @@ def test_per_node_instances_to_the_group_keeps_the_file_system(tmp_path):
     assert actions["training-a100-node-0"] == actions["training-a100-node-1"] == "delete"
     assert actions["training-a100-nodes"] == "create"
     assert "training-a100-fsx" not in actions  # unchanged: same URN, same inputs
+    assert review["data_loss"] == []
+
+
+GCP_PER_NODE_REVISION = "8aba2f64da91ffb5c37669cfa795c45109d942d7"  # main before the GCP managed instance group (#14)
+
+
+@pytest.mark.skipif(
+    not _have_revision(GCP_PER_NODE_REVISION), reason="needs git and the repository's history (a full clone)"
+)
+def test_gcp_per_node_instances_to_the_managed_instance_group_keeps_the_file_system():
+    review = build_review("training-a3-gcp", ROOT, against=GCP_PER_NODE_REVISION)
+    actions = {c["name"]: c["action"] for c in review["changes"]}
+    assert actions["training-a3-gcp-node-0"] == actions["training-a3-gcp-node-1"] == "delete"
+    assert actions["training-a3-gcp-nodes"] == actions["training-a3-gcp-template"] == "create"
+    assert "training-a3-gcp-fs" not in actions  # unchanged: same URN, same inputs
+    assert "training-a3-gcp-placement" not in actions  # the compact policy is kept
     assert review["data_loss"] == []

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import profiles.aws_preflight as preflight_module
 import profiles.catalog.refresh as refresh_module
-import profiles.preflight as preflight_module
 from profiles.aws_api import client as real_client
 from profiles.catalog.fetchers import aws
 from tests.aws_live import (

@@ -90,3 +90,40 @@ def test_loading_the_registry_imports_no_pulumi_or_cloud_sdk():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['pydantic_core']"  # clouds.config needs pydantic (ClusterConfig), nothing else
+
+
+def test_per_cloud_tables_are_derived_from_the_cloud_objects():
+    from components.job_bootstrap import NOTICE_CLOUDS
+    from profiles.catalog.fetchers import FETCHERS, fetcher_for
+    from profiles.catalog.loader import PROVIDERS
+    from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
+    from profiles.preflight_guidance import GUIDANCE, gcp_guidance, generic_guidance
+
+    assert NOTICE_CLOUDS == {"aws": "aws", "azure": "azure", "gcp": "gcp"}
+    assert PROVIDERS == NAMES and tuple(FETCHERS) == NAMES
+    assert fetcher_for("volcengine").__module__ == "profiles.catalog.fetchers.volcengine"
+    assert RESERVED_DISCOUNT[("gcp", "1y")] == 0.37 and RESERVED_DISCOUNT[("azure", "3y")] == 0.55
+    assert reserved_usd_per_hour(10.0, "aws", "3y") == pytest.approx(5.0)
+    assert reserved_usd_per_hour(10.0, "alicloud", "1y") is None  # no sourced discount
+    assert set(GUIDANCE) == set(NAMES) - {"aws"}  # AWS is checked live (Cloud.live_check)
+    assert GUIDANCE["gcp"] is gcp_guidance and GUIDANCE["huaweicloud"] is generic_guidance
+
+
+def test_generic_guidance_names_the_cloud_as_users_know_it():
+    from clouds.contract import ClusterConfig
+    from profiles.preflight_guidance import generic_guidance
+
+    cluster = ClusterConfig(
+        provider="volcengine",
+        region="cn-beijing",
+        zone="cn-beijing-a",
+        instance_type="ecs.ebmhpcpni2l.32xlarge",
+        accelerator="A100",
+        accelerator_count=8,
+        nodes=2,
+        purchase="on-demand",
+        hours=10,
+    )
+    (finding,) = generic_guidance(cluster)
+    assert "no Volcengine offering or quota API" in finding.detail
+    assert finding.fix.startswith("confirm in the Volcengine console that cn-beijing-a sells")

@@ -83,6 +83,13 @@ class Plan:
 
 
 def build_plan(cls: type, config: ClusterConfig, names: tuple[str, ...]) -> Plan:
-    """Build `cls("c", config)` in a fresh run and return what it registered."""
-    mocks, monitor, resolved = run_component(cls, config, names)
-    return Plan(resolved, monitor, mocks)
+    """Build `cls("c", config)` in a fresh run and return what it registered; a build of the
+    same component (`cls` may be a `functools.partial`), config and names earlier in the
+    session answers instead, as a copy (`tests.shared_runs.shared`)."""
+    from tests.shared_runs import shared
+
+    def fresh() -> Plan:
+        mocks, monitor, resolved = run_component(cls, config, names)
+        return Plan(resolved, monitor, mocks)
+
+    return shared("component", f"{cls!r}:{names}:{config.model_dump_json()}", fresh)

@@ -165,3 +165,24 @@ def test_plan_links_the_blob_container_to_azure_managed_lustre(tmp_path):
     ]
     assert len(by_type["azure-native:storagecache:AutoExportJob"]) == 1
     assert [r.rule for r in evaluate(result.resources) if r.violations] == []
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        pytest.param(
+            "s3:/team-datasets", r"data\.source: 's3:/team-datasets' is not a bucket URI; write an S3", id="no-scheme"
+        ),
+        pytest.param("s3://b/x", r"data\.source: 's3://b/x' is not an S3 URI", id="bucket-too-short"),
+        pytest.param("gs://Team/x", r"is not a Cloud Storage URI", id="uppercase-bucket"),
+        pytest.param("az://teamdata", r"is not an Azure Blob URI", id="no-container"),
+    ],
+)
+def test_a_malformed_source_is_a_field_error_not_a_no_match(source, message):
+    with pytest.raises(ValueError, match=message):
+        parse_spec({"name": "x", "accelerators": ["A100:8"], "hours": "10h", "data": {"source": source}})
+
+
+def test_a_well_formed_uri_of_a_cloud_without_a_link_parses_and_is_refused_per_cloud():
+    spec = parse_spec({"name": "x", "accelerators": ["A100:8"], "hours": "10h", "data": {"source": "oss://team/x"}})
+    assert spec.data is not None and spec.data.source == "oss://team/x"

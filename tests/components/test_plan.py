@@ -216,6 +216,7 @@ def test_hand_edited_stack_is_priced_from_the_catalog(tmp_path):
     assert plan.price_note.startswith("the stack records $20.50/hour, but 3 x p4d.24xlarge spot costs")
 
 
+@pytest.mark.fresh_runs  # two real runs, never one answered from the other
 def test_deterministic_across_runs(tmp_path):
     write_stack(tmp_path, "dev")
     assert run_plan("dev", tmp_path) == run_plan("dev", tmp_path)

@@ -73,8 +73,10 @@ def test_gcp_filestore_below_the_asked_tier_is_said():
     notes = row["on-demand"].notes
     assert notes[-1] == (
         "file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s per TiB; "
-        "the stack says deployment_type: ZONAL"
+        "a stack written from this row says deployment_type: ZONAL"
     )
+    default = rows(spec(file_system={"capacity": "4800GiB"}), offering(provider="gcp", region="us-central1"))
+    assert default["on-demand"].notes[-1].startswith("file system below the 250 MB/s per TiB default: Filestore")
     assert None not in notes
 
 
@@ -107,8 +109,8 @@ def test_a_spot_note_names_the_rate_and_what_the_cloud_does_after_an_interruptio
     workload = spec(nodes=2, purchase="spot", spot={"checkpoint_interval": "1h"}, file_system=FS)
     assert rows(workload, offering(), nodes=2)["spot"].notes[-1] == (
         "spot: 0.01 interruptions expected, +0.0 h (0.2/node-month, assumed: floor of the Spot Advisor's worst band, "
-        "> 20 %/month); the scale set restores evicted spot VMs and repairs unhealthy ones (unsourced 0.25 h per "
-        "interruption); the job is restarted by hand"
+        "> 20 %/month); the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
+        "(unsourced 0.25 h per interruption)"
     )
 
 
@@ -163,7 +165,10 @@ def test_an_imported_dataset_is_staged_before_training():
 
 def test_a_blob_dataset_loads_lazily_on_azure():
     # Azure Managed Lustre blob integration imports the names at creation and loads on first read.
-    workload = spec(data={**DATA, "source": "https://acct.blob.core.windows.net/c/set"}, file_system=FS)
+    workload = spec(
+        data={**DATA, "source": "https://acct.blob.core.windows.net/datasets/set", "resource_group": "rg"},
+        file_system=FS,
+    )
     row = rows(workload, offering())["on-demand"]
     assert row.hours == pytest.approx(10.0)
     assert not any("to import the dataset" in n for n in row.notes)
@@ -238,3 +243,22 @@ def test_equal_rows_keep_the_first():
     first, second = _kept(10.0, 5.0, 1, "first"), _kept(10.0, 5.0, 1, "second")
     for deadline in (None, 12.0, 5.0):
         assert best_per_purchase([first, second], deadline)[0] is first
+
+
+def test_request_charges_from_a_mean_file_size_at_a_third_party_price():
+    # 2,000 GiB / 100 MiB = 20,480 files read once (the file system holds them all): 20,480 GETs at
+    # $0.0004 per 1,000 + 21 LISTs at $0.005 per 1,000 = $0.008297.
+    data = {"source": "s3://team/set", "size": "2000GiB", "mean_file_size": "100MiB"}
+    row = rows(spec(data=data, file_system=FS), offering(provider="aws", zone="use1-az1"))["on-demand"]
+    assert row.usd_requests == pytest.approx(20480 / 1000 * 0.0004 + 21 / 1000 * 0.005)
+    assert row.notes[-1] == (
+        "data: bucket requests $0.01 (20,480 GETs + 21 LISTs, Amazon S3 Standard us-east-1, third-party price: "
+        "R1, R2 (third-party), undated)"
+    )
+
+
+def test_request_charges_without_a_sourced_price_are_said_not_counted():
+    data = {"source": "https://acct.blob.core.windows.net/data/set", "size": "2000GiB", "files": 1000}
+    row = rows(spec(data=data, file_system=FS), offering())["on-demand"]
+    assert row.usd_requests is None
+    assert row.notes[-1] == "data: bucket request charges not counted: no sourced azure request price"

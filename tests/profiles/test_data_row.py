@@ -109,3 +109,16 @@ def test_the_candidate_costs_the_chosen_tier_and_the_stack_writes_it():
     assert on_demand.usd_total == pytest.approx(2 * 20 + 2 * FS_USD_PER_HOUR[1000] + 0.000405)
     config = cluster_config(spec, on_demand, "test")
     assert config.file_system is not None and config.file_system.throughput_mbps_per_tib == 1000
+
+
+def test_at_the_fastest_tier_only_capacity_helps():
+    # 0.5 h of compute: even 1000 MB/s per TiB (10 x 0.127 h = 1.27 h of reads) keeps the job I/O bound.
+    row = data_row(_spec(), OFFERING, 0.5, 20.0, None)
+    assert row.throughput == 1000 and row.hours == pytest.approx(10 * PASS_HOURS[1000])
+    assert any(
+        n.endswith("1000 MB/s per TiB is the fastest tier here: more file_system.capacity feeds the GPUs")
+        for n in row.notes
+    )
+    assert not any("more file_system.throughput" in n for n in row.notes)
+    stated = data_row(_spec(throughput=1000), OFFERING, 0.5, 20.0, None)
+    assert any("1000 MB/s per TiB is the fastest tier here" in n for n in stated.notes)

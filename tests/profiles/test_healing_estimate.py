@@ -3,7 +3,7 @@
 import pytest
 
 from clouds.contract import ClusterConfig
-from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing
+from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing, job_problem
 from clouds.registry import NAMES
 from profiles.cost.inputs import restart_hours
 
@@ -17,7 +17,7 @@ def test_every_registered_cloud_has_an_answer():
     [
         pytest.param("aws", GROUP_RESTART_HOURS, True, id="aws-group"),
         pytest.param("azure", GROUP_RESTART_HOURS, True, id="azure-scale-set"),
-        pytest.param("gcp", MANUAL_RESTART_HOURS, False, id="gcp-manual"),
+        pytest.param("gcp", GROUP_RESTART_HOURS, True, id="gcp-instance-group"),
         pytest.param("alicloud", MANUAL_RESTART_HOURS, False, id="alicloud-manual"),
         pytest.param("baiducloud", MANUAL_RESTART_HOURS, False, id="baidu-manual"),
     ],
@@ -30,22 +30,47 @@ def test_restart_hours_follow_self_healing(provider, hours, replaced):
     assert MANUAL_RESTART_HOURS > GROUP_RESTART_HOURS
 
 
-def test_job_refused_where_no_node_agent_ships():
-    base = dict(
-        region="r",
-        zone="z",
-        instance_type="t",
-        accelerator="A100",
-        accelerator_count=8,
-        nodes=2,
-        purchase="on-demand",
-        hours=1,
-        file_system={"capacity_gib": 1200},
-        job={"command": "/fsx/t.py"},
-    )
-    assert ClusterConfig(provider="aws", **base).job.argv == ("/fsx/t.py",)
-    with pytest.raises(ValueError, match="job: the gcp component does not run a job yet"):
-        ClusterConfig(provider="gcp", **base)
+JOB_BASE = dict(
+    region="r",
+    zone="z",
+    accelerator="A100",
+    accelerator_count=8,
+    nodes=2,
+    purchase="on-demand",
+    hours=1,
+    file_system={"capacity_gib": 1200},
+    job={"command": "/fsx/t.py"},
+)
+
+
+@pytest.mark.parametrize(
+    ("provider", "instance_type"),
+    [
+        pytest.param("aws", "p4d.24xlarge", id="aws"),
+        pytest.param("azure", "Standard_ND96asr_v4", id="azure"),
+        pytest.param("gcp", "a2-highgpu-8g", id="gcp-gpu"),
+    ],
+)
+def test_job_accepted_where_the_node_agent_ships(provider, instance_type):
+    config = ClusterConfig(provider=provider, instance_type=instance_type, **JOB_BASE)
+    assert config.job.argv == ("/fsx/t.py",)
+    assert job_problem(provider, instance_type) is None
+
+
+@pytest.mark.parametrize(
+    ("provider", "instance_type", "message"),
+    [
+        pytest.param("gcp", "tpu-v5p-8", "job: tpu-v5p-8 on gcp: TPU slices get no node bootstrap yet", id="gcp-tpu"),
+        pytest.param(
+            "alicloud", "ecs.gn7-c12g1.3xlarge", "job: the alicloud component does not run a job yet", id="ali"
+        ),
+        pytest.param("baiducloud", "bcc.lgn5.c96m512.8h800", "job: the baiducloud component", id="baidu"),
+    ],
+)
+def test_job_refused_where_no_node_agent_ships(provider, instance_type, message):
+    with pytest.raises(ValueError, match=message):
+        ClusterConfig(provider=provider, instance_type=instance_type, **JOB_BASE)
+    assert job_problem(provider, instance_type).startswith(message)
 
 
 def test_a_job_keeps_only_clouds_whose_nodes_run_it(real_catalog):
@@ -53,15 +78,63 @@ def test_a_job_keeps_only_clouds_whose_nodes_run_it(real_catalog):
     from profiles.spec import parse_spec
 
     spec = {
-        "accelerators": "H100:8",
+        "accelerators": "A100:8",
         "nodes": 2,
-        "interconnect": "rdma",
         "purchase": "on-demand",
         "hours": 10,
         "file_system": {"capacity": "4800GiB", "throughput": 250},
         "job": {"command": "/fsx/train.py"},
     }
-    resolution = resolve(parse_spec({**spec, "providers": ["gcp", "aws"]}), real_catalog.offerings, top=50)
-    assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"aws"}
+    clouds = ["gcp", "aws", "azure", "alicloud", "tencentcloud"]
+    resolution = resolve(parse_spec({**spec, "providers": clouds}), real_catalog.offerings, top=200)
+    kept = {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)}
+    assert kept <= {"aws", "azure", "gcp"} and "aws" in kept
+    without = resolve(
+        parse_spec({**{k: v for k, v in spec.items() if k != "job"}, "providers": clouds}),
+        real_catalog.offerings,
+        top=200,
+    )
+    assert {r.candidate.offering.provider for r in (without.choice, *without.alternatives)} - {"aws", "azure", "gcp"}
     with pytest.raises(NoMatchError, match="'job' removed the last"):
-        resolve(parse_spec({**spec, "providers": ["gcp"]}), real_catalog.offerings)
+        resolve(parse_spec({**spec, "providers": ["alicloud", "tencentcloud"]}), real_catalog.offerings)
+
+
+def test_a_type_the_group_does_not_hold_gets_the_manual_answer():
+    assert restart_hours("gcp", "a3-highgpu-8g") == GROUP_RESTART_HOURS
+    assert restart_hours("gcp", "tpu-v5p-8") == MANUAL_RESTART_HOURS  # TPU slices: no group
+    assert "not replaced automatically on gcp tpu-v5p-8" in healing("gcp", "tpu-v5p-8").summary
+    assert restart_hours("aws", "p4d.24xlarge") == GROUP_RESTART_HOURS
+
+
+def test_more_processes_than_gpus_is_refused_with_the_fix():
+    with pytest.raises(ValueError, match=r"job.nproc_per_node: 16 processes on p4d.24xlarge, which has 8 .*at most 8"):
+        ClusterConfig(
+            provider="aws",
+            instance_type="p4d.24xlarge",
+            **{**JOB_BASE, "job": {"command": "/t.py", "nproc_per_node": 16}},
+        )
+    config = ClusterConfig(
+        provider="aws", instance_type="p4d.24xlarge", **{**JOB_BASE, "job": {"command": "/t.py", "nproc_per_node": 8}}
+    )
+    assert config.job.nproc_per_node == 8  # one per GPU is fine, fewer too
+    assert job_problem("aws", "p4d.24xlarge", 4, 8) is None
+
+
+def test_resolve_leaves_out_nodes_with_fewer_gpus_than_the_job_runs_processes(real_catalog):
+    from profiles.resolver import NoMatchError, resolve
+    from profiles.spec import parse_spec
+
+    spec = {
+        "accelerators": "A100",
+        "nodes": 2,
+        "purchase": "on-demand",
+        "hours": 10,
+        "providers": ["aws"],
+        "file_system": {"capacity": "4800GiB", "throughput": 250},
+        "job": {"command": "/fsx/train.py", "nproc_per_node": 8},
+    }
+    resolution = resolve(parse_spec(spec), real_catalog.offerings, top=100)
+    rows = [r.candidate.offering for r in (resolution.choice, *resolution.alternatives)]
+    assert rows and all(o.accelerator_count >= 8 for o in rows)
+    with pytest.raises(NoMatchError, match="job.nproc_per_node: 16 processes"):
+        resolve(parse_spec({**spec, "job": {"command": "/fsx/train.py", "nproc_per_node": 16}}), real_catalog.offerings)

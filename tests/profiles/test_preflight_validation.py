@@ -10,7 +10,6 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-import profiles.preflight as preflight_module
 from clouds.contract import ClusterConfig
 from components.registry import REGISTRY
 from profiles.preflight import PreflightError, component_validation, preflight, read_cluster, validation_finding
@@ -41,7 +40,7 @@ def no_live_checks(monkeypatch):
     def live(*args, **kwargs):
         raise AssertionError("a live check ran for a stack the component refuses")
 
-    monkeypatch.setattr(preflight_module, "check_aws", live)
+    monkeypatch.setattr("profiles.aws_preflight.check_aws", live)
     monkeypatch.setattr("profiles.preflight_guidance.GUIDANCE", {p: live for p in REGISTRY})
 
 

@@ -75,3 +75,11 @@ def test_a_reservation_smaller_than_the_cluster_is_not_a_candidate(fixture_catal
 def test_capacity_block_is_aws_only():
     with pytest.raises(ValueError, match="kind: capacity-block is an AWS Capacity Block"):
         _spec({**HELD, "provider": "gcp", "zone": "us-central1-a", "usd_per_hour": 0, "kind": "capacity-block"})
+
+
+def test_a_blocks_end_reaches_the_stack(fixture_catalog):
+    workload = _spec({**HELD, "usd_per_hour": 0, "kind": "capacity-block", "ends": "2026-12-17T11:30:00Z"})
+    config = cluster_config(workload, resolve(workload, fixture_catalog.offerings).choice.candidate, "v")
+    assert config.reservation is not None and config.reservation.ends.isoformat() == "2026-12-17T11:30:00+00:00"
+    with pytest.raises(ValueError, match="ends: only a Capacity Block ends by itself"):
+        _spec({**HELD, "usd_per_hour": 1, "ends": "2026-12-17T11:30:00Z"})

@@ -131,9 +131,7 @@ def brute_force_minimum(spec, offerings):
         price = o.spot_usd_per_hour if purchase == "spot" else o.on_demand_usd_per_hour
         hours = spec.hours
         if purchase == "spot" and price is not None:  # (the CNY rows have no spot price)
-            hours += (
-                spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + RESTART[o.provider])
-            )
+            hours += spec.hours * spec.nodes * 0.2 / 730 * (spec.spot.checkpoint_interval_hours / 2 + _restart(o))
         fits = (
             price is not None
             and (not spec.providers or o.provider in spec.providers)
@@ -155,9 +153,15 @@ def brute_force_minimum(spec, offerings):
 
 
 SPOT_1H = {"checkpoint_interval": "1h"}
-# Hours per interruption: a node group replaces the node (AWS, Azure), or a manual restart (GCP):
-# clouds.healing's unsourced 0.25 h and 2 h.
-RESTART = {"aws": 0.25, "azure": 0.25, "gcp": 2.0}
+# Hours per interruption: a node group replaces the node (AWS, Azure, GCP GPU VMs), or a manual
+# restart (GCP TPU slices, in no group): clouds.healing's unsourced 0.25 h and 2 h.
+RESTART = {"aws": 0.25, "azure": 0.25, "gcp": 0.25}
+
+
+def _restart(offering) -> float:
+    return 2.0 if offering.instance_type.startswith("tpu-") else RESTART[offering.provider]
+
+
 # What each cloud creates for 4,800 GiB at 125 MB/s/TiB: FSx 4,800 GiB; AMLFS-Durable-Premium-125
 # at its 16 TiB minimum; Filestore ZONAL 4,864 GiB (256 GiB steps). Azure and GCP publish no
 # price trainstack recorded, so they are ranked at the dearest recorded 125 price, FSx's $0.145.

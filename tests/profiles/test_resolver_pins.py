@@ -112,7 +112,13 @@ def test_data_and_job_rejections_say_why():
     }
     offerings = [offering(provider="aws", zone="use1-az1"), offering(provider="huaweicloud")]
     found = resolve(spec(hours=10, job={"command": "train.py"}, file_system=FS), offerings).rejected
-    assert found == {"job": (1, "huaweicloud: its nodes do not run the node agent yet")}
+    assert found == {
+        "job": (
+            1,
+            "job: the huaweicloud component does not run a job yet (the node agent ships on aws, azure, gcp); "
+            "remove job and start torchrun by hand, or choose one of those clouds",
+        )
+    }
 
 
 def _row(hours, usd):
@@ -216,3 +222,12 @@ def test_held_capacity_is_never_suggested_beyond_what_is_held():
 def test_what_would_meet_reads_the_best_rows_own_offering():
     best = resolve(spec(work=WORK, nodes=1, deadline="17.5h"), [offering()]).choice.candidate
     assert what_would_meet(spec(work=WORK, nodes=1, deadline="17.5h"), best).startswith("to meet it: 2 nodes")
+
+
+def test_the_data_rejection_shown_is_the_one_from_the_cloud_that_holds_the_bucket():
+    # No size and no file system: GCP cannot read an S3 bucket, and AWS needs a file system for
+    # its link; AWS's reason is the one that helps, whichever offering comes first.
+    workload = spec(hours=10, data={"source": "s3://team/set"})
+    with pytest.raises(NoMatchError) as error:
+        resolve(workload, [offering(provider="gcp", region="us-central1"), offering(provider="aws", zone="use1-az1")])
+    assert "(data: the aws bucket link goes through the file system; add a file_system)" in str(error.value)

@@ -243,7 +243,7 @@ SPOT = {"purchase": "any", "file_system": {"capacity": "1TiB"}}
             id="reservation-not-a-mapping",
         ),
         pytest.param(
-            {"providers": 5}, r"^w\.yaml: providers: expected a list such as \[aws, gcp\]$", id="providers-not-a-list"
+            {"providers": 5}, r"^w\.yaml: providers: expected a list such as \[aws, azure\]$", id="providers-not-a-list"
         ),
         pytest.param(
             {"accelerators": 5},

@@ -89,3 +89,10 @@ def test_only_catalog_or_reservation_prices_are_trusted_by_a_budget(fixture_cata
     held = price(fixture_catalog, purchase="on-demand", capacity_reservation_id="cr-1", usd_per_hour=30.0)
     assert (held.usd_per_hour, held.verified, held.checked_usd_per_hour) == (30.0, True, 30.0)
     assert price(fixture_catalog).checked_usd_per_hour == 24.0
+
+
+def test_a_reserved_term_at_an_estimated_discount_says_so(fixture_catalog):
+    result = price(fixture_catalog, purchase="on-demand", commitment="3y", usd_per_hour=32.0)  # 2 x 32 x 0.5
+    assert result.usd_per_hour == pytest.approx(32.0)
+    assert "3y reserved rate estimated: on-demand less 50% (profiles/cost/pricing.py" in " ".join(result.caveats)
+    assert not any("reserved rate" in c for c in price(fixture_catalog).caveats)  # spot: no such caveat

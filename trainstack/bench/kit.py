@@ -19,11 +19,11 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from clouds.registry import CLOUDS
 from trainstack.bench.nccl_env import nccl_environment
 
 MODELS = ("resnet50", "vit_b16")
 DATA = ("synthetic", "files")
-MOUNTS = {"aws": "/fsx", "azure": "/lustre"}  # components/aws/cloud_init.py, components/azure/README.md
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ class KitOptions:
 
 def default_data_dir(provider: str) -> str:
     """Where the kit keeps its images and results: on the cluster's shared file system."""
-    return f"{MOUNTS.get(provider, '/mnt/shared')}/trainstack-bench"
+    found = CLOUDS.get(provider)
+    return f"{found.shared_mount if found else '/mnt/shared'}/trainstack-bench"
 
 
 def render_kit(stack: str, cluster, options: KitOptions = KitOptions()) -> tuple[str, list[str]]:

@@ -14,20 +14,13 @@ Loading is separate (`profiles.catalog.loader`), and writing is `profiles.catalo
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
-# provider -> "module:function"
-FETCHERS: dict[str, str] = {
-    "aws": "profiles.catalog.fetchers.aws:fetch",
-    "azure": "profiles.catalog.fetchers.azure:fetch",
-    "gcp": "profiles.catalog.fetchers.gcp:fetch",
-    "alicloud": "profiles.catalog.fetchers.alicloud:fetch",
-    "tencentcloud": "profiles.catalog.fetchers.tencentcloud:fetch",
-    "baiducloud": "profiles.catalog.fetchers.baiducloud:fetch",
-    "huaweicloud": "profiles.catalog.fetchers.huaweicloud:fetch",
-    "volcengine": "profiles.catalog.fetchers.volcengine:fetch",
-}
+from clouds.base import load
+from clouds.registry import CLOUDS
+
+# provider -> "module:function" (`Cloud.fetcher`)
+FETCHERS: dict[str, str] = {name: c.fetcher for name, c in CLOUDS.items()}
 
 
 class FetchError(RuntimeError):
@@ -48,5 +41,4 @@ def fetcher_for(provider: str) -> Callable:
     target = FETCHERS.get(provider)
     if target is None:
         raise FetchError(f"unknown provider '{provider}'; valid: {', '.join(sorted(FETCHERS))}")
-    module, function = target.split(":")
-    return getattr(importlib.import_module(module), function)
+    return load(target)

@@ -111,3 +111,9 @@ def build_aws(source: Path, date: str, left_out: dict[str, int] | None = None) -
         elif (offering := to_offering(row, date)) is not None:
             offerings.append(offering)
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
+
+
+# What `profiles.catalog.build` reads for this cloud: SkyPilot extract files, snapshot sub-folder.
+SKYPILOT_FILES = ("aws_gpu.csv",)
+SNAPSHOT_FOLDER = "v8"
+BUILD = build_aws

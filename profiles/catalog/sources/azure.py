@@ -60,3 +60,9 @@ def build_azure(source: Path, date: str, left_out: dict[str, int] | None = None)
     if left_out is not None and len(rows) > len(offerings):
         left_out["no price"] = len(rows) - len(offerings)
     return sorted(offerings, key=lambda o: (o.instance_type, o.region))
+
+
+# What `profiles.catalog.build` reads for this cloud: SkyPilot extract files, snapshot sub-folder.
+SKYPILOT_FILES = ("azure_gpu.csv",)
+SNAPSHOT_FOLDER = "."  # no newer file than the v6 extract in the parent folder (v8/README.md)
+BUILD = build_azure

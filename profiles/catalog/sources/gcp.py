@@ -142,3 +142,9 @@ def build_gcp(source: Path, date: str, left_out: dict[str, int] | None = None) -
         else:
             offerings.extend(gpu_offerings(row, hosts, date, left_out))
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
+
+
+# What `profiles.catalog.build` reads for this cloud: SkyPilot extract files, snapshot sub-folder.
+SKYPILOT_FILES = ("gcp_gpu.csv", "gcp_gpu_host_vms.csv")
+SNAPSHOT_FOLDER = "v8"
+BUILD = build_gcp

@@ -82,3 +82,7 @@ def build_tencentcloud(source: Path, date: str, snapshot: Path = SNAPSHOT) -> li
                 )
             )
     return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
+
+
+# `profiles.catalog.build` writes this cloud from its own source (`META` says which).
+BUILD = build_tencentcloud

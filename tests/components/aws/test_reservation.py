@@ -4,6 +4,7 @@ shape, placement group), the one-line refusals, and the plan's inputs against pu
 from __future__ import annotations
 
 import shutil
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pulumi
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[3]
 CR = "cr-0123456789abcdef0"
 GROUP_ARN = "arn:aws:resource-groups:us-east-1:123456789012:group/train-crs"
 ON_DEMAND = {**BASE_CLUSTER, "purchase": "on-demand"}
+ENDS = datetime(2026, 12, 17, 11, 30, tzinfo=timezone.utc)  # a YAML timestamp reads as this
 
 
 def _config(reservation: dict, **overrides) -> ClusterConfig:
@@ -196,7 +198,8 @@ def test_capacity_block_plan_inputs_match_pulumi_aws(tmp_path):
     for name in ("__main__.py", "Pulumi.yaml"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / "stacks").mkdir()
-    cluster = {**ON_DEMAND, "reservation": {"kind": "capacity-block", "id": CR, "nodes": 2, "placement_group": "pg"}}
+    block = {"kind": "capacity-block", "id": CR, "nodes": 2, "placement_group": "pg", "ends": ENDS}
+    cluster = {**ON_DEMAND, "reservation": block}
     stack = {"config": {"aws:region": "us-east-1", "trainstack:cluster": cluster}}
     (tmp_path / "stacks" / "Pulumi.cb.yaml").write_text(yaml.safe_dump(stack))
     resources = run_plan("cb", tmp_path, priced=False).resources
@@ -205,6 +208,8 @@ def test_capacity_block_plan_inputs_match_pulumi_aws(tmp_path):
     lt = next(r for r in resources if r["type"] == "aws:ec2/launchTemplate:LaunchTemplate")
     assert lt["inputs"]["instanceMarketOptions"] == {"marketType": "capacity-block"}
     group = next(r for r in resources if r["type"] == "aws:autoscaling/group:Group")
+    [schedule] = [r for r in resources if r["type"] == "aws:autoscaling/schedule:Schedule"]
+    assert schedule["inputs"]["startTime"] == "2026-12-17T10:50:00Z"
     assert group["inputs"]["placementGroup"] == "pg" and "mixedInstancesPolicy" not in group["inputs"]
     found = [
         f"{r['name']}: {p}"
@@ -213,3 +218,49 @@ def test_capacity_block_plan_inputs_match_pulumi_aws(tmp_path):
         for p in problems(args_class(r["type"]), r["inputs"], r["type"])
     ]
     assert found == []
+
+
+def test_reservations_list_of_one_is_the_reservation_and_several_are_refused():
+    listed = ClusterConfig.model_validate({**ON_DEMAND, "reservations": [{"id": CR, "kind": "capacity-block"}]})
+    assert listed.reservation == ReservationConfig(id=CR, kind="capacity-block")
+    with pytest.raises(ValueError, match=r"reservations: 2 given; a cluster launches into one reservation"):
+        ClusterConfig.model_validate({**ON_DEMAND, "reservations": [{"id": CR}, {"id": "cr-0def"}]})
+    with pytest.raises(ValueError, match="give the reservation once"):
+        ClusterConfig.model_validate({**ON_DEMAND, "reservations": [{"id": CR}], "reservation": {"id": CR}})
+
+
+@pulumi.runtime.test
+def test_a_block_with_an_end_scales_the_group_to_zero_forty_minutes_before(mocks):
+    ends = "2026-12-17T13:30:00+02:00"  # 11:30 UTC
+    cluster = AwsGpuCluster("c", _config({"id": CR, "kind": "capacity-block", "ends": ends}))
+    schedule = cluster.block_end
+    assert schedule is not None
+
+    def check(args):
+        start, sizes, group, group_name = args
+        assert start == "2026-12-17T10:50:00Z"
+        assert sizes == [0, 0, 0] and group == group_name
+
+    return pulumi.Output.all(
+        schedule.start_time,
+        pulumi.Output.all(schedule.min_size, schedule.max_size, schedule.desired_capacity),
+        schedule.autoscaling_group_name,
+        cluster.node_group.name,
+    ).apply(check)
+
+
+def test_no_end_no_schedule(mocks):
+    assert AwsGpuCluster("c", _config({"id": CR, "kind": "capacity-block"})).block_end is None
+
+
+@pytest.mark.parametrize(
+    ("reservation", "message"),
+    [
+        pytest.param({"id": CR, "ends": "2026-12-17T11:30:00Z"}, "only a Capacity Block ends by itself", id="odcr"),
+        pytest.param({"id": CR, "kind": "capacity-block", "ends": "2026-12-17T11:30:00"}, "timezone", id="no-timezone"),
+    ],
+)
+def test_end_times_refused(reservation, message):
+    with pytest.raises(ConfigError, match=message) as err:
+        validate_cluster({**ON_DEMAND, "reservation": reservation}, "us-east-1")
+    assert "\n" not in str(err.value)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -10,6 +12,7 @@ import pytest
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from tests.components.azure.azure_mocks import EXAMPLE, RecordingMonitor, install_mocks
+from tests.shared_runs import shared
 
 
 @pytest.fixture
@@ -28,32 +31,53 @@ def azure_config() -> Callable[..., ClusterConfig]:
     return make
 
 
+@dataclass(frozen=True)
+class Build:
+    """What one run recorded, kept after the run (the `RecordingMonitor` answers it too):
+    `records()`, `registered_outputs` and the replacement `options` by logical name."""
+
+    recorded: list[dict[str, Any]]
+    registered_outputs: dict[str, dict[str, Any]]
+    options: dict[str, dict[str, Any]]
+
+    def records(self) -> list[dict[str, Any]]:
+        """The recorded resources, sorted as `RecordingMonitor.records` sorts them."""
+        return copy.deepcopy(self.recorded)
+
+
 @pytest.fixture
-def azure_run() -> Callable[[ClusterConfig], tuple[RecordingMonitor, dict[str, Any]]]:
+def azure_run() -> Callable[[ClusterConfig], tuple[Build, dict[str, Any]]]:
     """A function that builds `AzureGpuCluster("c", config)` in a fresh run.
 
-    It returns the monitor (`records()`, `registered_outputs`), read after the run has
-    finished, and the cluster's resolved outputs: `OUTPUT_NAMES` plus `ssh_private_key`,
-    `admin_username` and `file_system_mount_command`.
+    It returns what the monitor recorded (`records()`, `registered_outputs`, `options`), read
+    after the run has finished, and the cluster's resolved outputs: `OUTPUT_NAMES` plus
+    `ssh_private_key`, `admin_username` and `file_system_mount_command`. A config built
+    before in the session is answered from that build (`tests.shared_runs.shared`: copies;
+    never in tests that use `monkeypatch` or are marked `fresh_runs`).
     """
+
+    def run(config: ClusterConfig) -> tuple[Build, dict[str, Any]]:
+        return shared("azure", config.model_dump_json(), lambda: _build(config))
+
+    return run
+
+
+def _build(config: ClusterConfig) -> tuple[Build, dict[str, Any]]:
+    """Build `AzureGpuCluster("c", config)` under fresh mocks; (what was recorded, resolved outputs)."""
     from components.azure.cluster import AzureGpuCluster
 
     names = (*OUTPUT_NAMES, "ssh_private_key", "admin_username", "file_system_mount_command")
+    monitor = install_mocks()
+    resolved: dict[str, Any] = {}
 
-    def run(config: ClusterConfig) -> tuple[RecordingMonitor, dict[str, Any]]:
-        monitor = install_mocks()
-        resolved: dict[str, Any] = {}
+    @pulumi.runtime.test
+    def program() -> Any:
+        cluster = AzureGpuCluster("c", config)
+        values = pulumi.Output.all(*[getattr(cluster, key) for key in names])
+        return values.apply(lambda v: resolved.update(zip(names, v, strict=False)))
 
-        @pulumi.runtime.test
-        def program() -> Any:
-            cluster = AzureGpuCluster("c", config)
-            values = pulumi.Output.all(*[getattr(cluster, key) for key in names])
-            return values.apply(lambda v: resolved.update(zip(names, v, strict=False)))
-
-        program()
-        return monitor, resolved
-
-    return run
+    program()
+    return Build(monitor.records(), monitor.registered_outputs, monitor.options), resolved
 
 
 @pytest.fixture

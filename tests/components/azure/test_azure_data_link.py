@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from clouds.azure import data as az
+from clouds.azure.mock import HPC_CACHE_PRINCIPAL_ID
 from clouds.contract import ClusterConfig
 from components.azure.cluster import AzureGpuCluster
 from policies.registry import evaluate
 from tests.components.azure.azure_mocks import EXAMPLE, SUBSCRIPTION
 from tests.components.harness import run_component
-from clouds.azure.mock import HPC_CACHE_PRINCIPAL_ID
 
 ACCOUNT = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/data-rg/providers/Microsoft.Storage/storageAccounts/teamdata"
 CONTAINER = f"{ACCOUNT}/blobServices/default/containers/datasets"

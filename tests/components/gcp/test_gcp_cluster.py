@@ -12,12 +12,14 @@ from tests.components.gcp.gcp_harness import TPU_EXAMPLE, build, make_config
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
 INSTANCE = "gcp:compute/instance:Instance"
+TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+GROUP = "gcp:compute/instanceGroupManager:InstanceGroupManager"
 FIREWALL = "gcp:compute/firewall:Firewall"
 POLICY = "gcp:compute/resourcePolicy:ResourcePolicy"
 FILESTORE = "gcp:filestore/instance:Instance"
 LUSTRE = "gcp:lustre/instance:Instance"
 TPU = "gcp:tpu/v2Vm:V2Vm"
-LABELED = {INSTANCE, FILESTORE, LUSTRE, TPU, "gcp:compute/globalAddress:GlobalAddress"}
+LABELED = {INSTANCE, TEMPLATE, FILESTORE, LUSTRE, TPU, "gcp:compute/globalAddress:GlobalAddress"}
 LABELS = {"trainstack-cluster": "train", "trainstack-provider": "gcp"}
 A2 = {"instance_type": "a2-highgpu-8g", "accelerator": "A100", "interconnect": "none"}
 MEGA = {"instance_type": "a3-megagpu-8g", "accelerator": "H100-MEGA"}
@@ -28,8 +30,8 @@ LUSTRE_FS = {"capacity_gib": 40_000, "throughput_mbps_per_tib": 250}
 
 def test_outputs_registered_and_resolved(example: ClusterConfig) -> None:
     def check(outputs: dict[str, Any]) -> None:
-        assert outputs["node_ids"] == ["train-node-0-id", "train-node-1-id"]
-        assert outputs["node_private_ips"] == ["10.0.0.10", "10.0.0.11"]
+        assert outputs["node_ids"] == ["train-nodes"]  # the group: its VMs come and go
+        assert outputs["node_private_ips"] == []
         assert outputs["placement_group"].endswith("/train-placement")
         assert outputs["file_system_dns"] == "10.99.0.2"
         assert outputs["file_system_mount_name"] == "trainstack"
@@ -42,10 +44,11 @@ def test_outputs_registered_and_resolved(example: ClusterConfig) -> None:
     assert all(r["parent"] == "train" for r in plan.records if r["name"] != "train")
 
 
-def test_a3_high_nodes_have_5_gvnics_and_spot_scheduling(example: ClusterConfig) -> None:
+def test_a3_high_template_has_5_gvnics_and_spot_deleted_on_preemption(example: ClusterConfig) -> None:
     plan = build(example)
-    nodes = plan.of_type(INSTANCE)
-    assert [n["name"] for n in nodes] == ["train-node-0", "train-node-1"]
+    assert plan.of_type(INSTANCE) == []  # no per-node instances: the group creates them
+    nodes = plan.of_type(TEMPLATE)
+    assert [n["name"] for n in nodes] == ["train-template"]
     for node in nodes:
         inputs = node["inputs"]
         nics = inputs["networkInterfaces"]
@@ -58,9 +61,21 @@ def test_a3_high_nodes_have_5_gvnics_and_spot_scheduling(example: ClusterConfig)
             "provisioningModel": "SPOT",
             "preemptible": True,
             "automaticRestart": False,
-            "instanceTerminationAction": "STOP",
+            "instanceTerminationAction": "DELETE",  # deleted, so the group recreates it
             "onHostMaintenance": "TERMINATE",
         }
+        assert inputs["namePrefix"] == "train-"  # a changed template is a new one beside the old
+        assert inputs["disks"] == [
+            {
+                "boot": True,
+                "autoDelete": True,
+                "sourceImage": "projects/deeplearning-platform-release/global/images/family/"
+                "common-cu128-ubuntu-2204-nvidia-570",
+                "diskSizeGb": 200,
+                "diskType": "pd-balanced",
+                "labels": LABELS,
+            }
+        ]
         assert "guestAccelerators" not in inputs
         assert inputs["metadata"]["enable-oslogin"] == "TRUE"
         assert inputs["resourcePolicies"].endswith("/train-placement")
@@ -70,7 +85,7 @@ def test_a3_high_nodes_have_5_gvnics_and_spot_scheduling(example: ClusterConfig)
 
 def test_on_demand_is_standard_and_terminates_on_maintenance() -> None:
     plan = build(make_config(purchase="on-demand"))
-    scheduling = plan.named("train-node-0")["inputs"]["scheduling"]
+    scheduling = plan.named("train-template")["inputs"]["scheduling"]
     assert scheduling["provisioningModel"] == "STANDARD"
     assert scheduling["onHostMaintenance"] == "TERMINATE"
     assert scheduling["preemptible"] is False
@@ -86,14 +101,14 @@ def test_on_demand_is_standard_and_terminates_on_maintenance() -> None:
 )
 def test_nics_and_placement_policy(changes: dict[str, Any], nics: int, policy: dict[str, Any]) -> None:
     plan = build(make_config(**changes))
-    assert len(plan.named("train-node-0")["inputs"]["networkInterfaces"]) == nics
+    assert len(plan.named("train-template")["inputs"]["networkInterfaces"]) == nics
     [placement] = plan.of_type(POLICY)
     assert placement["inputs"]["groupPlacementPolicy"] == policy
 
 
 def test_n1_gets_guest_accelerators_and_no_placement_policy() -> None:
     plan = build(make_config(**N1_T4))
-    node = plan.named("train-node-0")["inputs"]
+    node = plan.named("train-template")["inputs"]
     assert node["guestAccelerators"] == [{"type": "nvidia-tesla-t4", "count": 4}]
     assert "resourcePolicies" not in node
     assert plan.of_type(POLICY) == []
@@ -119,7 +134,8 @@ def test_firewalls_admit_only_internal_and_configured_ssh(ssh_cidrs: tuple, ssh_
         for r in firewalls
         if any("22" in (a.get("ports") or []) for a in r["inputs"]["allows"])
     ]
-    assert with_22 == ssh_rules
+    # sshd answers Google's health-check probes (auto-healing) and, if asked, ssh_cidrs
+    assert sorted(with_22) == sorted([*ssh_rules, ["35.191.0.0/16", "130.211.0.0/22"]])
 
 
 def test_tpu_slice_gets_api_type_runtime_and_spot() -> None:
@@ -213,8 +229,8 @@ def test_labels_on_every_labeled_resource(base: dict[str, Any] | None) -> None:
     assert labeled
     for record in labeled:
         assert record["inputs"]["labels"] == expected, record["name"]
-    for node in plan.of_type(INSTANCE):
-        assert node["inputs"]["bootDisk"]["initializeParams"]["labels"] == expected
+    for node in plan.of_type(TEMPLATE):
+        assert node["inputs"]["disks"][0]["labels"] == expected
 
 
 def test_invalid_config_registers_nothing() -> None:

@@ -1,0 +1,97 @@
+"""The job's head node on Azure: one Regular-priority (never spot) VM on the node subnet that
+keeps the c10d rendezvous store, with its NIC in the cluster's security group."""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_azure_native as azure_native
+
+from clouds.azure.facts import HPC_IMAGE
+from clouds.contract import ClusterConfig
+from components.azure.profile import ADMIN_USERNAME, OS_DISK_GIB, OS_DISK_TYPE, computer_name_prefix
+
+# A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore; a Gen2
+# size, as the HPC image requires.
+HEAD_VM_SIZE = "Standard_D2s_v5"
+
+
+def create_head_node(
+    name: str,
+    args: ClusterConfig,
+    zones: list[str] | None,
+    resource_group_name: pulumi.Input[str],
+    subnet_id: pulumi.Input[str],
+    security_group_id: pulumi.Input[str],
+    public_key: pulumi.Input[str],
+    custom_data: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> tuple[azure_native.network.NetworkInterface, azure_native.compute.VirtualMachine]:
+    """Create `{name}-head-nic` (dynamic private IP) and the VM `{name}-head`.
+
+    Args:
+        name: the cluster name.
+        args: the cluster config (`region`).
+        zones: the cluster's zone (`layout.placement_zones`), or None.
+        resource_group_name: the cluster's resource group.
+        subnet_id: the node subnet.
+        security_group_id: the cluster NSG.
+        public_key: the admin OpenSSH public key.
+        custom_data: base64 custom data (`bootstrap.custom_data(..., "head", ...)`).
+        tags: tags for both.
+        opts: child options.
+
+    Returns:
+        The NIC (its private IP is the rendezvous host) and the VM.
+    """
+    nic = azure_native.network.NetworkInterface(
+        f"{name}-head-nic",
+        resource_group_name=resource_group_name,
+        location=args.region,
+        ip_configurations=[
+            {"name": f"{name}-head-ip", "subnet": {"id": subnet_id}, "private_ip_allocation_method": "Dynamic"}
+        ],
+        network_security_group={"id": security_group_id},
+        tags=tags,
+        opts=opts,
+    )
+    vm = azure_native.compute.VirtualMachine(
+        f"{name}-head",
+        resource_group_name=resource_group_name,
+        location=args.region,
+        zones=zones,
+        priority="Regular",
+        hardware_profile={"vm_size": HEAD_VM_SIZE},
+        storage_profile={
+            "image_reference": dict(HPC_IMAGE),
+            "os_disk": {
+                "create_option": "FromImage",
+                "delete_option": "Delete",
+                "disk_size_gb": OS_DISK_GIB,
+                "managed_disk": {"storage_account_type": OS_DISK_TYPE},
+            },
+        },
+        os_profile={
+            "computer_name": f"{computer_name_prefix(name)}-head"[:15].strip("-"),
+            "admin_username": ADMIN_USERNAME,
+            "custom_data": custom_data,
+            "linux_configuration": {
+                "disable_password_authentication": True,
+                "provision_vm_agent": True,
+                "ssh": {
+                    "public_keys": [{"path": f"/home/{ADMIN_USERNAME}/.ssh/authorized_keys", "key_data": public_key}]
+                },
+            },
+        },
+        network_profile={"network_interfaces": [{"id": nic.id, "primary": True}]},
+        tags=tags,
+        # Custom data runs once, at creation; the head only serves the store, so a changed job
+        # (command, env) must not recreate the rendezvous mid-training.
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["osProfile.customData"])),
+    )
+    return nic, vm
+
+
+def private_ip(nic: azure_native.network.NetworkInterface) -> pulumi.Output[str | None]:
+    """The NIC's first private IP address (the rendezvous host)."""
+    return nic.ip_configurations.apply(lambda configs: configs[0].private_ip_address if configs else None)

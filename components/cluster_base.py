@@ -1,0 +1,102 @@
+"""The skeleton every cloud's `GpuCluster` component shares (`GpuClusterBase`).
+
+Each cloud's `components/<cloud>/cluster.py` is a subclass that says only what differs: its
+type token and registry name, how it checks the config (`check`, its `validate_args`), how it
+tags (`cluster_tags`), which children it creates (`build`) and any outputs beyond the
+provider-neutral ones (`extra_outputs`). The base keeps the order Pulumi's component guidance
+asks for: every check before the first child, one `ResourceOptions(parent=self)` for every
+child, and the public outputs (`clouds.contract.OUTPUT_NAMES`) set as attributes and
+registered once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NamedTuple
+
+import pulumi
+
+from clouds.common import cluster_tags
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
+
+
+class ClusterOutputs(NamedTuple):
+    """The provider-neutral outputs a cloud's `build` computes (`usd_per_hour` comes from the
+    config). See `clouds.contract.OUTPUT_NAMES` for what each holds."""
+
+    node_ids: pulumi.Output[Any]
+    node_private_ips: pulumi.Output[Any]
+    placement_group: pulumi.Output[Any]
+    file_system_dns: pulumi.Output[Any]
+    file_system_mount_name: pulumi.Output[Any]
+
+
+def nothing() -> pulumi.Output[Any]:
+    """An output that is None (an output the cloud has no value for)."""
+    return pulumi.Output.from_input(None)
+
+
+def secret_private_key(key: Any) -> pulumi.Output[str | None]:
+    """The generated admin key's OpenSSH private key as a Pulumi secret; None without one
+    (the stack gave `ssh_public_key`)."""
+    return pulumi.Output.secret(key.private_key_openssh) if key is not None else nothing()
+
+
+class GpuClusterBase(pulumi.ComponentResource):
+    """One multi-node GPU training cluster; subclasses are the clouds' components.
+
+    Subclasses set `TYPE_TOKEN` (`trainstack:<cloud>:GpuCluster`) and `PROVIDER` (the
+    registry name) and implement `check` and `build`.
+
+    Public outputs (attributes, registered): `OUTPUT_NAMES`, plus `extra_outputs()`.
+    """
+
+    TYPE_TOKEN: ClassVar[str]
+    PROVIDER: ClassVar[str]
+    node_ids: pulumi.Output[Any]
+    node_private_ips: pulumi.Output[Any]
+    placement_group: pulumi.Output[Any]
+    file_system_dns: pulumi.Output[Any]
+    file_system_mount_name: pulumi.Output[Any]
+    usd_per_hour: pulumi.Output[float | None]
+
+    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
+        """Check `args`, then create the cluster's children and register its outputs.
+
+        Args:
+            name: the cluster name; every child name derives from it.
+            args: the provider-neutral cluster config (provider must be `PROVIDER`).
+            opts: resource options; pass `providers=` to target another region or account.
+
+        Raises:
+            ValueError: from `check`, when `args` cannot be built on this cloud, before any
+                resource is registered.
+        """
+        self.check(name, args)
+        super().__init__(self.TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        outputs = self.build(name, args, self.cluster_tags(name, args), child)
+        for key, value in outputs._asdict().items():
+            setattr(self, key, value)
+        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.register_outputs({**{key: getattr(self, key) for key in OUTPUT_NAMES}, **self.extra_outputs()})
+
+    def check(self, name: str, args: ClusterConfig) -> None:
+        """Refuse `args` the cloud cannot build (its `validate_args`), before any child.
+
+        Raises:
+            ValueError: one line naming the field and the fix.
+        """
+        raise NotImplementedError
+
+    def cluster_tags(self, name: str, args: ClusterConfig) -> Any:
+        """Tags (or labels) every taggable child gets: trainstack's own plus the stack's, in
+        the form the cloud's resources take (a mapping; Volcengine: a list of key/value)."""
+        return cluster_tags(self.PROVIDER, name, args.tags)
+
+    def build(self, name: str, args: ClusterConfig, tags: Any, child: pulumi.ResourceOptions) -> ClusterOutputs:
+        """Create the children (each with `opts=child`, names from `name`); return the outputs."""
+        raise NotImplementedError
+
+    def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
+        """Outputs registered beside `OUTPUT_NAMES` (none by default)."""
+        return {}

@@ -1,0 +1,165 @@
+"""The GCP GPU nodes: an instance template, a zonal managed instance group that recreates lost
+VMs (auto-healing on a TCP health check), and, with a `job`, the on-demand head node.
+
+The rules (termination action, update and lifecycle policies, why zonal) are in
+`clouds.gcp.group`; the per-VM settings in `clouds.gcp.machine`.
+"""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_gcp as gcp
+
+from clouds.contract import ClusterConfig
+from clouds.gcp.group import (
+    AUTOHEAL_DELAY_SECONDS,
+    HEALTH_CHECK,
+    HEALTH_PORT,
+    group_scheduling,
+    lifecycle_policy,
+    update_policy,
+)
+from clouds.gcp.machine import (
+    BOOT_DISK_GB,
+    IMAGE,
+    METADATA,
+    SCOPES,
+    SHIELDED,
+    boot_disk_type,
+    guest_accelerators,
+    reservation_affinity,
+    scheduling,
+)
+from clouds.gcp.nics import NicLayout
+from components.gcp.network import ClusterNetwork, nic_args
+
+# A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore.
+HEAD_MACHINE_TYPE = "n2-standard-2"
+
+
+def create_template(
+    name: str,
+    args: ClusterConfig,
+    layout: NicLayout,
+    net: ClusterNetwork,
+    account: gcp.serviceaccount.Account,
+    policy: gcp.compute.ResourcePolicy | None,
+    startup_script: pulumi.Input[str] | None,
+    labels: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> gcp.compute.InstanceTemplate:
+    """Create `{name}-template`: what every node looks like (GPUs, GPUDirect NICs, spot, placement).
+
+    A template is immutable: any change makes a new one (`name_prefix`, created before the
+    old one is deleted), which the group uses only for VMs it creates from then on.
+
+    Args:
+        name: the cluster name.
+        args: the cluster config.
+        layout: the NIC layout of each node.
+        net: the cluster networks.
+        account: the node service account.
+        policy: the compact placement policy, or None.
+        startup_script: the node bootstrap (`metadata.startup-script`), or None.
+        labels: labels for every node and boot disk.
+        opts: child options.
+    """
+    metadata: dict[str, pulumi.Input[str]] = dict(METADATA)
+    if startup_script is not None:
+        metadata["startup-script"] = startup_script
+    return gcp.compute.InstanceTemplate(
+        f"{name}-template",
+        name_prefix=f"{name}-",
+        machine_type=args.instance_type,
+        disks=[
+            {
+                "boot": True,
+                "auto_delete": True,
+                "source_image": IMAGE,
+                "disk_size_gb": BOOT_DISK_GB,
+                "disk_type": boot_disk_type(args.instance_type),
+                "labels": labels,
+            }
+        ],
+        network_interfaces=nic_args(layout, net),
+        guest_accelerators=guest_accelerators(args.instance_type, args.accelerator, args.accelerator_count) or None,
+        scheduling=group_scheduling(scheduling(args.purchase)),
+        reservation_affinity=reservation_affinity(args.capacity_reservation_id),
+        resource_policies=policy.self_link if policy else None,
+        service_account={"email": account.email, "scopes": list(SCOPES)},
+        shielded_instance_config=SHIELDED,
+        metadata=metadata,
+        labels=labels,
+        opts=opts,
+    )
+
+
+def create_health_check(name: str, opts: pulumi.ResourceOptions) -> gcp.compute.HealthCheck:
+    """Create `{name}-health`: TCP to sshd, the auto-healing signal (see `clouds.gcp.group`)."""
+    return gcp.compute.HealthCheck(
+        f"{name}-health",
+        tcp_health_check={"port": HEALTH_PORT},
+        description=f"trainstack cluster {name}: node auto-healing",
+        **HEALTH_CHECK,
+        opts=opts,
+    )
+
+
+def create_node_group(
+    name: str,
+    args: ClusterConfig,
+    template: gcp.compute.InstanceTemplate,
+    health_check: gcp.compute.HealthCheck,
+    opts: pulumi.ResourceOptions,
+) -> gcp.compute.InstanceGroupManager:
+    """Create `{name}-nodes`: exactly `args.nodes` VMs in the cluster's zone, recreated when lost.
+
+    Args:
+        name: the cluster name; VMs are named `{name}-node-xxxx` by the group.
+        args: the cluster config (`nodes`, `zone`).
+        template: the node template (referenced by its unique self link).
+        health_check: the auto-healing health check.
+        opts: child options.
+    """
+    return gcp.compute.InstanceGroupManager(
+        f"{name}-nodes",
+        zone=args.zone,
+        base_instance_name=f"{name}-node",
+        target_size=args.nodes,
+        versions=[{"name": "nodes", "instance_template": template.self_link_unique}],
+        update_policy=update_policy(args.nodes),
+        instance_lifecycle_policy=lifecycle_policy(),
+        auto_healing_policies={"health_check": health_check.id, "initial_delay_sec": AUTOHEAL_DELAY_SECONDS},
+        wait_for_instances=False,
+        opts=opts,
+    )
+
+
+def create_head_node(
+    name: str,
+    args: ClusterConfig,
+    net: ClusterNetwork,
+    account: gcp.serviceaccount.Account,
+    startup_script: pulumi.Input[str],
+    labels: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> gcp.compute.Instance:
+    """Create `{name}-head`: an on-demand VM on the primary subnet keeping the job's rendezvous.
+
+    Standard provisioning (never spot), no GPU, no external IP, the nodes' image, service
+    account and shielded settings; the internal firewall rule lets workers reach the store.
+    """
+    return gcp.compute.Instance(
+        f"{name}-head",
+        machine_type=HEAD_MACHINE_TYPE,
+        zone=args.zone,
+        boot_disk={"auto_delete": True, "initialize_params": {"image": IMAGE, "size": BOOT_DISK_GB, "labels": labels}},
+        network_interfaces=[{"network": net.network.id, "subnetwork": net.subnet.id}],
+        scheduling=scheduling("on-demand"),
+        service_account={"email": account.email, "scopes": list(SCOPES)},
+        shielded_instance_config=SHIELDED,
+        metadata={"enable-oslogin": METADATA["enable-oslogin"], "startup-script": startup_script},
+        labels=labels,
+        allow_stopping_for_update=True,
+        opts=opts,
+    )

@@ -1,0 +1,37 @@
+"""Every cloud either links a bucket to its file system (`clouds/<cloud>/data.py`) or says why
+not (`Feature.BUCKET_LINK`); the link modules keep one contract and never claim another cloud's URIs."""
+
+from __future__ import annotations
+
+import pytest
+
+from clouds.base import Feature
+from clouds.data import DataConfig, data_problem, link_for
+from clouds.registry import CLOUDS, NAMES
+
+EXAMPLES = {
+    "aws": "s3://team-data/imagenet",
+    "gcp": "gs://team-data/imagenet",
+    "azure": "https://teamdata.blob.core.windows.net/datasets/imagenet",
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_cloud_links_a_bucket_or_says_why_not(name):
+    linked = link_for(name) is not None
+    reason = CLOUDS[name].why_not(Feature.BUCKET_LINK)
+    assert linked != (reason is not None)
+    if reason:
+        problem = data_problem(name, DataConfig(source="oss://team-data/x"), True)
+        assert problem is not None and f"({reason})" in problem
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if link_for(n) is not None])
+def test_link_modules_keep_the_contract(name):
+    link = link_for(name)
+    assert link.LINK in {"lazy", "import"} and isinstance(link.NEEDS_FILE_SYSTEM, bool)
+    assert link.SOURCE_KIND.startswith(("a ", "an "))
+    example = EXAMPLES[name]
+    link.split_uri(example)  # parses
+    owners = [other for other in EXAMPLES if link_for(other).owns(example)]
+    assert owners == [name]

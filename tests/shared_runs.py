@@ -1,0 +1,81 @@
+"""One plan per distinct stack, one build per distinct component config, in a test session
+(a pytest plugin, registered in conftest.py).
+
+A `trainstack.plan` run under mocks is the slow part of most tests that plan (0.1-0.5 s of
+CPU each), and many tests plan the same committed stacks. So runs of the same program text,
+stack name, stack config, region and zone are answered from the session's first such run
+(deep copies: a test may change what it gets). Everything else a run depends on is the
+session's own code, mocks and catalog, which only `monkeypatch` changes. So a test gets
+fresh runs when it
+- uses `monkeypatch` (it may change what a plan does),
+- is marked `@pytest.mark.fresh_runs` (it checks that two runs agree, or a run's side effects),
+- or plans a program that sits beside its own `components/` (another revision's code).
+The component tests' own build helpers share builds the same way through `shared(...)`.
+Failed runs are never kept: each raises again. `TRAINSTACK_FRESH_RUNS=1` turns sharing off
+for the whole session (to measure what it saves, or to rule it out).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from trainstack import plan
+
+ROOT = Path(__file__).resolve().parents[1]
+_RUNS: dict[tuple, Any] = {}
+_SHARING = [False]
+T = TypeVar("T")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "fresh_runs: plan and build afresh, never from the session's earlier runs")
+
+
+def may_share(request: pytest.FixtureRequest) -> bool:
+    """True when the test may get runs answered from earlier ones (see the module docstring)."""
+    return (
+        os.environ.get("TRAINSTACK_FRESH_RUNS") != "1"
+        and "monkeypatch" not in request.fixturenames
+        and request.node.get_closest_marker("fresh_runs") is None
+    )
+
+
+def shared(kind: str, key: str, build: Callable[[], T]) -> T:
+    """`build()`, or a copy of the session's first `build()` for (`kind`, `key`) when the
+    running test may share runs (`may_share`). `key` must name everything the build reads
+    (e.g. the config's JSON and the component name)."""
+    if not _SHARING[0]:
+        return build()
+    if (kind, key) not in _RUNS:
+        _RUNS[kind, key] = build()
+    return copy.deepcopy(_RUNS[kind, key])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_plan_per_stack() -> Iterator[None]:
+    real = plan._run
+
+    def run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
+        own_code = (program.parent / "components").is_dir() and program.parent.resolve() != ROOT
+        if own_code:
+            return real(program, stack, config, region, zone)
+        key = json.dumps([program.read_text(), stack, config, region, zone], sort_keys=True, default=str)
+        return shared("plan", key, lambda: real(program, stack, config, region, zone))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plan, "_run", run)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _plan_sharing(request: pytest.FixtureRequest) -> Iterator[None]:
+    _SHARING[0] = may_share(request)
+    yield
+    _SHARING[0] = False

@@ -1,0 +1,136 @@
+"""What the review says a node group's change does to running nodes (trainstack.node_effects)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainstack.diff import Change
+from trainstack.markdown import review_markdown
+from trainstack.node_effects import node_effect
+from trainstack.review import review_json
+
+ASG = "aws:autoscaling/group:Group"
+LT = "aws:ec2/launchTemplate:LaunchTemplate"
+VMSS = "azure-native:compute:VirtualMachineScaleSet"
+MIG = "gcp:compute/instanceGroupManager:InstanceGroupManager"
+TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+
+
+def _change(kind: str, action: str, *changed: str) -> Change:
+    return Change(action, kind, "c-nodes", f"urn:pulumi:s::trainstack::{kind}::c-nodes", changed=changed)
+
+
+@pytest.mark.parametrize(
+    ("change", "replaced", "words"),
+    [
+        pytest.param(_change(ASG, "update", "tags"), False, "no running node is replaced", id="asg-tags"),
+        pytest.param(
+            _change(ASG, "update", "mixedInstancesPolicy.launchTemplate.overrides[0].instanceType"),
+            True,
+            "instance refresh replaces every node",
+            id="asg-instance-type",
+        ),
+        pytest.param(
+            _change(
+                ASG, "update", "capacityRebalance", "mixedInstancesPolicy.instancesDistribution.spotAllocationStrategy"
+            ),
+            True,
+            "instance refresh",
+            id="asg-purchase",
+        ),
+        pytest.param(
+            _change(ASG, "update", "desiredCapacity", "maxSize", "minSize"), False, "added or removed", id="asg-resize"
+        ),
+        pytest.param(
+            _change(ASG, "update", "desiredCapacity", "tags"),
+            False,
+            "no running node is replaced",
+            id="asg-resize-tags",
+        ),
+        pytest.param(
+            _change(LT, "update", "userData", "tags.team"), False, "running nodes keep theirs", id="lt-update"
+        ),
+        pytest.param(_change(LT, "replace", "name"), True, "replaces every node", id="lt-replaced"),
+        pytest.param(
+            _change(VMSS, "update", "virtualMachineProfile.osProfile.customData"),
+            False,
+            "upgrade policy Manual",
+            id="vmss-model",
+        ),
+        pytest.param(_change(VMSS, "update", "sku.capacity"), False, "added or removed", id="vmss-resize"),
+        pytest.param(
+            _change(VMSS, "replace", "virtualMachineProfile.priority"),
+            True,
+            "every node is replaced",
+            id="vmss-priority",
+        ),
+        pytest.param(_change(MIG, "update", "versions[0].instanceTemplate"), False, "OPPORTUNISTIC", id="mig-version"),
+        pytest.param(
+            _change(MIG, "update", "targetSize", "updatePolicy.maxUnavailableFixed"), False, "added", id="mig-resize"
+        ),
+        pytest.param(_change(MIG, "replace", "zone"), True, "every node is replaced", id="mig-zone"),
+        pytest.param(_change(TEMPLATE, "replace", "labels.team"), False, "no running VM is recreated", id="template"),
+    ],
+)
+def test_node_effect(change: Change, replaced: bool, words: str) -> None:
+    effect = node_effect(change)
+    assert effect is not None
+    assert effect[0] is replaced
+    assert words in effect[1]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(_change(ASG, "create"), id="created-group"),
+        pytest.param(_change(ASG, "delete"), id="deleted-group"),
+        pytest.param(_change("aws:ec2/vpc:Vpc", "update", "tags.team"), id="not-a-node-group"),
+    ],
+)
+def test_no_effect_outside_node_group_updates(change: Change) -> None:
+    assert node_effect(change) is None
+
+
+def _review(changes: list[Change]) -> dict:
+    from trainstack.plan import PlanResult
+
+    after = PlanResult([], 1.0, 10.0, {}, hours=10.0)
+    return review_json("s", "HEAD", changes, after, after, [], None)
+
+
+def test_review_says_no_node_is_replaced_on_a_tag_change() -> None:
+    review = _review([_change(ASG, "update", "tags"), _change(LT, "update", "tags.team")])
+    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes", "c-nodes"]}
+    assert review["changes"][0]["nodes"].startswith("no running node is replaced")
+    text = review_markdown(review)
+    assert "✅ **No running node is replaced**" in text
+    assert "<br>nodes: no running node is replaced" in text
+    assert "Running nodes are replaced" not in text
+
+
+def test_review_warns_when_nodes_are_replaced() -> None:
+    review = _review([_change(ASG, "update", "mixedInstancesPolicy.launchTemplate.overrides[0].instanceType")])
+    assert review["nodes"]["replaced"] == ["c-nodes"]
+    text = review_markdown(review)
+    assert "⚠️ **Running nodes are replaced** by the change to `c-nodes`" in text
+    assert "No running node is replaced" not in text
+
+
+def test_review_without_node_groups_says_nothing_about_nodes() -> None:
+    text = review_markdown(_review([_change("aws:ec2/vpc:Vpc", "update", "tags.team")]))
+    assert "running node" not in text.lower()
+
+
+def test_a_replaced_gcp_template_updates_its_group_which_recreates_no_vm():
+    """End to end through the diff: new labels replace the template (immutable); the group
+    then points at the new one (an update of its version), and neither touches running VMs."""
+    from tests.components.gcp.gcp_harness import build, make_config
+    from trainstack.diff import diff_plans
+
+    before, after = build(make_config()).records, build(make_config(tags={"team": "vision"})).records
+    changes = {(c.type, c.name): c for c in diff_plans(before, after, "s")}
+    template, group = changes[(TEMPLATE, "train-template")], changes[(MIG, "train-nodes")]
+    assert template.action == "replace"
+    assert group.action == "update" and group.changed == ("versions.instanceTemplate",)
+    assert node_effect(template) == (False, node_effect(template)[1])
+    assert node_effect(group)[0] is False and "OPPORTUNISTIC" in node_effect(group)[1]
