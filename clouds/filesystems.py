@@ -112,6 +112,7 @@ def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSyste
     service = described.service if described is not None else provider
     for key, scale in (("storage_capacity_gib", 1), ("capacity_gib", 1), ("size_gib", 1), ("capacity_tib", 1024)):
         if key in fields:
-            label = " ".join([service, *(v for v in fields.values() if isinstance(v, str))])
+            words = [service, *(v for v in fields.values() if isinstance(v, str))]
+            label = " ".join(w for i, w in enumerate(words) if w.casefold() not in map(str.casefold, words[:i]))
             return CreatedFileSystem(label, float(fields[key] * scale))
     return None

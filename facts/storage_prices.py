@@ -49,9 +49,11 @@ class StoragePrice(NamedTuple):
         currency: `USD` or `CNY`.
         unit: `GB` (10^9 bytes) or `GiB` (2^30 bytes), as the provider bills.
         region: the region the price was read for.
-        source: source id(s), see the module docstring.
+        source: source id(s), see the module docstring (a citation, shown as `[source F5]`).
         observed: when the price was observed (the source's own date), or `undated`.
         estimate: True when derived or third-party rather than read off the provider.
+        basis: what the figure is and when it was seen, in words a user reads ("a
+            third-party cost estimator's price, undated"); "" shows the date and the source id.
     """
 
     service: str
@@ -62,6 +64,15 @@ class StoragePrice(NamedTuple):
     source: str
     observed: str
     estimate: bool
+    basis: str = ""
+
+    def describe(self) -> str:
+        """`0.217 USD/GB-month in us-east-1: WHAT IT IS AND WHEN [source F5, FJ1]` (without a
+        `basis`: `..., observed DATE [source ID]`)."""
+        when = f": {self.basis}" if self.basis else f", observed {self.observed}"
+        return (
+            f"{self.per_unit_month:.3f} {self.currency}/{self.unit}-month in {self.region}{when} [source {self.source}]"
+        )
 
     def per_gib_month(self) -> float:
         """Price per GiB-month in `currency`."""
@@ -75,22 +86,29 @@ _FJ1_HOURLY = {125: 2.48, 250: 3.71, 500: 6.19, 1000: 11.16}
 
 def _fsx(tier: int) -> StoragePrice:
     if tier == 125:
-        return StoragePrice(_FSX, _FSX_125, "USD", "GB", "us-east-1", "F5 (third-party)", "undated", True)
+        basis = "a third-party cost estimator's price, undated"
+        return StoragePrice(_FSX, _FSX_125, "USD", "GB", "us-east-1", "F5", "undated", True, basis)
     derived = _FSX_125 * _FJ1_HOURLY[tier] / _FJ1_HOURLY[125]
-    return StoragePrice(
-        _FSX, derived, "USD", "GB", "us-east-1", "F5 x FJ1 tier ratio (third-party)", "2022-09-03 (FJ1 ratio)", True
-    )
+    basis = f"the undated 125 MB/s/TiB price x the {tier}/125 ratio of a third-party tier table dated 2022-09-03"
+    return StoragePrice(_FSX, derived, "USD", "GB", "us-east-1", "F5, FJ1", "2022-09-03", True, basis)
 
 
 def _huawei(per_gb: float) -> StoragePrice:
-    return StoragePrice(
-        "SFS Turbo HPC", per_gb, "CNY", "GB", "cn-north-4", "H1 (third-party citing official)", "2026-07", True
-    )
+    basis = "a third-party copy of the official price page, 2026-07"
+    return StoragePrice("SFS Turbo HPC", per_gb, "CNY", "GB", "cn-north-4", "H1", "2026-07", True, basis)
 
 
 STORAGE_PRICES: dict[tuple[str, int], StoragePrice] = {
     ("alicloud", 200): StoragePrice(
-        "CPFS advance_200", 1.4, "CNY", "GiB", "cn-hangzhou", "AL1 (official billing example)", "2021-10", False
+        "CPFS advance_200",
+        1.4,
+        "CNY",
+        "GiB",
+        "cn-hangzhou",
+        "AL1",
+        "2021-10",
+        False,
+        "Alibaba's official billing example for 2021-10",
     ),
     **{("aws", tier): _fsx(tier) for tier in (125, 250, 500, 1000)},
     ("huaweicloud", 40): _huawei(0.40),

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+
+if TYPE_CHECKING:
+    from profiles.spec import WorkloadSpec
 
 # Constraints in the order they are checked; the deepest one reached explains a no-match.
 CONSTRAINTS = (
@@ -147,3 +151,23 @@ def deadline_miss(c: Candidate, deadline_hours: float | None) -> str:
         return ""
     over = c.hours - deadline_hours
     return f"; misses the {deadline_hours:g} h deadline by {over:,.1f} h (+{100 * over / deadline_hours:.1f}%)"
+
+
+def checkpoint_warning(spec: WorkloadSpec, c: Candidate) -> str:
+    """A one-line warning when the spec's checkpoint interval is not shorter than the chosen
+    spot run (`spot.checkpoint_interval: 100h` on a 72 h job): no checkpoint is written before
+    the job ends, so an interruption restarts it from the beginning. "" otherwise.
+
+    Args:
+        spec: the `WorkloadSpec` (its `spot`).
+        c: the chosen candidate.
+    """
+    spot = spec.spot
+    work_hours = c.hours - c.added_hours  # the run without its interruptions
+    if spot is None or c.purchase != "spot" or spot.checkpoint_interval_hours < work_hours:
+        return ""
+    return (
+        f"warning: spot.checkpoint_interval ({spot.checkpoint_interval_hours:g} h) is not shorter than the job "
+        f"({work_hours:,.1f} h on the chosen row): no checkpoint is written before it ends, so an interruption "
+        "restarts it from the beginning; checkpoint more often (e.g. checkpoint_interval: 1h)"
+    )

@@ -44,7 +44,7 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
             f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "
             f"`trainstack catalog refresh --provider {spec.providers[0]}` or allow other clouds"
         )
-    wanted = _accelerators(spec, allowed)
+    wanted = _accelerators(spec, allowed, f" on {', '.join(spec.providers)}" if spec.providers else "")
     for region in spec.regions:
         problem = region_problem(region, spec.providers, allowed, rows)
         if problem:
@@ -56,12 +56,12 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
     return wanted
 
 
-def _accelerators(spec: WorkloadSpec, allowed: Sequence[Offering]) -> frozenset[str]:
+def _accelerators(spec: WorkloadSpec, allowed: Sequence[Offering], where: str) -> frozenset[str]:
     known = {o.accelerator.casefold(): o.accelerator for o in allowed}
     for name in spec.accelerators:
         if name.casefold() not in known:
             hint = did_you_mean(name, known.values(), cutoff=0.4)
-            raise NoMatchError(f"accelerators: the catalog has no '{name}'; {hint}")
+            raise NoMatchError(f"accelerators: the catalog has no '{name}'{where}; {hint}")
     return frozenset(known[n.casefold()] for n in spec.accelerators)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -30,7 +31,7 @@ from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.data_spec import DataSpec
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
 from profiles.known_names import checked_names
-from profiles.spec import WorkloadSpec
+from profiles.spec import FileSystemSpec, WorkloadSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]
 
@@ -111,9 +112,19 @@ def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
 
 @functools.lru_cache(maxsize=64)
 def _fs_problem(provider: str, capacity_gib: int, throughput: int) -> str | None:
-    return file_system_problem(
+    problem = file_system_problem(
         provider, FileSystemConfig(capacity_gib=capacity_gib, throughput_mbps_per_tib=throughput)
     )
+    return None if problem is None else _as_written(problem)
+
+
+def _as_written(text: str) -> str:
+    """A stack-side file-system message in the workload's words: the stack's `capacity_gib` and
+    `throughput_mbps_per_tib` are the workload's `capacity` and `throughput` (their aliases)."""
+    for name, info in FileSystemSpec.model_fields.items():
+        if info.alias:
+            text = re.sub(rf"\b{name}\b", info.alias, text)
+    return text
 
 
 def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:

@@ -82,6 +82,22 @@ def parse_document(text: str, source: str = "stack file") -> dict:
     return document
 
 
+def _stacks_hint(path: Path) -> str:
+    """What to do about a missing stack file: the closest stack names beside it (a typo) or the
+    ones there, then how to write it."""
+    import difflib
+
+    from clouds.words import listed
+
+    name = path.name.removeprefix("Pulumi.").removesuffix(".yaml")
+    here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in path.parent.glob("Pulumi.*.yaml"))
+    write = f"`trainstack resolve WORKLOAD --write-stack {name}` writes it"
+    close = difflib.get_close_matches(name, here, n=3, cutoff=0.6)
+    if close:
+        return f"did you mean {' or '.join(close)}? ({write})"
+    return f"stacks here: {listed(here)}; {write}" if here else write
+
+
 def read_document(path: Path) -> dict:
     """The parsed stack file at `path` (see `parse_document`).
 
@@ -89,9 +105,7 @@ def read_document(path: Path) -> dict:
         StackFileError: missing, unreadable, not YAML, a repeated key, or not a mapping.
     """
     if not Path(path).is_file():
-        raise StackFileError(
-            f"{path}: stack file not found; run `trainstack resolve --write-stack` or check the stack name"
-        )
+        raise StackFileError(f"{path}: stack file not found; {_stacks_hint(Path(path))}")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -125,7 +125,7 @@ def catalog_refresh(
     top: int = typer.Option(5, "--top", min=1, help="How many of the largest price moves to show."),
 ) -> None:
     """Refresh one cloud's offerings and prices from its live APIs, then show what changed."""
-    from profiles.catalog.fetchers import FETCHERS, FetchError
+    from profiles.catalog.fetchers import FETCHERS, FetchError, FetchInputError
     from profiles.catalog.loader import DATA_DIR, CatalogError
     from profiles.catalog.refresh import refresh
     from trainstack import live_view
@@ -138,6 +138,8 @@ def catalog_refresh(
     try:
         with live_view.progress_bar(provider) as progress:
             summary = refresh(provider, names, data_dir or DATA_DIR, progress, top=top)
+    except FetchInputError as exc:  # an unknown --regions name: nothing was asked of the cloud
+        fail(str(exc))
     except FetchError as exc:  # credentials, the network or the API's answer: catalog unchanged
         fail(str(exc), code=FAILED)
     except CatalogError as exc:

@@ -1,4 +1,4 @@
-"""The `trainstack` command line: `resolve`, `plan`, `check` and `catalog`.
+"""The `trainstack` command line: `resolve`, `plan`, `check`, `catalog` and `bench`.
 
 A thin layer: it parses, calls the resolver / plan runner, and prints. Errors print one line
 on stderr, never a traceback: status 2 for input the user must fix, 1 when the input was fine
@@ -22,7 +22,13 @@ from trainstack.usage_errors import FAILED, OneLineUsageErrors, fail
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__.splitlines()[0], cls=OneLineUsageErrors)
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help=__doc__.splitlines()[0],
+    epilog="Exit status: 0 done (every check passed); 1 the work failed or found a failure; 2 the input needs fixing.",
+    cls=OneLineUsageErrors,
+)
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
 
@@ -121,8 +127,11 @@ def check(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
-    """Preflight a stack before `pulumi up`: the component's own checks, then zone offering and
-    quota (exit 1 if a check fails or the live checks cannot run, 2 for a stack it cannot read)."""
+    """Preflight a stack before `pulumi up`: its own checks, zone offering and quota.
+
+    The component's validation runs first, then the live checks. Exits 1 if a check fails or
+    the live checks cannot run (credentials), 2 for a stack it cannot read.
+    """
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.preflight import PreflightError, preflight, read_cluster
     from profiles.stack_writer import StackWriteError, stack_path

@@ -233,13 +233,25 @@ def _gc_paused() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _on_sys_path(path: Path) -> Iterator[None]:
-    """Put the project directory first on sys.path while its program runs."""
+    """Put the project directory first on sys.path while its program runs.
+
+    A project that was not importable before (another checkout, a temporary copy) leaves no
+    module behind: every module of its packages' names first imported during the run is
+    dropped afterwards (a module of this tree imported then may have bound one of the
+    project's), so a later plan in this process never runs code from a folder that may be gone."""
     entry = str(path.resolve())
+    foreign = entry not in [str(Path(p or ".").resolve()) for p in sys.path]
+    loaded = set(sys.modules)
     sys.path.insert(0, entry)
     try:
         yield
     finally:
         sys.path.remove(entry)
+        if foreign:
+            names = {p.stem for p in path.resolve().iterdir() if p.is_dir() or p.suffix == ".py"}
+            for name in set(sys.modules) - loaded:
+                if name.split(".")[0] in names:
+                    del sys.modules[name]
 
 
 def _innermost(exc: BaseException) -> BaseException:

@@ -48,6 +48,7 @@ def run(
         project: `--project-dir`, or None to find the project upwards.
     """
     from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.explain import checkpoint_warning
     from profiles.measurements import StoreError
     from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
@@ -81,6 +82,9 @@ def run(
     for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
         if line:
             echo(line, err=as_json)
+    warning = checkpoint_warning(spec, resolution.choice.candidate)
+    if warning:
+        echo(warning, err=True)
     shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
     for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
         echo(line, err=True)

@@ -68,9 +68,13 @@ def spot_overhead(
     Any node's interruption stops the job, so the cluster sees nodes x rate interruptions
     per hour; each loses half a checkpoint interval of work plus the restart time:
     interruptions = hours x nodes x rate / 730; added = interruptions x (interval / 2 + restart).
+    An interval as long as the run or longer writes no checkpoint before the run ends, so an
+    interruption loses on average half the run, not half the interval: the interval counts
+    as at most `hours`.
     """
     interruptions = hours * nodes * per_node_month / HOURS_PER_MONTH
-    return SpotOverhead(interruptions, interruptions * (checkpoint_interval_hours / 2 + restart))
+    lost = min(checkpoint_interval_hours, hours) / 2
+    return SpotOverhead(interruptions, interruptions * (lost + restart))
 
 
 def storage_usd(

@@ -94,7 +94,7 @@ def storage_cost(
     price = storage_price(provider, mbps_per_tib)
     per_gib = None if price is None else _usd_per_gib_month(price, usd_per_cny)
     if price is not None and per_gib is not None:
-        reference = f"{price.per_unit_month:.3f} {price.currency}/{price.unit}-month, {price.source}, {price.observed}"
+        reference = price.describe()
         return StorageCost(
             created.service,
             created.capacity_gib,

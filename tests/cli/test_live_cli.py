@@ -84,6 +84,11 @@ def test_refresh_without_credentials_exits_1_and_keeps_the_catalog(data, monkeyp
             id="provider",
         ),
         pytest.param(["--provider", "aws", "--regions", " , "], "--regions: give region names", id="empty-regions"),
+        pytest.param(
+            ["--provider", "aws", "--regions", "us-east-9"],
+            "--regions: unknown AWS region 'us-east-9'; did you mean us-east-2, us-east-1",
+            id="unknown-region-before-credentials",
+        ),
     ],
 )
 def test_refresh_bad_input(data, args, text):

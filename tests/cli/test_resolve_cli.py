@@ -154,3 +154,30 @@ def test_set_rate_records_it_and_refuses_bad_input(project, monkeypatch):
     )
     bad = run("catalog", "set-rate", "CNY", "0", "--as-of", as_of, "--source", "x")
     assert bad.exit_code == 2 and bad.stderr.startswith("error: rate: 0.0 must be a positive number")
+
+
+@pytest.mark.parametrize(
+    ("interval", "warned"),
+    [
+        pytest.param("100h", True, id="longer"),
+        pytest.param("3d", True, id="as-long"),
+        pytest.param("1h", False, id="1h"),
+    ],
+)
+def test_a_checkpoint_interval_not_shorter_than_the_job_is_warned(project, interval, warned):
+    text = WORKLOAD.read_text().replace("checkpoint_interval: 1h", f"checkpoint_interval: {interval}")
+    path = project / "w.yaml"
+    path.write_text(text)
+    result = run("resolve", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    choice = json.loads(result.stdout)["choice"]
+    hours = choice["hours"] - choice["spot_added_hours"]  # the 72 h of work, without interruptions
+    lines = [line for line in result.stderr.splitlines() if "checkpoint_interval" in line]
+    if not warned:
+        assert lines == []
+        return
+    assert lines == [
+        f"warning: spot.checkpoint_interval ({interval.removesuffix('h').replace('3d', '72')} h) is not shorter than "
+        f"the job ({hours:,.1f} h on the chosen row): no checkpoint is written before it ends, so an interruption "
+        "restarts it from the beginning; checkpoint more often (e.g. checkpoint_interval: 1h)"
+    ]

@@ -242,7 +242,10 @@ def test_file_system_unchanged_when_compute_changes(tmp_path, change):
 
 
 def test_missing_stack_file(tmp_path):
-    with pytest.raises(PlanError, match=r"Pulumi\.nope\.yaml: stack file not found; run `trainstack resolve"):
+    with pytest.raises(
+        PlanError,
+        match=r"Pulumi\.nope\.yaml: stack file not found; `trainstack resolve WORKLOAD --write-stack nope` writes it$",
+    ):
         run_plan("nope", tmp_path)
 
 

@@ -26,6 +26,10 @@ def test_spot_overhead_reserved_and_storage_by_hand():
     # 100 h x 2 nodes x 7.3/730 per hour = 2 interruptions, each losing 2/2 + 0.5 h: 3 h.
     overhead = spot_overhead(100, 2, 7.3, 2.0, 0.5)
     assert (overhead.interruptions, overhead.added_hours) == (pytest.approx(2.0), pytest.approx(3.0))
+    # An interval longer than the 10 h run writes no checkpoint: each of the 1 interruption
+    # (10 h x 1 node x 73/730) loses half the run, 5 h, not half the interval (50 h).
+    longer = spot_overhead(10, 1, 73, 100.0, 0.0)
+    assert (longer.interruptions, longer.added_hours) == (pytest.approx(1.0), pytest.approx(5.0))
     assert reserved_usd_per_hour(32.0, "aws", "1y") == pytest.approx(22.4)
     assert reserved_usd_per_hour(32.0, "aws", "3y") == pytest.approx(16.0)
     # 1,201 GiB rounds up to 2,400 GiB; a month of it at $0.145 per GB.

@@ -39,6 +39,11 @@ def refused(fixture_catalog, **spec) -> str:
             id="nothing-close-lists-valid",
         ),
         pytest.param(
+            {"providers": ["gcp"]},
+            "accelerators: the catalog has no 'A100' on gcp; did you mean H100, A100-80GB?",
+            id="accelerator-of-another-cloud",
+        ),
+        pytest.param(
             {"regions": ["use1-az1"]},
             "regions: 'use1-az1' is a zone of us-east-1, and `regions` takes region names; write us-east-1",
             id="zone-for-region",
@@ -81,3 +86,21 @@ def test_a_known_reservation_is_used(fixture_catalog):
     spec = parse_spec({"accelerators": "A100:8", "hours": 1, "reservations": [RESERVATION | {"id": "cr-0"}]})
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     assert (choice.offering.zone, choice.usd_per_hour) == ("use1-az1", 0.0)
+
+
+def test_file_system_rejections_use_the_workload_s_keys(real_catalog):
+    """The cloud rules speak the stack's keys (throughput_mbps_per_tib); a workload says throughput."""
+    spec = parse_spec(
+        {"accelerators": "A10:1", "hours": "1h", "file_system": {"capacity": "4800GiB", "throughput": 250}}
+    )
+    count, detail = resolve(spec, real_catalog.offerings).rejected["file_system"]
+    assert count > 0 and detail.startswith("alicloud: file_system.throughput: 250 has no CPFS storage type; valid")
+    assert "throughput_mbps_per_tib" not in detail
+
+
+def test_a_created_file_system_names_each_word_once():
+    from clouds.contract import FileSystemConfig
+    from clouds.filesystems import created_file_system
+
+    made = created_file_system("alicloud", FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=100))
+    assert made is not None and made.service == "CPFS advance_100"  # was "CPFS cpfs cpfs advance_100"

@@ -282,7 +282,7 @@ def test_file_system_the_cloud_cannot_create_is_named_with_the_valid_values(fixt
     with pytest.raises(
         NoMatchError,
         match=r"'file_system' removed the last \d+ candidates \(aws: file_system"
-        r"\.throughput_mbps_per_tib: 7 is not valid for PERSISTENT_2; valid values",
+        r"\.throughput: 7 is not valid for PERSISTENT_2; valid values",
     ):
         resolve(spec, fixture_catalog.offerings)
 
@@ -295,7 +295,7 @@ def test_clouds_that_cannot_host_the_file_system_are_rejected_and_reported(fixtu
     resolution = resolve(spec, fixture_catalog.offerings)
     assert {r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)} == {"gcp"}
     count, example = resolution.rejected["file_system"]
-    assert count == 1 and example.startswith("aws: file_system.throughput_mbps_per_tib: 40 is not valid")
+    assert count == 1 and example.startswith("aws: file_system.throughput: 40 is not valid")
 
 
 def test_on_demand_rows_carry_no_interruption_hours(fixture_catalog):

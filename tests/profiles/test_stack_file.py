@@ -242,3 +242,28 @@ def test_no_component_message_carries_an_internal_source_id():
                 if SOURCE_ID.search(literal) or "china-clouds.md" in literal:
                     offenders.append(f"{module.relative_to(ROOT)}:{number}")
     assert offenders == []
+
+
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        pytest.param(
+            "training-a10",
+            "did you mean training-a100? (`trainstack resolve WORKLOAD --write-stack training-a10` writes it)",
+            id="typo",
+        ),
+        pytest.param(
+            "zzz",
+            "stacks here: gpu-x, training-a100; `trainstack resolve WORKLOAD --write-stack zzz` writes it",
+            id="other",
+        ),
+    ],
+)
+def test_a_missing_stack_names_the_stacks_there(tmp_path, name, hint):
+    stacks = tmp_path / "stacks"
+    stacks.mkdir()
+    for existing in ("training-a100", "gpu-x"):
+        (stacks / f"Pulumi.{existing}.yaml").write_text("config: {}\n")
+    with pytest.raises(StackFileError) as caught:
+        read_config(stacks / f"Pulumi.{name}.yaml")
+    assert str(caught.value) == f"{stacks / f'Pulumi.{name}.yaml'}: stack file not found; {hint}"

@@ -37,7 +37,9 @@ def test_alibaba_cpfs_200_is_priced_at_its_official_cny_figure():
     cost = storage_cost("alicloud", 4800, 200, 0.14)
     assert (cost.capacity_gib, cost.basis) == (4800, LIST)
     assert cost.usd_per_hour == pytest.approx(4800 * 1.4 * 0.14 / 730)
-    assert cost.reference == "1.400 CNY/GiB-month, AL1 (official billing example), 2021-10"
+    assert cost.reference == (
+        "1.400 CNY/GiB-month in cn-hangzhou: Alibaba's official billing example for 2021-10 [source AL1]"
+    )
     assert "CPFS" in cost.service and "advance_200" in cost.service
 
 
@@ -121,3 +123,42 @@ def test_no_row_wins_for_lack_of_a_storage_price():
     assert azure.usd_total == pytest.approx(196 + 8192 * GB * FSX_250 / 730 * 10)
     assert azure.storage.basis == ESTIMATE and azure.storage.capacity_gib == 8192
     assert "estimate: no azure price" in azure.notes[0]
+
+
+@pytest.mark.parametrize(
+    ("provider", "mbps", "rate", "reference"),
+    [
+        pytest.param(
+            "aws",
+            125,
+            None,
+            "0.145 USD/GB-month in us-east-1: a third-party cost estimator's price, undated [source F5]",
+            id="fsx-125",
+        ),
+        pytest.param(
+            "aws",
+            250,
+            None,
+            "0.217 USD/GB-month in us-east-1: the undated 125 MB/s/TiB price x the 250/125 ratio of a third-party "
+            "tier table dated 2022-09-03 [source F5, FJ1]",
+            id="fsx-250-derived",
+        ),
+        pytest.param(
+            "huaweicloud",
+            125,
+            0.14,
+            "0.900 CNY/GB-month in cn-north-4: a third-party copy of the official price page, 2026-07 [source H1]",
+            id="huawei",
+        ),
+    ],
+)
+def test_a_price_says_what_it_is_and_cites_its_source_last(provider, mbps, rate, reference):
+    """User text says what the figure is; the internal source id stays a trailing citation."""
+    assert storage_cost(provider, 4800, mbps, rate).reference == reference
+
+
+def test_a_price_without_a_basis_shows_its_date_and_source():
+    from facts.storage_prices import StoragePrice
+
+    price = StoragePrice("CPFS", 1.4, "CNY", "GiB", "cn-hangzhou", "AL1", "2021-10", False)
+    assert price.describe() == "1.400 CNY/GiB-month in cn-hangzhou, observed 2021-10 [source AL1]"

@@ -27,6 +27,11 @@ class FetchError(RuntimeError):
     """A price API could not give a complete, valid answer (one-line message with the fix)."""
 
 
+class FetchInputError(FetchError):
+    """The request itself is wrong (an unknown `--regions` name): the command line needs fixing,
+    not the network or the credentials (`trainstack catalog refresh` exits 2, not 1)."""
+
+
 def fetcher_for(provider: str) -> Callable:
     """The `fetch` function of a provider's fetcher module (imported on first use).
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from facts.accelerators import form_factor
 from profiles.aws_api import aws_errors, client, new_session
-from profiles.catalog.fetchers import FetchError
+from profiles.catalog.fetchers import FetchError, FetchInputError
 from profiles.catalog.fetchers.aws_ec2 import (
     RETRY_HINT,
     TypeInfo,
@@ -112,7 +112,7 @@ def resolve_regions(session: Any, regions: Sequence[str] | None) -> list[str]:
     """`regions` checked against botocore's EC2 region list, or the account's enabled regions.
 
     Raises:
-        FetchError: an unknown region name (with the nearest valid names).
+        FetchInputError: an unknown region name (with the nearest valid names).
     """
     known = set(session.get_available_regions("ec2"))
     if regions:
@@ -120,7 +120,7 @@ def resolve_regions(session: Any, regions: Sequence[str] | None) -> list[str]:
             if region not in known:
                 near = difflib.get_close_matches(region, sorted(known), n=3)
                 hint = f"did you mean {', '.join(near)}?" if near else "see `aws ec2 describe-regions`"
-                raise FetchError(f"--regions: unknown AWS region '{region}'; {hint}")
+                raise FetchInputError(f"--regions: unknown AWS region '{region}'; {hint}")
         return list(dict.fromkeys(regions))
     ec2 = client(session, "ec2", session.region_name or PRICING_REGION)
     with aws_errors("ec2:DescribeRegions", session.region_name or PRICING_REGION, FetchError, RETRY_HINT):
