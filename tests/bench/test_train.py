@@ -74,7 +74,8 @@ def test_fsread_counts_every_byte(tmp_path: Path) -> None:
     found = read_throughput(tmp_path, threads=2)
     files = sorted(tmp_path.rglob("*.jpg"))
     assert found["files"] == 3 and found["bytes"] == sum(f.stat().st_size for f in files)
-    assert found["read_mbps"] == pytest.approx(found["bytes"] / found["seconds"] / 1e6, rel=1e-2)
+    # read_mbps is rounded to 3 decimals: on tiny reads (~0.04 MB/s) that alone exceeds 1 %
+    assert found["read_mbps"] == pytest.approx(found["bytes"] / found["seconds"] / 1e6, rel=1e-2, abs=5e-4)
 
 
 def test_missing_image_dir_is_one_line(tmp_path: Path) -> None:
