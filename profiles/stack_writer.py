@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from clouds.config import CONFIG_KEY, provider_region_key
+from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config, provider_region_key
 from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
 from clouds.registry import NAMES
@@ -27,6 +27,7 @@ from profiles.stack_file import (
     digest,
     existing,
     is_hand_edited,
+    parse_document,
     placement,
     stack_path,
     write_stack,
@@ -40,6 +41,7 @@ __all__ = [
     "StackWriteError",
     "cluster_config",
     "is_hand_edited",
+    "keep_cluster_settings",
     "keep_zone",
     "kept_settings",
     "render_stack",
@@ -155,6 +157,65 @@ def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:
     if where is None or where[:2] != (config.provider, config.region) or where[2] == config.region:
         return config
     return config.model_copy(update={"zone": where[2]})
+
+
+# Cluster fields a workload may leave unsaid: a rewrite then keeps the stack's own value.
+_WORKLOAD_OPTIONAL = ("job", "data")
+
+
+def keep_cluster_settings(config: ClusterConfig, path: Path) -> tuple[ClusterConfig, list[str]]:
+    """The new pick `config` with the cluster settings the pick does not decide carried over
+    from the existing stack file at `path`.
+
+    Kept: every cluster field `cluster_config` does not set (derived from
+    `config.model_fields_set`: `ssh_cidrs`, `ssh_public_key`, `tags`, `subnet_id`,
+    `kms_key_id`, `queued_resource`, ...), and `job` / `data` when the workload gives none and
+    the file was edited by hand (a generated one had them from the workload, which dropped them).
+    The pick's own fields (placement, size, purchase, price, file system) come from the pick.
+
+    Returns:
+        (the config to write, the names of the kept fields whose value differs from the pick's).
+
+    Raises:
+        StackFileError: the existing file cannot be read (rewriting it would lose its settings),
+            or a kept setting does not fit the new pick (names the field); nothing is written.
+    """
+    if not path.exists():
+        return config, []
+    try:
+        text = path.read_text(encoding="utf-8")
+        document = parse_document(text, str(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StackFileError(
+            f"{path}: cannot read it to keep its settings ({exc}); fix or move it, then rerun"
+        ) from None
+    except StackFileError as exc:
+        raise StackFileError(
+            f"{exc}; resolve keeps a stack's own settings, so fix the file (or move it away) first"
+        ) from None
+    old = ((document.get("config") or {}) if isinstance(document, dict) else {}).get(CONFIG_KEY)
+    if not isinstance(old, dict):
+        return config, []
+    # A `job`/`data` the workload dropped goes, unless it was added to the stack by hand.
+    optional = _WORKLOAD_OPTIONAL if is_hand_edited(text) else ()
+    keep = {
+        key: value
+        for key, value in old.items()
+        if key in ClusterConfig.model_fields
+        and (key not in config.model_fields_set or (key in optional and getattr(config, key) is None))
+    }
+    new = config.model_dump(mode="json", exclude_none=True)
+    kept = [key for key, value in keep.items() if new.get(key) != value]
+    if not kept:
+        return config, []
+    try:
+        merged = parse_cluster_config({**new, **keep})
+    except ConfigError as exc:
+        why = str(exc).removesuffix("; fix the stack file or rerun `trainstack resolve --write-stack`")
+        raise StackFileError(
+            f"{path}: keeping its own {', '.join(kept)}: {why}; fix or remove it in the stack file, then rerun"
+        ) from None
+    return merged, kept
 
 
 def kept_settings(path: Path) -> dict:

@@ -191,6 +191,7 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     from profiles.stack_writer import (
         StackWriteError,
         cluster_config,
+        keep_cluster_settings,
         keep_zone,
         kept_settings,
         render_stack,
@@ -207,12 +208,13 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     storage = choice.usd_storage if choice.storage is None or choice.storage.basis != "estimate" else None
     try:
         path = stack_path(folder, name)
-        config = keep_zone(cluster_config(spec, choice, catalog.version), path)
+        config, kept = keep_cluster_settings(keep_zone(cluster_config(spec, choice, catalog.version), path), path)
         text = render_stack(config, _relative(workload, folder), catalog.built, storage, kept_settings(path))
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))
-    return f"stack {'written' if changed else 'unchanged'}: {path}"
+    note = f" (kept its own {', '.join(kept)}; YAML comments are not kept)" if kept and changed else ""
+    return f"stack {'written' if changed else 'unchanged'}: {path}{note}"
 
 
 def _relative(path: Path, folder: Path) -> str:

@@ -74,6 +74,22 @@ def test_write_stack_then_refuse_hand_edit(project):
     assert "nodes: 5" in path.read_text()
 
 
+def test_a_forced_rewrite_keeps_the_users_cluster_settings_and_says_so(project):
+    assert run("resolve", str(WORKLOAD), "--write-stack", "training-a100").exit_code == 0
+    path = project / "stacks" / "Pulumi.training-a100.yaml"
+    path.write_text(
+        path.read_text()
+        .replace("ssh_cidrs: []", "ssh_cidrs: [10.1.0.0/16]")
+        .replace("tags: {}", "tags: {team: ml}\n    job: {command: /fsx/train.py, nproc_per_node: 8}")
+    )
+    forced = run("resolve", str(WORKLOAD), "--write-stack", "training-a100", "--force")
+    assert forced.exit_code == 0, forced.output
+    assert "kept its own ssh_cidrs, tags, job; YAML comments are not kept" in forced.stdout
+    cluster = yaml.safe_load(path.read_text())["config"]["trainstack:cluster"]
+    assert cluster["ssh_cidrs"] == ["10.1.0.0/16"] and cluster["tags"] == {"team": "ml"}
+    assert cluster["job"]["command"] == "/fsx/train.py" and cluster["nodes"] == 2
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -206,3 +206,79 @@ def test_job_in_the_workload_needs_a_file_system():
 
     with pytest.raises(SpecError, match="job"):
         parse_spec({**SPEC, "file_system": None, "purchase": "on-demand", "spot": None, "job": {"command": "/t.py"}})
+
+
+def _picked(fixture_catalog, **spec):
+    parsed = parse_spec({**SPEC, **spec})
+    candidate = resolve(parsed, fixture_catalog.offerings).choice.candidate
+    return cluster_config(parsed, candidate, fixture_catalog.version)
+
+
+def _hand_edited(tmp_path, stack_text, **fields):
+    document = yaml.safe_load(stack_text)
+    document["config"]["trainstack:cluster"].update(fields)
+    path = tmp_path / "Pulumi.job.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    return path
+
+
+def test_a_rewrite_keeps_the_cluster_settings_the_pick_does_not_decide(tmp_path, stack_text, fixture_catalog):
+    from profiles.stack_writer import keep_cluster_settings
+
+    own = {
+        "ssh_cidrs": ["10.1.0.0/16"],
+        "tags": {"team": "ml"},
+        "ssh_public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 user@host",
+        "job": {"command": "/fsx/train.py", "nproc_per_node": 8},
+        "nodes": 7,  # the pick decides the node count: a hand edit of it is replaced
+    }
+    path = _hand_edited(tmp_path, stack_text, **own)
+    config, kept = keep_cluster_settings(_picked(fixture_catalog), path)
+    assert kept == ["ssh_cidrs", "tags", "ssh_public_key", "job"]
+    assert list(config.ssh_cidrs) == ["10.1.0.0/16"] and config.tags == {"team": "ml"}
+    assert config.ssh_public_key == own["ssh_public_key"]
+    assert config.job is not None and config.job.command == "/fsx/train.py" and config.job.nproc_per_node == 8
+    assert config.nodes == 2 and config.instance_type == "p4d.24xlarge"
+
+
+def test_a_workload_job_replaces_the_stacks_and_a_generated_stack_keeps_nothing(tmp_path, stack_text, fixture_catalog):
+    from profiles.stack_writer import keep_cluster_settings
+
+    job = {"command": "/fsx/new.py", "nproc_per_node": 8}
+    path = _hand_edited(tmp_path, stack_text, job={"command": "/fsx/old.py", "nproc_per_node": 8})
+    config, kept = keep_cluster_settings(_picked(fixture_catalog, job=job), path)
+    assert config.job is not None and config.job.command == "/fsx/new.py" and kept == []
+    generated = tmp_path / "Pulumi.generated.yaml"
+    generated.write_text(render_stack(_picked(fixture_catalog, job=job), "w.yaml", "2026-01-01"))
+    # a generated stack had its job from the workload; a workload that drops it drops it
+    config, kept = keep_cluster_settings(_picked(fixture_catalog), generated)
+    assert config.job is None and kept == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("config:\n  trainstack:cluster: {provider: aws\n", "fix the file"),
+        ("config:\n  a: 1\n  a: 2\n", "duplicate key 'a'"),
+    ],
+    ids=["not-yaml", "repeated-key"],
+)
+def test_an_unreadable_stack_is_not_rewritten(tmp_path, fixture_catalog, text, message):
+    from profiles.stack_writer import keep_cluster_settings
+
+    path = tmp_path / "Pulumi.job.yaml"
+    path.write_text(text)
+    with pytest.raises(StackWriteError, match=message):
+        keep_cluster_settings(_picked(fixture_catalog), path)
+    assert path.read_text() == text
+
+
+def test_a_kept_setting_that_does_not_fit_the_pick_is_named(tmp_path, stack_text, fixture_catalog):
+    from profiles.stack_writer import keep_cluster_settings
+
+    path = _hand_edited(tmp_path, stack_text, ssh_cidrs=["0.0.0.0/0"])
+    with pytest.raises(
+        StackWriteError,
+        match=r"keeping its own ssh_cidrs: .*0\.0\.0\.0/0 opens SSH.*; fix or remove it in the stack file, then rerun$",
+    ):
+        keep_cluster_settings(_picked(fixture_catalog), path)
