@@ -25,7 +25,7 @@ CLOUD = Cloud(
     ),
     notice_watcher="azure",
     nccl="clouds.azure.nccl:kit_environment",
-    shared_mount="/lustre",  # components/azure/README.md
+    shared_mount="/fsx",  # components/node_bootstrap.SHARED_MOUNT (every cloud mounts it there)
     # Off on-demand: unsourced [1y 30-40 %, 3y 55-65 % on Linux] (pricing-models.md), the low end.
     reserved_discount={"1y": 0.30, "3y": 0.55},
     stateful=frozenset(

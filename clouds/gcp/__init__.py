@@ -29,6 +29,7 @@ CLOUD = Cloud(
         ("tpu-",),
     ),
     notice_watcher="gcp",
+    shared_mount="/fsx",  # components/node_bootstrap.SHARED_MOUNT (every cloud mounts it there)
     nccl="clouds.gcp.nccl:kit_environment",
     # Off on-demand, from shared/reference-facts/pricing-models.md: G3 (third-party, CUDs 37-55 %).
     reserved_discount={"1y": 0.37, "3y": 0.55},

@@ -50,7 +50,7 @@ def test_azure_kit_uses_the_health_check_environment() -> None:
     script, _ = kit("training-h100-azure")
     assert "export NCCL_TOPO_FILE=/opt/microsoft/ndv5-topo.xml\n" in script
     assert "export NCCL_IB_PCI_RELAXED_ORDERING=1\n" in script and "FI_PROVIDER" not in script
-    assert "DATA=${DATA:-/lustre/trainstack-bench}" in script
+    assert "DATA=${DATA:-/fsx/trainstack-bench}" in script  # where the node bootstrap mounts AMLFS
 
 
 def test_gcp_a3_high_says_what_it_cannot_set() -> None:
