@@ -184,6 +184,12 @@ def report(
         fail(str(exc))
     if not results:
         fail(f"no results files in {', '.join(map(str, runs))}; give files from `trainstack bench parse -o run.json`")
+    for path, result in zip(files, results, strict=True):
+        if not (result.busbw or result.throughput or result.gpu_samples or result.file_system or result.dcgm):
+            fail(
+                f"{path}: holds no measurement (busbw, throughput, gpu_samples, file_system or dcgm); "
+                "give a results file from `trainstack bench parse -o run.json`"
+            )
     verdicts = [judge(spec, r, store, _cluster_price(r, catalog.offerings)) for r in results]
     verdicts.sort(key=lambda v: (v.usd_total is None, v.usd_total or 0.0, v.run.label()))
     drawn = None

@@ -61,3 +61,11 @@ def test_parse_unknown_file_one_line_error(project) -> None:
 def test_parse_unknown_stack(project) -> None:
     result = run("bench", "parse", str(FIXTURES / "nccl-all.log"), "-s", "nope")
     assert result.exit_code == 2 and "stack file not found" in result.output
+
+
+@pytest.mark.parametrize("content", ["{}", '{"provider": "aws", "instance_type": "p4d.24xlarge", "nodes": 2}'])
+def test_report_refuses_a_results_file_without_any_measurement(project, content) -> None:
+    (project / "empty.json").write_text(content)
+    result = run("bench", "report", "empty.json")
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "empty.json: holds no measurement" in result.output
