@@ -9,6 +9,7 @@ stack's cluster config (`clouds.config`); imports pydantic only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,8 +58,10 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         bound_name = next(b for b in _BOUND_WORDS if b in ctx)
         bound = ctx[bound_name]
         example = bound if bound_name in ("ge", "le") else (bound + 1 if bound_name == "gt" else bound - 1)
-        if isinstance(bound, float) and bound_name in ("gt", "lt"):
-            example = bound * 2 if bound_name == "gt" and bound else bound / 2
+        if isinstance(bound, float) and bound_name in ("gt", "lt"):  # a value strictly past the bound
+            example = {"gt": bound * 2 if bound > 0 else bound + 1, "lt": bound / 2 if bound > 0 else bound - 1}[
+                bound_name
+            ]
         low = bound_name in ("ge", "gt")
         return (
             f"{_shown(value)} is too {'small' if low else 'large'}: the {what} must be "
@@ -75,7 +78,10 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         return f"{_shown(value)} is not a valid {what}{hint}; write one of {', '.join(options)}"
     if kind in _NUMBER_KINDS:
         whole = kind.startswith("int")
-        return f"{_shown(value)} is not {'a whole number' if whole else 'a number'}; the {what} is one, e.g. {key}: 2"
+        return (
+            f"{_shown(value)} is not {'a whole number' if whole else 'a number'}; the {what} is one, "
+            f"e.g. {key}: {_number_in_keys_unit(value, key) or 2}"
+        )
     if kind in ("string_type", "string_too_short"):
         return f"{'empty' if kind == 'string_too_short' else _shown(value)}: the {what} must be text, e.g. {key}: NAME"
     if kind == "extra_forbidden" and model is not None:
@@ -84,6 +90,14 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
     if kind == "missing":
         return f"required: the {what}; add {key}: ..."
+    return None
+
+
+def _number_in_keys_unit(value: Any, key: str) -> str | None:
+    """`4800` for `4800GiB` given as `capacity_gib` (the key names the unit); None otherwise."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z/]+)\s*", value) if isinstance(value, str) else None
+    if found and key.lower().endswith("_" + found.group(2).lower().replace("/", "")):
+        return found.group(1)
     return None
 
 

@@ -1,0 +1,51 @@
+"""Every fix a worded pydantic error suggests is itself a valid value."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel, Field, ValidationError
+
+from clouds.field_errors import describe
+
+
+class _Bounds(BaseModel):
+    hours: float = Field(gt=0, description="run time")
+    below: float = Field(lt=0, description="offset")
+    fraction: float = Field(gt=0.5, description="share")
+    nodes: int = Field(ge=1, description="number of nodes")
+    capacity_gib: int = Field(description="requested capacity")
+
+
+def _message(**values) -> str:
+    good = {"hours": 1.0, "below": -1.0, "fraction": 0.75, "nodes": 1, "capacity_gib": 4800}
+    with pytest.raises(ValidationError) as caught:
+        _Bounds(**{**good, **values})
+    error = caught.value.errors()[0]
+    text = describe(error, _Bounds, str(error["loc"][0]))
+    assert text is not None
+    return text
+
+
+@pytest.mark.parametrize(
+    ("values", "example"),
+    [
+        ({"hours": 0}, "hours: 1"),
+        ({"hours": -3}, "hours: 1"),
+        ({"below": 0}, "below: -1"),
+        ({"fraction": 0.25}, "fraction: 1"),
+        ({"nodes": 0}, "nodes: 1"),
+    ],
+)
+def test_the_suggested_fix_is_past_the_bound(values, example):
+    message = _message(**values)
+    assert message.endswith(f"write e.g. {example}")
+    key, number = example.split(": ")
+    _Bounds(**{"hours": 1.0, "below": -1.0, "fraction": 0.75, "nodes": 1, "capacity_gib": 1, key: float(number)})
+
+
+@pytest.mark.parametrize(
+    ("given", "example"),
+    [("4800GiB", "capacity_gib: 4800"), ("4.5TiB", "capacity_gib: 2"), ("lots", "capacity_gib: 2")],
+)
+def test_a_number_with_the_keys_own_unit_suggests_the_number_alone(given, example):
+    assert _message(capacity_gib=given).endswith(f"e.g. {example}")
