@@ -211,12 +211,36 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
     return True
 
 
-def existing(path: Path) -> dict:
-    """The stack file at `path` as a mapping, `{}` when absent or unreadable (for rewrites)."""
+def read_for_rewrite(path: Path) -> tuple[str, dict] | None:
+    """`(text, mapping)` of the stack file a rewrite replaces; None when there is none.
+
+    Raises:
+        StackFileError: the file exists but cannot be read, is not YAML or repeats a key:
+            rewriting it would lose the settings it holds.
+    """
+    if not path.exists():
+        return None
     try:
-        return parse_document(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (StackFileError, OSError, UnicodeDecodeError):
-        return {}
+        text = path.read_text(encoding="utf-8")
+        return text, parse_document(text, str(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StackFileError(
+            f"{path}: cannot read it to keep its settings ({exc}); fix or move it, then rerun"
+        ) from None
+    except StackFileError as exc:
+        raise StackFileError(
+            f"{exc}; resolve keeps a stack's own settings, so fix the file (or move it away) first"
+        ) from None
+
+
+def existing(path: Path) -> dict:
+    """The stack file at `path` as a mapping, `{}` when absent (for rewrites).
+
+    Raises:
+        StackFileError: as `read_for_rewrite`.
+    """
+    found = read_for_rewrite(path)
+    return found[1] if found else {}
 
 
 def placement(text: str) -> tuple[str, str, str] | None:

@@ -27,8 +27,8 @@ from profiles.stack_file import (
     digest,
     existing,
     is_hand_edited,
-    parse_document,
     placement,
+    read_for_rewrite,
     stack_path,
     write_stack,
 )
@@ -180,19 +180,10 @@ def keep_cluster_settings(config: ClusterConfig, path: Path) -> tuple[ClusterCon
         StackFileError: the existing file cannot be read (rewriting it would lose its settings),
             or a kept setting does not fit the new pick (names the field); nothing is written.
     """
-    if not path.exists():
+    found = read_for_rewrite(path)
+    if found is None:
         return config, []
-    try:
-        text = path.read_text(encoding="utf-8")
-        document = parse_document(text, str(path))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StackFileError(
-            f"{path}: cannot read it to keep its settings ({exc}); fix or move it, then rerun"
-        ) from None
-    except StackFileError as exc:
-        raise StackFileError(
-            f"{exc}; resolve keeps a stack's own settings, so fix the file (or move it away) first"
-        ) from None
+    text, document = found
     old = ((document.get("config") or {}) if isinstance(document, dict) else {}).get(CONFIG_KEY)
     if not isinstance(old, dict):
         return config, []
@@ -221,8 +212,11 @@ def keep_cluster_settings(config: ClusterConfig, path: Path) -> tuple[ClusterCon
 def kept_settings(path: Path) -> dict:
     """What a rewrite must keep from the stack file at `path`: its top-level keys (e.g. the
     secrets provider's `encryptionsalt`) and every config key but the cluster and its region
-    (a budget, `trainstack:previous_names`, secrets, `gcp:project`). `{}` when there is no
-    readable file."""
+    (a budget, `trainstack:previous_names`, secrets, `gcp:project`). `{}` when there is no file.
+
+    Raises:
+        StackFileError: the file exists but cannot be read (`stack_file.read_for_rewrite`).
+    """
     document = existing(path)
     if not document:
         return {}
