@@ -224,7 +224,10 @@ class Cloud:
         name: registry name (`aws`), the stack's `provider`.
         display_name: the name users know (`Alibaba Cloud`).
         component: `"module:Class"` of its `pulumi.ComponentResource`.
-        validator: `"module:function"` of its `validate_args` (pure, no Pulumi).
+        validator: `"module:function"` of its `validate_args` (pure, no Pulumi): takes the
+            `ClusterConfig` as `args` (and, where the cloud's rules need it, the cluster
+            name as `name`), returns None, and raises `ValueError` with one line naming the
+            field and the fix for the first config its component cannot build.
         fetcher: `"module:function"` of its live price fetcher (`fetch`).
         mock: `"module:attribute"` of its `Mock`.
         replacements: `"module:attribute"` of its `Replacements`.

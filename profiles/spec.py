@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
@@ -20,7 +20,7 @@ from profiles import strict_yaml
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec, known_provider
 from profiles.data_spec import DataSpec, sized_file_system
 from profiles.spec_errors import one_line
-from profiles.units import at_most_gib, at_most_hours, not_bool, parse_duration_hours, parse_size_gib
+from profiles.units import NOT_BOOL, at_most_gib, at_most_hours, parse_duration_hours, parse_size_gib
 
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
 AUTO_MAX_NODES = 64
@@ -45,17 +45,14 @@ class FileSystemSpec(BaseModel):
     EXAMPLE: ClassVar[str] = "{capacity: 4800GiB, throughput: 250}"
 
     capacity_gib: float = Field(alias="capacity", gt=0, description="Capacity, GiB.")
-    throughput_mbps_per_tib: int = Field(default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB.")
+    throughput_mbps_per_tib: Annotated[int, NOT_BOOL] = Field(
+        default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB."
+    )
 
     @field_validator("capacity_gib", mode="before")
     @classmethod
     def _read_capacity(cls, value: object) -> float:
         return at_most_gib(parse_size_gib(value, suggest="{n}GiB (or TiB, GB, TB)"), value)
-
-    @field_validator("throughput_mbps_per_tib", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
 
 
 class WorkloadSpec(BaseModel):
@@ -102,8 +99,10 @@ class WorkloadSpec(BaseModel):
     min_gpu_memory_gib: float | None = Field(
         default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
     )
-    gpus_per_node: int | None = Field(default=None, ge=1, le=64, description="GPUs per node.")
-    nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range).")
+    gpus_per_node: Annotated[int | None, NOT_BOOL] = Field(default=None, ge=1, le=64, description="GPUs per node.")
+    nodes: Annotated[int, NOT_BOOL] = Field(
+        default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range)."
+    )
     max_nodes: int | None = Field(default=None, ge=1, le=10_000, description="Largest node count of a range.")
     interconnect: Literal["none", "rdma"] = Field(default="none", description="Node-to-node fabric.")
     purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase option.")
@@ -160,11 +159,6 @@ class WorkloadSpec(BaseModel):
     @classmethod
     def _known_providers(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(dict.fromkeys(known_provider(name) for name in value))
-
-    @field_validator("nodes", "gpus_per_node", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
 
     @field_validator("commitment", mode="before")
     @classmethod

@@ -140,21 +140,24 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     return with_price(result, cluster) if priced else result
 
 
+# PlanResult field -> the `profiles.stack_price` price attribute it shows.
+_PRICE_FIELDS = {
+    "usd_per_hour": "usd_per_hour",
+    "usd_total": "usd_total",
+    "usd_storage": "usd_storage",
+    "recorded_usd_per_hour": "recorded_usd_per_hour",
+    "price_note": "note",
+    "price_caveats": "caveats",
+    "price_verified": "verified",
+}
+
+
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:
     """`result` with the cluster's cost as configured, priced from the current catalog."""
     from profiles.stack_price import price_from_catalog
 
     price = price_from_catalog(cluster)
-    return dataclasses.replace(
-        result,
-        usd_per_hour=price.usd_per_hour,
-        usd_total=price.usd_total,
-        usd_storage=price.usd_storage,
-        recorded_usd_per_hour=price.recorded_usd_per_hour,
-        price_note=price.note,
-        price_caveats=price.caveats,
-        price_verified=price.verified,
-    )
+    return dataclasses.replace(result, **{mine: getattr(price, theirs) for mine, theirs in _PRICE_FIELDS.items()})
 
 
 def read_stack_config(stack_file: Path) -> dict[str, Any]:

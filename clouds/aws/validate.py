@@ -56,14 +56,7 @@ def check_zone(region: str, zone: str) -> None:
 
 
 def validate_args(args: ClusterConfig) -> None:
-    """Reject configs the AWS component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the AWS component cannot build (contract: `clouds.base.Cloud.validator`)."""
     check_provider(args, "aws", "AWS")
     reject_unsupported(args, ("kms_key_id",), "AWS", "it encrypts EBS and FSx for Lustre with AWS-managed keys")
     check_zone(args.region, args.zone)

@@ -20,14 +20,7 @@ from clouds.contract import ClusterConfig
 
 
 def validate_args(args: ClusterConfig) -> None:
-    """Reject configs the Azure component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the Azure component cannot build (contract: `clouds.base.Cloud.validator`)."""
     check_provider(args, "azure", "Azure")
     reject_unsupported(
         args, ("kms_key_id",), "Azure", "it encrypts disks and Managed Lustre with platform-managed keys"
