@@ -23,13 +23,13 @@ CLOUD = Cloud(
     mainland=re.compile(r"^cn-(?!hongkong)[a-z]+\d*$"),
     file_system=FileSystemRule("clouds.alicloud.cpfs:cpfs_sizing", "CPFS"),
     missing={
-        Feature.BUCKET_LINK: "pulumi-alicloud has CPFS data flows with OSS (alicloud.nas.DataFlow on a Fileset), which trainstack does not wrap yet",
         Feature.SPOT_PLACEMENT: SPOT_NO_DEPLOYMENT_SET,
         Feature.ZONE_PRICES: "priced per region: set the stack's zone to a zone id before `pulumi up`",
     },
     stateful=frozenset(
         {
             "alicloud:nas/fileSystem:FileSystem",
+            "alicloud:nas/fileset:Fileset",  # holds what the job wrote until it is exported
         }
     ),
     untaggable=frozenset(
@@ -37,6 +37,10 @@ CLOUD = Cloud(
             "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
             "alicloud:ecs/securityGroupRule:SecurityGroupRule",
             "alicloud:nas/mountTarget:MountTarget",
+            "alicloud:nas/fileset:Fileset",
+            "alicloud:nas/dataFlow:DataFlow",
+            "alicloud:ram/rolePolicyAttachment:RolePolicyAttachment",
+            "alicloud:ecs/ramRoleAttachment:RamRoleAttachment",
         }
     ),
 )

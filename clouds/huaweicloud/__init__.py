@@ -19,7 +19,12 @@ CLOUD = Cloud(
             "huaweicloud:Sfs/turbo:Turbo",
         }
     ),
-    missing={Feature.BUCKET_LINK: "pulumi-huaweicloud 0.0.12 has no SFS Turbo data-flow resource for an OBS bucket"},
+    missing={
+        Feature.BUCKET_LINK: (
+            "pulumi-huaweicloud 0.0.12 has sfs.Turbo but no resource for its OBS backend "
+            "(the data-repository binding of an SFS Turbo directory to an OBS bucket)"
+        )
+    },
     untaggable=frozenset(
         {
             "huaweicloud:Vpc/secgroupRule:SecgroupRule",

@@ -15,7 +15,10 @@ CLOUD = Cloud(
     mainland=re.compile(r"^ap-(beijing|shanghai|guangzhou|shenzhen|chengdu|chongqing|nanjing)(-[a-z]+)?$"),
     file_system=FileSystemRule("clouds.tencentcloud.turbo:turbo_sizing", "CFS Turbo"),
     missing={
-        Feature.BUCKET_LINK: "tencentcloud-iac-pulumi 0.2 has no CFS Turbo data-flow resource for COS",
+        Feature.BUCKET_LINK: (
+            "tencentcloud-iac-pulumi 0.2 has cfs.FileSystem (CFS Turbo) but no data-flow resource "
+            "between CFS Turbo and a COS bucket"
+        ),
         # Tencent spot needs a bid in the account's currency (`spot_max_price`,
         # clouds/tencentcloud/purchase.py), which the contract does not carry; a spot pick
         # would write a stack `plan` refuses.

@@ -21,7 +21,11 @@ CLOUD = Cloud(
         }
     ),
     missing={
-        Feature.BUCKET_LINK: "pulumi-volcengine 0.0.47 has vePFS filesets and mount services but no data-flow resource for TOS"
+        Feature.BUCKET_LINK: (
+            "pulumi-volcengine 0.0.47 has vePFS filesets and mount services but no data-flow resource for TOS; "
+            "pulumi-volcenginecc 0.0.64 has only vepfs.DataFlowTask, a one-off import/export task (not a link), "
+            "which trainstack does not wrap yet"
+        )
     },
     untaggable=frozenset(
         {
