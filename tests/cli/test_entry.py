@@ -103,7 +103,7 @@ def test_resolving_the_whole_catalog_as_a_table_loads_rich_but_no_pydantic(tmp_p
 def test_the_fast_path_answers_like_the_typer_command():
     from typer.testing import CliRunner
 
-    from trainstack.cli import app
+    from trainstack.cli.app import app
 
     fast = run("resolve", str(WORKLOAD), "--json", "--top", "3").stdout
     typed = CliRunner().invoke(app, ["resolve", str(WORKLOAD), "--json", "--top", "3"]).stdout
