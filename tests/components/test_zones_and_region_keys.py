@@ -15,6 +15,7 @@ from clouds.volcengine.validate import validate_args as volcengine_validate
 from components.registry import REGISTRY
 from profiles.stack_writer import render_stack
 from tests.cli.helpers import ROOT, one_error_line
+from tests.clusters import example_config
 from trainstack.cli import app
 
 HUAWEI_STACK = ROOT / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
@@ -215,20 +216,9 @@ def test_volcengine_accepts_both_zone_forms_of_a_numbered_region():
     import re
 
     from clouds.common import check_zone_in_region
-    from clouds.contract import ClusterConfig
     from clouds.volcengine.validate import validate_args  # noqa: F401  (the module under test)
 
-    base = ClusterConfig(
-        provider="volcengine",
-        region="ap-southeast-1",
-        zone="ap-southeast-1a",
-        instance_type="x",
-        accelerator="A10",
-        accelerator_count=1,
-        nodes=1,
-        purchase="on-demand",
-        hours=1,
-    )
+    base = example_config("volcengine", region="ap-southeast-1", zone="ap-southeast-1a", nodes=1, hours=1)
     for zone in ("ap-southeast-1a", "ap-southeast-1-a"):
         check_zone_in_region(
             base.model_copy(update={"zone": zone}),
