@@ -10,7 +10,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 import profiles.catalog.loader as loader
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"

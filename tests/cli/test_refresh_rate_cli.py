@@ -116,7 +116,7 @@ DAY = dt.date(2026, 11, 29)
 
 
 def test_refreshing_a_cny_cloud_without_a_rate_also_fetches_one(data, http):
-    from trainstack.catalog_cli import _rate_after_refresh
+    from trainstack.cli.catalog_cli import _rate_after_refresh
 
     http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
     line = _rate_after_refresh("alicloud", data, DAY)
@@ -126,7 +126,7 @@ def test_refreshing_a_cny_cloud_without_a_rate_also_fetches_one(data, http):
 
 
 def test_a_failed_rate_fetch_after_a_refresh_only_warns(data, http):
-    from trainstack.catalog_cli import _rate_after_refresh
+    from trainstack.cli.catalog_cli import _rate_after_refresh
 
     before = (data / "catalog.json").read_bytes()
     http.add(responses.GET, cfets.URL, status=503)
@@ -140,7 +140,7 @@ def test_a_failed_rate_fetch_after_a_refresh_only_warns(data, http):
 
 
 def test_a_usd_cloud_refresh_fetches_no_rate(data, http):
-    from trainstack.catalog_cli import _rate_after_refresh
+    from trainstack.cli.catalog_cli import _rate_after_refresh
 
     assert _rate_after_refresh("aws", data, DAY) == ""  # `http` asserts no request was made
 

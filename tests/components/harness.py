@@ -17,7 +17,7 @@ import pytest
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from tests.clusters import example_config
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 
 class CallRecordingMocks(TrainstackMocks):

@@ -16,7 +16,7 @@ from components.registry import REGISTRY
 from profiles.stack_writer import render_stack
 from tests.cli.helpers import ROOT, one_error_line
 from tests.clusters import example_config
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 HUAWEI_STACK = ROOT / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
 VOLCENGINE_STACK = ROOT / "stacks" / "Pulumi.training-a10-volcengine.yaml"

@@ -1,6 +1,6 @@
 """Pulumi mocks and the example config for the Azure component tests.
 
-The shared `trainstack.mocks.TrainstackMocks` answers Azure resources (ARM ids, names,
+The shared `trainstack.plan.mocks.TrainstackMocks` answers Azure resources (ARM ids, names,
 AMLFS `clientInfo`, generated SSH keys; see `clouds/azure/mock.py`). Tests reach them
 through the fixtures in `conftest.py`.
 """

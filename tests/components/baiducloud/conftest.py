@@ -13,7 +13,7 @@ from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.baiducloud.dynamic_base import BaiduProvider
 from tests.clusters import example, example_config
 from tests.components.baiducloud.replay import Replay
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 ACCESS_KEY = "ALTAKmockTrainstack0001"
 SECRET_KEY = "mock0secret0key0trainstack0000001"
