@@ -8,9 +8,10 @@ from __future__ import annotations
 from functools import partial
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
-from tests.clusters import example_config
+from tests.clusters import example, example_config
 from tests.components import harness
 
+EXAMPLE = example("alicloud")
 make_config = partial(example_config, "alicloud")
 install_mocks = partial(harness.install_mocks, "cn-beijing")
 
