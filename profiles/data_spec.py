@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from clouds.data import source_problem
 from clouds.data_config import DataConfig
 from profiles.cost.data_path import capacity_gib, checkpoint_gib
-from profiles.units import NOT_BOOL, parse_count, parse_size_gib
+from profiles.units import not_bool, parse_count, parse_size_gib
 
 
 class DataSpec(BaseModel):
@@ -42,7 +42,9 @@ class DataSpec(BaseModel):
     size_gib: float | None = Field(default=None, alias="size", gt=0, description="Dataset size, GiB.")
     files: int | None = Field(default=None, ge=1, description="Number of files.")
     mean_file_mib: float | None = Field(default=None, alias="mean_file_size", gt=0, description="Mean file size, MiB.")
-    passes: Annotated[float, NOT_BOOL] = Field(default=1, gt=0, description="Passes over the data (epochs).")
+    passes: Annotated[float, BeforeValidator(not_bool)] = Field(
+        default=1, gt=0, description="Passes over the data (epochs)."
+    )
     write_back: bool = Field(default=False, description="Export results to the bucket.")
     resource_group: str | None = Field(
         default=None, min_length=1, description="Azure Blob only: the storage account's resource group."

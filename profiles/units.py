@@ -9,8 +9,6 @@ from __future__ import annotations
 import math
 import re
 
-from pydantic import BeforeValidator
-
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS  # the sourced ceilings
 
 # Size units -> GiB. Decimal units (GB, TB) are converted exactly: 1 GB = 10^9 / 2^30 GiB.
@@ -48,10 +46,6 @@ def not_bool(value: object) -> object:
     if isinstance(value, bool):
         raise ValueError(f"expected a number, got {str(value).lower()} (a yes/no value); write a number such as 2")
     return value
-
-
-# A pydantic field's `Annotated[<number type>, NOT_BOOL]`: `not_bool` before the field's own parsing.
-NOT_BOOL = BeforeValidator(not_bool)
 
 
 def finite(number: float, value: object, example: str) -> float:
