@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.base import Cloud, Feature, FileSystemRule, manual_healing
+from clouds.base import MANUAL_RESTART_HOURS, Cloud, Feature, FileSystemRule, Healing
 
 # Source: china-clouds.md section 0 item 2 and the official deployment-set doc.
 SPOT_NO_DEPLOYMENT_SET = (
@@ -13,9 +13,26 @@ SPOT_NO_DEPLOYMENT_SET = (
     "so spot nodes are placed in the zone without the "
     "LowLatency deployment set"
 )
+# Source: pulumi-alicloud 4.0.0 `ess.ScalingGroup` / `ess.ScalingConfiguration` (no input names one).
+GROUP_NO_DEPLOYMENT_SET = (
+    "the nodes are an ESS scaling group, and pulumi-alicloud 4.0.0's ESS scaling group and scaling "
+    "configuration take no deployment set, so no node joins a LowLatency deployment set"
+)
+# The group replaces a lost node by itself (components/alicloud/scaling.py), but no node agent runs
+# the job on Alibaba Cloud, so someone restarts it by hand: the restart is the manual one
+# (clouds.base.MANUAL_RESTART_HOURS, unsourced); no replacement time of Alibaba's is recorded in
+# shared/reference-facts.
+HEALING = Healing(
+    replaces_nodes=True,
+    runs_job=False,
+    restart_hours=MANUAL_RESTART_HOURS,
+    summary="nodes are an ESS scaling group of fixed size: a lost node is replaced automatically "
+    "(health check ECS; a reclaimed spot node by spot instance remedy), but no node agent runs the job "
+    f"on Alibaba Cloud: restart it by hand (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h)",
+)
 
 CLOUD = Cloud(
-    healing=manual_healing("Alibaba Cloud", "its ESS scaling group (spot instance remedy)"),
+    healing=HEALING,
     name="alicloud",
     display_name="Alibaba Cloud",
     extra="china",
@@ -34,7 +51,6 @@ CLOUD = Cloud(
     ),
     untaggable=frozenset(
         {
-            "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet",
             "alicloud:ecs/securityGroupRule:SecurityGroupRule",
             "alicloud:nas/mountTarget:MountTarget",
         }
