@@ -19,7 +19,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from clouds.alicloud import GROUP_NO_DEPLOYMENT_SET, SPOT_NO_DEPLOYMENT_SET
+from clouds.alicloud import CLOUD
+from clouds.base import Feature
+
+# Source: china-clouds.md section 0 item 2 and the official deployment-set doc (cloud.yaml).
+SPOT_NO_DEPLOYMENT_SET = CLOUD.missing[Feature.SPOT_PLACEMENT]
+# Source: pulumi-alicloud 4.0.0 `ess.ScalingGroup` / `ess.ScalingConfiguration` (no input names one).
+GROUP_NO_DEPLOYMENT_SET = (
+    "the nodes are an ESS scaling group, and pulumi-alicloud 4.0.0's ESS scaling group and scaling "
+    "configuration take no deployment set, so no node joins a LowLatency deployment set"
+)
 
 # ess.ScalingGroup min_size/max_size/desired_capacity IntBetween(0, 2000): terraform-provider-alicloud
 # resource_alicloud_ess_scaling_group.go at 08e0c70 (bridged by pulumi-alicloud).
