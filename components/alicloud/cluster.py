@@ -8,12 +8,15 @@ the small resource builders `network`, `compute`, `nodes` and `storage`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pulumi
 
 from clouds.alicloud.placement import placement_for
 from clouds.alicloud.validate import PROVIDER, validate_args
 from clouds.contract import ClusterConfig
 from components.alicloud.compute import create_key_pair, image_id
+from components.alicloud.data_link import create_data_link
 from components.alicloud.network import create_network
 from components.alicloud.nodes import create_node_group
 from components.alicloud.storage import create_file_system
@@ -44,6 +47,11 @@ class AlicloudGpuCluster(GpuClusterBase):
             mounts through the mount-target domain, or None without a file system.
         usd_per_hour: the whole-cluster price at resolve time, USD/hour.
 
+    With `data` (an `oss://` dataset), the CPFS file system is linked to the bucket by a data
+    flow (`data_link`: `fileset`, `data_flow`) and the nodes get a bucket-scoped RAM role
+    (`node_role`, `node_bucket_policy`); `data_commands` holds the export command with
+    write-back (else an empty list; None without `data`).
+
     Child resources are kept as attributes too (`vpc`, `vswitch`, `security_group`,
     `security_group_rules`, `key_pair`, `node_group`, `node_configuration`, `file_system`,
     `mount_target`).
@@ -72,8 +80,11 @@ class AlicloudGpuCluster(GpuClusterBase):
         self.key_pair = create_key_pair(name, args, tags, child)
         pulumi.log.warn(f"{name}: {placement_for(args.purchase).reason}", resource=self)
         node_network = {"vswitch_id": network.vswitch.id, "security_group_id": network.security_group.id}
-        key_name = self.key_pair.key_pair_name if self.key_pair is not None else None
-        nodes = create_node_group(name, args, node_network, image_id(args.instance_type, child), key_name, tags, child)
+        self._link_bucket(name, args, tags, child)
+        extras = {"key_name": self.key_pair.key_pair_name} if self.key_pair is not None else {}
+        if self.node_role is not None:
+            extras["role_name"] = self.node_role.role_name  # every node the group creates gets it
+        nodes = create_node_group(name, args, node_network, image_id(args.instance_type, child), extras, tags, child)
         self.node_group, self.node_configuration = nodes.group, nodes.configuration
         return ClusterOutputs(
             node_ids=pulumi.Output.all(self.node_group.id),
@@ -82,3 +93,17 @@ class AlicloudGpuCluster(GpuClusterBase):
             file_system_dns=self.mount_target.mount_target_domain if self.mount_target else nothing(),
             file_system_mount_name=self.file_system.id if self.file_system else nothing(),
         )
+
+    def _link_bucket(self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions) -> None:
+        self.fileset = self.data_flow = self.node_role = self.node_bucket_policy = None
+        self.data_commands: pulumi.Output[list[str]] | None = None
+        if args.data is None or self.file_system is None or self.mount_target is None:
+            return
+        link = create_data_link(name, args, self.file_system, self.mount_target, tags, child)
+        self.fileset, self.data_flow = link.fileset, link.data_flow
+        self.node_role, self.node_bucket_policy = link.role, link.policy
+        self.data_commands = link.commands
+
+    def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
+        """`data_commands` with `data` (what to run after `pulumi up`: the export command)."""
+        return {} if self.data_commands is None else {"data_commands": self.data_commands}

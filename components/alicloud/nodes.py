@@ -31,7 +31,7 @@ def create_node_group(
     args: ClusterConfig,
     network: dict[str, Any],
     image_id: Any,
-    key_name: Any,
+    extras: dict[str, Any],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
 ) -> NodeGroup:
@@ -42,7 +42,7 @@ def create_node_group(
         args: the cluster config (nodes, purchase, type, interconnect).
         network: `{"vswitch_id": ..., "security_group_id": ...}`.
         image_id: the looked-up image id.
-        key_name: the key pair's name, or None without one.
+        extras: further node arguments: `key_name` (the key pair), `role_name` (the RAM role).
         tags: tags for the group and its instances.
         opts: child options.
     """
@@ -56,8 +56,7 @@ def create_node_group(
             opts, pulumi.ResourceOptions(replace_on_changes=list(GROUP_REPLACED_ON), delete_before_replace=True)
         ),
     )
-    placement = {"key_name": key_name} if key_name is not None else {}
-    instance = node_args(name, 0, args, network, image_id, placement, tags)
+    instance = node_args(name, 0, args, network, image_id, extras, tags)
     configuration = alicloud.ess.ScalingConfiguration(
         f"{name}-node-config",
         scaling_group_id=group.id,
