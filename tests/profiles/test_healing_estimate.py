@@ -39,17 +39,9 @@ def test_alibaba_group_replaces_the_node_but_the_job_restart_stays_manual():
     assert "not replaced automatically" not in entry.summary
 
 
-JOB_BASE = dict(
-    region="r",
-    zone="z",
-    accelerator="A100",
-    accelerator_count=8,
-    nodes=2,
-    purchase="on-demand",
-    hours=1,
-    file_system={"capacity_gib": 1200},
-    job={"command": "/fsx/t.py"},
-)
+# 2 x 8 A100 on-demand with a file system and a job (region and zone are not checked here).
+NODES = {"accelerator": "A100", "accelerator_count": 8, "nodes": 2, "purchase": "on-demand", "hours": 1}
+JOB_BASE = {"region": "r", "zone": "z", **NODES, "file_system": {"capacity_gib": 1200}, "job": {"command": "/fsx/t.py"}}
 
 
 @pytest.mark.parametrize(
