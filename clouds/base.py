@@ -212,6 +212,7 @@ def _conventional_targets(name: str) -> dict[str, str]:
         "fetcher": f"profiles.catalog.fetchers.{name}:fetch",
         "mock": f"clouds.{name}.mock:MOCK",
         "replacements": f"clouds.{name}.replacements:REPLACEMENTS",
+        "policy": f"clouds.{name}.policy:POLICY",
     }
 
 
@@ -227,7 +228,9 @@ class Cloud:
         fetcher: `"module:function"` of its live price fetcher (`fetch`).
         mock: `"module:attribute"` of its `Mock`.
         replacements: `"module:attribute"` of its `Replacements`.
-        (Each of these five left empty is the conventional place, `_conventional_targets`.)
+        policy: `"module:attribute"` of its `clouds.policy.PolicyReaders` (what the policy
+            rules read off its resources).
+        (Each of these six left empty is the conventional place, `_conventional_targets`.)
         guidance: `"module:function"` of its offline preflight guidance (cluster ->
             findings); None gets the generic "confirm in the console" guidance.
         live_check: `"module:function"` `(cluster, session, quotas) -> findings` of its live
@@ -268,6 +271,7 @@ class Cloud:
     fetcher: str = ""
     mock: str = ""
     replacements: str = ""
+    policy: str = ""
     guidance: str | None = None
     live_check: str | None = None
     extra: str = ""

@@ -27,11 +27,6 @@ NOT_YET = {
     Path("nodeagent", "job.py"): "node-side: ships alone to the nodes (nodeagent.ship), without the registry",
     Path("nodeagent", "notices.py"): "node-side: each cloud's interruption-notice endpoint, without the registry",
     Path("profiles", "cost", "work.py"): "its reservations example is an AWS Capacity Reservation (cr-...)",
-    Path("policies", "china_rules.py"): "security-group rule readers by type token",
-    Path("policies", "encryption.py"): "encryption inputs and gaps by type token",
-    Path("policies", "records.py"): "AWS launch template / instance tokens the rules read",
-    Path("policies", "rules.py"): "admin-port readers by type token",
-    Path("policies", "stack_rules.py"): "node and rule types by type token",
 }
 
 

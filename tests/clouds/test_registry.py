@@ -127,3 +127,30 @@ def test_generic_guidance_names_the_cloud_as_users_know_it():
     (finding,) = generic_guidance(cluster)
     assert "no Volcengine offering or quota API" in finding.detail
     assert finding.fix.startswith("confirm in the Volcengine console that cn-beijing-a sells")
+
+
+def _mock_owner(token: str) -> str:
+    """The cloud whose mock answers `token` (the fallback cloud for unclaimed prefixes)."""
+    for name, found in CLOUDS.items():
+        if any(p and token.startswith(p) for p in load(found.mock).prefixes):
+            return name
+    return next(name for name, found in CLOUDS.items() if "" in load(found.mock).prefixes)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_clouds_policy_readers_read_only_its_own_types(name):
+    from clouds.policy import PolicyReaders
+
+    readers = load(CLOUDS[name].policy)
+    assert isinstance(readers, PolicyReaders)
+    tokens = {token for table in vars(readers).values() for token in table}
+    assert readers.world_ingress and readers.spot  # every cloud opens ports and sells spot
+    assert {_mock_owner(token) for token in tokens} == {name}
+
+
+def test_no_two_clouds_read_the_same_type_for_one_rule():
+    from clouds.policy import PolicyReaders
+
+    for table in PolicyReaders.__dataclass_fields__:
+        tokens = [token for c in CLOUDS.values() for token in getattr(load(c.policy), table)]
+        assert len(tokens) == len(set(tokens)), table
