@@ -53,12 +53,16 @@ class FileSystemRule:
         explicit_choice: `"module:function"` `FileSystemConfig -> deployment_type or None`:
             the choice a stack must state where the rule would otherwise refuse rather than
             give less throughput; None when the cloud has no such choice.
+        prices: `"module:attribute"` of its list prices, MB/s per TiB tier ->
+            `facts.storage_prices.StoragePrice` (the module cites the sources and dates);
+            None when no price is sourced (the resolver estimates, `profiles.cost.storage`).
     """
 
     target: str
     service: str
     by_numbers: bool = False
     explicit_choice: str | None = None
+    prices: str | None = None
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,9 @@ CLOUD = Cloud(
     extra="china",
     sdk="pulumi-alicloud",
     mainland=re.compile(r"^cn-(?!hongkong)[a-z]+\d*$"),
-    file_system=FileSystemRule("clouds.alicloud.cpfs:cpfs_sizing", "CPFS"),
+    file_system=FileSystemRule(
+        "clouds.alicloud.cpfs:cpfs_sizing", "CPFS", prices="clouds.alicloud.storage_prices:PRICES"
+    ),
     missing={
         Feature.BUCKET_LINK: "pulumi-alicloud has CPFS data flows with OSS (alicloud.nas.DataFlow on a Fileset), which trainstack does not wrap yet",
         Feature.SPOT_PLACEMENT: SPOT_NO_DEPLOYMENT_SET,

@@ -16,7 +16,9 @@ CLOUD = Cloud(
     region_key="aws:region",
     mainland=re.compile(r"^cn-(north|northwest)-\d$"),
     request_price="facts.request_prices:S3_STANDARD",
-    file_system=FileSystemRule("clouds.aws.fsx:fsx_sizing", "FSx for Lustre", by_numbers=True),
+    file_system=FileSystemRule(
+        "clouds.aws.fsx:fsx_sizing", "FSx for Lustre", by_numbers=True, prices="clouds.aws.storage_prices:PRICES"
+    ),
     healing=Healing(
         True,
         True,

@@ -13,7 +13,12 @@ CLOUD = Cloud(
     extra="china",
     sdk="pulumi-huaweicloud",
     mainland=re.compile(r"^cn-(north|east|south|southwest|northeast)-\d+$"),
-    file_system=FileSystemRule("clouds.huaweicloud.sfs:turbo_sizing", "SFS Turbo", by_numbers=True),
+    file_system=FileSystemRule(
+        "clouds.huaweicloud.sfs:turbo_sizing",
+        "SFS Turbo",
+        by_numbers=True,
+        prices="clouds.huaweicloud.storage_prices:PRICES",
+    ),
     stateful=frozenset(
         {
             "huaweicloud:Sfs/turbo:Turbo",

@@ -154,3 +154,22 @@ def test_no_two_clouds_read_the_same_type_for_one_rule():
     for table in PolicyReaders.__dataclass_fields__:
         tokens = [token for c in CLOUDS.values() for token in getattr(load(c.policy), table)]
         assert len(tokens) == len(set(tokens)), table
+
+
+def test_storage_prices_are_gathered_from_each_clouds_own_facts():
+    from clouds.storage_prices import STORAGE_PRICES, storage_price
+
+    assert sorted(STORAGE_PRICES) == [
+        ("alicloud", 200),
+        ("aws", 125),
+        ("aws", 250),
+        ("aws", 500),
+        ("aws", 1000),
+        ("huaweicloud", 40),
+        ("huaweicloud", 125),
+        ("huaweicloud", 250),
+    ]
+    fsx_250 = storage_price("aws", 250)
+    assert fsx_250 is not None and fsx_250.per_unit_month == pytest.approx(0.145 * 3.71 / 2.48)  # F5 x FJ1 ratio
+    assert (fsx_250.source, fsx_250.observed) == ("F5, FJ1", "2022-09-03")
+    assert storage_price("azure", 250) is None  # unsourced: estimated, never free
