@@ -23,8 +23,6 @@ REGISTRY = Path("clouds", "registry.py")
 # Cross-cutting modules that still name clouds, each with why; the test fails when one of them
 # no longer does (drop its line), so the list only shrinks.
 NOT_YET = {
-    Path("nodeagent", "job.py"): "node-side: ships alone to the nodes (nodeagent.ship), without the registry",
-    Path("nodeagent", "notices.py"): "node-side: each cloud's interruption-notice endpoint, without the registry",
     Path("profiles", "cost", "work.py"): "its reservations example is an AWS Capacity Reservation (cr-...)",
 }
 

@@ -173,3 +173,11 @@ def test_storage_prices_are_gathered_from_each_clouds_own_facts():
     assert fsx_250 is not None and fsx_250.per_unit_month == pytest.approx(0.145 * 3.71 / 2.48)  # F5 x FJ1 ratio
     assert (fsx_250.source, fsx_250.observed) == ("F5, FJ1", "2022-09-03")
     assert storage_price("azure", 250) is None  # unsourced: estimated, never free
+
+
+def test_every_notice_watcher_a_cloud_names_ships_with_the_node_agent():
+    from nodeagent.notices import WATCHERS
+
+    named = {c.notice_watcher for c in CLOUDS.values() if c.notice_watcher}
+    assert named == set(WATCHERS) == {"aws", "azure", "gcp"}
+    assert all(CLOUDS[name].name == WATCHERS[name].name for name in WATCHERS)  # a watcher is its cloud's
