@@ -263,6 +263,10 @@ class Cloud:
             terms are unknown.
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
+        reservation_kinds: the reservation kinds (`clouds.reservation.KINDS`) its component
+            launches into; empty when it launches into none.
+        reservation_example: one of its reservations as a workload's `reservations:` entry
+            (flow YAML), the example a malformed entry's error shows; "" for none.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -291,6 +295,8 @@ class Cloud:
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     request_price: str | None = None
+    reservation_kinds: tuple[str, ...] = ()
+    reservation_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

@@ -27,6 +27,10 @@ CLOUD = Cloud(
         f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
     ),
     notice_watcher="aws",
+    reservation_kinds=("capacity-reservation", "capacity-block"),
+    reservation_example=(
+        "{provider: aws, instance_type: p5.48xlarge, zone: use1-az4, nodes: 2, usd_per_hour: 0, id: cr-0123}"
+    ),
     nccl="clouds.aws.nccl:kit_environment",
     shared_mount="/fsx",  # components/aws/cloud_init.py MOUNT_POINT
     # Off on-demand, from shared/reference-facts/pricing-models.md: A4 (third-party Compute

@@ -29,6 +29,7 @@ CLOUD = Cloud(
         ("tpu-",),
     ),
     notice_watcher="gcp",
+    reservation_kinds=("capacity-reservation",),
     shared_mount="/fsx",  # components/node_bootstrap.SHARED_MOUNT (every cloud mounts it there)
     nccl="clouds.gcp.nccl:kit_environment",
     # Off on-demand, from shared/reference-facts/pricing-models.md: G3 (third-party, CUDs 37-55 %).

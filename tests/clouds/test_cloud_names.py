@@ -20,11 +20,6 @@ from clouds.registry import NAMES
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("facts", "clouds", "components", "profiles", "trainstack", "policies", "nodeagent")
 REGISTRY = Path("clouds", "registry.py")
-# Cross-cutting modules that still name clouds, each with why; the test fails when one of them
-# no longer does (drop its line), so the list only shrinks.
-NOT_YET = {
-    Path("profiles", "cost", "work.py"): "its reservations example is an AWS Capacity Reservation (cr-...)",
-}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -90,8 +85,5 @@ def test_own_files_are_the_clouds_folders_and_modules():
 
 
 def test_no_cross_cutting_module_names_a_cloud():
-    hits = cross_cutting_hits()
-    new = {str(path): found[:5] for path, found in hits.items() if path not in NOT_YET}
-    assert new == {}, "derive these from the Cloud objects (clouds/<cloud>/__init__.py) instead"
-    cleaned = sorted(str(path) for path in NOT_YET if path not in hits)
-    assert cleaned == [], "no longer names a cloud: drop it from NOT_YET"
+    hits = {str(path): found[:5] for path, found in cross_cutting_hits().items()}
+    assert hits == {}, "derive these from the Cloud objects (clouds/<cloud>/__init__.py) instead"
