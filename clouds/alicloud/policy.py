@@ -5,7 +5,7 @@ Encryption inputs, from pulumi-alicloud 4.0.0: ECS `systemDiskEncrypted` and
 `encryptType` (a NAS-managed key only for `standard` and `extreme` NAS; other types have no
 input that encrypts them, an n/a gap). CPFS has no encryption input either. Security-group rules:
 `type: ingress`, `policy: accept`, `cidrIp`/`ipv6CidrIp`, `portRange` as `low/high`. Spot:
-`spotStrategy` other than `NoSpot`.
+`spotStrategy` other than `NoSpot`, on instances and on ESS scaling configurations alike.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from clouds.policy import (
     text_ports,
 )
 
+# An ECS instance, and an ESS scaling configuration: the disks of every node its group creates.
+NODE_TYPES = ("alicloud:ecs/instance:Instance", "alicloud:ess/scalingConfiguration:ScalingConfiguration")
 NAS_MANAGED_KEY_TYPES = ("standard", "extreme")  # pulumi-alicloud 4.0.0 `nas.FileSystem.encrypt_type`
 
 
@@ -70,8 +72,8 @@ POLICY = PolicyReaders(
     encryption={
         "alicloud:ecs/ecsDisk:EcsDisk": Encryption(flag_set("encrypted")),
         "alicloud:ecs/disk:Disk": Encryption(flag_set("encrypted")),
-        "alicloud:ecs/instance:Instance": Encryption(_instance_disks),
+        **{kind: Encryption(_instance_disks) for kind in NODE_TYPES},
         "alicloud:nas/fileSystem:FileSystem": Encryption(_nas, _nas_keyed, _nas_gap),
     },
-    spot={"alicloud:ecs/instance:Instance": lambda inputs: inputs.get("spotStrategy") not in (None, "", "NoSpot")},
+    spot={kind: lambda inputs: inputs.get("spotStrategy") not in (None, "", "NoSpot") for kind in NODE_TYPES},
 )
