@@ -229,7 +229,9 @@ class Cloud:
         name: registry name (`aws`), the stack's `provider`.
         display_name: the name users know (`Alibaba Cloud`).
         component: `"module:Class"` of its `pulumi.ComponentResource`.
-        validator: `"module:function"` of its `validate_args` (pure, no Pulumi).
+        validator: `"module:function"` of its `validate_args(args, name)` (pure, no Pulumi):
+            raises `ValueError` (one line naming the field and the fix) for a `ClusterConfig`
+            its component cannot build under the cluster name `name`.
         fetcher: `"module:function"` of its live price fetcher (`fetch`).
         mock: `"module:attribute"` of its `Mock`.
         replacements: `"module:attribute"` of its `Replacements`.

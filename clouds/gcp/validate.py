@@ -21,12 +21,12 @@ MAX_NAME_CHARS = 40
 _NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 
 
-def validate_args(name: str, args: ClusterConfig) -> None:
+def validate_args(args: ClusterConfig, name: str) -> None:
     """Reject what the GCP component cannot build, with a message saying what to change.
 
     Args:
-        name: the cluster (component) name; GCP resource names derive from it.
         args: the cluster config.
+        name: the cluster (component) name; GCP resource names derive from it.
 
     Raises:
         ValueError: one line naming the field and the fix.

@@ -12,7 +12,6 @@ import pulumi_aws as aws
 
 from clouds.aws.efa import gpudirect_efa
 from clouds.aws.reservation import placement_group_name
-from clouds.aws.validate import validate_args
 from clouds.contract import ClusterConfig
 from components.aws.capacity_block import create_block_end
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
@@ -53,10 +52,6 @@ class AwsGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "aws"
-
-    def check(self, name: str, args: ClusterConfig) -> None:
-        """`validate.validate_args`: raises ValueError before any resource is registered."""
-        validate_args(args)
 
     def build(
         self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions

@@ -12,7 +12,6 @@ import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.azure.amlfs import LUSTRE_FS_NAME
-from clouds.azure.validate import validate_args
 from clouds.contract import ClusterConfig
 from components.azure.bootstrap import custom_data
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
@@ -78,10 +77,6 @@ class AzureGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "azure"
-
-    def check(self, name: str, args: ClusterConfig) -> None:
-        """`validate.validate_args`: raises ValueError before any resource is registered."""
-        validate_args(args)
 
     def build(
         self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions

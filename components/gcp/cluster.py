@@ -18,7 +18,6 @@ from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
 from clouds.gcp.nics import SINGLE_NIC, NicLayout, nic_layout
 from clouds.gcp.tpu import is_tpu
-from clouds.gcp.validate import validate_args
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
@@ -63,10 +62,6 @@ class GcpGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "gcp"
-
-    def check(self, name: str, args: ClusterConfig) -> None:
-        """`validate.validate_args`: raises ValueError before any resource is registered."""
-        validate_args(name, args)
 
     def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
         """GCP labels (`clouds.gcp.labels.cluster_labels`: label-safe keys and values)."""

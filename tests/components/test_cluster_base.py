@@ -86,5 +86,7 @@ def test_the_clouds_components_share_the_skeleton(provider):
     assert issubclass(component, GpuClusterBase)
     assert component.PROVIDER == provider
     assert component.TYPE_TOKEN == f"trainstack:{provider}:GpuCluster"
-    # one skeleton: each cloud says how it checks and builds; the base registers the outputs
-    assert {"check", "build"} <= set(vars(component)) and "register_outputs" not in vars(component)
+    # one skeleton: each cloud says how it builds; the base checks (the cloud's validate_args)
+    # and registers the outputs
+    assert "build" in vars(component) and "register_outputs" not in vars(component)
+    assert "check" not in vars(component) or provider == "tencentcloud"  # Tencent adds spot_max_price
