@@ -199,7 +199,13 @@ def _with_requests(spec: WorkloadSpec, offering: Offering, row: DataRow) -> Data
     if files is None:
         return _add(row, "data: bucket request charges not counted: give data.files (or size and mean_file_size)")
     capacity = row.storage.capacity_gib if row.storage else None
-    cost = request_cost(offering.provider, files, bucket_passes(data.passes, data.size_gib, capacity))
+    writes = (data.written_files or 0) if data.write_back else 0
+    cost = request_cost(offering.provider, files, bucket_passes(data.passes, data.size_gib, capacity), writes)
     if cost is None:
         return _add(row, f"data: bucket request charges not counted: no sourced {offering.provider} request price")
-    return replace(row, notes=(*row.notes, cost.describe()), usd_requests=cost.usd)
+    row = replace(row, notes=(*row.notes, cost.describe()), usd_requests=cost.usd)
+    if data.write_back and data.written_files is None:
+        return _add(
+            row, "data: export (write_back) requests not counted: give data.written_files (files the job writes)"
+        )
+    return row
