@@ -18,10 +18,13 @@ hourly figure is what the stack records (0 when prepaid), and the cost says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from clouds.contract import ClusterConfig
 from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost
 from profiles.cost.storage import ESTIMATE, storage_cost
+
+if TYPE_CHECKING:  # `resolve` loads this module (usd_per_cny) and never pydantic
+    from clouds.contract import ClusterConfig
 
 
 @dataclass(frozen=True)
