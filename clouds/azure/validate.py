@@ -19,8 +19,16 @@ from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
 
 
-def validate_args(args: ClusterConfig) -> None:
-    """Reject configs the Azure component cannot build (contract: `clouds.base.Cloud.validator`)."""
+def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
+    """Reject configs the Azure component cannot build, with a message saying what to change.
+
+    Args:
+        args: the cluster config.
+        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
     check_provider(args, "azure", "Azure")
     reject_unsupported(
         args, ("kms_key_id",), "Azure", "it encrypts disks and Managed Lustre with platform-managed keys"

@@ -17,8 +17,16 @@ from clouds.contract import ClusterConfig
 _REGION = re.compile(r"^[a-z]+$")
 
 
-def validate_args(args: ClusterConfig) -> None:
-    """Reject configs the Baidu component cannot build (contract: `clouds.base.Cloud.validator`)."""
+def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
+    """Reject configs the Baidu component cannot build, with a message saying what to change.
+
+    Args:
+        args: the cluster config.
+        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
     check_provider(args, "baiducloud", "Baidu AI Cloud")
     reject_unsupported(args, ("kms_key_id",), "Baidu AI Cloud", "BCC takes no root-disk encryption key")
     _check_place(args)
