@@ -40,6 +40,14 @@ def import_command(instance: str, zone: str, project: str, uri: str) -> str:
     )
 
 
+def copy_command(uri: str, mount: str) -> str:
+    """The command that copies the dataset onto a Filestore share, run once on one node after
+    `pulumi up` (Filestore has no import from Cloud Storage; the node's service account may read
+    the bucket). The files land under `mount` as the Lustre import lays them out: relative to
+    the dataset's prefix."""
+    return f"gcloud storage rsync --recursive {uri.rstrip('/')}/ {mount}/"
+
+
 def write_condition(bucket: str, prefix: str) -> dict[str, str]:
     """The IAM condition that limits the write role (`WRITE_ROLE`) to objects under `prefix`.
 

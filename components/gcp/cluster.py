@@ -21,11 +21,12 @@ from clouds.gcp.tpu import is_tpu
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
-from components.gcp.data_link import create_bucket_access
+from components.gcp.data_link import create_bucket_access, data_import_commands
 from components.gcp.network import create_network
 from components.gcp.nodes import create_head_node, create_health_check, create_node_group, create_template
 from components.gcp.queued import queued_resource_commands, queued_resource_ids
 from components.gcp.storage import create_file_system
+from components.node_bootstrap import SHARED_MOUNT
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
 TPU_PLACEMENT = "tpu-ici"  # a slice's chips are joined by ICI; there is no VM policy
@@ -42,6 +43,8 @@ class GcpGpuCluster(GpuClusterBase):
             empty with `queued_resource`.
         queued_resource_commands: with `queued_resource` only (also registered and
             exported): one `gcloud compute tpus queued-resources create` command per slice.
+        data_commands: with `data` only (also registered and exported): the command that copies
+            the dataset onto the file system (Lustre import-data; Filestore: rsync from one node).
         placement_group: the compact placement policy's self link; None for series
             without compact placement; `tpu-ici` for TPU slices.
         file_system_dns: the Filestore IP address or the Lustre mount point
@@ -95,6 +98,11 @@ class GcpGpuCluster(GpuClusterBase):
         if args.data is not None:
             self.bucket_access = create_bucket_access(
                 name, args.data.source, args.data.write_back, self.service_account, child
+            )
+        self.data_commands: pulumi.Output[list[str]] | None = None
+        if args.data is not None and self.file_system is not None and choice is not None:
+            self.data_commands = data_import_commands(
+                self.file_system.resource, choice.kind == LUSTRE, args.zone, project, args.data.source, SHARED_MOUNT
             )
         self.placement = self.template = self.health_check = self.node_group = self.head_node = None
         self.nodes: list = []
@@ -175,10 +183,14 @@ class GcpGpuCluster(GpuClusterBase):
         )
 
     def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
-        """`queued_resource_commands` with `queued_resource` (the slices' gcloud commands)."""
-        return (
-            {} if self.queued_resource_commands is None else {"queued_resource_commands": self.queued_resource_commands}
-        )
+        """`queued_resource_commands` with `queued_resource` (the slices' gcloud commands);
+        `data_commands` with `data` (what copies the dataset onto the file system)."""
+        extra: dict[str, pulumi.Output[Any]] = {}
+        if self.queued_resource_commands is not None:
+            extra["queued_resource_commands"] = self.queued_resource_commands
+        if self.data_commands is not None:
+            extra["data_commands"] = self.data_commands
+        return extra
 
 
 def _nic0_ip(nics: list) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
-from clouds.gcp.data import READ_ROLE, WRITE_ROLE, split_uri, write_condition
+from clouds.gcp.data import READ_ROLE, WRITE_ROLE, copy_command, import_command, split_uri, write_condition
 
 
 def create_bucket_access(
@@ -50,3 +50,27 @@ def create_bucket_access(
             )
         )
     return grants
+
+
+def data_import_commands(
+    file_system: pulumi.CustomResource, lustre: bool, zone: str, project: pulumi.Input[str], source: str, mount: str
+) -> pulumi.Output[list[str]]:
+    """What copies the dataset onto the cluster's file system, to run once after `pulumi up`
+    (no Pulumi resource models either: `clouds.gcp.data`); exported as `data_commands`.
+
+    Managed Lustre: its `gcloud lustre instances import-data` command. Filestore (no import
+    from Cloud Storage): `gcloud storage rsync` onto the share, run on one node.
+
+    Args:
+        file_system: the cluster's `lustre.Instance` or `filestore.Instance`.
+        lustre: True for Managed Lustre.
+        zone: the file system's zone.
+        project: the project id.
+        source: the dataset's `gs://` URI.
+        mount: where the nodes mount the file system (`Cloud.shared_mount`).
+    """
+    if not lustre:
+        return pulumi.Output.from_input([copy_command(source, mount)])
+    return pulumi.Output.all(file_system.instance_id, project).apply(  # type: ignore[attr-defined]
+        lambda v: [import_command(v[0], zone, v[1], source)]
+    )

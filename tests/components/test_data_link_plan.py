@@ -194,3 +194,30 @@ def test_a_malformed_source_is_a_field_error_not_a_no_match(source, message):
 def test_a_well_formed_uri_of_a_cloud_without_a_link_parses_and_is_refused_per_cloud():
     spec = parse_spec({"name": "x", "accelerators": ["A100:8"], "hours": "10h", "data": {"source": "oss://team/x"}})
     assert spec.data is not None and spec.data.source == "oss://team/x"
+
+
+def test_gcp_exports_the_command_that_imports_the_dataset_into_lustre(tmp_path):
+    lustre_fs = {"capacity_gib": 18000, "throughput_mbps_per_tib": 1000, "deployment_type": "MANAGED_LUSTRE"}
+    write_stack(tmp_path, "training-a3-gcp", data={"source": "gs://team-datasets/imagenet"}, file_system=lustre_fs)
+    result = run_plan("training-a3-gcp", tmp_path)
+    (lustre,) = [r for r in result.resources if r["type"] == "gcp:lustre/instance:Instance"]
+    assert lustre["inputs"]["location"] == "europe-north1-c"  # the stack's zone
+    assert result.outputs["data_commands"] == [
+        "gcloud lustre instances import-data training-a3-gcp-lustre --location=europe-north1-c "
+        "--project=mock-project --gcs-path-uri=gs://team-datasets/imagenet/ --lustre-path=/"
+    ]
+
+
+def test_gcp_on_filestore_exports_a_copy_onto_the_share(tmp_path):
+    # Filestore imports nothing from Cloud Storage: one node copies the dataset onto the share at /fsx
+    write_stack(tmp_path, "training-a3-gcp", data={"source": "gs://team-datasets/imagenet/"})
+    result = run_plan("training-a3-gcp", tmp_path)
+    assert [r["inputs"]["tier"] for r in result.resources if r["type"] == "gcp:filestore/instance:Instance"] == [
+        "ZONAL"
+    ]
+    assert result.outputs["data_commands"] == ["gcloud storage rsync --recursive gs://team-datasets/imagenet/ /fsx/"]
+
+
+def test_gcp_without_data_exports_no_data_commands(tmp_path):
+    write_stack(tmp_path, "training-a3-gcp")
+    assert "data_commands" not in run_plan("training-a3-gcp", tmp_path).outputs
