@@ -1,4 +1,5 @@
-"""`python -m nodeagent run [JOB_FILE]` (a worker node) or `python -m nodeagent store [PORT]` (the head)."""
+"""`python -m nodeagent run [JOB_FILE]` (a worker node), `python -m nodeagent store [PORT]` (the
+head) or `python -m nodeagent queued [CONFIG]` (a TPU cluster's queued-resource controller)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,12 @@ def main(argv: list[str]) -> int:
 
         serve(int(rest[0]) if rest else RDZV_PORT)
         return 0
-    print("usage: python -m nodeagent run [JOB_FILE] | store [PORT]", file=sys.stderr)
+    if unit == "queued":
+        from nodeagent.gcp_queued import CONFIG_FILE
+        from nodeagent.gcp_queued import serve as keep_requested
+
+        return keep_requested(rest[0] if rest else CONFIG_FILE)
+    print("usage: python -m nodeagent run [JOB_FILE] | store [PORT] | queued [CONFIG]", file=sys.stderr)
     return 2
 
 

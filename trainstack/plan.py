@@ -21,6 +21,7 @@ from pulumi.runtime import settings
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
+from clouds.healing import healing
 from trainstack.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT = "trainstack"
@@ -51,6 +52,8 @@ class PlanResult:
         price_verified: False when `usd_per_hour` is only the stack file's own number.
         region: the cluster's region (None when the result was built without it).
         deadline_hours: the workload's deadline the stack carries, hours, or None.
+        healing: what the cluster does when a node is lost (`clouds.healing`), one line; ""
+            when the result was built without a cluster.
     """
 
     resources: list[dict[str, Any]]
@@ -65,6 +68,7 @@ class PlanResult:
     price_verified: bool = True
     region: str | None = None
     deadline_hours: float | None = None
+    healing: str = ""
 
     @property
     def deadline_note(self) -> str:
@@ -136,6 +140,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         region=cluster.region,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
+        healing=healing(cluster.provider, cluster.instance_type, getattr(cluster, "queued_resource", False)).summary,
     )
     return with_price(result, cluster) if priced else result
 

@@ -4,6 +4,7 @@ rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit be
 from __future__ import annotations
 
 from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
+from clouds.gcp.queued import REQUEUE_RESTART_HOURS
 
 CLOUD = Cloud(
     name="gcp",
@@ -13,6 +14,7 @@ CLOUD = Cloud(
     guidance="profiles.preflight_guidance:gcp_guidance",
     region_key="gcp:region",
     capacity_note="clouds.gcp.tpu:capacity_note",
+    queued_resource="clouds.gcp.queued:requests_queued",
     request_price="facts.request_prices:CLOUD_STORAGE_STANDARD",
     file_system=FileSystemRule(
         "clouds.gcp.filesystems:offered_file_system",
@@ -24,9 +26,17 @@ CLOUD = Cloud(
         True,
         GROUP_RESTART_HOURS,
         "GPU nodes are a managed instance group: a preempted spot VM is deleted, recreated and "
-        f"rejoins the job (unsourced {GROUP_RESTART_HOURS:g} h per interruption; TPU slices are not replaced)",
+        f"rejoins the job (unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
         (("tpu-", "TPU slices get no node bootstrap yet"),),
         ("tpu-",),
+        queued=Healing(
+            True,
+            False,
+            REQUEUE_RESTART_HOURS,
+            "TPU slices are queued resources: the cluster's controller VM deletes and re-requests a "
+            f"slice a preemption left SUSPENDED (unsourced {REQUEUE_RESTART_HOURS:g} h per interruption, "
+            "the re-request time); restart training on it by hand (TPU slices get no node agent)",
+        ),
     ),
     notice_watcher="gcp",
     shared_mount="/fsx",  # components/node_bootstrap.SHARED_MOUNT (every cloud mounts it there)

@@ -22,7 +22,7 @@ from components.gcp.compute import create_placement, create_service_account, cre
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
 from components.gcp.nodes import create_head_node, create_health_check, create_node_group, create_template
-from components.gcp.queued import queued_resource_commands, queued_resource_ids
+from components.gcp.queued import create_queued_controller, queued_resource_ids
 from components.gcp.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
@@ -38,8 +38,9 @@ class GcpGpuCluster(pulumi.ComponentResource):
             TPU: the TPU VM ids, in node order; with `queued_resource`, the queued resources' ids.
         node_private_ips: GPU: empty (the group's VMs change); TPU: worker 0 of each slice;
             empty with `queued_resource`.
-        queued_resource_commands: with `queued_resource` only (also registered and
-            exported): one `gcloud compute tpus queued-resources create` command per slice.
+        queued_resource_controller: with `queued_resource` only (also registered and
+            exported): the name of the on-demand VM that creates each slice's queued resource
+            and re-requests one a preemption left SUSPENDED or FAILED (`clouds.gcp.queued`).
         placement_group: the compact placement policy's self link; None for series
             without compact placement; `tpu-ici` for TPU slices.
         file_system_dns: the Filestore IP address or the Lustre mount point
@@ -49,7 +50,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`network`, `service_account`,
     `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`,
-    and with a job `head_node`; TPU: `nodes`).
+    and with a job `head_node`; TPU: `nodes`, or with `queued_resource` `queued_controller`).
 
     GPU nodes are a zonal managed instance group over an instance template (see
     `clouds.gcp.group`): a preempted spot VM is deleted and the group recreates it; a VM
@@ -101,10 +102,10 @@ class GcpGpuCluster(pulumi.ComponentResource):
             )
         self.placement = self.template = self.health_check = self.node_group = self.head_node = None
         self.nodes: list = []
-        self.queued_resource_commands: pulumi.Output[list[str]] | None = None
-        if tpu and args.queued_resource:  # the slices are requested outside the stack (`queued`)
-            self.queued_resource_commands = queued_resource_commands(
-                name, args, self.network, self.service_account, labels, project
+        self.queued_controller = None
+        if tpu and args.queued_resource:  # the controller requests the slices (`clouds.gcp.queued`)
+            self.queued_controller = create_queued_controller(
+                name, args, self.network, self.service_account, labels, project, child
             )
         elif tpu:
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
@@ -156,7 +157,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
         fs = self.file_system
         if tpu or self.node_group is None:
             self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-            if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
+            if self.queued_controller is not None:  # the queued resources' ids, known ahead
                 self.node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
             ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
             self.node_private_ips = pulumi.Output.all(*ips)
@@ -170,8 +171,9 @@ class GcpGpuCluster(pulumi.ComponentResource):
         self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
         outputs = {key: getattr(self, key) for key in OUTPUT_NAMES}
-        if self.queued_resource_commands is not None:
-            outputs["queued_resource_commands"] = self.queued_resource_commands
+        if self.queued_controller is not None:
+            self.queued_resource_controller = self.queued_controller.instance.name
+            outputs["queued_resource_controller"] = self.queued_resource_controller
         self.register_outputs(outputs)
 
 
