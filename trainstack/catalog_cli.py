@@ -20,7 +20,7 @@ catalog_app = typer.Typer(no_args_is_help=True, help="Inspect the price catalog.
 
 @catalog_app.command("info")
 def catalog_info(
-    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in the README) instead of a table."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in docs/cli.md) instead of a table."),
 ) -> None:
     """Show the catalog version, sources, offering counts and how old the prices are."""
     import json
