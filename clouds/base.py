@@ -1,7 +1,8 @@
 """What trainstack knows about one cloud, behind one typed interface (`Cloud`).
 
-Each cloud's object is `CLOUD` in its package `clouds/<name>/__init__.py`, registered by one
-line in `clouds.registry`; every cross-cutting table (component registry, region keys, file-system
+Each cloud's object is `CLOUD` in its package `clouds/<name>/__init__.py`, read from the data
+file `clouds/<name>/cloud.yaml` (`clouds.cloud_file`) and registered by one line in
+`clouds.registry`; every cross-cutting table (component registry, region keys, file-system
 rules, mainland-China regions, policy token sets, plan mocks, replace-on-change inputs,
 preflight guidance, price fetchers) is derived from these objects. The objects are plain
 data: code they point at (the component class, the validator, the mocks) is named by a

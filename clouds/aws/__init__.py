@@ -1,50 +1,7 @@
-"""AWS: what trainstack knows about it, as one `Cloud` (see `clouds.base`); its pure
-rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit beside it."""
+"""AWS: what trainstack knows about it is data, in `cloud.yaml` beside this file
+(`clouds.cloud_file`); its pure rules (validation, sizing, facts, mock answers,
+replace-on-change inputs) sit beside it."""
 
-from __future__ import annotations
+from clouds.cloud_file import read_cloud
 
-import re
-
-from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
-
-CLOUD = Cloud(
-    name="aws",
-    display_name="AWS",
-    extra="aws",
-    sdk="pulumi-aws",
-    live_check="profiles.aws_preflight:check_aws",
-    region_key="aws:region",
-    mainland=re.compile(r"^cn-(north|northwest)-\d$"),
-    request_price="facts.request_prices:S3_STANDARD",
-    file_system=FileSystemRule("clouds.aws.fsx:fsx_sizing", "FSx for Lustre", by_numbers=True),
-    healing=Healing(
-        True,
-        True,
-        GROUP_RESTART_HOURS,
-        "nodes are an Auto Scaling group: a lost node is replaced and rejoins the job "
-        f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
-    ),
-    notice_watcher="aws",
-    nccl="clouds.aws.nccl:kit_environment",
-    shared_mount="/fsx",  # components/aws/cloud_init.py MOUNT_POINT
-    # Off on-demand, from shared/reference-facts/pricing-models.md: A4 (third-party Compute
-    # Savings Plans ranges, GPU families at the low end).
-    reserved_discount={"1y": 0.30, "3y": 0.50},
-    spot_bands="facts.spot_advisor:aws_band",
-    stateful=frozenset(
-        {
-            "aws:fsx/lustreFileSystem:LustreFileSystem",
-            "aws:efs/fileSystem:FileSystem",
-            "aws:ebs/volume:Volume",
-            "aws:s3/bucket:Bucket",
-            "aws:s3/bucketV2:BucketV2",
-        }
-    ),
-    untaggable=frozenset(
-        {
-            "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
-            "aws:iam/rolePolicy:RolePolicy",
-            "aws:ec2/routeTableAssociation:RouteTableAssociation",
-        }
-    ),
-)
+CLOUD = read_cloud(__file__)
