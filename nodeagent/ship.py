@@ -99,6 +99,8 @@ def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 1
     elif role == "head":
         unit = "rendezvous"
         exec_start = f"{shlex.quote(job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
+        if job.get("rdzv_file"):  # announce the head's address to the workers at every start
+            exec_start += f" {shlex.quote(job['rdzv_file'])}"
     else:
         raise ValueError(f"role: {role!r}; one of worker, head")
     path = UNIT_FILE.format(unit=unit)

@@ -21,7 +21,13 @@ from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
-from components.gcp.nodes import create_head_node, create_health_check, create_node_group, create_template
+from components.gcp.nodes import (
+    create_head_address,
+    create_head_node,
+    create_health_check,
+    create_node_group,
+    create_template,
+)
 from components.gcp.queued import create_queued_controller, queued_resource_ids
 from components.gcp.storage import create_file_system
 
@@ -50,7 +56,8 @@ class GcpGpuCluster(pulumi.ComponentResource):
 
     Child resources are kept as attributes too (`network`, `service_account`,
     `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`,
-    and with a job `head_node`; TPU: `nodes`, or with `queued_resource` `queued_controller`).
+    and with a job `head_node` and its reserved internal IP `head_address`, the workers'
+    rendezvous endpoint, kept when the head node is replaced; TPU: `nodes`, or with `queued_resource` `queued_controller`).
 
     GPU nodes are a zonal managed instance group over an instance template (see
     `clouds.gcp.group`): a preempted spot VM is deleted and the group recreates it; a VM
@@ -101,6 +108,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
                 name, args.data.source, args.data.write_back, self.service_account, child
             )
         self.placement = self.template = self.health_check = self.node_group = self.head_node = None
+        self.head_address = None
         self.nodes: list = []
         self.queued_controller = None
         if tpu and args.queued_resource:  # the controller requests the slices (`clouds.gcp.queued`)
@@ -133,11 +141,18 @@ class GcpGpuCluster(pulumi.ComponentResource):
 
         rdzv_host = None
         if args.job is not None:
-            head = create_head_node(
-                name, args, self.network, self.service_account, script("head", "127.0.0.1"), labels, child
+            self.head_address = create_head_address(name, args, self.network, labels, child)
+            self.head_node = create_head_node(
+                name,
+                args,
+                self.network,
+                self.service_account,
+                script("head", "127.0.0.1"),
+                labels,
+                child,
+                address=self.head_address,
             )
-            self.head_node = head
-            rdzv_host = head.network_interfaces.apply(_nic0_ip)
+            rdzv_host = self.head_address.address  # stays when the head node is replaced
         self.placement = create_placement(name, args, child)
         self.template = create_template(
             name,
@@ -175,10 +190,6 @@ class GcpGpuCluster(pulumi.ComponentResource):
             self.queued_resource_controller = self.queued_controller.instance.name
             outputs["queued_resource_controller"] = self.queued_resource_controller
         self.register_outputs(outputs)
-
-
-def _nic0_ip(nics: list) -> str | None:
-    return nics[0].network_ip if nics else None
 
 
 def _first_endpoint_ip(endpoints: list | None) -> str | None:
