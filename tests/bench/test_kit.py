@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from profiles.preflight import read_cluster
 from trainstack.bench.kit import KitOptions, render_kit
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 
