@@ -13,6 +13,10 @@ Sources:
      file_system_type_version, import/export paths, backup_id, copy_tags_to_backups; and
      storage_capacity when it shrinks (CustomizeDiff); efa_enabled ("must be set at creation
      ... cannot be changed", pulumi-aws LustreFileSystem docs).
+  B  An instance's primary network interface (`primaryNetworkInterface`) and an ENI's subnet
+     and primary private IP cannot change on a running instance / ENI (EC2 "Elastic network
+     interfaces": the primary interface cannot be detached; an ENI lives in one subnet), so a
+     change replaces; not read in the provider source here.
 """
 
 from __future__ import annotations
@@ -47,9 +51,11 @@ REPLACEMENTS = Replacements(
             "launchTemplate.version",
             "instanceMarketOptions",
             "networkInterfaces",
+            "primaryNetworkInterface",
             "enclaveOptions",
             "privateDnsNameOptions",
         ),
+        "aws:ec2/networkInterface:NetworkInterface": ("subnetId", "interfaceType", "privateIp"),
         "aws:ec2/launchTemplate:LaunchTemplate": ("name", "namePrefix"),  # other changes add a version
         "aws:ec2/placementGroup:PlacementGroup": ("name", "strategy", "partitionCount", "spreadLevel"),
         "aws:ec2/securityGroup:SecurityGroup": ("name", "namePrefix", "description", "vpcId"),
