@@ -127,6 +127,14 @@ def create_queued_controller(
         metadata={"enable-oslogin": "TRUE", "startup-script": startup},
         labels=labels,
         allow_stopping_for_update=True,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[grant, act_as])),
+        # The controller reads its config at boot and keeps no state (the queued resources live
+        # in the TPU API): a changed config (more slices, new labels) replaces it, delete-first,
+        # and the new one adopts the existing queued resources by id.
+        opts=pulumi.ResourceOptions.merge(
+            opts,
+            pulumi.ResourceOptions(
+                depends_on=[grant, act_as], replace_on_changes=["metadata"], delete_before_replace=True
+            ),
+        ),
     )
     return QueuedController(account, role, grant, act_as, instance)

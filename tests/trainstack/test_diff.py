@@ -242,6 +242,19 @@ def test_a_change_inside_ignore_changes_is_no_change():
     assert (actions["c-lt"], actions["c-node-0"]) == ("update", "replace")  # a new template version
 
 
+def test_a_change_under_the_resources_replace_on_changes_replaces_it():
+    """The GCP queued-resource controller asks to be replaced when its metadata changes."""
+    gce = "gcp:compute/instance:Instance"
+    before = [rec(gce, "c-queued-controller", metadata={"startup-script": "old"}, machineType="e2-small")]
+    after = [rec(gce, "c-queued-controller", metadata={"startup-script": "new"}, machineType="e2-small")]
+    for records in (before, after):
+        records[0]["replace_on_changes"] = ["metadata"]
+    [change] = diff_plans(before, after, "dev")
+    assert change.action == "replace" and "metadata.startup-script" in change.replace_keys
+    del after[0]["replace_on_changes"]
+    assert [c.action for c in diff_plans(before, after, "dev")] == ["update"]  # metadata updates in place
+
+
 @pytest.mark.parametrize(
     ("path", "entries", "ignored"),
     [

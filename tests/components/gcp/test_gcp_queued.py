@@ -60,6 +60,8 @@ def test_the_controller_is_an_on_demand_vm_with_least_privilege():
     [vm] = plan.of_type(INSTANCE)
     inputs = vm["inputs"]
     assert inputs["machineType"] == "e2-small" and inputs["zone"] == "us-east5-a"
+    # a changed config (another slice, new labels) replaces the stateless controller, delete-first
+    assert vm["replace_on_changes"] == ["metadata"] and vm["delete_before_replace"] is True
     assert inputs["scheduling"]["provisioningModel"] == "STANDARD" and not inputs["scheduling"]["preemptible"]
     assert "accessConfigs" not in inputs["networkInterfaces"][0]  # no external IP: NAT and Private Google Access
     assert inputs["serviceAccount"]["email"] == "train-queued@mock-project.iam.gserviceaccount.com"
