@@ -141,7 +141,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
 
         rdzv_host = None
         if args.job is not None:
-            address = self.head_address = create_head_address(name, args, self.network, labels, child)
+            head_ip = self.head_address = create_head_address(name, args, self.network, labels, child)
             self.head_node = create_head_node(
                 name,
                 args,
@@ -150,9 +150,9 @@ class GcpGpuCluster(pulumi.ComponentResource):
                 script("head", "127.0.0.1"),
                 labels,
                 child,
-                address=address,
+                address=head_ip,
             )
-            rdzv_host = address.address  # stays when the head node is replaced
+            rdzv_host = head_ip.address  # stays when the head node is replaced
         self.placement = create_placement(name, args, child)
         self.template = create_template(
             name,
