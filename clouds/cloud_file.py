@@ -11,7 +11,8 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
   a nested `healing` mapping; or `{manual: <the cloud's auto-scaling service that could>}` for
   `manual_healing`; absent: `manual_healing` without a hint;
 - `missing`: `Feature` member name -> the reason;
-- `stateful`, `untaggable`: lists of Pulumi type tokens.
+- `stateful`, `untaggable`: lists of Pulumi type tokens;
+- `reservation_kinds`: a list of `clouds.reservation.KINDS`.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
     for key in ("stateful", "untaggable"):
         if key in fields:
             fields[key] = frozenset(fields[key])
+    if "reservation_kinds" in fields:
+        fields["reservation_kinds"] = tuple(fields["reservation_kinds"])
     return fields
 
 

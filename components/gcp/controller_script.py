@@ -9,8 +9,17 @@ from pathlib import Path
 from nodeagent.gcp_queued import CONFIG_FILE
 from nodeagent.ship import AGENT_DIR, UNIT_FILE, bundle, unit_text
 
-# What the controller VM runs (`nodeagent.gcp_queued`); `nodeagent.__main__` needs `job`.
-CONTROLLER_SHIPPED = ("__init__.py", "__main__.py", "job.py", "gcp_queued.py")
+# What the controller VM runs (`nodeagent.gcp_queued`), and what `nodeagent.__main__` imports
+# on the way (`job`, which names the notice watchers: `notices`, `metadata`, `clouds/`).
+CONTROLLER_SHIPPED = (
+    "__init__.py",
+    "__main__.py",
+    "job.py",
+    "metadata.py",
+    "notices.py",
+    "gcp_queued.py",
+    *sorted(f"clouds/{p.name}" for p in (Path(__file__).resolve().parents[2] / "nodeagent" / "clouds").glob("*.py")),
+)
 
 
 def controller_script(config: dict) -> str:
