@@ -13,14 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from clouds.base import Mock
+from clouds.mock_ids import node_ip
 
 GCP_PROJECT_ID = "mock-project"
 COMPUTE_API = "https://www.googleapis.com/compute/v1"
-
-
-def _ip(name: str, nic: int = 0) -> str:
-    index = int(name.rsplit("-", 1)[-1]) if name.rsplit("-", 1)[-1].isdigit() else 0
-    return f"10.{nic}.{index // 250}.{index % 250 + 10}"
 
 
 def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = GCP_PROJECT_ID) -> dict[str, Any]:
@@ -33,7 +29,7 @@ def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = G
     }
     if typ == "gcp:compute/instance:Instance":
         outputs["networkInterfaces"] = [
-            {**nic, "networkIp": nic.get("networkIp") or _ip(name, i)}  # a reserved address stays
+            {**nic, "networkIp": nic.get("networkIp") or node_ip(name, nic=i)}  # a reserved address stays
             for i, nic in enumerate(inputs.get("networkInterfaces", []))
         ]
     elif typ == "gcp:compute/instanceTemplate:InstanceTemplate":
@@ -48,7 +44,7 @@ def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = G
     elif typ == "gcp:compute/address:Address":  # an internal address the subnet hands out
         outputs["address"] = inputs.get("address") or "10.0.0.250"
     elif typ == "gcp:tpu/v2Vm:V2Vm":
-        outputs["networkEndpoints"] = [{"ipAddress": _ip(name)}]
+        outputs["networkEndpoints"] = [{"ipAddress": node_ip(name)}]
     return outputs
 
 
