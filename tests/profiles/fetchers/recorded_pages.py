@@ -5,7 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from profiles.catalog.offering import COLUMNS
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+# The catalog columns that describe the hardware (accelerator .. network_gbps): a price
+# refresh must leave them as the committed catalog has them.
+HARDWARE = COLUMNS[COLUMNS.index("accelerator") : COLUMNS.index("network_gbps") + 1]
 
 
 def page_bytes(provider: str, name: str) -> bytes:
