@@ -4,6 +4,7 @@ writes (a workload, a stack setting, a config change) reads as that YAML."""
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,8 @@ def _read(name: str) -> tuple[dict[str, Any], ...]:
 
 
 def cases(name: str, *fields: str) -> list[Any]:
-    """`pytest.param(case[field], ..., id=case["id"])` for every case of tests/cases/`name`.
+    """`pytest.param(case[field], ..., id=case["id"])` for every case of tests/cases/`name` (fresh
+    copies: a test that changes its argument changes no other test's).
 
     Raises:
         ValueError: a case has keys other than `id` and `fields`, or lacks one (a typo in the
@@ -32,5 +34,5 @@ def cases(name: str, *fields: str) -> list[Any]:
             raise ValueError(
                 f"{name}: case {case.get('id')!r} has keys {sorted(case)}; expected id, {', '.join(fields)}"
             )
-        params.append(pytest.param(*(case[field] for field in fields), id=case["id"]))
+        params.append(pytest.param(*(copy.deepcopy(case[field]) for field in fields), id=case["id"]))
     return params

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import pulumi
@@ -156,6 +157,10 @@ def test_outputs_have_real_values_and_are_registered(azure_run, azure_config):
     }
     assert sorted(monitor.registered_outputs["c"]) == sorted(OUTPUT_NAMES)
     assert outputs["file_system_mount_command"].endswith(f"{MGS_ADDRESS}@tcp:/lustrefs /lustre")
+    # every node's custom data mounts this file system (its MGS address and file system name) at /fsx
+    custom_data = one(monitor.records(), VMSS)["inputs"]["virtualMachineProfile"]["osProfile"]["customData"]
+    script = base64.b64decode(custom_data).decode()
+    assert f"echo '{MGS_ADDRESS}@tcp:/lustrefs /fsx lustre " in script and "mount /fsx" in script
 
 
 @pulumi.runtime.test

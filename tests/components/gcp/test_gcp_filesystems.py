@@ -40,39 +40,10 @@ def test_choose_file_system(config: dict, expected: list) -> None:
     assert choose_file_system(FileSystemConfig(**config)) == FileSystemChoice(*expected)
 
 
-@pytest.mark.parametrize(
-    ("config", "message"),
-    [
-        pytest.param(
-            FileSystemConfig(capacity_gib=20_000, deployment_type="PARALLELSTORE"),
-            "invitation-only",
-            id="parallelstore",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=20_000, deployment_type="PERSISTENT_2"),
-            "not supported on GCP",
-            id="aws-type",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=200_000, throughput_mbps_per_tib=200),
-            "102400",
-            id="too-big-for-filestore",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=20_000_000, throughput_mbps_per_tib=125),
-            "12240000",
-            id="too-big-for-lustre-tier",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=10_000, throughput_mbps_per_tib=300, deployment_type="MANAGED_LUSTRE"),
-            "not a Managed Lustre tier",
-            id="forced-lustre-bad-tier",
-        ),
-    ],
-)
-def test_choose_file_system_errors(config: FileSystemConfig, message: str) -> None:
+@pytest.mark.parametrize(("config", "message"), cases("gcp_file_system_refusals.yaml", "config", "message"))
+def test_choose_file_system_errors(config: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        choose_file_system(config)
+        choose_file_system(FileSystemConfig(**config))
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import re
 import pytest
 import requests
 import responses
-from recorded_pages import cut_short, page_bytes, page_json
+from recorded_pages import credentials, cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, tencentcloud
@@ -27,10 +27,7 @@ TC3 = re.compile(
 )
 
 
-@pytest.fixture(autouse=True)
-def api_key(monkeypatch):
-    monkeypatch.setenv("TENCENTCLOUD_SECRET_ID", "AKID-test-id")
-    monkeypatch.setenv("TENCENTCLOUD_SECRET_KEY", "test-key-not-real")
+api_key = credentials(TENCENTCLOUD_SECRET_ID="AKID-test-id", TENCENTCLOUD_SECRET_KEY="test-key-not-real")
 
 
 def answer(http: responses.RequestsMock, charge: str, region: str = "ap-beijing", **reply) -> None:
