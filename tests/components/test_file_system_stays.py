@@ -24,11 +24,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:pulumi_volce
 @dataclass(frozen=True)
 class Cloud:
     """How one cloud's stability is checked: how to build its component, the logical names of
-    its file system and of what that file system's inputs come from, and its node type token."""
+    its file system and of what that file system's inputs come from, and the type tokens of
+    what holds its nodes (instances, or a scaling group and its configuration)."""
 
     build: Callable[[ClusterConfig], harness.Plan]
     file_system: frozenset[str]
-    nodes: str
+    nodes: tuple[str, ...]
 
 
 def built(component: str) -> Callable[[ClusterConfig], harness.Plan]:
@@ -47,27 +48,27 @@ CLOUDS = {
     "azure": Cloud(
         built("components.azure.cluster:AzureGpuCluster"),
         frozenset({"c-lustre", "c-lustre-subnet", "c-vnet", "c-rg", "c-nodes-subnet"}),
-        "azure-native:compute:VirtualMachineScaleSet",
+        ("azure-native:compute:VirtualMachineScaleSet",),
     ),
     "huaweicloud": Cloud(
         built("components.huaweicloud.cluster:HuaweicloudGpuCluster"),
         frozenset({"c-sfs", "c-sfs-sg", "c-sfs-sg-from-nodes", "c-sfs-sg-egress", "c-sg", "c-vpc", "c-subnet"}),
-        "huaweicloud:Ecs/instance:Instance",
+        ("huaweicloud:Ecs/instance:Instance",),
     ),
     "volcengine": Cloud(
         built("components.volcengine.cluster:VolcengineGpuCluster"),
         frozenset({"c-vepfs", "c-mount", "c-mount-vepfs", "c-vpc", "c-subnet"}),
-        "volcengine:ecs/instance:Instance",
+        ("volcengine:ecs/instance:Instance",),
     ),
     "alicloud": Cloud(
         alicloud_harness.build,
         frozenset({"c-cpfs", "c-cpfs-mount", "c-vpc", "c-vsw"}),
-        "alicloud:ecs/instance:Instance",
+        ("alicloud:ess/scalingGroup:ScalingGroup", "alicloud:ess/scalingConfiguration:ScalingConfiguration"),
     ),
     "tencentcloud": Cloud(
         tencentcloud_harness.build,
         frozenset({"c-cfs", "c-ccn", "c-ccn-vpc", "c-cfs-access", "c-cfs-rule", "c-vpc"}),
-        "tencentcloud:Instance/instance:Instance",
+        ("tencentcloud:Instance/instance:Instance",),
     ),
 }
 
@@ -79,4 +80,5 @@ def test_file_system_does_not_change_with_nodes_type_or_purchase(cloud, change):
     kept = lambda plan: [r for r in plan.records if r["name"] in rules.file_system]  # noqa: E731
     assert sorted(r["name"] for r in kept(before)) == sorted(rules.file_system)  # each one, once
     assert kept(after) == kept(before)
-    assert after.of_type(rules.nodes) != before.of_type(rules.nodes)  # the change reached the nodes
+    nodes = lambda plan: [plan.of_type(token) for token in rules.nodes]  # noqa: E731
+    assert nodes(after) != nodes(before)  # the change reached the nodes

@@ -15,6 +15,8 @@ LT = "aws:ec2/launchTemplate:LaunchTemplate"
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 MIG = "gcp:compute/instanceGroupManager:InstanceGroupManager"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+ESS = "alicloud:ess/scalingGroup:ScalingGroup"
+ESS_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 
 
 def _change(kind: str, action: str, *changed: str) -> Change:
