@@ -34,5 +34,5 @@ def test_invalid_config_fails_before_anything_is_registered(cloud, changes, mess
 def test_validate_rejects_with_one_line_naming_the_field(cloud, name, overrides, match):
     validate_args = importlib.import_module(f"clouds.{cloud}.validate").validate_args
     with pytest.raises(ValueError, match=match) as info:
-        validate_args(name, example_config(cloud, **overrides))
+        validate_args(example_config(cloud, **overrides), name)
     assert "\n" not in str(info.value)

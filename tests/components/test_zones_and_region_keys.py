@@ -42,14 +42,14 @@ ZONE_RULES = {"huaweicloud": (huawei_validate, HUAWEI_STACK), "volcengine": (vol
 def test_a_zone_outside_the_region_is_refused(cloud, overrides, message):
     validate, stack = ZONE_RULES[cloud]
     with pytest.raises(ValueError) as raised:
-        validate("training", _cluster(stack, **overrides))
+        validate(_cluster(stack, **overrides), "training")
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
 
 
 @pytest.mark.parametrize(("cloud", "region", "zone"), cases("zones_accepted.yaml", "cloud", "region", "zone"))
 def test_a_zone_of_the_region_is_accepted(cloud, region, zone):
     validate, stack = ZONE_RULES[cloud]
-    validate("training", _cluster(stack, region=region, zone=zone))
+    validate(_cluster(stack, region=region, zone=zone), "training")
 
 
 @pytest.mark.parametrize("stack", STACKS)

@@ -127,11 +127,11 @@ def test_split_export_location(location, parts):
 
 
 def test_validate_accepts_the_example_and_the_other_families(hw_config):
-    validate_args("c", hw_config())
+    validate_args(hw_config(), "c")
     for flavor, accelerator, count in [
         ("p5s.20xlarge.12", "H100", 4),
         ("ai1s.large.4", "Ascend 310", 1),
         ("p2v.8xlarge.8", "V100", 4),  # P2v table unsourced: the count is not checked
     ]:
         config = hw_config(instance_type=flavor, accelerator=accelerator, accelerator_count=count)
-        validate_args("c", config)
+        validate_args(config, "c")
