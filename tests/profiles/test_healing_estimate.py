@@ -7,6 +7,7 @@ from clouds.gcp.queued import REQUEUE_RESTART_HOURS
 from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing, job_problem
 from clouds.registry import NAMES
 from profiles.cost.inputs import restart_hours
+from tests.cases import cases
 
 
 def test_every_registered_cloud_has_an_answer():
@@ -45,14 +46,7 @@ NODES = {"accelerator": "A100", "accelerator_count": 8, "nodes": 2, "purchase": 
 JOB_BASE = {"region": "r", "zone": "z", **NODES, "file_system": {"capacity_gib": 1200}, "job": {"command": "/fsx/t.py"}}
 
 
-@pytest.mark.parametrize(
-    ("provider", "instance_type"),
-    [
-        pytest.param("aws", "p4d.24xlarge", id="aws"),
-        pytest.param("azure", "Standard_ND96asr_v4", id="azure"),
-        pytest.param("gcp", "a2-highgpu-8g", id="gcp-gpu"),
-    ],
-)
+@pytest.mark.parametrize(("provider", "instance_type"), cases("job_accepted.yaml", "provider", "instance_type"))
 def test_job_accepted_where_the_node_agent_ships(provider, instance_type):
     config = ClusterConfig(provider=provider, instance_type=instance_type, **JOB_BASE)
     assert config.job.argv == ("/fsx/t.py",)
