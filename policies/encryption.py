@@ -63,6 +63,8 @@ NO_ENCRYPTION_INPUT = {
     "`cfs.FileSystem` has no encryption input",
     "volcengine:ecs/instance:Instance": "system volume not encrypted: neither pulumi_volcengine 0.0.47 nor "
     "pulumi_volcenginecc 0.0.64 has a volume encryption input",
+    "volcengine:autoscaling/scalingConfiguration:ScalingConfiguration": "system volume not encrypted: "
+    "pulumi_volcengine 0.0.47 `autoscaling.ScalingConfiguration` volumes take no encryption input",
     "volcengine:vepfs/fileSystem:FileSystem": "vePFS file system not encrypted: pulumi_volcengine 0.0.47 "
     "`vepfs.FileSystem` has no encryption input",
     "pulumi-python:dynamic/baiducloud:BccInstance": "root disk not encrypted: BCC `create_instance_by_spec` "

@@ -173,6 +173,7 @@ def _is_spot(record: dict[str, Any]) -> bool:
         "alicloud:ecs/instance:Instance",
         "alicloud:ess/scalingConfiguration:ScalingConfiguration",
         "volcengine:ecs/instance:Instance",
+        "volcengine:autoscaling/scalingConfiguration:ScalingConfiguration",
     ):
         return inputs.get("spotStrategy") not in (None, "", "NoSpot")
     if kind == "huaweicloud:Ecs/instance:Instance":

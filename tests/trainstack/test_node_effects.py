@@ -16,6 +16,8 @@ MIG = "gcp:compute/instanceGroupManager:InstanceGroupManager"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
 ESS = "alicloud:ess/scalingGroup:ScalingGroup"
 ESS_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
+VOLC = "volcengine:autoscaling/scalingGroup:ScalingGroup"
+VOLC_CONFIG = "volcengine:autoscaling/scalingConfiguration:ScalingConfiguration"
 
 
 def _change(kind: str, action: str, *changed: str) -> Change:
@@ -85,6 +87,19 @@ def _change(kind: str, action: str, *changed: str) -> Change:
         ),
         pytest.param(
             _change(ESS_CONFIG, "replace", "scalingGroupId"), False, "running nodes keep theirs", id="ess-config-new"
+        ),
+        pytest.param(
+            _change(VOLC, "update", "desireInstanceNumber", "maxInstanceNumber", "minInstanceNumber"),
+            False,
+            "added or removed",
+            id="volc-resize",
+        ),
+        pytest.param(_change(VOLC, "replace", "subnetIds"), True, "every node is replaced", id="volc-new-subnet"),
+        pytest.param(
+            _change(VOLC_CONFIG, "update", "imageId", "spotStrategy"),
+            False,
+            "running nodes keep theirs",
+            id="volc-config-change",
         ),
     ],
 )
