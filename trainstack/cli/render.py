@@ -111,7 +111,9 @@ def plan_json(result: Any, policies: list | None = None) -> dict:
         "resources": [{k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources],
         "usd_per_hour": result.usd_per_hour,
         "usd_total": result.usd_total,
+        "usd_compute_per_hour": result.usd_compute_per_hour,
         "usd_storage": result.usd_storage,
+        "usd_requests": result.usd_requests,
         "recorded_usd_per_hour": result.recorded_usd_per_hour,
         "price_note": result.price_note,
         "price_caveats": list(result.price_caveats),
@@ -139,11 +141,11 @@ def plan_tree(stack: str, result: Any) -> None:
     root = tree(stack, result.resources)
     out = console()
     out.print(root)
-    storage = "" if result.usd_storage is None else f" (incl. ${result.usd_storage:,.2f} storage)"
-    if result.usd_per_hour is None:
+    if result.usd_per_hour is None or not result.cost_text:
         out.print("cluster: [bold]price unknown[/bold]")
     else:
-        out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
+        hourly, per_job = result.cost_text
+        out.print(f"cluster: [bold]{escape(hourly)}[/bold]; {escape(per_job)}")
     provider = next(
         (
             r["type"].split(":")[1]
