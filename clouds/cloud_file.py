@@ -10,7 +10,8 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
   with that figure; or `{manual: <the cloud's auto-scaling service that could>}` for
   `manual_healing`; absent: `manual_healing` without a hint;
 - `missing`: `Feature` member name -> the reason;
-- `stateful`, `untaggable`: lists of Pulumi type tokens.
+- `stateful`, `untaggable`: lists of Pulumi type tokens;
+- `reservation_kinds`: a list of `clouds.reservation.KINDS`.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
     for key in ("stateful", "untaggable"):
         if key in fields:
             fields[key] = frozenset(fields[key])
+    if "reservation_kinds" in fields:
+        fields["reservation_kinds"] = tuple(fields["reservation_kinds"])
     return fields
 
 
