@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from clouds.access import NodeAccess
+
 
 class Feature(enum.Enum):
     """Things a cloud's component may be unable to do; `Cloud.missing` says why."""
@@ -256,6 +258,8 @@ class Cloud:
             terms are unknown.
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
+        access: how a user reaches a node from their machine (`clouds.access`); None: SSH
+            from an address in the stack's `ssh_cidrs`.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -283,6 +287,7 @@ class Cloud:
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     request_price: str | None = None
+    access: NodeAccess | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

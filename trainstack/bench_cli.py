@@ -102,29 +102,17 @@ def run(
         (folder / "run-bench.sh").write_text(script, encoding="utf-8")
     except OSError as exc:
         fail(f"--out {folder}: cannot write ({exc.strerror}); give a writable folder")
-    for line in _by_hand(stack, folder / "run-bench.sh", cluster) + [f"note: {n}" for n in notes]:
-        typer.echo(line)
+    from trainstack.bench.access import access_steps
+    from trainstack.bench.kit import default_data_dir
 
-
-def _by_hand(stack: str, script: Path, cluster) -> list[str]:
-    """The exact steps to run the kit (its training step goes through the stack's job launcher
-    when the stack has `job:`)."""
-    nodes = cluster.nodes
-    how = (
-        "its training runs through the stack's job launcher (node agent); start it on the first node:"
-        if cluster.job is not None
-        else "the stack has no job launcher (`job:`); run the kit by hand:"
-    )
-    return [
-        f"kit written: {script}",
-        f"stack {stack}: {how}",
-        f"  1. copy it to the first node:    scp {script} NODE:run-bench.sh",
-        f"  2. list the {nodes} nodes there:   one host name per line in ~/hostfile (passwordless ssh between them)",
-        "  3. on that node:                 HOSTFILE=~/hostfile bash run-bench.sh",
-        "  4. copy back $OUT/run.json, then: trainstack bench import run.json",
+    results = f"{data_dir or default_data_dir(cluster.provider)}/results/run.json"
+    lines = [f"kit written: {folder / 'run-bench.sh'}", *access_steps(stack, cluster, folder / "run-bench.sh", results)]
+    lines.append(
         "  needs on every node: trainstack installed (pip install -e '.[torch]'), nccl-tests in $NCCL_TESTS, "
-        "MPI; DCGM is used where installed",
-    ]
+        "MPI; DCGM is used where installed"
+    )
+    for line in lines + [f"note: {n}" for n in notes]:
+        typer.echo(line)
 
 
 @bench_app.command("import")

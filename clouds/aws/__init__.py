@@ -5,7 +5,24 @@ from __future__ import annotations
 
 import re
 
+from clouds.access import GROUP, NodeAccess
 from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
+
+# The nodes have no public address and no key pair; their role carries the SSM managed policy
+# (components/aws/compute.py SSM_POLICY), so Session Manager is the way in. The Auto Scaling
+# group tags its instances `aws:autoscaling:groupName` (EC2 Auto Scaling user guide, "Tag
+# Auto Scaling groups and instances").
+ACCESS = NodeAccess(
+    service="SSM Session Manager",
+    needs="the AWS CLI and its Session Manager plugin on your machine",
+    find=(
+        "aws ec2 describe-instances --region {region} "
+        f'--filters "Name=tag:aws:autoscaling:groupName,Values={GROUP}" Name=instance-state-name,Values=running '
+        "--query 'Reservations[].Instances[].InstanceId' --output text"
+    ),
+    shell="aws ssm start-session --region {region} --target {node}",
+    bucket_copy="aws s3 cp {src} {dst}",
+)
 
 CLOUD = Cloud(
     name="aws",
@@ -25,6 +42,7 @@ CLOUD = Cloud(
         f"(unsourced {GROUP_RESTART_HOURS:g} h per interruption)",
     ),
     notice_watcher="aws",
+    access=ACCESS,
     nccl="clouds.aws.nccl:kit_environment",
     shared_mount="/fsx",  # components/aws/cloud_init.py MOUNT_POINT
     # Off on-demand, from shared/reference-facts/pricing-models.md: A4 (third-party Compute

@@ -3,7 +3,25 @@ rules (validation, sizing, facts, mock answers, replace-on-change inputs) sit be
 
 from __future__ import annotations
 
+from clouds.access import GROUP, NodeAccess
 from clouds.base import GROUP_RESTART_HOURS, Cloud, FileSystemRule, Healing
+
+# The nodes have no external IP and use OS Login (clouds/gcp/machine.py); IAP TCP forwarding
+# reaches them once the firewall admits IAP's source range on TCP 22, which a stack does by
+# listing it in `ssh_cidrs` (components/gcp/firewall.py).
+IAP_RANGE = "35.235.240.0/20"  # Google Cloud docs, "Using IAP for TCP forwarding"; not in reference-facts
+IAP = "--zone {zone} --tunnel-through-iap"
+ACCESS = NodeAccess(
+    service="IAP TCP forwarding",
+    needs="gcloud on your machine; roles/iap.tunnelResourceAccessor and roles/compute.osAdminLogin",
+    find=f"gcloud compute instance-groups managed list-instances {GROUP} --zone {{zone}}",
+    shell=f"gcloud compute ssh {{node}} {IAP}",
+    copy_to=f"gcloud compute scp {IAP} {{file}} {{node}}:",
+    copy_back=f"gcloud compute scp {IAP} {{node}}:{{remote}} {{local}}",
+    bucket_copy="gcloud storage cp {src} {dst}",
+    ssh_cidrs=(IAP_RANGE,),
+    ssh_cidrs_source="IAP's TCP forwarding range",
+)
 
 CLOUD = Cloud(
     name="gcp",
@@ -29,6 +47,7 @@ CLOUD = Cloud(
         ("tpu-",),
     ),
     notice_watcher="gcp",
+    access=ACCESS,
     shared_mount="/fsx",  # components/node_bootstrap.SHARED_MOUNT (every cloud mounts it there)
     nccl="clouds.gcp.nccl:kit_environment",
     # Off on-demand, from shared/reference-facts/pricing-models.md: G3 (third-party, CUDs 37-55 %).
