@@ -51,6 +51,12 @@ class NoMatchError(LookupError):
     """No offering satisfies the spec; the message says which constraint and how to fix it."""
 
 
+class UnknownNameError(NoMatchError):
+    """A name the workload file gives (accelerator, region, reservation type or zone, cloud)
+    is not in the catalog; the message starts with the field (`reservations.0.zone: ...`),
+    so a caller that knows the file prefixes its path."""
+
+
 def _cheapest_price(o: Offering) -> float:
     return min(p for p in (o.on_demand_usd_per_hour, o.spot_usd_per_hour) if p is not None)
 

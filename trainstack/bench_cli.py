@@ -34,13 +34,18 @@ def _project_or_none() -> Path | None:
 
 def _cluster(stack: str):
     """The stack's validated cluster config (one-line error when it cannot be read)."""
-    from profiles.preflight import PreflightError, read_cluster
+    from profiles.preflight import PreflightError, read_cluster, validation_finding
     from profiles.stack_writer import StackWriteError, stack_path
 
     try:
-        return read_cluster(stack_path(_project_dir(), stack))
+        path = stack_path(_project_dir(), stack)
+        cluster = read_cluster(path)
     except (PreflightError, StackWriteError) as exc:
         fail(str(exc))
+    refused = validation_finding(cluster, stack)  # what `plan` and `pulumi up` refuse: no kit for it
+    if refused is not None:
+        fail(f"{path}: {refused.detail}")
+    return cluster
 
 
 @bench_app.command("parse")

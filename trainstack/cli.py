@@ -150,8 +150,8 @@ def check(
         items = preflight(cluster, catalog_version=version, name=stack)
     except PreflightError as exc:
         if exc.findings:  # offline findings first, then why the live checks did not run
-            live_view.findings(stack, exc.findings)
+            live_view.findings(stack, exc.findings, path)
         fail(f"live checks did not run: {exc}", code=FAILED)
-    live_view.findings(stack, items)
+    live_view.findings(stack, items, path)
     if any(item.status == "fail" for item in items):
         raise typer.Exit(code=FAILED)

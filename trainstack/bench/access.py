@@ -59,7 +59,9 @@ def access_steps(stack: str, cluster, script: Path, results: str) -> list[str]:
             f"then run `pulumi up -s {stack}`: the stack admits it on TCP 22 only then"
         )
     if way.tunnel:
-        lines.append(f"  keep open in another terminal (copies go through it): {way.tunnel.format(node='NODE', **fill)}")
+        lines.append(
+            f"  keep open in another terminal (copies go through it): {way.tunnel.format(node='NODE', **fill)}"
+        )
     node = {"node": "NODE", **fill}
     lines += [
         f"  1. find the nodes (NODE = the first): {way.find.format(**fill)}",

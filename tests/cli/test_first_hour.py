@@ -1,0 +1,69 @@
+"""A new user's first hour through the real CLI: errors that name the file and key, output
+that stays stable and readable (#16, third pass)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from trainstack.cli import app
+
+ROOT = Path(__file__).parents[2]
+WORKLOAD = (ROOT / "profiles" / "workloads" / "training-a100.yaml").read_text()
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch):
+    """A project folder with the committed AWS stack, as the working directory."""
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "stacks" / "Pulumi.training-a100.yaml", tmp_path / "stacks")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize(
+    ("reservation", "message"),
+    [
+        pytest.param(
+            "instance_type: p9.mega, zone: use1-az4",
+            "reservations.0.instance_type: 'p9.mega' is not an aws instance type the catalog knows",
+            id="unknown-type",
+        ),
+        pytest.param(
+            "instance_type: p4d.24xlarge, zone: use1-az99",
+            "reservations.0.zone: 'use1-az99' is not an aws zone the catalog knows",
+            id="unknown-zone",
+        ),
+    ],
+)
+def test_a_workload_reservation_error_names_the_file_and_key(project, reservation, message):
+    path = project / "w.yaml"
+    path.write_text(
+        WORKLOAD + f"reservations:\n  - {{provider: aws, {reservation}, nodes: 2, usd_per_hour: 0, id: cr-1}}\n"
+    )
+    result = run("resolve", str(path))
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {path}: {message}"), result.stderr
+
+
+def test_check_names_the_stack_file_a_refused_reservation_is_in(project):
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    text = stack.read_text().replace("    tags: {}\n", "    tags: {}\n    reservation: {id: cr-123}\n")
+    stack.write_text(text)
+    result = run("check", "-s", "training-a100")
+    assert result.exit_code == 1
+    assert f"preflight training-a100 ({stack})" in result.stdout
+    assert "FAIL config: reservation: a capacity reservation holds on-demand capacity, never spot" in result.stdout
+
+
+def test_bench_run_refuses_a_stack_plan_refuses_naming_its_file(project):
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    stack.write_text(stack.read_text().replace("    tags: {}\n", "    tags: {}\n    reservation: {id: cr-123}\n"))
+    result = run("bench", "run", "-s", "training-a100")
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {stack}: reservation: a capacity reservation")
+    assert not (project / "bench-kit").exists()
