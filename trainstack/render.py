@@ -31,6 +31,7 @@ def candidate_json(ranked: Any) -> dict:
         "provider": o.provider,
         "region": o.region,
         "zone": o.zone,
+        "also_zones": list(ranked.also_zones),
         "instance_type": o.instance_type,
         "accelerator": o.accelerator,
         "accelerator_count": o.accelerator_count,
@@ -77,13 +78,22 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
     }
 
 
+PIPE_WIDTH = 160  # columns of output that is not a terminal (logs, CI, pipes) without COLUMNS
+
+
 def console() -> Console:
-    """A rich console as wide as the terminal (rich reads `COLUMNS` too); 160 columns when
-    output is not a terminal (logs, CI, pipes)."""
+    """A rich console as wide as the terminal; `COLUMNS`, when set to a whole number, wins
+    everywhere (a piped `COLUMNS=80 trainstack resolve ... | less` is 80 wide); output that
+    is not a terminal and sets no `COLUMNS` is `PIPE_WIDTH` wide."""
+    import os
+
     from rich.console import Console
 
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return Console(width=int(columns))
     terminal = Console()
-    return terminal if terminal.is_terminal else Console(width=160)
+    return terminal if terminal.is_terminal else Console(width=PIPE_WIDTH)
 
 
 def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:

@@ -1,6 +1,7 @@
 """A new user's first hour through the real CLI: errors that name the file and key, output
 that stays stable and readable (#16, third pass)."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -67,3 +68,32 @@ def test_bench_run_refuses_a_stack_plan_refuses_naming_its_file(project):
     result = run("bench", "run", "-s", "training-a100")
     assert result.exit_code == 2 and result.stderr.startswith(f"error: {stack}: reservation: a capacity reservation")
     assert not (project / "bench-kit").exists()
+
+
+@pytest.mark.parametrize(("columns", "width"), [("100", 100), ("", 160), ("wide", 160)])
+def test_a_piped_console_honours_columns_else_a_fixed_width(monkeypatch, columns, width):
+    from trainstack.render import console
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert console().width == width  # not a terminal under pytest
+
+
+def test_a_piped_resolve_table_fits_columns(project, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "90")
+    result = run("resolve", str(ROOT / "profiles" / "workloads" / "training-a100.yaml"), "--top", "3")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 90 and "p4d.24xlarge" in result.stdout and "…" not in result.stdout
+
+
+def test_resolve_top_lists_distinct_offerings_with_their_zones(project, tmp_path):
+    """On-demand p4d.24xlarge costs the same in every zone of a region: one row per region."""
+    workload = tmp_path / "od.yaml"
+    workload.write_text(WORKLOAD.replace("purchase: any ", "purchase: on-demand "))
+    result = run("resolve", str(workload), "--top", "5", "--json")
+    rows = [json.loads(result.stdout)["choice"], *json.loads(result.stdout)["alternatives"]]
+    offerings = [(r["region"], r["instance_type"], r["purchase"], r["usd_total"]) for r in rows]
+    assert len(set(offerings)) == 5
+    first = rows[0]
+    assert (first["region"], first["zone"], first["also_zones"]) == ("us-east-2", "use2-az1", ["use2-az2", "use2-az3"])
+    assert first["reason"].endswith("; also in use2-az2, use2-az3 at the same cost")

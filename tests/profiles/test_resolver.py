@@ -41,12 +41,16 @@ def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours_plus_storage(fixtu
     assert choice.usd_storage == pytest.approx(FSX_USD_PER_HOUR * 72)  # $73.29
     assert choice.usd_total == pytest.approx(22.0 * 72 + FSX_USD_PER_HOUR * 72)
     assert resolution.matched == 5
-    assert [(r.candidate.offering.instance_type, r.candidate.purchase) for r in resolution.alternatives] == [
-        ("p4d.24xlarge", "spot"),
-        ("p4d.24xlarge", "on-demand"),
-        ("p4d.24xlarge", "on-demand"),
-        ("p4de.24xlarge", "on-demand"),
+    # p4d on-demand at $32 in use1-az1 and use1-az2 is one offering: one row, its other zone listed.
+    assert [
+        (r.candidate.offering.instance_type, r.candidate.purchase, r.candidate.offering.zone, r.also_zones)
+        for r in resolution.alternatives
+    ] == [
+        ("p4d.24xlarge", "spot", "use1-az1", ()),
+        ("p4d.24xlarge", "on-demand", "use1-az1", ("use1-az2",)),
+        ("p4de.24xlarge", "on-demand", "usw2-az1", ()),
     ]
+    assert resolution.alternatives[1].reason.endswith("; also in use1-az2 at the same cost")
     # (12 - 11) x 2 nodes x 72 h = $144 more than the row above: 144 / 1657.29 = 8.7 %.
     assert resolution.alternatives[0].reason == (
         "+$144.00 (+8.7%) vs the row above: p4d.24xlarge instead of p4de.24xlarge; in use1-az1; $24.00/h vs $22.00/h"
@@ -73,8 +77,9 @@ def test_tie_breaks_on_demand_before_spot(fixture_catalog):
     )
     resolution = resolve(spec, fixture_catalog.offerings)
     assert pick(resolution) == ("g5.12xlarge", "use1-az1", "spot")
-    ties = [(r.candidate.offering.zone, r.candidate.purchase) for r in resolution.alternatives]
-    assert ties[:3] == [("use1-az1", "on-demand"), ("use1-az3", "on-demand"), ("use1-az3", "spot")]
+    ties = [(r.candidate.offering.zone, r.candidate.purchase, r.also_zones) for r in resolution.alternatives]
+    # on-demand at $5.0 in az1 and az3 is one offering (one row); az3's spot at $5.0 is another purchase.
+    assert ties[:2] == [("use1-az1", "on-demand", ("use1-az3",)), ("use1-az3", "spot", ())]
 
 
 def test_rdma_needs_an_rdma_fabric_for_multi_node(fixture_catalog):
