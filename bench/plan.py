@@ -38,7 +38,7 @@ def end_to_end(runs: int) -> list[float]:
 
 def scaled_plan_seconds(nodes: int, project: Path, runs: int) -> float:
     """Best in-process `run_plan` time for the committed stack scaled to `nodes` nodes."""
-    from trainstack.plan import run_plan
+    from trainstack.plan.runner import run_plan
 
     config = yaml.safe_load(STACK.read_text())
     config["config"]["trainstack:cluster"]["nodes"] = nodes

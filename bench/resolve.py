@@ -114,14 +114,14 @@ def main() -> None:
         wall, cpu = end_to_end(spec_path, args.runs)
         startup = python_times("pass", args.runs)
         typer_path = python_times(
-            "import sys; from trainstack.cli import app; "
+            "import sys; from trainstack.cli.app import app; "
             f"app(['resolve', {str(spec_path)!r}, '--json'], standalone_mode=False)",
             args.runs,
         )
         imports = python_times(
             "import os; os.environ['PYDANTIC_DISABLE_PLUGINS'] = '__all__'; "
             "from trainstack.entry import _skip_plugin_scan; _skip_plugin_scan(); "
-            "import trainstack.resolve_cmd, profiles.resolver, profiles.spec, "
+            "import trainstack.cli.resolve_cmd, profiles.resolver, profiles.spec, "
             "profiles.catalog.loader",
             args.runs,
         )

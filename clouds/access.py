@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Placeholders the templates may use: {stack}, {region}, {zone} (the stack's), {node} (a name
-# or id that `find` printed), {file} (a local file), {remote} (a path on the node), {local}
-# (a local file name). `GROUP` is the stack's one node group: its `node_ids` output.
+# Placeholders the templates may use: {stack}, {region}, {zone} (the stack's), {group} (the
+# stack's one node group, its `node_ids` output: `GROUP`), {node} (a name or id that `find`
+# printed), {file} (a local file), {remote} (a path on the node), {local} (a local file name).
 GROUP = "$(pulumi stack output node_ids -s {stack} --json | tr -d '[]\" \\n')"
 
 

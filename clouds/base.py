@@ -1,7 +1,8 @@
 """What trainstack knows about one cloud, behind one typed interface (`Cloud`).
 
-Each cloud's object is `CLOUD` in its package `clouds/<name>/__init__.py`, registered by one
-line in `clouds.registry`; every cross-cutting table (component registry, region keys, file-system
+Each cloud's object is `CLOUD` in its package `clouds/<name>/__init__.py`, read from the data
+file `clouds/<name>/cloud.yaml` (`clouds.cloud_file`) and registered by one line in
+`clouds.registry`; every cross-cutting table (component registry, region keys, file-system
 rules, mainland-China regions, policy token sets, plan mocks, replace-on-change inputs,
 preflight guidance, price fetchers) is derived from these objects. The objects are plain
 data: code they point at (the component class, the validator, the mocks) is named by a
@@ -65,7 +66,7 @@ class FileSystemRule:
 
 @dataclass(frozen=True)
 class Mock:
-    """What the cloud's provider would report under Pulumi mocks (`trainstack.mocks`).
+    """What the cloud's provider would report under Pulumi mocks (`trainstack.plan.mocks`).
 
     Attributes:
         prefixes: type-token prefixes this cloud answers (`"gcp:"`); `""` marks the fallback
@@ -119,7 +120,7 @@ def follow_lookup(answer: dict[str, Any], call_args: Mapping[str, Any], zone: st
 @dataclass(frozen=True)
 class NodeEffect:
     """What an update or replacement of a node-holding resource does to the nodes running in
-    it (`trainstack.node_effects`, shown by the review).
+    it (`trainstack.review.node_effects`, shown by the review).
 
     Attributes:
         rolls: input paths whose change replaces the running nodes (an instance refresh).
@@ -141,11 +142,11 @@ class NodeEffect:
 
 @dataclass(frozen=True)
 class Replacements:
-    """Which input changes make the cloud's provider replace a resource (`trainstack.replacements`).
+    """Which input changes make the cloud's provider replace a resource (`trainstack.review.replacements`).
 
     Attributes:
         replace_on_change: type token -> input paths whose change replaces (path format in
-            `trainstack.replacements`); each cloud's module docstring cites the sources.
+            `trainstack.review.replacements`); each cloud's module docstring cites the sources.
         name_in_place: types whose `name` the provider changes in place.
         replace_on_decrease: type token -> numeric inputs that replace only when they shrink.
         cascades: (dependent type, input path, referenced type, id path) pairs whose input

@@ -1,6 +1,6 @@
 """What each cloud's cluster does when a node is lost: who replaces it, and how long it takes.
 
-Each cloud's answer is its `Cloud.healing` (`clouds/<cloud>/__init__.py`; unset means
+Each cloud's answer is its `Cloud.healing` (`clouds/<cloud>/cloud.yaml`; unset means
 `clouds.base.manual_healing`). `restart_hours` is the time from a spot interruption to the job
 running again on a full cluster; the spot estimate (`profiles.cost.inputs.RESTART_HOURS`)
 reads it, and `resolve` / `plan` print `summary`. The figures are unsourced and labelled so

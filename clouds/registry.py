@@ -2,7 +2,8 @@
 
 Adding a cloud is its own files (`clouds/<name>/`, `components/<name>/`, its price fetcher)
 plus one line here. Everything else asks this registry (`CLOUDS`, `cloud`) instead of
-naming a cloud. Loading it imports only the small `clouds/<name>/__init__.py` modules.
+naming a cloud. Loading it imports only the small `clouds/<name>/__init__.py` modules, each reading its
+`cloud.yaml` (`clouds.cloud_file`).
 """
 
 from __future__ import annotations

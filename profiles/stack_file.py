@@ -1,7 +1,7 @@
 """The one home of stack files (`stacks/Pulumi.<name>.yaml`): find, read, validate and write.
 
-Every caller goes through here: `plan` and `plan --against` (`trainstack.plan`), `check`
-(`profiles.preflight`), the budget (`trainstack.review`), `resolve --write-stack`
+Every caller goes through here: `plan` and `plan --against` (`trainstack.plan.runner`), `check`
+(`profiles.preflight`), the budget (`trainstack.review.report`), `resolve --write-stack`
 (`profiles.stack_writer` renders the text, this module writes it) and the Pulumi program
 (`__main__.py` calls `validate_cluster` on the config the engine hands it). So a stack is
 read with one YAML reader (which refuses a key given twice) and refused for the same

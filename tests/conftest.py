@@ -16,7 +16,7 @@ import pytest
 from clouds.contract import ClusterConfig
 from profiles.catalog import loader
 from tests.clusters import BASE_CLUSTER
-from trainstack.mocks import TrainstackMocks
+from trainstack.plan.mocks import TrainstackMocks
 
 # moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks;
 # one plan per distinct stack in a session (tests.shared_runs)

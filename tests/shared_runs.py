@@ -1,7 +1,7 @@
 """One plan per distinct stack, one build per distinct component config, in a test session
 (a pytest plugin, registered in conftest.py).
 
-A `trainstack.plan` run under mocks is the slow part of most tests that plan (0.1-0.5 s of
+A `trainstack.plan.runner` run under mocks is the slow part of most tests that plan (0.1-0.5 s of
 CPU each), and many tests plan the same committed stacks. So runs of the same program text,
 stack name, stack config, region and zone are answered from the session's first such run
 (deep copies: a test may change what it gets). Everything else a run depends on is the
@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from trainstack import plan
+from trainstack.plan import runner as plan
 
 ROOT = Path(__file__).resolve().parents[1]
 _RUNS: dict[tuple, Any] = {}

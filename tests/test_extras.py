@@ -41,10 +41,10 @@ def test_the_demo_path_imports_no_other_clouds_sdk():
         "import sys\n"
         "from pathlib import Path\n"
         "from typer.testing import CliRunner\n"
-        "from trainstack.cli import app\n"
+        "from trainstack.cli.app import app\n"
         "result = CliRunner().invoke(app, ['resolve', 'profiles/workloads/training-a100.yaml'])\n"
         "assert result.exit_code == 0, result.output\n"
-        "from trainstack.plan import run_plan\n"
+        "from trainstack.plan.runner import run_plan\n"
         "run_plan('training-a100', Path('.'))\n"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({OTHER_SDKS!r})))\n"
         "print('pulumi_aws' in sys.modules)\n"
@@ -82,7 +82,7 @@ def test_a_missing_cloud_sdk_names_the_extra_to_install():
 @pytest.mark.parametrize("review", [False, True], ids=["plan", "plan-markdown"])
 def test_planning_a_stack_without_its_clouds_extra_is_one_line_and_exit_2(review):
     argv = ["plan", "-s", "training-a3-gcp"] + (["--markdown"] if review else [])
-    code = f"import sys; sys.modules['pulumi_gcp'] = None\nfrom trainstack.cli import app\napp({argv!r})\n"
+    code = f"import sys; sys.modules['pulumi_gcp'] = None\nfrom trainstack.cli.app import app\napp({argv!r})\n"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 2, out.stderr[-2000:]
     assert "Traceback" not in out.stderr and "Traceback" not in out.stdout

@@ -1,4 +1,5 @@
-"""The packages import one way: facts <- clouds <- {profiles, components} <- trainstack/policies.
+"""The packages import one way: facts <- clouds <- {profiles, components} <- trainstack/policies;
+inside trainstack, plan <- review <- cli.
 
 `profiles/` (the decision side) and `components/` (the Pulumi side) never import each other;
 what both need sits in `facts/` and `clouds/`, which import neither, nor Pulumi.
@@ -22,6 +23,9 @@ FORBIDDEN: dict[str, set[str]] = {
     "components": {"profiles", "trainstack", "policies"},
     # the node agent runs on nodes with the standard library (torch only inside functions)
     "nodeagent": {"facts", "clouds", "profiles", "components", "trainstack", "policies", "pulumi", "pydantic", "yaml"},
+    # trainstack's subpackages by concern: the plan runner below the review, both below the CLI
+    "trainstack.plan": {"trainstack.cli", "trainstack.review", "typer"},
+    "trainstack.review": {"trainstack.cli", "typer"},
 }
 
 
@@ -40,10 +44,11 @@ def cross_imports(package: str, root: Path = ROOT) -> list[str]:
     """`path:line imports module` for each import of `package` that `FORBIDDEN` refuses."""
     refused = FORBIDDEN[package]
     bad = []
-    for path in sorted((root / package).rglob("*.py")):
+    for path in sorted((root / package.replace(".", "/")).rglob("*.py")):
         for line, module in imported_modules(path.read_text()):
             top = module.split(".")[0]
-            if top in refused or (top.startswith("pulumi_") and "pulumi" in refused):
+            within = any(module == name or module.startswith(name + ".") for name in refused)
+            if within or (top.startswith("pulumi_") and "pulumi" in refused):
                 bad.append(f"{path.relative_to(root)}:{line} imports {module}")
     return bad
 
@@ -62,3 +67,11 @@ def test_the_checker_names_a_nested_cross_import(tmp_path):
         "clouds/x.py:4 imports components.aws.fsx",
         "clouds/x.py:5 imports pulumi_aws",
     ]
+
+
+def test_the_checker_names_a_subpackage_reaching_up(tmp_path):
+    (tmp_path / "trainstack" / "plan").mkdir(parents=True)
+    (tmp_path / "trainstack" / "plan" / "x.py").write_text(
+        "from trainstack.plan.mocks import M\nfrom trainstack.cli.render import tree\nimport trainstack.clients\n"
+    )
+    assert cross_imports("trainstack.plan", tmp_path) == ["trainstack/plan/x.py:2 imports trainstack.cli.render"]

@@ -3,9 +3,9 @@
 `trainstack resolve` is run often and should answer in well under 0.2 s; typer (with its
 click copy and rich) alone costs tens of milliseconds to import. So a plain
 `trainstack resolve WORKLOAD [--top N] [--json] [--write-stack NAME] [--force] [--plot PATH]
-[--project-dir PATH]` is parsed here and run by `trainstack.resolve_cmd`, the code the typer
+[--project-dir PATH]` is parsed here and run by `trainstack.cli.resolve_cmd`, the code the typer
 command runs too. Any other command line (`--help`, a bad value, an unknown option, another
-command) goes to the typer app in `trainstack.cli`, so its help and one-line usage errors
+command) goes to the typer app in `trainstack.cli.app`, so its help and one-line usage errors
 are exactly the same.
 """
 
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> Any:
         collecting = gc.isenabled() and argv is not None
         gc.disable()
         try:
-            from trainstack.resolve_cmd import run
+            from trainstack.cli.resolve_cmd import run
 
             run(**parsed)
         except BrokenPipeError:  # `trainstack resolve ... | head`: the reader left, as click handles it
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> Any:
             if collecting:
                 gc.enable()
         return 0
-    from trainstack.cli import app
+    from trainstack.cli.app import app
 
     return app(args=args, prog_name="trainstack")
 

@@ -1,4 +1,4 @@
-"""What Alibaba Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+"""What Alibaba Cloud would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `alicloud_outputs(typ, name, inputs)` returns `(id, extra outputs)` the real `pulumi_alicloud` provider
 computes: prefixed resource ids (`vpc-`, `vsw-`, `sg-`, `ds-`, `i-`, `cpfs-`), instance

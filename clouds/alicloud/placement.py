@@ -19,7 +19,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from clouds.alicloud import SPOT_NO_DEPLOYMENT_SET
+from clouds.alicloud import CLOUD
+from clouds.base import Feature
+
+# Source: china-clouds.md section 0 item 2 and the official deployment-set doc (cloud.yaml).
+SPOT_NO_DEPLOYMENT_SET = CLOUD.missing[Feature.SPOT_PLACEMENT]
 
 DEPLOYMENT_SET_STRATEGY = "LowLatency"
 LOW_LATENCY_MAX_INSTANCES = 20  # section 3

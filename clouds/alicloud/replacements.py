@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of Alibaba Cloud's resources (format and rule N: `trainstack.replacements`).
+"""Replace-on-change inputs of Alibaba Cloud's resources (format and rule N: `trainstack.review.replacements`).
 
 Sources:
   L  aliyun/terraform-provider-alicloud (bridged by pulumi-alicloud) `ForceNew: true`, in

@@ -1,4 +1,4 @@
-"""What AWS would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+"""What AWS would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `aws_outputs` adds what the AWS provider computes beyond the inputs: ARNs, autonamed names,
 instance private IPs, launch-template versions, FSx DNS and mount names. `aws_invoke`

@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of AWS's resources (format and rule N: `trainstack.replacements`).
+"""Replace-on-change inputs of AWS's resources (format and rule N: `trainstack.review.replacements`).
 
 Sources:
   A  hashicorp/terraform-provider-aws (bridged by pulumi-aws): `ForceNew: true` fields and

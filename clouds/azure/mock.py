@@ -1,4 +1,4 @@
-"""What Azure would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+"""What Azure would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `azure_outputs` returns `(id, extra outputs)` that the real provider computes: ARM ids and
 names, AMLFS client info, and the TLS key pair the Azure (and other) components generate.

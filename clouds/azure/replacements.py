@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of Azure (and the TLS keys its component generates)'s resources (format and rule N: `trainstack.replacements`).
+"""Replace-on-change inputs of Azure (and the TLS keys its component generates)'s resources (format and rule N: `trainstack.review.replacements`).
 
 Sources:
   Z  pulumi-azure-native schema `willReplaceOnChanges` (e.g. storagecache AmlFilesystem:

@@ -1,4 +1,4 @@
-"""What GCP would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+"""What GCP would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `gcp_outputs` returns the outputs pulumi_gcp computes beyond the inputs: NIC IPs, self
 links, service-account emails, Filestore addresses, Lustre mount points and TPU endpoints;

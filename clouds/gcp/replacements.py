@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of Google Cloud's resources (format and rule N: `trainstack.replacements`).
+"""Replace-on-change inputs of Google Cloud's resources (format and rule N: `trainstack.review.replacements`).
 
 Sources:
   G  GoogleCloudPlatform/magic-modules and terraform-provider-google (bridged by pulumi-gcp):

@@ -1,4 +1,4 @@
-"""What Huawei Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+"""What Huawei Cloud would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `huaweicloud_outputs` returns `(id, extra outputs)` for pulumi_huaweicloud resources: a
 UUID-shaped id (Huawei ids are UUIDs), the name (Pulumi would autoname it), each ECS node's

@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of Huawei Cloud's resources (format and rule N: `trainstack.replacements`).
+"""Replace-on-change inputs of Huawei Cloud's resources (format and rule N: `trainstack.review.replacements`).
 
 Sources:
   H  huaweicloud/terraform-provider-huaweicloud `ForceNew: true`, in huaweicloud/services/:

@@ -1,4 +1,4 @@
-"""What Tencent Cloud would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+"""What Tencent Cloud would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `tencentcloud_outputs(typ, name, inputs)` returns `(id, extra outputs)` the real
 `tencentcloud_iac_pulumi` provider computes: prefixed resource ids (`vpc-`, `subnet-`,

@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of Tencent Cloud's resources (format and rule N: `trainstack.replacements`).
+"""Replace-on-change inputs of Tencent Cloud's resources (format and rule N: `trainstack.review.replacements`).
 
 Sources:
   Q  tencentcloudstack/terraform-provider-tencentcloud `ForceNew: true`, in

@@ -1,4 +1,4 @@
-"""What Volcengine would report for a resource, for `trainstack.mocks.TrainstackMocks` (no Pulumi import).
+"""What Volcengine would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `volcengine_outputs` returns `(id, extra outputs)` for pulumi_volcengine resources: an id
 with a per-type prefix plus 12 hex digits of a SHA-256 of the name (the prefixes are mock

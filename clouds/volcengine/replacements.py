@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of Volcengine's resources (format and rule N: `trainstack.replacements`).
+"""Replace-on-change inputs of Volcengine's resources (format and rule N: `trainstack.review.replacements`).
 
 Sources:
   V  volcengine/terraform-provider-volcengine: volcengine/vepfs/*/resource_volcengine_vepfs_*.go

@@ -21,7 +21,7 @@ from components.azure.repairs import health_extension_profile, self_healing
 #     (Azure/azure-cli#11187); terraform-provider-azurerm marks `priority` ForceNew on
 #     azurerm_linux_virtual_machine_scale_set.
 #   evictionPolicy: ForceNew there too (not checked against ARM).
-# Keep in step with trainstack/replacements.py (a test checks it).
+# Keep in step with trainstack/review/replacements.py (a test checks it).
 SCALE_SET_REPLACE_ON_CHANGES = (
     "virtualMachineProfile.priority",
     "virtualMachineProfile.evictionPolicy",

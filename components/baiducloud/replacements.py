@@ -1,4 +1,4 @@
-"""Replace-on-change inputs of the Baidu dynamic resources (format: `trainstack.replacements`).
+"""Replace-on-change inputs of the Baidu dynamic resources (format: `trainstack.review.replacements`).
 
 Sources:
   B  Our own Baidu dynamic providers (components/baiducloud): `BaiduProvider.diff` replaces on

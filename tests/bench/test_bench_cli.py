@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from profiles.measurements.schema import RunResult
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "bench"

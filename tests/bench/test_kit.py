@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from profiles.preflight import read_cluster
 from trainstack.bench.kit import KitOptions, render_kit
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 
@@ -186,7 +186,9 @@ def test_a_cloud_without_its_own_way_in_says_ssh_cidrs_is_empty() -> None:
 
 
 def test_azure_access_uses_the_components_admin_user() -> None:
-    from clouds.azure import ACCESS
+    from clouds.azure import CLOUD
     from components.azure.profile import ADMIN_USERNAME
 
-    assert f"--username {ADMIN_USERNAME} " in ACCESS.shell and f"{ADMIN_USERNAME}@127.0.0.1:" in ACCESS.copy_back
+    access = CLOUD.access
+    assert access is not None
+    assert f"--username {ADMIN_USERNAME} " in access.shell and f"{ADMIN_USERNAME}@127.0.0.1:" in access.copy_back

@@ -12,7 +12,7 @@ from profiles.measurements.schema import RunResult
 from profiles.measurements.store import load_store
 from profiles.spec import parse_spec
 from trainstack.bench.report import judge
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "bench"

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from profiles.cost import inputs
 from profiles.measurements.schema import RunResult
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 IMAGES, EPOCHS = 1281167, 90

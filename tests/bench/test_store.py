@@ -15,7 +15,7 @@ from profiles.measurements.schema import RunResult
 from profiles.measurements.speeds import best_busbw, speed_lookup, speed_of, use_measurements
 from profiles.measurements.store import PUBLISHED, StoreError, import_result, load_store, read_result
 from profiles.spec import parse_spec
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 EXAMPLES = ROOT / "examples" / "bench"

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 import profiles.catalog.loader as loader
 from profiles.catalog.rates import versioned
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 AS_OF = (dt.date.today() - dt.timedelta(days=2)).isoformat()
 BASE_VERSION = json.loads((loader.DATA_DIR / "catalog.json").read_text())["version"].split("+")[0]

@@ -18,8 +18,8 @@ from profiles.catalog.rates import set_rate
 from profiles.resolver import resolve
 from profiles.spec import load_spec
 from profiles.stack_price import price_stack
-from trainstack.cli import app
-from trainstack.plan import run_plan
+from trainstack.cli.app import app
+from trainstack.plan.runner import run_plan
 
 ROOT = Path(__file__).parents[2]
 TODAY = dt.date(2026, 11, 29)
@@ -192,7 +192,7 @@ def _project(tmp_path: Path, with_example: bool) -> Path:
 @pytest.mark.parametrize("with_example", [True, False])
 def test_rewriting_the_alibaba_example_keeps_its_zone_id(rated, tmp_path, with_example):
     from profiles.stack_writer import cluster_config, keep_zone, render_stack, stack_path, write_stack
-    from trainstack.plan import PlanError
+    from trainstack.plan.runner import PlanError
 
     project = _project(tmp_path, with_example)
     spec = load_spec(ROOT / "profiles" / "workloads" / "training-a100-alicloud.yaml")

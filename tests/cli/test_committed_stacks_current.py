@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from profiles.cost import inputs
-from trainstack import resolve_cmd
+from trainstack.cli import resolve_cmd
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITTEN_BY = re.compile(r"^# Written by `trainstack resolve (\S+) --write-stack`")

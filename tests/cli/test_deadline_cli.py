@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 # 1,200 A100-80GB hours on one 8-GPU node: 150 h on p4de, about 47 h on p5; a 10 h deadline

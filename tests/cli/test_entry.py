@@ -74,7 +74,7 @@ def test_resolve_json_loads_neither_typer_nor_rich_nor_pulumi():
 def test_the_fast_path_answers_like_the_typer_command():
     from typer.testing import CliRunner
 
-    from trainstack.cli import app
+    from trainstack.cli.app import app
 
     fast = run("resolve", str(WORKLOAD), "--json", "--top", "3").stdout
     typed = CliRunner().invoke(app, ["resolve", str(WORKLOAD), "--json", "--top", "3"]).stdout

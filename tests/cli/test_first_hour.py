@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 WORKLOAD = (ROOT / "profiles" / "workloads" / "training-a100.yaml").read_text()
@@ -72,7 +72,7 @@ def test_bench_run_refuses_a_stack_plan_refuses_naming_its_file(project):
 
 @pytest.mark.parametrize(("columns", "width"), [("100", 100), ("", 160), ("wide", 160)])
 def test_a_piped_console_honours_columns_else_a_fixed_width(monkeypatch, columns, width):
-    from trainstack.render import console
+    from trainstack.cli.render import console
 
     monkeypatch.setenv("COLUMNS", columns)
     assert console().width == width  # not a terminal under pytest

@@ -15,7 +15,7 @@ import pytest
 # checkout, not from the temporary worktree a test plans in and then removes.
 import nodeagent.scratch_unit  # noqa: F401
 import nodeagent.ship  # noqa: F401
-from trainstack.review import build_review
+from trainstack.review.report import build_review
 
 ROOT = Path(__file__).resolve().parents[2]
 PER_NODE_REVISION = "1b9fefd1d4bc75544917f8d1ee1c9b1880c6df53"  # main before AWS node groups (#14)

@@ -21,7 +21,7 @@ from tests.aws_live import (
     snapshot_files,
     stubbed,
 )
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 
@@ -156,7 +156,7 @@ def test_check_bad_stack(at_root, stack, text):
 
 def test_resolve_never_imports_boto3():
     code = (
-        "import sys; from typer.testing import CliRunner; from trainstack.cli import app; "
+        "import sys; from typer.testing import CliRunner; from trainstack.cli.app import app; "
         "r = CliRunner().invoke(app, ['resolve', 'profiles/workloads/training-a100.yaml']); "
         "print(r.exit_code, 'boto3' in sys.modules, 'botocore' in sys.modules)"
     )

@@ -15,9 +15,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from profiles.spec import load_spec
-from trainstack.cli import app
-from trainstack.plan_view import compact, is_spot, tree
-from trainstack.resolve_view import print_resolution
+from trainstack.cli.app import app
+from trainstack.cli.resolve_view import print_resolution
+from trainstack.plan.view import compact, is_spot, tree
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
@@ -63,7 +63,7 @@ def test_prices_types_and_regions_are_never_cut(tmp_path, width):
 
 def test_long_reasons_move_below_the_table_rather_than_wrap_a_word_per_line(tmp_path):
     spec, resolution = resolved(tmp_path)
-    from trainstack.resolve_view import _cells, table_width
+    from trainstack.cli.resolve_view import _cells, table_width
 
     rows = [resolution.choice, *resolution.alternatives]
     cells = [_cells(rank, r) for rank, r in enumerate(rows, start=1)]
@@ -86,7 +86,7 @@ def test_each_note_is_printed_once_and_rows_point_at_it(tmp_path, width):
 
 def test_the_cli_fits_an_80_column_terminal(tmp_path, monkeypatch):
     """A terminal with COLUMNS=80: rich sizes the console from it, and nothing is cut."""
-    import trainstack.render as render_module
+    import trainstack.cli.render as render_module
 
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setattr(render_module, "console", lambda: Console(force_terminal=True, color_system=None))
@@ -140,7 +140,7 @@ def test_spot_is_recognised_on_every_cloud(inputs, spot):
 
 @pytest.mark.parametrize("stack", ["training-h100-azure", "training-a3-gcp"])
 def test_plan_tree_marks_spot_nodes_on_azure_and_gcp(tmp_path, stack):
-    from trainstack.plan import run_plan
+    from trainstack.plan.runner import run_plan
 
     shutil.copy(ROOT / "__main__.py", tmp_path)
     shutil.copy(ROOT / "Pulumi.yaml", tmp_path)

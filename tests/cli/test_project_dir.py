@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"

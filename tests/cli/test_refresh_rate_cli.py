@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import profiles.catalog.loader as loader
 import profiles.catalog.rates as rates
 from profiles.catalog.fetchers import cfets
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 CCPR = Path(__file__).parents[1] / "profiles" / "fixtures" / "cfets" / "ccpr.json"
 SOURCE = "CFETS central parity (chinamoney.com.cn ccpr.json)"
@@ -146,7 +146,7 @@ DAY = dt.date(2026, 11, 29)
 
 
 def test_refreshing_a_cny_cloud_without_a_rate_also_fetches_one(data, http):
-    from trainstack.catalog_cli import _rate_after_refresh
+    from trainstack.cli.catalog_cli import _rate_after_refresh
 
     http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
     line = _rate_after_refresh("alicloud", data, DAY)
@@ -156,7 +156,7 @@ def test_refreshing_a_cny_cloud_without_a_rate_also_fetches_one(data, http):
 
 
 def test_a_failed_rate_fetch_after_a_refresh_only_warns(data, http):
-    from trainstack.catalog_cli import _rate_after_refresh
+    from trainstack.cli.catalog_cli import _rate_after_refresh
 
     before = (data / "catalog.json").read_bytes()
     http.add(responses.GET, cfets.URL, status=503)
@@ -170,7 +170,7 @@ def test_a_failed_rate_fetch_after_a_refresh_only_warns(data, http):
 
 
 def test_a_usd_cloud_refresh_fetches_no_rate(data, http):
-    from trainstack.catalog_cli import _rate_after_refresh
+    from trainstack.cli.catalog_cli import _rate_after_refresh
 
     assert _rate_after_refresh("aws", data, DAY) == ""  # `http` asserts no request was made
 

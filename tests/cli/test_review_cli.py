@@ -10,7 +10,7 @@ import yaml
 from typer.testing import CliRunner
 
 from profiles.catalog.loader import load_catalog
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
 FSX = "training-a100-fsx"

@@ -69,7 +69,7 @@ def test_exactly_one_mock_is_the_fallback_and_prefixes_do_not_overlap():
     ],
 )
 def test_the_mocks_answer_each_type_with_its_clouds_mock(typ, prefix):
-    from trainstack.mocks import TrainstackMocks
+    from trainstack.plan.mocks import TrainstackMocks
 
     class Args:
         def __init__(self, typ):

@@ -11,7 +11,7 @@ from typing import Any
 import pulumi
 
 from clouds.contract import ClusterConfig
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 
 class CallRecordingMocks(TrainstackMocks):

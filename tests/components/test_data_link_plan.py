@@ -18,7 +18,7 @@ from profiles.spec import load_spec, parse_spec
 from profiles.stack_writer import cluster_config
 from tests.clusters import BASE_CLUSTER
 from tests.components.test_data_safety import write_stack
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = "s3://team-datasets/imagenet/train"

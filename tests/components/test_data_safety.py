@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-import trainstack.plan
+import trainstack.plan.runner
 from policies.rules import STATEFUL
-from trainstack.diff import changed_paths, diff_plans, urns
-from trainstack.mocks import RecordingMonitor
-from trainstack.plan import run_plan
-from trainstack.replacements import replace_keys
+from trainstack.plan.mocks import RecordingMonitor
+from trainstack.plan.runner import run_plan
+from trainstack.review.diff import changed_paths, diff_plans, urns
+from trainstack.review.replacements import replace_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIATIONS = {
@@ -141,7 +141,7 @@ def test_renamed_cluster_keeps_its_name_and_every_urn(tmp_path, monkeypatch):
     matched, through the alias `new` the component carries."""
     write_stack(tmp_path, "old", base="training-a100")
     old = run_plan("old", tmp_path)
-    monkeypatch.setattr(trainstack.plan, "RecordingMonitor", AliasRecordingMonitor)
+    monkeypatch.setattr(trainstack.plan.runner, "RecordingMonitor", AliasRecordingMonitor)
     write_stack(tmp_path, "new", base="training-a100", config={"trainstack:previous_names": ["old"]})
     new = run_plan("new", tmp_path)
     assert set(urns(new.resources, "new")) == set(urns(old.resources, "new"))

@@ -5,7 +5,7 @@ from pathlib import Path
 import pulumi
 import pytest
 
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 

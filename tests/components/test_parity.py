@@ -18,7 +18,7 @@ from clouds.contract import OUTPUT_NAMES
 from components.registry import REGISTRY, component_for
 from policies.rules import STATEFUL, admin_ports_open, cost_tags
 from tests.components.harness import install_mocks
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 CLUSTERS = {

@@ -10,7 +10,7 @@ from clouds.contract import OUTPUT_NAMES
 from profiles.catalog.loader import load_catalog
 from profiles.cost.pricing import storage_usd
 from tests.clusters import BASE_CLUSTER
-from trainstack.plan import PlanError, run_plan
+from trainstack.plan.runner import PlanError, run_plan
 
 MAIN = Path(__file__).resolve().parents[2] / "__main__.py"
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
@@ -149,7 +149,7 @@ def test_a_subnet_too_small_for_the_nodes_is_refused(tmp_path, overrides, messag
 
 
 def test_an_existing_subnet_in_another_zone_is_refused(tmp_path, monkeypatch):
-    from trainstack.mocks import TrainstackMocks
+    from trainstack.plan.mocks import TrainstackMocks
 
     original = TrainstackMocks.call
 
@@ -264,8 +264,8 @@ def test_component_rejection_becomes_plan_error(tmp_path):
 
 def test_a_newer_ami_does_not_touch_the_launch_template(tmp_path, monkeypatch):
     """The template ignores later AMI lookups, so a new DLAMI never replaces running nodes."""
-    import trainstack.plan as plan_module
-    from trainstack.mocks import RecordingMonitor
+    import trainstack.plan.runner as plan_module
+    from trainstack.plan.mocks import RecordingMonitor
 
     ignored: dict[str, list[str]] = {}
 

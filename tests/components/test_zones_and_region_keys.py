@@ -14,7 +14,7 @@ from clouds.huaweicloud.validate import validate_args as huawei_validate
 from clouds.volcengine.validate import validate_args as volcengine_validate
 from components.registry import REGISTRY
 from profiles.stack_writer import render_stack
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 HUAWEI_STACK = ROOT / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from policies import evaluate
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))

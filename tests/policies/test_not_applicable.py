@@ -6,8 +6,8 @@ from policies import evaluate
 from policies.pack import resource_validator
 from policies.registry import RuleResult
 from policies.rules import Violation
-from trainstack.markdown import _policies
-from trainstack.render import policy_summary
+from trainstack.cli.render import policy_summary
+from trainstack.review.markdown import _policies
 
 TAGS = {"trainstack-cluster": "c", "trainstack-provider": "volcengine"}
 LT = "aws:ec2/launchTemplate:LaunchTemplate"

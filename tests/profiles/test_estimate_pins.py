@@ -20,7 +20,7 @@ def spec(**fields):
 
 
 def dp_efficiency(per_token, batch, gpus, rate, replicas, gradient_bytes, busbw):
-    """README's scaling rule with the numbers given: compute, the ring all-reduce, 2/3 hidden."""
+    """docs/workloads.md's scaling rule with the numbers given: compute, the ring all-reduce, 2/3 hidden."""
     compute = per_token * batch / (gpus * rate)
     allreduce = 2 * (replicas - 1) / replicas * gradient_bytes / busbw
     return compute / (compute + max(0.0, allreduce - 2 / 3 * compute))

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from clouds.contract import ClusterConfig
 from components.registry import REGISTRY
 from profiles.preflight import PreflightError, component_validation, preflight, read_cluster, validation_finding
-from trainstack.cli import app
+from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
 STACKS = {p.name.removeprefix("Pulumi.").removesuffix(".yaml"): p for p in (ROOT / "stacks").glob("Pulumi.*.yaml")}

@@ -365,7 +365,7 @@ def test_a_range_without_rdma_uses_one_node(fixture_catalog):
 
 
 def test_plot_candidates_under_a_deadline_keep_the_late_rows(fixture_catalog, tmp_path):
-    from trainstack.plot import write_plot
+    from trainstack.cli.plot import write_plot
 
     # p5 (47.3 h) meets a 100 h deadline; p4d (150 h) misses it but is still plotted.
     spec = parse_spec(

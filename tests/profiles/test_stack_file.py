@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from profiles.spec import SpecError, load_spec
 from profiles.stack_file import StackFileError, read_cluster, read_config
 from profiles.strict_yaml import DuplicateKeyError, load
-from trainstack.cli import app
-from trainstack.plan import PlanError, run_plan
+from trainstack.cli.app import app
+from trainstack.plan.runner import PlanError, run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_ID = re.compile(r"\((?:[A-Z]{1,2}\d{1,2})(?:, [A-Z]{1,2}\d{1,2})*\)")

@@ -2,11 +2,11 @@
 
 import pytest
 
-from trainstack.diff import changed_paths, diff_plans, summary, urns
-from trainstack.markdown import review_markdown
-from trainstack.plan import PlanResult
-from trainstack.replacements import replace_keys
-from trainstack.review import review_json
+from trainstack.plan.runner import PlanResult
+from trainstack.review.diff import changed_paths, diff_plans, summary, urns
+from trainstack.review.markdown import review_markdown
+from trainstack.review.replacements import replace_keys
+from trainstack.review.report import review_json
 
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
@@ -187,8 +187,8 @@ def test_a_replaced_subnet_replaces_what_lives_in_it(tmp_path):
     import yaml
 
     from tests.clusters import BASE_CLUSTER
-    from trainstack.diff import diff_plans
-    from trainstack.plan import run_plan
+    from trainstack.plan.runner import run_plan
+    from trainstack.review.diff import diff_plans
 
     root = Path(__file__).resolve().parents[2]
     shutil.copy(root / "__main__.py", tmp_path)
@@ -219,7 +219,7 @@ def test_markdown_summary_of_a_new_and_of_an_unpriced_stack():
 
 
 def test_a_region_move_replaces_everything_the_cluster_keeps():
-    from trainstack.diff import moved_region
+    from trainstack.review.diff import moved_region
 
     before = [rec(FSX, "c-fsx", protect=True, subnetIds=["s"]), rec(NODE, "c-node-0"), rec(NODE, "c-node-1")]
     after = [rec(FSX, "c-fsx", protect=True, subnetIds=["s"]), rec(NODE, "c-node-0", instanceType="p5")]
@@ -256,7 +256,7 @@ def test_a_change_inside_ignore_changes_is_no_change():
     ],
 )
 def test_ignore_changes_paths(path, entries, ignored):
-    from trainstack.diff import ignored_path
+    from trainstack.review.diff import ignored_path
 
     assert ignored_path(path, entries) is ignored
 

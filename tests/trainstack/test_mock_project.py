@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.components.test_data_safety import write_stack
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 
 def _by_type(resources, token):

@@ -7,8 +7,8 @@ from pulumi.runtime.mocks import MockCallArgs
 
 from clouds.aws.mock import EXISTING_SUBNET_CIDR
 from tests.components.test_data_safety import write_stack
-from trainstack.mocks import TrainstackMocks
-from trainstack.plan import PlanError, run_plan
+from trainstack.plan.mocks import TrainstackMocks
+from trainstack.plan.runner import PlanError, run_plan
 
 UNMOCKED = """import pulumi
 import pulumi_aws as aws

@@ -1,13 +1,13 @@
-"""What the review says a node group's change does to running nodes (trainstack.node_effects)."""
+"""What the review says a node group's change does to running nodes (trainstack.review.node_effects)."""
 
 from __future__ import annotations
 
 import pytest
 
-from trainstack.diff import Change
-from trainstack.markdown import review_markdown
-from trainstack.node_effects import node_effect
-from trainstack.review import review_json
+from trainstack.review.diff import Change
+from trainstack.review.markdown import review_markdown
+from trainstack.review.node_effects import node_effect
+from trainstack.review.report import review_json
 
 ASG = "aws:autoscaling/group:Group"
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
@@ -92,7 +92,7 @@ def test_no_effect_outside_node_group_updates(change: Change) -> None:
 
 
 def _review(changes: list[Change]) -> dict:
-    from trainstack.plan import PlanResult
+    from trainstack.plan.runner import PlanResult
 
     after = PlanResult([], 1.0, 10.0, {}, hours=10.0)
     return review_json("s", "HEAD", changes, after, after, [], None)
@@ -125,7 +125,7 @@ def test_a_replaced_gcp_template_updates_its_group_which_recreates_no_vm():
     """End to end through the diff: new labels replace the template (immutable); the group
     then points at the new one (an update of its version), and neither touches running VMs."""
     from tests.components.gcp.gcp_harness import build, make_config
-    from trainstack.diff import diff_plans
+    from trainstack.review.diff import diff_plans
 
     before, after = build(make_config()).records, build(make_config(tags={"team": "vision"})).records
     changes = {(c.type, c.name): c for c in diff_plans(before, after, "s")}

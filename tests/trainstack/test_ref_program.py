@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from trainstack import gitref
-from trainstack.ref_program import imported_tops, program_roots
+from trainstack.review import gitref
+from trainstack.review.ref_program import imported_tops, program_roots
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_REVIEW = "f2fcbde"  # the commit that added plan --against: components/ and profiles/ only
@@ -33,12 +33,12 @@ def test_the_extract_follows_the_program_s_imports_and_never_takes_the_instrumen
             "__main__.py": "import pulumi\nfrom components.registry import component_for\nimport helpers\n",
             "helpers.py": "X = 1\n",
             "components/__init__.py": "",
-            "components/registry.py": "from clouds.contract import C\nimport trainstack.mocks\n",
+            "components/registry.py": "from clouds.contract import C\nimport trainstack.plan.mocks\n",
             "clouds/contract.py": "from facts import aws\n",
             "facts/aws.py": "import re\n",
             "policies/rules.py": "from clouds import contract\n",  # the program never imports it
             "tests/test_x.py": "import components\n",
-            "trainstack/mocks.py": "import clouds\n",
+            "trainstack/plan/mocks.py": "import clouds\n",
         }
     )
     assert program_roots(paths, read) == ["clouds", "components", "facts", "helpers.py"]

@@ -1,6 +1,6 @@
 """Replace-on-change on the five Chinese clouds, proven by real reviews of the committed stacks.
 
-Each review goes through `trainstack.review.build_review`, the code behind `plan --against`
+Each review goes through `trainstack.review.report.build_review`, the code behind `plan --against`
 and `--markdown`; only the git extraction of the old side is swapped for a plan of the
 committed stack file, and the new side is a changed copy of it in a temporary project.
 """
@@ -15,15 +15,15 @@ import pytest
 import yaml
 from pulumi._types import input_type_py_to_pulumi_names
 
-import trainstack.review
+import trainstack.review.report
 from components.baiducloud.bcc_provider import BccInstanceProvider
 from components.baiducloud.network_provider import SecurityGroupProvider
 from components.baiducloud.replacements import BAIDU_PROVIDERS
-from trainstack.diff import changed_paths
-from trainstack.markdown import review_markdown
-from trainstack.plan import run_plan
-from trainstack.replacements import NAME_IN_PLACE, REPLACE_ON_CHANGE, replace_keys, replace_paths
-from trainstack.review import build_review
+from trainstack.plan.runner import run_plan
+from trainstack.review.diff import changed_paths
+from trainstack.review.markdown import review_markdown
+from trainstack.review.replacements import NAME_IN_PLACE, REPLACE_ON_CHANGE, replace_keys, replace_paths
+from trainstack.review.report import build_review
 
 ROOT = Path(__file__).resolve().parents[2]
 BAIDU = "pulumi-python:dynamic/baiducloud:"
@@ -71,7 +71,9 @@ def review(tmp_path, monkeypatch, stack, **cluster):
     document["config"]["trainstack:cluster"].update(cluster)
     (tmp_path / "stacks").mkdir(exist_ok=True)
     (tmp_path / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump(document))
-    monkeypatch.setattr(trainstack.review, "plan_at_ref", lambda s, _dir, ref: committed(s) if ref == "main" else None)
+    monkeypatch.setattr(
+        trainstack.review.report, "plan_at_ref", lambda s, _dir, ref: committed(s) if ref == "main" else None
+    )
     return json.loads(json.dumps(build_review(stack, tmp_path, against="main")))  # as `--json` prints it
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clouds.access import NodeAccess
+from clouds.access import GROUP, NodeAccess
 from clouds.registry import CLOUDS
 
 # A cloud without its own way in: SSH from a host whose address `ssh_cidrs` lists (a
@@ -43,7 +43,12 @@ def access_steps(stack: str, cluster, script: Path, results: str) -> list[str]:
         Lines to print, in the order to follow them.
     """
     way = node_access(cluster.provider)
-    fill = {"stack": stack, "region": cluster.region, "zone": cluster.zone or cluster.region}
+    fill = {
+        "stack": stack,
+        "region": cluster.region,
+        "zone": cluster.zone or cluster.region,
+        "group": GROUP.format(stack=stack),
+    }
     opened = f"SSH is admitted from {', '.join(cluster.ssh_cidrs)} only" if cluster.ssh_cidrs else "no SSH port is open"
     lines = [f"stack {stack}: {opened}; reach the nodes through {way.service}"]
     lines.append(f"  needs: {way.needs.format(**fill)}")

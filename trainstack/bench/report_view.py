@@ -41,7 +41,7 @@ def report_table(workload: str, verdicts: list[Verdict]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from trainstack.render import console
+    from trainstack.cli.render import console
 
     table = Table(title=f"{workload}: time to finish and cost per measured offering")
     for column in (

@@ -1,6 +1,6 @@
 """A build helper for the Alibaba component tests (imported by the test modules).
 
-The shared `trainstack.mocks.TrainstackMocks` answers Alibaba resources and the image
+The shared `trainstack.plan.mocks.TrainstackMocks` answers Alibaba resources and the image
 lookup (see `clouds/alicloud/mock.py`); `tests/components/harness.py` builds the component and keeps every invoke.
 """
 

@@ -18,7 +18,7 @@ from components.aws.cluster import AwsGpuCluster
 from profiles.stack_file import ConfigError, validate_cluster
 from tests.clusters import BASE_CLUSTER
 from tests.components.test_input_shapes import args_class, problems
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 ROOT = Path(__file__).resolve().parents[3]
 CR = "cr-0123456789abcdef0"

@@ -1,6 +1,6 @@
 """Pulumi mocks and the example config for the Azure component tests.
 
-The shared `trainstack.mocks.TrainstackMocks` answers Azure resources (ARM ids, names,
+The shared `trainstack.plan.mocks.TrainstackMocks` answers Azure resources (ARM ids, names,
 AMLFS `clientInfo`, generated SSH keys; see `clouds/azure/mock.py`). Tests reach them
 through the fixtures in `conftest.py`.
 """
@@ -12,7 +12,7 @@ from typing import Any
 import pulumi
 
 from clouds.azure.mock import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION  # noqa: F401
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 EXAMPLE = {
     "provider": "azure",

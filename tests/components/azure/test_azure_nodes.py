@@ -9,8 +9,8 @@ import components.azure.profile as profile_module
 from components.azure.compute import SCALE_SET_REPLACE_ON_CHANGES
 from components.azure.profile import security_settings, vm_profile
 from tests.components.azure.test_azure_cluster import VMSS, scale_set_profile
-from trainstack.diff import changed_paths
-from trainstack.replacements import replace_keys, replace_paths
+from trainstack.review.diff import changed_paths
+from trainstack.review.replacements import replace_keys, replace_paths
 
 
 def test_scale_set_is_recreated_when_priority_changes(azure_run, azure_config):

@@ -12,7 +12,7 @@ import pytest
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.baiducloud.dynamic_base import BaiduProvider
 from tests.components.baiducloud.replay import Replay
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 ACCESS_KEY = "ALTAKmockTrainstack0001"
 SECRET_KEY = "mock0secret0key0trainstack0000001"

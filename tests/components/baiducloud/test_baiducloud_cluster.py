@@ -16,7 +16,7 @@ from components.baiducloud.cluster import TYPE_TOKEN, BaiducloudGpuCluster
 from components.baiducloud.security import world_open_ingress
 from components.registry import component_for
 from tests.components.baiducloud.conftest import EXAMPLE
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 DYN = "pulumi-python:dynamic/baiducloud:"
 INSTANCE, GROUP, KEYPAIR = f"{DYN}BccInstance", f"{DYN}SecurityGroup", f"{DYN}Keypair"

@@ -1,6 +1,6 @@
 """A build helper for the GCP component tests (imported by the test modules).
 
-The shared `trainstack.mocks.TrainstackMocks` answers GCP resources and invokes (NIC IPs,
+The shared `trainstack.plan.mocks.TrainstackMocks` answers GCP resources and invokes (NIC IPs,
 self links, service-account emails, Filestore addresses, Lustre mount points, TPU
 endpoints, getProject; see `clouds/gcp/mock.py`).
 """
@@ -15,7 +15,7 @@ import pulumi
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from clouds.gcp.mock import GCP_PROJECT_ID
 from tests.shared_runs import shared
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT_ID = GCP_PROJECT_ID
 

@@ -9,7 +9,7 @@ import pytest
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from tests.components.gcp.gcp_harness import TPU_EXAMPLE, build, make_config
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 INSTANCE = "gcp:compute/instance:Instance"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"

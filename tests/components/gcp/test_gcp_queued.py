@@ -10,7 +10,7 @@ import pytest
 from clouds.gcp.queued import queued_resource_command
 from tests.components.gcp.gcp_harness import TPU_EXAMPLE, build, make_config
 from tests.components.test_data_safety import write_stack
-from trainstack.plan import run_plan
+from trainstack.plan.runner import run_plan
 
 TPU = "gcp:tpu/v2Vm:V2Vm"
 

@@ -1,6 +1,6 @@
 """A build helper for the Tencent component tests (imported by the test modules).
 
-The shared `trainstack.mocks.TrainstackMocks` answers Tencent resources and the image
+The shared `trainstack.plan.mocks.TrainstackMocks` answers Tencent resources and the image
 lookup (see `clouds/tencentcloud/mock.py`); `tests/components/harness.py` builds the component and keeps every invoke.
 """
 

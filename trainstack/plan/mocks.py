@@ -22,7 +22,7 @@ from pulumi.runtime.mocks import MockCallArgs, MockResourceArgs
 
 from clouds.base import Mock, load
 from clouds.registry import CLOUDS
-from trainstack.recording import RecordingMonitor  # noqa: F401  (re-exported: plan and tests use it here)
+from trainstack.plan.recording import RecordingMonitor  # noqa: F401  (re-exported: plan and tests use it here)
 
 # (type-token prefix, the cloud's mock), longest prefix first: the fallback cloud's "" last.
 _BY_PREFIX: list[tuple[str, Mock]] = sorted(
@@ -55,7 +55,7 @@ class TrainstackMocks(pulumi.runtime.Mocks):
         prefix matches).
 
         Ids follow the logical name; a review maps a renamed resource's new ids back to its
-        old ones (`trainstack.diff`), as a real aliased resource keeps its id.
+        old ones (`trainstack.review.diff`), as a real aliased resource keeps its id.
         """
         mock = next(mock for prefix, mock in self._by_prefix if args.typ.startswith(prefix))
         cloud_id, extra = mock.outputs(args.typ, args.name, args.inputs, self.region)

@@ -1,6 +1,6 @@
 """`trainstack catalog ...`: inspect the price catalog, record exchange rates, refresh prices.
 
-Registered on the main command line by `trainstack.cli`; the same rules apply (one-line
+Registered on the main command line by `trainstack.cli.app`; the same rules apply (one-line
 errors on stderr, nothing half-written; exit 2 for bad input, 1 when a cloud's API or the
 rate site could not give an answer).
 """
@@ -12,21 +12,21 @@ from pathlib import Path
 import typer
 
 from clouds.registry import NAMES
-from trainstack import render
-from trainstack.usage_errors import FAILED, fail
+from trainstack.cli import render
+from trainstack.cli.usage_errors import FAILED, fail
 
 catalog_app = typer.Typer(no_args_is_help=True, help="Inspect the price catalog.")
 
 
 @catalog_app.command("info")
 def catalog_info(
-    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in the README) instead of a table."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in docs/cli.md) instead of a table."),
 ) -> None:
     """Show the catalog version, sources, offering counts and how old the prices are."""
     import json
 
     from profiles.catalog.loader import DATA_DIR, CatalogError, load_catalog
-    from trainstack.catalog_view import catalog_json, catalog_sources
+    from trainstack.cli.catalog_view import catalog_json, catalog_sources
 
     try:
         catalog = load_catalog(DATA_DIR)
@@ -128,7 +128,7 @@ def catalog_refresh(
     from profiles.catalog.fetchers import FETCHERS, FetchError, FetchInputError
     from profiles.catalog.loader import DATA_DIR, CatalogError
     from profiles.catalog.refresh import refresh
-    from trainstack import live_view
+    from trainstack.cli import live_view
 
     names = [r.strip() for r in regions.split(",") if r.strip()] if regions else None
     if regions is not None and not names:

@@ -1,7 +1,7 @@
 """`trainstack bench ...`: run the benchmark kit, parse its raw output, import results into
 the measurement store, and report time and cost per measured offering.
 
-A thin layer like `trainstack/cli.py`: errors a user can fix print one line and exit 2.
+A thin layer like `trainstack/cli/app.py`: errors a user can fix print one line and exit 2.
 """
 
 from __future__ import annotations
@@ -11,20 +11,20 @@ from pathlib import Path
 
 import typer
 
-from trainstack.usage_errors import fail
+from trainstack.cli.usage_errors import fail
 
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmark the cluster: kit, parse, import, report.")
 
 
 def _project_dir() -> Path:
-    from trainstack.cli import project_dir  # the CLI's own project discovery
+    from trainstack.cli.app import project_dir  # the CLI's own project discovery
 
     return project_dir()
 
 
 def _project_or_none() -> Path | None:
     """The project found upwards from here, or None outside one (published figures only)."""
-    from trainstack.project import ProjectError, find_project
+    from trainstack.cli.project import ProjectError, find_project
 
     try:
         return find_project()
@@ -163,7 +163,7 @@ def report(
     from profiles.spec import SpecError, load_spec
     from trainstack.bench.report import judge
     from trainstack.bench.report_view import report_json, report_table, write_report_plot
-    from trainstack.plot import PlotPathError, check_plot_path
+    from trainstack.cli.plot import PlotPathError, check_plot_path
 
     try:
         if plot is not None:

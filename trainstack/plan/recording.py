@@ -2,7 +2,7 @@
 
 It keeps every RegisterResource request (type, name, parent, protection, inputs, the
 `ignore_changes` paths and the old names its aliases give it) and each component's
-registered outputs, so `trainstack plan` can show the resource tree and `trainstack.diff`
+registered outputs, so `trainstack plan` can show the resource tree and `trainstack.review.diff`
 can compare two plans the way the engine does.
 """
 

@@ -1,5 +1,5 @@
 """`trainstack resolve`, the command itself, without typer: `trainstack.entry` runs it
-directly (the fast path) and the typer command in `trainstack.cli` calls it too.
+directly (the fast path) and the typer command in `trainstack.cli.app` calls it too.
 
 It parses nothing: it takes the options' values, resolves, prints, and writes the stack
 or the chart. Errors the user can fix print one `error:` line on stderr and exit 2.
@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from trainstack import render
+from trainstack.cli import render
 
 
 def echo(text: str, err: bool = False) -> None:
@@ -20,7 +20,7 @@ def echo(text: str, err: bool = False) -> None:
 
 
 def fail(message: str) -> None:
-    """Print `error: message` on stderr, on one line, and exit 2 (as `trainstack.usage_errors.fail`)."""
+    """Print `error: message` on stderr, on one line, and exit 2 (as `trainstack.cli.usage_errors.fail`)."""
     from profiles.short_text import one_line as short
 
     echo(f"error: {short(message, limit=None)}", err=True)
@@ -93,8 +93,8 @@ def run(
 
 
 def project_dir(given: Path | None = None) -> Path:
-    """The project folder (`trainstack.project.find_project`); a miss is a one-line error."""
-    from trainstack.project import ProjectError, find_project
+    """The project folder (`trainstack.cli.project.find_project`); a miss is a one-line error."""
+    from trainstack.cli.project import ProjectError, find_project
 
     try:
         return find_project(given)
@@ -106,7 +106,7 @@ def project_dir(given: Path | None = None) -> Path:
 def _measured_in(project: Path | None) -> Path | None:
     """The project whose measurement store resolve reads: `--project-dir` (which must be a
     project), else the one found upwards, else None (published measurements only)."""
-    from trainstack.project import ProjectError, find_project
+    from trainstack.cli.project import ProjectError, find_project
 
     if project is not None:
         return project_dir(project)
@@ -164,7 +164,7 @@ def _all_providers() -> tuple[str, ...]:
 def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | None) -> None:
     """Refuse a `--plot` path or `--write-stack` name that cannot be written (one line, exit 2)."""
     if plot is not None:
-        from trainstack.plot import PlotPathError, check_plot_path
+        from trainstack.cli.plot import PlotPathError, check_plot_path
 
         try:
             check_plot_path(plot)
@@ -180,7 +180,7 @@ def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | No
 
 
 def _write_plot(path: Path, spec, resolution) -> str:
-    from trainstack.plot import write_plot
+    from trainstack.cli.plot import write_plot
 
     try:
         points = write_plot(path, spec, resolution)

@@ -9,9 +9,9 @@ if TYPE_CHECKING:  # rich loads only when a table or tree is printed, keeping --
 
 
 def __getattr__(name: str) -> Any:
-    """`KEY_INPUTS` and `key_inputs` live in `trainstack.plan_view` (loaded on use)."""
+    """`KEY_INPUTS` and `key_inputs` live in `trainstack.plan.view` (loaded on use)."""
     if name in ("KEY_INPUTS", "key_inputs"):
-        from trainstack import plan_view
+        from trainstack.plan import view as plan_view
 
         return getattr(plan_view, name)
     raise AttributeError(name)
@@ -98,10 +98,10 @@ def console() -> Console:
 
 def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     """Print the ranked candidates, choice first, in a layout that fits the terminal
-    (`trainstack.resolve_view`), then what was rejected and any missed deadline."""
+    (`trainstack.cli.resolve_view`), then what was rejected and any missed deadline."""
     from rich.markup import escape
 
-    from trainstack.resolve_view import print_resolution
+    from trainstack.cli.resolve_view import print_resolution
 
     out = console()
     print_resolution(out, spec, resolution, catalog_version)
@@ -141,10 +141,10 @@ def plan_json(result: Any, policies: list | None = None) -> dict:
 
 
 def plan_tree(stack: str, result: Any) -> None:
-    """Print the resource tree (`trainstack.plan_view.tree`) and the cluster's cost."""
+    """Print the resource tree (`trainstack.plan.view.tree`) and the cluster's cost."""
     from rich.markup import escape
 
-    from trainstack.plan_view import tree
+    from trainstack.plan.view import tree
 
     root = tree(stack, result.resources)
     out = console()

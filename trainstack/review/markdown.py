@@ -1,4 +1,4 @@
-"""Render a review (`trainstack.review.review_json`) as a compact pull-request comment."""
+"""Render a review (`trainstack.review.report.review_json`) as a compact pull-request comment."""
 
 from __future__ import annotations
 

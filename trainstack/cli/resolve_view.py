@@ -31,7 +31,7 @@ WHY_MIN_CHARS = 30  # narrower than this, the why column would wrap a word per l
 def _cells(rank: int, ranked: Any) -> list[str]:
     """The row's figures, in `COLUMNS` order; `speed` says where its hours come from
     (measured, published, estimated or given: `trainstack bench`)."""
-    from trainstack.render import speed_of
+    from trainstack.cli.render import speed_of
 
     c, o = ranked.candidate, ranked.candidate.offering
     return [

@@ -1,5 +1,5 @@
 """The Pulumi program of another git revision: which of its packages it needs, and how it runs
-beside today's plan runner (for `trainstack plan --against REF`, `trainstack.gitref`).
+beside today's plan runner (for `trainstack plan --against REF`, `trainstack.review.gitref`).
 
 What to extract is derived from the revision itself, never listed by hand: starting from its
 `__main__.py`, every top-level package or module of the revision's tree that the program
@@ -106,12 +106,12 @@ class _TodayFillsGaps(importlib.abc.MetaPathFinder):
 def old_program_first(old: Path, packages: Iterable[str]) -> None:
     """Make the revision's `packages` (extracted into `old`) the ones the program imports.
 
-    Call after importing today's instrument (`trainstack.plan`, which imports today's mocks and
+    Call after importing today's instrument (`trainstack.plan.runner`, which imports today's mocks and
     their `clouds` modules): those modules are dropped from `sys.modules` (the instrument keeps
     its references), `old` goes first on `sys.path`, and today's tree fills the revision's gaps.
     """
     names = {p.removesuffix(".py") for p in packages}
-    today = Path(__file__).resolve().parents[1]
+    today = Path(__file__).resolve().parents[2]
     for module in [m for m in sys.modules if m.split(".")[0] in names]:
         del sys.modules[module]
     sys.path.insert(0, str(old))

@@ -1,7 +1,7 @@
 """Plan a stack as it was at another git revision, for `trainstack plan --against REF`.
 
 The stack file, `__main__.py`, `Pulumi.yaml` and every package the revision's program imports
-(derived from its own imports: `trainstack.ref_program`; the catalog data excepted) are
+(derived from its own imports: `trainstack.review.ref_program`; the catalog data excepted) are
 extracted at REF into a temporary directory with `git archive`, and the plan runs there in a
 fresh Python process: the old program's code must be imported, and the current process has
 already imported today's. trainstack itself (plan runner, mocks, recorder) is today's, so
@@ -9,7 +9,7 @@ both sides are measured with the same instrument; so is the cost: the old stack'
 priced here, with today's catalog and pricing code (the old revision's catalog data is not
 extracted, and its pricing code may predate today's interface).
 
-Run as `python -m trainstack.gitref STACK PROJECT_DIR [PACKAGE ...]` it prints that plan as JSON.
+Run as `python -m trainstack.review.gitref STACK PROJECT_DIR [PACKAGE ...]` it prints that plan as JSON.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
-from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
-from trainstack.ref_program import old_program_first, program_roots
+from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
+from trainstack.review.ref_program import old_program_first, program_roots
 
 # Extracted besides the program's packages; the catalog data is today's (see above).
 PROJECT_FILES = ("__main__.py", "Pulumi.yaml")
@@ -110,12 +110,12 @@ def _read_blobs(root: Path, tree: str, paths: list[str]) -> list[str]:
 
 
 def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]) -> PlanResult:
-    """Run `python -m trainstack.gitref` on the extracted revision in a fresh process.
+    """Run `python -m trainstack.review.gitref` on the extracted revision in a fresh process.
 
     It starts in the (otherwise empty) folder above `old_dir`: `python -m` puts its working
     directory first on the import path, and today's instrument must import today's modules."""
     done = subprocess.run(
-        [sys.executable, "-m", "trainstack.gitref", stack, str(old_dir), *packages],
+        [sys.executable, "-m", "trainstack.review.gitref", stack, str(old_dir), *packages],
         cwd=old_dir.parent,
         capture_output=True,
         text=True,

@@ -75,7 +75,7 @@ def catalog_json(catalog: Any, data_dir: Path) -> dict[str, Any]:
     [{`path`, `commit`, `prices_date` ("unknown" or ISO), `extracted`}], `currency`,
     `third_party`, `refreshed`}), `left_out` (currency -> {`offerings`, `reason`}),
     `exchange_rates` (currency -> {`per_usd`, `as_of`, `source`}), `unusable_rates`
-    (currency -> why), `warnings` (the lines `catalog info` prints). Documented in the README.
+    (currency -> why), `warnings` (the lines `catalog info` prints). Documented in docs/cli.md.
 
     Args:
         catalog: the loaded `Catalog`.

@@ -2,10 +2,10 @@
 
 Resources are matched by URN (stack, project, parent type chain, type, name), as the
 engine matches them, or through an alias: a resource whose URN is new but one of whose
-`aliases` (old logical names, see `trainstack.mocks.RecordingMonitor`) names a URN of the
+`aliases` (old logical names, see `trainstack.plan.mocks.RecordingMonitor`) names a URN of the
 old plan is that resource, renamed. Inputs are diffed leaf by leaf, leaving out the paths
 the resource's `ignore_changes` holds (the engine keeps them at their deployed values); a
-change at a replace-on-change path (`trainstack.replacements`) makes the action "replace".
+change at a replace-on-change path (`trainstack.review.replacements`) makes the action "replace".
 A resource whose URN disappears is "delete", a new one "create".
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 
 from pulumi.runtime.mocks import MockResourceArgs
 
-from trainstack.mocks import TrainstackMocks
-from trainstack.replacements import CASCADES, replace_keys
+from trainstack.plan.mocks import TrainstackMocks
+from trainstack.review.replacements import CASCADES, replace_keys
 
 _QUOTED_KEY = re.compile(r'\["([^"]+)"\]')
 ACTIONS = ("create", "update", "replace", "delete", "same")

@@ -3,15 +3,15 @@
 A node group's "update" can mean very different things to a running job: an AWS instance
 refresh replaces every node, a new launch-template version replaces none. Each cloud states
 it per type in its own `replacements.py` (`Replacements.node_effects`, `clouds.base.NodeEffect`);
-this module applies those rules to a planned change (`trainstack.diff.Change`).
+this module applies those rules to a planned change (`trainstack.review.diff.Change`).
 """
 
 from __future__ import annotations
 
 from clouds.base import NodeEffect, load
 from clouds.registry import CLOUDS
-from trainstack.diff import Change
-from trainstack.replacements import related_path
+from trainstack.review.diff import Change
+from trainstack.review.replacements import related_path
 
 EFFECTS: dict[str, NodeEffect] = {
     kind: effect for c in CLOUDS.values() for kind, effect in load(c.replacements).node_effects.items()

@@ -3,7 +3,7 @@
 Both plans run under Pulumi's mocks: the working tree's, and (with `against`) the same
 stack's at another git revision. The review holds every resource change, the cluster's
 USD/hour and USD/job before and after, and every policy result on the proposed plan.
-`review_json` is that data; `trainstack.markdown` renders it as a PR comment.
+`review_json` is that data; `trainstack.review.markdown` renders it as a PR comment.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 from policies import evaluate
 from policies.rules import STATEFUL
 from policies.stack_rules import BUDGET_KEY, budget_limit
-from trainstack.diff import Change, diff_plans, moved_region, summary
-from trainstack.gitref import committed_at_head, plan_at_ref
-from trainstack.node_effects import node_effect
-from trainstack.plan import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
+from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
+from trainstack.review.diff import Change, diff_plans, moved_region, summary
+from trainstack.review.gitref import committed_at_head, plan_at_ref
+from trainstack.review.node_effects import node_effect
 
 
 def build_review(stack: str, project_dir: Path, against: str | None = None) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def one_line(exc: Exception) -> str:
     return " ".join(exc.format_message().split()).rstrip(".") + see
 
 
-# Exit statuses, the same for every command (README "Exit status"): 0 done (every check
+# Exit statuses, the same for every command (docs/cli.md, exit statuses): 0 done (every check
 # passed); 1 the command ran and failed or found a failure (a check failed, live checks or a
 # fetch could not run); 2 the input is wrong (usage, an invalid workload or stack, nothing fits).
 FAILED = 1

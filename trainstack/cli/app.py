@@ -2,7 +2,7 @@
 
 A thin layer: it parses, calls the resolver / plan runner, and prints. Errors print one line
 on stderr, never a traceback: status 2 for input the user must fix, 1 when the input was fine
-but the work failed or found a failure (`trainstack.usage_errors`). Pulumi is imported
+but the work failed or found a failure (`trainstack.cli.usage_errors`). Pulumi is imported
 only by `plan`, so `resolve` stays fast.
 """
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import typer
 
-from trainstack import render
-from trainstack.bench_cli import bench_app
-from trainstack.catalog_cli import catalog_app
-from trainstack.usage_errors import FAILED, OneLineUsageErrors, fail
+from trainstack.cli import render
+from trainstack.cli.bench_cli import bench_app
+from trainstack.cli.catalog_cli import catalog_app
+from trainstack.cli.usage_errors import FAILED, OneLineUsageErrors, fail
 
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -37,8 +37,8 @@ PROJECT_HELP = "The trainstack project (holds Pulumi.yaml and stacks/); default:
 
 
 def project_dir(given: Path | None = None) -> Path:
-    """The project folder (`trainstack.project.find_project`); a miss is a one-line error."""
-    from trainstack.resolve_cmd import project_dir as find
+    """The project folder (`trainstack.cli.project.find_project`); a miss is a one-line error."""
+    from trainstack.cli.resolve_cmd import project_dir as find
 
     return find(given)
 
@@ -56,7 +56,7 @@ def resolve(
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
-    from trainstack import resolve_cmd
+    from trainstack.cli import resolve_cmd
 
     resolve_cmd.run(workload, top, as_json, write_stack, force, plot, project)
 
@@ -70,7 +70,7 @@ def plan(
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Run the Pulumi program offline under Pulumi's mocks and show every resource."""
-    from trainstack.plan import PlanError, run_plan
+    from trainstack.plan.runner import PlanError, run_plan
 
     if against is not None and not against.strip():
         fail("--against: give a git revision such as origin/main or HEAD~1")
@@ -79,7 +79,7 @@ def plan(
         _review(stack, against, markdown, as_json, folder)
         return
     from policies import evaluate
-    from trainstack.review import stack_budget
+    from trainstack.review.report import stack_budget
 
     try:
         result = run_plan(stack, folder)
@@ -109,9 +109,9 @@ def _plan_rounding(path: Path) -> None:
 
 def _review(stack: str, against: str | None, markdown: bool, as_json: bool, folder: Path) -> None:
     """`plan --markdown` / `--against`: the review as a PR comment (or `--json`, same data)."""
-    from trainstack.markdown import review_markdown
-    from trainstack.plan import PlanError
-    from trainstack.review import build_review
+    from trainstack.plan.runner import PlanError
+    from trainstack.review.markdown import review_markdown
+    from trainstack.review.report import build_review
 
     if markdown and as_json:
         fail("--markdown and --json print the same review; choose one")
@@ -135,9 +135,9 @@ def check(
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.preflight import PreflightError, preflight, read_cluster
     from profiles.stack_writer import StackWriteError, stack_path
-    from trainstack import live_view
-    from trainstack.plan import PlanError
-    from trainstack.review import stack_budget
+    from trainstack.cli import live_view
+    from trainstack.plan.runner import PlanError
+    from trainstack.review.report import stack_budget
 
     try:  # a stack that cannot be read or is refused: bad input (exit 2)
         path = stack_path(project_dir(project), stack)

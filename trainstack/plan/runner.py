@@ -21,7 +21,7 @@ from pulumi.runtime import settings
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
-from trainstack.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT = "trainstack"
 STACKS_DIR = "stacks"  # the same folder as `profiles.stack_file.STACKS_DIR`
@@ -92,7 +92,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         stack_name: stack name; its config is `project_dir/stacks/Pulumi.<stack>.yaml`.
         project_dir: the Pulumi project directory (holds `__main__.py`).
         priced: False leaves the cost empty (`plan --against` prices the old side itself,
-            with today's catalog and pricing code; see `trainstack.gitref`).
+            with today's catalog and pricing code; see `trainstack.review.gitref`).
 
     Returns:
         The recorded resources, outputs and cost.
@@ -104,7 +104,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
-    from profiles import stack_file as stack_file_module  # on call: see `trainstack.ref_program`
+    from profiles import stack_file as stack_file_module  # on call: see `trainstack.review.ref_program`
 
     try:
         config, cluster = stack_file_module.read_cluster(stack_file)

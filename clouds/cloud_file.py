@@ -1,0 +1,103 @@
+"""Read one cloud's `Cloud` (`clouds.base`) from the data file beside its package.
+
+Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`; its
+`__init__.py` is `CLOUD = read_cloud(__file__)`. The keys are `Cloud`'s attributes, as data:
+
+- `mainland`: a regular expression (compiled here);
+- `file_system`: the `FileSystemRule` fields;
+- `healing`: the `Healing` fields, with `restart_hours: group` or `manual` naming
+  `GROUP_RESTART_HOURS` / `MANUAL_RESTART_HOURS` and `{restart_hours:g}` in `summary` filled
+  with that figure; or `{manual: <the cloud's auto-scaling service that could>}` for
+  `manual_healing`; absent: `manual_healing` without a hint;
+- `missing`: `Feature` member name -> the reason;
+- `stateful`, `untaggable`: lists of Pulumi type tokens;
+- `access`: the `clouds.access.NodeAccess` fields (`ssh_cidrs` a list).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from clouds.access import NodeAccess
+from clouds.base import (
+    GROUP_RESTART_HOURS,
+    MANUAL_RESTART_HOURS,
+    Cloud,
+    Feature,
+    FileSystemRule,
+    Healing,
+    manual_healing,
+)
+
+FILE_NAME = "cloud.yaml"
+_RESTART_HOURS = {"group": GROUP_RESTART_HOURS, "manual": MANUAL_RESTART_HOURS}
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser when PyYAML has it
+
+
+def read_cloud(package_file: str | Path) -> Cloud:
+    """The `Cloud` declared in the `cloud.yaml` beside `package_file` (a cloud's `__init__.py`).
+
+    Raises:
+        ValueError: `<path>: ...` for a file that is not a mapping, an unknown or missing
+            key, an unknown `Feature`, or a `restart_hours` other than `group` / `manual`.
+    """
+    path = Path(package_file).with_name(FILE_NAME)
+    raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: not a mapping of Cloud fields")
+    try:
+        return Cloud(**_fields(raw))
+    except KeyError as exc:
+        raise ValueError(f"{path}: no {exc} key") from None
+    except (TypeError, ValueError, re.error) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def _fields(raw: dict[str, Any]) -> dict[str, Any]:
+    known = [f.name for f in dataclasses.fields(Cloud)]
+    unknown = [key for key in raw if key not in known]
+    if unknown:
+        raise ValueError(f"unknown key '{unknown[0]}'; a Cloud has {', '.join(known)}")
+    fields = dict(raw)
+    if "mainland" in fields:
+        fields["mainland"] = re.compile(fields["mainland"])
+    if "file_system" in fields:
+        fields["file_system"] = FileSystemRule(**fields["file_system"])
+    if "healing" in fields:
+        fields["healing"] = _healing(fields["healing"], raw["display_name"])
+    if "missing" in fields:
+        fields["missing"] = {_feature(name): why for name, why in fields["missing"].items()}
+    if "access" in fields:
+        fields["access"] = NodeAccess(**{**fields["access"], "ssh_cidrs": tuple(fields["access"].get("ssh_cidrs", ()))})
+    for key in ("stateful", "untaggable"):
+        if key in fields:
+            fields[key] = frozenset(fields[key])
+    return fields
+
+
+def _feature(name: str) -> Feature:
+    if name not in Feature.__members__:
+        raise ValueError(f"missing: '{name}' is not a Feature; use one of {', '.join(Feature.__members__)}")
+    return Feature[name]
+
+
+def _healing(raw: dict[str, Any], display_name: str) -> Healing:
+    if set(raw) == {"manual"}:
+        return manual_healing(display_name, raw["manual"])
+    hours = _RESTART_HOURS.get(raw["restart_hours"])
+    if hours is None:
+        raise ValueError(f"healing.restart_hours: '{raw['restart_hours']}' is not one of {', '.join(_RESTART_HOURS)}")
+    return Healing(
+        **{
+            **raw,
+            "restart_hours": hours,
+            "summary": raw["summary"].format(restart_hours=hours),
+            "no_job_types": tuple(tuple(pair) for pair in raw.get("no_job_types", ())),
+            "unreplaced_types": tuple(raw.get("unreplaced_types", ())),
+        }
+    )
