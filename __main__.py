@@ -31,3 +31,6 @@ if hasattr(cluster, "ssh_private_key"):
 # TPU slices requested as queued resources (GCP `queued_resource: true`): the commands to run.
 if getattr(cluster, "queued_resource_commands", None) is not None:
     pulumi.export("queued_resource_commands", cluster.queued_resource_commands)
+# What a data link needs run by hand after `pulumi up` (Alibaba: the export of write-back results).
+if getattr(cluster, "data_commands", None) is not None:
+    pulumi.export("data_commands", cluster.data_commands)

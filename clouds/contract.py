@@ -289,7 +289,9 @@ class ClusterConfig(BaseModel):
                 f"{self.instance_type}; remove queued_resource"
             )
         if self.data is not None:
-            problem = data_problem(self.provider, self.data, self.file_system is not None)
+            fs = self.file_system
+            sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None
+            problem = data_problem(self.provider, self.data, fs is not None, sizing)
             if problem:
                 raise ValueError(problem)
 

@@ -11,7 +11,9 @@ A cloud that can link a bucket to its file system has a module `clouds/<cloud>/d
 - `NEEDS_FILE_SYSTEM`: True when the link goes through the file system (a stack with `data` then
   needs `file_system`);
 - optionally `DATA_FIELDS` (the `DataConfig` fields only this cloud reads, e.g. Azure's
-  `resource_group`) and `config_problem(data) -> str | None` (what else the link needs).
+  `resource_group`), `config_problem(data) -> str | None` (what else the link needs) and
+  `file_system_problem(capacity_gib, mbps_per_tib) -> str | None` (a file system the link
+  cannot use, e.g. one too slow for Alibaba's smallest data flow).
 
 Clouds without that module cannot link a bucket yet; `data_problem` says so.
 """
@@ -123,12 +125,15 @@ def scheme_of(uri: str) -> str:
     return head.lower() if sep else ""
 
 
-def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str | None:
+def data_problem(
+    provider: str, data: DataConfig, has_file_system: bool, file_system: tuple[float, int] | None = None
+) -> str | None:
     """Why `provider`'s cluster cannot link `data` (one line naming the field and the fix), or None.
 
     Checks, in order: the cloud has a bucket link at all, the URI names the cloud's own object
     storage, the URI parses, no other cloud's field is set, the cloud's own extra needs
-    (`config_problem`), and a file system exists when the link goes through one.
+    (`config_problem`), a file system exists when the link goes through one, and the link can
+    use it (`file_system_problem`, given `file_system` as (capacity GiB, MB/s per TiB)).
     """
     link = link_for(provider)
     if link is None:
@@ -158,4 +163,7 @@ def data_problem(provider: str, data: DataConfig, has_file_system: bool) -> str 
         return problem
     if link.NEEDS_FILE_SYSTEM and not has_file_system:
         return f"data: the {provider} bucket link goes through the file system; add a file_system"
+    fs_check = getattr(link, "file_system_problem", None)
+    if fs_check is not None and file_system is not None:
+        return fs_check(*file_system)
     return None

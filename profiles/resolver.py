@@ -158,8 +158,9 @@ def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _link_problem(provider: str, data: DataSpec, has_file_system: bool) -> str | None:
-    return data_problem(provider, data.config(), has_file_system)
+def _link_problem(provider: str, data: DataSpec, file_system: tuple[float, int] | None) -> str | None:
+    problem = data_problem(provider, data.config(), file_system is not None, file_system)
+    return None if problem is None else _as_written(problem)
 
 
 def _data_detail(details: dict[str, str], spec: WorkloadSpec, provider: str) -> None:
@@ -176,7 +177,9 @@ def _data_detail(details: dict[str, str], spec: WorkloadSpec, provider: str) -> 
 def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
     """Why `provider` cannot link the spec's dataset (its bucket is another cloud's, say), or None."""
     assert spec.data is not None
-    return _link_problem(provider, spec.data, spec.file_system is not None)
+    fs = spec.file_system
+    sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None
+    return _link_problem(provider, spec.data, sizing)
 
 
 def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> list[str]:

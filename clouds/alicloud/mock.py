@@ -29,6 +29,8 @@ _ID_PREFIXES = {
     "alicloud:ecs/ecsKeyPair:EcsKeyPair": "kp",
     "alicloud:ecs/instance:Instance": "i",
     "alicloud:nas/fileSystem:FileSystem": "cpfs",
+    "alicloud:nas/fileset:Fileset": "fset",
+    "alicloud:nas/dataFlow:DataFlow": "df",
 }
 
 
@@ -68,6 +70,10 @@ def alicloud_outputs(
         domain = mount_target_domain(str(inputs.get("fileSystemId")))
         resource_id = f"{inputs.get('fileSystemId')}:{domain}"
         outputs = {"mountTargetDomain": domain, "status": "Active"}
+    elif typ == "alicloud:nas/fileset:Fileset":
+        outputs = {"filesetId": resource_id, "status": "CREATED"}
+    elif typ == "alicloud:nas/dataFlow:DataFlow":
+        outputs = {"dataFlowId": resource_id, "status": "Running"}
     elif typ == "alicloud:vpc/network:Network":
         outputs = {"routeTableId": f"vtb-{_digest(name)}", "routerId": f"vrt-{_digest(name)}"}
     return resource_id, outputs
@@ -77,8 +83,21 @@ ALICLOUD_INVOKES: dict[str, dict[str, Any]] = {
     "alicloud:ecs/getImages:getImages": {"id": "mock-images", "ids": [ALICLOUD_IMAGE_ID]},
 }
 
+_fixed = fixed_answers(ALICLOUD_INVOKES)
+
+
+def alicloud_invoke(token: str, args: Mapping[str, Any], region: str, zone: str | None) -> dict[str, Any] | None:
+    """The fixed answers, and `oss.get_buckets` by exact name: one bucket as a data flow needs it
+    (in the stack's region, tagged `cpfs-dataflow: true`), the shape of the data source's `buckets`."""
+    if token != "alicloud:oss/getBuckets:getBuckets":
+        return _fixed(token, args, region, zone)
+    name = str(args.get("nameRegex", "")).strip("^$").replace("\\", "")
+    bucket = {"name": name, "location": f"oss-{region or ALICLOUD_MOCK_REGION}", "tags": {"cpfs-dataflow": "true"}}
+    return {"id": "mock-buckets", "names": [name], "buckets": [bucket]}
+
+
 MOCK = Mock(
     prefixes=("alicloud:",),
     outputs=alicloud_outputs,
-    invoke=fixed_answers(ALICLOUD_INVOKES),
+    invoke=alicloud_invoke,
 )

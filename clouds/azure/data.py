@@ -139,6 +139,37 @@ def logging_container_name(cluster: str) -> str:
 
 
 def node_role(write_back: bool) -> str:
-    """The nodes' role on the dataset container: read (Storage Blob Data Reader), or read and
-    write with write-back (Storage Blob Data Contributor); never wider than the container."""
+    """The nodes' role on the dataset container: read (Storage Blob Data Reader), or with
+    write-back Storage Blob Data Contributor limited by `node_condition`; never wider than the
+    container."""
     return STORAGE_BLOB_DATA_CONTRIBUTOR if write_back else STORAGE_BLOB_DATA_READER
+
+
+_BLOBS = "Microsoft.Storage/storageAccounts/blobServices/containers/blobs"
+
+
+def node_condition(prefix: str, write_back: bool) -> str | None:
+    """The role assignment condition (Azure ABAC, version 2.0) on the nodes' write-back role, or
+    None without write-back (the Reader role needs none).
+
+    What it covers: Storage Blob Data Contributor may read every blob of the container, write,
+    create (`add/action`) and rename (`move/action`) only blobs whose path starts with the
+    dataset's prefix (`@Resource[...blobs:path] StringStartsWith`, the path relative to the
+    container), and delete no blob at all (overwriting is a write). Syntax and attributes:
+    Microsoft's "Example Azure role assignment conditions for Blob Storage" and "Azure role
+    assignment condition format". A whole-container dataset ("" prefix) may be written anywhere
+    in that container only. The prefix ends in `/`, so `imagenet/` does not admit `imagenet2/`.
+
+    Args:
+        prefix: the dataset's blob-name prefix ending in `/`, or "" for the whole container.
+        write_back: True when the nodes may write.
+    """
+    if not write_back:
+        return None
+    writes = " AND ".join(
+        f"!(ActionMatches{{'{_BLOBS}/{action}'}})" for action in ("write", "add/action", "move/action")
+    )
+    return (
+        f"(({writes}) OR (@Resource[{_BLOBS}:path] StringStartsWith '{prefix}'))"
+        f" AND ((!(ActionMatches{{'{_BLOBS}/delete'}})))"
+    )

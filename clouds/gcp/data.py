@@ -3,7 +3,8 @@
 Google Cloud Managed Lustre copies data in from Cloud Storage with an import job
 (`gcloud lustre instances import-data`), which no Pulumi resource models; the job's staging
 time counts in its hours (`profiles.cost.data_path`). The node service account may read the
-bucket (and write it with write-back), and nothing else in Cloud Storage.
+bucket (and, with write-back, write under the dataset's prefix only: `write_condition`), and
+nothing else in Cloud Storage.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ SOURCE_KIND = "a Cloud Storage bucket (gs://BUCKET/PREFIX)"
 LINK = "import"
 NEEDS_FILE_SYSTEM = True
 READ_ROLE = "roles/storage.objectViewer"  # get and list objects
-WRITE_ROLE = "roles/storage.objectUser"  # also create, overwrite and delete objects
+WRITE_ROLE = "roles/storage.objectUser"  # create, overwrite, delete: granted only under the prefix
 _GS_URI = re.compile(r"^gs://(?P<bucket>[a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:/(?P<prefix>.*))?$")
 
 
@@ -42,3 +43,31 @@ def import_command(instance: str, zone: str, project: str, uri: str) -> str:
         f"gcloud lustre instances import-data {instance} --location={zone} --project={project} "
         f"--gcs-path-uri={uri.rstrip('/')}/ --lustre-path=/"
     )
+
+
+def write_condition(bucket: str, prefix: str) -> dict[str, str]:
+    """The IAM condition that limits the write role (`WRITE_ROLE`) to objects under `prefix`.
+
+    What it covers: Cloud Storage names an object `projects/_/buckets/BUCKET/objects/NAME` in
+    IAM conditions (Google's "IAM Conditions for Cloud Storage" resource names), so
+    `resource.name.startsWith("projects/_/buckets/B/objects/PREFIX")` admits creating,
+    overwriting and deleting objects whose name starts with PREFIX and nothing else: no object
+    outside it, and no bucket-level call (listing the bucket is evaluated against the bucket's
+    own name, so it comes from the unconditional read role). PREFIX ends in `/`, so
+    `imagenet/` does not admit `imagenet2/`; a whole-bucket dataset ("" prefix) admits every
+    object of that bucket only. Conditional bindings need uniform bucket-level access on the
+    bucket.
+
+    Args:
+        bucket: the bucket name.
+        prefix: the dataset's object-name prefix ending in `/`, or "" for the whole bucket.
+
+    Returns:
+        `{"title", "description", "expression"}` (gcp.storage.BucketIAMMember `condition`).
+    """
+    scope = f"projects/_/buckets/{bucket}/objects/{prefix}"
+    return {
+        "title": "trainstack write-back prefix",
+        "description": f"write only under gs://{bucket}/{prefix}",
+        "expression": f'resource.name.startsWith("{scope}")',
+    }

@@ -15,6 +15,7 @@ import pulumi
 from clouds.alicloud.validate import PROVIDER, validate_args
 from clouds.contract import ClusterConfig
 from components.alicloud.compute import create_deployment_set, create_key_pair, create_nodes
+from components.alicloud.data_link import attach_role, create_data_link
 from components.alicloud.network import create_network
 from components.alicloud.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
@@ -39,6 +40,11 @@ class AlicloudGpuCluster(GpuClusterBase):
         file_system_mount_name: the CPFS file-system id (`cpfs-...`), which the CPFS client
             mounts through the mount-target domain, or None without a file system.
         usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+
+    With `data` (an `oss://` dataset), the CPFS file system is linked to the bucket by a data
+    flow (`data_link`: `fileset`, `data_flow`) and the nodes get a bucket-scoped RAM role
+    (`node_role`, `node_bucket_policy`); `data_commands` holds the export command with
+    write-back (else an empty list; None without `data`).
 
     Child resources are kept as attributes too (`vpc`, `vswitch`, `security_group`,
     `security_group_rules`, `deployment_set`, `key_pair`, `nodes`, `file_system`,
@@ -74,6 +80,7 @@ class AlicloudGpuCluster(GpuClusterBase):
             placement["key_name"] = self.key_pair.key_pair_name
         node_network = {"vswitch_id": network.vswitch.id, "security_group_id": network.security_group.id}
         self.nodes = create_nodes(name, args, node_network, placement, tags, child)
+        self._link_bucket(name, args, tags, child)
         return ClusterOutputs(
             node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
             node_private_ips=pulumi.Output.all(*[node.private_ip for node in self.nodes]),
@@ -81,3 +88,18 @@ class AlicloudGpuCluster(GpuClusterBase):
             file_system_dns=self.mount_target.mount_target_domain if self.mount_target else nothing(),
             file_system_mount_name=self.file_system.id if self.file_system else nothing(),
         )
+
+    def _link_bucket(self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions) -> None:
+        self.fileset = self.data_flow = self.node_role = self.node_bucket_policy = None
+        self.data_commands: pulumi.Output[list[str]] | None = None
+        if args.data is None or self.file_system is None or self.mount_target is None:
+            return
+        link = create_data_link(name, args, self.file_system, self.mount_target, tags, child)
+        self.fileset, self.data_flow = link.fileset, link.data_flow
+        self.node_role, self.node_bucket_policy = link.role, link.policy
+        self.data_commands = link.commands
+        attach_role(name, link.role, self.nodes, child)
+
+    def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
+        """`data_commands` with `data` (what to run after `pulumi up`: the export command)."""
+        return {} if self.data_commands is None else {"data_commands": self.data_commands}

@@ -30,6 +30,7 @@ from clouds.azure.data import (
     container_id,
     import_prefix,
     logging_container_name,
+    node_condition,
     node_role,
     role_definition_id,
     split_uri,
@@ -109,7 +110,8 @@ def create_node_access(
     principal_id: pulumi.Input[str],
     opts: pulumi.ResourceOptions,
 ) -> azure_native.authorization.RoleAssignment:
-    """Give the nodes' identity one role on the dataset container: `{name}-node-container`.
+    """Give the nodes' identity one role on the dataset container: `{name}-node-container`
+    (with write-back, writes only under the dataset's prefix and no deletes: `node_condition`).
 
     Args:
         name: the cluster name.
@@ -122,12 +124,14 @@ def create_node_access(
     group = data.resource_group
     assert group is not None
     role = node_role(data.write_back)
+    condition = node_condition(source.prefix, data.write_back)
     return azure_native.authorization.RoleAssignment(
         f"{name}-node-container",
         principal_id=principal_id,
         principal_type="ServicePrincipal",
         role_definition_id=pulumi.Output.from_input(subscription).apply(lambda sub: role_definition_id(sub, role)),
         scope=pulumi.Output.from_input(subscription).apply(lambda sub: container_id(sub, group, source)),
+        **({"condition": condition, "condition_version": "2.0"} if condition else {}),
         opts=opts,
     )
 

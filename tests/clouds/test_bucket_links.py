@@ -13,6 +13,7 @@ EXAMPLES = {
     "aws": "s3://team-data/imagenet",
     "gcp": "gs://team-data/imagenet",
     "azure": "https://teamdata.blob.core.windows.net/datasets/imagenet",
+    "alicloud": "oss://team-data/imagenet",
 }
 
 
@@ -22,7 +23,7 @@ def test_a_cloud_links_a_bucket_or_says_why_not(name):
     reason = CLOUDS[name].why_not(Feature.BUCKET_LINK)
     assert linked != (reason is not None)
     if reason:
-        problem = data_problem(name, DataConfig(source="oss://team-data/x"), True)
+        problem = data_problem(name, DataConfig(source="cos://team-data-1250000000/x"), True)
         assert problem is not None and f"({reason})" in problem
 
 

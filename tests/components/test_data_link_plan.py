@@ -83,13 +83,13 @@ def test_only_the_cloud_holding_the_bucket_can_link_it():
         ),
         pytest.param(
             {
-                "provider": "alicloud",
-                "region": "cn-beijing",
-                "zone": "cn-beijing-l",
-                "instance_type": "ecs.gn7i-c32g1.32xlarge",
-                "data": {"source": "oss://team-datasets/x"},
+                "provider": "tencentcloud",
+                "region": "ap-beijing",
+                "zone": "ap-beijing-6",
+                "instance_type": "GT4.41XLARGE948",
+                "data": {"source": "cos://team-datasets-1250000000/x"},
             },
-            "alicloud cannot link a bucket to its file system in trainstack yet",
+            "tencentcloud cannot link a bucket to its file system in trainstack yet",
             id="cloud-without-link",
         ),
     ],
@@ -115,20 +115,28 @@ def test_plan_links_the_bucket_and_scopes_the_node_policy(tmp_path):
     assert [r.rule for r in evaluate(result.resources) if r.violations] == []
 
 
+READ = {"bucket": "team-datasets", "role": "roles/storage.objectViewer"}
+WRITE_UNDER_PREFIX = {
+    "bucket": "team-datasets",
+    "role": "roles/storage.objectUser",
+    "condition": {
+        "title": "trainstack write-back prefix",
+        "description": "write only under gs://team-datasets/imagenet/",
+        "expression": 'resource.name.startsWith("projects/_/buckets/team-datasets/objects/imagenet/")',
+    },
+}
+
+
 @pytest.mark.parametrize(
-    ("write_back", "role"), [(False, "roles/storage.objectViewer"), (True, "roles/storage.objectUser")]
+    ("write_back", "grants"),
+    [pytest.param(False, [READ], id="read-only"), pytest.param(True, [READ, WRITE_UNDER_PREFIX], id="write-back")],
 )
-def test_gcp_nodes_may_use_the_dataset_bucket_only(tmp_path, write_back, role):
+def test_gcp_nodes_read_the_bucket_and_write_only_the_prefix(tmp_path, write_back, grants):
     write_stack(tmp_path, "training-a3-gcp", data={"source": "gs://team-datasets/imagenet", "write_back": write_back})
     result = run_plan("training-a3-gcp", tmp_path)
     members = [r["inputs"] for r in result.resources if r["type"] == "gcp:storage/bucketIAMMember:BucketIAMMember"]
-    assert members == [
-        {
-            "bucket": "team-datasets",
-            "role": role,
-            "member": "serviceAccount:training-a3-gcp-nodes@mock-project.iam.gserviceaccount.com",
-        }
-    ]
+    account = "serviceAccount:training-a3-gcp-nodes@mock-project.iam.gserviceaccount.com"
+    assert members == [{**grant, "member": account} for grant in grants]
 
 
 BLOB = "https://teamdata.blob.core.windows.net/datasets/imagenet"

@@ -138,11 +138,23 @@ def test_the_file_system_links_the_container_and_the_nodes_reach_it_only(write_b
     # (no input of the file system refers to them: only depends_on orders them first)
     assert {"c-amlfs-account-contributor", "c-amlfs-blob-contributor"} <= set(monitor.depends_on["c-lustre"])
     node_role = az.STORAGE_BLOB_DATA_CONTRIBUTOR if write_back else az.STORAGE_BLOB_DATA_READER
+    blobs = "Microsoft.Storage/storageAccounts/blobServices/containers/blobs"
+    # with write-back: write, create and rename only under imagenet/train/, delete nothing
+    condition = {
+        "condition": (
+            f"((!(ActionMatches{{'{blobs}/write'}}) AND !(ActionMatches{{'{blobs}/add/action'}}) AND "
+            f"!(ActionMatches{{'{blobs}/move/action'}})) OR "
+            f"(@Resource[{blobs}:path] StringStartsWith 'imagenet/train/')) AND "
+            f"((!(ActionMatches{{'{blobs}/delete'}})))"
+        ),
+        "conditionVersion": "2.0",
+    }
     assert by_name["c-node-container"]["inputs"] == {
         "principalId": "c-node-identity-principal",
         "principalType": "ServicePrincipal",
         "roleDefinitionId": f"{ROLES}/{node_role}",
         "scope": CONTAINER,
+        **(condition if write_back else {}),
     }
     identity = by_name["c-nodes"]["inputs"]["identity"]
     assert identity == {
