@@ -97,3 +97,23 @@ def test_resolve_top_lists_distinct_offerings_with_their_zones(project, tmp_path
     first = rows[0]
     assert (first["region"], first["zone"], first["also_zones"]) == ("us-east-2", "use2-az1", ["use2-az2", "use2-az3"])
     assert first["reason"].endswith("; also in use2-az2, use2-az3 at the same cost")
+
+
+@pytest.mark.fresh_runs
+@pytest.mark.parametrize(
+    ("stack", "cloud", "region"),
+    [("training-a100", "aws", "us-east-1"), ("training-a3-gcp", "gcp", "europe-north1")],
+)
+def test_plan_json_names_the_stack_and_cloud_rounds_to_cents_and_is_stable(stack, cloud, region, monkeypatch):
+    import yaml
+
+    monkeypatch.chdir(ROOT)
+    first, second = run("plan", "-s", stack, "--json"), run("plan", "-s", stack, "--json")
+    assert first.exit_code == 0, first.output
+    assert first.stdout == second.stdout  # the same stack, the same text
+    data = json.loads(first.stdout)
+    cluster = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())["config"]["trainstack:cluster"]
+    assert (data["stack"], data["provider"], data["region"], data["hours"]) == (stack, cloud, region, cluster["hours"])
+    storage = data["usd_storage"] or 0.0  # None where the file system's price is unknown
+    assert data["usd_total"] == round(cluster["usd_per_hour"] * cluster["hours"] + storage, 2)
+    assert round(data["usd_total"], 2) == data["usd_total"] and round(storage, 2) == storage

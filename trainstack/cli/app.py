@@ -88,7 +88,7 @@ def plan(
         fail(str(exc))
     policies = evaluate(result.resources, result.budget_usd_per_hour, limit)
     if as_json:
-        typer.echo(json.dumps(render.plan_json(result, policies), indent=2, default=str))
+        typer.echo(json.dumps(render.plan_json(result, policies, stack), indent=2, default=str))
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)

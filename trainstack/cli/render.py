@@ -115,14 +115,24 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
         out.print(escape(resolution.to_meet))
 
 
-def plan_json(result: Any, policies: list | None = None) -> dict:
-    """`{"resources": [...], "usd_per_hour": ..., "usd_total": ...}` for `plan --json`."""
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def plan_json(result: Any, policies: list | None = None, stack: str | None = None) -> dict:
+    """`plan --json`: which stack and cloud, the resources, the cost (whole cluster: USD/hour
+    to 6 decimals as the catalog prices it, USD per job and storage to the cent, as `resolve
+    --json` gives them) and the policies; the same stack gives the same text."""
     return {
+        "stack": stack,
+        "provider": result.provider,
+        "region": result.region,
+        "hours": _rounded(result.hours, 4),
         "resources": [{k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources],
-        "usd_per_hour": result.usd_per_hour,
-        "usd_total": result.usd_total,
-        "usd_storage": result.usd_storage,
-        "recorded_usd_per_hour": result.recorded_usd_per_hour,
+        "usd_per_hour": _rounded(result.usd_per_hour, 6),
+        "usd_total": _rounded(result.usd_total, 2),
+        "usd_storage": _rounded(result.usd_storage, 2),
+        "recorded_usd_per_hour": _rounded(result.recorded_usd_per_hour, 6),
         "price_note": result.price_note,
         "price_caveats": list(result.price_caveats),
         "deadline_hours": result.deadline_hours,

@@ -50,6 +50,7 @@ class PlanResult:
         hours: the planned run time, hours (None when the result was built without it).
         price_verified: False when `usd_per_hour` is only the stack file's own number.
         region: the cluster's region (None when the result was built without it).
+        provider: the cluster's cloud (`aws`; None when the result was built without it).
         deadline_hours: the workload's deadline the stack carries, hours, or None.
     """
 
@@ -65,6 +66,7 @@ class PlanResult:
     price_verified: bool = True
     region: str | None = None
     deadline_hours: float | None = None
+    provider: str | None = None
 
     @property
     def deadline_note(self) -> str:
@@ -134,6 +136,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         outputs,
         hours=cluster.hours,
         region=cluster.region,
+        provider=cluster.provider,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
     )
