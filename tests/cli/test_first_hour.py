@@ -17,7 +17,8 @@ WORKLOAD = (ROOT / "profiles" / "workloads" / "training-a100.yaml").read_text()
 @pytest.fixture()
 def project(tmp_path, monkeypatch):
     """A project folder with the committed AWS stack, as the working directory."""
-    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    for name in ("Pulumi.yaml", "__main__.py"):  # the program too: `plan` runs it
+        shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / "stacks").mkdir()
     shutil.copy(ROOT / "stacks" / "Pulumi.training-a100.yaml", tmp_path / "stacks")
     monkeypatch.chdir(tmp_path)
@@ -117,3 +118,27 @@ def test_plan_json_names_the_stack_and_cloud_rounds_to_cents_and_is_stable(stack
     storage = data["usd_storage"] or 0.0  # None where the file system's price is unknown
     assert data["usd_total"] == round(cluster["usd_per_hour"] * cluster["hours"] + storage, 2)
     assert round(data["usd_total"], 2) == data["usd_total"] and round(storage, 2) == storage
+
+
+def _unpriced(project) -> None:
+    """The committed AWS stack moved to a zone the catalog has no p4d.24xlarge in, no price recorded."""
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    text = stack.read_text().replace("zone: use1-az1", "zone: use1-az3")
+    stack.write_text("\n".join(line for line in text.splitlines() if "usd_per_hour:" not in line) + "\n")
+
+
+def test_an_unpriced_plan_says_price_unknown_once_with_why(project):
+    _unpriced(project)
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert text.count("price unknown") == 1
+    assert "cluster: price unknown (p4d.24xlarge spot in use1-az3 is not in catalog" in text
+
+
+def test_an_unpriced_review_summary_says_price_unknown_once(project):
+    _unpriced(project)
+    result = run("plan", "-s", "training-a100", "--markdown")
+    assert result.exit_code == 0, result.output
+    summary = next(line for line in result.stdout.splitlines() if "to create" in line)
+    assert summary.count("price unknown") == 1 and "/hour" not in summary

@@ -160,8 +160,8 @@ def plan_tree(stack: str, result: Any) -> None:
     out = console()
     out.print(root)
     storage = "" if result.usd_storage is None else f" (incl. ${result.usd_storage:,.2f} storage)"
-    if result.usd_per_hour is None:
-        out.print("cluster: [bold]price unknown[/bold]")
+    if result.usd_per_hour is None:  # the note says why, once: "price unknown (...)"
+        out.print(f"cluster: [bold]{escape(result.price_note or 'price unknown')}[/bold]")
     else:
         out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
     provider = next(
@@ -176,7 +176,7 @@ def plan_tree(stack: str, result: Any) -> None:
         from clouds.healing import healing
 
         out.print(escape(healing(provider).summary))
-    if result.price_note:
+    if result.price_note and result.usd_per_hour is not None:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
     for caveat in result.price_caveats:
         out.print(f"[yellow]caveat: {escape(caveat)}[/yellow]")
