@@ -16,7 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from clouds.data import DataConfig, data_problem
+from clouds.data import data_problem
+from clouds.data_config import DataConfig
 from clouds.healing import check_job
 from clouds.reservation import ReservationConfig
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS

@@ -10,15 +10,43 @@ here (china-clouds.md section 4), so any file system rules it out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from clouds.base import load
-from clouds.contract import FileSystemConfig
 from clouds.registry import CLOUDS
 
 
-def _rule(provider: str) -> Callable[[FileSystemConfig], Any] | None:
-    """The cloud's sizing rule (`Cloud.file_system`) taking a `FileSystemConfig`; None without one."""
+class FileSystemRequest(Protocol):
+    """What the sizing rules read of a requested file system: a stack's
+    `clouds.contract.FileSystemConfig`, or a `FileSystemAsk` (the resolver's, which loads no pydantic)."""
+
+    @property
+    def capacity_gib(self) -> int:
+        """Requested capacity, GiB."""
+        ...
+
+    @property
+    def throughput_mbps_per_tib(self) -> int:
+        """Requested throughput, MB/s per TiB of capacity."""
+        ...
+
+    @property
+    def deployment_type(self) -> str | None:
+        """The service's deployment type, or None to let the rule choose."""
+        ...
+
+
+class FileSystemAsk(NamedTuple):
+    """A requested file system as the resolver asks the rules about it (the fields of
+    `FileSystemConfig`: capacity, GiB; throughput, MB/s per TiB; deployment type or None)."""
+
+    capacity_gib: int
+    throughput_mbps_per_tib: int = 250
+    deployment_type: str | None = None
+
+
+def _rule(provider: str) -> Callable[[FileSystemRequest], Any] | None:
+    """The cloud's sizing rule (`Cloud.file_system`) taking a `FileSystemRequest`; None without one."""
     found = CLOUDS.get(provider)
     rule = None if found is None else found.file_system
     if rule is None:
@@ -29,7 +57,7 @@ def _rule(provider: str) -> Callable[[FileSystemConfig], Any] | None:
     return sizing
 
 
-def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
+def provisioned_gib(provider: str, fs: FileSystemRequest) -> float | None:
     """The capacity `provider`'s component creates for `fs`, GiB (its sizing rule rounds up
     to a size the service accepts); None when the cloud cannot provide `fs` at all.
 
@@ -49,7 +77,7 @@ def provisioned_gib(provider: str, fs: FileSystemConfig) -> float | None:
     return None
 
 
-def rounding_note(provider: str, fs: FileSystemConfig) -> str:
+def rounding_note(provider: str, fs: FileSystemRequest) -> str:
     """`file_system: 1 GiB asked; aws creates 1,200 GiB, the next size it accepts` when the
     component rounds the capacity up, else ""."""
     made = provisioned_gib(provider, fs)
@@ -61,7 +89,7 @@ def rounding_note(provider: str, fs: FileSystemConfig) -> str:
     )
 
 
-def file_system_problem(provider: str, fs: FileSystemConfig) -> str | None:
+def file_system_problem(provider: str, fs: FileSystemRequest) -> str | None:
     """Why `provider` cannot provide `fs` (one line), or None when it can."""
     rule = _rule(provider)
     if rule is None:
@@ -85,7 +113,7 @@ class CreatedFileSystem(NamedTuple):
     capacity_gib: float
 
 
-def explicit_deployment_type(provider: str, fs: FileSystemConfig) -> str | None:
+def explicit_deployment_type(provider: str, fs: FileSystemRequest) -> str | None:
     """The `deployment_type` a stack must state to get `fs` on `provider`, where the cloud's
     rule would otherwise refuse it rather than give less throughput (`FileSystemRule.
     explicit_choice`; GCP: Filestore ZONAL below the asked MB/s per TiB); None when none is
@@ -97,7 +125,7 @@ def explicit_deployment_type(provider: str, fs: FileSystemConfig) -> str | None:
     return load(rule.explicit_choice)(fs)
 
 
-def created_file_system(provider: str, fs: FileSystemConfig) -> CreatedFileSystem | None:
+def created_file_system(provider: str, fs: FileSystemRequest) -> CreatedFileSystem | None:
     """The service and rounded-up capacity `provider`'s component creates for `fs`, or None
     when it cannot create it (see `file_system_problem` for why)."""
     rule = _rule(provider)

@@ -88,7 +88,7 @@ def data_row(
     if best is kept:
         note = _kept_note(kept, faster, usd_per_hour)
         return _with_requests(spec, offering, _add(kept if faster else _fastest_tier_hint(kept), note))
-    if "throughput_mbps_per_tib" in spec.file_system.model_fields_set:
+    if "throughput_mbps_per_tib" in spec.file_system.given:
         saving = kept.usd(usd_per_hour) - best.usd(usd_per_hour)
         note = (
             f"data: file_system.throughput {best.throughput} would make this job ${saving:,.0f} cheaper "
@@ -148,7 +148,7 @@ def _tier_label(spec: WorkloadSpec, tier: int) -> str:
     assert spec.file_system is not None
     if tier != spec.file_system.throughput_mbps_per_tib:
         return "chosen"
-    return "asked" if "throughput_mbps_per_tib" in spec.file_system.model_fields_set else "default"
+    return "asked" if "throughput_mbps_per_tib" in spec.file_system.given else "default"
 
 
 @functools.lru_cache(maxsize=1024)
@@ -157,11 +157,9 @@ def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int, lab
     states as an explicit choice (GCP Filestore ZONAL below a Managed Lustre tier)."""
     import math
 
-    from clouds.contract import FileSystemConfig
-    from clouds.filesystems import explicit_deployment_type
+    from clouds.filesystems import FileSystemAsk, explicit_deployment_type
 
-    fs = FileSystemConfig(capacity_gib=math.ceil(capacity_gib), throughput_mbps_per_tib=mbps_per_tib)
-    explicit = explicit_deployment_type(provider, fs)
+    explicit = explicit_deployment_type(provider, FileSystemAsk(math.ceil(capacity_gib), mbps_per_tib))
     if explicit is None:
         return ()
     from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB

@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from clouds.data import DataConfig, source_problem
+from clouds.data import source_problem
+from clouds.data_config import DataConfig
 from profiles.cost.data_path import capacity_gib, checkpoint_gib
 from profiles.units import not_bool, parse_count, parse_size_gib
 

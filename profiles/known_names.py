@@ -14,12 +14,15 @@ values, as unknown providers and accelerators are named:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from clouds.words import article, did_you_mean, listed
 from profiles.catalog.offering import Offering
-from profiles.cost.work import ReservationSpec
 from profiles.explain import UnknownNameError
 from profiles.spec import WorkloadSpec
+
+if TYPE_CHECKING:
+    from profiles.cost.work import ReservationSpec
 
 
 def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozenset[str]:

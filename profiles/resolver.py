@@ -13,25 +13,28 @@ network, then names, so picks are stable.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from clouds.contract import FileSystemConfig
 from clouds.data import data_problem, holds
-from clouds.filesystems import file_system_problem
+from clouds.filesystems import FileSystemAsk, file_system_problem
 from clouds.healing import job_problem
 from clouds.regions import in_mainland_china
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
-from profiles.data_spec import DataSpec
 from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
 from profiles.known_names import checked_names
 from profiles.spec import FileSystemSpec, WorkloadSpec
+
+if TYPE_CHECKING:
+    from profiles.data_spec import DataSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]
 
@@ -135,18 +138,17 @@ def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
 
 @functools.lru_cache(maxsize=64)
 def _fs_problem(provider: str, capacity_gib: int, throughput: int) -> str | None:
-    problem = file_system_problem(
-        provider, FileSystemConfig(capacity_gib=capacity_gib, throughput_mbps_per_tib=throughput)
-    )
+    problem = file_system_problem(provider, FileSystemAsk(capacity_gib, throughput))
     return None if problem is None else _as_written(problem)
 
 
 def _as_written(text: str) -> str:
     """A stack-side file-system message in the workload's words: the stack's `capacity_gib` and
     `throughput_mbps_per_tib` are the workload's `capacity` and `throughput` (their aliases)."""
-    for name, info in FileSystemSpec.model_fields.items():
-        if info.alias:
-            text = re.sub(rf"\b{name}\b", info.alias, text)
+    for item in dataclasses.fields(FileSystemSpec):
+        alias = item.metadata["key"].alias if "key" in item.metadata else None
+        if alias:
+            text = re.sub(rf"\b{item.name}\b", alias, text)
     return text
 
 

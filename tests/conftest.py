@@ -3,6 +3,7 @@ mocks `trainstack plan` uses) and a cluster-config factory."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -24,6 +25,11 @@ pytest_plugins = ("tests.aws_live", "tests.shared_runs")
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = Path("profiles", "catalog", "data")
+# One OpenMP thread per test process (read when torch is first imported, so set before any test
+# module imports it): the suite runs one process per core (`pytest -n 2`), and torch's default of
+# one thread per core then oversubscribes them; its spinning threads made a tiny CPU training
+# step up to 30x slower on 2 shared cores (tests/bench/test_train.py). Children inherit it.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from clouds.contract import FileSystemConfig
+from clouds.filesystems import FileSystemRequest
 
 FILE_SYSTEM_TYPE = "cpfs"
 PROTOCOL_TYPE = "cpfs"
@@ -50,7 +50,7 @@ class CpfsSizing(NamedTuple):
     mbps_per_tib: int
 
 
-def cpfs_sizing(config: FileSystemConfig) -> CpfsSizing:
+def cpfs_sizing(config: FileSystemRequest) -> CpfsSizing:
     """Validate a file-system config and choose the CPFS storage type.
 
     Args:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from clouds.data import DataConfig
+from clouds.data_config import DataConfig
 
 SOURCE_KIND = "an Azure Blob container (https://ACCOUNT.blob.core.windows.net/CONTAINER/PREFIX)"
 LINK = "lazy"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from clouds.contract import FileSystemConfig
+from clouds.filesystems import FileSystemAsk, FileSystemRequest
 
 FILESTORE = "filestore"
 LUSTRE = "lustre"
@@ -136,7 +136,7 @@ def lustre_capacity_gib(capacity_gib: int, throughput_mbps_per_tib: int) -> int:
     return size
 
 
-def choose_file_system(fs: FileSystemConfig) -> FileSystemChoice:
+def choose_file_system(fs: FileSystemRequest) -> FileSystemChoice:
     """Pick Filestore ZONAL or Managed Lustre and size it (rule in the module docstring).
 
     Args:
@@ -173,7 +173,7 @@ def filestore_write_mbps_per_tib() -> float:
     return FILESTORE_WRITE_MIBPS_PER_TIB * _MB_PER_MIB
 
 
-def _shortfall(fs: FileSystemConfig, tier: LustreTier | None) -> str:
+def _shortfall(fs: FileSystemRequest, tier: LustreTier | None) -> str:
     lustre = (
         f"raise capacity_gib to {tier.min_gib} for Managed Lustre at {fs.throughput_mbps_per_tib} MB/s per TiB, "
         if tier
@@ -186,7 +186,7 @@ def _shortfall(fs: FileSystemConfig, tier: LustreTier | None) -> str:
     )
 
 
-def explicit_deployment_type(fs: FileSystemConfig) -> str | None:
+def explicit_deployment_type(fs: FileSystemRequest) -> str | None:
     """`ZONAL` when only an explicit choice gets `fs` a file system (Filestore below the
     throughput asked), for the stack writer to record; None when the rule needs none."""
     if fs.deployment_type:
@@ -198,7 +198,7 @@ def explicit_deployment_type(fs: FileSystemConfig) -> str | None:
     return None
 
 
-def offered_file_system(fs: FileSystemConfig) -> FileSystemChoice:
+def offered_file_system(fs: FileSystemRequest) -> FileSystemChoice:
     """What the resolver can offer for `fs`: the component's choice, or Filestore ZONAL where
     the stack will have to choose it explicitly (`explicit_deployment_type`).
 
@@ -206,4 +206,4 @@ def offered_file_system(fs: FileSystemConfig) -> FileSystemChoice:
         ValueError: when neither service can hold `fs` (see `choose_file_system`).
     """
     explicit = explicit_deployment_type(fs)
-    return choose_file_system(fs.model_copy(update={"deployment_type": explicit}) if explicit else fs)
+    return choose_file_system(FileSystemAsk(fs.capacity_gib, fs.throughput_mbps_per_tib, explicit) if explicit else fs)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from clouds.contract import FileSystemConfig
+from clouds.filesystems import FileSystemRequest
 
 PROTOCOL = "TURBO"
 NET_INTERFACE = "CCN"
@@ -80,7 +80,7 @@ def round_capacity_gib(capacity_gib: int, turbo: TurboType) -> int:
     return turbo.min_gib + steps * turbo.step_gib
 
 
-def turbo_sizing(config: FileSystemConfig) -> TurboSizing:
+def turbo_sizing(config: FileSystemRequest) -> TurboSizing:
     """Validate a file-system config and size the CFS Turbo file system.
 
     Args:

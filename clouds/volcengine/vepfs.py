@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from clouds.contract import FileSystemConfig
+from clouds.filesystems import FileSystemRequest
 
 GIB_PER_TIB = 1024
 # store type -> throughput, MB/s per TiB (None: unsourced).
@@ -47,7 +47,7 @@ class VepfsSizing(NamedTuple):
     mbps_per_tib: int | None
 
 
-def store_type(config: FileSystemConfig) -> str:
+def store_type(config: FileSystemRequest) -> str:
     """The vePFS store type for a file-system config.
 
     Args:
@@ -79,7 +79,7 @@ def store_type(config: FileSystemConfig) -> str:
     return found
 
 
-def vepfs_sizing(config: FileSystemConfig) -> VepfsSizing:
+def vepfs_sizing(config: FileSystemRequest) -> VepfsSizing:
     """Validate and size a vePFS file system.
 
     Examples: 4800 GiB -> 5 TiB; 1 GiB -> 1 TiB; 10240 GiB -> 10 TiB.

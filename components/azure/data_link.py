@@ -35,7 +35,7 @@ from clouds.azure.data import (
     role_definition_id,
     split_uri,
 )
-from clouds.data import DataConfig
+from clouds.data_config import DataConfig
 
 
 class BlobLink(NamedTuple):

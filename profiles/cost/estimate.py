@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from facts.performance import Performance, performance
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
 from profiles.cost.memory import GIB, MemoryFit, memory_fit
 from profiles.cost.throughput import GRADIENT_BYTES, Step, hours_from_gpu_hours, scaling_efficiency
-from profiles.cost.work import ModelSpec, WorkSpec
 from profiles.spec import WorkloadSpec
+
+if TYPE_CHECKING:
+    from profiles.spec_values import ModelShape, Work
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ def _check_memory(spec: WorkloadSpec, offering: Offering, gpus: int) -> Rejectio
     return fit
 
 
-def hardware_flops_per_token(params: float, model: ModelSpec | None, recompute: str) -> float:
+def hardware_flops_per_token(params: float, model: ModelShape | None, recompute: str) -> float:
     """FLOPs per token a step executes with `recompute` (module docstring)."""
     attention = 0.0 if model is None else model.layers * model.seq_len * model.hidden
     extra = {"none": 0.0, "selective": 2 * attention, "full": 2 * params + 2 * attention}[recompute]
@@ -90,7 +93,7 @@ def _replica_nodes(offering: Offering, params: float, bytes_per_param: float) ->
 
 
 def _speed(
-    work: WorkSpec, model: ModelSpec | None, offering: Offering, target: Performance, recompute: str
+    work: Work, model: ModelShape | None, offering: Offering, target: Performance, recompute: str
 ) -> tuple[float, float, float, float, float]:
     """(model FLOPs of the job or None-equivalent, FLOP/s per GPU, FLOPs per token, gradient
     bytes, params) for FLOP-counted work."""
@@ -127,7 +130,7 @@ def _work_hours(
     if work.gpu_hours is not None:
         assert work.reference is not None
         reference = performance(work.reference, "SXM")
-        assert reference is not None  # WorkSpec admits only references with a BF16 figure
+        assert reference is not None  # Work admits only references with a BF16 figure
         rate = target.bf16_tflops * 1e12 * inputs.DEFAULT_MFU
         measured = inputs.measured(offering)
         if measured is not None and measured.tflops_per_gpu is not None:

@@ -17,8 +17,13 @@ not the marketed size.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from profiles.cost.work import ModelSpec
+if TYPE_CHECKING:
+    from profiles.cost.work import ModelSpec
+    from profiles.spec_values import ModelShape
+
+    Shape = ModelShape | ModelSpec  # the spec's plain value, or the pydantic model (same fields)
 
 GIB = 2**30
 # Recomputation modes, least compute first (what `auto` tries in order).
@@ -47,20 +52,20 @@ class MemoryFit:
         return self.recompute != "none"
 
 
-def state_gib(model: ModelSpec, total_gpus: int) -> float:
+def state_gib(model: Shape, total_gpus: int) -> float:
     """Weights, gradients and optimizer state per GPU, GiB."""
     shards = total_gpus if model.sharding == "fsdp" else 1
     return model.params * model.bytes_per_param / shards / GIB
 
 
-def layer_bytes(model: ModelSpec, recompute: str) -> float:
+def layer_bytes(model: Shape, recompute: str) -> float:
     """Activation bytes one layer keeps for backward with `recompute` (Korthikanti eq. 1)."""
     s, b, h, a = model.seq_len, model.micro_batch, model.hidden, model.heads
     scores = 5 * a * s / h if model.attention == "standard" and recompute == "none" else 0.0
     return s * b * h * (34 + scores)
 
 
-def activation_gib(model: ModelSpec, recompute: str) -> float:
+def activation_gib(model: Shape, recompute: str) -> float:
     """Activation memory per GPU, GiB, with `recompute` (`none`, `selective`, `full`)."""
     s, b, h = model.seq_len, model.micro_batch, model.hidden
     if recompute == "full":
@@ -68,7 +73,7 @@ def activation_gib(model: ModelSpec, recompute: str) -> float:
     return model.layers * layer_bytes(model, recompute) / GIB
 
 
-def memory_fit(model: ModelSpec, usable_gib: float, total_gpus: int) -> MemoryFit:
+def memory_fit(model: Shape, usable_gib: float, total_gpus: int) -> MemoryFit:
     """Check the model against `usable_gib` per GPU with the spec's recomputation; `auto`
     takes the least recomputation that fits (none, then selective, then full)."""
     mode = model.gradient_checkpointing

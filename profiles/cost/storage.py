@@ -14,8 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from clouds.contract import FileSystemConfig
-from clouds.filesystems import created_file_system
+from clouds.filesystems import FileSystemAsk, created_file_system
 from facts.storage_prices import HOURS_PER_MONTH, STORAGE_PRICES, StoragePrice, storage_price
 
 LIST, THIRD_PARTY, ESTIMATE = "list price", "third-party price", "estimate"
@@ -86,9 +85,7 @@ def storage_cost(
     """
     import math
 
-    created = created_file_system(
-        provider, FileSystemConfig(capacity_gib=math.ceil(capacity_gib), throughput_mbps_per_tib=mbps_per_tib)
-    )
+    created = created_file_system(provider, FileSystemAsk(math.ceil(capacity_gib), mbps_per_tib))
     if created is None:
         return None
     price = storage_price(provider, mbps_per_tib)

@@ -10,25 +10,21 @@ Work can be given three ways (one per spec):
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal, overload
+from typing import ClassVar, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from clouds.reservation import ReservationConfig, ReservationKind
-from facts.performance import PERFORMANCE
-from profiles.catalog.loader import PROVIDERS
-from profiles.units import not_bool, parse_count, parse_duration_hours
+from profiles import spec_rules as rules
+from profiles.spec_rules import known_provider
+from profiles.units import not_bool, parse_count
+
+__all__ = ["CommitmentSpec", "ModelSpec", "ReservationSpec", "SpotSpec", "WorkSpec", "known_provider"]
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
 # defer_build: a model's validator is built on first use (nested in WorkloadSpec, once), which
 # keeps `import` (and `trainstack resolve`) fast.
 _FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
-# Accelerators with a dense BF16 figure, i.e. the ones `gpu_hours` can be measured on.
-_REFERENCES = {name.lower(): name for name, _ in PERFORMANCE}
-
-
-def _count(value: object) -> object:
-    return None if value is None else parse_count(value)
 
 
 class WorkSpec(BaseModel):
@@ -72,7 +68,7 @@ class WorkSpec(BaseModel):
     @field_validator("params", "tokens", "images", "flops_per_image", "batch_tokens", mode="before")
     @classmethod
     def _read_count(cls, value: object) -> object:
-        return _count(value)
+        return rules.count(value)
 
     @field_validator("gpu_hours", "epochs", "mfu", mode="before")
     @classmethod
@@ -83,39 +79,16 @@ class WorkSpec(BaseModel):
     @classmethod
     def _known_reference(cls, value: object) -> object:
         """The accelerator name as the performance facts spell it (case-insensitive)."""
-        if value is None or not isinstance(value, str):
-            return value
-        if value.strip().lower() not in _REFERENCES:
-            names = ", ".join(sorted(set(_REFERENCES.values()), key=str.lower))
-            raise ValueError(f"no BF16 figure for '{value}'; use one of {names}")
-        return _REFERENCES[value.strip().lower()]
+        return rules.reference(value)
 
     @model_validator(mode="after")
     def _one_way(self) -> WorkSpec:
-        ways = [
-            self.gpu_hours is not None,
-            self.params is not None or self.tokens is not None,
-            self.images is not None or self.epochs is not None or self.flops_per_image is not None,
-        ]
-        if sum(ways) != 1:
-            raise ValueError(
-                "work: give exactly one of gpu_hours+reference, params+tokens+mfu, or images+epochs+flops_per_image+mfu"
-            )
-        if self.gpu_hours is not None and not self.reference:
-            raise ValueError("work.reference: name the accelerator the gpu_hours were measured on, e.g. A100-80GB")
-        if ways[1] and (self.params is None or self.tokens is None or self.mfu is None):
-            raise ValueError("work: params, tokens and mfu go together, e.g. params: 7B, tokens: 300B, mfu: 0.4")
-        if ways[2] and None in (self.images, self.epochs, self.flops_per_image, self.mfu):
-            raise ValueError("work: images, epochs, flops_per_image and mfu go together")
+        rules.check_work(self)
         return self
 
     def training_flops(self) -> float | None:
         """Total training FLOPs, or None when the work is given as gpu_hours."""
-        if self.params is not None and self.tokens is not None:
-            return 6.0 * self.params * self.tokens
-        if self.images is not None and self.epochs is not None and self.flops_per_image is not None:
-            return self.images * self.epochs * self.flops_per_image
-        return None
+        return rules.training_flops(self)
 
 
 class ModelSpec(BaseModel):
@@ -159,10 +132,7 @@ class ModelSpec(BaseModel):
     @classmethod
     def _read_checkpointing(cls, value: object) -> object:
         """YAML booleans and on/off words: off/false/no -> none, on/true/yes -> full."""
-        if isinstance(value, bool):
-            return "full" if value else "none"
-        words = {"off": "none", "no": "none", "false": "none", "on": "full", "yes": "full", "true": "full"}
-        return words.get(value.strip().lower(), value) if isinstance(value, str) else value
+        return rules.checkpointing(value)
 
     @field_validator("params", mode="before")
     @classmethod
@@ -198,7 +168,7 @@ class SpotSpec(BaseModel):
     @field_validator("checkpoint_interval_hours", "restart_hours", mode="before")
     @classmethod
     def _read_hours(cls, value: object) -> float | None:
-        return None if value is None else parse_duration_hours(value)
+        return rules.hours_of(value)
 
     @field_validator("interruptions_per_node_month", mode="before")
     @classmethod
@@ -293,22 +263,3 @@ class ReservationSpec(BaseModel):
             zone=self.zone,
             ends=self.ends,
         )
-
-
-@overload
-def known_provider(value: str) -> str: ...
-@overload
-def known_provider(value: object) -> object: ...
-def known_provider(value: object) -> object:
-    """A cloud name in lowercase, as the catalog spells it (`AWS` -> `aws`).
-
-    Raises:
-        ValueError: not a cloud trainstack knows (the message lists them).
-    """
-    if not isinstance(value, str):
-        return value
-    name = value.strip().lower()
-    if name not in PROVIDERS:
-        clouds = f"{', '.join(PROVIDERS[:-1])} or {PROVIDERS[-1]}"
-        raise ValueError(f"'{value}' is not a cloud trainstack knows; use {clouds}")
-    return name

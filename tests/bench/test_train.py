@@ -15,6 +15,7 @@ from trainstack.bench.fsread import read_throughput  # noqa: E402
 from trainstack.bench.models import ViT, build, training_flops_per_image  # noqa: E402
 from trainstack.bench.parse_training import parse_training  # noqa: E402
 from trainstack.bench.train import benchmark, parse_args  # noqa: E402
+from trainstack.bench.train import main as train_main  # noqa: E402
 
 TINY = [
     "--steps",
@@ -94,16 +95,13 @@ def test_sampler_without_a_gpu_says_why(tmp_path: Path) -> None:
     assert "NVML could not start" in done.stderr or "nvidia-ml-py is not installed" in done.stderr
 
 
-def test_synthetic_run_prints_lines_bench_parse_reads() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "trainstack.bench.train", "--model", "vit_b16", *TINY],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parents[2])},
-    )
-    assert done.returncode == 0, done.stderr
-    log = parse_training(done.stdout)
+def test_synthetic_run_prints_lines_bench_parse_reads(capsys, monkeypatch) -> None:
+    """The command `python -m trainstack.bench.train` runs, called in this process (no second
+    torch import): one process, so no WORLD_SIZE/RANK from the environment."""
+    for variable in ("WORLD_SIZE", "RANK"):
+        monkeypatch.delenv(variable, raising=False)
+    train_main(["--model", "vit_b16", *TINY])
+    log = parse_training(capsys.readouterr().out)
     run = log.throughput[0]
     assert (run.model, run.data, run.gpus, run.steps, run.precision) == ("vit_b16", "synthetic", 1, 2, "bf16")
     assert run.images_per_s_per_gpu == pytest.approx(2 / run.step_time_s, rel=1e-3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -55,20 +56,48 @@ def test_anything_else_is_left_to_typer(args):
     assert parse_resolve(args) is None
 
 
+# What `resolve` must not import (each costs tens of ms): the CLI framework, the engine and cloud
+# SDKs, and pydantic (plain workloads are read by `profiles.spec_reader`).
+HEAVY = ("typer", "click", "pulumi", "boto3", "botocore", "rich", "pydantic", "pydantic_core", "annotated_types")
+# The stand-in `trainstack.entry._skip_plugin_scan` registers (no pydantic code is loaded with it).
+STUB = "pydantic.plugin._loader"
+# The bench's workload (`bench/resolve.py`): every cloud's catalog, a file system priced on each.
+WHOLE_CATALOG = """name: bench-all-clouds
+accelerators: [A100:8, A100-80GB:8, H100:8]
+nodes: 2
+interconnect: rdma
+purchase: any
+hours: 72h
+spot: {checkpoint_interval: 1h}
+file_system: {capacity: 4800GiB, throughput: 250}
+"""
+
+
 def run(*args: str) -> subprocess.CompletedProcess:
     code = (
         "import sys, json; from trainstack.entry import main; rc = main(sys.argv[1:]); "
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'pulumi', "
-        "'boto3', 'rich'))), file=sys.stderr); sys.exit(rc)"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} and m != {STUB!r})), "
+        "file=sys.stderr); sys.exit(rc)"
     )
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False)
 
 
-def test_resolve_json_loads_neither_typer_nor_rich_nor_pulumi():
+def test_resolve_json_loads_neither_typer_nor_rich_nor_pulumi_nor_pydantic():
     done = run("resolve", str(WORKLOAD), "--json", "--top", "2")
     assert done.returncode == 0, done.stderr
     assert '"choice"' in done.stdout
     assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_resolving_the_whole_catalog_as_a_table_loads_rich_but_no_pydantic(tmp_path):
+    """The table needs rich; the spec (spot, a file system sized on every cloud) needs no pydantic."""
+    path = tmp_path / "w.yaml"
+    path.write_text(WHOLE_CATALOG)
+    done = run("resolve", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "cheapest job of" in done.stdout
+    loaded = json.loads(done.stderr.strip().splitlines()[-1])
+    assert loaded and [m for m in loaded if m.split(".")[0] != "rich"] == []
 
 
 def test_the_fast_path_answers_like_the_typer_command():

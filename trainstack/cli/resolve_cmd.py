@@ -122,14 +122,10 @@ def _rounded(spec, provider: str) -> str:
         return ""
     import math
 
-    from clouds.contract import FileSystemConfig
-    from clouds.filesystems import rounding_note
+    from clouds.filesystems import FileSystemAsk, rounding_note
 
     fs = spec.file_system
-    return rounding_note(
-        provider,
-        FileSystemConfig(capacity_gib=math.ceil(fs.capacity_gib), throughput_mbps_per_tib=fs.throughput_mbps_per_tib),
-    )
+    return rounding_note(provider, FileSystemAsk(math.ceil(fs.capacity_gib), fs.throughput_mbps_per_tib))
 
 
 def _left_out_message(catalog) -> str:

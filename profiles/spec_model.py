@@ -1,0 +1,221 @@
+"""The workload spec's pydantic models: the validation whose errors users see.
+
+`profiles.spec.parse_spec` reads most workloads without these (`profiles.spec_reader`, so
+`trainstack resolve` need not import pydantic); whatever that reader is unsure of is
+validated here, and a valid spec comes back as the plain values of `profiles.spec_values`.
+The rules themselves live in `profiles.spec_rules`, called by both readers. Any error
+becomes a one-line `SpecError` naming the field and the fix (`profiles.spec_errors` chooses
+the most useful of pydantic's errors and words it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from clouds.contract import JobConfig
+from profiles import spec_rules as rules
+from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec
+from profiles.data_spec import DataSpec
+from profiles.spec import SpecError
+from profiles.spec_errors import one_line
+from profiles.spec_rules import AUTO_MAX_NODES
+from profiles.spec_values import WorkloadSpec
+from profiles.units import not_bool
+
+# Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
+# defer_build: validators are built on first use, not at import.
+_CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
+
+
+class FileSystemModel(BaseModel):
+    """Parallel file system wanted beside the cluster.
+
+    Attributes:
+        capacity_gib: capacity in GiB (written with its unit: `4800GiB`, `4.8TiB`, `5TB`).
+        throughput_mbps_per_tib: throughput in MB/s per TiB of capacity.
+    """
+
+    model_config = _CONFIG
+    EXAMPLE: ClassVar[str] = "{capacity: 4800GiB, throughput: 250}"
+
+    capacity_gib: float = Field(alias="capacity", gt=0, description="Capacity, GiB.")
+    throughput_mbps_per_tib: int = Field(default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB.")
+
+    @field_validator("capacity_gib", mode="before")
+    @classmethod
+    def _read_capacity(cls, value: object) -> float:
+        return rules.capacity_gib(value)
+
+    @field_validator("throughput_mbps_per_tib", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
+
+class WorkloadModel(BaseModel):
+    """What a training job needs; the resolver finds the cheapest offering that fits.
+
+    Attributes:
+        name: workload name (also the default stack name).
+        accelerators: acceptable accelerator names (`A100`, `A100-80GB`); empty = any
+            accelerator meeting `min_gpu_memory_gib`. `NAME:N` also sets `gpus_per_node`.
+        min_gpu_memory_gib: minimum memory per accelerator, GiB (written with its unit: `80GB`).
+        gpus_per_node: accelerators per node.
+        nodes: number of nodes; with `max_nodes`, the smallest count to consider. The YAML
+            accepts a range (`2-16`) or `auto` (1 to `AUTO_MAX_NODES`): the resolver then
+            picks, per offering, the count with the cheapest job that meets the deadline.
+        max_nodes: the largest node count to consider, or None for exactly `nodes`.
+        interconnect: `rdma` needs an RDMA fabric (EFA, InfiniBand, GPUDirect); `none` not.
+        purchase: `any` (spot allowed, on-demand too), `spot` (spot only), `on-demand`.
+        hours: wall-clock run time, hours (`72h`, `3d`, or a bare number of hours); give it or `work`.
+        work: the job's work (GPU-hours on a reference, params x tokens, or images);
+            hours then follow per offering.
+        model: transformer shape for the memory-fit check, or None.
+        spot: checkpointing for spot; needed (with `file_system`) whenever spot is allowed.
+        deadline_hours: latest acceptable run time, hours (`7d`), or None.
+        commitment: a reserved term to price (`1y`, `3y`, or `{term: 1y, reuse: 0.8}`
+            when other work uses the capacity after the job), or None (`none`).
+        reservations: capacity already held, priced as given.
+        providers: clouds to consider (lowercase names from the catalog); empty = all.
+        regions: regions to consider; empty = all.
+        jurisdiction: `cn-mainland` keeps the data in mainland China (only regions there
+            qualify); `any` by default.
+        file_system: shared parallel file system, or None.
+        job: the training job the cluster runs on every node under torchrun (command or
+            script, workdir, checkpoint_dir, nproc_per_node, env, restart limits); needs a
+            `file_system`. None = the cluster comes up idle, as before.
+        file_system: shared parallel file system, or None; with `data` and no file system,
+            one sized for the data and checkpoints.
+        data: the dataset in the team's bucket (`profiles.data_spec`), or None.
+    """
+
+    model_config = _CONFIG
+
+    name: str = Field(default="workload", pattern=r"^[a-z0-9][a-z0-9-]*$", description="Workload name.")
+    accelerators: tuple[str, ...] = Field(default=(), description="Acceptable accelerators.")
+    min_gpu_memory_gib: float | None = Field(
+        default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
+    )
+    gpus_per_node: int | None = Field(default=None, ge=1, le=64, description="GPUs per node.")
+    nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range).")
+    max_nodes: int | None = Field(default=None, ge=1, le=10_000, description="Largest node count of a range.")
+    interconnect: Literal["none", "rdma"] = Field(default="none", description="Node-to-node fabric.")
+    purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase option.")
+    hours: float | None = Field(default=None, gt=0, description="Run time, hours.")
+    work: WorkSpec | None = Field(default=None, description="The job's work.")
+    model: ModelSpec | None = Field(default=None, description="Model shape for memory fit.")
+    spot: SpotSpec | None = Field(default=None, description="Checkpointing for spot.")
+    deadline_hours: float | None = Field(default=None, alias="deadline", gt=0, description="Deadline, hours.")
+    commitment: CommitmentSpec | None = Field(default=None, description="Reserved term to price.")
+    reservations: tuple[ReservationSpec, ...] = Field(default=(), description="Held capacity.")
+    providers: tuple[str, ...] = Field(default=(), description="Clouds to consider.")
+    regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
+    jurisdiction: Literal["any", "cn-mainland"] = Field(default="any", description="Where data must stay.")
+    file_system: FileSystemModel | None = Field(default=None, description="Parallel file system.")
+    job: JobConfig | None = Field(default=None, description="Training job run on every node.")
+    data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
+
+    @field_validator("hours", mode="before")
+    @classmethod
+    def _read_hours(cls, value: object) -> float | None:
+        return rules.run_hours(value)
+
+    @field_validator("deadline_hours", mode="before")
+    @classmethod
+    def _read_deadline(cls, value: object) -> float | None:
+        return rules.deadline_hours(value)
+
+    @field_validator("min_gpu_memory_gib", mode="before")
+    @classmethod
+    def _read_memory(cls, value: object) -> float | None:
+        return rules.gpu_memory_gib(value)
+
+    @field_validator("accelerators", "providers", "regions", mode="before")
+    @classmethod
+    def _as_list(cls, value: object) -> object:
+        return rules.as_list(value)
+
+    @field_validator("regions")
+    @classmethod
+    def _region_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return rules.region_names(value)
+
+    @field_validator("providers")
+    @classmethod
+    def _known_providers(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return rules.provider_names(value)
+
+    @field_validator("nodes", "gpus_per_node", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        return not_bool(value)
+
+    @field_validator("commitment", mode="before")
+    @classmethod
+    def _read_commitment(cls, value: object) -> object:
+        return rules.commitment(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _file_system_for_data(cls, data: object) -> object:
+        return rules.file_system_for_data(data)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _node_range(cls, data: object) -> object:
+        return rules.node_range(data)
+
+    @field_validator("purchase", mode="before")
+    @classmethod
+    def _purchase_alias(cls, value: object) -> object:
+        return rules.purchase(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_counts(cls, data: object) -> object:
+        return rules.split_counts(data)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> WorkloadModel:
+        rules.check_workload(self)
+        return self
+
+
+def validate(data: dict[str, Any], source: str, written: dict[str, str] | None) -> WorkloadSpec:
+    """`data` validated by `WorkloadModel`, as the plain `WorkloadSpec`.
+
+    Args:
+        data: the mapping read from YAML.
+        source: where it came from, for the message (a path, or `spec`).
+        written: field -> the whole message when that field fails although the user never
+            wrote it (`profiles.spec_errors.one_line`).
+
+    Raises:
+        SpecError: one line, `SOURCE: FIELD: what is wrong and how to fix it`.
+    """
+    try:
+        model = WorkloadModel.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(f"{source}: {one_line(exc, WorkloadModel, written)}") from None
+    return plain(WorkloadSpec, model)
+
+
+def plain(cls: type, model: Any) -> Any:
+    """The pydantic `model` as an instance of the plain value class `cls` (nested sections
+    too; `given` = the model's `model_fields_set`; sections only pydantic reads stay as they are)."""
+    values: dict[str, Any] = {}
+    for item in dataclasses.fields(cls):
+        spec = item.metadata.get("key")
+        if item.name == "given":
+            values["given"] = frozenset(model.model_fields_set)
+        elif spec is not None:
+            value = getattr(model, item.name)
+            nested = isinstance(spec.kind, type) and value is not None
+            values[item.name] = plain(spec.kind, value) if nested else value
+    return cls(**values)
+
+
+__all__ = ["AUTO_MAX_NODES", "FileSystemModel", "SpecError", "WorkloadModel", "plain", "validate"]
