@@ -142,3 +142,41 @@ def test_an_unpriced_review_summary_says_price_unknown_once(project):
     assert result.exit_code == 0, result.output
     summary = next(line for line in result.stdout.splitlines() if "to create" in line)
     assert summary.count("price unknown") == 1 and "/hour" not in summary
+
+
+SPOT_ONLY = WORKLOAD.replace("purchase: any ", "purchase: spot ")
+HELD = "reservations: [{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1}]"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        pytest.param(
+            "commitment: 1y\n",
+            "commitment: a 1y reserved term (reserved instances, savings plan) replaces on-demand capacity, never "
+            "spot, so purchase: spot would ignore it; set purchase: any",
+            id="commitment",
+        ),
+        pytest.param(
+            HELD + "\n",
+            "reservations: held capacity (a capacity reservation or Capacity Block) runs on-demand, never spot",
+            id="reservations",
+        ),
+    ],
+)
+def test_spot_only_with_a_commitment_or_held_capacity_is_one_line(project, extra, message):
+    path = project / "w.yaml"
+    path.write_text(SPOT_ONLY + extra)
+    result = run("resolve", str(path))
+    assert result.exit_code == 2 and result.stderr == f"error: {path}: {message}" + result.stderr.split(message)[1]
+    assert result.stderr.count("\n") == 1
+
+
+def test_purchase_any_ranks_the_commitment_beside_spot(project):
+    path = project / "w.yaml"
+    path.write_text(WORKLOAD + "commitment: {term: 1y, reuse: 1}\n")  # the rest of the term reused: priced per hour
+    result = run("resolve", str(path), "--top", "40", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    purchases = {r["purchase"] for r in [data["choice"], *data["alternatives"]]}
+    assert {"spot", "reserved-1y"} <= purchases, purchases
