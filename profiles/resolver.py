@@ -29,9 +29,10 @@ from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
-from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
+from profiles.explain import CONSTRAINTS, NoMatchError, WorkloadFieldError, deadline_miss, nearest, no_match, reason
 from profiles.known_names import checked_names
 from profiles.spec import FileSystemSpec, WorkloadSpec
+from profiles.units import too_long_work
 
 if TYPE_CHECKING:
     from profiles.data_spec import DataSpec
@@ -251,12 +252,15 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     found: list[Candidate] = []
     failed: dict[str, list[Offering]] = {}
     details: dict[str, str] = {}
+    fastest: Rejection | None = None  # the shortest run that is still over the run-time limit
     for offering in offerings:
         failure = next(static_failures(spec, wanted, offering), None)
         kept = _offering_candidates(spec, offering) if failure is None else []
         if isinstance(kept, Rejection):
             failure = kept.constraint
             details.setdefault(failure, f"{offering.instance_type}: {kept.detail}")
+            if kept.hours is not None and (fastest is None or kept.hours < (fastest.hours or 0)):
+                fastest = kept
         if failure == "file_system":
             details.setdefault(failure, f"{offering.provider}: {_file_system_problem(spec, offering.provider)}")
         if failure == "data":
@@ -267,6 +271,9 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             failed.setdefault(failure, []).append(offering)
         elif isinstance(kept, list):
             found.extend(kept)
+    if not found and fastest is not None and max(failed, key=CONSTRAINTS.index) == "run_time":
+        assert fastest.hours is not None
+        raise WorkloadFieldError(too_long_work(fastest.hours, fastest.detail.split(" on ", 1)[1]))
     if not found:
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
         raise no_match(failed, details, near, spec.gpus_key)

@@ -145,7 +145,9 @@ def test_an_unpriced_review_summary_says_price_unknown_once(project):
 
 
 SPOT_ONLY = WORKLOAD.replace("purchase: any ", "purchase: spot ")
-HELD = "reservations: [{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1}]"
+HELD = (
+    "reservations: [{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1}]"
+)
 
 
 @pytest.mark.parametrize(
@@ -180,3 +182,19 @@ def test_purchase_any_ranks_the_commitment_beside_spot(project):
     data = json.loads(result.stdout)
     purchases = {r["purchase"] for r in [data["choice"], *data["alternatives"]]}
     assert {"spot", "reserved-1y"} <= purchases, purchases
+
+
+def test_work_beyond_the_run_time_limit_is_the_same_line_as_hours(project):
+    """`work:` that takes longer than 3 years even on the fastest offering is refused with the
+    limit `hours:` has: 6 x 13e9 params x 1e18 tokens = 7.8e28 FLOPs."""
+    from profiles.units import RUN_LIMIT
+
+    path = project / "w.yaml"
+    path.write_text("name: t\naccelerators: [H100:8]\nnodes: 2\nwork: {params: 13B, tokens: 1000000T, mfu: 0.4}\n")
+    result = run("resolve", str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"error: {path}: work: the job takes ")
+    assert f"the fastest; {RUN_LIMIT}; check the units of work" in result.stderr
+    hours = project / "h.yaml"
+    hours.write_text("name: t\naccelerators: [H100:8]\nnodes: 2\nhours: 1000000000h\n")
+    assert RUN_LIMIT in run("resolve", str(hours)).stderr  # the same limit, the same words
