@@ -1,20 +1,39 @@
-"""A checked-in cluster config (the shape the resolver writes) shared by tests."""
+"""The checked-in example cluster configs (the shape the resolver writes), one per cloud in
+tests/fixtures/clusters/<name>.yaml, shared by the component, plan and preflight tests."""
 
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
 from typing import Any
 
+import yaml
+
+from clouds.contract import ClusterConfig
+
+EXAMPLES = Path(__file__).parent / "fixtures" / "clusters"
+
+
+@functools.cache
+def _read(name: str) -> dict[str, Any]:
+    return yaml.load((EXAMPLES / f"{name}.yaml").read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def example(name: str, **changes: Any) -> dict[str, Any]:
+    """A fresh copy of the example cluster config `name` (aws, azure, gcp, gcp-tpu, alicloud,
+    tencentcloud, huaweicloud, volcengine, baiducloud) with `changes` over its keys.
+
+    Raises:
+        FileNotFoundError: no tests/fixtures/clusters/<name>.yaml.
+    """
+    return {**copy.deepcopy(_read(name)), **changes}
+
+
+def example_config(name: str, **changes: Any) -> ClusterConfig:
+    """The example `name` with `changes`, validated as a `ClusterConfig`."""
+    return ClusterConfig.model_validate(example(name, **changes))
+
+
 # 2 x p4d.24xlarge, spot, EFA, 4,800 GiB FSx for Lustre at 250 MB/s per TiB.
-BASE_CLUSTER: dict[str, Any] = {
-    "provider": "aws",
-    "region": "us-east-1",
-    "zone": "use1-az4",
-    "instance_type": "p4d.24xlarge",
-    "accelerator": "A100",
-    "accelerator_count": 8,
-    "nodes": 2,
-    "purchase": "spot",
-    "interconnect": "rdma",
-    "hours": 72,
-    "usd_per_hour": 20.5,
-    "catalog_version": "2026-11-29",
-    "file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 250},
-}
+BASE_CLUSTER: dict[str, Any] = example("aws")

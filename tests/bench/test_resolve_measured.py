@@ -57,11 +57,9 @@ def test_an_imported_run_changes_the_pick(project: Path) -> None:
     assert p4de["speed"] == "published"  # DeepLearningExamples 8x A100 80GB: 16,621 images/s
     assert p4de["hours"] == pytest.approx(IMAGES * EPOCHS * 24.5e9 / 24.535105536e9 / 16621 / 3600, rel=1e-3)
 
+    node = {"provider": "aws", "instance_type": "p5.48xlarge", "accelerator": "H100", "accelerator_count": 8}
     run = RunResult(
-        provider="aws",
-        instance_type="p5.48xlarge",
-        accelerator="H100",
-        accelerator_count=8,
+        **node,
         nodes=1,
         started="2026-11-30T12:00:00Z",
         throughput=[

@@ -1,37 +1,13 @@
 """Bad input through the real CLI: one `error:` line, exit 2, no traceback, nothing written."""
 
 import shutil
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from trainstack.cli.app import app
+from tests.cli.helpers import WORKLOAD, one_error_line, run
 
-ROOT = Path(__file__).parents[2]
-WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
 RATE_COMMAND = "trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT"
 RATE_FIX = f"record one with `trainstack catalog refresh-rate CNY` or `{RATE_COMMAND}`"
-
-
-@pytest.fixture()
-def project(tmp_path, monkeypatch):
-    """An empty Pulumi project folder as the working directory."""
-    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
-
-
-def one_error_line(result, text):
-    """The run failed with exit 2 and exactly one `error:` line on stderr containing `text`."""
-    assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
-    assert text in result.stderr, result.stderr
-    assert "Traceback" not in result.output and "╭" not in result.output
 
 
 def written(project):

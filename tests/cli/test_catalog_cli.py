@@ -5,37 +5,13 @@ import json
 import shutil
 
 import pytest
-from typer.testing import CliRunner
 
 import profiles.catalog.loader as loader
 from profiles.catalog.rates import versioned
-from trainstack.cli.app import app
+from tests.cli.helpers import run
 
 AS_OF = (dt.date.today() - dt.timedelta(days=2)).isoformat()
 BASE_VERSION = json.loads((loader.DATA_DIR / "catalog.json").read_text())["version"].split("+")[0]
-
-
-def without_rate(folder):
-    """Drop the committed USD/CNY rate (and its version suffix): the catalog as before any rate."""
-    path = folder / "catalog.json"
-    meta = json.loads(path.read_text())
-    meta.pop("exchange_rates", None)
-    meta["version"] = meta["version"].split("+")[0]
-    path.write_text(json.dumps(meta))
-
-
-@pytest.fixture()
-def data(tmp_path, monkeypatch):
-    """A copy of the catalog folder, used by the CLI instead of the installed one."""
-    copy = tmp_path / "data"
-    shutil.copytree(loader.DATA_DIR, copy, ignore=shutil.ignore_patterns("snapshots"))
-    without_rate(copy)
-    monkeypatch.setattr(loader, "DATA_DIR", copy)
-    return copy
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
 
 
 def set_rate(currency, rate, as_of=AS_OF):

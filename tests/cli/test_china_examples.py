@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 from clouds.contract import ClusterConfig
 from policies import evaluate
@@ -18,10 +17,9 @@ from profiles.catalog.rates import set_rate
 from profiles.resolver import resolve
 from profiles.spec import load_spec
 from profiles.stack_price import price_stack
-from trainstack.cli.app import app
+from tests.cli.helpers import ROOT, run
 from trainstack.plan.runner import run_plan
 
-ROOT = Path(__file__).parents[2]
 TODAY = dt.date(2026, 11, 29)
 EXAMPLES = {
     "training-a100-alicloud": "alicloud",
@@ -43,10 +41,6 @@ PRICED = {
 def cluster(name: str) -> ClusterConfig:
     text = (ROOT / "stacks" / f"Pulumi.{name}.yaml").read_text()
     return ClusterConfig(**yaml.safe_load(text)["config"]["trainstack:cluster"])
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
 
 
 @pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())

@@ -3,14 +3,11 @@
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from trainstack.cli.app import app
+from tests.cli.helpers import ROOT, run
 
-ROOT = Path(__file__).parents[2]
 # 1,200 A100-80GB hours on one 8-GPU node: 150 h on p4de, about 47 h on p5; a 10 h deadline
 # is missed by every single-node offering.
 LATE = """name: late
@@ -20,10 +17,6 @@ providers: [aws]
 work: {gpu_hours: 1200, reference: A100-80GB}
 deadline: 10h
 """
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
 
 
 @pytest.fixture()

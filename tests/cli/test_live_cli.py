@@ -3,10 +3,8 @@
 import functools
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import profiles.aws_preflight as preflight_module
 import profiles.catalog.refresh as refresh_module
@@ -21,20 +19,7 @@ from tests.aws_live import (
     snapshot_files,
     stubbed,
 )
-from trainstack.cli.app import app
-
-ROOT = Path(__file__).parents[2]
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
-
-
-def _one_error_line(result, text, code=2):
-    """One `error:` line naming `text`; exit 2 for bad input, 1 when the work itself failed."""
-    assert result.exit_code == code, result.output
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
-    assert text in result.stderr and "Traceback" not in result.output
+from tests.cli.helpers import ROOT, one_error_line, run
 
 
 @pytest.fixture()
@@ -63,7 +48,7 @@ def test_refresh_throttled_exits_1_and_keeps_the_catalog(data, moto_session, mon
     _aws_p4d(monkeypatch, pricing)
     before = snapshot_files(data)
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
-    _one_error_line(result, "AWS throttled pricing:GetProducts in us-east-1", code=1)
+    one_error_line(result, "AWS throttled pricing:GetProducts in us-east-1", code=1)
     assert snapshot_files(data) == before
 
 
@@ -71,7 +56,7 @@ def test_refresh_without_credentials_exits_1_and_keeps_the_catalog(data, monkeyp
     credentials(monkeypatch, present=False)
     before = snapshot_files(data)
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
-    _one_error_line(result, "AWS credentials not found", code=1)
+    one_error_line(result, "AWS credentials not found", code=1)
     assert snapshot_files(data) == before
 
 
@@ -93,7 +78,7 @@ def test_refresh_without_credentials_exits_1_and_keeps_the_catalog(data, monkeyp
 )
 def test_refresh_bad_input(data, args, text):
     before = snapshot_files(data)
-    _one_error_line(run("catalog", "refresh", *args, "--data-dir", str(data)), text)
+    one_error_line(run("catalog", "refresh", *args, "--data-dir", str(data)), text)
     assert snapshot_files(data) == before
 
 
@@ -140,7 +125,7 @@ def test_check_azure_stack_says_what_to_request(at_root):
 
 def test_check_without_aws_credentials_exits_1(at_root, monkeypatch):
     credentials(monkeypatch, present=False)
-    _one_error_line(run("check", "-s", "training-a100"), "AWS credentials not found", code=1)
+    one_error_line(run("check", "-s", "training-a100"), "AWS credentials not found", code=1)
 
 
 @pytest.mark.parametrize(
@@ -151,7 +136,7 @@ def test_check_without_aws_credentials_exits_1(at_root, monkeypatch):
     ],
 )
 def test_check_bad_stack(at_root, stack, text):
-    _one_error_line(run("check", "-s", stack), text)
+    one_error_line(run("check", "-s", stack), text)
 
 
 def test_resolve_never_imports_boto3():
@@ -170,14 +155,14 @@ def test_refresh_into_a_folder_without_a_catalog_calls_no_api(tmp_path, monkeypa
 
     monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: no_call)
     result = run("catalog", "refresh", "--provider", "aws", "--data-dir", str(tmp_path / "missing"))
-    _one_error_line(result, f"--data-dir: {tmp_path / 'missing'} holds no catalog.json; give the catalog folder")
+    one_error_line(result, f"--data-dir: {tmp_path / 'missing'} holds no catalog.json; give the catalog folder")
 
 
 def test_check_without_aws_credentials_keeps_what_it_found_offline(at_root, monkeypatch):
     """The catalog finding (and any offline finding) is printed before the live error."""
     credentials(monkeypatch, present=False)
     result = run("check", "-s", "training-a100")
-    _one_error_line(result, "live checks did not run: AWS credentials not found", code=1)
+    one_error_line(result, "live checks did not run: AWS credentials not found", code=1)
     assert "preflight training-a100" in result.stdout and "catalog: stack priced at $" in result.stdout
 
 
@@ -209,5 +194,5 @@ def test_a_refresh_that_fails_with_an_html_page_prints_one_line(data, monkeypatc
 
     monkeypatch.setattr(refresh_module, "fetcher_for", lambda provider: failing)
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
-    _one_error_line(result, "HTML error page: 504 Gateway Time-out", code=1)
+    one_error_line(result, "HTML error page: 504 Gateway Time-out", code=1)
     assert "<p>" not in result.stderr

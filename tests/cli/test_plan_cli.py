@@ -2,18 +2,10 @@
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from trainstack.cli.app import app
-
-ROOT = Path(__file__).parents[2]
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
+from tests.cli.helpers import ROOT, run
 
 
 @pytest.fixture()

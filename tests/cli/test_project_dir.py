@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from trainstack.cli.app import app
+from tests.cli.helpers import run
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
@@ -32,10 +31,6 @@ def project(tmp_path):
     shutil.copy(ROOT / "__main__.py", folder / "__main__.py")
     shutil.copy(ROOT / "stacks" / "Pulumi.training-a100.yaml", folder / "stacks")
     return folder
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
 
 
 def test_write_stack_outside_a_project_is_refused_and_creates_nothing(elsewhere):

@@ -7,44 +7,20 @@ do not depend on the calendar."""
 import datetime as dt
 import functools
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 import responses
-from typer.testing import CliRunner
 
 import profiles.catalog.loader as loader
 import profiles.catalog.rates as rates
 from profiles.catalog.fetchers import cfets
-from trainstack.cli.app import app
+from tests.cli import helpers
+from tests.cli.helpers import copy_committed_catalog, run
 
 CCPR = Path(__file__).parents[1] / "profiles" / "fixtures" / "cfets" / "ccpr.json"
 SOURCE = "CFETS central parity (chinamoney.com.cn ccpr.json)"
 BASE_VERSION = json.loads((loader.DATA_DIR / "catalog.json").read_text())["version"].split("+")[0]
-
-
-def copy_catalog(to: Path) -> Path:
-    shutil.copytree(loader.DATA_DIR, to, ignore=shutil.ignore_patterns("snapshots"))
-    return to
-
-
-def without_rate(folder):
-    """Drop the committed USD/CNY rate (and its version suffix): the catalog as before any rate."""
-    path = folder / "catalog.json"
-    meta = json.loads(path.read_text())
-    meta.pop("exchange_rates", None)
-    meta["version"] = meta["version"].split("+")[0]
-    path.write_text(json.dumps(meta))
-
-
-@pytest.fixture()
-def data(tmp_path, monkeypatch):
-    """A copy of the catalog folder, used by the CLI instead of the installed one."""
-    copy = copy_catalog(tmp_path / "data")
-    without_rate(copy)
-    monkeypatch.setattr(loader, "DATA_DIR", copy)
-    return copy
 
 
 @pytest.fixture()
@@ -65,15 +41,9 @@ def http():
         yield mock
 
 
-def run(*args):
-    return CliRunner().invoke(app, list(args))
-
-
 def one_error_line(result, text, code=2):
-    """One `error:` line naming `text`; exit 2 for bad input, 1 when the fetch itself failed."""
-    assert result.exit_code == code, result.output
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
-    assert text in result.stderr, result.stderr
+    """One `error:` line naming `text` (exit 2 for bad input, 1 when the fetch itself failed), nothing on stdout."""
+    helpers.one_error_line(result, text, code)
     assert result.stdout == ""
 
 
@@ -89,7 +59,7 @@ def test_the_fetched_rate_is_recorded_with_its_date_and_source(data, today, http
 
 
 def test_data_dir_chooses_the_catalog_folder(data, today, http, tmp_path):
-    other = copy_catalog(tmp_path / "other")
+    other = copy_committed_catalog(tmp_path / "other")
     before = (data / "catalog.json").read_bytes()
     http.add(responses.GET, cfets.URL, body=CCPR.read_bytes())
     result = run("catalog", "refresh-rate", "CNY", "--data-dir", str(other))

@@ -2,28 +2,11 @@
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from trainstack.cli.app import app
-
-ROOT = Path(__file__).parents[2]
-WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
-
-
-@pytest.fixture()
-def project(tmp_path, monkeypatch):
-    """An empty Pulumi project folder as the working directory."""
-    shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
+from tests.cli.helpers import WORKLOAD, run
 
 
 def test_resolve_json_shape_and_choice(project):

@@ -110,20 +110,11 @@ def test_per_cloud_tables_are_derived_from_the_cloud_objects():
 
 
 def test_generic_guidance_names_the_cloud_as_users_know_it():
-    from clouds.contract import ClusterConfig
     from profiles.preflight_guidance import generic_guidance
+    from tests.clusters import example_config
 
-    cluster = ClusterConfig(
-        provider="volcengine",
-        region="cn-beijing",
-        zone="cn-beijing-a",
-        instance_type="ecs.ebmhpcpni2l.32xlarge",
-        accelerator="A100",
-        accelerator_count=8,
-        nodes=2,
-        purchase="on-demand",
-        hours=10,
-    )
+    # the Volcengine example (2 nodes in cn-beijing-a) on another type, on-demand
+    cluster = example_config("volcengine", instance_type="ecs.ebmhpcpni2l.32xlarge", purchase="on-demand", hours=10)
     (finding,) = generic_guidance(cluster)
     assert "no Volcengine offering or quota API" in finding.detail
     assert finding.fix.startswith("confirm in the Volcengine console that cn-beijing-a sells")

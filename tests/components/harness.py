@@ -1,16 +1,22 @@
 """Build one component under the shared mocks and record what it registers (test helper).
 
-Used by the provider test folders' fixtures: `run_component(cls, config, names, region)`
-returns the invokes, the recording monitor and the resolved outputs.
+Used by the provider test folders: `run_component(cls, config, names)` returns the invokes,
+the recording monitor and the resolved outputs; `build_plan` wraps them in a `Plan`;
+`cloud_fixtures` gives a cloud's test folder its `<prefix>_config`, `_monitor`, `_run` and
+`_records` fixtures; `by_type` / `one` pick records.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from typing import Any
 
 import pulumi
+import pytest
 
-from clouds.contract import ClusterConfig
+from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from tests.clusters import example_config
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 
@@ -27,17 +33,23 @@ class CallRecordingMocks(TrainstackMocks):
 
 
 class Monitor(RecordingMonitor):
-    """`RecordingMonitor` that also keeps each resource's `ignore_changes` and explicit
-    `depends_on` (logical names) by name."""
+    """`RecordingMonitor` that also keeps, by logical name, each resource's `ignore_changes`,
+    explicit `depends_on` (logical names) and replacement `options`
+    (`{"replaceOnChanges": [...], "deleteBeforeReplace": bool}`)."""
 
     def __init__(self, mocks: TrainstackMocks) -> None:
         super().__init__(mocks)
         self.ignore_changes: dict[str, list[str]] = {}
         self.depends_on: dict[str, list[str]] = {}
+        self.options: dict[str, dict[str, Any]] = {}
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         self.ignore_changes[request.name] = list(request.ignoreChanges)
         self.depends_on[request.name] = sorted(urn.split("::")[-1] for urn in request.dependencies)
+        self.options[request.name] = {
+            "replaceOnChanges": list(request.replaceOnChanges),
+            "deleteBeforeReplace": bool(request.deleteBeforeReplace),
+        }
         return super().RegisterResource(request)
 
 
@@ -93,3 +105,49 @@ def build_plan(cls: type, config: ClusterConfig, names: tuple[str, ...]) -> Plan
         return Plan(resolved, monitor, mocks)
 
     return shared("component", f"{cls!r}:{names}:{config.model_dump_json()}", fresh)
+
+
+def by_type(records: list[dict[str, Any]], typ: str) -> list[dict[str, Any]]:
+    """The records of resource type `typ`, in the order given."""
+    return [record for record in records if record["type"] == typ]
+
+
+def one(records: list[dict[str, Any]], typ: str) -> dict[str, Any]:
+    """The one record of type `typ`; fails the test when there are none or several."""
+    found = by_type(records, typ)
+    assert len(found) == 1, f"expected one {typ}, got {len(found)}"
+    return found[0]
+
+
+def cloud_fixtures(prefix: str, example: str, component: str) -> tuple[Any, Any, Any, Any]:
+    """The four fixtures of one cloud's component tests, named after `prefix`:
+
+    - `<prefix>_config`: a factory, the example config `example` (tests/fixtures/clusters)
+      with keyword overrides;
+    - `<prefix>_monitor`: fresh mocks for a test that builds the component itself;
+    - `<prefix>_run`: builds `component` ("module:Class") as `Class("c", config)` in a fresh
+      run and returns `(mocks, monitor, outputs)` (`mocks.calls` the invokes,
+      `monitor.records()` the resources, `outputs` the resolved `OUTPUT_NAMES` plus
+      `ssh_private_key`);
+    - `<prefix>_records`: builds it and returns the recorded resources.
+    """
+    region = example_config(example).region
+
+    def config() -> Callable[..., ClusterConfig]:
+        return lambda **overrides: example_config(example, **overrides)
+
+    def monitor() -> Monitor:
+        return install_mocks(region)[1]
+
+    def run() -> Callable[[ClusterConfig], tuple[CallRecordingMocks, Monitor, dict[str, Any]]]:
+        module, name = component.split(":")
+        cls = getattr(importlib.import_module(module), name)
+        return lambda config: run_component(cls, config, (*OUTPUT_NAMES, "ssh_private_key"))
+
+    def records(request: pytest.FixtureRequest) -> Callable[[ClusterConfig], list[dict[str, Any]]]:
+        build = request.getfixturevalue(f"{prefix}_run")
+        return lambda config: build(config)[1].records()
+
+    return tuple(  # type: ignore[return-value]
+        pytest.fixture(name=f"{prefix}_{fixture.__name__}")(fixture) for fixture in (config, monitor, run, records)
+    )

@@ -14,9 +14,10 @@ from clouds.huaweicloud.validate import validate_args as huawei_validate
 from clouds.volcengine.validate import validate_args as volcengine_validate
 from components.registry import REGISTRY
 from profiles.stack_writer import render_stack
+from tests.cli.helpers import ROOT, one_error_line
+from tests.clusters import example_config
 from trainstack.cli.app import app
 
-ROOT = Path(__file__).parents[2]
 HUAWEI_STACK = ROOT / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
 VOLCENGINE_STACK = ROOT / "stacks" / "Pulumi.training-a10-volcengine.yaml"
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
@@ -171,12 +172,6 @@ def _plan_in(tmp_path, monkeypatch, stack: str, config: dict):
     return CliRunner().invoke(app, ["plan", "-s", stack])
 
 
-def _one_error_line(result, text):
-    assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
-    assert text in result.stderr and "Traceback" not in result.output
-
-
 @pytest.mark.parametrize("stack", STACKS)
 def test_plan_refuses_a_provider_region_key_naming_another_region(tmp_path, monkeypatch, stack):
     config = _stack_config(ROOT / "stacks" / f"Pulumi.{stack}.yaml")
@@ -184,7 +179,7 @@ def test_plan_refuses_a_provider_region_key_naming_another_region(tmp_path, monk
     key = provider_region_key(cluster["provider"])
     config[key] = "elsewhere-1"  # the Azure example sets no key: adding one is checked too
     result = _plan_in(tmp_path, monkeypatch, stack, config)
-    _one_error_line(
+    one_error_line(
         result,
         f"{key}: 'elsewhere-1' disagrees with trainstack:cluster.region "
         f"'{cluster['region']}'; set {key}: {cluster['region']}",
@@ -214,27 +209,16 @@ def test_plan_of_a_stack_without_the_region_key_is_refused(tmp_path, monkeypatch
 def test_plan_shows_the_zone_refusal_as_one_line(tmp_path, monkeypatch, path, zone, text):
     config = _stack_config(path)
     config["trainstack:cluster"]["zone"] = zone
-    _one_error_line(_plan_in(tmp_path, monkeypatch, "bad-zone", config), text)
+    one_error_line(_plan_in(tmp_path, monkeypatch, "bad-zone", config), text)
 
 
 def test_volcengine_accepts_both_zone_forms_of_a_numbered_region():
     import re
 
     from clouds.common import check_zone_in_region
-    from clouds.contract import ClusterConfig
     from clouds.volcengine.validate import validate_args  # noqa: F401  (the module under test)
 
-    base = ClusterConfig(
-        provider="volcengine",
-        region="ap-southeast-1",
-        zone="ap-southeast-1a",
-        instance_type="x",
-        accelerator="A10",
-        accelerator_count=1,
-        nodes=1,
-        purchase="on-demand",
-        hours=1,
-    )
+    base = example_config("volcengine", region="ap-southeast-1", zone="ap-southeast-1a", nodes=1, hours=1)
     for zone in ("ap-southeast-1a", "ap-southeast-1-a"):
         check_zone_in_region(
             base.model_copy(update={"zone": zone}),

@@ -30,17 +30,9 @@ def test_restart_hours_follow_self_healing(provider, hours, replaced):
     assert MANUAL_RESTART_HOURS > GROUP_RESTART_HOURS
 
 
-JOB_BASE = dict(
-    region="r",
-    zone="z",
-    accelerator="A100",
-    accelerator_count=8,
-    nodes=2,
-    purchase="on-demand",
-    hours=1,
-    file_system={"capacity_gib": 1200},
-    job={"command": "/fsx/t.py"},
-)
+# 2 x 8 A100 on-demand with a file system and a job (region and zone are not checked here).
+NODES = {"accelerator": "A100", "accelerator_count": 8, "nodes": 2, "purchase": "on-demand", "hours": 1}
+JOB_BASE = {"region": "r", "zone": "z", **NODES, "file_system": {"capacity_gib": 1200}, "job": {"command": "/fsx/t.py"}}
 
 
 @pytest.mark.parametrize(

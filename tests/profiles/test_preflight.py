@@ -7,7 +7,7 @@ from clouds.contract import ClusterConfig
 from facts.quotas import aws_family, aws_vcpu_quotas, gcp_gpu_metric
 from profiles.preflight import PreflightError, catalog_finding, preflight, read_cluster
 from tests.aws_live import credentials, quota_answer, stubbed
-from tests.clusters import BASE_CLUSTER
+from tests.clusters import BASE_CLUSTER, example_config
 
 # moto offers p4d.24xlarge in these us-east-1 zone IDs (its recorded offering data).
 P4D = {**BASE_CLUSTER, "zone": "use1-az4", "nodes": 2}
@@ -96,29 +96,13 @@ def test_missing_credentials(monkeypatch):
 
 def test_azure_and_gcp_say_what_to_request_without_live_calls():
     (azure,) = preflight(
-        _cluster(
-            provider="azure",
-            region="eastus",
-            zone="eastus",
-            instance_type="Standard_ND96isr_H100_v5",
-            accelerator="H100",
-            purchase="on-demand",
-        )
+        example_config("azure", instance_type="Standard_ND96isr_H100_v5", accelerator="H100", purchase="on-demand")
     )
     assert azure.status == "unknown" and "no Azure quota API" in azure.detail
     assert "192 vCPUs of the VM-family vCPU quota" in azure.detail
     assert "az vm list-usage --location eastus" in azure.fix
-    (gcp,) = preflight(
-        _cluster(
-            provider="gcp",
-            region="us-east4",
-            zone="us-east4-a",
-            instance_type="a3-highgpu-8g",
-            accelerator="H100",
-            purchase="spot",
-            file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 250, "deployment_type": "ZONAL"},
-        )
-    )
+    # the GCP example (2 x a3-highgpu-8g spot, 4,800 GiB ZONAL) in us-east4
+    (gcp,) = preflight(example_config("gcp", region="us-east4", zone="us-east4-a"))
     assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS and 416 vCPUs of CPUS in us-east4" in gcp.detail
 
 

@@ -11,6 +11,7 @@ from profiles.cost.throughput import Step, data_parallel_efficiency, fabric_kind
 from profiles.cost.work import ModelSpec
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
+from tests.profiles.offering_factory import aws_node
 
 GIB = 2**30
 # 20B parameters, 40 layers of hidden 5120 and 40 heads, 4,096-token sequences.
@@ -87,34 +88,8 @@ def test_flops_per_token_include_attention_and_recomputation():
     assert hardware_flops_per_token(20e9, None, "full") == 8 * 20e9
 
 
-def _gpu_node(
-    instance_type="p4de.24xlarge",
-    accelerator="A100-80GB",
-    count=8,
-    memory=80.0,
-    fabric="efa",
-    gbps=400.0,
-    price=40.0,
-    provider="aws",
-):
-    return Offering(
-        provider,
-        "us-east-1",
-        "use1-az1",
-        instance_type,
-        accelerator,
-        count,
-        memory,
-        "SXM",
-        96,
-        1152,
-        fabric,
-        4,
-        gbps,
-        price,
-        None,
-        "2026-01-01",
-    )
+# One L4 GPU (24 GiB) per node.
+L4 = {"accelerator": "L4", "accelerator_count": 1, "accelerator_memory_gib": 24}
 
 
 def _spec(**fields):
@@ -125,18 +100,18 @@ def test_mfu_is_read_as_its_source_measured_it():
     # 20B x 10B tokens with the shape: 125.03 GFLOPs per token; the source recomputed
     # selectively (126.71), this run needs none, so it runs 126.71 / 125.03 faster than the MFU says.
     work = {"params": "20B", "tokens": "10B", "mfu": 0.5}
-    job = job_hours(_spec(work=work, model=SHAPE), _gpu_node())
+    job = job_hours(_spec(work=work, model=SHAPE), aws_node())
     attention = 40 * 4096 * 5120
     per_token, source = 6 * 20e9 + 6 * attention, 6 * 20e9 + 8 * attention
     rate = 312e12 * 0.5 * source / per_token
     assert (job.recompute, job.hours) == ("none", pytest.approx(per_token * 10e9 / (8 * rate) / 3600))
-    same = job_hours(_spec(work={**work, "mfu_recompute": "none"}, model=SHAPE), _gpu_node())
+    same = job_hours(_spec(work={**work, "mfu_recompute": "none"}, model=SHAPE), aws_node())
     assert same.hours == pytest.approx(per_token * 10e9 / (8 * 312e12 * 0.5) / 3600)
 
 
 def test_full_recomputation_costs_its_extra_forward_once():
     work = {"params": "20B", "tokens": "10B", "mfu": 0.5, "mfu_recompute": "none"}
-    job = job_hours(_spec(work=work, model={**SHAPE, "gradient_checkpointing": "full"}), _gpu_node())
+    job = job_hours(_spec(work=work, model={**SHAPE, "gradient_checkpointing": "full"}), aws_node())
     attention = 40 * 4096 * 5120
     per_token, used = 6 * 20e9 + 6 * attention, 8 * 20e9 + 8 * attention
     assert job.hours == pytest.approx(per_token * 10e9 / (8 * 312e12 * 0.5 * per_token / used) / 3600)
@@ -164,7 +139,7 @@ def test_data_parallel_efficiency_by_hand():
     ],
 )
 def test_fabric_kind(instance_type, fabric, kind):
-    assert fabric_kind(_gpu_node(instance_type=instance_type, fabric=fabric)) == kind
+    assert fabric_kind(aws_node(instance_type=instance_type, interconnect=fabric)) == kind
 
 
 def test_small_batch_scaling_follows_the_fabric_bandwidth():
@@ -172,8 +147,8 @@ def test_small_batch_scaling_follows_the_fabric_bandwidth():
     # 6 x 65,536 / (16 x 121e12 x 0.4) = 5.08e-10 s, all-reduce 2 x 15/16 x 2 / busbw.
     work = {"gpu_hours": 100, "reference": "A100-80GB", "batch_tokens": 65536}
     spec = parse_spec({"accelerators": "L4", "interconnect": "rdma", "nodes": 16, "work": work})
-    slow = job_hours(spec, _gpu_node("g6.8xlarge", "L4", 1, 24, "efa", 25.0))
-    fast = job_hours(spec, _gpu_node("p5.4xlarge", "L4", 1, 24, "efa", 3200.0))
+    slow = job_hours(spec, aws_node(instance_type="g6.8xlarge", **L4, network_gbps=25.0))
+    fast = job_hours(spec, aws_node(instance_type="p5.4xlarge", **L4, network_gbps=3200.0))
     compute = 6 * 65536 / (16 * 121e12 * 0.4)
     allreduce = 2 * 15 / 16 * 2 / (25 / 8 * 1e9 * 0.5)
     assert slow.efficiency == pytest.approx(compute / (compute + allreduce - 2 / 3 * compute))
@@ -205,8 +180,8 @@ def test_larger_tpu_slices_cost_more_per_job(real_catalog):
 
 
 def test_equal_cost_ranks_the_faster_row_first():
-    one = _gpu_node("a", price=10.0)
-    two = _gpu_node("b", price=20.0, count=16)
+    one = aws_node(instance_type="a", on_demand_usd_per_hour=10.0)
+    two = aws_node(instance_type="b", on_demand_usd_per_hour=20.0, accelerator_count=16)
     spec = parse_spec({"accelerators": "A100-80GB", "work": {"gpu_hours": 160, "reference": "A100-80GB"}})
     rows = resolve(spec, [one, two])
     assert [r.candidate.offering.instance_type for r in (rows.choice, *rows.alternatives)] == [
@@ -217,7 +192,7 @@ def test_equal_cost_ranks_the_faster_row_first():
 
 def test_memory_rejection_names_the_usable_memory():
     spec = _spec(hours=10, model={**SHAPE, "gradient_checkpointing": "none"})
-    found = job_hours(spec, _gpu_node(memory=40.0, accelerator="A100"))
+    found = job_hours(spec, aws_node(accelerator_memory_gib=40.0, accelerator="A100"))
     assert isinstance(found, Rejection) and "36.0 GiB usable (40 GiB less 10% headroom)" in found.detail
 
 
@@ -225,11 +200,11 @@ def test_a_measurement_replaces_the_assumed_speed():
     spec = _spec(work={"gpu_hours": 80, "reference": "A100-80GB"})
     inputs.register_measurements(lambda o: inputs.Measured(tflops_per_gpu=312 * 0.2, source="bench"))
     try:
-        job = job_hours(spec, _gpu_node())
+        job = job_hours(spec, aws_node())
     finally:
         inputs.clear_measurements()
     assert job.hours == pytest.approx(80 / 8 * 0.4 / 0.2)  # half the assumed 0.40 MFU: twice the hours
-    assert job_hours(spec, _gpu_node()).hours == pytest.approx(10.0)
+    assert job_hours(spec, aws_node()).hours == pytest.approx(10.0)
 
 
 # --- The model against published measurements (training-throughput.md) ------------------
@@ -276,7 +251,7 @@ def test_model_against_megatron_strong_scaling():
     # pipeline bubbles or tensor-parallel traffic).
     work = {"params": "175B", "tokens": "1B", "mfu": 0.47, "batch_tokens": 1152 * 2048}
     spec = parse_spec({"accelerators": "H100", "interconnect": "rdma", "nodes": 12, "work": work})
-    p5 = _gpu_node("p5.48xlarge", "H100", 8, 80, "efa", 3200.0)
+    p5 = aws_node(instance_type="p5.48xlarge", accelerator="H100", accelerator_memory_gib=80, network_gbps=3200.0)
     small, large = job_hours(spec, p5, 12), job_hours(spec, p5, 576)
     predicted_mfu = 0.47 * large.efficiency / small.efficiency
     assert predicted_mfu / 0.42 - 1 == pytest.approx(0.119, abs=0.002)
@@ -284,12 +259,12 @@ def test_model_against_megatron_strong_scaling():
 
 def test_rows_say_where_their_speed_comes_from():
     spec = _spec(work={"gpu_hours": 80, "reference": "A100-80GB"})
-    assert job_hours(spec, _gpu_node()).speed == "estimated"
-    assert job_hours(_spec(hours=5), _gpu_node()).speed == "given"
+    assert job_hours(spec, aws_node()).speed == "estimated"
+    assert job_hours(_spec(hours=5), aws_node()).speed == "given"
     inputs.register_measurements(lambda o: inputs.Measured(tflops_per_gpu=100.0, provenance="published"))
     try:
-        assert job_hours(spec, _gpu_node()).speed == "published"
-        assert resolve(spec, [_gpu_node()]).choice.candidate.speed == "published"
+        assert job_hours(spec, aws_node()).speed == "published"
+        assert resolve(spec, [aws_node()]).choice.candidate.speed == "published"
     finally:
         inputs.clear_measurements()
 
@@ -311,7 +286,7 @@ def test_instance_family(instance_type, family):
 
 
 def test_spot_interruptions_prefer_a_measurement_then_a_family_row():
-    node = _gpu_node("p5en.48xlarge", "H200")  # no Spot Advisor band recorded for it
+    node = aws_node(instance_type="p5en.48xlarge", accelerator="H200")  # no Spot Advisor band recorded for it
     assert inputs.spot_interruptions(node) == inputs.DEFAULT_SPOT_INTERRUPTIONS
     inputs.SPOT_INTERRUPTIONS[("aws", "p5en")] = (0.07, "family row")
     try:
@@ -326,7 +301,7 @@ def test_spot_interruptions_prefer_a_measurement_then_a_family_row():
 def test_a_measured_busbw_replaces_the_assumed_fraction():
     from profiles.cost.throughput import node_busbw_bytes
 
-    node = _gpu_node("p5.48xlarge", "H100", 8, 80, "efa", 3200.0)
+    node = aws_node(instance_type="p5.48xlarge", accelerator="H100", accelerator_memory_gib=80, network_gbps=3200.0)
     assert node_busbw_bytes(node) == (3200 / 8 * 1e9 * 0.8, "3200 Gbps gpudirect-rdma x 0.8 assumed busbw")
     assert node_busbw_bytes(node._replace(network_gbps=None))[0] == 10 / 8 * 1e9 * 0.8  # unknown: 10 Gbps
     inputs.register_measurements(lambda o: inputs.Measured(busbw_gbytes_per_s=40.0, source="nccl-tests"))

@@ -7,16 +7,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import pulumi
 import pytest
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
-from tests.components.azure.azure_mocks import EXAMPLE, RecordingMonitor, install_mocks
+from tests.clusters import example_config
+from tests.components.azure.azure_mocks import install_mocks
+from tests.components.harness import Monitor, run_component
 from tests.shared_runs import shared
 
 
 @pytest.fixture
-def azure_monitor() -> RecordingMonitor:
+def azure_monitor() -> Monitor:
     """Fresh Azure mocks for one test; the monitor's `records()` lists what was registered."""
     return install_mocks()
 
@@ -25,10 +26,7 @@ def azure_monitor() -> RecordingMonitor:
 def azure_config() -> Callable[..., ClusterConfig]:
     """A factory: the example Azure config with keyword overrides."""
 
-    def make(**overrides: Any) -> ClusterConfig:
-        return ClusterConfig.model_validate({**EXAMPLE, **overrides})
-
-    return make
+    return lambda **overrides: example_config("azure", **overrides)
 
 
 @dataclass(frozen=True)
@@ -67,16 +65,7 @@ def _build(config: ClusterConfig) -> tuple[Build, dict[str, Any]]:
     from components.azure.cluster import AzureGpuCluster
 
     names = (*OUTPUT_NAMES, "ssh_private_key", "admin_username", "file_system_mount_command")
-    monitor = install_mocks()
-    resolved: dict[str, Any] = {}
-
-    @pulumi.runtime.test
-    def program() -> Any:
-        cluster = AzureGpuCluster("c", config)
-        values = pulumi.Output.all(*[getattr(cluster, key) for key in names])
-        return values.apply(lambda v: resolved.update(zip(names, v, strict=False)))
-
-    program()
+    _, monitor, resolved = run_component(AzureGpuCluster, config, names)
     return Build(monitor.records(), monitor.registered_outputs, monitor.options), resolved
 
 

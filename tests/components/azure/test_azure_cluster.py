@@ -10,6 +10,7 @@ import pytest
 from clouds.contract import OUTPUT_NAMES
 from components.azure.cluster import TYPE_TOKEN, AzureGpuCluster
 from tests.components.azure.azure_mocks import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION
+from tests.components.harness import by_type, one
 
 GROUP = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/c-rg"
 SCALE_SET_ID = f"{GROUP}/providers/Microsoft.Compute/virtualMachineScaleSets/c-nodes"
@@ -20,16 +21,6 @@ VMSS = "azure-native:compute:VirtualMachineScaleSet"
 AMLFS = "azure-native:storagecache:AmlFilesystem"
 NSG = "azure-native:network:NetworkSecurityGroup"
 SUBNET = "azure-native:network:Subnet"
-
-
-def by_type(records: list[dict[str, Any]], typ: str) -> list[dict[str, Any]]:
-    return [record for record in records if record["type"] == typ]
-
-
-def one(records: list[dict[str, Any]], typ: str) -> dict[str, Any]:
-    found = by_type(records, typ)
-    assert len(found) == 1, f"expected one {typ}, got {len(found)}"
-    return found[0]
 
 
 def scale_set_profile(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -11,28 +11,15 @@ import pytest
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from components.baiducloud.dynamic_base import BaiduProvider
+from tests.clusters import example, example_config
 from tests.components.baiducloud.replay import Replay
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 ACCESS_KEY = "ALTAKmockTrainstack0001"
 SECRET_KEY = "mock0secret0key0trainstack0000001"
 
-# 2 x bcc.hgn5IB.c116m978.8A100-80g (8 x A100 80 GB, InfiniBand; china-clouds.md §1.5).
-# usd_per_hour is a placeholder: Baidu GPU list prices are unsourced (§2.5).
-EXAMPLE: dict[str, Any] = {
-    "provider": "baiducloud",
-    "region": "bj",
-    "zone": "cn-bj-a",
-    "instance_type": "bcc.hgn5IB.c116m978.8A100-80g",
-    "accelerator": "A100-80GB",
-    "accelerator_count": 8,
-    "nodes": 2,
-    "purchase": "spot",
-    "interconnect": "rdma",
-    "hours": 72,
-    "usd_per_hour": 1.0,
-    "ssh_cidrs": ["203.0.113.0/24"],
-}
+# 2 x bcc.hgn5IB.c116m978.8A100-80g, spot, InfiniBand (tests/fixtures/clusters/baiducloud.yaml).
+EXAMPLE: dict[str, Any] = example("baiducloud")
 
 
 @pytest.fixture
@@ -56,7 +43,7 @@ def replay(monkeypatch: pytest.MonkeyPatch) -> Replay:
 @pytest.fixture
 def baidu_config() -> Callable[..., ClusterConfig]:
     """A factory: the example Baidu config with keyword overrides."""
-    return lambda **overrides: ClusterConfig.model_validate({**EXAMPLE, **overrides})
+    return lambda **overrides: example_config("baiducloud", **overrides)
 
 
 @pytest.fixture

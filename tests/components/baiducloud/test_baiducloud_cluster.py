@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -16,6 +15,7 @@ from components.baiducloud.cluster import TYPE_TOKEN, BaiducloudGpuCluster
 from components.baiducloud.security import world_open_ingress
 from components.registry import component_for
 from tests.components.baiducloud.conftest import EXAMPLE
+from tests.components.harness import by_type, one
 from trainstack.plan.runner import run_plan
 
 DYN = "pulumi-python:dynamic/baiducloud:"
@@ -23,16 +23,6 @@ INSTANCE, GROUP, KEYPAIR = f"{DYN}BccInstance", f"{DYN}SecurityGroup", f"{DYN}Ke
 TLS_KEY = "tls:index/privateKey:PrivateKey"
 UNTAGGED = {TYPE_TOKEN, f"{DYN}DeploySet", f"{DYN}EhcCluster", KEYPAIR, TLS_KEY}
 RSA_KEY = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDmock admin@example"
-
-
-def by_type(records: list[dict[str, Any]], typ: str) -> list[dict[str, Any]]:
-    return [r for r in records if r["type"] == typ]
-
-
-def one(records: list[dict[str, Any]], typ: str) -> dict[str, Any]:
-    found = by_type(records, typ)
-    assert len(found) == 1, f"expected one {typ}, got {len(found)}"
-    return found[0]
 
 
 def test_resource_tree_is_parented_and_unprotected(baidu_run, baidu_config):

@@ -14,35 +14,16 @@ import pulumi
 
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
 from clouds.gcp.mock import GCP_PROJECT_ID
+from tests.clusters import example
 from tests.shared_runs import shared
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT_ID = GCP_PROJECT_ID
 
 
-EXAMPLE: dict[str, Any] = {
-    "provider": "gcp",
-    "region": "us-central1",
-    "zone": "us-central1-a",
-    "instance_type": "a3-highgpu-8g",
-    "accelerator": "H100",
-    "accelerator_count": 8,
-    "nodes": 2,
-    "purchase": "spot",
-    "interconnect": "rdma",
-    "hours": 72,
-    "usd_per_hour": 40.4,
-    "file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 250, "deployment_type": "ZONAL"},
-}
-TPU_EXAMPLE: dict[str, Any] = {
-    **EXAMPLE,
-    "instance_type": "tpu-v5p-8",
-    "accelerator": "tpu-v5p",
-    "accelerator_count": 4,
-    "zone": "us-east5-a",
-    "region": "us-east5",
-    "nodes": 1,
-}
+# 2 x a3-highgpu-8g spot and one tpu-v5p-8 slice (tests/fixtures/clusters/gcp.yaml, gcp-tpu.yaml).
+EXAMPLE: dict[str, Any] = example("gcp")
+TPU_EXAMPLE: dict[str, Any] = example("gcp-tpu")
 
 
 def make_config(base: dict[str, Any] | None = None, **changes: Any) -> ClusterConfig:

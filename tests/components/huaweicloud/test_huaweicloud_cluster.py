@@ -15,6 +15,7 @@ from clouds.huaweicloud.mock import (
     mock_id,
 )
 from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
+from tests.components.harness import by_type, one
 
 INSTANCE = "huaweicloud:Ecs/instance:Instance"
 SERVER_GROUP = "huaweicloud:Ecs/servergroup:Servergroup"
@@ -26,16 +27,6 @@ VPC, SUBNET = "huaweicloud:Vpc/vpc:Vpc", "huaweicloud:Vpc/subnet:Subnet"
 TLS_KEY = "tls:index/privateKey:PrivateKey"
 UNTAGGABLE = {RULE, SERVER_GROUP, KEYPAIR, TLS_KEY}
 TAGS = {"trainstack-cluster": "c", "trainstack-provider": "huaweicloud"}
-
-
-def by_type(records: list[dict[str, Any]], typ: str) -> list[dict[str, Any]]:
-    return [record for record in records if record["type"] == typ]
-
-
-def one(records: list[dict[str, Any]], typ: str) -> dict[str, Any]:
-    found = by_type(records, typ)
-    assert len(found) == 1, f"expected one {typ}, got {len(found)}"
-    return found[0]
 
 
 def named(records: list[dict[str, Any]], name: str) -> dict[str, Any]:

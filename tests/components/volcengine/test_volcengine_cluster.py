@@ -10,6 +10,7 @@ from clouds.contract import OUTPUT_NAMES
 from clouds.volcengine.mock import EXISTING_SUBNET_ID, EXISTING_VPC_ID, IMAGE_ID, mock_id
 from clouds.volcengine.tags import tags_as_dict
 from components.volcengine.cluster import TYPE_TOKEN, VolcengineGpuCluster
+from tests.components.harness import by_type, one
 
 INSTANCE = "volcengine:ecs/instance:Instance"
 HPC = "volcengine:ecs/hpcCluster:HpcCluster"
@@ -27,16 +28,6 @@ TAGS = {"trainstack:cluster": "c", "trainstack:provider": "volcengine"}
 PLAIN_GPU = {"instance_type": "ecs.pni2.28xlarge", "interconnect": "none"}
 # pulumi_volcengine.ecs imports its deprecated data-source aliases on first use.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:pulumi_volcengine.*")
-
-
-def by_type(records: list[dict[str, Any]], typ: str) -> list[dict[str, Any]]:
-    return [record for record in records if record["type"] == typ]
-
-
-def one(records: list[dict[str, Any]], typ: str) -> dict[str, Any]:
-    found = by_type(records, typ)
-    assert len(found) == 1, f"expected one {typ}, got {len(found)}"
-    return found[0]
 
 
 @pytest.mark.parametrize("interconnect", ["rdma", "none"])
