@@ -429,3 +429,27 @@ def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_acc
             "train",
             config.model_copy(update={"file_system": config.file_system.model_copy(update={"deployment_type": None})}),
         )
+
+
+def test_nodes_auto_takes_the_fewest_nodes_on_a_cost_tie(real_catalog):
+    """gpu_hours on the reference GPU scale linearly: 20,000 H100-hours cost the same on every
+    count ($137,600 = 20,000 / 8 node-hours x $55.04); 4 nodes are the fewest that meet 720 h
+    (2,500 h on 1, 1,250 h on 2, 625 h on 4)."""
+    spec = parse_spec(
+        {
+            "accelerators": "H100:8",
+            "nodes": "auto",
+            "interconnect": "rdma",
+            "work": {"gpu_hours": 20000, "reference": "H100"},
+            "deadline": "30d",
+            "providers": "aws",
+            "purchase": "on-demand",
+        }
+    )
+    choice = resolve(spec, real_catalog.offerings).choice.candidate
+    assert (choice.offering.instance_type, choice.nodes, choice.hours) == ("p5.48xlarge", 4, 625.0)
+    assert choice.usd_total == pytest.approx(137600.0)
+    assert choice.notes[-1] == (
+        "nodes: 4; 8, 16, 32, 64 nodes cost the same $137,600.00 and finish sooner; on a cost tie the fewest "
+        "nodes are taken (less capacity and quota to get)"
+    )
