@@ -198,3 +198,21 @@ def test_work_beyond_the_run_time_limit_is_the_same_line_as_hours(project):
     hours = project / "h.yaml"
     hours.write_text("name: t\naccelerators: [H100:8]\nnodes: 2\nhours: 1000000000h\n")
     assert RUN_LIMIT in run("resolve", str(hours)).stderr  # the same limit, the same words
+
+
+def test_the_two_resnet50_examples_describe_the_same_work():
+    """imagenet-s3.yaml trains the ResNet-50 of resnet50-imagenet.yaml: the same published
+    figures (24.5 GFLOPs per image, mfu 0.16 from NVIDIA's 8x A100 figure, T3), so the example
+    with data is not 4.5x faster than the one without (it said 12G at mfu 0.35)."""
+    from profiles.spec import load_spec
+
+    folder = ROOT / "profiles" / "workloads"
+    s3, published = load_spec(folder / "imagenet-s3.yaml").work, load_spec(folder / "resnet50-imagenet.yaml").work
+    assert s3 is not None and published is not None
+    assert (s3.images, s3.epochs, s3.flops_per_image, s3.mfu) == (1281167, 90, 24.5e9, 0.16)
+    assert (s3.images, s3.epochs, s3.flops_per_image, s3.mfu) == (
+        published.images,
+        published.epochs,
+        published.flops_per_image,
+        published.mfu,
+    )
