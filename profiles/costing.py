@@ -22,6 +22,7 @@ from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
 from profiles.data_row import DataRow, data_row
+from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
 
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
@@ -45,7 +46,7 @@ def _price_notes(offering: Offering) -> tuple[str, ...]:
     notes: tuple[str, ...] = ()
     if offering.currency != "USD" and offering.on_demand_native is not None:
         notes += (f"listed as {offering.on_demand_native:,.2f} {offering.currency}/h per node",)
-    return notes + ((offering.price_note,) if offering.price_note else ())
+    return notes + ((cited(offering.price_note),) if offering.price_note else ())
 
 
 def _usd_per_cny(offering: Offering) -> float | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
 from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour, storage_usd
+from profiles.short_text import cited
 
 # Prices closer than this (USD/hour) are the same price (the stack rounds to 6 decimals).
 TOLERANCE = 0.005
@@ -113,7 +114,7 @@ def price_stack(
     match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, storage)
-    caveats = [match.price_note] if match is not None and node_price is not None and match.price_note else []
+    caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     if match is not None and node_price is not None and config.commitment != "none":
         caveats += _reserved_rate_caveat(config, match)
     if config.file_system and storage is None:

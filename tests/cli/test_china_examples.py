@@ -148,7 +148,10 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
         "re-run `trainstack resolve --write-stack`)"
     )
     estimate, storage = price.caveats
-    assert estimate.startswith("estimate: third-party CNY list price seen 2024-12-30 (china-prices.md CP-A32)")
+    assert estimate == (  # what the figure is, then its source id (not inline)
+        "estimate: third-party CNY list price seen 2024-12-30; re-check with DescribePrice "
+        "(`trainstack catalog refresh --provider alicloud`) [source CP-A32]"
+    )
     assert storage == "the file system's price on alicloud is unknown, so the job total leaves it out"
 
 

@@ -216,3 +216,33 @@ def test_the_two_resnet50_examples_describe_the_same_work():
         published.flops_per_image,
         published.mfu,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        pytest.param(
+            "estimate: list price seen 2024-12-30 (china-prices.md CP-A32); re-check with DescribePrice",
+            "estimate: list price seen 2024-12-30; re-check with DescribePrice [source CP-A32]",
+            id="file-and-id",
+        ),
+        pytest.param(
+            "official list price (china-prices.md CP-T5), not per region (CP-T6)",
+            "official list price, not per region [source CP-T5, CP-T6]",
+            id="two-ids",
+        ),
+        pytest.param("listed as 270.83 CNY/h per node", "listed as 270.83 CNY/h per node", id="none"),
+    ],
+)
+def test_source_ids_leave_user_text_for_a_trailing_source(text, shown):
+    from profiles.short_text import cited
+
+    assert cited(text) == shown
+
+
+def test_a_resolve_row_cites_its_catalog_price_source_at_the_end(project):
+    result = run("resolve", str(ROOT / "profiles" / "workloads" / "training-a100-alicloud.yaml"), "--json")
+    assert result.exit_code == 0, result.output
+    notes = json.loads(result.stdout)["choice"]["notes"]
+    estimate = next(n for n in notes if n.startswith("estimate:"))
+    assert "china-prices.md" not in estimate and estimate.endswith("[source CP-A32]")
