@@ -35,6 +35,8 @@ PLATFORM_ENCRYPTED = frozenset(
     }
 )
 ALI_INSTANCE, ALI_NAS = "alicloud:ecs/instance:Instance", "alicloud:nas/fileSystem:FileSystem"
+# An ESS scaling configuration: the system and data disks of every node its group creates.
+ALI_NODE_TYPES = (ALI_INSTANCE, "alicloud:ess/scalingConfiguration:ScalingConfiguration")
 TENCENT_INSTANCE = "tencentcloud:Instance/instance:Instance"
 # Disk types with an encryption flag that needs no customer key: type -> input name.
 DISK_FLAGS = {
@@ -95,7 +97,7 @@ def disks_encrypted(record: dict[str, Any]) -> list[str]:
             if all(_true(v.get("encrypted")) for v in volumes)
             else ["EBS volume not encrypted; set rootBlockDevice/ebsBlockDevices encrypted: true"]
         )
-    if kind == ALI_INSTANCE:
+    if kind in ALI_NODE_TYPES:
         system = (
             []
             if _true(inputs.get("systemDiskEncrypted"))
@@ -122,7 +124,7 @@ def disks_checked(record: dict[str, Any]) -> bool:
         return bool(inputs.get("dataDisks"))
     if kind == ALI_NAS:
         return _nas_type(inputs) in NAS_MANAGED_KEY_TYPES
-    return kind in DISK_FLAGS or kind in PLATFORM_ENCRYPTED or kind in (LAUNCH_TEMPLATE, INSTANCE, ALI_INSTANCE)
+    return kind in DISK_FLAGS or kind in PLATFORM_ENCRYPTED or kind in (LAUNCH_TEMPLATE, INSTANCE, *ALI_NODE_TYPES)
 
 
 def encryption_gaps(record: dict[str, Any]) -> list[str]:

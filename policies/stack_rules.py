@@ -169,7 +169,11 @@ def _is_spot(record: dict[str, Any]) -> bool:
     if kind == "gcp:tpu/v2Vm:V2Vm":
         scheduling = inputs.get("schedulingConfig") or {}
         return scheduling.get("spot") is True or scheduling.get("preemptible") is True
-    if kind in ("alicloud:ecs/instance:Instance", "volcengine:ecs/instance:Instance"):
+    if kind in (
+        "alicloud:ecs/instance:Instance",
+        "alicloud:ess/scalingConfiguration:ScalingConfiguration",
+        "volcengine:ecs/instance:Instance",
+    ):
         return inputs.get("spotStrategy") not in (None, "", "NoSpot")
     if kind == "huaweicloud:Ecs/instance:Instance":
         return inputs.get("chargingMode") == "spot"

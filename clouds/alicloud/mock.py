@@ -1,8 +1,10 @@
 """What Alibaba Cloud would report for a resource, for `trainstack.plan.mocks.TrainstackMocks` (no Pulumi import).
 
 `alicloud_outputs(typ, name, inputs)` returns `(id, extra outputs)` the real `pulumi_alicloud` provider
-computes: prefixed resource ids (`vpc-`, `vsw-`, `sg-`, `ds-`, `i-`, `cpfs-`), instance
-private IPs and the CPFS mount-target domain. `ALICLOUD_INVOKES` answers the system-image
+computes: prefixed resource ids (`vpc-`, `vsw-`, `sg-`, `ds-`, `i-`, `cpfs-`, `asg-` for an ESS
+scaling group, `asc-` for its scaling configuration, the prefixes of ESS's DescribeScalingGroups /
+DescribeScalingConfigurations examples), instance private IPs, and the CPFS
+mount-target domain. `ALICLOUD_INVOKES` answers the system-image
 lookup. All values are deterministic: the same logical name always gives the same value.
 """
 
@@ -29,6 +31,8 @@ _ID_PREFIXES = {
     "alicloud:ecs/ecsKeyPair:EcsKeyPair": "kp",
     "alicloud:ecs/instance:Instance": "i",
     "alicloud:nas/fileSystem:FileSystem": "cpfs",
+    "alicloud:ess/scalingGroup:ScalingGroup": "asg",
+    "alicloud:ess/scalingConfiguration:ScalingConfiguration": "asc",
     "alicloud:nas/fileset:Fileset": "fset",
     "alicloud:nas/dataFlow:DataFlow": "df",
 }

@@ -11,11 +11,21 @@ Sources:
      source read, "can be modified" from 1.268.0 per the pulumi-alicloud 4.0.0 docstring);
      ecs_deployment_set, security_group (resourceAliCloudEcsSecurityGroup), security_group_rule
      (no Update: all its fields), nas_mount_target, vswitch, vpc (cidr_block updates in place).
+  E  the same provider's ESS resources: resource_alicloud_ess_scaling_group.go at 08e0c70
+     (scaling_group_name, instance_id, container_group_id, multi_az_policy, group_type;
+     min/max/desired size, vswitch_ids, health checks and spot_instance_remedy update in place)
+     and resource_alicloud_ess_scaling_configuration.go at 007b070 (scaling_group_id,
+     security_enhancement_strategy, password, kms_encrypted_password; everything else,
+     image, instance type, disks, interfaces, user data, key pair, RAM role, spot strategy,
+     is ModifyScalingConfiguration in place, which only instances created afterwards use).
 """
 
 from __future__ import annotations
 
-from clouds.base import Replacements
+from clouds.base import NodeEffect, Replacements
+
+GROUP = "alicloud:ess/scalingGroup:ScalingGroup"
+CONFIGURATION = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 
 REPLACEMENTS = Replacements(
     replace_on_change={
@@ -80,6 +90,10 @@ REPLACEMENTS = Replacements(
         "alicloud:nas/mountTarget:MountTarget": ("fileSystemId", "networkType", "vswitchId", "vpcId"),
         "alicloud:vpc/network:Network": ("ipv6CidrBlock", "userCidrs"),
         "alicloud:vpc/switch:Switch": ("cidrBlock", "vpcId", "zoneId", "availabilityZone"),
+        # vswitchIds: the component's own `replace_on_changes` (components/alicloud/scaling.py
+        # GROUP_REPLACED_ON); the provider alone would update it in place.
+        GROUP: ("scalingGroupName", "instanceId", "containerGroupId", "multiAzPolicy", "groupType", "vswitchIds"),
+        CONFIGURATION: ("scalingGroupId", "securityEnhancementStrategy", "password", "kmsEncryptedPassword"),
     },
     # The deprecated `name` of vswitch, VPC and security group updates in place (source L).
     name_in_place=frozenset(
@@ -89,4 +103,19 @@ REPLACEMENTS = Replacements(
             "alicloud:ecs/securityGroup:SecurityGroup",
         }
     ),
+    # What a change does to running nodes (source E): the group's size inputs add or remove
+    # nodes; a new group (its name) is new nodes; the configuration, changed or replaced, is
+    # what the group's next instances are made from: trainstack creates no ess.InstanceRefresh.
+    node_effects={
+        GROUP: NodeEffect(
+            resizes=("minSize", "maxSize", "desiredCapacity"),
+            rolled="a new scaling group: every node is replaced; restart the job from its last checkpoint",
+            kept="no running node is replaced: the group's other inputs change in place",
+        ),
+        CONFIGURATION: NodeEffect(
+            rolled="a new scaling configuration: nodes created from now on (replacements) use it; running nodes keep theirs",
+            kept="nodes created from now on (replacements) use the changed configuration; running nodes keep theirs",
+            replace_keeps_nodes=True,
+        ),
+    },
 )

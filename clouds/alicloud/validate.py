@@ -1,7 +1,7 @@
 """Checks on a `ClusterConfig` before the Alibaba component creates anything.
 
-Sources: shared/reference-facts/china-clouds.md sections 1.1 (families, types), 3 (eRDMA,
-LowLatency limit of 20 instances, spot outside deployment sets) and 4 (CPFS tiers); tag
+Sources: shared/reference-facts/china-clouds.md sections 1.1 (families, types), 3 (eRDMA)
+and 4 (CPFS tiers); the ESS group's size limit (`placement.GROUP_MAX_NODES`); tag
 rules from the pulumi-alicloud 4.0.0 `ecs.Instance` `tags` doc (keys and values up to 128
 characters, neither may begin with `aliyun`, `acs:`, `http://` or `https://`; `:` is
 allowed, so the shared `trainstack:` keys need no sanitizing).
@@ -78,11 +78,10 @@ def _check_zone(args: ClusterConfig) -> None:
 
 def _check_nodes(args: ClusterConfig) -> None:
     placement = placement_for(args.purchase)
-    if placement.max_nodes is not None and args.nodes > placement.max_nodes:
+    if args.nodes > placement.max_nodes:
         raise ValueError(
-            f"nodes: {args.nodes} exceeds {placement.max_nodes}, the most a "
-            f"{placement.strategy} deployment set holds (section 3); set nodes: "
-            f"{placement.max_nodes} or fewer, or split the job into several clusters"
+            f"nodes: {args.nodes} exceeds {placement.max_nodes}, the most an ESS scaling group "
+            f"holds; set nodes: {placement.max_nodes} or fewer, or split the job into several clusters"
         )
 
 

@@ -1,9 +1,9 @@
-"""`AlicloudGpuCluster`: GPU ECS nodes (eRDMA where the type has it) in a LowLatency
-deployment set, with a protected CPFS file system.
+"""`AlicloudGpuCluster`: GPU ECS nodes (eRDMA where the type has it) as an ESS scaling group
+that keeps their number, with a protected CPFS file system.
 
 The component only wires children together; the logic sits in pure modules beside it
-(`facts`, `placement`, `purchase`, `profile`, `cpfs`, `security`, `validate`) and in the
-small resource builders `network`, `compute` and `storage`.
+(`facts`, `placement`, `purchase`, `profile`, `scaling`, `cpfs`, `security`, `validate`) and in
+the small resource builders `network`, `compute`, `nodes` and `storage`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from typing import Any
 
 import pulumi
 
+from clouds.alicloud.placement import placement_for
 from clouds.alicloud.validate import PROVIDER, validate_args
 from clouds.contract import ClusterConfig
-from components.alicloud.compute import create_deployment_set, create_key_pair, create_nodes
-from components.alicloud.data_link import attach_role, create_data_link
+from components.alicloud.compute import create_key_pair, image_id
+from components.alicloud.data_link import create_data_link
 from components.alicloud.network import create_network
+from components.alicloud.nodes import create_node_group
 from components.alicloud.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 
@@ -26,16 +28,20 @@ TYPE_TOKEN = "trainstack:alicloud:GpuCluster"
 class AlicloudGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Alibaba Cloud (ECS).
 
-    Placement: on-demand nodes join one `LowLatency` deployment set (at most 20). **Spot
-    nodes join no deployment set**: Alibaba refuses spot instances in deployment sets
-    (china-clouds.md section 0 item 2), so the component logs a warning and places spot
-    nodes in the zone only (`placement.placement_for`). Spot works only for China-site
-    (aliyun.com) accounts (section 0 item 3).
+    Nodes: one ESS scaling group of `nodes` instances (min = max = desired) on the cluster's
+    vSwitch, created from one scaling configuration (`scaling`): an instance that stops
+    running is replaced (ECS health check), a reclaimed spot instance too (spot instance
+    remedy), and a configuration change reaches only instances created afterwards.
+    Placement: **no deployment set** (`placement.placement_for`): the ESS resources take none,
+    and Alibaba refuses spot instances in one (china-clouds.md section 0 item 2); the
+    component logs a warning saying so. Spot works only for China-site (aliyun.com) accounts
+    (section 0 item 3).
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
-        node_ids: ECS instance ids, in node order.
-        node_private_ips: primary private IPv4 addresses, in node order.
-        placement_group: the deployment set id, or None for spot (no deployment set).
+        node_ids: `[scaling group id]` (its instances come and go; list them with ESS
+            DescribeScalingInstances).
+        node_private_ips: `[]` (the group's instances change).
+        placement_group: None (no deployment set).
         file_system_dns: the CPFS mount-target domain, or None without a file system.
         file_system_mount_name: the CPFS file-system id (`cpfs-...`), which the CPFS client
             mounts through the mount-target domain, or None without a file system.
@@ -47,7 +53,7 @@ class AlicloudGpuCluster(GpuClusterBase):
     write-back (else an empty list; None without `data`).
 
     Child resources are kept as attributes too (`vpc`, `vswitch`, `security_group`,
-    `security_group_rules`, `deployment_set`, `key_pair`, `nodes`, `file_system`,
+    `security_group_rules`, `key_pair`, `node_group`, `node_configuration`, `file_system`,
     `mount_target`).
     """
 
@@ -71,20 +77,19 @@ class AlicloudGpuCluster(GpuClusterBase):
             self.file_system, self.mount_target = create_file_system(
                 name, args.file_system, args.zone, network.vpc.id, network.vswitch.id, tags, child
             )
-        self.deployment_set = create_deployment_set(name, args.purchase, child)
         self.key_pair = create_key_pair(name, args, tags, child)
-        placement: dict[str, Any] = {}
-        if self.deployment_set is not None:
-            placement["deployment_set_id"] = self.deployment_set.id
-        if self.key_pair is not None:
-            placement["key_name"] = self.key_pair.key_pair_name
+        pulumi.log.warn(f"{name}: {placement_for(args.purchase).reason}", resource=self)
         node_network = {"vswitch_id": network.vswitch.id, "security_group_id": network.security_group.id}
-        self.nodes = create_nodes(name, args, node_network, placement, tags, child)
         self._link_bucket(name, args, tags, child)
+        extras = {"key_name": self.key_pair.key_pair_name} if self.key_pair is not None else {}
+        if self.node_role is not None:
+            extras["role_name"] = self.node_role.role_name  # every node the group creates gets it
+        nodes = create_node_group(name, args, node_network, image_id(args.instance_type, child), extras, tags, child)
+        self.node_group, self.node_configuration = nodes.group, nodes.configuration
         return ClusterOutputs(
-            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
-            node_private_ips=pulumi.Output.all(*[node.private_ip for node in self.nodes]),
-            placement_group=self.deployment_set.id if self.deployment_set else nothing(),
+            node_ids=pulumi.Output.all(self.node_group.id),
+            node_private_ips=pulumi.Output.from_input([]),
+            placement_group=nothing(),
             file_system_dns=self.mount_target.mount_target_domain if self.mount_target else nothing(),
             file_system_mount_name=self.file_system.id if self.file_system else nothing(),
         )
@@ -98,7 +103,6 @@ class AlicloudGpuCluster(GpuClusterBase):
         self.fileset, self.data_flow = link.fileset, link.data_flow
         self.node_role, self.node_bucket_policy = link.role, link.policy
         self.data_commands = link.commands
-        attach_role(name, link.role, self.nodes, child)
 
     def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
         """`data_commands` with `data` (what to run after `pulumi up`: the export command)."""

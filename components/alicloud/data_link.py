@@ -142,16 +142,3 @@ def _node_role(
         opts=opts,
     )
     return role, policy
-
-
-def attach_role(
-    name: str, role: alicloud.ram.Role, nodes: list[alicloud.ecs.Instance], opts: pulumi.ResourceOptions
-) -> list[alicloud.ecs.RamRoleAttachment]:
-    """Give each node the RAM role (`{name}-node-<i>-role`; ecs.RamRoleAttachment, the resource
-    pulumi-alicloud recommends over the instance's deprecated `role_name`)."""
-    return [
-        alicloud.ecs.RamRoleAttachment(
-            f"{name}-node-{index}-role", instance_id=node.id, ram_role_name=role.role_name, opts=opts
-        )
-        for index, node in enumerate(nodes)
-    ]

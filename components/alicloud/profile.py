@@ -92,7 +92,7 @@ def node_args(
         args: the cluster config (zone, type, purchase, interconnect).
         network: `{"vswitch_id": ..., "security_group_id": ...}`.
         image_id: the looked-up image id.
-        placement: `{"deployment_set_id": ...}` or `{}` (spot), plus `key_name` if any.
+        placement: further arguments: `key_name` with a key pair, `role_name` with a RAM role.
         tags: tags for the instance and its disks.
     """
     vswitch_id, group_id = network["vswitch_id"], network["security_group_id"]

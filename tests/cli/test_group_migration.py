@@ -75,3 +75,21 @@ def test_gcp_per_node_instances_to_the_managed_instance_group_keeps_the_file_sys
     assert "training-a3-gcp-fs" not in actions  # unchanged: same URN, same inputs
     assert "training-a3-gcp-placement" not in actions  # the compact policy is kept
     assert review["data_loss"] == []
+
+
+ALICLOUD_PER_NODE_REVISION = "b91a60da494b0a39e4ac05a0552991d2c31d3f6c"  # main before the Alibaba ESS group (#14)
+
+
+@pytest.mark.skipif(
+    not _have_revision(ALICLOUD_PER_NODE_REVISION), reason="needs git and the repository's history (a full clone)"
+)
+def test_alicloud_per_node_instances_to_the_ess_group_keeps_the_cpfs():
+    stack = "training-a100-alicloud"
+    review = build_review(stack, ROOT, against=ALICLOUD_PER_NODE_REVISION)
+    actions = {c["name"]: c["action"] for c in review["changes"]}
+    assert actions[f"{stack}-node-0"] == actions[f"{stack}-node-1"] == "delete"
+    assert actions[f"{stack}-ds"] == "delete"  # the ESS group takes no deployment set
+    assert actions[f"{stack}-nodes"] == actions[f"{stack}-node-config"] == "create"
+    for kept in (f"{stack}-cpfs", f"{stack}-cpfs-mount", f"{stack}-vsw", f"{stack}-vpc"):
+        assert kept not in actions  # unchanged: same URN, same inputs
+    assert review["data_loss"] == []

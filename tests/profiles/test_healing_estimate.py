@@ -18,7 +18,6 @@ def test_every_registered_cloud_has_an_answer():
         pytest.param("aws", GROUP_RESTART_HOURS, True, id="aws-group"),
         pytest.param("azure", GROUP_RESTART_HOURS, True, id="azure-scale-set"),
         pytest.param("gcp", GROUP_RESTART_HOURS, True, id="gcp-instance-group"),
-        pytest.param("alicloud", MANUAL_RESTART_HOURS, False, id="alicloud-manual"),
         pytest.param("baiducloud", MANUAL_RESTART_HOURS, False, id="baidu-manual"),
     ],
 )
@@ -28,6 +27,16 @@ def test_restart_hours_follow_self_healing(provider, hours, replaced):
     summary = healing(provider).summary
     assert ("not replaced automatically" in summary) is not replaced and "unsourced" in summary
     assert MANUAL_RESTART_HOURS > GROUP_RESTART_HOURS
+
+
+def test_alibaba_group_replaces_the_node_but_the_job_restart_stays_manual():
+    entry = healing("alicloud", "ecs.ebmgn7ex.32xlarge")
+    assert (entry.replaces_nodes, entry.runs_job) == (True, False)
+    # The node comes back by itself, the job does not: a person restarts it (no node agent).
+    assert restart_hours("alicloud", "ecs.gn7e-c16g1.32xlarge") == restart_hours("alicloud") == MANUAL_RESTART_HOURS
+    assert "ESS scaling group" in entry.summary and "spot instance remedy" in entry.summary
+    assert "restart it by hand (manual restart, unsourced 2 h)" in entry.summary
+    assert "not replaced automatically" not in entry.summary
 
 
 # 2 x 8 A100 on-demand with a file system and a job (region and zone are not checked here).

@@ -14,6 +14,8 @@ LT = "aws:ec2/launchTemplate:LaunchTemplate"
 VMSS = "azure-native:compute:VirtualMachineScaleSet"
 MIG = "gcp:compute/instanceGroupManager:InstanceGroupManager"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+ESS = "alicloud:ess/scalingGroup:ScalingGroup"
+ESS_CONFIG = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 
 
 def _change(kind: str, action: str, *changed: str) -> Change:
@@ -70,6 +72,20 @@ def _change(kind: str, action: str, *changed: str) -> Change:
         ),
         pytest.param(_change(MIG, "replace", "zone"), True, "every node is replaced", id="mig-zone"),
         pytest.param(_change(TEMPLATE, "replace", "labels.team"), False, "no running VM is recreated", id="template"),
+        pytest.param(
+            _change(ESS, "update", "desiredCapacity", "maxSize", "minSize"), False, "added or removed", id="ess-resize"
+        ),
+        pytest.param(_change(ESS, "update", "spotInstanceRemedy"), False, "change in place", id="ess-remedy"),
+        pytest.param(_change(ESS, "replace", "vswitchIds"), True, "every node is replaced", id="ess-new-vswitch"),
+        pytest.param(
+            _change(ESS_CONFIG, "update", "imageId", "userData", "instanceType"),
+            False,
+            "running nodes keep theirs",
+            id="ess-config-change",
+        ),
+        pytest.param(
+            _change(ESS_CONFIG, "replace", "scalingGroupId"), False, "running nodes keep theirs", id="ess-config-new"
+        ),
     ],
 )
 def test_node_effect(change: Change, replaced: bool, words: str) -> None:

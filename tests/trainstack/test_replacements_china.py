@@ -49,6 +49,11 @@ NODE_ZONE_KEY = {
     "volcengine": "zoneId",
     "baiducloud": "zone",
 }
+# Stacks whose nodes are a scaling group: (group, configuration, the group's input that
+# follows the zone, the node subnet's zone input).
+GROUPS = {
+    "training-a100-alicloud": ("training-a100-alicloud-nodes", "training-a100-alicloud-node-config", "vswitchIds"),
+}
 SDKS = {
     "alicloud": "pulumi_alicloud",
     "tencentcloud": "tencentcloud_iac_pulumi",
@@ -82,7 +87,13 @@ def by_name(result):
 
 
 def nodes(result, stack):
-    return [c for name, c in sorted(by_name(result).items()) if name.startswith(f"{stack}-node-")]
+    return [c for name, c in sorted(by_name(result).items()) if name.startswith(f"{stack}-node")]
+
+
+def node_names(stack):
+    """The node resources of the committed stack: per-node instances, or a group and its configuration."""
+    group = GROUPS.get(stack)
+    return sorted(group[:2]) if group else [f"{stack}-node-0", f"{stack}-node-1"]
 
 
 @pytest.mark.parametrize("stack", sorted(STACKS))
@@ -93,11 +104,22 @@ def test_new_zone_replaces_nodes_and_file_system_and_flags_data_loss(tmp_path, m
 
     provider = stack.rsplit("-", 1)[-1]
     zone_key = NODE_ZONE_KEY[provider]
-    assert [c["name"] for c in nodes(result, stack)] == [f"{stack}-node-0", f"{stack}-node-1"]
-    for node in nodes(result, stack):
-        assert node["action"] == "replace" and zone_key in node["replace_keys"], node
+    assert [c["name"] for c in nodes(result, stack)] == node_names(stack)
     after = {r["name"]: r for r in run_plan(stack, tmp_path).resources}
-    assert after[f"{stack}-node-0"]["inputs"][zone_key] == zone
+    if stack in GROUPS:
+        # The group follows its replaced subnet (the component's replace_on_changes); its
+        # configuration follows the new group's id.
+        group, configuration, follows = GROUPS[stack]
+        assert changes[group]["action"] == changes[configuration]["action"] == "replace"
+        assert follows in changes[group]["replace_keys"] and "every node is replaced" in changes[group]["nodes"]
+        assert result["nodes"]["replaced"] == [group]
+        assert changes[configuration]["replace_keys"] == ["scalingGroupId"]
+        subnet = next(r for r in after.values() if r["type"] == "alicloud:vpc/switch:Switch")
+        assert subnet["inputs"]["zoneId"] == zone
+    else:
+        for node in nodes(result, stack):
+            assert node["action"] == "replace" and zone_key in node["replace_keys"], node
+        assert after[f"{stack}-node-0"]["inputs"][zone_key] == zone
 
     if file_system is None:
         assert result["data_loss"] == []
@@ -129,7 +151,7 @@ def test_tags_only_change_updates_in_place(tmp_path, monkeypatch, stack):
     for change in result["changes"]:
         assert change["action"] == "update" and change["replace_keys"] == [], change
         assert all(path.split(".")[0] in ("tags", "volumeTags") for path in change["changed"]), change
-    assert {n["name"] for n in nodes(result, stack)} == {f"{stack}-node-0", f"{stack}-node-1"}
+    assert sorted(n["name"] for n in nodes(result, stack)) == node_names(stack)
     _zone, file_system = STACKS[stack]
     if file_system:
         assert by_name(result)[file_system]["action"] == "update"
@@ -150,7 +172,12 @@ def test_alicloud_cpfs_throughput_change_replaces_it(tmp_path, monkeypatch):
 @pytest.mark.parametrize("stack", [s for s, (_zone, fs) in sorted(STACKS.items()) if fs])
 def test_more_nodes_never_replace_the_file_system(tmp_path, monkeypatch, stack):
     result = review(tmp_path, monkeypatch, stack, nodes=3)
-    assert by_name(result)[f"{stack}-node-2"]["action"] == "create"
+    if stack in GROUPS:
+        group = by_name(result)[GROUPS[stack][0]]
+        assert group["action"] == "update" and group["changed"] == ["desiredCapacity", "maxSize", "minSize"]
+        assert group["nodes"] == "nodes are added or removed; the running ones keep running"
+    else:
+        assert by_name(result)[f"{stack}-node-2"]["action"] == "create"
     assert STACKS[stack][1] not in by_name(result) and result["data_loss"] == []
 
 

@@ -13,118 +13,114 @@ from clouds.contract import OUTPUT_NAMES
 from components.alicloud.cluster import TYPE_TOKEN, AlicloudGpuCluster
 from tests.components.alicloud.alicloud_harness import build, install_mocks, make_config
 
-INSTANCE = "alicloud:ecs/instance:Instance"
-DEPLOYMENT_SET = "alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet"
+GROUP = "alicloud:ess/scalingGroup:ScalingGroup"
+CONFIGURATION = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 RULE = "alicloud:ecs/securityGroupRule:SecurityGroupRule"
 NAS = "alicloud:nas/fileSystem:FileSystem"
 MOUNT = "alicloud:nas/mountTarget:MountTarget"
-DS_ID = alicloud_id(DEPLOYMENT_SET, "c-ds")
 SG_ID = alicloud_id("alicloud:ecs/securityGroup:SecurityGroup", "c-sg")
 VSW_ID = alicloud_id("alicloud:vpc/switch:Switch", "c-vsw")
 VPC_ID = alicloud_id("alicloud:vpc/network:Network", "c-vpc")
+GROUP_ID = alicloud_id(GROUP, "c-nodes")
 FS_ID = alicloud_id(NAS, "c-cpfs")
 TAGS = {"trainstack:cluster": "c", "trainstack:provider": "alicloud"}
 
 
-def nodes(plan) -> list[dict[str, Any]]:
-    return [record["inputs"] for record in plan.of_type(INSTANCE)]
+def configuration(plan) -> dict[str, Any]:
+    (record,) = plan.of_type(CONFIGURATION)
+    return record["inputs"]
 
 
-def test_on_demand_nodes_join_one_low_latency_deployment_set():
-    plan = build(make_config(nodes=3))
-    (ds,) = plan.of_type(DEPLOYMENT_SET)
-    assert ds["inputs"]["strategy"] == "LowLatency"
-    assert ds["parent"] == "c"
-    assert [node["deploymentSetId"] for node in nodes(plan)] == [DS_ID] * 3
-    assert plan.outputs["placement_group"] == DS_ID
+def group(plan) -> dict[str, Any]:
+    (record,) = plan.of_type(GROUP)
+    return record["inputs"]
 
 
-def test_spot_nodes_join_no_deployment_set_and_say_so(caplog):
+@pytest.mark.parametrize(
+    ("purchase", "nodes", "remedy"),
+    [pytest.param("on-demand", 3, False, id="on-demand"), pytest.param("spot", 24, True, id="spot")],
+)
+def test_nodes_are_one_scaling_group_that_keeps_its_size(purchase, nodes, remedy):
+    plan = build(make_config(purchase=purchase, nodes=nodes))
+    assert plan.of_type("alicloud:ecs/instance:Instance") == []
+    assert group(plan) == {
+        "scalingGroupName": "c-nodes",
+        "minSize": nodes,
+        "maxSize": nodes,
+        "desiredCapacity": nodes,
+        "vswitchIds": [VSW_ID],
+        "healthCheckTypes": ["ECS"],
+        "spotInstanceRemedy": remedy,
+        "tags": TAGS,
+    }
+    config = configuration(plan)
+    assert config["scalingGroupId"] == GROUP_ID
+    assert (config["active"], config["enable"], config["forceDelete"]) == (True, True, True)
+
+
+@pytest.mark.fresh_runs  # reads the run's log
+@pytest.mark.parametrize("purchase", ["on-demand", "spot"])
+def test_no_deployment_set_and_the_log_says_why(purchase, caplog):
     with caplog.at_level(logging.WARNING):
-        plan = build(make_config(purchase="spot", nodes=24))
-    assert plan.of_type(DEPLOYMENT_SET) == []
-    assert len(nodes(plan)) == 24  # no LowLatency 20-instance limit without a set
-    assert all("deploymentSetId" not in node for node in nodes(plan))
+        plan = build(make_config(purchase=purchase, nodes=24))
+    assert plan.of_type("alicloud:ecs/ecsDeploymentSet:EcsDeploymentSet") == []
+    assert "deploymentSetId" not in configuration(plan)
     assert plan.outputs["placement_group"] is None
-    assert "spot instances cannot join a deployment set" in caplog.text
+    assert "take no deployment set" in caplog.text
+    assert ("spot instances cannot join a deployment set" in caplog.text) is (purchase == "spot")
 
 
 @pytest.mark.parametrize(
     ("purchase", "expected"),
     [
-        pytest.param(
-            "spot",
-            {
-                "instanceChargeType": "PostPaid",
-                "spotStrategy": "SpotAsPriceGo",
-                "spotDuration": 1,
-                "spotInterruptionBehavior": "Terminate",
-                "spotPriceLimit": None,
-            },
-            id="spot",
-        ),
-        pytest.param(
-            "on-demand",
-            {
-                "instanceChargeType": "PostPaid",
-                "spotStrategy": "NoSpot",
-                "spotDuration": None,
-                "spotInterruptionBehavior": None,
-                "spotPriceLimit": None,
-            },
-            id="on-demand",
-        ),
+        pytest.param("spot", {"spotStrategy": "SpotAsPriceGo", "spotDuration": 1}, id="spot"),
+        pytest.param("on-demand", {"spotStrategy": "NoSpot", "spotDuration": None}, id="on-demand"),
     ],
 )
-def test_purchase_sets_spot_arguments(purchase, expected):
-    for node in nodes(build(make_config(purchase=purchase))):
-        assert {key: node.get(key) for key in expected} == expected
+def test_purchase_sets_spot_arguments_of_the_configuration(purchase, expected):
+    config = configuration(build(make_config(purchase=purchase)))
+    assert {key: config.get(key) for key in expected} == expected
+    assert "instanceChargeType" not in config and "spotInterruptionBehavior" not in config
+
+
+PRIMARY_ERI = {"instanceType": "Primary", "networkInterfaceTrafficMode": "HighPerformance", "securityGroupIds": [SG_ID]}
 
 
 @pytest.mark.parametrize(
-    ("changes", "primary", "secondary"),
+    ("changes", "interfaces"),
     [
         pytest.param(
             {},
-            {"networkInterfaceTrafficMode": "HighPerformance", "networkCardIndex": 0},
-            {
-                "networkCardIndex": 1,
-                "networkInterfaceTrafficMode": "HighPerformance",
-                "securityGroupIds": [SG_ID],
-                "vswitchId": VSW_ID,
-            },
+            [PRIMARY_ERI, {**PRIMARY_ERI, "instanceType": "Secondary"}],
             id="ebmgn7ex-two-eris",
         ),
-        pytest.param(
-            {"instance_type": "ecs.gn8is-8x.32xlarge"},
-            {"networkInterfaceTrafficMode": "HighPerformance", "networkCardIndex": 0},
-            None,
-            id="gn8is-one-eri",
-        ),
-        pytest.param({"interconnect": "none"}, {}, None, id="ebmgn7ex-no-rdma"),
-        pytest.param({"instance_type": "ecs.gn7e-c16g1.32xlarge", "interconnect": "none"}, {}, None, id="gn7e-plain"),
+        pytest.param({"instance_type": "ecs.gn8is-8x.32xlarge"}, [PRIMARY_ERI], id="gn8is-one-eri"),
+        pytest.param({"interconnect": "none"}, None, id="ebmgn7ex-no-rdma"),
+        pytest.param({"instance_type": "ecs.gn7e-c16g1.32xlarge", "interconnect": "none"}, None, id="gn7e-plain"),
     ],
 )
-def test_erdma_interfaces_only_on_rdma_types(changes, primary, secondary):
-    keys = ("networkInterfaceTrafficMode", "networkCardIndex")
-    for node in nodes(build(make_config(**changes))):
-        assert {key: node[key] for key in keys if key in node} == primary
-        assert node.get("networkInterfaces") == secondary
+def test_erdma_interfaces_only_on_rdma_types(changes, interfaces):
+    config = configuration(build(make_config(**changes)))
+    assert config.get("networkInterfaces") == interfaces
+    # With interfaces the security group goes on each interface, never beside them (ESS API).
+    assert config.get("securityGroupIds") == (None if interfaces else [SG_ID])
+    assert "securityGroupId" not in config
 
 
-def test_node_image_disk_network_and_no_public_ip():
+def test_configuration_image_disk_key_and_no_public_ip():
     plan = build(make_config(ssh_public_key="ssh-ed25519 AAAAmock user@host"))
-    node = plan.named("c-node-1")["inputs"]
-    assert node["imageId"] == ALICLOUD_IMAGE_ID
-    assert (node["systemDiskEncrypted"], node["systemDiskCategory"], node["systemDiskSize"]) == (
+    config = configuration(plan)
+    assert config["imageId"] == ALICLOUD_IMAGE_ID
+    assert config["instanceType"] == "ecs.ebmgn7ex.32xlarge"
+    assert (config["systemDiskEncrypted"], config["systemDiskCategory"], config["systemDiskSize"]) == (
         True,
         "cloud_essd",
         256,
     )
-    assert (node["vswitchId"], node["securityGroups"], node["availabilityZone"]) == (VSW_ID, [SG_ID], "cn-beijing-h")
-    assert node["internetMaxBandwidthOut"] == 0
-    assert node["keyName"] == "c-key"
-    assert (node["instanceName"], node["hostName"]) == ("c-node-1", "c-1")
+    assert config["internetMaxBandwidthOut"] == 0
+    assert config["keyName"] == "c-key"
+    assert (config["instanceName"], config["scalingConfigurationName"]) == ("c-node", "c-node-config")
+    assert config["tags"] == TAGS
     ((token, lookup),) = plan.calls
     assert token == "alicloud:ecs/getImages:getImages"
     assert lookup == {
@@ -135,6 +131,12 @@ def test_node_image_disk_network_and_no_public_ip():
         "osType": "linux",
         "architecture": "x86_64",
     }
+
+
+def test_no_key_pair_no_key_name():
+    plan = build(make_config())
+    assert "keyName" not in configuration(plan)
+    assert plan.of_type("alicloud:ecs/ecsKeyPair:EcsKeyPair") == []
 
 
 def test_ssh_only_from_configured_cidrs_and_nothing_open_to_the_world():
@@ -194,6 +196,7 @@ def test_file_system_does_not_change_with_nodes_type_or_purchase(change):
     keep = lambda plan: [r for r in plan.records if r["name"] in FILE_SYSTEM_NAMES]  # noqa: E731
     assert len(keep(before)) == 4
     assert keep(after) == keep(before)
+    nodes = lambda plan: (group(plan), configuration(plan))  # noqa: E731
     assert nodes(after) != nodes(before)  # the change reached the nodes
 
 
@@ -204,18 +207,17 @@ def test_tags_parenting_and_no_providers():
     children = [r for r in plan.records if r is not component]
     assert {r["parent"] for r in children} == {"c"}
     assert not [r for r in plan.records if r["type"].startswith("pulumi:providers:")]
-    untaggable = {DEPLOYMENT_SET, RULE, MOUNT}
+    untaggable = {RULE, MOUNT}
     for record in children:
         if record["type"] not in untaggable:
             assert record["inputs"]["tags"] == {**TAGS, "team": "ml"}, record["name"]
-    for node in nodes(plan):
-        assert node["volumeTags"] == {**TAGS, "team": "ml"}
     assert {r["type"] for r in children} == untaggable | {
         "alicloud:vpc/network:Network",
         "alicloud:vpc/switch:Switch",
         "alicloud:ecs/securityGroup:SecurityGroup",
         "alicloud:ecs/ecsKeyPair:EcsKeyPair",
-        INSTANCE,
+        GROUP,
+        CONFIGURATION,
         NAS,
     }
 
@@ -223,16 +225,17 @@ def test_tags_parenting_and_no_providers():
 def test_outputs_have_real_values_and_are_registered():
     plan = build(make_config())
     expected = {
-        "node_ids": [alicloud_id(INSTANCE, "c-node-0"), alicloud_id(INSTANCE, "c-node-1")],
-        "node_private_ips": ["10.0.0.10", "10.0.0.11"],
-        "placement_group": DS_ID,
+        "node_ids": [GROUP_ID],
+        "node_private_ips": [],
+        "placement_group": None,
         "file_system_dns": mount_target_domain(FS_ID),
         "file_system_mount_name": FS_ID,
         "usd_per_hour": 80.0,
     }
     assert plan.outputs == expected
-    assert plan.registered_outputs == expected
-    assert sorted(plan.registered_outputs) == sorted(OUTPUT_NAMES)
+    # A None output is registered as unset, so the monitor sees every other name.
+    assert plan.registered_outputs == {key: value for key, value in expected.items() if value is not None}
+    assert sorted(expected) == sorted(OUTPUT_NAMES)
 
 
 def test_without_file_system_outputs_are_none():
@@ -250,7 +253,7 @@ def test_without_file_system_outputs_are_none():
             {"instance_type": "ecs.gn7e-c16g1.32xlarge"}, "interconnect: rdma needs eRDMA and gn7e", id="rdma"
         ),
         pytest.param({"accelerator_count": 4}, "accelerator_count: 4 does not match ecs.ebmgn7ex.32xlarge", id="gpus"),
-        pytest.param({"nodes": 21}, "nodes: 21 exceeds 20", id="deployment-set-size"),
+        pytest.param({"nodes": 2001}, "nodes: 2001 exceeds 2000, the most an ESS scaling group", id="group-size"),
         pytest.param({"zone": "cn-shanghai-b"}, "zone: 'cn-shanghai-b' is not in region cn-beijing", id="zone"),
         pytest.param(
             {"file_system": {"capacity_gib": 3600, "throughput_mbps_per_tib": 250}},

@@ -54,9 +54,9 @@ def test_node_role_reads_the_prefix_and_writes_it_only_with_write_back(write_bac
     assert not any("Delete" in a for a in actions)
     attachment = plan.named("c-node-bucket-attachment")["inputs"]
     assert (attachment["policyType"], attachment["roleName"]) == ("Custom", "c-node-role")
-    roles = [r["inputs"] for r in plan.of_type("alicloud:ecs/ramRoleAttachment:RamRoleAttachment")]
-    node_ids = [alicloud_id("alicloud:ecs/instance:Instance", f"c-node-{i}") for i in range(2)]
-    assert [(r["instanceId"], r["ramRoleName"]) for r in roles] == [(i, "c-node-role") for i in node_ids]
+    # Every node the ESS group creates gets the role from the scaling configuration.
+    (configuration,) = plan.of_type("alicloud:ess/scalingConfiguration:ScalingConfiguration")
+    assert configuration["inputs"]["roleName"] == "c-node-role"
 
 
 def test_write_back_exports_with_a_data_flow_task_command():
@@ -69,8 +69,11 @@ def test_write_back_exports_with_a_data_flow_task_command():
 
 
 def test_no_link_and_no_role_without_data():
-    types = {r["type"] for r in build(make_config()).records}
+    plan = build(make_config())
+    types = {r["type"] for r in plan.records}
     assert not types & {"alicloud:nas/dataFlow:DataFlow", "alicloud:ram/role:Role", "alicloud:nas/fileset:Fileset"}
+    (configuration,) = plan.of_type("alicloud:ess/scalingConfiguration:ScalingConfiguration")
+    assert "roleName" not in configuration["inputs"]
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,14 @@ import pulumi_alicloud as alicloud
 from policies import evaluate
 from tests.components.alicloud.alicloud_harness import build, make_config
 
-INSTANCE = "alicloud:ecs/instance:Instance"
+CONFIGURATION = "alicloud:ess/scalingConfiguration:ScalingConfiguration"
 NAS = "alicloud:nas/fileSystem:FileSystem"
 
 
 def test_every_system_disk_is_encrypted_with_the_service_key():
     plan = build(make_config(nodes=3))
-    disks = [r["inputs"] for r in plan.of_type(INSTANCE)]
-    assert [(d["systemDiskEncrypted"], d["systemDiskCategory"]) for d in disks] == [(True, "cloud_essd")] * 3
+    disks = [r["inputs"] for r in plan.of_type(CONFIGURATION)]  # every node is made from it
+    assert [(d["systemDiskEncrypted"], d["systemDiskCategory"]) for d in disks] == [(True, "cloud_essd")]
     # No key given: ECS uses its service key alias/acs/ecs; no data disks to encrypt.
     assert not any({"systemDiskKmsKeyId", "dataDisks"} & set(d) for d in disks)
 

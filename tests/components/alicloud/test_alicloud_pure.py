@@ -19,8 +19,8 @@ from components.alicloud.security import ingress_rules
 @pytest.mark.parametrize(
     ("purchase", "deployment_set", "strategy", "max_nodes"),
     [
-        pytest.param("on-demand", True, "LowLatency", 20, id="on-demand"),
-        pytest.param("spot", False, None, None, id="spot"),
+        pytest.param("on-demand", False, None, 2000, id="on-demand"),
+        pytest.param("spot", False, None, 2000, id="spot"),
     ],
 )
 def test_placement_for_purchase(purchase, deployment_set, strategy, max_nodes):
@@ -28,8 +28,10 @@ def test_placement_for_purchase(purchase, deployment_set, strategy, max_nodes):
     assert (placement.deployment_set, placement.strategy, placement.max_nodes) == (deployment_set, strategy, max_nodes)
 
 
-def test_placement_reason_states_the_spot_rule():
+def test_placement_reason_states_the_spot_rule_and_the_group_gap():
     assert "spot instances cannot join a deployment set" in placement_for("spot").reason
+    assert "spot instances" not in placement_for("on-demand").reason
+    assert "take no deployment set" in placement_for("on-demand").reason
     with pytest.raises(ValueError, match="purchase: 'reserved' is not known"):
         placement_for("reserved")
 
