@@ -262,3 +262,13 @@ def test_a_stack_value_in_another_unit_suggests_it_in_the_keys_unit(project, edi
     result = run("plan", "-s", "training-a100")
     assert result.exit_code == 2 and result.stderr.startswith(f"error: {stack}: trainstack:cluster.")
     assert example in result.stderr
+
+
+def test_a_zone_name_where_the_catalog_keys_zones_by_id_says_so(project):
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    stack.write_text(stack.read_text().replace("zone: use1-az1", "zone: us-east-1a"))
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 2
+    assert result.stderr.rstrip().endswith(
+        "; the catalog names zones by zone ID, not by name: give the ID of us-east-1a in your account"
+    )
