@@ -272,3 +272,16 @@ def test_a_zone_name_where_the_catalog_keys_zones_by_id_says_so(project):
     assert result.stderr.rstrip().endswith(
         "; the catalog names zones by zone ID, not by name: give the ID of us-east-1a in your account"
     )
+
+
+def test_bench_commands_take_project_dir_like_the_others(project, tmp_path, monkeypatch):
+    """From outside the project, `bench run` finds the stack and writes the kit under the
+    project given (it said 'No such option: --project-dir')."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = run("bench", "run", "-s", "training-a100", "--project-dir", str(project))
+    assert result.exit_code == 0, result.output
+    assert (project / "bench-kit" / "training-a100" / "run-bench.sh").is_file() and list(elsewhere.iterdir()) == []
+    missing = run("bench", "run", "-s", "training-a100", "--project-dir", str(elsewhere))
+    assert missing.exit_code == 2 and missing.stderr.startswith(f"error: --project-dir {elsewhere}: not a trainstack")
