@@ -246,3 +246,42 @@ def test_a_resolve_row_cites_its_catalog_price_source_at_the_end(project):
     notes = json.loads(result.stdout)["choice"]["notes"]
     estimate = next(n for n in notes if n.startswith("estimate:"))
     assert "china-prices.md" not in estimate and estimate.endswith("[source CP-A32]")
+
+
+@pytest.mark.parametrize(
+    ("edit", "example"),
+    [
+        pytest.param(("capacity_gib: 4800", "capacity_gib: 4800GB"), "e.g. capacity_gib: 4471", id="gb"),  # 4,470.3 GiB
+        pytest.param(("capacity_gib: 4800", "capacity_gib: 4.5TiB"), "e.g. capacity_gib: 4608", id="tib"),
+        pytest.param(("hours: 72.0296", "hours: 3d"), "e.g. hours: 72;", id="days"),
+    ],
+)
+def test_a_stack_value_in_another_unit_suggests_it_in_the_keys_unit(project, edit, example):
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    stack.write_text(stack.read_text().replace(*edit))
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {stack}: trainstack:cluster.")
+    assert example in result.stderr
+
+
+def test_a_zone_name_where_the_catalog_keys_zones_by_id_says_so(project):
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    stack.write_text(stack.read_text().replace("zone: use1-az1", "zone: us-east-1a"))
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 2
+    assert result.stderr.rstrip().endswith(
+        "; the catalog names zones by zone ID, not by name: give the ID of us-east-1a in your account"
+    )
+
+
+def test_bench_commands_take_project_dir_like_the_others(project, tmp_path, monkeypatch):
+    """From outside the project, `bench run` finds the stack and writes the kit under the
+    project given (it said 'No such option: --project-dir')."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = run("bench", "run", "-s", "training-a100", "--project-dir", str(project))
+    assert result.exit_code == 0, result.output
+    assert (project / "bench-kit" / "training-a100" / "run-bench.sh").is_file() and list(elsewhere.iterdir()) == []
+    missing = run("bench", "run", "-s", "training-a100", "--project-dir", str(elsewhere))
+    assert missing.exit_code == 2 and missing.stderr.startswith(f"error: --project-dir {elsewhere}: not a trainstack")

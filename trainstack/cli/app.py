@@ -17,6 +17,7 @@ import typer
 from trainstack.cli import render
 from trainstack.cli.bench_cli import bench_app
 from trainstack.cli.catalog_cli import catalog_app
+from trainstack.cli.project import PROJECT_HELP
 from trainstack.cli.usage_errors import FAILED, OneLineUsageErrors, fail
 
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
@@ -31,9 +32,6 @@ app = typer.Typer(
 )
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
-
-
-PROJECT_HELP = "The trainstack project (holds Pulumi.yaml and stacks/); default: found from here upwards."
 
 
 def project_dir(given: Path | None = None) -> Path:
