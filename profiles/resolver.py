@@ -13,7 +13,6 @@ network, then names, so picks are stable.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import re
@@ -32,6 +31,7 @@ from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.explain import CONSTRAINTS, NoMatchError, WorkloadFieldError, deadline_miss, nearest, no_match, reason
 from profiles.known_names import checked_names
 from profiles.spec import FileSystemSpec, WorkloadSpec
+from profiles.spec_values import KEYS
 from profiles.units import too_long_work
 
 if TYPE_CHECKING:
@@ -146,10 +146,9 @@ def _fs_problem(provider: str, capacity_gib: int, throughput: int) -> str | None
 def _as_written(text: str) -> str:
     """A stack-side file-system message in the workload's words: the stack's `capacity_gib` and
     `throughput_mbps_per_tib` are the workload's `capacity` and `throughput` (their aliases)."""
-    for item in dataclasses.fields(FileSystemSpec):
-        alias = item.metadata["key"].alias if "key" in item.metadata else None
-        if alias:
-            text = re.sub(rf"\b{item.name}\b", alias, text)
+    for name, key in KEYS[FileSystemSpec].items():
+        if key.alias:
+            text = re.sub(rf"\b{name}\b", key.alias, text)
     return text
 
 

@@ -12,7 +12,6 @@ whose errors users see; either way the result is the plain `WorkloadSpec` of
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import yaml
@@ -50,7 +49,7 @@ def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
         from profiles.spec_model import validate
 
         spec = validate(data, source, written if from_accelerators else None)
-    return dataclasses.replace(spec, gpus_key="accelerators") if from_accelerators else spec
+    return spec._replace(gpus_key="accelerators") if from_accelerators else spec
 
 
 def _has_counts(raw: object) -> bool:

@@ -10,7 +10,6 @@ the most useful of pydantic's errors and words it).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -22,7 +21,7 @@ from profiles.data_spec import DataSpec
 from profiles.spec import SpecError
 from profiles.spec_errors import one_line
 from profiles.spec_rules import AUTO_MAX_NODES
-from profiles.spec_values import WorkloadSpec
+from profiles.spec_values import KEYS, WorkloadSpec
 from profiles.units import not_bool
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
@@ -207,14 +206,12 @@ def plain(cls: type, model: Any) -> Any:
     """The pydantic `model` as an instance of the plain value class `cls` (nested sections
     too; `given` = the model's `model_fields_set`; sections only pydantic reads stay as they are)."""
     values: dict[str, Any] = {}
-    for item in dataclasses.fields(cls):
-        spec = item.metadata.get("key")
-        if item.name == "given":
-            values["given"] = frozenset(model.model_fields_set)
-        elif spec is not None:
-            value = getattr(model, item.name)
-            nested = isinstance(spec.kind, type) and value is not None
-            values[item.name] = plain(spec.kind, value) if nested else value
+    for name, spec in KEYS[cls].items():
+        value = getattr(model, name)
+        nested = isinstance(spec.kind, type) and value is not None
+        values[name] = plain(spec.kind, value) if nested else value
+    if "given" in cls._fields:  # type: ignore[attr-defined]
+        values["given"] = frozenset(model.model_fields_set)
     return cls(**values)
 
 

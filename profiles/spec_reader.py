@@ -2,8 +2,8 @@
 
 `trainstack resolve` should answer in well under 0.2 s, and importing pydantic and building
 its validators costs about half of that. Most workloads are plain: known keys, values of the
-type they should have. This reader reads those, strictly: every key of the plain value
-classes (`profiles.spec_values`) carries its `Key` (YAML name, kind, bounds, and the same
+type they should have. This reader reads those, strictly: every field of the plain value
+classes has its `Key` (`profiles.spec_values.KEYS`: YAML name, kind, bounds, and the same
 rule functions the pydantic models call, `profiles.spec_rules`). Anything it does not accept
 outright (an unknown key, a value of another type, a bound or rule broken, a section it
 leaves to pydantic: `job`, `data`, `reservations`) raises `Unsure`, and the caller validates
@@ -14,48 +14,15 @@ spec both ways and compares (`tests/profiles/test_spec_reader.py`).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
+
+from profiles.spec_values import AFTER, BEFORE, KEYS, Key
 
 
 class Unsure(Exception):
     """This reader does not accept the mapping outright; validate it with pydantic."""
-
-
-class Key(NamedTuple):
-    """How one field of a plain spec value is written and checked (the field's `metadata["key"]`).
-
-    Attributes:
-        kind: `str`, `int`, `float`, `bool`, `strs` (a list of names), a tuple of the allowed
-            words (a Literal), a plain value class (a nested section), or `pydantic` (a
-            section only the pydantic models read).
-        alias: the YAML key when it differs from the field name (`capacity`).
-        by_name: the field name is accepted too (pydantic's `populate_by_name`).
-        optional: None is a valid value.
-        gt, ge, le: bounds on a number.
-        pattern: a regular expression a `str` must match.
-        before: the rule applied to the raw value first (`profiles.spec_rules`).
-        after: the rule applied to the checked value.
-    """
-
-    kind: Any
-    alias: str | None = None
-    by_name: bool = True
-    optional: bool = False
-    gt: float | None = None
-    ge: float | None = None
-    le: float | None = None
-    pattern: str | None = None
-    before: Callable[[Any], Any] | None = None
-    after: Callable[[Any], Any] | None = None
-
-
-def key(kind: Any, **options: Any) -> dict[str, Key]:
-    """`dataclasses.field(metadata=key(...))`: the field's `Key`."""
-    return {"key": Key(kind, **options)}
 
 
 def read(cls: type, data: object) -> Any:
@@ -73,13 +40,13 @@ def read(cls: type, data: object) -> Any:
         raise Unsure(str(exc)) from None
 
 
-def _read(cls: type, data: object) -> Any:
+def _read(cls: Any, data: object) -> Any:
     if not isinstance(data, dict):
         raise Unsure("not a mapping")
-    for rule in getattr(cls, "BEFORE", ()):
+    for rule in BEFORE.get(cls, ()):
         data = rule(data)
     assert isinstance(data, dict)
-    fields = _fields(cls)
+    fields = _written(cls)
     values: dict[str, Any] = {}
     for written, raw in data.items():
         found = fields.get(written)
@@ -87,25 +54,22 @@ def _read(cls: type, data: object) -> Any:
             raise Unsure(f"key {written!r}")  # unknown, or given by alias and by name
         name, spec = found
         values[name] = _value(spec, raw)
-    if "given" in {f.name for f in dataclasses.fields(cls)}:
+    if "given" in cls._fields:
         values["given"] = frozenset(values)
     value = cls(**values)  # a missing required field: TypeError, reported by pydantic
-    for rule in getattr(cls, "AFTER", ()):
+    for rule in AFTER.get(cls, ()):
         rule(value)
     return value
 
 
-def _fields(cls: type) -> dict[str, tuple[str, Key]]:
+def _written(cls: type) -> dict[str, tuple[str, Key]]:
     """YAML key -> (field name, Key), aliases and (where allowed) names."""
     found: dict[str, tuple[str, Key]] = {}
-    for item in dataclasses.fields(cls):
-        spec = item.metadata.get("key")
-        if spec is None:
-            continue
+    for name, spec in KEYS[cls].items():
         if spec.alias is not None:
-            found[spec.alias] = (item.name, spec)
+            found[spec.alias] = (name, spec)
         if spec.alias is None or spec.by_name:
-            found[item.name] = (item.name, spec)
+            found[name] = (name, spec)
     return found
 
 
@@ -121,7 +85,7 @@ def _value(spec: Key, raw: object) -> Any:
     return value
 
 
-def _typed(spec: Key, value: object) -> Any:
+def _typed(spec: Key, value: Any) -> Any:
     kind = spec.kind
     if kind == "pydantic":
         raise Unsure("left to pydantic")
@@ -146,10 +110,10 @@ def _typed(spec: Key, value: object) -> Any:
     if kind == "int" and type(value) is not int:
         raise Unsure("not an int")
     if kind == "float":
-        if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
+        if type(value) not in (int, float) or not math.isfinite(value):
             raise Unsure("not a finite number")
-        value = float(value)  # type: ignore[arg-type]
-    _bounded(spec, value)  # type: ignore[arg-type]
+        value = float(value)
+    _bounded(spec, value)
     return value
 
 

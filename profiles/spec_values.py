@@ -1,20 +1,20 @@
-"""The workload spec as the resolver reads it: plain frozen values, no pydantic.
+"""The workload spec as the resolver reads it: plain immutable values, no pydantic.
 
 `profiles.spec.parse_spec` returns a `WorkloadSpec` of these, whichever reader validated it:
-the fast reader (`profiles.spec_reader`, driven by each field's `Key` below) or the pydantic
-models (`profiles.spec_model`, `profiles.cost.work`), whose fields, bounds and rules these
-mirror one for one (`tests/profiles/test_spec_reader.py` compares them). Units and meanings
-are documented on the pydantic models; the sections only pydantic reads (`job`, `data`,
-`reservations`) stay pydantic objects.
+the fast reader (`profiles.spec_reader`, driven by each class's `Key`s in `KEYS` below) or the
+pydantic models (`profiles.spec_model`, `profiles.cost.work`), whose fields, bounds and rules
+these mirror one for one (`tests/profiles/test_spec_reader.py` compares them). Units and
+meanings are documented on the pydantic models; the sections only pydantic reads (`job`,
+`data`, `reservations`) stay pydantic objects. NamedTuples, not dataclasses: defining a
+dataclass costs about 1 ms at import, and `trainstack resolve` imports these on every run.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from profiles import spec_rules as rules
-from profiles.spec_reader import key
 from profiles.units import not_bool, parse_count
 
 if TYPE_CHECKING:
@@ -25,125 +25,193 @@ if TYPE_CHECKING:
 _MODE = ("none", "selective", "full")
 
 
-@dataclass(frozen=True)
-class Work:
+class Key(NamedTuple):
+    """How one field of a plain spec value is written and checked (`KEYS`, read by `profiles.spec_reader`).
+
+    Attributes:
+        kind: `str`, `int`, `float`, `bool`, `strs` (a list of names), a tuple of the allowed
+            words (a Literal), a plain value class (a nested section), or `pydantic` (a
+            section only the pydantic models read).
+        alias: the YAML key when it differs from the field name (`capacity`).
+        by_name: the field name is accepted too (pydantic's `populate_by_name`).
+        optional: None is a valid value.
+        gt, ge, le: bounds on a number.
+        pattern: a regular expression a `str` must match.
+        before: the rule applied to the raw value first (`profiles.spec_rules`).
+        after: the rule applied to the checked value.
+    """
+
+    kind: Any
+    alias: str | None = None
+    by_name: bool = True
+    optional: bool = False
+    gt: float | None = None
+    ge: float | None = None
+    le: float | None = None
+    pattern: str | None = None
+    before: Callable[[Any], Any] | None = None
+    after: Callable[[Any], Any] | None = None
+
+
+class Work(NamedTuple):
     """`profiles.cost.work.WorkSpec` as a plain value."""
 
-    AFTER: ClassVar = (rules.check_work,)
-
-    gpu_hours: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=not_bool))
-    reference: str | None = field(default=None, metadata=key("str", optional=True, before=rules.reference))
-    params: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=rules.count))
-    tokens: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=rules.count))
-    images: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=rules.count))
-    epochs: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=not_bool))
-    flops_per_image: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=rules.count))
-    mfu: float | None = field(default=None, metadata=key("float", optional=True, gt=0, le=1, before=not_bool))
-    mfu_recompute: Literal["none", "selective", "full"] = field(default="selective", metadata=key(_MODE))
-    batch_tokens: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=rules.count))
+    gpu_hours: float | None = None
+    reference: str | None = None
+    params: float | None = None
+    tokens: float | None = None
+    images: float | None = None
+    epochs: float | None = None
+    flops_per_image: float | None = None
+    mfu: float | None = None
+    mfu_recompute: Literal["none", "selective", "full"] = "selective"
+    batch_tokens: float | None = None
 
     def training_flops(self) -> float | None:
         """Total training FLOPs, or None when the work is given as gpu_hours."""
         return rules.training_flops(self)
 
 
-@dataclass(frozen=True)
-class ModelShape:
+class ModelShape(NamedTuple):
     """`profiles.cost.work.ModelSpec` (a transformer's shape) as a plain value."""
 
-    params: float = field(metadata=key("float", gt=0, before=parse_count))
-    layers: int = field(metadata=key("int", ge=1, before=not_bool))
-    hidden: int = field(metadata=key("int", ge=1, before=not_bool))
-    heads: int = field(metadata=key("int", ge=1, before=not_bool))
-    seq_len: int = field(metadata=key("int", ge=1, before=not_bool))
-    micro_batch: int = field(default=1, metadata=key("int", ge=1, before=not_bool))
-    bytes_per_param: float = field(default=16.0, metadata=key("float", gt=0, before=not_bool))
-    sharding: Literal["fsdp", "none"] = field(default="fsdp", metadata=key(("fsdp", "none")))
-    gradient_checkpointing: Literal["auto", "none", "selective", "full"] = field(
-        default="auto", metadata=key(("auto", *_MODE), before=rules.checkpointing)
-    )
-    attention: Literal["flash", "standard"] = field(default="flash", metadata=key(("flash", "standard")))
+    params: float
+    layers: int
+    hidden: int
+    heads: int
+    seq_len: int
+    micro_batch: int = 1
+    bytes_per_param: float = 16.0
+    sharding: Literal["fsdp", "none"] = "fsdp"
+    gradient_checkpointing: Literal["auto", "none", "selective", "full"] = "auto"
+    attention: Literal["flash", "standard"] = "flash"
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(NamedTuple):
     """`profiles.cost.work.SpotSpec` (checkpointing for spot) as a plain value."""
 
-    checkpoint_interval_hours: float = field(
-        metadata=key("float", alias="checkpoint_interval", gt=0, before=rules.hours_of)
-    )
-    restart_hours: float | None = field(
-        default=None, metadata=key("float", alias="restart", optional=True, ge=0, before=rules.hours_of)
-    )
-    interruptions_per_node_month: float | None = field(
-        default=None, metadata=key("float", optional=True, ge=0, before=not_bool)
-    )
+    checkpoint_interval_hours: float
+    restart_hours: float | None = None
+    interruptions_per_node_month: float | None = None
 
 
-@dataclass(frozen=True)
-class Commitment:
+class Commitment(NamedTuple):
     """`profiles.cost.work.CommitmentSpec` (a reserved term) as a plain value."""
 
-    term: Literal["1y", "3y"] = field(metadata=key(("1y", "3y")))
-    reuse: float = field(default=0.0, metadata=key("float", ge=0, le=1, before=not_bool))
+    term: Literal["1y", "3y"]
+    reuse: float = 0.0
 
 
-@dataclass(frozen=True)
-class FileSystemSpec:
+class FileSystemSpec(NamedTuple):
     """`profiles.spec_model.FileSystemModel` (the parallel file system) as a plain value;
     `given` holds the fields the workload wrote (pydantic's `model_fields_set`)."""
 
-    EXAMPLE: ClassVar[str] = "{capacity: 4800GiB, throughput: 250}"
-
-    capacity_gib: float = field(metadata=key("float", alias="capacity", gt=0, before=rules.capacity_gib))
-    throughput_mbps_per_tib: int = field(default=250, metadata=key("int", alias="throughput", gt=0, before=not_bool))
+    capacity_gib: float
+    throughput_mbps_per_tib: int = 250
     given: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class WorkloadSpec:
+class WorkloadSpec(NamedTuple):
     """What a training job needs (`profiles.spec_model.WorkloadModel` documents each field), as a
     plain value; `gpus_key` is the key the user set the per-node GPU count with."""
 
-    BEFORE: ClassVar = (rules.node_range, rules.split_counts)
-    AFTER: ClassVar = (rules.check_workload,)
-
-    name: str = field(default="workload", metadata=key("str", pattern=r"^[a-z0-9][a-z0-9-]*$"))
-    accelerators: tuple[str, ...] = field(default=(), metadata=key("strs", before=rules.as_list))
-    min_gpu_memory_gib: float | None = field(
-        default=None,
-        metadata=key("float", alias="min_gpu_memory", optional=True, gt=0, before=rules.gpu_memory_gib),
-    )
-    gpus_per_node: int | None = field(default=None, metadata=key("int", optional=True, ge=1, le=64, before=not_bool))
-    nodes: int = field(default=1, metadata=key("int", ge=1, le=10_000, before=not_bool))
-    max_nodes: int | None = field(default=None, metadata=key("int", optional=True, ge=1, le=10_000))
-    interconnect: Literal["none", "rdma"] = field(default="none", metadata=key(("none", "rdma")))
-    purchase: Literal["any", "spot", "on-demand"] = field(
-        default="on-demand", metadata=key(("any", "spot", "on-demand"), before=rules.purchase)
-    )
-    hours: float | None = field(default=None, metadata=key("float", optional=True, gt=0, before=rules.run_hours))
-    work: Work | None = field(default=None, metadata=key(Work, optional=True))
-    model: ModelShape | None = field(default=None, metadata=key(ModelShape, optional=True))
-    spot: Spot | None = field(default=None, metadata=key(Spot, optional=True))
-    deadline_hours: float | None = field(
-        default=None,
-        metadata=key("float", alias="deadline", optional=True, gt=0, before=rules.deadline_hours),
-    )
-    commitment: Commitment | None = field(
-        default=None, metadata=key(Commitment, optional=True, before=rules.commitment)
-    )
-    reservations: tuple[ReservationSpec, ...] = field(default=(), metadata=key("pydantic"))
-    providers: tuple[str, ...] = field(
-        default=(), metadata=key("strs", before=rules.as_list, after=rules.provider_names)
-    )
-    regions: tuple[str, ...] = field(default=(), metadata=key("strs", before=rules.as_list, after=rules.region_names))
-    jurisdiction: Literal["any", "cn-mainland"] = field(default="any", metadata=key(("any", "cn-mainland")))
-    file_system: FileSystemSpec | None = field(default=None, metadata=key(FileSystemSpec, optional=True))
-    job: JobConfig | None = field(default=None, metadata=key("pydantic", optional=True))
-    data: DataSpec | None = field(default=None, metadata=key("pydantic", optional=True))
+    name: str = "workload"
+    accelerators: tuple[str, ...] = ()
+    min_gpu_memory_gib: float | None = None
+    gpus_per_node: int | None = None
+    nodes: int = 1
+    max_nodes: int | None = None
+    interconnect: Literal["none", "rdma"] = "none"
+    purchase: Literal["any", "spot", "on-demand"] = "on-demand"
+    hours: float | None = None
+    work: Work | None = None
+    model: ModelShape | None = None
+    spot: Spot | None = None
+    deadline_hours: float | None = None
+    commitment: Commitment | None = None
+    reservations: tuple[ReservationSpec, ...] = ()
+    providers: tuple[str, ...] = ()
+    regions: tuple[str, ...] = ()
+    jurisdiction: Literal["any", "cn-mainland"] = "any"
+    file_system: FileSystemSpec | None = None
+    job: JobConfig | None = None
+    data: DataSpec | None = None
     gpus_key: str = "gpus_per_node"
 
     def node_counts(self) -> tuple[int, ...]:
         """Node counts to consider: `nodes` alone, every count of a range of up to 32, or
         for wider ranges the powers of two inside it plus both ends."""
         return rules.node_counts(self.nodes, self.max_nodes)
+
+
+def _opt(kind: Any, **options: Any) -> Key:
+    return Key(kind, optional=True, **options)
+
+
+# How each field is written and checked (`profiles.spec_reader.Key`); fields without one
+# (`given`, `gpus_key`) are set by the reader itself.
+KEYS: dict[type, dict[str, Key]] = {
+    Work: {
+        "gpu_hours": _opt("float", gt=0, before=not_bool),
+        "reference": _opt("str", before=rules.reference),
+        "params": _opt("float", gt=0, before=rules.count),
+        "tokens": _opt("float", gt=0, before=rules.count),
+        "images": _opt("float", gt=0, before=rules.count),
+        "epochs": _opt("float", gt=0, before=not_bool),
+        "flops_per_image": _opt("float", gt=0, before=rules.count),
+        "mfu": _opt("float", gt=0, le=1, before=not_bool),
+        "mfu_recompute": Key(_MODE),
+        "batch_tokens": _opt("float", gt=0, before=rules.count),
+    },
+    ModelShape: {
+        "params": Key("float", gt=0, before=parse_count),
+        "layers": Key("int", ge=1, before=not_bool),
+        "hidden": Key("int", ge=1, before=not_bool),
+        "heads": Key("int", ge=1, before=not_bool),
+        "seq_len": Key("int", ge=1, before=not_bool),
+        "micro_batch": Key("int", ge=1, before=not_bool),
+        "bytes_per_param": Key("float", gt=0, before=not_bool),
+        "sharding": Key(("fsdp", "none")),
+        "gradient_checkpointing": Key(("auto", *_MODE), before=rules.checkpointing),
+        "attention": Key(("flash", "standard")),
+    },
+    Spot: {
+        "checkpoint_interval_hours": Key("float", alias="checkpoint_interval", gt=0, before=rules.hours_of),
+        "restart_hours": _opt("float", alias="restart", ge=0, before=rules.hours_of),
+        "interruptions_per_node_month": _opt("float", ge=0, before=not_bool),
+    },
+    Commitment: {
+        "term": Key(("1y", "3y")),
+        "reuse": Key("float", ge=0, le=1, before=not_bool),
+    },
+    FileSystemSpec: {
+        "capacity_gib": Key("float", alias="capacity", gt=0, before=rules.capacity_gib),
+        "throughput_mbps_per_tib": Key("int", alias="throughput", gt=0, before=not_bool),
+    },
+    WorkloadSpec: {
+        "name": Key("str", pattern=r"^[a-z0-9][a-z0-9-]*$"),
+        "accelerators": Key("strs", before=rules.as_list),
+        "min_gpu_memory_gib": _opt("float", alias="min_gpu_memory", gt=0, before=rules.gpu_memory_gib),
+        "gpus_per_node": _opt("int", ge=1, le=64, before=not_bool),
+        "nodes": Key("int", ge=1, le=10_000, before=not_bool),
+        "max_nodes": _opt("int", ge=1, le=10_000),
+        "interconnect": Key(("none", "rdma")),
+        "purchase": Key(("any", "spot", "on-demand"), before=rules.purchase),
+        "hours": _opt("float", gt=0, before=rules.run_hours),
+        "work": _opt(Work),
+        "model": _opt(ModelShape),
+        "spot": _opt(Spot),
+        "deadline_hours": _opt("float", alias="deadline", gt=0, before=rules.deadline_hours),
+        "commitment": _opt(Commitment, before=rules.commitment),
+        "reservations": Key("pydantic"),
+        "providers": Key("strs", before=rules.as_list, after=rules.provider_names),
+        "regions": Key("strs", before=rules.as_list, after=rules.region_names),
+        "jurisdiction": Key(("any", "cn-mainland")),
+        "file_system": _opt(FileSystemSpec),
+        "job": _opt("pydantic"),
+        "data": _opt("pydantic"),
+    },
+}
+# Rules over the whole mapping before its keys are read, and over the read value after.
+BEFORE: dict[type, tuple[Any, ...]] = {WorkloadSpec: (rules.node_range, rules.split_counts)}
+AFTER: dict[type, tuple[Any, ...]] = {Work: (rules.check_work,), WorkloadSpec: (rules.check_workload,)}
