@@ -87,8 +87,9 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
     """The cluster's USD/hour must not exceed the stack's `trainstack:max_usd_per_hour`.
 
     Args:
-        usd_per_hour: the whole cluster's price, USD/hour (None when unknown: with a budget
-            set, that is a violation, since the budget cannot be shown to hold).
+        usd_per_hour: the whole cluster's price, USD/hour: compute, file system and the bucket's
+            request charges spread over the run (`profiles.cost.cluster_cost`; None when
+            unknown: with a budget set, that is a violation, since the budget cannot be shown to hold).
         max_usd_per_hour: the stack's budget, USD/hour (None: no budget set).
     """
     if max_usd_per_hour is None or (usd_per_hour is not None and usd_per_hour <= max_usd_per_hour):
@@ -107,7 +108,7 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
         Violation(
             "budget",
             None,
-            f"cluster costs ${usd_per_hour:,.2f}/hour, over {BUDGET_KEY} "
+            f"cluster costs ${usd_per_hour:,.2f}/hour (compute, file system and bucket requests), over {BUDGET_KEY} "
             f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget",
         )
     ]

@@ -18,6 +18,7 @@ from clouds.healing import healing
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
@@ -51,9 +52,7 @@ def _price_notes(offering: Offering) -> tuple[str, ...]:
 
 def _usd_per_cny(offering: Offering) -> float | None:
     """The catalog's recorded rate as this row used it (USD per CNY), or None."""
-    if offering.currency != "CNY" or not offering.on_demand_native or offering.on_demand_usd_per_hour is None:
-        return None
-    return offering.on_demand_usd_per_hour / offering.on_demand_native
+    return usd_per_cny(offering)
 
 
 def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | None:

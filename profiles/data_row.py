@@ -12,6 +12,7 @@ one would make the job cheaper. A file system sized from `data` takes the chosen
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, replace
 
 from clouds.data import link_for
@@ -21,7 +22,7 @@ from profiles.cost.data_path import DataPath, row_data_path
 from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.requests import bucket_passes, file_count, request_cost
 from profiles.cost.storage import StorageCost, storage_cost
-from profiles.spec import WorkloadSpec
+from profiles.spec import FileSystemSpec, WorkloadSpec
 
 # Throughput tiers (MB/s per TiB) any cloud sells; each cloud's rule keeps its own
 # (`profiles.cost.storage.storage_cost` is None for a tier it cannot create).
@@ -56,6 +57,29 @@ class DataRow:
         return (usd_per_hour + storage) * self.hours
 
 
+def tier_for(provider: str, file_system: FileSystemSpec) -> int:
+    """The throughput tier (MB/s per TiB) a row starts from: the workload's when it states one;
+    else the default when `provider` can create it, else the tier it sells nearest to the
+    default (the faster on a tie), so a cloud without the default tier (Alibaba CPFS: 100 or
+    200) is priced at its own rather than refused for a number nobody asked for."""
+    asked = file_system.throughput_mbps_per_tib
+    if "throughput_mbps_per_tib" in file_system.given:
+        return asked
+    return _nearest_sold(provider, math.ceil(file_system.capacity_gib), asked)
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest_sold(provider: str, capacity_gib: int, default: int) -> int:
+    from clouds.filesystems import FileSystemAsk, file_system_problem
+
+    sold = [
+        t for t in sorted({default, *TIERS}) if file_system_problem(provider, FileSystemAsk(capacity_gib, t)) is None
+    ]
+    if not sold or default in sold:
+        return default
+    return min(sold, key=lambda tier: (abs(tier - default), -tier))
+
+
 @functools.lru_cache(maxsize=1024)
 def _storage(provider: str, capacity_gib: float, tier: int, usd_per_cny: float | None) -> StorageCost | None:
     return storage_cost(provider, capacity_gib, tier, usd_per_cny)
@@ -75,7 +99,7 @@ def data_row(
     """
     if spec.file_system is None:
         return DataRow(compute_hours, None, None, ())
-    asked = spec.file_system.throughput_mbps_per_tib
+    asked = tier_for(offering.provider, spec.file_system)
     kept = _at_tier(spec, offering, compute_hours, asked, usd_per_cny)
     if kept.storage is None or kept.wait_hours <= 0:
         return _with_requests(spec, offering, kept)
@@ -146,6 +170,8 @@ def _at_tier(
 def _tier_label(spec: WorkloadSpec, tier: int) -> str:
     """How the row came by `tier`: `asked` (the workload states it), `default` or `chosen` (faster)."""
     assert spec.file_system is not None
+    if "throughput_mbps_per_tib" not in spec.file_system.given and tier < spec.file_system.throughput_mbps_per_tib:
+        return "the cloud's nearest to the default"
     if tier != spec.file_system.throughput_mbps_per_tib:
         return "chosen"
     return "asked" if "throughput_mbps_per_tib" in spec.file_system.given else "default"
@@ -197,7 +223,13 @@ def _with_requests(spec: WorkloadSpec, offering: Offering, row: DataRow) -> Data
     if files is None:
         return _add(row, "data: bucket request charges not counted: give data.files (or size and mean_file_size)")
     capacity = row.storage.capacity_gib if row.storage else None
-    cost = request_cost(offering.provider, files, bucket_passes(data.passes, data.size_gib, capacity))
+    writes = (data.written_files or 0) if data.write_back else 0
+    cost = request_cost(offering.provider, files, bucket_passes(data.passes, data.size_gib, capacity), writes)
     if cost is None:
         return _add(row, f"data: bucket request charges not counted: no sourced {offering.provider} request price")
-    return replace(row, notes=(*row.notes, cost.describe()), usd_requests=cost.usd)
+    row = replace(row, notes=(*row.notes, cost.describe()), usd_requests=cost.usd)
+    if data.write_back and data.written_files is None:
+        return _add(
+            row, "data: export (write_back) requests not counted: give data.written_files (files the job writes)"
+        )
+    return row

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from clouds.data import source_problem
-from clouds.data_config import DataConfig
+from clouds.data_config import DataConfig, written_files_problem
 from profiles.cost.data_path import capacity_gib, checkpoint_gib
 from profiles.units import not_bool, parse_count, parse_size_gib
 
@@ -33,6 +33,8 @@ class DataSpec(BaseModel):
         passes: passes over the data (epochs).
         write_back: export checkpoints and results to the bucket.
         resource_group: Azure Blob only: the storage account's resource group.
+        written_files: files the job writes back (YAML `written_files`, accepts `2k`), for the
+            export's request charges; only with `write_back`.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
@@ -47,6 +49,14 @@ class DataSpec(BaseModel):
     resource_group: str | None = Field(
         default=None, min_length=1, description="Azure Blob only: the storage account's resource group."
     )
+    written_files: int | None = Field(default=None, ge=1, description="Files the job exports (write-back).")
+
+    @model_validator(mode="after")
+    def _written_needs_write_back(self) -> DataSpec:
+        problem = written_files_problem(self.written_files, self.write_back)
+        if problem:
+            raise ValueError(problem)
+        return self
 
     @field_validator("source")
     @classmethod
@@ -66,7 +76,7 @@ class DataSpec(BaseModel):
     def _mean(cls, value: object) -> object:
         return None if value is None else parse_size_gib(value, suggest="{n}KiB (or MiB)") * 1024
 
-    @field_validator("files", mode="before")
+    @field_validator("files", "written_files", mode="before")
     @classmethod
     def _files(cls, value: object) -> object:
         return None if value is None else round(parse_count(value))
@@ -86,6 +96,7 @@ class DataSpec(BaseModel):
             passes=self.passes,
             write_back=self.write_back,
             resource_group=self.resource_group,
+            written_files=self.written_files,
         )
 
 

@@ -28,6 +28,7 @@ from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
+from profiles.data_row import tier_for
 from profiles.explain import CONSTRAINTS, NoMatchError, WorkloadFieldError, deadline_miss, nearest, no_match, reason
 from profiles.known_names import checked_names
 from profiles.spec import FileSystemSpec, WorkloadSpec
@@ -156,7 +157,7 @@ def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:
     """Why `provider` cannot create the spec's file system, or None (cached per provider)."""
     fs = spec.file_system
     assert fs is not None
-    return _fs_problem(provider, math.ceil(fs.capacity_gib), fs.throughput_mbps_per_tib)
+    return _fs_problem(provider, math.ceil(fs.capacity_gib), tier_for(provider, fs))
 
 
 @functools.lru_cache(maxsize=64)
@@ -180,7 +181,7 @@ def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
     """Why `provider` cannot link the spec's dataset (its bucket is another cloud's, say), or None."""
     assert spec.data is not None
     fs = spec.file_system
-    sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None
+    sizing = (fs.capacity_gib, tier_for(provider, fs)) if fs is not None else None
     return _link_problem(provider, spec.data, sizing)
 
 

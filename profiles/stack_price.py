@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
-from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour, storage_usd
+from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
+from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
 from profiles.short_text import cited
 
 # Prices closer than this (USD/hour) are the same price (the stack rounds to 6 decimals).
@@ -29,7 +30,8 @@ class StackPrice:
     Attributes:
         usd_per_hour: whole-cluster compute price, USD/hour (the catalog's when the stack's
             instance type, zone and purchase are in it, else the recorded one); None when
-            neither the catalog nor the stack gives one.
+            neither the catalog nor the stack gives one. The whole cost per hour (file system
+            and bucket requests too) is `total_usd_per_hour`.
         hours: planned run time, hours.
         usd_storage: the file system's cost for `hours`, USD; None when unknown or none.
         recorded_usd_per_hour: the price the stack file records, USD/hour, or None.
@@ -39,6 +41,7 @@ class StackPrice:
             unknown (so not in `usd_total`).
         verified: False when `usd_per_hour` is only the stack file's own number (the catalog
             does not price the cluster): shown, but never trusted by the budget policy.
+        cost: the cost part by part (`profiles.cost.cluster_cost`), or None before pricing.
     """
 
     usd_per_hour: float | None
@@ -48,12 +51,22 @@ class StackPrice:
     note: str = ""
     caveats: tuple[str, ...] = ()
     verified: bool = True
+    cost: ClusterCost | None = None
+
+    @property
+    def total_usd_per_hour(self) -> float | None:
+        """Everything the job pays per hour of the run, USD/hour: compute + file system + the
+        bucket requests spread over the hours; None when compute is unknown."""
+        if self.cost is not None:
+            return self.cost.usd_per_hour
+        total = self.usd_total
+        return None if total is None else total / self.hours
 
     @property
     def checked_usd_per_hour(self) -> float | None:
-        """The price a budget may rely on: from the catalog or a held reservation, never
-        a number only the stack file states (None then)."""
-        return self.usd_per_hour if self.verified else None
+        """The price a budget may rely on (`total_usd_per_hour`): from the catalog or a held
+        reservation, never a number only the stack file states (None then)."""
+        return self.total_usd_per_hour if self.verified else None
 
     @property
     def usd_compute(self) -> float | None:
@@ -62,7 +75,10 @@ class StackPrice:
 
     @property
     def usd_total(self) -> float | None:
-        """Compute plus known storage, USD; None when the compute price is unknown."""
+        """Compute plus the known file system and bucket requests, USD; None when the compute
+        price is unknown."""
+        if self.cost is not None:
+            return self.cost.usd_total
         compute = self.usd_compute
         return None if compute is None else compute + (self.usd_storage or 0.0)
 
@@ -107,19 +123,15 @@ def price_stack(
         why_unpriced: what the catalog says about the provider's missing prices (e.g. its
             CNY rows are left out for want of a rate), added to the note when unpriced.
     """
-    storage = None
-    if config.file_system:
-        fs = config.file_system
-        storage = storage_usd(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, config.hours)
     match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
-    price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, storage)
+    price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, None)
+    cost = cluster_cost(config, price.usd_per_hour, usd_per_cny(match) if match is not None else None)
     caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     if match is not None and node_price is not None and config.commitment != "none":
         caveats += _reserved_rate_caveat(config, match)
-    if config.file_system and storage is None:
-        caveats.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
-    return dataclasses.replace(price, caveats=tuple(caveats))
+    caveats += cost.left_out
+    return dataclasses.replace(price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats))
 
 
 def _reserved_rate_caveat(config: ClusterConfig, offering: Offering) -> list[str]:
@@ -139,11 +151,8 @@ def _held_note(config: ClusterConfig) -> str:
     assert config.reservation is not None
     r = config.reservation
     recorded = "no price" if config.usd_per_hour is None else f"${config.usd_per_hour:,.2f}/hour"
-    if r.kind == "capacity-block":
-        return (
-            f"held Capacity Block {r.id}: the stack's own {recorded}; Capacity Blocks are paid up front per "
-            "block and the catalog holds no price for them (AWS's price list shows $0.00/hour)"
-        )
+    if r.kind == "capacity-block":  # what the block cost is a caveat (`cluster_cost`)
+        return f"held Capacity Block {r.id}: compute at the stack's own {recorded}"
     return f"held capacity reservation {r.id}: the stack's own {recorded}; the catalog holds no reservation prices"
 
 

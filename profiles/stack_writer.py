@@ -19,6 +19,7 @@ from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
 from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
+from profiles.cost.cluster_cost import cluster_cost
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
 from profiles.stack_file import (
@@ -104,18 +105,25 @@ def _reservation(candidate: Candidate) -> ReservationConfig | None:
 
 
 def render_stack(
-    config: ClusterConfig, workload: str, catalog_built: str, usd_storage: float | None = None, kept: dict | None = None
+    config: ClusterConfig, workload: str, catalog_built: str, usd_per_cny: float | None = None, kept: dict | None = None
 ) -> str:
-    """Stack file text for `config`: header comment (price, catalog, checksum) and YAML body.
+    """Stack file text for `config`: header comment (price part by part, catalog, checksum)
+    and YAML body.
+
+    The header's figures come from `profiles.cost.cluster_cost`, the same home as `trainstack
+    plan`'s and the budget policy's: USD/hour and USD per job with compute, file system and
+    bucket requests stated per part, and a `# Cost note:` line for each part left out.
 
     Args:
-        usd_storage: the file system's cost for the run, USD, when known; the header then
-            gives the job total as compute plus storage.
+        usd_per_cny: the catalog's USD per CNY, for a file system priced in CNY (else left out).
         kept: the existing stack file's own settings to carry over (see `kept_settings`).
+
+    Raises:
+        TypeError: the cluster has no `usd_per_hour` (price it first).
     """
-    usd_total = config.usd_total
-    if usd_total is None:  # the header below formats the price, which fails on None
+    if config.usd_per_hour is None:  # the header below formats the price, which fails on None
         raise TypeError(f"render_stack: the {config.provider} cluster has no usd_per_hour; price it first")
+    cost = cluster_cost(config, config.usd_per_hour, usd_per_cny)
     cluster = config.model_dump(mode="json", exclude_none=True)
     region_key = provider_region_key(config.provider)
     kept = kept or {}
@@ -132,18 +140,13 @@ def render_stack(
     header = (
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
         f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase} in "
-        f"{config.region} ({config.zone}): ${config.usd_per_hour:,.4f}/hour, "
-        f"${usd_total:,.2f} compute{_storage_text(usd_storage, usd_total)} for {config.hours:g} h.\n"
-        f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
+        f"{config.region} ({config.zone}).\n"
+        f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
+        + "".join(f"# Cost note: {line}.\n" for line in cost.left_out)
+        + f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
         f"resolve will not overwrite them without --force.\n"
     )
     return f"{header}# trainstack-checksum: sha256:{digest(body)}\n{body}"
-
-
-def _storage_text(usd_storage: float | None, usd_compute: float) -> str:
-    if usd_storage is None:
-        return ""
-    return f" + ${usd_storage:,.2f} storage = ${usd_compute + usd_storage:,.2f} per job"
 
 
 def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:

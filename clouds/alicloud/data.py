@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 
-from clouds.data import DataConfig, scheme_of, split_bucket_uri
+from clouds.data import scheme_of, split_bucket_uri
+from clouds.data_config import DataConfig
 
 SCHEME = "oss"
 SOURCE_KIND = "an OSS bucket (oss://BUCKET/PREFIX)"

@@ -1,4 +1,5 @@
-"""The bucket's request charges for one job: reading the dataset into the file system.
+"""The bucket's request charges for one job: reading the dataset into the file system, and
+exporting what the job writes back (`data.write_back`).
 
 Every link trainstack builds keeps a file in the file system once it has been read from the
 bucket (FSx lazy load, Azure Managed Lustre HSM restore, Google Cloud's import job), so the
@@ -13,7 +14,11 @@ requests, it only spares the file system). Counted per job:
   1,000 names per request (their API references), so listing the prefix takes files / 1,000
   requests.
 
-Exports (write-back) are not counted: how many files the job writes is not known.
+- one PUT per file the job writes back (`data.written_files`, with write-back): the export
+  copies each new or changed file to the bucket (a lower bound for a file large enough to be
+  uploaded in parts). PUTs are priced with LISTs (S3 Tier 1, Cloud Storage Class A "object
+  adds"). Without `written_files` the exports are not counted, and the cost says so.
+
 Prices: `facts.request_prices`, named per cloud by `Cloud.request_price`.
 """
 
@@ -38,18 +43,21 @@ class RequestCost:
         lists: LIST requests (one per 1,000 files).
         usd: their cost, USD.
         price: the prices used.
+        writes: PUT requests of the export (one per written file), 0 without write-back.
     """
 
     reads: int
     lists: int
     usd: float
     price: RequestPrice
+    writes: int = 0
 
     def describe(self) -> str:
         """One line for the row: the requests, their cost and the price's source."""
         basis = "third-party price" if self.price.estimate else "list price"
+        puts = f" + {self.writes:,} PUTs" if self.writes else ""
         return (
-            f"data: bucket requests ${self.usd:,.2f} ({self.reads:,} GETs + {self.lists:,} LISTs, "
+            f"data: bucket requests ${self.usd:,.2f} ({self.reads:,} GETs + {self.lists:,} LISTs{puts}, "
             f"{self.price.service} {self.price.region}, {basis}: {self.price.source}, {self.price.observed})"
         )
 
@@ -68,13 +76,15 @@ def bucket_passes(passes: float, data_gib: float | None, fs_capacity_gib: float 
     return passes
 
 
-def request_cost(provider: str, files: int, passes: float = 1.0) -> RequestCost | None:
-    """The request charges of reading `files` files `passes` times from `provider`'s bucket.
+def request_cost(provider: str, files: int, passes: float = 1.0, writes: int = 0) -> RequestCost | None:
+    """The request charges of reading `files` files `passes` times from `provider`'s bucket and
+    exporting `writes` files to it.
 
     Args:
         provider: the cloud whose object storage holds the dataset.
         files: number of files in the dataset.
         passes: passes that read the bucket (`bucket_passes`).
+        writes: files the job exports (one PUT each); 0 without write-back.
 
     Returns:
         The cost, or None when no request price is recorded for `provider`.
@@ -84,8 +94,8 @@ def request_cost(provider: str, files: int, passes: float = 1.0) -> RequestCost 
         return None
     reads = math.ceil(files * passes)
     lists = math.ceil(files / NAMES_PER_LIST)
-    usd = reads / 1000 * price.read_usd_per_1000 + lists / 1000 * price.list_usd_per_1000
-    return RequestCost(reads, lists, usd, price)
+    usd = reads / 1000 * price.read_usd_per_1000 + (lists + writes) / 1000 * price.list_usd_per_1000
+    return RequestCost(reads, lists, usd, price, writes)
 
 
 def file_count(data_gib: float | None, files: int | None, mean_file_mib: float | None) -> int | None:

@@ -37,6 +37,8 @@ def test_plan_json_matches_the_stack_price(at_root):
         "usd_per_hour",
         "usd_total",
         "usd_storage",
+        "usd_compute_per_hour",
+        "usd_requests",
         "recorded_usd_per_hour",
         "price_note",
         "price_caveats",
@@ -46,7 +48,10 @@ def test_plan_json_matches_the_stack_price(at_root):
     }
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
     assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
-    assert data["usd_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
+    assert data["usd_compute_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
+    # + FSx 4,800 GiB at 250 MB/s/TiB: 4,800 x 1.0737 GB x $0.145 x 3.71/2.48 / 730 h = $1.5315/hour
+    assert data["usd_per_hour"] == pytest.approx(cluster["usd_per_hour"] + 1.53147, abs=1e-5)
+    assert data["usd_requests"] is None  # the stack has no data
     assert data["price_note"] == ""  # the committed stack's price is current
     # A SkyPilot list price and FSx storage priced; the snapshot is undated, which plan says once.
     assert data["price_caveats"] == [

@@ -76,14 +76,16 @@ def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
     assert {"desiredCapacity", "mixedInstancesPolicy"} <= {key.split(".")[0] for key in group["changed"]}
 
     cost = review["cost"]
-    assert cost["before"]["usd_per_hour"] == old["usd_per_hour"]
+    assert cost["before"]["usd_compute_per_hour"] == old["usd_per_hour"]
     # The stack file says $98.32/hour; 3 on-demand p5 in its zone cost what the catalog says.
     p5 = next(
         o
         for o in load_catalog(providers=("aws",)).offerings
         if (o.instance_type, o.zone) == ("p5.48xlarge", new["zone"])
     )
-    assert cost["after"]["usd_per_hour"] == pytest.approx(3 * p5.on_demand_usd_per_hour, abs=1e-4)
+    assert cost["after"]["usd_compute_per_hour"] == pytest.approx(3 * p5.on_demand_usd_per_hour, abs=1e-4)
+    # the hourly figure adds the kept FSx: $1.5315/hour (4,800 GiB at 250 MB/s/TiB, F5 x FJ1 ratio)
+    assert cost["after"]["usd_per_hour"] == pytest.approx(3 * p5.on_demand_usd_per_hour + 1.5315, abs=1e-4)
     assert "records $98.32/hour" in cost["after"]["price_note"]
     storage = cost["after"]["usd_storage"]
     assert cost["after"]["usd_per_job"] == pytest.approx(
@@ -106,7 +108,8 @@ def test_markdown_comment_runs_the_old_component_code(repo):
     assert "| ✏️ update | `aws:ec2/launchTemplate:LaunchTemplate` | `training-a100-lt` |" in text
     assert "`blockDeviceMappings[0].ebs.volumeSize`" in text  # 100 GiB at HEAD -> 200 GiB now
     assert "| ❌ | `budget` |" in text and "| ✅ | `imdsv2-required` |" in text
-    assert "| USD/hour | 4.93 | 4.93 | +0.00 |" in text  # 2 x $2.4655 (p4d.24xlarge spot, use1-az1)
+    # 2 x $2.4655 (p4d.24xlarge spot, use1-az1) + $1.5315 FSx (4,800 GiB, 250 MB/s/TiB)
+    assert "| USD/hour | 6.46 | 6.46 | +0.00 |" in text
     assert "policies ❌ 7/8 passed" in text
 
 

@@ -197,9 +197,16 @@ def test_outputs_and_cost(tmp_path):
     assert plan.outputs["file_system_dns"] == "dev-fsx-id.fsx.us-east-1.amazonaws.com"
     # The catalog has no p4d in use1-az3 (v8 lists az1, az2, az4, az6), so the recorded $20.50/hour stands; the job adds
     # 4,800 GiB of FSx (PERSISTENT_2, 250 MB/s/TiB) for the 72 h.
-    assert (plan.usd_per_hour, plan.recorded_usd_per_hour) == (20.5, 20.5)
+    assert (plan.usd_compute_per_hour, plan.recorded_usd_per_hour) == (20.5, 20.5)
     assert plan.usd_storage == pytest.approx(storage_usd("aws", 4800, 250, 72))
     assert plan.usd_total == pytest.approx(20.5 * 72 + plan.usd_storage)
+    # the hourly figure has the file system in it: 4,800 GiB x 1.0737 GB/GiB x $0.145 x 3.71/2.48
+    # per GB-month (F5, FJ1) / 730 h = $1.5315/hour
+    assert plan.usd_per_hour == pytest.approx(20.5 + 1.53147, abs=1e-5)
+    assert plan.cost_text == (
+        "$22.0315/hour = compute $20.5000 + file system $1.5315",
+        "$1,586.27 per job (72 h) = $1,476.00 compute + $110.27 file system",
+    )
     assert plan.price_note.startswith("price unknown (p4d.24xlarge spot in use1-az3 is not in catalog")
 
 
@@ -211,7 +218,7 @@ def test_hand_edited_stack_is_priced_from_the_catalog(tmp_path):
         for o in load_catalog(providers=("aws",)).offerings
         if (o.instance_type, o.zone) == ("p4d.24xlarge", "use1-az6")
     )
-    assert plan.usd_per_hour == pytest.approx(3 * p4d.spot_usd_per_hour)
+    assert plan.usd_compute_per_hour == pytest.approx(3 * p4d.spot_usd_per_hour)
     assert plan.recorded_usd_per_hour == 20.5
     assert plan.price_note.startswith("the stack records $20.50/hour, but 3 x p4d.24xlarge spot costs")
 

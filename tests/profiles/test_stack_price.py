@@ -51,7 +51,8 @@ def test_reservation_and_unknown_types_keep_the_recorded_price(fixture_catalog):
         fixture_catalog, purchase="on-demand", reservation={"kind": "capacity-block", "id": "cr-2"}, usd_per_hour=0
     )
     assert (block.usd_per_hour, block.usd_total) == (0.0, 0.0)
-    assert block.note.startswith("held Capacity Block cr-2: the stack's own $0.00/hour; Capacity Blocks are paid up")
+    assert block.note == "held Capacity Block cr-2: compute at the stack's own $0.00/hour"
+    assert "Capacity Block cr-2: its fee was paid up front at purchase" in block.caveats[-1]
     unknown = price(fixture_catalog, zone="use1-az9")
     assert unknown.usd_per_hour == 24.0 and "not in catalog fixture-1" in unknown.note
 
@@ -60,6 +61,8 @@ def test_storage_is_added_where_known(fixture_catalog):
     result = price(fixture_catalog, file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 125})
     assert result.usd_storage == pytest.approx(4800 * 2**30 / 1e9 * 0.145 * 10 / 730)
     assert result.usd_total == pytest.approx(240.0 + result.usd_storage)
+    # the budget's hourly figure has the file system in it: 4,800 GiB x 1.0737 GB/GiB x $0.145 / 730 h
+    assert result.checked_usd_per_hour == pytest.approx(24.0 + 1.02373, abs=1e-5)
 
 
 def test_an_older_catalog_version_is_mentioned_even_when_the_price_matches(fixture_catalog):
@@ -96,3 +99,12 @@ def test_a_reserved_term_at_an_estimated_discount_says_so(fixture_catalog):
     assert result.usd_per_hour == pytest.approx(32.0)
     assert "3y reserved rate estimated: on-demand less 50% (profiles/cost/pricing.py" in " ".join(result.caveats)
     assert not any("reserved rate" in c for c in price(fixture_catalog).caveats)  # spot: no such caveat
+
+
+def test_bucket_requests_are_in_the_job_total_and_the_hourly_figure(fixture_catalog):
+    data = {"source": "s3://team/x", "files": 1_000_000, "write_back": True, "written_files": 10_000}
+    result = price(fixture_catalog, data=data, file_system={"capacity_gib": 4800, "throughput_mbps_per_tib": 125})
+    # S3 (R1, R2): 1,000,000 GETs x $0.0004/1,000 = $0.40; (1,000 LISTs + 10,000 PUTs) x $0.005/1,000 = $0.055
+    assert result.cost is not None and result.cost.usd_requests == pytest.approx(0.455)
+    assert result.usd_total == pytest.approx(240.0 + result.usd_storage + 0.455)
+    assert result.checked_usd_per_hour == pytest.approx(24.0 + 1.02373 + 0.0455, abs=1e-5)  # over 10 h

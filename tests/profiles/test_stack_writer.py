@@ -42,10 +42,7 @@ def test_stack_holds_provider_region_and_neutral_cluster_config(stack_text):
     assert cluster["usd_per_hour"] == 24.0  # 12.0 spot x 2 nodes
     assert cluster["catalog_version"] == "fixture-1"
     assert cluster["file_system"] == {"capacity_gib": 4608, "throughput_mbps_per_tib": 500}
-    assert (
-        "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1): $24.0000/hour, $1,728.00 compute for 72 h."
-        in stack_text
-    )
+    assert "# Choice: aws p4d.24xlarge x2 spot in us-east-1 (use1-az1).\n" in stack_text
     assert cluster["commitment"] == "none" and "capacity_reservation_id" not in cluster
     assert "# Catalog fixture-1 (built 2026-01-01)" in stack_text
 
@@ -91,11 +88,41 @@ def test_stack_names_are_checked(tmp_path, name):
         stack_path(tmp_path, name)
 
 
-def test_header_gives_the_job_total_with_storage(fixture_catalog):
+def test_header_gives_the_hourly_and_job_cost_per_part(fixture_catalog):
     spec = parse_spec(SPEC)
     config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, "v")
-    text = render_stack(config, "w.yaml", "2026-01-01", usd_storage=100.0)
-    assert "$24.0000/hour, $1,728.00 compute + $100.00 storage = $1,828.00 per job for 72 h." in text
+    text = render_stack(config, "w.yaml", "2026-01-01")
+    # FSx PERSISTENT_2 500 MB/s/TiB: 4,608 GiB asked -> 4,800 GiB created; $0.145/GB-month x
+    # 6.19/2.48 (F5, FJ1) = $0.36192/GB-month; 4,800 GiB x 1.0737 GB/GiB x that / 730 h = $2.5552/h.
+    assert (
+        "# Cost: $26.5552/hour = compute $24.0000 + file system $2.5552; "
+        "$1,911.97 per job (72 h) = $1,728.00 compute + $183.97 file system.\n"
+    ) in text
+    assert "# Cost note" not in text
+
+
+def test_header_counts_import_and_export_requests(fixture_catalog):
+    spec = parse_spec(
+        {
+            **SPEC,
+            "data": {
+                "source": "s3://team/imagenet",
+                "size": "2TiB",
+                "files": "1.28M",
+                "write_back": True,
+                "written_files": "20k",
+            },
+        }
+    )
+    config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, "v")
+    text = render_stack(config, "w.yaml", "2026-01-01")
+    # S3 (R1, R2): 1,280,000 GETs x $0.0004/1,000 = $0.512; 1,280 LISTs + 20,000 PUTs x
+    # $0.005/1,000 = $0.1064; $0.6184 per job, $0.6184 / 72 h = $0.0086/h.
+    assert "+ bucket requests $0.0086; " in text and "+ $0.62 bucket requests." in text
+    no_count = render_stack(
+        config.model_copy(update={"data": config.data.model_copy(update={"written_files": None})}), "w.yaml", "x"
+    )
+    assert "# Cost note: export (write_back) requests not counted: give data.written_files" in no_count
 
 
 def render_stack_elsewhere(text, old, new):

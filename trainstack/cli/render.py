@@ -131,7 +131,9 @@ def plan_json(result: Any, policies: list | None = None, stack: str | None = Non
         "resources": [{k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources],
         "usd_per_hour": _rounded(result.usd_per_hour, 6),
         "usd_total": _rounded(result.usd_total, 2),
+        "usd_compute_per_hour": _rounded(result.usd_compute_per_hour, 6),
         "usd_storage": _rounded(result.usd_storage, 2),
+        "usd_requests": _rounded(result.usd_requests, 2),
         "recorded_usd_per_hour": _rounded(result.recorded_usd_per_hour, 6),
         "price_note": result.price_note,
         "price_caveats": list(result.price_caveats),
@@ -159,11 +161,12 @@ def plan_tree(stack: str, result: Any) -> None:
     root = tree(stack, result.resources)
     out = console()
     out.print(root)
-    storage = "" if result.usd_storage is None else f" (incl. ${result.usd_storage:,.2f} storage)"
-    if result.usd_per_hour is None:  # the note says why, once: "price unknown (...)"
+    unpriced = result.usd_per_hour is None or not result.cost_text
+    if unpriced:  # the note says why, once: "price unknown (...)"
         out.print(f"cluster: [bold]{escape(result.price_note or 'price unknown')}[/bold]")
     else:
-        out.print(f"cluster: [bold]${result.usd_per_hour:,.2f}/hour[/bold], ${result.usd_total:,.2f} per job{storage}")
+        hourly, per_job = result.cost_text
+        out.print(f"cluster: [bold]{escape(hourly)}[/bold]; {escape(per_job)}")
     provider = next(
         (
             r["type"].split(":")[1]
@@ -176,7 +179,7 @@ def plan_tree(stack: str, result: Any) -> None:
         from clouds.healing import healing
 
         out.print(escape(healing(provider).summary))
-    if result.price_note and result.usd_per_hour is not None:
+    if result.price_note and not unpriced:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
     for caveat in result.price_caveats:
         out.print(f"[yellow]caveat: {escape(caveat)}[/yellow]")

@@ -203,11 +203,13 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
             f"--write-stack: no offering meets the {spec.deadline_hours:g} h deadline (the choice takes "
             f"{choice.hours:,.1f} h); {resolution.to_meet}; or pass --force to write it anyway"
         )
-    storage = choice.usd_storage if choice.storage is None or choice.storage.basis != "estimate" else None
+    from profiles.cost.cluster_cost import usd_per_cny
+
     try:
         path = stack_path(folder, name)
         config, kept = keep_cluster_settings(keep_zone(cluster_config(spec, choice, catalog.version), path), path)
-        text = render_stack(config, _relative(workload, folder), catalog.built, storage, kept_settings(path))
+        rate = usd_per_cny(choice.offering)
+        text = render_stack(config, _relative(workload, folder), catalog.built, rate, kept_settings(path))
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))

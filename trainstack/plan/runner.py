@@ -38,10 +38,11 @@ class PlanResult:
     Attributes:
         resources: one dict per resource (`type`, `name`, `parent` logical name or None,
             `protect`, wire-format `inputs`), sorted by (parent, type, name).
-        usd_per_hour: whole-cluster compute price of the cluster as configured, USD/hour
-            (priced from the catalog; see `profiles.stack_price`); None when unknown.
-        usd_total: the job's cost, USD: `usd_per_hour` x the planned hours plus the file
-            system's storage where its price is known; None when unknown.
+        usd_per_hour: everything the cluster costs per hour of the run as configured, USD/hour:
+            compute + file system + the bucket's request charges spread over the hours
+            (priced from the catalog; see `profiles.cost.cluster_cost`); None when unknown.
+        usd_total: the job's cost, USD: compute and file system for the planned hours plus
+            the bucket's request charges, each where its price is known; None when unknown.
         outputs: the stack exports, resolved (names from `OUTPUT_NAMES`).
         usd_storage: the storage part of `usd_total`, USD; None when unknown or none.
         recorded_usd_per_hour: the price the stack file records, USD/hour.
@@ -52,6 +53,10 @@ class PlanResult:
         region: the cluster's region (None when the result was built without it).
         provider: the cluster's cloud (`aws`; None when the result was built without it).
         deadline_hours: the workload's deadline the stack carries, hours, or None.
+        usd_compute_per_hour: the nodes' part of `usd_per_hour`, USD/hour, or None.
+        usd_requests: the bucket-request part of `usd_total`, USD; None when not counted.
+        cost_text: the hourly and per-job figures stated part by part (`ClusterCost.hourly_text`,
+            `job_text`), or () when unpriced.
     """
 
     resources: list[dict[str, Any]]
@@ -66,6 +71,9 @@ class PlanResult:
     price_verified: bool = True
     region: str | None = None
     deadline_hours: float | None = None
+    usd_compute_per_hour: float | None = None
+    usd_requests: float | None = None
+    cost_text: tuple[str, ...] = ()
     provider: str | None = None
 
     @property
@@ -148,9 +156,14 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
     from profiles.stack_price import price_from_catalog
 
     price = price_from_catalog(cluster)
+    cost = price.cost
+    priced = cost is not None and cost.usd_per_hour is not None
     return dataclasses.replace(
         result,
-        usd_per_hour=price.usd_per_hour,
+        usd_per_hour=price.total_usd_per_hour,
+        usd_compute_per_hour=price.usd_per_hour,
+        usd_requests=cost.usd_requests if cost is not None else None,
+        cost_text=(cost.hourly_text(), cost.job_text()) if cost is not None and priced else (),
         usd_total=price.usd_total,
         usd_storage=price.usd_storage,
         recorded_usd_per_hour=price.recorded_usd_per_hour,

@@ -120,7 +120,9 @@ def _cost(review: dict[str, Any]) -> list[str]:
         change = "–" if delta is None else f"{delta:+,.2f}"
         lines.append(f"| {label} | {old} | {_number(after[key])} | {change} |")
     if after.get("usd_storage") is not None:
-        lines += ["", f"USD/job includes ${after['usd_storage']:,.2f} of file-system storage."]
+        lines += ["", f"USD/hour and USD/job include ${after['usd_storage']:,.2f} of file-system storage."]
+    if after.get("usd_requests") is not None:
+        lines += ["", f"USD/job includes ${after['usd_requests']:,.2f} of bucket requests."]
     if after.get("price_note"):
         lines += ["", f"⚠️ Price: {after['price_note']}."]
     lines += [f"⚠️ Caveat: {caveat}." for caveat in after.get("price_caveats", [])]

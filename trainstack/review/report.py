@@ -148,10 +148,12 @@ def _cost(plan: PlanResult | None) -> dict[str, Any] | None:
     storage = plan.usd_storage or 0.0
     hours = plan.hours
     if hours is None:  # a PlanResult built without its hours: derive them from its costs
-        hours = (plan.usd_total - storage) / plan.usd_per_hour if plan.usd_per_hour else 0.0
+        hours = plan.usd_total / plan.usd_per_hour if plan.usd_per_hour and plan.usd_total else 0.0
     known = plan.usd_per_hour is not None
     return {
         "usd_per_hour": round(plan.usd_per_hour, 4) if known else None,
+        "usd_compute_per_hour": None if plan.usd_compute_per_hour is None else round(plan.usd_compute_per_hour, 4),
+        "usd_requests": None if plan.usd_requests is None else round(plan.usd_requests, 2),
         "usd_per_job": round(plan.usd_total, 2) if known else None,
         "hours": round(hours, 4),
         "usd_storage": None if plan.usd_storage is None else round(storage, 2),

@@ -162,3 +162,26 @@ def test_oss_uri_and_whole_bucket_policy():
     policy = node_ram_policy("team-data", "", False)
     assert "Condition" not in policy["Statement"][0]
     assert policy["Statement"][1]["Resource"] == ["acs:oss:*:*:team-data/*"]
+
+
+def test_an_oss_dataset_without_a_file_system_gets_a_cpfs_at_alibabas_nearest_tier():
+    from profiles.catalog.loader import load_catalog
+    from profiles.data_row import tier_for
+    from profiles.resolver import resolve
+    from profiles.spec import parse_spec
+    from profiles.stack_writer import cluster_config
+
+    base = {"name": "x", "accelerators": ["A100-80GB:8"], "providers": ["alicloud"], "hours": "10h"}
+    spec = parse_spec({**base, "data": {"source": SOURCE, "size": "3TiB", "files": "600k"}})
+    assert spec.file_system is not None
+    # CPFS sells 100 and 200 MB/s per TiB; the unstated default (250) becomes the nearest, 200
+    assert tier_for("alicloud", spec.file_system) == 200 and tier_for("aws", spec.file_system) == 250
+    choice = resolve(spec, load_catalog().offerings).choice.candidate
+    config = cluster_config(spec, choice, "v")
+    # (3,072 GiB of data) x 1.25 headroom = 3,840 GiB; x 200 MB/s per TiB = 750 MB/s > the 600 MB/s flow
+    assert config.file_system is not None
+    assert (config.file_system.capacity_gib, config.file_system.throughput_mbps_per_tib) == (3840, 200)
+    stated = parse_spec(
+        {**base, "data": {"source": SOURCE, "size": "3TiB"}, "file_system": {"capacity": "3840GiB", "throughput": 250}}
+    )
+    assert stated.file_system is not None and tier_for("alicloud", stated.file_system) == 250  # asked: kept

@@ -1,0 +1,173 @@
+"""What a stack's cluster costs, part by part: the one home of the figures the stack header,
+`trainstack plan` (hourly and per job) and the budget policy state.
+
+Parts:
+  * compute: the nodes, USD/hour (the catalog's price for the stack's type, zone and purchase,
+    or a held reservation's own figure);
+  * file system: the capacity and tier the stack creates at the cloud's recorded price,
+    USD/hour (`profiles.cost.storage`; an estimate-only price is left out and said so);
+  * bucket requests: reading the dataset into the file system (GETs and LISTs) and, with
+    `data.write_back`, exporting what the job writes (one PUT per written file), USD per job
+    (`profiles.cost.requests`); left out, and said so, without a file count or a sourced price.
+
+The hourly figure is everything the job pays divided by its hours: compute + file system +
+the requests spread over the run. A Capacity Block (AWS) is paid up front at purchase: its
+hourly figure is what the stack records (0 when prepaid), and the cost says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost
+from profiles.cost.storage import ESTIMATE, storage_cost
+
+if TYPE_CHECKING:  # `resolve` loads this module (usd_per_cny) and never pydantic
+    from clouds.contract import ClusterConfig
+
+
+@dataclass(frozen=True)
+class ClusterCost:
+    """The cost of one stack's cluster for its planned run.
+
+    Attributes:
+        compute_usd_per_hour: the nodes, USD/hour; None when unknown.
+        storage_usd_per_hour: the file system, USD/hour; None without one or without a price.
+        hours: planned run time, hours.
+        requests: the bucket's request charges for the job, or None (no data, or not countable).
+        left_out: what the figures leave out, one line each (an unpriced file system, uncounted
+            requests, a Capacity Block's up-front fee).
+    """
+
+    compute_usd_per_hour: float | None
+    storage_usd_per_hour: float | None
+    hours: float
+    requests: RequestCost | None = None
+    left_out: tuple[str, ...] = ()
+
+    @property
+    def usd_compute(self) -> float | None:
+        """Compute for the run, USD; None when the compute price is unknown."""
+        return None if self.compute_usd_per_hour is None else self.compute_usd_per_hour * self.hours
+
+    @property
+    def usd_storage(self) -> float | None:
+        """The file system for the run, USD; None without a priced one."""
+        return None if self.storage_usd_per_hour is None else self.storage_usd_per_hour * self.hours
+
+    @property
+    def usd_requests(self) -> float | None:
+        """The bucket's request charges for the job, USD; None when not counted."""
+        return None if self.requests is None else self.requests.usd
+
+    @property
+    def usd_total(self) -> float | None:
+        """Compute + file system + requests for the job, USD; None when compute is unknown."""
+        compute = self.usd_compute
+        if compute is None:
+            return None
+        return compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0)
+
+    @property
+    def usd_per_hour(self) -> float | None:
+        """The whole job's cost per hour of the run, USD/hour (compute + file system + the
+        requests spread over `hours`); None when compute is unknown."""
+        total = self.usd_total
+        return None if total is None else total / self.hours
+
+    def hourly_text(self) -> str:
+        """`$80.6700/hour = compute $79.6400 + file system $1.0200 + bucket requests $0.0100`."""
+        assert self.usd_per_hour is not None
+        parts = [f"compute ${self.compute_usd_per_hour:,.4f}"]
+        if self.storage_usd_per_hour is not None:
+            parts.append(f"file system ${self.storage_usd_per_hour:,.4f}")
+        if self.requests is not None:
+            parts.append(f"bucket requests ${self.requests.usd / self.hours:,.4f}")
+        head = f"${self.usd_per_hour:,.4f}/hour"
+        return head if len(parts) == 1 else f"{head} = {' + '.join(parts)}"
+
+    def job_text(self) -> str:
+        """`$1,613.40 per job (72 h) = $1,592.80 compute + $20.40 file system + $0.20 bucket requests`."""
+        assert self.usd_total is not None and self.usd_compute is not None
+        parts = [f"${self.usd_compute:,.2f} compute"]
+        if self.usd_storage is not None:
+            parts.append(f"${self.usd_storage:,.2f} file system")
+        if self.requests is not None:
+            parts.append(f"${self.requests.usd:,.2f} bucket requests")
+        head = f"${self.usd_total:,.2f} per job ({self.hours:g} h)"
+        return head if len(parts) == 1 else f"{head} = {' + '.join(parts)}"
+
+
+def cluster_cost(
+    config: ClusterConfig, compute_usd_per_hour: float | None, usd_per_cny: float | None = None
+) -> ClusterCost:
+    """The cost of `config`'s cluster at `compute_usd_per_hour`, part by part.
+
+    Args:
+        config: the stack's cluster (file system, data, reservation, hours).
+        compute_usd_per_hour: the nodes' price, USD/hour, or None when unknown.
+        usd_per_cny: the catalog's USD per CNY, for a file system priced in CNY; None leaves
+            such a price out (and says so).
+    """
+    left_out: list[str] = []
+    storage = _storage_usd_per_hour(config, usd_per_cny, left_out)
+    requests = _requests(config, left_out)
+    left_out += _held_capacity(config)
+    return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out))
+
+
+def _storage_usd_per_hour(config: ClusterConfig, usd_per_cny: float | None, left_out: list[str]) -> float | None:
+    fs = config.file_system
+    if fs is None:
+        return None
+    cost = storage_cost(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, usd_per_cny)
+    if cost is None or cost.basis == ESTIMATE:
+        left_out.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
+        return None
+    return cost.usd_per_hour
+
+
+def _requests(config: ClusterConfig, left_out: list[str]) -> RequestCost | None:
+    data = config.data
+    if data is None:
+        return None
+    files = file_count(data.size_gib, data.files, data.mean_file_mib)
+    if files is None:
+        left_out.append("bucket request charges not counted: give data.files (or size and mean_file_size)")
+        return None
+    capacity = config.file_system.capacity_gib if config.file_system else None
+    writes = data.written_files if data.write_back else 0
+    cost = request_cost(config.provider, files, bucket_passes(data.passes, data.size_gib, capacity), writes or 0)
+    if cost is None:
+        left_out.append(f"bucket request charges not counted: no sourced {config.provider} request price")
+        return None
+    if data.write_back and data.written_files is None:
+        left_out.append("export (write_back) requests not counted: give data.written_files (files the job writes)")
+    return cost
+
+
+def _held_capacity(config: ClusterConfig) -> list[str]:
+    r = config.reservation
+    if r is None or r.kind != "capacity-block":
+        return []
+    recorded = config.usd_per_hour or 0.0
+    if recorded == 0:
+        return [
+            f"Capacity Block {r.id}: its fee was paid up front at purchase (the catalog holds no Capacity "
+            "Block prices), so the compute figure is $0.00/hour to pay now, not what the block cost"
+        ]
+    return [
+        f"Capacity Block {r.id}: compute is the stack's ${recorded:,.4f}/hour, the block's up-front fee "
+        "spread over its hours (the workload's figure; the catalog holds no Capacity Block prices)"
+    ]
+
+
+def usd_per_cny(offering: object) -> float | None:
+    """The catalog's recorded rate as a CNY-listed row used it (USD per CNY), or None (a USD row,
+    or one without a native price)."""
+    native = getattr(offering, "on_demand_native", None)
+    usd = getattr(offering, "on_demand_usd_per_hour", None)
+    if getattr(offering, "currency", "USD") != "CNY" or not native or usd is None:
+        return None
+    return usd / native

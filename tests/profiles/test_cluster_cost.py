@@ -1,0 +1,102 @@
+"""The cost of a stack's cluster, part by part (`profiles.cost.cluster_cost`), hand-computed."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from clouds.contract import ClusterConfig
+from profiles.cost.cluster_cost import cluster_cost
+from profiles.spec import SpecError, parse_spec
+from tests.clusters import BASE_CLUSTER
+
+# FSx PERSISTENT_2 250 MB/s/TiB: $0.145/GB-month (F5) x 3.71/2.48 (FJ1) = $0.21692/GB-month;
+# 4,800 GiB x 1.073741824 GB/GiB x that / 730 h = $1.53147/hour.
+FSX_4800_250 = 4800 * 2**30 / 1e9 * 0.145 * 3.71 / 2.48 / 730
+DATA = {"source": "s3://team/imagenet/", "size_gib": 2048, "files": 1_280_000}
+
+
+def config(**changes) -> ClusterConfig:
+    return ClusterConfig(**{**BASE_CLUSTER, **changes})
+
+
+def test_compute_and_file_system_per_hour_and_per_job():
+    cost = cluster_cost(config(), 20.5)
+    assert cost.storage_usd_per_hour == pytest.approx(1.53147, abs=1e-5)
+    assert cost.usd_per_hour == pytest.approx(20.5 + FSX_4800_250)
+    assert cost.usd_total == pytest.approx((20.5 + FSX_4800_250) * 72)
+    assert cost.hourly_text() == "$22.0315/hour = compute $20.5000 + file system $1.5315"
+    assert cost.job_text() == "$1,586.27 per job (72 h) = $1,476.00 compute + $110.27 file system"
+    assert cost.left_out == ()
+
+
+@pytest.mark.parametrize(
+    ("data", "usd", "note"),
+    [
+        # 1,280,000 GETs x $0.0004/1,000 = $0.512; 1,280 LISTs x $0.005/1,000 = $0.0064 (R1, R2)
+        pytest.param(DATA, 0.5184, None, id="import-only"),
+        # + 40,000 export PUTs x $0.005/1,000 = $0.20
+        pytest.param({**DATA, "write_back": True, "written_files": 40_000}, 0.7184, None, id="import-and-export"),
+        pytest.param(
+            {**DATA, "write_back": True}, 0.5184, "export (write_back) requests not counted", id="exports-unknown"
+        ),
+        pytest.param({**DATA, "files": None}, None, "give data.files", id="files-unknown"),
+    ],
+)
+def test_bucket_requests_are_counted_or_said_to_be_left_out(data, usd, note):
+    cost = cluster_cost(config(data=data), 20.5)
+    if usd is None:
+        assert cost.requests is None and cost.usd_total == pytest.approx((20.5 + FSX_4800_250) * 72)
+    else:
+        assert cost.usd_requests == pytest.approx(usd)
+        assert cost.usd_total == pytest.approx((20.5 + FSX_4800_250) * 72 + usd)
+        assert cost.usd_per_hour == pytest.approx(20.5 + FSX_4800_250 + usd / 72)
+        assert f"+ ${usd:,.2f} bucket requests" in cost.job_text()
+    assert (note is None) == (not cost.left_out)
+    if note:
+        assert note in cost.left_out[0]
+
+
+def test_a_file_system_without_a_price_is_left_out_and_said_so():
+    azure = config(
+        provider="azure", region="eastus", zone="1", instance_type="Standard_ND96asr_v4", purchase="on-demand"
+    )
+    cost = cluster_cost(azure, 27.2)
+    assert cost.storage_usd_per_hour is None and cost.usd_per_hour == pytest.approx(27.2)
+    assert cost.left_out == ("the file system's price on azure is unknown, so the job total leaves it out",)
+    assert cost.hourly_text() == "$27.2000/hour"
+
+
+def test_a_prepaid_capacity_block_shows_the_file_system_and_says_the_block_was_paid_up_front():
+    block = config(
+        purchase="on-demand", usd_per_hour=0, reservation={"kind": "capacity-block", "id": "cr-0abc", "nodes": 2}
+    )
+    cost = cluster_cost(block, 0.0)
+    assert cost.usd_per_hour == pytest.approx(FSX_4800_250)  # not $0.00: the FSx runs
+    assert cost.hourly_text() == "$1.5315/hour = compute $0.0000 + file system $1.5315"
+    assert cost.left_out[-1].startswith("Capacity Block cr-0abc: its fee was paid up front at purchase")
+
+
+def test_a_capacity_block_with_its_fee_spread_says_where_the_figure_comes_from():
+    block = config(
+        purchase="on-demand", usd_per_hour=60.0, reservation={"kind": "capacity-block", "id": "cr-0abc", "nodes": 2}
+    )
+    assert (
+        "compute is the stack's $60.0000/hour, the block's up-front fee spread"
+        in cluster_cost(block, 60.0).left_out[-1]
+    )
+
+
+def test_unknown_compute_leaves_the_totals_unknown():
+    cost = cluster_cost(config(), None)
+    assert cost.usd_total is None and cost.usd_per_hour is None and cost.storage_usd_per_hour is not None
+
+
+def test_written_files_need_write_back():
+    with pytest.raises(ValidationError, match="data.written_files: only exports are counted"):
+        config(data={**DATA, "written_files": 10})
+    base = {"name": "x", "accelerators": "A100:8", "hours": 10}
+    with pytest.raises(SpecError, match="data.written_files: only exports are counted"):
+        parse_spec({**base, "data": {"source": "s3://team/x", "written_files": "2k"}})
+    spec = parse_spec({**base, "data": {"source": "s3://team/x", "write_back": True, "written_files": "2k"}})
+    assert spec.data is not None and spec.data.config().written_files == 2000
