@@ -56,12 +56,16 @@ class FileSystemRule:
         explicit_choice: `"module:function"` `FileSystemConfig -> deployment_type or None`:
             the choice a stack must state where the rule would otherwise refuse rather than
             give less throughput; None when the cloud has no such choice.
+        prices: `"module:attribute"` of its list prices, MB/s per TiB tier ->
+            `facts.storage_prices.StoragePrice` (the module cites the sources and dates);
+            None when no price is sourced (the resolver estimates, `profiles.cost.storage`).
     """
 
     target: str
     service: str
     by_numbers: bool = False
     explicit_choice: str | None = None
+    prices: str | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +219,7 @@ def _conventional_targets(name: str) -> dict[str, str]:
         "fetcher": f"profiles.catalog.fetchers.{name}:fetch",
         "mock": f"clouds.{name}.mock:MOCK",
         "replacements": f"clouds.{name}.replacements:REPLACEMENTS",
+        "policy": f"clouds.{name}.policy:POLICY",
     }
 
 
@@ -226,11 +231,15 @@ class Cloud:
         name: registry name (`aws`), the stack's `provider`.
         display_name: the name users know (`Alibaba Cloud`).
         component: `"module:Class"` of its `pulumi.ComponentResource`.
-        validator: `"module:function"` of its `validate_args` (pure, no Pulumi).
+        validator: `"module:function"` of its `validate_args(args, name)` (pure, no Pulumi):
+            raises `ValueError` (one line naming the field and the fix) for a `ClusterConfig`
+            its component cannot build under the cluster name `name`.
         fetcher: `"module:function"` of its live price fetcher (`fetch`).
         mock: `"module:attribute"` of its `Mock`.
         replacements: `"module:attribute"` of its `Replacements`.
-        (Each of these five left empty is the conventional place, `_conventional_targets`.)
+        policy: `"module:attribute"` of its `clouds.policy.PolicyReaders` (what the policy
+            rules read off its resources).
+        (Each of these six left empty is the conventional place, `_conventional_targets`.)
         guidance: `"module:function"` of its offline preflight guidance (cluster ->
             findings); None gets the generic "confirm in the console" guidance.
         live_check: `"module:function"` `(cluster, session, quotas) -> findings` of its live
@@ -259,6 +268,10 @@ class Cloud:
             terms are unknown.
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
+        reservation_kinds: the reservation kinds (`clouds.reservation.KINDS`) its component
+            launches into; empty when it launches into none.
+        reservation_example: one of its reservations as a workload's `reservations:` entry
+            (flow YAML), the example a malformed entry's error shows; "" for none.
         access: how a user reaches a node from their machine (`clouds.access`); None: SSH
             from an address in the stack's `ssh_cidrs`.
         missing: feature -> why the component cannot do it (absent: it can).
@@ -273,6 +286,7 @@ class Cloud:
     fetcher: str = ""
     mock: str = ""
     replacements: str = ""
+    policy: str = ""
     guidance: str | None = None
     live_check: str | None = None
     extra: str = ""
@@ -288,6 +302,8 @@ class Cloud:
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     request_price: str | None = None
+    reservation_kinds: tuple[str, ...] = ()
+    reservation_example: str = ""
     access: NodeAccess | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()

@@ -11,6 +11,7 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
   `manual_healing`; absent: `manual_healing` without a hint;
 - `missing`: `Feature` member name -> the reason;
 - `stateful`, `untaggable`: lists of Pulumi type tokens;
+- `reservation_kinds`: a list of `clouds.reservation.KINDS`.
 - `access`: the `clouds.access.NodeAccess` fields (`ssh_cidrs` a list).
 """
 
@@ -77,6 +78,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
     for key in ("stateful", "untaggable"):
         if key in fields:
             fields[key] = frozenset(fields[key])
+    if "reservation_kinds" in fields:
+        fields["reservation_kinds"] = tuple(fields["reservation_kinds"])
     return fields
 
 

@@ -40,7 +40,7 @@ OUTPUT_NAMES: tuple[str, ...] = (
 
 def _too_wide(cidr: str) -> bool:
     """True for 0.0.0.0/0 however written (`1.2.3.4/0`) and any IPv4 block wider than /8
-    or IPv6 block wider than /16 (a policy threshold, the same as `policies.cidr`)."""
+    or IPv6 block wider than /16 (a policy threshold, the same as `clouds.policy.is_world`)."""
     import ipaddress  # only for stacks that list SSH CIDRs
 
     try:

@@ -1,9 +1,9 @@
 """The skeleton every cloud's `GpuCluster` component shares (`GpuClusterBase`).
 
 Each cloud's `components/<cloud>/cluster.py` is a subclass that says only what differs: its
-type token and registry name, how it checks the config (`check`, its `validate_args`), how it
-tags (`cluster_tags`), which children it creates (`build`) and any outputs beyond the
-provider-neutral ones (`extra_outputs`). The base keeps the order Pulumi's component guidance
+type token and registry name, how it tags (`cluster_tags`), which children it creates
+(`build`) and any outputs beyond the provider-neutral ones (`extra_outputs`); the config is
+checked by the cloud's own `validate_args` (`check`, found through the registry). The base keeps the order Pulumi's component guidance
 asks for: every check before the first child, one `ResourceOptions(parent=self)` for every
 child, and the public outputs (`clouds.contract.OUTPUT_NAMES`) set as attributes and
 registered once.
@@ -17,6 +17,7 @@ import pulumi
 
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.registry import validator
 
 
 class ClusterOutputs(NamedTuple):
@@ -45,7 +46,7 @@ class GpuClusterBase(pulumi.ComponentResource):
     """One multi-node GPU training cluster; subclasses are the clouds' components.
 
     Subclasses set `TYPE_TOKEN` (`trainstack:<cloud>:GpuCluster`) and `PROVIDER` (the
-    registry name) and implement `check` and `build`.
+    registry name) and implement `build`; `check` runs the cloud's `validate_args`.
 
     Public outputs (attributes, registered): `OUTPUT_NAMES`, plus `extra_outputs()`.
     """
@@ -81,12 +82,16 @@ class GpuClusterBase(pulumi.ComponentResource):
         self.register_outputs({**{key: getattr(self, key) for key in OUTPUT_NAMES}, **self.extra_outputs()})
 
     def check(self, name: str, args: ClusterConfig) -> None:
-        """Refuse `args` the cloud cannot build (its `validate_args`), before any child.
+        """Refuse `args` the cloud cannot build, before any child: its `validate_args(args,
+        name)` (`Cloud.validator`, `clouds.registry.validator`).
 
         Raises:
             ValueError: one line naming the field and the fix.
         """
-        raise NotImplementedError
+        validate = validator(self.PROVIDER)
+        if validate is None:
+            raise ValueError(f"provider: {self.PROVIDER!r} is not registered in clouds.registry")
+        validate(args, name)
 
     def cluster_tags(self, name: str, args: ClusterConfig) -> Any:
         """Tags (or labels) every taggable child gets: trainstack's own plus the stack's, in

@@ -8,9 +8,11 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nodeagent.notices import WATCHERS
+
 JOB_FILE = "/etc/trainstack/job.json"
 RDZV_PORT = 29400  # torchrun's documented default c10d rendezvous port
-CLOUDS = ("aws", "azure", "gcp", "none")
+CLOUDS = (*WATCHERS, "none")  # a watcher in nodeagent/clouds/, or none
 
 _EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 
@@ -39,7 +41,7 @@ class NodeJob:
             read at launch; missing file = no extra variables.
         python: the interpreter whose torch runs the job (e.g. a venv on the shared file system).
         module: run `command[0]` as a module (`python -m`), as torchrun's `-m`.
-        cloud: which notice watchers run: `aws`, `azure`, `gcp` or `none`.
+        cloud: which notice watchers run: a watcher's name (`nodeagent/clouds/`) or `none`.
         metadata_url: the metadata service base URL; None for the cloud's documented one.
         poll_seconds: seconds between notice polls (AWS, Azure; GCP waits for a change).
         shutdown_timeout: seconds torchrun waits after SIGTERM before SIGKILL

@@ -20,7 +20,17 @@ AGENT_DIR = "/opt/trainstack"
 JOB_FILE = "/etc/trainstack/job.json"
 UNIT_FILE = "/etc/systemd/system/trainstack-{unit}.service"
 _PACKAGE = Path(__file__).resolve().parent
-_SHIPPED = ("__init__.py", "__main__.py", "job.py", "launcher.py", "notices.py", "store.py")
+# The agent's own modules, and every cloud's notice watcher (found by listing the folder).
+_SHIPPED = (
+    "__init__.py",
+    "__main__.py",
+    "job.py",
+    "launcher.py",
+    "metadata.py",
+    "notices.py",
+    "store.py",
+    *sorted(f"clouds/{p.name}" for p in (_PACKAGE / "clouds").glob("*.py")),
+)
 
 
 def compact_source(text: str) -> bytes:

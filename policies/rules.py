@@ -12,11 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from clouds.policy import UNKNOWN, Opening
 from clouds.registry import CLOUDS
-from policies import china_rules
-from policies.cidr import is_world
-from policies.encryption import disks_checked, disks_encrypted, encryption_gaps  # noqa: F401
-from policies.records import INSTANCE, LAUNCH_TEMPLATE, UNKNOWN  # noqa: F401  (re-exported)
+from policies.encryption import disks_checked, disks_encrypted, encryption_gaps
+from policies.readers import METADATA, WORLD_INGRESS
 
 # Remote-administration ports: SSH, Telnet, RDP, VNC, WinRM (HTTP and HTTPS).
 ADMIN_PORTS = (22, 23, 3389, 5900, 5985, 5986)
@@ -25,7 +24,6 @@ TAG_KEYS = (("trainstack:cluster", "trainstack-cluster"), ("trainstack:provider"
 STATEFUL = frozenset().union(*(c.stateful for c in CLOUDS.values()))
 # Resource types whose API takes no tags or labels.
 UNTAGGABLE = frozenset().union(*(c.untaggable for c in CLOUDS.values()))
-EC2_METADATA = frozenset({LAUNCH_TEMPLATE, INSTANCE, "aws:ec2/launchConfiguration:LaunchConfiguration"})
 
 
 @dataclass(frozen=True)
@@ -57,17 +55,10 @@ def admin_ports_open(record: dict[str, Any]) -> list[str]:
 
 
 def imdsv2_required(record: dict[str, Any]) -> list[str]:
-    """EC2 launch templates and instances must require IMDSv2 session tokens."""
-    kind, inputs = record["type"], record["inputs"]
-    if kind not in EC2_METADATA:
-        return []
-    options = inputs.get("metadataOptions")
-    if kind == INSTANCE and inputs.get("launchTemplate") and not options:
-        return []  # the launch template's own metadataOptions are checked on the template
-    options = options if isinstance(options, dict) else {}
-    if options.get("httpEndpoint") == "disabled" or options.get("httpTokens") in ("required", UNKNOWN):
-        return []
-    return ['IMDSv1 allowed; set metadataOptions.httpTokens to "required"']
+    """EC2 launch templates and instances must require IMDSv2 session tokens (the types and
+    their readers: `PolicyReaders.metadata`)."""
+    check = METADATA.get(record["type"])
+    return [] if check is None else check(record["inputs"])
 
 
 def stateful_protected(record: dict[str, Any]) -> list[str]:
@@ -121,7 +112,7 @@ class Scope:
 
 RULE_SCOPES: dict[str, Scope] = {
     "imdsv2-required": Scope(
-        lambda record: record["type"] in EC2_METADATA,
+        lambda record: record["type"] in METADATA,
         "no EC2 instance, launch template or launch configuration (IMDSv2 is an EC2 setting)",
     ),
     "disks-encrypted": Scope(disks_checked, "no disk or file system whose encryption can be checked", encryption_gaps),
@@ -137,55 +128,8 @@ def check_resource(record: dict[str, Any]) -> list[Violation]:
     ]
 
 
-def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[tuple[str, list[tuple[int, int]]]]:
-    """(world source, port ranges) of every inbound allow rule open to the internet."""
-    if kind == "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
-        yield from _aws_rule(inputs, [inputs.get("cidrIpv4"), inputs.get("cidrIpv6")], "ipProtocol")
-    elif kind == "aws:ec2/securityGroupRule:SecurityGroupRule" and inputs.get("type") == "ingress":
-        yield from _aws_rule(inputs, [*(inputs.get("cidrBlocks") or []), *(inputs.get("ipv6CidrBlocks") or [])])
-    elif kind == "aws:ec2/securityGroup:SecurityGroup":
-        for rule in inputs.get("ingress") or []:
-            yield from _aws_rule(rule, [*(rule.get("cidrBlocks") or []), *(rule.get("ipv6CidrBlocks") or [])])
-    elif kind == "azure-native:network:NetworkSecurityGroup":
-        for rule in inputs.get("securityRules") or []:
-            yield from _azure_rule(rule)
-    elif kind == "azure-native:network:SecurityRule":
-        yield from _azure_rule(inputs)
-    elif kind in china_rules.BY_TYPE:
-        yield from china_rules.BY_TYPE[kind](inputs)
-    elif kind == "gcp:compute/firewall:Firewall" and inputs.get("direction", "INGRESS") == "INGRESS":
-        sources = [s for s in inputs.get("sourceRanges") or [] if is_world(s)]
-        allows = (inputs.get("allows") or []) if sources else []
-        for allow in allows:
-            if allow.get("protocol") in ("all", "tcp", "udp", "6", "17"):
-                ports = allow.get("ports") or ["0-65535"]
-                yield sources[0], [_port_range(p) for p in ports]
-
-
-def _aws_rule(rule: dict[str, Any], sources: list[Any], protocol_key: str = "protocol"):
-    world = [s for s in sources if is_world(s)]
-    protocol = str(rule.get(protocol_key, "-1")).lower()
-    if not world or protocol not in ("-1", "all", "tcp", "udp", "6", "17"):
-        return
-    if protocol in ("-1", "all") or rule.get("fromPort") is None:
-        yield world[0], [(0, 65535)]
-    else:
-        yield world[0], [(int(rule["fromPort"]), int(rule.get("toPort", rule["fromPort"])))]
-
-
-def _azure_rule(rule: dict[str, Any]):
-    if rule.get("direction") != "Inbound" or rule.get("access") != "Allow":
-        return
-    sources = [rule.get("sourceAddressPrefix"), *(rule.get("sourceAddressPrefixes") or [])]
-    world = [s for s in sources if is_world(s)]
-    if world and str(rule.get("protocol", "*")).lower() in ("*", "tcp", "udp"):
-        ports = [rule.get("destinationPortRange"), *(rule.get("destinationPortRanges") or [])]
-        yield world[0], [_port_range(p) for p in ports if p]
-
-
-def _port_range(text: Any) -> tuple[int, int]:
-    text = str(text)
-    if text in ("*", "", UNKNOWN):
-        return (0, 65535)
-    low, _, high = text.partition("-")
-    return (int(low), int(high or low))
+def _world_ingress(kind: str, inputs: dict[str, Any]) -> Iterable[Opening]:
+    """(world source, port ranges) of every inbound allow rule open to the internet
+    (`PolicyReaders.world_ingress`)."""
+    reader = WORLD_INGRESS.get(kind)
+    return [] if reader is None else reader(inputs)

@@ -10,13 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from policies.rules import LAUNCH_TEMPLATE, STATEFUL, UNKNOWN, Violation
+from policies.readers import EFA_INTERFACES, SELF_RULES, SPOT
+from policies.rules import STATEFUL, UNKNOWN, Violation
 
-EFA_TYPES = ("efa", "efa-only")
-_INGRESS = "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule"
-_EGRESS = "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule"
-_LEGACY_RULE = "aws:ec2/securityGroupRule:SecurityGroupRule"
-_ALL_TRAFFIC = ("-1", "all")
 BUDGET_KEY = "trainstack:max_usd_per_hour"
 
 
@@ -115,71 +111,24 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
 
 
 def _efa_security_groups(records: list[dict[str, Any]]) -> set[str] | None:
-    """Known security-group ids on EFA interfaces; None when no EFA interface exists."""
+    """Known security-group ids on EFA interfaces (`PolicyReaders.efa_interfaces`); None when
+    no EFA interface exists."""
     groups: set[str] | None = None
     for record in records:
-        if record["type"] not in (LAUNCH_TEMPLATE, "aws:ec2/networkInterface:NetworkInterface"):
-            continue
-        inputs = record["inputs"]
-        interfaces = inputs.get("networkInterfaces") if record["type"] == LAUNCH_TEMPLATE else [inputs]
-        for interface in interfaces if isinstance(interfaces, list) else []:
-            if isinstance(interface, dict) and interface.get("interfaceType") in EFA_TYPES:
-                groups = groups or set()
-                ids = interface.get("securityGroups") or []
-                groups.update(g for g in ids if isinstance(g, str) and g != UNKNOWN)
+        reader = EFA_INTERFACES.get(record["type"])
+        for ids in [] if reader is None else reader(record["inputs"]):
+            groups = groups or set()
+            groups.update(g for g in ids if isinstance(g, str) and g != UNKNOWN)
     return groups
 
 
 def _self_rules(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(direction, group id) of every all-traffic rule whose peer is its own group."""
-    found = []
-    for record in records:
-        kind, inputs = record["type"], record["inputs"]
-        if kind in (_INGRESS, _EGRESS) and str(inputs.get("ipProtocol")) in _ALL_TRAFFIC:
-            group = inputs.get("securityGroupId")
-            if group is not None and inputs.get("referencedSecurityGroupId") in (group, UNKNOWN):
-                found.append(("ingress" if kind == _INGRESS else "egress", group))
-        elif kind == _LEGACY_RULE and inputs.get("self") is True and str(inputs.get("protocol")) in _ALL_TRAFFIC:
-            found.append((inputs.get("type"), inputs.get("securityGroupId")))
-        elif kind == "aws:ec2/securityGroup:SecurityGroup":
-            for direction in ("ingress", "egress"):
-                for rule in inputs.get(direction) or []:
-                    if rule.get("self") is True and str(rule.get("protocol")) in _ALL_TRAFFIC:
-                        found.append((direction, f"{record['name']}-id"))
-    return found
+    """(direction, group id) of every all-traffic rule whose peer is its own group
+    (`PolicyReaders.self_rules`)."""
+    return [found for record in records for found in SELF_RULES.get(record["type"], lambda r: [])(record)]
 
 
 def _is_spot(record: dict[str, Any]) -> bool:
-    kind, inputs = record["type"], record["inputs"]
-    if kind in ("aws:ec2/instance:Instance", LAUNCH_TEMPLATE):
-        market = inputs.get("instanceMarketOptions")
-        return isinstance(market, dict) and market.get("marketType") == "spot"
-    if kind == "aws:autoscaling/group:Group":
-        distribution = (inputs.get("mixedInstancesPolicy") or {}).get("instancesDistribution") or {}
-        base, above = (
-            distribution.get("onDemandBaseCapacity", 0),
-            distribution.get("onDemandPercentageAboveBaseCapacity"),
-        )
-        return bool(inputs.get("mixedInstancesPolicy")) and above is not None and above < 100 and not base
-    if kind in ("azure-native:compute:VirtualMachineScaleSet", "azure-native:compute:VirtualMachine"):
-        profile = inputs.get("virtualMachineProfile") or inputs
-        return isinstance(profile, dict) and profile.get("priority") in ("Spot", "Low")
-    if kind in ("gcp:compute/instance:Instance", "gcp:compute/instanceTemplate:InstanceTemplate"):
-        scheduling = inputs.get("scheduling") or {}
-        return scheduling.get("provisioningModel") == "SPOT" or scheduling.get("preemptible") is True
-    if kind == "gcp:tpu/v2Vm:V2Vm":
-        scheduling = inputs.get("schedulingConfig") or {}
-        return scheduling.get("spot") is True or scheduling.get("preemptible") is True
-    if kind in (
-        "alicloud:ecs/instance:Instance",
-        "alicloud:ess/scalingConfiguration:ScalingConfiguration",
-        "volcengine:ecs/instance:Instance",
-    ):
-        return inputs.get("spotStrategy") not in (None, "", "NoSpot")
-    if kind == "huaweicloud:Ecs/instance:Instance":
-        return inputs.get("chargingMode") == "spot"
-    if kind == "tencentcloud:Instance/instance:Instance":
-        return inputs.get("instanceChargeType") == "SPOTPAID"
-    if kind == "pulumi-python:dynamic/baiducloud:BccInstance":
-        return inputs.get("bid_model") not in (None, "")
-    return False
+    """True when the resource buys spot capacity (`PolicyReaders.spot`)."""
+    reader = SPOT.get(record["type"])
+    return reader is not None and bool(reader(record["inputs"]))

@@ -10,7 +10,6 @@ which assume a buildable stack, are skipped.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,16 +120,15 @@ def component_validation(provider: str) -> Callable[..., None] | None:
 def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding | None:
     """A `fail` finding with the component's one-line refusal of `cluster`; None if it builds.
 
-    Each `validate_args` takes the config as `args` and some the cluster name as `name`
-    (arguments the Pulumi program never passes, such as Tencent's `spot_max_price`, keep
-    their defaults, as in `pulumi up`).
+    Every `validate_args` takes `(args, name)` (`Cloud.validator`); arguments the Pulumi
+    program never passes, such as Tencent's `spot_max_price`, keep their defaults, as in
+    `pulumi up`.
     """
     validate = component_validation(cluster.provider)
     if validate is None:
         return None
-    given = {"args": cluster, "name": name}
     try:
-        validate(**{p: given[p] for p in inspect.signature(validate).parameters if p in given})
+        validate(cluster, name)
     except ValueError as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return Finding(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from clouds.aws import CLOUD
 from clouds.aws.efa import NODE_SUBNET_CIDR, check_subnet_size, efa_interface_count
 from clouds.aws.fsx import fsx_sizing
 from clouds.aws.reservation import check_reservation
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
-from clouds.reservation import KINDS, check_reservation_support
+from clouds.reservation import check_reservation_support
 
 # The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has
 # use1-az1..6, ap-southeast-2 apse2-az1..3 (AWS "AZ IDs" doc; the rule holds for every AWS
@@ -55,11 +56,12 @@ def check_zone(region: str, zone: str) -> None:
     )
 
 
-def validate_args(args: ClusterConfig) -> None:
+def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     """Reject configs the AWS component cannot build, with a message saying what to change.
 
     Args:
         args: the cluster config.
+        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
 
     Raises:
         ValueError: one line naming the field and the fix.
@@ -73,7 +75,7 @@ def validate_args(args: ClusterConfig) -> None:
             f"interconnect: rdma needs EFA and {args.instance_type} has none; "
             "choose an EFA type (e.g. p4d.24xlarge, p5.48xlarge) or set interconnect: none"
         )
-    check_reservation_support(args, "AWS", KINDS, placement_group=True, group_arn=True)
+    check_reservation_support(args, CLOUD.display_name, CLOUD.reservation_kinds, placement_group=True, group_arn=True)
     check_reservation(args.reservation, args.region, args.commitment)
     if args.file_system is not None:
         fs = args.file_system

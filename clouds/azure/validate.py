@@ -19,11 +19,12 @@ from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
 
 
-def validate_args(args: ClusterConfig) -> None:
+def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     """Reject configs the Azure component cannot build, with a message saying what to change.
 
     Args:
         args: the cluster config.
+        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
 
     Raises:
         ValueError: one line naming the field and the fix.

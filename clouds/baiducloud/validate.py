@@ -17,11 +17,12 @@ from clouds.contract import ClusterConfig
 _REGION = re.compile(r"^[a-z]+$")
 
 
-def validate_args(args: ClusterConfig) -> None:
+def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     """Reject configs the Baidu component cannot build, with a message saying what to change.
 
     Args:
         args: the cluster config.
+        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
 
     Raises:
         ValueError: one line naming the field and the fix.

@@ -6,6 +6,7 @@ import re
 
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
+from clouds.gcp import CLOUD
 from clouds.gcp.filesystems import choose_file_system
 from clouds.gcp.labels import MAX_LABELS, label_collisions
 from clouds.gcp.machine import guest_accelerators
@@ -20,12 +21,12 @@ MAX_NAME_CHARS = 40
 _NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 
 
-def validate_args(name: str, args: ClusterConfig) -> None:
+def validate_args(args: ClusterConfig, name: str) -> None:
     """Reject what the GCP component cannot build, with a message saying what to change.
 
     Args:
-        name: the cluster (component) name; GCP resource names derive from it.
         args: the cluster config.
+        name: the cluster (component) name; GCP resource names derive from it.
 
     Raises:
         ValueError: one line naming the field and the fix.
@@ -41,7 +42,7 @@ def validate_args(name: str, args: ClusterConfig) -> None:
         raise ValueError(f"zone: {args.zone} is not in region {args.region}; give a zone name such as {args.region}-a")
     if args.subnet_id:
         raise ValueError("subnet_id: existing subnets are not supported on GCP yet; remove it")
-    check_reservation_support(args, "GCP")
+    check_reservation_support(args, CLOUD.display_name, CLOUD.reservation_kinds)
     if is_tpu(args.instance_type):
         _check_tpu(args)
     else:

@@ -23,12 +23,12 @@ from clouds.volcengine.vepfs import vepfs_sizing
 _REGION = re.compile(r"^[a-z]{2}-[a-z]+(-\d+)?$")
 
 
-def validate_args(name: str, args: ClusterConfig) -> None:
+def validate_args(args: ClusterConfig, name: str) -> None:
     """Reject configs the Volcengine component cannot build.
 
     Args:
-        name: the cluster name every child name derives from.
         args: the cluster config.
+        name: the cluster name every child name derives from.
 
     Raises:
         ValueError: one line naming the field and the fix.

@@ -13,7 +13,7 @@ from typing import Any
 import pulumi
 
 from clouds.alicloud.placement import placement_for
-from clouds.alicloud.validate import PROVIDER, validate_args
+from clouds.alicloud.validate import PROVIDER
 from clouds.contract import ClusterConfig
 from components.alicloud.compute import create_key_pair, image_id
 from components.alicloud.data_link import create_data_link
@@ -59,10 +59,6 @@ class AlicloudGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = PROVIDER
-
-    def check(self, name: str, args: ClusterConfig) -> None:
-        """`validate.validate_args`: raises ValueError before any resource is registered."""
-        validate_args(args, name)
 
     def build(
         self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions

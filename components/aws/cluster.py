@@ -12,9 +12,7 @@ import pulumi_aws as aws
 
 from clouds.aws.efa import gpudirect_efa
 from clouds.aws.reservation import placement_group_name
-from clouds.aws.validate import validate_args
-from clouds.common import cluster_tags
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from components.aws.capacity_block import create_block_end
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
 from components.aws.data_link import create_data_link
@@ -22,11 +20,12 @@ from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.nodes import create_head_node, create_node_group
 from components.aws.storage import create_file_system
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 
 TYPE_TOKEN = "trainstack:aws:GpuCluster"
 
 
-class AwsGpuCluster(pulumi.ComponentResource):
+class AwsGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on AWS.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
@@ -51,23 +50,13 @@ class AwsGpuCluster(pulumi.ComponentResource):
     an on-demand head node keeps the rendezvous and every node runs the job under torchrun.
     """
 
-    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
-        """Create the cluster.
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = "aws"
 
-        Args:
-            name: the cluster name; every child name derives from it.
-            args: the provider-neutral cluster config (provider must be `aws`).
-            opts: resource options; pass `providers=` to target another region/account.
-
-        Raises:
-            ValueError: when `args` cannot be built on AWS (see `validate.validate_args`),
-                before any resource is registered.
-        """
-        validate_args(args)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        tags = cluster_tags("aws", name, args.tags)
-
+    def build(
+        self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         network = create_network(name, args, tags, child)
         self.vpc, self.subnet = network.vpc, network.subnet
         self.egress = None
@@ -100,7 +89,16 @@ class AwsGpuCluster(pulumi.ComponentResource):
                 name, args.data.source, args.data.write_back, self.file_system, self.role, tags, child
             )
         self._create_nodes(name, args, network.subnet_id, tags, child)
-        self._set_outputs(args)
+        fs = self.file_system
+        # The group's nodes come and go; their ids are the group's to list (aws autoscaling
+        # describe-auto-scaling-groups), so the outputs name the group, as Azure's scale set.
+        return ClusterOutputs(
+            node_ids=pulumi.Output.all(self.node_group.name),
+            node_private_ips=pulumi.Output.from_input([]),
+            placement_group=self.placement_group_name,
+            file_system_dns=fs.dns_name if fs else nothing(),
+            file_system_mount_name=fs.mount_name if fs else nothing(),
+        )
 
     def _create_nodes(
         self,
@@ -134,15 +132,3 @@ class AwsGpuCluster(pulumi.ComponentResource):
             name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child
         )
         self.block_end = create_block_end(name, args, self.node_group, child)
-
-    def _set_outputs(self, args: ClusterConfig) -> None:
-        fs = self.file_system
-        # The group's nodes come and go; their ids are the group's to list (aws autoscaling
-        # describe-auto-scaling-groups), so the outputs name the group, as Azure's scale set.
-        self.node_ids = pulumi.Output.all(self.node_group.name)
-        self.node_private_ips: pulumi.Output[list[str]] = pulumi.Output.from_input([])
-        self.placement_group = self.placement_group_name
-        self.file_system_dns = fs.dns_name if fs else pulumi.Output.from_input(None)
-        self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})

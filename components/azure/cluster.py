@@ -12,9 +12,7 @@ import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.azure.amlfs import LUSTRE_FS_NAME
-from clouds.azure.validate import validate_args
-from clouds.common import cluster_tags
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from components.azure.bootstrap import custom_data
 from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
 from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
@@ -24,11 +22,12 @@ from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
 from components.azure.profile import ADMIN_USERNAME, vm_profile
 from components.azure.storage import create_file_system
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, secret_private_key
 
 TYPE_TOKEN = "trainstack:azure:GpuCluster"
 
 
-class AzureGpuCluster(pulumi.ComponentResource):
+class AzureGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Azure.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
@@ -76,23 +75,13 @@ class AzureGpuCluster(pulumi.ComponentResource):
     either way (see the README and `profile`).
     """
 
-    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
-        """Create the cluster.
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = "azure"
 
-        Args:
-            name: the cluster name; every child name derives from it.
-            args: the provider-neutral cluster config (provider must be `azure`).
-            opts: resource options; pass `providers=` to target another subscription.
-
-        Raises:
-            ValueError: when `args` cannot be built on Azure (see `validate.validate_args`),
-                before any resource is registered.
-        """
-        validate_args(args)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        tags = cluster_tags("azure", name, args.tags)
-
+    def build(
+        self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         self.resource_group = azure_native.resources.ResourceGroup(
             f"{name}-rg", location=args.region, tags=tags, opts=child
         )
@@ -151,7 +140,16 @@ class AzureGpuCluster(pulumi.ComponentResource):
         self.scale_set = create_scale_set(
             name, args, rg_name, self.placement.id, profile, tags, child, identity_id=identity_id
         )
-        self._set_outputs(args)
+        self.admin_username = pulumi.Output.from_input(ADMIN_USERNAME)
+        self.ssh_private_key = secret_private_key(self.admin_key)
+        self.file_system_mount_command = self._client_info("mount_command")
+        return ClusterOutputs(
+            node_ids=self.scale_set.id.apply(lambda scale_set_id: [scale_set_id]),
+            node_private_ips=pulumi.Output.from_input([]),
+            placement_group=self.placement.id,
+            file_system_dns=mgs,
+            file_system_mount_name=pulumi.Output.from_input(LUSTRE_FS_NAME if self.file_system else None),
+        )
 
     def _link_data(self, name: str, args: ClusterConfig, link, rg_name, tags: dict[str, str], child) -> None:
         """The nodes' identity with one role on the dataset container, and the export job."""
@@ -166,25 +164,9 @@ class AzureGpuCluster(pulumi.ComponentResource):
         if self.file_system is not None:
             self.auto_export = create_auto_export(name, args.data, self.file_system, rg_name, args.region, tags, child)
 
-    def _set_outputs(self, args: ClusterConfig) -> None:
-        self.node_ids = self.scale_set.id.apply(lambda scale_set_id: [scale_set_id])
-        self.node_private_ips: pulumi.Output[list[str]] = pulumi.Output.from_input([])
-        self.placement_group = self.placement.id
-        self.file_system_dns = self._client_info("mgs_address")
-        self.file_system_mount_name = pulumi.Output.from_input(LUSTRE_FS_NAME if self.file_system else None)
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        self.register_outputs({key: getattr(self, key) for key in OUTPUT_NAMES})
-
-        self.admin_username = pulumi.Output.from_input(ADMIN_USERNAME)
-        key = self.admin_key
-        self.ssh_private_key: pulumi.Output[str | None] = (
-            pulumi.Output.secret(key.private_key_openssh) if key else pulumi.Output.from_input(None)
-        )
-        self.file_system_mount_command = self._client_info("mount_command")
-
     def _client_info(self, field: str) -> pulumi.Output[str | None]:
         """One field of the file system's `clientInfo` (None without a file system, or
         until Azure reports it)."""
         if self.file_system is None:
-            return pulumi.Output.from_input(None)
+            return nothing()
         return self.file_system.client_info.apply(lambda info: getattr(info, field, None) if info is not None else None)

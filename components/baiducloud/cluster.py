@@ -12,7 +12,6 @@ from __future__ import annotations
 import pulumi
 
 from clouds.baiducloud.layout import baidu_tags
-from clouds.baiducloud.validate import validate_args
 from clouds.common import cluster_tags
 from clouds.contract import ClusterConfig
 from components.baiducloud.resources import (
@@ -61,10 +60,6 @@ class BaiducloudGpuCluster(GpuClusterBase):
                 before any resource is registered.
         """
         super().__init__(name, args, opts)
-
-    def check(self, name: str, args: ClusterConfig) -> None:
-        """`validate.validate_args`: raises ValueError before any resource is registered."""
-        validate_args(args)
 
     def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
         """trainstack's tags in the form Baidu's APIs take (`clouds.baiducloud.layout`)."""

@@ -8,15 +8,17 @@ The component only wires children together; the logic sits in pure modules besid
 
 from __future__ import annotations
 
+from typing import Any
+
 import pulumi
 import pulumi_gcp as gcp
 
-from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.contract import ClusterConfig
 from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
 from clouds.gcp.nics import SINGLE_NIC, NicLayout, nic_layout
 from clouds.gcp.tpu import is_tpu
-from clouds.gcp.validate import validate_args
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
 from components.gcp.data_link import create_bucket_access
@@ -29,7 +31,7 @@ TYPE_TOKEN = "trainstack:gcp:GpuCluster"
 TPU_PLACEMENT = "tpu-ici"  # a slice's chips are joined by ICI; there is no VM policy
 
 
-class GcpGpuCluster(pulumi.ComponentResource):
+class GcpGpuCluster(GpuClusterBase):
     """A multi-node GPU (or TPU) training cluster on GCP.
 
     Public outputs (also registered, names from `OUTPUT_NAMES`):
@@ -58,22 +60,17 @@ class GcpGpuCluster(pulumi.ComponentResource):
     an on-demand head node keeps the rendezvous and every node runs the job under torchrun.
     """
 
-    def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
-        """Create the cluster.
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = "gcp"
 
-        Args:
-            name: the cluster name; every child name derives from it.
-            args: the provider-neutral cluster config (provider must be `gcp`).
-            opts: resource options; pass `providers=` to target another project.
+    def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
+        """GCP labels (`clouds.gcp.labels.cluster_labels`: label-safe keys and values)."""
+        return cluster_labels(name, args.tags)
 
-        Raises:
-            ValueError: when `args` cannot be built on GCP (see `validate.validate_args`),
-                before any resource is registered.
-        """
-        validate_args(name, args)
-        super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
-        labels = cluster_labels(name, args.tags)
+    def build(
+        self, name: str, args: ClusterConfig, labels: dict[str, str], child: pulumi.ResourceOptions
+    ) -> ClusterOutputs:
+        """Create the children; return the outputs (see the class docstring)."""
         tpu = is_tpu(args.instance_type)
         layout = SINGLE_NIC if tpu else nic_layout(args.instance_type, args.interconnect)
         choice = choose_file_system(args.file_system) if args.file_system else None
@@ -110,7 +107,7 @@ class GcpGpuCluster(pulumi.ComponentResource):
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
         else:
             self._create_gpu_nodes(name, args, layout, choice.kind if choice else None, labels, child)
-        self._set_outputs(name, args, tpu)
+        return self._outputs(name, args, tpu)
 
     def _create_gpu_nodes(
         self,
@@ -152,27 +149,36 @@ class GcpGpuCluster(pulumi.ComponentResource):
         self.health_check = create_health_check(name, child)
         self.node_group = create_node_group(name, args, self.template, self.health_check, child)
 
-    def _set_outputs(self, name: str, args: ClusterConfig, tpu: bool) -> None:
+    def _outputs(self, name: str, args: ClusterConfig, tpu: bool) -> ClusterOutputs:
         fs = self.file_system
-        if tpu or self.node_group is None:
-            self.node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-            if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
-                self.node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
-            ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
-            self.node_private_ips = pulumi.Output.all(*ips)
-            self.placement_group: pulumi.Output[str | None] = pulumi.Output.from_input(TPU_PLACEMENT)
-        else:
+        file_system = {
+            "file_system_dns": fs.address if fs else nothing(),
+            "file_system_mount_name": fs.mount_name if fs else nothing(),
+        }
+        if not tpu and self.node_group is not None:
             # The group's VMs come and go; they are the group's to list, as on AWS and Azure.
-            self.node_ids = pulumi.Output.all(self.node_group.name)
-            self.node_private_ips = pulumi.Output.from_input([])
-            self.placement_group = self.placement.self_link if self.placement else pulumi.Output.from_input(None)
-        self.file_system_dns = fs.address if fs else pulumi.Output.from_input(None)
-        self.file_system_mount_name = fs.mount_name if fs else pulumi.Output.from_input(None)
-        self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
-        outputs = {key: getattr(self, key) for key in OUTPUT_NAMES}
-        if self.queued_resource_commands is not None:
-            outputs["queued_resource_commands"] = self.queued_resource_commands
-        self.register_outputs(outputs)
+            return ClusterOutputs(
+                node_ids=pulumi.Output.all(self.node_group.name),
+                node_private_ips=pulumi.Output.from_input([]),
+                placement_group=self.placement.self_link if self.placement else nothing(),
+                **file_system,
+            )
+        node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
+        if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
+            node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
+        ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
+        return ClusterOutputs(
+            node_ids=node_ids,
+            node_private_ips=pulumi.Output.all(*ips),
+            placement_group=pulumi.Output.from_input(TPU_PLACEMENT),
+            **file_system,
+        )
+
+    def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
+        """`queued_resource_commands` with `queued_resource` (the slices' gcloud commands)."""
+        return (
+            {} if self.queued_resource_commands is None else {"queued_resource_commands": self.queued_resource_commands}
+        )
 
 
 def _nic0_ip(nics: list) -> str | None:

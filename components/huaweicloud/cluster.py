@@ -12,7 +12,6 @@ import pulumi
 
 from clouds.contract import ClusterConfig
 from clouds.huaweicloud.tags import huawei_tags
-from clouds.huaweicloud.validate import validate_args
 from components.cluster_base import ClusterOutputs, GpuClusterBase, secret_private_key
 from components.huaweicloud import compute, network, storage
 
@@ -40,10 +39,6 @@ class HuaweicloudGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "huaweicloud"
-
-    def check(self, name: str, args: ClusterConfig) -> None:
-        """`validate.validate_args`: raises ValueError before any resource is registered."""
-        validate_args(name, args)
 
     def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
         """Huawei's tag rules (`clouds.huaweicloud.tags`)."""

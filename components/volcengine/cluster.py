@@ -13,7 +13,6 @@ import pulumi
 
 from clouds.contract import ClusterConfig
 from clouds.volcengine.tags import volcengine_tags
-from clouds.volcengine.validate import validate_args
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, secret_private_key
 from components.volcengine import compute, network, storage
 
@@ -42,10 +41,6 @@ class VolcengineGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "volcengine"
-
-    def check(self, name: str, args: ClusterConfig) -> None:
-        """`validate.validate_args`: raises ValueError before any resource is registered."""
-        validate_args(name, args)
 
     def cluster_tags(self, name: str, args: ClusterConfig) -> list[dict[str, str]]:
         """Volcengine's tag rules (`clouds.volcengine.tags`)."""

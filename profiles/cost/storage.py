@@ -3,7 +3,7 @@
 Each cloud's component rounds the requested capacity up to a size its service accepts
 (`clouds.filesystems.created_file_system`), and that capacity is what is billed.
 It is priced at the cloud's list price where one is recorded
-(`facts.storage_prices`). Where none is, the row is never made cheaper by the
+(`clouds.storage_prices`, each cloud's own facts). Where none is, the row is never made cheaper by the
 gap: it is ranked with an explicit estimate, the dearest recorded USD price for the same
 throughput tier (else for the nearest higher tier, else the dearest of all) applied to the
 capacity that cloud creates, and the row says so.
@@ -15,7 +15,8 @@ import functools
 from dataclasses import dataclass
 
 from clouds.filesystems import FileSystemAsk, created_file_system
-from facts.storage_prices import HOURS_PER_MONTH, STORAGE_PRICES, StoragePrice, storage_price
+from clouds.storage_prices import STORAGE_PRICES, storage_price
+from facts.storage_prices import HOURS_PER_MONTH, StoragePrice
 
 LIST, THIRD_PARTY, ESTIMATE = "list price", "third-party price", "estimate"
 

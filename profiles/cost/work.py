@@ -14,6 +14,7 @@ from typing import ClassVar, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from clouds.registry import CLOUDS, cloud
 from clouds.reservation import ReservationConfig, ReservationKind
 from profiles import spec_rules as rules
 from profiles.spec_rules import known_provider
@@ -220,9 +221,8 @@ class ReservationSpec(BaseModel):
     """
 
     model_config = _FROZEN
-    EXAMPLE: ClassVar[str] = (
-        "{provider: aws, instance_type: p5.48xlarge, zone: use1-az4, nodes: 2, usd_per_hour: 0, id: cr-0123}"
-    )
+    # The first registered cloud's example reservation (`Cloud.reservation_example`).
+    EXAMPLE: ClassVar[str] = next(c.reservation_example for c in CLOUDS.values() if c.reservation_example)
 
     provider: str = Field(description="Cloud name.")
     instance_type: str = Field(description="Instance type.")
@@ -245,10 +245,12 @@ class ReservationSpec(BaseModel):
         return not_bool(value)
 
     def model_post_init(self, __context: object) -> None:
-        if self.kind == "capacity-block" and self.provider != "aws":
+        if self.kind == "capacity-block" and self.kind not in cloud(self.provider).reservation_kinds:
+            sellers = [c for c in CLOUDS.values() if self.kind in c.reservation_kinds]
             raise ValueError(
-                f"kind: capacity-block is an AWS Capacity Block for ML, not {self.provider} capacity; "
-                "set kind: capacity-reservation or provider: aws"
+                f"kind: capacity-block is an {'/'.join(c.display_name for c in sellers)} Capacity Block for ML, "
+                f"not {self.provider} capacity; set kind: capacity-reservation or provider: "
+                f"{' or '.join(c.name for c in sellers)}"
             )
         if self.ends is not None and self.kind != "capacity-block":
             raise ValueError("ends: only a Capacity Block ends by itself; remove ends or set kind: capacity-block")

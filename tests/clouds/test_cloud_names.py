@@ -20,19 +20,6 @@ from clouds.registry import NAMES
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("facts", "clouds", "components", "profiles", "trainstack", "policies", "nodeagent")
 REGISTRY = Path("clouds", "registry.py")
-# Cross-cutting modules that still name clouds, each with why; the test fails when one of them
-# no longer does (drop its line), so the list only shrinks.
-NOT_YET = {
-    Path("facts", "storage_prices.py"): "file-system list prices keyed by (cloud, tier); facts/ sits below clouds/",
-    Path("nodeagent", "job.py"): "node-side: ships alone to the nodes (nodeagent.ship), without the registry",
-    Path("nodeagent", "notices.py"): "node-side: each cloud's interruption-notice endpoint, without the registry",
-    Path("profiles", "cost", "work.py"): "its reservations example is an AWS Capacity Reservation (cr-...)",
-    Path("policies", "china_rules.py"): "security-group rule readers by type token",
-    Path("policies", "encryption.py"): "encryption inputs and gaps by type token",
-    Path("policies", "records.py"): "AWS launch template / instance tokens the rules read",
-    Path("policies", "rules.py"): "admin-port readers by type token",
-    Path("policies", "stack_rules.py"): "node and rule types by type token",
-}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -98,8 +85,5 @@ def test_own_files_are_the_clouds_folders_and_modules():
 
 
 def test_no_cross_cutting_module_names_a_cloud():
-    hits = cross_cutting_hits()
-    new = {str(path): found[:5] for path, found in hits.items() if path not in NOT_YET}
-    assert new == {}, "derive these from the Cloud objects (clouds/<cloud>/__init__.py) instead"
-    cleaned = sorted(str(path) for path in NOT_YET if path not in hits)
-    assert cleaned == [], "no longer names a cloud: drop it from NOT_YET"
+    hits = {str(path): found[:5] for path, found in cross_cutting_hits().items()}
+    assert hits == {}, "derive these from the Cloud objects (clouds/<cloud>/__init__.py) instead"

@@ -118,3 +118,57 @@ def test_generic_guidance_names_the_cloud_as_users_know_it():
     (finding,) = generic_guidance(cluster)
     assert "no Volcengine offering or quota API" in finding.detail
     assert finding.fix.startswith("confirm in the Volcengine console that cn-beijing-a sells")
+
+
+def _mock_owner(token: str) -> str:
+    """The cloud whose mock answers `token` (the fallback cloud for unclaimed prefixes)."""
+    for name, found in CLOUDS.items():
+        if any(p and token.startswith(p) for p in load(found.mock).prefixes):
+            return name
+    return next(name for name, found in CLOUDS.items() if "" in load(found.mock).prefixes)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_clouds_policy_readers_read_only_its_own_types(name):
+    from clouds.policy import PolicyReaders
+
+    readers = load(CLOUDS[name].policy)
+    assert isinstance(readers, PolicyReaders)
+    tokens = {token for table in vars(readers).values() for token in table}
+    assert readers.world_ingress and readers.spot  # every cloud opens ports and sells spot
+    assert {_mock_owner(token) for token in tokens} == {name}
+
+
+def test_no_two_clouds_read_the_same_type_for_one_rule():
+    from clouds.policy import PolicyReaders
+
+    for table in PolicyReaders.__dataclass_fields__:
+        tokens = [token for c in CLOUDS.values() for token in getattr(load(c.policy), table)]
+        assert len(tokens) == len(set(tokens)), table
+
+
+def test_storage_prices_are_gathered_from_each_clouds_own_facts():
+    from clouds.storage_prices import STORAGE_PRICES, storage_price
+
+    assert sorted(STORAGE_PRICES) == [
+        ("alicloud", 200),
+        ("aws", 125),
+        ("aws", 250),
+        ("aws", 500),
+        ("aws", 1000),
+        ("huaweicloud", 40),
+        ("huaweicloud", 125),
+        ("huaweicloud", 250),
+    ]
+    fsx_250 = storage_price("aws", 250)
+    assert fsx_250 is not None and fsx_250.per_unit_month == pytest.approx(0.145 * 3.71 / 2.48)  # F5 x FJ1 ratio
+    assert (fsx_250.source, fsx_250.observed) == ("F5, FJ1", "2022-09-03")
+    assert storage_price("azure", 250) is None  # unsourced: estimated, never free
+
+
+def test_every_notice_watcher_a_cloud_names_ships_with_the_node_agent():
+    from nodeagent.notices import WATCHERS
+
+    named = {c.notice_watcher for c in CLOUDS.values() if c.notice_watcher}
+    assert named == set(WATCHERS) == {"aws", "azure", "gcp"}
+    assert all(CLOUDS[name].name == WATCHERS[name].name for name in WATCHERS)  # a watcher is its cloud's

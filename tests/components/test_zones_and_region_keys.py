@@ -70,7 +70,7 @@ HUAWEI_ZONE_HINT = "(cn-north-4<letter>, e.g. cn-north-4a)"
 )
 def test_huawei_refuses_a_zone_outside_the_region(overrides, message):
     with pytest.raises(ValueError) as raised:
-        huawei_validate("training", _cluster(HUAWEI_STACK, **overrides))
+        huawei_validate(_cluster(HUAWEI_STACK, **overrides), "training")
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
 
 
@@ -83,7 +83,7 @@ def test_huawei_refuses_a_zone_outside_the_region(overrides, message):
     ],
 )
 def test_huawei_accepts_a_zone_of_the_region(region, zone):
-    huawei_validate("training", _cluster(HUAWEI_STACK, region=region, zone=zone))
+    huawei_validate(_cluster(HUAWEI_STACK, region=region, zone=zone), "training")
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_huawei_accepts_a_zone_of_the_region(region, zone):
 )
 def test_volcengine_refuses_a_zone_outside_the_region(overrides, message):
     with pytest.raises(ValueError) as raised:
-        volcengine_validate("training", _cluster(VOLCENGINE_STACK, **overrides))
+        volcengine_validate(_cluster(VOLCENGINE_STACK, **overrides), "training")
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
 
 
@@ -124,7 +124,7 @@ def test_volcengine_refuses_a_zone_outside_the_region(overrides, message):
     ],
 )
 def test_volcengine_accepts_a_zone_of_the_region(region, zone):
-    volcengine_validate("training", _cluster(VOLCENGINE_STACK, region=region, zone=zone))
+    volcengine_validate(_cluster(VOLCENGINE_STACK, region=region, zone=zone), "training")
 
 
 @pytest.mark.parametrize("stack", STACKS)

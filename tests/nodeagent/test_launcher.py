@@ -105,6 +105,15 @@ def test_bundle_is_reproducible_and_runs_with_the_standard_library(tmp_path):
         check=False,
     )
     assert missing.returncode == 2 and "job file" in missing.stderr
+    watchers = subprocess.run(
+        [sys.executable, "-S", "-c", "from nodeagent.notices import NOTICE_SECONDS; print(NOTICE_SECONDS)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    # every cloud's watcher ships with the agent and is found there, without the registry
+    assert watchers.stdout.strip() == "{'aws': 120, 'azure': 30, 'gcp': 30}"
 
 
 def test_install_script_writes_the_job_and_the_unit():

@@ -6,15 +6,10 @@ import threading
 
 import pytest
 
-from nodeagent.notices import (
-    AwsImds,
-    AwsRebalance,
-    AwsSpotAction,
-    AzureScheduledEvents,
-    GcpMetadataValue,
-    sources_for,
-    watch,
-)
+from nodeagent.clouds.aws import AwsImds, AwsRebalance, AwsSpotAction
+from nodeagent.clouds.azure import AzureScheduledEvents
+from nodeagent.clouds.gcp import GcpMetadataValue
+from nodeagent.notices import sources_for, watch
 from tests.nodeagent.metadata_server import AWS_TOKEN, MetadataState, serve
 
 

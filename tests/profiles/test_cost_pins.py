@@ -3,7 +3,8 @@ the data path, storage estimates, the fabric and TPU scaling, and the candidates
 
 import pytest
 
-from facts.storage_prices import STORAGE_PRICES, StoragePrice
+from clouds.storage_prices import STORAGE_PRICES
+from facts.storage_prices import StoragePrice
 from profiles.candidate import Candidate
 from profiles.cost import inputs
 from profiles.cost.data_path import capacity_gib, describe, row_data_path, size_data_path

@@ -1,6 +1,7 @@
 """`trainstack check` runs the component's own validation before any live check, so it never
 says ok for a stack `trainstack plan` and `pulumi up` refuse."""
 
+import inspect
 import shutil
 import subprocess
 import sys
@@ -153,6 +154,7 @@ def test_every_committed_stack_passes_its_component_validation(stack):
 def test_every_registered_component_has_a_validate_function(provider):
     validate = component_validation(provider)
     assert validate.__module__ == f"clouds.{provider}.validate"
+    assert list(inspect.signature(validate).parameters)[:2] == ["args", "name"]  # one protocol
 
 
 def test_unknown_provider_keeps_the_existing_error():

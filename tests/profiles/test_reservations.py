@@ -73,7 +73,10 @@ def test_a_reservation_smaller_than_the_cluster_is_not_a_candidate(fixture_catal
 
 
 def test_capacity_block_is_aws_only():
-    with pytest.raises(ValueError, match="kind: capacity-block is an AWS Capacity Block"):
+    with pytest.raises(
+        ValueError,
+        match="kind: capacity-block is an AWS Capacity Block for ML, not gcp capacity; set kind: capacity-reservation or provider: aws$",
+    ):
         _spec({**HELD, "provider": "gcp", "zone": "us-central1-a", "usd_per_hour": 0, "kind": "capacity-block"})
 
 

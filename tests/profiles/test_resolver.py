@@ -423,11 +423,11 @@ def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_acc
     )
     config = cluster_config(spec, resolve(spec, real_catalog.offerings).choice.candidate, "test")
     assert config.file_system.deployment_type == "ZONAL"
-    validate_args("train", config)
+    validate_args(config, "train")
     with pytest.raises(ValueError, match="Filestore ZONAL writes only 88 MiB/s"):
         validate_args(
-            "train",
             config.model_copy(update={"file_system": config.file_system.model_copy(update={"deployment_type": None})}),
+            "train",
         )
 
 

@@ -49,18 +49,18 @@ from tests.components.gcp.gcp_harness import TPU_EXAMPLE, make_config
 )
 def test_rejected(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        validate_args("train", make_config(**changes))
+        validate_args(make_config(**changes), "train")
 
 
 @pytest.mark.parametrize("name", ["Train", "train_1", "1train", "x" * 41, "train-"])
 def test_bad_names(name: str) -> None:
     with pytest.raises(ValueError, match="name:"):
-        validate_args(name, make_config())
+        validate_args(make_config(), name)
 
 
 def test_tpu_chip_count_must_match_the_slice() -> None:
     with pytest.raises(ValueError, match="set accelerator_count: 4"):
-        validate_args("train", make_config(TPU_EXAMPLE, accelerator_count=8))
+        validate_args(make_config(TPU_EXAMPLE, accelerator_count=8), "train")
 
 
 @pytest.mark.parametrize(
@@ -80,5 +80,5 @@ def test_tpu_chip_count_must_match_the_slice() -> None:
     ],
 )
 def test_accepted(changes: dict[str, Any]) -> None:
-    validate_args("train", make_config(**changes))
-    validate_args("train", make_config(TPU_EXAMPLE))
+    validate_args(make_config(**changes), "train")
+    validate_args(make_config(TPU_EXAMPLE), "train")

@@ -137,14 +137,14 @@ def test_split_export_location(location, parts):
 
 
 def test_validate_accepts_the_example_and_the_other_families(hw_config):
-    validate_args("c", hw_config())
+    validate_args(hw_config(), "c")
     for flavor, accelerator, count in [
         ("p5s.20xlarge.12", "H100", 4),
         ("ai1s.large.4", "Ascend 310", 1),
         ("p2v.8xlarge.8", "V100", 4),  # P2v table unsourced: the count is not checked
     ]:
         config = hw_config(instance_type=flavor, accelerator=accelerator, accelerator_count=count)
-        validate_args("c", config)
+        validate_args(config, "c")
 
 
 REJECTED = [
@@ -190,5 +190,5 @@ REJECTED = [
 )
 def test_validate_rejects_with_one_line_naming_the_field(hw_config, name, overrides, match):
     with pytest.raises(ValueError, match=match) as info:
-        validate_args(name, hw_config(**overrides))
+        validate_args(hw_config(**overrides), name)
     assert "\n" not in str(info.value)

@@ -121,11 +121,11 @@ def test_family_facts():
 
 
 def test_validate_accepts_the_example_and_plain_gpu_types(vc_config):
-    validate_args("c", vc_config())
+    validate_args(vc_config(), "c")
     plain = {"instance_type": "ecs.gni2.3xlarge", "accelerator": "A10", "interconnect": "none"}
-    validate_args("c", vc_config(**plain, accelerator_count=1))
+    validate_args(vc_config(**plain, accelerator_count=1), "c")
     # hpcg3ib's GPU model is unsourced, so any accelerator name passes.
-    validate_args("c", vc_config(instance_type="ecs.hpcg3ib.x", accelerator="H800"))
+    validate_args(vc_config(instance_type="ecs.hpcg3ib.x", accelerator="H800"), "c")
 
 
 REJECTED = [
@@ -153,5 +153,5 @@ REJECTED = [
 )
 def test_validate_rejects_with_one_line_naming_the_field(vc_config, name, overrides, match):
     with pytest.raises(ValueError, match=match) as info:
-        validate_args(name, vc_config(**overrides))
+        validate_args(vc_config(**overrides), name)
     assert "\n" not in str(info.value)

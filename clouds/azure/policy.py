@@ -1,0 +1,47 @@
+"""What the policy rules read off Azure resources (`clouds.policy.PolicyReaders`).
+
+Managed disks, virtual machines and scale sets, and Azure Managed Lustre are encrypted at rest
+by the platform with no switch to turn it off. Network security groups open a port to the
+internet with an inbound Allow rule whose source is `*`, `Internet` or a wide CIDR. Spot VMs
+have `priority: Spot` (`Low` on older API versions).
+"""
+
+from __future__ import annotations
+
+from clouds.policy import PLATFORM_ENCRYPTED, Inputs, Opening, PolicyReaders, is_world, port_range
+
+SCALE_SET = "azure-native:compute:VirtualMachineScaleSet"
+VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
+
+
+def _rule(rule: Inputs) -> list[Opening]:
+    if rule.get("direction") != "Inbound" or rule.get("access") != "Allow":
+        return []
+    sources = [rule.get("sourceAddressPrefix"), *(rule.get("sourceAddressPrefixes") or [])]
+    world = [s for s in sources if is_world(s)]
+    if world and str(rule.get("protocol", "*")).lower() in ("*", "tcp", "udp"):
+        ranges = [rule.get("destinationPortRange"), *(rule.get("destinationPortRanges") or [])]
+        return [(world[0], [port_range(p) for p in ranges if p])]
+    return []
+
+
+def _spot(inputs: Inputs) -> bool:
+    profile = inputs.get("virtualMachineProfile") or inputs
+    return isinstance(profile, dict) and profile.get("priority") in ("Spot", "Low")
+
+
+POLICY = PolicyReaders(
+    world_ingress={
+        "azure-native:network:NetworkSecurityGroup": lambda inputs: [
+            opening for rule in inputs.get("securityRules") or [] for opening in _rule(rule)
+        ],
+        "azure-native:network:SecurityRule": _rule,
+    },
+    encryption={
+        "azure-native:compute:Disk": PLATFORM_ENCRYPTED,
+        VIRTUAL_MACHINE: PLATFORM_ENCRYPTED,
+        SCALE_SET: PLATFORM_ENCRYPTED,
+        "azure-native:storagecache:AmlFilesystem": PLATFORM_ENCRYPTED,
+    },
+    spot={SCALE_SET: _spot, VIRTUAL_MACHINE: _spot},
+)

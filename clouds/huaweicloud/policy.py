@@ -1,0 +1,49 @@
+"""What the policy rules read off Huawei Cloud resources (`clouds.policy.PolicyReaders`).
+
+Huawei encrypts disks and SFS Turbo only with a KMS key id (pulumi_huaweicloud 0.0.12:
+ECS `systemDiskKmsKeyId` and `dataDisks[].kmsKeyId`, SFS Turbo `cryptKeyId`, EVS `kmsId`);
+without one that is an n/a gap (`kms_key_id` in the stack fixes it), never a violation.
+Security-group rules: `direction: ingress`, `action: allow`; a rule with no source at all
+means "from anywhere" (the remote prefix is optional and defaults to all addresses). Spot:
+`chargingMode: spot`.
+"""
+
+from __future__ import annotations
+
+from clouds.policy import Encryption, Inputs, Opening, PolicyReaders, is_world, ports, text_ports
+
+# Encrypted only with a KMS key id: type -> (key input, what).
+KEYS = {
+    "huaweicloud:Ecs/instance:Instance": ("systemDiskKmsKeyId", "disks"),
+    "huaweicloud:Sfs/turbo:Turbo": ("cryptKeyId", "SFS Turbo file system"),
+    "huaweicloud:Evs/volume:Volume": ("kmsId", "EVS volume"),
+}
+GAP = (
+    "{what} not encrypted: Huawei encrypts only with a KMS key id ({key}), and none is set; "
+    "set kms_key_id in the stack's trainstack:cluster"
+)
+
+
+def _rule(inputs: Inputs) -> list[Opening]:
+    if inputs.get("direction") != "ingress" or inputs.get("action", "allow") != "allow":
+        return []
+    sources = [inputs.get(k) for k in ("remoteIpPrefix", "remoteGroupId", "remoteAddressGroupId")]
+    if is_world(inputs.get("remoteIpPrefix")) or not any(sources):
+        found = inputs.get("ports") or (inputs.get("portRangeMin"), inputs.get("portRangeMax"))
+        return [("0.0.0.0/0", text_ports(found) if isinstance(found, str) else ports(*found))]
+    return []
+
+
+def _keyed(key: str, what: str) -> Encryption:
+    def gaps(inputs: Inputs) -> list[str]:
+        keys = [inputs.get(key)] + [d.get("kmsKeyId") for d in inputs.get("dataDisks") or [] if isinstance(d, dict)]
+        return [] if all(keys) else [GAP.format(what=what, key=key)]
+
+    return Encryption(checked=lambda inputs: bool(inputs.get(key)), gaps=gaps)
+
+
+POLICY = PolicyReaders(
+    world_ingress={"huaweicloud:Vpc/secgroupRule:SecgroupRule": _rule},
+    encryption={kind: _keyed(key, what) for kind, (key, what) in KEYS.items()},
+    spot={"huaweicloud:Ecs/instance:Instance": lambda inputs: inputs.get("chargingMode") == "spot"},
+)

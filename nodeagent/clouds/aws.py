@@ -1,0 +1,90 @@
+"""AWS interruption notices through IMDSv2.
+
+`PUT /latest/api/token` with `X-aws-ec2-metadata-token-ttl-seconds`, then
+`GET /latest/meta-data/spot/instance-action` (404 until a notice; then
+`{"action": "terminate"|"stop"|"hibernate", "time": "...Z"}`) and
+`GET /latest/meta-data/events/recommendations/rebalance` (`{"noticeTime": "...Z"}`), each
+with `X-aws-ec2-metadata-token`. Notice: 2 minutes; AWS recommends polling every 5 s (A9).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from nodeagent.metadata import Notice, Watcher, http
+
+NAME = "aws"
+TOKEN_TTL_SECONDS = 21600
+
+
+class AwsImds:
+    """IMDSv2 session: a token from `PUT /latest/api/token`, renewed on 401 or expiry."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base.rstrip("/")
+        self._token: str | None = None
+        self._expires = 0.0
+
+    def _fresh_token(self) -> str:
+        if self._token is None or time.monotonic() >= self._expires:
+            status, _, text = http(
+                f"{self.base}/latest/api/token",
+                "PUT",
+                {"X-aws-ec2-metadata-token-ttl-seconds": str(TOKEN_TTL_SECONDS)},
+            )
+            if status != 200:
+                raise OSError(f"IMDSv2 token: HTTP {status}")
+            self._token, self._expires = text.strip(), time.monotonic() + TOKEN_TTL_SECONDS - 60
+        return self._token
+
+    def get(self, path: str) -> tuple[int, str]:
+        """GET a meta-data path with the token; (status, text); 404 means no such item."""
+        for _ in range(2):
+            status, _, text = http(
+                f"{self.base}/latest/meta-data/{path}", headers={"X-aws-ec2-metadata-token": self._fresh_token()}
+            )
+            if status != 401:
+                return status, text
+            self._token = None
+        return status, text
+
+
+class AwsSpotAction:
+    """AWS spot interruption: `spot/instance-action`."""
+
+    waits = False
+
+    def __init__(self, imds: AwsImds) -> None:
+        self.imds = imds
+
+    def poll(self) -> Notice | None:
+        status, text = self.imds.get("spot/instance-action")
+        if status != 200:
+            return None
+        body = json.loads(text)
+        return Notice(NAME, "spot-interruption", body["action"], body.get("time"))
+
+
+class AwsRebalance:
+    """AWS rebalance recommendation: `events/recommendations/rebalance` (before the notice)."""
+
+    waits = False
+
+    def __init__(self, imds: AwsImds) -> None:
+        self.imds = imds
+
+    def poll(self) -> Notice | None:
+        status, text = self.imds.get("events/recommendations/rebalance")
+        if status != 200:
+            return None
+        return Notice(NAME, "rebalance", "rebalance recommendation", json.loads(text).get("noticeTime"))
+
+
+def sources(url: str) -> list:
+    """The spot-action and rebalance sources, sharing one IMDSv2 session."""
+    imds = AwsImds(url)
+    return [AwsSpotAction(imds), AwsRebalance(imds)]
+
+
+WATCHER = Watcher(NAME, "http://169.254.169.254", 120, sources)  # 2 min notice (A9)

@@ -1,0 +1,51 @@
+"""GCP interruption notices from the metadata server.
+
+`GET /computeMetadata/v1/instance/preempted` (`TRUE`/`FALSE`) and
+`.../instance/maintenance-event` (`NONE`, `MIGRATE_ON_HOST_MAINTENANCE`,
+`TERMINATE_ON_HOST_MAINTENANCE`) with `Metadata-Flavor: Google`, `wait_for_change=true` and
+the last `ETag`. Preemption notice: unsourced [30 seconds], pricing-models.md.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Callable
+
+from nodeagent.metadata import Notice, Watcher, http
+
+NAME = "gcp"
+WAIT_SECONDS = 60
+
+
+class GcpMetadataValue:
+    """A GCP metadata value watched with `wait_for_change` and the last ETag."""
+
+    waits = True
+
+    def __init__(self, base: str, path: str, kind: str, is_notice: Callable[[str], bool]) -> None:
+        self.url = f"{base.rstrip('/')}/computeMetadata/v1/instance/{path}"
+        self.kind, self.is_notice = kind, is_notice
+        self._etag: str | None = None
+
+    def poll(self) -> Notice | None:
+        url = self.url
+        if self._etag is not None:
+            query = {"wait_for_change": "true", "timeout_sec": WAIT_SECONDS, "last_etag": self._etag}
+            url = f"{url}?{urllib.parse.urlencode(query)}"
+        status, headers, text = http(url, headers={"Metadata-Flavor": "Google"}, timeout=WAIT_SECONDS + 5)
+        if status != 200:
+            return None
+        self._etag = headers.get("ETag") or headers.get("etag") or self._etag or ""
+        value = text.strip()
+        return Notice(NAME, self.kind, value) if self.is_notice(value) else None
+
+
+def sources(url: str) -> list:
+    """The preemption and host-maintenance values."""
+    return [
+        GcpMetadataValue(url, "preempted", "preempt", lambda v: v.upper() == "TRUE"),
+        GcpMetadataValue(url, "maintenance-event", "maintenance", lambda v: v.startswith("TERMINATE")),
+    ]
+
+
+WATCHER = Watcher(NAME, "http://metadata.google.internal", 30, sources)  # unsourced 30 s (pricing-models.md)
