@@ -1,4 +1,4 @@
-"""Read one cloud's `Cloud` (`clouds.base`) from the data file beside its package.
+"""Read one cloud's `Cloud` and `Replacements` (`clouds.base`) from the data files beside its code.
 
 Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`; its
 `__init__.py` is `CLOUD = read_cloud(__file__)`. The keys are `Cloud`'s attributes, as data:
@@ -13,6 +13,12 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
 - `stateful`, `untaggable`: lists of Pulumi type tokens;
 - `reservation_kinds`: a list of `clouds.reservation.KINDS`.
 - `access`: the `clouds.access.NodeAccess` fields (`ssh_cidrs` a list).
+
+Its replace-on-change inputs are `clouds/<name>/replacements.yaml` (`read_replacements`), with
+`Replacements`' attributes as keys: `replace_on_change` and `replace_on_decrease` (type token ->
+list of input paths), `name_in_place` (type tokens), `cascades` (lists of four: dependent type,
+input path, referenced type, id path), `every_type` (pairs of type prefix and paths) and
+`node_effects` (type token -> `NodeEffect` fields).
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from clouds.base import (
     Feature,
     FileSystemRule,
     Healing,
+    NodeEffect,
+    Replacements,
     manual_healing,
 )
 
@@ -57,6 +65,43 @@ def read_cloud(package_file: str | Path) -> Cloud:
         raise ValueError(f"{path}: no {exc} key") from None
     except (TypeError, ValueError, re.error) as exc:
         raise ValueError(f"{path}: {exc}") from None
+
+
+def read_replacements(module_file: str | Path) -> Replacements:
+    """The `Replacements` declared in the `replacements.yaml` beside `module_file`.
+
+    Raises:
+        ValueError: `<path>: ...` for a file that is not a mapping, or an unknown key of it
+            or of a `NodeEffect`.
+    """
+    path = Path(module_file).with_name("replacements.yaml")
+    raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: not a mapping of Replacements fields")
+    known = [f.name for f in dataclasses.fields(Replacements)]
+    unknown = [key for key in raw if key not in known]
+    if unknown:
+        raise ValueError(f"{path}: unknown key '{unknown[0]}'; Replacements has {', '.join(known)}")
+    try:
+        return Replacements(
+            replace_on_change=_paths(raw.get("replace_on_change", {})),
+            name_in_place=frozenset(raw.get("name_in_place", ())),
+            replace_on_decrease=_paths(raw.get("replace_on_decrease", {})),
+            cascades=tuple((a, b, c, d) for a, b, c, d in raw.get("cascades", ())),
+            every_type=tuple((prefix, tuple(paths)) for prefix, paths in raw.get("every_type", ())),
+            node_effects={token: _node_effect(fields) for token, fields in raw.get("node_effects", {}).items()},
+        )
+    except TypeError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def _paths(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    return {token: tuple(paths) for token, paths in table.items()}
+
+
+def _node_effect(fields: dict[str, Any]) -> NodeEffect:
+    read: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in fields.items()}
+    return NodeEffect(**read)
 
 
 def _fields(raw: dict[str, Any]) -> dict[str, Any]:

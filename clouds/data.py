@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +71,29 @@ def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str
         raise ValueError(f"data.source: '{uri}' is not {kind}; write it like {example}")
     prefix = (match.group("prefix") or "").strip("/")
     return match.group("bucket"), f"{prefix}/" if prefix else ""
+
+
+@dataclass(frozen=True)
+class BucketUri:
+    """The `SCHEME://BUCKET/PREFIX` URI form of one cloud's object storage, for the `owns` and
+    `split_uri` of its `clouds/<cloud>/data.py` (see `split_bucket_uri` for the attributes)."""
+
+    scheme: str
+    pattern: re.Pattern[str]
+    kind: str
+    example: str
+
+    def owns(self, uri: str) -> bool:
+        """True when `uri` is a `<scheme>://` URI (valid or not)."""
+        return scheme_of(uri) == self.scheme
+
+    def split(self, uri: str) -> tuple[str, str]:
+        """`split_bucket_uri` with this form.
+
+        Raises:
+            ValueError: `data.source: ...` naming the expected form.
+        """
+        return split_bucket_uri(uri, self.pattern, self.kind, self.example)
 
 
 _URI = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s]+", re.IGNORECASE)

@@ -57,6 +57,18 @@ def _rule(provider: str) -> Callable[[FileSystemRequest], Any] | None:
     return sizing
 
 
+def _sized(provider: str, fs: FileSystemRequest) -> Any:
+    """What `provider`'s sizing rule makes of `fs` (a NamedTuple), or None when the cloud has
+    no rule or the rule refuses `fs`."""
+    rule = _rule(provider)
+    if rule is None:
+        return None
+    try:
+        return rule(fs)
+    except ValueError:
+        return None
+
+
 def provisioned_gib(provider: str, fs: FileSystemRequest) -> float | None:
     """The capacity `provider`'s component creates for `fs`, GiB (its sizing rule rounds up
     to a size the service accepts); None when the cloud cannot provide `fs` at all.
@@ -64,12 +76,8 @@ def provisioned_gib(provider: str, fs: FileSystemRequest) -> float | None:
     The rule's result names its capacity `*_gib` or `*_tib` (FsxSizing.storage_capacity_gib,
     AmlfsSizing.capacity_tib, ...); a TiB figure is converted at 1 TiB = 1024 GiB.
     """
-    rule = _rule(provider)
-    if rule is None:
-        return None
-    try:
-        sized = rule(fs)
-    except ValueError:
+    sized = _sized(provider, fs)
+    if sized is None:
         return None
     for name, value in zip(getattr(sized, "_fields", ()), sized, strict=False):
         if isinstance(value, (int, float)) and name.endswith(("_gib", "_tib")) and "mbps" not in name:
@@ -128,12 +136,8 @@ def explicit_deployment_type(provider: str, fs: FileSystemRequest) -> str | None
 def created_file_system(provider: str, fs: FileSystemRequest) -> CreatedFileSystem | None:
     """The service and rounded-up capacity `provider`'s component creates for `fs`, or None
     when it cannot create it (see `file_system_problem` for why)."""
-    rule = _rule(provider)
-    if rule is None:
-        return None
-    try:
-        made = rule(fs)
-    except ValueError:
+    made = _sized(provider, fs)
+    if made is None:
         return None
     fields = made._asdict()
     described = CLOUDS[provider].file_system

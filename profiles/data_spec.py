@@ -11,9 +11,9 @@ checkpoints (`profiles.cost.data_path.capacity_gib`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from clouds.data import source_problem
 from clouds.data_config import DataConfig, written_files_problem
@@ -44,7 +44,9 @@ class DataSpec(BaseModel):
     size_gib: float | None = Field(default=None, alias="size", gt=0, description="Dataset size, GiB.")
     files: int | None = Field(default=None, ge=1, description="Number of files.")
     mean_file_mib: float | None = Field(default=None, alias="mean_file_size", gt=0, description="Mean file size, MiB.")
-    passes: float = Field(default=1, gt=0, description="Passes over the data (epochs).")
+    passes: Annotated[float, BeforeValidator(not_bool)] = Field(
+        default=1, gt=0, description="Passes over the data (epochs)."
+    )
     write_back: bool = Field(default=False, description="Export results to the bucket.")
     resource_group: str | None = Field(
         default=None, min_length=1, description="Azure Blob only: the storage account's resource group."
@@ -81,23 +83,9 @@ class DataSpec(BaseModel):
     def _files(cls, value: object) -> object:
         return None if value is None else round(parse_count(value))
 
-    @field_validator("passes", mode="before")
-    @classmethod
-    def _passes(cls, value: object) -> object:
-        return not_bool(value)
-
     def config(self) -> DataConfig:
-        """The stack's `data` (`clouds.data.DataConfig`)."""
-        return DataConfig(
-            source=self.source,
-            size_gib=self.size_gib,
-            files=self.files,
-            mean_file_mib=self.mean_file_mib,
-            passes=self.passes,
-            write_back=self.write_back,
-            resource_group=self.resource_group,
-            written_files=self.written_files,
-        )
+        """The stack's `data` (`clouds.data.DataConfig`): every field of it, as this spec read it."""
+        return DataConfig(**{name: getattr(self, name) for name in DataConfig.model_fields})
 
 
 def sized_file_system(data: dict[str, Any], params: object | None) -> dict[str, Any] | None:

@@ -54,6 +54,10 @@ __all__ = [
 _COMMITMENTS: dict[str, Commitment] = {"reserved-1y": "1y", "reserved-3y": "3y"}
 
 
+# The cluster fields a stack takes from the chosen offering as they are.
+_FROM_OFFERING = ("provider", "region", "zone", "instance_type", "accelerator", "accelerator_count")
+
+
 def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: str) -> ClusterConfig:
     """The provider-neutral cluster config for a resolved candidate.
 
@@ -75,12 +79,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         if explicit:
             file_system = file_system.model_copy(update={"deployment_type": explicit})
     return ClusterConfig(
-        provider=o.provider,
-        region=o.region,
-        zone=o.zone,
-        instance_type=o.instance_type,
-        accelerator=o.accelerator,
-        accelerator_count=o.accelerator_count,
+        **{name: getattr(o, name) for name in _FROM_OFFERING},
         nodes=candidate.nodes,
         purchase="spot" if candidate.purchase == "spot" else "on-demand",
         commitment=_COMMITMENTS.get(candidate.purchase, "none"),

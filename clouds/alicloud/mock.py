@@ -10,11 +10,12 @@ lookup. All values are deterministic: the same logical name always gives the sam
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from clouds.base import Mock, fixed_answers
+from clouds.mock_ids import digest, node_ip, prefixed_id
 
 ALICLOUD_IMAGE_ID = "ubuntu_22_04_x64_20G_alibase_20261120.vhd"
 # The mock's region in mount-target domains (`<fs>-<hash>.cn-beijing.cpfs.nas.aliyuncs.com`,
@@ -38,26 +39,15 @@ _ID_PREFIXES = {
 }
 
 
-def _digest(name: str, chars: int = 8) -> str:
-    return hashlib.sha256(name.encode()).hexdigest()[:chars]
-
-
-def alicloud_id(typ: str, name: str) -> str:
-    """The mock id of one resource: `<prefix>-<8 hex of sha256(name)>` (`i-1a2b3c4d`)."""
-    return f"{_ID_PREFIXES.get(typ, 'mock')}-{_digest(name)}"
-
-
-def node_private_ip(name: str) -> str:
-    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else from a hash."""
-    tail = name.rsplit("-", 1)[-1]
-    index = int(tail) if tail.isdigit() else int(_digest(name), 16)
-    index %= 250 * 16
-    return f"10.0.{index // 250}.{index % 250 + 10}"
+# `(type, name) -> id`: `<prefix>-<8 hex of sha256(name)>` (`i-1a2b3c4d`).
+alicloud_id = partial(prefixed_id, _ID_PREFIXES)
+# `name -> 10.0.x.y` in the /20 node subnet, from a trailing node index (`c-node-3` -> 10.0.0.13).
+node_private_ip = partial(node_ip, wrap=250 * 16, hash_chars=8)
 
 
 def mount_target_domain(file_system_id: str) -> str:
     """The mount-target domain of a CPFS file system (ListCpfsFileSystems example shape)."""
-    return f"{file_system_id}-{_digest(file_system_id, 4)}.{ALICLOUD_MOCK_REGION}.cpfs.nas.aliyuncs.com"
+    return f"{file_system_id}-{digest(file_system_id, 4)}.{ALICLOUD_MOCK_REGION}.cpfs.nas.aliyuncs.com"
 
 
 def alicloud_outputs(
@@ -79,7 +69,7 @@ def alicloud_outputs(
     elif typ == "alicloud:nas/dataFlow:DataFlow":
         outputs = {"dataFlowId": resource_id, "status": "Running"}
     elif typ == "alicloud:vpc/network:Network":
-        outputs = {"routeTableId": f"vtb-{_digest(name)}", "routerId": f"vrt-{_digest(name)}"}
+        outputs = {"routeTableId": f"vtb-{digest(name)}", "routerId": f"vrt-{digest(name)}"}
     return resource_id, outputs
 
 

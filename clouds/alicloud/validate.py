@@ -23,15 +23,8 @@ TAG_RESERVED_PREFIXES = ("aliyun", "acs:", "http://", "https://")
 
 
 def validate_args(args: ClusterConfig, name: str) -> None:
-    """Reject configs the Alibaba component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-        name: the cluster name (it becomes the `trainstack:cluster` tag value).
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the Alibaba component cannot build (contract: `clouds.base.Cloud.validator`); `name`
+    is the cluster name, checked as the `trainstack:cluster` tag value it becomes."""
     check_provider(args, PROVIDER, "Alibaba Cloud")
     reject_unsupported(args, ("kms_key_id",), "Alibaba", "it encrypts system disks with the ECS service key")
     _check_instance_type(args)

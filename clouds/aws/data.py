@@ -9,27 +9,22 @@ from __future__ import annotations
 
 import re
 
-from clouds.data import scheme_of, split_bucket_uri
+from clouds.data import BucketUri
 
 SCHEME = "s3"
 SOURCE_KIND = "an S3 bucket (s3://BUCKET/PREFIX)"
 LINK = "lazy"
 NEEDS_FILE_SYSTEM = True
-_S3_URI = re.compile(r"^s3://(?P<bucket>[a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:/(?P<prefix>.*))?$")
-
-
-def owns(uri: str) -> bool:
-    """True when `uri` is a `s3://` URI (valid or not)."""
-    return scheme_of(uri) == SCHEME
-
-
-def split_uri(uri: str) -> tuple[str, str]:
-    """`s3://bucket/some/prefix` -> `("bucket", "some/prefix/")`; the prefix is "" for a whole bucket.
-
-    Raises:
-        ValueError: `data.source: ...` naming the expected form.
-    """
-    return split_bucket_uri(uri, _S3_URI, "an S3 URI", "s3://my-bucket/datasets/imagenet")
+_S3_URI = BucketUri(
+    SCHEME,
+    re.compile(r"^s3://(?P<bucket>[a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:/(?P<prefix>.*))?$"),
+    "an S3 URI",
+    "s3://my-bucket/datasets/imagenet",
+)
+owns = _S3_URI.owns  # True for any `s3://` URI (valid or not)
+# `s3://bucket/some/prefix` -> `("bucket", "some/prefix/")` ("" for a whole bucket); ValueError
+# `data.source: ...` naming the form.
+split_uri = _S3_URI.split
 
 
 def node_bucket_policy(partition: str, bucket: str, prefix: str, write_back: bool) -> dict:

@@ -10,12 +10,11 @@ deterministic.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from clouds.base import Mock
+from clouds.mock_ids import digest, node_ip
 
 AMI_ID = "ami-0123456789abcdef0"
 AMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04) 20261120"
@@ -34,7 +33,6 @@ _AUTONAMED = {
     "aws:iam/instanceProfile:InstanceProfile",
     "aws:autoscaling/group:Group",
 }
-_TRAILING_INDEX = re.compile(r"-(\d+)$")
 
 
 def aws_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str) -> tuple[str | None, dict[str, Any]]:
@@ -49,7 +47,7 @@ def aws_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str) -> 
         extra.update(latestVersion=1, defaultVersion=1)
     elif typ == "aws:fsx/lustreFileSystem:LustreFileSystem":
         extra["dnsName"] = f"{resource_id}.fsx.{region}.amazonaws.com"
-        extra["mountName"] = hashlib.sha256(name.encode()).hexdigest()[:8]
+        extra["mountName"] = digest(name)
     return None, extra
 
 
@@ -104,10 +102,7 @@ def _filter_value(call_args: Mapping[str, Any], name: str, default: str) -> str:
 
 def _private_ip(name: str) -> str:
     """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else from a hash."""
-    match = _TRAILING_INDEX.search(name)
-    index = int(match.group(1)) if match else int(hashlib.sha256(name.encode()).hexdigest(), 16)
-    index %= 250 * 128
-    return f"10.0.{index // 250}.{index % 250 + 10}"
+    return node_ip(name, wrap=250 * 128)
 
 
 MOCK = Mock(prefixes=("",), outputs=aws_outputs, invoke=aws_invoke)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.data import scheme_of, split_bucket_uri
+from clouds.data import BucketUri
 
 SCHEME = "gs"
 SOURCE_KIND = "a Cloud Storage bucket (gs://BUCKET/PREFIX)"
@@ -19,21 +19,16 @@ LINK = "import"
 NEEDS_FILE_SYSTEM = True
 READ_ROLE = "roles/storage.objectViewer"  # get and list objects
 WRITE_ROLE = "roles/storage.objectUser"  # create, overwrite, delete: granted only under the prefix
-_GS_URI = re.compile(r"^gs://(?P<bucket>[a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:/(?P<prefix>.*))?$")
-
-
-def owns(uri: str) -> bool:
-    """True when `uri` is a `gs://` URI (valid or not)."""
-    return scheme_of(uri) == SCHEME
-
-
-def split_uri(uri: str) -> tuple[str, str]:
-    """`gs://bucket/some/prefix` -> `("bucket", "some/prefix/")`; "" for a whole bucket.
-
-    Raises:
-        ValueError: `data.source: ...` naming the expected form.
-    """
-    return split_bucket_uri(uri, _GS_URI, "a Cloud Storage URI", "gs://my-bucket/datasets/imagenet")
+_GS_URI = BucketUri(
+    SCHEME,
+    re.compile(r"^gs://(?P<bucket>[a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:/(?P<prefix>.*))?$"),
+    "a Cloud Storage URI",
+    "gs://my-bucket/datasets/imagenet",
+)
+owns = _GS_URI.owns  # True for any `gs://` URI (valid or not)
+# `gs://bucket/some/prefix` -> `("bucket", "some/prefix/")` ("" for a whole bucket); ValueError
+# `data.source: ...` naming the form.
+split_uri = _GS_URI.split
 
 
 def import_command(instance: str, zone: str, project: str, uri: str) -> str:

@@ -13,14 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from clouds.base import Mock
+from clouds.mock_ids import node_ip
 
 GCP_PROJECT_ID = "mock-project"
 COMPUTE_API = "https://www.googleapis.com/compute/v1"
-
-
-def _ip(name: str, nic: int = 0) -> str:
-    index = int(name.rsplit("-", 1)[-1]) if name.rsplit("-", 1)[-1].isdigit() else 0
-    return f"10.{nic}.{index // 250}.{index % 250 + 10}"
 
 
 def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = GCP_PROJECT_ID) -> dict[str, Any]:
@@ -33,7 +29,7 @@ def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = G
     }
     if typ == "gcp:compute/instance:Instance":
         outputs["networkInterfaces"] = [
-            {**nic, "networkIp": _ip(name, i)} for i, nic in enumerate(inputs.get("networkInterfaces", []))
+            {**nic, "networkIp": node_ip(name, nic=i)} for i, nic in enumerate(inputs.get("networkInterfaces", []))
         ]
     elif typ == "gcp:compute/instanceTemplate:InstanceTemplate":
         # the API's unique self link carries the template's numeric id (one version here)
@@ -45,7 +41,7 @@ def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = G
     elif typ == "gcp:lustre/instance:Instance":
         outputs["mountPoint"] = f"10.252.0.5@tcp:/{inputs['filesystem']}"
     elif typ == "gcp:tpu/v2Vm:V2Vm":
-        outputs["networkEndpoints"] = [{"ipAddress": _ip(name)}]
+        outputs["networkEndpoints"] = [{"ipAddress": node_ip(name)}]
     return outputs
 
 

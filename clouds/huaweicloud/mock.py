@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clouds.base import Mock, fixed_answers
+from clouds.mock_ids import node_ip
 
 _NAMESPACE = uuid.UUID("8f1d7a52-3c1e-4d8e-9b7a-6a0c2f4e5d10")
 IMAGE_ID = "1f6b3c1e-0000-4000-8000-000000002204"
@@ -26,13 +27,6 @@ SFS_TURBO_EXPORT = f"{SFS_TURBO_HOST}:/"
 def mock_id(typ: str, name: str) -> str:
     """The deterministic UUID the mock gives resource `name` of type `typ`."""
     return str(uuid.uuid5(_NAMESPACE, f"{typ}/{name}"))
-
-
-def node_ip(name: str) -> str:
-    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else 10.0.0.10."""
-    tail = name.rsplit("-", 1)[-1]
-    index = int(tail) if tail.isdigit() else 0
-    return f"10.0.{index // 250}.{index % 250 + 10}"
 
 
 def huaweicloud_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str, dict[str, Any]]:

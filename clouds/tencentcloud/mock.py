@@ -9,12 +9,13 @@ All values are deterministic: the same logical name always gives the same value.
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from clouds.base import Mock, fixed_answers
+from clouds.mock_ids import digest, node_ip, prefixed_id
 
 TENCENT_IMAGE_ID = "img-mock2204"
 TENCENT_IMAGE_NAME = "Ubuntu Server 22.04 LTS 64bit"
@@ -34,21 +35,10 @@ _ID_PREFIXES = {
 }
 
 
-def _digest(name: str, chars: int = 8) -> str:
-    return hashlib.sha256(name.encode()).hexdigest()[:chars]
-
-
-def tencentcloud_id(typ: str, name: str) -> str:
-    """The mock id of one resource: `<prefix>-<8 hex of sha256(name)>` (`ins-1a2b3c4d`)."""
-    return f"{_ID_PREFIXES.get(typ, 'mock')}-{_digest(name)}"
-
-
-def cvm_private_ip(name: str) -> str:
-    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else from a hash."""
-    tail = name.rsplit("-", 1)[-1]
-    index = int(tail) if tail.isdigit() else int(_digest(name), 16)
-    index %= 250 * 16
-    return f"10.0.{index // 250}.{index % 250 + 10}"
+# `(type, name) -> id`: `<prefix>-<8 hex of sha256(name)>` (`ins-1a2b3c4d`).
+tencentcloud_id = partial(prefixed_id, _ID_PREFIXES)
+# `name -> 10.0.x.y` in the /20 node subnet, from a trailing node index (`c-node-3` -> 10.0.0.13).
+cvm_private_ip = partial(node_ip, wrap=250 * 16, hash_chars=8)
 
 
 def turbo_mount_ip(cidr_block: str) -> str:
@@ -67,10 +57,10 @@ def tencentcloud_outputs(
     elif typ == "tencentcloud:Cfs/fileSystem:FileSystem":
         outputs = {
             "mountIp": turbo_mount_ip(str(inputs.get("cidrBlock", "10.1.0.0/24"))),
-            "fsId": _digest(name),
+            "fsId": digest(name),
         }
     elif typ == "tencentcloud:Cfs/accessRule:AccessRule":
-        resource_id = f"rule-{_digest(name)}"
+        resource_id = f"rule-{digest(name)}"
     return resource_id, outputs
 
 

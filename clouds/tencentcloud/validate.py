@@ -28,16 +28,9 @@ _TAG_CHARS = re.compile(r"[\w +\-=._:/@()\[\],;><【】（）]+")
 
 
 def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = None) -> None:
-    """Reject configs the Tencent component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-        name: the cluster name (it becomes the `trainstack:cluster` tag value).
-        spot_max_price: the spot bid passed to the component (see `purchase`).
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the Tencent component cannot build (contract: `clouds.base.Cloud.validator`); `name`
+    is the cluster name, checked as the `trainstack:cluster` tag value it becomes, and
+    `spot_max_price` the spot bid passed to the component (see `purchase`)."""
     check_provider(args, PROVIDER, "Tencent Cloud")
     reject_unsupported(args, ("kms_key_id",), "Tencent", "it encrypts data disks with the default cloud-disk CMK")
     _check_instance_type(args)

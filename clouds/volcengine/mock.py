@@ -9,11 +9,11 @@ attachment's default `customer_path` (the file-system id, as its doc says).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
 from clouds.base import Mock, fixed_answers
+from clouds.mock_ids import digest, node_ip
 
 IMAGE_ID = "image-ubuntu2204mock"
 IMAGE_NAME = "Ubuntu 22.04 64 bit"
@@ -37,15 +37,7 @@ _PREFIXES = {
 
 def mock_id(typ: str, name: str) -> str:
     """The deterministic id the mock gives resource `name` of type `typ`."""
-    digest = hashlib.sha256(f"{typ}/{name}".encode()).hexdigest()[:12]
-    return f"{_PREFIXES.get(typ, 'res')}-{digest}"
-
-
-def node_ip(name: str) -> str:
-    """10.0.x.y from a trailing node index (`c-node-3` -> 10.0.0.13), else 10.0.0.10."""
-    tail = name.rsplit("-", 1)[-1]
-    index = int(tail) if tail.isdigit() else 0
-    return f"10.0.{index // 250}.{index % 250 + 10}"
+    return f"{_PREFIXES.get(typ, 'res')}-{digest(f'{typ}/{name}', 12)}"
 
 
 def volcengine_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str = "") -> tuple[str, dict[str, Any]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 from clouds.registry import NAMES
 from profiles.catalog import compact
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
-from profiles.catalog.rate_policy import rate_age_warning, shown, usable_rates, valid_per_usd
+from profiles.catalog.rate_policy import catalog_meta, rate_age_warning, usable_rates, valid_per_usd
 
 DATA_DIR = Path(__file__).parent / "data"
 PROVIDERS: tuple[str, ...] = NAMES  # one catalog file per registered cloud
@@ -236,12 +235,7 @@ def load_catalog(
     data_dir = data_dir or DATA_DIR
     today = today or dt.date.today()
     meta_path = data_dir / "catalog.json"
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CatalogError(f"{meta_path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
-    if not isinstance(meta, dict):
-        raise CatalogError(f"{meta_path}: not a JSON object ({shown(meta)}); rebuild with `make catalog`")
+    meta = catalog_meta(meta_path, CatalogError)
     recorded = meta.get("exchange_rates")
     rates, unusable = usable_rates(recorded, today)
     offerings: list[Offering] = []

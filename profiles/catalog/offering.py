@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 # CSV columns of the project's catalog files, in order (profiles/catalog/data/<provider>.csv).
 COLUMNS: tuple[str, ...] = (
@@ -108,3 +108,24 @@ class Offering(NamedTuple):
     def price(self, purchase: str) -> float | None:
         """Whole-instance USD/hour for `purchase` (`spot` or `on-demand`); None if unpriced."""
         return self.spot_usd_per_hour if purchase == "spot" else self.on_demand_usd_per_hour
+
+
+def priced_in_cny(on_demand: float | None, spot: float | None = None, **row: Any) -> Offering:
+    """A row of a China-site price list: prices in CNY per hour (`on_demand`, `spot`, whole
+    instance), the USD columns empty until the loader converts them at the recorded rate
+    (`profiles.catalog.rates`), and no EFA (an AWS fabric).
+
+    Args:
+        on_demand: pay-as-you-go CNY/hour, or None when unpriced.
+        spot: spot CNY/hour, or None.
+        row: every other `Offering` field (hardware, `catalog_date`, `source`, `price_note`).
+    """
+    return Offering(
+        **row,
+        max_efa_interfaces=0,
+        on_demand_usd_per_hour=None,
+        spot_usd_per_hour=None,
+        currency="CNY",
+        on_demand_native=on_demand,
+        spot_native=spot,
+    )

@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from pathlib import Path
+from typing import Any
 
 from profiles.short_text import cited
 
@@ -32,6 +34,22 @@ def shown(value: object, limit: int = 40) -> str:
     """`value` as JSON on one line, cut to `limit` characters (for one-line messages)."""
     text = json.dumps(value, default=str)
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def catalog_meta(path: Path, error: type[Exception]) -> dict[str, Any]:
+    """The catalog's metadata `path` (`catalog.json`, which also records the exchange rates).
+
+    Raises:
+        error: `<path>: cannot read catalog metadata (...)` or `<path>: not a JSON object (...)`,
+            each ending `rebuild with `make catalog``.
+    """
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise error(f"{path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
+    if not isinstance(meta, dict):
+        raise error(f"{path}: not a JSON object ({shown(meta)}); rebuild with `make catalog`")
+    return meta
 
 
 def rate_problem(entry: object, today: dt.date) -> str | None:

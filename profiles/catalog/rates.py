@@ -22,7 +22,7 @@ import math
 import re
 from pathlib import Path
 
-from profiles.catalog.rate_policy import MAX_PER_USD, MIN_PER_USD, rate_problem, shown, valid_per_usd
+from profiles.catalog.rate_policy import MAX_PER_USD, MIN_PER_USD, catalog_meta, rate_problem, shown, valid_per_usd
 from profiles.catalog.rate_policy import RATE_MAX_DAYS_AHEAD as MAX_DAYS_AHEAD
 from profiles.files import write_atomically
 
@@ -101,13 +101,7 @@ def _read_meta(data_dir: Path) -> dict:
         raise RateError(
             f"--data-dir: {data_dir} holds no catalog.json; give the catalog folder (default profiles/catalog/data)"
         )
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RateError(f"{path}: cannot read catalog metadata ({exc}); rebuild with `make catalog`") from None
-    if not isinstance(meta, dict):
-        raise RateError(f"{path}: not a JSON object ({shown(meta)}); rebuild with `make catalog`")
-    return meta
+    return catalog_meta(path, RateError)
 
 
 def _check_date(as_of: str, today: dt.date) -> dt.date:

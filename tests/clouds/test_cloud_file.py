@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from clouds.base import Cloud, Feature, FileSystemRule, Healing, manual_healing
-from clouds.cloud_file import read_cloud
+from clouds.base import Cloud, Feature, FileSystemRule, Healing, NodeEffect, Replacements, manual_healing
+from clouds.cloud_file import read_cloud, read_replacements
 from clouds.registry import NAMES
 from profiles.strict_yaml import load as load_unique
 
@@ -86,3 +86,33 @@ def test_a_cloud_file_that_is_not_a_mapping_is_refused(tmp_path):
     (tmp_path / "cloud.yaml").write_text("- aws\n")
     with pytest.raises(ValueError, match="cloud.yaml: not a mapping of Cloud fields"):
         read_cloud(tmp_path / "__init__.py")
+
+
+def test_replacements_file_gives_tuples_sets_and_node_effects(tmp_path):
+    (tmp_path / "replacements.yaml").write_text(
+        "replace_on_change: {'mars:vm:Vm': [zone, 'nics#']}\nname_in_place: ['mars:vm:Vm']\n"
+        "cascades: [[mars:vm:Vm, templateVersion, mars:vm:Template, templateId]]\n"
+        "every_type: [['mars:', [location]]]\n"
+        "node_effects: {'mars:vm:Group': {resizes: [size], replace_keeps_nodes: true}}\n"
+    )
+    found = read_replacements(tmp_path / "replacements.py")
+    assert found == Replacements(
+        replace_on_change={"mars:vm:Vm": ("zone", "nics#")},
+        name_in_place=frozenset({"mars:vm:Vm"}),
+        cascades=(("mars:vm:Vm", "templateVersion", "mars:vm:Template", "templateId"),),
+        every_type=(("mars:", ("location",)),),
+        node_effects={"mars:vm:Group": NodeEffect(resizes=("size",), replace_keeps_nodes=True)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("replace_on_chnage: {}\n", "unknown key 'replace_on_chnage'; Replacements has", id="key"),
+        pytest.param("node_effects: {'mars:g:G': {rools: [x]}}\n", "unexpected keyword argument 'rools'", id="effect"),
+    ],
+)
+def test_a_bad_replacements_file_names_the_file(tmp_path, text, message):
+    (tmp_path / "replacements.yaml").write_text(text)
+    with pytest.raises(ValueError, match=rf"replacements.yaml: .*{message}"):
+        read_replacements(tmp_path / "replacements.py")

@@ -2,7 +2,7 @@
 
 A node group's "update" can mean very different things to a running job: an AWS instance
 refresh replaces every node, a new launch-template version replaces none. Each cloud states
-it per type in its own `replacements.py` (`Replacements.node_effects`, `clouds.base.NodeEffect`);
+it per type in its own `replacements.yaml` (`Replacements.node_effects`, `clouds.base.NodeEffect`);
 this module applies those rules to a planned change (`trainstack.review.diff.Change`).
 """
 

@@ -2,7 +2,7 @@
 
 Pulumi's Python SDKs do not expose the providers' replace-on-change metadata, so each cloud
 keeps a documented per-type list of input paths (`Cloud.replacements`, in the cloud's own
-`replacements.py`, which cites its sources); the tables here are their union. Paths are
+`replacements.yaml` or `replacements.py`, which cites its sources); the tables here are their union. Paths are
 camelCase, dotted into nested objects, `[]` for any list element. A change at a listed path,
 inside it, or to an object holding it means "replace". A path ending in `#` replaces only
 when the list is added, removed or changes length (a Terraform `ForceNew` list whose

@@ -26,12 +26,11 @@ USD columns empty (the loader converts with the recorded rate, `profiles.catalog
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from profiles.catalog.fetchers import FetchError
+from profiles.catalog.fetchers import FetchError, positive_number, priced
 from profiles.catalog.fetchers.alicloud_api import API, NotPriced, credentials_from_env, new_client
 from profiles.catalog.offering import Offering
 from profiles.catalog.sources.alicloud import SNAPSHOT, build_alicloud
@@ -72,13 +71,11 @@ def fetch(
     offerings = [
         row for template in templates for row in price_type(clients[template.region], template, progress, date)
     ]
-    if not offerings:
-        raise FetchError(
-            f"{API}: none of the {len(templates)} known GPU types has a price in "
-            f"{', '.join(sorted({t.region for t in templates}))} (empty answer); check the regions"
-        )
-    progress(f"alicloud: {len(offerings)} offerings priced")
-    return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
+    empty = (
+        f"{API}: none of the {len(templates)} known GPU types has a price in "
+        f"{', '.join(sorted({t.region for t in templates}))} (empty answer); check the regions"
+    )
+    return priced(offerings, "alicloud", progress, empty)
 
 
 def known_types(
@@ -243,10 +240,7 @@ def positive(value: Any, where: str) -> float:
     Raises:
         FetchError: anything else.
     """
-    try:
-        number = float(value) if not isinstance(value, bool) else math.nan
-    except (TypeError, ValueError):
-        number = math.nan
-    if not (math.isfinite(number) and number > 0):
+    number = positive_number(value)
+    if number is None:
         raise FetchError(f"{where}: price {value!r} is not a positive number (malformed answer); run the refresh again")
     return number

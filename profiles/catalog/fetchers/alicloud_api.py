@@ -20,8 +20,7 @@ not JSON, a connection that broke) reaches us wrapped in its `UnretryableExcepti
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from profiles.catalog.fetchers import FetchError
@@ -60,24 +59,17 @@ OPERATIONS = {
 class Credentials(KeyPair):
     """An Alibaba Cloud AccessKey pair: `key_id` the AccessKey ID, `secret` its secret (never printed)."""
 
+    ENV = (KEY_ID_ENV, SECRET_ENV)
+    NEED = "Alibaba Cloud prices need an AccessKey"
+    WHO = "a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory"
+
 
 class NotPriced(Exception):
     """The API has no price for this instance type in this region (`Code` in the message)."""
 
 
-def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials:
-    """The AccessKey pair from `ALIBABA_CLOUD_ACCESS_KEY_ID` / `_SECRET`.
-
-    Raises:
-        FetchError: either variable is missing or empty.
-    """
-    return Credentials.from_env(
-        KEY_ID_ENV,
-        SECRET_ENV,
-        environ=environ,
-        need="Alibaba Cloud prices need an AccessKey",
-        who="a RAM user allowed ecs:DescribePrice and ecs:DescribeSpotPriceHistory",
-    )
+# `(environ=os.environ) -> Credentials`; FetchError when either variable is missing or empty.
+credentials_from_env = Credentials.read_env
 
 
 def new_client(credentials: Credentials, region: str) -> Callable[[str, dict[str, Any], str], dict]:

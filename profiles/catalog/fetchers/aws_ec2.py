@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from facts.accelerators import accelerator_facts
@@ -106,9 +106,14 @@ def _pages(ec2: Any, operation: str, region: str, key: str, **params: Any) -> It
             yield from page[key]
 
 
-def _chunks(names: list[str]) -> Iterator[list[str]]:
-    for start in range(0, len(names), FILTER_CHUNK):
-        yield names[start : start + FILTER_CHUNK]
+def _pages_for_types(
+    ec2: Any, operation: str, region: str, key: str, names: list[str], params: Callable[[list[str]], dict[str, Any]]
+) -> Iterator[dict]:
+    """`_pages` of `operation` for the instance types `names` (sorted), asked `FILTER_CHUNK` at a
+    time; `params(chunk)` gives one request's parameters."""
+    ordered = sorted(names)
+    for start in range(0, len(ordered), FILTER_CHUNK):
+        yield from _pages(ec2, operation, region, key, **params(ordered[start : start + FILTER_CHUNK]))
 
 
 def instance_types(ec2: Any, region: str, families: tuple[str, ...]) -> dict[str, TypeInfo]:
@@ -140,17 +145,16 @@ def zone_ids(ec2: Any, region: str) -> dict[str, str]:
 def offered_zones(ec2: Any, region: str, names: list[str]) -> dict[str, list[str]]:
     """Instance type -> sorted zone IDs of `region` that offer it."""
     zones: dict[str, set[str]] = {}
-    for chunk in _chunks(sorted(names)):
-        for item in _pages(
-            ec2,
-            "describe_instance_type_offerings",
-            region,
-            "InstanceTypeOfferings",
-            LocationType="availability-zone-id",
-            Filters=[{"Name": "instance-type", "Values": chunk}],
-        ):
-            if "InstanceType" in item and "Location" in item:
-                zones.setdefault(item["InstanceType"], set()).add(item["Location"])
+    for item in _pages_for_types(
+        ec2,
+        "describe_instance_type_offerings",
+        region,
+        "InstanceTypeOfferings",
+        names,
+        lambda chunk: {"LocationType": "availability-zone-id", "Filters": [{"Name": "instance-type", "Values": chunk}]},
+    ):
+        if "InstanceType" in item and "Location" in item:
+            zones.setdefault(item["InstanceType"], set()).add(item["Location"])
     return {name: sorted(ids) for name, ids in zones.items()}
 
 
@@ -158,26 +162,24 @@ def latest_spot(ec2: Any, region: str, names: list[str], zone_id: dict[str, str]
     """(instance type, zone ID) -> latest Linux spot price, USD/hour for the whole instance."""
     latest: dict[tuple[str, str], tuple[dt.datetime, float]] = {}
     now = dt.datetime.now(dt.timezone.utc)
-    for chunk in _chunks(sorted(names)):
-        for item in _pages(
-            ec2,
-            "describe_spot_price_history",
-            region,
-            "SpotPriceHistory",
-            InstanceTypes=chunk,
-            ProductDescriptions=["Linux/UNIX"],
-            StartTime=now,
-        ):
-            zone = zone_id.get(item.get("AvailabilityZone", ""))
-            if zone is None or not item.get("ProductDescription", "").startswith("Linux/UNIX"):
-                continue
-            try:
-                key, price, stamp = (item["InstanceType"], zone), float(item["SpotPrice"]), item["Timestamp"]
-            except (KeyError, ValueError):
-                raise FetchError(
-                    f"AWS ec2:DescribeSpotPriceHistory in {region} returned a malformed price "
-                    f"for {item.get('InstanceType')}; catalog unchanged, {RETRY_HINT} later"
-                ) from None
-            if price > 0 and (key not in latest or stamp > latest[key][0]):
-                latest[key] = (stamp, price)
+    for item in _pages_for_types(
+        ec2,
+        "describe_spot_price_history",
+        region,
+        "SpotPriceHistory",
+        names,
+        lambda chunk: {"InstanceTypes": chunk, "ProductDescriptions": ["Linux/UNIX"], "StartTime": now},
+    ):
+        zone = zone_id.get(item.get("AvailabilityZone", ""))
+        if zone is None or not item.get("ProductDescription", "").startswith("Linux/UNIX"):
+            continue
+        try:
+            key, price, stamp = (item["InstanceType"], zone), float(item["SpotPrice"]), item["Timestamp"]
+        except (KeyError, ValueError):
+            raise FetchError(
+                f"AWS ec2:DescribeSpotPriceHistory in {region} returned a malformed price "
+                f"for {item.get('InstanceType')}; catalog unchanged, {RETRY_HINT} later"
+            ) from None
+        if price > 0 and (key not in latest or stamp > latest[key][0]):
+            latest[key] = (stamp, price)
     return {key: price for key, (_, price) in latest.items()}

@@ -32,9 +32,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from facts.accelerators import accelerator_facts, form_factor
-from profiles.catalog.fetchers import FetchError
+from profiles.catalog.fetchers import FetchError, distinct_regions, positive_number, priced
 from profiles.catalog.fetchers.baiducloud_api import API, Call, credentials_from_env, endpoint_for, new_client
-from profiles.catalog.offering import Offering
+from profiles.catalog.offering import Offering, priced_in_cny
 
 SOURCE = "baiducloud-bcc-price-api"
 # Regions of the BCC API appendix table "区域可支持实例类型": Beijing, Guangzhou, Suzhou.
@@ -92,12 +92,8 @@ def fetch(
             build_offering(region, zone, flavor, spec_price(call, zone, flavor), date)
             for zone, flavor in gpu_flavors(call, region, progress)
         ]
-    if not offerings:
-        raise FetchError(
-            f"{API}: no GPU spec is sold pay-as-you-go in {', '.join(names)} (empty answer); check the regions"
-        )
-    progress(f"baiducloud: {len(offerings)} offerings priced")
-    return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
+    empty = f"{API}: no GPU spec is sold pay-as-you-go in {', '.join(names)} (empty answer); check the regions"
+    return priced(offerings, "baiducloud", progress, empty)
 
 
 def check_regions(regions: Sequence[str] | None) -> list[str]:
@@ -106,10 +102,7 @@ def check_regions(regions: Sequence[str] | None) -> list[str]:
     Raises:
         FetchError: a name that is not a Baidu region id like `bj`.
     """
-    for region in regions or ():
-        if not _REGION.match(region):
-            raise FetchError(f"'{region}' is not a Baidu region id; write it like bj, gz or su")
-    return list(dict.fromkeys(regions or DEFAULT_REGIONS))
+    return distinct_regions(regions, _REGION, DEFAULT_REGIONS, "a Baidu region id; write it like bj, gz or su")
 
 
 def gpu_flavors(call: Call, region: str, progress: Callable[[str], None]) -> list[Flavor]:
@@ -190,11 +183,8 @@ def spec_price(call: Call, zone: str, flavor: dict) -> float:
             f"{where}: no specPrices entry for the spec (malformed or empty answer); run the refresh again"
         )
     value: Any = entries[0].get("specPrice")
-    try:
-        per_minute = float(value) if not isinstance(value, bool) else math.nan
-    except (TypeError, ValueError):
-        per_minute = math.nan
-    if not (math.isfinite(per_minute) and per_minute > 0):
+    per_minute = positive_number(value)
+    if per_minute is None:
         raise FetchError(f"{where}: specPrice {value!r} is not a positive price (malformed); run the refresh again")
     return round(per_minute * MINUTES_PER_HOUR, 6)
 
@@ -213,7 +203,8 @@ def build_offering(region: str, zone: str, flavor: dict, cny_per_hour: float, da
             return None
         return value if math.isfinite(value) and value > 0 else None
 
-    return Offering(
+    return priced_in_cny(
+        cny_per_hour,
         provider="baiducloud",
         region=region,
         zone=zone,
@@ -225,14 +216,8 @@ def build_offering(region: str, zone: str, flavor: dict, cny_per_hour: float, da
         vcpus=number("cpuCount"),
         memory_gib=number("memoryCapacityInGB"),
         interconnect="infiniband" if infiniband else "ethernet",
-        max_efa_interfaces=0,
         network_gbps=number("networkBandwidth"),
-        on_demand_usd_per_hour=None,
-        spot_usd_per_hour=None,
         catalog_date=date,
         source=SOURCE,
-        currency="CNY",
-        on_demand_native=cny_per_hour,
-        spot_native=None,
         price_note=NOTE,
     )

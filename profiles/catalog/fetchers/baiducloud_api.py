@@ -20,7 +20,6 @@ throttling (unsourced for Baidu).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -50,20 +49,13 @@ class Credentials(KeyPair):
     """A Baidu AI Cloud AK/SK pair: `key_id` the access key ID (AK), `secret` the secret access key
     (SK, never printed)."""
 
+    ENV = (AK_ENV, SK_ENV)
+    NEED = "Baidu AI Cloud prices need an access key"
+    WHO = "an IAM user that may read BCC specs and prices"
 
-def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials:
-    """The AK/SK pair from `BCE_ACCESS_KEY_ID` / `BCE_SECRET_ACCESS_KEY`.
 
-    Raises:
-        FetchError: either variable is missing or empty.
-    """
-    return Credentials.from_env(
-        AK_ENV,
-        SK_ENV,
-        environ=environ,
-        need="Baidu AI Cloud prices need an access key",
-        who="an IAM user that may read BCC specs and prices",
-    )
+# `(environ=os.environ) -> Credentials`; FetchError when either variable is missing or empty.
+credentials_from_env = Credentials.read_env
 
 
 def endpoint_for(region: str) -> str:

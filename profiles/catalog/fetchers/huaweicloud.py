@@ -21,7 +21,7 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from profiles.catalog.fetchers import FetchError
+from profiles.catalog.fetchers import FetchError, answer_list, distinct_regions
 from profiles.catalog.fetchers.huaweicloud_bss import (
     API,
     Credentials,
@@ -81,10 +81,9 @@ def check_regions(regions: Sequence[str] | None) -> list[str]:
     Raises:
         FetchError: a name is not a Huawei region ID like `cn-north-4`.
     """
-    for region in regions or ():
-        if not REGION_NAME.match(region):
-            raise FetchError(f"'{region}' is not a Huawei Cloud region ID; use IDs such as cn-north-4")
-    return list(dict.fromkeys(regions)) if regions else list(DEFAULT_REGIONS)
+    return distinct_regions(
+        regions, REGION_NAME, DEFAULT_REGIONS, "a Huawei Cloud region ID; use IDs such as cn-north-4"
+    )
 
 
 def region_prices(
@@ -140,11 +139,8 @@ def parse_ratings(answer: dict[str, Any], ids: list[str], where: str) -> dict[st
     currency = answer.get("currency") or "CNY"
     if currency != "CNY":
         raise FetchError(f"{API}, {where}: prices came in {currency}, not CNY; use the China-site endpoint")
-    results = answer.get("product_rating_results")
-    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
-        raise FetchError(f"{API}, {where}: no 'product_rating_results' list (malformed answer); retry")
-    if not results:
-        raise FetchError(f"{API}, {where}: no prices in the answer (empty answer); retry later")
+    empty = "no prices in the answer (empty answer); retry later"
+    results = answer_list(answer, "product_rating_results", f"{API}, {where}", empty)
     got = [str(r.get("id")) for r in results]
     if sorted(got) != sorted(ids):
         raise FetchError(f"{API}, {where}: answered ids {got} for {ids} asked (partial answer); retry")

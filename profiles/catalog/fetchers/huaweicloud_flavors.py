@@ -22,7 +22,7 @@ import re
 from typing import NamedTuple
 
 from facts.accelerators import ACCELERATORS
-from profiles.catalog.offering import Offering
+from profiles.catalog.offering import Offering, priced_in_cny
 
 SOURCE = "huaweicloud-bss-ListOnDemandResourceRatings"
 DEFAULT_REGIONS: tuple[str, ...] = (
@@ -79,7 +79,8 @@ FLAVORS: tuple[Flavor, ...] = (
 def to_offering(flavor: Flavor, region: str, cny_per_hour: float, date: str) -> Offering:
     """The catalog row of `flavor` in `region`, priced in CNY (USD columns stay empty; the
     loader converts with the recorded rate, `profiles.catalog.rates`)."""
-    return Offering(
+    return priced_in_cny(
+        cny_per_hour,
         provider="huaweicloud",
         region=region,
         zone=region,
@@ -91,14 +92,7 @@ def to_offering(flavor: Flavor, region: str, cny_per_hour: float, date: str) -> 
         vcpus=float(flavor.vcpus),
         memory_gib=float(flavor.memory_gib),
         interconnect="ethernet",
-        max_efa_interfaces=0,
         network_gbps=float(flavor.network_gbps),
-        on_demand_usd_per_hour=None,
-        spot_usd_per_hour=None,
         catalog_date=date,
         source=SOURCE,
-        currency="CNY",
-        on_demand_native=cny_per_hour,
-        spot_native=None,
-        price_note="",
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from profiles.catalog.fetchers import FetchError
 
@@ -28,6 +28,10 @@ class KeyPair:
 
     key_id: str
     secret: str
+    # What a cloud's subclass declares for `read_env` (see `from_env` for each one's meaning).
+    ENV: ClassVar[tuple[str, str]] = ("", "")
+    NEED: ClassVar[str] = ""
+    WHO: ClassVar[str] = ""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(key_id={self.key_id!r}, secret=***)"
@@ -56,6 +60,15 @@ class KeyPair:
         if missing:
             raise FetchError(f"{need}: set {id_env} and {secret_env} ({who})")
         return cls(*values)
+
+    @classmethod
+    def read_env(cls: type[Pair], environ: Mapping[str, str] = os.environ) -> Pair:
+        """`from_env` with the class's own `ENV` (key ID and secret variables), `NEED` and `WHO`.
+
+        Raises:
+            FetchError: either variable is missing, empty or blank (the message names both).
+        """
+        return cls.from_env(*cls.ENV, need=cls.NEED, who=cls.WHO, environ=environ)
 
 
 def env_values(

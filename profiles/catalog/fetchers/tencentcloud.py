@@ -35,9 +35,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from facts.accelerators import form_factor
-from profiles.catalog.fetchers import FetchError
+from profiles.catalog.fetchers import FetchError, distinct_regions, priced
 from profiles.catalog.fetchers.tencentcloud_api import API, call, credentials_from_env, new_client
-from profiles.catalog.offering import Offering
+from profiles.catalog.offering import Offering, priced_in_cny
 
 SOURCE = "tencentcloud-cvm-price-api"
 # Mainland regions where InquiryPriceRunInstances / the CVM price calls are served (CVM API docs).
@@ -102,12 +102,8 @@ def fetch(
     offerings = [
         o for region in names for o in price_region(new_client(credentials, region), region, wanted, progress, date)
     ]
-    if not offerings:
-        raise FetchError(
-            f"{API}: no {', '.join(wanted)} type is on sale in {', '.join(names)} (empty answer); check the regions"
-        )
-    progress(f"tencentcloud: {len(offerings)} offerings priced")
-    return sorted(offerings, key=lambda o: (o.instance_type, o.region, o.zone))
+    empty = f"{API}: no {', '.join(wanted)} type is on sale in {', '.join(names)} (empty answer); check the regions"
+    return priced(offerings, "tencentcloud", progress, empty)
 
 
 def check_regions(regions: Sequence[str] | None) -> list[str]:
@@ -116,10 +112,7 @@ def check_regions(regions: Sequence[str] | None) -> list[str]:
     Raises:
         FetchError: a name that is not a region id like `ap-beijing`.
     """
-    for region in regions or ():
-        if not _REGION.match(region):
-            raise FetchError(f"'{region}' is not a Tencent Cloud region id; use ids such as ap-beijing")
-    return list(dict.fromkeys(regions or DEFAULT_REGIONS))
+    return distinct_regions(regions, _REGION, DEFAULT_REGIONS, "a Tencent Cloud region id; use ids such as ap-beijing")
 
 
 def check_families(families: Sequence[str] | None) -> list[str]:
@@ -226,7 +219,9 @@ def build_offering(region: str, item: dict, on_demand: float | None, spot: float
         value = item.get(key)
         return float(value) if isinstance(value, (int, float)) and value > 0 else None
 
-    return Offering(
+    return priced_in_cny(
+        on_demand,
+        spot,
         provider="tencentcloud",
         region=region,
         zone=item["Zone"],
@@ -238,14 +233,7 @@ def build_offering(region: str, item: dict, on_demand: float | None, spot: float
         vcpus=number("Cpu"),
         memory_gib=number("Memory"),
         interconnect=family.interconnect,
-        max_efa_interfaces=0,
         network_gbps=number("InstanceBandwidth"),
-        on_demand_usd_per_hour=None,
-        spot_usd_per_hour=None,
         catalog_date=date,
         source=SOURCE,
-        currency="CNY",
-        on_demand_native=on_demand,
-        spot_native=spot,
-        price_note="",
     )

@@ -16,7 +16,6 @@ its body, perhaps an HTML page, is not shown).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,20 +33,13 @@ AUTH_CODES = ("AuthFailure", "UnauthorizedOperation")
 class Credentials(KeyPair):
     """A Tencent Cloud API key pair: `key_id` the SecretId, `secret` the SecretKey (never printed)."""
 
+    ENV = (ID_ENV, KEY_ENV)
+    NEED = "Tencent Cloud prices need an API key"
+    WHO = "a CAM user allowed cvm:DescribeZoneInstanceConfigInfos"
 
-def credentials_from_env(environ: Mapping[str, str] = os.environ) -> Credentials:
-    """The key pair from `TENCENTCLOUD_SECRET_ID` / `TENCENTCLOUD_SECRET_KEY`.
 
-    Raises:
-        FetchError: either variable is missing or empty.
-    """
-    return Credentials.from_env(
-        ID_ENV,
-        KEY_ENV,
-        environ=environ,
-        need="Tencent Cloud prices need an API key",
-        who="a CAM user allowed cvm:DescribeZoneInstanceConfigInfos",
-    )
+# `(environ=os.environ) -> Credentials`; FetchError when either variable is missing or empty.
+credentials_from_env = Credentials.read_env
 
 
 def new_client(credentials: Credentials, region: str) -> Any:

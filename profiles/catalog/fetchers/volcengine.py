@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -30,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from facts.accelerators import ACCELERATORS
-from profiles.catalog.fetchers import FetchError
+from profiles.catalog.fetchers import FetchError, answer_list, positive_number
 from profiles.catalog.fetchers.volcengine_billing import API, credentials_from_env, new_api, post_price_query
-from profiles.catalog.offering import Offering
+from profiles.catalog.offering import Offering, priced_in_cny
 
 SOURCE = "volcengine-billing-QueryPriceForPayAsYouGo"
 CODES_ENV = "TRAINSTACK_VOLCENGINE_PRICE_CODES"
@@ -151,20 +150,14 @@ def parse_result(result: dict[str, Any], configuration: str, where: str) -> floa
     """
     if result.get("Currency", "CNY") != "CNY":
         raise FetchError(f"{API}, {where}: prices came in {result.get('Currency')}, not CNY; use a China-site account")
-    items = result.get("ConfigList")
-    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
-        raise FetchError(f"{API}, {where}: no 'ConfigList' list (malformed answer); retry")
-    if not items:
-        raise FetchError(f"{API}, {where}: no price in the answer (empty answer); check the codes")
+    items = answer_list(
+        result, "ConfigList", f"{API}, {where}", "no price in the answer (empty answer); check the codes"
+    )
     item = next((i for i in items if i.get("ConfigurationCode") == configuration), None)
     if item is None:
         raise FetchError(f"{API}, {where}: no item for ConfigurationCode {configuration} (partial answer); retry")
-    raw = item.get("OriginalAmount")
-    try:
-        value = float("nan") if isinstance(raw, bool) else float(raw)
-    except (TypeError, ValueError):
-        value = float("nan")
-    if not (math.isfinite(value) and value > 0):
+    value = positive_number(item.get("OriginalAmount"))
+    if value is None:
         raise FetchError(
             f"{API}, {where}: OriginalAmount {item.get('OriginalAmount')!r} is not a positive number (malformed); retry"
         )
@@ -175,7 +168,8 @@ def to_offering(instance_type: str, region: str, cny_per_hour: float, date: str)
     """The catalog row of a described type, priced in CNY (USD columns empty)."""
     accelerator, count, vcpus, memory = TYPES[instance_type]
     facts = ACCELERATORS[accelerator]
-    return Offering(
+    return priced_in_cny(
+        cny_per_hour,
         provider="volcengine",
         region=region,
         zone=region,
@@ -187,14 +181,8 @@ def to_offering(instance_type: str, region: str, cny_per_hour: float, date: str)
         vcpus=vcpus,
         memory_gib=memory,
         interconnect="ethernet",
-        max_efa_interfaces=0,
         network_gbps=None,
-        on_demand_usd_per_hour=None,
-        spot_usd_per_hour=None,
         catalog_date=date,
         source=SOURCE,
-        currency="CNY",
-        on_demand_native=cny_per_hour,
-        spot_native=None,
         price_note=NOTE,
     )
