@@ -28,9 +28,9 @@ for output_name in OUTPUT_NAMES:
 # `pulumi stack output ssh_private_key --show-secrets -s STACK`. None when the stack gives a public key.
 if hasattr(cluster, "ssh_private_key"):
     pulumi.export("ssh_private_key", pulumi.Output.secret(cluster.ssh_private_key))
-# TPU slices requested as queued resources (GCP `queued_resource: true`): the commands to run.
-if getattr(cluster, "queued_resource_commands", None) is not None:
-    pulumi.export("queued_resource_commands", cluster.queued_resource_commands)
+# TPU slices requested as queued resources (GCP `queued_resource: true`): their controller VM.
+if getattr(cluster, "queued_resource_controller", None) is not None:
+    pulumi.export("queued_resource_controller", cluster.queued_resource_controller)
 # What a data link needs run by hand after `pulumi up` (Alibaba: the export of write-back results).
 if getattr(cluster, "data_commands", None) is not None:
     pulumi.export("data_commands", cluster.data_commands)

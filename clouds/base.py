@@ -188,6 +188,9 @@ class Healing:
             (`(("tpu-", "TPU slices get no node bootstrap"),)`).
         unreplaced_types: instance-type prefixes the cloud's node group does not hold, so
             their nodes get the manual answer (`clouds.healing.healing(provider, instance_type)`).
+        queued: the answer for `unreplaced_types` nodes a stack requests as queued resources
+            (`queued_resource: true`: a controller re-requests a lost one); None when the
+            cloud has no such controller.
     """
 
     replaces_nodes: bool
@@ -196,6 +199,7 @@ class Healing:
     summary: str
     no_job_types: tuple[tuple[str, str], ...] = ()
     unreplaced_types: tuple[str, ...] = ()
+    queued: Healing | None = None
 
 
 def manual_healing(cloud: str, could: str = "") -> Healing:
@@ -251,6 +255,9 @@ class Cloud:
             None when it has none.
         file_system: its parallel file system's sizing rule, or None when it has none
             trainstack can create.
+        queued_resource: `"module:function"` `(instance type, purchase) -> bool`: whether a
+            stack written for that pick requests its nodes as queued resources
+            (`queued_resource: true`); None when the cloud has none.
         capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
             `resolve` says about getting that capacity (GCP TPU slices), or None.
         healing: what its cluster does when a node is lost; None: `manual_healing`.
@@ -295,6 +302,7 @@ class Cloud:
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None
     capacity_note: str | None = None
+    queued_resource: str | None = None
     healing: Healing | None = None
     notice_watcher: str | None = None
     shared_mount: str = "/mnt/shared"

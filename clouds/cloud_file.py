@@ -6,8 +6,9 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
 - `mainland`: a regular expression (compiled here);
 - `file_system`: the `FileSystemRule` fields;
 - `healing`: the `Healing` fields, with `restart_hours: group` or `manual` naming
-  `GROUP_RESTART_HOURS` / `MANUAL_RESTART_HOURS` and `{restart_hours:g}` in `summary` filled
-  with that figure; or `{manual: <the cloud's auto-scaling service that could>}` for
+  `GROUP_RESTART_HOURS` / `MANUAL_RESTART_HOURS` (or a `module:attribute` target naming the
+  cloud's own figure) and `{restart_hours:g}` in `summary` filled with that figure; `queued`
+  a nested `healing` mapping; or `{manual: <the cloud's auto-scaling service that could>}` for
   `manual_healing`; absent: `manual_healing` without a hint;
 - `missing`: `Feature` member name -> the reason;
 - `stateful`, `untaggable`: lists of Pulumi type tokens;
@@ -40,6 +41,7 @@ from clouds.base import (
     Healing,
     NodeEffect,
     Replacements,
+    load,
     manual_healing,
 )
 
@@ -137,7 +139,8 @@ def _feature(name: str) -> Feature:
 def _healing(raw: dict[str, Any], display_name: str) -> Healing:
     if set(raw) == {"manual"}:
         return manual_healing(display_name, raw["manual"])
-    hours = _RESTART_HOURS.get(raw["restart_hours"])
+    named = raw["restart_hours"]
+    hours = load(named) if isinstance(named, str) and ":" in named else _RESTART_HOURS.get(named)
     if hours is None:
         raise ValueError(f"healing.restart_hours: '{raw['restart_hours']}' is not one of {', '.join(_RESTART_HOURS)}")
     return Healing(
@@ -147,5 +150,6 @@ def _healing(raw: dict[str, Any], display_name: str) -> Healing:
             "summary": raw["summary"].format(restart_hours=hours),
             "no_job_types": tuple(tuple(pair) for pair in raw.get("no_job_types", ())),
             "unreplaced_types": tuple(raw.get("unreplaced_types", ())),
+            "queued": _healing(raw["queued"], display_name) if "queued" in raw else None,
         }
     )

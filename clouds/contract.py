@@ -186,9 +186,10 @@ class ClusterConfig(BaseModel):
             as shorthand for `reservation: {id: X}` and stays readable as a property, and
             `reservations: [one]` (as the workload spec spells it) as `reservation: one`.
         queued_resource: TPU slices (GCP) are requested as queued resources rather than
-            created as TPU VMs: the component creates the rest of the cluster and exports one
-            `gcloud compute tpus queued-resources create` command per slice
-            (`clouds.gcp.queued` says why). False: the slices are TPU VMs in the stack.
+            created as TPU VMs: the component creates the rest of the cluster and an on-demand
+            controller VM that creates each slice's queued resource and re-requests one a spot
+            preemption left SUSPENDED (`clouds.gcp.queued`). False: the slices are TPU VMs in
+            the stack, and a preempted spot slice is not replaced.
         tags: extra cost-allocation tags/labels applied to every resource.
         ssh_public_key: OpenSSH public key for the admin user where the cloud needs one
             (Azure); None lets the component generate a key pair and export the private

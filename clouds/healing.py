@@ -9,24 +9,55 @@ reads it, and `resolve` / `plan` print `summary`. The figures are unsourced and 
 
 from __future__ import annotations
 
-from clouds.base import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, manual_healing
+import functools
+
+from clouds.base import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, load, manual_healing
 from clouds.registry import CLOUDS
 
-__all__ = ["GROUP_RESTART_HOURS", "HEALING", "MANUAL_RESTART_HOURS", "Healing", "check_job", "healing", "job_problem"]
+__all__ = [
+    "GROUP_RESTART_HOURS",
+    "HEALING",
+    "MANUAL_RESTART_HOURS",
+    "Healing",
+    "check_job",
+    "healing",
+    "job_problem",
+    "spot_healing",
+    "writes_queued_resource",
+]
 
 # registry name -> its cloud's answer (`Cloud.healing`), derived from the `Cloud` objects.
 HEALING: dict[str, Healing] = {name: c.healing or manual_healing(c.display_name) for name, c in CLOUDS.items()}
 
 
-def healing(provider: str, instance_type: str = "") -> Healing:
+def healing(provider: str, instance_type: str = "", queued_resource: bool = False) -> Healing:
     """The entry of `provider`; an unknown name, or an instance type its group does not hold
-    (GCP TPU slices), gets the manual answer."""
+    (GCP TPU slices), gets the manual answer, unless the stack requests those nodes as queued
+    resources (`queued_resource`) and the cloud's controller re-requests them (`Healing.queued`)."""
     entry = HEALING.get(provider)
     if entry is None:
         return manual_healing(provider)
     if instance_type and instance_type.startswith(entry.unreplaced_types):
+        if queued_resource and entry.queued is not None:
+            return entry.queued
         return manual_healing(f"{provider} {instance_type}")
     return entry
+
+
+@functools.cache
+def writes_queued_resource(provider: str, instance_type: str, purchase: str) -> bool:
+    """Whether a stack written for this pick requests its nodes as queued resources
+    (`Cloud.queued_resource`; GCP TPU spot slices); False for clouds without the rule."""
+    cloud = CLOUDS.get(provider)
+    if cloud is None or cloud.queued_resource is None:
+        return False
+    return bool(load(cloud.queued_resource)(instance_type, purchase))
+
+
+def spot_healing(provider: str, instance_type: str) -> Healing:
+    """What a spot pick's cluster does when a node is lost, as `resolve` would write its stack
+    (`writes_queued_resource`); the spot estimate and its note read it."""
+    return healing(provider, instance_type, writes_queued_resource(provider, instance_type, "spot"))
 
 
 def job_problem(

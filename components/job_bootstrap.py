@@ -19,13 +19,19 @@ from nodeagent.notices import NOTICE_SECONDS
 NOTICE_CLOUDS: dict[str, str] = {name: c.notice_watcher for name, c in CLOUDS.items() if c.notice_watcher}
 
 
+def rendezvous_file(name: str, mount_point: str) -> str:
+    """Where the head node of cluster `name` announces its address (`nodeagent.job.announce`)."""
+    return f"{mount_point}/trainstack/rendezvous/{name}"
+
+
 def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:
     """The `nodeagent.job.NodeJob` fields for this cluster's nodes (JSON-ready).
 
     Args:
         name: the cluster name; the rendezvous id and the default checkpoint folder.
         cluster: the cluster config; `cluster.job` must be set.
-        rdzv_host: the head node's private address (an IP or DNS name).
+        rdzv_host: the head node's private address (an IP or DNS name); the address the head
+            announces in `rendezvous_file` wins once it is there.
         mount_point: where the shared file system is mounted on every node (`/fsx`).
         env_file: the bootstrap's NCCL / EFA / InfiniBand environment file.
 
@@ -48,6 +54,8 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         "max_restarts": job.max_restarts,
         "rdzv_host": rdzv_host,
         "rdzv_port": RDZV_PORT,
+        # the head announces its address here at every start; workers read it before each launch
+        "rdzv_file": rendezvous_file(name, mount_point),
         "job_id": name,
         "env": dict(job.env),
         "env_file": env_file,

@@ -70,7 +70,8 @@ def bootstrap(
         role: `worker` (NCCL environment, mount, `/scratch`, job unit) or `head` (mount,
             rendezvous unit).
         env: the worker's NCCL environment (the head gets none).
-        mount: the cloud's client install and `mount_lines`, or [] without a file system.
+        mount: the cloud's setup lines: its file-system client install and `mount_lines` (or
+            nothing without a file system), then any node setup of its own (GCP: GPUDirect).
         rdzv_host: the head node's address when the cluster has a job, else None.
 
     Returns:

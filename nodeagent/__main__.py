@@ -1,4 +1,5 @@
-"""`python -m nodeagent run [JOB_FILE]` (a worker node) or `python -m nodeagent store [PORT]` (the head)."""
+"""`python -m nodeagent run [JOB_FILE]` (a worker node), `python -m nodeagent store [PORT [ANNOUNCE_FILE]]`
+(the head) or `python -m nodeagent queued [CONFIG]` (a TPU cluster's queued-resource controller)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,21 @@ def main(argv: list[str]) -> int:
             return 2
         return run(job)
     if unit == "store":
-        from nodeagent.store import serve
+        from nodeagent.store import announce_self, serve
 
+        if len(rest) > 1:  # the head node announces where workers find it (a replaced head moves)
+            try:
+                announce_self(rest[1])
+            except (OSError, ValueError) as exc:  # the store still serves at the configured address
+                print(f"nodeagent: rendezvous announce {rest[1]}: {exc}", file=sys.stderr)
         serve(int(rest[0]) if rest else RDZV_PORT)
         return 0
-    print("usage: python -m nodeagent run [JOB_FILE] | store [PORT]", file=sys.stderr)
+    if unit == "queued":
+        from nodeagent.gcp_queued import CONFIG_FILE
+        from nodeagent.gcp_queued import serve as keep_requested
+
+        return keep_requested(rest[0] if rest else CONFIG_FILE)
+    print("usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE]] | queued [CONFIG]", file=sys.stderr)
     return 2
 
 

@@ -48,6 +48,9 @@ class NodeJob:
             (`--shutdown-timeout`); None uses the cloud's notice window (see `notices`).
         rdzv_conf: extra torchrun `--rdzv-conf` settings (`join_timeout`, `last_call_timeout`,
             `keep_alive_interval`, ...), in seconds where they are times.
+        rdzv_file: a file on the shared file system where the head node announces its address
+            each time its store starts (`announce`); read before every launch, it wins over
+            `rdzv_host`, so a replaced head node is found at its new address. "" = none.
     """
 
     command: tuple[str, ...]
@@ -70,6 +73,7 @@ class NodeJob:
     poll_seconds: float = 1.0
     shutdown_timeout: int | None = None
     rdzv_conf: dict[str, str] = field(default_factory=dict)
+    rdzv_file: str = ""
 
     def __post_init__(self) -> None:
         problems = []
@@ -129,3 +133,36 @@ def read_env_file(path: str) -> dict[str, str]:
             words = shlex.split(match.group(2))
             env[match.group(1)] = words[0] if words else ""
     return env
+
+
+# An IPv4 address or DNS name, as the head node announces it (anything else is ignored).
+_HOST = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
+
+
+def announce(path: str | Path, host: str) -> None:
+    """Write `host` (the head node's address) to `path` atomically (a temporary file renamed).
+
+    Raises:
+        ValueError: `host` is not an IPv4 address or DNS name.
+        OSError: the file cannot be written.
+    """
+    if not _HOST.match(host):
+        raise ValueError(f"rendezvous host: {host!r} is not an address")
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.tmp")
+    temporary.write_text(host + "\n")
+    temporary.replace(target)
+
+
+def rendezvous_host(job: NodeJob) -> str:
+    """The rendezvous host to use now: the address the head node last announced in
+    `job.rdzv_file`, else (no file, unreadable, or not an address) `job.rdzv_host`."""
+    if job.rdzv_file:
+        try:
+            text = Path(job.rdzv_file).read_text().strip()
+        except OSError:
+            return job.rdzv_host
+        if _HOST.match(text):
+            return text
+    return job.rdzv_host

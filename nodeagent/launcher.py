@@ -8,6 +8,7 @@ write a checkpoint: its SIGTERM handler should save and exit.
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import os
 import signal
@@ -15,9 +16,11 @@ import socket
 import struct
 import subprocess
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from nodeagent.job import NodeJob, read_env_file
+from nodeagent.job import NodeJob, read_env_file, rendezvous_host
 from nodeagent.notices import NOTICE_SECONDS, Notice, sources_for, watch
 
 NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' grace (a choice)
@@ -42,6 +45,35 @@ def interface_of(address: str) -> str | None:
             if socket.inet_ntoa(raw[20:24]) == address:
                 return name
     return None
+
+
+def wait_for_rendezvous(
+    job: NodeJob,
+    deadline_seconds: float = 900.0,
+    pause: float = 1.0,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> str:
+    """The rendezvous host once its store accepts a TCP connection, re-reading the address the
+    head node announces (`rendezvous_host`) before each try, so a node whose head was replaced
+    waits for the new one instead of failing torchrun (and systemd's restart limit) on the old.
+
+    Args:
+        job: the node's job.
+        deadline_seconds: how long to wait (a choice: a replaced head boots in minutes);
+            after it the last address is returned and torchrun reports the failure.
+        pause: seconds between tries; sleep, clock: injectable for tests.
+    """
+    end = clock() + deadline_seconds
+    while True:
+        host = rendezvous_host(job)
+        try:
+            with socket.create_connection((host, job.rdzv_port), timeout=min(pause, 5.0)):
+                return host
+        except OSError:
+            if clock() >= end:
+                return host
+        sleep(pause)
 
 
 def shutdown_timeout(job: NodeJob) -> int:
@@ -103,6 +135,8 @@ def run(job: NodeJob) -> int:
     Returns:
         torchrun's exit status (0 when the job finished); 143 after a notice stopped it.
     """
+    # a replaced head node announces its new address on the shared file system
+    job = dataclasses.replace(job, rdzv_host=wait_for_rendezvous(job))
     addr = local_address(job.rdzv_host, job.rdzv_port)
     argv = torchrun_argv(job, addr)
     env = launcher_env(job, dict(os.environ), interface_of(addr))

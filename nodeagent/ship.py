@@ -52,12 +52,12 @@ def compact_source(text: str) -> bytes:
     return (ast.unparse(tree) + "\n").encode()
 
 
-def bundle() -> str:
-    """The agent's modules (docstrings dropped, `compact_source`) as base64 of a tar.gz with
+def bundle(modules: tuple[str, ...] = _SHIPPED) -> str:
+    """The agent's `modules` (docstrings dropped, `compact_source`) as base64 of a tar.gz with
     fixed times and owners (reproducible)."""
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w") as tar:
-        for name in _SHIPPED:
+        for name in modules:
             data = compact_source((_PACKAGE / name).read_text(encoding="utf-8"))
             info = tarfile.TarInfo(f"nodeagent/{name}")
             info.size, info.mode, info.mtime = len(data), 0o644, 0
@@ -65,15 +65,17 @@ def bundle() -> str:
     return base64.b64encode(gzip.compress(raw.getvalue(), mtime=0)).decode()
 
 
-def unit_text(unit: str, exec_start: str, mount_point: str, stop_seconds: int) -> str:
-    """A systemd unit running one agent unit (`job` on workers, `rendezvous` on the head)."""
+def unit_text(unit: str, exec_start: str, mount_point: str | None, stop_seconds: int) -> str:
+    """A systemd unit running one agent unit (`job` on workers, `rendezvous` on the head,
+    `queued` on a TPU cluster's controller); `mount_point` None waits for no file system."""
+    mounts = [f"RequiresMountsFor={mount_point}"] if mount_point else []
     return "\n".join(
         [
             "[Unit]",
             f"Description=trainstack {unit} (node agent)",
             "Wants=network-online.target",
             "After=network-online.target remote-fs.target",
-            f"RequiresMountsFor={mount_point}",
+            *mounts,
             "StartLimitIntervalSec=600",
             "StartLimitBurst=5",
             "[Service]",
@@ -107,6 +109,8 @@ def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 1
     elif role == "head":
         unit = "rendezvous"
         exec_start = f"{shlex.quote(job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
+        if job.get("rdzv_file"):  # announce the head's address to the workers at every start
+            exec_start += f" {shlex.quote(job['rdzv_file'])}"
     else:
         raise ValueError(f"role: {role!r}; one of worker, head")
     path = UNIT_FILE.format(unit=unit)

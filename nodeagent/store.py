@@ -7,10 +7,30 @@ the loss of any worker node.
 
 from __future__ import annotations
 
+import socket
 import threading
 from datetime import timedelta
+from pathlib import Path
 
-from nodeagent.job import RDZV_PORT
+from nodeagent.job import RDZV_PORT, announce
+
+# The instance metadata address of AWS, Azure and GCP: the route to it leaves by the node's
+# primary interface, whose address the head node announces (no packet is sent).
+PRIMARY_PROBE = "169.254.169.254"
+
+
+def primary_address(probe: str = PRIMARY_PROBE) -> str:
+    """This node's IPv4 address on the interface that routes to `probe`."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.connect((probe, 80))
+        return sock.getsockname()[0]
+
+
+def announce_self(path: str | Path, probe: str = PRIMARY_PROBE) -> str:
+    """Announce this node's primary address in `path` (`nodeagent.job.announce`); returns it."""
+    host = primary_address(probe)
+    announce(path, host)
+    return host
 
 
 def serve(

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Iterable
 
 from clouds.base import Feature, load
-from clouds.healing import healing
+from clouds.healing import spot_healing
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -89,7 +89,7 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
     if spec.spot.restart_hours is None:
-        note += f"; {healing(offering.provider, offering.instance_type).summary}"
+        note += f"; {spot_healing(offering.provider, offering.instance_type).summary}"
     return overhead.interruptions, overhead.added_hours, note
 
 

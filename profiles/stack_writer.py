@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Literal
 
 import yaml
 
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config, provider_region_key
 from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
+from clouds.healing import writes_queued_resource
 from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
 from profiles.cost.cluster_cost import cluster_cost
@@ -64,9 +66,12 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     The file-system capacity is rounded up to whole GiB; each component rounds further to
     a size its service accepts. Reserved terms launch on-demand (the term is billing only)
     and held capacity is written as `reservation:` with its kind, placement group and size. An offering without an RDMA fabric
-    (chosen for a single node) is written with `interconnect: none`.
+    (chosen for a single node) is written with `interconnect: none`. A pick its cloud requests as
+    queued resources (`clouds.healing.writes_queued_resource`: GCP TPU spot slices, re-requested
+    by the cluster's controller when preempted) is written with `queued_resource: true`.
     """
     o = candidate.offering
+    purchase: Literal["spot", "on-demand"] = "spot" if candidate.purchase == "spot" else "on-demand"
     file_system = None
     if spec.file_system:
         file_system = FileSystemConfig(
@@ -78,10 +83,10 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         explicit = explicit_deployment_type(o.provider, file_system)
         if explicit:
             file_system = file_system.model_copy(update={"deployment_type": explicit})
-    return ClusterConfig(
+    config = ClusterConfig(
         **{name: getattr(o, name) for name in _FROM_OFFERING},
         nodes=candidate.nodes,
-        purchase="spot" if candidate.purchase == "spot" else "on-demand",
+        purchase=purchase,
         commitment=_COMMITMENTS.get(candidate.purchase, "none"),
         reservation=_reservation(candidate),
         interconnect=spec.interconnect if o.rdma else "none",
@@ -93,6 +98,10 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         data=spec.data.config() if spec.data else None,
         job=spec.job,
     )
+    # Set only when true: otherwise a rewrite keeps the stack's own value (`keep_cluster_settings`).
+    if writes_queued_resource(o.provider, o.instance_type, purchase):
+        return config.model_copy(update={"queued_resource": True})
+    return config
 
 
 def _reservation(candidate: Candidate) -> ReservationConfig | None:

@@ -41,7 +41,7 @@ def aws_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str) -> 
     extra: dict[str, Any] = {"arn": f"arn:aws:mock:{region}:{ACCOUNT_ID}:{typ}/{name}"}
     if typ in _AUTONAMED and "name" not in inputs:
         extra["name"] = name
-    if typ == "aws:ec2/instance:Instance":
+    if typ in ("aws:ec2/instance:Instance", "aws:ec2/networkInterface:NetworkInterface"):
         extra["privateIp"] = _private_ip(name)
     elif typ == "aws:ec2/launchTemplate:LaunchTemplate":
         extra.update(latestVersion=1, defaultVersion=1)

@@ -57,15 +57,8 @@ def check_zone(region: str, zone: str) -> None:
 
 
 def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
-    """Reject configs the AWS component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the AWS component cannot build (the contract: `clouds.base.Cloud.validator`); AWS has no
+    name rule of its own, so `name` is unused."""
     check_provider(args, "aws", "AWS")
     reject_unsupported(args, ("kms_key_id",), "AWS", "it encrypts EBS and FSx for Lustre with AWS-managed keys")
     check_zone(args.region, args.zone)

@@ -20,15 +20,8 @@ from clouds.contract import ClusterConfig
 
 
 def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
-    """Reject configs the Azure component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the Azure component cannot build (the contract: `clouds.base.Cloud.validator`); Azure has no
+    name rule of its own, so `name` is unused."""
     check_provider(args, "azure", "Azure")
     reject_unsupported(
         args, ("kms_key_id",), "Azure", "it encrypts disks and Managed Lustre with platform-managed keys"

@@ -18,15 +18,8 @@ _REGION = re.compile(r"^[a-z]+$")
 
 
 def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
-    """Reject configs the Baidu component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-        name: the cluster name (unused here: no name rule of its own; `Cloud.validator`).
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the Baidu component cannot build (the contract: `clouds.base.Cloud.validator`); Baidu has no
+    name rule of its own, so `name` is unused."""
     check_provider(args, "baiducloud", "Baidu AI Cloud")
     reject_unsupported(args, ("kms_key_id",), "Baidu AI Cloud", "BCC takes no root-disk encryption key")
     _check_place(args)

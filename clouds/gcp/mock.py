@@ -29,7 +29,8 @@ def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = G
     }
     if typ == "gcp:compute/instance:Instance":
         outputs["networkInterfaces"] = [
-            {**nic, "networkIp": node_ip(name, nic=i)} for i, nic in enumerate(inputs.get("networkInterfaces", []))
+            {**nic, "networkIp": nic.get("networkIp") or node_ip(name, nic=i)}  # a reserved address stays
+            for i, nic in enumerate(inputs.get("networkInterfaces", []))
         ]
     elif typ == "gcp:compute/instanceTemplate:InstanceTemplate":
         # the API's unique self link carries the template's numeric id (one version here)
@@ -40,6 +41,8 @@ def gcp_outputs(typ: str, name: str, inputs: Mapping[str, Any], project: str = G
         outputs["networks"] = [{**net, "ipAddresses": ["10.99.0.2"]} for net in inputs["networks"]]
     elif typ == "gcp:lustre/instance:Instance":
         outputs["mountPoint"] = f"10.252.0.5@tcp:/{inputs['filesystem']}"
+    elif typ == "gcp:compute/address:Address":  # an internal address the subnet hands out
+        outputs["address"] = inputs.get("address") or "10.0.0.250"
     elif typ == "gcp:tpu/v2Vm:V2Vm":
         outputs["networkEndpoints"] = [{"ipAddress": node_ip(name)}]
     return outputs

@@ -128,8 +128,8 @@ def capacity_note(name: str, purchase: str) -> str | None:
     return (
         f"TPU {generation} on-demand capacity usually needs a reservation or a queued resource: reserve it "
         "(then set reservation: {id: NAME}; the slice is created with reserved: true) or set "
-        "queued_resource: true in the stack (the cluster then exports the `gcloud compute tpus "
-        "queued-resources create` command of each slice)"
+        "queued_resource: true in the stack (the cluster's controller VM then requests each slice as a "
+        "queued resource and re-requests it when lost)"
     )
 
 

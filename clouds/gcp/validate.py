@@ -22,15 +22,8 @@ _NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 
 
 def validate_args(args: ClusterConfig, name: str) -> None:
-    """Reject what the GCP component cannot build, with a message saying what to change.
-
-    Args:
-        args: the cluster config.
-        name: the cluster (component) name; GCP resource names derive from it.
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject what the GCP component cannot build (the contract: `clouds.base.Cloud.validator`); `name`, the
+    cluster (component) name, must suit the GCP resource names derived from it."""
     check_provider(args, "gcp", "GCP")
     reject_unsupported(args, ("kms_key_id",), "GCP", "it encrypts disks and file systems with Google-managed keys")
     if not _NAME.match(name) or len(name) > MAX_NAME_CHARS:

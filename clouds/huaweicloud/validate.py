@@ -34,15 +34,8 @@ _REGION = re.compile(r"^[a-z]{2}-[a-z]+-\d+$")
 
 
 def validate_args(args: ClusterConfig, name: str) -> None:
-    """Reject configs the Huawei Cloud component cannot build.
-
-    Args:
-        args: the cluster config.
-        name: the cluster name every child name derives from.
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the Huawei Cloud component cannot build (the contract: `clouds.base.Cloud.validator`);
+    `name` is the cluster name every child name derives from."""
     check_provider(args, "huaweicloud", "Huawei Cloud")
     check_cluster_name(name, "Huawei SFS Turbo and ECS name rules")
     check_zone_in_region(args, "Huawei Cloud", _REGION, "cn-north-4", separator="")

@@ -24,15 +24,8 @@ _REGION = re.compile(r"^[a-z]{2}-[a-z]+(-\d+)?$")
 
 
 def validate_args(args: ClusterConfig, name: str) -> None:
-    """Reject configs the Volcengine component cannot build.
-
-    Args:
-        args: the cluster config.
-        name: the cluster name every child name derives from.
-
-    Raises:
-        ValueError: one line naming the field and the fix.
-    """
+    """Reject configs the Volcengine component cannot build (the contract: `clouds.base.Cloud.validator`);
+    `name` is the cluster name every child name derives from."""
     check_provider(args, "volcengine", "Volcengine")
     reject_unsupported(args, ("kms_key_id",), "Volcengine", "its SDKs have no volume or vePFS encryption input")
     check_cluster_name(name, "Volcengine resource name rules")

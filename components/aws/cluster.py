@@ -43,7 +43,9 @@ class AwsGpuCluster(GpuClusterBase):
     Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
     `security_group_rules`, `placement` (None in a reservation's existing group), `role`,
     `role_policy_attachment`, `instance_profile`, `launch_template`, `node_group`, `block_end` (a
-    Capacity Block's scheduled scale-in, or None), `head_node`, `file_system`, and with
+    Capacity Block's scheduled scale-in, or None), `head_node` and its ENI `head_interface`
+    (whose private IP, the workers' rendezvous endpoint, stays when the head is replaced),
+    `file_system`, and with
     `data` the S3 link `data_link` and the node role's `bucket_policy`).
 
     Nodes are an Auto Scaling group that keeps `nodes` nodes (see `nodes`); with a `job`,
@@ -110,14 +112,14 @@ class AwsGpuCluster(GpuClusterBase):
     ) -> None:
         fs = self.file_system
         dns, mount = (fs.dns_name, fs.mount_name) if fs else (None, None)
-        self.head_node = None
+        self.head_node = self.head_interface = None
         rdzv_host = None
         if args.job is not None:
             head_data = encoded_user_data(name, args, dns, mount, pulumi.Output.from_input("127.0.0.1"), "head")
-            self.head_node = create_head_node(
+            self.head_interface, self.head_node = create_head_node(
                 name, subnet_id, self.security_group.id, self.instance_profile, dlami(child).id, head_data, tags, child
             )
-            rdzv_host = self.head_node.private_ip
+            rdzv_host = self.head_interface.private_ip  # the ENI's: kept when the head is replaced
         self.launch_template = create_launch_template(
             name,
             args,

@@ -110,22 +110,40 @@ def create_head_node(
     user_data_b64: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
-) -> aws.ec2.Instance:
-    """Create `{name}-head`: an on-demand instance keeping the job's rendezvous store.
+) -> tuple[aws.ec2.NetworkInterface, aws.ec2.Instance]:
+    """Create `{name}-head-eni` and `{name}-head`: an on-demand instance keeping the job's
+    rendezvous store, whose primary network interface is that ENI.
 
-    It is in the nodes' subnet and security group (whose self rules let workers reach the
-    store), requires IMDSv2 and has an encrypted root volume.
+    The ENI (in the nodes' subnet and security group, whose self rules let workers reach the
+    store) holds the private IP the workers' rendezvous endpoint names, for as long as the ENI
+    lives: a replaced head instance attaches the same ENI, so the address, and the workers'
+    launch template, stay ("Elastic network interfaces": a primary ENI given at launch, its
+    primary private IPv4 address kept for the ENI's lifetime). A replacement terminates the old
+    instance first (`delete_before_replace`) to free the ENI. IMDSv2, encrypted root volume.
+
+    Returns:
+        (the ENI, the instance).
     """
-    return aws.ec2.Instance(
+    eni = aws.ec2.NetworkInterface(
+        f"{name}-head-eni",
+        subnet_id=subnet_id,
+        security_groups=[security_group_id],
+        description=f"trainstack {name}: the job's rendezvous (head node)",
+        tags={**tags, "Name": f"{name}-head"},
+        opts=opts,
+    )
+    instance = aws.ec2.Instance(
         f"{name}-head",
         ami=image_id,
         instance_type=HEAD_INSTANCE_TYPE,
-        subnet_id=subnet_id,
-        vpc_security_group_ids=[security_group_id],
+        primary_network_interface={"network_interface_id": eni.id},
         iam_instance_profile=profile.name,
         metadata_options={"http_endpoint": "enabled", "http_tokens": "required"},
         root_block_device={"volume_type": "gp3", "volume_size": ROOT_VOLUME_GIB, "encrypted": True},
         user_data_base64=user_data_b64,
         tags={**tags, "Name": f"{name}-head"},
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["ami"])),
+        opts=pulumi.ResourceOptions.merge(
+            opts, pulumi.ResourceOptions(ignore_changes=["ami"], delete_before_replace=True)
+        ),
     )
+    return eni, instance

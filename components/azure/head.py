@@ -1,5 +1,9 @@
 """The job's head node on Azure: one Regular-priority (never spot) VM on the node subnet that
-keeps the c10d rendezvous store, with its NIC in the cluster's security group."""
+keeps the c10d rendezvous store, with its NIC in the cluster's security group.
+
+The NIC is its own resource: a replaced head VM attaches the same NIC, so its private IP, the
+workers' rendezvous endpoint, stays (a dynamic private IP is kept while its NIC exists).
+"""
 
 from __future__ import annotations
 
@@ -87,7 +91,11 @@ def create_head_node(
         tags=tags,
         # Custom data runs once, at creation; the head only serves the store, so a changed job
         # (command, env) must not recreate the rendezvous mid-training.
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["osProfile.customData"])),
+        # A replaced VM must free the NIC (and its private IP, the workers' rendezvous endpoint)
+        # before the new one attaches it: delete first.
+        opts=pulumi.ResourceOptions.merge(
+            opts, pulumi.ResourceOptions(ignore_changes=["osProfile.customData"], delete_before_replace=True)
+        ),
     )
     return nic, vm
 

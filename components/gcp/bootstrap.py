@@ -9,16 +9,22 @@ Sources (not in shared/reference-facts, so treat as unsourced there):
   Managed Lustre client install script does; the modules exist for a limited set of kernels).
 - Filestore: an NFS export `<ip>:/<share>` mounted with `nfs-common`.
 
-NCCL: only `NCCL_SOCKET_IFNAME` (not loopback or container bridges). The GPUDirect-TCPX /
-TCPXO NCCL plugins of A3 High / Mega are not installed by this bootstrap: NCCL uses the GPU
-NICs over plain sockets there (see the README).
+NCCL: `NCCL_SOCKET_IFNAME` (not loopback or container bridges) everywhere; on A3 High / A3
+Mega with the GPUDirect NIC layout, workers also install the GPUDirect-TCPX / TCPXO NCCL
+plugin, start the receive-datapath manager and add the plugin's NCCL variables
+(`gpudirect_lines`; images, flags and variables as data in `clouds.gcp.gpudirect`). A failed
+setup is logged and leaves NCCL on sockets rather than stopping the node's job.
 """
 
 from __future__ import annotations
 
+import shlex
+
 from clouds.contract import ClusterConfig
 from clouds.gcp.filesystems import LUSTRE
-from components.node_bootstrap import bootstrap, mount_lines
+from clouds.gcp.gpudirect import GpuDirect, gpudirect_for
+from clouds.gcp.nics import nic_layout
+from components.node_bootstrap import ENV_FILE, bootstrap, mount_lines
 
 NCCL_ENV = {"NCCL_SOCKET_IFNAME": "^lo,docker"}
 LUSTRE_OPTIONS = "defaults,_netdev,x-systemd.automount,x-systemd.requires=network-online.target"
@@ -60,6 +66,56 @@ def file_system_mount(kind: str | None, address: str | None, share: str | None) 
     return [_NFS_CLIENT, *mount_lines(f"{address}:/{share}", "nfs", NFS_OPTIONS)]
 
 
+# Prints the current NCCL_* variables as `export K=V` lines (after sourcing a plugin's profile).
+_EXPORT_NCCL = (
+    "import os, shlex; "
+    "print(''.join(f'export {k}={shlex.quote(v)}\\n' for k, v in sorted(os.environ.items()) if k.startswith('NCCL_')), end='')"
+)
+
+
+def gpudirect_lines(gd: GpuDirect | None) -> list[str]:
+    """Bash that installs `gd`'s NCCL plugin, (re)starts its receive-datapath manager and, only
+    when both worked, appends its NCCL variables to `ENV_FILE`; [] for None.
+
+    Idempotent (GCP runs the startup script at every boot): the plugin is installed again and
+    the RxDM container replaced. Every step checks itself (`|| return 1`): bash ignores
+    `set -e` inside a function called from `||`.
+    """
+    if gd is None:
+        return []
+    run = ["docker", "run", "--detach", "--restart", "unless-stopped", "--name", "receive-datapath-manager"]
+    run += ["--privileged", "--cap-add=NET_ADMIN", "--network=host", "--gpus", "all"]
+    run += [f"--device={device}" for device in gd.rxdm_devices]
+    run += [f"--volume={host}:{inside}" for host, inside in gd.rxdm_volumes]
+    run += ["--env", "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu"]
+    run += [f"--entrypoint={gd.rxdm_entrypoint}"] if gd.rxdm_entrypoint else []
+    run += [gd.rxdm_image, *gd.rxdm_args]
+    profile = []
+    if gd.env_profile:  # the plugin's own NCCL variables, as `export K=V` lines the agent reads
+        profile = [
+            f"  ( set +u; NCCL_LIB_DIR={gd.plugin_dir}; . {gd.env_profile}; python3 -c {shlex.quote(_EXPORT_NCCL)} )"
+            f" >> {ENV_FILE} || return 1"
+        ]
+    fail = f"trainstack: {gd.name} setup failed; NCCL uses the GPU NICs over sockets"
+    return [
+        f"# trainstack {gd.name}: NCCL net plugin and receive-datapath manager",
+        "trainstack_gpudirect() {",
+        "  command -v docker >/dev/null 2>&1 || { apt-get update; DEBIAN_FRONTEND=noninteractive apt-get install -y docker.io; }",
+        "  docker info 2>/dev/null | grep -qi 'runtimes:.*nvidia' || "
+        f"{{ echo 'trainstack: {gd.name} needs the NVIDIA container toolkit (docker --gpus)' >&2; return 1; }}",
+        *(f"  {{ {command}; }} || return 1" for command in gd.prepare),
+        f"  docker run --rm --volume /var/lib:/var/lib {gd.plugin_image} install --install-nccl || return 1",
+        "  docker rm -f receive-datapath-manager >/dev/null 2>&1 || true",
+        f"  {shlex.join(run)} || return 1",
+        *profile,
+        f"  cat >> {ENV_FILE} <<'TRAINSTACK_GPUDIRECT'",
+        *(f"export {key}={shlex.quote(value)}" for key, value in gd.env.items()),
+        "TRAINSTACK_GPUDIRECT",
+        "}",
+        f"trainstack_gpudirect || echo '{fail}' >&2",
+    ]
+
+
 def startup_script(
     name: str,
     cluster: ClusterConfig,
@@ -78,4 +134,6 @@ def startup_script(
         kind, address, share: as for `file_system_mount`.
         rdzv_host: the head node's private IP with a job, else None.
     """
-    return bootstrap(name, cluster, role, dict(NCCL_ENV), file_system_mount(kind, address, share), rdzv_host)
+    gpudirect = gpudirect_for(nic_layout(cluster.instance_type, cluster.interconnect).gpudirect)
+    setup = gpudirect_lines(gpudirect) if role == "worker" else []
+    return bootstrap(name, cluster, role, dict(NCCL_ENV), [*file_system_mount(kind, address, share), *setup], rdzv_host)

@@ -23,8 +23,14 @@ from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
 from components.gcp.data_link import create_bucket_access
 from components.gcp.network import create_network
-from components.gcp.nodes import create_head_node, create_health_check, create_node_group, create_template
-from components.gcp.queued import queued_resource_commands, queued_resource_ids
+from components.gcp.nodes import (
+    create_head_address,
+    create_head_node,
+    create_health_check,
+    create_node_group,
+    create_template,
+)
+from components.gcp.queued import create_queued_controller, queued_resource_ids
 from components.gcp.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
@@ -40,8 +46,9 @@ class GcpGpuCluster(GpuClusterBase):
             TPU: the TPU VM ids, in node order; with `queued_resource`, the queued resources' ids.
         node_private_ips: GPU: empty (the group's VMs change); TPU: worker 0 of each slice;
             empty with `queued_resource`.
-        queued_resource_commands: with `queued_resource` only (also registered and
-            exported): one `gcloud compute tpus queued-resources create` command per slice.
+        queued_resource_controller: with `queued_resource` only (also registered and
+            exported): the name of the on-demand VM that creates each slice's queued resource
+            and re-requests one a preemption left SUSPENDED or FAILED (`clouds.gcp.queued`).
         placement_group: the compact placement policy's self link; None for series
             without compact placement; `tpu-ici` for TPU slices.
         file_system_dns: the Filestore IP address or the Lustre mount point
@@ -51,7 +58,9 @@ class GcpGpuCluster(GpuClusterBase):
 
     Child resources are kept as attributes too (`network`, `service_account`,
     `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`,
-    and with a job `head_node`; TPU: `nodes`).
+    and with a job `head_node` and its reserved internal IP `head_address`, the workers'
+    rendezvous endpoint, kept when the head node is replaced; TPU: `nodes`, or with
+    `queued_resource` `queued_controller`).
 
     GPU nodes are a zonal managed instance group over an instance template (see
     `clouds.gcp.group`): a preempted spot VM is deleted and the group recreates it; a VM
@@ -97,11 +106,12 @@ class GcpGpuCluster(GpuClusterBase):
                 name, args.data.source, args.data.write_back, self.service_account, child
             )
         self.placement = self.template = self.health_check = self.node_group = self.head_node = None
+        self.head_address = None
         self.nodes: list = []
-        self.queued_resource_commands: pulumi.Output[list[str]] | None = None
-        if tpu and args.queued_resource:  # the slices are requested outside the stack (`queued`)
-            self.queued_resource_commands = queued_resource_commands(
-                name, args, self.network, self.service_account, labels, project
+        self.queued_controller = None
+        if tpu and args.queued_resource:  # the controller requests the slices (`clouds.gcp.queued`)
+            self.queued_controller = create_queued_controller(
+                name, args, self.network, self.service_account, labels, project, child
             )
         elif tpu:
             self.nodes = create_tpus(name, args, self.network, self.service_account, labels, child)
@@ -129,11 +139,18 @@ class GcpGpuCluster(GpuClusterBase):
 
         rdzv_host = None
         if args.job is not None:
-            head = create_head_node(
-                name, args, self.network, self.service_account, script("head", "127.0.0.1"), labels, child
+            head_ip = self.head_address = create_head_address(name, args, self.network, labels, child)
+            self.head_node = create_head_node(
+                name,
+                args,
+                self.network,
+                self.service_account,
+                script("head", "127.0.0.1"),
+                labels,
+                child,
+                address=head_ip,
             )
-            self.head_node = head
-            rdzv_host = head.network_interfaces.apply(_nic0_ip)
+            rdzv_host = head_ip.address  # stays when the head node is replaced
         self.placement = create_placement(name, args, child)
         self.template = create_template(
             name,
@@ -164,7 +181,7 @@ class GcpGpuCluster(GpuClusterBase):
                 **file_system,
             )
         node_ids = pulumi.Output.all(*[node.id for node in self.nodes])
-        if self.queued_resource_commands is not None:  # the queued resources' ids, known ahead
+        if self.queued_controller is not None:  # the queued resources' ids, known ahead
             node_ids = pulumi.Output.from_input(queued_resource_ids(name, args.nodes))
         ips = [node.network_endpoints.apply(_first_endpoint_ip) for node in self.nodes]
         return ClusterOutputs(
@@ -175,14 +192,11 @@ class GcpGpuCluster(GpuClusterBase):
         )
 
     def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
-        """`queued_resource_commands` with `queued_resource` (the slices' gcloud commands)."""
-        return (
-            {} if self.queued_resource_commands is None else {"queued_resource_commands": self.queued_resource_commands}
-        )
-
-
-def _nic0_ip(nics: list) -> str | None:
-    return nics[0].network_ip if nics else None
+        """`queued_resource_controller` with `queued_resource` (the controller VM's name)."""
+        if self.queued_controller is None:
+            return {}
+        self.queued_resource_controller = self.queued_controller.instance.name
+        return {"queued_resource_controller": self.queued_resource_controller}
 
 
 def _first_endpoint_ip(endpoints: list | None) -> str | None:

@@ -135,6 +135,27 @@ def create_node_group(
     )
 
 
+def create_head_address(
+    name: str, args: ClusterConfig, net: ClusterNetwork, labels: dict[str, str], opts: pulumi.ResourceOptions
+) -> gcp.compute.Address:
+    """Reserve `{name}-head-ip`: the head node's internal IP on the primary subnet.
+
+    The workers' rendezvous endpoint is this address, so a replaced head node (a new VM) keeps
+    it and the running workers, and the instance template, need no change (Compute Engine
+    "Reserve a static internal IP address": `address_type` INTERNAL in a subnetwork).
+    """
+    return gcp.compute.Address(
+        f"{name}-head-ip",
+        address_type="INTERNAL",
+        purpose="GCE_ENDPOINT",
+        subnetwork=net.subnet.id,
+        region=args.region,
+        description=f"trainstack cluster {name}: the job's rendezvous (head node)",
+        labels=labels,
+        opts=opts,
+    )
+
+
 def create_head_node(
     name: str,
     args: ClusterConfig,
@@ -143,18 +164,25 @@ def create_head_node(
     startup_script: pulumi.Input[str],
     labels: dict[str, str],
     opts: pulumi.ResourceOptions,
+    address: gcp.compute.Address | None = None,
 ) -> gcp.compute.Instance:
     """Create `{name}-head`: an on-demand VM on the primary subnet keeping the job's rendezvous.
 
     Standard provisioning (never spot), no GPU, no external IP, the nodes' image, service
     account and shielded settings; the internal firewall rule lets workers reach the store.
+    With `address` its NIC takes that reserved IP, and a replacement deletes the old VM first
+    (`delete_before_replace`), since two VMs cannot hold one address.
     """
+    nic: dict = {"network": net.network.id, "subnetwork": net.subnet.id}
+    if address is not None:
+        nic["network_ip"] = address.address
+        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True))
     return gcp.compute.Instance(
         f"{name}-head",
         machine_type=HEAD_MACHINE_TYPE,
         zone=args.zone,
         boot_disk={"auto_delete": True, "initialize_params": {"image": IMAGE, "size": BOOT_DISK_GB, "labels": labels}},
-        network_interfaces=[{"network": net.network.id, "subnetwork": net.subnet.id}],
+        network_interfaces=[nic],
         scheduling=scheduling("on-demand"),
         service_account={"email": account.email, "scopes": list(SCOPES)},
         shielded_instance_config=SHIELDED,

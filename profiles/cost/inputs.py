@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from clouds.base import load
-from clouds.healing import HEALING, MANUAL_RESTART_HOURS, healing
+from clouds.healing import HEALING, MANUAL_RESTART_HOURS, spot_healing
 from clouds.registry import CLOUDS
 from facts.spot_advisor import BANDS, AdvisorBand
 from profiles.catalog.offering import Offering
@@ -33,9 +33,10 @@ DEFAULT_RESTART_HOURS = MANUAL_RESTART_HOURS
 
 def restart_hours(provider: str, instance_type: str = "") -> float:
     """Hours one spot interruption costs beyond lost work, for `provider`'s `instance_type`
-    nodes (see `RESTART_HOURS`; a type the cloud's group does not hold gets the manual figure)."""
+    nodes (see `RESTART_HOURS`; a type the cloud's group does not hold gets the manual figure,
+    or the re-request time where the written stack requests it as a queued resource)."""
     if instance_type:
-        return healing(provider, instance_type).restart_hours
+        return spot_healing(provider, instance_type).restart_hours
     return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)
 
 

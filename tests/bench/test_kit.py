@@ -53,9 +53,11 @@ def test_azure_kit_uses_the_health_check_environment() -> None:
     assert "DATA=${DATA:-/fsx/trainstack-bench}" in script  # where the node bootstrap mounts AMLFS
 
 
-def test_gcp_a3_high_says_what_it_cannot_set() -> None:
+def test_gcp_a3_high_runs_with_the_gpudirect_tcpx_plugin() -> None:
     script, notes = kit("training-a3-gcp", data_dir="/mnt/fs/bench")
-    assert any("GPUDirect-TCPX" in n for n in notes)
+    assert notes == []  # the bootstrap installs the plugin; the kit sets its variables
+    assert "export NCCL_NET=GPUDirectTCPX_v7\n" in script
+    assert "export NCCL_GPUDIRECTTCPX_SOCKET_IFNAME=enp6s0,enp12s0,enp134s0,enp140s0\n" in script
     assert "DATA=${DATA:-/mnt/fs/bench}" in script
 
 

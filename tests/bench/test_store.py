@@ -15,6 +15,7 @@ from profiles.measurements.schema import RunResult
 from profiles.measurements.speeds import best_busbw, speed_lookup, speed_of, use_measurements
 from profiles.measurements.store import PUBLISHED, StoreError, import_result, load_store, read_result
 from profiles.spec import parse_spec
+from tests.cases import cases
 from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
@@ -145,21 +146,7 @@ def test_import_copies_once_and_never_overwrites(tmp_path: Path) -> None:
     assert load_store(tmp_path)[-1].provenance == "measured"
 
 
-@pytest.mark.parametrize(
-    ("content", "message"),
-    [
-        pytest.param("{", "not JSON", id="not-json"),
-        pytest.param('{"schema_version": 2}', "schema_version 2", id="newer-schema"),
-        pytest.param('{"nodes": 0}', "nodes: Input should be greater than or equal to 1", id="invalid-field"),
-        pytest.param('{"nodes": 1}', "provider and instance_type are unknown", id="unidentified"),
-        pytest.param('{"provenance": "published", "source": "x"}', "only your own runs", id="published"),
-        pytest.param(
-            '{"example": true, "provider": "aws", "instance_type": "p5.48xlarge"}',
-            "illustrative example",
-            id="shipped-example",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("content", "message"), cases("bench_import_refusals.yaml", "content", "message"))
 def test_import_refuses_with_one_line(tmp_path: Path, content: str, message: str) -> None:
     (tmp_path / "run.json").write_text(content)
     with pytest.raises(StoreError, match=message):

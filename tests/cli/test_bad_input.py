@@ -4,6 +4,7 @@ import shutil
 
 import pytest
 
+from tests.cases import cases
 from tests.cli.helpers import WORKLOAD, one_error_line, run
 
 RATE_COMMAND = "trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT"
@@ -26,21 +27,7 @@ def test_binary_workload_is_one_line(project):
     one_error_line(run("resolve", str(path)), "w.yaml: not UTF-8 text (byte 0xff at offset 0)")
 
 
-@pytest.mark.parametrize(
-    ("plot", "message"),
-    [
-        pytest.param(
-            "chart.txt", "--plot chart.txt: '.txt' is not a chart format; give a file name ending .png", id="txt"
-        ),
-        pytest.param("chart", "--plot chart: has no file ending; give a file name ending .png", id="no-ending"),
-        pytest.param("sub", "--plot sub: is a directory; give a file name ending .png", id="directory"),
-        pytest.param(
-            "no/such/dir/chart.png",
-            "--plot no/such/dir/chart.png: cannot write (no folder no/such/dir)",
-            id="no-folder",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("plot", "message"), cases("bad_plot_paths.yaml", "plot", "message"))
 def test_bad_plot_path_is_refused_before_anything_is_written(project, plot, message):
     (project / "sub").mkdir()
     one_error_line(run("resolve", str(WORKLOAD), "--plot", plot, "--write-stack", "training-a100"), message)
@@ -92,76 +79,7 @@ def test_longest_allowed_stack_name_is_written(project):
     assert (project / "stacks" / f"Pulumi.{name}.yaml").exists()
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\nproviders: [amazon]\n",
-            "providers: 'amazon' is not a cloud trainstack knows; use aws, azure, gcp",
-            id="amazon",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nwork: {gpu_hours: 10, reference: Z9}\n",
-            "work.reference: no BF16 figure for 'Z9'; use one of A10, A100, A100-80GB",
-            id="reference",
-        ),
-        pytest.param("accelerators: A100:8\nhours: .inf\n", "hours: inf is not a finite number", id="hours-inf"),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\ndeadline: .nan\n",
-            "deadline: nan is not a finite number",
-            id="deadline-nan",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\nnodes: true\n", "nodes: expected a number, got true", id="nodes-true"
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\nfile_system: lustre\n",
-            "file_system: expected a mapping such as {capacity: 4800GiB, throughput: 250}",
-            id="file-system-word",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\nfile_system: {capacty: 1TiB}\n",
-            "file_system.capacty: unknown key; valid keys: capacity, throughput",
-            id="typo-first",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 5 EB}\n",
-            "file_system.capacity: unknown size unit in '5 EB'",
-            id="size-unit",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 3 fortnights\n",
-            "hours: unknown duration unit in '3 fortnights'",
-            id="duration-unit",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\nfile_system: {capacity: 4800}\n",
-            "file_system.capacity: 4800 has no unit; write 4800GiB (or TiB, GB, TB)",
-            id="capacity-without-unit",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\ndeadline: 30\n",
-            "deadline: 30 has no unit; write 30h, 30d or 30m",
-            id="deadline-without-unit",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\npurchase: any\nfile_system: {capacity: 1TiB}\n"
-            "spot: {checkpoint_interval: 1h, restart: 20}\n",
-            "spot.restart: 20 has no unit; write 20h, 20d or 20m",
-            id="restart-without-unit",
-        ),
-        pytest.param(
-            "hours: 1h\nmin_gpu_memory: 80\n",
-            "min_gpu_memory: 80 has no unit; write 80GB (as GPU memory is sold) or 80GiB",
-            id="gpu-memory-without-unit",
-        ),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\ndata: {source: s3://team/x, size: 2}\n",
-            "data.size: 2 has no unit; write 2GiB (or TiB, GB, TB)",
-            id="data-size-without-unit",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("text", "message"), cases("bad_spec_values.yaml", "text", "message"))
 def test_bad_spec_values_are_one_line(project, text, message):
     one_error_line(run("resolve", spec(project, text), "--write-stack", "bad", "--plot", "chart.png"), message)
     assert written(project) == ["w.yaml"]

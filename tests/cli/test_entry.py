@@ -62,15 +62,7 @@ HEAVY = ("typer", "click", "pulumi", "boto3", "botocore", "rich", "pydantic", "p
 # The stand-in `trainstack.entry._skip_plugin_scan` registers (no pydantic code is loaded with it).
 STUB = "pydantic.plugin._loader"
 # The bench's workload (`bench/resolve.py`): every cloud's catalog, a file system priced on each.
-WHOLE_CATALOG = """name: bench-all-clouds
-accelerators: [A100:8, A100-80GB:8, H100:8]
-nodes: 2
-interconnect: rdma
-purchase: any
-hours: 72h
-spot: {checkpoint_interval: 1h}
-file_system: {capacity: 4800GiB, throughput: 250}
-"""
+WHOLE_CATALOG = (ROOT / "tests" / "fixtures" / "workloads" / "wide.yaml").read_text()
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

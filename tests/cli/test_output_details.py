@@ -21,15 +21,8 @@ from trainstack.plan.view import compact, is_spot, tree
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
-ALL_CLOUDS = """name: wide
-accelerators: [A100:8, A100-80GB:8, H100:8]
-nodes: 2
-interconnect: rdma
-purchase: any
-hours: 72h
-spot: {checkpoint_interval: 1h}
-file_system: {capacity: 4800GiB, throughput: 250}
-"""
+# 2 nodes of any 8-GPU A100 / A100-80GB / H100 type on every cloud, 72 h, 4,800 GiB at 250.
+ALL_CLOUDS = (ROOT / "tests" / "fixtures" / "workloads" / "wide.yaml").read_text()
 
 
 def resolved(tmp_path, text=ALL_CLOUDS, top=5):
@@ -167,28 +160,27 @@ def test_values_are_cut_between_items_not_mid_word():
     )
 
 
-def test_a_big_tree_is_summarized_per_type():
+def printed_tree(nodes: int) -> str:
+    """The plan tree of a cluster component with `nodes` instances, as a 200-column console prints it."""
     resources = [{"type": "t:Cluster", "name": "c", "parent": None, "protect": False, "inputs": {}}]
     resources += [
         {"type": "aws:ec2/instance:Instance", "name": f"c-node-{i}", "parent": "c", "protect": False, "inputs": {}}
-        for i in range(5000)
+        for i in range(nodes)
     ]
     buffer = io.StringIO()
     Console(file=buffer, width=200, color_system=None).print(tree("c", resources))
-    lines = buffer.getvalue().splitlines()
-    assert len(lines) < 10
-    assert "... and 4997 more aws:ec2/instance:Instance (c-node-3 .. c-node-4999)" in buffer.getvalue()
+    return buffer.getvalue()
+
+
+def test_a_big_tree_is_summarized_per_type():
+    printed = printed_tree(5000)
+    assert len(printed.splitlines()) < 10
+    assert "... and 4997 more aws:ec2/instance:Instance (c-node-3 .. c-node-4999)" in printed
 
 
 def test_small_trees_are_shown_whole():
-    resources = [{"type": "t:Cluster", "name": "c", "parent": None, "protect": False, "inputs": {}}]
-    resources += [
-        {"type": "aws:ec2/instance:Instance", "name": f"c-node-{i}", "parent": "c", "protect": False, "inputs": {}}
-        for i in range(8)
-    ]
-    buffer = io.StringIO()
-    Console(file=buffer, width=200, color_system=None).print(tree("c", resources))
-    assert "c-node-7" in buffer.getvalue() and "more" not in buffer.getvalue()
+    printed = printed_tree(8)
+    assert "c-node-7" in printed and "more" not in printed
 
 
 def test_force_onto_another_cloud_drops_the_old_region_key():

@@ -6,6 +6,8 @@ import shutil
 import pytest
 import yaml
 
+from profiles.catalog.offering import COLUMNS
+from tests.cases import cases
 from tests.cli.helpers import WORKLOAD, run
 
 
@@ -15,18 +17,8 @@ def test_resolve_json_shape_and_choice(project):
     data = json.loads(result.stdout)
     assert set(data) >= {"choice", "alternatives"}
     choice = data["choice"]
-    assert set(choice) >= {
-        "provider",
-        "region",
-        "zone",
-        "instance_type",
-        "accelerator",
-        "accelerator_count",
-        "nodes",
-        "purchase",
-        "usd_per_hour",
-        "usd_total",
-    }
+    identity = COLUMNS[: COLUMNS.index("accelerator_count") + 1]  # provider, region, zone, type, GPU, count
+    assert set(choice) >= {*identity, "nodes", "purchase", "usd_per_hour", "usd_total"}
     assert choice["provider"] == "aws" and choice["nodes"] == 2 and choice["accelerator_count"] == 8
     assert choice["instance_type"] in ("p4d.24xlarge", "p4de.24xlarge")
     assert choice["hours"] == pytest.approx(72, abs=0.1)  # 72 h plus the expected spot overhead
@@ -73,22 +65,7 @@ def test_a_forced_rewrite_keeps_the_users_cluster_settings_and_says_so(project):
     assert cluster["job"]["command"] == "/fsx/train.py" and cluster["nodes"] == 2
 
 
-@pytest.mark.parametrize(
-    ("content", "message"),
-    [
-        pytest.param("accelerators: A100:8\nnodez: 2\n", "nodez: unknown key", id="unknown-key"),
-        pytest.param("accelerators: Z999:8\nhours: 1h\n", "catalog has no 'Z999'", id="unknown-accelerator"),
-        pytest.param(
-            "accelerators: A100:3\nhours: 1h\n", "with a per-node GPU count these offerings have", id="no-match"
-        ),
-        pytest.param("accelerators: A100:8\n", "hours: give either hours", id="no-hours"),
-        pytest.param(
-            "accelerators: A100:8\nhours: 1h\npurchase: spot\n",
-            "spot: purchase 'spot' allows spot",
-            id="spot-without-checkpoints",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("content", "message"), cases("resolve_bad_input.yaml", "content", "message"))
 def test_bad_input_is_one_line_exit_2(project, content, message):
     spec = project / "bad.yaml"
     spec.write_text(content)

@@ -11,6 +11,7 @@ from clouds.base import Cloud, Feature, FileSystemRule, Healing, NodeEffect, Rep
 from clouds.cloud_file import read_cloud, read_replacements
 from clouds.registry import NAMES
 from profiles.strict_yaml import load as load_unique
+from tests.cases import cases
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = {f.name for f in dataclasses.fields(Cloud)}
@@ -59,24 +60,7 @@ def test_patterns_rules_features_and_token_sets_become_their_types(tmp_path):
     assert cloud.region_key == "mars:region"  # the Cloud's own default still applies
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        pytest.param(
-            "regoin_key: mars:r\n",
-            "unknown key 'regoin_key'; a Cloud has name, display_name, component",
-            id="unknown-key",
-        ),
-        pytest.param("missing: {TELEPORT: no}\n", "missing: 'TELEPORT' is not a Feature; use one of", id="feature"),
-        pytest.param(
-            "healing: {replaces_nodes: true, runs_job: true, restart_hours: soon, summary: x}\n",
-            "healing.restart_hours: 'soon' is not one of group, manual",
-            id="restart-hours",
-        ),
-        pytest.param("healing: {replaces_nodes: true}\n", "no 'restart_hours' key", id="missing-key"),
-        pytest.param("mainland: '(cn'\n", "missing \\), unterminated subpattern", id="pattern"),
-    ],
-)
+@pytest.mark.parametrize(("text", "message"), cases("bad_cloud_files.yaml", "text", "message"))
 def test_a_bad_cloud_file_is_one_error_naming_the_file(tmp_path, text, message):
     with pytest.raises(ValueError, match=rf"cloud.yaml: .*{message}"):
         _cloud(tmp_path, text)

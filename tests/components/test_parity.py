@@ -97,8 +97,9 @@ def test_cost_tags_or_labels_everywhere(plan):
 
 def test_common_outputs(plan):
     stack, result = plan
-    # Beyond the common outputs, only a generated admin key (exported as a secret).
-    assert set(OUTPUT_NAMES) <= set(result.outputs) <= {*OUTPUT_NAMES, "ssh_private_key"}
+    # Beyond the common outputs, only a generated admin key (exported as a secret) and a TPU
+    # cluster's queued-resource controller (its spot slices are queued resources).
+    assert set(OUTPUT_NAMES) <= set(result.outputs) <= {*OUTPUT_NAMES, "ssh_private_key", "queued_resource_controller"}
     recorded = CLUSTERS[stack].get("usd_per_hour")
     assert result.outputs["usd_per_hour"] == recorded
     assert result.usd_compute_per_hour == recorded if recorded is not None else result.usd_per_hour is None

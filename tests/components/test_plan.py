@@ -9,6 +9,7 @@ import yaml
 from clouds.contract import OUTPUT_NAMES
 from profiles.catalog.loader import load_catalog
 from profiles.cost.pricing import storage_usd
+from tests.cases import cases
 from tests.clusters import BASE_CLUSTER
 from trainstack.plan.runner import PlanError, run_plan
 
@@ -131,17 +132,7 @@ def test_file_system_is_lustre_2_15_with_metadata_configuration_from_the_start(t
     assert inputs["efaEnabled"] is efa
 
 
-@pytest.mark.parametrize(
-    ("overrides", "message"),
-    [
-        pytest.param(
-            {"subnet_id": "subnet-0abc", "nodes": 63},
-            r"subnet_id: the subnet 10\.20\.0\.0/24 has 251 usable",
-            id="existing-24-too-small-for-63-p4d",
-        ),
-        pytest.param({"nodes": 8200}, r"nodes: the subnet 10\.0\.0\.0/17 has 32763 usable", id="created-17-too-small"),
-    ],
-)
+@pytest.mark.parametrize(("overrides", "message"), cases("aws_subnet_refusals.yaml", "overrides", "message"))
 def test_a_subnet_too_small_for_the_nodes_is_refused(tmp_path, overrides, message):
     write_stack(tmp_path, "dev", **overrides)
     with pytest.raises(PlanError, match=message):

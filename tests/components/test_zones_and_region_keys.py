@@ -14,6 +14,7 @@ from clouds.huaweicloud.validate import validate_args as huawei_validate
 from clouds.volcengine.validate import validate_args as volcengine_validate
 from components.registry import REGISTRY
 from profiles.stack_writer import render_stack
+from tests.cases import cases
 from tests.cli.helpers import ROOT, one_error_line
 from tests.clusters import example_config
 from trainstack.cli.app import app
@@ -31,100 +32,24 @@ def _cluster(path: Path, **overrides) -> ClusterConfig:
     return ClusterConfig.model_validate({**_stack_config(path)["trainstack:cluster"], **overrides})
 
 
-HUAWEI_ZONE_HINT = "(cn-north-4<letter>, e.g. cn-north-4a)"
+# Each cloud's zone rule and the committed stack its cases change.
+ZONE_RULES = {"huaweicloud": (huawei_validate, HUAWEI_STACK), "volcengine": (volcengine_validate, VOLCENGINE_STACK)}
 
 
 @pytest.mark.parametrize(
-    "overrides, message",
-    [
-        pytest.param(
-            {"zone": "cn-east-3a"},
-            f"zone: 'cn-east-3a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
-            f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
-            "zone's region",
-            id="zone-of-another-region",
-        ),
-        pytest.param(
-            {"zone": "cn-north-4"},
-            "zone: 'cn-north-4' is the region, not a zone (the price catalog lists Huawei Cloud prices "
-            f"per region); set zone to a zone id of cn-north-4 {HUAWEI_ZONE_HINT} that sells "
-            "p3.16xlarge.8, as the Huawei Cloud console lists them",
-            id="zone-equal-to-region",
-        ),
-        pytest.param(
-            {"region": "mars-1", "zone": "mars-1a"},
-            "region: 'mars-1' is not a Huawei Cloud region id; write it like cn-north-4",
-            id="not-a-region",
-        ),
-        pytest.param(
-            {"zone": "cn-north-4-a"},
-            f"zone: 'cn-north-4-a' is not a zone of region cn-north-4; Huawei Cloud zone ids are "
-            f"<region><letter>: use a zone id of that region {HUAWEI_ZONE_HINT} or set region to the "
-            "zone's region",
-            id="volcengine-style-zone",
-        ),
-        pytest.param(
-            {"zone": "cn-north-4ab"}, "zone: 'cn-north-4ab' is not a zone of region cn-north-4;", id="two-letters"
-        ),
-    ],
+    ("cloud", "overrides", "message"), cases("zone_refusals.yaml", "cloud", "overrides", "message")
 )
-def test_huawei_refuses_a_zone_outside_the_region(overrides, message):
+def test_a_zone_outside_the_region_is_refused(cloud, overrides, message):
+    validate, stack = ZONE_RULES[cloud]
     with pytest.raises(ValueError) as raised:
-        huawei_validate(_cluster(HUAWEI_STACK, **overrides), "training")
+        validate(_cluster(stack, **overrides), "training")
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
 
 
-@pytest.mark.parametrize(
-    "region, zone",
-    [
-        pytest.param("cn-north-4", "cn-north-4a", id="committed"),
-        pytest.param("cn-east-3", "cn-east-3b", id="east"),
-        pytest.param("ap-southeast-1", "ap-southeast-1c", id="outside-mainland"),
-    ],
-)
-def test_huawei_accepts_a_zone_of_the_region(region, zone):
-    huawei_validate(_cluster(HUAWEI_STACK, region=region, zone=zone), "training")
-
-
-@pytest.mark.parametrize(
-    "overrides, message",
-    [
-        pytest.param(
-            {"zone": "cn-shanghai-a"},
-            "zone: 'cn-shanghai-a' is not a zone of region cn-beijing; Volcengine zone ids are "
-            "<region>-<letter>: use a zone id of that region (cn-beijing-<letter>, e.g. cn-beijing-a) "
-            "or set region to the zone's region",
-            id="zone-of-another-region",
-        ),
-        pytest.param(
-            {"zone": "cn-beijing"},
-            "zone: 'cn-beijing' is the region, not a zone (the price catalog lists Volcengine prices "
-            "per region); set zone to a zone id of cn-beijing (cn-beijing-<letter>, e.g. cn-beijing-a) "
-            "that sells ecs.gni2.3xlarge, as the Volcengine console lists them",
-            id="zone-equal-to-region",
-        ),
-        pytest.param(
-            {"region": "mars", "zone": "mars-a"},
-            "region: 'mars' is not a Volcengine region id; write it like cn-beijing",
-            id="not-a-region",
-        ),
-    ],
-)
-def test_volcengine_refuses_a_zone_outside_the_region(overrides, message):
-    with pytest.raises(ValueError) as raised:
-        volcengine_validate(_cluster(VOLCENGINE_STACK, **overrides), "training")
-    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
-
-
-@pytest.mark.parametrize(
-    "region, zone",
-    [
-        pytest.param("cn-beijing", "cn-beijing-a", id="committed"),
-        pytest.param("cn-shanghai", "cn-shanghai-b", id="shanghai"),
-    ],
-)
-def test_volcengine_accepts_a_zone_of_the_region(region, zone):
-    volcengine_validate(_cluster(VOLCENGINE_STACK, region=region, zone=zone), "training")
+@pytest.mark.parametrize(("cloud", "region", "zone"), cases("zones_accepted.yaml", "cloud", "region", "zone"))
+def test_a_zone_of_the_region_is_accepted(cloud, region, zone):
+    validate, stack = ZONE_RULES[cloud]
+    validate(_cluster(stack, region=region, zone=zone), "training")
 
 
 @pytest.mark.parametrize("stack", STACKS)

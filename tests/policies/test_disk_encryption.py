@@ -6,6 +6,7 @@ import pytest
 
 from policies import evaluate
 from policies.rules import disks_encrypted, encryption_gaps
+from tests.cases import cases
 
 ALI_INSTANCE = "alicloud:ecs/instance:Instance"
 ALI_NAS = "alicloud:nas/fileSystem:FileSystem"
@@ -25,53 +26,11 @@ def disks(records):
 
 
 @pytest.mark.parametrize(
-    ("good", "bad", "fix"),
-    [
-        pytest.param(
-            record(ALI_INSTANCE, systemDiskEncrypted=True),
-            record(ALI_INSTANCE),
-            "systemDiskEncrypted: true",
-            id="alicloud-system-disk",
-        ),
-        pytest.param(
-            record(ALI_INSTANCE, systemDiskEncrypted=True, dataDisks=[{"size": 100, "encrypted": True}]),
-            record(ALI_INSTANCE, systemDiskEncrypted=True, dataDisks=[{"size": 100}]),
-            "dataDisks[].encrypted: true",
-            id="alicloud-data-disk",
-        ),
-        pytest.param(
-            record("alicloud:ecs/ecsDisk:EcsDisk", encrypted=True),
-            record("alicloud:ecs/ecsDisk:EcsDisk"),
-            "encrypted: true",
-            id="alicloud-ecs-disk",
-        ),
-        pytest.param(
-            record(ALI_NAS, fileSystemType="standard", encryptType=1),
-            record(ALI_NAS, fileSystemType="standard"),
-            "encryptType: 1",
-            id="alicloud-nas-standard",
-        ),
-        pytest.param(
-            record(ALI_NAS, fileSystemType="extreme", encryptType=2),
-            record(ALI_NAS, encryptType=0),
-            "encryptType: 1",
-            id="alicloud-nas-default-type",
-        ),
-        pytest.param(
-            record(TENCENT_INSTANCE, dataDisks=[{**TENCENT_DISK, "encrypt": True}]),
-            record(TENCENT_INSTANCE, dataDisks=[{**TENCENT_DISK, "encrypt": False}]),
-            "dataDisks[].encrypt: true",
-            id="tencent-data-disk",
-        ),
-        pytest.param(
-            record("tencentcloud:Cbs/storage:Storage", encrypt=True),
-            record("tencentcloud:Cbs/storage:Storage"),
-            "encrypt: true",
-            id="tencent-cbs",
-        ),
-    ],
+    ("kind", "encrypted", "unencrypted", "fix"),
+    cases("disk_encryption.yaml", "kind", "encrypted", "unencrypted", "fix"),
 )
-def test_encrypted_passes_and_unencrypted_fails(good, bad, fix):
+def test_encrypted_passes_and_unencrypted_fails(kind, encrypted, unencrypted, fix):
+    good, bad = record(kind, **encrypted), record(kind, **unencrypted)
     assert disks_encrypted(good) == []
     (message,) = disks_encrypted(bad)
     assert fix in message

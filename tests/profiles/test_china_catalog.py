@@ -12,10 +12,14 @@ from profiles.catalog.rates import RateError, set_rate
 from profiles.catalog.sources.alicloud import build_alicloud
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
+from tests.profiles.known_rows import GT4_41XLARGE948, hardware
+from tests.profiles.workloads import TWO_NODES_72H
 
 TODAY = dt.date(2026, 11, 29)
 ALIBABA_ROWS = 68  # the snapshot's rows: 15 types x their regions (sources/data/alicloud_payg_cny.csv)
 TENCENT_ROWS = 102  # 17 types x 6 mainland regions
+# 2 on-demand nodes of 8 x A100-80GB on RDMA for 72 h
+TWO_A100_80GB_NODES = {"accelerators": "A100-80GB:8", **TWO_NODES_72H, "purchase": "on-demand"}
 BASE = json.loads((DATA_DIR / "catalog.json").read_text())["version"].split("+")[0]
 
 
@@ -86,15 +90,7 @@ def test_tencent_rows_are_its_undated_official_list_prices_upper_end_of_each_ran
     assert len(rows) == TENCENT_ROWS
     by_type = {o.instance_type: o for o in rows if o.region == "ap-beijing"}
     gt4 = by_type["GT4.41XLARGE948"]
-    assert (
-        gt4.accelerator,
-        gt4.accelerator_count,
-        gt4.accelerator_memory_gib,
-        gt4.vcpus,
-        gt4.memory_gib,
-        gt4.network_gbps,
-        gt4.on_demand_native,
-    ) == ("A100", 8, 40.0, 164.0, 948.0, 50.0, 237.51)
+    assert hardware(gt4) == GT4_41XLARGE948 and gt4.on_demand_native == 237.51  # CP-T4
     assert by_type["GN10X.2XLARGE40"].on_demand_native == 18.04  # CP-T5 "16.21-18.04": the upper end
     assert by_type["GN7.20XLARGE320"].on_demand_native == 55.55  # CP-T17 "49.98-55.55"
     assert by_type["GT4.8XLARGE192"].vcpus is None  # no official spec for this size
@@ -122,16 +118,7 @@ def test_recorded_rate_converts_to_usd_and_survives_a_rebuild(data):
 
 def test_mainland_china_workload_resolves_to_alibaba_with_both_currencies_and_estimate_flag(data):
     set_rate(data, "CNY", 7.0, "2026-11-27", "test rate", today=TODAY)
-    spec = parse_spec(
-        {
-            "accelerators": "A100-80GB:8",
-            "nodes": 2,
-            "interconnect": "rdma",
-            "purchase": "on-demand",
-            "hours": 72,
-            "jurisdiction": "cn-mainland",
-        }
-    )
+    spec = parse_spec({**TWO_A100_80GB_NODES, "jurisdiction": "cn-mainland"})
     choice = resolve(spec, load_catalog(data, today=TODAY).offerings).choice.candidate
     assert (choice.offering.provider, choice.offering.instance_type) == ("alicloud", "ecs.ebmgn7ex.32xlarge")
     assert choice.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
@@ -283,16 +270,7 @@ def test_a_hand_edited_bad_rate_is_not_used_and_says_why(data, entry, why):
 
 def test_a_hand_edited_rate_is_not_used_for_resolve_either(data):
     write_rates(data, {"CNY": {"per_usd": -7, "as_of": "2026-11-27", "source": "hand edit"}})
-    spec = parse_spec(
-        {
-            "accelerators": "A100-80GB:8",
-            "nodes": 2,
-            "interconnect": "rdma",
-            "purchase": "on-demand",
-            "hours": 72,
-            "providers": "alicloud",
-        }
-    )
+    spec = parse_spec({**TWO_A100_80GB_NODES, "providers": "alicloud"})
     with pytest.raises(NoMatchError, match="^providers: the catalog has no priced offerings for alicloud; "):
         resolve(spec, load_catalog(data, today=TODAY).offerings)  # before: a pick at -38.69 USD/hour per node
 

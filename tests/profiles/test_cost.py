@@ -103,16 +103,15 @@ def test_deadline_picks_on_time_or_says_none_and_shows_fastest(fixture_catalog):
     assert slow_ok.deadline_met is True and "meets the 168 h deadline" in slow_ok.choice.reason
 
 
+def held_reservation(usd_per_hour: float):
+    """A 10 h job on 2 x 8 A100 that may use 2 held p4d.24xlarge in use1-az2 (cr-0abc) at `usd_per_hour` each."""
+    held = {"provider": "aws", "instance_type": "p4d.24xlarge", "zone": "use1-az2", "nodes": 2, "id": "cr-0abc"}
+    reservation = {**held, "usd_per_hour": usd_per_hour}
+    return spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=10, reservations=[reservation])
+
+
 def test_held_reservation_is_priced_as_given_and_written_to_the_stack(fixture_catalog):
-    held = {
-        "provider": "aws",
-        "instance_type": "p4d.24xlarge",
-        "zone": "use1-az2",
-        "nodes": 2,
-        "usd_per_hour": 5.0,
-        "id": "cr-0abc",
-    }
-    workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=10, reservations=[held])
+    workload = held_reservation(usd_per_hour=5.0)
     choice = resolve(workload, fixture_catalog.offerings).choice.candidate
     assert (choice.purchase, choice.usd_total, choice.reservation_id) == ("reservation", 100.0, "cr-0abc")
     config = cluster_config(workload, choice, "v")
@@ -152,15 +151,7 @@ def test_live_reserved_price_beats_the_discount_estimate(fixture_catalog):
 
 
 def test_prepaid_capacity_block_at_zero_writes_a_valid_stack(fixture_catalog):
-    held = {
-        "provider": "aws",
-        "instance_type": "p4d.24xlarge",
-        "zone": "use1-az2",
-        "nodes": 2,
-        "usd_per_hour": 0,
-        "id": "cr-0abc",
-    }
-    workload = spec(accelerators="A100:8", nodes=2, interconnect="rdma", hours=10, reservations=[held])
+    workload = held_reservation(usd_per_hour=0)
     choice = resolve(workload, fixture_catalog.offerings).choice.candidate
     config = cluster_config(workload, choice, "v")
     assert (config.usd_per_hour, config.capacity_reservation_id) == (0.0, "cr-0abc")

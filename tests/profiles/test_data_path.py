@@ -38,15 +38,8 @@ def test_read_rate_and_per_tib_need():
 
 
 def test_a_file_system_too_slow_for_the_gpus_says_what_would_feed_them():
-    path = dp.size_data_path(
-        data_gib=140,
-        checkpoints_gib=0,
-        fs_capacity_gib=2400,
-        per_tib_mbps=125,
-        read_mbps=330,
-        local_nvme_gib=7450,
-        lazy_link=True,
-    )
+    # 140 GiB of data, no checkpoints, 2,400 GiB at 125 MB/s per TiB, GPUs reading 330 MB/s
+    path = dp.size_data_path(140, 0, 2400, 125, read_mbps=330, local_nvme_gib=7450, lazy_link=True)
     assert path.provisioned_mbps == pytest.approx(292.96875)  # 2,400/1,024 x 125
     assert path.starves_gpus
     assert path.staging_hours == 0 and path.cache_fits
@@ -76,15 +69,7 @@ def test_a_file_system_fast_enough_adds_nothing():
 
 def test_an_import_link_stages_at_the_provisioned_throughput():
     # 2,048 GiB = 2,199,023 MB at 2,400/1,024 x 250 = 585.9375 MB/s -> 3,753 s = 1.0425 h
-    path = dp.size_data_path(
-        data_gib=2048,
-        checkpoints_gib=0,
-        fs_capacity_gib=2400,
-        per_tib_mbps=250,
-        read_mbps=None,
-        local_nvme_gib=None,
-        lazy_link=False,
-    )
+    path = dp.size_data_path(2048, 0, 2400, 250, read_mbps=None, local_nvme_gib=None, lazy_link=False)
     assert path.staging_hours == pytest.approx(2048 * 2**30 / 1e6 / 585.9375 / 3600)
     assert path.staging_hours == pytest.approx(1.0425, abs=1e-4)
     assert not path.starves_gpus and not path.cache_fits

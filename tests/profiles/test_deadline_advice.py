@@ -41,15 +41,13 @@ def test_fixed_hours_far_past_the_deadline_say_what_to_give_instead(fixture_cata
     )
 
 
+def spot_72h(**fields):
+    """72 fixed hours on 2 spot nodes with the FSX file system, and `fields`."""
+    return spec(hours="72h", nodes=2, purchase="spot", file_system=FSX, **fields)
+
+
 def test_fixed_hours_equal_to_the_deadline_fit_until_spot_adds_to_them(fixture_catalog):
-    workload = spec(
-        hours="72h",
-        nodes=2,
-        deadline="72h",
-        purchase="spot",
-        spot={"checkpoint_interval": "1h", "interruptions_per_node_month": 7.3},
-        file_system=FSX,
-    )
+    workload = spot_72h(deadline="72h", spot={"checkpoint_interval": "1h", "interruptions_per_node_month": 7.3})
     assert resolve(workload, fixture_catalog.offerings).to_meet.startswith(
         "to meet it: `hours: 72` fixes the run time on every offering and node count and fits the 72 h deadline"
     )
@@ -58,14 +56,8 @@ def test_fixed_hours_equal_to_the_deadline_fit_until_spot_adds_to_them(fixture_c
 def test_fixed_hours_that_fit_are_pushed_over_only_by_what_the_row_adds(fixture_catalog):
     # 72 h on 2 spot nodes at 7.3 interruptions per node-month: 72 x 2 x 7.3 / 730 = 1.44
     # interruptions, each losing 1 h / 2 + 0.5 h restart = 1.44 h added: 73.44 h > 73 h.
-    workload = spec(
-        hours="72h",
-        nodes=2,
-        deadline="73h",
-        purchase="spot",
-        spot={"checkpoint_interval": "1h", "restart": "30m", "interruptions_per_node_month": 7.3},
-        file_system=FSX,
-    )
+    spot = {"checkpoint_interval": "1h", "restart": "30m", "interruptions_per_node_month": 7.3}
+    workload = spot_72h(deadline="73h", spot=spot)
     resolution = resolve(workload, fixture_catalog.offerings)
     assert resolution.deadline_met is False
     assert resolution.choice.candidate.hours == pytest.approx(73.44)

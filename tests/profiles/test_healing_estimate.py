@@ -3,9 +3,11 @@
 import pytest
 
 from clouds.contract import ClusterConfig
+from clouds.gcp.queued import REQUEUE_RESTART_HOURS
 from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing, job_problem
 from clouds.registry import NAMES
 from profiles.cost.inputs import restart_hours
+from tests.cases import cases
 
 
 def test_every_registered_cloud_has_an_answer():
@@ -44,14 +46,7 @@ NODES = {"accelerator": "A100", "accelerator_count": 8, "nodes": 2, "purchase": 
 JOB_BASE = {"region": "r", "zone": "z", **NODES, "file_system": {"capacity_gib": 1200}, "job": {"command": "/fsx/t.py"}}
 
 
-@pytest.mark.parametrize(
-    ("provider", "instance_type"),
-    [
-        pytest.param("aws", "p4d.24xlarge", id="aws"),
-        pytest.param("azure", "Standard_ND96asr_v4", id="azure"),
-        pytest.param("gcp", "a2-highgpu-8g", id="gcp-gpu"),
-    ],
-)
+@pytest.mark.parametrize(("provider", "instance_type"), cases("job_accepted.yaml", "provider", "instance_type"))
 def test_job_accepted_where_the_node_agent_ships(provider, instance_type):
     config = ClusterConfig(provider=provider, instance_type=instance_type, **JOB_BASE)
     assert config.job.argv == ("/fsx/t.py",)
@@ -102,9 +97,41 @@ def test_a_job_keeps_only_clouds_whose_nodes_run_it(real_catalog):
 
 def test_a_type_the_group_does_not_hold_gets_the_manual_answer():
     assert restart_hours("gcp", "a3-highgpu-8g") == GROUP_RESTART_HOURS
-    assert restart_hours("gcp", "tpu-v5p-8") == MANUAL_RESTART_HOURS  # TPU slices: no group
     assert "not replaced automatically on gcp tpu-v5p-8" in healing("gcp", "tpu-v5p-8").summary
+    assert healing("gcp", "tpu-v5p-8").restart_hours == MANUAL_RESTART_HOURS  # TPU VMs in the stack
     assert restart_hours("aws", "p4d.24xlarge") == GROUP_RESTART_HOURS
+
+
+def test_tpu_slices_requested_as_queued_resources_are_re_requested():
+    queued = healing("gcp", "tpu-v5p-8", queued_resource=True)
+    assert queued.replaces_nodes and not queued.runs_job
+    assert queued.restart_hours == REQUEUE_RESTART_HOURS == 0.5
+    assert "re-requests" in queued.summary and "unsourced 0.5 h" in queued.summary
+    # a spot TPU pick is written with queued_resource: true, so its estimate is the re-request time
+    assert restart_hours("gcp", "tpu-v5p-8") == REQUEUE_RESTART_HOURS
+    assert healing("gcp", "a3-highgpu-8g", queued_resource=True).restart_hours == GROUP_RESTART_HOURS
+
+
+def test_a_spot_tpu_pick_is_written_with_queued_resources(real_catalog):
+    from profiles.resolver import resolve
+    from profiles.spec import parse_spec
+    from profiles.stack_writer import cluster_config
+
+    spec = {
+        "accelerators": "tpu-v5p:16",
+        "nodes": 1,
+        "hours": 24,
+        "providers": ["gcp"],
+        "file_system": {"capacity": "1TiB"},
+    }
+    spot_spec = parse_spec({**spec, "purchase": "spot", "spot": {"checkpoint_interval": "30m"}})
+    spot = resolve(spot_spec, real_catalog.offerings)
+    config = cluster_config(spot_spec, spot.choice.candidate, "v")
+    assert config.queued_resource is True and config.purchase == "spot"
+    assert "controller VM deletes and re-requests" in " ".join(spot.choice.candidate.notes)
+    on_demand = resolve(parse_spec({**spec, "purchase": "on-demand"}), real_catalog.offerings)
+    config = cluster_config(parse_spec({**spec, "purchase": "on-demand"}), on_demand.choice.candidate, "v")
+    assert config.queued_resource is False and "queued_resource" not in config.model_fields_set
 
 
 def test_more_processes_than_gpus_is_refused_with_the_fix():

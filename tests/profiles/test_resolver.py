@@ -6,6 +6,7 @@ import pytest
 
 from profiles.resolver import PURCHASES, NoMatchError, resolve
 from profiles.spec import parse_spec
+from tests.profiles.workloads import TWO_NODES_72H
 
 
 def pick(resolution):
@@ -158,13 +159,14 @@ def brute_force_minimum(spec, offerings):
 
 
 SPOT_1H = {"checkpoint_interval": "1h"}
-# Hours per interruption: a node group replaces the node (AWS, Azure, GCP GPU VMs), or a manual
-# restart (GCP TPU slices, in no group): clouds.healing's unsourced 0.25 h and 2 h.
+# Hours per interruption: a node group replaces the node (AWS, Azure, GCP GPU VMs), or the
+# cluster's controller re-requests the queued resource (GCP TPU spot slices, written with
+# queued_resource: true): clouds.healing's unsourced 0.25 h and clouds.gcp.queued's 0.5 h.
 RESTART = {"aws": 0.25, "azure": 0.25, "gcp": 0.25}
 
 
 def _restart(offering) -> float:
-    return 2.0 if offering.instance_type.startswith("tpu-") else RESTART[offering.provider]
+    return 0.5 if offering.instance_type.startswith("tpu-") else RESTART[offering.provider]
 
 
 # What each cloud creates for 4,800 GiB at 125 MB/s/TiB: FSx 4,800 GiB; AMLFS-Durable-Premium-125
@@ -175,10 +177,7 @@ REAL_SPECS = [
     pytest.param(
         {
             "accelerators": ["A100:8", "A100-80GB:8"],
-            "nodes": 2,
-            "interconnect": "rdma",
-            "purchase": "any",
-            "hours": 72,
+            **TWO_NODES_72H,
             "providers": "aws",
             "spot": SPOT_1H,
             "file_system": FSX,
@@ -186,15 +185,7 @@ REAL_SPECS = [
         id="training-a100-aws",
     ),
     pytest.param(
-        {
-            "accelerators": ["A100:8", "A100-80GB:8"],
-            "nodes": 2,
-            "interconnect": "rdma",
-            "purchase": "any",
-            "hours": 72,
-            "spot": SPOT_1H,
-            "file_system": FSX,
-        },
+        {"accelerators": ["A100:8", "A100-80GB:8"], **TWO_NODES_72H, "spot": SPOT_1H, "file_system": FSX},
         id="a100-all-clouds",
     ),
     pytest.param(
@@ -305,18 +296,7 @@ def test_clouds_that_cannot_host_the_file_system_are_rejected_and_reported(fixtu
 
 def test_on_demand_rows_carry_no_interruption_hours(fixture_catalog):
     spot = {"checkpoint_interval": "2h", "restart": "30m", "interruptions_per_node_month": 7.3}
-    spec = parse_spec(
-        {
-            "accelerators": "A100:8",
-            "nodes": 2,
-            "interconnect": "rdma",
-            "purchase": "any",
-            "hours": 72,
-            "providers": "aws",
-            "spot": spot,
-            "file_system": FSX,
-        }
-    )
+    spec = parse_spec({"accelerators": "A100:8", **TWO_NODES_72H, "providers": "aws", "spot": spot, "file_system": FSX})
     rows = [r.candidate for r in (lambda r: (r.choice, *r.alternatives))(resolve(spec, fixture_catalog.offerings))]
     on_demand = [c for c in rows if c.purchase == "on-demand"]
     spot_rows = [c for c in rows if c.purchase == "spot"]
@@ -391,16 +371,13 @@ def test_an_on_demand_tpu_v5p_pick_says_its_capacity_usually_needs_a_reservation
     assert any("TPU v5p on-demand capacity usually needs a reservation or a queued resource" in n for n in choice.notes)
 
 
+# 10 h on one on-demand GCP H100 node asking 4,800 GiB at 250 MB/s per TiB (more than Filestore ZONAL gives).
+GCP_H100 = {"accelerators": "H100:8", "purchase": "on-demand", "hours": 10, "providers": ["gcp"]}
+GCP_H100_WITH_FS = {**GCP_H100, "file_system": {"capacity": "4800GiB", "throughput": 250}}
+
+
 def test_a_gcp_file_system_below_the_asked_throughput_is_said_and_written_as_a_choice(real_catalog):
-    spec = parse_spec(
-        {
-            "accelerators": "H100:8",
-            "purchase": "on-demand",
-            "hours": 10,
-            "providers": ["gcp"],
-            "file_system": {"capacity": "4800GiB", "throughput": 250},
-        }
-    )
+    spec = parse_spec(GCP_H100_WITH_FS)
     choice = resolve(spec, real_catalog.offerings).choice.candidate
     assert any(
         n.startswith("file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s")
@@ -412,15 +389,7 @@ def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_acc
     from clouds.gcp.validate import validate_args
     from profiles.stack_writer import cluster_config
 
-    spec = parse_spec(
-        {
-            "accelerators": "H100:8",
-            "purchase": "on-demand",
-            "hours": 10,
-            "providers": ["gcp"],
-            "file_system": {"capacity": "4800GiB", "throughput": 250},
-        }
-    )
+    spec = parse_spec(GCP_H100_WITH_FS)
     config = cluster_config(spec, resolve(spec, real_catalog.offerings).choice.candidate, "test")
     assert config.file_system.deployment_type == "ZONAL"
     validate_args(config, "train")

@@ -8,6 +8,7 @@ from profiles.cost import inputs
 from profiles.cost.estimate import JobHours
 from profiles.costing import candidates
 from profiles.spec import parse_spec
+from tests.cases import cases
 
 
 def node(instance_type, region="us-east-1", provider="aws", spot=10.0):
@@ -18,14 +19,7 @@ def node(instance_type, region="us-east-1", provider="aws", spot=10.0):
 
 
 @pytest.mark.parametrize(
-    ("instance_type", "region", "rate", "label"),
-    [
-        pytest.param("p5.48xlarge", "us-east-1", 0.05, "< 5 % in us-east-1 (upper edge)", id="lowest-band"),
-        pytest.param("g6e.2xlarge", "us-east-1", 0.10, "5-10 % in us-east-1 (upper edge)", id="second-band"),
-        pytest.param("g6.2xlarge", "us-east-1", 0.15, "10-15 % in us-east-1 (upper edge)", id="third-band"),
-        pytest.param("g6e.8xlarge", "us-east-1", 0.20, "15-20 % in us-east-1 (upper edge)", id="fourth-band"),
-        pytest.param("g6e.4xlarge", "us-east-1", 0.20, "> 20 % in us-east-1 (floor)", id="top-band-floor"),
-    ],
+    ("instance_type", "region", "rate", "label"), cases("spot_bands.yaml", "instance_type", "region", "rate", "label")
 )
 def test_a_recorded_band_gives_its_upper_edge_with_source_and_date(instance_type, region, rate, label):
     found, source = inputs.spot_interruptions(node(instance_type, region))
@@ -34,13 +28,7 @@ def test_a_recorded_band_gives_its_upper_edge_with_source_and_date(instance_type
 
 
 @pytest.mark.parametrize(
-    ("instance_type", "region", "provider"),
-    [
-        pytest.param("p5.48xlarge", "us-west-2", "aws", id="same-type-other-region"),
-        pytest.param("g6e.12xlarge", "us-east-1", "aws", id="same-family-other-size"),
-        pytest.param("p5.48xlarge", "us-east-1", "gcp", id="same-name-other-cloud"),
-        pytest.param("Standard_ND96isr_H100_v5", "eastus", "azure", id="azure"),
-    ],
+    ("instance_type", "region", "provider"), cases("spot_band_defaults.yaml", "instance_type", "region", "provider")
 )
 def test_without_a_recorded_band_the_labelled_default(instance_type, region, provider):
     assert inputs.spot_interruptions(node(instance_type, region, provider)) == (

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from profiles.spec import SpecError, load_spec
 from profiles.stack_file import StackFileError, read_cluster, read_config
 from profiles.strict_yaml import DuplicateKeyError, load
+from tests.cases import cases
 from trainstack.cli.app import app
 from trainstack.plan.runner import PlanError, run_plan
 
@@ -86,105 +87,8 @@ def test_stack_with_a_repeated_key_is_refused_by_every_reader(tmp_path):
     assert result.exit_code == 2 and "duplicate key 'hours'" in result.output
 
 
-STACK_CASES = [
-    # (stack, cluster edit, region key to move, words the error must contain, words it must not)
-    pytest.param(
-        "training-a100",
-        {"instance_type": "p9z.mega"},
-        None,
-        ["instance_type: 'p9z.mega' is not an aws instance type", "p4d.24xlarge"],
-        ["EFA", "(K1)"],
-        id="aws-unknown-type",
-    ),
-    pytest.param(
-        "training-a100",
-        {"accelerator": "H100"},
-        None,
-        ["accelerator: 'H100'", "8 x A100 (40 GiB each)", "set accelerator: A100"],
-        [],
-        id="aws-wrong-gpu",
-    ),
-    pytest.param(
-        "training-a100",
-        {"accelerator_count": 3},
-        None,
-        ["accelerator_count: 3", "set accelerator_count: 8"],
-        [],
-        id="aws-wrong-count",
-    ),
-    pytest.param(
-        "training-a100",
-        {"zone": "use1-az9"},
-        None,
-        ["zone: 'use1-az9' is not a zone of us-east-1", "use1-az1", "use1-az3"],
-        [],
-        id="aws-unknown-az-id",
-    ),
-    pytest.param(
-        "training-a100",
-        {"region": "ap-southeast-9", "zone": "apse9-az1"},
-        "aws:region",
-        ["region: 'ap-southeast-9' is not an aws region", "ap-southeast-2"],
-        [],
-        id="aws-unknown-region",
-    ),
-    pytest.param(
-        "training-a3-gcp",
-        {"zone": "europe-north1-z"},
-        None,
-        ["zone: 'europe-north1-z' is not a zone of europe-north1", "zones there: europe-north1-", "europe-north1-a"],
-        [],
-        id="gcp-unknown-zone",
-    ),
-    pytest.param(
-        "training-a3-gcp",
-        {"accelerator_count": 4},
-        None,
-        ["accelerator_count: 4", "set accelerator_count: 8"],
-        [],
-        id="gcp-wrong-count",
-    ),
-    pytest.param(
-        "training-tpu-v5p",
-        {"instance_type": "tpu-v5p-31"},
-        None,
-        ["instance_type: 'tpu-v5p-31'", "tpu-v5p-32"],
-        [],
-        id="gcp-unknown-tpu",
-    ),
-    pytest.param(
-        "training-h100-azure",
-        {"accelerator": "A100"},
-        None,
-        ["accelerator: 'A100'", "8 x H100 (80 GiB each)"],
-        [],
-        id="azure-wrong-gpu",
-    ),
-    pytest.param(
-        "training-h100-azure",
-        {"instance_type": "Standard_ND96isr_H200_v9"},
-        None,
-        ["Standard_ND96isr_H200_v9", "Standard_ND96isr_H100_v5"],
-        [],
-        id="azure-unknown-size",
-    ),
-    pytest.param(
-        "training-a100-alicloud",
-        {"accelerator_count": 3},
-        None,
-        ["accelerator_count: 3", "set accelerator_count: 8"],
-        [],
-        id="alicloud-wrong-count",
-    ),
-    pytest.param(
-        "training-a100",
-        {"provider": "oracle"},
-        None,
-        ["unknown provider 'oracle'", "valid: alicloud, aws, azure"],
-        ["oracle:region"],
-        id="unknown-provider",
-    ),
-]
+# (stack, cluster edit, region key to move, words the error must contain, words it must not)
+STACK_CASES = cases("stack_checks.yaml", "stack", "change", "region_key", "says", "never")
 
 
 @pytest.mark.parametrize(("stack", "change", "region_key", "says", "never"), STACK_CASES)
@@ -244,21 +148,7 @@ def test_no_component_message_carries_an_internal_source_id():
     assert offenders == []
 
 
-@pytest.mark.parametrize(
-    ("name", "hint"),
-    [
-        pytest.param(
-            "training-a10",
-            "did you mean training-a100? (`trainstack resolve WORKLOAD --write-stack training-a10` writes it)",
-            id="typo",
-        ),
-        pytest.param(
-            "zzz",
-            "stacks here: gpu-x, training-a100; `trainstack resolve WORKLOAD --write-stack zzz` writes it",
-            id="other",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("name", "hint"), cases("missing_stacks.yaml", "name", "hint"))
 def test_a_missing_stack_names_the_stacks_there(tmp_path, name, hint):
     stacks = tmp_path / "stacks"
     stacks.mkdir()

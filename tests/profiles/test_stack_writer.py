@@ -11,14 +11,12 @@ from profiles.stack_writer import (
     stack_path,
     write_stack,
 )
+from tests.profiles.workloads import TWO_NODES_72H
 
 SPEC = {
     "name": "job",
     "accelerators": "A100:8",
-    "nodes": 2,
-    "interconnect": "rdma",
-    "purchase": "any",
-    "hours": 72,
+    **TWO_NODES_72H,
     "providers": "aws",
     "file_system": {"capacity": "4.5TiB", "throughput": 500},
     "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 0},

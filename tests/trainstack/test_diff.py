@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.cases import cases
 from trainstack.plan.runner import PlanResult
 from trainstack.review.diff import changed_paths, diff_plans, summary, urns
 from trainstack.review.markdown import review_markdown
@@ -41,108 +42,7 @@ def test_changed_paths_are_leaf_paths():
     assert changed_paths(old, new) == ["a.b", "a.c", "added", "d[0].e", "gone"]
 
 
-@pytest.mark.parametrize(
-    ("kind", "old", "new", "keys"),
-    [
-        pytest.param(
-            NODE, {"instanceMarketOptions": {"marketType": "spot"}}, {}, ["instanceMarketOptions"], id="spot-removed"
-        ),
-        pytest.param(NODE, {"instanceType": "a"}, {"instanceType": "b"}, [], id="instance-type-updates-in-place"),
-        pytest.param(FSX, {"storageCapacity": 4800}, {"storageCapacity": 7200}, [], id="fsx-grows"),
-        pytest.param(FSX, {"storageCapacity": 4800}, {"storageCapacity": 2400}, ["storageCapacity"], id="fsx-shrinks"),
-        pytest.param(FSX, {"subnetIds": "a"}, {"subnetIds": "b"}, ["subnetIds"], id="fsx-subnet"),
-        pytest.param(
-            "gcp:compute/instance:Instance",
-            {"scheduling": {"provisioningModel": "SPOT"}},
-            {"scheduling": {"provisioningModel": "STANDARD"}},
-            ["scheduling.provisioningModel"],
-            id="gcp-spot",
-        ),
-        pytest.param("gcp:compute/instance:Instance", {"machineType": "a"}, {"machineType": "b"}, [], id="gcp-machine"),
-        pytest.param(
-            "gcp:compute/instance:Instance",
-            {"networkInterfaces": [{"subnetwork": "a"}]},
-            {"networkInterfaces": [{"subnetwork": "b"}]},
-            [],
-            id="gcp-nic-subnetwork-updates",
-        ),
-        pytest.param(
-            "gcp:compute/instance:Instance",
-            {"networkInterfaces": [{"nicType": "VIRTIO_NET"}]},
-            {"networkInterfaces": [{"nicType": "GVNIC"}]},
-            ["networkInterfaces[0].nicType"],
-            id="gcp-nic-type",
-        ),
-        pytest.param(
-            "gcp:compute/instance:Instance",
-            {"networkInterfaces": [{}]},
-            {"networkInterfaces": [{}, {}]},
-            ["networkInterfaces"],
-            id="gcp-nic-count",
-        ),
-        pytest.param(
-            "azure-native:compute:VirtualMachineScaleSet",
-            {"location": "eastus"},
-            {"location": "westus"},
-            ["location"],
-            id="azure-location",
-        ),
-        pytest.param(
-            "azure-native:compute:VirtualMachineScaleSet",
-            {"sku": {"capacity": 2}},
-            {"sku": {"capacity": 3}},
-            [],
-            id="azure-capacity",
-        ),
-        pytest.param(
-            VMSS,
-            {"virtualMachineProfile": {"priority": "Regular"}},
-            {
-                "virtualMachineProfile": {
-                    "priority": "Spot",
-                    "evictionPolicy": "Delete",
-                    "billingProfile": {"maxPrice": -1},
-                }
-            },
-            ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"],
-            id="azure-regular-to-spot",
-        ),
-        pytest.param(
-            VMSS,
-            {"virtualMachineProfile": {"priority": "Spot", "evictionPolicy": "Delete"}},
-            {"virtualMachineProfile": {"priority": "Regular"}},
-            ["virtualMachineProfile.evictionPolicy", "virtualMachineProfile.priority"],
-            id="azure-spot-to-regular",
-        ),
-        pytest.param(
-            VMSS,
-            {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": -1}}},
-            {"virtualMachineProfile": {"priority": "Spot", "billingProfile": {"maxPrice": 5}}},
-            [],
-            id="azure-spot-max-price-updates",
-        ),
-        pytest.param(
-            VMSS,
-            {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "a"}}},
-            {"virtualMachineProfile": {"osProfile": {"computerNamePrefix": "b"}}},
-            [],
-            id="azure-profile-other",
-        ),
-        pytest.param(
-            "azure-native:network:NatGateway", {"zones": None}, {"zones": ["1"]}, ["zones"], id="azure-nat-zone"
-        ),
-        pytest.param(
-            "azure-native:network:NatGateway", {"tags": {"a": "1"}}, {"tags": {"a": "2"}}, [], id="azure-nat-tags"
-        ),
-        pytest.param(
-            "azure-native:network:PublicIPAddress",
-            {"sku": {"name": "Basic"}},
-            {"sku": {"name": "Standard"}},
-            ["sku.name"],
-            id="azure-ip-sku",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("kind", "old", "new", "keys"), cases("replace_keys.yaml", "kind", "old", "new", "keys"))
 def test_replace_keys(kind, old, new, keys):
     assert replace_keys(kind, changed_paths(old, new), old, new) == keys
 
@@ -240,6 +140,19 @@ def test_a_change_inside_ignore_changes_is_no_change():
     after[1]["ignore_changes"] = []
     actions = {c.name: c.action for c in diff_plans(before, after, "dev")}
     assert (actions["c-lt"], actions["c-node-0"]) == ("update", "replace")  # a new template version
+
+
+def test_a_change_under_the_resources_replace_on_changes_replaces_it():
+    """The GCP queued-resource controller asks to be replaced when its metadata changes."""
+    gce = "gcp:compute/instance:Instance"
+    before = [rec(gce, "c-queued-controller", metadata={"startup-script": "old"}, machineType="e2-small")]
+    after = [rec(gce, "c-queued-controller", metadata={"startup-script": "new"}, machineType="e2-small")]
+    for records in (before, after):
+        records[0]["replace_on_changes"] = ["metadata"]
+    [change] = diff_plans(before, after, "dev")
+    assert change.action == "replace" and "metadata.startup-script" in change.replace_keys
+    del after[0]["replace_on_changes"]
+    assert [c.action for c in diff_plans(before, after, "dev")] == ["update"]  # metadata updates in place
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.cases import cases
 from trainstack.review.diff import Change
 from trainstack.review.markdown import review_markdown
 from trainstack.review.node_effects import node_effect
@@ -23,73 +24,11 @@ def _change(kind: str, action: str, *changed: str) -> Change:
 
 
 @pytest.mark.parametrize(
-    ("change", "replaced", "words"),
-    [
-        pytest.param(_change(ASG, "update", "tags"), False, "no running node is replaced", id="asg-tags"),
-        pytest.param(
-            _change(ASG, "update", "mixedInstancesPolicy.launchTemplate.overrides[0].instanceType"),
-            True,
-            "instance refresh replaces every node",
-            id="asg-instance-type",
-        ),
-        pytest.param(
-            _change(
-                ASG, "update", "capacityRebalance", "mixedInstancesPolicy.instancesDistribution.spotAllocationStrategy"
-            ),
-            True,
-            "instance refresh",
-            id="asg-purchase",
-        ),
-        pytest.param(
-            _change(ASG, "update", "desiredCapacity", "maxSize", "minSize"), False, "added or removed", id="asg-resize"
-        ),
-        pytest.param(
-            _change(ASG, "update", "desiredCapacity", "tags"),
-            False,
-            "no running node is replaced",
-            id="asg-resize-tags",
-        ),
-        pytest.param(
-            _change(LT, "update", "userData", "tags.team"), False, "running nodes keep theirs", id="lt-update"
-        ),
-        pytest.param(_change(LT, "replace", "name"), True, "replaces every node", id="lt-replaced"),
-        pytest.param(
-            _change(VMSS, "update", "virtualMachineProfile.osProfile.customData"),
-            False,
-            "upgrade policy Manual",
-            id="vmss-model",
-        ),
-        pytest.param(_change(VMSS, "update", "sku.capacity"), False, "added or removed", id="vmss-resize"),
-        pytest.param(
-            _change(VMSS, "replace", "virtualMachineProfile.priority"),
-            True,
-            "every node is replaced",
-            id="vmss-priority",
-        ),
-        pytest.param(_change(MIG, "update", "versions[0].instanceTemplate"), False, "OPPORTUNISTIC", id="mig-version"),
-        pytest.param(
-            _change(MIG, "update", "targetSize", "updatePolicy.maxUnavailableFixed"), False, "added", id="mig-resize"
-        ),
-        pytest.param(_change(MIG, "replace", "zone"), True, "every node is replaced", id="mig-zone"),
-        pytest.param(_change(TEMPLATE, "replace", "labels.team"), False, "no running VM is recreated", id="template"),
-        pytest.param(
-            _change(ESS, "update", "desiredCapacity", "maxSize", "minSize"), False, "added or removed", id="ess-resize"
-        ),
-        pytest.param(_change(ESS, "update", "spotInstanceRemedy"), False, "change in place", id="ess-remedy"),
-        pytest.param(_change(ESS, "replace", "vswitchIds"), True, "every node is replaced", id="ess-new-vswitch"),
-        pytest.param(
-            _change(ESS_CONFIG, "update", "imageId", "userData", "instanceType"),
-            False,
-            "running nodes keep theirs",
-            id="ess-config-change",
-        ),
-        pytest.param(
-            _change(ESS_CONFIG, "replace", "scalingGroupId"), False, "running nodes keep theirs", id="ess-config-new"
-        ),
-    ],
+    ("kind", "action", "changed", "replaced", "words"),
+    cases("node_effects.yaml", "kind", "action", "changed", "replaced", "words"),
 )
-def test_node_effect(change: Change, replaced: bool, words: str) -> None:
-    effect = node_effect(change)
+def test_node_effect(kind: str, action: str, changed: list[str], replaced: bool, words: str) -> None:
+    effect = node_effect(_change(kind, action, *changed))
     assert effect is not None
     assert effect[0] is replaced
     assert words in effect[1]

@@ -175,7 +175,9 @@ def plan_tree(stack: str, result: Any) -> None:
         ),
         None,
     )
-    if provider is not None:
+    if result.healing:
+        out.print(escape(result.healing))
+    elif provider is not None:
         from clouds.healing import healing
 
         out.print(escape(healing(provider).summary))

@@ -25,7 +25,9 @@ class RecordingMonitor(MockMonitor):
     the deserialized wire-format (camelCase) inputs, `ignore_changes` the input paths the
     engine keeps at their deployed values, `aliases` the old logical names the resource's
     aliases give it: its own (`Alias(name=OLD)`) and the ones it inherits from its parent
-    as the engine derives them (`new-node-0` under `new` aliased to `old` is `old-node-0`).
+    as the engine derives them (`new-node-0` under `new` aliased to `old` is `old-node-0`);
+    a resource replaced delete-first also has `"delete_before_replace": True`, and one with
+    `replace_on_changes` the sorted paths as `"replace_on_changes"`.
     `registered_outputs` maps each resource's logical name to the outputs it passed to
     `register_outputs`.
     """
@@ -61,6 +63,10 @@ class RecordingMonitor(MockMonitor):
                 "ignore_changes": sorted(request.ignoreChanges),
                 "aliases": aliases,
             }
+            if request.deleteBeforeReplace:  # only where asked: most records stay as they were
+                record["delete_before_replace"] = True
+            if request.replaceOnChanges:
+                record["replace_on_changes"] = sorted(request.replaceOnChanges)
             with self._lock:
                 self._records.append(record)
         return response

@@ -21,6 +21,7 @@ from pulumi.runtime import settings
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
+from clouds.healing import healing
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 
 PROJECT = "trainstack"
@@ -57,6 +58,8 @@ class PlanResult:
         usd_requests: the bucket-request part of `usd_total`, USD; None when not counted.
         cost_text: the hourly and per-job figures stated part by part (`ClusterCost.hourly_text`,
             `job_text`), or () when unpriced.
+        healing: what the cluster does when a node is lost (`clouds.healing`), one line; ""
+            when the result was built without a cluster.
     """
 
     resources: list[dict[str, Any]]
@@ -74,6 +77,7 @@ class PlanResult:
     usd_compute_per_hour: float | None = None
     usd_requests: float | None = None
     cost_text: tuple[str, ...] = ()
+    healing: str = ""
     provider: str | None = None
 
     @property
@@ -147,6 +151,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         provider=cluster.provider,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
+        healing=healing(cluster.provider, cluster.instance_type, getattr(cluster, "queued_resource", False)).summary,
     )
     return with_price(result, cluster) if priced else result
 

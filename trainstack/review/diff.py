@@ -184,6 +184,8 @@ def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Chang
     ignored = new.get("ignore_changes", ())
     paths = [p for p in changed_paths(old["inputs"], new["inputs"]) if not ignored_path(p, ignored)]
     keys = replace_keys(new["type"], paths, old["inputs"], new["inputs"])
+    # the resource's own `replace_on_changes` option replaces too (the GCP queued-resource controller)
+    keys = sorted({*keys, *(p for p in paths if ignored_path(p, new.get("replace_on_changes", ())))})
     action = "replace" if keys else "update" if paths else "same"
     return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys))
 

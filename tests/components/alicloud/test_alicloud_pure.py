@@ -14,6 +14,7 @@ from clouds.contract import FileSystemConfig
 from components.alicloud.profile import eri_settings, host_name
 from components.alicloud.purchase import charge_settings
 from components.alicloud.security import ingress_rules
+from tests.cases import cases
 
 
 @pytest.mark.parametrize(
@@ -145,14 +146,7 @@ def test_host_name_is_linux_safe():
     assert len(host_name("x" * 100, 12)) == 64
 
 
-@pytest.mark.parametrize(
-    ("tags", "message"),
-    [
-        pytest.param({"aliyun-team": "ml"}, "key 'aliyun-team' starts with a prefix", id="aliyun-key"),
-        pytest.param({"team": "acs:ml"}, "value 'acs:ml' starts with a prefix", id="acs-value"),
-        pytest.param({"k" * 129: "v"}, "longer than 128 characters", id="long-key"),
-    ],
-)
+@pytest.mark.parametrize(("tags", "message"), cases("alicloud_tag_refusals.yaml", "tags", "message"))
 def test_check_tags_rejects_reserved_and_long(tags, message):
     with pytest.raises(ValueError, match=message):
         check_tags(tags)

@@ -1,5 +1,7 @@
 """AwsGpuCluster under Pulumi mocks: layout, security, purchase options, outputs."""
 
+import base64
+
 import pulumi
 import pytest
 
@@ -134,18 +136,22 @@ def test_outputs_and_file_system(mocks, make_config):
     fs = cluster.file_system
 
     def check(args):
-        outputs, fsx = args
+        outputs, fsx, user_data = args
         ids, ips, pg, dns, mount, usd = outputs
         assert ids == ["c-nodes"]  # the node group
         assert ips == []
         assert pg == "c-pg"
         assert dns == "c-fsx-id.fsx.us-east-1.amazonaws.com"
-        assert mount and usd == 20.5
+        assert usd == 20.5  # the stack's recorded price, passed through
+        # 2,401 GiB asked: PERSISTENT_2 sizes are 1,200, 2,400 then steps of 2,400 -> 4,800 GiB
         assert fsx == ["SSD", "PERSISTENT_2", 4800, 250]
+        # every node mounts this file system (its DNS name and mount name) at /fsx from boot
+        script = base64.b64decode(user_data).decode()
+        assert f"{dns}@tcp:/{mount} /fsx lustre defaults," in script
 
     outputs = pulumi.Output.all(*[getattr(cluster, name) for name in OUTPUT_NAMES])
     fsx = pulumi.Output.all(fs.storage_type, fs.deployment_type, fs.storage_capacity, fs.per_unit_storage_throughput)
-    return pulumi.Output.all(outputs, fsx).apply(check)
+    return pulumi.Output.all(outputs, fsx, cluster.launch_template.user_data).apply(check)
 
 
 @pulumi.runtime.test

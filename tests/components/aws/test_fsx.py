@@ -3,20 +3,10 @@
 import pytest
 
 from clouds.aws.fsx import FsxSizing, fsx_sizing, round_capacity_gib
+from tests.cases import cases
 
 
-@pytest.mark.parametrize(
-    ("requested", "rounded"),
-    [
-        pytest.param(1, 1200, id="1-to-1200"),
-        pytest.param(1200, 1200, id="1200-exact"),
-        pytest.param(1201, 2400, id="1201-to-2400"),
-        pytest.param(2400, 2400, id="2400-exact"),
-        pytest.param(2401, 4800, id="2401-to-4800"),
-        pytest.param(4800, 4800, id="4800-exact"),
-        pytest.param(4801, 7200, id="4801-to-7200"),
-    ],
-)
+@pytest.mark.parametrize(("requested", "rounded"), cases("fsx_capacity_rounding.yaml", "requested", "rounded"))
 def test_persistent_2_capacity_rounds_up(requested, rounded):
     assert round_capacity_gib(requested) == rounded
 

@@ -120,7 +120,9 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_an_on_demand_head(mocks, 
         assert '"command": ["/fsx/code/train.py", "--epochs", "3"]' in worker
         assert '"min_nodes": 2' in worker and '"max_nodes": 2' in worker and '"nproc_per_node": 8' in worker
         assert '"checkpoint_dir": "/fsx/checkpoints/c"' in worker and "export FI_PROVIDER=efa" in worker
-        assert "trainstack-rendezvous.service" in head_text and "nodeagent store 29400" in head_text
+        assert "trainstack-rendezvous.service" in head_text
+        assert "nodeagent store 29400 /fsx/trainstack/rendezvous/c" in head_text  # announces itself
+        assert '"rdzv_file": "/fsx/trainstack/rendezvous/c"' in worker
         assert "FI_PROVIDER" not in head_text
         assert head_type == HEAD_INSTANCE_TYPE and market is None  # never spot
         assert metadata["http_tokens"] == "required" and root["encrypted"] is True
@@ -128,7 +130,7 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_an_on_demand_head(mocks, 
     return pulumi.Output.all(
         cluster.launch_template.user_data,
         head.user_data_base64,
-        head.private_ip,
+        cluster.head_interface.private_ip,
         head.instance_type,
         head.instance_market_options,
         head.metadata_options,
@@ -152,3 +154,27 @@ def test_bad_job_refused_with_the_field(make_config, job, message):
 def test_job_needs_a_file_system(make_config):
     with pytest.raises(ValueError, match="job: needs a file_system"):
         make_config(file_system=None, job=JOB)
+
+
+@pulumi.runtime.test
+def test_the_head_keeps_its_address_in_an_eni_when_replaced(mocks, make_config):
+    """The rendezvous endpoint is the head ENI's private IP: the ENI sits in the nodes' subnet
+    and security group, the instance launches with it as its primary interface, and a
+    replacement terminates the old instance first to free it."""
+    cluster = AwsGpuCluster("c", make_config(file_system={"capacity_gib": 1200}, job=JOB))
+    eni, head = cluster.head_interface, cluster.head_node
+
+    def check(args):
+        eni_id, subnet, groups, primary, eni_ip, worker_b64 = args
+        assert primary["network_interface_id"] == eni_id
+        assert subnet == "c-subnet-id" and groups == ["c-sg-id"]
+        assert f'"rdzv_host": "{eni_ip}"' in base64.b64decode(worker_b64).decode()
+
+    return pulumi.Output.all(
+        eni.id,
+        eni.subnet_id,
+        eni.security_groups,
+        head.primary_network_interface,
+        eni.private_ip,
+        cluster.launch_template.user_data,
+    ).apply(check)

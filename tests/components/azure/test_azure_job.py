@@ -32,6 +32,8 @@ def _worker_script(records) -> str:
 
 def test_job_runs_on_every_node_with_the_rendezvous_on_a_regular_head(azure_records, azure_config):
     records = azure_records(azure_config(job=JOB))
+    assert _named(records, "c-head").get("delete_before_replace") is True  # frees the NIC first
+    assert _named(records, "c-head-nic").get("delete_before_replace") is None  # the address stays
     head = _named(records, "c-head")["inputs"]
     assert head["priority"] == "Regular"  # never spot
     assert head["hardwareProfile"] == {"vmSize": "Standard_D2s_v5"}
@@ -49,6 +51,7 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_a_regular_head(azure_reco
     assert "systemctl enable --now trainstack-scratch.service" in worker
     head_script = _decoded(head["osProfile"]["customData"])
     assert "systemctl enable --now trainstack-rendezvous.service" in head_script
+    assert "-m nodeagent store 29400 /fsx/trainstack/rendezvous/c" in head_script  # announces itself
     assert "trainstack-scratch" not in head_script
 
 

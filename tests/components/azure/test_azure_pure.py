@@ -12,6 +12,7 @@ from components.azure.layout import availability_zones
 from components.azure.profile import computer_name_prefix, vm_profile
 from components.azure.purchase import priority_settings
 from components.azure.security import security_rules
+from tests.cases import cases
 
 RDMA_SIZES = [
     "Standard_ND96asr_v4",
@@ -97,29 +98,7 @@ def test_size_without_infiniband_is_fine_without_rdma(azure_config):
     validate_args(azure_config(instance_type="Standard_NC96ads_A100_v4", interconnect="none"))
 
 
-@pytest.mark.parametrize(
-    ("overrides", "match"),
-    [
-        pytest.param({"provider": "aws"}, r"provider: 'aws' given to the Azure", id="provider"),
-        pytest.param(
-            {"file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 1000}},
-            r"throughput_mbps_per_tib: 1000 has no Azure Managed Lustre SKU",
-            id="throughput",
-        ),
-        pytest.param(
-            {"capacity_reservation_id": "/subscriptions/x/crg"},
-            r"capacity_reservation_id: .*proximity placement groups",
-            id="capacity-reservation",
-        ),
-        pytest.param(
-            {"subnet_id": "/subscriptions/x/subnets/s"},
-            r"subnet_id: Azure Managed Lustre",
-            id="subnet-with-fs",
-        ),
-        pytest.param({"ssh_cidrs": ("office",)}, r"ssh_cidrs: 'office' is not", id="bad-cidr"),
-        pytest.param({"ssh_cidrs": ("2001:db8::/32",)}, r"is IPv6", id="ipv6-cidr"),
-    ],
-)
+@pytest.mark.parametrize(("overrides", "match"), cases("azure_refusals.yaml", "overrides", "match"))
 def test_validate_rejects(azure_config, overrides, match):
     with pytest.raises(ValueError, match=match):
         validate_args(azure_config(**overrides))

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from clouds.azure.mock import PRIVATE_KEY
+from clouds.baiducloud.mock import baiducloud_outputs
 from clouds.baiducloud.validate import validate_args
 from clouds.contract import OUTPUT_NAMES
 from components.baiducloud.cluster import TYPE_TOKEN, BaiducloudGpuCluster
@@ -66,9 +67,21 @@ def test_nodes_join_subnet_group_deploy_set_ehc_and_keypair(baidu_run, baidu_con
     assert node["name"] == node["hostname"] == "c-node-1"
     place = (node["region"], node["zone"], node["spec"])
     assert place == ("bj", "cn-bj-a", EXAMPLE["instance_type"])
-    assert node["subnet_id"].startswith("sbn-") and node["security_group_ids"][0].startswith("g-")
-    assert node["deploy_set_id"].startswith("dset-") and node["ehc_cluster_id"].startswith("ehc-")
-    assert node["keypair_id"].startswith("k-") and node["image_os"] == "Ubuntu"
+
+    # each node references the cluster's own subnet, group, deploy set, EHC cluster and key pair
+    # (the ids the mocks gave those resources), not ids of its own making
+    def id_of(kind: str, name: str) -> str:
+        return baiducloud_outputs(f"{DYN}{kind}", name, {})[0]
+
+    assert (node["subnet_id"], node["security_group_ids"]) == (
+        id_of("Subnet", "c-subnet"),
+        [id_of("SecurityGroup", "c-sg")],
+    )
+    assert (node["deploy_set_id"], node["ehc_cluster_id"]) == (
+        id_of("DeploySet", "c-deployset"),
+        id_of("EhcCluster", "c-ehc"),
+    )
+    assert node["keypair_id"] == id_of("Keypair", "c-keypair") and node["image_os"] == "Ubuntu"
     assert one(records, f"{DYN}DeploySet")["inputs"]["strategy"] == "HOST_HA"
 
 

@@ -35,9 +35,14 @@ def test_outputs_registered_and_resolved(example: ClusterConfig) -> None:
         assert outputs["placement_group"].endswith("/train-placement")
         assert outputs["file_system_dns"] == "10.99.0.2"
         assert outputs["file_system_mount_name"] == "trainstack"
-        assert outputs["usd_per_hour"] == 40.4
+        assert outputs["usd_per_hour"] == 40.4  # the stack's recorded price, passed through
 
     plan = build(example, check=check)
+    # the node template's startup script mounts that Filestore share (NFS) at /fsx on every node
+    (template,) = plan.of_type(TEMPLATE)
+    script = template["inputs"]["metadata"]["startup-script"]
+    dns, share = plan.outputs["file_system_dns"], plan.outputs["file_system_mount_name"]
+    assert f"echo '{dns}:/{share} /fsx nfs " in script and "mount /fsx" in script
     assert set(plan.outputs) == set(OUTPUT_NAMES)
     assert plan.registered_outputs == plan.outputs
     assert plan.named("train")["type"] == "trainstack:gcp:GpuCluster"

@@ -11,21 +11,10 @@ from clouds.gcp.filesystems import (
     filestore_capacity_gib,
     lustre_capacity_gib,
 )
+from tests.cases import cases
 
 
-@pytest.mark.parametrize(
-    ("requested", "expected"),
-    [
-        pytest.param(1, 1024, id="below-min"),
-        pytest.param(1024, 1024, id="min"),
-        pytest.param(1025, 1280, id="256-step"),
-        pytest.param(4800, 4864, id="example"),
-        pytest.param(9984, 9984, id="9.75-tib"),
-        pytest.param(9985, 10240, id="jump-to-10-tib"),
-        pytest.param(10241, 12800, id="2.5-tib-step"),
-        pytest.param(102400, 102400, id="max"),
-    ],
-)
+@pytest.mark.parametrize(("requested", "expected"), cases("filestore_rounding.yaml", "requested", "expected"))
 def test_filestore_rounding(requested: int, expected: int) -> None:
     assert filestore_capacity_gib(requested) == expected
 
@@ -46,88 +35,15 @@ def test_lustre_rounding(requested: int, tier: int, expected: int) -> None:
     assert lustre_capacity_gib(requested, tier) == expected
 
 
-@pytest.mark.parametrize(
-    ("config", "expected"),
-    [
-        pytest.param(
-            FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250, deployment_type="ZONAL"),
-            FileSystemChoice("filestore", 4864, "ZONAL"),
-            id="example-below-lustre-min-filestore-chosen",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=90),
-            FileSystemChoice("filestore", 4864, "ZONAL"),
-            id="filestore-delivers-90",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=36_000, throughput_mbps_per_tib=250),
-            FileSystemChoice("lustre", 36_000, "250"),
-            id="lustre-at-250-min",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=9_000, throughput_mbps_per_tib=1000),
-            FileSystemChoice("lustre", 9_000, "1000"),
-            id="lustre-at-1000-min",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=200, deployment_type="ZONAL"),
-            FileSystemChoice("filestore", 51_200, "ZONAL"),
-            id="not-a-lustre-tier-filestore-chosen",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=50_000, throughput_mbps_per_tib=125, deployment_type="ZONAL"),
-            FileSystemChoice("filestore", 51_200, "ZONAL"),
-            id="below-125-min-filestore-chosen",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=4800, deployment_type="MANAGED_LUSTRE"),
-            FileSystemChoice("lustre", 36_000, "250"),
-            id="forced-lustre-rounds-to-min",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=40_000, deployment_type="zonal"),
-            FileSystemChoice("filestore", 40_960, "ZONAL"),
-            id="forced-filestore",
-        ),
-    ],
-)
-def test_choose_file_system(config: FileSystemConfig, expected: FileSystemChoice) -> None:
-    assert choose_file_system(config) == expected
+@pytest.mark.parametrize(("config", "expected"), cases("gcp_file_system_choice.yaml", "config", "expected"))
+def test_choose_file_system(config: dict, expected: list) -> None:
+    assert choose_file_system(FileSystemConfig(**config)) == FileSystemChoice(*expected)
 
 
-@pytest.mark.parametrize(
-    ("config", "message"),
-    [
-        pytest.param(
-            FileSystemConfig(capacity_gib=20_000, deployment_type="PARALLELSTORE"),
-            "invitation-only",
-            id="parallelstore",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=20_000, deployment_type="PERSISTENT_2"),
-            "not supported on GCP",
-            id="aws-type",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=200_000, throughput_mbps_per_tib=200),
-            "102400",
-            id="too-big-for-filestore",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=20_000_000, throughput_mbps_per_tib=125),
-            "12240000",
-            id="too-big-for-lustre-tier",
-        ),
-        pytest.param(
-            FileSystemConfig(capacity_gib=10_000, throughput_mbps_per_tib=300, deployment_type="MANAGED_LUSTRE"),
-            "not a Managed Lustre tier",
-            id="forced-lustre-bad-tier",
-        ),
-    ],
-)
-def test_choose_file_system_errors(config: FileSystemConfig, message: str) -> None:
+@pytest.mark.parametrize(("config", "message"), cases("gcp_file_system_refusals.yaml", "config", "message"))
+def test_choose_file_system_errors(config: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        choose_file_system(config)
+        choose_file_system(FileSystemConfig(**config))
 
 
 @pytest.mark.parametrize(

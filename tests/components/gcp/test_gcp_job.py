@@ -29,19 +29,29 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_an_on_demand_head() -> No
     assert head["machineType"] == "n2-standard-2" and head["zone"] == "us-central1-a"
     assert head["scheduling"]["provisioningModel"] == "STANDARD"  # never spot
     assert "guestAccelerators" not in head
-    assert head["networkInterfaces"] == [{"network": "train-net-id", "subnetwork": "train-subnet-id"}]
+    address = plan.named("train-head-ip")["inputs"]
+    assert (address["addressType"], address["subnetwork"], address["region"]) == (
+        "INTERNAL",
+        "train-subnet-id",
+        "us-central1",
+    )
+    assert head["networkInterfaces"] == [
+        {"network": "train-net-id", "subnetwork": "train-subnet-id", "networkIp": "10.0.0.250"}
+    ]
     worker = _script(plan, "train-template")
     assert worker.startswith("#!/bin/bash\n")
     assert "systemctl enable --now trainstack-job.service" in worker
     assert "systemctl enable --now trainstack-scratch.service" in worker
     job = _job_file(worker)
-    assert job["rdzv_host"] == "10.0.0.10"  # the head's NIC 0 address (mocks)
+    assert job["rdzv_host"] == "10.0.0.250"  # the reserved head address, not the VM's (mocks)
+    assert job["rdzv_file"] == "/fsx/trainstack/rendezvous/train"
     assert job["cloud"] == "gcp"  # GCP metadata watcher: preempted, maintenance-event
     assert job["command"] == ["/fsx/code/train.py", "--epochs", "3"]
     assert (job["nproc_per_node"], job["min_nodes"], job["max_nodes"]) == (8, 2, 2)
     assert job["log_dir"] == "/fsx/trainstack/logs/train" and job["env_file"] == "/etc/profile.d/trainstack-nccl.sh"
     head_script = _script(plan, "train-head")
     assert "systemctl enable --now trainstack-rendezvous.service" in head_script
+    assert "-m nodeagent store 29400 /fsx/trainstack/rendezvous/train" in head_script  # announces itself
     assert "trainstack-job.service" not in head_script.replace("Before=trainstack-job.service", "")
     assert "trainstack-scratch" not in head_script
 
@@ -82,3 +92,16 @@ def test_no_file_system_no_mount() -> None:
 def test_a_mount_source_a_shell_would_misread_is_refused() -> None:
     with pytest.raises(ValueError, match="file_system_dns: .* is not a mount source"):
         file_system_mount("lustre", "10.0.0.5@tcp:/fs; rm -rf /", None)
+
+
+def test_a_replaced_head_node_keeps_the_workers_rendezvous_address() -> None:
+    """The workers find the head at its reserved address, not the VM's: a replaced head VM
+    (deleted first, so the new one can take the address) changes neither the address nor the
+    workers' template; the head announces itself on /fsx too (`nodeagent.job.rendezvous_host`)."""
+    plan = build(make_config(job=JOB))
+    head = plan.named("train-head")
+    assert head.get("delete_before_replace") is True
+    assert plan.named("train-head-ip").get("delete_before_replace") is None  # the address stays
+    assert plan.named("train-template").get("delete_before_replace") is None
+    worker_job = _job_file(_script(plan, "train-template"))
+    assert worker_job["rdzv_host"] == head["inputs"]["networkInterfaces"][0]["networkIp"]

@@ -12,24 +12,23 @@ from clouds.gcp.machine import (
     scheduling,
 )
 
+# GPU VMs cannot live-migrate: both purchase options stop for host maintenance.
+ON_DEMAND = {
+    "provisioning_model": "STANDARD",
+    "preemptible": False,
+    "automatic_restart": True,
+    "on_host_maintenance": "TERMINATE",
+}
+
 
 def test_spot_scheduling() -> None:
-    assert scheduling("spot") == {
-        "provisioning_model": "SPOT",
-        "preemptible": True,
-        "automatic_restart": False,
-        "instance_termination_action": "STOP",
-        "on_host_maintenance": "TERMINATE",
-    }
+    # spot: preemptible, not restarted automatically, stopped (not deleted) on preemption
+    spot = {"provisioning_model": "SPOT", "preemptible": True, "automatic_restart": False}
+    assert scheduling("spot") == {**ON_DEMAND, **spot, "instance_termination_action": "STOP"}
 
 
 def test_on_demand_scheduling() -> None:
-    assert scheduling("on-demand") == {
-        "provisioning_model": "STANDARD",
-        "preemptible": False,
-        "automatic_restart": True,
-        "on_host_maintenance": "TERMINATE",
-    }
+    assert scheduling("on-demand") == ON_DEMAND
 
 
 @pytest.mark.parametrize(

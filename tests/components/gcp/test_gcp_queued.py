@@ -1,67 +1,107 @@
-"""TPU slices requested as queued resources: no TPU VM in the stack, one `gcloud` command per
-slice carrying the cluster's own service account, labels, network and purchase."""
+"""TPU slices requested as queued resources: no TPU VM in the stack; an on-demand controller VM
+whose startup script carries each slice's full TPU v2 request body, with a least-privilege
+identity (custom role on queued resources, acting as the node service account only)."""
 
 from __future__ import annotations
 
-import shlex
+import json
 
 import pytest
 
-from clouds.gcp.queued import queued_resource_command
+from clouds.gcp.queued import CONTROLLER_PERMISSIONS, queued_resource_body
 from tests.components.gcp.gcp_harness import TPU_EXAMPLE, build, make_config
 from tests.components.test_data_safety import write_stack
 from trainstack.plan.runner import run_plan
 
 TPU = "gcp:tpu/v2Vm:V2Vm"
+INSTANCE = "gcp:compute/instance:Instance"
 
 
-def _flags(command: str) -> dict[str, str]:
-    words = shlex.split(command)
-    return {w.split("=", 1)[0]: (w.split("=", 1)[1] if "=" in w else "") for w in words if w.startswith("--")}
+def _config_of(startup_script: str) -> dict:
+    return json.loads(startup_script.split("<<'TRAINSTACK_QUEUED'\n", 1)[1].split("\nTRAINSTACK_QUEUED", 1)[0])
 
 
 @pytest.mark.parametrize(
-    ("changes", "market"),
+    ("changes", "tier"),
     [
-        pytest.param({"purchase": "spot"}, "--spot", id="spot"),
-        pytest.param({"purchase": "on-demand", "reservation": {"id": "v5p-resv"}}, "--reserved", id="reserved"),
-        pytest.param({"purchase": "on-demand"}, None, id="on-demand"),
+        pytest.param({"purchase": "spot"}, {"spot": {}}, id="spot"),
+        pytest.param(
+            {"purchase": "on-demand", "reservation": {"id": "v5p-resv"}},
+            {"reservationName": "projects/mock-project/locations/us-east5-a/reservations/v5p-resv"},
+            id="reserved",
+        ),
+        pytest.param({"purchase": "on-demand"}, {}, id="on-demand"),
     ],
 )
-def test_each_slice_gets_a_command_with_the_clusters_identity(changes, market):
-    config = make_config(TPU_EXAMPLE, queued_resource=True, nodes=2, tags={"team": "ml"}, **changes)
-    plan = build(config)
-    plan_commands = plan.registered_outputs["queued_resource_commands"]
+def test_the_controller_requests_each_slice_with_the_clusters_identity(changes, tier):
+    plan = build(make_config(TPU_EXAMPLE, queued_resource=True, nodes=2, tags={"team": "ml"}, **changes))
     assert plan.of_type(TPU) == []  # the slices are not TPU VMs in the stack
     assert plan.outputs["node_ids"] == ["train-tpu-0", "train-tpu-1"]
-    assert plan.outputs["node_private_ips"] == []
-    assert [shlex.split(c)[5] for c in plan_commands] == ["train-tpu-0", "train-tpu-1"]
-    flags = _flags(plan_commands[0])
-    account = next(r for r in plan.records if r["type"] == "gcp:serviceaccount/account:Account")
-    assert flags["--service-account"] == f"{account['inputs']['accountId']}@mock-project.iam.gserviceaccount.com"
-    assert flags["--node-id"] == "train-tpu-0"
-    assert (flags["--zone"], flags["--project"]) == ("us-east5-a", "mock-project")
-    assert (flags["--accelerator-type"], flags["--runtime-version"]) == ("v5p-8", "v2-alpha-tpuv5")
-    assert (flags["--network"], flags["--subnetwork"]) == ("train-net", "train-subnet")
-    assert "--internal-ips" in flags and flags["--metadata"] == "enable-oslogin=TRUE"
-    assert "team=ml" in flags["--labels"].split(",")
-    assert {"--spot", "--reserved"} & set(flags) == ({market} if market else set())
+    assert plan.registered_outputs["queued_resource_controller"] == "train-queued-controller"
+    [vm] = plan.of_type(INSTANCE)
+    config = _config_of(vm["inputs"]["metadata"]["startup-script"])
+    assert config["parent"] == "projects/mock-project/locations/us-east5-a"
+    assert config["api"] == "https://tpu.googleapis.com/v2" and config["poll_seconds"] == 30
+    assert list(config["resources"]) == ["train-tpu-0", "train-tpu-1"]
+    body = config["resources"]["train-tpu-1"]
+    [spec] = body["tpu"]["nodeSpec"]
+    assert (spec["parent"], spec["nodeId"]) == (config["parent"], "train-tpu-1")
+    node = spec["node"]
+    assert node["serviceAccount"]["email"] == "train-nodes@mock-project.iam.gserviceaccount.com"
+    assert (node["acceleratorType"], node["runtimeVersion"]) == ("v5p-8", "v2-alpha-tpuv5")
+    assert node["networkConfig"] == {"network": "train-net", "subnetwork": "train-subnet", "enableExternalIps": False}
+    assert node["labels"]["team"] == "ml" and node["metadata"] == {"enable-oslogin": "TRUE"}
+    assert {k: body[k] for k in ("spot", "reservationName") if k in body} == tier
+    assert node.get("schedulingConfig") == ({"reserved": True} if "reservationName" in tier else None)
 
 
-def test_the_plan_exports_the_commands_in_the_stack_project(tmp_path):
+def test_the_controller_is_an_on_demand_vm_with_least_privilege():
+    plan = build(make_config(TPU_EXAMPLE, queued_resource=True, nodes=2))
+    [vm] = plan.of_type(INSTANCE)
+    inputs = vm["inputs"]
+    assert inputs["machineType"] == "e2-small" and inputs["zone"] == "us-east5-a"
+    # a changed config (another slice, new labels) replaces the stateless controller, delete-first
+    assert vm["replace_on_changes"] == ["metadata"] and vm["delete_before_replace"] is True
+    assert inputs["scheduling"]["provisioningModel"] == "STANDARD" and not inputs["scheduling"]["preemptible"]
+    assert "accessConfigs" not in inputs["networkInterfaces"][0]  # no external IP: NAT and Private Google Access
+    assert inputs["serviceAccount"]["email"] == "train-queued@mock-project.iam.gserviceaccount.com"
+    [role] = plan.of_type("gcp:projects/iAMCustomRole:IAMCustomRole")
+    assert role["inputs"]["permissions"] == list(CONTROLLER_PERMISSIONS)
+    assert all(p.startswith(("tpu.queuedResources.", "tpu.nodes.", "tpu.operations.")) for p in CONTROLLER_PERMISSIONS)
+    grants = {r["name"]: r["inputs"] for r in plan.of_type("gcp:projects/iAMMember:IAMMember")}
+    assert grants["train-queued-tpu"] == {
+        "member": "serviceAccount:train-queued@mock-project.iam.gserviceaccount.com",
+        "project": "mock-project",
+        "role": "train-queued-role",  # the custom role's name, nothing broader
+    }
+    [act_as] = plan.of_type("gcp:serviceaccount/iAMMember:IAMMember")
+    assert act_as["inputs"]["role"] == "roles/iam.serviceAccountUser"
+    assert act_as["inputs"]["serviceAccountId"] == "train-nodes"  # the node account only
+
+
+def test_the_plan_requests_the_slices_in_the_stack_project(tmp_path):
     write_stack(
-        tmp_path,
-        "tpu-queued",
-        base="training-tpu-v5p",
-        config={"gcp:project": "team-tpu"},
-        queued_resource=True,
+        tmp_path, "tpu-queued", base="training-tpu-v5p", config={"gcp:project": "team-tpu"}, queued_resource=True
     )
     plan = run_plan("tpu-queued", tmp_path, priced=False)
-    [command] = plan.outputs["queued_resource_commands"]
-    flags = _flags(command)
-    assert flags["--project"] == "team-tpu" and flags["--service-account"].endswith("@team-tpu.iam.gserviceaccount.com")
-    assert flags["--accelerator-type"] == "v5p-32" and "--spot" in flags
+    assert plan.outputs["queued_resource_controller"] == "tpu-queued-queued-controller"
+    assert plan.outputs["node_ids"] == ["tpu-queued-tpu-0"]
+    vm = next(r for r in plan.resources if r["type"] == INSTANCE)
+    config = _config_of(vm["inputs"]["metadata"]["startup-script"])
+    [body] = config["resources"].values()
+    node = body["tpu"]["nodeSpec"][0]["node"]
+    assert config["parent"] == "projects/team-tpu/locations/us-central1-a"
+    assert node["serviceAccount"]["email"].endswith("@team-tpu.iam.gserviceaccount.com")
+    assert node["acceleratorType"] == "v5p-32" and body["spot"] == {}
     assert not [r for r in plan.resources if r["type"] == TPU]
+    assert "controller VM deletes and re-requests" in plan.healing
+
+
+def test_slices_in_the_stack_say_they_are_not_replaced(tmp_path):
+    write_stack(tmp_path, "tpu-vms", base="training-tpu-v5p", queued_resource=False)
+    plan = run_plan("tpu-vms", tmp_path, priced=False)
+    assert [r["name"] for r in plan.resources if r["type"] == TPU] != []
+    assert plan.healing.startswith("nodes are not replaced automatically on gcp tpu-v5p-32")
 
 
 def test_queued_resource_is_for_tpu_slices_only():
@@ -71,6 +111,4 @@ def test_queued_resource_is_for_tpu_slices_only():
 
 def test_a_reserved_spot_request_is_refused():
     with pytest.raises(ValueError, match="never spot"):
-        queued_resource_command(
-            "q", "z", "p", "v5p-8", "rv", "n", "s", "sa@p", ("scope",), {}, {}, purchase="spot", reserved=True
-        )
+        queued_resource_body("q", "p", "z", "v5p-8", "rv", "n", "s", "sa@p", ("scope",), {}, {}, "spot", "resv")

@@ -7,46 +7,11 @@ from typing import Any
 import pytest
 
 from clouds.gcp.validate import validate_args
+from tests.cases import cases
 from tests.components.gcp.gcp_harness import TPU_EXAMPLE, make_config
 
 
-@pytest.mark.parametrize(
-    ("changes", "message"),
-    [
-        pytest.param({"provider": "aws"}, "set provider: gcp", id="provider"),
-        pytest.param({"zone": "us-east1-b"}, "not in region us-central1", id="zone-region"),
-        pytest.param(
-            {"instance_type": "a2-highgpu-8g", "accelerator": "A100"},
-            "set interconnect: none",
-            id="rdma-without-gpudirect",
-        ),
-        pytest.param({"subnet_id": "projects/p/regions/r/subnetworks/s"}, "subnet_id", id="subnet"),
-        pytest.param({"capacity_reservation_id": "r1"}, "purchase: on-demand", id="spot-resv"),
-        pytest.param(
-            {"purchase": "on-demand", "reservation": {"kind": "capacity-block", "id": "cr-0abc"}},
-            r"^reservation\.kind: capacity-block .*Capacity Blocks are AWS capacity",
-            id="capacity-block",
-        ),
-        pytest.param(
-            {"purchase": "on-demand", "reservation": {"id": "r1", "placement_group": "pg"}},
-            r"^reservation\.placement_group:",
-            id="reservation-placement-group",
-        ),
-        pytest.param(
-            {"purchase": "on-demand", "reservation": {"id": "arn:aws:resource-groups:us-east-1:1:group/g"}},
-            r"^reservation\.id: .*give the reservation's name",
-            id="reservation-arn",
-        ),
-        pytest.param({"tags": {"Team": "a", "team": "b"}}, "both become GCP label", id="tag-clash"),
-        pytest.param({"ssh_cidrs": ["not-a-cidr"]}, "not an IPv4 CIDR", id="bad-cidr"),
-        pytest.param({"instance_type": "n2-standard-16", "interconnect": "none"}, "takes no GPUs", id="n2"),
-        pytest.param(
-            {"file_system": {"capacity_gib": 100, "deployment_type": "PARALLELSTORE"}},
-            "invitation-only",
-            id="parallelstore",
-        ),
-    ],
-)
+@pytest.mark.parametrize(("changes", "message"), cases("gcp_refusals.yaml", "changes", "message"))
 def test_rejected(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         validate_args(make_config(**changes), "train")

@@ -14,7 +14,7 @@ from clouds.huaweicloud.mock import (
     SFS_TURBO_HOST,
     mock_id,
 )
-from components.huaweicloud.cluster import TYPE_TOKEN, HuaweicloudGpuCluster
+from components.huaweicloud.cluster import TYPE_TOKEN
 from tests.components.harness import by_type, one
 
 INSTANCE = "huaweicloud:Ecs/instance:Instance"
@@ -124,37 +124,6 @@ def test_sfs_turbo_sizing_network_and_protect(hw_records, hw_config):
     assert [record["name"] for record in records if record["protect"]] == ["c-sfs"]
 
 
-def file_system_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The file system and everything its inputs come from."""
-    names = {"c-sfs", "c-sfs-sg", "c-sfs-sg-from-nodes", "c-sfs-sg-egress", "c-sg", "c-vpc", "c-subnet"}
-    return [record for record in records if record["name"] in names]
-
-
-@pytest.mark.parametrize(
-    "change",
-    [
-        pytest.param({"nodes": 16}, id="nodes"),
-        pytest.param({"instance_type": "p3.2xlarge.8", "accelerator_count": 1}, id="instance-type"),
-        pytest.param({"purchase": "on-demand"}, id="purchase"),
-        pytest.param(
-            {
-                "nodes": 4,
-                "instance_type": "p5s.40xlarge.12",
-                "accelerator": "H100",
-                "purchase": "on-demand",
-            },
-            id="all-three",
-        ),
-    ],
-)
-def test_file_system_does_not_depend_on_nodes_type_or_purchase(hw_records, hw_config, change):
-    before = hw_records(hw_config())
-    after = hw_records(hw_config(**change))
-    assert len(file_system_records(before)) == 7
-    assert file_system_records(after) == file_system_records(before)
-    assert by_type(after, INSTANCE) != by_type(before, INSTANCE)  # the change did reach the nodes
-
-
 def test_tags_parenting_and_no_providers(hw_records, hw_config):
     records = hw_records(hw_config(tags={"team": "ml", "cost:center": "r&d"}))
     component = one(records, TYPE_TOKEN)
@@ -206,25 +175,3 @@ def test_existing_subnet_with_file_system_uses_the_subnets_vpc(hw_records, hw_co
     turbo = one(hw_records(hw_config(subnet_id=EXISTING_SUBNET_ID)), TURBO)
     inputs = turbo["inputs"]
     assert (inputs["vpcId"], inputs["subnetId"]) == (EXISTING_VPC_ID, EXISTING_SUBNET_ID)
-
-
-@pytest.mark.parametrize(
-    ("overrides", "match"),
-    [
-        pytest.param({"interconnect": "rdma"}, "interconnect: rdma", id="rdma"),
-        pytest.param(
-            {"instance_type": "modelarts.bm.snt9.xlarge.8", "accelerator": "Ascend 910B"},
-            "ModelArts",
-            id="910b",
-        ),
-        pytest.param(
-            {"file_system": {"capacity_gib": 10, "throughput_mbps_per_tib": 300}},
-            "throughput",
-            id="fs",
-        ),
-    ],
-)
-def test_invalid_config_registers_nothing(hw_monitor, hw_config, overrides, match):
-    with pytest.raises(ValueError, match=match):
-        HuaweicloudGpuCluster("c", hw_config(**overrides))
-    assert hw_monitor.records() == []

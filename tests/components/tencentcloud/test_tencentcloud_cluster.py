@@ -139,26 +139,6 @@ def test_cfs_turbo_is_protected_sized_and_on_the_ccn(file_system, storage_type, 
     assert [r["name"] for r in plan.records if r["protect"]] == ["c-cfs"]
 
 
-FILE_SYSTEM_NAMES = {"c-cfs", "c-ccn", "c-ccn-vpc", "c-cfs-access", "c-cfs-rule", "c-vpc"}
-
-
-@pytest.mark.parametrize(
-    "change",
-    [
-        pytest.param({"nodes": 8}, id="nodes"),
-        pytest.param({"instance_type": HCC_TYPE, "interconnect": "rdma"}, id="instance-type"),
-        pytest.param({"purchase": "spot"}, id="purchase"),
-        pytest.param({"nodes": 4, "instance_type": "GN10Xp.20XLARGE320", "purchase": "spot"}, id="all-three"),
-    ],
-)
-def test_file_system_does_not_change_with_nodes_type_or_purchase(change):
-    before, after = build(make_config()), build(make_config(**change))
-    keep = lambda plan: [r for r in plan.records if r["name"] in FILE_SYSTEM_NAMES]  # noqa: E731
-    assert len(keep(before)) == 6
-    assert keep(after) == keep(before)
-    assert nodes(after) != nodes(before)  # the change reached the nodes
-
-
 def test_tags_parenting_and_no_providers():
     plan = build(
         make_config(

@@ -13,20 +13,11 @@ from clouds.tencentcloud.turbo import TURBO_TYPES, round_capacity_gib, turbo_siz
 from clouds.tencentcloud.validate import check_tags
 from components.tencentcloud.profile import hostname
 from components.tencentcloud.security import egress_rules, ingress_rules
+from tests.cases import cases
 
 
 @pytest.mark.parametrize(
-    ("kind", "capacity", "expected"),
-    [
-        pytest.param("TP", 1, 20_480, id="TP-1GiB-min"),
-        pytest.param("TP", 20_480, 20_480, id="TP-exact-min"),
-        pytest.param("TP", 20_481, 30_720, id="TP-just-over"),
-        pytest.param("TP", 40_960, 40_960, id="TP-two-steps"),
-        pytest.param("TB", 1, 40_960, id="TB-1GiB-min"),
-        pytest.param("TB", 40_960, 40_960, id="TB-exact-min"),
-        pytest.param("TB", 40_961, 61_440, id="TB-just-over"),
-        pytest.param("TB", 102_400, 102_400, id="TB-100TiB"),
-    ],
+    ("kind", "capacity", "expected"), cases("turbo_capacity_rounding.yaml", "kind", "capacity", "expected")
 )
 def test_turbo_capacity_rounds_up_to_minimum_plus_steps(kind, capacity, expected):
     assert round_capacity_gib(capacity, TURBO_TYPES[kind]) == expected
@@ -40,16 +31,7 @@ def test_turbo_type_defaults_to_tp_and_caps_at_100_pib():
 
 
 @pytest.mark.parametrize(
-    ("instance_type", "family", "hcc"),
-    [
-        pytest.param("GT4.41XLARGE948", "GT4", False, id="GT4"),
-        pytest.param("GN10Xp.20XLARGE320", "GN10Xp", False, id="GN10Xp"),
-        pytest.param("GN10X.18XLARGE320", "GN10X", False, id="GN10X"),
-        pytest.param("GN7.20XLARGE320", "GN7", False, id="GN7"),
-        pytest.param("HCCPNV4h.48XLARGE1024", "HCCPNV4h", True, id="HCCPNV4h"),
-        pytest.param("HCCG5v.24XLARGE384", "HCCG5v", True, id="HCCG5v"),
-        pytest.param("S5.LARGE8", "S5", False, id="not-gpu"),
-    ],
+    ("instance_type", "family", "hcc"), cases("tencent_families.yaml", "instance_type", "family", "hcc")
 )
 def test_family_and_hcc(instance_type, family, hcc):
     assert (family_of(instance_type), is_hcc(instance_type)) == (family, hcc)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
 from clouds.volcengine.mock import EXISTING_SUBNET_ID, EXISTING_VPC_ID, IMAGE_ID, mock_id
 from clouds.volcengine.tags import tags_as_dict
-from components.volcengine.cluster import TYPE_TOKEN, VolcengineGpuCluster
+from components.volcengine.cluster import TYPE_TOKEN
 from tests.components.harness import by_type, one
 
 INSTANCE = "volcengine:ecs/instance:Instance"
@@ -131,28 +129,6 @@ def test_vepfs_store_type_capacity_mount_service_and_protect(vc_records, vc_conf
     assert [record["name"] for record in records if record["protect"]] == ["c-vepfs"]
 
 
-def file_system_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    names = {"c-vepfs", "c-mount", "c-mount-vepfs", "c-vpc", "c-subnet"}
-    return [record for record in records if record["name"] in names]
-
-
-@pytest.mark.parametrize(
-    "change",
-    [
-        pytest.param({"nodes": 16}, id="nodes"),
-        pytest.param({**PLAIN_GPU, "accelerator": "A100"}, id="instance-type"),
-        pytest.param({"purchase": "on-demand"}, id="purchase"),
-        pytest.param({**PLAIN_GPU, "nodes": 4, "purchase": "on-demand"}, id="all-three"),
-    ],
-)
-def test_file_system_does_not_depend_on_nodes_type_or_purchase(vc_records, vc_config, change):
-    before = vc_records(vc_config())
-    after = vc_records(vc_config(**change))
-    assert len(file_system_records(before)) == 5
-    assert file_system_records(after) == file_system_records(before)
-    assert by_type(after, INSTANCE) != by_type(before, INSTANCE)
-
-
 def test_tags_parenting_and_no_providers(vc_records, vc_config):
     records = vc_records(vc_config(tags={"team": "ml"}))
     component = one(records, TYPE_TOKEN)
@@ -199,25 +175,3 @@ def test_given_key_existing_subnet_and_no_file_system(vc_run, vc_config):
     keys = ("ssh_private_key", "file_system_dns", "file_system_mount_name")
     assert [outputs[key] for key in keys] == [None, None, None]
     assert outputs["placement_group"] == mock_id(DPS, "c-dps")
-
-
-@pytest.mark.parametrize(
-    ("overrides", "match"),
-    [
-        pytest.param(
-            {"instance_type": "ecs.gni2.3xlarge", "accelerator": "A10"},
-            "interconnect: rdma",
-            id="rdma",
-        ),
-        pytest.param({"accelerator": "T4"}, "accelerator: T4", id="accelerator"),
-        pytest.param(
-            {"file_system": {"capacity_gib": 10, "throughput_mbps_per_tib": 250}},
-            "throughput",
-            id="fs",
-        ),
-    ],
-)
-def test_invalid_config_registers_nothing(vc_monitor, vc_config, overrides, match):
-    with pytest.raises(ValueError, match=match):
-        VolcengineGpuCluster("c", vc_config(**overrides))
-    assert vc_monitor.records() == []

@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 import requests
 import responses
-from recorded_pages import cut_short, page_bytes, page_json
+from recorded_pages import credentials, cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, alicloud
@@ -42,10 +42,9 @@ ACS3 = re.compile(
 )
 
 
-@pytest.fixture(autouse=True)
-def access_key(monkeypatch):
-    monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_ID", "LTAI-test-id")
-    monkeypatch.setenv("ALIBABA_CLOUD_ACCESS_KEY_SECRET", "test-secret-not-real")
+access_key = credentials(
+    ALIBABA_CLOUD_ACCESS_KEY_ID="LTAI-test-id", ALIBABA_CLOUD_ACCESS_KEY_SECRET="test-secret-not-real"
+)
 
 
 def answer(http: responses.RequestsMock, action: str, name: str, offset: int | None = None, **reply) -> None:

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 import responses
-from recorded_pages import cut_short, page_bytes, page_json
+from recorded_pages import HARDWARE, cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, azure
@@ -15,17 +15,6 @@ from profiles.catalog.loader import DATA_DIR, load_provider
 
 ALL_REGIONS = "serviceName eq 'Virtual Machines' and contains(armSkuName, 'Standard_N')"
 ND, NC, H100 = "Standard_ND96amsr_A100_v4", "Standard_NC24ads_A100_v4", "Standard_ND96isr_H100_v5"
-HARDWARE = (
-    "accelerator",
-    "accelerator_count",
-    "accelerator_memory_gib",
-    "form_factor",
-    "vcpus",
-    "memory_gib",
-    "interconnect",
-    "max_efa_interfaces",
-    "network_gbps",
-)
 
 
 def first_page(http: responses.RequestsMock, query: str = ALL_REGIONS, **answer) -> None:

@@ -12,7 +12,7 @@ import re
 
 import pytest
 from loopback import Replayer, Reply, closed_port_url
-from recorded_pages import page_bytes, page_json
+from recorded_pages import credentials, page_bytes, page_json
 
 from profiles.catalog.fetchers import FetchError, baiducloud
 from profiles.catalog.fetchers.baiducloud_api import endpoint_for
@@ -22,10 +22,7 @@ A100 = "bcc.hgn5IB.c116m978.8A100-80g"
 SIGNED = re.compile(r"bce-auth-v1/test-ak/(?P<time>[0-9T:-]+Z)/1800/(?P<signed>[a-z0-9;-]*)/[0-9a-f]{64}")
 
 
-@pytest.fixture(autouse=True)
-def access_key(monkeypatch):
-    monkeypatch.setenv("BCE_ACCESS_KEY_ID", "test-ak")
-    monkeypatch.setenv("BCE_SECRET_ACCESS_KEY", "test-sk-not-real")
+access_key = credentials(BCE_ACCESS_KEY_ID="test-ak", BCE_SECRET_ACCESS_KEY="test-sk-not-real")
 
 
 def recorded(name: str, status: int = 200) -> Reply:

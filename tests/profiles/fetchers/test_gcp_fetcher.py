@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 import responses
-from recorded_pages import cut_short, page_bytes, page_json
+from recorded_pages import HARDWARE, cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, gcp
@@ -17,17 +17,6 @@ from profiles.catalog.loader import DATA_DIR, load_provider
 
 KEY = "test-key-not-real"
 TOKEN = page_json("gcp", "skus_page1.json")["nextPageToken"]
-HARDWARE = (
-    "accelerator",
-    "accelerator_count",
-    "accelerator_memory_gib",
-    "form_factor",
-    "vcpus",
-    "memory_gib",
-    "interconnect",
-    "max_efa_interfaces",
-    "network_gbps",
-)
 
 
 @pytest.fixture(autouse=True)

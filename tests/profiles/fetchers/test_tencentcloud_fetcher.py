@@ -12,11 +12,12 @@ import re
 import pytest
 import requests
 import responses
-from recorded_pages import cut_short, page_bytes, page_json
+from recorded_pages import credentials, cut_short, page_bytes, page_json
 from responses import matchers
 
 from profiles.catalog.fetchers import FetchError, tencentcloud
 from profiles.catalog.refresh import validate
+from tests.profiles.known_rows import GT4_41XLARGE948, hardware
 
 URL = "https://cvm.tencentcloudapi.com/"
 FAMILIES = list(tencentcloud.FAMILIES)
@@ -26,10 +27,7 @@ TC3 = re.compile(
 )
 
 
-@pytest.fixture(autouse=True)
-def api_key(monkeypatch):
-    monkeypatch.setenv("TENCENTCLOUD_SECRET_ID", "AKID-test-id")
-    monkeypatch.setenv("TENCENTCLOUD_SECRET_KEY", "test-key-not-real")
+api_key = credentials(TENCENTCLOUD_SECRET_ID="AKID-test-id", TENCENTCLOUD_SECRET_KEY="test-key-not-real")
 
 
 def answer(http: responses.RequestsMock, charge: str, region: str = "ap-beijing", **reply) -> None:
@@ -74,15 +72,7 @@ def test_recorded_answers_become_cny_offerings_per_zone(http):
     gt4 = rows[("GT4.41XLARGE948", "ap-beijing-5")]
     # On-demand: POSTPAID_BY_HOUR UnitPrice; spot: SPOTPAID UnitPriceDiscount (its UnitPrice is the list price).
     assert (gt4.on_demand_native, gt4.spot_native, gt4.currency) == (228.96, 45.79, "CNY")
-    assert (
-        gt4.accelerator,
-        gt4.accelerator_count,
-        gt4.accelerator_memory_gib,
-        gt4.vcpus,
-        gt4.memory_gib,
-        gt4.network_gbps,
-        gt4.form_factor,
-    ) == ("A100", 8, 40.0, 164.0, 948.0, 50.0, "SXM")
+    assert hardware(gt4) == GT4_41XLARGE948 and gt4.form_factor == "SXM"
     gn7 = rows[("GN7.2XLARGE32", "ap-beijing-7")]
     assert (gn7.on_demand_native, gn7.spot_native, gn7.accelerator) == (8.68, 1.74, "T4")
     assert rows[("GN10Xp.20XLARGE320", "ap-beijing-7")].spot_native is None  # spot 168.64 = on-demand
