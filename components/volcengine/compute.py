@@ -25,6 +25,7 @@ import pulumi_volcengine as volcengine
 
 from clouds.contract import ClusterConfig
 from clouds.volcengine.facts import instance_family
+from components.admin_key import RSA_4096, admin_public_key
 from components.volcengine.purchase import spot_args
 
 DEPLOYMENT_STRATEGY = "Availability"  # the only strategy (section 3)
@@ -35,8 +36,7 @@ SYSTEM_VOLUME_GIB = 200
 # Public Ubuntu 22.04 images; Volcengine's public image names are unsourced, so the regex is
 # loose and `instance_type_id` keeps only images that run on the type.
 IMAGE_NAME_REGEX = r"^Ubuntu 22\.04"
-# RSA: whether Volcengine key pairs accept ED25519 is unsourced.
-ADMIN_KEY_ALGORITHM, ADMIN_KEY_BITS = "RSA", 4096
+# Admin key: RSA (`admin_key.RSA_4096`): whether Volcengine key pairs accept ED25519 is unsourced.
 JOIN_ARGUMENTS = ("hpc_cluster_id", "deployment_set_id")
 
 
@@ -75,14 +75,7 @@ def create_key_pair(
     Returns:
         The key pair `{name}-keypair` and the generated key (None when a key was given).
     """
-    generated = None
-    if args.ssh_public_key:
-        public_key = pulumi.Output.from_input(args.ssh_public_key.strip())
-    else:
-        generated = tls.PrivateKey(
-            f"{name}-admin-key", algorithm=ADMIN_KEY_ALGORITHM, rsa_bits=ADMIN_KEY_BITS, opts=opts
-        )
-        public_key = generated.public_key_openssh
+    public_key, generated = admin_public_key(name, args, opts, RSA_4096)
     key_pair = volcengine.ecs.KeyPair(
         f"{name}-keypair",
         key_pair_name=f"{name}-keypair",
