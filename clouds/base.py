@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from clouds.access import NodeAccess
+
 
 class Feature(enum.Enum):
     """Things a cloud's component may be unable to do; `Cloud.missing` says why."""
@@ -277,6 +279,8 @@ class Cloud:
             launches into; empty when it launches into none.
         reservation_example: one of its reservations as a workload's `reservations:` entry
             (flow YAML), the example a malformed entry's error shows; "" for none.
+        access: how a user reaches a node from their machine (`clouds.access`); None: SSH
+            from an address in the stack's `ssh_cidrs`.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -308,6 +312,7 @@ class Cloud:
     request_price: str | None = None
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""
+    access: NodeAccess | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

@@ -13,6 +13,7 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
 - `missing`: `Feature` member name -> the reason;
 - `stateful`, `untaggable`: lists of Pulumi type tokens;
 - `reservation_kinds`: a list of `clouds.reservation.KINDS`.
+- `access`: the `clouds.access.NodeAccess` fields (`ssh_cidrs` a list).
 
 Its replace-on-change inputs are `clouds/<name>/replacements.yaml` (`read_replacements`), with
 `Replacements`' attributes as keys: `replace_on_change` and `replace_on_decrease` (type token ->
@@ -30,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from clouds.access import NodeAccess
 from clouds.base import (
     GROUP_RESTART_HOURS,
     MANUAL_RESTART_HOURS,
@@ -118,6 +120,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
         fields["healing"] = _healing(fields["healing"], raw["display_name"])
     if "missing" in fields:
         fields["missing"] = {_feature(name): why for name, why in fields["missing"].items()}
+    if "access" in fields:
+        fields["access"] = NodeAccess(**{**fields["access"], "ssh_cidrs": tuple(fields["access"].get("ssh_cidrs", ()))})
     for key in ("stateful", "untaggable"):
         if key in fields:
             fields[key] = frozenset(fields[key])

@@ -9,6 +9,7 @@ stack's cluster config (`clouds.config`); imports pydantic only.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -93,12 +94,29 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
     return None
 
 
+# Units a value may be written in, as multiples of the unit a key's name ends in (`_gib`,
+# `hours`): binary GiB/TiB/MiB, decimal GB/TB (10^9 / 2^30 GiB), hours from minutes to weeks.
+_IN_KEYS_UNIT = {
+    "gib": {"gib": 1.0, "tib": 1024.0, "mib": 1 / 1024, "gb": 1e9 / 2**30, "tb": 1e12 / 2**30},
+    "hours": {"h": 1.0, "hours": 1.0, "m": 1 / 60, "min": 1 / 60, "d": 24.0, "days": 24.0, "w": 168.0},
+}
+
+
 def _number_in_keys_unit(value: Any, key: str) -> str | None:
-    """`4800` for `4800GiB` given as `capacity_gib` (the key names the unit); None otherwise."""
+    """The value in the unit the key names: `4800` for `4800GiB` given as `capacity_gib`,
+    `4471` for `4800GB` (4,470.3 GiB, rounded up), `72` for `3d` as `hours`; None otherwise."""
     found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z/]+)\s*", value) if isinstance(value, str) else None
-    if found and key.lower().endswith("_" + found.group(2).lower().replace("/", "")):
+    if not found:
+        return None
+    unit = found.group(2).lower().replace("/", "")
+    if key.lower().endswith("_" + unit):
         return found.group(1)
-    return None
+    keys_unit = next((u for u in _IN_KEYS_UNIT if key.lower() == u or key.lower().endswith("_" + u)), None)
+    factor = _IN_KEYS_UNIT[keys_unit].get(unit) if keys_unit else None
+    if factor is None:
+        return None
+    converted = float(found.group(1)) * factor
+    return f"{math.ceil(converted - 1e-9):d}" if keys_unit == "gib" else f"{converted:g}"
 
 
 def model_at(root: type[BaseModel], loc: tuple) -> type[BaseModel] | None:

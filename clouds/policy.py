@@ -2,8 +2,8 @@
 
 Each cloud declares `POLICY = PolicyReaders(...)` in `clouds/<cloud>/policy.py` (its
 `Cloud.policy`); `policies.readers` merges them, so the rules themselves name no cloud and no
-type token. A reader takes a resource's recorded camelCase `inputs` (the shape in
-`policies.records`): values a real preview cannot know yet arrive as `UNKNOWN`, and a
+type token. A reader takes a resource's recorded camelCase `inputs` (the record shape
+`{"type", "name", "parent", "protect", "inputs"}` of `policies.rules`): values a real preview cannot know yet arrive as `UNKNOWN`, and a
 reader never flags one. The small parsers shared by several clouds' readers sit here too.
 """
 

@@ -10,6 +10,7 @@ would choose: the cheapest job that meets the deadline, else the fastest.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from clouds.base import Feature, load
@@ -22,6 +23,7 @@ from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
 from profiles.data_row import DataRow, data_row
+from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
 
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
@@ -45,7 +47,7 @@ def _price_notes(offering: Offering) -> tuple[str, ...]:
     notes: tuple[str, ...] = ()
     if offering.currency != "USD" and offering.on_demand_native is not None:
         notes += (f"listed as {offering.on_demand_native:,.2f} {offering.currency}/h per node",)
-    return notes + ((offering.price_note,) if offering.price_note else ())
+    return notes + ((cited(offering.price_note),) if offering.price_note else ())
 
 
 def _usd_per_cny(offering: Offering) -> float | None:
@@ -222,19 +224,49 @@ def _candidate(
 
 def best_per_purchase(options: Iterable[Candidate], deadline_hours: float | None) -> list[Candidate]:
     """Per purchase option (and held reservation), the node count to use: the cheapest job
-    meeting `deadline_hours` (any, without a deadline), else the fastest, then cheapest."""
+    meeting `deadline_hours` (any, without a deadline), else the fastest, then cheapest.
+
+    At the same cost (to the cent) the fewer nodes win: the same job for the same money on
+    fewer nodes asks for less capacity and quota. The row then says which larger counts cost
+    the same.
+    """
+    every = list(options)
     best: dict[tuple, Candidate] = {}
-    for c in options:
+    for c in every:
         key = (c.purchase, c.reservation_id)
         if key not in best or _better(c, best[key], deadline_hours):
             best[key] = c
-    return list(best.values())
+    return [_tie_note(c, every, deadline_hours) for c in best.values()]
+
+
+def _cost_then_nodes(c: Candidate) -> tuple:
+    return (round(c.usd_total, 2), c.nodes, c.sort_key())
 
 
 def _better(c: Candidate, other: Candidate, deadline: float | None) -> bool:
     if deadline is None:
-        return c.sort_key() < other.sort_key()
+        return _cost_then_nodes(c) < _cost_then_nodes(other)
     c_on, other_on = c.hours <= deadline, other.hours <= deadline
     if c_on != other_on:
         return c_on
-    return c.sort_key() < other.sort_key() if c_on else c.speed_key() < other.speed_key()
+    return _cost_then_nodes(c) < _cost_then_nodes(other) if c_on else c.speed_key() < other.speed_key()
+
+
+def _tie_note(c: Candidate, every: list[Candidate], deadline: float | None) -> Candidate:
+    """`c` with a note naming the larger node counts that cost the same (and meet the
+    deadline, when there is one), or `c` unchanged when none does."""
+    same = sorted(
+        o.nodes
+        for o in every
+        if (o.purchase, o.reservation_id) == (c.purchase, c.reservation_id)
+        and o.nodes > c.nodes
+        and round(o.usd_total, 2) == round(c.usd_total, 2)
+        and (deadline is None or o.hours <= deadline)
+    )
+    if not same or c.hours > (deadline if deadline is not None else float("inf")):
+        return c
+    note = (
+        f"nodes: {c.nodes}; {', '.join(map(str, same))} nodes cost the same ${c.usd_total:,.2f} and finish sooner; on a cost tie "
+        "the fewest nodes are taken (less capacity and quota to get)"
+    )
+    return dataclasses.replace(c, notes=(*c.notes, note))

@@ -27,10 +27,12 @@ CONSTRAINTS = (
     "job",
     "memory_fit",
     "throughput",
+    "run_time",
 )
 # Failing these means a different accelerator: such offerings are the least "near".
 _HARD = frozenset({"accelerator", "gpu_memory", "memory_fit"})
 FIX_HINTS = {
+    "run_time": "check the units of `work` (tokens: 300B, images: 1.28M), or allow faster accelerators or more nodes",
     "provider": "add a cloud to `providers` or remove the list",
     "region": "widen or remove `regions`",
     "jurisdiction": "add a cloud with mainland-China regions to `providers`, or set `jurisdiction: any`",
@@ -49,6 +51,13 @@ FIX_HINTS = {
 
 class NoMatchError(LookupError):
     """No offering satisfies the spec; the message says which constraint and how to fix it."""
+
+
+class WorkloadFieldError(NoMatchError):
+    """A field of the workload file the catalog cannot satisfy: a name it does not know
+    (accelerator, region, reservation type or zone, cloud), or work no offering finishes
+    within the run-time limit. The message starts with the field (`reservations.0.zone: ...`),
+    so a caller that knows the file prefixes its path."""
 
 
 def _cheapest_price(o: Offering) -> float:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from clouds.words import article, did_you_mean, listed
 from profiles.catalog.offering import Offering
-from profiles.explain import NoMatchError
+from profiles.explain import WorkloadFieldError
 from profiles.spec import WorkloadSpec
 
 if TYPE_CHECKING:
@@ -36,14 +36,14 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
         The wanted accelerator names (empty when the spec names none).
 
     Raises:
-        NoMatchError: an allowed cloud with no priced offerings, or an unknown accelerator,
+        WorkloadFieldError: an allowed cloud with no priced offerings, or an unknown accelerator,
             region, reservation instance type or zone (one line: field, value, valid values).
     """
     rows = list(offerings)
     allowed = [o for o in rows if not spec.providers or o.provider in spec.providers]
     if not allowed and spec.providers:
         clouds = ", ".join(spec.providers)
-        raise NoMatchError(
+        raise WorkloadFieldError(
             f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "
             f"`trainstack catalog refresh --provider {spec.providers[0]}` or allow other clouds"
         )
@@ -51,11 +51,11 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
     for region in spec.regions:
         problem = region_problem(region, spec.providers, allowed, rows)
         if problem:
-            raise NoMatchError(problem)
+            raise WorkloadFieldError(problem)
     for i, reservation in enumerate(spec.reservations):
         problem = reservation_problem(reservation, [o for o in rows if o.provider == reservation.provider])
         if problem:
-            raise NoMatchError(f"reservations.{i}.{problem}")
+            raise WorkloadFieldError(f"reservations.{i}.{problem}")
     return wanted
 
 
@@ -64,7 +64,7 @@ def _accelerators(spec: WorkloadSpec, allowed: Sequence[Offering], where: str) -
     for name in spec.accelerators:
         if name.casefold() not in known:
             hint = did_you_mean(name, known.values(), cutoff=0.4)
-            raise NoMatchError(f"accelerators: the catalog has no '{name}'{where}; {hint}")
+            raise WorkloadFieldError(f"accelerators: the catalog has no '{name}'{where}; {hint}")
     return frozenset(known[n.casefold()] for n in spec.accelerators)
 
 

@@ -29,10 +29,11 @@ from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.data_row import tier_for
-from profiles.explain import CONSTRAINTS, NoMatchError, deadline_miss, nearest, no_match, reason
+from profiles.explain import CONSTRAINTS, NoMatchError, WorkloadFieldError, deadline_miss, nearest, no_match, reason
 from profiles.known_names import checked_names
 from profiles.spec import FileSystemSpec, WorkloadSpec
 from profiles.spec_values import KEYS
+from profiles.units import too_long_work
 
 if TYPE_CHECKING:
     from profiles.data_spec import DataSpec
@@ -47,10 +48,33 @@ MAX_SUGGESTED_NODES = 1024
 
 @dataclass(frozen=True)
 class Ranked:
-    """A kept candidate and why it ranks where it does."""
+    """A kept candidate and why it ranks where it does.
+
+    Attributes:
+        candidate: the row (its zone is the best-ranked one of its copies).
+        reason: why it ranks there, against the row above.
+        also_zones: other zones of the same region selling the same offering at the same
+            cost (zone copies folded into this row), best-ranked first.
+    """
 
     candidate: Candidate
     reason: str
+    also_zones: tuple[str, ...] = ()
+
+
+def _copy_key(c: Candidate) -> tuple:
+    """What makes two rows the same offering: all but the zone (cost to the cent)."""
+    o = c.offering
+    return (o.provider, o.region, o.instance_type, o.accelerator, c.nodes, c.purchase, round(c.usd_total, 2), c.hours)
+
+
+def distinct_offerings(ranked: list[Candidate]) -> list[tuple[Candidate, tuple[str, ...]]]:
+    """One entry per distinct offering, in rank order: zone copies (the same type, region,
+    purchase and cost in another zone) fold into the best-ranked, whose entry lists their zones."""
+    groups: dict[tuple, list[Candidate]] = {}
+    for c in ranked:
+        groups.setdefault(_copy_key(c), []).append(c)
+    return [(first, tuple(c.offering.zone for c in rest)) for first, *rest in groups.values()]
 
 
 @dataclass(frozen=True)
@@ -212,7 +236,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     Args:
         spec: the workload.
         offerings: the loaded catalog.
-        top: how many rows to return (choice included), at least 1.
+        top: how many rows to return (choice included), at least 1: distinct offerings,
+            each zone copy folded into its best-ranked zone's row (`Ranked.also_zones`).
 
     Returns:
         The choice and up to `top - 1` alternatives, each with a reason.
@@ -227,12 +252,15 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     found: list[Candidate] = []
     failed: dict[str, list[Offering]] = {}
     details: dict[str, str] = {}
+    fastest: Rejection | None = None  # the shortest run that is still over the run-time limit
     for offering in offerings:
         failure = next(static_failures(spec, wanted, offering), None)
         kept = _offering_candidates(spec, offering) if failure is None else []
         if isinstance(kept, Rejection):
             failure = kept.constraint
             details.setdefault(failure, f"{offering.instance_type}: {kept.detail}")
+            if kept.hours is not None and (fastest is None or kept.hours < (fastest.hours or 0)):
+                fastest = kept
         if failure == "file_system":
             details.setdefault(failure, f"{offering.provider}: {_file_system_problem(spec, offering.provider)}")
         if failure == "data":
@@ -243,6 +271,9 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             failed.setdefault(failure, []).append(offering)
         elif isinstance(kept, list):
             found.extend(kept)
+    if not found and fastest is not None and max(failed, key=CONSTRAINTS.index) == "run_time":
+        assert fastest.hours is not None
+        raise WorkloadFieldError(too_long_work(fastest.hours, fastest.detail.split(" on ", 1)[1]))
     if not found:
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
         raise no_match(failed, details, near, spec.gpus_key)
@@ -253,16 +284,27 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         if not deadline_met:
             to_meet = what_would_meet(spec, ranked[0])
             note = f"; none meets the {spec.deadline_hours:g} h deadline: cheapest within {CLOSE:.0%} of the fastest"
-    rows = ranked[: max(top, 1)]
+    rows = distinct_offerings(ranked)[: max(top, 1)]
     kept_rows = tuple(
-        Ranked(c, reason(c, rows[i - 1] if i else None, len(found), note) + deadline_miss(c, spec.deadline_hours))
-        for i, c in enumerate(rows)
+        Ranked(
+            c,
+            reason(c, rows[i - 1][0] if i else None, len(found), note)
+            + deadline_miss(c, spec.deadline_hours)
+            + _zones_note(zones),
+            zones,
+        )
+        for i, (c, zones) in enumerate(rows)
     )
     rejected = {k: (len(failed[k]), details[k]) for k in details}
     everything = sorted(found, key=Candidate.sort_key)
     return Resolution(
         kept_rows[0], kept_rows[1:], len(found), len(offerings), deadline_met, rejected, tuple(everything), to_meet
     )
+
+
+def _zones_note(zones: tuple[str, ...]) -> str:
+    """`; also in use2-az2, use2-az3 at the same cost` for a row with zone copies, else ""."""
+    return f"; also in {', '.join(zones)} at the same cost" if zones else ""
 
 
 def what_would_meet(spec: WorkloadSpec, best: Candidate) -> str:

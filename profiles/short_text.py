@@ -12,6 +12,8 @@ _HTML = re.compile(r"<\s*(!doctype\s+html|html|head|body)\b", re.IGNORECASE)
 _TITLE = re.compile(r"<\s*title[^>]*>(.*?)<\s*/\s*title\s*>", re.IGNORECASE | re.DOTALL)
 _HEADING = re.compile(r"<\s*h1[^>]*>(.*?)<\s*/\s*h1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
+# An inline citation of a reference-facts id, `(china-prices.md CP-A32)` or `(CP-R1)`.
+_INLINE_SOURCE = re.compile(r"\s*\((?:[\w.-]+\.md\s+)?([A-Z]{1,3}-[A-Z]{0,2}\d+(?:\.\.[A-Z]*\d+)?)\)")
 
 
 def one_line(text: Any, limit: int | None = MESSAGE_CHARS) -> str:
@@ -28,3 +30,13 @@ def one_line(text: Any, limit: int | None = MESSAGE_CHARS) -> str:
         raw = f"HTML error page: {title}" if title else "an HTML error page"
     line = " ".join(raw.split())
     return line if limit is None or len(line) <= limit else line[: limit - 3].rstrip() + "..."
+
+
+def cited(text: str) -> str:
+    """`text` with its inline source citations (`(china-prices.md CP-A32)`) moved to one
+    trailing `[source CP-A32]`: user text says what a figure is, the ids follow it (as
+    `facts.storage_prices` writes them). Text without one is returned as it is."""
+    ids = _INLINE_SOURCE.findall(text)
+    if not ids:
+        return text
+    return f"{_INLINE_SOURCE.sub('', text)} [source {', '.join(dict.fromkeys(ids))}]"

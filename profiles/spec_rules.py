@@ -198,6 +198,18 @@ def check_workload(spec: Any) -> None:
             f"spot: purchase '{spec.purchase}' allows spot, which needs checkpoints on shared storage; "
             "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
         )
+    if spec.purchase == "spot" and spec.commitment is not None:  # a term is bought in place of on-demand only
+        raise ValueError(
+            f"commitment: a {spec.commitment.term} reserved term (reserved instances, savings plan) replaces "
+            "on-demand capacity, never spot, so purchase: spot would ignore it; set purchase: any to rank spot "
+            "against the commitment, or remove commitment"
+        )
+    if spec.purchase == "spot" and spec.reservations:  # held capacity runs on-demand (clouds.reservation)
+        raise ValueError(
+            "reservations: held capacity (a capacity reservation or Capacity Block) runs on-demand, never spot, "
+            "so purchase: spot would ignore one of them; set purchase: any to rank spot against the held "
+            "capacity, or remove reservations"
+        )
     if spec.data and spec.data.size_gib and spec.file_system and spec.file_system.capacity_gib < spec.data.size_gib:
         raise ValueError(
             f"file_system.capacity: {spec.file_system.capacity_gib:g} GiB is less than the "

@@ -96,9 +96,17 @@ def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[
         return []  # priced per region (Azure, the Alibaba snapshot): no zone to confirm
     zones = {r.zone for r in rows if r.region == cluster.region and r.zone != r.region}
     if cluster.zone not in zones:
+        # A zone name (`us-east-1a`) where the catalog keys zones by ID (`use1-az1`): names map
+        # to IDs differently in each account, so the ID cannot be guessed from the name.
+        by_id = cluster.zone.startswith(cluster.region) and not any(z.startswith(cluster.region) for z in zones)
+        named = (
+            f"; the catalog names zones by zone ID, not by name: give the ID of {cluster.zone} in your account"
+            if by_id
+            else ""
+        )
         return [
             f"zone: '{cluster.zone}' is not a zone of {cluster.region} the catalog knows; zones there: "
-            f"{listed(zones, cluster.zone)} ({cluster.instance_type} listed in {listed({r.zone for r in here})})"
+            f"{listed(zones, cluster.zone)} ({cluster.instance_type} listed in {listed({r.zone for r in here})}){named}"
         ]
     # A known zone the snapshot does not list this type in may still offer it (zone offerings
     # change often): `trainstack check` asks the cloud live rather than refusing it here.

@@ -17,6 +17,7 @@ from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
+from profiles.short_text import cited
 
 # Prices closer than this (USD/hour) are the same price (the stack rounds to 6 decimals).
 TOLERANCE = 0.005
@@ -126,7 +127,7 @@ def price_stack(
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, None)
     cost = cluster_cost(config, price.usd_per_hour, usd_per_cny(match) if match is not None else None)
-    caveats = [match.price_note] if match is not None and node_price is not None and match.price_note else []
+    caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     if match is not None and node_price is not None and config.commitment != "none":
         caveats += _reserved_rate_caveat(config, match)
     caveats += cost.left_out

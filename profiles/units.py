@@ -128,11 +128,20 @@ def at_most_hours(hours: float, value: object) -> float:
         ValueError: a longer run, naming `value` in years and the limit.
     """
     if hours > MAX_HOURS:
-        raise ValueError(
-            f"{value!r} is {hours / 8760:,.0f} years; trainstack plans runs up to {MAX_HOURS:,} h "
-            "(3 years, the longest term the clouds price); check the unit (72h, 3d)"
-        )
+        raise ValueError(f"{value!r} is {hours / 8760:,.0f} years; {RUN_LIMIT}; check the unit (72h, 3d)")
     return hours
+
+
+# The run-time limit in words, the same for `hours:` and for hours derived from `work:`.
+RUN_LIMIT = f"trainstack plans runs up to {MAX_HOURS:,} h (3 years, the longest term the clouds price)"
+
+
+def too_long_work(hours: float, where: str) -> str:
+    """`work: the job takes N h (Y years) even on WHERE, the fastest; <RUN_LIMIT>; check ...`."""
+    return (
+        f"work: the job takes {hours:,.0f} h ({hours / 8760:,.0f} years) even on {where}, the fastest; "
+        f"{RUN_LIMIT}; check the units of work (tokens: 300B, images: 1.28M)"
+    )
 
 
 def at_most_gib(gib: float, value: object) -> float:

@@ -127,6 +127,14 @@ def fresh_cost_caches() -> None:
     inputs.clear_measurements()
 
 
+@pytest.fixture(autouse=True)
+def no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Output widths as a pipe without `COLUMNS` gives them: the CLI honours `COLUMNS`
+    (`trainstack.render.console`), and pytest-xdist workers run with `COLUMNS=80`. A test
+    of a width sets it itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 @pytest.fixture
 def mocks() -> TrainstackMocks:
     """Install `TrainstackMocks` as the Pulumi engine for one test."""

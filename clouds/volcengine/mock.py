@@ -29,6 +29,9 @@ _PREFIXES = {
     "volcengine:ecs/instance:Instance": "i",
     "volcengine:ecs/deploymentSet:DeploymentSet": "dps",
     "volcengine:ecs/hpcCluster:HpcCluster": "hpcCluster",
+    # The shapes of the terraform provider's import examples (scg-mizl7m1kqccg5smt1bdpijuj).
+    "volcengine:autoscaling/scalingGroup:ScalingGroup": "scg",
+    "volcengine:autoscaling/scalingConfiguration:ScalingConfiguration": "scc",
     "volcengine:ecs/keyPair:KeyPair": "kp",
     "volcengine:vepfs/fileSystem:FileSystem": "vepfs",
     "volcengine:vepfs/mountService:MountService": "mount",

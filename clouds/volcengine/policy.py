@@ -11,6 +11,12 @@ from __future__ import annotations
 from clouds.policy import Inputs, Opening, PolicyReaders, is_world, no_encryption_input, ports
 
 INSTANCE = "volcengine:ecs/instance:Instance"
+# The Auto Scaling group's configuration: the volumes and purchase of every node it creates.
+CONFIGURATION = "volcengine:autoscaling/scalingConfiguration:ScalingConfiguration"
+
+
+def _spot(inputs: Inputs) -> bool:
+    return inputs.get("spotStrategy") not in (None, "", "NoSpot")
 
 
 def _rule(inputs: Inputs) -> list[Opening]:
@@ -29,9 +35,13 @@ POLICY = PolicyReaders(
             "system volume not encrypted: neither pulumi_volcengine 0.0.47 nor "
             "pulumi_volcenginecc 0.0.64 has a volume encryption input"
         ),
+        CONFIGURATION: no_encryption_input(
+            "system volume not encrypted: pulumi_volcengine 0.0.47 `autoscaling.ScalingConfiguration` "
+            "volumes take no encryption input"
+        ),
         "volcengine:vepfs/fileSystem:FileSystem": no_encryption_input(
             "vePFS file system not encrypted: pulumi_volcengine 0.0.47 `vepfs.FileSystem` has no encryption input"
         ),
     },
-    spot={INSTANCE: lambda inputs: inputs.get("spotStrategy") not in (None, "", "NoSpot")},
+    spot={INSTANCE: _spot, CONFIGURATION: _spot},
 )

@@ -20,6 +20,8 @@ from clouds.volcengine.facts import family_names, instance_family
 from clouds.volcengine.tags import check_tags
 from clouds.volcengine.vepfs import vepfs_sizing
 
+# min/max_instance_number "Value range: 0 ~ 100" (pulumi_volcengine 0.0.47 autoscaling.ScalingGroup).
+GROUP_MAX_NODES = 100
 _REGION = re.compile(r"^[a-z]{2}-[a-z]+(-\d+)?$")
 
 
@@ -33,6 +35,11 @@ def validate_args(args: ClusterConfig, name: str) -> None:
     # ap-southeast-1a ids (unsourced), so both forms pass.
     check_zone_in_region(args, "Volcengine", _REGION, "cn-beijing", separator="-", also=("",))
     _check_instance_type(args)
+    if args.nodes > GROUP_MAX_NODES:
+        raise ValueError(
+            f"nodes: {args.nodes} exceeds {GROUP_MAX_NODES}, the most a Volcengine scaling group holds; "
+            f"set nodes: {GROUP_MAX_NODES} or fewer, or split the job into several clusters"
+        )
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(args, ("capacity_reservation_id",), "Volcengine", "it cannot launch into a capacity reservation")
     if args.file_system is not None:

@@ -13,8 +13,9 @@ import pulumi_azure_native as azure_native
 
 from clouds.azure.amlfs import LUSTRE_FS_NAME
 from clouds.contract import ClusterConfig
+from components.admin_key import admin_public_key
 from components.azure.bootstrap import custom_data
-from components.azure.compute import admin_public_key, create_placement_group, create_scale_set
+from components.azure.compute import create_placement_group, create_scale_set
 from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
 from components.azure.head import create_head_node, private_ip
 from components.azure.identity import create_node_identity

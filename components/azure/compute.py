@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pulumi
 import pulumi_azure_native as azure_native
-import pulumi_tls as tls
 
 from clouds.contract import ClusterConfig
 from components.azure.repairs import health_extension_profile, self_healing
@@ -26,28 +25,6 @@ SCALE_SET_REPLACE_ON_CHANGES = (
     "virtualMachineProfile.priority",
     "virtualMachineProfile.evictionPolicy",
 )
-
-
-def admin_public_key(
-    name: str, args: ClusterConfig, opts: pulumi.ResourceOptions
-) -> tuple[pulumi.Output[str], tls.PrivateKey | None]:
-    """The admin OpenSSH public key: `args.ssh_public_key`, or a generated ED25519 key.
-
-    The generated private key lives only in the Pulumi state (the TLS provider marks it
-    secret); the component exports it as a secret and never in `OUTPUT_NAMES`.
-
-    Args:
-        name: the cluster name; a generated key is `{name}-admin-key`.
-        args: the cluster config (`ssh_public_key`).
-        opts: child options.
-
-    Returns:
-        The public key and the generated key resource (None when a key was given).
-    """
-    if args.ssh_public_key:
-        return pulumi.Output.from_input(args.ssh_public_key.strip()), None
-    key = tls.PrivateKey(f"{name}-admin-key", algorithm="ED25519", opts=opts)
-    return key.public_key_openssh, key
 
 
 def create_placement_group(

@@ -21,6 +21,7 @@ from clouds.baiducloud.layout import (
     resource_name,
 )
 from clouds.contract import ClusterConfig
+from components.admin_key import RSA_4096, admin_public_key
 from components.baiducloud.bcc_provider import BccInstance, BccInstanceArgs
 from components.baiducloud.network_provider import SecurityGroup, Subnet, Vpc
 from components.baiducloud.placement_provider import DeploySet, EhcCluster, Keypair
@@ -118,12 +119,7 @@ def create_keypair(
 ) -> tuple[Keypair, tls.PrivateKey | None]:
     """The admin key pair: `ssh_public_key` imported, or a generated RSA 4096 key (Baidu
     imports no ED25519 keys). The private key stays in the state as a secret."""
-    key: tls.PrivateKey | None = None
-    if args.ssh_public_key:
-        public_key: pulumi.Input[str] = args.ssh_public_key.strip()
-    else:
-        key = tls.PrivateKey(f"{name}-admin-key", algorithm="RSA", rsa_bits=4096, opts=opts)
-        public_key = key.public_key_openssh
+    public_key, key = admin_public_key(name, args, opts, RSA_4096)
     keypair = Keypair(
         f"{name}-keypair",
         region=args.region,

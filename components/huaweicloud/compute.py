@@ -29,6 +29,7 @@ import pulumi_huaweicloud as huaweicloud
 import pulumi_tls as tls
 
 from clouds.contract import ClusterConfig
+from components.admin_key import RSA_4096, admin_public_key
 from components.huaweicloud.purchase import charging_args
 
 SERVER_GROUP_POLICY = "anti-affinity"  # the only accepted policy (section 3)
@@ -40,8 +41,8 @@ SYSTEM_DISK_GIB = 200
 # (pulumi_huaweicloud `ims.get_image` example); the 22.04 name is unsourced. `flavor_id`
 # restricts the lookup to images that run on the flavor.
 IMAGE_NAME_REGEX = r"^Ubuntu 22\.04 server 64bit"
-# RSA: Huawei KPS accepts OpenSSH public keys; whether it takes ED25519 is unsourced.
-ADMIN_KEY_ALGORITHM, ADMIN_KEY_BITS = "RSA", 4096
+# Admin key: RSA (`admin_key.RSA_4096`): Huawei KPS accepts OpenSSH public keys; whether it
+# takes ED25519 is unsourced.
 
 
 def create_server_group(name: str, opts: pulumi.ResourceOptions) -> huaweicloud.ecs.Servergroup:
@@ -61,14 +62,7 @@ def create_key_pair(
     Returns:
         The key pair `{name}-keypair` and the generated key (None when a key was given).
     """
-    generated = None
-    if args.ssh_public_key:
-        public_key = pulumi.Output.from_input(args.ssh_public_key.strip())
-    else:
-        generated = tls.PrivateKey(
-            f"{name}-admin-key", algorithm=ADMIN_KEY_ALGORITHM, rsa_bits=ADMIN_KEY_BITS, opts=opts
-        )
-        public_key = generated.public_key_openssh
+    public_key, generated = admin_public_key(name, args, opts, RSA_4096)
     return huaweicloud.ecs.Keypair(f"{name}-keypair", public_key=public_key, opts=opts), generated
 
 

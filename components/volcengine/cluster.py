@@ -1,9 +1,9 @@
-"""`VolcengineGpuCluster`: GPU ECS nodes in an RDMA HPC cluster (hpc* types) or a
-deployment set, with a vePFS file system.
+"""`VolcengineGpuCluster`: GPU ECS nodes as an Auto Scaling group that keeps their number, in
+an RDMA HPC cluster for hpc* types, with a vePFS file system.
 
 The component only wires children together; the logic sits in pure modules beside it
 (`facts`, `vepfs`, `security`, `purchase`, `tags`, `validate`) and in the resource builders
-`network`, `compute` and `storage`. Every resource comes from pulumi_volcengine; see
+`network`, `compute`, `nodes` and `storage` (the group's arguments: `scaling`). Every resource comes from pulumi_volcengine; see
 `facts` for why and for the volcenginecc equivalents.
 """
 
@@ -15,6 +15,7 @@ from clouds.contract import ClusterConfig
 from clouds.volcengine.tags import volcengine_tags
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, secret_private_key
 from components.volcengine import compute, network, storage
+from components.volcengine.nodes import create_node_group
 
 TYPE_TOKEN = "trainstack:volcengine:GpuCluster"
 
@@ -22,10 +23,15 @@ TYPE_TOKEN = "trainstack:volcengine:GpuCluster"
 class VolcengineGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Volcengine ECS.
 
+    Nodes: one Auto Scaling group of `nodes` instances (min = max = desired) on the cluster's
+    subnet, made from one scaling configuration (`scaling`): a released instance (a
+    reclaimed spot node) leaves the group below its minimum and is replaced; a configuration
+    change reaches only instances created afterwards.
+
     Public outputs (also registered, names from `OUTPUT_NAMES`):
-        node_ids: ECS instance ids, in node order.
-        node_private_ips: each node's primary private IPv4, in node order.
-        placement_group: the HPC cluster id (hpc* types) or the deployment set id.
+        node_ids: `[scaling group id]` (its instances come and go).
+        node_private_ips: `[]` (the group's instances change).
+        placement_group: the HPC cluster id (hpc* types), else None.
         file_system_dns: the vePFS file-system id, or None. Neither SDK exports a DNS name
             or address for vePFS; clients name the file system by its id through the mount
             service.
@@ -35,7 +41,7 @@ class VolcengineGpuCluster(GpuClusterBase):
 
     Extra attribute: `ssh_private_key`, the generated admin key as a Pulumi secret, or None
     when `ssh_public_key` was given. Children are attributes too (`vpc`, `subnet`,
-    `security_group`, `security_group_rules`, `placement`, `key_pair`, `admin_key`, `nodes`,
+    `security_group`, `security_group_rules`, `placement`, `key_pair`, `admin_key`, `node_group`,
     `file_system`, `mount_service`, `mount_attachment`).
     """
 
@@ -60,21 +66,22 @@ class VolcengineGpuCluster(GpuClusterBase):
             # Only file-system and subnet inputs go in: nothing about the nodes.
             vepfs = storage.create_file_system(name, args.file_system, net.subnet_id, tags, child)
             self.file_system, self.mount_service, self.mount_attachment = vepfs
-        self.placement, join_argument = compute.create_placement(name, args, tags, child)
+        self.placement = compute.create_placement(name, args, tags, child)
         self.key_pair, self.admin_key = compute.create_key_pair(name, args, tags, child)
         placement = {
             "subnet_id": net.subnet_id,
             "security_group_id": self.security_group.id,
             "key_pair_name": self.key_pair.key_pair_name,
             "image_id": compute.node_image_id(args, child),
-            join_argument: self.placement.id,
         }
-        self.nodes = compute.create_nodes(name, args, placement, tags, child)
+        if self.placement is not None:
+            placement["hpc_cluster_id"] = self.placement.id
+        self.node_group = create_node_group(name, args, placement, tags, child)
         self.ssh_private_key = secret_private_key(self.admin_key)
         return ClusterOutputs(
-            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
-            node_private_ips=pulumi.Output.all(*[node.primary_ip_address for node in self.nodes]),
-            placement_group=self.placement.id,
+            node_ids=pulumi.Output.all(self.node_group.group.id),
+            node_private_ips=pulumi.Output.from_input([]),
+            placement_group=self.placement.id if self.placement is not None else nothing(),
             file_system_dns=self.file_system.id if self.file_system else nothing(),
             file_system_mount_name=self.mount_attachment.customer_path if self.mount_attachment else nothing(),
         )

@@ -15,6 +15,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from profiles.short_text import cited
+
 # A rate older than this is used with a warning (china-clouds.md 2.6 asks for a limit; 31
 # days is trainstack's choice: USD/CNY moved ~6.5% in the 15 months to May 2026, CP-R1/R2).
 RATE_WARN_AFTER_DAYS = 31
@@ -85,12 +87,14 @@ def rate_age_warning(currency: str, entry: dict, today: dt.date) -> str:
     age = rate_age_days(entry, today)
     if age <= RATE_WARN_AFTER_DAYS:
         return ""
-    return (
-        f"warning: CNY prices are converted at 1 USD = {entry['per_usd']:g} {currency} as of {entry['as_of']} "
-        f"({age} days old; {entry.get('source')}); record a current rate with "
-        f"`trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate {currency} RATE "
-        "--as-of YYYY-MM-DD --source TEXT`"
-    ).replace("CNY prices", f"{currency} prices")
+    return cited(
+        (
+            f"warning: CNY prices are converted at 1 USD = {entry['per_usd']:g} {currency} as of {entry['as_of']} "
+            f"({age} days old; {entry.get('source')}); record a current rate with "
+            f"`trainstack catalog refresh-rate {currency}` or `trainstack catalog set-rate {currency} RATE "
+            "--as-of YYYY-MM-DD --source TEXT`"
+        ).replace("CNY prices", f"{currency} prices")
+    )
 
 
 def _per_usd_problem(entry: dict) -> str | None:

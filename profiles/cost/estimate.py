@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from facts.limits import MAX_HOURS
 from facts.performance import Performance, performance
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
@@ -51,10 +52,12 @@ class JobHours:
 
 @dataclass(frozen=True)
 class Rejection:
-    """Why an offering cannot run the job: a constraint name and its numbers."""
+    """Why an offering cannot run the job: a constraint name and its numbers (`hours`: the
+    run time of a `run_time` rejection, hours)."""
 
     constraint: str
     detail: str
+    hours: float | None = None
 
 
 def _check_memory(spec: WorkloadSpec, offering: Offering, gpus: int) -> Rejection | MemoryFit | None:
@@ -176,6 +179,8 @@ def job_hours(spec: WorkloadSpec, offering: Offering, nodes: int | None = None) 
     if isinstance(found, Rejection):
         return found
     hours, efficiency, remark = found
+    if hours > MAX_HOURS:  # the limit `hours:` has (profiles.units.at_most_hours), for work too
+        return Rejection("run_time", f"{hours:,.0f} h on {nodes} x {offering.instance_type}", hours)
     if remark:
         notes += (f"{offering.accelerator}: {remark}",)
     measured = inputs.measured(offering)

@@ -71,6 +71,7 @@ def test_bench_run_writes_the_kit_and_prints_the_steps(tmp_path, monkeypatch) ->
     written = tmp_path / "bench-kit" / "training-a100" / "run-bench.sh"
     assert "--steps 20 " in written.read_text()
     assert f"kit written: {written}" in result.output and "HOSTFILE=~/hostfile bash run-bench.sh" in result.output
+    assert "aws ssm start-session" in result.output and "scp" not in result.output
 
 
 @pytest.mark.parametrize("stack", ["nope", "../x"])
@@ -122,3 +123,74 @@ def test_bench_job_file_keeps_the_nodes_launcher_settings() -> None:
     NodeJob.from_dict(job)  # the node agent accepts it
     with pytest.raises(ValueError, match="not a node-agent job file"):
         bench_job({"command": ["x"]}, [], "b")
+
+
+def _steps(stack: str, **update) -> str:
+    from trainstack.bench.access import access_steps
+
+    cluster = read_cluster(ROOT / "stacks" / f"Pulumi.{stack}.yaml").model_copy(update=update)
+    return "\n".join(access_steps(stack, cluster, Path("/k/run-bench.sh"), "/fsx/trainstack-bench/results/run.json"))
+
+
+@pytest.mark.parametrize(
+    ("stack", "way_in", "copy_back"),
+    [
+        pytest.param(
+            "training-a100",
+            "aws ssm start-session --region us-east-1 --target NODE",
+            "cat /fsx/trainstack-bench/results/run.json",
+            id="aws-session-manager",
+        ),
+        pytest.param(
+            "training-a3-gcp",
+            "gcloud compute ssh NODE --zone europe-north1-c --tunnel-through-iap",
+            "gcloud compute scp --zone europe-north1-c --tunnel-through-iap "
+            "NODE:/fsx/trainstack-bench/results/run.json run.json",
+            id="gcp-iap",
+        ),
+        pytest.param(
+            "training-h100-azure",
+            "az network bastion ssh --name BASTION --resource-group BASTION_RG --target-resource-id NODE",
+            "scp -P 50022 -i key azureuser@127.0.0.1:/fsx/trainstack-bench/results/run.json run.json",
+            id="azure-bastion",
+        ),
+    ],
+)
+def test_bench_steps_go_through_the_clouds_own_way_in(stack, way_in, copy_back) -> None:
+    text = _steps(stack)
+    assert way_in in text and copy_back in text
+    assert "scp /k" not in text and "scp NODE" not in text  # no plain SSH: the stack opens no port 22
+
+
+def test_gcp_steps_say_the_iap_range_must_be_admitted_first() -> None:
+    assert "first: add 35.235.240.0/20 (IAP's TCP forwarding range) to ssh_cidrs" in _steps("training-a3-gcp")
+    assert "first:" not in _steps("training-a3-gcp", ssh_cidrs=["35.235.240.0/20"])
+
+
+def test_aws_steps_render_the_kit_on_the_node_and_use_the_bucket_with_write_back() -> None:
+    from clouds.data import DataConfig
+
+    text = _steps("training-a100")
+    assert "trainstack bench run -s training-a100 --out ." in text  # Session Manager copies no file
+    assert "Values=$(pulumi stack output node_ids -s training-a100 --json" in text
+    back = _steps("training-a100", data=DataConfig(source="s3://team/imagenet/", write_back=True))
+    assert (
+        "on NODE: aws s3 cp /fsx/trainstack-bench/results/run.json s3://team/imagenet/trainstack-bench/"
+        "training-a100-run.json; here: aws s3 cp s3://team/imagenet/trainstack-bench/training-a100-run.json run.json"
+    ) in back
+
+
+def test_a_cloud_without_its_own_way_in_says_ssh_cidrs_is_empty() -> None:
+    text = _steps("training-a100-alicloud")
+    assert "the stack admits SSH from no address (ssh_cidrs: [])" in text and "scp /k/run-bench.sh NODE:" in text
+    opened = _steps("training-a100-alicloud", ssh_cidrs=["10.8.0.0/16"])
+    assert "SSH is admitted from 10.8.0.0/16 only" in opened and "first:" not in opened
+
+
+def test_azure_access_uses_the_components_admin_user() -> None:
+    from clouds.azure import CLOUD
+    from components.azure.profile import ADMIN_USERNAME
+
+    access = CLOUD.access
+    assert access is not None
+    assert f"--username {ADMIN_USERNAME} " in access.shell and f"{ADMIN_USERNAME}@127.0.0.1:" in access.copy_back

@@ -64,7 +64,7 @@ def test_priced_stack_plans_with_the_hand_computed_price_and_says_how_old_it_is(
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["usd_per_hour"] == pytest.approx(PRICED[name], abs=1e-6)
-    assert data["usd_total"] == pytest.approx(PRICED[name] * 72, abs=1e-4)  # the file system's price is unknown
+    assert data["usd_total"] == round(PRICED[name] * 72, 2)  # the file system's price is unknown; to the cent
     provider = EXAMPLES[name]
     caveats = data["price_caveats"]
     assert caveats[0].startswith("estimate: ")
@@ -148,7 +148,10 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
         "re-run `trainstack resolve --write-stack`)"
     )
     estimate, storage = price.caveats
-    assert estimate.startswith("estimate: third-party CNY list price seen 2024-12-30 (china-prices.md CP-A32)")
+    assert estimate == (  # what the figure is, then its source id (not inline)
+        "estimate: third-party CNY list price seen 2024-12-30; re-check with DescribePrice "
+        "(`trainstack catalog refresh --provider alicloud`) [source CP-A32]"
+    )
     assert storage == "the file system's price on alicloud is unknown, so the job total leaves it out"
 
 

@@ -93,3 +93,24 @@ def test_alicloud_per_node_instances_to_the_ess_group_keeps_the_cpfs():
     for kept in (f"{stack}-cpfs", f"{stack}-cpfs-mount", f"{stack}-vsw", f"{stack}-vpc"):
         assert kept not in actions  # unchanged: same URN, same inputs
     assert review["data_loss"] == []
+
+
+VOLCENGINE_PER_NODE_REVISION = (
+    "1e3610cba53480d687ce932929cea298505738b7"  # main with the Alibaba group, before the Volcengine group (#14)
+)
+
+
+@pytest.mark.skipif(
+    not _have_revision(VOLCENGINE_PER_NODE_REVISION), reason="needs git and the repository's history (a full clone)"
+)
+def test_volcengine_per_node_instances_to_the_scaling_group_keeps_the_vepfs():
+    stack = "training-a10-volcengine"
+    review = build_review(stack, ROOT, against=VOLCENGINE_PER_NODE_REVISION)
+    actions = {c["name"]: c["action"] for c in review["changes"]}
+    assert actions[f"{stack}-node-0"] == actions[f"{stack}-node-1"] == "delete"
+    assert actions[f"{stack}-dps"] == "delete"  # the scaling configuration takes no deployment set
+    for created in ("nodes", "node-config", "node-config-active", "nodes-enabled"):
+        assert actions[f"{stack}-{created}"] == "create"
+    for kept in ("vepfs", "mount", "mount-vepfs", "subnet", "vpc"):
+        assert f"{stack}-{kept}" not in actions  # unchanged: same URN, same inputs
+    assert review["data_loss"] == []

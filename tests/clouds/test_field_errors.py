@@ -45,7 +45,12 @@ def test_the_suggested_fix_is_past_the_bound(values, example):
 
 @pytest.mark.parametrize(
     ("given", "example"),
-    [("4800GiB", "capacity_gib: 4800"), ("4.5TiB", "capacity_gib: 2"), ("lots", "capacity_gib: 2")],
+    [
+        ("4800GiB", "capacity_gib: 4800"),
+        ("4.5TiB", "capacity_gib: 4608"),
+        ("4800GB", "capacity_gib: 4471"),
+        ("lots", "capacity_gib: 2"),
+    ],
 )
-def test_a_number_with_the_keys_own_unit_suggests_the_number_alone(given, example):
+def test_a_number_with_a_unit_suggests_it_in_the_keys_unit(given, example):
     assert _message(capacity_gib=given).endswith(f"e.g. {example}")

@@ -42,10 +42,12 @@ class Monitor(RecordingMonitor):
         self.ignore_changes: dict[str, list[str]] = {}
         self.depends_on: dict[str, list[str]] = {}
         self.options: dict[str, dict[str, Any]] = {}
+        self.retained: dict[str, bool] = {}  # retain_on_delete
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         self.ignore_changes[request.name] = list(request.ignoreChanges)
         self.depends_on[request.name] = sorted(urn.split("::")[-1] for urn in request.dependencies)
+        self.retained[request.name] = bool(request.retainOnDelete)
         self.options[request.name] = {
             "replaceOnChanges": list(request.replaceOnChanges),
             "deleteBeforeReplace": bool(request.deleteBeforeReplace),

@@ -58,7 +58,10 @@ CLOUDS = {
     "volcengine": Cloud(
         built("components.volcengine.cluster:VolcengineGpuCluster"),
         frozenset({"c-vepfs", "c-mount", "c-mount-vepfs", "c-vpc", "c-subnet"}),
-        ("volcengine:ecs/instance:Instance",),
+        (
+            "volcengine:autoscaling/scalingGroup:ScalingGroup",
+            "volcengine:autoscaling/scalingConfiguration:ScalingConfiguration",
+        ),
     ),
     "alicloud": Cloud(
         alicloud_harness.build,

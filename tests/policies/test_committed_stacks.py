@@ -43,7 +43,7 @@ def test_a100_stack_uses_efa_so_the_self_rule_is_exercised():
             "training-a100-tencentcloud", "passed", ["-cfs", "-node-0", "-node-1"], id="tencent-system-disk-gap"
         ),
         pytest.param("training-a100-huaweicloud", "n/a", ["-node-0", "-node-1", "-sfs"], id="huawei-needs-a-key"),
-        pytest.param("training-a10-volcengine", "n/a", ["-node-0", "-node-1", "-vepfs"], id="volcengine-no-input"),
+        pytest.param("training-a10-volcengine", "n/a", ["-node-config", "-vepfs"], id="volcengine-no-input"),
         pytest.param("training-a100-baiducloud", "n/a", ["-node-0", "-node-1"], id="baidu-no-input"),
     ],
 )

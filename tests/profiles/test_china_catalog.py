@@ -49,8 +49,8 @@ def test_the_committed_catalog_prices_cny_rows_at_the_sourced_dated_rate_with_a_
     assert gt4.on_demand_usd_per_hour == pytest.approx(34.921779, abs=1e-6)  # 237.51 CNY / 6.8012 = 34.9217785
     assert catalog.rate_warnings() == [
         "warning: CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08 (207 days old; ECB euro reference "
-        "rates, cross rate 7.9989/1.1761 (china-prices.md CP-R1)); record a current rate with `trainstack catalog "
-        "refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT`"
+        "rates, cross rate 7.9989/1.1761); record a current rate with `trainstack catalog "
+        "refresh-rate CNY` or `trainstack catalog set-rate CNY RATE --as-of YYYY-MM-DD --source TEXT` [source CP-R1]"
     ]
     assert catalog.price_warnings(("aws",)) == [
         "warning: aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on "

@@ -42,12 +42,16 @@ def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours_plus_storage(fixtu
     assert choice.usd_storage == pytest.approx(FSX_USD_PER_HOUR * 72)  # $73.29
     assert choice.usd_total == pytest.approx(22.0 * 72 + FSX_USD_PER_HOUR * 72)
     assert resolution.matched == 5
-    assert [(r.candidate.offering.instance_type, r.candidate.purchase) for r in resolution.alternatives] == [
-        ("p4d.24xlarge", "spot"),
-        ("p4d.24xlarge", "on-demand"),
-        ("p4d.24xlarge", "on-demand"),
-        ("p4de.24xlarge", "on-demand"),
+    # p4d on-demand at $32 in use1-az1 and use1-az2 is one offering: one row, its other zone listed.
+    assert [
+        (r.candidate.offering.instance_type, r.candidate.purchase, r.candidate.offering.zone, r.also_zones)
+        for r in resolution.alternatives
+    ] == [
+        ("p4d.24xlarge", "spot", "use1-az1", ()),
+        ("p4d.24xlarge", "on-demand", "use1-az1", ("use1-az2",)),
+        ("p4de.24xlarge", "on-demand", "usw2-az1", ()),
     ]
+    assert resolution.alternatives[1].reason.endswith("; also in use1-az2 at the same cost")
     # (12 - 11) x 2 nodes x 72 h = $144 more than the row above: 144 / 1657.29 = 8.7 %.
     assert resolution.alternatives[0].reason == (
         "+$144.00 (+8.7%) vs the row above: p4d.24xlarge instead of p4de.24xlarge; in use1-az1; $24.00/h vs $22.00/h"
@@ -74,8 +78,9 @@ def test_tie_breaks_on_demand_before_spot(fixture_catalog):
     )
     resolution = resolve(spec, fixture_catalog.offerings)
     assert pick(resolution) == ("g5.12xlarge", "use1-az1", "spot")
-    ties = [(r.candidate.offering.zone, r.candidate.purchase) for r in resolution.alternatives]
-    assert ties[:3] == [("use1-az1", "on-demand"), ("use1-az3", "on-demand"), ("use1-az3", "spot")]
+    ties = [(r.candidate.offering.zone, r.candidate.purchase, r.also_zones) for r in resolution.alternatives]
+    # on-demand at $5.0 in az1 and az3 is one offering (one row); az3's spot at $5.0 is another purchase.
+    assert ties[:2] == [("use1-az1", "on-demand", ("use1-az3",)), ("use1-az3", "spot", ())]
 
 
 def test_rdma_needs_an_rdma_fabric_for_multi_node(fixture_catalog):
@@ -393,3 +398,27 @@ def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_acc
             config.model_copy(update={"file_system": config.file_system.model_copy(update={"deployment_type": None})}),
             "train",
         )
+
+
+def test_nodes_auto_takes_the_fewest_nodes_on_a_cost_tie(real_catalog):
+    """gpu_hours on the reference GPU scale linearly: 20,000 H100-hours cost the same on every
+    count ($137,600 = 20,000 / 8 node-hours x $55.04); 4 nodes are the fewest that meet 720 h
+    (2,500 h on 1, 1,250 h on 2, 625 h on 4)."""
+    spec = parse_spec(
+        {
+            "accelerators": "H100:8",
+            "nodes": "auto",
+            "interconnect": "rdma",
+            "work": {"gpu_hours": 20000, "reference": "H100"},
+            "deadline": "30d",
+            "providers": "aws",
+            "purchase": "on-demand",
+        }
+    )
+    choice = resolve(spec, real_catalog.offerings).choice.candidate
+    assert (choice.offering.instance_type, choice.nodes, choice.hours) == ("p5.48xlarge", 4, 625.0)
+    assert choice.usd_total == pytest.approx(137600.0)
+    assert choice.notes[-1] == (
+        "nodes: 4; 8, 16, 32, 64 nodes cost the same $137,600.00 and finish sooner; on a cost tie the fewest "
+        "nodes are taken (less capacity and quota to get)"
+    )

@@ -148,6 +148,7 @@ OTHER = [
     pytest.param(_with(LLM, work={"gpu_hours": 1200, "reference": "Z100"}, model=_DROP), id="unknown-reference"),
     pytest.param(_with(BASE, commitment="2y", purchase="on-demand"), id="commitment-2y"),
     pytest.param(_with(BASE, nodes=4, max_nodes=2), id="max-below-nodes"),
+    pytest.param(_with(BASE, commitment="1y", purchase="spot"), id="commitment-with-spot"),
     pytest.param(_with(BASE, regions=5), id="regions-number"),
     pytest.param(_with(BASE, providers=["oracle"]), id="provider-unknown"),
     pytest.param(_with(BASE, data={"source": "s3://team-data/x", "size": "1TiB"}), id="data-left-to-pydantic"),

@@ -317,3 +317,21 @@ def test_tpu_slice_efficiency_extrapolates_past_the_largest_measurement():
     assert tpu_slice_efficiency("tpu-v5p", 12288) == pytest.approx(58870 / (72315 + slope))
     assert tpu_slice_efficiency("tpu-v4", 2048) == pytest.approx(58870 / 60621)  # no v4 data: the v5p curve
     assert tpu_slice_efficiency("tpu-v5p", 1024) == pytest.approx(58870 / (58870 + (60621 - 58870) / 2))
+
+
+def test_a_work_run_time_over_the_limit_is_a_rejection(fixture_catalog):
+    """At the cap `hours:` has (facts.limits.MAX_HOURS) a `work:` run time is rejected too."""
+    from facts.limits import MAX_HOURS
+    from profiles.cost.estimate import JobHours, Rejection, job_hours
+    from profiles.spec import parse_spec
+
+    p4d = next(o for o in fixture_catalog.offerings if o.instance_type == "p4d.24xlarge")
+    under = job_hours(
+        parse_spec({"accelerators": "A100:8", "work": {"gpu_hours": 8 * MAX_HOURS, "reference": "A100"}}), p4d
+    )
+    assert isinstance(under, JobHours) and under.hours == pytest.approx(MAX_HOURS)  # 8 GPUs x 26,280 h on one node
+    over = job_hours(
+        parse_spec({"accelerators": "A100:8", "work": {"gpu_hours": 8 * MAX_HOURS * 1.01, "reference": "A100"}}), p4d
+    )
+    assert isinstance(over, Rejection) and over.constraint == "run_time"
+    assert over.hours == pytest.approx(MAX_HOURS * 1.01) and over.detail == "26,543 h on 1 x p4d.24xlarge"

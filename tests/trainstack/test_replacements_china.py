@@ -53,7 +53,9 @@ NODE_ZONE_KEY = {
 # follows the zone, the node subnet's zone input).
 GROUPS = {
     "training-a100-alicloud": ("training-a100-alicloud-nodes", "training-a100-alicloud-node-config", "vswitchIds"),
+    "training-a10-volcengine": ("training-a10-volcengine-nodes", "training-a10-volcengine-node-config", "subnetIds"),
 }
+SUBNET_TYPES = {"alicloud": "alicloud:vpc/switch:Switch", "volcengine": "volcengine:vpc/subnet:Subnet"}
 SDKS = {
     "alicloud": "pulumi_alicloud",
     "tencentcloud": "tencentcloud_iac_pulumi",
@@ -87,7 +89,9 @@ def by_name(result):
 
 
 def nodes(result, stack):
-    return [c for name, c in sorted(by_name(result).items()) if name.startswith(f"{stack}-node")]
+    if stack in GROUPS:
+        return [c for name, c in sorted(by_name(result).items()) if name in GROUPS[stack][:2]]
+    return [c for name, c in sorted(by_name(result).items()) if name.startswith(f"{stack}-node-")]
 
 
 def node_names(stack):
@@ -114,7 +118,7 @@ def test_new_zone_replaces_nodes_and_file_system_and_flags_data_loss(tmp_path, m
         assert follows in changes[group]["replace_keys"] and "every node is replaced" in changes[group]["nodes"]
         assert result["nodes"]["replaced"] == [group]
         assert changes[configuration]["replace_keys"] == ["scalingGroupId"]
-        subnet = next(r for r in after.values() if r["type"] == "alicloud:vpc/switch:Switch")
+        subnet = next(r for r in after.values() if r["type"] == SUBNET_TYPES[provider])
         assert subnet["inputs"]["zoneId"] == zone
     else:
         for node in nodes(result, stack):
@@ -174,7 +178,11 @@ def test_more_nodes_never_replace_the_file_system(tmp_path, monkeypatch, stack):
     result = review(tmp_path, monkeypatch, stack, nodes=3)
     if stack in GROUPS:
         group = by_name(result)[GROUPS[stack][0]]
-        assert group["action"] == "update" and group["changed"] == ["desiredCapacity", "maxSize", "minSize"]
+        sizes = {
+            "training-a100-alicloud": ["desiredCapacity", "maxSize", "minSize"],
+            "training-a10-volcengine": ["desireInstanceNumber", "maxInstanceNumber", "minInstanceNumber"],
+        }
+        assert group["action"] == "update" and group["changed"] == sizes[stack]
         assert group["nodes"] == "nodes are added or removed; the running ones keep running"
     else:
         assert by_name(result)[f"{stack}-node-2"]["action"] == "create"

@@ -17,6 +17,7 @@ import typer
 from trainstack.cli import render
 from trainstack.cli.bench_cli import bench_app
 from trainstack.cli.catalog_cli import catalog_app
+from trainstack.cli.project import PROJECT_HELP
 from trainstack.cli.usage_errors import FAILED, OneLineUsageErrors, fail
 
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
@@ -31,9 +32,6 @@ app = typer.Typer(
 )
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
-
-
-PROJECT_HELP = "The trainstack project (holds Pulumi.yaml and stacks/); default: found from here upwards."
 
 
 def project_dir(given: Path | None = None) -> Path:
@@ -88,7 +86,7 @@ def plan(
         fail(str(exc))
     policies = evaluate(result.resources, result.budget_usd_per_hour, limit)
     if as_json:
-        typer.echo(json.dumps(render.plan_json(result, policies), indent=2, default=str))
+        typer.echo(json.dumps(render.plan_json(result, policies, stack), indent=2, default=str))
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)
@@ -150,8 +148,8 @@ def check(
         items = preflight(cluster, catalog_version=version, name=stack)
     except PreflightError as exc:
         if exc.findings:  # offline findings first, then why the live checks did not run
-            live_view.findings(stack, exc.findings)
+            live_view.findings(stack, exc.findings, path)
         fail(f"live checks did not run: {exc}", code=FAILED)
-    live_view.findings(stack, items)
+    live_view.findings(stack, items, path)
     if any(item.status == "fail" for item in items):
         raise typer.Exit(code=FAILED)

@@ -8,22 +8,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
+from trainstack.cli.project import PROJECT_HELP
 from trainstack.cli.usage_errors import fail
 
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmark the cluster: kit, parse, import, report.")
 
 
-def _project_dir() -> Path:
+def _project_option() -> Any:
+    return typer.Option(None, "--project-dir", help=PROJECT_HELP)
+
+
+def _project_dir(given: Path | None = None) -> Path:
     from trainstack.cli.app import project_dir  # the CLI's own project discovery
 
-    return project_dir()
+    return project_dir(given)
 
 
-def _project_or_none() -> Path | None:
-    """The project found upwards from here, or None outside one (published figures only)."""
+def _project_or_none(given: Path | None = None) -> Path | None:
+    """The project given or found upwards from here, or None outside one (published figures only)."""
+    if given is not None:
+        return _project_dir(given)
     from trainstack.cli.project import ProjectError, find_project
 
     try:
@@ -32,15 +40,20 @@ def _project_or_none() -> Path | None:
         return None
 
 
-def _cluster(stack: str):
+def _cluster(stack: str, project: Path | None = None):
     """The stack's validated cluster config (one-line error when it cannot be read)."""
-    from profiles.preflight import PreflightError, read_cluster
+    from profiles.preflight import PreflightError, read_cluster, validation_finding
     from profiles.stack_writer import StackWriteError, stack_path
 
     try:
-        return read_cluster(stack_path(_project_dir(), stack))
+        path = stack_path(_project_dir(project), stack)
+        cluster = read_cluster(path)
     except (PreflightError, StackWriteError) as exc:
         fail(str(exc))
+    refused = validation_finding(cluster, stack)  # what `plan` and `pulumi up` refuse: no kit for it
+    if refused is not None:
+        fail(f"{path}: {refused.detail}")
+    return cluster
 
 
 @bench_app.command("parse")
@@ -51,12 +64,13 @@ def parse(
     stack: str | None = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the results file here."),
+    project: Path | None = _project_option(),
 ) -> None:
     """Read raw tool output into one results file (docs/bench-results.md)."""
     from trainstack.bench.parse import ParseError, parse_files
     from trainstack.bench.summary import summary_lines
 
-    cluster = _cluster(stack) if stack else None
+    cluster = _cluster(stack, project) if stack else None
     try:
         result = parse_files(files, cluster, stack)
     except ParseError as exc:
@@ -86,50 +100,40 @@ def run(
         None, "--data-dir", help="Shared directory on the nodes (default: on the stack's file system)."
     ),
     print_kit: bool = typer.Option(False, "--print", help="Print the kit script instead of writing it."),
+    project: Path | None = _project_option(),
 ) -> None:
     """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
     throughput (ResNet-50, ViT-B/16), NVML samples and file-system reads."""
     from trainstack.bench.kit import KitOptions, render_kit
 
-    cluster = _cluster(stack)
+    cluster = _cluster(stack, project)
     script, notes = render_kit(stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir))
     if print_kit:
         typer.echo(script, nl=False)
         return
-    folder = out or _project_dir() / "bench-kit" / stack
+    folder = out or _project_dir(project) / "bench-kit" / stack
     try:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "run-bench.sh").write_text(script, encoding="utf-8")
     except OSError as exc:
         fail(f"--out {folder}: cannot write ({exc.strerror}); give a writable folder")
-    for line in _by_hand(stack, folder / "run-bench.sh", cluster) + [f"note: {n}" for n in notes]:
-        typer.echo(line)
+    from trainstack.bench.access import access_steps
+    from trainstack.bench.kit import default_data_dir
 
-
-def _by_hand(stack: str, script: Path, cluster) -> list[str]:
-    """The exact steps to run the kit (its training step goes through the stack's job launcher
-    when the stack has `job:`)."""
-    nodes = cluster.nodes
-    how = (
-        "its training runs through the stack's job launcher (node agent); start it on the first node:"
-        if cluster.job is not None
-        else "the stack has no job launcher (`job:`); run the kit by hand:"
-    )
-    return [
-        f"kit written: {script}",
-        f"stack {stack}: {how}",
-        f"  1. copy it to the first node:    scp {script} NODE:run-bench.sh",
-        f"  2. list the {nodes} nodes there:   one host name per line in ~/hostfile (passwordless ssh between them)",
-        "  3. on that node:                 HOSTFILE=~/hostfile bash run-bench.sh",
-        "  4. copy back $OUT/run.json, then: trainstack bench import run.json",
+    results = f"{data_dir or default_data_dir(cluster.provider)}/results/run.json"
+    lines = [f"kit written: {folder / 'run-bench.sh'}", *access_steps(stack, cluster, folder / "run-bench.sh", results)]
+    lines.append(
         "  needs on every node: trainstack installed (pip install -e '.[torch]'), nccl-tests in $NCCL_TESTS, "
-        "MPI; DCGM is used where installed",
-    ]
+        "MPI; DCGM is used where installed"
+    )
+    for line in lines + [f"note: {n}" for n in notes]:
+        typer.echo(line)
 
 
 @bench_app.command("import")
 def import_results(
     results: list[Path] = typer.Argument(..., help="Results files from `trainstack bench parse -o run.json`."),
+    project: Path | None = _project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
     from profiles.measurements.store import StoreError, import_result, read_result
@@ -138,7 +142,7 @@ def import_results(
         for path in results:  # every file is checked before any is stored: nothing half-imported
             read_result(path)
         for path in results:
-            target, new = import_result(path, _project_dir())
+            target, new = import_result(path, _project_dir(project))
             typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
     except StoreError as exc:
         fail(str(exc))
@@ -161,6 +165,7 @@ def report(
         help="Also write a chart of time to finish and cost here (.png, .svg, .pdf); default: no file.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    project: Path | None = _project_option(),
 ) -> None:
     """Compare measured offerings: time to finish and total cost of WORKLOAD on each run, with
     each run judged against thresholds and its bottleneck named. Writes no file unless --plot
@@ -175,10 +180,10 @@ def report(
     try:
         if plot is not None:
             check_plot_path(plot)
-        spec = load_spec(workload or _default_workload())
+        spec = load_spec(workload or _default_workload(project))
         files = [p for path in runs for p in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
         results = [read_result(p) for p in files]
-        store = load_store(_project_or_none())
+        store = load_store(_project_or_none(project))
         catalog = load_catalog(providers=tuple(sorted({r.provider for r in results if r.provider})) or None)
     except (PlotPathError, SpecError, StoreError, CatalogError) as exc:
         fail(str(exc))
@@ -206,11 +211,11 @@ def report(
         typer.echo(f"plot written: {plot.resolve()} ({drawn} runs)", err=as_json)
 
 
-def _default_workload() -> Path:
+def _default_workload(given: Path | None = None) -> Path:
     """The project's ResNet-50 ImageNet example workload, else the one installed with trainstack."""
     import profiles
 
-    project = _project_or_none()
+    project = _project_or_none(given)
     local = project / DEFAULT_WORKLOAD if project else None
     return (
         local

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -64,10 +65,11 @@ def refresh_summary(summary: RefreshSummary) -> None:
         console.print(f"previous file kept as {summary.snapshot}")
 
 
-def findings(stack: str, items: list[Finding]) -> None:
-    """Print one line per preflight finding, with its fix underneath."""
+def findings(stack: str, items: list[Finding], path: Path | None = None) -> None:
+    """Print one line per preflight finding, with its fix underneath, under a header naming
+    the stack and its file (`path`), so a finding about a key says which file holds it."""
     console = Console(soft_wrap=True)
-    console.print(f"[bold]preflight {stack}[/]")
+    console.print(f"[bold]preflight {stack}[/]" + (f" ({path})" if path is not None else ""), highlight=False)
     for item in items:
         console.print(f"  {MARKS.get(item.status, item.status)} {item.check}: {item.detail}", highlight=False)
         if item.fix:

@@ -15,6 +15,9 @@ from pathlib import Path
 STACKS = "stacks"
 MARKER = "Pulumi.yaml"
 
+# The `--project-dir` option's help, the same on every command that reads the project.
+PROJECT_HELP = "The trainstack project (holds Pulumi.yaml and stacks/); default: found from here upwards."
+
 
 class ProjectError(ValueError):
     """No trainstack project was found or the one given is not a project; one line."""

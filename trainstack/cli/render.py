@@ -31,6 +31,7 @@ def candidate_json(ranked: Any) -> dict:
         "provider": o.provider,
         "region": o.region,
         "zone": o.zone,
+        "also_zones": list(ranked.also_zones),
         "instance_type": o.instance_type,
         "accelerator": o.accelerator,
         "accelerator_count": o.accelerator_count,
@@ -77,13 +78,22 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
     }
 
 
+PIPE_WIDTH = 160  # columns of output that is not a terminal (logs, CI, pipes) without COLUMNS
+
+
 def console() -> Console:
-    """A rich console as wide as the terminal (rich reads `COLUMNS` too); 160 columns when
-    output is not a terminal (logs, CI, pipes)."""
+    """A rich console as wide as the terminal; `COLUMNS`, when set to a whole number, wins
+    everywhere (a piped `COLUMNS=80 trainstack resolve ... | less` is 80 wide); output that
+    is not a terminal and sets no `COLUMNS` is `PIPE_WIDTH` wide."""
+    import os
+
     from rich.console import Console
 
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return Console(width=int(columns))
     terminal = Console()
-    return terminal if terminal.is_terminal else Console(width=160)
+    return terminal if terminal.is_terminal else Console(width=PIPE_WIDTH)
 
 
 def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
@@ -105,16 +115,26 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
         out.print(escape(resolution.to_meet))
 
 
-def plan_json(result: Any, policies: list | None = None) -> dict:
-    """`{"resources": [...], "usd_per_hour": ..., "usd_total": ...}` for `plan --json`."""
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def plan_json(result: Any, policies: list | None = None, stack: str | None = None) -> dict:
+    """`plan --json`: which stack and cloud, the resources, the cost (whole cluster: USD/hour
+    to 6 decimals as the catalog prices it, USD per job and storage to the cent, as `resolve
+    --json` gives them) and the policies; the same stack gives the same text."""
     return {
+        "stack": stack,
+        "provider": result.provider,
+        "region": result.region,
+        "hours": _rounded(result.hours, 4),
         "resources": [{k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources],
-        "usd_per_hour": result.usd_per_hour,
-        "usd_total": result.usd_total,
-        "usd_compute_per_hour": result.usd_compute_per_hour,
-        "usd_storage": result.usd_storage,
-        "usd_requests": result.usd_requests,
-        "recorded_usd_per_hour": result.recorded_usd_per_hour,
+        "usd_per_hour": _rounded(result.usd_per_hour, 6),
+        "usd_total": _rounded(result.usd_total, 2),
+        "usd_compute_per_hour": _rounded(result.usd_compute_per_hour, 6),
+        "usd_storage": _rounded(result.usd_storage, 2),
+        "usd_requests": _rounded(result.usd_requests, 2),
+        "recorded_usd_per_hour": _rounded(result.recorded_usd_per_hour, 6),
         "price_note": result.price_note,
         "price_caveats": list(result.price_caveats),
         "deadline_hours": result.deadline_hours,
@@ -141,8 +161,9 @@ def plan_tree(stack: str, result: Any) -> None:
     root = tree(stack, result.resources)
     out = console()
     out.print(root)
-    if result.usd_per_hour is None or not result.cost_text:
-        out.print("cluster: [bold]price unknown[/bold]")
+    unpriced = result.usd_per_hour is None or not result.cost_text
+    if unpriced:  # the note says why, once: "price unknown (...)"
+        out.print(f"cluster: [bold]{escape(result.price_note or 'price unknown')}[/bold]")
     else:
         hourly, per_job = result.cost_text
         out.print(f"cluster: [bold]{escape(hourly)}[/bold]; {escape(per_job)}")
@@ -160,7 +181,7 @@ def plan_tree(stack: str, result: Any) -> None:
         from clouds.healing import healing
 
         out.print(escape(healing(provider).summary))
-    if result.price_note:
+    if result.price_note and not unpriced:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
     for caveat in result.price_caveats:
         out.print(f"[yellow]caveat: {escape(caveat)}[/yellow]")

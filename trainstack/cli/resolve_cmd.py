@@ -48,7 +48,7 @@ def run(
         project: `--project-dir`, or None to find the project upwards.
     """
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.explain import checkpoint_warning
+    from profiles.explain import WorkloadFieldError, checkpoint_warning
     from profiles.measurements import StoreError
     from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
@@ -64,6 +64,8 @@ def run(
         if not catalog.offerings and catalog.left_out:
             fail(_left_out_message(catalog))
         resolution = run_resolve(spec, catalog.offerings, top=top)
+    except WorkloadFieldError as exc:  # a field of the workload file: name the file, as SpecError does
+        fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
     except NoMatchError as exc:
         fail(f"{exc}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError, StoreError) as exc:

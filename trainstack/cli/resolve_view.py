@@ -37,7 +37,7 @@ def _cells(rank: int, ranked: Any) -> list[str]:
     return [
         str(rank),
         o.provider,
-        f"{o.region} / {o.zone}",
+        f"{o.region} / {o.zone}" + (f" +{len(ranked.also_zones)}" if ranked.also_zones else ""),
         o.instance_type,
         f"{c.nodes}x{o.accelerator_count} {o.accelerator}",
         c.purchase,

@@ -52,6 +52,7 @@ class PlanResult:
         hours: the planned run time, hours (None when the result was built without it).
         price_verified: False when `usd_per_hour` is only the stack file's own number.
         region: the cluster's region (None when the result was built without it).
+        provider: the cluster's cloud (`aws`; None when the result was built without it).
         deadline_hours: the workload's deadline the stack carries, hours, or None.
         usd_compute_per_hour: the nodes' part of `usd_per_hour`, USD/hour, or None.
         usd_requests: the bucket-request part of `usd_total`, USD; None when not counted.
@@ -77,6 +78,7 @@ class PlanResult:
     usd_requests: float | None = None
     cost_text: tuple[str, ...] = ()
     healing: str = ""
+    provider: str | None = None
 
     @property
     def deadline_note(self) -> str:
@@ -146,6 +148,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         outputs,
         hours=cluster.hours,
         region=cluster.region,
+        provider=cluster.provider,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
         healing=healing(cluster.provider, cluster.instance_type, getattr(cluster, "queued_resource", False)).summary,

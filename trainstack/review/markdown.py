@@ -46,7 +46,11 @@ def _summary_line(review: dict[str, Any]) -> str:
     after = cost["after"]
     if cost["before"] is None:  # a new stack, or nothing compared: no before
         new = "" if review.get("committed") else "new: "
-        prices = f"**{new}{_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
+        prices = (
+            f"**{new}price unknown**"  # once, not per hour and per job
+            if after["usd_per_hour"] is None
+            else f"**{new}{_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
+        )
     else:
         prices = (
             f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from clouds.contract import OUTPUT_NAMES
@@ -21,47 +23,66 @@ VEPFS = "volcengine:vepfs/fileSystem:FileSystem"
 MOUNT = "volcengine:vepfs/mountService:MountService"
 ATTACH = "volcengine:vepfs/mountServiceAttachment:MountServiceAttachment"
 TLS_KEY = "tls:index/privateKey:PrivateKey"
-UNTAGGABLE = {RULE, DPS, MOUNT, ATTACH, TLS_KEY}
+GROUP = "volcengine:autoscaling/scalingGroup:ScalingGroup"
+CONFIG = "volcengine:autoscaling/scalingConfiguration:ScalingConfiguration"
+ATTACH_CONFIG = "volcengine:autoscaling/scalingConfigurationAttachment:ScalingConfigurationAttachment"
+ENABLER = "volcengine:autoscaling/scalingGroupEnabler:ScalingGroupEnabler"
+UNTAGGABLE = {RULE, MOUNT, ATTACH, TLS_KEY, ATTACH_CONFIG, ENABLER}
 TAGS = {"trainstack:cluster": "c", "trainstack:provider": "volcengine"}
 PLAIN_GPU = {"instance_type": "ecs.pni2.28xlarge", "interconnect": "none"}
 # pulumi_volcengine.ecs imports its deprecated data-source aliases on first use.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:pulumi_volcengine.*")
 
 
+def node_group(records: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The inputs of the scaling group and of its configuration."""
+    return one(records, GROUP)["inputs"], one(records, CONFIG)["inputs"]
+
+
 @pytest.mark.parametrize("interconnect", ["rdma", "none"])
-def test_hpc_types_join_one_hpc_cluster_in_the_zone(vc_records, vc_config, interconnect):
+def test_hpc_types_are_a_scaling_group_in_one_hpc_cluster(vc_records, vc_config, interconnect):
     records = vc_records(vc_config(nodes=3, interconnect=interconnect))
     cluster = one(records, HPC)
     assert (cluster["inputs"]["zoneId"], cluster["inputs"]["name"]) == ("cn-beijing-a", "c-hpc")
-    assert not by_type(records, DPS)
-    nodes = by_type(records, INSTANCE)
-    assert [node["name"] for node in nodes] == ["c-node-0", "c-node-1", "c-node-2"]
-    for node in nodes:
-        inputs = node["inputs"]
-        assert inputs["hpcClusterId"] == mock_id(HPC, "c-hpc")
-        assert "deploymentSetId" not in inputs
-        assert (inputs["instanceType"], inputs["zoneId"], inputs["imageId"]) == (
-            "ecs.hpcpni2.28xlarge",
-            "cn-beijing-a",
-            IMAGE_ID,
-        )
-        assert inputs["subnetId"] == mock_id(SUBNET, "c-subnet")
-        assert inputs["securityGroupIds"] == [mock_id(SG, "c-sg")]
-        assert inputs["keyPairName"] == "c-keypair"
-        assert (inputs["systemVolumeType"], inputs["systemVolumeSize"]) == ("ESSD_PL0", 200)
-
-
-def test_plain_gpu_types_join_a_host_spread_deployment_set(vc_records, vc_config):
-    records = vc_records(vc_config(**PLAIN_GPU))
-    assert one(records, DPS)["inputs"] == {
-        "deploymentSetName": "c-dps",
-        "strategy": "Availability",
-        "granularity": "host",
+    assert not by_type(records, DPS) and not by_type(records, INSTANCE)
+    group, config = node_group(records)
+    assert group == {
+        "scalingGroupName": "c-nodes",
+        "minInstanceNumber": 3,
+        "maxInstanceNumber": 3,
+        "desireInstanceNumber": 3,
+        "subnetIds": [mock_id(SUBNET, "c-subnet")],
+        "tags": [{"key": k, "value": v} for k, v in TAGS.items()],
     }
-    assert not by_type(records, HPC)
-    for node in by_type(records, INSTANCE):
-        assert node["inputs"]["deploymentSetId"] == mock_id(DPS, "c-dps")
-        assert "hpcClusterId" not in node["inputs"]
+    assert config["scalingGroupId"] == mock_id(GROUP, "c-nodes")
+    assert config["hpcClusterId"] == mock_id(HPC, "c-hpc")
+    assert (config["instanceTypes"], config["imageId"], config["instanceName"]) == (
+        ["ecs.hpcpni2.28xlarge"],
+        IMAGE_ID,
+        "c-node",
+    )
+    assert config["securityGroupIds"] == [mock_id(SG, "c-sg")]
+    assert config["keyPairName"] == "c-keypair"
+    assert config["volumes"] == [{"volumeType": "ESSD_PL0", "size": 200, "deleteWithInstance": True}]
+
+
+def test_the_configuration_is_made_active_and_the_group_enabled_after_it(vc_run, vc_config):
+    _, monitor, _ = vc_run(vc_config())
+    records = monitor.records()
+    assert one(records, ATTACH_CONFIG)["inputs"] == {"scalingConfigurationId": mock_id(CONFIG, "c-node-config")}
+    assert one(records, ENABLER)["inputs"] == {"scalingGroupId": mock_id(GROUP, "c-nodes")}
+    assert "c-node-config-active" in monitor.depends_on["c-nodes-enabled"]
+    # A new subnet brings a new group (old one first); destroy leaves the active
+    # configuration to the group's deletion.
+    assert monitor.options["c-nodes"] == {"replaceOnChanges": ["subnetIds"], "deleteBeforeReplace": True}
+    assert (monitor.retained["c-node-config"], monitor.retained["c-nodes"]) == (True, False)
+
+
+def test_plain_gpu_types_join_no_placement(vc_records, vc_config):
+    records = vc_records(vc_config(**PLAIN_GPU))
+    assert not by_type(records, HPC) and not by_type(records, DPS)
+    _, config = node_group(records)
+    assert "hpcClusterId" not in config and "deploymentSetId" not in config
 
 
 @pytest.mark.parametrize(
@@ -72,14 +93,12 @@ def test_plain_gpu_types_join_a_host_spread_deployment_set(vc_records, vc_config
     ],
 )
 def test_purchase_sets_the_spot_strategy(vc_records, vc_config, purchase, strategy):
-    expected = {"instanceChargeType": "PostPaid", "spotStrategy": strategy, "spotPriceLimit": None}
-    for node in by_type(vc_records(vc_config(purchase=purchase)), INSTANCE):
-        assert {key: node["inputs"].get(key) for key in expected} == expected
+    _, config = node_group(vc_records(vc_config(purchase=purchase)))
+    assert config["spotStrategy"] == strategy
 
 
-def test_image_lookup_is_restricted_to_the_type_and_never_replaces_nodes(vc_run, vc_config):
-    mocks, monitor, _ = vc_run(vc_config())
-    assert monitor.ignore_changes["c-node-0"] == monitor.ignore_changes["c-node-1"] == ["imageId"]
+def test_image_lookup_is_restricted_to_the_type(vc_run, vc_config):
+    mocks, _, _ = vc_run(vc_config())
     (args,) = [args for token, args in mocks.calls if token == "volcengine:ecs/getImages:getImages"]
     got = (args["instanceTypeId"], args["osType"], args["visibility"])
     assert got == ("ecs.hpcpni2.28xlarge", "Linux", "public")
@@ -137,7 +156,7 @@ def test_tags_parenting_and_no_providers(vc_records, vc_config):
     assert {record["parent"] for record in children} == {"c"}
     assert not [record for record in records if record["type"].startswith("pulumi:providers:")]
     tagged = [record for record in children if record["type"] not in UNTAGGABLE]
-    assert {record["type"] for record in tagged} == {VPC, SUBNET, SG, HPC, KEYPAIR, INSTANCE, VEPFS}
+    assert {record["type"] for record in tagged} == {VPC, SUBNET, SG, HPC, KEYPAIR, GROUP, CONFIG, VEPFS}
     for record in tagged:
         assert tags_as_dict(record["inputs"]["tags"]) == {**TAGS, "team": "ml"}, record["name"]
     for record in children:
@@ -149,8 +168,8 @@ def test_outputs_have_real_values_and_are_registered(vc_run, vc_config):
     _, monitor, outputs = vc_run(vc_config())
     fs_id = mock_id(VEPFS, "c-vepfs")
     assert {key: outputs[key] for key in OUTPUT_NAMES} == {
-        "node_ids": [mock_id(INSTANCE, "c-node-0"), mock_id(INSTANCE, "c-node-1")],
-        "node_private_ips": ["10.0.0.10", "10.0.0.11"],
+        "node_ids": [mock_id(GROUP, "c-nodes")],
+        "node_private_ips": [],
         "placement_group": mock_id(HPC, "c-hpc"),
         "file_system_dns": fs_id,
         "file_system_mount_name": fs_id,
@@ -170,8 +189,7 @@ def test_given_key_existing_subnet_and_no_file_system(vc_run, vc_config):
     assert not {TLS_KEY, VEPFS, MOUNT, ATTACH, VPC, SUBNET} & {record["type"] for record in records}
     assert one(records, KEYPAIR)["inputs"]["publicKey"] == given
     assert one(records, SG)["inputs"]["vpcId"] == EXISTING_VPC_ID
-    subnets = {node["inputs"]["subnetId"] for node in by_type(records, INSTANCE)}
-    assert subnets == {EXISTING_SUBNET_ID}
+    assert one(records, GROUP)["inputs"]["subnetIds"] == [EXISTING_SUBNET_ID]
     keys = ("ssh_private_key", "file_system_dns", "file_system_mount_name")
     assert [outputs[key] for key in keys] == [None, None, None]
-    assert outputs["placement_group"] == mock_id(DPS, "c-dps")
+    assert outputs["placement_group"] is None  # a plain GPU type joins no placement
