@@ -208,14 +208,21 @@ def test_gcp_exports_the_command_that_imports_the_dataset_into_lustre(tmp_path):
     ]
 
 
-def test_gcp_on_filestore_exports_a_copy_onto_the_share(tmp_path):
+@pytest.mark.parametrize(
+    ("source", "copied"),
+    [
+        pytest.param("gs://team-datasets/imagenet/", "gs://team-datasets/imagenet/", id="prefix"),
+        pytest.param("gs://team-datasets", "gs://team-datasets/", id="whole-bucket"),
+    ],
+)
+def test_gcp_on_filestore_exports_a_copy_onto_the_share(tmp_path, source, copied):
     # Filestore imports nothing from Cloud Storage: one node copies the dataset onto the share at /fsx
-    write_stack(tmp_path, "training-a3-gcp", data={"source": "gs://team-datasets/imagenet/"})
+    write_stack(tmp_path, "training-a3-gcp", data={"source": source})
     result = run_plan("training-a3-gcp", tmp_path)
     assert [r["inputs"]["tier"] for r in result.resources if r["type"] == "gcp:filestore/instance:Instance"] == [
         "ZONAL"
     ]
-    assert result.outputs["data_commands"] == ["gcloud storage rsync --recursive gs://team-datasets/imagenet/ /fsx/"]
+    assert result.outputs["data_commands"] == [f"gcloud storage rsync --recursive {copied} /fsx/"]
 
 
 def test_gcp_without_data_exports_no_data_commands(tmp_path):
