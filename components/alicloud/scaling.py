@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from clouds.alicloud.placement import GROUP_MAX_NODES
+from components.node_group import fixed_size
 
 HEALTH_CHECKS = ("ECS",)
 # Inputs whose change replaces the group (Pulumi `replace_on_changes`, set by `nodes`): ESS
@@ -126,13 +127,10 @@ def group_args(name: str, nodes: int, purchase: str, vswitch_id: Any, tags: dict
     Raises:
         ValueError: `nodes` outside 1..`GROUP_MAX_NODES`.
     """
-    if not 1 <= nodes <= GROUP_MAX_NODES:
-        raise ValueError(f"nodes: {nodes} is outside 1-{GROUP_MAX_NODES}, the sizes an ESS scaling group takes")
+    sizes = ("min_size", "max_size", "desired_capacity")
     return {
         "scaling_group_name": f"{name}-nodes",
-        "min_size": nodes,
-        "max_size": nodes,
-        "desired_capacity": nodes,
+        **fixed_size(nodes, GROUP_MAX_NODES, "an ESS scaling group", sizes),
         "vswitch_ids": [vswitch_id],
         "health_check_types": list(HEALTH_CHECKS),
         "spot_instance_remedy": purchase == "spot",
