@@ -15,7 +15,7 @@ its size limit (with its source) and what its configuration cannot carry.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import pulumi
 
@@ -75,3 +75,87 @@ def carried_args(
     for fold in dict.fromkeys(folded[key] for key in sorted(set(folded) & set(instance))):
         carried.update(fold(instance))
     return carried
+
+
+class NodeGroup(NamedTuple):
+    """A created node group.
+
+    Attributes:
+        group: the scaling group (`{name}-nodes`), which creates the instances.
+        configuration: the launch / scaling configuration it creates them from (`{name}-node-config`).
+    """
+
+    group: Any
+    configuration: Any
+
+
+class GroupKind(NamedTuple):
+    """How one cloud's configured group is made.
+
+    Attributes:
+        configuration: the configuration's resource class.
+        group: the group's resource class.
+        link: the group's input that takes the configuration's id (`configuration_id`).
+        replaced_on: camelCase group inputs whose change replaces it (`group_options`).
+    """
+
+    configuration: Callable[..., Any]
+    group: Callable[..., Any]
+    link: str
+    replaced_on: tuple[str, ...]
+
+
+def create_configured_group(
+    name: str, kind: GroupKind, configuration: dict[str, Any], group: dict[str, Any], opts: pulumi.ResourceOptions
+) -> NodeGroup:
+    """Create the configuration (`{name}-node-config`), then the group (`{name}-nodes`) that
+    names it through `kind.link`; the group is replaced, old first, on `kind.replaced_on`.
+
+    Args:
+        name: the cluster name.
+        kind: the cloud's resource classes and link.
+        configuration: the configuration's arguments.
+        group: the group's arguments (without `kind.link`).
+        opts: child options.
+    """
+    made = kind.configuration(f"{name}-node-config", **configuration, opts=opts)
+    created = kind.group(f"{name}-nodes", **{kind.link: made.id}, **group, opts=group_options(opts, kind.replaced_on))
+    return NodeGroup(created, made)
+
+
+def group_or_instances(
+    owner: Any,
+    name: str,
+    reason: str | None,
+    group: Callable[[], NodeGroup],
+    instances: Callable[[], list[Any]],
+    private_ip: str,
+) -> tuple[pulumi.Output[Any], pulumi.Output[Any]]:
+    """The cluster's nodes: the group when `reason` is None, else per-node instances (with a
+    warning saying why they are not replaced automatically). Sets `owner.node_group`,
+    `owner.node_configuration` and `owner.nodes` (the one not built is None / empty).
+
+    Returns:
+        `node_ids` and `node_private_ips` (`group_outputs` or `instance_outputs`).
+    """
+    owner.nodes, owner.node_group, owner.node_configuration = [], None, None
+    if reason is None:
+        made = group()
+        owner.node_group, owner.node_configuration = made.group, made.configuration
+        return group_outputs(made)
+    pulumi.log.warn(f"{name}: nodes are not replaced automatically: {reason}", resource=owner)
+    owner.nodes = instances()
+    return instance_outputs(owner.nodes, private_ip)
+
+
+def group_outputs(group: NodeGroup) -> tuple[pulumi.Output[Any], pulumi.Output[Any]]:
+    """`node_ids` and `node_private_ips` of a group: `[group id]` and `[]` (its instances come and go)."""
+    return pulumi.Output.all(group.group.id), pulumi.Output.from_input([])
+
+
+def instance_outputs(nodes: list[Any], private_ip: str) -> tuple[pulumi.Output[Any], pulumi.Output[Any]]:
+    """`node_ids` and `node_private_ips` of per-node instances, in node order (`private_ip`: the
+    instance's address attribute)."""
+    return pulumi.Output.all(*[node.id for node in nodes]), pulumi.Output.all(
+        *[getattr(node, private_ip) for node in nodes]
+    )

@@ -1,6 +1,6 @@
 """Which Huawei clusters the AS group holds, and its size limit (no Pulumi import).
 
-The component (`components.huaweicloud.nodes`) and the healing line (`Healing.per_node`,
+The component (`components.huaweicloud.cluster`) and the healing line (`Healing.per_node`,
 `clouds/huaweicloud/cloud.yaml`) ask the same rule, so `plan` says what the program builds.
 
 Sources (pulumi_huaweicloud 0.0.12 `as_.Group` / `as_.Configuration`, as installed):

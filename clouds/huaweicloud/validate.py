@@ -16,14 +16,8 @@ from __future__ import annotations
 
 import re
 
-from clouds.common import (
-    check_cluster_name,
-    check_group_size,
-    check_provider,
-    check_ssh_cidrs,
-    check_zone_in_region,
-    reject_unsupported,
-)
+from clouds.common import check_cluster_name, check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
+from clouds.common import check_group_size as check_as_group_size
 from clouds.contract import ClusterConfig, FileSystemConfig
 from clouds.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
@@ -55,7 +49,7 @@ def validate_args(args: ClusterConfig, name: str) -> None:
             "set interconnect: none"
         )
     if per_node_reason(args.instance_type, args.purchase, args.kms_key_id) is None:
-        check_group_size(args.nodes, GROUP_MAX_NODES, "a Huawei AS group")
+        check_as_group_size(args.nodes, GROUP_MAX_NODES, "a Huawei AS group")
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(
         args, ("capacity_reservation_id",), "Huawei Cloud", "it cannot launch into a capacity reservation"

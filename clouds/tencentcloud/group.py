@@ -1,6 +1,6 @@
 """Which Tencent clusters the Auto Scaling group holds, and its size limit (no Pulumi import).
 
-The component (`components.tencentcloud.nodes`) and the healing line (`Healing.per_node`,
+The component (`components.tencentcloud.cluster`) and the healing line (`Healing.per_node`,
 `clouds/tencentcloud/cloud.yaml`) ask the same rule, so `plan` says what the program builds.
 
 Sources: tencentcloud-iac-pulumi 0.2.3 `As.ScalingConfig` (as installed) takes

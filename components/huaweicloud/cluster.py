@@ -11,21 +11,27 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
+import pulumi_huaweicloud as huaweicloud
 
 from clouds.contract import ClusterConfig
 from clouds.huaweicloud.group import per_node_reason
 from clouds.huaweicloud.tags import huawei_tags
 from components.cluster_base import ClusterOutputs, GpuClusterBase, secret_private_key
 from components.huaweicloud import compute, network, storage
-from components.huaweicloud.nodes import create_node_group
+from components.huaweicloud.scaling import GROUP_REPLACED_ON, configuration_args, group_args
+from components.node_group import GroupKind, create_configured_group, group_or_instances
 
 TYPE_TOKEN = "trainstack:huaweicloud:GpuCluster"
+# The AS group names its configuration (`scaling` has their arguments).
+GROUP_KIND = GroupKind(
+    huaweicloud.as_.Configuration, huaweicloud.as_.Group, "scaling_configuration_id", GROUP_REPLACED_ON
+)
 
 
 class HuaweicloudGpuCluster(GpuClusterBase):
     """A multi-node GPU training cluster on Huawei Cloud ECS.
 
-    On-demand GPU nodes are an AS group of fixed size (`nodes`, `scaling`) that replaces an
+    On-demand GPU nodes are an AS group of fixed size (`scaling`) that replaces an
     unhealthy node; spot clusters and clusters with `kms_key_id` are per-node ECS instances
     (the AS configuration has no spot and cannot encrypt the system disk:
     `clouds.huaweicloud.group`).
@@ -99,18 +105,20 @@ class HuaweicloudGpuCluster(GpuClusterBase):
         """The AS group, or per-node instances where it cannot carry the nodes
         (`clouds.huaweicloud.group.per_node_reason`: spot, `kms_key_id`); returns node ids and
         private IPs (the group's id and no IPs: its instances come and go)."""
-        self.nodes: list[Any] = []
-        self.node_group = self.node_configuration = None
-        reason = per_node_reason(args.instance_type, args.purchase, args.kms_key_id)
-        if reason is None:
-            nodes = create_node_group(name, args, vpc_id, placement, tags, child)
-            self.node_group, self.node_configuration = nodes.group, nodes.configuration
-            return pulumi.Output.all(self.node_group.id), pulumi.Output.from_input([])
-        pulumi.log.warn(f"{name}: nodes are not replaced automatically: {reason}", resource=self)
-        self.nodes = compute.create_nodes(name, args, placement, tags, child)
-        return (
-            pulumi.Output.all(*[node.id for node in self.nodes]),
-            pulumi.Output.all(*[node.access_ip_v4 for node in self.nodes]),
+        instance = compute.node_args(args, placement, tags)
+        return group_or_instances(
+            self,
+            name,
+            per_node_reason(args.instance_type, args.purchase, args.kms_key_id),
+            lambda: create_configured_group(
+                name,
+                GROUP_KIND,
+                configuration_args(name, instance),
+                group_args(name, args.nodes, args.zone, vpc_id, placement["subnet_id"], tags),
+                child,
+            ),
+            lambda: compute.create_nodes(name, args, placement, tags, child),
+            "access_ip_v4",
         )
 
     def _create_file_system(

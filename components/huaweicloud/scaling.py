@@ -39,19 +39,17 @@ HEALTH_CHECK_METHOD = "NOVA_AUDIT"
 GROUP_REPLACED_ON = ("availabilityZones", "networks")
 
 # ecs.Instance argument -> instance_config argument of the same meaning.
-SAME_MEANING = {
-    "flavor_id": "flavor",
-    "image_id": "image",
-    "security_group_ids": "security_group_ids",
-    "key_pair": "key_name",
-}
+SAME_MEANING = {"flavor_id": "flavor", "image_id": "image", "key_pair": "key_name"}
+SAME_MEANING |= {"security_group_ids": "security_group_ids"}  # the one that keeps its name
 # ecs.Instance arguments the configuration cannot carry, and what happens instead.
 NOT_CARRIED = {
-    "availability_zone": "the group's `availability_zones`",
-    "networks": "the group's `networks`",
-    "tags": "the configuration takes no tags: the group's `tags`",
-    "charging_mode": "AS creates pay-per-use instances; spot clusters stay per-node instances",
-    "spot_maximum_price": "no spot in an AS configuration: spot clusters stay per-node instances",
+    **dict.fromkeys(
+        ("availability_zone", "networks", "tags"), "the group's input of that name (the configuration has none)"
+    ),
+    **dict.fromkeys(
+        ("charging_mode", "spot_maximum_price"),
+        "AS creates pay-per-use instances and takes no spot: spot clusters stay per-node instances",
+    ),
     "system_disk_kms_key_id": "AS cannot encrypt a system disk: clusters with kms_key_id stay per-node instances",
 }
 

@@ -11,17 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
+import tencentcloud_iac_pulumi as tencentcloud
 
 from clouds.contract import ClusterConfig
 from clouds.tencentcloud.group import per_node_reason
 from clouds.tencentcloud.validate import PROVIDER, validate_args
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
+from components.node_group import GroupKind, NodeGroup, create_configured_group, group_or_instances
 from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement, image_id
 from components.tencentcloud.network import create_network
-from components.tencentcloud.nodes import create_node_group
+from components.tencentcloud.profile import node_args
+from components.tencentcloud.scaling import GROUP_REPLACED_ON, configuration_args, group_args
 from components.tencentcloud.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:tencentcloud:GpuCluster"
+# The Auto Scaling group names its launch configuration (`scaling` has their arguments).
+GROUP_KIND = GroupKind(
+    tencentcloud.as_.ScalingConfig, tencentcloud.as_.ScalingGroup, "configuration_id", GROUP_REPLACED_ON
+)
 
 
 class TencentcloudGpuCluster(GpuClusterBase):
@@ -31,7 +38,7 @@ class TencentcloudGpuCluster(GpuClusterBase):
     provider-neutral config does not carry, and is not available to TencentCloud
     International accounts (china-clouds.md section 0 item 3; see `purchase`).
 
-    The GPU nodes are an Auto Scaling group of fixed size (`nodes`, `scaling`) that replaces
+    The GPU nodes are an Auto Scaling group of fixed size (`scaling`) that replaces
     an unhealthy or released node; HCC (RDMA) types, which need an HPC cluster the launch
     configuration cannot carry, are per-node CVM instances (`clouds.tencentcloud.group`).
 
@@ -123,19 +130,20 @@ class TencentcloudGpuCluster(GpuClusterBase):
         """The Auto Scaling group, or per-node instances where it cannot carry the nodes
         (`clouds.tencentcloud.group.per_node_reason`); returns node ids and private IPs (the
         group's id and no IPs: its instances come and go)."""
-        self.nodes: list[Any] = []
-        self.node_group = self.node_configuration = None
-        reason = per_node_reason(args.instance_type, args.purchase)
-        if reason is None:
+
+        def group() -> NodeGroup:
             image = image_id(args.instance_type, child)
-            nodes = create_node_group(name, args, network, image, placement, self.spot_max_price, tags, child)
-            self.node_group, self.node_configuration = nodes.group, nodes.configuration
-            return pulumi.Output.all(self.node_group.id), pulumi.Output.from_input([])
-        pulumi.log.warn(f"{name}: nodes are not replaced automatically: {reason}", resource=self)
-        self.nodes = create_nodes(name, args, network, placement, self.spot_max_price, tags, child)
-        return (
-            pulumi.Output.all(*[node.id for node in self.nodes]),
-            pulumi.Output.all(*[node.private_ip for node in self.nodes]),
+            instance = node_args(name, 0, args, network, image, placement, self.spot_max_price, tags)
+            sizes = group_args(name, args.nodes, network["vpc_id"], network["subnet_id"], tags)
+            return create_configured_group(name, GROUP_KIND, configuration_args(name, instance), sizes, child)
+
+        return group_or_instances(
+            self,
+            name,
+            per_node_reason(args.instance_type, args.purchase),
+            group,
+            lambda: create_nodes(name, args, network, placement, self.spot_max_price, tags, child),
+            "private_ip",
         )
 
     def _create_file_system(

@@ -45,16 +45,12 @@ HOST_NAME_MAX = 40  # Linux host names in `host_name_settings`: "[2, 40]" charac
 # subnet (a new zone) must bring new instances; the group alone would keep them where they are.
 GROUP_REPLACED_ON = ("subnetIds",)
 
-# instance.Instance argument -> As.ScalingConfig argument of the same meaning.
+# instance.Instance argument -> As.ScalingConfig argument of the same meaning (most keep the name).
 SAME_MEANING = {
-    "image_id": "image_id",
+    **{key: key for key in ("image_id", "system_disk_type", "system_disk_size", "key_ids")},
+    **{key: key for key in ("instance_charge_type", "spot_max_price")},
     "orderly_security_groups": "security_group_ids",
     "allocate_public_ip": "public_ip_assigned",
-    "system_disk_type": "system_disk_type",
-    "system_disk_size": "system_disk_size",
-    "instance_charge_type": "instance_charge_type",
-    "spot_max_price": "spot_max_price",
-    "key_ids": "key_ids",
 }
 # instance.Instance arguments the configuration cannot carry, and what happens instead.
 NOT_CARRIED = {

@@ -27,18 +27,16 @@ SUBNET_ID = tencentcloud_id("tencentcloud:Subnet/instance:Instance", "c-subnet")
 VPC_ID = tencentcloud_id("tencentcloud:Vpc/instance:Instance", "c-vpc")
 
 
-@pytest.mark.parametrize(
-    ("purchase", "charge"),
-    [
-        pytest.param(
-            "spot",
-            {"instanceChargeType": "SPOTPAID", "spotInstanceType": "one-time", "spotMaxPrice": "30.00"},
-            id="spot",
-        ),
-        pytest.param("on-demand", {"instanceChargeType": "POSTPAID_BY_HOUR"}, id="on-demand"),
-    ],
-)
-def test_launch_configuration_carries_the_node(purchase, charge):
+# The launch configuration's purchase inputs: the spot type in the configuration's own lower case.
+CHARGES = {
+    "spot": {"instanceChargeType": "SPOTPAID", "spotInstanceType": "one-time", "spotMaxPrice": "30.00"},
+    "on-demand": {"instanceChargeType": "POSTPAID_BY_HOUR"},
+}
+
+
+@pytest.mark.parametrize("purchase", sorted(CHARGES))
+def test_launch_configuration_carries_the_node(purchase):
+    charge = CHARGES[purchase]
     plan = build(make_config(purchase=purchase, ssh_public_key="ssh-ed25519 AAAAmock"))
     (config,) = plan.of_type(CONFIG)
     assert config["inputs"] == {
