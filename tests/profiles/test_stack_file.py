@@ -164,14 +164,24 @@ def test_a_missing_stack_names_the_stacks_there(tmp_path, name, hint):
     [
         pytest.param({}, [], id="as-committed"),
         pytest.param(
-            {"region": "asia-east1", "zone": "asia-east1-c", "instance_type": "n1-standard-8", "accelerator": "V100",
-             "accelerator_count": 1},
+            {
+                "region": "asia-east1",
+                "zone": "asia-east1-c",
+                "instance_type": "n1-standard-8",
+                "accelerator": "V100",
+                "accelerator_count": 1,
+            },
             [],
             id="gcp-n1-host-with-its-second-accelerator",
         ),
         pytest.param(
-            {"region": "asia-east1", "zone": "asia-east1-c", "instance_type": "n1-standard-16", "accelerator": "T4",
-             "accelerator_count": 2},
+            {
+                "region": "asia-east1",
+                "zone": "asia-east1-c",
+                "instance_type": "n1-standard-16",
+                "accelerator": "T4",
+                "accelerator_count": 2,
+            },
             [],
             id="gcp-n1-host-with-two-gpus",
         ),
