@@ -73,8 +73,16 @@ class Candidate:
 
     @property
     def usd_per_hour(self) -> float:
-        """Whole-cluster compute price, USD/hour."""
+        """Whole-cluster compute price, USD/hour (shown as `compute USD/hour`; the `USD/hour`
+        people see is `total_usd_per_hour`)."""
         return self.usd_per_node_hour * self.nodes
+
+    @property
+    def total_usd_per_hour(self) -> float:
+        """Everything the job pays per hour of its run, USD/hour: `usd_total / hours` (compute,
+        file system and the bucket's requests spread over the run), the figure `plan`, the
+        stack header, the review comment and the budget policy call USD/hour."""
+        return self.usd_total / self.hours if self.hours > 0 else self.usd_per_hour
 
     @property
     def usd_compute(self) -> float:
