@@ -72,7 +72,10 @@ def test_a_file_system_without_a_recorded_price_counts_at_resolves_estimate_and_
         "the file system's price on azure is an estimate (no azure price; at the dearest recorded 250 MB/s/TiB "
         "price, $0.217/GB-month), counted as resolve ranked it",
     )
-    assert cost.hourly_text() == f"${27.2 + estimate:,.4f}/hour = compute $27.2000 + file system ${estimate:,.4f} (estimate)"
+    assert (
+        cost.hourly_text()
+        == f"${27.2 + estimate:,.4f}/hour = compute $27.2000 + file system ${estimate:,.4f} (estimate)"
+    )
 
 
 def test_a_file_system_the_cloud_cannot_create_is_left_out_and_said_so():
