@@ -1,8 +1,10 @@
 """Check a stack's cluster against what the catalog knows of its cloud, before anything is built.
 
 A hand-edited stack can name a type the cloud does not sell (`p9z.mega`), an accelerator the
-type does not carry (`H100` on `p4d.24xlarge`), the wrong count (3 on an 8-GPU type), or a
-region or zone that does not exist (`us-east4-z`, `apse2-az9`). Each of these fields is
+type does not carry (`H100` on `p4d.24xlarge`), the wrong count (3 on an 8-GPU type), a
+region or zone that does not exist (`us-east4-z`, `apse2-az9`), or a type its region or zone
+does not offer (`p5en.48xlarge` in `use1-az1`: `plan` would otherwise price it from nothing
+and show the old type's recorded price). Each of these fields is
 confirmed against the catalog rows of the stack's provider, and each problem names the
 valid values. A cloud the catalog has no rows for (Tencent, Huawei, Volcengine and Baidu
 until `catalog refresh`) cannot be confirmed, so it is not checked here; its component's
@@ -16,22 +18,30 @@ Pulumi, no cloud SDK, a few milliseconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from clouds.words import article, listed
-from profiles.catalog import loader
+from profiles.catalog import compact, loader
 from profiles.catalog.offering import Offering
 
 
 def catalog_rows(provider: str) -> list[Offering]:
-    """Every catalog row of `provider`, priced in USD or not; [] when it has no catalog file."""
+    """Every catalog row of `provider`, priced in USD or not; [] when it has no catalog file.
+
+    Read like `load_catalog` reads offerings: from the file's compact copy when it matches
+    (`profiles.catalog.compact`, kind `rows`), and once per process for an unchanged file."""
     path = loader.DATA_DIR / f"{provider}.csv"
     if not path.is_file():
         return []
     try:
-        return loader.load_provider(path, require_usd=False)
-    except loader.CatalogError:
+        return list(compact.load(path, None, {}, _every_row, kind="rows"))
+    except (loader.CatalogError, OSError):
         return []  # a broken catalog is reported by the commands that price from it
+
+
+def _every_row(text: str, path: Path, rates: dict | None, left_out: dict[str, int]) -> list[Offering]:
+    return loader.parse_provider(text, path, require_usd=False)
 
 
 def _gpus(row: Offering) -> str:
@@ -41,6 +51,11 @@ def _gpus(row: Offering) -> str:
 
 def catalog_problems(cluster: Any, rows: Sequence[Offering] | None = None) -> list[str]:
     """What in `cluster` the catalog contradicts, one `field: problem; fix` line each.
+
+    Confirmed, in order: the region; the instance type (for the cloud at all); the
+    accelerator (name and memory variant, `A100` vs `A100-80GB`) and its count per node, among
+    the type's rows (a GCP N1 host carries T4, V100, P100 or P4); then that the region, and
+    where the catalog lists zones, the zone, offers that type with that accelerator.
 
     Args:
         cluster: a `ClusterConfig` (provider, region, zone, instance_type, accelerator,
@@ -69,23 +84,29 @@ def catalog_problems(cluster: Any, rows: Sequence[Offering] | None = None) -> li
             f"instance_type: '{cluster.instance_type}' is not {article(cluster.provider)} instance type the "
             f"catalog knows; valid{' ' + cluster.accelerator + ' types' if same_gpu else ''}: {near}",
         ]
-    sample = typed[0]
-    if cluster.accelerator != sample.accelerator:
+    carrying = [r for r in typed if r.accelerator == cluster.accelerator]
+    if not carrying:
+        kinds = sorted({_gpus(r) for r in typed})
         problems.append(
-            f"accelerator: '{cluster.accelerator}' but {cluster.instance_type} carries {_gpus(sample)}; "
-            f"set accelerator: {sample.accelerator} or choose another instance_type"
+            f"accelerator: '{cluster.accelerator}' but {cluster.instance_type} carries {' or '.join(kinds)}; "
+            f"set accelerator: {listed({r.accelerator for r in typed}, cluster.accelerator)} "
+            "or choose another instance_type"
         )
-    if cluster.accelerator_count != sample.accelerator_count:
+    elif all(r.accelerator_count != cluster.accelerator_count for r in carrying):
+        counts = sorted({r.accelerator_count for r in carrying})
         problems.append(
             f"accelerator_count: {cluster.accelerator_count} but {cluster.instance_type} carries "
-            f"{_gpus(sample)}; set accelerator_count: {sample.accelerator_count}"
+            f"{_gpus(carrying[0])}; set accelerator_count: {' or '.join(map(str, counts))}"
         )
     if cluster.region in regions:
-        problems += _placement_problems(cluster, rows, typed)
+        problems += _placement_problems(cluster, rows, carrying or typed)
     return problems
 
 
 def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[Offering]) -> list[str]:
+    """The region, then the zone, offering `typed` (the type's rows with the stack's
+    accelerator): a type the zone does not offer is refused with the zones that do and the
+    types the zone does offer, closest first (after `catalog refresh`, the catalog's own)."""
     here = [r for r in typed if r.region == cluster.region]
     if not here:
         return [
@@ -95,6 +116,7 @@ def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[
     if all(r.zone == r.region for r in here):
         return []  # priced per region (Azure, the Alibaba snapshot): no zone to confirm
     zones = {r.zone for r in rows if r.region == cluster.region and r.zone != r.region}
+    offering = {r.zone for r in here}
     if cluster.zone not in zones:
         # A zone name (`us-east-1a`) where the catalog keys zones by ID (`use1-az1`): names map
         # to IDs differently in each account, so the ID cannot be guessed from the name.
@@ -106,8 +128,20 @@ def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[
         )
         return [
             f"zone: '{cluster.zone}' is not a zone of {cluster.region} the catalog knows; zones there: "
-            f"{listed(zones, cluster.zone)} ({cluster.instance_type} listed in {listed({r.zone for r in here})}){named}"
+            f"{listed(zones, cluster.zone)} ({cluster.instance_type} listed in {listed(offering)}){named}"
         ]
-    # A known zone the snapshot does not list this type in may still offer it (zone offerings
-    # change often): `trainstack check` asks the cloud live rather than refusing it here.
-    return []
+    if cluster.zone in offering or getattr(cluster, "reservation", None) is not None:
+        return []  # held capacity is the zone's own word for it; `check` looks the reservation up
+    sold_here = [r for r in rows if r.zone == cluster.zone]
+    other_gpus = sorted({r.accelerator for r in sold_here if r.instance_type == cluster.instance_type})
+    if other_gpus:  # the zone has the type with other accelerators (a GCP N1 host)
+        instead = f"accelerator: {listed(other_gpus, cluster.accelerator)}"
+    else:
+        alike = {r.instance_type for r in sold_here if r.accelerator == cluster.accelerator}
+        near = listed(alike or {r.instance_type for r in sold_here}, cluster.instance_type)
+        instead = f"an instance_type {cluster.zone} offers: {near}"
+    return [
+        f"instance_type: {cluster.instance_type} ({_gpus(here[0])}) is not offered in {cluster.zone} per the "
+        f"catalog; set zone: {listed(offering, cluster.zone)}, or {instead} (if the zone offers it now, "
+        f"`trainstack catalog refresh --provider {cluster.provider}` updates the catalog)"
+    ]

@@ -40,7 +40,7 @@ from components.baiducloud.bcc_requests import (
     pick_image,
     tag_changes,
 )
-from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found
+from components.baiducloud.dynamic_base import BaiduProvider, BaiduResource, ignore_not_found
 
 OUTPUTS = ("instance_id", "internal_ip", "status", "payment_timing", "boot_image_id")
 
@@ -68,6 +68,7 @@ class BccInstanceProvider(BaiduProvider):
     )
     REQUIRED = ("region", "zone", "spec", "name", "subnet_id", "security_group_ids")
     UPDATABLE = ("name", "tags")
+    OUTPUTS = OUTPUTS
     DELETE_BEFORE_REPLACE = True
 
     def extra_failures(self, news: dict[str, Any]) -> list[CheckFailure]:
@@ -107,7 +108,7 @@ class BccInstanceProvider(BaiduProvider):
         if olds.get("name") != news.get("name"):
             api.call("ModifyInstanceAttribute", client.modify_instance_attributes, id_, name=news["name"])
         self._retag(client, id_, olds.get("tags") or {}, news.get("tags") or {})
-        return UpdateResult(self.inputs_of(news) | {key: olds.get(key) for key in OUTPUTS})
+        return UpdateResult(self.inputs_of(news) | {key: olds.get(key) for key in self.OUTPUTS})
 
     def delete(self, id_: str, props: dict[str, Any]) -> None:
         """Release the instance and wait until Baidu no longer lists it."""
@@ -203,7 +204,7 @@ class BccInstanceArgs:
     tags: Mapping[str, str] | None = None
 
 
-class BccInstance(pulumi.dynamic.Resource, module="baiducloud", name="BccInstance"):
+class BccInstance(BaiduResource, module="baiducloud", name="BccInstance"):
     """A BCC instance (type `pulumi-python:dynamic/baiducloud:BccInstance`).
 
     Outputs:
@@ -214,6 +215,7 @@ class BccInstance(pulumi.dynamic.Resource, module="baiducloud", name="BccInstanc
         boot_image_id: the image the instance was created from.
     """
 
+    PROVIDER = BccInstanceProvider
     instance_id: pulumi.Output[str]
     internal_ip: pulumi.Output[str]
     status: pulumi.Output[str]
@@ -222,5 +224,4 @@ class BccInstance(pulumi.dynamic.Resource, module="baiducloud", name="BccInstanc
 
     def __init__(self, name: str, args: BccInstanceArgs, opts: pulumi.ResourceOptions | None = None) -> None:
         """Register the instance; `args` are its inputs (see `BccInstanceArgs`)."""
-        props = {field.name: getattr(args, field.name) for field in fields(args)}
-        super().__init__(BccInstanceProvider(), name, props | dict.fromkeys(OUTPUTS), opts)
+        super().__init__(name, {field.name: getattr(args, field.name) for field in fields(args)}, opts)

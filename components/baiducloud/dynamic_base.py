@@ -10,16 +10,19 @@ Each provider declares its inputs:
   * `REQUIRED`: inputs that must be set (checked in `check`);
   * `UPDATABLE`: inputs changed in place by `update`; any other changed input replaces;
   * `CREATE_ONLY`: inputs applied at creation and then ignored by `diff` (tags of resources
-    whose tags the SDK cannot change later).
+    whose tags the SDK cannot change later);
+  * `OUTPUTS`: the computed properties create and read add.
 Outputs never reuse an input's name, so a computed value never looks like an input change.
+Each resource (`BaiduResource`) names its provider and takes its inputs as one mapping.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypeGuard
+from typing import Any, ClassVar, TypeGuard
 
+import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, DiffResult, ReadResult, ResourceProvider
 from pulumi.runtime import rpc
 
@@ -33,6 +36,7 @@ class BaiduProvider(ResourceProvider):
     REQUIRED: tuple[str, ...] = ()
     UPDATABLE: tuple[str, ...] = ()
     CREATE_ONLY: tuple[str, ...] = ()
+    OUTPUTS: tuple[str, ...] = ()
     # True where a replacement must delete the old resource first: GPU nodes, so N new nodes
     # never wait beside N old ones for twice the quota and capacity (as Azure's scale set does).
     DELETE_BEFORE_REPLACE: bool = False
@@ -90,6 +94,28 @@ class BaiduProvider(ResourceProvider):
                 seconds = f"{self.TIMEOUT_SECONDS:.0f}"
                 raise TimeoutError(f"timed out after {seconds} s waiting for {what}")
             time.sleep(self.POLL_SECONDS)
+
+
+class BaiduResource(pulumi.dynamic.Resource):
+    """Base of the Baidu dynamic resources: a subclass names its `PROVIDER` (and its type,
+    `module="baiducloud", name=...`); its properties are the provider's `INPUTS`, taken from
+    `inputs` (an input not given is None), and its `OUTPUTS`, unknown until created."""
+
+    PROVIDER: ClassVar[type[BaiduProvider]]
+
+    def __init__(self, name: str, inputs: Mapping[str, Any], opts: pulumi.ResourceOptions | None = None) -> None:
+        """Register the resource `name` with `inputs` (keys from the provider's `INPUTS`).
+
+        Raises:
+            TypeError: a key of `inputs` the provider does not declare (a typo would
+                otherwise be dropped silently).
+        """
+        provider = self.PROVIDER()
+        unknown = sorted(set(inputs) - set(provider.INPUTS))
+        if unknown:
+            raise TypeError(f"{type(self).__name__}: unknown input {', '.join(unknown)}; inputs: {provider.INPUTS}")
+        props = {key: inputs.get(key) for key in provider.INPUTS} | dict.fromkeys(provider.OUTPUTS)
+        super().__init__(provider, name, props, opts)
 
 
 def known_text(value: Any) -> TypeGuard[str]:

@@ -23,7 +23,7 @@ from pulumi.dynamic import CheckFailure, CreateResult, UpdateResult
 
 from clouds.baiducloud.layout import tag_list
 from components.baiducloud import api
-from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found
+from components.baiducloud.dynamic_base import BaiduProvider, BaiduResource, ignore_not_found
 from components.baiducloud.security import intra_group_rule, world_open_ingress
 
 
@@ -33,6 +33,7 @@ class VpcProvider(BaiduProvider):
     INPUTS = ("region", "name", "cidr", "description", "tags")
     REQUIRED = ("region", "name", "cidr")
     CREATE_ONLY = ("tags",)
+    OUTPUTS = ("vpc_id",)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
         """Create the VPC."""
@@ -70,6 +71,7 @@ class SubnetProvider(BaiduProvider):
     INPUTS = ("region", "name", "zone", "cidr", "vpc_id", "tags")
     REQUIRED = ("region", "name", "zone", "cidr", "vpc_id")
     CREATE_ONLY = ("tags",)
+    OUTPUTS = ("subnet_id",)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
         """Create the subnet in one zone."""
@@ -123,6 +125,7 @@ class SecurityGroupProvider(BaiduProvider):
     REQUIRED = ("region", "name")
     UPDATABLE = ("rules",)
     CREATE_ONLY = ("tags",)
+    OUTPUTS = ("security_group_id", "resolved_vpc_id")
 
     def extra_failures(self, news: dict[str, Any]) -> list[CheckFailure]:
         """Exactly one of vpc_id / subnet_id; no ingress rule open to the internet."""
@@ -178,7 +181,7 @@ class SecurityGroupProvider(BaiduProvider):
             api.call("AuthorizeSecurityGroupRule", client.authorize_security_group_rule, id_, rule)
         for rule in _models([r for r in old if r not in new]):
             api.call("RevokeSecurityGroupRule", client.revoke_security_group_rule, id_, rule)
-        kept = {key: olds.get(key) for key in ("security_group_id", "resolved_vpc_id")}
+        kept = {key: olds.get(key) for key in self.OUTPUTS}
         return UpdateResult(self.inputs_of(news) | kept)
 
     def delete(self, id_: str, props: dict[str, Any]) -> None:
@@ -214,98 +217,29 @@ def _tag_models(tags: Mapping[str, str] | None) -> list[Any] | None:
     return [TagModel(t["tagKey"], t["tagValue"]) for t in tag_list(tags)] or None
 
 
-class Vpc(pulumi.dynamic.Resource, module="baiducloud", name="Vpc"):
-    """A VPC (`pulumi-python:dynamic/baiducloud:Vpc`); output `vpc_id`."""
+class Vpc(BaiduResource, module="baiducloud", name="Vpc"):
+    """A VPC (`pulumi-python:dynamic/baiducloud:Vpc`): `name` with an IPv4 `cidr` in `region`;
+    output `vpc_id`."""
 
+    PROVIDER = VpcProvider
     vpc_id: pulumi.Output[str]
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        region: pulumi.Input[str],
-        vpc_name: pulumi.Input[str],
-        cidr: pulumi.Input[str],
-        tags: Mapping[str, str] | None = None,
-        description: str | None = None,
-        opts: pulumi.ResourceOptions | None = None,
-    ) -> None:
-        """Register a VPC named `vpc_name` with an IPv4 `cidr` in `region`."""
-        props = {
-            "region": region,
-            "name": vpc_name,
-            "cidr": cidr,
-            "description": description,
-            "tags": tags,
-            "vpc_id": None,
-        }
-        super().__init__(VpcProvider(), name, props, opts)
 
+class Subnet(BaiduResource, module="baiducloud", name="Subnet"):
+    """A subnet (`pulumi-python:dynamic/baiducloud:Subnet`) of `vpc_id` in one `zone`;
+    output `subnet_id`."""
 
-class Subnet(pulumi.dynamic.Resource, module="baiducloud", name="Subnet"):
-    """A subnet (`pulumi-python:dynamic/baiducloud:Subnet`); output `subnet_id`."""
-
+    PROVIDER = SubnetProvider
     subnet_id: pulumi.Output[str]
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        region: pulumi.Input[str],
-        subnet_name: pulumi.Input[str],
-        zone: pulumi.Input[str],
-        cidr: pulumi.Input[str],
-        vpc_id: pulumi.Input[str],
-        tags: Mapping[str, str] | None = None,
-        opts: pulumi.ResourceOptions | None = None,
-    ) -> None:
-        """Register a subnet of `vpc_id` in one `zone`."""
-        props = {
-            "region": region,
-            "name": subnet_name,
-            "zone": zone,
-            "cidr": cidr,
-            "vpc_id": vpc_id,
-            "tags": tags,
-            "subnet_id": None,
-        }
-        super().__init__(SubnetProvider(), name, props, opts)
 
-
-class SecurityGroup(pulumi.dynamic.Resource, module="baiducloud", name="SecurityGroup"):
-    """A security group (`pulumi-python:dynamic/baiducloud:SecurityGroup`).
+class SecurityGroup(BaiduResource, module="baiducloud", name="SecurityGroup"):
+    """A security group (`pulumi-python:dynamic/baiducloud:SecurityGroup`) in `vpc_id`, or in
+    the VPC of an existing `subnet_id`; `rules` as `security.security_group_rules` makes them.
 
     Outputs: `security_group_id`, and `resolved_vpc_id` (the VPC it was created in).
     """
 
+    PROVIDER = SecurityGroupProvider
     security_group_id: pulumi.Output[str]
     resolved_vpc_id: pulumi.Output[str]
-
-    def __init__(
-        self,
-        name: str,
-        *,
-        region: pulumi.Input[str],
-        group_name: pulumi.Input[str],
-        rules: Sequence[Mapping[str, str]],
-        vpc_id: pulumi.Input[str] | None = None,
-        subnet_id: pulumi.Input[str] | None = None,
-        intra_group: bool = True,
-        tags: Mapping[str, str] | None = None,
-        description: str | None = None,
-        opts: pulumi.ResourceOptions | None = None,
-    ) -> None:
-        """Register a group in `vpc_id`, or in the VPC of an existing `subnet_id`."""
-        props = {
-            "region": region,
-            "name": group_name,
-            "vpc_id": vpc_id,
-            "subnet_id": subnet_id,
-            "description": description,
-            "rules": [dict(rule) for rule in rules],
-            "intra_group": intra_group,
-            "tags": tags,
-            "security_group_id": None,
-            "resolved_vpc_id": None,
-        }
-        super().__init__(SecurityGroupProvider(), name, props, opts)

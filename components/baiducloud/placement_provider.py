@@ -20,7 +20,7 @@ from pulumi.dynamic import CheckFailure, CreateResult
 
 from clouds.baiducloud.layout import KEY_TYPES
 from components.baiducloud import api
-from components.baiducloud.dynamic_base import BaiduProvider, ignore_not_found, known_text
+from components.baiducloud.dynamic_base import BaiduProvider, BaiduResource, ignore_not_found, known_text
 
 DEPLOY_SET_STRATEGIES = ("HOST_HA", "RACK_HA", "TOR_HA")
 
@@ -30,6 +30,7 @@ class DeploySetProvider(BaiduProvider):
 
     INPUTS = ("region", "name", "strategy", "concurrency", "description")
     REQUIRED = ("region", "name", "strategy")
+    OUTPUTS = ("deploy_set_id",)
 
     def extra_failures(self, news: dict[str, Any]) -> list[CheckFailure]:
         """The strategy must be one the SDK documents."""
@@ -76,6 +77,7 @@ class EhcClusterProvider(BaiduProvider):
 
     INPUTS = ("region", "name", "zone", "description")
     REQUIRED = ("region", "name", "zone")
+    OUTPUTS = ("ehc_cluster_id",)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
         """Create the EHC cluster in one zone."""
@@ -115,6 +117,7 @@ class KeypairProvider(BaiduProvider):
 
     INPUTS = ("region", "name", "public_key", "description")
     REQUIRED = ("region", "name", "public_key")
+    OUTPUTS = ("keypair_id",)
 
     def extra_failures(self, news: dict[str, Any]) -> list[CheckFailure]:
         """Baidu imports RSA, DSA and ECDSA keys only."""
@@ -154,84 +157,25 @@ class KeypairProvider(BaiduProvider):
         ignore_not_found(lambda: api.call("DeleteKeypair", client.delete_keypair, id_))
 
 
-class DeploySet(pulumi.dynamic.Resource, module="baiducloud", name="DeploySet"):
-    """A deploy set (`pulumi-python:dynamic/baiducloud:DeploySet`); output `deploy_set_id`."""
+class DeploySet(BaiduResource, module="baiducloud", name="DeploySet"):
+    """A deploy set (`pulumi-python:dynamic/baiducloud:DeploySet`) with one of
+    `DEPLOY_SET_STRATEGIES`; output `deploy_set_id`."""
 
+    PROVIDER = DeploySetProvider
     deploy_set_id: pulumi.Output[str]
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        region: pulumi.Input[str],
-        set_name: pulumi.Input[str],
-        strategy: str = "HOST_HA",
-        concurrency: int | None = None,
-        description: str | None = None,
-        opts: pulumi.ResourceOptions | None = None,
-    ) -> None:
-        """Register a deploy set with one of `DEPLOY_SET_STRATEGIES`."""
-        props = {
-            "region": region,
-            "name": set_name,
-            "strategy": strategy,
-            "concurrency": concurrency,
-            "description": description,
-            "deploy_set_id": None,
-        }
-        super().__init__(DeploySetProvider(), name, props, opts)
 
+class EhcCluster(BaiduResource, module="baiducloud", name="EhcCluster"):
+    """An EHC cluster (`pulumi-python:dynamic/baiducloud:EhcCluster`) in one `zone`; output
+    `ehc_cluster_id`."""
 
-class EhcCluster(pulumi.dynamic.Resource, module="baiducloud", name="EhcCluster"):
-    """An EHC cluster (`pulumi-python:dynamic/baiducloud:EhcCluster`); output `ehc_cluster_id`."""
-
+    PROVIDER = EhcClusterProvider
     ehc_cluster_id: pulumi.Output[str]
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        region: pulumi.Input[str],
-        cluster_name: pulumi.Input[str],
-        zone: pulumi.Input[str],
-        description: str | None = None,
-        opts: pulumi.ResourceOptions | None = None,
-    ) -> None:
-        """Register an EHC cluster in one `zone`."""
-        props = {
-            "region": region,
-            "name": cluster_name,
-            "zone": zone,
-            "description": description,
-            "ehc_cluster_id": None,
-        }
-        super().__init__(EhcClusterProvider(), name, props, opts)
 
+class Keypair(BaiduResource, module="baiducloud", name="Keypair"):
+    """An imported SSH key pair (`pulumi-python:dynamic/baiducloud:Keypair`): an OpenSSH
+    `public_key` (RSA, DSA or ECDSA); output `keypair_id`."""
 
-class Keypair(pulumi.dynamic.Resource, module="baiducloud", name="Keypair"):
-    """An imported SSH key pair (`pulumi-python:dynamic/baiducloud:Keypair`).
-
-    Output: `keypair_id`.
-    """
-
+    PROVIDER = KeypairProvider
     keypair_id: pulumi.Output[str]
-
-    def __init__(
-        self,
-        name: str,
-        *,
-        region: pulumi.Input[str],
-        keypair_name: pulumi.Input[str],
-        public_key: pulumi.Input[str],
-        description: str | None = None,
-        opts: pulumi.ResourceOptions | None = None,
-    ) -> None:
-        """Register the import of an OpenSSH `public_key` (RSA, DSA or ECDSA)."""
-        props = {
-            "region": region,
-            "name": keypair_name,
-            "public_key": public_key,
-            "description": description,
-            "keypair_id": None,
-        }
-        super().__init__(KeypairProvider(), name, props, opts)

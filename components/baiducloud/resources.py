@@ -30,6 +30,12 @@ from components.baiducloud.security import security_group_rules
 SPOT_BID_MODEL = "market"  # pay the market price; released only when capacity runs short
 
 
+def _named(name: str, suffix: str, region: str) -> dict[str, str]:
+    """The inputs every cluster resource here shares: its region, its Baidu name
+    (`resource_name(f"{name}-{suffix}")`) and the description naming the cluster."""
+    return {"region": region, "name": resource_name(f"{name}-{suffix}"), "description": f"trainstack cluster {name}"}
+
+
 @dataclass(frozen=True)
 class Network:
     """The node network: created VPC and subnet, or None for both with `subnet_id`."""
@@ -46,23 +52,11 @@ def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: p
         return Network(None, None, args.subnet_id)
     vpc = Vpc(
         f"{name}-vpc",
-        region=args.region,
-        vpc_name=resource_name(f"{name}-vpc"),
-        cidr=VPC_CIDR,
-        tags=tags,
-        description=f"trainstack cluster {name}",
-        opts=opts,
+        {**_named(name, "vpc", args.region), "cidr": VPC_CIDR, "tags": tags},
+        opts,
     )
-    subnet = Subnet(
-        f"{name}-subnet",
-        region=args.region,
-        subnet_name=resource_name(f"{name}-nodes"),
-        zone=args.zone,
-        cidr=NODE_SUBNET_CIDR,
-        vpc_id=vpc.id,
-        tags=tags,
-        opts=opts,
-    )
+    subnet_inputs = {"name": resource_name(f"{name}-nodes"), "zone": args.zone, "cidr": NODE_SUBNET_CIDR}
+    subnet = Subnet(f"{name}-subnet", {"region": args.region, **subnet_inputs, "vpc_id": vpc.id, "tags": tags}, opts)
     return Network(vpc, subnet, subnet.id)
 
 
@@ -75,18 +69,9 @@ def create_security_group(
 ) -> SecurityGroup:
     """The node security group: SSH only from `ssh_cidrs`, all traffic between members,
     all egress (`security.security_group_rules`)."""
-    return SecurityGroup(
-        f"{name}-sg",
-        region=args.region,
-        group_name=resource_name(f"{name}-sg"),
-        rules=security_group_rules(args.ssh_cidrs),
-        vpc_id=network.vpc.id if network.vpc else None,
-        subnet_id=None if network.vpc else args.subnet_id,
-        intra_group=True,
-        tags=tags,
-        description=f"trainstack cluster {name}",
-        opts=opts,
-    )
+    where = {"vpc_id": network.vpc.id} if network.vpc else {"subnet_id": args.subnet_id}
+    rules = {"rules": security_group_rules(args.ssh_cidrs), "intra_group": True}
+    return SecurityGroup(f"{name}-sg", {**_named(name, "sg", args.region), **where, **rules, "tags": tags}, opts)
 
 
 def create_placement(
@@ -94,24 +79,11 @@ def create_placement(
 ) -> tuple[DeploySet, EhcCluster | None]:
     """The deploy set every node joins, and an EHC cluster when `interconnect` is `rdma`."""
     deploy_set = DeploySet(
-        f"{name}-deployset",
-        region=args.region,
-        set_name=resource_name(f"{name}-deployset"),
-        strategy=DEPLOY_SET_STRATEGY,
-        description=f"trainstack cluster {name}",
-        opts=opts,
+        f"{name}-deployset", {**_named(name, "deployset", args.region), "strategy": DEPLOY_SET_STRATEGY}, opts
     )
     if args.interconnect != "rdma":
         return deploy_set, None
-    ehc = EhcCluster(
-        f"{name}-ehc",
-        region=args.region,
-        cluster_name=resource_name(f"{name}-ehc"),
-        zone=args.zone,
-        description=f"trainstack cluster {name}",
-        opts=opts,
-    )
-    return deploy_set, ehc
+    return deploy_set, EhcCluster(f"{name}-ehc", {**_named(name, "ehc", args.region), "zone": args.zone}, opts)
 
 
 def create_keypair(
@@ -120,14 +92,7 @@ def create_keypair(
     """The admin key pair: `ssh_public_key` imported, or a generated RSA 4096 key (Baidu
     imports no ED25519 keys). The private key stays in the state as a secret."""
     public_key, key = admin_public_key(name, args, opts, RSA_4096)
-    keypair = Keypair(
-        f"{name}-keypair",
-        region=args.region,
-        keypair_name=resource_name(f"{name}-admin"),
-        public_key=public_key,
-        description=f"trainstack cluster {name}",
-        opts=opts,
-    )
+    keypair = Keypair(f"{name}-keypair", {**_named(name, "admin", args.region), "public_key": public_key}, opts)
     return keypair, key
 
 

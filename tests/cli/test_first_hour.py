@@ -121,9 +121,10 @@ def test_plan_json_names_the_stack_and_cloud_rounds_to_cents_and_is_stable(stack
 
 
 def _unpriced(project) -> None:
-    """The committed AWS stack moved to a zone the catalog has no p4d.24xlarge in, no price recorded."""
+    """The committed AWS stack on p5.48xlarge, which the catalog lists in use1-az1 without a spot
+    price, no price recorded."""
     stack = project / "stacks" / "Pulumi.training-a100.yaml"
-    text = stack.read_text().replace("zone: use1-az1", "zone: use1-az3")
+    text = stack.read_text().replace("p4d.24xlarge", "p5.48xlarge").replace("accelerator: A100", "accelerator: H100")
     stack.write_text("\n".join(line for line in text.splitlines() if "usd_per_hour:" not in line) + "\n")
 
 
@@ -133,7 +134,8 @@ def test_an_unpriced_plan_says_price_unknown_once_with_why(project):
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert text.count("price unknown") == 1
-    assert "cluster: price unknown (p4d.24xlarge spot in use1-az3 is not in catalog" in text
+    assert "cluster: price unknown (catalog " in text
+    assert "lists p5.48xlarge in use1-az1 but has no spot price for it" in text
 
 
 def test_an_unpriced_review_summary_says_price_unknown_once(project):

@@ -179,14 +179,14 @@ def test_every_taggable_resource_is_tagged(tmp_path):
 
 
 def test_outputs_and_cost(tmp_path):
-    write_stack(tmp_path, "dev", zone="use1-az3")
+    write_stack(tmp_path, "dev", zone="use1-az1", instance_type="p5.48xlarge", accelerator="H100")
     plan = run_plan("dev", tmp_path)
 
     assert tuple(plan.outputs) == OUTPUT_NAMES
     assert plan.outputs["node_ids"] == ["dev-nodes"]
     assert plan.outputs["placement_group"] == "dev-pg"
     assert plan.outputs["file_system_dns"] == "dev-fsx-id.fsx.us-east-1.amazonaws.com"
-    # The catalog has no p4d in use1-az3 (v8 lists az1, az2, az4, az6), so the recorded $20.50/hour stands; the job adds
+    # The catalog lists p5.48xlarge in use1-az1 without a spot price, so the recorded $20.50/hour stands; the job adds
     # 4,800 GiB of FSx (PERSISTENT_2, 250 MB/s/TiB) for the 72 h.
     assert (plan.usd_compute_per_hour, plan.recorded_usd_per_hour) == (20.5, 20.5)
     assert plan.usd_storage == pytest.approx(storage_usd("aws", 4800, 250, 72))
@@ -198,7 +198,8 @@ def test_outputs_and_cost(tmp_path):
         "$22.0315/hour = compute $20.5000 + file system $1.5315",
         "$1,586.27 per job (72 h) = $1,476.00 compute + $110.27 file system",
     )
-    assert plan.price_note.startswith("price unknown (p4d.24xlarge spot in use1-az3 is not in catalog")
+    assert plan.price_note.startswith("price unknown (catalog ")
+    assert "lists p5.48xlarge in use1-az1 but has no spot price for it" in plan.price_note
 
 
 def test_hand_edited_stack_is_priced_from_the_catalog(tmp_path):

@@ -157,3 +157,39 @@ def test_a_missing_stack_names_the_stacks_there(tmp_path, name, hint):
     with pytest.raises(StackFileError) as caught:
         read_config(stacks / f"Pulumi.{name}.yaml")
     assert str(caught.value) == f"{stacks / f'Pulumi.{name}.yaml'}: stack file not found; {hint}"
+
+
+@pytest.mark.parametrize(
+    ("change", "problems"),
+    [
+        pytest.param({}, [], id="as-committed"),
+        pytest.param(
+            {
+                "region": "asia-east1",
+                "zone": "asia-east1-c",
+                "instance_type": "n1-standard-8",
+                "accelerator": "V100",
+                "accelerator_count": 1,
+            },
+            [],
+            id="gcp-n1-host-with-its-second-accelerator",
+        ),
+        pytest.param(
+            {
+                "region": "asia-east1",
+                "zone": "asia-east1-c",
+                "instance_type": "n1-standard-16",
+                "accelerator": "T4",
+                "accelerator_count": 2,
+            },
+            [],
+            id="gcp-n1-host-with-two-gpus",
+        ),
+    ],
+)
+def test_a_stack_the_catalog_confirms_has_no_problems(change, problems):
+    from clouds.config import parse_cluster_config
+    from profiles.stack_check import catalog_problems
+
+    raw = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a3-gcp.yaml").read_text())["config"]["trainstack:cluster"]
+    assert catalog_problems(parse_cluster_config({**raw, **change})) == problems

@@ -10,6 +10,7 @@ from components.baiducloud.api import BaiduApiError
 from components.baiducloud.network_provider import (
     SecurityGroupProvider,
     SubnetProvider,
+    Vpc,
     VpcProvider,
 )
 from components.baiducloud.placement_provider import (
@@ -251,3 +252,8 @@ def test_endpoint_override_reaches_another_host(credentials, replay, monkeypatch
     VpcProvider().create(dict(VPC_PROPS))
 
     assert replay.requests[0].host == "bcc.fwh.baidubce.com"
+
+
+def test_a_resource_refuses_an_input_its_provider_does_not_declare():
+    with pytest.raises(TypeError, match=r"^Vpc: unknown input cidr_block; inputs: \('region', 'name', 'cidr'"):
+        Vpc("c-vpc", {"region": "bj", "name": "c_vpc", "cidr_block": "10.0.0.0/16"})
