@@ -23,73 +23,51 @@ DATA = {"size": "2TiB", "files": "1.28M", "passes": 90}
 BLOB = "https://teamdata.blob.core.windows.net/datasets/imagenet"
 
 
+GS = {"source": "gs://team/imagenet", **DATA, "passes": 2}
+SPOT = {"purchase": "spot", "spot": {"checkpoint_interval": "1h"}}
+CHINA = {"hours": 72, "jurisdiction": "cn-mainland"}
+# id, the service the choice creates, the workload's own fields
+CASES = [
+    ("aws-fsx-spot-listed", "FSx", {"providers": ["aws"], "hours": 72, **SPOT, "file_system": {"capacity": "4800GiB"}}),
+    ("aws-fsx-lazy-link", "FSx", {"providers": ["aws"], **IMAGES, "data": {"source": "s3://team/x", **DATA}}),
+    ("gcp-filestore-rsync", "filestore", {"providers": ["gcp"], "hours": 10, "data": GS}),
+    (
+        "gcp-lustre-import",
+        "lustre",
+        {"providers": ["gcp"], "hours": 10, "file_system": {"capacity": "36000GiB"}, "data": GS},
+    ),
+    ("gcp-sized-up", "lustre", {"providers": ["gcp"], **IMAGES, "data": {**GS, "passes": 90}}),
+    (
+        "azure-amlfs-estimate",
+        "Azure",
+        {"providers": ["azure"], "hours": 72, "data": {"source": BLOB, "resource_group": "rg", **DATA}},
+    ),
+    (
+        "alicloud-cpfs-cny",
+        "CPFS",
+        {
+            "providers": ["alicloud"],
+            "accelerators": ["A100-80GB:8"],
+            **CHINA,
+            "file_system": {"capacity": "4800GiB", "throughput": 100},
+        },
+    ),
+    (
+        "tencent-estimate",
+        "CFS Turbo",
+        {
+            "providers": ["tencentcloud"],
+            "accelerators": ["A100:8"],
+            **CHINA,
+            "interconnect": "none",
+            "file_system": {"capacity": "4800GiB"},
+        },
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("fields", "service"),
-    [
-        pytest.param(
-            {
-                "providers": ["aws"],
-                "hours": 72,
-                "purchase": "spot",
-                "spot": {"checkpoint_interval": "1h"},
-                "file_system": {"capacity": "4800GiB"},
-            },
-            "FSx",
-            id="aws-fsx-spot-listed",
-        ),
-        pytest.param(
-            {"providers": ["aws"], **IMAGES, "data": {"source": "s3://team/imagenet", **DATA}},
-            "FSx",
-            id="aws-fsx-lazy-link-sized-from-data",
-        ),
-        pytest.param(
-            {"providers": ["gcp"], "hours": 10, "data": {"source": "gs://team/imagenet", **DATA, "passes": 2}},
-            "filestore",
-            id="gcp-filestore-rsync",
-        ),
-        pytest.param(
-            {
-                "providers": ["gcp"],
-                "hours": 10,
-                "file_system": {"capacity": "36000GiB", "throughput": 250},
-                "data": {"source": "gs://team/imagenet", **DATA, "passes": 2},
-            },
-            "lustre",
-            id="gcp-lustre-import",
-        ),
-        pytest.param(
-            {"providers": ["gcp"], **IMAGES, "data": {"source": "gs://team/imagenet", **DATA}},
-            "lustre",
-            id="gcp-sized-up-to-feed-the-gpus",
-        ),
-        pytest.param(
-            {"providers": ["azure"], "hours": 72, "data": {"source": BLOB, "resource_group": "rg", **DATA}},
-            "Azure Managed Lustre",
-            id="azure-amlfs-estimate",
-        ),
-        pytest.param(
-            {
-                "providers": ["alicloud"],
-                "accelerators": ["A100-80GB:8"],
-                "hours": 72,
-                "jurisdiction": "cn-mainland",
-                "file_system": {"capacity": "4800GiB", "throughput": 100},
-            },
-            "CPFS",
-            id="alicloud-cpfs-cny",
-        ),
-        pytest.param(
-            {
-                "providers": ["tencentcloud"],
-                "accelerators": ["A100:8"],
-                "interconnect": "none",
-                "hours": 72,
-                "file_system": {"capacity": "4800GiB"},
-            },
-            "CFS Turbo",
-            id="tencent-cfs-turbo-estimate",
-        ),
-    ],
+    ("fields", "service"), [pytest.param(fields, service, id=name) for name, service, fields in CASES]
 )
 def test_resolve_and_plan_state_the_same_total(real_catalog, fields, service):
     spec = parse_spec({"name": "agree", **BASE, **fields})
