@@ -139,11 +139,14 @@ def fresh_cost_caches() -> None:
 
 
 @pytest.fixture(autouse=True)
-def no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+def no_terminal_width() -> Iterator[None]:
     """Output widths as a pipe without `COLUMNS` gives them: the CLI honours `COLUMNS`
     (`trainstack.render.console`), and pytest-xdist workers run with `COLUMNS=80`. A test
-    of a width sets it itself."""
-    monkeypatch.delenv("COLUMNS", raising=False)
+    of a width sets it itself. (Its own MonkeyPatch, not the `monkeypatch` fixture: a test
+    using that one gets fresh plans, `tests.shared_runs.may_share`, and this runs for all.)"""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("COLUMNS", raising=False)
+        yield
 
 
 @pytest.fixture
