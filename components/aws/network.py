@@ -3,6 +3,8 @@ security group built from `security.security_rules`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pulumi
 import pulumi_aws as aws
 
@@ -44,15 +46,24 @@ def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: p
         tags=tags,
         opts=opts,
     )
-    subnet = aws.ec2.Subnet(
-        f"{name}-subnet",
-        vpc_id=vpc.id,
-        cidr_block=SUBNET_CIDR,
-        availability_zone_id=args.zone,
-        tags=tags,
-        opts=opts,
-    )
+    subnet = create_subnet(f"{name}-subnet", vpc, SUBNET_CIDR, args.zone, tags, opts)
     return Network.created(vpc, subnet)
+
+
+def create_subnet(
+    name: str,
+    vpc: aws.ec2.Vpc,
+    cidr: str,
+    zone_id: str,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+    **extra: Any,
+) -> aws.ec2.Subnet:
+    """A subnet `name` of the cluster VPC in one availability zone (`zone_id`, an AZ ID), with
+    `extra` subnet arguments (the node subnet and the egress's public subnet)."""
+    return aws.ec2.Subnet(
+        name, vpc_id=vpc.id, cidr_block=cidr, availability_zone_id=zone_id, tags=tags, opts=opts, **extra
+    )
 
 
 def _checked_subnet(args: ClusterConfig, vpc_id: str, cidr: str, zone_id: str | None) -> str:
