@@ -232,7 +232,7 @@ class ReservationSpec(BaseModel):
     id: str = Field(min_length=1, description="Reservation id.")
     kind: ReservationKind = Field(default="capacity-reservation", description="Reservation kind.")
     placement_group: str | None = Field(default=None, min_length=1, description="Its existing placement group.")
-    ends: AwareDatetime | None = Field(default=None, description="When a Capacity Block ends (with a zone).")
+    ends: AwareDatetime | None = Field(default=None, description="End time of a Capacity Block, ISO 8601 with a zone.")
 
     @field_validator("provider", mode="before")
     @classmethod
