@@ -13,7 +13,9 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
+from clouds.reservation import block_short_note
 from profiles.catalog.offering import Offering
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
@@ -130,8 +132,18 @@ def price_stack(
     caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     if match is not None and node_price is not None and config.commitment != "none":
         caveats += _reserved_rate_caveat(config, match)
-    caveats += cost.left_out
+    caveats += [*cost.left_out, *_block_caveats(config)]
     return dataclasses.replace(price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats))
+
+
+def _block_caveats(config: ClusterConfig) -> list[str]:
+    """A stack on a Capacity Block that ends before its `hours` are done says so (a block
+    that has ended is refused by the AWS validation: `clouds.aws.reservation`)."""
+    r = config.reservation
+    if r is None or r.ends is None:
+        return []
+    note = block_short_note(r.ends, clock_now(), config.hours, r.label)
+    return [] if note is None else [f"{note} (`resolve` prices those hours on-demand)"]
 
 
 def _reserved_rate_caveat(config: ClusterConfig, offering: Offering) -> list[str]:
