@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping
 
 from clouds.common import (
-    check_gpu_count,
     check_group_size,
+    check_known_type,
     check_provider,
     check_ssh_cidrs,
     cluster_tags,
@@ -24,7 +24,7 @@ from clouds.common import (
 )
 from clouds.contract import ClusterConfig
 from clouds.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
-from clouds.tencentcloud.group import GROUP_MAX_NODES, per_node_reason
+from clouds.tencentcloud.group import GROUP_MAX_NODES, check_group_names, per_node_reason
 from clouds.tencentcloud.purchase import check_spot_max_price
 from clouds.tencentcloud.turbo import turbo_sizing
 
@@ -47,6 +47,7 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
     check_spot_max_price(args.purchase, spot_max_price)
     if per_node_reason(args.instance_type, args.purchase) is None:
         check_group_size(args.nodes, GROUP_MAX_NODES, "a Tencent Auto Scaling group")
+        check_group_names(name)
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(
         args,
@@ -60,15 +61,8 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
 
 
 def _check_instance_type(args: ClusterConfig) -> None:
-    family = gpu_family(args.instance_type)
-    if family is None:
-        raise ValueError(
-            f"instance_type: '{args.instance_type}' is not a known Tencent GPU type (section "
-            f"1.2); use <family>.<size>, family one of {', '.join(FAMILIES)}"
-        )
-    known = TYPES.get(args.instance_type.strip())
-    if known:
-        check_gpu_count(args, known.name, known.gpus, "section 1.2")
+    form = f"<family>.<size>, family one of {', '.join(FAMILIES)}"
+    family = check_known_type(args, gpu_family(args.instance_type), TYPES, "Tencent GPU type", "section 1.2", form)
     if args.interconnect == "rdma" and not family.hcc:
         raise ValueError(
             f"interconnect: rdma needs an HCC type and {family.name} has no RDMA (section "
