@@ -3,7 +3,7 @@
 `now()` is the system clock in UTC, or the moment `TRAINSTACK_NOW` gives (ISO 8601 with a
 zone, e.g. `2026-12-04T13:40:00Z`): tests and reproducible runs fix the clock with it. Used
 where a date decides what is valid, such as a Capacity Block that has ended
-(`clouds.reservation.block_end_problem`).
+(`clouds.block_end.block_end_problem`).
 """
 
 from __future__ import annotations

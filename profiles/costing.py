@@ -14,10 +14,10 @@ import dataclasses
 from collections.abc import Iterable
 
 from clouds.base import Feature, load
+from clouds.block_end import block_hours_left, block_short_note
 from clouds.clock import now as clock_now
 from clouds.healing import spot_healing
 from clouds.registry import CLOUDS
-from clouds.reservation import block_hours_left, block_short_note
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.cluster_cost import usd_per_cny

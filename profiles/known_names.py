@@ -10,7 +10,7 @@ values, as unknown providers and accelerators are named:
 - `reservations[i]`: its instance type and zone, and that the catalog lists that type there
   (a cloud without catalog rows, Huawei say, cannot be confirmed and is not checked); a
   Capacity Block's `ends` must still be ahead of the clock (`clouds.clock.now`), with time
-  to run before its scale-in (`clouds.reservation.block_end_problem`).
+  to run before its scale-in (`clouds.block_end.block_end_problem`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from clouds.block_end import block_end_problem
 from clouds.clock import now
-from clouds.reservation import block_end_problem
 from clouds.words import article, did_you_mean, listed
 from profiles.catalog.offering import Offering
 from profiles.explain import WorkloadFieldError

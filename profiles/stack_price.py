@@ -13,9 +13,9 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from clouds.block_end import block_short_note
 from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
-from clouds.reservation import block_short_note
 from profiles.catalog.offering import Offering
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour

@@ -1,5 +1,5 @@
 """How AWS nodes launch into held capacity: the launch template's reservation target and
-market type, and the placement group, for each kind of reservation (`clouds.reservation`).
+market type, and the placement group, for each kind of reservation (`clouds.block_end`).
 
 Sources (AWS documentation, read through the docs index this session):
 - EC2 launch template `CapacityReservationSpecification.CapacityReservationTarget` takes a
@@ -21,10 +21,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from clouds.block_end import BLOCK_SCALE_IN_MINUTES, block_end_problem, block_scale_in
 from clouds.clock import now as clock_now
-from clouds.reservation import BLOCK_SCALE_IN_MINUTES, ReservationConfig, block_end_problem, block_scale_in
+from clouds.reservation import ReservationConfig
 
-# Minutes before a Capacity Block's end the node group scales to zero (`clouds.reservation`).
+# Minutes before a Capacity Block's end the node group scales to zero (`clouds.block_end`).
 SCALE_IN_MINUTES_BEFORE_END = BLOCK_SCALE_IN_MINUTES
 
 # `cr-` and hex digits (EC2 ids carry 8 or 17; shorter ones are accepted for examples).

@@ -9,9 +9,9 @@ from datetime import datetime, timezone
 
 import pytest
 
+from clouds.block_end import block_end_problem, block_hours_left
 from clouds.clock import now
 from clouds.config import ConfigError
-from clouds.reservation import block_end_problem, block_hours_left
 from profiles.cost.cluster_cost import cluster_cost
 from profiles.explain import WorkloadFieldError
 from profiles.resolver import resolve
