@@ -123,15 +123,16 @@ def fresh_cost_caches() -> None:
     mutation run, `make mutate`, forks each mutant from a process whose earlier test run filled
     them, and a cached answer would hide the mutant) and no measurement lookup left registered
     by an earlier test (an in-process `trainstack resolve` registers the published ones)."""
-    from profiles import data_row, resolver
+    from profiles import data_terms, resolver
     from profiles.cost import inputs, storage
 
     for cached in (
         storage.storage_cost,
         resolver._fs_problem,
         resolver._link_problem,
-        data_row._storage,
-        data_row._throughput_notes,
+        data_terms._storage,
+        data_terms._throughput_notes,
+        data_terms._rates,
     ):
         cached.cache_clear()
     inputs.clear_measurements()
