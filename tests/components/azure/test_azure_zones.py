@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from clouds.azure.zones import zone_problem
 from components.azure.layout import REGIONS_WITH_ZONES, placement_zones
 from tests.components.azure.test_azure_cluster import AMLFS, VMSS, by_type, one
 
@@ -61,3 +62,35 @@ def test_catalog_regions_with_nd_sizes_are_classified():
     # westus does not (Azure regions list, regions-list.md).
     assert {"eastus", "eastus2", "southcentralus", "westus2"} <= REGIONS_WITH_ZONES
     assert "westus" not in REGIONS_WITH_ZONES
+
+
+@pytest.mark.parametrize(
+    ("region", "zone", "problem"),
+    [
+        pytest.param("eastus", "eastus", None, id="regional"),
+        pytest.param("eastus", "3", None, id="zone-3"),
+        pytest.param("eastus", " 2 ", None, id="zone-2-spaced"),
+        pytest.param("westus", "westus", None, id="regional-no-zones"),
+        pytest.param(
+            "westus",
+            "2",
+            "zone: '2' but westus has no availability zones (Microsoft Learn regions list); set zone: westus",
+            id="zone-in-region-without",
+        ),
+        pytest.param(
+            "westus",
+            "westus2",
+            "zone: 'westus2' is not a zone of Azure region westus; valid: westus",
+            id="other-no-zones",
+        ),
+        pytest.param(
+            "eastus",
+            "us-east-1a",
+            "zone: 'us-east-1a' is not a zone of Azure region eastus; valid: eastus (regional) or 1, 2 or 3 "
+            "(an availability zone)",
+            id="aws-zone",
+        ),
+    ],
+)
+def test_zone_problem(region, zone, problem):
+    assert zone_problem(region, zone) == problem
