@@ -16,7 +16,7 @@ import re
 import shlex
 
 from clouds.contract import ClusterConfig
-from components.job_bootstrap import job_script
+from clouds.job_bootstrap import job_script
 from nodeagent.scratch_unit import install_script as scratch_install_script
 
 SHARED_MOUNT = "/fsx"

@@ -175,7 +175,7 @@ def read_cluster(path: Path) -> tuple[dict[str, Any], ClusterConfig]:
         raw = config[CONFIG_KEY]
         provider = raw.get("provider") if isinstance(raw, dict) else None
         region = config.get(provider_region_key(str(provider))) if provider else None
-        return config, validate_cluster(raw, region, path.name.removeprefix("Pulumi.").removesuffix(".yaml"))
+        return config, validate_cluster(raw, region, _stack_name(path))
     except ConfigError as exc:
         raise StackFileError(f"{path}: {exc}") from None
 
@@ -195,11 +195,17 @@ def is_hand_edited(text: str) -> bool:
 def write_stack(path: Path, text: str, force: bool = False) -> bool:
     """Write a stack file atomically; returns False when the file already had this text.
 
+    The text is first validated as `plan` will read it (`validate_cluster`), so a stack `plan`
+    and `pulumi up` would refuse (a bootstrap over the cloud's user-data limit, say) is never
+    written.
+
     Raises:
-        StackFileError: without `force`, the file exists and was edited by hand (or not
-            written by trainstack), or the new text moves the cluster to another provider,
-            region or zone (which replaces every resource, file system included).
+        StackFileError: the text is a stack `plan` would refuse (nothing is written); or,
+            without `force`, the file exists and was edited by hand (or not written by
+            trainstack), or the new text moves the cluster to another provider, region or
+            zone (which replaces every resource, file system included).
     """
+    _check_before_writing(path, text)
     if path.exists():
         current = path.read_text(encoding="utf-8")
         if current == text:
@@ -218,6 +224,21 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             )
     write_atomically(path, text)
     return True
+
+
+def _check_before_writing(path: Path, text: str) -> None:
+    """Refuse `text` for `path` when `plan` would refuse it, naming the field and the fix."""
+    config = parse_document(text, str(path)).get("config") or {}
+    raw = config.get(CONFIG_KEY)
+    provider = raw.get("provider") if isinstance(raw, dict) else None
+    try:
+        validate_cluster(raw, config.get(provider_region_key(str(provider))) if provider else None, _stack_name(path))
+    except ConfigError as exc:
+        raise StackFileError(f"{path}: not written, `plan` would refuse it: {exc}") from None
+
+
+def _stack_name(path: Path) -> str:
+    return path.name.removeprefix("Pulumi.").removesuffix(".yaml")
 
 
 def read_for_rewrite(path: Path) -> tuple[str, dict] | None:
