@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from clouds.registry import CLOUDS
 from clouds.aws.cloud_init import MOUNT_POINT
+from clouds.registry import CLOUDS
 from components.node_bootstrap import SHARED_MOUNT
 from trainstack.bench.kit import default_data_dir
 

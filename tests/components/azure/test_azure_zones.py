@@ -64,33 +64,27 @@ def test_catalog_regions_with_nd_sizes_are_classified():
     assert "westus" not in REGIONS_WITH_ZONES
 
 
-@pytest.mark.parametrize(
-    ("region", "zone", "problem"),
-    [
-        pytest.param("eastus", "eastus", None, id="regional"),
-        pytest.param("eastus", "3", None, id="zone-3"),
-        pytest.param("eastus", " 2 ", None, id="zone-2-spaced"),
-        pytest.param("westus", "westus", None, id="regional-no-zones"),
-        pytest.param(
-            "westus",
-            "2",
-            "zone: '2' but westus has no availability zones (Microsoft Learn regions list); set zone: westus",
-            id="zone-in-region-without",
-        ),
-        pytest.param(
-            "westus",
-            "westus2",
-            "zone: 'westus2' is not a zone of Azure region westus; valid: westus",
-            id="other-no-zones",
-        ),
-        pytest.param(
-            "eastus",
-            "us-east-1a",
-            "zone: 'us-east-1a' is not a zone of Azure region eastus; valid: eastus (regional) or 1, 2 or 3 "
-            "(an availability zone)",
-            id="aws-zone",
-        ),
-    ],
-)
+# id: (region, zone, the refusal or None)
+ZONE_CASES = {
+    "regional": ("eastus", "eastus", None),
+    "zone-3": ("eastus", "3", None),
+    "zone-2-spaced": ("eastus", " 2 ", None),
+    "regional-no-zones": ("westus", "westus", None),
+    "zone-in-region-without": (
+        "westus",
+        "2",
+        "zone: '2' but westus has no availability zones (Microsoft Learn regions list); set zone: westus",
+    ),
+    "other-no-zones": ("westus", "westus2", "zone: 'westus2' is not a zone of Azure region westus; valid: westus"),
+    "aws-zone": (
+        "eastus",
+        "us-east-1a",
+        "zone: 'us-east-1a' is not a zone of Azure region eastus; valid: eastus (regional) or 1, 2 or 3 "
+        "(an availability zone)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("region", "zone", "problem"), [pytest.param(*c, id=i) for i, c in ZONE_CASES.items()])
 def test_zone_problem(region, zone, problem):
     assert zone_problem(region, zone) == problem
