@@ -195,12 +195,11 @@ def is_hand_edited(text: str) -> bool:
 def write_stack(path: Path, text: str, force: bool = False) -> bool:
     """Write a stack file atomically; returns False when the file already had this text.
 
-    The text is first validated as `plan` will read it (`validate_cluster`), so a stack `plan`
-    and `pulumi up` would refuse (a bootstrap over the cloud's user-data limit, say) is never
-    written.
+    A stack whose nodes' bootstrap the cloud would refuse (over its user-data limit:
+    `Cloud.bootstrap_check`) is never written.
 
     Raises:
-        StackFileError: the text is a stack `plan` would refuse (nothing is written); or,
+        StackFileError: the cloud would refuse the nodes' bootstrap (nothing is written); or,
             without `force`, the file exists and was edited by hand (or not written by
             trainstack), or the new text moves the cluster to another provider, region or
             zone (which replaces every resource, file system included).
@@ -227,14 +226,20 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
 
 
 def _check_before_writing(path: Path, text: str) -> None:
-    """Refuse `text` for `path` when `plan` would refuse it, naming the field and the fix."""
-    config = parse_document(text, str(path)).get("config") or {}
-    raw = config.get(CONFIG_KEY)
-    provider = raw.get("provider") if isinstance(raw, dict) else None
-    try:
-        validate_cluster(raw, config.get(provider_region_key(str(provider))) if provider else None, _stack_name(path))
-    except ConfigError as exc:
-        raise StackFileError(f"{path}: not written, `plan` would refuse it: {exc}") from None
+    """Refuse `text` for `path` when its cloud would refuse the nodes' bootstrap
+    (`Cloud.bootstrap_check`: EC2's user-data limit), naming the field and the fix. Other
+    problems `plan` reports stay for the user to fix in the written file (a zone the catalog
+    cannot name, say)."""
+    from clouds.base import load
+    from clouds.registry import CLOUDS
+
+    raw = (parse_document(text, str(path)).get("config") or {}).get(CONFIG_KEY)
+    provider = CLOUDS.get(raw.get("provider")) if isinstance(raw, dict) else None
+    if provider is None or provider.bootstrap_check is None:
+        return
+    problem = load(provider.bootstrap_check)(parse_cluster_config(raw), _stack_name(path))
+    if problem:
+        raise StackFileError(f"{path}: not written, `plan` would refuse it: {problem}")
 
 
 def _stack_name(path: Path) -> str:
