@@ -234,7 +234,7 @@ def _check_before_writing(path: Path, text: str) -> None:
     from clouds.registry import CLOUDS
 
     raw = (parse_document(text, str(path)).get("config") or {}).get(CONFIG_KEY)
-    provider = CLOUDS.get(raw.get("provider")) if isinstance(raw, dict) else None
+    provider = CLOUDS.get(str(raw.get("provider"))) if isinstance(raw, dict) else None
     if provider is None or provider.bootstrap_check is None:
         return
     problem = load(provider.bootstrap_check)(parse_cluster_config(raw), _stack_name(path))
