@@ -91,7 +91,21 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
     if kind == "missing":
         return f"required: the {what}; add {key}: ..."
+    if kind == "timezone_aware" or kind.startswith(("datetime_", "date_")):
+        return _moment(kind, value, what, key)
     return None
+
+
+def _moment(kind: str, value: Any, what: str, key: str) -> str:
+    """A date-time without a zone, or text that is no date-time: say so and give the value
+    written as ISO 8601 in UTC (`2026-12-20` -> `2026-12-20T00:00:00Z`)."""
+    text = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    stem = text if "T" in text else f"{text}T00:00:00"
+    fixed = stem + "Z" if kind == "timezone_aware" else "2026-12-20T00:00:00Z"
+    problem = "has no time zone" if kind == "timezone_aware" else "is not a date and time"
+    return (
+        f"{text} {problem}: the {what} must be ISO 8601 with a zone (Z or +00:00 for UTC); write e.g. {key}: {fixed!r}"
+    )
 
 
 # Units a value may be written in, as multiples of the unit a key's name ends in (`_gib`,

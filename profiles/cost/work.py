@@ -201,7 +201,7 @@ class ReservationSpec(BaseModel):
     id: str = Field(min_length=1, description="Reservation id.")
     kind: ReservationKind = Field(default="capacity-reservation", description="Reservation kind.")
     placement_group: str | None = Field(default=None, min_length=1, description="Its existing placement group.")
-    ends: AwareDatetime | None = Field(default=None, description="When a Capacity Block ends (with a zone).")
+    ends: AwareDatetime | None = Field(default=None, description="End time of a Capacity Block, ISO 8601 with a zone.")
 
     def model_post_init(self, __context: object) -> None:
         if self.kind == "capacity-block" and self.kind not in cloud(self.provider).reservation_kinds:

@@ -58,9 +58,11 @@ def test_check_names_the_stack_file_a_refused_reservation_is_in(project):
     text = stack.read_text().replace("    tags: {}\n", "    tags: {}\n    reservation: {id: cr-123}\n")
     stack.write_text(text)
     result = run("check", "-s", "training-a100")
-    assert result.exit_code == 1
-    assert f"preflight training-a100 ({stack})" in result.stdout
-    assert "FAIL config: reservation: a capacity reservation holds on-demand capacity, never spot" in result.stdout
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {stack}: reservation: a capacity reservation holds on-demand capacity, never spot; "
+        "set purchase: on-demand or remove reservation\n"
+    )
 
 
 def test_bench_run_refuses_a_stack_plan_refuses_naming_its_file(project):
