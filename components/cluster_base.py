@@ -11,12 +11,14 @@ registered once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
 
 import pulumi
 
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.mounts import mount_command
 from clouds.registry import validator
 
 
@@ -54,17 +56,22 @@ class GpuClusterBase(pulumi.ComponentResource):
     Subclasses set `TYPE_TOKEN` (`trainstack:<cloud>:GpuCluster`) and `PROVIDER` (the
     registry name) and implement `build`; `check` runs the cloud's `validate_args`.
 
-    Public outputs (attributes, registered): `OUTPUT_NAMES`, plus `extra_outputs()`.
+    Public outputs (attributes, registered): `OUTPUT_NAMES` (`file_system_mount_command` from the
+    cloud's `mount_recipe`), plus `extra_outputs()`.
     """
 
     TYPE_TOKEN: ClassVar[str]
     PROVIDER: ClassVar[str]
+    # The cloud's own tag rule, `(cluster name, the stack's tags) -> tags in the cloud's form`;
+    # None: `clouds.common.cluster_tags` with `PROVIDER`.
+    TAG_RULE: ClassVar[Callable[..., Any] | None] = None
     node_ids: pulumi.Output[Any]
     node_private_ips: pulumi.Output[Any]
     placement_group: pulumi.Output[Any]
     file_system_dns: pulumi.Output[Any]
     file_system_mount_name: pulumi.Output[Any]
     usd_per_hour: pulumi.Output[float | None]
+    file_system_mount_command: pulumi.Output[str | None]
 
     def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Check `args`, then create the cluster's children and register its outputs.
@@ -85,7 +92,27 @@ class GpuClusterBase(pulumi.ComponentResource):
         for key, value in outputs._asdict().items():
             setattr(self, key, value)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.file_system_mount_command = self._mount_command(args)
         self.register_outputs({**{key: getattr(self, key) for key in OUTPUT_NAMES}, **self.extra_outputs()})
+
+    def _mount_command(self, args: ClusterConfig) -> pulumi.Output[str | None]:
+        """`clouds.mounts.mount_command` from the file-system outputs and the cloud's
+        `mount_recipe`; None without a file system or a recipe, or until the cloud reports the
+        file system's address."""
+        recipe = self.mount_recipe(args) if args.file_system is not None else None
+        if recipe is None:
+            return nothing()
+        fstype, source, options = recipe
+        return pulumi.Output.all(self.file_system_dns, self.file_system_mount_name).apply(
+            lambda v: mount_command(fstype, source.format(dns=v[0], name=v[1]), options) if v[0] else None
+        )
+
+    def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str] | None:
+        """How the cloud's nodes mount its file system: (fstype, source with `{dns}` and `{name}`
+        for `file_system_dns` and `file_system_mount_name`, mount options); None when its nodes
+        do not mount it (the default: the clouds whose file systems need a vendor client
+        trainstack does not install)."""
+        return None
 
     def check(self, name: str, args: ClusterConfig) -> None:
         """Refuse `args` the cloud cannot build, before any child: its `validate_args(args,
@@ -101,8 +128,10 @@ class GpuClusterBase(pulumi.ComponentResource):
 
     def cluster_tags(self, name: str, args: ClusterConfig) -> Any:
         """Tags (or labels) every taggable child gets: trainstack's own plus the stack's, in
-        the form the cloud's resources take (a mapping; Volcengine: a list of key/value)."""
-        return cluster_tags(self.PROVIDER, name, args.tags)
+        the form the cloud's resources take (a mapping; Volcengine: a list of key/value), by the
+        cloud's `TAG_RULE`."""
+        rule = type(self).TAG_RULE
+        return cluster_tags(self.PROVIDER, name, args.tags) if rule is None else rule(name, args.tags)
 
     def build(self, name: str, args: ClusterConfig, tags: Any, child: pulumi.ResourceOptions) -> ClusterOutputs:
         """Create the children (each with `opts=child`, names from `name`); return the outputs."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost
+from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost, requests_uncounted
 from profiles.cost.storage import ESTIMATE, storage_cost
 
 if TYPE_CHECKING:  # `resolve` loads this module (usd_per_cny) and never pydantic
@@ -88,24 +88,25 @@ class ClusterCost:
     def hourly_text(self) -> str:
         """`$80.6700/hour = compute $79.6400 + file system $1.0200 + bucket requests $0.0100`."""
         assert self.usd_per_hour is not None
-        storage, requests = self.storage_usd_per_hour, self.requests
-        return _summed(
-            f"${self.usd_per_hour:,.4f}/hour",
-            f"compute ${self.compute_usd_per_hour:,.4f}",
-            None if storage is None else f"file system ${storage:,.4f}{self._estimate}",
-            None if requests is None else f"bucket requests ${requests.usd / self.hours:,.4f}",
-        )
+        requests = None if self.requests is None else self.requests.usd / self.hours
+        amounts = (self.compute_usd_per_hour, self.storage_usd_per_hour, requests)
+        return self._summed(f"${self.usd_per_hour:,.4f}/hour", amounts, "{part} ${usd:,.4f}")
 
     def job_text(self) -> str:
         """`$1,613.40 per job (72 h) = $1,592.80 compute + $20.40 file system + $0.20 bucket requests`."""
         assert self.usd_total is not None and self.usd_compute is not None
-        storage, requests = self.usd_storage, self.requests
-        return _summed(
-            f"${self.usd_total:,.2f} per job ({self.hours:g} h)",
-            f"${self.usd_compute:,.2f} compute",
-            None if storage is None else f"${storage:,.2f} file system{self._estimate}",
-            None if requests is None else f"${requests.usd:,.2f} bucket requests",
-        )
+        requests = None if self.requests is None else self.requests.usd
+        amounts = (self.usd_compute, self.usd_storage, requests)
+        return self._summed(f"${self.usd_total:,.2f} per job ({self.hours:g} h)", amounts, "${usd:,.2f} {part}")
+
+    def _summed(self, total: str, amounts: tuple[float | None, ...], form: str) -> str:
+        """`total = part + part ...`: each known amount (None: not counted) of compute, file
+        system and bucket requests, written with `form` (the file system's followed by
+        ` (estimate)` when it is one); `total` alone when only compute is known."""
+        marks = {"compute": "", "file system": self._estimate, "bucket requests": ""}
+        known = [(part, usd) for part, usd in zip(marks, amounts, strict=True) if usd is not None]
+        parts = [form.format(part=part, usd=usd) + marks[part] for part, usd in known]
+        return total if len(parts) == 1 else f"{total} = {' + '.join(parts)}"
 
 
 def cluster_cost(
@@ -147,6 +148,12 @@ def _requests(config: ClusterConfig, left_out: list[str]) -> RequestCost | None:
     data = config.data
     if data is None:
         return None
+    fs = config.file_system
+    if fs is not None:
+        from clouds.data import uncounted_charge
+
+        charge = uncounted_charge(config.provider, _created_gib(config) or fs.capacity_gib, fs.throughput_mbps_per_tib)
+        left_out += [charge] if charge else []
     files = file_count(data.size_gib, data.files, data.mean_file_mib)
     if files is None:
         left_out.append("bucket request charges not counted: give data.files (or size and mean_file_size)")
@@ -155,7 +162,7 @@ def _requests(config: ClusterConfig, left_out: list[str]) -> RequestCost | None:
     writes = data.written_files if data.write_back else 0
     cost = request_cost(config.provider, files, bucket_passes(data.passes, data.size_gib, capacity), writes or 0)
     if cost is None:
-        left_out.append(f"bucket request charges not counted: no sourced {config.provider} request price")
+        left_out.append(requests_uncounted(config.provider))
         return None
     if data.write_back and data.written_files is None:
         left_out.append("export (write_back) requests not counted: give data.written_files (files the job writes)")
@@ -198,10 +205,3 @@ def usd_per_cny(offering: object) -> float | None:
     if getattr(offering, "currency", "USD") != "CNY" or not native or usd is None:
         return None
     return usd / native
-
-
-def _summed(total: str, compute: str, *others: str | None) -> str:
-    """`total = compute + other + ...` over the parts that are known (not None); `total` alone
-    when compute is the only part."""
-    parts = [compute, *(part for part in others if part is not None)]
-    return total if len(parts) == 1 else f"{total} = {' + '.join(parts)}"
