@@ -136,11 +136,11 @@ def import_results(
     project: Path | None = _project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
-    from profiles.measurements.store import StoreError, import_result, read_result
+    from profiles.measurements.store import StoreError, check_import, import_result
 
     try:
         for path in results:  # every file is checked before any is stored: nothing half-imported
-            read_result(path)
+            check_import(path)
         for path in results:
             target, new = import_result(path, _project_dir(project))
             typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
