@@ -277,6 +277,9 @@ class Cloud:
             (`queued_resource: true`); None when the cloud has none.
         capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
             `resolve` says about getting that capacity (GCP TPU slices), or None.
+        bootstrap_check: `"module:function"` `(cluster config, name) -> problem or None`: why
+            the cloud would refuse the nodes' bootstrap (a user-data size limit), checked
+            before a stack is written as well as in its validator; None when unchecked.
         healing: what its cluster does when a node is lost; None: `manual_healing`.
         notice_watcher: the `nodeagent.notices` watcher its nodes run to see a spot
             interruption coming, or None when the cloud gives nodes no notice trainstack reads.
@@ -319,6 +322,7 @@ class Cloud:
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None
     capacity_note: str | None = None
+    bootstrap_check: str | None = None
     queued_resource: str | None = None
     healing: Healing | None = None
     notice_watcher: str | None = None
