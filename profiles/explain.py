@@ -42,7 +42,10 @@ FIX_HINTS = {
     "interconnect": "set `interconnect: none`, or pick accelerators sold with EFA/InfiniBand/GPUDirect",
     "price": "allow `purchase: any` so both spot and on-demand prices count",
     "file_system": "ask for a file system the cloud can create (valid values above), or allow another cloud",
-    "data": "train on the cloud that holds the bucket (`providers`), or copy the data to a bucket there",
+    "data": (
+        "where the cloud holding the bucket is allowed, the change named above; else train on the cloud that "
+        "holds the bucket (`providers`), or copy the data to a bucket there"
+    ),
     "job": "allow a cloud whose nodes run the job (`providers`), or remove `job` and start torchrun by hand",
     "memory_fit": "add nodes or GPUs (FSDP shards the state), allow gradient_checkpointing, or pick larger GPUs",
     "throughput": "give `hours` instead of `work`, or pick accelerators with a known BF16 figure",
@@ -115,6 +118,8 @@ def _no_match(
     deepest = max(failed, key=CONSTRAINTS.index)
     fix = near[0][1][0] if near else deepest
     hint = FIX_HINTS[fix]
+    if fix == "job" and details.get("job", "").startswith("job.nproc_per_node"):
+        hint = "give `job.nproc_per_node` at most the GPUs per node of these offerings, or leave it out"
     if fix == "gpus_per_node":
         counts = sorted({o.accelerator_count for o in failed.get(fix, ())})
         hint += f" ({', '.join(map(str, counts))})"
