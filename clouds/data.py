@@ -181,6 +181,22 @@ def source_problem(uri: str) -> str | None:
     return None
 
 
+def unlinked_source(uri: str) -> str | None:
+    """Why no trainstack cloud can link `uri` (a well-formed URI of a storage no link module
+    `owns`, e.g. `cos://`), in one line that says which kind each cloud links; None when some
+    cloud links it."""
+    from clouds.registry import NAMES  # the registry imports every cloud: only on this path
+
+    links = [(name, link) for name in NAMES if (link := link_for(name)) is not None]
+    if any(link.owns(uri) for _, link in links):
+        return None
+    kinds = "; ".join(f"{name}: {link.SOURCE_KIND}" for name, link in links)
+    return (
+        f"data.source: no trainstack cloud links {scheme_of(uri) or uri}:// buckets yet (each links only its own: "
+        f"{kinds}); copy the data onto the file system yourself and drop `data`, or copy it to one of those"
+    )
+
+
 def holds(provider: str, uri: str) -> bool:
     """True when `uri` names `provider`'s own object storage (its link module `owns` it)."""
     link = link_for(provider)
@@ -215,7 +231,7 @@ def data_problem(
             "copy the data onto the file system yourself and drop `data`, or pick another provider"
         )
     if not link.owns(data.source):
-        return (
+        return unlinked_source(data.source) or (
             f"data.source: '{data.source}' is not {link.SOURCE_KIND}, the only kind {provider} can link; "
             "copy the data there or pick the cloud that holds it"
         )

@@ -15,7 +15,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, ConfigDict, Field, field_validator
 
-from clouds.data import source_problem
+from clouds.data import source_problem, unlinked_source
 from clouds.data_config import DataConfig
 from profiles.cost.data_path import capacity_gib, checkpoint_gib
 from profiles.units import not_bool, parse_count, parse_size_gib
@@ -51,7 +51,7 @@ class DataSpec(DataConfig):
     @field_validator("source")
     @classmethod
     def _source(cls, value: str) -> str:
-        problem = source_problem(value)
+        problem = source_problem(value) or unlinked_source(value)
         if problem:
             raise ValueError(problem)
         return value

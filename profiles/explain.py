@@ -35,7 +35,7 @@ FIX_HINTS = {
     "run_time": "check the units of `work` (tokens: 300B, images: 1.28M), or allow faster accelerators or more nodes",
     "provider": "add a cloud to `providers` or remove the list",
     "region": "widen or remove `regions`",
-    "jurisdiction": "add a cloud with mainland-China regions to `providers`, or set `jurisdiction: any`",
+    "jurisdiction": "add a cloud with mainland-China regions to `providers`",  # per workload: jurisdiction_fix
     "accelerator": "name an accelerator the catalog has in `accelerators`",
     "gpus_per_node": "use a per-node GPU count these offerings have",
     "gpu_memory": "lower `min_gpu_memory` or name accelerators instead",
@@ -91,14 +91,16 @@ def no_match(
     details: dict[str, str],
     near: list[tuple[str, list[str]]],
     gpus_key: str = "gpus_per_node",
+    fixes: dict[str, str] | None = None,
 ) -> NoMatchError:
     """The error for an empty result: deepest constraint, its numbers, nearest offerings, fix.
 
     Args:
         gpus_key: the spec key the user set the per-node GPU count with (`accelerators` for
             `A100:8`); the message names it rather than the internal `gpus_per_node`.
+        fixes: constraint -> the workload's own fix, in place of `FIX_HINTS`' general one.
     """
-    error = _no_match(failed, details, near)
+    error = _no_match(failed, details, near, fixes or {})
     if gpus_key == "gpus_per_node":
         return error
     text = str(error).replace("'gpus_per_node'", f"the GPU count of '{gpus_key}'")
@@ -111,13 +113,16 @@ def no_match(
 
 
 def _no_match(
-    failed: dict[str, list[Offering]], details: dict[str, str], near: list[tuple[str, list[str]]]
+    failed: dict[str, list[Offering]],
+    details: dict[str, str],
+    near: list[tuple[str, list[str]]],
+    fixes: dict[str, str],
 ) -> NoMatchError:
     if not failed:
         return NoMatchError("catalog: no offerings loaded; rebuild it with `make catalog`")
     deepest = max(failed, key=CONSTRAINTS.index)
     fix = near[0][1][0] if near else deepest
-    hint = FIX_HINTS[fix]
+    hint = fixes.get(fix) or FIX_HINTS[fix]
     if fix == "job" and details.get("job", "").startswith("job.nproc_per_node"):
         hint = "give `job.nproc_per_node` at most the GPUs per node of these offerings, or leave it out"
     if fix == "gpus_per_node":

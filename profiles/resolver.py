@@ -30,6 +30,7 @@ from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.data_row import tier_for
 from profiles.explain import CONSTRAINTS, NoMatchError, WorkloadFieldError, deadline_miss, nearest, no_match, reason
+from profiles.jurisdiction_fix import jurisdiction_fix
 from profiles.known_names import checked_names
 from profiles.link_sizing import for_link
 from profiles.spec import FileSystemSpec, WorkloadSpec
@@ -277,7 +278,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         raise WorkloadFieldError(too_long_work(fastest.hours, fastest.detail.split(" on ", 1)[1]))
     if not found:
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
-        raise no_match(failed, details, near, spec.gpus_key)
+        fixes = {"jurisdiction": jurisdiction_fix(spec, offerings)} if spec.jurisdiction != "any" else {}
+        raise no_match(failed, details, near, spec.gpus_key, fixes)
     ranked, deadline_met = _rank(spec, found)
     note, to_meet = "", ""
     if deadline_met is not None and spec.deadline_hours is not None:

@@ -121,7 +121,9 @@ class WorkloadModel(BaseModel):
     regions: Annotated[tuple[str, ...], LIST, AfterValidator(rules.region_names)] = Field(
         default=(), description="Regions to consider."
     )
-    jurisdiction: Literal["any", "cn-mainland"] = Field(default="any", description="Where data must stay.")
+    jurisdiction: Annotated[Literal["any", "cn-mainland"], BeforeValidator(rules.word)] = Field(
+        default="any", description="Jurisdiction the data must stay in."
+    )
     file_system: FileSystemModel | None = Field(default=None, description="Parallel file system.")
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")

@@ -89,6 +89,12 @@ def purchase(value: object) -> object:
     return _PURCHASE_ALIASES.get(value, value) if isinstance(value, str) else value
 
 
+def word(value: object) -> object:
+    """A one-word choice in any case and spacing (`jurisdiction: CN-Mainland` reads as
+    `cn-mainland`, as `regions` do); anything else is left for the type check."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
 def capacity_gib(value: object) -> float:
     """`file_system.capacity`: `4800GiB`, `4.8TiB`, `5TB`; at most the largest file system."""
     return at_most_gib(parse_size_gib(value, suggest="{n}GiB (or TiB, GB, TB)"), value)

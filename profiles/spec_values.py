@@ -206,7 +206,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "reservations": Key("pydantic"),
         "providers": Key("strs", before=rules.as_list, after=rules.provider_names),
         "regions": Key("strs", before=rules.as_list, after=rules.region_names),
-        "jurisdiction": Key(("any", "cn-mainland")),
+        "jurisdiction": Key(("any", "cn-mainland"), before=rules.word),
         "file_system": _opt(FileSystemSpec),
         "job": _opt("pydantic"),
         "data": _opt("pydantic"),

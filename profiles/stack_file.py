@@ -204,7 +204,6 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             trainstack), or the new text moves the cluster to another provider, region or
             zone (which replaces every resource, file system included).
     """
-    _check_before_writing(path, text)
     if path.exists():
         current = path.read_text(encoding="utf-8")
         if current == text:
@@ -221,23 +220,29 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
                 "`pulumi up` would replace every resource, its file system included; pass --force or write "
                 "another stack name"
             )
+    _check_before_writing(path, text)
     write_atomically(path, text)
     return True
 
 
 def _check_before_writing(path: Path, text: str) -> None:
-    """Refuse `text` for `path` when its cloud would refuse the nodes' bootstrap
-    (`Cloud.bootstrap_check`: EC2's user-data limit), naming the field and the fix. Other
-    problems `plan` reports stay for the user to fix in the written file (a zone the catalog
-    cannot name, say)."""
+    """Refuse `text` for `path` when `plan` would refuse the stack: the cluster checked the way
+    `plan` checks it (`validate_cluster`: the model, the catalog, the cloud's own checks, the
+    region key; a zone a region-priced pick still needs, say) and the nodes' bootstrap
+    (`Cloud.bootstrap_check`: EC2's user-data limit); one line naming the field and the fix."""
     from clouds.base import load
     from clouds.registry import CLOUDS
 
-    raw = (parse_document(text, str(path)).get("config") or {}).get(CONFIG_KEY)
+    config = parse_document(text, str(path)).get("config") or {}
+    raw = config.get(CONFIG_KEY)
     provider = CLOUDS.get(str(raw.get("provider"))) if isinstance(raw, dict) else None
-    if provider is None or provider.bootstrap_check is None:
+    if provider is None:
         return
-    problem = load(provider.bootstrap_check)(parse_cluster_config(raw), _stack_name(path))
+    try:
+        cluster = validate_cluster(raw, config.get(provider_region_key(provider.name)), _stack_name(path))
+    except ConfigError as exc:
+        raise StackFileError(f"{path}: not written, `plan` would refuse it: {exc}") from None
+    problem = load(provider.bootstrap_check)(cluster, _stack_name(path)) if provider.bootstrap_check else None
     if problem:
         raise StackFileError(f"{path}: not written, `plan` would refuse it: {problem}")
 

@@ -121,7 +121,11 @@ def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering 
 
 
 def price_stack(
-    config: ClusterConfig, offerings: Iterable[Offering], catalog_version: str, why_unpriced: str = ""
+    config: ClusterConfig,
+    offerings: Iterable[Offering],
+    catalog_version: str,
+    why_unpriced: str = "",
+    catalog_usd_per_cny: float | None = None,
 ) -> StackPrice:
     """Price `config` from `offerings` (the loaded catalog of its provider).
 
@@ -132,11 +136,15 @@ def price_stack(
     Args:
         why_unpriced: what the catalog says about the provider's missing prices (e.g. its
             CNY rows are left out for want of a rate), added to the note when unpriced.
+        catalog_usd_per_cny: the catalog's recorded rate (USD per CNY), for a file system
+            priced in CNY when no compute row gives one (a cloud without priced rows, Huawei);
+            None: only a CNY compute row's own rate is used.
     """
     match = _offering(config, offerings)
     node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, None)
-    cost = cluster_cost(config, price.usd_per_hour, usd_per_cny(match) if match is not None else None)
+    rate = (usd_per_cny(match) if match is not None else None) or catalog_usd_per_cny
+    cost = cluster_cost(config, price.usd_per_hour, rate)
     caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     uncommitted = None
     if match is not None and node_price is not None and config.commitment != "none":
@@ -144,7 +152,7 @@ def price_stack(
         on_demand = None if match.on_demand_usd_per_hour is None else match.on_demand_usd_per_hour * config.nodes
         caveats += [_commitment_caveat(config, price.usd_per_hour, on_demand)]
         if on_demand is not None:
-            uncommitted = cluster_cost(config, on_demand, usd_per_cny(match)).usd_per_hour
+            uncommitted = cluster_cost(config, on_demand, rate).usd_per_hour
     caveats += [*cost.left_out, *_block_caveats(config)]
     return dataclasses.replace(
         price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats), uncommitted_usd_per_hour=uncommitted
@@ -250,7 +258,9 @@ def price_from_catalog(config: ClusterConfig) -> StackPrice:
         catalog = load_catalog(providers=(config.provider,))
     except CatalogError:
         return price_stack(config, (), "(catalog unavailable)")
-    price = price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog))
+    per_usd = (catalog.rates.get("CNY") or {}).get("per_usd")
+    rate = 1 / per_usd if isinstance(per_usd, int | float) and per_usd > 0 else None
+    price = price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog), rate)
     ages = tuple(line.removeprefix("warning: ") for line in catalog.price_warnings((config.provider,)))
     return dataclasses.replace(price, caveats=price.caveats + ages)
 

@@ -42,6 +42,12 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
     check_provider(args, PROVIDER, "Tencent Cloud")
     reject_unsupported(args, ("kms_key_id",), "Tencent", "it encrypts data disks with the default cloud-disk CMK")
     _check_instance_type(args)
+    if args.zone == args.region:
+        raise ValueError(
+            f"zone: the price catalog lists Tencent prices per region, so this stack has no zone yet; set zone "
+            f"to a zone of {args.region} ({args.region}-<number>) that sells {args.instance_type}, as the Tencent "
+            "console lists them"
+        )
     if not args.zone.startswith(f"{args.region}-"):
         raise ValueError(f"zone: '{args.zone}' is not in region {args.region}; use a zone such as {args.region}-6")
     check_spot_max_price(args.purchase, spot_max_price)

@@ -194,8 +194,8 @@ def _project(tmp_path: Path, with_example: bool) -> Path:
 
 @pytest.mark.parametrize("with_example", [True, False])
 def test_rewriting_the_alibaba_example_keeps_its_zone_id(rated, tmp_path, with_example):
+    from profiles.stack_file import StackFileError
     from profiles.stack_writer import cluster_config, keep_zone, render_stack, stack_path, write_stack
-    from trainstack.plan.runner import PlanError
 
     project = _project(tmp_path, with_example)
     spec = load_spec(ROOT / "profiles" / "workloads" / "training-a100-alicloud.yaml")
@@ -203,11 +203,13 @@ def test_rewriting_the_alibaba_example_keeps_its_zone_id(rated, tmp_path, with_e
     path = stack_path(project, "training-a100-alicloud")
     config = keep_zone(cluster_config(spec, candidate, rated.version), path)
     assert config.zone == ("cn-beijing-h" if with_example else "cn-beijing")  # the snapshot prices per region
-    write_stack(path, render_stack(config, "w.yaml", rated.built, candidate.usd_storage), force=True)
-    if not with_example:
-        with pytest.raises(PlanError, match="zone: the price catalog lists Alibaba prices per region"):
-            run_plan("training-a100-alicloud", project)
+    text = render_stack(config, "w.yaml", rated.built, candidate.usd_storage)
+    if not with_example:  # a stack `plan` would refuse is never written
+        with pytest.raises(StackFileError, match="not written, `plan` would refuse it: zone: the price catalog lists"):
+            write_stack(path, text, force=True)
+        assert not path.exists()
         return
+    write_stack(path, text, force=True)
     plan = run_plan("training-a100-alicloud", project)
     kinds = {r["type"]: r["inputs"] for r in plan.resources}
     # The node group's one vSwitch sits in the zone the example keeps.
@@ -222,10 +224,8 @@ def test_review_of_an_unpriced_stack_keeps_its_hours_and_shows_no_delta(monkeypa
     cost = json.loads(result.stdout)["cost"]
     assert cost["after"]["hours"] == cost["before"]["hours"] == 72.0
     assert cost["after"]["usd_per_hour"] is None and cost["delta_usd_per_hour"] is None
-    assert cost["after"]["price_caveats"] == [
-        "the file system's price on huaweicloud is an estimate (no USD/CNY rate; at the dearest recorded 250 MB/s/TiB "
-        "price, $0.217/GB-month), counted as resolve ranked it"
-    ]
+    # the SFS Turbo list price converts at the catalog's recorded rate: no estimate to name
+    assert not any("no USD/CNY rate" in c for c in cost["after"]["price_caveats"])
 
 
 def test_plan_json_and_review_say_which_rules_checked_nothing(monkeypatch):
@@ -268,3 +268,18 @@ def test_check_does_not_vouch_for_a_typed_price_and_refuses_a_bad_budget(tmp_pat
     refused = run("check", "-s", "training-a100-huaweicloud")
     assert refused.exit_code == 2 and refused.stderr.count("\n") == 1
     assert "trainstack:max_usd_per_hour: 'abc' is not a positive number of USD/hour" in refused.stderr
+
+
+def test_a_cloud_without_priced_rows_prices_its_file_system_at_the_catalogs_rate(rated, monkeypatch):
+    """Huawei has no priced compute rows; its SFS Turbo list price (1.31 CNY/GB-month at 250
+    MB/s/TiB, clouds/huaweicloud/storage_prices.py) converts at the catalog's recorded rate."""
+    import profiles.catalog.loader as loader
+    from profiles.stack_price import price_from_catalog
+
+    monkeypatch.setattr(loader, "load_catalog", lambda providers=None: rated)
+    config = cluster("training-a100-huaweicloud")
+    price = price_from_catalog(config)
+    assert price.cost is not None and config.file_system is not None
+    gb = 4915 * 1.073741824  # the 4,800 GiB asked, created as 4,915 GiB (the next size SFS Turbo takes)
+    assert price.cost.storage_usd_per_hour == pytest.approx(gb * 1.31 / 7.0 / 730, rel=1e-3)
+    assert not any("no USD/CNY rate" in c or "estimate" in c for c in price.caveats)

@@ -36,3 +36,10 @@ def test_link_modules_keep_the_contract(name):
     link.split_uri(example)  # parses
     owners = [other for other in EXAMPLES if link_for(other).owns(example)]
     assert owners == [name]
+
+
+def test_a_linked_cloud_given_a_bucket_no_cloud_links_says_so():
+    problem = data_problem("aws", DataConfig(source="obs://team-data/x"), True)
+    assert problem is not None and problem.startswith("data.source: no trainstack cloud links obs:// buckets yet")
+    other = data_problem("aws", DataConfig(source="gs://team-data/x"), True)
+    assert other is not None and "is not an S3 bucket (s3://BUCKET/PREFIX), the only kind aws can link" in other

@@ -212,7 +212,10 @@ def test_region_priced_alibaba_rows_say_the_stack_needs_a_zone(data):
     spec = parse_spec({"accelerators": "A10:1", "hours": 1, "providers": "alicloud"})
     choice = resolve(spec, load_catalog(data, today=TODAY).offerings).choice.candidate
     assert choice.offering.zone == choice.offering.region
-    assert "priced per region: set the stack's zone to a zone id before `pulumi up`" in choice.notes
+    assert (
+        "priced per region: write the stack with `--write-stack NAME --zone ZONE` (a zone id of the region)"
+        in choice.notes
+    )
 
 
 def test_alibaba_component_names_the_missing_zone():

@@ -85,7 +85,7 @@ ALIBABA_SPOT = (
     "Alibaba spot instances cannot join a deployment set (Alibaba's deployment-set documentation), so spot nodes "
     "are placed in the zone without the LowLatency deployment set"
 )
-PER_REGION = "priced per region: set the stack's zone to a zone id before `pulumi up`"
+PER_REGION = "priced per region: write the stack with `--write-stack NAME --zone ZONE` (a zone id of the region)"
 
 
 @pytest.mark.parametrize(

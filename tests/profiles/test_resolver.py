@@ -262,8 +262,41 @@ def test_equal_cost_prefers_the_faster_network(fixture_catalog):
 
 def test_jurisdiction_cn_mainland_excludes_regions_outside_china(fixture_catalog):
     spec = parse_spec({"accelerators": "A100:8", "hours": 1, "jurisdiction": "cn-mainland"})
-    with pytest.raises(NoMatchError, match=r"'jurisdiction' removed the last \d+ candidates.*set `jurisdiction: any`"):
+    with pytest.raises(NoMatchError, match=r"'jurisdiction' removed the last \d+ candidates") as caught:
         resolve(spec, fixture_catalog.offerings)
+    assert "jurisdiction: any" not in str(caught.value)  # never the fix for data that must stay in China
+
+
+@pytest.mark.parametrize(
+    ("changes", "fix"),
+    [
+        pytest.param(
+            {"regions": ["us-east-1"]},
+            "to fix: `regions` (us-east-1) lie outside mainland China, where `jurisdiction: cn-mainland` keeps the "
+            "data; list mainland regions such as ap-beijing, ap-chengdu, or remove `regions`",
+            id="regions-outside-china",
+        ),
+        pytest.param(
+            {"data": {"source": "s3://team-data/imagenet", "size": "2TiB"}},
+            "to fix: data.source: no cloud with mainland-China regions can link 's3://team-data/imagenet'; copy the "
+            "data to an OSS bucket (oss://BUCKET/PREFIX) (alicloud) in the cluster's region",
+            id="bucket-no-mainland-cloud-links",
+        ),
+        pytest.param(
+            {"providers": ["aws"]},
+            "to fix: add a cloud with mainland-China regions (azure, alicloud, tencentcloud, huaweicloud, "
+            "volcengine, baiducloud) to `providers`",
+            id="providers-without-a-mainland-cloud",
+        ),
+    ],
+)
+def test_a_jurisdiction_conflict_names_what_the_workload_set(real_catalog, changes, fix):
+    workload = {"accelerators": ["A100:8", "A100-80GB:8"], "hours": 24, "jurisdiction": "cn-mainland", **changes}
+    spec = parse_spec(workload)
+    offerings = [o for o in real_catalog.offerings if not spec.providers or o.provider in spec.providers]
+    with pytest.raises(NoMatchError) as caught:
+        resolve(spec, offerings)
+    assert fix in str(caught.value) and "jurisdiction: any" not in str(caught.value)
 
 
 def test_file_system_the_cloud_cannot_create_is_named_with_the_valid_values(fixture_catalog):

@@ -82,3 +82,36 @@ def test_the_longest_priced_term_is_still_accepted():
     assert parse_spec({**BASE, "hours": "26280h"}).hours == 26280
     assert parse_spec({**BASE, "file_system": {"capacity": "100TiB"}}).file_system.capacity_gib == 102_400
     assert parse_spec({**BASE, "file_system": {"capacity": "104857600GiB"}}).file_system.capacity_gib == 104_857_600
+
+
+@pytest.mark.parametrize("written", ["CN-Mainland", " cn-mainland ", "CN-MAINLAND"])
+def test_jurisdiction_is_read_in_any_case(written):
+    assert parse_spec({**BASE, "jurisdiction": written}).jurisdiction == "cn-mainland"
+
+
+def test_an_unknown_jurisdiction_reads_as_a_sentence():
+    with pytest.raises(SpecError) as caught:
+        parse_spec({**BASE, "jurisdiction": "china"})
+    assert str(caught.value).endswith(
+        "jurisdiction: 'china' is not a valid jurisdiction the data must stay in; write one of any, cn-mainland"
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("cos://team-data-1250000000/imagenet", id="cos"),
+        pytest.param("obs://team-data/imagenet", id="obs"),
+        pytest.param("tos://team-data/imagenet", id="tos"),
+        pytest.param("bos://team-data/imagenet", id="bos"),
+    ],
+)
+def test_a_bucket_no_cloud_links_says_which_kinds_are_linked(source):
+    with pytest.raises(SpecError) as caught:
+        parse_spec({**BASE, "data": {"source": source, "size": "2TiB"}})
+    text = str(caught.value)
+    scheme = source.split("://")[0]
+    assert f"data.source: no trainstack cloud links {scheme}:// buckets yet" in text
+    for kind in ("s3://BUCKET/PREFIX", "gs://BUCKET/PREFIX", "blob.core.windows.net", "oss://BUCKET/PREFIX"):
+        assert kind in text
+    assert "copy the data onto the file system yourself and drop `data`" in text and "aws can link" not in text

@@ -47,6 +47,9 @@ def resolve(
     top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     write_stack: str | None = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
+    zone: str | None = typer.Option(
+        None, "--zone", help="With --write-stack: the zone id for a pick priced per region (Alibaba, Tencent)."
+    ),
     force: bool = typer.Option(
         False, "--force", help="Overwrite a hand-edited stack file, or write one that misses the deadline."
     ),
@@ -56,7 +59,7 @@ def resolve(
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
     from trainstack.cli import resolve_cmd
 
-    resolve_cmd.run(workload, top, as_json, write_stack, force, plot, project)
+    resolve_cmd.run(workload, top, as_json, write_stack, force, plot, project, zone)
 
 
 @app.command()

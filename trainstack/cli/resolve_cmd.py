@@ -35,6 +35,7 @@ def run(
     force: bool = False,
     plot: Path | None = None,
     project: Path | None = None,
+    zone: str | None = None,
 ) -> None:
     """Pick the cheapest offering for `workload`, print the ranking, write what was asked.
 
@@ -46,6 +47,7 @@ def run(
         force: overwrite a hand-edited stack file.
         plot: a chart path to write.
         project: `--project-dir`, or None to find the project upwards.
+        zone: `--zone`: the zone id to write for a pick priced per region, or None.
     """
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.explain import WorkloadFieldError, checkpoint_warning
@@ -55,6 +57,8 @@ def run(
     from profiles.resolver import resolve as run_resolve
     from profiles.spec import SpecError, load_spec
 
+    if zone is not None and write_stack is None:
+        fail(f"--zone {zone}: only with --write-stack NAME (it is the zone written into the stack)")
     folder = project_dir(project) if write_stack is not None else None
     _check_outputs(plot, write_stack, folder)  # before anything is resolved or written
     try:
@@ -74,7 +78,9 @@ def run(
         echo(f"note: {_left_out_message(catalog)}", err=True)
     # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
     written = (
-        _write_stack(write_stack, spec, resolution, catalog, workload, force, folder) if write_stack is not None else ""
+        _write_stack(write_stack, spec, resolution, catalog, workload, force, folder, zone)
+        if write_stack is not None
+        else ""
     )
     plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
     if as_json:
@@ -185,7 +191,7 @@ def _write_plot(path: Path, spec, resolution) -> str:
     return f"plot written: {path} ({points} candidates)"
 
 
-def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path) -> str:
+def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path, zone: str | None) -> str:
     from profiles.stack_writer import (
         StackWriteError,
         cluster_config,
@@ -207,16 +213,29 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
 
     try:
         path = stack_path(folder, name)
-        config, kept = keep_cluster_settings(keep_zone(cluster_config(spec, choice, catalog.version), path), path)
+        config, kept = keep_cluster_settings(
+            _zoned(keep_zone(cluster_config(spec, choice, catalog.version), path), zone), path
+        )
         rate = usd_per_cny(choice.offering)
         on_demand = choice.offering.on_demand_usd_per_hour
         on_demand = None if on_demand is None else on_demand * choice.nodes
         text = render_stack(config, _relative(workload, folder), catalog.built, rate, kept_settings(path), on_demand)
         changed = write(path, text, force=force)
     except StackWriteError as exc:
-        fail(str(exc))
+        per_region = zone is None and choice.offering.zone == choice.offering.region and "zone:" in str(exc)
+        fail(f"{exc}; pass --zone ZONE with --write-stack" if per_region else str(exc))
     note = f" (kept its own {', '.join(kept)}; YAML comments are not kept)" if kept and changed else ""
     return f"stack {'written' if changed else 'unchanged'}: {path}{note}"
+
+
+def _zoned(config, zone: str | None):
+    """`config` with the `--zone` given, for a pick priced per region (zone == region); a pick
+    priced in its own zone refuses another (one line, exit 2)."""
+    if zone is None:
+        return config
+    if config.zone != config.region:
+        fail(f"--zone {zone}: the pick is priced in its own zone {config.zone}; drop --zone")
+    return config.model_copy(update={"zone": zone.strip()})
 
 
 def _relative(path: Path, folder: Path) -> str:

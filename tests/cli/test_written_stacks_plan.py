@@ -1,0 +1,61 @@
+"""`resolve --write-stack` never writes a stack `plan` refuses: one written stack per cloud that
+resolve can pick is planned, and a region-priced pick without `--zone` writes nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import ROOT, one_error_line, run
+from trainstack.plan.runner import run_plan
+
+WORKLOADS = ROOT / "profiles" / "workloads"
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch) -> Path:
+    for name in ("__main__.py", "Pulumi.yaml"):
+        shutil.copy(ROOT / name, tmp_path)
+    (tmp_path / "stacks").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("workload", "cloud", "zone"),
+    [
+        pytest.param("training-a100.yaml", "aws", None, id="aws"),
+        pytest.param("training-h100-azure.yaml", "azure", None, id="azure"),
+        pytest.param("training-a3-gcp.yaml", "gcp", None, id="gcp"),
+        pytest.param("training-a100-alicloud.yaml", "alicloud", "cn-beijing-h", id="alicloud"),
+        pytest.param("training-a100-tencentcloud.yaml", "tencentcloud", "ap-beijing-6", id="tencentcloud"),
+    ],
+)
+def test_every_written_stack_plans(project: Path, workload: str, cloud: str, zone: str | None) -> None:
+    args = ["resolve", str(WORKLOADS / workload), "--top", "1", "--write-stack", "written"]
+    result = run(*args, *(["--zone", zone] if zone else []))
+    assert result.exit_code == 0, result.output
+    plan = run_plan("written", project)
+    assert plan.provider == cloud and plan.resources
+
+
+@pytest.mark.parametrize(
+    ("workload", "says"),
+    [
+        pytest.param("training-a100-alicloud.yaml", "lists Alibaba prices per region", id="alicloud"),
+        pytest.param("training-a100-tencentcloud.yaml", "lists Tencent prices per region", id="tencentcloud"),
+    ],
+)
+def test_a_region_priced_pick_without_a_zone_writes_nothing(project: Path, workload: str, says: str) -> None:
+    result = run("resolve", str(WORKLOADS / workload), "--top", "1", "--write-stack", "written")
+    one_error_line(result, f"not written, `plan` would refuse it: zone: the price catalog {says}")
+    assert "pass --zone ZONE with --write-stack" in result.stderr
+    assert not (project / "stacks" / "Pulumi.written.yaml").exists()
+
+
+def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> None:
+    result = run("resolve", str(WORKLOADS / "training-a100.yaml"), "--write-stack", "written", "--zone", "use1-az9")
+    one_error_line(result, "--zone use1-az9: the pick is priced in its own zone")
+    assert not (project / "stacks" / "Pulumi.written.yaml").exists()
