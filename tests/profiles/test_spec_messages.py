@@ -97,20 +97,12 @@ def test_an_unknown_jurisdiction_reads_as_a_sentence():
     )
 
 
-@pytest.mark.parametrize(
-    "source",
-    [
-        pytest.param("cos://team-data-1250000000/imagenet", id="cos"),
-        pytest.param("obs://team-data/imagenet", id="obs"),
-        pytest.param("tos://team-data/imagenet", id="tos"),
-        pytest.param("bos://team-data/imagenet", id="bos"),
-    ],
-)
-def test_a_bucket_no_cloud_links_says_which_kinds_are_linked(source):
+@pytest.mark.parametrize("scheme", ["cos", "obs", "tos", "bos"])
+def test_a_bucket_no_cloud_links_says_which_kinds_are_linked(scheme):
+    source = f"{scheme}://team-data-1250000000/imagenet"
     with pytest.raises(SpecError) as caught:
         parse_spec({**BASE, "data": {"source": source, "size": "2TiB"}})
     text = str(caught.value)
-    scheme = source.split("://")[0]
     assert f"data.source: no trainstack cloud links {scheme}:// buckets yet" in text
     for kind in ("s3://BUCKET/PREFIX", "gs://BUCKET/PREFIX", "blob.core.windows.net", "oss://BUCKET/PREFIX"):
         assert kind in text
