@@ -16,10 +16,10 @@ import re
 import shlex
 
 from clouds.contract import ClusterConfig
+from clouds.job_paths import SHARED_MOUNT
 from components.job_bootstrap import job_script
 from nodeagent.scratch_unit import install_script as scratch_install_script
 
-SHARED_MOUNT = "/fsx"
 ENV_FILE = "/etc/profile.d/trainstack-nccl.sh"
 ROLES = ("worker", "head")
 # What a mount source may hold before it is written into a shell line and /etc/fstab.

@@ -287,3 +287,32 @@ def test_bench_commands_take_project_dir_like_the_others(project, tmp_path, monk
     assert (project / "bench-kit" / "training-a100" / "run-bench.sh").is_file() and list(elsewhere.iterdir()) == []
     missing = run("bench", "run", "-s", "training-a100", "--project-dir", str(elsewhere))
     assert missing.exit_code == 2 and missing.stderr.startswith(f"error: --project-dir {elsewhere}: not a trainstack")
+
+
+@pytest.mark.parametrize(
+    ("nodes", "hours", "warned"),
+    [
+        pytest.param("auto", "hours: 72h", "a range (1-64) with fixed hours (72 h)", id="auto"),
+        pytest.param("2-4", "hours: 72h", "a range (2-4) with fixed hours (72 h)", id="range"),
+        pytest.param("2", "hours: 72h", None, id="one-count"),
+        pytest.param("auto", "work: {gpu_hours: 1200, reference: A100-80GB}", None, id="auto-with-work"),
+    ],
+)
+def test_a_node_range_with_fixed_hours_says_the_fewest_nodes_are_taken(project, nodes, hours, warned):
+    path = project / "w.yaml"
+    path.write_text(WORKLOAD.replace("nodes: 2\n", f"nodes: {nodes}\n").replace("hours: 72h", hours))
+    result = run("resolve", str(path), "--top", "1")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("warning: nodes:")]
+    if warned is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and warned in lines[0]
+        assert "more nodes cannot shorten a job whose hours are given" in lines[0] and "give the job's work" in lines[0]
+
+
+def test_no_offering_for_a_workload_names_its_file(project):
+    path = project / "w.yaml"
+    path.write_text(WORKLOAD.replace("[A100:8, A100-80GB:8]", "[A100:7]"))
+    result = run("resolve", str(path))
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {path}: no offering matches"), result.stderr
