@@ -191,6 +191,9 @@ class Healing:
         queued: the answer for `unreplaced_types` nodes a stack requests as queued resources
             (`queued_resource: true`: a controller re-requests a lost one); None when the
             cloud has no such controller.
+        per_node: `"module:function"` of `(instance_type, purchase, kms_key_id) -> str | None`:
+            why a cluster's nodes stay per-node instances (its group cannot carry them), or
+            None when the group holds them; the cloud's component asks the same function.
     """
 
     replaces_nodes: bool
@@ -200,6 +203,7 @@ class Healing:
     no_job_types: tuple[tuple[str, str], ...] = ()
     unreplaced_types: tuple[str, ...] = ()
     queued: Healing | None = None
+    per_node: str | None = None
 
 
 def manual_healing(cloud: str, could: str = "") -> Healing:
@@ -212,6 +216,15 @@ def manual_healing(cloud: str, could: str = "") -> Healing:
         MANUAL_RESTART_HOURS,
         f"nodes are not replaced automatically on {cloud}: after an interruption run `pulumi up` "
         f"and restart the job (manual restart, unsourced {MANUAL_RESTART_HOURS:g} h){hint}",
+    )
+
+
+def per_node_healing(cloud: str, reason: str) -> Healing:
+    """The manual answer for a cluster whose nodes its cloud's group cannot hold; `reason`
+    says why (`Healing.per_node`)."""
+    manual = manual_healing(cloud)
+    return Healing(
+        False, False, manual.restart_hours, f"{manual.summary}; these nodes are per-node instances: {reason}"
     )
 
 

@@ -8,7 +8,7 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
 - `healing`: the `Healing` fields, with `restart_hours: group` or `manual` naming
   `GROUP_RESTART_HOURS` / `MANUAL_RESTART_HOURS` (or a `module:attribute` target naming the
   cloud's own figure) and `{restart_hours:g}` in `summary` filled with that figure; `queued`
-  a nested `healing` mapping; or `{manual: <the cloud's auto-scaling service that could>}` for
+  a nested `healing` mapping; `per_node` a `module:function` target (`Healing.per_node`); or `{manual: <the cloud's auto-scaling service that could>}` for
   `manual_healing`; absent: `manual_healing` without a hint;
 - `missing`: `Feature` member name -> the reason;
 - `stateful`, `untaggable`: lists of Pulumi type tokens;

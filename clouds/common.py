@@ -139,3 +139,16 @@ def check_zone_in_region(
             f"<region>{separator}<letter>: use a zone id of that region ({form}, e.g. {example}) "
             "or set region to the zone's region"
         )
+
+
+def check_group_size(nodes: int, most: int, group: str) -> None:
+    """Refuse more nodes than the cloud's node group holds (`most`, sourced by the caller).
+
+    Raises:
+        ValueError: one line naming `nodes` and the fix.
+    """
+    if nodes > most:
+        raise ValueError(
+            f"nodes: {nodes} exceeds {most}, the most {group} holds; "
+            f"set nodes: {most} or fewer, or split the job into several clusters"
+        )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from clouds.base import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, load, manual_healing
+from clouds.base import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, load, manual_healing, per_node_healing
 from clouds.registry import CLOUDS
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "check_job",
     "healing",
     "job_problem",
+    "per_node_reason",
     "spot_healing",
     "writes_queued_resource",
 ]
@@ -30,10 +31,18 @@ __all__ = [
 HEALING: dict[str, Healing] = {name: c.healing or manual_healing(c.display_name) for name, c in CLOUDS.items()}
 
 
-def healing(provider: str, instance_type: str = "", queued_resource: bool = False) -> Healing:
+def healing(
+    provider: str,
+    instance_type: str = "",
+    queued_resource: bool = False,
+    purchase: str = "",
+    kms_key_id: str | None = None,
+) -> Healing:
     """The entry of `provider`; an unknown name, or an instance type its group does not hold
     (GCP TPU slices), gets the manual answer, unless the stack requests those nodes as queued
-    resources (`queued_resource`) and the cloud's controller re-requests them (`Healing.queued`)."""
+    resources (`queued_resource`) and the cloud's controller re-requests them (`Healing.queued`).
+    With `purchase` known, a cluster the cloud's group cannot carry (`Healing.per_node`: a spot
+    or KMS-encrypted cluster, a type that needs an HPC cluster) gets the manual answer and why."""
     entry = HEALING.get(provider)
     if entry is None:
         return manual_healing(provider)
@@ -41,7 +50,17 @@ def healing(provider: str, instance_type: str = "", queued_resource: bool = Fals
         if queued_resource and entry.queued is not None:
             return entry.queued
         return manual_healing(f"{provider} {instance_type}")
-    return entry
+    reason = per_node_reason(provider, instance_type, purchase, kms_key_id) if purchase else None
+    return per_node_healing(CLOUDS[provider].display_name, reason) if reason else entry
+
+
+def per_node_reason(provider: str, instance_type: str, purchase: str, kms_key_id: str | None = None) -> str | None:
+    """Why `provider`'s cluster keeps its nodes as per-node instances (`Healing.per_node`), or
+    None when its group holds them (or the cloud has no such rule)."""
+    entry = HEALING.get(provider)
+    if entry is None or entry.per_node is None:
+        return None
+    return load(entry.per_node)(instance_type, purchase, kms_key_id)  # type: ignore[no-any-return]
 
 
 @functools.cache
@@ -57,7 +76,7 @@ def writes_queued_resource(provider: str, instance_type: str, purchase: str) -> 
 def spot_healing(provider: str, instance_type: str) -> Healing:
     """What a spot pick's cluster does when a node is lost, as `resolve` would write its stack
     (`writes_queued_resource`); the spot estimate and its note read it."""
-    return healing(provider, instance_type, writes_queued_resource(provider, instance_type, "spot"))
+    return healing(provider, instance_type, writes_queued_resource(provider, instance_type, "spot"), "spot")
 
 
 def job_problem(

@@ -2,7 +2,9 @@
 
 Huawei encrypts disks and SFS Turbo only with a KMS key id (pulumi_huaweicloud 0.0.12:
 ECS `systemDiskKmsKeyId` and `dataDisks[].kmsKeyId`, SFS Turbo `cryptKeyId`, EVS `kmsId`);
-without one that is an n/a gap (`kms_key_id` in the stack fixes it), never a violation.
+without one that is an n/a gap (`kms_key_id` in the stack fixes it), never a violation. An AS
+configuration cannot encrypt a system disk at all (its `kms_id` is for data disks), an n/a gap;
+the component builds the AS group only without `kms_key_id` (`clouds.huaweicloud.group`).
 Security-group rules: `direction: ingress`, `action: allow`; a rule with no source at all
 means "from anywhere" (the remote prefix is optional and defaults to all addresses). Spot:
 `chargingMode: spot`.
@@ -10,7 +12,16 @@ means "from anywhere" (the remote prefix is optional and defaults to all address
 
 from __future__ import annotations
 
-from clouds.policy import Encryption, Inputs, Opening, PolicyReaders, is_world, ports, text_ports
+from clouds.policy import (
+    Encryption,
+    Inputs,
+    Opening,
+    PolicyReaders,
+    is_world,
+    no_encryption_input,
+    ports,
+    text_ports,
+)
 
 # Encrypted only with a KMS key id: type -> (key input, what).
 KEYS = {
@@ -44,6 +55,13 @@ def _keyed(key: str, what: str) -> Encryption:
 
 POLICY = PolicyReaders(
     world_ingress={"huaweicloud:Vpc/secgroupRule:SecgroupRule": _rule},
-    encryption={kind: _keyed(key, what) for kind, (key, what) in KEYS.items()},
+    encryption={
+        **{kind: _keyed(key, what) for kind, (key, what) in KEYS.items()},
+        "huaweicloud:As/configuration:Configuration": no_encryption_input(
+            "system disk not encrypted: a Huawei AS configuration cannot encrypt a system disk "
+            "(pulumi_huaweicloud 0.0.12 disks[].kms_id is for data disks); with kms_key_id the nodes are "
+            "per-node instances with encrypted system disks"
+        ),
+    },
     spot={"huaweicloud:Ecs/instance:Instance": lambda inputs: inputs.get("chargingMode") == "spot"},
 )

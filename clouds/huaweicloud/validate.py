@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from clouds.common import check_cluster_name, check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
+from clouds.common import check_group_size as check_as_group_size
 from clouds.contract import ClusterConfig, FileSystemConfig
 from clouds.huaweicloud.facts import (
     FLAVOR_ACCELERATOR_COUNTS,
@@ -27,6 +28,7 @@ from clouds.huaweicloud.facts import (
     flavor_family,
     is_modelarts_flavor,
 )
+from clouds.huaweicloud.group import GROUP_MAX_NODES, per_node_reason
 from clouds.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
 from clouds.huaweicloud.tags import check_tags
 
@@ -46,6 +48,8 @@ def validate_args(args: ClusterConfig, name: str) -> None:
             "ECS GPU flavor has a sourced RDMA/RoCE fabric; "
             "set interconnect: none"
         )
+    if per_node_reason(args.instance_type, args.purchase, args.kms_key_id) is None:
+        check_as_group_size(args.nodes, GROUP_MAX_NODES, "a Huawei AS group")
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(
         args, ("capacity_reservation_id",), "Huawei Cloud", "it cannot launch into a capacity reservation"

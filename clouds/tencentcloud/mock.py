@@ -2,7 +2,7 @@
 
 `tencentcloud_outputs(typ, name, inputs)` returns `(id, extra outputs)` the real
 `tencentcloud_iac_pulumi` provider computes: prefixed resource ids (`vpc-`, `subnet-`,
-`sg-`, `ps-`, `hpc-`, `ins-`, `ccn-`, `pgroup-`, `cfs-`), CVM private IPs and the CFS Turbo
+`sg-`, `ps-`, `hpc-`, `ins-`, `asc-`, `asg-`, `ccn-`, `pgroup-`, `cfs-`), CVM private IPs and the CFS Turbo
 mount IP and mount root (`fsId`). `TENCENTCLOUD_INVOKES` answers the public-image lookup.
 All values are deterministic: the same logical name always gives the same value.
 """
@@ -29,6 +29,9 @@ _ID_PREFIXES = {
     "tencentcloud:Cvm/hpcCluster:HpcCluster": "hpc",
     "tencentcloud:Key/pair:Pair": "skey",
     "tencentcloud:Instance/instance:Instance": "ins",
+    # The shapes of the terraform provider's import examples (asc-n32ymck2, asg-...).
+    "tencentcloud:As/scalingConfig:ScalingConfig": "asc",
+    "tencentcloud:As/scalingGroup:ScalingGroup": "asg",
     "tencentcloud:Ccn/instance:Instance": "ccn",
     "tencentcloud:Cfs/accessGroup:AccessGroup": "pgroup",
     "tencentcloud:Cfs/fileSystem:FileSystem": "cfs",

@@ -2,8 +2,11 @@
 
 Encryption inputs, from tencentcloud-iac-pulumi 0.2.3: CVM `dataDisks[].encrypt` and CBS
 `encrypt` (the default cloud-disk key when no `kmsKeyId`); the CVM system disk and CFS have no
-encryption input (n/a gaps). Security groups: a `GroupRuleSet`'s `ingresses` with action
-`ACCEPT`, `port` as `low-high` or a list. Spot: `instanceChargeType: SPOTPAID`.
+encryption input (n/a gaps), and neither have the disks of an Auto Scaling launch configuration
+(`As.ScalingConfig` data disks take no `encrypt`; the component gives the group's nodes no data
+disk). Security groups: a `GroupRuleSet`'s `ingresses` with action `ACCEPT`, `port` as
+`low-high` or a list. Spot: `instanceChargeType: SPOTPAID`, on instances and launch
+configurations alike.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from clouds.policy import (
 )
 
 INSTANCE = "tencentcloud:Instance/instance:Instance"
+# The Auto Scaling launch configuration: the disks and purchase of every node its group creates.
+CONFIGURATION = "tencentcloud:As/scalingConfig:ScalingConfig"
 
 
 def _rules(inputs: Inputs) -> list[Opening]:
@@ -42,9 +47,12 @@ POLICY = PolicyReaders(
                 "system disk not encrypted: tencentcloud-iac-pulumi 0.2.3 `Instance` has no system-disk encryption input"
             ],
         ),
+        CONFIGURATION: no_encryption_input(
+            "system disk not encrypted: tencentcloud-iac-pulumi 0.2.3 `As.ScalingConfig` has no disk encryption input"
+        ),
         "tencentcloud:Cfs/fileSystem:FileSystem": no_encryption_input(
             "CFS file system not encrypted: tencentcloud-iac-pulumi 0.2.3 `cfs.FileSystem` has no encryption input"
         ),
     },
-    spot={INSTANCE: lambda inputs: inputs.get("instanceChargeType") == "SPOTPAID"},
+    spot={kind: lambda inputs: inputs.get("instanceChargeType") == "SPOTPAID" for kind in (INSTANCE, CONFIGURATION)},
 )

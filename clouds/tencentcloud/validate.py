@@ -14,9 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from clouds.common import check_gpu_count, check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
+from clouds.common import (
+    check_gpu_count,
+    check_group_size,
+    check_provider,
+    check_ssh_cidrs,
+    cluster_tags,
+    reject_unsupported,
+)
 from clouds.contract import ClusterConfig
 from clouds.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
+from clouds.tencentcloud.group import GROUP_MAX_NODES, per_node_reason
 from clouds.tencentcloud.purchase import check_spot_max_price
 from clouds.tencentcloud.turbo import turbo_sizing
 
@@ -37,6 +45,8 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
     if not args.zone.startswith(f"{args.region}-"):
         raise ValueError(f"zone: '{args.zone}' is not in region {args.region}; use a zone such as {args.region}-6")
     check_spot_max_price(args.purchase, spot_max_price)
+    if per_node_reason(args.instance_type, args.purchase) is None:
+        check_group_size(args.nodes, GROUP_MAX_NODES, "a Tencent Auto Scaling group")
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(
         args,

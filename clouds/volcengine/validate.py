@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import re
 
-from clouds.common import check_cluster_name, check_provider, check_ssh_cidrs, check_zone_in_region, reject_unsupported
+from clouds.common import (
+    check_cluster_name,
+    check_group_size,
+    check_provider,
+    check_ssh_cidrs,
+    check_zone_in_region,
+    reject_unsupported,
+)
 from clouds.contract import ClusterConfig
 from clouds.volcengine.facts import family_names, instance_family
 from clouds.volcengine.tags import check_tags
@@ -35,11 +42,7 @@ def validate_args(args: ClusterConfig, name: str) -> None:
     # ap-southeast-1a ids (unsourced), so both forms pass.
     check_zone_in_region(args, "Volcengine", _REGION, "cn-beijing", separator="-", also=("",))
     _check_instance_type(args)
-    if args.nodes > GROUP_MAX_NODES:
-        raise ValueError(
-            f"nodes: {args.nodes} exceeds {GROUP_MAX_NODES}, the most a Volcengine scaling group holds; "
-            f"set nodes: {GROUP_MAX_NODES} or fewer, or split the job into several clusters"
-        )
+    check_group_size(args.nodes, GROUP_MAX_NODES, "a Volcengine scaling group")
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(args, ("capacity_reservation_id",), "Volcengine", "it cannot launch into a capacity reservation")
     if args.file_system is not None:

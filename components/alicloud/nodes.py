@@ -4,7 +4,7 @@ sources: `scaling`)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import pulumi
 import pulumi_alicloud as alicloud
@@ -12,18 +12,7 @@ import pulumi_alicloud as alicloud
 from clouds.contract import ClusterConfig
 from components.alicloud.profile import node_args
 from components.alicloud.scaling import GROUP_REPLACED_ON, configuration_args, group_args
-
-
-class NodeGroup(NamedTuple):
-    """The created node group.
-
-    Attributes:
-        group: the scaling group (`{name}-nodes`).
-        configuration: its active scaling configuration (`{name}-node-config`).
-    """
-
-    group: alicloud.ess.ScalingGroup
-    configuration: alicloud.ess.ScalingConfiguration
+from components.node_group import NodeGroup, group_options
 
 
 def create_node_group(
@@ -52,9 +41,7 @@ def create_node_group(
     group = alicloud.ess.ScalingGroup(
         f"{name}-nodes",
         **group_args(name, args.nodes, args.purchase, network["vswitch_id"], tags),
-        opts=pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(replace_on_changes=list(GROUP_REPLACED_ON), delete_before_replace=True)
-        ),
+        opts=group_options(opts, GROUP_REPLACED_ON),
     )
     instance = node_args(name, 0, args, network, image_id, extras, tags)
     configuration = alicloud.ess.ScalingConfiguration(

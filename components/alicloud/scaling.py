@@ -25,9 +25,11 @@ instances, so `instance_charge_type` needs no counterpart.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from clouds.alicloud.placement import GROUP_MAX_NODES
+from components.node_group import carried_args, fixed_size
 
 HEALTH_CHECKS = ("ECS",)
 # Inputs whose change replaces the group (Pulumi `replace_on_changes`, set by `nodes`): ESS
@@ -69,7 +71,7 @@ NETWORK = ("security_groups", "network_interface_traffic_mode", "network_interfa
 
 def configuration_args(instance: dict[str, Any]) -> dict[str, Any]:
     """`ess.ScalingConfiguration` arguments (without `scaling_group_id`) from the arguments
-    one `ecs.Instance` node would get.
+    one `ecs.Instance` node would get (`components.node_group.carried_args`).
 
     Args:
         instance: `profile.node_args(...)` of one node.
@@ -79,20 +81,12 @@ def configuration_args(instance: dict[str, Any]) -> dict[str, Any]:
         (`network_interfaces` when the node has an ERI, else `security_group_ids`).
 
     Raises:
-        ValueError: an instance argument this mapping does not know (neither carried nor
-            listed in `NOT_CARRIED`), so a new node argument is never dropped unseen.
+        ValueError: an instance argument this mapping does not know.
     """
-    unknown = sorted(set(instance) - set(SAME_MEANING) - set(NOT_CARRIED) - set(NETWORK))
-    if unknown:
-        raise ValueError(
-            f"node arguments {', '.join(unknown)} have no ESS scaling-configuration counterpart in "
-            "components/alicloud/scaling.py; map them in SAME_MEANING or say why in NOT_CARRIED"
-        )
-    carried = {SAME_MEANING[key]: value for key, value in instance.items() if key in SAME_MEANING}
-    return {**carried, **_interfaces(instance)}
+    return carried_args(instance, SAME_MEANING, NOT_CARRIED, dict.fromkeys(NETWORK, _interfaces), __name__)
 
 
-def _interfaces(instance: dict[str, Any]) -> dict[str, Any]:
+def _interfaces(instance: Mapping[str, Any]) -> dict[str, Any]:
     """The primary ENI (an ERI when the node has one) and a secondary ERI, or the plain
     security groups. With `network_interfaces` the API takes no `SecurityGroupId(s)`; each
     interface names its groups."""
@@ -126,13 +120,9 @@ def group_args(name: str, nodes: int, purchase: str, vswitch_id: Any, tags: dict
     Raises:
         ValueError: `nodes` outside 1..`GROUP_MAX_NODES`.
     """
-    if not 1 <= nodes <= GROUP_MAX_NODES:
-        raise ValueError(f"nodes: {nodes} is outside 1-{GROUP_MAX_NODES}, the sizes an ESS scaling group takes")
     return {
         "scaling_group_name": f"{name}-nodes",
-        "min_size": nodes,
-        "max_size": nodes,
-        "desired_capacity": nodes,
+        **fixed_size(nodes, GROUP_MAX_NODES, "an ESS scaling group", ("min_size", "max_size", "desired_capacity")),
         "vswitch_ids": [vswitch_id],
         "health_check_types": list(HEALTH_CHECKS),
         "spot_instance_remedy": purchase == "spot",

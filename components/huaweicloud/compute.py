@@ -24,6 +24,8 @@ it as n/a.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pulumi
 import pulumi_huaweicloud as huaweicloud
 import pulumi_tls as tls
@@ -78,6 +80,36 @@ def node_image_id(args: ClusterConfig, opts: pulumi.ResourceOptions) -> pulumi.O
     return image.id
 
 
+def node_args(
+    args: ClusterConfig, placement: dict[str, pulumi.Input[str]], tags: dict[str, str]
+) -> dict[str, pulumi.Input[Any]]:
+    """The `ecs.Instance` arguments every node gets (also what `scaling` maps the AS
+    configuration from).
+
+    Args:
+        args: the cluster config (`instance_type`, `zone`, `purchase`, and `kms_key_id`,
+            which encrypts the system disks when set).
+        placement: `subnet_id`, `security_group_id`, `server_group_id`, `key_pair`,
+            `image_id` (strings or outputs).
+        tags: tags for every node.
+    """
+    disk: dict[str, Any] = {"system_disk_type": SYSTEM_DISK_TYPE, "system_disk_size": SYSTEM_DISK_GIB}
+    if args.kms_key_id:
+        disk["system_disk_kms_key_id"] = args.kms_key_id
+    return {
+        "flavor_id": args.instance_type,
+        "image_id": placement["image_id"],
+        "availability_zone": args.zone,
+        "networks": [{"uuid": placement["subnet_id"]}],
+        "security_group_ids": [placement["security_group_id"]],
+        "key_pair": placement["key_pair"],
+        "scheduler_hints": [{"group": placement["server_group_id"]}],
+        **disk,
+        **charging_args(args.purchase),
+        "tags": tags,
+    }
+
+
 def create_nodes(
     name: str,
     args: ClusterConfig,
@@ -85,39 +117,12 @@ def create_nodes(
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
 ) -> list[huaweicloud.ecs.Instance]:
-    """Create `args.nodes` ECS instances `{name}-node-0` ... in the server group.
+    """Create `args.nodes` ECS instances `{name}-node-0` ... in the server group (`node_args`).
 
     Nodes get no EIP. `image_id` changes are ignored: a newer public image must not replace
     running training nodes; replaced or added nodes pick up the image current at that time.
-
-    Args:
-        name: the cluster name.
-        args: the cluster config (`instance_type`, `zone`, `nodes`, `purchase`, and
-            `kms_key_id`, which encrypts the system disks when set).
-        placement: `subnet_id`, `security_group_id`, `server_group_id`, `key_pair`,
-            `image_id` (strings or outputs).
-        tags: tags for every node.
-        opts: child options.
     """
-    disk = {"system_disk_type": SYSTEM_DISK_TYPE, "system_disk_size": SYSTEM_DISK_GIB}
-    if args.kms_key_id:
-        disk["system_disk_kms_key_id"] = args.kms_key_id
     keep_image = pulumi.ResourceOptions(ignore_changes=["image_id"])
     node_opts = pulumi.ResourceOptions.merge(opts, keep_image)
-    return [
-        huaweicloud.ecs.Instance(
-            f"{name}-node-{index}",
-            flavor_id=args.instance_type,
-            image_id=placement["image_id"],
-            availability_zone=args.zone,
-            networks=[{"uuid": placement["subnet_id"]}],
-            security_group_ids=[placement["security_group_id"]],
-            key_pair=placement["key_pair"],
-            scheduler_hints=[{"group": placement["server_group_id"]}],
-            **disk,
-            **charging_args(args.purchase),
-            tags=tags,
-            opts=node_opts,
-        )
-        for index in range(args.nodes)
-    ]
+    instance = node_args(args, placement, tags)
+    return [huaweicloud.ecs.Instance(f"{name}-node-{index}", **instance, opts=node_opts) for index in range(args.nodes)]

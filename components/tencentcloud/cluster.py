@@ -11,15 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
+import tencentcloud_iac_pulumi as tencentcloud
 
 from clouds.contract import ClusterConfig
+from clouds.tencentcloud.group import per_node_reason
 from clouds.tencentcloud.validate import PROVIDER, validate_args
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
-from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement
+from components.node_group import GroupKind, NodeGroup, create_configured_group, group_or_instances
+from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement, image_id
 from components.tencentcloud.network import create_network
+from components.tencentcloud.profile import node_args
+from components.tencentcloud.scaling import GROUP_REPLACED_ON, configuration_args, group_args
 from components.tencentcloud.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:tencentcloud:GpuCluster"
+# The Auto Scaling group names its launch configuration (`scaling` has their arguments).
+GROUP_KIND = GroupKind(
+    tencentcloud.as_.ScalingConfig, tencentcloud.as_.ScalingGroup, "configuration_id", GROUP_REPLACED_ON
+)
 
 
 class TencentcloudGpuCluster(GpuClusterBase):
@@ -29,16 +38,22 @@ class TencentcloudGpuCluster(GpuClusterBase):
     provider-neutral config does not carry, and is not available to TencentCloud
     International accounts (china-clouds.md section 0 item 3; see `purchase`).
 
+    The GPU nodes are an Auto Scaling group of fixed size (`scaling`) that replaces
+    an unhealthy or released node; HCC (RDMA) types, which need an HPC cluster the launch
+    configuration cannot carry, are per-node CVM instances (`clouds.tencentcloud.group`).
+
     Public outputs (also registered, names from `OUTPUT_NAMES`):
-        node_ids: CVM instance ids, in node order.
-        node_private_ips: private IPv4 addresses, in node order.
+        node_ids: `[group id]` for the group; CVM instance ids, in node order, otherwise.
+        node_private_ips: `[]` for the group (its instances come and go); otherwise private
+            IPv4 addresses, in node order.
         placement_group: the placement group id.
         file_system_dns: the CFS Turbo mount IP, or None without a file system.
         file_system_mount_name: the CFS Turbo mount root (`fs_id`), or None.
         usd_per_hour: the whole-cluster price at resolve time, USD/hour.
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `security_group`,
-    `security_group_rules`, `placement`, `hpc_cluster`, `key_pair`, `nodes`, `ccn`,
+    `security_group_rules`, `placement`, `hpc_cluster`, `key_pair`, `node_group`,
+    `node_configuration`, `nodes` (per-node instances, else empty), `ccn`,
     `ccn_attachment`, `access_group`, `access_rule`, `file_system`).
     """
 
@@ -93,14 +108,42 @@ class TencentcloudGpuCluster(GpuClusterBase):
             "subnet_id": network.subnet.id,
             "security_group_id": network.security_group.id,
         }
-        self.nodes = create_nodes(name, args, node_network, placement, self.spot_max_price, tags, child)
+        node_ids, node_ips = self._create_nodes(name, args, node_network, placement, tags, child)
         fs = self.file_system
         return ClusterOutputs(
-            node_ids=pulumi.Output.all(*[node.id for node in self.nodes]),
-            node_private_ips=pulumi.Output.all(*[node.private_ip for node in self.nodes]),
+            node_ids=node_ids,
+            node_private_ips=node_ips,
             placement_group=self.placement.id,
             file_system_dns=fs.mount_ip if fs else nothing(),
             file_system_mount_name=fs.fs_id if fs else nothing(),
+        )
+
+    def _create_nodes(
+        self,
+        name: str,
+        args: ClusterConfig,
+        network: dict[str, Any],
+        placement: dict[str, Any],
+        tags: dict[str, str],
+        child: pulumi.ResourceOptions,
+    ) -> tuple[pulumi.Output[Any], pulumi.Output[Any]]:
+        """The Auto Scaling group, or per-node instances where it cannot carry the nodes
+        (`clouds.tencentcloud.group.per_node_reason`); returns node ids and private IPs (the
+        group's id and no IPs: its instances come and go)."""
+
+        def group() -> NodeGroup:
+            image = image_id(args.instance_type, child)
+            instance = node_args(name, 0, args, network, image, placement, self.spot_max_price, tags)
+            sizes = group_args(name, args.nodes, network["vpc_id"], network["subnet_id"], tags)
+            return create_configured_group(name, GROUP_KIND, configuration_args(name, instance), sizes, child)
+
+        return group_or_instances(
+            self,
+            name,
+            per_node_reason(args.instance_type, args.purchase),
+            group,
+            lambda: create_nodes(name, args, network, placement, self.spot_max_price, tags, child),
+            "private_ip",
         )
 
     def _create_file_system(

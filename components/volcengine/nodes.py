@@ -11,6 +11,7 @@ import pulumi
 import pulumi_volcengine as volcengine
 
 from clouds.contract import ClusterConfig
+from components.node_group import group_options
 from components.volcengine.scaling import GROUP_REPLACED_ON, configuration_args, group_args
 
 
@@ -51,9 +52,7 @@ def create_node_group(
     group = volcengine.autoscaling.ScalingGroup(
         f"{name}-nodes",
         **group_args(name, args.nodes, placement["subnet_id"], tags),
-        opts=pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(replace_on_changes=list(GROUP_REPLACED_ON), delete_before_replace=True)
-        ),
+        opts=group_options(opts, GROUP_REPLACED_ON),
     )
     # retain_on_delete: Volcengine deletes an active configuration only with its group (the
     # provider's own example removes it from the state before destroying), so `pulumi destroy`

@@ -26,6 +26,7 @@ from typing import Any
 
 from clouds.contract import ClusterConfig
 from clouds.volcengine.validate import GROUP_MAX_NODES
+from components.node_group import fixed_size
 from components.volcengine.purchase import spot_args
 
 # Choices, not sourced figures: ESSD_PL0 system volume of 200 GiB (the SDK accepts 20-2048).
@@ -42,13 +43,10 @@ def group_args(name: str, nodes: int, subnet_id: Any, tags: list[dict[str, str]]
     Raises:
         ValueError: `nodes` outside 1..`GROUP_MAX_NODES`.
     """
-    if not 1 <= nodes <= GROUP_MAX_NODES:
-        raise ValueError(f"nodes: {nodes} is outside 1-{GROUP_MAX_NODES}, the sizes a Volcengine scaling group takes")
+    sizes = ("min_instance_number", "max_instance_number", "desire_instance_number")
     return {
         "scaling_group_name": f"{name}-nodes",
-        "min_instance_number": nodes,
-        "max_instance_number": nodes,
-        "desire_instance_number": nodes,
+        **fixed_size(nodes, GROUP_MAX_NODES, "a Volcengine scaling group", sizes),
         "subnet_ids": [subnet_id],
         "tags": tags,
     }

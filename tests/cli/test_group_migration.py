@@ -114,3 +114,39 @@ def test_volcengine_per_node_instances_to_the_scaling_group_keeps_the_vepfs():
     for kept in ("vepfs", "mount", "mount-vepfs", "subnet", "vpc"):
         assert f"{stack}-{kept}" not in actions  # unchanged: same URN, same inputs
     assert review["data_loss"] == []
+
+
+CHINA_AS_PER_NODE_REVISION = (
+    "348a358fa813315ee0c2e63a4ccf6eb91744d9e0"  # main before the Tencent and Huawei Auto Scaling groups (#14)
+)
+
+
+@pytest.mark.skipif(
+    not _have_revision(CHINA_AS_PER_NODE_REVISION), reason="needs git and the repository's history (a full clone)"
+)
+@pytest.mark.parametrize(
+    ("stack", "created", "kept"),
+    [
+        pytest.param(
+            "training-a100-tencentcloud",
+            ("nodes", "node-config"),
+            ("cfs", "ccn", "ccn-vpc", "cfs-access", "cfs-rule", "pg", "subnet", "vpc"),
+            id="tencent-cfs-turbo",
+        ),
+        pytest.param(
+            "training-a100-huaweicloud",
+            ("nodes", "node-config"),
+            ("sfs", "sfs-sg", "sfs-sg-from-nodes", "group", "keypair", "subnet", "vpc"),
+            id="huawei-sfs-turbo",
+        ),
+    ],
+)
+def test_china_per_node_instances_to_the_auto_scaling_group_keep_the_file_system(stack, created, kept):
+    review = build_review(stack, ROOT, against=CHINA_AS_PER_NODE_REVISION)
+    actions = {c["name"]: c["action"] for c in review["changes"]}
+    assert actions[f"{stack}-node-0"] == actions[f"{stack}-node-1"] == "delete"
+    for name in created:
+        assert actions[f"{stack}-{name}"] == "create"
+    for name in kept:
+        assert f"{stack}-{name}" not in actions  # unchanged: same URN, same inputs
+    assert review["data_loss"] == []

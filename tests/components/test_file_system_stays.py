@@ -53,7 +53,11 @@ CLOUDS = {
     "huaweicloud": Cloud(
         built("components.huaweicloud.cluster:HuaweicloudGpuCluster"),
         frozenset({"c-sfs", "c-sfs-sg", "c-sfs-sg-from-nodes", "c-sfs-sg-egress", "c-sg", "c-vpc", "c-subnet"}),
-        ("huaweicloud:Ecs/instance:Instance",),
+        (
+            "huaweicloud:Ecs/instance:Instance",
+            "huaweicloud:As/group:Group",
+            "huaweicloud:As/configuration:Configuration",
+        ),
     ),
     "volcengine": Cloud(
         built("components.volcengine.cluster:VolcengineGpuCluster"),
@@ -71,7 +75,11 @@ CLOUDS = {
     "tencentcloud": Cloud(
         tencentcloud_harness.build,
         frozenset({"c-cfs", "c-ccn", "c-ccn-vpc", "c-cfs-access", "c-cfs-rule", "c-vpc"}),
-        ("tencentcloud:Instance/instance:Instance",),
+        (
+            "tencentcloud:Instance/instance:Instance",
+            "tencentcloud:As/scalingGroup:ScalingGroup",
+            "tencentcloud:As/scalingConfig:ScalingConfig",
+        ),
     ),
 }
 

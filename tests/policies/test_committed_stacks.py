@@ -39,10 +39,9 @@ def test_a100_stack_uses_efa_so_the_self_rule_is_exercised():
     [
         pytest.param("training-a100", "passed", [], id="aws"),
         pytest.param("training-a100-alicloud", "passed", ["-cpfs"], id="alicloud-cpfs-gap"),
-        pytest.param(
-            "training-a100-tencentcloud", "passed", ["-cfs", "-node-0", "-node-1"], id="tencent-system-disk-gap"
-        ),
-        pytest.param("training-a100-huaweicloud", "n/a", ["-node-0", "-node-1", "-sfs"], id="huawei-needs-a-key"),
+        # The Auto Scaling group's nodes have no data disk (none could be encrypted): only gaps.
+        pytest.param("training-a100-tencentcloud", "n/a", ["-cfs", "-node-config"], id="tencent-system-disk-gap"),
+        pytest.param("training-a100-huaweicloud", "n/a", ["-node-config", "-sfs"], id="huawei-needs-a-key"),
         pytest.param("training-a10-volcengine", "n/a", ["-node-config", "-vepfs"], id="volcengine-no-input"),
         pytest.param("training-a100-baiducloud", "n/a", ["-node-0", "-node-1"], id="baidu-no-input"),
     ],

@@ -4,7 +4,7 @@ import pytest
 
 from clouds.contract import ClusterConfig
 from clouds.gcp.queued import REQUEUE_RESTART_HOURS
-from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing, job_problem
+from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing, job_problem, spot_healing
 from clouds.registry import NAMES
 from profiles.cost.inputs import restart_hours
 from tests.cases import cases
@@ -39,6 +39,23 @@ def test_alibaba_group_replaces_the_node_but_the_job_restart_stays_manual():
     assert "ESS scaling group" in entry.summary and "spot instance remedy" in entry.summary
     assert "restart it by hand (manual restart, unsourced 2 h)" in entry.summary
     assert "not replaced automatically" not in entry.summary
+
+
+@pytest.mark.parametrize(
+    ("provider", "instance_type", "replaced", "words"),
+    [
+        pytest.param("tencentcloud", "GT4.41XLARGE948", True, "Auto Scaling group of fixed size", id="tencent-group"),
+        pytest.param("tencentcloud", "HCCPNV4h.48XLARGE1024", False, "takes no HPC cluster", id="tencent-hcc"),
+        pytest.param("huaweicloud", "p3.16xlarge.8", False, "no spot charging mode", id="huawei-spot"),
+    ],
+)
+def test_spot_note_says_whether_the_group_holds_the_nodes(provider, instance_type, replaced, words):
+    """What `resolve` adds to a spot pick's estimate (`spot_healing`): the group, or why the nodes
+    are per-node instances; the restart is manual either way (no node agent on these clouds)."""
+    entry = spot_healing(provider, instance_type)
+    assert entry.replaces_nodes is replaced and words in entry.summary
+    assert ("not replaced automatically" in entry.summary) is not replaced
+    assert restart_hours(provider, instance_type) == MANUAL_RESTART_HOURS
 
 
 # 2 x 8 A100 on-demand with a file system and a job (region and zone are not checked here).

@@ -8,6 +8,7 @@ committed stack file, and the new side is a changed copy of it in a temporary pr
 import functools
 import importlib
 import json
+import keyword
 import shutil
 from pathlib import Path
 
@@ -54,8 +55,33 @@ NODE_ZONE_KEY = {
 GROUPS = {
     "training-a100-alicloud": ("training-a100-alicloud-nodes", "training-a100-alicloud-node-config", "vswitchIds"),
     "training-a10-volcengine": ("training-a10-volcengine-nodes", "training-a10-volcengine-node-config", "subnetIds"),
+    "training-a100-tencentcloud": (
+        "training-a100-tencentcloud-nodes",
+        "training-a100-tencentcloud-node-config",
+        "subnetIds",
+    ),
+    "training-a100-huaweicloud": (
+        "training-a100-huaweicloud-nodes",
+        "training-a100-huaweicloud-node-config",
+        "availabilityZones",
+    ),
 }
-SUBNET_TYPES = {"alicloud": "alicloud:vpc/switch:Switch", "volcengine": "volcengine:vpc/subnet:Subnet"}
+# Groups whose configuration names the group (`scalingGroupId`), so it follows a new group; the
+# others' group names its configuration, which a new zone leaves as it is.
+CONFIGURATION_FOLLOWS_GROUP = {"training-a100-alicloud", "training-a10-volcengine"}
+# What holds the nodes' zone: the subnet's type and zone input (Huawei's subnet has none: the group's).
+SUBNET_TYPES = {
+    "alicloud": ("alicloud:vpc/switch:Switch", "zoneId"),
+    "volcengine": ("volcengine:vpc/subnet:Subnet", "zoneId"),
+    "tencentcloud": ("tencentcloud:Subnet/instance:Instance", "availabilityZone"),
+    "huaweicloud": ("huaweicloud:As/group:Group", "availabilityZones"),
+}
+GROUP_SIZES = {
+    "training-a100-alicloud": ["desiredCapacity", "maxSize", "minSize"],
+    "training-a10-volcengine": ["desireInstanceNumber", "maxInstanceNumber", "minInstanceNumber"],
+    "training-a100-tencentcloud": ["desiredCapacity", "maxSize", "minSize"],
+    "training-a100-huaweicloud": ["desireInstanceNumber", "maxInstanceNumber", "minInstanceNumber"],
+}
 SDKS = {
     "alicloud": "pulumi_alicloud",
     "tencentcloud": "tencentcloud_iac_pulumi",
@@ -94,6 +120,13 @@ def nodes(result, stack):
     return [c for name, c in sorted(by_name(result).items()) if name.startswith(f"{stack}-node-")]
 
 
+def group_changes(result, stack):
+    """The node group's changes in a review that touches the group (a new zone)."""
+    if stack in GROUPS and stack not in CONFIGURATION_FOLLOWS_GROUP:
+        return [c for c in nodes(result, stack) if c["name"] == GROUPS[stack][0]]
+    return nodes(result, stack)
+
+
 def node_names(stack):
     """The node resources of the committed stack: per-node instances, or a group and its configuration."""
     group = GROUPS.get(stack)
@@ -108,18 +141,27 @@ def test_new_zone_replaces_nodes_and_file_system_and_flags_data_loss(tmp_path, m
 
     provider = stack.rsplit("-", 1)[-1]
     zone_key = NODE_ZONE_KEY[provider]
-    assert [c["name"] for c in nodes(result, stack)] == node_names(stack)
+    group_names = (
+        node_names(stack) if stack in CONFIGURATION_FOLLOWS_GROUP or stack not in GROUPS else [GROUPS[stack][0]]
+    )
+    assert [c["name"] for c in group_changes(result, stack)] == group_names
     after = {r["name"]: r for r in run_plan(stack, tmp_path).resources}
     if stack in GROUPS:
-        # The group follows its replaced subnet (the component's replace_on_changes); its
-        # configuration follows the new group's id.
+        # The group follows its replaced subnet or zone (the component's replace_on_changes); a
+        # configuration that names the group follows the new group's id, one the group names stays.
         group, configuration, follows = GROUPS[stack]
-        assert changes[group]["action"] == changes[configuration]["action"] == "replace"
-        assert follows in changes[group]["replace_keys"] and "every node is replaced" in changes[group]["nodes"]
+        assert changes[group]["action"] == "replace"
+        assert any(key.split("[")[0] == follows for key in changes[group]["replace_keys"])
+        assert "every node is replaced" in changes[group]["nodes"]
         assert result["nodes"]["replaced"] == [group]
-        assert changes[configuration]["replace_keys"] == ["scalingGroupId"]
-        subnet = next(r for r in after.values() if r["type"] == SUBNET_TYPES[provider])
-        assert subnet["inputs"]["zoneId"] == zone
+        if stack in CONFIGURATION_FOLLOWS_GROUP:
+            assert changes[configuration]["action"] == "replace"
+            assert changes[configuration]["replace_keys"] == ["scalingGroupId"]
+        else:
+            assert configuration not in changes
+        subnet_type, subnet_zone = SUBNET_TYPES[provider]
+        subnet = next(r for r in after.values() if r["type"] == subnet_type)
+        assert subnet["inputs"][subnet_zone] in (zone, [zone])
     else:
         for node in nodes(result, stack):
             assert node["action"] == "replace" and zone_key in node["replace_keys"], node
@@ -154,8 +196,10 @@ def test_tags_only_change_updates_in_place(tmp_path, monkeypatch, stack):
     assert result["summary"]["update"] >= 3
     for change in result["changes"]:
         assert change["action"] == "update" and change["replace_keys"] == [], change
-        assert all(path.split(".")[0] in ("tags", "volumeTags") for path in change["changed"]), change
-    assert sorted(n["name"] for n in nodes(result, stack)) == node_names(stack)
+        assert all(path.split(".")[0] in ("tags", "volumeTags", "instanceTags") for path in change["changed"]), change
+    # A Huawei AS configuration takes no tags: only its group's change.
+    tagged = [n for n in node_names(stack) if not (stack.endswith("huaweicloud") and n.endswith("-node-config"))]
+    assert sorted(n["name"] for n in nodes(result, stack)) == tagged
     _zone, file_system = STACKS[stack]
     if file_system:
         assert by_name(result)[file_system]["action"] == "update"
@@ -178,11 +222,7 @@ def test_more_nodes_never_replace_the_file_system(tmp_path, monkeypatch, stack):
     result = review(tmp_path, monkeypatch, stack, nodes=3)
     if stack in GROUPS:
         group = by_name(result)[GROUPS[stack][0]]
-        sizes = {
-            "training-a100-alicloud": ["desiredCapacity", "maxSize", "minSize"],
-            "training-a10-volcengine": ["desireInstanceNumber", "maxInstanceNumber", "minInstanceNumber"],
-        }
-        assert group["action"] == "update" and group["changed"] == sizes[stack]
+        assert group["action"] == "update" and group["changed"] == GROUP_SIZES[stack]
         assert group["nodes"] == "nodes are added or removed; the running ones keep running"
     else:
         assert by_name(result)[f"{stack}-node-2"]["action"] == "create"
@@ -223,7 +263,8 @@ def test_listed_inputs_exist_in_the_installed_sdks():
         package, module, name = kind.split(":")
         if package not in SDKS:
             continue
-        sdk = importlib.import_module(f"{SDKS[package]}.{module.split('/')[0].lower()}")
+        folder = module.split("/")[0].lower()
+        sdk = importlib.import_module(f"{SDKS[package]}.{folder}{'_' if keyword.iskeyword(folder) else ''}")
         args = getattr(sdk, f"{name}InitArgs", None) or getattr(sdk, f"{name}Args")
         inputs = set(input_type_py_to_pulumi_names(args).values())
         unknown = [p for p in paths if p.split(".")[0].split("[")[0].rstrip("#") not in inputs]

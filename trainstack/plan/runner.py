@@ -151,7 +151,13 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         provider=cluster.provider,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
-        healing=healing(cluster.provider, cluster.instance_type, getattr(cluster, "queued_resource", False)).summary,
+        healing=healing(
+            cluster.provider,
+            cluster.instance_type,
+            getattr(cluster, "queued_resource", False),
+            cluster.purchase,
+            getattr(cluster, "kms_key_id", None),
+        ).summary,
     )
     return with_price(result, cluster) if priced else result
 

@@ -78,7 +78,10 @@ def test_plain_node_gets_security_group_ids_and_a_ram_role_and_user_data_are_car
 
 
 def test_a_node_argument_without_a_counterpart_is_refused():
-    with pytest.raises(ValueError, match="node arguments hpc_cluster_id, ipv6_address_count have no ESS"):
+    with pytest.raises(
+        ValueError,
+        match="node arguments hpc_cluster_id, ipv6_address_count have no scaling-configuration counterpart in components.alicloud.scaling",
+    ):
         configuration_args({**_node(), "hpc_cluster_id": "hpc-1", "ipv6_address_count": 1})
 
 

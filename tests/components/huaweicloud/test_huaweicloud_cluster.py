@@ -58,11 +58,15 @@ def test_every_node_joins_the_anti_affinity_server_group(hw_records, hw_config):
     ("purchase", "expected"),
     [
         pytest.param("spot", {"chargingMode": "spot", "spotMaximumPrice": None}, id="spot"),
+        # On-demand nodes without kms_key_id are the AS group (test_huaweicloud_group.py); with
+        # a key they are per-node pay-per-use instances.
         pytest.param("on-demand", {"chargingMode": "postPaid", "spotMaximumPrice": None}, id="on-demand"),
     ],
 )
 def test_purchase_sets_the_charging_mode(hw_records, hw_config, purchase, expected):
-    for node in by_type(hw_records(hw_config(purchase=purchase)), INSTANCE):
+    nodes = by_type(hw_records(hw_config(purchase=purchase, kms_key_id="kms-1")), INSTANCE)
+    assert len(nodes) == 2
+    for node in nodes:
         assert {key: node["inputs"].get(key) for key in expected} == expected
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import pytest
@@ -32,13 +33,18 @@ def nodes(plan) -> list[dict[str, Any]]:
     return [record["inputs"] for record in plan.of_type(INSTANCE)]
 
 
+# Per-node CVM instances: HCC (RDMA) types, which the Auto Scaling group cannot hold
+# (clouds.tencentcloud.group; the group itself: test_tencentcloud_group.py).
+hcc_config = partial(make_config, instance_type=HCC_TYPE, interconnect="rdma")
+
+
 def test_every_node_in_one_host_placement_group():
-    plan = build(make_config(nodes=3))
+    plan = build(hcc_config(nodes=3))
     (group,) = plan.of_type(PLACEMENT)
     assert (group["inputs"]["type"], group["inputs"]["affinity"]) == ("HOST", 1)
     assert [node["placementGroupId"] for node in nodes(plan)] == [PG_ID] * 3
     assert plan.outputs["placement_group"] == PG_ID
-    assert plan.of_type(HPC) == [] and all("hpcClusterId" not in n for n in nodes(plan))
+    assert len(plan.of_type(HPC)) == 1 and plan.of_type("tencentcloud:As/scalingGroup:ScalingGroup") == []
 
 
 def test_hcc_nodes_are_created_into_one_hpc_cluster():
@@ -64,12 +70,14 @@ def test_hcc_nodes_are_created_into_one_hpc_cluster():
     ],
 )
 def test_purchase_sets_spot_arguments(purchase, expected):
-    for node in nodes(build(make_config(purchase=purchase))):
+    found = nodes(build(hcc_config(purchase=purchase)))
+    assert len(found) == 2
+    for node in found:
         assert {key: node.get(key) for key in expected} == expected
 
 
 def test_node_image_encrypted_disk_network_and_no_public_ip():
-    plan = build(make_config(ssh_public_key="ssh-ed25519 AAAAmock user@host"))
+    plan = build(hcc_config(ssh_public_key="ssh-ed25519 AAAAmock user@host"))
     node = plan.named("c-node-1")["inputs"]
     assert node["imageId"] == TENCENT_IMAGE_ID
     assert node["dataDisks"] == [
@@ -85,7 +93,7 @@ def test_node_image_encrypted_disk_network_and_no_public_ip():
     assert lookup == {
         "imageTypes": ["PUBLIC_IMAGE"],
         "imageNameRegex": r"^Ubuntu\s+Server\s+22\.04\s+LTS\s+64",
-        "instanceType": "GT4.41XLARGE948",
+        "instanceType": HCC_TYPE,
     }
 
 
@@ -167,7 +175,7 @@ def test_tags_parenting_and_no_providers():
 
 
 def test_outputs_have_real_values_and_are_registered():
-    plan = build(make_config())
+    plan = build(hcc_config())
     expected = {
         "node_ids": [tencentcloud_id(INSTANCE, "c-node-0"), tencentcloud_id(INSTANCE, "c-node-1")],
         "node_private_ips": ["10.0.0.10", "10.0.0.11"],
