@@ -87,10 +87,32 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         return f"{'empty' if kind == 'string_too_short' else _shown(value)}: the {what} must be text, e.g. {key}: NAME"
     if kind == "extra_forbidden" and model is not None:
         keys = sorted(f.alias or n for n, f in model.model_fields.items())
-        near = _close(key, keys)
+        stems = {_UNIT_SUFFIX.sub("", k): k for k in keys}  # `size` is close to `size_gib`
+        near = [stems[s] for s in _close(key, stems)]
         return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
     if kind == "missing":
         return f"required: the {what}; add {key}: ..."
+    return _shape(kind, value, key)
+
+
+# The unit a key's name ends in (`size_gib`, `hours`), dropped to find the key a user meant.
+_UNIT_SUFFIX = re.compile(r"_(gib|mib|tib|gb|hours|mbps_per_tib|usd_per_hour)$")
+_DATE_KINDS = ("datetime_parsing", "datetime_from_date_parsing", "datetime_type", "date_parsing", "date_type")
+_EXAMPLE_TIME = "2026-12-17T11:30:00Z"
+
+
+def _shape(kind: str, value: Any, key: str) -> str | None:
+    """A value of the wrong shape (a date and time, a mapping, a list, a yes/no) in words."""
+    if kind in _DATE_KINDS:
+        return f"{_shown(value)} is not a date and time: write ISO 8601 with a zone, e.g. {key}: {_EXAMPLE_TIME}"
+    if kind == "timezone_aware":
+        return f"{_shown(value)} has no time zone: add one, e.g. {key}: {_EXAMPLE_TIME} (Z is UTC)"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"{_shown(value)} is not a mapping: write e.g. {key}: {{name: value}}"
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return f"{_shown(value)} is not a list: write e.g. {key}: [a, b]"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"{_shown(value)} is not true or false: write {key}: true or {key}: false"
     return None
 
 

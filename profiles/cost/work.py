@@ -229,9 +229,11 @@ class ReservationSpec(BaseModel):
     zone: str = Field(description="Zone (AWS: AZ ID).")
     nodes: int = Field(ge=1, description="Instances reserved.")
     usd_per_hour: float = Field(ge=0, description="USD per instance-hour still to pay.")
-    id: str = Field(min_length=1, description="Reservation id.")
+    id: str = Field(min_length=1, pattern=r"^\S+$", description="Reservation id.")
     kind: ReservationKind = Field(default="capacity-reservation", description="Reservation kind.")
-    placement_group: str | None = Field(default=None, min_length=1, description="Its existing placement group.")
+    placement_group: str | None = Field(
+        default=None, min_length=1, pattern=r"^\S+$", description="Existing placement group of the reservation."
+    )
     ends: AwareDatetime | None = Field(default=None, description="When a Capacity Block ends (with a zone).")
 
     @field_validator("provider", mode="before")

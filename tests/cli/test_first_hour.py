@@ -316,3 +316,33 @@ def test_no_offering_for_a_workload_names_its_file(project):
     path.write_text(WORKLOAD.replace("[A100:8, A100-80GB:8]", "[A100:7]"))
     result = run("resolve", str(path))
     assert result.exit_code == 2 and result.stderr.startswith(f"error: {path}: no offering matches"), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("reservation", "message"),
+    [
+        pytest.param(
+            "{provider: gcp, instance_type: a3-highgpu-8g, zone: us-central1-a, nodes: 2, usd_per_hour: 0, id: r-1}",
+            "reservations.0.provider: gcp is not in providers (aws), so the reservation would be ignored",
+            id="cloud-left-out",
+        ),
+        pytest.param(
+            "{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1, "
+            "placement_group: 'team pg'}",
+            "reservations.0.placement_group: 'team pg' cannot be used as the existing placement group",
+            id="placement-group-with-a-space",
+        ),
+        pytest.param(
+            "{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1, "
+            "kind: capacity-block, ends: tomorrow}",
+            "reservations.0.ends: 'tomorrow' is not a date and time: write ISO 8601 with a zone",
+            id="ends-not-a-time",
+        ),
+    ],
+)
+def test_a_reservation_the_stack_would_refuse_is_refused_in_the_workload_naming_the_file(project, reservation, message):
+    path = project / "w.yaml"
+    path.write_text(WORKLOAD.replace("purchase: any ", "purchase: on-demand ") + f"reservations: [{reservation}]\n")
+    result = run("resolve", str(path), "--write-stack", "held")
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {path}: {message}"), result.stderr
+    assert "Traceback" not in result.output and not (project / "stacks" / "Pulumi.held.yaml").exists()

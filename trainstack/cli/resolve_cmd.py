@@ -213,8 +213,20 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))
+    except ValueError as exc:  # the stack's cluster refuses what the workload let through: one line
+        fail(f"{workload}: --write-stack {name}: {_first_problem(exc)}")
     note = f" (kept its own {', '.join(kept)}; YAML comments are not kept)" if kept and changed else ""
     return f"stack {'written' if changed else 'unchanged'}: {path}{note}"
+
+
+def _first_problem(exc: ValueError) -> str:
+    """The first problem of a refused cluster config, as `field: message` on one line."""
+    from pydantic import ValidationError  # only on this error path
+
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        return f"{'.'.join(map(str, first['loc']))}: {first['msg'].removeprefix('Value error, ')}"
+    return str(exc).splitlines()[0]
 
 
 def _relative(path: Path, folder: Path) -> str:
