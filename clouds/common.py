@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from clouds.cidrs import ssh_cidr_problem
 from clouds.contract import ClusterConfig
 from clouds.words import article
+
+F = TypeVar("F")
 
 
 def cluster_tags(provider: str, name: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -72,6 +75,32 @@ def check_gpu_count(args: ClusterConfig, instance_type: str, gpus: int, source: 
             f"accelerator_count: {args.accelerator_count} does not match {instance_type}, which "
             f"has {gpus} GPUs ({source}); set accelerator_count: {gpus}"
         )
+
+
+def check_known_type(
+    args: ClusterConfig, family: F | None, types: Mapping[str, Any], what: str, source: str, form: str
+) -> F:
+    """The family of a known GPU `args.instance_type`; for a type the cloud's facts list, its
+    GPU count is checked too (`check_gpu_count`).
+
+    Args:
+        args: the cluster config.
+        family: the family the cloud's facts give for the type, or None when unknown.
+        types: the types the facts list, by name (each with `name` and `gpus`).
+        what: what the type must be, for the message (`ECS GPU type`).
+        source: where the facts come from, for the message (`section 1.1`).
+        form: how to write a type, for the message (`ecs.<family>-..., family one of ...`).
+
+    Raises:
+        ValueError: `instance_type: '<type>' is not a known <what> (<source>); use <form>`, or
+            the GPU count's message.
+    """
+    if family is None:
+        raise ValueError(f"instance_type: '{args.instance_type}' is not a known {what} ({source}); use {form}")
+    known = types.get(args.instance_type.strip())
+    if known:
+        check_gpu_count(args, known.name, known.gpus, source)
+    return family
 
 
 def check_ssh_cidrs(cidrs: tuple[str, ...] | list[str]) -> None:

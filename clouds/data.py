@@ -76,12 +76,24 @@ def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str
 @dataclass(frozen=True)
 class BucketUri:
     """The `SCHEME://BUCKET/PREFIX` URI form of one cloud's object storage, for the `owns` and
-    `split_uri` of its `clouds/<cloud>/data.py` (see `split_bucket_uri` for the attributes)."""
+    `split_uri` of its `clouds/<cloud>/data.py`.
+
+    Attributes:
+        scheme: the URI scheme (`s3`).
+        bucket: a regular expression of the cloud's valid bucket names (the whole name).
+        kind: what the URI must be, for the message (`an S3 URI`).
+        example: a URI of that kind (`s3://my-bucket/datasets/imagenet`).
+    """
 
     scheme: str
-    pattern: re.Pattern[str]
+    bucket: str
     kind: str
     example: str
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """`SCHEME://BUCKET` with an optional `/PREFIX`, groups `bucket` and `prefix`."""
+        return re.compile(rf"^{re.escape(self.scheme)}://(?P<bucket>{self.bucket})(?:/(?P<prefix>.*))?$")
 
     def owns(self, uri: str) -> bool:
         """True when `uri` is a `<scheme>://` URI (valid or not)."""

@@ -24,6 +24,11 @@ from nodeagent.job import NodeJob, read_env_file, rendezvous_host
 from nodeagent.notices import NOTICE_SECONDS, Notice, sources_for, watch
 
 NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' grace (a choice)
+# The launcher's exit status after a notice stopped the job: the node is leaving, so its unit
+# must not start the job again (`RestartPreventExitStatus=` in `nodeagent.ship.unit_text`);
+# restarted, it would rejoin the rendezvous and restart every other node's workers.
+# 75 is EX_TEMPFAIL (sysexits.h): the job goes on elsewhere.
+NOTICE_EXIT_STATUS = 75
 _SIOCGIFADDR = 0x8915
 
 
@@ -133,7 +138,8 @@ def run(job: NodeJob) -> int:
     """Run the job on this node until torchrun exits; a notice or SIGTERM stops it gracefully.
 
     Returns:
-        torchrun's exit status (0 when the job finished); 143 after a notice stopped it.
+        torchrun's exit status (0 when the job finished); `NOTICE_EXIT_STATUS` after a
+        notice stopped it.
     """
     # a replaced head node announces its new address on the shared file system
     job = dataclasses.replace(job, rdzv_host=wait_for_rendezvous(job))
@@ -158,7 +164,7 @@ def run(job: NodeJob) -> int:
     for notice in notices:
         if notice.ack is not None:
             notice.ack()
-    return code
+    return NOTICE_EXIT_STATUS if notices else code
 
 
 def _open_log(job: NodeJob, addr: str):

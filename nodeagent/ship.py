@@ -16,6 +16,8 @@ import shlex
 import tarfile
 from pathlib import Path
 
+from nodeagent.launcher import NOTICE_EXIT_STATUS
+
 AGENT_DIR = "/opt/trainstack"
 JOB_FILE = "/etc/trainstack/job.json"
 UNIT_FILE = "/etc/systemd/system/trainstack-{unit}.service"
@@ -83,6 +85,8 @@ def unit_text(unit: str, exec_start: str, mount_point: str | None, stop_seconds:
             f"ExecStart={exec_start}",
             "Restart=on-failure",
             "RestartSec=10",
+            # a node stopped by an interruption notice leaves the job for good
+            f"RestartPreventExitStatus={NOTICE_EXIT_STATUS}",
             "KillMode=mixed",
             f"TimeoutStopSec={stop_seconds}",
             "[Install]",

@@ -10,9 +10,9 @@ the most useful of pydantic's errors and words it).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from clouds.contract import JobConfig
 from profiles import spec_rules as rules
@@ -20,12 +20,13 @@ from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotS
 from profiles.data_spec import DataSpec
 from profiles.spec import SpecError
 from profiles.spec_errors import one_line
+from profiles.spec_fields import NUMBER
 from profiles.spec_rules import AUTO_MAX_NODES
 from profiles.spec_values import KEYS, WorkloadSpec
-from profiles.units import not_bool
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
 # defer_build: validators are built on first use, not at import.
+LIST = BeforeValidator(rules.as_list)  # one name or a list of names
 _CONFIG = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
 
 
@@ -40,18 +41,12 @@ class FileSystemModel(BaseModel):
     model_config = _CONFIG
     EXAMPLE: ClassVar[str] = "{capacity: 4800GiB, throughput: 250}"
 
-    capacity_gib: float = Field(alias="capacity", gt=0, description="Capacity, GiB.")
-    throughput_mbps_per_tib: int = Field(default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB.")
-
-    @field_validator("capacity_gib", mode="before")
-    @classmethod
-    def _read_capacity(cls, value: object) -> float:
-        return rules.capacity_gib(value)
-
-    @field_validator("throughput_mbps_per_tib", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
+    capacity_gib: Annotated[float, BeforeValidator(rules.capacity_gib)] = Field(
+        alias="capacity", gt=0, description="Capacity, GiB."
+    )
+    throughput_mbps_per_tib: Annotated[int, NUMBER] = Field(
+        default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB."
+    )
 
 
 class WorkloadModel(BaseModel):
@@ -94,88 +89,48 @@ class WorkloadModel(BaseModel):
     model_config = _CONFIG
 
     name: str = Field(default="workload", pattern=r"^[a-z0-9][a-z0-9-]*$", description="Workload name.")
-    accelerators: tuple[str, ...] = Field(default=(), description="Acceptable accelerators.")
-    min_gpu_memory_gib: float | None = Field(
+    accelerators: Annotated[tuple[str, ...], LIST] = Field(default=(), description="Acceptable accelerators.")
+    min_gpu_memory_gib: Annotated[float | None, BeforeValidator(rules.gpu_memory_gib)] = Field(
         default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
     )
-    gpus_per_node: int | None = Field(default=None, ge=1, le=64, description="GPUs per node.")
-    nodes: int = Field(default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range).")
+    gpus_per_node: Annotated[int | None, NUMBER] = Field(default=None, ge=1, le=64, description="GPUs per node.")
+    nodes: Annotated[int, NUMBER] = Field(
+        default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range)."
+    )
     max_nodes: int | None = Field(default=None, ge=1, le=10_000, description="Largest node count of a range.")
     interconnect: Literal["none", "rdma"] = Field(default="none", description="Node-to-node fabric.")
-    purchase: Literal["any", "spot", "on-demand"] = Field(default="on-demand", description="Purchase option.")
-    hours: float | None = Field(default=None, gt=0, description="Run time, hours.")
+    purchase: Annotated[Literal["any", "spot", "on-demand"], BeforeValidator(rules.purchase)] = Field(
+        default="on-demand", description="Purchase option."
+    )
+    hours: Annotated[float | None, BeforeValidator(rules.run_hours)] = Field(
+        default=None, gt=0, description="Run time, hours."
+    )
     work: WorkSpec | None = Field(default=None, description="The job's work.")
     model: ModelSpec | None = Field(default=None, description="Model shape for memory fit.")
     spot: SpotSpec | None = Field(default=None, description="Checkpointing for spot.")
-    deadline_hours: float | None = Field(default=None, alias="deadline", gt=0, description="Deadline, hours.")
-    commitment: CommitmentSpec | None = Field(default=None, description="Reserved term to price.")
+    deadline_hours: Annotated[float | None, BeforeValidator(rules.deadline_hours)] = Field(
+        default=None, alias="deadline", gt=0, description="Deadline, hours."
+    )
+    commitment: Annotated[CommitmentSpec | None, BeforeValidator(rules.commitment)] = Field(
+        default=None, description="Reserved term to price."
+    )
     reservations: tuple[ReservationSpec, ...] = Field(default=(), description="Held capacity.")
-    providers: tuple[str, ...] = Field(default=(), description="Clouds to consider.")
-    regions: tuple[str, ...] = Field(default=(), description="Regions to consider.")
+    providers: Annotated[tuple[str, ...], LIST, AfterValidator(rules.provider_names)] = Field(
+        default=(), description="Clouds to consider."
+    )
+    regions: Annotated[tuple[str, ...], LIST, AfterValidator(rules.region_names)] = Field(
+        default=(), description="Regions to consider."
+    )
     jurisdiction: Literal["any", "cn-mainland"] = Field(default="any", description="Where data must stay.")
     file_system: FileSystemModel | None = Field(default=None, description="Parallel file system.")
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
 
-    @field_validator("hours", mode="before")
-    @classmethod
-    def _read_hours(cls, value: object) -> float | None:
-        return rules.run_hours(value)
-
-    @field_validator("deadline_hours", mode="before")
-    @classmethod
-    def _read_deadline(cls, value: object) -> float | None:
-        return rules.deadline_hours(value)
-
-    @field_validator("min_gpu_memory_gib", mode="before")
-    @classmethod
-    def _read_memory(cls, value: object) -> float | None:
-        return rules.gpu_memory_gib(value)
-
-    @field_validator("accelerators", "providers", "regions", mode="before")
-    @classmethod
-    def _as_list(cls, value: object) -> object:
-        return rules.as_list(value)
-
-    @field_validator("regions")
-    @classmethod
-    def _region_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return rules.region_names(value)
-
-    @field_validator("providers")
-    @classmethod
-    def _known_providers(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        return rules.provider_names(value)
-
-    @field_validator("nodes", "gpus_per_node", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
-
-    @field_validator("commitment", mode="before")
-    @classmethod
-    def _read_commitment(cls, value: object) -> object:
-        return rules.commitment(value)
-
     @model_validator(mode="before")
     @classmethod
-    def _file_system_for_data(cls, data: object) -> object:
-        return rules.file_system_for_data(data)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _node_range(cls, data: object) -> object:
-        return rules.node_range(data)
-
-    @field_validator("purchase", mode="before")
-    @classmethod
-    def _purchase_alias(cls, value: object) -> object:
-        return rules.purchase(value)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _split_counts(cls, data: object) -> object:
-        return rules.split_counts(data)
+    def _read_shorthands(cls, data: object) -> object:
+        """`NAME:N` counts split out, then node ranges read, then a file system sized for the data."""
+        return rules.file_system_for_data(rules.node_range(rules.split_counts(data)))
 
     @model_validator(mode="after")
     def _consistent(self) -> WorkloadModel:

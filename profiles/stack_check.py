@@ -18,22 +18,30 @@ Pulumi, no cloud SDK, a few milliseconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from clouds.words import article, listed
-from profiles.catalog import loader
+from profiles.catalog import compact, loader
 from profiles.catalog.offering import Offering
 
 
 def catalog_rows(provider: str) -> list[Offering]:
-    """Every catalog row of `provider`, priced in USD or not; [] when it has no catalog file."""
+    """Every catalog row of `provider`, priced in USD or not; [] when it has no catalog file.
+
+    Read like `load_catalog` reads offerings: from the file's compact copy when it matches
+    (`profiles.catalog.compact`, kind `rows`), and once per process for an unchanged file."""
     path = loader.DATA_DIR / f"{provider}.csv"
     if not path.is_file():
         return []
     try:
-        return loader.load_provider(path, require_usd=False)
-    except loader.CatalogError:
+        return list(compact.load(path, None, {}, _every_row, kind="rows"))
+    except (loader.CatalogError, OSError):
         return []  # a broken catalog is reported by the commands that price from it
+
+
+def _every_row(text: str, path: Path, rates: dict | None, left_out: dict[str, int]) -> list[Offering]:
+    return loader.parse_provider(text, path, require_usd=False)
 
 
 def _gpus(row: Offering) -> str:

@@ -27,9 +27,7 @@ only with write-back; nothing else in OSS.
 
 from __future__ import annotations
 
-import re
-
-from clouds.data import scheme_of, split_bucket_uri
+from clouds.data import BucketUri
 from clouds.data_config import DataConfig
 
 SCHEME = "oss"
@@ -42,21 +40,11 @@ MAX_FILESET_FILES = 1_000_000  # CreateDataFlow: files a Fileset holds
 FLOW_MBPS = (600, 1200, 1500)  # CreateDataFlow: data-flow bandwidth specs, MB/s
 # OSS bucket names: 3-63 lowercase letters, digits and hyphens, starting and ending with a
 # letter or digit (OSS bucket naming rules).
-_OSS_URI = re.compile(r"^oss://(?P<bucket>[a-z0-9][a-z0-9-]{1,61}[a-z0-9])(?:/(?P<prefix>.*))?$")
-
-
-def owns(uri: str) -> bool:
-    """True when `uri` is an `oss://` URI (valid or not)."""
-    return scheme_of(uri) == SCHEME
-
-
-def split_uri(uri: str) -> tuple[str, str]:
-    """`oss://bucket/some/prefix` -> `("bucket", "some/prefix/")`; the prefix is "" for a whole bucket.
-
-    Raises:
-        ValueError: `data.source: ...` naming the expected form.
-    """
-    return split_bucket_uri(uri, _OSS_URI, "an OSS URI", "oss://my-bucket/datasets/imagenet")
+_OSS_URI = BucketUri(SCHEME, r"[a-z0-9][a-z0-9-]{1,61}[a-z0-9]", "an OSS URI", "oss://my-bucket/datasets/imagenet")
+owns = _OSS_URI.owns  # True for any `oss://` URI (valid or not)
+# `oss://bucket/some/prefix` -> `("bucket", "some/prefix/")` ("" for a whole bucket); ValueError
+# `data.source: ...` naming the form.
+split_uri = _OSS_URI.split
 
 
 def config_problem(data: DataConfig) -> str | None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from clouds.alicloud.cpfs import cpfs_sizing
 from clouds.alicloud.facts import FAMILIES, TYPES, erdma_families, eri_interfaces, gpu_family
 from clouds.alicloud.placement import placement_for
-from clouds.common import check_gpu_count, check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
+from clouds.common import check_known_type, check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
 from clouds.contract import ClusterConfig
 
 PROVIDER = "alicloud"
@@ -40,15 +40,8 @@ def validate_args(args: ClusterConfig, name: str) -> None:
 
 
 def _check_instance_type(args: ClusterConfig) -> None:
-    family = gpu_family(args.instance_type)
-    if family is None:
-        raise ValueError(
-            f"instance_type: '{args.instance_type}' is not a known ECS GPU type (section 1.1); "
-            f"use ecs.<family>-..., family one of {', '.join(FAMILIES)}"
-        )
-    known = TYPES.get(args.instance_type.strip())
-    if known:
-        check_gpu_count(args, known.name, known.gpus, "section 1.1")
+    form = f"ecs.<family>-..., family one of {', '.join(FAMILIES)}"
+    family = check_known_type(args, gpu_family(args.instance_type), TYPES, "ECS GPU type", "section 1.1", form)
     if args.interconnect == "rdma" and eri_interfaces(args.instance_type) == 0:
         raise ValueError(
             f"interconnect: rdma needs eRDMA and {family.name} has none (section 1.1/3); "

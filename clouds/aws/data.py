@@ -7,20 +7,13 @@ copy precedes training.
 
 from __future__ import annotations
 
-import re
-
 from clouds.data import BucketUri
 
 SCHEME = "s3"
 SOURCE_KIND = "an S3 bucket (s3://BUCKET/PREFIX)"
 LINK = "lazy"
 NEEDS_FILE_SYSTEM = True
-_S3_URI = BucketUri(
-    SCHEME,
-    re.compile(r"^s3://(?P<bucket>[a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:/(?P<prefix>.*))?$"),
-    "an S3 URI",
-    "s3://my-bucket/datasets/imagenet",
-)
+_S3_URI = BucketUri(SCHEME, r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]", "an S3 URI", "s3://my-bucket/datasets/imagenet")
 owns = _S3_URI.owns  # True for any `s3://` URI (valid or not)
 # `s3://bucket/some/prefix` -> `("bucket", "some/prefix/")` ("" for a whole bucket); ValueError
 # `data.source: ...` naming the form.

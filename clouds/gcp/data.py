@@ -9,8 +9,6 @@ nothing else in Cloud Storage.
 
 from __future__ import annotations
 
-import re
-
 from clouds.data import BucketUri
 
 SCHEME = "gs"
@@ -20,10 +18,7 @@ NEEDS_FILE_SYSTEM = True
 READ_ROLE = "roles/storage.objectViewer"  # get and list objects
 WRITE_ROLE = "roles/storage.objectUser"  # create, overwrite, delete: granted only under the prefix
 _GS_URI = BucketUri(
-    SCHEME,
-    re.compile(r"^gs://(?P<bucket>[a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:/(?P<prefix>.*))?$"),
-    "a Cloud Storage URI",
-    "gs://my-bucket/datasets/imagenet",
+    SCHEME, r"[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]", "a Cloud Storage URI", "gs://my-bucket/datasets/imagenet"
 )
 owns = _GS_URI.owns  # True for any `gs://` URI (valid or not)
 # `gs://bucket/some/prefix` -> `("bucket", "some/prefix/")` ("" for a whole bucket); ValueError

@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping
 
 from clouds.common import (
-    check_gpu_count,
     check_group_size,
+    check_known_type,
     check_provider,
     check_ssh_cidrs,
     cluster_tags,
@@ -60,15 +60,8 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
 
 
 def _check_instance_type(args: ClusterConfig) -> None:
-    family = gpu_family(args.instance_type)
-    if family is None:
-        raise ValueError(
-            f"instance_type: '{args.instance_type}' is not a known Tencent GPU type (section "
-            f"1.2); use <family>.<size>, family one of {', '.join(FAMILIES)}"
-        )
-    known = TYPES.get(args.instance_type.strip())
-    if known:
-        check_gpu_count(args, known.name, known.gpus, "section 1.2")
+    form = f"<family>.<size>, family one of {', '.join(FAMILIES)}"
+    family = check_known_type(args, gpu_family(args.instance_type), TYPES, "Tencent GPU type", "section 1.2", form)
     if args.interconnect == "rdma" and not family.hcc:
         raise ValueError(
             f"interconnect: rdma needs an HCC type and {family.name} has no RDMA (section "

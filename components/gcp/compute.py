@@ -27,18 +27,24 @@ def create_service_account(
         project: project id for the role bindings.
         opts: child options.
     """
-    account = gcp.serviceaccount.Account(
-        f"{name}-nodes",
-        account_id=gcp_id(f"{name}-nodes", 30),
-        display_name=f"trainstack {name} nodes",
-        opts=opts,
-    )
-    member = account.email.apply(lambda email: f"serviceAccount:{email}")
+    account, member = service_account(f"{name}-nodes", f"trainstack {name} nodes", opts)
     grants = [
         gcp.projects.IAMMember(f"{name}-nodes-{key}", project=project, role=role, member=member, opts=opts)
         for key, role in NODE_ROLES.items()
     ]
     return account, grants
+
+
+def service_account(
+    logical_name: str, display_name: str, opts: pulumi.ResourceOptions
+) -> tuple[gcp.serviceaccount.Account, pulumi.Output[str]]:
+    """A service account named `logical_name` (its account id the same, shortened to the
+    30 characters GCP allows), and the IAM member string that grants it roles
+    (`serviceAccount:<email>`)."""
+    account = gcp.serviceaccount.Account(
+        logical_name, account_id=gcp_id(logical_name, 30), display_name=display_name, opts=opts
+    )
+    return account, account.email.apply(lambda email: f"serviceAccount:{email}")
 
 
 def create_placement(name: str, args: ClusterConfig, opts: pulumi.ResourceOptions) -> gcp.compute.ResourcePolicy | None:

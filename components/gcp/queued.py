@@ -10,7 +10,6 @@ import pulumi
 import pulumi_gcp as gcp
 
 from clouds.contract import ClusterConfig
-from clouds.gcp.labels import gcp_id
 from clouds.gcp.machine import SCOPES, SHIELDED, scheduling
 from clouds.gcp.queued import (
     CONTROLLER_IMAGE,
@@ -23,6 +22,7 @@ from clouds.gcp.queued import (
     queued_resource_ids,
 )
 from clouds.gcp.tpu import TPU_METADATA, tpu_accelerator_type, tpu_runtime_version
+from components.gcp.compute import service_account
 from components.gcp.controller_script import controller_script
 from components.gcp.network import ClusterNetwork
 
@@ -83,13 +83,7 @@ def create_queued_controller(
         project: the project id.
         opts: child options.
     """
-    account = gcp.serviceaccount.Account(
-        f"{name}-queued",
-        account_id=gcp_id(f"{name}-queued", 30),
-        display_name=f"trainstack {name} queued-resource controller",
-        opts=opts,
-    )
-    member = account.email.apply(lambda email: f"serviceAccount:{email}")
+    account, member = service_account(f"{name}-queued", f"trainstack {name} queued-resource controller", opts)
     role = gcp.projects.IAMCustomRole(
         f"{name}-queued-role",
         role_id=controller_role_id(name),

@@ -10,6 +10,9 @@ load parses the CSV (so a refresh, a hand edit or a checkout is always seen) and
 again. The copy is written by `make catalog` and on first use, except when Python writes no
 bytecode (`PYTHONDONTWRITEBYTECODE`, `python -B`) or the folder is read-only; loading never
 fails because of it. Within one process the last answer per file is also kept in memory.
+
+Another `kind` of answer (every row in any currency, which the stack check reads on every plan:
+`profiles.stack_check.catalog_rows`) is kept the same way in `<provider>.<cache_tag>.<kind>`.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from profiles.catalog.offering import Offering
 # Bump when the tuples' layout (the Offering fields) or the key changes.
 FORMAT = 1
 _FIELDS = len(Offering._fields)
-# path -> (key, offerings, left-out counts) of the last load in this process.
-_MEMO: dict[str, tuple[tuple, tuple[Offering, ...], dict[str, int]]] = {}
+# (path, kind) -> (key, offerings, left-out counts) of the last load in this process.
+_MEMO: dict[tuple[str, str], tuple[tuple, tuple[Offering, ...], dict[str, int]]] = {}
+OFFERINGS = "offerings"  # the kind `load_catalog` reads: rows priced in USD, converted at the rates
 
 # parse(text, path, rates, left_out) -> offerings: the CSV parser (`loader.parse_provider`).
 Parser = Callable[[str, Path, "dict | None", "dict[str, int]"], list[Offering]]
@@ -38,10 +42,10 @@ def forget() -> None:
     _MEMO.clear()
 
 
-def cache_path(csv_path: Path) -> Path | None:
+def cache_path(csv_path: Path, kind: str = OFFERINGS) -> Path | None:
     """Where the compact copy of `csv_path` lives, or None when this Python has no cache tag."""
     tag = sys.implementation.cache_tag
-    return csv_path.parent / "__pycache__" / f"{csv_path.stem}.{tag}.offerings" if tag else None
+    return csv_path.parent / "__pycache__" / f"{csv_path.stem}.{tag}.{kind}" if tag else None
 
 
 def _key(data: bytes, rates: dict | None) -> tuple:
@@ -86,7 +90,12 @@ def _write(
 
 
 def load(
-    csv_path: Path, rates: dict | None, left_out: dict[str, int], parse: Parser, force_write: bool = False
+    csv_path: Path,
+    rates: dict | None,
+    left_out: dict[str, int],
+    parse: Parser,
+    force_write: bool = False,
+    kind: str = OFFERINGS,
 ) -> tuple[Offering, ...]:
     """The offerings of `csv_path` converted at `rates`, from the compact copy when it matches.
 
@@ -96,6 +105,7 @@ def load(
         left_out: counts of rows left out per currency; this file's counts are added to it.
         parse: the CSV parser, called on a miss with the file's text.
         force_write: write the copy even when Python writes no bytecode (`make catalog`).
+        kind: which answer `parse` gives (the copy's name); another parser, another kind.
 
     Returns:
         The file's offerings, in file order, the same as `parse` returns.
@@ -105,11 +115,11 @@ def load(
     """
     data = csv_path.read_bytes()
     key = _key(data, rates)
-    memo = _MEMO.get(str(csv_path))
+    memo = _MEMO.get((str(csv_path), kind))
     if memo is not None and memo[0] == key and not force_write:
         offerings, counted = memo[1], memo[2]
     else:
-        stored = cache_path(csv_path)
+        stored = cache_path(csv_path, kind)
         found = None if force_write else _read(stored, key)
         if found is None:
             counted = {}
@@ -117,7 +127,7 @@ def load(
             _write(stored, key, offerings, counted, force_write)
         else:
             offerings, counted = found
-        _MEMO[str(csv_path)] = (key, offerings, counted)
+        _MEMO[str(csv_path), kind] = (key, offerings, counted)
     for currency, count in counted.items():
         left_out[currency] = left_out.get(currency, 0) + count
     return offerings

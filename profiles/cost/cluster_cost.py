@@ -79,24 +79,24 @@ class ClusterCost:
     def hourly_text(self) -> str:
         """`$80.6700/hour = compute $79.6400 + file system $1.0200 + bucket requests $0.0100`."""
         assert self.usd_per_hour is not None
-        parts = [f"compute ${self.compute_usd_per_hour:,.4f}"]
-        if self.storage_usd_per_hour is not None:
-            parts.append(f"file system ${self.storage_usd_per_hour:,.4f}")
-        if self.requests is not None:
-            parts.append(f"bucket requests ${self.requests.usd / self.hours:,.4f}")
-        head = f"${self.usd_per_hour:,.4f}/hour"
-        return head if len(parts) == 1 else f"{head} = {' + '.join(parts)}"
+        storage, requests = self.storage_usd_per_hour, self.requests
+        return _summed(
+            f"${self.usd_per_hour:,.4f}/hour",
+            f"compute ${self.compute_usd_per_hour:,.4f}",
+            None if storage is None else f"file system ${storage:,.4f}",
+            None if requests is None else f"bucket requests ${requests.usd / self.hours:,.4f}",
+        )
 
     def job_text(self) -> str:
         """`$1,613.40 per job (72 h) = $1,592.80 compute + $20.40 file system + $0.20 bucket requests`."""
         assert self.usd_total is not None and self.usd_compute is not None
-        parts = [f"${self.usd_compute:,.2f} compute"]
-        if self.usd_storage is not None:
-            parts.append(f"${self.usd_storage:,.2f} file system")
-        if self.requests is not None:
-            parts.append(f"${self.requests.usd:,.2f} bucket requests")
-        head = f"${self.usd_total:,.2f} per job ({self.hours:g} h)"
-        return head if len(parts) == 1 else f"{head} = {' + '.join(parts)}"
+        storage, requests = self.usd_storage, self.requests
+        return _summed(
+            f"${self.usd_total:,.2f} per job ({self.hours:g} h)",
+            f"${self.usd_compute:,.2f} compute",
+            None if storage is None else f"${storage:,.2f} file system",
+            None if requests is None else f"${requests.usd:,.2f} bucket requests",
+        )
 
 
 def cluster_cost(
@@ -171,3 +171,10 @@ def usd_per_cny(offering: object) -> float | None:
     if getattr(offering, "currency", "USD") != "CNY" or not native or usd is None:
         return None
     return usd / native
+
+
+def _summed(total: str, compute: str, *others: str | None) -> str:
+    """`total = compute + other + ...` over the parts that are known (not None); `total` alone
+    when compute is the only part."""
+    parts = [compute, *(part for part in others if part is not None)]
+    return total if len(parts) == 1 else f"{total} = {' + '.join(parts)}"

@@ -10,15 +10,21 @@ Work can be given three ways (one per spec):
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from clouds.registry import CLOUDS, cloud
 from clouds.reservation import ReservationConfig, ReservationKind
 from profiles import spec_rules as rules
+from profiles.spec_fields import NUMBER
 from profiles.spec_rules import known_provider
-from profiles.units import not_bool, parse_count
+from profiles.units import parse_count
+
+COUNT = BeforeValidator(rules.count)  # `7B`, `300B`, `1.28M`
+HOURS = BeforeValidator(rules.hours_of)  # `1h`, `15m`
+# YAML booleans and on/off words: off/false/no -> none, on/true/yes -> full.
+CHECKPOINTING = BeforeValidator(rules.checkpointing)
 
 __all__ = ["CommitmentSpec", "ModelSpec", "ReservationSpec", "SpotSpec", "WorkSpec", "known_provider"]
 
@@ -53,34 +59,24 @@ class WorkSpec(BaseModel):
     model_config = _FROZEN
     EXAMPLE: ClassVar[str] = "{gpu_hours: 1200, reference: A100-80GB}"
 
-    gpu_hours: float | None = Field(default=None, gt=0, description="Accelerator-hours on `reference`.")
-    reference: str | None = Field(default=None, description="Accelerator of the gpu_hours.")
-    params: float | None = Field(default=None, gt=0, description="Model parameters.")
-    tokens: float | None = Field(default=None, gt=0, description="Training tokens.")
-    images: float | None = Field(default=None, gt=0, description="Images per epoch.")
-    epochs: float | None = Field(default=None, gt=0, description="Epochs.")
-    flops_per_image: float | None = Field(default=None, gt=0, description="Training FLOPs per image.")
-    mfu: float | None = Field(default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.")
+    gpu_hours: Annotated[float | None, NUMBER] = Field(
+        default=None, gt=0, description="Accelerator-hours on `reference`."
+    )
+    reference: Annotated[str | None, BeforeValidator(rules.reference)] = Field(
+        default=None, description="Accelerator of the gpu_hours."
+    )
+    params: Annotated[float | None, COUNT] = Field(default=None, gt=0, description="Model parameters.")
+    tokens: Annotated[float | None, COUNT] = Field(default=None, gt=0, description="Training tokens.")
+    images: Annotated[float | None, COUNT] = Field(default=None, gt=0, description="Images per epoch.")
+    epochs: Annotated[float | None, NUMBER] = Field(default=None, gt=0, description="Epochs.")
+    flops_per_image: Annotated[float | None, COUNT] = Field(default=None, gt=0, description="Training FLOPs per image.")
+    mfu: Annotated[float | None, NUMBER] = Field(default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.")
     mfu_recompute: Literal["none", "selective", "full"] = Field(
         default="selective", description="Recompute of the MFU source."
     )
-    batch_tokens: float | None = Field(default=None, gt=0, description="Global batch per step, tokens.")
-
-    @field_validator("params", "tokens", "images", "flops_per_image", "batch_tokens", mode="before")
-    @classmethod
-    def _read_count(cls, value: object) -> object:
-        return rules.count(value)
-
-    @field_validator("gpu_hours", "epochs", "mfu", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
-
-    @field_validator("reference", mode="before")
-    @classmethod
-    def _known_reference(cls, value: object) -> object:
-        """The accelerator name as the performance facts spell it (case-insensitive)."""
-        return rules.reference(value)
+    batch_tokens: Annotated[float | None, COUNT] = Field(
+        default=None, gt=0, description="Global batch per step, tokens."
+    )
 
     @model_validator(mode="after")
     def _one_way(self) -> WorkSpec:
@@ -116,34 +112,18 @@ class ModelSpec(BaseModel):
     model_config = _FROZEN
     EXAMPLE: ClassVar[str] = "{params: 13B, layers: 40, hidden: 5120, heads: 40, seq_len: 4096}"
 
-    params: float = Field(gt=0, description="Parameters.")
-    layers: int = Field(ge=1, description="Transformer layers.")
-    hidden: int = Field(ge=1, description="Hidden size.")
-    heads: int = Field(ge=1, description="Attention heads.")
-    seq_len: int = Field(ge=1, description="Tokens per sequence.")
-    micro_batch: int = Field(default=1, ge=1, description="Sequences per GPU per step.")
-    bytes_per_param: float = Field(default=16, gt=0, description="Bytes per parameter of state.")
+    params: Annotated[float, BeforeValidator(parse_count)] = Field(gt=0, description="Parameters.")
+    layers: Annotated[int, NUMBER] = Field(ge=1, description="Transformer layers.")
+    hidden: Annotated[int, NUMBER] = Field(ge=1, description="Hidden size.")
+    heads: Annotated[int, NUMBER] = Field(ge=1, description="Attention heads.")
+    seq_len: Annotated[int, NUMBER] = Field(ge=1, description="Tokens per sequence.")
+    micro_batch: Annotated[int, NUMBER] = Field(default=1, ge=1, description="Sequences per GPU per step.")
+    bytes_per_param: Annotated[float, NUMBER] = Field(default=16, gt=0, description="Bytes per parameter of state.")
     sharding: Literal["fsdp", "none"] = Field(default="fsdp", description="State sharding.")
-    gradient_checkpointing: Literal["auto", "none", "selective", "full"] = Field(
+    gradient_checkpointing: Annotated[Literal["auto", "none", "selective", "full"], CHECKPOINTING] = Field(
         default="auto", description="Recompute."
     )
     attention: Literal["flash", "standard"] = Field(default="flash", description="Attention kernel.")
-
-    @field_validator("gradient_checkpointing", mode="before")
-    @classmethod
-    def _read_checkpointing(cls, value: object) -> object:
-        """YAML booleans and on/off words: off/false/no -> none, on/true/yes -> full."""
-        return rules.checkpointing(value)
-
-    @field_validator("params", mode="before")
-    @classmethod
-    def _read_params(cls, value: object) -> float:
-        return parse_count(value)
-
-    @field_validator("layers", "hidden", "heads", "seq_len", "micro_batch", "bytes_per_param", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
 
 
 class SpotSpec(BaseModel):
@@ -162,19 +142,11 @@ class SpotSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
     EXAMPLE: ClassVar[str] = "{checkpoint_interval: 1h, restart: 20m}"
 
-    checkpoint_interval_hours: float = Field(alias="checkpoint_interval", gt=0, description="Hours.")
-    restart_hours: float | None = Field(default=None, alias="restart", ge=0, description="Hours.")
-    interruptions_per_node_month: float | None = Field(default=None, ge=0, description="Per node per 730 h.")
-
-    @field_validator("checkpoint_interval_hours", "restart_hours", mode="before")
-    @classmethod
-    def _read_hours(cls, value: object) -> float | None:
-        return rules.hours_of(value)
-
-    @field_validator("interruptions_per_node_month", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
+    checkpoint_interval_hours: Annotated[float, HOURS] = Field(alias="checkpoint_interval", gt=0, description="Hours.")
+    restart_hours: Annotated[float | None, HOURS] = Field(default=None, alias="restart", ge=0, description="Hours.")
+    interruptions_per_node_month: Annotated[float | None, NUMBER] = Field(
+        default=None, ge=0, description="Per node per 730 h."
+    )
 
 
 class CommitmentSpec(BaseModel):
@@ -190,12 +162,9 @@ class CommitmentSpec(BaseModel):
     EXAMPLE: ClassVar[str] = "{term: 1y, reuse: 0.8}"
 
     term: Literal["1y", "3y"] = Field(description="Term length.")
-    reuse: float = Field(default=0.0, ge=0, le=1, description="Fraction of the rest of the term used by other work.")
-
-    @field_validator("reuse", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
+    reuse: Annotated[float, NUMBER] = Field(
+        default=0.0, ge=0, le=1, description="Fraction of the rest of the term used by other work."
+    )
 
 
 class ReservationSpec(BaseModel):
@@ -224,27 +193,17 @@ class ReservationSpec(BaseModel):
     # The first registered cloud's example reservation (`Cloud.reservation_example`).
     EXAMPLE: ClassVar[str] = next(c.reservation_example for c in CLOUDS.values() if c.reservation_example)
 
-    provider: str = Field(description="Cloud name.")
+    provider: Annotated[str, BeforeValidator(known_provider)] = Field(description="Cloud name.")
     instance_type: str = Field(description="Instance type.")
     zone: str = Field(description="Zone (AWS: AZ ID).")
-    nodes: int = Field(ge=1, description="Instances reserved.")
-    usd_per_hour: float = Field(ge=0, description="USD per instance-hour still to pay.")
+    nodes: Annotated[int, NUMBER] = Field(ge=1, description="Instances reserved.")
+    usd_per_hour: Annotated[float, NUMBER] = Field(ge=0, description="USD per instance-hour still to pay.")
     id: str = Field(min_length=1, pattern=r"^\S+$", description="Reservation id.")
     kind: ReservationKind = Field(default="capacity-reservation", description="Reservation kind.")
     placement_group: str | None = Field(
         default=None, min_length=1, pattern=r"^\S+$", description="Existing placement group of the reservation."
     )
     ends: AwareDatetime | None = Field(default=None, description="When a Capacity Block ends (with a zone).")
-
-    @field_validator("provider", mode="before")
-    @classmethod
-    def _known_provider(cls, value: object) -> object:
-        return known_provider(value)
-
-    @field_validator("nodes", "usd_per_hour", mode="before")
-    @classmethod
-    def _number(cls, value: object) -> object:
-        return not_bool(value)
 
     def model_post_init(self, __context: object) -> None:
         if self.kind == "capacity-block" and self.kind not in cloud(self.provider).reservation_kinds:

@@ -62,57 +62,53 @@ def test_per_node_instances_to_the_group_keeps_the_file_system(tmp_path):
 
 
 GCP_PER_NODE_REVISION = "8aba2f64da91ffb5c37669cfa795c45109d942d7"  # main before the GCP managed instance group (#14)
-
-
-@pytest.mark.skipif(
-    not _have_revision(GCP_PER_NODE_REVISION), reason="needs git and the repository's history (a full clone)"
-)
-def test_gcp_per_node_instances_to_the_managed_instance_group_keeps_the_file_system():
-    review = build_review("training-a3-gcp", ROOT, against=GCP_PER_NODE_REVISION)
-    actions = {c["name"]: c["action"] for c in review["changes"]}
-    assert actions["training-a3-gcp-node-0"] == actions["training-a3-gcp-node-1"] == "delete"
-    assert actions["training-a3-gcp-nodes"] == actions["training-a3-gcp-template"] == "create"
-    assert "training-a3-gcp-fs" not in actions  # unchanged: same URN, same inputs
-    assert "training-a3-gcp-placement" not in actions  # the compact policy is kept
-    assert review["data_loss"] == []
-
-
 ALICLOUD_PER_NODE_REVISION = "b91a60da494b0a39e4ac05a0552991d2c31d3f6c"  # main before the Alibaba ESS group (#14)
-
-
-@pytest.mark.skipif(
-    not _have_revision(ALICLOUD_PER_NODE_REVISION), reason="needs git and the repository's history (a full clone)"
-)
-def test_alicloud_per_node_instances_to_the_ess_group_keeps_the_cpfs():
-    stack = "training-a100-alicloud"
-    review = build_review(stack, ROOT, against=ALICLOUD_PER_NODE_REVISION)
-    actions = {c["name"]: c["action"] for c in review["changes"]}
-    assert actions[f"{stack}-node-0"] == actions[f"{stack}-node-1"] == "delete"
-    assert actions[f"{stack}-ds"] == "delete"  # the ESS group takes no deployment set
-    assert actions[f"{stack}-nodes"] == actions[f"{stack}-node-config"] == "create"
-    for kept in (f"{stack}-cpfs", f"{stack}-cpfs-mount", f"{stack}-vsw", f"{stack}-vpc"):
-        assert kept not in actions  # unchanged: same URN, same inputs
-    assert review["data_loss"] == []
-
-
 VOLCENGINE_PER_NODE_REVISION = (
     "1e3610cba53480d687ce932929cea298505738b7"  # main with the Alibaba group, before the Volcengine group (#14)
 )
 
 
-@pytest.mark.skipif(
-    not _have_revision(VOLCENGINE_PER_NODE_REVISION), reason="needs git and the repository's history (a full clone)"
+def _group_move(revision: str, stack: str, deleted: str, created: str, kept: str, id: str) -> object:
+    """One cloud's move from per-node instances to its node group: the stack planned against
+    `revision`; the children (suffixes of the stack name, space-separated) `deleted`,
+    `created`, and `kept` (unchanged: same URN, same inputs)."""
+    skip = pytest.mark.skipif(
+        not _have_revision(revision), reason="needs git and the repository's history (a full clone)"
+    )
+    return pytest.param(revision, stack, deleted.split(), created.split(), kept.split(), id=id, marks=skip)
+
+
+@pytest.mark.parametrize(
+    ("revision", "stack", "deleted", "created", "kept"),
+    [
+        # GCP: the managed instance group and its template come; the compact policy is kept.
+        _group_move(GCP_PER_NODE_REVISION, "training-a3-gcp", "node-0 node-1", "nodes template", "fs placement", "gcp"),
+        # Alibaba: the ESS group takes no deployment set (`ds` goes).
+        _group_move(
+            ALICLOUD_PER_NODE_REVISION,
+            "training-a100-alicloud",
+            "node-0 node-1 ds",
+            "nodes node-config",
+            "cpfs cpfs-mount vsw vpc",
+            "alicloud",
+        ),
+        # Volcengine: the scaling configuration takes no deployment set (`dps` goes).
+        _group_move(
+            VOLCENGINE_PER_NODE_REVISION,
+            "training-a10-volcengine",
+            "node-0 node-1 dps",
+            "nodes node-config node-config-active nodes-enabled",
+            "vepfs mount mount-vepfs subnet vpc",
+            "volcengine",
+        ),
+    ],
 )
-def test_volcengine_per_node_instances_to_the_scaling_group_keeps_the_vepfs():
-    stack = "training-a10-volcengine"
-    review = build_review(stack, ROOT, against=VOLCENGINE_PER_NODE_REVISION)
+def test_per_node_instances_to_the_node_group_keep_the_file_system(revision, stack, deleted, created, kept):
+    review = build_review(stack, ROOT, against=revision)
     actions = {c["name"]: c["action"] for c in review["changes"]}
-    assert actions[f"{stack}-node-0"] == actions[f"{stack}-node-1"] == "delete"
-    assert actions[f"{stack}-dps"] == "delete"  # the scaling configuration takes no deployment set
-    for created in ("nodes", "node-config", "node-config-active", "nodes-enabled"):
-        assert actions[f"{stack}-{created}"] == "create"
-    for kept in ("vepfs", "mount", "mount-vepfs", "subnet", "vpc"):
-        assert f"{stack}-{kept}" not in actions  # unchanged: same URN, same inputs
+    assert {child: actions.get(f"{stack}-{child}") for child in deleted} == dict.fromkeys(deleted, "delete")
+    assert {child: actions.get(f"{stack}-{child}") for child in created} == dict.fromkeys(created, "create")
+    assert [child for child in kept if f"{stack}-{child}" in actions] == []
     assert review["data_loss"] == []
 
 

@@ -5,6 +5,10 @@ It resumes from `$TRAINSTACK_CHECKPOINT_DIR/ckpt.pt`, checkpoints every `CKPT_EV
 checkpoint of its last finished step before exiting. Every event goes to `$PROGRESS_FILE`
 as one JSON line.
 
+For the test's timing (not needed on a cluster): with `HOLD_AT` (steps, comma-separated) and
+`HOLD_FILE` set, every rank waits after each such step S while the file `HOLD_FILE.S` exists
+(or until SIGTERM), so the test stops the hosts at known steps however loaded the machine is.
+
 Data parallelism by hand, as DistributedDataParallel does it: rank 0's initial weights are
 broadcast, every step all-reduces (averages) the gradients, then plain SGD. Neither DDP nor
 `torch.optim` is used: both import `torch._dynamo` (and sympy) on first use, 2-5 s of CPU in
@@ -27,6 +31,8 @@ import torch.distributed as dist
 CKPT = Path(os.environ["TRAINSTACK_CHECKPOINT_DIR"]) / "ckpt.pt"
 TOTAL, EVERY = int(os.environ["TOTAL_STEPS"]), int(os.environ["CKPT_EVERY"])
 STEP_SECONDS = float(os.environ.get("STEP_SECONDS", "0.1"))
+HOLD_AT = {int(s) for s in os.environ.get("HOLD_AT", "").split(",") if s}
+HOLD_FILE = os.environ.get("HOLD_FILE", "")
 LEARNING_RATE = 0.01
 HOST = os.environ["HOST_NAME"]
 terminated = False
@@ -66,6 +72,12 @@ def on_sigterm(*_) -> None:
     terminated = True
 
 
+def hold(step: int) -> None:
+    """Wait while the test's hold file for `step` exists, or until SIGTERM."""
+    while HOLD_FILE and os.path.exists(f"{HOLD_FILE}.{step}") and not terminated:
+        time.sleep(0.02)
+
+
 def train_step(model, data) -> None:
     """One data-parallel SGD step: local gradients, averaged over the world, applied."""
     loss = model(data).pow(2).mean()
@@ -94,6 +106,8 @@ def main() -> int:
         data = torch.randn(8, 4, generator=torch.Generator().manual_seed(step * 100 + dist.get_rank()))
         train_step(model, data)
         record(event="step", step=step)
+        if step in HOLD_AT:
+            hold(step)
         if terminated:
             save(model, step, "sigterm")
             return 0

@@ -9,8 +9,9 @@ The payloads are written from the clouds' documentation:
 - GCP "Detect if a VM was preempted" / "maintenance events" (`Metadata-Flavor: Google`,
   `TRUE`/`FALSE`, `TERMINATE_ON_HOST_MAINTENANCE`, ETag and wait_for_change).
 
-Run as a script (`python metadata_server.py CLOUD PORT TRIGGER_FILE`) it serves on 127.0.0.1
-and turns the notice on when TRIGGER_FILE exists.
+Run as a script (`python metadata_server.py CLOUD PORT TRIGGER_FILE`) it serves on 127.0.0.1,
+turns the notice on when TRIGGER_FILE exists and appends each Azure acknowledgement it
+receives to TRIGGER_FILE.acks (one JSON line: the time and the body).
 """
 
 from __future__ import annotations
@@ -18,19 +19,21 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 AWS_TOKEN = "AQAEAFakeTokenForTests=="
 AZURE_VM = "trainstack-node_1"
+AZURE_EVENT_ID = "602d9444-d2cd-49c7-8624-8643e7171297"  # this VM's Preempt event
 
 
 class MetadataState:
     """What the fake service answers: notices on or off, and what it received."""
 
-    def __init__(self, cloud: str, trigger: Path | None = None) -> None:
-        self.cloud, self.trigger = cloud, trigger
+    def __init__(self, cloud: str, trigger: Path | None = None, ack_log: Path | None = None) -> None:
+        self.cloud, self.trigger, self.ack_log = cloud, trigger, ack_log
         self.spot = self.rebalance = self.preempt = self.maintenance = False
         self.acks: list[dict] = []
         self.requests: list[tuple[str, str, dict]] = []
@@ -52,7 +55,7 @@ def _azure_document(state: MetadataState) -> dict:
     if state.preempt or state.notice_on():
         events.append(
             {
-                "EventId": "602d9444-d2cd-49c7-8624-8643e7171297",
+                "EventId": AZURE_EVENT_ID,
                 "EventType": "Preempt",
                 "ResourceType": "VirtualMachine",
                 "Resources": [AZURE_VM],
@@ -105,6 +108,9 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
             state.requests.append(("POST", self.path, self.headers))
             if self.path.startswith("/metadata/scheduledevents") and self.headers.get("Metadata") == "true":
                 state.acks.append(json.loads(body))
+                if state.ack_log is not None:
+                    with state.ack_log.open("a") as log:
+                        log.write(json.dumps({"time": time.time(), "body": state.acks[-1]}) + "\n")
                 return self._send(200)
             self._send(400)
 
@@ -170,11 +176,14 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
 def serve(state: MetadataState, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
     """Start the service in a daemon thread; `server.server_address[1]` is its port."""
     server = ThreadingHTTPServer((host, port), make_handler(state))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # polled every 50 ms, so `server.shutdown()` returns at once (the default 0.5 s poll made
+    # every test using the service wait half a second in teardown)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return server
 
 
 if __name__ == "__main__":
     cloud, port, trigger = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(MetadataState(cloud, trigger)))
+    state = MetadataState(cloud, trigger, trigger.with_name(trigger.name + ".acks"))
+    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(state))
     server.serve_forever()

@@ -2,6 +2,11 @@
 
 The bridge has no address in the root namespace and no route leads out, so no traffic
 leaves the machine; every name carries a random suffix, so parallel runs do not collide.
+Each host's `eth0` has a fixed address and MAC; `replace` gives a new namespace (a new VM)
+the same address and MAC, as a reserved IP / ENI / NIC moves to a cloud's replacement VM.
+A unit started with `restart_seconds` is restarted on failure, as the node's systemd unit
+does (`Restart=on-failure`: after a non-zero status or a signal, except the statuses in
+`RestartPreventExitStatus=`).
 """
 
 from __future__ import annotations
@@ -11,7 +16,12 @@ import secrets
 import shutil
 import signal
 import subprocess
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
+
+# The metadata service's address on every cloud: a route to it leaves by eth0, so the head
+# node's agent announces eth0's address (`nodeagent.store.primary_address`), as on a VM.
+METADATA_ADDRESS = "169.254.169.254"
 
 
 def unavailable() -> str | None:
@@ -31,52 +41,121 @@ def _ip(*args: str) -> None:
 
 
 @dataclass
+class Unit:
+    """One unit started on a host: its processes, the first and (after restarts) the later ones."""
+
+    processes: list[subprocess.Popen] = field(default_factory=list)
+
+    @property
+    def first(self) -> subprocess.Popen:
+        return self.processes[0]
+
+    @property
+    def last(self) -> subprocess.Popen:
+        return self.processes[-1]
+
+
+@dataclass
 class Host:
-    """One namespace host: its namespace name, address and the processes started in it."""
+    """One namespace host: its namespace, address, MAC, the units started in it, and `gone`,
+    set when the host is killed (its units are then not restarted)."""
 
     name: str
     netns: str
     address: str
-    processes: list[subprocess.Popen]
+    mac: str
+    units: list[Unit] = field(default_factory=list)
+    gone: threading.Event = field(default_factory=threading.Event)
 
 
 class Network:
-    """A bridge on 10.77.X.0/24 and the namespace hosts attached to it."""
+    """A bridge on 10.77.0.0/24 and the namespace hosts attached to it."""
 
     def __init__(self) -> None:
         self.tag = secrets.token_hex(3)
         self.bridge = f"tsb{self.tag}"
         self.hosts: list[Host] = []
+        self._lock = threading.Lock()
         _ip("link", "add", self.bridge, "type", "bridge")
         _ip("link", "set", self.bridge, "up")
 
-    def add_host(self, name: str) -> Host:
+    def add_host(self, name: str, address: str | None = None, mac: str | None = None) -> Host:
+        """A new namespace on the bridge; `address` and `mac` default to fresh ones."""
         index = len(self.hosts) + 1
-        netns, veth = f"ts-{self.tag}-{index}", f"tsv{self.tag}{index}"
-        host = Host(name, netns, f"10.77.0.{10 + index}", [])
+        host = Host(
+            name, f"ts-{self.tag}-{index}", address or f"10.77.0.{10 + index}", mac or f"02:77:00:00:00:{index:02x}"
+        )
+        veth = f"tsv{self.tag}{index}"
         self.hosts.append(host)
-        _ip("netns", "add", netns)
-        _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", netns)
+        _ip("netns", "add", host.netns)
+        _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "address", host.mac, "netns", host.netns)
         _ip("link", "set", veth, "master", self.bridge, "up")
-        _ip("-n", netns, "addr", "add", f"{host.address}/24", "dev", "eth0")
-        _ip("-n", netns, "link", "set", "eth0", "up")
-        _ip("-n", netns, "link", "set", "lo", "up")
+        _ip("-n", host.netns, "addr", "add", f"{host.address}/24", "dev", "eth0")
+        _ip("-n", host.netns, "link", "set", "eth0", "up")
+        _ip("-n", host.netns, "link", "set", "lo", "up")
+        _ip("-n", host.netns, "route", "add", METADATA_ADDRESS, "dev", "eth0")
         return host
 
-    def start(self, host: Host, argv: list[str], env: dict[str, str], log_path: str) -> subprocess.Popen:
-        with open(log_path, "ab") as log:
-            process = subprocess.Popen(
-                ["ip", "netns", "exec", host.netns, *argv],
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
+    def host(self, name: str) -> Host:
+        """The newest host called `name`."""
+        return next(h for h in reversed(self.hosts) if h.name == name)
+
+    def replace(self, host: Host, name: str) -> Host:
+        """Kill `host` and delete its namespace (the VM is gone); a new namespace takes its
+        address and MAC (the reserved IP, ENI or NIC the cloud moves to the replacement VM)."""
+        self.kill(host)
+        subprocess.run(["ip", "netns", "del", host.netns], capture_output=True, check=False)
+        return self.add_host(name, address=host.address, mac=host.mac)
+
+    def start(
+        self,
+        host: Host,
+        argv: list[str],
+        env: dict[str, str],
+        log_path: str,
+        restart_seconds: float | None = None,
+        prevent: frozenset[int] = frozenset(),
+    ) -> Unit:
+        """Run `argv` in the host's namespace; with `restart_seconds`, start it again that long
+        after it exits with a failure (a non-zero status or a signal, other than the statuses in
+        `prevent`), until the host is gone."""
+        unit = Unit()
+        host.units.append(unit)
+        self._spawn(host, unit, argv, env, log_path)
+        if restart_seconds is not None:
+            how = (argv, env, log_path, restart_seconds, prevent)
+            threading.Thread(target=self._supervise, args=(host, unit, *how), daemon=True).start()
+        return unit
+
+    def _spawn(self, host: Host, unit: Unit, argv: list[str], env: dict[str, str], log_path: str) -> None:
+        with self._lock, open(log_path, "ab") as log:
+            if host.gone.is_set():
+                raise ProcessLookupError(f"host {host.name} is gone")
+            unit.processes.append(
+                subprocess.Popen(
+                    ["ip", "netns", "exec", host.netns, *argv],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
             )
-        host.processes.append(process)
-        return process
+
+    def _supervise(self, host: Host, unit: Unit, argv, env, log_path: str, restart_seconds: float, prevent) -> None:
+        while unit.last.wait() not in {0, *prevent} and not host.gone.wait(restart_seconds):
+            try:
+                self._spawn(host, unit, argv, env, log_path)
+            except ProcessLookupError:
+                return
 
     def kill(self, host: Host) -> None:
         """SIGKILL every process in the host's namespace: a preempted node, gone at once."""
+        with self._lock:
+            host.gone.set()
+            processes = [p for unit in host.units for p in unit.processes]
+            for process in processes:
+                if process.poll() is None:
+                    process.kill()
         pids = subprocess.run(
             ["ip", "netns", "pids", host.netns], capture_output=True, text=True, check=False
         ).stdout.split()
@@ -85,7 +164,7 @@ class Network:
                 os.kill(int(pid), signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        for process in host.processes:
+        for process in processes:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:

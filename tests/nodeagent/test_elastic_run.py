@@ -1,159 +1,98 @@
-"""A real elastic run: torchrun (gloo, CPU) on namespace hosts, a preemption, a replacement.
+"""A real elastic run: torchrun (gloo, CPU) on namespace hosts through a worker's preemption,
+an interruption notice and the loss of the head node (`elastic_cases.story`).
 
-Each host runs the node agent's launcher (`python -m nodeagent run JOB_FILE`); a head host
-runs the rendezvous store (`python -m nodeagent store`). Bounded: every wait has a deadline
-and the fixture kills every process and removes the namespaces whatever happens.
+The job runs once per test session (shared by pytest-xdist's workers through a lock in the
+session's temporary directory); each test checks one event in what it wrote. Bounded: every
+wait has a deadline, and the namespaces are deleted whatever happens.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
-import sys
-import time
-from pathlib import Path
+from dataclasses import asdict
 
 import pytest
 
+from nodeagent.launcher import NOTICE_EXIT_STATUS
 from tests.nodeagent import netns
+from tests.nodeagent.elastic_cases import EVERY, KILLED_AT, NOTICED_AT, TOTAL, Outcome, run_story, steps
+from tests.nodeagent.metadata_server import AZURE_EVENT_ID
 
-torch = pytest.importorskip("torch", reason="the elastic run needs the [torch] extra: pip install -e '.[torch]'")
-
-REPO = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-TOTAL, EVERY = 20, 4
-DEADLINE_SECONDS = 90
-
+pytest.importorskip("torch", reason="the elastic run needs the [torch] extra: pip install -e '.[torch]'")
 pytestmark = pytest.mark.skipif(netns.unavailable() is not None, reason=str(netns.unavailable()))
 
 
-class Run:
-    """The shared directory, the network and the helpers a test drives the hosts with."""
-
-    def __init__(self, network: netns.Network, shared: Path) -> None:
-        self.network, self.shared = network, shared
-        self.progress = shared / "progress.jsonl"
-        self.head = network.add_host("head")
-        self.started = time.monotonic()
-        env = self.env("head")
-        network.start(self.head, [sys.executable, "-m", "nodeagent", "store", "29400"], env, str(shared / "head.log"))
-
-    def env(self, host: str) -> dict[str, str]:
-        return {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("TS_EXTRA_PYTHONPATH")])),
-            "HOST_NAME": host,
-            "HOME": str(self.shared),
-            "OMP_NUM_THREADS": "1",
-            "LOGLEVEL": os.environ.get("TS_LOGLEVEL", "WARNING"),
-        }
-
-    def start_node(self, name: str, **job_overrides) -> netns.Host:
-        host = self.network.add_host(name)
-        job = {
-            "command": [str(HERE / "elastic_train.py")],
-            "rdzv_host": self.head.address,
-            "job_id": "elastic-test",
-            "workdir": str(self.shared),
-            "checkpoint_dir": str(self.shared / "ckpt"),
-            "log_dir": str(self.shared / "logs" / name),
-            "nproc_per_node": 1,
-            "min_nodes": 2,
-            "max_nodes": 2,
-            "max_restarts": 3,
-            "python": sys.executable,
-            "shutdown_timeout": 10,
-            "env": {
-                "TOTAL_STEPS": str(TOTAL),
-                "CKPT_EVERY": str(EVERY),
-                "STEP_SECONDS": "0.1",
-                "PROGRESS_FILE": str(self.progress),
-                "HOST_NAME": name,
-            },
-            "rdzv_conf": {"join_timeout": "60", "keep_alive_interval": "1", "keep_alive_max_attempt": "2"},
-            **job_overrides,
-        }
-        (self.shared / "ckpt").mkdir(exist_ok=True)
-        job_file = self.shared / f"job-{name}.json"
-        job_file.write_text(json.dumps(job))
-        self.network.start(
-            host,
-            [sys.executable, "-m", "nodeagent", "run", str(job_file)],
-            self.env(name),
-            str(self.shared / f"agent-{name}.log"),
-        )
-        return host
-
-    def events(self) -> list[dict]:
-        if not self.progress.exists():
-            return []
-        return [json.loads(line) for line in self.progress.read_text().splitlines() if line.strip()]
-
-    def wait_for(self, what: str, predicate) -> list[dict]:
-        while time.monotonic() - self.started < DEADLINE_SECONDS:
-            events = self.events()
-            if predicate(events):
-                return events
-            time.sleep(0.1)
-        logs = "\n".join(f"--- {p.name}\n{p.read_text()[-3000:]}" for p in sorted(self.shared.glob("*.log")))
-        pytest.fail(f"timed out after {DEADLINE_SECONDS}s waiting for {what}\n{logs}")
+@pytest.fixture(scope="session")
+def story(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
+    """The story's outcome; run by the first test that needs it, read by the others."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # this session's directory, shared by its workers
+    result = root / "elastic-story.json"
+    with open(root / "elastic-story.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not result.exists():
+            (root / "elastic-story").mkdir()
+            result.write_text(json.dumps(asdict(run_story(root / "elastic-story"))))
+    outcome = Outcome(**json.loads(result.read_text()))
+    if outcome.error:
+        pytest.fail(f"the elastic run stopped: {outcome.error}\n{outcome.logs}")
+    return outcome
 
 
-@pytest.fixture
-def run(tmp_path):
-    network = netns.Network()
-    try:
-        yield Run(network, tmp_path)
-    finally:
-        network.close()
+def _after(outcome: Outcome, mark: str, until: str | None = None) -> list[dict]:
+    """The events between two marks."""
+    end = outcome.marks[until]["at"] if until else len(outcome.events)
+    return outcome.events[outcome.marks[mark]["at"] : end]
 
 
-def _steps(events, host=None):
-    return [e["step"] for e in events if e["event"] == "step" and (host is None or e["host"] == host)]
+def _starts(events: list[dict], host: str) -> list[int]:
+    return [e["resume_from"] for e in events if e["event"] == "start" and e["host"] == host]
 
 
-def test_preempted_node_is_replaced_and_training_resumes_from_the_last_checkpoint(run):
-    node_a, node_b = run.start_node("a"), run.start_node("b")
-    before = run.wait_for(
-        "steps past the second checkpoint", lambda ev: max(_steps(ev, "b"), default=0) >= 2 * EVERY + 1
-    )
-    run.network.kill(node_b)  # a spot node gone without warning
-    killed_at = max(_steps(run.events()))
-    last_checkpoint = max(e["step"] for e in run.events() if e["event"] == "checkpoint")
-    run.start_node("c")  # the group's replacement
-    events = run.wait_for("the job to finish", lambda ev: any(e.get("reason") == "done" for e in ev))
-
-    resumed = [e for e in events if e["event"] == "start" and e["host"] == "c"]
-    assert resumed and {e["world"] for e in resumed} == {2}
-    assert resumed[0]["resume_from"] == last_checkpoint
-    assert last_checkpoint % EVERY == 0 and killed_at - last_checkpoint <= EVERY
-    after = [e["step"] for e in events[len(before) :] if e["event"] == "step" and e["host"] == "c"]
-    assert after == list(range(last_checkpoint + 1, TOTAL + 1))
-    done = [e for e in events if e.get("reason") == "done"]
-    assert [e["step"] for e in done] == [TOTAL]
-    assert torch.load(run.shared / "ckpt" / "ckpt.pt")["step"] == TOTAL
-    assert node_a.processes[0].poll() is not None or node_a.processes[0].wait(timeout=30) == 0
+def test_a_killed_worker_is_replaced_and_training_resumes_from_the_last_checkpoint(story):
+    killed = story.marks["killed"]
+    assert (killed["step"], killed["checkpoint"]) == (KILLED_AT, 6)  # the newest checkpoint: 6 (every 3)
+    assert story.first_exits["b"] == -9 and story.restarts["b"] == 0  # SIGKILL: the host is gone
+    phase = _after(story, "killed", until="noticed")
+    # the survivor restarts its worker and the replacement joins, both from the last checkpoint
+    assert _starts(phase, "a") == _starts(phase, "c") == [killed["checkpoint"]]
+    assert {e["world"] for e in phase if e["event"] == "start"} == {2}
+    assert killed["step"] - killed["checkpoint"] <= EVERY  # lost: at most one checkpoint interval
+    assert steps(phase, "c") == list(range(killed["checkpoint"] + 1, NOTICED_AT + 1))
 
 
-def test_interruption_notice_checkpoints_before_the_host_goes(run):
-    port = 8099
-    trigger = run.shared / "notice"
-    run.start_node("a")
-    node_b = run.start_node("b", cloud="aws", metadata_url=f"http://127.0.0.1:{port}", poll_seconds=0.1)
-    run.network.start(
-        node_b,
-        [sys.executable, str(HERE / "metadata_server.py"), "aws", str(port), str(trigger)],
-        run.env("b"),
-        str(run.shared / "metadata.log"),
-    )
-    run.wait_for("steps past the first checkpoint", lambda ev: max(_steps(ev, "b"), default=0) >= EVERY + 2)
-    noticed_at = max(_steps(run.events()))
-    trigger.touch()  # the metadata service now answers spot/instance-action
-    agent_b = node_b.processes[0]
-    assert agent_b.wait(timeout=30) is not None
-    gone = time.time()
-    saved = [e for e in run.events() if e["event"] == "checkpoint" and e["reason"] == "sigterm"]
-    assert saved and saved[0]["host"] == "b" and saved[0]["time"] < gone
-    assert saved[0]["step"] >= noticed_at
-    state = torch.load(run.shared / "ckpt" / "ckpt.pt")
-    assert state["step"] >= saved[0]["step"]  # the newest checkpoint is at least the notice one
+def test_an_interruption_notice_writes_a_checkpoint_before_the_host_goes(story):
+    noticed, gone = story.marks["noticed"], story.marks["c gone"]
+    saved = [e for e in _after(story, "noticed") if e["event"] == "checkpoint" and e["host"] == "c"]
+    assert [(e["step"], e["reason"]) for e in saved] == [(NOTICED_AT, "sigterm")]  # the step it was at
+    assert noticed["time"] < saved[0]["time"] < gone["time"]
+    # the node leaves for good: its unit does not start the job again on it
+    assert story.first_exits["c"] == NOTICE_EXIT_STATUS and story.restarts["c"] == 0
+    # Scheduled Events: the Preempt event is acknowledged once, after the checkpoint
+    assert [a["body"] for a in story.acks] == [{"StartRequests": [{"EventId": AZURE_EVENT_ID}]}]
+    assert saved[0]["time"] < story.acks[0]["time"] < gone["time"]
+    # its replacement resumes from the notice's checkpoint: nothing lost
+    assert _starts(_after(story, "c gone"), "d") == [NOTICED_AT]
+
+
+def test_a_replaced_head_keeps_its_address_and_the_job_resumes(story):
+    lost, failed = story.marks["head lost"], story.marks["launcher failed"]
+    # without the rendezvous store a's torchrun stops (its worker checkpoints) and the launcher fails
+    assert story.first_exits["a"] == 1 and story.restarts["a"] == 1
+    assert failed["checkpoint"] == NOTICED_AT and lost["step"] - failed["checkpoint"] <= EVERY
+    # the new head took the old address and announced it after the loss, on the shared directory
+    assert story.announced["text"] == story.head_address + "\n" and story.announced["time"] > failed["time"]
+    after = _after(story, "launcher failed")
+    assert _starts(after, "a") == _starts(after, "d") == [failed["checkpoint"]]
+    for host in ("a", "d"):
+        assert steps(after, host) == list(range(failed["checkpoint"] + 1, TOTAL + 1))
+    assert story.last_exits == {"a": 0, "b": -9, "c": NOTICE_EXIT_STATUS, "d": 0}
+
+
+def test_the_job_trains_every_step_and_ends_with_the_last_checkpoint(story):
+    assert sorted(set(steps(story.events))) == list(range(1, TOTAL + 1))
+    done = [e for e in story.events if e.get("reason") == "done"]
+    assert [e["step"] for e in done] == [TOTAL] and story.checkpoint_step == TOTAL

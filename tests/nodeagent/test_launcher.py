@@ -128,6 +128,8 @@ def test_install_script_writes_the_job_and_the_unit():
     assert json.dumps(node, sort_keys=True) in worker and "RequiresMountsFor=/fsx" in worker
     assert "ExecStart=/usr/bin/python3 -m nodeagent run /etc/trainstack/job.json" in worker
     assert "TimeoutStopSec=125" in worker and "systemctl enable --now trainstack-job.service" in worker
+    # restarted after a failure, but not after a notice stopped the job (exit status 75)
+    assert "Restart=on-failure" in worker and "RestartPreventExitStatus=75" in worker
     head = install_script("head", node, "/fsx")
     assert "ExecStart=/fsx/venv/bin/python -m nodeagent store 29400" in head
     with pytest.raises(ValueError, match="role: 'login'"):

@@ -111,3 +111,29 @@ def test_a_copy_that_cannot_be_written_is_skipped(data_dir):
     assert load_catalog(data_dir).offerings == offerings
     assert {o.provider for o in offerings} >= {"aws", "azure", "gcp"}
     assert sorted(p.name for p in data_dir.iterdir() if p.suffix == ".tmp") == []
+
+
+def test_the_stack_checks_rows_have_their_own_copy_and_answer_as_the_csv(data_dir, monkeypatch):
+    """`catalog_rows` keeps every row, priced in USD or not, beside (never in place of) the
+    offerings copy; both answer as parsing the CSV does, from the copy too."""
+    from profiles.catalog import loader
+    from profiles.stack_check import catalog_rows
+
+    monkeypatch.setattr(loader, "DATA_DIR", data_dir)
+    meta_path = data_dir / "catalog.json"
+    meta = json.loads(meta_path.read_text())
+    del meta["exchange_rates"]  # CNY rows: kept by the check, left out of the offerings
+    meta_path.write_text(json.dumps(meta))
+    for provider in ("aws", "tencentcloud"):
+        parsed = load_provider(data_dir / f"{provider}.csv", require_usd=False)
+        assert catalog_rows(provider) == parsed
+        compact._MEMO.clear()
+        assert catalog_rows(provider) == parsed  # from the copy
+    assert len(catalog_rows("tencentcloud")) > len(load_catalog(data_dir, providers=("tencentcloud",)).offerings) == 0
+    offerings = load_catalog(data_dir, providers=("aws",)).offerings
+    assert compact.cache_path(data_dir / "aws.csv", "rows").exists()
+    assert compact.cache_path(data_dir / "aws.csv").exists()
+    compact._MEMO.clear()
+    assert load_catalog(data_dir, providers=("aws",)).offerings == offerings == tuple(catalog_rows("aws"))
+    (data_dir / "tencentcloud.csv").write_text("not,a,catalog\n")
+    assert catalog_rows("tencentcloud") == []

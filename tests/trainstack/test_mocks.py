@@ -85,3 +85,24 @@ def test_the_plan_mocks_follow_the_stack_zone(tmp_path: Path, monkeypatch):
     write_stack(tmp_path, "training-a100", zone="use1-az2")  # the committed stack is in us-east-1 (use1-az1)
     run_plan("training-a100", tmp_path)
     assert seen == [("us-east-1", "use1-az2")]
+
+
+def test_no_source_positions_skips_the_sdks_stack_trace_and_puts_it_back(monkeypatch):
+    """While a plan runs, the SDK's per-resource stack trace is an empty one (no mock reads it);
+    afterwards, and after a failure inside, the SDK's own function is back. (The whole test
+    session runs inside it too: tests/conftest.py.)"""
+    from pulumi.runtime import resource as sdk_resource
+
+    from trainstack.plan.recording import no_source_positions
+
+    def sdk_own():  # stands in for the SDK's function, which the session has already replaced
+        raise AssertionError("the SDK's stack trace was taken")
+
+    monkeypatch.setattr(sdk_resource, "_get_stack_trace", sdk_own)
+    with pytest.raises(RuntimeError), no_source_positions():
+        assert list(sdk_resource._get_stack_trace().frames) == []
+        raise RuntimeError("a failing plan")
+    assert sdk_resource._get_stack_trace is sdk_own
+    with no_source_positions():
+        planned = run_plan("training-a100", Path(__file__).resolve().parents[2])
+    assert planned.resources and sdk_resource._get_stack_trace is sdk_own

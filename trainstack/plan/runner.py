@@ -23,6 +23,7 @@ from pulumi.runtime.sync_await import _sync_await
 
 from clouds.healing import healing
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
+from trainstack.plan.recording import no_source_positions
 
 PROJECT = "trainstack"
 STACKS_DIR = "stacks"  # the same folder as `profiles.stack_file.STACKS_DIR`
@@ -129,7 +130,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         raise PlanError(f"{program}: Pulumi program not found; run from the project or pass --project-dir")
     context = contextvars.copy_context()
     try:
-        with _gc_paused():
+        with _gc_paused(), no_source_positions():
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None

@@ -112,3 +112,22 @@ def test_pure_arguments_fit_the_installed_sdk():
         configuration_args("c", {**instance, "charging_mode": "spot"})
     with pytest.raises(ValueError, match="nodes: 301 is outside 1-300"):
         group_args("c", 301, "z", "vpc", "s", {})
+
+
+@pytest.mark.parametrize(
+    ("changes", "refused"),
+    [
+        pytest.param({"purchase": "on-demand", "nodes": 301}, True, id="group-301"),
+        pytest.param({"purchase": "on-demand", "nodes": 300}, False, id="group-300"),
+        pytest.param({"purchase": "spot", "nodes": 301}, False, id="per-node-spot-301"),
+        pytest.param({"purchase": "on-demand", "kms_key_id": "k", "nodes": 301}, False, id="per-node-kms-301"),
+    ],
+)
+def test_the_group_size_limit_binds_only_the_group(hw_config, changes, refused):
+    from clouds.huaweicloud.validate import validate_args
+
+    if refused:
+        with pytest.raises(ValueError, match="the most a Huawei AS group holds"):
+            validate_args(hw_config(**changes), "c")
+    else:
+        validate_args(hw_config(**changes), "c")

@@ -1,0 +1,256 @@
+"""The real elastic run: one torchrun job (gloo, CPU) on namespace hosts through the three
+events a spot cluster lives through (`story`), observed as an `Outcome` that
+`test_elastic_run.py` checks.
+
+Each host runs the node's real units: the head `python -m nodeagent store PORT FILE` (it
+announces its address in the shared directory, as on /fsx), every worker its cloud's
+metadata service (`metadata_server.py`, the documented notice format) and `python -m
+nodeagent run JOB_FILE` (the launcher, its notice watcher and torchrun), restarted as the
+systemd unit the bootstrap installs restarts it (its `Restart=` and `RestartPreventExitStatus=`;
+only `RestartSec` is shortened). One job runs the three events in turn, so the hosts import
+torch 13 times instead of the 23 three separate jobs take. Every wait has a deadline and the
+network is closed (processes killed, namespaces deleted) whatever happens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nodeagent.ship import unit_text
+from tests.nodeagent import netns
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+TOTAL, EVERY = 12, 3  # steps, checkpoint interval
+KILLED_AT, NOTICED_AT = 7, 10  # where the workers wait for the events (not checkpoint steps)
+DEADLINE_SECONDS = 150.0  # for the whole story (13 torch imports on 2 cores shared with the suite)
+RESTART_SECONDS = 0.2  # the unit's RestartSec=10, shortened for the test
+CLOUD = "azure"  # the notice format: Scheduled Events, acknowledged after the checkpoint
+NOTICE_PORT = 8099  # each worker's metadata service, on its own loopback
+JOB_ID = "elastic-test"
+# torchrun's c10d options: a node is dead after 2 missed 1-s heartbeats (defaults 5 s x 3)
+RDZV_CONF = {"join_timeout": "60", "keep_alive_interval": "1", "keep_alive_max_attempt": "2"}
+
+
+@dataclass
+class Outcome:
+    """What the job did: the progress events `elastic_train.py` wrote; the driver's marks
+    (`Run.mark`); the step in the checkpoint file at the end; each worker's first and last
+    launcher exit status (None: running) and how often its unit restarted it; the notice
+    acknowledgements received (time, body); the heads' address and what the rendezvous file
+    held at the end (text, time written); what stopped the driver (None: nothing); the logs."""
+
+    events: list[dict] = field(default_factory=list)
+    marks: dict[str, dict] = field(default_factory=dict)
+    checkpoint_step: int | None = None
+    first_exits: dict[str, int | None] = field(default_factory=dict)
+    last_exits: dict[str, int | None] = field(default_factory=dict)
+    restarts: dict[str, int] = field(default_factory=dict)
+    acks: list[dict] = field(default_factory=list)
+    head_address: str = ""
+    announced: dict = field(default_factory=dict)
+    error: str | None = None
+    logs: str = ""
+
+
+def restart_policy() -> frozenset[int]:
+    """The exit statuses the worker's systemd unit is not restarted after, read from the unit
+    the bootstrap installs (which must say `Restart=on-failure`)."""
+    lines = dict(line.split("=", 1) for line in unit_text("job", "run", None, 1).splitlines() if "=" in line)
+    if lines["Restart"] != "on-failure":
+        raise AssertionError(f"the job unit says Restart={lines['Restart']}; the test emulates on-failure")
+    return frozenset(int(s) for s in lines.get("RestartPreventExitStatus", "").split())
+
+
+class Run:
+    """The job's shared directory (its /fsx), network and hosts, and the driver's helpers."""
+
+    def __init__(self, network: netns.Network, shared: Path) -> None:
+        self.network, self.shared = network, shared
+        self.progress = shared / "progress.jsonl"
+        self.rdzv_file = shared / "rendezvous" / JOB_ID
+        self.started = time.monotonic()
+        self.marks: dict[str, dict] = {}
+        self.launchers: dict[str, netns.Unit] = {}
+        (shared / "ckpt").mkdir()
+        for step in (KILLED_AT, NOTICED_AT):  # the workers wait after the step until `release`
+            (shared / f"hold.{step}").touch()
+        self.head = network.add_host("head")
+        self.start_head(self.head)
+
+    def env(self) -> dict[str, str]:
+        return {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("TS_EXTRA_PYTHONPATH")])),
+            "HOME": str(self.shared),
+            "OMP_NUM_THREADS": "1",
+            "LOGLEVEL": os.environ.get("TS_LOGLEVEL", "WARNING"),
+        }
+
+    def start_head(self, host: netns.Host) -> None:
+        argv = [sys.executable, "-m", "nodeagent", "store", "29400", str(self.rdzv_file)]
+        self.network.start(host, argv, self.env(), str(self.shared / f"{host.name}.log"))
+
+    def start_node(self, name: str) -> None:
+        """A worker host: its metadata service (answering with a notice once the file
+        `<shared>/<name>` exists) and the launcher unit on this job."""
+        host = self.network.add_host(name)
+        service = [sys.executable, str(HERE / "metadata_server.py"), CLOUD, str(NOTICE_PORT), str(self.shared / name)]
+        self.network.start(host, service, self.env(), str(self.shared / f"metadata-{name}.log"))
+        job_file = self.shared / f"job-{name}.json"
+        job_file.write_text(json.dumps(self.job(name)))
+        argv = [sys.executable, "-m", "nodeagent", "run", str(job_file)]
+        log = str(self.shared / f"agent-{name}.log")
+        self.launchers[name] = self.network.start(
+            host, argv, self.env(), log, restart_seconds=RESTART_SECONDS, prevent=restart_policy()
+        )
+
+    def job(self, name: str) -> dict:
+        """The NodeJob fields of worker `name`, as the bootstrap writes them (plus the test's env)."""
+        return {
+            "command": [str(HERE / "elastic_train.py")],
+            "rdzv_host": self.head.address,
+            "rdzv_file": str(self.rdzv_file),
+            "job_id": JOB_ID,
+            "workdir": str(self.shared),
+            "checkpoint_dir": str(self.shared / "ckpt"),
+            "log_dir": str(self.shared / "logs" / name),
+            "min_nodes": 2,
+            "max_nodes": 2,
+            "max_restarts": 3,
+            "python": sys.executable,
+            "shutdown_timeout": 10,
+            "rdzv_conf": RDZV_CONF,
+            "cloud": CLOUD,
+            "metadata_url": f"http://127.0.0.1:{NOTICE_PORT}",
+            "poll_seconds": 0.1,
+            "env": {
+                "TOTAL_STEPS": str(TOTAL),
+                "CKPT_EVERY": str(EVERY),
+                "STEP_SECONDS": "0",
+                "HOLD_AT": f"{KILLED_AT},{NOTICED_AT}",
+                "HOLD_FILE": str(self.shared / "hold"),
+                "PROGRESS_FILE": str(self.progress),
+                "HOST_NAME": name,
+            },
+        }
+
+    def events(self) -> list[dict]:
+        text = self.progress.read_text() if self.progress.exists() else ""
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def wait_for(self, what: str, predicate: Callable[[list[dict]], bool]) -> None:
+        """Return once `predicate(events)` holds; TimeoutError naming `what` after the deadline."""
+        while time.monotonic() - self.started < DEADLINE_SECONDS:
+            if predicate(self.events()):
+                return
+            time.sleep(0.05)
+        raise TimeoutError(f"timed out after {DEADLINE_SECONDS:.0f} s waiting for {what}")
+
+    def wait_exit(self, what: str, *names: str, last: bool = False) -> None:
+        """Wait until the first (or `last`) launcher of each of `names` has exited."""
+        units = [self.launchers[n] for n in names]
+        self.wait_for(what, lambda _: all((u.last if last else u.first).poll() is not None for u in units))
+
+    def release(self, step: int) -> None:
+        """Let the workers waiting after `step` go on."""
+        (self.shared / f"hold.{step}").unlink()
+
+    def mark(self, name: str) -> None:
+        """Remember this moment: the number of events so far, the newest step and checkpoint."""
+        events = self.events()
+        checkpoints = [e["step"] for e in events if e["event"] == "checkpoint"]
+        self.marks[name] = {
+            "at": len(events),
+            "time": time.time(),
+            "step": max(steps(events), default=0),
+            "checkpoint": max(checkpoints, default=0),
+        }
+
+    def outcome(self, error: str | None) -> Outcome:
+        acks = []
+        for path in self.shared.glob("*.acks"):
+            acks += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        checkpoint_step = None
+        if (self.shared / "ckpt" / "ckpt.pt").exists():
+            import torch  # the checkpoint as the job wrote it
+
+            checkpoint_step = torch.load(self.shared / "ckpt" / "ckpt.pt")["step"]
+        announced = {}
+        if self.rdzv_file.exists():
+            announced = {"text": self.rdzv_file.read_text(), "time": self.rdzv_file.stat().st_mtime}
+        return Outcome(
+            events=self.events(),
+            marks=self.marks,
+            checkpoint_step=checkpoint_step,
+            first_exits={name: unit.first.poll() for name, unit in self.launchers.items()},
+            last_exits={name: unit.last.poll() for name, unit in self.launchers.items()},
+            restarts={name: len(unit.processes) - 1 for name, unit in self.launchers.items()},
+            acks=acks,
+            head_address=self.head.address,
+            announced=announced,
+            error=error,
+            logs="\n".join(f"--- {p.name}\n{p.read_text()[-3000:]}" for p in sorted(self.shared.glob("*.log"))),
+        )
+
+
+def steps(events: list[dict], host: str | None = None) -> list[int]:
+    """The steps recorded, in order (by `host` only, if given)."""
+    return [e["step"] for e in events if e["event"] == "step" and (host is None or e["host"] == host)]
+
+
+def held(step: int, *hosts: str) -> Callable[[list[dict]], bool]:
+    """True once every one of `hosts` has recorded `step` (and so waits there)."""
+    return lambda events: all(step in steps(events, h) for h in hosts)
+
+
+def story(run: Run) -> None:
+    """Head + 2 workers, the workers waiting at a known step for each event:
+
+    1. worker b is killed without warning (a spot VM gone); the group's replacement c joins;
+    2. c gets its cloud's interruption notice: it checkpoints and leaves for good;
+    3. the head (the rendezvous store) is killed; once a's launcher has failed, a new head
+       takes the same address and MAC (a reserved IP, ENI or NIC) and announces itself, a's
+       unit restarts, c's replacement d joins, and the job runs to the end.
+    """
+    run.start_node("a"), run.start_node("b")
+    run.wait_for("a and b at the first held step", held(KILLED_AT, "a", "b"))
+    run.network.kill(run.network.host("b"))
+    run.mark("killed")
+    run.release(KILLED_AT)
+    run.start_node("c")
+    run.wait_for("a and c at the second held step", held(NOTICED_AT, "a", "c"))
+    run.mark("noticed")
+    (run.shared / "c").touch()  # c's metadata service now answers with the notice
+    run.wait_exit("c's launcher to exit after the notice", "c")
+    run.mark("c gone")
+    run.head = run.network.replace(run.head, "head-2")
+    run.mark("head lost")
+    run.wait_exit("a's launcher to fail without the rendezvous", "a")
+    run.mark("launcher failed")
+    run.start_head(run.head)
+    run.start_node("d")
+    run.release(NOTICED_AT)
+    run.wait_for("the job to finish", lambda events: any(e.get("reason") == "done" for e in events))
+    run.wait_exit("a's and d's launchers to exit after the job", "a", "d", last=True)
+
+
+def run_story(base: Path) -> Outcome:
+    """Run `story` under `base`, bounded; the network is closed before this returns."""
+    network = netns.Network()
+    try:
+        run = Run(network, base)
+        try:
+            story(run)
+            return run.outcome(None)
+        except Exception as exc:  # reported by every test, with the logs
+            return run.outcome(f"{exc}\n{traceback.format_exc()}")
+    finally:
+        network.close()
