@@ -59,6 +59,9 @@ class FileSystemRule:
         prices: `"module:attribute"` of its list prices, MB/s per TiB tier ->
             `facts.storage_prices.StoragePrice` (the module cites the sources and dates);
             None when no price is sourced (the resolver estimates, `profiles.cost.storage`).
+        delivers: `"module:function"` `FileSystemRequest -> clouds.filesystems.Delivery`: the
+            read and write rates of what the rule creates, where they are not capacity x the
+            asked tier (GCP Filestore, which sells no tiers); None: capacity x tier.
     """
 
     target: str
@@ -66,6 +69,7 @@ class FileSystemRule:
     by_numbers: bool = False
     explicit_choice: str | None = None
     prices: str | None = None
+    delivers: str | None = None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,9 @@ A cloud that can link a bucket to its file system has a module `clouds/<cloud>/d
 - `LINK`: how the file system gets the data, `lazy` (files load on first read, no copy step,
   e.g. an FSx data repository association) or `import` (an import job copies the data before
   training: staging time counts in the job's hours);
+- with `import`, `staging(fs) -> Staging`: the rate and the way the cloud's stack copies the
+  data onto the file system it creates for `fs` (a `FileSystemRequest`), which may differ per
+  file-system kind (GCP: an import job into Managed Lustre, a copy from one node onto Filestore);
 - `NEEDS_FILE_SYSTEM`: True when the link goes through the file system (a stack with `data` then
   needs `file_system`);
 - optionally `DATA_FIELDS` (the `DataConfig` fields only this cloud reads, e.g. Azure's
@@ -25,7 +28,7 @@ import importlib
 import re
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from clouds.data_config import DataConfig
@@ -71,6 +74,29 @@ def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str
         raise ValueError(f"data.source: '{uri}' is not {kind}; write it like {example}")
     prefix = (match.group("prefix") or "").strip("/")
     return match.group("bucket"), f"{prefix}/" if prefix else ""
+
+
+class Staging(NamedTuple):
+    """How a cloud's stack copies the dataset onto its file system before training.
+
+    Attributes:
+        mbps: the copy's rate, MB/s (10^6 bytes per second): the bound its sources give.
+        how: what copies and the basis of `mbps`, for the row's note (an unsourced part is
+            said to be unsourced).
+    """
+
+    mbps: float
+    how: str
+
+
+def staging(provider: str, fs: Any) -> Staging | None:
+    """How `provider`'s stack copies the dataset onto the file system it creates for `fs` (a
+    `clouds.filesystems.FileSystemRequest`), or None when nothing is copied (a lazy link, or
+    none at all)."""
+    link = link_for(provider)
+    if link is None or link.LINK != "import":
+        return None
+    return link.staging(fs)
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,42 @@ def file_system_problem(provider: str, fs: FileSystemRequest) -> str | None:
     return None
 
 
+class Delivery(NamedTuple):
+    """What a created file system delivers, whole file system, MB/s (10^6 bytes per second).
+
+    Attributes:
+        read_mbps: read rate (what the data loaders can get).
+        write_mbps: write rate (what a copy onto it can reach).
+        basis: where the rates come from, for notes (`the tier sold`, or the cloud's source id).
+        service: the service created, for notes (`Filestore ZONAL`).
+    """
+
+    read_mbps: float
+    write_mbps: float
+    basis: str = "the tier sold"
+    service: str = ""
+
+    def per_tib(self, capacity_gib: float) -> tuple[float, float]:
+        """(read, write) per TiB of `capacity_gib`, MB/s per TiB."""
+        return self.read_mbps / (capacity_gib / 1024), self.write_mbps / (capacity_gib / 1024)
+
+
+def delivered(provider: str, fs: FileSystemRequest) -> Delivery | None:
+    """What `provider`'s file system for `fs` delivers: the cloud's own rule where it has one
+    (`FileSystemRule.delivers`: a service that sells no throughput tiers), else the created
+    capacity x the tier asked (a service that sells per-TiB tiers delivers the tier it sold);
+    None when the cloud cannot create `fs`."""
+    made = provisioned_gib(provider, fs)
+    if made is None:
+        return None
+    found = CLOUDS.get(provider)
+    rule = None if found is None else found.file_system
+    if rule is not None and rule.delivers is not None:
+        return load(rule.delivers)(fs)
+    rate = made / 1024 * fs.throughput_mbps_per_tib
+    return Delivery(rate, rate, "the tier sold", rule.service if rule is not None else provider)
+
+
 class CreatedFileSystem(NamedTuple):
     """What a cloud's component will actually create for a requested file system.
 

@@ -45,6 +45,10 @@ class Candidate:
         throughput: the file system's throughput tier this row buys, MB/s per TiB (the
             workload's, or a faster one where that makes the job cheaper:
             `profiles.data_row`); None without a file system.
+        fs_capacity_gib: the capacity this row asks of the cloud when it sized the file system
+            up to feed the GPUs (`profiles.data_row.sized_up`), GiB; None: the workload's.
+        io_bound: True when the row's file system cannot feed its GPUs even at the tier and
+            size it buys (its hours include the waiting; its notes say so).
     """
 
     offering: Offering
@@ -64,11 +68,21 @@ class Candidate:
     speed: str = "estimated"
     usd_requests: float | None = None
     throughput: int | None = None
+    fs_capacity_gib: float | None = None
+    io_bound: bool = False
 
     @property
     def usd_per_hour(self) -> float:
-        """Whole-cluster compute price, USD/hour."""
+        """Whole-cluster compute price, USD/hour (shown as `compute USD/hour`; the `USD/hour`
+        people see is `total_usd_per_hour`)."""
         return self.usd_per_node_hour * self.nodes
+
+    @property
+    def total_usd_per_hour(self) -> float:
+        """Everything the job pays per hour of its run, USD/hour: `usd_total / hours` (compute,
+        file system and the bucket's requests spread over the run), the figure `plan`, the
+        stack header, the review comment and the budget policy call USD/hour."""
+        return self.usd_total / self.hours if self.hours > 0 else self.usd_per_hour
 
     @property
     def usd_compute(self) -> float:

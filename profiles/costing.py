@@ -218,6 +218,8 @@ def _candidate(
         storage=storage,
         usd_requests=row.usd_requests,
         throughput=row.throughput,
+        fs_capacity_gib=row.capacity_gib,
+        io_bound=row.io_bound,
         **extra,
     )
 

@@ -6,55 +6,29 @@ whole job, compute and file system for the hours that tier gives (`profiles.cost
 and the cheapest job wins: a faster tier costs more per hour but can shorten an I/O-bound run
 by more. The comparison leaves out spot interruptions (they scale both options' hours alike).
 A tier the workload states (`file_system.throughput`) is kept; the row then says when a faster
-one would make the job cheaper. A file system sized from `data` takes the chosen tier.
+one would make the job cheaper. A file system sized from `data` takes the chosen tier, and grows
+(`sized_up`) when a larger one feeds the GPUs for less; a capacity the workload states is kept,
+and the row names the larger one. What each option delivers is what the cloud creates
+(`profiles.data_terms`): a service without tiers (GCP Filestore) delivers the same at any tier,
+so only its size can help. A row that no option lets feed its GPUs is marked `io_bound`.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from clouds.data import link_for
-from facts.local_nvme import local_nvme_gib
+from facts.limits import MAX_FILE_SYSTEM_GIB
 from profiles.catalog.offering import Offering
-from profiles.cost.data_path import DataPath, row_data_path
-from profiles.cost.data_path import describe as describe_data_path
+from profiles.cost.data_path import GIB, MB
 from profiles.cost.requests import bucket_passes, file_count, request_cost
-from profiles.cost.storage import StorageCost, storage_cost
+from profiles.data_terms import DataRow, at_tier
 from profiles.spec import FileSystemSpec, WorkloadSpec
 
 # Throughput tiers (MB/s per TiB) any cloud sells; each cloud's rule keeps its own
 # (`profiles.cost.storage.storage_cost` is None for a tier it cannot create).
 TIERS = (40, 125, 200, 250, 500, 1000)
-
-
-@dataclass(frozen=True)
-class DataRow:
-    """The file system and data terms of one row.
-
-    Attributes:
-        hours: the job's hours with the file system's I/O waits and staging, before purchase
-            terms (spot interruptions).
-        storage: the file system created, at `throughput`.
-        throughput: its tier, MB/s per TiB.
-        notes: the row's file-system and data notes.
-        usd_requests: the bucket's request charges for the job, USD; None without `data`, an
-            unknown file count, or no sourced request price.
-        wait_hours: hours of `hours` spent waiting on the file system (I/O and staging).
-    """
-
-    hours: float
-    storage: StorageCost | None
-    throughput: int | None
-    notes: tuple[str, ...]
-    usd_requests: float | None = None
-    wait_hours: float = 0.0
-
-    def usd(self, usd_per_hour: float) -> float:
-        """The job's compute and file-system cost at cluster price `usd_per_hour`, USD."""
-        storage = self.storage.usd_per_hour if self.storage else 0.0
-        return (usd_per_hour + storage) * self.hours
 
 
 def tier_for(provider: str, file_system: FileSystemSpec) -> int:
@@ -80,11 +54,6 @@ def _nearest_sold(provider: str, capacity_gib: int, default: int) -> int:
     return min(sold, key=lambda tier: (abs(tier - default), -tier))
 
 
-@functools.lru_cache(maxsize=1024)
-def _storage(provider: str, capacity_gib: float, tier: int, usd_per_cny: float | None) -> StorageCost | None:
-    return storage_cost(provider, capacity_gib, tier, usd_per_cny)
-
-
 def data_row(
     spec: WorkloadSpec, offering: Offering, compute_hours: float, usd_per_hour: float, usd_per_cny: float | None
 ) -> DataRow:
@@ -100,32 +69,94 @@ def data_row(
     if spec.file_system is None:
         return DataRow(compute_hours, None, None, ())
     asked = tier_for(offering.provider, spec.file_system)
-    kept = _at_tier(spec, offering, compute_hours, asked, usd_per_cny)
+    kept = at_tier(spec, offering, compute_hours, asked, usd_per_cny)
     if kept.storage is None or kept.wait_hours <= 0:
         return _with_requests(spec, offering, kept)
+    stated = "throughput_mbps_per_tib" in spec.file_system.given
     faster = [
         row
         for tier in TIERS
-        if tier > asked and (row := _at_tier(spec, offering, compute_hours, tier, usd_per_cny)).storage is not None
+        if tier > asked
+        and (row := at_tier(spec, offering, compute_hours, tier, usd_per_cny)).storage is not None
+        and row.hours < kept.hours
     ]
-    best = min([kept, *faster], key=lambda row: (round(row.usd(usd_per_hour), 6), row.throughput))
+    cost = functools.partial(_cost, usd_per_hour=usd_per_hour)
+    best = min([kept, *faster], key=cost)
+    larger = min(
+        sized_up(spec, offering, compute_hours, (asked,) if stated else (asked, *TIERS), usd_per_cny),
+        key=cost,
+        default=None,
+    )
+    hint = None
+    if larger is not None and cost(larger) < cost(best):
+        if "capacity_gib" not in spec.file_system.given:
+            return _with_requests(spec, offering, _add(larger, _sized_note(larger, kept, usd_per_hour)))
+        hint = _larger_hint(larger, best, usd_per_hour)
+    return _with_requests(spec, offering, _add(_tier_choice(kept, faster, best, stated, usd_per_hour), hint))
+
+
+def _cost(row: DataRow, usd_per_hour: float) -> tuple[float, int]:
+    return (round(row.usd(usd_per_hour), 6), row.throughput or 0)
+
+
+def _tier_choice(kept: DataRow, faster: list[DataRow], best: DataRow, stated: bool, usd_per_hour: float) -> DataRow:
+    """The row at the cheapest tier for the workload's capacity, with the note saying why."""
     if best is kept:
-        note = _kept_note(kept, faster, usd_per_hour)
-        return _with_requests(spec, offering, _add(kept if faster else _fastest_tier_hint(kept), note))
-    if "throughput_mbps_per_tib" in spec.file_system.given:
+        return _add(kept if faster else _fastest_tier_hint(kept), _kept_note(kept, faster, usd_per_hour))
+    if stated:
         saving = kept.usd(usd_per_hour) - best.usd(usd_per_hour)
-        note = (
+        return _add(
+            kept,
             f"data: file_system.throughput {best.throughput} would make this job ${saving:,.0f} cheaper "
-            f"({best.hours:,.2f} h instead of {kept.hours:,.2f} h); set file_system.throughput: {best.throughput}"
+            f"({best.hours:,.2f} h instead of {kept.hours:,.2f} h); set file_system.throughput: {best.throughput}",
         )
-        return _with_requests(spec, offering, _add(kept, note))
     note = (
         f"data: file system raised to {best.throughput} MB/s per TiB: ${best.usd(usd_per_hour):,.0f} per job "
-        f"({best.hours:,.2f} h) vs ${kept.usd(usd_per_hour):,.0f} at {asked} ({kept.hours:,.2f} h, I/O bound)"
+        f"({best.hours:,.2f} h) vs ${kept.usd(usd_per_hour):,.0f} at {kept.throughput} ({kept.hours:,.2f} h, I/O bound)"
     )
     if best.wait_hours > 0 and best is faster[-1]:
         best = _fastest_tier_hint(best)
-    return _with_requests(spec, offering, _add(best, note))
+    return _add(best, note)
+
+
+def sized_up(
+    spec: WorkloadSpec, offering: Offering, compute_hours: float, tiers: tuple[int, ...], usd_per_cny: float | None
+) -> list[DataRow]:
+    """The row's terms with a file system large enough to feed the GPUs, one per tier of
+    `tiers` the cloud can create at that size: capacity = the read rate the GPUs need / the
+    tier, where that is more than the workload's capacity (and at most `MAX_FILE_SYSTEM_GIB`, what
+    a stack holds). Where the created service does not
+    deliver its tier (a service without tiers), the larger size is kept only if it shortens
+    the job."""
+    assert spec.file_system is not None and spec.data is not None and spec.data.size_gib
+    need = spec.data.size_gib * GIB / MB * spec.data.passes / (compute_hours * 3600)
+    found = []
+    for tier in sorted(set(tiers)):
+        capacity = math.ceil(need / tier * 1024)
+        if not spec.file_system.capacity_gib < capacity <= MAX_FILE_SYSTEM_GIB:
+            continue
+        row = at_tier(spec, offering, compute_hours, tier, usd_per_cny, capacity)
+        if row.storage is not None:
+            found.append(row)
+    return found
+
+
+def _larger_hint(larger: DataRow, kept: DataRow, usd_per_hour: float) -> str:
+    """A stated capacity is kept: say which larger one would make the job cheaper."""
+    saving = kept.usd(usd_per_hour) - larger.usd(usd_per_hour)
+    return (
+        f"data: file_system.capacity {larger.capacity_gib:,.0f}GiB at {larger.throughput} MB/s per TiB would feed the "
+        f"GPUs and make this job ${saving:,.2f} cheaper ({larger.hours:,.2f} h instead of {kept.hours:,.2f} h)"
+    )
+
+
+def _sized_note(best: DataRow, kept: DataRow, usd_per_hour: float) -> str:
+    assert best.storage is not None and kept.storage is not None
+    return (
+        f"data: file system sized up to {best.storage.capacity_gib:,.0f} GiB at {best.throughput} MB/s per TiB "
+        f"to feed the GPUs: ${best.usd(usd_per_hour):,.0f} per job ({best.hours:,.2f} h) vs "
+        f"${kept.usd(usd_per_hour):,.0f} at {kept.storage.capacity_gib:,.0f} GiB ({kept.hours:,.2f} h, I/O bound)"
+    )
 
 
 def _fastest_tier_hint(row: DataRow) -> DataRow:
@@ -148,70 +179,6 @@ def _kept_note(kept: DataRow, faster: list[DataRow], usd_per_hour: float) -> str
 
 def _add(row: DataRow, note: str | None) -> DataRow:
     return row if note is None else replace(row, notes=(*row.notes, note))
-
-
-def _at_tier(
-    spec: WorkloadSpec, offering: Offering, compute_hours: float, tier: int, usd_per_cny: float | None
-) -> DataRow:
-    """The row's terms with the file system at `tier`."""
-    assert spec.file_system is not None
-    storage = _storage(offering.provider, spec.file_system.capacity_gib, tier, usd_per_cny)
-    notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
-    notes += _throughput_notes(offering.provider, spec.file_system.capacity_gib, tier, _tier_label(spec, tier))
-    if not (spec.data and spec.data.size_gib and storage is not None):
-        return DataRow(compute_hours, storage, tier, notes)
-    path = _data_path(spec, offering, storage.capacity_gib, tier, compute_hours)
-    with_io = path.hours_with_io(compute_hours, spec.data.size_gib, spec.data.passes)
-    wait = with_io - compute_hours + path.staging_hours
-    notes += describe_data_path(path, with_io - compute_hours)
-    return DataRow(compute_hours + wait, storage, tier, notes, wait_hours=wait)
-
-
-def _tier_label(spec: WorkloadSpec, tier: int) -> str:
-    """How the row came by `tier`: `asked` (the workload states it), `default` or `chosen` (faster)."""
-    assert spec.file_system is not None
-    if "throughput_mbps_per_tib" not in spec.file_system.given and tier < spec.file_system.throughput_mbps_per_tib:
-        return "the cloud's nearest to the default"
-    if tier != spec.file_system.throughput_mbps_per_tib:
-        return "chosen"
-    return "asked" if "throughput_mbps_per_tib" in spec.file_system.given else "default"
-
-
-@functools.lru_cache(maxsize=1024)
-def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int, label: str) -> tuple[str, ...]:
-    """Where the cloud's file system gives less throughput than asked, which the stack then
-    states as an explicit choice (GCP Filestore ZONAL below a Managed Lustre tier)."""
-    import math
-
-    from clouds.filesystems import FileSystemAsk, explicit_deployment_type
-
-    explicit = explicit_deployment_type(provider, FileSystemAsk(math.ceil(capacity_gib), mbps_per_tib))
-    if explicit is None:
-        return ()
-    from clouds.gcp.filesystems import FILESTORE_WRITE_MIBPS_PER_TIB
-
-    return (
-        f"file system below the {mbps_per_tib} MB/s per TiB {label}: Filestore ZONAL "
-        f"writes {FILESTORE_WRITE_MIBPS_PER_TIB} MiB/s per TiB; a stack written from this row says "
-        f"deployment_type: {explicit}",
-    )
-
-
-def _data_path(spec: WorkloadSpec, offering: Offering, capacity_gib: float, tier: int, hours: float) -> DataPath:
-    """The row's data path: the dataset read over `hours` from the file system the cloud creates."""
-    assert spec.data is not None and spec.data.size_gib is not None
-    link = link_for(offering.provider)
-    params = (spec.model.params if spec.model else None) or (spec.work.params if spec.work else None)
-    return row_data_path(
-        spec.data.size_gib,
-        spec.data.passes,
-        params,
-        capacity_gib,
-        tier,
-        hours,
-        local_nvme_gib(offering.instance_type),
-        lazy_link=link is not None and link.LINK == "lazy",
-    )
 
 
 def _with_requests(spec: WorkloadSpec, offering: Offering, row: DataRow) -> DataRow:

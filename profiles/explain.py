@@ -136,7 +136,7 @@ def _differences(c: Candidate, other: Candidate) -> list[str]:
     if abs(c.hours - other.hours) > 0.005 * other.hours:
         diffs.append(f"{c.hours:,.1f} h vs {other.hours:,.1f} h")
     if abs(c.usd_per_hour - other.usd_per_hour) > 0.005:
-        diffs.append(f"${c.usd_per_hour:,.2f}/h vs ${other.usd_per_hour:,.2f}/h")
+        diffs.append(f"compute ${c.usd_per_hour:,.2f}/h vs ${other.usd_per_hour:,.2f}/h")
     return diffs
 
 

@@ -49,6 +49,8 @@ def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
         from profiles.spec_model import validate
 
         spec = validate(data, source, written if from_accelerators else None)
+    if spec.file_system is not None and not data.get("file_system"):  # sized from `data`: nothing stated
+        spec = spec._replace(file_system=spec.file_system._replace(given=frozenset()))
     return spec._replace(gpus_key="accelerators") if from_accelerators else spec
 
 

@@ -75,7 +75,8 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     file_system = None
     if spec.file_system:
         file_system = FileSystemConfig(
-            capacity_gib=math.ceil(spec.file_system.capacity_gib),
+            # the workload's capacity, or the larger one the row sized up to feed the GPUs
+            capacity_gib=math.ceil(candidate.fs_capacity_gib or spec.file_system.capacity_gib),
             # the tier the row buys: the workload's, or a faster one that made the job cheaper
             throughput_mbps_per_tib=candidate.throughput or spec.file_system.throughput_mbps_per_tib,
         )

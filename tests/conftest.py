@@ -123,26 +123,30 @@ def fresh_cost_caches() -> None:
     mutation run, `make mutate`, forks each mutant from a process whose earlier test run filled
     them, and a cached answer would hide the mutant) and no measurement lookup left registered
     by an earlier test (an in-process `trainstack resolve` registers the published ones)."""
-    from profiles import data_row, resolver
+    from profiles import data_terms, resolver
     from profiles.cost import inputs, storage
 
     for cached in (
         storage.storage_cost,
         resolver._fs_problem,
         resolver._link_problem,
-        data_row._storage,
-        data_row._throughput_notes,
+        data_terms._storage,
+        data_terms._throughput_notes,
+        data_terms._rates,
     ):
         cached.cache_clear()
     inputs.clear_measurements()
 
 
 @pytest.fixture(autouse=True)
-def no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+def no_terminal_width() -> Iterator[None]:
     """Output widths as a pipe without `COLUMNS` gives them: the CLI honours `COLUMNS`
     (`trainstack.render.console`), and pytest-xdist workers run with `COLUMNS=80`. A test
-    of a width sets it itself."""
-    monkeypatch.delenv("COLUMNS", raising=False)
+    of a width sets it itself. (Its own MonkeyPatch, not the `monkeypatch` fixture: a test
+    using that one gets fresh plans, `tests.shared_runs.may_share`, and this runs for all.)"""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("COLUMNS", raising=False)
+        yield
 
 
 @pytest.fixture

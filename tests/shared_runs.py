@@ -13,13 +13,21 @@ fresh runs when it
 The component tests' own build helpers share builds the same way through `shared(...)`.
 Failed runs are never kept: each raises again. `TRAINSTACK_FRESH_RUNS=1` turns sharing off
 for the whole session (to measure what it saves, or to rule it out).
+
+`plan --against` plans the old revision in a child process (`gitref.run_ref_process`, about
+1 s of CPU each). Its answer depends only on the extracted files, its arguments, the
+environment and the installed code, none of which an in-process `monkeypatch` changes; so the
+answer of a run whose files (by content), arguments and environment equal an earlier one's is
+shared, unless the test is marked `fresh_runs` or sharing is off. Failed runs are not kept.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,10 +35,12 @@ from typing import Any, TypeVar
 import pytest
 
 from trainstack.plan import runner as plan
+from trainstack.review import gitref
 
 ROOT = Path(__file__).resolve().parents[1]
 _RUNS: dict[tuple, Any] = {}
 _SHARING = [False]
+_PROCESS_SHARING = [False]  # for the child processes of `plan --against`: see the docstring
 T = TypeVar("T")
 
 
@@ -69,13 +79,40 @@ def _one_plan_per_stack() -> Iterator[None]:
         key = json.dumps([program.read_text(), stack, config, region, zone], sort_keys=True, default=str)
         return shared("plan", key, lambda: real(program, stack, config, region, zone))
 
+    real_process = gitref.run_ref_process
+
+    def ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:
+        if not _PROCESS_SHARING[0]:
+            return real_process(stack, old_dir, packages)
+        environment = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+        key = json.dumps([stack, packages, _tree_digest(old_dir), environment], sort_keys=True)
+        if ("ref", key) not in _RUNS:
+            done = real_process(stack, old_dir, packages)
+            if done.returncode != 0:
+                return done
+            _RUNS["ref", key] = done
+        return copy.deepcopy(_RUNS["ref", key])
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan, "_run", run)
+        patch.setattr(gitref, "run_ref_process", ref_process)
         yield
+
+
+def _tree_digest(folder: Path) -> str:
+    """A digest of every file under `folder`: relative path and content."""
+    digest = hashlib.blake2b()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(f"{path.relative_to(folder).as_posix()}\0{path.stat().st_size}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @pytest.fixture(autouse=True)
 def _plan_sharing(request: pytest.FixtureRequest) -> Iterator[None]:
     _SHARING[0] = may_share(request)
+    _PROCESS_SHARING[0] = (
+        os.environ.get("TRAINSTACK_FRESH_RUNS") != "1" and request.node.get_closest_marker("fresh_runs") is None
+    )
     yield
     _SHARING[0] = False

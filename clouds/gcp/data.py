@@ -1,20 +1,31 @@
 """Cloud Storage datasets on Google Cloud: the URI form and the node's bucket role (see `clouds.data`).
 
 Google Cloud Managed Lustre copies data in from Cloud Storage with an import job
-(`gcloud lustre instances import-data`), which no Pulumi resource models; the job's staging
-time counts in its hours (`profiles.cost.data_path`). The node service account may read the
+(`gcloud lustre instances import-data`), which no Pulumi resource models; Filestore imports
+nothing, so the stack's `data_commands` copy it with `gcloud storage rsync` from one node. Either
+way the copy's time counts in the job's hours (`staging`, `profiles.cost.data_path`). The node service account may read the
 bucket (and, with write-back, write under the dataset's prefix only: `write_condition`), and
 nothing else in Cloud Storage.
 """
 
 from __future__ import annotations
 
-from clouds.data import BucketUri
+from typing import TYPE_CHECKING
+
+from clouds.data import BucketUri, Staging
+
+if TYPE_CHECKING:
+    from clouds.filesystems import FileSystemRequest
 
 SCHEME = "gs"
 SOURCE_KIND = "a Cloud Storage bucket (gs://BUCKET/PREFIX)"
 LINK = "import"
 NEEDS_FILE_SYSTEM = True
+# Transfers between Managed Lustre and Cloud Storage "can reach up to 100 GBps for files over
+# 32 MB", limited by the instance's maximum throughput (capacity x performance tier): Google
+# Cloud, Managed Lustre "Transfer data to and from Cloud Storage" (docs.cloud.google.com/
+# managed-lustre/docs/transfer-data, read 2026-12-04). No rate is published for smaller files.
+LUSTRE_IMPORT_MAX_MBPS = 100_000
 READ_ROLE = "roles/storage.objectViewer"  # get and list objects
 WRITE_ROLE = "roles/storage.objectUser"  # create, overwrite, delete: granted only under the prefix
 _GS_URI = BucketUri(
@@ -41,6 +52,31 @@ def copy_command(uri: str, mount: str) -> str:
     the bucket). The files land under `mount` as the Lustre import lays them out: relative to
     the dataset's prefix."""
     return f"gcloud storage rsync --recursive {uri.rstrip('/')}/ {mount}/"
+
+
+def staging(fs: FileSystemRequest) -> Staging:
+    """How the stack's `data_commands` copy the dataset onto the file system offered for `fs`.
+
+    Managed Lustre: the import job, at the instance's throughput up to 100 GB/s
+    (`LUSTRE_IMPORT_MAX_MBPS`; Google publishes that rate for files over 32 MB only, so for
+    smaller files it is an upper bound). Filestore: `gcloud storage rsync` on one node, at most
+    Filestore's write rate, 88 MiB/s per TiB (C4); one node's own copy rate is unsourced and
+    not counted, so the hours are a lower bound.
+    """
+    from clouds.gcp.filesystems import LUSTRE, delivered, offered_file_system
+
+    rates = delivered(fs)
+    if offered_file_system(fs).kind == LUSTRE:
+        return Staging(
+            min(rates.write_mbps, LUSTRE_IMPORT_MAX_MBPS),
+            "Managed Lustre import job at the instance's throughput: up to 100 GB/s for files over 32 MB on "
+            "Google's Managed Lustre transfer-data page, read 2026-12-04; none is published for smaller files",
+        )
+    return Staging(
+        rates.write_mbps,
+        "gcloud storage rsync from one node onto Filestore, at Filestore's write rate of 88 MiB/s per TiB "
+        "(Google's Filestore zonal tier table); one node's own copy rate is unsourced and not counted",
+    )
 
 
 def write_condition(bucket: str, prefix: str) -> dict[str, str]:

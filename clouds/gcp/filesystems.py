@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from clouds.filesystems import FileSystemAsk, FileSystemRequest
+from clouds.filesystems import Delivery, FileSystemAsk, FileSystemRequest
 
 FILESTORE = "filestore"
 LUSTRE = "lustre"
@@ -171,6 +171,27 @@ def choose_file_system(fs: FileSystemRequest) -> FileSystemChoice:
 def filestore_write_mbps_per_tib() -> float:
     """Filestore ZONAL's write throughput, MB/s per TiB (88 MiB/s, C4)."""
     return FILESTORE_WRITE_MIBPS_PER_TIB * _MB_PER_MIB
+
+
+def delivered(fs: FileSystemRequest) -> Delivery:
+    """What the file system offered for `fs` delivers, MB/s (`offered_file_system`): Managed
+    Lustre its capacity x tier (L1); Filestore ZONAL, which sells no throughput tiers, reads
+    260 and writes 88 MiB/s per TiB of capacity whatever tier was asked (C4).
+
+    Raises:
+        ValueError: when neither service can hold `fs`.
+    """
+    choice = offered_file_system(fs)
+    tib = choice.capacity_gib / 1024
+    if choice.kind == LUSTRE:
+        rate = tib * int(choice.tier)
+        return Delivery(rate, rate, "Google's Managed Lustre tier", f"Managed Lustre {choice.tier} MB/s per TiB")
+    return Delivery(
+        tib * FILESTORE_READ_MIBPS_PER_TIB * _MB_PER_MIB,
+        tib * FILESTORE_WRITE_MIBPS_PER_TIB * _MB_PER_MIB,
+        "Google's Filestore zonal tier table",
+        f"Filestore {FILESTORE_TIER}",
+    )
 
 
 def _shortfall(fs: FileSystemRequest, tier: LustreTier | None) -> str:

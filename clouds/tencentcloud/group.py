@@ -8,7 +8,10 @@ Sources: tencentcloud-iac-pulumi 0.2.3 `As.ScalingConfig` (as installed) takes
 HCC (RDMA) types, which must be created into an HPC cluster (china-clouds.md section 3), stay
 per-node instances. `As.ScalingGroup` `min_size` / `max_size`: "Valid value ranges: (0~2000)";
 Tencent's Auto Scaling FAQ (document 377/4166): "A scaling group can have up to 2,000 CVM
-instances".
+instances". Names: `scaling_group_name` 1-55 and `configuration_name` 1-60 characters
+(tencentcloudstack/terraform-provider-tencentcloud `resource_tc_as_scaling_group.go` at 2f24160,
+`resource_tc_as_scaling_config.go` at f06792c), so the cluster name, which both derive from
+(`{name}-nodes`, `{name}-node-config`), holds at most `NAME_MAX` characters.
 """
 
 from __future__ import annotations
@@ -16,6 +19,20 @@ from __future__ import annotations
 from clouds.tencentcloud.facts import is_hcc
 
 GROUP_MAX_NODES = 2000
+NAME_MAX = min(55 - len("-nodes"), 60 - len("-node-config"))
+
+
+def check_group_names(name: str) -> None:
+    """Refuse a cluster name too long for the group's and configuration's names.
+
+    Raises:
+        ValueError: one line naming `name` and the fix.
+    """
+    if len(name) > NAME_MAX:
+        raise ValueError(
+            f"name: '{name}' has {len(name)} characters; the Auto Scaling names derived from it "
+            f"(`{name}-node-config`) allow at most {NAME_MAX}; rename the stack or cluster"
+        )
 
 
 def per_node_reason(instance_type: str, purchase: str = "", kms_key_id: str | None = None) -> str | None:

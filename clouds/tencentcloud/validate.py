@@ -24,7 +24,7 @@ from clouds.common import (
 )
 from clouds.contract import ClusterConfig
 from clouds.tencentcloud.facts import FAMILIES, TYPES, gpu_family, hcc_families
-from clouds.tencentcloud.group import GROUP_MAX_NODES, per_node_reason
+from clouds.tencentcloud.group import GROUP_MAX_NODES, check_group_names, per_node_reason
 from clouds.tencentcloud.purchase import check_spot_max_price
 from clouds.tencentcloud.turbo import turbo_sizing
 
@@ -47,6 +47,7 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
     check_spot_max_price(args.purchase, spot_max_price)
     if per_node_reason(args.instance_type, args.purchase) is None:
         check_group_size(args.nodes, GROUP_MAX_NODES, "a Tencent Auto Scaling group")
+        check_group_names(name)
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(
         args,

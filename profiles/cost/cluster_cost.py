@@ -5,7 +5,9 @@ Parts:
   * compute: the nodes, USD/hour (the catalog's price for the stack's type, zone and purchase,
     or a held reservation's own figure);
   * file system: the capacity and tier the stack creates at the cloud's recorded price,
-    USD/hour (`profiles.cost.storage`; an estimate-only price is left out and said so);
+    USD/hour (`profiles.cost.storage`); where the cloud has no recorded price, the explicit
+    estimate `resolve` ranked it with (the dearest recorded price for the tier), counted and
+    said so, so that `resolve`, the stack header and `plan` state the same total;
   * bucket requests: reading the dataset into the file system (GETs and LISTs) and, with
     `data.write_back`, exporting what the job writes (one PUT per written file), USD per job
     (`profiles.cost.requests`); left out, and said so, without a file count or a sourced price.
@@ -36,8 +38,10 @@ class ClusterCost:
         storage_usd_per_hour: the file system, USD/hour; None without one or without a price.
         hours: planned run time, hours.
         requests: the bucket's request charges for the job, or None (no data, or not countable).
-        left_out: what the figures leave out, one line each (an unpriced file system, uncounted
-            requests, a Capacity Block's up-front fee).
+        left_out: what the figures leave out or only estimate, one line each (an unpriced file
+            system, an estimated one, uncounted requests, a Capacity Block's up-front fee).
+        storage_estimated: True when the file system's figure is the explicit estimate (no
+            recorded price for the cloud); the texts label it.
     """
 
     compute_usd_per_hour: float | None
@@ -45,6 +49,7 @@ class ClusterCost:
     hours: float
     requests: RequestCost | None = None
     left_out: tuple[str, ...] = ()
+    storage_estimated: bool = False
 
     @property
     def usd_compute(self) -> float | None:
@@ -76,6 +81,10 @@ class ClusterCost:
         total = self.usd_total
         return None if total is None else total / self.hours
 
+    @property
+    def _estimate(self) -> str:
+        return " (estimate)" if self.storage_estimated else ""
+
     def hourly_text(self) -> str:
         """`$80.6700/hour = compute $79.6400 + file system $1.0200 + bucket requests $0.0100`."""
         assert self.usd_per_hour is not None
@@ -83,7 +92,7 @@ class ClusterCost:
         return _summed(
             f"${self.usd_per_hour:,.4f}/hour",
             f"compute ${self.compute_usd_per_hour:,.4f}",
-            None if storage is None else f"file system ${storage:,.4f}",
+            None if storage is None else f"file system ${storage:,.4f}{self._estimate}",
             None if requests is None else f"bucket requests ${requests.usd / self.hours:,.4f}",
         )
 
@@ -94,7 +103,7 @@ class ClusterCost:
         return _summed(
             f"${self.usd_total:,.2f} per job ({self.hours:g} h)",
             f"${self.usd_compute:,.2f} compute",
-            None if storage is None else f"${storage:,.2f} file system",
+            None if storage is None else f"${storage:,.2f} file system{self._estimate}",
             None if requests is None else f"${requests.usd:,.2f} bucket requests",
         )
 
@@ -113,8 +122,9 @@ def cluster_cost(
     left_out: list[str] = []
     storage = _storage_usd_per_hour(config, usd_per_cny, left_out)
     requests = _requests(config, left_out)
+    estimated = any(line.startswith("the file system's price") and "estimate" in line for line in left_out)
     left_out += _held_capacity(config)
-    return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out))
+    return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out), estimated)
 
 
 def _storage_usd_per_hour(config: ClusterConfig, usd_per_cny: float | None, left_out: list[str]) -> float | None:
@@ -122,9 +132,14 @@ def _storage_usd_per_hour(config: ClusterConfig, usd_per_cny: float | None, left
     if fs is None:
         return None
     cost = storage_cost(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, usd_per_cny)
-    if cost is None or cost.basis == ESTIMATE:
+    if cost is None:
         left_out.append(f"the file system's price on {config.provider} is unknown, so the job total leaves it out")
         return None
+    if cost.basis == ESTIMATE:
+        left_out.append(
+            f"the file system's price on {config.provider} is an estimate ({cost.reference}), counted as resolve "
+            "ranked it"
+        )
     return cost.usd_per_hour
 
 
@@ -136,7 +151,7 @@ def _requests(config: ClusterConfig, left_out: list[str]) -> RequestCost | None:
     if files is None:
         left_out.append("bucket request charges not counted: give data.files (or size and mean_file_size)")
         return None
-    capacity = config.file_system.capacity_gib if config.file_system else None
+    capacity = _created_gib(config)
     writes = data.written_files if data.write_back else 0
     cost = request_cost(config.provider, files, bucket_passes(data.passes, data.size_gib, capacity), writes or 0)
     if cost is None:
@@ -145,6 +160,17 @@ def _requests(config: ClusterConfig, left_out: list[str]) -> RequestCost | None:
     if data.write_back and data.written_files is None:
         left_out.append("export (write_back) requests not counted: give data.written_files (files the job writes)")
     return cost
+
+
+def _created_gib(config: ClusterConfig) -> float | None:
+    """The capacity the stack's file system is created with (the cloud rounds the asked one up),
+    GiB, as `resolve` counts the bucket's passes with it; None without a file system."""
+    fs = config.file_system
+    if fs is None:
+        return None
+    from clouds.filesystems import provisioned_gib
+
+    return provisioned_gib(config.provider, fs) or fs.capacity_gib
 
 
 def _held_capacity(config: ClusterConfig) -> list[str]:

@@ -71,6 +71,8 @@ class DataPath:
             can start (0 for a lazy link that loads a file on its first read).
         cache_fits: True when the whole dataset fits on each node's local NVMe (`/scratch`), so
             passes after the first read from the cache, not from the file system.
+        staging_how: what copies the dataset in and on what basis its rate stands ("" when
+            nothing is copied).
     """
 
     capacity_gib: float
@@ -79,6 +81,7 @@ class DataPath:
     provisioned_mbps: float
     staging_hours: float
     cache_fits: bool
+    staging_how: str = ""
 
     def hours_with_io(self, compute_hours: float, data_gib: float, passes: float) -> float:
         """The job's hours when reading is slower than computing: without the `/scratch` cache
@@ -105,6 +108,10 @@ def size_data_path(
     read_mbps: float | None,
     local_nvme_gib: float | None,
     lazy_link: bool,
+    *,
+    delivered_mbps: float | None = None,
+    staging_mbps: float | None = None,
+    staging_how: str = "",
 ) -> DataPath:
     """Size one job's data path.
 
@@ -116,14 +123,20 @@ def size_data_path(
         read_mbps: read rate the GPUs need, MB/s; None when unknown.
         local_nvme_gib: local NVMe per node, GiB; None or 0 without local disks.
         lazy_link: True when the bucket link loads files on first read (FSx data repository
-            association); False when the data must be imported before training.
+            association); False when the data must be copied in before training.
+        delivered_mbps: what the created file system reads, MB/s, when it is not capacity x
+            `per_tib_mbps` (a service without tiers: `clouds.filesystems.delivered`).
+        staging_mbps: the copy's rate, MB/s (`clouds.data.staging`: what the cloud's copy path
+            and its documented rate give); None: the file system's provisioned throughput,
+            the upper bound of what any copy can write.
+        staging_how: what copies and on what basis, for the row's note.
 
     Returns:
-        The sized `DataPath`; staging at the file system's provisioned throughput, the upper
-        bound of what an import can write.
+        The sized `DataPath`.
     """
-    provisioned = fs_capacity_gib / 1024 * per_tib_mbps
-    staging = 0.0 if lazy_link else data_gib * GIB / MB / provisioned / 3600
+    provisioned = delivered_mbps if delivered_mbps is not None else fs_capacity_gib / 1024 * per_tib_mbps
+    rate = staging_mbps if staging_mbps is not None else provisioned
+    staging = 0.0 if lazy_link else data_gib * GIB / MB / rate / 3600
     return DataPath(
         capacity_gib=capacity_gib(data_gib, checkpoints_gib),
         fs_capacity_gib=fs_capacity_gib,
@@ -131,6 +144,7 @@ def size_data_path(
         provisioned_mbps=provisioned,
         staging_hours=staging,
         cache_fits=bool(local_nvme_gib) and data_gib <= float(local_nvme_gib or 0),
+        staging_how="" if lazy_link else staging_how,
     )
 
 
@@ -143,6 +157,7 @@ def row_data_path(
     compute_hours: float,
     local_nvme: float | None,
     lazy_link: bool,
+    **rates: float | str | None,
 ) -> DataPath:
     """The data path of one resolve row: the job reads its dataset `passes` times over its compute hours.
 
@@ -159,10 +174,11 @@ def row_data_path(
         compute_hours: the job's hours on this row before staging.
         local_nvme: local NVMe per node, GiB, or None.
         lazy_link: see `size_data_path`.
+        rates: `delivered_mbps`, `staging_mbps`, `staging_how` of `size_data_path`.
     """
     read = data_gib * GIB / MB * passes / (compute_hours * 3600)
     ckpt = checkpoint_gib(params) if params else 0.0
-    return size_data_path(data_gib, ckpt, fs_capacity_gib, per_tib_mbps, read, local_nvme, lazy_link)
+    return size_data_path(data_gib, ckpt, fs_capacity_gib, per_tib_mbps, read, local_nvme, lazy_link, **rates)  # type: ignore[arg-type]
 
 
 def describe(path: DataPath, io_hours: float = 0.0) -> tuple[str, ...]:
@@ -187,5 +203,6 @@ def describe(path: DataPath, io_hours: float = 0.0) -> tuple[str, ...]:
             "(MB/s per TiB) or capacity feeds the GPUs"
         )
     if path.staging_hours:
-        notes.append(f"data: +{path.staging_hours:.2f} h to import the dataset before training")
+        how = f" ({path.staging_how})" if path.staging_how else ""
+        notes.append(f"data: +{path.staging_hours:.2f} h to import the dataset before training{how}")
     return tuple(notes)

@@ -63,12 +63,14 @@ def test_priced_stack_plans_with_the_hand_computed_price_and_says_how_old_it_is(
     result = run("plan", "-s", name, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["usd_per_hour"] == pytest.approx(PRICED[name], abs=1e-6)
-    assert data["usd_total"] == round(PRICED[name] * 72, 2)  # the file system's price is unknown; to the cent
+    assert data["usd_compute_per_hour"] == pytest.approx(PRICED[name], abs=1e-6)
+    # the file system has no recorded price: counted at the estimate resolve ranked it with, labelled
+    assert data["usd_total"] == pytest.approx(PRICED[name] * 72 + data["usd_storage"], abs=0.01)
+    assert data["usd_per_hour"] == pytest.approx(data["usd_total"] / 72, abs=1e-4)
     provider = EXAMPLES[name]
     caveats = data["price_caveats"]
     assert caveats[0].startswith("estimate: ")
-    assert f"the file system's price on {provider} is unknown, so the job total leaves it out" in caveats
+    assert any(c.startswith(f"the file system's price on {provider} is an estimate (") for c in caveats)
     assert [c for c in caveats if c.startswith(f"{provider} prices are ")][0].endswith(
         f"refresh with `trainstack catalog refresh --provider {provider}`"
     )
@@ -103,7 +105,7 @@ def test_priced_workload_resolves_to_its_committed_stack_and_warns_once_per_clou
     choice = json.loads(result.stdout)["choice"]
     config = cluster(name)
     assert (choice["instance_type"], choice["region"]) == (config.instance_type, config.region)
-    assert choice["usd_per_hour"] == pytest.approx(PRICED[name], abs=1e-6)
+    assert choice["usd_compute_per_hour"] == pytest.approx(PRICED[name], abs=1e-6)
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
     assert [w.split(" prices are ")[0] for w in warnings] == [f"warning: {EXAMPLES[name]}", "warning: CNY"]
 
@@ -140,7 +142,8 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
     price = price_stack(config, rated.offerings, rated.version)
     assert config.zone != config.region  # the row is priced per region, the stack names a zone
     assert price.usd_per_hour == pytest.approx(2 * 270.8333 / 7.0, abs=1e-5)
-    assert price.usd_total == pytest.approx(price.usd_per_hour * 72)
+    assert price.usd_storage is not None  # the estimate resolve ranked the CPFS with
+    assert price.usd_total == pytest.approx(price.usd_per_hour * 72 + price.usd_storage)
     # The stack records the committed rate's price (2 x 270.8333 / 6.8012 = $79.64); at 7.0 it is $77.38.
     assert price.note == (
         f"the stack records $79.64/hour, but 2 x ecs.ebmgn7ex.32xlarge on-demand costs $77.38/hour "
@@ -152,7 +155,10 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
         "estimate: third-party CNY list price seen 2024-12-30; re-check with DescribePrice "
         "(`trainstack catalog refresh --provider alicloud`) [source CP-A32]"
     )
-    assert storage == "the file system's price on alicloud is unknown, so the job total leaves it out"
+    assert storage == (
+        "the file system's price on alicloud is an estimate (no alicloud price; at the dearest recorded 125 MB/s/TiB "
+        "price, $0.145/GB-month), counted as resolve ranked it"
+    )
 
 
 @pytest.mark.parametrize(("name", "provider"), EXAMPLES.items())
@@ -217,7 +223,8 @@ def test_review_of_an_unpriced_stack_keeps_its_hours_and_shows_no_delta(monkeypa
     assert cost["after"]["hours"] == cost["before"]["hours"] == 72.0
     assert cost["after"]["usd_per_hour"] is None and cost["delta_usd_per_hour"] is None
     assert cost["after"]["price_caveats"] == [
-        "the file system's price on huaweicloud is unknown, so the job total leaves it out"
+        "the file system's price on huaweicloud is an estimate (no USD/CNY rate; at the dearest recorded 250 MB/s/TiB "
+        "price, $0.217/GB-month), counted as resolve ranked it"
     ]
 
 

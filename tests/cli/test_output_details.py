@@ -49,7 +49,7 @@ def test_prices_types_and_regions_are_never_cut(tmp_path, width):
     flat = " ".join(text.split())
     for ranked in (resolution.choice, *resolution.alternatives):
         c, o = ranked.candidate, ranked.candidate.offering
-        for whole in (o.instance_type, o.region, o.zone, f"{c.usd_per_hour:,.2f}", f"{c.usd_total:,.2f}"):
+        for whole in (o.instance_type, o.region, o.zone, f"{c.total_usd_per_hour:,.2f}", f"{c.usd_total:,.2f}"):
             assert re.search(rf"(^|[\s/│(]){re.escape(whole)}($|[\s/│,)])", flat), (whole, width)
     assert "…" not in text
 

@@ -140,13 +140,18 @@ def test_empty_against_is_an_error(at_root):
     assert result.exit_code == 2 and result.stderr.startswith("error: --against: give a git revision")
 
 
-def test_plan_says_when_the_file_system_price_is_left_out(at_root):
+def test_plan_counts_an_estimated_file_system_price_as_resolve_does_and_labels_it(at_root):
+    # AMLFS 8,192 GiB has no recorded Azure price: resolve ranks it at the dearest recorded
+    # 250 MB/s/TiB price, $0.217/GB-month (8,192 x 1.0737 GB x 0.21691 / 730 = $2.6137/h), and
+    # plan counts the same figure, labelled: 72 h x $2.6137 = $188.19.
     data = json.loads(run("plan", "-s", "training-h100-azure", "--json").stdout)
-    assert data["usd_storage"] is None
+    assert data["usd_storage"] == pytest.approx(72 * 8192 * 2**30 / 1e9 * 0.145 * 3.71 / 2.48 / 730, abs=0.01)
+    assert data["usd_total"] == pytest.approx(data["usd_compute_per_hour"] * 72 + data["usd_storage"], abs=0.01)
     assert data["price_caveats"] == [
-        "the file system's price on azure is unknown, so the job total leaves it out",
+        "the file system's price on azure is an estimate (no azure price; at the dearest recorded 250 MB/s/TiB "
+        "price, $0.217/GB-month), counted as resolve ranked it",
         "azure prices are of unknown date (183 of 183 rows; source snapshot undated, extracted on 2026-11-29), "
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`",
     ]
     tree = run("plan", "-s", "training-h100-azure").stdout
-    assert "caveat: the file system's price on azure is unknown, so the job total leaves it out" in tree
+    assert "file system $2.6137 (estimate)" in tree

@@ -23,9 +23,12 @@ def test_resolve_json_shape_and_choice(project):
     assert choice["instance_type"] in ("p4d.24xlarge", "p4de.24xlarge")
     assert choice["hours"] == pytest.approx(72, abs=0.1)  # 72 h plus the expected spot overhead
     assert choice["usd_total"] == pytest.approx(
-        choice["usd_per_hour"] * choice["hours"] + choice["usd_storage"], abs=0.01
+        choice["usd_compute_per_hour"] * choice["hours"] + choice["usd_storage"], abs=0.01
     )
     assert choice["usd_storage"] > 0
+    # USD/hour is everything the job pays per hour of its run, as `plan --json` states it
+    assert choice["usd_per_hour"] == pytest.approx(choice["usd_total"] / choice["hours"], abs=1e-4)
+    assert choice["usd_per_hour"] > choice["usd_compute_per_hour"]
     assert len(data["alternatives"]) == 2
     assert all(a["usd_total"] >= choice["usd_total"] for a in data["alternatives"])
 

@@ -57,13 +57,32 @@ def test_bucket_requests_are_counted_or_said_to_be_left_out(data, usd, note):
         assert note in cost.left_out[0]
 
 
-def test_a_file_system_without_a_price_is_left_out_and_said_so():
+def test_a_file_system_without_a_recorded_price_counts_at_resolves_estimate_and_says_so():
+    # AMLFS 4,800 GiB rounds to 8,192 GiB (8 TiB steps); no Azure price is recorded, so resolve
+    # ranks it at the dearest recorded 250 MB/s/TiB price, 0.145 x 3.71 / 2.48 = $0.21691 per
+    # GB-month: 8,192 x 1.0737 GB x 0.21691 / 730 = $2.6137/h, and the stack's figures count it.
     azure = config(
         provider="azure", region="eastus", zone="1", instance_type="Standard_ND96asr_v4", purchase="on-demand"
     )
     cost = cluster_cost(azure, 27.2)
+    estimate = 8192 * 2**30 / 1e9 * 0.145 * 3.71 / 2.48 / 730
+    assert cost.storage_usd_per_hour == pytest.approx(estimate) and cost.storage_estimated
+    assert cost.usd_per_hour == pytest.approx(27.2 + estimate)
+    assert cost.left_out == (
+        "the file system's price on azure is an estimate (no azure price; at the dearest recorded 250 MB/s/TiB "
+        "price, $0.217/GB-month), counted as resolve ranked it",
+    )
+    assert (
+        cost.hourly_text()
+        == f"${27.2 + estimate:,.4f}/hour = compute $27.2000 + file system ${estimate:,.4f} (estimate)"
+    )
+
+
+def test_a_file_system_the_cloud_cannot_create_is_left_out_and_said_so():
+    baidu = config(provider="baiducloud", region="bj", zone="cn-bj-a", instance_type="x", purchase="on-demand")
+    cost = cluster_cost(baidu, 27.2)
     assert cost.storage_usd_per_hour is None and cost.usd_per_hour == pytest.approx(27.2)
-    assert cost.left_out == ("the file system's price on azure is unknown, so the job total leaves it out",)
+    assert cost.left_out == ("the file system's price on baiducloud is unknown, so the job total leaves it out",)
     assert cost.hourly_text() == "$27.2000/hour"
 
 

@@ -54,7 +54,7 @@ def test_cheapest_per_hour_loses_on_cost_per_job(fixture_catalog):
     assert choice.usd_total == pytest.approx(60 * 1200 * 312 / 989 / 8)
     loser = resolution.alternatives[0].candidate
     assert (loser.offering.instance_type, loser.hours, loser.usd_total) == ("p4d.24xlarge", 150.0, 4800.0)
-    assert "150.0 h vs 47.3 h; $32.00/h vs $60.00/h" in resolution.alternatives[0].reason
+    assert "150.0 h vs 47.3 h; compute $32.00/h vs $60.00/h" in resolution.alternatives[0].reason
 
 
 def test_a_year_long_term_costs_the_whole_term_unless_reused(fixture_catalog):

@@ -6,7 +6,7 @@ import pytest
 from profiles.candidate import Candidate
 from profiles.cost.estimate import JobHours
 from profiles.costing import best_per_purchase, candidates
-from profiles.data_row import _data_path
+from profiles.data_terms import _data_path
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
 
@@ -72,7 +72,7 @@ def test_gcp_filestore_below_the_asked_tier_is_said():
     row = rows(spec(file_system=FS), offering(provider="gcp", region="us-central1", zone="us-central1-a"))
     notes = row["on-demand"].notes
     assert notes[-1] == (
-        "file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s per TiB; "
+        "file system below the 250 MB/s per TiB asked: Filestore ZONAL reads 273 and writes 92 MB/s per TiB (Google's Filestore zonal tier table); "
         "a stack written from this row says deployment_type: ZONAL"
     )
     default = rows(spec(file_system={"capacity": "4800GiB"}), offering(provider="gcp", region="us-central1"))
@@ -153,14 +153,40 @@ def test_a_lazy_link_too_slow_for_the_gpus_adds_the_first_pass_io():
     )
 
 
-def test_an_imported_dataset_is_staged_before_training():
-    # Google Cloud imports the bucket with an import job at the file system's throughput
-    # (capacity created / 1,024 x 250 MB/s) before training; the stated tier is kept.
-    workload = spec(data={**DATA, "source": "gs://team/set"}, file_system=FS)
+@pytest.mark.parametrize(
+    ("capacity", "tier", "copy_mbps", "how"),
+    [
+        # 4,800 GiB at 250 is Filestore ZONAL 4,864 GiB (explicit), which imports nothing: the
+        # stack copies with `gcloud storage rsync` from one node, at most Filestore's write rate,
+        # 4,864 / 1,024 x 88 MiB/s x 1.048576 = 438.30 MB/s (C4): 2,147,483.6 MB in 1.3610 h.
+        pytest.param(4800, 250, 4864 / 1024 * 88 * 1.048576, "gcloud storage rsync from one node", id="filestore"),
+        # 36,000 GiB at 250 is Managed Lustre: its import job runs at the instance's throughput,
+        # 36,000 / 1,024 x 250 = 8,789.06 MB/s (under the 100 GB/s Google states): 0.0679 h.
+        pytest.param(36000, 250, 36000 / 1024 * 250, "Managed Lustre import job", id="managed-lustre"),
+    ],
+)
+def test_an_imported_dataset_is_staged_the_way_the_file_system_is_filled(capacity, tier, copy_mbps, how):
+    workload = spec(
+        data={**DATA, "source": "gs://team/set"}, file_system={"capacity": f"{capacity}GiB", "throughput": tier}
+    )
     row = rows(workload, offering(provider="gcp", region="us-central1", zone="us-central1-a"))["on-demand"]
-    staging = 2000 * 2**30 / 1e6 / (row.storage.capacity_gib / 1024 * 250) / 3600
-    assert row.throughput == 250 and row.hours == pytest.approx(10 + staging)
-    assert f"data: +{staging:.2f} h to import the dataset before training" in row.notes
+    staging = 2000 * 2**30 / 1e6 / copy_mbps / 3600
+    assert row.throughput == tier and row.hours == pytest.approx(10 + staging)
+    note = next(n for n in row.notes if "to import the dataset before training" in n)
+    assert note.startswith(f"data: +{staging:.2f} h to import the dataset before training ({how}")
+
+
+def test_filestore_staging_is_about_ten_times_the_lustre_tier_figure():
+    # The old estimate staged a 2 TiB dataset on a 2,560 GiB Filestore at the Lustre tier's
+    # 1,000 MB/s per TiB (2,500 MB/s: 0.24 h); Filestore writes 230.69 MB/s: 2.65 h.
+    workload = spec(
+        data={**DATA, "size": "2TiB", "source": "gs://team/set"},
+        file_system={"capacity": "2560GiB", "throughput": 1000},
+    )
+    row = rows(workload, offering(provider="gcp", region="us-central1", zone="us-central1-a"))["on-demand"]
+    staging = 2048 * 2**30 / 1e6 / (2560 / 1024 * 88 * 1.048576) / 3600
+    assert staging == pytest.approx(2.648, abs=1e-3)
+    assert row.hours == pytest.approx(10 + staging)
 
 
 def test_a_blob_dataset_loads_lazily_on_azure():

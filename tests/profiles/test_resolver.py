@@ -54,7 +54,7 @@ def test_cheapest_spot_wins_and_cost_is_price_x_nodes_x_hours_plus_storage(fixtu
     assert resolution.alternatives[1].reason.endswith("; also in use1-az2 at the same cost")
     # (12 - 11) x 2 nodes x 72 h = $144 more than the row above: 144 / 1657.29 = 8.7 %.
     assert resolution.alternatives[0].reason == (
-        "+$144.00 (+8.7%) vs the row above: p4d.24xlarge instead of p4de.24xlarge; in use1-az1; $24.00/h vs $22.00/h"
+        "+$144.00 (+8.7%) vs the row above: p4d.24xlarge instead of p4de.24xlarge; in use1-az1; compute $24.00/h vs $22.00/h"
     )
 
 
@@ -380,7 +380,9 @@ def test_a_gcp_file_system_below_the_asked_throughput_is_said_and_written_as_a_c
     spec = parse_spec(GCP_H100_WITH_FS)
     choice = resolve(spec, real_catalog.offerings).choice.candidate
     assert any(
-        n.startswith("file system below the 250 MB/s per TiB asked: Filestore ZONAL writes 88 MiB/s")
+        n.startswith(
+            "file system below the 250 MB/s per TiB asked: Filestore ZONAL reads 273 and writes 92 MB/s per TiB"
+        )
         for n in choice.notes
     )
 

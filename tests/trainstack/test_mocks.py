@@ -16,6 +16,11 @@ import pulumi_aws as aws
 pulumi.export("vpc", aws.ec2.get_vpc_output(default=True).id)
 """
 
+ONE_COMPONENT = """import pulumi
+
+pulumi.ComponentResource("trainstack:test:Empty", "empty").register_outputs({})
+"""
+
 
 def call(mocks, token, **args):
     return mocks.call(MockCallArgs(token=token, args=args, provider=""))
@@ -103,6 +108,18 @@ def test_no_source_positions_skips_the_sdks_stack_trace_and_puts_it_back(monkeyp
         assert list(sdk_resource._get_stack_trace().frames) == []
         raise RuntimeError("a failing plan")
     assert sdk_resource._get_stack_trace is sdk_own
-    with no_source_positions():
-        planned = run_plan("training-a100", Path(__file__).resolve().parents[2])
-    assert planned.resources and sdk_resource._get_stack_trace is sdk_own
+
+
+def test_a_plan_takes_no_stack_trace_per_resource(tmp_path: Path, monkeypatch):
+    """`run_plan` registers resources without the SDK's stack trace (`no_source_positions`)."""
+    from pulumi.runtime import resource as sdk_resource
+
+    def sdk_own():
+        raise AssertionError("the SDK's stack trace was taken")
+
+    monkeypatch.setattr(sdk_resource, "_get_stack_trace", sdk_own)
+    write_stack(tmp_path, "training-a100")
+    (tmp_path / "__main__.py").write_text(ONE_COMPONENT)
+    planned = run_plan("training-a100", tmp_path)
+    assert [(r["type"], r["name"]) for r in planned.resources] == [("trainstack:test:Empty", "empty")]
+    assert sdk_resource._get_stack_trace is sdk_own

@@ -269,3 +269,40 @@ def test_listed_inputs_exist_in_the_installed_sdks():
         inputs = set(input_type_py_to_pulumi_names(args).values())
         unknown = [p for p in paths if p.split(".")[0].split("[")[0].rstrip("#") not in inputs]
         assert unknown == [], kind
+
+
+@pytest.mark.parametrize(
+    ("stack", "cluster", "configuration_action", "group_changed"),
+    [
+        pytest.param(
+            "training-a100-tencentcloud",
+            {"instance_type": "GN10Xp.20XLARGE320", "accelerator": "V100-32GB", "accelerator_count": 8},
+            "update",
+            None,
+            id="tencent-launch-configuration-in-place",
+        ),
+        pytest.param(
+            "training-a100-huaweicloud",
+            {"instance_type": "p5s.40xlarge.12", "accelerator": "H100", "accelerator_count": 8},
+            "replace",
+            ["scalingConfigurationId"],
+            id="huawei-new-configuration",
+        ),
+    ],
+)
+def test_a_new_instance_type_replaces_no_running_node(
+    tmp_path, monkeypatch, stack, cluster, configuration_action, group_changed
+):
+    """A template change reaches only the nodes created from then on: the configuration is updated
+    (Tencent) or replaced (Huawei, whose group then points at it in place); no node is rolled."""
+    result = review(tmp_path, monkeypatch, stack, **cluster)
+    group, configuration, _follows = GROUPS[stack]
+    changes = by_name(result)
+    assert changes[configuration]["action"] == configuration_action
+    assert "running nodes keep theirs" in changes[configuration]["nodes"]
+    if group_changed is None:
+        assert group not in changes
+    else:
+        assert changes[group]["action"] == "update" and changes[group]["changed"] == group_changed
+        assert "no running node is replaced" in changes[group]["nodes"]
+    assert result["nodes"]["replaced"] == [] and result["data_loss"] == []

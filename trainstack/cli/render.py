@@ -25,7 +25,9 @@ def speed_of(offering: Any) -> str:
 
 
 def candidate_json(ranked: Any) -> dict:
-    """One ranked candidate as the `--json` entry shape (USD figures for the whole cluster)."""
+    """One ranked candidate as the `--json` entry shape (USD figures for the whole cluster):
+    `usd_per_hour` is everything the job pays per hour of its run and `usd_compute_per_hour`
+    the nodes alone, the same keys and figures as `plan --json`."""
     c, o = ranked.candidate, ranked.candidate.offering
     return {
         "provider": o.provider,
@@ -39,7 +41,8 @@ def candidate_json(ranked: Any) -> dict:
         "purchase": c.purchase,
         "hours": round(c.hours, 4),
         "speed": speed_of(o),
-        "usd_per_hour": round(c.usd_per_hour, 6),
+        "usd_per_hour": round(c.total_usd_per_hour, 6),
+        "usd_compute_per_hour": round(c.usd_per_hour, 6),
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),
         "usd_requests": None if c.usd_requests is None else round(c.usd_requests, 2),
         "usd_total": round(c.usd_total, 2),
@@ -54,6 +57,7 @@ def candidate_json(ranked: Any) -> dict:
             "usd_per_hour": round(c.storage.usd_per_hour, 6),
             "basis": c.storage.basis,
             "reference": c.storage.reference,
+            "feeds_gpus": not c.io_bound,
         },
         "spot_interruptions": round(c.interruptions, 4),
         "spot_added_hours": round(c.added_hours, 4),

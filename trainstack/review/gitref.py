@@ -114,13 +114,7 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]
 
     It starts in the (otherwise empty) folder above `old_dir`: `python -m` puts its working
     directory first on the import path, and today's instrument must import today's modules."""
-    done = subprocess.run(
-        [sys.executable, "-m", "trainstack.review.gitref", stack, str(old_dir), *packages],
-        cwd=old_dir.parent,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_ref_process(stack, old_dir, packages)
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
         raise PlanError(f"--against {ref}: the stack at {ref} does not plan: {lines[-1]}")
@@ -131,6 +125,22 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]
     except ConfigError as exc:
         return dataclasses.replace(result, price_note=f"the stack at {ref} cannot be priced today ({exc})")
     return with_price(dataclasses.replace(result, region=cluster.region), cluster)
+
+
+def run_ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:
+    """`python -m trainstack.review.gitref STACK OLD_DIR PACKAGE...`: the plan of the extracted
+    revision in `old_dir`, as JSON on stdout (one line on stderr and exit 2 when it does not plan).
+
+    Its answer depends only on the files in `old_dir`, the arguments, the environment and
+    today's installed code (the test suite shares the answers of identical runs on that basis:
+    `tests/shared_runs.py`)."""
+    return subprocess.run(
+        [sys.executable, "-m", "trainstack.review.gitref", stack, str(old_dir), *packages],
+        cwd=old_dir.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = False) -> bytes:

@@ -145,3 +145,10 @@ def test_group_size_limits(nodes, message):
 def test_host_name_prefix_is_cleaned_and_short():
     prefix = names("My_Very.Long-Cluster-Name-That-Goes-On-And-On")["host_name_settings"]["host_name"]
     assert prefix == "my-very-long-cluster-name-that-goes-node" and len(prefix) == 40
+
+
+def test_a_48_character_name_fits_and_hcc_clusters_need_no_group_names():
+    from clouds.tencentcloud.validate import validate_args
+
+    validate_args(make_config(), "n" * 48)
+    validate_args(make_config(instance_type=HCC_TYPE, interconnect="rdma"), "n" * 60)

@@ -1,0 +1,160 @@
+"""The file system and data terms of one row at one throughput tier and size: what the cloud
+creates, its price, what it delivers (`clouds.filesystems.delivered`), how the cloud's stack
+copies the data in (`clouds.data.staging`), and the hours the job then waits on it.
+
+`profiles.data_row` compares these terms across tiers and sizes and keeps the cheapest job.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from clouds.data import link_for
+from facts.local_nvme import local_nvme_gib
+from profiles.catalog.offering import Offering
+from profiles.cost.data_path import DataPath, row_data_path
+from profiles.cost.data_path import describe as describe_data_path
+from profiles.cost.storage import StorageCost, storage_cost
+from profiles.spec import WorkloadSpec
+
+
+@dataclass(frozen=True)
+class DataRow:
+    """The file system and data terms of one row.
+
+    Attributes:
+        hours: the job's hours with the file system's I/O waits and staging, before purchase
+            terms (spot interruptions).
+        storage: the file system created, at `throughput`.
+        throughput: its tier, MB/s per TiB.
+        notes: the row's file-system and data notes.
+        usd_requests: the bucket's request charges for the job, USD; None without `data`, an
+            unknown file count, or no sourced request price.
+        wait_hours: hours of `hours` spent waiting on the file system (I/O and staging).
+        capacity_gib: the capacity asked of the cloud when the row sized the file system up to
+            feed the GPUs (`sized_up`), GiB; None: the workload's.
+        io_bound: True when even this file system cannot feed the GPUs (the row's hours include
+            the waiting, and its notes say so).
+    """
+
+    hours: float
+    storage: StorageCost | None
+    throughput: int | None
+    notes: tuple[str, ...]
+    usd_requests: float | None = None
+    wait_hours: float = 0.0
+    capacity_gib: float | None = None
+    io_bound: bool = False
+
+    def usd(self, usd_per_hour: float) -> float:
+        """The job's compute and file-system cost at cluster price `usd_per_hour`, USD."""
+        storage = self.storage.usd_per_hour if self.storage else 0.0
+        return (usd_per_hour + storage) * self.hours
+
+
+@functools.lru_cache(maxsize=1024)
+def _storage(provider: str, capacity_gib: float, tier: int, usd_per_cny: float | None) -> StorageCost | None:
+    return storage_cost(provider, capacity_gib, tier, usd_per_cny)
+
+
+def at_tier(
+    spec: WorkloadSpec,
+    offering: Offering,
+    compute_hours: float,
+    tier: int,
+    usd_per_cny: float | None,
+    capacity: float | None = None,
+) -> DataRow:
+    """The row's terms with the file system at `tier` (and `capacity` GiB when sized up, else
+    the workload's)."""
+    assert spec.file_system is not None
+    asked = spec.file_system.capacity_gib if capacity is None else capacity
+    storage = _storage(offering.provider, asked, tier, usd_per_cny)
+    notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
+    notes += _throughput_notes(offering.provider, asked, tier, _tier_label(spec, tier))
+    if not (spec.data and spec.data.size_gib and storage is not None):
+        return DataRow(compute_hours, storage, tier, notes, capacity_gib=capacity)
+    path = _data_path(spec, offering, storage.capacity_gib, tier, compute_hours, asked)
+    with_io = path.hours_with_io(compute_hours, spec.data.size_gib, spec.data.passes)
+    wait = with_io - compute_hours + path.staging_hours
+    notes += describe_data_path(path, with_io - compute_hours)
+    return DataRow(
+        compute_hours + wait, storage, tier, notes, wait_hours=wait, capacity_gib=capacity, io_bound=path.starves_gpus
+    )
+
+
+def _tier_label(spec: WorkloadSpec, tier: int) -> str:
+    """How the row came by `tier`: `asked` (the workload states it), `default` or `chosen` (faster)."""
+    assert spec.file_system is not None
+    if "throughput_mbps_per_tib" not in spec.file_system.given and tier < spec.file_system.throughput_mbps_per_tib:
+        return "the cloud's nearest to the default"
+    if tier != spec.file_system.throughput_mbps_per_tib:
+        return "chosen"
+    return "asked" if "throughput_mbps_per_tib" in spec.file_system.given else "default"
+
+
+@functools.lru_cache(maxsize=1024)
+def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int, label: str) -> tuple[str, ...]:
+    """Where the cloud's file system gives less throughput than asked, which the stack then
+    states as an explicit choice (`clouds.filesystems.explicit_deployment_type`), with what it
+    delivers (`clouds.filesystems.delivered`)."""
+    from clouds.filesystems import FileSystemAsk, delivered, explicit_deployment_type, provisioned_gib
+
+    ask = FileSystemAsk(math.ceil(capacity_gib), mbps_per_tib)
+    explicit = explicit_deployment_type(provider, ask)
+    if explicit is None:
+        return ()
+    chosen = FileSystemAsk(ask.capacity_gib, mbps_per_tib, explicit)
+    rates, made = delivered(provider, chosen), provisioned_gib(provider, chosen)
+    if rates is None or made is None:
+        return ()
+    read, write = rates.per_tib(made)
+    return (
+        f"file system below the {mbps_per_tib} MB/s per TiB {label}: {rates.service} reads {read:,.0f} and writes "
+        f"{write:,.0f} MB/s per TiB ({rates.basis}); a stack written from this row says deployment_type: {explicit}",
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _rates(provider: str, capacity_gib: int, tier: int) -> tuple[float | None, float | None, str]:
+    """(delivered read MB/s or None, staging MB/s or None, how it stages) of the file system
+    `provider` creates for `capacity_gib` at `tier` (`clouds.filesystems.delivered`,
+    `clouds.data.staging`)."""
+    from clouds.data import staging
+    from clouds.filesystems import FileSystemAsk, delivered, explicit_deployment_type
+
+    ask = FileSystemAsk(capacity_gib, tier)
+    ask = ask._replace(deployment_type=explicit_deployment_type(provider, ask))
+    rates, copy = delivered(provider, ask), staging(provider, ask)
+    return (
+        None if rates is None else rates.read_mbps,
+        None if copy is None else copy.mbps,
+        "" if copy is None else copy.how,
+    )
+
+
+def _data_path(
+    spec: WorkloadSpec, offering: Offering, capacity_gib: float, tier: int, hours: float, asked_gib: float | None = None
+) -> DataPath:
+    """The row's data path: the dataset read over `hours` from the file system the cloud creates
+    (`capacity_gib`, for `asked_gib` at `tier`; default: the created size), copied in the cloud's
+    way where its link imports."""
+    assert spec.data is not None and spec.data.size_gib is not None
+    link = link_for(offering.provider)
+    params = (spec.model.params if spec.model else None) or (spec.work.params if spec.work else None)
+    read, copy, how = _rates(offering.provider, math.ceil(asked_gib or capacity_gib), tier)
+    return row_data_path(
+        spec.data.size_gib,
+        spec.data.passes,
+        params,
+        capacity_gib,
+        tier,
+        hours,
+        local_nvme_gib(offering.instance_type),
+        lazy_link=link is not None and link.LINK == "lazy",
+        delivered_mbps=read,
+        staging_mbps=copy,
+        staging_how=how,
+    )

@@ -1,0 +1,83 @@
+"""`resolve` and `plan` state the same cost for the same stack, on every cloud and file-system kind.
+
+For each workload the choice `resolve` ranks is written as a stack (`cluster_config`) and priced
+as `plan`, the stack header and the budget policy price it (`price_stack`, the real catalog):
+the job total and USD/hour (everything per hour of the run) agree to the cent, whatever the file
+system is (a recorded list price, a third-party one, the explicit estimate of a cloud without a
+price), however the data is staged (a lazy link, an import job, a copy from one node) and when
+the row sized the file system up to feed its GPUs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from profiles.resolver import resolve
+from profiles.spec import parse_spec
+from profiles.stack_price import price_stack
+from profiles.stack_writer import cluster_config
+
+BASE = {"accelerators": ["A100:8", "A100-80GB:8", "H100:8"], "nodes": 2, "interconnect": "rdma"}
+IMAGES = {"work": {"images": 1281167, "epochs": 90, "flops_per_image": "24.5G", "mfu": 0.16}}
+DATA = {"size": "2TiB", "files": "1.28M", "passes": 90}
+BLOB = "https://teamdata.blob.core.windows.net/datasets/imagenet"
+
+
+GS = {"source": "gs://team/imagenet", **DATA, "passes": 2}
+SPOT = {"purchase": "spot", "spot": {"checkpoint_interval": "1h"}}
+CHINA = {"hours": 72, "jurisdiction": "cn-mainland"}
+# id, the service the choice creates, the workload's own fields
+CASES = [
+    ("aws-fsx-spot-listed", "FSx", {"providers": ["aws"], "hours": 72, **SPOT, "file_system": {"capacity": "4800GiB"}}),
+    ("aws-fsx-lazy-link", "FSx", {"providers": ["aws"], **IMAGES, "data": {"source": "s3://team/x", **DATA}}),
+    ("gcp-filestore-rsync", "filestore", {"providers": ["gcp"], "hours": 10, "data": GS}),
+    (
+        "gcp-lustre-import",
+        "lustre",
+        {"providers": ["gcp"], "hours": 10, "file_system": {"capacity": "36000GiB"}, "data": GS},
+    ),
+    ("gcp-sized-up", "lustre", {"providers": ["gcp"], **IMAGES, "data": {**GS, "passes": 90}}),
+    (
+        "azure-amlfs-estimate",
+        "Azure",
+        {"providers": ["azure"], "hours": 72, "data": {"source": BLOB, "resource_group": "rg", **DATA}},
+    ),
+    (
+        "alicloud-cpfs-cny",
+        "CPFS",
+        {
+            "providers": ["alicloud"],
+            "accelerators": ["A100-80GB:8"],
+            **CHINA,
+            "file_system": {"capacity": "4800GiB", "throughput": 100},
+        },
+    ),
+    (
+        "tencent-estimate",
+        "CFS Turbo",
+        {
+            "providers": ["tencentcloud"],
+            "accelerators": ["A100:8"],
+            **CHINA,
+            "interconnect": "none",
+            "file_system": {"capacity": "4800GiB"},
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("fields", "service"), [pytest.param(fields, service, id=name) for name, service, fields in CASES]
+)
+def test_resolve_and_plan_state_the_same_total(real_catalog, fields, service):
+    spec = parse_spec({"name": "agree", **BASE, **fields})
+    chosen = resolve(spec, real_catalog.offerings).choice.candidate
+    assert chosen.storage is not None and service in chosen.storage.service
+    config = cluster_config(spec, chosen, real_catalog.version)
+    price = price_stack(config, real_catalog.offerings, real_catalog.version)
+    assert price.cost is not None and price.usd_total is not None
+    # the stack keeps hours to 4 decimals: at most 0.00005 h x USD/hour apart
+    assert price.usd_total == pytest.approx(chosen.usd_total, abs=0.005 + 0.00005 * chosen.total_usd_per_hour)
+    assert price.total_usd_per_hour == pytest.approx(chosen.total_usd_per_hour, rel=1e-6, abs=1e-4)
+    assert price.usd_storage == pytest.approx(chosen.usd_storage, abs=0.005 + 0.00005 * chosen.storage.usd_per_hour)
+    assert (price.cost.usd_requests or 0.0) == pytest.approx(chosen.usd_requests or 0.0, abs=0.005)
