@@ -257,7 +257,11 @@ def test_no_end_no_schedule(mocks):
     ("reservation", "message"),
     [
         pytest.param({"id": CR, "ends": "2026-12-17T11:30:00Z"}, "only a Capacity Block ends by itself", id="odcr"),
-        pytest.param({"id": CR, "kind": "capacity-block", "ends": "2026-12-17T11:30:00"}, "timezone", id="no-timezone"),
+        pytest.param(
+            {"id": CR, "kind": "capacity-block", "ends": "2026-12-17T11:30:00"},
+            "has no time zone: add one",
+            id="no-timezone",
+        ),
     ],
 )
 def test_end_times_refused(reservation, message):
