@@ -92,21 +92,17 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
     if kind == "missing":
         return f"required: the {what}; add {key}: ..."
+    if kind == "timezone_aware" or kind.startswith(("datetime_", "date_")):
+        return _moment(kind, value, what, key)
     return _shape(kind, value, key)
 
 
 # The unit a key's name ends in (`size_gib`, `hours`), dropped to find the key a user meant.
 _UNIT_SUFFIX = re.compile(r"_(gib|mib|tib|gb|hours|mbps_per_tib|usd_per_hour)$")
-_DATE_KINDS = ("datetime_parsing", "datetime_from_date_parsing", "datetime_type", "date_parsing", "date_type")
-_EXAMPLE_TIME = "2026-12-17T11:30:00Z"
 
 
 def _shape(kind: str, value: Any, key: str) -> str | None:
-    """A value of the wrong shape (a date and time, a mapping, a list, a yes/no) in words."""
-    if kind in _DATE_KINDS:
-        return f"{_shown(value)} is not a date and time: write ISO 8601 with a zone, e.g. {key}: {_EXAMPLE_TIME}"
-    if kind == "timezone_aware":
-        return f"{_shown(value)} has no time zone: add one, e.g. {key}: {_EXAMPLE_TIME} (Z is UTC)"
+    """A value of the wrong shape (a mapping, a list, a yes/no) in words."""
     if kind in ("dict_type", "model_type", "model_attributes_type"):
         return f"{_shown(value)} is not a mapping: write e.g. {key}: {{name: value}}"
     if kind in ("list_type", "tuple_type", "set_type"):
@@ -114,6 +110,18 @@ def _shape(kind: str, value: Any, key: str) -> str | None:
     if kind in ("bool_type", "bool_parsing"):
         return f"{_shown(value)} is not true or false: write {key}: true or {key}: false"
     return None
+
+
+def _moment(kind: str, value: Any, what: str, key: str) -> str:
+    """A date-time without a zone, or text that is no date-time: say so and give the value
+    written as ISO 8601 in UTC (`2026-12-20` -> `2026-12-20T00:00:00Z`)."""
+    text = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    stem = text if "T" in text else f"{text}T00:00:00"
+    fixed = stem + "Z" if kind == "timezone_aware" else "2026-12-20T00:00:00Z"
+    problem = "has no time zone" if kind == "timezone_aware" else "is not a date and time"
+    return (
+        f"{text} {problem}: the {what} must be ISO 8601 with a zone (Z or +00:00 for UTC); write e.g. {key}: {fixed!r}"
+    )
 
 
 # Units a value may be written in, as multiples of the unit a key's name ends in (`_gib`,

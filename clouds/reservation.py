@@ -63,9 +63,7 @@ class ReservationConfig(BaseModel):
     )
     nodes: int | None = Field(default=None, ge=1, description="Instances the reservation holds.")
     zone: str | None = Field(default=None, min_length=1, description="Zone of the reservation.")
-    ends: AwareDatetime | None = Field(
-        default=None, description="When a Capacity Block ends (ISO 8601 with a zone, e.g. 2026-12-17T11:30:00Z)."
-    )
+    ends: AwareDatetime | None = Field(default=None, description="End time of a Capacity Block, ISO 8601 with a zone.")
 
     def model_post_init(self, __context: object) -> None:
         if self.ends is not None and self.kind != "capacity-block":

@@ -8,6 +8,11 @@ services move no running instance to a new subnet or zone. Its launch / scaling 
 is mapped from the arguments one per-node instance would get (`carried_args`), refusing an
 argument the mapping does not know, so a new node argument is never dropped unseen.
 
+Where the group names its configuration (Tencent, Huawei), `create_configured_group` makes
+both from a `GroupKind`, and `group_or_instances` builds the group, or per-node instances
+where the cloud says its group cannot carry the cluster (`Healing.per_node`), with the
+provider-neutral node outputs of either.
+
 Each cloud's `components/<cloud>/scaling.py` says what its own service calls these inputs,
 its size limit (with its source) and what its configuration cannot carry.
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import functools
 import gzip
 import io
 import json
@@ -56,11 +57,18 @@ def compact_source(text: str) -> bytes:
 
 def bundle(modules: tuple[str, ...] = _SHIPPED) -> str:
     """The agent's `modules` (docstrings dropped, `compact_source`) as base64 of a tar.gz with
-    fixed times and owners (reproducible)."""
+    fixed times and owners (reproducible). Every plan of a stack with a job ships it; the
+    packing (about 13 ms) is done once per process for the same sources."""
+    return _bundle(tuple((name, (_PACKAGE / name).read_text(encoding="utf-8")) for name in modules))
+
+
+@functools.lru_cache(maxsize=4)
+def _bundle(sources: tuple[tuple[str, str], ...]) -> str:
+    """`bundle` of (module name, source text) pairs."""
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w") as tar:
-        for name in modules:
-            data = compact_source((_PACKAGE / name).read_text(encoding="utf-8"))
+        for name, text in sources:
+            data = compact_source(text)
             info = tarfile.TarInfo(f"nodeagent/{name}")
             info.size, info.mode, info.mtime = len(data), 0o644, 0
             tar.addfile(info, io.BytesIO(data))

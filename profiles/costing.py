@@ -14,6 +14,8 @@ import dataclasses
 from collections.abc import Iterable
 
 from clouds.base import Feature, load
+from clouds.block_end import block_hours_left, block_short_note
+from clouds.clock import now as clock_now
 from clouds.healing import spot_healing
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
@@ -123,20 +125,50 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))
     for r in held(spec, offering, nodes):
         row = data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
+        price, short = _block_price(r, offering, row.hours)
+        if price is None:
+            continue
         found.append(
             _candidate(
                 offering,
                 "capacity-block" if r.kind == "capacity-block" else "reservation",
                 nodes,
                 row.hours,
-                r.usd_per_hour,
+                price,
                 row,
-                (*notes, *row.notes, held_price_note(r)),
+                (*notes, *row.notes, held_price_note(r), *short),
                 reservation_id=r.id,
                 reservation=r,
             )
         )
     return found
+
+
+def _block_price(r, offering: Offering, hours: float) -> tuple[float | None, tuple[str, ...]]:
+    """The held row's USD per node-hour over the whole job, and a note when a Capacity Block
+    ends before the job would finish.
+
+    EC2 terminates a block's instances at its end, so a job longer than what is left of the
+    block cannot finish on it: the hours the block covers are priced at the spec's
+    `usd_per_hour`, the rest at the offering's on-demand price (where the job goes on from
+    its last checkpoint once the block ends), blended over the job's hours. Without an
+    on-demand price the rest cannot be priced and the row is dropped (None).
+    """
+    if r.ends is None:
+        return r.usd_per_hour, ()
+    now = clock_now()
+    note = block_short_note(r.ends, now, hours, f"Capacity Block {r.id}")
+    if note is None:
+        return r.usd_per_hour, ()
+    on_demand = offering.price("on-demand")
+    if on_demand is None:
+        return None, ()
+    left = block_hours_left(r.ends, now)
+    blended = (r.usd_per_hour * left + on_demand * (hours - left)) / hours
+    return blended, (
+        f"{note}, priced on-demand at ${on_demand:,.2f}/node-hour: ${blended:,.2f}/node-hour over the job; "
+        "when the block ends, rerun `trainstack resolve --write-stack` without it to go on from the last checkpoint",
+    )
 
 
 def held_price_note(r) -> str:

@@ -8,7 +8,9 @@ values, as unknown providers and accelerators are named:
 - `accelerators`: an accelerator the catalog has for the allowed clouds;
 - `regions`: a region of an allowed cloud (a zone or another cloud's region is named as such);
 - `reservations[i]`: its instance type and zone, and that the catalog lists that type there
-  (a cloud without catalog rows, Huawei say, cannot be confirmed and is not checked).
+  (a cloud without catalog rows, Huawei say, cannot be confirmed and is not checked); a
+  Capacity Block's `ends` must still be ahead of the clock (`clouds.clock.now`), with time
+  to run before its scale-in (`clouds.block_end.block_end_problem`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from clouds.block_end import block_end_problem
+from clouds.clock import now
 from clouds.words import article, did_you_mean, listed
 from profiles.catalog.offering import Offering
 from profiles.explain import WorkloadFieldError
@@ -52,6 +56,7 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
         problem = region_problem(region, spec.providers, allowed, rows)
         if problem:
             raise WorkloadFieldError(problem)
+    moment = now() if any(r.ends is not None for r in spec.reservations) else None
     for i, reservation in enumerate(spec.reservations):
         if spec.providers and reservation.provider not in spec.providers:
             raise WorkloadFieldError(
@@ -62,6 +67,10 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
         problem = reservation_problem(reservation, [o for o in rows if o.provider == reservation.provider])
         if problem:
             raise WorkloadFieldError(f"reservations.{i}.{problem}")
+        if reservation.ends is not None and moment is not None:
+            ended = block_end_problem(reservation.ends, moment, f"reservations.{i}.ends")
+            if ended:
+                raise WorkloadFieldError(ended)
     return wanted
 
 

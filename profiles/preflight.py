@@ -5,7 +5,9 @@ through boto3); the others get offline guidance (`profiles.preflight_guidance`: 
 applies, how much the stack needs and where to request it).
 Before any of these, the stack goes through its component's own `validate_args` (the checks
 `trainstack plan` and `pulumi up` run); a refusal is a `fail` finding and the live checks,
-which assume a buildable stack, are skipped.
+which assume a buildable stack, are skipped. (`trainstack check` reads the stack with
+`read_cluster`, which already refuses such a stack as input to fix, exit 2, as `plan` does;
+the finding serves callers that pass a `ClusterConfig` built some other way.)
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@ the page itself; anything else is whitespace-collapsed and cut to a readable len
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
@@ -25,6 +24,8 @@ def one_line(text: Any, limit: int | None = MESSAGE_CHARS) -> str:
     """
     raw = str(text)
     if _HTML.search(raw):
+        import html  # only for an error page: its entity table costs `resolve` ~1 % to import
+
         found = _TITLE.search(raw) or _HEADING.search(raw)
         title = " ".join(html.unescape(_TAG.sub(" ", found.group(1))).split()) if found else ""
         raw = f"HTML error page: {title}" if title else "an HTML error page"

@@ -132,24 +132,33 @@ def read_config(path: Path) -> dict[str, Any]:
     return config
 
 
-def validate_cluster(raw: Any, region_value: Any) -> ClusterConfig:
+def validate_cluster(raw: Any, region_value: Any, name: str = "cluster") -> ClusterConfig:
     """The stack's cluster, validated the way `plan`, `check` and `pulumi up` all validate it.
 
     Args:
         raw: the value under `trainstack:cluster` (mapping or JSON text).
         region_value: the stack's provider region key (`aws:region`), None when unset.
+        name: the cluster's name (the stack name), for the cloud's checks on names.
 
     Raises:
         ConfigError: one line naming the field and the fix: the cluster model refuses it, the
-            provider is unknown, the catalog contradicts a field (with the valid values), or
-            the region key is unset or disagrees.
+            provider is unknown, the catalog contradicts a field (with the valid values), the
+            cloud's own checks refuse it (`clouds.registry.validator`: what its component
+            would refuse before creating anything), or the region key is unset or disagrees.
     """
+    from clouds.registry import validator
     from profiles.stack_check import catalog_problems
 
     cluster = parse_cluster_config(raw)
     problems = catalog_problems(cluster)
     if problems:
         raise ConfigError("; ".join(f"{CONFIG_KEY}.{p}" for p in problems))
+    validate = validator(cluster.provider)
+    try:
+        if validate is not None:
+            validate(cluster, name)
+    except ValueError as exc:  # one line already; the first line if a check ever gave more
+        raise ConfigError(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__) from None
     check_provider_region(cluster, region_value)
     return cluster
 
@@ -166,7 +175,7 @@ def read_cluster(path: Path) -> tuple[dict[str, Any], ClusterConfig]:
         raw = config[CONFIG_KEY]
         provider = raw.get("provider") if isinstance(raw, dict) else None
         region = config.get(provider_region_key(str(provider))) if provider else None
-        return config, validate_cluster(raw, region)
+        return config, validate_cluster(raw, region, path.name.removeprefix("Pulumi.").removesuffix(".yaml"))
     except ConfigError as exc:
         raise StackFileError(f"{path}: {exc}") from None
 

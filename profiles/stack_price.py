@@ -13,6 +13,8 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from clouds.block_end import block_short_note
+from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
@@ -130,8 +132,18 @@ def price_stack(
     caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     if match is not None and node_price is not None and config.commitment != "none":
         caveats += _reserved_rate_caveat(config, match)
-    caveats += cost.left_out
+    caveats += [*cost.left_out, *_block_caveats(config)]
     return dataclasses.replace(price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats))
+
+
+def _block_caveats(config: ClusterConfig) -> list[str]:
+    """A stack on a Capacity Block that ends before its `hours` are done says so (a block
+    that has ended is refused by the AWS validation: `clouds.aws.reservation`)."""
+    r = config.reservation
+    if r is None or r.ends is None:
+        return []
+    note = block_short_note(r.ends, clock_now(), config.hours, r.label)
+    return [] if note is None else [f"{note} (`resolve` prices those hours on-demand)"]
 
 
 def _reserved_rate_caveat(config: ClusterConfig, offering: Offering) -> list[str]:

@@ -32,6 +32,9 @@ CATALOG = Path("profiles", "catalog", "data")
 # one thread per core then oversubscribes them; its spinning threads made a tiny CPU training
 # step up to 30x slower on 2 shared cores (tests/bench/test_train.py). Children inherit it.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# The suite's clock (`clouds.clock.now`): a fixed moment, so a dated input (a Capacity Block's
+# `ends`) means the same whatever day the suite runs. Children inherit it.
+os.environ.setdefault("TRAINSTACK_NOW", "2026-12-04T12:00:00Z")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -11,6 +11,7 @@ are exactly the same.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import sys
@@ -68,9 +69,22 @@ def _skip_plugin_scan() -> None:
     sys.modules["pydantic.plugin._loader"] = loader
 
 
+def _end_now() -> None:
+    """End the console script's process after a successful `resolve`, its output flushed,
+    without the interpreter's teardown: clearing every module and the collector's final
+    passes cost about 5 % of the command's instructions and free nothing the system would not.
+    Nothing else is open by then (a written stack file is closed). Skipped when something
+    registered an exit handler, which then runs as usual."""
+    sys.stdout.flush()  # a reader that left raises BrokenPipeError here: handled by the caller
+    sys.stderr.flush()
+    if getattr(atexit, "_ncallbacks", lambda: 1)() == 0:
+        os._exit(0)
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Run `trainstack` with `argv` (default: the process's arguments, as the console script
-    does; after a fast-path `resolve` the cycle collector is then left off, see below)."""
+    does; after a fast-path `resolve` the cycle collector is then left off and the process
+    ends at once, see below and `_end_now`)."""
     args = sys.argv[1:] if argv is None else argv
     parsed = parse_resolve(args[1:]) if args[:1] == ["resolve"] else None
     if parsed is not None:
@@ -85,6 +99,8 @@ def main(argv: list[str] | None = None) -> Any:
             from trainstack.cli.resolve_cmd import run
 
             run(**parsed)
+            if argv is None:
+                _end_now()
         except BrokenPipeError:  # `trainstack resolve ... | head`: the reader left, as click handles it
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 1

@@ -1,5 +1,5 @@
 """How AWS nodes launch into held capacity: the launch template's reservation target and
-market type, and the placement group, for each kind of reservation (`clouds.reservation`).
+market type, and the placement group, for each kind of reservation (`clouds.block_end`).
 
 Sources (AWS documentation, read through the docs index this session):
 - EC2 launch template `CapacityReservationSpecification.CapacityReservationTarget` takes a
@@ -19,14 +19,14 @@ Sources (AWS documentation, read through the docs index this session):
 from __future__ import annotations
 
 import re
-from datetime import timedelta, timezone
+from datetime import datetime
 
+from clouds.block_end import BLOCK_SCALE_IN_MINUTES, block_end_problem, block_scale_in
+from clouds.clock import now as clock_now
 from clouds.reservation import ReservationConfig
 
-# Minutes before a Capacity Block's end the node group scales to zero. AWS: "Scale in your
-# Auto Scaling group to zero more than 30 minutes before the Capacity Block reservation end
-# time" (EC2 terminates the instances at 30); the extra 10 minutes are a choice (unsourced).
-SCALE_IN_MINUTES_BEFORE_END = 40
+# Minutes before a Capacity Block's end the node group scales to zero (`clouds.block_end`).
+SCALE_IN_MINUTES_BEFORE_END = BLOCK_SCALE_IN_MINUTES
 
 # `cr-` and hex digits (EC2 ids carry 8 or 17; shorter ones are accepted for examples).
 _RESERVATION_ID = re.compile(r"^cr-[0-9a-f]+$")
@@ -62,13 +62,19 @@ def launch_options(reservation: ReservationConfig | None) -> dict:
     return options
 
 
-def check_reservation(reservation: ReservationConfig | None, region: str, commitment: str) -> None:
+def check_reservation(
+    reservation: ReservationConfig | None, region: str, commitment: str, now: datetime | None = None
+) -> None:
     """Refuse a reservation AWS cannot launch into as written.
 
     The contract already refuses spot, more nodes than the reservation holds and a
     reservation in another zone (`clouds.reservation.reservation_problem`); this checks the
     AWS shapes: a `cr-` id or a resource group ARN in the stack's region, a Capacity Block
-    targeted by its own id and not priced as a reserved term.
+    targeted by its own id and not priced as a reserved term, and one whose scale-in
+    (`scale_in_time`) is still ahead: AWS refuses a scheduled action in the past.
+
+    Args:
+        now: the current time; default the clock (`clouds.clock.now`).
 
     Raises:
         ValueError: one line naming the field and the fix.
@@ -102,6 +108,10 @@ def check_reservation(reservation: ReservationConfig | None, region: str, commit
             f"commitment: a Capacity Block is paid up front for its whole block, not a {commitment} reserved "
             "term; set commitment: none"
         )
+    if reservation.ends is not None:
+        problem = block_end_problem(reservation.ends, now or clock_now(), "reservation.ends")
+        if problem:
+            raise ValueError(problem)
 
 
 def scale_in_time(reservation: ReservationConfig | None) -> str | None:
@@ -109,5 +119,4 @@ def scale_in_time(reservation: ReservationConfig | None) -> str | None:
     scheduled action takes it (`YYYY-MM-DDThh:mm:ssZ`, UTC); None without an end time."""
     if reservation is None or reservation.ends is None:
         return None
-    at = reservation.ends.astimezone(timezone.utc) - timedelta(minutes=SCALE_IN_MINUTES_BEFORE_END)
-    return at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return block_scale_in(reservation.ends).strftime("%Y-%m-%dT%H:%M:%SZ")

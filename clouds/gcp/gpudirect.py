@@ -1,31 +1,48 @@
-"""GPUDirect-TCPX (A3 High) and GPUDirect-TCPXO (A3 Mega) on the GCP nodes, as data: the NCCL
-network plugin, the receive-datapath manager (RxDM) and the NCCL environment per flavour.
+"""GPUDirect on the GCP nodes, as data per machine type: the NCCL network plugin, the
+receive-datapath manager (RxDM, TCPX and TCPXO only) and the NCCL environment.
+
+- A3 High (`a3-highgpu-8g`): GPUDirect-TCPX; A3 Mega (`a3-megagpu-8g`): GPUDirect-TCPXO;
+- A3 Ultra (`a3-ultragpu-8g`) and A4 (`a4-highgpu-8g`): GPUDirect RDMA over the MRDMA NICs with
+  Google's gIB NCCL plugin (no RxDM); one entry each, as their tuner configurations differ.
 
 Without the plugin NCCL runs over the GPU NICs with plain sockets, far below their bandwidth
 (NVIDIA's GKE TCPXO guide: "NCCL falls back to TCP"). Which flavour a machine type uses and
-its NIC count come from `clouds.gcp.nics` (shared/reference-facts/interconnect.md G1-G3);
+its NIC count come from `clouds.gcp.nics` (shared/reference-facts/interconnect.md G1-G5);
 only the GPUDirect NIC layout (`interconnect: rdma`) gets them.
 
-Sources (public setup code found through the code index, none in shared/reference-facts, so
-the versions and flags are as those sources pin them, not checked against a registry):
-- Images and RxDM flags: GoogleCloudPlatform/container-engine-accelerators
-  `gpudirect-tcpx/nccl-test.yaml` (`tcpgpudmarxd-dev:v2.0.9`, `--gpu_nic_preset a3vm
-  --gpu_shmem_type fd --uds_path /run/tcpx --setup_param "--verbose 128 2 0"`,
-  `nccl-plugin-gpudirecttcpx-dev:v3.1.9`) and `gpudirect-tcpxo/nccl-test.yaml`
-  (`tcpgpudmarxd-dev:v1.0.21`, `/fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics=8`,
-  `nccl-plugin-gpudirecttcpx-dev:v1.0.15`); the plugin installs with `install --install-nccl`
-  into `/var/lib/tcpx/lib64` / `/var/lib/tcpxo/lib64` (cluster-toolkit's A3 VM examples).
+Versions (none in shared/reference-facts; each from Google's release notes, observed 2026-12-04):
+- TCPX: `nccl-plugin-gpudirecttcpx-dev:v3.1.12` with `tcpgpudmarxd-dev:v2.0.15`, the "Jun 22,
+  2026" release of GoogleCloudPlatform/container-engine-accelerators `gpudirect-tcpx/README.md`
+  (GPUDirect-TCPX Release Notes, @98c85a6; the RxDM version is coupled with the plugin's), which
+  also gives `NCCL_ALGO=Ring,Tree`.
+- TCPXO: `nccl-plugin-gpudirecttcpx-dev:v1.0.15` with `tcpgpudmarxd-dev:v1.0.21`, the "Jan 9,
+  2026" release of `gpudirect-tcpxo/README.md` (@0a2b482); its Aug 21, 2025 entry drops the RxDM
+  flags `--uid= --alsologtostderr` (now `--num_hops=2 --num_nics=8`).
+- gIB: `gpudirect-gib/nccl-plugin-gib:v1.1.2`, "NCCL/gIB v1.1.2, Release date: May 14, 2026",
+  Google Cloud "NCCL/gIB release notes (x86 64-bit)",
+  https://docs.cloud.google.com/ai-hypercomputer/docs/nccl/release-notes-x86.
+Setup (public setup code, not checked against a registry or a VM here):
+- RxDM flags and the `install --install-nccl` installers: the repository's
+  `gpudirect-tcpx/nccl-test.yaml` and `gpudirect-tcpxo/nccl-test.yaml`, cluster-toolkit's A3 VM
+  examples (into `/var/lib/tcpx/lib64` / `/var/lib/tcpxo/lib64`); gIB: the repository's
+  `gpudirect-rdma/nccl-rdma-installer.yaml` runs `/scripts/container_entry.sh install
+  --install-nccl`, which writes `/var/lib/gib` (mounted here at the host's `/usr/local/gib`,
+  the path Google's `.deb` and examples use), and `gpudirect-rdma/nccl-test.yaml` sources
+  `/usr/local/gib/scripts/set_nccl_env.sh`.
 - TCPXO host preparation: `modprobe import-helper` and one `/dev/aperture_devices/<BDF>` bind
   mount per GPU NIC PCI function (vendor:device `1ae0:0084`), as the `nccl-tcpxo-installer`
   DaemonSet's pre-installation step does.
 - NCCL variables with Ubuntu's interface names (this bootstrap boots Ubuntu 22.04, where the
   primary gVNIC is `enp0s12`): the A3 High Slurm examples (`NCCL_NET=GPUDirectTCPX_v7`,
-  `NCCL_GPUDIRECTTCPX_SOCKET_IFNAME=enp6s0,enp12s0,enp134s0,enp140s0`, bindings, chunk sizes)
-  and, for A3 Mega, `nccl-env-profile.sh` plus `NCCL_FASTRAK_*` (cluster-toolkit a3-megagpu,
-  PerfKitBenchmarker, dstack's a3mega example).
+  bindings, chunk sizes) and, for A3 Mega, `nccl-env-profile.sh` plus `NCCL_FASTRAK_*`
+  (cluster-toolkit a3-megagpu, PerfKitBenchmarker, dstack's a3mega example); for gIB,
+  `NCCL_NET=gIB` and the tuning Google's GKE Ray/verl tutorial and PerfKitBenchmarker's
+  `nvidia_hpl/a4.dockerfile` set (`NCCL_IB_TC=52`, `NCCL_IB_FIFO_TC=84`, tuner configs
+  `tuner_config_a3u.txtpb` for H200 / `tuner_config_a4.txtpb` for B200).
 Unverified here: the `a3vm` RxDM preset was documented with COS/GKE interface names; the
 RxDM runs with `--gpus all`, which needs the NVIDIA container toolkit (the bootstrap checks
-and says so in the journal when it is missing, then NCCL uses sockets).
+and says so in the journal when it is missing, then NCCL uses sockets); `set_nccl_env.sh`'s
+own contents.
 """
 
 from __future__ import annotations
@@ -43,10 +60,12 @@ class GpuDirect:
     """What one GPUDirect flavour installs and runs on a node.
 
     Attributes:
-        name: `GPUDirect-TCPX` or `GPUDirect-TCPXO`.
+        name: `GPUDirect-TCPX`, `GPUDirect-TCPXO` or `GPUDirect-RDMA (gIB)`.
         plugin_image: the NCCL net plugin installer image.
         plugin_dir: where the installer puts `libnccl*.so` (host path).
-        rxdm_image: the receive-datapath manager image.
+        plugin_volume: (host, container) mount the installer writes through.
+        plugin_entrypoint: the installer's `--entrypoint`, or "" for the image's own.
+        rxdm_image: the receive-datapath manager image, or "" when the flavour has none.
         rxdm_args: the RxDM container's command line after the image.
         rxdm_entrypoint: its `--entrypoint`, or "" for the image's own.
         rxdm_devices: host device paths the RxDM needs besides the GPUs.
@@ -59,8 +78,10 @@ class GpuDirect:
     name: str
     plugin_image: str
     plugin_dir: str
-    rxdm_image: str
-    rxdm_args: tuple[str, ...]
+    plugin_volume: tuple[str, str] = ("/var/lib", "/var/lib")
+    plugin_entrypoint: str = ""
+    rxdm_image: str = ""
+    rxdm_args: tuple[str, ...] = ()
     rxdm_entrypoint: str = ""
     rxdm_devices: tuple[str, ...] = ()
     rxdm_volumes: tuple[tuple[str, str], ...] = ()
@@ -82,9 +103,9 @@ _APERTURE = (
 
 TCPX = GpuDirect(
     name="GPUDirect-TCPX",
-    plugin_image=f"{REGISTRY}/gpudirect-tcpx/nccl-plugin-gpudirecttcpx-dev:v3.1.9",
+    plugin_image=f"{REGISTRY}/gpudirect-tcpx/nccl-plugin-gpudirecttcpx-dev:v3.1.12",
     plugin_dir="/var/lib/tcpx/lib64",
-    rxdm_image=f"{REGISTRY}/gpudirect-tcpx/tcpgpudmarxd-dev:v2.0.9",
+    rxdm_image=f"{REGISTRY}/gpudirect-tcpx/tcpgpudmarxd-dev:v2.0.15",
     rxdm_entrypoint="/tcpgpudmarxd/build/app/tcpgpudmarxd",
     rxdm_args=("--gpu_nic_preset", "a3vm", "--gpu_shmem_type", "fd", "--uds_path", "/run/tcpx"),
     rxdm_volumes=(("/run/tcpx", "/run/tcpx"),),
@@ -103,7 +124,7 @@ TCPX = GpuDirect(
             "NCCL_GPUDIRECTTCPX_UNIX_CLIENT_PREFIX": "/run/tcpx",
             "NCCL_GPUDIRECTTCPX_PROGRAM_FLOW_STEERING_WAIT_MICROS": "500000",
             "NCCL_CROSS_NIC": "0",
-            "NCCL_ALGO": "Ring",
+            "NCCL_ALGO": "Ring,Tree",
             "NCCL_PROTO": "Simple",
             "NCCL_NSOCKS_PERTHREAD": "4",
             "NCCL_SOCKET_NTHREADS": "1",
@@ -125,7 +146,7 @@ TCPXO = GpuDirect(
     plugin_dir="/var/lib/tcpxo/lib64",
     rxdm_image=f"{REGISTRY}/gpudirect-tcpxo/tcpgpudmarxd-dev:v1.0.21",
     rxdm_entrypoint="/fts/entrypoint_rxdm_container.sh",
-    rxdm_args=("--num_hops=2", "--num_nics=8", "--uid=", "--alsologtostderr"),
+    rxdm_args=("--num_hops=2", "--num_nics=8"),
     rxdm_devices=("/dev/dmabuf_import_helper",),
     prepare=("modprobe import-helper", _APERTURE),
     env=MappingProxyType(
@@ -143,11 +164,46 @@ TCPXO = GpuDirect(
     env_profile=f"/var/lib/tcpxo/lib64/{_ENV_PROFILE}",
 )
 
-# GPUDirect flavour (`clouds.gcp.nics.NicLayout.gpudirect`) -> what its nodes install.
-BY_FLAVOUR: Mapping[str, GpuDirect] = MappingProxyType({"tcpx": TCPX, "tcpxo": TCPXO})
+_GIB_DIR = "/usr/local/gib"
+# NCCL variables of the gIB plugin on both machine types (sources above); NCCL_SOCKET_IFNAME
+# stays the bootstrap's `^lo,docker`: the examples' interface names are unverified on this image.
+_GIB_ENV = {
+    "NCCL_NET": "gIB",
+    "NCCL_CROSS_NIC": "0",
+    "NCCL_NET_GDR_LEVEL": "PIX",
+    "NCCL_P2P_NET_CHUNKSIZE": "131072",
+    "NCCL_NVLS_CHUNKSIZE": "524288",
+    "NCCL_IB_ADAPTIVE_ROUTING": "1",
+    "NCCL_IB_QPS_PER_CONNECTION": "4",
+    "NCCL_IB_TC": "52",
+    "NCCL_IB_FIFO_TC": "84",
+    "LD_LIBRARY_PATH": f"{_GIB_DIR}/lib64",
+}
 
 
-def gpudirect_for(flavour: str | None) -> GpuDirect | None:
-    """What a node with this NIC layout's flavour installs: TCPX, TCPXO, or None (no GPU NICs,
-    or GPUDirect-RDMA on A3 Ultra / A4, whose plugin this bootstrap does not install)."""
-    return BY_FLAVOUR.get(flavour or "")
+def _gib(tuner_config: str) -> GpuDirect:
+    """GPUDirect RDMA with the gIB plugin, with the machine type's NCCL tuner configuration."""
+    return GpuDirect(
+        name="GPUDirect-RDMA (gIB)",
+        plugin_image=f"{REGISTRY}/gpudirect-gib/nccl-plugin-gib:v1.1.2",
+        plugin_dir=f"{_GIB_DIR}/lib64",
+        plugin_volume=(_GIB_DIR, "/var/lib/gib"),
+        plugin_entrypoint="/scripts/container_entry.sh",
+        env=MappingProxyType({**_GIB_ENV, "NCCL_TUNER_CONFIG_PATH": f"{_GIB_DIR}/configs/{tuner_config}"}),
+        env_profile=f"{_GIB_DIR}/scripts/set_nccl_env.sh",
+    )
+
+
+GIB_A3_ULTRA = _gib("tuner_config_a3u.txtpb")  # H200
+GIB_A4 = _gib("tuner_config_a4.txtpb")  # B200
+
+# Machine type -> what its nodes install with the GPUDirect NIC layout (`clouds.gcp.nics.GPUDIRECT`).
+BY_MACHINE_TYPE: Mapping[str, GpuDirect] = MappingProxyType(
+    {"a3-highgpu-8g": TCPX, "a3-megagpu-8g": TCPXO, "a3-ultragpu-8g": GIB_A3_ULTRA, "a4-highgpu-8g": GIB_A4}
+)
+
+
+def gpudirect_for(machine_type: str, flavour: str | None) -> GpuDirect | None:
+    """What a node of `machine_type` installs when its NIC layout has the GPUDirect `flavour`
+    (`clouds.gcp.nics.NicLayout.gpudirect`); None without GPU NICs or for other types."""
+    return BY_MACHINE_TYPE.get(machine_type) if flavour else None

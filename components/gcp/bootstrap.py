@@ -9,11 +9,12 @@ Sources (not in shared/reference-facts, so treat as unsourced there):
   Managed Lustre client install script does; the modules exist for a limited set of kernels).
 - Filestore: an NFS export `<ip>:/<share>` mounted with `nfs-common`.
 
-NCCL: `NCCL_SOCKET_IFNAME` (not loopback or container bridges) everywhere; on A3 High / A3
-Mega with the GPUDirect NIC layout, workers also install the GPUDirect-TCPX / TCPXO NCCL
-plugin, start the receive-datapath manager and add the plugin's NCCL variables
-(`gpudirect_lines`; images, flags and variables as data in `clouds.gcp.gpudirect`). A failed
-setup is logged and leaves NCCL on sockets rather than stopping the node's job.
+NCCL: `NCCL_SOCKET_IFNAME` (not loopback or container bridges) everywhere; with the GPUDirect
+NIC layout, workers also install the machine type's NCCL plugin (GPUDirect-TCPX on A3 High,
+TCPXO on A3 Mega, gIB for GPUDirect RDMA on A3 Ultra and A4), start the receive-datapath
+manager (TCPX, TCPXO) and add the plugin's NCCL variables (`gpudirect_lines`; images, flags and
+variables as data in `clouds.gcp.gpudirect`). A failed setup is logged and leaves NCCL on
+sockets rather than stopping the node's job.
 """
 
 from __future__ import annotations
@@ -74,8 +75,9 @@ _EXPORT_NCCL = (
 
 
 def gpudirect_lines(gd: GpuDirect | None) -> list[str]:
-    """Bash that installs `gd`'s NCCL plugin, (re)starts its receive-datapath manager and, only
-    when both worked, appends its NCCL variables to `ENV_FILE`; [] for None.
+    """Bash that installs `gd`'s NCCL plugin, (re)starts its receive-datapath manager (if the
+    flavour has one) and, only when all of it worked, appends its NCCL variables to
+    `ENV_FILE`; [] for None.
 
     Idempotent (GCP runs the startup script at every boot): the plugin is installed again and
     the RxDM container replaced. Every step checks itself (`|| return 1`): bash ignores
@@ -83,13 +85,9 @@ def gpudirect_lines(gd: GpuDirect | None) -> list[str]:
     """
     if gd is None:
         return []
-    run = ["docker", "run", "--detach", "--restart", "unless-stopped", "--name", "receive-datapath-manager"]
-    run += ["--privileged", "--cap-add=NET_ADMIN", "--network=host", "--gpus", "all"]
-    run += [f"--device={device}" for device in gd.rxdm_devices]
-    run += [f"--volume={host}:{inside}" for host, inside in gd.rxdm_volumes]
-    run += ["--env", "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu"]
-    run += [f"--entrypoint={gd.rxdm_entrypoint}"] if gd.rxdm_entrypoint else []
-    run += [gd.rxdm_image, *gd.rxdm_args]
+    install = ["docker", "run", "--rm", "--volume", ":".join(gd.plugin_volume)]
+    install += [f"--entrypoint={gd.plugin_entrypoint}"] if gd.plugin_entrypoint else []
+    install += [gd.plugin_image, "install", "--install-nccl"]
     profile = []
     if gd.env_profile:  # the plugin's own NCCL variables, as `export K=V` lines the agent reads
         profile = [
@@ -98,15 +96,13 @@ def gpudirect_lines(gd: GpuDirect | None) -> list[str]:
         ]
     fail = f"trainstack: {gd.name} setup failed; NCCL uses the GPU NICs over sockets"
     return [
-        f"# trainstack {gd.name}: NCCL net plugin and receive-datapath manager",
+        f"# trainstack {gd.name}: NCCL net plugin" + (" and receive-datapath manager" if gd.rxdm_image else ""),
         "trainstack_gpudirect() {",
         "  command -v docker >/dev/null 2>&1 || { apt-get update; DEBIAN_FRONTEND=noninteractive apt-get install -y docker.io; }",
-        "  docker info 2>/dev/null | grep -qi 'runtimes:.*nvidia' || "
-        f"{{ echo 'trainstack: {gd.name} needs the NVIDIA container toolkit (docker --gpus)' >&2; return 1; }}",
+        *_rxdm_check(gd),
         *(f"  {{ {command}; }} || return 1" for command in gd.prepare),
-        f"  docker run --rm --volume /var/lib:/var/lib {gd.plugin_image} install --install-nccl || return 1",
-        "  docker rm -f receive-datapath-manager >/dev/null 2>&1 || true",
-        f"  {shlex.join(run)} || return 1",
+        f"  {shlex.join(install)} || return 1",
+        *_rxdm_start(gd),
         *profile,
         f"  cat >> {ENV_FILE} <<'TRAINSTACK_GPUDIRECT'",
         *(f"export {key}={shlex.quote(value)}" for key, value in gd.env.items()),
@@ -114,6 +110,30 @@ def gpudirect_lines(gd: GpuDirect | None) -> list[str]:
         "}",
         f"trainstack_gpudirect || echo '{fail}' >&2",
     ]
+
+
+def _rxdm_check(gd: GpuDirect) -> list[str]:
+    """The RxDM runs with `--gpus all`: without the NVIDIA container runtime, stop early."""
+    if not gd.rxdm_image:
+        return []
+    return [
+        "  docker info 2>/dev/null | grep -qi 'runtimes:.*nvidia' || "
+        f"{{ echo 'trainstack: {gd.name} needs the NVIDIA container toolkit (docker --gpus)' >&2; return 1; }}"
+    ]
+
+
+def _rxdm_start(gd: GpuDirect) -> list[str]:
+    """Replace the receive-datapath manager container; [] for a flavour without one."""
+    if not gd.rxdm_image:
+        return []
+    run = ["docker", "run", "--detach", "--restart", "unless-stopped", "--name", "receive-datapath-manager"]
+    run += ["--privileged", "--cap-add=NET_ADMIN", "--network=host", "--gpus", "all"]
+    run += [f"--device={device}" for device in gd.rxdm_devices]
+    run += [f"--volume={host}:{inside}" for host, inside in gd.rxdm_volumes]
+    run += ["--env", "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu"]
+    run += [f"--entrypoint={gd.rxdm_entrypoint}"] if gd.rxdm_entrypoint else []
+    run += [gd.rxdm_image, *gd.rxdm_args]
+    return ["  docker rm -f receive-datapath-manager >/dev/null 2>&1 || true", f"  {shlex.join(run)} || return 1"]
 
 
 def startup_script(
@@ -134,6 +154,7 @@ def startup_script(
         kind, address, share: as for `file_system_mount`.
         rdzv_host: the head node's private IP with a job, else None.
     """
-    gpudirect = gpudirect_for(nic_layout(cluster.instance_type, cluster.interconnect).gpudirect)
+    layout = nic_layout(cluster.instance_type, cluster.interconnect)
+    gpudirect = gpudirect_for(cluster.instance_type, layout.gpudirect)
     setup = gpudirect_lines(gpudirect) if role == "worker" else []
     return bootstrap(name, cluster, role, dict(NCCL_ENV), [*file_system_mount(kind, address, share), *setup], rdzv_host)

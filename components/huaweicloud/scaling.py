@@ -44,7 +44,8 @@ SAME_MEANING |= {"security_group_ids": "security_group_ids"}  # the one that kee
 # ecs.Instance arguments the configuration cannot carry, and what happens instead.
 NOT_CARRIED = {
     **dict.fromkeys(
-        ("availability_zone", "networks", "tags"), "the group's input of that name (the configuration has none)"
+        ("availability_zone", "networks", "tags"),
+        "the group carries it (`availability_zones`, `networks`, `tags`); the configuration cannot",
     ),
     **dict.fromkeys(
         ("charging_mode", "spot_maximum_price"),

@@ -186,6 +186,7 @@ def _held_capacity(config: ClusterConfig) -> list[str]:
     return [
         f"Capacity Block {r.id}: compute is the stack's ${recorded:,.4f}/hour, the block's up-front fee "
         "spread over its hours (the workload's figure; the catalog holds no Capacity Block prices)"
+        + ("; hours past the block's end are in it at the on-demand price (`resolve`)" if r.ends is not None else "")
     ]
 
 

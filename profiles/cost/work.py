@@ -203,7 +203,7 @@ class ReservationSpec(BaseModel):
     placement_group: str | None = Field(
         default=None, min_length=1, pattern=r"^\S+$", description="Existing placement group of the reservation."
     )
-    ends: AwareDatetime | None = Field(default=None, description="When a Capacity Block ends (with a zone).")
+    ends: AwareDatetime | None = Field(default=None, description="End time of a Capacity Block, ISO 8601 with a zone.")
 
     def model_post_init(self, __context: object) -> None:
         if self.kind == "capacity-block" and self.kind not in cloud(self.provider).reservation_kinds:

@@ -148,3 +148,22 @@ def test_a_caller_passing_argv_gets_the_cycle_collector_back_as_it_was(enabled, 
     finally:
         (gc.enable if was else gc.disable)()
     assert '"choice"' in capsys.readouterr().out
+
+
+def test_the_console_script_ends_at_once_with_all_its_output(tmp_path):
+    """As the console script (no argv), a successful `resolve` ends without the interpreter's
+    teardown (`entry._end_now`): every byte of a long answer reaches the pipe, the stack file
+    is whole, the warnings are on stderr, the status is 0."""
+    wide = tmp_path / "wide.yaml"  # hundreds of rows: more JSON than a pipe buffers
+    wide.write_text("accelerators: [A100:8, A100-80GB:8, H100:8]\nhours: 72h\n")
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "Pulumi.yaml").write_text((ROOT / "Pulumi.yaml").read_text())
+    code = "import sys; from trainstack.entry import main; sys.exit(main())"
+    args = ["resolve", str(wide), "--json", "--top", "1000", "--write-stack", "wide", "--project-dir", str(tmp_path)]
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert len(answer["alternatives"]) > 100
+    assert "warning: aws prices are of unknown date" in done.stderr
+    stack = (tmp_path / "stacks" / "Pulumi.wide.yaml").read_text()
+    assert stack.endswith("\n") and f"instance_type: {answer['choice']['instance_type']}" in stack

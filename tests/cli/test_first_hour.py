@@ -58,9 +58,11 @@ def test_check_names_the_stack_file_a_refused_reservation_is_in(project):
     text = stack.read_text().replace("    tags: {}\n", "    tags: {}\n    reservation: {id: cr-123}\n")
     stack.write_text(text)
     result = run("check", "-s", "training-a100")
-    assert result.exit_code == 1
-    assert f"preflight training-a100 ({stack})" in result.stdout
-    assert "FAIL config: reservation: a capacity reservation holds on-demand capacity, never spot" in result.stdout
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {stack}: reservation: a capacity reservation holds on-demand capacity, never spot; "
+        "set purchase: on-demand or remove reservation\n"
+    )
 
 
 def test_bench_run_refuses_a_stack_plan_refuses_naming_its_file(project):
@@ -335,7 +337,7 @@ def test_no_offering_for_a_workload_names_its_file(project):
         pytest.param(
             "{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1, "
             "kind: capacity-block, ends: tomorrow}",
-            "reservations.0.ends: 'tomorrow' is not a date and time: write ISO 8601 with a zone",
+            "reservations.0.ends: tomorrow is not a date and time",
             id="ends-not-a-time",
         ),
     ],
@@ -346,3 +348,26 @@ def test_a_reservation_the_stack_would_refuse_is_refused_in_the_workload_naming_
     result = run("resolve", str(path), "--write-stack", "held")
     assert result.exit_code == 2 and result.stderr.startswith(f"error: {path}: {message}"), result.stderr
     assert "Traceback" not in result.output and not (project / "stacks" / "Pulumi.held.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("edit", "label"),
+    [
+        pytest.param({}, "cluster: $", id="catalog-priced"),
+        pytest.param(
+            {"p4d.24xlarge": "p5.48xlarge", "accelerator: A100": "accelerator: H100"},
+            "cluster (the stack's recorded price, unconfirmed): $6.4625/hour",
+            id="recorded-only",
+        ),
+    ],
+)
+def test_a_price_only_the_stack_states_is_labelled_so_on_the_cluster_line(project, edit, label):
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    text = stack.read_text()
+    for old, new in edit.items():
+        text = text.replace(old, new)
+    stack.write_text(text)
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith("cluster")]
+    assert line.startswith(label)

@@ -11,6 +11,7 @@ import tarfile
 
 import pytest
 
+from nodeagent import ship
 from nodeagent.job import NodeJob, read_env_file
 from nodeagent.launcher import launcher_env, shutdown_timeout, torchrun_argv
 from nodeagent.ship import bundle, install_script
@@ -90,7 +91,9 @@ def test_bad_job_file_is_refused_naming_the_key(raw, message):
 
 
 def test_bundle_is_reproducible_and_runs_with_the_standard_library(tmp_path):
-    assert bundle() == bundle()
+    first = bundle()
+    ship._bundle.cache_clear()  # packed again, not answered from the process's memo
+    assert bundle() == first
     with tarfile.open(fileobj=io.BytesIO(base64.b64decode(bundle()))) as tar:
         tar.extractall(tmp_path, filter="data")
     bad = subprocess.run(
@@ -134,3 +137,18 @@ def test_install_script_writes_the_job_and_the_unit():
     assert "ExecStart=/fsx/venv/bin/python -m nodeagent store 29400" in head
     with pytest.raises(ValueError, match="role: 'login'"):
         install_script("login", node, "/fsx")
+
+
+def test_a_changed_agent_source_ships_again(tmp_path, monkeypatch):
+    """The packed bundle is kept per process for the same sources only: an edited module
+    (another checkout, a hand edit) is packed afresh."""
+    before = bundle()
+    for name in ship._SHIPPED:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((ship._PACKAGE / name).read_text())
+    monkeypatch.setattr(ship, "_PACKAGE", tmp_path)
+    assert bundle() == before
+    (tmp_path / "job.py").write_text((tmp_path / "job.py").read_text() + "\nEDITED = 1\n")
+    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(bundle()))) as tar:
+        shipped = tar.extractfile("nodeagent/job.py").read().decode()
+    assert shipped.endswith("EDITED = 1\n")

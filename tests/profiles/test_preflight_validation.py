@@ -182,13 +182,53 @@ def _check_in(tmp_path, monkeypatch, stack: str, config: dict):
     return CliRunner().invoke(app, ["check", "-s", stack])
 
 
-def test_check_prints_the_refusal_and_exits_1(tmp_path, monkeypatch, no_live_checks):
-    config = _config("training-a100-alicloud")
-    config["trainstack:cluster"]["kms_key_id"] = "key-1"
-    result = _check_in(tmp_path, monkeypatch, "ali-kms", config)
-    assert result.exit_code == 1, result.output
-    assert "FAIL config: kms_key_id: not supported by the Alibaba component yet" in result.stdout
-    assert "fix: change the stack file as it says" in result.stdout
+@pytest.mark.parametrize(
+    ("stack", "change", "words"),
+    [
+        pytest.param(
+            "training-a100-alicloud",
+            {"kms_key_id": "key-1"},
+            "kms_key_id: not supported by the Alibaba component yet",
+            id="alicloud-kms",
+        ),
+        pytest.param(
+            "training-a100",
+            {"file_system": {"capacity_gib": 4800, "throughput_mbps_per_tib": 300}},
+            "file_system.throughput_mbps_per_tib: 300 is not valid for PERSISTENT_2",
+            id="aws-fsx-throughput",
+        ),
+        pytest.param(
+            "training-a100",
+            {
+                "purchase": "on-demand",
+                "reservation": {"kind": "capacity-block", "id": "cr-0123", "ends": "2020-01-01T00:00:00Z"},
+            },
+            "reservation.ends: 2020-01-01T00:00:00Z has passed",
+            id="aws-ended-block",
+        ),
+        pytest.param(
+            "training-a100-tencentcloud",
+            {"kms_key_id": "key-1"},
+            "kms_key_id",
+            id="tencent-kms",
+        ),
+    ],
+)
+def test_check_refuses_what_plan_refuses_with_exit_2(tmp_path, monkeypatch, no_live_checks, stack, change, words):
+    """A stack the component refuses is input to fix: `check` exits 2 with the one `error:` line
+    `plan` prints (docs/cli.md exit statuses), not a failed check (exit 1)."""
+    from trainstack.plan.runner import PlanError, run_plan
+
+    config = _config(stack)
+    config["trainstack:cluster"].update(change)
+    result = _check_in(tmp_path, monkeypatch, "refused", config)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert words in result.stderr and "FAIL" not in result.output
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    with pytest.raises(PlanError) as planned:
+        run_plan("refused", tmp_path)
+    assert result.stderr == f"error: {planned.value}\n"
 
 
 def test_check_refuses_a_provider_region_key_naming_another_region(tmp_path, monkeypatch, no_live_checks):

@@ -127,8 +127,9 @@ def check(
 ) -> None:
     """Preflight a stack before `pulumi up`: its own checks, zone offering and quota.
 
-    The component's validation runs first, then the live checks. Exits 1 if a check fails or
-    the live checks cannot run (credentials), 2 for a stack it cannot read.
+    The stack is validated as `plan` validates it (the component's own checks included), then
+    the live checks run. Exits 2 for a stack `plan` would refuse, 1 if a check fails or the
+    live checks cannot run (credentials).
     """
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.preflight import PreflightError, preflight, read_cluster

@@ -258,9 +258,7 @@ def test_no_end_no_schedule(mocks):
     [
         pytest.param({"id": CR, "ends": "2026-12-17T11:30:00Z"}, "only a Capacity Block ends by itself", id="odcr"),
         pytest.param(
-            {"id": CR, "kind": "capacity-block", "ends": "2026-12-17T11:30:00"},
-            "has no time zone: add one",
-            id="no-timezone",
+            {"id": CR, "kind": "capacity-block", "ends": "2026-12-17T11:30:00"}, "has no time zone", id="no-timezone"
         ),
     ],
 )

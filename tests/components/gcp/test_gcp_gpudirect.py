@@ -1,6 +1,7 @@
-"""GPUDirect-TCPX (A3 High) / TCPXO (A3 Mega) in the GCP node bootstrap: the right plugin and
-receive-datapath manager per machine type, nothing for types that need none, and the NCCL
-variables written only when the setup worked (the snippet is run with stub commands)."""
+"""GPUDirect in the GCP node bootstrap: TCPX (A3 High), TCPXO (A3 Mega), the gIB plugin for
+GPUDirect RDMA (A3 Ultra, A4): the right plugin and receive-datapath manager per machine type,
+nothing for types that need none, and the NCCL variables written only when the setup worked
+(the snippet is run with stub commands)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from clouds.gcp.gpudirect import TCPX, TCPXO
+from clouds.gcp.gpudirect import BY_MACHINE_TYPE, GIB_A3_ULTRA, GIB_A4, TCPX, TCPXO
+from clouds.gcp.nics import GPUDIRECT
 from components.gcp.bootstrap import gpudirect_lines, startup_script
 from components.node_bootstrap import ENV_FILE
 from nodeagent.job import read_env_file
@@ -31,19 +33,50 @@ def _script(instance_type: str, role: str = "worker", **changes) -> str:
         pytest.param("a3-highgpu-8g", {}, TCPX, id="a3-high-tcpx"),
         pytest.param("a3-megagpu-8g", {}, TCPXO, id="a3-mega-tcpxo"),
         pytest.param("a3-highgpu-8g", {"interconnect": "none"}, None, id="a3-high-one-nic"),
-        pytest.param("a3-ultragpu-8g", {}, None, id="a3-ultra-rdma"),
+        pytest.param("a3-ultragpu-8g", {}, GIB_A3_ULTRA, id="a3-ultra-gib"),
+        pytest.param("a4-highgpu-8g", {}, GIB_A4, id="a4-gib"),
+        pytest.param("a4-highgpu-8g", {"interconnect": "none"}, None, id="a4-one-nic"),
         pytest.param("a2-highgpu-8g", {"accelerator": "A100"}, None, id="a2-none"),
     ],
 )
 def test_each_machine_type_gets_its_plugin_or_none(instance_type, changes, expected):
     script = _script(instance_type, **changes)
-    other = TCPXO if expected is TCPX else TCPX
     if expected is None:
         assert "receive-datapath-manager" not in script and "nccl-plugin" not in script
         return
-    assert f"docker run --rm --volume /var/lib:/var/lib {expected.plugin_image} install --install-nccl" in script
-    assert expected.rxdm_image in script and other.rxdm_image not in script
-    assert f"--entrypoint={expected.rxdm_entrypoint}" in script
+    for other in (TCPX, TCPXO, GIB_A3_ULTRA):  # A3 Ultra and A4 share the gIB image
+        if other.plugin_image != expected.plugin_image:
+            assert other.plugin_image not in script and (not other.rxdm_image or other.rxdm_image not in script)
+    assert f"{expected.plugin_image} install --install-nccl" in script
+    assert f"export NCCL_NET={expected.env['NCCL_NET']}" in script
+    if expected.rxdm_image:
+        assert expected.rxdm_image in script and f"--entrypoint={expected.rxdm_entrypoint}" in script
+
+
+def test_every_gpudirect_machine_type_has_its_plugin():
+    assert set(BY_MACHINE_TYPE) == set(GPUDIRECT)
+    names = {"tcpx": "GPUDirect-TCPX", "tcpxo": "GPUDirect-TCPXO", "rdma": "GPUDirect-RDMA (gIB)"}
+    assert {t: BY_MACHINE_TYPE[t].name for t in GPUDIRECT} == {t: names[f] for t, (f, _) in GPUDIRECT.items()}
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "tuner"),
+    [
+        pytest.param("a3-ultragpu-8g", "tuner_config_a3u.txtpb", id="a3-ultra-h200"),
+        pytest.param("a4-highgpu-8g", "tuner_config_a4.txtpb", id="a4-b200"),
+    ],
+)
+def test_gpudirect_rdma_installs_gib_into_usr_local_gib_without_an_rxdm(instance_type, tuner):
+    script = _script(instance_type)
+    install = (
+        "docker run --rm --volume /usr/local/gib:/var/lib/gib --entrypoint=/scripts/container_entry.sh "
+        "us-docker.pkg.dev/gce-ai-infra/gpudirect-gib/nccl-plugin-gib:v1.1.2 install --install-nccl || return 1"
+    )
+    assert install in script
+    assert "receive-datapath-manager" not in script and "NVIDIA container toolkit" not in script
+    assert ". /usr/local/gib/scripts/set_nccl_env.sh;" in script
+    assert f"export NCCL_TUNER_CONFIG_PATH=/usr/local/gib/configs/{tuner}" in script
+    assert "export LD_LIBRARY_PATH=/usr/local/gib/lib64" in script and "export NCCL_IB_TC=52" in script
 
 
 def test_a3_high_runs_the_tcpx_rxdm_with_its_socket_and_variables():
@@ -57,7 +90,7 @@ def test_a3_high_runs_the_tcpx_rxdm_with_its_socket_and_variables():
 def test_a3_mega_prepares_the_host_and_reads_the_plugin_profile():
     script = _script("a3-megagpu-8g")
     assert "{ modprobe import-helper; } || return 1" in script
-    assert "--device=/dev/dmabuf_import_helper" in script and "--num_hops=2 --num_nics=8" in script
+    assert "--device=/dev/dmabuf_import_helper" in script and "--num_hops=2 --num_nics=8 ||" in script
     assert "1ae0:0084" in script  # one aperture bind mount per GPU NIC function
     assert ". /var/lib/tcpxo/lib64/nccl-env-profile.sh" in script
     assert "export NCCL_FASTRAK_IFNAME=enp6s0,enp7s0,enp13s0,enp14s0,enp134s0,enp135s0,enp141s0,enp142s0" in script
@@ -69,7 +102,7 @@ def test_the_head_node_gets_no_plugin():
     assert "receive-datapath-manager" not in head
 
 
-@pytest.mark.parametrize("instance_type", ["a3-highgpu-8g", "a3-megagpu-8g"])
+@pytest.mark.parametrize("instance_type", ["a3-highgpu-8g", "a3-megagpu-8g", "a3-ultragpu-8g", "a4-highgpu-8g"])
 def test_the_whole_startup_script_is_valid_bash(instance_type):
     assert BASH is not None
     subprocess.run([BASH, "-n"], input=_script(instance_type), text=True, check=True)
@@ -134,3 +167,15 @@ def test_tcpxo_adds_the_profile_variables_then_its_own(tmp_path):
     assert env["NCCL_TUNER_CONFIG_PATH"] == "/var/lib/tcpxo/lib64/a3plus_tuner.textproto"
     assert env["NCCL_NET"] == "FasTrak" and env["NCCL_FASTRAK_CTRL_DEV"] == "enp0s12"
     assert "modprobe import-helper" in (tmp_path / "calls").read_text()
+
+
+def test_gib_adds_the_profile_variables_then_its_own_without_the_nvidia_runtime(tmp_path):
+    profile = "export NCCL_NET=gIB\nexport NCCL_IB_GID_INDEX=3\nexport NCCL_TUNER_CONFIG_PATH=/elsewhere\n"
+    run, env_file = _run(tmp_path, GIB_A4, "io.containerd.runc.v2 runc", profile)  # no RxDM: no --gpus
+    assert run.returncode == 0, run.stderr
+    env = read_env_file(str(env_file))
+    assert env["NCCL_IB_GID_INDEX"] == "3"  # from the plugin's profile
+    assert env["NCCL_TUNER_CONFIG_PATH"] == "/usr/local/gib/configs/tuner_config_a4.txtpb"  # ours win
+    assert env["NCCL_NET"] == "gIB" and env["NCCL_SOCKET_IFNAME"] == "^lo,docker"
+    calls = (tmp_path / "calls").read_text()
+    assert "--entrypoint=/scripts/container_entry.sh" in calls and "receive-datapath-manager" not in calls
