@@ -36,6 +36,12 @@ def nothing() -> pulumi.Output[Any]:
     return pulumi.Output.from_input(None)
 
 
+def protected(opts: pulumi.ResourceOptions, **more: Any) -> pulumi.ResourceOptions:
+    """`opts` for a stateful child (file system, fileset, data volume): `protect=True`, so that
+    no `pulumi up` or `destroy` deletes what it holds, plus `more` resource options."""
+    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, **more))
+
+
 def secret_private_key(key: Any) -> pulumi.Output[str | None]:
     """The generated admin key's OpenSSH private key as a Pulumi secret; None without one
     (the stack gave `ssh_public_key`)."""

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, field_validator
 
 from clouds.data import source_problem
-from clouds.data_config import DataConfig, written_files_problem
+from clouds.data_config import DataConfig
 from profiles.cost.data_path import capacity_gib, checkpoint_gib
 from profiles.units import not_bool, parse_count, parse_size_gib
 
 
-class DataSpec(BaseModel):
-    """The job's dataset.
+class DataSpec(DataConfig):
+    """The job's dataset: the stack's `DataConfig` (its fields, bounds and the write-back rule)
+    read from what users type.
 
     Attributes:
         source: dataset URI in the team's bucket (`s3://bucket/prefix`, `gs://bucket/prefix`,
@@ -40,25 +41,12 @@ class DataSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False)
     EXAMPLE: ClassVar[str] = "{source: s3://team-data/imagenet, size: 2TiB, files: 1.28M}"
 
-    source: str = Field(min_length=1, description="Dataset URI in the team's bucket.")
+    # The YAML names and shorthands; the other fields are DataConfig's as they are.
     size_gib: float | None = Field(default=None, alias="size", gt=0, description="Dataset size, GiB.")
-    files: int | None = Field(default=None, ge=1, description="Number of files.")
     mean_file_mib: float | None = Field(default=None, alias="mean_file_size", gt=0, description="Mean file size, MiB.")
     passes: Annotated[float, BeforeValidator(not_bool)] = Field(
         default=1, gt=0, description="Passes over the data (epochs)."
     )
-    write_back: bool = Field(default=False, description="Export results to the bucket.")
-    resource_group: str | None = Field(
-        default=None, min_length=1, description="Azure Blob only: the storage account's resource group."
-    )
-    written_files: int | None = Field(default=None, ge=1, description="Files the job exports (write-back).")
-
-    @model_validator(mode="after")
-    def _written_needs_write_back(self) -> DataSpec:
-        problem = written_files_problem(self.written_files, self.write_back)
-        if problem:
-            raise ValueError(problem)
-        return self
 
     @field_validator("source")
     @classmethod

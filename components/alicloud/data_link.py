@@ -31,6 +31,7 @@ from clouds.alicloud.data import (
     split_uri,
 )
 from clouds.contract import ClusterConfig
+from components.cluster_base import protected
 
 
 class DataLink(NamedTuple):
@@ -86,7 +87,7 @@ def create_data_link(
         file_system_path=DATA_PATH,
         description=f"{name} dataset from oss://{bucket}",
         deletion_protection=True,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+        opts=protected(opts),
     )
     data_flow = alicloud.nas.DataFlow(
         f"{name}-data-flow",

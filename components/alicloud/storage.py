@@ -14,6 +14,7 @@ import pulumi_alicloud as alicloud
 
 from clouds.alicloud.cpfs import cpfs_sizing
 from clouds.contract import FileSystemConfig
+from components.cluster_base import protected
 
 # The NAS default permission group for VPC mount targets (pulumi-alicloud
 # `nas.ProtocolMountTarget` doc: "Default value: DEFAULT_VPC_GROUP_NAME").
@@ -70,7 +71,7 @@ def create_file_system(
         vswitch_id=vswitch_id,
         description=f"{name} shared training data",
         tags=tags,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+        opts=protected(opts),
     )
     mount_target = alicloud.nas.MountTarget(
         f"{name}-cpfs-mount",

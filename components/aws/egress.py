@@ -14,6 +14,8 @@ from typing import NamedTuple
 import pulumi
 import pulumi_aws as aws
 
+from components.aws.network import create_subnet
+
 # A choice, not a sourced figure: a /24 beside the /17 node subnet holds the NAT gateway.
 PUBLIC_SUBNET_CIDR = "10.0.128.0/24"
 
@@ -46,23 +48,10 @@ def create_egress(
         opts: child options (`parent=` the component).
     """
     igw = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=vpc.id, tags=tags, opts=opts)
-    public = aws.ec2.Subnet(
-        f"{name}-public",
-        vpc_id=vpc.id,
-        cidr_block=PUBLIC_SUBNET_CIDR,
-        availability_zone_id=zone_id,
-        map_public_ip_on_launch=False,
-        tags=tags,
-        opts=opts,
+    public = create_subnet(
+        f"{name}-public", vpc, PUBLIC_SUBNET_CIDR, zone_id, tags, opts, map_public_ip_on_launch=False
     )
-    public_routes = aws.ec2.RouteTable(
-        f"{name}-public-rt",
-        vpc_id=vpc.id,
-        routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", gateway_id=igw.id)],
-        tags=tags,
-        opts=opts,
-    )
-    aws.ec2.RouteTableAssociation(f"{name}-public-rta", subnet_id=public.id, route_table_id=public_routes.id, opts=opts)
+    _route_out(f"{name}-public", vpc, public, {"gateway_id": igw.id}, tags, opts)
     address = aws.ec2.Eip(f"{name}-nat-ip", domain="vpc", tags=tags, opts=opts)
     nat = aws.ec2.NatGateway(
         f"{name}-nat",
@@ -71,16 +60,7 @@ def create_egress(
         tags=tags,
         opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[igw])),
     )
-    private_routes = aws.ec2.RouteTable(
-        f"{name}-private-rt",
-        vpc_id=vpc.id,
-        routes=[aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", nat_gateway_id=nat.id)],
-        tags=tags,
-        opts=opts,
-    )
-    aws.ec2.RouteTableAssociation(
-        f"{name}-private-rta", subnet_id=node_subnet.id, route_table_id=private_routes.id, opts=opts
-    )
+    private_routes = _route_out(f"{name}-private", vpc, node_subnet, {"nat_gateway_id": nat.id}, tags, opts)
     aws.ec2.VpcEndpoint(
         f"{name}-s3",
         vpc_id=vpc.id,
@@ -91,3 +71,19 @@ def create_egress(
         opts=opts,
     )
     return Egress(nat, private_routes)
+
+
+def _route_out(
+    name: str,
+    vpc: aws.ec2.Vpc,
+    subnet: aws.ec2.Subnet,
+    target: dict[str, pulumi.Input[str]],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> aws.ec2.RouteTable:
+    """The route table `{name}-rt` sending everything (0.0.0.0/0) to `target` (the internet
+    gateway or the NAT gateway), associated with `subnet` (`{name}-rta`)."""
+    default = aws.ec2.RouteTableRouteArgs(cidr_block="0.0.0.0/0", **target)
+    routes = aws.ec2.RouteTable(f"{name}-rt", vpc_id=vpc.id, routes=[default], tags=tags, opts=opts)
+    aws.ec2.RouteTableAssociation(f"{name}-rta", subnet_id=subnet.id, route_table_id=routes.id, opts=opts)
+    return routes

@@ -3,32 +3,21 @@ security group built from `security.security_rules`."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 
 from clouds.aws.efa import NODE_SUBNET_CIDR, VPC_CIDR, check_subnet_size
 from clouds.contract import ClusterConfig
+from components import network
 from components.aws.security import RuleSpec, security_rules
 
 SUBNET_CIDR = NODE_SUBNET_CIDR  # sized in clouds.aws.efa
 
 
-class Network(NamedTuple):
-    """Where the nodes and the file system live.
-
-    Attributes:
-        vpc_id: the VPC id.
-        subnet_id: the subnet id every interface and the file system use.
-        vpc: the created VPC, or None when `subnet_id` was given.
-        subnet: the created subnet, or None when `subnet_id` was given.
-    """
-
-    vpc_id: pulumi.Output[str]
-    subnet_id: pulumi.Output[str]
-    vpc: aws.ec2.Vpc | None
-    subnet: aws.ec2.Subnet | None
+# Where the nodes and the file system live (`components.network.Network`).
+Network = network.Network[aws.ec2.Vpc, aws.ec2.Subnet]
 
 
 def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions) -> Network:
@@ -48,7 +37,7 @@ def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: p
         vpc_id = pulumi.Output.all(found.vpc_id, found.cidr_block, found.availability_zone_id).apply(
             lambda values: _checked_subnet(args, *values)
         )
-        return Network(vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
+        return Network.existing(vpc_id, args.subnet_id)
     vpc = aws.ec2.Vpc(
         f"{name}-vpc",
         cidr_block=VPC_CIDR,
@@ -57,15 +46,24 @@ def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: p
         tags=tags,
         opts=opts,
     )
-    subnet = aws.ec2.Subnet(
-        f"{name}-subnet",
-        vpc_id=vpc.id,
-        cidr_block=SUBNET_CIDR,
-        availability_zone_id=args.zone,
-        tags=tags,
-        opts=opts,
+    subnet = create_subnet(f"{name}-subnet", vpc, SUBNET_CIDR, args.zone, tags, opts)
+    return Network.created(vpc, subnet)
+
+
+def create_subnet(
+    name: str,
+    vpc: aws.ec2.Vpc,
+    cidr: str,
+    zone_id: str,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+    **extra: Any,
+) -> aws.ec2.Subnet:
+    """A subnet `name` of the cluster VPC in one availability zone (`zone_id`, an AZ ID), with
+    `extra` subnet arguments (the node subnet and the egress's public subnet)."""
+    return aws.ec2.Subnet(
+        name, vpc_id=vpc.id, cidr_block=cidr, availability_zone_id=zone_id, tags=tags, opts=opts, **extra
     )
-    return Network(vpc.id, subnet.id, vpc, subnet)
 
 
 def _checked_subnet(args: ClusterConfig, vpc_id: str, cidr: str, zone_id: str | None) -> str:

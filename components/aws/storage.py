@@ -7,6 +7,7 @@ import pulumi_aws as aws
 
 from clouds.aws.fsx import create_time_settings, fsx_sizing
 from clouds.contract import FileSystemConfig
+from components.cluster_base import protected
 
 
 def create_file_system(
@@ -52,7 +53,7 @@ def create_file_system(
         security_group_ids=[security_group_id],
         tags=tags,
         **create_time_settings(sizing.deployment_type, efa_clients),  # type: ignore[arg-type]
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, ignore_changes=CREATE_TIME)),
+        opts=protected(opts, ignore_changes=CREATE_TIME),
     )
 
 

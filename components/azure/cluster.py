@@ -21,6 +21,7 @@ from components.azure.head import create_head_node, private_ip
 from components.azure.identity import create_node_identity
 from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
+from components.azure.place import Place
 from components.azure.profile import ADMIN_USERNAME, vm_profile
 from components.azure.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, secret_private_key
@@ -86,32 +87,27 @@ class AzureGpuCluster(GpuClusterBase):
         self.resource_group = azure_native.resources.ResourceGroup(
             f"{name}-rg", location=args.region, tags=tags, opts=child
         )
-        rg_name = self.resource_group.name
         zones = placement_zones(args.region, args.zone, args.file_system is not None)
-        network = create_network(name, args, zones, rg_name, tags, child)
+        place = Place(name, args.region, zones, self.resource_group.name, tags, child)
+        network = create_network(place, args)
         self.virtual_network = network.vnet
         self.node_subnet, self.file_system_subnet = network.node_subnet, network.fs_subnet
         self.nat_gateway = network.egress.nat_gateway if network.egress else None
         self.egress_public_ip = network.egress.public_ip if network.egress else None
-        self.security_group = create_security_group(name, args, rg_name, tags, child)
-        self.placement = create_placement_group(name, args, zones, rg_name, tags, child)
+        self.security_group = create_security_group(place, args)
+        self.placement = create_placement_group(place)
         self.file_system = None
         link = create_blob_link(name, args.data, child) if args.data and args.file_system else None
         if args.file_system is not None and network.fs_subnet_id is not None:
             # Only file-system, place, network and data-link inputs go in: nothing about the nodes.
             self.file_system = create_file_system(
-                name,
+                place,
                 args.file_system,
-                args.region,
-                zones,
-                rg_name,
                 network.fs_subnet_id,
-                tags,
-                child,
                 hsm=link.hsm if link else None,
                 depends_on=link.provider_roles if link else (),
             )
-        self._link_data(name, args, link, rg_name, tags, child)
+        self._link_data(place, args, link)
         public_key, self.admin_key = admin_public_key(name, args, child)
         mgs = self._client_info("mgs_address")
 
@@ -122,25 +118,14 @@ class AzureGpuCluster(GpuClusterBase):
         rdzv_host = None
         if args.job is not None:
             self.head_nic, self.head_node = create_head_node(
-                name,
-                args,
-                zones,
-                rg_name,
-                network.node_subnet_id,
-                self.security_group.id,
-                public_key,
-                bootstrap("head", "127.0.0.1"),
-                tags,
-                child,
+                place, network.node_subnet_id, self.security_group.id, public_key, bootstrap("head", "127.0.0.1")
             )
             rdzv_host = private_ip(self.head_nic)
         profile = vm_profile(
             name, args, network.node_subnet_id, self.security_group.id, public_key, bootstrap("worker", rdzv_host)
         )
         identity_id = self.node_identity.id if self.node_identity else None
-        self.scale_set = create_scale_set(
-            name, args, rg_name, self.placement.id, profile, tags, child, identity_id=identity_id
-        )
+        self.scale_set = create_scale_set(place, args, self.placement.id, profile, identity_id=identity_id)
         self.admin_username = pulumi.Output.from_input(ADMIN_USERNAME)
         self.ssh_private_key = secret_private_key(self.admin_key)
         self.file_system_mount_command = self._client_info("mount_command")
@@ -152,18 +137,18 @@ class AzureGpuCluster(GpuClusterBase):
             file_system_mount_name=pulumi.Output.from_input(LUSTRE_FS_NAME if self.file_system else None),
         )
 
-    def _link_data(self, name: str, args: ClusterConfig, link, rg_name, tags: dict[str, str], child) -> None:
+    def _link_data(self, place: Place, args: ClusterConfig, link) -> None:
         """The nodes' identity with one role on the dataset container, and the export job."""
         self.node_identity = self.node_container_access = self.auto_export = self.data_link = None
         if link is None or args.data is None:
             return
         self.data_link = link.logging_container
-        self.node_identity = create_node_identity(name, args.region, rg_name, tags, child)
+        self.node_identity = create_node_identity(place)
         self.node_container_access = create_node_access(
-            name, args.data, link.subscription, self.node_identity.principal_id, child
+            place.name, args.data, link.subscription, self.node_identity.principal_id, place.opts
         )
         if self.file_system is not None:
-            self.auto_export = create_auto_export(name, args.data, self.file_system, rg_name, args.region, tags, child)
+            self.auto_export = create_auto_export(place, args.data, self.file_system)
 
     def _client_info(self, field: str) -> pulumi.Output[str | None]:
         """One field of the file system's `clientInfo` (None without a file system, or

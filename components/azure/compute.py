@@ -7,6 +7,7 @@ import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.contract import ClusterConfig
+from components.azure.place import Place
 from components.azure.repairs import health_extension_profile, self_healing
 
 # Scale-set inputs that Azure cannot change in place, so Pulumi must recreate the scale set.
@@ -27,44 +28,23 @@ SCALE_SET_REPLACE_ON_CHANGES = (
 )
 
 
-def create_placement_group(
-    name: str,
-    args: ClusterConfig,
-    zones: list[str] | None,
-    resource_group_name: pulumi.Input[str],
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
-) -> azure_native.compute.ProximityPlacementGroup:
-    """Create the proximity placement group that keeps every node close together.
-
-    Args:
-        name: the cluster name; the group is `{name}-ppg`.
-        args: the cluster config (`region`).
-        zones: `layout.placement_zones(...)`: the zone the nodes must be created in (the
-            file system's, when there is one), or None.
-        resource_group_name: the cluster's resource group.
-        tags: tags for the group.
-        opts: child options.
-    """
+def create_placement_group(place: Place) -> azure_native.compute.ProximityPlacementGroup:
+    """Create the proximity placement group `{name}-ppg` that keeps every node close
+    together, in the place's zone (the file system's, when there is one)."""
     return azure_native.compute.ProximityPlacementGroup(
-        f"{name}-ppg",
-        resource_group_name=resource_group_name,
-        location=args.region,
+        f"{place.name}-ppg",
+        **place.located(),
         proximity_placement_group_type="Standard",
-        zones=zones,
-        tags=tags,
-        opts=opts,
+        zones=place.zones,
+        opts=place.opts,
     )
 
 
 def create_scale_set(
-    name: str,
+    place: Place,
     args: ClusterConfig,
-    resource_group_name: pulumi.Input[str],
     placement_group_id: pulumi.Input[str],
     vm_profile: dict,
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
     identity_id: pulumi.Input[str] | None = None,
 ) -> azure_native.compute.VirtualMachineScaleSet:
     """Create the one scale set holding all `args.nodes` nodes.
@@ -82,21 +62,18 @@ def create_scale_set(
     and the nodes are lost in either order.
 
     Args:
-        name: the cluster name; the scale set is `{name}-nodes`.
-        args: the cluster config (`region`, `instance_type`, `nodes`).
-        resource_group_name: the cluster's resource group.
+        place: the cluster's place; the scale set is `{name}-nodes` (Azure copies its tags
+            to its VMs).
+        args: the cluster config (`instance_type`, `nodes`, `purchase`).
         placement_group_id: the proximity placement group id.
         vm_profile: `profile.vm_profile(...)`.
-        tags: tags for the scale set (Azure copies them to its VMs).
-        opts: child options.
         identity_id: the nodes' user-assigned managed identity (`identity.create_node_identity`),
             or None for no identity.
     """
     identity = {"type": "UserAssigned", "user_assigned_identities": [identity_id]} if identity_id else None
     return azure_native.compute.VirtualMachineScaleSet(
-        f"{name}-nodes",
-        resource_group_name=resource_group_name,
-        location=args.region,
+        f"{place.name}-nodes",
+        **place.located(),
         orchestration_mode="Uniform",
         sku={"name": args.instance_type, "tier": "Standard", "capacity": args.nodes},
         single_placement_group=True,
@@ -106,12 +83,5 @@ def create_scale_set(
         virtual_machine_profile={**vm_profile, **health_extension_profile()},
         **self_healing(args.purchase),
         identity=identity,
-        tags=tags,
-        opts=pulumi.ResourceOptions.merge(
-            opts,
-            pulumi.ResourceOptions(
-                replace_on_changes=list(SCALE_SET_REPLACE_ON_CHANGES),
-                delete_before_replace=True,
-            ),
-        ),
+        opts=place.options(replace_on_changes=list(SCALE_SET_REPLACE_ON_CHANGES), delete_before_replace=True),
     )

@@ -36,6 +36,7 @@ from clouds.azure.data import (
     split_uri,
 )
 from clouds.data_config import DataConfig
+from components.azure.place import Place
 
 
 class BlobLink(NamedTuple):
@@ -137,24 +138,16 @@ def create_node_access(
 
 
 def create_auto_export(
-    name: str,
-    data: DataConfig,
-    file_system: azure_native.storagecache.AmlFilesystem,
-    resource_group_name: pulumi.Input[str],
-    region: str,
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
+    place: Place, data: DataConfig, file_system: azure_native.storagecache.AmlFilesystem
 ) -> azure_native.storagecache.AutoExportJob | None:
     """With write-back, the auto-export job `{name}-export` (new and changed files under the
     import prefix go back to the container; deletions are not exported, auto-export.md); else None."""
     if not data.write_back:
         return None
     return azure_native.storagecache.AutoExportJob(
-        f"{name}-export",
+        f"{place.name}-export",
+        **place.located(),
         aml_filesystem_name=file_system.name,
-        resource_group_name=resource_group_name,
-        location=region,
         auto_export_prefixes=[import_prefix(split_uri(data.source))],
-        tags=tags,
-        opts=opts,
+        opts=place.opts,
     )

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import pulumi
 import pulumi_azure_native as azure_native
+
+from components.azure.place import Place
 
 STANDARD_SKU = "Standard"
 
@@ -48,46 +49,27 @@ class Egress(NamedTuple):
     nat_gateway: azure_native.network.NatGateway
 
 
-def create_egress(
-    name: str,
-    region: str,
-    zones: list[str] | None,
-    resource_group_name: pulumi.Input[str],
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
-) -> Egress:
-    """Create the NAT gateway and its public IP (attach it with the subnet's `nat_gateway`).
-
-    Args:
-        name: the cluster name; children are `{name}-nat-ip` and `{name}-nat`.
-        region: the Azure region.
-        zones: `layout.placement_zones(...)`: one zone, or None for "no zone".
-        resource_group_name: the cluster's resource group.
-        tags: tags for both resources.
-        opts: child options (`parent=` the component).
+def create_egress(place: Place) -> Egress:
+    """Create the NAT gateway `{name}-nat` and its public IP `{name}-nat-ip` in the place's
+    zone (attach it with the subnet's `nat_gateway`).
 
     Returns:
         The public IP and the NAT gateway.
     """
+    standard = {"sku": {"name": STANDARD_SKU}, "zones": place.zones}
     public_ip = azure_native.network.PublicIPAddress(
-        f"{name}-nat-ip",
-        resource_group_name=resource_group_name,
-        location=region,
-        sku={"name": STANDARD_SKU},
+        f"{place.name}-nat-ip",
+        **place.located(),
+        **standard,
         public_ip_allocation_method="Static",
         public_ip_address_version="IPv4",
-        zones=zones,
-        tags=tags,
-        opts=opts,
+        opts=place.opts,
     )
     nat_gateway = azure_native.network.NatGateway(
-        f"{name}-nat",
-        resource_group_name=resource_group_name,
-        location=region,
-        sku={"name": STANDARD_SKU},
+        f"{place.name}-nat",
+        **place.located(),
+        **standard,
         public_ip_addresses=[{"id": public_ip.id}],
-        zones=zones,
-        tags=tags,
-        opts=opts,
+        opts=place.opts,
     )
     return Egress(public_ip, nat_gateway)

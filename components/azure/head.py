@@ -11,7 +11,7 @@ import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.azure.facts import HPC_IMAGE
-from clouds.contract import ClusterConfig
+from components.azure.place import Place
 from components.azure.profile import ADMIN_USERNAME, OS_DISK_GIB, OS_DISK_TYPE, computer_name_prefix
 
 # A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore; a Gen2
@@ -20,50 +20,38 @@ HEAD_VM_SIZE = "Standard_D2s_v5"
 
 
 def create_head_node(
-    name: str,
-    args: ClusterConfig,
-    zones: list[str] | None,
-    resource_group_name: pulumi.Input[str],
+    place: Place,
     subnet_id: pulumi.Input[str],
     security_group_id: pulumi.Input[str],
     public_key: pulumi.Input[str],
     custom_data: pulumi.Input[str],
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
 ) -> tuple[azure_native.network.NetworkInterface, azure_native.compute.VirtualMachine]:
     """Create `{name}-head-nic` (dynamic private IP) and the VM `{name}-head`.
 
     Args:
-        name: the cluster name.
-        args: the cluster config (`region`).
-        zones: the cluster's zone (`layout.placement_zones`), or None.
-        resource_group_name: the cluster's resource group.
+        place: the cluster's place (the VM goes in its zone).
         subnet_id: the node subnet.
         security_group_id: the cluster NSG.
         public_key: the admin OpenSSH public key.
         custom_data: base64 custom data (`bootstrap.custom_data(..., "head", ...)`).
-        tags: tags for both.
-        opts: child options.
 
     Returns:
         The NIC (its private IP is the rendezvous host) and the VM.
     """
+    name = place.name
     nic = azure_native.network.NetworkInterface(
         f"{name}-head-nic",
-        resource_group_name=resource_group_name,
-        location=args.region,
+        **place.located(),
         ip_configurations=[
             {"name": f"{name}-head-ip", "subnet": {"id": subnet_id}, "private_ip_allocation_method": "Dynamic"}
         ],
         network_security_group={"id": security_group_id},
-        tags=tags,
-        opts=opts,
+        opts=place.opts,
     )
     vm = azure_native.compute.VirtualMachine(
         f"{name}-head",
-        resource_group_name=resource_group_name,
-        location=args.region,
-        zones=zones,
+        **place.located(),
+        zones=place.zones,
         priority="Regular",
         hardware_profile={"vm_size": HEAD_VM_SIZE},
         storage_profile={
@@ -88,14 +76,11 @@ def create_head_node(
             },
         },
         network_profile={"network_interfaces": [{"id": nic.id, "primary": True}]},
-        tags=tags,
         # Custom data runs once, at creation; the head only serves the store, so a changed job
         # (command, env) must not recreate the rendezvous mid-training.
         # A replaced VM must free the NIC (and its private IP, the workers' rendezvous endpoint)
         # before the new one attaches it: delete first.
-        opts=pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(ignore_changes=["osProfile.customData"], delete_before_replace=True)
-        ),
+        opts=place.options(ignore_changes=["osProfile.customData"], delete_before_replace=True),
     )
     return nic, vm
 

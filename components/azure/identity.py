@@ -6,30 +6,13 @@ dataset container: `data_link.create_node_access`).
 
 from __future__ import annotations
 
-import pulumi
 import pulumi_azure_native as azure_native
 
+from components.azure.place import Place
 
-def create_node_identity(
-    name: str,
-    region: str,
-    resource_group_name: pulumi.Input[str],
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
-) -> azure_native.managedidentity.UserAssignedIdentity:
-    """Create `{name}-node-identity`, attached to the scale set (`compute.create_scale_set`).
 
-    Args:
-        name: the cluster name.
-        region: the Azure region.
-        resource_group_name: the cluster's resource group.
-        tags: tags for the identity.
-        opts: child options.
-    """
+def create_node_identity(place: Place) -> azure_native.managedidentity.UserAssignedIdentity:
+    """Create `{name}-node-identity`, attached to the scale set (`compute.create_scale_set`)."""
     return azure_native.managedidentity.UserAssignedIdentity(
-        f"{name}-node-identity",
-        resource_group_name=resource_group_name,
-        location=region,
-        tags=tags,
-        opts=opts,
+        f"{place.name}-node-identity", **place.located(), opts=place.opts
     )

@@ -12,6 +12,7 @@ import pulumi_azure_native as azure_native
 from clouds.contract import ClusterConfig
 from components.azure.egress import Egress, create_egress
 from components.azure.layout import FS_SUBNET_CIDR, NODE_SUBNET_CIDR, VNET_CIDR
+from components.azure.place import Place
 from components.azure.security import security_rules
 
 
@@ -36,14 +37,7 @@ class Network(NamedTuple):
     egress: Egress | None
 
 
-def create_network(
-    name: str,
-    args: ClusterConfig,
-    zones: list[str] | None,
-    resource_group_name: pulumi.Input[str],
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
-) -> Network:
+def create_network(place: Place, args: ClusterConfig) -> Network:
     """Create a virtual network, a node subnet behind a NAT gateway and, with a file system,
     its subnet.
 
@@ -56,35 +50,27 @@ def create_network(
     prerequisites page).
 
     Args:
-        name: the cluster name; children are `{name}-vnet`, `{name}-nodes-subnet`,
-            `{name}-lustre-subnet`, `{name}-nat` and `{name}-nat-ip`.
-        args: the cluster config (`region`, `subnet_id`, `file_system`).
-        zones: `layout.placement_zones(...)`, for the NAT gateway and its address.
-        resource_group_name: the cluster's resource group.
-        tags: tags for the virtual network and the egress resources (subnets take no tags).
-        opts: child options (`parent=` the component).
+        place: the cluster's place; children are `{name}-vnet`, `{name}-nodes-subnet`,
+            `{name}-lustre-subnet`, `{name}-nat` and `{name}-nat-ip` (subnets take no tags).
+        args: the cluster config (`subnet_id`, `file_system`).
 
     Returns:
         Subnet ids and created resources.
     """
     if args.subnet_id:
         return Network(pulumi.Output.from_input(args.subnet_id), None, None, None, None, None)
+    name, group = place.name, place.resource_group_name
     vnet = azure_native.network.VirtualNetwork(
-        f"{name}-vnet",
-        resource_group_name=resource_group_name,
-        location=args.region,
-        address_space={"address_prefixes": [VNET_CIDR]},
-        tags=tags,
-        opts=opts,
+        f"{name}-vnet", **place.located(), address_space={"address_prefixes": [VNET_CIDR]}, opts=place.opts
     )
-    egress = create_egress(name, args.region, zones, resource_group_name, tags, opts)
+    egress = create_egress(place)
     node_subnet = azure_native.network.Subnet(
         f"{name}-nodes-subnet",
-        resource_group_name=resource_group_name,
+        resource_group_name=group,
         virtual_network_name=vnet.name,
         address_prefix=NODE_SUBNET_CIDR,
         nat_gateway={"id": egress.nat_gateway.id},
-        opts=opts,
+        opts=place.opts,
     )
     fs_subnet = None
     if args.file_system is not None:
@@ -92,36 +78,18 @@ def create_network(
         # network can conflict (unsourced; a common ARM retry case).
         fs_subnet = azure_native.network.Subnet(
             f"{name}-lustre-subnet",
-            resource_group_name=resource_group_name,
+            resource_group_name=group,
             virtual_network_name=vnet.name,
             address_prefix=FS_SUBNET_CIDR,
-            opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[node_subnet])),
+            opts=place.options(depends_on=[node_subnet]),
         )
     fs_subnet_id = fs_subnet.id if fs_subnet else None
     return Network(node_subnet.id, fs_subnet_id, vnet, node_subnet, fs_subnet, egress)
 
 
-def create_security_group(
-    name: str,
-    args: ClusterConfig,
-    resource_group_name: pulumi.Input[str],
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
-) -> azure_native.network.NetworkSecurityGroup:
-    """Create the cluster NSG with its rules inline (attached to every node NIC).
-
-    Args:
-        name: the cluster name; the group is `{name}-nsg`.
-        args: the cluster config (`region`, `ssh_cidrs`).
-        resource_group_name: the cluster's resource group.
-        tags: tags for the group.
-        opts: child options.
-    """
+def create_security_group(place: Place, args: ClusterConfig) -> azure_native.network.NetworkSecurityGroup:
+    """Create the cluster NSG `{name}-nsg` with its rules inline (attached to every node NIC;
+    `args.ssh_cidrs` may reach SSH)."""
     return azure_native.network.NetworkSecurityGroup(
-        f"{name}-nsg",
-        resource_group_name=resource_group_name,
-        location=args.region,
-        security_rules=security_rules(args.ssh_cidrs),
-        tags=tags,
-        opts=opts,
+        f"{place.name}-nsg", **place.located(), security_rules=security_rules(args.ssh_cidrs), opts=place.opts
     )

@@ -9,17 +9,13 @@ import pulumi_azure_native as azure_native
 
 from clouds.azure.amlfs import MAINTENANCE_DAY, MAINTENANCE_TIME_UTC, amlfs_sizing
 from clouds.contract import FileSystemConfig
+from components.azure.place import Place
 
 
 def create_file_system(
-    name: str,
+    place: Place,
     config: FileSystemConfig,
-    region: str,
-    zones: list[str] | None,
-    resource_group_name: pulumi.Input[str],
     subnet_id: pulumi.Input[str],
-    tags: dict[str, str],
-    opts: pulumi.ResourceOptions,
     hsm: dict | None = None,
     depends_on: Sequence[pulumi.Resource] = (),
 ) -> azure_native.storagecache.AmlFilesystem:
@@ -31,16 +27,12 @@ def create_file_system(
     service default without `encryption_settings`, AMLFS Resource Manager template docs).
 
     Args:
-        name: the cluster name; the file system is `{name}-lustre`.
+        place: the cluster's place; the file system is `{name}-lustre`, in the place's zone
+            (`layout.placement_zones`: the explicit zone, else zone "1" in regions with zones,
+            since AMLFS asks for one there, else None); `protect=True` is added to its options.
         config: requested capacity (GiB, rounded up per M1) and throughput tier (MB/s per
             TiB, picks the SKU per M1).
-        region: the Azure region.
-        zones: `layout.placement_zones(...)`: the explicit zone, else zone "1" in regions
-            with zones (AMLFS asks for one there), else None.
-        resource_group_name: the cluster's resource group.
         subnet_id: the file system's own subnet.
-        tags: tags for the file system.
-        opts: child options; `protect=True` is added here.
         hsm: the blob link's `hsm` settings (`data_link.create_blob_link`), or None. Azure reads
             them at creation: the import prefix "is only used during initial creation".
         depends_on: resources the file system must wait for (the resource provider's roles on
@@ -51,9 +43,8 @@ def create_file_system(
     """
     sizing = amlfs_sizing(config.capacity_gib, config.throughput_mbps_per_tib)
     return azure_native.storagecache.AmlFilesystem(
-        f"{name}-lustre",
-        resource_group_name=resource_group_name,
-        location=region,
+        f"{place.name}-lustre",
+        **place.located(),
         sku={"name": sizing.sku},
         storage_capacity_ti_b=float(sizing.capacity_tib),
         filesystem_subnet=subnet_id,
@@ -61,8 +52,7 @@ def create_file_system(
             "day_of_week": MAINTENANCE_DAY,
             "time_of_day_utc": MAINTENANCE_TIME_UTC,
         },
-        zones=zones,
+        zones=place.zones,
         hsm=hsm,
-        tags=tags,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, depends_on=list(depends_on))),
+        opts=place.options(protect=True, depends_on=list(depends_on)),
     )

@@ -10,6 +10,7 @@ import pulumi_gcp as gcp
 
 from clouds.gcp.filesystems import LUSTRE, FileSystemChoice
 from clouds.gcp.labels import gcp_id
+from components.cluster_base import protected
 from components.gcp.addressing import PSA_ADDRESS, PSA_PREFIX
 
 SHARE_NAME = "trainstack"  # Filestore share (at most 16 characters)
@@ -76,7 +77,7 @@ def create_file_system(
         reserved_peering_ranges=[peering_range.name],
         opts=opts,
     )
-    protect = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, depends_on=[connection]))
+    protect = protected(opts, depends_on=[connection])
     peering = (peering_range, connection)
     if choice.kind == LUSTRE:
         lustre = gcp.lustre.Instance(

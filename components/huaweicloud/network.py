@@ -4,12 +4,13 @@ Rules come from `security` as plain data."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import pulumi
 import pulumi_huaweicloud as huaweicloud
 
 from clouds.contract import ClusterConfig
+from components import network
 from components.huaweicloud.security import FROM_NODE_GROUP, file_system_rules, node_rules
 
 # Choices, not sourced figures: a /16 VPC with one /20 subnet (4,096 addresses) for the
@@ -19,20 +20,8 @@ SUBNET_CIDR = "10.0.0.0/20"
 SUBNET_GATEWAY = "10.0.0.1"
 
 
-class Network(NamedTuple):
-    """Where the nodes and the file system live.
-
-    Attributes:
-        vpc_id: the VPC (created, or the existing subnet's VPC).
-        subnet_id: the subnet's network id (`networks[].uuid` of every node).
-        vpc: the created VPC, or None when `subnet_id` was given.
-        subnet: the created subnet, or None when `subnet_id` was given.
-    """
-
-    vpc_id: pulumi.Output[str]
-    subnet_id: pulumi.Output[str]
-    vpc: huaweicloud.vpc.Vpc | None
-    subnet: huaweicloud.vpc.Subnet | None
+# Where the nodes and the file system live (`components.network.Network`).
+Network = network.Network[huaweicloud.vpc.Vpc, huaweicloud.vpc.Subnet]
 
 
 def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions) -> Network:
@@ -46,7 +35,7 @@ def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: p
     """
     if args.subnet_id:
         found = huaweicloud.vpc.get_subnet_output(id=args.subnet_id, opts=pulumi.InvokeOptions(parent=opts.parent))
-        return Network(found.vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
+        return Network.existing(found.vpc_id, args.subnet_id)
     vpc = huaweicloud.vpc.Vpc(f"{name}-vpc", cidr=VPC_CIDR, tags=tags, opts=opts)
     subnet = huaweicloud.vpc.Subnet(
         f"{name}-subnet",
@@ -56,7 +45,7 @@ def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: p
         tags=tags,
         opts=opts,
     )
-    return Network(vpc.id, subnet.id, vpc, subnet)
+    return Network.created(vpc, subnet)
 
 
 def create_security_group(

@@ -7,6 +7,7 @@ import pulumi_huaweicloud as huaweicloud
 
 from clouds.contract import FileSystemConfig
 from clouds.huaweicloud.sfs import SHARE_TYPE, turbo_sizing
+from components.cluster_base import protected
 
 SHARE_PROTO = "NFS"  # the only value `share_proto` accepts (pulumi_huaweicloud `sfs.Turbo`)
 
@@ -58,7 +59,7 @@ def create_file_system(
         security_group_id=security_group_id,
         tags=tags,
         **extra,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+        opts=protected(opts),
     )
 
 

@@ -19,6 +19,7 @@ import tencentcloud_iac_pulumi as tencentcloud
 
 from clouds.contract import FileSystemConfig
 from clouds.tencentcloud.turbo import NET_INTERFACE, PROTOCOL, turbo_sizing
+from components.cluster_base import protected
 from components.tencentcloud.security import TURBO_CIDR, VPC_CIDR
 
 # A choice: root on the nodes keeps root (training containers often run as root).
@@ -90,7 +91,7 @@ def create_file_system(
         ccn_id=ccn.id,
         cidr_block=TURBO_CIDR,
         tags=tags,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True, depends_on=[attachment])),
+        opts=protected(opts, depends_on=[attachment]),
     )
     return SharedFileSystem(ccn, attachment, group, rule, file_system)
 

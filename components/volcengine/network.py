@@ -3,12 +3,11 @@ existing subnet) and the security group with the rules from `security`."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import pulumi
 import pulumi_volcengine as volcengine
 
 from clouds.contract import ClusterConfig
+from components import network
 from components.volcengine.security import FROM_OWN_GROUP, node_rules
 
 # Choices, not sourced figures: a /16 VPC and one /20 subnet (4,096 addresses) for the
@@ -17,20 +16,8 @@ VPC_CIDR = "10.0.0.0/16"
 SUBNET_CIDR = "10.0.0.0/20"
 
 
-class Network(NamedTuple):
-    """Where the nodes and the file system live.
-
-    Attributes:
-        vpc_id: the VPC (created, or the existing subnet's VPC).
-        subnet_id: the subnet of every node and of the file system.
-        vpc: the created VPC, or None when `subnet_id` was given.
-        subnet: the created subnet, or None when `subnet_id` was given.
-    """
-
-    vpc_id: pulumi.Output[str]
-    subnet_id: pulumi.Output[str]
-    vpc: volcengine.vpc.Vpc | None
-    subnet: volcengine.vpc.Subnet | None
+# Where the nodes and the file system live (`components.network.Network`).
+Network = network.Network[volcengine.vpc.Vpc, volcengine.vpc.Subnet]
 
 
 def create_network(name: str, args: ClusterConfig, tags: list[dict[str, str]], opts: pulumi.ResourceOptions) -> Network:
@@ -45,7 +32,7 @@ def create_network(name: str, args: ClusterConfig, tags: list[dict[str, str]], o
     if args.subnet_id:
         found = volcengine.vpc.get_subnets_output(ids=[args.subnet_id], opts=pulumi.InvokeOptions(parent=opts.parent))
         vpc_id = found.subnets.apply(lambda subnets: _only_vpc(subnets, args.subnet_id))
-        return Network(vpc_id, pulumi.Output.from_input(args.subnet_id), None, None)
+        return Network.existing(vpc_id, args.subnet_id)
     vpc = volcengine.vpc.Vpc(f"{name}-vpc", vpc_name=f"{name}-vpc", cidr_block=VPC_CIDR, tags=tags, opts=opts)
     subnet = volcengine.vpc.Subnet(
         f"{name}-subnet",
@@ -56,7 +43,7 @@ def create_network(name: str, args: ClusterConfig, tags: list[dict[str, str]], o
         tags=tags,
         opts=opts,
     )
-    return Network(vpc.id, subnet.id, vpc, subnet)
+    return Network.created(vpc, subnet)
 
 
 def _only_vpc(subnets: list, subnet_id: str) -> str:

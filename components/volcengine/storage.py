@@ -22,6 +22,7 @@ import pulumi_volcengine as volcengine
 
 from clouds.contract import FileSystemConfig
 from clouds.volcengine.vepfs import vepfs_sizing
+from components.cluster_base import protected
 
 MOUNT_SERVICE_NODE_TYPE = "ecs.g4i.large"
 
@@ -69,7 +70,7 @@ def create_file_system(
         store_type=sizing.store_type,
         capacity=sizing.capacity_tib,
         tags=tags,
-        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(protect=True)),
+        opts=protected(opts),
     )
     mount_service = volcengine.vepfs.MountService(
         f"{name}-mount",

@@ -153,3 +153,31 @@ def cloud_fixtures(prefix: str, example: str, component: str) -> tuple[Any, Any,
     return tuple(  # type: ignore[return-value]
         pytest.fixture(name=f"{prefix}_{fixture.__name__}")(fixture) for fixture in (config, monitor, run, records)
     )
+
+
+def check_tree_and_tags(
+    records: list[dict[str, Any]],
+    token: str,
+    untaggable: set[str],
+    tags: dict[str, str],
+    tags_of: Callable[[Any], dict[str, str]] = dict,
+) -> set[str]:
+    """Check the component's tree and tags: the component `c` (type `token`) is the one root and
+    every other record its child; no provider resource is created; each child of a type outside
+    `untaggable` carries exactly `tags` (as `tags_of` reads its `tags` input), the others no
+    `tags` input at all.
+
+    Returns:
+        The children's resource types, for the caller's own checks.
+    """
+    component = one(records, token)
+    assert (component["name"], component["parent"]) == ("c", None)
+    children = [record for record in records if record is not component]
+    assert {record["parent"] for record in children} == {"c"}
+    assert not [record for record in records if record["type"].startswith("pulumi:providers:")]
+    for record in children:
+        if record["type"] in untaggable:
+            assert "tags" not in record["inputs"], record["name"]
+        else:
+            assert tags_of(record["inputs"]["tags"]) == tags, record["name"]
+    return {record["type"] for record in children}

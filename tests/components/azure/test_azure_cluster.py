@@ -11,7 +11,7 @@ import pytest
 from clouds.contract import OUTPUT_NAMES
 from components.azure.cluster import TYPE_TOKEN, AzureGpuCluster
 from tests.components.azure.azure_mocks import MGS_ADDRESS, PRIVATE_KEY, PUBLIC_KEY, SUBSCRIPTION
-from tests.components.harness import by_type, one
+from tests.components.harness import by_type, check_tree_and_tags, one
 
 GROUP = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/c-rg"
 SCALE_SET_ID = f"{GROUP}/providers/Microsoft.Compute/virtualMachineScaleSets/c-nodes"
@@ -117,21 +117,9 @@ def test_amlfs_sku_capacity_own_subnet_and_protect(azure_records, azure_config):
 
 def test_tags_parenting_and_no_providers(azure_records, azure_config):
     records = azure_records(azure_config(tags={"team": "ml"}))
-    component = one(records, TYPE_TOKEN)
-    assert component["name"] == "c" and component["parent"] is None
-    children = [record for record in records if record is not component]
-    assert {record["parent"] for record in children} == {"c"}
-    assert not [record for record in records if record["type"].startswith("pulumi:providers:")]
     untaggable = {SUBNET, "tls:index/privateKey:PrivateKey"}
-    for record in children:
-        if record["type"] in untaggable:
-            continue
-        assert record["inputs"]["tags"] == {
-            "trainstack:cluster": "c",
-            "trainstack:provider": "azure",
-            "team": "ml",
-        }, record["name"]
-    assert {record["type"] for record in children} == {
+    tags = {"trainstack:cluster": "c", "trainstack:provider": "azure", "team": "ml"}
+    assert check_tree_and_tags(records, TYPE_TOKEN, untaggable, tags) == {
         "azure-native:resources:ResourceGroup",
         "azure-native:network:VirtualNetwork",
         SUBNET,

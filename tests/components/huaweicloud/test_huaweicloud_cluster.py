@@ -15,7 +15,7 @@ from clouds.huaweicloud.mock import (
     mock_id,
 )
 from components.huaweicloud.cluster import TYPE_TOKEN
-from tests.components.harness import by_type, one
+from tests.components.harness import by_type, check_tree_and_tags, one
 
 INSTANCE = "huaweicloud:Ecs/instance:Instance"
 SERVER_GROUP = "huaweicloud:Ecs/servergroup:Servergroup"
@@ -130,19 +130,8 @@ def test_sfs_turbo_sizing_network_and_protect(hw_records, hw_config):
 
 def test_tags_parenting_and_no_providers(hw_records, hw_config):
     records = hw_records(hw_config(tags={"team": "ml", "cost:center": "r&d"}))
-    component = one(records, TYPE_TOKEN)
-    assert (component["name"], component["parent"]) == ("c", None)
-    children = [record for record in records if record is not component]
-    assert {record["parent"] for record in children} == {"c"}
-    assert not [record for record in records if record["type"].startswith("pulumi:providers:")]
-    tagged = [record for record in children if record["type"] not in UNTAGGABLE]
-    assert {record["type"] for record in tagged} == {VPC, SUBNET, SECGROUP, INSTANCE, TURBO}
-    for record in tagged:
-        expected = {**TAGS, "team": "ml", "cost-center": "r-d"}
-        assert record["inputs"]["tags"] == expected, record["name"]
-    for record in children:
-        if record["type"] in UNTAGGABLE:
-            assert "tags" not in record["inputs"], record["name"]
+    types = check_tree_and_tags(records, TYPE_TOKEN, UNTAGGABLE, {**TAGS, "team": "ml", "cost-center": "r-d"})
+    assert types - UNTAGGABLE == {VPC, SUBNET, SECGROUP, INSTANCE, TURBO}
 
 
 def test_outputs_have_real_values_and_are_registered(hw_run, hw_config):

@@ -11,6 +11,7 @@ import pytest
 from clouds.contract import OUTPUT_NAMES
 from clouds.tencentcloud.mock import TENCENT_IMAGE_ID, tencentcloud_id
 from components.tencentcloud.cluster import TYPE_TOKEN, TencentcloudGpuCluster
+from tests.components.harness import check_tree_and_tags
 from tests.components.tencentcloud.tencentcloud_harness import HCC_TYPE, build, install_mocks, make_config
 
 INSTANCE = "tencentcloud:Instance/instance:Instance"
@@ -22,6 +23,10 @@ CCN = "tencentcloud:Ccn/instance:Instance"
 ATTACHMENT = "tencentcloud:Ccn/attachmentV2:AttachmentV2"
 ACCESS_GROUP = "tencentcloud:Cfs/accessGroup:AccessGroup"
 ACCESS_RULE = "tencentcloud:Cfs/accessRule:AccessRule"
+VPC = "tencentcloud:Vpc/instance:Instance"
+SUBNET = "tencentcloud:Subnet/instance:Instance"
+SG = "tencentcloud:Security/group:Group"
+KEYPAIR = "tencentcloud:Key/pair:Pair"
 PG_ID = tencentcloud_id(PLACEMENT, "c-pg")
 HPC_ID = tencentcloud_id(HPC, "c-hpc")
 VPC_ID = tencentcloud_id("tencentcloud:Vpc/instance:Instance", "c-vpc")
@@ -153,25 +158,9 @@ def test_tags_parenting_and_no_providers():
             tags={"team": "ml"}, instance_type=HCC_TYPE, interconnect="rdma", ssh_public_key="ssh-ed25519 AAAAmock"
         )
     )
-    component = plan.named("c")
-    assert (component["type"], component["parent"]) == (TYPE_TOKEN, None)
-    children = [r for r in plan.records if r is not component]
-    assert {r["parent"] for r in children} == {"c"}
-    assert not [r for r in plan.records if r["type"].startswith("pulumi:providers:")]
     untaggable = {HPC, RULE_SET, ATTACHMENT, ACCESS_GROUP, ACCESS_RULE}
-    for record in children:
-        if record["type"] not in untaggable:
-            assert record["inputs"]["tags"] == {**TAGS, "team": "ml"}, record["name"]
-    assert {r["type"] for r in children} == untaggable | {
-        "tencentcloud:Vpc/instance:Instance",
-        "tencentcloud:Subnet/instance:Instance",
-        "tencentcloud:Security/group:Group",
-        "tencentcloud:Key/pair:Pair",
-        PLACEMENT,
-        INSTANCE,
-        CCN,
-        CFS,
-    }
+    types = check_tree_and_tags(plan.records, TYPE_TOKEN, untaggable, {**TAGS, "team": "ml"})
+    assert types == untaggable | {VPC, SUBNET, SG, KEYPAIR, PLACEMENT, INSTANCE, CCN, CFS}
 
 
 def test_outputs_have_real_values_and_are_registered():

@@ -10,7 +10,7 @@ from clouds.contract import OUTPUT_NAMES
 from clouds.volcengine.mock import EXISTING_SUBNET_ID, EXISTING_VPC_ID, IMAGE_ID, mock_id
 from clouds.volcengine.tags import tags_as_dict
 from components.volcengine.cluster import TYPE_TOKEN
-from tests.components.harness import by_type, one
+from tests.components.harness import by_type, check_tree_and_tags, one
 
 INSTANCE = "volcengine:ecs/instance:Instance"
 HPC = "volcengine:ecs/hpcCluster:HpcCluster"
@@ -150,18 +150,8 @@ def test_vepfs_store_type_capacity_mount_service_and_protect(vc_records, vc_conf
 
 def test_tags_parenting_and_no_providers(vc_records, vc_config):
     records = vc_records(vc_config(tags={"team": "ml"}))
-    component = one(records, TYPE_TOKEN)
-    assert (component["name"], component["parent"]) == ("c", None)
-    children = [record for record in records if record is not component]
-    assert {record["parent"] for record in children} == {"c"}
-    assert not [record for record in records if record["type"].startswith("pulumi:providers:")]
-    tagged = [record for record in children if record["type"] not in UNTAGGABLE]
-    assert {record["type"] for record in tagged} == {VPC, SUBNET, SG, HPC, KEYPAIR, GROUP, CONFIG, VEPFS}
-    for record in tagged:
-        assert tags_as_dict(record["inputs"]["tags"]) == {**TAGS, "team": "ml"}, record["name"]
-    for record in children:
-        if record["type"] in UNTAGGABLE:
-            assert "tags" not in record["inputs"], record["name"]
+    types = check_tree_and_tags(records, TYPE_TOKEN, UNTAGGABLE, {**TAGS, "team": "ml"}, tags_as_dict)
+    assert types - UNTAGGABLE == {VPC, SUBNET, SG, HPC, KEYPAIR, GROUP, CONFIG, VEPFS}
 
 
 def test_outputs_have_real_values_and_are_registered(vc_run, vc_config):
