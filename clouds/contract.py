@@ -37,6 +37,9 @@ OUTPUT_NAMES: tuple[str, ...] = (
     "file_system_dns",
     "file_system_mount_name",
     "usd_per_hour",
+    # the command that mounts the file system at `clouds.mounts.SHARED_MOUNT` on another host of
+    # the network, as the nodes mount it; None where the cloud's nodes do not mount it
+    "file_system_mount_command",
 )
 
 

@@ -13,6 +13,9 @@ A cloud that can link a bucket to its file system has a module `clouds/<cloud>/d
   file-system kind (GCP: an import job into Managed Lustre, a copy from one node onto Filestore);
 - `NEEDS_FILE_SYSTEM`: True when the link goes through the file system (a stack with `data` then
   needs `file_system`);
+- optionally `uncounted(capacity_gib, mbps_per_tib) -> str | None`: a charge of the link that
+  no published price lets trainstack count (Alibaba's data-flow bandwidth), said once per row
+  and per plan (`uncounted_charge`);
 - optionally `DATA_FIELDS` (the `DataConfig` fields only this cloud reads, e.g. Azure's
   `resource_group`), `config_problem(data) -> str | None` (what else the link needs) and
   `file_system_problem(capacity_gib, mbps_per_tib) -> str | None` (a file system the link
@@ -97,6 +100,15 @@ def staging(provider: str, fs: Any) -> Staging | None:
     if link is None or link.LINK != "import":
         return None
     return link.staging(fs)
+
+
+def uncounted_charge(provider: str, capacity_gib: float, mbps_per_tib: int) -> str | None:
+    """`not counted: ...` for a charge of `provider`'s bucket link that has no sourced price
+    (the link module's `uncounted`), or None."""
+    link = link_for(provider)
+    what = getattr(link, "uncounted", None) if link is not None else None
+    text = what(capacity_gib, mbps_per_tib) if what is not None else None
+    return f"not counted: {text}" if text else None
 
 
 @dataclass(frozen=True)

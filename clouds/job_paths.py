@@ -1,7 +1,7 @@
 """Where a job's files live on the nodes, and which of them outlive a node.
 
 Every cloud's component mounts the shared file system at `SHARED_MOUNT` on every node
-(`components/node_bootstrap.py`), linked to the team's bucket where the workload has `data:`
+(`clouds.mounts`), linked to the team's bucket where the workload has `data:`
 (`clouds.data`). `NODE_SCRATCH` is each node's local NVMe (`nodeagent/scratch.py`): a cache,
 wiped when the node goes. Anything else is the node's own boot disk, which a replacement node
 does not have either. So a spot job's checkpoints (which a replaced node resumes from) must
@@ -13,7 +13,8 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-SHARED_MOUNT = "/fsx"
+from clouds.mounts import SHARED_MOUNT
+
 NODE_SCRATCH = "/scratch"
 
 

@@ -17,6 +17,7 @@ import pulumi
 
 from clouds.common import cluster_tags
 from clouds.contract import OUTPUT_NAMES, ClusterConfig
+from clouds.mounts import mount_command
 from clouds.registry import validator
 
 
@@ -54,7 +55,8 @@ class GpuClusterBase(pulumi.ComponentResource):
     Subclasses set `TYPE_TOKEN` (`trainstack:<cloud>:GpuCluster`) and `PROVIDER` (the
     registry name) and implement `build`; `check` runs the cloud's `validate_args`.
 
-    Public outputs (attributes, registered): `OUTPUT_NAMES`, plus `extra_outputs()`.
+    Public outputs (attributes, registered): `OUTPUT_NAMES` (`file_system_mount_command` from the
+    cloud's `mount_recipe`), plus `extra_outputs()`.
     """
 
     TYPE_TOKEN: ClassVar[str]
@@ -65,6 +67,7 @@ class GpuClusterBase(pulumi.ComponentResource):
     file_system_dns: pulumi.Output[Any]
     file_system_mount_name: pulumi.Output[Any]
     usd_per_hour: pulumi.Output[float | None]
+    file_system_mount_command: pulumi.Output[str | None]
 
     def __init__(self, name: str, args: ClusterConfig, opts: pulumi.ResourceOptions | None = None) -> None:
         """Check `args`, then create the cluster's children and register its outputs.
@@ -85,7 +88,27 @@ class GpuClusterBase(pulumi.ComponentResource):
         for key, value in outputs._asdict().items():
             setattr(self, key, value)
         self.usd_per_hour = pulumi.Output.from_input(args.usd_per_hour)
+        self.file_system_mount_command = self._mount_command(args)
         self.register_outputs({**{key: getattr(self, key) for key in OUTPUT_NAMES}, **self.extra_outputs()})
+
+    def _mount_command(self, args: ClusterConfig) -> pulumi.Output[str | None]:
+        """`clouds.mounts.mount_command` from the file-system outputs and the cloud's
+        `mount_recipe`; None without a file system or a recipe, or until the cloud reports the
+        file system's address."""
+        recipe = self.mount_recipe(args) if args.file_system is not None else None
+        if recipe is None:
+            return nothing()
+        fstype, source, options = recipe
+        return pulumi.Output.all(self.file_system_dns, self.file_system_mount_name).apply(
+            lambda v: mount_command(fstype, source.format(dns=v[0], name=v[1]), options) if v[0] else None
+        )
+
+    def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str] | None:
+        """How the cloud's nodes mount its file system: (fstype, source with `{dns}` and `{name}`
+        for `file_system_dns` and `file_system_mount_name`, mount options); None when its nodes
+        do not mount it (the default: the clouds whose file systems need a vendor client
+        trainstack does not install)."""
+        return None
 
     def check(self, name: str, args: ClusterConfig) -> None:
         """Refuse `args` the cloud cannot build, before any child: its `validate_args(args,

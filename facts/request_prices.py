@@ -17,8 +17,13 @@ Sources:
       (object adds, bucket and object listings), "Class B operations * $0.0004 per 1,000
       operations" (object gets, metadata reads).
 Not found: Azure Blob Storage read and list operations (the official page renders "$-" in
-every stored copy; only unsourced or other-currency third-party figures were found), and the
-Chinese clouds' object stores (their links are not built).
+every stored copy; only unsourced or other-currency third-party figures were found; searched
+again 2026-12-04: only a generated third-party plan file with approximate "~" figures), Alibaba
+OSS requests (Alibaba's "Request fees" page gives the billing method, requests x unit price per
+10,000, and defers the unit price to the OSS pricing page, which no stored copy renders; only an
+undated third-party blog's CNY figure was found; searched 2026-12-04), and the other Chinese
+clouds' object stores (their links are not built). Their requests are not counted, and the row
+and `plan` say so once.
 """
 
 from __future__ import annotations

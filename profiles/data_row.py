@@ -22,7 +22,7 @@ from dataclasses import replace
 from facts.limits import MAX_FILE_SYSTEM_GIB
 from profiles.catalog.offering import Offering
 from profiles.cost.data_path import GIB, MB
-from profiles.cost.requests import bucket_passes, file_count, request_cost
+from profiles.cost.requests import bucket_passes, file_count, request_cost, requests_uncounted
 from profiles.data_terms import DataRow, at_tier
 from profiles.spec import FileSystemSpec, WorkloadSpec
 
@@ -181,10 +181,19 @@ def _add(row: DataRow, note: str | None) -> DataRow:
     return row if note is None else replace(row, notes=(*row.notes, note))
 
 
+def _uncounted(provider: str, capacity_gib: float, tier: int) -> str | None:
+    from clouds.data import uncounted_charge
+
+    text = uncounted_charge(provider, capacity_gib, tier)
+    return None if text is None else f"data: {text}"
+
+
 def _with_requests(spec: WorkloadSpec, offering: Offering, row: DataRow) -> DataRow:
     """Add the bucket's request charges (`profiles.cost.requests`), or say why they are not counted."""
     if spec.data is None:
         return row
+    if row.storage is not None and row.throughput is not None:
+        row = _add(row, _uncounted(offering.provider, row.storage.capacity_gib, row.throughput))
     data = spec.data
     files = file_count(data.size_gib, data.files, data.mean_file_mib)
     if files is None:
@@ -193,7 +202,7 @@ def _with_requests(spec: WorkloadSpec, offering: Offering, row: DataRow) -> Data
     writes = (data.written_files or 0) if data.write_back else 0
     cost = request_cost(offering.provider, files, bucket_passes(data.passes, data.size_gib, capacity), writes)
     if cost is None:
-        return _add(row, f"data: bucket request charges not counted: no sourced {offering.provider} request price")
+        return _add(row, f"data: {requests_uncounted(offering.provider)}")
     row = replace(row, notes=(*row.notes, cost.describe()), usd_requests=cost.usd)
     if data.write_back and data.written_files is None:
         return _add(

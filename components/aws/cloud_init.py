@@ -13,10 +13,11 @@ import re
 import shlex
 
 from clouds.aws.nccl import NCCL_SOCKET_IFNAME, nccl_env
+from clouds.mounts import SHARED_MOUNT
 
 __all__ = ["ENV_FILE", "MOUNT_POINT", "NCCL_SOCKET_IFNAME", "nccl_env", "user_data"]
 
-MOUNT_POINT = "/fsx"
+MOUNT_POINT = SHARED_MOUNT  # the one mount point of every cloud (`clouds.mounts`)
 ENV_FILE = "/etc/profile.d/trainstack-nccl.sh"
 
 _DNS = re.compile(r"^[A-Za-z0-9.-]+$")

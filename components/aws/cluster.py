@@ -102,6 +102,10 @@ class AwsGpuCluster(GpuClusterBase):
             file_system_mount_name=fs.mount_name if fs else nothing(),
         )
 
+    def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str]:
+        """FSx for Lustre as the nodes' user data mounts it (`components.aws.cloud_init`)."""
+        return "lustre", "{dns}@tcp:/{name}", "relatime,flock"
+
     def _create_nodes(
         self,
         name: str,

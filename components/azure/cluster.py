@@ -50,7 +50,7 @@ class AzureGpuCluster(GpuClusterBase):
         ssh_private_key: the generated admin private key (OpenSSH) as a Pulumi secret, or
             None when `ssh_public_key` was given.
         admin_username: the admin user on every node.
-        file_system_mount_command: AMLFS's recommended mount command, or None.
+        file_system_mount_command: the command that mounts AMLFS at `/fsx` (`mount_recipe`), or None.
 
     Child resources are kept as attributes too (`resource_group`, `virtual_network`,
     `node_subnet`, `file_system_subnet`, `nat_gateway`, `egress_public_ip`,
@@ -128,7 +128,6 @@ class AzureGpuCluster(GpuClusterBase):
         self.scale_set = create_scale_set(place, args, self.placement.id, profile, identity_id=identity_id)
         self.admin_username = pulumi.Output.from_input(ADMIN_USERNAME)
         self.ssh_private_key = secret_private_key(self.admin_key)
-        self.file_system_mount_command = self._client_info("mount_command")
         return ClusterOutputs(
             node_ids=self.scale_set.id.apply(lambda scale_set_id: [scale_set_id]),
             node_private_ips=pulumi.Output.from_input([]),
@@ -136,6 +135,11 @@ class AzureGpuCluster(GpuClusterBase):
             file_system_dns=mgs,
             file_system_mount_name=pulumi.Output.from_input(LUSTRE_FS_NAME if self.file_system else None),
         )
+
+    def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str]:
+        """AMLFS as the nodes' custom data mounts it (`components.azure.bootstrap`), at the one
+        mount point rather than AMLFS's own suggestion (`clientInfo.mountCommand`, `/lustre`)."""
+        return "lustre", "{dns}@tcp:/{name}", "noatime,flock"
 
     def _link_data(self, place: Place, args: ClusterConfig, link) -> None:
         """The nodes' identity with one role on the dataset container, and the export job."""

@@ -18,6 +18,7 @@ from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
 from clouds.gcp.nics import SINGLE_NIC, NicLayout, nic_layout
 from clouds.gcp.tpu import is_tpu
+from clouds.mounts import SHARED_MOUNT
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
@@ -32,7 +33,6 @@ from components.gcp.nodes import (
 )
 from components.gcp.queued import create_queued_controller, queued_resource_ids
 from components.gcp.storage import create_file_system
-from components.node_bootstrap import SHARED_MOUNT
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
 TPU_PLACEMENT = "tpu-ici"  # a slice's chips are joined by ICI; there is no VM policy
@@ -126,6 +126,15 @@ class GcpGpuCluster(GpuClusterBase):
         else:
             self._create_gpu_nodes(name, args, layout, choice.kind if choice else None, labels, child)
         return self._outputs(name, args, tpu)
+
+    def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str] | None:
+        """Managed Lustre or Filestore as the nodes' startup script mounts it
+        (`components.gcp.bootstrap`); `file_system_dns` is Lustre's whole mount source."""
+        if args.file_system is None:
+            return None
+        if choose_file_system(args.file_system).kind == LUSTRE:
+            return "lustre", "{dns}", "defaults"
+        return "nfs", "{dns}:/{name}", "hard"
 
     def _create_gpu_nodes(
         self,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost
+from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost, requests_uncounted
 from profiles.cost.storage import ESTIMATE, storage_cost
 
 if TYPE_CHECKING:  # `resolve` loads this module (usd_per_cny) and never pydantic
@@ -147,6 +147,12 @@ def _requests(config: ClusterConfig, left_out: list[str]) -> RequestCost | None:
     data = config.data
     if data is None:
         return None
+    fs = config.file_system
+    if fs is not None:
+        from clouds.data import uncounted_charge
+
+        charge = uncounted_charge(config.provider, _created_gib(config) or fs.capacity_gib, fs.throughput_mbps_per_tib)
+        left_out += [charge] if charge else []
     files = file_count(data.size_gib, data.files, data.mean_file_mib)
     if files is None:
         left_out.append("bucket request charges not counted: give data.files (or size and mean_file_size)")
@@ -155,7 +161,7 @@ def _requests(config: ClusterConfig, left_out: list[str]) -> RequestCost | None:
     writes = data.written_files if data.write_back else 0
     cost = request_cost(config.provider, files, bucket_passes(data.passes, data.size_gib, capacity), writes or 0)
     if cost is None:
-        left_out.append(f"bucket request charges not counted: no sourced {config.provider} request price")
+        left_out.append(requests_uncounted(config.provider))
         return None
     if data.write_back and data.written_files is None:
         left_out.append("export (write_back) requests not counted: give data.written_files (files the job writes)")

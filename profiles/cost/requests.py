@@ -105,3 +105,9 @@ def file_count(data_gib: float | None, files: int | None, mean_file_mib: float |
     if data_gib is not None and mean_file_mib:
         return math.ceil(data_gib * 1024 / mean_file_mib)
     return None
+
+
+def requests_uncounted(provider: str) -> str:
+    """`not counted: ...` for a provider whose object-store request price could not be sourced
+    (`facts.request_prices` says what was searched)."""
+    return f"not counted: {provider} bucket requests (no published request price was found)"

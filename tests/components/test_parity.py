@@ -8,6 +8,7 @@ resources (file systems) protected, and no inbound rule open to the internet. Ev
 component but Huawei's refuses `kms_key_id` before registering anything.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ import yaml
 
 from clouds.config import parse_cluster_config
 from clouds.contract import OUTPUT_NAMES
+from clouds.mounts import SHARED_MOUNT
+from clouds.registry import CLOUDS
 from components.registry import REGISTRY, component_for
 from policies.rules import STATEFUL, admin_ports_open, cost_tags
 from tests.components.harness import install_mocks
@@ -108,6 +111,24 @@ def test_common_outputs(plan):
     assert result.outputs["node_ids"]
     if "file_system" in CLUSTERS[stack]:
         assert result.outputs["file_system_dns"]
+
+
+MOUNT_COMMAND = re.compile(rf"sudo mkdir -p {SHARED_MOUNT} && sudo mount -t (lustre|nfs) -o \S+ (\S+) {SHARED_MOUNT}")
+
+
+def test_every_exported_mount_command_mounts_where_the_nodes_do(plan):
+    """One mount point, from one home (`clouds.mounts.SHARED_MOUNT`), for every cloud's exported
+    mount command: the clouds whose nodes mount the file system export the command that mounts
+    it there (its source from the file-system outputs); the others export None."""
+    stack, result = plan
+    command = result.outputs["file_system_mount_command"]
+    nodes_mount = CLOUDS[PROVIDERS[stack]].shared_mount == SHARED_MOUNT
+    if not (nodes_mount and "file_system" in CLUSTERS[stack]):
+        assert command is None
+        return
+    found = MOUNT_COMMAND.fullmatch(command)
+    assert found is not None, command
+    assert result.outputs["file_system_dns"] in found.group(2)
 
 
 def test_only_stateful_resources_are_protected(plan):

@@ -287,4 +287,4 @@ def test_request_charges_without_a_sourced_price_are_said_not_counted():
     data = {"source": "https://acct.blob.core.windows.net/data/set", "size": "2000GiB", "files": 1000}
     row = rows(spec(data=data, file_system=FS), offering())["on-demand"]
     assert row.usd_requests is None
-    assert row.notes[-1] == "data: bucket request charges not counted: no sourced azure request price"
+    assert row.notes[-1] == "data: not counted: azure bucket requests (no published request price was found)"

@@ -196,6 +196,7 @@ def test_outputs_have_real_values_and_are_registered():
         "file_system_dns": mount_target_domain(FS_ID),
         "file_system_mount_name": FS_ID,
         "usd_per_hour": 80.0,
+        "file_system_mount_command": None,  # CPFS needs its own client: the nodes do not mount it
     }
     assert plan.outputs == expected
     # A None output is registered as unset, so the monitor sees every other name.

@@ -137,7 +137,9 @@ def test_outputs_and_file_system(mocks, make_config):
 
     def check(args):
         outputs, fsx, user_data = args
-        ids, ips, pg, dns, mount, usd = outputs
+        ids, ips, pg, dns, mount, usd, mount_command = outputs
+        # another host mounts it where the nodes do: /fsx
+        assert mount_command == f"sudo mkdir -p /fsx && sudo mount -t lustre -o relatime,flock {dns}@tcp:/{mount} /fsx"
         assert ids == ["c-nodes"]  # the node group
         assert ips == []
         assert pg == "c-pg"

@@ -142,9 +142,10 @@ def test_outputs_have_real_values_and_are_registered(azure_run, azure_config):
         "file_system_dns": MGS_ADDRESS,
         "file_system_mount_name": "lustrefs",
         "usd_per_hour": 55.0,
+        # where the nodes mount it, not AMLFS's own suggestion (/lustre)
+        "file_system_mount_command": f"sudo mkdir -p /fsx && sudo mount -t lustre -o noatime,flock {MGS_ADDRESS}@tcp:/lustrefs /fsx",
     }
     assert sorted(monitor.registered_outputs["c"]) == sorted(OUTPUT_NAMES)
-    assert outputs["file_system_mount_command"].endswith(f"{MGS_ADDRESS}@tcp:/lustrefs /lustre")
     # every node's custom data mounts this file system (its MGS address and file system name) at /fsx
     custom_data = one(monitor.records(), VMSS)["inputs"]["virtualMachineProfile"]["osProfile"]["customData"]
     script = base64.b64decode(custom_data).decode()

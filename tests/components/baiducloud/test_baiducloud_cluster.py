@@ -52,7 +52,11 @@ def test_outputs_are_the_common_contract(baidu_run, baidu_config):
 
     registered = monitor.registered_outputs["c"]
     assert set(registered) <= set(OUTPUT_NAMES)  # None values are dropped on the wire
-    assert set(OUTPUT_NAMES) - set(registered) == {"file_system_dns", "file_system_mount_name"}
+    assert set(OUTPUT_NAMES) - set(registered) == {
+        "file_system_dns",
+        "file_system_mount_name",
+        "file_system_mount_command",
+    }
     assert outputs["node_private_ips"] == ["10.0.0.10", "10.0.0.11"]
     assert [i.startswith("i-") for i in outputs["node_ids"]] == [True, True]
     assert outputs["placement_group"].startswith("dset-") and outputs["usd_per_hour"] == 1.0

@@ -36,6 +36,9 @@ def test_outputs_registered_and_resolved(example: ClusterConfig) -> None:
         assert outputs["file_system_dns"] == "10.99.0.2"
         assert outputs["file_system_mount_name"] == "trainstack"
         assert outputs["usd_per_hour"] == 40.4  # the stack's recorded price, passed through
+        assert outputs["file_system_mount_command"] == (
+            "sudo mkdir -p /fsx && sudo mount -t nfs -o hard 10.99.0.2:/trainstack /fsx"
+        )
 
     plan = build(example, check=check)
     # the node template's startup script mounts that Filestore share (NFS) at /fsx on every node

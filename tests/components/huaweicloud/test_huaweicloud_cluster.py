@@ -143,8 +143,10 @@ def test_outputs_have_real_values_and_are_registered(hw_run, hw_config):
         "file_system_dns": SFS_TURBO_HOST,
         "file_system_mount_name": "/",
         "usd_per_hour": 48.0,
+        "file_system_mount_command": None,  # its nodes do not mount SFS Turbo
     }
-    assert sorted(monitor.registered_outputs["c"]) == sorted(OUTPUT_NAMES)
+    # None outputs are registered as unset (the mount command: its nodes do not mount the file system)
+    assert sorted(monitor.registered_outputs["c"]) == sorted(set(OUTPUT_NAMES) - {"file_system_mount_command"})
     assert outputs["ssh_private_key"].startswith("-----BEGIN OPENSSH PRIVATE KEY-----")
     key = one(monitor.records(), TLS_KEY)
     assert key["inputs"] == {"algorithm": "RSA", "rsaBits": 4096}

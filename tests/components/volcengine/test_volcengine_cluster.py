@@ -164,8 +164,10 @@ def test_outputs_have_real_values_and_are_registered(vc_run, vc_config):
         "file_system_dns": fs_id,
         "file_system_mount_name": fs_id,
         "usd_per_hour": 44.0,
+        "file_system_mount_command": None,  # vePFS needs its own client: the nodes do not mount it
     }
-    assert sorted(monitor.registered_outputs["c"]) == sorted(OUTPUT_NAMES)
+    # None outputs are registered as unset (the mount command: its nodes do not mount the file system)
+    assert sorted(monitor.registered_outputs["c"]) == sorted(set(OUTPUT_NAMES) - {"file_system_mount_command"})
     assert outputs["ssh_private_key"].startswith("-----BEGIN OPENSSH PRIVATE KEY-----")
     assert one(monitor.records(), TLS_KEY)["inputs"] == {"algorithm": "RSA", "rsaBits": 4096}
 
