@@ -277,6 +277,9 @@ class Cloud:
             (`queued_resource: true`); None when the cloud has none.
         capacity_note: `"module:function"` `(instance type, purchase) -> note or None`: what
             `resolve` says about getting that capacity (GCP TPU slices), or None.
+        bootstrap_check: `"module:function"` `(cluster config, name) -> problem or None`: why
+            the cloud would refuse the nodes' bootstrap (a user-data size limit), checked
+            before a stack is written as well as in its validator; None when unchecked.
         healing: what its cluster does when a node is lost; None: `manual_healing`.
         notice_watcher: the `nodeagent.notices` watcher its nodes run to see a spot
             interruption coming, or None when the cloud gives nodes no notice trainstack reads.
@@ -290,6 +293,9 @@ class Cloud:
         reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
             live reserved prices are fetched (the cloud's module cites the source); absent
             terms are unknown.
+        commitment_purchase: what a team buys, in the cloud's billing console and outside any
+            cluster, to get a 1y/3y commitment's rate (AWS: a Savings Plan or Reserved
+            Instances); "" for a generic "reserved term".
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
         reservation_kinds: the reservation kinds (`clouds.reservation.KINDS`) its component
@@ -319,6 +325,7 @@ class Cloud:
     mainland: re.Pattern[str] | None = None
     file_system: FileSystemRule | None = None
     capacity_note: str | None = None
+    bootstrap_check: str | None = None
     queued_resource: str | None = None
     healing: Healing | None = None
     notice_watcher: str | None = None
@@ -326,6 +333,7 @@ class Cloud:
     nccl: str | None = None
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
+    commitment_purchase: str = ""
     request_price: str | None = None
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""

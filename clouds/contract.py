@@ -20,6 +20,7 @@ from clouds.cidrs import ssh_cidr_problem
 from clouds.data import data_problem
 from clouds.data_config import DataConfig
 from clouds.healing import check_job
+from clouds.job_fields import job_field_problem, job_size_problem
 from clouds.job_paths import checkpoint_problem
 from clouds.reservation import ReservationConfig
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
@@ -83,15 +84,21 @@ class JobConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    command: str | None = Field(default=None, min_length=1, description="Script and arguments.")
-    script: str | None = Field(default=None, min_length=1, description="Script on the shared file system.")
+    command: str | None = Field(
+        default=None, min_length=1, description="Script and arguments.", examples=["/fsx/code/train.py --lr 3e-4"]
+    )
+    script: str | None = Field(
+        default=None, min_length=1, description="Script on the shared file system.", examples=["/fsx/code/run.sh"]
+    )
     workdir: str | None = Field(default=None, description="Working directory; None = the mount point.")
     checkpoint_dir: str | None = Field(default=None, description="Checkpoint directory.")
     nproc_per_node: int | None = Field(default=None, ge=1, le=64, description="Processes per node.")
     min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
     max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment.")
-    python: str = Field(default="python3", min_length=1, description="Interpreter with torch.")
+    python: str = Field(
+        default="python3", min_length=1, description="Interpreter with torch.", examples=["/fsx/venv/bin/python"]
+    )
     module: bool = Field(default=False, description="Run the command as a module.")
 
     def model_post_init(self, __context: object) -> None:
@@ -102,6 +109,8 @@ class JobConfig(BaseModel):
         for path in (self.workdir, self.checkpoint_dir, self.script):
             if path is not None and not path.startswith("/"):
                 raise ValueError(f"job: {path!r} is not an absolute path on the node; write e.g. /fsx/{path}")
+        if problem := job_field_problem(self):
+            raise ValueError(problem)
 
     @property
     def argv(self) -> tuple[str, ...]:
@@ -142,7 +151,7 @@ def _reservation_shorthand(data: dict) -> dict:
     return data
 
 
-_NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour")
+_NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour", "commitment_reuse")
 
 
 class ClusterConfig(BaseModel):
@@ -160,6 +169,9 @@ class ClusterConfig(BaseModel):
         purchase: `spot` or `on-demand` (how the instances are launched).
         commitment: `1y`/`3y` when the price assumes a reserved term or savings plan
             (billing only: the instances still launch on-demand), `none` otherwise.
+        commitment_reuse: the workload's `commitment.reuse` (0-1, the fraction of the term's
+            unused rest other work will use), recorded so the stack states the job's share of
+            the term; None when not recorded (an older stack) or without a commitment.
         interconnect: `rdma` enables the cloud's RDMA fabric (EFA, InfiniBand,
             GPUDirect); `none` leaves plain Ethernet.
         hours: planned run time in hours, used for the job total.
@@ -224,6 +236,9 @@ class ClusterConfig(BaseModel):
     nodes: int = Field(ge=1, le=10_000, description="Number of nodes.")
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
     commitment: Commitment = Field(default="none", description="Priced reserved term.")
+    commitment_reuse: float | None = Field(
+        default=None, ge=0, le=1, description="Fraction (0-1) of the term's rest other work uses."
+    )
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")
     deadline_hours: float | None = Field(default=None, gt=0, description="Latest acceptable run time, hours.")
@@ -257,6 +272,8 @@ class ClusterConfig(BaseModel):
                 f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                 "set commitment: none or purchase: on-demand"
             )
+        if self.commitment_reuse is not None and self.commitment == "none":
+            raise ValueError("commitment_reuse: only a 1y/3y commitment has a reuse; remove it or set commitment")
         check_job(
             self.provider,
             self.instance_type,
@@ -271,8 +288,8 @@ class ClusterConfig(BaseModel):
             )
         if self.job is not None and self.file_system is None:
             raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
-        if self.job is not None and self.job.min_nodes is not None and self.job.min_nodes > self.nodes:
-            raise ValueError(f"job.min_nodes: {self.job.min_nodes} is more than nodes ({self.nodes})")
+        if problem := job_size_problem(self.job, self.nodes, None):
+            raise ValueError(problem)
         for cidr in self.ssh_cidrs:
             if problem := ssh_cidr_problem(cidr):
                 raise ValueError(problem)

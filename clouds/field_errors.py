@@ -84,7 +84,7 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
             f"e.g. {key}: {_number_in_keys_unit(value, key) or 2}"
         )
     if kind in ("string_type", "string_too_short"):
-        return f"{'empty' if kind == 'string_too_short' else _shown(value)}: the {what} must be text, e.g. {key}: NAME"
+        return _not_text(kind, value, what, key, field_of(model, key))
     if kind == "extra_forbidden" and model is not None:
         keys = sorted(f.alias or n for n, f in model.model_fields.items())
         stems = {_UNIT_SUFFIX.sub("", k): k for k in keys}  # `size` is close to `size_gib`
@@ -110,6 +110,18 @@ def _shape(kind: str, value: Any, key: str) -> str | None:
     if kind in ("bool_type", "bool_parsing"):
         return f"{_shown(value)} is not true or false: write {key}: true or {key}: false"
     return None
+
+
+def _not_text(kind: str, value: Any, what: str, key: str, info: Any) -> str:
+    """Text expected: a number or yes/no is shown quoted as the user must write it
+    (`NCCL_DEBUG: "5"`); an empty or other value gets the field's documented example."""
+    if kind == "string_type" and isinstance(value, bool | int | float):
+        kind_word = "yes/no value" if isinstance(value, bool) else "number"
+        what = what if info is not None else "value"  # a mapping's entry (job.env.NAME): no field of its own
+        return f'{_shown(value)} is a {kind_word}, but the {what} is text; quote it: {key}: "{_shown(value)}"'
+    examples = getattr(info, "examples", None) or ["NAME"]
+    shown = "empty" if kind == "string_too_short" else f"{_shown(value)} is not text"
+    return f"{shown}: the {what} must be text; write e.g. {key}: {examples[0]}"
 
 
 def _moment(kind: str, value: Any, what: str, key: str) -> str:

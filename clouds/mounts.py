@@ -2,7 +2,7 @@
 exported mount command (`file_system_mount_command`), so a workload's `job:` paths and a
 person's shell on a login host agree whichever cloud `resolve` picks.
 
-`/fsx` is AWS's FSx mount point; the node bootstraps of AWS (`components.aws.cloud_init`), Azure
+`/fsx` is AWS's FSx mount point; the node bootstraps of AWS (`clouds.aws.cloud_init`), Azure
 and GCP (`components.node_bootstrap`) mount there, and `Cloud.shared_mount` names it for the
 benchmark kit.
 """

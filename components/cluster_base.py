@@ -11,6 +11,7 @@ registered once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
 
 import pulumi
@@ -61,6 +62,9 @@ class GpuClusterBase(pulumi.ComponentResource):
 
     TYPE_TOKEN: ClassVar[str]
     PROVIDER: ClassVar[str]
+    # The cloud's own tag rule, `(cluster name, the stack's tags) -> tags in the cloud's form`;
+    # None: `clouds.common.cluster_tags` with `PROVIDER`.
+    TAG_RULE: ClassVar[Callable[..., Any] | None] = None
     node_ids: pulumi.Output[Any]
     node_private_ips: pulumi.Output[Any]
     placement_group: pulumi.Output[Any]
@@ -124,8 +128,10 @@ class GpuClusterBase(pulumi.ComponentResource):
 
     def cluster_tags(self, name: str, args: ClusterConfig) -> Any:
         """Tags (or labels) every taggable child gets: trainstack's own plus the stack's, in
-        the form the cloud's resources take (a mapping; Volcengine: a list of key/value)."""
-        return cluster_tags(self.PROVIDER, name, args.tags)
+        the form the cloud's resources take (a mapping; Volcengine: a list of key/value), by the
+        cloud's `TAG_RULE`."""
+        rule = type(self).TAG_RULE
+        return cluster_tags(self.PROVIDER, name, args.tags) if rule is None else rule(name, args.tags)
 
     def build(self, name: str, args: ClusterConfig, tags: Any, child: pulumi.ResourceOptions) -> ClusterOutputs:
         """Create the children (each with `opts=child`, names from `name`); return the outputs."""

@@ -16,8 +16,8 @@ import re
 import shlex
 
 from clouds.contract import ClusterConfig
+from clouds.job_bootstrap import job_script
 from clouds.mounts import SHARED_MOUNT
-from components.job_bootstrap import job_script
 from nodeagent.scratch_unit import install_script as scratch_install_script
 
 ENV_FILE = "/etc/profile.d/trainstack-nccl.sh"

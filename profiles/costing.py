@@ -208,8 +208,9 @@ def _reserved(
     billed = charged_hours(hours, term, reuse)
     whole = rate * nodes * committed
     note = (
-        f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h; this job's share ${rate * nodes * billed:,.0f} "
-        f"({billed:,.0f} h billed, reuse {reuse:g} of the rest)"
+        f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h, bought separately (the stack launches "
+        f"on-demand nodes and buys no commitment; without one they bill ${on_demand * nodes:,.2f}/hour); "
+        f"this job's share ${rate * nodes * billed:,.0f} ({billed:,.0f} h billed, reuse {reuse:g} of the rest)"
     )
     return [
         _candidate(

@@ -115,6 +115,8 @@ def _no_match(
     deepest = max(failed, key=CONSTRAINTS.index)
     fix = near[0][1][0] if near else deepest
     hint = FIX_HINTS[fix]
+    if fix == "job" and details.get("job", "").startswith("job.nproc_per_node"):
+        hint = "give `job.nproc_per_node` at most the GPUs per node of these offerings, or leave it out"
     if fix == "gpus_per_node":
         counts = sorted({o.accelerator_count for o in failed.get(fix, ())})
         hint += f" ({', '.join(map(str, counts))})"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from clouds.job_fields import job_size_problem
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
 from profiles.spec_agreement import check_together
@@ -221,8 +222,8 @@ def check_workload(spec: Any) -> None:
         raise ValueError(f"max_nodes: {spec.max_nodes} is below nodes {spec.nodes}; give a range such as 2-16")
     if spec.job is not None and spec.file_system is None:
         raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
-    if spec.job is not None and spec.job.min_nodes is not None and spec.job.min_nodes > spec.nodes:
-        raise ValueError(f"job.min_nodes: {spec.job.min_nodes} is more than nodes ({spec.nodes})")
+    if problem := job_size_problem(spec.job, spec.nodes, spec.gpus_per_node):
+        raise ValueError(problem)
 
 
 def check_work(work: Any) -> None:

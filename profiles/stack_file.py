@@ -175,7 +175,7 @@ def read_cluster(path: Path) -> tuple[dict[str, Any], ClusterConfig]:
         raw = config[CONFIG_KEY]
         provider = raw.get("provider") if isinstance(raw, dict) else None
         region = config.get(provider_region_key(str(provider))) if provider else None
-        return config, validate_cluster(raw, region, path.name.removeprefix("Pulumi.").removesuffix(".yaml"))
+        return config, validate_cluster(raw, region, _stack_name(path))
     except ConfigError as exc:
         raise StackFileError(f"{path}: {exc}") from None
 
@@ -195,11 +195,16 @@ def is_hand_edited(text: str) -> bool:
 def write_stack(path: Path, text: str, force: bool = False) -> bool:
     """Write a stack file atomically; returns False when the file already had this text.
 
+    A stack whose nodes' bootstrap the cloud would refuse (over its user-data limit:
+    `Cloud.bootstrap_check`) is never written.
+
     Raises:
-        StackFileError: without `force`, the file exists and was edited by hand (or not
-            written by trainstack), or the new text moves the cluster to another provider,
-            region or zone (which replaces every resource, file system included).
+        StackFileError: the cloud would refuse the nodes' bootstrap (nothing is written); or,
+            without `force`, the file exists and was edited by hand (or not written by
+            trainstack), or the new text moves the cluster to another provider, region or
+            zone (which replaces every resource, file system included).
     """
+    _check_before_writing(path, text)
     if path.exists():
         current = path.read_text(encoding="utf-8")
         if current == text:
@@ -218,6 +223,27 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             )
     write_atomically(path, text)
     return True
+
+
+def _check_before_writing(path: Path, text: str) -> None:
+    """Refuse `text` for `path` when its cloud would refuse the nodes' bootstrap
+    (`Cloud.bootstrap_check`: EC2's user-data limit), naming the field and the fix. Other
+    problems `plan` reports stay for the user to fix in the written file (a zone the catalog
+    cannot name, say)."""
+    from clouds.base import load
+    from clouds.registry import CLOUDS
+
+    raw = (parse_document(text, str(path)).get("config") or {}).get(CONFIG_KEY)
+    provider = CLOUDS.get(str(raw.get("provider"))) if isinstance(raw, dict) else None
+    if provider is None or provider.bootstrap_check is None:
+        return
+    problem = load(provider.bootstrap_check)(parse_cluster_config(raw), _stack_name(path))
+    if problem:
+        raise StackFileError(f"{path}: not written, `plan` would refuse it: {problem}")
+
+
+def _stack_name(path: Path) -> str:
+    return path.name.removeprefix("Pulumi.").removesuffix(".yaml")
 
 
 def read_for_rewrite(path: Path) -> tuple[str, dict] | None:

@@ -1,5 +1,5 @@
 """The NCCL environment of an AWS GPU node: what the node bootstrap writes
-(`components.aws.cloud_init`) and what the benchmark kit runs with (`trainstack.bench.nccl_env`).
+(`clouds.aws.cloud_init`) and what the benchmark kit runs with (`trainstack.bench.nccl_env`).
 
 libfabric's EFA provider where the node has EFA interfaces; GPUDirect RDMA
 (FI_EFA_USE_DEVICE_RDMA) where aws-ofi-nccl requires it, N1 (carried by `facts.aws`).

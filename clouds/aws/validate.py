@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clouds.aws import CLOUD
+from clouds.aws.bootstrap import user_data_problem
 from clouds.aws.efa import NODE_SUBNET_CIDR, check_subnet_size, efa_interface_count
 from clouds.aws.fsx import fsx_sizing
 from clouds.aws.reservation import check_reservation
@@ -58,7 +59,7 @@ def check_zone(region: str, zone: str) -> None:
 
 def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     """Reject configs the AWS component cannot build (the contract: `clouds.base.Cloud.validator`); AWS has no
-    name rule of its own, so `name` is unused."""
+    name rule of its own; `name` is the job's id in the bootstrap, whose size EC2 limits."""
     check_provider(args, "aws", "AWS")
     reject_unsupported(args, ("kms_key_id",), "AWS", "it encrypts EBS and FSx for Lustre with AWS-managed keys")
     check_zone(args.region, args.zone)
@@ -75,3 +76,6 @@ def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
         fsx_sizing(fs.capacity_gib, fs.throughput_mbps_per_tib, fs.deployment_type)
     if not args.subnet_id:  # an existing subnet is checked once its lookup answers (network.py)
         check_subnet_size(NODE_SUBNET_CIDR, args.nodes, args.instance_type, args.interconnect, "nodes")
+    too_big = user_data_problem(args, name)
+    if too_big:
+        raise ValueError(too_big)

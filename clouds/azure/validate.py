@@ -15,6 +15,7 @@ from clouds.azure.facts import (
     infiniband_size,
     rdma_size_names,
 )
+from clouds.azure.zones import zone_problem
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
 
@@ -26,6 +27,9 @@ def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     reject_unsupported(
         args, ("kms_key_id",), "Azure", "it encrypts disks and Managed Lustre with platform-managed keys"
     )
+    zone = zone_problem(args.region, args.zone)
+    if zone:
+        raise ValueError(zone)
     _check_interconnect(args)
     _check_node_count(args)
     check_ssh_cidrs(args.ssh_cidrs)

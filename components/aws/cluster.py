@@ -103,7 +103,7 @@ class AwsGpuCluster(GpuClusterBase):
         )
 
     def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str]:
-        """FSx for Lustre as the nodes' user data mounts it (`components.aws.cloud_init`)."""
+        """FSx for Lustre as the nodes' user data mounts it (`clouds.aws.cloud_init`)."""
         return "lustre", "{dns}@tcp:/{name}", "relatime,flock"
 
     def _create_nodes(

@@ -8,21 +8,16 @@ import json
 import pulumi
 import pulumi_aws as aws
 
-from clouds.aws.efa import efa_interface_count, network_interfaces
+from clouds.aws.bootstrap import USER_DATA_LIMIT_BYTES, node_user_data, over_limit
+from clouds.aws.efa import network_interfaces
 from clouds.aws.reservation import launch_options
 from clouds.contract import ClusterConfig
-from components.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
-from components.job_bootstrap import job_script
-from facts.aws import aws_network
-from nodeagent.scratch_unit import install_script as scratch_install_script
 
 # AWS Deep Learning Base AMI (Ubuntu 22.04) with the open-source NVIDIA driver, EFA and NCCL.
 DLAMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)*"
 SSM_POLICY = "AmazonSSMManagedInstanceCore"
 # A choice, not a sourced figure: room for containers and staged checkpoints.
 ROOT_VOLUME_GIB = 200
-# EC2: "user data is limited to 16 KB, in raw form, before it is base64-encoded" (EC2 user guide).
-USER_DATA_LIMIT_BYTES = 16 * 1024
 
 _ASSUME_EC2 = json.dumps(
     {
@@ -83,20 +78,14 @@ def encoded_user_data(
             (mount, rendezvous unit).
 
     Raises:
-        ValueError: (at deploy) when the user data exceeds EC2's 16 KB limit.
+        ValueError: (at deploy) when the user data exceeds EC2's 16 KB limit (`clouds.aws.bootstrap`;
+            the stack check refuses it first with the longest values).
     """
-    efa = role == "worker" and efa_interface_count(args.instance_type, args.interconnect) > 0
-    facts = aws_network(args.instance_type)
-    gpudirect = bool(efa and facts and facts.gpudirect_rdma)
 
     def render(values: list) -> str:
-        text = user_data(values[0], values[1], efa, gpudirect)
-        if role == "worker":
-            text += scratch_install_script()
-        if values[2] is not None:
-            text += job_script(role, name, args, values[2], MOUNT_POINT, ENV_FILE)
+        text = node_user_data(name, args, values[0], values[1], values[2], role)
         if len(text.encode()) > USER_DATA_LIMIT_BYTES:
-            raise ValueError(f"user data: {len(text.encode())} bytes, over EC2's {USER_DATA_LIMIT_BYTES}")
+            raise ValueError(over_limit(len(text.encode())))
         return base64.b64encode(text.encode()).decode()
 
     return pulumi.Output.all(dns_name, mount_name, rdzv_host).apply(render)

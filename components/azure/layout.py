@@ -8,6 +8,8 @@ shared/reference-facts).
 
 from __future__ import annotations
 
+from clouds.azure.zones import REGIONS_WITH_ZONES, ZONE_NAMES
+
 # Choices, not sourced figures: a /16 network, a /20 node subnet (4,096 addresses, far more
 # than the 100 VMs one scale set can hold, Z10) and a /22 file-system subnet. The AMLFS
 # prerequisites page recommends /24 up to 196 TiB and /23 up to 400 TiB; /22 leaves room
@@ -16,53 +18,7 @@ VNET_CIDR = "10.0.0.0/16"
 NODE_SUBNET_CIDR = "10.0.0.0/20"
 FS_SUBNET_CIDR = "10.0.16.0/22"
 
-# Availability-zone names Azure uses within a region.
-ZONE_NAMES = ("1", "2", "3")
-
-# Public-cloud regions with availability zones, as programmatic names. Source: Microsoft
-# Learn "Azure regions list" (MicrosoftDocs/azure-docs articles/reliability/regions-list.md,
-# ms.date 03/21/2025, rows with the availability-zone checkmark), plus Austria East and
-# Belgium Central, which the newer learn.microsoft.com regions-list page lists with 3 zones.
-# Regions that gained zones since are missing here; name a zone explicitly for them.
-REGIONS_WITH_ZONES = frozenset(
-    {
-        "australiaeast",
-        "austriaeast",
-        "belgiumcentral",
-        "brazilsouth",
-        "canadacentral",
-        "centralindia",
-        "centralus",
-        "eastasia",
-        "eastus",
-        "eastus2",
-        "francecentral",
-        "germanywestcentral",
-        "indonesiacentral",
-        "israelcentral",
-        "italynorth",
-        "japaneast",
-        "japanwest",
-        "koreacentral",
-        "mexicocentral",
-        "newzealandnorth",
-        "northeurope",
-        "norwayeast",
-        "polandcentral",
-        "qatarcentral",
-        "southafricanorth",
-        "southcentralus",
-        "southeastasia",
-        "spaincentral",
-        "swedencentral",
-        "switzerlandnorth",
-        "uaenorth",
-        "uksouth",
-        "westeurope",
-        "westus2",
-        "westus3",
-    }
-)
+# Azure's zone facts sit below both sides (`clouds.azure.zones`): the stack check uses them too.
 
 # The zone a regional cluster with a file system is pinned to. Azure Managed Lustre asks for
 # one availability zone where the region has zones: the Resource Manager template guide

@@ -74,10 +74,7 @@ class GcpGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "gcp"
-
-    def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
-        """GCP labels (`clouds.gcp.labels.cluster_labels`: label-safe keys and values)."""
-        return cluster_labels(name, args.tags)
+    TAG_RULE = cluster_labels  # GCP labels: label-safe keys and values
 
     def build(
         self, name: str, args: ClusterConfig, labels: dict[str, str], child: pulumi.ResourceOptions

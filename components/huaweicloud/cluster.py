@@ -56,10 +56,7 @@ class HuaweicloudGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "huaweicloud"
-
-    def cluster_tags(self, name: str, args: ClusterConfig) -> dict[str, str]:
-        """Huawei's tag rules (`clouds.huaweicloud.tags`)."""
-        return huawei_tags(name, args.tags)
+    TAG_RULE = huawei_tags  # Huawei's tag rules (`clouds.huaweicloud.tags`)
 
     def build(
         self, name: str, args: ClusterConfig, tags: dict[str, str], child: pulumi.ResourceOptions

@@ -47,10 +47,7 @@ class VolcengineGpuCluster(GpuClusterBase):
 
     TYPE_TOKEN = TYPE_TOKEN
     PROVIDER = "volcengine"
-
-    def cluster_tags(self, name: str, args: ClusterConfig) -> list[dict[str, str]]:
-        """Volcengine's tag rules (`clouds.volcengine.tags`)."""
-        return volcengine_tags(name, args.tags)
+    TAG_RULE = volcengine_tags  # Volcengine's tag rules: a list of key/value
 
     def build(
         self, name: str, args: ClusterConfig, tags: list[dict[str, str]], child: pulumi.ResourceOptions

@@ -88,24 +88,25 @@ class ClusterCost:
     def hourly_text(self) -> str:
         """`$80.6700/hour = compute $79.6400 + file system $1.0200 + bucket requests $0.0100`."""
         assert self.usd_per_hour is not None
-        storage, requests = self.storage_usd_per_hour, self.requests
-        return _summed(
-            f"${self.usd_per_hour:,.4f}/hour",
-            f"compute ${self.compute_usd_per_hour:,.4f}",
-            None if storage is None else f"file system ${storage:,.4f}{self._estimate}",
-            None if requests is None else f"bucket requests ${requests.usd / self.hours:,.4f}",
-        )
+        requests = None if self.requests is None else self.requests.usd / self.hours
+        amounts = (self.compute_usd_per_hour, self.storage_usd_per_hour, requests)
+        return self._summed(f"${self.usd_per_hour:,.4f}/hour", amounts, "{part} ${usd:,.4f}")
 
     def job_text(self) -> str:
         """`$1,613.40 per job (72 h) = $1,592.80 compute + $20.40 file system + $0.20 bucket requests`."""
         assert self.usd_total is not None and self.usd_compute is not None
-        storage, requests = self.usd_storage, self.requests
-        return _summed(
-            f"${self.usd_total:,.2f} per job ({self.hours:g} h)",
-            f"${self.usd_compute:,.2f} compute",
-            None if storage is None else f"${storage:,.2f} file system{self._estimate}",
-            None if requests is None else f"${requests.usd:,.2f} bucket requests",
-        )
+        requests = None if self.requests is None else self.requests.usd
+        amounts = (self.usd_compute, self.usd_storage, requests)
+        return self._summed(f"${self.usd_total:,.2f} per job ({self.hours:g} h)", amounts, "${usd:,.2f} {part}")
+
+    def _summed(self, total: str, amounts: tuple[float | None, ...], form: str) -> str:
+        """`total = part + part ...`: each known amount (None: not counted) of compute, file
+        system and bucket requests, written with `form` (the file system's followed by
+        ` (estimate)` when it is one); `total` alone when only compute is known."""
+        marks = {"compute": "", "file system": self._estimate, "bucket requests": ""}
+        known = [(part, usd) for part, usd in zip(marks, amounts, strict=True) if usd is not None]
+        parts = [form.format(part=part, usd=usd) + marks[part] for part, usd in known]
+        return total if len(parts) == 1 else f"{total} = {' + '.join(parts)}"
 
 
 def cluster_cost(
@@ -204,10 +205,3 @@ def usd_per_cny(offering: object) -> float | None:
     if getattr(offering, "currency", "USD") != "CNY" or not native or usd is None:
         return None
     return usd / native
-
-
-def _summed(total: str, compute: str, *others: str | None) -> str:
-    """`total = compute + other + ...` over the parts that are known (not None); `total` alone
-    when compute is the only part."""
-    parts = [compute, *(part for part in others if part is not None)]
-    return total if len(parts) == 1 else f"{total} = {' + '.join(parts)}"

@@ -218,11 +218,4 @@ class ReservationSpec(BaseModel):
 
     def config(self) -> ReservationConfig:
         """The stack's `reservation:` for this held capacity (kind, id, placement group, size, zone)."""
-        return ReservationConfig(
-            kind=self.kind,
-            id=self.id,
-            placement_group=self.placement_group,
-            nodes=self.nodes,
-            zone=self.zone,
-            ends=self.ends,
-        )
+        return ReservationConfig(**{name: getattr(self, name) for name in ReservationConfig.model_fields})

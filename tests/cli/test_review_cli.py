@@ -113,7 +113,6 @@ def test_markdown_comment_runs_the_old_component_code(repo):
     assert "policies ❌ 7/8 passed" in text
 
 
-@pytest.mark.fresh_runs  # the old side's child process runs here, never shared with another test
 def test_unchanged_stack_in_a_fresh_process_plans_identically(repo):
     review = json.loads(plan("--json", "--against", "main").stdout)
     assert review["changes"] == [] and review["summary"]["same"] > 20

@@ -89,7 +89,7 @@ def test_loading_the_registry_imports_no_pulumi_or_cloud_sdk():
 
 
 def test_per_cloud_tables_are_derived_from_the_cloud_objects():
-    from components.job_bootstrap import NOTICE_CLOUDS
+    from clouds.job_bootstrap import NOTICE_CLOUDS
     from profiles.catalog.fetchers import FETCHERS, fetcher_for
     from profiles.catalog.loader import PROVIDERS
     from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour

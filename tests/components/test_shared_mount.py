@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from clouds import mounts
+from clouds.aws.cloud_init import MOUNT_POINT
 from clouds.registry import CLOUDS
-from components.aws.cloud_init import MOUNT_POINT
 from components.node_bootstrap import SHARED_MOUNT
 from trainstack.bench.kit import default_data_dir
 

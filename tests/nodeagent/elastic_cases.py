@@ -35,8 +35,9 @@ RESTART_SECONDS = 0.2  # the unit's RestartSec=10, shortened for the test
 CLOUD = "azure"  # the notice format: Scheduled Events, acknowledged after the checkpoint
 NOTICE_PORT = 8099  # each worker's metadata service, on its own loopback
 JOB_ID = "elastic-test"
-# torchrun's c10d options: a node is dead after 2 missed 1-s heartbeats (defaults 5 s x 3)
-RDZV_CONF = {"join_timeout": "60", "keep_alive_interval": "1", "keep_alive_max_attempt": "2"}
+# torchrun's c10d options: a node is dead after 3 missed 1-s heartbeats (defaults: 5 s x 3), a
+# margin against heartbeat threads starved on a loaded machine
+RDZV_CONF = {"join_timeout": "60", "keep_alive_interval": "1", "keep_alive_max_attempt": "3"}
 
 
 @dataclass
@@ -130,7 +131,7 @@ class Run:
             "rdzv_conf": RDZV_CONF,
             "cloud": CLOUD,
             "metadata_url": f"http://127.0.0.1:{NOTICE_PORT}",
-            "poll_seconds": 0.1,
+            "poll_seconds": 0.5,  # the notice is read within 0.5 s; each poll is an HTTP request
             "env": {
                 "TOTAL_STEPS": str(TOTAL),
                 "CKPT_EVERY": str(EVERY),

@@ -2,6 +2,8 @@
 
 The bridge has no address in the root namespace and no route leads out, so no traffic
 leaves the machine; every name carries a random suffix, so parallel runs do not collide.
+Each network records its owner's PID in `OWNERS`; a new network first removes the networks
+whose owner died without closing them (a test process killed outright).
 Each host's `eth0` has a fixed address and MAC; `replace` gives a new namespace (a new VM)
 the same address and MAC, as a reserved IP / ENI / NIC moves to a cloud's replacement VM.
 A unit started with `restart_seconds` is restarted on failure, as the node's systemd unit
@@ -18,21 +20,30 @@ import signal
 import subprocess
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # The metadata service's address on every cloud: a route to it leaves by eth0, so the head
 # node's agent announces eth0's address (`nodeagent.store.primary_address`), as on a VM.
 METADATA_ADDRESS = "169.254.169.254"
+OWNERS = Path("/run/trainstack-netns")  # one file per network: its tag, holding the owner's PID
 
 
 def unavailable() -> str | None:
-    """Why namespaces cannot be made here (not root, no `ip netns`), or None."""
+    """Why namespaces cannot be made here (not root, no `ip netns`, no right to create a
+    namespace or a bridge), or None; the probe creates both and deletes them again."""
     if os.geteuid() != 0:
         return "the elastic-run test creates network namespaces: run it as root (CI does)"
     if shutil.which("ip") is None:
         return "the elastic-run test needs iproute2's `ip netns` (apt-get install iproute2)"
-    probe = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False)
-    if probe.returncode != 0:
-        return f"`ip netns` is unavailable: {probe.stderr.strip()}"
+    probe = f"tsp{secrets.token_hex(3)}"
+    for create, delete in (
+        (["netns", "add", probe], ["netns", "del", probe]),
+        (["link", "add", probe, "type", "bridge"], ["link", "del", probe]),
+    ):
+        made = subprocess.run(["ip", *create], capture_output=True, text=True, check=False)
+        subprocess.run(["ip", *delete], capture_output=True, check=False)
+        if made.returncode != 0:
+            return f"this machine cannot create network namespaces (`ip {' '.join(create[:2])}`: {made.stderr.strip()})"
     return None
 
 
@@ -72,10 +83,13 @@ class Network:
     """A bridge on 10.77.0.0/24 and the namespace hosts attached to it."""
 
     def __init__(self) -> None:
+        reap_orphans()
         self.tag = secrets.token_hex(3)
         self.bridge = f"tsb{self.tag}"
         self.hosts: list[Host] = []
         self._lock = threading.Lock()
+        OWNERS.mkdir(parents=True, exist_ok=True)
+        (OWNERS / self.tag).write_text(str(os.getpid()))
         _ip("link", "add", self.bridge, "type", "bridge")
         _ip("link", "set", self.bridge, "up")
 
@@ -176,4 +190,32 @@ class Network:
             self.kill(host)
             subprocess.run(["ip", "netns", "del", host.netns], capture_output=True, check=False)
         subprocess.run(["ip", "link", "del", self.bridge], capture_output=True, check=False)
+        (OWNERS / self.tag).unlink(missing_ok=True)
         self.hosts = []
+
+
+def reap_orphans() -> list[str]:
+    """Remove the networks whose owner process is gone: kill their processes, delete their
+    namespaces and bridge. Returns their tags."""
+    reaped = []
+    for owner in OWNERS.glob("*") if OWNERS.is_dir() else []:
+        try:
+            os.kill(int(owner.read_text()), 0)
+            continue  # its owner still runs
+        except ProcessLookupError:
+            pass
+        except (OSError, ValueError):
+            continue
+        listing = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False).stdout
+        for netns in [line.split()[0] for line in listing.splitlines() if line.startswith(f"ts-{owner.name}-")]:
+            pids = subprocess.run(["ip", "netns", "pids", netns], capture_output=True, text=True, check=False)
+            for pid in pids.stdout.split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            subprocess.run(["ip", "netns", "del", netns], capture_output=True, check=False)
+        subprocess.run(["ip", "link", "del", f"tsb{owner.name}"], capture_output=True, check=False)
+        owner.unlink(missing_ok=True)
+        reaped.append(owner.name)
+    return reaped

@@ -21,7 +21,8 @@ from tests.nodeagent.elastic_cases import EVERY, KILLED_AT, NOTICED_AT, TOTAL, O
 from tests.nodeagent.metadata_server import AZURE_EVENT_ID
 
 pytest.importorskip("torch", reason="the elastic run needs the [torch] extra: pip install -e '.[torch]'")
-pytestmark = pytest.mark.skipif(netns.unavailable() is not None, reason=str(netns.unavailable()))
+UNAVAILABLE = netns.unavailable()
+pytestmark = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE))
 
 
 @pytest.fixture(scope="session")

@@ -79,5 +79,7 @@ def test_resolve_and_plan_state_the_same_total(real_catalog, fields, service):
     # the stack keeps hours to 4 decimals: at most 0.00005 h x USD/hour apart
     assert price.usd_total == pytest.approx(chosen.usd_total, abs=0.005 + 0.00005 * chosen.total_usd_per_hour)
     assert price.total_usd_per_hour == pytest.approx(chosen.total_usd_per_hour, rel=1e-6, abs=1e-4)
+    # the budget policy checks the same USD/hour (the catalog prices the stack: verified)
+    assert price.checked_usd_per_hour == price.total_usd_per_hour
     assert price.usd_storage == pytest.approx(chosen.usd_storage, abs=0.005 + 0.00005 * chosen.storage.usd_per_hour)
     assert (price.cost.usd_requests or 0.0) == pytest.approx(chosen.usd_requests or 0.0, abs=0.005)

@@ -61,6 +61,8 @@ class PlanResult:
             `job_text`), or () when unpriced.
         healing: what the cluster does when a node is lost (`clouds.healing`), one line; ""
             when the result was built without a cluster.
+        uncommitted_usd_per_hour: a commitment stack's whole price per hour without the
+            commitment it assumes (nodes on-demand), USD/hour; None otherwise.
     """
 
     resources: list[dict[str, Any]]
@@ -80,6 +82,7 @@ class PlanResult:
     cost_text: tuple[str, ...] = ()
     healing: str = ""
     provider: str | None = None
+    uncommitted_usd_per_hour: float | None = None
 
     @property
     def deadline_note(self) -> str:
@@ -94,7 +97,9 @@ class PlanResult:
     @property
     def budget_usd_per_hour(self) -> float | None:
         """The price the budget policy checks: None when only the stack file states it."""
-        return self.usd_per_hour if self.price_verified else None
+        if not self.price_verified:
+            return None
+        return self.uncommitted_usd_per_hour or self.usd_per_hour
 
 
 def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanResult:
@@ -182,6 +187,7 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
         price_note=price.note,
         price_caveats=price.caveats,
         price_verified=price.verified,
+        uncommitted_usd_per_hour=price.uncommitted_usd_per_hour,
     )
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from profiles.catalog.fetchers import FetchError, positive_number, priced
 from profiles.catalog.fetchers.alicloud_api import API, NotPriced, credentials_from_env, new_client
-from profiles.catalog.offering import Offering
+from profiles.catalog.offering import Offering, priced_in_cny
 from profiles.catalog.sources.alicloud import SNAPSHOT, build_alicloud
 
 SOURCE = "alicloud-ecs-price-api"
@@ -214,18 +214,21 @@ def latest_by_zone(entries: list[dict], name: str, where: str) -> dict[str, floa
     return {zone: price for zone, (_, price) in newest.items()}
 
 
+# The fields `priced_in_cny` sets: prices, currency, and no EFA.
+_PRICED = (
+    "max_efa_interfaces",
+    "on_demand_usd_per_hour",
+    "spot_usd_per_hour",
+    "currency",
+    "on_demand_native",
+    "spot_native",
+)
+
+
 def build_rows(template: Offering, on_demand: float, spots: dict[str, float], date: str) -> list[Offering]:
     """Priced rows for one type and region, hardware from the snapshot row `template`."""
-    base = template._replace(
-        catalog_date=date,
-        source=SOURCE,
-        currency="CNY",
-        price_note="",
-        on_demand_native=on_demand,
-        spot_native=None,
-        on_demand_usd_per_hour=None,
-        spot_usd_per_hour=None,
-    )
+    hardware = {field: value for field, value in template._asdict().items() if field not in _PRICED}
+    base = priced_in_cny(on_demand, **{**hardware, "catalog_date": date, "source": SOURCE, "price_note": ""})
     if not spots:
         return [base]
     return [

@@ -155,19 +155,12 @@ def _rows(region: str, offers: RegionOffers, prices: dict[tuple[str, str], Produ
                 continue
             rows.append(
                 Offering(
+                    **info._asdict(),  # the type's hardware, field for field (`aws_ec2.TypeInfo`)
                     provider="aws",
                     region=region,
                     zone=zone,
-                    instance_type=name,
-                    accelerator=info.accelerator,
-                    accelerator_count=info.accelerator_count,
-                    accelerator_memory_gib=info.accelerator_memory_gib,
                     form_factor=form_factor(info.accelerator, name),
-                    vcpus=info.vcpus,
-                    memory_gib=info.memory_gib,
                     interconnect="efa" if info.max_efa_interfaces else "ethernet",
-                    max_efa_interfaces=info.max_efa_interfaces,
-                    network_gbps=info.network_gbps,
                     on_demand_usd_per_hour=listed.on_demand,
                     spot_usd_per_hour=spot,
                     catalog_date=date,

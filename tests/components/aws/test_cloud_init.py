@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.aws.cloud_init import ENV_FILE, user_data
+from clouds.aws.cloud_init import ENV_FILE, user_data
 
 DNS = "fs-0abc.fsx.us-east-1.amazonaws.com"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from clouds.azure.zones import zone_problem
 from components.azure.layout import REGIONS_WITH_ZONES, placement_zones
 from tests.components.azure.test_azure_cluster import AMLFS, VMSS, by_type, one
 
@@ -61,3 +62,29 @@ def test_catalog_regions_with_nd_sizes_are_classified():
     # westus does not (Azure regions list, regions-list.md).
     assert {"eastus", "eastus2", "southcentralus", "westus2"} <= REGIONS_WITH_ZONES
     assert "westus" not in REGIONS_WITH_ZONES
+
+
+# id: (region, zone, the refusal or None)
+ZONE_CASES = {
+    "regional": ("eastus", "eastus", None),
+    "zone-3": ("eastus", "3", None),
+    "zone-2-spaced": ("eastus", " 2 ", None),
+    "regional-no-zones": ("westus", "westus", None),
+    "zone-in-region-without": (
+        "westus",
+        "2",
+        "zone: '2' but westus has no availability zones (Microsoft Learn regions list); set zone: westus",
+    ),
+    "other-no-zones": ("westus", "westus2", "zone: 'westus2' is not a zone of Azure region westus; valid: westus"),
+    "aws-zone": (
+        "eastus",
+        "us-east-1a",
+        "zone: 'us-east-1a' is not a zone of Azure region eastus; valid: eastus (regional) or 1, 2 or 3 "
+        "(an availability zone)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("region", "zone", "problem"), [pytest.param(*c, id=i) for i, c in ZONE_CASES.items()])
+def test_zone_problem(region, zone, problem):
+    assert zone_problem(region, zone) == problem

@@ -137,41 +137,48 @@ def test_a_missing_api_key_says_which_variable_to_set(monkeypatch):
     )
 
 
-def test_throttling_is_refused(http):
-    page(http, status=429, body=page_bytes("gcp", "throttled.json"))
-    assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API, page 1: throttled (HTTP 429); wait a few minutes and run the refresh again"
-    )
-
-
-def test_an_invalid_key_says_what_to_do_without_echoing_it(http):
-    page(http, status=400, body=page_bytes("gcp", "invalid_key.json"))
-    assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API, page 1: HTTP 400 (API key not valid. Please pass a valid API key.); "
-        "set a valid API key in TRAINSTACK_GCP_API_KEY (or GOOGLE_API_KEY)"
-    )
-
-
-def test_a_page_that_breaks_mid_transfer_is_partial(http):
-    two_pages(http, page2=cut_short(page_bytes("gcp", "skus_page2.json"), 4000))
-    assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API, page 2: the answer broke off mid-page (partial page); run the refresh again"
-    )
-
-
-def test_malformed_json_is_refused(http):
-    page(http, body=page_bytes("gcp", "skus_page1.json")[:900])
-    assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API, page 1: the answer is not valid JSON (malformed or cut short); "
-        "run the refresh again"
-    )
-
-
-def test_an_empty_answer_is_refused(http):
-    page(http, body=page_bytes("gcp", "empty.json"))
-    assert fetch_one_line_error() == (
-        "GCP Cloud Billing Catalog API: no SKUs in the answer (empty answer); check the key's project, or retry later"
-    )
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        pytest.param(
+            {"status": 429, "body": page_bytes("gcp", "throttled.json")},
+            None,
+            ", page 1: throttled (HTTP 429); wait a few minutes and run the refresh again",
+            id="throttled",
+        ),
+        # The key is not echoed (`fetch_one_line_error` checks every message for it).
+        pytest.param(
+            {"status": 400, "body": page_bytes("gcp", "invalid_key.json")},
+            None,
+            ", page 1: HTTP 400 (API key not valid. Please pass a valid API key.); "
+            "set a valid API key in TRAINSTACK_GCP_API_KEY (or GOOGLE_API_KEY)",
+            id="invalid-key",
+        ),
+        pytest.param(
+            {"body": page_bytes("gcp", "skus_page1.json")},
+            cut_short(page_bytes("gcp", "skus_page2.json"), 4000),
+            ", page 2: the answer broke off mid-page (partial page); run the refresh again",
+            id="broken-transfer",
+        ),
+        pytest.param(
+            {"body": page_bytes("gcp", "skus_page1.json")[:900]},
+            None,
+            ", page 1: the answer is not valid JSON (malformed or cut short); run the refresh again",
+            id="malformed-json",
+        ),
+        pytest.param(
+            {"body": page_bytes("gcp", "empty.json")},
+            None,
+            ": no SKUs in the answer (empty answer); check the key's project, or retry later",
+            id="empty",
+        ),
+    ],
+)
+def test_a_failed_answer_is_one_line_naming_the_page_and_the_fix(http, first, second, message):
+    page(http, **first)
+    if second is not None:
+        page(http, token=TOKEN, **second)
+    assert fetch_one_line_error() == f"GCP Cloud Billing Catalog API{message}"
 
 
 def test_skus_that_price_no_known_region_are_refused(http):

@@ -1,0 +1,68 @@
+"""The whole user data of an AWS node, and EC2's limit on it, as pure functions.
+
+The component encodes what `node_user_data` renders (`components.aws.compute`); the stack
+check (`clouds.aws.validate`) renders it with the longest values the engine can hand it, so
+`plan`, `check`, `pulumi up` and `resolve --write-stack` refuse a bootstrap EC2 would
+refuse, before anything is written or created.
+
+Source: EC2 user guide, "Run commands when you launch an EC2 instance with user data input":
+"User data is limited to 16 KB, in raw form, before it is base64-encoded."
+"""
+
+from __future__ import annotations
+
+from clouds.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
+from clouds.aws.efa import efa_interface_count
+from clouds.contract import ClusterConfig
+from clouds.job_bootstrap import job_script
+from facts.aws import aws_network
+from nodeagent.scratch_unit import install_script as scratch_install_script
+
+USER_DATA_LIMIT_BYTES = 16 * 1024
+# The longest values the engine hands the bootstrap: an FSx DNS name (fs- and 17 hex digits),
+# a Lustre mount name (8 characters) and a private IPv4 address.
+_DNS = "fs-0123456789abcdef0.fsx.{region}.amazonaws.com"
+_MOUNT = "abcdefgh"
+_ADDRESS = "255.255.255.255"
+
+
+def node_user_data(
+    name: str, args: ClusterConfig, dns_name: str | None, mount_name: str | None, rdzv_host: str | None, role: str
+) -> str:
+    """The user data of a `worker` (NCCL environment, mount, `/scratch`, job unit) or the
+    `head` node (mount, rendezvous unit), not base64-encoded.
+
+    Args:
+        name: the cluster name (the job's rendezvous id).
+        args: the cluster config.
+        dns_name, mount_name: the file system's DNS and mount names, or None.
+        rdzv_host: the head node's private address when the cluster has a job, else None.
+        role: `worker` or `head`.
+    """
+    efa = role == "worker" and efa_interface_count(args.instance_type, args.interconnect) > 0
+    facts = aws_network(args.instance_type)
+    text = user_data(dns_name, mount_name, efa, bool(efa and facts and facts.gpudirect_rdma))
+    if role == "worker":
+        text += scratch_install_script()
+    if rdzv_host is not None:
+        text += job_script(role, name, args, rdzv_host, MOUNT_POINT, ENV_FILE)
+    return text
+
+
+def over_limit(size: int) -> str:
+    """The one-line refusal of a bootstrap of `size` bytes (over `USER_DATA_LIMIT_BYTES`)."""
+    return (
+        f"job: the node bootstrap would be {size:,} bytes, over EC2's {USER_DATA_LIMIT_BYTES:,}-byte user-data "
+        "limit (the agent and mount take part of it); shorten job.env and job.command, or put the settings in a "
+        f"file on the file system ({MOUNT_POINT}) and read it from the command"
+    )
+
+
+def user_data_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
+    """Why EC2 would refuse the cluster's user data (`over_limit`), or None when both the
+    worker's and the head's fit, rendered with the longest names the engine can give."""
+    dns, mount = (_DNS.format(region=args.region), _MOUNT) if args.file_system is not None else (None, None)
+    rdzv = _ADDRESS if args.job is not None else None
+    roles = ("worker", "head") if args.job is not None else ("worker",)
+    size = max(len(node_user_data(name, args, dns, mount, rdzv, role).encode()) for role in roles)
+    return over_limit(size) if size > USER_DATA_LIMIT_BYTES else None

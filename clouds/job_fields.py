@@ -1,0 +1,92 @@
+"""The `job:` values that reach a node's systemd unit, job file or shell, checked as text.
+
+Every job field is written into each node's bootstrap (`components/job_bootstrap.py`): the
+head's unit line `ExecStart=<python> -m nodeagent store ...` (`nodeagent/ship.py`), the job
+file the launcher reads, and the environment torchrun runs with (`nodeagent/launcher.py`). A
+newline or other control character in any of them ends the unit line and adds directives of
+its own; a space in `python` makes its first word the program and the rest its arguments; an
+environment name outside POSIX's portable form (`[A-Za-z_][A-Za-z0-9_]*`, IEEE Std 1003.1,
+"Environment Variables") cannot be exported by a shell. So each is refused in one line naming
+the field and the fix, before any file is written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# An interpreter as a unit's ExecStart takes it: one word of path characters (a name on PATH,
+# such as python3, or an absolute path such as /fsx/venv/bin/python).
+_PROGRAM = re.compile(r"[A-Za-z0-9_./+-]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+_EXAMPLES = {
+    "command": "command: /fsx/code/train.py --config /fsx/code/cfg.yaml",
+    "script": "script: /fsx/code/run.sh",
+    "workdir": "workdir: /fsx/code",
+    "checkpoint_dir": "checkpoint_dir: /fsx/checkpoints",
+    "python": "python: /fsx/venv/bin/python",
+}
+
+
+def _control_problem(field: str, value: str, example: str) -> str | None:
+    found = _CONTROL.search(value)
+    if found is None:
+        return None
+    what = "a newline" if found.group() in "\n\r" else f"a control character ({found.group()!r})"
+    return (
+        f"job.{field}: {value!r} has {what}, which would end the line the node's unit and job file "
+        f"write it on; give it on one line, e.g. {example}"
+    )
+
+
+def job_field_problem(job: Any) -> str | None:
+    """Why one of `job`'s text values cannot be written into a node's unit, job file or
+    environment (one line naming the field and the fix), or None.
+
+    Args:
+        job: a `clouds.contract.JobConfig` (its command, script, workdir, checkpoint_dir,
+            python and env).
+    """
+    for field, example in _EXAMPLES.items():
+        value = getattr(job, field)
+        if value is not None and (problem := _control_problem(field, value, example)):
+            return problem
+    if not _PROGRAM.fullmatch(job.python):
+        return (
+            f"job.python: {job.python!r} is not one program path; give the interpreter with torch as one word "
+            "without spaces or shell characters, e.g. python: /fsx/venv/bin/python (or python3)"
+        )
+    for name, value in job.env.items():
+        if not ENV_NAME.fullmatch(name):
+            return (
+                f"job.env: {name!r} is not an environment variable name; use letters, digits and '_', "
+                "not starting with a digit, e.g. NCCL_DEBUG"
+            )
+        if problem := _control_problem(f"env.{name}", value, f'{name}: "one line"'):
+            return problem
+    return None
+
+
+def job_size_problem(job: Any, nodes: int, gpus: int | None) -> str | None:
+    """Why `job`'s node and process counts do not fit the cluster (one line with the fix), or None.
+
+    Args:
+        job: a `JobConfig`, or None.
+        nodes: the cluster's (or workload's) node count.
+        gpus: accelerators per node; None when not known yet (the resolver checks each offering).
+    """
+    if job is None:
+        return None
+    if job.min_nodes is not None and job.min_nodes > nodes:
+        return (
+            f"job.min_nodes: {job.min_nodes} is more than nodes ({nodes}); give at most {nodes}, "
+            "or leave it out to wait for every node"
+        )
+    if job.nproc_per_node is not None and gpus is not None and job.nproc_per_node > gpus:
+        return (
+            f"job.nproc_per_node: {job.nproc_per_node} is more than the {gpus} GPUs per node asked for; "
+            f"give at most {gpus} (one process per GPU), or leave it out"
+        )
+    return None
