@@ -61,6 +61,12 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
             raise WorkloadFieldError(problem)
     moment = now() if any(r.ends is not None for r in spec.reservations) else None
     for i, reservation in enumerate(spec.reservations):
+        if spec.providers and reservation.provider not in spec.providers:
+            raise WorkloadFieldError(
+                f"reservations.{i}.provider: {reservation.provider} is not in providers "
+                f"({', '.join(spec.providers)}), so the reservation would be ignored; add {reservation.provider} "
+                "to providers or remove the reservation"
+            )
         problem = reservation_problem(reservation, [o for o in rows if o.provider == reservation.provider])
         if problem:
             raise WorkloadFieldError(f"reservations.{i}.{problem}")
