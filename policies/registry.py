@@ -76,6 +76,7 @@ def evaluate(
     records: list[dict[str, Any]],
     usd_per_hour: float | None = None,
     max_usd_per_hour: float | None = None,
+    budget_basis: str = "",
 ) -> list[RuleResult]:
     """Run every rule over one stack.
 
@@ -83,6 +84,7 @@ def evaluate(
         records: the stack's resources in the recorded shape.
         usd_per_hour: the cluster's price, USD/hour, for the budget rule.
         max_usd_per_hour: the stack's `trainstack:max_usd_per_hour`, or None for no budget.
+        budget_basis: how `usd_per_hour` was reached, for the budget's message (`stack_rules.budget`).
 
     Returns:
         One result per rule id in `RULES`, in that order.
@@ -98,7 +100,7 @@ def evaluate(
                 gaps[rule] += [Violation(rule, record.get("name"), m) for m in RULE_SCOPES[rule].gaps(record)]
     for rule, (_, check) in STACK_RULES.items():
         found[rule] += check(records)
-    found["budget"] += stack_rules.budget(usd_per_hour, max_usd_per_hour)
+    found["budget"] += stack_rules.budget(usd_per_hour, max_usd_per_hour, budget_basis)
     if max_usd_per_hour is None:
         checked["budget"] = False
         gaps["budget"].append(Violation("budget", None, f"no budget set ({stack_rules.BUDGET_KEY})"))

@@ -79,7 +79,7 @@ def budget_limit(value: Any) -> float | None:
     return limit
 
 
-def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[Violation]:
+def budget(usd_per_hour: float | None, max_usd_per_hour: float | None, basis: str = "") -> list[Violation]:
     """The cluster's USD/hour must not exceed the stack's `trainstack:max_usd_per_hour`.
 
     Args:
@@ -87,6 +87,8 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
             request charges spread over the run (`profiles.cost.cluster_cost`; None when
             unknown: with a budget set, that is a violation, since the budget cannot be shown to hold).
         max_usd_per_hour: the stack's budget, USD/hour (None: no budget set).
+        basis: how the price was reached when it is not the stack's own rate (a commitment
+            stack is checked at its on-demand bill), said in the message; "" for none.
     """
     if max_usd_per_hour is None or (usd_per_hour is not None and usd_per_hour <= max_usd_per_hour):
         return []
@@ -104,7 +106,8 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
         Violation(
             "budget",
             None,
-            f"cluster costs ${usd_per_hour:,.2f}/hour (compute, file system and bucket requests), over {BUDGET_KEY} "
+            f"cluster costs ${usd_per_hour:,.2f}/hour (compute, file system and bucket requests"
+            f"{'; ' + basis if basis else ''}), over {BUDGET_KEY} "
             f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget",
         )
     ]

@@ -137,3 +137,23 @@ def test_a_stack_without_a_commitment_has_no_commitment_line(fixture_catalog):
     result = price(fixture_catalog, purchase="on-demand", usd_per_hour=64.0)
     assert not any("commitment" in c for c in result.caveats) and result.uncommitted_usd_per_hour is None
     assert result.checked_usd_per_hour == pytest.approx(64.0)
+
+
+def test_a_commitment_stack_over_budget_says_it_is_checked_at_its_on_demand_bill():
+    from policies.stack_rules import budget
+
+    (violation,) = budget(64.0, 50.0, "its nodes billed on-demand: the stack buys no commitment")
+    assert violation.message.startswith(
+        "cluster costs $64.00/hour (compute, file system and bucket requests; its nodes billed on-demand: the stack "
+        "buys no commitment), over trainstack:max_usd_per_hour $50.00/hour"
+    )
+    assert budget(44.8, 50.0, "") == []
+
+
+def test_plan_checks_a_commitment_stacks_budget_at_the_on_demand_bill():
+    from trainstack.plan.runner import PlanResult
+
+    committed = PlanResult([], 44.8, 448.0, {}, uncommitted_usd_per_hour=64.0)
+    assert committed.budget_usd_per_hour == 64.0 and "buys no commitment" in committed.budget_basis
+    plain = PlanResult([], 44.8, 448.0, {})
+    assert (plain.budget_usd_per_hour, plain.budget_basis) == (44.8, "")

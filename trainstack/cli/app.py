@@ -87,7 +87,7 @@ def plan(
         limit = stack_budget(folder / "stacks" / f"Pulumi.{stack}.yaml")
     except PlanError as exc:
         fail(str(exc))
-    policies = evaluate(result.resources, result.budget_usd_per_hour, limit)
+    policies = evaluate(result.resources, result.budget_usd_per_hour, limit, result.budget_basis)
     if as_json:
         typer.echo(json.dumps(render.plan_json(result, policies, stack), indent=2, default=str))
     else:

@@ -101,6 +101,13 @@ class PlanResult:
             return None
         return self.uncommitted_usd_per_hour or self.usd_per_hour
 
+    @property
+    def budget_basis(self) -> str:
+        """How `budget_usd_per_hour` was reached when it is not the stack's own rate, or ""."""
+        if self.uncommitted_usd_per_hour is None or not self.price_verified:
+            return ""
+        return "its nodes billed on-demand: the stack buys no commitment, so its rate is not relied on"
+
 
 def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanResult:
     """Plan a stack: run `project_dir/__main__.py` under mocks with the stack's config.

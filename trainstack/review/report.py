@@ -41,7 +41,7 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     before = _plan_before(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
     changes = moved_region(changes, before.region if before else None, after.region)
-    results = evaluate(after.resources, after.budget_usd_per_hour, limit)
+    results = evaluate(after.resources, after.budget_usd_per_hour, limit, after.budget_basis)
     review = review_json(stack, against, changes, before, after, results, limit)
     # Without --against a committed stack is not new: say that nothing was compared.
     review["committed"] = against is None and committed_at_head(stack, project_dir)
