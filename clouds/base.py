@@ -187,7 +187,10 @@ class Healing:
         replaces_nodes: True when the cluster replaces a lost node by itself.
         runs_job: True when the component ships the node agent, so `job:` runs there.
         restart_hours: hours from an interruption to the job running again (unsourced).
-        summary: one line for `resolve` notes and `plan`.
+        summary: one line for `resolve` notes and `plan` (a spot cluster's, or any purchase's
+            where `on_demand_summary` is empty).
+        on_demand_summary: the line for an on-demand cluster where the group does something
+            else for it (Azure: no spot restore, only repairs); "" = `summary`.
         no_job_types: instance-type prefixes whose nodes get no node agent, with the reason
             (`(("tpu-", "TPU slices get no node bootstrap"),)`).
         unreplaced_types: instance-type prefixes the cloud's node group does not hold, so
@@ -208,6 +211,7 @@ class Healing:
     unreplaced_types: tuple[str, ...] = ()
     queued: Healing | None = None
     per_node: str | None = None
+    on_demand_summary: str = ""
 
 
 def manual_healing(cloud: str, could: str = "") -> Healing:
