@@ -61,6 +61,8 @@ class PlanResult:
             `job_text`), or () when unpriced.
         healing: what the cluster does when a node is lost (`clouds.healing`), one line; ""
             when the result was built without a cluster.
+        purchase: the stack's purchase option (`spot`, `on-demand`); None when the result
+            was built without a cluster.
     """
 
     resources: list[dict[str, Any]]
@@ -80,6 +82,7 @@ class PlanResult:
     cost_text: tuple[str, ...] = ()
     healing: str = ""
     provider: str | None = None
+    purchase: str | None = None
 
     @property
     def deadline_note(self) -> str:
@@ -150,6 +153,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         hours=cluster.hours,
         region=cluster.region,
         provider=cluster.provider,
+        purchase=cluster.purchase,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
         healing=healing(
