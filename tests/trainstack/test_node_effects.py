@@ -102,51 +102,28 @@ def _purchase_review(changes: list[Change], old: str, new: str) -> dict:
 TEMPLATE_REPLACED = Change("replace", TEMPLATE, "c-template", f"urn:pulumi:s::trainstack::{TEMPLATE}::c-template")
 
 
+GCP_MOVE = [TEMPLATE_REPLACED, _change(MIG, "update", "versions.instanceTemplate")]
+ASG_MOVE = [_change(ASG, "update", "mixedInstancesPolicy.instancesDistribution.spotAllocationStrategy")]
+TENCENT_CONFIG = "tencentcloud:As/scalingConfig:ScalingConfig"
+TO_ON_DEMAND, TO_SPOT = ("spot", "on-demand"), ("on-demand", "spot")
+
+
+# GCP: a new template and the group's version (OPPORTUNISTIC); the Chinese clouds' scaling
+# configurations: new nodes only. AWS: the purchase option starts an instance refresh; Azure
+# recreates the scale set.
 @pytest.mark.parametrize(
-    ("changes", "old", "new", "keep"),
+    ("changes", "move", "keep"),
     [
-        # GCP: a new template and the group's version (OPPORTUNISTIC): running VMs stay spot
-        pytest.param(
-            [TEMPLATE_REPLACED, _change(MIG, "update", "versions.instanceTemplate")],
-            "spot",
-            "on-demand",
-            True,
-            id="gcp-spot-to-on-demand",
-        ),
-        pytest.param(
-            [TEMPLATE_REPLACED, _change(MIG, "update", "versions.instanceTemplate")],
-            "on-demand",
-            "spot",
-            True,
-            id="gcp-on-demand-to-spot",
-        ),
-        # the Chinese clouds' scaling configurations: new nodes only
-        pytest.param([_change(ESS_CONFIG, "update", "spotStrategy")], "spot", "on-demand", True, id="alicloud-config"),
-        pytest.param(
-            [_change("tencentcloud:As/scalingConfig:ScalingConfig", "update", "instanceChargeType")],
-            "on-demand",
-            "spot",
-            True,
-            id="tencent-config",
-        ),
-        # AWS: the group's purchase option starts an instance refresh; Azure recreates the scale set
-        pytest.param(
-            [_change(ASG, "update", "mixedInstancesPolicy.instancesDistribution.spotAllocationStrategy")],
-            "spot",
-            "on-demand",
-            False,
-            id="aws-refresh",
-        ),
-        pytest.param(
-            [_change(VMSS, "replace", "virtualMachineProfile.priority")],
-            "on-demand",
-            "spot",
-            False,
-            id="azure-recreated",
-        ),
+        pytest.param(GCP_MOVE, TO_ON_DEMAND, True, id="gcp-spot-to-on-demand"),
+        pytest.param(GCP_MOVE, TO_SPOT, True, id="gcp-on-demand-to-spot"),
+        pytest.param([_change(ESS_CONFIG, "update", "spotStrategy")], TO_ON_DEMAND, True, id="alicloud-config"),
+        pytest.param([_change(TENCENT_CONFIG, "update", "instanceChargeType")], TO_SPOT, True, id="tencent-config"),
+        pytest.param(ASG_MOVE, TO_ON_DEMAND, False, id="aws-refresh"),
+        pytest.param([_change(VMSS, "replace", "virtualMachineProfile.priority")], TO_SPOT, False, id="azure-new-set"),
     ],
 )
-def test_a_purchase_change_says_whether_running_nodes_get_it(changes, old, new, keep) -> None:
+def test_a_purchase_change_says_whether_running_nodes_get_it(changes, move, keep) -> None:
+    old, new = move
     review = _purchase_review(changes, old, new)
     assert review["purchase"] == {"before": old, "after": new, "running_nodes_keep_it": keep}
     text = review_markdown(review)
