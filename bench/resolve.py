@@ -7,7 +7,9 @@ Prints, for the training-a100 workload widened to every cloud:
     (what `trainstack.entry` skips for `resolve`), and the imports of the resolve path;
   - in-process load and resolve times, and rows resolved per second.
 
-Run it on an idle machine: wall times on shared, busy cores are several times longer. The
+Run it on an idle machine: wall times on shared, busy cores are several times longer; on a
+busy one, `--instructions` also counts the instructions the command executes (valgrind's
+callgrind; the same on any load, and the figure docs/speed.md compares). The
 commands run with Python's bytecode cache (`PYTHONDONTWRITEBYTECODE` is dropped for them, as
 on a user's machine; with it set, every run recompiles every module, ~0.1 s), after one
 warm-up run that writes the cache.
@@ -19,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -57,6 +61,23 @@ def end_to_end(spec_path: Path, runs: int) -> tuple[list[float], list[float]]:
         if done.returncode:
             raise SystemExit(f"trainstack resolve failed: {done.stderr.strip()}")
     return times, cpu
+
+
+def instructions(spec_path: Path) -> int | None:
+    """Instructions executed by one `trainstack resolve ... --json` under valgrind's callgrind
+    (with the bytecode cache written by `end_to_end`'s warm-up), or None without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    command = [str(Path(sys.executable).with_name("trainstack")), "resolve", str(spec_path), "--json"]
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if found else None
 
 
 def python_times(code: str, runs: int) -> list[float]:
@@ -107,11 +128,13 @@ def in_process(spec_path: Path, runs: int) -> tuple[int, list[float], list[float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         spec_path = Path(tmp) / "bench.yaml"
         spec_path.write_text(WORKLOAD)
         wall, cpu = end_to_end(spec_path, args.runs)
+        counted = instructions(spec_path) if args.instructions else None
         startup = python_times("pass", args.runs)
         typer_path = python_times(
             "import sys; from trainstack.cli.app import app; "
@@ -140,6 +163,8 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"load average at the end: {load:.1f} on {os.cpu_count()} cores (wall times need an idle machine)")
     print(f"resolve: best {min(resolves) * 1000:.1f} ms, {rows / min(resolves):,.0f} rows/s")
+    if args.instructions:
+        print(f"instructions (callgrind): {counted / 1e6:,.1f} M" if counted else "instructions: valgrind not found")
 
 
 if __name__ == "__main__":

@@ -297,6 +297,9 @@ class Cloud:
         reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
             live reserved prices are fetched (the cloud's module cites the source); absent
             terms are unknown.
+        commitment_purchase: what a team buys, in the cloud's billing console and outside any
+            cluster, to get a 1y/3y commitment's rate (AWS: a Savings Plan or Reserved
+            Instances); "" for a generic "reserved term".
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
         reservation_kinds: the reservation kinds (`clouds.reservation.KINDS`) its component
@@ -334,6 +337,7 @@ class Cloud:
     nccl: str | None = None
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
+    commitment_purchase: str = ""
     request_price: str | None = None
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""

@@ -161,7 +161,7 @@ def _reservation_shorthand(data: dict) -> dict:
     return data
 
 
-_NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour")
+_NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour", "commitment_reuse")
 
 
 class ClusterConfig(BaseModel):
@@ -179,6 +179,9 @@ class ClusterConfig(BaseModel):
         purchase: `spot` or `on-demand` (how the instances are launched).
         commitment: `1y`/`3y` when the price assumes a reserved term or savings plan
             (billing only: the instances still launch on-demand), `none` otherwise.
+        commitment_reuse: the workload's `commitment.reuse` (0-1, the fraction of the term's
+            unused rest other work will use), recorded so the stack states the job's share of
+            the term; None when not recorded (an older stack) or without a commitment.
         interconnect: `rdma` enables the cloud's RDMA fabric (EFA, InfiniBand,
             GPUDirect); `none` leaves plain Ethernet.
         hours: planned run time in hours, used for the job total.
@@ -242,6 +245,9 @@ class ClusterConfig(BaseModel):
     nodes: int = Field(ge=1, le=10_000, description="Number of nodes.")
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
     commitment: Commitment = Field(default="none", description="Priced reserved term.")
+    commitment_reuse: float | None = Field(
+        default=None, ge=0, le=1, description="Fraction (0-1) of the term's rest other work uses."
+    )
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")
     deadline_hours: float | None = Field(default=None, gt=0, description="Latest acceptable run time, hours.")
@@ -275,6 +281,8 @@ class ClusterConfig(BaseModel):
                 f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
                 "set commitment: none or purchase: on-demand"
             )
+        if self.commitment_reuse is not None and self.commitment == "none":
+            raise ValueError("commitment_reuse: only a 1y/3y commitment has a reuse; remove it or set commitment")
         check_job(
             self.provider,
             self.instance_type,

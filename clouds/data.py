@@ -19,7 +19,9 @@ A cloud that can link a bucket to its file system has a module `clouds/<cloud>/d
 - optionally `DATA_FIELDS` (the `DataConfig` fields only this cloud reads, e.g. Azure's
   `resource_group`), `config_problem(data) -> str | None` (what else the link needs) and
   `file_system_problem(capacity_gib, mbps_per_tib) -> str | None` (a file system the link
-  cannot use, e.g. one too slow for Alibaba's smallest data flow).
+  cannot use, e.g. one too slow for Alibaba's smallest data flow), with, for a file system
+  trainstack sizes itself, `min_capacity(mbps_per_tib) -> (GiB, why)`: the smallest the link
+  can use, so a size trainstack picked is never refused (`link_min_capacity`).
 
 Clouds without that module cannot link a bucket yet; `data_problem` says so.
 """
@@ -100,6 +102,14 @@ def staging(provider: str, fs: Any) -> Staging | None:
     if link is None or link.LINK != "import":
         return None
     return link.staging(fs)
+
+
+def link_min_capacity(provider: str, mbps_per_tib: int) -> tuple[int, str] | None:
+    """`(GiB, why)`: the smallest file system `provider`'s bucket link can use at `mbps_per_tib`
+    (the link module's `min_capacity`), or None when the link sets no floor."""
+    link = link_for(provider)
+    floor = getattr(link, "min_capacity", None) if link is not None else None
+    return floor(mbps_per_tib) if floor is not None else None
 
 
 def uncounted_charge(provider: str, capacity_gib: float, mbps_per_tib: int) -> str | None:

@@ -25,6 +25,7 @@ from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
 from profiles.data_row import DataRow, data_row
+from profiles.link_sizing import for_link
 from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
 
@@ -111,7 +112,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         price = offering.price(purchase)
         if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
             continue
-        row = data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
+        row = _data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
         extra: dict = {}
         row_notes = notes + row.notes
         hours = row.hours
@@ -124,7 +125,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))
     for r in held(spec, offering, nodes):
-        row = data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
+        row = _data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
         price, short = _block_price(r, offering, row.hours)
         if price is None:
             continue
@@ -171,6 +172,21 @@ def _block_price(r, offering: Offering, hours: float) -> tuple[float | None, tup
     )
 
 
+def _data_row(
+    spec: WorkloadSpec, offering: Offering, hours: float, usd_per_hour: float, usd_per_cny: float | None
+) -> DataRow:
+    """`profiles.data_row.data_row`, with a data-sized file system raised to the smallest the
+    cloud's bucket link can use (`profiles.link_sizing`): the row asks for that capacity and
+    says so, and the stack is written with it."""
+    raised, note = for_link(spec, offering.provider)
+    row = data_row(raised, offering, hours, usd_per_hour, usd_per_cny)
+    if note is None or raised.file_system is None:
+        return row
+    return dataclasses.replace(
+        row, capacity_gib=row.capacity_gib or raised.file_system.capacity_gib, notes=(*row.notes, note)
+    )
+
+
 def held_price_note(r) -> str:
     """How a held reservation's row is priced: the spec's own figure, never the catalog's.
 
@@ -208,8 +224,9 @@ def _reserved(
     billed = charged_hours(hours, term, reuse)
     whole = rate * nodes * committed
     note = (
-        f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h; this job's share ${rate * nodes * billed:,.0f} "
-        f"({billed:,.0f} h billed, reuse {reuse:g} of the rest)"
+        f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h, bought separately (the stack launches "
+        f"on-demand nodes and buys no commitment; without one they bill ${on_demand * nodes:,.2f}/hour); "
+        f"this job's share ${rate * nodes * billed:,.0f} ({billed:,.0f} h billed, reuse {reuse:g} of the rest)"
     )
     return [
         _candidate(

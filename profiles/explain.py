@@ -42,7 +42,10 @@ FIX_HINTS = {
     "interconnect": "set `interconnect: none`, or pick accelerators sold with EFA/InfiniBand/GPUDirect",
     "price": "allow `purchase: any` so both spot and on-demand prices count",
     "file_system": "ask for a file system the cloud can create (valid values above), or allow another cloud",
-    "data": "train on the cloud that holds the bucket (`providers`), or copy the data to a bucket there",
+    "data": (
+        "where the cloud holding the bucket is allowed, the change named above; else train on the cloud that "
+        "holds the bucket (`providers`), or copy the data to a bucket there"
+    ),
     "job": "allow a cloud whose nodes run the job (`providers`), or remove `job` and start torchrun by hand",
     "memory_fit": "add nodes or GPUs (FSDP shards the state), allow gradient_checkpointing, or pick larger GPUs",
     "throughput": "give `hours` instead of `work`, or pick accelerators with a known BF16 figure",

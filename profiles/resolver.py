@@ -31,6 +31,7 @@ from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.data_row import tier_for
 from profiles.explain import CONSTRAINTS, NoMatchError, WorkloadFieldError, deadline_miss, nearest, no_match, reason
 from profiles.known_names import checked_names
+from profiles.link_sizing import for_link
 from profiles.spec import FileSystemSpec, WorkloadSpec
 from profiles.spec_values import KEYS
 from profiles.units import too_long_work
@@ -155,7 +156,7 @@ def _as_written(text: str) -> str:
 
 def _file_system_problem(spec: WorkloadSpec, provider: str) -> str | None:
     """Why `provider` cannot create the spec's file system, or None (cached per provider)."""
-    fs = spec.file_system
+    fs = for_link(spec, provider)[0].file_system
     assert fs is not None
     return _fs_problem(provider, math.ceil(fs.capacity_gib), tier_for(provider, fs))
 
@@ -180,7 +181,7 @@ def _data_detail(details: dict[str, str], spec: WorkloadSpec, provider: str) -> 
 def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
     """Why `provider` cannot link the spec's dataset (its bucket is another cloud's, say), or None."""
     assert spec.data is not None
-    fs = spec.file_system
+    fs = for_link(spec, provider)[0].file_system
     sizing = (fs.capacity_gib, tier_for(provider, fs)) if fs is not None else None
     return _link_problem(provider, spec.data, sizing)
 

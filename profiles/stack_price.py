@@ -18,6 +18,7 @@ from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
+from profiles.cost.commitment import commitment_note
 from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
 from profiles.short_text import cited
 
@@ -44,6 +45,9 @@ class StackPrice:
         verified: False when `usd_per_hour` is only the stack file's own number (the catalog
             does not price the cluster): shown, but never trusted by the budget policy.
         cost: the cost part by part (`profiles.cost.cluster_cost`), or None before pricing.
+        uncommitted_usd_per_hour: for a stack priced at a 1y/3y commitment's rate, what the
+            whole cluster bills per hour without that commitment (its nodes on-demand; the stack
+            buys no commitment: `profiles.cost.commitment`), USD/hour; None otherwise.
     """
 
     usd_per_hour: float | None
@@ -54,6 +58,7 @@ class StackPrice:
     caveats: tuple[str, ...] = ()
     verified: bool = True
     cost: ClusterCost | None = None
+    uncommitted_usd_per_hour: float | None = None
 
     @property
     def total_usd_per_hour(self) -> float | None:
@@ -67,8 +72,11 @@ class StackPrice:
     @property
     def checked_usd_per_hour(self) -> float | None:
         """The price a budget may rely on (`total_usd_per_hour`): from the catalog or a held
-        reservation, never a number only the stack file states (None then)."""
-        return self.total_usd_per_hour if self.verified else None
+        reservation, never a number only the stack file states (None then). A commitment the
+        stack does not buy is not relied on: such a stack is checked at its on-demand bill."""
+        if not self.verified:
+            return None
+        return self.uncommitted_usd_per_hour or self.total_usd_per_hour
 
     @property
     def usd_compute(self) -> float | None:
@@ -130,10 +138,26 @@ def price_stack(
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, None)
     cost = cluster_cost(config, price.usd_per_hour, usd_per_cny(match) if match is not None else None)
     caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
+    uncommitted = None
     if match is not None and node_price is not None and config.commitment != "none":
         caveats += _reserved_rate_caveat(config, match)
+        on_demand = None if match.on_demand_usd_per_hour is None else match.on_demand_usd_per_hour * config.nodes
+        caveats += [_commitment_caveat(config, price.usd_per_hour, on_demand)]
+        if on_demand is not None:
+            uncommitted = cluster_cost(config, on_demand, usd_per_cny(match)).usd_per_hour
     caveats += [*cost.left_out, *_block_caveats(config)]
-    return dataclasses.replace(price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats))
+    return dataclasses.replace(
+        price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats), uncommitted_usd_per_hour=uncommitted
+    )
+
+
+def _commitment_caveat(config: ClusterConfig, usd_per_hour: float | None, on_demand: float | None) -> str:
+    """What a commitment stack pays (`profiles.cost.commitment`), priced at the catalog's term
+    rate; the budget is checked at the on-demand bill."""
+    line = commitment_note(config.model_copy(update={"usd_per_hour": usd_per_hour}), on_demand) or ""
+    return line + (
+        "; the budget (`trainstack:max_usd_per_hour`) is checked at that on-demand price" if on_demand else ""
+    )
 
 
 def _block_caveats(config: ClusterConfig) -> list[str]:

@@ -22,6 +22,7 @@ from clouds.healing import writes_queued_resource
 from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
 from profiles.cost.cluster_cost import cluster_cost
+from profiles.cost.commitment import commitment_note
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
 from profiles.stack_file import (
@@ -89,6 +90,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         nodes=candidate.nodes,
         purchase=purchase,
         commitment=_COMMITMENTS.get(candidate.purchase, "none"),
+        commitment_reuse=spec.commitment.reuse if spec.commitment and candidate.purchase in _COMMITMENTS else None,
         reservation=_reservation(candidate),
         interconnect=spec.interconnect if o.rdma else "none",
         hours=round(candidate.hours, 4),
@@ -114,7 +116,12 @@ def _reservation(candidate: Candidate) -> ReservationConfig | None:
 
 
 def render_stack(
-    config: ClusterConfig, workload: str, catalog_built: str, usd_per_cny: float | None = None, kept: dict | None = None
+    config: ClusterConfig,
+    workload: str,
+    catalog_built: str,
+    usd_per_cny: float | None = None,
+    kept: dict | None = None,
+    on_demand_usd_per_hour: float | None = None,
 ) -> str:
     """Stack file text for `config`: header comment (price part by part, catalog, checksum)
     and YAML body.
@@ -126,6 +133,8 @@ def render_stack(
     Args:
         usd_per_cny: the catalog's USD per CNY, for a file system priced in CNY (else left out).
         kept: the existing stack file's own settings to carry over (see `kept_settings`).
+        on_demand_usd_per_hour: the nodes' on-demand price, whole cluster, USD/hour: what a
+            commitment stack bills without the commitment (`profiles.cost.commitment`).
 
     Raises:
         TypeError: the cluster has no `usd_per_hour` (price it first).
@@ -146,12 +155,14 @@ def render_stack(
         sort_keys=False,
         default_flow_style=False,
     )
+    term = "" if config.commitment == "none" else f" (priced at a {config.commitment} commitment's rate)"
+    committed = commitment_note(config, on_demand_usd_per_hour)
     header = (
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
-        f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase} in "
+        f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase}{term} in "
         f"{config.region} ({config.zone}).\n"
         f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
-        + "".join(f"# Cost note: {line}.\n" for line in cost.left_out)
+        + "".join(f"# Cost note: {line}.\n" for line in ([committed] if committed else []) + list(cost.left_out))
         + f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
         f"resolve will not overwrite them without --force.\n"
     )

@@ -27,6 +27,8 @@ only with write-back; nothing else in OSS.
 
 from __future__ import annotations
 
+import math
+
 from clouds.data import BucketUri
 from clouds.data_config import DataConfig
 
@@ -81,6 +83,17 @@ def flow_throughput(capacity_gib: float, mbps_per_tib: int) -> int:
         f"file_system.capacity_gib: a {capacity_gib:,.0f} GiB CPFS at {mbps_per_tib} MB/s per TiB gives "
         f"{bandwidth:,.0f} MB/s, and a data flow needs more than its smallest bandwidth, {FLOW_MBPS[0]} MB/s; "
         f"set capacity_gib above {needed:,.0f}{faster}"
+    )
+
+
+def min_capacity(mbps_per_tib: int) -> tuple[int, str]:
+    """The smallest CPFS, in whole GiB, whose bandwidth (capacity in TiB x `mbps_per_tib`)
+    exceeds the smallest data-flow bandwidth (CreateDataFlow: the flow must be below the file
+    system's own bandwidth), and why (for the row's note)."""
+    gib = math.floor(FLOW_MBPS[0] * 1024 / mbps_per_tib) + 1
+    return gib, (
+        f"the smallest CPFS at {mbps_per_tib} MB/s per TiB whose bandwidth exceeds the smallest data flow's "
+        f"{FLOW_MBPS[0]} MB/s (Alibaba CreateDataFlow)"
     )
 
 

@@ -131,7 +131,7 @@ class Run:
             "rdzv_conf": RDZV_CONF,
             "cloud": CLOUD,
             "metadata_url": f"http://127.0.0.1:{NOTICE_PORT}",
-            "poll_seconds": 0.1,
+            "poll_seconds": 0.5,  # the notice is read within 0.5 s; each poll is an HTTP request
             "env": {
                 "TOTAL_STEPS": str(TOTAL),
                 "CKPT_EVERY": str(EVERY),

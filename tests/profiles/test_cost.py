@@ -163,7 +163,8 @@ def test_commitment_note_states_the_whole_term_and_the_jobs_share(fixture_catalo
     reserved = next(r.candidate for r in (rows.choice, *rows.alternatives) if r.candidate.purchase == "reserved-1y")
     # 1 node x $22.40/hour x 8,760 h = $196,224; share: 100 + 8,660 x 0.5 = 4,430 h -> $99,232.
     assert (
-        "1y commitment: $196,224 for 8,760 h; this job's share $99,232 (4,430 h billed, reuse 0.5 of the rest)"
+        "1y commitment: $196,224 for 8,760 h, bought separately (the stack launches on-demand nodes and buys no "
+        "commitment; without one they bill $32.00/hour); this job's share $99,232 (4,430 h billed, reuse 0.5 of the rest)"
         in reserved.notes
     )
 

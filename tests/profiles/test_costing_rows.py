@@ -63,7 +63,8 @@ def test_a_live_3y_price_is_the_3y_rate():
     reserved = rows(workload, node, JobHours(10.0, speed="measured"))["reserved-3y"]
     assert reserved.usd_per_node_hour == 12.0
     assert reserved.notes[-1] == (
-        "3y commitment: $630,720 for 26,280 h; this job's share $630,720 (26,280 h billed, reuse 0 of the rest)"
+        "3y commitment: $630,720 for 26,280 h, bought separately (the stack launches on-demand nodes and buys no "
+        "commitment; without one they bill $60.00/hour); this job's share $630,720 (26,280 h billed, reuse 0 of the rest)"
     )
     assert reserved.speed == "measured" and reserved.usd_storage == pytest.approx(reserved.storage.usd(10.0))
 

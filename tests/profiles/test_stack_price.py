@@ -108,3 +108,32 @@ def test_bucket_requests_are_in_the_job_total_and_the_hourly_figure(fixture_cata
     assert result.cost is not None and result.cost.usd_requests == pytest.approx(0.455)
     assert result.usd_total == pytest.approx(240.0 + result.usd_storage + 0.455)
     assert result.checked_usd_per_hour == pytest.approx(24.0 + 1.02373 + 0.0455, abs=1e-5)  # over 10 h
+
+
+@pytest.mark.parametrize(
+    ("reuse", "share"),
+    [
+        # 2 x 32 x 0.7 = $44.80/hour; 10 h of an 8,760 h term: $392,448 committed.
+        pytest.param(1.0, ", this job's share $448 with reuse 1 of the rest", id="reused-term"),
+        # share: (10 + 8,750 x 1) h x $44.80 = $392,448.
+        pytest.param(0.0, ", this job's share $392,448 with reuse 0 of the rest", id="unused-term"),
+        pytest.param(None, "; the job total counts only its own hours of it", id="reuse-not-recorded"),
+    ],
+)
+def test_a_commitment_stack_states_the_term_to_buy_and_the_on_demand_bill(fixture_catalog, reuse, share):
+    result = price(fixture_catalog, purchase="on-demand", commitment="1y", usd_per_hour=44.8, commitment_reuse=reuse)
+    line = next(c for c in result.caveats if c.startswith("assumes a 1y commitment"))
+    assert "the stack does not buy: the nodes launch on-demand" in line
+    assert "Savings Plan or Reserved Instances for 2 x p4d.24xlarge, bought separately" in line
+    assert "the term commits $392,448 (8,760 h at $44.80/hour)" + share in line
+    assert line.endswith(
+        "without it the nodes bill on-demand at $64.00/hour; the budget (`trainstack:max_usd_per_hour`) is checked at that on-demand price"
+    )
+    # the budget relies on what the cloud bills for what the stack creates: 2 x $32.00 on-demand
+    assert result.usd_per_hour == pytest.approx(44.8) and result.checked_usd_per_hour == pytest.approx(64.0)
+
+
+def test_a_stack_without_a_commitment_has_no_commitment_line(fixture_catalog):
+    result = price(fixture_catalog, purchase="on-demand", usd_per_hour=64.0)
+    assert not any("commitment" in c for c in result.caveats) and result.uncommitted_usd_per_hour is None
+    assert result.checked_usd_per_hour == pytest.approx(64.0)

@@ -307,3 +307,22 @@ def test_a_kept_setting_that_does_not_fit_the_pick_is_named(tmp_path, stack_text
         match=r"keeping its own ssh_cidrs: .*0\.0\.0\.0/0 opens SSH.*; fix or remove it in the stack file, then rerun$",
     ):
         keep_cluster_settings(_picked(fixture_catalog), path)
+
+
+def test_a_commitment_stack_names_the_term_it_does_not_buy(fixture_catalog):
+    plain = {k: v for k, v in SPEC.items() if k != "spot"}
+    spec = parse_spec({**plain, "purchase": "on-demand", "commitment": {"term": "1y", "reuse": 0.5}})
+    rows = resolve(spec, fixture_catalog.offerings, top=10)
+    choice = next(r.candidate for r in (rows.choice, *rows.alternatives) if r.candidate.purchase == "reserved-1y")
+    config = cluster_config(spec, choice, fixture_catalog.version)
+    text = render_stack(config, "job.yaml", fixture_catalog.built, on_demand_usd_per_hour=64.0)
+    cluster = yaml.safe_load(text)["config"]["trainstack:cluster"]
+    assert (cluster["purchase"], cluster["commitment"], cluster["commitment_reuse"]) == ("on-demand", "1y", 0.5)
+    assert "# Choice: aws p4d.24xlarge x2 on-demand (priced at a 1y commitment's rate) in us-east-1" in text
+    # 2 x 32 x 0.7 = $44.80/hour x 8,760 h = $392,448; share (72 + 8,688 x 0.5) h x $44.80 = $197,837
+    assert (
+        "# Cost note: assumes a 1y commitment the stack does not buy: the nodes launch on-demand, and this rate "
+        "applies only if you hold a Compute or EC2 Instance Savings Plan or Reserved Instances for 2 x p4d.24xlarge, "
+        "bought separately; the term commits $392,448 (8,760 h at $44.80/hour), this job's share $197,837 with "
+        "reuse 0.5 of the rest; without it the nodes bill on-demand at $64.00/hour.\n"
+    ) in text

@@ -209,7 +209,9 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
         path = stack_path(folder, name)
         config, kept = keep_cluster_settings(keep_zone(cluster_config(spec, choice, catalog.version), path), path)
         rate = usd_per_cny(choice.offering)
-        text = render_stack(config, _relative(workload, folder), catalog.built, rate, kept_settings(path))
+        on_demand = choice.offering.on_demand_usd_per_hour
+        on_demand = None if on_demand is None else on_demand * choice.nodes
+        text = render_stack(config, _relative(workload, folder), catalog.built, rate, kept_settings(path), on_demand)
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))

@@ -63,6 +63,8 @@ class PlanResult:
             when the result was built without a cluster.
         purchase: the stack's purchase option (`spot`, `on-demand`); None when the result
             was built without a cluster.
+        uncommitted_usd_per_hour: a commitment stack's whole price per hour without the
+            commitment it assumes (nodes on-demand), USD/hour; None otherwise.
     """
 
     resources: list[dict[str, Any]]
@@ -83,6 +85,7 @@ class PlanResult:
     healing: str = ""
     provider: str | None = None
     purchase: str | None = None
+    uncommitted_usd_per_hour: float | None = None
 
     @property
     def deadline_note(self) -> str:
@@ -97,7 +100,9 @@ class PlanResult:
     @property
     def budget_usd_per_hour(self) -> float | None:
         """The price the budget policy checks: None when only the stack file states it."""
-        return self.usd_per_hour if self.price_verified else None
+        if not self.price_verified:
+            return None
+        return self.uncommitted_usd_per_hour or self.usd_per_hour
 
 
 def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanResult:
@@ -186,6 +191,7 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
         price_note=price.note,
         price_caveats=price.caveats,
         price_verified=price.verified,
+        uncommitted_usd_per_hour=price.uncommitted_usd_per_hour,
     )
 
 

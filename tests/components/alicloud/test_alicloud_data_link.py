@@ -185,3 +185,54 @@ def test_an_oss_dataset_without_a_file_system_gets_a_cpfs_at_alibabas_nearest_ti
         {**base, "data": {"source": SOURCE, "size": "3TiB"}, "file_system": {"capacity": "3840GiB", "throughput": 250}}
     )
     assert stated.file_system is not None and tier_for("alicloud", stated.file_system) == 250  # asked: kept
+
+
+@pytest.mark.parametrize(
+    ("size", "files", "written"),
+    [
+        # (2,048 GiB) x 1.25 = 2,560 GiB: 500 MB/s at 200 MB/s per TiB, below the 600 MB/s flow;
+        # raised to the smallest CPFS above it: floor(600 x 1024 / 200) + 1 = 3,073 GiB
+        pytest.param("2TiB", "900k", 3073, id="raised"),
+        # (3,072 GiB) x 1.25 = 3,840 GiB already carries the flow: kept
+        pytest.param("3TiB", "600k", 3840, id="kept"),
+    ],
+)
+def test_a_data_sized_cpfs_is_never_refused_for_the_size_trainstack_picked(size, files, written):
+    from clouds.alicloud.data import flow_throughput
+    from profiles.catalog.loader import load_catalog
+    from profiles.resolver import resolve
+    from profiles.spec import parse_spec
+    from profiles.stack_writer import cluster_config
+
+    base = {"name": "x", "accelerators": ["A100-80GB:8"], "providers": ["alicloud"], "hours": "24h", "nodes": 2}
+    spec = parse_spec({**base, "interconnect": "rdma", "data": {"source": SOURCE, "size": size, "files": files}})
+    choice = resolve(spec, load_catalog().offerings).choice.candidate
+    config = cluster_config(spec, choice, "v")
+    assert config.file_system is not None and config.file_system.capacity_gib == written
+    assert flow_throughput(written, 200) == 600  # the component accepts it
+    raised = [n for n in choice.notes if n.startswith("data: file system sized up from 2,560 to 3,073 GiB")]
+    assert len(raised) == (written == 3073)
+
+
+def test_a_stated_cpfs_too_small_for_the_flow_names_the_size_and_a_true_fix():
+    from profiles.catalog.loader import load_catalog
+    from profiles.explain import NoMatchError
+    from profiles.resolver import resolve
+    from profiles.spec import parse_spec
+
+    spec = parse_spec(
+        {
+            "name": "x",
+            "accelerators": ["A100-80GB:8"],
+            "providers": ["alicloud"],
+            "hours": "24h",
+            "data": {"source": SOURCE, "size": "2TiB"},
+            "file_system": {"capacity": "2560GiB"},
+        }
+    )
+    with pytest.raises(NoMatchError) as err:
+        resolve(spec, load_catalog().offerings)
+    text = str(err.value)
+    assert "a 2,560 GiB CPFS at 200 MB/s per TiB gives 500 MB/s" in text and "set capacity above 3,072" in text
+    assert "throughput: 200" not in text  # 200 is the fastest CPFS tier: no fix
+    assert "to fix: where the cloud holding the bucket is allowed, the change named above" in text
