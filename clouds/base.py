@@ -300,6 +300,10 @@ class Cloud:
         commitment_purchase: what a team buys, in the cloud's billing console and outside any
             cluster, to get a 1y/3y commitment's rate (AWS: a Savings Plan or Reserved
             Instances); "" for a generic "reserved term".
+        helper_vms: the small always-on VMs the component adds beside the GPU nodes, by what
+            adds them (`job`: the head node; `queued_resource`: the controller VM) -> the type
+            and disk in words. The catalog holds GPU types only, so they are not priced and
+            every cost says so (`clouds.helper_vms`).
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
         reservation_kinds: the reservation kinds (`clouds.reservation.KINDS`) its component
@@ -338,6 +342,7 @@ class Cloud:
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     commitment_purchase: str = ""
+    helper_vms: Mapping[str, str] = field(default_factory=dict)
     request_price: str | None = None
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""
