@@ -53,6 +53,7 @@ def run(
     from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
     from profiles.resolver import resolve as run_resolve
+    from clouds.clock import ClockError
     from profiles.spec import SpecError, load_spec
 
     folder = project_dir(project) if write_stack is not None else None
@@ -68,7 +69,7 @@ def run(
         fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
     except NoMatchError as exc:
         fail(f"{exc}{_left_out_hint(catalog, spec)}")
-    except (SpecError, CatalogError, StoreError) as exc:
+    except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
         echo(f"note: {_left_out_message(catalog)}", err=True)
