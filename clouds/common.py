@@ -8,11 +8,11 @@ GCP labels cannot hold `:` and use `clouds.gcp.labels` instead.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from clouds.cidrs import ssh_cidr_problem
 from clouds.contract import ClusterConfig
 from clouds.words import article
 
@@ -104,18 +104,15 @@ def check_known_type(
 
 
 def check_ssh_cidrs(cidrs: tuple[str, ...] | list[str]) -> None:
-    """Every SSH source must be an IPv4 CIDR (the contract already refuses 0.0.0.0/0).
+    """Every SSH source must be an IPv4 network written exactly, and not the internet
+    (`clouds.cidrs.ssh_cidr_problem`; the contract refuses the same).
 
     Raises:
-        ValueError: `ssh_cidrs: '<cidr>' is not an IPv4 CIDR; ...` or `... is IPv6; ...`.
+        ValueError: `ssh_cidrs: '<cidr>' ...` naming the fix.
     """
     for cidr in cidrs:
-        try:
-            network = ipaddress.ip_network(cidr.strip(), strict=False)
-        except ValueError:
-            raise ValueError(f"ssh_cidrs: '{cidr}' is not an IPv4 CIDR; write it like 203.0.113.0/24") from None
-        if network.version != 4:
-            raise ValueError(f"ssh_cidrs: '{cidr}' is IPv6; list IPv4 CIDRs such as 203.0.113.0/24")
+        if problem := ssh_cidr_problem(cidr):
+            raise ValueError(problem)
 
 
 def reject_unsupported(args: ClusterConfig, fields: tuple[str, ...], cloud: str, why: str) -> None:

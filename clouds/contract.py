@@ -16,10 +16,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.cidrs import ssh_cidr_problem
 from clouds.data import data_problem
 from clouds.data_config import DataConfig
 from clouds.healing import check_job
 from clouds.job_fields import job_field_problem, job_size_problem
+from clouds.job_paths import checkpoint_problem
 from clouds.reservation import ReservationConfig
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
@@ -40,18 +42,6 @@ OUTPUT_NAMES: tuple[str, ...] = (
     # the network, as the nodes mount it; None where the cloud's nodes do not mount it
     "file_system_mount_command",
 )
-
-
-def _too_wide(cidr: str) -> bool:
-    """True for 0.0.0.0/0 however written (`1.2.3.4/0`) and any IPv4 block wider than /8
-    or IPv6 block wider than /16 (a policy threshold, the same as `clouds.policy.is_world`)."""
-    import ipaddress  # only for stacks that list SSH CIDRs
-
-    try:
-        network = ipaddress.ip_network(cidr.strip(), strict=False)
-    except ValueError:
-        return False  # not a CIDR at all: each component reports it with its own wording
-    return network.prefixlen < (8 if network.version == 4 else 16)
 
 
 class FileSystemConfig(BaseModel):
@@ -193,7 +183,8 @@ class ClusterConfig(BaseModel):
         catalog_version: version of the price catalog the price came from.
         file_system: the shared parallel file system, or None for none.
         ssh_cidrs: IPv4 CIDRs allowed to reach SSH (port 22); empty means no SSH rule.
-            0.0.0.0/0 is rejected.
+            Each must be written as a network (`203.0.113.7/32` for one address); the whole
+            internet, blocks wider than /8 and IPv6 are refused (`clouds.cidrs`).
         subnet_id: an existing subnet to use instead of creating a network.
         reservation: held capacity to launch into and what kind it is (a targeted
             capacity reservation or an AWS Capacity Block, in its own placement group or
@@ -300,11 +291,10 @@ class ClusterConfig(BaseModel):
         if problem := job_size_problem(self.job, self.nodes, None):
             raise ValueError(problem)
         for cidr in self.ssh_cidrs:
-            if _too_wide(cidr):
-                raise ValueError(
-                    f"ssh_cidrs: {cidr} opens SSH to the whole internet or a large part of it; "
-                    "list your office or bastion CIDRs instead (IPv4 /8 or narrower)"
-                )
+            if problem := ssh_cidr_problem(cidr):
+                raise ValueError(problem)
+        if problem := checkpoint_problem(self.job, spot=self.purchase == "spot"):
+            raise ValueError(problem)
         if self.queued_resource and not self.instance_type.startswith("tpu-"):
             raise ValueError(
                 f"queued_resource: only TPU slices (tpu-...) are requested as queued resources, not "

@@ -87,12 +87,28 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         return _not_text(kind, value, what, key, field_of(model, key))
     if kind == "extra_forbidden" and model is not None:
         keys = sorted(f.alias or n for n, f in model.model_fields.items())
-        near = _close(key, keys)
+        stems = {_UNIT_SUFFIX.sub("", k): k for k in keys}  # `size` is close to `size_gib`
+        near = [stems[s] for s in _close(key, stems)]
         return f"unknown key; valid keys: {', '.join(keys)}" + (f" (did you mean {near[0]}?)" if near else "")
     if kind == "missing":
         return f"required: the {what}; add {key}: ..."
     if kind == "timezone_aware" or kind.startswith(("datetime_", "date_")):
         return _moment(kind, value, what, key)
+    return _shape(kind, value, key)
+
+
+# The unit a key's name ends in (`size_gib`, `hours`), dropped to find the key a user meant.
+_UNIT_SUFFIX = re.compile(r"_(gib|mib|tib|gb|hours|mbps_per_tib|usd_per_hour)$")
+
+
+def _shape(kind: str, value: Any, key: str) -> str | None:
+    """A value of the wrong shape (a mapping, a list, a yes/no) in words."""
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"{_shown(value)} is not a mapping: write e.g. {key}: {{name: value}}"
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return f"{_shown(value)} is not a list: write e.g. {key}: [a, b]"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"{_shown(value)} is not true or false: write {key}: true or {key}: false"
     return None
 
 

@@ -185,3 +185,23 @@ def checkpoint_warning(spec: WorkloadSpec, c: Candidate) -> str:
         f"({work_hours:,.1f} h on the chosen row): no checkpoint is written before it ends, so an interruption "
         "restarts it from the beginning; checkpoint more often (e.g. checkpoint_interval: 1h)"
     )
+
+
+def node_range_warning(spec: WorkloadSpec, c: Candidate) -> str:
+    """A one-line warning when a node range (`nodes: auto`, `2-16`) meets fixed `hours`: more
+    nodes cannot shorten a job whose hours are given, so every offering takes the fewest nodes
+    (with `model:`, the fewest whose memory fits it). "" otherwise.
+
+    Args:
+        spec: the `WorkloadSpec` (its `nodes`, `max_nodes`, `hours`, `model`).
+        c: the chosen candidate.
+    """
+    if spec.max_nodes is None or spec.max_nodes <= spec.nodes or spec.hours is None:
+        return ""
+    fewest = "the fewest nodes whose GPU memory fits the model" if spec.model is not None else "the fewest nodes"
+    return (
+        f"warning: nodes: a range ({spec.nodes}-{spec.max_nodes}) with fixed hours ({spec.hours:g} h): more nodes "
+        f"cannot shorten a job whose hours are given, so each offering takes {fewest} ({c.nodes} on the chosen "
+        "row); give the job's work instead of hours (e.g. work: {gpu_hours: 1200, reference: A100-80GB}) so each "
+        f"node count gets its own hours, or set nodes: {c.nodes}"
+    )

@@ -5,7 +5,8 @@ A misspelled name would otherwise match nothing and end in a generic "no offerin
 list is never used). Each check names the field, the value written and the closest valid
 values, as unknown providers and accelerators are named:
 
-- `accelerators`: an accelerator the catalog has for the allowed clouds;
+- `accelerators`: at least one entry the catalog has for the allowed clouds, and no name
+  known nowhere (a known accelerator the allowed clouds do not sell is passed over);
 - `regions`: a region of an allowed cloud (a zone or another cloud's region is named as such);
 - `reservations[i]`: its instance type and zone, and that the catalog lists that type there
   (a cloud without catalog rows, Huawei say, cannot be confirmed and is not checked); a
@@ -21,6 +22,8 @@ from typing import TYPE_CHECKING
 from clouds.block_end import block_end_problem
 from clouds.clock import now
 from clouds.words import article, did_you_mean, listed
+from facts.accelerators import ACCELERATORS
+from facts.performance import PERFORMANCE
 from profiles.catalog.offering import Offering
 from profiles.explain import WorkloadFieldError
 from profiles.spec import WorkloadSpec
@@ -51,13 +54,19 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
             f"providers: the catalog has no priced offerings for {clouds}; fetch prices with "
             f"`trainstack catalog refresh --provider {spec.providers[0]}` or allow other clouds"
         )
-    wanted = _accelerators(spec, allowed, f" on {', '.join(spec.providers)}" if spec.providers else "")
+    wanted = _accelerators(spec, allowed, f" on {', '.join(spec.providers)}" if spec.providers else "", rows)
     for region in spec.regions:
         problem = region_problem(region, spec.providers, allowed, rows)
         if problem:
             raise WorkloadFieldError(problem)
     moment = now() if any(r.ends is not None for r in spec.reservations) else None
     for i, reservation in enumerate(spec.reservations):
+        if spec.providers and reservation.provider not in spec.providers:
+            raise WorkloadFieldError(
+                f"reservations.{i}.provider: {reservation.provider} is not in providers "
+                f"({', '.join(spec.providers)}), so the reservation would be ignored; add {reservation.provider} "
+                "to providers or remove the reservation"
+            )
         problem = reservation_problem(reservation, [o for o in rows if o.provider == reservation.provider])
         if problem:
             raise WorkloadFieldError(f"reservations.{i}.{problem}")
@@ -68,13 +77,24 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
     return wanted
 
 
-def _accelerators(spec: WorkloadSpec, allowed: Sequence[Offering], where: str) -> frozenset[str]:
+def _accelerators(
+    spec: WorkloadSpec, allowed: Sequence[Offering], where: str, everything: Sequence[Offering]
+) -> frozenset[str]:
+    """The spec's accelerators as the catalog spells them. The list means "any of these": an
+    entry the allowed clouds do not sell is passed over when another entry matches and the
+    name is a known accelerator (`facts.accelerators`, `facts.performance`, or a loaded row;
+    `[A100:8, A100-80GB:8]` on a cloud with only A100-80GB); a name known nowhere (a typo), or
+    a list none of whose entries the allowed clouds sell, is refused."""
     known = {o.accelerator.casefold(): o.accelerator for o in allowed}
+    anywhere = {name.casefold() for name in (*ACCELERATORS, *(a for a, _ in PERFORMANCE))} | {
+        o.accelerator.casefold() for o in everything
+    }
+    sold = [n for n in spec.accelerators if n.casefold() in known]
     for name in spec.accelerators:
-        if name.casefold() not in known:
+        if name.casefold() not in known and (not sold or name.casefold() not in anywhere):
             hint = did_you_mean(name, known.values(), cutoff=0.4)
             raise WorkloadFieldError(f"accelerators: the catalog has no '{name}'{where}; {hint}")
-    return frozenset(known[n.casefold()] for n in spec.accelerators)
+    return frozenset(known[n.casefold()] for n in sold)
 
 
 def region_problem(

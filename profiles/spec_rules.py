@@ -16,6 +16,7 @@ from typing import Any
 from clouds.job_fields import job_size_problem
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
+from profiles.spec_agreement import check_together
 from profiles.units import at_most_gib, at_most_hours, not_bool, parse_count, parse_duration_hours, parse_size_gib
 
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
@@ -194,6 +195,7 @@ def check_workload(spec: Any) -> None:
         raise ValueError(
             "hours: give either hours (e.g. 72h) or work (e.g. work: {gpu_hours: 1200, reference: A100-80GB})"
         )
+    check_together(spec)  # data, job paths and params (#16)
     if spec.purchase != "on-demand" and (spec.spot is None or spec.file_system is None):
         raise ValueError(
             f"spot: purchase '{spec.purchase}' allows spot, which needs checkpoints on shared storage; "
@@ -222,12 +224,6 @@ def check_workload(spec: Any) -> None:
         raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
     if problem := job_size_problem(spec.job, spec.nodes, spec.gpus_per_node):
         raise ValueError(problem)
-    work_params = spec.work.params if spec.work else None
-    if work_params and spec.model and work_params != spec.model.params:
-        raise ValueError(
-            f"model.params: {spec.model.params:g} differs from work.params {work_params:g}; "
-            "give the same model size in both"
-        )
 
 
 def check_work(work: Any) -> None:

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from clouds.alicloud import CLOUD
 from clouds.base import Feature
+from clouds.common import check_group_size
 
 # Source: china-clouds.md section 0 item 2 and the official deployment-set doc (cloud.yaml).
 SPOT_NO_DEPLOYMENT_SET = CLOUD.missing[Feature.SPOT_PLACEMENT]
@@ -69,3 +70,12 @@ def placement_for(purchase: str) -> Placement:
     if purchase == "spot":
         return Placement(False, None, GROUP_MAX_NODES, f"{SPOT_NO_DEPLOYMENT_SET}; {GROUP_NO_DEPLOYMENT_SET}")
     raise ValueError(f"purchase: '{purchase}' is not known; valid: spot, on-demand")
+
+
+def check_nodes(nodes: int, purchase: str) -> None:
+    """Refuse more nodes than the placement of `purchase` allows (`clouds.common.check_group_size`).
+
+    Raises:
+        ValueError: one line naming `nodes`, the ESS group's limit and the fix.
+    """
+    check_group_size(nodes, placement_for(purchase).max_nodes, "an ESS scaling group")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from clouds.alicloud.cpfs import cpfs_sizing
 from clouds.alicloud.facts import FAMILIES, TYPES, erdma_families, eri_interfaces, gpu_family
-from clouds.alicloud.placement import placement_for
+from clouds.alicloud.placement import check_nodes
 from clouds.common import check_known_type, check_provider, check_ssh_cidrs, cluster_tags, reject_unsupported
 from clouds.contract import ClusterConfig
 
@@ -29,7 +29,7 @@ def validate_args(args: ClusterConfig, name: str) -> None:
     reject_unsupported(args, ("kms_key_id",), "Alibaba", "it encrypts system disks with the ECS service key")
     _check_instance_type(args)
     _check_zone(args)
-    _check_nodes(args)
+    check_nodes(args.nodes, args.purchase)
     check_ssh_cidrs(args.ssh_cidrs)
     reject_unsupported(
         args, ("subnet_id", "capacity_reservation_id"), "Alibaba", "it creates its own VPC and pay-as-you-go nodes"
@@ -59,15 +59,6 @@ def _check_zone(args: ClusterConfig) -> None:
     if not args.zone.startswith(f"{args.region}-"):
         raise ValueError(
             f"zone: '{args.zone}' is not in region {args.region}; use a zone id of that region ({args.region}-<letter>)"
-        )
-
-
-def _check_nodes(args: ClusterConfig) -> None:
-    placement = placement_for(args.purchase)
-    if args.nodes > placement.max_nodes:
-        raise ValueError(
-            f"nodes: {args.nodes} exceeds {placement.max_nodes}, the most an ESS scaling group "
-            f"holds; set nodes: {placement.max_nodes} or fewer, or split the job into several clusters"
         )
 
 

@@ -198,9 +198,11 @@ class ReservationSpec(BaseModel):
     zone: str = Field(description="Zone (AWS: AZ ID).")
     nodes: Annotated[int, NUMBER] = Field(ge=1, description="Instances reserved.")
     usd_per_hour: Annotated[float, NUMBER] = Field(ge=0, description="USD per instance-hour still to pay.")
-    id: str = Field(min_length=1, description="Reservation id.")
+    id: str = Field(min_length=1, pattern=r"^\S+$", description="Reservation id.")
     kind: ReservationKind = Field(default="capacity-reservation", description="Reservation kind.")
-    placement_group: str | None = Field(default=None, min_length=1, description="Its existing placement group.")
+    placement_group: str | None = Field(
+        default=None, min_length=1, pattern=r"^\S+$", description="Existing placement group of the reservation."
+    )
     ends: AwareDatetime | None = Field(default=None, description="End time of a Capacity Block, ISO 8601 with a zone.")
 
     def model_post_init(self, __context: object) -> None:

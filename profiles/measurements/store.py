@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from clouds.registry import NAMES
 from profiles.measurements import StoreError
 from profiles.measurements.schema import RunResult
 
@@ -55,30 +56,55 @@ def read_result(path: Path) -> RunResult:
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"]) or "file"
-        raise StoreError(f"{path}: {where}: {error['msg']}") from None
+        raise StoreError(f"{path}: {where}: {_field_error(error)}") from None
+
+
+def _field_error(error) -> str:
+    """A schema error in words: a measurement out of its range says what the figure must be
+    and what to do; other errors keep pydantic's message."""
+    bounds = {"greater_than": "more than", "greater_than_equal": "at least", "less_than_equal": "at most"}
+    word = bounds.get(error["type"])
+    if word is None:
+        return error["msg"]
+    limit = next(iter((error.get("ctx") or {}).values()), "")
+    limit = f"{limit:g}" if isinstance(limit, int | float) else limit
+    return (
+        f"{error.get('input')!r} cannot be a measurement: it must be {word} {limit}; "
+        "re-parse the run with `trainstack bench parse`"
+    )
 
 
 def load_store(project: Path | None) -> tuple[RunResult, ...]:
     """Every published seed, then every imported run of `project` (None: published only).
 
     Raises:
-        StoreError: a stored file is invalid (names it).
+        StoreError: a stored file is invalid, or states a speed above its accelerator's peak
+            (`profiles.measurements.plausible`; a file copied in by hand) (names it).
     """
+    from profiles.measurements.plausible import peak_problem
+
     paths = sorted(PUBLISHED.glob("*.json"))
     if project is not None and store_dir(project).is_dir():
         paths += sorted(store_dir(project).glob("*.json"))
-    return tuple(read_result(p) for p in paths)
+    results = tuple(read_result(p) for p in paths)
+    for path, result in zip(paths, results, strict=True):
+        problem = peak_problem(result)
+        if problem:
+            raise StoreError(f"{path}: {problem}, or remove the file")
+    return results
 
 
-def import_result(path: Path, project: Path) -> tuple[Path, bool]:
-    """Validate `path` and copy it into the store.
-
-    Returns:
-        (stored file, whether it was new; False when the same run is already there).
+def check_import(path: Path) -> RunResult:
+    """`path` read and checked as `import_result` stores it, without storing anything.
 
     Raises:
-        StoreError: the file is invalid, published, or does not say where it ran.
+        StoreError: the file is invalid, an example, published, does not say where it ran,
+            names an offering the catalog does not know, or states an impossible speed
+            (`profiles.measurements.plausible`); one line naming the field.
     """
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.measurements.plausible import import_problem
+
     result = read_result(path)
     if result.example:
         raise StoreError(f"{path}: an illustrative example (example: true), not a measurement; import your own runs")
@@ -92,6 +118,26 @@ def import_result(path: Path, project: Path) -> tuple[Path, bool]:
             f"{path}: provider and instance_type are unknown; parse the run with "
             "`trainstack bench parse ... -s STACK` so the store knows which offering it measured"
         )
+    try:
+        offerings = load_catalog(providers=(result.provider,)).offerings if result.provider in NAMES else ()
+    except CatalogError as exc:
+        raise StoreError(f"{path}: cannot check it against the catalog ({exc})") from None
+    problem = import_problem(result, offerings)
+    if problem:
+        raise StoreError(f"{path}: {problem}; nothing imported")
+    return result
+
+
+def import_result(path: Path, project: Path) -> tuple[Path, bool]:
+    """Validate `path` and copy it into the store.
+
+    Returns:
+        (stored file, whether it was new; False when the same run is already there).
+
+    Raises:
+        StoreError: the file fails `check_import` (nothing is stored then).
+    """
+    result = check_import(path)
     text = result.model_dump_json(indent=2, exclude_none=True) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     when = result.started.strftime("%Y%m%dT%H%M%S") if result.started else "undated"

@@ -132,3 +132,26 @@ def test_health_check_minimum_when_no_published_peak() -> None:
 def test_report_refuses_a_bad_plot_path(in_repo) -> None:
     result = CliRunner().invoke(app, ["bench", "report", str(EXAMPLES), "--plot", "chart.txt"])
     assert result.exit_code == 2 and "chart.txt" in result.output
+
+
+@pytest.mark.parametrize(
+    ("columns", "in_table"),
+    [pytest.param("80", False, id="80-columns-notes-below"), pytest.param("200", True, id="wide-bottleneck-column")],
+)
+def test_report_never_cuts_a_figure(in_repo, monkeypatch, columns: str, in_table: bool) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    result = CliRunner().invoke(app, ["bench", "report", str(EXAMPLES)])
+    assert result.exit_code == 0 and "…" not in result.output
+    for figure in ("1,980", "4,200", "1,150", "184.43", "54.89", "65.54", "0.48", "1.74"):
+        assert figure in result.output
+    note = "[2] gcp a3-megagpu-8g x2 [example]: network: bus bandwidth below the published"
+    assert (note in result.output) is not in_table
+    assert ("│ gcp a3-megagpu-8g x2 [example]" in result.output) is in_table
+
+
+@pytest.mark.parametrize("option", ["-o", "--output", "--plot"])
+def test_a_bad_chart_path_names_the_option_given(in_repo, option: str) -> None:
+    result = CliRunner().invoke(app, ["bench", "report", str(EXAMPLES), option, "/nonexistent/dir/r.png"])
+    named = "--plot" if option == "--plot" else "-o/--output"
+    assert result.exit_code == 2
+    assert f"{named} /nonexistent/dir/r.png: cannot write (no folder /nonexistent/dir)" in result.output

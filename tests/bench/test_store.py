@@ -166,3 +166,31 @@ def test_bench_import_cli_checks_every_file_first(tmp_path: Path, monkeypatch) -
     result = CliRunner().invoke(app, ["bench", "import", str(good)])
     assert result.exit_code == 0 and "imported: " in result.output
     assert len(list((tmp_path / "measurements").glob("*.json"))) == 1
+
+
+def test_a_run_at_the_peak_is_imported(tmp_path: Path) -> None:
+    # 12,734 x 24.5e9 = 311.98 TFLOPS: just under the A100-80GB's 312 TFLOPS (MFU 1.00)
+    source = tmp_path / "run.json"
+    source.write_text(measured("p4de.24xlarge", 12734.0).model_dump_json())
+    assert import_result(source, tmp_path)[1] is True
+
+
+def test_a_stored_run_faster_than_the_peak_is_refused_by_resolve(tmp_path: Path) -> None:
+    (tmp_path / "measurements").mkdir()
+    bad = tmp_path / "measurements" / "copied-by-hand.json"
+    bad.write_text(measured("p4de.24xlarge", 1e9).model_dump_json())
+    with pytest.raises(
+        StoreError, match=r"copied-by-hand\.json: throughput\.0\.images_per_s_per_gpu: .* or remove the file"
+    ):
+        load_store(tmp_path)
+
+
+def test_bench_import_refuses_an_impossible_file_after_a_good_one(tmp_path: Path, monkeypatch) -> None:
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(measured("p4de.24xlarge", 1900.0).model_dump_json())
+    bad.write_text(measured("p4de.24xlarge", 20000.0).model_dump_json())
+    result = CliRunner().invoke(app, ["bench", "import", str(good), str(bad)])
+    assert result.exit_code == 2 and "490 TFLOPS per GPU" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "measurements").exists()

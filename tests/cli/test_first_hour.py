@@ -289,3 +289,85 @@ def test_bench_commands_take_project_dir_like_the_others(project, tmp_path, monk
     assert (project / "bench-kit" / "training-a100" / "run-bench.sh").is_file() and list(elsewhere.iterdir()) == []
     missing = run("bench", "run", "-s", "training-a100", "--project-dir", str(elsewhere))
     assert missing.exit_code == 2 and missing.stderr.startswith(f"error: --project-dir {elsewhere}: not a trainstack")
+
+
+@pytest.mark.parametrize(
+    ("nodes", "hours", "warned"),
+    [
+        pytest.param("auto", "hours: 72h", "a range (1-64) with fixed hours (72 h)", id="auto"),
+        pytest.param("2-4", "hours: 72h", "a range (2-4) with fixed hours (72 h)", id="range"),
+        pytest.param("2", "hours: 72h", None, id="one-count"),
+        pytest.param("auto", "work: {gpu_hours: 1200, reference: A100-80GB}", None, id="auto-with-work"),
+    ],
+)
+def test_a_node_range_with_fixed_hours_says_the_fewest_nodes_are_taken(project, nodes, hours, warned):
+    path = project / "w.yaml"
+    path.write_text(WORKLOAD.replace("nodes: 2\n", f"nodes: {nodes}\n").replace("hours: 72h", hours))
+    result = run("resolve", str(path), "--top", "1")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("warning: nodes:")]
+    if warned is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and warned in lines[0]
+        assert "more nodes cannot shorten a job whose hours are given" in lines[0] and "give the job's work" in lines[0]
+
+
+def test_no_offering_for_a_workload_names_its_file(project):
+    path = project / "w.yaml"
+    path.write_text(WORKLOAD.replace("[A100:8, A100-80GB:8]", "[A100:7]"))
+    result = run("resolve", str(path))
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {path}: no offering matches"), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("reservation", "message"),
+    [
+        pytest.param(
+            "{provider: gcp, instance_type: a3-highgpu-8g, zone: us-central1-a, nodes: 2, usd_per_hour: 0, id: r-1}",
+            "reservations.0.provider: gcp is not in providers (aws), so the reservation would be ignored",
+            id="cloud-left-out",
+        ),
+        pytest.param(
+            "{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1, "
+            "placement_group: 'team pg'}",
+            "reservations.0.placement_group: 'team pg' cannot be used as the existing placement group",
+            id="placement-group-with-a-space",
+        ),
+        pytest.param(
+            "{provider: aws, instance_type: p4d.24xlarge, zone: use1-az1, nodes: 2, usd_per_hour: 0, id: cr-1, "
+            "kind: capacity-block, ends: tomorrow}",
+            "reservations.0.ends: tomorrow is not a date and time",
+            id="ends-not-a-time",
+        ),
+    ],
+)
+def test_a_reservation_the_stack_would_refuse_is_refused_in_the_workload_naming_the_file(project, reservation, message):
+    path = project / "w.yaml"
+    path.write_text(WORKLOAD.replace("purchase: any ", "purchase: on-demand ") + f"reservations: [{reservation}]\n")
+    result = run("resolve", str(path), "--write-stack", "held")
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {path}: {message}"), result.stderr
+    assert "Traceback" not in result.output and not (project / "stacks" / "Pulumi.held.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("edit", "label"),
+    [
+        pytest.param({}, "cluster: $", id="catalog-priced"),
+        pytest.param(
+            {"p4d.24xlarge": "p5.48xlarge", "accelerator: A100": "accelerator: H100"},
+            "cluster (the stack's recorded price, unconfirmed): $6.4625/hour",
+            id="recorded-only",
+        ),
+    ],
+)
+def test_a_price_only_the_stack_states_is_labelled_so_on_the_cluster_line(project, edit, label):
+    stack = project / "stacks" / "Pulumi.training-a100.yaml"
+    text = stack.read_text()
+    for old, new in edit.items():
+        text = text.replace(old, new)
+    stack.write_text(text)
+    result = run("plan", "-s", "training-a100")
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith("cluster")]
+    assert line.startswith(label)

@@ -207,3 +207,16 @@ def test_markdown_of_an_uncommitted_stack_says_new(repo):
     result = CliRunner().invoke(app, ["plan", "-s", "brand-new", "--markdown"])
     assert result.exit_code == 0, result.output
     assert "(new stack)" in result.stdout.splitlines()[1]
+
+
+def test_a_revision_whose_stack_does_not_plan_names_its_file_not_a_temporary_copy(repo):
+    path = repo / "stacks" / "Pulumi.training-a100.yaml"
+    path.write_text(path.read_text().replace("    nodes: 2\n", "    nodes: 2\n    nodes: 3\n", 1))
+    git(repo, "commit", "-q", "-am", "nodes twice")
+    write_stack(repo)  # today's file is fine
+    result = plan("--against", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(
+        "error: --against HEAD: the stack at HEAD does not plan: stacks/Pulumi.training-a100.yaml: duplicate key 'nodes'"
+    ), result.stderr
+    assert "trainstack-ref-" not in result.stderr and "error: error:" not in result.stderr

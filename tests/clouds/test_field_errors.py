@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
+from clouds.config import ConfigError, parse_cluster_config
 from clouds.field_errors import describe
+from tests.cases import cases
+from tests.clusters import BASE_CLUSTER
 
 
 class _Bounds(BaseModel):
@@ -54,3 +57,11 @@ def test_the_suggested_fix_is_past_the_bound(values, example):
 )
 def test_a_number_with_a_unit_suggests_it_in_the_keys_unit(given, example):
     assert _message(capacity_gib=given).endswith(f"e.g. {example}")
+
+
+@pytest.mark.parametrize(("cluster", "says"), cases("worded_shapes.yaml", "cluster", "says"))
+def test_a_value_of_the_wrong_shape_is_worded_with_the_fix(cluster, says):
+    with pytest.raises(ConfigError) as err:
+        parse_cluster_config({**BASE_CLUSTER, **cluster})
+    assert says in str(err.value) and "\n" not in str(err.value)
+    assert not any(raw in str(err.value) for raw in ("Input should", "valid dictionary", "valid boolean"))

@@ -7,6 +7,7 @@ import yaml
 
 from clouds.config import ConfigError, parse_cluster_config
 from clouds.contract import ClusterConfig
+from tests.cases import cases
 from tests.clusters import BASE_CLUSTER
 
 HUAWEI_STACK = Path(__file__).resolve().parents[2] / "stacks" / "Pulumi.training-a100-huaweicloud.yaml"
@@ -104,3 +105,22 @@ def test_cluster_errors_say_the_meaning_and_the_fix(change, says):
         parse_cluster_config({**BASE_CLUSTER, **change})
     assert says in str(err.value)
     assert not any(raw in str(err.value) for raw in ("Input should", "Extra inputs", "String should"))
+
+
+@pytest.mark.parametrize(("cidr", "message"), cases("ssh_cidr_refusals.yaml", "cidr", "says"))
+def test_an_ssh_cidr_not_written_as_an_ipv4_network_is_refused_with_the_fix(cidr, message):
+    with pytest.raises(ConfigError) as err:
+        parse_cluster_config({**BASE_CLUSTER, "ssh_cidrs": [cidr]})
+    assert "ssh_cidrs: " in str(err.value) and message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(("job", "purchase", "message"), cases("checkpoint_places.yaml", "job", "purchase", "says"))
+def test_a_spot_jobs_checkpoints_must_be_on_the_shared_file_system(job, purchase, message):
+    cluster = {**BASE_CLUSTER, "purchase": purchase, "job": {"command": "/fsx/train.py", **job}}
+    if message is None:
+        assert ClusterConfig(**cluster).job is not None
+        return
+    with pytest.raises(ConfigError) as err:
+        parse_cluster_config(cluster)
+    assert message in str(err.value) and "job.checkpoint_dir: /fsx/checkpoints" in str(err.value)
+    assert "\n" not in str(err.value)

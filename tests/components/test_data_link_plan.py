@@ -192,7 +192,9 @@ def test_a_malformed_source_is_a_field_error_not_a_no_match(source, message):
 
 
 def test_a_well_formed_uri_of_a_cloud_without_a_link_parses_and_is_refused_per_cloud():
-    spec = parse_spec({"name": "x", "accelerators": ["A100:8"], "hours": "10h", "data": {"source": "oss://team/x"}})
+    spec = parse_spec(
+        {"name": "x", "accelerators": ["A100:8"], "hours": "10h", "data": {"source": "oss://team/x", "size": "1TiB"}}
+    )
     assert spec.data is not None and spec.data.source == "oss://team/x"
 
 

@@ -116,6 +116,8 @@ def test_written_files_need_write_back():
         config(data={**DATA, "written_files": 10})
     base = {"name": "x", "accelerators": "A100:8", "hours": 10}
     with pytest.raises(SpecError, match="data.written_files: only exports are counted"):
-        parse_spec({**base, "data": {"source": "s3://team/x", "written_files": "2k"}})
-    spec = parse_spec({**base, "data": {"source": "s3://team/x", "write_back": True, "written_files": "2k"}})
+        parse_spec({**base, "data": {"source": "s3://team/x", "size": "1TiB", "written_files": "2k"}})
+    spec = parse_spec(
+        {**base, "data": {"source": "s3://team/x", "size": "1TiB", "write_back": True, "written_files": "2k"}}
+    )
     assert spec.data is not None and spec.data.config().written_files == 2000

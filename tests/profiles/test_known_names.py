@@ -49,3 +49,15 @@ def test_a_created_file_system_names_each_word_once():
 
     made = created_file_system("alicloud", FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=100))
     assert made is not None and made.service == "CPFS advance_100"  # was "CPFS cpfs cpfs advance_100"
+
+
+@pytest.mark.parametrize(
+    ("accelerators", "picked"),
+    [
+        pytest.param(["A100:8", "H100:8"], "H100", id="first-not-sold-second-is"),
+        pytest.param(["H100:8", "B200:8"], "H100", id="second-not-sold"),
+    ],
+)
+def test_any_listed_accelerator_the_clouds_sell_may_match(fixture_catalog, accelerators, picked):
+    spec = parse_spec({"accelerators": accelerators, "hours": 1, "providers": ["gcp"]})
+    assert resolve(spec, fixture_catalog.offerings).choice.candidate.offering.accelerator == picked

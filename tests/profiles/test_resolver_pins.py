@@ -42,7 +42,10 @@ def choice(resolution):
             id="no-spot-price",
         ),
         pytest.param(
-            {"data": {"source": "s3://team/set"}}, {"provider": "aws", "zone": "use1-az1"}, ["data"], id="link-needs-fs"
+            {"data": {"source": "s3://team/set", "size": "1TiB", "resource_group": "rg"}},
+            {"provider": "aws", "zone": "use1-az1"},
+            ["data"],
+            id="field-the-link-does-not-use",
         ),
         pytest.param(
             {"data": {"source": "s3://team/set"}, "file_system": FS},
@@ -225,9 +228,10 @@ def test_what_would_meet_reads_the_best_rows_own_offering():
 
 
 def test_the_data_rejection_shown_is_the_one_from_the_cloud_that_holds_the_bucket():
-    # No size and no file system: GCP cannot read an S3 bucket, and AWS needs a file system for
-    # its link; AWS's reason is the one that helps, whichever offering comes first.
-    workload = spec(hours=10, data={"source": "s3://team/set"})
+    # GCP cannot read an S3 bucket, and AWS's link takes no resource group; AWS's reason is the
+    # one that helps, whichever offering comes first. (Without a size or a file system the spec
+    # itself is refused: nothing to size the linked file system from.)
+    workload = spec(hours=10, data={"source": "s3://team/set", "size": "1TiB", "resource_group": "rg"})
     with pytest.raises(NoMatchError) as error:
         resolve(workload, [offering(provider="gcp", region="us-central1"), offering(provider="aws", zone="use1-az1")])
-    assert "(data: the aws bucket link goes through the file system; add a file_system)" in str(error.value)
+    assert "(data.resource_group: aws does not use it" in str(error.value)

@@ -193,3 +193,23 @@ def test_a_stack_the_catalog_confirms_has_no_problems(change, problems):
 
     raw = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a3-gcp.yaml").read_text())["config"]["trainstack:cluster"]
     assert catalog_problems(parse_cluster_config({**raw, **change})) == problems
+
+
+COMMITTED = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))
+
+
+@pytest.mark.parametrize("stack", COMMITTED)
+@pytest.mark.parametrize(
+    ("cidrs", "says"),
+    [
+        pytest.param(["203.0.113.7"], "ssh_cidrs: '203.0.113.7' has no prefix length; write 203.0.113.7/32", id="bare"),
+        pytest.param(["0.0.0.0/0"], "ssh_cidrs: 0.0.0.0/0 opens SSH to the whole internet", id="world"),
+        pytest.param(["::/0"], "ssh_cidrs: ::/0 opens SSH to the whole internet", id="world-ipv6"),
+    ],
+)
+def test_every_clouds_stack_refuses_an_ssh_cidr_naming_the_file(tmp_path, stack, cidrs, says):
+    path = project(tmp_path, stack)
+    edit(path, ssh_cidrs=cidrs)
+    with pytest.raises(StackFileError) as err:
+        read_cluster(path)
+    assert str(err.value).startswith(f"{path}: ") and says in str(err.value)

@@ -37,45 +37,67 @@ def report_json(workload: str, verdicts: list[Verdict]) -> dict:
 
 
 def report_table(workload: str, verdicts: list[Verdict]) -> None:
-    """Print one row per run: throughput, data loader, utilization, busbw, DCGM, time, cost, bottleneck."""
+    """Print one row per run: throughput, data loader, utilization, busbw, DCGM, time, cost,
+    bottleneck. Figures are never cut: they fold onto a second line when the terminal is narrow,
+    and below `WIDE` columns each run's name and bottleneck move under the table as a numbered
+    note (as `resolve`'s long reasons do)."""
     from rich.markup import escape
     from rich.table import Table
 
     from trainstack.cli.render import console
 
+    out = console()
+    wide = out.width >= WIDE
     table = Table(title=f"{workload}: time to finish and cost per measured offering")
-    for column in (
-        "run",
-        "images/s/GPU",
-        "loader",
-        "GPU util",
-        "busbw GB/s",
-        "DCGM",
-        "hours",
-        "USD/hour",
-        "USD/job",
-        "bottleneck",
-    ):
-        table.add_column(column, justify="left" if column in ("run", "DCGM", "bottleneck") else "right")
-    for v in verdicts:
-        t, g = v.throughput, v.run.gpu_samples
-        busbw = max((b.peak_busbw_gbs for b in v.run.busbw if b.scope != "node"), default=None)
-        expected = f" (published {v.published_busbw[0]:g})" if v.published_busbw else ""
-        dcgm = "n/a" if not v.run.dcgm else ("pass" if all(d.passed for d in v.run.dcgm) else "FAIL")
-        why = v.bottleneck + "".join(f"\n- {f}" for f in v.findings)
-        table.add_row(
-            escape(v.run.label() + (" [example]" if v.run.example else "")),
-            "n/a" if t is None else f"{t.images_per_s_per_gpu:,.0f} ({t.data})",
-            "n/a" if t is None else f"{max(x.data_loader_share for x in v.run.throughput):.0%}",
-            "n/a" if g is None else f"{g.utilization_pct_mean:.0f} %",
-            "n/a" if busbw is None else f"{busbw:g}{expected}",
-            dcgm,
-            "n/a" if v.hours is None else f"{v.hours:,.2f}",
-            _money(v.usd_per_hour, 2),
-            _money(v.usd_total),
-            escape(why),
+    for column in _COLUMNS[: None if wide else -1]:
+        table.add_column(
+            column, justify="left" if column in ("run", "DCGM", "bottleneck") else "right", overflow="fold"
         )
-    console().print(table)
+    notes = []
+    for v in verdicts:
+        why = v.bottleneck + "".join(f"\n- {f}" for f in v.findings)
+        label = v.run.label() + (" [example]" if v.run.example else "")
+        if not wide:  # the run's name and its bottleneck go under the table
+            notes.append(f"[{len(notes) + 1}] {label}: {why}")
+            label = f"[{len(notes)}]"
+        table.add_row(escape(label), *_figures(v), *([escape(why)] if wide else []))
+    out.print(table)
+    for note in notes:
+        out.print(escape(note), overflow="fold")
+
+
+_COLUMNS = (
+    "run",
+    "images/s/GPU",
+    "loader",
+    "GPU util",
+    "busbw GB/s",
+    "DCGM",
+    "hours",
+    "USD/hour",
+    "USD/job",
+    "bottleneck",
+)
+# Terminal columns from which the bottleneck stays in the table (below: notes under it).
+WIDE = 160
+
+
+def _figures(v: Verdict) -> tuple[str, ...]:
+    """The row's measured and computed figures, as the table shows them."""
+    t, g = v.throughput, v.run.gpu_samples
+    busbw = max((b.peak_busbw_gbs for b in v.run.busbw if b.scope != "node"), default=None)
+    expected = f" (published {v.published_busbw[0]:g})" if v.published_busbw else ""
+    dcgm = "n/a" if not v.run.dcgm else ("pass" if all(d.passed for d in v.run.dcgm) else "FAIL")
+    return (
+        "n/a" if t is None else f"{t.images_per_s_per_gpu:,.0f} ({t.data})",
+        "n/a" if t is None else f"{max(x.data_loader_share for x in v.run.throughput):.0%}",
+        "n/a" if g is None else f"{g.utilization_pct_mean:.0f} %",
+        "n/a" if busbw is None else f"{busbw:g}{expected}",
+        dcgm,
+        "n/a" if v.hours is None else f"{v.hours:,.2f}",
+        _money(v.usd_per_hour, 2),
+        _money(v.usd_total),
+    )
 
 
 def write_report_plot(path: Path, workload: str, verdicts: list[Verdict]) -> int:

@@ -136,11 +136,11 @@ def import_results(
     project: Path | None = _project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
-    from profiles.measurements.store import StoreError, import_result, read_result
+    from profiles.measurements.store import StoreError, check_import, import_result
 
     try:
         for path in results:  # every file is checked before any is stored: nothing half-imported
-            read_result(path)
+            check_import(path)
         for path in results:
             target, new = import_result(path, _project_dir(project))
             typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
@@ -158,12 +158,9 @@ def report(
         None, "-w", "--workload", help="Workload spec (default: the ResNet-50 ImageNet example)."
     ),
     plot: Path | None = typer.Option(
-        None,
-        "--plot",
-        "-o",
-        "--output",
-        help="Also write a chart of time to finish and cost here (.png, .svg, .pdf); default: no file.",
+        None, "--plot", help="Also write a chart of time to finish and cost here (.png, .svg, .pdf); default: no file."
     ),
+    output: Path | None = typer.Option(None, "-o", "--output", help="The same as --plot."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     project: Path | None = _project_option(),
 ) -> None:
@@ -177,9 +174,11 @@ def report(
     from trainstack.bench.report_view import report_json, report_table, write_report_plot
     from trainstack.cli.plot import PlotPathError, check_plot_path
 
+    option = "--plot" if plot is not None or output is None else "-o/--output"
+    plot = plot or output
     try:
         if plot is not None:
-            check_plot_path(plot)
+            check_plot_path(plot, option)
         spec = load_spec(workload or _default_workload(project))
         files = [p for path in runs for p in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
         results = [read_result(p) for p in files]
@@ -202,7 +201,7 @@ def report(
         try:
             drawn = write_report_plot(plot, spec.name, verdicts)
         except OSError as exc:
-            fail(f"--plot {plot}: cannot write ({exc.strerror}); give a writable .png path")
+            fail(f"{option} {plot}: cannot write ({exc.strerror}); give a writable .png path")
     if as_json:
         typer.echo(json.dumps(report_json(spec.name, verdicts), indent=2))
     else:

@@ -17,8 +17,12 @@ class PlotPathError(ValueError):
     """The `--plot` path cannot take the chart (one-line message naming the fix)."""
 
 
-def check_plot_path(path: Path) -> str:
+def check_plot_path(path: Path, option: str = "--plot") -> str:
     """Check, before anything is resolved or written, that the chart can be written to `path`.
+
+    Args:
+        path: where the chart goes.
+        option: the command-line option that named it, as the messages say it.
 
     Returns:
         The file format, from the file name's ending (`png`).
@@ -28,16 +32,16 @@ def check_plot_path(path: Path) -> str:
             missing or not writable.
     """
     if path.is_dir():
-        raise PlotPathError(f"--plot {path}: is a directory; give a file name ending .png")
+        raise PlotPathError(f"{option} {path}: is a directory; give a file name ending .png")
     fmt = path.suffix.lower().removeprefix(".")
     if fmt not in FORMATS:
         ending = f"'{path.suffix}' is not a chart format" if path.suffix else "has no file ending"
-        raise PlotPathError(f"--plot {path}: {ending}; give a file name ending .png (or .svg, .pdf)")
+        raise PlotPathError(f"{option} {path}: {ending}; give a file name ending .png (or .svg, .pdf)")
     folder = path.parent
     if not folder.is_dir():
-        raise PlotPathError(f"--plot {path}: cannot write (no folder {folder}); give a writable .png path")
+        raise PlotPathError(f"{option} {path}: cannot write (no folder {folder}); give a writable .png path")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise PlotPathError(f"--plot {path}: cannot write (permission denied); give a writable .png path")
+        raise PlotPathError(f"{option} {path}: cannot write (permission denied); give a writable .png path")
     return fmt
 
 

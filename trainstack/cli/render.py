@@ -170,7 +170,9 @@ def plan_tree(stack: str, result: Any) -> None:
         out.print(f"cluster: [bold]{escape(result.price_note or 'price unknown')}[/bold]")
     else:
         hourly, per_job = result.cost_text
-        out.print(f"cluster: [bold]{escape(hourly)}[/bold]; {escape(per_job)}")
+        # A compute price only the stack file states is never shown as if the catalog gave it.
+        label = "cluster" if result.price_verified else "cluster (the stack's recorded price, unconfirmed)"
+        out.print(f"{label}: [bold]{escape(hourly)}[/bold]; {escape(per_job)}")
     provider = next(
         (
             r["type"].split(":")[1]

@@ -47,13 +47,13 @@ def run(
         plot: a chart path to write.
         project: `--project-dir`, or None to find the project upwards.
     """
+    from clouds.clock import ClockError
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.explain import WorkloadFieldError, checkpoint_warning
+    from profiles.explain import WorkloadFieldError, checkpoint_warning, node_range_warning
     from profiles.measurements import StoreError
     from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
     from profiles.resolver import resolve as run_resolve
-    from clouds.clock import ClockError
     from profiles.spec import SpecError, load_spec
 
     folder = project_dir(project) if write_stack is not None else None
@@ -67,8 +67,8 @@ def run(
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except WorkloadFieldError as exc:  # a field of the workload file: name the file, as SpecError does
         fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
-    except NoMatchError as exc:
-        fail(f"{exc}{_left_out_hint(catalog, spec)}")
+    except NoMatchError as exc:  # the workload asks for what no offering has: name its file too
+        fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
@@ -85,9 +85,9 @@ def run(
     for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
         if line:
             echo(line, err=as_json)
-    warning = checkpoint_warning(spec, resolution.choice.candidate)
-    if warning:
-        echo(warning, err=True)
+    for warning in (checkpoint_warning, node_range_warning):
+        if line := warning(spec, resolution.choice.candidate):
+            echo(line, err=True)
     shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
     for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
         echo(line, err=True)
@@ -216,8 +216,20 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         fail(str(exc))
+    except ValueError as exc:  # the stack's cluster refuses what the workload let through: one line
+        fail(f"{workload}: --write-stack {name}: {_first_problem(exc)}")
     note = f" (kept its own {', '.join(kept)}; YAML comments are not kept)" if kept and changed else ""
     return f"stack {'written' if changed else 'unchanged'}: {path}{note}"
+
+
+def _first_problem(exc: ValueError) -> str:
+    """The first problem of a refused cluster config, as `field: message` on one line."""
+    from pydantic import ValidationError  # only on this error path
+
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        return f"{'.'.join(map(str, first['loc']))}: {first['msg'].removeprefix('Value error, ')}"
+    return str(exc).splitlines()[0]
 
 
 def _relative(path: Path, folder: Path) -> str:

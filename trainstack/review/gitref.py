@@ -117,7 +117,9 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]
     done = run_ref_process(stack, old_dir, packages)
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
-        raise PlanError(f"--against {ref}: the stack at {ref} does not plan: {lines[-1]}")
+        # the revision's own file, as the project names it (never the temporary copy's path)
+        last = lines[-1].removeprefix("error: ").replace(f"{old_dir}/", "")
+        raise PlanError(f"--against {ref}: the stack at {ref} does not plan: {last}")
     data = json.loads(done.stdout)
     result = PlanResult(data["resources"], None, None, data["outputs"], hours=data.get("hours"))
     try:

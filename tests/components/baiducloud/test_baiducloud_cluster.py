@@ -191,7 +191,6 @@ def test_network_does_not_depend_on_nodes_or_purchase(baidu_run, baidu_config):
             r"^interconnect: rdma needs an InfiniBand spec",
             id="rdma-without-ib",
         ),
-        pytest.param({"ssh_cidrs": ["2001:db8::/32"]}, r"^ssh_cidrs: '2001:db8::/32' is IPv6", id="ipv6"),
     ],
 )
 def test_invalid_configs_fail_in_one_line_before_anything_is_created(baidu_run, baidu_config, overrides, message):

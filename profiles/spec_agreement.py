@@ -1,0 +1,54 @@
+"""Workload keys that must agree with each other before anything is resolved (#16).
+
+Called by `profiles.spec_rules.check_workload`, so both readers of a spec (the fast reader and
+the pydantic models) refuse the same workloads with the same one-line message:
+
+- `data:` links the team's bucket through the file system, which is sized from `data.size`
+  unless a `file_system` is given: with neither, no cloud could link it.
+- A job that may run on spot must keep its checkpoints on the shared file system
+  (`clouds.job_paths`): a replaced node has neither the old one's `/scratch` nor its disk.
+- `work.params` and `model.params` describe one model: two sizes would price one and check the
+  memory of another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clouds.job_paths import checkpoint_problem
+
+_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
+def count_text(number: float) -> str:
+    """`13B`, `6.7B`, `350M`, `1.28M`: a count as a workload writes it."""
+    for unit, suffix in _SUFFIXES:
+        if number >= unit:
+            return f"{number / unit:.4g}{suffix}"
+    return f"{number:g}"
+
+
+def check_together(spec: Any) -> None:
+    """The workload's `data`, `file_system`, `job`, `purchase`, `work` and `model` agree.
+
+    Args:
+        spec: the read workload (plain values or the pydantic model: the same attributes).
+
+    Raises:
+        ValueError: one line naming the first key that does not fit and the fix.
+    """
+    if spec.data is not None and spec.file_system is None and spec.data.size_gib is None:
+        raise ValueError(
+            "data.size: needed to size the file system the bucket is linked through (data + checkpoints "
+            "+ headroom); add it, e.g. size: 2TiB, or give a file_system: {capacity: 4800GiB}"
+        )
+    problem = checkpoint_problem(spec.job, spot=spec.purchase != "on-demand")
+    if problem:
+        raise ValueError(problem)
+    work_params = spec.work.params if spec.work else None
+    model_params = spec.model.params if spec.model else None
+    if work_params and model_params and work_params != model_params:
+        raise ValueError(
+            f"model.params: {count_text(model_params)} but work.params is {count_text(work_params)}; "
+            "they describe one model (work prices it, model checks its memory): give the same size in both"
+        )
