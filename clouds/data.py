@@ -13,6 +13,8 @@ A cloud that can link a bucket to its file system has a module `clouds/<cloud>/d
   file-system kind (GCP: an import job into Managed Lustre, a copy from one node onto Filestore);
 - `NEEDS_FILE_SYSTEM`: True when the link goes through the file system (a stack with `data` then
   needs `file_system`);
+- optionally `first_read_mbps(capacity_gib, mbps_per_tib) -> float | None`: a lazy link's own
+  bound on the first pass (Alibaba: the data flow's bandwidth; `first_read_mbps`);
 - optionally `uncounted(capacity_gib, mbps_per_tib) -> str | None`: a charge of the link that
   no published price lets trainstack count (Alibaba's data-flow bandwidth), said once per row
   and per plan (`uncounted_charge`);
@@ -110,6 +112,14 @@ def link_min_capacity(provider: str, mbps_per_tib: int) -> tuple[int, str] | Non
     link = link_for(provider)
     floor = getattr(link, "min_capacity", None) if link is not None else None
     return floor(mbps_per_tib) if floor is not None else None
+
+
+def first_read_mbps(provider: str, capacity_gib: float, mbps_per_tib: int) -> float | None:
+    """How fast `provider`'s lazy bucket link loads files on their first read, MB/s, where that is
+    its own bound (the link module's `first_read_mbps`: Alibaba's data-flow bandwidth), or None."""
+    link = link_for(provider)
+    rate = getattr(link, "first_read_mbps", None) if link is not None else None
+    return None if rate is None else rate(capacity_gib, mbps_per_tib)
 
 
 def uncounted_charge(provider: str, capacity_gib: float, mbps_per_tib: int) -> str | None:

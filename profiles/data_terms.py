@@ -118,11 +118,11 @@ def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int, lab
 
 
 @functools.lru_cache(maxsize=1024)
-def _rates(provider: str, capacity_gib: int, tier: int) -> tuple[float | None, float | None, str]:
-    """(delivered read MB/s or None, staging MB/s or None, how it stages) of the file system
-    `provider` creates for `capacity_gib` at `tier` (`clouds.filesystems.delivered`,
-    `clouds.data.staging`)."""
-    from clouds.data import staging
+def _rates(provider: str, capacity_gib: int, tier: int) -> tuple[float | None, float | None, str, float | None]:
+    """(delivered read MB/s or None, staging MB/s or None, how it stages, the link's own bound on
+    the first pass or None) of the file system `provider` creates for `capacity_gib` at `tier`
+    (`clouds.filesystems.delivered`, `clouds.data.staging`, `clouds.data.first_read_mbps`)."""
+    from clouds.data import first_read_mbps, staging
     from clouds.filesystems import FileSystemAsk, delivered, explicit_deployment_type
 
     ask = FileSystemAsk(capacity_gib, tier)
@@ -132,6 +132,7 @@ def _rates(provider: str, capacity_gib: int, tier: int) -> tuple[float | None, f
         None if rates is None else rates.read_mbps,
         None if copy is None else copy.mbps,
         "" if copy is None else copy.how,
+        first_read_mbps(provider, capacity_gib, tier),
     )
 
 
@@ -144,7 +145,7 @@ def _data_path(
     assert spec.data is not None and spec.data.size_gib is not None
     link = link_for(offering.provider)
     params = (spec.model.params if spec.model else None) or (spec.work.params if spec.work else None)
-    read, copy, how = _rates(offering.provider, math.ceil(asked_gib or capacity_gib), tier)
+    read, copy, how, first = _rates(offering.provider, math.ceil(asked_gib or capacity_gib), tier)
     return row_data_path(
         spec.data.size_gib,
         spec.data.passes,
@@ -157,4 +158,5 @@ def _data_path(
         delivered_mbps=read,
         staging_mbps=copy,
         staging_how=how,
+        first_pass_mbps=first,
     )

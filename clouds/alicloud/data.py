@@ -97,6 +97,16 @@ def min_capacity(mbps_per_tib: int) -> tuple[int, str]:
     )
 
 
+def first_read_mbps(capacity_gib: float, mbps_per_tib: int) -> float | None:
+    """The first pass loads from OSS through the data flow, so no faster than its bandwidth
+    (CreateDataFlow: "the maximum transfer bandwidth the flow reaches when importing or
+    exporting"), MB/s; None when the file system carries no flow."""
+    try:
+        return float(flow_throughput(capacity_gib, mbps_per_tib))
+    except ValueError:
+        return None
+
+
 def uncounted(capacity_gib: float, mbps_per_tib: int) -> str | None:
     """The data flow's bandwidth charge, which trainstack cannot count: CreateDataFlow says the
     flow is billed by its bandwidth, and no published price for it was found (Alibaba's CPFS

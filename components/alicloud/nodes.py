@@ -43,7 +43,7 @@ def create_node_group(
         **group_args(name, args.nodes, args.purchase, network["vswitch_id"], tags),
         opts=group_options(opts, GROUP_REPLACED_ON),
     )
-    instance = node_args(name, 0, args, network, image_id, extras, tags)
+    instance = node_args(name, args, network, image_id, extras, tags)
     configuration = alicloud.ess.ScalingConfiguration(
         f"{name}-node-config",
         scaling_group_id=group.id,

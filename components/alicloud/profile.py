@@ -77,18 +77,17 @@ def eri_settings(instance_type: str, interconnect: str, vswitch_id: Any, securit
 
 def node_args(
     name: str,
-    index: int,
     args: ClusterConfig,
     network: dict[str, Any],
     image_id: Any,
     placement: dict[str, Any],
     tags: dict[str, str],
 ) -> dict[str, Any]:
-    """All `ecs.Instance` arguments of node `index`.
+    """All `ecs.Instance` arguments of one node, node 0's names included (the ESS group's
+    configuration carries the rest; `scaling.NOT_CARRIED`: the group names its instances).
 
     Args:
         name: the cluster name (instance and host names).
-        index: node index, 0-based.
         args: the cluster config (zone, type, purchase, interconnect).
         network: `{"vswitch_id": ..., "security_group_id": ...}`.
         image_id: the looked-up image id.
@@ -97,8 +96,8 @@ def node_args(
     """
     vswitch_id, group_id = network["vswitch_id"], network["security_group_id"]
     return {
-        "instance_name": f"{name}-node-{index}",
-        "host_name": host_name(name, index),
+        "instance_name": f"{name}-node-0",
+        "host_name": host_name(name, 0),
         "availability_zone": args.zone,
         "instance_type": args.instance_type,
         "image_id": image_id,

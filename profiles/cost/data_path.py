@@ -73,6 +73,8 @@ class DataPath:
             passes after the first read from the cache, not from the file system.
         staging_how: what copies the dataset in and on what basis its rate stands ("" when
             nothing is copied).
+        first_pass_mbps: how fast a lazy link loads the first pass from the bucket, MB/s, when
+            that is its own bound (Alibaba's data flow); None: the file system's rate.
     """
 
     capacity_gib: float
@@ -82,22 +84,33 @@ class DataPath:
     staging_hours: float
     cache_fits: bool
     staging_how: str = ""
+    first_pass_mbps: float | None = None
+
+    @property
+    def first_pass_rate(self) -> float:
+        """What the first pass reads at, MB/s: the file system's rate, or the link's when slower."""
+        link = self.first_pass_mbps if self.first_pass_mbps is not None else self.provisioned_mbps
+        return min(self.provisioned_mbps, link)
 
     def hours_with_io(self, compute_hours: float, data_gib: float, passes: float) -> float:
         """The job's hours when reading is slower than computing: without the `/scratch` cache
-        every pass reads the file system (`max(compute, all reads)`); with it only the first
-        pass does (compute plus what that pass's reads take beyond its share of compute)."""
+        every pass reads the file system (`max(compute, all reads)`, the first at
+        `first_pass_rate`); with it only the first pass does (compute plus what that pass's
+        reads take beyond its share of compute)."""
         if not self.starves_gpus:
             return compute_hours
-        pass_io_hours = data_gib * GIB / MB / self.provisioned_mbps / 3600
+        megabytes = data_gib * GIB / MB
+        first = megabytes / self.first_pass_rate / 3600
         if self.cache_fits:
-            return compute_hours + max(0.0, pass_io_hours - compute_hours / passes)
-        return max(compute_hours, pass_io_hours * passes)
+            return compute_hours + max(0.0, first - compute_hours / passes)
+        rest = megabytes / self.provisioned_mbps / 3600
+        return max(compute_hours, first * min(passes, 1.0) + rest * max(passes - 1.0, 0.0))
 
     @property
     def starves_gpus(self) -> bool:
-        """True when the file system delivers less than the data loaders read."""
-        return self.read_mbps is not None and self.provisioned_mbps < self.read_mbps
+        """True when the file system (or, for the first pass, the link) delivers less than the
+        data loaders read."""
+        return self.read_mbps is not None and self.first_pass_rate < self.read_mbps
 
 
 def size_data_path(
@@ -112,6 +125,7 @@ def size_data_path(
     delivered_mbps: float | None = None,
     staging_mbps: float | None = None,
     staging_how: str = "",
+    first_pass_mbps: float | None = None,
 ) -> DataPath:
     """Size one job's data path.
 
@@ -130,6 +144,7 @@ def size_data_path(
             and its documented rate give); None: the file system's provisioned throughput,
             the upper bound of what any copy can write.
         staging_how: what copies and on what basis, for the row's note.
+        first_pass_mbps: a lazy link's own bound on the first pass, MB/s (`DataPath`).
 
     Returns:
         The sized `DataPath`.
@@ -145,6 +160,7 @@ def size_data_path(
         staging_hours=staging,
         cache_fits=bool(local_nvme_gib) and data_gib <= float(local_nvme_gib or 0),
         staging_how="" if lazy_link else staging_how,
+        first_pass_mbps=first_pass_mbps if lazy_link else None,
     )
 
 
@@ -192,9 +208,14 @@ def describe(path: DataPath, io_hours: float = 0.0) -> tuple[str, ...]:
     notes = []
     if path.read_mbps is not None:
         cache = "; /scratch caches the dataset after the first pass" if path.cache_fits else ""
+        link = (
+            f"; the first pass loads through the bucket link at {path.first_pass_rate:,.0f} MB/s"
+            if path.first_pass_rate < path.provisioned_mbps
+            else ""
+        )
         notes.append(
             f"data: GPUs can read {path.read_mbps:,.0f} MB/s, the file system delivers "
-            f"{path.provisioned_mbps:,.0f} MB/s{cache}"
+            f"{path.provisioned_mbps:,.0f} MB/s{link}{cache}"
         )
     if path.starves_gpus:
         bound = "the first pass is" if path.cache_fits else "the job is"

@@ -110,10 +110,34 @@ def test_filestore_sells_no_tiers_so_the_row_grows_its_capacity():
     ],
 )
 def test_every_cloud_either_feeds_the_gpus_or_says_it_cannot(node, source, extra):
-    fed = data_row(_spec(source, data=extra), node, 2.0, 30.0, 0.14)
+    # 10 passes in 6 h need 497 MB/s: Alibaba's first pass loads through a 600 MB/s data flow
+    fed = data_row(_spec(source, data=extra), node, 6.0, 30.0, 0.14)
     assert not fed.io_bound and not any("I/O bound: +" in n for n in fed.notes)
     # 100,000 passes in 0.05 h need 596,523,235 MB/s: more than 100 PiB (the largest file system a
     # stack holds) at 1,000 MB/s per TiB delivers (102,400,000 MB/s).
     starved = data_row(_spec(source, passes=100_000, data=extra), node, 0.05, 30.0, 0.14)
     assert starved.io_bound and starved.hours > 0.05
     assert any("I/O bound: +" in n for n in starved.notes)
+
+
+def test_the_first_pass_through_a_data_flow_is_no_faster_than_the_flow():
+    # 20,480 GiB of CPFS at 200 MB/s per TiB reads 4,000 MB/s, but the data flow it carries is
+    # the smallest spec below that, 600 MB/s (CreateDataFlow), and the first pass loads through
+    # it: 1,073,741.8 MB / 600 = 0.49710 h; the other 299 passes read 4,000 MB/s: 22.29506 h.
+    from profiles.cost.data_path import size_data_path
+
+    path = size_data_path(1000, 0, 20480, 200, 30_000, None, True, first_pass_mbps=600.0)
+    megabytes = 1000 * 2**30 / 1e6
+    assert path.first_pass_rate == 600 and path.starves_gpus
+    assert path.hours_with_io(10, 1000, 300) == pytest.approx(megabytes / 600 / 3600 + 299 * megabytes / 4000 / 3600)
+    assert path.hours_with_io(10, 1000, 300) == pytest.approx(22.79216, abs=1e-5)
+    alibaba = offering(provider="alicloud", region="cn-beijing", zone="cn-beijing")
+    row = data_row(
+        _spec("oss://team/set", passes=300, hours="10h", file_system={"capacity": "20480GiB", "throughput": 200}),
+        alibaba,
+        10.0,
+        30.0,
+        0.14,
+    )
+    assert row.hours == pytest.approx(22.79216, abs=1e-5) and row.io_bound
+    assert any("the first pass loads through the bucket link at 600 MB/s" in n for n in row.notes)

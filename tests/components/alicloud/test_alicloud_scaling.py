@@ -20,7 +20,7 @@ def _node(**changes):
     from components.alicloud.profile import node_args
 
     network = {"vswitch_id": "vsw-1", "security_group_id": "sg-1"}
-    return node_args("c", 0, make_config(**changes), network, "img-1", {"key_name": "c-key"}, {"k": "v"})
+    return node_args("c", make_config(**changes), network, "img-1", {"key_name": "c-key"}, {"k": "v"})
 
 
 def test_every_carried_argument_is_a_configuration_input():
