@@ -14,11 +14,15 @@ from datetime import datetime, timezone
 NOW_VARIABLE = "TRAINSTACK_NOW"
 
 
+class ClockError(ValueError):
+    """`TRAINSTACK_NOW` is set but not an ISO 8601 date-time with a zone; one line."""
+
+
 def now() -> datetime:
     """The current time, timezone-aware (UTC unless `TRAINSTACK_NOW` gives another zone).
 
     Raises:
-        ValueError: `TRAINSTACK_NOW` is set but not an ISO 8601 date-time with a zone.
+        ClockError: `TRAINSTACK_NOW` is set but not an ISO 8601 date-time with a zone.
     """
     fixed = os.environ.get(NOW_VARIABLE, "").strip()
     if not fixed:
@@ -28,7 +32,7 @@ def now() -> datetime:
     except ValueError:
         value = None
     if value is None or value.tzinfo is None:
-        raise ValueError(
+        raise ClockError(
             f"{NOW_VARIABLE}: '{fixed}' is not an ISO 8601 date-time with a zone; write e.g. 2026-12-04T13:40:00Z "
             "or unset it to use the system clock"
         )

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch")  # the [torch] extra; `make test` installs it
-
-from trainstack.bench.data import ImageFiles, write_images  # noqa: E402
-from trainstack.bench.fsread import read_throughput  # noqa: E402
-from trainstack.bench.models import ViT, build, training_flops_per_image  # noqa: E402
-from trainstack.bench.parse_training import parse_training  # noqa: E402
-from trainstack.bench.train import benchmark, parse_args  # noqa: E402
-from trainstack.bench.train import main as train_main  # noqa: E402
+# The [torch] extra (`make test` installs it). torch is imported by the tests that run, not at
+# collection: every xdist worker collects this file, and torch's import is about 1.5 s of CPU.
+pytestmark = pytest.mark.skipif(find_spec("torch") is None, reason="needs the [torch] extra")
 
 TINY = [
     "--steps",
@@ -44,16 +40,22 @@ TINY = [
     ],
 )
 def test_published_shapes(name: str, params: int) -> None:
+    from trainstack.bench.models import build
+
     assert sum(p.numel() for p in build(name).parameters()) == params
 
 
 def test_vit_b16_flops_match_the_published_count() -> None:
+    from trainstack.bench.models import build, training_flops_per_image
+
     # ViT-B/16 at 224 px: 17.6 G multiply-adds forward (2 FLOPs each), x3 for training.
     flops = training_flops_per_image(build("vit_b16"), 224)
     assert flops == pytest.approx(3 * 2 * 17.56e9, rel=0.01)
 
 
 def test_tiny_vit_flops_by_hand() -> None:
+    from trainstack.bench.models import ViT, training_flops_per_image
+
     # 32 px, patch 16: 4 patches + class token = 5 tokens; hidden 96, MLP 384, 12 layers, 10 classes.
     model = ViT(32, 16, 96, 12, 12, 384, 10)
     macs = 4 * 3 * 256 * 96 + 12 * (5 * (4 * 96**2 + 2 * 96 * 384) + 2 * 25 * 96) + 96 * 10
@@ -61,6 +63,9 @@ def test_tiny_vit_flops_by_hand() -> None:
 
 
 def test_file_run_through_the_data_loader(tmp_path: Path) -> None:
+    from trainstack.bench.data import ImageFiles, write_images
+    from trainstack.bench.train import benchmark, parse_args
+
     assert write_images(tmp_path / "img", 6, 24) == 6
     assert write_images(tmp_path / "img", 6, 24) == 0  # kept, not rewritten
     image, label = ImageFiles(tmp_path / "img", 32, 10)[0]
@@ -71,6 +76,9 @@ def test_file_run_through_the_data_loader(tmp_path: Path) -> None:
 
 
 def test_fsread_counts_every_byte(tmp_path: Path) -> None:
+    from trainstack.bench.data import write_images
+    from trainstack.bench.fsread import read_throughput
+
     write_images(tmp_path, 3, 16)
     found = read_throughput(tmp_path, threads=2)
     files = sorted(tmp_path.rglob("*.jpg"))
@@ -80,6 +88,8 @@ def test_fsread_counts_every_byte(tmp_path: Path) -> None:
 
 
 def test_missing_image_dir_is_one_line(tmp_path: Path) -> None:
+    from trainstack.bench.data import ImageFiles
+
     with pytest.raises(ValueError, match="no .jpg/.png files"):
         ImageFiles(tmp_path, 32)
 
@@ -98,6 +108,9 @@ def test_sampler_without_a_gpu_says_why(tmp_path: Path) -> None:
 def test_synthetic_run_prints_lines_bench_parse_reads(capsys, monkeypatch) -> None:
     """The command `python -m trainstack.bench.train` runs, called in this process (no second
     torch import): one process, so no WORLD_SIZE/RANK from the environment."""
+    from trainstack.bench.parse_training import parse_training
+    from trainstack.bench.train import main as train_main
+
     for variable in ("WORLD_SIZE", "RANK"):
         monkeypatch.delenv(variable, raising=False)
     train_main(["--model", "vit_b16", *TINY])

@@ -12,6 +12,7 @@ import fcntl
 import json
 import os
 from dataclasses import asdict
+from importlib.util import find_spec
 
 import pytest
 
@@ -20,8 +21,9 @@ from tests.nodeagent import netns
 from tests.nodeagent.elastic_cases import EVERY, KILLED_AT, NOTICED_AT, TOTAL, Outcome, run_story, steps
 from tests.nodeagent.metadata_server import AZURE_EVENT_ID
 
-pytest.importorskip("torch", reason="the elastic run needs the [torch] extra: pip install -e '.[torch]'")
-UNAVAILABLE = netns.unavailable()
+# find_spec, not importorskip: the run imports torch in its own processes, never in this one
+NO_TORCH = "the elastic run needs the [torch] extra: pip install -e '.[torch]'"
+UNAVAILABLE = NO_TORCH if find_spec("torch") is None else netns.unavailable()
 pytestmark = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
+import yaml
 
 from clouds.block_end import block_end_problem, block_hours_left
 from clouds.clock import now
@@ -146,3 +147,21 @@ def test_a_stack_whose_block_ends_before_its_hours_says_so(clock, fixture_catalo
     later = validate_cluster(_stack("2026-12-20T00:00:00Z"), "us-east-1")
     assert not any("scale to zero" in c for c in price_stack(later, fixture_catalog.offerings, "v").caveats)
     assert "past the block's end" in cluster_cost(config, 95.3).left_out[-1]
+
+
+def test_a_bad_clock_setting_is_one_error_line(monkeypatch, tmp_path):
+    from tests.cli.helpers import one_error_line, run
+
+    workload = tmp_path / "w.yaml"
+    workload.write_text(
+        yaml.safe_dump(
+            {
+                "name": "w",
+                "accelerators": ["A100:8"],
+                "hours": 10,
+                "reservations": [{**BLOCK, "ends": "2026-12-20T00:00:00Z"}],
+            }
+        )
+    )
+    monkeypatch.setenv("TRAINSTACK_NOW", "garbage")
+    one_error_line(run("resolve", str(workload)), "TRAINSTACK_NOW: 'garbage' is not an ISO 8601 date-time with a zone")

@@ -49,6 +49,7 @@ def run(
         project: `--project-dir`, or None to find the project upwards.
         zone: `--zone`: the zone id to write for a pick priced per region, or None.
     """
+    from clouds.clock import ClockError
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.explain import WorkloadFieldError, checkpoint_warning, node_range_warning
     from profiles.measurements import StoreError
@@ -72,7 +73,7 @@ def run(
         fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
     except NoMatchError as exc:  # the workload asks for what no offering has: name its file too
         fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
-    except (SpecError, CatalogError, StoreError) as exc:
+    except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
         echo(f"note: {_left_out_message(catalog)}", err=True)
