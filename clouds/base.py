@@ -187,7 +187,10 @@ class Healing:
         replaces_nodes: True when the cluster replaces a lost node by itself.
         runs_job: True when the component ships the node agent, so `job:` runs there.
         restart_hours: hours from an interruption to the job running again (unsourced).
-        summary: one line for `resolve` notes and `plan`.
+        summary: one line for `resolve` notes and `plan` (a spot cluster's, or any purchase's
+            where `on_demand_summary` is empty).
+        on_demand_summary: the line for an on-demand cluster where the group does something
+            else for it (Azure: no spot restore, only repairs); "" = `summary`.
         no_job_types: instance-type prefixes whose nodes get no node agent, with the reason
             (`(("tpu-", "TPU slices get no node bootstrap"),)`).
         unreplaced_types: instance-type prefixes the cloud's node group does not hold, so
@@ -208,6 +211,7 @@ class Healing:
     unreplaced_types: tuple[str, ...] = ()
     queued: Healing | None = None
     per_node: str | None = None
+    on_demand_summary: str = ""
 
 
 def manual_healing(cloud: str, could: str = "") -> Healing:
@@ -296,6 +300,10 @@ class Cloud:
         commitment_purchase: what a team buys, in the cloud's billing console and outside any
             cluster, to get a 1y/3y commitment's rate (AWS: a Savings Plan or Reserved
             Instances); "" for a generic "reserved term".
+        helper_vms: the small always-on VMs the component adds beside the GPU nodes, by what
+            adds them (`job`: the head node; `queued_resource`: the controller VM) -> the type
+            and disk in words. The catalog holds GPU types only, so they are not priced and
+            every cost says so (`clouds.helper_vms`).
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
         reservation_kinds: the reservation kinds (`clouds.reservation.KINDS`) its component
@@ -334,6 +342,7 @@ class Cloud:
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     commitment_purchase: str = ""
+    helper_vms: Mapping[str, str] = field(default_factory=dict)
     request_price: str | None = None
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""

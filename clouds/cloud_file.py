@@ -148,6 +148,7 @@ def _healing(raw: dict[str, Any], display_name: str) -> Healing:
             **raw,
             "restart_hours": hours,
             "summary": raw["summary"].format(restart_hours=hours),
+            "on_demand_summary": raw.get("on_demand_summary", "").format(restart_hours=hours),
             "no_job_types": tuple(tuple(pair) for pair in raw.get("no_job_types", ())),
             "unreplaced_types": tuple(raw.get("unreplaced_types", ())),
             "queued": _healing(raw["queued"], display_name) if "queued" in raw else None,

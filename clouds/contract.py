@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from clouds.cidrs import ssh_cidr_problem
 from clouds.data import data_problem
 from clouds.data_config import DataConfig
-from clouds.healing import check_job
+from clouds.healing import check_job, healing
 from clouds.job_fields import job_field_problem, job_size_problem
 from clouds.job_paths import checkpoint_problem
 from clouds.reservation import ReservationConfig
@@ -293,7 +293,7 @@ class ClusterConfig(BaseModel):
         for cidr in self.ssh_cidrs:
             if problem := ssh_cidr_problem(cidr):
                 raise ValueError(problem)
-        if problem := checkpoint_problem(self.job, spot=self.purchase == "spot"):
+        if problem := checkpoint_problem(self.job, self.purchase == "spot", self._self_healing()):
             raise ValueError(problem)
         if self.queued_resource and not self.instance_type.startswith("tpu-"):
             raise ValueError(
@@ -306,6 +306,11 @@ class ClusterConfig(BaseModel):
             problem = data_problem(self.provider, self.data, fs is not None, sizing)
             if problem:
                 raise ValueError(problem)
+
+    def _self_healing(self) -> bool:
+        """Whether the cluster's group replaces a lost node by itself (`clouds.healing`)."""
+        entry = healing(self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id)
+        return entry.replaces_nodes
 
     @property
     def capacity_reservation_id(self) -> str | None:

@@ -9,6 +9,7 @@ reads it, and `resolve` / `plan` print `summary`. The figures are unsourced and 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from clouds.base import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, load, manual_healing, per_node_healing
@@ -42,7 +43,8 @@ def healing(
     (GCP TPU slices), gets the manual answer, unless the stack requests those nodes as queued
     resources (`queued_resource`) and the cloud's controller re-requests them (`Healing.queued`).
     With `purchase` known, a cluster the cloud's group cannot carry (`Healing.per_node`: a spot
-    or KMS-encrypted cluster, a type that needs an HPC cluster) gets the manual answer and why."""
+    or KMS-encrypted cluster, a type that needs an HPC cluster) gets the manual answer and why;
+    an on-demand one gets the cloud's `Healing.on_demand_summary` where it has one."""
     entry = HEALING.get(provider)
     if entry is None:
         return manual_healing(provider)
@@ -51,7 +53,11 @@ def healing(
             return entry.queued
         return manual_healing(f"{provider} {instance_type}")
     reason = per_node_reason(provider, instance_type, purchase, kms_key_id) if purchase else None
-    return per_node_healing(CLOUDS[provider].display_name, reason) if reason else entry
+    if reason:
+        return per_node_healing(CLOUDS[provider].display_name, reason)
+    if purchase == "on-demand" and entry.on_demand_summary:
+        return dataclasses.replace(entry, summary=entry.on_demand_summary)
+    return entry
 
 
 def per_node_reason(provider: str, instance_type: str, purchase: str, kms_key_id: str | None = None) -> str | None:

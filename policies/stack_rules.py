@@ -104,7 +104,8 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None) -> list[V
         Violation(
             "budget",
             None,
-            f"cluster costs ${usd_per_hour:,.2f}/hour (compute, file system and bucket requests), over {BUDGET_KEY} "
+            f"cluster costs ${usd_per_hour:,.2f}/hour (compute, file system and bucket requests; not the small "
+            f"helper VMs such as a job's head node, which no price counts: `trainstack plan`'s caveats), over {BUDGET_KEY} "
             f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget",
         )
     ]

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from clouds.base import Feature, load
 from clouds.block_end import block_hours_left, block_short_note
 from clouds.clock import now as clock_now
-from clouds.healing import spot_healing
+from clouds.healing import spot_healing, writes_queued_resource
+from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -105,7 +106,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     request charges.
     """
     nodes = spec.nodes if nodes is None else nodes
-    notes = job.notes + _price_notes(offering)
+    notes = job.notes + _price_notes(offering) + helper_lines(offering.provider, offering.region, spec.job is not None)
     usd_per_cny = _usd_per_cny(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:
@@ -121,6 +122,8 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
             hours += added
             extra = {"interruptions": interruptions, "added_hours": added}
             row_notes += (note,)
+            if writes_queued_resource(offering.provider, offering.instance_type, "spot"):
+                row_notes += helper_lines(offering.provider, offering.region, False, queued_resource=True)
         found.append(_candidate(offering, purchase, nodes, hours, price, row, row_notes, speed=job.speed, **extra))
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))

@@ -5,8 +5,9 @@ the pydantic models) refuse the same workloads with the same one-line message:
 
 - `data:` links the team's bucket through the file system, which is sized from `data.size`
   unless a `file_system` is given: with neither, no cloud could link it.
-- A job that may run on spot must keep its checkpoints on the shared file system
-  (`clouds.job_paths`): a replaced node has neither the old one's `/scratch` nor its disk.
+- A job that may run on spot, or on a cloud whose group replaces a failed node (every cloud
+  that runs a `job:`), must keep its checkpoints on the shared file system (`clouds.job_paths`):
+  a replaced node has neither the old one's `/scratch` nor its disk.
 - `work.params` and `model.params` describe one model: two sizes would price one and check the
   memory of another.
 """
@@ -28,6 +29,15 @@ def count_text(number: float) -> str:
     return f"{number:g}"
 
 
+def _job_clouds_heal(spec: Any) -> bool:
+    """Whether a cloud the workload allows runs the job on nodes its group replaces by itself
+    (`clouds.healing`: every cloud that runs a `job:` today), so its checkpoints must outlive a node."""
+    from clouds.healing import HEALING
+
+    allowed = spec.providers or tuple(HEALING)
+    return any(HEALING[p].runs_job and HEALING[p].replaces_nodes for p in allowed if p in HEALING)
+
+
 def check_together(spec: Any) -> None:
     """The workload's `data`, `file_system`, `job`, `purchase`, `work` and `model` agree.
 
@@ -42,7 +52,9 @@ def check_together(spec: Any) -> None:
             "data.size: needed to size the file system the bucket is linked through (data + checkpoints "
             "+ headroom); add it, e.g. size: 2TiB, or give a file_system: {capacity: 4800GiB}"
         )
-    problem = checkpoint_problem(spec.job, spot=spec.purchase != "on-demand")
+    problem = checkpoint_problem(
+        spec.job, spec.purchase != "on-demand", spec.job is not None and _job_clouds_heal(spec)
+    )
     if problem:
         raise ValueError(problem)
     work_params = spec.work.params if spec.work else None

@@ -55,11 +55,9 @@ CONTROLLER_IMAGE = "projects/debian-cloud/global/images/family/debian-12"  # has
 POLL_SECONDS = 30
 BACKOFF_SECONDS = (30.0, 600.0)
 
-
-# Hours from a spot preemption to the slice running again: the re-request time (a poll, the
-# first back-off step, the queue wait for spot capacity, provisioning and boot). Unsourced: no
-# measured figure was collected; the queue wait alone depends on spot capacity in the zone.
-REQUEUE_RESTART_HOURS = 0.5  # unsourced, see above
+# The spot estimate's hours per interruption are the manual restart (`clouds.base.
+# MANUAL_RESTART_HOURS`, clouds/gcp/cloud.yaml): the controller brings the slice back, but
+# training on it is restarted by hand (TPU slices get no node agent).
 
 
 def requests_queued(instance_type: str, purchase: str) -> bool:

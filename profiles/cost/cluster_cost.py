@@ -15,6 +15,9 @@ Parts:
 The hourly figure is everything the job pays divided by its hours: compute + file system +
 the requests spread over the run. A Capacity Block (AWS) is paid up front at purchase: its
 hourly figure is what the stack records (0 when prepaid), and the cost says so.
+
+Not counted, and said so in `left_out`: the small always-on helper VMs (a job's head node,
+the TPU queued-resource controller; `clouds.helper_vms`), whose types the catalog lacks.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from clouds.helper_vms import helper_lines
 from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost, requests_uncounted
 from profiles.cost.storage import ESTIMATE, storage_cost
 
@@ -125,6 +129,7 @@ def cluster_cost(
     requests = _requests(config, left_out)
     estimated = any(line.startswith("the file system's price") and "estimate" in line for line in left_out)
     left_out += _held_capacity(config)
+    left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource)
     return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out), estimated)
 
 

@@ -34,7 +34,7 @@ DEFAULT_RESTART_HOURS = MANUAL_RESTART_HOURS
 def restart_hours(provider: str, instance_type: str = "") -> float:
     """Hours one spot interruption costs beyond lost work, for `provider`'s `instance_type`
     nodes (see `RESTART_HOURS`; a type the cloud's group does not hold gets the manual figure,
-    or the re-request time where the written stack requests it as a queued resource)."""
+    as does a queued-resource slice, which is re-requested but restarted by hand)."""
     if instance_type:
         return spot_healing(provider, instance_type).restart_hours
     return RESTART_HOURS.get(provider, DEFAULT_RESTART_HOURS)

@@ -115,7 +115,7 @@ def test_an_ssh_cidr_not_written_as_an_ipv4_network_is_refused_with_the_fix(cidr
 
 
 @pytest.mark.parametrize(("job", "purchase", "message"), cases("checkpoint_places.yaml", "job", "purchase", "says"))
-def test_a_spot_jobs_checkpoints_must_be_on_the_shared_file_system(job, purchase, message):
+def test_a_jobs_checkpoints_must_outlive_a_replaced_node(job, purchase, message):
     cluster = {**BASE_CLUSTER, "purchase": purchase, "job": {"command": "/fsx/train.py", **job}}
     if message is None:
         assert ClusterConfig(**cluster).job is not None

@@ -158,7 +158,9 @@ def test_budget_policy_reads_stack_and_policy_config(stack_config, policy_config
     args = StackValidationArgs([], policy_config)
     messages = run_with_config(config, lambda: reported(validate_budget, args))
     assert len(messages) == expected
-    assert all(m.startswith("cluster costs $6.46/hour (compute, file system and bucket requests)") for m, _ in messages)
+    assert all(
+        m.startswith("cluster costs $6.46/hour (compute, file system and bucket requests; ") for m, _ in messages
+    )
 
 
 @pytest.mark.parametrize("value", ["abc", "50 USD", "[50]", "-1", "0"])
@@ -186,7 +188,8 @@ def test_budget_policy_prices_the_cluster_from_the_catalog_not_the_typed_price()
     config = {"trainstack:cluster": json.dumps(edited), "trainstack:max_usd_per_hour": "4"}
     ((message, urn),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
     assert cluster["usd_per_hour"] == pytest.approx(2 * 2.4655)
-    assert message.startswith("cluster costs $6.46/hour (compute, file system and bucket requests), over ")
+    assert message.startswith("cluster costs $6.46/hour (compute, file system and bucket requests; not the small ")
+    assert "a job's head node, which no price counts" in message
     assert urn is None
 
 

@@ -3,7 +3,6 @@
 import pytest
 
 from clouds.contract import ClusterConfig
-from clouds.gcp.queued import REQUEUE_RESTART_HOURS
 from clouds.healing import GROUP_RESTART_HOURS, HEALING, MANUAL_RESTART_HOURS, healing, job_problem, spot_healing
 from clouds.registry import NAMES
 from profiles.cost.inputs import restart_hours
@@ -122,10 +121,11 @@ def test_a_type_the_group_does_not_hold_gets_the_manual_answer():
 def test_tpu_slices_requested_as_queued_resources_are_re_requested():
     queued = healing("gcp", "tpu-v5p-8", queued_resource=True)
     assert queued.replaces_nodes and not queued.runs_job
-    assert queued.restart_hours == REQUEUE_RESTART_HOURS == 0.5
-    assert "re-requests" in queued.summary and "unsourced 0.5 h" in queued.summary
-    # a spot TPU pick is written with queued_resource: true, so its estimate is the re-request time
-    assert restart_hours("gcp", "tpu-v5p-8") == REQUEUE_RESTART_HOURS
+    # the slice comes back by itself, training on it does not: the manual restart counts (U3)
+    assert queued.restart_hours == MANUAL_RESTART_HOURS == 2.0
+    assert "re-requests" in queued.summary and "manual restart, unsourced 2 h" in queued.summary
+    # a spot TPU pick is written with queued_resource: true, restarted by hand all the same
+    assert restart_hours("gcp", "tpu-v5p-8") == MANUAL_RESTART_HOURS
     assert healing("gcp", "a3-highgpu-8g", queued_resource=True).restart_hours == GROUP_RESTART_HOURS
 
 
@@ -183,3 +183,49 @@ def test_resolve_leaves_out_nodes_with_fewer_gpus_than_the_job_runs_processes(re
     assert rows and all(o.accelerator_count >= 8 for o in rows)
     with pytest.raises(NoMatchError, match="job.nproc_per_node: 16 processes"):
         resolve(parse_spec({**spec, "job": {"command": "/fsx/train.py", "nproc_per_node": 16}}), real_catalog.offerings)
+
+
+SPOT_WORDS = ("spot", "evict", "preempt", "reclaim")
+
+
+@pytest.mark.parametrize("provider", sorted(NAMES))
+def test_an_on_demand_clusters_healing_line_never_speaks_of_spot(provider):
+    """plan's healing line for an on-demand cluster says what the group does for it (U14:
+    Azure's said "restores evicted spot VMs", GCP's "a preempted spot VM")."""
+    summary = healing(provider, "", False, "on-demand").summary
+    what_it_does = summary.split("; ")[0]  # Baidu's hint after it names its SDK's spot bids
+    assert not any(word in what_it_does.lower() for word in SPOT_WORDS), summary
+    assert "unsourced" in summary
+
+
+@pytest.mark.parametrize(
+    ("provider", "spot_says", "on_demand_says"),
+    [
+        pytest.param("azure", "restores evicted spot VMs", "automatic repairs replace a VM", id="azure"),
+        pytest.param("gcp", "a preempted spot VM is deleted", "a VM that stops or fails its health check", id="gcp"),
+        pytest.param("alicloud", "spot instance remedy", "a lost node is replaced automatically", id="alicloud"),
+    ],
+)
+def test_the_healing_line_follows_the_purchase_option(provider, spot_says, on_demand_says):
+    assert spot_says in healing(provider, "", False, "spot").summary
+    assert on_demand_says in healing(provider, "", False, "on-demand").summary
+    assert healing(provider, "", False, "on-demand").restart_hours == healing(provider, "", False, "spot").restart_hours
+
+
+def _answers():
+    for name, entry in HEALING.items():
+        yield pytest.param(entry, id=name)
+        if entry.queued is not None:
+            yield pytest.param(entry.queued, id=f"{name}-queued")
+
+
+@pytest.mark.parametrize("entry", list(_answers()))
+def test_a_job_restarted_by_hand_counts_the_manual_restart(entry):
+    """One rule on every cloud (U3): where no node agent runs the job, whatever brings the node
+    back (a group, the TPU controller, `pulumi up`), a person restarts training, and the
+    estimate counts the manual restart and says so."""
+    if entry.runs_job:
+        assert entry.restart_hours == GROUP_RESTART_HOURS
+    else:
+        assert entry.restart_hours == MANUAL_RESTART_HOURS
+        assert f"manual restart, unsourced {MANUAL_RESTART_HOURS:g} h" in entry.summary

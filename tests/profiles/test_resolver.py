@@ -161,12 +161,12 @@ def brute_force_minimum(spec, offerings):
 SPOT_1H = {"checkpoint_interval": "1h"}
 # Hours per interruption: a node group replaces the node (AWS, Azure, GCP GPU VMs), or the
 # cluster's controller re-requests the queued resource (GCP TPU spot slices, written with
-# queued_resource: true): clouds.healing's unsourced 0.25 h and clouds.gcp.queued's 0.5 h.
+# queued_resource: true, restarted by hand): clouds.healing's unsourced 0.25 h and its manual 2 h.
 RESTART = {"aws": 0.25, "azure": 0.25, "gcp": 0.25}
 
 
 def _restart(offering) -> float:
-    return 0.5 if offering.instance_type.startswith("tpu-") else RESTART[offering.provider]
+    return 2.0 if offering.instance_type.startswith("tpu-") else RESTART[offering.provider]
 
 
 # What each cloud creates for 4,800 GiB at 125 MB/s/TiB: FSx 4,800 GiB; AMLFS-Durable-Premium-125

@@ -89,3 +89,69 @@ def test_a_replaced_gcp_template_updates_its_group_which_recreates_no_vm():
     assert group.action == "update" and group.changed == ("versions.instanceTemplate",)
     assert node_effect(template) == (False, node_effect(template)[1])
     assert node_effect(group)[0] is False and "OPPORTUNISTIC" in node_effect(group)[1]
+
+
+def _purchase_review(changes: list[Change], old: str, new: str) -> dict:
+    from trainstack.plan.runner import PlanResult
+
+    before = PlanResult([], 26.18, 261.8, {}, hours=10.0, purchase=old)
+    after = PlanResult([], 194.98, 1949.8, {}, hours=10.0, purchase=new)
+    return review_json("s", "HEAD", changes, before, after, [], None)
+
+
+TEMPLATE_REPLACED = Change("replace", TEMPLATE, "c-template", f"urn:pulumi:s::trainstack::{TEMPLATE}::c-template")
+
+
+GCP_MOVE = [TEMPLATE_REPLACED, _change(MIG, "update", "versions.instanceTemplate")]
+ASG_MOVE = [_change(ASG, "update", "mixedInstancesPolicy.instancesDistribution.spotAllocationStrategy")]
+TENCENT_CONFIG = "tencentcloud:As/scalingConfig:ScalingConfig"
+TO_ON_DEMAND, TO_SPOT = ("spot", "on-demand"), ("on-demand", "spot")
+
+
+# GCP: a new template and the group's version (OPPORTUNISTIC); the Chinese clouds' scaling
+# configurations: new nodes only. AWS: the purchase option starts an instance refresh; Azure
+# recreates the scale set.
+@pytest.mark.parametrize(
+    ("changes", "move", "keep"),
+    [
+        pytest.param(GCP_MOVE, TO_ON_DEMAND, True, id="gcp-spot-to-on-demand"),
+        pytest.param(GCP_MOVE, TO_SPOT, True, id="gcp-on-demand-to-spot"),
+        pytest.param([_change(ESS_CONFIG, "update", "spotStrategy")], TO_ON_DEMAND, True, id="alicloud-config"),
+        pytest.param([_change(TENCENT_CONFIG, "update", "instanceChargeType")], TO_SPOT, True, id="tencent-config"),
+        pytest.param(ASG_MOVE, TO_ON_DEMAND, False, id="aws-refresh"),
+        pytest.param([_change(VMSS, "replace", "virtualMachineProfile.priority")], TO_SPOT, False, id="azure-new-set"),
+    ],
+)
+def test_a_purchase_change_says_whether_running_nodes_get_it(changes, move, keep) -> None:
+    old, new = move
+    review = _purchase_review(changes, old, new)
+    assert review["purchase"] == {"before": old, "after": new, "running_nodes_keep_it": keep}
+    text = review_markdown(review)
+    assert (f"⚠️ **Running nodes stay {old}**: the purchase option changes from {old} to {new}" in text) is keep
+    assert f"until the running nodes are replaced they stay {old} and are billed as {old}" in text or not keep
+    assert "✅ **No running node is replaced**" not in text
+    if not keep:
+        assert "⚠️ **Running nodes are replaced**" in text
+
+
+def test_an_unchanged_purchase_option_adds_no_warning() -> None:
+    review = _purchase_review([_change(MIG, "update", "versions.instanceTemplate")], "spot", "spot")
+    assert review["purchase"] is None
+    assert "✅ **No running node is replaced**" in review_markdown(review)
+
+
+def test_a_gcp_spot_cluster_moved_to_on_demand_keeps_its_running_spot_vms() -> None:
+    """End to end through the diff (U8): the purchase option is in the immutable template, so
+    the group only gets a new version, and the review says the running VMs stay spot."""
+    from tests.components.gcp.gcp_harness import build, make_config
+    from trainstack.plan.runner import PlanResult
+    from trainstack.review.diff import diff_plans
+
+    spot, on_demand = make_config(purchase="spot"), make_config(purchase="on-demand")
+    changes = diff_plans(build(spot).records, build(on_demand).records, "s")
+    before = PlanResult([], 26.18, 261.8, {}, hours=10.0, purchase=spot.purchase)
+    after = PlanResult([], 194.98, 1949.8, {}, hours=10.0, purchase=on_demand.purchase)
+    review = review_json("s", "HEAD", changes, before, after, [], None)
+    assert review["nodes"]["replaced"] == [] and "train-nodes" in review["nodes"]["kept"]
+    assert review["purchase"]["running_nodes_keep_it"] is True
+    assert "⚠️ **Running nodes stay spot**" in review_markdown(review)

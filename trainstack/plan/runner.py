@@ -61,6 +61,8 @@ class PlanResult:
             `job_text`), or () when unpriced.
         healing: what the cluster does when a node is lost (`clouds.healing`), one line; ""
             when the result was built without a cluster.
+        purchase: the stack's purchase option (`spot`, `on-demand`); None when the result
+            was built without a cluster.
         uncommitted_usd_per_hour: a commitment stack's whole price per hour without the
             commitment it assumes (nodes on-demand), USD/hour; None otherwise.
     """
@@ -82,6 +84,7 @@ class PlanResult:
     cost_text: tuple[str, ...] = ()
     healing: str = ""
     provider: str | None = None
+    purchase: str | None = None
     uncommitted_usd_per_hour: float | None = None
 
     @property
@@ -155,6 +158,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         hours=cluster.hours,
         region=cluster.region,
         provider=cluster.provider,
+        purchase=cluster.purchase,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
         healing=healing(

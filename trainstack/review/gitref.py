@@ -126,7 +126,7 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]
         cluster = parse_cluster_config(data.get("cluster"))
     except ConfigError as exc:
         return dataclasses.replace(result, price_note=f"the stack at {ref} cannot be priced today ({exc})")
-    return with_price(dataclasses.replace(result, region=cluster.region), cluster)
+    return with_price(dataclasses.replace(result, region=cluster.region, purchase=cluster.purchase), cluster)
 
 
 def run_ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:

@@ -16,7 +16,8 @@ def review_markdown(review: dict[str, Any]) -> str:
     if review["data_loss"]:
         names = ", ".join(f"`{n}`" for n in review["data_loss"])
         parts += [f"> ⚠️ **Data loss risk:** {names} would be replaced or deleted.", ""]
-    parts += _nodes_line(review.get("nodes"))
+    parts += _purchase_line(review.get("purchase"), review.get("nodes"), review["cost"]["after"])
+    parts += [] if _keeps_purchase(review.get("purchase")) else _nodes_line(review.get("nodes"))
     parts += [*_changes(review["changes"]), "", *_cost(review), "", *_policies(review["policies"])]
     return "\n".join(parts).rstrip() + "\n"
 
@@ -91,6 +92,28 @@ def _nodes_line(nodes: dict[str, list[str]] | None) -> list[str]:
         return [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
     names = ", ".join(f"`{n}`" for n in nodes["kept"])
     return [f"> ✅ **No running node is replaced**: {names} change without touching running nodes.", ""]
+
+
+def _keeps_purchase(purchase: dict[str, Any] | None) -> bool:
+    return bool(purchase and purchase["running_nodes_keep_it"])
+
+
+def _purchase_line(purchase: dict[str, Any] | None, nodes: dict[str, list[str]] | None, after: dict) -> list[str]:
+    """The warning for a purchase-option change that reaches no running node: they stay as
+    they are until the group replaces them, and the after price assumes they all changed."""
+    if not _keeps_purchase(purchase) or not nodes:
+        return []
+    assert purchase is not None
+    old, new = purchase["before"], purchase["after"]
+    names = ", ".join(f"`{n}`" for n in nodes["kept"])
+    price = f" ({_usd(after['usd_per_hour'])}/hour)" if after.get("usd_per_hour") is not None else ""
+    return [
+        f"> ⚠️ **Running nodes stay {old}**: the purchase option changes from {old} to {new}, but the change "
+        f"to {names} replaces no running node (see its row), so only nodes created from now on are {new}. "
+        f"The after price{price} is what every node {new} costs; until the running nodes are replaced "
+        f"they stay {old} and are billed as {old}.",
+        "",
+    ]
 
 
 def _keys(change: dict[str, Any]) -> str:

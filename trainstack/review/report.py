@@ -78,6 +78,8 @@ def review_json(
         `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"; each
         with "nodes": what it does to running nodes, or None), "nodes": {"replaced": [names],
         "kept": [names]} (node-holding resources whose change does / does not replace nodes),
+        "purchase": {"before", "after", "running_nodes_keep_it"} when the purchase option
+        changes (`_purchase`), else None,
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
         "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`;
         `build_review` adds "committed": True when, without `against`, the stack file is
@@ -92,6 +94,7 @@ def review_json(
         "summary": summary(changes),
         "changes": [_change_json(c) for c in changes if c.action != "same"],
         "nodes": _nodes(changes),
+        "purchase": _purchase(before, after, _nodes(changes)),
         "data_loss": [
             c.name for c in changes if c.action in ("replace", "delete") and (c.type in STATEFUL or c.protect)
         ],
@@ -118,6 +121,22 @@ def _nodes(changes: list[Change]) -> dict[str, list[str]]:
         "replaced": [name for name, effect in effects if effect and effect[0]],
         "kept": [name for name, effect in effects if effect and not effect[0]],
     }
+
+
+def _purchase(before: PlanResult | None, after: PlanResult, nodes: dict[str, list[str]]) -> dict[str, Any] | None:
+    """A purchase-option change and whether it reaches the running nodes, or None when the
+    option is unchanged (or a side does not say it).
+
+    The nodes follow the cloud's node effects (`clouds/<cloud>/replacements.yaml`): where the
+    change replaces a node group's running nodes (AWS's instance refresh, Azure's recreated
+    scale set) they come back with the new option; where it only changes what new nodes get
+    (GCP's template, the Chinese clouds' scaling configurations), the running ones keep theirs.
+    """
+    old = before.purchase if before is not None else None
+    if old is None or after.purchase is None or old == after.purchase:
+        return None
+    kept = bool(nodes["kept"]) and not nodes["replaced"]
+    return {"before": old, "after": after.purchase, "running_nodes_keep_it": kept}
 
 
 def _policies(results: list[Any]) -> dict[str, Any]:

@@ -1,0 +1,37 @@
+"""The small always-on VMs a cluster has beside its GPU nodes, which no cost counts.
+
+A `job:` adds an on-demand head node keeping the rendezvous (AWS, Azure, GCP), and a GCP stack
+with `queued_resource: true` a controller VM re-requesting its TPU slices; each cloud names
+them in its `cloud.yaml` (`Cloud.helper_vms`). The price catalog holds GPU types only, so
+neither is priced: `resolve`'s rows, the stack header, `plan`, the review and the budget all
+leave them out, and each says so with the same line (`helper_lines`).
+"""
+
+from __future__ import annotations
+
+from clouds.registry import CLOUDS
+
+_ROLES = {
+    "job": "the job's head node",
+    "queued_resource": "the queued-resource controller VM",
+}
+
+
+def helper_lines(provider: str, region: str, job: bool, queued_resource: bool = False) -> tuple[str, ...]:
+    """One line per helper VM the cluster has, naming it as left out of every price.
+
+    Args:
+        provider: the cloud.
+        region: the cluster's region (where its on-demand price would be looked up).
+        job: the cluster runs a `job:` (a head node).
+        queued_resource: the stack requests its TPU slices as queued resources (a controller).
+    """
+    cloud = CLOUDS.get(provider)
+    helpers = cloud.helper_vms if cloud is not None else {}
+    used = {"job": job, "queued_resource": queued_resource}
+    return tuple(
+        f"{_ROLES[role]} ({what}, on-demand, always on) is not in USD/hour or USD/job: the catalog "
+        f"holds GPU types only; add its on-demand price in {region}"
+        for role, what in helpers.items()
+        if used.get(role)
+    )
