@@ -63,7 +63,9 @@ def test_plan_and_the_program_refuse_it_in_one_line(tmp_path):
 def test_write_stack_writes_nothing_plan_would_refuse(tmp_path):
     document = {"config": {"aws:region": "us-east-1", "trainstack:cluster": _config(120).model_dump(mode="json")}}
     path = tmp_path / "Pulumi.big.yaml"
-    with pytest.raises(StackFileError, match=r"Pulumi\.big\.yaml: not written, `plan` would refuse it: job.env: the node"):
+    with pytest.raises(
+        StackFileError, match=r"Pulumi\.big\.yaml: not written, `plan` would refuse it: job.env: the node"
+    ):
         write_stack(path, yaml.safe_dump(document))
     assert not path.exists()
 
