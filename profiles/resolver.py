@@ -24,6 +24,7 @@ from clouds.data import data_problem, holds
 from clouds.filesystems import FileSystemAsk, file_system_problem
 from clouds.healing import job_problem
 from clouds.regions import in_mainland_china
+from profiles.bootstrap_fit import bootstrap_problem
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
@@ -137,7 +138,8 @@ def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
     """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
-    return job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
+    found = job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
+    return found or bootstrap_problem(spec, offering)
 
 
 @functools.lru_cache(maxsize=64)

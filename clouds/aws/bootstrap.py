@@ -49,10 +49,11 @@ def node_user_data(
     return text
 
 
-def over_limit(size: int) -> str:
-    """The one-line refusal of a bootstrap of `size` bytes (over `USER_DATA_LIMIT_BYTES`)."""
+def over_limit(size: int, field: str = "job.env") -> str:
+    """The one-line refusal of a bootstrap of `size` bytes (over `USER_DATA_LIMIT_BYTES`),
+    naming `field` (`job.env`, or `job.command` for a job without env)."""
     return (
-        f"job: the node bootstrap would be {size:,} bytes, over EC2's {USER_DATA_LIMIT_BYTES:,}-byte user-data "
+        f"{field}: the node bootstrap would be {size:,} bytes, over EC2's {USER_DATA_LIMIT_BYTES:,}-byte user-data "
         "limit (the agent and mount take part of it); shorten job.env and job.command, or put the settings in a "
         f"file on the file system ({MOUNT_POINT}) and read it from the command"
     )
@@ -65,4 +66,6 @@ def user_data_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
     rdzv = _ADDRESS if args.job is not None else None
     roles = ("worker", "head") if args.job is not None else ("worker",)
     size = max(len(node_user_data(name, args, dns, mount, rdzv, role).encode()) for role in roles)
-    return over_limit(size) if size > USER_DATA_LIMIT_BYTES else None
+    if size <= USER_DATA_LIMIT_BYTES:
+        return None
+    return over_limit(size, "job.env" if args.job is not None and args.job.env else "job.command")

@@ -44,7 +44,7 @@ def test_the_limit_is_checked_on_the_rendered_bootstrap(count, fits):
     if fits:
         assert problem is None
     else:
-        assert problem is not None and problem.startswith(f"job: the node bootstrap would be {size:,} bytes")
+        assert problem is not None and problem.startswith(f"job.env: the node bootstrap would be {size:,} bytes")
         assert "over EC2's 16,384-byte user-data limit" in problem and "shorten job.env and job.command" in problem
 
 
@@ -54,14 +54,18 @@ def test_no_job_has_no_head_bootstrap_and_fits():
 
 
 def test_plan_and_the_program_refuse_it_in_one_line(tmp_path):
-    with pytest.raises(ConfigError, match=r"^job: the node bootstrap would be [\d,]+ bytes, over EC2's 16,384-byte"):
+    with pytest.raises(
+        ConfigError, match=r"^job.env: the node bootstrap would be [\d,]+ bytes, over EC2's 16,384-byte"
+    ):
         validate_cluster(_config(120).model_dump(mode="json", exclude_none=True), "us-east-1")
 
 
 def test_write_stack_writes_nothing_plan_would_refuse(tmp_path):
     document = {"config": {"aws:region": "us-east-1", "trainstack:cluster": _config(120).model_dump(mode="json")}}
     path = tmp_path / "Pulumi.big.yaml"
-    with pytest.raises(StackFileError, match=r"Pulumi\.big\.yaml: not written, `plan` would refuse it: job: the node"):
+    with pytest.raises(
+        StackFileError, match=r"Pulumi\.big\.yaml: not written, `plan` would refuse it: job.env: the node"
+    ):
         write_stack(path, yaml.safe_dump(document))
     assert not path.exists()
 
@@ -84,3 +88,29 @@ def test_the_check_renders_at_least_what_the_plan_creates(tmp_path):
     dns, mount, address = "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com", "abcdefgh", "255.255.255.255"
     checked = [len(node_user_data("job", cluster, dns, mount, address, role).encode()) for role in ("worker", "head")]
     assert max(planned) <= max(checked) and max(checked) - max(planned) < 100
+
+
+def test_resolve_leaves_out_rows_whose_bootstrap_would_not_fit():
+    from profiles.catalog.loader import load_catalog
+    from profiles.explain import NoMatchError
+    from profiles.resolver import resolve
+    from profiles.spec import parse_spec
+
+    workload = {
+        "name": "j",
+        "accelerators": ["H100:8"],
+        "nodes": 2,
+        "interconnect": "rdma",
+        "hours": "24h",
+        "file_system": {"capacity": "2400GiB"},
+        "job": {"command": "/fsx/code/train.py", "env": _env(120)},
+    }
+    offerings = load_catalog().offerings
+    with pytest.raises(NoMatchError, match=r"'job' removed the last \d+ candidates \(job\.env: the node bootstrap"):
+        resolve(parse_spec({**workload, "providers": ["aws"]}), offerings)
+    rows = resolve(parse_spec({**workload, "providers": ["aws", "gcp"]}), offerings, top=50).candidates
+    assert rows and {c.offering.provider for c in rows} == {"gcp"}
+    fits = resolve(
+        parse_spec({**workload, "providers": ["aws"], "job": {"command": "t.py", "env": _env(20)}}), offerings
+    )
+    assert fits.choice.candidate.offering.provider == "aws"

@@ -1,0 +1,60 @@
+"""Does a workload's `job:` fit the node bootstrap of an offering's cloud? A cloud that limits
+its user data (`Cloud.bootstrap_check`: EC2's 16 KB) cannot run a job whose command and env
+push the bootstrap over it, so `resolve` leaves such rows out (the `job` constraint) instead of
+ranking a pick that `plan` and `pulumi up` would refuse.
+
+The check renders the bootstrap of a cluster like the row's (its cloud, type and interconnect,
+a file system when the workload has one, the job) once per instance type: the region only
+changes the file system's DNS name by a few bytes, and `resolve --write-stack` checks the
+exact stack again before writing it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from clouds.base import load
+from clouds.registry import CLOUDS
+from profiles.catalog.offering import Offering
+from profiles.spec import WorkloadSpec
+
+
+def bootstrap_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
+    """Why the spec's job does not fit `offering`'s cloud's node bootstrap, or None."""
+    cloud = CLOUDS.get(offering.provider)
+    if spec.job is None or cloud is None or cloud.bootstrap_check is None:
+        return None
+    interconnect = spec.interconnect if offering.rdma else "none"
+    key = (offering.provider, offering.instance_type, interconnect, spec.file_system is not None, spec.nodes)
+    return _check(cloud.bootstrap_check, key, spec.name or "cluster", spec.job.model_dump_json(), offering)
+
+
+@functools.lru_cache(maxsize=512)
+def _check(target: str, key: tuple, name: str, job: str, offering: Offering) -> str | None:
+    return _render(target, key, name, job, offering)
+
+
+def _render(target: str, key: tuple, name: str, job: str, offering: Offering) -> str | None:
+    from pydantic import ValidationError
+
+    from clouds.contract import ClusterConfig, FileSystemConfig, JobConfig
+
+    provider, instance_type, interconnect, has_fs, nodes = key
+    try:
+        config = ClusterConfig(
+            provider=provider,
+            region=offering.region,
+            zone=offering.zone,
+            instance_type=instance_type,
+            accelerator=offering.accelerator,
+            accelerator_count=offering.accelerator_count,
+            nodes=nodes,
+            purchase="on-demand",
+            interconnect=interconnect,
+            hours=1,
+            file_system=FileSystemConfig(capacity_gib=1200) if has_fs else None,
+            job=JobConfig.model_validate_json(job),
+        )
+    except (ValidationError, ValueError):
+        return None  # the stack's own validation says what is wrong
+    return load(target)(config, name)
