@@ -8,6 +8,7 @@ cache; it never fails the boot (a node without local NVMe logs that and carries 
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 from pathlib import Path
 
@@ -39,9 +40,10 @@ def unit_text() -> str:
     )
 
 
+@functools.lru_cache(maxsize=1)
 def install_script() -> str:
     """Bash that writes the script (docstrings dropped, gzip, base64: user data is small) and the unit, enables it and
-    runs it now (first boot)."""
+    runs it now (first boot). Made once per process: every worker's bootstrap carries the same text."""
     encoded = base64.b64encode(gzip.compress(compact_source(_SOURCE.read_text(encoding="utf-8")), mtime=0)).decode()
     return "\n".join(
         [

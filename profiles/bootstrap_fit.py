@@ -11,8 +11,6 @@ exact stack again before writing it.
 
 from __future__ import annotations
 
-import functools
-
 from clouds.base import load
 from clouds.registry import CLOUDS
 from profiles.catalog.offering import Offering
@@ -26,12 +24,15 @@ def bootstrap_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
         return None
     interconnect = spec.interconnect if offering.rdma else "none"
     key = (offering.provider, offering.instance_type, interconnect, spec.file_system is not None, spec.nodes)
-    return _check(cloud.bootstrap_check, key, spec.name or "cluster", spec.job.model_dump_json(), offering)
+    found = _CHECKED.get(checked := (cloud.bootstrap_check, key, spec.name or "cluster", spec.job.model_dump_json()))
+    if found is None:
+        found = _CHECKED[checked] = (_render(*checked, offering),)
+    return found[0]
 
 
-@functools.lru_cache(maxsize=512)
-def _check(target: str, key: tuple, name: str, job: str, offering: Offering) -> str | None:
-    return _render(target, key, name, job, offering)
+# (check, key, name, job) -> (problem,): rendered with the first row of that key (module
+# docstring: the region changes a few bytes); a few hundred entries at most per process.
+_CHECKED: dict[tuple, tuple[str | None]] = {}
 
 
 def _render(target: str, key: tuple, name: str, job: str, offering: Offering) -> str | None:
