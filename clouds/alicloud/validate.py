@@ -10,7 +10,6 @@ allowed, so the shared `trainstack:` keys need no sanitizing).
 from __future__ import annotations
 
 import re
-
 from collections.abc import Mapping
 
 from clouds.alicloud.cpfs import cpfs_sizing
