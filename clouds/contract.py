@@ -106,11 +106,11 @@ class JobConfig(BaseModel):
             raise ValueError(
                 "job: give exactly one of command (script and arguments) or script (a script on the shared file system)"
             )
+        if problem := job_field_problem(self):
+            raise ValueError(problem)
         for path in (self.workdir, self.checkpoint_dir, self.script):
             if path is not None and not path.startswith("/"):
                 raise ValueError(f"job: {path!r} is not an absolute path on the node; write e.g. /fsx/{path}")
-        if problem := job_field_problem(self):
-            raise ValueError(problem)
 
     @property
     def argv(self) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ allowed, so the shared `trainstack:` keys need no sanitizing).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from clouds.alicloud.cpfs import cpfs_sizing
@@ -56,9 +57,12 @@ def _check_zone(args: ClusterConfig) -> None:
             f"yet; set zone to a zone id of {args.region} (<region>-<letter>) that sells "
             f"{args.instance_type}, as the Alibaba console lists them"
         )
-    if not args.zone.startswith(f"{args.region}-"):
+    # Alibaba zone ids are the region id and one letter, with a dash in most regions
+    # (cn-beijing-a) and without one in some (ap-southeast-1a), as the console lists them.
+    if not re.fullmatch(re.escape(args.region) + "-?[a-z]", args.zone):
         raise ValueError(
-            f"zone: '{args.zone}' is not in region {args.region}; use a zone id of that region ({args.region}-<letter>)"
+            f"zone: '{args.zone}' is not a zone id of region {args.region}; use a zone id of that region "
+            f"({args.region}-<letter>, e.g. {args.region}-a)"
         )
 
 

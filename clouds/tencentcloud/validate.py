@@ -48,8 +48,11 @@ def validate_args(args: ClusterConfig, name: str, spot_max_price: str | None = N
             f"to a zone of {args.region} ({args.region}-<number>) that sells {args.instance_type}, as the Tencent "
             "console lists them"
         )
-    if not args.zone.startswith(f"{args.region}-"):
-        raise ValueError(f"zone: '{args.zone}' is not in region {args.region}; use a zone such as {args.region}-6")
+    if not re.fullmatch(re.escape(args.region) + r"-\d{1,2}", args.zone):  # ap-beijing-6, as the console lists
+        raise ValueError(
+            f"zone: '{args.zone}' is not a zone of region {args.region}; Tencent zones are {args.region}-<number>: "
+            f"use a zone such as {args.region}-6"
+        )
     check_spot_max_price(args.purchase, spot_max_price)
     if per_node_reason(args.instance_type, args.purchase) is None:
         check_group_size(args.nodes, GROUP_MAX_NODES, "a Tencent Auto Scaling group")

@@ -93,7 +93,8 @@ def no_live_checks(monkeypatch):
         pytest.param(
             "alicloud",
             {"zone": "cn-shanghai-a"},
-            "zone: 'cn-shanghai-a' is not in region cn-beijing; use a zone id of that region (cn-beijing-<letter>)",
+            "zone: 'cn-shanghai-a' is not a zone id of region cn-beijing; use a zone id of that region "
+            "(cn-beijing-<letter>, e.g. cn-beijing-a)",
             id="alicloud-zone-elsewhere",
         ),
         pytest.param(

@@ -197,7 +197,16 @@ def test_without_file_system_no_storage_children_and_none_outputs():
         pytest.param({"purchase": "spot"}, None, "spot_max_price: purchase spot on Tencent needs a bid", id="no-bid"),
         pytest.param({"purchase": "spot"}, "cheap", "spot_max_price: 'cheap' is not a positive decimal", id="bad-bid"),
         pytest.param({}, "12.50", "spot_max_price: given for an on-demand cluster", id="bid-on-demand"),
-        pytest.param({"zone": "ap-shanghai-2"}, None, "zone: 'ap-shanghai-2' is not in region ap-beijing", id="zone"),
+        pytest.param(
+            {"zone": "ap-shanghai-2"}, None, "zone: 'ap-shanghai-2' is not a zone of region ap-beijing", id="zone"
+        ),
+        pytest.param(
+            {"zone": "ap-beijing-x"},
+            None,
+            "zone: 'ap-beijing-x' is not a zone of region ap-beijing; Tencent zones are ap-beijing-<number>: use a zone "
+            "such as ap-beijing-6",
+            id="zone-letter",
+        ),
         pytest.param(
             {"file_system": {"capacity_gib": 4800, "deployment_type": "HP"}},
             None,
