@@ -93,7 +93,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         commitment_reuse=spec.commitment.reuse if spec.commitment and candidate.purchase in _COMMITMENTS else None,
         reservation=_reservation(candidate),
         interconnect=spec.interconnect if o.rdma else "none",
-        hours=round(candidate.hours, 4),
+        hours=candidate.hours,  # unrounded: plan prices these hours, and must give resolve's USD/job
         deadline_hours=spec.deadline_hours,
         usd_per_hour=round(candidate.usd_per_hour, 6),
         catalog_version=catalog_version,
