@@ -7,7 +7,8 @@ newline or other control character in any of them ends the unit line and adds di
 its own; a space in `python` makes its first word the program and the rest its arguments; an
 environment name outside POSIX's portable form (`[A-Za-z_][A-Za-z0-9_]*`, IEEE Std 1003.1,
 "Environment Variables") cannot be exported by a shell. So each is refused in one line naming
-the field and the fix, before any file is written.
+the field and the fix, before any file is written. A value of only spaces is refused too:
+`command: "   "` would start torchrun with no script on every node.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PROGRAM = re.compile(r"[A-Za-z0-9_./+-]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
+# The fields a job may leave out (None: the default); the others are needed once given.
+_OPTIONAL = ("workdir", "checkpoint_dir")
 _EXAMPLES = {
     "command": "command: /fsx/code/train.py --config /fsx/code/cfg.yaml",
     "script": "script: /fsx/code/run.sh",
@@ -41,6 +44,13 @@ def _control_problem(field: str, value: str, example: str) -> str | None:
     )
 
 
+def _blank_problem(field: str, value: str, example: str) -> str | None:
+    if value.strip():
+        return None
+    leave = ", or leave it out" if field in _OPTIONAL else ""
+    return f"job.{field}: {value!r} is blank (only spaces); write the value, e.g. {example}{leave}"
+
+
 def job_field_problem(job: Any) -> str | None:
     """Why one of `job`'s text values cannot be written into a node's unit, job file or
     environment (one line naming the field and the fix), or None.
@@ -51,7 +61,9 @@ def job_field_problem(job: Any) -> str | None:
     """
     for field, example in _EXAMPLES.items():
         value = getattr(job, field)
-        if value is not None and (problem := _control_problem(field, value, example)):
+        if value is not None and (
+            problem := _control_problem(field, value, example) or _blank_problem(field, value, example)
+        ):
             return problem
     if not _PROGRAM.fullmatch(job.python):
         return (
@@ -69,19 +81,23 @@ def job_field_problem(job: Any) -> str | None:
     return None
 
 
-def job_size_problem(job: Any, nodes: int, gpus: int | None) -> str | None:
+def job_size_problem(job: Any, nodes: int, gpus: int | None, max_nodes: int | None = None) -> str | None:
     """Why `job`'s node and process counts do not fit the cluster (one line with the fix), or None.
 
     Args:
         job: a `JobConfig`, or None.
-        nodes: the cluster's (or workload's) node count.
+        nodes: the cluster's (or workload's) node count; with `max_nodes`, a range's low end.
         gpus: accelerators per node; None when not known yet (the resolver checks each offering).
+        max_nodes: a workload's range's high end (`nodes: 2-16`, `auto`), or None for exactly
+            `nodes`: `min_nodes` is then checked against each node count the resolver costs.
     """
     if job is None:
         return None
-    if job.min_nodes is not None and job.min_nodes > nodes:
+    most = max(nodes, max_nodes or nodes)
+    if job.min_nodes is not None and job.min_nodes > most:
+        what = f"nodes ({nodes})" if most == nodes else f"the largest node count of nodes: {nodes}-{most}"
         return (
-            f"job.min_nodes: {job.min_nodes} is more than nodes ({nodes}); give at most {nodes}, "
+            f"job.min_nodes: {job.min_nodes} is more than {what}; give at most {most}, "
             "or leave it out to wait for every node"
         )
     if job.nproc_per_node is not None and gpus is not None and job.nproc_per_node > gpus:

@@ -3,7 +3,7 @@ exported mount command (`file_system_mount_command`), so a workload's `job:` pat
 person's shell on a login host agree whichever cloud `resolve` picks.
 
 `/fsx` is AWS's FSx mount point; the node bootstraps of AWS (`clouds.aws.cloud_init`), Azure
-and GCP (`components.node_bootstrap`) mount there, and `Cloud.shared_mount` names it for the
+and GCP (`clouds.node_bootstrap`) mount there, and `Cloud.shared_mount` names it for the
 benchmark kit.
 """
 

@@ -164,6 +164,14 @@ def reason(c: Candidate, above: Candidate | None, matched: int, deadline_note: s
     return f"{sign}${abs(delta):,.2f}{pct} vs the row above" + (f": {detail}" if detail else "")
 
 
+def min_nodes_note(spec: WorkloadSpec) -> str:
+    """`; rows of fewer than 3 nodes left out: job.min_nodes is 3` when a node range starts below
+    the job's `min_nodes` (those rows are never costed), else ""."""
+    if spec.max_nodes is None or spec.fewest_nodes <= spec.nodes:
+        return ""
+    return f"; rows of fewer than {spec.fewest_nodes} nodes left out: job.min_nodes is {spec.fewest_nodes}"
+
+
 def deadline_miss(c: Candidate, deadline_hours: float | None) -> str:
     """`; misses the 504 h deadline by 8.8 h (+1.7%)` for a row slower than the deadline, else ""."""
     if deadline_hours is None or c.hours <= deadline_hours:

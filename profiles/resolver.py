@@ -30,7 +30,16 @@ from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.data_row import tier_for
-from profiles.explain import CONSTRAINTS, NoMatchError, WorkloadFieldError, deadline_miss, nearest, no_match, reason
+from profiles.explain import (
+    CONSTRAINTS,
+    NoMatchError,
+    WorkloadFieldError,
+    deadline_miss,
+    min_nodes_note,
+    nearest,
+    no_match,
+    reason,
+)
 from profiles.jurisdiction_fix import jurisdiction_fix
 from profiles.known_names import checked_names
 from profiles.link_sizing import for_link
@@ -122,7 +131,7 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "gpus_per_node"
     if spec.min_gpu_memory_gib and (offering.accelerator_memory_gib or 0) < spec.min_gpu_memory_gib:
         yield "gpu_memory"
-    if spec.interconnect == "rdma" and spec.nodes > 1 and not offering.rdma:
+    if spec.interconnect == "rdma" and spec.fewest_nodes > 1 and not offering.rdma:
         yield "interconnect"
     if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not held(spec, offering, spec.nodes):
         yield "price"
@@ -289,6 +298,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         if not deadline_met:
             to_meet = what_would_meet(spec, ranked[0])
             note = f"; none meets the {spec.deadline_hours:g} h deadline: cheapest within {CLOSE:.0%} of the fastest"
+    note += min_nodes_note(spec)
     rows = distinct_offerings(ranked)[: max(top, 1)]
     kept_rows = tuple(
         Ranked(

@@ -228,7 +228,7 @@ def check_workload(spec: Any) -> None:
         raise ValueError(f"max_nodes: {spec.max_nodes} is below nodes {spec.nodes}; give a range such as 2-16")
     if spec.job is not None and spec.file_system is None:
         raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
-    if problem := job_size_problem(spec.job, spec.nodes, spec.gpus_per_node):
+    if problem := job_size_problem(spec.job, spec.nodes, spec.gpus_per_node, spec.max_nodes):
         raise ValueError(problem)
 
 

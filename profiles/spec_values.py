@@ -138,10 +138,17 @@ class WorkloadSpec(NamedTuple):
     data: DataSpec | None = None
     gpus_key: str = "gpus_per_node"
 
+    @property
+    def fewest_nodes(self) -> int:
+        """The fewest nodes a row may have: `nodes`, or a range's `job.min_nodes` when higher
+        (the job would wait for more nodes than a smaller row has)."""
+        return max(self.nodes, self.job.min_nodes or 1) if self.job is not None else self.nodes
+
     def node_counts(self) -> tuple[int, ...]:
         """Node counts to consider: `nodes` alone, every count of a range of up to 32, or
-        for wider ranges the powers of two inside it plus both ends."""
-        return rules.node_counts(self.nodes, self.max_nodes)
+        for wider ranges the powers of two inside it plus both ends; a range starts at
+        `fewest_nodes`, so no row has fewer nodes than `job.min_nodes`."""
+        return rules.node_counts(self.fewest_nodes, self.max_nodes)
 
 
 def _opt(kind: Any, **options: Any) -> Key:

@@ -15,6 +15,7 @@ from clouds.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
 from clouds.aws.efa import efa_interface_count
 from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import job_script
+from clouds.node_bootstrap import over_limit as bootstrap_over_limit
 from facts.aws import aws_network
 from nodeagent.scratch_unit import install_script as scratch_install_script
 
@@ -49,14 +50,9 @@ def node_user_data(
     return text
 
 
-def over_limit(size: int, field: str = "job.env") -> str:
-    """The one-line refusal of a bootstrap of `size` bytes (over `USER_DATA_LIMIT_BYTES`),
-    naming `field` (`job.env`, or `job.command` for a job without env)."""
-    return (
-        f"{field}: the node bootstrap would be {size:,} bytes, over EC2's {USER_DATA_LIMIT_BYTES:,}-byte user-data "
-        "limit (the agent and mount take part of it); shorten job.env and job.command, or put the settings in a "
-        f"file on the file system ({MOUNT_POINT}) and read it from the command"
-    )
+def over_limit(args: ClusterConfig, size: int) -> str:
+    """The one-line refusal of user data of `size` bytes (over `USER_DATA_LIMIT_BYTES`)."""
+    return bootstrap_over_limit(args, size, f"EC2's {USER_DATA_LIMIT_BYTES:,}-byte user-data limit")
 
 
 def user_data_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
@@ -68,4 +64,4 @@ def user_data_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
     size = max(len(node_user_data(name, args, dns, mount, rdzv, role).encode()) for role in roles)
     if size <= USER_DATA_LIMIT_BYTES:
         return None
-    return over_limit(size, "job.env" if args.job is not None and args.job.env else "job.command")
+    return over_limit(args, size)

@@ -10,6 +10,7 @@ articles/virtual-machines/capacity-reservation-overview.md, "Limitations and Res
 from __future__ import annotations
 
 from clouds.azure.amlfs import amlfs_sizing
+from clouds.azure.bootstrap import custom_data_problem
 from clouds.azure.facts import (
     MAX_SINGLE_PLACEMENT_GROUP_VMS,
     infiniband_size,
@@ -22,7 +23,7 @@ from clouds.contract import ClusterConfig
 
 def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     """Reject configs the Azure component cannot build (the contract: `clouds.base.Cloud.validator`); Azure has no
-    name rule of its own, so `name` is unused."""
+    name rule of its own; `name` is the job's id in the custom data, whose size Azure limits."""
     check_provider(args, "azure", "Azure")
     reject_unsupported(
         args, ("kms_key_id",), "Azure", "it encrypts disks and Managed Lustre with platform-managed keys"
@@ -48,6 +49,9 @@ def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
                 "or file_system"
             )
         amlfs_sizing(args.file_system.capacity_gib, args.file_system.throughput_mbps_per_tib)
+    too_big = custom_data_problem(args, name)
+    if too_big:
+        raise ValueError(too_big)
 
 
 def _check_interconnect(args: ClusterConfig) -> None:

@@ -31,6 +31,8 @@ FILESTORE = "filestore"
 LUSTRE = "lustre"
 FILESTORE_TIER = "ZONAL"
 MANAGED_LUSTRE = "MANAGED_LUSTRE"
+SHARE_NAME = "trainstack"  # Filestore share (at most 16 characters)
+LUSTRE_FILESYSTEM = "trainfs"  # Lustre fsname (at most 8 letters and digits)
 # Filestore ZONAL sizes, GiB (C1, C4): 1,024-9,984 by 256, then 10,240-102,400 by 2,560.
 FILESTORE_MIN_GIB = 1024
 FILESTORE_LOW_MAX_GIB = 9984

@@ -7,6 +7,7 @@ import re
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
 from clouds.gcp import CLOUD
+from clouds.gcp.bootstrap import startup_script_problem
 from clouds.gcp.filesystems import choose_file_system
 from clouds.gcp.labels import MAX_LABELS, label_collisions
 from clouds.gcp.machine import guest_accelerators
@@ -44,6 +45,9 @@ def validate_args(args: ClusterConfig, name: str) -> None:
     check_ssh_cidrs(args.ssh_cidrs)
     if args.file_system is not None:
         choose_file_system(args.file_system)
+    too_big = startup_script_problem(args, name)
+    if too_big:
+        raise ValueError(too_big)
 
 
 def _check_tpu(args: ClusterConfig) -> None:

@@ -85,7 +85,7 @@ def encoded_user_data(
     def render(values: list) -> str:
         text = node_user_data(name, args, values[0], values[1], values[2], role)
         if len(text.encode()) > USER_DATA_LIMIT_BYTES:
-            raise ValueError(over_limit(len(text.encode()), "job.env" if args.job and args.job.env else "job.command"))
+            raise ValueError(over_limit(args, len(text.encode())))
         return base64.b64encode(text.encode()).decode()
 
     return pulumi.Output.all(dns_name, mount_name, rdzv_host).apply(render)

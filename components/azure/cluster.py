@@ -12,9 +12,9 @@ import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.azure.amlfs import LUSTRE_FS_NAME
+from clouds.azure.bootstrap import custom_data
 from clouds.contract import ClusterConfig
 from components.admin_key import admin_public_key
-from components.azure.bootstrap import custom_data
 from components.azure.compute import create_placement_group, create_scale_set
 from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
 from components.azure.head import create_head_node, private_ip
@@ -44,7 +44,7 @@ class AzureGpuCluster(GpuClusterBase):
             without a file system.
         file_system_mount_name: the Lustre file-system name to mount (`lustrefs`, as in
             `<mgs>@tcp:/lustrefs`), or None without a file system.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Extra outputs (attributes only, not registered):
         ssh_private_key: the generated admin private key (OpenSSH) as a Pulumi secret, or
@@ -137,7 +137,7 @@ class AzureGpuCluster(GpuClusterBase):
         )
 
     def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str]:
-        """AMLFS as the nodes' custom data mounts it (`components.azure.bootstrap`), at the one
+        """AMLFS as the nodes' custom data mounts it (`clouds.azure.bootstrap`), at the one
         mount point rather than AMLFS's own suggestion (`clientInfo.mountCommand`, `/lustre`)."""
         return "lustre", "{dns}@tcp:/{name}", "noatime,flock"
 

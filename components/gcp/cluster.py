@@ -14,13 +14,13 @@ import pulumi
 import pulumi_gcp as gcp
 
 from clouds.contract import ClusterConfig
+from clouds.gcp.bootstrap import startup_script
 from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
 from clouds.gcp.nics import SINGLE_NIC, NicLayout, nic_layout
 from clouds.gcp.tpu import is_tpu
 from clouds.mounts import SHARED_MOUNT
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
-from components.gcp.bootstrap import startup_script
 from components.gcp.compute import create_placement, create_service_account, create_tpus
 from components.gcp.data_link import create_bucket_access, data_import_commands
 from components.gcp.network import create_network
@@ -57,7 +57,7 @@ class GcpGpuCluster(GpuClusterBase):
         file_system_dns: the Filestore IP address or the Lustre mount point
             (`IP@tcp:/trainfs`); None without a file system.
         file_system_mount_name: the Filestore share or the Lustre file system name.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Child resources are kept as attributes too (`network`, `service_account`,
     `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`,
@@ -126,7 +126,7 @@ class GcpGpuCluster(GpuClusterBase):
 
     def mount_recipe(self, args: ClusterConfig) -> tuple[str, str, str] | None:
         """Managed Lustre or Filestore as the nodes' startup script mounts it
-        (`components.gcp.bootstrap`); `file_system_dns` is Lustre's whole mount source."""
+        (`clouds.gcp.bootstrap`); `file_system_dns` is Lustre's whole mount source."""
         if args.file_system is None:
             return None
         if choose_file_system(args.file_system).kind == LUSTRE:

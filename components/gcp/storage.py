@@ -8,13 +8,10 @@ from typing import NamedTuple
 import pulumi
 import pulumi_gcp as gcp
 
-from clouds.gcp.filesystems import LUSTRE, FileSystemChoice
+from clouds.gcp.filesystems import LUSTRE, LUSTRE_FILESYSTEM, SHARE_NAME, FileSystemChoice
 from clouds.gcp.labels import gcp_id
 from components.cluster_base import protected
 from components.gcp.addressing import PSA_ADDRESS, PSA_PREFIX
-
-SHARE_NAME = "trainstack"  # Filestore share (at most 16 characters)
-LUSTRE_FILESYSTEM = "trainfs"  # Lustre fsname (at most 8 letters and digits)
 
 
 class FileSystem(NamedTuple):

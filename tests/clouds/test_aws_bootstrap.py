@@ -18,6 +18,15 @@ from tests.clusters import example_config
 from trainstack.plan.runner import run_plan
 
 ROOT = Path(__file__).resolve().parents[2]
+# A workload of 2 x 8 H100 with a file system, for `resolve` (a `job` and `providers` added).
+WORKLOAD = {
+    "name": "j",
+    "accelerators": ["H100:8"],
+    "nodes": 2,
+    "interconnect": "rdma",
+    "hours": "24h",
+    "file_system": {"capacity": "2400GiB"},
+}
 
 
 def _env(count: int) -> dict[str, str]:
@@ -96,15 +105,7 @@ def test_resolve_leaves_out_rows_whose_bootstrap_would_not_fit():
     from profiles.resolver import resolve
     from profiles.spec import parse_spec
 
-    workload = {
-        "name": "j",
-        "accelerators": ["H100:8"],
-        "nodes": 2,
-        "interconnect": "rdma",
-        "hours": "24h",
-        "file_system": {"capacity": "2400GiB"},
-        "job": {"command": "/fsx/code/train.py", "env": _env(120)},
-    }
+    workload = {**WORKLOAD, "job": {"command": "/fsx/code/train.py", "env": _env(120)}}
     offerings = load_catalog().offerings
     with pytest.raises(NoMatchError, match=r"'job' removed the last \d+ candidates \(job\.env: the node bootstrap"):
         resolve(parse_spec({**workload, "providers": ["aws"]}), offerings)

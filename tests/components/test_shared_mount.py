@@ -7,8 +7,8 @@ import pytest
 
 from clouds import mounts
 from clouds.aws.cloud_init import MOUNT_POINT
+from clouds.node_bootstrap import SHARED_MOUNT
 from clouds.registry import CLOUDS
-from components.node_bootstrap import SHARED_MOUNT
 from trainstack.bench.kit import default_data_dir
 
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from components.azure.bootstrap import CUSTOM_DATA_LIMIT_BYTES, nccl_env
+from clouds.azure.bootstrap import CUSTOM_DATA_LIMIT_BYTES, nccl_env
 from tests.components.azure.test_azure_cluster import VMSS
 
 JOB = {"command": "/fsx/code/train.py --epochs 3"}

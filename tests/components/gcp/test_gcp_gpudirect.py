@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from clouds.gcp.bootstrap import gpudirect_lines, startup_script
 from clouds.gcp.gpudirect import BY_MACHINE_TYPE, GIB_A3_ULTRA, GIB_A4, TCPX, TCPXO
 from clouds.gcp.nics import GPUDIRECT
-from components.gcp.bootstrap import gpudirect_lines, startup_script
-from components.node_bootstrap import ENV_FILE
+from clouds.node_bootstrap import ENV_FILE
 from nodeagent.job import read_env_file
 from tests.components.gcp.gcp_harness import make_config
 

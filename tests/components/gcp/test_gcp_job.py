@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from components.gcp.bootstrap import file_system_mount
+from clouds.gcp.bootstrap import file_system_mount
 from tests.components.gcp.gcp_harness import build, make_config
 
 JOB = {"command": "/fsx/code/train.py --epochs 3", "env": {"WANDB_MODE": "offline"}}

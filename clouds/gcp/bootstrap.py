@@ -15,6 +15,14 @@ TCPXO on A3 Mega, gIB for GPUDirect RDMA on A3 Ultra and A4), start the receive-
 manager (TCPX, TCPXO) and add the plugin's NCCL variables (`gpudirect_lines`; images, flags and
 variables as data in `clouds.gcp.gpudirect`). A failed setup is logged and leaves NCCL on
 sockets rather than stopping the node's job.
+
+Size: Compute Engine API reference, Metadata `items[].value`: "The only restriction placed on
+values is that their size must be less than or equal to 262144 bytes (256 KiB)"
+(`METADATA_VALUE_LIMIT_BYTES`); all keys and values together "must be less than 512 KB",
+which a startup script within its own limit and the one OS Login flag cannot reach. The stack
+check (`startup_script_problem`, `Cloud.bootstrap_check`) renders `startup_script` with the
+longest values the engine can hand it, so `plan`, `check`, `pulumi up` and `resolve` refuse a
+job Compute Engine would refuse, before anything is written or created.
 """
 
 from __future__ import annotations
@@ -22,11 +30,15 @@ from __future__ import annotations
 import shlex
 
 from clouds.contract import ClusterConfig
-from clouds.gcp.filesystems import LUSTRE
+from clouds.gcp.filesystems import FILESTORE, LUSTRE, LUSTRE_FILESYSTEM, SHARE_NAME, choose_file_system
 from clouds.gcp.gpudirect import GpuDirect, gpudirect_for
 from clouds.gcp.nics import nic_layout
-from components.node_bootstrap import ENV_FILE, bootstrap, mount_lines
+from clouds.gcp.tpu import is_tpu
+from clouds.node_bootstrap import ENV_FILE, ROLES, bootstrap, mount_lines, over_limit
 
+METADATA_VALUE_LIMIT_BYTES = 262_144
+# The longest values the engine hands the script: file-system and head addresses are IPv4.
+_ADDRESS = "255.255.255.255"
 NCCL_ENV = {"NCCL_SOCKET_IFNAME": "^lo,docker"}
 LUSTRE_OPTIONS = "defaults,_netdev,x-systemd.automount,x-systemd.requires=network-online.target"
 NFS_OPTIONS = "defaults,_netdev,hard,x-systemd.automount"
@@ -145,7 +157,7 @@ def startup_script(
     share: str | None,
     rdzv_host: str | None,
 ) -> str:
-    """One node's `startup-script`: `components.node_bootstrap.bootstrap` with GCP's parts.
+    """One node's `startup-script`: `clouds.node_bootstrap.bootstrap` with GCP's parts.
 
     Args:
         name: the cluster name.
@@ -158,3 +170,33 @@ def startup_script(
     gpudirect = gpudirect_for(cluster.instance_type, layout.gpudirect)
     setup = gpudirect_lines(gpudirect) if role == "worker" else []
     return bootstrap(name, cluster, role, dict(NCCL_ENV), [*file_system_mount(kind, address, share), *setup], rdzv_host)
+
+
+def startup_script_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
+    """Why Compute Engine would refuse a node's `startup-script` metadata value (`over_limit`),
+    or None when the worker's and the head's fit (or the nodes are TPU VMs, which get none),
+    rendered with the longest addresses the engine can give for the cluster's file system (or
+    either service when its size picks none yet, as `resolve`'s sketch of a row may)."""
+    if is_tpu(args.instance_type):
+        return None
+    rdzv = _ADDRESS if args.job is not None else None
+    roles = ROLES if args.job is not None else ("worker",)
+    size = max(
+        len(startup_script(name, args, role, kind, address, SHARE_NAME, rdzv).encode())
+        for role in roles
+        for kind, address in _longest_mounts(args)
+    )
+    if size <= METADATA_VALUE_LIMIT_BYTES:
+        return None
+    return over_limit(args, size, f"Compute Engine's {METADATA_VALUE_LIMIT_BYTES:,}-byte metadata-value limit")
+
+
+def _longest_mounts(args: ClusterConfig) -> list[tuple[str | None, str | None]]:
+    """(kind, longest `file_system_dns`) of the file systems the cluster may mount."""
+    if args.file_system is None:
+        return [(None, None)]
+    try:
+        kinds = [choose_file_system(args.file_system).kind]
+    except ValueError:  # the stack check says why; measure both services
+        kinds = [LUSTRE, FILESTORE]
+    return [(kind, f"{_ADDRESS}@tcp:/{LUSTRE_FILESYSTEM}" if kind == LUSTRE else _ADDRESS) for kind in kinds]

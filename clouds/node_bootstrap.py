@@ -90,3 +90,15 @@ def bootstrap(
     if rdzv_host is not None:
         text += job_script(role, name, cluster, rdzv_host, SHARED_MOUNT, ENV_FILE)
     return text
+
+
+def over_limit(cluster: ClusterConfig, size: int, limit: str) -> str:
+    """The one-line refusal of a node bootstrap of `size` bytes over a cloud's `limit` (e.g.
+    "EC2's 16,384-byte user-data limit"), naming `job.env` (or `job.command` for a job
+    without env) and the fix."""
+    field = "job.env" if cluster.job is not None and cluster.job.env else "job.command"
+    return (
+        f"{field}: the node bootstrap would be {size:,} bytes, over {limit} (the agent and mount take part of it); "
+        "shorten job.env and job.command, or put the settings in a file on the file system "
+        f"({SHARED_MOUNT}) and read it from the command"
+    )

@@ -11,8 +11,12 @@ Sources (not in shared/reference-facts, so treat as unsourced there):
   kernel from `https://packages.microsoft.com/repos/amlfs-<codename>/` (Azure Managed Lustre
   "Install client software" page); mount options `noatime,flock` as AMLFS recommends, plus
   `_netdev` and a systemd automount.
-- Custom data: base64, at most 65,535 bytes decoded (`osProfile.customData`, compute REST
-  reference); `CUSTOM_DATA_LIMIT_BYTES` is checked.
+- Custom data: Azure compute REST reference, `osProfile.customData`: "The base-64 encoded
+  string is decoded to a binary array that is saved as a file on the Virtual Machine. The
+  maximum length of the binary array is 65535 bytes." (`CUSTOM_DATA_LIMIT_BYTES`). The stack
+  check (`custom_data_problem`, `Cloud.bootstrap_check`) renders `custom_data_text` with the
+  longest values the engine can hand it, so `plan`, `check`, `pulumi up` and `resolve`
+  refuse a job Azure would refuse, before anything is written or created.
 """
 
 from __future__ import annotations
@@ -21,10 +25,13 @@ import base64
 
 from clouds.azure.amlfs import LUSTRE_FS_NAME
 from clouds.contract import ClusterConfig
-from components.node_bootstrap import bootstrap, mount_lines
+from clouds.node_bootstrap import ROLES, bootstrap, mount_lines, over_limit
 
 CUSTOM_DATA_LIMIT_BYTES = 65_535
 LUSTRE_OPTIONS = "noatime,flock,_netdev,x-systemd.automount,x-systemd.requires=network-online.target"
+# The longest values the engine hands the custom data: the AMLFS MGS address and the head
+# node's private address are IPv4 addresses.
+_ADDRESS = "255.255.255.255"
 # VM-size suffix -> the HPC image's NCCL topology file (see module docstring).
 TOPOLOGY_FILES = {"_v4": "/opt/microsoft/ndv4-topo.xml", "_v5": "/opt/microsoft/ndv5-topo.xml"}
 
@@ -66,8 +73,10 @@ def file_system_mount(mgs_address: str | None) -> list[str]:
     return [_LUSTRE_CLIENT, *mount_lines(f"{mgs_address}@tcp:/{LUSTRE_FS_NAME}", "lustre", LUSTRE_OPTIONS)]
 
 
-def custom_data(name: str, cluster: ClusterConfig, role: str, mgs_address: str | None, rdzv_host: str | None) -> str:
-    """One node's custom data: `components.node_bootstrap.bootstrap` with Azure's parts, base64.
+def custom_data_text(
+    name: str, cluster: ClusterConfig, role: str, mgs_address: str | None, rdzv_host: str | None
+) -> bytes:
+    """One node's custom data before base64: `clouds.node_bootstrap.bootstrap` with Azure's parts.
 
     Args:
         name: the cluster name.
@@ -75,12 +84,32 @@ def custom_data(name: str, cluster: ClusterConfig, role: str, mgs_address: str |
         role: `worker` or `head`.
         mgs_address: the AMLFS MGS address, or None without a file system.
         rdzv_host: the head node's private IP with a job, else None.
-
-    Raises:
-        ValueError: when the script exceeds `CUSTOM_DATA_LIMIT_BYTES`.
     """
     env = nccl_env(cluster.instance_type, cluster.interconnect == "rdma")
-    text = bootstrap(name, cluster, role, env, file_system_mount(mgs_address), rdzv_host).encode()
+    return bootstrap(name, cluster, role, env, file_system_mount(mgs_address), rdzv_host).encode()
+
+
+def custom_data(name: str, cluster: ClusterConfig, role: str, mgs_address: str | None, rdzv_host: str | None) -> str:
+    """`custom_data_text`, base64, as the scale set and the head VM take it.
+
+    Raises:
+        ValueError: when the text exceeds `CUSTOM_DATA_LIMIT_BYTES` (the stack check refuses
+            it first, with the longest values: `custom_data_problem`).
+    """
+    text = custom_data_text(name, cluster, role, mgs_address, rdzv_host)
     if len(text) > CUSTOM_DATA_LIMIT_BYTES:
-        raise ValueError(f"custom data: {len(text)} bytes, over Azure's {CUSTOM_DATA_LIMIT_BYTES}")
+        raise ValueError(over_limit(cluster, len(text), _LIMIT))
     return base64.b64encode(text).decode()
+
+
+_LIMIT = f"Azure's {CUSTOM_DATA_LIMIT_BYTES:,}-byte custom-data limit"
+
+
+def custom_data_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
+    """Why Azure would refuse a node's custom data (`over_limit`), or None when the worker's
+    and the head's fit, rendered with the longest addresses the engine can give."""
+    mgs = _ADDRESS if args.file_system is not None else None
+    rdzv = _ADDRESS if args.job is not None else None
+    roles = ROLES if args.job is not None else ("worker",)
+    size = max(len(custom_data_text(name, args, role, mgs, rdzv)) for role in roles)
+    return over_limit(args, size, _LIMIT) if size > CUSTOM_DATA_LIMIT_BYTES else None
