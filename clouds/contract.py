@@ -177,7 +177,8 @@ class ClusterConfig(BaseModel):
         hours: planned run time in hours, used for the job total.
         deadline_hours: the workload's latest acceptable run time, hours, or None; `plan`
             and the review say so when `hours` exceeds it.
-        usd_per_hour: whole-cluster price in USD/hour at resolve time; None in a stack
+        usd_per_hour: compute price of the nodes in USD/hour at resolve time (the file system
+            and bucket requests are priced apart: `profiles.cost.cluster_cost`); None in a stack
             written by hand for an offering the catalog has no USD price for (the Chinese
             clouds' list prices come from their price APIs; china-clouds.md section 0).
         catalog_version: version of the price catalog the price came from.
@@ -246,7 +247,10 @@ class ClusterConfig(BaseModel):
         default=None,
         ge=0,
         allow_inf_nan=False,
-        description="Whole-cluster price, USD/hour (0 for prepaid capacity; None when no USD price is known).",
+        description=(
+            "Compute price of the nodes, USD/hour (no file system or bucket requests: `plan` adds those; 0 for "
+            "prepaid capacity; None when no USD price is known)."
+        ),
     )
     catalog_version: str = Field(default="unknown", description="Price catalog version.")
     file_system: FileSystemConfig | None = Field(default=None, description="Shared file system.")
@@ -326,5 +330,5 @@ class ClusterConfig(BaseModel):
 
     @property
     def usd_total(self) -> float | None:
-        """Whole-cluster cost of the planned run, USD (usd_per_hour x hours); None when unpriced."""
+        """Compute cost of the nodes over the planned run, USD (usd_per_hour x hours); None when unpriced."""
         return None if self.usd_per_hour is None else self.usd_per_hour * self.hours

@@ -166,10 +166,14 @@ def catalog_finding(cluster: ClusterConfig, current: str, confirmed: bool = True
         return Finding(
             "catalog",
             "unknown",
-            f"stack records ${cluster.usd_per_hour:g}/hour, which catalog {current} cannot confirm",
+            f"stack records a compute price of ${cluster.usd_per_hour:g}/hour for its nodes, which catalog {current} "
+            "cannot confirm",
             "`trainstack plan` says which price is missing; a set budget fails until the catalog has it",
         )
-    priced = f"stack priced at ${cluster.usd_per_hour:g}/hour with catalog {cluster.catalog_version}"
+    priced = (
+        f"stack prices its nodes' compute at ${cluster.usd_per_hour:g}/hour (USD; `trainstack plan` adds the "
+        f"file system and bucket requests) with catalog {cluster.catalog_version}"
+    )
     if cluster.catalog_version == current:
         return Finding("catalog", "ok", f"{priced} (the current catalog)")
     return Finding(

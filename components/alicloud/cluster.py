@@ -45,7 +45,7 @@ class AlicloudGpuCluster(GpuClusterBase):
         file_system_dns: the CPFS mount-target domain, or None without a file system.
         file_system_mount_name: the CPFS file-system id (`cpfs-...`), which the CPFS client
             mounts through the mount-target domain, or None without a file system.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     With `data` (an `oss://` dataset), the CPFS file system is linked to the bucket by a data
     flow (`data_link`: `fileset`, `data_flow`) and the nodes get a bucket-scoped RAM role

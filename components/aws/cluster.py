@@ -35,7 +35,7 @@ class AwsGpuCluster(GpuClusterBase):
             group when `reservation.placement_group` names one; the cluster then creates none).
         file_system_dns: the FSx for Lustre DNS name, or None without a file system.
         file_system_mount_name: the Lustre mount name, or None without a file system.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     A created VPC gets a private node subnet with outbound access through a NAT gateway
     (see `egress`); with `subnet_id` the existing subnet's routes are used as they are.

@@ -44,7 +44,7 @@ class AzureGpuCluster(GpuClusterBase):
             without a file system.
         file_system_mount_name: the Lustre file-system name to mount (`lustrefs`, as in
             `<mgs>@tcp:/lustrefs`), or None without a file system.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Extra outputs (attributes only, not registered):
         ssh_private_key: the generated admin private key (OpenSSH) as a Pulumi secret, or

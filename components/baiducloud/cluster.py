@@ -37,7 +37,7 @@ class BaiducloudGpuCluster(GpuClusterBase):
         placement_group: the deploy set id every node joins.
         file_system_dns: always None; this component creates no file system (`validate`).
         file_system_mount_name: always None.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Extra outputs (attributes only, not registered):
         ssh_private_key: the generated admin private key (OpenSSH) as a Pulumi secret, or

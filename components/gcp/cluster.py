@@ -57,7 +57,7 @@ class GcpGpuCluster(GpuClusterBase):
         file_system_dns: the Filestore IP address or the Lustre mount point
             (`IP@tcp:/trainfs`); None without a file system.
         file_system_mount_name: the Filestore share or the Lustre file system name.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Child resources are kept as attributes too (`network`, `service_account`,
     `iam_members`, `placement`, `file_system`; GPU: `template`, `health_check`, `node_group`,

@@ -45,7 +45,7 @@ class HuaweicloudGpuCluster(GpuClusterBase):
         file_system_dns: the host part of SFS Turbo's `export_location`, or None.
         file_system_mount_name: the path part of `export_location` (mount with
             `mount -t nfs <dns>:<path> /fsx`), or None.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Extra attribute: `ssh_private_key`, the generated admin key (OpenSSH PEM) as a Pulumi
     secret, or None when `ssh_public_key` was given. Children are attributes too (`vpc`,

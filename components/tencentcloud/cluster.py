@@ -49,7 +49,7 @@ class TencentcloudGpuCluster(GpuClusterBase):
         placement_group: the placement group id.
         file_system_dns: the CFS Turbo mount IP, or None without a file system.
         file_system_mount_name: the CFS Turbo mount root (`fs_id`), or None.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `security_group`,
     `security_group_rules`, `placement`, `hpc_cluster`, `key_pair`, `node_group`,

@@ -37,7 +37,7 @@ class VolcengineGpuCluster(GpuClusterBase):
             service.
         file_system_mount_name: the attachment's `customer_path` (the mount directory;
             "the default value is file system id"), or None.
-        usd_per_hour: the whole-cluster price at resolve time, USD/hour.
+        usd_per_hour: the compute price of the nodes at resolve time, USD/hour.
 
     Extra attribute: `ssh_private_key`, the generated admin key as a Pulumi secret, or None
     when `ssh_public_key` was given. Children are attributes too (`vpc`, `subnet`,

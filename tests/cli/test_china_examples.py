@@ -170,8 +170,8 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
     lines = result.stdout.splitlines()
     if name in PRICED:
         assert lines[1] == (
-            f"  ok catalog: stack priced at ${PRICED[name]:.4f}/hour with catalog "
-            f"{config.catalog_version} (the current catalog)"
+            f"  ok catalog: stack prices its nodes' compute at ${PRICED[name]:.4f}/hour (USD; `trainstack plan` "
+            f"adds the file system and bucket requests) with catalog {config.catalog_version} (the current catalog)"
         )
         lines.insert(2, "")  # a priced stack has no `fix:` line under its catalog finding
     else:
@@ -262,7 +262,10 @@ def test_check_does_not_vouch_for_a_typed_price_and_refuses_a_bad_budget(tmp_pat
     monkeypatch.chdir(project)
     result = run("check", "-s", "training-a100-huaweicloud")
     assert result.exit_code == 0, result.output
-    assert f"  ? catalog: stack records $1/hour, which catalog {load_catalog().version} cannot confirm" in result.stdout
+    assert (
+        f"  ? catalog: stack records a compute price of $1/hour for its nodes, which catalog {load_catalog().version} cannot confirm"
+        in result.stdout
+    )
     bad = _edited_project(tmp_path / "b", "training-a100-huaweicloud", {}, {"trainstack:max_usd_per_hour": "abc"})
     monkeypatch.chdir(bad)
     refused = run("check", "-s", "training-a100-huaweicloud")

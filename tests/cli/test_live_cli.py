@@ -160,7 +160,9 @@ def test_check_without_aws_credentials_keeps_what_it_found_offline(at_root, monk
     credentials(monkeypatch, present=False)
     result = run("check", "-s", "training-a100")
     one_error_line(result, "live checks did not run: AWS credentials not found", code=1)
-    assert "preflight training-a100" in result.stdout and "catalog: stack priced at $" in result.stdout
+    assert (
+        "preflight training-a100" in result.stdout and "catalog: stack prices its nodes' compute at $" in result.stdout
+    )
 
 
 def test_an_html_error_page_from_aws_becomes_one_short_line():

@@ -65,3 +65,15 @@ def test_a_value_of_the_wrong_shape_is_worded_with_the_fix(cluster, says):
         parse_cluster_config({**BASE_CLUSTER, **cluster})
     assert says in str(err.value) and "\n" not in str(err.value)
     assert not any(raw in str(err.value) for raw in ("Input should", "valid dictionary", "valid boolean"))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [pytest.param("cheap", id="text"), pytest.param(-1, id="negative")],
+)
+def test_a_bad_stack_price_is_called_the_nodes_compute_price(value):
+    # The stack's usd_per_hour is compute only (`plan` adds the file system), not the whole cost.
+    with pytest.raises(ConfigError) as err:
+        parse_cluster_config({**BASE_CLUSTER, "usd_per_hour": value})
+    assert "usd_per_hour: " in str(err.value) and "the compute price of the nodes" in str(err.value)
+    assert "whole-cluster" not in str(err.value)

@@ -112,6 +112,16 @@ def test_stack_priced_with_an_older_catalog_is_reported():
     assert catalog_finding(_cluster(catalog_version="v2"), "v2").status == "ok"
 
 
+def test_the_catalog_finding_calls_the_stacks_price_the_nodes_compute():
+    # The stack's usd_per_hour is compute only; `plan`'s USD/hour adds the file system (docs/cli.md).
+    found = catalog_finding(_cluster(catalog_version="v2"), "v2")
+    price = _cluster().usd_per_hour
+    assert found.detail == (
+        f"stack prices its nodes' compute at ${price:g}/hour (USD; `trainstack plan` adds the file system and "
+        "bucket requests) with catalog v2 (the current catalog)"
+    )
+
+
 @pytest.mark.parametrize(
     "instance_type, family, on_demand, spot",
     [
