@@ -9,6 +9,8 @@ here (china-clouds.md section 4), so any file system rules it out.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
@@ -184,3 +186,28 @@ def created_file_system(provider: str, fs: FileSystemRequest) -> CreatedFileSyst
             label = " ".join(w for i, w in enumerate(words) if w.casefold() not in map(str.casefold, words[:i]))
             return CreatedFileSystem(label, float(fields[key] * scale))
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def throughput_notes(
+    provider: str, capacity_gib: float, mbps_per_tib: int, label: str, row: bool = True
+) -> tuple[str, ...]:
+    """Where `provider`'s file system for `capacity_gib` (GiB) gives less than `mbps_per_tib`
+    (MB/s per TiB), which a stack then states as an explicit choice (`explicit_deployment_type`):
+    one note with what it delivers (`delivered`), or none. `label` says how the tier was asked
+    (`asked`, `the stack states`); `row` (a resolve row) adds what its stack will say. Shared by
+    resolve's rows and plan's caveats."""
+    ask = FileSystemAsk(math.ceil(capacity_gib), mbps_per_tib)
+    explicit = explicit_deployment_type(provider, ask)
+    if explicit is None:
+        return ()
+    chosen = FileSystemAsk(ask.capacity_gib, mbps_per_tib, explicit)
+    rates, made = delivered(provider, chosen), provisioned_gib(provider, chosen)
+    if rates is None or made is None:
+        return ()
+    read, write = rates.per_tib(made)
+    written = f"; a stack written from this row says deployment_type: {explicit}" if row else ""
+    return (
+        f"file system below the {mbps_per_tib} MB/s per TiB {label}: {rates.service} reads {read:,.0f} and writes "
+        f"{write:,.0f} MB/s per TiB ({rates.basis}){written}",
+    )

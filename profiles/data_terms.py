@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from clouds.data import link_for
+from clouds.filesystems import throughput_notes
 from facts.local_nvme import local_nvme_gib
 from profiles.catalog.offering import Offering
 from profiles.cost.data_path import DataPath, row_data_path
@@ -73,7 +74,7 @@ def at_tier(
     asked = spec.file_system.capacity_gib if capacity is None else capacity
     storage = _storage(offering.provider, asked, tier, usd_per_cny)
     notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
-    notes += _throughput_notes(offering.provider, asked, tier, _tier_label(spec, tier))
+    notes += throughput_notes(offering.provider, asked, tier, _tier_label(spec, tier))
     if not (spec.data and spec.data.size_gib and storage is not None):
         return DataRow(compute_hours, storage, tier, notes, capacity_gib=capacity)
     path = _data_path(spec, offering, storage.capacity_gib, tier, compute_hours, asked)
@@ -93,28 +94,6 @@ def _tier_label(spec: WorkloadSpec, tier: int) -> str:
     if tier != spec.file_system.throughput_mbps_per_tib:
         return "chosen"
     return "asked" if "throughput_mbps_per_tib" in spec.file_system.given else "default"
-
-
-@functools.lru_cache(maxsize=1024)
-def _throughput_notes(provider: str, capacity_gib: float, mbps_per_tib: int, label: str) -> tuple[str, ...]:
-    """Where the cloud's file system gives less throughput than asked, which the stack then
-    states as an explicit choice (`clouds.filesystems.explicit_deployment_type`), with what it
-    delivers (`clouds.filesystems.delivered`)."""
-    from clouds.filesystems import FileSystemAsk, delivered, explicit_deployment_type, provisioned_gib
-
-    ask = FileSystemAsk(math.ceil(capacity_gib), mbps_per_tib)
-    explicit = explicit_deployment_type(provider, ask)
-    if explicit is None:
-        return ()
-    chosen = FileSystemAsk(ask.capacity_gib, mbps_per_tib, explicit)
-    rates, made = delivered(provider, chosen), provisioned_gib(provider, chosen)
-    if rates is None or made is None:
-        return ()
-    read, write = rates.per_tib(made)
-    return (
-        f"file system below the {mbps_per_tib} MB/s per TiB {label}: {rates.service} reads {read:,.0f} and writes "
-        f"{write:,.0f} MB/s per TiB ({rates.basis}); a stack written from this row says deployment_type: {explicit}",
-    )
 
 
 @functools.lru_cache(maxsize=1024)

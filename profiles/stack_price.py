@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from clouds.block_end import block_short_note
 from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
+from clouds.filesystems import throughput_notes
 from profiles.catalog.offering import Offering
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.commitment import commitment_note
@@ -153,10 +154,20 @@ def price_stack(
         caveats += [_commitment_caveat(config, price.usd_per_hour, on_demand)]
         if on_demand is not None:
             uncommitted = cluster_cost(config, on_demand, rate).usd_per_hour
-    caveats += [*cost.left_out, *_block_caveats(config)]
+    caveats += [*cost.left_out, *_block_caveats(config), *_throughput_caveats(config)]
     return dataclasses.replace(
         price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats), uncommitted_usd_per_hour=uncommitted
     )
+
+
+def _throughput_caveats(config: ClusterConfig) -> tuple[str, ...]:
+    """The note `resolve` gives a row whose file system delivers less than the MB/s per TiB
+    asked (`clouds.filesystems.throughput_notes`), for the stack's own file system, so `plan`
+    and the review say it too."""
+    fs = config.file_system
+    if fs is None:
+        return ()
+    return throughput_notes(config.provider, fs.capacity_gib, fs.throughput_mbps_per_tib, "the stack states", row=False)
 
 
 def _commitment_caveat(config: ClusterConfig, usd_per_hour: float | None, on_demand: float | None) -> str:

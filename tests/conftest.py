@@ -145,7 +145,7 @@ def fresh_cost_caches() -> None:
         resolver._fs_problem,
         resolver._link_problem,
         data_terms._storage,
-        data_terms._throughput_notes,
+        data_terms.throughput_notes,
         data_terms._rates,
     ):
         cached.cache_clear()

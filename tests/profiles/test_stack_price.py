@@ -1,9 +1,13 @@
 """Pricing a stack's cluster as configured, from the catalog (hand-checked fixture prices)."""
 
+from pathlib import Path
+
 import pytest
 
 from clouds.contract import ClusterConfig
 from profiles.stack_price import price_stack
+
+ROOT = Path(__file__).resolve().parents[2]
 
 BASE = {
     "provider": "aws",
@@ -158,3 +162,35 @@ def test_plan_checks_a_commitment_stacks_budget_at_the_on_demand_bill():
     assert committed.budget_usd_per_hour == 64.0 and "buys no commitment" in committed.budget_basis
     plain = PlanResult([], 44.8, 448.0, {})
     assert (plain.budget_usd_per_hour, plain.budget_basis) == (44.8, "")
+
+
+@pytest.mark.parametrize(
+    ("throughput", "expected"),
+    [
+        pytest.param(
+            500,
+            "file system below the 500 MB/s per TiB the stack states: Filestore ZONAL reads 273 and writes 92 MB/s "
+            "per TiB (Google's Filestore zonal tier table)",
+            id="zonal-below-500",
+        ),
+        pytest.param(1000, "file system below the 1000 MB/s per TiB the stack states", id="zonal-below-1000"),
+    ],
+)
+def test_a_file_system_slower_than_the_stack_states_is_a_caveat(throughput, expected):
+    """T3: the stack says 500 MB/s per TiB but GCP creates Filestore ZONAL (4,800 GiB, below
+    Managed Lustre's minimum): plan and the review say what it delivers, as resolve's row did."""
+    from profiles.stack_file import read_cluster
+    from profiles.stack_price import price_from_catalog
+
+    _, config = read_cluster(ROOT / "stacks" / "Pulumi.training-a3-gcp.yaml")
+    fs = config.file_system.model_copy(update={"throughput_mbps_per_tib": throughput})
+    caveats = price_from_catalog(config.model_copy(update={"file_system": fs})).caveats
+    assert [c for c in caveats if c.startswith("file system below")] == [next(c for c in caveats if expected in c)]
+
+
+def test_a_file_system_that_delivers_its_tier_has_no_shortfall_caveat():
+    from profiles.stack_file import read_cluster
+    from profiles.stack_price import price_from_catalog
+
+    _, config = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")  # FSx sells the 250 tier it states
+    assert not [c for c in price_from_catalog(config).caveats if c.startswith("file system below")]
