@@ -116,7 +116,12 @@ def test_plan_json_names_the_stack_and_cloud_rounds_to_cents_and_is_stable(stack
     assert first.stdout == second.stdout  # the same stack, the same text
     data = json.loads(first.stdout)
     cluster = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())["config"]["trainstack:cluster"]
-    assert (data["stack"], data["provider"], data["region"], data["hours"]) == (stack, cloud, region, cluster["hours"])
+    assert (data["stack"], data["provider"], data["region"], data["hours"]) == (
+        stack,
+        cloud,
+        region,
+        round(cluster["hours"], 4),
+    )
     storage = data["usd_storage"] or 0.0  # None where the file system's price is unknown
     assert data["usd_total"] == pytest.approx(cluster["usd_per_hour"] * cluster["hours"] + storage, abs=0.011)
     assert round(data["usd_total"], 2) == data["usd_total"] and round(storage, 2) == storage
