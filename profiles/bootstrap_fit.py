@@ -1,12 +1,14 @@
 """Does a workload's `job:` fit the node bootstrap of an offering's cloud? A cloud that limits
-its user data (`Cloud.bootstrap_check`: EC2's 16 KB) cannot run a job whose command and env
+its nodes' bootstrap (`Cloud.bootstrap_check`: EC2's 16 KB of user data, Azure's 65,535 bytes of
+custom data, Compute Engine's 262,144-byte metadata value) cannot run a job whose command and env
 push the bootstrap over it, so `resolve` leaves such rows out (the `job` constraint) instead of
 ranking a pick that `plan` and `pulumi up` would refuse.
 
 The check renders the bootstrap of a cluster like the row's (its cloud, type and interconnect,
 a file system when the workload has one, the job) once per instance type: the region only
-changes the file system's DNS name by a few bytes, and `resolve --write-stack` checks the
-exact stack again before writing it.
+changes the file system's DNS name by a few bytes (and the sketch's file-system size may pick
+no service, so a cloud's check measures the longest of them), and `resolve --write-stack`
+checks the exact stack again before writing it.
 """
 
 from __future__ import annotations

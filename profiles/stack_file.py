@@ -229,7 +229,7 @@ def _check_before_writing(path: Path, text: str) -> None:
     """Refuse `text` for `path` when `plan` would refuse the stack: the cluster checked the way
     `plan` checks it (`validate_cluster`: the model, the catalog, the cloud's own checks, the
     region key; a zone a region-priced pick still needs, say) and the nodes' bootstrap
-    (`Cloud.bootstrap_check`: EC2's user-data limit); one line naming the field and the fix."""
+    (`Cloud.bootstrap_check`: the cloud's user-data, custom-data or metadata limit); one line naming the field and the fix."""
     from clouds.base import load
     from clouds.registry import CLOUDS
 
