@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 
 from nodeagent.metadata import Notice, Watcher, http
 
@@ -50,41 +51,47 @@ class AwsImds:
         return status, text
 
 
-class AwsSpotAction:
-    """AWS spot interruption: `spot/instance-action`."""
+class AwsImdsNotice:
+    """One IMDSv2 notice item: its JSON, when present (200), is a `Notice` of `kind`.
+
+    Args:
+        imds: the node's IMDSv2 session.
+        path: the meta-data path (`spot/instance-action`).
+        kind: the notice kind (`spot-interruption`).
+        read: the item's JSON -> (detail, time).
+    """
 
     waits = False
 
-    def __init__(self, imds: AwsImds) -> None:
-        self.imds = imds
+    def __init__(self, imds: AwsImds, path: str, kind: str, read: Callable[[dict], tuple[str, str | None]]) -> None:
+        self.imds, self.path, self.kind, self.read = imds, path, kind, read
 
     def poll(self) -> Notice | None:
-        status, text = self.imds.get("spot/instance-action")
+        status, text = self.imds.get(self.path)
         if status != 200:
             return None
-        body = json.loads(text)
-        return Notice(NAME, "spot-interruption", body["action"], body.get("time"))
+        return Notice(NAME, self.kind, *self.read(json.loads(text)))
 
 
-class AwsRebalance:
+def spot_action(imds: AwsImds) -> AwsImdsNotice:
+    """AWS spot interruption: `spot/instance-action` (the action and its time)."""
+    return AwsImdsNotice(imds, "spot/instance-action", "spot-interruption", lambda b: (b["action"], b.get("time")))
+
+
+def rebalance(imds: AwsImds) -> AwsImdsNotice:
     """AWS rebalance recommendation: `events/recommendations/rebalance` (before the notice)."""
-
-    waits = False
-
-    def __init__(self, imds: AwsImds) -> None:
-        self.imds = imds
-
-    def poll(self) -> Notice | None:
-        status, text = self.imds.get("events/recommendations/rebalance")
-        if status != 200:
-            return None
-        return Notice(NAME, "rebalance", "rebalance recommendation", json.loads(text).get("noticeTime"))
+    return AwsImdsNotice(
+        imds,
+        "events/recommendations/rebalance",
+        "rebalance",
+        lambda b: ("rebalance recommendation", b.get("noticeTime")),
+    )
 
 
 def sources(url: str) -> list:
     """The spot-action and rebalance sources, sharing one IMDSv2 session."""
     imds = AwsImds(url)
-    return [AwsSpotAction(imds), AwsRebalance(imds)]
+    return [spot_action(imds), rebalance(imds)]
 
 
 WATCHER = Watcher(NAME, "http://169.254.169.254", 120, sources)  # 2 min notice (A9)

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from nodeagent.clouds.aws import AwsImds, AwsRebalance, AwsSpotAction
+from nodeagent.clouds.aws import AwsImds, rebalance, spot_action
 from nodeagent.clouds.azure import AzureScheduledEvents
 from nodeagent.clouds.gcp import GcpMetadataValue
 from nodeagent.notices import sources_for, watch
@@ -24,7 +24,7 @@ def service(request):
 @pytest.mark.parametrize("service", ["aws"], indirect=True)
 def test_aws_spot_action_needs_the_token_and_reads_action_and_time(service):
     state, url = service
-    spot = AwsSpotAction(AwsImds(url))
+    spot = spot_action(AwsImds(url))
     assert spot.poll() is None  # 404 before a notice
     state.set(spot=True)
     notice = spot.poll()
@@ -43,10 +43,10 @@ def test_aws_spot_action_needs_the_token_and_reads_action_and_time(service):
 @pytest.mark.parametrize("service", ["aws"], indirect=True)
 def test_aws_rebalance_recommendation_is_a_notice(service):
     state, url = service
-    rebalance = AwsRebalance(AwsImds(url))
-    assert rebalance.poll() is None
+    recommendation = rebalance(AwsImds(url))
+    assert recommendation.poll() is None
     state.set(rebalance=True)
-    notice = rebalance.poll()
+    notice = recommendation.poll()
     assert (notice.kind, notice.not_before) == ("rebalance", "2020-10-27T08:22:00Z")
 
 
