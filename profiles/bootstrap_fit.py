@@ -26,15 +26,25 @@ def bootstrap_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
         return None
     interconnect = spec.interconnect if offering.rdma else "none"
     key = (offering.provider, offering.instance_type, interconnect, spec.file_system is not None, spec.nodes)
-    found = _CHECKED.get(checked := (cloud.bootstrap_check, key, spec.name or "cluster", spec.job.model_dump_json()))
-    if found is None:
-        found = _CHECKED[checked] = (_render(*checked, offering),)
-    return found[0]
+    checked = (cloud.bootstrap_check, key, spec.name or "cluster", spec.job.model_dump_json())
+    if checked in _CHECKED:
+        return _CHECKED[checked]
+    try:
+        problem = _render(*checked, offering)
+    except _NotACluster:
+        return None  # this row's own config is refused elsewhere; the next row of the key renders it
+    _CHECKED[checked] = problem
+    return problem
 
 
-# (check, key, name, job) -> (problem,): rendered with the first row of that key (module
-# docstring: the region changes a few bytes); a few hundred entries at most per process.
-_CHECKED: dict[tuple, tuple[str | None]] = {}
+# (check, key, name, job) -> problem: rendered with the first row of that key that makes a
+# valid cluster (module docstring: the region changes a few bytes); a few hundred entries at
+# most per process.
+_CHECKED: dict[tuple, str | None] = {}
+
+
+class _NotACluster(Exception):
+    """The row and workload make no valid cluster config (its own validation says why)."""
 
 
 def _render(target: str, key: tuple, name: str, job: str, offering: Offering) -> str | None:
@@ -58,6 +68,6 @@ def _render(target: str, key: tuple, name: str, job: str, offering: Offering) ->
             file_system=FileSystemConfig(capacity_gib=1200) if has_fs else None,
             job=JobConfig.model_validate_json(job),
         )
-    except (ValidationError, ValueError):
-        return None  # the stack's own validation says what is wrong
+    except (ValidationError, ValueError) as exc:
+        raise _NotACluster from exc
     return load(target)(config, name)
