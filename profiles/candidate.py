@@ -103,10 +103,13 @@ class Candidate:
         return self.usd_compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0)
 
     def sort_key(self) -> tuple:
-        """Cheapest job first; at equal cost the faster run, then the safer purchase, then
-        the faster network, then a stable name order."""
+        """Cheapest job first; at equal cost (to the cent) the fewer accelerators (less
+        capacity and quota to get), then the faster run, then the safer purchase, then the
+        faster network, then a stable name order."""
         o = self.offering
         return (
+            round(self.usd_total, 2),
+            self.nodes * o.accelerator_count,
             round(self.usd_total, 6),
             round(self.hours, 6),
             PURCHASE_RANK[self.purchase],

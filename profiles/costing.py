@@ -4,14 +4,14 @@ For one offering and one node count the job's hours are known (`profiles.cost.es
 this module turns them into candidates per purchase option: on-demand, spot with its
 expected interruptions, a reserved term priced as a commitment, capacity already held.
 Each carries the file system its cloud creates, priced like for like (`profiles.cost.storage`).
-`best_per_purchase` then keeps, per purchase option, the node count a careful engineer
-would choose: the cheapest job that meets the deadline, else the fastest.
+`profiles.node_choice` then keeps, per purchase option, the node count a careful engineer
+would choose: the fewest nodes that meet the deadline.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+import functools
 
 from clouds.base import Feature, load
 from clouds.block_end import block_hours_left, block_short_note
@@ -70,13 +70,18 @@ def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
     """Placement limits of a purchase option the component applies (`Feature.SPOT_PLACEMENT`),
     the zone to set on a region-priced row (`Feature.ZONE_PRICES`) and the cloud's capacity
     note for the instance type (`Cloud.capacity_note`), so `resolve` says so when it picks one."""
-    found = CLOUDS.get(offering.provider)
+    return _placement(offering.provider, offering.instance_type, offering.zone == offering.region, purchase)
+
+
+@functools.lru_cache(maxsize=4096)
+def _placement(provider: str, instance_type: str, region_priced: bool, purchase: str) -> tuple[str, ...]:
+    found = CLOUDS.get(provider)
     if found is None:
         return ()
-    region_priced = found.why_not(Feature.ZONE_PRICES) if offering.zone == offering.region else None
+    zone = found.why_not(Feature.ZONE_PRICES) if region_priced else None
     spot = found.why_not(Feature.SPOT_PLACEMENT) if purchase == "spot" else None
-    capacity = load(found.capacity_note)(offering.instance_type, purchase) if found.capacity_note else None
-    return tuple(note for note in (region_priced, capacity, spot) if note)
+    capacity = load(found.capacity_note)(instance_type, purchase) if found.capacity_note else None
+    return tuple(note for note in (zone, capacity, spot) if note)
 
 
 def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> tuple[float, float, str]:
@@ -274,53 +279,3 @@ def _candidate(
         io_bound=row.io_bound,
         **extra,
     )
-
-
-def best_per_purchase(options: Iterable[Candidate], deadline_hours: float | None) -> list[Candidate]:
-    """Per purchase option (and held reservation), the node count to use: the cheapest job
-    meeting `deadline_hours` (any, without a deadline), else the fastest, then cheapest.
-
-    At the same cost (to the cent) the fewer nodes win: the same job for the same money on
-    fewer nodes asks for less capacity and quota. The row then says which larger counts cost
-    the same.
-    """
-    every = list(options)
-    best: dict[tuple, Candidate] = {}
-    for c in every:
-        key = (c.purchase, c.reservation_id)
-        if key not in best or _better(c, best[key], deadline_hours):
-            best[key] = c
-    return [_tie_note(c, every, deadline_hours) for c in best.values()]
-
-
-def _cost_then_nodes(c: Candidate) -> tuple:
-    return (round(c.usd_total, 2), c.nodes, c.sort_key())
-
-
-def _better(c: Candidate, other: Candidate, deadline: float | None) -> bool:
-    if deadline is None:
-        return _cost_then_nodes(c) < _cost_then_nodes(other)
-    c_on, other_on = c.hours <= deadline, other.hours <= deadline
-    if c_on != other_on:
-        return c_on
-    return _cost_then_nodes(c) < _cost_then_nodes(other) if c_on else c.speed_key() < other.speed_key()
-
-
-def _tie_note(c: Candidate, every: list[Candidate], deadline: float | None) -> Candidate:
-    """`c` with a note naming the larger node counts that cost the same (and meet the
-    deadline, when there is one), or `c` unchanged when none does."""
-    same = sorted(
-        o.nodes
-        for o in every
-        if (o.purchase, o.reservation_id) == (c.purchase, c.reservation_id)
-        and o.nodes > c.nodes
-        and round(o.usd_total, 2) == round(c.usd_total, 2)
-        and (deadline is None or o.hours <= deadline)
-    )
-    if not same or c.hours > (deadline if deadline is not None else float("inf")):
-        return c
-    note = (
-        f"nodes: {c.nodes}; {', '.join(map(str, same))} nodes cost the same ${c.usd_total:,.2f} and finish sooner; on a cost tie "
-        "the fewest nodes are taken (less capacity and quota to get)"
-    )
-    return dataclasses.replace(c, notes=(*c.notes, note))

@@ -4,10 +4,12 @@ For each offering that matches the spec's static constraints, the job's hours fo
 its work (or are given), its memory fit, and its node count's scaling; each purchase
 option (on-demand, spot with its interruption overhead, reserved terms when the capacity
 is kept that long, capacity already held) is then costed as USD/hour x hours + storage.
-With a node range each offering takes its cheapest node count that meets the deadline.
+With a node range each offering takes the fewest nodes that meet the deadline, and of the
+sizes of one family (TPU slices, an instance type's sizes) the fewest accelerators, unless a
+larger one is cheaper by more than `node_margin` (`profiles.node_choice`).
 The cheapest job that meets the deadline wins; if none meets it, the cheapest of the rows
 closest to it (within `CLOSE` of the fastest), each saying by how much it misses, and what
-would meet it. Ties break on the faster run, then the safer purchase, then the faster
+would meet it. Ties break on fewer accelerators, then the faster run, then the safer purchase, then the faster
 network, then names, so picks are stable.
 """
 
@@ -28,7 +30,7 @@ from profiles.bootstrap_fit import bootstrap_problem
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
-from profiles.costing import PURCHASES, best_per_purchase, candidates, held
+from profiles.costing import PURCHASES, candidates, held
 from profiles.data_row import tier_for
 from profiles.explain import (
     CONSTRAINTS,
@@ -43,6 +45,7 @@ from profiles.explain import (
 from profiles.jurisdiction_fix import jurisdiction_fix
 from profiles.known_names import checked_names
 from profiles.link_sizing import for_link
+from profiles.node_choice import fewest_per_family, margin_of, zone_copy_candidates
 from profiles.spec import FileSystemSpec, WorkloadSpec
 from profiles.spec_values import KEYS
 from profiles.units import too_long_work
@@ -102,7 +105,8 @@ class Resolution:
         deadline_met: None without a deadline; else whether the choice meets it.
         rejected: constraint -> (offerings removed, one example's numbers) for the
             job-specific checks (memory_fit, throughput).
-        candidates: every candidate that can run the job, cheapest first (for plots).
+        candidates: every candidate that can run the job, cheapest first (for plots): each
+            offering at its node count, every size of a family (`profiles.node_choice`).
         to_meet: when no row meets the deadline, what would (more nodes, other
             accelerators); "" otherwise.
     """
@@ -222,29 +226,12 @@ def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], 
     return sorted(closest, key=Candidate.sort_key), False
 
 
-def _offering_candidates(spec: WorkloadSpec, offering: Offering) -> list[Candidate] | Rejection:
-    """The candidates of one offering at the node count chosen per purchase option, or the
-    job-specific rejection of its last node count."""
-    options: list[Candidate] = []
-    rejection: Rejection | None = None
-    for nodes in spec.node_counts():
-        if spec.interconnect == "rdma" and nodes > 1 and not offering.rdma:
-            continue
-        estimate = job_hours(spec, offering, nodes)
-        if isinstance(estimate, Rejection):
-            rejection = estimate
-            continue
-        options.extend(candidates(spec, offering, estimate, nodes))
-    if not options and rejection is not None:
-        return rejection
-    return best_per_purchase(options, spec.deadline_hours)
-
-
 def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering], top: int = 5) -> Resolution:
     """Rank every way to run the job by its total cost.
 
-    With a node range (`nodes: 2-16`, `auto`) each offering is costed at every count of the
-    range and keeps, per purchase option, the cheapest count that meets the deadline.
+    With a node range (`nodes: 2-16`, `auto`) each offering keeps, per purchase option, the
+    fewest nodes that meet the deadline unless more are cheaper by more than `node_margin`
+    (`profiles.node_choice`, which bounds the counts it prices).
 
     Args:
         spec: the workload.
@@ -266,9 +253,10 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     failed: dict[str, list[Offering]] = {}
     details: dict[str, str] = {}
     fastest: Rejection | None = None  # the shortest run that is still over the run-time limit
+    memo: dict = {}  # job estimates by hardware and node count (`profiles.node_choice.hardware`)
     for offering in offerings:
         failure = next(static_failures(spec, wanted, offering), None)
-        kept = _offering_candidates(spec, offering) if failure is None else []
+        kept = zone_copy_candidates(spec, offering, memo) if failure is None else []
         if isinstance(kept, Rejection):
             failure = kept.constraint
             details.setdefault(failure, f"{offering.instance_type}: {kept.detail}")
@@ -291,6 +279,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
         fixes = {"jurisdiction": jurisdiction_fix(spec, offerings)} if spec.jurisdiction != "any" else {}
         raise no_match(failed, details, near, spec.gpus_key, fixes)
+    everything = sorted(found, key=Candidate.sort_key)
+    found = fewest_per_family(found, spec.deadline_hours, margin_of(spec))
     ranked, deadline_met = _rank(spec, found)
     note, to_meet = "", ""
     if deadline_met is not None and spec.deadline_hours is not None:
@@ -311,7 +301,6 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         for i, (c, zones) in enumerate(rows)
     )
     rejected = {k: (len(failed[k]), details[k]) for k in details}
-    everything = sorted(found, key=Candidate.sort_key)
     return Resolution(
         kept_rows[0], kept_rows[1:], len(found), len(offerings), deadline_met, rejected, tuple(everything), to_meet
     )

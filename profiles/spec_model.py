@@ -70,6 +70,9 @@ class WorkloadModel(BaseModel):
         model: transformer shape for the memory-fit check, or None.
         spot: checkpointing for spot; needed (with `file_system`) whenever spot is allowed.
         deadline_hours: latest acceptable run time, hours (`7d`), or None.
+        node_margin: share of the job's cost (0.05 or `5%`) a larger node count or slice
+            must save to be taken over the fewest that meet the deadline; None:
+            `profiles.node_choice.DEFAULT_NODE_MARGIN`.
         commitment: a reserved term to price (`1y`, `3y`, or `{term: 1y, reuse: 0.8}`
             when other work uses the capacity after the job), or None (`none`).
         reservations: capacity already held, priced as given.
@@ -110,6 +113,9 @@ class WorkloadModel(BaseModel):
     spot: SpotSpec | None = Field(default=None, description="Checkpointing for spot.")
     deadline_hours: Annotated[float | None, BeforeValidator(rules.deadline_hours)] = Field(
         default=None, alias="deadline", gt=0, description="Deadline, hours."
+    )
+    node_margin: Annotated[float | None, BeforeValidator(rules.share)] = Field(
+        default=None, ge=0, le=1, description="Share of the job's cost a larger cluster must save to be taken."
     )
     commitment: Annotated[CommitmentSpec | None, BeforeValidator(rules.commitment)] = Field(
         default=None, description="Reserved term to price."

@@ -57,6 +57,16 @@ def deadline_hours(value: object) -> float | None:
     return None if value is None else at_most_hours(parse_duration_hours(value), value)
 
 
+def share(value: object) -> object:
+    """A share as a fraction (`0.05`) or a percentage (`5%`); anything else is left for the type check."""
+    if isinstance(value, str) and value.strip().endswith("%"):
+        try:
+            return float(value.strip()[:-1]) / 100
+        except ValueError:
+            raise ValueError(f"'{value}' is not a percentage; write it like 5% or 0.05") from None
+    return not_bool(value)
+
+
 def gpu_memory_gib(value: object) -> float | None:
     """`min_gpu_memory`: `80GB` (as GPU memory is sold) or `80GiB`."""
     return None if value is None else parse_size_gib(value, suggest="{n}GB (as GPU memory is sold) or {n}GiB")

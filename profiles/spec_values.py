@@ -128,6 +128,7 @@ class WorkloadSpec(NamedTuple):
     model: ModelShape | None = None
     spot: Spot | None = None
     deadline_hours: float | None = None
+    node_margin: float | None = None
     commitment: Commitment | None = None
     reservations: tuple[ReservationSpec, ...] = ()
     providers: tuple[str, ...] = ()
@@ -209,6 +210,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "model": _opt(ModelShape),
         "spot": _opt(Spot),
         "deadline_hours": _opt("float", alias="deadline", gt=0, before=rules.deadline_hours),
+        "node_margin": _opt("float", ge=0, le=1, before=rules.share),
         "commitment": _opt(Commitment, before=rules.commitment),
         "reservations": Key("pydantic"),
         "providers": Key("strs", before=rules.as_list, after=rules.provider_names),

@@ -44,7 +44,15 @@ from profiles.catalog.sources import OTHER_BUILDERS, SOURCE_BUILDERS
 from profiles.files import write_atomically
 
 DATA_DIR = Path(__file__).parent / "data"
-DEFAULT_SOURCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference-catalog"
+# `shared/reference-catalog` beside the repository (or beside a folder of its worktrees).
+DEFAULT_SOURCE = next(
+    (
+        up / "shared" / "reference-catalog"
+        for up in Path(__file__).resolve().parents[3:]
+        if (up / "shared" / "reference-catalog").is_dir()
+    ),
+    Path(__file__).resolve().parents[3] / "shared" / "reference-catalog",
+)
 SOURCE_REPOSITORY = "github.com/skypilot-org/skypilot-catalog"
 BUILT = (*SOURCE_BUILDERS, *OTHER_BUILDERS)  # providers the build writes; the others it keeps
 _COMMIT_ROW = re.compile(r"^\|([^|]*)\|\s*`([^`]+)`\s*\|\s*`([0-9a-f]{40})`", re.M)

@@ -1,11 +1,10 @@
 """Hand-computed candidate rows: currencies, reserved terms, placement and spot notes, the data
-path a row reads through, held capacity, and which node count each purchase keeps."""
+path a row reads through, held capacity."""
 
 import pytest
 
-from profiles.candidate import Candidate
 from profiles.cost.estimate import JobHours
-from profiles.costing import best_per_purchase, candidates
+from profiles.costing import candidates
 from profiles.data_terms import _data_path
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
@@ -248,28 +247,6 @@ def test_held_capacity_is_priced_as_the_spec_says_with_its_storage():
     assert (row.usd_per_hour, row.reservation_id) == (10.0, "res-1")
     assert row.usd_storage == pytest.approx(row.storage.usd(10.0))
     assert row.notes[-1] == "capacity reservation res-1: priced at the spec's $5.00/node-hour, not the catalog's"
-
-
-def _kept(hours, usd_per_node_hour, nodes, note=""):
-    return Candidate(offering(), "on-demand", nodes, hours, usd_per_node_hour, notes=(note,))
-
-
-def test_each_purchase_keeps_the_cheapest_count_that_meets_the_deadline():
-    one, two = _kept(20.0, 5.0, 1), _kept(11.0, 5.0, 2)  # $100 late, $110 on time for 12 h
-    assert best_per_purchase([one, two], 12.0) == [two]
-    assert best_per_purchase([one, two], None) == [one]
-    # On the deadline counts as on time: the cheaper 12 h row beats the dearer 11 h one.
-    on_the_line, early = _kept(12.0, 4.0, 1), _kept(11.0, 5.0, 2)
-    assert best_per_purchase([early, on_the_line], 12.0) == [on_the_line]
-    assert best_per_purchase([on_the_line, early], 12.0) == [on_the_line]
-    # All late: the fastest, whatever it costs.
-    assert best_per_purchase([one, two], 5.0) == [two]
-
-
-def test_equal_rows_keep_the_first():
-    first, second = _kept(10.0, 5.0, 1, "first"), _kept(10.0, 5.0, 1, "second")
-    for deadline in (None, 12.0, 5.0):
-        assert best_per_purchase([first, second], deadline)[0] is first
 
 
 def test_request_charges_from_a_mean_file_size_at_a_third_party_price():

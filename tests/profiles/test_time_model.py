@@ -3,6 +3,7 @@ attention, fabric scaling, TPU slices, and the model against published measureme
 
 import pytest
 
+from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
 from profiles.cost.estimate import JobHours, Rejection, hardware_flops_per_token, job_hours
@@ -173,21 +174,27 @@ def test_larger_tpu_slices_cost_more_per_job(real_catalog):
         }
     )
     rows = resolve(spec, real_catalog.offerings, top=1000)
-    by_chips = {r.candidate.offering.accelerator_count: r.candidate for r in (rows.choice, *rows.alternatives)}
+    by_chips = {c.offering.accelerator_count: c for c in rows.candidates}
+    # Every slice costs about the same, so the fewest chips are taken, the larger ones only plotted.
+    assert rows.choice.candidate.offering.accelerator_count == 4
     # The same $4.20 per chip-hour: 6,144 chips run at 0.814 of 4 chips' speed per chip.
     assert by_chips[6144].usd_total / by_chips[4].usd_total == pytest.approx(72315 / 58870, rel=1e-3)
     assert by_chips[6144].hours < by_chips[4].hours
 
 
-def test_equal_cost_ranks_the_faster_row_first():
+def test_equal_cost_ranks_fewer_accelerators_then_the_faster_row_first():
     one = aws_node(instance_type="a", on_demand_usd_per_hour=10.0)
-    two = aws_node(instance_type="b", on_demand_usd_per_hour=20.0, accelerator_count=16)
+    two = aws_node(instance_type="b", on_demand_usd_per_hour=20.0, accelerator_count=16, zone="use1-az2")
+    fast = aws_node(instance_type="c", on_demand_usd_per_hour=20.0, accelerator_count=16, zone="use1-az4")
     spec = parse_spec({"accelerators": "A100-80GB", "work": {"gpu_hours": 160, "reference": "A100-80GB"}})
-    rows = resolve(spec, [one, two])
+    rows = resolve(spec, [two, one])
     assert [r.candidate.offering.instance_type for r in (rows.choice, *rows.alternatives)] == [
-        "b",
         "a",
-    ]  # 10 h vs 20 h, $200 each
+        "b",
+    ]  # $200 each: 8 GPUs for 20 h before 16 for 10 h
+    # The same 16 GPUs at $200 each: the faster run first.
+    quick, slow = Candidate(fast, "on-demand", 1, 10.0, 20.0), Candidate(fast, "on-demand", 1, 20.0, 10.0)
+    assert sorted([slow, quick], key=Candidate.sort_key)[0] is quick
 
 
 def test_memory_rejection_names_the_usable_memory():
