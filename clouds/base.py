@@ -294,6 +294,12 @@ class Cloud:
         spot_bands: `"module:function"` `(region, instance type) -> facts.spot_advisor.AdvisorBand
             or None`: the recorded spot interruption band of a type (AWS Spot Advisor), or None
             when the cloud publishes none.
+        deepest_spot_discount: the deepest spot discount the cloud publishes, as a fraction of
+            on-demand (the cloud's file cites the source); a spot row at it is flagged as a
+            capacity risk (`profiles.catalog.sanity.spot_risk`). None: none published.
+        spot_rate_basis: why the cloud's spot rows use the assumed interruption rate when no
+            band is recorded (what the cloud publishes, or that it publishes nothing), shown
+            with the rate; "" for a generic "no published rate".
         reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
             live reserved prices are fetched (the cloud's module cites the source); absent
             terms are unknown.
@@ -340,6 +346,8 @@ class Cloud:
     shared_mount: str = "/mnt/shared"
     nccl: str | None = None
     spot_bands: str | None = None
+    deepest_spot_discount: float | None = None
+    spot_rate_basis: str = ""
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     commitment_purchase: str = ""
     helper_vms: Mapping[str, str] = field(default_factory=dict)

@@ -189,6 +189,25 @@ def created_file_system(provider: str, fs: FileSystemRequest) -> CreatedFileSyst
 
 
 @functools.lru_cache(maxsize=1024)
+def shortfall(provider: str, capacity_gib: float, tier: int, asked: int) -> str | None:
+    """`file system writes 92 of the 250 MB/s per TiB asked (Filestore ZONAL, ...)` when what
+    `provider` creates for `capacity_gib` GiB at `tier` reads or writes less than `asked` MB/s
+    per TiB (a tier sold per TiB, FSx's or AMLFS's, does both at its figure), else None."""
+    ask = FileSystemAsk(math.ceil(capacity_gib), tier)
+    chosen = ask._replace(deployment_type=explicit_deployment_type(provider, ask))
+    rates, made = delivered(provider, chosen), provisioned_gib(provider, chosen)
+    if rates is None or made is None:
+        return None
+    read, write = rates.per_tib(made)
+    how, rate = ("writes", write) if write < read else ("reads", read)
+    if rate >= asked * (1 - 1e-9):
+        return None
+    return (
+        f"file system {how} {rate:,.0f} of the {asked} MB/s per TiB asked ({rates.service or provider}, {rates.basis})"
+    )
+
+
+@functools.lru_cache(maxsize=1024)
 def throughput_notes(
     provider: str, capacity_gib: float, mbps_per_tib: int, label: str, row: bool = True
 ) -> tuple[str, ...]:

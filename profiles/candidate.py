@@ -49,6 +49,9 @@ class Candidate:
             up to feed the GPUs (`profiles.data_row.sized_up`), GiB; None: the workload's.
         io_bound: True when the row's file system cannot feed its GPUs even at the tier and
             size it buys (its hours include the waiting; its notes say so).
+        caveats: why the row ranks after every row without one, each a short reason: a
+            capacity risk (a spot price far below its region's other zones or at the cloud's
+            deepest discount), a file system delivering less than the workload states.
     """
 
     offering: Offering
@@ -70,6 +73,7 @@ class Candidate:
     throughput: int | None = None
     fs_capacity_gib: float | None = None
     io_bound: bool = False
+    caveats: tuple[str, ...] = ()
 
     @property
     def usd_per_hour(self) -> float:
@@ -103,11 +107,12 @@ class Candidate:
         return self.usd_compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0)
 
     def sort_key(self) -> tuple:
-        """Cheapest job first; at equal cost (to the cent) the fewer accelerators (less
-        capacity and quota to get), then the faster run, then the safer purchase, then the
-        faster network, then a stable name order."""
+        """Rows without a caveat first (`caveats`); then the cheapest job; at equal cost (to
+        the cent) the fewer accelerators (less capacity and quota to get), then the faster run,
+        then the safer purchase, then the faster network, then a stable name order."""
         o = self.offering
         return (
+            bool(self.caveats),
             round(self.usd_total, 2),
             self.nodes * o.accelerator_count,
             round(self.usd_total, 6),

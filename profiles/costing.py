@@ -16,11 +16,13 @@ import functools
 from clouds.base import Feature, load
 from clouds.block_end import block_hours_left, block_short_note
 from clouds.clock import now as clock_now
+from clouds.filesystems import shortfall
 from clouds.healing import spot_healing, writes_queued_resource
 from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
@@ -119,13 +121,17 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
             continue
         row = _data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
-        extra: dict = {}
+        extra: dict = {"caveats": _caveats(spec, offering, row)}
         row_notes = notes + row.notes
         hours = row.hours
+        writes = _checkpoints(spec, offering, row, job.hours)
+        if writes is not None:
+            hours += writes[0]
+            row_notes += (writes[1],)
         if purchase == "spot" and spec.spot is not None:
             interruptions, added, note = _spot(spec, offering, job, nodes)
             hours += added
-            extra = {"interruptions": interruptions, "added_hours": added}
+            extra.update(interruptions=interruptions, added_hours=added)
             row_notes += (note,)
             if writes_queued_resource(offering.provider, offering.instance_type, "spot"):
                 row_notes += helper_lines(offering.provider, offering.region, False, queued_resource=True)
@@ -151,6 +157,28 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
             )
         )
     return found
+
+
+def _checkpoints(spec: WorkloadSpec, offering: Offering, row: DataRow, hours: float) -> tuple[float, str] | None:
+    """(hours the job's checkpoint writes add, note) on the row's file system, or None."""
+    if row.storage is None or row.throughput is None:
+        return None
+    assert spec.file_system is not None
+    return checkpoint_hours(
+        spec, offering.provider, row.capacity_gib or spec.file_system.capacity_gib, row.throughput, hours
+    )
+
+
+def _caveats(spec: WorkloadSpec, offering: Offering, row: DataRow) -> tuple[str, ...]:
+    """`file_system.throughput` is a constraint: a row whose file system reads less than the
+    workload states ranks after every row that meets it (`Candidate.caveats`), with the reason."""
+    fs = spec.file_system
+    if fs is None or row.storage is None or "throughput_mbps_per_tib" not in fs.given:
+        return ()
+    short = shortfall(
+        offering.provider, row.capacity_gib or fs.capacity_gib, row.throughput or 0, fs.throughput_mbps_per_tib
+    )
+    return () if short is None else (short,)
 
 
 def _block_price(r, offering: Offering, hours: float) -> tuple[float | None, tuple[str, ...]]:

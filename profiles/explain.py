@@ -164,6 +164,15 @@ def reason(c: Candidate, above: Candidate | None, matched: int, deadline_note: s
     return f"{sign}${abs(delta):,.2f}{pct} vs the row above" + (f": {detail}" if detail else "")
 
 
+def caveat_note(c: Candidate, above: Candidate | None) -> str:
+    """`; caveat: <reasons>, ranked after every row without one` for a row with caveats
+    (`Candidate.caveats`), `(no row is without one)` when it heads the table; else ""."""
+    if not c.caveats:
+        return ""
+    where = "no row is without one" if above is None else "ranked after every row without one"
+    return f"; caveat: {'; '.join(c.caveats)} ({where})"
+
+
 def min_nodes_note(spec: WorkloadSpec) -> str:
     """`; rows of fewer than 3 nodes left out: job.min_nodes is 3` when a node range starts below
     the job's `min_nodes` (those rows are never costed), else ""."""

@@ -1,26 +1,22 @@
-"""How many nodes (and which size of an offering) to run: the fewest that meet the deadline.
-
-A careful engineer takes the smallest cluster that finishes in time: fewer nodes are less
-capacity and quota to get, fewer failures and a smaller blast radius. A larger one is taken
-only when it is cheaper by more than `node_margin` (default `DEFAULT_NODE_MARGIN`, settable
-in the workload), and its row says so; at equal cost the fewer accelerators win. The same
-rule picks between sizes of one family (TPU slices v5p-8 ... v5p-12288, an instance type's
-1-, 4- and 8-GPU sizes): same cloud, zone, accelerator and purchase, told apart by their
-accelerator count. When no size meets the deadline the fastest is kept, then the cheapest.
+"""How many nodes to price per offering: a bounded search for the counts `profiles.fewest`
+chooses from (the fewest nodes that meet the deadline unless more are cheaper by more than
+`node_margin`).
 
 The search is bounded (`offering_candidates`): counts below the first one that meets the
-deadline are only timed, never priced; larger counts are timed, then priced in order of
-their floor (the likely cheapest first) and only when they could still change the pick: its job cannot cost less than a floor (compute and the file
-system for its hours, plus the bucket's requests; spot interruptions and a commitment's
-unused term only add), so a count whose floor is above (1 + margin) x the cheapest job so
-far is never within the margin of the final cheapest, and never the pick. With fixed `hours` more nodes cannot shorten the job, so
-the fewest that fit are priced alone.
+deadline are only timed, never priced; larger counts are timed, then priced in order of their
+floor (the likely cheapest first) and only when they could still change the pick. A count's
+job cannot cost less than its floor (compute and the file system for its hours, spot
+interruptions at the row's own rate, the bucket's requests; a commitment's unused term and
+the data path's waits only add), so a count whose floor is above (1 + margin) x the cheapest
+job so far is never within the margin of the final cheapest, and never the pick. With fixed
+`hours` more nodes cannot shorten the job, so the fewest that fit are priced alone. Zone
+copies of one type, region and price share their rows, and every row of one instance type
+shares its time estimates (`hardware`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
 
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -28,21 +24,8 @@ from profiles.cost.estimate import JobHours, Rejection
 from profiles.cost.estimate import job_hours as estimate_hours
 from profiles.cost.pricing import HOURS_PER_MONTH, spot_overhead
 from profiles.costing import candidates
+from profiles.fewest import best_per_purchase, margin_of, purchase_key
 from profiles.spec import WorkloadSpec
-
-# A larger cluster must save more than this share of the job's cost to be taken over the
-# fewest nodes that meet the deadline (a choice, not a sourced figure: about the error of the
-# time model's scaling estimate, so a smaller saving is within what the model can tell apart).
-DEFAULT_NODE_MARGIN = 0.05
-
-
-def margin_of(spec: WorkloadSpec) -> float:
-    """The workload's `node_margin`, or `DEFAULT_NODE_MARGIN`."""
-    return DEFAULT_NODE_MARGIN if spec.node_margin is None else spec.node_margin
-
-
-def _key(c: Candidate) -> tuple:
-    return (c.purchase, c.reservation_id)
 
 
 def _floor_price(c: Candidate) -> float:
@@ -79,7 +62,7 @@ def _cheapest(rows: list[Candidate], deadline: float | None, low: dict[tuple, fl
     for c in rows:
         if deadline is None or c.hours <= deadline:
             cost = round(c.usd_total, 2)
-            found[_key(c)] = min(cost, found.get(_key(c), cost))
+            found[purchase_key(c)] = min(cost, found.get(purchase_key(c), cost))
     return found
 
 
@@ -175,7 +158,7 @@ def _search(
     floor first), which settles each option's cheapest job; then, fewest nodes first, the
     counts that could be within the margin of it, until each option has one that is."""
     deadline, margin = spec.deadline_hours, margin_of(spec)
-    firsts = {_key(c): c for c in reversed(built)}
+    firsts = {purchase_key(c): c for c in reversed(built)}
     interval = spec.spot.checkpoint_interval_hours if spec.spot is not None else 0.0
     floors = {
         n: {k: round(_floor(c, n, e.hours, interval) * (1 - 1e-9), 2) for k, c in firsts.items()}
@@ -191,7 +174,7 @@ def _search(
             low = _cheapest(rows, deadline, low)
     bound = {k: round(v * (1 + margin), 2) for k, v in low.items() if v is not None}
     priced = {c.nodes for c in built}
-    settled = {_key(c) for c in built if c.nodes == built[0].nodes and _fits(c, bound, deadline)}
+    settled = {purchase_key(c) for c in built if c.nodes == built[0].nodes and _fits(c, bound, deadline)}
     for n in floors:
         if settled >= set(firsts):
             break
@@ -202,109 +185,11 @@ def _search(
             built += rows
         else:
             continue
-        settled |= {_key(c) for c in rows if _fits(c, bound, deadline)}
+        settled |= {purchase_key(c) for c in rows if _fits(c, bound, deadline)}
     return built
 
 
 def _fits(c: Candidate, bound: dict[tuple, float], deadline: float | None) -> bool:
     """On time and within its purchase option's margin of the cheapest."""
-    limit = bound.get(_key(c))
+    limit = bound.get(purchase_key(c))
     return (deadline is None or c.hours <= deadline) and limit is not None and round(c.usd_total, 2) <= limit
-
-
-def _picks(options: Iterable[Candidate], deadline: float | None, margin: float) -> list[tuple[Candidate, str]]:
-    by_key: dict[tuple, list[Candidate]] = {}
-    for c in options:
-        by_key.setdefault(_key(c), []).append(c)
-    return [choose_fewest(group, deadline, margin, _nodes) for group in by_key.values()]
-
-
-def _nodes(c: Candidate) -> int:
-    return c.nodes
-
-
-def _noted(c: Candidate, note: str) -> Candidate:
-    return dataclasses.replace(c, notes=(*c.notes, note)) if note else c
-
-
-def best_per_purchase(options: Iterable[Candidate], deadline: float | None, margin: float) -> list[Candidate]:
-    """Per purchase option (and held reservation), the node count to use (`pick_fewest`)."""
-    return [_noted(pick, note) for pick, note in _picks(options, deadline, margin)]
-
-
-def family_key(c: Candidate) -> tuple:
-    """Sizes of one family: the same cloud, zone, accelerator and purchase (TPU slices,
-    an instance type's sizes), told apart by accelerator count."""
-    o = c.offering
-    return (o.provider, o.zone, o.accelerator, o.form_factor, c.purchase, c.reservation_id)
-
-
-def fewest_per_family(found: list[Candidate], deadline: float | None, margin: float) -> list[Candidate]:
-    """Per family (`family_key`), the rows of the size `pick_fewest` takes (the fewest
-    accelerators that meet the deadline unless a larger size is cheaper by more than
-    `margin`), the pick with its note; rows of other sizes are dropped, as an offering's
-    other node counts are. Rows of that size on other instance types stay."""
-    by_family: dict[tuple, list[Candidate]] = {}
-    for c in found:
-        by_family.setdefault(family_key(c), []).append(c)
-    kept: list[Candidate] = []
-    for group in by_family.values():
-        pick, note = choose_fewest(group, deadline, margin, accelerators)
-        size = accelerators(pick)
-        kept += [_noted(c, note) if c is pick else c for c in group if accelerators(c) == size]
-    return kept
-
-
-def accelerators(c: Candidate) -> int:
-    """Accelerators of the whole cluster."""
-    return c.nodes * c.offering.accelerator_count
-
-
-def _size(c: Candidate) -> str:
-    return f"{c.nodes} x {c.offering.instance_type}"
-
-
-def pick_fewest(
-    group: list[Candidate], deadline: float | None, margin: float, size: Callable[[Candidate], int]
-) -> Candidate:
-    """`choose_fewest`'s pick with its note."""
-    return _noted(*choose_fewest(group, deadline, margin, size))
-
-
-def choose_fewest(
-    group: list[Candidate], deadline: float | None, margin: float, size: Callable[[Candidate], int]
-) -> tuple[Candidate, str]:
-    """The smallest (`size`) row meeting `deadline` unless a larger one is cheaper by more than
-    `margin` (a share of the cost, to the cent), and a note saying why ("" when nothing needs
-    saying); none meeting it: the fastest, then cheapest.
-
-    The rows within `margin` of the cheapest on-time row are the ones a careful engineer
-    cannot tell apart by cost; of those the fewest accelerators win.
-    """
-    on_time = [c for c in group if deadline is None or c.hours <= deadline]
-    if not on_time:
-        return min(group, key=Candidate.speed_key), ""
-    if len(on_time) == 1:
-        return on_time[0], ""
-    cost = {id(c): round(c.usd_total, 2) for c in on_time}
-    cheapest = min(cost.values())
-    ranked = sorted(on_time, key=lambda c: (size(c), c.sort_key()))
-    pick = next(c for c in ranked if cost[id(c)] <= round(cheapest * (1 + margin), 2))
-    fewest = ranked[0]
-    if size(pick) > size(fewest):
-        more = fewest.usd_total / pick.usd_total - 1
-        return pick, (
-            f"{_size(pick)}, not {_size(fewest)} (fewer accelerators, also on time): that costs "
-            f"${fewest.usd_total:,.2f}, {more:.1%} more, above the {margin:.0%} margin (`node_margin`)"
-        )
-    cheaper = [c for c in ranked if size(c) > size(pick) and cost[id(c)] <= cost[id(pick)]]
-    if not cheaper:
-        return pick, ""
-    best = min(cheaper, key=lambda c: (cost[id(c)], size(c)))
-    saving = 1 - best.usd_total / pick.usd_total
-    how = "the same" if cost[id(best)] == cost[id(pick)] else f"{saving:.1%} less"
-    return pick, (
-        f"{_size(pick)}: the fewest accelerators on time; {_size(best)} would cost {how} "
-        f"(${best.usd_total:,.2f}, {best.hours:,.1f} h), within the {margin:.0%} margin (`node_margin`), "
-        "so the fewer are taken (less capacity and quota to get)"
-    )

@@ -28,7 +28,9 @@ from clouds.healing import job_problem
 from clouds.regions import in_mainland_china
 from profiles.bootstrap_fit import bootstrap_problem
 from profiles.candidate import Candidate
+from profiles.catalog.loader import PROVIDERS
 from profiles.catalog.offering import Offering
+from profiles.cloud_gaps import clouds_without_rows
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, candidates, held
 from profiles.data_row import tier_for
@@ -36,17 +38,21 @@ from profiles.explain import (
     CONSTRAINTS,
     NoMatchError,
     WorkloadFieldError,
+    caveat_note,
     deadline_miss,
     min_nodes_note,
     nearest,
     no_match,
     reason,
 )
+from profiles.fewest import fewest_per_family, margin_of
 from profiles.jurisdiction_fix import jurisdiction_fix
 from profiles.known_names import checked_names
 from profiles.link_sizing import for_link
-from profiles.node_choice import fewest_per_family, margin_of, zone_copy_candidates
+from profiles.node_choice import zone_copy_candidates
+from profiles.price_checks import with_price_findings, with_spot_risks
 from profiles.spec import FileSystemSpec, WorkloadSpec
+from profiles.spec_rules import count_of
 from profiles.spec_values import KEYS
 from profiles.units import too_long_work
 
@@ -105,6 +111,7 @@ class Resolution:
         deadline_met: None without a deadline; else whether the choice meets it.
         rejected: constraint -> (offerings removed, one example's numbers) for the
             job-specific checks (memory_fit, throughput).
+        clouds: each allowed cloud that gave no row -> why (`profiles.cloud_gaps`).
         candidates: every candidate that can run the job, cheapest first (for plots): each
             offering at its node count, every size of a family (`profiles.node_choice`).
         to_meet: when no row meets the deadline, what would (more nodes, other
@@ -119,6 +126,7 @@ class Resolution:
     rejected: dict[str, tuple[int, str]] | None = None
     candidates: tuple[Candidate, ...] = ()
     to_meet: str = ""
+    clouds: dict[str, str] | None = None
 
 
 def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> Iterator[str]:
@@ -131,7 +139,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "jurisdiction"
     if wanted and offering.accelerator not in wanted:
         yield "accelerator"
-    if spec.gpus_per_node and offering.accelerator_count != spec.gpus_per_node:
+    count = count_of(spec, offering.accelerator) if spec.gpus_per_node or spec.accelerator_counts else None
+    if count is not None and offering.accelerator_count != count:
         yield "gpus_per_node"
     if spec.min_gpu_memory_gib and (offering.accelerator_memory_gib or 0) < spec.min_gpu_memory_gib:
         yield "gpu_memory"
@@ -254,6 +263,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     details: dict[str, str] = {}
     fastest: Rejection | None = None  # the shortest run that is still over the run-time limit
     memo: dict = {}  # job estimates by hardware and node count (`profiles.node_choice.hardware`)
+    by_cloud: dict[tuple[str, str], str] = {}  # (cloud, constraint) -> the first rejection's numbers
     for offering in offerings:
         failure = next(static_failures(spec, wanted, offering), None)
         kept = zone_copy_candidates(spec, offering, memo) if failure is None else []
@@ -270,6 +280,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             details.setdefault(failure, str(_job_problem(spec, offering)))
         if failure is not None:
             failed.setdefault(failure, []).append(offering)
+            if isinstance(kept, Rejection):
+                by_cloud.setdefault((offering.provider, failure), kept.detail)
         elif isinstance(kept, list):
             found.extend(kept)
     if not found and fastest is not None and max(failed, key=CONSTRAINTS.index) == "run_time":
@@ -279,6 +291,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
         fixes = {"jurisdiction": jurisdiction_fix(spec, offerings)} if spec.jurisdiction != "any" else {}
         raise no_match(failed, details, near, spec.gpus_key, fixes)
+    found = with_spot_risks(found, offerings)
     everything = sorted(found, key=Candidate.sort_key)
     found = fewest_per_family(found, spec.deadline_hours, margin_of(spec))
     ranked, deadline_met = _rank(spec, found)
@@ -289,20 +302,31 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             to_meet = what_would_meet(spec, ranked[0])
             note = f"; none meets the {spec.deadline_hours:g} h deadline: cheapest within {CLOSE:.0%} of the fastest"
     note += min_nodes_note(spec)
-    rows = distinct_offerings(ranked)[: max(top, 1)]
+    shown = distinct_offerings(ranked)[: max(top, 1)]
+    rows = list(zip(with_price_findings([c for c, _ in shown], offerings), [z for _, z in shown], strict=True))
     kept_rows = tuple(
         Ranked(
             c,
             reason(c, rows[i - 1][0] if i else None, len(found), note)
             + deadline_miss(c, spec.deadline_hours)
+            + caveat_note(c, rows[i - 1][0] if i else None)
             + _zones_note(zones),
             zones,
         )
         for i, (c, zones) in enumerate(rows)
     )
     rejected = {k: (len(failed[k]), details[k]) for k in details}
+    gaps = clouds_without_rows(spec.providers or PROVIDERS, offerings, found, failed, by_cloud)
     return Resolution(
-        kept_rows[0], kept_rows[1:], len(found), len(offerings), deadline_met, rejected, tuple(everything), to_meet
+        kept_rows[0],
+        kept_rows[1:],
+        len(found),
+        len(offerings),
+        deadline_met,
+        rejected,
+        tuple(everything),
+        to_meet,
+        gaps,
     )
 
 

@@ -57,7 +57,9 @@ class WorkloadModel(BaseModel):
         accelerators: acceptable accelerator names (`A100`, `A100-80GB`); empty = any
             accelerator meeting `min_gpu_memory_gib`. `NAME:N` also sets `gpus_per_node`.
         min_gpu_memory_gib: minimum memory per accelerator, GiB (written with its unit: `80GB`).
-        gpus_per_node: accelerators per node.
+        gpus_per_node: accelerators per node (every entry).
+        accelerator_counts: `NAME:N` per-node counts of single entries when the entries do not
+            share one count (`[tpu-v6e, H100:8]`: H100 nodes of 8, any TPU slice).
         nodes: number of nodes; with `max_nodes`, the smallest count to consider. The YAML
             accepts a range (`2-16`) or `auto` (1 to `AUTO_MAX_NODES`): the resolver then
             picks, per offering, the count with the cheapest job that meets the deadline.
@@ -97,6 +99,9 @@ class WorkloadModel(BaseModel):
         default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
     )
     gpus_per_node: Annotated[int | None, NUMBER] = Field(default=None, ge=1, le=64, description="GPUs per node.")
+    accelerator_counts: Annotated[tuple[str, ...], LIST] = Field(
+        default=(), description="Per-entry GPUs per node, NAME:N (from `accelerators`)."
+    )
     nodes: Annotated[int, NUMBER] = Field(
         default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range)."
     )

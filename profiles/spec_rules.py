@@ -177,23 +177,48 @@ def node_range(data: object) -> object:
 
 
 def split_counts(data: object) -> object:
-    """Turn `NAME:N` accelerator entries into names plus `gpus_per_node`."""
+    """Turn `NAME:N` accelerator entries into names plus per-node GPU counts: one count shared
+    by every entry sets `gpus_per_node`; otherwise each count binds its own entry only
+    (`accelerator_counts`, `NAME:N` strings), and an entry without one takes any count, so
+    `[tpu-v6e, H100:8]` keeps every TPU slice beside 8-GPU H100 nodes."""
     if not isinstance(data, dict) or "accelerators" not in data:
         return data
     raw = data["accelerators"]
     if raw is not None and not isinstance(raw, (str, list, tuple)):
         raise ValueError("accelerators: expected a name or a list such as [A100:8, A100-80GB:8]")
-    names, counts = [], set()
+    names: list[str] = []
+    counts: dict[str, int] = {}
     for token in [raw] if isinstance(raw, str) else (raw or []):
         match = re.fullmatch(r"\s*([A-Za-z0-9][\w.\- ]*?)\s*(?::\s*(\d+))?\s*", str(token))
         if not match:
             raise ValueError(f"accelerators: cannot read '{token}'; write NAME or NAME:COUNT, e.g. A100-80GB:8")
-        names.append(match.group(1))
-        if match.group(2):
-            counts.add(int(match.group(2)))
-    if len(counts) > 1 or (counts and data.get("gpus_per_node") not in (None, *counts)):
-        raise ValueError("accelerators: entries ask for different GPU counts; use one NAME:N count or gpus_per_node")
-    return {**data, "accelerators": names, **({"gpus_per_node": counts.pop()} if counts else {})}
+        name, count = match.group(1), match.group(2)
+        names.append(name)
+        if count and counts.get(name, int(count)) != int(count):
+            raise ValueError(
+                f"accelerators: '{name}' asks for two GPU counts ({counts[name]} and {count}); give it once"
+            )
+        if count:
+            counts[name] = int(count)
+    given = data.get("gpus_per_node")
+    if given is not None and any(c != given for c in counts.values()):
+        raise ValueError("accelerators: entries ask for other GPU counts than gpus_per_node; drop one of them")
+    if counts and len(counts) == len(names) and len(set(counts.values())) == 1:
+        return {**data, "accelerators": names, "gpus_per_node": next(iter(counts.values()))}
+    per_entry = [f"{name}:{count}" for name, count in counts.items()] if given is None else []
+    return {**data, "accelerators": names, **({"accelerator_counts": per_entry} if per_entry else {})}
+
+
+def count_of(spec: Any, accelerator: str) -> int | None:
+    """The per-node GPU count the spec asks of `accelerator` (catalog spelling): `gpus_per_node`,
+    else its own entry's `NAME:N` (`accelerator_counts`), else None (any count)."""
+    if spec.gpus_per_node:
+        return spec.gpus_per_node
+    for entry in spec.accelerator_counts:
+        name, _, count = entry.rpartition(":")
+        if name.casefold() == accelerator.casefold():
+            return int(count)
+    return None
 
 
 # --- the read values, across keys (`spec`/`work` are the plain values or the pydantic models) --

@@ -119,6 +119,7 @@ class WorkloadSpec(NamedTuple):
     accelerators: tuple[str, ...] = ()
     min_gpu_memory_gib: float | None = None
     gpus_per_node: int | None = None
+    accelerator_counts: tuple[str, ...] = ()
     nodes: int = 1
     max_nodes: int | None = None
     interconnect: Literal["none", "rdma"] = "none"
@@ -201,6 +202,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "accelerators": Key("strs", before=rules.as_list),
         "min_gpu_memory_gib": _opt("float", alias="min_gpu_memory", gt=0, before=rules.gpu_memory_gib),
         "gpus_per_node": _opt("int", ge=1, le=64, before=not_bool),
+        "accelerator_counts": Key("strs", before=rules.as_list),
         "nodes": Key("int", ge=1, le=10_000, before=not_bool),
         "max_nodes": _opt("int", ge=1, le=10_000),
         "interconnect": Key(("none", "rdma")),

@@ -152,8 +152,8 @@ def price_stack(
         caveats += _reserved_rate_caveat(config, match)
         on_demand = None if match.on_demand_usd_per_hour is None else match.on_demand_usd_per_hour * config.nodes
         caveats += [_commitment_caveat(config, price.usd_per_hour, on_demand)]
-        if on_demand is not None:
-            uncommitted = cluster_cost(config, on_demand, rate).usd_per_hour
+        if on_demand is not None:  # the nodes billed on-demand for the job's own hours: no term share
+            uncommitted = cluster_cost(config.model_copy(update={"commitment": "none"}), on_demand, rate).usd_per_hour
     caveats += [*cost.left_out, *_block_caveats(config), *_throughput_caveats(config)]
     return dataclasses.replace(
         price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats), uncommitted_usd_per_hour=uncommitted

@@ -267,12 +267,15 @@ def main(argv: list[str] | None = None) -> None:
     except BuildError as exc:
         raise SystemExit(f"error: {exc}") from None
     from profiles.catalog.loader import load_catalog
+    from profiles.catalog.sanity import price_findings
 
-    load_catalog(args.out, write_compact=True)  # the compact copies `resolve` loads fast (profiles.catalog.compact)
+    built = load_catalog(args.out, write_compact=True)  # the compact copies `resolve` loads fast (compact)
     counts = ", ".join(
         f"{p} {e.get('offerings', '?') if isinstance(e, dict) else '?'}" for p, e in sorted(meta["sources"].items())
     )
     print(f"catalog {meta['version']}: {counts} offerings -> {args.out}")
+    checks = price_findings(built.offerings)  # sibling prices that disagree (`catalog info` lists them)
+    print(f"{len(checks)} price checks flagged (`trainstack catalog info` lists them)")
 
 
 if __name__ == "__main__":

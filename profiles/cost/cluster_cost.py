@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from clouds.helper_vms import helper_lines
+from profiles.cost.pricing import charged_hours
 from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost, requests_uncounted
 from profiles.cost.storage import ESTIMATE, storage_cost
 
@@ -46,6 +47,10 @@ class ClusterCost:
             system, an estimated one, uncounted requests, a Capacity Block's up-front fee).
         storage_estimated: True when the file system's figure is the explicit estimate (no
             recorded price for the cloud); the texts label it.
+        billed_hours: the hours compute bills, when they differ from `hours`: a 1y/3y
+            commitment's share of its term (the job's hours plus the unused rest less what
+            `commitment_reuse` says other work uses, `profiles.cost.pricing.charged_hours`), as
+            `resolve` ranks it; None: `hours`.
     """
 
     compute_usd_per_hour: float | None
@@ -54,11 +59,23 @@ class ClusterCost:
     requests: RequestCost | None = None
     left_out: tuple[str, ...] = ()
     storage_estimated: bool = False
+    billed_hours: float | None = None
 
     @property
     def usd_compute(self) -> float | None:
-        """Compute for the run, USD; None when the compute price is unknown."""
-        return None if self.compute_usd_per_hour is None else self.compute_usd_per_hour * self.hours
+        """Compute for the job, USD (a commitment: its share of the term, `billed_hours`); None
+        when the compute price is unknown."""
+        if self.compute_usd_per_hour is None:
+            return None
+        return self.compute_usd_per_hour * (self.hours if self.billed_hours is None else self.billed_hours)
+
+    @property
+    def usd_unused_term(self) -> float | None:
+        """The part of `usd_compute` that pays for a commitment's hours the job does not run,
+        USD; None without a commitment share."""
+        if self.billed_hours is None or self.compute_usd_per_hour is None:
+            return None
+        return self.compute_usd_per_hour * (self.billed_hours - self.hours)
 
     @property
     def usd_storage(self) -> float | None:
@@ -93,7 +110,8 @@ class ClusterCost:
         """`$80.6700/hour = compute $79.6400 + file system $1.0200 + bucket requests $0.0100`."""
         assert self.usd_per_hour is not None
         requests = None if self.requests is None else self.requests.usd / self.hours
-        amounts = (self.compute_usd_per_hour, self.storage_usd_per_hour, requests)
+        compute = None if self.usd_compute is None else self.usd_compute / self.hours
+        amounts = (compute, self.storage_usd_per_hour, requests)
         return self._summed(f"${self.usd_per_hour:,.4f}/hour", amounts, "{part} ${usd:,.4f}")
 
     def job_text(self) -> str:
@@ -107,7 +125,9 @@ class ClusterCost:
         """`total = part + part ...`: each known amount (None: not counted) of compute, file
         system and bucket requests, written with `form` (the file system's followed by
         ` (estimate)` when it is one); `total` alone when only compute is known."""
-        marks = {"compute": "", "file system": self._estimate, "bucket requests": ""}
+        unused = self.usd_unused_term
+        share = "" if unused is None else f" (with the term's unused share, ${unused:,.2f} per job)"
+        marks = {"compute": share, "file system": self._estimate, "bucket requests": ""}
         known = [(part, usd) for part, usd in zip(marks, amounts, strict=True) if usd is not None]
         parts = [form.format(part=part, usd=usd) + marks[part] for part, usd in known]
         return total if len(parts) == 1 else f"{total} = {' + '.join(parts)}"
@@ -130,7 +150,10 @@ def cluster_cost(
     estimated = any(line.startswith("the file system's price") and "estimate" in line for line in left_out)
     left_out += _held_capacity(config)
     left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource)
-    return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out), estimated)
+    billed = None
+    if config.commitment != "none" and config.commitment_reuse is not None:
+        billed = charged_hours(config.hours, config.commitment, config.commitment_reuse)
+    return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out), estimated, billed)
 
 
 def _storage_usd_per_hour(config: ClusterConfig, usd_per_cny: float | None, left_out: list[str]) -> float | None:

@@ -47,11 +47,12 @@ def restart_hours(provider: str, instance_type: str = "") -> float:
 # recorded band is read as its upper edge (the top band as its floor, 0.20) in interruptions
 # per node-month: a node reclaimed at most once a month, an assumption. Without a band (other
 # types and regions; Azure's eviction-rate bands (Z6), GCP and the Chinese clouds publish none
-# here) a (cloud, family) row of SPOT_INTERRUPTIONS applies, else the same conservative
-# default for all, labelled: 0.20, the floor of the worst AWS band (> 20 %), higher than any
-# rate in the four better bands.
+# here) a (cloud, family) row of SPOT_INTERRUPTIONS applies (none is sourced yet), else an
+# assumed 0.20 per node-month for every cloud: the floor of AWS's worst band (> 20 %), a
+# guess with no GPU, GCP or Azure measurement behind it, labelled with what the cloud does
+# publish (`Cloud.spot_rate_basis`). `spot.interruptions_per_node_month` replaces it.
 SPOT_INTERRUPTIONS: dict[tuple[str, str], tuple[float, str]] = {}
-DEFAULT_SPOT_INTERRUPTIONS = (0.20, "assumed: floor of the Spot Advisor's worst band, > 20 %/month")
+DEFAULT_SPOT_INTERRUPTIONS = (0.20, "assumed: floor of AWS's worst Spot Advisor band, > 20 %/month; no published rate")
 
 
 def instance_family(instance_type: str) -> str:
@@ -86,7 +87,12 @@ def spot_interruptions(offering: Offering) -> tuple[float, str]:
             f"Spot Advisor {band.label} in {offering.region} ({edge}), {band.source}, {band.observed}",
         )
     key = (offering.provider, instance_family(offering.instance_type))
-    return SPOT_INTERRUPTIONS.get(key, DEFAULT_SPOT_INTERRUPTIONS)
+    if key in SPOT_INTERRUPTIONS:
+        return SPOT_INTERRUPTIONS[key]
+    cloud = CLOUDS.get(offering.provider)
+    basis = cloud.spot_rate_basis if cloud is not None and cloud.spot_rate_basis else "no published rate"
+    rate, _ = DEFAULT_SPOT_INTERRUPTIONS
+    return rate, f"assumed: {basis}; 0.2 is the floor of AWS's worst Spot Advisor band (> 20 %/month)"
 
 
 @dataclass(frozen=True)

@@ -137,7 +137,7 @@ def _steps(stack: str, **update) -> str:
     [
         pytest.param(
             "training-a100",
-            "aws ssm start-session --region us-east-1 --target NODE",
+            "aws ssm start-session --region eu-north-1 --target NODE",
             "cat /fsx/trainstack-bench/results/run.json",
             id="aws-session-manager",
         ),

@@ -88,6 +88,16 @@ def test_info_shows_left_out_offerings_sources_and_no_rate(data):
         "third-party"
     ) in lines
     after = lines[lines.index("exchange rates: none recorded") + 1 :]
+    checks = next(
+        i
+        for i, line in enumerate(after)
+        if line.endswith("price checks (sibling prices that disagree; shown on the rows `resolve` picks):")
+    )
+    assert any(
+        line.startswith("  gcp: price check: a3-highgpu-8g (8 x H100) $43.07/h in us-central1")
+        for line in after[checks:]
+    )
+    after = after[:checks]
     # One warning per cloud with rows loaded (the CNY clouds' rows are left out: no rate).
     assert [line.split(" prices are ")[0] for line in after] == ["warning: aws", "warning: azure", "warning: gcp"]
     assert after[2] == (
@@ -248,8 +258,12 @@ def test_info_json_has_the_same_facts_as_the_table(data):
         "exchange_rates",
         "unusable_rates",
         "warnings",
+        "price_checks",
     ]
     assert (info["version"], info["built"]) == (BASE_VERSION, "2026-12-01")
+    checks = {(c["region"], c["instance_type"], c["kind"]) for c in info["price_checks"]}
+    assert ("us-central1", "a3-highgpu-8g", "region-spread") in checks  # $43.07 vs $87.83-98.93 in us-east4/5
+    assert ("us-central1", "a2-ultragpu-8g", "memory-variant") in checks  # A100-80GB below A100 (40 GB)
     # Without a rate the CNY clouds' rows are left out, as the table says.
     assert sorted(info["providers"]) == ["aws", "azure", "gcp"]
     assert info["left_out"]["CNY"]["offerings"] == 170

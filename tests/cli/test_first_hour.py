@@ -105,7 +105,7 @@ def test_resolve_top_lists_distinct_offerings_with_their_zones(project, tmp_path
 @pytest.mark.fresh_runs
 @pytest.mark.parametrize(
     ("stack", "cloud", "region"),
-    [("training-a100", "aws", "us-east-1"), ("training-a3-gcp", "gcp", "europe-north1")],
+    [("training-a100", "aws", "eu-north-1"), ("training-a3-gcp", "gcp", "europe-north1")],
 )
 def test_plan_json_names_the_stack_and_cloud_rounds_to_cents_and_is_stable(stack, cloud, region, monkeypatch):
     import yaml
@@ -128,10 +128,11 @@ def test_plan_json_names_the_stack_and_cloud_rounds_to_cents_and_is_stable(stack
 
 
 def _unpriced(project) -> None:
-    """The committed AWS stack on p5.48xlarge, which the catalog lists in use1-az1 without a spot
+    """The committed AWS stack on p5.48xlarge in eun1-az1, which the catalog lists without a spot
     price, no price recorded."""
     stack = project / "stacks" / "Pulumi.training-a100.yaml"
     text = stack.read_text().replace("p4d.24xlarge", "p5.48xlarge").replace("accelerator: A100", "accelerator: H100")
+    text = text.replace("zone: eun1-az3", "zone: eun1-az1")
     stack.write_text("\n".join(line for line in text.splitlines() if "usd_per_hour:" not in line) + "\n")
 
 
@@ -142,7 +143,7 @@ def test_an_unpriced_plan_says_price_unknown_once_with_why(project):
     text = " ".join(result.stdout.split())
     assert text.count("price unknown") == 1
     assert "cluster: price unknown (catalog " in text
-    assert "lists p5.48xlarge in use1-az1 but has no spot price for it" in text
+    assert "lists p5.48xlarge in eun1-az1 but has no spot price for it" in text
 
 
 def test_an_unpriced_review_summary_says_price_unknown_once(project):
@@ -275,11 +276,11 @@ def test_a_stack_value_in_another_unit_suggests_it_in_the_keys_unit(project, edi
 
 def test_a_zone_name_where_the_catalog_keys_zones_by_id_says_so(project):
     stack = project / "stacks" / "Pulumi.training-a100.yaml"
-    stack.write_text(stack.read_text().replace("zone: use1-az1", "zone: us-east-1a"))
+    stack.write_text(stack.read_text().replace("zone: eun1-az3", "zone: eu-north-1a"))
     result = run("plan", "-s", "training-a100")
     assert result.exit_code == 2
     assert result.stderr.rstrip().endswith(
-        "; the catalog names zones by zone ID, not by name: give the ID of us-east-1a in your account"
+        "; the catalog names zones by zone ID, not by name: give the ID of eu-north-1a in your account"
     )
 
 
@@ -360,8 +361,12 @@ def test_a_reservation_the_stack_would_refuse_is_refused_in_the_workload_naming_
     [
         pytest.param({}, "cluster: $", id="catalog-priced"),
         pytest.param(
-            {"p4d.24xlarge": "p5.48xlarge", "accelerator: A100": "accelerator: H100"},
-            "cluster (the stack's recorded price, unconfirmed): $6.4625/hour",
+            {
+                "p4d.24xlarge": "p5.48xlarge",
+                "accelerator: A100": "accelerator: H100",
+                "zone: eun1-az3": "zone: eun1-az1",
+            },
+            "cluster (the stack's recorded price, unconfirmed): $13.8629/hour",
             id="recorded-only",
         ),
     ],

@@ -87,8 +87,8 @@ def at_root(monkeypatch):
 
 
 def _quota_client(monkeypatch, value):
-    quotas, _ = stubbed("service-quotas", "us-east-1")
-    _.add_response("get_service_quota", quota_answer("L-7212CCBC", value, "us-east-1", "All P Spot Instance Requests"))
+    quotas, _ = stubbed("service-quotas", "eu-north-1")
+    _.add_response("get_service_quota", quota_answer("L-7212CCBC", value, "eu-north-1", "All P Spot Instance Requests"))
     monkeypatch.setattr(
         preflight_module,
         "client",
@@ -107,12 +107,12 @@ def _quota_client(monkeypatch, value):
 )
 def test_check_aws_stack(at_root, moto_session, monkeypatch, quota, code, mark):
     _quota_client(monkeypatch, quota)
-    result = run("check", "-s", "training-a100")  # 2 x p4d.24xlarge spot in use1-az1
+    result = run("check", "-s", "training-a100")  # 2 x p4d.24xlarge spot in eun1-az3
     assert result.exit_code == code, result.output
-    assert "ok offered: p4d.24xlarge in use1-az1 (us-east-1) is offered" in result.stdout
+    assert "ok offered: p4d.24xlarge in eun1-az3 (eu-north-1) is offered" in result.stdout
     assert mark in result.stdout
     if code:
-        assert "fix: request L-7212CCBC >= 192 vCPUs in us-east-1" in result.stdout
+        assert "fix: request L-7212CCBC >= 192 vCPUs in eu-north-1" in result.stdout
 
 
 def test_check_azure_stack_says_what_to_request(at_root):

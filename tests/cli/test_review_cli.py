@@ -108,8 +108,8 @@ def test_markdown_comment_runs_the_old_component_code(repo):
     assert "| ✏️ update | `aws:ec2/launchTemplate:LaunchTemplate` | `training-a100-lt` |" in text
     assert "`blockDeviceMappings[0].ebs.volumeSize`" in text  # 100 GiB at HEAD -> 200 GiB now
     assert "| ❌ | `budget` |" in text and "| ✅ | `imdsv2-required` |" in text
-    # 2 x $2.4655 (p4d.24xlarge spot, use1-az1) + $1.5315 FSx (4,800 GiB, 250 MB/s/TiB)
-    assert "| USD/hour | 6.46 | 6.46 | +0.00 |" in text
+    # 2 x $6.1657 (p4d.24xlarge spot, eun1-az3) + $1.5315 FSx (4,800 GiB, 250 MB/s/TiB)
+    assert "| USD/hour | 13.86 | 13.86 | +0.00 |" in text
     assert "policies ❌ 7/8 passed" in text
 
 

@@ -93,7 +93,7 @@ def test_the_check_renders_at_least_what_the_plan_creates(tmp_path):
     encoded = [r["inputs"].get("userData") or r["inputs"].get("userDataBase64") for r in plan.resources]
     planned = [len(base64.b64decode(text)) for text in encoded if isinstance(text, str)]
     assert len(planned) == 2
-    cluster = validate_cluster(document["config"]["trainstack:cluster"], "us-east-1", "job")
+    cluster = validate_cluster(document["config"]["trainstack:cluster"], document["config"]["aws:region"], "job")
     dns, mount, address = "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com", "abcdefgh", "255.255.255.255"
     checked = [len(node_user_data("job", cluster, dns, mount, address, role).encode()) for role in ("worker", "head")]
     assert max(planned) <= max(checked) and max(checked) - max(planned) < 100

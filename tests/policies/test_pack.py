@@ -143,12 +143,12 @@ def _committed_cluster(name="training-a100"):
 @pytest.mark.parametrize(
     ("stack_config", "policy_config", "expected"),
     [
-        # The committed training-a100 stack costs 2 x $2.4655 = $4.931/hour of compute (p4d.24xlarge
-        # spot, use1-az1) + $1.5315/hour of FSx PERSISTENT_2 250 MB/s/TiB (4,800 GiB x 1.0737 GB/GiB x
-        # $0.145 x 3.71/2.48 per GB-month (F5, FJ1) / 730 h) = $6.4625/hour.
-        pytest.param({"trainstack:max_usd_per_hour": "4.94"}, {}, 1, id="compute-within-but-file-system-over"),
-        pytest.param({"trainstack:max_usd_per_hour": "6.47"}, {}, 0, id="stack-budget-met"),
-        pytest.param({}, {"max_usd_per_hour": 4.9}, 1, id="policy-config-budget"),
+        # The committed training-a100 stack costs 2 x $6.1657 = $12.3314/hour of compute (p4d.24xlarge
+        # spot, eun1-az3) + $1.5315/hour of FSx PERSISTENT_2 250 MB/s/TiB (4,800 GiB x 1.0737 GB/GiB x
+        # $0.145 x 3.71/2.48 per GB-month (F5, FJ1) / 730 h) = $13.8629/hour.
+        pytest.param({"trainstack:max_usd_per_hour": "12.34"}, {}, 1, id="compute-within-but-file-system-over"),
+        pytest.param({"trainstack:max_usd_per_hour": "13.87"}, {}, 0, id="stack-budget-met"),
+        pytest.param({}, {"max_usd_per_hour": 12.3}, 1, id="policy-config-budget"),
         pytest.param({}, {}, 0, id="no-budget"),
     ],
 )
@@ -159,7 +159,7 @@ def test_budget_policy_reads_stack_and_policy_config(stack_config, policy_config
     messages = run_with_config(config, lambda: reported(validate_budget, args))
     assert len(messages) == expected
     assert all(
-        m.startswith("cluster costs $6.46/hour (compute, file system and bucket requests; ") for m, _ in messages
+        m.startswith("cluster costs $13.86/hour (compute, file system and bucket requests; ") for m, _ in messages
     )
 
 
@@ -184,11 +184,11 @@ def test_budget_policy_prices_the_cluster_from_the_catalog_not_the_typed_price()
     cluster = yaml.safe_load((root / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"][
         "trainstack:cluster"
     ]
-    edited = {**cluster, "usd_per_hour": 1.0}  # typed by hand; the catalog says $4.93/hour (+ $1.53 FSx)
+    edited = {**cluster, "usd_per_hour": 1.0}  # typed by hand; the catalog says $12.33/hour (+ $1.53 FSx)
     config = {"trainstack:cluster": json.dumps(edited), "trainstack:max_usd_per_hour": "4"}
     ((message, urn),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
-    assert cluster["usd_per_hour"] == pytest.approx(2 * 2.4655)
-    assert message.startswith("cluster costs $6.46/hour (compute, file system and bucket requests; not the small ")
+    assert cluster["usd_per_hour"] == pytest.approx(2 * 6.1657)
+    assert message.startswith("cluster costs $13.86/hour (compute, file system and bucket requests; not the small ")
     assert "a job's head node, which no price counts" in message
     assert urn is None
 

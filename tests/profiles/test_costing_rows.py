@@ -108,8 +108,9 @@ def test_a_spot_note_names_the_rate_and_what_the_cloud_does_after_an_interruptio
     # 10 h x 2 nodes x 0.2 / 730 = 0.0055 interruptions, each 0.5 + 0.25 h.
     workload = spec(nodes=2, purchase="spot", spot={"checkpoint_interval": "1h"}, file_system=FS)
     assert rows(workload, offering(), nodes=2)["spot"].notes[-1] == (
-        "spot: 0.01 interruptions expected, +0.0 h (0.2/node-month, assumed: floor of the Spot Advisor's worst band, "
-        "> 20 %/month); the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
+        "spot: 0.01 interruptions expected, +0.0 h (0.2/node-month, assumed: Azure shows eviction-rate bands per size "
+        "and region in its portal only (Z6, not recorded here); 0.2 is the floor of AWS's worst Spot Advisor band "
+        "(> 20 %/month)); the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
         "(unsourced 0.25 h per interruption)"
     )
 

@@ -9,12 +9,8 @@ import pytest
 from profiles.candidate import Candidate
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
-from profiles.node_choice import (
-    DEFAULT_NODE_MARGIN,
-    best_per_purchase,
-    fewest_per_family,
-    offering_candidates,
-)
+from profiles.fewest import DEFAULT_NODE_MARGIN, best_per_purchase, fewest_per_family
+from profiles.node_choice import offering_candidates
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
 

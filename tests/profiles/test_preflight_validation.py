@@ -124,7 +124,7 @@ def no_live_checks(monkeypatch):
         pytest.param(
             "aws",
             {"zone": "apse2-az2"},
-            "zone: 'apse2-az2' is not an AZ ID of region us-east-1 (those begin use1-az); set zone and "
+            "zone: 'apse2-az2' is not an AZ ID of region eu-north-1 (those begin eun1-az); set zone and "
             "region to the same place",
             id="aws-zone-elsewhere",
         ),

@@ -4,6 +4,8 @@ import itertools
 
 import pytest
 
+from clouds.filesystems import shortfall
+from profiles.catalog.sanity import spot_risk, spot_zones
 from profiles.resolver import PURCHASES, NoMatchError, resolve
 from profiles.spec import parse_spec
 from tests.profiles.workloads import TWO_NODES_72H
@@ -77,10 +79,16 @@ def test_tie_breaks_on_demand_before_spot(fixture_catalog):
         }
     )
     resolution = resolve(spec, fixture_catalog.offerings)
-    assert pick(resolution) == ("g5.12xlarge", "use1-az1", "spot")
+    # az1's spot at $1.5 is 30 % of az3's $5.0: a capacity risk, ranked after the believable rows.
+    assert pick(resolution) == ("g5.12xlarge", "use1-az1", "on-demand")
+    assert resolution.choice.also_zones == ("use1-az3",)  # on-demand at $5.0 in az1 and az3 is one row
     ties = [(r.candidate.offering.zone, r.candidate.purchase, r.also_zones) for r in resolution.alternatives]
-    # on-demand at $5.0 in az1 and az3 is one offering (one row); az3's spot at $5.0 is another purchase.
-    assert ties[:2] == [("use1-az1", "on-demand", ("use1-az3",)), ("use1-az3", "spot", ())]
+    # az3's spot at $5.0 costs the same: on-demand ranks first on the tie.
+    assert ties == [("use1-az3", "spot", ()), ("use1-az1", "spot", ())]
+    assert resolution.alternatives[0].reason.startswith("same cost as the row above, ranked below by tie-break")
+    assert "caveat: spot $1.5/h in use1-az1 is 30% of the $5/h in the other us-east-1 zones" in (
+        resolution.alternatives[1].reason
+    )
 
 
 def test_rdma_needs_an_rdma_fabric_for_multi_node(fixture_catalog):
@@ -130,8 +138,11 @@ def test_a_known_region_without_the_offering_points_at_regions(fixture_catalog):
 
 
 def brute_force_minimum(spec, offerings):
-    """Every offering x purchase the spec allows, priced by hand, minimum taken."""
+    """Every offering x purchase the spec allows, priced by hand, minimum taken among the rows
+    without a caveat (a spot price the catalog's siblings do not believe, `spot_risk`; a file
+    system below the stated throughput, `shortfall`) when there is one, else over all."""
     names = {a.casefold() for a in spec.accelerators}
+    zones = spot_zones(offerings, {(o.provider, o.instance_type) for o in offerings})
     best = None
     for o, purchase in itertools.product(offerings, PURCHASES[spec.purchase]):
         price = o.spot_usd_per_hour if purchase == "spot" else o.on_demand_usd_per_hour
@@ -153,9 +164,18 @@ def brute_force_minimum(spec, offerings):
         storage = 0.0
         if fits and spec.file_system:  # 4,800 GiB at 125 MB/s/TiB as each cloud creates it, at $0.145/GB-month
             storage = CREATED_GIB[o.provider] * 2**30 / 1e9 * 0.145 / 730 * hours
-        if fits and (best is None or price * spec.nodes * hours + storage < best):
-            best = price * spec.nodes * hours + storage
-    return best
+        caveat = fits and (
+            (purchase == "spot" and spot_risk(o, zones) is not None)
+            or (
+                spec.file_system is not None
+                and "throughput_mbps_per_tib" in spec.file_system.given
+                and shortfall(o.provider, 4800, 125, 125) is not None
+            )
+        )
+        key = (caveat, price * spec.nodes * hours + storage) if fits else None
+        if key is not None and (best is None or key < best):
+            best = key
+    return None if best is None else best[1]
 
 
 SPOT_1H = {"checkpoint_interval": "1h"}
@@ -219,7 +239,7 @@ def test_real_catalog_pick_equals_brute_force_minimum(real_catalog, data):
     spec = parse_spec(data)
     resolution = resolve(spec, real_catalog.offerings)
     assert resolution.choice.candidate.usd_total == pytest.approx(brute_force_minimum(spec, real_catalog.offerings))
-    totals = [r.candidate.usd_total for r in (resolution.choice, *resolution.alternatives)]
+    totals = [(bool(r.candidate.caveats), r.candidate.usd_total) for r in (resolution.choice, *resolution.alternatives)]
     assert totals == sorted(totals)
 
 
@@ -252,7 +272,9 @@ def test_equal_cost_prefers_the_faster_network(fixture_catalog):
     resolution = resolve(spec, fixture_catalog.offerings)
     assert pick(resolution) == ("a3-highgpu-8g", "us-central1-a", "spot")
     assert resolution.alternatives[0].reason == (
-        "same cost as the row above, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g"
+        "same cost as the row above, ranked below by tie-break: a3-edgegpu-8g instead of a3-highgpu-8g; caveat: file "
+        "system writes 92 of the 125 MB/s per TiB asked (Filestore ZONAL, Google's Filestore zonal tier table) "
+        "(ranked after every row without one)"
     )
     assert resolution.choice.candidate.notes[0] == (
         "file system: GCP filestore ZONAL 4,864 GiB, $1.04/h (estimate: no gcp price; at the dearest recorded "
@@ -353,7 +375,7 @@ def test_spot_default_rate_is_the_labelled_assumption(fixture_catalog):
     choice = resolve(spec, fixture_catalog.offerings).choice.candidate
     # 730 h x 1 node x 0.2/730 = 0.2 interruptions x 0.5 h lost = 0.1 h.
     assert (choice.interruptions, choice.added_hours) == (pytest.approx(0.2), pytest.approx(0.1))
-    assert any("assumed: floor of the Spot Advisor's worst band, > 20 %/month" in n for n in choice.notes)
+    assert any("0.2 is the floor of AWS's worst Spot Advisor band (> 20 %/month)" in n for n in choice.notes)
 
 
 def test_single_node_rdma_accepts_an_offering_without_rdma(fixture_catalog):

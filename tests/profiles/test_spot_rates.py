@@ -2,6 +2,7 @@
 
 import pytest
 
+from clouds.registry import CLOUDS
 from facts.spot_advisor import AWS_SPOT_ADVISOR, BANDS, aws_band
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
@@ -31,9 +32,20 @@ def test_a_recorded_band_gives_its_upper_edge_with_source_and_date(instance_type
     ("instance_type", "region", "provider"), cases("spot_band_defaults.yaml", "instance_type", "region", "provider")
 )
 def test_without_a_recorded_band_the_labelled_default(instance_type, region, provider):
-    assert inputs.spot_interruptions(node(instance_type, region, provider)) == (
+    # Labelled as an assumption with what the cloud publishes, never as "conservative".
+    rate, source = inputs.spot_interruptions(node(instance_type, region, provider))
+    assert rate == 0.20
+    assert source == (
+        f"assumed: {CLOUDS[provider].spot_rate_basis}; 0.2 is the floor of AWS's worst Spot Advisor band (> 20 %/month)"
+    )
+    assert CLOUDS[provider].spot_rate_basis and "conservative" not in source
+
+
+def test_a_cloud_without_a_stated_basis_says_no_published_rate():
+    rate, source = inputs.spot_interruptions(node("ecs.gn7i-c8g1.2xlarge", "cn-beijing", "alicloud"))
+    assert (rate, source) == (
         0.20,
-        "assumed: floor of the Spot Advisor's worst band, > 20 %/month",
+        "assumed: no published rate; 0.2 is the floor of AWS's worst Spot Advisor band (> 20 %/month)",
     )
 
 

@@ -135,6 +135,9 @@ def test_a_commitment_stack_states_the_term_to_buy_and_the_on_demand_bill(fixtur
     )
     # the budget relies on what the cloud bills for what the stack creates: 2 x $32.00 on-demand
     assert result.usd_per_hour == pytest.approx(44.8) and result.checked_usd_per_hour == pytest.approx(64.0)
+    # the job's cost is its share of the term, as resolve ranks it: 10 h + 8,750 h x (1 - reuse) at $44.80
+    billed = 10.0 if reuse is None else 10.0 + 8750.0 * (1 - reuse)
+    assert result.cost is not None and result.cost.usd_compute == pytest.approx(44.8 * billed)
 
 
 def test_a_stack_without_a_commitment_has_no_commitment_line(fixture_catalog):

@@ -294,7 +294,8 @@ def test_instance_family(instance_type, family):
 
 def test_spot_interruptions_prefer_a_measurement_then_a_family_row():
     node = aws_node(instance_type="p5en.48xlarge", accelerator="H200")  # no Spot Advisor band recorded for it
-    assert inputs.spot_interruptions(node) == inputs.DEFAULT_SPOT_INTERRUPTIONS
+    assert inputs.spot_interruptions(node)[0] == inputs.DEFAULT_SPOT_INTERRUPTIONS[0]
+    assert inputs.spot_interruptions(node)[1].startswith("assumed: ")
     inputs.SPOT_INTERRUPTIONS[("aws", "p5en")] = (0.07, "family row")
     try:
         assert inputs.spot_interruptions(node) == (0.07, "family row")

@@ -87,7 +87,8 @@ def test_the_plan_mocks_follow_the_stack_zone(tmp_path: Path, monkeypatch):
         original(self, region, zone, config)
 
     monkeypatch.setattr(TrainstackMocks, "__init__", spy)
-    write_stack(tmp_path, "training-a100", zone="use1-az2")  # the committed stack is in us-east-1 (use1-az1)
+    # the committed stack is in eu-north-1 (eun1-az3): moved to us-east-1's use1-az2
+    write_stack(tmp_path, "training-a100", config={"aws:region": "us-east-1"}, region="us-east-1", zone="use1-az2")
     run_plan("training-a100", tmp_path)
     assert seen == [("us-east-1", "use1-az2")]
 

@@ -75,13 +75,16 @@ def catalog_json(catalog: Any, data_dir: Path) -> dict[str, Any]:
     [{`path`, `commit`, `prices_date` ("unknown" or ISO), `extracted`}], `currency`,
     `third_party`, `refreshed`}), `left_out` (currency -> {`offerings`, `reason`}),
     `exchange_rates` (currency -> {`per_usd`, `as_of`, `source`}), `unusable_rates`
-    (currency -> why), `warnings` (the lines `catalog info` prints). Documented in docs/cli.md.
+    (currency -> why), `warnings` (the lines `catalog info` prints), `price_checks` (rows whose
+    price disagrees with their siblings, `profiles.catalog.sanity`: [{`provider`, `region`,
+    `instance_type`, `kind`, `text`}]). Documented in docs/cli.md.
 
     Args:
         catalog: the loaded `Catalog`.
         data_dir: the catalog folder holding `catalog.json`.
     """
     from profiles.catalog.freshness import cloud_ages
+    from profiles.catalog.sanity import price_findings
 
     sources = _sources(data_dir)
     ages = cloud_ages(catalog.offerings)
@@ -118,7 +121,21 @@ def catalog_json(catalog: Any, data_dir: Path) -> dict[str, Any]:
         },
         "unusable_rates": dict(sorted(catalog.unusable_rates.items())),
         "warnings": catalog.price_warnings(),
+        "price_checks": [f._asdict() for f in price_findings(catalog.offerings)],
     }
+
+
+def price_check_lines(catalog: Any) -> list[str]:
+    """`price check: ...` lines of `catalog info`, one per row whose price disagrees with its
+    siblings (`profiles.catalog.sanity`), with a count first; [] when none does."""
+    from profiles.catalog.sanity import price_findings
+
+    found = price_findings(catalog.offerings)
+    if not found:
+        return []
+    return [f"{len(found)} price checks (sibling prices that disagree; shown on the rows `resolve` picks):"] + [
+        f"  {f.provider}: {f.text}" for f in found
+    ]
 
 
 def _counts(rows: list) -> dict[str, int]:

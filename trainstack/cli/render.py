@@ -48,6 +48,7 @@ def candidate_json(ranked: Any) -> dict:
         "usd_total": round(c.usd_total, 2),
         "reason": ranked.reason,
         "notes": list(c.notes),
+        "caveats": list(c.caveats),
         "file_system": None
         if c.storage is None
         else {
@@ -77,7 +78,10 @@ def resolution_json(resolution: Any, catalog_version: str) -> dict:
         "matched": resolution.matched,
         "deadline_met": resolution.deadline_met,
         "to_meet": resolution.to_meet,
-        "rejected": {k: {"offerings": n, "example": d} for k, (n, d) in (resolution.rejected or {}).items()},
+        "rejected": {
+            **{k: {"offerings": n, "example": d} for k, (n, d) in (resolution.rejected or {}).items()},
+            "clouds": dict(resolution.clouds or {}),
+        },
         "catalog_version": catalog_version,
     }
 
@@ -111,6 +115,8 @@ def resolution_table(spec: Any, resolution: Any, catalog_version: str) -> None:
     print_resolution(out, spec, resolution, catalog_version)
     for constraint, (count, example) in (resolution.rejected or {}).items():
         out.print(escape(f"rejected by {constraint}: {count} offerings, e.g. {example}"))
+    for cloud, why in (resolution.clouds or {}).items():
+        out.print(escape(f"no row from {cloud}: {why}"))
     if resolution.deadline_met is False:
         out.print(
             f"[bold red]no offering meets the {spec.deadline_hours:g} h deadline; the cheapest of the rows "
