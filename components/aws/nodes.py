@@ -2,9 +2,8 @@
 
 The group launches from the cluster's launch template (EFA layout unchanged) into the
 cluster placement group and its one subnet, so every replacement lands in the same zone
-and placement group. Spot runs through a mixed instances policy with no on-demand share and
-capacity rebalancing (a replacement is launched when EC2 signals elevated interruption
-risk); the group follows the template's `$Latest` version, so a template change (tags, user
+and placement group. Spot runs through a mixed instances policy with no on-demand share, and capacity
+rebalancing only where the group can draw from more than one spot pool (`spot_pools`); the group follows the template's `$Latest` version, so a template change (tags, user
 data, AMI) is used by replacements only and never rolls healthy nodes, while a new instance
 type or purchase option (group inputs) rolls them by instance refresh. The head node keeps the rendezvous store and is always on-demand.
 """
@@ -23,13 +22,28 @@ HEAD_INSTANCE_TYPE = "m7i.large"
 HEALTH_CHECK_GRACE_SECONDS = 600
 
 
+def spot_pools(instance_types: int, subnets: int) -> int:
+    """The spot capacity pools a group can launch from: one per instance type and zone.
+
+    EC2 Auto Scaling's capacity rebalancing launches a replacement on a rebalance
+    recommendation and is documented for groups over several instance types and zones ("Use
+    Capacity Rebalancing to handle Amazon EC2 Spot Interruptions": "diversify across multiple
+    instance types and Availability Zones"). In one pool, the replacement comes from the very
+    pool at elevated risk, while the node it replaces still trains: so it is only turned on
+    with two pools or more. Each node's agent takes the recommendation as advice (an early
+    checkpoint, `nodeagent.clouds.aws.rebalance`).
+    """
+    return instance_types * subnets
+
+
 def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
     """Launch settings of the group: a mixed instances policy over the template's `$Latest`.
 
     The instance type is the policy's one override and the purchase its on-demand share, so
     a change of either (asked for in the stack) changes the group and starts an instance
     refresh; a template change (tags, user data, AMI) does not change the group and rolls
-    nothing. Spot: 0 % on-demand, price-capacity-optimized, capacity rebalancing on. A
+    nothing. Spot: 0 % on-demand, price-capacity-optimized, capacity rebalancing only over
+    more than one pool (`spot_pools`; the group has one type in one subnet, so off). A
     Capacity Block: the template's `$Latest` directly (`launch_template`), no mixed
     instances policy and no rebalancing.
 
@@ -49,6 +63,7 @@ def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
             "instance_refresh": refresh,
         }
     spot = args.purchase == "spot"
+    overrides = [{"instance_type": args.instance_type}]
     distribution: dict = {"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0 if spot else 100}
     if spot:
         distribution["spot_allocation_strategy"] = "price-capacity-optimized"
@@ -57,10 +72,10 @@ def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
             "instances_distribution": distribution,
             "launch_template": {
                 "launch_template_specification": {"launch_template_id": template_id, "version": "$Latest"},
-                "overrides": [{"instance_type": args.instance_type}],
+                "overrides": overrides,
             },
         },
-        "capacity_rebalance": spot,
+        "capacity_rebalance": spot and spot_pools(len(overrides), subnets=1) > 1,
         "instance_refresh": refresh,
     }
 

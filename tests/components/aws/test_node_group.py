@@ -35,7 +35,8 @@ def test_group_keeps_the_size_in_the_placement_group_and_the_one_subnet(mocks, m
 @pytest.mark.parametrize(
     ("purchase", "on_demand", "strategy", "rebalance"),
     [
-        pytest.param("spot", 0, "price-capacity-optimized", True, id="spot"),
+        # one type in one subnet: one spot pool, so no capacity rebalancing (advice only)
+        pytest.param("spot", 0, "price-capacity-optimized", False, id="spot"),
         pytest.param("on-demand", 100, None, False, id="on-demand"),
     ],
 )
@@ -64,6 +65,16 @@ def test_group_market_over_the_efa_template(mocks, make_config, purchase, on_dem
         cluster.launch_template.instance_market_options,
         cluster.launch_template.network_interfaces,
     ).apply(check)
+
+
+@pytest.mark.parametrize(
+    ("types", "subnets", "pools"),
+    [pytest.param(1, 1, 1, id="one-pool"), pytest.param(2, 1, 2, id="two-types"), pytest.param(3, 2, 6, id="3x2")],
+)
+def test_spot_pools_are_types_times_zones(types, subnets, pools):
+    from components.aws.nodes import spot_pools
+
+    assert spot_pools(types, subnets) == pools
 
 
 def test_only_type_or_purchase_change_the_group_so_template_changes_roll_nothing():
