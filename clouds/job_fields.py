@@ -65,7 +65,7 @@ def job_field_problem(job: Any) -> str | None:
             problem := _control_problem(field, value, example) or _blank_problem(field, value, example)
         ):
             return problem
-    if not _PROGRAM.fullmatch(job.python):
+    if job.python is not None and not _PROGRAM.fullmatch(job.python):
         return (
             f"job.python: {job.python!r} is not one program path; give the interpreter with torch as one word "
             "without spaces or shell characters, e.g. python: /fsx/venv/bin/python (or python3)"
