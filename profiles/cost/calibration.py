@@ -22,7 +22,6 @@ table, is tests/profiles/test_calibration.py; docs/workloads.md reports its erro
 
 from __future__ import annotations
 
-import csv
 import functools
 from pathlib import Path
 from typing import NamedTuple
@@ -55,7 +54,10 @@ class Speed(NamedTuple):
 
 @functools.cache
 def table() -> dict[tuple[str, str, str], Speed]:
-    """(workload, accelerator, form factor) -> Speed, read once from `TABLE`."""
+    """(workload, accelerator, form factor) -> Speed, read once from `TABLE` (csv is imported
+    here: a job given as `hours` never reads the table)."""
+    import csv
+
     with TABLE.open(encoding="utf-8", newline="") as f:
         return {
             (row["workload"], row["accelerator"], row["form_factor"]): Speed(
