@@ -63,6 +63,27 @@ def resolve(
 
 
 @app.command()
+def offers(
+    accelerator: str = typer.Argument(..., help="Accelerator as a workload names it: H100, H100:8, A100-80GB:8."),
+    spot: bool = typer.Option(False, "--spot", help="Rank by spot price; hide offerings without one."),
+    provider: list[str] = typer.Option([], "--provider", help="Only this cloud (repeatable), e.g. aws."),
+    region: list[str] = typer.Option([], "--region", help="Only this region (repeatable), e.g. us-east-1."),
+    nodes: int = typer.Option(1, "--nodes", min=1, help="Price this many nodes (whole-cluster USD/hour)."),
+    top: int = typer.Option(20, "--top", min=0, help="How many rows to show; 0 shows all."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in docs/cli.md) instead of a table."),
+) -> None:
+    """List the cheapest catalog offerings per hour for ACCELERATOR, no workload file needed.
+
+    One row per cloud, region and instance type: the zones listing it, the cheapest
+    on-demand and spot USD/hour over those zones (a range when they differ), and the date
+    the prices were observed.
+    """
+    from trainstack.cli import offers_cmd
+
+    offers_cmd.run(accelerator, spot, provider, region, nodes, top, as_json)
+
+
+@app.command()
 def plan(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a tree."),
