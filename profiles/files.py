@@ -7,7 +7,6 @@ import os
 import stat
 from pathlib import Path
 
-
 STDIN = "-"  # the path that means standard input, as in most Unix tools
 
 

@@ -7,9 +7,9 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
+from tests.cli.helpers import WORKLOAD, run
 from trainstack.cli.app import app
 from trainstack.cli.help_style import EXIT_STATUS, tidy, unwrap
-from tests.cli.helpers import WORKLOAD, run
 
 
 def _command_paths() -> list[list[str]]:

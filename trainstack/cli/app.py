@@ -66,14 +66,18 @@ def resolve(
     workload: Path = typer.Argument(..., help="Workload spec YAML, e.g. profiles/workloads/training-a100.yaml."),
     top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    write_stack: str | None = typer.Option(None, "--write-stack", metavar="NAME", help="Write stacks/Pulumi.NAME.yaml."),
+    write_stack: str | None = typer.Option(
+        None, "--write-stack", metavar="NAME", help="Write stacks/Pulumi.NAME.yaml."
+    ),
     zone: str | None = typer.Option(
         None, "--zone", help="With --write-stack: the zone id for a pick priced per region (Alibaba, Tencent)."
     ),
     force: bool = typer.Option(
         False, "--force", help="Overwrite a hand-edited stack file, or write one that misses the deadline."
     ),
-    plot: Path | None = typer.Option(None, "--plot", help="Write a cost-vs-time chart here: .png, .svg or .pdf (from the name's ending)."),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Write a cost-vs-time chart here: .png, .svg or .pdf (from the name's ending)."
+    ),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
@@ -108,7 +112,9 @@ def plan(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a tree."),
     markdown: bool = typer.Option(False, "--markdown", help="Print a pull-request comment: changes, cost, policies."),
-    against: str | None = typer.Option(None, "--against", metavar="REV", help="Git revision to diff with, e.g. origin/main."),
+    against: str | None = typer.Option(
+        None, "--against", metavar="REV", help="Git revision to diff with, e.g. origin/main."
+    ),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Run the Pulumi program offline under Pulumi's mocks and show every resource."""

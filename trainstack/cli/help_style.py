@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-EXIT_STATUS = "Exit status: 0 done (every check passed); 1 the work failed or found a failure; 2 the input needs fixing."
+EXIT_STATUS = (
+    "Exit status: 0 done (every check passed); 1 the work failed or found a failure; 2 the input needs fixing."
+)
 
 
 def unwrap(text: str | None) -> str | None:

@@ -52,11 +52,11 @@ def run(
     from clouds.clock import ClockError
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.explain import WorkloadFieldError, checkpoint_warning, node_range_warning
+    from profiles.files import shown_name
     from profiles.measurements import StoreError
     from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
     from profiles.resolver import resolve as run_resolve
-    from profiles.files import shown_name
     from profiles.spec import SpecError, load_spec
 
     if zone is not None and write_stack is None:
