@@ -29,11 +29,11 @@ class Ask(NamedTuple):
 
     Attributes:
         accelerator: the accelerator as the catalog spells it (`H100`, `A100-80GB`).
-        count: accelerators per node, or None for any count.
+        per_node: accelerators per node, or None for any count.
     """
 
     accelerator: str
-    count: int | None
+    per_node: int | None
 
 
 class OfferRow(NamedTuple):
@@ -81,7 +81,7 @@ def read_ask(token: str, offerings: Sequence[Offering]) -> Ask:
     from profiles.spec_rules import split_counts
 
     try:
-        read = split_counts({"accelerators": token})
+        read: dict = split_counts({"accelerators": token})  # type: ignore[assignment]  # a dict in, a dict out
     except ValueError as exc:
         raise OffersError(f"ACCELERATOR: {str(exc).removeprefix('accelerators: ')}") from None
     names = read["accelerators"]
@@ -129,7 +129,7 @@ def offer_rows(
     """
     groups: dict[tuple[str, str, str], list[Offering]] = {}
     for o in offerings:
-        if o.accelerator != ask.accelerator or (ask.count is not None and o.accelerator_count != ask.count):
+        if o.accelerator != ask.accelerator or (ask.per_node is not None and o.accelerator_count != ask.per_node):
             continue
         if regions and o.region not in regions:
             continue

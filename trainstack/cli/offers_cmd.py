@@ -74,7 +74,7 @@ def _widen(ask, spot: bool, regions: Sequence[str]) -> str:
         return "drop --region to see every region"
     if spot:
         return "drop --spot to see on-demand prices"
-    return f"try {ask.accelerator} without a count" if ask.count else "try another accelerator"
+    return f"try {ask.accelerator} without a count" if ask.per_node else "try another accelerator"
 
 
 def _money(low: float | None, high: float | None) -> str:
@@ -104,7 +104,7 @@ def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
 
     from trainstack.cli.render import console
 
-    count = f"{ask.count}x " if ask.count else ""
+    count = f"{ask.per_node}x " if ask.per_node else ""
     nodes = rows[0].nodes
     each = f", {nodes} nodes" if nodes > 1 else ""
     shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
@@ -140,7 +140,7 @@ def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str])
     warnings the table prints (keys in docs/cli.md)."""
     return {
         "accelerator": ask.accelerator,
-        "accelerator_count": ask.count,
+        "accelerator_count": ask.per_node,
         "nodes": rows[0].nodes,
         "ranked_by": "spot" if spot else "on-demand",
         "matched": total,
