@@ -90,7 +90,9 @@ def resolve(
 def offers(
     accelerator: str = typer.Argument(..., help="Accelerator as a workload names it: H100, H100:8, A100-80GB:8."),
     spot: bool = typer.Option(False, "--spot", help="Rank by spot price; hide offerings without one."),
-    provider: list[str] = typer.Option([], "--provider", help="Only this cloud (repeatable), as `trainstack catalog info` names it."),
+    provider: list[str] = typer.Option(
+        [], "--provider", help="Only this cloud (repeatable), as `trainstack catalog info` names it."
+    ),
     region: list[str] = typer.Option([], "--region", help="Only this region (repeatable), e.g. us-east-1."),
     nodes: int = typer.Option(1, "--nodes", min=1, help="Price this many nodes (whole-cluster USD/hour)."),
     top: int = typer.Option(20, "--top", min=0, help="How many rows to show; 0 shows all."),
