@@ -312,6 +312,8 @@ class Cloud:
             (flow YAML), the example a malformed entry's error shows; "" for none.
         access: how a user reaches a node from their machine (`clouds.access`); None: SSH
             from an address in the stack's `ssh_cidrs`.
+        subnet_id: the form of an existing subnet's id its component takes (`subnet_id`), a
+            regular expression, or None when it takes none; `subnet_id_example` shows one.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -347,6 +349,8 @@ class Cloud:
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""
     access: NodeAccess | None = None
+    subnet_id: re.Pattern[str] | None = None
+    subnet_id_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from profiles import strict_yaml
+from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, read_text
 from profiles.spec_reader import Unsure, read
 from profiles.spec_rules import AUTO_MAX_NODES
 from profiles.spec_values import FileSystemSpec, WorkloadSpec
@@ -68,16 +68,11 @@ def load_spec(path: Path) -> WorkloadSpec:
             (one-line message).
     """
     try:
-        data = strict_yaml.load(Path(path).read_text(encoding="utf-8"))
-    except strict_yaml.DuplicateKeyError as exc:
+        data = parse_yaml(read_text(path, "workload YAML file"), str(path))
+    except InputFileError as exc:
+        raise SpecError(str(exc)) from None
+    except DuplicateKeyError as exc:
         raise SpecError(f"{path}: {exc}; keep one (YAML would silently use the last)") from None
-    except UnicodeDecodeError as exc:
-        raise SpecError(
-            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-            "give a workload YAML file saved as UTF-8"
-        ) from None
-    except OSError as exc:
-        raise SpecError(f"{path}: cannot read ({exc.strerror}); give the path of a workload YAML file") from None
     except yaml.reader.ReaderError as exc:
         raise SpecError(
             f"{path}: not a text file (character #x{exc.character:04x} at offset {exc.position}); "
