@@ -24,11 +24,13 @@ import json
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+STDIN = "-"  # the path that means standard input, as in most Unix tools
 MAX_BYTES = 4 * 1024 * 1024  # bytes; a stack file is ~3 KB, a bench results file ~50 KB
 MAX_DEPTH = 64  # nested mappings/lists
 MAX_NODES = 200_000  # values after alias expansion
@@ -71,11 +73,16 @@ class _UniqueKeyLoader(_Base):  # type: ignore[misc, valid-type]
 
 
 def read_bytes(path: Path | str, what: str = "file", limit: int = MAX_BYTES) -> bytes:
-    """The bytes of the regular file at `path`, at most `limit` of them.
+    """The bytes of the regular file at `path` (`-`: standard input), at most `limit` of them.
 
     Raises:
         InputFileError: missing, unreadable, not a regular file (FIFO, device, folder), or too big.
     """
+    if str(path) == STDIN:
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise InputFileError(f"<stdin>: larger than {limit // 1024} KiB; give a {what} (they are a few KB)")
+        return data
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
@@ -107,7 +114,7 @@ def read_text(path: Path | str, what: str = "file", limit: int = MAX_BYTES) -> s
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputFileError(
-            f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); give a {what} saved as UTF-8"
+            f"{'<stdin>' if str(path) == STDIN else path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); give a {what} saved as UTF-8"
         ) from None
 
 
