@@ -29,13 +29,12 @@ from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, rea
 from profiles.files import write_atomically
 
 STACKS_DIR = "stacks"
-# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it must suit
-# the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
-# letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
+# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it suits the
+# strictest cloud: GCP's lowercase letters, digits and hyphens; Azure's 64-character names.
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-# The stack keys trainstack reads: the cluster, the budget, old cluster names, the job's secrets.
-_KEYS = ("max_usd_per_hour", "previous_names", "secrets")
-TRAINSTACK_KEYS = frozenset({CONFIG_KEY, *(f"trainstack:{key}" for key in _KEYS)})
+FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.fallbacks`)
+_KEYS = ("max_usd_per_hour", "previous_names", "secrets")  # with the cluster and the fallbacks
+TRAINSTACK_KEYS = frozenset({CONFIG_KEY, FALLBACKS_KEY, *(f"trainstack:{key}" for key in _KEYS)})
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
 
 
