@@ -44,9 +44,9 @@ def timed(text: str, runs: int) -> tuple[int, list[float]]:
     from profiles.catalog.loader import load_catalog
     from profiles.resolver import resolve
     from profiles.spec import parse_spec
-    from profiles.strict_yaml import load
+    from clouds.input_file import parse_yaml
 
-    spec = parse_spec(load(text), "bench")
+    spec = parse_spec(parse_yaml(text, "bench"), "bench")
     offerings = load_catalog().offerings
     resolve(spec, offerings)  # warm the per-provider caches, as a second resolve in one process would
     times = []

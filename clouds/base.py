@@ -291,6 +291,9 @@ class Cloud:
         nccl: `"module:function"` `(instance type, rdma) -> (variables, lines to source,
             notes) or None` the benchmark kit runs NCCL with; None (or a None answer): the
             kit's default.
+        job_runtime: `"module:attribute"` of the cloud's `clouds.job_runtime.JobRuntime`: the
+            interpreter with torch its node units call, its torch, NCCL and fabric plugin,
+            and their source; None for a cloud whose nodes run no node agent.
         spot_bands: `"module:function"` `(region, instance type) -> facts.spot_advisor.AdvisorBand
             or None`: the recorded spot interruption band of a type (AWS Spot Advisor), or None
             when the cloud publishes none.
@@ -318,6 +321,14 @@ class Cloud:
             (flow YAML), the example a malformed entry's error shows; "" for none.
         access: how a user reaches a node from their machine (`clouds.access`); None: SSH
             from an address in the stack's `ssh_cidrs`.
+        group_types: `"module:function"` `(instance type, other type, interconnect) -> reason
+            or None`: why `other` cannot share the node group with `instance type` (None: it
+            can, as a ranked fallback); None: the cloud's group takes one type (`clouds.capacity`).
+        spot_fallback: how on-demand capacity fills a spot group that stays below size (the
+            cloud's own feature, or the cluster's watcher); None: the component has no such fallback.
+        no_capacity: what the cloud's group does when there is no capacity (docs/self-healing.md).
+        subnet_id: the form of an existing subnet's id its component takes (`subnet_id`), a
+            regular expression, or None when it takes none; `subnet_id_example` shows one.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -345,6 +356,7 @@ class Cloud:
     notice_watcher: str | None = None
     shared_mount: str = "/mnt/shared"
     nccl: str | None = None
+    job_runtime: str | None = None
     spot_bands: str | None = None
     deepest_spot_discount: float | None = None
     spot_rate_basis: str = ""
@@ -355,6 +367,11 @@ class Cloud:
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""
     access: NodeAccess | None = None
+    group_types: str | None = None
+    spot_fallback: str | None = None
+    no_capacity: str = ""
+    subnet_id: re.Pattern[str] | None = None
+    subnet_id_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.capacity import capacity_problem
 from clouds.cidrs import ssh_cidr_problem
 from clouds.data import data_problem
 from clouds.data_config import DataConfig
@@ -78,7 +79,9 @@ class JobConfig(BaseModel):
         max_restarts: worker-group failures torchrun restarts from (`--max-restarts`); a
             replaced node joining is a membership change and does not count.
         env: extra environment of the training processes (no secrets: stack files are plain).
-        python: the interpreter with torch on the node (e.g. a venv on the shared file system).
+        python: the interpreter with torch the job runs on (e.g. a venv on the shared file
+            system); None = the cloud's job runtime (`clouds.job_runtime`: the PyTorch DLAMI's
+            /opt/pytorch/bin/python on AWS, a pinned torch in /opt/trainstack/torch elsewhere).
         module: run `command`'s first word as a Python module (`python -m`).
     """
 
@@ -96,8 +99,11 @@ class JobConfig(BaseModel):
     min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
     max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment.")
-    python: str = Field(
-        default="python3", min_length=1, description="Interpreter with torch.", examples=["/fsx/venv/bin/python"]
+    python: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Interpreter with torch.",
+        examples=["/fsx/venv/bin/python"],
     )
     module: bool = Field(default=False, description="Run the command as a module.")
 
@@ -209,6 +215,12 @@ class ClusterConfig(BaseModel):
             on-demand head node; None = the cluster comes up without one.
         data: the job's dataset in the team's bucket, linked to the file system where the
             cloud can (`clouds.data`), or None.
+        fallback_types: further instance types the node group may launch, in rank order, when
+            `instance_type` has no capacity (same accelerator count and interconnect class; the
+            cloud's own multi-type group feature: `clouds.capacity`); empty: one type.
+        on_demand_after_minutes: with `purchase: spot`, minutes the group may stay below size
+            before on-demand capacity of the same shape fills the gap (`clouds.capacity`); None:
+            spot only.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
@@ -269,6 +281,10 @@ class ClusterConfig(BaseModel):
     )
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
+    fallback_types: tuple[str, ...] = Field(default=(), description="Further node types, rank order.")
+    on_demand_after_minutes: int | None = Field(
+        default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
+    )
 
     def model_post_init(self, __context: object) -> None:
         if self.purchase == "spot" and self.commitment != "none":
@@ -304,6 +320,8 @@ class ClusterConfig(BaseModel):
                 f"queued_resource: only TPU slices (tpu-...) are requested as queued resources, not "
                 f"{self.instance_type}; remove queued_resource"
             )
+        if problem := capacity_problem(self):
+            raise ValueError(problem)
         if self.data is not None:
             fs = self.file_system
             sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None

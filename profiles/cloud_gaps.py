@@ -23,6 +23,7 @@ WHY = {
     "data": "cannot link the dataset asked",
     "job": "its nodes cannot run the job asked",
     "memory_fit": "the model does not fit its GPUs",
+    "batch": "the global batch is too small for its smallest cluster",
     "throughput": "no sourced speed for its accelerators",
     "run_time": "the work takes longer than the run-time limit",
 }
@@ -65,6 +66,7 @@ def clouds_without_rows(
             continue
         deepest = max(reached, key=CONSTRAINTS.index)
         detail = details.get((cloud, deepest))
-        why = f"{WHY[deepest]} ({detail})" if detail else WHY[deepest]
+        reason = WHY.get(deepest, deepest)
+        why = f"{reason} ({detail})" if detail else reason
         gaps[cloud] = f"{deepest}: {why}; {len(reached[deepest])} offerings removed by it"
     return gaps

@@ -1,11 +1,34 @@
-"""Safe file writes: a reader sees the old file or the new one, never half of either."""
+"""Files in and out: `-` reads standard input wherever a file is read (`read_text`); safe
+writes: a reader sees the old file or the new one, never half of either."""
 
 from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
+
+from clouds.input_file import STDIN  # noqa: F401  (the path that means standard input)
+
+
+def read_text(path: Path | str, errors: str = "strict") -> str:
+    """The text of `path`, UTF-8, or of standard input when `path` is `-`, read by the one
+    bounded reader (`clouds.input_file`: regular files only, size limit).
+
+    Raises:
+        clouds.input_file.InputFileError: the file cannot be read, is not a regular file, too
+            big, or (with `errors="strict"`) not UTF-8.
+    """
+    from clouds.input_file import read_bytes
+    from clouds.input_file import read_text as bounded
+
+    if errors == "strict":
+        return bounded(path)
+    return read_bytes(path).decode("utf-8", errors=errors)
+
+
+def shown_name(path: Path | str) -> str:
+    """`path` as messages name it: `<stdin>` for `-`."""
+    return "<stdin>" if str(path) == STDIN else str(path)
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -15,6 +38,8 @@ def write_atomically(path: Path, text: str) -> None:
     keeps the permissions of the one it replaces; a new file gets 0o666 less the umask, as
     `open()` would give it (the temporary file alone would be 0o600).
     """
+    import tempfile  # here: `read_text` is on `resolve`'s path, which writes nothing
+
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")

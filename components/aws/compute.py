@@ -11,10 +11,12 @@ import pulumi_aws as aws
 from clouds.aws.bootstrap import USER_DATA_LIMIT_BYTES, node_user_data, over_limit
 from clouds.aws.efa import network_interfaces
 from clouds.aws.reservation import launch_options
+from clouds.aws.runtime import AMI_NAME
 from clouds.contract import ClusterConfig
 
-# AWS Deep Learning Base AMI (Ubuntu 22.04) with the open-source NVIDIA driver, EFA and NCCL.
-DLAMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)*"
+# The PyTorch DLAMI, pinned by its full name (clouds/aws/runtime.py: release notes, torch 2.9 at
+# /opt/pytorch/bin/python, EFA and aws-ofi-nccl).
+DLAMI_NAME = AMI_NAME
 SSM_POLICY = "AmazonSSMManagedInstanceCore"
 # A choice, not a sourced figure: room for containers and staged checkpoints.
 ROOT_VOLUME_GIB = 200
@@ -92,10 +94,12 @@ def encoded_user_data(
 
 
 def dlami(opts: pulumi.ResourceOptions) -> pulumi.Output:
-    """The newest x86_64 DLAMI (`DLAMI_NAME`) owned by Amazon (an invoke)."""
+    """The x86_64 DLAMI named `DLAMI_NAME` owned by Amazon (an invoke), found also once AWS
+    has deprecated it (a later release deprecates it; a deprecated AMI still launches)."""
     return aws.ec2.get_ami_output(
         owners=["amazon"],
         most_recent=True,
+        include_deprecated=True,
         filters=[
             {"name": "name", "values": [DLAMI_NAME]},
             {"name": "architecture", "values": ["x86_64"]},
@@ -113,6 +117,7 @@ def create_launch_template(
     user_data_b64: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    child_name: str | None = None,
 ) -> aws.ec2.LaunchTemplate:
     """Create the node launch template: DLAMI, IMDSv2, encrypted gp3 root, EFA interfaces,
     and with a reservation its target (and a Capacity Block's `capacity-block` market type).
@@ -126,6 +131,8 @@ def create_launch_template(
         user_data_b64: base64 user data.
         tags: tags for the template and, via tag specifications, volumes and interfaces.
         opts: child options.
+        child_name: the template's name (`{name}-lt` when None; a fallback type's own template
+            is `{name}-lt-<type>`, `components.aws.cluster`).
     """
     ami = dlami(opts)
     root = {
@@ -138,7 +145,7 @@ def create_launch_template(
         },
     }
     return aws.ec2.LaunchTemplate(
-        f"{name}-lt",
+        child_name or f"{name}-lt",
         image_id=ami.id,
         instance_type=args.instance_type,
         iam_instance_profile={"arn": profile.arn},

@@ -100,3 +100,10 @@ def test_checkpoint_writes_add_to_the_job():
     assert note.endswith("478 s each, +6.64 h (+6.6%)")
     # Without a parameter count there is nothing to size: no figure is invented.
     assert checkpoint_hours(spec._replace(work=spec.work._replace(params=None)), "aws", 9600, 250, 100.0) is None
+
+
+def test_every_constraint_has_words_for_a_cloud_without_rows():
+    from profiles.cloud_gaps import WHY
+    from profiles.explain import CONSTRAINTS
+
+    assert set(WHY) == set(CONSTRAINTS)
