@@ -41,10 +41,10 @@ file_system: {capacity: 4800GiB, throughput: 250}
 def timed(text: str, runs: int) -> tuple[int, list[float]]:
     """(candidates, resolve CPU times in seconds) of one workload over the loaded catalog (CPU
     time of this process: on shared, busy cores the wall time also counts waiting)."""
+    from clouds.input_file import parse_yaml
     from profiles.catalog.loader import load_catalog
     from profiles.resolver import resolve
     from profiles.spec import parse_spec
-    from clouds.input_file import parse_yaml
 
     spec = parse_spec(parse_yaml(text, "bench"), "bench")
     offerings = load_catalog().offerings
