@@ -25,8 +25,8 @@ from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
-from profiles.data_row import DataRow, data_row
-from profiles.link_sizing import for_link
+from profiles.data_path.link_sizing import for_link
+from profiles.data_path.row import DataRow, data_row
 from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
 
@@ -102,7 +102,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
 
     Each candidate's cost is compute for its hours (spot: plus expected interruptions; a
     commitment: its share of the whole term) plus the file system for those hours (at the
-    throughput tier that makes the job cheapest, `profiles.data_row`) plus the bucket's
+    throughput tier that makes the job cheapest, `profiles.data_path.row`) plus the bucket's
     request charges.
     """
     nodes = spec.nodes if nodes is None else nodes
@@ -178,8 +178,8 @@ def _block_price(r, offering: Offering, hours: float) -> tuple[float | None, tup
 def _data_row(
     spec: WorkloadSpec, offering: Offering, hours: float, usd_per_hour: float, usd_per_cny: float | None
 ) -> DataRow:
-    """`profiles.data_row.data_row`, with a data-sized file system raised to the smallest the
-    cloud's bucket link can use (`profiles.link_sizing`): the row asks for that capacity and
+    """`profiles.data_path.row.data_row`, with a data-sized file system raised to the smallest the
+    cloud's bucket link can use (`profiles.data_path.link_sizing`): the row asks for that capacity and
     says so, and the stack is written with it."""
     raised, note = for_link(spec, offering.provider)
     row = data_row(raised, offering, hours, usd_per_hour, usd_per_cny)

@@ -29,7 +29,8 @@ from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
-from profiles.data_row import tier_for
+from profiles.data_path.link_sizing import for_link
+from profiles.data_path.row import tier_for
 from profiles.explain import (
     CONSTRAINTS,
     NoMatchError,
@@ -42,13 +43,12 @@ from profiles.explain import (
 )
 from profiles.jurisdiction_fix import jurisdiction_fix
 from profiles.known_names import checked_names
-from profiles.link_sizing import for_link
 from profiles.spec import FileSystemSpec, WorkloadSpec
-from profiles.spec_values import KEYS
-from profiles.units import too_long_work
+from profiles.spec.units import too_long_work
+from profiles.spec.values import KEYS
 
 if TYPE_CHECKING:
-    from profiles.data_spec import DataSpec
+    from profiles.data_path.spec import DataSpec
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]
 

@@ -137,8 +137,9 @@ def fresh_cost_caches() -> None:
     mutation run, `make mutate`, forks each mutant from a process whose earlier test run filled
     them, and a cached answer would hide the mutant) and no measurement lookup left registered
     by an earlier test (an in-process `trainstack resolve` registers the published ones)."""
-    from profiles import data_terms, resolver
+    from profiles import resolver
     from profiles.cost import inputs, storage
+    from profiles.data_path import terms as data_terms
 
     for cached in (
         storage.storage_cost,

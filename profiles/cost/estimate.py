@@ -25,7 +25,7 @@ from profiles.cost.throughput import GRADIENT_BYTES, Step, hours_from_gpu_hours,
 from profiles.spec import WorkloadSpec
 
 if TYPE_CHECKING:
-    from profiles.spec_values import ModelShape, Work
+    from profiles.spec.values import ModelShape, Work
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ def job_hours(spec: WorkloadSpec, offering: Offering, nodes: int | None = None) 
     if isinstance(found, Rejection):
         return found
     hours, efficiency, remark = found
-    if hours > MAX_HOURS:  # the limit `hours:` has (profiles.units.at_most_hours), for work too
+    if hours > MAX_HOURS:  # the limit `hours:` has (profiles.spec.units.at_most_hours), for work too
         return Rejection("run_time", f"{hours:,.0f} h on {nodes} x {offering.instance_type}", hours)
     if remark:
         notes += (f"{offering.accelerator}: {remark}",)

@@ -42,8 +42,8 @@ def _project_or_none(given: Path | None = None) -> Path | None:
 
 def _cluster(stack: str, project: Path | None = None):
     """The stack's validated cluster config (one-line error when it cannot be read)."""
-    from profiles.preflight import PreflightError, read_cluster, validation_finding
-    from profiles.stack_writer import StackWriteError, stack_path
+    from profiles.preflight.check import PreflightError, read_cluster, validation_finding
+    from profiles.stack.writer import StackWriteError, stack_path
 
     try:
         path = stack_path(_project_dir(project), stack)

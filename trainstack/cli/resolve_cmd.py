@@ -174,7 +174,7 @@ def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | No
         except PlotPathError as exc:
             fail(str(exc))
     if write_stack is not None:
-        from profiles.stack_writer import StackWriteError, stack_path
+        from profiles.stack.writer import StackWriteError, stack_path
 
         try:
             stack_path(folder, write_stack)
@@ -193,7 +193,7 @@ def _write_plot(path: Path, spec, resolution) -> str:
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path, zone: str | None) -> str:
-    from profiles.stack_writer import (
+    from profiles.stack.writer import (
         StackWriteError,
         cluster_config,
         keep_cluster_settings,
@@ -202,7 +202,7 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
         render_stack,
         stack_path,
     )
-    from profiles.stack_writer import write_stack as write
+    from profiles.stack.writer import write_stack as write
 
     choice = resolution.choice.candidate
     if resolution.deadline_met is False and not force:

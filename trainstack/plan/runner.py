@@ -26,7 +26,7 @@ from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 from trainstack.plan.recording import no_source_positions
 
 PROJECT = "trainstack"
-STACKS_DIR = "stacks"  # the same folder as `profiles.stack_file.STACKS_DIR`
+STACKS_DIR = "stacks"  # the same folder as `profiles.stack.file.STACKS_DIR`
 
 
 class PlanError(ValueError):
@@ -134,7 +134,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
-    from profiles import stack_file as stack_file_module  # on call: see `trainstack.review.ref_program`
+    from profiles.stack import file as stack_file_module  # on call: see `trainstack.review.ref_program`
 
     try:
         config, cluster = stack_file_module.read_cluster(stack_file)
@@ -181,7 +181,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
 
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:
     """`result` with the cluster's cost as configured, priced from the current catalog."""
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.price import price_from_catalog
 
     price = price_from_catalog(cluster)
     cost = price.cost
@@ -203,12 +203,12 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
 
 
 def read_stack_config(stack_file: Path) -> dict[str, Any]:
-    """The `config:` map of a Pulumi stack file (read by `profiles.stack_file`).
+    """The `config:` map of a Pulumi stack file (read by `profiles.stack.file`).
 
     Raises:
         PlanError: when the file is missing, not YAML, repeats a key, or lacks `trainstack:cluster`.
     """
-    from profiles import stack_file as stack_file_module
+    from profiles.stack import file as stack_file_module
 
     try:
         return stack_file_module.read_config(stack_file)

@@ -2,7 +2,7 @@
 creates, its price, what it delivers (`clouds.filesystems.delivered`), how the cloud's stack
 copies the data in (`clouds.data.staging`), and the hours the job then waits on it.
 
-`profiles.data_row` compares these terms across tiers and sizes and keeps the cheapest job.
+`profiles.data_path.row` compares these terms across tiers and sizes and keeps the cheapest job.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from clouds.data import link_for
 from clouds.filesystems import throughput_notes
 from facts.local_nvme import local_nvme_gib
 from profiles.catalog.offering import Offering
-from profiles.cost.data_path import DataPath, row_data_path
-from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.storage import StorageCost, storage_cost
+from profiles.data_path.sizing import DataPath, row_data_path
+from profiles.data_path.sizing import describe as describe_data_path
 from profiles.spec import WorkloadSpec
 
 

@@ -2,14 +2,14 @@
 bucket's request charges, and the file-system throughput tier the row buys.
 
 When the asked tier cannot feed the GPUs, each faster tier the cloud sells is costed for the
-whole job, compute and file system for the hours that tier gives (`profiles.cost.data_path`),
+whole job, compute and file system for the hours that tier gives (`profiles.data_path.sizing`),
 and the cheapest job wins: a faster tier costs more per hour but can shorten an I/O-bound run
 by more. The comparison leaves out spot interruptions (they scale both options' hours alike).
 A tier the workload states (`file_system.throughput`) is kept; the row then says when a faster
 one would make the job cheaper. A file system sized from `data` takes the chosen tier, and grows
 (`sized_up`) when a larger one feeds the GPUs for less; a capacity the workload states is kept,
 and the row names the larger one. What each option delivers is what the cloud creates
-(`profiles.data_terms`): a service without tiers (GCP Filestore) delivers the same at any tier,
+(`profiles.data_path.terms`): a service without tiers (GCP Filestore) delivers the same at any tier,
 so only its size can help. A row that no option lets feed its GPUs is marked `io_bound`.
 """
 
@@ -21,9 +21,9 @@ from dataclasses import replace
 
 from facts.limits import MAX_FILE_SYSTEM_GIB
 from profiles.catalog.offering import Offering
-from profiles.cost.data_path import GIB, MB
 from profiles.cost.requests import bucket_passes, file_count, request_cost, requests_uncounted
-from profiles.data_terms import DataRow, at_tier
+from profiles.data_path.sizing import GIB, MB
+from profiles.data_path.terms import DataRow, at_tier
 from profiles.spec import FileSystemSpec, WorkloadSpec
 
 # Throughput tiers (MB/s per TiB) any cloud sells; each cloud's rule keeps its own

@@ -4,7 +4,7 @@ The file holds the provider-neutral cluster config under `trainstack:cluster`, t
 provider's own region key, and a header comment with the price and catalog version. The
 header carries a checksum of the body, so a later `--write-stack` can tell a generated
 file from a hand-edited one and refuses to overwrite edits unless forced. The file is
-written (and read back) by `profiles.stack_file`.
+written (and read back) by `profiles.stack.file`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from profiles.cost.cluster_cost import cluster_cost
 from profiles.cost.commitment import commitment_note
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
-from profiles.stack_file import (
+from profiles.stack.file import (
     STACK_NAME,
     StackFileError,
     digest,
@@ -37,7 +37,7 @@ from profiles.stack_file import (
     write_stack,
 )
 
-# Reading, validating and writing stack files lives in `profiles.stack_file`; these names
+# Reading, validating and writing stack files lives in `profiles.stack.file`; these names
 # stay importable from here for callers of the writer.
 StackWriteError = StackFileError
 __all__ = [

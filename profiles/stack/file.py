@@ -1,12 +1,12 @@
 """The one home of stack files (`stacks/Pulumi.<name>.yaml`): find, read, validate and write.
 
 Every caller goes through here: `plan` and `plan --against` (`trainstack.plan.runner`), `check`
-(`profiles.preflight`), the budget (`trainstack.review.report`), `resolve --write-stack`
-(`profiles.stack_writer` renders the text, this module writes it) and the Pulumi program
+(`profiles.preflight.check`), the budget (`trainstack.review.report`), `resolve --write-stack`
+(`profiles.stack.writer` renders the text, this module writes it) and the Pulumi program
 (`__main__.py` calls `validate_cluster` on the config the engine hands it). So a stack is
 read with one YAML reader (which refuses a key given twice) and refused for the same
 reasons everywhere: an invalid cluster, an unknown provider, a field the catalog
-contradicts (`profiles.stack_check`), a provider region key that is unset or disagrees.
+contradicts (`profiles.stack.check`), a provider region key that is unset or disagrees.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def validate_cluster(raw: Any, region_value: Any, name: str = "cluster") -> Clus
             would refuse before creating anything), or the region key is unset or disagrees.
     """
     from clouds.registry import validator
-    from profiles.stack_check import catalog_problems
+    from profiles.stack.check import catalog_problems
 
     cluster = parse_cluster_config(raw)
     problems = catalog_problems(cluster)
