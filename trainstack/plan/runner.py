@@ -8,6 +8,7 @@ import contextvars
 import dataclasses
 import datetime
 import gc
+import importlib
 import json
 import runpy
 import sys
@@ -134,7 +135,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     """
     project_dir = Path(project_dir)
     stack_file = project_dir / STACKS_DIR / f"Pulumi.{stack_name}.yaml"
-    from profiles.stack import file as stack_file_module  # on call: see `trainstack.review.ref_program`
+    stack_file_module = _stack_files()  # on call: see `trainstack.review.ref_program`
 
     try:
         config, cluster = stack_file_module.read_cluster(stack_file)
@@ -179,6 +180,18 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     return with_price(result, cluster) if priced else result
 
 
+def _stack_files() -> Any:
+    """The program's own stack-file module, imported on call: `profiles.stack.file`, or
+    `profiles.stack_file` in a revision from before `profiles/` was split into packages (#28),
+    so an older revision's stack is read with its own `clouds` (`plan --against`)."""
+    try:
+        return importlib.import_module("profiles.stack_file")
+    except ModuleNotFoundError as exc:
+        if exc.name != "profiles.stack_file":
+            raise
+    return importlib.import_module("profiles.stack.file")
+
+
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:
     """`result` with the cluster's cost as configured, priced from the current catalog."""
     from profiles.stack.price import price_from_catalog
@@ -208,8 +221,7 @@ def read_stack_config(stack_file: Path) -> dict[str, Any]:
     Raises:
         PlanError: when the file is missing, not YAML, repeats a key, or lacks `trainstack:cluster`.
     """
-    from profiles.stack import file as stack_file_module
-
+    stack_file_module = _stack_files()
     try:
         return stack_file_module.read_config(stack_file)
     except stack_file_module.StackFileError as exc:
