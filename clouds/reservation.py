@@ -112,3 +112,36 @@ def reservation_problem(reservation: ReservationConfig, purchase: str, nodes: in
             "reservation's zone (on AWS its AZ ID, e.g. use1-az4)"
         )
     return None
+
+
+def reservation_shorthand(data: dict) -> dict:
+    """`capacity_reservation_id: X` -> `reservation: {id: X}` (None/empty: no reservation), and
+    `reservations: [one]` (the workload spec's spelling) -> `reservation: one`.
+
+    Raises:
+        ValueError: the reservation given twice, or several: the nodes launch into one.
+    """
+    data = dict(data)
+    given = []
+    if "capacity_reservation_id" in data:
+        value = data.pop("capacity_reservation_id")
+        if value not in (None, ""):
+            given.append(("capacity_reservation_id", {"id": value}))
+    if "reservations" in data:
+        listed = data.pop("reservations") or []
+        if not isinstance(listed, list | tuple):
+            listed = [listed]
+        if len(listed) > 1:
+            raise ValueError(
+                f"reservations: {len(listed)} given; a cluster launches into one reservation (an Auto Scaling "
+                "group targets one Capacity Block; several capacity reservations go in one Capacity Reservation "
+                "resource group, whose ARN is the id): keep one, as reservation: {kind: ..., id: ...}"
+            )
+        given += [("reservations", item) for item in listed]
+    if data.get("reservation") is not None:
+        given.append(("reservation", data["reservation"]))
+    if len(given) > 1:
+        raise ValueError(f"{given[0][0]}: give the reservation once, as reservation: {{id: ..., kind: ...}}")
+    if given:
+        data["reservation"] = given[0][1]
+    return data
