@@ -52,6 +52,7 @@ def run(
     from clouds.clock import ClockError
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.explain import WorkloadFieldError, checkpoint_warning, node_range_warning
+    from profiles.files import shown_name
     from profiles.measurements import StoreError
     from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
@@ -70,9 +71,9 @@ def run(
             fail(_left_out_message(catalog))
         resolution = run_resolve(spec, catalog.offerings, top=top)
     except WorkloadFieldError as exc:  # a field of the workload file: name the file, as SpecError does
-        fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
+        fail(f"{shown_name(workload)}: {exc}{_left_out_hint(catalog, spec)}")
     except NoMatchError as exc:  # the workload asks for what no offering has: name its file too
-        fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
+        fail(f"{shown_name(workload)}: {exc}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
@@ -226,7 +227,7 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
         per_region = zone is None and choice.offering.zone == choice.offering.region and "zone:" in str(exc)
         fail(f"{exc}; pass --zone ZONE with --write-stack" if per_region else str(exc))
     except ValueError as exc:  # the stack's cluster refuses what the workload let through: one line
-        fail(f"{workload}: --write-stack {name}: {_first_problem(exc)}")
+        fail(f"{_relative(workload, folder)}: --write-stack {name}: {_first_problem(exc)}")
     note = f" (kept its own {', '.join(kept)}; YAML comments are not kept)" if kept and changed else ""
     return f"stack {'written' if changed else 'unchanged'}: {path}{note}"
 
@@ -252,7 +253,13 @@ def _first_problem(exc: ValueError) -> str:
 
 
 def _relative(path: Path, folder: Path) -> str:
+    """The workload as the stack's header names it: relative to the project (`../w.yaml` for one
+    beside it), never an absolute path of the author's machine; `-` for standard input."""
+    import os
+
+    if str(path) == "-":
+        return "-"
     try:
-        return str(path.resolve().relative_to(folder.resolve()))
-    except ValueError:
-        return str(path)
+        return Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
+    except ValueError:  # another drive (Windows): no relative path exists
+        return path.name
