@@ -19,7 +19,7 @@ from clouds.contract import ClusterConfig
 from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
 from profiles.preflight.aws_api import aws_errors, client, new_session
 from profiles.preflight.aws_reservation import reservation_findings
-from profiles.preflight.check import RETRY_HINT, Finding, PreflightError
+from profiles.preflight.finding import RETRY_HINT, Finding, PreflightError
 
 
 def check_aws(cluster: ClusterConfig, session: Any = None, quotas: Any = None) -> list[Finding]:

@@ -13,46 +13,14 @@ the finding serves callers that pass a `ClusterConfig` built some other way.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clouds.base import load
 from clouds.contract import ClusterConfig
 from clouds.registry import CLOUDS
+from profiles.preflight.finding import Finding, PreflightError
 from profiles.stack import file as stack_file_module
-
-RETRY_HINT = "rerun `trainstack check`"
-STATUSES = ("ok", "fail", "unknown", "info")
-
-
-class PreflightError(ValueError):
-    """The stack cannot be checked (bad file, missing credentials, API failure); one line.
-
-    Attributes:
-        findings: what was already found offline (the component's validation, the catalog)
-            when a live check failed; [] when nothing was checked.
-    """
-
-    findings: list = []
-
-
-@dataclass(frozen=True)
-class Finding:
-    """The outcome of one preflight check.
-
-    Attributes:
-        check: what was checked: `config` (the component's own validation), `catalog`,
-            `offered`, `quota`, `reservation`.
-        status: `ok`, `fail`, `unknown` (could not be checked live) or `info`.
-        detail: one line: what was found, with units (vCPUs, GPUs).
-        fix: one line: what to do about it; empty when nothing is needed.
-    """
-
-    check: str
-    status: str
-    detail: str
-    fix: str = ""
 
 
 def read_cluster(stack_file: Path) -> ClusterConfig:

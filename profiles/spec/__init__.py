@@ -8,8 +8,8 @@ Inside, imports go one way, from the entry down: `load` -> `reader` (fast, no py
 `rules` -> `agreement`, `units`. No module here imports this package's `__init__`.
 """
 
-from profiles.spec.load import SpecError, load_spec, parse_spec
+from profiles.spec.load import load_spec, parse_spec
 from profiles.spec.rules import AUTO_MAX_NODES
-from profiles.spec.values import FileSystemSpec, WorkloadSpec
+from profiles.spec.values import FileSystemSpec, SpecError, WorkloadSpec
 
 __all__ = ["AUTO_MAX_NODES", "FileSystemSpec", "SpecError", "WorkloadSpec", "load_spec", "parse_spec"]

@@ -20,13 +20,9 @@ from profiles import strict_yaml
 from profiles.files import STDIN, read_text, shown_name
 from profiles.spec.reader import Unsure, read
 from profiles.spec.rules import AUTO_MAX_NODES
-from profiles.spec.values import FileSystemSpec, WorkloadSpec
+from profiles.spec.values import FileSystemSpec, SpecError, WorkloadSpec
 
 __all__ = ["AUTO_MAX_NODES", "FileSystemSpec", "SpecError", "WorkloadSpec", "load_spec", "parse_spec"]
-
-
-class SpecError(ValueError):
-    """A workload spec cannot be read or is invalid; the message is one line."""
 
 
 def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:

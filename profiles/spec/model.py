@@ -20,9 +20,8 @@ from profiles.data_path.spec import DataSpec
 from profiles.spec import rules
 from profiles.spec.errors import one_line
 from profiles.spec.fields import NUMBER
-from profiles.spec.load import SpecError
 from profiles.spec.rules import AUTO_MAX_NODES
-from profiles.spec.values import KEYS, WorkloadSpec
+from profiles.spec.values import KEYS, SpecError, WorkloadSpec
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
 # defer_build: validators are built on first use, not at import.

@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 _MODE = ("none", "selective", "full")
 
 
+class SpecError(ValueError):
+    """A workload spec cannot be read or is invalid; the message is one line."""
+
+
 class Key(NamedTuple):
     """How one field of a plain spec value is written and checked (`KEYS`, read by `profiles.spec.reader`).
 

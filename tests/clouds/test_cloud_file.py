@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from clouds.base import Cloud, Feature, FileSystemRule, Healing, NodeEffect, Replacements, manual_healing
+from clouds.base import Cloud, Feature, FileSystemRule
 from clouds.cloud_file import read_cloud, read_replacements
+from clouds.lost_node import Healing, manual_healing
 from clouds.registry import NAMES
+from clouds.replacement_rules import NodeEffect, Replacements
 from profiles.strict_yaml import load as load_unique
 from tests.cases import cases
 

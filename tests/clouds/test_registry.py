@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from clouds.base import Cloud, Feature, Mock, Replacements, load
+from clouds.base import Cloud, Feature, Mock, load
 from clouds.registry import CLOUDS, NAMES, cloud
+from clouds.replacement_rules import Replacements
 from components.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ def _project_option() -> Any:
 
 
 def _project_dir(given: Path | None = None) -> Path:
-    from trainstack.cli.app import project_dir  # the CLI's own project discovery
+    from trainstack.cli.resolve_cmd import project_dir  # the CLI's own project discovery
 
     return project_dir(given)
 

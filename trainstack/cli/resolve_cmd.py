@@ -149,7 +149,7 @@ def _left_out_hint(catalog, spec) -> str:
     no left-out offering could have fitted the spec (then the rate is not the problem)."""
     if not catalog.left_out:
         return ""
-    from profiles.left_out import fitting, unpriced_rows
+    from profiles.matching import fitting, unpriced_rows
 
     counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
     return "".join(

@@ -166,7 +166,7 @@ def test_oss_uri_and_whole_bucket_policy():
 
 def test_an_oss_dataset_without_a_file_system_gets_a_cpfs_at_alibabas_nearest_tier():
     from profiles.catalog.loader import load_catalog
-    from profiles.data_path.row import tier_for
+    from profiles.data_path.terms import tier_for
     from profiles.resolver import resolve
     from profiles.spec import parse_spec
     from profiles.stack.writer import cluster_config
