@@ -34,7 +34,7 @@ STACKS_DIR = "stacks"
 # the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
 # letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-# The rows `trainstack up` may move the stack to on no capacity (`profiles.fallbacks`).
+# The rows `trainstack up` may move the stack to on no capacity (`profiles.stack.fallbacks`).
 FALLBACKS_KEY = "trainstack:fallbacks"
 # The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names,
 # the fallbacks.

@@ -194,7 +194,7 @@ def _write_plot(path: Path, spec, resolution) -> str:
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path, zone: str | None) -> str:
-    from profiles.fallbacks import fallback_rows, roomiest_copy
+    from profiles.stack.fallbacks import fallback_rows, roomiest_copy
     from profiles.stack.writer import (
         StackWriteError,
         cluster_config,
