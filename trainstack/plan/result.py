@@ -43,6 +43,8 @@ class PlanResult:
             was built without a cluster.
         uncommitted_usd_per_hour: a commitment stack's whole price per hour without the
             commitment it assumes (nodes on-demand), USD/hour; None otherwise.
+        runtime: which torch, NCCL and fabric plugin the nodes run (`clouds.job_runtime`), one
+            line; "" for a cloud without a node agent.
     """
 
     resources: list[dict[str, Any]]
@@ -64,6 +66,7 @@ class PlanResult:
     provider: str | None = None
     purchase: str | None = None
     uncommitted_usd_per_hour: float | None = None
+    runtime: str = ""
 
     @property
     def deadline_note(self) -> str:

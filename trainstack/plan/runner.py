@@ -93,6 +93,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
             cluster.purchase,
             getattr(cluster, "kms_key_id", None),
         ).summary,
+        runtime=_runtime_line(cluster),
     )
     return with_price(result, cluster) if priced else result
 
@@ -107,6 +108,17 @@ def _stack_files() -> Any:
         if exc.name != "profiles.stack_file":
             raise
     return importlib.import_module("profiles.stack.file")
+
+
+def _runtime_line(cluster: Any) -> str:
+    """`clouds.job_runtime.runtime_line`, or "" for an older revision (`plan --against` plans
+    with that revision's `clouds/`, which may predate the module or the cluster's fields)."""
+    try:
+        from clouds.job_runtime import runtime_line
+
+        return runtime_line(cluster) or ""
+    except (AttributeError, ImportError):
+        return ""
 
 
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:
