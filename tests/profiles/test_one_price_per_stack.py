@@ -13,9 +13,9 @@ import pytest
 from profiles.cost.pricing import charged_hours
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
-from profiles.stack_file import read_cluster
-from profiles.stack_price import price_stack
-from profiles.stack_writer import cluster_config, render_stack
+from profiles.stack.file import read_cluster
+from profiles.stack.price import price_stack
+from profiles.stack.writer import cluster_config, render_stack
 
 BASE = {"accelerators": ["H100:8"], "nodes": 2, "interconnect": "rdma", "providers": ["aws"], "hours": 300}
 FS = {"file_system": {"capacity": "4800GiB", "throughput": 250}}
