@@ -67,6 +67,9 @@ class PlanResult:
             commitment it assumes (nodes on-demand), USD/hour; None otherwise.
         runtime: which torch, NCCL and fabric plugin the nodes run (`clouds.job_runtime`), one
             line; "" for a cloud without a node agent.
+        job: the stack's job as the review compares it: `{"id": the digest of what the job
+            runs (`clouds.job_bootstrap.job_identity`), "nodes", "min_nodes"}`; None without
+            a job.
     """
 
     resources: list[dict[str, Any]]
@@ -89,6 +92,7 @@ class PlanResult:
     purchase: str | None = None
     uncommitted_usd_per_hour: float | None = None
     runtime: str = ""
+    job: dict[str, Any] | None = None
 
     @property
     def deadline_note(self) -> str:
@@ -179,8 +183,25 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
             getattr(cluster, "kms_key_id", None),
         ).summary,
         runtime=_runtime_line(cluster),
+        job=_job_summary(cluster),
     )
     return with_price(result, cluster) if priced else result
+
+
+def _job_summary(cluster: Any) -> dict[str, Any] | None:
+    """The job's identity digest and node counts, or None (no job, or an older revision)."""
+    try:
+        from clouds.job_bootstrap import job_identity
+
+        if cluster.job is None:
+            return None
+        return {
+            "id": job_identity(cluster),
+            "nodes": cluster.nodes,
+            "min_nodes": cluster.job.min_nodes or cluster.nodes,
+        }
+    except (AttributeError, ImportError, ValueError):
+        return None
 
 
 def _runtime_line(cluster: Any) -> str:
