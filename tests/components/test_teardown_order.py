@@ -26,7 +26,7 @@ import yaml
 
 from clouds.base import load
 from clouds.registry import CLOUDS
-from profiles.stack_file import validate_cluster
+from profiles.stack.file import validate_cluster
 from tests.components import harness
 
 ROOT = Path(__file__).resolve().parents[2]

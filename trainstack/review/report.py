@@ -125,17 +125,14 @@ def _nodes(changes: list[Change]) -> dict[str, list[str]]:
     }
 
 
-# The head node's types: what holds the job's rendezvous store.
-HEAD_TYPES = ("aws:ec2/instance:Instance", "gcp:compute/instance:Instance", "azure-native:compute:VirtualMachine")
-
-
 def _job(before: PlanResult | None, after: PlanResult, changes: list[Change]) -> dict[str, str] | None:
     """What a change does to the head, the job and its node count, in one line each; None when
     neither side runs a job (or nothing is compared)."""
     old, new = (before.job if before is not None else None), after.job
     if old is None or new is None:
         return None
-    heads = [c for c in changes if c.type in HEAD_TYPES and c.name.endswith("-head")]
+    # the head VM is `<cluster>-head` on every cloud (its address: `-head-eni`, `-head-ip`, `-head-nic`)
+    heads = [c for c in changes if c.name.endswith("-head")]
     head = heads[0] if heads else None
     lines = {}
     if head is None or head.action == "same":
