@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from profiles.stack_file import StackFileError, read_cluster
+from profiles.stack.file import StackFileError, read_cluster
 from trainstack.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
