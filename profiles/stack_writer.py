@@ -15,6 +15,7 @@ from typing import Literal
 
 import yaml
 
+from clouds.capacity import capacity_problem
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config, provider_region_key
 from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
@@ -107,6 +108,11 @@ def cluster_config(
         data=spec.data.config() if spec.data else None,
         job=spec.job,
     )
+    if purchase == "spot" and spec.spot is not None and spec.spot.on_demand_after_hours is not None:
+        minutes = max(1, round(spec.spot.on_demand_after_hours * 60))
+        config = config.model_copy(update={"on_demand_after_minutes": minutes})
+        if problem := capacity_problem(config):  # the cloud has no fallback, or the stack no head
+            raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback", 1))
     if ranked and candidate.reservation is None and not candidate.reservation_id:
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
