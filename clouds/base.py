@@ -291,6 +291,9 @@ class Cloud:
         nccl: `"module:function"` `(instance type, rdma) -> (variables, lines to source,
             notes) or None` the benchmark kit runs NCCL with; None (or a None answer): the
             kit's default.
+        job_runtime: `"module:attribute"` of the cloud's `clouds.job_runtime.JobRuntime`: the
+            interpreter with torch its node units call, its torch, NCCL and fabric plugin,
+            and their source; None for a cloud whose nodes run no node agent.
         spot_bands: `"module:function"` `(region, instance type) -> facts.spot_advisor.AdvisorBand
             or None`: the recorded spot interruption band of a type (AWS Spot Advisor), or None
             when the cloud publishes none.
@@ -322,6 +325,8 @@ class Cloud:
             stack needs a `job` (the head) to have one.
         capacity_codes: `capacity` / `quota` -> regular expressions of the error codes its APIs
             return when there is no capacity or the quota is used up (`clouds.capacity_errors`).
+        subnet_id: the form of an existing subnet's id its component takes (`subnet_id`), a
+            regular expression, or None when it takes none; `subnet_id_example` shows one.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -349,6 +354,7 @@ class Cloud:
     notice_watcher: str | None = None
     shared_mount: str = "/mnt/shared"
     nccl: str | None = None
+    job_runtime: str | None = None
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     commitment_purchase: str = ""
@@ -362,6 +368,8 @@ class Cloud:
     no_capacity: str = ""
     fill_on_head: bool = False
     capacity_codes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    subnet_id: re.Pattern[str] | None = None
+    subnet_id_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()
