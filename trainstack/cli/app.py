@@ -225,3 +225,14 @@ def up(
     from trainstack.cli.up_cmd import run
 
     run(stack, list(ctx.args), attempts, minutes, force, project_dir(project))
+
+
+@app.command()
+def status(
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
+    project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+) -> None:
+    """Show each node group's nodes running vs asked and the cloud's latest capacity error."""
+    from trainstack.cli.status_cmd import run
+
+    run(stack, project_dir(project))
