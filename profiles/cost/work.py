@@ -19,7 +19,7 @@ from clouds.reservation import ReservationConfig, ReservationKind
 from profiles.spec import rules
 from profiles.spec.fields import NUMBER
 from profiles.spec.rules import known_provider
-from profiles.spec.units import parse_count
+from profiles.spec.units import on_demand_after, parse_count
 
 COUNT = BeforeValidator(rules.count)  # `7B`, `300B`, `1.28M`
 HOURS = BeforeValidator(rules.hours_of)  # `1h`, `15m`
@@ -172,7 +172,7 @@ class SpotSpec(BaseModel):
     interruptions_per_node_month: Annotated[float | None, NUMBER] = Field(
         default=None, ge=0, description="Per node per 730 h."
     )
-    on_demand_after_hours: Annotated[float | None, BeforeValidator(rules.on_demand_after)] = Field(
+    on_demand_after_hours: Annotated[float | None, BeforeValidator(on_demand_after)] = Field(
         default=None, alias="fallback", gt=0, description="Hours below size before on-demand fills the gap."
     )
 

@@ -127,17 +127,6 @@ def hours_of(value: object) -> float | None:
     return None if value is None else parse_duration_hours(value)
 
 
-def on_demand_after(value: object) -> float | None:
-    """`spot.fallback`: `on-demand after 30m` -> 0.5 (hours the spot group may stay below size
-    before on-demand fills the gap), or None."""
-    if value is None:
-        return None
-    text = str(value).strip().lower()
-    if not text.startswith("on-demand after "):
-        raise ValueError(f"'{value}' is not a fallback; write e.g. on-demand after 30m")
-    return parse_duration_hours(text.removeprefix("on-demand after ").strip())
-
-
 def reference(value: object) -> object:
     """`work.reference`: the accelerator name as the performance facts spell it (any case)."""
     if value is None or not isinstance(value, str):

@@ -13,7 +13,7 @@ from trainstack.cli.usage_errors import FAILED, fail
 def run(stack: str, folder: Path) -> None:
     """Print one line per node group; exit 1 when a spot or fixed group runs fewer nodes than asked."""
     from clouds.config import ConfigError
-    from profiles.stack_file import StackFileError, stack_path
+    from profiles.stack.file import StackFileError, stack_path
     from trainstack.up.move import read_stack
 
     try:

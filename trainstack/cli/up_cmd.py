@@ -31,7 +31,7 @@ def run(
     error, status 1); tests hand in one that replays recorded engine events.
     """
     from clouds.config import ConfigError
-    from profiles.stack_file import StackFileError
+    from profiles.stack.file import StackFileError
     from trainstack.up.walk import walk
 
     try:

@@ -28,6 +28,6 @@ def groups_status(client: Any, cluster: str, provider: str) -> list[GroupStatus]
 
 def status(cluster: ClusterConfig, name: str) -> list[GroupStatus]:
     """The stack `name`'s groups in its region, with the default credentials."""
-    from profiles.aws_api import client, new_session
+    from profiles.preflight.aws_api import client, new_session
 
     return groups_status(client(new_session(), "autoscaling", cluster.region), name, cluster.provider)

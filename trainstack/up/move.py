@@ -1,9 +1,9 @@
 """Move a stack to one of its fallback rows, through the same writer `resolve --write-stack` uses.
 
-The row (`profiles.fallbacks.fallback_rows`) replaces the fields that say what runs where
+The row (`profiles.stack.fallbacks.fallback_rows`) replaces the fields that say what runs where
 (instance type, zone, purchase, nodes, price, ...); every other setting of the stack stays,
 and the file keeps its other keys. The rewritten file is rendered by
-`profiles.stack_writer.render_stack`, so its header states the new cost, and the move reports
+`profiles.stack.writer.render_stack`, so its header states the new cost, and the move reports
 what changed and the cost before and after. A move to another zone or region of a stack with
 a file system is refused: it would replace the file system and the data on it.
 """
@@ -18,8 +18,8 @@ from clouds.config import CONFIG_KEY, parse_cluster_config
 from clouds.contract import ClusterConfig
 from clouds.healing import writes_queued_resource
 from profiles.cost.cluster_cost import cluster_cost
-from profiles.stack_file import FALLBACKS_KEY, is_hand_edited, read_for_rewrite, write_stack
-from profiles.stack_writer import kept_settings, render_stack
+from profiles.stack.file import FALLBACKS_KEY, is_hand_edited, read_for_rewrite, write_stack
+from profiles.stack.writer import kept_settings, render_stack
 
 # The row fields a move writes into the cluster (the rest of a row describes it).
 MOVED = (
@@ -63,7 +63,7 @@ def read_stack(path: Path) -> StackNow:
     """
     found = read_for_rewrite(path)
     if found is None:
-        from profiles.stack_file import StackFileError
+        from profiles.stack.file import StackFileError
 
         raise StackFileError(
             f"{path}: no such stack file; write it with `trainstack resolve WORKLOAD --write-stack NAME`"

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from clouds.capacity_errors import KINDS, classify
-from profiles.stack_file import stack_path
+from profiles.stack.file import stack_path
 from trainstack.up.blocked import Blocklist
 from trainstack.up.move import StackNow, move_problem, offering, offering_key, read_stack, rewrite
 

@@ -15,7 +15,7 @@ from pulumi.automation._cmd import CommandResult
 from pulumi.automation.errors import CommandError
 
 from clouds.capacity_errors import classify
-from profiles.stack_file import FALLBACKS_KEY, is_hand_edited
+from profiles.stack.file import FALLBACKS_KEY, is_hand_edited
 from tests.cli.helpers import ROOT, one_error_line, run
 from trainstack.up.walk import BLOCK_MINUTES, walk
 
@@ -156,7 +156,7 @@ def test_a_move_that_would_replace_the_file_system_is_never_automatic(project: P
     document = yaml.safe_load(path.read_text())
     document["config"]["trainstack:cluster"]["file_system"] = {"capacity_gib": 1200}
     from clouds.config import parse_cluster_config
-    from profiles.stack_writer import render_stack
+    from profiles.stack.writer import render_stack
 
     config = parse_cluster_config(document["config"]["trainstack:cluster"])
     rows = document["config"][FALLBACKS_KEY]
