@@ -31,8 +31,24 @@ def allreduce_log(tmp_path_factory) -> Path:
     """`trainstack.bench.allreduce` under torchrun, 2 processes, gloo: the real path, bounded."""
     out = tmp_path_factory.mktemp("allreduce") / "nccl-all.log"
     argv = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", "-m"]
-    argv += ["trainstack.bench.allreduce", "-b", "8", "-e", "4K", "-f", "8", "--iters", "2", "--warmup", "1", "-o", str(out)]
-    subprocess.run(argv, check=True, capture_output=True, timeout=120, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    argv += [
+        "trainstack.bench.allreduce",
+        "-b",
+        "8",
+        "-e",
+        "4K",
+        "-f",
+        "8",
+        "--iters",
+        "2",
+        "--warmup",
+        "1",
+        "-o",
+        str(out),
+    ]
+    subprocess.run(
+        argv, check=True, capture_output=True, timeout=120, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""}
+    )
     return out
 
 
@@ -58,7 +74,10 @@ def test_node_script_runs_each_step_through_the_node_agent(cluster) -> None:
     script = "\n".join(lines)
     assert "RUN=/fsx/trainstack/bench/training-a100/20261207T060000Z" in script
     assert script.count("python3 -m nodeagent run") == 3 and "ssh" not in script and "mpirun" not in script
-    assert '--id bench-20261207T060000Z-allreduce --module trainstack.bench.allreduce --code "$CODE" -- -b 8 -e 1G' in script
+    assert (
+        '--id bench-20261207T060000Z-allreduce --module trainstack.bench.allreduce --code "$CODE" -- -b 8 -e 1G'
+        in script
+    )
     assert "--model vit_b16 --data synthetic --steps 5 --batch 8" in script
     assert "systemctl is-active --quiet trainstack-job" in script
     subprocess.run(["bash", "-n"], input=script, text=True, check=True)

@@ -17,9 +17,7 @@ from pathlib import Path
 TRAIN_MODULE = "trainstack.bench.train"
 
 
-def bench_job(
-    base: dict, train_args: list[str], name: str, module: str = TRAIN_MODULE, code: str = ""
-) -> dict:
+def bench_job(base: dict, train_args: list[str], name: str, module: str = TRAIN_MODULE, code: str = "") -> dict:
     """The node's job (as JSON) with the benchmark as its command.
 
     Args:
@@ -60,7 +58,13 @@ def main() -> None:
     parser.add_argument("train_args", nargs=argparse.REMAINDER, help="-- then trainstack.bench.train arguments")
     args = parser.parse_args()
     try:
-        job = bench_job(json.loads(args.base.read_text()), [a for a in args.train_args if a != "--"], args.id, args.module, args.code)
+        job = bench_job(
+            json.loads(args.base.read_text()),
+            [a for a in args.train_args if a != "--"],
+            args.id,
+            args.module,
+            args.code,
+        )
     except (OSError, ValueError) as exc:
         raise SystemExit(f"error: {args.base}: {exc}") from None
     args.out.write_text(json.dumps(job, indent=2) + "\n")

@@ -19,6 +19,7 @@ from trainstack.bench.parse_nccl import ParseError
 
 __all__ = ["MARK", "TrainingLog", "bench_line", "parse_training"]
 
+
 @dataclass
 class TrainingLog:
     """What one training log holds."""

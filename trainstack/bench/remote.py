@@ -93,17 +93,22 @@ def node_commands(stack: str, cluster, run: str, steps: int = 50, batch: int = 2
     root = results_root(cluster.provider, stack)
     lines = [
         "set -uo pipefail",
-        f"[ -f {JOB_FILE} ] || {{ echo \"$(hostname): no {JOB_FILE} (not a job node): nothing to run\"; exit 0; }}",
+        f'[ -f {JOB_FILE} ] || {{ echo "$(hostname): no {JOB_FILE} (not a job node): nothing to run"; exit 0; }}',
         "if systemctl is-active --quiet trainstack-job; then",
-        "  echo \"$(hostname): the stack's job is running; stop it (sudo systemctl stop trainstack-job) to benchmark\"",
+        '  echo "$(hostname): the stack\'s job is running; stop it (sudo systemctl stop trainstack-job) to benchmark"',
         "  exit 1",
         "fi",
         f"RUN={shlex.quote(root)}/{run}; HOST=$(hostname); CODE=$(mktemp -d)",
         'mkdir -p "$RUN"',
         f'echo {bundle()} | base64 -d | tar -xz -C "$CODE"',
         'export PYTHONPATH="$CODE"',
-        *_step(run, "allreduce", "trainstack.bench.allreduce", f'-b 8 -e {max_bytes} -f 2 -o "$RUN/nccl-all.log"',
-               '"$RUN/allreduce-$HOST.log"'),
+        *_step(
+            run,
+            "allreduce",
+            "trainstack.bench.allreduce",
+            f'-b 8 -e {max_bytes} -f 2 -o "$RUN/nccl-all.log"',
+            '"$RUN/allreduce-$HOST.log"',
+        ),
     ]
     for model in MODELS:
         args = f"--model {model} --data synthetic --steps {steps} --batch {batch} --precision bf16"
@@ -121,7 +126,7 @@ def fetch_commands(stack: str, cluster, run: str | None = None) -> list[str]:
         f"RUN={pick}",
         f'[ -n "$RUN" ] && [ -d "$RUN" ] || {{ echo "no benchmark run under {root}" >&2; exit 1; }}',
         'OUT=$(mktemp -d); cp "$RUN/nccl-all.log" "$OUT/" 2>/dev/null || true',
-        "grep -h '#bench ' \"$RUN\"/train-*.log > \"$OUT/train.log\" 2>/dev/null || true",
+        'grep -h \'#bench \' "$RUN"/train-*.log > "$OUT/train.log" 2>/dev/null || true',
         f'echo "{OUTPUT_MARK}$(basename "$RUN") $(tar -cz -C "$OUT" . | base64 -w0)"',
         'rm -rf "$OUT"',
     ]

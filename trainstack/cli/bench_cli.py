@@ -148,7 +148,9 @@ def run(
 def fetch(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     run_id: str | None = typer.Option(None, "--run", help="The run `bench run --send` printed (default: newest)."),
-    output: Path | None = typer.Option(None, "-o", "--output", help="Results file to write (default bench-STACK.json)."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="Results file to write (default bench-STACK.json)."
+    ),
     project: Path | None = _project_option(),
 ) -> None:
     """Bring the results of `bench run --send` back from the stack's file system as a results file."""

@@ -30,10 +30,11 @@ def check_remote(stack: str, cluster, option: str) -> None:
         )
 
 
-def _client(cluster):
+def _clients(cluster):
+    """(ssm, ec2) clients in the stack's region."""
     import boto3
 
-    return boto3.client("ssm", region_name=cluster.region)
+    return boto3.client("ssm", region_name=cluster.region), boto3.client("ec2", region_name=cluster.region)
 
 
 def _aws(call):
@@ -61,7 +62,7 @@ def send_run(stack: str, cluster, steps: int, batch: int, max_bytes: str, wait: 
 
     check_remote(stack, cluster, "--send")
     run = new_run_id()
-    client = _client(cluster)
+    client, ec2 = _clients(cluster)
     commands = node_commands(stack, cluster, run, steps, batch, max_bytes)
     command_id = _aws(lambda: ssm.send(client, stack, commands, f"trainstack bench {stack} {run}", WAIT_SECONDS))
     typer.echo(f"benchmark {run} sent to the nodes of {stack} (SSM command {command_id})")
@@ -69,27 +70,24 @@ def send_run(stack: str, cluster, steps: int, batch: int, max_bytes: str, wait: 
     if not wait:
         typer.echo(f"  then: trainstack bench fetch -s {stack} --run {run}")
         return
-    runs = _aws(lambda: ssm.wait(client, command_id, WAIT_SECONDS))
+    runs = _aws(lambda: ssm.wait(client, command_id, ssm.stack_instances(ec2, stack), WAIT_SECONDS))
     typer.echo(f"  finished on {len(runs)} nodes")
-    fetch_run(stack, cluster, run, output, client)
+    fetch_run(stack, cluster, run, output)
 
 
-def fetch_run(stack: str, cluster, run: str | None, output: Path | None, client=None) -> None:
+def fetch_run(stack: str, cluster, run: str | None, output: Path | None) -> None:
     """Bring a run's logs back from one node and write the results file `bench import` takes."""
     from trainstack.bench import ssm
     from trainstack.bench.remote import FetchError, fetch_commands, results_from_output
 
     check_remote(stack, cluster, "fetch")
-    client = client or _client(cluster)
+    client, ec2 = _clients(cluster)
     command_id = _aws(
         lambda: ssm.send(client, stack, fetch_commands(stack, cluster, run), f"trainstack bench fetch {stack}", 120)
     )
-    runs = _aws(lambda: ssm.wait(client, command_id, 300, pause=3.0))
-    if not runs:
-        fail(f"fetch: no node of {stack} answered (tag trainstack:cluster={stack}); is the stack up?")
-    text = _aws(lambda: ssm.full_output(client, command_id, runs[0].instance_id))
+    runs = _aws(lambda: ssm.wait(client, command_id, ssm.stack_instances(ec2, stack), 300, pause=3.0))
     try:
-        result = results_from_output(text, cluster, stack)
+        result = results_from_output(runs[0].output, cluster, stack)
     except FetchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
