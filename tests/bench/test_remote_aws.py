@@ -12,7 +12,7 @@ from moto import mock_aws
 from typer.testing import CliRunner
 
 from tests.aws_live import credentials
-from trainstack.bench import ssm
+from trainstack.bench import aws_ssm as ssm
 from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]

@@ -1,7 +1,7 @@
 """The benchmark as one command: what every node runs, and how its logs come back as a results file.
 
 `trainstack bench run -s NAME --send` sends `node_commands` to every node of the stack (on AWS
-through Systems Manager Run Command, `trainstack.bench.ssm`). Each node unpacks the benchmark
+through Systems Manager Run Command, `trainstack.bench.aws_ssm`). Each node unpacks the benchmark
 programs (`bundle`: torch-only modules, so the job's interpreter needs nothing else), then
 runs each step as a job of its own node agent (`python3 -m nodeagent run`: the job file's
 rendezvous on the head node, the bootstrap's NCCL/EFA environment, every node required), in the

@@ -12,13 +12,14 @@ import typer
 
 from trainstack.cli.usage_errors import fail
 
-SUPPORTED = ("aws",)
 WAIT_SECONDS = 3 * 3600  # a choice: the slowest step (ViT on 8 GiB messages) fits well within it
 
 
 def check_remote(stack: str, cluster, option: str) -> None:
     """One line and exit 2 when `stack` cannot be benchmarked remotely."""
-    if cluster.provider not in SUPPORTED:
+    from trainstack.bench.aws_ssm import PROVIDER
+
+    if cluster.provider != PROVIDER:
         fail(
             f"{option}: {cluster.provider} has no remote run in trainstack yet (AWS only, via Systems Manager); "
             f"render the kit and run it on a node instead: trainstack bench run -s {stack}"
@@ -41,7 +42,7 @@ def _aws(call):
     """Run `call()`; AWS errors become one line (no credentials, access denied, ...)."""
     from botocore.exceptions import BotoCoreError, ClientError
 
-    from trainstack.bench.ssm import RemoteError
+    from trainstack.bench.aws_ssm import RemoteError
 
     try:
         return call()
@@ -49,7 +50,7 @@ def _aws(call):
         error = exc.response.get("Error", {})
         fail(f"AWS Systems Manager: {error.get('Code', 'error')}: {error.get('Message', exc)}")
     except BotoCoreError as exc:
-        fail(f"AWS Systems Manager: {exc}; set AWS credentials (aws configure) for the stack's account")
+        fail(f"AWS Systems Manager: {exc}; set AWS credentials for the stack's account")
     except RemoteError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -57,7 +58,7 @@ def _aws(call):
 
 def send_run(stack: str, cluster, steps: int, batch: int, max_bytes: str, wait: bool, output: Path | None) -> None:
     """Start the benchmark on every node of `stack`; with `wait`, fetch its results file."""
-    from trainstack.bench import ssm
+    from trainstack.bench import aws_ssm as ssm
     from trainstack.bench.remote import new_run_id, node_commands, results_root
 
     check_remote(stack, cluster, "--send")
@@ -77,7 +78,7 @@ def send_run(stack: str, cluster, steps: int, batch: int, max_bytes: str, wait: 
 
 def fetch_run(stack: str, cluster, run: str | None, output: Path | None) -> None:
     """Bring a run's logs back from one node and write the results file `bench import` takes."""
-    from trainstack.bench import ssm
+    from trainstack.bench import aws_ssm as ssm
     from trainstack.bench.remote import FetchError, fetch_commands, results_from_output
 
     check_remote(stack, cluster, "fetch")

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+PROVIDER = "aws"  # the cloud whose remote-run service this is
 DOCUMENT = "AWS-RunShellScript"
 TAG_KEY = "trainstack:cluster"
 DONE = {"Success", "Cancelled", "TimedOut", "Failed"}  # CommandInvocation Status values that end
