@@ -4,7 +4,7 @@ For one offering and one node count the job's hours are known (`profiles.cost.es
 this module turns them into candidates per purchase option: on-demand, spot with its
 expected interruptions, a reserved term priced as a commitment, capacity already held.
 Each carries the file system its cloud creates, priced like for like (`profiles.cost.storage`).
-`profiles.node_choice` then keeps, per purchase option, the node count a careful engineer
+`profiles.choice.nodes` then keeps, per purchase option, the node count a careful engineer
 would choose: the fewest nodes that meet the deadline.
 """
 

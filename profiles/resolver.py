@@ -6,7 +6,7 @@ option (on-demand, spot with its interruption overhead, reserved terms when the 
 is kept that long, capacity already held) is then costed as USD/hour x hours + storage.
 With a node range each offering takes the fewest nodes that meet the deadline, and of the
 sizes of one family (TPU slices, an instance type's sizes) the fewest accelerators, unless a
-larger one is cheaper by more than `node_margin` (`profiles.fewest`).
+larger one is cheaper by more than `node_margin` (`profiles.choice.fewest`).
 The cheapest job that meets the deadline wins; if none meets it, the cheapest of the rows
 closest to it (within `CLOSE` of the fastest), each saying by how much it misses, and what
 would meet it. Rows with a caveat (a spot price the catalog does not believe, a file system
@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from profiles.candidate import Candidate
 from profiles.catalog.loader import PROVIDERS
 from profiles.catalog.offering import Offering
-from profiles.cloud_gaps import clouds_without_rows
+from profiles.choice.fewest import fewest_per_family, margin_of
+from profiles.choice.gaps import clouds_without_rows
+from profiles.choice.nodes import zone_copy_candidates
+from profiles.choice.price_checks import with_price_findings, with_spot_risks
 from profiles.cost.estimate import Rejection
 from profiles.costing import PURCHASES
 from profiles.explain import (
@@ -36,12 +39,9 @@ from profiles.explain import (
     no_match,
     reason,
 )
-from profiles.fewest import fewest_per_family, margin_of
 from profiles.fixes import jurisdiction_fix, what_would_meet
 from profiles.known_names import checked_names
 from profiles.matching import all_failures, data_detail, file_system_detail, job_detail, static_failures
-from profiles.node_choice import zone_copy_candidates
-from profiles.price_checks import with_price_findings, with_spot_risks
 from profiles.spec import WorkloadSpec
 from profiles.spec.units import too_long_work
 
@@ -96,8 +96,8 @@ class Resolution:
         rejected: constraint -> (offerings removed, one example's numbers) for the
             job-specific checks (memory_fit, throughput).
         candidates: every candidate that can run the job, cheapest first (for plots): each
-            offering at its node count, every size of a family (`profiles.fewest`).
-        clouds: each allowed cloud that gave no row -> why (`profiles.cloud_gaps`).
+            offering at its node count, every size of a family (`profiles.choice.fewest`).
+        clouds: each allowed cloud that gave no row -> why (`profiles.choice.gaps`).
         to_meet: when no row meets the deadline, what would (more nodes, other
             accelerators); "" otherwise.
     """
@@ -135,7 +135,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
 
     With a node range (`nodes: 2-16`, `auto`) each offering keeps, per purchase option, the
     fewest nodes that meet the deadline unless more are cheaper by more than `node_margin`
-    (`profiles.node_choice` bounds the counts it prices).
+    (`profiles.choice.nodes` bounds the counts it prices).
 
     Args:
         spec: the workload.
@@ -157,7 +157,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
     failed: dict[str, list[Offering]] = {}
     details: dict[str, str] = {}
     fastest: Rejection | None = None  # the shortest run that is still over the run-time limit
-    memo: dict = {}  # job estimates by hardware and node count (`profiles.node_choice.hardware`)
+    memo: dict = {}  # job estimates by hardware and node count (`profiles.choice.nodes.hardware`)
     by_cloud: dict[tuple[str, str], str] = {}  # (cloud, constraint) -> the first rejection's numbers
     for offering in offerings:
         failure = next(static_failures(spec, wanted, offering), None)

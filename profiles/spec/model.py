@@ -73,7 +73,7 @@ class WorkloadModel(BaseModel):
         deadline_hours: latest acceptable run time, hours (`7d`), or None.
         node_margin: share of the job's cost (0.05 or `5%`) a larger node count or slice
             must save to be taken over the fewest that meet the deadline; None:
-            `profiles.node_choice.DEFAULT_NODE_MARGIN`.
+            `profiles.choice.nodes.DEFAULT_NODE_MARGIN`.
         commitment: a reserved term to price (`1y`, `3y`, or `{term: 1y, reuse: 0.8}`
             when other work uses the capacity after the job), or None (`none`).
         reservations: capacity already held, priced as given.

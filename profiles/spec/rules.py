@@ -17,6 +17,7 @@ from clouds.job_fields import job_size_problem
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
 from profiles.spec.agreement import check_together
+from profiles.spec.counts import count_of, share, split_counts
 from profiles.spec.units import at_most_gib, at_most_hours, not_bool, parse_count, parse_duration_hours, parse_size_gib
 
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
@@ -29,7 +30,7 @@ _PURCHASE_ALIASES = {"spot-allowed": "any", "spot_allowed": "any", "ondemand": "
 _TERM_WORDS = ("reserved", "reservation", "savings-plan", "committed", "commitment")
 _CHECKPOINTING_WORDS = {"off": "none", "no": "none", "false": "none", "on": "full", "yes": "full", "true": "full"}
 
-__all__ = ["AUTO_MAX_NODES", "known_provider", "not_bool"]
+__all__ = ["AUTO_MAX_NODES", "count_of", "known_provider", "not_bool", "share", "split_counts"]
 
 
 def known_provider(value: object) -> Any:
@@ -58,16 +59,6 @@ def run_hours(value: object) -> float | None:
 def deadline_hours(value: object) -> float | None:
     """`deadline`: a duration with its unit (`7d`), at most `MAX_HOURS`."""
     return None if value is None else at_most_hours(parse_duration_hours(value), value)
-
-
-def share(value: object) -> object:
-    """A share as a fraction (`0.05`) or a percentage (`5%`); anything else is left for the type check."""
-    if isinstance(value, str) and value.strip().endswith("%"):
-        try:
-            return float(value.strip()[:-1]) / 100
-        except ValueError:
-            raise ValueError(f"'{value}' is not a percentage; write it like 5% or 0.05") from None
-    return not_bool(value)
 
 
 def gpu_memory_gib(value: object) -> float | None:
@@ -195,51 +186,6 @@ def node_range(data: object) -> object:
     if not 1 <= low <= high:
         raise ValueError(f"nodes: '{data['nodes']}' is not a range of node counts; write it like 2-16 or auto")
     return {**data, "nodes": low, "max_nodes": high}
-
-
-def split_counts(data: object) -> object:
-    """Turn `NAME:N` accelerator entries into names plus per-node GPU counts: one count shared
-    by every entry sets `gpus_per_node`; otherwise each count binds its own entry only
-    (`accelerator_counts`, `NAME:N` strings), and an entry without one takes any count, so
-    `[tpu-v6e, H100:8]` keeps every TPU slice beside 8-GPU H100 nodes."""
-    if not isinstance(data, dict) or "accelerators" not in data:
-        return data
-    raw = data["accelerators"]
-    if raw is not None and not isinstance(raw, (str, list, tuple)):
-        raise ValueError("accelerators: expected a name or a list such as [A100:8, A100-80GB:8]")
-    names: list[str] = []
-    counts: dict[str, int] = {}
-    for token in [raw] if isinstance(raw, str) else (raw or []):
-        match = re.fullmatch(r"\s*([A-Za-z0-9][\w.\- ]*?)\s*(?::\s*(\d+))?\s*", str(token))
-        if not match:
-            raise ValueError(f"accelerators: cannot read '{token}'; write NAME or NAME:COUNT, e.g. A100-80GB:8")
-        name, count = match.group(1), match.group(2)
-        names.append(name)
-        if count and counts.get(name, int(count)) != int(count):
-            raise ValueError(
-                f"accelerators: '{name}' asks for two GPU counts ({counts[name]} and {count}); give it once"
-            )
-        if count:
-            counts[name] = int(count)
-    given = data.get("gpus_per_node")
-    if given is not None and any(c != given for c in counts.values()):
-        raise ValueError("accelerators: entries ask for other GPU counts than gpus_per_node; drop one of them")
-    if counts and len(counts) == len(names) and len(set(counts.values())) == 1:
-        return {**data, "accelerators": names, "gpus_per_node": next(iter(counts.values()))}
-    per_entry = [f"{name}:{count}" for name, count in counts.items()] if given is None else []
-    return {**data, "accelerators": names, **({"accelerator_counts": per_entry} if per_entry else {})}
-
-
-def count_of(spec: Any, accelerator: str) -> int | None:
-    """The per-node GPU count the spec asks of `accelerator` (catalog spelling): `gpus_per_node`,
-    else its own entry's `NAME:N` (`accelerator_counts`), else None (any count)."""
-    if spec.gpus_per_node:
-        return spec.gpus_per_node
-    for entry in spec.accelerator_counts:
-        name, _, count = entry.rpartition(":")
-        if name.casefold() == accelerator.casefold():
-            return int(count)
-    return None
 
 
 # --- the read values, across keys (`spec`/`work` are the plain values or the pydantic models) --

@@ -25,7 +25,7 @@ def aws(monkeypatch):
     """moto with two instances of the stack (tagged as the component tags them) and one of another."""
     credentials(monkeypatch)
     with mock_aws():
-        ec2 = boto3.client("ec2", region_name="us-east-1")
+        ec2 = boto3.client("ec2", region_name="eu-north-1")
         image = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
 
         def launch(cluster: str, count: int) -> list[str]:
@@ -52,12 +52,12 @@ def project(tmp_path, monkeypatch):
 
 def test_send_reaches_the_stacks_instances_by_tag_only(aws) -> None:
     mine, other = aws
-    client = boto3.client("ssm", region_name="us-east-1")
+    client = boto3.client("ssm", region_name="eu-north-1")
     command_id = ssm.send(client, STACK, ["echo hi"], "test", 60)
     sent = client.list_commands(CommandId=command_id)["Commands"][0]
     assert sent["DocumentName"] == "AWS-RunShellScript" and sent["Parameters"]["commands"] == ["echo hi"]
     assert sent["Targets"] == [{"Key": "tag:trainstack:cluster", "Values": [STACK]}]
-    instances = ssm.stack_instances(boto3.client("ec2", region_name="us-east-1"), STACK)
+    instances = ssm.stack_instances(boto3.client("ec2", region_name="eu-north-1"), STACK)
     assert instances == mine
     runs = ssm.wait(client, command_id, instances, 5, pause=0.0)
     assert sorted(r.instance_id for r in runs) == mine and other[0] not in {r.instance_id for r in runs}
@@ -66,7 +66,7 @@ def test_send_reaches_the_stacks_instances_by_tag_only(aws) -> None:
 
 def test_wait_names_the_nodes_that_never_got_the_command(aws) -> None:
     mine, other = aws
-    client = boto3.client("ssm", region_name="us-east-1")
+    client = boto3.client("ssm", region_name="eu-north-1")
     command_id = ssm.send(client, STACK, ["echo hi"], "test", 60)
     ticks = iter([0.0, 0.0, 5.0, 11.0])
     # the other cluster's instance was not targeted: GetCommandInvocation says InvocationDoesNotExist
@@ -81,7 +81,7 @@ def test_bench_run_send_is_one_command(aws, project) -> None:
     assert result.exit_code == 0, result.output
     assert "sent to the nodes of training-a100 (SSM command " in result.output
     assert "logs: /fsx/trainstack/bench/training-a100/" in result.output
-    client = boto3.client("ssm", region_name="us-east-1")
+    client = boto3.client("ssm", region_name="eu-north-1")
     sent = client.list_commands()["Commands"][0]
     script = "\n".join(sent["Parameters"]["commands"])
     assert "python3 -m nodeagent run" in script and "--steps 5" in script

@@ -103,7 +103,7 @@ def test_checkpoint_writes_add_to_the_job():
 
 
 def test_every_constraint_has_words_for_a_cloud_without_rows():
-    from profiles.cloud_gaps import WHY
+    from profiles.choice.gaps import WHY
     from profiles.explain import CONSTRAINTS
 
     assert set(WHY) == set(CONSTRAINTS)

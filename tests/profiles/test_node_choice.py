@@ -7,10 +7,10 @@ import dataclasses
 import pytest
 
 from profiles.candidate import Candidate
+from profiles.choice.fewest import DEFAULT_NODE_MARGIN, best_per_purchase, fewest_per_family
+from profiles.choice.nodes import offering_candidates
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
-from profiles.fewest import DEFAULT_NODE_MARGIN, best_per_purchase, fewest_per_family
-from profiles.node_choice import offering_candidates
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
 

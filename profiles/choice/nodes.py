@@ -1,4 +1,4 @@
-"""How many nodes to price per offering: a bounded search for the counts `profiles.fewest`
+"""How many nodes to price per offering: a bounded search for the counts `profiles.choice.fewest`
 chooses from (the fewest nodes that meet the deadline unless more are cheaper by more than
 `node_margin`).
 
@@ -20,11 +20,11 @@ import dataclasses
 
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+from profiles.choice.fewest import best_per_purchase, margin_of, purchase_key
 from profiles.cost.estimate import JobHours, Rejection
 from profiles.cost.estimate import job_hours as estimate_hours
 from profiles.cost.pricing import HOURS_PER_MONTH, spot_overhead
 from profiles.costing import candidates
-from profiles.fewest import best_per_purchase, margin_of, purchase_key
 from profiles.spec import WorkloadSpec
 
 

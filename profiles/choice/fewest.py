@@ -7,7 +7,7 @@ in the workload), and its row says so; at equal cost the fewer accelerators win.
 rule picks between sizes of one family (TPU slices v5p-8 ... v5p-12288, an instance type's
 1-, 4- and 8-GPU sizes): same cloud, zone, accelerator and purchase, told apart by their
 accelerator count. When no size meets the deadline the fastest is kept, then the cheapest.
-`profiles.node_choice` searches the node counts this rule chooses from.
+`profiles.choice.nodes` searches the node counts this rule chooses from.
 """
 
 from __future__ import annotations
