@@ -43,6 +43,18 @@ class StackFileError(ValueError):
     """A stack file cannot be read, validated or written; one line naming the file and the fix."""
 
 
+def valid_stack_name(name: str) -> str:
+    """`name` made into a stack name `STACK_NAME` accepts, for suggestions: lowercase, each
+    run of other characters one '-', a letter first (`Training_A100` -> `training-a100`,
+    `2nd run` -> `stack-2nd-run`), at most 40 characters; `stack` when nothing is left."""
+    if STACK_NAME.fullmatch(name):
+        return name
+    words = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    if not words[:1].isalpha():
+        words = f"stack-{words}".strip("-")
+    return words[:40].rstrip("-")
+
+
 def stack_path(project_dir: Path, name: str) -> Path:
     """`<project>/stacks/Pulumi.<name>.yaml`.
 
@@ -55,7 +67,7 @@ def stack_path(project_dir: Path, name: str) -> Path:
     if not STACK_NAME.fullmatch(name):
         raise StackFileError(
             f"stack name '{name}': use 1-40 lowercase letters, digits and '-', starting with a letter "
-            "(e.g. training-a100); cloud resource names derive from it and GCP and Azure accept no other"
+            f"(e.g. {valid_stack_name(name)}); cloud resource names derive from it and GCP and Azure accept no other"
         )
     return Path(project_dir) / STACKS_DIR / f"Pulumi.{name}.yaml"
 
@@ -91,7 +103,7 @@ def _stacks_hint(path: Path) -> str:
 
     name = path.name.removeprefix("Pulumi.").removesuffix(".yaml")
     here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in path.parent.glob("Pulumi.*.yaml"))
-    write = f"`trainstack resolve WORKLOAD --write-stack {name}` writes it"
+    write = f"`trainstack resolve WORKLOAD --write-stack {valid_stack_name(name)}` writes it"
     close = difflib.get_close_matches(name, here, n=3, cutoff=0.6)
     if close:
         return f"did you mean {' or '.join(close)}? ({write})"

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from tests.cli.helpers import ROOT, run
+from tests.cli.helpers import ROOT, documented_keys, run
 
 
 @pytest.fixture()
@@ -32,6 +32,13 @@ def test_plan_json_matches_the_stack_price(at_root):
         "stack",
         "provider",
         "region",
+        "zone",
+        "instance_type",
+        "accelerator",
+        "accelerator_count",
+        "nodes",
+        "purchase",
+        "usd_per_job",
         "hours",
         "resources",
         "usd_per_hour",
@@ -47,7 +54,21 @@ def test_plan_json_matches_the_stack_price(at_root):
         "policies",
     }
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
-    assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
+    # the summary a script reads first: the stack's placement and size, the plan's cost
+    summary = {k: data[k] for k in ("zone", "instance_type", "accelerator", "accelerator_count", "nodes", "purchase")}
+    assert summary == {k: cluster[k] for k in summary}
+    assert data["usd_per_job"] == data["usd_total"] == pytest.approx(data["usd_per_hour"] * data["hours"], abs=0.01)
+    assert len(data["policies"]) == 8
+    # a rule that checked nothing is neither passed nor failed: null, with its reason
+    budget = next(p for p in data["policies"] if p["rule"] == "budget")
+    assert (budget["passed"], budget["status"], budget["reason"]) == (
+        None,
+        "n/a",
+        "no budget set (trainstack:max_usd_per_hour)",
+    )
+    assert all(p["passed"] is True and p["reason"] is None for p in data["policies"] if p is not budget)
+    # docs/cli.md names every key a script can read
+    assert set(data) | set(budget) | set(data["resources"][0]) <= documented_keys()
     assert data["usd_compute_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
     # + FSx 4,800 GiB at 250 MB/s/TiB: 4,800 x 1.0737 GB x $0.145 x 3.71/2.48 / 730 h = $1.5315/hour
     assert data["usd_per_hour"] == pytest.approx(cluster["usd_per_hour"] + 1.53147, abs=1e-5)

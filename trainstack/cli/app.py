@@ -138,7 +138,10 @@ def plan(
         fail(str(exc))
     policies = evaluate(result.resources, result.budget_usd_per_hour, limit, result.budget_basis)
     if as_json:
-        typer.echo(json.dumps(render.plan_json(result, policies, stack), indent=2, default=str))
+        from profiles.stack_file import read_cluster
+
+        cluster = read_cluster(folder / "stacks" / f"Pulumi.{stack}.yaml")[1]  # validated by the plan
+        typer.echo(json.dumps(render.plan_json(result, policies, stack, cluster), indent=2, default=str))
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)
