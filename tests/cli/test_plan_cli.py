@@ -52,7 +52,9 @@ def test_plan_json_matches_the_stack_price(at_root):
         "deadline_hours",
         "deadline_note",
         "policies",
+        "warnings",
     }
+    assert data["warnings"] == []  # sizes in proportion: no sanity warning
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
     # the summary a script reads first: the stack's placement and size, the plan's cost
     summary = {k: data[k] for k in ("zone", "instance_type", "accelerator", "accelerator_count", "nodes", "purchase")}
@@ -176,3 +178,19 @@ def test_plan_counts_an_estimated_file_system_price_as_resolve_does_and_labels_i
     ]
     tree = run("plan", "-s", "training-h100-azure").stdout
     assert "file system $2.6137 (estimate)" in tree
+
+
+def test_plan_and_check_warn_of_a_fat_fingered_stack(tmp_path, monkeypatch):
+    """10 PB of FSx beside $4.93/hour of GPUs; 5,000 nodes: priced, and warned about."""
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    text = (ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text()
+    (tmp_path / "stacks" / "Pulumi.fat.yaml").write_text(text.replace("capacity_gib: 4800", "capacity_gib: 9536743"))
+    (tmp_path / "stacks" / "Pulumi.big.yaml").write_text(text.replace("nodes: 2", "nodes: 5000"))
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(run("plan", "-s", "fat", "--json").stdout)
+    assert len(data["warnings"]) == 1 and data["warnings"][0].startswith("warning: file_system: 9,536,743 GiB costs $")
+    assert "more than the 2 x 8 GPUs it feeds ($4.93/hour)" in data["warnings"][0]
+    checked = run("check", "-s", "big")  # the live checks need credentials; the warnings do not
+    assert "warning: nodes: 5,000 is far beyond the 64 nodes trainstack ever picks" in checked.stderr

@@ -137,15 +137,20 @@ def plan(
     except PlanError as exc:
         fail(str(exc))
     policies = evaluate(result.resources, result.budget_usd_per_hour, limit, result.budget_basis)
-    if as_json:
-        from profiles.stack_file import read_cluster
+    from profiles.cost.sanity import stack_warnings
+    from profiles.stack_file import read_cluster
 
-        cluster = read_cluster(folder / "stacks" / f"Pulumi.{stack}.yaml")[1]  # validated by the plan
-        typer.echo(json.dumps(render.plan_json(result, policies, stack, cluster), indent=2, default=str))
+    cluster = read_cluster(folder / "stacks" / f"Pulumi.{stack}.yaml")[1]  # validated by the plan
+    warnings = stack_warnings(cluster, result.usd_compute_per_hour, result.usd_storage)
+    if as_json:
+        data = {**render.plan_json(result, policies, stack, cluster), "warnings": warnings}
+        typer.echo(json.dumps(data, indent=2, default=str))
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)
         _plan_rounding(folder / "stacks" / f"Pulumi.{stack}.yaml")
+        for line in warnings:
+            typer.secho(line, fg="yellow")
 
 
 def _plan_rounding(path: Path) -> None:
@@ -200,6 +205,12 @@ def check(
         version = load_catalog(providers=(cluster.provider,)).version
     except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
+    from profiles.cost.sanity import stack_warnings
+    from profiles.stack_price import price_from_catalog
+
+    price = price_from_catalog(cluster)  # the price `plan` shows, from the catalog
+    for line in stack_warnings(cluster, price.usd_per_hour, price.usd_storage):  # first: they need no API
+        typer.secho(line, fg="yellow", err=True)
     try:  # the stack is fine but could not be checked (credentials, an API failure): exit 1
         items = preflight(cluster, catalog_version=version, name=stack)
     except PreflightError as exc:
