@@ -210,6 +210,7 @@ def _write_plot(path: Path, spec, resolution) -> str:
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path, zone: str | None) -> str:
+    from profiles.fallbacks import fallback_rows, roomiest_copy
     from profiles.stack_writer import (
         StackWriteError,
         cluster_config,
@@ -221,7 +222,9 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     )
     from profiles.stack_writer import write_stack as write
 
-    choice = resolution.choice.candidate
+    choice = roomiest_copy(
+        resolution.choice.candidate, resolution.choice.also_zones, resolution.candidates, spec.interconnect
+    )
     if resolution.deadline_met is False and not force:
         fail(
             f"--write-stack: no offering meets the {spec.deadline_hours:g} h deadline (the choice takes "
@@ -231,14 +234,18 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
 
     try:
         path = stack_path(folder, name)
+        ranked = resolution.candidates
         # `--zone` first: it corrects a zone the stack already names (kept only without one)
         config, kept = keep_cluster_settings(
-            keep_zone(_zoned(cluster_config(spec, choice, catalog.version), zone), path), path
+            keep_zone(_zoned(cluster_config(spec, choice, catalog.version, ranked), zone), path), path
         )
         rate = usd_per_cny(choice.offering)
         on_demand = choice.offering.on_demand_usd_per_hour
         on_demand = None if on_demand is None else on_demand * choice.nodes
-        text = render_stack(config, _relative(workload, folder), catalog.built, rate, kept_settings(path), on_demand)
+        rows = fallback_rows(choice, ranked, spec.interconnect, config.file_system is not None)
+        text = render_stack(
+            config, _relative(workload, folder), catalog.built, rate, kept_settings(path), on_demand, rows
+        )
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         per_region = zone is None and choice.offering.zone == choice.offering.region and "zone:" in str(exc)
