@@ -318,6 +318,8 @@ class Cloud:
         spot_fallback: how on-demand capacity fills a spot group that stays below size (the
             cloud's own feature, or the cluster's watcher); None: the component has no such fallback.
         no_capacity: what the cloud's group does when there is no capacity (docs/self-healing.md).
+        subnet_id: the form of an existing subnet's id its component takes (`subnet_id`), a
+            regular expression, or None when it takes none; `subnet_id_example` shows one.
         missing: feature -> why the component cannot do it (absent: it can).
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
@@ -356,6 +358,8 @@ class Cloud:
     group_types: str | None = None
     spot_fallback: str | None = None
     no_capacity: str = ""
+    subnet_id: re.Pattern[str] | None = None
+    subnet_id_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()

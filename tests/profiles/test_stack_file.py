@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from clouds.input_file import DuplicateKeyError
+from clouds.input_file import parse_yaml as load
 from profiles.spec import SpecError, load_spec
 from profiles.stack_file import StackFileError, read_cluster, read_config, read_document, stack_path
-from profiles.strict_yaml import DuplicateKeyError, load
 from tests.cases import cases
 from trainstack.cli.app import app
 from trainstack.plan.runner import PlanError, run_plan
