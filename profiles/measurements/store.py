@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from clouds.registry import NAMES
+from profiles.files import read_text
 from profiles.measurements import StoreError
 from profiles.measurements.schema import RunResult
 
@@ -39,7 +40,7 @@ def read_result(path: Path) -> RunResult:
         StoreError: unreadable, not JSON, another schema version, or invalid (names the field).
     """
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))  # `-`: standard input
     except OSError as exc:
         raise StoreError(
             f"{path}: cannot read ({exc.strerror}); give a results file from `trainstack bench parse`"

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from profiles.files import read_text
 from profiles.measurements.schema import BusBandwidth, DcgmDiag, GpuSamples, RunResult
 from trainstack.bench.parse_dcgm import parse_dcgm
 from trainstack.bench.parse_nccl import ParseError, parse_nccl
@@ -39,7 +40,7 @@ def detect(text: str) -> str | None:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_text(path, errors="replace")  # `-`: standard input
     except OSError as exc:
         raise ParseError(f"{path}: cannot read ({exc.strerror}); give a file the kit wrote") from None
 
