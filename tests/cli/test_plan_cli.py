@@ -76,10 +76,15 @@ def test_plan_json_matches_the_stack_price(at_root):
     assert data["usd_per_hour"] == pytest.approx(cluster["usd_per_hour"] + 1.53147, abs=1e-5)
     assert data["usd_requests"] is None  # the stack has no data
     assert data["price_note"] == ""  # the committed stack's price is current
-    # A SkyPilot list price and FSx storage priced; the snapshot is undated, which plan says once.
+    # A SkyPilot list price and FSx storage priced; the snapshot is undated, which plan says once;
+    # the NAT gateway and its address bill by the hour with no recorded price: named as unpriced
     assert data["price_caveats"] == [
         "aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on 2026-12-01), "
-        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"
+        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`",
+        "NAT gateway training-a100-nat (aws:ec2/natGateway:NatGateway); public IPv4 address (Elastic IP) "
+        "training-a100-nat-ip (aws:ec2/eip:Eip) bill by the hour (and per GB processed) and are not in USD/hour "
+        "or USD/job: unpriced, no sourced and dated price is recorded; add their us-east-1 price from the "
+        "cloud's pricing page",
     ]
     assert data["usd_total"] == round(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"], 2)
     group = next(r for r in data["resources"] if r["type"] == "aws:autoscaling/group:Group")
