@@ -195,6 +195,10 @@ def test_plan_counts_an_estimated_file_system_price_as_resolve_does_and_labels_i
         "price, $0.217/GB-month), counted as resolve ranked it",
         "azure prices are of unknown date (183 of 183 rows; source snapshot undated, extracted on 2026-11-29), "
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`",
+        "NAT gateway training-h100-azure-nat (azure-native:network:NatGateway); public IP address "
+        "training-h100-azure-nat-ip (azure-native:network:PublicIPAddress) bill by the hour (and per GB processed) "
+        "and are not in USD/hour or USD/job: unpriced, no sourced and dated price is recorded; add their eastus "
+        "price from the cloud's pricing page",
     ]
     tree = run("plan", "-s", "training-h100-azure").stdout
     assert "file system $2.6137 (estimate)" in tree
