@@ -103,14 +103,16 @@ def _stacks_hint(path: Path) -> str:
     from clouds.words import listed
 
     name = path.name.removeprefix("Pulumi.").removesuffix(".yaml")
-    if not STACK_NAME.fullmatch(name):
-        return "a stack name is 1-40 lowercase letters, digits and '-', starting with a letter (e.g. training-a100)"
+    rule = ""
+    if not STACK_NAME.fullmatch(name):  # suggest (and look for) the valid name it is closest to
+        rule = "a stack name is 1-40 lowercase letters, digits and '-', starting with a letter; "
+        name = valid_stack_name(name)
     here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in path.parent.glob("Pulumi.*.yaml"))
     write = f"`trainstack resolve WORKLOAD --write-stack {valid_stack_name(name)}` writes it"
     close = difflib.get_close_matches(name, here, n=3, cutoff=0.6)
     if close:
-        return f"did you mean {' or '.join(close)}? ({write})"
-    return f"stacks here: {listed(here)}; {write}" if here else write
+        return f"{rule}did you mean {' or '.join(close)}? ({write})"
+    return rule + (f"stacks here: {listed(here)}; {write}" if here else write)
 
 
 def read_document(path: Path) -> dict:

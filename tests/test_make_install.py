@@ -33,7 +33,7 @@ def test_with_uv_the_project_installs_with_uv_and_torch_with_pip_first(tmp_path)
     lines = planned("test", "/opt/bin/uv", tmp_path / "v")
     assert lines[-2] == f"{tmp_path}/v/bin/pip install --quiet '{torch_pin()}'"
     assert lines[-1].startswith(
-        f"/opt/bin/uv pip install --quiet --python {tmp_path}/v/bin/python -e '.[all,test,torch]'"
+        f"/opt/bin/uv pip install --quiet --compile-bytecode --python {tmp_path}/v/bin/python -e '.[all,test,torch]'"
     )
     demo = planned("demo", "/opt/bin/uv", tmp_path / "v")
     assert demo[-1].startswith("/opt/bin/uv pip install") and "'.[aws]'" in demo[-1]

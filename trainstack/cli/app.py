@@ -209,8 +209,12 @@ def check(
     from profiles.stack_price import price_from_catalog
 
     price = price_from_catalog(cluster)  # the price `plan` shows, from the catalog
-    for line in stack_warnings(cluster, price.usd_per_hour, price.usd_storage):  # first: they need no API
-        typer.secho(line, fg="yellow", err=True)
+    for warning in stack_warnings(cluster, price.usd_per_hour, price.usd_storage):  # first: they need no API
+        typer.secho(warning, fg="yellow", err=True)
+    from clouds.job_runtime import runtime_line
+
+    if line := runtime_line(cluster):  # which torch and NCCL the nodes will run
+        typer.echo(line)
     try:  # the stack is fine but could not be checked (credentials, an API failure): exit 1
         items = preflight(cluster, catalog_version=version, name=stack)
     except PreflightError as exc:
