@@ -17,7 +17,7 @@ The rules and their thresholds (trainstack's choices, not sourced figures):
 
 from __future__ import annotations
 
-from profiles.spec_rules import AUTO_MAX_NODES
+from profiles.spec.rules import AUTO_MAX_NODES
 
 MAX_SANE_NODES = AUTO_MAX_NODES  # 64 nodes: the most `nodes: auto` considers
 MAX_STORAGE_SHARE = 1.0  # file-system USD/hour over node USD/hour
@@ -70,7 +70,7 @@ def sanity_warnings(
 def stack_warnings(config, compute_usd_per_hour: float | None, usd_storage: float | None) -> list[str]:
     """`sanity_warnings` for a stack's cluster `config` (a `ClusterConfig`) as priced: the nodes'
     USD/hour and the file system's USD for the run (`config.hours`), as `plan` and `check`
-    compute them (`profiles.stack_price`)."""
+    compute them (`profiles.stack.price`)."""
     fs = config.file_system
     hours = config.hours
     storage = usd_storage / hours if usd_storage is not None and hours else None

@@ -41,7 +41,7 @@ def test_the_committed_stack_is_quiet_and_a_fat_fingered_one_is_not():
     from pathlib import Path
 
     from profiles.cost.sanity import stack_warnings
-    from profiles.stack_file import read_cluster
+    from profiles.stack.file import read_cluster
 
     cluster = read_cluster(Path(__file__).parents[2] / "stacks" / "Pulumi.training-a100.yaml")[1]
     assert stack_warnings(cluster, 4.931, 110.31) == []  # $1.53/h of FSx beside $4.93/h of nodes

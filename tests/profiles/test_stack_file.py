@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from clouds.input_file import DuplicateKeyError
 from clouds.input_file import parse_yaml as load
 from profiles.spec import SpecError, load_spec
-from profiles.stack_file import StackFileError, read_cluster, read_config, read_document, stack_path
+from profiles.stack.file import StackFileError, read_cluster, read_config, read_document, stack_path
 from tests.cases import cases
 from trainstack.cli.app import app
 from trainstack.plan.runner import PlanError, run_plan
@@ -190,7 +190,7 @@ def test_a_missing_stack_names_the_stacks_there(tmp_path, name, hint):
 )
 def test_a_stack_the_catalog_confirms_has_no_problems(change, problems):
     from clouds.config import parse_cluster_config
-    from profiles.stack_check import catalog_problems
+    from profiles.stack.check import catalog_problems
 
     raw = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a3-gcp.yaml").read_text())["config"]["trainstack:cluster"]
     assert catalog_problems(parse_cluster_config({**raw, **change})) == problems
@@ -227,7 +227,7 @@ def test_every_clouds_stack_refuses_an_ssh_cidr_naming_the_file(tmp_path, stack,
     ],
 )
 def test_a_suggested_stack_name_is_one_stack_path_accepts(given, suggested, tmp_path):
-    from profiles.stack_file import valid_stack_name
+    from profiles.stack.file import valid_stack_name
 
     assert valid_stack_name(given) == suggested
     assert stack_path(tmp_path, suggested).name == f"Pulumi.{suggested}.yaml"
@@ -238,7 +238,7 @@ def test_a_suggested_stack_name_is_one_stack_path_accepts(given, suggested, tmp_
     ["", "-", "9", "Ä", "a" * 41, "a-" * 30, "__x__", "X Y Z", "über-run", "1-2-3", "-a-", "a.b/c", "\t\n"],
 )
 def test_every_suggested_stack_name_is_accepted(name):
-    from profiles.stack_file import STACK_NAME, valid_stack_name
+    from profiles.stack.file import STACK_NAME, valid_stack_name
 
     assert STACK_NAME.fullmatch(valid_stack_name(name))
 

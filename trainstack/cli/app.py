@@ -138,7 +138,7 @@ def plan(
         fail(str(exc))
     policies = evaluate(result.resources, result.budget_usd_per_hour, limit, result.budget_basis)
     from profiles.cost.sanity import stack_warnings
-    from profiles.stack_file import read_cluster
+    from profiles.stack.file import read_cluster
 
     cluster = read_cluster(folder / "stacks" / f"Pulumi.{stack}.yaml")[1]  # validated by the plan
     warnings = stack_warnings(cluster, result.usd_compute_per_hour, result.usd_storage)
@@ -156,7 +156,7 @@ def plan(
 def _plan_rounding(path: Path) -> None:
     """Say when the stack's file system is created larger than the capacity it asks for."""
     from clouds.filesystems import rounding_note
-    from profiles.stack_file import read_cluster
+    from profiles.stack.file import read_cluster
 
     cluster = read_cluster(path)[1]  # already read and validated by the plan
     if cluster.file_system is not None:
@@ -192,8 +192,8 @@ def check(
     live checks cannot run (credentials).
     """
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.preflight import PreflightError, preflight, read_cluster
-    from profiles.stack_writer import StackWriteError, stack_path
+    from profiles.preflight.check import PreflightError, preflight, read_cluster
+    from profiles.stack.writer import StackWriteError, stack_path
     from trainstack.cli import live_view
     from trainstack.plan.runner import PlanError
     from trainstack.review.report import stack_budget
@@ -206,7 +206,7 @@ def check(
     except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
     from profiles.cost.sanity import stack_warnings
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.price import price_from_catalog
 
     price = price_from_catalog(cluster)  # the price `plan` shows, from the catalog
     for warning in stack_warnings(cluster, price.usd_per_hour, price.usd_storage):  # first: they need no API
