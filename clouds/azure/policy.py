@@ -8,7 +8,7 @@ have `priority: Spot` (`Low` on older API versions).
 
 from __future__ import annotations
 
-from clouds.policy import PLATFORM_ENCRYPTED, Inputs, Opening, PolicyReaders, is_world, port_range
+from clouds.policy import PLATFORM_ENCRYPTED, Grant, Inputs, Opening, PolicyReaders, is_world, port_range
 
 SCALE_SET = "azure-native:compute:VirtualMachineScaleSet"
 VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
@@ -25,6 +25,31 @@ def _rule(rule: Inputs) -> list[Opening]:
     return []
 
 
+_SOURCES = ("sourceAddressPrefix", "sourceAddressPrefixes", "sourceApplicationSecurityGroups")
+# Built-in roles that allow every action (Azure "built-in roles": Owner, Contributor).
+_EVERY_ACTION_ROLES = ("8e3af657-a8ff-443c-a75c-2fe8c4bcb635", "b24988ac-6180-42a0-ab88-20f7382dd24c")
+
+
+def _sourceless(rule: Inputs) -> list[str]:
+    if rule.get("direction") != "Inbound" or rule.get("access") != "Allow" or any(rule.get(k) for k in _SOURCES):
+        return []
+    return [f"inbound rule {rule.get('name', '')!s} names no source; set sourceAddressPrefix(es)"]
+
+
+def _assignment(inputs: Inputs) -> list[Grant]:
+    role = str(inputs.get("roleDefinitionId", "")).lower()
+    return [(["*"], [str(inputs.get("scope", ""))])] if role.endswith(_EVERY_ACTION_ROLES) else []
+
+
+def _definition(inputs: Inputs) -> list[Grant]:
+    scopes = [str(s) for s in inputs.get("assignableScopes") or []]
+    return [
+        ([*(p.get("actions") or []), *(p.get("dataActions") or [])], scopes)
+        for p in inputs.get("permissions") or []
+        if isinstance(p, dict)
+    ]
+
+
 def _spot(inputs: Inputs) -> bool:
     profile = inputs.get("virtualMachineProfile") or inputs
     return isinstance(profile, dict) and profile.get("priority") in ("Spot", "Low")
@@ -36,6 +61,16 @@ POLICY = PolicyReaders(
             opening for rule in inputs.get("securityRules") or [] for opening in _rule(rule)
         ],
         "azure-native:network:SecurityRule": _rule,
+    },
+    sourceless_ingress={
+        "azure-native:network:NetworkSecurityGroup": lambda inputs: [
+            problem for rule in inputs.get("securityRules") or [] for problem in _sourceless(rule)
+        ],
+        "azure-native:network:SecurityRule": _sourceless,
+    },
+    permissions={
+        "azure-native:authorization:RoleAssignment": _assignment,
+        "azure-native:authorization:RoleDefinition": _definition,
     },
     encryption={
         "azure-native:compute:Disk": PLATFORM_ENCRYPTED,

@@ -60,7 +60,7 @@ def test_plan_json_matches_the_stack_price(at_root):
     summary = {k: data[k] for k in ("zone", "instance_type", "accelerator", "accelerator_count", "nodes", "purchase")}
     assert summary == {k: cluster[k] for k in summary}
     assert data["usd_per_job"] == data["usd_total"] == pytest.approx(data["usd_per_hour"] * data["hours"], abs=0.01)
-    assert len(data["policies"]) == 8
+    assert len(data["policies"]) == 10
     # a rule that checked nothing is neither passed nor failed: null, with its reason
     budget = next(p for p in data["policies"] if p["rule"] == "budget")
     assert (budget["passed"], budget["status"], budget["reason"]) == (
@@ -138,11 +138,11 @@ def test_plan_tree_ends_with_the_policy_results(tmp_path, monkeypatch):
     assert (
         run("plan", "-s", "good")
         .stdout.rstrip()
-        .endswith("policies: 7 passed, 1 n/a\n  - budget: n/a: no budget set (trainstack:max_usd_per_hour)")
+        .endswith("policies: 9 passed, 1 n/a\n  - budget: n/a: no budget set (trainstack:max_usd_per_hour)")
     )
     bad = run("plan", "-s", "bad")
     assert bad.exit_code == 0
-    assert "policies: 2 of 8 failed" in bad.stdout
+    assert "policies: 2 of 10 failed" in bad.stdout
     assert "x spot-needs-checkpoint-storage:" in bad.stdout and "x budget:" in bad.stdout
 
 
