@@ -120,6 +120,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
     for key in ("stateful", "untaggable"):
         if key in fields:
             fields[key] = frozenset(fields[key])
+    if "capacity_codes" in fields:
+        fields["capacity_codes"] = {kind: tuple(codes) for kind, codes in fields["capacity_codes"].items()}
     if "reservation_kinds" in fields:
         fields["reservation_kinds"] = tuple(fields["reservation_kinds"])
     return fields
