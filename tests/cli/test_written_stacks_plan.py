@@ -59,3 +59,16 @@ def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> N
     result = run("resolve", str(WORKLOADS / "training-a100.yaml"), "--write-stack", "written", "--zone", "use1-az9")
     one_error_line(result, "--zone use1-az9: the pick is priced in its own zone")
     assert not (project / "stacks" / "Pulumi.written.yaml").exists()
+
+
+def test_a_written_zone_is_corrected_by_zone_and_force(project: Path) -> None:
+    args = ["resolve", str(WORKLOADS / "training-a100-alicloud.yaml"), "--top", "1", "--write-stack", "written"]
+    assert run(*args, "--zone", "cn-beijing-g").exit_code == 0
+    path = project / "stacks" / "Pulumi.written.yaml"
+    assert "zone: cn-beijing-g" in path.read_text()
+    # moving the nodes is the writer's to refuse without --force; with it, --zone corrects the zone
+    moved = run(*args, "--zone", "cn-beijing-h", "--force")
+    assert moved.exit_code == 0, moved.output
+    assert "zone: cn-beijing-h" in path.read_text() and "cn-beijing-g" not in path.read_text()
+    # without --zone, a rewrite keeps the corrected zone
+    assert run(*args).exit_code == 0 and "zone: cn-beijing-h" in path.read_text()
