@@ -83,7 +83,7 @@ def test_plan_json_matches_the_stack_price(at_root):
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`",
         "NAT gateway training-a100-nat (aws:ec2/natGateway:NatGateway); public IPv4 address (Elastic IP) "
         "training-a100-nat-ip (aws:ec2/eip:Eip) bill by the hour (and per GB processed) and are not in USD/hour "
-        "or USD/job: unpriced, no sourced and dated price is recorded; add their us-east-1 price from the "
+        "or USD/job: unpriced, no sourced and dated price is recorded; add their eu-north-1 price from the "
         "cloud's pricing page",
     ]
     assert data["usd_total"] == round(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"], 2)
@@ -205,7 +205,7 @@ def test_plan_counts_an_estimated_file_system_price_as_resolve_does_and_labels_i
 
 
 def test_plan_and_check_warn_of_a_fat_fingered_stack(tmp_path, monkeypatch):
-    """10 PB of FSx beside $4.93/hour of GPUs; 5,000 nodes: priced, and warned about."""
+    """10 PB of FSx beside $12.33/hour of GPUs; 5,000 nodes: priced, and warned about."""
     (tmp_path / "stacks").mkdir()
     shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
     shutil.copy(ROOT / "__main__.py", tmp_path)
@@ -215,6 +215,6 @@ def test_plan_and_check_warn_of_a_fat_fingered_stack(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     data = json.loads(run("plan", "-s", "fat", "--json").stdout)
     assert len(data["warnings"]) == 1 and data["warnings"][0].startswith("warning: file_system: 9,536,743 GiB costs $")
-    assert "more than the 2 x 8 GPUs it feeds ($4.93/hour)" in data["warnings"][0]
+    assert "more than the 2 x 8 GPUs it feeds ($12.33/hour)" in data["warnings"][0]
     checked = run("check", "-s", "big")  # the live checks need credentials; the warnings do not
     assert "warning: nodes: 5,000 is far beyond the 64 nodes trainstack ever picks" in checked.stderr
