@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clouds.access import NodeAccess
+from clouds.platforms import Platform
 
 
 class Feature(enum.Enum):
@@ -313,6 +314,8 @@ class Cloud:
         access: how a user reaches a node from their machine (`clouds.access`); None: SSH
             from an address in the stack's `ssh_cidrs`.
         missing: feature -> why the component cannot do it (absent: it can).
+        platforms: its managed training platforms by name (`clouds.platforms.Platform`); the
+            cloud's own VMs (`vm`) are not listed.
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
     """
@@ -348,6 +351,7 @@ class Cloud:
     reservation_example: str = ""
     access: NodeAccess | None = None
     missing: Mapping[Feature, str] = field(default_factory=dict)
+    platforms: Mapping[str, Platform] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()
 

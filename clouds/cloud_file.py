@@ -14,6 +14,8 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
 - `stateful`, `untaggable`: lists of Pulumi type tokens;
 - `reservation_kinds`: a list of `clouds.reservation.KINDS`.
 - `access`: the `clouds.access.NodeAccess` fields (`ssh_cidrs` a list).
+- `platforms`: platform name -> the `clouds.platforms.Platform` fields (`adds`, `types` and
+  `rows` lists).
 
 Its replace-on-change inputs are `clouds/<name>/replacements.yaml` (`read_replacements`), with
 `Replacements`' attributes as keys: `replace_on_change` and `replace_on_decrease` (type token ->
@@ -32,6 +34,7 @@ from typing import Any
 import yaml
 
 from clouds.access import NodeAccess
+from clouds.platforms import read_platforms
 from clouds.base import (
     GROUP_RESTART_HOURS,
     MANUAL_RESTART_HOURS,
@@ -125,6 +128,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
     for key in ("stateful", "untaggable"):
         if key in fields:
             fields[key] = frozenset(fields[key])
+    if "platforms" in fields:
+        fields["platforms"] = read_platforms(fields["platforms"])
     if "reservation_kinds" in fields:
         fields["reservation_kinds"] = tuple(fields["reservation_kinds"])
     return fields

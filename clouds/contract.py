@@ -22,6 +22,7 @@ from clouds.data_config import DataConfig
 from clouds.healing import check_job, healing
 from clouds.job_fields import job_field_problem, job_size_problem
 from clouds.job_paths import checkpoint_problem
+from clouds.platforms import platform_problem
 from clouds.reservation import ReservationConfig
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
@@ -209,6 +210,9 @@ class ClusterConfig(BaseModel):
             on-demand head node; None = the cluster comes up without one.
         data: the job's dataset in the team's bucket, linked to the file system where the
             cloud can (`clouds.data`), or None.
+        platform: the cloud's managed platform the cluster is a pool of (`clouds.platforms`:
+            `azureml`, `sagemaker`, `modelarts`, ...), whose pool component the program builds
+            and whose service `trainstack run` submits the job to; None: the cloud's own VMs.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
@@ -269,8 +273,11 @@ class ClusterConfig(BaseModel):
     )
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
+    platform: str | None = Field(default=None, description="Managed platform; None = the cloud's VMs.")
 
     def model_post_init(self, __context: object) -> None:
+        if problem := platform_problem(self.provider, self.platform):
+            raise ValueError(problem)
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(
                 f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
@@ -278,19 +285,20 @@ class ClusterConfig(BaseModel):
             )
         if self.commitment_reuse is not None and self.commitment == "none":
             raise ValueError("commitment_reuse: only a 1y/3y commitment has a reuse; remove it or set commitment")
-        check_job(
-            self.provider,
-            self.instance_type,
-            self.job is not None,
-            self.job.nproc_per_node if self.job else None,
-            self.accelerator_count,
-        )
+        if self.platform is None:  # a platform runs the job itself (`trainstack run`)
+            check_job(
+                self.provider,
+                self.instance_type,
+                self.job is not None,
+                self.job.nproc_per_node if self.job else None,
+                self.accelerator_count,
+            )
         if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
             raise ValueError(
                 f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
                 f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number"
             )
-        if self.job is not None and self.file_system is None:
+        if self.job is not None and self.file_system is None and self.platform is None:
             raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
         if problem := job_size_problem(self.job, self.nodes, None):
             raise ValueError(problem)

@@ -21,6 +21,7 @@ from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import platform_of
 from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
 from profiles.cost.inputs import restart_hours, spot_interruptions
@@ -85,15 +86,18 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     rate, source = spot_interruptions(offering)
     if spec.spot.interruptions_per_node_month is not None:
         rate, source = spec.spot.interruptions_per_node_month, "spec"
+    platform = platform_of(offering)  # a managed platform restarts the job its own way
     restart = (
         spec.spot.restart_hours
         if spec.spot.restart_hours is not None
+        else platform.restart_hours
+        if platform is not None
         else restart_hours(offering.provider, offering.instance_type)
     )
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
     if spec.spot.restart_hours is None:
-        note += f"; {spot_healing(offering.provider, offering.instance_type).summary}"
+        note += f"; {platform.note() if platform else spot_healing(offering.provider, offering.instance_type).summary}"
     return overhead.interruptions, overhead.added_hours, note
 
 

@@ -26,7 +26,9 @@ from clouds.healing import job_problem
 from clouds.regions import in_mainland_china
 from profiles.bootstrap_fit import bootstrap_problem
 from profiles.candidate import Candidate
+from clouds.platforms import ANY
 from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import derived, platform_reason
 from profiles.cost.estimate import JobHours, Rejection, job_hours
 from profiles.costing import PURCHASES, best_per_purchase, candidates, held
 from profiles.data_row import tier_for
@@ -127,6 +129,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "jurisdiction"
     if wanted and offering.accelerator not in wanted:
         yield "accelerator"
+    if spec.platform not in (ANY, offering.platform):
+        yield "platform"
     if spec.gpus_per_node and offering.accelerator_count != spec.gpus_per_node:
         yield "gpus_per_node"
     if spec.min_gpu_memory_gib and (offering.accelerator_memory_gib or 0) < spec.min_gpu_memory_gib:
@@ -147,6 +151,9 @@ def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
     """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
+    if offering.platform != "vm":  # the platform runs the job (`trainstack run`), not the node agent
+        too_many = nproc is not None and nproc > offering.accelerator_count
+        return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}" if too_many else None
     found = job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
     return found or bootstrap_problem(spec, offering)
 
@@ -261,6 +268,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             constraint that removed the last candidates, its numbers, the nearest
             offerings and a fix).
     """
+    offerings = derived(offerings, spec.platform)  # managed-platform rows beside the VM rows
     wanted = checked_names(spec, offerings)
     found: list[Candidate] = []
     failed: dict[str, list[Offering]] = {}
@@ -305,6 +313,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             c,
             reason(c, rows[i - 1][0] if i else None, len(found), note)
             + deadline_miss(c, spec.deadline_hours)
+            + platform_reason(c.offering)
             + _zones_note(zones),
             zones,
         )

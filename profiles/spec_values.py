@@ -136,6 +136,7 @@ class WorkloadSpec(NamedTuple):
     file_system: FileSystemSpec | None = None
     job: JobConfig | None = None
     data: DataSpec | None = None
+    platform: str = "vm"
     gpus_key: str = "gpus_per_node"
 
     @property
@@ -217,6 +218,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "file_system": _opt(FileSystemSpec),
         "job": _opt("pydantic"),
         "data": _opt("pydantic"),
+        "platform": Key("str", before=rules.platform_word),
     },
 }
 # Rules over the whole mapping before its keys are read, and over the read value after.

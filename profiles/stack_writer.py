@@ -100,6 +100,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         file_system=file_system,
         data=spec.data.config() if spec.data else None,
         job=spec.job,
+        platform=None if o.platform == "vm" else o.platform,  # always set: a rewrite never keeps the old one
     )
     # Set only when true: otherwise a rewrite keeps the stack's own value (`keep_cluster_settings`).
     if writes_queued_resource(o.provider, o.instance_type, purchase):
@@ -159,7 +160,8 @@ def render_stack(
     committed = commitment_note(config, on_demand_usd_per_hour)
     header = (
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
-        f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase}{term} in "
+        f"# Choice: {config.provider}{'/' + config.platform if config.platform else ''} {config.instance_type} "
+        f"x{config.nodes} {config.purchase}{term} in "
         f"{config.region} ({config.zone}).\n"
         f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
         + "".join(f"# Cost note: {line}.\n" for line in ([committed] if committed else []) + list(cost.left_out))

@@ -68,11 +68,12 @@ def run(
         catalog = load_catalog(providers=spec.providers or None)
         if not catalog.offerings and catalog.left_out:
             fail(_left_out_message(catalog))
-        resolution = run_resolve(spec, catalog.offerings, top=top)
+        rows = catalog.offerings + (catalog.platform_rows if spec.platform != "vm" else ())
+        resolution = run_resolve(spec, rows, top=top)
     except WorkloadFieldError as exc:  # a field of the workload file: name the file, as SpecError does
-        fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
+        fail(f"{workload}: {exc}{_platform_hint(catalog, spec)}{_left_out_hint(catalog, spec)}")
     except NoMatchError as exc:  # the workload asks for what no offering has: name its file too
-        fail(f"{workload}: {exc}{_left_out_hint(catalog, spec)}")
+        fail(f"{workload}: {exc}{_platform_hint(catalog, spec)}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
@@ -155,6 +156,19 @@ def _left_out_hint(catalog, spec) -> str:
         f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
         f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
         for currency, count in sorted(counts.items())
+    )
+
+
+def _platform_hint(catalog, spec) -> str:
+    """For a VM workload asking for hardware only a managed platform sells (Ascend 910B on
+    ModelArts): which platform, and the `platform:` to set; else ""."""
+    if spec.platform != "vm":
+        return ""
+    asked = {name.lower() for name in spec.accelerators}
+    sold = {(o.accelerator, o.provider, o.platform) for o in catalog.platform_rows if o.accelerator.lower() in asked}
+    return "".join(
+        f"; {acc} is sold only as {provider}/{platform} pools: set `platform: {platform}`"
+        for acc, provider, platform in sorted(sold)
     )
 
 

@@ -35,12 +35,15 @@ def _cells(rank: int, ranked: Any) -> list[str]:
     of its run, `Candidate.total_usd_per_hour`."""
     from trainstack.cli.render import speed_of
 
+    from profiles.catalog.platform_rows import shown
+
     c, o = ranked.candidate, ranked.candidate.offering
+    provider, instance_type = shown(o)  # a managed row: `aws/sagemaker`, `ml.p4d.24xlarge`
     return [
         str(rank),
-        o.provider,
+        provider,
         f"{o.region} / {o.zone}" + (f" +{len(ranked.also_zones)}" if ranked.also_zones else ""),
-        o.instance_type,
+        instance_type,
         f"{c.nodes}x{o.accelerator_count} {o.accelerator}",
         c.purchase,
         f"{c.hours:,.1f}",
