@@ -34,7 +34,6 @@ from typing import Any
 import yaml
 
 from clouds.access import NodeAccess
-from clouds.platforms import read_platforms
 from clouds.base import (
     GROUP_RESTART_HOURS,
     MANUAL_RESTART_HOURS,
@@ -47,6 +46,7 @@ from clouds.base import (
     load,
     manual_healing,
 )
+from clouds.platforms import read_platforms
 
 FILE_NAME = "cloud.yaml"
 _RESTART_HOURS = {"group": GROUP_RESTART_HOURS, "manual": MANUAL_RESTART_HOURS}

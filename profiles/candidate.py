@@ -116,6 +116,7 @@ class Candidate:
             o.zone,
             o.instance_type,
             self.nodes,
+            o.platform,
         )
 
     def speed_key(self) -> tuple:

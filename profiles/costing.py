@@ -31,6 +31,11 @@ from profiles.link_sizing import for_link
 from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
 
+# A managed platform's row creates no parallel file system (`clouds.platforms`).
+PLATFORM_STORAGE = (
+    "file system: none; the platform keeps code, checkpoints and output in its own storage (the pool's bucket "
+    "or workspace blob store; storage not priced)"
+)
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
 # Clouds whose component cannot launch spot from a stack file (`Feature.SPOT_FROM_STACK`): a
 # spot pick there would write a stack `plan` refuses.
@@ -110,7 +115,13 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     request charges.
     """
     nodes = spec.nodes if nodes is None else nodes
-    notes = job.notes + _price_notes(offering) + helper_lines(offering.provider, offering.region, spec.job is not None)
+    platform_storage: tuple[str, ...] = ()
+    if offering.platform != "vm" and spec.file_system is not None:  # the platform keeps its own storage
+        spec, platform_storage = spec._replace(file_system=None), (PLATFORM_STORAGE,)
+    helpers = (
+        helper_lines(offering.provider, offering.region, spec.job is not None) if offering.platform == "vm" else ()
+    )
+    notes = job.notes + _price_notes(offering) + helpers + platform_storage
     usd_per_cny = _usd_per_cny(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:

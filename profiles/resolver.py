@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING
 from clouds.data import data_problem, holds
 from clouds.filesystems import FileSystemAsk, file_system_problem
 from clouds.healing import job_problem
+from clouds.platform_job import job_problem as platform_job_problem
+from clouds.platforms import ANY
 from clouds.regions import in_mainland_china
 from profiles.bootstrap_fit import bootstrap_problem
 from profiles.candidate import Candidate
-from clouds.platforms import ANY
 from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import derived, platform_reason
 from profiles.cost.estimate import JobHours, Rejection, job_hours
@@ -77,9 +78,20 @@ class Ranked:
 
 
 def _copy_key(c: Candidate) -> tuple:
-    """What makes two rows the same offering: all but the zone (cost to the cent)."""
+    """What makes two rows the same offering: all but the zone (cost to the cent); a managed
+    platform's row is another offering than the VM row it was derived from."""
     o = c.offering
-    return (o.provider, o.region, o.instance_type, o.accelerator, c.nodes, c.purchase, round(c.usd_total, 2), c.hours)
+    return (
+        o.provider,
+        o.platform,
+        o.region,
+        o.instance_type,
+        o.accelerator,
+        c.nodes,
+        c.purchase,
+        round(c.usd_total, 2),
+        c.hours,
+    )
 
 
 def distinct_offerings(ranked: list[Candidate]) -> list[tuple[Candidate, tuple[str, ...]]]:
@@ -139,9 +151,10 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "interconnect"
     if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not held(spec, offering, spec.nodes):
         yield "price"
-    if spec.file_system and _file_system_problem(spec, offering.provider):
+    vm = offering.platform == "vm"  # a managed platform creates no file system and reads the bucket itself
+    if spec.file_system and vm and _file_system_problem(spec, offering.provider):
         yield "file_system"
-    if spec.data and _data_problem(spec, offering.provider):
+    if spec.data and vm and _data_problem(spec, offering.provider):
         yield "data"
     if spec.job and _job_problem(spec, offering):
         yield "job"
@@ -152,8 +165,9 @@ def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
     if offering.platform != "vm":  # the platform runs the job (`trainstack run`), not the node agent
-        too_many = nproc is not None and nproc > offering.accelerator_count
-        return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}" if too_many else None
+        if nproc is not None and nproc > offering.accelerator_count:
+            return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}"
+        return platform_job_problem(offering.platform, spec.job, spec.fewest_nodes)
     found = job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
     return found or bootstrap_problem(spec, offering)
 

@@ -74,7 +74,7 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     o = candidate.offering
     purchase: Literal["spot", "on-demand"] = "spot" if candidate.purchase == "spot" else "on-demand"
     file_system = None
-    if spec.file_system:
+    if spec.file_system and o.platform == "vm":  # a managed platform keeps its own storage
         file_system = FileSystemConfig(
             # the workload's capacity, or the larger one the row sized up to feed the GPUs
             capacity_gib=math.ceil(candidate.fs_capacity_gib or spec.file_system.capacity_gib),

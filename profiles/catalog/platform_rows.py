@@ -81,8 +81,7 @@ def derived(offerings: Iterable[Offering], wanted: str) -> list[Offering]:
     if wanted == VM:
         return rows
     platforms: dict[str, tuple[Platform, ...]] = {
-        name: tuple(p for p in cloud.platforms.values() if wanted in (ANY, p.name))
-        for name, cloud in CLOUDS.items()
+        name: tuple(p for p in cloud.platforms.values() if wanted in (ANY, p.name)) for name, cloud in CLOUDS.items()
     }
     extra = [
         platform_row(o, p)

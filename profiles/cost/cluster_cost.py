@@ -129,7 +129,8 @@ def cluster_cost(
     requests = _requests(config, left_out)
     estimated = any(line.startswith("the file system's price") and "estimate" in line for line in left_out)
     left_out += _held_capacity(config)
-    left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource)
+    if getattr(config, "platform", None) is None:  # a pool's platform runs the job: no head node (clouds.platforms)
+        left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource)
     return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out), estimated)
 
 

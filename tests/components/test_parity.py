@@ -40,6 +40,7 @@ RULE_TYPES = {
     "huaweicloud:Vpc/secgroupRule:SecgroupRule",
     "volcengine:vpc/securityGroupRule:SecurityGroupRule",
     "pulumi-python:dynamic/baiducloud:SecurityGroup",
+    "azure-native:machinelearningservices:Compute",  # an Azure ML pool: public IP and remote login
 }
 
 
@@ -81,7 +82,9 @@ def component(plan_result):
 def test_type_token_and_parenting(plan):
     stack, result = plan
     root = component(result)
-    assert root["type"] == f"trainstack:{PROVIDERS[stack]}:GpuCluster"
+    platform = CLUSTERS[stack].get("platform")  # a managed platform's pool has its own token
+    kind = component_for(PROVIDERS[stack], platform).TYPE_TOKEN.split(":")[-1] if platform else "GpuCluster"
+    assert root["type"] == f"trainstack:{PROVIDERS[stack]}:{kind}"
     assert root["name"] == stack
     children = [r for r in result.resources if r is not root]
     assert len(children) >= 6
@@ -137,7 +140,8 @@ def test_only_stateful_resources_are_protected(plan):
     assert protected <= STATEFUL
     assert all(r["protect"] for r in result.resources if r["type"] in STATEFUL)
     has_file_system = "file_system" in CLUSTERS[stack]
-    assert bool(protected) == has_file_system
+    pool_storage = bool(CLUSTERS[stack].get("platform"))  # a managed pool's bucket or storage account
+    assert bool(protected) == (has_file_system or pool_storage)
 
 
 def test_nothing_open_to_the_internet(plan):

@@ -33,9 +33,8 @@ def _cells(rank: int, ranked: Any) -> list[str]:
     (measured, published, estimated or given: `trainstack bench`). USD/hour is what `plan`
     calls USD/hour: everything the job pays (compute, file system, bucket requests) per hour
     of its run, `Candidate.total_usd_per_hour`."""
-    from trainstack.cli.render import speed_of
-
     from profiles.catalog.platform_rows import shown
+    from trainstack.cli.render import speed_of
 
     c, o = ranked.candidate, ranked.candidate.offering
     provider, instance_type = shown(o)  # a managed row: `aws/sagemaker`, `ml.p4d.24xlarge`
