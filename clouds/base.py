@@ -313,6 +313,12 @@ class Cloud:
             (flow YAML), the example a malformed entry's error shows; "" for none.
         access: how a user reaches a node from their machine (`clouds.access`); None: SSH
             from an address in the stack's `ssh_cidrs`.
+        group_types: `"module:function"` `(instance type, other type, interconnect) -> reason
+            or None`: why `other` cannot share the node group with `instance type` (None: it
+            can, as a ranked fallback); None: the cloud's group takes one type (`clouds.capacity`).
+        spot_fallback: how on-demand capacity fills a spot group that stays below size (the
+            cloud's own feature, or the cluster's watcher); None: the component has no such fallback.
+        no_capacity: what the cloud's group does when there is no capacity (docs/self-healing.md).
         missing: feature -> why the component cannot do it (absent: it can).
         platforms: its managed training platforms by name (`clouds.platforms.Platform`); the
             cloud's own VMs (`vm`) are not listed.
@@ -350,6 +356,9 @@ class Cloud:
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""
     access: NodeAccess | None = None
+    group_types: str | None = None
+    spot_fallback: str | None = None
+    no_capacity: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
     platforms: Mapping[str, Platform] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()

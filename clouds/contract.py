@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.capacity import capacity_problem
 from clouds.cidrs import ssh_cidr_problem
 from clouds.data import data_problem
 from clouds.data_config import DataConfig
@@ -210,6 +211,12 @@ class ClusterConfig(BaseModel):
             on-demand head node; None = the cluster comes up without one.
         data: the job's dataset in the team's bucket, linked to the file system where the
             cloud can (`clouds.data`), or None.
+        fallback_types: further instance types the node group may launch, in rank order, when
+            `instance_type` has no capacity (same accelerator count and interconnect class; the
+            cloud's own multi-type group feature: `clouds.capacity`); empty: one type.
+        on_demand_after_minutes: with `purchase: spot`, minutes the group may stay below size
+            before on-demand capacity of the same shape fills the gap (`clouds.capacity`); None:
+            spot only.
         platform: the cloud's managed platform the cluster is a pool of (`clouds.platforms`:
             `azureml`, `sagemaker`, `modelarts`, ...), whose pool component the program builds
             and whose service `trainstack run` submits the job to; None: the cloud's own VMs.
@@ -273,6 +280,10 @@ class ClusterConfig(BaseModel):
     )
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
+    fallback_types: tuple[str, ...] = Field(default=(), description="Further node types, rank order.")
+    on_demand_after_minutes: int | None = Field(
+        default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
+    )
     platform: str | None = Field(default=None, description="Managed platform; None = the cloud's VMs.")
 
     def model_post_init(self, __context: object) -> None:
@@ -312,6 +323,8 @@ class ClusterConfig(BaseModel):
                 f"queued_resource: only TPU slices (tpu-...) are requested as queued resources, not "
                 f"{self.instance_type}; remove queued_resource"
             )
+        if problem := capacity_problem(self):
+            raise ValueError(problem)
         if self.data is not None:
             fs = self.file_system
             sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None

@@ -1,11 +1,32 @@
-"""Safe file writes: a reader sees the old file or the new one, never half of either."""
+"""Files in and out: `-` reads standard input wherever a file is read (`read_text`); safe
+writes: a reader sees the old file or the new one, never half of either."""
 
 from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
+
+STDIN = "-"  # the path that means standard input, as in most Unix tools
+
+
+def read_text(path: Path | str, errors: str = "strict") -> str:
+    """The text of `path`, UTF-8, or of standard input when `path` is `-`.
+
+    Raises:
+        OSError: the file cannot be read.
+        UnicodeDecodeError: not UTF-8 (with `errors="strict"`).
+    """
+    if str(path) == STDIN:
+        import sys
+
+        return sys.stdin.buffer.read().decode("utf-8", errors=errors)
+    return Path(path).read_text(encoding="utf-8", errors=errors)
+
+
+def shown_name(path: Path | str) -> str:
+    """`path` as messages name it: `<stdin>` for `-`."""
+    return "<stdin>" if str(path) == STDIN else str(path)
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -15,6 +36,8 @@ def write_atomically(path: Path, text: str) -> None:
     keeps the permissions of the one it replaces; a new file gets 0o666 less the umask, as
     `open()` would give it (the temporary file alone would be 0o600).
     """
+    import tempfile  # here: `read_text` is on `resolve`'s path, which writes nothing
+
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")

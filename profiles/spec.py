@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from profiles import strict_yaml
+from profiles.files import STDIN, read_text, shown_name
 from profiles.spec_reader import Unsure, read
 from profiles.spec_rules import AUTO_MAX_NODES
 from profiles.spec_values import FileSystemSpec, WorkloadSpec
@@ -61,32 +62,34 @@ def _has_counts(raw: object) -> bool:
 
 
 def load_spec(path: Path) -> WorkloadSpec:
-    """Read and validate a workload YAML file; the file's stem is the default name.
+    """Read and validate a workload YAML file (`-`: standard input); the file's stem is the
+    default name (`stdin` for standard input).
 
     Raises:
         SpecError: the file is missing, not UTF-8 text, not YAML, repeats a key, or is invalid
             (one-line message).
     """
+    path, shown = Path(path), shown_name(path)
     try:
-        data = strict_yaml.load(Path(path).read_text(encoding="utf-8"))
+        data = strict_yaml.load(read_text(path))
     except strict_yaml.DuplicateKeyError as exc:
-        raise SpecError(f"{path}: {exc}; keep one (YAML would silently use the last)") from None
+        raise SpecError(f"{shown}: {exc}; keep one (YAML would silently use the last)") from None
     except UnicodeDecodeError as exc:
         raise SpecError(
-            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            f"{shown}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
             "give a workload YAML file saved as UTF-8"
         ) from None
     except OSError as exc:
-        raise SpecError(f"{path}: cannot read ({exc.strerror}); give the path of a workload YAML file") from None
+        raise SpecError(f"{shown}: cannot read ({exc.strerror}); give the path of a workload YAML file") from None
     except yaml.reader.ReaderError as exc:
         raise SpecError(
-            f"{path}: not a text file (character #x{exc.character:04x} at offset {exc.position}); "
+            f"{shown}: not a text file (character #x{exc.character:04x} at offset {exc.position}); "
             "give a workload YAML file"
         ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
-        raise SpecError(f"{path}:{where} not valid YAML; check indentation and quoting") from None
+        raise SpecError(f"{shown}:{where} not valid YAML; check indentation and quoting") from None
     if isinstance(data, dict):
-        data.setdefault("name", Path(path).stem)
-    return parse_spec(data, str(path))
+        data.setdefault("name", "stdin" if str(path) == STDIN else Path(path).stem)
+    return parse_spec(data, shown)

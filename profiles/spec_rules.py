@@ -25,6 +25,9 @@ AUTO_MAX_NODES = 64
 # Accelerators with a dense BF16 figure, i.e. the ones `gpu_hours` can be measured on.
 _REFERENCES = {name.lower(): name for name, _ in PERFORMANCE}
 _PURCHASE_ALIASES = {"spot-allowed": "any", "spot_allowed": "any", "ondemand": "on-demand"}
+# Words for a committed term that users write as the purchase option (AWS RIs and Savings
+# Plans, Azure reservations, GCP committed use).
+_TERM_WORDS = ("reserved", "reservation", "savings-plan", "committed", "commitment")
 _CHECKPOINTING_WORDS = {"off": "none", "no": "none", "false": "none", "on": "full", "yes": "full", "true": "full"}
 
 __all__ = ["AUTO_MAX_NODES", "known_provider", "not_bool"]
@@ -102,8 +105,21 @@ def commitment(value: object) -> object:
 
 
 def purchase(value: object) -> object:
-    """`spot-allowed` reads as `any`, `ondemand` as `on-demand`."""
-    return _PURCHASE_ALIASES.get(value, value) if isinstance(value, str) else value
+    """`spot-allowed` reads as `any`, `ondemand` as `on-demand`.
+
+    Raises:
+        ValueError: a reserved term or savings plan given as the purchase option: the fix is
+            `commitment:` (a term is priced on top of on-demand nodes, not a way to buy them).
+    """
+    if not isinstance(value, str):
+        return value
+    word = value.strip().lower().replace("_", "-").replace(" ", "-")
+    if word.startswith(_TERM_WORDS) or word in ("ri", "cud"):
+        raise ValueError(
+            f"'{value}' is not a purchase option (any, spot, on-demand): a reserved term is priced with "
+            "`commitment: 1y` (or 3y) beside `purchase: on-demand`; see docs/workloads.md"
+        )
+    return _PURCHASE_ALIASES.get(value, value)
 
 
 def word(value: object) -> object:

@@ -34,8 +34,11 @@ STACKS_DIR = "stacks"
 # the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
 # letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-# The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names.
-TRAINSTACK_KEYS = frozenset({CONFIG_KEY, "trainstack:max_usd_per_hour", "trainstack:previous_names"})
+# The rows `trainstack up` may move the stack to on no capacity (`profiles.fallbacks`).
+FALLBACKS_KEY = "trainstack:fallbacks"
+# The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names,
+# the fallbacks.
+TRAINSTACK_KEYS = frozenset({CONFIG_KEY, "trainstack:max_usd_per_hour", "trainstack:previous_names", FALLBACKS_KEY})
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
 
 

@@ -23,9 +23,11 @@ from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
 from profiles.cost.cluster_cost import cluster_cost
 from profiles.cost.commitment import commitment_note
+from profiles.fallbacks import group_fallback_types
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
 from profiles.stack_file import (
+    FALLBACKS_KEY,
     STACK_NAME,
     StackFileError,
     digest,
@@ -61,7 +63,9 @@ _COMMITMENTS: dict[str, Commitment] = {"reserved-1y": "1y", "reserved-3y": "3y"}
 _FROM_OFFERING = ("provider", "region", "zone", "instance_type", "accelerator", "accelerator_count")
 
 
-def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: str) -> ClusterConfig:
+def cluster_config(
+    spec: WorkloadSpec, candidate: Candidate, catalog_version: str, ranked: tuple[Candidate, ...] = ()
+) -> ClusterConfig:
     """The provider-neutral cluster config for a resolved candidate.
 
     The file-system capacity is rounded up to whole GiB; each component rounds further to
@@ -69,7 +73,9 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
     and held capacity is written as `reservation:` with its kind, placement group and size. An offering without an RDMA fabric
     (chosen for a single node) is written with `interconnect: none`. A pick its cloud requests as
     queued resources (`clouds.healing.writes_queued_resource`: GCP TPU spot slices, re-requested
-    by the cluster's controller when preempted) is written with `queued_resource: true`.
+    by the cluster's controller when preempted) is written with `queued_resource: true`. With
+    `ranked` (every candidate, rank order) the node group's `fallback_types` are the types its
+    cloud's group can hold beside the pick (`profiles.fallbacks.group_fallback_types`).
     """
     o = candidate.offering
     purchase: Literal["spot", "on-demand"] = "spot" if candidate.purchase == "spot" else "on-demand"
@@ -102,6 +108,9 @@ def cluster_config(spec: WorkloadSpec, candidate: Candidate, catalog_version: st
         job=spec.job,
         platform=None if o.platform == "vm" else o.platform,  # always set: a rewrite never keeps the old one
     )
+    if ranked and candidate.reservation is None and not candidate.reservation_id:
+        types = group_fallback_types(candidate, ranked, spec.interconnect)
+        config = config.model_copy(update={"fallback_types": types})
     # Set only when true: otherwise a rewrite keeps the stack's own value (`keep_cluster_settings`).
     if writes_queued_resource(o.provider, o.instance_type, purchase):
         return config.model_copy(update={"queued_resource": True})
@@ -123,6 +132,7 @@ def render_stack(
     usd_per_cny: float | None = None,
     kept: dict | None = None,
     on_demand_usd_per_hour: float | None = None,
+    fallbacks: list[dict] | None = None,
 ) -> str:
     """Stack file text for `config`: header comment (price part by part, catalog, checksum)
     and YAML body.
@@ -136,6 +146,8 @@ def render_stack(
         kept: the existing stack file's own settings to carry over (see `kept_settings`).
         on_demand_usd_per_hour: the nodes' on-demand price, whole cluster, USD/hour: what a
             commitment stack bills without the commitment (`profiles.cost.commitment`).
+        fallbacks: the rows the stack may move to on no capacity (`profiles.fallbacks`), written
+            under `trainstack:fallbacks` (an empty list removes the key); None keeps the file's own.
 
     Raises:
         TypeError: the cluster has no `usd_per_hour` (price it first).
@@ -144,12 +156,18 @@ def render_stack(
         raise TypeError(f"render_stack: the {config.provider} cluster has no usd_per_hour; price it first")
     cost = cluster_cost(config, config.usd_per_hour, usd_per_cny)
     cluster = config.model_dump(mode="json", exclude_none=True)
+    if not cluster.get("fallback_types"):
+        cluster.pop("fallback_types", None)  # one type: the key is left out
     region_key = provider_region_key(config.provider)
     kept = kept or {}
     # Every cloud's region key goes: a cluster moved to another cloud (`--force`) must not keep
     # the old cloud's `aws:region` beside the new `gcp:region`.
     region_keys = {provider_region_key(name) for name in NAMES} | {region_key}
     own = {k: v for k, v in (kept.get("config") or {}).items() if k not in region_keys and k != CONFIG_KEY}
+    if fallbacks is not None:
+        own.pop(FALLBACKS_KEY, None)
+        if fallbacks:
+            own[FALLBACKS_KEY] = fallbacks
     top = {k: v for k, v in kept.items() if k != "config"}
     body = yaml.safe_dump(
         {**top, "config": {region_key: config.region, CONFIG_KEY: cluster, **own}},

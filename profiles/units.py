@@ -10,6 +10,7 @@ import math
 import re
 
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS  # the sourced ceilings
+from facts.storage_prices import HOURS_PER_MONTH  # 730 h, the clouds' billing month
 
 # Size units -> GiB. Decimal units (GB, TB) are converted exactly: 1 GB = 10^9 / 2^30 GiB.
 _SIZE_UNITS = {
@@ -31,6 +32,9 @@ _DURATION_UNITS = {
     **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 1.0),
     **dict.fromkeys(("d", "day", "days"), 24.0),
     **dict.fromkeys(("w", "wk", "wks", "week", "weeks"), 168.0),
+    # a month is 730 h, a twelfth of a 365-day year (365 * 24 / 12), as AWS and Azure bill
+    # "per month"; `m` stays minutes
+    **dict.fromkeys(("mo", "mos", "month", "months"), HOURS_PER_MONTH),
 }
 _NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)"  # 12, 1.5, 2., .5
 _NUMBER_UNIT = re.compile(rf"\s*({_NUMBER})\s*([A-Za-z]*)\s*")
@@ -103,7 +107,8 @@ def parse_size_gib(value: object, suggest: str = "{n}GiB (or TiB, GB, TB)") -> f
 
 
 def parse_duration_hours(value: object, bare_hours: bool = False) -> float:
-    """`72h`, `3d`, `90m`, `1 hour`, `30 minutes`, `2 days`, `1 week` -> hours.
+    """`72h`, `3d`, `90m`, `1 hour`, `30 minutes`, `2 days`, `1 week`, `6 months` -> hours
+    (`m` is minutes; a month is `HOURS_PER_MONTH`, 730 h).
 
     A duration needs its unit (`30` could be minutes, hours or days; SkyPilot's autostop
     counts minutes), unless the key names it: `bare_hours` reads a bare number as hours
@@ -117,7 +122,10 @@ def parse_duration_hours(value: object, bare_hours: bool = False) -> float:
     if not unit and not bare_hours and number != 0:
         raise _no_unit(value, number, "{n}h, {n}d or {n}m")
     if unit and unit not in _DURATION_UNITS:
-        raise ValueError(f"unknown duration unit in {value!r}; use m, h, d or w (or minutes, hours, days, weeks)")
+        raise ValueError(
+            f"unknown duration unit in {value!r}; use m, h, d, w or mo "
+            "(or minutes, hours, days, weeks, months of 730 h)"
+        )
     return finite(number * _DURATION_UNITS.get(unit, 1.0), value, example)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_aws as aws
 
+from clouds.aws.capacity import own_template_types
 from clouds.aws.efa import gpudirect_efa
 from clouds.aws.reservation import placement_group_name
 from clouds.contract import ClusterConfig
@@ -134,7 +135,23 @@ class AwsGpuCluster(GpuClusterBase):
             tags,
             child,
         )
+        # A fallback type whose EFA layout or user data differs launches from its own template.
+        self.fallback_templates: dict[str, aws.ec2.LaunchTemplate] = {}
+        for other in own_template_types(args):
+            typed = args.model_copy(update={"instance_type": other})
+            self.fallback_templates[other] = create_launch_template(
+                name,
+                typed,
+                subnet_id,
+                self.security_group.id,
+                self.instance_profile,
+                encoded_user_data(name, typed, dns, mount, rdzv_host),
+                tags,
+                child,
+                child_name=f"{name}-lt-{other.replace('.', '-')}",
+            )
+        own = {other: template.id for other, template in self.fallback_templates.items()}
         self.node_group = create_node_group(
-            name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child
+            name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own
         )
         self.block_end = create_block_end(name, args, self.node_group, child)

@@ -113,6 +113,7 @@ def create_launch_template(
     user_data_b64: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    child_name: str | None = None,
 ) -> aws.ec2.LaunchTemplate:
     """Create the node launch template: DLAMI, IMDSv2, encrypted gp3 root, EFA interfaces,
     and with a reservation its target (and a Capacity Block's `capacity-block` market type).
@@ -126,6 +127,8 @@ def create_launch_template(
         user_data_b64: base64 user data.
         tags: tags for the template and, via tag specifications, volumes and interfaces.
         opts: child options.
+        child_name: the template's name (`{name}-lt` when None; a fallback type's own template
+            is `{name}-lt-<type>`, `components.aws.cluster`).
     """
     ami = dlami(opts)
     root = {
@@ -138,7 +141,7 @@ def create_launch_template(
         },
     }
     return aws.ec2.LaunchTemplate(
-        f"{name}-lt",
+        child_name or f"{name}-lt",
         image_id=ami.id,
         instance_type=args.instance_type,
         iam_instance_profile={"arn": profile.arn},

@@ -2,9 +2,16 @@
 
 The group launches from the cluster's launch template (EFA layout unchanged) into the
 cluster placement group and its one subnet, so every replacement lands in the same zone
-and placement group. Spot runs through a mixed instances policy with no on-demand share and
-capacity rebalancing (a replacement is launched when EC2 signals elevated interruption
-risk); the group follows the template's `$Latest` version, so a template change (tags, user
+and placement group. The mixed instances policy lists the stack's instance type and its
+`fallback_types` in rank order (`prioritized` on-demand, `capacity-optimized-prioritized` spot:
+the group launches the first type with capacity, EC2 Auto Scaling "Allocation strategies"),
+each fallback on its own launch template where its EFA layout or user data differs. Spot has
+no on-demand share and capacity rebalancing (a replacement is launched when EC2 signals
+elevated interruption risk); on-demand uses open capacity reservations first. `pulumi up`
+never waits for the instances (`wait_for_capacity_timeout` "0"): the provider would otherwise
+fail the update at the first InsufficientInstanceCapacity activity, whatever the timeout
+(hashicorp/terraform-provider-aws#33665, #29753), while the group keeps trying by itself;
+`trainstack status` shows its latest scaling activity. The group follows the template's `$Latest` version, so a template change (tags, user
 data, AMI) is used by replacements only and never rolls healthy nodes, while a new instance
 type or purchase option (group inputs) rolls them by instance refresh. The head node keeps the rendezvous store and is always on-demand.
 """
@@ -21,21 +28,35 @@ from components.aws.compute import ROOT_VOLUME_GIB
 HEAD_INSTANCE_TYPE = "m7i.large"
 # Seconds EC2 health checks wait after launch: the DLAMI bootstrap installs the Lustre client (a choice).
 HEALTH_CHECK_GRACE_SECONDS = 600
+# "0" turns the provider's capacity wait off (pulumi-aws `waitForCapacityTimeout`): GPU capacity
+# may come minutes or hours later, and the group retries on its own.
+WAIT_FOR_CAPACITY = "0"
 
 
-def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
+def group_capacity(
+    args: ClusterConfig, template_id: pulumi.Input[str], own_templates: dict[str, pulumi.Input[str]] | None = None
+) -> dict:
     """Launch settings of the group: a mixed instances policy over the template's `$Latest`.
 
-    The instance type is the policy's one override and the purchase its on-demand share, so
-    a change of either (asked for in the stack) changes the group and starts an instance
-    refresh; a template change (tags, user data, AMI) does not change the group and rolls
-    nothing. Spot: 0 % on-demand, price-capacity-optimized, capacity rebalancing on. A
+    The instance types are the policy's overrides in rank order (`instance_type`, then
+    `fallback_types`) and the purchase its on-demand share, so a change of either (asked for
+    in the stack) changes the group and starts an instance refresh; a template change (tags,
+    user data, AMI) does not change the group and rolls nothing. Spot: 0 % on-demand,
+    `price-capacity-optimized` for one type, `capacity-optimized-prioritized` for several
+    (the ranking is kept where capacity allows), capacity rebalancing on. On-demand:
+    `prioritized` (the first type with capacity), open capacity reservations first. A
     Capacity Block: the template's `$Latest` directly (`launch_template`), no mixed
     instances policy and no rebalancing.
 
+    Args:
+        args: the cluster config.
+        template_id: the node launch template.
+        own_templates: fallback type -> the id of its own launch template (a type whose EFA
+            layout or user data differs from `instance_type`'s); absent types use `template_id`.
+
     Returns:
-        `mixed_instances_policy` (or `launch_template`), `capacity_rebalance` and
-        `instance_refresh` arguments.
+        `mixed_instances_policy` (or `launch_template`), `capacity_rebalance`,
+        `instance_refresh` and (on-demand) `capacity_reservation_specification` arguments.
     """
     # All nodes at once (0 % healthy): the job restarts once from its checkpoint, not per node.
     refresh = {"strategy": "Rolling", "preferences": {"min_healthy_percentage": 0}}
@@ -51,18 +72,42 @@ def group_capacity(args: ClusterConfig, template_id: pulumi.Input[str]) -> dict:
     spot = args.purchase == "spot"
     distribution: dict = {"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0 if spot else 100}
     if spot:
-        distribution["spot_allocation_strategy"] = "price-capacity-optimized"
-    return {
+        ranked = "capacity-optimized-prioritized" if args.fallback_types else "price-capacity-optimized"
+        distribution["spot_allocation_strategy"] = ranked
+    else:
+        distribution["on_demand_allocation_strategy"] = "prioritized"
+    settings: dict = {
         "mixed_instances_policy": {
             "instances_distribution": distribution,
             "launch_template": {
                 "launch_template_specification": {"launch_template_id": template_id, "version": "$Latest"},
-                "overrides": [{"instance_type": args.instance_type}],
+                "overrides": overrides(args, own_templates or {}),
             },
         },
         "capacity_rebalance": spot,
         "instance_refresh": refresh,
     }
+    if not spot and args.reservation is None:
+        # EC2 Auto Scaling "Use On-Demand Capacity Reservations": open reservations first.
+        settings["capacity_reservation_specification"] = {
+            "capacity_reservation_preference": "capacity-reservations-first"
+        }
+    return settings
+
+
+def overrides(args: ClusterConfig, own_templates: dict[str, pulumi.Input[str]]) -> list[dict]:
+    """The launch-template overrides in rank order: `instance_type`, then each fallback type,
+    with its own template where it has one."""
+    listed = []
+    for instance_type in (args.instance_type, *args.fallback_types):
+        override: dict = {"instance_type": instance_type}
+        if instance_type in own_templates:
+            override["launch_template_specification"] = {
+                "launch_template_id": own_templates[instance_type],
+                "version": "$Latest",
+            }
+        listed.append(override)
+    return listed
 
 
 def create_node_group(
@@ -73,8 +118,10 @@ def create_node_group(
     subnet_id: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    own_templates: dict[str, pulumi.Input[str]] | None = None,
 ) -> aws.autoscaling.Group:
-    """Create the node group `{name}-nodes`: exactly `args.nodes` nodes, replaced when lost.
+    """Create the node group `{name}-nodes`: exactly `args.nodes` nodes, replaced when lost;
+    `pulumi up` does not wait for them (`WAIT_FOR_CAPACITY`).
 
     Args:
         name: the cluster name.
@@ -85,6 +132,7 @@ def create_node_group(
         subnet_id: the cluster's one subnet (one zone).
         tags: tags propagated to every node at launch (a tag change never touches running nodes).
         opts: child options.
+        own_templates: fallback type -> its own launch template id (`group_capacity`).
     """
     return aws.autoscaling.Group(
         f"{name}-nodes",
@@ -95,8 +143,9 @@ def create_node_group(
         placement_group=placement_group,
         health_check_type="EC2",
         health_check_grace_period=HEALTH_CHECK_GRACE_SECONDS,
+        wait_for_capacity_timeout=WAIT_FOR_CAPACITY,
         tags=[{"key": k, "value": v, "propagate_at_launch": True} for k, v in tags.items()],
-        **group_capacity(args, template.id),
+        **group_capacity(args, template.id, own_templates),
         opts=opts,
     )
 

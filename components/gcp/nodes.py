@@ -11,6 +11,7 @@ import pulumi
 import pulumi_gcp as gcp
 
 from clouds.contract import ClusterConfig
+from clouds.gcp.capacity import regional_group_args
 from clouds.gcp.group import (
     AUTOHEAL_DELAY_SECONDS,
     HEALTH_CHECK,
@@ -111,8 +112,10 @@ def create_node_group(
     template: gcp.compute.InstanceTemplate,
     health_check: gcp.compute.HealthCheck,
     opts: pulumi.ResourceOptions,
-) -> gcp.compute.InstanceGroupManager:
-    """Create `{name}-nodes`: exactly `args.nodes` VMs in the cluster's zone, recreated when lost.
+) -> gcp.compute.InstanceGroupManager | gcp.compute.RegionInstanceGroupManager:
+    """Create `{name}-nodes`: exactly `args.nodes` VMs in the cluster's zone, recreated when lost:
+    a zonal group of one machine type, or, with `fallback_types`, a regional group kept to the
+    zone whose instance flexibility policy ranks the types.
 
     Args:
         name: the cluster name; VMs are named `{name}-node-xxxx` by the group.
@@ -121,17 +124,28 @@ def create_node_group(
         health_check: the auto-healing health check.
         opts: child options.
     """
-    return gcp.compute.InstanceGroupManager(
-        f"{name}-nodes",
-        zone=args.zone,
+    common = dict(
         base_instance_name=f"{name}-node",
         target_size=args.nodes,
         versions=[{"name": "nodes", "instance_template": template.self_link_unique}],
-        update_policy=update_policy(args.nodes),
         instance_lifecycle_policy=lifecycle_policy(),
         auto_healing_policies={"health_check": health_check.id, "initial_delay_sec": AUTOHEAL_DELAY_SECONDS},
+        # `pulumi up` never waits for GPU capacity: the group keeps trying and records each
+        # failure in its instance errors (`trainstack status` reads them).
         wait_for_instances=False,
         opts=opts,
+    )
+    if args.fallback_types:
+        # Instance flexibility is a regional group's (pulumi-gcp: RegionInstanceGroupManager's
+        # `instance_flexibility_policy`), kept to the one zone (`clouds.gcp.capacity`).
+        return gcp.compute.RegionInstanceGroupManager(
+            f"{name}-nodes",
+            **regional_group_args(args.region, args.zone, args.instance_type, args.fallback_types),
+            update_policy={**update_policy(args.nodes), "instance_redistribution_type": "NONE"},
+            **common,
+        )
+    return gcp.compute.InstanceGroupManager(
+        f"{name}-nodes", zone=args.zone, update_policy=update_policy(args.nodes), **common
     )
 
 

@@ -107,3 +107,11 @@ def test_a_bucket_no_cloud_links_says_which_kinds_are_linked(scheme):
     for kind in ("s3://BUCKET/PREFIX", "gs://BUCKET/PREFIX", "blob.core.windows.net", "oss://BUCKET/PREFIX"):
         assert kind in text
     assert "copy the data onto the file system yourself and drop `data`" in text and "aws can link" not in text
+
+
+@pytest.mark.parametrize("word", ["reserved", "Reserved", "reserved-1y", "savings plan", "RI", "committed-use"])
+def test_a_reserved_purchase_points_at_commitment(word):
+    with pytest.raises(SpecError) as err:
+        parse_spec({**BASE, "purchase": word}, "w.yaml")
+    assert f"purchase: '{word}' is not a purchase option" in str(err.value)
+    assert "`commitment: 1y` (or 3y) beside `purchase: on-demand`" in str(err.value)

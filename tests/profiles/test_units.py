@@ -117,5 +117,18 @@ def test_not_bool_passes_numbers_and_refuses_bools():
 
 
 def test_unknown_duration_unit_lists_the_words():
-    with pytest.raises(ValueError, match=r"unknown duration unit in '3 fortnights'; use m, h, d or w \(or minutes"):
+    with pytest.raises(ValueError, match=r"unknown duration unit in '3 fortnights'; use m, h, d, w or mo \(or minutes"):
         parse_duration_hours("3 fortnights")
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        pytest.param("6 months", 4380.0, id="months"),
+        pytest.param("1mo", 730.0, id="mo"),
+        pytest.param("1 month", 730.0, id="month"),
+        pytest.param("90m", 1.5, id="m-stays-minutes"),
+    ],
+)
+def test_months_are_730_hours(text, hours):
+    assert parse_duration_hours(text) == pytest.approx(hours)

@@ -27,11 +27,31 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help=__doc__.splitlines()[0],
-    epilog="Exit status: 0 done (every check passed); 1 the work failed or found a failure; 2 the input needs fixing.",
     cls=OneLineUsageErrors,
+    context_settings={"help_option_names": ["-h", "--help"]},  # inherited by every subcommand
 )
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(bench_app, name="bench")
+
+
+def _show_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"trainstack {version('trainstack')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("trainstack (not installed: no version recorded)")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    _version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Pick the cheapest GPU offering for a training job and stand it up with Pulumi."""
 
 
 def project_dir(given: Path | None = None) -> Path:
@@ -46,14 +66,18 @@ def resolve(
     workload: Path = typer.Argument(..., help="Workload spec YAML, e.g. profiles/workloads/training-a100.yaml."),
     top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    write_stack: str | None = typer.Option(None, "--write-stack", help="Write stacks/Pulumi.NAME.yaml."),
+    write_stack: str | None = typer.Option(
+        None, "--write-stack", metavar="NAME", help="Write stacks/Pulumi.NAME.yaml."
+    ),
     zone: str | None = typer.Option(
         None, "--zone", help="With --write-stack: the zone id for a pick priced per region (Alibaba, Tencent)."
     ),
     force: bool = typer.Option(
         False, "--force", help="Overwrite a hand-edited stack file, or write one that misses the deadline."
     ),
-    plot: Path | None = typer.Option(None, "--plot", help="Write a cost-vs-time chart (PNG) here."),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Write a cost-vs-time chart here: .png, .svg or .pdf (from the name's ending)."
+    ),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
@@ -63,11 +87,36 @@ def resolve(
 
 
 @app.command()
+def offers(
+    accelerator: str = typer.Argument(..., help="Accelerator as a workload names it: H100, H100:8, A100-80GB:8."),
+    spot: bool = typer.Option(False, "--spot", help="Rank by spot price; hide offerings without one."),
+    provider: list[str] = typer.Option(
+        [], "--provider", help="Only this cloud (repeatable), as `trainstack catalog info` names it."
+    ),
+    region: list[str] = typer.Option([], "--region", help="Only this region (repeatable), e.g. us-east-1."),
+    nodes: int = typer.Option(1, "--nodes", min=1, help="Price this many nodes (whole-cluster USD/hour)."),
+    top: int = typer.Option(20, "--top", min=0, help="How many rows to show; 0 shows all."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (keys in docs/cli.md) instead of a table."),
+) -> None:
+    """List the cheapest catalog offerings per hour for ACCELERATOR, no workload file needed.
+
+    One row per cloud, region and instance type: the zones listing it, the cheapest
+    on-demand and spot USD/hour over those zones (a range when they differ), and the date
+    the prices were observed.
+    """
+    from trainstack.cli import offers_cmd
+
+    offers_cmd.run(accelerator, spot, provider, region, nodes, top, as_json)
+
+
+@app.command()
 def plan(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a tree."),
     markdown: bool = typer.Option(False, "--markdown", help="Print a pull-request comment: changes, cost, policies."),
-    against: str | None = typer.Option(None, "--against", help="Git revision to diff with, e.g. origin/main."),
+    against: str | None = typer.Option(
+        None, "--against", metavar="REV", help="Git revision to diff with, e.g. origin/main."
+    ),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
     """Run the Pulumi program offline under Pulumi's mocks and show every resource."""

@@ -97,7 +97,7 @@ def run(
     steps: int = typer.Option(50, "--steps", min=1, help="Timed steps per throughput run."),
     batch: int = typer.Option(256, "--batch", min=1, help="Images per GPU per step."),
     data_dir: str | None = typer.Option(
-        None, "--data-dir", help="Shared directory on the nodes (default: on the stack's file system)."
+        None, "--data-dir", metavar="DIR", help="Shared directory on the nodes (default: on the stack's file system)."
     ),
     print_kit: bool = typer.Option(False, "--print", help="Print the kit script instead of writing it."),
     project: Path | None = _project_option(),

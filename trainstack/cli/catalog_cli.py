@@ -44,7 +44,9 @@ def catalog_info(
 def catalog_set_rate(
     currency: str = typer.Argument(..., help="ISO currency code, e.g. CNY (lowercase is accepted and upper-cased)."),
     per_usd: float = typer.Argument(..., help="Units of the currency per 1 USD, e.g. 7.12."),
-    as_of: str = typer.Option(..., "--as-of", help="Date the rate applies to, YYYY-MM-DD (at most 1 day ahead)."),
+    as_of: str = typer.Option(
+        ..., "--as-of", metavar="DATE", help="Date the rate applies to, YYYY-MM-DD (at most 1 day ahead)."
+    ),
     source: str = typer.Option(..., "--source", help="Where the rate comes from."),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
     force: bool = typer.Option(False, "--force", help="Replace a recorded rate dated later than --as-of."),
@@ -120,7 +122,9 @@ def catalog_refresh(
         "--provider",
         help=f"Cloud to refresh: {', '.join(NAMES[:-1])} or {NAMES[-1]}.",
     ),
-    regions: str | None = typer.Option(None, "--regions", help="Comma-separated regions; default all."),
+    regions: str | None = typer.Option(
+        None, "--regions", metavar="REGION,...", help="Comma-separated regions; default all."
+    ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Catalog folder; default the installed one."),
     top: int = typer.Option(5, "--top", min=1, help="How many of the largest price moves to show."),
 ) -> None:

@@ -52,6 +52,7 @@ def run(
     from clouds.clock import ClockError
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.explain import WorkloadFieldError, checkpoint_warning, node_range_warning
+    from profiles.files import shown_name
     from profiles.measurements import StoreError
     from profiles.measurements.speeds import use_store
     from profiles.resolver import NoMatchError
@@ -71,9 +72,9 @@ def run(
         rows = catalog.offerings + (catalog.platform_rows if spec.platform != "vm" else ())
         resolution = run_resolve(spec, rows, top=top)
     except WorkloadFieldError as exc:  # a field of the workload file: name the file, as SpecError does
-        fail(f"{workload}: {exc}{_platform_hint(catalog, spec)}{_left_out_hint(catalog, spec)}")
+        fail(f"{shown_name(workload)}: {exc}{_platform_hint(catalog, spec)}{_left_out_hint(catalog, spec)}")
     except NoMatchError as exc:  # the workload asks for what no offering has: name its file too
-        fail(f"{workload}: {exc}{_platform_hint(catalog, spec)}{_left_out_hint(catalog, spec)}")
+        fail(f"{shown_name(workload)}: {exc}{_platform_hint(catalog, spec)}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
     if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
@@ -207,6 +208,7 @@ def _write_plot(path: Path, spec, resolution) -> str:
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path, zone: str | None) -> str:
+    from profiles.fallbacks import fallback_rows, roomiest_copy
     from profiles.stack_writer import (
         StackWriteError,
         cluster_config,
@@ -218,7 +220,9 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     )
     from profiles.stack_writer import write_stack as write
 
-    choice = resolution.choice.candidate
+    choice = roomiest_copy(
+        resolution.choice.candidate, resolution.choice.also_zones, resolution.candidates, spec.interconnect
+    )
     if resolution.deadline_met is False and not force:
         fail(
             f"--write-stack: no offering meets the {spec.deadline_hours:g} h deadline (the choice takes "
@@ -228,19 +232,23 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
 
     try:
         path = stack_path(folder, name)
+        ranked = resolution.candidates
         config, kept = keep_cluster_settings(
-            _zoned(keep_zone(cluster_config(spec, choice, catalog.version), path), zone), path
+            _zoned(keep_zone(cluster_config(spec, choice, catalog.version, ranked), path), zone), path
         )
         rate = usd_per_cny(choice.offering)
         on_demand = choice.offering.on_demand_usd_per_hour
         on_demand = None if on_demand is None else on_demand * choice.nodes
-        text = render_stack(config, _relative(workload, folder), catalog.built, rate, kept_settings(path), on_demand)
+        rows = fallback_rows(choice, ranked, spec.interconnect, config.file_system is not None)
+        text = render_stack(
+            config, _relative(workload, folder), catalog.built, rate, kept_settings(path), on_demand, rows
+        )
         changed = write(path, text, force=force)
     except StackWriteError as exc:
         per_region = zone is None and choice.offering.zone == choice.offering.region and "zone:" in str(exc)
         fail(f"{exc}; pass --zone ZONE with --write-stack" if per_region else str(exc))
     except ValueError as exc:  # the stack's cluster refuses what the workload let through: one line
-        fail(f"{workload}: --write-stack {name}: {_first_problem(exc)}")
+        fail(f"{_relative(workload, folder)}: --write-stack {name}: {_first_problem(exc)}")
     note = f" (kept its own {', '.join(kept)}; YAML comments are not kept)" if kept and changed else ""
     return f"stack {'written' if changed else 'unchanged'}: {path}{note}"
 
@@ -266,7 +274,13 @@ def _first_problem(exc: ValueError) -> str:
 
 
 def _relative(path: Path, folder: Path) -> str:
+    """The workload as the stack's header names it: relative to the project (`../w.yaml` for one
+    beside it), never an absolute path of the author's machine; `-` for standard input."""
+    import os
+
+    if str(path) == "-":
+        return "-"
     try:
-        return str(path.resolve().relative_to(folder.resolve()))
-    except ValueError:
-        return str(path)
+        return Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
+    except ValueError:  # another drive (Windows): no relative path exists
+        return path.name

@@ -22,6 +22,9 @@ class OneLineUsageErrors(TyperGroup):
     """A typer group whose usage errors print `error: MESSAGE; see 'COMMAND --help'`, exit 2."""
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        from trainstack.cli.help_style import tidy
+
+        tidy(self)  # every command's --help: clean wrapping, values not types, the exit statuses
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
         try:

@@ -178,3 +178,77 @@ def test_the_head_keeps_its_address_in_an_eni_when_replaced(mocks, make_config):
         eni.private_ip,
         cluster.launch_template.user_data,
     ).apply(check)
+
+
+@pytest.mark.parametrize(
+    ("purchase", "strategy_key", "strategy"),
+    [
+        pytest.param("spot", "spot_allocation_strategy", "capacity-optimized-prioritized", id="spot"),
+        pytest.param("on-demand", "on_demand_allocation_strategy", "prioritized", id="on-demand"),
+    ],
+)
+@pulumi.runtime.test
+def test_fallback_types_in_rank_order_with_their_own_template_where_efa_differs(
+    mocks, make_config, purchase, strategy_key, strategy
+):
+    """H100 then two H200 types: p5e.48xlarge has p5's 32 EFA interfaces (the main template),
+    p5en.48xlarge 16 (its own template, 16 NICs, its own instance type)."""
+    config = make_config(
+        purchase=purchase,
+        instance_type="p5.48xlarge",
+        accelerator="H100",
+        fallback_types=["p5e.48xlarge", "p5en.48xlarge"],
+    )
+    cluster = AwsGpuCluster("c", config)
+    assert list(cluster.fallback_templates) == ["p5en.48xlarge"]
+    own = cluster.fallback_templates["p5en.48xlarge"]
+
+    def check(args):
+        policy, wait, reservations, main_id, own_id, own_type, own_nics, main_nics = args
+        listed = policy["launch_template"]["overrides"]
+        assert [o["instance_type"] for o in listed] == ["p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge"]
+        assert "launch_template_specification" not in listed[1]
+        assert listed[2]["launch_template_specification"]["launch_template_id"] == own_id != main_id
+        assert policy["instances_distribution"][strategy_key] == strategy
+        assert wait == "0"
+        expected = None if purchase == "spot" else {"capacity_reservation_preference": "capacity-reservations-first"}
+        assert reservations == expected
+        assert own_type == "p5en.48xlarge" and len(own_nics) == 16 and len(main_nics) == 32
+
+    return pulumi.Output.all(
+        cluster.node_group.mixed_instances_policy,
+        cluster.node_group.wait_for_capacity_timeout,
+        cluster.node_group.capacity_reservation_specification,
+        cluster.launch_template.id,
+        own.id,
+        own.instance_type,
+        own.network_interfaces,
+        cluster.launch_template.network_interfaces,
+    ).apply(check)
+
+
+@pytest.mark.parametrize(
+    ("fallbacks", "message"),
+    [
+        pytest.param(["p3.16xlarge"], "p3.16xlarge cannot share the node group with p4d.24xlarge", id="efa-class"),
+        pytest.param(["p4d.24xlarge"], "without instance_type", id="itself"),
+        pytest.param(["p4de.24xlarge", "p4de.24xlarge"], "list each type once", id="twice"),
+    ],
+)
+def test_fallback_types_refused_with_the_field(make_config, fallbacks, message):
+    with pytest.raises(ValueError, match=message):
+        make_config(fallback_types=fallbacks)
+
+
+@pulumi.runtime.test
+def test_one_type_keeps_price_capacity_optimized_and_never_waits(mocks, make_config):
+    cluster = AwsGpuCluster("c", make_config(purchase="spot"))
+
+    def check(args):
+        policy, wait = args
+        assert policy["instances_distribution"]["spot_allocation_strategy"] == "price-capacity-optimized"
+        assert wait == "0"
+
+    return pulumi.Output.all(
+        cluster.node_group.mixed_instances_policy, cluster.node_group.wait_for_capacity_timeout
+    ).apply(check)

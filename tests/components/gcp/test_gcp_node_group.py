@@ -102,3 +102,46 @@ def test_template_changes_leave_the_group_policies_alone(changes: dict[str, Any]
     assert template_before != template_after
     for key in ("zone", "targetSize", "updatePolicy", "instanceLifecyclePolicy", "autoHealingPolicies"):
         assert group_before[key] == group_after[key], key
+
+
+REGIONAL = "gcp:compute/regionInstanceGroupManager:RegionInstanceGroupManager"
+
+
+def test_fallback_types_make_a_one_zone_regional_group_that_ranks_them() -> None:
+    """A100 40 GB then 80 GB: a2-highgpu-8g and a2-ultragpu-8g share the template (GPUs built
+    in, no GPUDirect NICs), so the group lists both, the stack's type at rank 0."""
+    config = make_config(
+        instance_type="a2-highgpu-8g",
+        accelerator="A100",
+        zone="us-central1-c",
+        interconnect="none",
+        fallback_types=["a2-ultragpu-8g"],
+    )
+    plan = build(config)
+    assert plan.of_type(GROUP) == []
+    [group] = plan.of_type(REGIONAL)
+    inputs = group["inputs"]
+    assert inputs["region"] == "us-central1" and inputs["distributionPolicyZones"] == ["us-central1-c"]
+    assert inputs["distributionPolicyTargetShape"] == "ANY_SINGLE_ZONE"
+    assert inputs["instanceFlexibilityPolicy"]["instanceSelections"] == [
+        {"name": "rank-0", "rank": 0, "machineTypes": ["a2-highgpu-8g"]},
+        {"name": "rank-1", "rank": 1, "machineTypes": ["a2-ultragpu-8g"]},
+    ]
+    assert inputs["updatePolicy"]["instanceRedistributionType"] == "NONE"
+    assert inputs["waitForInstances"] is False and inputs["targetSize"] == config.nodes
+
+
+@pytest.mark.parametrize(
+    ("first", "other", "why"),
+    [
+        pytest.param("a3-highgpu-8g", "a3-megagpu-8g", "GPUDirect network layouts differ", id="tcpx-vs-tcpxo"),
+        pytest.param("a3-ultragpu-8g", "a3-megagpu-8g", "layouts differ", id="rdma-vs-tcpxo"),
+        pytest.param("a2-highgpu-8g", "n1-standard-96", "attaches its GPUs from the template", id="n1"),
+    ],
+)
+def test_types_a_flexibility_policy_cannot_carry_are_refused(first: str, other: str, why: str) -> None:
+    from clouds.gcp.capacity import group_type_problem
+
+    problem = group_type_problem(first, other, "rdma")
+    assert problem is not None and why in problem
+    assert group_type_problem("a4-highgpu-8g", "a3-ultragpu-8g", "rdma") is None  # same RDMA layout and disk

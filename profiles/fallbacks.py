@@ -1,0 +1,124 @@
+"""What a stack can fall back to when its cloud has no capacity for the pick.
+
+Two lists come from the resolver's ranked candidates, both in rank order:
+
+- `group_fallback_types`: further instance types the pick's node group itself may launch
+  (the stack's `fallback_types`): the same cloud, region, zone, purchase, node count,
+  accelerator count and fabric, and types the cloud's group can hold together
+  (`clouds.capacity.group_types`). The cloud switches between them with no `pulumi up`.
+- `fallback_rows`: the next offerings the stack can move to (the stack's
+  `trainstack:fallbacks`, walked by `trainstack up`): the same cloud and region by default,
+  each priced like the pick (compute USD/hour and the job's USD at its own hours). A stack with
+  a file system keeps to its zone: a move to another zone would replace the file system and
+  the data on it (every cloud's file system is zonal), which no fallback does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from clouds.capacity import group_types
+from profiles.candidate import Candidate
+
+# How many fallback rows a stack records: a choice (the walk is bounded by it).
+MAX_FALLBACK_ROWS = 4
+
+
+def _group_key(c: Candidate) -> tuple:
+    o = c.offering
+    return (o.provider, o.region, o.zone, c.purchase, c.nodes, o.accelerator_count, bool(o.rdma))
+
+
+def group_fallback_types(choice: Candidate, ranked: Iterable[Candidate], interconnect: str) -> tuple[str, ...]:
+    """The types of `ranked` (rank order) the pick's node group may also launch, best first."""
+    key = _group_key(choice)
+    same = [c.offering.instance_type for c in ranked if _group_key(c) == key]
+    o = choice.offering
+    return group_types(o.provider, o.instance_type, same, interconnect if o.rdma else "none")
+
+
+def fallback_rows(
+    choice: Candidate,
+    ranked: Iterable[Candidate],
+    interconnect: str,
+    has_file_system: bool,
+    any_region: bool = False,
+    most: int = MAX_FALLBACK_ROWS,
+) -> list[dict[str, Any]]:
+    """The next distinct offerings after `choice`, as the stack's `trainstack:fallbacks` rows.
+
+    Args:
+        choice: the pick.
+        ranked: every candidate, rank order.
+        interconnect: the workload's fabric (`rdma` or `none`).
+        has_file_system: the stack has a file system: only rows in the pick's zone (a zone move
+            would replace it).
+        any_region: also rows in other regions of the same cloud.
+        most: rows kept.
+
+    Returns:
+        Dicts of the cluster fields a move changes (`instance_type`, `zone`, `purchase`,
+        `nodes`, `accelerator`, `accelerator_count`, `interconnect`, `usd_per_hour`, `hours`,
+        `fallback_types`) plus `region` and `usd_job`.
+    """
+    o = choice.offering
+    seen = {(o.region, o.zone, o.instance_type, choice.purchase)}
+    kept_types = set(group_fallback_types(choice, ranked, interconnect))
+    rows: list[dict[str, Any]] = []
+    listed = list(ranked)
+    for c in listed:
+        r = c.offering
+        key = (r.region, r.zone, r.instance_type, c.purchase)
+        if r.provider != o.provider or (r.region != o.region and not any_region) or key in seen:
+            continue
+        if has_file_system and (r.region, r.zone) != (o.region, o.zone):
+            continue
+        seen.add(key)
+        # a type the pick's own group already falls back to, in the same zone and purchase, is no move
+        if r.zone == o.zone and c.purchase == choice.purchase and r.instance_type in kept_types:
+            continue
+        if c.purchase not in ("spot", "on-demand"):
+            continue  # reserved terms and held capacity are decisions, not fallbacks
+        types = list(group_fallback_types(c, listed, interconnect))
+        rows.append(
+            {
+                "region": r.region,
+                "zone": r.zone,
+                "instance_type": r.instance_type,
+                "accelerator": r.accelerator,
+                "accelerator_count": r.accelerator_count,
+                "nodes": c.nodes,
+                "purchase": c.purchase,
+                "interconnect": interconnect if r.rdma else "none",
+                "usd_per_hour": round(c.usd_per_hour, 6),
+                "hours": c.hours,
+                "usd_job": round(c.usd_total, 2),
+                **({"fallback_types": types} if types else {}),
+            }
+        )
+        if len(rows) >= most:
+            break
+    return rows
+
+
+def roomiest_copy(
+    choice: Candidate, also_zones: tuple[str, ...], ranked: tuple[Candidate, ...], interconnect: str
+) -> Candidate:
+    """Of the pick and its zone copies (the same offering at the same cost in `also_zones`),
+    the one whose node group can fall back to the most types (the first such in rank order):
+    at equal cost, the zone with more capacity to draw on."""
+    copies = [choice] + [
+        c
+        for c in ranked
+        if c.offering.zone in also_zones
+        and (c.offering.instance_type, c.offering.region, c.purchase, c.nodes, round(c.usd_total, 2))
+        == (
+            choice.offering.instance_type,
+            choice.offering.region,
+            choice.purchase,
+            choice.nodes,
+            round(choice.usd_total, 2),
+        )
+    ]
+    return max(copies, key=lambda c: len(group_fallback_types(c, ranked, interconnect)))

@@ -1,0 +1,91 @@
+"""`resolve --write-stack` writes the node group's ranked fallback types and the stack's
+fallback rows, and `plan` builds the group that lists them (AWS mixed instances, GCP instance
+flexibility), from the committed catalog."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from profiles.stack_file import FALLBACKS_KEY
+from tests.cli.helpers import ROOT, run
+from trainstack.plan.runner import run_plan
+
+H100_H200_AWS = """name: h100-h200
+accelerators: [H100:8, H200:8]
+nodes: 2
+interconnect: rdma
+purchase: on-demand
+hours: 10h
+providers: [aws]
+"""
+A100_GCP = """name: a100-gcp
+accelerators: [A100:8, A100-80GB:8]
+nodes: 1
+interconnect: none
+purchase: on-demand
+hours: 10h
+providers: [gcp]
+"""
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch) -> Path:
+    for name in ("__main__.py", "Pulumi.yaml"):
+        shutil.copy(ROOT / name, tmp_path)
+    (tmp_path / "stacks").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _write(project: Path, text: str) -> dict:
+    workload = project / "w.yaml"
+    workload.write_text(text)
+    result = run("resolve", str(workload), "--write-stack", "cap", "--json")
+    assert result.exit_code == 0, result.output
+    return yaml.safe_load((project / "stacks" / "Pulumi.cap.yaml").read_text())["config"]
+
+
+def test_aws_h100_stack_lists_the_h200_type_of_its_zone_in_rank_order(project: Path) -> None:
+    config = _write(project, H100_H200_AWS)
+    cluster = config["trainstack:cluster"]
+    # p5 (H100) costs the same in use1-az1..az6; the stack takes use1-az2, the first of those zones
+    # that also sells p5en (H200, 16 EFA) at the same count, so its group has a type to fall back to
+    assert (cluster["instance_type"], cluster["zone"]) == ("p5.48xlarge", "use1-az2")
+    assert cluster["fallback_types"] == ["p5en.48xlarge"]
+    plan = run_plan("cap", project)
+    [group] = [r for r in plan.resources if r["type"] == "aws:autoscaling/group:Group"]
+    overrides = group["inputs"]["mixedInstancesPolicy"]["launchTemplate"]["overrides"]
+    assert [o["instanceType"] for o in overrides] == ["p5.48xlarge", "p5en.48xlarge"]
+    assert "launchTemplateSpecification" in overrides[1]  # its own template: 16 EFA, not 32
+    assert group["inputs"]["waitForCapacityTimeout"] == "0"
+
+
+def test_gcp_a100_stack_ranks_the_80gb_type_in_a_one_zone_regional_group(project: Path) -> None:
+    config = _write(project, A100_GCP)
+    cluster = config["trainstack:cluster"]
+    assert cluster["instance_type"] == "a2-highgpu-8g" and cluster["fallback_types"] == ["a2-ultragpu-8g"]
+    plan = run_plan("cap", project)
+    [group] = [r for r in plan.resources if r["type"].endswith("regionInstanceGroupManager:RegionInstanceGroupManager")]
+    selections = group["inputs"]["instanceFlexibilityPolicy"]["instanceSelections"]
+    assert [(s["rank"], s["machineTypes"]) for s in selections] == [(0, ["a2-highgpu-8g"]), (1, ["a2-ultragpu-8g"])]
+    assert group["inputs"]["distributionPolicyZones"] == [cluster["zone"]]
+
+
+def test_fallback_rows_are_the_next_rows_of_the_region_priced_like_the_pick(project: Path) -> None:
+    config = _write(project, H100_H200_AWS)
+    cluster, rows = config["trainstack:cluster"], config[FALLBACKS_KEY]
+    assert rows and all(row["region"] == cluster["region"] for row in rows)
+    # rank order: each row's job costs at least the one before, and the pick's the least
+    costs = [row["usd_job"] for row in rows]
+    assert costs == sorted(costs) and costs[0] >= cluster["usd_per_hour"] * cluster["hours"] - 0.01
+    assert all(row["usd_job"] == pytest.approx(row["usd_per_hour"] * row["hours"], abs=0.01) for row in rows)
+
+
+def test_a_stack_with_a_file_system_falls_back_only_within_its_zone(project: Path) -> None:
+    config = _write(project, H100_H200_AWS + "file_system:\n  capacity: 1200GiB\n")
+    cluster, rows = config["trainstack:cluster"], config.get(FALLBACKS_KEY, [])
+    assert all(row["zone"] == cluster["zone"] for row in rows)

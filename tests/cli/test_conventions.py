@@ -1,0 +1,78 @@
+"""The command line's conventions: `--version`, `-h` everywhere, `-` for standard input,
+help that wraps where the terminal does with values (not Python types) and the exit statuses."""
+
+import json
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from tests.cli.helpers import WORKLOAD, run
+from trainstack.cli.app import app
+from trainstack.cli.help_style import EXIT_STATUS, tidy, unwrap
+
+
+def _command_paths() -> list[list[str]]:
+    group = typer.main.get_command(app)
+    paths: list[list[str]] = [[]]
+
+    def walk(command, path):
+        for name, sub in getattr(command, "commands", {}).items():
+            paths.append([*path, name])
+            walk(sub, [*path, name])
+
+    walk(group, [])
+    return paths
+
+
+def test_version():
+    result = run("--version")
+    assert result.exit_code == 0 and result.stdout.startswith("trainstack ") and result.stdout.split()[1][0].isdigit()
+
+
+@pytest.mark.parametrize("path", _command_paths(), ids=lambda p: " ".join(p) or "trainstack")
+def test_every_help_takes_h_shows_values_and_the_exit_statuses(path):
+    result = CliRunner().invoke(app, [*path, "-h"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert EXIT_STATUS in text
+    assert "<bool>" not in text and "<str>" not in text and "<int>" not in text and "<path>" not in text
+    assert "<list" not in text
+
+
+def test_later_paragraphs_wrap_where_the_terminal_does():
+    result = CliRunner().invoke(app, ["check", "--help"], env={"COLUMNS": "400"})
+    # the docstring breaks this sentence after "then"; a 400-column help keeps it on one line
+    line = next(ln for ln in result.stdout.splitlines() if "The stack is validated" in ln)
+    assert "then the live checks run" in line
+
+
+def test_unwrap_keeps_lists_and_marked_paragraphs():
+    assert unwrap("One\n    two.\n\nThree\nfour.") == "One two.\n\nThree four."
+    assert unwrap("Steps:\n\n- a\n- b") == "Steps:\n\n- a\n- b"
+    assert unwrap("\bkept\nas is") == "\bkept\nas is"
+
+
+def test_tidy_gives_values_not_types():
+    group = typer.main.get_command(app)
+    tidy(group)
+    resolve = group.commands["resolve"]
+    shown = {p.name: p.metavar for p in resolve.params}
+    assert shown["top"] == "N" and shown["plot"] == "PATH" and shown["write_stack"] == "NAME" and shown["as_json"] == ""
+
+
+def test_plot_help_names_every_format_the_docs_give():
+    text = " ".join(CliRunner().invoke(app, ["resolve", "--help"], env={"COLUMNS": "400"}).stdout.split())
+    assert ".png, .svg or .pdf" in text
+
+
+def test_resolve_reads_standard_input():
+    piped = CliRunner().invoke(app, ["resolve", "-", "--json", "--top", "1"], input=WORKLOAD.read_text())
+    named = run("resolve", str(WORKLOAD), "--json", "--top", "1")
+    assert piped.exit_code == 0, piped.output
+    assert json.loads(piped.stdout)["choice"] == json.loads(named.stdout)["choice"]
+
+
+def test_standard_input_errors_name_it():
+    result = CliRunner().invoke(app, ["resolve", "-"], input="accelerators: [A100:8]\nhours: 3 fortnights\n")
+    assert result.exit_code == 2 and result.stderr.startswith("error: <stdin>: hours: unknown duration unit")

@@ -1,0 +1,67 @@
+"""`trainstack offers`: the committed catalog's cheapest offerings without a workload file."""
+
+import json
+
+import pytest
+
+from profiles.catalog.loader import load_catalog
+from tests.cli.helpers import one_error_line, run
+
+
+def test_json_rows_match_the_catalog_cheapest_first():
+    result = run("offers", "H100:8", "--provider", "aws", "--json", "--top", "0")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = [
+        o for o in load_catalog(providers=("aws",)).offerings if o.accelerator == "H100" and o.accelerator_count == 8
+    ]
+    regions = {(o.region, o.instance_type) for o in rows}
+    assert data["matched"] == len(data["offers"]) == len(regions)
+    first = data["offers"][0]
+    zone_rows = [o for o in rows if (o.region, o.instance_type) == (first["region"], first["instance_type"])]
+    assert first["zones"] == sorted(o.zone for o in zone_rows)
+    assert first["on_demand_usd_per_hour"] == pytest.approx(min(o.on_demand_usd_per_hour for o in zone_rows))
+    prices = [o["on_demand_usd_per_hour"] for o in data["offers"]]
+    assert prices == sorted(prices) and prices[0] == pytest.approx(min(o.on_demand_usd_per_hour for o in rows))
+    assert data["warnings"] and "aws prices" in data["warnings"][0]  # the undated snapshot, as resolve warns
+
+
+def test_spot_for_two_nodes_doubles_the_node_price_and_ranks_by_spot():
+    one = json.loads(run("offers", "H100:8", "--provider", "aws", "--spot", "--json").stdout)["offers"]
+    two = json.loads(run("offers", "H100:8", "--provider", "aws", "--spot", "--nodes", "2", "--json").stdout)["offers"]
+    assert [o["spot_usd_per_hour"] * 2 for o in one] == pytest.approx([o["spot_usd_per_hour"] for o in two])
+    spot = [o["spot_usd_per_hour"] for o in two]
+    assert spot == sorted(spot) and None not in spot
+
+
+def test_table_names_the_pick_and_the_region_filter_holds():
+    result = run("offers", "A100:8", "--region", "us-east-1", "--top", "3")
+    assert result.exit_code == 0, result.output
+    assert "p4d.24xlarge" in result.stdout and "us-east-1" in result.stdout and "us-west-2" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        pytest.param(["H100:x"], "cannot read 'H100:x'", id="bad-token"),
+        pytest.param(["B100:8"], "the catalog has no 'B100'", id="unknown-accelerator"),
+        pytest.param(["H100:8", "--provider", "awz"], "--provider 'awz' is not a cloud", id="unknown-cloud"),
+        pytest.param(["H100:8", "--region", "us-east-9"], "--region us-east-9", id="unknown-region"),
+        pytest.param(["H100:3"], "lists no offering of it; try H100 without a count", id="no-such-count"),
+        pytest.param(["H100:8", "--nodes", "0"], "--nodes", id="zero-nodes"),
+    ],
+)
+def test_bad_input_is_one_line(args, text):
+    one_error_line(run("offers", *args), text)
+
+
+def test_offers_imports_no_pulumi_or_cloud_sdk():
+    from tests.fresh_process import loaded_after
+
+    loaded = loaded_after(
+        "import contextlib, io\nfrom trainstack.entry import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n    main(['offers', 'H100:8', '--json'])"
+    )
+    assert not {
+        m for m in loaded if m.startswith(("pulumi", "boto", "azure", "google", "tencentcloud", "alibabacloud"))
+    }

@@ -1,0 +1,81 @@
+"""`profiles.catalog.offers`: the accelerator read as the workload spec reads it, rows grouped
+per cloud, region and type, priced over their zones for N nodes, ranked, hand-computed."""
+
+import pytest
+
+from profiles.catalog.offers import Ask, OffersError, check_regions, offer_rows, read_ask
+from tests.profiles.offering_factory import aws_node, offering
+
+# Two zones of one AWS region (on-demand the same, spot 12 and 15), one Azure region priced per
+# region, a 4-GPU row and an H100 row that must never match `A100-80GB:8`.
+ROWS = [
+    aws_node(zone="use1-az1", spot_usd_per_hour=15.0, catalog_date="2026-10-01"),
+    aws_node(zone="use1-az2", spot_usd_per_hour=12.0, catalog_date="2026-11-01"),
+    offering(),  # azure eastus: $30 on-demand, $10 spot
+    offering(region="westus", zone="westus", on_demand_usd_per_hour=None, spot_usd_per_hour=9.0),
+    offering(region="westus2", zone="westus2", accelerator_count=4, instance_type="Standard_4"),
+    offering(region="westus3", zone="westus3", accelerator="H100", instance_type="Standard_H"),
+]
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        pytest.param("A100-80GB:8", Ask("A100-80GB", 8), id="name-count"),
+        pytest.param("a100-80gb:8", Ask("A100-80GB", 8), id="case-as-catalog"),
+        pytest.param("H100", Ask("H100", None), id="any-count"),
+        pytest.param(" H100 : 8 ", Ask("H100", 8), id="spaces-as-spec"),
+    ],
+)
+def test_reads_the_spec_shorthands(token, expected):
+    assert read_ask(token, ROWS) == expected
+
+
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [
+        pytest.param("H100:x", "ACCELERATOR: cannot read 'H100:x'; write NAME or NAME:COUNT", id="bad-count"),
+        pytest.param("H100:0", "'H100:0' asks for 0 accelerators per node", id="zero"),
+        pytest.param("H10:8", "the catalog has no 'H10' (in 'H10:8'); did you mean H100", id="typo"),
+        pytest.param("[A100]", "cannot read '[A100]'", id="not-a-name"),
+    ],
+)
+def test_refuses_a_token_naming_it(token, message):
+    with pytest.raises(OffersError, match=None) as caught:
+        read_ask(token, ROWS)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_one_row_per_region_and_type_with_zone_range_cheapest_on_demand_first():
+    rows = offer_rows(ROWS, Ask("A100-80GB", 8))
+    assert [(r.provider, r.region) for r in rows] == [("azure", "eastus"), ("aws", "us-east-1"), ("azure", "westus")]
+    aws = rows[1]
+    assert aws.zones == ("use1-az1", "use1-az2")
+    assert (aws.on_demand, aws.on_demand_max, aws.spot, aws.spot_max) == (40.0, 40.0, 12.0, 15.0)
+    assert aws.observed == "2026-10-01"  # the oldest of its zones' dates
+    assert rows[2].on_demand is None and rows[2].spot == 9.0  # only spot-priced: last when ranking on-demand
+
+
+def test_spot_ranks_by_spot_and_drops_rows_without_one_and_nodes_multiply():
+    rows = offer_rows(ROWS, Ask("A100-80GB", 8), nodes=3, spot=True)
+    assert [(r.region, r.spot) for r in rows] == [("westus", 27.0), ("eastus", 30.0), ("us-east-1", 36.0)]
+    assert rows[2].spot_max == 45.0 and rows[1].on_demand == 90.0 and all(r.nodes == 3 for r in rows)
+
+
+def test_count_and_region_filters():
+    assert [r.accelerator_count for r in offer_rows(ROWS, Ask("A100-80GB", None))] == [
+        8,
+        4,
+        8,
+        8,
+    ]  # $30, $30 (tie: by region), $40, spot only
+    assert [r.region for r in offer_rows(ROWS, Ask("A100-80GB", 8), regions=("westus",))] == ["westus"]
+    assert offer_rows(ROWS, Ask("A100-80GB", 2)) == []
+
+
+def test_an_unknown_region_is_refused_and_a_zone_named_as_such():
+    check_regions(["us-east-1", "westus"], ROWS)
+    with pytest.raises(OffersError, match=r"--region us-east-9: .*did you mean us-east-1"):
+        check_regions(["us-east-9"], ROWS)
+    with pytest.raises(OffersError, match="write us-east-1"):
+        check_regions(["use1-az1"], ROWS)

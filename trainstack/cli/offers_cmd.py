@@ -1,0 +1,172 @@
+"""`trainstack offers H100:8`: the cheapest catalog offerings, no workload file needed.
+
+Loads the catalog of the clouds asked for (`--provider`, default all), keeps the rows of the
+accelerator (`profiles.catalog.offers`), and prints one row per cloud, region and instance
+type: the zones, the cheapest on-demand and spot USD/hour for `--nodes` nodes, and the
+prices' age; `--json` prints the same rows (keys in docs/cli.md). No Pulumi, no cloud SDK.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+from trainstack.cli.usage_errors import fail
+
+RIGHT = frozenset({"#", "on-demand USD/h", "spot USD/h"})
+COLUMNS = (
+    "#",
+    "provider",
+    "region",
+    "zones",
+    "instance type",
+    "GPUs",
+    "fabric",
+    "on-demand USD/h",
+    "spot USD/h",
+    "prices",
+)
+
+
+def run(
+    accelerator: str,
+    spot: bool,
+    providers: Sequence[str],
+    regions: Sequence[str],
+    nodes: int,
+    top: int,
+    as_json: bool,
+) -> None:
+    """Print the offers for `accelerator` (see the module docstring); bad input exits 2."""
+    from profiles.catalog.loader import CatalogError, load_catalog
+    from profiles.catalog.offers import OffersError, check_regions, offer_rows, read_ask
+    from profiles.spec_rules import known_provider
+
+    try:
+        clouds = tuple(dict.fromkeys(known_provider(p) for p in providers))
+    except ValueError as exc:
+        fail(f"--provider {exc}")
+    try:
+        catalog = load_catalog(providers=clouds or None)
+        ask = read_ask(accelerator, catalog.offerings)
+        check_regions(regions, catalog.offerings)
+    except (CatalogError, OffersError) as exc:
+        fail(str(exc))
+    rows = offer_rows(catalog.offerings, ask, regions, nodes, spot)
+    if not rows:
+        where = f" in {', '.join(regions)}" if regions else ""
+        kind = "spot-priced " if spot else ""
+        fail(f"{accelerator}: the catalog lists no {kind}offering of it{where}; {_widen(ask, spot, regions)}")
+    shown = rows[:top] if top else rows
+    warnings = catalog.price_warnings(tuple(dict.fromkeys(r.provider for r in shown)))
+    if as_json:
+        print(json.dumps(offers_json(shown, len(rows), ask, spot, catalog, warnings), indent=2))
+    else:
+        offers_table(shown, len(rows), ask, catalog.version, catalog.today)
+    for line in warnings:  # on stderr, as `resolve` prints them (and in the JSON)
+        print(line, file=sys.stderr)
+
+
+def _widen(ask, spot: bool, regions: Sequence[str]) -> str:
+    """What to drop to see rows: the region filter, `--spot`, or the count."""
+    if regions:
+        return "drop --region to see every region"
+    if spot:
+        return "drop --spot to see on-demand prices"
+    return f"try {ask.accelerator} without a count" if ask.per_node else "try another accelerator"
+
+
+def _money(low: float | None, high: float | None) -> str:
+    if low is None:
+        return "-"
+    return f"{low:,.2f}" if high is None or high - low < 0.005 else f"{low:,.2f}-{high:,.2f}"
+
+
+def _zones(zones: tuple[str, ...], region: str) -> str:
+    if zones == (region,):
+        return "(regional price)"
+    return zones[0] if len(zones) == 1 else f"{zones[0]} +{len(zones) - 1}"
+
+
+def age_text(observed: str, today) -> str:
+    """`2026-11-02 (35 d old)`, or `undated` for a price the source does not date."""
+    from profiles.catalog.freshness import observed_on
+
+    day = observed_on(observed)
+    return "undated" if day is None else f"{day.isoformat()} ({(today - day).days} d old)"
+
+
+def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
+    """The rows as a rich table, cheapest first, in resolve's table style."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from trainstack.cli.render import console
+
+    count = f"{ask.per_node}x " if ask.per_node else ""
+    nodes = rows[0].nodes
+    each = f", {nodes} nodes" if nodes > 1 else ""
+    shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
+    table = Table(title=escape(f"{count}{ask.accelerator}{each}: {shown} offerings (catalog {catalog_version})"))
+    for column in COLUMNS:
+        table.add_column(column, justify="right" if column in RIGHT else "left", no_wrap=True)
+    for rank, r in enumerate(rows, start=1):
+        cells = [
+            str(rank),
+            r.provider,
+            r.region,
+            _zones(r.zones, r.region),
+            r.instance_type + (" *" if r.estimate else ""),
+            f"{r.nodes}x{r.accelerator_count} {r.accelerator}"
+            if r.nodes > 1
+            else f"{r.accelerator_count} {r.accelerator}",
+            r.interconnect,
+            _money(r.on_demand, r.on_demand_max),
+            _money(r.spot, r.spot_max),
+            age_text(r.observed, today),
+        ]
+        table.add_row(*map(escape, cells), style="bold green" if rank == 1 else None)
+    out = console()
+    out.print(table)
+    if len(rows) < total:
+        out.print(f"{total - len(rows)} more; --top 0 shows all", highlight=False)
+    if any(r.estimate for r in rows):
+        out.print("* an estimated price (see `trainstack catalog info`)", highlight=False)
+
+
+def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str]) -> dict:
+    """`offers --json`: the rows (USD/hour for the whole cluster of `nodes` nodes) and the
+    warnings the table prints (keys in docs/cli.md)."""
+    return {
+        "accelerator": ask.accelerator,
+        "accelerator_count": ask.per_node,
+        "nodes": rows[0].nodes,
+        "ranked_by": "spot" if spot else "on-demand",
+        "matched": total,
+        "catalog_version": catalog.version,
+        "offers": [
+            {
+                "provider": r.provider,
+                "region": r.region,
+                "zones": list(r.zones),
+                "instance_type": r.instance_type,
+                "accelerator": r.accelerator,
+                "accelerator_count": r.accelerator_count,
+                "accelerator_memory_gib": r.accelerator_memory_gib,
+                "interconnect": r.interconnect,
+                "on_demand_usd_per_hour": _round(r.on_demand),
+                "on_demand_max_usd_per_hour": _round(r.on_demand_max),
+                "spot_usd_per_hour": _round(r.spot),
+                "spot_max_usd_per_hour": _round(r.spot_max),
+                "price_observed": r.observed,
+                "price_estimate": r.estimate,
+            }
+            for r in rows
+        ],
+        "warnings": warnings,
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
