@@ -325,7 +325,7 @@ class ClusterConfig(BaseModel):
             )
         if problem := capacity_problem(self):
             raise ValueError(problem)
-        if self.data is not None:
+        if self.data is not None and self.platform is None:  # a platform reads the bucket itself
             fs = self.file_system
             sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None
             problem = data_problem(self.provider, self.data, fs is not None, sizing)

@@ -41,6 +41,9 @@ class Platform:
         instance_prefix: what the platform puts before the VM's instance type (`ml.`).
         types: instance-type prefixes the platform offers (`p4d.`), empty: every GPU type.
         pool: `"module:Class"` of the pool component (the long-lived cluster in the stack).
+        validator: `"module:function"` of the pool's `validate(args, name)` (pure, no Pulumi):
+            raises `ValueError` (one line naming the field) for a stack its pool cannot build;
+            `plan`, `--write-stack` and the pool component all call it (`clouds.registry.validator`).
         submit: `"module:function"` of the job submitter `trainstack run` calls.
         sdk: the distribution the pool component needs, named when it is missing.
         extra: the `trainstack[...]` extra that installs it.
@@ -61,6 +64,7 @@ class Platform:
     instance_prefix: str = ""
     types: tuple[str, ...] = ()
     pool: str = ""
+    validator: str = ""
     submit: str = ""
     sdk: str = ""
     extra: str = ""
@@ -81,7 +85,7 @@ class Platform:
 
     def note(self) -> str:
         """What the platform does on an interruption, for the row's spot note."""
-        return f"on {self.display_name} {self.on_interruption} ({self.restart_hours:g} h, {self.restart_basis})"
+        return f"{self.display_name}: on interruption {self.on_interruption} ({self.restart_hours:g} h, {self.restart_basis})"
 
     def price_note(self) -> str:
         """The row's price note: the factor over the VM price and where it comes from."""

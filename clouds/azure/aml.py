@@ -79,6 +79,20 @@ def scale_settings(config: ClusterConfig) -> dict[str, object]:
     }
 
 
+def validate_pool(config: ClusterConfig, name: str = "cluster") -> None:
+    """The Azure ML pool's checks: the Azure cluster's (`clouds.azure.validate`), then the
+    pool's own (`pool_problem`).
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    from clouds.azure.validate import validate_args
+
+    validate_args(config, name)
+    if problem := pool_problem(config):
+        raise ValueError(problem)
+
+
 def pool_problem(config: ClusterConfig) -> str | None:
     """Why the Azure ML pool cannot be built from `config`, or None."""
     if not config.instance_type.startswith("Standard_"):

