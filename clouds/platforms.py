@@ -143,9 +143,18 @@ def platform_cloud(name: str) -> str | None:
 
 
 def platform_problem(provider: str, name: str | None) -> str | None:
-    """Why a stack on `provider` cannot name platform `name`, or None when it can."""
-    if name in (None, VM) or find(provider, name) is not None:
+    """Why a stack on `provider` cannot name platform `name` (another cloud's, unknown, or one
+    trainstack builds no pool for yet), or None when it can."""
+    if name in (None, VM):
         return None
+    found = find(provider, name)
+    if found is not None:
+        if found.pool:
+            return None
+        return (
+            f"platform: trainstack builds no {found.display_name} pool yet (docs/platforms.md); "
+            "its rows are priced for comparison only: pick another row, or set platform in the workload"
+        )
     owner = platform_cloud(str(name))
     where = f"it is {owner}'s" if owner else f"valid: {', '.join(platform_words()[:-1])}"
     return f"platform: '{name}' does not run on {provider} ({where}); remove platform or change provider"
