@@ -319,6 +319,8 @@ class Cloud:
         spot_fallback: how on-demand capacity fills a spot group that stays below size (the
             cloud's own feature, or the cluster's watcher); None: the component has no such fallback.
         no_capacity: what the cloud's group does when there is no capacity (docs/self-healing.md).
+        subnet_id: the form of an existing subnet's id its component takes (`subnet_id`), a
+            regular expression, or None when it takes none; `subnet_id_example` shows one.
         missing: feature -> why the component cannot do it (absent: it can).
         platforms: its managed training platforms by name (`clouds.platforms.Platform`); the
             cloud's own VMs (`vm`) are not listed.
@@ -359,6 +361,8 @@ class Cloud:
     group_types: str | None = None
     spot_fallback: str | None = None
     no_capacity: str = ""
+    subnet_id: re.Pattern[str] | None = None
+    subnet_id_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
     platforms: Mapping[str, Platform] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()

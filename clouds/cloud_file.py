@@ -31,8 +31,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from clouds.access import NodeAccess
 from clouds.base import (
     GROUP_RESTART_HOURS,
@@ -46,11 +44,11 @@ from clouds.base import (
     load,
     manual_healing,
 )
+from clouds.input_file import parse_yaml, read_text
 from clouds.platforms import read_platforms
 
 FILE_NAME = "cloud.yaml"
 _RESTART_HOURS = {"group": GROUP_RESTART_HOURS, "manual": MANUAL_RESTART_HOURS}
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser when PyYAML has it
 
 
 def read_cloud(package_file: str | Path) -> Cloud:
@@ -61,7 +59,7 @@ def read_cloud(package_file: str | Path) -> Cloud:
             key, an unknown `Feature`, or a `restart_hours` other than `group` / `manual`.
     """
     path = Path(package_file).with_name(FILE_NAME)
-    raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    raw = parse_yaml(read_text(path, "cloud file"), str(path))
     if not isinstance(raw, dict):
         raise ValueError(f"{path}: not a mapping of Cloud fields")
     try:
@@ -80,7 +78,7 @@ def read_replacements(module_file: str | Path) -> Replacements:
             or of a `NodeEffect`.
     """
     path = Path(module_file).with_name("replacements.yaml")
-    raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    raw = parse_yaml(read_text(path, "cloud file"), str(path))
     if not isinstance(raw, dict):
         raise ValueError(f"{path}: not a mapping of Replacements fields")
     known = [f.name for f in dataclasses.fields(Replacements)]
@@ -115,8 +113,9 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"unknown key '{unknown[0]}'; a Cloud has {', '.join(known)}")
     fields = dict(raw)
-    if "mainland" in fields:
-        fields["mainland"] = re.compile(fields["mainland"])
+    for key in ("mainland", "subnet_id"):
+        if key in fields:
+            fields[key] = re.compile(fields[key])
     if "file_system" in fields:
         fields["file_system"] = FileSystemRule(**fields["file_system"])
     if "healing" in fields:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import difflib
-import json
 from typing import Any
 
 from pydantic import ValidationError
 
 from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, ClusterConfig
 from clouds.field_errors import worded
+from clouds.input_file import InputFileError, parse_json
+from clouds.network_fields import ssh_public_key_problem, subnet_id_problem
 from clouds.registry import CLOUDS
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
@@ -36,16 +37,20 @@ def parse_cluster_config(raw: Any) -> ClusterConfig:
     """
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{CONFIG_KEY}: not valid JSON ({exc.msg})") from None
+            raw = parse_json(raw, CONFIG_KEY)
+        except InputFileError as exc:
+            raise ConfigError(str(exc)) from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{CONFIG_KEY}: expected a mapping of cluster fields")
     _check_provider(raw.get("provider"))
     try:
-        return ClusterConfig.model_validate(raw)
+        config = ClusterConfig.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_one_line(exc)) from None
+    problem = subnet_id_problem(config.provider, config.subnet_id) or ssh_public_key_problem(config.ssh_public_key)
+    if problem:
+        raise ConfigError(problem)
+    return config
 
 
 def _check_provider(provider: Any) -> None:

@@ -14,6 +14,7 @@ the field and the fix, before any file is written. A value of only spaces is ref
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -51,6 +52,18 @@ def _blank_problem(field: str, value: str, example: str) -> str | None:
     return f"job.{field}: {value!r} is blank (only spaces); write the value, e.g. {example}{leave}"
 
 
+def _words_problem(command: str) -> str | None:
+    """Why `command` cannot be split into shell words (an unclosed quote), or None."""
+    try:
+        shlex.split(command)
+    except ValueError as exc:
+        return (
+            f"job.command: {command!r} cannot be split into words ({str(exc).lower()}); close the quote, "
+            "or quote the argument whole, e.g. command: \"/fsx/code/train.py --name 'my run'\""
+        )
+    return None
+
+
 def job_field_problem(job: Any) -> str | None:
     """Why one of `job`'s text values cannot be written into a node's unit, job file or
     environment (one line naming the field and the fix), or None.
@@ -65,6 +78,8 @@ def job_field_problem(job: Any) -> str | None:
             problem := _control_problem(field, value, example) or _blank_problem(field, value, example)
         ):
             return problem
+    if job.command is not None and (problem := _words_problem(job.command)):
+        return problem
     if not _PROGRAM.fullmatch(job.python):
         return (
             f"job.python: {job.python!r} is not one program path; give the interpreter with torch as one word "

@@ -27,6 +27,7 @@ CONSTRAINTS = (
     "data",
     "job",
     "memory_fit",
+    "batch",
     "throughput",
     "run_time",
 )
@@ -50,6 +51,7 @@ FIX_HINTS = {
     ),
     "job": "allow a cloud whose nodes run the job (`providers`), or remove `job` and start torchrun by hand",
     "memory_fit": "add nodes or GPUs (FSDP shards the state), allow gradient_checkpointing, or pick larger GPUs",
+    "batch": "use fewer nodes or a smaller TPU slice, or raise work.batch_tokens (work.batch_images)",
     "throughput": "give `hours` instead of `work`, or pick accelerators with a known BF16 figure",
 }
 

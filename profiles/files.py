@@ -7,21 +7,23 @@ import os
 import stat
 from pathlib import Path
 
-STDIN = "-"  # the path that means standard input, as in most Unix tools
+from clouds.input_file import STDIN  # noqa: F401  (the path that means standard input)
 
 
 def read_text(path: Path | str, errors: str = "strict") -> str:
-    """The text of `path`, UTF-8, or of standard input when `path` is `-`.
+    """The text of `path`, UTF-8, or of standard input when `path` is `-`, read by the one
+    bounded reader (`clouds.input_file`: regular files only, size limit).
 
     Raises:
-        OSError: the file cannot be read.
-        UnicodeDecodeError: not UTF-8 (with `errors="strict"`).
+        clouds.input_file.InputFileError: the file cannot be read, is not a regular file, too
+            big, or (with `errors="strict"`) not UTF-8.
     """
-    if str(path) == STDIN:
-        import sys
+    from clouds.input_file import read_bytes
+    from clouds.input_file import read_text as bounded
 
-        return sys.stdin.buffer.read().decode("utf-8", errors=errors)
-    return Path(path).read_text(encoding="utf-8", errors=errors)
+    if errors == "strict":
+        return bounded(path)
+    return read_bytes(path).decode("utf-8", errors=errors)
 
 
 def shown_name(path: Path | str) -> str:

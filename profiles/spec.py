@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from profiles import strict_yaml
-from profiles.files import STDIN, read_text, shown_name
+from clouds.input_file import STDIN, DuplicateKeyError, InputFileError, parse_yaml, read_text
+from profiles.files import shown_name
 from profiles.spec_reader import Unsure, read
 from profiles.spec_rules import AUTO_MAX_NODES
 from profiles.spec_values import FileSystemSpec, WorkloadSpec
@@ -71,16 +71,11 @@ def load_spec(path: Path) -> WorkloadSpec:
     """
     path, shown = Path(path), shown_name(path)
     try:
-        data = strict_yaml.load(read_text(path))
-    except strict_yaml.DuplicateKeyError as exc:
+        data = parse_yaml(read_text(path, "workload YAML file"), shown)
+    except InputFileError as exc:
+        raise SpecError(str(exc)) from None
+    except DuplicateKeyError as exc:
         raise SpecError(f"{shown}: {exc}; keep one (YAML would silently use the last)") from None
-    except UnicodeDecodeError as exc:
-        raise SpecError(
-            f"{shown}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-            "give a workload YAML file saved as UTF-8"
-        ) from None
-    except OSError as exc:
-        raise SpecError(f"{shown}: cannot read ({exc.strerror}); give the path of a workload YAML file") from None
     except yaml.reader.ReaderError as exc:
         raise SpecError(
             f"{shown}: not a text file (character #x{exc.character:04x} at offset {exc.position}); "

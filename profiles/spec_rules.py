@@ -153,6 +153,11 @@ def reference(value: object) -> object:
     return _REFERENCES[value.strip().lower()]
 
 
+def attention_count(value: object) -> object:
+    """`work.mfu_attention`: the coefficient as YAML writes it (`12`) read as its word (`"12"`)."""
+    return str(value) if type(value) is int else value
+
+
 def checkpointing(value: object) -> object:
     """`model.gradient_checkpointing`: YAML booleans and on/off words: off/false/no -> none,
     on/true/yes -> full."""

@@ -65,7 +65,11 @@ class Work(NamedTuple):
     flops_per_image: float | None = None
     mfu: float | None = None
     mfu_recompute: Literal["none", "selective", "full"] = "selective"
+    mfu_attention: Literal["12", "6", "0"] = "12"
+    mfu_reference: str | None = None
+    kind: Literal["llm", "cnn", "bert"] | None = None
     batch_tokens: float | None = None
+    batch_images: float | None = None
 
     def training_flops(self) -> float | None:
         """Total training FLOPs, or None when the work is given as gpu_hours."""
@@ -169,7 +173,11 @@ KEYS: dict[type, dict[str, Key]] = {
         "flops_per_image": _opt("float", gt=0, before=rules.count),
         "mfu": _opt("float", gt=0, le=1, before=not_bool),
         "mfu_recompute": Key(_MODE),
+        "mfu_attention": Key(("12", "6", "0"), before=rules.attention_count),
+        "mfu_reference": _opt("str", before=rules.reference),
+        "kind": _opt(("llm", "cnn", "bert")),
         "batch_tokens": _opt("float", gt=0, before=rules.count),
+        "batch_images": _opt("float", gt=0, before=rules.count),
     },
     ModelShape: {
         "params": Key("float", gt=0, before=parse_count),

@@ -1,17 +1,16 @@
 """The one home of stack files (`stacks/Pulumi.<name>.yaml`): find, read, validate and write.
 
-Every caller goes through here: `plan` and `plan --against` (`trainstack.plan.runner`), `check`
-(`profiles.preflight`), the budget (`trainstack.review.report`), `resolve --write-stack`
-(`profiles.stack_writer` renders the text, this module writes it) and the Pulumi program
-(`__main__.py` calls `validate_cluster` on the config the engine hands it). So a stack is
-read with one YAML reader (which refuses a key given twice) and refused for the same
-reasons everywhere: an invalid cluster, an unknown provider, a field the catalog
-contradicts (`profiles.stack_check`), a provider region key that is unset or disagrees.
+Every caller goes through here (`plan`, `plan --against`, `check`, the budget, `resolve
+--write-stack` and `__main__.py`'s `validate_cluster`), so a stack is read with one bounded
+reader (`clouds.input_file`) and refused for the same reasons everywhere: an invalid cluster,
+an unknown provider, a field the catalog contradicts (`profiles.stack_check`), a provider
+region key that is unset or disagrees.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -26,19 +25,16 @@ from clouds.config import (
     provider_region_key,
 )
 from clouds.contract import ClusterConfig
-from profiles import strict_yaml
+from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, read_text
 from profiles.files import write_atomically
 
 STACKS_DIR = "stacks"
-# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it must suit
-# the strictest cloud: GCP names are lowercase letters, digits and hyphens starting with a
-# letter; Azure caps scale-set names at 64 characters, and the components add suffixes.
+# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it suits the
+# strictest cloud: GCP's lowercase letters, digits and hyphens; Azure's 64-character names.
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-# The rows `trainstack up` may move the stack to on no capacity (`profiles.fallbacks`).
-FALLBACKS_KEY = "trainstack:fallbacks"
-# The stack keys trainstack reads: the cluster, the budget policy's limit, old cluster names,
-# the fallbacks.
-TRAINSTACK_KEYS = frozenset({CONFIG_KEY, "trainstack:max_usd_per_hour", "trainstack:previous_names", FALLBACKS_KEY})
+FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.fallbacks`)
+_KEYS = ("max_usd_per_hour", "previous_names", "secrets")  # with the cluster and the fallbacks
+TRAINSTACK_KEYS = frozenset({CONFIG_KEY, FALLBACKS_KEY, *(f"trainstack:{key}" for key in _KEYS)})
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
 
 
@@ -70,8 +66,10 @@ def parse_document(text: str, source: str = "stack file") -> dict:
         StackFileError: not YAML, a key given twice (named, with its line), or not a mapping.
     """
     try:
-        document = strict_yaml.load(text)
-    except strict_yaml.DuplicateKeyError as exc:
+        document = parse_yaml(text, source)
+    except InputFileError as exc:
+        raise StackFileError(str(exc)) from None
+    except DuplicateKeyError as exc:
         raise StackFileError(f"{source}: {exc}; keep one (the engine refuses the file too)") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -93,6 +91,8 @@ def _stacks_hint(path: Path) -> str:
     from clouds.words import listed
 
     name = path.name.removeprefix("Pulumi.").removesuffix(".yaml")
+    if not STACK_NAME.fullmatch(name):
+        return "a stack name is 1-40 lowercase letters, digits and '-', starting with a letter (e.g. training-a100)"
     here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in path.parent.glob("Pulumi.*.yaml"))
     write = f"`trainstack resolve WORKLOAD --write-stack {name}` writes it"
     close = difflib.get_close_matches(name, here, n=3, cutoff=0.6)
@@ -107,12 +107,12 @@ def read_document(path: Path) -> dict:
     Raises:
         StackFileError: missing, unreadable, not YAML, a repeated key, or not a mapping.
     """
-    if not Path(path).is_file():
+    if not os.path.lexists(path):
         raise StackFileError(f"{path}: stack file not found; {_stacks_hint(Path(path))}")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StackFileError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        text = read_text(path, "stack file")
+    except InputFileError as exc:
+        raise StackFileError(str(exc)) from None
     return parse_document(text, str(path))
 
 
@@ -131,6 +131,12 @@ def read_config(path: Path) -> dict[str, Any]:
         raise StackFileError(
             f"{path}: {unknown[0]}: unknown key; trainstack reads only "
             f"{', '.join(sorted(TRAINSTACK_KEYS))} (a typo here would silently disable it)"
+        )
+    old = config.get("trainstack:previous_names")
+    if old is not None and not (isinstance(old, list) and all(STACK_NAME.fullmatch(str(n)) for n in old)):
+        raise StackFileError(
+            f"{path}: trainstack:previous_names: {str(old)[:60]!r} is not a list of stack names; "
+            "write it as a list, e.g. trainstack:previous_names: [training-old]"
         )
     return config
 
@@ -208,7 +214,7 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             zone (which replaces every resource, file system included).
     """
     if path.exists():
-        current = path.read_text(encoding="utf-8")
+        current = (read_for_rewrite(path) or ("", {}))[0]
         if current == text:
             return False
         if is_hand_edited(current) and not force:
@@ -261,15 +267,13 @@ def read_for_rewrite(path: Path) -> tuple[str, dict] | None:
         StackFileError: the file exists but cannot be read, is not YAML or repeats a key:
             rewriting it would lose the settings it holds.
     """
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, "stack file")
         return text, parse_document(text, str(path))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StackFileError(
-            f"{path}: cannot read it to keep its settings ({exc}); fix or move it, then rerun"
-        ) from None
+    except InputFileError as exc:
+        raise StackFileError(f"{exc}; resolve keeps a stack's own settings, so fix or move it, then rerun") from None
     except StackFileError as exc:
         raise StackFileError(
             f"{exc}; resolve keeps a stack's own settings, so fix the file (or move it away) first"

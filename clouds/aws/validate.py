@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from clouds.aws import CLOUD
 from clouds.aws.bootstrap import user_data_problem
 from clouds.aws.efa import NODE_SUBNET_CIDR, check_subnet_size, efa_interface_count
@@ -10,6 +12,7 @@ from clouds.aws.reservation import check_reservation
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
 from clouds.reservation import check_reservation_support
+from clouds.tag_rules import TagRules, tag_problem
 
 # The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has
 # use1-az1..6, ap-southeast-2 apse2-az1..3 (AWS "AZ IDs" doc; the rule holds for every AWS
@@ -25,6 +28,12 @@ _DIRECTION_LETTERS = {
     "southeast": "se",
     "southwest": "sw",
 }
+
+# AWS "Tag restrictions" (docs.aws.amazon.com/batch/latest/userguide/tag-restrictions.html).
+_AWS_TEXT = re.compile(r"[\w .:/=+\-@]*")
+TAG_RULES = TagRules(
+    "AWS", 50, 128, 256, _AWS_TEXT, _AWS_TEXT, "letters, digits, spaces and + - = . _ : / @", ("aws:",), True
+)
 
 
 def az_id_prefix(region: str) -> str | None:
@@ -64,6 +73,8 @@ def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     reject_unsupported(args, ("kms_key_id",), "AWS", "it encrypts EBS and FSx for Lustre with AWS-managed keys")
     check_zone(args.region, args.zone)
     check_ssh_cidrs(args.ssh_cidrs)
+    if problem := tag_problem(TAG_RULES, args.tags):
+        raise ValueError(problem)
     if args.interconnect == "rdma" and efa_interface_count(args.instance_type) == 0:
         raise ValueError(
             f"interconnect: rdma needs EFA and {args.instance_type} has none; "

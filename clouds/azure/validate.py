@@ -9,6 +9,8 @@ articles/virtual-machines/capacity-reservation-overview.md, "Limitations and Res
 
 from __future__ import annotations
 
+import re
+
 from clouds.azure.amlfs import amlfs_sizing
 from clouds.azure.bootstrap import custom_data_problem
 from clouds.azure.facts import (
@@ -19,6 +21,19 @@ from clouds.azure.facts import (
 from clouds.azure.zones import zone_problem
 from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
+from clouds.tag_rules import TagRules, tag_problem
+
+# Azure tag limitations (learn.microsoft.com/azure/azure-resource-manager/management/tag-resources).
+TAG_RULES = TagRules(
+    "Azure",
+    50,
+    128,
+    256,
+    re.compile(r"[^<>%&\\?/\x00-\x1f]*"),
+    re.compile(r"[^\x00-\x1f]*"),
+    "any characters but < > % & \\ ? / in a name",
+    ("microsoft", "azure", "windows"),
+)
 
 
 def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
@@ -34,6 +49,8 @@ def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     _check_interconnect(args)
     _check_node_count(args)
     check_ssh_cidrs(args.ssh_cidrs)
+    if problem := tag_problem(TAG_RULES, args.tags):
+        raise ValueError(problem)
     if args.capacity_reservation_id:
         raise ValueError(
             "capacity_reservation_id: Azure capacity reservations support neither proximity "

@@ -9,17 +9,29 @@ from clouds.contract import ClusterConfig
 from clouds.gcp import CLOUD
 from clouds.gcp.bootstrap import startup_script_problem
 from clouds.gcp.filesystems import choose_file_system
-from clouds.gcp.labels import MAX_LABELS, label_collisions
+from clouds.gcp.labels import label_collisions
 from clouds.gcp.machine import guest_accelerators
 from clouds.gcp.nics import GPUDIRECT, gpudirect_flavour
 from clouds.gcp.placement import placement_spec
 from clouds.gcp.tpu import is_tpu, tpu_chips
 from clouds.reservation import check_reservation_support
+from clouds.tag_rules import TagRules, tag_problem
 
 # Child names append up to 19 characters (`-rdma-sub-7` plus Pulumi's 8-character
 # suffix) and GCP names stop at 63, so the cluster name stops at 40.
 MAX_NAME_CHARS = 40
 _NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+
+# GCP "Requirements for labels" (cloud.google.com/compute/docs/labeling-resources).
+TAG_RULES = TagRules(
+    "GCP",
+    64,
+    63,
+    63,
+    re.compile(r"[a-z][a-z0-9_-]*"),
+    re.compile(r"[a-z0-9_-]*"),
+    "lowercase letters, digits, _ and -, a key starting with a letter",
+)
 
 
 def validate_args(args: ClusterConfig, name: str) -> None:
@@ -75,5 +87,5 @@ def _check_labels(tags: dict[str, str]) -> None:
     if clashes:
         first, second, label = clashes[0]
         raise ValueError(f"tags: '{first}' and '{second}' both become GCP label '{label}'; rename one")
-    if len(tags) + 2 > MAX_LABELS:
-        raise ValueError(f"tags: {len(tags)} tags; GCP allows {MAX_LABELS - 2} besides trainstack's two")
+    if problem := tag_problem(TAG_RULES, tags):
+        raise ValueError(problem)

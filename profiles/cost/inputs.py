@@ -96,8 +96,8 @@ class Measured:
     Attributes:
         tflops_per_gpu: achieved model TFLOPS per accelerator on the job's kind of work
             (replaces peak x MFU), or None.
-        busbw_gbytes_per_s: measured inter-node all-reduce bus bandwidth per GPU, GB/s
-            (nccl-tests `busbw`), or None.
+        busbw_gbytes_per_s: measured all-reduce bandwidth between nodes, GB/s per node
+            (an nccl-tests per-rank `busbw` converted by `throughput.node_busbw`), or None.
         interruptions_per_node_month: measured spot interruptions per node-month, or None.
         source: where the measurement comes from (shown with the row).
         provenance: `measured` (the team's own runs) or `published` (a published result).
@@ -161,6 +161,43 @@ DEFAULT_MFU = 0.40
 # order of published LLM pre-training batches; Megatron-LM's GPT-3 175B strong-scaling run
 # (T4) used 1,152 x 2,048 = 2.36M].
 DEFAULT_BATCH_TOKENS = 4 * 2**20
+# Tokens per sequence when the spec gives no `model.seq_len`: unsourced [2,048, the sequence
+# of GPT-3 175B in Megatron-LM's strong-scaling run and of MosaicML's MPT tables, T4/T5].
+DEFAULT_SEQ_LEN = 2048
+# Global batch of work given as images when the spec gives no `work.batch_images`: unsourced
+# [2,048 images, 256 per GPU on 8 GPUs].
+DEFAULT_BATCH_IMAGES = 2048
+# A sequence may be split over at most this many accelerators (tensor parallelism inside a
+# node's NVLink domain, or a TPU host's chips): data-parallel replicas = accelerators / this,
+# and no candidate may have more replicas than the batch has sequences (images: one
+# accelerator per image at most). GPUs: the node's accelerators; TPU: TPU_CHIPS_PER_HOST.
+
+# Per-accelerator batch efficiency 1 / (1 + b0 / b) (b: tokens per accelerator per step),
+# b0 fitted to Megatron-LM's GPT-3 175B strong-scaling series on H100 (T4): global batch
+# 1,152 x 2,048 tokens, MFU 47 % on 96 GPUs (24,576 tokens each) and 42 % on 4,608 (512
+# each). A fixed per-step cost (optimizer step, pipeline fill and drain, launches) worth b0
+# tokens of compute; read as independent of model size (an assumption).
+MEGATRON_STRONG_SCALING = ((96, 0.47), (4608, 0.42))
+MEGATRON_BATCH_TOKENS = 1152 * 2048
+
+
+def _overhead_tokens() -> float:
+    (g1, m1), (g2, m2) = MEGATRON_STRONG_SCALING
+    b1, b2, kept = MEGATRON_BATCH_TOKENS / g1, MEGATRON_BATCH_TOKENS / g2, m2 / m1
+    return (1 - kept) / (kept / b2 - 1 / b1)
+
+
+BATCH_OVERHEAD_TOKENS = _overhead_tokens()  # 62.4 tokens
+
+# Hardware failures of on-demand (and every) cluster: Meta's Llama 3 405B pre-training saw 419
+# unexpected interruptions in 54 days on 16,384 H100 (Llama 3 paper, arXiv 2407.21783, as
+# reported by datacenterdynamics.com, "Meta report details hundreds of GPU and HBM3 related
+# interruptions"): 1.97e-5 per accelerator-hour, applied to every accelerator (assumed for
+# other parts). Each failure loses half a checkpoint interval plus the restart time.
+FAILURES_PER_ACCELERATOR_HOUR = 419 / (54 * 24 * 16384)
+FAILURE_SOURCE = "Llama 3: 419 interruptions in 54 days on 16,384 H100"
+# Checkpoint interval of a run whose spec gives none (`spot.checkpoint_interval`): unsourced [1 h].
+DEFAULT_CHECKPOINT_HOURS = 1.0
 # Share of a step's compute the gradient all-reduce can hide behind: the backward pass,
 # 4 of the 6 FLOPs per parameter and token (Kaplan et al. 2020); PyTorch DDP / FSDP launch
 # each gradient bucket's all-reduce while backward continues. That all of it is hidden is
@@ -189,8 +226,10 @@ TPU_CHIPS_PER_HOST: dict[str, int] = {"tpu-v4": 4, "tpu-v5p": 4, "tpu-v5litepod"
 # of MLPerf Training GPT-3 175B by slice size (training-throughput.md, T1), relative to the
 # smallest slice measured. v5p: 512 chips 58,870; 2,048 chips 60,621; 6,144 chips 72,315.
 # v6e: 512 chips 52,398; 2,048 chips 55,951. Generations without data use the v5p curve;
-# slices below 512 chips are taken to run as fast per chip as 512 (no data, assumed).
+# below 512 chips the first segment's slope is extended (no data, assumed) down to
+# TPU_SMALLEST_EXTRAPOLATED chips, smaller slices gaining no more.
 TPU_SLICE_CHIP_MINUTES: dict[str, tuple[tuple[int, float], ...]] = {
     "tpu-v5p": ((512, 58870), (2048, 60621), (6144, 72315)),
     "tpu-v6e": ((512, 52398), (2048, 55951)),
 }
+TPU_SMALLEST_EXTRAPOLATED = 64

@@ -1,17 +1,15 @@
 """Hours a job takes on an offering: work / (GPUs x per-GPU speed x scaling efficiency).
 
-Per-GPU speed is the dense BF16 peak (`facts.performance`). For work given as
-GPU-hours on a reference accelerator, hours scale with the ratio of peaks; for work given
-as FLOPs, hours = FLOPs / (GPUs x peak x MFU). Peak ratios overstate real gains of newer
-parts somewhat (MPT-70B on 64 GPUs: H100 2.5x A100 measured vs 3.2x by peaks, T5; the
-comparison test in tests/profiles/test_time_model.py states the error).
+Per-GPU speed is calibrated per accelerator and workload class from published pairs
+(`profiles.cost.speed`, `profiles.cost.calibration`), else peak x MFU.
 
 Scaling across nodes comes from the offering's own fabric: each optimizer step's gradient
 all-reduce between nodes (ring: 2 (d-1)/d x gradient bytes over the node's bus bandwidth)
 against the step's compute, hidden behind the backward pass as far as `inputs.OVERLAP`
 allows. TPU slices lose speed per chip with slice size (measured, `inputs.TPU_SLICE_CHIP_MINUTES`)
-and slices talk over the data-centre network. Every figure this uses is in
-`profiles.cost.inputs`, where measurements replace them.
+and slices talk over the data-centre network. Each accelerator's share of the global batch
+costs speed as it shrinks (`batch_efficiency`, fitted to Megatron-LM's strong-scaling series).
+Every figure this uses is in `profiles.cost.inputs`, where measurements replace them.
 """
 
 from __future__ import annotations
@@ -26,11 +24,6 @@ from profiles.cost import inputs
 
 # Bytes per gradient element all-reduced (BF16).
 GRADIENT_BYTES = 2
-
-
-def hours_from_gpu_hours(gpu_hours: float, reference: Performance, target: Performance, gpus: int) -> float:
-    """Single-node-equivalent hours on `gpus` target accelerators (before scaling losses)."""
-    return gpu_hours * reference.bf16_tflops / target.bf16_tflops / gpus
 
 
 def hours_from_flops(flops: float, target: Performance, gpus: int, mfu: float) -> float:
@@ -51,11 +44,35 @@ def fabric_kind(offering: Offering) -> str:
     return kind if kind in inputs.BUSBW_FRACTION else "ethernet"
 
 
+def node_busbw(busbw_gbs: float, ranks: int, nodes: int) -> float:
+    """All-reduce bandwidth between nodes, GB/s per node, from an nccl-tests run.
+
+    nccl-tests' busbw is per rank: algbw x 2 (ranks - 1) / ranks, where algbw is the message
+    size over the time (nccl-tests doc/PERFORMANCE.md). The node-level figure the model needs
+    treats each node as one member of the ring: algbw x 2 (nodes - 1) / nodes. Two a3-megagpu-8g
+    nodes, 16 ranks, busbw 338.82 GB/s: algbw 180.71 GB/s, node-level 180.71 GB/s (8 x 200 Gbps
+    = 200 GB/s of NICs), not 338.82 x 8.
+    """
+    if ranks <= 1 or nodes <= 1:
+        raise ValueError("node_busbw needs a run of at least 2 ranks on at least 2 nodes")
+    algbw = busbw_gbs * ranks / (2 * (ranks - 1))
+    return algbw * 2 * (nodes - 1) / nodes
+
+
 def node_busbw_bytes(offering: Offering) -> tuple[float, str]:
-    """(all-reduce bus bandwidth between nodes, bytes/s per node, how it was obtained)."""
+    """(all-reduce bandwidth between nodes, bytes/s per node, how it was obtained).
+
+    A registered measurement (`inputs.Measured.busbw_gbytes_per_s`, node-level, see
+    `node_busbw`) is used as measured but never above the node's NIC line rate
+    (`offering.network_gbps`): a figure above it cannot be the inter-node fabric.
+    """
     measured = inputs.measured(offering)
     if measured is not None and measured.busbw_gbytes_per_s is not None:
-        return measured.busbw_gbytes_per_s * 1e9 * offering.accelerator_count, measured.source
+        value = measured.busbw_gbytes_per_s * 1e9
+        line = offering.network_gbps / 8 * 1e9 if offering.network_gbps else None
+        if line is not None and value > line:
+            return line, f"{measured.source}, capped at the {offering.network_gbps:g} Gbps line rate"
+        return value, measured.source
     kind = fabric_kind(offering)
     gbps = offering.network_gbps or inputs.UNKNOWN_NETWORK_GBPS
     fraction = inputs.BUSBW_FRACTION[kind]
@@ -63,12 +80,17 @@ def node_busbw_bytes(offering: Offering) -> tuple[float, str]:
 
 
 def tpu_slice_efficiency(generation: str, chips: int) -> float:
-    """Speed per chip of a `chips`-chip slice relative to a 512-chip one (1.0 at or below 512),
-    interpolated in log2(chips) between MLPerf measurements, extrapolated past the largest."""
+    """Speed per chip of a `chips`-chip slice relative to a 512-chip one, interpolated in
+    log2(chips) between MLPerf measurements, extrapolated past the largest and, below 512, with
+    the first segment's slope down to `inputs.TPU_SMALLEST_EXTRAPOLATED` chips (no smaller
+    slice gains more; assumed)."""
     points = inputs.TPU_SLICE_CHIP_MINUTES.get(generation, inputs.TPU_SLICE_CHIP_MINUTES["tpu-v5p"])
     (c0, m0), *rest = points
     if chips <= c0:
-        return 1.0
+        (c1, m1) = rest[0]
+        slope = (m1 - m0) / (math.log2(c1) - math.log2(c0))
+        below = math.log2(c0) - math.log2(max(chips, inputs.TPU_SMALLEST_EXTRAPOLATED))
+        return m0 / (m0 - slope * below)
     x = math.log2(chips)
     prev_c, prev_m = c0, m0
     for c, m in rest:
@@ -95,6 +117,12 @@ class Step:
     flops_per_token: float
     flops_per_gpu: float
     gradient_bytes: float
+
+
+def batch_efficiency(tokens_per_accelerator: float) -> float:
+    """Speed kept when each accelerator's share of a step is `tokens_per_accelerator` tokens:
+    1 / (1 + b0 / b), a per-step cost worth b0 tokens (`inputs.BATCH_OVERHEAD_TOKENS`)."""
+    return 1.0 / (1.0 + inputs.BATCH_OVERHEAD_TOKENS / tokens_per_accelerator)
 
 
 def data_parallel_efficiency(step: Step, replicas: int, gpus: int, busbw_bytes: float) -> float:

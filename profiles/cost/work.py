@@ -52,8 +52,20 @@ class WorkSpec(BaseModel):
             Megatron-LM's MFU table, T4, reports HFU 1-5 % above MFU, i.e. selective
             recomputation). A run that recomputes more (or less) is slower (or faster) by
             the ratio of hardware FLOPs; recomputation is never counted twice.
-        batch_tokens: global batch per optimizer step, tokens (`4M`); sets how much compute
-            hides each step's gradient all-reduce. None: `profiles.cost.inputs.DEFAULT_BATCH_TOKENS`.
+        mfu_attention: the c of the c x layers x seq_len x hidden attention FLOPs per token
+            the MFU's source counted: `12` (default; Megatron-LM, torchtitan and MosaicML LLM
+            Foundry count 12), `6` (Kaplan et al. 2020, the model's own count) or `0` (6 x
+            params only). The model converts it to its own count (needs `model:`).
+        mfu_reference: accelerator the `mfu` was measured on (default by `kind`: H100 for
+            `llm`, A100-80GB for `cnn` and `bert`, `profiles.cost.calibration.MFU_REFERENCE`);
+            other accelerators run at their calibrated speed relative to it.
+        kind: workload class of the calibrated speeds (`llm`, `cnn`, `bert`); None: `cnn`
+            for images, else `llm`.
+        batch_tokens: global batch per optimizer step, tokens (`4M`); bounds the data-parallel
+            width and sets how much compute hides each step's gradient all-reduce. None:
+            `profiles.cost.inputs.DEFAULT_BATCH_TOKENS`.
+        batch_images: global batch per optimizer step for work given as images; bounds the
+            data-parallel width. None: `profiles.cost.inputs.DEFAULT_BATCH_IMAGES`.
     """
 
     model_config = _FROZEN
@@ -74,8 +86,18 @@ class WorkSpec(BaseModel):
     mfu_recompute: Literal["none", "selective", "full"] = Field(
         default="selective", description="Recompute of the MFU source."
     )
+    mfu_attention: Annotated[Literal["12", "6", "0"], BeforeValidator(rules.attention_count)] = Field(
+        default="12", description="Attention FLOPs convention of the MFU (c of c.L.s.h)."
+    )
+    mfu_reference: Annotated[str | None, BeforeValidator(rules.reference)] = Field(
+        default=None, description="Accelerator the MFU was measured on."
+    )
+    kind: Literal["llm", "cnn", "bert"] | None = Field(default=None, description="Workload class.")
     batch_tokens: Annotated[float | None, COUNT] = Field(
         default=None, gt=0, description="Global batch per step, tokens."
+    )
+    batch_images: Annotated[float | None, COUNT] = Field(
+        default=None, gt=0, description="Global batch per step, images."
     )
 
     @model_validator(mode="after")

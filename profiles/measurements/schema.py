@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clouds.path_names import path_name_problem
+
 SCHEMA_VERSION: Literal[1] = 1
 # defer_build: validators are built on first use, so `trainstack resolve` without `work:` never builds them.
 _FROZEN = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
@@ -184,6 +186,10 @@ class RunResult(BaseModel):
     def _published_has_source(self) -> RunResult:
         if self.provenance == "published" and not self.source:
             raise ValueError("source: a published figure needs its source (repository, commit and file, or URL)")
+        for field in ("provider", "instance_type", "stack"):
+            value = getattr(self, field)
+            if value is not None and (problem := path_name_problem(field, value)):
+                raise ValueError(problem)
         return self
 
     def label(self) -> str:

@@ -81,13 +81,16 @@ def best_throughput(
 
 
 def best_busbw(results: Iterable[RunResult], offering: Offering) -> tuple[float, RunResult] | None:
-    """The peak inter-node bus bandwidth (GB/s) measured on `offering`'s instance type, or None."""
+    """The all-reduce bandwidth between nodes (GB/s per node, `throughput.node_busbw` of the
+    run's peak per-rank busbw) measured on `offering`'s instance type, or None."""
+    from profiles.cost.throughput import node_busbw
+
     found = [
-        (_key(r, 0), b.peak_busbw_gbs, r)
+        (_key(r, 0), node_busbw(b.peak_busbw_gbs, b.ranks, b.nodes), r)
         for r in results
         if _specificity(r, offering) == 0
         for b in r.busbw
-        if b.scope != "node" and b.nodes > 1
+        if b.scope != "node" and b.nodes > 1 and b.ranks > 1
     ]
     return min(found, key=lambda f: f[0])[1:] if found else None
 
@@ -112,7 +115,7 @@ def speed_lookup(spec, results: tuple[RunResult, ...]) -> Callable[[Offering], M
             )
             classes.append(source.provenance)
         if fabric is not None:
-            parts.append(f"busbw {fabric[0]:g} GB/s ({_origin(fabric[1])})")
+            parts.append(f"all-reduce {fabric[0]:.1f} GB/s per node ({_origin(fabric[1])})")
             classes.append(fabric[1].provenance)
         tflops = run[0].images_per_s_per_gpu * run[0].flops_per_image / 1e12 if run else None
         provenance = max(classes, key=PROVENANCE_ORDER.index) if run else "estimated"

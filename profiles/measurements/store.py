@@ -12,12 +12,12 @@ A file is never overwritten: an identical one is reported as already imported.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from clouds.input_file import InputFileError, load_json
 from clouds.registry import NAMES
 from profiles.measurements import StoreError
 from profiles.measurements.schema import RunResult
@@ -39,13 +39,9 @@ def read_result(path: Path) -> RunResult:
         StoreError: unreadable, not JSON, another schema version, or invalid (names the field).
     """
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise StoreError(
-            f"{path}: cannot read ({exc.strerror}); give a results file from `trainstack bench parse`"
-        ) from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise StoreError(f"{path}: not JSON; give a results file from `trainstack bench parse -o run.json`") from None
+        data = load_json(path, "results file from `trainstack bench parse -o run.json`")
+    except InputFileError as exc:
+        raise StoreError(str(exc)) from None
     if isinstance(data, dict) and data.get("schema_version", 1) != 1:
         raise StoreError(
             f"{path}: schema_version {data.get('schema_version')!r} is not one this trainstack reads (1); "
@@ -141,7 +137,10 @@ def import_result(path: Path, project: Path) -> tuple[Path, bool]:
     text = result.model_dump_json(indent=2, exclude_none=True) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     when = result.started.strftime("%Y%m%dT%H%M%S") if result.started else "undated"
-    target = store_dir(project) / f"{result.provider}-{result.instance_type}-x{result.nodes}-{when}-{digest}.json"
+    folder = store_dir(project)
+    target = folder / f"{result.provider}-{result.instance_type}-x{result.nodes}-{when}-{digest}.json"
+    if target.parent != folder:  # the schema's path-name rule keeps it there; never write elsewhere
+        raise StoreError(f"{path}: provider or instance_type would leave the store; nothing imported")
     if target.exists():
         return target, False
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -122,3 +122,41 @@ def test_parse_files_merges_everything() -> None:
     assert {d.host for d in result.dcgm} == {"ip-10-0-1-11", "ip-10-0-1-12"}
     assert result.nodes == 2 and len(result.throughput) == 2 and result.gpu_samples is not None
     assert result.started is not None and result.started.year == 2026
+
+
+@pytest.mark.parametrize(
+    "old, new, says",
+    [
+        pytest.param(
+            "  88.30      0    22800", "    nan      0    22800", "busbw_gbs: nan is not a measurement", id="nan"
+        ),
+        pytest.param(
+            "  88.30      0    22800", "    inf      0    22800", "busbw_gbs: inf is not a measurement", id="inf"
+        ),
+        pytest.param(
+            "  47.09   88.30      0    22800", "  47.09  -88.30      0    22800", "busbw_gbs: -88.3", id="neg"
+        ),
+        pytest.param("Avg bus bandwidth    : ", "Avg bus bandwidth    : -", "avg_busbw_gbs: -", id="neg-avg"),
+    ],
+)
+def test_a_nan_infinite_or_negative_figure_is_one_line(tmp_path: Path, old: str, new: str, says: str) -> None:
+    raw = text("nccl-all.log")
+    assert old in raw
+    (tmp_path / "nccl.log").write_text(raw.replace(old, new, 1))
+    with pytest.raises(ParseError, match=f"nccl.log: .*{says}") as caught:
+        parse_files([tmp_path / "nccl.log"])
+    assert "\n" not in str(caught.value) and "give the unedited output the kit wrote" in str(caught.value)
+
+
+def test_a_nan_in_a_training_line_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "train.log").write_text('#bench {"kind": "fsread", "gib": NaN}\n')
+    with pytest.raises(ParseError, match="train.log: line 1: "):
+        parse_files([tmp_path / "train.log"])
+
+
+def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "nccl.log")
+    with pytest.raises(ParseError, match="is a pipe, not a regular file"):
+        parse_files([tmp_path / "nccl.log"])

@@ -52,7 +52,7 @@ def rows(answer: dict) -> dict[str, dict]:
 
 def test_an_imported_run_changes_the_pick(project: Path) -> None:
     before = resolve()
-    assert before["choice"]["instance_type"] == "p5.48xlarge" and before["choice"]["speed"] == "estimated"
+    assert before["choice"]["instance_type"] == "p5.48xlarge" and before["choice"]["speed"] == "calibrated"
     p4de = rows(before)["p4de.24xlarge"]
     assert p4de["speed"] == "published"  # DeepLearningExamples 8x A100 80GB: 16,621 images/s
     assert p4de["hours"] == pytest.approx(IMAGES * EPOCHS * 24.5e9 / 24.535105536e9 / 16621 / 3600, rel=1e-3)

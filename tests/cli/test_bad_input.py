@@ -27,6 +27,31 @@ def test_binary_workload_is_one_line(project):
     one_error_line(run("resolve", str(path)), "w.yaml: not UTF-8 text (byte 0xff at offset 0)")
 
 
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "alias-bomb", "folder"])
+def test_a_workload_that_would_hang_or_exhaust_is_one_line_within_a_second(project, kind):
+    import os
+    import time
+
+    from tests.clouds.test_input_file import BOMB
+
+    path = project / "w.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "alias-bomb":
+        path.write_text(WORKLOAD.read_text() + BOMB.replace("a:", "xa:", 1))
+    elif kind == "folder":
+        path.mkdir()
+    says = {"fifo": "is a pipe", "dev-zero": "is a device", "alias-bomb": "through aliases", "folder": "is a folder"}
+    start = time.perf_counter()
+    one_error_line(run("resolve", "/dev/zero" if kind == "dev-zero" else str(path)), says[kind])
+    assert time.perf_counter() - start < 1.0
+
+
+def test_an_unclosed_quote_in_the_command_is_one_line(project):
+    text = WORKLOAD.read_text() + 'job: {command: "/fsx/train.py \'my run"}\n'
+    one_error_line(run("resolve", spec(project, text)), 'job.command: "/fsx/train.py \'my run" cannot be split')
+
+
 @pytest.mark.parametrize(("plot", "message"), cases("bad_plot_paths.yaml", "plot", "message"))
 def test_bad_plot_path_is_refused_before_anything_is_written(project, plot, message):
     (project / "sub").mkdir()

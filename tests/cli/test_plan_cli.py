@@ -72,6 +72,13 @@ def test_plan_json_matches_the_stack_price(at_root):
         pytest.param(None, "Pulumi.broken.yaml", id="missing"),
         pytest.param("config:\n  trainstack:cluster:\n    provider: aws\n", "trainstack:cluster", id="incomplete"),
         pytest.param("config: [", "Pulumi.broken.yaml", id="not-yaml"),
+        pytest.param(
+            "a: &a [x,x,x,x,x,x,x,x,x]\n"
+            + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)),
+            "expands to more than 200000 values through aliases",
+            id="alias-bomb",
+        ),
+        pytest.param("config: " + "[" * 5000 + "]" * 5000, "nested more than 64 levels", id="deep"),
     ],
 )
 def test_bad_stack_is_one_line_exit_2(tmp_path, monkeypatch, stack_text, message):
@@ -117,6 +124,8 @@ def test_plan_tree_ends_with_the_policy_results(tmp_path, monkeypatch):
         pytest.param({"trainstack:max_usd_per_hr": 5}, "trainstack:max_usd_per_hr: unknown key", id="budget-typo"),
         pytest.param({"trainstack:max_usd_per_hour": ".nan"}, "is not a positive number of USD/hour", id="nan-budget"),
         pytest.param({"trainstack:max_usd_per_hour": "abc"}, "is not a positive number of USD/hour", id="text-budget"),
+        pytest.param({"trainstack:previous_names": "old"}, "is not a list of stack names", id="previous-text"),
+        pytest.param({"trainstack:previous_names": ["Old Name"]}, "is not a list of stack names", id="previous-bad"),
     ],
 )
 def test_bad_stack_keys_fail_before_anything_is_printed(tmp_path, monkeypatch, extra, message):
@@ -133,6 +142,12 @@ def test_bad_stack_keys_fail_before_anything_is_printed(tmp_path, monkeypatch, e
     result = run("plan", "-s", "x")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith("error: ") and message in result.stderr
+
+
+def test_a_stack_name_too_long_for_a_file_name_is_one_line(at_root):
+    result = run("plan", "-s", "a" * 300)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "a stack name is 1-40 lowercase letters" in result.stderr
 
 
 def test_empty_against_is_an_error(at_root):

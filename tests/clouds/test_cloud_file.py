@@ -9,8 +9,8 @@ import pytest
 
 from clouds.base import Cloud, Feature, FileSystemRule, Healing, NodeEffect, Replacements, manual_healing
 from clouds.cloud_file import read_cloud, read_replacements
+from clouds.input_file import parse_yaml as load_unique
 from clouds.registry import NAMES
-from profiles.strict_yaml import load as load_unique
 from tests.cases import cases
 
 ROOT = Path(__file__).resolve().parents[2]

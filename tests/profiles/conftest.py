@@ -19,3 +19,12 @@ def fixture_catalog() -> Catalog:
 def real_catalog() -> Catalog:
     """The committed multi-cloud catalog built from the SkyPilot extract."""
     return load_catalog()
+
+
+@pytest.fixture
+def no_failures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No node failures (`inputs.FAILURES_PER_ACCELERATOR_HOUR` = 0), for hand-computed
+    hours that pin other parts of the model; tests/profiles/test_scale_costs.py pins failures."""
+    from profiles.cost import inputs
+
+    monkeypatch.setattr(inputs, "FAILURES_PER_ACCELERATOR_HOUR", 0.0)

@@ -34,8 +34,8 @@ def test_a_lookup_is_asked_about_the_offering_itself(measured_p5en):
     assert inputs.measured(p5en) == inputs.Measured(1.0, 2.0, 0.03, "bench p5en")
     assert inputs.measured(other) is None
     assert inputs.spot_interruptions(p5en) == (0.03, "bench p5en")
-    # 2 GB/s per GPU x 8 GPUs, not the 1,600 Gbps link's assumed busbw.
-    assert node_busbw_bytes(p5en) == (16e9, "bench p5en")
+    # 2 GB/s between nodes, node-level as measured (never x GPUs), not the 1,600 Gbps link's assumed busbw.
+    assert node_busbw_bytes(p5en) == (2e9, "bench p5en")
     assert node_busbw_bytes(other) == (160e9, "1600 Gbps gpudirect-rdma x 0.8 assumed busbw")
 
 
@@ -155,12 +155,16 @@ STEP = Step(1e6, 6e9, 1e14, 2e11)
     ("accelerator", "chips", "nodes", "efficiency"),
     [
         # v5p 256 chips = 64 hosts x 100 Gbps = 8e11 B/s; 512 chips compute 0.1171875 s, the
-        # all-reduce 2e11 / 8e11 = 0.25 s, 0.078125 s of it hidden: 0.1171875 / 0.2890625 = 15/37.
-        pytest.param("tpu-v5p", 256, 2, 15 / 37, id="two-v5p-slices-over-dcn"),
-        # v5litepod 8 chips = 1 host (8 per host): 12.5e9 B/s, 16 s all-reduce, 2.5 s hidden, 3.75 s compute.
-        pytest.param("tpu-v5litepod", 8, 2, 3.75 / (3.75 + 13.5), id="eight-chips-per-host"),
+        # all-reduce 2e11 / 8e11 = 0.25 s, 0.078125 s of it hidden: 0.1171875 / 0.2890625 = 15/37;
+        # a 256-chip slice runs 58,870 / (58,870 - 875.5) per chip (the slope below 512).
+        pytest.param("tpu-v5p", 256, 2, 15 / 37 * 58870 / (58870 - 875.5), id="two-v5p-slices-over-dcn"),
+        # v5litepod 8 chips = 1 host (8 per host): 12.5e9 B/s, 16 s all-reduce, 2.5 s hidden, 3.75 s
+        # compute; no v5e slice curve: v5p's, 8 chips counting as 64 (3 doublings below 512).
+        pytest.param(
+            "tpu-v5litepod", 8, 2, 3.75 / (3.75 + 13.5) * 58870 / (58870 - 3 * 875.5), id="eight-chips-per-host"
+        ),
         # An unlisted generation counts 4 chips per host: 2 hosts, 25e9 B/s, 8 s all-reduce.
-        pytest.param("tpu-v3", 8, 2, 3.75 / (3.75 + 5.5), id="unlisted-generation"),
+        pytest.param("tpu-v3", 8, 2, 3.75 / (3.75 + 5.5) * 58870 / (58870 - 3 * 875.5), id="unlisted-generation"),
         pytest.param("tpu-v6e", 2048, 1, 52398 / 55951, id="one-large-slice"),
     ],
 )

@@ -69,8 +69,8 @@ def test_fixed_hours_that_fit_are_pushed_over_only_by_what_the_row_adds(fixture_
 
 
 def test_work_still_gets_a_node_count_that_meets_it(fixture_catalog):
-    # 1,200 A100-80GB hours on one p5 (8x H100): 47.3 h; on two about half, which meets 30 h.
-    work = {"gpu_hours": 1200, "reference": "A100-80GB"}
+    # 1,200 A100-80GB hours of BERT-class work on one p5 (8x H100): 48.6 h; on two about half, which meets 30 h.
+    work = {"gpu_hours": 1200, "reference": "A100-80GB", "kind": "bert"}
     resolution = resolve(spec(accelerators="H100:8", work=work, deadline="30h"), fixture_catalog.offerings)
     assert resolution.deadline_met is False
     assert resolution.to_meet.startswith("to meet it: 2 nodes of p5.48xlarge on-demand finish in")

@@ -5,8 +5,11 @@ import pytest
 
 from profiles.cost import inputs
 from profiles.cost.estimate import JobHours, Rejection, job_hours
+from profiles.cost.throughput import batch_efficiency
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
+
+pytestmark = pytest.mark.usefixtures("no_failures")
 
 GIB = 2**30
 # Four A100-80GB nodes on InfiniBand: 72 GiB usable per GPU (80 less 10 %), 160e9 B/s busbw per node.
@@ -50,19 +53,26 @@ def test_an_accelerator_without_a_sourced_peak_is_rejected():
     assert found == Rejection("throughput", "no sourced BF16 TFLOPS for MI300X")
 
 
-def test_gpu_hours_scale_by_the_references_sxm_peak():
-    # 1,000 H100 (SXM, 989 TFLOPS) hours on 8 x A100-80GB (312): 1000 x 989 / 312 / 8 = 396.2 h.
+def test_gpu_hours_scale_by_the_calibrated_speed_not_the_peak():
+    # 1,000 H100 (SXM) hours on 8 x A100-80GB, llm: 1000 / 0.4537 / 8 = 275.5 h (by peaks 989 /
+    # 312 it would be 396.2 h); bert: 1000 / 0.3241 / 8 = 385.7 h.
     found = job_hours(spec(work={"gpu_hours": 1000, "reference": "H100"}), offering())
-    assert found.hours == pytest.approx(1000 * 989 / 312 / 8)
+    kept = batch_efficiency(4 * 2**20 / 8)  # the default 4M-token batch over 8 GPUs (llm only)
+    assert (found.hours, found.speed) == (pytest.approx(1000 / 0.4537 / 8 / kept), "calibrated")
+    bert = job_hours(spec(work={"gpu_hours": 1000, "reference": "H100", "kind": "bert"}), offering())
+    assert bert.hours == pytest.approx(1000 / 0.3241 / 8)
+    assert "A100-80GB: llm speed 0.454x H100 (calibrated)" in found.notes
 
 
 def test_an_nvl_size_is_priced_at_the_nvl_peak():
-    # Standard_NC40ads_H100_v5 carries one H100 NVL (835 TFLOPS), not the 756 TFLOPS PCIe card.
+    # Standard_NC40ads_H100_v5 carries one H100 NVL (835 TFLOPS), not the 756 TFLOPS PCIe card,
+    # and has no calibrated row: the ratio of peaks.
     nvl = offering(
         instance_type="Standard_NC40ads_H100_v5", accelerator="H100", accelerator_count=1, form_factor="PCIe"
     )
     found = job_hours(spec(work={"gpu_hours": 100, "reference": "A100-80GB"}), nvl)
-    assert found.hours == pytest.approx(100 * 312 / 835)
+    kept = batch_efficiency(4 * 2**20)
+    assert (found.hours, found.speed) == (pytest.approx(100 * 312 / 835 / kept), "peak x MFU")
 
 
 @pytest.fixture
@@ -79,34 +89,46 @@ def measured_node():
 @pytest.mark.parametrize(
     ("work", "measured_hours", "estimated_hours"),
     [
-        # 6 x 1e9 x 1e10 FLOPs on 8 GPUs: at 200 TFLOPS 10.42 h; at 989 x 0.4 TFLOPS 5.27 h.
+        # 6 x 1e9 x 1e10 FLOPs on 8 GPUs: at 200 TFLOPS 10.42 h; at 989 x 0.4 TFLOPS 5.27 h (the
+        # MFU is an H100's by default); each GPU's 524,288 tokens per step keep 1 / (1 + 62.4 / b).
         pytest.param(
             {"params": 1e9, "tokens": 1e10, "mfu": 0.4},
-            6e19 / 1.6e15 / 3600,
-            6e19 / (8 * 989e12 * 0.4) / 3600,
+            6e19 / 1.6e15 / 3600 / batch_efficiency(4 * 2**20 / 8),
+            6e19 / (8 * 989e12 * 0.4) / 3600 / batch_efficiency(4 * 2**20 / 8),
             id="llm",
         ),
-        # 1e6 images x 10 epochs x 1e10 FLOPs = 1e17 FLOPs.
+        # 1e6 images x 10 epochs x 1e10 FLOPs = 1e17 FLOPs; the cnn MFU is an A100-80GB's, and an
+        # H100 runs 1 / 0.4714 as fast: 312 x 0.5 / 0.4714 TFLOPS.
         pytest.param(
             {"images": 1e6, "epochs": 10, "flops_per_image": 1e10, "mfu": 0.5},
             1e17 / 1.6e15 / 3600,
-            1e17 / (8 * 989e12 * 0.5) / 3600,
+            1e17 / (8 * 312e12 * 0.5 / 0.4714) / 3600,
             id="images",
         ),
-        # 1,000 A100-80GB hours: 1000 x 312 / 989 / 8 h at 40 % MFU, x 989 x 0.4 / 200 measured = 78 h.
-        pytest.param({"gpu_hours": 1000, "reference": "A100-80GB"}, 78.0, 1000 * 312 / 989 / 8, id="gpu-hours"),
+        # 1,000 A100-80GB hours: 1000 x 0.4537 / 8 h on H100 (llm), at 989 x 0.4 TFLOPS; measured
+        # 200 TFLOPS: x 989 x 0.4 / 200.
+        pytest.param(
+            {"gpu_hours": 1000, "reference": "A100-80GB"},
+            1000 * 0.4537 / 8 * 989 * 0.4 / 200 / batch_efficiency(4 * 2**20 / 8),
+            1000 * 0.4537 / 8 / batch_efficiency(4 * 2**20 / 8),
+            id="gpu-hours",
+        ),
     ],
 )
 def test_a_measured_speed_replaces_peak_times_mfu(measured_node, work, measured_hours, estimated_hours):
     measured = job_hours(spec(work=work), measured_node)
     assert (measured.hours, measured.speed) == (pytest.approx(measured_hours), "measured")
     estimated = job_hours(spec(work=work), measured_node._replace(instance_type="p5.48xlarge"))
-    assert (estimated.hours, estimated.speed) == (pytest.approx(estimated_hours), "estimated")
+    assert (estimated.hours, estimated.speed) == (pytest.approx(estimated_hours), "calibrated")
 
 
 # 1e11 tokens: with 1e12 these 75B jobs on 32 GPUs would run past the 26,280 h run-time limit.
-# params x tokens work, no model: 16 B of state per parameter, 4,096-token steps, 124.8 TFLOPS per GPU.
+# params x tokens work, no model: 16 B of state per parameter, 65,536-token steps (32 sequences
+# of 2,048, each split over at most 8 GPUs: 256 >= 32), MFU measured on the A100-80GB itself:
+# 124.8 TFLOPS per GPU; each GPU's 2,048 tokens keep 1 / (1 + 62.4 / 2,048) = 0.970.
 RATE = 312e12 * 0.4
+BATCH = 65536
+KEPT = batch_efficiency(BATCH / 32)
 
 
 @pytest.mark.parametrize(
@@ -119,10 +141,10 @@ RATE = 312e12 * 0.4
     ],
 )
 def test_replicas_span_the_nodes_their_state_needs(params, memory, replica_nodes):
-    workload = spec(nodes=4, work={"params": params, "tokens": 1e11, "mfu": 0.4, "batch_tokens": 4096})
-    found = job_hours(workload, offering(accelerator_memory_gib=memory))
+    work = {"params": params, "tokens": 1e11, "mfu": 0.4, "batch_tokens": BATCH, "mfu_reference": "A100-80GB"}
+    found = job_hours(spec(nodes=4, work=work), offering(accelerator_memory_gib=memory))
     replicas = 4 // replica_nodes
-    expected = dp_efficiency(6 * params, 4096, 32, RATE, replicas, 2 * params / replica_nodes, BUSBW)
+    expected = dp_efficiency(6 * params, BATCH, 32, RATE, replicas, 2 * params / replica_nodes, BUSBW) * KEPT
     assert found.efficiency == pytest.approx(expected)
     assert found.hours == pytest.approx(6 * params * 1e11 / (32 * RATE) / 3600 / expected)
     assert found.notes == (f"A100-80GB: scaling x{expected:.3f} ({HOW})",)
@@ -131,18 +153,21 @@ def test_replicas_span_the_nodes_their_state_needs(params, memory, replica_nodes
 def test_a_models_own_bytes_per_parameter_set_the_replica_size():
     # 75B x 8 B = 6e11 B fits one node (618.5e9 B): 4 replicas. With the 16 B default it would take 2 nodes.
     model = {"params": 75e9, "layers": 2, "hidden": 1024, "heads": 8, "seq_len": 1024, "bytes_per_param": 8}
-    work = {"params": 75e9, "tokens": 1e11, "mfu": 0.4, "mfu_recompute": "none", "batch_tokens": 4096}
+    work = {"params": 75e9, "tokens": 1e11, "mfu": 0.4, "mfu_recompute": "none", "batch_tokens": BATCH}
+    work |= {"mfu_attention": 6, "mfu_reference": "A100-80GB"}
     found = job_hours(spec(nodes=4, work=work, model=model), offering())
     per_token = 6 * 75e9 + 6 * 2 * 1024 * 1024
-    assert found.efficiency == pytest.approx(dp_efficiency(per_token, 4096, 32, RATE, 4, 2 * 75e9, BUSBW))
+    kept = batch_efficiency(BATCH / 32)
+    assert found.efficiency == pytest.approx(dp_efficiency(per_token, BATCH, 32, RATE, 4, 2 * 75e9, BUSBW) * kept)
 
 
 def test_just_past_a_whole_node_the_replica_takes_another():
-    # 75B x 17 B = 1.275e12 B: 3 nodes per replica, so 4 nodes hold one replica and scale perfectly.
+    # 75B x 17 B = 1.275e12 B: 3 nodes per replica, so 4 nodes hold one replica: no all-reduce
+    # between replicas, only the batch share (65,536 / 32 tokens of 1,024-token sequences) costs.
     model = {"params": 75e9, "layers": 2, "hidden": 1024, "heads": 8, "seq_len": 1024, "bytes_per_param": 17}
-    work = {"params": 75e9, "tokens": 1e11, "mfu": 0.4, "mfu_recompute": "none", "batch_tokens": 4096}
+    work = {"params": 75e9, "tokens": 1e11, "mfu": 0.4, "mfu_recompute": "none", "batch_tokens": BATCH}
     found = job_hours(spec(nodes=4, work=work, model=model), offering())
-    assert (found.efficiency, found.notes) == (1.0, ())
+    assert found.efficiency == pytest.approx(KEPT)
 
 
 STANDARD = {"layers": 32, "hidden": 4096, "heads": 32, "seq_len": 4096, "attention": "standard"}
@@ -156,8 +181,9 @@ def test_replicas_are_sized_on_the_reported_memory():
     # 8 x L40S: 45,776 MiB reported x 0.9 = 40.2 GiB a GPU, 345.6e9 B a node (48 GiB marketed would
     # give 371.1e9 B). 22.5B x 16 B = 360e9 B: two nodes per replica, so 4 nodes hold 2 replicas.
     l40s = offering(accelerator="L40S", accelerator_memory_gib=48.0, form_factor=None)
-    workload = spec(nodes=4, work={"params": 22.5e9, "tokens": 1e12, "mfu": 0.4, "batch_tokens": 4096})
-    expected = dp_efficiency(6 * 22.5e9, 4096, 32, 362e12 * 0.4, 2, 2 * 22.5e9 / 2, BUSBW)
+    workload = spec(nodes=4, work={"params": 22.5e9, "tokens": 1e12, "mfu": 0.4, "batch_tokens": BATCH})
+    # L40S on llm: 0.2092 of an H100 SXM, whose peak x MFU the default MFU is.
+    expected = dp_efficiency(6 * 22.5e9, BATCH, 32, 989e12 * 0.4 * 0.2092, 2, 2 * 22.5e9 / 2, BUSBW) * KEPT
     assert job_hours(workload, l40s).efficiency == pytest.approx(expected)
 
 
@@ -169,18 +195,20 @@ def test_given_hours_still_check_memory_over_every_gpu_of_the_cluster():
 
 
 def test_work_rows_carry_the_recomputation_and_the_fabric_notes_together():
-    work = {"params": 20e9, "tokens": 1e11, "mfu": 0.4, "batch_tokens": 4096}
+    work = {"params": 20e9, "tokens": 1e11, "mfu": 0.4, "batch_tokens": BATCH, "mfu_reference": "A100-80GB"}
     found = job_hours(spec(nodes=2, work=work, model={**STANDARD, "params": 20e9}), offering())
     assert (found.checkpointing, found.recompute) == (True, "selective")
     assert found.notes[0] == "gradient checkpointing: selective"
     assert found.notes[1].startswith("A100-80GB: scaling x") and found.notes[1].endswith(f"({HOW})")
-    plain = job_hours(spec(nodes=1, work=work), offering())
+    plain = job_hours(spec(nodes=1, work={**work, "batch_tokens": 4 * 2**20}), offering())
     assert (plain.checkpointing, plain.recompute, plain.notes) == (False, "none", ())
 
 
 def test_an_unsourced_peak_and_the_scaling_note_are_joined():
     a10g = offering(accelerator="A10G", accelerator_memory_gib=24.0, form_factor=None)
-    work = {"params": 1e9, "tokens": 1e10, "mfu": 0.4, "batch_tokens": 4096}
+    work = {"params": 1e9, "tokens": 1e10, "mfu": 0.4, "batch_tokens": BATCH}
     found = job_hours(spec(nodes=4, work=work), a10g)
-    expected = dp_efficiency(6e9, 4096, 32, 70e12 * 0.4, 4, 2e9, BUSBW)
-    assert found.notes == (f"A10G: BF16 TFLOPS unsourced [~70]; scaling x{expected:.3f} ({HOW})",)
+    expected = dp_efficiency(6e9, BATCH, 32, 70e12 * 0.4, 4, 2e9, BUSBW) * KEPT
+    assert found.notes == (
+        f"A10G: BF16 TFLOPS unsourced [~70]; no calibrated llm speed: peak x MFU; scaling x{expected:.3f} ({HOW})",
+    )

@@ -435,16 +435,17 @@ def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_acc
         )
 
 
-def test_nodes_auto_takes_the_fewest_nodes_on_a_cost_tie(real_catalog):
-    """gpu_hours on the reference GPU scale linearly: 20,000 H100-hours cost the same on every
-    count ($137,600 = 20,000 / 8 node-hours x $55.04); 4 nodes are the fewest that meet 720 h
-    (2,500 h on 1, 1,250 h on 2, 625 h on 4)."""
+def test_nodes_auto_takes_the_fewest_nodes_on_a_cost_tie(real_catalog, no_failures):
+    """gpu_hours on the reference GPU of BERT-class work (no per-GPU batch term) without node
+    failures scale linearly: 20,000 H100-hours cost the same on every count ($137,600 = 20,000
+    / 8 node-hours x $55.04); 4 nodes are the fewest that meet 720 h (2,500 h on 1, 1,250 h
+    on 2, 625 h on 4)."""
     spec = parse_spec(
         {
             "accelerators": "H100:8",
             "nodes": "auto",
             "interconnect": "rdma",
-            "work": {"gpu_hours": 20000, "reference": "H100"},
+            "work": {"gpu_hours": 20000, "reference": "H100", "kind": "bert"},
             "deadline": "30d",
             "providers": "aws",
             "purchase": "on-demand",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from profiles import strict_yaml
+from clouds.input_file import parse_yaml
 from profiles.cost.work import CommitmentSpec, ModelSpec, SpotSpec, WorkSpec
 from profiles.spec import SpecError, WorkloadSpec
 from profiles.spec_model import FileSystemModel, WorkloadModel, validate
@@ -27,8 +27,8 @@ PAIRS = {
     Spot: SpotSpec,
     Commitment: CommitmentSpec,
 }
-BASE = strict_yaml.load((ROOT / "profiles" / "workloads" / "training-a100.yaml").read_text())
-LLM = strict_yaml.load((ROOT / "profiles" / "workloads" / "llm-13b-pretrain.yaml").read_text())
+BASE = parse_yaml((ROOT / "profiles" / "workloads" / "training-a100.yaml").read_text())
+LLM = parse_yaml((ROOT / "profiles" / "workloads" / "llm-13b-pretrain.yaml").read_text())
 
 
 def _kind(annotation: object) -> object:
@@ -177,7 +177,7 @@ def test_the_fast_reader_leaves_the_rest_to_pydantic(data):
 
 @pytest.mark.parametrize("path", sorted((ROOT / "profiles" / "workloads").glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_shipped_workload_reads_the_same_both_ways(path):
-    data = strict_yaml.load(path.read_text())
+    data = parse_yaml(path.read_text())
     fast, slow = _both(data)
     assert isinstance(slow, WorkloadSpec)
     assert fast is None or fast == slow

@@ -11,9 +11,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from clouds.input_file import DuplicateKeyError
+from clouds.input_file import parse_yaml as load
 from profiles.spec import SpecError, load_spec
 from profiles.stack_file import StackFileError, read_cluster, read_config
-from profiles.strict_yaml import DuplicateKeyError, load
 from tests.cases import cases
 from trainstack.cli.app import app
 from trainstack.plan.runner import PlanError, run_plan

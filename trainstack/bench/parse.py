@@ -13,6 +13,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from clouds.input_file import InputFileError, read_bytes
 from profiles.measurements.schema import BusBandwidth, DcgmDiag, GpuSamples, RunResult
 from trainstack.bench.parse_dcgm import parse_dcgm
 from trainstack.bench.parse_nccl import ParseError, parse_nccl
@@ -20,6 +23,7 @@ from trainstack.bench.parse_samples import COLUMNS, parse_samples
 from trainstack.bench.parse_training import MARK, TrainingLog, parse_training
 
 KINDS = ("nccl", "dcgm", "samples", "training")
+MAX_RAW_BYTES = 256 * 1024 * 1024  # bytes; a day of 1 Hz NVML samples of 8 GPUs is ~50 MB
 
 
 def detect(text: str) -> str | None:
@@ -39,9 +43,9 @@ def detect(text: str) -> str | None:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise ParseError(f"{path}: cannot read ({exc.strerror}); give a file the kit wrote") from None
+        return read_bytes(path, "file the kit wrote", MAX_RAW_BYTES).decode("utf-8", errors="replace")
+    except InputFileError as exc:
+        raise ParseError(str(exc)) from None
 
 
 def _level(text: str) -> int | None:
@@ -88,6 +92,25 @@ def parse_files(paths: list[Path], cluster: Any = None, stack: str | None = None
                 )
         except ParseError as exc:
             raise ParseError(f"{path}: {exc}") from None
+        except ValidationError as exc:  # a NaN, infinite or negative figure in a row
+            raise ParseError(f"{path}: {_figure_problem(exc)}") from None
+    try:
+        return _result(cluster, stack, busbw, dcgm, samples, log)
+    except ValidationError as exc:
+        raise ParseError(f"{', '.join(map(str, paths))}: {_figure_problem(exc)}") from None
+
+
+def _figure_problem(exc: ValidationError) -> str:
+    """A schema error in a parsed figure, in words, with the fix."""
+    error = exc.errors()[0]
+    where = ".".join(str(p) for p in error["loc"]) or "value"
+    return (
+        f"{where}: {error.get('input')!r} is not a measurement ({error['msg'].lower()}); "
+        "give the unedited output the kit wrote"
+    )
+
+
+def _result(cluster: Any, stack: Any, busbw: list, dcgm: list, samples: Any, log: TrainingLog) -> RunResult:
     return RunResult(
         **_where(cluster, busbw),
         stack=stack,

@@ -17,13 +17,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-def speed_of(offering: Any) -> str:
-    """Where the row's speed comes from: measured, published, estimated or given (trainstack bench)."""
-    from profiles.measurements.speeds import speed_of as speed
-
-    return speed(offering)
-
-
 def candidate_json(ranked: Any) -> dict:
     """One ranked candidate as the `--json` entry shape (USD figures for the whole cluster):
     `usd_per_hour` is everything the job pays per hour of its run and `usd_compute_per_hour`
@@ -41,7 +34,7 @@ def candidate_json(ranked: Any) -> dict:
         "nodes": c.nodes,
         "purchase": c.purchase,
         "hours": round(c.hours, 4),
-        "speed": speed_of(o),
+        "speed": c.speed,
         "usd_per_hour": round(c.total_usd_per_hour, 6),
         "usd_compute_per_hour": round(c.usd_per_hour, 6),
         "usd_storage": None if c.usd_storage is None else round(c.usd_storage, 2),

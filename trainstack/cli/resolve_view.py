@@ -30,11 +30,10 @@ WHY_MIN_CHARS = 30  # narrower than this, the why column would wrap a word per l
 
 def _cells(rank: int, ranked: Any) -> list[str]:
     """The row's figures, in `COLUMNS` order; `speed` says where its hours come from
-    (measured, published, estimated or given: `trainstack bench`). USD/hour is what `plan`
+    (`calibrated`, `peak x MFU`, `measured`, `published` or `given`; `profiles.cost.speed`). USD/hour is what `plan`
     calls USD/hour: everything the job pays (compute, file system, bucket requests) per hour
     of its run, `Candidate.total_usd_per_hour`."""
     from profiles.catalog.platform_rows import shown
-    from trainstack.cli.render import speed_of
 
     c, o = ranked.candidate, ranked.candidate.offering
     provider, instance_type = shown(o)  # a managed row: `aws/sagemaker`, `ml.p4d.24xlarge`
@@ -46,7 +45,7 @@ def _cells(rank: int, ranked: Any) -> list[str]:
         f"{c.nodes}x{o.accelerator_count} {o.accelerator}",
         c.purchase,
         f"{c.hours:,.1f}",
-        speed_of(o),
+        c.speed,
         f"{c.total_usd_per_hour:,.2f}",
         f"{c.usd_total:,.2f}",
     ]

@@ -231,8 +231,8 @@ def test_file_system_unchanged_when_nodes_type_or_purchase_change(
 
 @pytest.mark.parametrize("base", [pytest.param(None, id="a3-filestore"), pytest.param(TPU_EXAMPLE, id="tpu")])
 def test_labels_on_every_labeled_resource(base: dict[str, Any] | None) -> None:
-    plan = build(make_config(base, tags={"Team": "ML:Research"}))
-    expected = {**LABELS, "team": "ml_research"}
+    plan = build(make_config(base, tags={"team": "ml-research"}))
+    expected = {**LABELS, "team": "ml-research"}
     labeled = [r for r in plan.records if r["type"] in LABELED]
     assert labeled
     for record in labeled:

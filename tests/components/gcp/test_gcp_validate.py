@@ -41,7 +41,7 @@ def test_tpu_chip_count_must_match_the_slice() -> None:
             id="n1-t4",
         ),
         pytest.param({"purchase": "on-demand", "capacity_reservation_id": "r1"}, id="reservation"),
-        pytest.param({"ssh_cidrs": ["203.0.113.0/24"], "tags": {"Team": "ML"}}, id="ssh-tags"),
+        pytest.param({"ssh_cidrs": ["203.0.113.0/24"], "tags": {"team": "ml"}}, id="ssh-tags"),
     ],
 )
 def test_accepted(changes: dict[str, Any]) -> None:

@@ -1,0 +1,73 @@
+"""Each cloud's documented limits on the stack's own tags (labels on GCP), checked in one line.
+
+A tag the cloud refuses fails `pulumi up` halfway through, after other resources were made;
+`plan` and `resolve` refuse it first. Each cloud declares its `TagRules` in its own validator module (`TAG_RULES`), from the cloud's
+own documentation:
+- AWS ("Tag restrictions", e.g. docs.aws.amazon.com/batch/latest/userguide/tag-restrictions.html):
+  50 tags per resource, key 1-128 and value 0-256 Unicode characters, letters, digits, spaces
+  and `+ - = . _ : / @`, no `aws:` prefix (any case) on a key or a value.
+- Azure (learn.microsoft.com/azure/azure-resource-manager/management/tag-resources#limitations):
+  50 tags per resource, name 1-512 characters (128 on storage accounts, which trainstack's
+  Azure clusters use for Managed Lustre's blob link: so 128), value 0-256, no `< > % & \\ ? /`
+  in a name, no `microsoft`, `azure` or `windows` prefix on a name.
+- GCP ("Requirements for labels", cloud.google.com/compute/docs/labeling-resources):
+  64 labels per resource, key 1-63 and value 0-63 characters, lowercase letters, digits,
+  `_` and `-`, key starting with a lowercase letter.
+The Chinese clouds' older checks sit beside their components (`clouds/<cloud>/validate.py`,
+`tags.py`: Alibaba, Tencent, Huawei, Volcengine); Baidu's are not in the docs trainstack has.
+trainstack adds two tags of its own (`clouds.common.cluster_tags`), counted against the limit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+OWN_TAGS = 2  # trainstack:cluster and trainstack:provider
+
+
+@dataclass(frozen=True)
+class TagRules:
+    """One cloud's limits on a resource's tags.
+
+    Attributes:
+        cloud: display name for messages.
+        max_tags: tags per resource, trainstack's own included.
+        key_chars, value_chars: longest key and value, characters.
+        key, value: what a whole key or value may be (regular expressions).
+        allowed: the allowed characters, in words, for the message.
+        reserved: prefixes (lowercase) the cloud keeps for itself, on keys.
+        reserved_values: whether `reserved` applies to values too (AWS).
+    """
+
+    cloud: str
+    max_tags: int
+    key_chars: int
+    value_chars: int
+    key: re.Pattern[str]
+    value: re.Pattern[str]
+    allowed: str
+    reserved: tuple[str, ...] = ()
+    reserved_values: bool = False
+
+
+def tag_problem(rules: TagRules, tags: Mapping[str, str]) -> str | None:
+    """Why `tags` (the stack's own) break `rules` (one line naming the tag and the fix), or None."""
+    if len(tags) + OWN_TAGS > rules.max_tags:
+        return (
+            f"tags: {len(tags)} tags; {rules.cloud} allows {rules.max_tags} per resource and trainstack "
+            f"adds {OWN_TAGS}, so give at most {rules.max_tags - OWN_TAGS}"
+        )
+    for key, value in tags.items():
+        if not 1 <= len(key) <= rules.key_chars:
+            return f"tags: key {key[:40]!r} must be 1-{rules.key_chars} characters on {rules.cloud}; shorten it"
+        if len(value) > rules.value_chars:
+            return f"tags: {key}: the value is {len(value)} characters, {rules.cloud} allows {rules.value_chars}; shorten it"
+        for text, what, pattern in ((key, "key", rules.key), (value, "value", rules.value)):
+            if not pattern.fullmatch(text):
+                return f"tags: {what} {text!r} has a character {rules.cloud} refuses; use {rules.allowed}"
+            checked = what == "key" or rules.reserved_values
+            if checked and (prefix := next((p for p in rules.reserved if text.lower().startswith(p)), None)):
+                return f"tags: {what} {text!r} starts with {prefix}, which {rules.cloud} reserves for itself; rename it"
+    return None
