@@ -25,6 +25,7 @@ from clouds.job_fields import job_field_problem, job_size_problem
 from clouds.job_paths import checkpoint_problem
 from clouds.platforms import platform_problem
 from clouds.reservation import ReservationConfig
+from clouds.tracking import TrackingConfig, tracking_problem
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
@@ -82,6 +83,8 @@ class JobConfig(BaseModel):
         env: extra environment of the training processes (no secrets: stack files are plain).
         python: the interpreter with torch on the node (e.g. a venv on the shared file system).
         module: run `command`'s first word as a Python module (`python -m`).
+        tracking: MLflow tracking (`{mlflow: URI}` or `{mlflow: managed}`): the training
+            environment gets `MLFLOW_TRACKING_URI` (`clouds.tracking`); None: no tracking.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -102,6 +105,7 @@ class JobConfig(BaseModel):
         default="python3", min_length=1, description="Interpreter with torch.", examples=["/fsx/venv/bin/python"]
     )
     module: bool = Field(default=False, description="Run the command as a module.")
+    tracking: TrackingConfig | None = Field(default=None, description="MLflow tracking.")
 
     def model_post_init(self, __context: object) -> None:
         if (self.command is None) == (self.script is None):
@@ -288,6 +292,8 @@ class ClusterConfig(BaseModel):
 
     def model_post_init(self, __context: object) -> None:
         if problem := platform_problem(self.provider, self.platform):
+            raise ValueError(problem)
+        if self.job is not None and (problem := tracking_problem(self.job.tracking, self.platform)):
             raise ValueError(problem)
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from clouds.contract import ClusterConfig
 from clouds.registry import CLOUDS
+from clouds.tracking import tracking_env
 from nodeagent import ship
 from nodeagent.job import RDZV_PORT
 from nodeagent.launcher import NOTICE_MARGIN_SECONDS
@@ -57,7 +58,7 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         # the head announces its address here at every start; workers read it before each launch
         "rdzv_file": rendezvous_file(name, mount_point),
         "job_id": name,
-        "env": dict(job.env),
+        "env": {**dict(job.env), **tracking_env(job.tracking, None)},
         "env_file": env_file,
         "python": job.python,
         "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),

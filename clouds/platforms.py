@@ -47,6 +47,8 @@ class Platform:
         submit: `"module:function"` of the job submitter `trainstack run` calls.
         sdk: the distribution the pool component needs, named when it is missing.
         extra: the `trainstack[...]` extra that installs it.
+        own_mlflow: True when the platform's jobs run with its own MLflow tracking URI set
+            (`job.tracking: {mlflow: managed}` needs nothing more; `clouds.tracking`).
         rows: the platform's own catalog rows (hardware only it sells: Ascend pools), each a
             mapping of `profiles.catalog.offering.Offering` fields with CNY or USD prices.
     """
@@ -69,6 +71,7 @@ class Platform:
     sdk: str = ""
     extra: str = ""
     rows: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
+    own_mlflow: bool = False
 
     def offers(self, instance_type: str) -> bool:
         """True when the platform runs the cloud's `instance_type` nodes."""
@@ -134,6 +137,12 @@ def find(provider: str, name: str | None) -> Platform | None:
     if cloud is None or name in (None, VM):
         return None
     return cloud.platforms.get(str(name))
+
+
+def named(name: str | None) -> Platform | None:
+    """The `Platform` called `name` on whichever cloud has it, or None (`vm`, None, unknown)."""
+    entry = _all().get(name) if name else None
+    return entry[1] if entry else None
 
 
 def platform_cloud(name: str) -> str | None:

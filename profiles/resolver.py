@@ -26,6 +26,7 @@ from clouds.healing import job_problem
 from clouds.platform_job import job_problem as platform_job_problem
 from clouds.platforms import ANY
 from clouds.regions import in_mainland_china
+from clouds.tracking import tracking_problem
 from profiles.bootstrap_fit import bootstrap_problem
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -164,6 +165,8 @@ def _job_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
     """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
+    if tracked := tracking_problem(spec.job.tracking, None if offering.platform == "vm" else offering.platform):
+        return tracked
     if offering.platform != "vm":  # the platform runs the job (`trainstack run`), not the node agent
         if nproc is not None and nproc > offering.accelerator_count:
             return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}"

@@ -19,6 +19,7 @@ from typing import Any
 from clouds.aws import sagemaker as sm
 from clouds.contract import ClusterConfig
 from clouds.platforms import find
+from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, as_hyperparameters, checked
 
 
@@ -66,7 +67,11 @@ def training_job_request(cluster: ClusterConfig, name: str, account: str, stamp:
         "StoppingCondition": stopping,
         "EnableManagedSpotTraining": spot,
         "CheckpointConfig": {"S3Uri": f"s3://{bucket}/checkpoints/{name}/", "LocalPath": sm.CHECKPOINT_LOCAL_PATH},
-        "Environment": {**job.env, "TRAINSTACK_CHECKPOINT_DIR": sm.CHECKPOINT_LOCAL_PATH},
+        "Environment": {
+            **job.env,
+            **tracking_env(job.tracking, "sagemaker"),
+            "TRAINSTACK_CHECKPOINT_DIR": sm.CHECKPOINT_LOCAL_PATH,
+        },
         "Tags": [{"Key": "trainstack:cluster", "Value": name}],
     }
     if job.max_restarts:

@@ -23,6 +23,7 @@ from typing import Any
 
 from clouds.azure import aml
 from clouds.contract import ClusterConfig
+from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, checked
 
 ARM = "https://management.azure.com"
@@ -67,7 +68,7 @@ def command_job_body(cluster: ClusterConfig, name: str, subscription: str) -> di
             "computeId": f"{workspace_id(subscription, name)}/computes/{aml.compute_name(name)}",
             "environmentId": aml.CURATED_ENVIRONMENT,
             "command": command,
-            "environmentVariables": dict(job.env),
+            "environmentVariables": {**job.env, **tracking_env(job.tracking, "azureml")},
             "inputs": inputs,
             "outputs": {
                 "checkpoints": {
