@@ -292,6 +292,9 @@ class Cloud:
         nccl: `"module:function"` `(instance type, rdma) -> (variables, lines to source,
             notes) or None` the benchmark kit runs NCCL with; None (or a None answer): the
             kit's default.
+        job_runtime: `"module:attribute"` of the cloud's `clouds.job_runtime.JobRuntime`: the
+            interpreter with torch its node units call, its torch, NCCL and fabric plugin,
+            and their source; None for a cloud whose nodes run no node agent.
         spot_bands: `"module:function"` `(region, instance type) -> facts.spot_advisor.AdvisorBand
             or None`: the recorded spot interruption band of a type (AWS Spot Advisor), or None
             when the cloud publishes none.
@@ -350,6 +353,7 @@ class Cloud:
     notice_watcher: str | None = None
     shared_mount: str = "/mnt/shared"
     nccl: str | None = None
+    job_runtime: str | None = None
     spot_bands: str | None = None
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     commitment_purchase: str = ""

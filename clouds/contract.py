@@ -81,7 +81,9 @@ class JobConfig(BaseModel):
         max_restarts: worker-group failures torchrun restarts from (`--max-restarts`); a
             replaced node joining is a membership change and does not count.
         env: extra environment of the training processes (no secrets: stack files are plain).
-        python: the interpreter with torch on the node (e.g. a venv on the shared file system).
+        python: the interpreter with torch the job runs on (e.g. a venv on the shared file
+            system); None = the cloud's job runtime (`clouds.job_runtime`: the PyTorch DLAMI's
+            /opt/pytorch/bin/python on AWS, a pinned torch in /opt/trainstack/torch elsewhere).
         module: run `command`'s first word as a Python module (`python -m`).
         tracking: MLflow tracking (`{mlflow: URI}` or `{mlflow: managed}`): the training
             environment gets `MLFLOW_TRACKING_URI` (`clouds.tracking`); None: no tracking.
@@ -101,8 +103,11 @@ class JobConfig(BaseModel):
     min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
     max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment.")
-    python: str = Field(
-        default="python3", min_length=1, description="Interpreter with torch.", examples=["/fsx/venv/bin/python"]
+    python: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Interpreter with torch.",
+        examples=["/fsx/venv/bin/python"],
     )
     module: bool = Field(default=False, description="Run the command as a module.")
     tracking: TrackingConfig | None = Field(default=None, description="MLflow tracking.")

@@ -8,6 +8,7 @@ c10d rendezvous store (`nodeagent.store`) that every worker's torchrun points at
 from __future__ import annotations
 
 from clouds.contract import ClusterConfig
+from clouds.job_runtime import job_python, store_python
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
 from nodeagent import ship
@@ -60,7 +61,7 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         "job_id": name,
         "env": {**dict(job.env), **tracking_env(job.tracking, None)},
         "env_file": env_file,
-        "python": job.python,
+        "python": job_python(cluster),
         "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),
     }
 
@@ -79,4 +80,6 @@ def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mou
         return ""
     job = node_job(name, cluster, rdzv_host, mount_point, env_file)
     window = NOTICE_SECONDS.get(job["cloud"], 30)
-    return ship.install_script(role, job, mount_point, stop_seconds=window + NOTICE_MARGIN_SECONDS)
+    return ship.install_script(
+        role, job, mount_point, stop_seconds=window + NOTICE_MARGIN_SECONDS, store_python=store_python(cluster)
+    )

@@ -80,7 +80,7 @@ def job_field_problem(job: Any) -> str | None:
             return problem
     if job.command is not None and (problem := _words_problem(job.command)):
         return problem
-    if not _PROGRAM.fullmatch(job.python):
+    if job.python is not None and not _PROGRAM.fullmatch(job.python):
         return (
             f"job.python: {job.python!r} is not one program path; give the interpreter with torch as one word "
             "without spaces or shell characters, e.g. python: /fsx/venv/bin/python (or python3)"

@@ -17,6 +17,7 @@ import shlex
 
 from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import job_script
+from clouds.job_runtime import install_lines, runtime_for
 from clouds.mounts import SHARED_MOUNT
 from nodeagent.scratch_unit import install_script as scratch_install_script
 
@@ -67,8 +68,8 @@ def bootstrap(
     Args:
         name: the cluster name (the job's rendezvous id).
         cluster: the cluster config.
-        role: `worker` (NCCL environment, mount, `/scratch`, job unit) or `head` (mount,
-            rendezvous unit).
+        role: `worker` (NCCL environment, mount, `/scratch`, job runtime, job unit) or `head`
+            (mount, job runtime, rendezvous unit).
         env: the worker's NCCL environment (the head gets none).
         mount: the cloud's setup lines: its file-system client install and `mount_lines` (or
             nothing without a file system), then any node setup of its own (GCP: GPUDirect).
@@ -88,6 +89,8 @@ def bootstrap(
     if role == "worker":
         text += scratch_install_script()
     if rdzv_host is not None:
+        runtime = runtime_for(cluster.provider)
+        text += "\n".join(install_lines(runtime)) + "\n" if runtime is not None else ""
         text += job_script(role, name, cluster, rdzv_host, SHARED_MOUNT, ENV_FILE)
     return text
 

@@ -14,6 +14,12 @@ JOB_FILE = "/etc/trainstack/job.json"
 RDZV_PORT = 29400  # torchrun's documented default c10d rendezvous port
 CLOUDS = (*WATCHERS, "none")  # a watcher in nodeagent/clouds/, or none
 
+# The file a node's launcher writes in the checkpoint folder when its cloud advises an early
+# checkpoint (`nodeagent.launcher.request_checkpoint`); exported to the training processes as
+# TRAINSTACK_CHECKPOINT_REQUEST. The script's rank 0 checks it each step, shares the answer
+# with the other ranks (e.g. an all-reduce), checkpoints and deletes the file.
+CHECKPOINT_REQUEST = ".checkpoint-request"
+
 _EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 
 
@@ -113,6 +119,13 @@ class NodeJob:
     def load(cls, path: str | Path = JOB_FILE) -> NodeJob:
         """Read the job file the bootstrap wrote (JSON)."""
         return cls.from_dict(json.loads(Path(path).read_text()))
+
+
+def checkpoint_request_path(job: NodeJob) -> str:
+    """Where an early checkpoint is asked for: `CHECKPOINT_REQUEST` in the job's checkpoint
+    folder (on the shared file system, so the rank that checkpoints sees it whichever node got
+    the advice); "" when the job has no checkpoint folder."""
+    return str(Path(job.checkpoint_dir) / CHECKPOINT_REQUEST) if job.checkpoint_dir else ""
 
 
 def read_env_file(path: str) -> dict[str, str]:

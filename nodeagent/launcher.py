@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import fcntl
+import json
 import os
 import signal
 import socket
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from nodeagent.job import NodeJob, read_env_file, rendezvous_host
+from nodeagent.job import NodeJob, checkpoint_request_path, read_env_file, rendezvous_host
 from nodeagent.notices import NOTICE_SECONDS, Notice, sources_for, watch
 
 NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' grace (a choice)
@@ -125,6 +126,7 @@ def launcher_env(job: NodeJob, base: dict[str, str], interface: str | None) -> d
     env = {**base, **read_env_file(job.env_file), **job.env}
     if job.checkpoint_dir:
         env["TRAINSTACK_CHECKPOINT_DIR"] = job.checkpoint_dir
+        env["TRAINSTACK_CHECKPOINT_REQUEST"] = checkpoint_request_path(job)
     if interface:
         env.setdefault("GLOO_SOCKET_IFNAME", interface)
     # torch 2.13 shares the rendezvous TCPStore with the workers; when a replacement node joins
@@ -134,8 +136,29 @@ def launcher_env(job: NodeJob, base: dict[str, str], interface: str | None) -> d
     return env
 
 
+def request_checkpoint(job: NodeJob, notice: Notice, host: str) -> str:
+    """Ask the job for an early checkpoint after advice (`Notice.leaves` False): write the
+    request file (`checkpoint_request_path`) atomically, naming the node and the notice. The
+    node's torchrun keeps running: nothing is stopped.
+
+    Returns:
+        The file written, or "" when the job has no checkpoint folder.
+    """
+    path = checkpoint_request_path(job)
+    if not path:
+        return ""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.{host}.tmp")
+    body = {"host": host, "cloud": notice.cloud, "kind": notice.kind, "detail": notice.detail}
+    temporary.write_text(json.dumps({**body, "not_before": notice.not_before}) + "\n")
+    temporary.replace(target)
+    return path
+
+
 def run(job: NodeJob) -> int:
-    """Run the job on this node until torchrun exits; a notice or SIGTERM stops it gracefully.
+    """Run the job on this node until torchrun exits; an interruption notice or SIGTERM stops it
+    gracefully, advice only asks for an early checkpoint (`request_checkpoint`).
 
     Returns:
         torchrun's exit status (0 when the job finished); `NOTICE_EXIT_STATUS` after a
@@ -158,7 +181,11 @@ def run(job: NodeJob) -> int:
 
     signal.signal(signal.SIGTERM, lambda *_: stop_launcher())
     stop = threading.Event()
-    watch(sources_for(job.cloud, job.metadata_url), stop_launcher, stop, job.poll_seconds)
+
+    def advise(notice: Notice) -> None:
+        request_checkpoint(job, notice, addr)
+
+    watch(sources_for(job.cloud, job.metadata_url), stop_launcher, stop, job.poll_seconds, advise)
     code = process.wait()
     stop.set()
     for notice in notices:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Notice:
-    """An interruption notice read from the metadata service.
+    """A notice read from the metadata service.
 
     Attributes:
         cloud: the watcher's name (`Watcher.name`, the stack's provider).
@@ -21,6 +21,10 @@ class Notice:
         detail: the cloud's own words (AWS action, Azure EventId, GCP value).
         not_before: when the node goes, as the cloud wrote it; None when it gives no time.
         ack: call after the job has checkpointed to let the cloud proceed (Azure); or None.
+        leaves: True for a real interruption (AWS `spot/instance-action`, Azure `Preempt` /
+            `Terminate`, GCP `preempted`): the node stops its job and leaves it. False for
+            advice (AWS's rebalance recommendation, GCP's host-maintenance event, after which
+            the VM comes back): the job is asked for an early checkpoint and goes on.
     """
 
     cloud: str
@@ -28,6 +32,7 @@ class Notice:
     detail: str
     not_before: str | None = None
     ack: Callable[[], None] | None = None
+    leaves: bool = True
 
 
 @dataclass(frozen=True)

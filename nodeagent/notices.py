@@ -1,7 +1,7 @@
 """Interruption-notice watchers (stdlib HTTP only): each cloud's in `nodeagent/clouds/<cloud>.py`.
 
 Each source answers `poll() -> Notice | None`; `watch` runs one thread per source and calls
-`on_notice` once with the first notice. The request shapes, each after its cloud's
+`on_notice` once with the first interruption, `on_advice` with each advice (`Notice.leaves`). The request shapes, each after its cloud's
 documentation, and the notice windows with their sources sit in the cloud's own module;
 this one finds them by listing `nodeagent/clouds/` (the agent ships without the registry).
 """
@@ -47,17 +47,36 @@ def sources_for(cloud: str, base: str | None = None) -> list:
 
 
 def watch(
-    sources: list, on_notice: Callable[[Notice], None], stop: threading.Event, interval: float = 1.0
+    sources: list,
+    on_notice: Callable[[Notice], None],
+    stop: threading.Event,
+    interval: float = 1.0,
+    on_advice: Callable[[Notice], None] | None = None,
 ) -> list[threading.Thread]:
-    """Start one daemon thread per source; the first notice calls `on_notice` and sets `stop`.
+    """Start one daemon thread per source. The first interruption (`Notice.leaves`) calls
+    `on_notice` once and sets `stop`; advice (a rebalance recommendation, a host-maintenance
+    event) calls `on_advice` once per distinct notice and the watch goes on.
 
     Args:
         sources: from `sources_for`.
-        on_notice: called once, from a watcher thread.
+        on_notice: called once, from a watcher thread, with the first interruption.
         stop: set it to end the watchers.
         interval: seconds between polls of non-waiting sources (and after an error).
+        on_advice: called with each new advice notice; None ignores advice.
     """
     fired = threading.Lock()
+    advised: set[tuple[str, str, str]] = set()
+    advised_lock = threading.Lock()
+
+    def advise(notice: Notice) -> None:
+        key = (notice.kind, notice.detail, notice.not_before or "")
+        with advised_lock:
+            if key in advised:
+                return
+            advised.add(key)
+        log.warning("advice: %s %s %s; the node stays in the job", notice.cloud, notice.kind, notice.detail)
+        if on_advice is not None:
+            on_advice(notice)
 
     def loop(source) -> None:
         while not stop.is_set():
@@ -67,7 +86,9 @@ def watch(
                 log.debug("notice poll %s: %s", type(source).__name__, exc)
                 notice = None
                 stop.wait(interval)
-            if notice is not None and fired.acquire(blocking=False):
+            if notice is not None and not notice.leaves:
+                advise(notice)
+            elif notice is not None and fired.acquire(blocking=False):
                 log.warning(
                     "interruption notice: %s %s %s (not before %s)",
                     notice.cloud,

@@ -36,6 +36,14 @@ _SHIPPED = (
 )
 
 
+def shipped_for(cloud: str) -> tuple[str, ...]:
+    """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
+    (`nodeagent.notices` lists the folder, so it finds just that one); saves EC2's 16 KB."""
+    return tuple(
+        m for m in _SHIPPED if not m.startswith("clouds/") or m in ("clouds/__init__.py", f"clouds/{cloud}.py")
+    )
+
+
 def compact_source(text: str) -> bytes:
     """A module's source without docstrings, for shipping in user data (EC2 allows 16 KB).
 
@@ -104,7 +112,9 @@ def unit_text(unit: str, exec_start: str, mount_point: str | None, stop_seconds:
     )
 
 
-def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 130) -> str:
+def install_script(
+    role: str, job: dict, mount_point: str, stop_seconds: int = 130, store_python: str | None = None
+) -> str:
     """Bash that unpacks the agent, writes the job file and starts the node's unit.
 
     Args:
@@ -112,6 +122,9 @@ def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 1
         job: the `nodeagent.job.NodeJob` fields as JSON-ready values.
         mount_point: the shared file system the unit waits for.
         stop_seconds: systemd's stop timeout (longer than torchrun's shutdown timeout).
+        store_python: the interpreter of the head's store (the cloud's job runtime, not the
+            job's `python`, so a user's environment cannot break the rendezvous); None: the
+            job's.
 
     Raises:
         ValueError: for an unknown role.
@@ -120,7 +133,7 @@ def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 1
         unit, exec_start = "job", f"/usr/bin/python3 -m nodeagent run {JOB_FILE}"
     elif role == "head":
         unit = "rendezvous"
-        exec_start = f"{shlex.quote(job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
+        exec_start = f"{shlex.quote(store_python or job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
         if job.get("rdzv_file"):  # announce the head's address to the workers at every start
             exec_start += f" {shlex.quote(job['rdzv_file'])}"
     else:
@@ -130,7 +143,7 @@ def install_script(role: str, job: dict, mount_point: str, stop_seconds: int = 1
         [
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
-            f"echo '{bundle()}' | base64 -d | tar -xz -C {AGENT_DIR}",
+            f"echo '{bundle(shipped_for(job.get('cloud', 'none')))}' | base64 -d | tar -xz -C {AGENT_DIR}",
             f"cat > {JOB_FILE} <<'TRAINSTACK_JOB'",
             json.dumps(job, sort_keys=True),
             "TRAINSTACK_JOB",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from clouds.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
 from clouds.aws.efa import efa_interface_count
+from clouds.aws.runtime import unsupported
 from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import job_script
 from clouds.node_bootstrap import over_limit as bootstrap_over_limit
@@ -56,8 +57,11 @@ def over_limit(args: ClusterConfig, size: int) -> str:
 
 
 def user_data_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
-    """Why EC2 would refuse the cluster's user data (`over_limit`), or None when both the
-    worker's and the head's fit, rendered with the longest names the engine can give."""
+    """Why EC2 would refuse the cluster's user data (`over_limit`), or why the node image would
+    not run its job (`clouds.aws.runtime.unsupported`), or None when both the worker's and the
+    head's fit, rendered with the longest names the engine can give."""
+    if args.job is not None and (problem := unsupported(args.instance_type)):
+        return problem
     dns, mount = (_DNS.format(region=args.region), _MOUNT) if args.file_system is not None else (None, None)
     rdzv = _ADDRESS if args.job is not None else None
     roles = ("worker", "head") if args.job is not None else ("worker",)

@@ -17,7 +17,7 @@ from clouds.base import Mock
 from clouds.mock_ids import digest, node_ip
 
 AMI_ID = "ami-0123456789abcdef0"
-AMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04) 20261120"
+AMI_NAME = "Deep Learning OSS Nvidia Driver AMI GPU PyTorch 2.9 (Ubuntu 24.04) 20260317"
 ACCOUNT_ID = "123456789012"
 EXISTING_VPC_ID = "vpc-0mock0existing"
 # What the mocked getSubnet lookup reports as an existing subnet's block: a /24, a common

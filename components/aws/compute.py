@@ -11,10 +11,12 @@ import pulumi_aws as aws
 from clouds.aws.bootstrap import USER_DATA_LIMIT_BYTES, node_user_data, over_limit
 from clouds.aws.efa import network_interfaces
 from clouds.aws.reservation import launch_options
+from clouds.aws.runtime import AMI_NAME
 from clouds.contract import ClusterConfig
 
-# AWS Deep Learning Base AMI (Ubuntu 22.04) with the open-source NVIDIA driver, EFA and NCCL.
-DLAMI_NAME = "Deep Learning Base OSS Nvidia Driver GPU AMI (Ubuntu 22.04)*"
+# The PyTorch DLAMI, pinned by its full name (clouds/aws/runtime.py: release notes, torch 2.9 at
+# /opt/pytorch/bin/python, EFA and aws-ofi-nccl).
+DLAMI_NAME = AMI_NAME
 SSM_POLICY = "AmazonSSMManagedInstanceCore"
 # A choice, not a sourced figure: room for containers and staged checkpoints.
 ROOT_VOLUME_GIB = 200
@@ -92,10 +94,12 @@ def encoded_user_data(
 
 
 def dlami(opts: pulumi.ResourceOptions) -> pulumi.Output:
-    """The newest x86_64 DLAMI (`DLAMI_NAME`) owned by Amazon (an invoke)."""
+    """The x86_64 DLAMI named `DLAMI_NAME` owned by Amazon (an invoke), found also once AWS
+    has deprecated it (a later release deprecates it; a deprecated AMI still launches)."""
     return aws.ec2.get_ami_output(
         owners=["amazon"],
         most_recent=True,
+        include_deprecated=True,
         filters=[
             {"name": "name", "values": [DLAMI_NAME]},
             {"name": "architecture", "values": ["x86_64"]},

@@ -6,8 +6,8 @@ and placement group. The mixed instances policy lists the stack's instance type 
 `fallback_types` in rank order (`prioritized` on-demand, `capacity-optimized-prioritized` spot:
 the group launches the first type with capacity, EC2 Auto Scaling "Allocation strategies"),
 each fallback on its own launch template where its EFA layout or user data differs. Spot has
-no on-demand share and capacity rebalancing (a replacement is launched when EC2 signals
-elevated interruption risk); on-demand uses open capacity reservations first. `pulumi up`
+no on-demand share, and capacity rebalancing only where the group can draw from more than one
+spot pool (`spot_pools`: a fallback type); on-demand uses open capacity reservations first. `pulumi up`
 never waits for the instances (`wait_for_capacity_timeout` "0"): the provider would otherwise
 fail the update at the first InsufficientInstanceCapacity activity, whatever the timeout
 (hashicorp/terraform-provider-aws#33665, #29753), while the group keeps trying by itself;
@@ -33,6 +33,20 @@ HEALTH_CHECK_GRACE_SECONDS = 600
 WAIT_FOR_CAPACITY = "0"
 
 
+def spot_pools(instance_types: int, subnets: int) -> int:
+    """The spot capacity pools a group can launch from: one per instance type and zone.
+
+    EC2 Auto Scaling's capacity rebalancing launches a replacement on a rebalance
+    recommendation and is documented for groups over several instance types and zones ("Use
+    Capacity Rebalancing to handle Amazon EC2 Spot Interruptions": "diversify across multiple
+    instance types and Availability Zones"). In one pool, the replacement comes from the very
+    pool at elevated risk, while the node it replaces still trains: so it is only turned on
+    with two pools or more. Each node's agent takes the recommendation as advice (an early
+    checkpoint, `nodeagent.clouds.aws.rebalance`).
+    """
+    return instance_types * subnets
+
+
 def group_capacity(
     args: ClusterConfig, template_id: pulumi.Input[str], own_templates: dict[str, pulumi.Input[str]] | None = None
 ) -> dict:
@@ -43,7 +57,8 @@ def group_capacity(
     in the stack) changes the group and starts an instance refresh; a template change (tags,
     user data, AMI) does not change the group and rolls nothing. Spot: 0 % on-demand,
     `price-capacity-optimized` for one type, `capacity-optimized-prioritized` for several
-    (the ranking is kept where capacity allows), capacity rebalancing on. On-demand:
+    (the ranking is kept where capacity allows), capacity rebalancing only over more than one
+    pool (`spot_pools`: with a fallback type; one type in one subnet is one pool). On-demand:
     `prioritized` (the first type with capacity), open capacity reservations first. A
     Capacity Block: the template's `$Latest` directly (`launch_template`), no mixed
     instances policy and no rebalancing.
@@ -70,6 +85,7 @@ def group_capacity(
             "instance_refresh": refresh,
         }
     spot = args.purchase == "spot"
+    listed = overrides(args, own_templates or {})
     distribution: dict = {"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0 if spot else 100}
     if spot:
         ranked = "capacity-optimized-prioritized" if args.fallback_types else "price-capacity-optimized"
@@ -81,10 +97,10 @@ def group_capacity(
             "instances_distribution": distribution,
             "launch_template": {
                 "launch_template_specification": {"launch_template_id": template_id, "version": "$Latest"},
-                "overrides": overrides(args, own_templates or {}),
+                "overrides": listed,
             },
         },
-        "capacity_rebalance": spot,
+        "capacity_rebalance": spot and spot_pools(len(listed), subnets=1) > 1,
         "instance_refresh": refresh,
     }
     if not spot and args.reservation is None:

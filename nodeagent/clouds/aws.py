@@ -59,18 +59,21 @@ class AwsImdsNotice:
         path: the meta-data path (`spot/instance-action`).
         kind: the notice kind (`spot-interruption`).
         read: the item's JSON -> (detail, time).
+        leaves: the notice takes the node out of the job (`Notice.leaves`).
     """
 
     waits = False
 
-    def __init__(self, imds: AwsImds, path: str, kind: str, read: Callable[[dict], tuple[str, str | None]]) -> None:
-        self.imds, self.path, self.kind, self.read = imds, path, kind, read
+    def __init__(
+        self, imds: AwsImds, path: str, kind: str, read: Callable[[dict], tuple[str, str | None]], leaves: bool = True
+    ) -> None:
+        self.imds, self.path, self.kind, self.read, self.leaves = imds, path, kind, read, leaves
 
     def poll(self) -> Notice | None:
         status, text = self.imds.get(self.path)
         if status != 200:
             return None
-        return Notice(NAME, self.kind, *self.read(json.loads(text)))
+        return Notice(NAME, self.kind, *self.read(json.loads(text)), leaves=self.leaves)
 
 
 def spot_action(imds: AwsImds) -> AwsImdsNotice:
@@ -79,12 +82,15 @@ def spot_action(imds: AwsImds) -> AwsImdsNotice:
 
 
 def rebalance(imds: AwsImds) -> AwsImdsNotice:
-    """AWS rebalance recommendation: `events/recommendations/rebalance` (before the notice)."""
+    """AWS rebalance recommendation: `events/recommendations/rebalance`, a signal of elevated
+    interruption risk that may come long before an interruption or never turn into one
+    ("EC2 instance rebalance recommendations"): advice, not an interruption (`leaves=False`)."""
     return AwsImdsNotice(
         imds,
         "events/recommendations/rebalance",
         "rebalance",
         lambda b: ("rebalance recommendation", b.get("noticeTime")),
+        leaves=False,
     )
 
 

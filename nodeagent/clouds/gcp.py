@@ -22,9 +22,9 @@ class GcpMetadataValue:
 
     waits = True
 
-    def __init__(self, base: str, path: str, kind: str, is_notice: Callable[[str], bool]) -> None:
+    def __init__(self, base: str, path: str, kind: str, is_notice: Callable[[str], bool], leaves: bool = True) -> None:
         self.url = f"{base.rstrip('/')}/computeMetadata/v1/instance/{path}"
-        self.kind, self.is_notice = kind, is_notice
+        self.kind, self.is_notice, self.leaves = kind, is_notice, leaves
         self._etag: str | None = None
 
     def poll(self) -> Notice | None:
@@ -37,14 +37,16 @@ class GcpMetadataValue:
             return None
         self._etag = headers.get("ETag") or headers.get("etag") or self._etag or ""
         value = text.strip()
-        return Notice(NAME, self.kind, value) if self.is_notice(value) else None
+        return Notice(NAME, self.kind, value, leaves=self.leaves) if self.is_notice(value) else None
 
 
 def sources(url: str) -> list:
-    """The preemption and host-maintenance values."""
+    """The preemption value (the node leaves) and the host-maintenance value (advice: the VM
+    is stopped for the maintenance and restarted, its unit rejoining at boot, so the job only
+    checkpoints early)."""
     return [
         GcpMetadataValue(url, "preempted", "preempt", lambda v: v.upper() == "TRUE"),
-        GcpMetadataValue(url, "maintenance-event", "maintenance", lambda v: v.startswith("TERMINATE")),
+        GcpMetadataValue(url, "maintenance-event", "maintenance", lambda v: v.startswith("TERMINATE"), leaves=False),
     ]
 
 

@@ -42,7 +42,7 @@ def test_a_workload_refuses_the_job_value(job, says):
 )
 def test_ordinary_job_values_are_accepted(job):
     config = parse_cluster_config({**BASE_CLUSTER, "nodes": 2, "job": _job(job)})
-    assert config.job is not None and config.job.python == job.get("python", "python3")
+    assert config.job is not None and config.job.python == job.get("python")
 
 
 def test_nproc_per_node_above_the_workloads_gpus_names_the_count_before_ranking():

@@ -23,16 +23,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nodeagent.job import CHECKPOINT_REQUEST
 from nodeagent.ship import unit_text
 from tests.nodeagent import netns
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 TOTAL, EVERY = 12, 3  # steps, checkpoint interval
-KILLED_AT, NOTICED_AT = 7, 10  # where the workers wait for the events (not checkpoint steps)
+KILLED_AT, NOTICED_AT, REBALANCED_AT = 7, 10, 11  # where the workers wait for the events (not checkpoint steps)
 DEADLINE_SECONDS = 150.0  # for the whole story (13 torch imports on 2 cores shared with the suite)
 RESTART_SECONDS = 0.2  # the unit's RestartSec=10, shortened for the test
 CLOUD = "azure"  # the notice format: Scheduled Events, acknowledged after the checkpoint
+# worker a's metadata service speaks AWS's IMDSv2 instead: its rebalance recommendation is advice
+CLOUDS = {"a": "aws"}
 NOTICE_PORT = 8099  # each worker's metadata service, on its own loopback
 JOB_ID = "elastic-test"
 # torchrun's c10d options: a node is dead after 3 missed 1-s heartbeats (defaults: 5 s x 3), a
@@ -81,7 +84,7 @@ class Run:
         self.marks: dict[str, dict] = {}
         self.launchers: dict[str, netns.Unit] = {}
         (shared / "ckpt").mkdir()
-        for step in (KILLED_AT, NOTICED_AT):  # the workers wait after the step until `release`
+        for step in (KILLED_AT, NOTICED_AT, REBALANCED_AT):  # the workers wait after the step until `release`
             (shared / f"hold.{step}").touch()
         self.head = network.add_host("head")
         self.start_head(self.head)
@@ -103,7 +106,8 @@ class Run:
         """A worker host: its metadata service (answering with a notice once the file
         `<shared>/<name>` exists) and the launcher unit on this job."""
         host = self.network.add_host(name)
-        service = [sys.executable, str(HERE / "metadata_server.py"), CLOUD, str(NOTICE_PORT), str(self.shared / name)]
+        cloud = CLOUDS.get(name, CLOUD)
+        service = [sys.executable, str(HERE / "metadata_server.py"), cloud, str(NOTICE_PORT), str(self.shared / name)]
         self.network.start(host, service, self.env(), str(self.shared / f"metadata-{name}.log"))
         job_file = self.shared / f"job-{name}.json"
         job_file.write_text(json.dumps(self.job(name)))
@@ -129,14 +133,14 @@ class Run:
             "python": sys.executable,
             "shutdown_timeout": 10,
             "rdzv_conf": RDZV_CONF,
-            "cloud": CLOUD,
+            "cloud": CLOUDS.get(name, CLOUD),
             "metadata_url": f"http://127.0.0.1:{NOTICE_PORT}",
             "poll_seconds": 0.5,  # the notice is read within 0.5 s; each poll is an HTTP request
             "env": {
                 "TOTAL_STEPS": str(TOTAL),
                 "CKPT_EVERY": str(EVERY),
                 "STEP_SECONDS": "0",
-                "HOLD_AT": f"{KILLED_AT},{NOTICED_AT}",
+                "HOLD_AT": f"{KILLED_AT},{NOTICED_AT},{REBALANCED_AT}",
                 "HOLD_FILE": str(self.shared / "hold"),
                 "PROGRESS_FILE": str(self.progress),
                 "HOST_NAME": name,
@@ -219,7 +223,9 @@ def story(run: Run) -> None:
     2. c gets its cloud's interruption notice: it checkpoints and leaves for good;
     3. the head (the rendezvous store) is killed; once a's launcher has failed, a new head
        takes the same address and MAC (a reserved IP, ENI or NIC) and announces itself, a's
-       unit restarts, c's replacement d joins, and the job runs to the end.
+       unit restarts, c's replacement d joins;
+    4. a gets AWS's rebalance recommendation: its launcher asks for an early checkpoint (the
+       request file), the job saves it and trains on to the end with no node leaving.
     """
     run.start_node("a"), run.start_node("b")
     run.wait_for("a and b at the first held step", held(KILLED_AT, "a", "b"))
@@ -239,6 +245,12 @@ def story(run: Run) -> None:
     run.start_head(run.head)
     run.start_node("d")
     run.release(NOTICED_AT)
+    run.wait_for("a and d at the third held step", held(REBALANCED_AT, "a", "d"))
+    run.mark("rebalance")
+    (run.shared / "a.rebalance").touch()  # a's metadata service now recommends a rebalance
+    request = run.shared / "ckpt" / CHECKPOINT_REQUEST
+    run.wait_for("a's launcher to ask for a checkpoint", lambda _: request.exists())
+    run.release(REBALANCED_AT)
     run.wait_for("the job to finish", lambda events: any(e.get("reason") == "done" for e in events))
     run.wait_exit("a's and d's launchers to exit after the job", "a", "d", last=True)
 

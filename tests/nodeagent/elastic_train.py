@@ -1,7 +1,9 @@
 """A tiny data-parallel training script for the elastic-run test (gloo on the CPU).
 
 It resumes from `$TRAINSTACK_CHECKPOINT_DIR/ckpt.pt`, checkpoints every `CKPT_EVERY` steps
-(rank 0), and on SIGTERM (what torchrun forwards on an interruption notice) writes a
+(rank 0), at the start of a step when the launcher asked for an early checkpoint (rank 0 sees
+the file `$TRAINSTACK_CHECKPOINT_REQUEST`, shares it by an all-reduce, saves the last finished
+step and deletes the file: what a script does on a rebalance recommendation), and on SIGTERM (what torchrun forwards on an interruption notice) writes a
 checkpoint of its last finished step before exiting. Every event goes to `$PROGRESS_FILE`
 as one JSON line.
 
@@ -35,6 +37,7 @@ HOLD_AT = {int(s) for s in os.environ.get("HOLD_AT", "").split(",") if s}
 HOLD_FILE = os.environ.get("HOLD_FILE", "")
 LEARNING_RATE = 0.01
 HOST = os.environ["HOST_NAME"]
+REQUEST = os.environ.get("TRAINSTACK_CHECKPOINT_REQUEST", "")
 terminated = False
 
 
@@ -78,6 +81,16 @@ def hold(step: int) -> None:
         time.sleep(0.02)
 
 
+def checkpoint_requested() -> bool:
+    """Rank 0 reads (and takes) the launcher's request; every rank learns it by an all-reduce."""
+    flag = torch.zeros(1)
+    if dist.get_rank() == 0 and REQUEST and os.path.exists(REQUEST):
+        os.unlink(REQUEST)
+        flag += 1
+    dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+    return bool(flag.item())
+
+
 def train_step(model, data) -> None:
     """One data-parallel SGD step: local gradients, averaged over the world, applied."""
     loss = model(data).pow(2).mean()
@@ -103,6 +116,8 @@ def main() -> int:
         dist.broadcast(param.data, 0)
     record(event="start", resume_from=start)
     for step in range(start + 1, TOTAL + 1):
+        if checkpoint_requested() and dist.get_rank() == 0:
+            save(model, step - 1, "requested")
         data = torch.randn(8, 4, generator=torch.Generator().manual_seed(step * 100 + dist.get_rank()))
         train_step(model, data)
         record(event="step", step=step)

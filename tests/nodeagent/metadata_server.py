@@ -10,7 +10,8 @@ The payloads are written from the clouds' documentation:
   `TRUE`/`FALSE`, `TERMINATE_ON_HOST_MAINTENANCE`, ETag and wait_for_change).
 
 Run as a script (`python metadata_server.py CLOUD PORT TRIGGER_FILE`) it serves on 127.0.0.1,
-turns the notice on when TRIGGER_FILE exists and appends each Azure acknowledgement it
+turns the notice on when TRIGGER_FILE exists (AWS's rebalance recommendation when
+TRIGGER_FILE.rebalance exists) and appends each Azure acknowledgement it
 receives to TRIGGER_FILE.acks (one JSON line: the time and the body).
 """
 
@@ -34,6 +35,7 @@ class MetadataState:
 
     def __init__(self, cloud: str, trigger: Path | None = None, ack_log: Path | None = None) -> None:
         self.cloud, self.trigger, self.ack_log = cloud, trigger, ack_log
+        self.rebalance_trigger = trigger.with_name(trigger.name + ".rebalance") if trigger else None
         self.spot = self.rebalance = self.preempt = self.maintenance = False
         self.acks: list[dict] = []
         self.requests: list[tuple[str, str, dict]] = []
@@ -132,7 +134,8 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
                     json.dumps({"action": "terminate", "time": "2017-09-18T08:22:00Z"}),
                     {"Content-Type": "text/plain"},
                 )
-            if path == "/latest/meta-data/events/recommendations/rebalance" and state.rebalance:
+            rebalance = state.rebalance or (state.rebalance_trigger is not None and state.rebalance_trigger.exists())
+            if path == "/latest/meta-data/events/recommendations/rebalance" and rebalance:
                 return self._send(200, json.dumps({"noticeTime": "2020-10-27T08:22:00Z"}))
             self._send(404, '<?xml version="1.0"?><title>404 - Not Found</title>')
 

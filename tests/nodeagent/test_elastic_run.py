@@ -1,5 +1,5 @@
 """A real elastic run: torchrun (gloo, CPU) on namespace hosts through a worker's preemption,
-an interruption notice and the loss of the head node (`elastic_cases.story`).
+an interruption notice, the loss of the head node and a rebalance recommendation (`elastic_cases.story`).
 
 The job runs once per test session (shared by pytest-xdist's workers through a lock in the
 session's temporary directory); each test checks one event in what it wrote. Bounded: every
@@ -18,7 +18,16 @@ import pytest
 
 from nodeagent.launcher import NOTICE_EXIT_STATUS
 from tests.nodeagent import netns
-from tests.nodeagent.elastic_cases import EVERY, KILLED_AT, NOTICED_AT, TOTAL, Outcome, run_story, steps
+from tests.nodeagent.elastic_cases import (
+    EVERY,
+    KILLED_AT,
+    NOTICED_AT,
+    REBALANCED_AT,
+    TOTAL,
+    Outcome,
+    run_story,
+    steps,
+)
 from tests.nodeagent.metadata_server import AZURE_EVENT_ID
 
 # find_spec, not importorskip: the run imports torch in its own processes, never in this one
@@ -93,6 +102,21 @@ def test_a_replaced_head_keeps_its_address_and_the_job_resumes(story):
     for host in ("a", "d"):
         assert steps(after, host) == list(range(failed["checkpoint"] + 1, TOTAL + 1))
     assert story.last_exits == {"a": 0, "b": -9, "c": NOTICE_EXIT_STATUS, "d": 0}
+
+
+def test_a_rebalance_recommendation_checkpoints_early_and_no_node_leaves(story):
+    after = _after(story, "rebalance")
+    saved = [(e["step"], e["reason"]) for e in after if e["event"] == "checkpoint"]
+    # the early checkpoint of the last finished step, before the next step trains; then the end
+    assert saved[0] == (REBALANCED_AT, "requested") and saved.count((REBALANCED_AT, "requested")) == 1
+    first_after = next(i for i, e in enumerate(after) if e["event"] == "step")
+    assert after.index(next(e for e in after if e.get("reason") == "requested")) < first_after
+    # training went on: no worker restarted, both nodes trained every step to the end
+    assert [e for e in after if e["event"] == "start"] == []
+    for host in ("a", "d"):
+        assert steps(after, host) == list(range(REBALANCED_AT + 1, TOTAL + 1))
+    # a's launcher was not stopped by the advice: it ran to the job's end (its one restart was the head's loss)
+    assert story.restarts["a"] == 1 and story.last_exits["a"] == 0
 
 
 def test_the_job_trains_every_step_and_ends_with_the_last_checkpoint(story):

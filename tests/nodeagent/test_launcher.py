@@ -135,8 +135,25 @@ def test_install_script_writes_the_job_and_the_unit():
     assert "Restart=on-failure" in worker and "RestartPreventExitStatus=75" in worker
     head = install_script("head", node, "/fsx")
     assert "ExecStart=/fsx/venv/bin/python -m nodeagent store 29400" in head
+    # the store on the cloud's runtime, whatever the job's interpreter
+    head = install_script("head", node, "/fsx", store_python="/opt/pytorch/bin/python")
+    assert "ExecStart=/opt/pytorch/bin/python -m nodeagent store 29400" in head
     with pytest.raises(ValueError, match="role: 'login'"):
         install_script("login", node, "/fsx")
+
+
+@pytest.mark.parametrize("cloud", ["aws", "azure", "gcp", "none"])
+def test_a_node_gets_only_its_own_clouds_watcher(tmp_path, cloud):
+    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(bundle(ship.shipped_for(cloud))))) as tar:
+        tar.extractall(tmp_path, filter="data")
+    watchers = subprocess.run(
+        [sys.executable, "-S", "-c", "from nodeagent.notices import WATCHERS; print(sorted(WATCHERS))"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert watchers.stdout.strip() == str([] if cloud == "none" else [cloud])
 
 
 def test_a_changed_agent_source_ships_again(tmp_path, monkeypatch):

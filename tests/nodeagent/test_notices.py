@@ -41,13 +41,14 @@ def test_aws_spot_action_needs_the_token_and_reads_action_and_time(service):
 
 
 @pytest.mark.parametrize("service", ["aws"], indirect=True)
-def test_aws_rebalance_recommendation_is_a_notice(service):
+def test_aws_rebalance_recommendation_is_advice_not_an_interruption(service):
     state, url = service
     recommendation = rebalance(AwsImds(url))
     assert recommendation.poll() is None
     state.set(rebalance=True)
     notice = recommendation.poll()
-    assert (notice.kind, notice.not_before) == ("rebalance", "2020-10-27T08:22:00Z")
+    assert (notice.kind, notice.not_before, notice.leaves) == ("rebalance", "2020-10-27T08:22:00Z", False)
+    assert spot_action(AwsImds(url)).poll() is None  # no interruption yet
 
 
 @pytest.mark.parametrize("service", ["azure"], indirect=True)
@@ -71,11 +72,13 @@ def test_gcp_preempted_and_maintenance_with_wait_for_change(service):
     preempted, maintenance = sources_for("gcp", url)
     assert preempted.poll() is None and maintenance.poll() is None  # FALSE, NONE
     state.set(preempt=True)
-    assert preempted.poll().detail == "TRUE"
+    notice = preempted.poll()
+    assert (notice.detail, notice.leaves) == ("TRUE", True)
     waits = [r for r in state.requests if "wait_for_change=true" in r[1]]
     assert waits and all("last_etag=%22FALSE%22" in r[1] for r in waits)
     state.set(maintenance=True)
-    assert maintenance.poll().detail == "TERMINATE_ON_HOST_MAINTENANCE"
+    notice = maintenance.poll()  # the VM is stopped for the maintenance and comes back: advice
+    assert (notice.detail, notice.leaves) == ("TERMINATE_ON_HOST_MAINTENANCE", False)
     assert all(r[2]["Metadata-Flavor"] == "Google" for r in state.requests)
 
 
@@ -87,14 +90,39 @@ def test_gcp_live_migration_is_not_a_notice(service):
 
 
 @pytest.mark.parametrize("service", ["aws"], indirect=True)
-def test_watch_calls_back_once_with_the_first_notice(service):
+def test_watch_calls_back_once_with_the_first_interruption(service):
     state, url = service
-    seen, stop = [], threading.Event()
-    threads = watch(sources_for("aws", url), seen.append, stop, interval=0.01)
+    seen, advice, stop = [], [], threading.Event()
+    threads = watch(sources_for("aws", url), seen.append, stop, interval=0.01, on_advice=advice.append)
     state.set(spot=True, rebalance=True)
     for thread in threads:
         thread.join(timeout=5)
-    assert stop.is_set() and len(seen) == 1 and seen[0].cloud == "aws"
+    assert stop.is_set() and [(n.cloud, n.kind) for n in seen] == [("aws", "spot-interruption")]
+    assert all(n.kind == "rebalance" for n in advice)
+
+
+@pytest.mark.parametrize("service", ["aws"], indirect=True)
+def test_a_rebalance_recommendation_asks_once_and_the_watch_goes_on(service):
+    state, url = service
+    seen, advice, stop = [], [], threading.Event()
+    got_advice = threading.Event()
+    threads = watch(
+        sources_for("aws", url),
+        seen.append,
+        stop,
+        interval=0.01,
+        on_advice=lambda n: (advice.append(n), got_advice.set()),
+    )
+    state.set(rebalance=True)
+    assert got_advice.wait(5)
+    polls = len(state.requests)
+    while len(state.requests) < polls + 10:  # the item stays: polled again, not reported again
+        threading.Event().wait(0.01)
+    assert not stop.is_set() and seen == [] and [n.kind for n in advice] == ["rebalance"]
+    state.set(spot=True)  # the real notice still ends the watch
+    for thread in threads:
+        thread.join(timeout=5)
+    assert stop.is_set() and [n.kind for n in seen] == ["spot-interruption"] and len(advice) == 1
 
 
 def test_no_watcher_without_a_cloud_and_unknown_cloud_refused():

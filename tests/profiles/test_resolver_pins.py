@@ -59,7 +59,19 @@ def choice(resolution):
         pytest.param(
             {"job": {"command": "train.py"}, "file_system": FS}, {"provider": "huaweicloud"}, ["job"], id="no-agent"
         ),
-        pytest.param({"job": {"command": "train.py"}, "file_system": FS}, {"provider": "aws"}, [], id="agent"),
+        pytest.param(
+            {"job": {"command": "train.py"}, "file_system": FS},
+            {"provider": "aws", "instance_type": "p4d.24xlarge"},
+            [],
+            id="agent",
+        ),
+        # the node image (the PyTorch DLAMI) does not list p3: no job there
+        pytest.param(
+            {"job": {"command": "train.py"}, "file_system": FS},
+            {"provider": "aws", "instance_type": "p3.16xlarge"},
+            ["job"],
+            id="image-lists-no-such-type",
+        ),
     ],
 )
 def test_static_failures_name_each_constraint(fields, node, failures):
@@ -115,7 +127,10 @@ def test_data_and_job_rejections_say_why():
             "can link; copy the data there or pick the cloud that holds it",
         )
     }
-    offerings = [offering(provider="aws", zone="use1-az1"), offering(provider="huaweicloud")]
+    offerings = [
+        offering(provider="aws", zone="use1-az1", instance_type="p4d.24xlarge"),
+        offering(provider="huaweicloud"),
+    ]
     found = resolve(spec(hours=10, job={"command": "train.py"}, file_system=FS), offerings).rejected
     assert found == {
         "job": (

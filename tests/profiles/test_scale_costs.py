@@ -136,3 +136,11 @@ def test_node_failures_count_from_the_published_rate():
     assert note.startswith(f"node failures: {failures:.2f} expected, +{added:.1f} h (Llama 3: 419 interruptions")
     small, quiet = failure_hours(spec, node, 1, 10.0)
     assert quiet == "" and small == pytest.approx(10 * 8 * 419 / (54 * 24 * 16384) * (0.5 + restart))
+
+
+def test_an_mfu_measured_on_a_tpu_scales_to_a_gpu_by_the_table(no_failures):
+    # MFU 0.4 measured on TPU v5p (459 TFLOPS): an H100 runs 1 / 0.4460 times a v5p chip on llm work.
+    work = {"params": "1B", "tokens": "10B", "mfu": 0.4, "mfu_reference": "tpu-v5p", "batch_tokens": "1T"}
+    job = job_hours(parse_spec({"accelerators": "H100", "work": work}), aws_node(accelerator="H100"))
+    assert job.speed == "calibrated" and "H100: llm speed 2.242x tpu-v5p (calibrated)" in job.notes
+    assert job.hours == pytest.approx(6e9 * 1e10 / (8 * 459e12 * 0.4 / 0.4460) / 3600, rel=1e-6)

@@ -214,7 +214,6 @@ def test_job_travels_from_the_workload_into_the_stack(fixture_catalog):
         "nproc_per_node": 4,
         "max_restarts": 5,
         "env": {"NCCL_DEBUG": "WARN"},
-        "python": "python3",
         "module": False,
     }
     assert (

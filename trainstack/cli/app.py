@@ -222,6 +222,10 @@ def check(
         version = load_catalog(providers=(cluster.provider,)).version
     except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
+    from clouds.job_runtime import runtime_line
+
+    if line := runtime_line(cluster):  # which torch and NCCL the nodes will run
+        typer.echo(line)
     try:  # the stack is fine but could not be checked (credentials, an API failure): exit 1
         items = preflight(cluster, catalog_version=version, name=stack)
     except PreflightError as exc:

@@ -181,6 +181,8 @@ def plan_tree(stack: str, result: Any) -> None:
         from clouds.healing import healing
 
         out.print(escape(healing(provider).summary))
+    if result.runtime:
+        out.print(escape(result.runtime))
     if result.price_note and not unpriced:
         out.print(f"[yellow]price: {escape(result.price_note)}[/yellow]")
     for caveat in result.price_caveats:

@@ -65,6 +65,8 @@ class PlanResult:
             was built without a cluster.
         uncommitted_usd_per_hour: a commitment stack's whole price per hour without the
             commitment it assumes (nodes on-demand), USD/hour; None otherwise.
+        runtime: which torch, NCCL and fabric plugin the nodes run (`clouds.job_runtime`), one
+            line; "" for a cloud without a node agent.
     """
 
     resources: list[dict[str, Any]]
@@ -86,6 +88,7 @@ class PlanResult:
     provider: str | None = None
     purchase: str | None = None
     uncommitted_usd_per_hour: float | None = None
+    runtime: str = ""
 
     @property
     def deadline_note(self) -> str:
@@ -169,6 +172,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
         healing=_healing_line(cluster),
+        runtime=_runtime_line(cluster),
     )
     return with_price(result, cluster) if priced else result
 
@@ -190,6 +194,17 @@ def _healing_line(cluster: Any) -> str:
         cluster.purchase,
         getattr(cluster, "kms_key_id", None),
     ).summary
+
+
+def _runtime_line(cluster: Any) -> str:
+    """`clouds.job_runtime.runtime_line`, or "" for an older revision (`plan --against` plans
+    with that revision's `clouds/`, which may predate the module or the cluster's fields)."""
+    try:
+        from clouds.job_runtime import runtime_line
+
+        return runtime_line(cluster) or ""
+    except (AttributeError, ImportError):
+        return ""
 
 
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:

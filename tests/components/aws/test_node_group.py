@@ -35,7 +35,8 @@ def test_group_keeps_the_size_in_the_placement_group_and_the_one_subnet(mocks, m
 @pytest.mark.parametrize(
     ("purchase", "on_demand", "strategy", "rebalance"),
     [
-        pytest.param("spot", 0, "price-capacity-optimized", True, id="spot"),
+        # one type in one subnet: one spot pool, so no capacity rebalancing (advice only)
+        pytest.param("spot", 0, "price-capacity-optimized", False, id="spot"),
         pytest.param("on-demand", 100, None, False, id="on-demand"),
     ],
 )
@@ -64,6 +65,16 @@ def test_group_market_over_the_efa_template(mocks, make_config, purchase, on_dem
         cluster.launch_template.instance_market_options,
         cluster.launch_template.network_interfaces,
     ).apply(check)
+
+
+@pytest.mark.parametrize(
+    ("types", "subnets", "pools"),
+    [pytest.param(1, 1, 1, id="one-pool"), pytest.param(2, 1, 2, id="two-types"), pytest.param(3, 2, 6, id="3x2")],
+)
+def test_spot_pools_are_types_times_zones(types, subnets, pools):
+    from components.aws.nodes import spot_pools
+
+    assert spot_pools(types, subnets) == pools
 
 
 def test_only_type_or_purchase_change_the_group_so_template_changes_roll_nothing():
@@ -204,7 +215,7 @@ def test_fallback_types_in_rank_order_with_their_own_template_where_efa_differs(
     own = cluster.fallback_templates["p5en.48xlarge"]
 
     def check(args):
-        policy, wait, reservations, main_id, own_id, own_type, own_nics, main_nics = args
+        policy, wait, reservations, main_id, own_id, own_type, own_nics, main_nics, rebalance = args
         listed = policy["launch_template"]["overrides"]
         assert [o["instance_type"] for o in listed] == ["p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge"]
         assert "launch_template_specification" not in listed[1]
@@ -214,6 +225,8 @@ def test_fallback_types_in_rank_order_with_their_own_template_where_efa_differs(
         expected = None if purchase == "spot" else {"capacity_reservation_preference": "capacity-reservations-first"}
         assert reservations == expected
         assert own_type == "p5en.48xlarge" and len(own_nics) == 16 and len(main_nics) == 32
+        # three types in the subnet are three spot pools: capacity rebalancing for spot
+        assert rebalance is (purchase == "spot")
 
     return pulumi.Output.all(
         cluster.node_group.mixed_instances_policy,
@@ -224,6 +237,7 @@ def test_fallback_types_in_rank_order_with_their_own_template_where_efa_differs(
         own.instance_type,
         own.network_interfaces,
         cluster.launch_template.network_interfaces,
+        cluster.node_group.capacity_rebalance,
     ).apply(check)
 
 

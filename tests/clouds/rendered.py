@@ -1,0 +1,95 @@
+"""Every bootstrap the committed stacks render, as the components render them under the plan's
+mocks: each stack as committed and with a `job:` added (so the head's and the workers' units
+render too), decoded from the input that carries it (EC2 user data, Azure custom data, a
+Compute Engine `startup-script`). Shared by the real-tool checks and the job-runtime proof.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from trainstack.plan.runner import PlanError, run_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+STACKS = tuple(sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in (ROOT / "stacks").glob("Pulumi.*.yaml")))
+JOB = {"command": "/fsx/code/train.py --epochs 3", "env": {"RUN_NAME": "a b"}}
+# resource input paths that carry a bootstrap, and whether cloud-init runs it
+CARRIERS = {
+    "userData": True,  # aws:ec2/launchTemplate (base64)
+    "userDataBase64": True,  # aws:ec2/instance (base64)
+    "customData": True,  # azure-native VirtualMachineScaleSet / VirtualMachine (base64)
+    "startup-script": False,  # Compute Engine metadata: run by the guest agent, not cloud-init
+}
+_UNIT = re.compile(r"^cat > (/etc/systemd/system/[\w.@-]+\.service) <<'(\w+)'\n(.*?)\n\2$", re.M | re.S)
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    """One rendered bootstrap: the stack (with `+job` when the job was added), the resource
+    type and name that carries it, the input key, the text, and whether cloud-init runs it."""
+
+    stack: str
+    resource_type: str
+    resource: str
+    key: str
+    text: str
+    cloud_init: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.stack}:{self.resource}"
+
+    def units(self) -> dict[str, str]:
+        """The systemd units the script writes (path -> text)."""
+        return {m.group(1): m.group(3) + "\n" for m in _UNIT.finditer(self.text)}
+
+
+def _carried(value: object, key: str = "") -> list[tuple[str, str]]:
+    if isinstance(value, dict):
+        return [found for k, v in value.items() for found in _carried(v, k)]
+    if isinstance(value, list):
+        return [found for v in value for found in _carried(v, key)]
+    if isinstance(value, str) and key in CARRIERS:
+        text = value if key == "startup-script" else base64.b64decode(value).decode()
+        return [(key, text)]
+    return []
+
+
+@functools.cache
+def rendered(stack: str, with_job: bool) -> tuple[Bootstrap, ...]:
+    """The bootstraps of committed stack `stack` (with `JOB` added when `with_job`); () when
+    the stack refuses a job (GCP TPU slices, the Chinese clouds: no node agent there)."""
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        shutil.copy(ROOT / "__main__.py", project)
+        shutil.copy(ROOT / "Pulumi.yaml", project)
+        (project / "stacks").mkdir()
+        document = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())
+        if with_job:
+            document["config"]["trainstack:cluster"]["job"] = dict(JOB)
+        (project / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump(document))
+        try:
+            resources = run_plan(stack, project, priced=False).resources
+        except PlanError:
+            if with_job:
+                return ()
+            raise
+    label = f"{stack}+job" if with_job else stack
+    return tuple(
+        Bootstrap(label, r["type"], r["name"], key, text, CARRIERS[key])
+        for r in resources
+        for key, text in _carried(r["inputs"])
+    )
+
+
+def every_bootstrap() -> list[Bootstrap]:
+    """The bootstraps of every committed stack, as committed and with a job."""
+    return [b for stack in STACKS for with_job in (False, True) for b in rendered(stack, with_job)]

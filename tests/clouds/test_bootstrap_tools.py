@@ -1,0 +1,154 @@
+"""The tools that would run what we generate, on every bootstrap of every committed stack (as
+committed and with a job, `tests.clouds.rendered`): `shellcheck` on each script, cloud-init's
+own reading of the user data (`cloud-init schema` for a cloud-config part; for a script, the
+part type cloud-init gives it), and `systemd-analyze verify` on every unit the script writes.
+The tools are Debian's (`cloud-init`, `shellcheck`, `systemd`; `.ci/run` installs them); a
+check skips, saying which package to install, only where its tool is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clouds.job_runtime import runtime_for
+from tests.clouds.rendered import Bootstrap, every_bootstrap
+
+# SC1091: a sourced system file (/etc/os-release, /etc/lsb-release) exists only on the node.
+SHELLCHECK = ["shellcheck", "--shell=bash", "--severity=style", "--exclude=SC1091"]
+CLOUD_INIT_PYTHON = "/usr/bin/python3"  # the interpreter Debian's cloud-init runs on
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+
+
+def _tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed: apt-get install -y {package} (.ci/run does)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def bootstraps() -> list[Bootstrap]:
+    found = every_bootstrap()
+    # the committed stacks' node groups, heads (with a job) and the TPU controller
+    assert {b.resource_type.split(":")[0] for b in found} == {"aws", "azure-native", "gcp"} and len(found) >= 10
+    return found
+
+
+def _shellcheck(texts: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
+    """One shellcheck run over `texts` (file name -> script)."""
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text)
+    return subprocess.run([*SHELLCHECK, *texts], cwd=tmp_path, capture_output=True, text=True, check=False)
+
+
+def test_every_bootstrap_passes_shellcheck(bootstraps, tmp_path):
+    _tool("shellcheck", "shellcheck")
+    assert all(b.text.startswith("#!/bin/bash\n") for b in bootstraps)
+    result = _shellcheck({b.label.replace(":", "_") + ".sh": b.text for b in bootstraps}, tmp_path)
+    assert result.returncode == 0, result.stdout
+
+
+def test_shellcheck_fails_a_broken_script(tmp_path):
+    """The check can fail: an unquoted expansion and a missing `fi`."""
+    _tool("shellcheck", "shellcheck")
+    result = _shellcheck(
+        {"a.sh": "#!/bin/bash\nrm -rf $DIR/x\n", "b.sh": "#!/bin/bash\nif true; then\n  echo x\n"}, tmp_path
+    )
+    assert result.returncode != 0 and "a.sh line 2" in result.stdout and "b.sh line 2" in result.stdout
+
+
+def _cloud_init_types(texts: list[str]) -> list[str]:
+    """The part type cloud-init's own code gives each user data (one run of its interpreter)."""
+    code = (
+        "import json, sys; from cloudinit.handlers import type_from_starts_with as t; "
+        "print(json.dumps([t(x) for x in json.load(sys.stdin)]))"
+    )
+    run = subprocess.run(
+        [CLOUD_INIT_PYTHON, "-c", code], input=json.dumps(texts), capture_output=True, text=True, check=True
+    )
+    return json.loads(run.stdout)
+
+
+def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, tmp_path):
+    cloud_init = _tool("cloud-init", "cloud-init")
+    read = [b for b in bootstraps if b.cloud_init]
+    assert {b.stack.split("+")[0] for b in read} == {"training-a100", "training-h100-azure"}
+    for bootstrap, kind in zip(read, _cloud_init_types([b.text for b in read]), strict=True):
+        if kind == "text/cloud-config":
+            path = tmp_path / "user-data"
+            path.write_text(bootstrap.text)
+            schema = subprocess.run(
+                [cloud_init, "schema", "-c", str(path)], capture_output=True, text=True, check=False
+            )
+            assert schema.returncode == 0, f"{bootstrap.label}: {schema.stdout}{schema.stderr}"
+        else:  # cloud-init runs it once, as a script, on the first boot (and shellcheck checked it)
+            assert kind == "text/x-shellscript", bootstrap.label
+
+
+def test_cloud_init_schema_refuses_a_script_as_cloud_config(bootstraps, tmp_path):
+    """`cloud-init schema` checks cloud-config only: our scripts are not (the part type says so)."""
+    cloud_init = _tool("cloud-init", "cloud-init")
+    path = tmp_path / "user-data"
+    path.write_text(bootstraps[0].text)
+    assert subprocess.run([cloud_init, "schema", "-c", str(path)], capture_output=True, check=False).returncode != 0
+    assert _cloud_init_types(["#cloud-config\nruncmd: [ls]\n", "hello\n"]) == ["text/cloud-config", None]
+
+
+def _provided_programs(bootstrap: Bootstrap) -> set[str]:
+    """Programs a unit may start: the image's python3 and the cloud's job runtime (shipped by
+    the image, or created by this very bootstrap: tests/clouds/test_job_runtime.py)."""
+    provider = bootstrap.resource_type.split(":")[0].split("-")[0]
+    runtime = runtime_for(provider)
+    return {"/usr/bin/python3", *([runtime.python] if runtime else [])}
+
+
+def _verify(units: dict[str, str], programs: set[str], root: Path) -> subprocess.CompletedProcess:
+    """`systemd-analyze verify` of `units` in a root holding the system's units and the programs.
+    A unit systemd only warns about (a value it cannot parse is ignored) still exits 0, so the
+    checks also require that it says nothing."""
+    shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True, dirs_exist_ok=True)
+    for program in programs:
+        stub = root / program.lstrip("/")
+        stub.parent.mkdir(parents=True, exist_ok=True)
+        stub.write_text("#!/bin/sh\n")
+        stub.chmod(0o755)
+    for path, text in units.items():
+        unit = root / path.lstrip("/")
+        unit.parent.mkdir(parents=True, exist_ok=True)
+        unit.write_text(text)
+    names = [Path(p).name for p in units]
+    command = ["systemd-analyze", "verify", f"--root={root}", *names]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def test_every_unit_passes_systemd_analyze_verify(bootstraps, tmp_path):
+    _tool("systemd-analyze", "systemd")
+    if not SYSTEM_UNITS.is_dir():
+        pytest.skip(f"no {SYSTEM_UNITS} to verify against: apt-get install -y systemd")
+    verified = 0
+    for number, bootstrap in enumerate(bootstraps):
+        units = bootstrap.units()
+        programs = {unit.split("ExecStart=", 1)[1].split()[0] for unit in units.values() if "ExecStart=" in unit}
+        assert programs <= _provided_programs(bootstrap), f"{bootstrap.label} starts {programs}"
+        result = _verify(units, programs, tmp_path / str(number))
+        assert (result.returncode, result.stdout + result.stderr) == (0, ""), bootstrap.label
+        verified += len(units)
+    assert verified >= 10  # scratch, job, rendezvous and queued units
+
+
+def test_systemd_analyze_fails_a_bad_unit(tmp_path):
+    """The check can fail: a time systemd cannot parse, and a program the root does not hold."""
+    _tool("systemd-analyze", "systemd")
+    unit = "[Unit]\nDescription=x\n[Service]\nExecStart=/usr/bin/python3 -V\nRestartSec=ten\n"
+    bad = _verify({"/etc/systemd/system/x.service": unit}, {"/usr/bin/python3"}, tmp_path / "a")
+    assert "Failed to parse sec value" in bad.stderr
+    good = unit.replace("ten", "10")
+    ok = _verify({"/etc/systemd/system/x.service": good}, {"/usr/bin/python3"}, tmp_path / "b")
+    assert (ok.returncode, ok.stdout + ok.stderr) == (0, "")
+    missing = _verify({"/etc/systemd/system/x.service": good}, set(), tmp_path / "c")
+    assert missing.returncode != 0 and "is not executable" in missing.stderr
