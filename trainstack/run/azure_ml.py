@@ -53,7 +53,7 @@ def command_job_body(cluster: ClusterConfig, name: str, subscription: str) -> di
         if ".blob.core.windows.net" not in cluster.data.source:
             raise RunError(f"data.source: {cluster.data.source} is not an Azure Blob URI; Azure ML mounts Blob data")
         inputs["data"] = {"jobInputType": "uri_folder", "uri": cluster.data.source, "mode": "ReadOnlyMount"}
-    python = shlex.quote(job.python)
+    python = shlex.quote(job.python or "python")  # the curated environment's interpreter
     command = (
         f"TRAINSTACK_CHECKPOINT_DIR=${{{{outputs.checkpoints}}}} {python} ${{{{inputs.code}}}}/{shlex.quote(script)}"
     )

@@ -43,7 +43,7 @@ def test_pytorch_command_job_submitted_to_the_pool():
     assert body["resources"] == {"instanceCount": 2}
     assert (
         body["command"]
-        == "TRAINSTACK_CHECKPOINT_DIR=${{outputs.checkpoints}} python3 ${{inputs.code}}/train.py --epochs 10"
+        == "TRAINSTACK_CHECKPOINT_DIR=${{outputs.checkpoints}} python ${{inputs.code}}/train.py --epochs 10"
     )
     assert body["outputs"]["checkpoints"]["uri"] == "azureml://datastores/workspaceblobstore/paths/checkpoints/c/"
     assert body["outputs"]["checkpoints"]["mode"] == "ReadWriteMount"
