@@ -5,7 +5,7 @@ import pulumi
 from clouds.config import provider_region_key
 from clouds.contract import CLUSTER_KEY, CONFIG_NAMESPACE, OUTPUT_NAMES
 from components.registry import component_for
-from profiles.stack_file import validate_cluster
+from profiles.stack.file import validate_cluster
 
 # The same validation as `trainstack plan` and `check`: the cluster model, a known provider,
 # the fields the catalog can confirm, and a provider region key (`aws:region`) that agrees.

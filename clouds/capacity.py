@@ -13,13 +13,31 @@ This module imports no Pulumi code (the contract validates with it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from clouds.base import load
 from clouds.registry import CLOUDS
 
-if TYPE_CHECKING:
-    from clouds.contract import ClusterConfig
+
+class StackFields(Protocol):
+    """What `capacity_problem` reads of a `clouds.contract.ClusterConfig`, named by shape: the
+    contract validates with this module, so this module does not import the contract back."""
+
+    @property
+    def provider(self) -> str: ...
+    @property
+    def instance_type(self) -> str: ...
+    @property
+    def interconnect(self) -> str: ...
+    @property
+    def purchase(self) -> str: ...
+    @property
+    def reservation(self) -> object | None: ...
+    @property
+    def fallback_types(self) -> tuple[str, ...]: ...
+    @property
+    def on_demand_after_minutes(self) -> int | None: ...
+
 
 # Most types one group lists: AWS takes up to 40 launch-template overrides (EC2 Auto Scaling
 # API, LaunchTemplate.Overrides "maximum of 40 items"); a choice below every cloud's limit.
@@ -46,7 +64,7 @@ def group_types(provider: str, instance_type: str, ranked: list[str], interconne
     return tuple(kept[:MAX_FALLBACK_TYPES])
 
 
-def capacity_problem(config: ClusterConfig) -> str | None:
+def capacity_problem(config: StackFields) -> str | None:
     """Why the stack's `fallback_types` / `on_demand_after_minutes` cannot be built, or None."""
     types = config.fallback_types
     if types:

@@ -33,19 +33,15 @@ from typing import Any
 
 from clouds.access import NodeAccess
 from clouds.base import (
-    GROUP_RESTART_HOURS,
-    MANUAL_RESTART_HOURS,
     Cloud,
     Feature,
     FileSystemRule,
-    Healing,
-    NodeEffect,
-    Replacements,
     load,
-    manual_healing,
 )
 from clouds.input_file import parse_yaml, read_text
+from clouds.lost_node import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, manual_healing
 from clouds.platforms import read_platforms
+from clouds.replacement_rules import NodeEffect, Replacements
 
 FILE_NAME = "cloud.yaml"
 _RESTART_HOURS = {"group": GROUP_RESTART_HOURS, "manual": MANUAL_RESTART_HOURS}

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from clouds.cidrs import ssh_cidr_problem
 from clouds.contract import ClusterConfig
+from clouds.reservation import reservation_problem
 from clouds.words import article
 
 F = TypeVar("F")
@@ -181,3 +182,47 @@ def check_group_size(nodes: int, most: int, group: str) -> None:
             f"nodes: {nodes} exceeds {most}, the most {group} holds; "
             f"set nodes: {most} or fewer, or split the job into several clusters"
         )
+
+
+def check_reservation_support(
+    args: ClusterConfig,
+    cloud: str,
+    kinds: tuple[str, ...] = ("capacity-reservation",),
+    placement_group: bool = False,
+    group_arn: bool = False,
+) -> None:
+    """Refuse a reservation kind or field a cloud's component cannot launch into, then what
+    no cloud can launch (`clouds.reservation.reservation_problem`). Clouds that launch into no reservation at
+    all refuse the field instead (`clouds.common.reject_unsupported`).
+
+    Args:
+        args: the cluster config; nothing to check without `reservation`.
+        cloud: the cloud's display name (`GCP`).
+        kinds: the kinds the component launches into.
+        placement_group: whether it can launch into the reservation's placement group.
+        group_arn: whether it can target a resource group ARN.
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    reservation = args.reservation
+    if reservation is None:
+        return
+    if reservation.kind not in kinds:
+        raise ValueError(
+            f"reservation.kind: {reservation.kind} is not something the {cloud} component launches into "
+            f"(it takes {', '.join(kinds)}); {'Capacity Blocks are AWS capacity; ' if reservation.kind == 'capacity-block' else ''}"
+            f"set reservation.kind: {kinds[0]}"
+        )
+    if reservation.placement_group and not placement_group:
+        raise ValueError(
+            f"reservation.placement_group: the {cloud} component cannot launch into an existing placement "
+            "group; remove it"
+        )
+    if reservation.is_group_arn and not group_arn:
+        raise ValueError(
+            f"reservation.id: {reservation.id} is an AWS resource group ARN; on {cloud} give the reservation's name"
+        )
+    problem = reservation_problem(reservation, args.purchase, args.nodes, args.zone)
+    if problem:
+        raise ValueError(problem)

@@ -15,7 +15,7 @@ from clouds.registry import CLOUDS
 
 CONFIG_KEY = f"{CONFIG_NAMESPACE}:{CLUSTER_KEY}"
 # The stack key holding each cloud provider's default region (`Cloud.region_key`).
-# `profiles.stack_writer` writes these keys.
+# `profiles.stack.writer` writes these keys.
 PROVIDER_REGION_KEYS: dict[str, str] = {name: c.region_key for name, c in CLOUDS.items()}
 
 

@@ -11,7 +11,6 @@ the engine or any cloud SDK.
 
 from __future__ import annotations
 
-import shlex
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -21,11 +20,12 @@ from clouds.cidrs import ssh_cidr_problem
 from clouds.data import data_problem
 from clouds.data_config import DataConfig
 from clouds.healing import check_job, healing
-from clouds.job_fields import job_field_problem, job_size_problem
+from clouds.job_config import JobConfig
+from clouds.job_fields import job_size_problem
 from clouds.job_paths import checkpoint_problem
 from clouds.platforms import platform_problem
-from clouds.reservation import ReservationConfig
-from clouds.tracking import TrackingConfig, tracking_problem
+from clouds.reservation import ReservationConfig, reservation_shorthand
+from clouds.tracking import tracking_problem
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
@@ -63,103 +63,6 @@ class FileSystemConfig(BaseModel):
     capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
     throughput_mbps_per_tib: int = Field(default=250, gt=0, description="Throughput, MB/s per TiB of capacity.")
     deployment_type: str | None = Field(default=None, description="Service deployment type, e.g. PERSISTENT_2.")
-
-
-class JobConfig(BaseModel):
-    """The training job every node runs under torchrun (the node agent, `nodeagent/`).
-
-    Attributes:
-        command: the training script and its arguments as torchrun takes them
-            (`/fsx/code/train.py --lr 3e-4`); with `module`, the first word is a module.
-        script: instead of `command`, a script on the shared file system to run as is.
-        workdir: working directory (on the shared file system); None = its mount point.
-        checkpoint_dir: the job's checkpoints, exported as `TRAINSTACK_CHECKPOINT_DIR`;
-            None = `<workdir>/checkpoints/<cluster>`.
-        nproc_per_node: processes per node; None = the node's accelerator count.
-        min_nodes: the job keeps running with this many nodes (torchrun `--nnodes=MIN:MAX`,
-            MAX = the cluster's nodes); None = all nodes (a lost node is waited for).
-        max_restarts: worker-group failures torchrun restarts from (`--max-restarts`); a
-            replaced node joining is a membership change and does not count.
-        env: extra environment of the training processes (no secrets: stack files are plain).
-        python: the interpreter with torch the job runs on (e.g. a venv on the shared file
-            system); None = the cloud's job runtime (`clouds.job_runtime`: the PyTorch DLAMI's
-            /opt/pytorch/bin/python on AWS, a pinned torch in /opt/trainstack/torch elsewhere).
-        module: run `command`'s first word as a Python module (`python -m`).
-        tracking: MLflow tracking (`{mlflow: URI}` or `{mlflow: managed}`): the training
-            environment gets `MLFLOW_TRACKING_URI` (`clouds.tracking`); None: no tracking.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    command: str | None = Field(
-        default=None, min_length=1, description="Script and arguments.", examples=["/fsx/code/train.py --lr 3e-4"]
-    )
-    script: str | None = Field(
-        default=None, min_length=1, description="Script on the shared file system.", examples=["/fsx/code/run.sh"]
-    )
-    workdir: str | None = Field(default=None, description="Working directory; None = the mount point.")
-    checkpoint_dir: str | None = Field(default=None, description="Checkpoint directory.")
-    nproc_per_node: int | None = Field(default=None, ge=1, le=64, description="Processes per node.")
-    min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
-    max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
-    env: dict[str, str] = Field(default_factory=dict, description="Extra environment.")
-    python: str | None = Field(
-        default=None,
-        min_length=1,
-        description="Interpreter with torch.",
-        examples=["/fsx/venv/bin/python"],
-    )
-    module: bool = Field(default=False, description="Run the command as a module.")
-    tracking: TrackingConfig | None = Field(default=None, description="MLflow tracking.")
-
-    def model_post_init(self, __context: object) -> None:
-        if (self.command is None) == (self.script is None):
-            raise ValueError(
-                "job: give exactly one of command (script and arguments) or script (a script on the shared file system)"
-            )
-        if problem := job_field_problem(self):
-            raise ValueError(problem)
-        for path in (self.workdir, self.checkpoint_dir, self.script):
-            if path is not None and not path.startswith("/"):
-                raise ValueError(f"job: {path!r} is not an absolute path on the node; write e.g. /fsx/{path}")
-
-    @property
-    def argv(self) -> tuple[str, ...]:
-        """The command as argv (shell words of `command`, or the script alone)."""
-        return (self.script,) if self.script else tuple(shlex.split(self.command or ""))
-
-
-def _reservation_shorthand(data: dict) -> dict:
-    """`capacity_reservation_id: X` -> `reservation: {id: X}` (None/empty: no reservation), and
-    `reservations: [one]` (the workload spec's spelling) -> `reservation: one`.
-
-    Raises:
-        ValueError: the reservation given twice, or several: the nodes launch into one.
-    """
-    data = dict(data)
-    given = []
-    if "capacity_reservation_id" in data:
-        value = data.pop("capacity_reservation_id")
-        if value not in (None, ""):
-            given.append(("capacity_reservation_id", {"id": value}))
-    if "reservations" in data:
-        listed = data.pop("reservations") or []
-        if not isinstance(listed, list | tuple):
-            listed = [listed]
-        if len(listed) > 1:
-            raise ValueError(
-                f"reservations: {len(listed)} given; a cluster launches into one reservation (an Auto Scaling "
-                "group targets one Capacity Block; several capacity reservations go in one Capacity Reservation "
-                "resource group, whose ARN is the id): keep one, as reservation: {kind: ..., id: ...}"
-            )
-        given += [("reservations", item) for item in listed]
-    if data.get("reservation") is not None:
-        given.append(("reservation", data["reservation"]))
-    if len(given) > 1:
-        raise ValueError(f"{given[0][0]}: give the reservation once, as reservation: {{id: ..., kind: ...}}")
-    if given:
-        data["reservation"] = given[0][1]
-    return data
 
 
 _NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour", "commitment_reuse")
@@ -241,7 +144,7 @@ class ClusterConfig(BaseModel):
         if isinstance(data, dict) and isinstance(data.get("ssh_cidrs"), str):
             data = {**data, "ssh_cidrs": [data["ssh_cidrs"]]}
         if isinstance(data, dict) and ("capacity_reservation_id" in data or "reservations" in data):
-            data = _reservation_shorthand(data)
+            data = reservation_shorthand(data)
         if isinstance(data, dict):
             for key in _NUMBERS:
                 if isinstance(data.get(key), bool):

@@ -3,7 +3,7 @@ wrong with the value written, and a value that would be accepted.
 
 pydantic says "Input should be greater than or equal to 1" or "String should match pattern
 '^[a-z0-9][a-z0-9-]*$'"; a user needs "nodes: 0 is too few: the number of nodes must be at
-least 1; write e.g. nodes: 1". Shared by the workload spec (`profiles.spec_errors`) and the
+least 1; write e.g. nodes: 1". Shared by the workload spec (`profiles.spec.errors`) and the
 stack's cluster config (`clouds.config`); imports pydantic only.
 """
 

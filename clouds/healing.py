@@ -1,10 +1,10 @@
 """What each cloud's cluster does when a node is lost: who replaces it, and how long it takes.
 
 Each cloud's answer is its `Cloud.healing` (`clouds/<cloud>/cloud.yaml`; unset means
-`clouds.base.manual_healing`). `restart_hours` is the time from a spot interruption to the job
+`clouds.lost_node.manual_healing`). `restart_hours` is the time from a spot interruption to the job
 running again on a full cluster; the spot estimate (`profiles.cost.inputs.RESTART_HOURS`)
 reads it, and `resolve` / `plan` print `summary`. The figures are unsourced and labelled so
-(`clouds.base.GROUP_RESTART_HOURS`, `MANUAL_RESTART_HOURS`).
+(`clouds.lost_node.GROUP_RESTART_HOURS`, `MANUAL_RESTART_HOURS`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-from clouds.base import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, load, manual_healing, per_node_healing
+from clouds.base import load
+from clouds.lost_node import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, manual_healing, per_node_healing
 from clouds.registry import CLOUDS
 
 __all__ = [

@@ -20,12 +20,9 @@ own. `nodes` and `zone`, when given, are checked against the cluster's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
-
-if TYPE_CHECKING:
-    from clouds.contract import ClusterConfig
 
 ReservationKind = Literal["capacity-reservation", "capacity-block"]
 KINDS: tuple[str, ...] = ("capacity-reservation", "capacity-block")
@@ -117,45 +114,34 @@ def reservation_problem(reservation: ReservationConfig, purchase: str, nodes: in
     return None
 
 
-def check_reservation_support(
-    args: ClusterConfig,
-    cloud: str,
-    kinds: tuple[str, ...] = ("capacity-reservation",),
-    placement_group: bool = False,
-    group_arn: bool = False,
-) -> None:
-    """Refuse a reservation kind or field a cloud's component cannot launch into, then what
-    no cloud can launch (`reservation_problem`). Clouds that launch into no reservation at
-    all refuse the field instead (`clouds.common.reject_unsupported`).
-
-    Args:
-        args: the cluster config; nothing to check without `reservation`.
-        cloud: the cloud's display name (`GCP`).
-        kinds: the kinds the component launches into.
-        placement_group: whether it can launch into the reservation's placement group.
-        group_arn: whether it can target a resource group ARN.
+def reservation_shorthand(data: dict) -> dict:
+    """`capacity_reservation_id: X` -> `reservation: {id: X}` (None/empty: no reservation), and
+    `reservations: [one]` (the workload spec's spelling) -> `reservation: one`.
 
     Raises:
-        ValueError: one line naming the field and the fix.
+        ValueError: the reservation given twice, or several: the nodes launch into one.
     """
-    reservation = args.reservation
-    if reservation is None:
-        return
-    if reservation.kind not in kinds:
-        raise ValueError(
-            f"reservation.kind: {reservation.kind} is not something the {cloud} component launches into "
-            f"(it takes {', '.join(kinds)}); {'Capacity Blocks are AWS capacity; ' if reservation.kind == 'capacity-block' else ''}"
-            f"set reservation.kind: {kinds[0]}"
-        )
-    if reservation.placement_group and not placement_group:
-        raise ValueError(
-            f"reservation.placement_group: the {cloud} component cannot launch into an existing placement "
-            "group; remove it"
-        )
-    if reservation.is_group_arn and not group_arn:
-        raise ValueError(
-            f"reservation.id: {reservation.id} is an AWS resource group ARN; on {cloud} give the reservation's name"
-        )
-    problem = reservation_problem(reservation, args.purchase, args.nodes, args.zone)
-    if problem:
-        raise ValueError(problem)
+    data = dict(data)
+    given = []
+    if "capacity_reservation_id" in data:
+        value = data.pop("capacity_reservation_id")
+        if value not in (None, ""):
+            given.append(("capacity_reservation_id", {"id": value}))
+    if "reservations" in data:
+        listed = data.pop("reservations") or []
+        if not isinstance(listed, list | tuple):
+            listed = [listed]
+        if len(listed) > 1:
+            raise ValueError(
+                f"reservations: {len(listed)} given; a cluster launches into one reservation (an Auto Scaling "
+                "group targets one Capacity Block; several capacity reservations go in one Capacity Reservation "
+                "resource group, whose ARN is the id): keep one, as reservation: {kind: ..., id: ...}"
+            )
+        given += [("reservations", item) for item in listed]
+    if data.get("reservation") is not None:
+        given.append(("reservation", data["reservation"]))
+    if len(given) > 1:
+        raise ValueError(f"{given[0][0]}: give the reservation once, as reservation: {{id: ..., kind: ...}}")
+    if given:
+        data["reservation"] = given[0][1]
+    return data

@@ -12,7 +12,7 @@ Budget: the limit comes from the policy config (`--policy-pack-config`, key
 `max_usd_per_hour` under policy `budget`) or else the stack config
 `trainstack:max_usd_per_hour`; a value that is not a positive number is a violation, never
 "no budget". The price is the cluster's (`trainstack:cluster`) as configured, priced from
-the catalog as `trainstack plan` does (`profiles.stack_price`); when the catalog cannot
+the catalog as `trainstack plan` does (`profiles.stack.price`); when the catalog cannot
 price it, a set budget fails. Recent Pulumi CLIs hand the stack config to policy packs
 (tested upstream in pulumi/pulumi#20570); with an older CLI set the limit in the policy
 config.
@@ -159,7 +159,7 @@ def _cluster_price(raw: Any) -> float | None:
     (a hand-edited `usd_per_hour` cannot slip past the budget); None when the catalog does
     not price it or the config does not parse, so a set budget fails closed."""
     from clouds.config import ConfigError, parse_cluster_config
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.price import price_from_catalog
 
     try:
         return price_from_catalog(parse_cluster_config(raw)).checked_usd_per_hour

@@ -44,9 +44,9 @@ class Candidate:
             (`profiles.cost.requests`); None when not counted (the row's notes say why).
         throughput: the file system's throughput tier this row buys, MB/s per TiB (the
             workload's, or a faster one where that makes the job cheaper:
-            `profiles.data_row`); None without a file system.
+            `profiles.data_path.row`); None without a file system.
         fs_capacity_gib: the capacity this row asks of the cloud when it sized the file system
-            up to feed the GPUs (`profiles.data_row.sized_up`), GiB; None: the workload's.
+            up to feed the GPUs (`profiles.data_path.row.sized_up`), GiB; None: the workload's.
         io_bound: True when the row's file system cannot feed its GPUs even at the tier and
             size it buys (its hours include the waiting; its notes say so).
     """

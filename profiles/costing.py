@@ -14,8 +14,6 @@ import dataclasses
 from collections.abc import Iterable
 
 from clouds.base import Feature, load
-from clouds.block_end import block_hours_left, block_short_note
-from clouds.clock import now as clock_now
 from clouds.healing import spot_healing, writes_queued_resource
 from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
@@ -24,10 +22,10 @@ from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import platform_of
 from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
+from profiles.cost.held import block_price, held, held_price_note
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
-from profiles.data_row import DataRow, data_row
-from profiles.link_sizing import for_link
+from profiles.data_path.row import DataRow, data_row
 from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
 
@@ -40,16 +38,6 @@ PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-
 # Clouds whose component cannot launch spot from a stack file (`Feature.SPOT_FROM_STACK`): a
 # spot pick there would write a stack `plan` refuses.
 NO_SPOT_FROM_STACK = frozenset(name for name, c in CLOUDS.items() if not c.supports(Feature.SPOT_FROM_STACK))
-
-
-def held(spec: WorkloadSpec, offering: Offering, nodes: int) -> list:
-    """The spec's reservations of `offering`'s type and zone with at least `nodes` nodes."""
-    return [
-        r
-        for r in spec.reservations
-        if (r.provider, r.instance_type, r.zone) == (offering.provider, offering.instance_type, offering.zone)
-        and r.nodes >= nodes
-    ]
 
 
 def _price_notes(offering: Offering) -> tuple[str, ...]:
@@ -111,7 +99,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
 
     Each candidate's cost is compute for its hours (spot: plus expected interruptions; a
     commitment: its share of the whole term) plus the file system for those hours (at the
-    throughput tier that makes the job cheapest, `profiles.data_row`) plus the bucket's
+    throughput tier that makes the job cheapest: `profiles.data_path.row.data_row`, the data path's one entry) plus the bucket's
     request charges.
     """
     nodes = spec.nodes if nodes is None else nodes
@@ -128,7 +116,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         price = offering.price(purchase)
         if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
             continue
-        row = _data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
+        row = data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
         extra: dict = {}
         row_notes = notes + row.notes
         hours = row.hours
@@ -143,8 +131,8 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))
     for r in held(spec, offering, nodes):
-        row = _data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
-        price, short = _block_price(r, offering, row.hours)
+        row = data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
+        price, short = block_price(r, offering, row.hours)
         if price is None:
             continue
         found.append(
@@ -161,66 +149,6 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
             )
         )
     return found
-
-
-def _block_price(r, offering: Offering, hours: float) -> tuple[float | None, tuple[str, ...]]:
-    """The held row's USD per node-hour over the whole job, and a note when a Capacity Block
-    ends before the job would finish.
-
-    EC2 terminates a block's instances at its end, so a job longer than what is left of the
-    block cannot finish on it: the hours the block covers are priced at the spec's
-    `usd_per_hour`, the rest at the offering's on-demand price (where the job goes on from
-    its last checkpoint once the block ends), blended over the job's hours. Without an
-    on-demand price the rest cannot be priced and the row is dropped (None).
-    """
-    if r.ends is None:
-        return r.usd_per_hour, ()
-    now = clock_now()
-    note = block_short_note(r.ends, now, hours, f"Capacity Block {r.id}")
-    if note is None:
-        return r.usd_per_hour, ()
-    on_demand = offering.price("on-demand")
-    if on_demand is None:
-        return None, ()
-    left = block_hours_left(r.ends, now)
-    blended = (r.usd_per_hour * left + on_demand * (hours - left)) / hours
-    return blended, (
-        f"{note}, priced on-demand at ${on_demand:,.2f}/node-hour: ${blended:,.2f}/node-hour over the job; "
-        "when the block ends, rerun `trainstack resolve --write-stack` without it to go on from the last checkpoint",
-    )
-
-
-def _data_row(
-    spec: WorkloadSpec, offering: Offering, hours: float, usd_per_hour: float, usd_per_cny: float | None
-) -> DataRow:
-    """`profiles.data_row.data_row`, with a data-sized file system raised to the smallest the
-    cloud's bucket link can use (`profiles.link_sizing`): the row asks for that capacity and
-    says so, and the stack is written with it."""
-    raised, note = for_link(spec, offering.provider)
-    row = data_row(raised, offering, hours, usd_per_hour, usd_per_cny)
-    if note is None or raised.file_system is None:
-        return row
-    return dataclasses.replace(
-        row, capacity_gib=row.capacity_gib or raised.file_system.capacity_gib, notes=(*row.notes, note)
-    )
-
-
-def held_price_note(r) -> str:
-    """How a held reservation's row is priced: the spec's own figure, never the catalog's.
-
-    Capacity Blocks are sold per block, paid up front; AWS's price list publishes their
-    hourly rate as $0.00 (Price List API, `marketoption` CapacityBlock; see
-    `profiles.catalog.fetchers.aws_pricing`), so no catalog row prices one.
-    """
-    where = f" in placement group {r.placement_group}" if r.placement_group else ""
-    if r.kind == "capacity-block":
-        return (
-            f"Capacity Block {r.id}{where}: priced at the spec's ${r.usd_per_hour:,.2f}/node-hour; Capacity Blocks "
-            "are paid up front per block and the catalog holds no price for them (AWS lists $0.00/hour)"
-        )
-    return (
-        f"capacity reservation {r.id}{where}: priced at the spec's ${r.usd_per_hour:,.2f}/node-hour, not the catalog's"
-    )
 
 
 def _reserved(

@@ -137,13 +137,14 @@ def fresh_cost_caches() -> None:
     mutation run, `make mutate`, forks each mutant from a process whose earlier test run filled
     them, and a cached answer would hide the mutant) and no measurement lookup left registered
     by an earlier test (an in-process `trainstack resolve` registers the published ones)."""
-    from profiles import data_terms, resolver
+    from profiles import matching
     from profiles.cost import inputs, storage
+    from profiles.data_path import terms as data_terms
 
     for cached in (
         storage.storage_cost,
-        resolver._fs_problem,
-        resolver._link_problem,
+        matching._fs_problem,
+        matching._link_problem,
         data_terms._storage,
         data_terms.throughput_notes,
         data_terms._rates,

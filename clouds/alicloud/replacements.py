@@ -22,7 +22,7 @@ Sources:
 
 from __future__ import annotations
 
-from clouds.base import NodeEffect, Replacements
+from clouds.replacement_rules import NodeEffect, Replacements
 
 GROUP = "alicloud:ess/scalingGroup:ScalingGroup"
 CONFIGURATION = "alicloud:ess/scalingConfiguration:ScalingConfiguration"

@@ -9,9 +9,8 @@ from clouds.aws.bootstrap import user_data_problem
 from clouds.aws.efa import NODE_SUBNET_CIDR, check_subnet_size, efa_interface_count
 from clouds.aws.fsx import fsx_sizing
 from clouds.aws.reservation import check_reservation
-from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.common import check_provider, check_reservation_support, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
-from clouds.reservation import check_reservation_support
 from clouds.tag_rules import TagRules, tag_problem
 
 # The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has

@@ -3,7 +3,7 @@
 Google Cloud Managed Lustre copies data in from Cloud Storage with an import job
 (`gcloud lustre instances import-data`), which no Pulumi resource models; Filestore imports
 nothing, so the stack's `data_commands` copy it with `gcloud storage rsync` from one node. Either
-way the copy's time counts in the job's hours (`staging`, `profiles.cost.data_path`). The node service account may read the
+way the copy's time counts in the job's hours (`staging`, `profiles.data_path.sizing`). The node service account may read the
 bucket (and, with write-back, write under the dataset's prefix only: `write_condition`), and
 nothing else in Cloud Storage.
 """

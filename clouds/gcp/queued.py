@@ -55,7 +55,7 @@ CONTROLLER_IMAGE = "projects/debian-cloud/global/images/family/debian-12"  # has
 POLL_SECONDS = 30
 BACKOFF_SECONDS = (30.0, 600.0)
 
-# The spot estimate's hours per interruption are the manual restart (`clouds.base.
+# The spot estimate's hours per interruption are the manual restart (`clouds.lost_node.
 # MANUAL_RESTART_HOURS`, clouds/gcp/cloud.yaml): the controller brings the slice back, but
 # training on it is restarted by hand (TPU slices get no node agent).
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.common import check_provider, check_ssh_cidrs, reject_unsupported
+from clouds.common import check_provider, check_reservation_support, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
 from clouds.gcp import CLOUD
 from clouds.gcp.bootstrap import startup_script_problem
@@ -14,7 +14,6 @@ from clouds.gcp.machine import guest_accelerators
 from clouds.gcp.nics import GPUDIRECT, gpudirect_flavour
 from clouds.gcp.placement import placement_spec
 from clouds.gcp.tpu import is_tpu, tpu_chips
-from clouds.reservation import check_reservation_support
 from clouds.tag_rules import TagRules, tag_problem
 
 # Child names append up to 19 characters (`-rdma-sub-7` plus Pulumi's 8-character

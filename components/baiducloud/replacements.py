@@ -9,7 +9,7 @@ Sources:
 from __future__ import annotations
 
 from clouds.baiducloud.mock import TYPE_PREFIX
-from clouds.base import Replacements
+from clouds.replacement_rules import Replacements
 from components.baiducloud.bcc_provider import BccInstanceProvider
 from components.baiducloud.dynamic_base import BaiduProvider
 from components.baiducloud.network_provider import SecurityGroupProvider, SubnetProvider, VpcProvider

@@ -12,7 +12,7 @@ bytecode (`PYTHONDONTWRITEBYTECODE`, `python -B`) or the folder is read-only; lo
 fails because of it. Within one process the last answer per file is also kept in memory.
 
 Another `kind` of answer (every row in any currency, which the stack check reads on every plan:
-`profiles.stack_check.catalog_rows`) is kept the same way in `<provider>.<cache_tag>.<kind>`.
+`profiles.stack.check.catalog_rows`) is kept the same way in `<provider>.<cache_tag>.<kind>`.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ type, with the zones the catalog lists it in, the cheapest on-demand and spot US
 those zones (and the dearest, when the zones differ), and how old the prices are. Pure
 functions over loaded `Offering`s; the command (`trainstack.cli.offers_cmd`) loads and prints.
 
-The accelerator is read by the workload spec's own rule (`profiles.spec_rules.split_counts`:
+The accelerator is read by the workload spec's own rule (`profiles.spec.rules.split_counts`:
 `H100`, `H100:8`, `a100-80gb:8`), so a token the spec accepts is accepted here and one it
 refuses is refused with the same message, naming the token.
 """
@@ -78,7 +78,7 @@ def read_ask(token: str, offerings: Sequence[Offering]) -> Ask:
         OffersError: a token the workload spec would refuse, or an accelerator the catalog
             does not list (naming the closest ones).
     """
-    from profiles.spec_rules import split_counts
+    from profiles.spec.rules import split_counts
 
     try:
         read: dict = split_counts({"accelerators": token})  # type: ignore[assignment]  # a dict in, a dict out

@@ -199,7 +199,7 @@ def job_hours(spec: WorkloadSpec, offering: Offering, nodes: int | None = None) 
     hours, efficiency, remark, speed = found
     added, failures = failure_hours(spec, offering, nodes, hours)
     hours += added
-    if hours > MAX_HOURS:  # the limit `hours:` has (profiles.units.at_most_hours), for work too
+    if hours > MAX_HOURS:  # the limit `hours:` has (profiles.spec.units.at_most_hours), for work too
         return Rejection("run_time", f"{hours:,.0f} h on {nodes} x {offering.instance_type}", hours)
     if remark:
         notes += (f"{offering.accelerator}: {remark}",)

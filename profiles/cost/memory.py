@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from profiles.cost.work import ModelSpec
-    from profiles.spec_values import ModelShape
+    from profiles.spec.values import ModelShape
 
     Shape = ModelShape | ModelSpec  # the spec's plain value, or the pydantic model (same fields)
 

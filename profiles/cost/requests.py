@@ -5,7 +5,7 @@ Every link trainstack builds keeps a file in the file system once it has been re
 bucket (FSx lazy load, Azure Managed Lustre HSM restore, Google Cloud's import job), so the
 bucket is read once per file whatever the number of passes, as long as the file system holds
 the whole dataset; a file system smaller than the dataset reads it again on every pass (the
-same first-pass-only model as `profiles.cost.data_path`; `/scratch` does not change bucket
+same first-pass-only model as `profiles.data_path.sizing`; `/scratch` does not change bucket
 requests, it only spares the file system). Counted per job:
 
 - one GET per file (a lower bound for very large files, which a link may read in several

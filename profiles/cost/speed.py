@@ -29,7 +29,7 @@ from profiles.cost import calibration, inputs
 ANCHOR_TFLOPS = 989.0
 
 if TYPE_CHECKING:
-    from profiles.spec_values import ModelShape, Work
+    from profiles.spec.values import ModelShape, Work
 
 
 class Rate(NamedTuple):

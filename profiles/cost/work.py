@@ -16,10 +16,10 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 
 from clouds.registry import CLOUDS, cloud
 from clouds.reservation import ReservationConfig, ReservationKind
-from profiles import spec_rules as rules
-from profiles.spec_fields import NUMBER
-from profiles.spec_rules import known_provider
-from profiles.units import parse_count
+from profiles.spec import rules
+from profiles.spec.fields import NUMBER
+from profiles.spec.rules import known_provider
+from profiles.spec.units import parse_count
 
 COUNT = BeforeValidator(rules.count)  # `7B`, `300B`, `1.28M`
 HOURS = BeforeValidator(rules.hours_of)  # `1h`, `15m`

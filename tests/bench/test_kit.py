@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from profiles.preflight import read_cluster
+from profiles.preflight.check import read_cluster
 from trainstack.bench.kit import KitOptions, render_kit
 from trainstack.cli.app import app
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from profiles.stack_file import FALLBACKS_KEY
+from profiles.stack.file import FALLBACKS_KEY
 from tests.cli.helpers import ROOT, run
 from trainstack.plan.runner import run_plan
 

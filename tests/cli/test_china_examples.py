@@ -16,7 +16,7 @@ from profiles.catalog.loader import DATA_DIR, load_catalog
 from profiles.catalog.rates import set_rate
 from profiles.resolver import resolve
 from profiles.spec import load_spec
-from profiles.stack_price import price_stack
+from profiles.stack.price import price_stack
 from tests.cli.helpers import ROOT, run
 from trainstack.plan.runner import run_plan
 
@@ -194,8 +194,8 @@ def _project(tmp_path: Path, with_example: bool) -> Path:
 
 @pytest.mark.parametrize("with_example", [True, False])
 def test_rewriting_the_alibaba_example_keeps_its_zone_id(rated, tmp_path, with_example):
-    from profiles.stack_file import StackFileError
-    from profiles.stack_writer import cluster_config, keep_zone, render_stack, stack_path, write_stack
+    from profiles.stack.file import StackFileError
+    from profiles.stack.writer import cluster_config, keep_zone, render_stack, stack_path, write_stack
 
     project = _project(tmp_path, with_example)
     spec = load_spec(ROOT / "profiles" / "workloads" / "training-a100-alicloud.yaml")
@@ -277,7 +277,7 @@ def test_a_cloud_without_priced_rows_prices_its_file_system_at_the_catalogs_rate
     """Huawei has no priced compute rows; its SFS Turbo list price (1.31 CNY/GB-month at 250
     MB/s/TiB, clouds/huaweicloud/storage_prices.py) converts at the catalog's recorded rate."""
     import profiles.catalog.loader as loader
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.price import price_from_catalog
 
     monkeypatch.setattr(loader, "load_catalog", lambda providers=None: rated)
     config = cluster("training-a100-huaweicloud")

@@ -57,7 +57,7 @@ def test_anything_else_is_left_to_typer(args):
 
 
 # What `resolve` must not import (each costs tens of ms): the CLI framework, the engine and cloud
-# SDKs, and pydantic (plain workloads are read by `profiles.spec_reader`).
+# SDKs, and pydantic (plain workloads are read by `profiles.spec.reader`).
 HEAVY = ("typer", "click", "pulumi", "boto3", "botocore", "rich", "pydantic", "pydantic_core", "annotated_types")
 # The stand-in `trainstack.entry._skip_plugin_scan` registers (no pydantic code is loaded with it).
 STUB = "pydantic.plugin._loader"

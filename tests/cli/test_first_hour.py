@@ -196,7 +196,7 @@ def test_purchase_any_ranks_the_commitment_beside_spot(project):
 def test_work_beyond_the_run_time_limit_is_the_same_line_as_hours(project):
     """`work:` that takes longer than 3 years even on the fastest offering is refused with the
     limit `hours:` has: 6 x 13e9 params x 1e18 tokens = 7.8e28 FLOPs."""
-    from profiles.units import RUN_LIMIT
+    from profiles.spec.units import RUN_LIMIT
 
     path = project / "w.yaml"
     path.write_text("name: t\naccelerators: [H100:8]\nnodes: 2\nwork: {params: 13B, tokens: 1000000T, mfu: 0.4}\n")

@@ -4,10 +4,10 @@ import functools
 
 import pytest
 
-import profiles.aws_preflight as preflight_module
 import profiles.catalog.refresh as refresh_module
-from profiles.aws_api import client as real_client
+import profiles.preflight.aws as preflight_module
 from profiles.catalog.fetchers import aws
+from profiles.preflight.aws_api import client as real_client
 from tests.aws_live import (
     copy_catalog,
     credentials,
@@ -168,7 +168,7 @@ def test_check_without_aws_credentials_keeps_what_it_found_offline(at_root, monk
 def test_an_html_error_page_from_aws_becomes_one_short_line():
     from botocore.exceptions import ClientError
 
-    from profiles.aws_api import aws_errors
+    from profiles.preflight.aws_api import aws_errors
 
     page = (
         "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body>\n"

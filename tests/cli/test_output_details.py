@@ -185,7 +185,7 @@ def test_small_trees_are_shown_whole():
 
 def test_force_onto_another_cloud_drops_the_old_region_key():
     from clouds.contract import ClusterConfig
-    from profiles.stack_writer import render_stack
+    from profiles.stack.writer import render_stack
     from tests.clusters import BASE_CLUSTER
 
     gcp = ClusterConfig(

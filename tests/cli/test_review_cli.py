@@ -155,7 +155,7 @@ def test_bad_budget_is_one_line_exit_2(repo):
 def test_an_old_revision_is_priced_with_todays_catalog_and_code(repo):
     """A revision whose pricing code predates today's interface still reviews, and both sides
     are priced from today's catalog: an unchanged stack shows no cost change."""
-    pricing = repo / "profiles" / "stack_price.py"
+    pricing = repo / "profiles" / "stack" / "price.py"
     today = pricing.read_text()
     pricing.write_text("# an older revision: no price_from_catalog here\n")
     git(repo.parent, "commit", "-q", "-am", "older pricing code")

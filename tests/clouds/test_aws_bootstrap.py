@@ -13,7 +13,7 @@ import yaml
 
 from clouds.aws.bootstrap import USER_DATA_LIMIT_BYTES, node_user_data, user_data_problem
 from clouds.config import ConfigError
-from profiles.stack_file import StackFileError, validate_cluster, write_stack
+from profiles.stack.file import StackFileError, validate_cluster, write_stack
 from tests.clusters import example_config
 from trainstack.plan.runner import run_plan
 

@@ -17,7 +17,7 @@ from clouds.azure.bootstrap import CUSTOM_DATA_LIMIT_BYTES, custom_data_problem,
 from clouds.config import ConfigError
 from clouds.gcp.bootstrap import METADATA_VALUE_LIMIT_BYTES, startup_script, startup_script_problem
 from clouds.gcp.filesystems import LUSTRE, choose_file_system
-from profiles.stack_file import StackFileError, validate_cluster, write_stack
+from profiles.stack.file import StackFileError, validate_cluster, write_stack
 from tests.clouds.test_aws_bootstrap import WORKLOAD
 from tests.clusters import example_config
 from trainstack.plan.runner import run_plan

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from clouds.base import Cloud, Feature, FileSystemRule, Healing, NodeEffect, Replacements, manual_healing
+from clouds.base import Cloud, Feature, FileSystemRule
 from clouds.cloud_file import read_cloud, read_replacements
 from clouds.input_file import parse_yaml as load_unique
+from clouds.lost_node import Healing, manual_healing
 from clouds.registry import NAMES
+from clouds.replacement_rules import NodeEffect, Replacements
 from tests.cases import cases
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from clouds.base import Cloud, Feature, Mock, Replacements, load
+from clouds.base import Cloud, Feature, Mock, load
 from clouds.registry import CLOUDS, NAMES, cloud
+from clouds.replacement_rules import Replacements
 from components.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +94,7 @@ def test_per_cloud_tables_are_derived_from_the_cloud_objects():
     from profiles.catalog.fetchers import FETCHERS, fetcher_for
     from profiles.catalog.loader import PROVIDERS
     from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
-    from profiles.preflight_guidance import GUIDANCE, gcp_guidance, generic_guidance
+    from profiles.preflight.guidance import GUIDANCE, gcp_guidance, generic_guidance
 
     assert NOTICE_CLOUDS == {"aws": "aws", "azure": "azure", "gcp": "gcp"}
     assert PROVIDERS == NAMES and tuple(FETCHERS) == NAMES
@@ -106,7 +107,7 @@ def test_per_cloud_tables_are_derived_from_the_cloud_objects():
 
 
 def test_generic_guidance_names_the_cloud_as_users_know_it():
-    from profiles.preflight_guidance import generic_guidance
+    from profiles.preflight.guidance import generic_guidance
     from tests.clusters import example_config
 
     # the Volcengine example (2 nodes in cn-beijing-a) on another type, on-demand

@@ -11,7 +11,7 @@ import pytest
 
 from clouds.alicloud.validate import _check_zone
 from clouds.tencentcloud.validate import validate_args as tencent_validate
-from profiles.stack_file import read_cluster
+from profiles.stack.file import read_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 

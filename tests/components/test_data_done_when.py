@@ -19,7 +19,7 @@ from nodeagent.scratch_unit import UNIT
 from profiles.catalog.loader import load_catalog
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
-from profiles.stack_writer import cluster_config
+from profiles.stack.writer import cluster_config
 from tests.components.test_data_safety import write_stack
 from trainstack.plan.runner import run_plan
 

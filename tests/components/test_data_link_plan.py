@@ -15,7 +15,7 @@ from profiles.catalog.loader import load_catalog
 from profiles.explain import NoMatchError
 from profiles.resolver import resolve
 from profiles.spec import load_spec, parse_spec
-from profiles.stack_writer import cluster_config
+from profiles.stack.writer import cluster_config
 from tests.clusters import BASE_CLUSTER
 from tests.components.test_data_safety import write_stack
 from trainstack.plan.runner import run_plan

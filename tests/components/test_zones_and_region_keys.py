@@ -13,7 +13,7 @@ from clouds.contract import ClusterConfig
 from clouds.huaweicloud.validate import validate_args as huawei_validate
 from clouds.volcengine.validate import validate_args as volcengine_validate
 from components.registry import REGISTRY
-from profiles.stack_writer import render_stack
+from profiles.stack.writer import render_stack
 from tests.cases import cases
 from tests.cli.helpers import ROOT, one_error_line
 from tests.clusters import example_config

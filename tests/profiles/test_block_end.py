@@ -17,8 +17,8 @@ from profiles.cost.cluster_cost import cluster_cost
 from profiles.explain import WorkloadFieldError
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
-from profiles.stack_file import validate_cluster
-from profiles.stack_price import price_stack
+from profiles.stack.file import validate_cluster
+from profiles.stack.price import price_stack
 from tests.clusters import BASE_CLUSTER
 
 NOW = "2026-12-04T13:40:00Z"

@@ -117,7 +117,7 @@ def test_the_stack_checks_rows_have_their_own_copy_and_answer_as_the_csv(data_di
     """`catalog_rows` keeps every row, priced in USD or not, beside (never in place of) the
     offerings copy; both answer as parsing the CSV does, from the copy too."""
     from profiles.catalog import loader
-    from profiles.stack_check import catalog_rows
+    from profiles.stack.check import catalog_rows
 
     monkeypatch.setattr(loader, "DATA_DIR", data_dir)
     meta_path = data_dir / "catalog.json"

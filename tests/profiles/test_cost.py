@@ -8,7 +8,7 @@ from profiles.cost.throughput import hours_from_flops
 from profiles.cost.work import WorkSpec
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
-from profiles.stack_writer import cluster_config
+from profiles.stack.writer import cluster_config
 
 
 def test_training_flops_is_six_params_tokens():

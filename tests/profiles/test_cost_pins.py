@@ -7,12 +7,12 @@ from clouds.storage_prices import STORAGE_PRICES
 from facts.storage_prices import StoragePrice
 from profiles.candidate import Candidate
 from profiles.cost import inputs
-from profiles.cost.data_path import capacity_gib, describe, row_data_path, size_data_path
 from profiles.cost.memory import GIB, activation_gib, memory_fit, state_gib
 from profiles.cost.pricing import committed_hours, reserved_usd_per_hour, storage_usd
 from profiles.cost.storage import dearest_usd_price
 from profiles.cost.throughput import Step, fabric_kind, node_busbw_bytes, scaling_efficiency, tpu_slice_efficiency
 from profiles.cost.work import ModelSpec, WorkSpec, known_provider
+from profiles.data_path.sizing import capacity_gib, describe, row_data_path, size_data_path
 from tests.profiles.offering_factory import offering
 
 GB = 2**30 / 1e9

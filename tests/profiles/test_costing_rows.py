@@ -6,7 +6,7 @@ import pytest
 from profiles.candidate import Candidate
 from profiles.cost.estimate import JobHours
 from profiles.costing import best_per_purchase, candidates
-from profiles.data_terms import _data_path
+from profiles.data_path.terms import _data_path
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
 

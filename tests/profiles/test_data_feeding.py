@@ -16,9 +16,9 @@ import pytest
 
 from profiles.cost.estimate import JobHours
 from profiles.costing import candidates
-from profiles.data_row import data_row
+from profiles.data_path.row import data_row
 from profiles.spec import parse_spec
-from profiles.stack_writer import cluster_config
+from profiles.stack.writer import cluster_config
 from tests.profiles.offering_factory import aws_node as _aws_node
 from tests.profiles.offering_factory import offering
 
@@ -124,7 +124,7 @@ def test_the_first_pass_through_a_data_flow_is_no_faster_than_the_flow():
     # 20,480 GiB of CPFS at 200 MB/s per TiB reads 4,000 MB/s, but the data flow it carries is
     # the smallest spec below that, 600 MB/s (CreateDataFlow), and the first pass loads through
     # it: 1,073,741.8 MB / 600 = 0.49710 h; the other 299 passes read 4,000 MB/s: 22.29506 h.
-    from profiles.cost.data_path import size_data_path
+    from profiles.data_path.sizing import size_data_path
 
     path = size_data_path(1000, 0, 20480, 200, 30_000, None, True, first_pass_mbps=600.0)
     megabytes = 1000 * 2**30 / 1e6

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from profiles.cost import data_path as dp
+from profiles.data_path import sizing as dp
 
 
 def test_checkpoints_hold_16_bytes_per_parameter_twice():

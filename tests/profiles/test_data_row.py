@@ -15,9 +15,9 @@ import pytest
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours
 from profiles.costing import candidates
-from profiles.data_row import data_row
+from profiles.data_path.row import data_row
 from profiles.spec import parse_spec
-from profiles.stack_writer import cluster_config
+from profiles.stack.writer import cluster_config
 
 GB = 2400 * 2**30 / 1e9
 FS_USD_PER_HOUR = {250: GB * 0.145 * 3.71 / 2.48 / 730, 500: GB * 0.145 * 6.19 / 2.48 / 730, 1000: GB * 0.6525 / 730}

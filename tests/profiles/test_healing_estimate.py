@@ -132,7 +132,7 @@ def test_tpu_slices_requested_as_queued_resources_are_re_requested():
 def test_a_spot_tpu_pick_is_written_with_queued_resources(real_catalog):
     from profiles.resolver import resolve
     from profiles.spec import parse_spec
-    from profiles.stack_writer import cluster_config
+    from profiles.stack.writer import cluster_config
 
     spec = {
         "accelerators": "tpu-v5p:16",

@@ -5,7 +5,7 @@ import pytest
 
 from clouds.contract import ClusterConfig
 from facts.quotas import aws_family, aws_vcpu_quotas, gcp_gpu_metric
-from profiles.preflight import PreflightError, catalog_finding, preflight, read_cluster
+from profiles.preflight.check import PreflightError, catalog_finding, preflight, read_cluster
 from tests.aws_live import credentials, quota_answer, stubbed
 from tests.clusters import BASE_CLUSTER, example_config
 

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from clouds.contract import ClusterConfig
-from profiles.aws_preflight_reservation import reservation_findings
+from profiles.preflight.aws_reservation import reservation_findings
 from tests.aws_live import stubbed
 from tests.clusters import BASE_CLUSTER
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from clouds.contract import ClusterConfig
 from components.registry import REGISTRY
-from profiles.preflight import PreflightError, component_validation, preflight, read_cluster, validation_finding
+from profiles.preflight.check import PreflightError, component_validation, preflight, read_cluster, validation_finding
 from trainstack.cli.app import app
 
 ROOT = Path(__file__).parents[2]
@@ -41,8 +41,8 @@ def no_live_checks(monkeypatch):
     def live(*args, **kwargs):
         raise AssertionError("a live check ran for a stack the component refuses")
 
-    monkeypatch.setattr("profiles.aws_preflight.check_aws", live)
-    monkeypatch.setattr("profiles.preflight_guidance.GUIDANCE", {p: live for p in REGISTRY})
+    monkeypatch.setattr("profiles.preflight.aws.check_aws", live)
+    monkeypatch.setattr("profiles.preflight.guidance.GUIDANCE", {p: live for p in REGISTRY})
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_unknown_provider_keeps_the_existing_error():
 
 def test_validation_imports_no_pulumi_or_cloud_sdk():
     code = (
-        "import sys; from profiles.preflight import read_cluster, validation_finding; "
+        "import sys; from profiles.preflight.check import read_cluster, validation_finding; "
         "from pathlib import Path; "
         "[validation_finding(read_cluster(p), 'x') for p in sorted(Path('stacks').glob('Pulumi.*.yaml'))]; "
         "print(sorted(m for m in ('pulumi', 'boto3', 'pulumi_aws', 'pulumi_alicloud') if m in sys.modules))"

@@ -9,8 +9,8 @@ import yaml
 from clouds.reservation import ReservationConfig
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
-from profiles.stack_file import validate_cluster
-from profiles.stack_writer import cluster_config, render_stack
+from profiles.stack.file import validate_cluster
+from profiles.stack.writer import cluster_config, render_stack
 
 HELD = {"provider": "aws", "instance_type": "p4d.24xlarge", "zone": "use1-az2", "nodes": 4, "id": "cr-0abc"}
 

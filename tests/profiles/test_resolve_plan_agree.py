@@ -14,8 +14,8 @@ import pytest
 
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
-from profiles.stack_price import price_stack
-from profiles.stack_writer import cluster_config
+from profiles.stack.price import price_stack
+from profiles.stack.writer import cluster_config
 
 BASE = {"accelerators": ["A100:8", "A100-80GB:8", "H100:8"], "nodes": 2, "interconnect": "rdma"}
 IMAGES = {"work": {"images": 1281167, "epochs": 90, "flops_per_image": "24.5G", "mfu": 0.16}}

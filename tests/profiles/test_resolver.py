@@ -422,7 +422,7 @@ def test_a_gcp_file_system_below_the_asked_throughput_is_said_and_written_as_a_c
 
 def test_the_written_gcp_stack_states_the_filestore_choice_and_the_component_accepts_it(real_catalog):
     from clouds.gcp.validate import validate_args
-    from profiles.stack_writer import cluster_config
+    from profiles.stack.writer import cluster_config
 
     spec = parse_spec(GCP_H100_WITH_FS)
     config = cluster_config(spec, resolve(spec, real_catalog.offerings).choice.candidate, "test")

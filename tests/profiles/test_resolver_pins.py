@@ -7,9 +7,11 @@ node failures, costs $1,020 whatever n."""
 
 import pytest
 
-from profiles import resolver
+from profiles import fixes, resolver
 from profiles.candidate import Candidate
-from profiles.resolver import NoMatchError, all_failures, resolve, static_failures, what_would_meet
+from profiles.fixes import what_would_meet
+from profiles.matching import all_failures, static_failures
+from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
 
@@ -211,7 +213,7 @@ def test_what_would_meet_counts_up_from_the_rows_own_nodes():
 
 
 def test_what_would_meet_stops_at_the_largest_count_it_tries(monkeypatch):
-    monkeypatch.setattr(resolver, "MAX_SUGGESTED_NODES", 64)
+    monkeypatch.setattr(fixes, "MAX_SUGGESTED_NODES", 64)
     resolution = resolve(spec(work=WORK, nodes=1, deadline="0.54h"), [offering()])  # 63 needed: 64 is tried
     assert resolution.to_meet.startswith("to meet it: 64 nodes of Standard_X")
     resolution = resolve(spec(work=WORK, nodes=1, deadline="0.5h"), [offering()])  # 68 needed

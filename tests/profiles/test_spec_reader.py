@@ -1,4 +1,4 @@
-"""The fast spec reader (`profiles.spec_reader`) reads plain workloads itself, and never accepts a
+"""The fast spec reader (`profiles.spec.reader`) reads plain workloads itself, and never accepts a
 spec the pydantic models refuse or reads one to other values: both readers, on every case."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pydantic import BaseModel
 from clouds.input_file import parse_yaml
 from profiles.cost.work import CommitmentSpec, ModelSpec, SpotSpec, WorkSpec
 from profiles.spec import SpecError, WorkloadSpec
-from profiles.spec_model import FileSystemModel, WorkloadModel, validate
-from profiles.spec_reader import Unsure, read
-from profiles.spec_values import KEYS, Commitment, FileSystemSpec, ModelShape, Spot, Work
+from profiles.spec.model import FileSystemModel, WorkloadModel, validate
+from profiles.spec.reader import Unsure, read
+from profiles.spec.values import KEYS, Commitment, FileSystemSpec, ModelShape, Spot, Work
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIRS = {

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from clouds.input_file import DuplicateKeyError
 from clouds.input_file import parse_yaml as load
 from profiles.spec import SpecError, load_spec
-from profiles.stack_file import StackFileError, read_cluster, read_config
+from profiles.stack.file import StackFileError, read_cluster, read_config
 from tests.cases import cases
 from trainstack.cli.app import app
 from trainstack.plan.runner import PlanError, run_plan
@@ -190,7 +190,7 @@ def test_a_missing_stack_names_the_stacks_there(tmp_path, name, hint):
 )
 def test_a_stack_the_catalog_confirms_has_no_problems(change, problems):
     from clouds.config import parse_cluster_config
-    from profiles.stack_check import catalog_problems
+    from profiles.stack.check import catalog_problems
 
     raw = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a3-gcp.yaml").read_text())["config"]["trainstack:cluster"]
     assert catalog_problems(parse_cluster_config({**raw, **change})) == problems

@@ -7,8 +7,8 @@ import pytest
 from profiles.catalog.loader import load_catalog
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
-from profiles.stack_price import price_from_catalog
-from profiles.stack_writer import cluster_config
+from profiles.stack.price import price_from_catalog
+from profiles.stack.writer import cluster_config
 
 H200 = {
     "name": "h200-any",

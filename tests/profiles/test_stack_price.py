@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from clouds.contract import ClusterConfig
-from profiles.stack_price import price_stack
+from profiles.stack.price import price_stack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -179,8 +179,8 @@ def test_plan_checks_a_commitment_stacks_budget_at_the_on_demand_bill():
 def test_a_file_system_slower_than_the_stack_states_is_a_caveat(throughput, expected):
     """T3: the stack says 500 MB/s per TiB but GCP creates Filestore ZONAL (4,800 GiB, below
     Managed Lustre's minimum): plan and the review say what it delivers, as resolve's row did."""
-    from profiles.stack_file import read_cluster
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.file import read_cluster
+    from profiles.stack.price import price_from_catalog
 
     _, config = read_cluster(ROOT / "stacks" / "Pulumi.training-a3-gcp.yaml")
     fs = config.file_system.model_copy(update={"throughput_mbps_per_tib": throughput})
@@ -189,8 +189,8 @@ def test_a_file_system_slower_than_the_stack_states_is_a_caveat(throughput, expe
 
 
 def test_a_file_system_that_delivers_its_tier_has_no_shortfall_caveat():
-    from profiles.stack_file import read_cluster
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.file import read_cluster
+    from profiles.stack.price import price_from_catalog
 
     _, config = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")  # FSx sells the 250 tier it states
     assert not [c for c in price_from_catalog(config).caveats if c.startswith("file system below")]

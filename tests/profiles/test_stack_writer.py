@@ -3,7 +3,7 @@ import yaml
 
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
-from profiles.stack_writer import (
+from profiles.stack.writer import (
     StackWriteError,
     cluster_config,
     is_hand_edited,
@@ -73,7 +73,7 @@ def test_regenerated_stack_may_replace_an_unedited_one(tmp_path, stack_text):
 
 
 def render_stack_with_nodes(text, nodes):
-    from profiles.stack_file import digest as _digest  # same checksum rule as the writer
+    from profiles.stack.file import digest as _digest  # same checksum rule as the writer
 
     body = text.split("\n", 4)[4].replace("nodes: 2", f"nodes: {nodes}")
     header = "".join(line + "\n" for line in text.splitlines()[:3])
@@ -124,7 +124,7 @@ def test_header_counts_import_and_export_requests(fixture_catalog):
 
 
 def render_stack_elsewhere(text, old, new):
-    from profiles.stack_file import digest as _digest
+    from profiles.stack.file import digest as _digest
 
     body = text.split("\n", 4)[4].replace(old, new)
     header = "".join(line + "\n" for line in text.splitlines()[:3])
@@ -165,7 +165,7 @@ def test_a_stack_not_written_by_trainstack_is_named_so(tmp_path, stack_text):
 
 
 def test_a_forced_rewrite_keeps_the_stacks_own_settings(tmp_path, stack_text):
-    from profiles.stack_writer import kept_settings
+    from profiles.stack.writer import kept_settings
 
     path = tmp_path / "Pulumi.job.yaml"
     path.write_text(
@@ -252,7 +252,7 @@ def _hand_edited(tmp_path, stack_text, **fields):
 
 
 def test_a_rewrite_keeps_the_cluster_settings_the_pick_does_not_decide(tmp_path, stack_text, fixture_catalog):
-    from profiles.stack_writer import keep_cluster_settings
+    from profiles.stack.writer import keep_cluster_settings
 
     own = {
         "ssh_cidrs": ["10.1.0.0/16"],
@@ -271,7 +271,7 @@ def test_a_rewrite_keeps_the_cluster_settings_the_pick_does_not_decide(tmp_path,
 
 
 def test_a_workload_job_replaces_the_stacks_and_a_generated_stack_keeps_nothing(tmp_path, stack_text, fixture_catalog):
-    from profiles.stack_writer import keep_cluster_settings
+    from profiles.stack.writer import keep_cluster_settings
 
     job = {"command": "/fsx/new.py", "nproc_per_node": 8}
     path = _hand_edited(tmp_path, stack_text, job={"command": "/fsx/old.py", "nproc_per_node": 8})
@@ -293,7 +293,7 @@ def test_a_workload_job_replaces_the_stacks_and_a_generated_stack_keeps_nothing(
     ids=["not-yaml", "repeated-key"],
 )
 def test_an_unreadable_stack_is_not_rewritten(tmp_path, fixture_catalog, text, message):
-    from profiles.stack_writer import keep_cluster_settings
+    from profiles.stack.writer import keep_cluster_settings
 
     path = tmp_path / "Pulumi.job.yaml"
     path.write_text(text)
@@ -303,7 +303,7 @@ def test_an_unreadable_stack_is_not_rewritten(tmp_path, fixture_catalog, text, m
 
 
 def test_a_kept_setting_that_does_not_fit_the_pick_is_named(tmp_path, stack_text, fixture_catalog):
-    from profiles.stack_writer import keep_cluster_settings
+    from profiles.stack.writer import keep_cluster_settings
 
     path = _hand_edited(tmp_path, stack_text, ssh_cidrs=["0.0.0.0/0"])
     with pytest.raises(

@@ -9,8 +9,8 @@ import pytest
 from profiles.cost.estimate import JobHours
 from profiles.costing import candidates
 from profiles.spec import parse_spec
-from profiles.stack_price import price_stack
-from profiles.stack_writer import cluster_config
+from profiles.stack.price import price_stack
+from profiles.stack.writer import cluster_config
 from tests.profiles.offering_factory import offering
 
 ALIBABA = offering(provider="alicloud", region="cn-beijing", zone="cn-beijing", currency="CNY", on_demand_native=200.0)

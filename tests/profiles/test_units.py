@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from profiles.units import not_bool, parse_count, parse_duration_hours, parse_size_gib
+from profiles.spec.units import not_bool, parse_count, parse_duration_hours, parse_size_gib
 
 
 @pytest.mark.parametrize(

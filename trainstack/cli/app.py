@@ -148,7 +148,7 @@ def plan(
 def _plan_rounding(path: Path) -> None:
     """Say when the stack's file system is created larger than the capacity it asks for."""
     from clouds.filesystems import rounding_note
-    from profiles.stack_file import read_cluster
+    from profiles.stack.file import read_cluster
 
     cluster = read_cluster(path)[1]  # already read and validated by the plan
     if cluster.file_system is not None:
@@ -184,7 +184,7 @@ def run(
     Prints the job's id, where its logs and checkpoints are and its expected cost. Exits 2 for a
     job the platform cannot run (one line naming the field), 1 when the platform refused it.
     """
-    from profiles.stack_writer import StackWriteError, stack_path
+    from profiles.stack.writer import StackWriteError, stack_path
     from trainstack.run import RunError
     from trainstack.run.command import run as run_job
 
@@ -209,8 +209,8 @@ def check(
     live checks cannot run (credentials).
     """
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.preflight import PreflightError, preflight, read_cluster
-    from profiles.stack_writer import StackWriteError, stack_path
+    from profiles.preflight.check import PreflightError, preflight, read_cluster
+    from profiles.stack.writer import StackWriteError, stack_path
     from trainstack.cli import live_view
     from trainstack.plan.runner import PlanError
     from trainstack.review.report import stack_budget

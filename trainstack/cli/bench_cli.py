@@ -23,7 +23,7 @@ def _project_option() -> Any:
 
 
 def _project_dir(given: Path | None = None) -> Path:
-    from trainstack.cli.app import project_dir  # the CLI's own project discovery
+    from trainstack.cli.resolve_cmd import project_dir  # the CLI's own project discovery
 
     return project_dir(given)
 
@@ -42,8 +42,8 @@ def _project_or_none(given: Path | None = None) -> Path | None:
 
 def _cluster(stack: str, project: Path | None = None):
     """The stack's validated cluster config (one-line error when it cannot be read)."""
-    from profiles.preflight import PreflightError, read_cluster, validation_finding
-    from profiles.stack_writer import StackWriteError, stack_path
+    from profiles.preflight.check import PreflightError, read_cluster, validation_finding
+    from profiles.stack.writer import StackWriteError, stack_path
 
     try:
         path = stack_path(_project_dir(project), stack)

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from profiles.catalog.diff import RefreshSummary
-from profiles.preflight import Finding
+from profiles.preflight.finding import Finding
 
 MARKS = {"ok": "[green]ok[/]", "fail": "[red]FAIL[/]", "unknown": "[yellow]?[/]", "info": "[cyan]info[/]"}
 

@@ -41,7 +41,7 @@ def run(
     """Print the offers for `accelerator` (see the module docstring); bad input exits 2."""
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.catalog.offers import OffersError, check_regions, offer_rows, read_ask
-    from profiles.spec_rules import known_provider
+    from profiles.spec.rules import known_provider
 
     try:
         clouds = tuple(dict.fromkeys(known_provider(p) for p in providers))

@@ -150,7 +150,7 @@ def _left_out_hint(catalog, spec) -> str:
     no left-out offering could have fitted the spec (then the rate is not the problem)."""
     if not catalog.left_out:
         return ""
-    from profiles.left_out import fitting, unpriced_rows
+    from profiles.matching import fitting, unpriced_rows
 
     counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
     return "".join(
@@ -189,7 +189,7 @@ def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | No
         except PlotPathError as exc:
             fail(str(exc))
     if write_stack is not None:
-        from profiles.stack_writer import StackWriteError, stack_path
+        from profiles.stack.writer import StackWriteError, stack_path
 
         try:
             stack_path(folder, write_stack)
@@ -208,8 +208,8 @@ def _write_plot(path: Path, spec, resolution) -> str:
 
 
 def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, folder: Path, zone: str | None) -> str:
-    from profiles.fallbacks import fallback_rows, roomiest_copy
-    from profiles.stack_writer import (
+    from profiles.stack.fallbacks import fallback_rows, roomiest_copy
+    from profiles.stack.writer import (
         StackWriteError,
         cluster_config,
         keep_cluster_settings,
@@ -218,7 +218,7 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
         render_stack,
         stack_path,
     )
-    from profiles.stack_writer import write_stack as write
+    from profiles.stack.writer import write_stack as write
 
     choice = roomiest_copy(
         resolution.choice.candidate, resolution.choice.also_zones, resolution.candidates, spec.interconnect

@@ -2,14 +2,15 @@
 
 A node group's "update" can mean very different things to a running job: an AWS instance
 refresh replaces every node, a new launch-template version replaces none. Each cloud states
-it per type in its own `replacements.yaml` (`Replacements.node_effects`, `clouds.base.NodeEffect`);
+it per type in its own `replacements.yaml` (`Replacements.node_effects`, `clouds.replacement_rules.NodeEffect`);
 this module applies those rules to a planned change (`trainstack.review.diff.Change`).
 """
 
 from __future__ import annotations
 
-from clouds.base import NodeEffect, load
+from clouds.base import load
 from clouds.registry import CLOUDS
+from clouds.replacement_rules import NodeEffect
 from trainstack.review.diff import Change
 from trainstack.review.replacements import related_path
 

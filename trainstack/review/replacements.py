@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clouds.base import Replacements, load
+from clouds.base import load
 from clouds.registry import CLOUDS
+from clouds.replacement_rules import Replacements
 
 _ALL: tuple[Replacements, ...] = tuple(load(c.replacements) for c in CLOUDS.values())
 

@@ -44,7 +44,7 @@ def submitter(cluster: ClusterConfig) -> Callable[..., Submitted]:
 
 def expected_cost(cluster: ClusterConfig) -> str:
     """`$X per job (H h at $Y/hour)` from the catalog, as `plan` prices the stack."""
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.price import price_from_catalog
 
     price = price_from_catalog(cluster)
     total, hourly = price.usd_total, price.total_usd_per_hour
@@ -60,7 +60,7 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
         StackFileError: the stack cannot be read or is refused.
         RunError: the platform cannot run what the job asks (one line naming the field).
     """
-    from profiles.stack_file import read_cluster
+    from profiles.stack.file import read_cluster
 
     config, cluster = read_cluster(path)
     name = cluster_name(config, stack)

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from facts.accelerators import form_factor
-from profiles.aws_api import aws_errors, client, new_session
 from profiles.catalog.fetchers import FetchError, FetchInputError
 from profiles.catalog.fetchers.aws_ec2 import (
     RETRY_HINT,
@@ -27,6 +26,7 @@ from profiles.catalog.fetchers.aws_ec2 import (
 )
 from profiles.catalog.fetchers.aws_pricing import PRICING_REGION, ProductPrices, fetch_prices
 from profiles.catalog.offering import Offering
+from profiles.preflight.aws_api import aws_errors, client, new_session
 
 SOURCE = "aws-pricing-api"
 # GPU / accelerator families used for training (instance-type prefixes before the dot).

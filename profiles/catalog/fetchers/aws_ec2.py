@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from facts.accelerators import accelerator_facts
-from profiles.aws_api import aws_errors
 from profiles.catalog.fetchers import FetchError
+from profiles.preflight.aws_api import aws_errors
 
 RETRY_HINT = "rerun `trainstack catalog refresh --provider aws`"
 FILTER_CHUNK = 100  # instance types per filter (well under EC2's filter value limit)

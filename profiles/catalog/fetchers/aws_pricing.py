@@ -21,8 +21,8 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from profiles.aws_api import aws_errors
 from profiles.catalog.fetchers import FetchError
+from profiles.preflight.aws_api import aws_errors
 
 # The Price List Query API is served from us-east-1 (and ap-south-1) only.
 PRICING_REGION = "us-east-1"

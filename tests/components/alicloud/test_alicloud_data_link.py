@@ -166,10 +166,10 @@ def test_oss_uri_and_whole_bucket_policy():
 
 def test_an_oss_dataset_without_a_file_system_gets_a_cpfs_at_alibabas_nearest_tier():
     from profiles.catalog.loader import load_catalog
-    from profiles.data_row import tier_for
+    from profiles.data_path.terms import tier_for
     from profiles.resolver import resolve
     from profiles.spec import parse_spec
-    from profiles.stack_writer import cluster_config
+    from profiles.stack.writer import cluster_config
 
     base = {"name": "x", "accelerators": ["A100-80GB:8"], "providers": ["alicloud"], "hours": "10h"}
     spec = parse_spec({**base, "data": {"source": SOURCE, "size": "3TiB", "files": "600k"}})
@@ -202,7 +202,7 @@ def test_a_data_sized_cpfs_is_never_refused_for_the_size_trainstack_picked(size,
     from profiles.catalog.loader import load_catalog
     from profiles.resolver import resolve
     from profiles.spec import parse_spec
-    from profiles.stack_writer import cluster_config
+    from profiles.stack.writer import cluster_config
 
     base = {"name": "x", "accelerators": ["A100-80GB:8"], "providers": ["alicloud"], "hours": "24h", "nodes": 2}
     spec = parse_spec({**base, "interconnect": "rdma", "data": {"source": SOURCE, "size": size, "files": files}})

@@ -15,7 +15,7 @@ from clouds.aws.reservation import check_reservation, launch_options, placement_
 from clouds.contract import ClusterConfig
 from clouds.reservation import ReservationConfig
 from components.aws.cluster import AwsGpuCluster
-from profiles.stack_file import ConfigError, validate_cluster
+from profiles.stack.file import ConfigError, validate_cluster
 from tests.clusters import BASE_CLUSTER
 from tests.components.test_input_shapes import args_class, problems
 from trainstack.plan.runner import run_plan

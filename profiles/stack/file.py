@@ -3,7 +3,7 @@
 Every caller goes through here (`plan`, `plan --against`, `check`, the budget, `resolve
 --write-stack` and `__main__.py`'s `validate_cluster`), so a stack is read with one bounded
 reader (`clouds.input_file`) and refused for the same reasons everywhere: an invalid cluster,
-an unknown provider, a field the catalog contradicts (`profiles.stack_check`), a provider
+an unknown provider, a field the catalog contradicts (`profiles.stack.check`), a provider
 region key that is unset or disagrees.
 """
 
@@ -32,7 +32,7 @@ STACKS_DIR = "stacks"
 # Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it suits the
 # strictest cloud: GCP's lowercase letters, digits and hyphens; Azure's 64-character names.
 STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.fallbacks`)
+FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.stack.fallbacks`)
 _KEYS = ("max_usd_per_hour", "previous_names", "secrets")  # with the cluster and the fallbacks
 TRAINSTACK_KEYS = frozenset({CONFIG_KEY, FALLBACKS_KEY, *(f"trainstack:{key}" for key in _KEYS)})
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
@@ -156,7 +156,7 @@ def validate_cluster(raw: Any, region_value: Any, name: str = "cluster") -> Clus
             would refuse before creating anything), or the region key is unset or disagrees.
     """
     from clouds.registry import validator
-    from profiles.stack_check import catalog_problems
+    from profiles.stack.check import catalog_problems
 
     cluster = parse_cluster_config(raw)
     problems = catalog_problems(cluster)

@@ -15,8 +15,8 @@ from typing import Any
 
 from clouds.aws.reservation import placement_group_name
 from clouds.contract import ClusterConfig
-from profiles.aws_api import aws_errors
-from profiles.preflight import RETRY_HINT, Finding, PreflightError
+from profiles.preflight.aws_api import aws_errors
+from profiles.preflight.finding import RETRY_HINT, Finding, PreflightError
 
 # States in which instances can launch now, and in which they will once it starts.
 _LAUNCHABLE = {"active"}

@@ -1,6 +1,6 @@
 """Workload keys that must agree with each other before anything is resolved (#16).
 
-Called by `profiles.spec_rules.check_workload`, so both readers of a spec (the fast reader and
+Called by `profiles.spec.rules.check_workload`, so both readers of a spec (the fast reader and
 the pydantic models) refuse the same workloads with the same one-line message:
 
 - `data:` links the team's bucket through the file system, which is sized from `data.size`

@@ -1,7 +1,7 @@
 """Preflight (`trainstack check -s NAME`): can the stack's capacity be had, before `pulumi up`?
 
-A cloud with live checks names them in `Cloud.live_check` (AWS: `profiles.aws_preflight`, live
-through boto3); the others get offline guidance (`profiles.preflight_guidance`: which quota
+A cloud with live checks names them in `Cloud.live_check` (AWS: `profiles.preflight.aws`, live
+through boto3); the others get offline guidance (`profiles.preflight.guidance`: which quota
 applies, how much the stack needs and where to request it).
 Before any of these, the stack goes through its component's own `validate_args` (the checks
 `trainstack plan` and `pulumi up` run); a refusal is a `fail` finding and the live checks,
@@ -13,50 +13,18 @@ the finding serves callers that pass a `ClusterConfig` built some other way.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clouds.base import load
 from clouds.contract import ClusterConfig
 from clouds.registry import CLOUDS
-from profiles import stack_file as stack_file_module
-
-RETRY_HINT = "rerun `trainstack check`"
-STATUSES = ("ok", "fail", "unknown", "info")
-
-
-class PreflightError(ValueError):
-    """The stack cannot be checked (bad file, missing credentials, API failure); one line.
-
-    Attributes:
-        findings: what was already found offline (the component's validation, the catalog)
-            when a live check failed; [] when nothing was checked.
-    """
-
-    findings: list = []
-
-
-@dataclass(frozen=True)
-class Finding:
-    """The outcome of one preflight check.
-
-    Attributes:
-        check: what was checked: `config` (the component's own validation), `catalog`,
-            `offered`, `quota`, `reservation`.
-        status: `ok`, `fail`, `unknown` (could not be checked live) or `info`.
-        detail: one line: what was found, with units (vCPUs, GPUs).
-        fix: one line: what to do about it; empty when nothing is needed.
-    """
-
-    check: str
-    status: str
-    detail: str
-    fix: str = ""
+from profiles.preflight.finding import Finding, PreflightError
+from profiles.stack import file as stack_file_module
 
 
 def read_cluster(stack_file: Path) -> ClusterConfig:
-    """The validated `trainstack:cluster` of a stack file (`profiles.stack_file.read_cluster`).
+    """The validated `trainstack:cluster` of a stack file (`profiles.stack.file.read_cluster`).
 
     Raises:
         PreflightError: the file is missing, not YAML, its cluster config is invalid or
@@ -99,7 +67,7 @@ def preflight(
         except PreflightError as exc:
             exc.findings = findings  # what was found offline still counts
             raise
-    from profiles.preflight_guidance import GUIDANCE
+    from profiles.preflight.guidance import GUIDANCE
 
     guide = GUIDANCE.get(cluster.provider)
     if guide is None:
@@ -143,7 +111,7 @@ def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding
 
 
 def _confirmed(cluster: ClusterConfig) -> bool:
-    from profiles.stack_price import price_from_catalog
+    from profiles.stack.price import price_from_catalog
 
     return price_from_catalog(cluster).verified
 
@@ -153,7 +121,7 @@ def catalog_finding(cluster: ClusterConfig, current: str, confirmed: bool = True
 
     Args:
         confirmed: False when the current catalog cannot price the cluster as configured
-            (`profiles.stack_price`), so the recorded price is only the file's own number.
+            (`profiles.stack.price`), so the recorded price is only the file's own number.
     """
     if cluster.usd_per_hour is None:
         return Finding(

@@ -3,11 +3,11 @@
 `trainstack resolve` should answer in well under 0.2 s, and importing pydantic and building
 its validators costs about half of that. Most workloads are plain: known keys, values of the
 type they should have. This reader reads those, strictly: every field of the plain value
-classes has its `Key` (`profiles.spec_values.KEYS`: YAML name, kind, bounds, and the same
-rule functions the pydantic models call, `profiles.spec_rules`). Anything it does not accept
+classes has its `Key` (`profiles.spec.values.KEYS`: YAML name, kind, bounds, and the same
+rule functions the pydantic models call, `profiles.spec.rules`). Anything it does not accept
 outright (an unknown key, a value of another type, a bound or rule broken, a section it
 leaves to pydantic: `job`, `data`, `reservations`) raises `Unsure`, and the caller validates
-with the pydantic models (`profiles.spec_model`), whose errors users see. So this reader
+with the pydantic models (`profiles.spec.model`), whose errors users see. So this reader
 never words an error and never accepts what pydantic would refuse; a test reads every
 spec both ways and compares (`tests/profiles/test_spec_reader.py`).
 """
@@ -18,7 +18,7 @@ import math
 import re
 from typing import Any
 
-from profiles.spec_values import AFTER, BEFORE, KEYS, Key
+from profiles.spec.values import AFTER, BEFORE, KEYS, Key
 
 
 class Unsure(Exception):

@@ -6,7 +6,7 @@ data: {source: s3://team-data/imagenet, size: 2TiB, files: 1.28M, passes: 90, wr
 
 `size` accepts `2TiB`, `140GiB`, `500GB`; `files` `1.28M`; `mean_file_size` `110KiB`/`0.1MiB` (else
 size / files). Without a `file_system`, the workload gets one sized for the data and the
-checkpoints (`profiles.cost.data_path.capacity_gib`).
+checkpoints (`profiles.data_path.sizing.capacity_gib`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pydantic import BeforeValidator, ConfigDict, Field, field_validator
 
 from clouds.data import source_problem, unlinked_source
 from clouds.data_config import DataConfig
-from profiles.cost.data_path import capacity_gib, checkpoint_gib
-from profiles.units import not_bool, parse_count, parse_size_gib
+from profiles.data_path.sizing import capacity_gib, checkpoint_gib
+from profiles.spec.units import not_bool, parse_count, parse_size_gib
 
 
 class DataSpec(DataConfig):
@@ -81,7 +81,7 @@ def sized_file_system(data: dict[str, Any], params: object | None) -> dict[str, 
     when the data's size is not given (or unreadable: `DataSpec` then reports it).
 
     Capacity = (data + checkpoints) x (1 + headroom), rounded up to a whole GiB (see
-    `profiles.cost.data_path`); throughput stays the file system's default.
+    `profiles.data_path.sizing`); throughput stays the file system's default.
     """
     try:
         size = parse_size_gib(data["size"]) if data.get("size") is not None else None

@@ -1,8 +1,9 @@
 """The file system and data terms of one row at one throughput tier and size: what the cloud
 creates, its price, what it delivers (`clouds.filesystems.delivered`), how the cloud's stack
-copies the data in (`clouds.data.staging`), and the hours the job then waits on it.
+copies the data in (`clouds.data.staging`), and the hours the job then waits on it; and the
+tier a row starts from (`tier_for`).
 
-`profiles.data_row` compares these terms across tiers and sizes and keeps the cheapest job.
+`profiles.data_path.row` compares these terms across tiers and sizes and keeps the cheapest job.
 """
 
 from __future__ import annotations
@@ -15,10 +16,37 @@ from clouds.data import link_for
 from clouds.filesystems import throughput_notes
 from facts.local_nvme import local_nvme_gib
 from profiles.catalog.offering import Offering
-from profiles.cost.data_path import DataPath, row_data_path
-from profiles.cost.data_path import describe as describe_data_path
 from profiles.cost.storage import StorageCost, storage_cost
-from profiles.spec import WorkloadSpec
+from profiles.data_path.sizing import DataPath, row_data_path
+from profiles.data_path.sizing import describe as describe_data_path
+from profiles.spec import FileSystemSpec, WorkloadSpec
+
+# Throughput tiers (MB/s per TiB) any cloud sells; each cloud's rule keeps its own
+# (`profiles.cost.storage.storage_cost` is None for a tier it cannot create).
+TIERS = (40, 125, 200, 250, 500, 1000)
+
+
+def tier_for(provider: str, file_system: FileSystemSpec) -> int:
+    """The throughput tier (MB/s per TiB) a row starts from: the workload's when it states one;
+    else the default when `provider` can create it, else the tier it sells nearest to the
+    default (the faster on a tie), so a cloud without the default tier (Alibaba CPFS: 100 or
+    200) is priced at its own rather than refused for a number nobody asked for."""
+    asked = file_system.throughput_mbps_per_tib
+    if "throughput_mbps_per_tib" in file_system.given:
+        return asked
+    return _nearest_sold(provider, math.ceil(file_system.capacity_gib), asked)
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest_sold(provider: str, capacity_gib: int, default: int) -> int:
+    from clouds.filesystems import FileSystemAsk, file_system_problem
+
+    sold = [
+        t for t in sorted({default, *TIERS}) if file_system_problem(provider, FileSystemAsk(capacity_gib, t)) is None
+    ]
+    if not sold or default in sold:
+        return default
+    return min(sold, key=lambda tier: (abs(tier - default), -tier))
 
 
 @dataclass(frozen=True)

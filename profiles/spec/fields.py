@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BeforeValidator
 
-from profiles.units import not_bool
+from profiles.spec.units import not_bool
 
 # A number, never a YAML yes/no (`not_bool`: YAML reads `true` as a bool, Python counts it as 1).
 NUMBER = BeforeValidator(not_bool)

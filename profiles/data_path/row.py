@@ -2,14 +2,14 @@
 bucket's request charges, and the file-system throughput tier the row buys.
 
 When the asked tier cannot feed the GPUs, each faster tier the cloud sells is costed for the
-whole job, compute and file system for the hours that tier gives (`profiles.cost.data_path`),
+whole job, compute and file system for the hours that tier gives (`profiles.data_path.sizing`),
 and the cheapest job wins: a faster tier costs more per hour but can shorten an I/O-bound run
 by more. The comparison leaves out spot interruptions (they scale both options' hours alike).
 A tier the workload states (`file_system.throughput`) is kept; the row then says when a faster
 one would make the job cheaper. A file system sized from `data` takes the chosen tier, and grows
 (`sized_up`) when a larger one feeds the GPUs for less; a capacity the workload states is kept,
 and the row names the larger one. What each option delivers is what the cloud creates
-(`profiles.data_terms`): a service without tiers (GCP Filestore) delivers the same at any tier,
+(`profiles.data_path.terms`): a service without tiers (GCP Filestore) delivers the same at any tier,
 so only its size can help. A row that no option lets feed its GPUs is marked `io_bound`.
 """
 
@@ -21,43 +21,41 @@ from dataclasses import replace
 
 from facts.limits import MAX_FILE_SYSTEM_GIB
 from profiles.catalog.offering import Offering
-from profiles.cost.data_path import GIB, MB
 from profiles.cost.requests import bucket_passes, file_count, request_cost, requests_uncounted
-from profiles.data_terms import DataRow, at_tier
-from profiles.spec import FileSystemSpec, WorkloadSpec
-
-# Throughput tiers (MB/s per TiB) any cloud sells; each cloud's rule keeps its own
-# (`profiles.cost.storage.storage_cost` is None for a tier it cannot create).
-TIERS = (40, 125, 200, 250, 500, 1000)
-
-
-def tier_for(provider: str, file_system: FileSystemSpec) -> int:
-    """The throughput tier (MB/s per TiB) a row starts from: the workload's when it states one;
-    else the default when `provider` can create it, else the tier it sells nearest to the
-    default (the faster on a tie), so a cloud without the default tier (Alibaba CPFS: 100 or
-    200) is priced at its own rather than refused for a number nobody asked for."""
-    asked = file_system.throughput_mbps_per_tib
-    if "throughput_mbps_per_tib" in file_system.given:
-        return asked
-    return _nearest_sold(provider, math.ceil(file_system.capacity_gib), asked)
-
-
-@functools.lru_cache(maxsize=256)
-def _nearest_sold(provider: str, capacity_gib: int, default: int) -> int:
-    from clouds.filesystems import FileSystemAsk, file_system_problem
-
-    sold = [
-        t for t in sorted({default, *TIERS}) if file_system_problem(provider, FileSystemAsk(capacity_gib, t)) is None
-    ]
-    if not sold or default in sold:
-        return default
-    return min(sold, key=lambda tier: (abs(tier - default), -tier))
+from profiles.data_path.link_sizing import for_link
+from profiles.data_path.sizing import GIB, MB
+from profiles.data_path.terms import TIERS, DataRow, at_tier, tier_for
+from profiles.spec import WorkloadSpec
 
 
 def data_row(
     spec: WorkloadSpec, offering: Offering, compute_hours: float, usd_per_hour: float, usd_per_cny: float | None
 ) -> DataRow:
-    """The row's file system and data terms, at the throughput tier that makes the job cheapest.
+    """The data path's one entry for costing a row (`profiles.costing`): its file system and
+    data terms at the throughput tier and size that make the job cheapest, with the bucket's
+    request charges, after a data-sized file system is raised to the smallest the cloud's
+    bucket link can use (`link_sizing.for_link`: the row asks for that capacity and says so, and
+    the stack is written with it).
+
+    Args:
+        spec: the workload (`file_system`, `data`).
+        offering: the row's offering.
+        compute_hours: the job's hours before the file system's terms.
+        usd_per_hour: the cluster's compute price for this purchase, USD/hour.
+        usd_per_cny: the catalog's USD per CNY (CNY-listed storage prices), or None.
+    """
+    raised, note = for_link(spec, offering.provider)
+    row = _cheapest(raised, offering, compute_hours, usd_per_hour, usd_per_cny)
+    if note is None or raised.file_system is None:
+        return row
+    return replace(row, capacity_gib=row.capacity_gib or raised.file_system.capacity_gib, notes=(*row.notes, note))
+
+
+def _cheapest(
+    spec: WorkloadSpec, offering: Offering, compute_hours: float, usd_per_hour: float, usd_per_cny: float | None
+) -> DataRow:
+    """The row's file system and data terms, at the throughput tier (and size) that makes the
+    job cheapest.
 
     Args:
         spec: the workload (`file_system`, `data`).

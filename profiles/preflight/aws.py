@@ -7,7 +7,7 @@
 - Service Quotas GetServiceQuota (falling back to GetAWSDefaultServiceQuota): the vCPU quota
   of the family, On-Demand and Spot counted separately (`facts.quotas`).
 - EC2 DescribeCapacityReservations, with a `reservation:`: its instance type, zone, kind,
-  placement group, size and state against the stack's (`profiles.aws_preflight_reservation`).
+  placement group, size and state against the stack's (`profiles.preflight.aws_reservation`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 
 from clouds.contract import ClusterConfig
 from facts.quotas import AwsVcpuQuotas, aws_vcpu_quotas
-from profiles.aws_api import aws_errors, client, new_session
-from profiles.aws_preflight_reservation import reservation_findings
-from profiles.preflight import RETRY_HINT, Finding, PreflightError
+from profiles.preflight.aws_api import aws_errors, client, new_session
+from profiles.preflight.aws_reservation import reservation_findings
+from profiles.preflight.finding import RETRY_HINT, Finding, PreflightError
 
 
 def check_aws(cluster: ClusterConfig, session: Any = None, quotas: Any = None) -> list[Finding]:

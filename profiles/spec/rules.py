@@ -1,9 +1,9 @@
 """The workload spec's reading rules, in plain functions: the shorthands each key accepts and
 the checks across keys.
 
-Both readers of a spec call them: the pydantic models (`profiles.spec_model`,
+Both readers of a spec call them: the pydantic models (`profiles.spec.model`,
 `profiles.cost.work`), whose validators are one-line calls of these, and the fast reader
-(`profiles.spec_reader`) that `trainstack resolve` uses without importing pydantic. So a rule
+(`profiles.spec.reader`) that `trainstack resolve` uses without importing pydantic. So a rule
 has one home, and both readers accept exactly the same values. A rule raises `ValueError`
 with the one-line message the user sees. No pydantic import here.
 """
@@ -17,8 +17,8 @@ from clouds.job_fields import job_size_problem
 from clouds.platforms import platform_words
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
-from profiles.spec_agreement import check_together
-from profiles.units import at_most_gib, at_most_hours, not_bool, parse_count, parse_duration_hours, parse_size_gib
+from profiles.spec.agreement import check_together
+from profiles.spec.units import at_most_gib, at_most_hours, not_bool, parse_count, parse_duration_hours, parse_size_gib
 
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
 AUTO_MAX_NODES = 64
@@ -173,7 +173,7 @@ def file_system_for_data(data: object) -> object:
     """`data` with a size and no `file_system`: size one for the data and checkpoints."""
     if not isinstance(data, dict) or not isinstance(data.get("data"), dict) or data.get("file_system"):
         return data
-    from profiles.data_spec import sized_file_system  # a spec with `data` is read by pydantic anyway
+    from profiles.data_path.spec import sized_file_system  # a spec with `data` is read by pydantic anyway
 
     params = next(
         (

@@ -4,10 +4,10 @@ Shorthands users type are accepted: `A100-80GB:8` (accelerator and GPUs per node
 `80GB`/`80GiB` (memory), `72h`/`3d`/`90m`/`2 days` (duration), `4800GiB`/`4.8TiB`
 (capacity). Any error becomes a one-line `SpecError` naming the field and the fix.
 
-A spec is read by the fast reader (`profiles.spec_reader`, no pydantic: `trainstack resolve`
-stays fast) or, when that reader is unsure, by the pydantic models (`profiles.spec_model`),
+A spec is read by the fast reader (`profiles.spec.reader`, no pydantic: `trainstack resolve`
+stays fast) or, when that reader is unsure, by the pydantic models (`profiles.spec.model`),
 whose errors users see; either way the result is the plain `WorkloadSpec` of
-`profiles.spec_values`.
+`profiles.spec.values`.
 """
 
 from __future__ import annotations
@@ -18,15 +18,11 @@ import yaml
 
 from clouds.input_file import STDIN, DuplicateKeyError, InputFileError, parse_yaml, read_text
 from profiles.files import shown_name
-from profiles.spec_reader import Unsure, read
-from profiles.spec_rules import AUTO_MAX_NODES
-from profiles.spec_values import FileSystemSpec, WorkloadSpec
+from profiles.spec.reader import Unsure, read
+from profiles.spec.rules import AUTO_MAX_NODES
+from profiles.spec.values import FileSystemSpec, SpecError, WorkloadSpec
 
 __all__ = ["AUTO_MAX_NODES", "FileSystemSpec", "SpecError", "WorkloadSpec", "load_spec", "parse_spec"]
-
-
-class SpecError(ValueError):
-    """A workload spec cannot be read or is invalid; the message is one line."""
 
 
 def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
@@ -47,7 +43,7 @@ def parse_spec(data: object, source: str = "spec") -> WorkloadSpec:
     try:
         spec = read(WorkloadSpec, data)
     except Unsure:  # pydantic validates it, and words the error if there is one
-        from profiles.spec_model import validate
+        from profiles.spec.model import validate
 
         spec = validate(data, source, written if from_accelerators else None)
     if spec.file_system is not None and not data.get("file_system"):  # sized from `data`: nothing stated

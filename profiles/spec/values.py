@@ -1,8 +1,8 @@
 """The workload spec as the resolver reads it: plain immutable values, no pydantic.
 
 `profiles.spec.parse_spec` returns a `WorkloadSpec` of these, whichever reader validated it:
-the fast reader (`profiles.spec_reader`, driven by each class's `Key`s in `KEYS` below) or the
-pydantic models (`profiles.spec_model`, `profiles.cost.work`), whose fields, bounds and rules
+the fast reader (`profiles.spec.reader`, driven by each class's `Key`s in `KEYS` below) or the
+pydantic models (`profiles.spec.model`, `profiles.cost.work`), whose fields, bounds and rules
 these mirror one for one (`tests/profiles/test_spec_reader.py` compares them). Units and
 meanings are documented on the pydantic models; the sections only pydantic reads (`job`,
 `data`, `reservations`) stay pydantic objects. NamedTuples, not dataclasses: defining a
@@ -14,19 +14,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from profiles import spec_rules as rules
-from profiles.units import not_bool, parse_count
+from profiles.spec import rules
+from profiles.spec.units import not_bool, parse_count
 
 if TYPE_CHECKING:
     from clouds.contract import JobConfig
     from profiles.cost.work import ReservationSpec
-    from profiles.data_spec import DataSpec
+    from profiles.data_path.spec import DataSpec
 
 _MODE = ("none", "selective", "full")
 
 
+class SpecError(ValueError):
+    """A workload spec cannot be read or is invalid; the message is one line."""
+
+
 class Key(NamedTuple):
-    """How one field of a plain spec value is written and checked (`KEYS`, read by `profiles.spec_reader`).
+    """How one field of a plain spec value is written and checked (`KEYS`, read by `profiles.spec.reader`).
 
     Attributes:
         kind: `str`, `int`, `float`, `bool`, `strs` (a list of names), a tuple of the allowed
@@ -37,7 +41,7 @@ class Key(NamedTuple):
         optional: None is a valid value.
         gt, ge, le: bounds on a number.
         pattern: a regular expression a `str` must match.
-        before: the rule applied to the raw value first (`profiles.spec_rules`).
+        before: the rule applied to the raw value first (`profiles.spec.rules`).
         after: the rule applied to the checked value.
     """
 
@@ -107,7 +111,7 @@ class Commitment(NamedTuple):
 
 
 class FileSystemSpec(NamedTuple):
-    """`profiles.spec_model.FileSystemModel` (the parallel file system) as a plain value;
+    """`profiles.spec.model.FileSystemModel` (the parallel file system) as a plain value;
     `given` holds the fields the workload wrote (pydantic's `model_fields_set`)."""
 
     capacity_gib: float
@@ -116,7 +120,7 @@ class FileSystemSpec(NamedTuple):
 
 
 class WorkloadSpec(NamedTuple):
-    """What a training job needs (`profiles.spec_model.WorkloadModel` documents each field), as a
+    """What a training job needs (`profiles.spec.model.WorkloadModel` documents each field), as a
     plain value; `gpus_key` is the key the user set the per-node GPU count with."""
 
     name: str = "workload"
@@ -160,7 +164,7 @@ def _opt(kind: Any, **options: Any) -> Key:
     return Key(kind, optional=True, **options)
 
 
-# How each field is written and checked (`profiles.spec_reader.Key`); fields without one
+# How each field is written and checked (`profiles.spec.reader.Key`); fields without one
 # (`given`, `gpus_key`) are set by the reader itself.
 KEYS: dict[type, dict[str, Key]] = {
     Work: {

@@ -4,7 +4,7 @@ The file holds the provider-neutral cluster config under `trainstack:cluster`, t
 provider's own region key, and a header comment with the price and catalog version. The
 header carries a checksum of the body, so a later `--write-stack` can tell a generated
 file from a hand-edited one and refuses to overwrite edits unless forced. The file is
-written (and read back) by `profiles.stack_file`.
+written (and read back) by `profiles.stack.file`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
 from profiles.cost.cluster_cost import cluster_cost
 from profiles.cost.commitment import commitment_note
-from profiles.fallbacks import group_fallback_types
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
-from profiles.stack_file import (
+from profiles.stack.fallbacks import group_fallback_types
+from profiles.stack.file import (
     FALLBACKS_KEY,
     STACK_NAME,
     StackFileError,
@@ -39,7 +39,7 @@ from profiles.stack_file import (
     write_stack,
 )
 
-# Reading, validating and writing stack files lives in `profiles.stack_file`; these names
+# Reading, validating and writing stack files lives in `profiles.stack.file`; these names
 # stay importable from here for callers of the writer.
 StackWriteError = StackFileError
 __all__ = [
@@ -75,7 +75,7 @@ def cluster_config(
     queued resources (`clouds.healing.writes_queued_resource`: GCP TPU spot slices, re-requested
     by the cluster's controller when preempted) is written with `queued_resource: true`. With
     `ranked` (every candidate, rank order) the node group's `fallback_types` are the types its
-    cloud's group can hold beside the pick (`profiles.fallbacks.group_fallback_types`).
+    cloud's group can hold beside the pick (`profiles.stack.fallbacks.group_fallback_types`).
     """
     o = candidate.offering
     purchase: Literal["spot", "on-demand"] = "spot" if candidate.purchase == "spot" else "on-demand"
@@ -146,7 +146,7 @@ def render_stack(
         kept: the existing stack file's own settings to carry over (see `kept_settings`).
         on_demand_usd_per_hour: the nodes' on-demand price, whole cluster, USD/hour: what a
             commitment stack bills without the commitment (`profiles.cost.commitment`).
-        fallbacks: the rows the stack may move to on no capacity (`profiles.fallbacks`), written
+        fallbacks: the rows the stack may move to on no capacity (`profiles.stack.fallbacks`), written
             under `trainstack:fallbacks` (an empty list removes the key); None keeps the file's own.
 
     Raises:

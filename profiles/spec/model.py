@@ -1,10 +1,10 @@
 """The workload spec's pydantic models: the validation whose errors users see.
 
-`profiles.spec.parse_spec` reads most workloads without these (`profiles.spec_reader`, so
+`profiles.spec.parse_spec` reads most workloads without these (`profiles.spec.reader`, so
 `trainstack resolve` need not import pydantic); whatever that reader is unsure of is
-validated here, and a valid spec comes back as the plain values of `profiles.spec_values`.
-The rules themselves live in `profiles.spec_rules`, called by both readers. Any error
-becomes a one-line `SpecError` naming the field and the fix (`profiles.spec_errors` chooses
+validated here, and a valid spec comes back as the plain values of `profiles.spec.values`.
+The rules themselves live in `profiles.spec.rules`, called by both readers. Any error
+becomes a one-line `SpecError` naming the field and the fix (`profiles.spec.errors` chooses
 the most useful of pydantic's errors and words it).
 """
 
@@ -15,14 +15,13 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from clouds.contract import JobConfig
-from profiles import spec_rules as rules
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec
-from profiles.data_spec import DataSpec
-from profiles.spec import SpecError
-from profiles.spec_errors import one_line
-from profiles.spec_fields import NUMBER
-from profiles.spec_rules import AUTO_MAX_NODES
-from profiles.spec_values import KEYS, WorkloadSpec
+from profiles.data_path.spec import DataSpec
+from profiles.spec import rules
+from profiles.spec.errors import one_line
+from profiles.spec.fields import NUMBER
+from profiles.spec.rules import AUTO_MAX_NODES
+from profiles.spec.values import KEYS, SpecError, WorkloadSpec
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
 # defer_build: validators are built on first use, not at import.
@@ -83,7 +82,7 @@ class WorkloadModel(BaseModel):
             `file_system`. None = the cluster comes up idle, as before.
         file_system: shared parallel file system, or None; with `data` and no file system,
             one sized for the data and checkpoints.
-        data: the dataset in the team's bucket (`profiles.data_spec`), or None.
+        data: the dataset in the team's bucket (`profiles.data_path.spec`), or None.
         platform: where the job runs: `vm` (the cloud's own nodes, the default), a managed
             platform (`sagemaker`, `azureml`, `modelarts`, `pai`, `ti-one`: `clouds.platforms`)
             or `any` (VM and managed rows ranked side by side).
@@ -153,7 +152,7 @@ def validate(data: dict[str, Any], source: str, written: dict[str, str] | None) 
         data: the mapping read from YAML.
         source: where it came from, for the message (a path, or `spec`).
         written: field -> the whole message when that field fails although the user never
-            wrote it (`profiles.spec_errors.one_line`).
+            wrote it (`profiles.spec.errors.one_line`).
 
     Raises:
         SpecError: one line, `SOURCE: FIELD: what is wrong and how to fix it`.

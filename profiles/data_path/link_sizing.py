@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from profiles.data_row import tier_for
+from profiles.data_path.terms import tier_for
 from profiles.spec import WorkloadSpec
 
 

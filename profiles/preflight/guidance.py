@@ -19,7 +19,7 @@ from clouds.base import load
 from clouds.contract import ClusterConfig
 from clouds.registry import CLOUDS
 from facts.quotas import gcp_gpu_metric
-from profiles.preflight import Finding
+from profiles.preflight.finding import Finding
 
 NOT_LIVE = "not checked live (no {cloud} quota API in trainstack yet)"
 

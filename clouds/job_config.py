@@ -1,0 +1,75 @@
+"""The training job a cluster's nodes run (`JobConfig`, a stack's `job:`; the workload spec's
+`job:` is the same model), checked field by field (`clouds.job_fields`)."""
+
+from __future__ import annotations
+
+import shlex
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from clouds.job_fields import job_field_problem
+from clouds.tracking import TrackingConfig
+
+
+class JobConfig(BaseModel):
+    """The training job every node runs under torchrun (the node agent, `nodeagent/`).
+
+    Attributes:
+        command: the training script and its arguments as torchrun takes them
+            (`/fsx/code/train.py --lr 3e-4`); with `module`, the first word is a module.
+        script: instead of `command`, a script on the shared file system to run as is.
+        workdir: working directory (on the shared file system); None = its mount point.
+        checkpoint_dir: the job's checkpoints, exported as `TRAINSTACK_CHECKPOINT_DIR`;
+            None = `<workdir>/checkpoints/<cluster>`.
+        nproc_per_node: processes per node; None = the node's accelerator count.
+        min_nodes: the job keeps running with this many nodes (torchrun `--nnodes=MIN:MAX`,
+            MAX = the cluster's nodes); None = all nodes (a lost node is waited for).
+        max_restarts: worker-group failures torchrun restarts from (`--max-restarts`); a
+            replaced node joining is a membership change and does not count.
+        env: extra environment of the training processes (no secrets: stack files are plain).
+        python: the interpreter with torch the job runs on (e.g. a venv on the shared file
+            system); None = the cloud's job runtime (`clouds.job_runtime`: the PyTorch DLAMI's
+            /opt/pytorch/bin/python on AWS, a pinned torch in /opt/trainstack/torch elsewhere).
+        module: run `command`'s first word as a Python module (`python -m`).
+        tracking: MLflow tracking (`{mlflow: URI}` or `{mlflow: managed}`): the training
+            environment gets `MLFLOW_TRACKING_URI` (`clouds.tracking`); None: no tracking.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    command: str | None = Field(
+        default=None, min_length=1, description="Script and arguments.", examples=["/fsx/code/train.py --lr 3e-4"]
+    )
+    script: str | None = Field(
+        default=None, min_length=1, description="Script on the shared file system.", examples=["/fsx/code/run.sh"]
+    )
+    workdir: str | None = Field(default=None, description="Working directory; None = the mount point.")
+    checkpoint_dir: str | None = Field(default=None, description="Checkpoint directory.")
+    nproc_per_node: int | None = Field(default=None, ge=1, le=64, description="Processes per node.")
+    min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
+    max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
+    env: dict[str, str] = Field(default_factory=dict, description="Extra environment.")
+    python: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Interpreter with torch.",
+        examples=["/fsx/venv/bin/python"],
+    )
+    module: bool = Field(default=False, description="Run the command as a module.")
+    tracking: TrackingConfig | None = Field(default=None, description="MLflow tracking.")
+
+    def model_post_init(self, __context: object) -> None:
+        if (self.command is None) == (self.script is None):
+            raise ValueError(
+                "job: give exactly one of command (script and arguments) or script (a script on the shared file system)"
+            )
+        if problem := job_field_problem(self):
+            raise ValueError(problem)
+        for path in (self.workdir, self.checkpoint_dir, self.script):
+            if path is not None and not path.startswith("/"):
+                raise ValueError(f"job: {path!r} is not an absolute path on the node; write e.g. /fsx/{path}")
+
+    @property
+    def argv(self) -> tuple[str, ...]:
+        """The command as argv (shell words of `command`, or the script alone)."""
+        return (self.script,) if self.script else tuple(shlex.split(self.command or ""))
