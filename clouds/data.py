@@ -80,7 +80,30 @@ def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str
     if not match:
         raise ValueError(f"data.source: '{uri}' is not {kind}; write it like {example}")
     prefix = (match.group("prefix") or "").strip("/")
+    if problem := _prefix_problem(uri, prefix):
+        raise ValueError(problem)
     return match.group("bucket"), f"{prefix}/" if prefix else ""
+
+
+# Characters a prefix may not hold: it is written into the node's IAM policy or condition, where
+# `*` and `?` are wildcards (AWS), `${` opens a policy variable, `"` and `\` end or escape a CEL
+# string (GCP, Azure conditions), and a control character ends a line of the bootstrap.
+_PREFIX_UNSAFE = re.compile(r'[*?"\\\x00-\x1f\x7f]|\$\{')
+
+
+def _prefix_problem(uri: str, prefix: str) -> str | None:
+    """Why the key prefix of dataset `uri` cannot scope the nodes' access (one line), or None."""
+    if found := _PREFIX_UNSAFE.search(prefix):
+        return (
+            f"data.source: '{uri}' holds {found.group()!r}, which would widen the nodes' access policy "
+            "beyond the dataset; name the dataset's folder exactly, e.g. s3://team-datasets/imagenet/train"
+        )
+    if any(part in (".", "..") for part in prefix.split("/")) or "//" in prefix:
+        return (
+            f"data.source: '{uri}' has an empty, '.' or '..' path segment; name the dataset's folder "
+            "exactly, without relative parts, e.g. s3://team-datasets/imagenet/train"
+        )
+    return None
 
 
 class Staging(NamedTuple):

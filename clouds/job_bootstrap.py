@@ -7,8 +7,12 @@ c10d rendezvous store (`nodeagent.store`) that every worker's torchrun points at
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from clouds.contract import ClusterConfig
 from clouds.job_runtime import job_python, store_python
+from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
 from nodeagent import ship
@@ -24,6 +28,31 @@ NOTICE_CLOUDS: dict[str, str] = {name: c.notice_watcher for name, c in CLOUDS.it
 def rendezvous_file(name: str, mount_point: str) -> str:
     """Where the head node of cluster `name` announces its address (`nodeagent.job.announce`)."""
     return f"{mount_point}/trainstack/rendezvous/{name}"
+
+
+# What a job is, for its rendezvous id: a change to any of these starts a new job under a new id
+# (`rendezvous_id`), so nodes on the old and the new settings never join one rendezvous. The
+# node count is not among them: it is the group's size, not the job's program.
+JOB_IDENTITY = ("command", "module", "workdir", "checkpoint_dir", "nproc_per_node", "env", "python")
+
+
+def rendezvous_id(name: str, job: dict) -> str:
+    """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields."""
+    identity = json.dumps({k: job.get(k) for k in JOB_IDENTITY}, sort_keys=True)
+    return f"{name}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
+
+
+def job_identity(cluster: ClusterConfig) -> str:
+    """The 8-hex digest of what the cluster's job runs (`rendezvous_id` without the name), as
+    its nodes' job files hold it; the review compares it across a change."""
+    return rendezvous_id("c", node_job("c", cluster, "0.0.0.0", SHARED_MOUNT, "")).rsplit("-", 1)[1]
+
+
+def head_job(job: dict) -> dict:
+    """What the head's store needs of the job (its port and the rendezvous file, both fixed by
+    the cluster's name): nothing a job or node-count edit changes, so such an edit leaves the
+    head's bootstrap, and so the head and its in-memory rendezvous, alone."""
+    return {key: job[key] for key in ("rdzv_port", "rdzv_file")}
 
 
 def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:
@@ -44,7 +73,7 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
     if job is None:
         raise ValueError("node_job: the cluster has no job")
     workdir = job.workdir or mount_point
-    return {
+    fields = {
         "command": list(job.argv),
         "module": job.module,
         "workdir": workdir,
@@ -58,12 +87,14 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         "rdzv_port": RDZV_PORT,
         # the head announces its address here at every start; workers read it before each launch
         "rdzv_file": rendezvous_file(name, mount_point),
-        "job_id": name,
+        "job_id": "",
         "env": {**dict(job.env), **tracking_env(job.tracking, None)},
         "env_file": env_file,
         "python": job_python(cluster),
         "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),
     }
+    fields["job_id"] = rendezvous_id(name, fields)
+    return fields
 
 
 def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> str:
@@ -80,6 +111,8 @@ def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mou
         return ""
     job = node_job(name, cluster, rdzv_host, mount_point, env_file)
     window = NOTICE_SECONDS.get(job["cloud"], 30)
+    if role == "head":
+        job = head_job(job)
     return ship.install_script(
         role, job, mount_point, stop_seconds=window + NOTICE_MARGIN_SECONDS, store_python=store_python(cluster)
     )

@@ -18,6 +18,13 @@ import shlex
 from typing import Any
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A name that says its value is a credential (WANDB_API_KEY, HF_TOKEN, AWS_SECRET_ACCESS_KEY,
+# DB_PASSWORD, ...); one naming where a credential is (`..._FILE`, `..._PATH`) is not one.
+_CREDENTIAL = re.compile(
+    r"(?:^|_)(?:API_?KEY|ACCESS_KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY|AUTH)(?:_|$)|(?:^|_)KEY$",
+    re.IGNORECASE,
+)
+_POINTER = re.compile(r"_(?:FILE|PATH|DIR|URL|ENDPOINT|REGION|ID)$", re.IGNORECASE)
 # An interpreter as a unit's ExecStart takes it: one word of path characters (a name on PATH,
 # such as python3, or an absolute path such as /fsx/venv/bin/python).
 _PROGRAM = re.compile(r"[A-Za-z0-9_./+-]+")
@@ -93,7 +100,21 @@ def job_field_problem(job: Any) -> str | None:
             )
         if problem := _control_problem(f"env.{name}", value, f'{name}: "one line"'):
             return problem
+        if _CREDENTIAL.search(name) and not _POINTER.search(name) and value.strip():
+            return credential_problem(name)
     return None
+
+
+def credential_problem(name: str) -> str:
+    """Why `name`'s plain value is refused (one line with the fix): job.env is written in clear
+    text into the stack file, the nodes' user data (which `ec2:DescribeLaunchTemplateVersions`
+    and the other clouds' describe calls return) and the job file on every node."""
+    return (
+        f"job.env.{name}: looks like a credential, and job.env values are written in plain text into the "
+        "stack file and every node's user data; keep it out of the stack: put it in your cloud's secret "
+        "store and read it in the job with the node's identity, or in a file on the shared file system "
+        f"(chmod 600) and give its path as {name}_FILE"
+    )
 
 
 def job_size_problem(job: Any, nodes: int, gpus: int | None, max_nodes: int | None = None) -> str | None:

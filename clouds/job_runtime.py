@@ -35,6 +35,8 @@ class JobRuntime:
             they were observed.
         requirement: the pip requirement the bootstrap installs into `VENV`
             (e.g. `torch==2.9.1`); "" when the image ships the interpreter.
+        storage: `cluster -> words`: how the nodes reach the shared file system (the
+            transport), "" without one; None when the cloud does not say.
     """
 
     python: str
@@ -44,6 +46,7 @@ class JobRuntime:
     image: str
     source: str
     requirement: str = ""
+    storage: Callable[[ClusterConfig], str] | None = None
 
     @property
     def provided_by(self) -> str:
@@ -120,6 +123,8 @@ def runtime_line(cluster: ClusterConfig) -> str | None:
         f"job runtime: torch {runtime.torch} at {runtime.python}, {origin}; NCCL {runtime.nccl}; "
         f"fabric plugin: {runtime.plugin(cluster)} ({runtime.source})"
     )
+    if runtime.storage is not None and (transport := runtime.storage(cluster)):
+        line += f"; storage: {transport}"
     if cluster.job is not None and cluster.job.python and cluster.job.python != runtime.python:
         line += f"; the job runs on job.python {cluster.job.python} (the rendezvous store stays on {runtime.python})"
     return line

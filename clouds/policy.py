@@ -10,6 +10,7 @@ reader never flags one. The small parsers shared by several clouds' readers sit 
 from __future__ import annotations
 
 import ipaddress
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,8 @@ UNKNOWN = "<unknown>"
 
 # (world source as written, [(low port, high port)]) of one inbound rule open to the internet.
 Opening = tuple[str, list[tuple[int, int]]]
+# (actions, resources) of one Allow statement or role binding (`PolicyReaders.permissions`).
+Grant = tuple[list[str], list[str]]
 Inputs = dict[str, Any]
 
 # When does a rule's source mean "the internet"? Not only `0.0.0.0/0`: `1.2.3.4/0` is
@@ -120,6 +123,36 @@ def no_encryption_input(why: str) -> Encryption:
     return Encryption(checked=lambda inputs: False, gaps=lambda inputs: [why])
 
 
+def document_grants(document: Any) -> list[Grant]:
+    """(actions, resources) of each Allow statement of a JSON policy document, as AWS IAM,
+    Alibaba RAM and Tencent CAM write them (`Statement`/`statement`, `Action`/`action`,
+    `Resource`/`resource`; a string or a list; the document as a dict or its JSON text).
+    A document a preview cannot know yet, or one that is not JSON, gives none."""
+    if isinstance(document, str):
+        try:
+            document = json.loads(document)
+        except ValueError:
+            return []
+    if not isinstance(document, dict):
+        return []
+    statements = document.get("Statement", document.get("statement")) or []
+    statements = [statements] if isinstance(statements, dict) else statements
+    grants = []
+    for statement in statements:
+        if (
+            not isinstance(statement, dict)
+            or str(statement.get("Effect", statement.get("effect", ""))).lower() != "allow"
+        ):
+            continue
+        grants.append((_listed(statement, "Action"), _listed(statement, "Resource")))
+    return grants
+
+
+def _listed(statement: dict, key: str) -> list[str]:
+    value = statement.get(key, statement.get(key.lower()))
+    return [str(v) for v in (value if isinstance(value, list) else [] if value is None else [value])]
+
+
 @dataclass(frozen=True)
 class PolicyReaders:
     """One cloud's resource readers for the policy rules, each keyed by Pulumi type token.
@@ -136,6 +169,10 @@ class PolicyReaders:
             declares (`efa-security-group-self-rule`; ids as given, unknown ones included).
         self_rules: record -> (direction, security-group id) of each all-traffic rule whose
             peer is its own group (the whole record: a group's own id is `<name>-id`).
+        permissions: inputs -> (actions, resources) of each Allow statement or role binding
+            (`no-wildcard-permissions`).
+        sourceless_ingress: inputs -> one line per inbound allow rule that names no source
+            (`ingress-has-source`; GCP, for one, admits 0.0.0.0/0 then).
     """
 
     world_ingress: Mapping[str, Callable[[Inputs], Iterable[Opening]]] = field(default_factory=dict)
@@ -144,3 +181,5 @@ class PolicyReaders:
     spot: Mapping[str, Callable[[Inputs], bool]] = field(default_factory=dict)
     efa_interfaces: Mapping[str, Callable[[Inputs], list[list[Any]]]] = field(default_factory=dict)
     self_rules: Mapping[str, Callable[[dict[str, Any]], list[tuple[Any, Any]]]] = field(default_factory=dict)
+    permissions: Mapping[str, Callable[[Inputs], list[Grant]]] = field(default_factory=dict)
+    sourceless_ingress: Mapping[str, Callable[[Inputs], list[str]]] = field(default_factory=dict)

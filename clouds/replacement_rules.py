@@ -21,6 +21,9 @@ class NodeEffect:
         kept: one line for any other change: no running node is replaced.
         replace_keeps_nodes: replacing the resource itself replaces no node (an immutable
             template the group uses for new nodes only).
+        moves: input paths naming where the nodes live (the group's subnets): a change, such
+            as a zone change replacing the subnet, moves every node to the new place.
+        moved: one line for a change of `moves` paths: the nodes lose their subnet.
     """
 
     rolls: tuple[str, ...] = ()
@@ -29,6 +32,8 @@ class NodeEffect:
     resized: str = "nodes are added or removed; the running ones keep running"
     kept: str = "no running node is replaced"
     replace_keeps_nodes: bool = False
+    moves: tuple[str, ...] = ()
+    moved: str = "the nodes lose their subnet: every node is replaced by one in the new subnet"
 
 
 @dataclass(frozen=True)

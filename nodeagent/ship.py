@@ -143,10 +143,13 @@ def install_script(
         [
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
+            f"chmod 700 {Path(JOB_FILE).parent}",
             f"echo '{bundle(shipped_for(job.get('cloud', 'none')))}' | base64 -d | tar -xz -C {AGENT_DIR}",
-            f"cat > {JOB_FILE} <<'TRAINSTACK_JOB'",
+            # the job's environment: readable by root only (mode 0600, written under umask 077)
+            f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
             json.dumps(job, sort_keys=True),
             "TRAINSTACK_JOB",
+            f"chmod 600 {JOB_FILE}",
             f"cat > {path} <<'TRAINSTACK_UNIT'",
             unit_text(unit, exec_start, mount_point, stop_seconds),
             "TRAINSTACK_UNIT",

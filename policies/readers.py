@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from clouds.base import load
-from clouds.policy import Encryption, Inputs, Opening, PolicyReaders
+from clouds.policy import Encryption, Grant, Inputs, Opening, PolicyReaders
 from clouds.registry import CLOUDS
 
 READERS: tuple[PolicyReaders, ...] = tuple(load(c.policy) for c in CLOUDS.values())
@@ -30,3 +30,5 @@ ENCRYPTION: dict[str, Encryption] = _merged(lambda r: r.encryption)
 SPOT: dict[str, Callable[[Inputs], bool]] = _merged(lambda r: r.spot)
 EFA_INTERFACES: dict[str, Callable[[Inputs], list[list[Any]]]] = _merged(lambda r: r.efa_interfaces)
 SELF_RULES: dict[str, Callable[[dict[str, Any]], list[tuple[Any, Any]]]] = _merged(lambda r: r.self_rules)
+PERMISSIONS: dict[str, Callable[[Inputs], list[Grant]]] = _merged(lambda r: r.permissions)
+SOURCELESS_INGRESS: dict[str, Callable[[Inputs], list[str]]] = _merged(lambda r: r.sourceless_ingress)

@@ -15,7 +15,7 @@ from typing import Any
 from clouds.policy import UNKNOWN, Opening
 from clouds.registry import CLOUDS
 from policies.encryption import disks_checked, disks_encrypted, encryption_gaps
-from policies.readers import METADATA, WORLD_INGRESS
+from policies.readers import METADATA, PERMISSIONS, SOURCELESS_INGRESS, WORLD_INGRESS
 
 # Remote-administration ports: SSH, Telnet, RDP, VNC, WinRM (HTTP and HTTPS).
 ADMIN_PORTS = (22, 23, 3389, 5900, 5985, 5986)
@@ -85,12 +85,40 @@ def cost_tags(record: dict[str, Any]) -> list[str]:
     return []
 
 
+def wildcard_permissions(record: dict[str, Any]) -> list[str]:
+    """No IAM statement or role binding allows every action (`*`, `s3:*`, an owner or editor
+    role) or acts on every resource (`*`, `arn:aws:s3:::*`): a node that is broken into can do
+    only what the cluster needs. A trailing `*` after a key prefix (`bucket/prefix/*`) names
+    that prefix's objects and passes."""
+    reader = PERMISSIONS.get(record["type"])
+    found = []
+    for actions, resources in [] if reader is None else reader(record["inputs"]):
+        wild = [a for a in actions if "*" in a and a != UNKNOWN]
+        if wild:
+            found.append(f"allows action {wild[0]!r}; list each action the cluster needs (e.g. s3:GetObject)")
+        everything = [r for r in resources if r == "*" or r.endswith(":*")]
+        if everything:
+            found.append(
+                f"allows {actions[0] if actions else 'its actions'} on every resource ({everything[0]!r}); name the resource"
+            )
+    return found
+
+
+def ingress_has_source(record: dict[str, Any]) -> list[str]:
+    """Every inbound allow rule names its source (a CIDR, a group, a tag): on GCP a firewall
+    rule without `sourceRanges`, `sourceTags` or `sourceServiceAccounts` admits 0.0.0.0/0."""
+    reader = SOURCELESS_INGRESS.get(record["type"])
+    return [] if reader is None else reader(record["inputs"])
+
+
 RESOURCE_RULES: dict[str, tuple[str, Callable[[dict[str, Any]], list[str]]]] = {
     "no-admin-port-from-internet": ("no SSH/RDP or other admin port open to 0.0.0.0/0 or ::/0", admin_ports_open),
     "imdsv2-required": ("EC2 instance metadata requires IMDSv2 tokens", imdsv2_required),
     "disks-encrypted": ("root disks and file systems encrypted at rest", disks_encrypted),
     "stateful-protected": ("file systems, volumes and buckets are protected", stateful_protected),
     "cost-tags": ("cost tags/labels on every taggable resource", cost_tags),
+    "no-wildcard-permissions": ("no IAM statement allows `*` actions or every resource", wildcard_permissions),
+    "ingress-has-source": ("every inbound rule names its source", ingress_has_source),
 }
 
 
@@ -114,6 +142,12 @@ RULE_SCOPES: dict[str, Scope] = {
     "imdsv2-required": Scope(
         lambda record: record["type"] in METADATA,
         "no EC2 instance, launch template or launch configuration (IMDSv2 is an EC2 setting)",
+    ),
+    "no-wildcard-permissions": Scope(
+        lambda record: record["type"] in PERMISSIONS, "no IAM policy, role binding or role assignment in this stack"
+    ),
+    "ingress-has-source": Scope(
+        lambda record: record["type"] in SOURCELESS_INGRESS, "no security group, firewall or inbound rule in this stack"
     ),
     "disks-encrypted": Scope(disks_checked, "no disk or file system whose encryption can be checked", encryption_gaps),
 }

@@ -17,6 +17,7 @@ from clouds.policy import (
     Opening,
     PolicyReaders,
     data_disks_encrypted,
+    document_grants,
     flag_set,
     is_true,
     is_world,
@@ -33,6 +34,19 @@ def _rule(inputs: Inputs) -> list[Opening]:
         if is_world(inputs.get("cidrIp")) or is_world(inputs.get("ipv6CidrIp")):
             return [("0.0.0.0/0", text_ports(inputs.get("portRange"), "/"))]
     return []
+
+
+_SOURCES = ("cidrIp", "ipv6CidrIp", "sourceSecurityGroupId", "prefixListId")
+
+
+def _sourceless(inputs: Inputs) -> list[str]:
+    if inputs.get("type") != "ingress" or inputs.get("policy", "accept") != "accept":
+        return []
+    if any(inputs.get(key) for key in _SOURCES):
+        return []
+    return [
+        f"ingress rule for {inputs.get('portRange', 'all ports')} names no source; set cidrIp or sourceSecurityGroupId"
+    ]
 
 
 def _instance_disks(inputs: Inputs) -> list[str]:
@@ -69,6 +83,8 @@ def _nas_gap(inputs: Inputs) -> list[str]:
 
 POLICY = PolicyReaders(
     world_ingress={"alicloud:ecs/securityGroupRule:SecurityGroupRule": _rule},
+    sourceless_ingress={"alicloud:ecs/securityGroupRule:SecurityGroupRule": _sourceless},
+    permissions={"alicloud:ram/policy:Policy": lambda inputs: document_grants(inputs.get("policyDocument"))},
     encryption={
         "alicloud:ecs/ecsDisk:EcsDisk": Encryption(flag_set("encrypted")),
         "alicloud:ecs/disk:Disk": Encryption(flag_set("encrypted")),

@@ -20,6 +20,21 @@ import math
 from typing import NamedTuple
 
 DEFAULT_DEPLOYMENT_TYPE = "PERSISTENT_2"
+# Whether the node bootstrap configures the Lustre client's EFA network (LNet over EFA, as the
+# FSx for Lustre user guide's EFA client setup does). It does not: the clients mount over TCP
+# (`clouds.aws.cloud_init`, `@tcp`). An EFA-enabled file system would then be reached over TCP
+# all the same, so new file systems are created without EFA (F4: fixed at creation), and
+# `plan` says which transport the clients use (`client_transport`).
+EFA_CLIENTS_CONFIGURED = False
+
+
+def client_transport(has_file_system: bool) -> str:
+    """How the nodes reach FSx, in words for `plan` and the review ("" without a file system)."""
+    if not has_file_system:
+        return ""
+    return "FSx for Lustre over TCP (LNet socklnd on each node's primary interface; EFA to storage is not configured)"
+
+
 # The newest Lustre version FSx offers; metadata configurations and EFA need it (F3, F4).
 LUSTRE_VERSION = "2.15"
 

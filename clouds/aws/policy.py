@@ -17,9 +17,11 @@ from clouds.policy import (
     PLATFORM_ENCRYPTED,
     UNKNOWN,
     Encryption,
+    Grant,
     Inputs,
     Opening,
     PolicyReaders,
+    document_grants,
     flag_set,
     is_true,
     is_world,
@@ -61,6 +63,29 @@ def _legacy_rule(inputs: Inputs) -> list[Opening]:
 
 def _group(inputs: Inputs) -> list[Opening]:
     return [opening for rule in inputs.get("ingress") or [] for opening in _rule(rule, _cidrs(rule))]
+
+
+# An ingress rule's possible sources, per resource shape (the provider's input names).
+_GROUP_SOURCES = ("cidrBlocks", "ipv6CidrBlocks", "prefixListIds", "securityGroups", "self")
+_RULE_SOURCES = ("cidrIpv4", "cidrIpv6", "prefixListId", "referencedSecurityGroupId")
+_LEGACY_SOURCES = ("cidrBlocks", "ipv6CidrBlocks", "prefixListIds", "sourceSecurityGroupId", "self")
+
+
+# AWS managed policies that allow every action ("AWS managed policies for job functions").
+_EVERY_ACTION_POLICIES = (":policy/AdministratorAccess", ":policy/PowerUserAccess")
+
+
+def _attached(inputs: Inputs) -> list[Grant]:
+    arn = str(inputs.get("policyArn", ""))
+    return [(["*"], ["*"])] if arn.endswith(_EVERY_ACTION_POLICIES) else [([arn], [])]
+
+
+def _sourceless(rule: Inputs, keys: tuple[str, ...]) -> list[str]:
+    if any(rule.get(key) not in (None, [], "", False) for key in keys):
+        return []
+    return [
+        f"inbound rule for ports {rule.get('fromPort', 'all')}-{rule.get('toPort', 'all')} names no source; set one of {', '.join(keys)}"
+    ]
 
 
 def _imdsv2(inputs: Inputs, on_instance: bool = False) -> list[str]:
@@ -159,6 +184,20 @@ POLICY = PolicyReaders(
     efa_interfaces={
         LAUNCH_TEMPLATE: lambda inputs: _efa_groups(inputs.get("networkInterfaces")),
         NETWORK_INTERFACE: lambda inputs: _efa_groups([inputs]),
+    },
+    permissions={
+        "aws:iam/role:Role": lambda inputs: document_grants(inputs.get("assumeRolePolicy")),
+        "aws:iam/rolePolicyAttachment:RolePolicyAttachment": _attached,
+        "aws:iam/rolePolicy:RolePolicy": lambda inputs: document_grants(inputs.get("policy")),
+        "aws:iam/policy:Policy": lambda inputs: document_grants(inputs.get("policy")),
+        "aws:s3/bucketPolicy:BucketPolicy": lambda inputs: document_grants(inputs.get("policy")),
+    },
+    sourceless_ingress={
+        INGRESS: lambda inputs: _sourceless(inputs, _RULE_SOURCES),
+        LEGACY_RULE: lambda inputs: _sourceless(inputs, _LEGACY_SOURCES) if inputs.get("type") == "ingress" else [],
+        SECURITY_GROUP: lambda inputs: [
+            p for rule in inputs.get("ingress") or [] for p in _sourceless(rule, _GROUP_SOURCES)
+        ],
     },
     self_rules={
         INGRESS: _referencing_itself,

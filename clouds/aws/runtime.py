@@ -18,6 +18,7 @@ replacement and head runs the image these notes describe.
 from __future__ import annotations
 
 from clouds.aws.efa import efa_interface_count
+from clouds.aws.fsx import client_transport
 from clouds.contract import ClusterConfig
 from clouds.job_runtime import JobRuntime
 
@@ -67,4 +68,5 @@ RUNTIME = JobRuntime(
     plugin=plugin,
     image=AMI_NAME,
     source=RELEASE_NOTES,
+    storage=lambda cluster: client_transport(cluster.file_system is not None),
 )

@@ -12,7 +12,7 @@ AmlCompute's spare capacity is `vmPriority: LowPriority`.
 
 from __future__ import annotations
 
-from clouds.policy import PLATFORM_ENCRYPTED, Inputs, Opening, PolicyReaders, is_world, port_range
+from clouds.policy import PLATFORM_ENCRYPTED, Grant, Inputs, Opening, PolicyReaders, is_world, port_range
 
 SCALE_SET = "azure-native:compute:VirtualMachineScaleSet"
 VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
@@ -28,6 +28,31 @@ def _rule(rule: Inputs) -> list[Opening]:
         ranges = [rule.get("destinationPortRange"), *(rule.get("destinationPortRanges") or [])]
         return [(world[0], [port_range(p) for p in ranges if p])]
     return []
+
+
+_SOURCES = ("sourceAddressPrefix", "sourceAddressPrefixes", "sourceApplicationSecurityGroups")
+# Built-in roles that allow every action (Azure "built-in roles": Owner, Contributor).
+_EVERY_ACTION_ROLES = ("8e3af657-a8ff-443c-a75c-2fe8c4bcb635", "b24988ac-6180-42a0-ab88-20f7382dd24c")
+
+
+def _sourceless(rule: Inputs) -> list[str]:
+    if rule.get("direction") != "Inbound" or rule.get("access") != "Allow" or any(rule.get(k) for k in _SOURCES):
+        return []
+    return [f"inbound rule {rule.get('name', '')!s} names no source; set sourceAddressPrefix(es)"]
+
+
+def _assignment(inputs: Inputs) -> list[Grant]:
+    role = str(inputs.get("roleDefinitionId", "")).lower()
+    return [(["*"], [str(inputs.get("scope", ""))])] if role.endswith(_EVERY_ACTION_ROLES) else []
+
+
+def _definition(inputs: Inputs) -> list[Grant]:
+    scopes = [str(s) for s in inputs.get("assignableScopes") or []]
+    return [
+        ([*(p.get("actions") or []), *(p.get("dataActions") or [])], scopes)
+        for p in inputs.get("permissions") or []
+        if isinstance(p, dict)
+    ]
 
 
 def _aml_properties(inputs: Inputs) -> Inputs:
@@ -59,6 +84,16 @@ POLICY = PolicyReaders(
         ],
         "azure-native:network:SecurityRule": _rule,
         AML_COMPUTE: _aml_ssh,
+    },
+    sourceless_ingress={
+        "azure-native:network:NetworkSecurityGroup": lambda inputs: [
+            problem for rule in inputs.get("securityRules") or [] for problem in _sourceless(rule)
+        ],
+        "azure-native:network:SecurityRule": _sourceless,
+    },
+    permissions={
+        "azure-native:authorization:RoleAssignment": _assignment,
+        "azure-native:authorization:RoleDefinition": _definition,
     },
     encryption={
         "azure-native:compute:Disk": PLATFORM_ENCRYPTED,

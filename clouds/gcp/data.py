@@ -3,9 +3,9 @@
 Google Cloud Managed Lustre copies data in from Cloud Storage with an import job
 (`gcloud lustre instances import-data`), which no Pulumi resource models; Filestore imports
 nothing, so the stack's `data_commands` copy it with `gcloud storage rsync` from one node. Either
-way the copy's time counts in the job's hours (`staging`, `profiles.data_path.sizing`). The node service account may read the
-bucket (and, with write-back, write under the dataset's prefix only: `write_condition`), and
-nothing else in Cloud Storage.
+way the copy's time counts in the job's hours (`staging`, `profiles.data_path.sizing`). The node service account may read and
+list under the dataset's prefix only (`read_condition`), with write-back create new objects
+there (`write_condition`, no delete), and nothing else in Cloud Storage.
 """
 
 from __future__ import annotations
@@ -26,8 +26,11 @@ NEEDS_FILE_SYSTEM = True
 # Cloud, Managed Lustre "Transfer data to and from Cloud Storage" (docs.cloud.google.com/
 # managed-lustre/docs/transfer-data, read 2026-12-04). No rate is published for smaller files.
 LUSTRE_IMPORT_MAX_MBPS = 100_000
-READ_ROLE = "roles/storage.objectViewer"  # get and list objects
-WRITE_ROLE = "roles/storage.objectUser"  # create, overwrite, delete: granted only under the prefix
+READ_ROLE = "roles/storage.objectViewer"  # get and list objects: granted only under the prefix
+# storage.objects.create (and multipart uploads), no storage.objects.delete: new objects only.
+# Overwriting an object needs delete too (Cloud Storage "IAM permissions for JSON methods"), so
+# a changed file is not written back on GCP; AWS's PutObject overwrites but deletes nothing.
+WRITE_ROLE = "roles/storage.objectCreator"
 _GS_URI = BucketUri(
     SCHEME, r"[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]", "a Cloud Storage URI", "gs://my-bucket/datasets/imagenet"
 )
@@ -79,13 +82,34 @@ def staging(fs: FileSystemRequest) -> Staging:
     )
 
 
+def read_condition(bucket: str, prefix: str) -> dict[str, str] | None:
+    """The IAM condition that limits the read role (`READ_ROLE`) to the dataset's prefix, or
+    None for a whole-bucket dataset ("" prefix: the bucket is the dataset).
+
+    Object reads are matched on the object's name, as in `write_condition`; listing is a
+    bucket-level call, matched on the request's list prefix
+    (`api.getAttribute("storage.googleapis.com/objectListPrefix", "")`, Google's IAM
+    Conditions request attributes for Cloud Storage), so `gcloud storage ls gs://B/PREFIX`
+    works and listing the rest of the bucket does not.
+    """
+    if not prefix:
+        return None
+    scope = f"projects/_/buckets/{bucket}/objects/{prefix}"
+    listing = f'api.getAttribute("storage.googleapis.com/objectListPrefix", "").startsWith("{prefix}")'
+    return {
+        "title": "trainstack dataset prefix",
+        "description": f"read only under gs://{bucket}/{prefix}",
+        "expression": f'resource.name.startsWith("{scope}") || {listing}',
+    }
+
+
 def write_condition(bucket: str, prefix: str) -> dict[str, str]:
     """The IAM condition that limits the write role (`WRITE_ROLE`) to objects under `prefix`.
 
     What it covers: Cloud Storage names an object `projects/_/buckets/BUCKET/objects/NAME` in
     IAM conditions (Google's "IAM Conditions for Cloud Storage" resource names), so
-    `resource.name.startsWith("projects/_/buckets/B/objects/PREFIX")` admits creating,
-    overwriting and deleting objects whose name starts with PREFIX and nothing else: no object
+    `resource.name.startsWith("projects/_/buckets/B/objects/PREFIX")` admits creating
+    objects whose name starts with PREFIX and nothing else (the role deletes nothing): no object
     outside it, and no bucket-level call (listing the bucket is evaluated against the bucket's
     own name, so it comes from the unconditional read role). PREFIX ends in `/`, so
     `imagenet/` does not admit `imagenet2/`; a whole-bucket dataset ("" prefix) admits every

@@ -9,17 +9,43 @@ internet with an INGRESS rule whose `sourceRanges` hold a wide CIDR. Spot capaci
 
 from __future__ import annotations
 
-from clouds.policy import PLATFORM_ENCRYPTED, Inputs, Opening, PolicyReaders, is_world, port_range
+from clouds.policy import PLATFORM_ENCRYPTED, Grant, Inputs, Opening, PolicyReaders, is_world, port_range
 
 INSTANCE = "gcp:compute/instance:Instance"
 TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
 TPU = "gcp:tpu/v2Vm:V2Vm"
 
 
+_SOURCES = ("sourceRanges", "sourceTags", "sourceServiceAccounts")
+# Basic roles: every action on the project's resources (Google's "Basic roles").
+_BASIC_ROLES = ("roles/owner", "roles/editor")
+
+
+def _no_source(inputs: Inputs) -> bool:
+    """An INGRESS firewall naming no source: GCP then admits 0.0.0.0/0 ("VPC firewall rules",
+    sources for ingress rules)."""
+    return inputs.get("direction", "INGRESS") == "INGRESS" and not any(inputs.get(k) for k in _SOURCES)
+
+
+def _sourceless(inputs: Inputs) -> list[str]:
+    if not _no_source(inputs) or not inputs.get("allows"):
+        return []
+    return [
+        "ingress firewall names no sourceRanges, sourceTags or sourceServiceAccounts, so GCP admits 0.0.0.0/0; set sourceRanges"
+    ]
+
+
+def _binding(inputs: Inputs) -> list[Grant]:
+    role = str(inputs.get("role", ""))
+    where = str(inputs.get("project") or inputs.get("bucket") or inputs.get("serviceAccountId") or "")
+    return [(["*"], [where])] if role in _BASIC_ROLES else []
+
+
 def _firewall(inputs: Inputs) -> list[Opening]:
     if inputs.get("direction", "INGRESS") != "INGRESS":
         return []
-    sources = [s for s in inputs.get("sourceRanges") or [] if is_world(s)]
+    ranges = ["0.0.0.0/0"] if _no_source(inputs) else inputs.get("sourceRanges") or []
+    sources = [s for s in ranges if is_world(s)]
     allows = (inputs.get("allows") or []) if sources else []
     return [
         (sources[0], [port_range(p) for p in allow.get("ports") or ["0-65535"]])
@@ -40,6 +66,13 @@ def _tpu_spot(inputs: Inputs) -> bool:
 
 POLICY = PolicyReaders(
     world_ingress={"gcp:compute/firewall:Firewall": _firewall},
+    sourceless_ingress={"gcp:compute/firewall:Firewall": _sourceless},
+    permissions={
+        "gcp:projects/iAMMember:IAMMember": _binding,
+        "gcp:projects/iAMBinding:IAMBinding": _binding,
+        "gcp:storage/bucketIAMMember:BucketIAMMember": _binding,
+        "gcp:serviceaccount/iAMMember:IAMMember": _binding,
+    },
     encryption={
         INSTANCE: PLATFORM_ENCRYPTED,
         TEMPLATE: PLATFORM_ENCRYPTED,

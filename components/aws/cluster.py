@@ -12,6 +12,7 @@ import pulumi_aws as aws
 
 from clouds.aws.capacity import own_template_types
 from clouds.aws.efa import gpudirect_efa
+from clouds.aws.fsx import EFA_CLIENTS_CONFIGURED
 from clouds.aws.reservation import placement_group_name
 from clouds.contract import ClusterConfig
 from components.aws.capacity_block import create_block_end
@@ -83,7 +84,8 @@ class AwsGpuCluster(GpuClusterBase):
                 self.security_group.id,
                 tags,
                 child,
-                efa_clients=gpudirect_efa(args.instance_type, args.interconnect),
+                # EFA to storage only once the clients configure it (clouds.aws.fsx.EFA_CLIENTS_CONFIGURED)
+                efa_clients=EFA_CLIENTS_CONFIGURED and gpudirect_efa(args.instance_type, args.interconnect),
             )
         self.role, self.role_policy_attachment, self.instance_profile = create_node_role(name, tags, child)
         self.data_link = self.bucket_policy = None

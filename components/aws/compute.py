@@ -149,7 +149,11 @@ def create_launch_template(
         image_id=ami.id,
         instance_type=args.instance_type,
         iam_instance_profile={"arn": profile.arn},
-        metadata_options={"http_endpoint": "enabled", "http_tokens": "required"},
+        # IMDSv2 only; hop limit 2 set explicitly (EC2's default is 1), so a container on the
+        # node (an NGC image, the job in docker) reaches the metadata service through its bridge
+        # (EC2 user guide, "Configure the instance metadata options": "in a container
+        # environment, we recommend setting the hop limit to 2").
+        metadata_options={"http_endpoint": "enabled", "http_tokens": "required", "http_put_response_hop_limit": 2},
         block_device_mappings=[root],
         network_interfaces=network_interfaces(args.instance_type, subnet_id, security_group_id, args.interconnect),
         user_data=user_data_b64,

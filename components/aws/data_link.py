@@ -63,7 +63,9 @@ def create_data_link(
         delete_data_in_filesystem=False,  # removing the link never deletes the data in it
         s3=s3,
         tags=tags,
-        opts=opts,
+        # FSx allows one association per file-system path (/data): a new source cannot be
+        # linked while the old link holds the path, so the old one is deleted first.
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
     )
     partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=opts.parent))
     policy = aws.iam.RolePolicy(

@@ -203,7 +203,8 @@ def create_head_node(
         instance_type=HEAD_INSTANCE_TYPE,
         primary_network_interface={"network_interface_id": eni.id},
         iam_instance_profile=profile.name,
-        metadata_options={"http_endpoint": "enabled", "http_tokens": "required"},
+        # the head runs no container: hop limit 1, set explicitly
+        metadata_options={"http_endpoint": "enabled", "http_tokens": "required", "http_put_response_hop_limit": 1},
         root_block_device={"volume_type": "gp3", "volume_size": ROOT_VOLUME_GIB, "encrypted": True},
         user_data_base64=user_data_b64,
         tags={**tags, "Name": f"{name}-head"},

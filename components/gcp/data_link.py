@@ -6,7 +6,15 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
-from clouds.gcp.data import READ_ROLE, WRITE_ROLE, copy_command, import_command, split_uri, write_condition
+from clouds.gcp.data import (
+    READ_ROLE,
+    WRITE_ROLE,
+    copy_command,
+    import_command,
+    read_condition,
+    split_uri,
+    write_condition,
+)
 
 
 def create_bucket_access(
@@ -18,10 +26,11 @@ def create_bucket_access(
 ) -> list[gcp.storage.BucketIAMMember]:
     """Grant the node service account roles on the dataset's bucket only.
 
-    `{name}-node-bucket`: `roles/storage.objectViewer` (get and list) on the bucket. With
-    write-back also `{name}-node-bucket-write`: `roles/storage.objectUser` under an IAM condition
-    on the object-name prefix (`clouds.gcp.data.write_condition`), so the nodes can create and
-    overwrite objects under the dataset's prefix and nothing else in the bucket.
+    `{name}-node-bucket`: `roles/storage.objectViewer` (get and list) under an IAM condition on
+    the dataset's prefix (`clouds.gcp.data.read_condition`; unconditioned for a whole-bucket
+    dataset). With write-back also `{name}-node-bucket-write`: `roles/storage.objectCreator`
+    under a condition on the object-name prefix (`clouds.gcp.data.write_condition`), so the
+    nodes can create objects under the dataset's prefix, delete none, and touch nothing else.
 
     Args:
         name: the cluster name.
@@ -35,8 +44,16 @@ def create_bucket_access(
     """
     bucket, prefix = split_uri(source)
     member = service_account.email.apply(lambda email: f"serviceAccount:{email}")
+    read = read_condition(bucket, prefix)
     grants = [
-        gcp.storage.BucketIAMMember(f"{name}-node-bucket", bucket=bucket, role=READ_ROLE, member=member, opts=opts)
+        gcp.storage.BucketIAMMember(
+            f"{name}-node-bucket",
+            bucket=bucket,
+            role=READ_ROLE,
+            member=member,
+            condition=gcp.storage.BucketIAMMemberConditionArgs(**read) if read else None,
+            opts=opts,
+        )
     ]
     if write_back:
         grants.append(

@@ -72,6 +72,12 @@ def create_file_system(
         network=network.id,
         service="servicenetworking.googleapis.com",
         reserved_peering_ranges=[peering_range.name],
+        # Deleting the connection fails while the producer (Filestore, Lustre) still holds it,
+        # even after the file system is gone ("Producer services ... are still using this
+        # connection": pulumi/pulumi-gcp#3354, hashicorp/terraform-provider-google#16275), which
+        # stops `pulumi destroy`. ABANDON drops it from the state instead; the peering goes
+        # with the VPC, which `pulumi destroy` deletes next.
+        deletion_policy="ABANDON",
         opts=opts,
     )
     protect = protected(opts, depends_on=[connection])

@@ -27,6 +27,7 @@ from clouds.config import (
 from clouds.contract import ClusterConfig
 from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, read_text
 from profiles.files import write_atomically
+from profiles.stack.rewrite import file_system_change, hand_edit_problem, replacement_problem
 
 STACKS_DIR = "stacks"
 # Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it suits the
@@ -209,19 +210,19 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
 
     Raises:
         StackFileError: the cloud would refuse the nodes' bootstrap (nothing is written); or,
-            without `force`, the file exists and was edited by hand (or not written by
-            trainstack), or the new text moves the cluster to another provider, region or
-            zone (which replaces every resource, file system included).
+            without `force`: the file was edited by hand (or not by trainstack), or the new text
+            replaces its file system (`profiles.stack.rewrite`) or moves the cluster to another
+            provider, region or zone (which replaces every resource).
     """
     if path.exists():
         current = (read_for_rewrite(path) or ("", {}))[0]
         if current == text:
             return False
+        change = file_system_change(current, text)
         if is_hand_edited(current) and not force:
-            why = (
-                "edited by hand since trainstack wrote it" if _CHECKSUM.search(current) else "not written by trainstack"
-            )
-            raise StackFileError(f"{path}: {why}; pass --force to replace its cluster (its other settings are kept)")
+            raise StackFileError(hand_edit_problem(path, bool(_CHECKSUM.search(current)), change))
+        if change and not force:
+            raise StackFileError(replacement_problem(path, change))
         old, new = placement(current), placement(text)
         if old is not None and new is not None and old != new and not force:
             raise StackFileError(

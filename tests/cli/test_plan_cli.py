@@ -47,7 +47,7 @@ def test_plan_json_matches_the_stack_price(at_root):
         "policies",
     }
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
-    assert len(data["policies"]) == 8 and all(p["passed"] for p in data["policies"])
+    assert len(data["policies"]) == 10 and all(p["passed"] for p in data["policies"])
     assert data["usd_compute_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
     # + FSx 4,800 GiB at 250 MB/s/TiB: 4,800 x 1.0737 GB x $0.145 x 3.71/2.48 / 730 h = $1.5315/hour
     assert data["usd_per_hour"] == pytest.approx(cluster["usd_per_hour"] + 1.53147, abs=1e-5)
@@ -110,11 +110,11 @@ def test_plan_tree_ends_with_the_policy_results(tmp_path, monkeypatch):
     assert (
         run("plan", "-s", "good")
         .stdout.rstrip()
-        .endswith("policies: 7 passed, 1 n/a\n  - budget: n/a: no budget set (trainstack:max_usd_per_hour)")
+        .endswith("policies: 9 passed, 1 n/a\n  - budget: n/a: no budget set (trainstack:max_usd_per_hour)")
     )
     bad = run("plan", "-s", "bad")
     assert bad.exit_code == 0
-    assert "policies: 2 of 8 failed" in bad.stdout
+    assert "policies: 2 of 10 failed" in bad.stdout
     assert "x spot-needs-checkpoint-storage:" in bad.stdout and "x budget:" in bad.stdout
 
 

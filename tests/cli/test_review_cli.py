@@ -110,7 +110,7 @@ def test_markdown_comment_runs_the_old_component_code(repo):
     assert "| ❌ | `budget` |" in text and "| ✅ | `imdsv2-required` |" in text
     # 2 x $2.4655 (p4d.24xlarge spot, use1-az1) + $1.5315 FSx (4,800 GiB, 250 MB/s/TiB)
     assert "| USD/hour | 6.46 | 6.46 | +0.00 |" in text
-    assert "policies ❌ 7/8 passed" in text
+    assert "policies ❌ 9/10 passed" in text
 
 
 def test_unchanged_stack_in_a_fresh_process_plans_identically(repo):

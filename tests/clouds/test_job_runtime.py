@@ -46,12 +46,12 @@ def test_every_unit_calls_an_interpreter_that_has_torch():
     for bootstrap in bootstraps:
         runtime = runtime_for(_provider(bootstrap))
         job = json.loads(JOB_FILE.search(bootstrap.text).group(1))
-        assert job["python"] == runtime.python, bootstrap.label  # job.python unset: the runtime's
         calls = dict((role, program) for program, role in EXEC.findall(bootstrap.text))
         if "store" in calls:  # the head: the store on the runtime's interpreter
             assert calls["store"] == runtime.python, bootstrap.label
         else:  # a worker: the stdlib launcher on the image's python3, torchrun on job["python"]
             assert calls["run"] == "/usr/bin/python3", bootstrap.label
+            assert job["python"] == runtime.python, bootstrap.label  # job.python unset: the runtime's
         if runtime.provided_by == "image":
             assert runtime.python == aws_runtime.IMAGE_FACTS["python_location"]
             assert "pip install" not in bootstrap.text
@@ -99,6 +99,18 @@ def test_a_job_python_runs_the_job_but_never_the_store(provider):
 def test_plan_says_which_torch_and_nccl_the_nodes_run(stack, words):
     line = run_plan(stack, ROOT, priced=False).runtime
     assert all(w in line for w in words) and (line == "") == (not words), line
+
+
+def test_fsx_is_created_without_efa_while_the_clients_mount_over_tcp():
+    from clouds.aws.cloud_init import user_data
+    from clouds.aws.fsx import EFA_CLIENTS_CONFIGURED
+
+    (fsx,) = [
+        r for r in run_plan("training-a100", ROOT, priced=False).resources if r["type"].startswith("aws:fsx/lustre")
+    ]
+    mount = user_data("fs-0.fsx.us-east-1.amazonaws.com", "abcdefgh", True, True)
+    assert "@tcp:/abcdefgh" in mount and "lnetctl" not in mount and EFA_CLIENTS_CONFIGURED is False
+    assert fsx["inputs"]["efaEnabled"] is False
 
 
 def test_check_says_it_too(monkeypatch):

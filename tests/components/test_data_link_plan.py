@@ -115,10 +115,19 @@ def test_plan_links_the_bucket_and_scopes_the_node_policy(tmp_path):
     assert [r.rule for r in evaluate(result.resources) if r.violations] == []
 
 
-READ = {"bucket": "team-datasets", "role": "roles/storage.objectViewer"}
+READ = {
+    "bucket": "team-datasets",
+    "role": "roles/storage.objectViewer",
+    "condition": {
+        "title": "trainstack dataset prefix",
+        "description": "read only under gs://team-datasets/imagenet/",
+        "expression": 'resource.name.startsWith("projects/_/buckets/team-datasets/objects/imagenet/") || '
+        'api.getAttribute("storage.googleapis.com/objectListPrefix", "").startsWith("imagenet/")',
+    },
+}
 WRITE_UNDER_PREFIX = {
     "bucket": "team-datasets",
-    "role": "roles/storage.objectUser",
+    "role": "roles/storage.objectCreator",
     "condition": {
         "title": "trainstack write-back prefix",
         "description": "write only under gs://team-datasets/imagenet/",

@@ -38,6 +38,11 @@ def test_a_workload_refuses_the_job_value(job, says):
         pytest.param({"python": "/fsx/venv-3.11/bin/python3.11"}, id="python-path"),
         pytest.param({"command": "/fsx/t.py --name 'a b' --lr=3e-4"}, id="command-with-spaces"),
         pytest.param({"env": {"_X": "a b", "NCCL_DEBUG": "WARN", "x9": ""}}, id="env-names"),
+        pytest.param(
+            {"env": {"WANDB_API_KEY_FILE": "/fsx/keys/wandb", "TOKENIZERS_PARALLELISM": "false", "MAX_TOKENS": "8"}},
+            id="env-not-credentials",
+        ),
+        pytest.param({"env": {"HF_TOKEN": ""}}, id="env-empty-credential"),
     ],
 )
 def test_ordinary_job_values_are_accepted(job):

@@ -119,7 +119,8 @@ def test_existing_subnet_gets_no_new_network(tmp_path):
 @pytest.mark.parametrize(
     ("overrides", "efa"),
     [
-        pytest.param({}, True, id="p4d-efa-gpudirect"),
+        # the clients mount over TCP (no EFA LNet setup), so FSx is not created with EFA
+        pytest.param({}, False, id="p4d-clients-over-tcp"),
         pytest.param({"interconnect": "none"}, False, id="no-efa-clients"),
     ],
 )

@@ -82,7 +82,7 @@ def test_plan_summary_counts_na_and_lists_why(capsys):
     )
     policy_summary(results)
     out = capsys.readouterr().out
-    assert out.startswith("policies: 4 passed, 4 n/a\n")
+    assert out.startswith("policies: 4 passed, 6 n/a\n")
     assert "- budget: n/a: no budget set (trainstack:max_usd_per_hour)" in out
     assert "- disks-encrypted: n/a: node-0: root disk not encrypted" in out
     assert "- imdsv2-required: n/a: no EC2 instance" in out

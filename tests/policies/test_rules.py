@@ -231,7 +231,7 @@ def test_budget():
 def test_evaluate_reports_every_rule_once():
     results = evaluate([record(FSX, tags=TAGS)], usd_per_hour=20.0, max_usd_per_hour=5.0)
     assert [r.rule for r in results if not r.passed] == ["stateful-protected", "budget"]
-    assert len({r.rule for r in results}) == len(results) == 8
+    assert len({r.rule for r in results}) == len(results) == 10
 
 
 @pytest.mark.parametrize(

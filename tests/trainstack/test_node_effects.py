@@ -155,3 +155,28 @@ def test_a_gcp_spot_cluster_moved_to_on_demand_keeps_its_running_spot_vms() -> N
     assert review["nodes"]["replaced"] == [] and "train-nodes" in review["nodes"]["kept"]
     assert review["purchase"]["running_nodes_keep_it"] is True
     assert "⚠️ **Running nodes stay spot**" in review_markdown(review)
+
+
+def test_a_zone_change_says_the_nodes_lose_their_subnet(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from trainstack.plan.runner import run_plan
+    from trainstack.review.diff import diff_plans
+    from trainstack.review.report import review_json
+
+    root = Path(__file__).resolve().parents[2]
+    plans = []
+    for zone in ("use1-az1", "use1-az4"):
+        project = tmp_path / zone
+        (project / "stacks").mkdir(parents=True)
+        shutil.copy(root / "Pulumi.yaml", project)
+        shutil.copy(root / "__main__.py", project)
+        text = (root / "stacks" / "Pulumi.training-a100.yaml").read_text()
+        (project / "stacks" / "Pulumi.training-a100.yaml").write_text(text.replace("zone: use1-az1", f"zone: {zone}"))
+        plans.append(run_plan("training-a100", project))
+    changes = diff_plans(plans[0].resources, plans[1].resources, "training-a100")
+    review = review_json("training-a100", "HEAD", changes, plans[0], plans[1], [], None)
+    assert review["nodes"]["replaced"] == ["training-a100-nodes"]
+    group = next(c for c in review["changes"] if c["name"] == "training-a100-nodes")
+    assert group["nodes"].startswith("the nodes lose their subnet (it is replaced)")

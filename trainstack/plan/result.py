@@ -45,6 +45,9 @@ class PlanResult:
             commitment it assumes (nodes on-demand), USD/hour; None otherwise.
         runtime: which torch, NCCL and fabric plugin the nodes run (`clouds.job_runtime`), one
             line; "" for a cloud without a node agent.
+        job: the stack's job as the review compares it: `{"id": the digest of what the job
+            runs (`clouds.job_bootstrap.job_identity`), "nodes", "min_nodes"}`; None without
+            a job.
     """
 
     resources: list[dict[str, Any]]
@@ -67,6 +70,7 @@ class PlanResult:
     purchase: str | None = None
     uncommitted_usd_per_hour: float | None = None
     runtime: str = ""
+    job: dict[str, Any] | None = None
 
     @property
     def deadline_note(self) -> str:

@@ -88,6 +88,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         deadline_hours=getattr(cluster, "deadline_hours", None),
         healing=_healing_line(cluster),
         runtime=_runtime_line(cluster),
+        job=_job_summary(cluster),
     )
     return with_price(result, cluster) if priced else result
 
@@ -109,6 +110,22 @@ def _healing_line(cluster: Any) -> str:
         cluster.purchase,
         getattr(cluster, "kms_key_id", None),
     ).summary
+
+
+def _job_summary(cluster: Any) -> dict[str, Any] | None:
+    """The job's identity digest and node counts, or None (no job, or an older revision)."""
+    try:
+        from clouds.job_bootstrap import job_identity
+
+        if cluster.job is None:
+            return None
+        return {
+            "id": job_identity(cluster),
+            "nodes": cluster.nodes,
+            "min_nodes": cluster.job.min_nodes or cluster.nodes,
+        }
+    except (AttributeError, ImportError, ValueError):
+        return None
 
 
 def _stack_files() -> Any:

@@ -39,6 +39,8 @@ class Change:
         protect: whether the resource is protected (in the newer plan when it exists).
         changed: dotted input paths that differ (updates and replaces).
         replace_keys: the changed paths that force the replacement.
+        delete_first: a replacement deletes the old resource before creating the new one (its
+            `delete_before_replace`: a fixed path or name the cloud keeps unique).
     """
 
     action: str
@@ -48,6 +50,7 @@ class Change:
     protect: bool = False
     changed: tuple[str, ...] = field(default=())
     replace_keys: tuple[str, ...] = field(default=())
+    delete_first: bool = False
 
 
 def urns(records: list[dict[str, Any]], stack: str, project: str = PROJECT) -> dict[str, dict[str, Any]]:
@@ -187,7 +190,8 @@ def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Chang
     # the resource's own `replace_on_changes` option replaces too (the GCP queued-resource controller)
     keys = sorted({*keys, *(p for p in paths if ignored_path(p, new.get("replace_on_changes", ())))})
     action = "replace" if keys else "update" if paths else "same"
-    return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys))
+    first = action == "replace" and bool(new.get("delete_before_replace"))
+    return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys), first)
 
 
 def ignored_path(path: str, ignore_changes: Any) -> bool:
@@ -228,7 +232,8 @@ def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str
         if action != change.action or not set(hits) <= set(change.changed):
             changed = tuple(sorted({*change.changed, *hits}))
             keys = tuple(sorted({*change.replace_keys, *forcing}))
-            changes[urn] = Change(action, change.type, change.name, urn, change.protect, changed, keys)
+            first = action == "replace" and bool(records[urn].get("delete_before_replace"))
+            changes[urn] = Change(action, change.type, change.name, urn, change.protect, changed, keys, first)
             grew = True
     return grew
 

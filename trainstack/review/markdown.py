@@ -18,6 +18,8 @@ def review_markdown(review: dict[str, Any]) -> str:
         parts += [f"> ⚠️ **Data loss risk:** {names} would be replaced or deleted.", ""]
     parts += _purchase_line(review.get("purchase"), review.get("nodes"), review["cost"]["after"])
     parts += [] if _keeps_purchase(review.get("purchase")) else _nodes_line(review.get("nodes"))
+    parts += [f"> ℹ️ **{key.capitalize()}:** {line}" + "\n" for key, line in (review.get("job") or {}).items()]
+    parts += [f"> ℹ️ {review['runtime']}", ""] if review.get("runtime") else []
     parts += [*_changes(review["changes"]), "", *_cost(review), "", *_policies(review["policies"])]
     return "\n".join(parts).rstrip() + "\n"
 
@@ -79,7 +81,10 @@ def _changes(changes: list[dict[str, Any]]) -> list[str]:
         "|---|---|---|---|",
     ]
     for change in rows:
-        lines.append(f"| {ICONS[change['action']]} | `{change['type']}` | `{change['name']}` | {_keys(change)} |")
+        first = " (the old one is deleted first)" if change.get("delete_first") else ""
+        lines.append(
+            f"| {ICONS[change['action']]}{first} | `{change['type']}` | `{change['name']}` | {_keys(change)} |"
+        )
     return [*lines, "", "</details>"]
 
 

@@ -34,6 +34,8 @@ def node_effect(change: Change) -> tuple[bool, str] | None:
         return None
     if change.action == "replace":
         return (False, effect.kept) if effect.replace_keeps_nodes else (True, effect.rolled)
+    if any(related_path(path, entry) for path in change.changed for entry in effect.moves):
+        return True, effect.moved
     if any(related_path(path, entry) for path in change.changed for entry in effect.rolls):
         return True, effect.rolled
     if change.changed and all(any(related_path(p, e) for e in effect.resizes) for p in change.changed):

@@ -95,6 +95,8 @@ def review_json(
         "changes": [_change_json(c) for c in changes if c.action != "same"],
         "nodes": _nodes(changes),
         "purchase": _purchase(before, after, _nodes(changes)),
+        "job": _job(before, after, changes),
+        "runtime": after.runtime,
         "data_loss": [
             c.name for c in changes if c.action in ("replace", "delete") and (c.type in STATEFUL or c.protect)
         ],
@@ -121,6 +123,46 @@ def _nodes(changes: list[Change]) -> dict[str, list[str]]:
         "replaced": [name for name, effect in effects if effect and effect[0]],
         "kept": [name for name, effect in effects if effect and not effect[0]],
     }
+
+
+def _job(before: PlanResult | None, after: PlanResult, changes: list[Change]) -> dict[str, str] | None:
+    """What a change does to the head, the job and its node count, in one line each; None when
+    neither side runs a job (or nothing is compared)."""
+    old, new = (before.job if before is not None else None), after.job
+    if old is None or new is None:
+        return None
+    # the head VM is `<cluster>-head` on every cloud (its address: `-head-eni`, `-head-ip`, `-head-nic`)
+    heads = [c for c in changes if c.name.endswith("-head")]
+    head = heads[0] if heads else None
+    lines = {}
+    if head is None or head.action == "same":
+        lines["head"] = "unchanged: its rendezvous store keeps running (its bootstrap holds no job setting)"
+    elif head.action == "replace":
+        lines["head"] = (
+            "replaced: the rendezvous store restarts, every worker's torchrun stops and the job resumes from its last checkpoint"
+        )
+    else:
+        lines["head"] = (
+            f"updated ({', '.join(head.changed)}); on AWS a user-data change stops and starts it, "
+            "restarting the rendezvous and so the job from its last checkpoint"
+        )
+    if old["id"] != new["id"]:
+        lines["job"] = (
+            f"the job's program changes (rendezvous id ...-{old['id']} -> ...-{new['id']}): running workers keep "
+            "the old job until they are replaced; nodes launched from now on run the new one under the new id, so "
+            "old and new never train in one job. To restart every node on the new job together, replace the nodes "
+            "(docs/jobs.md, Changing the job)"
+        )
+    else:
+        lines["job"] = "unchanged: the same program and rendezvous id on every node"
+    if (old["nodes"], old["min_nodes"]) != (new["nodes"], new["min_nodes"]):
+        lines["nodes"] = (
+            f"{old['nodes']} -> {new['nodes']} nodes (min {old['min_nodes']} -> {new['min_nodes']}): the group adds or "
+            f"removes nodes; running workers keep torchrun's --nnodes={old['min_nodes']}:{old['nodes']} until they "
+            f"restart, new ones start with --nnodes={new['min_nodes']}:{new['nodes']} in the same rendezvous; replace the "
+            "nodes to have every worker use the new count"
+        )
+    return lines
 
 
 def _purchase(before: PlanResult | None, after: PlanResult, nodes: dict[str, list[str]]) -> dict[str, Any] | None:

@@ -87,6 +87,7 @@ def test_imdsv2_encrypted_gp3_root_and_dlami(mocks, make_config):
     def check(args):
         metadata, devices, image_id, instance_type = args
         assert metadata["http_tokens"] == "required"
+        assert metadata["http_put_response_hop_limit"] == 2  # containers on the nodes reach IMDSv2
         assert len(devices) == 1
         root = devices[0]
         assert root["device_name"] == "/dev/sda1"

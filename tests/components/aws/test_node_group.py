@@ -137,6 +137,7 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_an_on_demand_head(mocks, 
         assert "FI_PROVIDER" not in head_text
         assert head_type == HEAD_INSTANCE_TYPE and market is None  # never spot
         assert metadata["http_tokens"] == "required" and root["encrypted"] is True
+        assert metadata["http_put_response_hop_limit"] == 1  # the head: no container
 
     return pulumi.Output.all(
         cluster.launch_template.user_data,

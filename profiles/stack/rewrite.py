@@ -1,0 +1,70 @@
+"""What rewriting an existing stack's cluster would do to its file system, said before it is
+written (`profiles.stack.file.write_stack`).
+
+A file system holds the team's data. Shrinking it, or changing its throughput tier or
+deployment type, is not something the parallel file systems trainstack builds apply in place
+(FSx for Lustre cannot shrink and replaces on a new `perUnitStorageThroughput` or
+`deploymentType`: `clouds/aws/replacements.yaml`; GCP replaces a Filestore or Managed Lustre
+instance that shrinks: `clouds/gcp/replacements.yaml`), so `pulumi up` would replace it and
+lose what it holds. A re-`resolve` over a stack whose file system was grown by hand would do
+exactly that; it needs `--force`, and the refusal says what `--force` then does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from clouds.config import CONFIG_KEY
+from clouds.input_file import parse_yaml
+
+_FIELDS = (
+    ("throughput_mbps_per_tib", "throughput {old} -> {new} MB/s per TiB"),
+    ("deployment_type", "deployment type {old} -> {new}"),
+)
+
+
+def _file_system(text: str) -> Any:
+    try:
+        return ((parse_yaml(text) or {}).get("config") or {}).get(CONFIG_KEY, {}).get("file_system")
+    except (ValueError, AttributeError, yaml.YAMLError):  # unreadable: the writer's own checks say so
+        return None
+
+
+def file_system_change(current: str, text: str) -> str | None:
+    """The change of the file system that replaces it, in words, or None.
+
+    Args:
+        current, text: the stack file on disk and the text about to be written.
+    """
+    old, new = _file_system(current), _file_system(text)
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return None
+    found = []
+    try:
+        if int(new.get("capacity_gib", 0)) < int(old.get("capacity_gib", 0)):
+            found.append(f"capacity {int(old['capacity_gib']):,} -> {int(new['capacity_gib']):,} GiB (a shrink)")
+    except (TypeError, ValueError):
+        return None
+    for key, words in _FIELDS:
+        if old.get(key) is not None and new.get(key) is not None and old.get(key) != new.get(key):
+            found.append(words.format(old=old[key], new=new[key]))
+    return ", ".join(found) or None
+
+
+def replacement_problem(path: Any, change: str) -> str:
+    """The one-line refusal of a rewrite that replaces the file system, saying what --force does."""
+    return (
+        f"{path}: the new pick changes the file system's {change}, which replaces it: `pulumi up` would "
+        "delete the file system and the data on it; review with `trainstack plan --against`, keep the "
+        "stack, or pass --force to write the pick as it is (--force does not keep a size grown by hand)"
+    )
+
+
+def hand_edit_problem(path: Any, had_checksum: bool, change: str | None) -> str:
+    """The one-line refusal of rewriting a stack edited by hand (or not written by trainstack),
+    saying what --force replaces: the cluster, and the file system when `change` is set."""
+    why = "edited by hand since trainstack wrote it" if had_checksum else "not written by trainstack"
+    also = f"; it also changes the file system's {change}, which replaces it and its data" if change else ""
+    return f"{path}: {why}; pass --force to replace its cluster (its other settings are kept{also})"

@@ -1,0 +1,109 @@
+"""The review of three everyday edits to a running AWS stack with a job and a data link (the
+committed training-a100 with both added), from the real plans of both sides: what happens to
+the head, the job and the link.
+
+- a job edit (`job.command`): the head's bootstrap holds no job setting, so the head is not
+  touched; the job gets a new rendezvous id, and the review says running workers keep the old
+  job while new nodes run the new one, never together;
+- a node-count edit: the head is not touched, the job id stays, and the review states the
+  `--nnodes` the running and the new workers use;
+- a data-source edit: the FSx data repository association on /data is replaced, the old one
+  deleted first (FSx keeps one association per path), and the review's row says so.
+"""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from trainstack.plan.runner import run_plan
+from trainstack.review.diff import diff_plans
+from trainstack.review.markdown import review_markdown
+from trainstack.review.report import review_json
+
+ROOT = Path(__file__).resolve().parents[2]
+STACK = "training-a100"
+BASE = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{STACK}.yaml").read_text())
+JOB = {"command": "/fsx/code/train.py --lr 3e-4", "min_nodes": 1}
+DATA = {"source": "s3://team-data/imagenet", "size_gib": 140}
+
+
+def _plan(tmp_path: Path, label: str, **changes):
+    project = tmp_path / label
+    (project / "stacks").mkdir(parents=True)
+    shutil.copy(ROOT / "__main__.py", project)
+    shutil.copy(ROOT / "Pulumi.yaml", project)
+    document = copy.deepcopy(BASE)
+    cluster = document["config"]["trainstack:cluster"]
+    cluster.update(job=dict(JOB), data=dict(DATA))
+    for key, value in changes.items():
+        if key in ("command", "min_nodes"):
+            cluster["job"][key] = value
+        elif key == "source":
+            cluster["data"]["source"] = value
+        else:
+            cluster[key] = value
+    (project / "stacks" / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(document))
+    return run_plan(STACK, project, priced=False)
+
+
+def _review(tmp_path: Path, **changes) -> dict:
+    before, after = _plan(tmp_path, "before"), _plan(tmp_path, "after", **changes)
+    changed = diff_plans(before.resources, after.resources, STACK)
+    return review_json(STACK, "main", changed, before, after, [], None)
+
+
+def _actions(review: dict) -> dict[str, str]:
+    return {c["name"]: c["action"] for c in review["changes"]}
+
+
+def test_a_job_edit_leaves_the_head_alone_and_never_mixes_two_jobs(tmp_path):
+    review = _review(tmp_path, command="/fsx/code/train.py --lr 1e-4")
+    actions = _actions(review)
+    assert f"{STACK}-head" not in actions and f"{STACK}-head-eni" not in actions  # the head: same
+    assert actions[f"{STACK}-lt"] == "update" and review["nodes"] == {"replaced": [], "kept": [f"{STACK}-lt"]}
+    job = review["job"]
+    assert job["head"].startswith("unchanged") and "nodes" not in job
+    assert "rendezvous id" in job["job"] and "never train in one job" in job["job"]
+    text = review_markdown({**review, "policies": {"passed": True, "results": []}})
+    assert "**Head:** unchanged" in text and "**Job:** the job's program changes" in text
+
+
+def test_a_node_count_edit_reaches_the_group_and_says_what_running_workers_keep(tmp_path):
+    review = _review(tmp_path, nodes=4)
+    actions = _actions(review)
+    assert f"{STACK}-head" not in actions and actions[f"{STACK}-nodes"] == "update"
+    job = review["job"]
+    assert job["head"].startswith("unchanged") and job["job"].startswith("unchanged")
+    assert "2 -> 4 nodes" in job["nodes"] and "--nnodes=1:2 until they restart" in job["nodes"]
+    assert "--nnodes=1:4" in job["nodes"]
+
+
+def test_a_data_source_edit_replaces_the_link_deleting_the_old_one_first(tmp_path):
+    review = _review(tmp_path, source="s3://team-data/imagenet-v2")
+    (link,) = [
+        c for c in review["changes"] if c["type"] == "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation"
+    ]
+    assert (link["action"], link["delete_first"]) == ("replace", True)
+    assert "aws:fsx/lustreFileSystem:LustreFileSystem" not in {c["type"] for c in review["changes"]}
+    assert review["job"]["head"].startswith("unchanged") and review["job"]["job"].startswith("unchanged")
+    text = review_markdown({**review, "policies": {"passed": True, "results": []}})
+    assert f"🔁 replace (the old one is deleted first) | `{link['type']}` | `{link['name']}`" in text
+
+
+@pytest.mark.parametrize("provider", ["aws", "azure", "gcp"])
+def test_the_heads_bootstrap_holds_no_job_setting(provider):
+    from clouds.job_bootstrap import job_script
+    from tests.clusters import example_config
+
+    def head(**job):
+        config = example_config(provider, purchase="on-demand", nodes=2, job={"command": "/fsx/a.py", **job})
+        return job_script("head", "c", config, "10.0.0.5", "/fsx", "/etc/env")
+
+    base = head()
+    assert base == head(command="/fsx/b.py --x", env={"A": "1"}, min_nodes=1, nproc_per_node=4)
+    assert '{"rdzv_file": "/fsx/trainstack/rendezvous/c", "rdzv_port": 29400}' in base
