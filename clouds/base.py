@@ -212,6 +212,10 @@ class Cloud:
         spot_fallback: how on-demand capacity fills a spot group that stays below size (the
             cloud's own feature, or the cluster's watcher); None: the component has no such fallback.
         no_capacity: what the cloud's group does when there is no capacity (docs/self-healing.md).
+        fill_on_head: its `spot_fallback` is the head node's watcher (`nodeagent.fill`), so a
+            stack needs a `job` (the head) to have one.
+        capacity_codes: `capacity` / `quota` -> regular expressions of the error codes its APIs
+            return when there is no capacity or the quota is used up (`clouds.capacity_errors`).
         subnet_id: the form of an existing subnet's id its component takes (`subnet_id`), a
             regular expression, or None when it takes none; `subnet_id_example` shows one.
         missing: feature -> why the component cannot do it (absent: it can).
@@ -255,6 +259,8 @@ class Cloud:
     group_types: str | None = None
     spot_fallback: str | None = None
     no_capacity: str = ""
+    fill_on_head: bool = False
+    capacity_codes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     subnet_id: re.Pattern[str] | None = None
     subnet_id_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)

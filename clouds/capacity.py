@@ -37,6 +37,8 @@ class StackFields(Protocol):
     def fallback_types(self) -> tuple[str, ...]: ...
     @property
     def on_demand_after_minutes(self) -> int | None: ...
+    @property
+    def job(self) -> object | None: ...
 
 
 # Most types one group lists: AWS takes up to 40 launch-template overrides (EC2 Auto Scaling
@@ -90,4 +92,9 @@ def capacity_problem(config: StackFields) -> str | None:
         if cloud is None or cloud.spot_fallback is None:
             name = cloud.display_name if cloud else config.provider
             return f"on_demand_after_minutes: {name}'s component has no on-demand fallback for spot; remove it"
+        if cloud.fill_on_head and config.job is None:
+            return (
+                "on_demand_after_minutes: the watcher that fills spot from on-demand runs on the job's head node; "
+                "add a job or remove on_demand_after_minutes"
+            )
     return None

@@ -123,6 +123,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
     for key in ("stateful", "untaggable"):
         if key in fields:
             fields[key] = frozenset(fields[key])
+    if "capacity_codes" in fields:
+        fields["capacity_codes"] = {kind: tuple(codes) for kind, codes in fields["capacity_codes"].items()}
     if "platforms" in fields:
         fields["platforms"] = read_platforms(fields["platforms"])
     if "reservation_kinds" in fields:

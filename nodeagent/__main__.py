@@ -37,7 +37,15 @@ def main(argv: list[str]) -> int:
         from nodeagent.gcp_queued import serve as keep_requested
 
         return keep_requested(rest[0] if rest else CONFIG_FILE)
-    print("usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE]] | queued [CONFIG]", file=sys.stderr)
+    if unit == "fill":
+        from nodeagent.fill import CONFIG_FILE as FILL_FILE
+        from nodeagent.fill import serve as fill
+
+        return fill(rest[0] if rest else FILL_FILE)
+    print(
+        "usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE]] | queued [CONFIG] | fill [CONFIG]",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -38,8 +38,8 @@ class Candidate:
         charged_hours: hours billed, when they differ from `hours` (a commitment's share of
             its term); None otherwise.
         committed_hours: hours of the whole commitment (term x terms), or None.
-        speed: where the run time comes from (`estimated`, `measured`, `published`, `given`;
-            see `profiles.cost.estimate.JobHours`).
+        speed: where the run time comes from (`calibrated`, `peak x MFU`, `measured`,
+            `published`, `given`; see `profiles.cost.estimate.JobHours`).
         usd_requests: the bucket's request charges for reading the dataset, USD
             (`profiles.cost.requests`); None when not counted (the row's notes say why).
         throughput: the file system's throughput tier this row buys, MB/s per TiB (the
@@ -65,7 +65,7 @@ class Candidate:
     added_hours: float = 0.0
     charged_hours: float | None = None
     committed_hours: float | None = None
-    speed: str = "estimated"
+    speed: str = "calibrated"
     usd_requests: float | None = None
     throughput: int | None = None
     fs_capacity_gib: float | None = None

@@ -15,6 +15,7 @@ from clouds.aws.cloud_init import ENV_FILE, MOUNT_POINT, user_data
 from clouds.aws.efa import efa_interface_count
 from clouds.aws.runtime import unsupported
 from clouds.contract import ClusterConfig
+from clouds.fill_bootstrap import fill_config, fill_script
 from clouds.job_bootstrap import job_script
 from clouds.node_bootstrap import over_limit as bootstrap_over_limit
 from facts.aws import aws_network
@@ -48,6 +49,9 @@ def node_user_data(
         text += scratch_install_script()
     if rdzv_host is not None:
         text += job_script(role, name, args, rdzv_host, MOUNT_POINT, ENV_FILE)
+        if role == "head" and args.on_demand_after_minutes is not None:
+            where = {"region": args.region}
+            text += fill_script(fill_config(name, args.nodes, args.on_demand_after_minutes, "aws", **where))
     return text
 
 

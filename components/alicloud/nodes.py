@@ -9,9 +9,10 @@ from typing import Any
 import pulumi
 import pulumi_alicloud as alicloud
 
+from clouds.alicloud.capacity import compensation_args
 from clouds.contract import ClusterConfig
 from components.alicloud.profile import node_args
-from components.alicloud.scaling import GROUP_REPLACED_ON, configuration_args, group_args
+from components.alicloud.scaling import GROUP_REPLACED_ON, configuration_args, group_args, ranked_types
 from components.node_group import NodeGroup, group_options
 
 
@@ -41,6 +42,7 @@ def create_node_group(
     group = alicloud.ess.ScalingGroup(
         f"{name}-nodes",
         **group_args(name, args.nodes, args.purchase, network["vswitch_id"], tags),
+        **compensation_args(args.purchase, args.on_demand_after_minutes),
         opts=group_options(opts, GROUP_REPLACED_ON),
     )
     instance = node_args(name, args, network, image_id, extras, tags)
@@ -52,7 +54,7 @@ def create_node_group(
         active=True,
         enable=True,
         force_delete=True,
-        **configuration_args(instance),
+        **ranked_types(configuration_args(instance), args.fallback_types),
         opts=opts,
     )
     return NodeGroup(group, configuration)

@@ -86,6 +86,15 @@ def configuration_args(instance: dict[str, Any]) -> dict[str, Any]:
     return carried_args(instance, SAME_MEANING, NOT_CARRIED, dict.fromkeys(NETWORK, _interfaces), __name__)
 
 
+def ranked_types(configuration: dict[str, Any], fallback_types: tuple[str, ...]) -> dict[str, Any]:
+    """`configuration` with the node type and its fallbacks as `instance_types`, in rank order
+    (`clouds.alicloud.capacity`); unchanged (one `instance_type`) without fallbacks."""
+    if not fallback_types:
+        return configuration
+    ranked = {key: value for key, value in configuration.items() if key != "instance_type"}
+    return {**ranked, "instance_types": [configuration["instance_type"], *fallback_types]}
+
+
 def _interfaces(instance: Mapping[str, Any]) -> dict[str, Any]:
     """The primary ENI (an ERI when the node has one) and a secondary ERI, or the plain
     security groups. With `network_interfaces` the API takes no `SecurityGroupId(s)`; each

@@ -20,7 +20,7 @@ from components.aws.compute import create_launch_template, create_node_role, dla
 from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
-from components.aws.nodes import create_head_node, create_node_group
+from components.aws.nodes import create_head_node, create_node_group, create_on_demand_group, fill_policy
 from components.aws.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 
@@ -157,3 +157,11 @@ class AwsGpuCluster(GpuClusterBase):
             name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own
         )
         self.block_end = create_block_end(name, args, self.node_group, child)
+        self.on_demand_group = self.fill_policy = None
+        if args.on_demand_after_minutes is not None:  # spot falls back to on-demand: the head's watcher
+            self.on_demand_group = create_on_demand_group(
+                name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own
+            )
+            self.fill_policy = aws.iam.RolePolicy(
+                f"{name}-node-fill", role=self.role.id, policy=fill_policy(name, tags), opts=child
+            )

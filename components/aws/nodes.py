@@ -18,6 +18,8 @@ type or purchase option (group inputs) rolls them by instance refresh. The head 
 
 from __future__ import annotations
 
+import json
+
 import pulumi
 import pulumi_aws as aws
 
@@ -28,6 +30,9 @@ from components.aws.compute import ROOT_VOLUME_GIB
 HEAD_INSTANCE_TYPE = "m7i.large"
 # Seconds EC2 health checks wait after launch: the DLAMI bootstrap installs the Lustre client (a choice).
 HEALTH_CHECK_GRACE_SECONDS = 600
+# The on-demand group's tag (value `on-demand`) and the cluster's, as `nodeagent.fill` reads them.
+FILL_TAG = "trainstack:fill"
+CLUSTER_TAG = "trainstack:cluster"
 # "0" turns the provider's capacity wait off (pulumi-aws `waitForCapacityTimeout`): GPU capacity
 # may come minutes or hours later, and the group retries on its own.
 WAIT_FOR_CAPACITY = "0"
@@ -163,6 +168,67 @@ def create_node_group(
         tags=[{"key": k, "value": v, "propagate_at_launch": True} for k, v in tags.items()],
         **group_capacity(args, template.id, own_templates),
         opts=opts,
+    )
+
+
+def create_on_demand_group(
+    name: str,
+    args: ClusterConfig,
+    template: aws.ec2.LaunchTemplate,
+    placement_group: pulumi.Input[str],
+    subnet_id: pulumi.Input[str],
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+    own_templates: dict[str, pulumi.Input[str]] | None = None,
+) -> aws.autoscaling.Group:
+    """Create `{name}-nodes-on-demand`: the spot cluster's on-demand side, empty until the head
+    node's watcher (`nodeagent.fill`) sizes it to the spot group's shortfall.
+
+    The same types in the same order, launch templates, subnet and placement group as the spot
+    group, bought on-demand (`prioritized`, open capacity reservations first); tagged
+    `trainstack:fill = on-demand` (how the watcher tells it from the spot group and what the
+    node role may resize). Its size is the watcher's: `pulumi up` ignores it after creation.
+    """
+    on_demand = args.model_copy(update={"purchase": "on-demand", "on_demand_after_minutes": None})
+    settings = group_capacity(on_demand, template.id, own_templates)
+    settings.pop("instance_refresh")  # an empty group has nothing to roll
+    return aws.autoscaling.Group(
+        f"{name}-nodes-on-demand",
+        min_size=0,
+        max_size=args.nodes,
+        desired_capacity=0,
+        vpc_zone_identifiers=[subnet_id],
+        placement_group=placement_group,
+        health_check_type="EC2",
+        health_check_grace_period=HEALTH_CHECK_GRACE_SECONDS,
+        wait_for_capacity_timeout=WAIT_FOR_CAPACITY,
+        tags=[{"key": k, "value": v, "propagate_at_launch": True} for k, v in {**tags, FILL_TAG: "on-demand"}.items()],
+        **settings,
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["desiredCapacity"])),
+    )
+
+
+def fill_policy(name: str, tags: dict[str, str]) -> str:
+    """The node role's inline policy for the watcher: read every group (DescribeAutoScalingGroups
+    takes no resource), resize only this cluster's on-demand group (by its tags)."""
+    return json.dumps(
+        {
+            "Version": "2012-10-17",
+            "Statement": [
+                {"Effect": "Allow", "Action": "autoscaling:DescribeAutoScalingGroups", "Resource": "*"},
+                {
+                    "Effect": "Allow",
+                    "Action": "autoscaling:SetDesiredCapacity",
+                    "Resource": "*",
+                    "Condition": {
+                        "StringEquals": {
+                            f"autoscaling:ResourceTag/{FILL_TAG}": "on-demand",
+                            f"autoscaling:ResourceTag/{CLUSTER_TAG}": tags.get(CLUSTER_TAG, name),
+                        }
+                    },
+                },
+            ],
+        }
     )
 
 

@@ -23,6 +23,7 @@ from clouds.mounts import SHARED_MOUNT
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.compute import create_placement, create_service_account, create_tpus
 from components.gcp.data_link import create_bucket_access, data_import_commands
+from components.gcp.fill import create_fill_grant, with_fill
 from components.gcp.network import create_network
 from components.gcp.nodes import (
     create_head_address,
@@ -84,6 +85,7 @@ class GcpGpuCluster(GpuClusterBase):
         layout = SINGLE_NIC if tpu else nic_layout(args.instance_type, args.interconnect)
         choice = choose_file_system(args.file_system) if args.file_system else None
         project = gcp.organizations.get_project_output(opts=pulumi.InvokeOutputOptions(parent=self)).project_id
+        self._project = project
 
         self.network = create_network(
             name,
@@ -154,12 +156,15 @@ class GcpGpuCluster(GpuClusterBase):
         rdzv_host = None
         if args.job is not None:
             head_ip = self.head_address = create_head_address(name, args, self.network, labels, child)
+            head_script = script("head", "127.0.0.1")
+            if args.on_demand_after_minutes is not None:  # the head's watcher fills spot from on-demand
+                head_script = with_fill(head_script, name, args, self._project)
             self.head_node = create_head_node(
                 name,
                 args,
                 self.network,
                 self.service_account,
-                script("head", "127.0.0.1"),
+                head_script,
                 labels,
                 child,
                 address=head_ip,
@@ -179,6 +184,25 @@ class GcpGpuCluster(GpuClusterBase):
         )
         self.health_check = create_health_check(name, child)
         self.node_group = create_node_group(name, args, self.template, self.health_check, child)
+        self.on_demand_template = self.on_demand_group = self.fill_role = None
+        if args.on_demand_after_minutes is not None:
+            on_demand = args.model_copy(update={"purchase": "on-demand", "on_demand_after_minutes": None})
+            self.on_demand_template = create_template(
+                name,
+                on_demand,
+                layout,
+                self.network,
+                self.service_account,
+                self.placement,
+                script("worker", rdzv_host),
+                labels,
+                child,
+                suffix="-on-demand",
+            )
+            self.on_demand_group = create_node_group(
+                name, args, self.on_demand_template, self.health_check, child, on_demand=True
+            )
+            self.fill_role = create_fill_grant(name, self._project, self.service_account, child)
 
     def _outputs(self, name: str, args: ClusterConfig, tpu: bool) -> ClusterOutputs:
         fs = self.file_system

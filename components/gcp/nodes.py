@@ -48,6 +48,7 @@ def create_template(
     startup_script: pulumi.Input[str] | None,
     labels: dict[str, str],
     opts: pulumi.ResourceOptions,
+    suffix: str = "",
 ) -> gcp.compute.InstanceTemplate:
     """Create `{name}-template`: what every node looks like (GPUs, GPUDirect NICs, spot, placement).
 
@@ -64,13 +65,14 @@ def create_template(
         startup_script: the node bootstrap (`metadata.startup-script`), or None.
         labels: labels for every node and boot disk.
         opts: child options.
+        suffix: `-on-demand` for the on-demand side's template (`{name}-template-on-demand`).
     """
     metadata: dict[str, pulumi.Input[str]] = dict(METADATA)
     if startup_script is not None:
         metadata["startup-script"] = startup_script
     return gcp.compute.InstanceTemplate(
-        f"{name}-template",
-        name_prefix=f"{name}-",
+        f"{name}-template{suffix}",
+        name_prefix=f"{name}{suffix}-",
         machine_type=args.instance_type,
         disks=[
             {
@@ -112,6 +114,7 @@ def create_node_group(
     template: gcp.compute.InstanceTemplate,
     health_check: gcp.compute.HealthCheck,
     opts: pulumi.ResourceOptions,
+    on_demand: bool = False,
 ) -> gcp.compute.InstanceGroupManager | gcp.compute.RegionInstanceGroupManager:
     """Create `{name}-nodes`: exactly `args.nodes` VMs in the cluster's zone, recreated when lost:
     a zonal group of one machine type, or, with `fallback_types`, a regional group kept to the
@@ -123,10 +126,15 @@ def create_node_group(
         template: the node template (referenced by its unique self link).
         health_check: the auto-healing health check.
         opts: child options.
+        on_demand: the spot cluster's on-demand side (`{name}-nodes-on-demand`, named so, empty,
+            sized by the head node's watcher `nodeagent.fill`: `pulumi up` leaves its size alone).
     """
+    suffix = "-on-demand" if on_demand else ""
+    if on_demand:
+        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["targetSize"]))
     common = dict(
-        base_instance_name=f"{name}-node",
-        target_size=args.nodes,
+        base_instance_name=f"{name}-node{suffix}",
+        target_size=0 if on_demand else args.nodes,
         versions=[{"name": "nodes", "instance_template": template.self_link_unique}],
         instance_lifecycle_policy=lifecycle_policy(),
         auto_healing_policies={"health_check": health_check.id, "initial_delay_sec": AUTOHEAL_DELAY_SECONDS},
@@ -139,13 +147,18 @@ def create_node_group(
         # Instance flexibility is a regional group's (pulumi-gcp: RegionInstanceGroupManager's
         # `instance_flexibility_policy`), kept to the one zone (`clouds.gcp.capacity`).
         return gcp.compute.RegionInstanceGroupManager(
-            f"{name}-nodes",
+            f"{name}-nodes{suffix}",
+            **({"name": f"{name}-nodes-on-demand"} if on_demand else {}),
             **regional_group_args(args.region, args.zone, args.instance_type, args.fallback_types),
             update_policy={**update_policy(args.nodes), "instance_redistribution_type": "NONE"},
             **common,
         )
     return gcp.compute.InstanceGroupManager(
-        f"{name}-nodes", zone=args.zone, update_policy=update_policy(args.nodes), **common
+        f"{name}-nodes{suffix}",
+        zone=args.zone,
+        update_policy=update_policy(args.nodes),
+        **({"name": f"{name}-nodes-on-demand"} if on_demand else {}),
+        **common,
     )
 
 

@@ -181,13 +181,13 @@ MEGATRON_STRONG_SCALING = ((96, 0.47), (4608, 0.42))
 MEGATRON_BATCH_TOKENS = 1152 * 2048
 
 
-def _overhead_tokens() -> float:
+def batch_overhead_tokens() -> float:
+    """b0, tokens (62.4): solves (1 + b0 / b1) / (1 + b0 / b2) = MFU2 / MFU1 for the series'
+    two points (computed on each call, a few operations, so a measured series replaces it)."""
     (g1, m1), (g2, m2) = MEGATRON_STRONG_SCALING
     b1, b2, kept = MEGATRON_BATCH_TOKENS / g1, MEGATRON_BATCH_TOKENS / g2, m2 / m1
     return (1 - kept) / (kept / b2 - 1 / b1)
 
-
-BATCH_OVERHEAD_TOKENS = _overhead_tokens()  # 62.4 tokens
 
 # Hardware failures of on-demand (and every) cluster: Meta's Llama 3 405B pre-training saw 419
 # unexpected interruptions in 54 days on 16,384 H100 (Llama 3 paper, arXiv 2407.21783, as

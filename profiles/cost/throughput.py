@@ -121,8 +121,8 @@ class Step:
 
 def batch_efficiency(tokens_per_accelerator: float) -> float:
     """Speed kept when each accelerator's share of a step is `tokens_per_accelerator` tokens:
-    1 / (1 + b0 / b), a per-step cost worth b0 tokens (`inputs.BATCH_OVERHEAD_TOKENS`)."""
-    return 1.0 / (1.0 + inputs.BATCH_OVERHEAD_TOKENS / tokens_per_accelerator)
+    1 / (1 + b0 / b), a per-step cost worth b0 tokens (`inputs.batch_overhead_tokens`)."""
+    return 1.0 / (1.0 + inputs.batch_overhead_tokens() / tokens_per_accelerator)
 
 
 def data_parallel_efficiency(step: Step, replicas: int, gpus: int, busbw_bytes: float) -> float:

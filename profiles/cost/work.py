@@ -19,7 +19,7 @@ from clouds.reservation import ReservationConfig, ReservationKind
 from profiles.spec import rules
 from profiles.spec.fields import NUMBER
 from profiles.spec.rules import known_provider
-from profiles.spec.units import parse_count
+from profiles.spec.units import on_demand_after, parse_count
 
 COUNT = BeforeValidator(rules.count)  # `7B`, `300B`, `1.28M`
 HOURS = BeforeValidator(rules.hours_of)  # `1h`, `15m`
@@ -159,6 +159,9 @@ class SpotSpec(BaseModel):
         interruptions_per_node_month: expected interruptions of one node per month (730 h);
             None uses the per-cloud, per-family default in `profiles.cost.inputs` (a
             labelled assumption where no published figure exists).
+        on_demand_after_hours: `fallback: on-demand after 30m`: hours a spot cluster's group may
+            stay below size before on-demand nodes of the same shape fill the gap (the stack's
+            `on_demand_after_minutes`, `clouds.capacity`); None: spot only.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
@@ -168,6 +171,9 @@ class SpotSpec(BaseModel):
     restart_hours: Annotated[float | None, HOURS] = Field(default=None, alias="restart", ge=0, description="Hours.")
     interruptions_per_node_month: Annotated[float | None, NUMBER] = Field(
         default=None, ge=0, description="Per node per 730 h."
+    )
+    on_demand_after_hours: Annotated[float | None, BeforeValidator(on_demand_after)] = Field(
+        default=None, alias="fallback", gt=0, description="Hours below size before on-demand fills the gap."
     )
 
 

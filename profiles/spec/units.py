@@ -185,3 +185,14 @@ def parse_count(value: object) -> float:
     if not match:
         raise ValueError(f"cannot read {value!r} as a count; write it like {example}")
     return finite(float(match.group(1)) * _COUNT_SUFFIXES[match.group(2).lower()], value, example)
+
+
+def on_demand_after(value: object) -> float | None:
+    """`spot.fallback`: `on-demand after 30m` -> 0.5 (hours the spot group may stay below size
+    before on-demand fills the gap), or None."""
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    if not text.startswith("on-demand after "):
+        raise ValueError(f"'{value}' is not a fallback; write e.g. on-demand after 30m")
+    return parse_duration_hours(text.removeprefix("on-demand after ").strip())

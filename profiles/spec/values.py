@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from profiles.spec import rules
-from profiles.spec.units import not_bool, parse_count
+from profiles.spec.units import not_bool, on_demand_after, parse_count
 
 if TYPE_CHECKING:
     from clouds.contract import JobConfig
@@ -101,6 +101,7 @@ class Spot(NamedTuple):
     checkpoint_interval_hours: float
     restart_hours: float | None = None
     interruptions_per_node_month: float | None = None
+    on_demand_after_hours: float | None = None
 
 
 class Commitment(NamedTuple):
@@ -199,6 +200,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "checkpoint_interval_hours": Key("float", alias="checkpoint_interval", gt=0, before=rules.hours_of),
         "restart_hours": _opt("float", alias="restart", ge=0, before=rules.hours_of),
         "interruptions_per_node_month": _opt("float", ge=0, before=not_bool),
+        "on_demand_after_hours": _opt("float", alias="fallback", gt=0, before=on_demand_after),
     },
     Commitment: {
         "term": Key(("1y", "3y")),

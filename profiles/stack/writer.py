@@ -15,6 +15,7 @@ from typing import Literal
 
 import yaml
 
+from clouds.capacity import capacity_problem
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config, provider_region_key
 from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
@@ -108,6 +109,11 @@ def cluster_config(
         job=spec.job,
         platform=None if o.platform == "vm" else o.platform,  # always set: a rewrite never keeps the old one
     )
+    if purchase == "spot" and spec.spot is not None and spec.spot.on_demand_after_hours is not None:
+        minutes = max(1, round(spec.spot.on_demand_after_hours * 60))
+        config = config.model_copy(update={"on_demand_after_minutes": minutes})
+        if problem := capacity_problem(config):  # the cloud has no fallback, or the stack no head
+            raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback", 1))
     if ranked and candidate.reservation is None and not candidate.reservation_id:
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
@@ -174,6 +180,7 @@ def render_stack(
         sort_keys=False,
         default_flow_style=False,
     )
+    kept_rows = fallbacks if fallbacks is not None else (kept.get("config") or {}).get(FALLBACKS_KEY) or []
     term = "" if config.commitment == "none" else f" (priced at a {config.commitment} commitment's rate)"
     committed = commitment_note(config, on_demand_usd_per_hour)
     header = (
@@ -183,10 +190,30 @@ def render_stack(
         f"{config.region} ({config.zone}).\n"
         f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
         + "".join(f"# Cost note: {line}.\n" for line in ([committed] if committed else []) + list(cost.left_out))
+        + fallback_note(config, kept_rows)
         + f"# Catalog {config.catalog_version} (built {catalog_built}). Hand edits are kept: "
         f"resolve will not overwrite them without --force.\n"
     )
     return f"{header}# trainstack-checksum: sha256:{digest(body)}\n{body}"
+
+
+def fallback_note(config: ClusterConfig, rows: list[dict]) -> str:
+    """`# Fallback: ...` header lines: the group's other types, and the stack's fallback rows
+    with what the job costs (compute) on the last of them; "" when it has neither."""
+    lines = []
+    if config.fallback_types:
+        lines.append(f"# Fallback: the node group also launches {', '.join(config.fallback_types)} (rank order).\n")
+    if config.on_demand_after_minutes is not None:
+        lines.append(
+            f"# Fallback: on-demand fills the group after {config.on_demand_after_minutes} min short of spot.\n"
+        )
+    if rows:
+        last = rows[-1]
+        lines.append(
+            f"# Fallback: {len(rows)} row(s) for `trainstack up`; on the last ({last.get('instance_type')} "
+            f"{last.get('purchase')} in {last.get('zone')}) the job's compute costs ${last.get('usd_per_hour', 0) * last.get('hours', 0):,.2f}.\n"
+        )
+    return "".join(lines)
 
 
 def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:

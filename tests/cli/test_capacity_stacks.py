@@ -89,3 +89,52 @@ def test_a_stack_with_a_file_system_falls_back_only_within_its_zone(project: Pat
     config = _write(project, H100_H200_AWS + "file_system:\n  capacity: 1200GiB\n")
     cluster, rows = config["trainstack:cluster"], config.get(FALLBACKS_KEY, [])
     assert all(row["zone"] == cluster["zone"] for row in rows)
+
+
+SPOT_WITH_FALLBACK = """name: spot-fallback
+accelerators: [A100:8, A100-80GB:8]
+nodes: 2
+interconnect: rdma
+purchase: spot
+hours: 72h
+providers: [aws]
+spot:
+  checkpoint_interval: 1h
+  fallback: on-demand after 30m
+file_system:
+  capacity: 1200GiB
+job:
+  command: /fsx/train.py
+"""
+
+
+def test_spot_fallback_in_the_workload_writes_the_minutes_and_plans_the_on_demand_group(project: Path) -> None:
+    config = _write(project, SPOT_WITH_FALLBACK)
+    assert config["trainstack:cluster"]["on_demand_after_minutes"] == 30
+    plan = run_plan("cap", project)
+    groups = [r for r in plan.resources if r["type"] == "aws:autoscaling/group:Group"]
+    assert sorted(g["name"] for g in groups) == ["cap-nodes", "cap-nodes-on-demand"]
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        pytest.param(
+            SPOT_WITH_FALLBACK.replace("\njob:\n  command: /fsx/train.py\n", "\n"),
+            "spot.fallback: the watcher that fills spot from on-demand runs on the job's head node",
+            id="no-job",
+        ),
+        pytest.param(
+            SPOT_WITH_FALLBACK.replace("on-demand after 30m", "spot forever"),
+            "fallback",
+            id="bad-syntax",
+        ),
+    ],
+)
+def test_spot_fallback_refused_in_one_line(project: Path, text: str, says: str) -> None:
+    from tests.cli.helpers import one_error_line
+
+    workload = project / "w.yaml"
+    workload.write_text(text)
+    one_error_line(run("resolve", str(workload), "--write-stack", "cap"), says)
+    assert not (project / "stacks" / "Pulumi.cap.yaml").exists()

@@ -19,8 +19,10 @@ def test_busbw_is_per_rank_and_converts_to_the_node_level_figure():
     # the node's 8 x 200 Gbps = 200 GB/s of GPU NICs, not 338.82 x 8 = 2,710 GB/s.
     assert node_busbw(338.82, 16, 2) == pytest.approx(180.704)
     assert node_busbw(100.0, 32, 4) == pytest.approx(100 * 32 / 62 * 2 * 3 / 4)
-    with pytest.raises(ValueError):
-        node_busbw(100.0, 8, 1)
+    assert node_busbw(100.0, 2, 2) == pytest.approx(100.0)  # one rank per node: busbw = algbw
+    for ranks, nodes in ((8, 1), (1, 2)):
+        with pytest.raises(ValueError, match="^node_busbw needs a run of at least 2 ranks on at least 2 nodes$"):
+            node_busbw(100.0, ranks, nodes)
 
 
 def test_a_measured_figure_never_exceeds_the_nic_line_rate():
@@ -99,8 +101,9 @@ def test_images_bound_the_width_too():
 
 
 def test_the_per_accelerator_batch_term_follows_megatrons_strong_scaling():
-    # b0 = (1 - 42/47) / (42/47 / 512 - 1 / 24,576) = 62.4 tokens (inputs.BATCH_OVERHEAD_TOKENS).
-    assert inputs.BATCH_OVERHEAD_TOKENS == pytest.approx((1 - 42 / 47) / (42 / 47 / 512 - 1 / 24576))
+    # b0 = (1 - 42/47) / (42/47 / 512 - 1 / 24,576) = 62.4 tokens (inputs.batch_overhead_tokens).
+    assert inputs.batch_overhead_tokens() == pytest.approx((1 - 42 / 47) / (42 / 47 / 512 - 1 / 24576))
+    assert inputs.batch_overhead_tokens() == pytest.approx(62.41, abs=0.01)
     assert batch_efficiency(512) / batch_efficiency(24576) == pytest.approx(42 / 47)
     assert batch_efficiency(512) == pytest.approx(1 / (1 + 62.41 / 512), rel=1e-3)  # 0.891
 
@@ -144,3 +147,16 @@ def test_an_mfu_measured_on_a_tpu_scales_to_a_gpu_by_the_table(no_failures):
     job = job_hours(parse_spec({"accelerators": "H100", "work": work}), aws_node(accelerator="H100"))
     assert job.speed == "calibrated" and "H100: llm speed 2.242x tpu-v5p (calibrated)" in job.notes
     assert job.hours == pytest.approx(6e9 * 1e10 / (8 * 459e12 * 0.4 / 0.4460) / 3600, rel=1e-6)
+
+
+def test_without_a_calibrated_row_the_target_runs_at_its_own_peak_x_mfu(no_failures):
+    # A10G (no llm row; 70 TFLOPS, unsourced) and an H100 NVL size (835 TFLOPS; the PCIe row is
+    # not the NVL part): 6 x 1e9 x 1e10 FLOPs on 8 (1) GPUs at their own peak x 0.4.
+    work = {"params": "1B", "tokens": "10B", "mfu": 0.4, "batch_tokens": "1T"}
+    a10g = job_hours(parse_spec({"accelerators": "A10G", "work": work}), aws_node(accelerator="A10G", form_factor=None))
+    assert (a10g.hours, a10g.speed) == (pytest.approx(6e19 / (8 * 70e12 * 0.4) / 3600, rel=1e-6), "peak x MFU")
+    nvl = aws_node(
+        instance_type="Standard_NC40ads_H100_v5", accelerator="H100", accelerator_count=1, form_factor="PCIe"
+    )
+    found = job_hours(parse_spec({"accelerators": "H100", "work": work}), nvl)
+    assert (found.hours, found.speed) == (pytest.approx(6e19 / (835e12 * 0.4) / 3600, rel=1e-6), "peak x MFU")

@@ -1,4 +1,4 @@
-"""The `trainstack` command line: `resolve`, `plan`, `run`, `check`, `catalog` and `bench`.
+"""The `trainstack` command line: `resolve`, `plan`, `up`, `run`, `check`, `catalog` and `bench`.
 
 A thin layer: it parses, calls the resolver / plan runner, and prints. Errors print one line
 on stderr, never a traceback: status 2 for input the user must fix, 1 when the input was fine
@@ -235,3 +235,29 @@ def check(
     live_view.findings(stack, items, path)
     if any(item.status == "fail" for item in items):
         raise typer.Exit(code=FAILED)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def up(
+    ctx: typer.Context,
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: deploys stacks/Pulumi.STACK.yaml."),
+    attempts: int = typer.Option(5, "--attempts", min=1, max=20, help="Deployments at most, the first included."),
+    minutes: float = typer.Option(120, "--max-minutes", min=1, help="No new attempt starts after this many minutes."),
+    force: bool = typer.Option(False, "--force", help="Let up rewrite a stack file edited by hand."),
+    project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+) -> None:
+    """Run `pulumi up` (Automation API; flags after `--` pass through); on no capacity, move to the next fallback."""
+    from trainstack.cli.up_cmd import run
+
+    run(stack, list(ctx.args), attempts, minutes, force, project_dir(project))
+
+
+@app.command()
+def status(
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
+    project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+) -> None:
+    """Show each node group's nodes running vs asked and the cloud's latest capacity error."""
+    from trainstack.cli.status_cmd import run
+
+    run(stack, project_dir(project))

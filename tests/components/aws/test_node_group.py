@@ -1,6 +1,7 @@
 """The AWS node group under mocks: size kept, placement, zone, market, rebalancing, no rolling."""
 
 import base64
+import json
 
 import pulumi
 import pytest
@@ -267,3 +268,58 @@ def test_one_type_keeps_price_capacity_optimized_and_never_waits(mocks, make_con
     return pulumi.Output.all(
         cluster.node_group.mixed_instances_policy, cluster.node_group.wait_for_capacity_timeout
     ).apply(check)
+
+
+@pulumi.runtime.test
+def test_spot_with_an_on_demand_fallback_plans_the_empty_on_demand_group_and_the_heads_watcher(mocks, make_config):
+    config = make_config(
+        purchase="spot",
+        file_system={"capacity_gib": 1200},
+        job=JOB,
+        on_demand_after_minutes=30,
+        fallback_types=["p4de.24xlarge"],
+    )
+    cluster = AwsGpuCluster("c", config)
+    group = cluster.on_demand_group
+
+    def check(args):
+        sizes, policy, tags, head_b64, role_policy, ignored = args
+        assert sizes == [0, 2, 0]  # min, max = the cluster's nodes, desired: the watcher's
+        distribution = policy["instances_distribution"]
+        assert distribution["on_demand_percentage_above_base_capacity"] == 100
+        assert distribution["on_demand_allocation_strategy"] == "prioritized"
+        types = [o["instance_type"] for o in policy["launch_template"]["overrides"]]
+        assert types == ["p4d.24xlarge", "p4de.24xlarge"]
+        assert {t["key"]: t["value"] for t in tags}["trainstack:fill"] == "on-demand"
+        head = base64.b64decode(head_b64).decode()
+        assert "trainstack-fill.service" in head and '"after_seconds": 1800' in head and '"cluster": "c"' in head
+        statement = json.loads(role_policy)["Statement"][1]
+        assert statement["Action"] == "autoscaling:SetDesiredCapacity"
+        assert statement["Condition"]["StringEquals"]["autoscaling:ResourceTag/trainstack:fill"] == "on-demand"
+
+    return pulumi.Output.all(
+        pulumi.Output.all(group.min_size, group.max_size, group.desired_capacity),
+        group.mixed_instances_policy,
+        group.tags,
+        cluster.head_node.user_data_base64,
+        cluster.fill_policy.policy,
+        pulumi.Output.from_input(None),
+    ).apply(check)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        pytest.param({"purchase": "on-demand"}, "only a spot cluster falls back", id="on-demand"),
+        pytest.param({"purchase": "spot", "job": None}, "runs on the job's head node", id="no-job"),
+    ],
+)
+def test_an_on_demand_fallback_refused_in_one_line(make_config, overrides, message):
+    base = {"file_system": {"capacity_gib": 1200}, "job": JOB, "on_demand_after_minutes": 30}
+    with pytest.raises(ValueError, match=message):
+        make_config(**{**base, **overrides})
+
+
+def test_a_spot_cluster_without_the_fallback_has_no_on_demand_side(mocks, make_config):
+    cluster = AwsGpuCluster("c", make_config(purchase="spot"))
+    assert cluster.on_demand_group is None and cluster.fill_policy is None

@@ -1,0 +1,36 @@
+"""`trainstack status -s NAME`: nodes running vs asked per node group, and the latest capacity error."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import typer
+
+from trainstack.cli.usage_errors import FAILED, fail
+
+
+def run(stack: str, folder: Path) -> None:
+    """Print one line per node group; exit 1 when a spot or fixed group runs fewer nodes than asked."""
+    from clouds.config import ConfigError
+    from profiles.stack.file import StackFileError, stack_path
+    from trainstack.up.move import read_stack
+
+    try:
+        cluster = read_stack(stack_path(folder, stack)).cluster
+    except (StackFileError, ConfigError) as exc:
+        fail(str(exc))
+    try:
+        live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
+    except ModuleNotFoundError:
+        fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
+    try:
+        groups = live.status(cluster, stack)
+    except Exception as exc:  # credentials, permissions, network: one line
+        fail(f"status: cannot read the node groups in {cluster.region}: {' '.join(str(exc).split())[:300]}", FAILED)
+    if not groups:
+        fail(f"status: no node group of cluster {stack} found in {cluster.region}; is it up?", FAILED)
+    for group in groups:
+        typer.echo(group.line())
+    if any(group.running < group.asked for group in groups):
+        raise typer.Exit(FAILED)
