@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 300  # the hard limit for non-test files (the guide aims at about 250)
 MAX_PROFILES_MODULES = 12  # top-level modules of profiles/ beside its packages (`__init__.py` not counted)
-SKIPPED = {"tests", "node_modules", "build", "dist"}
+# tests/, and the folders .gitignore names that hold generated copies of the code (`make mutate`'s mutants/)
+SKIPPED = {"tests", "node_modules", "build", "dist", "mutants", "bench-kit"}
 
 
 def project_files(root: Path = ROOT) -> list[Path]:

@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from trainstack.bench.parse_training import bench_line
+from trainstack.bench.lines import bench_line
 
 SUFFIXES = (".jpg", ".jpeg", ".png")
 

@@ -17,8 +17,16 @@ from pathlib import Path
 TRAIN_MODULE = "trainstack.bench.train"
 
 
-def bench_job(base: dict, train_args: list[str], name: str) -> dict:
+def bench_job(base: dict, train_args: list[str], name: str, module: str = TRAIN_MODULE, code: str = "") -> dict:
     """The node's job (as JSON) with the benchmark as its command.
+
+    Args:
+        base: the node's job file, read.
+        train_args: the benchmark's arguments.
+        name: suffix of the rendezvous id (one per benchmark step, the same on every node).
+        module: the benchmark module (`trainstack.bench.train` or `trainstack.bench.allreduce`).
+        code: a folder holding the `trainstack` package on the node, put on the workers'
+            PYTHONPATH ("" = trainstack is installed in the job's interpreter).
 
     Raises:
         ValueError: `base` is not a job file (no `command` or `rdzv_host`).
@@ -28,7 +36,8 @@ def bench_job(base: dict, train_args: list[str], name: str) -> dict:
     nodes = int(base.get("max_nodes", 1))
     return {
         **base,
-        "command": [TRAIN_MODULE, *train_args],
+        "command": [module, *train_args],
+        "env": {**base.get("env", {}), **({"PYTHONPATH": code} if code else {})},
         "module": True,
         "job_id": f"{base.get('job_id', 'job')}-{name}",
         "min_nodes": nodes,
@@ -44,10 +53,18 @@ def main() -> None:
     parser.add_argument("base", type=Path, help="the node's job file, /etc/trainstack/job.json")
     parser.add_argument("out", type=Path)
     parser.add_argument("--id", required=True, help="suffix of the benchmark's rendezvous id")
+    parser.add_argument("--module", default=TRAIN_MODULE, help="the benchmark module")
+    parser.add_argument("--code", default="", help="folder holding the trainstack package (workers' PYTHONPATH)")
     parser.add_argument("train_args", nargs=argparse.REMAINDER, help="-- then trainstack.bench.train arguments")
     args = parser.parse_args()
     try:
-        job = bench_job(json.loads(args.base.read_text()), [a for a in args.train_args if a != "--"], args.id)
+        job = bench_job(
+            json.loads(args.base.read_text()),
+            [a for a in args.train_args if a != "--"],
+            args.id,
+            args.module,
+            args.code,
+        )
     except (OSError, ValueError) as exc:
         raise SystemExit(f"error: {args.base}: {exc}") from None
     args.out.write_text(json.dumps(job, indent=2) + "\n")

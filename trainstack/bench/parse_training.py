@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from profiles.measurements.schema import FileSystemRead, Throughput
+from trainstack.bench.lines import MARK, bench_line
 from trainstack.bench.parse_nccl import ParseError
 
-MARK = "#bench "
+__all__ = ["MARK", "TrainingLog", "bench_line", "parse_training"]
 
 
 @dataclass
@@ -28,11 +29,6 @@ class TrainingLog:
     software: dict[str, str] = field(default_factory=dict)
     started: str | None = None
     finished: str | None = None
-
-
-def bench_line(kind: str, **fields: object) -> str:
-    """The log line for one result (what the kit prints and `parse_training` reads)."""
-    return MARK + json.dumps({"kind": kind, **fields}, sort_keys=True)
 
 
 def parse_training(text: str) -> TrainingLog:

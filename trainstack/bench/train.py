@@ -21,8 +21,8 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
+from trainstack.bench.lines import bench_line
 from trainstack.bench.models import MODELS, build, training_flops_per_image
-from trainstack.bench.parse_training import bench_line
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": None}
 

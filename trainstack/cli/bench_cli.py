@@ -100,13 +100,27 @@ def run(
         None, "--data-dir", metavar="DIR", help="Shared directory on the nodes (default: on the stack's file system)."
     ),
     print_kit: bool = typer.Option(False, "--print", help="Print the kit script instead of writing it."),
+    send: bool = typer.Option(
+        False, "--send", help="Run it now on the stack's nodes through their node agents (AWS: Systems Manager)."
+    ),
+    wait: bool = typer.Option(False, "--wait", help="With --send: wait, then fetch the results file."),
+    max_bytes: str = typer.Option("8G", "--max-bytes", help="With --send: largest all-reduce message."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="With --wait: the results file to write."),
     project: Path | None = _project_option(),
 ) -> None:
     """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
-    throughput (ResNet-50, ViT-B/16), NVML samples and file-system reads."""
+    throughput (ResNet-50, ViT-B/16), NVML samples and file-system reads. With --send, run the
+    all-reduce and training steps on a stack that is up, through its node agents."""
     from trainstack.bench.kit import KitOptions, render_kit
 
     cluster = _cluster(stack, project)
+    if send or wait:
+        from trainstack.cli.bench_remote import send_run
+
+        if wait and not send:
+            fail("--wait: only with --send (the kit is run by hand); add --send")
+        send_run(stack, cluster, steps, batch, max_bytes, wait, output)
+        return
     script, notes = render_kit(stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir))
     if print_kit:
         typer.echo(script, nl=False)
@@ -128,6 +142,21 @@ def run(
     )
     for line in lines + [f"note: {n}" for n in notes]:
         typer.echo(line)
+
+
+@bench_app.command("fetch")
+def fetch(
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
+    run_id: str | None = typer.Option(None, "--run", help="The run `bench run --send` printed (default: newest)."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="Results file to write (default bench-STACK.json)."
+    ),
+    project: Path | None = _project_option(),
+) -> None:
+    """Bring the results of `bench run --send` back from the stack's file system as a results file."""
+    from trainstack.cli.bench_remote import fetch_run
+
+    fetch_run(stack, _cluster(stack, project), run_id, output)
 
 
 @bench_app.command("import")

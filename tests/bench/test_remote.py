@@ -1,0 +1,124 @@
+"""`bench run --send` / `bench fetch`: the all-reduce under torchrun (gloo, CPU), the node and fetch
+scripts run by bash, the results round trip into `bench import`'s check, and the SSM calls on moto."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clouds.contract import JobConfig
+from profiles.preflight.check import read_cluster
+from trainstack.bench.allreduce import bus_bandwidth, size_bytes, sizes
+from trainstack.bench.remote import fetch_commands, new_run_id, node_commands, results_from_output, results_root
+
+ROOT = Path(__file__).parents[2]
+STACK = "training-a100"
+TINY = ["--steps", "2", "--warmup", "1", "--batch", "2", "--image-size", "32", "--width", "8", "--classes", "10"]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """The committed AWS stack with a job (so its nodes have the node agent)."""
+    plain = read_cluster(ROOT / "stacks" / f"Pulumi.{STACK}.yaml")
+    return plain.model_copy(update={"job": JobConfig(command="/fsx/train.py")})
+
+
+@pytest.fixture(scope="module")
+def allreduce_log(tmp_path_factory) -> Path:
+    """`trainstack.bench.allreduce` under torchrun, 2 processes, gloo: the real path, bounded."""
+    out = tmp_path_factory.mktemp("allreduce") / "nccl-all.log"
+    argv = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", "-m"]
+    argv += [
+        "trainstack.bench.allreduce",
+        "-b",
+        "8",
+        "-e",
+        "4K",
+        "-f",
+        "8",
+        "--iters",
+        "2",
+        "--warmup",
+        "1",
+        "-o",
+        str(out),
+    ]
+    subprocess.run(
+        argv, check=True, capture_output=True, timeout=120, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""}
+    )
+    return out
+
+
+def test_bus_bandwidth_is_nccl_tests_definition() -> None:
+    # doc/PERFORMANCE.md in NVIDIA/nccl-tests: busbw = algbw * 2(n-1)/n for all-reduce
+    algbw, busbw = bus_bandwidth(8 << 30, 0.1, 16)
+    assert algbw == pytest.approx(85.899, abs=1e-3) and busbw == pytest.approx(algbw * 30 / 16)
+    assert sizes(size_bytes("8"), size_bytes("8G"), 2)[-1] == 8 << 30 and len(sizes(8, 8 << 30, 2)) == 31
+
+
+def test_allreduce_under_torchrun_prints_the_nccl_tests_table(allreduce_log) -> None:
+    from trainstack.bench.parse_nccl import parse_nccl
+
+    found = parse_nccl(allreduce_log.read_text())
+    assert found.ranks == 2 and found.scope == "node" and [p.size_bytes for p in found.by_size] == [8, 64, 512, 4096]
+    for point in found.by_size:  # two ranks: busbw = algbw; algbw = bytes / time
+        assert point.busbw_gbs == pytest.approx(point.algbw_gbs, abs=0.01)
+        assert point.algbw_gbs == pytest.approx(point.size_bytes / point.time_us / 1e3, abs=0.01)
+
+
+def test_node_script_runs_each_step_through_the_node_agent(cluster) -> None:
+    lines = node_commands(STACK, cluster, "20261207T060000Z", steps=5, batch=8, max_bytes="1G")
+    script = "\n".join(lines)
+    assert "RUN=/fsx/trainstack/bench/training-a100/20261207T060000Z" in script
+    assert script.count("python3 -m nodeagent run") == 3 and "ssh" not in script and "mpirun" not in script
+    assert (
+        '--id bench-20261207T060000Z-allreduce --module trainstack.bench.allreduce --code "$CODE" -- -b 8 -e 1G'
+        in script
+    )
+    assert "--model vit_b16 --data synthetic --steps 5 --batch 8" in script
+    assert "systemctl is-active --quiet trainstack-job" in script
+    subprocess.run(["bash", "-n"], input=script, text=True, check=True)
+
+
+def test_fetch_output_round_trips_into_bench_import(cluster, allreduce_log, tmp_path, capsys, monkeypatch) -> None:
+    """The fetch script run by bash on a run folder, its output read back, the results file
+    accepted by `bench import`'s check."""
+    from profiles.measurements.store import check_import
+    from trainstack.bench.train import main as train_main
+
+    for variable in ("WORLD_SIZE", "RANK"):
+        monkeypatch.delenv(variable, raising=False)
+    train_main(["--model", "resnet50", *TINY])
+    run = tmp_path / "20261207T060000Z"
+    run.mkdir()
+    (run / "nccl-all.log").write_text(allreduce_log.read_text())
+    (run / "train-resnet50-node1.log").write_text("[rank0]: torchrun noise\n" + capsys.readouterr().out)
+    script = "\n".join(fetch_commands(STACK, cluster)).replace(results_root("aws", STACK), str(tmp_path))
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30, check=True)
+    result = results_from_output(done.stdout, cluster, STACK)
+    assert (result.provider, result.instance_type, result.nodes) == ("aws", "p4d.24xlarge", 2)
+    assert result.busbw[0].ranks == 2 and result.throughput[0].model == "resnet50"
+    path = tmp_path / "run.json"
+    path.write_text(result.model_dump_json(exclude_none=True))
+    assert check_import(path).throughput[0].steps == 2
+
+
+def test_fetch_of_an_empty_run_says_so(cluster, tmp_path) -> None:
+    from trainstack.bench.remote import FetchError
+
+    (tmp_path / "20261207T060000Z").mkdir()
+    script = "\n".join(fetch_commands(STACK, cluster)).replace(results_root("aws", STACK), str(tmp_path))
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30, check=True)
+    with pytest.raises(FetchError, match="no all-reduce table and no training result yet"):
+        results_from_output(done.stdout, cluster, STACK)
+    with pytest.raises(FetchError, match="printed no benchmark logs"):
+        results_from_output("", cluster, STACK)
+
+
+def test_run_ids_sort_by_time() -> None:
+    from datetime import datetime, timezone
+
+    assert new_run_id(datetime(2026, 12, 7, 6, 0, 5, tzinfo=timezone.utc)) == "20261207T060005Z"
