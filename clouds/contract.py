@@ -23,7 +23,7 @@ from clouds.healing import check_job, healing
 from clouds.job_config import JobConfig
 from clouds.job_fields import job_size_problem
 from clouds.job_paths import checkpoint_problem
-from clouds.platforms import platform_problem
+from clouds.platform_lookup import platform_problem
 from clouds.reservation import ReservationConfig, reservation_shorthand
 from clouds.tracking import tracking_problem
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS

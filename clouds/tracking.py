@@ -15,7 +15,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from clouds.platforms import named
+from clouds.platform_lookup import named
 
 MANAGED = "managed"
 # What an MLflow tracking URI may be (MLflow docs, "Where runs are recorded"): an HTTP(S)

@@ -7,7 +7,7 @@ cloud the stack does not use.
 from __future__ import annotations
 
 from clouds.base import load
-from clouds.platforms import find, platform_problem
+from clouds.platform_lookup import find, platform_problem
 from clouds.registry import CLOUDS
 
 # provider -> "module:ClassName" of its ComponentResource (`Cloud.component`).

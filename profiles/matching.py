@@ -20,7 +20,6 @@ from clouds.healing import job_problem
 from clouds.platform_job import job_problem as platform_job_problem
 from clouds.platforms import ANY
 from clouds.regions import in_mainland_china
-from clouds.tracking import tracking_problem
 from profiles.bootstrap_fit import bootstrap_problem
 from profiles.catalog import loader
 from profiles.catalog.offering import Offering
@@ -67,6 +66,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
 
 def job_detail(spec: WorkloadSpec, offering: Offering) -> str | None:
     """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
+    from clouds.tracking import tracking_problem  # pydantic: loaded only for a workload with a job
+
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
     if tracked := tracking_problem(spec.job.tracking, None if offering.platform == "vm" else offering.platform):

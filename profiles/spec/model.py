@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from clouds.contract import JobConfig
+from clouds.platform_lookup import platform_word
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec
 from profiles.data_path.spec import DataSpec
 from profiles.spec import rules
@@ -129,7 +130,7 @@ class WorkloadModel(BaseModel):
     file_system: FileSystemModel | None = Field(default=None, description="Parallel file system.")
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
-    platform: Annotated[str, BeforeValidator(rules.platform_word)] = Field(
+    platform: Annotated[str, BeforeValidator(platform_word)] = Field(
         default="vm", description="Where the job runs: vm, a managed platform, or any."
     )
 

@@ -14,7 +14,6 @@ import re
 from typing import Any
 
 from clouds.job_fields import job_size_problem
-from clouds.platforms import platform_words
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
 from profiles.spec.agreement import check_together
@@ -45,21 +44,6 @@ def known_provider(value: object) -> Any:
     if name not in PROVIDERS:
         clouds = f"{', '.join(PROVIDERS[:-1])} or {PROVIDERS[-1]}"
         raise ValueError(f"'{value}' is not a cloud trainstack knows; use {clouds}")
-    return name
-
-
-def platform_word(value: object) -> Any:
-    """A platform word in lowercase (`SageMaker` -> `sagemaker`); a non-string as is.
-
-    Raises:
-        ValueError: not `vm`, `any` or a platform of a cloud trainstack knows (`clouds.platforms`).
-    """
-    if not isinstance(value, str):
-        return value
-    words = platform_words()
-    name = value.strip().lower()
-    if name not in words:
-        raise ValueError(f"'{value}' is not a platform trainstack knows; use {', '.join(words[:-1])} or {words[-1]}")
     return name
 
 

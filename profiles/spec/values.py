@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from clouds.platform_lookup import platform_word
 from profiles.spec import rules
 from profiles.spec.units import not_bool, on_demand_after, parse_count
 
@@ -232,7 +233,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "file_system": _opt(FileSystemSpec),
         "job": _opt("pydantic"),
         "data": _opt("pydantic"),
-        "platform": Key("str", before=rules.platform_word),
+        "platform": Key("str", before=platform_word),
     },
 }
 # Rules over the whole mapping before its keys are read, and over the read value after.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from clouds.platforms import find, platform_problem, platform_words
+from clouds.platform_lookup import find, platform_problem, platform_words
 from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import derived, own_rows, platform_row, shown
 from profiles.resolver import NoMatchError, resolve

@@ -98,7 +98,7 @@ def _healing_line(cluster: Any) -> str:
     stack (`clouds.platforms.Platform.note`), else its cloud's (`clouds.healing`)."""
     name = getattr(cluster, "platform", None)  # an older revision's cluster model has none
     if name:
-        from clouds.platforms import find
+        from clouds.platform_lookup import find
 
         platform = find(cluster.provider, name)
         if platform is not None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from clouds.aws import sagemaker as sm
 from clouds.contract import ClusterConfig
-from clouds.platforms import find
+from clouds.platform_lookup import find
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, as_hyperparameters, checked
 

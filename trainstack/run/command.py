@@ -11,7 +11,7 @@ from typing import Any
 from clouds.base import load
 from clouds.clock import now
 from clouds.contract import CONFIG_NAMESPACE, ClusterConfig
-from clouds.platforms import find
+from clouds.platform_lookup import find
 from trainstack.run import RunError, Submitted
 
 Echo = Callable[[str], None]
