@@ -198,6 +198,10 @@ class Cloud:
             adds them (`job`: the head node; `queued_resource`: the controller VM) -> the type
             and disk in words. The catalog holds GPU types only, so they are not priced and
             every cost says so (`clouds.helper_vms`).
+        hourly_resources: the other resources its component may create that bill by the hour
+            (a NAT gateway, a public address), Pulumi type token -> what it is in words. No
+            sourced, dated price is recorded for them, so every cost names them as unpriced
+            (`clouds.helper_vms.unpriced_hourly`).
         request_price: `"module:attribute"` of its object storage's request prices
             (`facts.request_prices.RequestPrice`), or None when none is sourced.
         reservation_kinds: the reservation kinds (`clouds.reservation.KINDS`) its component
@@ -252,6 +256,7 @@ class Cloud:
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
     commitment_purchase: str = ""
     helper_vms: Mapping[str, str] = field(default_factory=dict)
+    hourly_resources: Mapping[str, str] = field(default_factory=dict)
     request_price: str | None = None
     reservation_kinds: tuple[str, ...] = ()
     reservation_example: str = ""

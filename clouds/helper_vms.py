@@ -4,10 +4,14 @@ A `job:` adds an on-demand head node keeping the rendezvous (AWS, Azure, GCP), a
 with `queued_resource: true` a controller VM re-requesting its TPU slices; each cloud names
 them in its `cloud.yaml` (`Cloud.helper_vms`). The price catalog holds GPU types only, so
 neither is priced: `resolve`'s rows, the stack header, `plan`, the review and the budget all
-leave them out, and each says so with the same line (`helper_lines`).
+leave them out, and each says so with the same line (`helper_lines`). The same goes for the
+other resources that bill by the hour (`Cloud.hourly_resources`: NAT gateways, public
+addresses), named from the planned resource tree (`unpriced_hourly`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from clouds.registry import CLOUDS
 
@@ -34,4 +38,27 @@ def helper_lines(provider: str, region: str, job: bool, queued_resource: bool = 
         f"holds GPU types only; add its on-demand price in {region}"
         for role, what in helpers.items()
         if used.get(role)
+    )
+
+
+def unpriced_hourly(provider: str, region: str, resources: Iterable[dict]) -> tuple[str, ...]:
+    """One line naming the planned resources that bill by the hour but have no recorded price
+    (`Cloud.hourly_resources`), or none when the tree has none.
+
+    Args:
+        provider: the cloud.
+        region: the cluster's region.
+        resources: the plan's resources (`type` and `name` read).
+    """
+    cloud = CLOUDS.get(provider)
+    kinds = cloud.hourly_resources if cloud is not None else {}
+    order = list(kinds)
+    found = sorted((r for r in resources if r.get("type") in kinds), key=lambda r: (order.index(r["type"]), r["name"]))
+    named = [f"{kinds[r['type']]} {r['name']} ({r['type']})" for r in found]
+    if not named:
+        return ()
+    return (
+        f"{'; '.join(named)} {'bills' if len(named) == 1 else 'bill'} by the hour (and per GB processed) and "
+        f"{'is' if len(named) == 1 else 'are'} not in USD/hour or USD/job: unpriced, no sourced and dated price "
+        f"is recorded; add {'its' if len(named) == 1 else 'their'} {region} price from the cloud's pricing page",
     )

@@ -55,3 +55,12 @@ def did_you_mean(value: str, valid: Iterable[str], what: str = "known", cutoff: 
     unique = sorted(set(valid))
     close = difflib.get_close_matches(value, unique, n=3, cutoff=cutoff)
     return f"did you mean {', '.join(close)}?" if close else f"{what}: {listed(unique, value)}"
+
+
+def usd(amount: float) -> str:
+    """`$1,234` from $100 up, `$12.50` or `$0.43` below it: a difference or small cost is never
+    shown as `$0` (whole dollars would hide up to 50 cents; to the cent, the figure keeps at
+    least three significant digits from $1 up)."""
+    size = abs(amount)
+    text = f"${size:,.0f}" if size >= 100 else f"${size:,.2f}"
+    return f"-{text}" if amount < 0 and text.strip("$0.,") else text

@@ -71,6 +71,21 @@ class RuleResult:
         """`failed`, `n/a` or `passed`."""
         return "failed" if self.violations else "passed" if self.checked else "n/a"
 
+    def as_json(self) -> dict[str, Any]:
+        """The result as `plan --json` and the review's JSON give it: `passed` true or false, or
+        null when the rule checked nothing here (n/a) with `reason` saying why (its n/a lines
+        joined; null otherwise)."""
+        na = self.status == "n/a"
+        return {
+            "rule": self.rule,
+            "description": self.description,
+            "passed": None if na else self.passed,
+            "status": self.status,
+            "reason": "; ".join(v.message for v in self.not_applicable) if na else None,
+            "violations": [{"resource": v.resource, "message": v.message} for v in self.violations],
+            "not_applicable": [{"resource": v.resource, "message": v.message} for v in self.not_applicable],
+        }
+
 
 def evaluate(
     records: list[dict[str, Any]],

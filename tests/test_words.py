@@ -2,7 +2,7 @@
 
 import pytest
 
-from clouds.words import article, did_you_mean, listed
+from clouds.words import article, did_you_mean, listed, usd
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,19 @@ def test_listed_puts_the_closest_first_and_counts_the_rest():
 def test_did_you_mean_or_the_valid_values():
     assert did_you_mean("us-east-9", ["us-east-1", "eu-west-1"]) == "did you mean us-east-1?"
     assert did_you_mean("zzz", ["b", "a"], "valid") == "valid: a, b"
+
+
+@pytest.mark.parametrize(
+    ("amount", "shown"),
+    [
+        pytest.param(0.43, "$0.43", id="cents-under-a-dollar"),
+        pytest.param(-0.004, "$0.00", id="no-minus-on-zero"),
+        pytest.param(-3.5, "-$3.50", id="negative"),
+        pytest.param(2.4, "$2.40", id="cents-under-100"),
+        pytest.param(99.994, "$99.99", id="just-under-100"),
+        pytest.param(105.7, "$106", id="whole-dollars-from-100"),
+        pytest.param(12329.4, "$12,329", id="thousands"),
+    ],
+)
+def test_usd_keeps_cents_where_whole_dollars_would_hide_them(amount, shown):
+    assert usd(amount) == shown

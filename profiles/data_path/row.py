@@ -19,6 +19,7 @@ import functools
 import math
 from dataclasses import replace
 
+from clouds.words import usd
 from facts.limits import MAX_FILE_SYSTEM_GIB
 from profiles.catalog.offering import Offering
 from profiles.cost.requests import bucket_passes, file_count, request_cost, requests_uncounted
@@ -105,12 +106,12 @@ def _tier_choice(kept: DataRow, faster: list[DataRow], best: DataRow, stated: bo
         saving = kept.usd(usd_per_hour) - best.usd(usd_per_hour)
         return _add(
             kept,
-            f"data: file_system.throughput {best.throughput} would make this job ${saving:,.0f} cheaper "
+            f"data: file_system.throughput {best.throughput} would make this job {usd(saving)} cheaper "
             f"({best.hours:,.2f} h instead of {kept.hours:,.2f} h); set file_system.throughput: {best.throughput}",
         )
     note = (
-        f"data: file system raised to {best.throughput} MB/s per TiB: ${best.usd(usd_per_hour):,.0f} per job "
-        f"({best.hours:,.2f} h) vs ${kept.usd(usd_per_hour):,.0f} at {kept.throughput} ({kept.hours:,.2f} h, I/O bound)"
+        f"data: file system raised to {best.throughput} MB/s per TiB: {usd(best.usd(usd_per_hour))} per job "
+        f"({best.hours:,.2f} h) vs {usd(kept.usd(usd_per_hour))} at {kept.throughput} ({kept.hours:,.2f} h, I/O bound)"
     )
     if best.wait_hours > 0 and best is faster[-1]:
         best = _fastest_tier_hint(best)
@@ -152,8 +153,8 @@ def _sized_note(best: DataRow, kept: DataRow, usd_per_hour: float) -> str:
     assert best.storage is not None and kept.storage is not None
     return (
         f"data: file system sized up to {best.storage.capacity_gib:,.0f} GiB at {best.throughput} MB/s per TiB "
-        f"to feed the GPUs: ${best.usd(usd_per_hour):,.0f} per job ({best.hours:,.2f} h) vs "
-        f"${kept.usd(usd_per_hour):,.0f} at {kept.storage.capacity_gib:,.0f} GiB ({kept.hours:,.2f} h, I/O bound)"
+        f"to feed the GPUs: {usd(best.usd(usd_per_hour))} per job ({best.hours:,.2f} h) vs "
+        f"{usd(kept.usd(usd_per_hour))} at {kept.storage.capacity_gib:,.0f} GiB ({kept.hours:,.2f} h, I/O bound)"
     )
 
 
@@ -171,7 +172,7 @@ def _kept_note(kept: DataRow, faster: list[DataRow], usd_per_hour: float) -> str
     extra = next_tier.usd(usd_per_hour) - kept.usd(usd_per_hour)
     return (
         f"data: kept {kept.throughput} MB/s per TiB: {next_tier.throughput} would end the I/O wait sooner "
-        f"({next_tier.hours:,.2f} h) but cost ${extra:,.0f} more per job"
+        f"({next_tier.hours:,.2f} h) but cost {usd(extra)} more per job"
     )
 
 

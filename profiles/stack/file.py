@@ -27,12 +27,11 @@ from clouds.config import (
 from clouds.contract import ClusterConfig
 from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, read_text
 from profiles.files import write_atomically
+from profiles.stack.names import STACK_NAME, valid_stack_name
+from profiles.stack.names import stacks_hint as _stacks_hint
 from profiles.stack.rewrite import file_system_change, hand_edit_problem, replacement_problem
 
 STACKS_DIR = "stacks"
-# Every cloud resource name derives from the stack name (`f"{name}-nodes"`), so it suits the
-# strictest cloud: GCP's lowercase letters, digits and hyphens; Azure's 64-character names.
-STACK_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.stack.fallbacks`)
 _KEYS = ("max_usd_per_hour", "previous_names", "secrets")  # with the cluster and the fallbacks
 TRAINSTACK_KEYS = frozenset({CONFIG_KEY, FALLBACKS_KEY, *(f"trainstack:{key}" for key in _KEYS)})
@@ -55,7 +54,7 @@ def stack_path(project_dir: Path, name: str) -> Path:
     if not STACK_NAME.fullmatch(name):
         raise StackFileError(
             f"stack name '{name}': use 1-40 lowercase letters, digits and '-', starting with a letter "
-            "(e.g. training-a100); cloud resource names derive from it and GCP and Azure accept no other"
+            f"(e.g. {valid_stack_name(name)}); cloud resource names derive from it and GCP and Azure accept no other"
         )
     return Path(project_dir) / STACKS_DIR / f"Pulumi.{name}.yaml"
 
@@ -82,24 +81,6 @@ def parse_document(text: str, source: str = "stack file") -> dict:
     if not isinstance(document, dict):
         raise StackFileError(f"{source}: expected a mapping with a `config:` key, found {type(document).__name__}")
     return document
-
-
-def _stacks_hint(path: Path) -> str:
-    """What to do about a missing stack file: the closest stack names beside it (a typo) or the
-    ones there, then how to write it."""
-    import difflib
-
-    from clouds.words import listed
-
-    name = path.name.removeprefix("Pulumi.").removesuffix(".yaml")
-    if not STACK_NAME.fullmatch(name):
-        return "a stack name is 1-40 lowercase letters, digits and '-', starting with a letter (e.g. training-a100)"
-    here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in path.parent.glob("Pulumi.*.yaml"))
-    write = f"`trainstack resolve WORKLOAD --write-stack {name}` writes it"
-    close = difflib.get_close_matches(name, here, n=3, cutoff=0.6)
-    if close:
-        return f"did you mean {' or '.join(close)}? ({write})"
-    return f"stacks here: {listed(here)}; {write}" if here else write
 
 
 def read_document(path: Path) -> dict:

@@ -69,3 +69,10 @@ def test_report_refuses_a_results_file_without_any_measurement(project, content)
     result = run("bench", "report", "empty.json")
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "empty.json: holds no measurement" in result.output
+
+
+def test_parse_reads_standard_input():
+    named = run("bench", "parse", str(FIXTURES / "nccl-all.log"), "--json")
+    piped = CliRunner().invoke(app, ["bench", "parse", "-", "--json"], input=(FIXTURES / "nccl-all.log").read_text())
+    assert piped.exit_code == 0, piped.output
+    assert json.loads(piped.stdout)["busbw"] == json.loads(named.stdout)["busbw"] != []

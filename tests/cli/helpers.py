@@ -43,3 +43,10 @@ def copy_committed_catalog(to: Path) -> Path:
     """A writable copy of the catalog folder the suite reads (HEAD's, see tests/conftest.py)."""
     shutil.copytree(loader.DATA_DIR, to, ignore=shutil.ignore_patterns("snapshots"))
     return to
+
+
+def documented_keys() -> set[str]:
+    """Every `word` in backticks in docs/cli.md: the JSON keys it documents are among them."""
+    import re
+
+    return set(re.findall(r"`([a-z_0-9]+)`", (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")))

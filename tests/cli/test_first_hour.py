@@ -376,3 +376,14 @@ def test_a_price_only_the_stack_states_is_labelled_so_on_the_cluster_line(projec
     assert result.exit_code == 0, result.output
     (line,) = [line for line in result.stdout.splitlines() if line.startswith("cluster")]
     assert line.startswith(label)
+
+
+def test_the_imagenet_example_holds_imagenet_sized_data():
+    """imagenet-s3.yaml's `data.size` is ImageNet-1k's training set (ILSVRC2012_img_train.tar,
+    138 GB, third-party: gist vishal-keshav/0eac98fd...), not 2 TiB: copying the example buys a
+    file system sized for the real data, and its files average a JPEG's size (~100 KiB)."""
+    from profiles.spec import load_spec
+
+    data = load_spec(ROOT / "profiles" / "workloads" / "imagenet-s3.yaml").data
+    assert data is not None and data.size_gib * 2**30 == pytest.approx(138e9, rel=0.01)
+    assert 80 <= data.size_gib * 2**20 / data.files <= 130  # KiB per image

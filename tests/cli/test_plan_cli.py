@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from tests.cli.helpers import ROOT, run
+from tests.cli.helpers import ROOT, documented_keys, run
 
 
 @pytest.fixture()
@@ -32,6 +32,13 @@ def test_plan_json_matches_the_stack_price(at_root):
         "stack",
         "provider",
         "region",
+        "zone",
+        "instance_type",
+        "accelerator",
+        "accelerator_count",
+        "nodes",
+        "purchase",
+        "usd_per_job",
         "hours",
         "resources",
         "usd_per_hour",
@@ -45,18 +52,39 @@ def test_plan_json_matches_the_stack_price(at_root):
         "deadline_hours",
         "deadline_note",
         "policies",
+        "warnings",
     }
+    assert data["warnings"] == []  # sizes in proportion: no sanity warning
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
-    assert len(data["policies"]) == 10 and all(p["passed"] for p in data["policies"])
+    # the summary a script reads first: the stack's placement and size, the plan's cost
+    summary = {k: data[k] for k in ("zone", "instance_type", "accelerator", "accelerator_count", "nodes", "purchase")}
+    assert summary == {k: cluster[k] for k in summary}
+    assert data["usd_per_job"] == data["usd_total"] == pytest.approx(data["usd_per_hour"] * data["hours"], abs=0.01)
+    assert len(data["policies"]) == 10
+    # a rule that checked nothing is neither passed nor failed: null, with its reason
+    budget = next(p for p in data["policies"] if p["rule"] == "budget")
+    assert (budget["passed"], budget["status"], budget["reason"]) == (
+        None,
+        "n/a",
+        "no budget set (trainstack:max_usd_per_hour)",
+    )
+    assert all(p["passed"] is True and p["reason"] is None for p in data["policies"] if p is not budget)
+    # docs/cli.md names every key a script can read
+    assert set(data) | set(budget) | set(data["resources"][0]) <= documented_keys()
     assert data["usd_compute_per_hour"] == data["recorded_usd_per_hour"] == cluster["usd_per_hour"]
     # + FSx 4,800 GiB at 250 MB/s/TiB: 4,800 x 1.0737 GB x $0.145 x 3.71/2.48 / 730 h = $1.5315/hour
     assert data["usd_per_hour"] == pytest.approx(cluster["usd_per_hour"] + 1.53147, abs=1e-5)
     assert data["usd_requests"] is None  # the stack has no data
     assert data["price_note"] == ""  # the committed stack's price is current
-    # A SkyPilot list price and FSx storage priced; the snapshot is undated, which plan says once.
+    # A SkyPilot list price and FSx storage priced; the snapshot is undated, which plan says once;
+    # the NAT gateway and its address bill by the hour with no recorded price: named as unpriced
     assert data["price_caveats"] == [
         "aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on 2026-12-01), "
-        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`"
+        "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`",
+        "NAT gateway training-a100-nat (aws:ec2/natGateway:NatGateway); public IPv4 address (Elastic IP) "
+        "training-a100-nat-ip (aws:ec2/eip:Eip) bill by the hour (and per GB processed) and are not in USD/hour "
+        "or USD/job: unpriced, no sourced and dated price is recorded; add their us-east-1 price from the "
+        "cloud's pricing page",
     ]
     assert data["usd_total"] == round(cluster["usd_per_hour"] * cluster["hours"] + data["usd_storage"], 2)
     group = next(r for r in data["resources"] if r["type"] == "aws:autoscaling/group:Group")
@@ -167,6 +195,26 @@ def test_plan_counts_an_estimated_file_system_price_as_resolve_does_and_labels_i
         "price, $0.217/GB-month), counted as resolve ranked it",
         "azure prices are of unknown date (183 of 183 rows; source snapshot undated, extracted on 2026-11-29), "
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`",
+        "NAT gateway training-h100-azure-nat (azure-native:network:NatGateway); public IP address "
+        "training-h100-azure-nat-ip (azure-native:network:PublicIPAddress) bill by the hour (and per GB processed) "
+        "and are not in USD/hour or USD/job: unpriced, no sourced and dated price is recorded; add their eastus "
+        "price from the cloud's pricing page",
     ]
     tree = run("plan", "-s", "training-h100-azure").stdout
     assert "file system $2.6137 (estimate)" in tree
+
+
+def test_plan_and_check_warn_of_a_fat_fingered_stack(tmp_path, monkeypatch):
+    """10 PB of FSx beside $4.93/hour of GPUs; 5,000 nodes: priced, and warned about."""
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    text = (ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text()
+    (tmp_path / "stacks" / "Pulumi.fat.yaml").write_text(text.replace("capacity_gib: 4800", "capacity_gib: 9536743"))
+    (tmp_path / "stacks" / "Pulumi.big.yaml").write_text(text.replace("nodes: 2", "nodes: 5000"))
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(run("plan", "-s", "fat", "--json").stdout)
+    assert len(data["warnings"]) == 1 and data["warnings"][0].startswith("warning: file_system: 9,536,743 GiB costs $")
+    assert "more than the 2 x 8 GPUs it feeds ($4.93/hour)" in data["warnings"][0]
+    checked = run("check", "-s", "big")  # the live checks need credentials; the warnings do not
+    assert "warning: nodes: 5,000 is far beyond the 64 nodes trainstack ever picks" in checked.stderr

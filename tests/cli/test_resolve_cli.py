@@ -8,7 +8,7 @@ import yaml
 
 from profiles.catalog.offering import COLUMNS
 from tests.cases import cases
-from tests.cli.helpers import WORKLOAD, run
+from tests.cli.helpers import WORKLOAD, documented_keys, run
 
 
 def test_resolve_json_shape_and_choice(project):
@@ -30,6 +30,9 @@ def test_resolve_json_shape_and_choice(project):
     assert choice["usd_per_hour"] == pytest.approx(choice["usd_total"] / choice["hours"], abs=1e-4)
     assert choice["usd_per_hour"] > choice["usd_compute_per_hour"]
     assert len(data["alternatives"]) == 2
+    # the lines printed beside the result are in it too: here the undated AWS snapshot's warning
+    assert data["warnings"] == result.stderr.splitlines() and "aws prices are of unknown date" in data["warnings"][0]
+    assert set(data) | set(choice) | set(choice["file_system"]) <= documented_keys()  # docs/cli.md names each
     assert all(a["usd_total"] >= choice["usd_total"] for a in data["alternatives"])
 
 

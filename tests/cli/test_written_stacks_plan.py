@@ -86,3 +86,16 @@ def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cl
         inner = compute["inputs"]["properties"]["properties"]
         assert inner["scaleSettings"]["minNodeCount"] == 0 and inner["vmPriority"] == "LowPriority"
         assert "azure-native:machinelearningservices:Workspace" in types
+
+
+def test_a_written_zone_is_corrected_by_zone_and_force(project: Path) -> None:
+    args = ["resolve", str(WORKLOADS / "training-a100-alicloud.yaml"), "--top", "1", "--write-stack", "written"]
+    assert run(*args, "--zone", "cn-beijing-g").exit_code == 0
+    path = project / "stacks" / "Pulumi.written.yaml"
+    assert "zone: cn-beijing-g" in path.read_text()
+    # moving the nodes is the writer's to refuse without --force; with it, --zone corrects the zone
+    moved = run(*args, "--zone", "cn-beijing-h", "--force")
+    assert moved.exit_code == 0, moved.output
+    assert "zone: cn-beijing-h" in path.read_text() and "cn-beijing-g" not in path.read_text()
+    # without --zone, a rewrite keeps the corrected zone
+    assert run(*args).exit_code == 0 and "zone: cn-beijing-h" in path.read_text()

@@ -27,16 +27,19 @@ AZURE = {"provider": "azure", "region": "eastus", "zone": "1", "instance_type": 
 
 def test_the_example_workload_resolves_to_a_sized_linked_file_system():
     spec = load_spec(ROOT / "profiles/workloads/imagenet-s3.yaml")
-    # (2,048 GiB of data, no model params for checkpoints) x 1.25 headroom = 2,560 GiB requested
-    assert spec.file_system is not None and spec.file_system.capacity_gib == 2560
+    # (129 GiB of data, ImageNet-1k's 138 GB, no model params for checkpoints) x 1.25 headroom
+    # = 161.25 -> 162 GiB requested
+    assert spec.file_system is not None and spec.file_system.capacity_gib == 162
     resolution = resolve(spec, load_catalog().offerings)
     choice = resolution.choice.candidate
     assert choice.offering.provider == "aws"
-    assert choice.storage.capacity_gib == 4800  # FSx PERSISTENT_2: 1,200, 2,400, then steps of 2,400
+    # FSx PERSISTENT_2 creates 1,200 GiB at least (and more, in 2,400 GiB steps, where feeding
+    # the GPUs makes the job cheaper: that depends on the time model's speed for the pick)
+    assert choice.storage.capacity_gib == 1200 or choice.storage.capacity_gib % 2400 == 0
     assert any(n.startswith("data: GPUs can read") for n in choice.notes)
     config = cluster_config(spec, choice, "test")
     assert config.data is not None and config.data.source == SOURCE and not config.data.write_back
-    assert config.data.size_gib == 2048 and config.data.files == 1_280_000 and config.data.passes == 90
+    assert config.data.size_gib == 129 and config.data.files == 1_280_000 and config.data.passes == 90
 
 
 def test_only_the_cloud_holding_the_bucket_can_link_it():

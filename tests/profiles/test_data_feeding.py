@@ -51,7 +51,7 @@ def test_a_file_system_sized_from_the_data_grows_until_it_feeds_the_gpus():
     assert row.hours == pytest.approx(2.0) and not row.io_bound
     kept_hours = 10 * 1000 * 2**30 / 1e6 / (2400 / 1024 * 250) / 3600  # 5.0903 h at 2,400 GiB, 250
     assert (
-        "data: file system sized up to 7,200 GiB at 250 MB/s per TiB to feed the GPUs: $45 per job (2.00 h) vs "
+        "data: file system sized up to 7,200 GiB at 250 MB/s per TiB to feed the GPUs: $44.59 per job (2.00 h) vs "
         f"${kept_hours * (20 + 2400 * GB * 0.145 * 3.71 / 2.48 / 730):,.0f} at 2,400 GiB ({kept_hours:,.2f} h, I/O bound)"
     ) in row.notes
 

@@ -54,8 +54,9 @@ def test_an_io_bound_row_buys_the_tier_that_makes_the_job_cheapest():
     assert row.usd(20.0) == pytest.approx(2 * (20 + FS_USD_PER_HOUR[1000]))
     kept_usd = 10 * PASS_HOURS[250] * (20 + FS_USD_PER_HOUR[250])
     assert kept_usd == pytest.approx(105.70, abs=0.01)
-    assert "data: file system raised to 1000 MB/s per TiB: $45 per job (2.00 h) vs $106 at 250 (5.09 h, I/O bound)" in (
-        row.notes
+    assert (
+        "data: file system raised to 1000 MB/s per TiB: $44.61 per job (2.00 h) vs $106 at 250 (5.09 h, I/O bound)"
+        in (row.notes)
     )
 
 
@@ -68,17 +69,26 @@ def test_a_short_wait_keeps_the_cheaper_tier_and_says_what_faster_would_cost():
     extra = 5 * (1 + FS_USD_PER_HOUR[500]) - 10 * PASS_HOURS[250] * (1 + FS_USD_PER_HOUR[250])
     assert extra == pytest.approx(2.40, abs=0.01)
     assert row.notes[-2] == (
-        "data: kept 250 MB/s per TiB: 500 would end the I/O wait sooner (5.00 h) but cost $2 more per job"
+        "data: kept 250 MB/s per TiB: 500 would end the I/O wait sooner (5.00 h) but cost $2.40 more per job"
     )
+
+
+def test_a_difference_under_a_dollar_is_shown_to_the_cent():
+    # $22.80/h, 5 h of compute: 250 gives 5.0903 h x 23.56573 = $119.96; 500 gives 5 h x 24.07759
+    # = $120.39, $0.43 more (whole dollars said "$0 more"); 1000 gives 5 h x 25.1034 = $125.52
+    row = data_row(_spec(), OFFERING, 5.0, 22.8, None)
+    extra = 5 * (22.8 + FS_USD_PER_HOUR[500]) - 10 * PASS_HOURS[250] * (22.8 + FS_USD_PER_HOUR[250])
+    assert row.throughput == 250 and extra == pytest.approx(0.43, abs=0.005)
+    assert "500 would end the I/O wait sooner (5.00 h) but cost $0.43 more per job" in row.notes[-2]
 
 
 def test_a_stated_tier_is_kept_and_the_row_names_the_cheaper_one():
     row = data_row(_spec(throughput=250), OFFERING, 2.0, 20.0, None)
     assert row.throughput == 250 and row.hours == pytest.approx(10 * PASS_HOURS[250])
     saving = 10 * PASS_HOURS[250] * (20 + FS_USD_PER_HOUR[250]) - 2 * (20 + FS_USD_PER_HOUR[1000])
-    assert saving == pytest.approx(61.09, abs=0.01)
+    assert saving == pytest.approx(61.0977, abs=1e-4)
     assert (
-        "data: file_system.throughput 1000 would make this job $61 cheaper (2.00 h instead of 5.09 h); "
+        "data: file_system.throughput 1000 would make this job $61.10 cheaper (2.00 h instead of 5.09 h); "
         "set file_system.throughput: 1000"
     ) in row.notes
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from clouds.input_file import DuplicateKeyError
 from clouds.input_file import parse_yaml as load
 from profiles.spec import SpecError, load_spec
-from profiles.stack.file import StackFileError, read_cluster, read_config
+from profiles.stack.file import StackFileError, read_cluster, read_config, read_document, stack_path
 from tests.cases import cases
 from trainstack.cli.app import app
 from trainstack.plan.runner import PlanError, run_plan
@@ -214,3 +214,41 @@ def test_every_clouds_stack_refuses_an_ssh_cidr_naming_the_file(tmp_path, stack,
     with pytest.raises(StackFileError) as err:
         read_cluster(path)
     assert str(err.value).startswith(f"{path}: ") and says in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("given", "suggested"),
+    [
+        pytest.param("Training_A100", "training-a100", id="case-and-underscore"),
+        pytest.param("2nd run", "stack-2nd-run", id="digit-first"),
+        pytest.param("a--b", "a--b", id="valid-kept"),
+        pytest.param("___", "stack", id="nothing-left"),
+        pytest.param("x" * 50, "x" * 40, id="too-long"),
+    ],
+)
+def test_a_suggested_stack_name_is_one_stack_path_accepts(given, suggested, tmp_path):
+    from profiles.stack.file import valid_stack_name
+
+    assert valid_stack_name(given) == suggested
+    assert stack_path(tmp_path, suggested).name == f"Pulumi.{suggested}.yaml"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "-", "9", "Ä", "a" * 41, "a-" * 30, "__x__", "X Y Z", "über-run", "1-2-3", "-a-", "a.b/c", "\t\n"],
+)
+def test_every_suggested_stack_name_is_accepted(name):
+    from profiles.stack.file import STACK_NAME, valid_stack_name
+
+    assert STACK_NAME.fullmatch(valid_stack_name(name))
+
+
+def test_the_refusal_and_the_missing_stack_hint_suggest_a_valid_name(tmp_path):
+    with pytest.raises(StackFileError, match=r"\(e\.g\. training-a100\)"):
+        stack_path(tmp_path, "Training_A100")
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "stacks" / "Pulumi.training-a100.yaml").write_text("config: {}\n")
+    with pytest.raises(StackFileError) as missing:
+        read_document(tmp_path / "stacks" / "Pulumi.Training_A100.yaml")
+    assert "did you mean training-a100?" in str(missing.value)
+    assert "--write-stack training-a100` writes it" in str(missing.value)

@@ -137,12 +137,20 @@ def plan(
     except PlanError as exc:
         fail(str(exc))
     policies = evaluate(result.resources, result.budget_usd_per_hour, limit, result.budget_basis)
+    from profiles.cost.sanity import stack_warnings
+    from profiles.stack.file import read_cluster
+
+    cluster = read_cluster(folder / "stacks" / f"Pulumi.{stack}.yaml")[1]  # validated by the plan
+    warnings = stack_warnings(cluster, result.usd_compute_per_hour, result.usd_storage)
     if as_json:
-        typer.echo(json.dumps(render.plan_json(result, policies, stack), indent=2, default=str))
+        data = {**render.plan_json(result, policies, stack, cluster), "warnings": warnings}
+        typer.echo(json.dumps(data, indent=2, default=str))
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)
         _plan_rounding(folder / "stacks" / f"Pulumi.{stack}.yaml")
+        for line in warnings:
+            typer.secho(line, fg="yellow")
 
 
 def _plan_rounding(path: Path) -> None:
@@ -222,6 +230,12 @@ def check(
         version = load_catalog(providers=(cluster.provider,)).version
     except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
+    from profiles.cost.sanity import stack_warnings
+    from profiles.stack.price import price_from_catalog
+
+    price = price_from_catalog(cluster)  # the price `plan` shows, from the catalog
+    for warning in stack_warnings(cluster, price.usd_per_hour, price.usd_storage):  # first: they need no API
+        typer.secho(warning, fg="yellow", err=True)
     from clouds.job_runtime import runtime_line
 
     if line := runtime_line(cluster):  # which torch and NCCL the nodes will run

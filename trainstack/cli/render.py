@@ -117,14 +117,18 @@ def _rounded(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def plan_json(result: Any, policies: list | None = None, stack: str | None = None) -> dict:
-    """`plan --json`: which stack and cloud, the resources, the cost (whole cluster: USD/hour
-    to 6 decimals as the catalog prices it, USD per job and storage to the cent, as `resolve
-    --json` gives them) and the policies; the same stack gives the same text."""
+def plan_json(result: Any, policies: list | None = None, stack: str | None = None, cluster: Any = None) -> dict:
+    """`plan --json`: which stack and cloud, the summary a script reads first (placement, size,
+    purchase and cost of the cluster as `cluster`, the stack's validated config, gives them),
+    the resources, the cost (whole cluster: USD/hour to 6 decimals as the catalog prices it, USD
+    per job and storage to the cent, as `resolve --json` gives them) and the policies; the same
+    stack gives the same text. A policy that checked nothing says `"passed": null` and why
+    (`policies.registry.RuleResult.as_json`)."""
     return {
         "stack": stack,
         "provider": result.provider,
         "region": result.region,
+        **plan_summary(result, cluster),
         "hours": _rounded(result.hours, 4),
         "resources": [{k: r[k] for k in ("type", "name", "parent", "protect", "inputs")} for r in result.resources],
         "usd_per_hour": _rounded(result.usd_per_hour, 6),
@@ -137,16 +141,22 @@ def plan_json(result: Any, policies: list | None = None, stack: str | None = Non
         "price_caveats": list(result.price_caveats),
         "deadline_hours": result.deadline_hours,
         "deadline_note": result.deadline_note,
-        "policies": [
-            {
-                "rule": r.rule,
-                "passed": r.passed,
-                "status": r.status,
-                "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
-                "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable],
-            }
-            for r in policies or []
-        ],
+        "policies": [r.as_json() for r in policies or []],
+    }
+
+
+def plan_summary(result: Any, cluster: Any = None) -> dict:
+    """The top-level keys of `plan --json` a script reads first: where, what, how many, how
+    bought and what it costs (USD/hour and USD per job: the plan's own figures, the ones its
+    table prints). Without `cluster` the placement keys are None."""
+    return {
+        "zone": getattr(cluster, "zone", None),
+        "instance_type": getattr(cluster, "instance_type", None),
+        "accelerator": getattr(cluster, "accelerator", None),
+        "accelerator_count": getattr(cluster, "accelerator_count", None),
+        "nodes": getattr(cluster, "nodes", None),
+        "purchase": result.purchase or getattr(cluster, "purchase", None),
+        "usd_per_job": _rounded(result.usd_total, 2),
     }
 
 

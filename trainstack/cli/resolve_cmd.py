@@ -51,7 +51,7 @@ def run(
     """
     from clouds.clock import ClockError
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.explain import WorkloadFieldError, checkpoint_warning, node_range_warning
+    from profiles.explain import WorkloadFieldError
     from profiles.files import shown_name
     from profiles.measurements import StoreError
     from profiles.measurements.speeds import use_store
@@ -77,8 +77,13 @@ def run(
         fail(f"{shown_name(workload)}: {exc}{_platform_hint(catalog, spec)}{_left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
-    if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland"):
-        echo(f"note: {_left_out_message(catalog)}", err=True)
+    note = (
+        f"note: {_left_out_message(catalog)}"
+        if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland")
+        else ""
+    )
+    if note:
+        echo(note, err=True)
     # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
     written = (
         _write_stack(write_stack, spec, resolution, catalog, workload, force, folder, zone)
@@ -86,19 +91,30 @@ def run(
         else ""
     )
     plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
-    if as_json:
-        echo(json.dumps(render.resolution_json(resolution, catalog.version), indent=2))
+    rounded, warnings = (
+        _rounded(spec, resolution.choice.candidate.offering.provider),
+        _warnings(spec, resolution, catalog),
+    )
+    if as_json:  # the JSON carries every line the table would say beside it (they go to stderr too)
+        said = [line for line in (note, rounded, *warnings) if line]
+        echo(json.dumps({**render.resolution_json(resolution, catalog.version), "warnings": said}, indent=2))
     else:
         render.resolution_table(spec, resolution, catalog.version)
-    for line in (_rounded(spec, resolution.choice.candidate.offering.provider), written, plotted):
+    for line in (rounded, written, plotted):
         if line:
             echo(line, err=as_json)
-    for warning in (checkpoint_warning, node_range_warning):
-        if line := warning(spec, resolution.choice.candidate):
-            echo(line, err=True)
-    shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
-    for line in catalog.price_warnings(shown):  # one line per cloud shown whose prices are old or undated
+    for line in warnings:
         echo(line, err=True)
+
+
+def _warnings(spec, resolution, catalog) -> list[str]:
+    """The warnings `resolve` prints on stderr after the table: the checkpoint and node-range
+    warnings, then one line per shown cloud whose prices are old or undated."""
+    from profiles.explain import checkpoint_warning, node_range_warning
+
+    lines = [warning(spec, resolution.choice.candidate) for warning in (checkpoint_warning, node_range_warning)]
+    shown = tuple(dict.fromkeys(r.candidate.offering.provider for r in (resolution.choice, *resolution.alternatives)))
+    return [line for line in lines if line] + catalog.price_warnings(shown)
 
 
 def project_dir(given: Path | None = None) -> Path:
@@ -233,8 +249,9 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     try:
         path = stack_path(folder, name)
         ranked = resolution.candidates
+        # `--zone` first: it corrects a zone the stack already names (kept only without one)
         config, kept = keep_cluster_settings(
-            _zoned(keep_zone(cluster_config(spec, choice, catalog.version, ranked), path), zone), path
+            keep_zone(_zoned(cluster_config(spec, choice, catalog.version, ranked), zone), path), path
         )
         rate = usd_per_cny(choice.offering)
         on_demand = choice.offering.on_demand_usd_per_hour

@@ -153,6 +153,7 @@ def _runtime_line(cluster: Any) -> str:
 
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:
     """`result` with the cluster's cost as configured, priced from the current catalog."""
+    from clouds.helper_vms import unpriced_hourly
     from profiles.stack.price import price_from_catalog
 
     price = price_from_catalog(cluster)
@@ -168,7 +169,7 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
         usd_storage=price.usd_storage,
         recorded_usd_per_hour=price.recorded_usd_per_hour,
         price_note=price.note,
-        price_caveats=price.caveats,
+        price_caveats=price.caveats + unpriced_hourly(cluster.provider, cluster.region, result.resources),
         price_verified=price.verified,
         uncommitted_usd_per_hour=price.uncommitted_usd_per_hour,
     )

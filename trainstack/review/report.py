@@ -182,20 +182,7 @@ def _purchase(before: PlanResult | None, after: PlanResult, nodes: dict[str, lis
 
 
 def _policies(results: list[Any]) -> dict[str, Any]:
-    return {
-        "passed": all(r.passed for r in results),
-        "results": [
-            {
-                "rule": r.rule,
-                "description": r.description,
-                "passed": r.passed,
-                "status": r.status,
-                "violations": [{"resource": v.resource, "message": v.message} for v in r.violations],
-                "not_applicable": [{"resource": v.resource, "message": v.message} for v in r.not_applicable],
-            }
-            for r in results
-        ],
-    }
+    return {"passed": all(r.passed for r in results), "results": [r.as_json() for r in results]}
 
 
 def _delta(before: dict | None, after: dict, key: str, digits: int) -> float | None:

@@ -1,0 +1,79 @@
+"""Sanity, not silence: a stack whose size is far beyond what its GPUs suggest gets a warning.
+
+A hand-edited stack can ask for anything the clouds accept (`nodes: 5000`, a 10 PB file system)
+and `plan` prices it faithfully; these rules say, in one line each, when a size looks like a
+slip of the finger rather than a plan. They warn (in `plan`, its JSON and `check`); a budget
+(`trainstack:max_usd_per_hour`) is what refuses a stack, by its price.
+
+The rules and their thresholds (trainstack's choices, not sourced figures):
+
+- nodes: more than `MAX_SANE_NODES` (64: the most nodes `resolve` ever considers on its own,
+  `nodes: auto`; a larger cluster is rare enough to be worth a second look);
+- file system: it costs more per hour than the nodes it feeds (`MAX_STORAGE_SHARE` 1.0: a
+  training cluster's shared file system is normally a fraction of its GPU bill, e.g. the
+  example stacks' FSx is $1.53/h beside $4.93/h of nodes), or, when unpriced, it holds more
+  than `MAX_GIB_PER_GPU` per GPU (10 TiB: four times the largest example's 2.4 TiB per GPU).
+"""
+
+from __future__ import annotations
+
+from profiles.spec.rules import AUTO_MAX_NODES
+
+MAX_SANE_NODES = AUTO_MAX_NODES  # 64 nodes: the most `nodes: auto` considers
+MAX_STORAGE_SHARE = 1.0  # file-system USD/hour over node USD/hour
+MAX_GIB_PER_GPU = 10 * 1024  # 10 TiB of file system per GPU, when the file system is unpriced
+
+
+def sanity_warnings(
+    nodes: int,
+    gpus_per_node: int,
+    compute_usd_per_hour: float | None,
+    storage_usd_per_hour: float | None,
+    capacity_gib: float | None,
+) -> list[str]:
+    """One `warning:` line per size far beyond what the cluster's GPUs suggest (see the module
+    docstring for the rules).
+
+    Args:
+        nodes: the stack's node count.
+        gpus_per_node: accelerators per node.
+        compute_usd_per_hour: the nodes' price, USD/hour (whole cluster), or None.
+        storage_usd_per_hour: the file system's price, USD/hour, or None (none or unpriced).
+        capacity_gib: the file system's capacity, GiB, or None without one.
+    """
+    from clouds.words import usd
+
+    lines = []
+    if nodes > MAX_SANE_NODES:
+        bill = f" ({usd(compute_usd_per_hour)}/hour for the nodes)" if compute_usd_per_hour is not None else ""
+        lines.append(
+            f"warning: nodes: {nodes:,} is far beyond the {MAX_SANE_NODES} nodes trainstack ever picks on its "
+            f"own{bill}; check the stack's nodes (a typo?), or set trainstack:max_usd_per_hour to cap it"
+        )
+    if capacity_gib is None:
+        return lines
+    if storage_usd_per_hour is not None and compute_usd_per_hour:
+        if storage_usd_per_hour > MAX_STORAGE_SHARE * compute_usd_per_hour:
+            lines.append(
+                f"warning: file_system: {capacity_gib:,.0f} GiB costs {usd(storage_usd_per_hour)}/hour, more than "
+                f"the {nodes} x {gpus_per_node} GPUs it feeds ({usd(compute_usd_per_hour)}/hour); check "
+                "file_system.capacity (a unit slip? GiB, TiB and PB differ by 1,024 and more)"
+            )
+    elif capacity_gib > MAX_GIB_PER_GPU * nodes * gpus_per_node:
+        lines.append(
+            f"warning: file_system: {capacity_gib:,.0f} GiB is more than {MAX_GIB_PER_GPU // 1024} TiB per GPU for "
+            f"{nodes} x {gpus_per_node} GPUs; check file_system.capacity (a unit slip?)"
+        )
+    return lines
+
+
+def stack_warnings(config, compute_usd_per_hour: float | None, usd_storage: float | None) -> list[str]:
+    """`sanity_warnings` for a stack's cluster `config` (a `ClusterConfig`) as priced: the nodes'
+    USD/hour and the file system's USD for the run (`config.hours`), as `plan` and `check`
+    compute them (`profiles.stack.price`)."""
+    fs = config.file_system
+    hours = config.hours
+    storage = usd_storage / hours if usd_storage is not None and hours else None
+    return sanity_warnings(
+        config.nodes, config.accelerator_count, compute_usd_per_hour, storage, None if fs is None else fs.capacity_gib
+    )
