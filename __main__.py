@@ -21,7 +21,7 @@ previous = [str(old) for old in pulumi.Config(CONFIG_NAMESPACE).get_object("prev
 stack = pulumi.get_stack() or "cluster"
 cluster_name = previous[0] if previous else stack
 aliases = [pulumi.Alias(name=old) for old in dict.fromkeys([*previous, stack]) if old != cluster_name]
-cluster = component_for(config.provider)(cluster_name, config, pulumi.ResourceOptions(aliases=aliases))
+cluster = component_for(config.provider, config.platform)(cluster_name, config, pulumi.ResourceOptions(aliases=aliases))
 for output_name in OUTPUT_NAMES:
     pulumi.export(output_name, getattr(cluster, output_name))
 # A generated admin key (Azure, Baidu, ...) is exported only as a Pulumi secret:

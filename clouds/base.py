@@ -21,6 +21,7 @@ from typing import Any
 
 from clouds.access import NodeAccess
 from clouds.lost_node import Healing, manual_healing
+from clouds.platforms import Platform
 
 
 class Feature(enum.Enum):
@@ -228,6 +229,8 @@ class Cloud:
         subnet_id: the form of an existing subnet's id its component takes (`subnet_id`), a
             regular expression, or None when it takes none; `subnet_id_example` shows one.
         missing: feature -> why the component cannot do it (absent: it can).
+        platforms: its managed training platforms by name (`clouds.platforms.Platform`); the
+            cloud's own VMs (`vm`) are not listed.
         stateful: resource types that hold data which must outlive the nodes.
         untaggable: resource types whose API takes no tags or labels.
     """
@@ -274,6 +277,7 @@ class Cloud:
     subnet_id: re.Pattern[str] | None = None
     subnet_id_example: str = ""
     missing: Mapping[Feature, str] = field(default_factory=dict)
+    platforms: Mapping[str, Platform] = field(default_factory=dict)
     stateful: frozenset[str] = frozenset()
     untaggable: frozenset[str] = frozenset()
 

@@ -14,6 +14,8 @@ Each cloud declares what trainstack knows about it in `clouds/<name>/cloud.yaml`
 - `stateful`, `untaggable`: lists of Pulumi type tokens;
 - `reservation_kinds`: a list of `clouds.reservation.KINDS`.
 - `access`: the `clouds.access.NodeAccess` fields (`ssh_cidrs` a list).
+- `platforms`: platform name -> the `clouds.platforms.Platform` fields (`adds`, `types` and
+  `rows` lists).
 
 Its replace-on-change inputs are `clouds/<name>/replacements.yaml` (`read_replacements`), with
 `Replacements`' attributes as keys: `replace_on_change` and `replace_on_decrease` (type token ->
@@ -38,6 +40,7 @@ from clouds.base import (
 )
 from clouds.input_file import parse_yaml, read_text
 from clouds.lost_node import GROUP_RESTART_HOURS, MANUAL_RESTART_HOURS, Healing, manual_healing
+from clouds.platforms import read_platforms
 from clouds.replacement_rules import NodeEffect, Replacements
 
 FILE_NAME = "cloud.yaml"
@@ -122,6 +125,8 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
             fields[key] = frozenset(fields[key])
     if "capacity_codes" in fields:
         fields["capacity_codes"] = {kind: tuple(codes) for kind, codes in fields["capacity_codes"].items()}
+    if "platforms" in fields:
+        fields["platforms"] = read_platforms(fields["platforms"])
     if "reservation_kinds" in fields:
         fields["reservation_kinds"] = tuple(fields["reservation_kinds"])
     return fields

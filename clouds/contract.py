@@ -23,7 +23,9 @@ from clouds.healing import check_job, healing
 from clouds.job_config import JobConfig
 from clouds.job_fields import job_size_problem
 from clouds.job_paths import checkpoint_problem
+from clouds.platform_lookup import platform_problem
 from clouds.reservation import ReservationConfig, reservation_shorthand
+from clouds.tracking import tracking_problem
 from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
@@ -127,6 +129,9 @@ class ClusterConfig(BaseModel):
         on_demand_after_minutes: with `purchase: spot`, minutes the group may stay below size
             before on-demand capacity of the same shape fills the gap (`clouds.capacity`); None:
             spot only.
+        platform: the cloud's managed platform the cluster is a pool of (`clouds.platforms`:
+            `azureml`, `sagemaker`, `modelarts`, ...), whose pool component the program builds
+            and whose service `trainstack run` submits the job to; None: the cloud's own VMs.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
@@ -191,8 +196,13 @@ class ClusterConfig(BaseModel):
     on_demand_after_minutes: int | None = Field(
         default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
     )
+    platform: str | None = Field(default=None, description="Managed platform; None = the cloud's VMs.")
 
     def model_post_init(self, __context: object) -> None:
+        if problem := platform_problem(self.provider, self.platform):
+            raise ValueError(problem)
+        if self.job is not None and (problem := tracking_problem(self.job.tracking, self.platform)):
+            raise ValueError(problem)
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(
                 f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
@@ -200,19 +210,20 @@ class ClusterConfig(BaseModel):
             )
         if self.commitment_reuse is not None and self.commitment == "none":
             raise ValueError("commitment_reuse: only a 1y/3y commitment has a reuse; remove it or set commitment")
-        check_job(
-            self.provider,
-            self.instance_type,
-            self.job is not None,
-            self.job.nproc_per_node if self.job else None,
-            self.accelerator_count,
-        )
+        if self.platform is None:  # a platform runs the job itself (`trainstack run`)
+            check_job(
+                self.provider,
+                self.instance_type,
+                self.job is not None,
+                self.job.nproc_per_node if self.job else None,
+                self.accelerator_count,
+            )
         if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
             raise ValueError(
                 f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
                 f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number"
             )
-        if self.job is not None and self.file_system is None:
+        if self.job is not None and self.file_system is None and self.platform is None:
             raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
         if problem := job_size_problem(self.job, self.nodes, None):
             raise ValueError(problem)
@@ -228,7 +239,7 @@ class ClusterConfig(BaseModel):
             )
         if problem := capacity_problem(self):
             raise ValueError(problem)
-        if self.data is not None:
+        if self.data is not None and self.platform is None:  # a platform reads the bucket itself
             fs = self.file_system
             sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None
             problem = data_problem(self.provider, self.data, fs is not None, sizing)

@@ -14,6 +14,7 @@ from clouds.contract import ClusterConfig
 from clouds.job_runtime import job_python, store_python
 from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
+from clouds.tracking import tracking_env
 from nodeagent import ship
 from nodeagent.job import RDZV_PORT
 from nodeagent.launcher import NOTICE_MARGIN_SECONDS
@@ -87,7 +88,7 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         # the head announces its address here at every start; workers read it before each launch
         "rdzv_file": rendezvous_file(name, mount_point),
         "job_id": "",
-        "env": dict(job.env),
+        "env": {**dict(job.env), **tracking_env(job.tracking, None)},
         "env_file": env_file,
         "python": job_python(cluster),
         "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),

@@ -8,6 +8,7 @@ import shlex
 from pydantic import BaseModel, ConfigDict, Field
 
 from clouds.job_fields import job_field_problem
+from clouds.tracking import TrackingConfig
 
 
 class JobConfig(BaseModel):
@@ -30,6 +31,8 @@ class JobConfig(BaseModel):
             system); None = the cloud's job runtime (`clouds.job_runtime`: the PyTorch DLAMI's
             /opt/pytorch/bin/python on AWS, a pinned torch in /opt/trainstack/torch elsewhere).
         module: run `command`'s first word as a Python module (`python -m`).
+        tracking: MLflow tracking (`{mlflow: URI}` or `{mlflow: managed}`): the training
+            environment gets `MLFLOW_TRACKING_URI` (`clouds.tracking`); None: no tracking.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -53,6 +56,7 @@ class JobConfig(BaseModel):
         examples=["/fsx/venv/bin/python"],
     )
     module: bool = Field(default=False, description="Run the command as a module.")
+    tracking: TrackingConfig | None = Field(default=None, description="MLflow tracking.")
 
     def model_post_init(self, __context: object) -> None:
         if (self.command is None) == (self.script is None):

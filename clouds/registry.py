@@ -40,15 +40,20 @@ def cloud(provider: str) -> Cloud:
     return found
 
 
-def validator(provider: str) -> Callable[..., None] | None:
-    """The cloud's `validate_args` (the checks its component runs before creating anything).
+def validator(provider: str, platform: str | None = None) -> Callable[..., None] | None:
+    """The cloud's `validate_args` (the checks its component runs before creating anything),
+    or, for a stack on one of its managed platforms, that platform's pool validator.
 
     Args:
         provider: registry name, e.g. `aws`.
+        platform: the stack's `platform` (`azureml`), or None for the cloud's VMs.
 
     Returns:
         The function its `Cloud.validator` names, imported on first use; None for a name
         that is not registered.
     """
     found = CLOUDS.get(provider)
-    return None if found is None else load(found.validator)
+    if found is None:
+        return None
+    pool = found.platforms.get(platform) if platform else None
+    return load(pool.validator if pool is not None and pool.validator else found.validator)

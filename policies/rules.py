@@ -85,6 +85,13 @@ def cost_tags(record: dict[str, Any]) -> list[str]:
     return []
 
 
+# Actions that name no resource type, so IAM accepts them only on `Resource: "*"` (AWS Service
+# Authorization Reference: Amazon ECR `GetAuthorizationToken`, CloudWatch `PutMetricData`, whose
+# only narrowing is the `cloudwatch:namespace` condition key). A statement of these alone on `*`
+# is as narrow as IAM allows; any other action beside them still needs its resource named.
+NO_RESOURCE_TYPE = frozenset({"ecr:GetAuthorizationToken", "cloudwatch:PutMetricData"})
+
+
 def wildcard_permissions(record: dict[str, Any]) -> list[str]:
     """No IAM statement or role binding allows every action (`*`, `s3:*`, an owner or editor
     role) or acts on every resource (`*`, `arn:aws:s3:::*`): a node that is broken into can do
@@ -97,7 +104,7 @@ def wildcard_permissions(record: dict[str, Any]) -> list[str]:
         if wild:
             found.append(f"allows action {wild[0]!r}; list each action the cluster needs (e.g. s3:GetObject)")
         everything = [r for r in resources if r == "*" or r.endswith(":*")]
-        if everything:
+        if everything and not (actions and set(actions) <= NO_RESOURCE_TYPE):
             found.append(
                 f"allows {actions[0] if actions else 'its actions'} on every resource ({everything[0]!r}); name the resource"
             )

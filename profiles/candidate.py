@@ -124,6 +124,7 @@ class Candidate:
             o.zone,
             o.instance_type,
             self.nodes,
+            o.platform,
         )
 
     def speed_key(self) -> tuple:

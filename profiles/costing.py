@@ -19,6 +19,7 @@ from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
@@ -29,6 +30,11 @@ from profiles.data_path.row import DataRow, data_row
 from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
 
+# A managed platform's row creates no parallel file system (`clouds.platforms`).
+PLATFORM_STORAGE = (
+    "file system: none; the platform keeps code, checkpoints and output in its own storage (the pool's bucket "
+    "or workspace blob store; storage not priced)"
+)
 PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
 # Clouds whose component cannot launch spot from a stack file (`Feature.SPOT_FROM_STACK`): a
 # spot pick there would write a stack `plan` refuses.
@@ -79,15 +85,18 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     rate, source = spot_interruptions(offering)
     if spec.spot.interruptions_per_node_month is not None:
         rate, source = spec.spot.interruptions_per_node_month, "spec"
+    platform = platform_of(offering)  # a managed platform restarts the job its own way
     restart = (
         spec.spot.restart_hours
         if spec.spot.restart_hours is not None
+        else platform.restart_hours
+        if platform is not None
         else restart_hours(offering.provider, offering.instance_type)
     )
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
     if spec.spot.restart_hours is None:
-        note += f"; {spot_healing(offering.provider, offering.instance_type).summary}"
+        note += f"; {platform.note() if platform else spot_healing(offering.provider, offering.instance_type).summary}"
     return overhead.interruptions, overhead.added_hours, note
 
 
@@ -100,7 +109,13 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     request charges.
     """
     nodes = spec.nodes if nodes is None else nodes
-    notes = job.notes + _price_notes(offering) + helper_lines(offering.provider, offering.region, spec.job is not None)
+    platform_storage: tuple[str, ...] = ()
+    if offering.platform != "vm" and spec.file_system is not None:  # the platform keeps its own storage
+        spec, platform_storage = spec._replace(file_system=None), (PLATFORM_STORAGE,)
+    helpers = (
+        helper_lines(offering.provider, offering.region, spec.job is not None) if offering.platform == "vm" else ()
+    )
+    notes = job.notes + _price_notes(offering) + helpers + platform_storage
     usd_per_cny = _usd_per_cny(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:

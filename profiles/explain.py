@@ -18,6 +18,7 @@ CONSTRAINTS = (
     "region",
     "jurisdiction",
     "accelerator",
+    "platform",
     "gpus_per_node",
     "gpu_memory",
     "interconnect",
@@ -38,6 +39,7 @@ FIX_HINTS = {
     "region": "widen or remove `regions`",
     "jurisdiction": "add a cloud with mainland-China regions to `providers`",  # per workload: jurisdiction_fix
     "accelerator": "name an accelerator the catalog has in `accelerators`",
+    "platform": "set `platform: any` (VM and managed rows), or the platform the nearest rows name",
     "gpus_per_node": "use a per-node GPU count these offerings have",
     "gpu_memory": "lower `min_gpu_memory` or name accelerators instead",
     "interconnect": "set `interconnect: none`, or pick accelerators sold with EFA/InfiniBand/GPUDirect",

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from clouds.data import data_problem, holds
 from clouds.filesystems import FileSystemAsk, file_system_problem
 from clouds.healing import job_problem
+from clouds.platform_job import job_problem as platform_job_problem
+from clouds.platforms import ANY
 from clouds.regions import in_mainland_china
 from profiles.bootstrap_fit import bootstrap_problem
 from profiles.catalog import loader
@@ -44,6 +46,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "jurisdiction"
     if wanted and offering.accelerator not in wanted:
         yield "accelerator"
+    if spec.platform not in (ANY, offering.platform):
+        yield "platform"
     count = count_of(spec, offering.accelerator) if spec.gpus_per_node or spec.accelerator_counts else None
     if count is not None and offering.accelerator_count != count:
         yield "gpus_per_node"
@@ -53,9 +57,10 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "interconnect"
     if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not held(spec, offering, spec.nodes):
         yield "price"
-    if spec.file_system and file_system_detail(spec, offering.provider):
+    vm = offering.platform == "vm"  # a managed platform creates no file system and reads the bucket itself
+    if spec.file_system and vm and file_system_detail(spec, offering.provider):
         yield "file_system"
-    if spec.data and _data_problem(spec, offering.provider):
+    if spec.data and vm and _data_problem(spec, offering.provider):
         yield "data"
     if spec.job and job_detail(spec, offering):
         yield "job"
@@ -63,8 +68,16 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
 
 def job_detail(spec: WorkloadSpec, offering: Offering) -> str | None:
     """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
+    from clouds.tracking import tracking_problem  # pydantic: loaded only for a workload with a job
+
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
+    if tracked := tracking_problem(spec.job.tracking, None if offering.platform == "vm" else offering.platform):
+        return tracked
+    if offering.platform != "vm":  # the platform runs the job (`trainstack run`), not the node agent
+        if nproc is not None and nproc > offering.accelerator_count:
+            return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}"
+        return platform_job_problem(offering.platform, spec.job, spec.fewest_nodes)
     found = job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
     return found or bootstrap_problem(spec, offering)
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from profiles.candidate import Candidate
 from profiles.catalog.loader import PROVIDERS
 from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import derived, platform_reason
 from profiles.choice.fewest import fewest_per_family, margin_of
 from profiles.choice.gaps import clouds_without_rows
 from profiles.choice.nodes import zone_copy_candidates
@@ -70,7 +71,17 @@ class Ranked:
 def _copy_key(c: Candidate) -> tuple:
     """What makes two rows the same offering: all but the zone (cost to the cent)."""
     o = c.offering
-    return (o.provider, o.region, o.instance_type, o.accelerator, c.nodes, c.purchase, round(c.usd_total, 2), c.hours)
+    return (
+        o.provider,
+        o.platform,  # a managed platform's row is another offering than the VM row it was derived from
+        o.region,
+        o.instance_type,
+        o.accelerator,
+        c.nodes,
+        c.purchase,
+        round(c.usd_total, 2),
+        c.hours,
+    )
 
 
 def distinct_offerings(ranked: list[Candidate]) -> list[tuple[Candidate, tuple[str, ...]]]:
@@ -152,6 +163,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             constraint that removed the last candidates, its numbers, the nearest
             offerings and a fix).
     """
+    offerings = derived(offerings, spec.platform)  # managed-platform rows beside the VM rows
     wanted = checked_names(spec, offerings)
     found: list[Candidate] = []
     failed: dict[str, list[Offering]] = {}
@@ -205,6 +217,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
             reason(c, rows[i - 1][0] if i else None, len(found), note)
             + deadline_miss(c, spec.deadline_hours)
             + caveat_note(c, rows[i - 1][0] if i else None)
+            + platform_reason(c.offering)
             + _zones_note(zones),
             zones,
         )

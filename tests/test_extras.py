@@ -29,6 +29,7 @@ OTHER_SDKS = (
     "alibabacloud_tea_openapi",
     "huaweicloudsdkcore",
     "huaweicloudsdkbss",
+    "huaweicloudsdkmodelarts",
     "volcenginesdkcore",
     "volcenginesdkbilling",
     "azure",

@@ -2,8 +2,12 @@
 
 Managed disks, virtual machines and scale sets, and Azure Managed Lustre are encrypted at rest
 by the platform with no switch to turn it off. Network security groups open a port to the
-internet with an inbound Allow rule whose source is `*`, `Internet` or a wide CIDR. Spot VMs
-have `priority: Spot` (`Low` on older API versions).
+internet with an inbound Allow rule whose source is `*`, `Internet` or a wide CIDR. An Azure ML
+AmlCompute cluster opens SSH (22) to the internet unless its nodes have no public IP or remote
+login is disabled: `enableNodePublicIp` defaults to true, and `remoteLoginPortPublicAccess`
+`NotSpecified` (the default) opens SSH when admin credentials are given (Microsoft.MachineLearningServices
+AmlComputeProperties reference). Spot VMs have `priority: Spot` (`Low` on older API versions);
+AmlCompute's spare capacity is `vmPriority: LowPriority`.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from clouds.policy import PLATFORM_ENCRYPTED, Grant, Inputs, Opening, PolicyRead
 
 SCALE_SET = "azure-native:compute:VirtualMachineScaleSet"
 VIRTUAL_MACHINE = "azure-native:compute:VirtualMachine"
+AML_COMPUTE = "azure-native:machinelearningservices:Compute"
 
 
 def _rule(rule: Inputs) -> list[Opening]:
@@ -50,6 +55,23 @@ def _definition(inputs: Inputs) -> list[Grant]:
     ]
 
 
+def _aml_properties(inputs: Inputs) -> Inputs:
+    outer = inputs.get("properties") or {}
+    inner = outer.get("properties") if isinstance(outer, dict) else None
+    return inner if isinstance(inner, dict) else {}
+
+
+def _aml_ssh(inputs: Inputs) -> list[Opening]:
+    """SSH open to the internet on an AmlCompute cluster's nodes (see the module docstring)."""
+    props = _aml_properties(inputs)
+    if props.get("enableNodePublicIp") is False:
+        return []
+    login = props.get("remoteLoginPortPublicAccess", "NotSpecified")
+    if login == "Enabled" or (login == "NotSpecified" and props.get("userAccountCredentials")):
+        return [("0.0.0.0/0", [(22, 22)])]
+    return []
+
+
 def _spot(inputs: Inputs) -> bool:
     profile = inputs.get("virtualMachineProfile") or inputs
     return isinstance(profile, dict) and profile.get("priority") in ("Spot", "Low")
@@ -61,6 +83,7 @@ POLICY = PolicyReaders(
             opening for rule in inputs.get("securityRules") or [] for opening in _rule(rule)
         ],
         "azure-native:network:SecurityRule": _rule,
+        AML_COMPUTE: _aml_ssh,
     },
     sourceless_ingress={
         "azure-native:network:NetworkSecurityGroup": lambda inputs: [
@@ -78,5 +101,9 @@ POLICY = PolicyReaders(
         SCALE_SET: PLATFORM_ENCRYPTED,
         "azure-native:storagecache:AmlFilesystem": PLATFORM_ENCRYPTED,
     },
-    spot={SCALE_SET: _spot, VIRTUAL_MACHINE: _spot},
+    spot={
+        SCALE_SET: _spot,
+        VIRTUAL_MACHINE: _spot,
+        AML_COMPUTE: lambda inputs: _aml_properties(inputs).get("vmPriority") == "LowPriority",
+    },
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 from clouds.registry import NAMES
 from profiles.catalog import compact
 from profiles.catalog.offering import COLUMNS, HEADERS, Offering
+from profiles.catalog.platform_rows import own_rows
 from profiles.catalog.rate_policy import catalog_meta, rate_age_warning, usable_rates, valid_per_usd
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -44,6 +45,9 @@ class Catalog:
         unusable_rates: currency -> why its recorded rate is not used, a phrase completing
             "the recorded USD/CNY rate ..." (see `rate_policy.rate_problem`).
         today: the date ages were judged on (rates and prices).
+        platform_rows: the managed platforms' own rows (`clouds.platforms.Platform.rows`:
+            hardware only a platform sells, ModelArts Ascend pools), priced at `rates`; not
+            catalog-file rows, so kept apart from `offerings` (`resolve` ranks both).
     """
 
     offerings: tuple[Offering, ...]
@@ -54,6 +58,7 @@ class Catalog:
     stale_rates: dict = field(default_factory=dict)
     unusable_rates: dict = field(default_factory=dict)
     today: dt.date = field(default_factory=dt.date.today)
+    platform_rows: tuple[Offering, ...] = ()
 
     def rate_warnings(self) -> list[str]:
         """One line per rate in use that is more than `RATE_WARN_AFTER_DAYS` old."""
@@ -260,4 +265,5 @@ def load_catalog(
         stale,
         unusable,
         today,
+        tuple(own_rows(providers or PROVIDERS, rates)),  # ModelArts Ascend pools: clouds.platforms
     )

@@ -74,6 +74,9 @@ class Offering(NamedTuple):
             USD columns then hold the conversion at the catalog's recorded rate).
         spot_native: spot price in `currency` per hour, or None.
         price_note: why the price may be off (e.g. `estimate: third-party snapshot`), or "".
+        platform: where the job runs: `vm` (the cloud's own nodes, every catalog file's rows)
+            or a managed platform of the cloud (`clouds.platforms`: `sagemaker`, `azureml`),
+            whose rows `profiles.catalog.platform_rows` derives; not a catalog-file column.
     """
 
     provider: str
@@ -99,6 +102,7 @@ class Offering(NamedTuple):
     on_demand_native: float | None = None
     spot_native: float | None = None
     price_note: str = ""
+    platform: str = "vm"
 
     @property
     def rdma(self) -> bool:

@@ -76,15 +76,16 @@ def preflight(
     return findings + guide(cluster)
 
 
-def component_validation(provider: str) -> Callable[..., None] | None:
-    """The `validate_args` of `provider`'s component, imported on first use; None if unregistered.
+def component_validation(provider: str, platform: str | None = None) -> Callable[..., None] | None:
+    """The `validate_args` of `provider`'s component (or of its managed `platform`'s pool, as
+    `profiles.stack.file` checks a stack), imported on first use; None if unregistered.
 
     It sits in the cloud's pure rules (`clouds.registry.validator`: `clouds.aws.validate`), which
     import no Pulumi or cloud SDK, so `check` stays light.
     """
     from clouds.registry import validator
 
-    return validator(provider)
+    return validator(provider, platform)
 
 
 def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding | None:
@@ -94,7 +95,7 @@ def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding
     program never passes, such as Tencent's `spot_max_price`, keep their defaults, as in
     `pulumi up`.
     """
-    validate = component_validation(cluster.provider)
+    validate = component_validation(cluster.provider, cluster.platform)
     if validate is None:
         return None
     try:

@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from clouds.contract import JobConfig
+from clouds.platform_lookup import platform_word
 from profiles.cost.work import CommitmentSpec, ModelSpec, ReservationSpec, SpotSpec, WorkSpec
 from profiles.data_path.spec import DataSpec
 from profiles.spec import rules
@@ -88,6 +89,9 @@ class WorkloadModel(BaseModel):
         file_system: shared parallel file system, or None; with `data` and no file system,
             one sized for the data and checkpoints.
         data: the dataset in the team's bucket (`profiles.data_path.spec`), or None.
+        platform: where the job runs: `vm` (the cloud's own nodes, the default), a managed
+            platform (`sagemaker`, `azureml`, `modelarts`, `pai`, `ti-one`: `clouds.platforms`)
+            or `any` (VM and managed rows ranked side by side).
     """
 
     model_config = _CONFIG
@@ -137,6 +141,9 @@ class WorkloadModel(BaseModel):
     file_system: FileSystemModel | None = Field(default=None, description="Parallel file system.")
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
+    platform: Annotated[str, BeforeValidator(platform_word)] = Field(
+        default="vm", description="Where the job runs: vm, a managed platform, or any."
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -204,7 +204,9 @@ def check_workload(spec: Any) -> None:
             "hours: give either hours (e.g. 72h) or work (e.g. work: {gpu_hours: 1200, reference: A100-80GB})"
         )
     check_together(spec)  # data, job paths and params (#16)
-    if spec.purchase != "on-demand" and (spec.spot is None or spec.file_system is None):
+    # a managed platform keeps checkpoints in its own storage (`clouds.platforms`): no file system needed
+    managed = getattr(spec, "platform", "vm") not in ("vm", "any")
+    if spec.purchase != "on-demand" and (spec.spot is None or (spec.file_system is None and not managed)):
         raise ValueError(
             f"spot: purchase '{spec.purchase}' allows spot, which needs checkpoints on shared storage; "
             "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
@@ -228,7 +230,7 @@ def check_workload(spec: Any) -> None:
         )
     if spec.max_nodes is not None and spec.max_nodes < spec.nodes:
         raise ValueError(f"max_nodes: {spec.max_nodes} is below nodes {spec.nodes}; give a range such as 2-16")
-    if spec.job is not None and spec.file_system is None:
+    if spec.job is not None and spec.file_system is None and not managed:
         raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
     if problem := job_size_problem(spec.job, spec.nodes, spec.gpus_per_node, spec.max_nodes):
         raise ValueError(problem)

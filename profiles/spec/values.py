@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from clouds.platform_lookup import platform_word
 from profiles.spec import rules
 from profiles.spec.units import not_bool, on_demand_after, parse_count
 
@@ -147,6 +148,7 @@ class WorkloadSpec(NamedTuple):
     file_system: FileSystemSpec | None = None
     job: JobConfig | None = None
     data: DataSpec | None = None
+    platform: str = "vm"
     gpus_key: str = "gpus_per_node"
 
     @property
@@ -235,6 +237,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "file_system": _opt(FileSystemSpec),
         "job": _opt("pydantic"),
         "data": _opt("pydantic"),
+        "platform": Key("str", before=platform_word),
     },
 }
 # Rules over the whole mapping before its keys are read, and over the read value after.

@@ -144,7 +144,7 @@ def validate_cluster(raw: Any, region_value: Any, name: str = "cluster") -> Clus
     problems = catalog_problems(cluster)
     if problems:
         raise ConfigError("; ".join(f"{CONFIG_KEY}.{p}" for p in problems))
-    validate = validator(cluster.provider)
+    validate = validator(cluster.provider, cluster.platform)
     try:
         if validate is not None:
             validate(cluster, name)

@@ -17,7 +17,9 @@ from clouds.block_end import block_short_note
 from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
 from clouds.filesystems import throughput_notes
+from clouds.platforms import VM
 from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import derived
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.commitment import commitment_note
 from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
@@ -106,13 +108,15 @@ def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
 
 def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering | None:
     """The catalog row of the stack's instance type in its zone, else a row priced for its
-    whole region (Alibaba's and Tencent's rows list prices per region: zone == region). Where
+    whole region (Alibaba's and Tencent's rows list prices per region: zone == region), as the
+    stack's platform sells it (`profiles.catalog.platform_rows`; VM rows without one). Where
     one type has rows for several accelerators (a GCP N1 host carries T4, V100, P100 or P4),
     the row of the stack's accelerator wins."""
     by_zone: list[Offering] = []
     region_wide: list[Offering] = []
-    for o in offerings:
-        if o.provider == config.provider and o.instance_type == config.instance_type:
+    platform = config.platform or VM  # a pool stack is priced at its platform's rate
+    for o in derived(offerings, platform):
+        if o.provider == config.provider and o.instance_type == config.instance_type and o.platform == platform:
             if o.zone == config.zone:
                 by_zone.append(o)
             elif o.zone == o.region == config.region:
@@ -271,7 +275,8 @@ def price_from_catalog(config: ClusterConfig) -> StackPrice:
         return price_stack(config, (), "(catalog unavailable)")
     per_usd = (catalog.rates.get("CNY") or {}).get("per_usd")
     rate = 1 / per_usd if isinstance(per_usd, int | float) and per_usd > 0 else None
-    price = price_stack(config, catalog.offerings, catalog.version, why_unpriced(config.provider, catalog), rate)
+    rows = catalog.offerings + catalog.platform_rows
+    price = price_stack(config, rows, catalog.version, why_unpriced(config.provider, catalog), rate)
     ages = tuple(line.removeprefix("warning: ") for line in catalog.price_warnings((config.provider,)))
     return dataclasses.replace(price, caveats=price.caveats + ages)
 

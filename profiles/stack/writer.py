@@ -81,7 +81,7 @@ def cluster_config(
     o = candidate.offering
     purchase: Literal["spot", "on-demand"] = "spot" if candidate.purchase == "spot" else "on-demand"
     file_system = None
-    if spec.file_system:
+    if spec.file_system and o.platform == "vm":  # a managed platform keeps its own storage
         file_system = FileSystemConfig(
             # the workload's capacity, or the larger one the row sized up to feed the GPUs
             capacity_gib=math.ceil(candidate.fs_capacity_gib or spec.file_system.capacity_gib),
@@ -107,6 +107,7 @@ def cluster_config(
         file_system=file_system,
         data=spec.data.config() if spec.data else None,
         job=spec.job,
+        platform=None if o.platform == "vm" else o.platform,  # always set: a rewrite never keeps the old one
     )
     if purchase == "spot" and spec.spot is not None and spec.spot.on_demand_after_hours is not None:
         minutes = max(1, round(spec.spot.on_demand_after_hours * 60))
@@ -184,7 +185,8 @@ def render_stack(
     committed = commitment_note(config, on_demand_usd_per_hour)
     header = (
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
-        f"# Choice: {config.provider} {config.instance_type} x{config.nodes} {config.purchase}{term} in "
+        f"# Choice: {config.provider}{'/' + config.platform if config.platform else ''} {config.instance_type} "
+        f"x{config.nodes} {config.purchase}{term} in "
         f"{config.region} ({config.zone}).\n"
         f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
         + "".join(f"# Cost note: {line}.\n" for line in ([committed] if committed else []) + list(cost.left_out))

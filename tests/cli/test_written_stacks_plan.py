@@ -61,6 +61,33 @@ def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> N
     assert not (project / "stacks" / "Pulumi.written.yaml").exists()
 
 
+@pytest.mark.parametrize(
+    ("workload", "cloud", "token"),
+    [
+        pytest.param("training-a100-azureml.yaml", "azure", "trainstack:azure:AmlPool", id="azureml"),
+        pytest.param("training-a100-sagemaker.yaml", "aws", "trainstack:aws:SageMakerPool", id="sagemaker"),
+        pytest.param(
+            "training-ascend-modelarts.yaml", "huaweicloud", "trainstack:huaweicloud:ModelArtsPool", id="modelarts"
+        ),
+    ],
+)
+def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cloud: str, token: str) -> None:
+    """The platform's pick is written with `platform:` and plans as that platform's pool: an Azure
+    ML workspace and an AmlCompute cluster (min 0, LowPriority for spot), a SageMaker bucket and
+    role, a ModelArts Ascend 910B pool."""
+    result = run("resolve", str(WORKLOADS / workload), "--top", "1", "--write-stack", "written")
+    assert result.exit_code == 0, result.output
+    plan = run_plan("written", project)
+    assert plan.provider == cloud
+    types = {r["type"]: r for r in plan.resources}
+    assert types[token]["parent"] is None
+    compute = types.get("azure-native:machinelearningservices:Compute")
+    if compute is not None:
+        inner = compute["inputs"]["properties"]["properties"]
+        assert inner["scaleSettings"]["minNodeCount"] == 0 and inner["vmPriority"] == "LowPriority"
+        assert "azure-native:machinelearningservices:Workspace" in types
+
+
 def test_a_written_zone_is_corrected_by_zone_and_force(project: Path) -> None:
     args = ["resolve", str(WORKLOADS / "training-a100-alicloud.yaml"), "--top", "1", "--write-stack", "written"]
     assert run(*args, "--zone", "cn-beijing-g").exit_code == 0

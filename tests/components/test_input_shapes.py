@@ -72,7 +72,10 @@ def fields(cls: type) -> dict[str, tuple[bool, str, type | None]]:
             continue
         text = str(prop.fget.__annotations__.get("return", ""))
         match = _FORWARD.search(text)
+        members = tuple(dict.fromkeys(_FORWARD.findall(text)))
         nested = getattr(module, match.group(1)) if match else None
+        if len(members) > 1:  # a union of input types (AmlCompute | AKS | ...): any member may fit
+            nested = _Union(tuple(getattr(module, name) for name in members))
         head = text[: match.start()] if match else text
         if nested is not None and re.search(r"Union\[str, ", text):
             nested = None  # a string or an object: either is a valid value
@@ -82,8 +85,20 @@ def fields(cls: type) -> dict[str, tuple[bool, str, type | None]]:
     return found
 
 
-def problems(cls: type, value: Any, path: str) -> list[str]:
-    """Where `value` (wire-format inputs) disagrees with the input type `cls`."""
+class _Union(tuple):
+    """The member input types of a union-typed input (the SDK's discriminated unions)."""
+
+    @property
+    def __name__(self) -> str:  # noqa: D401 (a name, for messages)
+        return " | ".join(member.__name__ for member in self)
+
+
+def problems(cls: Any, value: Any, path: str) -> list[str]:
+    """Where `value` (wire-format inputs) disagrees with the input type `cls` (for a union,
+    with every member: none when one member fits, else the first member's problems)."""
+    if isinstance(cls, _Union):
+        found = [problems(member, value, path) for member in cls]
+        return [] if any(not p for p in found) else found[0]
     if not isinstance(value, dict):
         return [f"{path}: an object ({cls.__name__}) expected, got {type(value).__name__}"]
     spec = fields(cls)
@@ -112,10 +127,10 @@ def problems(cls: type, value: Any, path: str) -> list[str]:
 
 
 def dynamic_problems(record: dict[str, Any]) -> list[str]:
-    """Baidu's dynamic resources against their own providers' declared inputs."""
-    kind = record["type"].split(":")[-1]
-    module = importlib.import_module("components.baiducloud")
-    provider = next(p for p in _dynamic_providers(module) if p.__name__ == f"{kind}Provider")
+    """A dynamic resource (Baidu's, the ModelArts pool's) against its own provider's declared
+    inputs (`INPUTS`, `REQUIRED`); the provider is `<Kind>Provider` in `components.<cloud>`."""
+    cloud, kind = record["type"].removeprefix(DYNAMIC).split(":")
+    provider = next(p for p in _dynamic_providers(cloud) if p.__name__ == f"{kind}Provider")
     inputs = {k: v for k, v in record["inputs"].items() if not k.startswith("__")}
     found = [f"{key}: unknown key for {provider.__name__}" for key in inputs if key not in provider.INPUTS]
     found += [
@@ -124,13 +139,14 @@ def dynamic_problems(record: dict[str, Any]) -> list[str]:
     return found
 
 
-def _dynamic_providers(package: Any) -> list[type]:
-    from components.baiducloud.dynamic_base import BaiduProvider
+def _dynamic_providers(cloud: str) -> list[type]:
+    from pulumi.dynamic import ResourceProvider
 
+    package = importlib.import_module(f"components.{cloud}")
     root = Path(package.__file__).parent
     for path in root.glob("*.py"):
-        importlib.import_module(f"components.baiducloud.{path.stem}")
-    return _subclasses(BaiduProvider)
+        importlib.import_module(f"components.{cloud}.{path.stem}")
+    return _subclasses(ResourceProvider)
 
 
 def _subclasses(cls: type) -> list[type]:

@@ -88,7 +88,10 @@ def _key(urn: str) -> tuple[str, str]:
 
 
 def _graph(provider: str) -> dict[tuple[str, str], set[tuple[str, str]]]:
-    stack = next(p for p in sorted((ROOT / "stacks").glob("Pulumi.*.yaml")) if _provider(p) == provider)
+    # the cloud's VM cluster stack (a managed platform's pool stack has no file system or nodes)
+    stack = next(
+        p for p in sorted((ROOT / "stacks").glob("Pulumi.*.yaml")) if _provider(p) == provider and not _platform(p)
+    )
     config = yaml.safe_load(stack.read_text())["config"]
     cluster = dict(config["trainstack:cluster"], job={"command": "/fsx/t.py"})
     if DATA[provider]:
@@ -110,6 +113,10 @@ def _graph(provider: str) -> dict[tuple[str, str], set[tuple[str, str]]]:
 
 def _provider(path: Path) -> str:
     return yaml.safe_load(path.read_text())["config"]["trainstack:cluster"]["provider"]
+
+
+def _platform(path: Path) -> str | None:
+    return yaml.safe_load(path.read_text())["config"]["trainstack:cluster"].get("platform")
 
 
 def _reaches(graph, start, target_type) -> set[tuple[str, str]]:

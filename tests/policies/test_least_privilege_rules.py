@@ -203,3 +203,24 @@ def test_a_gcp_firewall_with_no_source_also_opens_its_admin_ports_to_the_world()
 )
 def test_scoped_grants_and_sourced_rules_pass(rec):
     assert [rule for rule, _ in broken(rec) if rule in ("no-wildcard-permissions", "ingress-has-source")] == []
+
+
+@pytest.mark.parametrize(
+    ("actions", "refused"),
+    [
+        pytest.param(["ecr:GetAuthorizationToken"], False, id="ecr-token-has-no-resource-type"),
+        pytest.param(["cloudwatch:PutMetricData"], False, id="put-metric-data-has-no-resource-type"),
+        pytest.param(["ecr:GetAuthorizationToken", "s3:GetObject"], True, id="a-resource-action-beside-it"),
+        pytest.param(["ecr:BatchGetImage"], True, id="ecr-pull-names-its-repository"),
+    ],
+)
+def test_actions_without_a_resource_type_may_name_every_resource_alone(actions, refused):
+    rec = record(
+        "aws:iam/rolePolicy:RolePolicy",
+        policy=document({"Effect": "Allow", "Action": actions, "Resource": "*"}),
+        role="c-node-role",
+    )
+    found = [message for rule, message in broken(rec) if rule == "no-wildcard-permissions"]
+    assert bool(found) is refused
+    if refused:
+        assert "on every resource ('*')" in found[0]

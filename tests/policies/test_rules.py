@@ -260,3 +260,28 @@ def test_narrow_sources_are_not_the_internet(source):
     from clouds.policy import is_world
 
     assert not is_world(source)
+
+
+@pytest.mark.parametrize(
+    ("props", "open_"),
+    [
+        pytest.param({"enableNodePublicIp": False, "remoteLoginPortPublicAccess": "Enabled"}, False, id="no-public-ip"),
+        pytest.param({"enableNodePublicIp": True, "remoteLoginPortPublicAccess": "Disabled"}, False, id="login-off"),
+        pytest.param({"remoteLoginPortPublicAccess": "Enabled"}, True, id="defaults-public-ip-login-on"),
+        pytest.param({"userAccountCredentials": {"adminUserName": "a"}}, True, id="not-specified-with-credentials"),
+        pytest.param({}, False, id="not-specified-no-credentials"),
+    ],
+)
+def test_aml_compute_ssh_from_the_internet(props, open_):
+    """AmlCompute: `enableNodePublicIp` defaults to true; `remoteLoginPortPublicAccess`
+    NotSpecified opens SSH when admin credentials are given (AmlComputeProperties reference)."""
+    from policies.rules import admin_ports_open
+
+    record = {
+        "type": "azure-native:machinelearningservices:Compute",
+        "name": "pool",
+        "inputs": {
+            "properties": {"computeType": "AmlCompute", "properties": {"vmSize": "Standard_ND96asr_v4", **props}}
+        },
+    }
+    assert bool(admin_ports_open(record)) is open_

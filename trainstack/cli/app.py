@@ -1,4 +1,4 @@
-"""The `trainstack` command line: `resolve`, `plan`, `up`, `check`, `catalog` and `bench`.
+"""The `trainstack` command line: `resolve`, `plan`, `up`, `run`, `check`, `catalog` and `bench`.
 
 A thin layer: it parses, calls the resolver / plan runner, and prints. Errors print one line
 on stderr, never a traceback: status 2 for input the user must fix, 1 when the input was fine
@@ -178,6 +178,31 @@ def _review(stack: str, against: str | None, markdown: bool, as_json: bool, fold
     except PlanError as exc:
         fail(str(exc))
     typer.echo(json.dumps(review, indent=2) if as_json else review_markdown(review), nl=as_json)
+
+
+@app.command()
+def run(
+    stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the request the platform would get; send nothing."),
+    as_json: bool = typer.Option(False, "--json", help="Print the submitted job as JSON."),
+    project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+) -> None:
+    """Submit the stack's job where its platform runs it (SageMaker, Azure ML, ...).
+
+    Prints the job's id, where its logs and checkpoints are and its expected cost. Exits 2 for a
+    job the platform cannot run (one line naming the field), 1 when the platform refused it.
+    """
+    from profiles.stack.writer import StackWriteError, stack_path
+    from trainstack.run import RunError
+    from trainstack.run.command import run as run_job
+
+    try:
+        path = stack_path(project_dir(project), stack)
+        run_job(path, stack, typer.echo, dry_run=dry_run, as_json=as_json)
+    except (StackWriteError, RunError) as exc:
+        fail(str(exc))
+    except Exception as exc:  # the platform's answer (HTTP or SDK error): the input was fine, the work failed
+        fail(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, code=FAILED)
 
 
 @app.command()

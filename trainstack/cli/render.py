@@ -28,6 +28,7 @@ def candidate_json(ranked: Any) -> dict:
         "zone": o.zone,
         "also_zones": list(ranked.also_zones),
         "instance_type": o.instance_type,
+        "platform": o.platform,
         "accelerator": o.accelerator,
         "accelerator_count": o.accelerator_count,
         "nodes": c.nodes,

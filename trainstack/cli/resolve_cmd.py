@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from trainstack.cli import render
+from trainstack.cli.resolve_hints import left_out_hint, left_out_message, platform_hint
 
 
 def echo(text: str, err: bool = False) -> None:
@@ -68,16 +69,17 @@ def run(
         use_store(spec, _measured_in(project))  # trainstack bench: measured / published speeds
         catalog = load_catalog(providers=spec.providers or None)
         if not catalog.offerings and catalog.left_out:
-            fail(_left_out_message(catalog))
-        resolution = run_resolve(spec, catalog.offerings, top=top)
+            fail(left_out_message(catalog))
+        rows = catalog.offerings + (catalog.platform_rows if spec.platform != "vm" else ())
+        resolution = run_resolve(spec, rows, top=top)
     except WorkloadFieldError as exc:  # a field of the workload file: name the file, as SpecError does
-        fail(f"{shown_name(workload)}: {exc}{_left_out_hint(catalog, spec)}")
+        fail(f"{shown_name(workload)}: {exc}{platform_hint(catalog, spec)}{left_out_hint(catalog, spec)}")
     except NoMatchError as exc:  # the workload asks for what no offering has: name its file too
-        fail(f"{shown_name(workload)}: {exc}{_left_out_hint(catalog, spec)}")
+        fail(f"{shown_name(workload)}: {exc}{platform_hint(catalog, spec)}{left_out_hint(catalog, spec)}")
     except (SpecError, CatalogError, StoreError, ClockError) as exc:
         fail(str(exc))
     note = (
-        f"note: {_left_out_message(catalog)}"
+        f"note: {left_out_message(catalog)}"
         if catalog.left_out and (spec.providers or spec.jurisdiction == "cn-mainland")
         else ""
     )
@@ -150,35 +152,6 @@ def _rounded(spec, provider: str) -> str:
 
     fs = spec.file_system
     return rounding_note(provider, FileSystemAsk(math.ceil(fs.capacity_gib), fs.throughput_mbps_per_tib))
-
-
-def _left_out_message(catalog) -> str:
-    currency, count = sorted(catalog.left_out.items())[0]
-    return (
-        f"catalog: {count} offerings are listed in {currency} and left out of USD comparisons: "
-        f"{catalog.left_out_reason(currency)}"
-    )
-
-
-def _left_out_hint(catalog, spec) -> str:
-    """`; N offerings listed in CUR that would fit are left out: why` per currency, or "" when
-    no left-out offering could have fitted the spec (then the rate is not the problem)."""
-    if not catalog.left_out:
-        return ""
-    from profiles.matching import fitting, unpriced_rows
-
-    counts = fitting(spec, unpriced_rows(catalog.left_out, spec.providers or _all_providers()))
-    return "".join(
-        f"; {count} {'offering' if count == 1 else 'offerings'} listed in {currency} that would fit "
-        f"{'is' if count == 1 else 'are'} left out: {catalog.left_out_reason(currency)}"
-        for currency, count in sorted(counts.items())
-    )
-
-
-def _all_providers() -> tuple[str, ...]:
-    from profiles.catalog.loader import PROVIDERS
-
-    return PROVIDERS
 
 
 def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | None) -> None:

@@ -33,12 +33,15 @@ def _cells(rank: int, ranked: Any) -> list[str]:
     (`calibrated`, `peak x MFU`, `measured`, `published` or `given`; `profiles.cost.speed`). USD/hour is what `plan`
     calls USD/hour: everything the job pays (compute, file system, bucket requests) per hour
     of its run, `Candidate.total_usd_per_hour`."""
+    from profiles.catalog.platform_rows import shown
+
     c, o = ranked.candidate, ranked.candidate.offering
+    provider, instance_type = shown(o)  # a managed row: `aws/sagemaker`, `ml.p4d.24xlarge`
     return [
         str(rank),
-        o.provider,
+        provider,
         f"{o.region} / {o.zone}" + (f" +{len(ranked.also_zones)}" if ranked.also_zones else ""),
-        o.instance_type,
+        instance_type,
         f"{c.nodes}x{o.accelerator_count} {o.accelerator}",
         c.purchase,
         f"{c.hours:,.1f}",

@@ -86,17 +86,30 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         purchase=cluster.purchase,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
-        healing=healing(
-            cluster.provider,
-            cluster.instance_type,
-            getattr(cluster, "queued_resource", False),
-            cluster.purchase,
-            getattr(cluster, "kms_key_id", None),
-        ).summary,
+        healing=_healing_line(cluster),
         runtime=_runtime_line(cluster),
         job=_job_summary(cluster),
     )
     return with_price(result, cluster) if priced else result
+
+
+def _healing_line(cluster: Any) -> str:
+    """What the cluster does when a node is lost: its managed platform's answer for a pool
+    stack (`clouds.platforms.Platform.note`), else its cloud's (`clouds.healing`)."""
+    name = getattr(cluster, "platform", None)  # an older revision's cluster model has none
+    if name:
+        from clouds.platform_lookup import find
+
+        platform = find(cluster.provider, name)
+        if platform is not None:
+            return platform.note()
+    return healing(
+        cluster.provider,
+        cluster.instance_type,
+        getattr(cluster, "queued_resource", False),
+        cluster.purchase,
+        getattr(cluster, "kms_key_id", None),
+    ).summary
 
 
 def _job_summary(cluster: Any) -> dict[str, Any] | None:

@@ -1,0 +1,96 @@
+"""ModelArts dedicated resource pool rules, pure: the ModelArts v2 request bodies trainstack's
+dynamic provider sends (`components.huaweicloud.modelarts`) and the names it gives.
+
+Bodies follow the ModelArts API reference: "Creating a Network Resource" (POST
+/v1/{project_id}/networks: `apiVersion` v1, `kind` Network, `metadata.labels` with
+`os.modelarts/name`, `spec.cidr`) and "Creating a Resource Pool" (POST /v2/{project_id}/pools:
+`apiVersion` v2, `kind` Pool, `metadata.labels` `os.modelarts/name` and
+`os.modelarts/workspace.id`, `annotations` `os.modelarts/billing.mode` 0 = pay-per-use,
+`spec.type` Dedicate, `spec.scope` [Train], `spec.network.name`, `spec.resources[].flavor` and
+`count`); the Terraform resource `huaweicloud_modelarts_resource_pool` takes the same fields
+(china-clouds.md 5.3). The pool and network names are 4-32 lowercase letters, digits and
+hyphens starting with a letter (the same reference).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from clouds.contract import ClusterConfig
+
+# The ModelArts network's CIDR: trainstack's choice (the reference's example range).
+NETWORK_CIDR = "172.16.0.0/12"
+DEFAULT_WORKSPACE = "0"  # the default workspace id
+
+
+def _name(cluster: str, suffix: str) -> str:
+    base = re.sub(r"[^a-z0-9-]", "-", cluster.lower()).strip("-")
+    if not base[:1].isalpha():
+        base = f"p{base}"
+    tail = hashlib.sha256(cluster.encode()).hexdigest()[:6]
+    return f"{base[: 32 - len(suffix) - 8]}-{tail}-{suffix}"
+
+
+def pool_name(cluster: str) -> str:
+    """The pool: at most 32 characters, a hash of the cluster name keeps it unique."""
+    return _name(cluster, "pool")
+
+
+def network_name(cluster: str) -> str:
+    """The pool's ModelArts network."""
+    return _name(cluster, "net")
+
+
+def network_body(cluster: str) -> dict:
+    """The `Creating a Network Resource` body."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Network",
+        "metadata": {"labels": {"os.modelarts/name": network_name(cluster)}},
+        "spec": {"cidr": NETWORK_CIDR},
+    }
+
+
+def pool_body(cluster: str, config: ClusterConfig) -> dict:
+    """The `Creating a Resource Pool` body: a dedicated training pool of `nodes` nodes of the
+    stack's flavor, pay-per-use, on the pool's network."""
+    return {
+        "apiVersion": "v2",
+        "kind": "Pool",
+        "metadata": {
+            "labels": {"os.modelarts/name": pool_name(cluster), "os.modelarts/workspace.id": DEFAULT_WORKSPACE},
+            "annotations": {"os.modelarts/billing.mode": "0", "os.modelarts/description": f"trainstack {cluster}"},
+        },
+        "spec": {
+            "type": "Dedicate",
+            "scope": ["Train"],
+            "network": {"name": network_name(cluster)},
+            "resources": [{"flavor": config.instance_type, "count": config.nodes}],
+        },
+    }
+
+
+def validate_pool(config: ClusterConfig, name: str = "cluster") -> None:
+    """The ModelArts pool's checks (`pool_problem`; the ECS cluster's do not apply).
+
+    Raises:
+        ValueError: one line naming the field and the fix.
+    """
+    if problem := pool_problem(config):
+        raise ValueError(problem)
+
+
+def pool_problem(config: ClusterConfig) -> str | None:
+    """Why a ModelArts pool cannot be built from `config`, or None."""
+    if not config.instance_type.startswith("modelarts."):
+        return f"instance_type: {config.instance_type} is not a ModelArts pool flavor (modelarts....); rerun resolve"
+    if config.purchase == "spot":
+        return (
+            "purchase: ModelArts dedicated pools are pay-per-use or yearly/monthly, not spot; set purchase: on-demand"
+        )
+    if config.file_system is not None:
+        return "file_system: the ModelArts pool keeps job data in OBS; remove file_system"
+    if config.ssh_cidrs:
+        return "ssh_cidrs: ModelArts pool nodes take no SSH from trainstack; remove ssh_cidrs"
+    return None

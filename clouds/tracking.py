@@ -1,0 +1,68 @@
+"""MLflow tracking of a job (`job.tracking`), pure: which URI the training environment gets.
+
+`{mlflow: URI}` gives the training processes `MLFLOW_TRACKING_URI=URI` on every platform and
+on VM stacks (the node agent's environment). `{mlflow: managed}` asks for the platform's own
+tracking server: an Azure ML job already runs with its workspace's MLflow tracking URI set
+(Azure ML docs, "Configure MLflow for Azure Machine Learning": jobs get the workspace's
+tracking URI automatically), so nothing is added there; elsewhere trainstack creates no
+tracking server yet (a SageMaker managed MLflow server, or a server on a VM stack's head node
+with artifacts in the team's bucket), so `managed` is refused in one line naming the field.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from clouds.platform_lookup import named
+
+MANAGED = "managed"
+# What an MLflow tracking URI may be (MLflow docs, "Where runs are recorded"): an HTTP(S)
+# server, a Databricks workspace, a local or mounted path, or a platform's own scheme
+# (`azureml://`, a SageMaker tracking server's ARN).
+_URI = re.compile(r"^(https?://\S+|databricks(://\S*)?|file:/\S*|azureml://\S+|arn:[\w-]+:sagemaker:\S+)$")
+
+
+class TrackingConfig(BaseModel):
+    """The job's MLflow tracking.
+
+    Attributes:
+        mlflow: the tracking URI (`https://mlflow.example.com`, `databricks`, a SageMaker
+            tracking server's ARN), or `managed` for the platform's own server.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mlflow: str = Field(min_length=1, description="MLflow tracking URI, or managed.")
+
+    @field_validator("mlflow")
+    @classmethod
+    def _uri(cls, value: str) -> str:
+        value = value.strip()
+        if value != MANAGED and not _URI.match(value):
+            raise ValueError(
+                f"job.tracking.mlflow: '{value}' is not an MLflow tracking URI; write https://HOST[:PORT], "
+                "databricks, file:/PATH, or managed (the platform's own server)"
+            )
+        return value
+
+
+def tracking_problem(tracking: TrackingConfig | None, platform: str | None) -> str | None:
+    """Why `tracking` cannot be honoured on `platform` (None: the cloud's VMs), or None."""
+    found = named(platform)
+    if tracking is None or tracking.mlflow != MANAGED or (found is not None and found.own_mlflow):
+        return None
+    where = f"on {platform}" if platform else "on a VM stack (a server on the head node)"
+    return (
+        f"job.tracking.mlflow: managed: trainstack creates no MLflow tracking server {where} yet; "
+        "give the server's URI instead (job.tracking: {mlflow: https://...})"
+    )
+
+
+def tracking_env(tracking: TrackingConfig | None, platform: str | None) -> dict[str, str]:
+    """The training environment's `MLFLOW_TRACKING_URI`, or {} (no tracking, or a platform that
+    sets its own)."""
+    if tracking is None or tracking.mlflow == MANAGED:
+        return {}
+    return {"MLFLOW_TRACKING_URI": tracking.mlflow}

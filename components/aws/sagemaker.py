@@ -1,0 +1,91 @@
+"""`SageMakerPool`: what SageMaker training jobs need from the stack: the pool's bucket (code,
+checkpoints, output; encrypted, public access blocked, protected) and the execution role the
+jobs run as, scoped to that bucket and the dataset's. SageMaker training jobs have no
+long-lived nodes: `trainstack run` creates each job (`trainstack.run.aws_sagemaker`), billed per
+second while it runs. Names come from `clouds.aws.sagemaker`, which the submitter reads too.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pulumi
+import pulumi_aws as aws
+
+from clouds.aws import sagemaker as sm
+from clouds.contract import ClusterConfig
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, protected
+
+TYPE_TOKEN = "trainstack:aws:SageMakerPool"
+
+
+class SageMakerPool(GpuClusterBase):
+    """A SageMaker pool: bucket + execution role (no nodes until a job runs).
+
+    Public outputs (`OUTPUT_NAMES`): `node_ids` and `node_private_ips` `[]` (a training job's
+    instances are SageMaker's), `placement_group` and the file-system pair None. Extra outputs:
+    `bucket_name` (the pool's bucket) and `role_arn` (the execution role).
+    """
+
+    TYPE_TOKEN = TYPE_TOKEN
+    PROVIDER = "aws"
+
+    def check(self, name: str, args: ClusterConfig) -> None:
+        """The pool's checks (`clouds.aws.sagemaker.validate_pool`, as `plan` runs them)."""
+        sm.validate_pool(args, name)
+
+    def build(self, name: str, args: ClusterConfig, tags: Any, child: pulumi.ResourceOptions) -> ClusterOutputs:
+        """Create the bucket and the execution role; return the outputs (see the class docstring)."""
+        invoke = pulumi.InvokeOutputOptions(parent=self)
+        account = aws.get_caller_identity_output(opts=invoke).account_id
+        partition = aws.get_partition_output(opts=invoke).partition
+        self.bucket = aws.s3.Bucket(
+            f"{name}-bucket", bucket=account.apply(lambda a: sm.bucket_name(name, a)), tags=tags, opts=protected(child)
+        )
+        self.bucket_encryption = aws.s3.BucketServerSideEncryptionConfiguration(
+            f"{name}-bucket-encryption",
+            bucket=self.bucket.id,
+            rules=[
+                {"apply_server_side_encryption_by_default": {"sse_algorithm": "aws:kms"}, "bucket_key_enabled": True}
+            ],
+            opts=child,
+        )
+        self.bucket_public_access = aws.s3.BucketPublicAccessBlock(
+            f"{name}-bucket-public-access",
+            bucket=self.bucket.id,
+            block_public_acls=True,
+            block_public_policy=True,
+            ignore_public_acls=True,
+            restrict_public_buckets=True,
+            opts=child,
+        )
+        self.role = aws.iam.Role(
+            f"{name}-sagemaker-role",
+            name=sm.role_name(name),
+            assume_role_policy=json.dumps(sm.ASSUME_SAGEMAKER),
+            tags=tags,
+            opts=child,
+        )
+        source = args.data.source if args.data else None
+        self.role_policy = aws.iam.RolePolicy(
+            f"{name}-sagemaker-access",
+            role=self.role.id,
+            policy=pulumi.Output.all(self.bucket.bucket, partition).apply(
+                lambda v: json.dumps(sm.execution_policy(v[0], args.region, v[1], source))
+            ),
+            opts=child,
+        )
+        self.bucket_name = self.bucket.bucket
+        self.role_arn = self.role.arn
+        return ClusterOutputs(
+            node_ids=pulumi.Output.from_input([]),
+            node_private_ips=pulumi.Output.from_input([]),
+            placement_group=nothing(),
+            file_system_dns=nothing(),
+            file_system_mount_name=nothing(),
+        )
+
+    def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
+        """The bucket and the execution role `trainstack run` uses."""
+        return {"bucket_name": self.bucket_name, "role_arn": self.role_arn}

@@ -1,0 +1,123 @@
+"""Managed-platform rows beside the VM rows (`platform:` in the workload).
+
+A managed platform of a cloud (`clouds.platforms.Platform`: SageMaker, Azure ML, PAI, TI-ONE)
+runs the cloud's own instance types at its own price: each VM row it offers gets a copy with
+`platform` set, its prices multiplied by the platform's factor (sourced, or an explicit
+`assumed` estimate in the row's `price_note`, never a silent 1.0) and its catalog date kept (the
+VM price's observation date, which the factor scales). A platform that sells hardware no VM
+row has (ModelArts Ascend pools) brings its own rows (`own_rows`), loaded with the catalog.
+
+`derived` is called by the resolver on every run: for `platform: vm` (the default) it returns
+the rows as they are, so a VM-only resolve pays nothing for this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from clouds.platforms import ANY, VM, Platform
+from clouds.registry import CLOUDS
+from profiles.catalog.offering import Offering
+
+__all__ = ["derived", "own_rows", "platform_of", "platform_reason", "platform_row", "shown"]
+
+
+def platform_of(offering: Offering) -> Platform | None:
+    """The `Platform` a row runs on, or None for a VM row."""
+    if offering.platform == VM:
+        return None
+    cloud = CLOUDS.get(offering.provider)
+    return cloud.platforms.get(offering.platform) if cloud is not None else None
+
+
+def shown(offering: Offering) -> tuple[str, str]:
+    """(provider, instance type) as a row shows them: `aws/sagemaker`, `ml.p4d.24xlarge` for a
+    managed row, the catalog's names for a VM row."""
+    platform = platform_of(offering)
+    if platform is None:
+        return offering.provider, offering.instance_type
+    return f"{offering.provider}/{platform.name}", platform.instance_name(offering.instance_type)
+
+
+def platform_reason(offering: Offering) -> str:
+    """`; on Amazon SageMaker: adds ...` for a managed row's reason, "" for a VM row."""
+    platform = platform_of(offering)
+    if platform is None:
+        return ""
+    adds = f": adds {', '.join(platform.adds)}" if platform.adds else ""
+    return f"; on {platform.display_name}{adds}"
+
+
+def _scaled(price: float | None, factor: float) -> float | None:
+    return None if price is None else round(price * factor, 6)
+
+
+def platform_row(offering: Offering, platform: Platform) -> Offering:
+    """`offering` (a VM row) as `platform` sells it: prices x `price_factor` (spot x
+    `spot_factor`, none where the platform has no spot), reserved prices dropped (the
+    commitment estimate applies), the price basis first in `price_note`."""
+    spot = platform.spot != ""
+    note = platform.price_note() + (f"; {offering.price_note}" if offering.price_note else "")
+    return offering._replace(
+        on_demand_usd_per_hour=_scaled(offering.on_demand_usd_per_hour, platform.price_factor),
+        spot_usd_per_hour=_scaled(offering.spot_usd_per_hour, platform.spot_factor) if spot else None,
+        reserved_1y_usd_per_hour=None,
+        reserved_3y_usd_per_hour=None,
+        on_demand_native=_scaled(offering.on_demand_native, platform.price_factor),
+        spot_native=_scaled(offering.spot_native, platform.spot_factor) if spot else None,
+        source=f"{offering.source} x {platform.price_factor:g} ({platform.name})",
+        price_note=note,
+        platform=platform.name,
+    )
+
+
+def derived(offerings: Iterable[Offering], wanted: str) -> list[Offering]:
+    """The rows a workload asking for platform `wanted` ranks: every row (VM rows and the
+    platforms' own rows; the resolver's `platform` check leaves out the ones `wanted` excludes,
+    so a no-match can name the field) plus, unless `wanted` is `vm`, the managed copies of each
+    VM row a platform of its cloud offers (`wanted` = `any`: every platform; else that one)."""
+    rows = list(offerings)
+    if wanted == VM:
+        return rows
+    platforms: dict[str, tuple[Platform, ...]] = {
+        name: tuple(p for p in cloud.platforms.values() if wanted in (ANY, p.name)) for name, cloud in CLOUDS.items()
+    }
+    extra = [
+        platform_row(o, p)
+        for o in rows
+        if o.platform == VM
+        for p in platforms.get(o.provider, ())
+        if p.offers(o.instance_type)
+    ]
+    return rows + extra
+
+
+def own_rows(providers: Iterable[str], rates: dict[str, Any] | None) -> list[Offering]:
+    """The platforms' own rows of `providers` (`Platform.rows`), priced in USD at `rates` for
+    rows listed in another currency; a row with no usable USD price is left out, like a
+    catalog row."""
+    found: list[Offering] = []
+    for provider in providers:
+        cloud = CLOUDS.get(provider)
+        for platform in cloud.platforms.values() if cloud is not None else ():
+            for row in platform.rows:
+                offering = _own_row(provider, platform, row, rates or {})
+                if offering is not None:
+                    found.append(offering)
+    return found
+
+
+def _own_row(provider: str, platform: Platform, row: Any, rates: dict[str, Any]) -> Offering | None:
+    fields = dict(row)
+    currency = fields.get("currency", "USD")
+    if currency != "USD":
+        per_usd = (rates.get(currency) or {}).get("per_usd")
+        if not per_usd:
+            return None
+        for usd, native in (("on_demand_usd_per_hour", "on_demand_native"), ("spot_usd_per_hour", "spot_native")):
+            price = fields.get(native)
+            fields[usd] = None if price is None else round(price / per_usd, 6)  # as the loader converts
+    defaults = {"form_factor": None, "vcpus": None, "memory_gib": None, "max_efa_interfaces": 0, "network_gbps": None}
+    defaults.update(on_demand_usd_per_hour=None, spot_usd_per_hour=None)
+    return Offering(**{**defaults, **fields, "provider": provider, "platform": platform.name})

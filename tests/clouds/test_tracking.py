@@ -1,0 +1,83 @@
+"""MLflow tracking (`job.tracking`): the URI forms accepted, `MLFLOW_TRACKING_URI` in the
+training environment (the node agent's job on VM stacks, the SageMaker and Azure ML requests),
+and `managed` refused in one line where trainstack creates no tracking server."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from clouds.contract import ClusterConfig
+from clouds.job_bootstrap import node_job
+from clouds.tracking import TrackingConfig, tracking_env, tracking_problem
+from tests.clusters import example
+from trainstack.run.aws_sagemaker import training_job_request
+from trainstack.run.azure_ml import command_job_body
+
+URI = "https://mlflow.example.com:5000"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        URI,
+        "http://10.0.0.5:5000",
+        "databricks",
+        "file:/fsx/mlruns",
+        "managed",
+        "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/team",
+    ],
+)
+def test_accepted_tracking_uris(value):
+    assert TrackingConfig(mlflow=value).mlflow == value
+
+
+@pytest.mark.parametrize("value", ["mlflow.example.com", "ftp://x", "s3://bucket/mlruns"])
+def test_refused_tracking_uris_name_the_field(value):
+    with pytest.raises(ValidationError, match="job.tracking.mlflow: .* is not an MLflow tracking URI"):
+        TrackingConfig(mlflow=value)
+
+
+@pytest.mark.parametrize(
+    ("platform", "refused"),
+    [
+        pytest.param(None, True, id="vm"),
+        pytest.param("sagemaker", True, id="sagemaker"),
+        pytest.param("azureml", False, id="azureml"),
+    ],
+)
+def test_managed_only_where_the_platform_runs_the_server(platform, refused):
+    problem = tracking_problem(TrackingConfig(mlflow="managed"), platform)
+    assert (problem is not None) is refused
+    assert tracking_env(TrackingConfig(mlflow="managed"), platform) == {}
+
+
+def _job(tracking):
+    return {"command": "train.py --epochs 1", "tracking": tracking}
+
+
+def test_vm_stack_node_job_gets_the_uri():
+    cluster = ClusterConfig.model_validate(example("aws", job={**_job({"mlflow": URI}), "command": "/fsx/train.py"}))
+    env = node_job("c", cluster, "10.0.0.4", "/fsx", "/etc/trainstack/env")["env"]
+    assert env["MLFLOW_TRACKING_URI"] == URI
+
+
+def test_vm_stack_refuses_managed_in_one_line():
+    with pytest.raises(
+        ValidationError,
+        match="job.tracking.mlflow: managed: trainstack creates no MLflow tracking server on a VM stack",
+    ):
+        ClusterConfig.model_validate(example("aws", job={**_job({"mlflow": "managed"}), "command": "/fsx/train.py"}))
+
+
+def test_sagemaker_and_azureml_requests_carry_the_uri():
+    sm = ClusterConfig.model_validate(example("aws", platform="sagemaker", file_system=None, job=_job({"mlflow": URI})))
+    assert training_job_request(sm, "c", "123456789012", "s1")["Environment"]["MLFLOW_TRACKING_URI"] == URI
+    aml = ClusterConfig.model_validate(
+        example("azure", platform="azureml", file_system=None, job=_job({"mlflow": URI}))
+    )
+    assert command_job_body(aml, "c", "sub")["properties"]["environmentVariables"] == {"MLFLOW_TRACKING_URI": URI}
+    managed = ClusterConfig.model_validate(
+        example("azure", platform="azureml", file_system=None, job=_job({"mlflow": "managed"}))
+    )
+    assert command_job_body(managed, "c", "sub")["properties"]["environmentVariables"] == {}

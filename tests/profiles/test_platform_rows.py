@@ -1,0 +1,148 @@
+"""Managed-platform rows (`profiles.catalog.platform_rows`) with hand-computed prices: the
+platform's factor on the VM price (Azure ML 1.0 sourced, SageMaker 1.15 assumed), spot only where
+the platform has it, the platform's own rows converted at the catalog's rate; the resolver's
+`platform` constraint, the platform's restart time in the spot estimate, and the spec's word."""
+
+from __future__ import annotations
+
+import pytest
+
+from clouds.platform_lookup import find, platform_problem, platform_words
+from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import derived, own_rows, platform_row, shown
+from profiles.resolver import NoMatchError, resolve
+from profiles.spec import SpecError, parse_spec
+
+P4D = Offering(
+    "aws",
+    "us-east-1",
+    "use1-az1",
+    "p4d.24xlarge",
+    "A100",
+    8,
+    40.0,
+    "SXM",
+    96.0,
+    1152.0,
+    "efa",
+    4,
+    400.0,
+    32.7726,
+    12.0,
+    "2026-12-01",
+    "skypilot-catalog",
+)
+ND96 = P4D._replace(
+    provider="azure",
+    region="eastus",
+    zone="eastus",
+    instance_type="Standard_ND96asr_v4",
+    on_demand_usd_per_hour=27.197,
+    spot_usd_per_hour=5.4394,
+    interconnect="infiniband",
+    max_efa_interfaces=0,
+)
+TC = P4D._replace(
+    provider="tencentcloud",
+    region="ap-beijing",
+    zone="ap-beijing",
+    instance_type="GT4.41XLARGE948",
+    spot_usd_per_hour=None,
+)
+
+
+def test_sagemaker_row_is_the_ec2_price_times_the_assumed_factor():
+    row = platform_row(P4D, find("aws", "sagemaker"))
+    assert row.platform == "sagemaker"
+    assert row.on_demand_usd_per_hour == 37.68849  # 32.7726 x 1.15
+    assert row.spot_usd_per_hour == 13.8  # 12.0 x 1.15: managed spot training
+    assert row.catalog_date == "2026-12-01"  # the VM price's observation date
+    assert row.price_note.startswith("Amazon SageMaker price 1.15x the VM's: assumed")
+    assert shown(row) == ("aws/sagemaker", "ml.p4d.24xlarge")
+
+
+def test_azure_ml_row_is_billed_at_the_vm_price_with_its_source():
+    row = platform_row(ND96, find("azure", "azureml"))
+    assert (row.on_demand_usd_per_hour, row.spot_usd_per_hour) == (27.197, 5.4394)
+    assert "infracost PR #2902" in row.price_note and not find("azure", "azureml").assumed
+
+
+def test_a_platform_without_spot_gets_no_spot_price():
+    row = platform_row(TC._replace(spot_usd_per_hour=3.0), find("tencentcloud", "ti-one"))
+    assert row.spot_usd_per_hour is None and row.on_demand_usd_per_hour == 36.04986  # x 1.1
+
+
+@pytest.mark.parametrize(
+    ("wanted", "platforms"),
+    [
+        pytest.param("vm", {"vm"}, id="vm-unchanged"),
+        pytest.param("sagemaker", {"vm", "sagemaker"}, id="one-platform"),
+        pytest.param("any", {"vm", "sagemaker", "azureml"}, id="any"),
+    ],
+)
+def test_derived_rows_per_wanted_platform(wanted, platforms):
+    assert {o.platform for o in derived([P4D, ND96], wanted)} == platforms
+
+
+def test_sagemaker_offers_only_its_training_families():
+    g4 = P4D._replace(instance_type="p2.xlarge")
+    assert [o.platform for o in derived([g4], "any")] == ["vm"]
+
+
+def test_modelarts_row_converted_at_the_catalog_rate():
+    (row,) = own_rows(("huaweicloud",), {"CNY": {"per_usd": 6.8012}})
+    assert row.on_demand_usd_per_hour == round(155.98 / 6.8012, 6) == 22.934188
+    assert (row.accelerator, row.accelerator_count, row.platform) == ("Ascend 910B", 8, "modelarts")
+    assert row.price_note.startswith("estimate:")
+    assert own_rows(("huaweicloud",), {}) == []  # no rate: left out, like a CNY catalog row
+
+
+def _spec(**extra):
+    base = {"name": "w", "accelerators": ["A100:8"], "nodes": 2, "hours": "10h", "providers": ["aws"]}
+    return parse_spec({**base, **extra})
+
+
+def test_resolver_ranks_the_managed_row_at_its_price():
+    res = resolve(_spec(platform="any"), [P4D])
+    rows = {r.candidate.offering.platform: r for r in (res.choice, *res.alternatives)}
+    assert rows["vm"].candidate.usd_total == pytest.approx(32.7726 * 2 * 10)
+    assert rows["sagemaker"].candidate.usd_total == pytest.approx(37.68849 * 2 * 10)
+    assert "on Amazon SageMaker: adds no idle nodes" in rows["sagemaker"].reason
+
+
+def test_spot_estimate_uses_the_platforms_restart_time():
+    spec = _spec(
+        platform="sagemaker", purchase="spot", spot={"checkpoint_interval": "1h", "interruptions_per_node_month": 73}
+    )
+    res = resolve(spec, [P4D])
+    c = res.choice.candidate
+    assert c.offering.platform == "sagemaker"
+    # 73/node-month = 0.1/node-hour; 2 nodes x 10 h -> 2 interruptions (first order); each costs
+    # half a checkpoint interval of lost work + SageMaker's 0.25 h restart (assumed)
+    assert any("Amazon SageMaker: on interruption SageMaker restarts the training job" in n for n in c.notes)
+    assert c.interruptions == pytest.approx(2.0)  # 10 h x 2 nodes x 73 / 730
+    assert c.added_hours == pytest.approx(1.5)  # 2 x (1 h / 2 + 0.25 h)
+
+
+def test_platform_field_refuses_a_row_of_another_platform():
+    with pytest.raises(NoMatchError, match="'platform' removed the last"):
+        resolve(_spec(platform="azureml"), [P4D])
+
+
+def test_unknown_platform_word_is_refused_in_one_line():
+    with pytest.raises(SpecError, match="platform: .*'vertex' is not a platform trainstack knows; use vm, azureml"):
+        _spec(platform="vertex")
+    assert platform_words() == ("vm", "azureml", "modelarts", "pai", "sagemaker", "ti-one", "any")
+
+
+@pytest.mark.parametrize(
+    ("provider", "platform", "says"),
+    [
+        pytest.param("aws", "azureml", "does not run on aws (it is azure's)", id="another-clouds"),
+        pytest.param("tencentcloud", "ti-one", "builds no Tencent TI-ONE pool yet", id="no-pool"),
+        pytest.param("aws", None, None, id="vm"),
+    ],
+)
+def test_stack_platform_problem(provider, platform, says):
+    problem = platform_problem(provider, platform)
+    assert (problem is None) if says is None else (says in problem)

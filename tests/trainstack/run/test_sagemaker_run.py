@@ -1,0 +1,97 @@
+"""`trainstack run` on a SageMaker stack, against moto (which implements CreateTrainingJob):
+managed spot with checkpoints in the pool's bucket, a spot wait, torchrun across the nodes, the
+dataset's S3 prefix as the training channel; refusals name the job field."""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from clouds.aws import sagemaker as sm
+from tests.clusters import example_config
+from trainstack.run import RunError
+from trainstack.run.aws_sagemaker import submit, training_job_request
+
+ACCOUNT = "123456789012"  # moto's account
+JOB = {"command": "train.py --epochs 10 --lr=3e-4", "max_restarts": 2, "env": {"NCCL_DEBUG": "WARN"}}
+
+
+def _cluster(**changes):
+    values = {"platform": "sagemaker", "job": JOB, "purchase": "spot", "hours": 10.0, "nodes": 2, **changes}
+    return example_config("aws", **values)
+
+
+@pytest.fixture
+def aws(monkeypatch):
+    for key, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "t",
+    }.items():
+        monkeypatch.setenv(key, value)
+    with mock_aws():
+        yield
+
+
+def test_spot_estimator_job_created_with_checkpoints(aws):
+    cluster = _cluster(data={"source": "s3://team-data/imagenet/"})
+    done = submit(cluster, "c", "20261207-0439")
+    assert done.job_id == f"arn:aws:sagemaker:{cluster.region}:{ACCOUNT}:training-job/c-20261207-0439"
+    assert done.checkpoints == f"s3://c-sm-{ACCOUNT}/checkpoints/c/"
+    seen = boto3.client("sagemaker", region_name=cluster.region).describe_training_job(
+        TrainingJobName="c-20261207-0439"
+    )
+    assert seen["EnableManagedSpotTraining"] is True
+    assert seen["CheckpointConfig"] == {
+        "S3Uri": f"s3://c-sm-{ACCOUNT}/checkpoints/c/",
+        "LocalPath": "/opt/ml/checkpoints",
+    }
+    # 10 h planned x 1.5 = 54,000 s run time; x 2 = 108,000 s spot wait (capacity + run)
+    assert seen["StoppingCondition"] == {"MaxRuntimeInSeconds": 54_000, "MaxWaitTimeInSeconds": 108_000}
+    assert seen["ResourceConfig"] == {"InstanceType": "ml.p4d.24xlarge", "InstanceCount": 2, "VolumeSizeInGB": 200}
+    assert seen["RoleArn"] == f"arn:aws:iam::{ACCOUNT}:role/c-sagemaker"
+    hyper = seen["HyperParameters"]
+    assert hyper["sagemaker_program"] == "train.py"
+    assert hyper["sagemaker_torch_distributed_enabled"] == "true"
+    assert hyper["sagemaker_submit_directory"] == f"s3://c-sm-{ACCOUNT}/code/sourcedir.tar.gz"
+    assert (hyper["epochs"], hyper["lr"]) == ("10", "3e-4")
+    assert seen["AlgorithmSpecification"]["TrainingImage"] == sm.training_image(cluster.region)
+    channel = seen["InputDataConfig"][0]
+    assert channel["DataSource"]["S3DataSource"]["S3Uri"] == "s3://team-data/imagenet/"
+    assert done.request["RetryStrategy"] == {"MaximumRetryAttempts": 2}
+    assert done.request["Environment"] == {"NCCL_DEBUG": "WARN", "TRAINSTACK_CHECKPOINT_DIR": "/opt/ml/checkpoints"}
+
+
+def test_on_demand_job_has_no_spot_wait():
+    request = training_job_request(_cluster(purchase="on-demand"), "c", ACCOUNT, "s1")
+    assert request["EnableManagedSpotTraining"] is False
+    assert request["StoppingCondition"] == {"MaxRuntimeInSeconds": 54_000}
+
+
+def test_run_time_capped_at_28_days():
+    request = training_job_request(_cluster(hours=1000.0), "c", ACCOUNT, "s1")
+    assert request["StoppingCondition"] == {"MaxRuntimeInSeconds": 2_419_200, "MaxWaitTimeInSeconds": 2_419_200}
+
+
+@pytest.mark.parametrize(
+    ("job", "field"),
+    [
+        pytest.param({"script": "/fsx/code/run.sh"}, "job.script", id="script"),
+        pytest.param({"command": "/fsx/code/train.py"}, "job.command: /fsx/code/train.py", id="absolute"),
+        pytest.param({"command": "train.py epochs"}, "job.command: 'epochs'", id="not-key-value"),
+        pytest.param({"command": "pkg.train", "module": True}, "job.module", id="module"),
+        pytest.param({"command": "train.py", "nproc_per_node": 4}, "job.nproc_per_node", id="nproc"),
+        pytest.param({"command": "train.py", "min_nodes": 1}, "job.min_nodes", id="elastic"),
+    ],
+)
+def test_refuses_what_sagemaker_cannot_run_naming_the_field(job, field):
+    with pytest.raises(RunError, match=f"^{field}"):
+        training_job_request(_cluster(job=job), "c", ACCOUNT, "s1")
+
+
+def test_names_fit_sagemaker_and_s3_limits():
+    long = "a-very-long-cluster-name-that-goes-on-and-on-past-every-limit-there-is"
+    assert len(sm.bucket_name(long, ACCOUNT)) <= 63
+    assert len(sm.role_name(long)) <= 64
+    assert len(sm.job_name(long, "20261207-0439")) <= 63

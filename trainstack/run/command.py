@@ -1,0 +1,93 @@
+"""The `trainstack run -s NAME` command: read the stack, find its platform's submitter, send the
+job, print its id, where its logs and checkpoints are, and what it is expected to cost."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from clouds.base import load
+from clouds.clock import now
+from clouds.contract import CONFIG_NAMESPACE, ClusterConfig
+from clouds.platform_lookup import find
+from trainstack.run import RunError, Submitted
+
+Echo = Callable[[str], None]
+
+
+def cluster_name(config: dict[str, Any], stack: str) -> str:
+    """The name the stack's resources carry (`__main__.py`): the first of
+    `trainstack:previous_names` after a rename, else the stack name."""
+    previous = config.get(f"{CONFIG_NAMESPACE}:previous_names") or []
+    return str(previous[0]) if previous else stack
+
+
+def submitter(cluster: ClusterConfig) -> Callable[..., Submitted]:
+    """The stack's platform's submitter (`clouds.platforms.Platform.submit`).
+
+    Raises:
+        RunError: a VM stack (its node agent starts the job at boot), or a platform without
+            a submitter.
+    """
+    platform = find(cluster.provider, cluster.platform)
+    if platform is None:
+        raise RunError(
+            "platform: this stack runs on the cloud's own VMs, whose node agent starts the job when the nodes boot "
+            "(`pulumi up`); to run on a managed platform set `platform:` in the workload and rerun resolve"
+        )
+    if not platform.submit:
+        raise RunError(f"platform: {platform.display_name} has no job submitter yet")
+    return load(platform.submit)  # type: ignore[no-any-return]
+
+
+def expected_cost(cluster: ClusterConfig) -> str:
+    """`$X per job (H h at $Y/hour)` from the catalog, as `plan` prices the stack."""
+    from profiles.stack.price import price_from_catalog
+
+    price = price_from_catalog(cluster)
+    total, hourly = price.usd_total, price.total_usd_per_hour
+    if total is None or hourly is None:
+        return f"unpriced ({price.note or 'no catalog price'})"
+    return f"${total:,.2f} per job ({cluster.hours:,.1f} h at ${hourly:,.2f}/hour)"
+
+
+def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool = False) -> Submitted | None:
+    """Submit the job of the stack file at `path` (or, with `dry_run`, print its request).
+
+    Raises:
+        StackFileError: the stack cannot be read or is refused.
+        RunError: the platform cannot run what the job asks (one line naming the field).
+    """
+    from profiles.stack.file import read_cluster
+
+    config, cluster = read_cluster(path)
+    name = cluster_name(config, stack)
+    send = submitter(cluster)
+    stamp = now().strftime("%Y%m%d-%H%M%S")
+    if dry_run:
+        request = _request(cluster, name, stamp)
+        echo(json.dumps(request, indent=2))
+        return None
+    done = send(cluster, name, stamp)
+    if as_json:
+        echo(json.dumps({"job_id": done.job_id, "logs": done.logs, "checkpoints": done.checkpoints}, indent=2))
+        return done
+    echo(f"job: {done.job_id}")
+    echo(f"logs: {done.logs}")
+    echo(f"checkpoints: {done.checkpoints}")
+    echo(f"expected cost: {expected_cost(cluster)}")
+    return done
+
+
+def _request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any]:
+    """What the platform's submitter would send, built without credentials (account and
+    subscription shown as placeholders)."""
+    platform = find(cluster.provider, cluster.platform)
+    assert platform is not None
+    module = load(platform.submit.replace(":submit", ":request_preview"))
+    return module(cluster, name, stamp)  # type: ignore[no-any-return]
+
+
+__all__ = ["RunError", "cluster_name", "expected_cost", "run", "submitter"]
