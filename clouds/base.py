@@ -102,31 +102,6 @@ class Mock:
         return self.for_stack(config) if config and self.for_stack is not None else self
 
 
-def fixed_answers(answers: Mapping[str, Mapping[str, Any]]) -> Callable[..., dict[str, Any] | None]:
-    """A `Mock.invoke` from fixed answers by token, each made to follow the call
-    (`follow_lookup`)."""
-
-    def invoke(token: str, args: Mapping[str, Any], region: str, zone: str | None) -> dict[str, Any] | None:
-        answer = answers.get(token)
-        return None if answer is None else follow_lookup(dict(answer), args, zone)
-
-    return invoke
-
-
-def follow_lookup(answer: dict[str, Any], call_args: Mapping[str, Any], zone: str | None) -> dict[str, Any]:
-    """A fixed subnet answer made to follow the call: the id it asked for, the stack's zone.
-
-    A lookup by `id` (Huawei's getSubnet) answers that id in `zone`; one by `ids`
-    (Volcengine's getSubnets) answers a list with one subnet per id.
-    """
-    if "id" in call_args and "vpcId" in answer:
-        answer.update(id=call_args["id"], availabilityZone=zone)
-    if call_args.get("ids") and isinstance(answer.get("subnets"), list):
-        template = answer["subnets"][0]
-        answer["subnets"] = [{**template, "id": i, "subnetId": i, "zoneId": zone} for i in call_args["ids"]]
-    return answer
-
-
 def _conventional_targets(name: str) -> dict[str, str]:
     """Where a cloud's code sits when its `Cloud` does not say otherwise."""
     return {

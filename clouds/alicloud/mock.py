@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from clouds.base import Mock, fixed_answers
+from clouds.base import Mock
+from clouds.mock_answers import fixed_answers
 from clouds.mock_ids import digest, node_ip, prefixed_id
 
 ALICLOUD_IMAGE_ID = "ubuntu_22_04_x64_20G_alibase_20261120.vhd"

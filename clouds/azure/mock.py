@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock, fixed_answers
+from clouds.base import Mock
+from clouds.mock_answers import fixed_answers
 
 SUBSCRIPTION = "00000000-0000-0000-0000-000000000000"
 MGS_ADDRESS = "10.0.16.4"

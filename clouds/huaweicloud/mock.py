@@ -12,7 +12,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock, fixed_answers
+from clouds.base import Mock
+from clouds.mock_answers import fixed_answers
 from clouds.mock_ids import node_ip
 
 _NAMESPACE = uuid.UUID("8f1d7a52-3c1e-4d8e-9b7a-6a0c2f4e5d10")

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from clouds.base import Mock, fixed_answers
+from clouds.base import Mock
+from clouds.mock_answers import fixed_answers
 from clouds.mock_ids import digest, node_ip, prefixed_id
 
 TENCENT_IMAGE_ID = "img-mock2204"

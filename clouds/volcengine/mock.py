@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from clouds.base import Mock, fixed_answers
+from clouds.base import Mock
+from clouds.mock_answers import fixed_answers
 from clouds.mock_ids import digest, node_ip
 
 IMAGE_ID = "image-ubuntu2204mock"

@@ -14,6 +14,7 @@ WHY = {
     "provider": "not in `providers`",
     "region": "no offering in the `regions` asked",
     "jurisdiction": "no offering in a mainland-China region",
+    "platform": "runs none of its offerings on the `platform` asked",
     "accelerator": "sells none of the accelerators asked",
     "gpus_per_node": "no offering with the per-node GPU count asked",
     "gpu_memory": "no offering with the GPU memory asked",
