@@ -171,6 +171,7 @@ class GcpGpuCluster(GpuClusterBase):
             )
             rdzv_host = head_ip.address  # stays when the head node is replaced
         self.placement = create_placement(name, args, child)
+        worker_script = script("worker", rdzv_host)  # the spot and on-demand templates boot the same script
         self.template = create_template(
             name,
             args,
@@ -178,7 +179,7 @@ class GcpGpuCluster(GpuClusterBase):
             self.network,
             self.service_account,
             self.placement,
-            script("worker", rdzv_host),
+            worker_script,
             labels,
             child,
         )
@@ -194,7 +195,7 @@ class GcpGpuCluster(GpuClusterBase):
                 self.network,
                 self.service_account,
                 self.placement,
-                script("worker", rdzv_host),
+                worker_script,
                 labels,
                 child,
                 suffix="-on-demand",
