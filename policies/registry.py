@@ -113,8 +113,8 @@ def evaluate(
             if rule in RULE_SCOPES:
                 checked[rule] = checked[rule] or RULE_SCOPES[rule].checks(record)
                 gaps[rule] += [Violation(rule, record.get("name"), m) for m in RULE_SCOPES[rule].gaps(record)]
-    for rule, (_, check) in STACK_RULES.items():
-        found[rule] += check(records)
+    for rule, (_, check_stack) in STACK_RULES.items():
+        found[rule] += check_stack(records)
     found["budget"] += stack_rules.budget(usd_per_hour, max_usd_per_hour, budget_basis)
     if max_usd_per_hour is None:
         checked["budget"] = False

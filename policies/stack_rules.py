@@ -27,7 +27,7 @@ def efa_self_rule(records: list[dict[str, Any]]) -> list[Violation]:
     if groups is None:
         return []
     selfs = _self_rules(records)
-    wanted = sorted(groups) or [None]  # None: group ids unknown, any self-referencing group
+    wanted: list[str | None] = [*sorted(groups)] or [None]  # None: group ids unknown, any self-referencing group
     found = []
     for group in wanted:
         for direction in ("ingress", "egress"):

@@ -42,10 +42,10 @@ def parse_resolve(args: list[str]) -> dict[str, Any] | None:
         if name in _FLAGS and not has_value:
             options[_FLAGS[name]] = True
         elif name in _VALUES:
-            value = value if has_value else next(items, None)
-            if value is None or _VALUES[name] in options:
+            given = value if has_value else next(items, None)
+            if given is None or _VALUES[name] in options:
                 return None
-            options[_VALUES[name]] = value
+            options[_VALUES[name]] = given
         elif item.startswith("-") and item != "-":
             return None
         else:

@@ -53,7 +53,7 @@ def report_table(workload: str, verdicts: list[Verdict]) -> None:
         table.add_column(
             column, justify="left" if column in ("run", "DCGM", "bottleneck") else "right", overflow="fold"
         )
-    notes = []
+    notes: list[str] = []
     for v in verdicts:
         why = v.bottleneck + "".join(f"\n- {f}" for f in v.findings)
         label = v.run.label() + (" [example]" if v.run.example else "")

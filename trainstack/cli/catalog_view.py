@@ -7,6 +7,7 @@ Plain lines (no rich markup), read from the loaded `Catalog` and `catalog.json`'
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ def catalog_json(catalog: Any, data_dir: Path) -> dict[str, Any]:
                     for gpu in sorted({o.accelerator for o in rows})
                 },
                 "prices_observed": {
-                    "oldest": ages[name].oldest.isoformat() if ages[name].oldest else None,
+                    "oldest": _iso(ages[name].oldest),
                     "unknown_rows": ages[name].unknown,
                     "stale": ages[name].stale(catalog.today),
                 },
@@ -169,3 +170,8 @@ def _source_json(entry: dict) -> dict[str, Any]:
         "third_party": bool(entry.get("third_party")),
         "refreshed": entry.get("refreshed") if isinstance(entry.get("refreshed"), dict) else None,
     }
+
+
+def _iso(day: date | None) -> str | None:
+    """A date as YYYY-MM-DD, or None when unknown."""
+    return day.isoformat() if day is not None else None

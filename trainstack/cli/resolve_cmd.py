@@ -88,7 +88,7 @@ def run(
     # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
     written = (
         _write_stack(write_stack, spec, resolution, catalog, workload, force, folder, zone)
-        if write_stack is not None
+        if write_stack is not None and folder is not None
         else ""
     )
     plotted = _write_plot(plot, spec, resolution) if plot is not None else ""
@@ -163,7 +163,7 @@ def _check_outputs(plot: Path | None, write_stack: str | None, folder: Path | No
             check_plot_path(plot)
         except PlotPathError as exc:
             fail(str(exc))
-    if write_stack is not None:
+    if write_stack is not None and folder is not None:
         from profiles.stack.writer import StackWriteError, stack_path
 
         try:

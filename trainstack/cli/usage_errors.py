@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 # click's base error (typer vendors click in newer releases), found without a private import.
-_ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+_ClickException: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
 class OneLineUsageErrors(TyperGroup):
@@ -26,13 +26,13 @@ class OneLineUsageErrors(TyperGroup):
 
         tidy(self)  # every command's --help: clean wrapping, values not types, the exit statuses
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[misc]
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[misc]
         except _ClickException as exc:
             if type(exc).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
                 typer.echo(f"error: {one_line(exc)}", err=True)
-            sys.exit(exc.exit_code)
+            sys.exit(getattr(exc, "exit_code", 2))
         except typer.Abort:
             typer.echo("Aborted!", err=True)
             sys.exit(1)
@@ -43,7 +43,8 @@ def one_line(exc: Exception) -> str:
     """click's message on one line, with the command's `--help` to read."""
     ctx = getattr(exc, "ctx", None)
     see = f"; see '{ctx.command_path} --help'" if ctx is not None else ""
-    return " ".join(exc.format_message().split()).rstrip(".") + see
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    return " ".join(message.split()).rstrip(".") + see
 
 
 # Exit statuses, the same for every command (docs/cli.md, exit statuses): 0 done (every check

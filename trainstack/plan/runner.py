@@ -226,7 +226,8 @@ def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: s
         with _on_sys_path(program.parent):
             runpy.run_path(str(program), run_name="__main__")
         exports = dict(settings.get_root_resource().outputs)  # type: ignore[union-attr]
-        resolved.update(_sync_await(pulumi.Output.from_input(exports).future()) or {})
+        outputs: dict[str, Any] | None = _sync_await(pulumi.Output.from_input(exports).future())  # type: ignore[arg-type]
+        resolved.update(outputs or {})
 
     _sync_await(run_pulumi_func(body))
     return monitor.records(), resolved

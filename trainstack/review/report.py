@@ -185,7 +185,9 @@ def _policies(results: list[Any]) -> dict[str, Any]:
     return {"passed": all(r.passed for r in results), "results": [r.as_json() for r in results]}
 
 
-def _delta(before: dict | None, after: dict, key: str, digits: int) -> float | None:
+def _delta(before: dict | None, after: dict | None, key: str, digits: int) -> float | None:
+    if after is None:
+        return None
     old = 0.0 if before is None else before[key]
     return None if old is None or after[key] is None else round(after[key] - old, digits)
 
@@ -197,12 +199,11 @@ def _cost(plan: PlanResult | None) -> dict[str, Any] | None:
     hours = plan.hours
     if hours is None:  # a PlanResult built without its hours: derive them from its costs
         hours = plan.usd_total / plan.usd_per_hour if plan.usd_per_hour and plan.usd_total else 0.0
-    known = plan.usd_per_hour is not None
     return {
-        "usd_per_hour": round(plan.usd_per_hour, 4) if known else None,
+        "usd_per_hour": None if plan.usd_per_hour is None else round(plan.usd_per_hour, 4),
         "usd_compute_per_hour": None if plan.usd_compute_per_hour is None else round(plan.usd_compute_per_hour, 4),
         "usd_requests": None if plan.usd_requests is None else round(plan.usd_requests, 2),
-        "usd_per_job": round(plan.usd_total, 2) if known else None,
+        "usd_per_job": None if plan.usd_per_hour is None or plan.usd_total is None else round(plan.usd_total, 2),
         "hours": round(hours, 4),
         "usd_storage": None if plan.usd_storage is None else round(storage, 2),
         "price_note": plan.price_note,
