@@ -57,7 +57,7 @@ def preflight(
         PreflightError: unknown provider, missing AWS credentials, or an AWS API failure.
     """
     refused = validation_finding(cluster, name)
-    findings = [catalog_finding(cluster, catalog_version, _confirmed(cluster))] if catalog_version else []
+    findings = [catalog_finding(cluster, catalog_version, *_catalog_price(cluster))] if catalog_version else []
     if refused is not None:
         return [refused, *findings]
     found = CLOUDS.get(cluster.provider)
@@ -111,18 +111,26 @@ def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding
     return None
 
 
-def _confirmed(cluster: ClusterConfig) -> bool:
+def _catalog_price(cluster: ClusterConfig) -> tuple[bool, float | None]:
+    """(whether the current catalog prices the cluster as configured, its compute price in
+    USD/hour), from `profiles.stack.price.price_from_catalog`: the price `plan` shows."""
     from profiles.stack.price import price_from_catalog
 
-    return price_from_catalog(cluster).verified
+    price = price_from_catalog(cluster)
+    return price.verified, price.usd_per_hour
 
 
-def catalog_finding(cluster: ClusterConfig, current: str, confirmed: bool = True) -> Finding:
+def catalog_finding(
+    cluster: ClusterConfig, current: str, confirmed: bool = True, catalog_usd_per_hour: float | None = None
+) -> Finding:
     """Whether the stack was priced with the current catalog (deploys never re-price).
 
     Args:
         confirmed: False when the current catalog cannot price the cluster as configured
             (`profiles.stack.price`), so the recorded price is only the file's own number.
+        catalog_usd_per_hour: the current catalog's compute price for the cluster as
+            configured, USD/hour (`plan`'s figure); when it differs from the recorded one
+            (a hand-edited node count, type or purchase) the finding says so and gives both.
     """
     if cluster.usd_per_hour is None:
         return Finding(
@@ -138,6 +146,17 @@ def catalog_finding(cluster: ClusterConfig, current: str, confirmed: bool = True
             f"stack records a compute price of ${cluster.usd_per_hour:g}/hour for its nodes, which catalog {current} "
             "cannot confirm",
             "`trainstack plan` says which price is missing; a set budget fails until the catalog has it",
+        )
+    from profiles.stack.price import TOLERANCE
+
+    if catalog_usd_per_hour is not None and abs(catalog_usd_per_hour - cluster.usd_per_hour) >= TOLERANCE:
+        return Finding(
+            "catalog",
+            "info",
+            f"stack records ${cluster.usd_per_hour:g}/hour for its nodes' compute, but {cluster.nodes} x "
+            f"{cluster.instance_type} {cluster.purchase} costs ${catalog_usd_per_hour:g}/hour in catalog {current} "
+            "(USD; `trainstack plan` shows and budgets the catalog's price)",
+            "rerun `trainstack resolve ... --write-stack` (with --force to replace hand edits) to record it",
         )
     priced = (
         f"stack prices its nodes' compute at ${cluster.usd_per_hour:g}/hour (USD; `trainstack plan` adds the "

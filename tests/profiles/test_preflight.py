@@ -122,6 +122,26 @@ def test_the_catalog_finding_calls_the_stacks_price_the_nodes_compute():
     )
 
 
+def test_a_hand_edited_node_count_is_priced_as_plan_prices_it():
+    # The stack records 2 nodes' price; doubled by hand, `check` must not show the old figure as
+    # the stack's price (it said "stack prices its nodes' compute at $<2-node price>").
+    from profiles.preflight.check import _catalog_price
+    from profiles.stack.price import price_from_catalog
+
+    two = _cluster(catalog_version="v2")
+    two = two.model_copy(update={"usd_per_hour": price_from_catalog(two).usd_per_hour})  # as resolve wrote it
+    four = two.model_copy(update={"nodes": 4})
+    verified, catalog = _catalog_price(four)
+    assert verified and catalog == price_from_catalog(four).usd_per_hour
+    found = catalog_finding(four, "v2", verified, catalog)
+    assert found.status == "info"
+    assert f"records ${two.usd_per_hour:g}/hour" in found.detail
+    assert f"4 x {four.instance_type} {four.purchase} costs ${catalog:g}/hour" in found.detail
+    assert "--write-stack" in found.fix
+    # unedited: one price, the recorded one, as before
+    assert "stack prices its nodes' compute" in catalog_finding(two, "v2", *_catalog_price(two)).detail
+
+
 @pytest.mark.parametrize(
     "instance_type, family, on_demand, spot",
     [
