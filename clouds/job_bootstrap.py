@@ -15,7 +15,7 @@ from clouds.job_runtime import job_python, store_python
 from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
-from nodeagent import ship
+from nodeagent import relay, ship
 from nodeagent.job import RDZV_PORT
 from nodeagent.launcher import NOTICE_MARGIN_SECONDS
 from nodeagent.notices import NOTICE_SECONDS
@@ -28,6 +28,11 @@ NOTICE_CLOUDS: dict[str, str] = {name: c.notice_watcher for name, c in CLOUDS.it
 def rendezvous_file(name: str, mount_point: str) -> str:
     """Where the head node of cluster `name` announces its address (`nodeagent.job.announce`)."""
     return f"{mount_point}/trainstack/rendezvous/{name}"
+
+
+def job_doc_file(name: str, mount_point: str) -> str:
+    """Where the head node of cluster `name` publishes the job channel (`nodeagent.relay`)."""
+    return f"{mount_point}/trainstack/jobs/{name}.json"
 
 
 # What a job is, for its rendezvous id: a change to any of these starts a new job under a new id
@@ -49,10 +54,26 @@ def job_identity(cluster: ClusterConfig) -> str:
 
 
 def head_job(job: dict) -> dict:
-    """What the head's store needs of the job (its port and the rendezvous file, both fixed by
-    the cluster's name): nothing a job or node-count edit changes, so such an edit leaves the
-    head's bootstrap, and so the head and its in-memory rendezvous, alone."""
-    return {key: job[key] for key in ("rdzv_port", "rdzv_file")}
+    """What the head's store needs of the job (its port, the rendezvous file, the job document
+    it publishes and its cloud, all fixed by the cluster's name and provider): nothing a job or
+    node-count edit changes, so such an edit leaves the head's bootstrap, and so the head and
+    its in-memory rendezvous, alone. The job itself reaches the head through its job channel."""
+    return {key: job[key] for key in ("rdzv_port", "rdzv_file", "job_doc", "cloud")}
+
+
+def channel_text(name: str, cluster: ClusterConfig, mount_point: str = SHARED_MOUNT) -> str:
+    """The job channel's text for the head node of cluster `name` (`nodeagent.relay.encode` of
+    the workers' `RELAYED` settings); `pulumi up` writes it to a head property the cloud updates
+    in place (AWS tags, GCP metadata, Azure user data), "" without a job.
+
+    Args:
+        name, cluster, mount_point: as for `node_job` (the settings do not depend on the
+            head's address or the NCCL environment file).
+    """
+    if cluster.job is None:
+        return ""
+    job = node_job(name, cluster, "0.0.0.0", mount_point, "")
+    return relay.encode({key: job[key] for key in relay.RELAYED})
 
 
 def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:
@@ -87,6 +108,8 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         "rdzv_port": RDZV_PORT,
         # the head announces its address here at every start; workers read it before each launch
         "rdzv_file": rendezvous_file(name, mount_point),
+        # the head publishes job edits here; workers follow it (`nodeagent.relay`)
+        "job_doc": job_doc_file(name, mount_point),
         "job_id": "",
         "env": {**dict(job.env), **tracking_env(job.tracking, None)},
         "env_file": env_file,

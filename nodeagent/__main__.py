@@ -1,5 +1,5 @@
-"""`python -m nodeagent run [JOB_FILE]` (a worker node), `python -m nodeagent store [PORT [ANNOUNCE_FILE]]`
-(the head) or `python -m nodeagent queued [CONFIG]` (a TPU cluster's queued-resource controller)."""
+"""`python -m nodeagent run [JOB_FILE]` (a worker node),
+`python -m nodeagent store [PORT [ANNOUNCE_FILE [JOB_DOC CLOUD [METADATA_URL]]]]` (the head) or `python -m nodeagent queued [CONFIG]` (a TPU cluster's queued-resource controller)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ def main(argv: list[str]) -> int:
                 announce_self(rest[1])
             except (OSError, ValueError) as exc:  # the store still serves at the configured address
                 print(f"nodeagent: rendezvous announce {rest[1]}: {exc}", file=sys.stderr)
+        if len(rest) > 3:  # the head copies its job channel to the shared file system
+            from nodeagent.publisher import start
+
+            start(rest[2], rest[3], rest[4] if len(rest) > 4 else None)
         serve(int(rest[0]) if rest else RDZV_PORT)
         return 0
     if unit == "queued":
@@ -43,7 +47,8 @@ def main(argv: list[str]) -> int:
 
         return fill(rest[0] if rest else FILL_FILE)
     print(
-        "usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE]] | queued [CONFIG] | fill [CONFIG]",
+        "usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE [JOB_DOC CLOUD [URL]]]]"
+        " | queued [CONFIG] | fill [CONFIG]",
         file=sys.stderr,
     )
     return 2

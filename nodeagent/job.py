@@ -57,6 +57,9 @@ class NodeJob:
         rdzv_file: a file on the shared file system where the head node announces its address
             each time its store starts (`announce`); read before every launch, it wins over
             `rdzv_host`, so a replaced head node is found at its new address. "" = none.
+        job_doc: the job document on the shared file system that the head node publishes
+            from its job channel (`nodeagent.relay`); its settings win over this file's, and a
+            change of rendezvous id or node counts restarts torchrun. "" = none.
     """
 
     command: tuple[str, ...]
@@ -80,6 +83,7 @@ class NodeJob:
     shutdown_timeout: int | None = None
     rdzv_conf: dict[str, str] = field(default_factory=dict)
     rdzv_file: str = ""
+    job_doc: str = ""
 
     def __post_init__(self) -> None:
         problems = []

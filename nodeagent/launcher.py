@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import fcntl
 import json
+import logging
 import os
 import signal
 import socket
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from nodeagent import relay
 from nodeagent.job import NodeJob, checkpoint_request_path, read_env_file, rendezvous_host
 from nodeagent.notices import NOTICE_SECONDS, Notice, sources_for, watch
 
@@ -31,6 +33,7 @@ NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' gra
 # 75 is EX_TEMPFAIL (sysexits.h): the job goes on elsewhere.
 NOTICE_EXIT_STATUS = 75
 _SIOCGIFADDR = 0x8915
+log = logging.getLogger("trainstack.nodeagent")
 
 
 def local_address(host: str, port: int) -> str:
@@ -158,40 +161,75 @@ def request_checkpoint(job: NodeJob, notice: Notice, host: str) -> str:
 
 def run(job: NodeJob) -> int:
     """Run the job on this node until torchrun exits; an interruption notice or SIGTERM stops it
-    gracefully, advice only asks for an early checkpoint (`request_checkpoint`).
+    gracefully, advice only asks for an early checkpoint (`request_checkpoint`), and a new job
+    or node count published on the shared file system (`nodeagent.relay`) stops torchrun and
+    starts it again with the new settings, as every other node does at the same time.
 
     Returns:
         torchrun's exit status (0 when the job finished); `NOTICE_EXIT_STATUS` after a
         notice stopped it.
     """
-    # a replaced head node announces its new address on the shared file system
-    job = dataclasses.replace(job, rdzv_host=wait_for_rendezvous(job))
-    addr = local_address(job.rdzv_host, job.rdzv_port)
-    argv = torchrun_argv(job, addr)
-    env = launcher_env(job, dict(os.environ), interface_of(addr))
-    log_file = _open_log(job, addr)
-    process = subprocess.Popen(argv, cwd=job.workdir, env=env, stdout=log_file, stderr=subprocess.STDOUT)
     notices: list[Notice] = []
+    running: dict = {}  # the torchrun now running ("process") and why it was stopped
+    stop = threading.Event()
 
     def stop_launcher(notice: Notice | None = None) -> None:
         if notice is not None:
             notices.append(notice)
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
+        running["leaving"] = True
+        _terminate(running.get("process"))
+
+    def advise(notice: Notice) -> None:  # the job now running checkpoints early
+        request_checkpoint(running["job"], notice, running["addr"])
 
     signal.signal(signal.SIGTERM, lambda *_: stop_launcher())
-    stop = threading.Event()
-
-    def advise(notice: Notice) -> None:
-        request_checkpoint(job, notice, addr)
-
+    now = relay.current(job)
+    running.update(job=now, addr="")
     watch(sources_for(job.cloud, job.metadata_url), stop_launcher, stop, job.poll_seconds, advise)
-    code = process.wait()
+    while True:
+        # a replaced head node announces its new address on the shared file system
+        now = dataclasses.replace(now, rdzv_host=wait_for_rendezvous(now))
+        addr = local_address(now.rdzv_host, now.rdzv_port)
+        running.update(job=now, addr=addr)
+        env = launcher_env(now, dict(os.environ), interface_of(addr))
+        log_file = _open_log(now, addr)
+        running["process"] = process = subprocess.Popen(
+            torchrun_argv(now, addr), cwd=now.workdir, env=env, stdout=log_file, stderr=subprocess.STDOUT
+        )
+        if running.get("leaving"):  # a notice or SIGTERM came while it started
+            _terminate(process)
+        follower = threading.Thread(target=_follow, args=(job, now, process, running), daemon=True)
+        follower.start()
+        code = process.wait()
+        if log_file is not None:
+            log_file.close()
+        changed = running.pop("changed", None)
+        if running.get("leaving") or changed is None:
+            break
+        log.info("job changed (rendezvous id %s -> %s): starting it", now.job_id, changed.job_id)
+        now = changed
     stop.set()
     for notice in notices:
         if notice.ack is not None:
             notice.ack()
     return NOTICE_EXIT_STATUS if notices else code
+
+
+def _terminate(process: subprocess.Popen | None) -> None:
+    if process is not None and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+
+
+def _follow(job: NodeJob, now: NodeJob, process: subprocess.Popen, running: dict) -> None:
+    """While `process` runs, read the published job every `relay.FOLLOW_SECONDS`; on a new
+    rendezvous id or node count, note it in `running["changed"]` and stop torchrun."""
+    while process.poll() is None:
+        time.sleep(relay.FOLLOW_SECONDS)
+        latest = relay.current(job)
+        if relay.restart_needed(now, latest) and not running.get("leaving"):
+            running["changed"] = latest
+            _terminate(process)
+            return
 
 
 def _open_log(job: NodeJob, addr: str):

@@ -46,12 +46,15 @@ class Watcher:
             the source, or marks the figure unsourced).
         sources: metadata base URL -> the sources to poll (`poll() -> Notice | None`, `waits`:
             True when a poll itself waits for a change).
+        published_job: metadata base URL -> the job channel the head node carries
+            (`nodeagent.publisher`), or None when it carries none; None: the cloud has none.
     """
 
     name: str
     default_url: str
     notice_seconds: int
     sources: Callable[[str], list]
+    published_job: Callable[[str], str | None] | None = None
 
 
 def http(

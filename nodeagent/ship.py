@@ -31,27 +31,46 @@ _SHIPPED = (
     "launcher.py",
     "metadata.py",
     "notices.py",
+    "publisher.py",
+    "relay.py",
     "store.py",
     *sorted(f"clouds/{p.name}" for p in (_PACKAGE / "clouds").glob("*.py")),
 )
 
 
-def shipped_for(cloud: str) -> tuple[str, ...]:
+# What only one role runs: a worker's launcher, the head's store and job-channel publisher.
+_ROLE_ONLY = {"worker": ("launcher.py",), "head": ("store.py", "publisher.py")}
+
+
+def shipped_for(cloud: str, role: str | None = None) -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
-    (`nodeagent.notices` lists the folder, so it finds just that one); saves EC2's 16 KB."""
+    (`nodeagent.notices` lists the folder, so it finds just that one), and with a `role` only
+    that role's unit (`_ROLE_ONLY`); saves EC2's 16 KB."""
+    other = {m for r, ms in _ROLE_ONLY.items() if r != role for m in ms} if role else set()
     return tuple(
-        m for m in _SHIPPED if not m.startswith("clouds/") or m in ("clouds/__init__.py", f"clouds/{cloud}.py")
+        m
+        for m in _SHIPPED
+        if m not in other and (not m.startswith("clouds/") or m in ("clouds/__init__.py", f"clouds/{cloud}.py"))
     )
 
 
 def compact_source(text: str) -> bytes:
     """A module's source without docstrings, for shipping in user data (EC2 allows 16 KB).
 
-    The code is `ast.unparse` of the module with every docstring emptied, so it runs the same;
+    The code is `ast.unparse` of the module with every docstring emptied and the functions'
+    annotations dropped (nothing reads them at run time; a dataclass's field annotations stay),
+    so it runs the same;
     the full sources stay in the repository.
     """
     tree = ast.parse(text)
     for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # no runtime reads them
+            node.returns = None
+            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                arg.annotation = None
+            for extra in (node.args.vararg, node.args.kwarg):
+                if extra is not None:
+                    extra.annotation = None
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if (
@@ -136,6 +155,8 @@ def install_script(
         exec_start = f"{shlex.quote(store_python or job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
         if job.get("rdzv_file"):  # announce the head's address to the workers at every start
             exec_start += f" {shlex.quote(job['rdzv_file'])}"
+            if job.get("job_doc") and job.get("cloud", "none") != "none":  # and relay the job channel
+                exec_start += f" {shlex.quote(job['job_doc'])} {shlex.quote(job['cloud'])}"
     else:
         raise ValueError(f"role: {role!r}; one of worker, head")
     path = UNIT_FILE.format(unit=unit)
@@ -144,7 +165,7 @@ def install_script(
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
             f"chmod 700 {Path(JOB_FILE).parent}",
-            f"echo '{bundle(shipped_for(job.get('cloud', 'none')))}' | base64 -d | tar -xz -C {AGENT_DIR}",
+            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), role))}' | base64 -d | tar -xz -C {AGENT_DIR}",
             # the job's environment: readable by root only (mode 0600, written under umask 077)
             f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
             json.dumps(job, sort_keys=True),

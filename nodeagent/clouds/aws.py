@@ -100,4 +100,27 @@ def sources(url: str) -> list:
     return [spot_action(imds), rebalance(imds)]
 
 
-WATCHER = Watcher(NAME, "http://169.254.169.254", 120, sources)  # 2 min notice (A9)
+# The head's job channel (`nodeagent.publisher`): tags `trainstack:job:00`, `:01`, ...
+JOB_TAG_PREFIX = "trainstack:job:"
+
+
+def published_job(url: str) -> str | None:
+    """The channel from the head's own tags through IMDSv2, or None without it.
+
+    Raises:
+        OSError: IMDS cannot be reached or refuses a token.
+    """
+    imds = AwsImds(url)
+    status, text = imds.get("tags/instance")
+    if status != 200:
+        return None
+    parts = []
+    for key in sorted(k for k in text.split() if k.startswith(JOB_TAG_PREFIX)):
+        status, value = imds.get(f"tags/instance/{key}")
+        if status != 200:
+            return None  # a tag went away mid-read (an update in progress): read again later
+        parts.append(value)
+    return "".join(parts) or None
+
+
+WATCHER = Watcher(NAME, "http://169.254.169.254", 120, sources, published_job)  # 2 min notice (A9)

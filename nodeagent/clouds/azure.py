@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 from typing import ClassVar
@@ -64,4 +65,22 @@ class AzureScheduledEvents:
         http(self.url, "POST", {"Metadata": "true", "Content-Type": "application/json"}, body)
 
 
-WATCHER = Watcher(NAME, "http://169.254.169.254", 30, lambda url: [AzureScheduledEvents(url)])  # 30 s (Z4)
+def published_job(url: str) -> str | None:
+    """The channel from the head VM's user data (base64 in IMDS), or None without it.
+
+    Raises:
+        OSError: IMDS cannot be reached.
+    """
+    status, _, text = http(
+        f"{url.rstrip('/')}/metadata/instance/compute/userData?api-version=2021-01-01&format=text",
+        headers={"Metadata": "true"},
+    )
+    if status != 200 or not text.strip():
+        return None
+    try:
+        return base64.b64decode(text.strip(), validate=True).decode()
+    except ValueError:
+        return None
+
+
+WATCHER = Watcher(NAME, "http://169.254.169.254", 30, lambda url: [AzureScheduledEvents(url)], published_job)  # 30 s (Z4)

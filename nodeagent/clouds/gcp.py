@@ -50,4 +50,21 @@ def sources(url: str) -> list:
     ]
 
 
-WATCHER = Watcher(NAME, "http://metadata.google.internal", 30, sources)  # unsourced 30 s (pricing-models.md)
+# The head's job channel (`nodeagent.publisher`): this custom metadata attribute.
+JOB_ATTRIBUTE = "trainstack-job"
+
+
+def published_job(url: str) -> str | None:
+    """The channel from the head's metadata attribute, or None without it.
+
+    Raises:
+        OSError: the metadata server cannot be reached.
+    """
+    status, _, text = http(
+        f"{url.rstrip('/')}/computeMetadata/v1/instance/attributes/{JOB_ATTRIBUTE}",
+        headers={"Metadata-Flavor": "Google"},
+    )
+    return text if status == 200 and text.strip() else None
+
+
+WATCHER = Watcher(NAME, "http://metadata.google.internal", 30, sources, published_job)  # unsourced 30 s (pricing-models.md)

@@ -1,0 +1,90 @@
+"""The head node's side of the job channel (`nodeagent.relay`): read the channel from this
+cloud's metadata service (`Watcher.published_job` in `nodeagent/clouds/`) and copy it to the
+shared file system for the workers.
+
+Each cloud's head carries the channel in a property `pulumi up` updates in place, without
+stopping the VM:
+- AWS: tags `trainstack:job:00`, `:01`, ... (a tag value holds at most 256 characters), read
+  through IMDSv2 `tags/instance`; EC2 updates them "while the instance is running, without
+  needing to stop and then start the instance" ("View tags for your EC2 instances using
+  instance metadata"; the head turns `instance_metadata_tags` on).
+- GCP: the custom metadata attribute `trainstack-job` (`instances.setMetadata` on a running
+  VM), read from the metadata server.
+- Azure: the VM's user data, which "can be updated from outside the VM, without stopping or
+  rebooting the VM" and which IMDS returns base64-encoded ("User Data for Azure Virtual
+  Machine").
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import threading
+from pathlib import Path
+
+from nodeagent.relay import decode
+
+log = logging.getLogger("trainstack.nodeagent")
+
+# Seconds between the head's reads of its metadata (a choice: one local GET).
+PUBLISH_SECONDS = 10.0
+
+
+def publish(path: str | Path, doc: dict) -> bool:
+    """Write `doc` (JSON) to `path` atomically when it differs from what is there.
+
+    Returns:
+        True when the file was written.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    target = Path(path)
+    body = json.dumps(doc, sort_keys=True) + "\n"
+    try:
+        if target.read_text() == body:
+            return False
+    except OSError:
+        pass
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.tmp")
+    temporary.write_text(body)
+    temporary.replace(target)
+    return True
+
+
+def publish_loop(read, path: str, stop: threading.Event, pause: float = PUBLISH_SECONDS) -> None:
+    """Copy the head's channel to `path` until `stop` is set.
+
+    Args:
+        read: () -> the channel's text, or None when the head has none (the cloud's
+            `Watcher.published_job` bound to the metadata URL).
+        path: the job document on the shared file system (`NodeJob.job_doc`).
+        stop: ends the loop; pause: seconds between reads.
+    """
+    while not stop.is_set():
+        try:
+            text = read()
+            if text and publish(path, decode(text)):
+                log.info("job channel: published %s", path)
+        except (OSError, ValueError) as exc:  # the metadata service or file system is away: retry
+            log.warning("job channel: %s", exc)
+        stop.wait(pause)
+
+
+def start(path: str, cloud: str, url: str | None = None) -> threading.Event | None:
+    """Run `publish_loop` on `cloud`'s channel (its watcher's `published_job`) in a daemon thread.
+
+    Returns:
+        The event that stops it; None for a cloud without a channel.
+    """
+    from nodeagent.notices import WATCHERS
+
+    watcher = WATCHERS.get(cloud)
+    if watcher is None or watcher.published_job is None:
+        return None
+    stop = threading.Event()
+    read = functools.partial(watcher.published_job, url or watcher.default_url)
+    threading.Thread(target=publish_loop, args=(read, path, stop), daemon=True).start()
+    return stop
