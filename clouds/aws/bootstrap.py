@@ -19,6 +19,8 @@ from clouds.fill_bootstrap import fill_config, fill_script
 from clouds.job_bootstrap import job_script
 from clouds.node_bootstrap import over_limit as bootstrap_over_limit
 from facts.aws import aws_network
+from nodeagent.clouds.aws import JOB_TAG_PREFIX
+from nodeagent.relay import chunks
 from nodeagent.scratch_unit import install_script as scratch_install_script
 
 USER_DATA_LIMIT_BYTES = 16 * 1024
@@ -73,3 +75,11 @@ def user_data_problem(args: ClusterConfig, name: str = "cluster") -> str | None:
     if size <= USER_DATA_LIMIT_BYTES:
         return None
     return over_limit(args, size)
+
+
+def channel_tags(channel: str) -> dict[str, str]:
+    """The job channel as the head's tags `trainstack:job:00`, `:01`, ... (256 characters each,
+    EC2's longest tag value), which `nodeagent.clouds.aws.published_job` joins in key order."""
+    if not channel:
+        return {}
+    return {f"{JOB_TAG_PREFIX}{i:02d}": piece for i, piece in enumerate(chunks(channel))}

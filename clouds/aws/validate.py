@@ -11,7 +11,7 @@ from clouds.aws.fsx import fsx_sizing
 from clouds.aws.reservation import check_reservation
 from clouds.common import check_provider, check_reservation_support, check_ssh_cidrs, reject_unsupported
 from clouds.contract import ClusterConfig
-from clouds.tag_rules import TagRules, tag_problem
+from clouds.tag_rules import OWN_TAGS, TagRules, tag_problem
 
 # The direction word of a region name -> its letters in the region's AZ IDs: us-east-1 has
 # use1-az1..6, ap-southeast-2 apse2-az1..3 (AWS "AZ IDs" doc; the rule holds for every AWS
@@ -33,6 +33,32 @@ _AWS_TEXT = re.compile(r"[\w .:/=+\-@]*")
 TAG_RULES = TagRules(
     "AWS", 50, 128, 256, _AWS_TEXT, _AWS_TEXT, "letters, digits, spaces and + - = . _ : / @", ("aws:",), True
 )
+
+
+# With the job channel the head enables tags in instance metadata, whose keys allow only letters,
+# digits and `+ - = . , _ : @` ("View tags for your EC2 instances using instance metadata":
+# "Non-compliance will result in failed launches for new instances or an error for existing").
+_IMDS_TAG_KEY = re.compile(r"[A-Za-z0-9+\-=.,_:@]+")
+# The head's own tags besides the stack's: Name, trainstack's two and the channel's pieces.
+HEAD_OWN_TAGS = 1
+
+
+def imds_tag_problem(tags: dict[str, str], channel_tags: int) -> str | None:
+    """Why the head node of a cluster with a job cannot carry `tags` with tags in its instance
+    metadata (a key IMDS refuses, or more than 50 with the channel's `channel_tags`), or None."""
+    for key in tags:
+        if not _IMDS_TAG_KEY.fullmatch(key) or key in (".", "..", "_index"):
+            return (
+                f"tags: key {key!r} cannot be on the AWS head node, which reads the job from its tags in "
+                "instance metadata (keys: letters, digits and + - = . , _ : @); rename it"
+            )
+    total = len(tags) + OWN_TAGS + HEAD_OWN_TAGS + channel_tags
+    if total > TAG_RULES.max_tags:
+        return (
+            f"tags: the head node would carry {total} tags (the stack's {len(tags)}, trainstack's and the job's "
+            f"{channel_tags} pieces); AWS allows {TAG_RULES.max_tags}: give fewer tags or a shorter job.env"
+        )
+    return None
 
 
 def az_id_prefix(region: str) -> str | None:
@@ -89,3 +115,9 @@ def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
     too_big = user_data_problem(args, name)
     if too_big:
         raise ValueError(too_big)
+    if args.job is not None:
+        from clouds.aws.bootstrap import channel_tags
+        from clouds.job_bootstrap import channel_text
+
+        if problem := imds_tag_problem(args.tags, len(channel_tags(channel_text(name, args)))):
+            raise ValueError(problem)

@@ -15,6 +15,7 @@ from clouds.aws.efa import gpudirect_efa
 from clouds.aws.fsx import EFA_CLIENTS_CONFIGURED
 from clouds.aws.reservation import placement_group_name
 from clouds.contract import ClusterConfig
+from clouds.job_bootstrap import channel_text
 from components.aws.capacity_block import create_block_end
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
 from components.aws.data_link import create_data_link
@@ -124,7 +125,15 @@ class AwsGpuCluster(GpuClusterBase):
         if args.job is not None:
             head_data = encoded_user_data(name, args, dns, mount, pulumi.Output.from_input("127.0.0.1"), "head")
             self.head_interface, self.head_node = create_head_node(
-                name, subnet_id, self.security_group.id, self.instance_profile, dlami(child).id, head_data, tags, child
+                name,
+                subnet_id,
+                self.security_group.id,
+                self.instance_profile,
+                dlami(child).id,
+                head_data,
+                tags,
+                child,
+                channel_text(name, args),
             )
             rdzv_host = self.head_interface.private_ip  # the ENI's: kept when the head is replaced
         self.launch_template = create_launch_template(

@@ -23,6 +23,7 @@ import json
 import pulumi
 import pulumi_aws as aws
 
+from clouds.aws.bootstrap import channel_tags
 from clouds.contract import ClusterConfig
 from components.aws.compute import ROOT_VOLUME_GIB
 
@@ -241,6 +242,7 @@ def create_head_node(
     user_data_b64: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
+    channel: str = "",
 ) -> tuple[aws.ec2.NetworkInterface, aws.ec2.Instance]:
     """Create `{name}-head-eni` and `{name}-head`: an on-demand instance keeping the job's
     rendezvous store, whose primary network interface is that ENI.
@@ -251,6 +253,11 @@ def create_head_node(
     launch template, stay ("Elastic network interfaces": a primary ENI given at launch, its
     primary private IPv4 address kept for the ENI's lifetime). A replacement terminates the old
     instance first (`delete_before_replace`) to free the ENI. IMDSv2, encrypted root volume.
+
+    The job channel (`channel`, `clouds.job_bootstrap.channel_text`) rides on the instance's
+    tags (`channel_tags`), with tags in instance metadata on: a job or node-count edit changes
+    only tags, which EC2 updates on the running instance (no stop/start), and the head's store
+    unit relays them to the workers (`nodeagent.publisher`).
 
     Returns:
         (the ENI, the instance).
@@ -269,11 +276,16 @@ def create_head_node(
         instance_type=HEAD_INSTANCE_TYPE,
         primary_network_interface={"network_interface_id": eni.id},
         iam_instance_profile=profile.name,
-        # the head runs no container: hop limit 1, set explicitly
-        metadata_options={"http_endpoint": "enabled", "http_tokens": "required", "http_put_response_hop_limit": 1},
+        # the head runs no container: hop limit 1, set explicitly; its tags carry the job channel
+        metadata_options={
+            "http_endpoint": "enabled",
+            "http_tokens": "required",
+            "http_put_response_hop_limit": 1,
+            "instance_metadata_tags": "enabled",
+        },
         root_block_device={"volume_type": "gp3", "volume_size": ROOT_VOLUME_GIB, "encrypted": True},
         user_data_base64=user_data_b64,
-        tags={**tags, "Name": f"{name}-head"},
+        tags={**tags, "Name": f"{name}-head", **channel_tags(channel)},
         opts=pulumi.ResourceOptions.merge(
             opts, pulumi.ResourceOptions(ignore_changes=["ami"], delete_before_replace=True)
         ),

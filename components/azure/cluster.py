@@ -14,6 +14,7 @@ import pulumi_azure_native as azure_native
 from clouds.azure.amlfs import LUSTRE_FS_NAME
 from clouds.azure.bootstrap import custom_data
 from clouds.contract import ClusterConfig
+from clouds.job_bootstrap import channel_text
 from components.admin_key import admin_public_key
 from components.azure.compute import create_placement_group, create_scale_set
 from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
@@ -118,7 +119,12 @@ class AzureGpuCluster(GpuClusterBase):
         rdzv_host = None
         if args.job is not None:
             self.head_nic, self.head_node = create_head_node(
-                place, network.node_subnet_id, self.security_group.id, public_key, bootstrap("head", "127.0.0.1")
+                place,
+                network.node_subnet_id,
+                self.security_group.id,
+                public_key,
+                bootstrap("head", "127.0.0.1"),
+                channel_text(name, args),
             )
             rdzv_host = private_ip(self.head_nic)
         profile = vm_profile(

@@ -7,6 +7,8 @@ workers' rendezvous endpoint, stays (a dynamic private IP is kept while its NIC 
 
 from __future__ import annotations
 
+import base64
+
 import pulumi
 import pulumi_azure_native as azure_native
 
@@ -25,6 +27,7 @@ def create_head_node(
     security_group_id: pulumi.Input[str],
     public_key: pulumi.Input[str],
     custom_data: pulumi.Input[str],
+    channel: str = "",
 ) -> tuple[azure_native.network.NetworkInterface, azure_native.compute.VirtualMachine]:
     """Create `{name}-head-nic` (dynamic private IP) and the VM `{name}-head`.
 
@@ -34,6 +37,10 @@ def create_head_node(
         security_group_id: the cluster NSG.
         public_key: the admin OpenSSH public key.
         custom_data: base64 custom data (`bootstrap.custom_data(..., "head", ...)`).
+        channel: the job channel (`clouds.job_bootstrap.channel_text`), written as the VM's
+            user data, which Azure updates "without stopping or rebooting the VM" ("User Data
+            for Azure Virtual Machine"); the head's store unit relays it to the workers
+            (`nodeagent.publisher`). A job or node-count edit changes nothing else of the head.
 
     Returns:
         The NIC (its private IP is the rendezvous host) and the VM.
@@ -76,6 +83,7 @@ def create_head_node(
             },
         },
         network_profile={"network_interfaces": [{"id": nic.id, "primary": True}]},
+        user_data=base64.b64encode(channel.encode()).decode() if channel else None,
         # Custom data runs once, at creation; the head only serves the store, so a changed job
         # (command, env) must not recreate the rendezvous mid-training.
         # A replaced VM must free the NIC (and its private IP, the workers' rendezvous endpoint)

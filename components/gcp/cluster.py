@@ -19,6 +19,7 @@ from clouds.gcp.filesystems import LUSTRE, choose_file_system
 from clouds.gcp.labels import cluster_labels
 from clouds.gcp.nics import SINGLE_NIC, NicLayout, nic_layout
 from clouds.gcp.tpu import is_tpu
+from clouds.job_bootstrap import channel_text
 from clouds.mounts import SHARED_MOUNT
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.compute import create_placement, create_service_account, create_tpus
@@ -168,6 +169,7 @@ class GcpGpuCluster(GpuClusterBase):
                 labels,
                 child,
                 address=head_ip,
+                channel=channel_text(name, args),
             )
             rdzv_host = head_ip.address  # stays when the head node is replaced
         self.placement = create_placement(name, args, child)

@@ -33,6 +33,7 @@ from clouds.gcp.machine import (
 )
 from clouds.gcp.nics import NicLayout
 from components.gcp.network import ClusterNetwork, nic_args
+from nodeagent.clouds.gcp import JOB_ATTRIBUTE
 
 # A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore.
 HEAD_MACHINE_TYPE = "n2-standard-2"
@@ -192,8 +193,14 @@ def create_head_node(
     labels: dict[str, str],
     opts: pulumi.ResourceOptions,
     address: gcp.compute.Address | None = None,
+    channel: str = "",
 ) -> gcp.compute.Instance:
     """Create `{name}-head`: an on-demand VM on the primary subnet keeping the job's rendezvous.
+
+    The job channel (`channel`, `clouds.job_bootstrap.channel_text`) is its metadata attribute
+    `trainstack-job`: a job or node-count edit changes only that value, which the provider sets
+    on the running VM (`instances.setMetadata`, no restart), and the head's store unit relays it
+    to the workers (`nodeagent.publisher`).
 
     Standard provisioning (never spot), no GPU, no external IP, the nodes' image, service
     account and shielded settings; the internal firewall rule lets workers reach the store.
@@ -213,7 +220,11 @@ def create_head_node(
         scheduling=scheduling("on-demand"),
         service_account={"email": account.email, "scopes": list(SCOPES)},
         shielded_instance_config=SHIELDED,
-        metadata={"enable-oslogin": METADATA["enable-oslogin"], "startup-script": startup_script},
+        metadata={
+            "enable-oslogin": METADATA["enable-oslogin"],
+            "startup-script": startup_script,
+            **({JOB_ATTRIBUTE: channel} if channel else {}),
+        },
         labels=labels,
         allow_stopping_for_update=True,
         opts=opts,

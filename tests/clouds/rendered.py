@@ -28,6 +28,8 @@ CARRIERS = {
     "customData": True,  # azure-native VirtualMachineScaleSet / VirtualMachine (base64)
     "startup-script": False,  # Compute Engine metadata: run by the guest agent, not cloud-init
 }
+# Azure's `userData` is not a bootstrap: the head VM's carries the job channel (`nodeagent.relay`).
+NOT_CARRIERS = {("azure-native:compute:VirtualMachine", "userData")}
 _UNIT = re.compile(r"^cat > (/etc/systemd/system/[\w.@-]+\.service) <<'(\w+)'\n(.*?)\n\2$", re.M | re.S)
 
 
@@ -87,6 +89,7 @@ def rendered(stack: str, with_job: bool) -> tuple[Bootstrap, ...]:
         Bootstrap(label, r["type"], r["name"], key, text, CARRIERS[key])
         for r in resources
         for key, text in _carried(r["inputs"])
+        if (r["type"], key) not in NOT_CARRIERS
     )
 
 
