@@ -49,7 +49,8 @@ class NodeJob:
         module: run `command[0]` as a module (`python -m`), as torchrun's `-m`.
         cloud: which notice watchers run: a watcher's name (`nodeagent/clouds/`) or `none`.
         metadata_url: the metadata service base URL; None for the cloud's documented one.
-        poll_seconds: seconds between notice polls (AWS, Azure; GCP waits for a change).
+        poll_seconds: seconds between notice polls (AWS, Azure; GCP waits for a change) and
+            between reads of the published job (`job_doc`).
         shutdown_timeout: seconds torchrun waits after SIGTERM before SIGKILL
             (`--shutdown-timeout`); None uses the cloud's notice window (see `notices`).
         rdzv_conf: extra torchrun `--rdzv-conf` settings (`join_timeout`, `last_call_timeout`,

@@ -221,10 +221,12 @@ def _terminate(process: subprocess.Popen | None) -> None:
 
 
 def _follow(job: NodeJob, now: NodeJob, process: subprocess.Popen, running: dict) -> None:
-    """While `process` runs, read the published job every `relay.FOLLOW_SECONDS`; on a new
+    """While `process` runs, read the published job every `job.poll_seconds`; on a new
     rendezvous id or node count, note it in `running["changed"]` and stop torchrun."""
+    if not job.job_doc:
+        return
     while process.poll() is None:
-        time.sleep(relay.FOLLOW_SECONDS)
+        time.sleep(job.poll_seconds)
         latest = relay.current(job)
         if relay.restart_needed(now, latest) and not running.get("leaving"):
             running["changed"] = latest

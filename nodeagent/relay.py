@@ -39,9 +39,6 @@ RELAYED = (
 )
 # A change to any of these restarts torchrun on every node (the others follow at the next start).
 RESTARTS = ("job_id", "min_nodes", "max_nodes")
-# Seconds between a worker's reads of the published file (a choice: a read on the shared file
-# system is cheap; every node sees a job edit within this of the head's publishing it).
-FOLLOW_SECONDS = 2.0
 
 
 def encode(doc: dict) -> str:

@@ -83,4 +83,6 @@ def published_job(url: str) -> str | None:
         return None
 
 
-WATCHER = Watcher(NAME, "http://169.254.169.254", 30, lambda url: [AzureScheduledEvents(url)], published_job)  # 30 s (Z4)
+WATCHER = Watcher(
+    NAME, "http://169.254.169.254", 30, lambda url: [AzureScheduledEvents(url)], published_job
+)  # 30 s (Z4)

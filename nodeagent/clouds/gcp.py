@@ -67,4 +67,6 @@ def published_job(url: str) -> str | None:
     return text if status == 200 and text.strip() else None
 
 
-WATCHER = Watcher(NAME, "http://metadata.google.internal", 30, sources, published_job)  # unsourced 30 s (pricing-models.md)
+WATCHER = Watcher(
+    NAME, "http://metadata.google.internal", 30, sources, published_job
+)  # unsourced 30 s (pricing-models.md)

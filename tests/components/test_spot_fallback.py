@@ -4,6 +4,7 @@ compensation), and several types ride in Alibaba's scaling configuration."""
 
 from __future__ import annotations
 
+from nodeagent import relay
 from tests.components.alicloud.alicloud_harness import build as build_alicloud
 from tests.components.alicloud.alicloud_harness import make_config as alicloud_config
 from tests.components.gcp.gcp_harness import build as build_gcp
@@ -41,7 +42,10 @@ def test_gcp_plans_an_empty_on_demand_group_and_the_heads_watcher() -> None:
 def test_gcp_spot_without_the_fallback_has_one_group() -> None:
     plan = build_gcp(gcp_config(job=JOB))
     assert [g["name"] for g in plan.of_type(GCP_GROUP)] == ["train-nodes"]
-    assert "trainstack-fill" not in plan.named("train-head")["inputs"]["metadata"]["startup-script"]
+    metadata = plan.named("train-head")["inputs"]["metadata"]
+    assert "trainstack-fill" not in metadata["startup-script"]
+    # the job channel: a metadata attribute GCP sets on the running head (`nodeagent.publisher`)
+    assert relay.decode(metadata["trainstack-job"])["command"] == ["/mnt/shared/train.py"]
 
 
 def test_alicloud_spot_compensates_with_on_demand_in_its_own_group() -> None:

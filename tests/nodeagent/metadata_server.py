@@ -9,7 +9,14 @@ The payloads are written from the clouds' documentation:
 - GCP "Detect if a VM was preempted" / "maintenance events" (`Metadata-Flavor: Google`,
   `TRUE`/`FALSE`, `TERMINATE_ON_HOST_MAINTENANCE`, ETag and wait_for_change).
 
+The head's job channel (`nodeagent.publisher`) in each cloud's documented place: AWS
+"View tags for your EC2 instances using instance metadata" (`tags/instance` lists the keys one
+a line, `tags/instance/KEY` is the value), GCP custom metadata
+(`instance/attributes/trainstack-job`), Azure "User Data for Azure Virtual Machine"
+(`compute/userData?format=text`, base64).
+
 Run as a script (`python metadata_server.py CLOUD PORT TRIGGER_FILE`) it serves on 127.0.0.1,
+serves the text of TRIGGER_FILE.channel (when it exists) as the job channel,
 turns the notice on when TRIGGER_FILE exists (AWS's rebalance recommendation when
 TRIGGER_FILE.rebalance exists) and appends each Azure acknowledgement it
 receives to TRIGGER_FILE.acks (one JSON line: the time and the body).
@@ -17,6 +24,7 @@ receives to TRIGGER_FILE.acks (one JSON line: the time and the body).
 
 from __future__ import annotations
 
+import base64
 import json
 import sys
 import threading
@@ -38,6 +46,8 @@ class MetadataState:
         self.rebalance_trigger = trigger.with_name(trigger.name + ".rebalance") if trigger else None
         self.spot = self.rebalance = self.preempt = self.maintenance = False
         self.acks: list[dict] = []
+        self.channel: str | None = None  # the job channel's text (`nodeagent.relay.encode`)
+        self.channel_file = trigger.with_name(trigger.name + ".channel") if trigger else None
         self.requests: list[tuple[str, str, dict]] = []
         self.changed = threading.Condition()
 
@@ -47,6 +57,19 @@ class MetadataState:
             for key, value in flags.items():
                 setattr(self, key, value)
             self.changed.notify_all()
+
+    def channel_text(self) -> str | None:
+        if self.channel is not None:
+            return self.channel
+        if self.channel_file is not None and self.channel_file.exists():
+            return self.channel_file.read_text()
+        return None
+
+    def aws_tags(self) -> dict[str, str]:
+        """The head's tags as EC2 would hold them: Name and the channel in 256-character pieces."""
+        text = self.channel_text()
+        pieces = [text[i : i + 256] for i in range(0, len(text), 256)] if text else []
+        return {"Name": "c-head", **{f"trainstack:job:{i:02d}": p for i, p in enumerate(pieces)}}
 
     def notice_on(self) -> bool:
         return self.trigger is not None and self.trigger.exists()
@@ -137,6 +160,11 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
             rebalance = state.rebalance or (state.rebalance_trigger is not None and state.rebalance_trigger.exists())
             if path == "/latest/meta-data/events/recommendations/rebalance" and rebalance:
                 return self._send(200, json.dumps({"noticeTime": "2020-10-27T08:22:00Z"}))
+            tags = state.aws_tags()
+            if path == "/latest/meta-data/tags/instance":
+                return self._send(200, "\n".join(tags))
+            if path.startswith("/latest/meta-data/tags/instance/") and path.rsplit("/", 1)[1] in tags:
+                return self._send(200, tags[path.rsplit("/", 1)[1]])
             self._send(404, '<?xml version="1.0"?><title>404 - Not Found</title>')
 
         def _azure(self, path: str, query: dict) -> None:
@@ -144,6 +172,9 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
                 return self._send(400, json.dumps({"error": "Bad request. Required metadata header not specified"}))
             if path == "/metadata/instance/compute/name" and query.get("format") == ["text"]:
                 return self._send(200, AZURE_VM)
+            if path == "/metadata/instance/compute/userData" and query.get("format") == ["text"]:
+                text = state.channel_text()  # IMDS returns the user data as given: base64
+                return self._send(200, base64.b64encode(text.encode()).decode() if text else "")
             if path == "/metadata/scheduledevents" and query.get("api-version") == ["2020-07-01"]:
                 return self._send(200, json.dumps(_azure_document(state)), {"Content-Type": "application/json"})
             self._send(404)
@@ -157,6 +188,8 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
                 if state.maintenance
                 else "NONE",
             }
+            if path == "/computeMetadata/v1/instance/attributes/trainstack-job" and state.channel_text():
+                return self._send(200, state.channel_text() or "", {"Metadata-Flavor": "Google"})
             if path not in values:
                 return self._send(404)
             value = values[path]

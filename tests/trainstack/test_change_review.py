@@ -2,11 +2,11 @@
 committed training-a100 with both added), from the real plans of both sides: what happens to
 the head, the job and the link.
 
-- a job edit (`job.command`): the head's bootstrap holds no job setting, so the head is not
-  touched; the job gets a new rendezvous id, and the review says running workers keep the old
-  job while new nodes run the new one, never together;
-- a node-count edit: the head is not touched, the job id stays, and the review states the
-  `--nnodes` the running and the new workers use;
+- a job edit (`job.command`): the head's bootstrap holds no job setting, so only its job
+  channel (tags, updated on the running instance) changes; the job gets a new rendezvous id,
+  and the review says every worker restarts on it together, never mixing two jobs;
+- a node-count edit: the same channel carries the count, the job id stays, and the review
+  states the `--nnodes` every running worker restarts with;
 - a data-source edit: the FSx data repository association on /data is replaced, the old one
   deleted first (FSx keeps one association per path), and the review's row says so.
 """
@@ -61,26 +61,33 @@ def _actions(review: dict) -> dict[str, str]:
     return {c["name"]: c["action"] for c in review["changes"]}
 
 
-def test_a_job_edit_leaves_the_head_alone_and_never_mixes_two_jobs(tmp_path):
+def _head_change(review: dict) -> dict:
+    (head,) = [c for c in review["changes"] if c["name"] == f"{STACK}-head"]
+    return head
+
+
+def test_a_job_edit_restarts_every_worker_together_and_never_mixes_two_jobs(tmp_path):
     review = _review(tmp_path, command="/fsx/code/train.py --lr 1e-4")
     actions = _actions(review)
-    assert f"{STACK}-head" not in actions and f"{STACK}-head-eni" not in actions  # the head: same
+    head = _head_change(review)  # only the job channel's tags: updated on the running instance
+    assert head["action"] == "update" and f"{STACK}-head-eni" not in actions
+    assert all(path.startswith("tags.trainstack:job:") for path in head["changed"])
     assert actions[f"{STACK}-lt"] == "update" and review["nodes"] == {"replaced": [], "kept": [f"{STACK}-lt"]}
     job = review["job"]
-    assert job["head"].startswith("unchanged") and "nodes" not in job
-    assert "rendezvous id" in job["job"] and "never train in one job" in job["job"]
+    assert job["head"].startswith("updated in place (its job channel: tags)") and "nodes" not in job
+    assert "rendezvous id" in job["job"] and "all together" in job["job"] and "never train in one job" in job["job"]
     text = review_markdown({**review, "policies": {"passed": True, "results": []}})
-    assert "**Head:** unchanged" in text and "**Job:** the job's program changes" in text
+    assert "**Head:** updated in place" in text and "**Job:** the job's program changes" in text
 
 
-def test_a_node_count_edit_reaches_the_group_and_says_what_running_workers_keep(tmp_path):
+def test_a_node_count_edit_reaches_the_running_workers(tmp_path):
     review = _review(tmp_path, nodes=4)
     actions = _actions(review)
-    assert f"{STACK}-head" not in actions and actions[f"{STACK}-nodes"] == "update"
+    assert _head_change(review)["action"] == "update" and actions[f"{STACK}-nodes"] == "update"
     job = review["job"]
-    assert job["head"].startswith("unchanged") and job["job"].startswith("unchanged")
-    assert "2 -> 4 nodes" in job["nodes"] and "--nnodes=1:2 until they restart" in job["nodes"]
-    assert "--nnodes=1:4" in job["nodes"]
+    assert job["head"].startswith("updated in place") and job["job"].startswith("unchanged")
+    assert "2 -> 4 nodes" in job["nodes"] and "every running worker restarts its torchrun" in job["nodes"]
+    assert "from --nnodes=1:2 to --nnodes=1:4 together" in job["nodes"]
 
 
 def test_a_data_source_edit_replaces_the_link_deleting_the_old_one_first(tmp_path):
@@ -106,4 +113,7 @@ def test_the_heads_bootstrap_holds_no_job_setting(provider):
 
     base = head()
     assert base == head(command="/fsx/b.py --x", env={"A": "1"}, min_nodes=1, nproc_per_node=4)
-    assert '{"rdzv_file": "/fsx/trainstack/rendezvous/c", "rdzv_port": 29400}' in base
+    assert (
+        f'{{"cloud": "{provider}", "job_doc": "/fsx/trainstack/jobs/c.json", '
+        '"rdzv_file": "/fsx/trainstack/rendezvous/c", "rdzv_port": 29400}'
+    ) in base

@@ -137,6 +137,11 @@ def _job(before: PlanResult | None, after: PlanResult, changes: list[Change]) ->
     lines = {}
     if head is None or head.action == "same":
         lines["head"] = "unchanged: its rendezvous store keeps running (its bootstrap holds no job setting)"
+    elif head.action == "update" and all(_channel_path(path) for path in head.changed):
+        lines["head"] = (
+            f"updated in place (its job channel: {', '.join(sorted({p.split('.')[0] for p in head.changed}))}): "
+            "it keeps running with its rendezvous store and publishes the new settings to the workers"
+        )
     elif head.action == "replace":
         lines["head"] = (
             "replaced: the rendezvous store restarts, every worker's torchrun stops and the job resumes from its last checkpoint"
@@ -148,21 +153,31 @@ def _job(before: PlanResult | None, after: PlanResult, changes: list[Change]) ->
         )
     if old["id"] != new["id"]:
         lines["job"] = (
-            f"the job's program changes (rendezvous id ...-{old['id']} -> ...-{new['id']}): running workers keep "
-            "the old job until they are replaced; nodes launched from now on run the new one under the new id, so "
-            "old and new never train in one job. To restart every node on the new job together, replace the nodes "
-            "(docs/jobs.md, Changing the job)"
+            f"the job's program changes (rendezvous id ...-{old['id']} -> ...-{new['id']}): the head publishes it on the "
+            "file system and every running worker stops its torchrun (SIGTERM: the script checkpoints) and starts the "
+            "new job under the new id, all together; no node is replaced, and old and new never train in one job"
         )
     else:
         lines["job"] = "unchanged: the same program and rendezvous id on every node"
     if (old["nodes"], old["min_nodes"]) != (new["nodes"], new["min_nodes"]):
         lines["nodes"] = (
             f"{old['nodes']} -> {new['nodes']} nodes (min {old['min_nodes']} -> {new['min_nodes']}): the group adds or "
-            f"removes nodes; running workers keep torchrun's --nnodes={old['min_nodes']}:{old['nodes']} until they "
-            f"restart, new ones start with --nnodes={new['min_nodes']}:{new['nodes']} in the same rendezvous; replace the "
-            "nodes to have every worker use the new count"
+            f"removes nodes, and every running worker restarts its torchrun from --nnodes={old['min_nodes']}:{old['nodes']} "
+            f"to --nnodes={new['min_nodes']}:{new['nodes']} together (the head publishes the count); the job resumes "
+            "from its last checkpoint in the same rendezvous"
         )
     return lines
+
+
+# Head inputs updated on the running VM that carry the job channel (`nodeagent.relay`): tags
+# (AWS: EC2 tags in instance metadata), the `trainstack-job` metadata attribute (GCP), user data
+# (Azure).
+_CHANNEL_INPUTS = ("tags", "tagsAll", "metadata.trainstack-job", "userData")
+
+
+def _channel_path(path: str) -> bool:
+    """Whether a changed head input path is part of the job channel (`_CHANNEL_INPUTS`)."""
+    return any(path == p or path.startswith(f"{p}.") for p in _CHANNEL_INPUTS)
 
 
 def _purchase(before: PlanResult | None, after: PlanResult, nodes: dict[str, list[str]]) -> dict[str, Any] | None:

@@ -218,3 +218,22 @@ def mocks_registered(mocks):
 
 def test_type_token():
     assert TYPE_TOKEN == "trainstack:aws:GpuCluster"
+
+
+@pulumi.runtime.test
+def test_the_head_carries_the_job_channel_in_tags_it_reads_from_imds(mocks, make_config):
+    """A job or node-count edit reaches the workers through the head's tags, which EC2 updates
+    on the running instance (`nodeagent.publisher`): the pieces join to the channel's text."""
+    from clouds.job_bootstrap import channel_text
+
+    config = make_config(job={"command": "/fsx/train.py", "env": {f"V{i}": "x" * 30 for i in range(20)}})
+    head = AwsGpuCluster("c", config).head_node
+
+    def check(args):
+        tags, metadata = args
+        pieces = [tags[k] for k in sorted(tags) if k.startswith("trainstack:job:")]
+        assert len(pieces) > 1 and all(len(p) <= 256 for p in pieces)  # EC2's longest tag value
+        assert "".join(pieces) == channel_text("c", config)
+        assert metadata["instance_metadata_tags"] == "enabled" and metadata["http_tokens"] == "required"
+
+    return pulumi.Output.all(head.tags, head.metadata_options).apply(check)

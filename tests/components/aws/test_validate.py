@@ -54,3 +54,19 @@ def test_a_zone_of_another_region_or_a_zone_name_is_refused(region, zone, messag
 def test_matching_and_unchecked_regions_pass():
     check_zone("ap-southeast-2", "apse2-az2")
     check_zone("us-gov-west-1", "usgw1-az1")
+
+
+@pytest.mark.parametrize(
+    ("tags", "pieces", "problem"),
+    [
+        pytest.param({"team": "ml", "cost-center": "42"}, 3, None, id="fine"),
+        pytest.param({"team/ml": "x"}, 1, "key 'team/ml' cannot be on the AWS head node", id="slash"),
+        pytest.param({"cost center": "x"}, 1, "key 'cost center'", id="space"),
+        pytest.param({f"k{i}": "v" for i in range(40)}, 8, "the head node would carry 51 tags", id="too-many"),
+    ],
+)
+def test_the_head_tags_must_suit_instance_metadata(tags, pieces, problem):
+    from clouds.aws.validate import imds_tag_problem
+
+    found = imds_tag_problem(tags, pieces)
+    assert (found is None) if problem is None else (problem in found)
