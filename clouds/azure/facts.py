@@ -14,10 +14,11 @@ Source ids refer to shared/reference-facts/interconnect.md (Azure section):
   Z12     (third party) HPC guidance sets singlePlacementGroup=true for InfiniBand; that IB
           needs it is unsourced by Microsoft (interconnect.md marks it "unsourced [yes]").
 
-Image: Azure/azhpc-images README lists `microsoft-dsvm:ubuntu-hpc:2204:latest` as the
-supported Ubuntu 22.04 HPC/AI image; its build installs Mellanox/DOCA OFED, the NVIDIA
-driver, NCCL with the RDMA SHARP plugin, GPUDirect RDMA and the Lustre client
-(azhpc-images ubuntu-22.04-hpc README and install.sh).
+Image: Azure/azhpc-images README lists `microsoft-dsvm:ubuntu-hpc:2204` as the supported
+Ubuntu 22.04 HPC/AI image; its build installs Mellanox/DOCA OFED, the NVIDIA driver, NCCL
+with the RDMA SHARP plugin, nccl-tests, GPUDirect RDMA and the Lustre client (azhpc-images
+ubuntu-22.04-hpc README, components/install_nccl.sh). trainstack pins one version
+(`HPC_IMAGE_FACTS`), not `latest`, so every node, replacement and head boots the same build.
 """
 
 from __future__ import annotations
@@ -68,12 +69,33 @@ NO_INFINIBAND_SIZES: tuple[str, ...] = (
 # Max VMs in a scale set with singlePlacementGroup=true (Z10).
 MAX_SINGLE_PLACEMENT_GROUP_VMS = 100
 
-# Gen2 Ubuntu 22.04 HPC image with the InfiniBand, NVIDIA and NCCL stack (azhpc-images).
+# The pinned Ubuntu 22.04 HPC build and what it ships, from Azure/azhpc-images at the build's
+# tag `ubuntu-hpc-2026072901` (commit 67a1b094, observed 2026-12-07): versions.json (nccl
+# common 2.30.4-1, nvidia driver ubuntu22.04 580.126.16, cuda ubuntu22.04 driver 13.0, doca
+# 3.2.1, lustre 2.15.8-35-gdf4872c) and components/install_nccl.sh (nccl-tests built with
+# HPC-X MPI into /opt/nccl-tests/build). The Marketplace version is the tag's date and build
+# number (`22.04.YYYYMMDDNN`): an inference from four earlier tags whose versions appear in
+# public use (ubuntu-hpc-20240430 / 22.04.2024043001, -20240624 / 22.04.2024062401,
+# -20240917 / 22.04.2024091701, -20241023 / 22.04.2024102301), not read from Azure's image list
+# (assumption; `az vm image list -p microsoft-dsvm -f ubuntu-hpc -s 2204 --all` confirms it).
+# No PyTorch: the bootstrap installs the job runtime (`clouds.azure.runtime`).
+HPC_IMAGE_FACTS: dict[str, str] = {
+    "version": "22.04.2026072901",
+    "nccl": "2.30.4-1",
+    "nvidia_driver": "580.126.16",
+    "cuda": "13.0",
+    "doca_ofed": "3.2.1",
+    "lustre_client": "2.15.8-35-gdf4872c",
+    "nccl_tests": "/opt/nccl-tests/build",
+    "source": "https://github.com/Azure/azhpc-images/tree/ubuntu-hpc-2026072901 (versions.json, components/install_nccl.sh)",
+    "observed": "2026-12-07",
+}
+# Gen2 Ubuntu 22.04 HPC image with the InfiniBand, NVIDIA and NCCL stack, pinned.
 HPC_IMAGE: dict[str, str] = {
     "publisher": "microsoft-dsvm",
     "offer": "ubuntu-hpc",
     "sku": "2204",
-    "version": "latest",
+    "version": HPC_IMAGE_FACTS["version"],
 }
 
 

@@ -1,10 +1,10 @@
 """Per-node VM settings as plain data: image, disk, scheduling, GPUs, metadata, scopes.
 
 Choices and their sources (none of these figures is in shared/reference-facts):
-- Image: the Deep Learning VM family `common-cu128-ubuntu-2204-nvidia-570` in project
-  `deeplearning-platform-release` (CUDA 12.8, NVIDIA 570 driver preinstalled). The family
-  name was checked only against public gcloud usage found in the code index, not against
-  Google's image list: a default that users may change (`IMAGE`).
+- Image: one image of the Deep Learning VM family `common-cu128-ubuntu-2204-nvidia-570` in
+  project `deeplearning-platform-release` (CUDA 12.8, NVIDIA 570 driver preinstalled), pinned
+  by name (`IMAGE_FACTS`), not the family, so every node, replacement and head boots the same
+  image ("published image versions are immutable", Deep Learning VM framework support policy).
 - Boot disk: 200 GB (a choice, as on AWS), encrypted at rest with Google-managed keys,
   which Compute Engine applies to every disk when no customer key is given. A3 Ultra and
   A4 take Hyperdisk only (cluster-toolkit a3ultra-vm.yaml uses hyperdisk-balanced), so they
@@ -23,7 +23,21 @@ from __future__ import annotations
 
 from typing import Any
 
-IMAGE = "projects/deeplearning-platform-release/global/images/family/common-cu128-ubuntu-2204-nvidia-570"
+# The pinned image: the newest of the family found in public use (resolved from the family in a
+# 2026 launch manifest and named in Terraform and SkyPilot configs of the code index, observed
+# 2026-12-07); Google's image list and release notes were not read (assumption: it is still
+# available; `gcloud compute images describe NAME --project deeplearning-platform-release`).
+# It carries no PyTorch (the bootstrap installs the job runtime, `clouds.gcp.runtime`) and no
+# nccl-tests.
+IMAGE_FACTS: dict[str, str] = {
+    "name": "common-cu128-ubuntu-2204-nvidia-570-v20260320",
+    "family": "common-cu128-ubuntu-2204-nvidia-570",
+    "cuda": "12.8",
+    "nvidia_driver": "570",
+    "source": "public use of the image name (code index), Google's image list not read",
+    "observed": "2026-12-07",
+}
+IMAGE = f"projects/deeplearning-platform-release/global/images/{IMAGE_FACTS['name']}"
 BOOT_DISK_GB = 200
 SCOPES = (
     "https://www.googleapis.com/auth/logging.write",

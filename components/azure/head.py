@@ -88,7 +88,10 @@ def create_head_node(
         # (command, env) must not recreate the rendezvous mid-training.
         # A replaced VM must free the NIC (and its private IP, the workers' rendezvous endpoint)
         # before the new one attaches it: delete first.
-        opts=place.options(ignore_changes=["osProfile.customData"], delete_before_replace=True),
+        # A newer pinned image (a trainstack upgrade) reaches new nodes, never the running head.
+        opts=place.options(
+            ignore_changes=["osProfile.customData", "storageProfile.imageReference"], delete_before_replace=True
+        ),
     )
     return nic, vm
 

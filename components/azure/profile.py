@@ -1,7 +1,7 @@
 """The scale set's VM profile (what every node looks like), as plain data.
 
 Sources and decisions:
-  * Image: `microsoft-dsvm:ubuntu-hpc:2204:latest`, Gen2 Ubuntu 22.04 with the InfiniBand,
+  * Image: `microsoft-dsvm:ubuntu-hpc:2204:22.04.2026072901 (pinned, `clouds/azure/facts.py` `HPC_IMAGE_FACTS`)`, Gen2 Ubuntu 22.04 with the InfiniBand,
     NVIDIA driver and NCCL stack (Azure/azhpc-images; see `facts.HPC_IMAGE`). ND sizes take
     Gen2 images only (Z1, Z3, Z4, Z6 in interconnect.md).
   * OS disk: managed, Premium_LRS. See "Encryption" below.

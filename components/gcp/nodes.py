@@ -211,6 +211,10 @@ def create_head_node(
     if address is not None:
         nic["network_ip"] = address.address
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True))
+    # a newer pinned image (a trainstack upgrade) reaches new nodes, never the running head
+    opts = pulumi.ResourceOptions.merge(
+        opts, pulumi.ResourceOptions(ignore_changes=["bootDisk.initializeParams.image"])
+    )
     return gcp.compute.Instance(
         f"{name}-head",
         machine_type=HEAD_MACHINE_TYPE,

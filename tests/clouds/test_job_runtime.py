@@ -117,3 +117,17 @@ def test_check_says_it_too(monkeypatch):
     monkeypatch.chdir(ROOT)
     result = run("check", "-s", "training-h100-azure")
     assert "job runtime: torch 2.9.1 at /opt/trainstack/torch/bin/python" in result.stdout
+
+
+def test_the_azure_and_gcp_images_are_pinned_with_their_recorded_contents():
+    """Every node, replacement and head boots one named build, never `latest` or a family."""
+    from clouds.azure.facts import HPC_IMAGE, HPC_IMAGE_FACTS
+    from clouds.gcp.machine import IMAGE, IMAGE_FACTS
+
+    assert HPC_IMAGE["version"] == HPC_IMAGE_FACTS["version"] and HPC_IMAGE["version"] != "latest"
+    assert HPC_IMAGE_FACTS["source"].startswith("https://github.com/Azure/azhpc-images/tree/ubuntu-hpc-")
+    assert HPC_IMAGE_FACTS["version"].endswith(HPC_IMAGE_FACTS["source"].split("ubuntu-hpc-")[1].split()[0][-10:])
+    assert "/images/family/" not in IMAGE and IMAGE.endswith(IMAGE_FACTS["name"])
+    assert IMAGE_FACTS["name"].startswith(IMAGE_FACTS["family"] + "-v")
+    assert runtime_for("azure").image.endswith(":22.04.2026072901")
+    assert runtime_for("gcp").image == IMAGE_FACTS["name"]

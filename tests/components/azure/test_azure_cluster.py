@@ -50,7 +50,7 @@ def test_node_profile_image_disk_and_nic(azure_records, azure_config):
         "publisher": "microsoft-dsvm",
         "offer": "ubuntu-hpc",
         "sku": "2204",
-        "version": "latest",
+        "version": "22.04.2026072901",  # pinned, not latest
     }
     assert storage["osDisk"]["managedDisk"] == {"storageAccountType": "Premium_LRS"}
     assert storage["osDisk"]["createOption"] == "FromImage"

@@ -179,7 +179,7 @@ def test_vm_profile_is_key_only_hpc_image_accelerated_nic(azure_config):
         "publisher": "microsoft-dsvm",
         "offer": "ubuntu-hpc",
         "sku": "2204",
-        "version": "latest",
+        "version": "22.04.2026072901",  # pinned, not latest
     }
     nic = profile["network_profile"]["network_interface_configurations"][0]
     assert nic["enable_accelerated_networking"] is True

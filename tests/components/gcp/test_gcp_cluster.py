@@ -77,8 +77,9 @@ def test_a3_high_template_has_5_gvnics_and_spot_deleted_on_preemption(example: C
             {
                 "boot": True,
                 "autoDelete": True,
-                "sourceImage": "projects/deeplearning-platform-release/global/images/family/"
-                "common-cu128-ubuntu-2204-nvidia-570",
+                # one image pinned by name, not the family (a later image would differ per node)
+                "sourceImage": "projects/deeplearning-platform-release/global/images/"
+                "common-cu128-ubuntu-2204-nvidia-570-v20260320",
                 "diskSizeGb": 200,
                 "diskType": "pd-balanced",
                 "labels": LABELS,
