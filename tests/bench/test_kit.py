@@ -109,8 +109,10 @@ def test_bench_job_file_keeps_the_nodes_launcher_settings() -> None:
         "cloud": "aws",
         "max_restarts": 3,
         "log_dir": "/fsx/logs",
+        "job_doc": "/fsx/trainstack/jobs/training-a100.json",
     }
     job = bench_job(base, ["--steps", "5", "--model", "vit_b16"], "bench-vit_b16-files")
+    assert job["job_doc"] == ""  # the stack's published job must not replace the benchmark
     assert job["command"] == ["trainstack.bench.train", "--steps", "5", "--model", "vit_b16"] and job["module"]
     assert (job["job_id"], job["min_nodes"], job["max_nodes"], job["max_restarts"], job["log_dir"]) == (
         "training-a100-bench-vit_b16-files",

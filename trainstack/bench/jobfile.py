@@ -4,7 +4,8 @@ On a stack with `job:`, every node has the node agent and its job file
 (`/etc/trainstack/job.json`: rendezvous on the head node, the NCCL/EFA environment file,
 the interpreter). The kit runs the benchmark through that launcher: this module copies the
 node's job file with the benchmark as its command, a rendezvous id of its own, every node
-required, no restarts and output on standard output; then `python3 -m nodeagent run FILE`.
+required, no restarts, output on standard output and no job channel (the stack's published
+job must not replace the benchmark); then `python3 -m nodeagent run FILE`.
 `python -m trainstack.bench.jobfile BASE OUT --id NAME -- TRAIN_ARGS...`.
 """
 
@@ -45,6 +46,7 @@ def bench_job(base: dict, train_args: list[str], name: str, module: str = TRAIN_
         "max_restarts": 0,
         "log_dir": "",
         "checkpoint_dir": "",
+        "job_doc": "",  # the benchmark, not the stack's published job (`nodeagent.relay`)
     }
 
 
