@@ -1,5 +1,5 @@
-"""The real elastic run: one torchrun job (gloo, CPU) on namespace hosts through the three
-events a spot cluster lives through (`story`), observed as an `Outcome` that
+"""The real elastic run: one torchrun job (gloo, CPU) on namespace hosts through the events a
+spot cluster lives through and a job edit (`story`), observed as an `Outcome` that
 `test_elastic_run.py` checks.
 
 Each host runs the node's real units: the head `python -m nodeagent store PORT FILE` (it
@@ -29,15 +29,18 @@ from tests.nodeagent import netns
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-TOTAL, EVERY = 12, 3  # steps, checkpoint interval
-KILLED_AT, NOTICED_AT, REBALANCED_AT = 7, 10, 11  # where the workers wait for the events (not checkpoint steps)
+EVERY = 3  # checkpoint interval
+# where the workers wait for the events (not checkpoint steps); at EDITED_AT, the job's last
+# step, the job is edited to train to TOTAL instead (a new program: a new rendezvous id)
+KILLED_AT, NOTICED_AT, REBALANCED_AT, EDITED_AT = 7, 10, 11, 12
+TOTAL = 14
 DEADLINE_SECONDS = 150.0  # for the whole story (13 torch imports on 2 cores shared with the suite)
 RESTART_SECONDS = 0.2  # the unit's RestartSec=10, shortened for the test
 CLOUD = "azure"  # the notice format: Scheduled Events, acknowledged after the checkpoint
 # worker a's metadata service speaks AWS's IMDSv2 instead: its rebalance recommendation is advice
 CLOUDS = {"a": "aws"}
 NOTICE_PORT = 8099  # each worker's metadata service, on its own loopback
-JOB_ID = "elastic-test"
+JOB_ID, EDITED_JOB_ID = "elastic-test", "elastic-test-edited"
 # torchrun's c10d options: a node is dead after 3 missed 1-s heartbeats (defaults: 5 s x 3), a
 # margin against heartbeat threads starved on a loaded machine
 RDZV_CONF = {"join_timeout": "60", "keep_alive_interval": "1", "keep_alive_max_attempt": "3"}
@@ -84,7 +87,13 @@ class Run:
         self.marks: dict[str, dict] = {}
         self.launchers: dict[str, netns.Unit] = {}
         (shared / "ckpt").mkdir()
-        for step in (KILLED_AT, NOTICED_AT, REBALANCED_AT):  # the workers wait after the step until `release`
+        self.job_doc = shared / "jobs" / f"{JOB_ID}.json"  # where the head publishes job edits
+        for step in (
+            KILLED_AT,
+            NOTICED_AT,
+            REBALANCED_AT,
+            EDITED_AT,
+        ):  # the workers wait after the step until `release`
             (shared / f"hold.{step}").touch()
         self.head = network.add_host("head")
         self.start_head(self.head)
@@ -113,8 +122,9 @@ class Run:
         job_file.write_text(json.dumps(self.job(name)))
         argv = [sys.executable, "-m", "nodeagent", "run", str(job_file)]
         log = str(self.shared / f"agent-{name}.log")
+        env = {**self.env(), "HOST_NAME": name}  # the node's own, not the job's (a job edit replaces that)
         self.launchers[name] = self.network.start(
-            host, argv, self.env(), log, restart_seconds=RESTART_SECONDS, prevent=restart_policy()
+            host, argv, env, log, restart_seconds=RESTART_SECONDS, prevent=restart_policy()
         )
 
     def job(self, name: str) -> dict:
@@ -135,17 +145,27 @@ class Run:
             "rdzv_conf": RDZV_CONF,
             "cloud": CLOUDS.get(name, CLOUD),
             "metadata_url": f"http://127.0.0.1:{NOTICE_PORT}",
-            "poll_seconds": 0.5,  # the notice is read within 0.5 s; each poll is an HTTP request
+            "poll_seconds": 0.5,  # the notice and the published job are read within 0.5 s
+            "job_doc": str(self.job_doc),
             "env": {
-                "TOTAL_STEPS": str(TOTAL),
+                "TOTAL_STEPS": str(EDITED_AT),
                 "CKPT_EVERY": str(EVERY),
                 "STEP_SECONDS": "0",
-                "HOLD_AT": f"{KILLED_AT},{NOTICED_AT},{REBALANCED_AT}",
+                "HOLD_AT": f"{KILLED_AT},{NOTICED_AT},{REBALANCED_AT},{EDITED_AT}",
                 "HOLD_FILE": str(self.shared / "hold"),
                 "PROGRESS_FILE": str(self.progress),
-                "HOST_NAME": name,
             },
         }
+
+    def edit_job(self) -> None:
+        """Publish the job with more steps under a new rendezvous id, as the head node does after
+        `pulumi up` writes a job edit to its job channel (`nodeagent.publisher.publish`)."""
+        from nodeagent.publisher import publish
+        from nodeagent.relay import RELAYED
+
+        job = self.job("a")
+        job = {**job, "job_id": EDITED_JOB_ID, "env": {**job["env"], "TOTAL_STEPS": str(TOTAL)}}
+        publish(self.job_doc, {key: job[key] for key in RELAYED if key in job})
 
     def events(self) -> list[dict]:
         text = self.progress.read_text() if self.progress.exists() else ""
@@ -211,6 +231,10 @@ def steps(events: list[dict], host: str | None = None) -> list[int]:
     return [e["step"] for e in events if e["event"] == "step" and (host is None or e["host"] == host)]
 
 
+def _starts_of(events: list[dict], run_id: str) -> list[dict]:
+    return [e for e in events if e["event"] == "start" and e.get("run_id") == run_id]
+
+
 def held(step: int, *hosts: str) -> Callable[[list[dict]], bool]:
     """True once every one of `hosts` has recorded `step` (and so waits there)."""
     return lambda events: all(step in steps(events, h) for h in hosts)
@@ -225,7 +249,10 @@ def story(run: Run) -> None:
        takes the same address and MAC (a reserved IP, ENI or NIC) and announces itself, a's
        unit restarts, c's replacement d joins;
     4. a gets AWS's rebalance recommendation: its launcher asks for an early checkpoint (the
-       request file), the job saves it and trains on to the end with no node leaving.
+       request file), the job saves it and trains on with no node leaving;
+    5. at its last step the job is edited (more steps, a new rendezvous id) and published on
+       the shared directory: both launchers stop their torchrun (the script checkpoints) and
+       start the edited job together, which resumes from that checkpoint and trains to the end.
     """
     run.start_node("a"), run.start_node("b")
     run.wait_for("a and b at the first held step", held(KILLED_AT, "a", "b"))
@@ -251,6 +278,11 @@ def story(run: Run) -> None:
     request = run.shared / "ckpt" / CHECKPOINT_REQUEST
     run.wait_for("a's launcher to ask for a checkpoint", lambda _: request.exists())
     run.release(REBALANCED_AT)
+    run.wait_for("a and d at the job's last step", held(EDITED_AT, "a", "d"))
+    run.mark("edited")
+    run.edit_job()
+    run.wait_for("the edited job to start on a and d", lambda events: len(_starts_of(events, EDITED_JOB_ID)) >= 2)
+    run.release(EDITED_AT)
     run.wait_for("the job to finish", lambda events: any(e.get("reason") == "done" for e in events))
     run.wait_exit("a's and d's launchers to exit after the job", "a", "d", last=True)
 

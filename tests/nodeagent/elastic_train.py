@@ -114,7 +114,7 @@ def main() -> int:
         start = state["step"]
     for param in model.parameters():  # every rank starts from rank 0's weights
         dist.broadcast(param.data, 0)
-    record(event="start", resume_from=start)
+    record(event="start", resume_from=start, run_id=os.environ.get("TORCHELASTIC_RUN_ID"))
     for step in range(start + 1, TOTAL + 1):
         if checkpoint_requested() and dist.get_rank() == 0:
             save(model, step - 1, "requested")

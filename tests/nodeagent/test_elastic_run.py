@@ -1,5 +1,6 @@
 """A real elastic run: torchrun (gloo, CPU) on namespace hosts through a worker's preemption,
-an interruption notice, the loss of the head node and a rebalance recommendation (`elastic_cases.story`).
+an interruption notice, the loss of the head node, a rebalance recommendation and a job edit
+published on the shared directory (`elastic_cases.story`).
 
 The job runs once per test session (shared by pytest-xdist's workers through a lock in the
 session's temporary directory); each test checks one event in what it wrote. Bounded: every
@@ -19,7 +20,10 @@ import pytest
 from nodeagent.launcher import NOTICE_EXIT_STATUS
 from tests.nodeagent import netns
 from tests.nodeagent.elastic_cases import (
+    EDITED_AT,
+    EDITED_JOB_ID,
     EVERY,
+    JOB_ID,
     KILLED_AT,
     NOTICED_AT,
     REBALANCED_AT,
@@ -87,7 +91,7 @@ def test_an_interruption_notice_writes_a_checkpoint_before_the_host_goes(story):
     assert [a["body"] for a in story.acks] == [{"StartRequests": [{"EventId": AZURE_EVENT_ID}]}]
     assert saved[0]["time"] < story.acks[0]["time"] < gone["time"]
     # its replacement resumes from the notice's checkpoint: nothing lost
-    assert _starts(_after(story, "c gone"), "d") == [NOTICED_AT]
+    assert _starts(_after(story, "c gone", until="edited"), "d") == [NOTICED_AT]
 
 
 def test_a_replaced_head_keeps_its_address_and_the_job_resumes(story):
@@ -98,14 +102,14 @@ def test_a_replaced_head_keeps_its_address_and_the_job_resumes(story):
     # the new head took the old address and announced it after the loss, on the shared directory
     assert story.announced["text"] == story.head_address + "\n" and story.announced["time"] > failed["time"]
     after = _after(story, "launcher failed")
-    assert _starts(after, "a") == _starts(after, "d") == [failed["checkpoint"]]
+    assert _starts(after, "a")[:1] == _starts(after, "d")[:1] == [failed["checkpoint"]]  # then the job edit's
     for host in ("a", "d"):
         assert steps(after, host) == list(range(failed["checkpoint"] + 1, TOTAL + 1))
     assert story.last_exits == {"a": 0, "b": -9, "c": NOTICE_EXIT_STATUS, "d": 0}
 
 
 def test_a_rebalance_recommendation_checkpoints_early_and_no_node_leaves(story):
-    after = _after(story, "rebalance")
+    after = _after(story, "rebalance", until="edited")
     saved = [(e["step"], e["reason"]) for e in after if e["event"] == "checkpoint"]
     # the early checkpoint of the last finished step, before the next step trains; then the end
     assert saved[0] == (REBALANCED_AT, "requested") and saved.count((REBALANCED_AT, "requested")) == 1
@@ -114,7 +118,7 @@ def test_a_rebalance_recommendation_checkpoints_early_and_no_node_leaves(story):
     # training went on: no worker restarted, both nodes trained every step to the end
     assert [e for e in after if e["event"] == "start"] == []
     for host in ("a", "d"):
-        assert steps(after, host) == list(range(REBALANCED_AT + 1, TOTAL + 1))
+        assert steps(after, host) == list(range(REBALANCED_AT + 1, EDITED_AT + 1))
     # a's launcher was not stopped by the advice: it ran to the job's end (its one restart was the head's loss)
     assert story.restarts["a"] == 1 and story.last_exits["a"] == 0
 
@@ -123,3 +127,22 @@ def test_the_job_trains_every_step_and_ends_with_the_last_checkpoint(story):
     assert sorted(set(steps(story.events))) == list(range(1, TOTAL + 1))
     done = [e for e in story.events if e.get("reason") == "done"]
     assert [e["step"] for e in done] == [TOTAL] and story.checkpoint_step == TOTAL
+
+
+def test_a_published_job_edit_restarts_every_worker_together_on_the_new_id(story):
+    before, after = _after(story, "rebalance", until="edited"), _after(story, "edited")
+    assert {e["run_id"] for e in story.events if e["event"] == "start" and e["host"] in "ab"} >= {JOB_ID}
+    # both workers' scripts were stopped (SIGTERM) at the step they were at and checkpointed it
+    saved = sorted((e["host"], e["step"]) for e in after if e["event"] == "checkpoint" and e["reason"] == "sigterm")
+    assert saved == [("a", EDITED_AT), ("d", EDITED_AT)]
+    # then both started the edited job together, under its new rendezvous id, from that checkpoint
+    starts = [e for e in after if e["event"] == "start"]
+    assert sorted((e["host"], e["run_id"], e["resume_from"], e["world"]) for e in starts) == [
+        ("a", EDITED_JOB_ID, EDITED_AT, 2),
+        ("d", EDITED_JOB_ID, EDITED_AT, 2),
+    ]
+    assert not [e for e in before if e["event"] == "start"]  # nothing restarted before the edit
+    for host in ("a", "d"):
+        assert steps(after, host) == list(range(EDITED_AT + 1, TOTAL + 1))  # the edit's extra steps
+    # the launchers restarted torchrun themselves: no unit restart, no node left
+    assert story.restarts["a"] == 1 and story.restarts["d"] == 0 and story.last_exits["d"] == 0
