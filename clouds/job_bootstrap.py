@@ -15,7 +15,7 @@ from clouds.job_runtime import job_python, store_python
 from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
-from nodeagent import relay, ship
+from nodeagent import publisher, relay, ship
 from nodeagent.job import RDZV_PORT
 from nodeagent.launcher import NOTICE_MARGIN_SECONDS
 from nodeagent.notices import NOTICE_SECONDS
@@ -62,7 +62,7 @@ def head_job(job: dict) -> dict:
 
 
 def channel_text(name: str, cluster: ClusterConfig, mount_point: str = SHARED_MOUNT) -> str:
-    """The job channel's text for the head node of cluster `name` (`nodeagent.relay.encode` of
+    """The job channel's text for the head node of cluster `name` (`nodeagent.publisher.encode` of
     the workers' `RELAYED` settings); `pulumi up` writes it to a head property the cloud updates
     in place (AWS tags, GCP metadata, Azure user data), "" without a job.
 
@@ -73,7 +73,7 @@ def channel_text(name: str, cluster: ClusterConfig, mount_point: str = SHARED_MO
     if cluster.job is None:
         return ""
     job = node_job(name, cluster, "0.0.0.0", mount_point, "")
-    return relay.encode({key: job[key] for key in relay.RELAYED})
+    return publisher.encode({key: job[key] for key in relay.RELAYED})
 
 
 def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:

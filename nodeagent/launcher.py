@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from nodeagent import relay
-from nodeagent.job import NodeJob, checkpoint_request_path, read_env_file, rendezvous_host
+from nodeagent.job import NodeJob, checkpoint_request_path, current_run_id, read_env_file, rendezvous_host
 from nodeagent.notices import NOTICE_SECONDS, Notice, sources_for, watch
 
 NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' grace (a choice)
@@ -187,14 +187,17 @@ def run(job: NodeJob) -> int:
     running.update(job=now, addr="")
     watch(sources_for(job.cloud, job.metadata_url), stop_launcher, stop, job.poll_seconds, advise)
     while True:
-        # a replaced head node announces its new address on the shared file system
+        # a replaced head node announces its new address on the shared file system; a run started
+        # by `trainstack run` keeps its rendezvous id there too (`now` keeps the job's own id,
+        # which the published job is compared with)
         now = dataclasses.replace(now, rdzv_host=wait_for_rendezvous(now))
+        launched = dataclasses.replace(now, job_id=current_run_id(now))
         addr = local_address(now.rdzv_host, now.rdzv_port)
-        running.update(job=now, addr=addr)
-        env = launcher_env(now, dict(os.environ), interface_of(addr))
-        log_file = _open_log(now, addr)
+        running.update(job=launched, addr=addr)
+        env = launcher_env(launched, dict(os.environ), interface_of(addr))
+        log_file = _open_log(launched, addr)
         running["process"] = process = subprocess.Popen(
-            torchrun_argv(now, addr), cwd=now.workdir, env=env, stdout=log_file, stderr=subprocess.STDOUT
+            torchrun_argv(launched, addr), cwd=now.workdir, env=env, stdout=log_file, stderr=subprocess.STDOUT
         )
         if running.get("leaving"):  # a notice or SIGTERM came while it started
             _terminate(process)

@@ -17,15 +17,45 @@ stopping the VM:
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import logging
 import threading
+import zlib
 from pathlib import Path
 
-from nodeagent.relay import decode
+from nodeagent.relay import RELAYED
 
 log = logging.getLogger("trainstack.nodeagent")
+
+
+def encode(doc: dict) -> str:
+    """The channel's text: base64 of the zlib-compressed, key-sorted JSON of `doc` (ASCII, so
+    it fits tags, metadata values and user data alike)."""
+    raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
+    return base64.b64encode(zlib.compress(raw, 9)).decode()
+
+
+def decode(text: str) -> dict:
+    """The job document in `text` (`encode`'s output).
+
+    Raises:
+        ValueError: `text` is not such a document.
+    """
+    try:
+        doc = json.loads(zlib.decompress(base64.b64decode(text.strip(), validate=True)))
+    except (ValueError, zlib.error) as exc:
+        raise ValueError(f"job channel: not a job document ({exc})") from None
+    if not isinstance(doc, dict) or "job_id" not in doc or set(doc) - set(RELAYED):
+        raise ValueError("job channel: not a job document (unexpected keys)")
+    return doc
+
+
+def chunks(text: str, size: int = 256) -> list[str]:
+    """`text` cut into pieces of at most `size` characters (a tag value holds 256 on AWS)."""
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
 
 # Seconds between the head's reads of its metadata (a choice: one local GET).
 PUBLISH_SECONDS = 10.0

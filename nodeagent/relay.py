@@ -13,11 +13,9 @@ one job. A node booted later reads the same file before its first launch.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import json
 import logging
-import zlib
 from pathlib import Path
 
 log = logging.getLogger("trainstack.nodeagent")
@@ -39,33 +37,6 @@ RELAYED = (
 )
 # A change to any of these restarts torchrun on every node (the others follow at the next start).
 RESTARTS = ("job_id", "min_nodes", "max_nodes")
-
-
-def encode(doc: dict) -> str:
-    """The channel's text: base64 of the zlib-compressed, key-sorted JSON of `doc` (ASCII, so
-    it fits tags, metadata values and user data alike)."""
-    raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
-    return base64.b64encode(zlib.compress(raw, 9)).decode()
-
-
-def decode(text: str) -> dict:
-    """The job document in `text` (`encode`'s output).
-
-    Raises:
-        ValueError: `text` is not such a document.
-    """
-    try:
-        doc = json.loads(zlib.decompress(base64.b64decode(text.strip(), validate=True)))
-    except (ValueError, zlib.error) as exc:
-        raise ValueError(f"job channel: not a job document ({exc})") from None
-    if not isinstance(doc, dict) or "job_id" not in doc or set(doc) - set(RELAYED):
-        raise ValueError("job channel: not a job document (unexpected keys)")
-    return doc
-
-
-def chunks(text: str, size: int = 256) -> list[str]:
-    """`text` cut into pieces of at most `size` characters (a tag value holds 256 on AWS)."""
-    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def published(path: str | Path) -> dict | None:

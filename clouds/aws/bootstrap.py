@@ -20,7 +20,7 @@ from clouds.job_bootstrap import job_script
 from clouds.node_bootstrap import over_limit as bootstrap_over_limit
 from facts.aws import aws_network
 from nodeagent.clouds.aws import JOB_TAG_PREFIX
-from nodeagent.relay import chunks
+from nodeagent.publisher import chunks
 from nodeagent.scratch_unit import install_script as scratch_install_script
 
 USER_DATA_LIMIT_BYTES = 16 * 1024

@@ -4,7 +4,7 @@ compensation), and several types ride in Alibaba's scaling configuration."""
 
 from __future__ import annotations
 
-from nodeagent import relay
+from nodeagent import publisher
 from tests.components.alicloud.alicloud_harness import build as build_alicloud
 from tests.components.alicloud.alicloud_harness import make_config as alicloud_config
 from tests.components.gcp.gcp_harness import build as build_gcp
@@ -45,7 +45,7 @@ def test_gcp_spot_without_the_fallback_has_one_group() -> None:
     metadata = plan.named("train-head")["inputs"]["metadata"]
     assert "trainstack-fill" not in metadata["startup-script"]
     # the job channel: a metadata attribute GCP sets on the running head (`nodeagent.publisher`)
-    assert relay.decode(metadata["trainstack-job"])["command"] == ["/mnt/shared/train.py"]
+    assert publisher.decode(metadata["trainstack-job"])["command"] == ["/mnt/shared/train.py"]
 
 
 def test_alicloud_spot_compensates_with_on_demand_in_its_own_group() -> None:

@@ -46,7 +46,7 @@ class MetadataState:
         self.rebalance_trigger = trigger.with_name(trigger.name + ".rebalance") if trigger else None
         self.spot = self.rebalance = self.preempt = self.maintenance = False
         self.acks: list[dict] = []
-        self.channel: str | None = None  # the job channel's text (`nodeagent.relay.encode`)
+        self.channel: str | None = None  # the job channel's text (`nodeagent.publisher.encode`)
         self.channel_file = trigger.with_name(trigger.name + ".channel") if trigger else None
         self.requests: list[tuple[str, str, dict]] = []
         self.changed = threading.Condition()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from nodeagent import launcher, relay
+from nodeagent import launcher, publisher, relay
 from nodeagent.job import NodeJob
 from nodeagent.notices import WATCHERS
 from nodeagent.publisher import publish, publish_loop
@@ -43,12 +43,12 @@ DOC = {
 
 
 def test_the_channel_round_trips_and_refuses_what_is_not_a_job():
-    text = relay.encode(DOC)
-    assert relay.decode(text) == DOC and text.isascii()
-    assert "".join(relay.chunks(text, 256)) == text and all(len(p) <= 256 for p in relay.chunks(text, 256))
-    for bad in ("not base64!", relay.encode({"job_id": "x", "rdzv_host": "10.0.0.9"}), relay.encode({"a": 1})):
+    text = publisher.encode(DOC)
+    assert publisher.decode(text) == DOC and text.isascii()
+    assert "".join(publisher.chunks(text, 256)) == text and all(len(p) <= 256 for p in publisher.chunks(text, 256))
+    for bad in ("not base64!", publisher.encode({"job_id": "x", "rdzv_host": "10.0.0.9"}), publisher.encode({"a": 1})):
         with pytest.raises(ValueError, match="job channel: not a job document"):
-            relay.decode(bad)
+            publisher.decode(bad)
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_each_clouds_head_reads_its_channel_and_publishes_it(cloud, tmp_path):
     read = WATCHERS[cloud].published_job
     try:
         assert read is not None and read(url) is None  # no channel yet
-        state.channel = relay.encode({**DOC, "env": {f"V{i}": "x" * 40 for i in range(30)}})  # several AWS tags
+        state.channel = publisher.encode({**DOC, "env": {f"V{i}": "x" * 40 for i in range(30)}})  # several AWS tags
         assert read(url) == state.channel
         path = tmp_path / "c.json"
         publish_loop(lambda: read(url), str(path), _OneRound(), 0)
@@ -162,3 +162,17 @@ def _wait_for_lines(path: Path, count: int, seconds: float = 10.0) -> None:
             return
         time.sleep(0.01)
     raise AssertionError(f"{path}: fewer than {count} lines")
+
+
+def test_trainstack_run_starts_a_run_of_the_published_job(tmp_path):
+    """After a job edit the node's job file still names the old job; `start-run` (`trainstack
+    run`) takes the published one, so a run of the edited job is accepted on that node."""
+    from nodeagent.__main__ import main
+
+    doc = tmp_path / "jobs" / "c.json"
+    job = {**DOC, "job_id": "c-aaaaaaaa", "rdzv_host": "10.0.0.5", "rdzv_file": str(tmp_path / "rdzv" / "c")}
+    job_file = tmp_path / "job.json"
+    job_file.write_text(json.dumps({**job, "job_doc": str(doc)}))
+    assert main(["start-run", "c-bbbbbbbb-20261207T060000Z", str(job_file)]) == 3  # not this node's job yet
+    publish(doc, DOC)
+    assert main(["start-run", "c-bbbbbbbb-20261207T060000Z", str(job_file)]) == 0

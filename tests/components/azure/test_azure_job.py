@@ -11,7 +11,7 @@ import re
 import pytest
 
 from clouds.azure.bootstrap import CUSTOM_DATA_LIMIT_BYTES, nccl_env
-from nodeagent import relay
+from nodeagent import publisher
 from tests.components.azure.test_azure_cluster import VMSS
 
 JOB = {"command": "/fsx/code/train.py --epochs 3"}
@@ -55,7 +55,7 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_a_regular_head(azure_reco
     assert "-m nodeagent store 29400 /fsx/trainstack/rendezvous/c" in head_script  # announces itself
     assert "trainstack-scratch" not in head_script
     # the job channel: the head's user data, which Azure updates on the running VM
-    assert relay.decode(_decoded(head["userData"]))["command"] == ["/fsx/code/train.py", "--epochs", "3"]
+    assert publisher.decode(_decoded(head["userData"]))["command"] == ["/fsx/code/train.py", "--epochs", "3"]
     assert "/fsx/trainstack/jobs/c.json azure" in head_script  # the store unit publishes it
 
 
