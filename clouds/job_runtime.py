@@ -21,6 +21,22 @@ VENV = "/opt/trainstack/torch"
 
 
 @dataclass(frozen=True)
+class NcclTests:
+    """Where a cloud's node image ships nccl-tests and the MPI they were built with.
+
+    Attributes:
+        dirs: shell globs of folders holding `all_reduce_perf` (the newest match is used);
+            () when the image ships none (`trainstack bench run` builds them).
+        mpi_setup: shell that puts that MPI's `mpirun` on PATH ("" = the image's PATH).
+        source: where this comes from (image notes or build scripts), with the date observed.
+    """
+
+    dirs: tuple[str, ...]
+    mpi_setup: str
+    source: str
+
+
+@dataclass(frozen=True)
 class JobRuntime:
     """One cloud's job environment.
 
@@ -37,6 +53,7 @@ class JobRuntime:
             (e.g. `torch==2.9.1`); "" when the image ships the interpreter.
         storage: `cluster -> words`: how the nodes reach the shared file system (the
             transport), "" without one; None when the cloud does not say.
+        nccl_tests: where the image ships nccl-tests and their MPI; None: the image ships none.
     """
 
     python: str
@@ -47,6 +64,7 @@ class JobRuntime:
     source: str
     requirement: str = ""
     storage: Callable[[ClusterConfig], str] | None = None
+    nccl_tests: NcclTests | None = None
 
     @property
     def provided_by(self) -> str:

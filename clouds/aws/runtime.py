@@ -20,7 +20,7 @@ from __future__ import annotations
 from clouds.aws.efa import efa_interface_count
 from clouds.aws.fsx import client_transport
 from clouds.contract import ClusterConfig
-from clouds.job_runtime import JobRuntime
+from clouds.job_runtime import JobRuntime, NcclTests
 
 # The release notes' "Major package versions" this runtime relies on (see the module docstring).
 IMAGE_FACTS = {
@@ -61,6 +61,17 @@ def unsupported(instance_type: str) -> str | None:
     )
 
 
+# nccl-tests on a DLAMI: "Using EFA on the DLAMI" (DLAMI developer guide, tutorial-efa-using,
+# observed 2026-12-07) runs NVIDIA's tests from `/usr/local/cuda-xx.x/efa/test-cuda-xx.x/` with
+# the EFA installer's Open MPI, `/opt/amazon/openmpi/bin/mpirun` (its full path, as the guide
+# asks). The guide names the Base DLAMI's layout; that the PyTorch DLAMI keeps it is unverified,
+# so `bench run` builds the tests where the folder is missing.
+NCCL_TESTS = NcclTests(
+    dirs=("/usr/local/cuda-*/efa/test-cuda-*",),
+    mpi_setup='export PATH="/opt/amazon/openmpi/bin:$PATH" LD_LIBRARY_PATH="/opt/amazon/openmpi/lib:/opt/amazon/openmpi/lib64:/opt/amazon/efa/lib:/opt/amazon/efa/lib64:${LD_LIBRARY_PATH:-}"',
+    source="AWS DLAMI developer guide, Using EFA on the DLAMI, observed 2026-12-07",
+)
+
 RUNTIME = JobRuntime(
     python=PYTHON,
     torch=IMAGE_FACTS["framework_version"],
@@ -69,4 +80,5 @@ RUNTIME = JobRuntime(
     image=AMI_NAME,
     source=RELEASE_NOTES,
     storage=lambda cluster: client_transport(cluster.file_system is not None),
+    nccl_tests=NCCL_TESTS,
 )

@@ -10,9 +10,9 @@ transport runs over the image's OFED verbs.
 from __future__ import annotations
 
 from clouds import torch_wheel
-from clouds.azure.facts import HPC_IMAGE, infiniband_size
+from clouds.azure.facts import HPC_IMAGE, HPC_IMAGE_FACTS, infiniband_size
 from clouds.contract import ClusterConfig
-from clouds.job_runtime import VENV, JobRuntime
+from clouds.job_runtime import VENV, JobRuntime, NcclTests
 
 
 def plugin(cluster: ClusterConfig) -> str:
@@ -22,6 +22,14 @@ def plugin(cluster: ClusterConfig) -> str:
     return "none (TCP sockets)"
 
 
+# The HPC image builds nccl-tests with HPC-X's Open MPI into /opt/nccl-tests/build (azhpc-images
+# components/install_nccl.sh, `module load mpi/hpcx`; `HPC_IMAGE_FACTS`).
+NCCL_TESTS = NcclTests(
+    dirs=(HPC_IMAGE_FACTS["nccl_tests"],),
+    mpi_setup="source /etc/profile.d/modules.sh && module load mpi/hpcx",
+    source=HPC_IMAGE_FACTS["source"],
+)
+
 RUNTIME = JobRuntime(
     python=f"{VENV}/bin/python",
     torch=torch_wheel.TORCH,
@@ -30,4 +38,5 @@ RUNTIME = JobRuntime(
     image=":".join(HPC_IMAGE[k] for k in ("publisher", "offer", "sku", "version")),
     source=torch_wheel.SOURCE,
     requirement=torch_wheel.REQUIREMENT,
+    nccl_tests=NCCL_TESTS,
 )

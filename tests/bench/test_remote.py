@@ -73,7 +73,14 @@ def test_node_script_runs_each_step_through_the_node_agent(cluster) -> None:
     lines = node_commands(STACK, cluster, "20261207T060000Z", steps=5, batch=8, max_bytes="1G")
     script = "\n".join(lines)
     assert "RUN=/fsx/trainstack/bench/training-a100/20261207T060000Z" in script
-    assert script.count("python3 -m nodeagent run") == 3 and "ssh" not in script and "mpirun" not in script
+    assert script.count("python3 -m nodeagent run") == 3 and "ssh" not in script
+    # nccl-tests' all_reduce_perf under mpirun on the first node; the others serve its daemons
+    assert '--mca plm_rsh_agent "python3 -m trainstack.bench.mpi_launch agent $MPI_DIR"' in script
+    assert '"$NCCL_TESTS/all_reduce_perf" -b 8 -e 1G -f 2 -g 1' in script
+    assert 'python3 -m trainstack.bench.mpi_launch serve "$MPI_DIR" "$ME" "$MPI_DIR/done"' in script
+    assert "ls -d /usr/local/cuda-*/efa/test-cuda-*" in script and "/opt/amazon/openmpi/bin" in script  # the DLAMI's
+    assert 'make -C "$1" MPI=1' in script  # else built once on the shared file system
+    # without nccl-tests, torch's all-reduce the nccl-tests way
     assert (
         '--id bench-20261207T060000Z-allreduce --module trainstack.bench.allreduce --code "$CODE" -- -b 8 -e 1G'
         in script
