@@ -117,3 +117,28 @@ def test_the_heads_bootstrap_holds_no_job_setting(provider):
         f'{{"cloud": "{provider}", "job_doc": "/fsx/trainstack/jobs/c.json", '
         '"rdzv_file": "/fsx/trainstack/rendezvous/c", "rdzv_port": 29400}'
     ) in base
+
+
+@pytest.mark.parametrize(
+    ("changed", "head"),
+    [
+        pytest.param(("tags.trainstack:job:00",), "updated in place (its job channel: tags)", id="aws-tags"),
+        pytest.param(("metadata.trainstack-job",), "updated in place (its job channel: metadata)", id="gcp-metadata"),
+        pytest.param(("userData",), "updated in place (its job channel: userData)", id="azure-user-data"),
+        pytest.param(("metadata.startup-script",), "updated (metadata.startup-script)", id="not-the-channel"),
+        pytest.param(
+            ("userDataBase64",), "updated (userDataBase64); on AWS a user-data change stops", id="aws-user-data"
+        ),
+    ],
+)
+def test_the_head_line_names_an_update_of_the_job_channel_alone_as_in_place(changed, head):
+    """Each cloud's job channel (AWS tags, GCP `trainstack-job` metadata, Azure user data) is
+    updated on the running head; any other head update is named as such."""
+    from types import SimpleNamespace
+
+    from trainstack.review.diff import Change
+    from trainstack.review.report import _job
+
+    side = SimpleNamespace(job={"id": "aaaaaaaa", "nodes": 2, "min_nodes": 2})
+    change = Change("update", "t", "c-head", "urn:c-head", changed=changed)
+    assert _job(side, side, [change])["head"].startswith(head)
