@@ -38,14 +38,15 @@ def write_stack(repo: Path, config: dict | None = None, **cluster) -> dict:
 
 @pytest.fixture()
 def repo(tmp_path, monkeypatch):
-    """A project committed to git in a subfolder (`infra/`): today's program, the a100 stack."""
+    """A project committed to git in a subfolder (`infra/`): today's program (every package it
+    imports, as a checkout has them, so the revision plans with its own `clouds/`), the a100 stack."""
     for variable in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):  # never reach the outer repository
         monkeypatch.delenv(variable, raising=False)
     project = tmp_path / "infra"
     project.mkdir()
     for name in ("__main__.py", "Pulumi.yaml"):
         shutil.copy(ROOT / name, project / name)
-    for package in ("components", "profiles"):
+    for package in ("components", "profiles", "clouds", "facts", "nodeagent"):
         shutil.copytree(ROOT / package, project / package, ignore=IGNORE)
     write_stack(project)
     git(tmp_path, "init", "-q", "-b", "main")
