@@ -10,6 +10,7 @@ import shutil
 import boto3
 from moto import mock_aws
 
+from tests.aws_live import registered_image
 from tests.cli.helpers import ROOT, one_error_line, run
 from trainstack.status.aws_live import groups_status
 from trainstack.status.read import aws_group, azure_scale_set, gcp_group
@@ -63,7 +64,7 @@ def test_azure_instance_view_allocation_failure() -> None:
 def test_aws_groups_of_the_cluster_from_moto_and_the_cli_line(tmp_path, monkeypatch) -> None:
     region = "eu-north-1"  # the committed training-a100 stack's region
     ec2 = boto3.client("ec2", region_name=region)
-    ami = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+    ami = registered_image(ec2, monkeypatch)
     ec2.create_launch_template(
         LaunchTemplateName="node-lt", LaunchTemplateData={"ImageId": ami, "InstanceType": "m5.large"}
     )
