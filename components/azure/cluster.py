@@ -80,6 +80,7 @@ class AzureGpuCluster(GpuClusterBase):
     """
 
     TYPE_TOKEN = TYPE_TOKEN
+    node_identity: azure_native.managedidentity.UserAssignedIdentity | None
     PROVIDER = "azure"
 
     def build(
@@ -112,8 +113,9 @@ class AzureGpuCluster(GpuClusterBase):
         self._link_data(place, args, link)
         self.secret_grants: list = []
         if secret_refs(args.job):  # the workers read them with the nodes' identity
-            self.node_identity = self.node_identity or create_node_identity(place)
-            self.secret_grants = create_job_secrets(place, args, self.node_identity.principal_id)
+            identity = self.node_identity or create_node_identity(place)
+            self.node_identity = identity
+            self.secret_grants = create_job_secrets(place, args, identity.principal_id)
         public_key, self.admin_key = admin_public_key(name, args, child)
         mgs = self._client_info("mgs_address")
 
@@ -149,7 +151,8 @@ class AzureGpuCluster(GpuClusterBase):
 
     def _link_data(self, place: Place, args: ClusterConfig, link) -> None:
         """The nodes' identity with one role on the dataset container, and the export job."""
-        self.node_identity = self.node_container_access = self.auto_export = self.data_link = None
+        self.node_identity = None
+        self.node_container_access = self.auto_export = self.data_link = None
         if link is None or args.data is None:
             return
         self.data_link = link.logging_container
