@@ -6,53 +6,60 @@ its value. Two references:
 - `{secret: KEY}`: the value is the Pulumi secret config `trainstack:secrets.KEY` (set with
   `pulumi config set --secret --path 'trainstack:secrets.KEY' VALUE -s STACK`: encrypted in the
   stack file, a secret Output in the program and in the state). The cluster copies it into the
-  cloud's secret store (`store_secret_name`) and lets only the nodes' identity read that one
+  cloud's secret store (`SecretStore.own_name`) and lets only the nodes' identity read that one
   secret.
 - `{store: ID}`: an existing secret in the cloud's store, which the nodes' identity is allowed
-  to read (that one secret): an AWS Secrets Manager ARN, a GCP Secret Manager
-  `projects/P/secrets/S[/versions/V]`, or an Azure Key Vault secret's resource id.
+  to read (that one secret), in the form the cloud's `SecretStore.store_id` gives.
 
 The node agent reads each value with the node's own identity every time it starts the job
 (`nodeagent.secrets`) and hands it to the training processes' environment only: no file on
-the node holds it. Clouds without a path yet (no secret store the node agent reads) refuse a
-reference in one line naming the field (`secret_problem`).
+the node holds it. Each cloud with a path declares its store (`Cloud.secret_store`,
+`clouds/<cloud>/secrets.py`); the others refuse a reference in one line naming the field
+(`secret_problem`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 SECRETS_KEY = "secrets"  # the Pulumi config object `trainstack:secrets`
-STORES = {"aws": "AWS Secrets Manager", "gcp": "GCP Secret Manager", "azure": "Azure Key Vault"}
 _KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
-# The existing-secret forms each store's IAM can grant on exactly (one secret, no wildcard).
-_STORE_IDS = {
-    # AWS: the full ARN as Secrets Manager shows it (its 6-character suffix included), so the
-    # node's policy names exactly that secret.
-    "aws": (
-        re.compile(
-            r"arn:aws(?:-cn|-us-gov)?:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}"
-        ),
-        "arn:aws:secretsmanager:us-east-1:123456789012:secret:team/wandb-AbCdEf",
-    ),
-    "gcp": (
-        re.compile(r"projects/[a-z0-9-]{4,63}/secrets/[A-Za-z0-9_-]{1,255}(?:/versions/(?:latest|[0-9]+))?"),
-        "projects/my-project/secrets/wandb-key",
-    ),
-    "azure": (
-        re.compile(
-            r"/subscriptions/[0-9a-fA-F-]{36}/resourceGroups/[-\w.()]{1,90}/providers/Microsoft\.KeyVault/"
-            r"vaults/[A-Za-z0-9-]{3,24}/secrets/[A-Za-z0-9-]{1,127}",
-            re.IGNORECASE,
-        ),
-        "/subscriptions/<id>/resourceGroups/team/providers/Microsoft.KeyVault/vaults/team-kv/secrets/wandb-key",
-    ),
-}
+
+
+@dataclass(frozen=True)
+class SecretStore:
+    """One cloud's secret store, as its `clouds/<cloud>/secrets.py` declares it (`STORE`, named
+    by the cloud's `secret_store`).
+
+    Attributes:
+        service: the store's name (`AWS Secrets Manager`).
+        store_id: an existing secret's full id, the form its IAM can grant on exactly (one
+            secret, no wildcard); `example` shows one.
+        own_name: (cluster, env name) -> the name the cluster gives the store's copy of a
+            `{secret: KEY}` value.
+        locator: (cluster, region, env name, `{store: ID}` or None) -> where a node reads the
+            secret (`nodeagent.secrets`: `{"store": <cloud>, "id": ..., ...}`).
+    """
+
+    service: str
+    store_id: re.Pattern[str]
+    example: str
+    own_name: Callable[[str, str], str]
+    locator: Callable[[str, str, str, str | None], dict[str, str]]
+
+
+def secret_store(provider: str) -> SecretStore | None:
+    """The cloud's `SecretStore`, or None when its nodes read no secret store yet."""
+    from clouds.base import load
+    from clouds.registry import CLOUDS
+
+    cloud = CLOUDS.get(provider)
+    return load(cloud.secret_store) if cloud is not None and cloud.secret_store else None
 
 
 class SecretRef(BaseModel):
@@ -102,19 +109,17 @@ def secret_problem(provider: str, platform: str | None, job: Any) -> str | None:
                 f"job.env.{name}: secrets reach VM stacks' nodes only; a {platform} job gets no secret from trainstack "
                 "yet; give it through the platform's own secret support, or run on the cloud's VMs"
             )
-        if provider not in STORES:
+        store = secret_store(provider)
+        if store is None:
             return (
-                f"job.env.{name}: {provider} has no secret store trainstack's nodes read yet (only "
-                f"{', '.join(sorted(STORES))}); put the value in a file on the shared file system (chmod 600) and give "
-                f"its path as {name}_FILE"
+                f"job.env.{name}: {provider} has no secret store trainstack's nodes read yet; put the value in a file "
+                f"on the shared file system (chmod 600) and give its path as {name}_FILE"
             )
-        if ref.store is not None:
-            pattern, example = _STORE_IDS[provider]
-            if not pattern.fullmatch(ref.store):
-                return (
-                    f"job.env.{name}.store: {ref.store!r} is not one {STORES[provider]} secret; give its full id, "
-                    f"e.g. {example}"
-                )
+        if ref.store is not None and not store.store_id.fullmatch(ref.store):
+            return (
+                f"job.env.{name}.store: {ref.store!r} is not one {store.service} secret; give its full id, "
+                f"e.g. {store.example}"
+            )
     return None
 
 
@@ -135,49 +140,14 @@ def missing_secret(job: Any, keys: Any) -> str | None:
     return None
 
 
-def store_secret_name(provider: str, cluster: str, env_name: str) -> str:
-    """The name the cluster gives the store's copy of a `{secret: KEY}` value: AWS
-    `trainstack/<cluster>/<ENV>`, GCP `<cluster>-<ENV>` (Secret Manager ids: letters, digits,
-    `_`, `-`), Azure `<cluster>-<ENV>` with `_` as `-` (Key Vault names: letters, digits, `-`)."""
-    if provider == "aws":
-        return f"trainstack/{cluster}/{env_name}"
-    if provider == "azure":
-        return f"{cluster}-{env_name}".replace("_", "-")
-    return f"{cluster}-{env_name}"
-
-
-def vault_name(cluster: str) -> str:
-    """The Key Vault an Azure cluster creates for its `{secret: KEY}` values: `ks` + up to 13
-    letters/digits of the name + `-` + 8 hex of its hash (24 characters at most, Key Vault's
-    limit; the name is global, as the AML workspace's vault: `clouds.azure.aml`)."""
-    alnum = re.sub(r"[^a-z0-9]", "", cluster.lower())
-    return f"ks{alnum[:13]}-{hashlib.sha256(cluster.encode()).hexdigest()[:8]}"
-
-
 def node_secrets(provider: str, cluster: str, region: str, job: Any) -> dict[str, dict[str, str]]:
-    """Each secret environment name -> where the node agent reads it (`nodeagent.secrets`):
-    `{"store": "aws", "id": NAME_OR_ARN, "region": R}`, `{"store": "gcp", "id":
-    "projects/P/secrets/S/versions/V"}` (P `-`: the node's own project, from its metadata server),
-    `{"store": "azure", "id": "https://VAULT.vault.azure.net/secrets/NAME"}`. References only."""
-    found: dict[str, dict[str, str]] = {}
-    for name, ref in secret_refs(job).items():
-        own = store_secret_name(provider, cluster, name)
-        if provider == "aws":
-            arn_region = ref.store.split(":")[3] if ref.store else region
-            found[name] = {"store": "aws", "id": ref.store or own, "region": arn_region}
-        elif provider == "gcp":
-            wanted = ref.store or f"projects/-/secrets/{own}"
-            found[name] = {"store": "gcp", "id": wanted if "/versions/" in wanted else f"{wanted}/versions/latest"}
-        elif provider == "azure":
-            vault, secret = _azure_parts(ref.store) if ref.store else (vault_name(cluster), own)
-            found[name] = {"store": "azure", "id": f"https://{vault}.vault.azure.net/secrets/{secret}"}
-    return found
-
-
-def _azure_parts(resource_id: str) -> tuple[str, str]:
-    """(vault, secret) of a Key Vault secret's resource id."""
-    parts = resource_id.split("/")
-    return parts[-3], parts[-1]
+    """Each secret environment name -> where the node agent reads it (`SecretStore.locator`;
+    references only, never a value); {} without secrets or a store."""
+    store = secret_store(provider)
+    refs = secret_refs(job)
+    if store is None or not refs:
+        return {}
+    return {name: store.locator(cluster, region, name, ref.store) for name, ref in refs.items()}
 
 
 def secret_values(config: Mapping[str, Any] | None, job: Any) -> dict[str, Any]:

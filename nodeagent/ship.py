@@ -34,6 +34,7 @@ _SHIPPED = (
     "secrets.py",
     "store.py",
     *sorted(f"clouds/{p.name}" for p in (_PACKAGE / "clouds").glob("*.py")),
+    *sorted(f"secret_stores/{p.name}" for p in (_PACKAGE / "secret_stores").glob("*.py")),
 )
 
 
@@ -41,11 +42,13 @@ def shipped_for(cloud: str, secrets: bool = False) -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
     (`nodeagent.notices` lists the folder, so it finds just that one), and the secret reader
     only for a job that reads secrets (the launcher imports it then); saves EC2's 16 KB."""
+    own = ("__init__.py", f"{cloud}.py")
     return tuple(
         m
         for m in _SHIPPED
-        if (not m.startswith("clouds/") or m in ("clouds/__init__.py", f"clouds/{cloud}.py"))
-        and (secrets or m != "secrets.py")
+        if (not m.startswith("clouds/") or m.removeprefix("clouds/") in own)
+        and (secrets or (m != "secrets.py" and not m.startswith("secret_stores/")))
+        and (not m.startswith("secret_stores/") or m.removeprefix("secret_stores/") in own)
     )
 
 

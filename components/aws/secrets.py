@@ -20,8 +20,9 @@ import json
 import pulumi
 import pulumi_aws as aws
 
+from clouds.aws.secrets import own_name
 from clouds.contract import ClusterConfig
-from clouds.job_secrets import secret_refs, store_secret_name
+from clouds.job_secrets import secret_refs
 from components.job_secrets import secret_inputs
 
 
@@ -55,7 +56,7 @@ def create_job_secrets(
         child = f"{name}-secret-{env_name.lower().replace('_', '-')}"
         secret = aws.secretsmanager.Secret(
             child,
-            name=store_secret_name("aws", name, env_name),
+            name=own_name(name, env_name),
             description=f"trainstack {name}: job.env.{env_name} (from trainstack:secrets.{ref.secret})",
             recovery_window_in_days=0,
             tags=tags,

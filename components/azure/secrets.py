@@ -3,7 +3,7 @@ creates, and the nodes' user-assigned identity given "Key Vault Secrets User" on
 secrets and each `{store: <Key Vault secret resource id>}` (`clouds.job_secrets`; the workers
 read them at start with the identity's token: `nodeagent.secrets`).
 
-The vault (`clouds.job_secrets.vault_name`, global) uses Azure RBAC for data access
+The vault (`clouds.azure.secrets.vault_name`, global) uses Azure RBAC for data access
 (`enable_rbac_authorization`), so a role assignment scoped to one secret lets the identity read
 that secret and nothing else in it; the deployer writes the secrets through ARM
 (`Microsoft.KeyVault/vaults/secrets`). Soft delete cannot be turned off: after `pulumi destroy`
@@ -18,8 +18,9 @@ import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.azure.data import role_definition_id
+from clouds.azure.secrets import own_name, vault_name
 from clouds.contract import ClusterConfig
-from clouds.job_secrets import secret_refs, store_secret_name, vault_name
+from clouds.job_secrets import secret_refs
 from components.azure.place import Place
 from components.job_secrets import secret_inputs
 
@@ -68,7 +69,7 @@ def create_job_secrets(
             assert vault is not None
             secret = azure_native.keyvault.Secret(
                 child,
-                secret_name=store_secret_name("azure", place.name, env_name),
+                secret_name=own_name(place.name, env_name),
                 vault_name=vault_name(place.name),  # the name the job file reads it under
                 resource_group_name=place.resource_group_name,
                 properties={"value": values[env_name]},

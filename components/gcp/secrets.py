@@ -18,7 +18,8 @@ import pulumi
 import pulumi_gcp as gcp
 
 from clouds.contract import ClusterConfig
-from clouds.job_secrets import secret_refs, store_secret_name
+from clouds.gcp.secrets import own_name
+from clouds.job_secrets import secret_refs
 from components.job_secrets import secret_inputs
 
 ACCESSOR = "roles/secretmanager.secretAccessor"  # read a secret's versions, nothing else
@@ -53,7 +54,7 @@ def create_job_secrets(
             secret = gcp.secretmanager.Secret(
                 child,
                 project=project,
-                secret_id=store_secret_name("gcp", name, env_name),
+                secret_id=own_name(name, env_name),
                 replication={"auto": {}},
                 labels=labels,
                 opts=opts,
