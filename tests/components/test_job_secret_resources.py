@@ -129,3 +129,11 @@ def test_the_nodes_may_read_exactly_the_jobs_secrets(built):
     assert len(grants) == 2 and "*" not in "".join(grants)
     for granted, expected in zip(grants, sorted(EXPECTED[cloud]), strict=True):
         assert granted.startswith(expected), (granted, expected)
+
+
+def test_the_secret_resources_pass_the_policy_rules(built):
+    from policies.rules import check_resource
+
+    _, records = built
+    mine = [r for r in records if "secret" in r["name"]]
+    assert mine and [(v.rule, v.resource) for r in mine for v in check_resource(r)] == []
