@@ -141,3 +141,14 @@ def test_azure_reads_with_the_managed_identity_token():
 def test_an_unknown_store_is_refused():
     with pytest.raises(SecretError, match="X: unknown secret store 'vault'"):
         read_secrets({"X": {"store": "vault", "id": "a"}})
+
+
+def test_only_a_job_that_reads_secrets_ships_the_reader_and_only_its_clouds():
+    from nodeagent.ship import shipped_for
+
+    assert not [m for m in shipped_for("aws") if "secret" in m]
+    assert [m for m in shipped_for("aws", True) if "secret" in m] == [
+        "secrets.py",
+        "secret_stores/__init__.py",
+        "secret_stores/aws.py",
+    ]
