@@ -121,3 +121,19 @@ def test_written_files_need_write_back():
         {**base, "data": {"source": "s3://team/x", "size": "1TiB", "write_back": True, "written_files": "2k"}}
     )
     assert spec.data is not None and spec.data.config().written_files == 2000
+
+
+@pytest.mark.parametrize(
+    ("size_gib", "usd"),
+    [
+        # 1,300 GiB asked, FSx creates 2,400 GiB: it holds 2,048 GiB, so the bucket is read once
+        pytest.param(2048, 0.5184, id="created-size-holds-the-data"),
+        # 4,096 GiB does not fit in 2,400: 3 passes x 1,280,000 GETs x $0.0004/1,000 + 1,280 LISTs x $0.005/1,000
+        pytest.param(4096, 3 * 0.512 + 0.0064, id="every-pass-reads-the-bucket"),
+    ],
+)
+def test_bucket_passes_count_the_capacity_the_cloud_creates_not_the_one_asked(size_gib, usd):
+    fs = {"capacity_gib": 1300, "throughput_mbps_per_tib": 250}
+    data = {"source": "s3://team/x/", "size_gib": size_gib, "files": 1_280_000, "passes": 3}
+    cost = cluster_cost(config(file_system=fs, data=data), 20.5)
+    assert cost.usd_requests == pytest.approx(usd)
