@@ -88,3 +88,37 @@ def test_row_read_rate_is_the_data_over_the_compute_hours():
     assert path.read_mbps == pytest.approx(2048 * 2**30 / 1e6 * 90 / 360_000)
     assert path.capacity_gib == pytest.approx((2048 + dp.checkpoint_gib(13e9)) * 1.25)
     assert path.provisioned_mbps == pytest.approx(4800 / 1024 * 250)  # 1,171.875 MB/s
+
+
+PASS_140 = 140 * 2**30 / 1e6 / 292.96875 / 3600  # hours of one uncached pass over 140 GiB
+
+
+@pytest.mark.parametrize(
+    ("passes", "hours"),
+    [
+        # 140 GiB at 292.97 MB/s (2,400 GiB x 125 MB/s/TiB) = 0.1425293 h per pass, no cache
+        pytest.param(0.5, 0.5 * PASS_140, id="half-a-pass"),
+        pytest.param(1.5, 1.5 * PASS_140, id="a-pass-and-a-half"),
+        pytest.param(3.0, 3.0 * PASS_140, id="three-passes"),
+    ],
+)
+def test_fractional_passes_read_their_share_of_the_data(passes, hours):
+    path = dp.size_data_path(140, 0, 2400, 125, read_mbps=330, local_nvme_gib=None, lazy_link=True)
+    assert path.hours_with_io(0.01, 140, passes) == pytest.approx(hours, rel=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("lazy", "staging_how", "first_pass_mbps", "staging_hours"),
+    [
+        # a lazy link loads on first read: nothing staged, the link's own first-pass bound kept
+        pytest.param(True, "", 100.0, 0.0, id="lazy-link"),
+        # a copy: 140 GiB at the 292.97 MB/s the file system writes, said how; no first-pass bound
+        pytest.param(False, "DataSync", None, 140 * 2**30 / 1e6 / 292.96875 / 3600, id="copied-in"),
+    ],
+)
+def test_a_lazy_link_stages_nothing_and_a_copy_says_how(lazy, staging_how, first_pass_mbps, staging_hours):
+    path = dp.size_data_path(
+        140, 0, 2400, 125, None, None, lazy_link=lazy, staging_how="DataSync", first_pass_mbps=100.0
+    )
+    assert (path.staging_how, path.first_pass_mbps) == (staging_how, first_pass_mbps)
+    assert path.staging_hours == pytest.approx(staging_hours)

@@ -175,3 +175,19 @@ def test_the_fastest_tier_hint_only_on_the_fastest_tier_that_still_waits(rows, b
     row = _tier_choice(kept, faster, chosen, False, 10.0)
     assert row.throughput == chosen.throughput
     assert row.notes[0] == first_note
+
+
+@pytest.mark.parametrize(
+    ("hours", "tier", "key"),
+    [
+        # (10 + 1) $/h x 1.23456789 h = $13.58024679, to the micro-dollar; then the cheaper tier
+        pytest.param(1.23456789, 250, (13.580247, 250), id="micro-dollars"),
+        pytest.param(2.0, None, (22.0, 0), id="no-tier-sorts-first"),
+    ],
+)
+def test_rows_rank_by_job_cost_to_the_micro_dollar_then_by_tier(hours, tier, key):
+    from dataclasses import replace
+
+    from profiles.data_path.row import _cost
+
+    assert _cost(replace(_row(250, hours, 0), throughput=tier), 10.0) == key
