@@ -31,6 +31,8 @@ def test_a_measured_figure_never_exceeds_the_nic_line_rate():
     try:
         assert node_busbw_bytes(node) == (50e9, "nccl-tests, capped at the 400 Gbps line rate")
         assert node_busbw_bytes(node._replace(network_gbps=800.0)) == (80e9, "nccl-tests")
+        assert node_busbw_bytes(node._replace(network_gbps=640.0)) == (80e9, "nccl-tests")  # at the line rate
+        assert node_busbw_bytes(node._replace(network_gbps=None)) == (80e9, "nccl-tests")  # no line rate known
     finally:
         inputs.clear_measurements()
 
