@@ -11,6 +11,15 @@ import typer
 from trainstack.cli.usage_errors import FAILED, fail
 
 
+def stack_settings(text: str) -> dict:
+    """The stack file's `config:` (already read and checked by `read_stack`)."""
+    import yaml
+
+    document = yaml.safe_load(text)
+    config = document.get("config") if isinstance(document, dict) else None
+    return config if isinstance(config, dict) else {}
+
+
 def run(stack: str, folder: Path) -> None:
     """Print one line per node group; exit 1 when a spot or fixed group runs fewer nodes than asked."""
     from clouds.config import ConfigError
@@ -18,9 +27,10 @@ def run(stack: str, folder: Path) -> None:
     from trainstack.up.move import read_stack
 
     try:
-        cluster = read_stack(stack_path(folder, stack)).cluster
+        now = read_stack(stack_path(folder, stack))
     except (StackFileError, ConfigError) as exc:
         fail(str(exc))
+    cluster, settings = now.cluster, stack_settings(now.text)
     if cluster.platform is not None:  # a managed platform runs the nodes: follow its job
         _job(stack, folder, cluster, required=True)
         return
@@ -29,7 +39,7 @@ def run(stack: str, folder: Path) -> None:
     except ModuleNotFoundError:
         fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
     try:
-        groups = live.status(cluster, stack)
+        groups = live.status(cluster, stack, settings)
     except Exception as exc:  # credentials, permissions, network: one line
         fail(f"status: cannot read the node groups in {cluster.region}: {' '.join(str(exc).split())[:300]}", FAILED)
     if not groups:
