@@ -122,3 +122,32 @@ def test_a_lazy_link_stages_nothing_and_a_copy_says_how(lazy, staging_how, first
     )
     assert (path.staging_how, path.first_pass_mbps) == (staging_how, first_pass_mbps)
     assert path.staging_hours == pytest.approx(staging_hours)
+
+
+@pytest.mark.parametrize(
+    ("data", "params", "capacity"),
+    [
+        # (1,000 GiB + no checkpoints) x 1.25 = 1,250 GiB exactly
+        pytest.param({"size": "1000GiB"}, None, "1250GiB", id="data-only"),
+        # 1,001 x 1.25 = 1,251.25 GiB, rounded up to a whole GiB
+        pytest.param({"size": "1001GiB"}, None, "1252GiB", id="rounded-up"),
+        # 2 checkpoints of 7e9 x 16 bytes = 208.62 GiB: (1,001 + 208.62) x 1.25 = 1,512.02 -> 1,513 GiB
+        pytest.param({"size": "1001GiB"}, "7B", "1513GiB", id="with-checkpoints"),
+        pytest.param({"size": "1000GiB"}, 7e9, "1511GiB", id="params-as-a-number"),
+    ],
+)
+def test_a_file_system_sized_from_data_holds_it_and_two_checkpoints(data, params, capacity):
+    from profiles.data_path.spec import sized_file_system
+
+    assert sized_file_system(data, params) == {"capacity": capacity}
+
+
+@pytest.mark.parametrize(
+    ("data", "params"),
+    [({}, "7B"), ({"size": "lots"}, None), ({"size": "1000GiB"}, "many")],
+    ids=["no-size", "bad-size", "bad-params"],
+)
+def test_no_readable_size_sizes_no_file_system(data, params):
+    from profiles.data_path.spec import sized_file_system
+
+    assert sized_file_system(data, params) is None
