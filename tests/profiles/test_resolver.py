@@ -468,3 +468,101 @@ def test_nodes_auto_takes_the_fewest_nodes_on_a_cost_tie(real_catalog, no_failur
     assert choice.usd_total == pytest.approx(137600.0)
     # The larger counts' floors ($137,600 each at perfect scaling) cannot beat 4 nodes: never priced.
     assert not any("node_margin" in note for note in choice.notes)
+
+
+# Three Alibaba mainland regions, for `fixes.jurisdiction_fix` on hand-made offerings.
+MAINLAND = {"accelerators": "A100-80GB:8", "hours": 10, "jurisdiction": "cn-mainland"}
+OUTSIDE = ["us-east-1", "eu-west-1"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "mainland", "fix"),
+    [
+        pytest.param(
+            {"regions": OUTSIDE},
+            True,
+            "`regions` (us-east-1, eu-west-1) lie outside mainland China, where `jurisdiction: cn-mainland` keeps "
+            "the data; list mainland regions such as cn-beijing, cn-hangzhou, or remove `regions`",
+            id="regions-outside-with-examples",
+        ),
+        pytest.param(
+            {"regions": OUTSIDE},
+            False,
+            "`regions` (us-east-1, eu-west-1) lie outside mainland China, where `jurisdiction: cn-mainland` keeps "
+            "the data; list mainland regions, or remove `regions`",
+            id="regions-outside-no-examples",
+        ),
+        pytest.param(
+            {"regions": ["cn-beijing"], "providers": ["alicloud"]},
+            True,
+            "no mainland-China offering meets the rest of the workload: relax `accelerators`, nodes or "
+            "`interconnect` (the nearest offerings above)",
+            id="mainland-rows-fail-the-rest",
+        ),
+        pytest.param(
+            {"providers": ["aws", "alicloud"]},
+            False,
+            "add a cloud with mainland-China regions (azure, tencentcloud, huaweicloud, volcengine, baiducloud) to "
+            "`providers`",
+            id="no-mainland-cloud-allowed",
+        ),
+    ],
+)
+def test_the_jurisdiction_fix_names_what_to_change(changes, mainland, fix):
+    from profiles.fixes import jurisdiction_fix
+    from tests.profiles.offering_factory import offering
+
+    rows = [offering(provider="alicloud", region=r, zone=r) for r in ("cn-shanghai", "cn-beijing", "cn-hangzhou")]
+    assert jurisdiction_fix(parse_spec({**MAINLAND, **changes}), rows if mainland else []) == fix
+
+
+@pytest.mark.parametrize(
+    ("job", "on", "problem"),
+    [
+        pytest.param(
+            {"tracking": {"mlflow": "managed"}},
+            "sagemaker",
+            "job.tracking.mlflow: managed: trainstack creates no MLflow tracking server on sagemaker yet; give the "
+            "server's URI instead (job.tracking: {mlflow: https://...})",
+            id="managed-mlflow-on-sagemaker",
+        ),
+        pytest.param(
+            {"command": "/fsx/train.py", "tracking": {"mlflow": "managed"}},
+            "vm",
+            "job.tracking.mlflow: managed: trainstack creates no MLflow tracking server on a VM stack (a server on "
+            "the head node) yet; give the server's URI instead (job.tracking: {mlflow: https://...})",
+            id="managed-mlflow-on-vms",
+        ),
+        pytest.param({"nproc_per_node": 16}, "sagemaker", "job.nproc_per_node: at most 8 on p4d.24xlarge", id="nproc"),
+        pytest.param({"nproc_per_node": 8}, "sagemaker", None, id="nproc-fits"),
+        pytest.param(
+            {"command": "/fsx/train.py"},
+            "sagemaker",
+            "job.command: /fsx/train.py is a path on the cluster's file system, which sagemaker jobs do not mount; "
+            "write the script's path relative to the job's code folder (e.g. train.py)",
+            id="script-on-the-file-system",
+        ),
+        pytest.param(
+            {"min_nodes": 1}, "sagemaker", "job.min_nodes: a sagemaker job runs on all its instances; remove min_nodes"
+        ),
+        pytest.param({}, "sagemaker", None, id="runs"),
+    ],
+)
+def test_a_job_is_checked_against_the_platform_that_runs_it(job, on, problem):
+    from clouds.platform_lookup import find
+    from profiles.catalog.platform_rows import platform_row
+    from profiles.matching import job_detail
+    from tests.profiles.offering_factory import aws_node
+
+    node = aws_node(instance_type="p4d.24xlarge")
+    row = node if on == "vm" else platform_row(node, find("aws", on))
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB",
+            "hours": 10,
+            "nodes": 2,
+            "file_system": {"capacity": "4800GiB"},
+            "job": {"command": "train.py", **job},
+        }
+    )
+    assert job_detail(spec, row) == problem
