@@ -566,3 +566,13 @@ def test_a_job_is_checked_against_the_platform_that_runs_it(job, on, problem):
         }
     )
     assert job_detail(spec, row) == problem
+
+
+def test_a_data_sized_file_system_is_judged_at_the_size_the_link_raises_it_to():
+    from profiles.matching import _data_problem
+
+    # 100 GiB of data sizes a 125 GiB CPFS, too small for a data flow; Alibaba's link raises it
+    # to the smallest that carries one, so the OSS bucket links
+    spec = parse_spec({"accelerators": "A100:8", "hours": 10, "data": {"source": "oss://team/x", "size": "100GiB"}})
+    assert _data_problem(spec, "alicloud") is None
+    assert _data_problem(spec, "aws").startswith("data.source: 'oss://team/x' is not an S3 bucket")
