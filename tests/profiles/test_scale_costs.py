@@ -163,3 +163,23 @@ def test_without_a_calibrated_row_the_target_runs_at_its_own_peak_x_mfu(no_failu
     )
     found = job_hours(parse_spec({"accelerators": "H100", "work": work}), nvl)
     assert (found.hours, found.speed) == (pytest.approx(6e19 / (835e12 * 0.4) / 3600, rel=1e-6), "peak x MFU")
+
+
+def test_a_failure_loses_half_the_workloads_checkpoint_interval_and_the_slices_restart():
+    # A TPU slice is restarted by hand (2 h, `inputs.restart_hours("gcp", "tpu-v5p-8")`), and the
+    # workload checkpoints every 4 h: 64 slices x 4 chips for 500 h, each failure costs 2 h + 2 h.
+    spec = _llm(purchase="spot", file_system={"capacity": "4800GiB"}, spot={"checkpoint_interval": "4h"})
+    tpu = offering(
+        provider="gcp",
+        region="us-east5",
+        zone="us-east5-a",
+        instance_type="tpu-v5p-8",
+        accelerator="tpu-v5p",
+        accelerator_count=4,
+        interconnect="tpu-ici",
+    )
+    added, note = failure_hours(spec, tpu, 64, 500.0)
+    failures = 500 * 64 * 4 * 419 / (54 * 24 * 16384)
+    assert inputs.restart_hours("gcp", "tpu-v5p-8") == 2.0
+    assert added == pytest.approx(failures * (4 / 2 + 2.0))
+    assert note.endswith("(Llama 3: 419 interruptions in 54 days on 16,384 H100; 4 h checkpoints, 2 h restart)")
