@@ -99,7 +99,21 @@ def test_images_bound_the_width_too():
         }
     )
     assert isinstance(job_hours(spec, offering(), 8), JobHours)  # 64 GPUs
-    assert job_hours(spec, offering(), 9).detail == "72 accelerators for 64 images per step (work.batch_images)"
+    assert job_hours(spec, offering(), 9) == Rejection(
+        "batch", "72 accelerators for 64 images per step (work.batch_images)"
+    )
+
+
+def test_a_models_sequence_length_sets_the_sequences_in_the_batch():
+    # 32,768 tokens of model.seq_len 4,096 = 8 sequences x 8 GPUs each: 64 GPUs, so 8 nodes pass and 9 do not.
+    model = {"params": "1.3B", "layers": 24, "hidden": 2048, "heads": 16, "seq_len": 4096}
+    spec = _llm(accelerators=["H100"], model=model, work={"batch_tokens": 32768})
+    assert isinstance(job_hours(spec, offering(), 8), JobHours)
+    assert job_hours(spec, offering(), 9) == Rejection(
+        "batch",
+        "72 accelerators for 8 sequences of 4,096 tokens per step (at most 8 accelerators per sequence; "
+        "work.batch_tokens)",
+    )
 
 
 def test_the_per_accelerator_batch_term_follows_megatrons_strong_scaling():
