@@ -100,6 +100,12 @@ def test_checkpoint_writes_add_to_the_job():
     assert note.endswith("478 s each, +6.64 h (+6.6%)")
     # Without a parameter count there is nothing to size: no figure is invented.
     assert checkpoint_hours(spec._replace(work=spec.work._replace(params=None)), "aws", 9600, 250, 100.0) is None
+    # Nor without a checkpoint interval, or on a cloud that cannot create the file system.
+    assert checkpoint_hours(spec._replace(spot=None), "aws", 9600, 250, 100.0) is None
+    assert checkpoint_hours(spec, "volcengine", 9600, 250, 100.0) is None
+    # A model block's own bytes per parameter: 70B x 12 = 0.84 TB.
+    model = {"params": "70B", "layers": 80, "hidden": 8192, "heads": 64, "seq_len": 4096, "bytes_per_param": 12}
+    assert state_bytes(parse_spec({"accelerators": "H100:8", "hours": 10, "model": model})) == pytest.approx(8.4e11)
 
 
 def test_every_constraint_has_words_for_a_cloud_without_rows():
