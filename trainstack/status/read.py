@@ -3,7 +3,7 @@
 The answers are the APIs' own documented JSON: AWS DescribeAutoScalingGroups and
 DescribeScalingActivities (EC2 Auto Scaling API reference), GCP instanceGroupManagers.get and
 listErrors (Compute Engine API v1), Azure virtualMachineScaleSets get and instanceView (Compute
-REST API). The latest failure is read with the cloud's own codes (`clouds.capacity_errors`;
+REST API; a Flexible scale set has no instance view, so its VMs' own statuses). The latest failure is read with the cloud's own codes (`clouds.capacity_errors`;
 `provider` is the stack's, whose codes apply).
 """
 
@@ -82,5 +82,24 @@ def azure_scale_set(scale_set: dict[str, Any], view: dict[str, Any], provider: s
     if not errors:
         return GroupStatus(name, asked, running)
     latest = errors[-1]
+    message = f"{latest.get('code', '')}: {latest.get('message', latest.get('displayStatus', ''))}"
+    return GroupStatus(name, asked, running, message, latest.get("time", ""), classify(provider, message))
+
+
+def azure_flexible(scale_set: dict[str, Any], vms: list[dict[str, Any]], provider: str) -> GroupStatus:
+    """A Flexible scale set, which has no instance view ("VMSS Get Instance View" is not supported
+    in Flexible orchestration: Microsoft Learn, "Orchestration modes for Virtual Machine Scale
+    Sets"), with its VMs from `Virtual Machines - List All` (`statusOnly=true`, filtered to the
+    set): running = provisioned and `PowerState/running`; the newest `Error` status of any VM."""
+    name, asked = scale_set.get("name", "?"), int(scale_set.get("sku", {}).get("capacity", 0))
+    running, errors = 0, []
+    for vm in vms:
+        statuses = ((vm.get("properties") or {}).get("instanceView") or {}).get("statuses", [])
+        codes = {s.get("code") for s in statuses}
+        running += "ProvisioningState/succeeded" in codes and "PowerState/running" in codes
+        errors += [s for s in statuses if s.get("level") == "Error"]
+    if not errors:
+        return GroupStatus(name, asked, running)
+    latest = max(errors, key=lambda s: str(s.get("time", "")))
     message = f"{latest.get('code', '')}: {latest.get('message', latest.get('displayStatus', ''))}"
     return GroupStatus(name, asked, running, message, latest.get("time", ""), classify(provider, message))

@@ -182,3 +182,30 @@ def test_azure_status_reads_the_tagged_scale_set_and_its_instance_view(tmp_path,
         "success at http://aka.ms/allocation-guidance"
     ]
     assert [c.request.url.split("api-version=")[1] for c in responses.calls] == ["2024-11-01", "2024-11-01"]
+
+
+@responses.activate
+def test_azure_flexible_scale_set_is_read_from_its_vms(monkeypatch) -> None:
+    """A Flexible scale set answers no instance view: its VMs' statuses are listed, filtered to it."""
+    from types import SimpleNamespace
+
+    from trainstack.status import azure_live
+
+    monkeypatch.setenv("AZURE_ACCESS_TOKEN", "token-3")
+    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "00000000-0000-0000-0000-000000000000")
+    compute = (
+        "https://management.azure.com/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Compute"
+    )
+    responses.get(f"{compute}/virtualMachineScaleSets", json=_answer("azure-vmss-list.json"))
+    responses.get(f"{compute}/virtualMachines", json=_answer("azure-vm-list-flexible.json"))
+    [status] = azure_live.status(SimpleNamespace(provider="azure"), "flex", {})  # type: ignore[arg-type]
+    assert (status.name, status.asked, status.running) == ("flex-nodes1a2b3c4", 3, 1)
+    assert status.failure is not None and status.failure.code == "SkuNotAvailable"
+    assert status.when == "2026-12-07T05:04:40.1+00:00"
+    sent = responses.calls[1].request
+    assert sent.params == {
+        "api-version": "2024-11-01",
+        "statusOnly": "true",
+        "$filter": "virtualMachineScaleSet/id eq '/subscriptions/00000000-0000-0000-0000-000000000000/"
+        "resourceGroups/flex-rg5e6f7a8/providers/Microsoft.Compute/virtualMachineScaleSets/flex-nodes1a2b3c4'",
+    }
