@@ -15,7 +15,7 @@ from moto import mock_aws
 
 from tests.cli.helpers import ROOT, one_error_line, run
 from trainstack.status.aws_live import groups_status
-from trainstack.status.gcp_live import is_node_group
+from trainstack.status.gcp_live import is_node_group, scope
 from trainstack.status.read import aws_group, azure_scale_set, gcp_group
 
 ANSWERS = ROOT / "tests" / "fixtures" / "status"
@@ -209,3 +209,16 @@ def test_azure_flexible_scale_set_is_read_from_its_vms(monkeypatch) -> None:
         "$filter": "virtualMachineScaleSet/id eq '/subscriptions/00000000-0000-0000-0000-000000000000/"
         "resourceGroups/flex-rg5e6f7a8/providers/Microsoft.Compute/virtualMachineScaleSets/flex-nodes1a2b3c4'",
     }
+
+
+def test_gcp_groups_with_fallback_types_are_regional() -> None:
+    """A cluster with `fallback_types` has a regional group (instance flexibility) kept to its zone."""
+    from clouds.contract import ClusterConfig
+    from tests.clusters import BASE_CLUSTER
+
+    fields = {**BASE_CLUSTER, "provider": "gcp", "region": "europe-north1", "zone": "europe-north1-c"}
+    fields |= {"instance_type": "a2-highgpu-8g", "accelerator": "A100", "interconnect": "none"}
+    zonal = ClusterConfig.model_validate(fields)
+    assert scope(zonal, "p") == "projects/p/zones/europe-north1-c"
+    regional = zonal.model_copy(update={"fallback_types": ("a2-ultragpu-8g",)})
+    assert scope(regional, "p") == "projects/p/regions/europe-north1"
