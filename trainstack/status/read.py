@@ -103,3 +103,27 @@ def azure_flexible(scale_set: dict[str, Any], vms: list[dict[str, Any]], provide
     latest = max(errors, key=lambda s: str(s.get("time", "")))
     message = f"{latest.get('code', '')}: {latest.get('message', latest.get('displayStatus', ''))}"
     return GroupStatus(name, asked, running, message, latest.get("time", ""), classify(provider, message))
+
+
+# Queued-resource states in which a slice waits for capacity (Cloud TPU API v2 QueuedResourceState).
+TPU_WAITING = ("ACCEPTED", "WAITING_FOR_RESOURCES", "PROVISIONING", "CREATING")
+
+
+def tpu_slice(resource_id: str, answer: dict[str, Any] | None, provider: str) -> GroupStatus:
+    """A TPU slice's queued resource (`projects.locations.queuedResources.get`; None: not found):
+    one node asked, running when ACTIVE; FAILED gives `failedData.error`, a waiting state says so
+    (a capacity reading: the slice waits for TPUs), SUSPENDED that a preemption took it."""
+    if answer is None:
+        return GroupStatus(resource_id, 1, 0, "no queued resource (not created yet, or deleted to be re-created)")
+    state = (answer.get("state") or {}).get("state", "STATE_UNSPECIFIED")
+    if state == "ACTIVE":
+        return GroupStatus(resource_id, 1, 1)
+    when = str(answer.get("createTime", ""))
+    if state == "FAILED":
+        error = ((answer.get("state") or {}).get("failedData") or {}).get("error") or {}
+        message = f"FAILED: {error.get('message', 'no message')}"
+        return GroupStatus(resource_id, 1, 0, message, when, classify(provider, message))
+    if state in TPU_WAITING:
+        failure = CapacityFailure("capacity", state) if state == "WAITING_FOR_RESOURCES" else None
+        return GroupStatus(resource_id, 1, 0, f"{state}: the slice waits for TPU capacity", when, failure)
+    return GroupStatus(resource_id, 1, 0, f"{state}: queued resource not running", when)

@@ -16,7 +16,7 @@ from moto import mock_aws
 from tests.cli.helpers import ROOT, one_error_line, run
 from trainstack.status.aws_live import groups_status
 from trainstack.status.gcp_live import is_node_group, scope
-from trainstack.status.read import aws_group, azure_scale_set, gcp_group
+from trainstack.status.read import aws_group, azure_scale_set, gcp_group, tpu_slice
 
 ANSWERS = ROOT / "tests" / "fixtures" / "status"
 
@@ -222,3 +222,50 @@ def test_gcp_groups_with_fallback_types_are_regional() -> None:
     assert scope(zonal, "p") == "projects/p/zones/europe-north1-c"
     regional = zonal.model_copy(update={"fallback_types": ("a2-ultragpu-8g",)})
     assert scope(regional, "p") == "projects/p/regions/europe-north1"
+
+
+@pytest.mark.parametrize(
+    ("state", "running", "text"),
+    [
+        ({"state": "ACTIVE"}, 1, "train-tpu-0: 1 of 1 running; no failed scaling"),
+        (
+            {"state": "WAITING_FOR_RESOURCES"},
+            0,
+            "train-tpu-0: 0 of 1 running; latest error (2026-12-07T04:00:12.345678Z): WAITING_FOR_RESOURCES "
+            "(capacity): the slice waits for TPU capacity",
+        ),
+        (
+            {
+                "state": "FAILED",
+                "failedData": {"error": {"code": 8, "message": "There is no more capacity in the zone"}},
+            },
+            0,
+            "train-tpu-0: 0 of 1 running; latest error (2026-12-07T04:00:12.345678Z): FAILED: There is no more "
+            "capacity in the zone",
+        ),
+        (
+            {"state": "SUSPENDED", "stateInitiator": "SERVICE"},
+            0,
+            "train-tpu-0: 0 of 1 running; latest error (2026-12-07T04:00:12.345678Z): SUSPENDED: queued resource "
+            "not running",
+        ),
+    ],
+)
+def test_tpu_queued_resource_states(state, running, text) -> None:
+    answer = {**_answer("gcp-tpu-queued-resource.json"), "state": state}
+    status = tpu_slice("train-tpu-0", answer, "gcp")
+    assert (status.asked, status.running) == (1, running)
+    assert status.line() == text
+
+
+@responses.activate
+def test_tpu_stack_status_reads_each_slice(tmp_path, monkeypatch) -> None:
+    """The committed TPU stack (one v5p-32 slice as a queued resource): its slice waits for TPUs."""
+    monkeypatch.setenv("GOOGLE_OAUTH_ACCESS_TOKEN", "t")
+    monkeypatch.setenv("GOOGLE_PROJECT", "p")
+    url = "https://tpu.googleapis.com/v2/projects/p/locations/us-central1-a/queuedResources/train-tpu-0"
+    responses.get(url, json=_answer("gcp-tpu-queued-resource.json"))
+    result = run("status", "-s", "train", "--project-dir", _project(tmp_path, "Pulumi.training-tpu-v5p.yaml"))
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines()[0].startswith("train-tpu-0: 0 of 1 running; latest error")
+    assert tpu_slice("train-tpu-1", None, "gcp").line().startswith("train-tpu-1: 0 of 1 running; latest error")
