@@ -101,7 +101,7 @@ def aws_progress(ssm_client: Any, ec2_client: Any, stack: str, checkpoint_dir: s
         DocumentName=ssm.DOCUMENT,
         InstanceIds=nodes[:1],
         Parameters={"commands": progress_commands(checkpoint_dir, log_dir), "executionTimeout": ["60"]},
-        Comment=f"trainstack status {stack}: progress"[:100],
+        Comment=f"trainstack progress {stack}"[:100],
     )
     [run] = ssm.wait(ssm_client, answer["Command"]["CommandId"], nodes[:1], 120, pause=2.0)
     return progress_line(read_progress(run.output), now)

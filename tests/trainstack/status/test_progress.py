@@ -88,7 +88,7 @@ def test_run_command_goes_to_one_running_node_of_the_stack():
         "DocumentName": "AWS-RunShellScript",
         "InstanceIds": ["i-0123456789abcdef0"],
         "Parameters": {"commands": commands, "executionTimeout": ["60"]},
-        "Comment": "trainstack status c: progress",
+        "Comment": "trainstack progress c",
     }
     ssm_stub.add_response("send_command", {"Command": {"CommandId": "0b1e5c2a-0000-4000-8000-000000000002"}}, sent)
     output = f"TRAINSTACK-PROGRESS checkpoint {NOW.timestamp() - 600} step-800\nTRAINSTACK-PROGRESS step {NOW.timestamp() - 60} step 812\n"
