@@ -17,6 +17,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -32,6 +33,9 @@ NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' gra
 # restarted, it would rejoin the rendezvous and restart every other node's workers.
 # 75 is EX_TEMPFAIL (sysexits.h): the job goes on elsewhere.
 NOTICE_EXIT_STATUS = 75
+# A secret the node could not read (`nodeagent.secrets`): EX_CONFIG (sysexits.h); the unit
+# starts the launcher again after its restart delay (a grant or a secret may still be arriving).
+SECRET_EXIT_STATUS = 78
 _SIOCGIFADDR = 0x8915
 log = logging.getLogger("trainstack.nodeagent")
 
@@ -195,6 +199,15 @@ def run(job: NodeJob) -> int:
         addr = local_address(now.rdzv_host, now.rdzv_port)
         running.update(job=launched, addr=addr)
         env = launcher_env(launched, dict(os.environ), interface_of(addr))
+        if launched.secrets:  # read with the node's identity at each start, into the environment only
+            from nodeagent.secrets import SecretError, read_secrets  # shipped only to such nodes
+
+            try:
+                env.update(read_secrets(launched.secrets))
+            except SecretError as exc:
+                print(f"trainstack launcher: {exc}", file=sys.stderr, flush=True)
+                stop.set()
+                return SECRET_EXIT_STATUS
         log_file = _open_log(launched, addr)
         running["process"] = process = subprocess.Popen(
             torchrun_argv(launched, addr), cwd=now.workdir, env=env, stdout=log_file, stderr=subprocess.STDOUT

@@ -59,17 +59,10 @@ def current(job):
     if doc is None:
         return job
     try:
-        return type(job).from_dict({**job_fields(job), **doc})
+        return type(job).from_dict({**dataclasses.asdict(job), **doc})
     except (ValueError, TypeError) as exc:
         log.warning("job channel %s: ignored (%s)", job.job_doc, exc)
         return job
-
-
-def job_fields(job) -> dict:
-    """The fields of a `NodeJob` as the job file holds them."""
-    fields = dataclasses.asdict(job)
-    fields["command"] = list(fields["command"])
-    return fields
 
 
 def restart_needed(running, now) -> bool:

@@ -33,8 +33,10 @@ _SHIPPED = (
     "notices.py",
     "publisher.py",
     "relay.py",
+    "secrets.py",
     "store.py",
     *sorted(f"clouds/{p.name}" for p in (_PACKAGE / "clouds").glob("*.py")),
+    *sorted(f"secret_stores/{p.name}" for p in (_PACKAGE / "secret_stores").glob("*.py")),
 )
 
 
@@ -42,15 +44,20 @@ _SHIPPED = (
 _ROLE_ONLY = {"worker": ("launcher.py",), "head": ("store.py", "publisher.py")}
 
 
-def shipped_for(cloud: str, role: str | None = None) -> tuple[str, ...]:
+def shipped_for(cloud: str, secrets: bool = False, role: str | None = None) -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
-    (`nodeagent.notices` lists the folder, so it finds just that one), and with a `role` only
-    that role's unit (`_ROLE_ONLY`); saves EC2's 16 KB."""
+    (`nodeagent.notices` lists the folder, so it finds just that one), the secret reader only
+    for a job that reads secrets (the launcher imports it then), and with a `role` only that
+    role's unit (`_ROLE_ONLY`); saves EC2's 16 KB."""
+    own = ("__init__.py", f"{cloud}.py")
     other = {m for r, ms in _ROLE_ONLY.items() if r != role for m in ms} if role else set()
     return tuple(
         m
         for m in _SHIPPED
-        if m not in other and (not m.startswith("clouds/") or m in ("clouds/__init__.py", f"clouds/{cloud}.py"))
+        if m not in other
+        and (not m.startswith("clouds/") or m.removeprefix("clouds/") in own)
+        and (secrets or (m != "secrets.py" and not m.startswith("secret_stores/")))
+        and (not m.startswith("secret_stores/") or m.removeprefix("secret_stores/") in own)
     )
 
 
@@ -165,7 +172,8 @@ def install_script(
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
             f"chmod 700 {Path(JOB_FILE).parent}",
-            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), role))}' | base64 -d | tar -xz -C {AGENT_DIR}",
+            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets')), role))}' "
+            f"| base64 -d | tar -xz -C {AGENT_DIR}",
             # the job's environment: readable by root only (mode 0600, written under umask 077)
             f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
             json.dumps(job, sort_keys=True),
