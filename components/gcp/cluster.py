@@ -153,22 +153,9 @@ class GcpGpuCluster(GpuClusterBase):
                 lambda v: startup_script(name, args, role, kind, v[0], v[1], v[2])
             )
 
-        rdzv_host = None
+        rdzv_host = head_ip = None
         if args.job is not None:
             head_ip = self.head_address = create_head_address(name, args, self.network, labels, child)
-            head_script = script("head", "127.0.0.1")
-            if args.on_demand_after_minutes is not None:  # the head's watcher fills spot from on-demand
-                head_script = with_fill(head_script, name, args, self._project)
-            self.head_node = create_head_node(
-                name,
-                args,
-                self.network,
-                self.service_account,
-                head_script,
-                labels,
-                child,
-                address=head_ip,
-            )
             rdzv_host = head_ip.address  # stays when the head node is replaced
         self.placement = create_placement(name, args, child)
         worker_script = script("worker", rdzv_host)  # the spot and on-demand templates boot the same script
@@ -203,7 +190,23 @@ class GcpGpuCluster(GpuClusterBase):
             self.on_demand_group = create_node_group(
                 name, args, self.on_demand_template, self.health_check, child, on_demand=True
             )
-            self.fill_role = create_fill_grant(name, self._project, self.service_account, child)
+            self.fill_role = create_fill_grant(
+                name, args, self._project, self.service_account, self.node_group.name, child
+            )
+        if head_ip is not None:  # after the groups: the head's watcher reads the spot group by its name
+            head_script = script("head", "127.0.0.1")
+            if args.on_demand_after_minutes is not None:  # the head's watcher fills spot from on-demand
+                head_script = with_fill(head_script, name, args, self._project, self.node_group.name)
+            self.head_node = create_head_node(
+                name,
+                args,
+                self.network,
+                self.service_account,
+                head_script,
+                labels,
+                child,
+                address=head_ip,
+            )
 
     def _outputs(self, name: str, args: ClusterConfig, tpu: bool) -> ClusterOutputs:
         fs = self.file_system
