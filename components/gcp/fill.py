@@ -90,11 +90,9 @@ def create_fill_grant(
             project=project,
             opts=opts,
         )
-        groups = pulumi.Output.all(project, spot_group).apply(
-            lambda v, read=bool(suffix): group_condition(
-                v[0], location(args), [v[1], on_demand] if read else [on_demand]
-            )
-        )
+        names = [spot_group, on_demand] if suffix else [on_demand]
+        where = location(args)
+        groups = pulumi.Output.all(project, *names).apply(lambda v, w=where: group_condition(v[0], w, list(v[1:])))
         condition = {"title": f"trainstack {name} groups", "expression": groups}
         gcp.projects.IAMMember(
             f"{name}-fill{suffix}", project=project, role=made.name, member=member, condition=condition, opts=opts
