@@ -13,6 +13,8 @@ group's name. The nodes' account holds the grants, workers included.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pulumi
 import pulumi_gcp as gcp
 
@@ -61,6 +63,10 @@ def with_fill(
     return pulumi.Output.all(script, project, spot_group).apply(add)
 
 
+def _condition_of(where: str, values: list[str]) -> str:
+    return group_condition(values[0], where, values[1:])
+
+
 def create_fill_grant(
     name: str,
     args: ClusterConfig,
@@ -91,8 +97,7 @@ def create_fill_grant(
             opts=opts,
         )
         names = [spot_group, on_demand] if suffix else [on_demand]
-        where = location(args)
-        groups = pulumi.Output.all(project, *names).apply(lambda v, w=where: group_condition(v[0], w, list(v[1:])))
+        groups = pulumi.Output.all(project, *names).apply(partial(_condition_of, location(args)))
         condition = {"title": f"trainstack {name} groups", "expression": groups}
         gcp.projects.IAMMember(
             f"{name}-fill{suffix}", project=project, role=made.name, member=member, condition=condition, opts=opts
