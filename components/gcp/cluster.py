@@ -171,7 +171,7 @@ class GcpGpuCluster(GpuClusterBase):
             child,
         )
         self.health_check = create_health_check(name, child)
-        self.node_group = create_node_group(name, args, self.template, self.health_check, child)
+        self.node_group = node_group = create_node_group(name, args, self.template, self.health_check, child)
         self.on_demand_template = self.on_demand_group = self.fill_role = None
         if args.on_demand_after_minutes is not None:
             on_demand = args.model_copy(update={"purchase": "on-demand", "on_demand_after_minutes": None})
@@ -190,13 +190,11 @@ class GcpGpuCluster(GpuClusterBase):
             self.on_demand_group = create_node_group(
                 name, args, self.on_demand_template, self.health_check, child, on_demand=True
             )
-            self.fill_role = create_fill_grant(
-                name, args, self._project, self.service_account, self.node_group.name, child
-            )
+            self.fill_role = create_fill_grant(name, args, self._project, self.service_account, node_group.name, child)
         if head_ip is not None:  # after the groups: the head's watcher reads the spot group by its name
             head_script = script("head", "127.0.0.1")
             if args.on_demand_after_minutes is not None:  # the head's watcher fills spot from on-demand
-                head_script = with_fill(head_script, name, args, self._project, self.node_group.name)
+                head_script = with_fill(head_script, name, args, self._project, node_group.name)
             self.head_node = create_head_node(
                 name,
                 args,
