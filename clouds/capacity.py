@@ -46,6 +46,10 @@ class StackFields(Protocol):
     @property
     def on_demand_after_minutes(self) -> int | None: ...
     @property
+    def on_demand_nodes(self) -> int | None: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
     def job(self) -> object | None: ...
 
 
@@ -98,6 +102,8 @@ def capacity_problem(config: StackFields) -> str | None:
                 return f"fallback_types: {other} cannot share the node group with {config.instance_type}: {problem}; remove it"
     if config.fallback_zones and (problem := zones_problem(config)):
         return problem
+    if config.on_demand_nodes is not None and (problem := mix_problem(config)):
+        return problem
     if config.on_demand_after_minutes is not None:
         if config.purchase != "spot":
             return (
@@ -142,3 +148,18 @@ def zones_problem(config: StackFields) -> str | None:
             fix = "set interconnect: none" if field == "interconnect" else f"remove {field}"
             return f"fallback_zones: {why}; remove fallback_zones or {fix}"
     return None
+
+
+def mix_problem(config: StackFields) -> str | None:
+    """Why the node group cannot keep the stack's `on_demand_nodes` on-demand beside spot, or None."""
+    kept = config.on_demand_nodes
+    if config.purchase != "spot":
+        return "on_demand_nodes: only a spot cluster keeps some nodes on-demand; remove it or set purchase: spot"
+    if kept is not None and kept >= config.nodes:
+        return f"on_demand_nodes: {kept} of {config.nodes} nodes is every node; set purchase: on-demand instead"
+    cloud = CLOUDS.get(config.provider)
+    if cloud is None or cloud.on_demand_base is None:
+        name = cloud.display_name if cloud else config.provider
+        return f"on_demand_nodes: {name}'s node group holds one purchase option; remove on_demand_nodes"
+    problem = load(cloud.on_demand_base)(config.instance_type, config.interconnect)
+    return f"on_demand_nodes: {problem}; remove on_demand_nodes" if problem else None

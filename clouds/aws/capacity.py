@@ -42,3 +42,10 @@ def own_template_types(args: ClusterConfig) -> tuple[str, ...]:
 
     first = shape(args.instance_type)
     return tuple(t for t in args.fallback_types if shape(t) != first)
+
+
+def on_demand_base_problem(instance_type: str, interconnect: str) -> None:
+    """None: any spot group keeps `on_demand_nodes` on-demand through its mixed instances
+    policy's `OnDemandBaseCapacity` ("The minimum amount of the Auto Scaling group's capacity
+    that must be fulfilled by On-Demand Instances", EC2 Auto Scaling InstancesDistribution)."""
+    return None

@@ -98,7 +98,11 @@ def group_capacity(
         }
     spot = args.purchase == "spot"
     listed = overrides(args, own_templates or {})
-    distribution: dict = {"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0 if spot else 100}
+    base = (args.on_demand_nodes or 0) if spot else 0  # a spot group's `on_demand_nodes` on-demand first
+    distribution: dict = {
+        "on_demand_base_capacity": base,
+        "on_demand_percentage_above_base_capacity": 0 if spot else 100,
+    }
     if spot:
         ranked = "capacity-optimized-prioritized" if args.fallback_types else "price-capacity-optimized"
         distribution["spot_allocation_strategy"] = ranked

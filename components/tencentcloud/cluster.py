@@ -135,7 +135,9 @@ class TencentcloudGpuCluster(GpuClusterBase):
             image = image_id(args.instance_type, child)
             instance = node_args(name, 0, args, network, image, placement, self.spot_max_price, tags)
             sizes = group_args(name, args.nodes, network["vpc_id"], network["subnet_id"], tags)
-            return create_configured_group(name, GROUP_KIND, configuration_args(name, instance), sizes, child)
+            return create_configured_group(
+                name, GROUP_KIND, configuration_args(name, instance, args.fallback_types), sizes, child
+            )
 
         return group_or_instances(
             self,

@@ -68,6 +68,12 @@ def _types(instance: Mapping[str, Any]) -> dict[str, Any]:
     return {"instance_types": [instance["instance_type"]]}
 
 
+def ranked_types(carried: dict[str, Any], fallback_types: tuple[str, ...]) -> dict[str, Any]:
+    """`carried` with the stack's `fallback_types` after its instance type, rank order (the
+    configuration tries them in turn when a type has no stock: `clouds.tencentcloud.capacity`)."""
+    return {**carried, "instance_types": [*carried["instance_types"], *fallback_types]}
+
+
 def _placement(instance: Mapping[str, Any]) -> dict[str, Any]:
     return {"disaster_recover_group_ids": [instance["placement_group_id"]]}
 
@@ -97,18 +103,19 @@ def names(name: str) -> dict[str, Any]:
     }
 
 
-def configuration_args(name: str, instance: dict[str, Any]) -> dict[str, Any]:
+def configuration_args(name: str, instance: dict[str, Any], fallback_types: tuple[str, ...] = ()) -> dict[str, Any]:
     """`As.ScalingConfig` arguments from the arguments one `instance.Instance` node would get.
 
     Args:
         name: the cluster name (`{name}-node-config`, instances `{name}-node`).
         instance: `profile.node_args(...)` of one node.
+        fallback_types: further types after the instance's, rank order (`ranked_types`).
 
     Raises:
         ValueError: an instance argument this mapping does not know
             (`components.node_group.carried_args`).
     """
-    carried = carried_args(instance, SAME_MEANING, NOT_CARRIED, FOLDED, __name__)
+    carried = ranked_types(carried_args(instance, SAME_MEANING, NOT_CARRIED, FOLDED, __name__), fallback_types)
     return {"configuration_name": f"{name}-node-config", **carried, **names(name)}
 
 

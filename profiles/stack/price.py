@@ -97,6 +97,14 @@ class StackPrice:
 
 
 def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
+    """USD/hour per node, on average: a spot cluster with `on_demand_nodes` pays those at the
+    on-demand price and the rest at spot."""
+    if config.purchase == "spot" and config.on_demand_nodes:
+        spot, on_demand = offering.spot_usd_per_hour, offering.on_demand_usd_per_hour
+        if spot is None or on_demand is None:
+            return None
+        kept = config.on_demand_nodes
+        return (kept * on_demand + (config.nodes - kept) * spot) / config.nodes
     if config.purchase == "spot":
         return offering.spot_usd_per_hour
     on_demand = offering.on_demand_usd_per_hour

@@ -97,3 +97,9 @@ def test_zones_are_refused_on_a_cloud_whose_group_stays_in_one_zone() -> None:
     changes = {"interconnect": "none", "file_system": None, "job": None, "fallback_zones": ["us-central1-b"]}
     with pytest.raises(ValueError, match="node group stays in one zone"):
         ClusterConfig.model_validate({**base, **changes})
+
+
+def test_a_spot_group_keeps_its_on_demand_nodes_first() -> None:
+    config = example_config("aws", nodes=4, on_demand_nodes=1)
+    distribution = group_capacity(config, "lt-1")["mixed_instances_policy"]["instances_distribution"]
+    assert (distribution["on_demand_base_capacity"], distribution["on_demand_percentage_above_base_capacity"]) == (1, 0)
