@@ -199,6 +199,8 @@ class Cloud:
         no_capacity: what the cloud's group does when there is no capacity (docs/self-healing.md).
         on_demand_base: `"module:function"` `(instance type, interconnect) -> reason or None`:
             why its group cannot keep `on_demand_nodes` on-demand beside spot; None: no mix.
+        flex_start: `"module:function"` `(cluster config) -> reason or None`: why its nodes
+            cannot come from a flex-start request (`flex_start: true`); None: the cloud has none.
         group_reservations: reservation kinds its multi-type group uses first, before the
             `fallback_types` (empty: a reservation takes the group's one type).
         zone_group: its group may span `fallback_zones` (a cluster with no placement group).
@@ -253,6 +255,7 @@ class Cloud:
     spot_fallback: str | None = None
     no_capacity: str = ""
     group_reservations: tuple[str, ...] = ()
+    flex_start: str | None = None
     on_demand_base: str | None = None
     zone_group: bool = False
     fill_on_head: bool = False

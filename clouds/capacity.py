@@ -48,6 +48,10 @@ class StackFields(Protocol):
     @property
     def on_demand_nodes(self) -> int | None: ...
     @property
+    def flex_start(self) -> bool: ...
+    @property
+    def hours(self) -> float: ...
+    @property
     def nodes(self) -> int: ...
     @property
     def job(self) -> object | None: ...
@@ -104,6 +108,11 @@ def capacity_problem(config: StackFields) -> str | None:
         return problem
     if config.on_demand_nodes is not None and (problem := mix_problem(config)):
         return problem
+    if config.flex_start:
+        cloud = CLOUDS.get(config.provider)
+        if cloud is None or cloud.flex_start is None:
+            return f"flex_start: {cloud.display_name if cloud else config.provider} has no flex-start; remove it"
+        return load(cloud.flex_start)(config)  # type: ignore[no-any-return]
     if config.on_demand_after_minutes is not None:
         if config.purchase != "spot":
             return (
@@ -163,3 +172,13 @@ def mix_problem(config: StackFields) -> str | None:
         return f"on_demand_nodes: {name}'s node group holds one purchase option; remove on_demand_nodes"
     problem = load(cloud.on_demand_base)(config.instance_type, config.interconnect)
     return f"on_demand_nodes: {problem}; remove on_demand_nodes" if problem else None
+
+
+def flex_note(config: StackFields) -> str | None:
+    """The price line of a flex-start stack (the cloud's `flex_caveat`, beside its
+    `Cloud.flex_start` check), or None."""
+    cloud = CLOUDS.get(config.provider)
+    if not config.flex_start or cloud is None or cloud.flex_start is None:
+        return None
+    module = cloud.flex_start.split(":", 1)[0]
+    return load(f"{module}:flex_caveat")(config.hours)  # type: ignore[no-any-return]

@@ -30,6 +30,7 @@ from components.gcp.nodes import (
     create_head_node,
     create_health_check,
     create_node_group,
+    create_resize_request,
     create_template,
 )
 from components.gcp.queued import create_queued_controller, queued_resource_ids
@@ -157,7 +158,8 @@ class GcpGpuCluster(GpuClusterBase):
         if args.job is not None:
             head_ip = self.head_address = create_head_address(name, args, self.network, labels, child)
             rdzv_host = head_ip.address  # stays when the head node is replaced
-        self.placement = create_placement(name, args, child)
+        # one resize request's VMs are densely co-located without a policy (`clouds.gcp.flex_start`)
+        self.placement = None if args.flex_start else create_placement(name, args, child)
         worker_script = script("worker", rdzv_host)  # the spot and on-demand templates boot the same script
         self.template = create_template(
             name,
@@ -172,6 +174,10 @@ class GcpGpuCluster(GpuClusterBase):
         )
         self.health_check = create_health_check(name, child)
         self.node_group = node_group = create_node_group(name, args, self.template, self.health_check, child)
+        self.resize_request = None
+        if args.flex_start:
+            assert isinstance(node_group, gcp.compute.InstanceGroupManager)  # flex-start: a zonal group
+            self.resize_request = create_resize_request(name, args, node_group, child)
         self.on_demand_template = self.on_demand_group = self.fill_role = None
         if args.on_demand_after_minutes is not None:
             on_demand = args.model_copy(update={"purchase": "on-demand", "on_demand_after_minutes": None})

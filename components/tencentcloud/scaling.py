@@ -119,18 +119,22 @@ def configuration_args(name: str, instance: dict[str, Any], fallback_types: tupl
     return {"configuration_name": f"{name}-node-config", **carried, **names(name)}
 
 
-def group_args(name: str, nodes: int, vpc_id: Any, subnet_id: Any, tags: dict[str, str]) -> dict[str, Any]:
+def group_args(name: str, nodes: int, vpc_id: Any, subnet_ids: Any, tags: dict[str, str]) -> dict[str, Any]:
     """`As.ScalingGroup` arguments (without `configuration_id`) of a group that keeps `nodes`
-    instances on one subnet.
+    instances on `subnet_ids` (one id, or a list: the cluster's zone first, then each of its
+    `fallback_zones`, tried in that order: `multi_zone_subnet_policy` PRIORITY, "Multi zone or
+    subnet strategy, Valid values: PRIORITY and EQUALITY", tencentcloud-iac-pulumi 0.2.3).
 
     Raises:
         ValueError: `nodes` outside 1..`GROUP_MAX_NODES`.
     """
+    ids = list(subnet_ids) if isinstance(subnet_ids, list | tuple) else [subnet_ids]
     return {
         "scaling_group_name": f"{name}-nodes",
         **fixed_size(nodes, GROUP_MAX_NODES, "a Tencent scaling group", ("min_size", "max_size", "desired_capacity")),
         "vpc_id": vpc_id,
-        "subnet_ids": [subnet_id],
+        "subnet_ids": ids,
+        **({"multi_zone_subnet_policy": "PRIORITY"} if len(ids) > 1 else {}),
         "health_check_type": HEALTH_CHECK_TYPE,
         "replace_monitor_unhealthy": True,
         "tags": tags,

@@ -149,3 +149,17 @@ def group_fallback_zones(choice: Candidate, ranked: Iterable[Candidate], config:
 
 def _with_zones(config: Any, zones: tuple[str, ...]) -> Any:
     return config.model_copy(update={"fallback_zones": zones})
+
+
+def fallback_reason(choice: Candidate, ranked: Iterable[Candidate], interconnect: str) -> str:
+    """`; its group also launches p5en.48xlarge ($X per job on the last)` for a row whose node
+    group has fallback types (`group_fallback_types`), the job's cost on the last of them being
+    that type's own row; "" without any."""
+    listed = list(ranked)
+    types = group_fallback_types(choice, listed, interconnect)
+    if not types:
+        return ""
+    key = _group_key(choice)
+    last = next((c for c in listed if _group_key(c) == key and c.offering.instance_type == types[-1]), None)
+    cost = f" (${last.usd_total:,.2f} per job on the last)" if last is not None else ""
+    return f"; its group also launches {', '.join(types)}{cost}"
