@@ -163,7 +163,7 @@ def render_stack(
         raise TypeError(f"render_stack: the {config.provider} cluster has no usd_per_hour; price it first")
     cost = cluster_cost(config, config.usd_per_hour, usd_per_cny)
     cluster = config.model_dump(mode="json", exclude_none=True)
-    for key in ("fallback_types", "fallback_zones"):  # one type, one zone: the key is left out
+    for key in ("fallback_types", "fallback_zones", "flex_start"):  # one type, one zone, no flex: left out
         if not cluster.get(key):
             cluster.pop(key, None)
     region_key = provider_region_key(config.provider)
