@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clouds.aws.bootstrap import node_user_data
 from clouds.aws.efa import efa_interface_count, interface_layout
 
 if TYPE_CHECKING:
@@ -34,6 +33,7 @@ def own_template_types(args: ClusterConfig) -> tuple[str, ...]:
     """The fallback types that need their own launch template: those whose interface layout
     (`clouds.aws.efa.interface_layout`: EFA count, cards) or worker user data (NCCL and EFA
     settings, `clouds.aws.bootstrap`) differ from `args.instance_type`'s, in rank order."""
+    from clouds.aws.bootstrap import node_user_data  # the component's; resolving loads no bootstrap
 
     def shape(instance_type: str) -> tuple:
         typed = args.model_copy(update={"instance_type": instance_type})
