@@ -20,8 +20,9 @@ from components.aws.capacity_block import create_block_end
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
 from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress, create_zone_subnets
+from components.aws.head import create_head_node
 from components.aws.network import create_network, create_security_group
-from components.aws.nodes import create_head_node, create_node_group, create_on_demand_group, fill_policy
+from components.aws.nodes import create_node_group, create_on_demand_group, fill_policy
 from components.aws.secrets import create_job_secrets
 from components.aws.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
