@@ -171,8 +171,8 @@ def committed_catalog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     except OSError:  # no symlinks (Windows without the privilege)
         shutil.copytree(ROOT / "stacks", root / "stacks")
     with pytest.MonkeyPatch.context() as patch:
-        for module in _project_modules():
-            if vars(module).get("DATA_DIR") == original:
+        for module in _project_modules_with("DATA_DIR"):
+            if module.DATA_DIR == original:
                 patch.setattr(module, "DATA_DIR", copy)
         yield copy
 
@@ -199,11 +199,15 @@ def _git(*args: str) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def _project_modules() -> list:
-    """Imported modules from this project's files (packages and test modules)."""
+def _project_modules_with(attribute: str) -> list:
+    """Imported modules from this project's files (packages and test modules) that define
+    `attribute`. The attribute is checked before the path: resolving the path of every loaded
+    module took about 0.5 s CPU per session, which `make mutate` paid once per mutant."""
     venv = Path(sys.prefix).resolve()
     modules = []
     for module in list(sys.modules.values()):
+        if attribute not in getattr(module, "__dict__", {}):
+            continue
         path = Path(getattr(module, "__file__", None) or "/").resolve()
         if path.is_relative_to(ROOT) and not path.is_relative_to(venv):
             modules.append(module)
