@@ -191,3 +191,19 @@ def test_rows_rank_by_job_cost_to_the_micro_dollar_then_by_tier(hours, tier, key
     from profiles.data_path.row import _cost
 
     assert _cost(replace(_row(250, hours, 0), throughput=tier), 10.0) == key
+
+
+@pytest.mark.parametrize(
+    ("throughput", "tier", "label"),
+    [
+        (None, 125, "the cloud's nearest to the default"),
+        (None, 250, "default"),
+        (None, 500, "chosen"),
+        (500, 250, "chosen"),
+        (500, 500, "asked"),
+    ],
+)
+def test_a_tier_is_labelled_by_how_the_row_came_by_it(throughput, tier, label):
+    from profiles.data_path.terms import _tier_label
+
+    assert _tier_label(_spec(throughput), tier) == label
