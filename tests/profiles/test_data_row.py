@@ -207,3 +207,12 @@ def test_a_tier_is_labelled_by_how_the_row_came_by_it(throughput, tier, label):
     from profiles.data_path.terms import _tier_label
 
     assert _tier_label(_spec(throughput), tier) == label
+
+
+def test_a_row_without_data_keeps_its_tier_and_the_size_it_was_raised_to():
+    from profiles.data_path.terms import at_tier
+
+    spec = parse_spec({"accelerators": "A100:8", "hours": 10, "file_system": {"capacity": "2400GiB"}})
+    row = at_tier(spec, OFFERING, 10.0, 500, None, capacity=4800)
+    assert (row.hours, row.throughput, row.capacity_gib, row.storage.capacity_gib) == (10.0, 500, 4800, 4800.0)
+    assert at_tier(spec, OFFERING, 10.0, 250, None).capacity_gib is None  # the workload's own size
