@@ -216,3 +216,23 @@ def test_a_row_without_data_keeps_its_tier_and_the_size_it_was_raised_to():
     row = at_tier(spec, OFFERING, 10.0, 500, None, capacity=4800)
     assert (row.hours, row.throughput, row.capacity_gib, row.storage.capacity_gib) == (10.0, 500, 4800, 4800.0)
     assert at_tier(spec, OFFERING, 10.0, 250, None).capacity_gib is None  # the workload's own size
+
+
+EXPORT_NOTE = "data: export (write_back) requests not counted: give data.written_files (files the job writes)"
+
+
+@pytest.mark.parametrize(
+    ("extra", "usd", "export_note"),
+    [
+        # 1,000 GETs x $0.0004/1,000 + 1 LIST and 40,000 PUTs x $0.005/1,000 (R1, R2)
+        pytest.param({"write_back": True, "written_files": 40_000}, 0.000405 + 0.2, False, id="exports-counted"),
+        pytest.param({"write_back": True}, 0.000405, True, id="exports-unknown"),
+        pytest.param({"written_files": None}, 0.000405, False, id="no-export"),
+    ],
+)
+def test_a_rows_bucket_requests_count_the_exports_or_say_why_not(extra, usd, export_note):
+    data = {"source": "s3://team-data/x", "size": "1000GiB", "files": 1000, "passes": 10, **extra}
+    fields = {"accelerators": "A100:8", "hours": "2h", "file_system": {"capacity": "2400GiB"}, "data": data}
+    row = data_row(parse_spec({k: v for k, v in fields.items() if v is not None}), OFFERING, 2.0, 40.0, None)
+    assert row.usd_requests == pytest.approx(usd)
+    assert (row.notes[-1] == EXPORT_NOTE) is export_note and row.notes.count(EXPORT_NOTE) == int(export_note)
