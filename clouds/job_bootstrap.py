@@ -37,8 +37,10 @@ JOB_IDENTITY = ("command", "module", "workdir", "checkpoint_dir", "nproc_per_nod
 
 
 def rendezvous_id(name: str, job: dict) -> str:
-    """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields."""
-    identity = json.dumps({k: job.get(k) for k in JOB_IDENTITY}, sort_keys=True)
+    """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields (and
+    its launcher when it is not torchrun: a torchrun job keeps the id it always had)."""
+    fields = (*JOB_IDENTITY, "launcher") if "launcher" in job else JOB_IDENTITY
+    identity = json.dumps({k: job.get(k) for k in fields}, sort_keys=True)
     return f"{name}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
 
 
@@ -52,7 +54,7 @@ def head_job(job: dict) -> dict:
     """What the head's store needs of the job (its port and the rendezvous file, both fixed by
     the cluster's name): nothing a job or node-count edit changes, so such an edit leaves the
     head's bootstrap, and so the head and its in-memory rendezvous, alone."""
-    return {key: job[key] for key in ("rdzv_port", "rdzv_file")}
+    return {key: job[key] for key in ("rdzv_port", "rdzv_file", "launcher") if key in job}
 
 
 def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:
@@ -93,6 +95,8 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         "python": job_python(cluster),
         "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),
     }
+    if job.launcher == "paddle":  # torchrun is the node agent's default: its job files stay as they were
+        fields["launcher"] = "paddle"
     fields["job_id"] = rendezvous_id(name, fields)
     return fields
 
