@@ -1,8 +1,8 @@
 """Submit the stack's job as a PAI-DLC job (PAI-DLC API 2020-12-03, `CreateJob`, POST /api/v1/jobs,
 ROA style, signed by `alibabacloud-tea-openapi`'s generic `call_api`).
 
-The body: `DisplayName`; `JobType: PyTorchJob`; `WorkspaceId` (the stack's PAI workspace, found
-by name with AIWorkSpace `ListWorkspaces`); one `JobSpecs` entry of `Type: Worker` with the
+The body: `DisplayName`; `JobType: PyTorchJob`; `WorkspaceId` (the stack's PAI workspace, `components.alicloud.pai`,
+found by name with AIWorkSpace `ListWorkspaces`); one `JobSpecs` entry of `Type: Worker` with the
 job's image (`job.image`), `PodCount` = the stack's nodes and `EcsSpec` = its ECS type, plus
 `SpotSpec` (`SpotWithPriceLimit`) for a spot stack (PAI-DLC's preemptible jobs); `UserCommand`
 the job's launcher on every node (`trainstack.run.launch`: torchrun or paddle with the
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from clouds.alicloud.pai import workspace_name
 from clouds.contract import ClusterConfig
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, checked
@@ -31,15 +31,6 @@ PLATFORM = "PAI-DLC"
 DLC_VERSION, WORKSPACE_VERSION = "2020-12-03", "2021-02-04"
 CODE_MOUNT, CHECKPOINT_MOUNT, DATA_MOUNT = "/mnt/code", "/mnt/checkpoints", "/mnt/data"
 SPOT_DISCOUNT_LIMIT = 1.0  # bid up to the pay-as-you-go price, never above it (assumed valid: docs give 0.8)
-
-
-def workspace_name(name: str) -> str:
-    """The stack's PAI workspace name: 3-23 letters, digits and `_` starting with a letter
-    (`<name>_ws`, the name cut to 20)."""
-    base = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    if not base[:1].isalpha():
-        base = f"w{base}"
-    return f"{base[:20]}_ws"
 
 
 def _oss_uri(place: StorePlace, region: str) -> str:
