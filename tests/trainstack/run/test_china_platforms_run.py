@@ -196,3 +196,39 @@ def test_refusals_name_the_field(build, job, field):
 def test_ti_one_has_no_spot():
     with pytest.raises(RunError, match="^purchase: TI-ONE has no spot"):
         ti_one.task_request(_tione(purchase="spot"), "c", STAMP)
+
+
+@responses.activate
+def test_status_follows_each_platforms_job(huawei, monkeypatch):
+    """`trainstack status` reads each platform's job in its own API (recorded answers)."""
+    from trainstack.run.record import RunRecord
+    from trainstack.status.job_follow import job_line
+
+    for key, value in {
+        "ALIBABA_CLOUD_ACCESS_KEY_ID": "LTAI-test-id",
+        "ALIBABA_CLOUD_ACCESS_KEY_SECRET": "test-secret-not-real",
+        "TENCENTCLOUD_SECRET_ID": "AKID-test",
+        "TENCENTCLOUD_SECRET_KEY": "test-key-not-real",
+    }.items():
+        monkeypatch.setenv(key, value)
+    job = "3faf5c03-aaa1-4cbe-879d-24b05d997347"
+    responses.get(
+        f"https://modelarts.cn-north-4.myhuaweicloud.com/v2/{PROJECT}/training-jobs/{job}",
+        json=_answer("modelarts-training-job-running.json"),
+    )
+    responses.get(
+        "https://pai-dlc.cn-beijing.aliyuncs.com/api/v1/jobs/dlc7e3kbp4bqkz5y", json=_answer("pai-dlc-job-running.json")
+    )
+    responses.post("https://tione.tencentcloudapi.com/", json=_answer("tione-training-task-failed.json"))
+    lines = [
+        job_line(RunRecord(job, "modelarts", "huaweicloud", "cn-north-4", "t0", "l", "k"), "c"),
+        job_line(RunRecord("dlc7e3kbp4bqkz5y", "pai", "alicloud", "cn-beijing", "t0", "l", "k"), "c"),
+        job_line(RunRecord("train-51ba4bf0", "ti-one", "tencentcloud", "ap-guangzhou", "t0", "l", "k"), "c"),
+    ]
+    assert [line.split("): ", 1)[1].split(";")[0] for line in lines] == [
+        "Running (Running)",
+        "Running",
+        "FAILED: process exited with code 1",
+    ]
+    assert json.loads(responses.calls[2].request.body) == {"Id": "train-51ba4bf0"}
+    assert responses.calls[2].request.headers["X-TC-Action"] == "DescribeTrainingTask"
