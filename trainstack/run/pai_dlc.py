@@ -44,7 +44,7 @@ def job_body(cluster: ClusterConfig, name: str, stamp: str, workspace_id: str) -
     Raises:
         RunError: a job field PAI-DLC cannot honour, or `job.code` / `job.image` missing.
     """
-    job, script, args = checked(cluster, PLATFORM, ("torchrun", "paddle"))
+    job, script, args = checked(cluster, PLATFORM)
     code = code_place(job, "oss", PLATFORM)
     spec: dict[str, Any] = {
         "Type": "Worker",

@@ -232,3 +232,25 @@ def test_status_follows_each_platforms_job(huawei, monkeypatch):
     ]
     assert json.loads(responses.calls[2].request.body) == {"Id": "train-51ba4bf0"}
     assert responses.calls[2].request.headers["X-TC-Action"] == "DescribeTrainingTask"
+
+
+@pytest.mark.parametrize(
+    ("platform", "refused"),
+    [
+        pytest.param("sagemaker", True, id="sagemaker"),
+        pytest.param("azureml", True, id="azureml"),
+        pytest.param("ModelArts", True, id="modelarts"),
+        pytest.param("pai", False, id="pai-word"),
+        pytest.param("PAI-DLC", False, id="pai-dlc-name"),
+        pytest.param("ti-one", False, id="ti-one"),
+    ],
+)
+def test_paddle_rows_left_out_where_the_platform_runs_its_own_launcher(platform, refused):
+    """The resolver's `job` constraint and `run` share this answer (`clouds.platform_job.job_problem`)."""
+    from clouds.platform_job import job_problem
+
+    job = JobConfig.model_validate({"command": "train.py", "launcher": "paddle"})
+    problem = job_problem(platform, job, 2)
+    assert (problem is not None) is refused
+    if refused:
+        assert problem.startswith(f"job.launcher: {platform} starts the job's processes with its own")
