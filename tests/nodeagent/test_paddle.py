@@ -95,7 +95,7 @@ def test_head_serves_the_paddle_master_and_only_paddle_jobs_ship_it():
     assert job["launcher"] == "paddle"
     head = ship.install_script("head", head_job(job), "/fsx", store_python="/opt/pytorch/bin/python")
     assert "ExecStart=/opt/pytorch/bin/python -m nodeagent paddle-master 29400 /fsx/trainstack/rendezvous/c" in head
-    assert "paddle_master.py" in ship.shipped_for("aws", "paddle")
+    assert "paddle_master.py" in ship.shipped_for("aws", launcher="paddle")
     assert "paddle_master.py" not in ship.shipped_for("aws")
 
 
