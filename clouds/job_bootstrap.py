@@ -12,6 +12,7 @@ import json
 
 from clouds.contract import ClusterConfig
 from clouds.job_runtime import job_python, store_python
+from clouds.job_secrets import node_secrets, plain_env
 from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
@@ -37,10 +38,15 @@ JOB_IDENTITY = ("command", "module", "workdir", "checkpoint_dir", "nproc_per_nod
 
 
 def rendezvous_id(name: str, job: dict) -> str:
-    """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields (and
-    its launcher when it is not torchrun: a torchrun job keeps the id it always had)."""
-    fields = (*JOB_IDENTITY, "launcher") if "launcher" in job else JOB_IDENTITY
-    identity = json.dumps({k: job.get(k) for k in fields}, sort_keys=True)
+    """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields, and
+    of where its secrets are read and its launcher when it has them (a torchrun job without
+    secrets keeps the id it always had)."""
+    fields = {k: job.get(k) for k in JOB_IDENTITY}
+    if job.get("secrets"):  # where the secrets are read (a job without any keeps its old id)
+        fields["secrets"] = job["secrets"]
+    if "launcher" in job:  # paddle only: torchrun is the node agent's default
+        fields["launcher"] = job["launcher"]
+    identity = json.dumps(fields, sort_keys=True)
     return f"{name}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
 
 
@@ -90,11 +96,15 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         # the head announces its address here at every start; workers read it before each launch
         "rdzv_file": rendezvous_file(name, mount_point),
         "job_id": "",
-        "env": {**dict(job.env), **tracking_env(job.tracking, None)},
+        "env": {**plain_env(job), **tracking_env(job.tracking, None)},
         "env_file": env_file,
         "python": job_python(cluster),
         "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),
     }
+    # where each secret is read at start with the node's identity (references, never values);
+    # only when there are some, so a job without secrets writes the job file it always did
+    if secrets := node_secrets(cluster.provider, name, cluster.region, job):
+        fields["secrets"] = secrets
     if job.launcher == "paddle":  # torchrun is the node agent's default: its job files stay as they were
         fields["launcher"] = "paddle"
     fields["job_id"] = rendezvous_id(name, fields)

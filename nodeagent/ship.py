@@ -31,17 +31,25 @@ _SHIPPED = (
     "launcher.py",
     "metadata.py",
     "notices.py",
+    "secrets.py",
     "store.py",
     *sorted(f"clouds/{p.name}" for p in (_PACKAGE / "clouds").glob("*.py")),
+    *sorted(f"secret_stores/{p.name}" for p in (_PACKAGE / "secret_stores").glob("*.py")),
 )
 
 
-def shipped_for(cloud: str, launcher: str = "torchrun") -> tuple[str, ...]:
+def shipped_for(cloud: str, secrets: bool = False, launcher: str = "torchrun") -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
-    (`nodeagent.notices` lists the folder, so it finds just that one), and the Paddle master
-    only for a `paddle` job; saves EC2's 16 KB."""
+    (`nodeagent.notices` lists the folder, so it finds just that one), the secret reader only
+    for a job that reads secrets (the launcher imports it then), and the Paddle master only for
+    a `paddle` job; saves EC2's 16 KB."""
+    own = ("__init__.py", f"{cloud}.py")
     found = tuple(
-        m for m in _SHIPPED if not m.startswith("clouds/") or m in ("clouds/__init__.py", f"clouds/{cloud}.py")
+        m
+        for m in _SHIPPED
+        if (not m.startswith("clouds/") or m.removeprefix("clouds/") in own)
+        and (secrets or (m != "secrets.py" and not m.startswith("secret_stores/")))
+        and (not m.startswith("secret_stores/") or m.removeprefix("secret_stores/") in own)
     )
     return (*found, "paddle_master.py") if launcher == "paddle" else found
 
@@ -147,7 +155,7 @@ def install_script(
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
             f"chmod 700 {Path(JOB_FILE).parent}",
-            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), job.get('launcher', 'torchrun')))}' "
+            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets')), job.get('launcher', 'torchrun')))}' "
             f"| base64 -d | tar -xz -C {AGENT_DIR}",
             # the job's environment: readable by root only (mode 0600, written under umask 077)
             f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
