@@ -44,14 +44,16 @@ _SHIPPED = (
 _ROLE_ONLY = {"worker": ("launcher.py",), "head": ("store.py", "publisher.py")}
 
 
-def shipped_for(cloud: str, secrets: bool = False, role: str | None = None) -> tuple[str, ...]:
+def shipped_for(
+    cloud: str, secrets: bool = False, launcher: str = "torchrun", role: str | None = None
+) -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
     (`nodeagent.notices` lists the folder, so it finds just that one), the secret reader only
-    for a job that reads secrets (the launcher imports it then), and with a `role` only that
-    role's unit (`_ROLE_ONLY`); saves EC2's 16 KB."""
+    for a job that reads secrets (the launcher imports it then), the Paddle master only for a
+    `paddle` job, and with a `role` only that role's unit (`_ROLE_ONLY`); saves EC2's 16 KB."""
     own = ("__init__.py", f"{cloud}.py")
     other = {m for r, ms in _ROLE_ONLY.items() if r != role for m in ms} if role else set()
-    return tuple(
+    found = tuple(
         m
         for m in _SHIPPED
         if m not in other
@@ -59,6 +61,7 @@ def shipped_for(cloud: str, secrets: bool = False, role: str | None = None) -> t
         and (secrets or (m != "secrets.py" and not m.startswith("secret_stores/")))
         and (not m.startswith("secret_stores/") or m.removeprefix("secret_stores/") in own)
     )
+    return (*found, "paddle_master.py") if launcher == "paddle" else found
 
 
 def compact_source(text: str) -> bytes:
@@ -159,7 +162,8 @@ def install_script(
         unit, exec_start = "job", f"/usr/bin/python3 -m nodeagent run {JOB_FILE}"
     elif role == "head":
         unit = "rendezvous"
-        exec_start = f"{shlex.quote(store_python or job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
+        server = "paddle-master" if job.get("launcher") == "paddle" else "store"  # where the launchers meet
+        exec_start = f"{shlex.quote(store_python or job['python'])} -m nodeagent {server} {int(job['rdzv_port'])}"
         if job.get("rdzv_file"):  # announce the head's address to the workers at every start
             exec_start += f" {shlex.quote(job['rdzv_file'])}"
             if job.get("job_doc") and job.get("cloud", "none") != "none":  # and relay the job channel
@@ -172,7 +176,7 @@ def install_script(
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
             f"chmod 700 {Path(JOB_FILE).parent}",
-            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets')), role))}' "
+            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets')), job.get('launcher', 'torchrun'), role))}' "
             f"| base64 -d | tar -xz -C {AGENT_DIR}",
             # the job's environment: readable by root only (mode 0600, written under umask 077)
             f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
