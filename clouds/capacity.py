@@ -142,6 +142,12 @@ def zones_problem(config: StackFields) -> str | None:
     if cloud is None or not cloud.zone_group:
         name = cloud.display_name if cloud else config.provider
         return f"fallback_zones: {name}'s node group stays in one zone; remove fallback_zones"
+    from clouds.healing import per_node_reason  # the same rule the component asks
+
+    if why := per_node_reason(config.provider, config.instance_type, config.purchase):
+        return (
+            f"fallback_zones: the nodes are per-node instances in one zone, not a group ({why}); remove fallback_zones"
+        )
     if len(set(zones)) != len(zones) or config.zone in zones:
         return f"fallback_zones: list each zone once, without zone ({config.zone})"
     if len(zones) > MAX_FALLBACK_ZONES:

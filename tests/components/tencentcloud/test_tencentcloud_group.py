@@ -177,3 +177,8 @@ def test_fallback_zones_give_the_group_a_subnet_per_zone_in_priority_order():
 def test_one_zone_sets_no_zone_policy():
     (group,) = build(make_config()).of_type(GROUP)
     assert len(group["inputs"]["subnetIds"]) == 1 and "multiZoneSubnetPolicy" not in group["inputs"]
+
+
+def test_an_hcc_cluster_without_a_group_refuses_fallback_zones():
+    with pytest.raises(ValueError, match="per-node instances in one zone, not a group"):
+        make_config(instance_type=HCC_TYPE, file_system=None, fallback_zones=["ap-beijing-7"])
