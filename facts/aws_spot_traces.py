@@ -44,3 +44,12 @@ def pooled_rate(traces: dict[str, tuple[int, float]]) -> float:
 
 
 P3_RATE = pooled_rate(P3_TRACES)
+
+# (cloud, instance family) -> (interruptions per node-month, source), read by
+# `profiles.cost.inputs.spot_interruptions` where no Spot Advisor band is recorded.
+FAMILY_RATES: dict[tuple[str, str], tuple[float, str]] = {
+    ("aws", "p3"): (
+        round(P3_RATE, 1),
+        f"measured: {ST1}, {len(P3_TRACES)} zone traces pooled, on p3.2xlarge (the family's other sizes assumed alike)",
+    ),
+}
