@@ -211,10 +211,7 @@ def _search(
         built += rows
         reference = {**_references(rows, deadline), **reference}
     floors = {
-        n: {
-            k: round(_floor(c, n, e.hours, interval, reference.get(k, 0.0)) * (1 - 1e-9), 2)
-            for k, c in firsts.items()
-        }
+        n: {k: round(_floor(c, n, e.hours, interval, reference.get(k, 0.0)) * (1 - 1e-9), 2) for k, c in firsts.items()}
         for n, e in hours.items()
     }
     priced = {c.nodes for c in built}

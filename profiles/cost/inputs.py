@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from clouds.base import load
 from clouds.healing import HEALING, MANUAL_RESTART_HOURS, spot_healing
 from clouds.registry import CLOUDS
-from facts.spot_advisor import BANDS, AdvisorBand
 from facts.aws_spot_traces import FAMILY_RATES
+from facts.spot_advisor import BANDS, AdvisorBand
 from profiles.catalog.offering import Offering
 
 # Hours to get a replacement node and reload the checkpoint after a spot interruption, per

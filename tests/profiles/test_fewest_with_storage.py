@@ -92,7 +92,8 @@ def test_the_1_3b_job_takes_one_to_four_nodes(real_catalog, provider, fields):
 
 
 @pytest.mark.parametrize(
-    "fields", [pytest.param({"purchase": "on-demand"}, id="on-demand"), pytest.param({"purchase": "spot", **SPOT}, id="spot")]
+    "fields",
+    [pytest.param({"purchase": "on-demand"}, id="on-demand"), pytest.param({"purchase": "spot", **SPOT}, id="spot")],
 )
 def test_the_1_3b_tpu_job_takes_a_small_v5p_slice(real_catalog, fields):
     spec = parse_spec({**JOB, "accelerators": "tpu-v5p", **fields})

@@ -3,8 +3,8 @@
 import pytest
 
 from clouds.registry import CLOUDS
-from facts.spot_advisor import AWS_SPOT_ADVISOR, BANDS, aws_band
 from facts.aws_spot_traces import P3_RATE, P3_TRACES, pooled_rate
+from facts.spot_advisor import AWS_SPOT_ADVISOR, BANDS, aws_band
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
 from profiles.cost.estimate import JobHours
