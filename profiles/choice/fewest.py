@@ -68,7 +68,10 @@ def _noted(c: Candidate, note: str) -> Candidate:
 
 def best_per_purchase(options: Iterable[Candidate], deadline: float | None, margin: float) -> list[Candidate]:
     """Per purchase option (and held reservation), the node count to use (`pick_fewest`)."""
-    return [_noted(pick, note) for pick, note in _picks(options, deadline, margin)]
+    rows = list(options)
+    if len({purchase_key(c) for c in rows}) == len(rows):  # one row per option: nothing to choose
+        return rows
+    return [_noted(pick, note) for pick, note in _picks(rows, deadline, margin)]
 
 
 def family_key(c: Candidate) -> tuple:
@@ -88,6 +91,9 @@ def fewest_per_family(found: list[Candidate], deadline: float | None, margin: fl
         by_family.setdefault(family_key(c), []).append(c)
     kept: list[Candidate] = []
     for group in by_family.values():
+        if len(group) == 1:
+            kept += group
+            continue
         pick, note = choose_fewest(group, deadline, margin, accelerators)
         size = accelerators(pick)
         kept += [_noted(c, note) if c is pick else c for c in group if accelerators(c) == size]

@@ -203,6 +203,14 @@ def _search(
     firsts = {purchase_key(c): c for c in reversed(built)}
     interval = spec.spot.checkpoint_interval_hours if spec.spot is not None else 0.0
     hours = {n: e for n, e in later if isinstance(e, JobHours)}
+    if not hours:
+        return built
+    if len(firsts) == len(built) and all(deadline is None or c.hours <= deadline for c in built):
+        # The common case, settled cheaply: one on-time row per option, and no larger count's
+        # floor is low enough to take it out of the margin.
+        least = _least(firsts, hours, {k: c.hours for k, c in firsts.items()})
+        if all(round(least[k] * (1 + margin), 2) >= round(c.usd_total, 2) for k, c in firsts.items()):
+            return built
     reference = _references(built, deadline)
     for n, e in hours.items():
         if len(reference) == len(firsts):
@@ -210,10 +218,6 @@ def _search(
         rows = candidates(spec, offering, e, n)
         built += rows
         reference = {**_references(rows, deadline), **reference}
-    floors = {
-        n: {k: round(_floor(c, n, e.hours, interval, reference.get(k, 0.0)) * (1 - 1e-9), 2) for k, c in firsts.items()}
-        for n, e in hours.items()
-    }
     priced = {c.nodes for c in built}
     low = _cheapest(built, deadline, {}, reference)
     fewest = {k: choice_cost(c, c.hours) for k, c in _first_on_time(built, deadline).items()}
@@ -227,6 +231,14 @@ def _search(
         out = k not in fewest or fewest[k] > round(low[k] * (1 + margin), 2)
         return out or round(floor * (1 + margin), 2) < fewest[k]
 
+    if not any(could_change(k, f) for k, f in _least(firsts, hours, reference).items()):
+        bound = {k: round(v * (1 + margin), 2) for k, v in low.items() if v is not None}
+        if all(_fits(c, bound, deadline, reference) for c in firsts.values()):
+            return built  # no larger count can be cheaper enough to matter: the common case, settled
+    floors = {
+        n: {k: round(_floor(c, n, e.hours, interval, reference.get(k, 0.0)) * (1 - 1e-9), 2) for k, c in firsts.items()}
+        for n, e in hours.items()
+    }
     for n in sorted(floors, key=lambda n: min(floors[n].values())):
         if n not in priced and any(could_change(k, f) for k, f in floors[n].items()):
             rows = candidates(spec, offering, hours[n], n)
@@ -247,6 +259,21 @@ def _search(
             continue
         settled |= {purchase_key(c) for c in rows if _fits(c, bound, deadline, reference)}
     return built
+
+
+def _least(
+    firsts: dict[tuple, Candidate], hours: dict[int, JobHours], reference: dict[tuple, float]
+) -> dict[tuple, float]:
+    """Per purchase option, a floor below every `_floor` of the counts in `hours`, USD to the cent,
+    without their spot interruptions: the fewest node-hours of any count at the option's price,
+    the file system for the shortest run (or the reference run), the bucket's requests."""
+    node_hours = min(n * e.hours for n, e in hours.items())
+    shortest = min(e.hours for e in hours.values())
+    found = {}
+    for k, c in firsts.items():
+        storage = (c.usd_storage or 0.0) / c.hours * max(shortest, reference.get(k, 0.0)) if c.hours > 0 else 0.0
+        found[k] = round((_floor_price(c) * node_hours + storage + (c.usd_requests or 0.0)) * (1 - 1e-9), 2)
+    return found
 
 
 def _first_on_time(rows: list[Candidate], deadline: float | None) -> dict[tuple, Candidate]:
