@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import shlex
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,6 +34,13 @@ class JobConfig(BaseModel):
         module: run `command`'s first word as a Python module (`python -m`).
         tracking: MLflow tracking (`{mlflow: URI}` or `{mlflow: managed}`): the training
             environment gets `MLFLOW_TRACKING_URI` (`clouds.tracking`); None: no tracking.
+        launcher: what starts the processes on each node: `torchrun` (PyTorch's elastic
+            launcher) or `paddle` (`python -m paddle.distributed.launch`); None = torchrun.
+        code: on a platform that runs code from its cloud's object store (ModelArts `obs://`,
+            PAI-DLC `oss://`, TI-ONE `cos://`), the folder holding the job's code
+            (`trainstack.run.object_store`); VM stacks run code from the shared file system.
+        image: the platform's training image or engine where it needs one named (ModelArts
+            `ENGINE:VERSION`, a PAI-DLC image address, a TI-ONE PyTorch environment).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -57,6 +65,9 @@ class JobConfig(BaseModel):
     )
     module: bool = Field(default=False, description="Run the command as a module.")
     tracking: TrackingConfig | None = Field(default=None, description="MLflow tracking.")
+    launcher: Literal["torchrun", "paddle"] | None = Field(default=None, description="Launcher; None = torchrun.")
+    code: str | None = Field(default=None, min_length=1, description="Object-store code folder (platforms).")
+    image: str | None = Field(default=None, min_length=1, description="Platform training image or engine.")
 
     def model_post_init(self, __context: object) -> None:
         if (self.command is None) == (self.script is None):

@@ -31,13 +31,15 @@ _PROGRAM = re.compile(r"[A-Za-z0-9_./+-]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 # The fields a job may leave out (None: the default); the others are needed once given.
-_OPTIONAL = ("workdir", "checkpoint_dir")
+_OPTIONAL = ("workdir", "checkpoint_dir", "code", "image")
 _EXAMPLES = {
     "command": "command: /fsx/code/train.py --config /fsx/code/cfg.yaml",
     "script": "script: /fsx/code/run.sh",
     "workdir": "workdir: /fsx/code",
     "checkpoint_dir": "checkpoint_dir: /fsx/checkpoints",
     "python": "python: /fsx/venv/bin/python",
+    "code": "code: obs://team-code/train/",
+    "image": "image: Ascend-Powered-Engine:VERSION",
 }
 
 

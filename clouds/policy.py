@@ -148,6 +148,19 @@ def document_grants(document: Any) -> list[Grant]:
     return grants
 
 
+def whole_account_grants(grants: list[Grant]) -> list[Grant]:
+    """`grants` with a statement that names no resource read as one on every resource (`*`):
+    in Huawei IAM's custom-policy syntax (Version 1.1) `Resource` is optional, and a statement
+    without it acts on every resource its actions reach (read so here, an assumption on the
+    safe side: a rule that flags it is never wrong about a statement that does name one)."""
+    return [(actions, resources or ["*"]) for actions, resources in grants]
+
+
+def sourceless_line(what: str, keys: tuple[str, ...]) -> list[str]:
+    """The one-line `ingress-has-source` violation of an inbound rule naming none of `keys`."""
+    return [f"{what} names no source; set one of {', '.join(keys)}"]
+
+
 def _listed(statement: dict, key: str) -> list[str]:
     value = statement.get(key, statement.get(key.lower()))
     return [str(v) for v in (value if isinstance(value, list) else [] if value is None else [value])]

@@ -1,5 +1,6 @@
 """`python -m nodeagent run [JOB_FILE]` (a worker node), `python -m nodeagent store [PORT [ANNOUNCE_FILE]]`
-(the head) or `python -m nodeagent queued [CONFIG]` (a TPU cluster's queued-resource controller)."""
+(the head), `python -m nodeagent queued [CONFIG]` (a TPU cluster's queued-resource controller) or
+`python -m nodeagent start-run RUN_ID [JOB_FILE]` (`trainstack run`: the job's next run id)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,16 @@ def main(argv: list[str]) -> int:
             print(f"nodeagent: job file: {exc}", file=sys.stderr)
             return 2
         return run(job)
+    if unit == "start-run" and rest:
+        from nodeagent.job import start_run
+
+        try:
+            path = start_run(NodeJob.load(rest[1] if len(rest) > 1 else JOB_FILE), rest[0])
+            print(f"TRAINSTACK-RUN {rest[0]} {path}")
+        except (OSError, ValueError, TypeError) as exc:
+            print(f"nodeagent: start-run: {exc}", file=sys.stderr)
+            return 3
+        return 0
     if unit == "store":
         from nodeagent.store import announce_self, serve
 
@@ -43,7 +54,8 @@ def main(argv: list[str]) -> int:
 
         return fill(rest[0] if rest else FILL_FILE)
     print(
-        "usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE]] | queued [CONFIG] | fill [CONFIG]",
+        "usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE]] | queued [CONFIG] | fill [CONFIG]"
+        " | start-run RUN_ID [JOB_FILE]",
         file=sys.stderr,
     )
     return 2

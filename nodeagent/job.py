@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -179,3 +180,52 @@ def rendezvous_host(job: NodeJob) -> str:
         if _HOST.match(text):
             return text
     return job.rdzv_host
+
+
+# A run started by `trainstack run` on a stack that is up: the run's rendezvous id,
+# `<job_id>-<stamp>`, kept beside the rendezvous file on the shared file system. Every launch
+# reads it (`current_run_id`), so a node replaced after the run joins the run, not the job's
+# first (possibly finished and closed) rendezvous; an id of another job (an edited job, whose
+# digest differs) is ignored, so an edit starts afresh under its own id.
+RUN_SUFFIX = ".run"
+_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
+
+
+def run_file(job: NodeJob) -> str:
+    """Where the job's current run id is kept: beside `job.rdzv_file`; "" without one."""
+    return job.rdzv_file + RUN_SUFFIX if job.rdzv_file else ""
+
+
+def current_run_id(job: NodeJob) -> str:
+    """The rendezvous id to launch with now: the run id in `run_file` when it belongs to this
+    job (`<job_id>-...`), else `job.job_id`."""
+    path = run_file(job)
+    if path:
+        try:
+            text = Path(path).read_text().strip()
+        except OSError:
+            return job.job_id
+        if _RUN_ID.match(text) and text.startswith(job.job_id + "-"):
+            return text
+    return job.job_id
+
+
+def start_run(job: NodeJob, run_id: str) -> str:
+    """Record `run_id` as the job's current run (atomically, in `run_file`).
+
+    Raises:
+        ValueError: `run_id` is not `<job_id>-<stamp>` of this node's job (the stack's job and
+            the node's differ: deploy first), or the job has no rendezvous file.
+        OSError: the file cannot be written.
+    """
+    if not _RUN_ID.match(run_id) or not run_id.startswith(job.job_id + "-"):
+        raise ValueError(f"this node runs job {job.job_id}, not {run_id.rsplit('-', 1)[0]}: deploy the stack first")
+    path = run_file(job)
+    if not path:
+        raise ValueError("the job has no rendezvous file to keep its run in")
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temporary.write_text(run_id + "\n")
+    temporary.replace(target)
+    return path

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from nodeagent.job import NodeJob, checkpoint_request_path, read_env_file, rendezvous_host
+from nodeagent.job import NodeJob, checkpoint_request_path, current_run_id, read_env_file, rendezvous_host
 from nodeagent.notices import NOTICE_SECONDS, Notice, sources_for, watch
 
 NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' grace (a choice)
@@ -164,8 +164,9 @@ def run(job: NodeJob) -> int:
         torchrun's exit status (0 when the job finished); `NOTICE_EXIT_STATUS` after a
         notice stopped it.
     """
-    # a replaced head node announces its new address on the shared file system
-    job = dataclasses.replace(job, rdzv_host=wait_for_rendezvous(job))
+    # a replaced head node announces its new address on the shared file system; a run started
+    # by `trainstack run` keeps its rendezvous id there too
+    job = dataclasses.replace(job, rdzv_host=wait_for_rendezvous(job), job_id=current_run_id(job))
     addr = local_address(job.rdzv_host, job.rdzv_port)
     argv = torchrun_argv(job, addr)
     env = launcher_env(job, dict(os.environ), interface_of(addr))

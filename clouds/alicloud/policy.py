@@ -6,6 +6,8 @@ Encryption inputs, from pulumi-alicloud 4.0.0: ECS `systemDiskEncrypted` and
 input that encrypts them, an n/a gap). CPFS has no encryption input either. Security-group rules:
 `type: ingress`, `policy: accept`, `cidrIp`/`ipv6CidrIp`, `portRange` as `low/high`. Spot:
 `spotStrategy` other than `NoSpot`, on instances and on ESS scaling configurations alike.
+Least privilege: a RAM policy's `policyDocument`; attaching the system policy
+`AdministratorAccess` (every action on every resource) to a role, user or group counts as `*`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from clouds.policy import (
     UNKNOWN,
     Encryption,
+    Grant,
     Inputs,
     Opening,
     PolicyReaders,
@@ -47,6 +50,11 @@ def _sourceless(inputs: Inputs) -> list[str]:
     return [
         f"ingress rule for {inputs.get('portRange', 'all ports')} names no source; set cidrIp or sourceSecurityGroupId"
     ]
+
+
+def _attached(inputs: Inputs) -> list[Grant]:
+    name = str(inputs.get("policyName", ""))
+    return [(["*"], ["*"])] if name == "AdministratorAccess" else [([name], [])]
 
 
 def _instance_disks(inputs: Inputs) -> list[str]:
@@ -84,7 +92,13 @@ def _nas_gap(inputs: Inputs) -> list[str]:
 POLICY = PolicyReaders(
     world_ingress={"alicloud:ecs/securityGroupRule:SecurityGroupRule": _rule},
     sourceless_ingress={"alicloud:ecs/securityGroupRule:SecurityGroupRule": _sourceless},
-    permissions={"alicloud:ram/policy:Policy": lambda inputs: document_grants(inputs.get("policyDocument"))},
+    permissions={
+        "alicloud:ram/policy:Policy": lambda inputs: document_grants(inputs.get("policyDocument")),
+        **{
+            f"alicloud:ram/{kind}PolicyAttachment:{kind.title()}PolicyAttachment": _attached
+            for kind in ("role", "user", "group")
+        },
+    },
     encryption={
         "alicloud:ecs/ecsDisk:EcsDisk": Encryption(flag_set("encrypted")),
         "alicloud:ecs/disk:Disk": Encryption(flag_set("encrypted")),

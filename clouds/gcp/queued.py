@@ -21,11 +21,21 @@ with `schedulingConfig.reserved`; on-demand sets no tier. v2's `guaranteed` tier
 
 Least privilege: IAM Conditions' resource attributes are not available for
 `tpu.googleapis.com` (Google's "Resource attributes for IAM Conditions" lists the services
-that have them; Cloud TPU is not among them), so a `resource.name.startsWith(...)` condition
-cannot limit the grant to this cluster's queued resources: the controller's custom role
-(`CONTROLLER_PERMISSIONS`, queued resources and the nodes they create, nothing else) is
-granted on the project. It may act as the node service account only (`roles/iam.serviceAccountUser`
-on that one account), and it only ever names the ids `queued_resource_ids` gives.
+that have them; Cloud TPU is not among them) and Cloud TPU has no per-resource IAM policy, so
+no grant can name this cluster's queued resources: the controller's custom role is granted on
+the project. What it may do there is cut to what cannot stop another team's running TPU:
+`CONTROLLER_PERMISSIONS` holds the three calls the controller makes (queued resources get,
+create, delete) and the node permissions a create needs, but not `tpu.nodes.delete`, nor
+`list`. The controller deletes without `force`, which the API refuses while a queued
+resource's node runs ("If set to true, all running nodes belonging to this queued resource will
+be deleted first ... Otherwise ... only deleted if its nodes have already been deleted or the
+queued resource is in the ACCEPTED, FAILED, or SUSPENDED state", TPU v2 REST reference,
+`queuedResources.delete`); without `tpu.nodes.delete` a `force` delete of another node, or a
+direct node delete, is refused too (that a forced delete needs the caller's `tpu.nodes.delete`
+is an assumption: Google does not list the permissions a forced delete checks). So within the
+project the controller can request slices and remove requests that hold no running node, and
+nothing else; it may act as the node service account only (`roles/iam.serviceAccountUser` on
+that one account), and it only ever names the ids `queued_resource_ids` gives.
 """
 
 from __future__ import annotations
@@ -35,18 +45,19 @@ from typing import Any
 
 from clouds.gcp.tpu import is_tpu
 
-# TPU v2 permissions the controller needs: its three calls, and the node creation and deletion
-# the service performs for a queued resource on the caller's behalf.
+# TPU v2 permissions the controller needs: its three calls (`nodeagent.gcp_queued.TpuApi`), and
+# the node creation the service performs for a queued resource on the caller's behalf. Never
+# `tpu.nodes.delete` (it would let the controller stop any running TPU in the project) or
+# `list`; the controller follows each slice by id and waits on its state, not on operations.
 CONTROLLER_PERMISSIONS = (
     "tpu.queuedResources.create",
     "tpu.queuedResources.get",
     "tpu.queuedResources.delete",
-    "tpu.queuedResources.list",
     "tpu.nodes.create",
     "tpu.nodes.get",
-    "tpu.nodes.delete",
-    "tpu.operations.get",
 )
+# Permissions the controller's role must never hold (checked by the tests against the role).
+NEVER_GRANTED = ("tpu.nodes.delete", "tpu.nodes.update", "tpu.queuedResources.reset")
 CONTROLLER_SCOPES = ("https://www.googleapis.com/auth/cloud-platform",)  # the TPU API's scope
 # A choice, not a sourced figure: e2-small (2 shared vCPU, 2 GiB) runs one polling loop.
 CONTROLLER_MACHINE_TYPE = "e2-small"

@@ -15,7 +15,9 @@ hyphens starting with a letter (the same reference).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+from typing import Any
 
 from clouds.contract import ClusterConfig
 
@@ -94,3 +96,20 @@ def pool_problem(config: ClusterConfig) -> str | None:
     if config.ssh_cidrs:
         return "ssh_cidrs: ModelArts pool nodes take no SSH from trainstack; remove ssh_cidrs"
     return None
+
+
+def client(region: str) -> Any:
+    """A ModelArts client for `region` (SDK imported here, only when one is needed), signing with
+    `HUAWEICLOUD_ACCESS_KEY` / `HUAWEICLOUD_SECRET_KEY` in project `HUAWEICLOUD_PROJECT_ID`.
+
+    Raises:
+        KeyError: a variable is not set.
+    """
+    from huaweicloudsdkcore.auth.credentials import BasicCredentials
+    from huaweicloudsdkmodelarts.v1 import ModelArtsClient
+
+    credentials = BasicCredentials(
+        os.environ["HUAWEICLOUD_ACCESS_KEY"], os.environ["HUAWEICLOUD_SECRET_KEY"], os.environ["HUAWEICLOUD_PROJECT_ID"]
+    )
+    endpoint = f"https://modelarts.{region}.myhuaweicloud.com"
+    return ModelArtsClient.new_builder().with_credentials(credentials).with_endpoint(endpoint).build()

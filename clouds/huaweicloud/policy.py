@@ -8,19 +8,28 @@ the component builds the AS group only without `kms_key_id` (`clouds.huaweicloud
 Security-group rules: `direction: ingress`, `action: allow`; a rule with no source at all
 means "from anywhere" (the remote prefix is optional and defaults to all addresses). Spot:
 `chargingMode: spot`.
+
+Least privilege (`no-wildcard-permissions`): an `Iam/role` custom policy's `policy` document
+(Version 1.1, `Statement[].Action` as `service:resource:action`, e.g. `obs:*:*`); a statement
+without `Resource` is read as acting on every resource (`clouds.policy.whole_account_grants`).
+`ingress-has-source`: an ingress allow rule naming none of its remote sources.
 """
 
 from __future__ import annotations
 
 from clouds.policy import (
     Encryption,
+    Grant,
     Inputs,
     Opening,
     PolicyReaders,
+    document_grants,
     is_world,
     no_encryption_input,
     ports,
+    sourceless_line,
     text_ports,
+    whole_account_grants,
 )
 
 # Encrypted only with a KMS key id: type -> (key input, what).
@@ -35,10 +44,28 @@ GAP = (
 )
 
 
-def _rule(inputs: Inputs) -> list[Opening]:
-    if inputs.get("direction") != "ingress" or inputs.get("action", "allow") != "allow":
+_SOURCES = ("remoteIpPrefix", "remoteGroupId", "remoteAddressGroupId")
+
+
+def _allows_in(inputs: Inputs) -> bool:
+    return inputs.get("direction") == "ingress" and inputs.get("action", "allow") == "allow"
+
+
+def _sourceless(inputs: Inputs) -> list[str]:
+    if not _allows_in(inputs) or any(inputs.get(k) for k in _SOURCES):
         return []
-    sources = [inputs.get(k) for k in ("remoteIpPrefix", "remoteGroupId", "remoteAddressGroupId")]
+    found = inputs.get("ports") or f"{inputs.get('portRangeMin', 'all')}-{inputs.get('portRangeMax', 'all')}"
+    return sourceless_line(f"ingress rule for ports {found} (from anywhere when none is set)", _SOURCES)
+
+
+def _role(inputs: Inputs) -> list[Grant]:
+    return whole_account_grants(document_grants(inputs.get("policy")))
+
+
+def _rule(inputs: Inputs) -> list[Opening]:
+    if not _allows_in(inputs):
+        return []
+    sources = [inputs.get(k) for k in _SOURCES]
     if is_world(inputs.get("remoteIpPrefix")) or not any(sources):
         found = inputs.get("ports") or (inputs.get("portRangeMin"), inputs.get("portRangeMax"))
         return [("0.0.0.0/0", text_ports(found) if isinstance(found, str) else ports(*found))]
@@ -55,6 +82,8 @@ def _keyed(key: str, what: str) -> Encryption:
 
 POLICY = PolicyReaders(
     world_ingress={"huaweicloud:Vpc/secgroupRule:SecgroupRule": _rule},
+    sourceless_ingress={"huaweicloud:Vpc/secgroupRule:SecgroupRule": _sourceless},
+    permissions={"huaweicloud:Iam/role:Role": _role},
     encryption={
         **{kind: _keyed(key, what) for kind, (key, what) in KEYS.items()},
         "huaweicloud:As/configuration:Configuration": no_encryption_input(

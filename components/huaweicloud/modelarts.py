@@ -13,7 +13,6 @@ functions in `clouds.huaweicloud.modelarts`). Credentials: `HUAWEICLOUD_ACCESS_K
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pulumi
@@ -24,18 +23,6 @@ from clouds.huaweicloud import modelarts as ma
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 
 TYPE_TOKEN = "trainstack:huaweicloud:ModelArtsPool"
-
-
-def client(region: str) -> Any:
-    """A ModelArts client for `region` (SDK imported here, only when a resource is created)."""
-    from huaweicloudsdkcore.auth.credentials import BasicCredentials
-    from huaweicloudsdkmodelarts.v1 import ModelArtsClient
-
-    credentials = BasicCredentials(
-        os.environ["HUAWEICLOUD_ACCESS_KEY"], os.environ["HUAWEICLOUD_SECRET_KEY"], os.environ["HUAWEICLOUD_PROJECT_ID"]
-    )
-    endpoint = f"https://modelarts.{region}.myhuaweicloud.com"
-    return ModelArtsClient.new_builder().with_credentials(credentials).with_endpoint(endpoint).build()
 
 
 class _ModelArtsProvider(ResourceProvider):
@@ -60,14 +47,14 @@ class ModelArtsNetworkProvider(_ModelArtsProvider):
     def create(self, props: dict[str, Any]) -> CreateResult:
         from huaweicloudsdkmodelarts.v1 import CreateNetworkRequest
 
-        answer = client(props["region"]).create_network(CreateNetworkRequest(body=props["body"]))
+        answer = ma.client(props["region"]).create_network(CreateNetworkRequest(body=props["body"]))
         name = answer.metadata.name
         return CreateResult(name, {**props, "network_name": name})
 
     def delete(self, id_: str, props: dict[str, Any]) -> None:
         from huaweicloudsdkmodelarts.v1 import DeleteNetworkRequest
 
-        client(props["region"]).delete_network(DeleteNetworkRequest(network_name=id_))
+        ma.client(props["region"]).delete_network(DeleteNetworkRequest(network_name=id_))
 
 
 class ModelArtsResourcePoolProvider(_ModelArtsProvider):
@@ -78,7 +65,7 @@ class ModelArtsResourcePoolProvider(_ModelArtsProvider):
     def create(self, props: dict[str, Any]) -> CreateResult:
         from huaweicloudsdkmodelarts.v1 import BatchCreatePoolTagsRequest, CreatePoolRequest
 
-        api = client(props["region"])
+        api = ma.client(props["region"])
         answer = api.create_pool(CreatePoolRequest(body=props["body"]))
         name = answer.metadata.name
         tags = [{"key": key, "value": value} for key, value in sorted((props.get("tags") or {}).items())]
@@ -89,7 +76,7 @@ class ModelArtsResourcePoolProvider(_ModelArtsProvider):
     def delete(self, id_: str, props: dict[str, Any]) -> None:
         from huaweicloudsdkmodelarts.v1 import DeletePoolRequest
 
-        client(props["region"]).delete_pool(DeletePoolRequest(pool_name=id_))
+        ma.client(props["region"]).delete_pool(DeletePoolRequest(pool_name=id_))
 
 
 class ModelArtsNetwork(pulumi.dynamic.Resource, module="huaweicloud", name="ModelArtsNetwork"):

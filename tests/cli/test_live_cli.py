@@ -7,6 +7,7 @@ import pytest
 import profiles.catalog.refresh as refresh_module
 import profiles.preflight.aws as preflight_module
 from profiles.catalog.fetchers import aws
+from profiles.preflight import aws_signals
 from profiles.preflight.aws_api import client as real_client
 from tests.aws_live import (
     copy_catalog,
@@ -19,6 +20,7 @@ from tests.aws_live import (
 )
 from tests.cli.helpers import ROOT, one_error_line, run
 from tests.fresh_process import loaded_after
+from tests.profiles.test_capacity_signals import answer as capacity_answer
 
 
 @pytest.fixture()
@@ -96,6 +98,11 @@ def _quota_client(monkeypatch, value):
             quotas if service == "service-quotas" else real_client(session, service, region)
         ),
     )
+    # the capacity signals: moto has neither call, so recorded answers (tests/fixtures/capacity)
+    signals, stub = stubbed("ec2", "eu-north-1")
+    stub.add_response("get_spot_placement_scores", capacity_answer("aws-spot-placement-scores.json"))
+    stub.add_response("describe_capacity_block_offerings", capacity_answer("aws-capacity-block-offerings.json"))
+    monkeypatch.setattr(aws_signals, "client", lambda session, service, region: signals)
 
 
 @pytest.mark.parametrize(
@@ -111,6 +118,12 @@ def test_check_aws_stack(at_root, moto_session, monkeypatch, quota, code, mark):
     assert result.exit_code == code, result.output
     assert "ok offered: p4d.24xlarge in eun1-az3 (eu-north-1) is offered" in result.stdout
     assert mark in result.stdout
+    # the signals are advice: a low spot score is `?`, never the exit status
+    assert (
+        "? spot-score: 2 x spot p4d.24xlarge in one zone of eu-north-1: AWS spot placement score 2 of 10"
+        in result.stdout
+    )
+    assert "info capacity-block: 2 x p4d.24xlarge for 96 h: 2 Capacity Block offering(s)" in result.stdout
     if code:
         assert "fix: request L-7212CCBC >= 192 vCPUs in eu-north-1" in result.stdout
 

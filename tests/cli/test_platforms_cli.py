@@ -6,6 +6,7 @@ the platform cannot run are refused in one line."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import responses
@@ -58,7 +59,7 @@ def test_vm_only_by_default(tmp_path):
 
 
 @responses.activate
-def test_run_submits_the_azureml_stack(monkeypatch):
+def test_run_submits_the_azureml_stack_and_status_follows_it(monkeypatch, tmp_path):
     monkeypatch.setenv("AZURE_ACCESS_TOKEN", "token-1")
     monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", SUB)
     monkeypatch.setenv("TRAINSTACK_NOW", "2026-12-07T04:39:00+00:00")
@@ -69,7 +70,15 @@ def test_run_submits_the_azureml_stack(monkeypatch):
     )
     answer = json.loads(RECORDED.read_text())
     responses.put(url, json=answer, status=201)
-    result = run("run", "-s", "training-a100-azureml", "--project-dir", str(ROOT))
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "stacks" / "Pulumi.training-a100-azureml.yaml", tmp_path / "stacks")
+    one_error_line(  # a managed stack has no node group of ours: status is its job, none yet
+        run("status", "-s", "training-a100-azureml", "--project-dir", str(tmp_path)),
+        "status: no job started on stack training-a100-azureml from here; start one: trainstack run",
+        code=1,
+    )
+    result = run("run", "-s", "training-a100-azureml", "--project-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
     body = json.loads(responses.calls[0].request.body)["properties"]
     assert body["distribution"] == {"distributionType": "PyTorch", "processCountPerInstance": 8}
@@ -79,10 +88,14 @@ def test_run_submits_the_azureml_stack(monkeypatch):
     assert lines[1].startswith("logs: https://ml.azure.com/runs/")
     assert lines[2] == "checkpoints: azureml://datastores/workspaceblobstore/paths/checkpoints/training-a100-azureml/"
     assert lines[3].startswith("expected cost: $") and "per job" in lines[3]
+    responses.get(f"https://management.azure.com{answer['id']}", json={**answer, "properties": {"status": "Running"}})
+    result = run("status", "-s", "training-a100-azureml", "--project-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"job {answer['id']} (started 2026-12-07T04:39:00+00:00): Running; logs: ")
 
 
-def test_run_refuses_a_vm_stack():
+def test_run_refuses_a_vm_stack_without_a_job():
     one_error_line(
         run("run", "-s", "training-a100", "--project-dir", str(ROOT)),
-        "platform: this stack runs on the cloud's own VMs",
+        "job: the stack has no job to run; add job: {command: ...} to the workload",
     )

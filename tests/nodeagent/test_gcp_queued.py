@@ -199,3 +199,25 @@ def test_the_controller_script_ships_a_runnable_controller(tmp_path):
         timeout=30,
     )
     assert run.returncode == 2 and "queued resource config" in run.stderr
+
+
+# The permission each TPU v2 REST method checks (Google's reference names them
+# tpu.<collection>.<verb>): every call the controller made in the run above must be in its role.
+_METHOD_PERMISSION = {"GET": "tpu.queuedResources.get", "POST": "tpu.queuedResources.create"}
+
+
+def test_every_call_the_controller_makes_is_in_its_role_and_none_is_forced(api):
+    from clouds.gcp.queued import CONTROLLER_PERMISSIONS
+
+    state, base = api
+    controller = _controller(base, Clock())
+    for _ in range(5):
+        controller.step()
+    state.preempt(f"{PARENT}/queuedResources/train-tpu-0")
+    for _ in range(3):
+        controller.step()
+    methods = {method for method, _ in state.requests}
+    assert methods == {"GET", "POST", "DELETE"}
+    needed = {_METHOD_PERMISSION.get(method, "tpu.queuedResources.delete") for method in methods}
+    assert needed <= set(CONTROLLER_PERMISSIONS)
+    assert all("force" not in path for _, path in state.requests)

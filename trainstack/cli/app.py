@@ -210,7 +210,7 @@ def check(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
-    """Preflight a stack before `pulumi up`: its own checks, zone offering and quota.
+    """Preflight a stack before `pulumi up`: its own checks, zone offering, quota and capacity signals.
 
     The stack is validated as `plan` validates it (the component's own checks included), then
     the live checks run. Exits 2 for a stack `plan` would refuse, 1 if a check fails or the
@@ -246,6 +246,10 @@ def check(
         if exc.findings:  # offline findings first, then why the live checks did not run
             live_view.findings(stack, exc.findings, path)
         fail(f"live checks did not run: {exc}", code=FAILED)
+    from profiles.preflight.signals import capacity_signals
+    from trainstack.cli.status_cmd import stack_settings
+
+    items += capacity_signals(cluster, stack_settings(path.read_text()))  # advice: never a failure
     live_view.findings(stack, items, path)
     if any(item.status == "fail" for item in items):
         raise typer.Exit(code=FAILED)

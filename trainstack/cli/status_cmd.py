@@ -1,4 +1,5 @@
-"""`trainstack status -s NAME`: nodes running vs asked per node group, and the latest capacity error."""
+"""`trainstack status -s NAME`: nodes running vs asked per node group, the latest capacity error,
+and the job `trainstack run` last started (`trainstack.status.job_follow`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,15 @@ import typer
 from trainstack.cli.usage_errors import FAILED, fail
 
 
+def stack_settings(text: str) -> dict:
+    """The stack file's `config:` (already read and checked by `read_stack`)."""
+    import yaml
+
+    document = yaml.safe_load(text)
+    config = document.get("config") if isinstance(document, dict) else None
+    return config if isinstance(config, dict) else {}
+
+
 def run(stack: str, folder: Path) -> None:
     """Print one line per node group; exit 1 when a spot or fixed group runs fewer nodes than asked."""
     from clouds.config import ConfigError
@@ -17,20 +27,42 @@ def run(stack: str, folder: Path) -> None:
     from trainstack.up.move import read_stack
 
     try:
-        cluster = read_stack(stack_path(folder, stack)).cluster
+        now = read_stack(stack_path(folder, stack))
     except (StackFileError, ConfigError) as exc:
         fail(str(exc))
+    cluster, settings = now.cluster, stack_settings(now.text)
+    if cluster.platform is not None:  # a managed platform runs the nodes: follow its job
+        _job(stack, folder, cluster, required=True)
+        return
     try:
         live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
     except ModuleNotFoundError:
         fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
     try:
-        groups = live.status(cluster, stack)
+        groups = live.status(cluster, stack, settings)
     except Exception as exc:  # credentials, permissions, network: one line
         fail(f"status: cannot read the node groups in {cluster.region}: {' '.join(str(exc).split())[:300]}", FAILED)
     if not groups:
         fail(f"status: no node group of cluster {stack} found in {cluster.region}; is it up?", FAILED)
     for group in groups:
         typer.echo(group.line())
+    _job(stack, folder, cluster, required=False)
     if any(group.running < group.asked for group in groups):
         raise typer.Exit(FAILED)
+
+
+def _job(stack: str, folder: Path, cluster, required: bool) -> None:
+    """The line of the job `trainstack run` last started; with `required`, none is an error."""
+    from trainstack.run.record import load
+
+    record = load(folder, stack)
+    if record is None:
+        if required:
+            fail(f"status: no job started on stack {stack} from here; start one: trainstack run -s {stack}", FAILED)
+        return
+    from nodeagent.job import RUN_SUFFIX
+    from trainstack.run.vm_job import places
+    from trainstack.status.job_follow import job_line
+
+    run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if cluster.job is not None else ""
+    typer.echo(job_line(record, stack, run_file))

@@ -25,18 +25,17 @@ def cluster_name(config: dict[str, Any], stack: str) -> str:
 
 
 def submitter(cluster: ClusterConfig) -> Callable[..., Submitted]:
-    """The stack's platform's submitter (`clouds.platforms.Platform.submit`).
+    """The stack's platform's submitter (`clouds.platforms.Platform.submit`); on a VM stack the
+    restart of the node agents' job (`trainstack.run.vm_job`).
 
     Raises:
-        RunError: a VM stack (its node agent starts the job at boot), or a platform without
-            a submitter.
+        RunError: a platform without a submitter.
     """
     platform = find(cluster.provider, cluster.platform)
-    if platform is None:
-        raise RunError(
-            "platform: this stack runs on the cloud's own VMs, whose node agent starts the job when the nodes boot "
-            "(`pulumi up`); to run on a managed platform set `platform:` in the workload and rerun resolve"
-        )
+    if platform is None:  # the cloud's own VMs: (re)start the job their node agents run
+        from trainstack.run import vm_job
+
+        return vm_job.submit
     if not platform.submit:
         raise RunError(f"platform: {platform.display_name} has no job submitter yet")
     return load(platform.submit)  # type: ignore[no-any-return]
@@ -71,6 +70,7 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
         echo(json.dumps(request, indent=2))
         return None
     done = send(cluster, name, stamp)
+    keep(path, stack, cluster, done, echo)
     if as_json:
         echo(json.dumps({"job_id": done.job_id, "logs": done.logs, "checkpoints": done.checkpoints}, indent=2))
         return done
@@ -81,11 +81,34 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
     return done
 
 
+def keep(path: Path, stack: str, cluster: ClusterConfig, done: Submitted, echo: Echo) -> None:
+    """Keep the started job in the project (`trainstack.run.record`) for `trainstack status`; a
+    project that cannot be written loses only that (the job is running)."""
+    from trainstack.run import record
+
+    kept = record.RunRecord(
+        job_id=done.job_id,
+        platform=cluster.platform or "vm",
+        provider=cluster.provider,
+        region=cluster.region,
+        started=now().isoformat(timespec="seconds"),
+        logs=done.logs,
+        checkpoints=done.checkpoints,
+    )
+    try:
+        record.save(path.resolve().parent.parent, stack, kept)
+    except OSError as exc:
+        echo(f"note: the job runs, but `trainstack status` cannot follow it: {exc.strerror} ({exc.filename})")
+
+
 def _request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any]:
     """What the platform's submitter would send, built without credentials (account and
     subscription shown as placeholders)."""
     platform = find(cluster.provider, cluster.platform)
-    assert platform is not None
+    if platform is None:
+        from trainstack.run import vm_job
+
+        return vm_job.request_preview(cluster, name, stamp)
     module = load(platform.submit.replace(":submit", ":request_preview"))
     return module(cluster, name, stamp)  # type: ignore[no-any-return]
 

@@ -1,10 +1,11 @@
 """The live answers `trainstack status` reads on AWS, through boto3: the cluster's Auto Scaling
 groups by its `trainstack:cluster` tag (spot and, with a fallback, on-demand), and each one's
 scaling activities (newest first). Each cloud with a live reading has a
-`trainstack.status.<cloud>_live` module with `status(cluster, name)`."""
+`trainstack.status.<cloud>_live` module with `status(cluster, name, settings)`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
@@ -26,8 +27,9 @@ def groups_status(client: Any, cluster: str, provider: str) -> list[GroupStatus]
     return found
 
 
-def status(cluster: ClusterConfig, name: str) -> list[GroupStatus]:
-    """The stack `name`'s groups in its region, with the default credentials."""
+def status(cluster: ClusterConfig, name: str, settings: Mapping[str, Any]) -> list[GroupStatus]:
+    """The stack `name`'s groups in its region, with the default credentials (`settings`, the
+    stack's `config:`, is not needed: the region is the cluster's)."""
     from profiles.preflight.aws_api import client, new_session
 
     return groups_status(client(new_session(), "autoscaling", cluster.region), name, cluster.provider)

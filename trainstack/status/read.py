@@ -38,8 +38,11 @@ class GroupStatus(NamedTuple):
         text = f"{self.name}: {self.running} of {self.asked} running"
         if self.error is None:
             return text + "; no failed scaling"
-        kind = f"{self.failure.code} ({self.failure.kind}): " if self.failure else ""
-        return f"{text}; latest error ({self.when or 'time unknown'}): {kind}{' '.join(self.error.split())[:300]}"
+        message = " ".join(self.error.split())
+        if self.failure:  # the code once, then what the cloud said
+            message = message.removeprefix(f"{self.failure.code}: ")
+            message = f"{self.failure.code} ({self.failure.kind}): {message}"
+        return f"{text}; latest error ({self.when or 'time unknown'}): {message[:300]}"
 
 
 def aws_group(group: dict[str, Any], activities: dict[str, Any], provider: str) -> GroupStatus:

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from clouds.gcp.queued import CONTROLLER_PERMISSIONS, queued_resource_body
+from clouds.gcp.queued import CONTROLLER_PERMISSIONS, NEVER_GRANTED, queued_resource_body
 from tests.components.gcp.gcp_harness import TPU_EXAMPLE, build, make_config
 from tests.components.test_data_safety import write_stack
 from trainstack.plan.runner import run_plan
@@ -67,7 +67,16 @@ def test_the_controller_is_an_on_demand_vm_with_least_privilege():
     assert inputs["serviceAccount"]["email"] == "train-queued@mock-project.iam.gserviceaccount.com"
     [role] = plan.of_type("gcp:projects/iAMCustomRole:IAMCustomRole")
     assert role["inputs"]["permissions"] == list(CONTROLLER_PERMISSIONS)
-    assert all(p.startswith(("tpu.queuedResources.", "tpu.nodes.", "tpu.operations.")) for p in CONTROLLER_PERMISSIONS)
+    # project-wide (Cloud TPU has no IAM Conditions resource attributes), so nothing that can
+    # stop another team's running TPU: no node delete, no forced delete (`nodeagent.gcp_queued`)
+    assert set(role["inputs"]["permissions"]) == {
+        "tpu.queuedResources.create",
+        "tpu.queuedResources.get",
+        "tpu.queuedResources.delete",
+        "tpu.nodes.create",
+        "tpu.nodes.get",
+    }
+    assert not set(NEVER_GRANTED) & set(role["inputs"]["permissions"])
     grants = {r["name"]: r["inputs"] for r in plan.of_type("gcp:projects/iAMMember:IAMMember")}
     assert grants["train-queued-tpu"] == {
         "member": "serviceAccount:train-queued@mock-project.iam.gserviceaccount.com",

@@ -15,6 +15,8 @@ from clouds.azure import aml
 from tests.clusters import example_config
 from trainstack.run import RunError
 from trainstack.run.azure_ml import command_job_body, submit
+from trainstack.run.record import RunRecord
+from trainstack.status.job_follow import job_line
 
 SUB = "00000000-0000-0000-0000-000000000000"
 ENV = {"AZURE_ACCESS_TOKEN": "token-1", "AZURE_SUBSCRIPTION_ID": SUB}
@@ -52,6 +54,15 @@ def test_pytorch_command_job_submitted_to_the_pool():
     assert done.job_id.endswith("/workspaces/c-ws/jobs/c-20261207-0439")
     assert done.logs.startswith("https://ml.azure.com/runs/c-20261207-0439")
     assert done.checkpoints.endswith("/checkpoints/c/")
+    # `trainstack status` follows it with `Jobs - Get` (the same JobBase resource the PUT answered)
+    responses.get(f"https://management.azure.com{done.job_id}", json=json.loads(RECORDED.read_text()))
+    record = RunRecord(done.job_id, "azureml", "azure", "eastus", "t0", done.logs, done.checkpoints)
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in ENV.items():
+            patch.setenv(key, value)
+        line = job_line(record, "c")
+    assert line.startswith(f"job {done.job_id} (started t0): NotStarted; logs: https://ml.azure.com/runs/")
+    assert responses.calls[1].request.headers["Authorization"] == "Bearer token-1"
 
 
 @responses.activate

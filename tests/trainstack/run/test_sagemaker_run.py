@@ -12,6 +12,8 @@ from clouds.aws import sagemaker as sm
 from tests.clusters import example_config
 from trainstack.run import RunError
 from trainstack.run.aws_sagemaker import submit, training_job_request
+from trainstack.run.record import RunRecord
+from trainstack.status.job_follow import job_line, sagemaker_state
 
 ACCOUNT = "123456789012"  # moto's account
 JOB = {"command": "train.py --epochs 10 --lr=3e-4", "max_restarts": 2, "env": {"NCCL_DEBUG": "WARN"}}
@@ -61,6 +63,28 @@ def test_spot_estimator_job_created_with_checkpoints(aws):
     assert channel["DataSource"]["S3DataSource"]["S3Uri"] == "s3://team-data/imagenet/"
     assert done.request["RetryStrategy"] == {"MaximumRetryAttempts": 2}
     assert done.request["Environment"] == {"NCCL_DEBUG": "WARN", "TRAINSTACK_CHECKPOINT_DIR": "/opt/ml/checkpoints"}
+    # `trainstack status` follows it with DescribeTrainingJob (moto answers Completed at once)
+    record = RunRecord(done.job_id, "sagemaker", "aws", cluster.region, "t0", done.logs, done.checkpoints)
+    assert job_line(record, "c").startswith(f"job {done.job_id} (started t0): Completed (Completed); logs: CloudWatch")
+
+
+@pytest.mark.parametrize(
+    ("answer", "state"),
+    [
+        pytest.param(
+            {"TrainingJobStatus": "InProgress", "SecondaryStatus": "Training", "BillableTimeInSeconds": 5400},
+            "InProgress (Training), 1.5 h billed",
+            id="training",
+        ),
+        pytest.param(
+            {"TrainingJobStatus": "Failed", "SecondaryStatus": "Failed", "FailureReason": "AlgorithmError:\n exit 1"},
+            "Failed (Failed): AlgorithmError: exit 1",
+            id="failed",
+        ),
+    ],
+)
+def test_describe_training_job_answer_as_a_state(answer, state):
+    assert sagemaker_state(answer) == state
 
 
 def test_on_demand_job_has_no_spot_wait():

@@ -1,6 +1,7 @@
 """`trainstack status` reads nodes running vs asked and the latest capacity error: AWS groups from
 moto (its DescribeScalingActivities answers no activities, so the failed launch is a recorded
-answer in the API's format), GCP and Azure from recorded answers in their APIs' formats."""
+answer in the API's format), GCP and Azure from recorded answers in their REST APIs' formats,
+served over HTTP by `responses` (the request paths asserted)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import json
 import shutil
 
 import boto3
+import pytest
+import responses
 from moto import mock_aws
 
 from tests.cli.helpers import ROOT, one_error_line, run
 from trainstack.status.aws_live import groups_status
+from trainstack.status.gcp_live import is_node_group
 from trainstack.status.read import aws_group, azure_scale_set, gcp_group
 
 ANSWERS = ROOT / "tests" / "fixtures" / "status"
@@ -91,9 +95,90 @@ def test_aws_groups_of_the_cluster_from_moto_and_the_cli_line(tmp_path, monkeypa
     assert result.output.splitlines() == ["train-nodes-0a1b2c3: 2 of 2 running; no failed scaling"]
 
 
-def test_status_on_a_cloud_without_a_live_reading_says_so(tmp_path) -> None:
+def _project(tmp_path, stack: str):
     for name in ("__main__.py", "Pulumi.yaml"):
         shutil.copy(ROOT / name, tmp_path)
     (tmp_path / "stacks").mkdir()
-    shutil.copy(ROOT / "stacks" / "Pulumi.training-h100-azure.yaml", tmp_path / "stacks" / "Pulumi.train.yaml")
-    one_error_line(run("status", "-s", "train", "--project-dir", str(tmp_path)), "not built yet", code=1)
+    shutil.copy(ROOT / "stacks" / stack, tmp_path / "stacks" / "Pulumi.train.yaml")
+    return str(tmp_path)
+
+
+def test_status_on_a_cloud_without_a_live_reading_says_so(tmp_path) -> None:
+    folder = _project(tmp_path, "Pulumi.training-a100-alicloud.yaml")
+    one_error_line(run("status", "-s", "train", "--project-dir", folder), "not built yet", code=1)
+
+
+@pytest.mark.parametrize(
+    ("group", "ours"),
+    [
+        ("train-nodes-9f8e7d6", True),
+        ("train-nodes-on-demand", True),
+        ("train-nodes", True),
+        ("train2-nodes-0a0b0c0", False),
+        ("train-nodes-on-demand-extra", False),
+        ("other-train-nodes-9f8e7d6", False),
+    ],
+)
+def test_gcp_node_groups_are_found_by_their_names(group, ours) -> None:
+    assert is_node_group("train", group) is ours
+
+
+@responses.activate
+def test_gcp_status_reads_the_zonal_groups_and_their_errors(tmp_path, monkeypatch) -> None:
+    """The committed GCP stack (spot, one zone): its group and its on-demand side, not another cluster's."""
+    monkeypatch.setenv("GOOGLE_OAUTH_ACCESS_TOKEN", "token-1")
+    monkeypatch.setenv("GOOGLE_PROJECT", "p")
+    where = "https://compute.googleapis.com/compute/v1/projects/p/zones/europe-north1-c/instanceGroupManagers"
+    responses.get(where, json=_answer("gcp-mig-list.json"))
+    responses.get(f"{where}/train-nodes-9f8e7d6/listErrors", json=_answer("gcp-list-errors.json"))
+    responses.get(f"{where}/train-nodes-on-demand/listErrors", json={})
+    result = run("status", "-s", "train", "--project-dir", _project(tmp_path, "Pulumi.training-a3-gcp.yaml"))
+    assert result.exit_code == 1, result.output  # one group runs fewer nodes than asked
+    assert result.stdout.splitlines() == [
+        "train-nodes-9f8e7d6: 1 of 2 running; latest error (2026-12-07T05:12:09.312-08:00): "
+        "ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS (capacity): The zone "
+        "'projects/p/zones/us-central1-a' does not have enough resources available to fulfill the request. "
+        "'(resource type:compute)'.",
+        "train-nodes-on-demand: 0 of 0 running; no failed scaling",
+    ]
+    assert all(call.request.headers["Authorization"] == "Bearer token-1" for call in responses.calls)
+
+
+@responses.activate
+def test_gcp_status_refused_is_one_line(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GOOGLE_OAUTH_ACCESS_TOKEN", "expired")
+    monkeypatch.setenv("GOOGLE_PROJECT", "p")
+    error = {
+        "error": {
+            "code": 401,
+            "message": "Request had invalid authentication credentials.",
+            "status": "UNAUTHENTICATED",
+        }
+    }
+    where = "https://compute.googleapis.com/compute/v1/projects/p/zones/europe-north1-c/instanceGroupManagers"
+    responses.get(where, json=error, status=401)
+    result = run("status", "-s", "train", "--project-dir", _project(tmp_path, "Pulumi.training-a3-gcp.yaml"))
+    one_error_line(result, "(401): UNAUTHENTICATED: Request had invalid authentication credentials.", code=1)
+    assert "gcloud auth login" in result.stderr
+
+
+@responses.activate
+def test_azure_status_reads_the_tagged_scale_set_and_its_instance_view(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("AZURE_ACCESS_TOKEN", "token-2")
+    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "00000000-0000-0000-0000-000000000000")
+    arm = "https://management.azure.com/subscriptions/00000000-0000-0000-0000-000000000000"
+    responses.get(f"{arm}/providers/Microsoft.Compute/virtualMachineScaleSets", json=_answer("azure-vmss-list.json"))
+    responses.get(
+        f"{arm}/resourceGroups/train-rg9d8c7b6/providers/Microsoft.Compute/virtualMachineScaleSets/"
+        "train-nodes4e5f6a7/instanceView",
+        json=_answer("azure-instance-view.json"),
+    )
+    result = run("status", "-s", "train", "--project-dir", _project(tmp_path, "Pulumi.training-h100-azure.yaml"))
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines() == [
+        "train-nodes4e5f6a7: 1 of 2 running; latest error (2026-12-07T05:20:31.5+00:00): AllocationFailed "
+        "(capacity): ProvisioningState/failed/AllocationFailed: Allocation failed. We do not have sufficient "
+        "capacity for the requested VM size in this region. Read more about improving likelihood of allocation "
+        "success at http://aka.ms/allocation-guidance"
+    ]
+    assert [c.request.url.split("api-version=")[1] for c in responses.calls] == ["2024-11-01", "2024-11-01"]

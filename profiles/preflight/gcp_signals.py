@@ -1,0 +1,59 @@
+"""GCP capacity signals for `trainstack check` (`profiles.preflight.signals`): the project's
+reservations of the stack's machine types in its zone, through the Compute Engine REST API
+(`profiles.preflight.gcp_api`; `reservations.list`, whose `specificReservation` gives `count`
+VMs of `instanceProperties.machineType`, `inUseCount` of them in use).
+
+A reservation is capacity held for the project: free VMs in one (count - inUseCount, status
+READY) can be had whatever the zone's stock. Flex-start (Dynamic Workload Scheduler) publishes
+no availability answer before a request is made, so no signal is read for it; the Compute
+Engine `advice.calendarMode` API advises future reservations in calendar mode, not flex-start.
+Cloud TPU slices have their own reservations and are not read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from clouds.contract import ClusterConfig
+from clouds.gcp.tpu import is_tpu
+from profiles.preflight.finding import Finding, PreflightError
+
+CHECK = "reservations"
+
+
+def reservation_finding(cluster: ClusterConfig, items: list[dict[str, Any]]) -> Finding:
+    """The reservations.list items read for the stack's machine types."""
+    types = (cluster.instance_type, *cluster.fallback_types)
+    free: list[str] = []
+    for item in items:
+        specific = item.get("specificReservation") or {}
+        machine = (specific.get("instanceProperties") or {}).get("machineType", "")
+        if machine not in types or item.get("status", "READY") != "READY":
+            continue
+        left = int(specific.get("count", 0)) - int(specific.get("inUseCount", 0))
+        targeted = ", targeted only" if item.get("specificReservationRequired") else ""
+        free.append(f"{item.get('name')} ({left} of {specific.get('count', 0)} {machine} free{targeted})")
+    where = f"{', '.join(types)} in {cluster.zone}"
+    if not free:
+        return Finding(
+            CHECK,
+            "info",
+            f"{where}: the project holds no reservation; the nodes take the zone's {cluster.purchase} stock",
+            "to hold capacity, create a reservation (gcloud compute reservations create) and name it in reservation:",
+        )
+    return Finding(CHECK, "info", f"{where}: reservations {'; '.join(free)}")
+
+
+def signals(cluster: ClusterConfig, settings: Mapping[str, Any], session: Any = None) -> list[Finding]:
+    """The stack's reservation signal, with the default GCP credentials (`gcp_api`)."""
+    if is_tpu(cluster.instance_type):
+        return []
+    from profiles.preflight import gcp_api
+
+    try:
+        token, project = gcp_api.credentials(settings)
+        items = gcp_api.listed(f"projects/{project}/zones/{cluster.zone}/reservations", token)
+    except PreflightError as exc:
+        return [Finding(CHECK, "unknown", f"not read: {exc}")]
+    return [reservation_finding(cluster, items)]

@@ -1,0 +1,53 @@
+"""The live answers `trainstack status` reads on GCP, through the Compute Engine REST API
+(`profiles.preflight.gcp_api`): the cluster's managed instance groups and each one's
+`listErrors` (the instance errors the group records while it keeps trying to create VMs;
+"Viewing errors in MIGs", Compute Engine API v1 `instanceGroupManagers.listErrors`).
+
+The groups are found by name: Pulumi names the node group `{cluster}-nodes-<7 random
+characters>` and the spot cluster's on-demand side `{cluster}-nodes-on-demand`
+(`components.gcp.nodes`); a MIG carries no labels to filter on. A cluster with
+`fallback_types` has regional groups (kept to its zone), the others zonal ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from clouds.contract import ClusterConfig
+from trainstack.status.read import GroupStatus, gcp_group
+
+
+def is_node_group(cluster: str, group: str) -> bool:
+    """Whether `group` is a node group name of `cluster` (not `cluster2-nodes-...`)."""
+    return re.fullmatch(rf"{re.escape(cluster)}-nodes(-on-demand)?(-[a-z0-9]{{7}})?", group) is not None
+
+
+def scope(cluster: ClusterConfig, project: str) -> str:
+    """`projects/P/zones/Z` for zonal groups, `projects/P/regions/R` for regional ones."""
+    if cluster.fallback_types:
+        return f"projects/{project}/regions/{cluster.region}"
+    return f"projects/{project}/zones/{cluster.zone}"
+
+
+def groups_status(get: Any, where: str, name: str, provider: str) -> list[GroupStatus]:
+    """The cluster's groups in `where` (a `scope`), in name order.
+
+    Args:
+        get: `(path) -> JSON answer` (a list's items on every page: `gcp_api.listed`).
+    """
+    managers = [m for m in get(f"{where}/instanceGroupManagers") if is_node_group(name, m.get("name", ""))]
+    found = []
+    for manager in sorted(managers, key=lambda m: m["name"]):
+        errors = get(f"{where}/instanceGroupManagers/{manager['name']}/listErrors")
+        found.append(gcp_group(manager, {"items": errors}, provider))
+    return found
+
+
+def status(cluster: ClusterConfig, name: str, settings: Mapping[str, Any]) -> list[GroupStatus]:
+    """The stack `name`'s groups, with the default credentials (`gcp_api.credentials`)."""
+    from profiles.preflight import gcp_api
+
+    token, project = gcp_api.credentials(settings)
+    return groups_status(lambda path: gcp_api.listed(path, token), scope(cluster, project), name, cluster.provider)

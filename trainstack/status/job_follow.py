@@ -1,0 +1,129 @@
+"""`trainstack status` follows the job `trainstack run` last started (`trainstack.run.record`).
+
+Each platform is asked in its own API, and its answer read into one line:
+
+- SageMaker: DescribeTrainingJob (`TrainingJobStatus`, `SecondaryStatus`, `FailureReason`,
+  `BillableTimeInSeconds`; SageMaker API reference);
+- Azure ML: `Jobs - Get` (ARM REST, `properties.status`);
+- the cloud's own VMs (AWS): a Run Command on every node of the stack printing the job unit's
+  state (`systemctl is-active trainstack-job`) and the run id the node agents launch with.
+
+Platforms without a follower say so; the line always names the job, where its logs and
+checkpoints are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from trainstack.run.record import RunRecord
+from trainstack.run.vm_job import JOB_UNIT
+
+STATE_MARK = "TRAINSTACK-STATE "  # a node's answer: `TRAINSTACK-STATE <unit state> <run id or ->`
+
+
+def sagemaker_state(answer: dict[str, Any]) -> str:
+    """A DescribeTrainingJob answer as `InProgress (Training), 1.5 h billed` / `Failed: <reason>`."""
+    text = f"{answer.get('TrainingJobStatus', '?')} ({answer.get('SecondaryStatus', '?')})"
+    if billed := answer.get("BillableTimeInSeconds"):
+        text += f", {billed / 3600:.1f} h billed"
+    if reason := answer.get("FailureReason"):
+        text += f": {' '.join(str(reason).split())[:200]}"
+    return text
+
+
+def azureml_state(answer: dict[str, Any]) -> str:
+    """A `Jobs - Get` answer as its `properties.status` (`Running`, `Completed`, `Failed`, ...)."""
+    return str((answer.get("properties") or {}).get("status") or "unknown")
+
+
+def vm_commands(record: RunRecord, run_file: str) -> list[str]:
+    """Shell lines that print one node's `STATE_MARK` line (nothing on a node without the job)."""
+    return [
+        f"[ -f /etc/systemd/system/{JOB_UNIT}.service ] || exit 0",
+        f'echo "{STATE_MARK}$(systemctl is-active {JOB_UNIT}) $(cat {run_file} 2>/dev/null || echo -)"',
+    ]
+
+
+def vm_state(outputs: list[str], run_id: str) -> str:
+    """Nodes' answers (`vm_commands`) as `running on 2 of 2 nodes` with the ones off the run named.
+
+    A unit `active` under another run id is counted apart: it runs another version of the job.
+    """
+    states = [line.removeprefix(STATE_MARK).split() for text in outputs for line in text.splitlines()]
+    states = [s for s in states if len(s) == 2 and not s[0].startswith("TRAINSTACK")]
+    if not states:
+        return "no node answered with the job unit (is the stack up?)"
+    running = sum(1 for unit, rid in states if unit == "active" and rid == run_id)
+    text = f"running on {running} of {len(states)} nodes"
+    others = sorted({unit for unit, rid in states if unit != "active"})
+    stale = sum(1 for unit, rid in states if unit == "active" and rid != run_id)
+    if others:
+        text += f"; job unit {', '.join(others)} elsewhere"
+    if stale:
+        text += f"; {stale} node(s) on another run than {run_id}"
+    return text
+
+
+def _sagemaker(record: RunRecord) -> str:
+    import boto3
+
+    client = boto3.client("sagemaker", region_name=record.region)
+    return sagemaker_state(client.describe_training_job(TrainingJobName=record.job_id.rsplit("/", 1)[-1]))
+
+
+def _azureml(record: RunRecord) -> str:
+    import os
+
+    import requests
+
+    from clouds.azure import aml
+    from trainstack.run.azure_ml import ARM, credentials
+
+    token, _ = credentials(os.environ)
+    url = f"{ARM}{record.job_id}?api-version={aml.API_VERSION}"
+    answer = requests.get(url, headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    answer.raise_for_status()
+    return azureml_state(answer.json())
+
+
+def _vm(record: RunRecord, stack: str, run_file: str) -> str:
+    import boto3
+
+    from trainstack.bench import aws_ssm as ssm
+
+    if record.provider != ssm.PROVIDER:
+        return f"no live job reading on {record.provider} VMs yet"
+    client = boto3.client("ssm", region_name=record.region)
+    ec2 = boto3.client("ec2", region_name=record.region)
+    command = ssm.send(client, stack, vm_commands(record, run_file), f"trainstack status {stack}", 60)
+    runs = ssm.wait(client, command, ssm.stack_instances(ec2, stack), 120, pause=2.0)
+    return vm_state([r.output for r in runs], record.job_id)
+
+
+FOLLOWERS: dict[str, Callable[[RunRecord], str]] = {"sagemaker": _sagemaker, "azureml": _azureml}
+
+
+def job_line(record: RunRecord, stack: str, run_file: str = "") -> str:
+    """`job <id> (started <when>): <state>; logs: ...; checkpoints: ...`; a platform that cannot
+    be asked (credentials, network, no follower) gives its reason in place of the state.
+
+    Args:
+        record: the stack's last run.
+        stack: the stack's cluster name (the nodes' tag).
+        run_file: on VMs, where the node agents keep the run id (`nodeagent.job.run_file`).
+    """
+    try:
+        if record.platform == "vm":
+            state = _vm(record, stack, run_file)
+        elif (follow := FOLLOWERS.get(record.platform)) is not None:
+            state = follow(record)
+        else:
+            state = f"no live job reading on {record.platform} yet"
+    except Exception as exc:  # credentials, permissions, network: the line says why, status goes on
+        state = f"cannot read it: {' '.join(str(exc).split())[:200]}"
+    return (
+        f"job {record.job_id} (started {record.started}): {state}; "
+        f"logs: {record.logs}; checkpoints: {record.checkpoints}"
+    )
