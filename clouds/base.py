@@ -176,8 +176,8 @@ class Cloud:
             cluster, to get a 1y/3y commitment's rate (AWS: a Savings Plan or Reserved
             Instances); "" for a generic "reserved term".
         helper_vms: the small always-on VMs the component adds beside the GPU nodes, by what
-            adds them (`job`: the head node; `queued_resource`: the controller VM) -> the type
-            and disk in words. The catalog holds GPU types only, so they are not priced and
+            adds them (`job`: head node; `queued_resource`: controller VM; `file_system`: VMs the
+            file system's service runs) -> type and disk in words. Not in the catalog, so unpriced and
             every cost says so (`clouds.helper_vms`).
         hourly_resources: the other resources its component may create that bill by the hour
             (a NAT gateway, a public address), Pulumi type token -> what it is in words. No

@@ -1,8 +1,9 @@
 """The small always-on VMs a cluster has beside its GPU nodes, which no cost counts.
 
-A `job:` adds an on-demand head node keeping the rendezvous (AWS, Azure, GCP), and a GCP stack
-with `queued_resource: true` a controller VM re-requesting its TPU slices; each cloud names
-them in its `cloud.yaml` (`Cloud.helper_vms`). The price catalog holds GPU types only, so
+A `job:` adds an on-demand head node keeping the rendezvous (AWS, Azure, GCP), a GCP stack
+with `queued_resource: true` a controller VM re-requesting its TPU slices, and a Volcengine
+file system the three ECS instances of its vePFS mount service; each cloud names them in its
+`cloud.yaml` (`Cloud.helper_vms`). The price catalog holds GPU types only, so
 neither is priced: `resolve`'s rows, the stack header, `plan`, the review and the budget all
 leave them out, and each says so with the same line (`helper_lines`). The same goes for the
 other resources that bill by the hour (`Cloud.hourly_resources`: NAT gateways, public
@@ -18,10 +19,13 @@ from clouds.registry import CLOUDS
 _ROLES = {
     "job": "the job's head node",
     "queued_resource": "the queued-resource controller VM",
+    "file_system": "the file system's mount service",
 }
 
 
-def helper_lines(provider: str, region: str, job: bool, queued_resource: bool = False) -> tuple[str, ...]:
+def helper_lines(
+    provider: str, region: str, job: bool, queued_resource: bool = False, file_system: bool = False
+) -> tuple[str, ...]:
     """One line per helper VM the cluster has, naming it as left out of every price.
 
     Args:
@@ -29,10 +33,11 @@ def helper_lines(provider: str, region: str, job: bool, queued_resource: bool = 
         region: the cluster's region (where its on-demand price would be looked up).
         job: the cluster runs a `job:` (a head node).
         queued_resource: the stack requests its TPU slices as queued resources (a controller).
+        file_system: the cluster has a file system (whose service may run VMs of its own).
     """
     cloud = CLOUDS.get(provider)
     helpers = cloud.helper_vms if cloud is not None else {}
-    used = {"job": job, "queued_resource": queued_resource}
+    used = {"job": job, "queued_resource": queued_resource, "file_system": file_system}
     return tuple(
         f"{_ROLES[role]} ({what}, on-demand, always on) is not in USD/hour or USD/job: the catalog "
         f"holds GPU types only; add its on-demand price in {region}"

@@ -16,6 +16,12 @@ the catalog as `trainstack plan` does (`profiles.stack.price`); when the catalog
 price it, a set budget fails. Recent Pulumi CLIs hand the stack config to policy packs
 (tested upstream in pulumi/pulumi#20570); with an older CLI set the limit in the policy
 config.
+
+Sizes: with `refuse_oversized: true` (policy config, or the stack's
+`trainstack:refuse_oversized`) the budget policy also refuses a stack far beyond what its GPUs
+suggest: each size warning `plan` and `check` print (`profiles.cost.sanity`: more than 64
+nodes, a file system dearer per hour than the nodes, or over 10 TiB per GPU when unpriced)
+becomes a violation. Without it those stay warnings, as in `plan`.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from pulumi_policy.proxy import UnknownValueError
 
 from policies.registry import STACK_RULES
 from policies.rules import RESOURCE_RULES, UNKNOWN
-from policies.stack_rules import BUDGET_KEY, budget, budget_limit
+from policies.stack_rules import BUDGET_KEY, OVERSIZE_KEY, budget, budget_limit, oversized, refuse_oversized
 
 PACK_NAME = "trainstack"
 
@@ -114,18 +120,22 @@ def stack_validator(rule: str) -> Callable[[StackValidationArgs, ReportViolation
 
 
 def validate_budget(args: StackValidationArgs, report_violation: ReportViolation) -> None:
-    """Stack validation: the cluster's USD/hour within the budget (see module docstring)."""
+    """Stack validation: the cluster's USD/hour within the budget, and with `refuse_oversized`
+    its sizes within reason (see module docstring)."""
     config = args.get_config() or {}
-    limit = config.get("max_usd_per_hour", _stack_config(BUDGET_KEY))
     try:
-        checked = budget_limit(limit)
-    except ValueError as exc:  # a budget that cannot be read must not switch the check off
+        checked = budget_limit(config.get("max_usd_per_hour", _stack_config(BUDGET_KEY)))
+        refuse = refuse_oversized(config.get("refuse_oversized", _stack_config(OVERSIZE_KEY)))
+    except ValueError as exc:  # a setting that cannot be read must not switch the check off
         report_violation(str(exc), None)
         return
-    if checked is None:  # no budget: nothing to price (and no pricing code to import)
-        return
-    for violation in budget(_cluster_price(_stack_config("trainstack:cluster")), checked):
-        report_violation(violation.message, None)
+    raw = _stack_config("trainstack:cluster") if checked is not None or refuse else None
+    if checked is not None:  # no budget: nothing to price (and no pricing code to import)
+        for violation in budget(_cluster_price(raw), checked):
+            report_violation(violation.message, None)
+    if refuse:
+        for violation in oversized(_size_warnings(raw)):
+            report_violation(violation.message, None)
 
 
 def policies(level: EnforcementLevel = EnforcementLevel.MANDATORY) -> list[Policy]:
@@ -148,7 +158,12 @@ def policies(level: EnforcementLevel = EnforcementLevel.MANDATORY) -> list[Polic
             description=f"cluster USD/hour within {BUDGET_KEY}",
             validate=validate_budget,
             enforcement_level=level,
-            config_schema=PolicyConfigSchema(properties={"max_usd_per_hour": {"type": "number", "minimum": 0}}),
+            config_schema=PolicyConfigSchema(
+                properties={
+                    "max_usd_per_hour": {"type": "number", "minimum": 0},
+                    "refuse_oversized": {"type": "boolean"},
+                }
+            ),
         )
     )
     return found
@@ -165,6 +180,22 @@ def _cluster_price(raw: Any) -> float | None:
         return price_from_catalog(parse_cluster_config(raw)).checked_usd_per_hour
     except ConfigError:  # the component fails the preview anyway; no typed price is trusted
         return None
+
+
+def _size_warnings(raw: Any) -> list[str]:
+    """The size warnings `trainstack check` prints for the cluster as configured, priced from
+    the catalog (`profiles.cost.sanity.stack_warnings`); none when the config does not parse
+    (the component fails the preview with its own one-line error)."""
+    from clouds.config import ConfigError, parse_cluster_config
+    from profiles.cost.sanity import stack_warnings
+    from profiles.stack.price import price_from_catalog
+
+    try:
+        config = parse_cluster_config(raw)
+    except ConfigError:
+        return []
+    price = price_from_catalog(config)
+    return stack_warnings(config, price.usd_per_hour, price.usd_storage)
 
 
 def _stack_config(key: str) -> Any:

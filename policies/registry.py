@@ -7,7 +7,7 @@ fails a stack; it keeps a rule from showing as passed where it verified nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +92,7 @@ def evaluate(
     usd_per_hour: float | None = None,
     max_usd_per_hour: float | None = None,
     budget_basis: str = "",
+    oversized: Sequence[str] | None = None,
 ) -> list[RuleResult]:
     """Run every rule over one stack.
 
@@ -100,6 +101,9 @@ def evaluate(
         usd_per_hour: the cluster's price, USD/hour, for the budget rule.
         max_usd_per_hour: the stack's `trainstack:max_usd_per_hour`, or None for no budget.
         budget_basis: how `usd_per_hour` was reached, for the budget's message (`stack_rules.budget`).
+        oversized: the stack's size warnings (`profiles.cost.sanity.stack_warnings`) when it
+            asks the budget rule to refuse them (`trainstack:refuse_oversized: true`), each a
+            violation; None when it does not ask (the warnings stay warnings).
 
     Returns:
         One result per rule id in `RULES`, in that order.
@@ -116,7 +120,8 @@ def evaluate(
     for rule, (_, check_stack) in STACK_RULES.items():
         found[rule] += check_stack(records)
     found["budget"] += stack_rules.budget(usd_per_hour, max_usd_per_hour, budget_basis)
-    if max_usd_per_hour is None:
+    found["budget"] += stack_rules.oversized(oversized or ())
+    if max_usd_per_hour is None and oversized is None:
         checked["budget"] = False
         gaps["budget"].append(Violation("budget", None, f"no budget set ({stack_rules.BUDGET_KEY})"))
     for rule, scope in RULE_SCOPES.items():

@@ -8,12 +8,15 @@ policy-pack adapter turns a reference a real preview cannot know yet into the sa
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from policies.readers import EFA_INTERFACES, SELF_RULES, SPOT
 from policies.rules import STATEFUL, UNKNOWN, Violation
 
 BUDGET_KEY = "trainstack:max_usd_per_hour"
+# true: the budget rule also refuses a stack far beyond what its GPUs suggest (`oversized`)
+OVERSIZE_KEY = "trainstack:refuse_oversized"
 
 
 def efa_self_rule(records: list[dict[str, Any]]) -> list[Violation]:
@@ -111,6 +114,35 @@ def budget(usd_per_hour: float | None, max_usd_per_hour: float | None, basis: st
             f"{'; ' + basis if basis else ''}), over {BUDGET_KEY} "
             f"${max_usd_per_hour:,.2f}/hour; pick a cheaper offering or raise the budget",
         )
+    ]
+
+
+def refuse_oversized(value: Any) -> bool:
+    """A stack's `trainstack:refuse_oversized` (or the budget policy's `refuse_oversized`) as a
+    bool; False when unset. Pulumi config values are strings: true/false, yes/no, on/off, 1/0.
+
+    Raises:
+        ValueError: any other value (one line naming the key), so a typo never turns it off.
+    """
+    if value is None or value == "":
+        return False
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise ValueError(f"{OVERSIZE_KEY}: {value!r} is not true or false; write e.g. `{OVERSIZE_KEY}: true`")
+
+
+def oversized(warnings: Sequence[str]) -> list[Violation]:
+    """The budget rule's refusals of a stack far beyond what its GPUs suggest: one per size
+    warning (`profiles.cost.sanity.stack_warnings`: nodes past 64, a file system dearer than
+    the nodes or over 10 TiB per GPU), for a stack that asks for them (`OVERSIZE_KEY` true)."""
+    return [
+        Violation("budget", None, f"{line.removeprefix('warning: ')} (refused: {OVERSIZE_KEY} is true)")
+        for line in warnings
     ]
 
 

@@ -13,10 +13,15 @@ checks the exact stack again before writing it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from clouds.base import load
 from clouds.registry import CLOUDS
 from profiles.catalog.offering import Offering
 from profiles.spec import WorkloadSpec
+
+if TYPE_CHECKING:
+    from clouds.contract import JobConfig
 
 
 def bootstrap_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
@@ -26,11 +31,11 @@ def bootstrap_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
         return None
     interconnect = spec.interconnect if offering.rdma else "none"
     key = (offering.provider, offering.instance_type, interconnect, spec.file_system is not None, spec.nodes)
-    checked = (cloud.bootstrap_check, key, spec.name or "cluster", spec.job.model_dump_json())
+    checked = (cloud.bootstrap_check, key, spec.name or "cluster", _job_json(spec.job))
     if checked in _CHECKED:
         return _CHECKED[checked]
     try:
-        problem = _render(*checked, offering)
+        problem = _render(cloud.bootstrap_check, key, checked[2], spec.job, offering)
     except _NotACluster:
         return None  # this row's own config is refused elsewhere; the next row of the key renders it
     _CHECKED[checked] = problem
@@ -43,14 +48,26 @@ def bootstrap_problem(spec: WorkloadSpec, offering: Offering) -> str | None:
 _CHECKED: dict[tuple, str | None] = {}
 
 
+_LAST_JOB: list = [None, ""]  # [job, its JSON]: `resolve` asks once per catalog row, with one job
+
+
+def _job_json(job: JobConfig) -> str:
+    """`job.model_dump_json()` (the cache key), remembered for the last job asked: dumping a job
+    with a long `env` once per catalog row was most of a `resolve` of such a workload. The
+    job is frozen (`JobConfig`), so the same object always dumps the same."""
+    if _LAST_JOB[0] is not job:
+        _LAST_JOB[:] = [job, job.model_dump_json()]
+    return _LAST_JOB[1]
+
+
 class _NotACluster(Exception):
     """The row and workload make no valid cluster config (its own validation says why)."""
 
 
-def _render(target: str, key: tuple, name: str, job: str, offering: Offering) -> str | None:
+def _render(target: str, key: tuple, name: str, job: JobConfig, offering: Offering) -> str | None:
     from pydantic import ValidationError
 
-    from clouds.contract import ClusterConfig, FileSystemConfig, JobConfig
+    from clouds.contract import ClusterConfig, FileSystemConfig
 
     provider, instance_type, interconnect, has_fs, nodes = key
     try:
@@ -66,7 +83,7 @@ def _render(target: str, key: tuple, name: str, job: str, offering: Offering) ->
             interconnect=interconnect,
             hours=1,
             file_system=FileSystemConfig(capacity_gib=1200) if has_fs else None,
-            job=JobConfig.model_validate_json(job),
+            job=job,
         )
     except (ValidationError, ValueError) as exc:
         raise _NotACluster from exc

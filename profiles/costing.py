@@ -112,9 +112,9 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     platform_storage: tuple[str, ...] = ()
     if offering.platform != "vm" and spec.file_system is not None:  # the platform keeps its own storage
         spec, platform_storage = spec._replace(file_system=None), (PLATFORM_STORAGE,)
-    helpers = (
-        helper_lines(offering.provider, offering.region, spec.job is not None) if offering.platform == "vm" else ()
-    )
+    vm = offering.platform == "vm"
+    fs = spec.file_system is not None
+    helpers = helper_lines(offering.provider, offering.region, spec.job is not None, file_system=fs) if vm else ()
     notes = job.notes + _price_notes(offering) + helpers + platform_storage
     usd_per_cny = _usd_per_cny(offering)
     found: list[Candidate] = []

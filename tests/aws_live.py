@@ -49,6 +49,14 @@ def credentials(monkeypatch: pytest.MonkeyPatch, present: bool = True) -> None:
         monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")  # pragma: allowlist secret
 
 
+def registered_image(ec2: object, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The id of an image registered in moto's EC2 (`ec2`, a boto3 client) for launching
+    instances, with moto's default images off: loading them (thousands of AMIs per region) was
+    about 1 s of CPU each time a test's moto started."""
+    monkeypatch.setenv("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")
+    return ec2.register_image(Name="trainstack-test", RootDeviceName="/dev/xvda")["ImageId"]  # type: ignore[attr-defined]
+
+
 @pytest.fixture(scope="module")
 def moto_session():
     """A boto3 Session whose EC2 calls go to moto's in-process AWS, shared by a test module.

@@ -37,6 +37,15 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TRAINSTACK_NOW", "2026-12-04T12:00:00Z")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """`-n N` schedules by `xdist_group` (pytest-xdist's `--dist loadgroup`; set here, not in
+    addopts, so runs without xdist still parse): the tests that import torch in process are one
+    group, run by one worker, so the other never imports it. Other tests are spread as `load`
+    spreads them. An explicit `--dist` other than `load` is kept."""
+    if getattr(config.option, "dist", None) == "load" and not config.option.distload:
+        config.option.dist = "loadgroup"
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Keep the cycle collector off the modules and fixtures loaded so far, and let it run less often.
 
@@ -58,9 +67,29 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     twice more (at cleanup and unconfigure) over every object the session still holds (about a
     million once the cloud SDKs are imported; ~0.9 s of CPU each). Collecting here, after the
     session fixtures' teardown and with pytest's hook still installed, reports the same
-    exceptions; freezing the survivors leaves the later passes nothing to walk."""
+    exceptions; freezing the survivors leaves the later passes nothing to walk.
+
+    Also: hypothesis's pytest plugin imports the whole of hypothesis in its terminal summary
+    (about 1 s of CPU, at the very end of the run) even in the xdist controller, which never
+    ran a test; when hypothesis was not imported here and no report carries its statistics or
+    failing examples, there is nothing for it to print, and it is left out of the summary."""
     gc.collect()
     gc.freeze()
+    _skip_empty_hypothesis_summary(session.config)
+
+
+def _skip_empty_hypothesis_summary(config: pytest.Config) -> None:
+    plugin = config.pluginmanager.get_plugin("hypothesispytest")
+    if plugin is None or "hypothesis" in sys.modules or config.getoption("hypothesis_show_statistics", False):
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    keys = (
+        getattr(plugin, "STATS_KEY", "_hypothesis_stats"),
+        getattr(plugin, "FAILING_EXAMPLES_KEY", "_hypothesis_failing_examples"),
+    )
+    reports = [r for found in getattr(reporter, "stats", {}).values() for r in found]
+    if not any(key in getattr(r, "__dict__", {}) for r in reports for key in keys):
+        config.pluginmanager.unregister(plugin)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -150,7 +150,8 @@ def cluster_cost(
     estimated = any(line.startswith("the file system's price") and "estimate" in line for line in left_out)
     left_out += _held_capacity(config)
     if getattr(config, "platform", None) is None:  # a pool's platform runs the job: no head node (clouds.platforms)
-        left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource)
+        fs = config.file_system is not None
+        left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource, fs)
     billed = None
     if config.commitment != "none" and config.commitment_reuse is not None:
         billed = charged_hours(config.hours, config.commitment, config.commitment_reuse)

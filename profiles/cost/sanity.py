@@ -3,7 +3,9 @@
 A hand-edited stack can ask for anything the clouds accept (`nodes: 5000`, a 10 PB file system)
 and `plan` prices it faithfully; these rules say, in one line each, when a size looks like a
 slip of the finger rather than a plan. They warn (in `plan`, its JSON and `check`); a budget
-(`trainstack:max_usd_per_hour`) is what refuses a stack, by its price.
+(`trainstack:max_usd_per_hour`) refuses a stack by its price, and a stack that sets
+`trainstack:refuse_oversized: true` has the budget rule (plan, check, the policy pack) refuse
+these warnings (`policies.stack_rules.oversized`).
 
 The rules and their thresholds (trainstack's choices, not sourced figures):
 

@@ -33,7 +33,7 @@ from profiles.stack.rewrite import file_system_change, hand_edit_problem, replac
 
 STACKS_DIR = "stacks"
 FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.stack.fallbacks`)
-_KEYS = ("max_usd_per_hour", "previous_names", "secrets")  # with the cluster and the fallbacks
+_KEYS = ("max_usd_per_hour", "previous_names", "refuse_oversized", "secrets")  # with the cluster, fallbacks
 TRAINSTACK_KEYS = frozenset({CONFIG_KEY, FALLBACKS_KEY, *(f"trainstack:{key}" for key in _KEYS)})
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
 

@@ -11,9 +11,12 @@ import pytest
 
 from clouds.contract import JobConfig
 from profiles.preflight.check import read_cluster
-from trainstack.bench.allreduce import bus_bandwidth, size_bytes, sizes
 from trainstack.bench.remote import fetch_commands, new_run_id, node_commands, results_from_output, results_root
 
+# torch is imported in this process by these tests (and the other modules in this group): one
+# xdist worker runs them all (`tests/conftest.py` makes `-n` schedule by group), so only that worker
+# pays torch's import (about 1.7 s of CPU).
+pytestmark = pytest.mark.xdist_group("torch")
 ROOT = Path(__file__).parents[2]
 STACK = "training-a100"
 TINY = ["--steps", "2", "--warmup", "1", "--batch", "2", "--image-size", "32", "--width", "8", "--classes", "10"]
@@ -53,6 +56,9 @@ def allreduce_log(tmp_path_factory) -> Path:
 
 
 def test_bus_bandwidth_is_nccl_tests_definition() -> None:
+    # imported here, not at collection: the module imports torch (about 1.5 s of CPU per process)
+    from trainstack.bench.allreduce import bus_bandwidth, size_bytes, sizes
+
     # doc/PERFORMANCE.md in NVIDIA/nccl-tests: busbw = algbw * 2(n-1)/n for all-reduce
     algbw, busbw = bus_bandwidth(8 << 30, 0.1, 16)
     assert algbw == pytest.approx(85.899, abs=1e-3) and busbw == pytest.approx(algbw * 30 / 16)

@@ -11,7 +11,7 @@ import pytest
 from moto import mock_aws
 from typer.testing import CliRunner
 
-from tests.aws_live import credentials
+from tests.aws_live import credentials, registered_image
 from trainstack.bench import aws_ssm as ssm
 from trainstack.cli.app import app
 
@@ -26,7 +26,7 @@ def aws(monkeypatch):
     credentials(monkeypatch)
     with mock_aws():
         ec2 = boto3.client("ec2", region_name="eu-north-1")
-        image = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+        image = registered_image(ec2, monkeypatch)
 
         def launch(cluster: str, count: int) -> list[str]:
             tags = [{"ResourceType": "instance", "Tags": [{"Key": "trainstack:cluster", "Value": cluster}]}]

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from tests.cli.helpers import ROOT, documented_keys, run
+from tests.cli.helpers import ROOT, documented_keys, one_error_line, run
 
 
 @pytest.fixture()
@@ -218,3 +218,28 @@ def test_plan_and_check_warn_of_a_fat_fingered_stack(tmp_path, monkeypatch):
     assert "more than the 2 x 8 GPUs it feeds ($12.33/hour)" in data["warnings"][0]
     checked = run("check", "-s", "big")  # the live checks need credentials; the warnings do not
     assert "warning: nodes: 5,000 is far beyond the 64 nodes trainstack ever picks" in checked.stderr
+
+
+def test_a_stack_that_sets_refuse_oversized_is_refused_by_the_budget_rule(tmp_path, monkeypatch):
+    """`trainstack:refuse_oversized: true`: plan's budget rule (as the policy pack's) fails on the
+    size warning, `check` says `error:` and exits 1; a value that is not a boolean is one line, exit 2."""
+    (tmp_path / "stacks").mkdir()
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    text = (ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text()
+    asked = text.replace("config:\n", 'config:\n  trainstack:refuse_oversized: "true"\n', 1)
+    (tmp_path / "stacks" / "Pulumi.big.yaml").write_text(asked.replace("nodes: 2", "nodes: 5000"))
+    (tmp_path / "stacks" / "Pulumi.typo.yaml").write_text(
+        text.replace("config:\n", "config:\n  trainstack:refuse_oversized: sure\n", 1)
+    )
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(run("plan", "-s", "big", "--json").stdout)
+    (budget,) = [p for p in data["policies"] if p["rule"] == "budget"]
+    assert budget["passed"] is False and len(budget["violations"]) == 1
+    assert budget["violations"][0]["message"].startswith("nodes: 5,000 is far beyond the 64 nodes")
+    assert budget["violations"][0]["message"].endswith("(refused: trainstack:refuse_oversized is true)")
+    checked = run("check", "-s", "big")
+    assert checked.exit_code == 1 and "error: nodes: 5,000 is far beyond the 64 nodes" in checked.stderr
+    assert "warning: nodes" not in checked.stderr
+    for command in (["plan", "-s", "typo"], ["check", "-s", "typo"]):
+        one_error_line(run(*command), "trainstack:refuse_oversized: 'sure' is not true or false")

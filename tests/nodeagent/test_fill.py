@@ -13,6 +13,7 @@ from moto import mock_aws
 from nodeagent.aws_fill import AwsGroups
 from nodeagent.fill import fill_target, run
 from nodeagent.gcp_fill import GcpGroups
+from tests.aws_live import registered_image
 
 HOUR = 3600.0
 
@@ -34,10 +35,10 @@ def test_fill_target(running, on_demand, since, now, expected):
 
 
 @mock_aws
-def test_aws_reads_the_groups_as_ec2_auto_scaling_answers_and_resizes():
+def test_aws_reads_the_groups_as_ec2_auto_scaling_answers_and_resizes(monkeypatch):
     region = "us-east-1"
     ec2 = boto3.client("ec2", region_name=region)
-    ami = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+    ami = registered_image(ec2, monkeypatch)
     ec2.create_launch_template(
         LaunchTemplateName="node-lt", LaunchTemplateData={"ImageId": ami, "InstanceType": "p4d.24xlarge"}
     )

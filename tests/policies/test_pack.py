@@ -202,3 +202,43 @@ def test_budget_policy_fails_closed_on_an_unpriced_stack():
     config = {"trainstack:cluster": json.dumps(cluster), "trainstack:max_usd_per_hour": "50"}
     ((message, _),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
     assert message.startswith("the cluster's price is unknown")
+
+
+@pytest.mark.parametrize(
+    ("stack_config", "policy_config", "expected"),
+    [
+        pytest.param({"trainstack:refuse_oversized": "true"}, {}, 1, id="the-stack-asks"),
+        pytest.param({}, {"refuse_oversized": True}, 1, id="the-policy-config-asks"),
+        pytest.param({"trainstack:refuse_oversized": "true"}, {"refuse_oversized": False}, 0, id="policy-config-wins"),
+        pytest.param({}, {}, 0, id="unasked-a-warning-stays-a-warning"),
+    ],
+)
+def test_budget_policy_refuses_a_fat_fingered_node_count_when_asked(stack_config, policy_config, expected):
+    cluster = {**_committed_cluster(), "nodes": 5000}  # 5,000 x p4d.24xlarge spot, priced from the catalog
+    config = {"trainstack:cluster": json.dumps(cluster), **stack_config}
+    messages = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], policy_config)))
+    assert len(messages) == expected
+    for message, urn in messages:
+        assert message.startswith(
+            "nodes: 5,000 is far beyond the 64 nodes trainstack ever picks on its own ($30,828/hour for the nodes)"
+        )  # 5,000 x $6.1657
+        assert message.endswith("(refused: trainstack:refuse_oversized is true)") and urn is None
+
+
+def test_budget_policy_refuses_a_file_system_dearer_than_its_gpus_and_passes_the_committed_stack():
+    fat = {**_committed_cluster(), "file_system": {**_committed_cluster()["file_system"], "capacity_gib": 9536743}}
+    asked = {"trainstack:refuse_oversized": "yes"}
+    for cluster, expected in ((fat, 1), (_committed_cluster(), 0)):
+        config = {"trainstack:cluster": json.dumps(cluster), **asked}
+        messages = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
+        assert len(messages) == expected
+        assert all(m.startswith("file_system: 9,536,743 GiB costs $") for m, _ in messages)
+
+
+def test_a_refuse_oversized_typo_is_a_violation_not_off():
+    config = {"trainstack:cluster": json.dumps(_committed_cluster()), "trainstack:refuse_oversized": "ture"}
+    ((message, _),) = run_with_config(config, lambda: reported(validate_budget, StackValidationArgs([], {})))
+    assert (
+        message
+        == "trainstack:refuse_oversized: 'ture' is not true or false; write e.g. `trainstack:refuse_oversized: true`"
+    )

@@ -1,5 +1,7 @@
 """Every rule on deliberately bad records (each rule can fail) and on good ones."""
 
+import re
+
 import pytest
 
 from policies import evaluate
@@ -226,6 +228,41 @@ def test_budget():
     assert budget(10.0, None) == budget(10.0, 10.0) == []
     (violation,) = budget(12.5, 10.0)
     assert violation.rule == "budget" and "$12.50/hour" in violation.message and "$10.00/hour" in violation.message
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, False), ("", False), ("true", True), ("True", True), ("yes", True), ("1", True), (True, True)]
+    + [("false", False), ("off", False), ("0", False), (False, False)],
+)
+def test_refuse_oversized_reads_pulumi_config_booleans(value, expected):
+    from policies.stack_rules import refuse_oversized
+
+    assert refuse_oversized(value) is expected
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "ture", "[true]"])
+def test_a_refuse_oversized_typo_is_one_line_not_off(value):
+    from policies.stack_rules import refuse_oversized
+
+    with pytest.raises(ValueError, match=rf"^trainstack:refuse_oversized: '{re.escape(value)}' is not true or false; "):
+        refuse_oversized(value)
+
+
+def test_the_budget_rule_refuses_a_size_warning_only_when_the_stack_asks():
+    nodes = "warning: nodes: 5,000 is far beyond the 64 nodes trainstack ever picks on its own; check the nodes"
+    records = [record(FSX, tags=TAGS)]
+    unasked = {r.rule: r for r in evaluate(records, usd_per_hour=20.0)}["budget"]
+    assert unasked.status == "n/a" and unasked.violations == ()  # the warning stays a warning (plan prints it)
+    asked = {r.rule: r for r in evaluate(records, usd_per_hour=20.0, oversized=[nodes])}["budget"]
+    assert asked.status == "failed" and [v.message for v in asked.violations] == [
+        "nodes: 5,000 is far beyond the 64 nodes trainstack ever picks on its own; check the nodes "
+        "(refused: trainstack:refuse_oversized is true)"
+    ]
+    sane = {r.rule: r for r in evaluate(records, usd_per_hour=20.0, oversized=[])}["budget"]
+    assert sane.status == "passed" and sane.not_applicable == ()  # the sizes were checked, with no budget set
+    both = {r.rule: r for r in evaluate(records, 20.0, 5.0, oversized=[nodes])}["budget"]
+    assert [v.message[:12] for v in both.violations] == ["cluster cost", "nodes: 5,000"]
 
 
 def test_evaluate_reports_every_rule_once():

@@ -129,19 +129,20 @@ def plan(
         _review(stack, against, markdown, as_json, folder)
         return
     from policies import evaluate
-    from trainstack.review.report import stack_budget
+    from trainstack.review.report import refuses_oversized, size_warnings, stack_budget
 
+    path = folder / "stacks" / f"Pulumi.{stack}.yaml"
     try:
         result = run_plan(stack, folder)
-        limit = stack_budget(folder / "stacks" / f"Pulumi.{stack}.yaml")
+        limit, refuse = stack_budget(path), refuses_oversized(path)
     except PlanError as exc:
         fail(str(exc))
-    policies = evaluate(result.resources, result.budget_usd_per_hour, limit, result.budget_basis)
-    from profiles.cost.sanity import stack_warnings
+    warnings = size_warnings(path, result)  # with refuse_oversized the budget rule refuses them
+    oversized = warnings if refuse else None
+    policies = evaluate(result.resources, result.budget_usd_per_hour, limit, result.budget_basis, oversized)
     from profiles.stack.file import read_cluster
 
-    cluster = read_cluster(folder / "stacks" / f"Pulumi.{stack}.yaml")[1]  # validated by the plan
-    warnings = stack_warnings(cluster, result.usd_compute_per_hour, result.usd_storage)
+    cluster = read_cluster(path)[1]  # validated by the plan
     if as_json:
         data = {**render.plan_json(result, policies, stack, cluster), "warnings": warnings}
         typer.echo(json.dumps(data, indent=2, default=str))
@@ -221,21 +222,25 @@ def check(
     from profiles.stack.writer import StackWriteError, stack_path
     from trainstack.cli import live_view
     from trainstack.plan.runner import PlanError
-    from trainstack.review.report import stack_budget
+    from trainstack.review.report import refuses_oversized, stack_budget
 
     try:  # a stack that cannot be read or is refused: bad input (exit 2)
         path = stack_path(project_dir(project), stack)
         cluster = read_cluster(path)
         stack_budget(path)  # a budget `plan` and the policy pack would refuse
+        refuse = refuses_oversized(path)  # sizes the budget rule refuses (exit 1 below)
         version = load_catalog(providers=(cluster.provider,)).version
     except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
         fail(str(exc))
+    from policies.stack_rules import oversized
     from profiles.cost.sanity import stack_warnings
     from profiles.stack.price import price_from_catalog
 
     price = price_from_catalog(cluster)  # the price `plan` shows, from the catalog
-    for warning in stack_warnings(cluster, price.usd_per_hour, price.usd_storage):  # first: they need no API
-        typer.secho(warning, fg="yellow", err=True)
+    warnings = stack_warnings(cluster, price.usd_per_hour, price.usd_storage)  # first: they need no API
+    refused = [f"error: {v.message}" for v in oversized(warnings)] if refuse else []
+    for said in refused or warnings:
+        typer.secho(said, fg="red" if refused else "yellow", err=True)
     from clouds.job_runtime import runtime_line
 
     if line := runtime_line(cluster):  # which torch and NCCL the nodes will run
@@ -251,7 +256,7 @@ def check(
 
     items += capacity_signals(cluster, stack_settings(path.read_text()))  # advice: never a failure
     live_view.findings(stack, items, path)
-    if any(item.status == "fail" for item in items):
+    if refused or any(item.status == "fail" for item in items):
         raise typer.Exit(code=FAILED)
 
 

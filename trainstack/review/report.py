@@ -14,7 +14,7 @@ from typing import Any
 
 from policies import evaluate
 from policies.rules import STATEFUL
-from policies.stack_rules import BUDGET_KEY, budget_limit
+from policies.stack_rules import BUDGET_KEY, OVERSIZE_KEY, budget_limit, refuse_oversized
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 from trainstack.review.diff import Change, diff_plans, moved_region, summary
 from trainstack.review.gitref import committed_at_head, plan_at_ref
@@ -38,10 +38,11 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     project_dir = Path(project_dir)
     after = run_plan(stack, project_dir)
     limit = stack_budget(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml")
+    oversized = refused_sizes(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml", after)
     before = _plan_before(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
     changes = moved_region(changes, before.region if before else None, after.region)
-    results = evaluate(after.resources, after.budget_usd_per_hour, limit, after.budget_basis)
+    results = evaluate(after.resources, after.budget_usd_per_hour, limit, after.budget_basis, oversized)
     review = review_json(stack, against, changes, before, after, results, limit)
     # Without --against a committed stack is not new: say that nothing was compared.
     review["committed"] = against is None and committed_at_head(stack, project_dir)
@@ -219,3 +220,30 @@ def stack_budget(stack_file: Path) -> float | None:
         return budget_limit(read_stack_config(stack_file).get(BUDGET_KEY))
     except ValueError as exc:
         raise PlanError(f"{stack_file}: {exc}") from None
+
+
+def refuses_oversized(stack_file: Path) -> bool:
+    """The stack's `trainstack:refuse_oversized` (False when unset).
+
+    Raises:
+        PlanError: the value is not true or false (one line naming the file and the key).
+    """
+    try:
+        return refuse_oversized(read_stack_config(stack_file).get(OVERSIZE_KEY))
+    except ValueError as exc:
+        raise PlanError(f"{stack_file}: {exc}") from None
+
+
+def size_warnings(stack_file: Path, result: PlanResult) -> list[str]:
+    """The planned stack's size warnings (`profiles.cost.sanity.stack_warnings`, priced as the plan is)."""
+    from profiles.cost.sanity import stack_warnings
+    from profiles.stack.file import read_cluster
+
+    cluster = read_cluster(stack_file)[1]  # validated by the plan
+    return stack_warnings(cluster, result.usd_compute_per_hour, result.usd_storage)
+
+
+def refused_sizes(stack_file: Path, result: PlanResult) -> list[str] | None:
+    """The size warnings the budget rule refuses (`policies.evaluate`'s `oversized`): the
+    stack's, when it sets `trainstack:refuse_oversized: true`; None when it does not."""
+    return size_warnings(stack_file, result) if refuses_oversized(stack_file) else None

@@ -13,6 +13,7 @@ import pytest
 import responses
 from moto import mock_aws
 
+from tests.aws_live import registered_image
 from tests.cli.helpers import ROOT, one_error_line, run
 from trainstack.status.aws_live import groups_status
 from trainstack.status.gcp_live import is_node_group
@@ -67,7 +68,7 @@ def test_azure_instance_view_allocation_failure() -> None:
 def test_aws_groups_of_the_cluster_from_moto_and_the_cli_line(tmp_path, monkeypatch) -> None:
     region = "eu-north-1"  # the committed training-a100 stack's region
     ec2 = boto3.client("ec2", region_name=region)
-    ami = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+    ami = registered_image(ec2, monkeypatch)
     ec2.create_launch_template(
         LaunchTemplateName="node-lt", LaunchTemplateData={"ImageId": ami, "InstanceType": "m5.large"}
     )
