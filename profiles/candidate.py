@@ -116,7 +116,8 @@ class Candidate:
     def sort_key(self) -> tuple:
         """Rows without a caveat first (`caveats`); then the cheapest job; at equal cost (to
         the cent) the fewer accelerators (less capacity and quota to get), then the faster run,
-        then the safer purchase, then the faster network, then a stable name order."""
+        then the safer purchase, then the faster network, then the fewer nodes (one 8-chip TPU
+        slice before eight 1-chip slices over the data-centre network), then a stable name order."""
         key = self._sort_key
         if key is None:
             o, total = self.offering, self._usd_total
@@ -128,11 +129,11 @@ class Candidate:
                 round(self.hours, 6),
                 PURCHASE_RANK[self.purchase],
                 -(o.network_gbps or 0),
+                self.nodes,
                 o.provider,
                 o.region,
                 o.zone,
                 o.instance_type,
-                self.nodes,
                 o.platform,
             )
             object.__setattr__(self, "_sort_key", key)

@@ -99,3 +99,18 @@ def test_the_1_3b_tpu_job_takes_a_small_v5p_slice(real_catalog, fields):
     spec = parse_spec({**JOB, "accelerators": "tpu-v5p", **fields})
     pick = resolve(spec, real_catalog.offerings).choice.candidate
     assert pick.nodes * pick.offering.accelerator_count <= 16 and pick.hours <= 240
+
+
+def test_at_equal_cost_and_speed_fewer_nodes_rank_first():
+    # 1 x tpu-v6e-8 and 8 x tpu-v6e-1 (the same 8 chips, price and hours): the one slice first,
+    # whatever the names' order ("tpu-v6e-1" < "tpu-v6e-8").
+    def tpu(chips, nodes):
+        slice_ = offering(
+            provider="gcp", region="us-east5", zone="us-east5-b", instance_type=f"tpu-v6e-{chips}",
+            accelerator="tpu-v6e", accelerator_count=chips, form_factor="TPU", interconnect="tpu-ici",
+        )  # fmt: skip
+        return Candidate(slice_, "on-demand", nodes, 100.0, 2.7 * chips)
+
+    one, eight = tpu(8, 1), tpu(1, 8)
+    assert one.usd_total == eight.usd_total and one.hours == eight.hours
+    assert sorted([eight, one], key=Candidate.sort_key) == [one, eight]
