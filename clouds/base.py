@@ -151,6 +151,8 @@ class Cloud:
             the cloud would refuse the nodes' bootstrap (a user-data size limit), checked
             before a stack is written as well as in its validator; None when unchecked.
         healing: what its cluster does when a node is lost; None: `manual_healing`.
+        secret_store: `"module:attribute"` of the `clouds.job_secrets.SecretStore` its nodes
+            read job secrets from, or None (a secret reference is refused there).
         notice_watcher: the `nodeagent.notices` watcher its nodes run to see a spot
             interruption coming, or None when the cloud gives nodes no notice trainstack reads.
         shared_mount: where its component mounts the shared file system on every node.
@@ -230,6 +232,7 @@ class Cloud:
     queued_resource: str | None = None
     healing: Healing | None = None
     notice_watcher: str | None = None
+    secret_store: str | None = None
     shared_mount: str = "/mnt/shared"
     nccl: str | None = None
     job_runtime: str | None = None

@@ -23,6 +23,7 @@ from clouds.healing import check_job, healing
 from clouds.job_config import JobConfig
 from clouds.job_fields import job_size_problem
 from clouds.job_paths import checkpoint_problem
+from clouds.job_secrets import secret_problem
 from clouds.platform_lookup import platform_problem
 from clouds.reservation import ReservationConfig, reservation_shorthand
 from clouds.tracking import tracking_problem
@@ -202,6 +203,8 @@ class ClusterConfig(BaseModel):
         if problem := platform_problem(self.provider, self.platform):
             raise ValueError(problem)
         if self.job is not None and (problem := tracking_problem(self.job.tracking, self.platform)):
+            raise ValueError(problem)
+        if problem := secret_problem(self.provider, self.platform, self.job):
             raise ValueError(problem)
         if self.purchase == "spot" and self.commitment != "none":
             raise ValueError(

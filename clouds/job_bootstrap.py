@@ -12,6 +12,7 @@ import json
 
 from clouds.contract import ClusterConfig
 from clouds.job_runtime import job_python, store_python
+from clouds.job_secrets import node_secrets, plain_env
 from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
@@ -38,7 +39,10 @@ JOB_IDENTITY = ("command", "module", "workdir", "checkpoint_dir", "nproc_per_nod
 
 def rendezvous_id(name: str, job: dict) -> str:
     """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields."""
-    identity = json.dumps({k: job.get(k) for k in JOB_IDENTITY}, sort_keys=True)
+    fields = {k: job.get(k) for k in JOB_IDENTITY}
+    if job.get("secrets"):  # where the secrets are read (a job without any keeps its old id)
+        fields["secrets"] = job["secrets"]
+    identity = json.dumps(fields, sort_keys=True)
     return f"{name}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
 
 
@@ -88,11 +92,15 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         # the head announces its address here at every start; workers read it before each launch
         "rdzv_file": rendezvous_file(name, mount_point),
         "job_id": "",
-        "env": {**dict(job.env), **tracking_env(job.tracking, None)},
+        "env": {**plain_env(job), **tracking_env(job.tracking, None)},
         "env_file": env_file,
         "python": job_python(cluster),
         "cloud": NOTICE_CLOUDS.get(cluster.provider, "none"),
     }
+    # where each secret is read at start with the node's identity (references, never values);
+    # only when there are some, so a job without secrets writes the job file it always did
+    if secrets := node_secrets(cluster.provider, name, cluster.region, job):
+        fields["secrets"] = secrets
     fields["job_id"] = rendezvous_id(name, fields)
     return fields
 

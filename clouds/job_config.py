@@ -6,10 +6,14 @@ from __future__ import annotations
 import shlex
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from clouds.field_errors import describe
 from clouds.job_fields import job_field_problem
+from clouds.job_secrets import SecretRef
 from clouds.tracking import TrackingConfig
+
+_TEXT = TypeAdapter(str)
 
 
 class JobConfig(BaseModel):
@@ -27,7 +31,10 @@ class JobConfig(BaseModel):
             MAX = the cluster's nodes); None = all nodes (a lost node is waited for).
         max_restarts: worker-group failures torchrun restarts from (`--max-restarts`); a
             replaced node joining is a membership change and does not count.
-        env: extra environment of the training processes (no secrets: stack files are plain).
+        env: extra environment of the training processes: a value written as is, or a secret
+            reference (`{secret: KEY}` from the Pulumi secret config `trainstack:secrets`, or
+            `{store: ID}` in the cloud's secret store: `clouds.job_secrets`), which the nodes
+            read with their own identity at start; a plain value named like a credential is refused.
         python: the interpreter with torch the job runs on (e.g. a venv on the shared file
             system); None = the cloud's job runtime (`clouds.job_runtime`: the PyTorch DLAMI's
             /opt/pytorch/bin/python on AWS, a pinned torch in /opt/trainstack/torch elsewhere).
@@ -56,7 +63,11 @@ class JobConfig(BaseModel):
     nproc_per_node: int | None = Field(default=None, ge=1, le=64, description="Processes per node.")
     min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
     max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
-    env: dict[str, str] = Field(default_factory=dict, description="Extra environment.")
+    env: dict[str, str | SecretRef] = Field(
+        default_factory=dict,
+        description="Extra environment: a value, or {secret: KEY} / {store: ID}.",
+        examples=[{"NCCL_DEBUG": "WARN", "WANDB_API_KEY": {"secret": "wandbKey"}}],
+    )
     python: str | None = Field(
         default=None,
         min_length=1,
@@ -68,6 +79,31 @@ class JobConfig(BaseModel):
     launcher: Literal["torchrun", "paddle"] | None = Field(default=None, description="Launcher; None = torchrun.")
     code: str | None = Field(default=None, min_length=1, description="Object-store code folder (platforms).")
     image: str | None = Field(default=None, min_length=1, description="Platform training image or engine.")
+
+    @field_validator("env", mode="before")
+    @classmethod
+    def _env_values(cls, env: object) -> object:
+        """Each mapping value as a `SecretRef`, anything else as text, or one line naming
+        `job.env.NAME` and the fix."""
+        if not isinstance(env, dict):
+            return env
+        values: dict[object, object] = {}
+        for name, value in env.items():
+            if isinstance(value, dict):
+                try:
+                    value = SecretRef.model_validate(value)
+                except ValidationError as exc:
+                    error = exc.errors()[0]
+                    where = ".".join(str(part) for part in error["loc"])
+                    why = error.get("ctx", {}).get("error", error["msg"])
+                    raise ValueError(f"job.env.{name}{'.' + where if where else ''}: {why}") from None
+            elif not isinstance(value, (str, SecretRef)):  # worded as for any text field
+                try:
+                    _TEXT.validate_python(value)
+                except ValidationError as exc:
+                    raise ValueError(f"job.env.{name}: {describe(exc.errors()[0], None, str(name))}") from None
+            values[name] = value
+        return values
 
     def model_post_init(self, __context: object) -> None:
         if (self.command is None) == (self.script is None):

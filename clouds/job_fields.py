@@ -100,6 +100,8 @@ def job_field_problem(job: Any) -> str | None:
                 f"job.env: {name!r} is not an environment variable name; use letters, digits and '_', "
                 "not starting with a digit, e.g. NCCL_DEBUG"
             )
+        if not isinstance(value, str):  # a secret reference (`clouds.job_secrets`): no value here
+            continue
         if problem := _control_problem(f"env.{name}", value, f'{name}: "one line"'):
             return problem
         if _CREDENTIAL.search(name) and not _POINTER.search(name) and value.strip():
@@ -112,10 +114,9 @@ def credential_problem(name: str) -> str:
     text into the stack file, the nodes' user data (which `ec2:DescribeLaunchTemplateVersions`
     and the other clouds' describe calls return) and the job file on every node."""
     return (
-        f"job.env.{name}: looks like a credential, and job.env values are written in plain text into the "
-        "stack file and every node's user data; keep it out of the stack: put it in your cloud's secret "
-        "store and read it in the job with the node's identity, or in a file on the shared file system "
-        f"(chmod 600) and give its path as {name}_FILE"
+        f"job.env.{name}: looks like a credential, and plain job.env values are written into the stack file "
+        f"and every node's user data; give it as a secret: {name}: {{secret: KEY}} after pulumi config set "
+        "--secret --path 'trainstack:secrets.KEY' VALUE, or {store: ID} for a secret already in your cloud's store"
     )
 
 

@@ -44,6 +44,8 @@ class NodeJob:
         rdzv_port: the rendezvous TCP port.
         job_id: the rendezvous id shared by every node of the job.
         env: extra environment for the training processes.
+        secrets: environment name -> where its value is read at each launch with the node's
+            identity (`nodeagent.secrets`: `{"store", "id", "region"}`); references only.
         env_file: the node bootstrap's NCCL/EFA/InfiniBand environment (`export K=V` lines),
             read at launch; missing file = no extra variables.
         python: the interpreter whose torch runs the job (e.g. a venv on the shared file system).
@@ -72,6 +74,7 @@ class NodeJob:
     max_restarts: int = 3
     rdzv_port: int = RDZV_PORT
     env: dict[str, str] = field(default_factory=dict)
+    secrets: dict[str, dict[str, str]] = field(default_factory=dict)
     env_file: str = ""
     python: str = "python3"
     module: bool = False
@@ -113,6 +116,7 @@ class NodeJob:
             data["command"] = shlex.split(data["command"])
         data["command"] = tuple(data.get("command", ()))
         data["env"] = {str(k): str(v) for k, v in data.get("env", {}).items()}
+        data["secrets"] = {str(k): {str(a): str(b) for a, b in v.items()} for k, v in data.get("secrets", {}).items()}
         data["rdzv_conf"] = {str(k): str(v) for k, v in data.get("rdzv_conf", {}).items()}
         return cls(**data)
 

@@ -16,6 +16,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -30,6 +31,9 @@ NOTICE_MARGIN_SECONDS = 5  # left for torchrun's own exit after the workers' gra
 # restarted, it would rejoin the rendezvous and restart every other node's workers.
 # 75 is EX_TEMPFAIL (sysexits.h): the job goes on elsewhere.
 NOTICE_EXIT_STATUS = 75
+# A secret the node could not read (`nodeagent.secrets`): EX_CONFIG (sysexits.h); the unit
+# starts the launcher again after its restart delay (a grant or a secret may still be arriving).
+SECRET_EXIT_STATUS = 78
 _SIOCGIFADDR = 0x8915
 
 
@@ -170,6 +174,14 @@ def run(job: NodeJob) -> int:
     addr = local_address(job.rdzv_host, job.rdzv_port)
     argv = torchrun_argv(job, addr)
     env = launcher_env(job, dict(os.environ), interface_of(addr))
+    if job.secrets:  # read with the node's identity at each start, into the environment only
+        from nodeagent.secrets import SecretError, read_secrets  # shipped only to such nodes
+
+        try:
+            env.update(read_secrets(job.secrets))
+        except SecretError as exc:
+            print(f"trainstack launcher: {exc}", file=sys.stderr, flush=True)
+            return SECRET_EXIT_STATUS
     log_file = _open_log(job, addr)
     process = subprocess.Popen(argv, cwd=job.workdir, env=env, stdout=log_file, stderr=subprocess.STDOUT)
     notices: list[Notice] = []

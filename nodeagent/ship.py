@@ -31,16 +31,24 @@ _SHIPPED = (
     "launcher.py",
     "metadata.py",
     "notices.py",
+    "secrets.py",
     "store.py",
     *sorted(f"clouds/{p.name}" for p in (_PACKAGE / "clouds").glob("*.py")),
+    *sorted(f"secret_stores/{p.name}" for p in (_PACKAGE / "secret_stores").glob("*.py")),
 )
 
 
-def shipped_for(cloud: str) -> tuple[str, ...]:
+def shipped_for(cloud: str, secrets: bool = False) -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
-    (`nodeagent.notices` lists the folder, so it finds just that one); saves EC2's 16 KB."""
+    (`nodeagent.notices` lists the folder, so it finds just that one), and the secret reader
+    only for a job that reads secrets (the launcher imports it then); saves EC2's 16 KB."""
+    own = ("__init__.py", f"{cloud}.py")
     return tuple(
-        m for m in _SHIPPED if not m.startswith("clouds/") or m in ("clouds/__init__.py", f"clouds/{cloud}.py")
+        m
+        for m in _SHIPPED
+        if (not m.startswith("clouds/") or m.removeprefix("clouds/") in own)
+        and (secrets or (m != "secrets.py" and not m.startswith("secret_stores/")))
+        and (not m.startswith("secret_stores/") or m.removeprefix("secret_stores/") in own)
     )
 
 
@@ -144,7 +152,7 @@ def install_script(
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
             f"chmod 700 {Path(JOB_FILE).parent}",
-            f"echo '{bundle(shipped_for(job.get('cloud', 'none')))}' | base64 -d | tar -xz -C {AGENT_DIR}",
+            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets'))))}' | base64 -d | tar -xz -C {AGENT_DIR}",
             # the job's environment: readable by root only (mode 0600, written under umask 077)
             f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
             json.dumps(job, sort_keys=True),

@@ -68,12 +68,16 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
 
 def job_detail(spec: WorkloadSpec, offering: Offering) -> str | None:
     """Why the spec's job cannot run on `offering`'s nodes (`clouds.healing.job_problem`), or None."""
+    from clouds.job_secrets import secret_problem
     from clouds.tracking import tracking_problem  # pydantic: loaded only for a workload with a job
 
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
-    if tracked := tracking_problem(spec.job.tracking, None if offering.platform == "vm" else offering.platform):
+    platform = None if offering.platform == "vm" else offering.platform
+    if tracked := tracking_problem(spec.job.tracking, platform):
         return tracked
+    if secrets := secret_problem(offering.provider, platform, spec.job):  # no secret store its nodes read
+        return secrets
     if offering.platform != "vm":  # the platform runs the job (`trainstack run`), not the node agent
         if nproc is not None and nproc > offering.accelerator_count:
             return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}"

@@ -17,6 +17,7 @@ network, then names, so picks are stable.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from profiles.candidate import Candidate
@@ -25,6 +26,7 @@ from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import derived, platform_reason
 from profiles.choice.fewest import fewest_per_family, margin_of
 from profiles.choice.gaps import clouds_without_rows
+from profiles.choice.live import Key, LiveScore, with_live_scores
 from profiles.choice.nodes import zone_copy_candidates
 from profiles.choice.price_checks import with_price_findings, with_spot_risks
 from profiles.cost.estimate import Rejection
@@ -141,7 +143,12 @@ def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], 
     return sorted(closest, key=Candidate.sort_key), False
 
 
-def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering], top: int = 5) -> Resolution:
+def resolve(
+    spec: WorkloadSpec,
+    offerings: tuple[Offering, ...] | list[Offering],
+    top: int = 5,
+    live: Mapping[Key, LiveScore] | None = None,
+) -> Resolution:
     """Rank every way to run the job by its total cost.
 
     With a node range (`nodes: 2-16`, `auto`) each offering keeps, per purchase option, the
@@ -153,6 +160,8 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         offerings: the loaded catalog.
         top: how many rows to return (choice included), at least 1: distinct offerings,
             each zone copy folded into its best-ranked zone's row (`Ranked.also_zones`).
+        live: the clouds' live answers for spot pools (`resolve --live`,
+            `profiles.choice.live`): a low one ranks its rows after the rest.
 
     Returns:
         The choice and up to `top - 1` alternatives, each with a reason.
@@ -198,7 +207,7 @@ def resolve(spec: WorkloadSpec, offerings: tuple[Offering, ...] | list[Offering]
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
         fixes = {"jurisdiction": jurisdiction_fix(spec, offerings)} if spec.jurisdiction != "any" else {}
         raise no_match(failed, details, near, spec.gpus_key, fixes)
-    found = with_spot_risks(found, offerings)
+    found = with_live_scores(with_spot_risks(found, offerings), live or {})
     everything = sorted(found, key=Candidate.sort_key)
     found = fewest_per_family(found, spec.deadline_hours, margin_of(spec))
     ranked, deadline_met = _rank(spec, found)

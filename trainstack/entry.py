@@ -3,7 +3,7 @@
 `trainstack resolve` is run often and should answer in well under 0.2 s; typer (with its
 click copy and rich) alone costs tens of milliseconds to import. So a plain
 `trainstack resolve WORKLOAD [--top N] [--json] [--write-stack NAME [--zone ZONE]] [--force] [--plot PATH]
-[--project-dir PATH]` is parsed here and run by `trainstack.cli.resolve_cmd`, the code the typer
+[--project-dir PATH] [--live]` is parsed here and run by `trainstack.cli.resolve_cmd`, the code the typer
 command runs too. Any other command line (`--help`, a bad value, an unknown option, another
 command) goes to the typer app in `trainstack.cli.app`, so its help and one-line usage errors
 are exactly the same.
@@ -21,7 +21,7 @@ from typing import Any
 # trainstack uses no pydantic plugins; skipping their entry-point scan keeps `resolve` fast.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-_FLAGS = {"--json": "as_json", "--force": "force"}
+_FLAGS = {"--json": "as_json", "--force": "force", "--live": "live"}
 _VALUES = {
     "--top": "top",
     "--write-stack": "write_stack",

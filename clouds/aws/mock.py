@@ -45,6 +45,8 @@ def aws_outputs(typ: str, name: str, inputs: Mapping[str, Any], region: str) -> 
         extra["privateIp"] = _private_ip(name)
     elif typ == "aws:ec2/launchTemplate:LaunchTemplate":
         extra.update(latestVersion=1, defaultVersion=1)
+    elif typ == "aws:secretsmanager/secret:Secret":  # Secrets Manager appends 6 random characters
+        extra["arn"] = f"arn:aws:secretsmanager:{region}:{ACCOUNT_ID}:secret:{inputs.get('name')}-{digest(name)[:6]}"
     elif typ == "aws:fsx/lustreFileSystem:LustreFileSystem":
         extra["dnsName"] = f"{resource_id}.fsx.{region}.amazonaws.com"
         extra["mountName"] = digest(name)

@@ -58,6 +58,11 @@ def _arm_id(typ: str, name: str, inputs: Mapping[str, Any]) -> str:
     if typ == "azure-native:storage:BlobContainer":
         account = f"{group}/providers/Microsoft.Storage/storageAccounts/{inputs.get('accountName')}"
         return f"{account}/blobServices/default/containers/{inputs.get('containerName', name)}"
+    if typ == "azure-native:keyvault:Secret":
+        vault = f"{group}/providers/Microsoft.KeyVault/vaults/{inputs.get('vaultName')}"
+        return f"{vault}/secrets/{inputs.get('secretName', name)}"
+    if typ == "azure-native:keyvault:Vault":
+        return f"{group}/providers/Microsoft.KeyVault/vaults/{inputs.get('vaultName', name)}"
     if typ == "azure-native:authorization:RoleAssignment":
         return f"{inputs.get('scope')}/providers/Microsoft.Authorization/roleAssignments/{name}"
     return f"{group}/providers/{_ARM_TYPES.get(typ, 'Mock.Unknown/things')}/{name}"

@@ -30,6 +30,16 @@ SCOPES = (
     "https://www.googleapis.com/auth/monitoring.write",
     "https://www.googleapis.com/auth/devstorage.read_only",
 )
+# Secret Manager's only OAuth scope (Secret Manager REST reference, "Authorization scopes"): a
+# worker that reads the job's secrets needs it; IAM still limits the account to its grants.
+CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform"
+
+
+def node_scopes(needs_secrets: bool) -> tuple[str, ...]:
+    """A worker's OAuth scopes: `SCOPES`, plus `CLOUD_PLATFORM` when its job reads secrets."""
+    return (*SCOPES, CLOUD_PLATFORM) if needs_secrets else SCOPES
+
+
 METADATA = {"enable-oslogin": "TRUE", "install-nvidia-driver": "True"}
 SHIELDED = {"enable_secure_boot": False, "enable_vtpm": True, "enable_integrity_monitoring": True}
 # Series that come with their GPUs attached (catalog README "GCP pricing": a2, a3, g2, a4).

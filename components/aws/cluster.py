@@ -21,6 +21,7 @@ from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress
 from components.aws.network import create_network, create_security_group
 from components.aws.nodes import create_head_node, create_node_group, create_on_demand_group, fill_policy
+from components.aws.secrets import create_job_secrets
 from components.aws.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 
@@ -93,6 +94,7 @@ class AwsGpuCluster(GpuClusterBase):
             self.data_link, self.bucket_policy = create_data_link(
                 name, args.data.source, args.data.write_back, self.file_system, self.role, tags, child
             )
+        self.secrets_policy = create_job_secrets(name, args, self.role, tags, child)
         self._create_nodes(name, args, network.subnet_id, tags, child)
         fs = self.file_system
         # The group's nodes come and go; their ids are the group's to list (aws autoscaling

@@ -14,6 +14,7 @@ import pulumi_azure_native as azure_native
 from clouds.azure.amlfs import LUSTRE_FS_NAME
 from clouds.azure.bootstrap import custom_data
 from clouds.contract import ClusterConfig
+from clouds.job_secrets import secret_refs
 from components.admin_key import admin_public_key
 from components.azure.compute import create_placement_group, create_scale_set
 from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
@@ -23,6 +24,7 @@ from components.azure.layout import placement_zones
 from components.azure.network import create_network, create_security_group
 from components.azure.place import Place
 from components.azure.profile import ADMIN_USERNAME, vm_profile
+from components.azure.secrets import create_job_secrets
 from components.azure.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, secret_private_key
 
@@ -78,6 +80,7 @@ class AzureGpuCluster(GpuClusterBase):
     """
 
     TYPE_TOKEN = TYPE_TOKEN
+    node_identity: azure_native.managedidentity.UserAssignedIdentity | None
     PROVIDER = "azure"
 
     def build(
@@ -108,6 +111,11 @@ class AzureGpuCluster(GpuClusterBase):
                 depends_on=link.provider_roles if link else (),
             )
         self._link_data(place, args, link)
+        self.secret_grants: list = []
+        if secret_refs(args.job):  # the workers read them with the nodes' identity
+            identity = self.node_identity or create_node_identity(place)
+            self.node_identity = identity
+            self.secret_grants = create_job_secrets(place, args, identity.principal_id)
         public_key, self.admin_key = admin_public_key(name, args, child)
         mgs = self._client_info("mgs_address")
 
@@ -143,7 +151,8 @@ class AzureGpuCluster(GpuClusterBase):
 
     def _link_data(self, place: Place, args: ClusterConfig, link) -> None:
         """The nodes' identity with one role on the dataset container, and the export job."""
-        self.node_identity = self.node_container_access = self.auto_export = self.data_link = None
+        self.node_identity = None
+        self.node_container_access = self.auto_export = self.data_link = None
         if link is None or args.data is None:
             return
         self.data_link = link.logging_container

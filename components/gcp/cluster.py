@@ -33,6 +33,7 @@ from components.gcp.nodes import (
     create_template,
 )
 from components.gcp.queued import create_queued_controller, queued_resource_ids
+from components.gcp.secrets import create_job_secrets
 from components.gcp.storage import create_file_system
 
 TYPE_TOKEN = "trainstack:gcp:GpuCluster"
@@ -102,6 +103,7 @@ class GcpGpuCluster(GpuClusterBase):
         if choice is not None:
             self.file_system = create_file_system(name, choice, args.zone, self.network.network, labels, child)
         self.service_account, self.iam_members = create_service_account(name, project, child)
+        self.secret_grants = create_job_secrets(name, args, self.service_account, labels, project, child)
         self.bucket_access = None
         if args.data is not None:
             self.bucket_access = create_bucket_access(

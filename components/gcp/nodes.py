@@ -28,10 +28,12 @@ from clouds.gcp.machine import (
     SHIELDED,
     boot_disk_type,
     guest_accelerators,
+    node_scopes,
     reservation_affinity,
     scheduling,
 )
 from clouds.gcp.nics import NicLayout
+from clouds.job_secrets import secret_refs
 from components.gcp.network import ClusterNetwork, nic_args
 
 # A choice, not a sourced figure: 2 vCPU / 8 GiB is plenty for torch's TCPStore.
@@ -89,7 +91,7 @@ def create_template(
         scheduling=group_scheduling(scheduling(args.purchase)),
         reservation_affinity=reservation_affinity(args.capacity_reservation_id),
         resource_policies=policy.self_link if policy else None,
-        service_account={"email": account.email, "scopes": list(SCOPES)},
+        service_account={"email": account.email, "scopes": list(node_scopes(bool(secret_refs(args.job))))},
         shielded_instance_config=SHIELDED,
         metadata=metadata,
         labels=labels,

@@ -23,8 +23,10 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
-from profiles.preflight.aws_api import aws_errors, client, new_session
+from profiles.choice.live import LiveScore
+from profiles.preflight.aws_api import CREDENTIALS_FIX, aws_errors, client, new_session
 from profiles.preflight.finding import RETRY_HINT, Finding, PreflightError
 
 # Scores at or above this are `ok`, at or below `LOW_SCORE` a warning with the best zones
@@ -154,3 +156,40 @@ def _read(check: str, call: str, cluster: ClusterConfig, read: Any) -> Finding:
             return read()  # type: ignore[no-any-return]
     except PreflightError as exc:
         return Finding(check, "unknown", f"not read: {exc}", "")
+
+
+def live_scores(asks: list[tuple[str, str, str, int]], session: Any = None) -> dict[tuple[str, str], LiveScore]:
+    """`resolve --live`: GetSpotPlacementScores per (region, type, nodes) of `asks` (region,
+    zone id, instance type, nodes), read for each ask's zone.
+
+    Returns:
+        (zone id, instance type) -> its score (a zone AWS leaves out of its top zones is low).
+
+    Raises:
+        PreflightError: no AWS credentials, or a refused call (one line).
+    """
+    session = new_session(session)
+    if session.get_credentials() is None:
+        raise PreflightError(f"no AWS credentials; {CREDENTIALS_FIX}")
+    asked = f"GetSpotPlacementScores, {clock_now().astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+    found: dict[tuple[str, str], LiveScore] = {}
+    for region, instance_type, nodes in sorted({(r, t, n) for r, _, t, n in asks}):
+        with aws_errors("ec2:GetSpotPlacementScores", region, PreflightError, "rerun without --live"):
+            answer = client(session, "ec2", region).get_spot_placement_scores(
+                InstanceTypes=[instance_type],
+                TargetCapacity=nodes,
+                TargetCapacityUnitType="units",
+                SingleAvailabilityZone=True,
+                RegionNames=[region],
+            )
+        scores = {s["AvailabilityZoneId"]: int(s["Score"]) for s in answer.get("SpotPlacementScores", [])}
+        for r, zone, t, n in asks:
+            if (r, t, n) == (region, instance_type, nodes):
+                score = scores.get(zone)
+                text = (
+                    f"AWS spot placement score {score} of 10 for {nodes} node(s) ({asked})"
+                    if score is not None
+                    else f"AWS leaves {zone} out of its top-scored zones for {nodes} node(s) ({asked})"
+                )
+                found[(zone, instance_type)] = LiveScore(text, score is None or score <= LOW_SCORE)
+    return found

@@ -45,8 +45,16 @@ def credentials(env: Mapping[str, str] | None = None) -> tuple[str, str]:
     return token, subscription
 
 
-def call(method: str, path: str, token: str, api_version: str, body: dict | None = None) -> dict[str, Any]:
-    """One ARM call: `method` on `ARM + path` (no query) with `api_version`; the JSON answer.
+def call(
+    method: str,
+    path: str,
+    token: str,
+    api_version: str,
+    body: dict | None = None,
+    params: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """One ARM call: `method` on `ARM + path` (no query) with `api_version` and `params`; the JSON
+    answer (a `nextLink` URL is called as it is).
 
     Raises:
         PreflightError: no answer, or ARM's error (its code and message on one line).
@@ -56,7 +64,7 @@ def call(method: str, path: str, token: str, api_version: str, body: dict | None
     url = path if path.startswith("https://") else f"{ARM}{path}?api-version={api_version}"
     headers = {"Authorization": f"Bearer {token}"}
     try:
-        answer = requests.request(method, url, json=body, headers=headers, timeout=TIMEOUT)
+        answer = requests.request(method, url, params=params, json=body, headers=headers, timeout=TIMEOUT)
     except requests.RequestException as exc:
         raise PreflightError(f"cannot reach Azure Resource Manager ({type(exc).__name__}); check the network") from None
     if answer.status_code in (401, 403):
@@ -68,14 +76,14 @@ def call(method: str, path: str, token: str, api_version: str, body: dict | None
     return answer.json() if answer.content else {}
 
 
-def listed(path: str, token: str, api_version: str) -> list[dict[str, Any]]:
+def listed(path: str, token: str, api_version: str, params: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Every item of an ARM list (`value`, following `nextLink`, at most `MAX_PAGES` pages)."""
     items: list[dict[str, Any]] = []
     next_path: str | None = path
     for _ in range(MAX_PAGES):
         if next_path is None:
             break
-        page = call("GET", next_path, token, api_version)
+        page = call("GET", next_path, token, api_version, params=None if next_path.startswith("https://") else params)
         items += page.get("value", [])
         next_path = page.get("nextLink")
     return items

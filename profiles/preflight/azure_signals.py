@@ -13,10 +13,13 @@ Recommendations Role, and is free. On-demand stacks get no signal (the score is 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timezone
 from typing import Any
 
 from clouds.azure.zones import ZONE_NAMES
+from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
+from profiles.choice.live import LiveScore
 from profiles.preflight.finding import Finding, PreflightError
 
 API_VERSION = "2025-06-05"
@@ -83,3 +86,43 @@ def signals(cluster: ClusterConfig, settings: Mapping[str, Any], session: Any = 
     except PreflightError as exc:
         return [Finding(CHECK, "unknown", f"not read: {exc}")]
     return [score_finding(cluster, answer)]
+
+
+def live_scores(asks: list[tuple[str, str, str, int]], session: Any = None) -> dict[tuple[str, str], LiveScore]:
+    """`resolve --live`: the spot placement score of each ask (region, zone, size, nodes): one
+    request per (region, nodes) for up to `MAX_SIZES` sizes, zonal where the zone is one.
+
+    Returns:
+        (zone, size) -> its score (`Low`, `DataNotFoundOrStale`, `RestrictedSkuNotAvailable`
+        and a Spot quota that does not cover it are low).
+
+    Raises:
+        PreflightError: no Azure credentials, or a refused call (one line).
+    """
+    from profiles.preflight import azure_api
+
+    token, subscription = azure_api.credentials()
+    asked = f"placementScores/spot/generate, {clock_now().astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+    found: dict[tuple[str, str], LiveScore] = {}
+    groups: dict[tuple[str, int, bool], list[tuple[str, str]]] = {}
+    for region, zone, size, nodes in asks:
+        groups.setdefault((region, nodes, zone in ZONE_NAMES), []).append((zone, size))
+    for (region, nodes, zonal), wanted in sorted(groups.items()):
+        sizes = list(dict.fromkeys(size for _, size in wanted))
+        for start in range(0, len(sizes), MAX_SIZES):
+            body = {
+                "desiredLocations": [region],
+                "desiredSizes": [{"sku": s} for s in sizes[start : start + MAX_SIZES]],
+                "desiredCount": nodes,
+                "availabilityZones": zonal,
+            }
+            path = f"/subscriptions/{subscription}/providers/Microsoft.Compute/locations/{region}/placementScores/spot/generate"
+            for row in azure_api.call("POST", path, token, API_VERSION, body).get("placementScores", []):
+                zone = str(row.get("availabilityZone")) if zonal else region
+                if row.get("region") != region or (zone, row.get("sku")) not in wanted:
+                    continue
+                score, quota = str(row.get("score")), row.get("isQuotaAvailable", True)
+                short = "" if quota else "; the Spot vCPU quota does not cover it"
+                text = f"Azure spot placement score {score} for {nodes} node(s){short} ({asked})"
+                found[(zone, str(row.get("sku")))] = LiveScore(text, score not in ("High", "Medium") or not quota)
+    return found

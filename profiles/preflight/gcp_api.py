@@ -18,6 +18,7 @@ from profiles.preflight.finding import PreflightError
 from profiles.short_text import one_line
 
 COMPUTE = "https://compute.googleapis.com/compute/v1"
+TPU = "https://tpu.googleapis.com/v2"  # Cloud TPU API v2 (queued resources)
 LOGIN_FIX = "log in with `gcloud auth login` (and set a project), or set GOOGLE_OAUTH_ACCESS_TOKEN and GOOGLE_PROJECT"
 PROJECT_VARIABLES = ("GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT")
 TIMEOUT = 60  # seconds a call may take (a choice)
@@ -52,8 +53,8 @@ def credentials(settings: Mapping[str, Any] | None = None, env: Mapping[str, str
     return token, project
 
 
-def get(path: str, token: str, params: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """GET `COMPUTE/path`; the JSON answer.
+def get(path: str, token: str, params: Mapping[str, str] | None = None, base: str = COMPUTE) -> dict[str, Any]:
+    """GET `base/path` (the Compute Engine API unless another, e.g. `TPU`); the JSON answer.
 
     Raises:
         PreflightError: no answer, or the API's error (code and message on one line).
@@ -62,7 +63,7 @@ def get(path: str, token: str, params: Mapping[str, str] | None = None) -> dict[
 
     try:
         answer = requests.get(
-            f"{COMPUTE}/{path}", params=params, headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
+            f"{base}/{path}", params=params, headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
         )
     except requests.RequestException as exc:
         raise PreflightError(f"cannot reach the Compute Engine API ({type(exc).__name__}); check the network") from None

@@ -12,11 +12,13 @@ with its one line, and the other checks stand.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
-from profiles.preflight.finding import Finding
+from profiles.candidate import Candidate
+from profiles.choice.live import Key, LiveScore
+from profiles.preflight.finding import Finding, PreflightError
 
 
 def capacity_signals(
@@ -28,3 +30,39 @@ def capacity_signals(
     except ModuleNotFoundError:
         return []
     return module.signals(cluster, settings or {}, session)  # type: ignore[no-any-return]
+
+
+def live_scores(rows: Iterable[Candidate]) -> tuple[dict[Key, LiveScore], list[str]]:
+    """`resolve --live`: the live answers for the spot `rows` (each cloud with a
+    `live_scores` in its signals module), and one line per cloud saying what was read or why
+    not (then its rows rank offline).
+
+    Returns:
+        ((cloud, zone, instance type) -> score, lines for stderr).
+    """
+    asks: dict[str, list[tuple[str, str, str, int]]] = {}
+    for c in rows:
+        if c.purchase == "spot":
+            o = c.offering
+            ask = (o.region, o.zone, o.instance_type, c.nodes)
+            if ask not in asks.setdefault(o.provider, []):
+                asks[o.provider].append(ask)
+    found: dict[Key, LiveScore] = {}
+    lines = []
+    for provider, wanted in sorted(asks.items()):
+        try:
+            module = importlib.import_module(f"profiles.preflight.{provider}_signals")
+            read = module.live_scores
+        except (ModuleNotFoundError, AttributeError):
+            lines.append(f"live: {provider} publishes no spot capacity answer trainstack reads; its rows rank offline")
+            continue
+        try:
+            scores = read(wanted)
+        except PreflightError as exc:
+            lines.append(f"live: {provider}: {exc}; its rows rank offline")
+            continue
+        found.update({(provider, zone, instance_type): s for (zone, instance_type), s in scores.items()})
+        low = [f"{instance_type} in {zone}" for (zone, instance_type), s in sorted(scores.items()) if s.low]
+        after = f"; unlikely to fill now, ranked after the rest: {', '.join(low)}" if low else "; none unlikely to fill"
+        lines.append(f"live: {provider}: {len(scores)} spot pool(s) scored{after}")
+    return found, lines

@@ -26,6 +26,7 @@ from clouds.config import (
 )
 from clouds.contract import ClusterConfig
 from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, read_text
+from clouds.job_secrets import missing_secret, stored_secrets_problem
 from profiles.files import write_atomically
 from profiles.stack.names import STACK_NAME, valid_stack_name
 from profiles.stack.names import stacks_hint as _stacks_hint
@@ -120,6 +121,8 @@ def read_config(path: Path) -> dict[str, Any]:
             f"{path}: trainstack:previous_names: {str(old)[:60]!r} is not a list of stack names; "
             "write it as a list, e.g. trainstack:previous_names: [training-old]"
         )
+    if problem := stored_secrets_problem(config.get("trainstack:secrets")):
+        raise StackFileError(f"{path}: {problem}")
     return config
 
 
@@ -166,7 +169,10 @@ def read_cluster(path: Path) -> tuple[dict[str, Any], ClusterConfig]:
         raw = config[CONFIG_KEY]
         provider = raw.get("provider") if isinstance(raw, dict) else None
         region = config.get(provider_region_key(str(provider))) if provider else None
-        return config, validate_cluster(raw, region, _stack_name(path))
+        cluster = validate_cluster(raw, region, _stack_name(path))
+        if problem := missing_secret(cluster.job, config.get("trainstack:secrets")):
+            raise ConfigError(problem)
+        return config, cluster
     except ConfigError as exc:
         raise StackFileError(f"{path}: {exc}") from None
 

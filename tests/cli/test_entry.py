@@ -32,6 +32,7 @@ WORKLOAD = ROOT / "profiles" / "workloads" / "training-a100.yaml"
             {"workload": Path("w.yaml"), "plot": Path("c.png"), "project": Path("infra")},
             id="paths",
         ),
+        pytest.param(["w.yaml", "--live"], {"workload": Path("w.yaml"), "live": True}, id="live"),
     ],
 )
 def test_plain_resolve_command_lines_are_parsed_here(args, parsed):

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 import yaml
 
 from clouds.config import ConfigError, parse_cluster_config
 from tests.cli.helpers import ROOT, WORKLOAD, run
 from tests.clouds.rendered import STACKS, rendered
 from tests.clusters import example_config
+
+# One xdist worker renders every committed stack's bootstraps (tests/clouds/rendered.py, cached per
+# process; 24 plans) for all the modules that read them (tests/conftest.py schedules by group).
+pytestmark = pytest.mark.xdist_group("rendered")
 
 SECRET = "wandb-0123456789abcdef-do-not-leak"
 
@@ -46,3 +51,29 @@ def test_a_credential_in_a_workload_never_reaches_a_stack_file(tmp_path, monkeyp
     assert result.exit_code == 2 and "job.env.HF_TOKEN: looks like a credential" in result.stderr
     assert SECRET not in result.output
     assert not (tmp_path / "stacks").exists()
+
+
+def test_a_secret_reference_is_written_to_the_stack_as_a_reference(tmp_path, monkeypatch):
+    """The workload's `{secret: KEY}` reaches the stack file as itself; its value never does."""
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    workload = yaml.safe_load(WORKLOAD.read_text())
+    workload["providers"] = ["aws"]
+    workload["job"] = {"command": "/fsx/train.py", "env": {"WANDB_API_KEY": {"secret": "wandbKey"}}}
+    (tmp_path / "w.yaml").write_text(yaml.safe_dump(workload))
+    result = run("resolve", str(tmp_path / "w.yaml"), "--write-stack", "sec")
+    assert result.exit_code == 0, result.output
+    cluster = yaml.safe_load((tmp_path / "stacks" / "Pulumi.sec.yaml").read_text())["config"]["trainstack:cluster"]
+    assert cluster["job"]["env"] == {"WANDB_API_KEY": {"secret": "wandbKey"}}
+
+
+def test_resolve_leaves_out_rows_whose_nodes_cannot_read_a_secret(tmp_path, monkeypatch):
+    """A managed platform's job gets no secret from trainstack: its rows are left out, with why."""
+    monkeypatch.chdir(tmp_path)
+    workload = yaml.safe_load(WORKLOAD.read_text())
+    workload["platform"] = "sagemaker"
+    workload["job"] = {"command": "train.py", "env": {"WANDB_API_KEY": {"secret": "wandbKey"}}}
+    (tmp_path / "w.yaml").write_text(yaml.safe_dump(workload))
+    result = run("resolve", str(tmp_path / "w.yaml"))
+    assert result.exit_code == 2
+    assert "job.env.WANDB_API_KEY: secrets reach VM stacks' nodes only; a sagemaker job" in result.stderr

@@ -2,101 +2,20 @@
 stack files and bench results, trainstack exits 0, or 2 with exactly one `error:` line, never
 prints a traceback, writes nothing but the output it was asked for, and answers within a time
 and memory bound. Runs in-process (the real typer app), a few seconds in all.
+
+The properties (strategies, settings: 15 derandomized examples each) are in
+`tests/fuzz/contract.py`, imported by each test when it runs, so that a worker that runs none
+of them never imports hypothesis.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import resource
 import shutil
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from typer.testing import CliRunner
-
-from profiles.stack.file import StackFileError, read_cluster
-from trainstack.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
-WORKLOAD = yaml.safe_load((ROOT / "profiles" / "workloads" / "training-a100.yaml").read_text())
-STACK = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())
-SECONDS = 3.0  # per command; resolve over the whole catalog takes ~0.1 s
-MEGABYTES = 300  # growth of the process's peak memory over one command
-FUZZ = settings(
-    max_examples=15,
-    deadline=None,
-    derandomize=True,  # the same cases every run: a failure is reproducible, the suite stable
-    database=None,  # and no .hypothesis folder written into the checkout
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-
-# Values that have broken parsers before: control characters, paths, quotes, huge and
-# non-finite numbers, wrong types, deep nesting.
-HOSTILE_TEXT = st.sampled_from(
-    [
-        "",
-        " ",
-        "../../etc/passwd",
-        "a\nb",
-        "x\x00y",
-        "'unterminated",
-        '"',
-        "${HOME}",
-        "$(rm -rf /)",
-        "A100:8",
-        "72h",
-        "-1",
-        "1e309",
-        "NaN",
-        "é" * 300,
-        "a" * 5000,
-        "s3://team-datasets/*",
-        "gs://b/../x",
-    ]
-) | st.text(max_size=40)
-SCALARS = (
-    HOSTILE_TEXT
-    | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.booleans()
-    | st.none()
-)
-VALUES = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(HOSTILE_TEXT, inner, max_size=3), max_leaves=8
-)
-WORKLOAD_KEYS = [*WORKLOAD, "job", "data", "hours", "deadline", "regions", "reservations", "work", "model", "max_nodes"]
-
-
-def _dump(document: Any) -> str:
-    return yaml.safe_dump(document, allow_unicode=True, sort_keys=False)
-
-
-def _contract(result: Any, seconds: float, grew_mb: float) -> None:
-    assert "Traceback" not in result.output and "╭" not in result.output, result.output
-    assert result.exit_code in (0, 2), (result.exit_code, result.output[-2000:])
-    if result.exit_code == 2:
-        lines = result.stderr.splitlines()
-        assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr[-2000:]
-    assert seconds < SECONDS, seconds
-    assert grew_mb < MEGABYTES, grew_mb
-
-
-def _invoke(*args: str) -> tuple[Any, float, float]:
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    start = time.perf_counter()
-    result = CliRunner().invoke(app, list(args))
-    seconds = time.perf_counter() - start
-    return result, seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before
-
-
-def _files(folder: Path) -> set[Path]:
-    return {p.relative_to(folder) for p in folder.rglob("*")}
 
 
 @pytest.fixture()
@@ -107,67 +26,25 @@ def project(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monkey
     return folder
 
 
-@FUZZ
-@given(changes=st.dictionaries(st.sampled_from(WORKLOAD_KEYS), VALUES, min_size=1, max_size=3))
-def test_resolve_keeps_the_contract_for_any_workload(project: Path, changes: dict) -> None:
-    path = project / "w.yaml"
-    path.write_text(_dump({**WORKLOAD, **changes}))
-    before = _files(project)
-    _contract(*_invoke("resolve", str(path), "--top", "1"))
-    assert _files(project) == before  # resolve without --write-stack writes nothing
+def test_resolve_keeps_the_contract_for_any_workload(project: Path) -> None:
+    from tests.fuzz.contract import resolve_any_workload
+
+    resolve_any_workload(project)
 
 
-@FUZZ
-@given(text=st.text(max_size=300) | st.binary(max_size=300).map(lambda b: b.decode("latin-1")))
-def test_resolve_keeps_the_contract_for_any_text(project: Path, text: str) -> None:
-    path = project / "w.yaml"
-    path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    _contract(*_invoke("resolve", str(path)))
+def test_resolve_keeps_the_contract_for_any_text(project: Path) -> None:
+    from tests.fuzz.contract import resolve_any_text
+
+    resolve_any_text(project)
 
 
-@FUZZ
-@given(
-    changes=st.dictionaries(
-        st.sampled_from(
-            [*STACK["config"]["trainstack:cluster"], "subnet_id", "ssh_public_key", "job", "data", "reservation"]
-        ),
-        VALUES,
-        min_size=1,
-        max_size=2,
-    )
-)
-def test_a_stack_is_valid_or_refused_in_one_line(project: Path, changes: dict) -> None:
-    document = json.loads(json.dumps(STACK))
-    document["config"]["trainstack:cluster"].update(changes)
-    path = project / "stacks" / "Pulumi.fuzz.yaml"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(_dump(document))
-    start = time.perf_counter()
-    try:
-        read_cluster(path)
-    except StackFileError as exc:
-        assert "\n" not in str(exc) and str(exc).startswith(str(path)), str(exc)
-    assert time.perf_counter() - start < SECONDS
+def test_a_stack_is_valid_or_refused_in_one_line(project: Path) -> None:
+    from tests.fuzz.contract import read_any_stack
+
+    read_any_stack(project)
 
 
-def _finite(value: Any) -> bool:
-    return not (isinstance(value, float) and not math.isfinite(value))
+def test_bench_import_writes_only_into_the_store(project: Path) -> None:
+    from tests.fuzz.contract import bench_import_anything
 
-
-@FUZZ
-@given(
-    provider=st.sampled_from(["aws", "lambda", "../x", "a/b", "gcp\n"]) | HOSTILE_TEXT,
-    instance_type=st.sampled_from(["p4de.24xlarge", "../../escaped", "gpu\nx", "..", "a" * 300]) | HOSTILE_TEXT,
-    nodes=SCALARS,
-    extra=st.dictionaries(st.sampled_from(["busbw", "throughput", "notes", "stack", "started"]), VALUES, max_size=2),
-)
-def test_bench_import_writes_only_into_the_store(
-    project: Path, provider: Any, instance_type: Any, nodes: Any, extra: dict
-) -> None:
-    run = {"provider": provider, "instance_type": instance_type, "nodes": nodes, **extra}
-    source = project / "run.json"
-    source.write_text(json.dumps(run, allow_nan=True))
-    before = _files(project)
-    _contract(*_invoke("bench", "import", str(source)))
-    new = _files(project) - before
-    assert all(p.parts[0] == "measurements" and len(p.parts) <= 2 for p in new), new
+    bench_import_anything(project)

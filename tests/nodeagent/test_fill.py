@@ -15,6 +15,10 @@ from nodeagent.fill import fill_target, run
 from nodeagent.gcp_fill import GcpGroups
 from tests.aws_live import registered_image
 
+# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
+# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
+pytestmark = pytest.mark.xdist_group("moto")
+
 HOUR = 3600.0
 
 

@@ -211,3 +211,23 @@ if __name__ == "__main__":  # the figures docs/workloads.md reports
     for name, group in (("calibrated", CALIBRATED), ("held out", HELD_OUT)):
         for p in group:
             print(f"{name:10} {p.id:32} {p.source:14} {error(p):+7.1%}  bound {p.bound:.0%}")
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "flops", "speed"),
+    [
+        # H100 NVL (Azure NC H100 v5): no measured row, so its own peak 835 TFLOPS x 0.4
+        pytest.param("Standard_NC80adis_H100_v5", 835e12 * 0.4, "peak x MFU", id="nvl-size-peak"),
+        # H100 PCIe: BERT row 0.5437 / A100-80GB 0.3241 = 1.678x the MFU reference, 312 TFLOPS x 0.4 x that
+        pytest.param("Standard_other_H100", 312e12 * 0.4 * 0.5437 / 0.3241, "calibrated", id="pcie-calibrated"),
+    ],
+)
+def test_an_nvl_size_is_not_calibrated_as_the_pcie_card(instance_type, flops, speed):
+    from facts.performance import performance
+    from profiles.cost.speed import peak_rate
+    from tests.profiles.offering_factory import offering
+
+    work = parse_spec({"accelerators": "H100:2", "work": {"params": 3.4e8, "tokens": 1e10, "mfu": 0.4, "kind": "bert"}})
+    node = offering(instance_type=instance_type, accelerator="H100", form_factor="PCIe", accelerator_count=2)
+    rate = peak_rate(work.work, node, performance("H100", "PCIe", instance_type), 0.4)
+    assert (rate.flops_per_s, rate.speed) == (pytest.approx(flops, rel=1e-4), speed)

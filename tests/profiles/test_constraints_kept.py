@@ -100,6 +100,12 @@ def test_checkpoint_writes_add_to_the_job():
     assert note.endswith("478 s each, +6.64 h (+6.6%)")
     # Without a parameter count there is nothing to size: no figure is invented.
     assert checkpoint_hours(spec._replace(work=spec.work._replace(params=None)), "aws", 9600, 250, 100.0) is None
+    # Nor without a checkpoint interval, or on a cloud that cannot create the file system.
+    assert checkpoint_hours(spec._replace(spot=None), "aws", 9600, 250, 100.0) is None
+    assert checkpoint_hours(spec, "volcengine", 9600, 250, 100.0) is None
+    # A model block's own bytes per parameter: 70B x 12 = 0.84 TB.
+    model = {"params": "70B", "layers": 80, "hidden": 8192, "heads": 64, "seq_len": 4096, "bytes_per_param": 12}
+    assert state_bytes(parse_spec({"accelerators": "H100:8", "hours": 10, "model": model})) == pytest.approx(8.4e11)
 
 
 def test_every_constraint_has_words_for_a_cloud_without_rows():
@@ -107,3 +113,71 @@ def test_every_constraint_has_words_for_a_cloud_without_rows():
     from profiles.explain import CONSTRAINTS
 
     assert set(WHY) == set(CONSTRAINTS)
+
+
+# A catalog folder with CNY rows no USD rate converts (`matching.unpriced_rows`), beside USD-priced
+# ones (on-demand only, spot only, and an AWS row without a spot price).
+HEADER = (
+    "provider,region,zone,instance_type,accelerator,accelerator_count,accelerator_memory_gib,form_factor,vcpus,"
+    "memory_gib,interconnect,max_efa_interfaces,network_gbps,on_demand_usd_per_hour,spot_usd_per_hour,"
+    "catalog_date,source,reserved_1y_usd_per_hour,reserved_3y_usd_per_hour,currency,on_demand_native,spot_native,"
+    "price_note\n"
+)
+LEFT_OUT_ROWS = {
+    "alicloud": [
+        "alicloud,cn-beijing,cn-beijing,ecs.a,A100-80GB,8,80,,128,1024,erdma,0,160,,,2024-12-30,t,,,CNY,270.8,,n",
+        "alicloud,cn-beijing,cn-beijing,ecs.b,A100-80GB,8,80,,128,1024,erdma,0,160,37.5,,2024-12-30,t,,,USD,,,n",
+        "alicloud,cn-beijing,cn-beijing,ecs.c,A100-80GB,8,80,,128,1024,erdma,0,160,,12.5,2024-12-30,t,,,USD,,,n",
+        "alicloud,cn-beijing,cn-beijing,ecs.d,V100,8,16,,96,768,erdma,0,100,,,2024-12-30,t,,,CNY,100.0,,n",
+    ],
+    "tencentcloud": [
+        "tencentcloud,ap-beijing,ap-beijing-7,HCCPNV4h,A100-80GB,8,80,,192,1536,rdma,0,800,,,2024-12-30,t,,,CNY,280.0,,n",
+    ],
+    "aws": [
+        "aws,us-east-1,use1-az1,p4de.24xlarge,A100-80GB,8,80,SXM,96,1152,efa,4,400,40.96,,2026-01-01,t,,,,,,",
+    ],
+}
+
+
+@pytest.fixture
+def left_out_catalog(tmp_path, monkeypatch):
+    from profiles.catalog import loader
+
+    for provider, rows in LEFT_OUT_ROWS.items():
+        (tmp_path / f"{provider}.csv").write_text(HEADER + "\n".join(rows) + "\n", encoding="utf-8")
+    monkeypatch.setattr(loader, "DATA_DIR", tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("currencies", "providers", "types"),
+    [
+        # in CNY with no rate: ecs.a and ecs.d on Alibaba, HCCPNV4h on Tencent (ecs.b and ecs.c are in USD)
+        pytest.param(["CNY"], ["alicloud", "tencentcloud", "aws"], ["ecs.a", "ecs.d", "HCCPNV4h"], id="cny"),
+        pytest.param(["CNY"], ["tencentcloud"], ["HCCPNV4h"], id="one-cloud"),
+        pytest.param(["CNY"], ["volcengine", "alicloud"], ["ecs.a", "ecs.d"], id="a-cloud-without-a-file"),
+        pytest.param(["EUR"], ["alicloud", "tencentcloud", "aws"], [], id="another-currency"),
+        pytest.param([], ["alicloud", "tencentcloud", "aws", "volcengine"], [], id="nothing-left-out"),
+    ],
+)
+def test_rows_left_out_are_those_in_the_currency_without_a_usd_price(left_out_catalog, currencies, providers, types):
+    from profiles.matching import unpriced_rows
+
+    assert [o.instance_type for o in unpriced_rows(currencies, providers)] == types
+
+
+@pytest.mark.parametrize(
+    ("ask", "counts"),
+    [
+        pytest.param({"accelerators": "A100-80GB:8"}, {"CNY": 2}, id="both-clouds"),
+        pytest.param({"accelerators": ["V100:8", "A100-80GB:8"]}, {"CNY": 3}, id="two-accelerators"),
+        pytest.param({"accelerators": "A100-80GB:8", "providers": ["tencentcloud"]}, {"CNY": 1}, id="one-cloud"),
+        pytest.param({"accelerators": "A100-80GB:8", "regions": ["us-east-1"]}, {}, id="region-fails"),
+        pytest.param({"accelerators": "H100:8"}, {}, id="other-accelerator"),
+    ],
+)
+def test_left_out_rows_that_would_fit_the_workload_are_counted_per_currency(left_out_catalog, ask, counts):
+    from profiles.matching import fitting, unpriced_rows
+
+    rows = unpriced_rows(["CNY"], ["alicloud", "tencentcloud"])
+    assert fitting(parse_spec({"hours": 10, **ask}), rows) == counts

@@ -267,3 +267,28 @@ def test_request_charges_without_a_sourced_price_are_said_not_counted():
     row = rows(spec(data=data, file_system=FS), offering())["on-demand"]
     assert row.usd_requests is None
     assert row.notes[-1] == "data: not counted: azure bucket requests (no published request price was found)"
+
+
+def test_a_platform_row_restarts_spot_work_in_the_platforms_time_and_says_so():
+    from clouds.platform_lookup import find
+    from profiles.catalog.platform_rows import platform_row
+    from profiles.costing import _spot
+
+    workload = spec(
+        accelerators="A100-80GB:8",
+        nodes=2,
+        purchase="spot",
+        file_system=FS,
+        spot={"checkpoint_interval": "1h", "interruptions_per_node_month": 73},
+    )
+    # 73/node-month = 0.1/node-hour x 2 nodes x 10 h = 2 interruptions, each half a 1 h checkpoint
+    # interval of lost work plus the restart: Azure ML 0.5 h (assumed), the scale set 0.25 h (unsourced)
+    interruptions, hours, note = _spot(workload, platform_row(offering(), find("azure", "azureml")), JobHours(10.0), 2)
+    assert (interruptions, hours) == (pytest.approx(2.0), pytest.approx(2.0))
+    assert note.startswith(
+        "spot: 2.00 interruptions expected, +2.0 h (73/node-month, spec); Azure Machine Learning: on interruption "
+        "the cluster re-acquires the lost low-priority node"
+    )
+    interruptions, hours, note = _spot(workload, offering(), JobHours(10.0), 2)
+    assert (interruptions, hours) == (pytest.approx(2.0), pytest.approx(1.5))
+    assert note.startswith("spot: 2.00 interruptions expected, +1.5 h (73/node-month, spec); the scale set restores")

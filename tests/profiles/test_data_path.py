@@ -88,3 +88,66 @@ def test_row_read_rate_is_the_data_over_the_compute_hours():
     assert path.read_mbps == pytest.approx(2048 * 2**30 / 1e6 * 90 / 360_000)
     assert path.capacity_gib == pytest.approx((2048 + dp.checkpoint_gib(13e9)) * 1.25)
     assert path.provisioned_mbps == pytest.approx(4800 / 1024 * 250)  # 1,171.875 MB/s
+
+
+PASS_140 = 140 * 2**30 / 1e6 / 292.96875 / 3600  # hours of one uncached pass over 140 GiB
+
+
+@pytest.mark.parametrize(
+    ("passes", "hours"),
+    [
+        # 140 GiB at 292.97 MB/s (2,400 GiB x 125 MB/s/TiB) = 0.1425293 h per pass, no cache
+        pytest.param(0.5, 0.5 * PASS_140, id="half-a-pass"),
+        pytest.param(1.5, 1.5 * PASS_140, id="a-pass-and-a-half"),
+        pytest.param(3.0, 3.0 * PASS_140, id="three-passes"),
+    ],
+)
+def test_fractional_passes_read_their_share_of_the_data(passes, hours):
+    path = dp.size_data_path(140, 0, 2400, 125, read_mbps=330, local_nvme_gib=None, lazy_link=True)
+    assert path.hours_with_io(0.01, 140, passes) == pytest.approx(hours, rel=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("lazy", "staging_how", "first_pass_mbps", "staging_hours"),
+    [
+        # a lazy link loads on first read: nothing staged, the link's own first-pass bound kept
+        pytest.param(True, "", 100.0, 0.0, id="lazy-link"),
+        # a copy: 140 GiB at the 292.97 MB/s the file system writes, said how; no first-pass bound
+        pytest.param(False, "DataSync", None, 140 * 2**30 / 1e6 / 292.96875 / 3600, id="copied-in"),
+    ],
+)
+def test_a_lazy_link_stages_nothing_and_a_copy_says_how(lazy, staging_how, first_pass_mbps, staging_hours):
+    path = dp.size_data_path(
+        140, 0, 2400, 125, None, None, lazy_link=lazy, staging_how="DataSync", first_pass_mbps=100.0
+    )
+    assert (path.staging_how, path.first_pass_mbps) == (staging_how, first_pass_mbps)
+    assert path.staging_hours == pytest.approx(staging_hours)
+
+
+@pytest.mark.parametrize(
+    ("data", "params", "capacity"),
+    [
+        # (1,000 GiB + no checkpoints) x 1.25 = 1,250 GiB exactly
+        pytest.param({"size": "1000GiB"}, None, "1250GiB", id="data-only"),
+        # 1,001 x 1.25 = 1,251.25 GiB, rounded up to a whole GiB
+        pytest.param({"size": "1001GiB"}, None, "1252GiB", id="rounded-up"),
+        # 2 checkpoints of 7e9 x 16 bytes = 208.62 GiB: (1,001 + 208.62) x 1.25 = 1,512.02 -> 1,513 GiB
+        pytest.param({"size": "1001GiB"}, "7B", "1513GiB", id="with-checkpoints"),
+        pytest.param({"size": "1000GiB"}, 7e9, "1511GiB", id="params-as-a-number"),
+    ],
+)
+def test_a_file_system_sized_from_data_holds_it_and_two_checkpoints(data, params, capacity):
+    from profiles.data_path.spec import sized_file_system
+
+    assert sized_file_system(data, params) == {"capacity": capacity}
+
+
+@pytest.mark.parametrize(
+    ("data", "params"),
+    [({}, "7B"), ({"size": "lots"}, None), ({"size": "1000GiB"}, "many")],
+    ids=["no-size", "bad-size", "bad-params"],
+)
+def test_no_readable_size_sizes_no_file_system(data, params):
+    from profiles.data_path.spec import sized_file_system
+
+    assert sized_file_system(data, params) is None

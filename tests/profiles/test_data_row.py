@@ -132,3 +132,62 @@ def test_at_the_fastest_tier_only_capacity_helps():
     assert not any("more file_system.throughput" in n for n in row.notes)
     stated = data_row(_spec(throughput=1000), OFFERING, 0.5, 20.0, None)
     assert any("1000 MB/s per TiB is the fastest tier here" in n for n in stated.notes)
+
+
+# `_tier_choice` on hand-made rows: which row keeps the generic "more throughput or capacity"
+# advice and which says its tier is the fastest the cloud sells.
+GENERIC = "data: I/O bound; more file_system.throughput (MB/s per TiB) or capacity feeds the GPUs"
+
+
+def _row(tier: int, hours: float, wait: float, usd_per_hour: float = 1.0):
+    from profiles.cost.storage import StorageCost
+    from profiles.data_path.terms import DataRow
+
+    storage = StorageCost("FSx", 2400, usd_per_hour, "list price", "test")
+    return DataRow(hours, storage, tier, (GENERIC,), wait_hours=wait)
+
+
+def _fastest(tier: int) -> str:
+    return f"data: I/O bound; {tier} MB/s per TiB is the fastest tier here: more file_system.capacity feeds the GPUs"
+
+
+@pytest.mark.parametrize(
+    ("rows", "best", "first_note"),
+    [
+        # the kept tier is cheapest but faster tiers exist: the generic advice stays
+        pytest.param(((125, 10, 1),), 0, GENERIC, id="kept-with-faster"),
+        # nothing faster: the kept tier is the fastest
+        pytest.param((), 0, _fastest(125), id="kept-fastest"),
+        # the last faster tier, still waiting: the fastest tier
+        pytest.param(((250, 9, 1), (500, 8, 1), (1000, 7, 1)), 3, _fastest(1000), id="last-waits"),
+        # the last faster tier, no longer waiting: nothing to add
+        pytest.param(((250, 9, 1), (500, 8, 1), (1000, 7, 0)), 3, GENERIC, id="last-fed"),
+        # a middle tier, still waiting: faster ones exist
+        pytest.param(((250, 9, 1), (500, 8, 1), (1000, 7, 1)), 2, GENERIC, id="middle-waits"),
+    ],
+)
+def test_the_fastest_tier_hint_only_on_the_fastest_tier_that_still_waits(rows, best, first_note):
+    from profiles.data_path.row import _tier_choice
+
+    kept = _row(125, 11, 2)
+    faster = [_row(*r) for r in rows]
+    chosen = [kept, *faster][best]
+    row = _tier_choice(kept, faster, chosen, False, 10.0)
+    assert row.throughput == chosen.throughput
+    assert row.notes[0] == first_note
+
+
+@pytest.mark.parametrize(
+    ("hours", "tier", "key"),
+    [
+        # (10 + 1) $/h x 1.23456789 h = $13.58024679, to the micro-dollar; then the cheaper tier
+        pytest.param(1.23456789, 250, (13.580247, 250), id="micro-dollars"),
+        pytest.param(2.0, None, (22.0, 0), id="no-tier-sorts-first"),
+    ],
+)
+def test_rows_rank_by_job_cost_to_the_micro_dollar_then_by_tier(hours, tier, key):
+    from dataclasses import replace
+
+    from profiles.data_path.row import _cost
+
+    assert _cost(replace(_row(250, hours, 0), throughput=tier), 10.0) == key

@@ -212,3 +212,23 @@ def test_an_unsourced_peak_and_the_scaling_note_are_joined():
     assert found.notes == (
         f"A10G: BF16 TFLOPS unsourced [~70]; no calibrated llm speed: peak x MFU; scaling x{expected:.3f} ({HOW})",
     )
+
+
+@pytest.mark.parametrize(
+    ("accelerator", "memory", "params", "nodes"),
+    [
+        # 1e9 x 16 B = 14.9 GiB in one node's 8 x 72 GiB usable (80 GiB less 10 %)
+        pytest.param("A100-80GB", 80.0, 1e9, 1, id="small-model-one-node"),
+        # 70e9 x 16 B = 1,043 GiB over 576 GiB per node: 2 nodes
+        pytest.param("A100-80GB", 80.0, 70e9, 2, id="70b-two-nodes"),
+        # H200 reports 141 GiB (144,384 MiB), not its 143 listed: 8 x 126.9 = 1,015 GiB < 68.5e9 x 16 B = 1,020.7 GiB
+        pytest.param("H200", 143.0, 68.5e9, 2, id="reported-memory"),
+        pytest.param("A100-80GB", None, 70e9, 1, id="memory-unknown"),
+    ],
+)
+def test_a_replica_spans_the_fewest_nodes_whose_usable_memory_holds_the_state(accelerator, memory, params, nodes):
+    from profiles.cost.estimate import _replica_nodes
+    from tests.profiles.offering_factory import offering
+
+    node = offering(accelerator=accelerator, accelerator_memory_gib=memory)
+    assert _replica_nodes(node, params, 16) == nodes

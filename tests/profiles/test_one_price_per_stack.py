@@ -73,3 +73,35 @@ def test_a_commitment_job_pays_its_share_of_the_term(real_catalog):
     assert cost.usd_compute == pytest.approx(rate * 4530.0)
     assert cost.usd_unused_term == pytest.approx(rate * 4230.0)
     assert f"with the term's unused share, ${rate * 4230.0:,.2f} per job" in cost.job_text()
+
+
+@pytest.mark.parametrize(
+    ("changes", "on_demand", "tail"),
+    [
+        # 2 x $22.40 = $44.80/hour x 8,760 h = $392,448; share: 72 h + 8,688 h x 0.5 = 4,416 h -> $197,837
+        pytest.param(
+            {"commitment_reuse": 0.5},
+            None,
+            ", this job's share $197,837 with reuse 0.5 of the rest; without it the nodes bill on-demand (the catalog "
+            "has no on-demand price for them)",
+            id="reuse-no-on-demand-price",
+        ),
+        pytest.param(
+            {},
+            64.0,
+            "; the job total counts only its own hours of it (other work uses the rest: reuse not recorded); without "
+            "it the nodes bill on-demand at $64.00/hour",
+            id="no-reuse",
+        ),
+    ],
+)
+def test_the_commitment_line_states_the_term_the_share_and_the_on_demand_bill(make_config, changes, on_demand, tail):
+    from profiles.cost.commitment import commitment_note
+
+    config = make_config(purchase="on-demand", commitment="1y", usd_per_hour=44.8, **changes)
+    assert commitment_note(config, on_demand) == (
+        "assumes a 1y commitment the stack does not buy: the nodes launch on-demand, and this rate applies only if "
+        "you hold a Compute or EC2 Instance Savings Plan or Reserved Instances for 2 x p4d.24xlarge, bought "
+        f"separately; the term commits $392,448 (8,760 h at $44.80/hour){tail}"
+    )
+    assert commitment_note(make_config(purchase="on-demand", usd_per_hour=44.8), 64.0) is None

@@ -72,3 +72,13 @@ def test_describe_names_the_counts_price_and_source():
         "data: bucket requests $0.52 (1,280,000 GETs + 1,280 LISTs, Cloud Storage Standard us-east1, "
         "list price: G1, undated)"
     )
+
+
+def test_describe_counts_the_exports_puts():
+    # 1,280,000 Class B GETs x $0.0004/1,000 + 1,280 LISTs and 40,000 PUTs x $0.005/1,000 (G1)
+    cost = rq.request_cost("gcp", 1_280_000, writes=40_000)
+    assert cost is not None
+    assert cost.describe() == (
+        "data: bucket requests $0.72 (1,280,000 GETs + 1,280 LISTs + 40,000 PUTs, Cloud Storage Standard "
+        "us-east1, list price: G1, undated)"
+    )

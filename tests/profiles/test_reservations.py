@@ -84,5 +84,41 @@ def test_a_blocks_end_reaches_the_stack(fixture_catalog):
     workload = _spec({**HELD, "usd_per_hour": 0, "kind": "capacity-block", "ends": "2026-12-17T11:30:00Z"})
     config = cluster_config(workload, resolve(workload, fixture_catalog.offerings).choice.candidate, "v")
     assert config.reservation is not None and config.reservation.ends.isoformat() == "2026-12-17T11:30:00+00:00"
-    with pytest.raises(ValueError, match="ends: only a Capacity Block ends by itself"):
+    with pytest.raises(
+        ValueError, match=": ends: only a Capacity Block ends by itself; remove ends or set kind: capacity-block$"
+    ):
         _spec({**HELD, "usd_per_hour": 1, "ends": "2026-12-17T11:30:00Z"})
+
+
+@pytest.mark.parametrize(
+    ("ends", "on_demand", "price", "note"),
+    [
+        pytest.param(None, 40.0, 5.0, (), id="no-end"),
+        # scales in at 2026-12-08 00:00 (40 min before its end): 24 h left, the 20 h job fits
+        pytest.param("2026-12-08T00:40:00Z", 40.0, 5.0, (), id="ends-after-the-job"),
+        # scales in 10 h from now: 10 h at $5 + 10 h on-demand at $40, over 20 h = $22.50/node-hour
+        pytest.param(
+            "2026-12-07T10:40:00Z",
+            40.0,
+            22.5,
+            (
+                "Capacity Block cr-0abc ends 2026-12-07T10:40:00Z: its nodes scale to zero 10.0 h from now, before "
+                "the job's 20.0 h are done; the rest (10.0 h) must run elsewhere, priced on-demand at "
+                "$40.00/node-hour: $22.50/node-hour over the job; when the block ends, rerun `trainstack resolve "
+                "--write-stack` without it to go on from the last checkpoint",
+            ),
+            id="ends-before-the-job",
+        ),
+        pytest.param("2026-12-07T10:40:00Z", None, None, (), id="no-on-demand-price-for-the-rest"),
+    ],
+)
+def test_a_block_ending_before_the_job_blends_in_the_on_demand_price(monkeypatch, ends, on_demand, price, note):
+    from profiles.cost.held import block_price
+    from tests.profiles.offering_factory import aws_node
+
+    monkeypatch.setenv("TRAINSTACK_NOW", "2026-12-07T00:00:00Z")
+    block = {**HELD, "instance_type": "p4de.24xlarge", "zone": "use1-az1", "usd_per_hour": 5.0}
+    block.update(kind="capacity-block", **({"ends": ends} if ends else {}))
+    reservation = _spec(block).reservations[0]
+    offering = aws_node(on_demand_usd_per_hour=on_demand, spot_usd_per_hour=30.0)
+    assert block_price(reservation, offering, 20.0) == (pytest.approx(price) if price else None, note)

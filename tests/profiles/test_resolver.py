@@ -8,7 +8,7 @@ from clouds.filesystems import shortfall
 from profiles.catalog.sanity import spot_risk, spot_zones
 from profiles.resolver import PURCHASES, NoMatchError, resolve
 from profiles.spec import parse_spec
-from tests.profiles.workloads import TWO_NODES_72H
+from tests.profiles.workloads import PLOTTED, TWO_NODES_72H
 
 
 def pick(resolution):
@@ -399,24 +399,14 @@ def test_a_range_without_rdma_uses_one_node(fixture_catalog):
     assert (choice.offering.instance_type, choice.nodes) == ("g5.12xlarge", 1)
 
 
-def test_plot_candidates_under_a_deadline_keep_the_late_rows(fixture_catalog, tmp_path):
-    from trainstack.cli.plot import write_plot
-
-    # p5 (47.3 h) meets a 100 h deadline; p4d (150 h) misses it but is still plotted.
-    spec = parse_spec(
-        {
-            "accelerators": ["A100:8", "H100:8"],
-            "providers": "aws",
-            "deadline": "100h",
-            "work": {"gpu_hours": 1200, "reference": "A100-80GB"},
-        }
-    )
-    resolution = resolve(spec, fixture_catalog.offerings)
+# p5 (47.3 h) meets a 100 h deadline; p4d (150 h) misses it but is still plotted
+# (tests/profiles/test_plot_rows.py writes the chart: matplotlib stays out of `make mutate`).
+def test_plot_candidates_under_a_deadline_keep_the_late_rows(fixture_catalog):
+    resolution = resolve(parse_spec(PLOTTED), fixture_catalog.offerings)
     assert resolution.deadline_met is True
     hours = sorted(round(c.hours, 1) for c in resolution.candidates)
     assert len(resolution.candidates) == resolution.matched and hours[-1] == 150.0
     assert [c.usd_total for c in resolution.candidates] == sorted(c.usd_total for c in resolution.candidates)
-    assert write_plot(tmp_path / "c.png", spec, resolution) == resolution.matched
 
 
 def test_an_on_demand_tpu_v5p_pick_says_its_capacity_usually_needs_a_reservation(real_catalog):
@@ -478,3 +468,111 @@ def test_nodes_auto_takes_the_fewest_nodes_on_a_cost_tie(real_catalog, no_failur
     assert choice.usd_total == pytest.approx(137600.0)
     # The larger counts' floors ($137,600 each at perfect scaling) cannot beat 4 nodes: never priced.
     assert not any("node_margin" in note for note in choice.notes)
+
+
+# Three Alibaba mainland regions, for `fixes.jurisdiction_fix` on hand-made offerings.
+MAINLAND = {"accelerators": "A100-80GB:8", "hours": 10, "jurisdiction": "cn-mainland"}
+OUTSIDE = ["us-east-1", "eu-west-1"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "mainland", "fix"),
+    [
+        pytest.param(
+            {"regions": OUTSIDE},
+            True,
+            "`regions` (us-east-1, eu-west-1) lie outside mainland China, where `jurisdiction: cn-mainland` keeps "
+            "the data; list mainland regions such as cn-beijing, cn-hangzhou, or remove `regions`",
+            id="regions-outside-with-examples",
+        ),
+        pytest.param(
+            {"regions": OUTSIDE},
+            False,
+            "`regions` (us-east-1, eu-west-1) lie outside mainland China, where `jurisdiction: cn-mainland` keeps "
+            "the data; list mainland regions, or remove `regions`",
+            id="regions-outside-no-examples",
+        ),
+        pytest.param(
+            {"regions": ["cn-beijing"], "providers": ["alicloud"]},
+            True,
+            "no mainland-China offering meets the rest of the workload: relax `accelerators`, nodes or "
+            "`interconnect` (the nearest offerings above)",
+            id="mainland-rows-fail-the-rest",
+        ),
+        pytest.param(
+            {"providers": ["aws", "alicloud"]},
+            False,
+            "add a cloud with mainland-China regions (azure, tencentcloud, huaweicloud, volcengine, baiducloud) to "
+            "`providers`",
+            id="no-mainland-cloud-allowed",
+        ),
+    ],
+)
+def test_the_jurisdiction_fix_names_what_to_change(changes, mainland, fix):
+    from profiles.fixes import jurisdiction_fix
+    from tests.profiles.offering_factory import offering
+
+    rows = [offering(provider="alicloud", region=r, zone=r) for r in ("cn-shanghai", "cn-beijing", "cn-hangzhou")]
+    assert jurisdiction_fix(parse_spec({**MAINLAND, **changes}), rows if mainland else []) == fix
+
+
+@pytest.mark.parametrize(
+    ("job", "on", "problem"),
+    [
+        pytest.param(
+            {"tracking": {"mlflow": "managed"}},
+            "sagemaker",
+            "job.tracking.mlflow: managed: trainstack creates no MLflow tracking server on sagemaker yet; give the "
+            "server's URI instead (job.tracking: {mlflow: https://...})",
+            id="managed-mlflow-on-sagemaker",
+        ),
+        pytest.param(
+            {"command": "/fsx/train.py", "tracking": {"mlflow": "managed"}},
+            "vm",
+            "job.tracking.mlflow: managed: trainstack creates no MLflow tracking server on a VM stack (a server on "
+            "the head node) yet; give the server's URI instead (job.tracking: {mlflow: https://...})",
+            id="managed-mlflow-on-vms",
+        ),
+        pytest.param({"nproc_per_node": 16}, "sagemaker", "job.nproc_per_node: at most 8 on p4d.24xlarge", id="nproc"),
+        pytest.param({"nproc_per_node": 8}, "sagemaker", None, id="nproc-fits"),
+        pytest.param(
+            {"command": "/fsx/train.py"},
+            "sagemaker",
+            "job.command: /fsx/train.py is a path on the cluster's file system, which sagemaker jobs do not mount; "
+            "write the script's path relative to the job's code folder (e.g. train.py)",
+            id="script-on-the-file-system",
+        ),
+        pytest.param(
+            {"min_nodes": 1}, "sagemaker", "job.min_nodes: a sagemaker job runs on all its instances; remove min_nodes"
+        ),
+        pytest.param({}, "sagemaker", None, id="runs"),
+    ],
+)
+def test_a_job_is_checked_against_the_platform_that_runs_it(job, on, problem):
+    from clouds.platform_lookup import find
+    from profiles.catalog.platform_rows import platform_row
+    from profiles.matching import job_detail
+    from tests.profiles.offering_factory import aws_node
+
+    node = aws_node(instance_type="p4d.24xlarge")
+    row = node if on == "vm" else platform_row(node, find("aws", on))
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB",
+            "hours": 10,
+            "nodes": 2,
+            "file_system": {"capacity": "4800GiB"},
+            "job": {"command": "train.py", **job},
+        }
+    )
+    assert job_detail(spec, row) == problem
+
+
+def test_a_data_sized_file_system_is_judged_at_the_size_the_link_raises_it_to():
+    from profiles.matching import _data_problem
+
+    # 100 GiB of data sizes a 125 GiB CPFS, too small for a data flow; Alibaba's link raises it
+    # to the smallest that carries one, so the OSS bucket links
+    spec = parse_spec({"accelerators": "A100:8", "hours": 10, "data": {"source": "oss://team/x", "size": "100GiB"}})
+    assert _data_problem(spec, "alicloud") is None
+    assert _data_problem(spec, "aws").startswith("data.source: 'oss://team/x' is not an S3 bucket")

@@ -47,3 +47,51 @@ def test_the_committed_stack_is_quiet_and_a_fat_fingered_one_is_not():
     assert stack_warnings(cluster, 4.931, 110.31) == []  # $1.53/h of FSx beside $4.93/h of nodes
     big = cluster.model_copy(update={"nodes": 5000})
     assert stack_warnings(big, 4.931 * 2500, 110.31)[0].startswith("warning: nodes: 5,000 is far beyond")
+
+
+def test_nodes_without_a_price_warn_without_one():
+    assert sanity_warnings(65, 8, None, None, None) == [
+        "warning: nodes: 65 is far beyond the 64 nodes trainstack ever picks on its own; check the stack's "
+        "nodes (a typo?), or set trainstack:max_usd_per_hour to cap it"
+    ]
+
+
+def test_a_dearer_file_system_line_names_its_size_price_and_gpus():
+    assert sanity_warnings(2, 8, 6.0, 6.5, 9_536_743) == [
+        "warning: file_system: 9,536,743 GiB costs $6.50/hour, more than the 2 x 8 GPUs it feeds ($6.00/hour); "
+        "check file_system.capacity (a unit slip? GiB, TiB and PB differ by 1,024 and more)"
+    ]
+
+
+def _committed_cluster():
+    from pathlib import Path
+
+    from profiles.stack.file import read_cluster
+
+    return read_cluster(Path(__file__).parents[2] / "stacks" / "Pulumi.training-a100.yaml")[1]
+
+
+def test_a_stacks_file_system_is_priced_per_hour_of_its_run():
+    """The stack's file-system USD for the run over its hours (72.03 h) against the nodes' USD/hour."""
+    from profiles.cost.sanity import stack_warnings
+
+    cluster = _committed_cluster()
+    hours = cluster.hours  # 72.0296 h
+    assert stack_warnings(cluster, 1.0, 0.99 * hours) == []
+    assert stack_warnings(cluster, 1.0, 1.01 * hours) == [
+        "warning: file_system: 4,800 GiB costs $1.01/hour, more than the 2 x 8 GPUs it feeds ($1.00/hour); "
+        "check file_system.capacity (a unit slip? GiB, TiB and PB differ by 1,024 and more)"
+    ]
+
+
+def test_an_unpriced_stack_file_system_is_judged_by_its_capacity_per_gpu():
+    from profiles.cost.sanity import stack_warnings
+
+    cluster = _committed_cluster()
+    fat = cluster.model_copy(update={"file_system": cluster.file_system.model_copy(update={"capacity_gib": 163_841})})
+    assert stack_warnings(cluster, 4.931, None) == []
+    assert stack_warnings(fat, 4.931, None) == [
+        "warning: file_system: 163,841 GiB is more than 10 TiB per GPU for 2 x 8 GPUs; check "
+        "file_system.capacity (a unit slip?)"
+    ]
+    assert stack_warnings(fat.model_copy(update={"file_system": None}), 4.931, None) == []

@@ -31,6 +31,8 @@ def test_a_measured_figure_never_exceeds_the_nic_line_rate():
     try:
         assert node_busbw_bytes(node) == (50e9, "nccl-tests, capped at the 400 Gbps line rate")
         assert node_busbw_bytes(node._replace(network_gbps=800.0)) == (80e9, "nccl-tests")
+        assert node_busbw_bytes(node._replace(network_gbps=640.0)) == (80e9, "nccl-tests")  # at the line rate
+        assert node_busbw_bytes(node._replace(network_gbps=None)) == (80e9, "nccl-tests")  # no line rate known
     finally:
         inputs.clear_measurements()
 
@@ -97,7 +99,21 @@ def test_images_bound_the_width_too():
         }
     )
     assert isinstance(job_hours(spec, offering(), 8), JobHours)  # 64 GPUs
-    assert job_hours(spec, offering(), 9).detail == "72 accelerators for 64 images per step (work.batch_images)"
+    assert job_hours(spec, offering(), 9) == Rejection(
+        "batch", "72 accelerators for 64 images per step (work.batch_images)"
+    )
+
+
+def test_a_models_sequence_length_sets_the_sequences_in_the_batch():
+    # 32,768 tokens of model.seq_len 4,096 = 8 sequences x 8 GPUs each: 64 GPUs, so 8 nodes pass and 9 do not.
+    model = {"params": "1.3B", "layers": 24, "hidden": 2048, "heads": 16, "seq_len": 4096}
+    spec = _llm(accelerators=["H100"], model=model, work={"batch_tokens": 32768})
+    assert isinstance(job_hours(spec, offering(), 8), JobHours)
+    assert job_hours(spec, offering(), 9) == Rejection(
+        "batch",
+        "72 accelerators for 8 sequences of 4,096 tokens per step (at most 8 accelerators per sequence; "
+        "work.batch_tokens)",
+    )
 
 
 def test_the_per_accelerator_batch_term_follows_megatrons_strong_scaling():
@@ -161,3 +177,23 @@ def test_without_a_calibrated_row_the_target_runs_at_its_own_peak_x_mfu(no_failu
     )
     found = job_hours(parse_spec({"accelerators": "H100", "work": work}), nvl)
     assert (found.hours, found.speed) == (pytest.approx(6e19 / (835e12 * 0.4) / 3600, rel=1e-6), "peak x MFU")
+
+
+def test_a_failure_loses_half_the_workloads_checkpoint_interval_and_the_slices_restart():
+    # A TPU slice is restarted by hand (2 h, `inputs.restart_hours("gcp", "tpu-v5p-8")`), and the
+    # workload checkpoints every 4 h: 64 slices x 4 chips for 500 h, each failure costs 2 h + 2 h.
+    spec = _llm(purchase="spot", file_system={"capacity": "4800GiB"}, spot={"checkpoint_interval": "4h"})
+    tpu = offering(
+        provider="gcp",
+        region="us-east5",
+        zone="us-east5-a",
+        instance_type="tpu-v5p-8",
+        accelerator="tpu-v5p",
+        accelerator_count=4,
+        interconnect="tpu-ici",
+    )
+    added, note = failure_hours(spec, tpu, 64, 500.0)
+    failures = 500 * 64 * 4 * 419 / (54 * 24 * 16384)
+    assert inputs.restart_hours("gcp", "tpu-v5p-8") == 2.0
+    assert added == pytest.approx(failures * (4 / 2 + 2.0))
+    assert note.endswith("(Llama 3: 419 interruptions in 54 days on 16,384 H100; 4 h checkpoints, 2 h restart)")

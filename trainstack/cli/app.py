@@ -79,11 +79,14 @@ def resolve(
         None, "--plot", help="Write a cost-vs-time chart here: .png, .svg or .pdf (from the name's ending)."
     ),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
+    live: bool = typer.Option(
+        False, "--live", help="Rank spot rows with the clouds' live capacity answers (AWS, Azure; needs credentials)."
+    ),
 ) -> None:
     """Pick the cheapest offering for WORKLOAD and explain the ranking."""
     from trainstack.cli import resolve_cmd
 
-    resolve_cmd.run(workload, top, as_json, write_stack, force, plot, project, zone)
+    resolve_cmd.run(workload, top, as_json, write_stack, force, plot, project, zone, live)
 
 
 @app.command()

@@ -37,6 +37,7 @@ def run(
     plot: Path | None = None,
     project: Path | None = None,
     zone: str | None = None,
+    live: bool = False,
 ) -> None:
     """Pick the cheapest offering for `workload`, print the ranking, write what was asked.
 
@@ -49,6 +50,8 @@ def run(
         plot: a chart path to write.
         project: `--project-dir`, or None to find the project upwards.
         zone: `--zone`: the zone id to write for a pick priced per region, or None.
+        live: `--live`: read the clouds' spot capacity answers for the rows and rank with them
+            (`trainstack.cli.resolve_live`); without credentials one line says so and the ranking is offline.
     """
     from clouds.clock import ClockError
     from profiles.catalog.loader import CatalogError, load_catalog
@@ -72,6 +75,11 @@ def run(
             fail(left_out_message(catalog))
         rows = catalog.offerings + (catalog.platform_rows if spec.platform != "vm" else ())
         resolution = run_resolve(spec, rows, top=top)
+        said: list[str] = []  # `--live`: what was read, or why not
+        if live:
+            from trainstack.cli.resolve_live import live_ranking
+
+            resolution, said = live_ranking(spec, rows, top, resolution)
     except WorkloadFieldError as exc:  # a field of the workload file: name the file, as SpecError does
         fail(f"{shown_name(workload)}: {exc}{platform_hint(catalog, spec)}{left_out_hint(catalog, spec)}")
     except NoMatchError as exc:  # the workload asks for what no offering has: name its file too
@@ -85,6 +93,8 @@ def run(
     )
     if note:
         echo(note, err=True)
+    for line in said:  # what was read live, or why not (then the ranking is offline)
+        echo(line, err=True)
     # The stack first: it is the write that can be refused (hand-edited), and then no chart is left behind.
     written = (
         _write_stack(write_stack, spec, resolution, catalog, workload, force, folder, zone)
@@ -97,7 +107,7 @@ def run(
         _warnings(spec, resolution, catalog),
     )
     if as_json:  # the JSON carries every line the table would say beside it (they go to stderr too)
-        said = [line for line in (note, rounded, *warnings) if line]
+        said = [line for line in (note, *said, rounded, *warnings) if line]
         echo(json.dumps({**render.resolution_json(resolution, catalog.version), "warnings": said}, indent=2))
     else:
         render.resolution_table(spec, resolution, catalog.version)

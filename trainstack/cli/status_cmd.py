@@ -47,6 +47,10 @@ def run(stack: str, folder: Path) -> None:
     for group in groups:
         typer.echo(group.line())
     _job(stack, folder, cluster, required=False)
+    if cluster.job is not None:  # the job's last step and checkpoint, from its files
+        from trainstack.status.progress import progress
+
+        typer.echo(progress(cluster, stack))
     if any(group.running < group.asked for group in groups):
         raise typer.Exit(FAILED)
 

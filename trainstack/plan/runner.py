@@ -199,9 +199,25 @@ def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
         if isinstance(value, str):
             return value
         # A YAML timestamp (a Capacity Block's `ends`) reaches the program as ISO 8601 text.
-        return json.dumps(value, sort_keys=True, default=_iso)
+        return json.dumps(_undisclosed(value), sort_keys=True, default=_iso)
 
-    return {key: encode(value) for key, value in config.items()}
+    return {key: encode(_undisclosed(value)) for key, value in config.items()}
+
+
+SECRET_PLACEHOLDER = "[secret]"
+
+
+def _undisclosed(value: Any) -> Any:
+    """`value` with each encrypted config value (`{secure: v1:...}`, which the engine decrypts
+    for a real preview and a plan cannot) as `SECRET_PLACEHOLDER`: the program sees a value in
+    its place, marked secret by `Config.get_secret*`, and no plan output ever holds one."""
+    if isinstance(value, dict):
+        if set(value) == {"secure"}:
+            return SECRET_PLACEHOLDER
+        return {key: _undisclosed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_undisclosed(item) for item in value]
+    return value
 
 
 def _iso(value: Any) -> str:

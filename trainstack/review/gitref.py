@@ -29,6 +29,8 @@ from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 from trainstack.review.ref_program import old_program_first, program_roots
 
+TODAY = Path(__file__).resolve().parents[2]  # the tree this trainstack runs from
+
 # Extracted besides the program's packages; the catalog data is today's (see above).
 PROJECT_FILES = ("__main__.py", "Pulumi.yaml")
 EXCLUDED = (":(exclude)profiles/catalog/data",)
@@ -136,12 +138,16 @@ def run_ref_process(stack: str, old_dir: Path, packages: list[str]) -> subproces
     Its answer depends only on the files in `old_dir`, the arguments, the environment and
     today's installed code (the test suite shares the answers of identical runs on that basis:
     `tests/shared_runs.py`)."""
+    # Today's instrument is this process's own tree, whichever is installed (a checkout run
+    # beside another install, such as a worktree sharing a venv, must not plan with the other).
+    path = os.pathsep.join(p for p in (str(TODAY), os.environ.get("PYTHONPATH", "")) if p)
     return subprocess.run(
         [sys.executable, "-m", "trainstack.review.gitref", stack, str(old_dir), *packages],
         cwd=old_dir.parent,
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "PYTHONPATH": path},
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from clouds.aws import sagemaker as sm
 from clouds.contract import ClusterConfig
+from clouds.job_secrets import plain_env
 from clouds.platform_lookup import find
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, as_hyperparameters, checked
@@ -68,7 +69,7 @@ def training_job_request(cluster: ClusterConfig, name: str, account: str, stamp:
         "EnableManagedSpotTraining": spot,
         "CheckpointConfig": {"S3Uri": f"s3://{bucket}/checkpoints/{name}/", "LocalPath": sm.CHECKPOINT_LOCAL_PATH},
         "Environment": {
-            **job.env,
+            **plain_env(job),
             **tracking_env(job.tracking, "sagemaker"),
             "TRAINSTACK_CHECKPOINT_DIR": sm.CHECKPOINT_LOCAL_PATH,
         },

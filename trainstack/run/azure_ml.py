@@ -23,6 +23,7 @@ from typing import Any
 
 from clouds.azure import aml
 from clouds.contract import ClusterConfig
+from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, checked
 
@@ -68,7 +69,7 @@ def command_job_body(cluster: ClusterConfig, name: str, subscription: str) -> di
             "computeId": f"{workspace_id(subscription, name)}/computes/{aml.compute_name(name)}",
             "environmentId": aml.CURATED_ENVIRONMENT,
             "command": command,
-            "environmentVariables": {**job.env, **tracking_env(job.tracking, "azureml")},
+            "environmentVariables": {**plain_env(job), **tracking_env(job.tracking, "azureml")},
             "inputs": inputs,
             "outputs": {
                 "checkpoints": {

@@ -20,6 +20,7 @@ from typing import Any
 
 from clouds.contract import ClusterConfig
 from clouds.huaweicloud import modelarts as ma
+from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, as_hyperparameters, checked
 from trainstack.run.object_store import StorePlace, code_place, image_of, parse
@@ -68,7 +69,7 @@ def training_job_body(cluster: ClusterConfig, name: str, stamp: str, pool_id: st
         "engine": engine(job),
         "parameters": [{"name": key, "value": value} for key, value in as_hyperparameters(args).items()],
         "outputs": [{"name": "checkpoints", "remote": {"obs": {"obs_url": checkpoints(code, name).path()}}}],
-        "environments": {**job.env, **tracking_env(job.tracking, "modelarts")},
+        "environments": {**plain_env(job), **tracking_env(job.tracking, "modelarts")},
     }
     if cluster.data is not None:
         data = parse(cluster.data.source, "obs", "data.source", PLATFORM)

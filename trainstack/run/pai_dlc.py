@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
+from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, checked
 from trainstack.run.launch import node_command
@@ -78,7 +79,7 @@ def job_body(cluster: ClusterConfig, name: str, stamp: str, workspace_id: str) -
         "JobSpecs": [spec],
         "UserCommand": node_command(job.launcher, f"{CODE_MOUNT}/{script}", args, nproc, job.max_restarts),
         "DataSources": sources,
-        "Envs": {**job.env, **tracking_env(job.tracking, "pai"), "TRAINSTACK_CHECKPOINT_DIR": CHECKPOINT_MOUNT},
+        "Envs": {**plain_env(job), **tracking_env(job.tracking, "pai"), "TRAINSTACK_CHECKPOINT_DIR": CHECKPOINT_MOUNT},
         "JobMaxRunningTimeMinutes": math.ceil(cluster.hours * 1.5 * 60),
     }
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
+from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, checked
 from trainstack.run.launch import node_command
@@ -74,7 +75,11 @@ def task_request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any
         raise RunError("purchase: TI-ONE has no spot training tasks; set purchase: on-demand")
     code = code_place(job, "cos", PLATFORM)
     version, environment = framework(job)
-    env = {**job.env, **tracking_env(job.tracking, "ti-one"), "TRAINSTACK_CHECKPOINT_DIR": f"{OUTPUT_DIR}/checkpoints"}
+    env = {
+        **plain_env(job),
+        **tracking_env(job.tracking, "ti-one"),
+        "TRAINSTACK_CHECKPOINT_DIR": f"{OUTPUT_DIR}/checkpoints",
+    }
     nproc = job.nproc_per_node or cluster.accelerator_count
     command = node_command(job.launcher, f"{CODE_DIR}/{script}", args, nproc, job.max_restarts)
     assignments = " ".join(f"{key}={shlex.quote(value)}" for key, value in sorted(env.items()))

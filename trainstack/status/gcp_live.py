@@ -7,6 +7,10 @@ The groups are found by name: Pulumi names the node group `{cluster}-nodes-<7 ra
 characters>` and the spot cluster's on-demand side `{cluster}-nodes-on-demand`
 (`components.gcp.nodes`); a MIG carries no labels to filter on. A cluster with
 `fallback_types` has regional groups (kept to its zone), the others zonal ones.
+
+TPU slices kept as queued resources (`queued_resource: true`) are read one by one by their ids
+(`clouds.gcp.queued.queued_resource_ids`) from the Cloud TPU API v2 (`queuedResources.get`):
+each is one node, running when ACTIVE, waiting for capacity in WAITING_FOR_RESOURCES.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
-from trainstack.status.read import GroupStatus, gcp_group
+from clouds.gcp.queued import queued_resource_ids
+from clouds.gcp.tpu import is_tpu
+from trainstack.status.read import GroupStatus, gcp_group, tpu_slice
 
 
 def is_node_group(cluster: str, group: str) -> bool:
@@ -45,9 +51,36 @@ def groups_status(get: Any, where: str, name: str, provider: str) -> list[GroupS
     return found
 
 
+def slices_status(get: Any, project: str, cluster: ClusterConfig, name: str) -> list[GroupStatus]:
+    """The cluster's TPU slices (queued resources), in id order.
+
+    Args:
+        get: `(path) -> JSON answer or None when not found`, on the Cloud TPU API v2.
+    """
+    where = f"projects/{project}/locations/{cluster.zone}/queuedResources"
+    return [
+        tpu_slice(resource_id, get(f"{where}/{resource_id}"), cluster.provider)
+        for resource_id in queued_resource_ids(name, cluster.nodes)
+    ]
+
+
 def status(cluster: ClusterConfig, name: str, settings: Mapping[str, Any]) -> list[GroupStatus]:
-    """The stack `name`'s groups, with the default credentials (`gcp_api.credentials`)."""
+    """The stack `name`'s groups (or TPU slices), with the default credentials (`gcp_api.credentials`)."""
     from profiles.preflight import gcp_api
+    from profiles.preflight.finding import PreflightError
 
     token, project = gcp_api.credentials(settings)
+    if is_tpu(cluster.instance_type):
+        if not cluster.queued_resource:
+            raise PreflightError("TPU nodes without queued_resource are not read live yet")
+
+        def tpu(path: str) -> Any:
+            try:
+                return gcp_api.get(path, token, base=gcp_api.TPU)
+            except PreflightError as exc:
+                if "(404)" in str(exc):
+                    return None
+                raise
+
+        return slices_status(tpu, project, cluster, name)
     return groups_status(lambda path: gcp_api.listed(path, token), scope(cluster, project), name, cluster.provider)

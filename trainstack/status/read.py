@@ -3,7 +3,7 @@
 The answers are the APIs' own documented JSON: AWS DescribeAutoScalingGroups and
 DescribeScalingActivities (EC2 Auto Scaling API reference), GCP instanceGroupManagers.get and
 listErrors (Compute Engine API v1), Azure virtualMachineScaleSets get and instanceView (Compute
-REST API). The latest failure is read with the cloud's own codes (`clouds.capacity_errors`;
+REST API; a Flexible scale set has no instance view, so its VMs' own statuses). The latest failure is read with the cloud's own codes (`clouds.capacity_errors`;
 `provider` is the stack's, whose codes apply).
 """
 
@@ -84,3 +84,46 @@ def azure_scale_set(scale_set: dict[str, Any], view: dict[str, Any], provider: s
     latest = errors[-1]
     message = f"{latest.get('code', '')}: {latest.get('message', latest.get('displayStatus', ''))}"
     return GroupStatus(name, asked, running, message, latest.get("time", ""), classify(provider, message))
+
+
+def azure_flexible(scale_set: dict[str, Any], vms: list[dict[str, Any]], provider: str) -> GroupStatus:
+    """A Flexible scale set, which has no instance view ("VMSS Get Instance View" is not supported
+    in Flexible orchestration: Microsoft Learn, "Orchestration modes for Virtual Machine Scale
+    Sets"), with its VMs from `Virtual Machines - List All` (`statusOnly=true`, filtered to the
+    set): running = provisioned and `PowerState/running`; the newest `Error` status of any VM."""
+    name, asked = scale_set.get("name", "?"), int(scale_set.get("sku", {}).get("capacity", 0))
+    running, errors = 0, []
+    for vm in vms:
+        statuses = ((vm.get("properties") or {}).get("instanceView") or {}).get("statuses", [])
+        codes = {s.get("code") for s in statuses}
+        running += "ProvisioningState/succeeded" in codes and "PowerState/running" in codes
+        errors += [s for s in statuses if s.get("level") == "Error"]
+    if not errors:
+        return GroupStatus(name, asked, running)
+    latest = max(errors, key=lambda s: str(s.get("time", "")))
+    message = f"{latest.get('code', '')}: {latest.get('message', latest.get('displayStatus', ''))}"
+    return GroupStatus(name, asked, running, message, latest.get("time", ""), classify(provider, message))
+
+
+# Queued-resource states in which a slice waits for capacity (Cloud TPU API v2 QueuedResourceState).
+TPU_WAITING = ("ACCEPTED", "WAITING_FOR_RESOURCES", "PROVISIONING", "CREATING")
+
+
+def tpu_slice(resource_id: str, answer: dict[str, Any] | None, provider: str) -> GroupStatus:
+    """A TPU slice's queued resource (`projects.locations.queuedResources.get`; None: not found):
+    one node asked, running when ACTIVE; FAILED gives `failedData.error`, a waiting state says so
+    (a capacity reading: the slice waits for TPUs), SUSPENDED that a preemption took it."""
+    if answer is None:
+        return GroupStatus(resource_id, 1, 0, "no queued resource (not created yet, or deleted to be re-created)")
+    state = (answer.get("state") or {}).get("state", "STATE_UNSPECIFIED")
+    if state == "ACTIVE":
+        return GroupStatus(resource_id, 1, 1)
+    when = str(answer.get("createTime", ""))
+    if state == "FAILED":
+        error = ((answer.get("state") or {}).get("failedData") or {}).get("error") or {}
+        message = f"FAILED: {error.get('message', 'no message')}"
+        return GroupStatus(resource_id, 1, 0, message, when, classify(provider, message))
+    if state in TPU_WAITING:
+        failure = CapacityFailure("capacity", state) if state == "WAITING_FOR_RESOURCES" else None
+        return GroupStatus(resource_id, 1, 0, f"{state}: the slice waits for TPU capacity", when, failure)
+    return GroupStatus(resource_id, 1, 0, f"{state}: queued resource not running", when)

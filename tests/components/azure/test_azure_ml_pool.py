@@ -50,7 +50,7 @@ def test_workspace_has_its_storage_key_vault_and_identity():
     group = f"/subscriptions/{SUBSCRIPTION}/resourceGroups/c-rg"
     assert ws["workspaceName"] == "c-ws"
     assert ws["storageAccount"].startswith(group) and ws["storageAccount"].endswith("/c-storage")
-    assert ws["keyVault"].endswith("/c-kv")
+    assert ws["keyVault"] == f"{group}/providers/Microsoft.KeyVault/vaults/{aml.key_vault_name('c')}"
     assert ws["identity"]["type"] == "UserAssigned"
     assert ws["primaryUserAssignedIdentity"].endswith("/userAssignedIdentities/c-aml-identity")
     vault = one(plan.records, "azure-native:keyvault:Vault")["inputs"]

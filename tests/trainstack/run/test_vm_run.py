@@ -21,6 +21,10 @@ from trainstack.run import RunError, vm_job
 from trainstack.run.record import RunRecord, load
 from trainstack.status.job_follow import vm_commands, vm_state
 
+# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
+# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
+pytestmark = pytest.mark.xdist_group("moto")
+
 ROOT = Path(__file__).parents[3]
 STACK = "training-a100"
 JOB = "    job:\n      command: /fsx/train.py --epochs 10\n"
@@ -99,8 +103,10 @@ def test_run_restarts_the_job_on_the_stacks_nodes_under_a_new_run_id_and_status_
     # `status` follows the run through the nodes (one moto setup for both: it costs seconds)
     result = CliRunner().invoke(app, ["status", "-s", STACK])
     assert result.exit_code == 0, result.output
-    group, job = result.stdout.splitlines()
+    group, job, progress = result.stdout.splitlines()
     assert group == f"{STACK}-nodes: 2 of 2 running; no failed scaling"
+    # the job's files are read on one node (`trainstack.status.progress`); moto's node prints nothing
+    assert progress == "progress: no worker log yet; no checkpoint yet"
     # moto's invocations print nothing, so no node reports the job unit (`vm_state` reads real answers)
     assert job.startswith(f"job {record.job_id} (started {NOW}): no node answered with the job unit")
     assert job.endswith(f"checkpoints: /fsx/checkpoints/{STACK}")

@@ -16,8 +16,12 @@ from moto import mock_aws
 from tests.aws_live import registered_image
 from tests.cli.helpers import ROOT, one_error_line, run
 from trainstack.status.aws_live import groups_status
-from trainstack.status.gcp_live import is_node_group
-from trainstack.status.read import aws_group, azure_scale_set, gcp_group
+from trainstack.status.gcp_live import is_node_group, scope
+from trainstack.status.read import aws_group, azure_scale_set, gcp_group, tpu_slice
+
+# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
+# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
+pytestmark = pytest.mark.xdist_group("moto")
 
 ANSWERS = ROOT / "tests" / "fixtures" / "status"
 
@@ -183,3 +187,90 @@ def test_azure_status_reads_the_tagged_scale_set_and_its_instance_view(tmp_path,
         "success at http://aka.ms/allocation-guidance"
     ]
     assert [c.request.url.split("api-version=")[1] for c in responses.calls] == ["2024-11-01", "2024-11-01"]
+
+
+@responses.activate
+def test_azure_flexible_scale_set_is_read_from_its_vms(monkeypatch) -> None:
+    """A Flexible scale set answers no instance view: its VMs' statuses are listed, filtered to it."""
+    from types import SimpleNamespace
+
+    from trainstack.status import azure_live
+
+    monkeypatch.setenv("AZURE_ACCESS_TOKEN", "token-3")
+    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "00000000-0000-0000-0000-000000000000")
+    compute = (
+        "https://management.azure.com/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Compute"
+    )
+    responses.get(f"{compute}/virtualMachineScaleSets", json=_answer("azure-vmss-list.json"))
+    responses.get(f"{compute}/virtualMachines", json=_answer("azure-vm-list-flexible.json"))
+    [status] = azure_live.status(SimpleNamespace(provider="azure"), "flex", {})  # type: ignore[arg-type]
+    assert (status.name, status.asked, status.running) == ("flex-nodes1a2b3c4", 3, 1)
+    assert status.failure is not None and status.failure.code == "SkuNotAvailable"
+    assert status.when == "2026-12-07T05:04:40.1+00:00"
+    sent = responses.calls[1].request
+    assert sent.params == {
+        "api-version": "2024-11-01",
+        "statusOnly": "true",
+        "$filter": "virtualMachineScaleSet/id eq '/subscriptions/00000000-0000-0000-0000-000000000000/"
+        "resourceGroups/flex-rg5e6f7a8/providers/Microsoft.Compute/virtualMachineScaleSets/flex-nodes1a2b3c4'",
+    }
+
+
+def test_gcp_groups_with_fallback_types_are_regional() -> None:
+    """A cluster with `fallback_types` has a regional group (instance flexibility) kept to its zone."""
+    from clouds.contract import ClusterConfig
+    from tests.clusters import BASE_CLUSTER
+
+    fields = {**BASE_CLUSTER, "provider": "gcp", "region": "europe-north1", "zone": "europe-north1-c"}
+    fields |= {"instance_type": "a2-highgpu-8g", "accelerator": "A100", "interconnect": "none"}
+    zonal = ClusterConfig.model_validate(fields)
+    assert scope(zonal, "p") == "projects/p/zones/europe-north1-c"
+    regional = zonal.model_copy(update={"fallback_types": ("a2-ultragpu-8g",)})
+    assert scope(regional, "p") == "projects/p/regions/europe-north1"
+
+
+@pytest.mark.parametrize(
+    ("state", "running", "text"),
+    [
+        ({"state": "ACTIVE"}, 1, "train-tpu-0: 1 of 1 running; no failed scaling"),
+        (
+            {"state": "WAITING_FOR_RESOURCES"},
+            0,
+            "train-tpu-0: 0 of 1 running; latest error (2026-12-07T04:00:12.345678Z): WAITING_FOR_RESOURCES "
+            "(capacity): the slice waits for TPU capacity",
+        ),
+        (
+            {
+                "state": "FAILED",
+                "failedData": {"error": {"code": 8, "message": "There is no more capacity in the zone"}},
+            },
+            0,
+            "train-tpu-0: 0 of 1 running; latest error (2026-12-07T04:00:12.345678Z): FAILED: There is no more "
+            "capacity in the zone",
+        ),
+        (
+            {"state": "SUSPENDED", "stateInitiator": "SERVICE"},
+            0,
+            "train-tpu-0: 0 of 1 running; latest error (2026-12-07T04:00:12.345678Z): SUSPENDED: queued resource "
+            "not running",
+        ),
+    ],
+)
+def test_tpu_queued_resource_states(state, running, text) -> None:
+    answer = {**_answer("gcp-tpu-queued-resource.json"), "state": state}
+    status = tpu_slice("train-tpu-0", answer, "gcp")
+    assert (status.asked, status.running) == (1, running)
+    assert status.line() == text
+
+
+@responses.activate
+def test_tpu_stack_status_reads_each_slice(tmp_path, monkeypatch) -> None:
+    """The committed TPU stack (one v5p-32 slice as a queued resource): its slice waits for TPUs."""
+    monkeypatch.setenv("GOOGLE_OAUTH_ACCESS_TOKEN", "t")
+    monkeypatch.setenv("GOOGLE_PROJECT", "p")
+    url = "https://tpu.googleapis.com/v2/projects/p/locations/us-central1-a/queuedResources/train-tpu-0"
+    responses.get(url, json=_answer("gcp-tpu-queued-resource.json"))
+    result = run("status", "-s", "train", "--project-dir", _project(tmp_path, "Pulumi.training-tpu-v5p.yaml"))
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines()[0].startswith("train-tpu-0: 0 of 1 running; latest error")
+    assert tpu_slice("train-tpu-1", None, "gcp").line().startswith("train-tpu-1: 0 of 1 running; latest error")
