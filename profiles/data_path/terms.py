@@ -104,7 +104,7 @@ def at_tier(
     asked = spec.file_system.capacity_gib if capacity is None else capacity
     storage = _storage(offering.provider, asked, tier, usd_per_cny)
     notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
-    notes += throughput_notes(offering.provider, asked, tier, _tier_label(spec.file_system, tier))
+    notes += throughput_notes(offering.provider, asked, tier, _tier_label(spec, tier))
     if not (spec.data and spec.data.size_gib and storage is not None):
         return DataRow(compute_hours, storage, tier, notes, capacity_gib=capacity)
     path = _data_path(spec, offering, storage.capacity_gib, tier, compute_hours, asked)
@@ -129,12 +129,18 @@ def _file_system_only(
     asked = file_system.capacity_gib if capacity is None else capacity
     storage = _storage(provider, asked, tier, usd_per_cny)
     notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
-    notes += throughput_notes(provider, asked, tier, _tier_label(file_system, tier))
+    notes += throughput_notes(provider, asked, tier, _label(file_system, tier))
     return DataRow(compute_hours, storage, tier, notes, capacity_gib=capacity)
 
 
-def _tier_label(file_system: FileSystemSpec, tier: int) -> str:
+def _tier_label(spec: WorkloadSpec, tier: int) -> str:
     """How the row came by `tier`: `asked` (the workload states it), `default` or `chosen` (faster)."""
+    assert spec.file_system is not None
+    return _label(spec.file_system, tier)
+
+
+def _label(file_system: FileSystemSpec, tier: int) -> str:
+    """`_tier_label` of the workload's file system."""
     given = "throughput_mbps_per_tib" in file_system.given
     if not given and tier < file_system.throughput_mbps_per_tib:
         return "the cloud's nearest to the default"
