@@ -13,7 +13,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
+
+# Measure the checkout this script sits in, not whichever one the venv's editable install points at.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 WORKLOADS = {
     "fixed hours": """name: bench-auto-hours

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from profiles.catalog.offering import Offering
@@ -77,6 +77,13 @@ class Candidate:
     io_bound: bool = False
     caveats: tuple[str, ...] = ()
     usd_fill: float | None = None
+    # `usd_total` and `sort_key`, computed once: a resolve sorts and compares thousands of rows.
+    _usd_total: float = field(init=False, repr=False, compare=False, default=0.0)
+    _sort_key: tuple | None = field(init=False, repr=False, compare=False, default=None)
+
+    def __post_init__(self) -> None:
+        total = self.usd_compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0) + (self.usd_fill or 0.0)
+        object.__setattr__(self, "_usd_total", total)
 
     @property
     def usd_per_hour(self) -> float:
@@ -108,28 +115,33 @@ class Candidate:
         """Cost of the job, USD: compute plus storage (where a cloud publishes no storage
         price, the explicit estimate in `storage`) plus the bucket's request charges plus the
         spot fallback's on-demand gap fill (an upper bound)."""
-        return self.usd_compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0) + (self.usd_fill or 0.0)
+        return self._usd_total
 
     def sort_key(self) -> tuple:
         """Rows without a caveat first (`caveats`); then the cheapest job; at equal cost (to
         the cent) the fewer accelerators (less capacity and quota to get), then the faster run,
-        then the safer purchase, then the faster network, then a stable name order."""
-        o = self.offering
-        return (
-            bool(self.caveats),
-            round(self.usd_total, 2),
-            self.nodes * o.accelerator_count,
-            round(self.usd_total, 6),
-            round(self.hours, 6),
-            PURCHASE_RANK[self.purchase],
-            -(o.network_gbps or 0),
-            o.provider,
-            o.region,
-            o.zone,
-            o.instance_type,
-            self.nodes,
-            o.platform,
-        )
+        then the safer purchase, then the faster network, then the fewer nodes (one 8-chip TPU
+        slice before eight 1-chip slices over the data-centre network), then a stable name order."""
+        key = self._sort_key
+        if key is None:
+            o, total = self.offering, self._usd_total
+            key = (
+                bool(self.caveats),
+                round(total, 2),
+                self.nodes * o.accelerator_count,
+                round(total, 6),
+                round(self.hours, 6),
+                PURCHASE_RANK[self.purchase],
+                -(o.network_gbps or 0),
+                self.nodes,
+                o.provider,
+                o.region,
+                o.zone,
+                o.instance_type,
+                o.platform,
+            )
+            object.__setattr__(self, "_sort_key", key)
+        return key
 
     def speed_key(self) -> tuple:
         """Fastest job first, then cheapest (used when no candidate meets the deadline)."""

@@ -8,6 +8,13 @@ rule picks between sizes of one family (TPU slices v5p-8 ... v5p-12288, an insta
 1-, 4- and 8-GPU sizes): same cloud, zone, accelerator and purchase, told apart by their
 accelerator count. When no size meets the deadline the fastest is kept, then the cheapest.
 `profiles.choice.nodes` searches the node counts this rule chooses from.
+
+Sizes are compared on what their nodes cost (`choice_cost`): a larger cluster's shorter run
+also rents the file system for fewer hours, but that saving does not count toward the margin.
+The file system is the stack's, kept while data is loaded, the job set up and its output read
+whatever the cluster's size; counted as a saving it made 16 spot nodes look cheaper than one
+that meets the deadline wherever a file system costs about as much per hour as a node. A larger
+size's bigger or faster file system still counts against it (its own rate for the longer run).
 """
 
 from __future__ import annotations
@@ -34,6 +41,16 @@ def purchase_key(c: Candidate) -> tuple:
     return (c.purchase, c.reservation_id)
 
 
+def choice_cost(c: Candidate, reference_hours: float) -> float:
+    """What the size choice compares, USD to the cent: the job's cost (`Candidate.usd_total`)
+    with its file system kept, at the row's own USD/hour, for at least `reference_hours` (the
+    run of the fewest accelerators that meet the deadline), so a shorter rental is no saving."""
+    stretch = reference_hours - c.hours
+    if stretch <= 0 or not c.usd_storage or c.hours <= 0:
+        return round(c.usd_total, 2)
+    return round(c.usd_total + c.usd_storage / c.hours * stretch, 2)
+
+
 def _picks(options: Iterable[Candidate], deadline: float | None, margin: float) -> list[tuple[Candidate, str]]:
     by_key: dict[tuple, list[Candidate]] = {}
     for c in options:
@@ -51,7 +68,10 @@ def _noted(c: Candidate, note: str) -> Candidate:
 
 def best_per_purchase(options: Iterable[Candidate], deadline: float | None, margin: float) -> list[Candidate]:
     """Per purchase option (and held reservation), the node count to use (`pick_fewest`)."""
-    return [_noted(pick, note) for pick, note in _picks(options, deadline, margin)]
+    rows = list(options)
+    if len({purchase_key(c) for c in rows}) == len(rows):  # one row per option: nothing to choose
+        return rows
+    return [_noted(pick, note) for pick, note in _picks(rows, deadline, margin)]
 
 
 def family_key(c: Candidate) -> tuple:
@@ -71,6 +91,9 @@ def fewest_per_family(found: list[Candidate], deadline: float | None, margin: fl
         by_family.setdefault(family_key(c), []).append(c)
     kept: list[Candidate] = []
     for group in by_family.values():
+        if len(group) == 1:
+            kept += group
+            continue
         pick, note = choose_fewest(group, deadline, margin, accelerators)
         size = accelerators(pick)
         kept += [_noted(c, note) if c is pick else c for c in group if accelerators(c) == size]
@@ -97,8 +120,9 @@ def choose_fewest(
     group: list[Candidate], deadline: float | None, margin: float, size: Callable[[Candidate], int]
 ) -> tuple[Candidate, str]:
     """The smallest (`size`) row meeting `deadline` unless a larger one is cheaper by more than
-    `margin` (a share of the cost, to the cent), and a note saying why ("" when nothing needs
-    saying); none meeting it: the fastest, then cheapest.
+    `margin` (a share of the cost, to the cent, on `choice_cost`: the file system kept for the
+    smallest on-time row's run), and a note saying why ("" when nothing needs saying); none
+    meeting it: the fastest, then cheapest.
 
     The rows within `margin` of the cheapest on-time row are the ones a careful engineer
     cannot tell apart by cost; of those the fewest accelerators win.
@@ -108,25 +132,42 @@ def choose_fewest(
         return min(group, key=Candidate.speed_key), ""
     if len(on_time) == 1:
         return on_time[0], ""
-    cost = {id(c): round(c.usd_total, 2) for c in on_time}
-    cheapest = min(cost.values())
     ranked = sorted(on_time, key=lambda c: (size(c), c.sort_key()))
-    pick = next(c for c in ranked if cost[id(c)] <= round(cheapest * (1 + margin), 2))
     fewest = ranked[0]
+    cost = {id(c): choice_cost(c, fewest.hours) for c in on_time}
+    cheapest = min(ranked, key=lambda c: (cost[id(c)], size(c)))
+    pick = next(c for c in ranked if cost[id(c)] <= round(cost[id(cheapest)] * (1 + margin), 2))
     if size(pick) > size(fewest):
-        more = fewest.usd_total / pick.usd_total - 1
+        more = cost[id(fewest)] / cost[id(cheapest)] - 1
+        than = "" if cheapest is pick else f" than {_size(cheapest)} ({_kept_for(cheapest, cost[id(cheapest)])})"
         return pick, (
             f"{_size(pick)}, not {_size(fewest)} (fewer accelerators, also on time): that costs "
-            f"${fewest.usd_total:,.2f}, {more:.1%} more, above the {margin:.0%} margin (`node_margin`)"
+            f"${fewest.usd_total:,.2f}, {more:.1%} more{than}, above the {margin:.0%} margin (`node_margin`)"
         )
     cheaper = [c for c in ranked if size(c) > size(pick) and cost[id(c)] <= cost[id(pick)]]
-    if not cheaper:
+    if cheaper:
+        best = min(cheaper, key=lambda c: (cost[id(c)], size(c)))
+        saving = 1 - cost[id(best)] / cost[id(pick)]
+        how = "the same" if cost[id(best)] == cost[id(pick)] else f"{saving:.1%} less"
+        return pick, (
+            f"{_size(pick)}: the fewest accelerators on time; {_size(best)} would cost {how} "
+            f"({_kept_for(best, cost[id(best)])}, {best.hours:,.1f} h), within the {margin:.0%} margin "
+            "(`node_margin`), so the fewer are taken (less capacity and quota to get)"
+        )
+    rented = [c for c in ranked if size(c) > size(pick) and round(c.usd_total, 2) < round(pick.usd_total, 2)]
+    if not rented:
         return pick, ""
-    best = min(cheaper, key=lambda c: (cost[id(c)], size(c)))
-    saving = 1 - best.usd_total / pick.usd_total
-    how = "the same" if cost[id(best)] == cost[id(pick)] else f"{saving:.1%} less"
+    best = min(rented, key=lambda c: (round(c.usd_total, 2), size(c)))
     return pick, (
-        f"{_size(pick)}: the fewest accelerators on time; {_size(best)} would cost {how} "
-        f"(${best.usd_total:,.2f}, {best.hours:,.1f} h), within the {margin:.0%} margin (`node_margin`), "
-        "so the fewer are taken (less capacity and quota to get)"
+        f"{_size(pick)}: the fewest accelerators on time; {_size(best)} would cost ${best.usd_total:,.2f} "
+        f"({best.hours:,.1f} h), {1 - best.usd_total / pick.usd_total:.1%} less, only by renting the file system "
+        f"for {pick.hours - best.hours:,.1f} h less: a shorter file-system rental is not counted as a saving "
+        "(`node_margin` compares what the nodes cost)"
     )
+
+
+def _kept_for(c: Candidate, cost: float) -> str:
+    """`$480.84` or, when the file system is counted for a longer run than `c`'s,
+    `$851.09 with the file system kept as long`."""
+    total = round(c.usd_total, 2)
+    return f"${cost:,.2f}" if cost == total else f"${cost:,.2f} with the file system kept as long"

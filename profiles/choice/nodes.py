@@ -17,10 +17,11 @@ shares its time estimates (`hardware`).
 from __future__ import annotations
 
 import dataclasses
+import operator
 
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
-from profiles.choice.fewest import best_per_purchase, margin_of, purchase_key
+from profiles.choice.fewest import best_per_purchase, choice_cost, margin_of, purchase_key
 from profiles.cost.estimate import JobHours, Rejection
 from profiles.cost.estimate import job_hours as estimate_hours
 from profiles.cost.pricing import HOURS_PER_MONTH, spot_overhead
@@ -35,11 +36,12 @@ def _floor_price(c: Candidate) -> float:
     return min(c.usd_per_node_hour, own)
 
 
-def _floor(c: Candidate, nodes: int, hours: float, interval: float) -> float:
-    """The least the job of `c`'s purchase option can cost on `nodes` nodes running `hours`
-    before spot interruptions, USD: compute and the file system for those hours plus what
-    spot interruptions add, and the bucket's requests (a commitment's unused term and the
-    data path's waits only add).
+def _floor(c: Candidate, nodes: int, hours: float, interval: float, reference: float = 0.0) -> float:
+    """The least `choice_cost` the job of `c`'s purchase option can have on `nodes` nodes
+    running `hours` before spot interruptions, USD: compute and the file system for those
+    hours (the file system for at least `reference` hours, the fewest on-time count's run)
+    plus what spot interruptions add, and the bucket's requests (a commitment's unused term
+    and the data path's waits only add).
 
     Interruptions follow `profiles.cost.pricing.spot_overhead` at the rate and the time per
     interruption beyond the lost work (restart) that `c`'s own row implies, with checkpoints
@@ -51,17 +53,19 @@ def _floor(c: Candidate, nodes: int, hours: float, interval: float) -> float:
         restart = c.added_hours / c.interruptions - min(interval, base) / 2
         added = spot_overhead(hours, nodes, rate, interval, max(0.0, restart)).added_hours
     run = hours + added
-    storage = (c.usd_storage or 0.0) / c.hours * run if c.hours > 0 else 0.0
+    storage = (c.usd_storage or 0.0) / c.hours * max(run, reference) if c.hours > 0 else 0.0
     return _floor_price(c) * nodes * run + storage + (c.usd_requests or 0.0)
 
 
-def _cheapest(rows: list[Candidate], deadline: float | None, low: dict[tuple, float]) -> dict[tuple, float]:
-    """`low` (per purchase option, the cheapest on-time job so far, USD to the cent) updated
-    with `rows`."""
+def _cheapest(
+    rows: list[Candidate], deadline: float | None, low: dict[tuple, float], reference: dict[tuple, float]
+) -> dict[tuple, float]:
+    """`low` (per purchase option, the cheapest on-time `choice_cost` so far, USD to the cent,
+    the file system kept for the option's `reference` hours) updated with `rows`."""
     found = dict(low)
     for c in rows:
         if deadline is None or c.hours <= deadline:
-            cost = round(c.usd_total, 2)
+            cost = choice_cost(c, reference.get(purchase_key(c), 0.0))
             found[purchase_key(c)] = min(cost, found.get(purchase_key(c), cost))
     return found
 
@@ -97,7 +101,18 @@ def zone_copy_candidates(spec: WorkloadSpec, offering: Offering, memo: dict) -> 
     found = memo[key]
     if isinstance(found, Rejection) or not found or found[0].offering == offering:
         return found
-    return [dataclasses.replace(c, offering=offering) for c in found]
+    return [_in_zone(c, offering) for c in found]
+
+
+# A Candidate's fields after `offering` (its first), read in one call (`_in_zone`).
+assert dataclasses.fields(Candidate)[0].name == "offering"
+_AFTER_OFFERING = operator.attrgetter(*[f.name for f in dataclasses.fields(Candidate) if f.init][1:])
+
+
+def _in_zone(c: Candidate, offering: Offering) -> Candidate:
+    """`c` on `offering` (a zone copy: the same cost), as `dataclasses.replace` would give, at a
+    third of its cost (a resolve makes about a thousand)."""
+    return Candidate(offering, *_AFTER_OFFERING(c))
 
 
 def offering_candidates(
@@ -137,16 +152,41 @@ def offering_candidates(
             break
     if not timed:
         return rejection if rejection is not None else []
-    if start is None:  # no count meets the deadline: price the fastest only
-        nodes, estimate = min(timed, key=lambda t: (t[1].hours, t[0]))
-        return best_per_purchase(candidates(spec, offering, estimate, nodes), deadline, margin)
+    if start is None:  # no count meets the deadline: the fastest row of each purchase option
+        return best_per_purchase(_fastest(spec, offering, timed), deadline, margin)
     nodes, estimate = timed[-1]
     built = candidates(spec, offering, estimate, nodes)
     if spec.work is None:
         return best_per_purchase(built, deadline, margin)  # fixed hours: more nodes cost more, finish no sooner
-    return best_per_purchase(
-        _search(spec, offering, built, [(n, job_hours(n)) for n in counts[start + 1 :]]), deadline, margin
-    )
+    built = _search(spec, offering, built, [(n, job_hours(n)) for n in counts[start + 1 :]])
+    picks = best_per_purchase(built, deadline, margin)
+    late = {purchase_key(c) for c in picks if deadline is not None and c.hours > deadline}
+    if not late:
+        return picks
+    # An option late at every count (spot interruptions grow with the nodes): the fastest of
+    # its rows, which may be at a count whose estimate alone missed the deadline.
+    priced = {c.nodes for c in built}
+    for nodes in counts:
+        estimate = job_hours(nodes)
+        if nodes not in priced and isinstance(estimate, JobHours):
+            built += [c for c in candidates(spec, offering, estimate, nodes) if purchase_key(c) in late]
+    return best_per_purchase(built, deadline, margin)
+
+
+def _fastest(spec: WorkloadSpec, offering: Offering, timed: list[tuple[int, JobHours]]) -> list[Candidate]:
+    """The rows of the counts that can hold a purchase option's fastest run, fastest estimate
+    first: a row runs at least its estimate's hours, so a count whose estimate is slower than
+    every option's fastest row so far cannot (spot interruptions grow with the nodes, so the
+    fastest spot run can be at fewer nodes than the fastest estimate)."""
+    built: list[Candidate] = []
+    for nodes, estimate in sorted(timed, key=lambda t: (t[1].hours, t[0])):
+        fastest: dict[tuple, float] = {}
+        for c in built:
+            fastest[purchase_key(c)] = min(c.hours, fastest.get(purchase_key(c), c.hours))
+        if fastest and estimate.hours > max(fastest.values()):
+            break
+        built += candidates(spec, offering, estimate, nodes)
+    return built
 
 
 def _search(
@@ -156,25 +196,57 @@ def _search(
     decide a pick, in two passes over their floors (`_floor`, from each purchase option's
     row in `built`): first the counts that could be cheaper than the cheapest so far (lowest
     floor first), which settles each option's cheapest job; then, fewest nodes first, the
-    counts that could be within the margin of it, until each option has one that is."""
+    counts that could be within the margin of it, until each option has one that is. Costs
+    are `choice_cost`s, the file system kept for the run of each option's fewest on-time
+    count (priced first, fewest nodes first, where the first count's row is late)."""
     deadline, margin = spec.deadline_hours, margin_of(spec)
     firsts = {purchase_key(c): c for c in reversed(built)}
     interval = spec.spot.checkpoint_interval_hours if spec.spot is not None else 0.0
-    floors = {
-        n: {k: round(_floor(c, n, e.hours, interval) * (1 - 1e-9), 2) for k, c in firsts.items()}
-        for n, e in later
-        if isinstance(e, JobHours)
-    }
     hours = {n: e for n, e in later if isinstance(e, JobHours)}
-    low = _cheapest(built, deadline, {})
+    if not hours:
+        return built
+    if len(firsts) == len(built) and all(deadline is None or c.hours <= deadline for c in built):
+        # The common case, settled cheaply: one on-time row per option, and no larger count's
+        # floor is low enough to take it out of the margin.
+        least = _least(firsts, hours, {k: c.hours for k, c in firsts.items()})
+        if all(round(least[k] * (1 + margin), 2) >= round(c.usd_total, 2) for k, c in firsts.items()):
+            return built
+    reference = _references(built, deadline)
+    for n, e in hours.items():
+        if len(reference) == len(firsts):
+            break
+        rows = candidates(spec, offering, e, n)
+        built += rows
+        reference = {**_references(rows, deadline), **reference}
+    priced = {c.nodes for c in built}
+    low = _cheapest(built, deadline, {}, reference)
+    fewest = {k: choice_cost(c, c.hours) for k, c in _first_on_time(built, deadline).items()}
+
+    def could_change(k: tuple, floor: float) -> bool:
+        """Whether a count with this floor could change option `k`'s pick: be cheaper than the
+        cheapest so far while the fewest on-time row is already out of the margin, or cheap
+        enough to put it out."""
+        if low.get(k) is None or floor >= low[k]:
+            return low.get(k) is None
+        out = k not in fewest or fewest[k] > round(low[k] * (1 + margin), 2)
+        return out or round(floor * (1 + margin), 2) < fewest[k]
+
+    if not any(could_change(k, f) for k, f in _least(firsts, hours, reference).items()):
+        bound = {k: round(v * (1 + margin), 2) for k, v in low.items() if v is not None}
+        if all(_fits(c, bound, deadline, reference) for c in firsts.values()):
+            return built  # no larger count can be cheaper enough to matter: the common case, settled
+    floors = {
+        n: {k: round(_floor(c, n, e.hours, interval, reference.get(k, 0.0)) * (1 - 1e-9), 2) for k, c in firsts.items()}
+        for n, e in hours.items()
+    }
     for n in sorted(floors, key=lambda n: min(floors[n].values())):
-        if any(low.get(k) is None or f < low[k] for k, f in floors[n].items()):
+        if n not in priced and any(could_change(k, f) for k, f in floors[n].items()):
             rows = candidates(spec, offering, hours[n], n)
             built += rows
-            low = _cheapest(rows, deadline, low)
+            priced.add(n)
+            low = _cheapest(rows, deadline, low, reference)
     bound = {k: round(v * (1 + margin), 2) for k, v in low.items() if v is not None}
-    priced = {c.nodes for c in built}
-    settled = {purchase_key(c) for c in built if c.nodes == built[0].nodes and _fits(c, bound, deadline)}
+    settled = {purchase_key(c) for c in built if c.nodes == built[0].nodes and _fits(c, bound, deadline, reference)}
     for n in floors:
         if settled >= set(firsts):
             break
@@ -185,11 +257,41 @@ def _search(
             built += rows
         else:
             continue
-        settled |= {purchase_key(c) for c in rows if _fits(c, bound, deadline)}
+        settled |= {purchase_key(c) for c in rows if _fits(c, bound, deadline, reference)}
     return built
 
 
-def _fits(c: Candidate, bound: dict[tuple, float], deadline: float | None) -> bool:
-    """On time and within its purchase option's margin of the cheapest."""
+def _least(
+    firsts: dict[tuple, Candidate], hours: dict[int, JobHours], reference: dict[tuple, float]
+) -> dict[tuple, float]:
+    """Per purchase option, a floor below every `_floor` of the counts in `hours`, USD to the cent,
+    without their spot interruptions: the fewest node-hours of any count at the option's price,
+    the file system for the shortest run (or the reference run), the bucket's requests."""
+    node_hours = min(n * e.hours for n, e in hours.items())
+    shortest = min(e.hours for e in hours.values())
+    found = {}
+    for k, c in firsts.items():
+        storage = (c.usd_storage or 0.0) / c.hours * max(shortest, reference.get(k, 0.0)) if c.hours > 0 else 0.0
+        found[k] = round((_floor_price(c) * node_hours + storage + (c.usd_requests or 0.0)) * (1 - 1e-9), 2)
+    return found
+
+
+def _first_on_time(rows: list[Candidate], deadline: float | None) -> dict[tuple, Candidate]:
+    """Per purchase option, its first on-time row in `rows` (fewest nodes first)."""
+    found: dict[tuple, Candidate] = {}
+    for c in rows:
+        if deadline is None or c.hours <= deadline:
+            found.setdefault(purchase_key(c), c)
+    return found
+
+
+def _references(rows: list[Candidate], deadline: float | None) -> dict[tuple, float]:
+    """Per purchase option, the hours of its first on-time row in `rows` (fewest nodes first)."""
+    return {k: c.hours for k, c in _first_on_time(rows, deadline).items()}
+
+
+def _fits(c: Candidate, bound: dict[tuple, float], deadline: float | None, reference: dict[tuple, float]) -> bool:
+    """On time and within its purchase option's margin of the cheapest (`choice_cost`)."""
     limit = bound.get(purchase_key(c))
-    return (deadline is None or c.hours <= deadline) and limit is not None and round(c.usd_total, 2) <= limit
+    on_time = deadline is None or c.hours <= deadline
+    return on_time and limit is not None and choice_cost(c, reference.get(purchase_key(c), 0.0)) <= limit

@@ -59,10 +59,18 @@ def checkpoint_hours(
     state = state_bytes(spec)
     if spec.spot is None or spec.file_system is None or state is None:
         return None
-    rates = _delivered(provider, math.ceil(capacity_gib), tier)
+    return _written(state, spec.spot.checkpoint_interval_hours, provider, math.ceil(capacity_gib), tier, hours)
+
+
+@functools.lru_cache(maxsize=4096)
+def _written(
+    state: float, interval: float, provider: str, capacity_gib: int, tier: int, hours: float
+) -> tuple[float, str] | None:
+    """`checkpoint_hours` of `state` bytes every `interval` hours (zone and region copies of a
+    type run the same hours: one resolve asks the same question hundreds of times)."""
+    rates = _delivered(provider, capacity_gib, tier)
     if rates is None or rates.write_mbps <= 0:
         return None
-    interval = spec.spot.checkpoint_interval_hours
     one = write_hours(state, rates.write_mbps)
     added = hours / interval * one
     note = (

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from clouds.base import load
 from clouds.healing import HEALING, MANUAL_RESTART_HOURS, spot_healing
 from clouds.registry import CLOUDS
+from facts.aws_spot_traces import FAMILY_RATES
 from facts.spot_advisor import BANDS, AdvisorBand
 from profiles.catalog.offering import Offering
 
@@ -47,11 +48,13 @@ def restart_hours(provider: str, instance_type: str = "") -> float:
 # recorded band is read as its upper edge (the top band as its floor, 0.20) in interruptions
 # per node-month: a node reclaimed at most once a month, an assumption. Without a band (other
 # types and regions; Azure's eviction-rate bands (Z6), GCP and the Chinese clouds publish none
-# here) a (cloud, family) row of SPOT_INTERRUPTIONS applies (none is sourced yet), else an
-# assumed 0.20 per node-month for every cloud: the floor of AWS's worst band (> 20 %), a
-# guess with no GPU, GCP or Azure measurement behind it, labelled with what the cloud does
-# publish (`Cloud.spot_rate_basis`). `spot.interruptions_per_node_month` replaces it.
-SPOT_INTERRUPTIONS: dict[tuple[str, str], tuple[float, str]] = {}
+# here) a (cloud, family) row of SPOT_INTERRUPTIONS applies (AWS p3: counted in the published
+# Can't Be Late spot traces, `facts.aws_spot_traces`), else an assumed 0.20 per node-month for
+# every cloud: the floor of AWS's worst band (> 20 %), a guess with no GPU, GCP or Azure
+# measurement behind it, labelled with what the cloud does publish (`Cloud.spot_rate_basis`).
+# The one GPU trace counted (p3, 316 per node-month) is three orders above it: the guess is
+# not a safe side. `spot.interruptions_per_node_month` replaces it.
+SPOT_INTERRUPTIONS: dict[tuple[str, str], tuple[float, str]] = dict(FAMILY_RATES)
 DEFAULT_SPOT_INTERRUPTIONS = (0.20, "assumed: floor of AWS's worst Spot Advisor band, > 20 %/month; no published rate")
 
 

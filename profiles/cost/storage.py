@@ -47,7 +47,16 @@ class StorageCost:
 
     def describe(self) -> str:
         """One line for the row: what is created, its price, and on what basis."""
-        return f"file system: {self.service} {self.capacity_gib:,.0f} GiB, ${self.usd_per_hour:,.2f}/h ({self.basis}: {self.reference})"
+        return _describe(self)
+
+
+@functools.lru_cache(maxsize=1024)
+def _describe(cost: StorageCost) -> str:
+    """`StorageCost.describe`, once per file system priced (a resolve asks again for every row)."""
+    return (
+        f"file system: {cost.service} {cost.capacity_gib:,.0f} GiB, ${cost.usd_per_hour:,.2f}/h "
+        f"({cost.basis}: {cost.reference})"
+    )
 
 
 def _usd_per_gib_month(price: StoragePrice, usd_per_cny: float | None) -> float | None:

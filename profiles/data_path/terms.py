@@ -99,6 +99,8 @@ def at_tier(
     """The row's terms with the file system at `tier` (and `capacity` GiB when sized up, else
     the workload's)."""
     assert spec.file_system is not None
+    if not spec.data:  # the offering counts only by its cloud: rows of one cloud share the answer
+        return _file_system_only(spec.file_system, offering.provider, compute_hours, tier, usd_per_cny, capacity)
     asked = spec.file_system.capacity_gib if capacity is None else capacity
     storage = _storage(offering.provider, asked, tier, usd_per_cny)
     notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
@@ -114,14 +116,37 @@ def at_tier(
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _file_system_only(
+    file_system: FileSystemSpec,
+    provider: str,
+    compute_hours: float,
+    tier: int,
+    usd_per_cny: float | None,
+    capacity: float | None,
+) -> DataRow:
+    """`at_tier` without `data`: the file system alone, no I/O terms."""
+    asked = file_system.capacity_gib if capacity is None else capacity
+    storage = _storage(provider, asked, tier, usd_per_cny)
+    notes: tuple[str, ...] = (storage.describe(),) if storage is not None else ()
+    notes += throughput_notes(provider, asked, tier, _label(file_system, tier))
+    return DataRow(compute_hours, storage, tier, notes, capacity_gib=capacity)
+
+
 def _tier_label(spec: WorkloadSpec, tier: int) -> str:
     """How the row came by `tier`: `asked` (the workload states it), `default` or `chosen` (faster)."""
     assert spec.file_system is not None
-    if "throughput_mbps_per_tib" not in spec.file_system.given and tier < spec.file_system.throughput_mbps_per_tib:
+    return _label(spec.file_system, tier)
+
+
+def _label(file_system: FileSystemSpec, tier: int) -> str:
+    """`_tier_label` of the workload's file system."""
+    given = "throughput_mbps_per_tib" in file_system.given
+    if not given and tier < file_system.throughput_mbps_per_tib:
         return "the cloud's nearest to the default"
-    if tier != spec.file_system.throughput_mbps_per_tib:
+    if tier != file_system.throughput_mbps_per_tib:
         return "chosen"
-    return "asked" if "throughput_mbps_per_tib" in spec.file_system.given else "default"
+    return "asked" if given else "default"
 
 
 @functools.lru_cache(maxsize=1024)

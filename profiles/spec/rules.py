@@ -10,6 +10,7 @@ with the one-line message the user sees. No pydantic import here.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -269,6 +270,7 @@ def training_flops(work: Any) -> float | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
 def node_counts(nodes: int, max_nodes: int | None) -> tuple[int, ...]:
     """Node counts to consider: `nodes` alone, every count of a range of up to 32, or for wider
     ranges the powers of two inside it plus both ends."""

@@ -5,6 +5,7 @@ and the ranking is the offline one."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -53,7 +54,7 @@ def test_a_low_live_score_ranks_the_pick_after_the_rest_and_a_high_one_is_a_note
 def test_only_spot_rows_take_a_live_answer(offline):
     _, _, before = offline
     spot = before.choice.candidate
-    on_demand = spot.__class__(**{**{f: getattr(spot, f) for f in spot.__slots__}, "purchase": "on-demand"})
+    on_demand = dataclasses.replace(spot, purchase="on-demand")
     low = {key(spot): LiveScore("s", low=True)}
     assert with_live_scores([on_demand], low) == [on_demand]
     assert with_live_scores([spot], {}) == [spot]

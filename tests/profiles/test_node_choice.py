@@ -138,7 +138,7 @@ def _exhaustive(spec, node):
         pytest.param({"deadline": "10d", "work": None, "hours": "72h"}, id="fixed-hours"),
     ],
 )
-@pytest.mark.parametrize("storage_share", [1.0, 0.01], ids=["cheap-gpus", "dear-gpus"])
+@pytest.mark.parametrize("storage_share", [1.0, 0.01, 30.0], ids=["cheap-gpus", "dear-gpus", "dear-file-system"])
 def test_the_bounded_search_picks_what_costing_every_count_picks(fields, storage_share):
     spec = parse_spec({**SPEC, **fields})
     node = offering(on_demand_usd_per_hour=30.0 / storage_share, spot_usd_per_hour=10.0 / storage_share)

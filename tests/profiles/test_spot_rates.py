@@ -3,6 +3,7 @@
 import pytest
 
 from clouds.registry import CLOUDS
+from facts.aws_spot_traces import P3_RATE, P3_TRACES, pooled_rate
 from facts.spot_advisor import AWS_SPOT_ADVISOR, BANDS, aws_band
 from profiles.catalog.offering import Offering
 from profiles.cost import inputs
@@ -42,11 +43,35 @@ def test_without_a_recorded_band_the_labelled_default(instance_type, region, pro
 
 
 def test_a_cloud_without_a_stated_basis_says_no_published_rate():
-    rate, source = inputs.spot_interruptions(node("ecs.gn7i-c8g1.2xlarge", "cn-beijing", "alicloud"))
+    rate, source = inputs.spot_interruptions(node("GT4.41XLARGE948", "ap-beijing", "tencentcloud"))
     assert (rate, source) == (
         0.20,
         "assumed: no published rate; 0.2 is the floor of AWS's worst Spot Advisor band (> 20 %/month)",
     )
+
+
+def test_the_p3_family_reads_the_rate_counted_in_the_published_spot_traces():
+    # ST1: 802 interruptions in 1,854.6 running node-hours over seven zone traces = 315.7 per
+    # node-month (730 h); the rate is the pooled one, inside the traces' own range.
+    assert sum(n for n, _ in P3_TRACES.values()) == 802
+    assert pooled_rate(P3_TRACES) == pytest.approx(802 / 1854.6 * 730)
+    per_trace = [n / h * 730 for n, h in P3_TRACES.values()]
+    assert min(per_trace) < P3_RATE < max(per_trace)
+    for size in ("p3.2xlarge", "p3.16xlarge", "p3dn.24xlarge"):
+        rate, source = inputs.spot_interruptions(node(size))
+        if size == "p3dn.24xlarge":  # another family (p3dn): no trace, the labelled assumption
+            assert (rate, source.split(":")[0]) == (0.20, "assumed")
+            continue
+        assert rate == 315.7 and source.startswith("measured: ST1 (Can't Be Late, NSDI 2024")
+        assert "7 zone traces pooled, on p3.2xlarge (the family's other sizes assumed alike)" in source
+    # A band recorded for the type and region wins over the family row.
+    assert inputs.spot_interruptions(node("p5.48xlarge"))[0] == 0.05
+
+
+def test_no_spot_rate_source_calls_itself_conservative():
+    for cloud in CLOUDS.values():
+        assert "conservative" not in (cloud.spot_rate_basis or "")
+    assert all("conservative" not in label for _, label in inputs.SPOT_INTERRUPTIONS.values())
 
 
 def test_bands_are_the_advisors_five_ranges():
