@@ -199,6 +199,13 @@ class Cloud:
         spot_fallback: how on-demand capacity fills a spot group that stays below size (the
             cloud's own feature, or the cluster's watcher); None: the component has no such fallback.
         no_capacity: what the cloud's group does when there is no capacity (docs/self-healing.md).
+        on_demand_base: `"module:function"` `(instance type, interconnect) -> reason or None`:
+            why its group cannot keep `on_demand_nodes` on-demand beside spot; None: no mix.
+        flex_start: `"module:function"` `(cluster config) -> reason or None`: why its nodes
+            cannot come from a flex-start request (`flex_start: true`); None: the cloud has none.
+        group_reservations: reservation kinds its multi-type group uses first, before the
+            `fallback_types` (empty: a reservation takes the group's one type).
+        zone_group: its group may span `fallback_zones` (a cluster with no placement group).
         fill_on_head: its `spot_fallback` is the head node's watcher (`nodeagent.fill`), so a
             stack needs a `job` (the head) to have one.
         capacity_codes: `capacity` / `quota` -> regular expressions of the error codes its APIs
@@ -250,6 +257,10 @@ class Cloud:
     group_types: str | None = None
     spot_fallback: str | None = None
     no_capacity: str = ""
+    group_reservations: tuple[str, ...] = ()
+    flex_start: str | None = None
+    on_demand_base: str | None = None
+    zone_group: bool = False
     fill_on_head: bool = False
     capacity_codes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     subnet_id: re.Pattern[str] | None = None

@@ -36,7 +36,23 @@ class StackFields(Protocol):
     @property
     def fallback_types(self) -> tuple[str, ...]: ...
     @property
+    def fallback_zones(self) -> tuple[str, ...]: ...
+    @property
+    def zone(self) -> str: ...
+    @property
+    def file_system(self) -> object | None: ...
+    @property
+    def subnet_id(self) -> str | None: ...
+    @property
     def on_demand_after_minutes(self) -> int | None: ...
+    @property
+    def on_demand_nodes(self) -> int | None: ...
+    @property
+    def flex_start(self) -> bool: ...
+    @property
+    def hours(self) -> float: ...
+    @property
+    def nodes(self) -> int: ...
     @property
     def job(self) -> object | None: ...
 
@@ -44,6 +60,8 @@ class StackFields(Protocol):
 # Most types one group lists: AWS takes up to 40 launch-template overrides (EC2 Auto Scaling
 # API, LaunchTemplate.Overrides "maximum of 40 items"); a choice below every cloud's limit.
 MAX_FALLBACK_TYPES = 9
+# Most further zones a group spans: a choice (a region has 3 to 6 zones).
+MAX_FALLBACK_ZONES = 5
 
 
 def group_type_problem(provider: str, instance_type: str, other: str, interconnect: str) -> str | None:
@@ -75,14 +93,26 @@ def capacity_problem(config: StackFields) -> str | None:
         if len(types) > MAX_FALLBACK_TYPES:
             return f"fallback_types: {len(types)} given; list at most {MAX_FALLBACK_TYPES}, best first"
         if config.reservation is not None:
-            return (
-                "fallback_types: nodes launched into a reservation take its one instance type; "
-                "remove fallback_types or the reservation"
-            )
+            kind = getattr(config.reservation, "kind", "")
+            cloud = CLOUDS.get(config.provider)
+            if cloud is None or kind not in cloud.group_reservations:
+                return (
+                    f"fallback_types: nodes launched into a {kind.replace('-', ' ')} take its one instance type in "
+                    "this cloud's group; remove fallback_types or the reservation"
+                )
         for other in types:
             problem = group_type_problem(config.provider, config.instance_type, other, config.interconnect)
             if problem:
                 return f"fallback_types: {other} cannot share the node group with {config.instance_type}: {problem}; remove it"
+    if config.fallback_zones and (problem := zones_problem(config)):
+        return problem
+    if config.on_demand_nodes is not None and (problem := mix_problem(config)):
+        return problem
+    if config.flex_start:
+        cloud = CLOUDS.get(config.provider)
+        if cloud is None or cloud.flex_start is None:
+            return f"flex_start: {cloud.display_name if cloud else config.provider} has no flex-start; remove it"
+        return load(cloud.flex_start)(config)  # type: ignore[no-any-return]
     if config.on_demand_after_minutes is not None:
         if config.purchase != "spot":
             return (
@@ -98,3 +128,57 @@ def capacity_problem(config: StackFields) -> str | None:
                 "add a job or remove on_demand_after_minutes"
             )
     return None
+
+
+def zones_problem(config: StackFields) -> str | None:
+    """Why the node group cannot span the stack's `fallback_zones`, or None.
+
+    Only a cluster that needs no placement group spreads over zones: no RDMA fabric (a cluster
+    placement group, InfiniBand or GPUDirect network keeps nodes in one zone), no file system
+    (every cloud's is zonal: nodes in another zone would cross zones for every read), no
+    reservation (held in one zone) and no existing subnet (in one zone)."""
+    zones = config.fallback_zones
+    cloud = CLOUDS.get(config.provider)
+    if cloud is None or not cloud.zone_group:
+        name = cloud.display_name if cloud else config.provider
+        return f"fallback_zones: {name}'s node group stays in one zone; remove fallback_zones"
+    if len(set(zones)) != len(zones) or config.zone in zones:
+        return f"fallback_zones: list each zone once, without zone ({config.zone})"
+    if len(zones) > MAX_FALLBACK_ZONES:
+        return f"fallback_zones: {len(zones)} given; list at most {MAX_FALLBACK_ZONES}, best first"
+    for field, why in (
+        ("interconnect", "an RDMA cluster stays in one placement group, in one zone"),
+        ("file_system", "the file system is in one zone"),
+        ("reservation", "the reservation is in one zone"),
+        ("subnet_id", "the existing subnet is in one zone"),
+    ):
+        value = getattr(config, field)
+        if value is not None and value != "none":
+            fix = "set interconnect: none" if field == "interconnect" else f"remove {field}"
+            return f"fallback_zones: {why}; remove fallback_zones or {fix}"
+    return None
+
+
+def mix_problem(config: StackFields) -> str | None:
+    """Why the node group cannot keep the stack's `on_demand_nodes` on-demand beside spot, or None."""
+    kept = config.on_demand_nodes
+    if config.purchase != "spot":
+        return "on_demand_nodes: only a spot cluster keeps some nodes on-demand; remove it or set purchase: spot"
+    if kept is not None and kept >= config.nodes:
+        return f"on_demand_nodes: {kept} of {config.nodes} nodes is every node; set purchase: on-demand instead"
+    cloud = CLOUDS.get(config.provider)
+    if cloud is None or cloud.on_demand_base is None:
+        name = cloud.display_name if cloud else config.provider
+        return f"on_demand_nodes: {name}'s node group holds one purchase option; remove on_demand_nodes"
+    problem = load(cloud.on_demand_base)(config.instance_type, config.interconnect)
+    return f"on_demand_nodes: {problem}; remove on_demand_nodes" if problem else None
+
+
+def flex_note(config: StackFields) -> str | None:
+    """The price line of a flex-start stack (the cloud's `flex_caveat`, beside its
+    `Cloud.flex_start` check), or None."""
+    cloud = CLOUDS.get(config.provider)
+    if not config.flex_start or cloud is None or cloud.flex_start is None:
+        return None
+    module = cloud.flex_start.split(":", 1)[0]
+    return load(f"{module}:flex_caveat")(config.hours)  # type: ignore[no-any-return]

@@ -127,8 +127,9 @@ def _fields(raw: dict[str, Any]) -> dict[str, Any]:
         fields["capacity_codes"] = {kind: tuple(codes) for kind, codes in fields["capacity_codes"].items()}
     if "platforms" in fields:
         fields["platforms"] = read_platforms(fields["platforms"])
-    if "reservation_kinds" in fields:
-        fields["reservation_kinds"] = tuple(fields["reservation_kinds"])
+    for key in ("reservation_kinds", "group_reservations"):
+        if key in fields:
+            fields[key] = tuple(fields[key])
     return fields
 
 

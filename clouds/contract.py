@@ -127,6 +127,12 @@ class ClusterConfig(BaseModel):
         fallback_types: further instance types the node group may launch, in rank order, when
             `instance_type` has no capacity (same accelerator count and interconnect class; the
             cloud's own multi-type group feature: `clouds.capacity`); empty: one type.
+        fallback_zones: further zones of the region the node group may launch in when `zone`
+            has no capacity, for a cluster with no placement group (`clouds.capacity.zones_problem`).
+        flex_start: the nodes come from one Dynamic Workload Scheduler flex-start request,
+            created all at once when capacity is there, for at most 7 days (`clouds.gcp.flex_start`).
+        on_demand_nodes: with `purchase: spot`, nodes the group keeps on-demand (never evicted)
+            beside the spot ones, the cloud's own mix (`clouds.capacity.mix_problem`); None: all spot.
         on_demand_after_minutes: with `purchase: spot`, minutes the group may stay below size
             before on-demand capacity of the same shape fills the gap (`clouds.capacity`); None:
             spot only.
@@ -194,6 +200,9 @@ class ClusterConfig(BaseModel):
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataConfig | None = Field(default=None, description="Dataset in the team's bucket.")
     fallback_types: tuple[str, ...] = Field(default=(), description="Further node types, rank order.")
+    fallback_zones: tuple[str, ...] = Field(default=(), description="Further zones, for a group with no placement.")
+    flex_start: bool = Field(default=False, description="Nodes from one flex-start resize request.")
+    on_demand_nodes: int | None = Field(default=None, ge=1, description="Spot cluster's nodes kept on-demand.")
     on_demand_after_minutes: int | None = Field(
         default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
     )

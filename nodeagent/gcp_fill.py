@@ -1,11 +1,12 @@
 """The GCP side of `nodeagent.fill`: the cluster's two managed instance groups through the
 Compute Engine API with the VM's service-account token from the metadata server
-(`instanceGroupManagers.list`: `currentActions.none` is the number of running VMs with no action
-pending; `instanceGroupManagers.resize`). Standard library only."""
+(`instanceGroupManagers.get` of each group by name: `currentActions.none` is the number of
+running VMs with no action pending; `instanceGroupManagers.resize` of the on-demand one). No
+`list`: the watcher's role holds `get` and `update` on these two groups only
+(`components.gcp.fill`). Standard library only."""
 
 from __future__ import annotations
 
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,35 +24,39 @@ def gcp_running(answer: dict) -> tuple[int, int]:
 @dataclass
 class GcpGroups:
     """The cluster's two managed instance groups through the Compute Engine API (`location`:
-    `zones/us-central1-a` or `regions/us-central1`): the on-demand group is named
-    `<cluster>-nodes-on-demand`, the spot group `<cluster>-nodes-<suffix>` (Pulumi's auto-name)."""
+    `zones/us-central1-a` or `regions/us-central1`): the spot group by its name (`spot_group`,
+    Pulumi's auto-name, which the component writes into the fill config) and the on-demand group
+    `<cluster>-nodes-on-demand`."""
 
     project: str
     location: str
     cluster: str
+    spot_group: str
     token: Callable[[], str]
     call: Callable[..., Any] = _call
 
-    def _base(self) -> str:
-        return f"{COMPUTE}/projects/{self.project}/{self.location}/instanceGroupManagers"
+    def _url(self, group: str) -> str:
+        return f"{COMPUTE}/projects/{self.project}/{self.location}/instanceGroupManagers/{group}"
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token()}"}
 
+    @property
+    def on_demand_group(self) -> str:
+        return f"{self.cluster}-nodes-on-demand"
+
     def sizes(self) -> tuple[int, int]:
-        query = urllib.parse.urlencode({"filter": f'name eq "{self.cluster}-nodes-.*"'})
-        items = self.call(f"{self._base()}?{query}", headers=self._headers()).get("items", [])
-        on_demand = [item for item in items if item.get("name") == f"{self.cluster}-nodes-on-demand"]
-        spot = [item for item in items if item.get("name") != f"{self.cluster}-nodes-on-demand"]
-        if len(on_demand) != 1 or len(spot) != 1:
-            raise ApiError(404, f"the cluster's spot and on-demand groups were not both found ({len(items)} listed)")
-        return gcp_running(spot[0])[0], gcp_running(on_demand[0])[1]
+        spot = self.call(self._url(self.spot_group), headers=self._headers())
+        on_demand = self.call(self._url(self.on_demand_group), headers=self._headers())
+        for answer, name in ((spot, self.spot_group), (on_demand, self.on_demand_group)):
+            if answer.get("name") != name:
+                raise ApiError(404, f"instance group manager {name} not found")
+        return gcp_running(spot)[0], gcp_running(on_demand)[1]
 
     def resize(self, size: int) -> None:
-        url = f"{self._base()}/{self.cluster}-nodes-on-demand/resize?size={size}"
-        self.call(url, method="POST", headers=self._headers())
+        self.call(f"{self._url(self.on_demand_group)}/resize?size={size}", method="POST", headers=self._headers())
 
 
 def groups(config: dict) -> GcpGroups:
-    """The cluster's groups named in the fill config (`project`, `location`, `cluster`)."""
-    return GcpGroups(config["project"], config["location"], config["cluster"], MetadataToken())
+    """The cluster's groups named in the fill config (`project`, `location`, `cluster`, `spot_group`)."""
+    return GcpGroups(config["project"], config["location"], config["cluster"], config["spot_group"], MetadataToken())

@@ -49,6 +49,8 @@ class Candidate:
             up to feed the GPUs (`profiles.data_path.row.sized_up`), GiB; None: the workload's.
         io_bound: True when the row's file system cannot feed its GPUs even at the tier and
             size it buys (its hours include the waiting; its notes say so).
+        usd_fill: the spot fallback's on-demand gap fill for the job, USD, an upper bound
+            (`profiles.cost.pricing.fill_upper_usd`); None without `spot.fallback`.
         caveats: why the row ranks after every row without one, each a short reason: a
             capacity risk (a spot price far below its region's other zones or at the cloud's
             deepest discount), a file system delivering less than the workload states.
@@ -74,6 +76,7 @@ class Candidate:
     fs_capacity_gib: float | None = None
     io_bound: bool = False
     caveats: tuple[str, ...] = ()
+    usd_fill: float | None = None
 
     @property
     def usd_per_hour(self) -> float:
@@ -103,8 +106,9 @@ class Candidate:
     @property
     def usd_total(self) -> float:
         """Cost of the job, USD: compute plus storage (where a cloud publishes no storage
-        price, the explicit estimate in `storage`) plus the bucket's request charges."""
-        return self.usd_compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0)
+        price, the explicit estimate in `storage`) plus the bucket's request charges plus the
+        spot fallback's on-demand gap fill (an upper bound)."""
+        return self.usd_compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0) + (self.usd_fill or 0.0)
 
     def sort_key(self) -> tuple:
         """Rows without a caveat first (`caveats`); then the cheapest job; at equal cost (to

@@ -25,7 +25,13 @@ from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
 from profiles.cost.held import block_price, held, held_price_note
 from profiles.cost.inputs import restart_hours, spot_interruptions
-from profiles.cost.pricing import charged_hours, committed_hours, reserved_usd_per_hour, spot_overhead
+from profiles.cost.pricing import (
+    charged_hours,
+    committed_hours,
+    fill_upper_usd,
+    reserved_usd_per_hour,
+    spot_overhead,
+)
 from profiles.data_path.row import DataRow, data_row
 from profiles.short_text import cited
 from profiles.spec import WorkloadSpec
@@ -100,6 +106,25 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     return overhead.interruptions, overhead.added_hours, note
 
 
+def _fill(spec: WorkloadSpec, offering: Offering, nodes: int, hours: float) -> tuple[float, str] | None:
+    """(USD, note) of the spot fallback's on-demand gap fill over `hours` (an upper bound,
+    `fill_upper_usd`), or None where the cloud has no fallback or no on-demand price."""
+    assert spec.spot is not None and spec.spot.on_demand_after_hours is not None
+    found = CLOUDS.get(offering.provider)
+    on_demand, spot = offering.on_demand_usd_per_hour, offering.spot_usd_per_hour
+    if found is None or found.spot_fallback is None or on_demand is None or spot is None:
+        return None
+    rate = spec.spot.interruptions_per_node_month
+    rate = spot_interruptions(offering)[0] if rate is None else rate
+    usd = fill_upper_usd(hours, nodes, rate, on_demand, spot)
+    after = spec.spot.on_demand_after_hours * 60
+    return usd, (
+        f"spot fallback: on-demand fills a short spot group after {after:g} min, up to ${usd:,.2f} per job "
+        "(an upper bound: each interrupted node's fill is kept to the run's end, as no source gives how long "
+        "spot stays short); the wait for spot capacity itself is not in the hours: no source gives it"
+    )
+
+
 def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int | None = None) -> list[Candidate]:
     """Every priced way to buy `offering` on `nodes` nodes (default `spec.nodes`) for the job.
 
@@ -135,6 +160,9 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
             hours += added
             extra.update(interruptions=interruptions, added_hours=added)
             row_notes += (note,)
+            if spec.spot.on_demand_after_hours is not None and (fill := _fill(spec, offering, nodes, hours)):
+                extra["usd_fill"] = fill[0]
+                row_notes += (fill[1],)
             if writes_queued_resource(offering.provider, offering.instance_type, "spot"):
                 row_notes += helper_lines(offering.provider, offering.region, False, queued_resource=True)
         found.append(_candidate(offering, purchase, nodes, hours, price, row, row_notes, speed=job.speed, **extra))

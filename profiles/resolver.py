@@ -47,6 +47,7 @@ from profiles.known_names import checked_names
 from profiles.matching import all_failures, data_detail, file_system_detail, job_detail, static_failures
 from profiles.spec import WorkloadSpec
 from profiles.spec.units import too_long_work
+from profiles.stack.fallbacks import fallback_reason
 
 __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "Resolution", "resolve"]
 
@@ -227,7 +228,8 @@ def resolve(
             + deadline_miss(c, spec.deadline_hours)
             + caveat_note(c, rows[i - 1][0] if i else None)
             + platform_reason(c.offering)
-            + _zones_note(zones),
+            + _zones_note(zones)
+            + fallback_reason(c, everything, spec.interconnect),
             zones,
         )
         for i, (c, zones) in enumerate(rows)

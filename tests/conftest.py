@@ -37,27 +37,55 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TRAINSTACK_NOW", "2026-12-04T12:00:00Z")
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """`-n N` schedules by `xdist_group` (pytest-xdist's `--dist loadgroup`; set here, not in
-    addopts, so runs without xdist still parse): the tests that import torch in process are one
-    group, run by one worker, so the other never imports it. Other tests are spread as `load`
-    spreads them. An explicit `--dist` other than `load` is kept."""
-    if getattr(config.option, "dist", None) == "load" and not config.option.distload:
-        config.option.dist = "loadgroup"
+# Test modules that one xdist worker runs together, group by group (`pytest_xdist_make_scheduler`),
+# so that the other worker never pays what they share:
+ONE_WORKER = {
+    # torch imported in process (about 1.7 s of CPU); the netns tests beside the elastic run, never
+    # in parallel with it (a new network reaps killed owners' networks, which test_netns checks)
+    "torch": (
+        "tests/bench/test_remote.py",
+        "tests/bench/test_train.py",
+        "tests/nodeagent/test_elastic_run.py",
+        "tests/nodeagent/test_netns.py",
+    ),
+    # moto's EC2: its first call in a process loads its instance data (about 1.4 s of CPU)
+    "moto": (
+        "tests/bench/test_remote_aws.py",
+        "tests/cli/test_live_cli.py",
+        "tests/nodeagent/test_fill.py",
+        "tests/profiles/test_fetch_aws.py",
+        "tests/profiles/test_preflight.py",
+        "tests/profiles/test_preflight_reservation.py",
+        "tests/trainstack/run/test_sagemaker_run.py",
+        "tests/trainstack/run/test_vm_run.py",
+        "tests/trainstack/status/test_status.py",
+    ),
+    # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
+    "rendered": (
+        "tests/clouds/test_bootstrap_tools.py",
+        "tests/clouds/test_job_runtime.py",
+        "tests/clouds/test_job_secrets.py",
+    ),
+}
+_GROUP_OF = {path: group for group, paths in ONE_WORKER.items() for path in paths}
 
 
 @pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown when xdist is off (`make mutate`)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """pytest-xdist's `loadgroup` scheduler, with each finished work unit dropped from its
-    worker's books: as shipped it keeps every finished unit and recounts them all after each
-    test (`LoadScopeScheduling._pending_of`), which over this suite's ~4,000 one-test units
-    was seconds of the controller's CPU. What is pending, and so what it schedules, is the same.
-    None (xdist's own scheduler) for any other `--dist`."""
-    if config.getvalue("dist") != "loadgroup":
+    """`-n N` (xdist's `load`): every test is its own unit, spread over the workers as they
+    ask, except the modules of a `ONE_WORKER` group, which are one unit; xdist sends the
+    largest units first, so the elastic run starts at once. Test ids are unchanged (xdist's
+    own `loadgroup` appends `@group` to them, which `pytest ID` cannot run again). A finished
+    unit is dropped from its worker's books: xdist's scope scheduler recounts them all after
+    each test, seconds of the controller's CPU over ~4,000 units. Any other `--dist`: xdist's."""
+    if config.getvalue("dist") != "load":
         return None
-    from xdist.scheduler import LoadGroupScheduling
+    from xdist.scheduler import LoadScopeScheduling
 
-    class DroppingFinishedUnits(LoadGroupScheduling):
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _GROUP_OF.get(nodeid.split("::", 1)[0], nodeid)
+
         def mark_test_complete(self, node: Any, item_index: int, duration: float = 0) -> None:
             super().mark_test_complete(node, item_index, duration)
             scope = self._split_scope(self.registered_collections[node][item_index])
@@ -65,7 +93,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             if scope in work and all(work[scope].values()):
                 del work[scope]
 
-    return DroppingFinishedUnits(config, log)
+    return ByGroup(config, log)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

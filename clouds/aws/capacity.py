@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clouds.aws.bootstrap import node_user_data
 from clouds.aws.efa import efa_interface_count, interface_layout
 
 if TYPE_CHECKING:
@@ -34,6 +33,7 @@ def own_template_types(args: ClusterConfig) -> tuple[str, ...]:
     """The fallback types that need their own launch template: those whose interface layout
     (`clouds.aws.efa.interface_layout`: EFA count, cards) or worker user data (NCCL and EFA
     settings, `clouds.aws.bootstrap`) differ from `args.instance_type`'s, in rank order."""
+    from clouds.aws.bootstrap import node_user_data  # the component's; resolving loads no bootstrap
 
     def shape(instance_type: str) -> tuple:
         typed = args.model_copy(update={"instance_type": instance_type})
@@ -42,3 +42,10 @@ def own_template_types(args: ClusterConfig) -> tuple[str, ...]:
 
     first = shape(args.instance_type)
     return tuple(t for t in args.fallback_types if shape(t) != first)
+
+
+def on_demand_base_problem(instance_type: str, interconnect: str) -> None:
+    """None: any spot group keeps `on_demand_nodes` on-demand through its mixed instances
+    policy's `OnDemandBaseCapacity` ("The minimum amount of the Auto Scaling group's capacity
+    that must be fulfilled by On-Demand Instances", EC2 Auto Scaling InstancesDistribution)."""
+    return None

@@ -18,7 +18,7 @@ from clouds.contract import ClusterConfig
 from components.aws.capacity_block import create_block_end
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
 from components.aws.data_link import create_data_link
-from components.aws.egress import create_egress
+from components.aws.egress import create_egress, create_zone_subnets
 from components.aws.network import create_network, create_security_group
 from components.aws.nodes import create_head_node, create_node_group, create_on_demand_group, fill_policy
 from components.aws.secrets import create_job_secrets
@@ -65,16 +65,20 @@ class AwsGpuCluster(GpuClusterBase):
         network = create_network(name, args, tags, child)
         self.vpc, self.subnet = network.vpc, network.subnet
         self.egress = None
+        self.zone_subnets: list[aws.ec2.Subnet] = []
         if network.vpc is not None and network.subnet is not None:
             self.egress = create_egress(name, network.vpc, network.subnet, args.zone, args.region, tags, child)
+            self.zone_subnets = create_zone_subnets(name, network.vpc, args, self.egress, tags, child)
         self.security_group, self.security_group_rules = create_security_group(name, network.vpc_id, args, tags, child)
         # A reservation made in an existing placement group launches only into that group.
         existing_group = placement_group_name(args.reservation)
         self.placement: aws.ec2.PlacementGroup | None = None
-        if existing_group is None:
+        self.placement_group_name: pulumi.Output[str] | None = None
+        # a group over several zones has no placement group (`clouds.capacity.zones_problem`)
+        if existing_group is None and not args.fallback_zones:
             self.placement = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", tags=tags, opts=child)
-            self.placement_group_name: pulumi.Output[str] = self.placement.name
-        else:
+            self.placement_group_name = self.placement.name
+        elif existing_group is not None:
             self.placement_group_name = pulumi.Output.from_input(existing_group)
         self.file_system = None
         if args.file_system is not None:
@@ -102,7 +106,7 @@ class AwsGpuCluster(GpuClusterBase):
         return ClusterOutputs(
             node_ids=pulumi.Output.all(self.node_group.name),
             node_private_ips=pulumi.Output.from_input([]),
-            placement_group=self.placement_group_name,
+            placement_group=self.placement_group_name if self.placement_group_name is not None else nothing(),
             file_system_dns=fs.dns_name if fs else nothing(),
             file_system_mount_name=fs.mount_name if fs else nothing(),
         )
@@ -155,14 +159,15 @@ class AwsGpuCluster(GpuClusterBase):
                 child_name=f"{name}-lt-{other.replace('.', '-')}",
             )
         own = {other: template.id for other, template in self.fallback_templates.items()}
+        zones = [subnet.id for subnet in self.zone_subnets]
         self.node_group = create_node_group(
-            name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own
+            name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own, zones
         )
         self.block_end = create_block_end(name, args, self.node_group, child)
         self.on_demand_group = self.fill_policy = None
         if args.on_demand_after_minutes is not None:  # spot falls back to on-demand: the head's watcher
             self.on_demand_group = create_on_demand_group(
-                name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own
+                name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own, zones
             )
             self.fill_policy = aws.iam.RolePolicy(
                 f"{name}-node-fill", role=self.role.id, policy=fill_policy(name, tags), opts=child

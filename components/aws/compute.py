@@ -155,9 +155,13 @@ def create_launch_template(
         # environment, we recommend setting the hop limit to 2").
         metadata_options={"http_endpoint": "enabled", "http_tokens": "required", "http_put_response_hop_limit": 2},
         block_device_mappings=[root],
-        network_interfaces=network_interfaces(args.instance_type, subnet_id, security_group_id, args.interconnect),
+        # a group over several zones picks each node's subnet itself: the interfaces name none
+        network_interfaces=network_interfaces(
+            args.instance_type, None if args.fallback_zones else subnet_id, security_group_id, args.interconnect
+        ),
         user_data=user_data_b64,
-        **launch_options(args.reservation),
+        # with fallback types the group targets the reservation first (`nodes.group_capacity`), not the template
+        **launch_options(None if args.fallback_types else args.reservation),
         tag_specifications=[
             {"resource_type": "volume", "tags": tags},
             {"resource_type": "network-interface", "tags": tags},

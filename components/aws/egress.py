@@ -14,6 +14,8 @@ from typing import NamedTuple
 import pulumi
 import pulumi_aws as aws
 
+from clouds.aws.efa import check_subnet_size
+from clouds.contract import ClusterConfig
 from components.aws.network import create_subnet
 
 # A choice, not a sourced figure: a /24 beside the /17 node subnet holds the NAT gateway.
@@ -87,3 +89,30 @@ def _route_out(
     routes = aws.ec2.RouteTable(f"{name}-rt", vpc_id=vpc.id, routes=[default], tags=tags, opts=opts)
     aws.ec2.RouteTableAssociation(f"{name}-rta", subnet_id=subnet.id, route_table_id=routes.id, opts=opts)
     return routes
+
+
+# /20s of the VPC's upper half beside the public /24 (10.0.128.0/24): one per further zone of a
+# group over several zones (`fallback_zones`, at most 5: `clouds.capacity.MAX_FALLBACK_ZONES`).
+ZONE_SUBNET_CIDRS = ("10.0.144.0/20", "10.0.160.0/20", "10.0.176.0/20", "10.0.192.0/20", "10.0.208.0/20")
+
+
+def create_zone_subnets(
+    name: str,
+    vpc: aws.ec2.Vpc,
+    args: ClusterConfig,
+    egress: Egress,
+    tags: dict[str, str],
+    opts: pulumi.ResourceOptions,
+) -> list[aws.ec2.Subnet]:
+    """A private subnet `{name}-subnet-<zone>` per further zone of `args.fallback_zones`, routed
+    through the cluster's one NAT gateway (its traffic crosses to the NAT's zone: AWS bills
+    cross-zone data, a cost the group's other zones carry only while they hold nodes)."""
+    subnets = []
+    for zone, cidr in zip(args.fallback_zones, ZONE_SUBNET_CIDRS, strict=False):
+        check_subnet_size(cidr, args.nodes, args.instance_type, args.interconnect, "fallback_zones")
+        subnet = create_subnet(f"{name}-subnet-{zone}", vpc, cidr, zone, tags, opts)
+        aws.ec2.RouteTableAssociation(
+            f"{name}-private-{zone}-rta", subnet_id=subnet.id, route_table_id=egress.private_route_table.id, opts=opts
+        )
+        subnets.append(subnet)
+    return subnets

@@ -53,7 +53,10 @@ def spot_pools(instance_types: int, subnets: int) -> int:
 
 
 def group_capacity(
-    args: ClusterConfig, template_id: pulumi.Input[str], own_templates: dict[str, pulumi.Input[str]] | None = None
+    args: ClusterConfig,
+    template_id: pulumi.Input[str],
+    own_templates: dict[str, pulumi.Input[str]] | None = None,
+    subnets: int = 1,
 ) -> dict:
     """Launch settings of the group: a mixed instances policy over the template's `$Latest`.
 
@@ -64,15 +67,19 @@ def group_capacity(
     `price-capacity-optimized` for one type, `capacity-optimized-prioritized` for several
     (the ranking is kept where capacity allows), capacity rebalancing only over more than one
     pool (`spot_pools`: with a fallback type; one type in one subnet is one pool). On-demand:
-    `prioritized` (the first type with capacity), open capacity reservations first. A
-    Capacity Block: the template's `$Latest` directly (`launch_template`), no mixed
-    instances policy and no rebalancing.
+    `prioritized` (the first type with capacity), open capacity reservations first; with a
+    capacity reservation and fallback types, the group's Capacity Reservation specification
+    targets that reservation first (`capacity-reservations-first`: "If capacity isn't available,
+    instances will run in On-Demand capacity", EC2 Auto Scaling CapacityReservationSpecification),
+    then the overrides in rank order on-demand. A Capacity Block: the template's `$Latest`
+    directly (`launch_template`), no mixed instances policy and no rebalancing.
 
     Args:
         args: the cluster config.
         template_id: the node launch template.
         own_templates: fallback type -> the id of its own launch template (a type whose EFA
             layout or user data differs from `instance_type`'s); absent types use `template_id`.
+        subnets: the group's subnets, one per zone (`fallback_zones`): spot pools are types x zones.
 
     Returns:
         `mixed_instances_policy` (or `launch_template`), `capacity_rebalance`,
@@ -91,7 +98,11 @@ def group_capacity(
         }
     spot = args.purchase == "spot"
     listed = overrides(args, own_templates or {})
-    distribution: dict = {"on_demand_base_capacity": 0, "on_demand_percentage_above_base_capacity": 0 if spot else 100}
+    base = (args.on_demand_nodes or 0) if spot else 0  # a spot group's `on_demand_nodes` on-demand first
+    distribution: dict = {
+        "on_demand_base_capacity": base,
+        "on_demand_percentage_above_base_capacity": 0 if spot else 100,
+    }
     if spot:
         ranked = "capacity-optimized-prioritized" if args.fallback_types else "price-capacity-optimized"
         distribution["spot_allocation_strategy"] = ranked
@@ -105,14 +116,17 @@ def group_capacity(
                 "overrides": listed,
             },
         },
-        "capacity_rebalance": spot and spot_pools(len(listed), subnets=1) > 1,
+        "capacity_rebalance": spot and spot_pools(len(listed), subnets=subnets) > 1,
         "instance_refresh": refresh,
     }
+    first = {"capacity_reservation_preference": "capacity-reservations-first"}
     if not spot and args.reservation is None:
         # EC2 Auto Scaling "Use On-Demand Capacity Reservations": open reservations first.
-        settings["capacity_reservation_specification"] = {
-            "capacity_reservation_preference": "capacity-reservations-first"
-        }
+        settings["capacity_reservation_specification"] = first
+    elif not spot and args.reservation is not None and args.fallback_types:
+        held = args.reservation
+        key = "capacity_reservation_resource_group_arns" if held.is_group_arn else "capacity_reservation_ids"
+        settings["capacity_reservation_specification"] = {**first, "capacity_reservation_target": {key: [held.id]}}
     return settings
 
 
@@ -135,11 +149,12 @@ def create_node_group(
     name: str,
     args: ClusterConfig,
     template: aws.ec2.LaunchTemplate,
-    placement_group: pulumi.Input[str],
+    placement_group: pulumi.Input[str] | None,
     subnet_id: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
     own_templates: dict[str, pulumi.Input[str]] | None = None,
+    zone_subnets: list[pulumi.Input[str]] | None = None,
 ) -> aws.autoscaling.Group:
     """Create the node group `{name}-nodes`: exactly `args.nodes` nodes, replaced when lost;
     `pulumi up` does not wait for them (`WAIT_FOR_CAPACITY`).
@@ -149,24 +164,27 @@ def create_node_group(
         args: the cluster config (`nodes`, `purchase`).
         template: the node launch template.
         placement_group: name of the nodes' cluster placement group (the cluster's own, or
-            the existing one a reservation was made in).
-        subnet_id: the cluster's one subnet (one zone).
+            the existing one a reservation was made in); None for a group over several zones.
+        subnet_id: the cluster's subnet (its zone).
         tags: tags propagated to every node at launch (a tag change never touches running nodes).
         opts: child options.
         own_templates: fallback type -> its own launch template id (`group_capacity`).
+        zone_subnets: the subnets of `args.fallback_zones`, in order (the group launches in
+            any of its subnets, EC2 Auto Scaling balancing them).
     """
+    subnets = [subnet_id, *(zone_subnets or [])]
     return aws.autoscaling.Group(
         f"{name}-nodes",
         min_size=args.nodes,
         max_size=args.nodes,
         desired_capacity=args.nodes,
-        vpc_zone_identifiers=[subnet_id],
+        vpc_zone_identifiers=subnets,
         placement_group=placement_group,
         health_check_type="EC2",
         health_check_grace_period=HEALTH_CHECK_GRACE_SECONDS,
         wait_for_capacity_timeout=WAIT_FOR_CAPACITY,
         tags=[{"key": k, "value": v, "propagate_at_launch": True} for k, v in tags.items()],
-        **group_capacity(args, template.id, own_templates),
+        **group_capacity(args, template.id, own_templates, subnets=len(subnets)),
         opts=opts,
     )
 
@@ -175,11 +193,12 @@ def create_on_demand_group(
     name: str,
     args: ClusterConfig,
     template: aws.ec2.LaunchTemplate,
-    placement_group: pulumi.Input[str],
+    placement_group: pulumi.Input[str] | None,
     subnet_id: pulumi.Input[str],
     tags: dict[str, str],
     opts: pulumi.ResourceOptions,
     own_templates: dict[str, pulumi.Input[str]] | None = None,
+    zone_subnets: list[pulumi.Input[str]] | None = None,
 ) -> aws.autoscaling.Group:
     """Create `{name}-nodes-on-demand`: the spot cluster's on-demand side, empty until the head
     node's watcher (`nodeagent.fill`) sizes it to the spot group's shortfall.
@@ -197,7 +216,7 @@ def create_on_demand_group(
         min_size=0,
         max_size=args.nodes,
         desired_capacity=0,
-        vpc_zone_identifiers=[subnet_id],
+        vpc_zone_identifiers=[subnet_id, *(zone_subnets or [])],
         placement_group=placement_group,
         health_check_type="EC2",
         health_check_grace_period=HEALTH_CHECK_GRACE_SECONDS,

@@ -22,10 +22,38 @@ from components.azure.repairs import health_extension_profile, self_healing
 #     azurerm_linux_virtual_machine_scale_set.
 #   evictionPolicy: ForceNew there too (not checked against ARM).
 # Keep in step with trainstack/review/replacements.py (a test checks it).
+#   orchestrationMode: "defined when you create the scale set and cannot be changed"
+#     (virtual-machine-scale-sets-orchestration-modes.md): Uniform <-> Flexible (`on_demand_nodes`).
 SCALE_SET_REPLACE_ON_CHANGES = (
     "virtualMachineProfile.priority",
     "virtualMachineProfile.evictionPolicy",
+    "orchestrationMode",
 )
+# The network API version a Flexible set's VM profile must name (ARM: networkApiVersion is
+# required with orchestrationMode Flexible; Azure/azure-rest-api-specs#27029).
+FLEXIBLE_NETWORK_API = "2020-11-01"
+
+
+def orchestration(args: ClusterConfig, vm_profile: dict) -> tuple[dict, dict]:
+    """The scale set's orchestration arguments and its VM profile.
+
+    Uniform, one placement group, no overprovisioning, for every cluster but a spot cluster
+    with `on_demand_nodes` (InfiniBand clusters refuse those: `clouds.azure.capacity`): that one
+    is a Flexible set with Spot Priority Mix (`on_demand_nodes` regular VMs, the rest spot),
+    one fault domain (N-series sizes mix Spot and on-demand only so) and the network API
+    version a Flexible set needs."""
+    if args.on_demand_nodes is None:
+        return {"orchestration_mode": "Uniform", "single_placement_group": True, "overprovision": False}, vm_profile
+    network = {**vm_profile["network_profile"], "network_api_version": FLEXIBLE_NETWORK_API}
+    flexible = {
+        "orchestration_mode": "Flexible",
+        "platform_fault_domain_count": 1,
+        "priority_mix_policy": {
+            "base_regular_priority_count": args.on_demand_nodes,
+            "regular_priority_percentage_above_base": 0,
+        },
+    }
+    return flexible, {**vm_profile, "network_profile": network}
 
 
 def create_placement_group(place: Place) -> azure_native.compute.ProximityPlacementGroup:
@@ -71,16 +99,15 @@ def create_scale_set(
             or None for no identity.
     """
     identity = {"type": "UserAssigned", "user_assigned_identities": [identity_id]} if identity_id else None
+    mode, profile = orchestration(args, vm_profile)
     return azure_native.compute.VirtualMachineScaleSet(
         f"{place.name}-nodes",
         **place.located(),
-        orchestration_mode="Uniform",
+        **mode,
         sku={"name": args.instance_type, "tier": "Standard", "capacity": args.nodes},
-        single_placement_group=True,
-        overprovision=False,
         proximity_placement_group={"id": placement_group_id},
         upgrade_policy={"mode": "Manual"},
-        virtual_machine_profile={**vm_profile, **health_extension_profile()},
+        virtual_machine_profile={**profile, **health_extension_profile()},
         **self_healing(args.purchase),
         identity=identity,
         opts=place.options(replace_on_changes=list(SCALE_SET_REPLACE_ON_CHANGES), delete_before_replace=True),

@@ -30,6 +30,7 @@ from components.gcp.nodes import (
     create_head_node,
     create_health_check,
     create_node_group,
+    create_resize_request,
     create_template,
 )
 from components.gcp.queued import create_queued_controller, queued_resource_ids
@@ -155,24 +156,12 @@ class GcpGpuCluster(GpuClusterBase):
                 lambda v: startup_script(name, args, role, kind, v[0], v[1], v[2])
             )
 
-        rdzv_host = None
+        rdzv_host = head_ip = None
         if args.job is not None:
             head_ip = self.head_address = create_head_address(name, args, self.network, labels, child)
-            head_script = script("head", "127.0.0.1")
-            if args.on_demand_after_minutes is not None:  # the head's watcher fills spot from on-demand
-                head_script = with_fill(head_script, name, args, self._project)
-            self.head_node = create_head_node(
-                name,
-                args,
-                self.network,
-                self.service_account,
-                head_script,
-                labels,
-                child,
-                address=head_ip,
-            )
             rdzv_host = head_ip.address  # stays when the head node is replaced
-        self.placement = create_placement(name, args, child)
+        # one resize request's VMs are densely co-located without a policy (`clouds.gcp.flex_start`)
+        self.placement = None if args.flex_start else create_placement(name, args, child)
         worker_script = script("worker", rdzv_host)  # the spot and on-demand templates boot the same script
         self.template = create_template(
             name,
@@ -186,7 +175,11 @@ class GcpGpuCluster(GpuClusterBase):
             child,
         )
         self.health_check = create_health_check(name, child)
-        self.node_group = create_node_group(name, args, self.template, self.health_check, child)
+        self.node_group = node_group = create_node_group(name, args, self.template, self.health_check, child)
+        self.resize_request = None
+        if args.flex_start:
+            assert isinstance(node_group, gcp.compute.InstanceGroupManager)  # flex-start: a zonal group
+            self.resize_request = create_resize_request(name, args, node_group, child)
         self.on_demand_template = self.on_demand_group = self.fill_role = None
         if args.on_demand_after_minutes is not None:
             on_demand = args.model_copy(update={"purchase": "on-demand", "on_demand_after_minutes": None})
@@ -205,7 +198,21 @@ class GcpGpuCluster(GpuClusterBase):
             self.on_demand_group = create_node_group(
                 name, args, self.on_demand_template, self.health_check, child, on_demand=True
             )
-            self.fill_role = create_fill_grant(name, self._project, self.service_account, child)
+            self.fill_role = create_fill_grant(name, args, self._project, self.service_account, node_group.name, child)
+        if head_ip is not None:  # after the groups: the head's watcher reads the spot group by its name
+            head_script = script("head", "127.0.0.1")
+            if args.on_demand_after_minutes is not None:  # the head's watcher fills spot from on-demand
+                head_script = with_fill(head_script, name, args, self._project, node_group.name)
+            self.head_node = create_head_node(
+                name,
+                args,
+                self.network,
+                self.service_account,
+                head_script,
+                labels,
+                child,
+                address=head_ip,
+            )
 
     def _outputs(self, name: str, args: ClusterConfig, tpu: bool) -> ClusterOutputs:
         fs = self.file_system

@@ -12,6 +12,7 @@ import pulumi_gcp as gcp
 
 from clouds.contract import ClusterConfig
 from clouds.gcp.capacity import regional_group_args
+from clouds.gcp.flex_start import flex_scheduling, run_seconds
 from clouds.gcp.group import (
     AUTOHEAL_DELAY_SECONDS,
     HEALTH_CHECK,
@@ -88,7 +89,7 @@ def create_template(
         ],
         network_interfaces=nic_args(layout, net),
         guest_accelerators=guest_accelerators(args.instance_type, args.accelerator, args.accelerator_count) or None,
-        scheduling=group_scheduling(scheduling(args.purchase)),
+        scheduling=flex_scheduling(args.hours) if args.flex_start else group_scheduling(scheduling(args.purchase)),
         reservation_affinity=reservation_affinity(args.capacity_reservation_id),
         resource_policies=policy.self_link if policy else None,
         service_account={"email": account.email, "scopes": list(node_scopes(bool(secret_refs(args.job))))},
@@ -132,14 +133,19 @@ def create_node_group(
             sized by the head node's watcher `nodeagent.fill`: `pulumi up` leaves its size alone).
     """
     suffix = "-on-demand" if on_demand else ""
-    if on_demand:
+    empty = on_demand or args.flex_start  # sized by the watcher, or by the flex-start resize request
+    if empty:
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["targetSize"]))
+    healing: dict = {"health_check": health_check.id, "initial_delay_sec": AUTOHEAL_DELAY_SECONDS}
     common = dict(
         base_instance_name=f"{name}-node{suffix}",
-        target_size=0 if on_demand else args.nodes,
+        target_size=0 if empty else args.nodes,
         versions=[{"name": "nodes", "instance_template": template.self_link_unique}],
-        instance_lifecycle_policy=lifecycle_policy(),
-        auto_healing_policies={"health_check": health_check.id, "initial_delay_sec": AUTOHEAL_DELAY_SECONDS},
+        # flex-start VMs are not recreated (a new one would be a standard VM): DO_NOTHING, no healing
+        instance_lifecycle_policy={"default_action_on_failure": "DO_NOTHING"}
+        if args.flex_start
+        else lifecycle_policy(),
+        auto_healing_policies=None if args.flex_start else healing,
         # `pulumi up` never waits for GPU capacity: the group keeps trying and records each
         # failure in its instance errors (`trainstack status` reads them).
         wait_for_instances=False,
@@ -219,4 +225,23 @@ def create_head_node(
         labels=labels,
         allow_stopping_for_update=True,
         opts=opts,
+    )
+
+
+def create_resize_request(
+    name: str, args: ClusterConfig, group: gcp.compute.InstanceGroupManager, opts: pulumi.ResourceOptions
+) -> gcp.compute.ResizeRequest:
+    """Create `{name}-flex`: the Dynamic Workload Scheduler request for all `args.nodes` flex-start
+    VMs of the (empty) group, created at once when capacity is there and deleted after
+    `run_seconds(args.hours)` (`clouds.gcp.flex_start`). Every input is fixed at create: a change
+    of node count or hours makes a new request (the old one is deleted first)."""
+    return gcp.compute.ResizeRequest(
+        f"{name}-flex",
+        name=f"{name}-flex",
+        instance_group_manager=group.name,
+        zone=args.zone,
+        description=f"trainstack cluster {name}: {args.nodes} flex-start nodes",
+        resize_by=args.nodes,
+        requested_run_duration={"seconds": str(run_seconds(args.hours)), "nanos": 0},
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
     )

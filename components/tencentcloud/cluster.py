@@ -19,7 +19,7 @@ from clouds.tencentcloud.validate import PROVIDER, validate_args
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.node_group import GroupKind, NodeGroup, create_configured_group, group_or_instances
 from components.tencentcloud.compute import create_key_pair, create_nodes, create_placement, image_id
-from components.tencentcloud.network import create_network
+from components.tencentcloud.network import create_network, create_zone_subnets
 from components.tencentcloud.profile import node_args
 from components.tencentcloud.scaling import GROUP_REPLACED_ON, configuration_args, group_args
 from components.tencentcloud.storage import create_file_system
@@ -103,9 +103,11 @@ class TencentcloudGpuCluster(GpuClusterBase):
             placement["hpc_cluster_id"] = self.hpc_cluster.id
         if self.key_pair is not None:
             placement["key_ids"] = [self.key_pair.id]
+        self.zone_subnets = create_zone_subnets(name, args, network.vpc, tags, child)
         node_network = {
             "vpc_id": network.vpc.id,
             "subnet_id": network.subnet.id,
+            "zone_subnet_ids": [subnet.id for subnet in self.zone_subnets],
             "security_group_id": network.security_group.id,
         }
         node_ids, node_ips = self._create_nodes(name, args, node_network, placement, tags, child)
@@ -134,8 +136,11 @@ class TencentcloudGpuCluster(GpuClusterBase):
         def group() -> NodeGroup:
             image = image_id(args.instance_type, child)
             instance = node_args(name, 0, args, network, image, placement, self.spot_max_price, tags)
-            sizes = group_args(name, args.nodes, network["vpc_id"], network["subnet_id"], tags)
-            return create_configured_group(name, GROUP_KIND, configuration_args(name, instance), sizes, child)
+            subnets = [network["subnet_id"], *network["zone_subnet_ids"]]
+            sizes = group_args(name, args.nodes, network["vpc_id"], subnets, tags)
+            return create_configured_group(
+                name, GROUP_KIND, configuration_args(name, instance, args.fallback_types), sizes, child
+            )
 
         return group_or_instances(
             self,

@@ -28,6 +28,29 @@ class Network(NamedTuple):
     rules: tencentcloud.security.GroupRuleSet
 
 
+# /20s beside the node subnet (10.0.0.0/20) for a group's further zones (`fallback_zones`, at
+# most 5: `clouds.capacity.MAX_FALLBACK_ZONES`); the VPC's default route table serves them all.
+ZONE_SUBNET_CIDRS = ("10.0.16.0/20", "10.0.32.0/20", "10.0.48.0/20", "10.0.64.0/20", "10.0.80.0/20")
+
+
+def create_zone_subnets(
+    name: str, args: ClusterConfig, vpc: tencentcloud.vpc.Instance, tags: dict[str, str], opts: pulumi.ResourceOptions
+) -> list[tencentcloud.subnet.Instance]:
+    """A subnet `{name}-subnet-<zone>` per further zone of `args.fallback_zones`, in order."""
+    return [
+        tencentcloud.subnet.Instance(
+            f"{name}-subnet-{zone}",
+            name=f"{name}-subnet-{zone}",
+            vpc_id=vpc.id,
+            cidr_block=cidr,
+            availability_zone=zone,
+            tags=tags,
+            opts=opts,
+        )
+        for zone, cidr in zip(args.fallback_zones, ZONE_SUBNET_CIDRS, strict=False)
+    ]
+
+
 def create_network(name: str, args: ClusterConfig, tags: dict[str, str], opts: pulumi.ResourceOptions) -> Network:
     """Create the VPC, the node subnet and the security group with its rule set.
 

@@ -68,6 +68,12 @@ def _types(instance: Mapping[str, Any]) -> dict[str, Any]:
     return {"instance_types": [instance["instance_type"]]}
 
 
+def ranked_types(carried: dict[str, Any], fallback_types: tuple[str, ...]) -> dict[str, Any]:
+    """`carried` with the stack's `fallback_types` after its instance type, rank order (the
+    configuration tries them in turn when a type has no stock: `clouds.tencentcloud.capacity`)."""
+    return {**carried, "instance_types": [*carried["instance_types"], *fallback_types]}
+
+
 def _placement(instance: Mapping[str, Any]) -> dict[str, Any]:
     return {"disaster_recover_group_ids": [instance["placement_group_id"]]}
 
@@ -97,33 +103,38 @@ def names(name: str) -> dict[str, Any]:
     }
 
 
-def configuration_args(name: str, instance: dict[str, Any]) -> dict[str, Any]:
+def configuration_args(name: str, instance: dict[str, Any], fallback_types: tuple[str, ...] = ()) -> dict[str, Any]:
     """`As.ScalingConfig` arguments from the arguments one `instance.Instance` node would get.
 
     Args:
         name: the cluster name (`{name}-node-config`, instances `{name}-node`).
         instance: `profile.node_args(...)` of one node.
+        fallback_types: further types after the instance's, rank order (`ranked_types`).
 
     Raises:
         ValueError: an instance argument this mapping does not know
             (`components.node_group.carried_args`).
     """
-    carried = carried_args(instance, SAME_MEANING, NOT_CARRIED, FOLDED, __name__)
+    carried = ranked_types(carried_args(instance, SAME_MEANING, NOT_CARRIED, FOLDED, __name__), fallback_types)
     return {"configuration_name": f"{name}-node-config", **carried, **names(name)}
 
 
-def group_args(name: str, nodes: int, vpc_id: Any, subnet_id: Any, tags: dict[str, str]) -> dict[str, Any]:
+def group_args(name: str, nodes: int, vpc_id: Any, subnet_ids: Any, tags: dict[str, str]) -> dict[str, Any]:
     """`As.ScalingGroup` arguments (without `configuration_id`) of a group that keeps `nodes`
-    instances on one subnet.
+    instances on `subnet_ids` (one id, or a list: the cluster's zone first, then each of its
+    `fallback_zones`, tried in that order: `multi_zone_subnet_policy` PRIORITY, "Multi zone or
+    subnet strategy, Valid values: PRIORITY and EQUALITY", tencentcloud-iac-pulumi 0.2.3).
 
     Raises:
         ValueError: `nodes` outside 1..`GROUP_MAX_NODES`.
     """
+    ids = list(subnet_ids) if isinstance(subnet_ids, list | tuple) else [subnet_ids]
     return {
         "scaling_group_name": f"{name}-nodes",
         **fixed_size(nodes, GROUP_MAX_NODES, "a Tencent scaling group", ("min_size", "max_size", "desired_capacity")),
         "vpc_id": vpc_id,
-        "subnet_ids": [subnet_id],
+        "subnet_ids": ids,
+        **({"multi_zone_subnet_policy": "PRIORITY"} if len(ids) > 1 else {}),
         "health_check_type": HEALTH_CHECK_TYPE,
         "replace_monitor_unhealthy": True,
         "tags": tags,

@@ -47,6 +47,8 @@ class ClusterCost:
             system, an estimated one, uncounted requests, a Capacity Block's up-front fee).
         storage_estimated: True when the file system's figure is the explicit estimate (no
             recorded price for the cloud); the texts label it.
+        fill_usd: the spot fallback's on-demand gap fill for the job, USD (an upper bound,
+            `profiles.cost.pricing.fill_upper_usd`); None without `on_demand_after_minutes`.
         billed_hours: the hours compute bills, when they differ from `hours`: a 1y/3y
             commitment's share of its term (the job's hours plus the unused rest less what
             `commitment_reuse` says other work uses, `profiles.cost.pricing.charged_hours`), as
@@ -60,6 +62,7 @@ class ClusterCost:
     left_out: tuple[str, ...] = ()
     storage_estimated: bool = False
     billed_hours: float | None = None
+    fill_usd: float | None = None
 
     @property
     def usd_compute(self) -> float | None:
@@ -93,7 +96,7 @@ class ClusterCost:
         compute = self.usd_compute
         if compute is None:
             return None
-        return compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0)
+        return compute + (self.usd_storage or 0.0) + (self.usd_requests or 0.0) + (self.fill_usd or 0.0)
 
     @property
     def usd_per_hour(self) -> float | None:
@@ -111,14 +114,15 @@ class ClusterCost:
         assert self.usd_per_hour is not None
         requests = None if self.requests is None else self.requests.usd / self.hours
         compute = None if self.usd_compute is None else self.usd_compute / self.hours
-        amounts = (compute, self.storage_usd_per_hour, requests)
+        fill = None if self.fill_usd is None else self.fill_usd / self.hours
+        amounts = (compute, self.storage_usd_per_hour, requests, fill)
         return self._summed(f"${self.usd_per_hour:,.4f}/hour", amounts, "{part} ${usd:,.4f}")
 
     def job_text(self) -> str:
         """`$1,613.40 per job (72 h) = $1,592.80 compute + $20.40 file system + $0.20 bucket requests`."""
         assert self.usd_total is not None and self.usd_compute is not None
         requests = None if self.requests is None else self.requests.usd
-        amounts = (self.usd_compute, self.usd_storage, requests)
+        amounts = (self.usd_compute, self.usd_storage, requests, self.fill_usd)
         return self._summed(f"${self.usd_total:,.2f} per job ({self.hours:g} h)", amounts, "${usd:,.2f} {part}")
 
     def _summed(self, total: str, amounts: tuple[float | None, ...], form: str) -> str:
@@ -127,14 +131,22 @@ class ClusterCost:
         ` (estimate)` when it is one); `total` alone when only compute is known."""
         unused = self.usd_unused_term
         share = "" if unused is None else f" (with the term's unused share, ${unused:,.2f} per job)"
-        marks = {"compute": share, "file system": self._estimate, "bucket requests": ""}
+        marks = {
+            "compute": share,
+            "file system": self._estimate,
+            "bucket requests": "",
+            "on-demand gap fill": " (at most)",
+        }
         known = [(part, usd) for part, usd in zip(marks, amounts, strict=True) if usd is not None]
         parts = [form.format(part=part, usd=usd) + marks[part] for part, usd in known]
         return total if len(parts) == 1 else f"{total} = {' + '.join(parts)}"
 
 
 def cluster_cost(
-    config: ClusterConfig, compute_usd_per_hour: float | None, usd_per_cny: float | None = None
+    config: ClusterConfig,
+    compute_usd_per_hour: float | None,
+    usd_per_cny: float | None = None,
+    fill_usd: float | None = None,
 ) -> ClusterCost:
     """The cost of `config`'s cluster at `compute_usd_per_hour`, part by part.
 
@@ -143,6 +155,7 @@ def cluster_cost(
         compute_usd_per_hour: the nodes' price, USD/hour, or None when unknown.
         usd_per_cny: the catalog's USD per CNY, for a file system priced in CNY; None leaves
             such a price out (and says so).
+        fill_usd: the spot fallback's gap fill, USD (`ClusterCost.fill_usd`), or None.
     """
     left_out: list[str] = []
     storage = _storage_usd_per_hour(config, usd_per_cny, left_out)
@@ -155,7 +168,9 @@ def cluster_cost(
     billed = None
     if config.commitment != "none" and config.commitment_reuse is not None:
         billed = charged_hours(config.hours, config.commitment, config.commitment_reuse)
-    return ClusterCost(compute_usd_per_hour, storage, config.hours, requests, tuple(left_out), estimated, billed)
+    return ClusterCost(
+        compute_usd_per_hour, storage, config.hours, requests, tuple(left_out), estimated, billed, fill_usd
+    )
 
 
 def _storage_usd_per_hour(config: ClusterConfig, usd_per_cny: float | None, left_out: list[str]) -> float | None:

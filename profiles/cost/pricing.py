@@ -77,6 +77,24 @@ def spot_overhead(
     return SpotOverhead(interruptions, interruptions * (lost + restart))
 
 
+def fill_upper_usd(hours: float, nodes: int, per_node_month: float, on_demand: float, spot: float) -> float:
+    """Upper bound of a spot run's on-demand gap fill (`spot.fallback`), USD.
+
+    Each expected interruption (hours x nodes x rate / 730, as `spot_overhead`) leaves the spot
+    group one node short; once it has been short for the stack's delay, one on-demand node of
+    the same shape fills the gap until spot returns. No source gives how long a spot pool stays
+    short, so each fill is counted to the end of the run: half the run on average
+    (interruptions fall evenly over it), at the on-demand premium over spot per node-hour. The
+    true fill is at most this; 0 when spot never runs short.
+
+    Args:
+        hours: the run's hours; nodes: the cluster's nodes; per_node_month: interruptions per
+            node per 730 h; on_demand, spot: one node's USD/hour.
+    """
+    interruptions = hours * nodes * per_node_month / HOURS_PER_MONTH
+    return interruptions * max(0.0, on_demand - spot) * hours / 2
+
+
 def storage_usd(
     provider: str, capacity_gib: float, throughput: int, hours: float, usd_per_cny: float | None = None
 ) -> float | None:

@@ -18,11 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from clouds.capacity import group_types
+from clouds.capacity import MAX_FALLBACK_ZONES, StackFields, group_types, zones_problem
 from profiles.candidate import Candidate
 
 # How many fallback rows a stack records: a choice (the walk is bounded by it).
 MAX_FALLBACK_ROWS = 4
+# A further zone of the group costs at most this much more per hour than the pick's: EC2 Auto
+# Scaling balances a group's nodes across its zones, so the zones' prices mix (a choice).
+ZONE_PRICE_MARGIN = 0.05
 
 
 def _group_key(c: Candidate) -> tuple:
@@ -122,3 +125,41 @@ def roomiest_copy(
         )
     ]
     return max(copies, key=lambda c: len(group_fallback_types(c, ranked, interconnect)))
+
+
+def group_fallback_zones(choice: Candidate, ranked: Iterable[Candidate], config: StackFields) -> tuple[str, ...]:
+    """The further zones (rank order) the pick's group may also launch in: zones of its region
+    selling the same type, purchase and node count within `ZONE_PRICE_MARGIN` of the pick's
+    USD/hour, for a stack whose group may span zones (`clouds.capacity.zones_problem`: no
+    placement group, file system or reservation); () otherwise."""
+    o = choice.offering
+    same = (o.provider, o.region, o.instance_type, choice.purchase, choice.nodes)
+    zones: list[str] = []
+    for c in ranked:
+        r = c.offering
+        if (r.provider, r.region, r.instance_type, c.purchase, c.nodes) != same or r.zone in (o.zone, *zones):
+            continue
+        if c.usd_per_hour <= choice.usd_per_hour * (1 + ZONE_PRICE_MARGIN):
+            zones.append(r.zone)
+    kept = tuple(zones[:MAX_FALLBACK_ZONES])
+    if not kept or zones_problem(_with_zones(config, kept)) is not None:
+        return ()
+    return kept
+
+
+def _with_zones(config: Any, zones: tuple[str, ...]) -> Any:
+    return config.model_copy(update={"fallback_zones": zones})
+
+
+def fallback_reason(choice: Candidate, ranked: Iterable[Candidate], interconnect: str) -> str:
+    """`; its group also launches p5en.48xlarge ($X per job on the last)` for a row whose node
+    group has fallback types (`group_fallback_types`), the job's cost on the last of them being
+    that type's own row; "" without any."""
+    listed = list(ranked)
+    types = group_fallback_types(choice, listed, interconnect)
+    if not types:
+        return ""
+    key = _group_key(choice)
+    last = next((c for c in listed if _group_key(c) == key and c.offering.instance_type == types[-1]), None)
+    cost = f" (${last.usd_total:,.2f} per job on the last)" if last is not None else ""
+    return f"; its group also launches {', '.join(types)}{cost}"

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from clouds.block_end import block_short_note
+from clouds.capacity import flex_note
 from clouds.clock import now as clock_now
 from clouds.contract import ClusterConfig
 from clouds.filesystems import throughput_notes
@@ -22,8 +23,10 @@ from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import derived
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.commitment import commitment_note
-from profiles.cost.pricing import RESERVED_DISCOUNT, reserved_usd_per_hour
+from profiles.cost.pricing import RESERVED_DISCOUNT
 from profiles.short_text import cited
+from profiles.stack.node_price import fill_usd
+from profiles.stack.node_price import node_price as catalog_node_price
 
 # Prices closer than this (USD/hour) are the same price (the stack rounds to 6 decimals).
 TOLERANCE = 0.005
@@ -96,16 +99,6 @@ class StackPrice:
         return None if compute is None else compute + (self.usd_storage or 0.0)
 
 
-def _node_price(config: ClusterConfig, offering: Offering) -> float | None:
-    if config.purchase == "spot":
-        return offering.spot_usd_per_hour
-    on_demand = offering.on_demand_usd_per_hour
-    if config.commitment == "none" or on_demand is None:
-        return on_demand
-    live = offering.reserved_1y_usd_per_hour if config.commitment == "1y" else offering.reserved_3y_usd_per_hour
-    return live if live is not None else reserved_usd_per_hour(on_demand, offering.provider, config.commitment)
-
-
 def _offering(config: ClusterConfig, offerings: Iterable[Offering]) -> Offering | None:
     """The catalog row of the stack's instance type in its zone, else a row priced for its
     whole region (Alibaba's and Tencent's rows list prices per region: zone == region), as the
@@ -146,10 +139,10 @@ def price_stack(
             None: only a CNY compute row's own rate is used.
     """
     match = _offering(config, offerings)
-    node_price = None if match is None or config.capacity_reservation_id else _node_price(config, match)
+    node_price = None if match is None or config.capacity_reservation_id else catalog_node_price(config, match)
     price = _compute_price(config, node_price, match is not None, catalog_version, why_unpriced, None)
     rate = (usd_per_cny(match) if match is not None else None) or catalog_usd_per_cny
-    cost = cluster_cost(config, price.usd_per_hour, rate)
+    cost = cluster_cost(config, price.usd_per_hour, rate, fill_usd(config, match))
     caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     uncommitted = None
     if match is not None and node_price is not None and config.commitment != "none":
@@ -159,6 +152,8 @@ def price_stack(
         if on_demand is not None:  # the nodes billed on-demand for the job's own hours: no term share
             uncommitted = cluster_cost(config.model_copy(update={"commitment": "none"}), on_demand, rate).usd_per_hour
     caveats += [*cost.left_out, *_block_caveats(config), *_throughput_caveats(config)]
+    if line := flex_note(config):
+        caveats.append(line)
     return dataclasses.replace(
         price, usd_storage=cost.usd_storage, cost=cost, caveats=tuple(caveats), uncommitted_usd_per_hour=uncommitted
     )

@@ -26,7 +26,7 @@ from profiles.cost.cluster_cost import cluster_cost
 from profiles.cost.commitment import commitment_note
 from profiles.resolver import Candidate
 from profiles.spec import WorkloadSpec
-from profiles.stack.fallbacks import group_fallback_types
+from profiles.stack.fallbacks import group_fallback_types, group_fallback_zones
 from profiles.stack.file import (
     FALLBACKS_KEY,
     STACK_NAME,
@@ -117,6 +117,7 @@ def cluster_config(
     if ranked and candidate.reservation is None and not candidate.reservation_id:
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
+        config = config.model_copy(update={"fallback_zones": group_fallback_zones(candidate, ranked, config)})
     # Set only when true: otherwise a rewrite keeps the stack's own value (`keep_cluster_settings`).
     if writes_queued_resource(o.provider, o.instance_type, purchase):
         return config.model_copy(update={"queued_resource": True})
@@ -162,8 +163,9 @@ def render_stack(
         raise TypeError(f"render_stack: the {config.provider} cluster has no usd_per_hour; price it first")
     cost = cluster_cost(config, config.usd_per_hour, usd_per_cny)
     cluster = config.model_dump(mode="json", exclude_none=True)
-    if not cluster.get("fallback_types"):
-        cluster.pop("fallback_types", None)  # one type: the key is left out
+    for key in ("fallback_types", "fallback_zones", "flex_start"):  # one type, one zone, no flex: left out
+        if not cluster.get(key):
+            cluster.pop(key, None)
     region_key = provider_region_key(config.provider)
     kept = kept or {}
     # Every cloud's region key goes: a cluster moved to another cloud (`--force`) must not keep
@@ -203,6 +205,8 @@ def fallback_note(config: ClusterConfig, rows: list[dict]) -> str:
     lines = []
     if config.fallback_types:
         lines.append(f"# Fallback: the node group also launches {', '.join(config.fallback_types)} (rank order).\n")
+    if config.fallback_zones:
+        lines.append(f"# Fallback: the node group also launches in {', '.join(config.fallback_zones)}.\n")
     if config.on_demand_after_minutes is not None:
         lines.append(
             f"# Fallback: on-demand fills the group after {config.on_demand_after_minutes} min short of spot.\n"

@@ -13,10 +13,6 @@ from clouds.contract import JobConfig
 from profiles.preflight.check import read_cluster
 from trainstack.bench.remote import fetch_commands, new_run_id, node_commands, results_from_output, results_root
 
-# torch is imported in this process by these tests (and the other modules in this group): one
-# xdist worker runs them all (`tests/conftest.py` makes `-n` schedule by group), so only that worker
-# pays torch's import (about 1.7 s of CPU).
-pytestmark = pytest.mark.xdist_group("torch")
 ROOT = Path(__file__).parents[2]
 STACK = "training-a100"
 TINY = ["--steps", "2", "--warmup", "1", "--batch", "2", "--image-size", "32", "--width", "8", "--classes", "10"]

@@ -15,10 +15,6 @@ from tests.aws_live import credentials, registered_image
 from trainstack.bench import aws_ssm as ssm
 from trainstack.cli.app import app
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 ROOT = Path(__file__).parents[2]
 STACK = "training-a100"
 JOB = "    job:\n      command: /fsx/train.py\n"

@@ -11,13 +11,7 @@ import pytest
 
 # The [torch] extra (`make test` installs it). torch is imported by the tests that run, not at
 # collection: every xdist worker collects this file, and torch's import is about 1.5 s of CPU.
-# torch is imported in this process by these tests (and the other modules in this group): one
-# xdist worker runs them all (`tests/conftest.py` makes `-n` schedule by group), so only that worker
-# pays torch's import (about 1.7 s of CPU).
-pytestmark = [
-    pytest.mark.skipif(find_spec("torch") is None, reason="needs the [torch] extra"),
-    pytest.mark.xdist_group("torch"),
-]
+pytestmark = pytest.mark.skipif(find_spec("torch") is None, reason="needs the [torch] extra")
 
 TINY = [
     "--steps",

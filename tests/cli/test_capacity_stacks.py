@@ -138,3 +138,29 @@ def test_spot_fallback_refused_in_one_line(project: Path, text: str, says: str) 
     workload.write_text(text)
     one_error_line(run("resolve", str(workload), "--write-stack", "cap"), says)
     assert not (project / "stacks" / "Pulumi.cap.yaml").exists()
+
+
+H100_AWS_NO_FABRIC = """name: h100-tcp
+accelerators: [H100:8]
+nodes: 1
+interconnect: none
+purchase: on-demand
+hours: 10h
+providers: [aws]
+"""
+
+
+def test_a_cluster_with_no_placement_group_lists_the_zones_selling_its_type_at_its_price(project: Path) -> None:
+    """No fabric and no file system: the group may spread over the region's zones that sell the
+    pick at its price (p5 on-demand is priced alike in us-east-1's zones)."""
+    config = _write(project, H100_AWS_NO_FABRIC)
+    cluster = config["trainstack:cluster"]
+    zones = cluster["fallback_zones"]
+    assert zones and cluster["zone"] not in zones and len(set(zones)) == len(zones) <= 5
+    assert all(zone.startswith("use1-az") for zone in zones)
+    text = (project / "stacks" / "Pulumi.cap.yaml").read_text()
+    assert f"# Fallback: the node group also launches in {', '.join(zones)}." in text
+
+
+def test_a_cluster_with_a_fabric_keeps_one_zone(project: Path) -> None:
+    assert "fallback_zones" not in _write(project, H100_H200_AWS)["trainstack:cluster"]

@@ -22,10 +22,6 @@ from tests.cli.helpers import ROOT, one_error_line, run
 from tests.fresh_process import loaded_after
 from tests.profiles.test_capacity_signals import answer as capacity_answer
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 
 @pytest.fixture()
 def data(tmp_path):

@@ -45,7 +45,9 @@ def repo(tmp_path, monkeypatch):
     project.mkdir()
     for name in ("__main__.py", "Pulumi.yaml"):
         shutil.copy(ROOT / name, project / name)
-    for package in ("components", "profiles"):
+    # the packages the program imports, so the old revision plans with its own code (not another
+    # checkout's editable install)
+    for package in ("components", "profiles", "clouds", "facts", "nodeagent"):
         shutil.copytree(ROOT / package, project / package, ignore=IGNORE)
     write_stack(project)
     git(tmp_path, "init", "-q", "-b", "main")

@@ -18,10 +18,6 @@ import pytest
 from clouds.job_runtime import runtime_for
 from tests.clouds.rendered import Bootstrap, every_bootstrap
 
-# One xdist worker renders every committed stack's bootstraps (tests/clouds/rendered.py, cached per
-# process; 24 plans) for all the modules that read them (tests/conftest.py schedules by group).
-pytestmark = pytest.mark.xdist_group("rendered")
-
 # SC1091: a sourced system file (/etc/os-release, /etc/lsb-release) exists only on the node.
 SHELLCHECK = ["shellcheck", "--shell=bash", "--severity=style", "--exclude=SC1091"]
 CLOUD_INIT_PYTHON = "/usr/bin/python3"  # the interpreter Debian's cloud-init runs on

@@ -20,10 +20,6 @@ from tests.clouds.rendered import STACKS, Bootstrap, rendered
 from tests.clusters import example_config
 from trainstack.plan.runner import run_plan
 
-# One xdist worker renders every committed stack's bootstraps (tests/clouds/rendered.py, cached per
-# process; 24 plans) for all the modules that read them (tests/conftest.py schedules by group).
-pytestmark = pytest.mark.xdist_group("rendered")
-
 JOB_FILE = re.compile(r"<<'TRAINSTACK_JOB'\n(.*?)\nTRAINSTACK_JOB", re.S)
 EXEC = re.compile(r"^ExecStart=(\S+) -m nodeagent (run|store)", re.M)
 

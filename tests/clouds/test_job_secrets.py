@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
 import yaml
 
 from clouds.config import ConfigError, parse_cluster_config
 from tests.cli.helpers import ROOT, WORKLOAD, run
 from tests.clouds.rendered import STACKS, rendered
 from tests.clusters import example_config
-
-# One xdist worker renders every committed stack's bootstraps (tests/clouds/rendered.py, cached per
-# process; 24 plans) for all the modules that read them (tests/conftest.py schedules by group).
-pytestmark = pytest.mark.xdist_group("rendered")
 
 SECRET = "wandb-0123456789abcdef-do-not-leak"
 

@@ -30,12 +30,17 @@ def test_gcp_plans_an_empty_on_demand_group_and_the_heads_watcher() -> None:
     head = plan.named("train-head")["inputs"]["metadata"]["startup-script"]
     assert "trainstack-fill.service" in head and '"after_seconds": 2700' in head
     assert '"location": "zones/us-central1-a"' in head and '"cloud": "gcp"' in head
-    role = plan.named("train-fill-role")["inputs"]
-    assert sorted(role["permissions"]) == [
-        "compute.instanceGroupManagers.get",
-        "compute.instanceGroupManagers.list",
-        "compute.instanceGroupManagers.update",
-    ]
+    assert '"spot_group": "train-nodes"' in head  # read by name: the watcher holds no list
+    where = "projects/mock-project/zones/us-central1-a/instanceGroupManagers"
+    grants = {m["name"]: m["inputs"] for m in plan.of_type("gcp:projects/iAMMember:IAMMember") if "fill" in m["name"]}
+    resize, read = grants["train-fill"]["condition"]["expression"], grants["train-fill-read"]["condition"]["expression"]
+    assert resize == (
+        'resource.type == "compute.googleapis.com/InstanceGroupManager" && '
+        f'(resource.name == "{where}/train-nodes-on-demand")'
+    )
+    assert f'resource.name == "{where}/train-nodes"' in read and f"{where}/train-nodes-on-demand" in read
+    assert plan.named("train-fill-role")["inputs"]["permissions"] == ["compute.instanceGroupManagers.update"]
+    assert plan.named("train-fill-read-role")["inputs"]["permissions"] == ["compute.instanceGroupManagers.get"]
 
 
 def test_gcp_spot_without_the_fallback_has_one_group() -> None:

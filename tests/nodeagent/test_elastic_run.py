@@ -33,10 +33,7 @@ from tests.nodeagent.metadata_server import AZURE_EVENT_ID
 # find_spec, not importorskip: the run imports torch in its own processes, never in this one
 NO_TORCH = "the elastic run needs the [torch] extra: pip install -e '.[torch]'"
 UNAVAILABLE = NO_TORCH if find_spec("torch") is None else netns.unavailable()
-# torch is imported in this process by these tests (reading the checkpoint) (and the other modules in this group): one
-# xdist worker runs them all (`tests/conftest.py` makes `-n` schedule by group), so only that worker
-# pays torch's import (about 1.7 s of CPU).
-pytestmark = [pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE)), pytest.mark.xdist_group("torch")]
+pytestmark = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE))
 
 
 @pytest.fixture(scope="session")

@@ -13,11 +13,8 @@ from moto import mock_aws
 from nodeagent.aws_fill import AwsGroups
 from nodeagent.fill import fill_target, run
 from nodeagent.gcp_fill import GcpGroups
+from nodeagent.gcp_queued import ApiError
 from tests.aws_live import registered_image
-
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
 
 HOUR = 3600.0
 
@@ -82,34 +79,39 @@ def test_aws_reads_the_groups_as_ec2_auto_scaling_answers_and_resizes(monkeypatc
     assert answer["AutoScalingGroups"][0]["DesiredCapacity"] == 1  # filled after 30 minutes short
 
 
-def test_gcp_reads_current_actions_and_resizes_the_on_demand_group():
-    listed = {  # instanceGroupManagers.list, Compute Engine API v1 (InstanceGroupManagerList)
-        "kind": "compute#instanceGroupManagerList",
-        "items": [
-            {
-                "kind": "compute#instanceGroupManager",
-                "name": "c-nodes-9f8e7d6",
-                "targetSize": 4,
-                "currentActions": {"none": 1, "creating": 3, "recreating": 0, "deleting": 0},
-            },
-            {
-                "kind": "compute#instanceGroupManager",
-                "name": "c-nodes-on-demand",
-                "targetSize": 0,
-                "currentActions": {"none": 0},
-            },
-        ],
+def test_gcp_reads_each_group_by_name_and_resizes_the_on_demand_group():
+    base = "https://compute.googleapis.com/compute/v1/projects/p/zones/us-central1-a/instanceGroupManagers"
+    answers = {  # instanceGroupManagers.get, Compute Engine API v1 (InstanceGroupManager)
+        f"{base}/c-nodes-9f8e7d6": {
+            "kind": "compute#instanceGroupManager",
+            "name": "c-nodes-9f8e7d6",
+            "targetSize": 4,
+            "currentActions": {"none": 1, "creating": 3, "recreating": 0, "deleting": 0},
+        },
+        f"{base}/c-nodes-on-demand": {
+            "kind": "compute#instanceGroupManager",
+            "name": "c-nodes-on-demand",
+            "targetSize": 0,
+            "currentActions": {"none": 0},
+        },
     }
     calls = []
 
     def call(url, method="GET", headers=None, body=None):
         calls.append((method, url, headers["Authorization"]))
-        return listed if method == "GET" else {"kind": "compute#operation"}
+        return answers[url] if method == "GET" else {"kind": "compute#operation"}
 
-    groups = GcpGroups("p", "zones/us-central1-a", "c", lambda: "tok", call)
+    groups = GcpGroups("p", "zones/us-central1-a", "c", "c-nodes-9f8e7d6", lambda: "tok", call)
     run({"nodes": 4, "after_seconds": 0}, groups, clock=lambda: 10.0, sleep=lambda s: None, passes=1)
-    assert calls[-1] == (
-        "POST",
-        "https://compute.googleapis.com/compute/v1/projects/p/zones/us-central1-a/instanceGroupManagers/c-nodes-on-demand/resize?size=3",
-        "Bearer tok",
-    )
+    assert [c[0] for c in calls] == ["GET", "GET", "POST"]  # no list: the role holds get on these two only
+    assert calls[-1] == ("POST", f"{base}/c-nodes-on-demand/resize?size=3", "Bearer tok")
+
+
+def test_gcp_a_group_answered_under_another_name_is_not_resized():
+    def call(url, method="GET", headers=None, body=None):
+        assert method == "GET"
+        return {"name": "someone-else", "targetSize": 9, "currentActions": {"none": 9}}
+
+    groups = GcpGroups("p", "zones/us-central1-a", "c", "c-nodes-1", lambda: "tok", call)
+    with pytest.raises(ApiError, match="c-nodes-1 not found"):
+        groups.sizes()

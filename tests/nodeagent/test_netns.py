@@ -15,10 +15,10 @@ import pytest
 from tests.nodeagent import netns
 
 UNAVAILABLE = netns.unavailable()
-# The same xdist worker as the elastic run (group "torch", see test_elastic_run.py), never beside
-# it: a new `netns.Network` reaps the networks of killed owners, which the killed child's below
-# must keep until the test has seen them.
-pytestmark = [pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE)), pytest.mark.xdist_group("torch")]
+# Run by the same xdist worker as the elastic run, never beside it (`ONE_WORKER` in tests/conftest.py):
+# a new `netns.Network` reaps the networks of killed owners, which the killed child's below must
+# keep until the test has seen them.
+pytestmark = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE))
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -20,10 +20,6 @@ from tests.aws_live import (
     stubbed,
 )
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 TODAY = "2026-12-01"
 
 

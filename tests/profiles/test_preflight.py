@@ -9,10 +9,6 @@ from profiles.preflight.check import PreflightError, catalog_finding, preflight,
 from tests.aws_live import credentials, quota_answer, stubbed
 from tests.clusters import BASE_CLUSTER, example_config
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 # moto offers p4d.24xlarge in these us-east-1 zone IDs (its recorded offering data).
 P4D = {**BASE_CLUSTER, "zone": "use1-az4", "nodes": 2}
 

@@ -12,10 +12,6 @@ from profiles.preflight.aws_reservation import reservation_findings
 from tests.aws_live import stubbed
 from tests.clusters import BASE_CLUSTER
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 CR = "cr-0123456789abcdef0"
 GROUP = "arn:aws:ec2:us-east-1:123456789012:placement-group/team-pg"
 

@@ -83,3 +83,57 @@ def test_resolve_and_plan_state_the_same_total(real_catalog, fields, service):
     assert price.checked_usd_per_hour == price.total_usd_per_hour
     assert price.usd_storage == pytest.approx(chosen.usd_storage, abs=0.005 + 0.00005 * chosen.storage.usd_per_hour)
     assert (price.cost.usd_requests or 0.0) == pytest.approx(chosen.usd_requests or 0.0, abs=0.005)
+
+
+FALLBACK = {
+    "providers": ["aws"],
+    "hours": 72,
+    "purchase": "spot",
+    "spot": {"checkpoint_interval": "1h", "fallback": "on-demand after 30m"},
+    "file_system": {"capacity": "4800GiB"},
+    "job": {"command": "/fsx/train.py"},
+}
+
+
+def test_the_spot_fallbacks_gap_fill_is_in_both_totals(real_catalog):
+    """A spot row with `fallback: on-demand after 30m` counts the on-demand gap fill (an upper
+    bound) in its job total, and `plan` prices the written stack with the same fill."""
+    spec = parse_spec({"name": "agree", **BASE, **FALLBACK})
+    chosen = resolve(spec, real_catalog.offerings).choice.candidate
+    assert chosen.purchase == "spot" and chosen.usd_fill is not None and chosen.usd_fill > 0
+    assert any(
+        note.startswith("spot fallback: on-demand fills a short spot group after 30 min") for note in chosen.notes
+    )
+    config = cluster_config(spec, chosen, real_catalog.version)
+    price = price_stack(config, real_catalog.offerings, real_catalog.version)
+    assert price.cost is not None and price.cost.fill_usd == pytest.approx(chosen.usd_fill, rel=1e-6)
+    assert price.usd_total == pytest.approx(chosen.usd_total, abs=0.005 + 0.00005 * chosen.total_usd_per_hour)
+    assert "on-demand gap fill (at most)" in price.cost.job_text()
+
+
+def test_a_row_says_which_types_its_group_falls_back_to_and_the_cost_on_the_last(real_catalog):
+    spec = parse_spec(
+        {
+            "name": "types",
+            "accelerators": ["H100:8", "H200:8"],
+            "nodes": 2,
+            "interconnect": "rdma",
+            "purchase": "on-demand",
+            "hours": 10,
+            "providers": ["aws"],
+        }
+    )
+    resolution = resolve(spec, real_catalog.offerings)
+    rows = [resolution.choice, *resolution.alternatives]
+    said = [r for r in rows if "its group also launches p5en.48xlarge ($" in r.reason]
+    assert said, [r.reason for r in rows]
+    row = said[0].candidate
+    last = next(
+        c
+        for c in resolution.candidates
+        if c.offering.instance_type == "p5en.48xlarge"
+        and c.offering.zone == row.offering.zone
+        and c.purchase == row.purchase
+        and c.nodes == row.nodes
+    )
+    assert f"(${last.usd_total:,.2f} per job on the last)" in said[0].reason

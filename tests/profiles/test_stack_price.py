@@ -197,3 +197,9 @@ def test_a_file_system_that_delivers_its_tier_has_no_shortfall_caveat():
 
     _, config = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")  # FSx sells the 250 tier it states
     assert not [c for c in price_from_catalog(config).caveats if c.startswith("file system below")]
+
+
+def test_on_demand_nodes_of_a_spot_cluster_are_priced_on_demand(fixture_catalog):
+    result = price(fixture_catalog, nodes=4, on_demand_nodes=1, usd_per_hour=48.0)  # 1 x $32.00 + 3 x $12.00
+    assert result.usd_per_hour == pytest.approx(68.0) and result.recorded_usd_per_hour == 48.0
+    assert "costs $68.00/hour" in result.note

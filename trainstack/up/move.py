@@ -103,8 +103,8 @@ def moved_config(cluster: ClusterConfig, row: dict[str, Any]) -> ClusterConfig:
     fields.setdefault("fallback_types", [])
     if "fallback_types" not in row:
         fields["fallback_types"] = []
-    for key in ("reservation", "commitment_reuse"):
-        fields.pop(key, None)  # held capacity and reserved terms belong to the old offering
+    for key in ("reservation", "commitment_reuse", "fallback_zones"):
+        fields.pop(key, None)  # held capacity, reserved terms and the zones spread over belong to the old offering
     fields["commitment"] = "none"
     if fields["purchase"] != "spot":
         fields.pop("on_demand_after_minutes", None)

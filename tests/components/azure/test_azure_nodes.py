@@ -16,7 +16,11 @@ from trainstack.review.replacements import replace_keys, replace_paths
 def test_scale_set_is_recreated_when_priority_changes(azure_run, azure_config):
     monitor, _ = azure_run(azure_config())
     assert monitor.options["c-nodes"] == {
-        "replaceOnChanges": ["virtualMachineProfile.priority", "virtualMachineProfile.evictionPolicy"],
+        "replaceOnChanges": [
+            "virtualMachineProfile.priority",
+            "virtualMachineProfile.evictionPolicy",
+            "orchestrationMode",
+        ],
         "deleteBeforeReplace": True,
     }
     # Only the scale set: the file system and the network keep the engine's defaults.

@@ -152,3 +152,28 @@ def test_a_48_character_name_fits_and_hcc_clusters_need_no_group_names():
 
     validate_args(make_config(), "n" * 48)
     validate_args(make_config(instance_type=HCC_TYPE, interconnect="rdma"), "n" * 60)
+
+
+def test_fallback_types_ride_in_the_launch_configuration_in_rank_order():
+    plan = build(make_config(fallback_types=["GN10XP.20XLARGE320", "GN7.20XLARGE320"]))
+    (config,) = plan.of_type(CONFIG)
+    assert config["inputs"]["instanceTypes"] == ["GT4.41XLARGE948", "GN10XP.20XLARGE320", "GN7.20XLARGE320"]
+
+
+def test_an_hcc_type_shares_no_launch_configuration():
+    with pytest.raises(ValueError, match="HCC .RDMA. type, created per node in its HPC cluster"):
+        make_config(fallback_types=[HCC_TYPE])
+
+
+def test_fallback_zones_give_the_group_a_subnet_per_zone_in_priority_order():
+    plan = build(make_config(file_system=None, fallback_zones=["ap-beijing-7", "ap-beijing-5"]))
+    subnets = {s["name"]: s["inputs"] for s in plan.of_type("tencentcloud:Subnet/instance:Instance")}
+    assert subnets["c-subnet-ap-beijing-7"]["availabilityZone"] == "ap-beijing-7"
+    assert subnets["c-subnet-ap-beijing-5"]["cidrBlock"] == "10.0.32.0/20"
+    (group,) = plan.of_type(GROUP)
+    assert len(group["inputs"]["subnetIds"]) == 3 and group["inputs"]["multiZoneSubnetPolicy"] == "PRIORITY"
+
+
+def test_one_zone_sets_no_zone_policy():
+    (group,) = build(make_config()).of_type(GROUP)
+    assert len(group["inputs"]["subnetIds"]) == 1 and "multiZoneSubnetPolicy" not in group["inputs"]

@@ -15,10 +15,6 @@ from trainstack.run.aws_sagemaker import submit, training_job_request
 from trainstack.run.record import RunRecord
 from trainstack.status.job_follow import job_line, sagemaker_state
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 ACCOUNT = "123456789012"  # moto's account
 JOB = {"command": "train.py --epochs 10 --lr=3e-4", "max_restarts": 2, "env": {"NCCL_DEBUG": "WARN"}}
 

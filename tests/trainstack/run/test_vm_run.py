@@ -21,10 +21,6 @@ from trainstack.run import RunError, vm_job
 from trainstack.run.record import RunRecord, load
 from trainstack.status.job_follow import vm_commands, vm_state
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 ROOT = Path(__file__).parents[3]
 STACK = "training-a100"
 JOB = "    job:\n      command: /fsx/train.py --epochs 10\n"

@@ -19,10 +19,6 @@ from trainstack.status.aws_live import groups_status
 from trainstack.status.gcp_live import is_node_group, scope
 from trainstack.status.read import aws_group, azure_scale_set, gcp_group, tpu_slice
 
-# One xdist worker runs every test that starts moto's EC2 (tests/conftest.py schedules by group):
-# moto's first EC2 call in a process loads its instance data, about 1.4 s of CPU per worker.
-pytestmark = pytest.mark.xdist_group("moto")
-
 ANSWERS = ROOT / "tests" / "fixtures" / "status"
 
 

@@ -1,0 +1,63 @@
+"""GCP Dynamic Workload Scheduler flex-start: the nodes of an empty zonal group come from one
+resize request (all at once, for the run plus a margin, at most 7 days), priced at on-demand as
+an upper bound; what the contract refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from clouds.gcp.flex_start import MAX_RUN_SECONDS, MIN_RUN_SECONDS, run_seconds
+from profiles.stack.price import price_stack
+from tests.components.gcp.gcp_harness import build, make_config
+
+FLEX = {"purchase": "on-demand", "flex_start": True, "hours": 20}
+GROUP = "gcp:compute/instanceGroupManager:InstanceGroupManager"
+
+
+def test_the_group_starts_empty_and_one_resize_request_asks_every_node() -> None:
+    plan = build(make_config(**FLEX))
+    (group,) = plan.of_type(GROUP)
+    inputs = group["inputs"]
+    assert inputs["targetSize"] == 0 and "autoHealingPolicies" not in inputs
+    assert inputs["instanceLifecyclePolicy"] == {"defaultActionOnFailure": "DO_NOTHING"}
+    (request,) = plan.of_type("gcp:compute/resizeRequest:ResizeRequest")
+    assert request["inputs"]["resizeBy"] == 2 and request["inputs"]["zone"] == "us-central1-a"
+    assert request["inputs"]["requestedRunDuration"] == {"seconds": "90000", "nanos": 0}  # 20 h + 25 %
+    (template,) = plan.of_type("gcp:compute/instanceTemplate:InstanceTemplate")
+    scheduling = template["inputs"]["scheduling"]
+    assert scheduling["provisioningModel"] == "FLEX_START" and scheduling["instanceTerminationAction"] == "DELETE"
+    assert scheduling["maxRunDuration"] == {"seconds": 90000} and scheduling["automaticRestart"] is False
+    assert not plan.of_type("gcp:compute/resourcePolicy:ResourcePolicy")  # one request's VMs sit close anyway
+
+
+@pytest.mark.parametrize(
+    ("hours", "seconds"),
+    [(0.01, MIN_RUN_SECONDS), (1, 4500), (100, 450_000), (134.4, MAX_RUN_SECONDS)],
+)
+def test_the_run_asked_is_the_hours_plus_a_quarter_within_googles_bounds(hours: float, seconds: int) -> None:
+    assert run_seconds(hours) == seconds
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        pytest.param({"purchase": "spot"}, "never spot; set purchase: on-demand", id="spot"),
+        pytest.param({"hours": 150}, "at most 7 days", id="too-long"),
+        pytest.param({"reservation": {"id": "held-a3"}}, "remove reservation", id="reservation"),
+    ],
+)
+def test_what_flex_start_cannot_do_is_refused(changes: dict, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        make_config(**{**FLEX, **changes})
+
+
+def test_another_cloud_has_no_flex_start() -> None:
+    from tests.clusters import example_config
+
+    with pytest.raises(ValueError, match="has no flex-start"):
+        example_config("aws", purchase="on-demand", flex_start=True)
+
+
+def test_the_price_says_it_is_an_upper_bound() -> None:
+    price = price_stack(make_config(**FLEX), (), "fixture-1")
+    assert any("flex-start: priced at on-demand, an upper bound" in line for line in price.caveats)
