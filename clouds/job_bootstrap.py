@@ -38,10 +38,14 @@ JOB_IDENTITY = ("command", "module", "workdir", "checkpoint_dir", "nproc_per_nod
 
 
 def rendezvous_id(name: str, job: dict) -> str:
-    """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields."""
+    """`<name>-<8 hex>`: the cluster name and a digest of the job's `JOB_IDENTITY` fields, and
+    of where its secrets are read and its launcher when it has them (a torchrun job without
+    secrets keeps the id it always had)."""
     fields = {k: job.get(k) for k in JOB_IDENTITY}
     if job.get("secrets"):  # where the secrets are read (a job without any keeps its old id)
         fields["secrets"] = job["secrets"]
+    if "launcher" in job:  # paddle only: torchrun is the node agent's default
+        fields["launcher"] = job["launcher"]
     identity = json.dumps(fields, sort_keys=True)
     return f"{name}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
 
@@ -56,7 +60,7 @@ def head_job(job: dict) -> dict:
     """What the head's store needs of the job (its port and the rendezvous file, both fixed by
     the cluster's name): nothing a job or node-count edit changes, so such an edit leaves the
     head's bootstrap, and so the head and its in-memory rendezvous, alone."""
-    return {key: job[key] for key in ("rdzv_port", "rdzv_file")}
+    return {key: job[key] for key in ("rdzv_port", "rdzv_file", "launcher") if key in job}
 
 
 def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str, env_file: str) -> dict:
@@ -101,6 +105,8 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
     # only when there are some, so a job without secrets writes the job file it always did
     if secrets := node_secrets(cluster.provider, name, cluster.region, job):
         fields["secrets"] = secrets
+    if job.launcher == "paddle":  # torchrun is the node agent's default: its job files stay as they were
+        fields["launcher"] = "paddle"
     fields["job_id"] = rendezvous_id(name, fields)
     return fields
 

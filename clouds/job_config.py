@@ -112,6 +112,8 @@ class JobConfig(BaseModel):
             )
         if problem := job_field_problem(self):
             raise ValueError(problem)
+        if self.launcher == "paddle" and (problem := _paddle_problem(self)):
+            raise ValueError(problem)
         for path in (self.workdir, self.checkpoint_dir, self.script):
             if path is not None and not path.startswith("/"):
                 raise ValueError(f"job: {path!r} is not an absolute path on the node; write e.g. /fsx/{path}")
@@ -120,3 +122,17 @@ class JobConfig(BaseModel):
     def argv(self) -> tuple[str, ...]:
         """The command as argv (shell words of `command`, or the script alone)."""
         return (self.script,) if self.script else tuple(shlex.split(self.command or ""))
+
+
+def _paddle_problem(job: JobConfig) -> str | None:
+    """What `paddle.distributed.launch` cannot run of `job` (one line naming the field), or None."""
+    if job.module:
+        return "job.module: paddle.distributed.launch runs a training script, not a module; remove module"
+    if job.script is not None:
+        return "job.script: paddle.distributed.launch runs a Python training script; give it as job.command"
+    if job.min_nodes is not None:
+        return (
+            "job.min_nodes: paddle.distributed.launch with an HTTP master runs a fixed number of nodes (elastic "
+            "membership needs etcd); remove min_nodes or use launcher: torchrun"
+        )
+    return None

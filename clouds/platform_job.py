@@ -13,10 +13,21 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+# Platforms whose nodes trainstack gives a command of its own, so any `job.launcher` runs there
+# (`trainstack.run.launch`); the others start the processes with their own PyTorch launcher.
+# Keys: the platform's word and the name its submitter uses.
+ANY_LAUNCHER = frozenset({"pai", "pai-dlc", "ti-one"})
+
 
 def job_problem(platform: str, job: Any, nodes: int) -> str | None:
     """Why `platform`'s launcher cannot run `job` (a `clouds.contract.JobConfig`) on `nodes`
     instances, one line naming the field and the fix; None when it can."""
+    launcher = getattr(job, "launcher", None)
+    if launcher not in (None, "torchrun") and platform.lower() not in ANY_LAUNCHER:
+        return (
+            f"job.launcher: {platform} starts the job's processes with its own PyTorch launcher, not {launcher}; "
+            "remove launcher, or pick a platform that runs it (PAI-DLC, TI-ONE, or the cloud's VMs)"
+        )
     if job.script is not None:
         return (
             f"job.script: {platform} runs a training script from the job's code, not a script on the cluster's "

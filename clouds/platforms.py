@@ -49,6 +49,9 @@ class Platform:
         extra: the `trainstack[...]` extra that installs it.
         own_mlflow: True when the platform's jobs run with its own MLflow tracking URI set
             (`job.tracking: {mlflow: managed}` needs nothing more; `clouds.tracking`).
+        managed_mlflow: True when the pool component creates the platform's managed MLflow
+            tracking server for `job.tracking: {mlflow: managed}` and the submitter points the
+            job at it (SageMaker).
         rows: the platform's own catalog rows (hardware only it sells: Ascend pools), each a
             mapping of `profiles.catalog.offering.Offering` fields with CNY or USD prices.
     """
@@ -72,6 +75,7 @@ class Platform:
     extra: str = ""
     rows: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
     own_mlflow: bool = False
+    managed_mlflow: bool = False
 
     def offers(self, instance_type: str) -> bool:
         """True when the platform runs the cloud's `instance_type` nodes."""

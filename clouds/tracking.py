@@ -4,9 +4,10 @@
 on VM stacks (the node agent's environment). `{mlflow: managed}` asks for the platform's own
 tracking server: an Azure ML job already runs with its workspace's MLflow tracking URI set
 (Azure ML docs, "Configure MLflow for Azure Machine Learning": jobs get the workspace's
-tracking URI automatically), so nothing is added there; elsewhere trainstack creates no
-tracking server yet (a SageMaker managed MLflow server, or a server on a VM stack's head node
-with artifacts in the team's bucket), so `managed` is refused in one line naming the field.
+tracking URI automatically), so nothing is added there; on SageMaker the pool creates a
+SageMaker managed MLflow tracking server and the job gets its ARN (`clouds.aws.sagemaker`);
+elsewhere trainstack creates no tracking server yet (a server on a VM stack's head node with
+artifacts in the team's bucket), so `managed` is refused in one line naming the field.
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ class TrackingConfig(BaseModel):
 def tracking_problem(tracking: TrackingConfig | None, platform: str | None) -> str | None:
     """Why `tracking` cannot be honoured on `platform` (None: the cloud's VMs), or None."""
     found = named(platform)
-    if tracking is None or tracking.mlflow != MANAGED or (found is not None and found.own_mlflow):
+    if (
+        tracking is None
+        or tracking.mlflow != MANAGED
+        or (found is not None and (found.own_mlflow or found.managed_mlflow))
+    ):
         return None
     where = f"on {platform}" if platform else "on a VM stack (a server on the head node)"
     return (

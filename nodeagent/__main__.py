@@ -43,6 +43,17 @@ def main(argv: list[str]) -> int:
                 print(f"nodeagent: rendezvous announce {rest[1]}: {exc}", file=sys.stderr)
         serve(int(rest[0]) if rest else RDZV_PORT)
         return 0
+    if unit == "paddle-master":  # the head of a `launcher: paddle` job
+        from nodeagent.paddle_master import serve as serve_paddle
+        from nodeagent.store import announce_self
+
+        if len(rest) > 1:
+            try:
+                announce_self(rest[1])
+            except (OSError, ValueError) as exc:
+                print(f"nodeagent: rendezvous announce {rest[1]}: {exc}", file=sys.stderr)
+        serve_paddle(int(rest[0]) if rest else RDZV_PORT)
+        return 0
     if unit == "queued":
         from nodeagent.gcp_queued import CONFIG_FILE
         from nodeagent.gcp_queued import serve as keep_requested
@@ -55,7 +66,7 @@ def main(argv: list[str]) -> int:
         return fill(rest[0] if rest else FILL_FILE)
     print(
         "usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE]] | queued [CONFIG] | fill [CONFIG]"
-        " | start-run RUN_ID [JOB_FILE]",
+        " | start-run RUN_ID [JOB_FILE] | paddle-master [PORT [ANNOUNCE_FILE]]",
         file=sys.stderr,
     )
     return 2

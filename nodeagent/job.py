@@ -14,6 +14,7 @@ from nodeagent.notices import WATCHERS
 JOB_FILE = "/etc/trainstack/job.json"
 RDZV_PORT = 29400  # torchrun's documented default c10d rendezvous port
 CLOUDS = (*WATCHERS, "none")  # a watcher in nodeagent/clouds/, or none
+LAUNCHERS = ("torchrun", "paddle")
 
 # The file a node's launcher writes in the checkpoint folder when its cloud advises an early
 # checkpoint (`nodeagent.launcher.request_checkpoint`); exported to the training processes as
@@ -60,6 +61,8 @@ class NodeJob:
         rdzv_file: a file on the shared file system where the head node announces its address
             each time its store starts (`announce`); read before every launch, it wins over
             `rdzv_host`, so a replaced head node is found at its new address. "" = none.
+        launcher: `torchrun`, or `paddle` (`python -m paddle.distributed.launch` meeting at the
+            head's Paddle master, `nodeagent.paddle_master`, on `rdzv_port`).
     """
 
     command: tuple[str, ...]
@@ -84,6 +87,7 @@ class NodeJob:
     shutdown_timeout: int | None = None
     rdzv_conf: dict[str, str] = field(default_factory=dict)
     rdzv_file: str = ""
+    launcher: str = "torchrun"
 
     def __post_init__(self) -> None:
         problems = []
@@ -95,6 +99,8 @@ class NodeJob:
             problems.append(f"nproc_per_node: {self.nproc_per_node}; give 1 or more")
         if self.max_restarts < 0:
             problems.append(f"max_restarts: {self.max_restarts}; give 0 or more")
+        if self.launcher not in LAUNCHERS:
+            problems.append(f"launcher: {self.launcher!r}; one of {', '.join(LAUNCHERS)}")
         if self.cloud not in CLOUDS:
             problems.append(f"cloud: {self.cloud!r}; one of {', '.join(CLOUDS)}")
         if problems:

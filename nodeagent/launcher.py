@@ -125,6 +125,33 @@ def torchrun_argv(job: NodeJob, local_addr: str) -> list[str]:
     return argv + list(job.command)
 
 
+def paddle_argv(job: NodeJob, local_addr: str) -> list[str]:
+    """The `python -m paddle.distributed.launch` command line for this node (PaddlePaddle docs,
+    "launch"): every node a participant of the head's Paddle master (`--master`, on the
+    rendezvous port), a fixed `--nnodes` (its HTTP master has no elastic membership),
+    `--job_id` the rendezvous id, `--max_restart` the job's restarts, `--host` this node's
+    address, logs in the job's log folder."""
+    argv = [
+        job.python,
+        "-m",
+        "paddle.distributed.launch",
+        f"--master={job.rdzv_host}:{job.rdzv_port}",
+        f"--nnodes={job.max_nodes}",
+        f"--nproc_per_node={job.nproc_per_node}",
+        f"--job_id={job.job_id}",
+        f"--max_restart={job.max_restarts}",
+        f"--host={local_addr}",
+    ]
+    if job.log_dir:
+        argv.append(f"--log_dir={job.log_dir}/paddle-{local_addr}")
+    return argv + list(job.command)
+
+
+def launch_argv(job: NodeJob, local_addr: str) -> list[str]:
+    """The node's launcher command line: `paddle_argv` for `launcher: paddle`, else `torchrun_argv`."""
+    return paddle_argv(job, local_addr) if job.launcher == "paddle" else torchrun_argv(job, local_addr)
+
+
 def launcher_env(job: NodeJob, base: dict[str, str], interface: str | None) -> dict[str, str]:
     """Environment of torchrun: the node's, the bootstrap's NCCL/EFA file, then the job's own."""
     env = {**base, **read_env_file(job.env_file), **job.env}
@@ -172,7 +199,7 @@ def run(job: NodeJob) -> int:
     # by `trainstack run` keeps its rendezvous id there too
     job = dataclasses.replace(job, rdzv_host=wait_for_rendezvous(job), job_id=current_run_id(job))
     addr = local_address(job.rdzv_host, job.rdzv_port)
-    argv = torchrun_argv(job, addr)
+    argv = launch_argv(job, addr)
     env = launcher_env(job, dict(os.environ), interface_of(addr))
     if job.secrets:  # read with the node's identity at each start, into the environment only
         from nodeagent.secrets import SecretError, read_secrets  # shipped only to such nodes

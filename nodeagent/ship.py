@@ -38,18 +38,20 @@ _SHIPPED = (
 )
 
 
-def shipped_for(cloud: str, secrets: bool = False) -> tuple[str, ...]:
+def shipped_for(cloud: str, secrets: bool = False, launcher: str = "torchrun") -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
-    (`nodeagent.notices` lists the folder, so it finds just that one), and the secret reader
-    only for a job that reads secrets (the launcher imports it then); saves EC2's 16 KB."""
+    (`nodeagent.notices` lists the folder, so it finds just that one), the secret reader only
+    for a job that reads secrets (the launcher imports it then), and the Paddle master only for
+    a `paddle` job; saves EC2's 16 KB."""
     own = ("__init__.py", f"{cloud}.py")
-    return tuple(
+    found = tuple(
         m
         for m in _SHIPPED
         if (not m.startswith("clouds/") or m.removeprefix("clouds/") in own)
         and (secrets or (m != "secrets.py" and not m.startswith("secret_stores/")))
         and (not m.startswith("secret_stores/") or m.removeprefix("secret_stores/") in own)
     )
+    return (*found, "paddle_master.py") if launcher == "paddle" else found
 
 
 def compact_source(text: str) -> bytes:
@@ -141,7 +143,8 @@ def install_script(
         unit, exec_start = "job", f"/usr/bin/python3 -m nodeagent run {JOB_FILE}"
     elif role == "head":
         unit = "rendezvous"
-        exec_start = f"{shlex.quote(store_python or job['python'])} -m nodeagent store {int(job['rdzv_port'])}"
+        server = "paddle-master" if job.get("launcher") == "paddle" else "store"  # where the launchers meet
+        exec_start = f"{shlex.quote(store_python or job['python'])} -m nodeagent {server} {int(job['rdzv_port'])}"
         if job.get("rdzv_file"):  # announce the head's address to the workers at every start
             exec_start += f" {shlex.quote(job['rdzv_file'])}"
     else:
@@ -152,7 +155,8 @@ def install_script(
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
             f"chmod 700 {Path(JOB_FILE).parent}",
-            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets'))))}' | base64 -d | tar -xz -C {AGENT_DIR}",
+            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets')), job.get('launcher', 'torchrun')))}' "
+            f"| base64 -d | tar -xz -C {AGENT_DIR}",
             # the job's environment: readable by root only (mode 0600, written under umask 077)
             f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
             json.dumps(job, sort_keys=True),

@@ -48,6 +48,65 @@ def bucket_name(cluster: str, account: str) -> str:
     return f"{_slug(cluster)[: 63 - 4 - len(account)]}-sm-{account}"
 
 
+def mlflow_server_name(cluster: str) -> str:
+    """The pool's MLflow tracking server: `<cluster>-mlflow` (CreateMlflowTrackingServer:
+    letters, digits and hyphens, starting and ending with a letter or digit)."""
+    return f"{_slug(cluster)[:200]}-mlflow"
+
+
+def mlflow_server_arn(cluster: str, account: str, region: str, partition: str = "aws") -> str:
+    """The tracking server's ARN: the job's `MLFLOW_TRACKING_URI` (the `sagemaker-mlflow`
+    plugin of the MLflow client takes an ARN as the tracking URI)."""
+    return f"arn:{partition}:sagemaker:{region}:{account}:mlflow-tracking-server/{mlflow_server_name(cluster)}"
+
+
+def mlflow_role_name(cluster: str) -> str:
+    """The tracking server's own role (it writes the artifacts): `<cluster>-mlflow`, 64 at most."""
+    return f"{_slug(cluster)[:57]}-mlflow"
+
+
+MLFLOW_PREFIX = "mlflow/"  # the artifact store: s3://<pool bucket>/mlflow/
+# What a training job's MLflow client calls on its tracking server (Service Authorization
+# Reference, "Actions, resources, and condition keys for Amazon SageMaker with MLflow"; each
+# takes the mlflow-tracking-server resource): experiments and runs, metrics, parameters,
+# models and inputs. Nothing that deletes or reads other users' registries.
+MLFLOW_JOB_ACTIONS = (
+    "sagemaker-mlflow:CreateExperiment",
+    "sagemaker-mlflow:GetExperiment",
+    "sagemaker-mlflow:GetExperimentByName",
+    "sagemaker-mlflow:CreateRun",
+    "sagemaker-mlflow:GetRun",
+    "sagemaker-mlflow:UpdateRun",
+    "sagemaker-mlflow:LogMetric",
+    "sagemaker-mlflow:LogBatch",
+    "sagemaker-mlflow:LogModel",
+    "sagemaker-mlflow:LogInputs",
+)
+
+
+def mlflow_server_policy(bucket: str, partition: str = "aws") -> dict:
+    """The tracking server's role policy: the artifact store's prefix of the pool bucket only."""
+    own = f"arn:{partition}:s3:::{bucket}"
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "ArtifactObjects",
+                "Effect": "Allow",
+                "Action": ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+                "Resource": [f"{own}/{MLFLOW_PREFIX}*"],
+            },
+            {
+                "Sid": "ArtifactList",
+                "Effect": "Allow",
+                "Action": ["s3:ListBucket", "s3:GetBucketLocation"],
+                "Resource": [own],
+                "Condition": {"StringLike": {"s3:prefix": [f"{MLFLOW_PREFIX}*"]}},
+            },
+        ],
+    }
+
+
 def training_image(region: str) -> str:
     """The PyTorch training container in `region` (Deep Learning Containers)."""
     return f"{DLC_ACCOUNT}.dkr.ecr.{region}.amazonaws.com/{PYTORCH_TRAINING_TAG}"
@@ -62,14 +121,17 @@ def _bucket_of(uri: str) -> str:
     return uri.removeprefix("s3://").split("/", 1)[0]
 
 
-def execution_policy(bucket: str, region: str, partition: str = "aws", data_source: str | None = None) -> dict:
+def execution_policy(
+    bucket: str, region: str, partition: str = "aws", data_source: str | None = None, mlflow_server: str | None = None
+) -> dict:
     """The training jobs' execution role policy, least privilege (IAM policy JSON).
 
     The pool's bucket: read and write objects, list the bucket (code, checkpoints, output); the
     dataset's bucket, when the stack names one: read and list only; the training container:
     pull from the Deep Learning Containers' `pytorch-training` repository (SageMaker developer
     guide, "How to use SageMaker AI execution roles": ECR, CloudWatch Logs and metrics actions);
-    logs and metrics of training jobs only.
+    logs and metrics of training jobs only; with `mlflow_server` (the pool's tracking server
+    ARN), the MLflow calls a run makes on that server only (`MLFLOW_JOB_ACTIONS`).
     """
     own = f"arn:{partition}:s3:::{bucket}"
     statements: list[dict] = [
@@ -110,6 +172,10 @@ def execution_policy(bucket: str, region: str, partition: str = "aws", data_sour
             "Condition": {"StringEquals": {"cloudwatch:namespace": "/aws/sagemaker/TrainingJobs"}},
         },
     ]
+    if mlflow_server:
+        statements.append(
+            {"Sid": "MlflowRuns", "Effect": "Allow", "Action": list(MLFLOW_JOB_ACTIONS), "Resource": [mlflow_server]}
+        )
     return {"Version": "2012-10-17", "Statement": statements}
 
 

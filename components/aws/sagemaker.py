@@ -15,6 +15,7 @@ import pulumi_aws as aws
 
 from clouds.aws import sagemaker as sm
 from clouds.contract import ClusterConfig
+from clouds.tracking import MANAGED
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, protected
 
 TYPE_TOKEN = "trainstack:aws:SageMakerPool"
@@ -68,14 +69,21 @@ class SageMakerPool(GpuClusterBase):
             opts=child,
         )
         source = args.data.source if args.data else None
+        managed = args.job is not None and args.job.tracking is not None and args.job.tracking.mlflow == MANAGED
+        server = (
+            pulumi.Output.all(account, partition).apply(lambda v: sm.mlflow_server_arn(name, v[0], args.region, v[1]))
+            if managed
+            else pulumi.Output.from_input("")
+        )
         self.role_policy = aws.iam.RolePolicy(
             f"{name}-sagemaker-access",
             role=self.role.id,
-            policy=pulumi.Output.all(self.bucket.bucket, partition).apply(
-                lambda v: json.dumps(sm.execution_policy(v[0], args.region, v[1], source))
+            policy=pulumi.Output.all(self.bucket.bucket, partition, server).apply(
+                lambda v: json.dumps(sm.execution_policy(v[0], args.region, v[1], source, v[2] or None))
             ),
             opts=child,
         )
+        self.mlflow_tracking_arn = self._mlflow(name, tags, partition, child) if managed else nothing()
         self.bucket_name = self.bucket.bucket
         self.role_arn = self.role.arn
         return ClusterOutputs(
@@ -86,6 +94,41 @@ class SageMakerPool(GpuClusterBase):
             file_system_mount_name=nothing(),
         )
 
+    def _mlflow(self, name: str, tags: Any, partition: Any, child: pulumi.ResourceOptions) -> pulumi.Output[Any]:
+        """The SageMaker managed MLflow tracking server (`job.tracking: {mlflow: managed}`): its
+        artifact store the pool bucket's `mlflow/` prefix, written by its own role only; the
+        smallest size. It bills by the hour while it exists (not in the catalog: unpriced)."""
+        self.mlflow_role = aws.iam.Role(
+            f"{name}-mlflow-role",
+            name=sm.mlflow_role_name(name),
+            assume_role_policy=json.dumps(sm.ASSUME_SAGEMAKER),
+            tags=tags,
+            opts=child,
+        )
+        self.mlflow_role_policy = aws.iam.RolePolicy(
+            f"{name}-mlflow-artifacts",
+            role=self.mlflow_role.id,
+            policy=pulumi.Output.all(self.bucket.bucket, partition).apply(
+                lambda v: json.dumps(sm.mlflow_server_policy(v[0], v[1]))
+            ),
+            opts=child,
+        )
+        self.mlflow = aws.sagemaker.MlflowTrackingServer(
+            f"{name}-mlflow",
+            tracking_server_name=sm.mlflow_server_name(name),
+            artifact_store_uri=self.bucket.bucket.apply(lambda b: f"s3://{b}/{sm.MLFLOW_PREFIX}"),
+            role_arn=self.mlflow_role.arn,
+            tracking_server_size="Small",
+            automatic_model_registration=False,
+            tags=tags,
+            opts=pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[self.mlflow_role_policy])),
+        )
+        return self.mlflow.arn
+
     def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
-        """The bucket and the execution role `trainstack run` uses."""
-        return {"bucket_name": self.bucket_name, "role_arn": self.role_arn}
+        """The bucket, the execution role `trainstack run` uses and the MLflow server (or None)."""
+        return {
+            "bucket_name": self.bucket_name,
+            "role_arn": self.role_arn,
+            "mlflow_tracking_arn": self.mlflow_tracking_arn,
+        }

@@ -42,7 +42,7 @@ def test_refused_tracking_uris_name_the_field(value):
     ("platform", "refused"),
     [
         pytest.param(None, True, id="vm"),
-        pytest.param("sagemaker", True, id="sagemaker"),
+        pytest.param("sagemaker", False, id="sagemaker"),  # SageMakerPool creates the server
         pytest.param("azureml", False, id="azureml"),
     ],
 )

@@ -231,3 +231,63 @@ def test_an_nvl_size_is_not_calibrated_as_the_pcie_card(instance_type, flops, sp
     node = offering(instance_type=instance_type, accelerator="H100", form_factor="PCIe", accelerator_count=2)
     rate = peak_rate(work.work, node, performance("H100", "PCIe", instance_type), 0.4)
     assert (rate.flops_per_s, rate.speed) == (pytest.approx(flops, rel=1e-4), speed)
+
+
+@pytest.mark.parametrize(
+    ("accelerator", "form", "instance_type", "kind", "hours", "flops", "speed", "note"),
+    [
+        # the reference itself: its hours, the anchor's 989 TFLOPS x 0.4, no ratio to state
+        pytest.param("H100", "SXM", "p5.48xlarge", "llm", 1000.0, 989e12 * 0.4, "calibrated", "", id="reference"),
+        # no measured V100 row: hours by the ratio of peaks to the H100 SXM's 989 (not the PCIe card's 756)
+        pytest.param(
+            "V100", "SXM", "p3", "llm", 1000 * 989 / 125, 125e12 * 0.4, "peak x MFU", "no calibrated speed: peak ratio"
+        ),
+        # BERT on H100 PCIe: the measured row 0.5437; on the NVL size: its own peak, 835
+        pytest.param(
+            "H100",
+            "PCIe",
+            "x",
+            "bert",
+            1000 / 0.5437,
+            989e12 * 0.4 * 0.5437,
+            "calibrated",
+            "bert speed 0.544x H100 (calibrated)",
+        ),
+        pytest.param(
+            "H100",
+            "PCIe",
+            "Standard_NC80adis_H100_v5",
+            "bert",
+            1000 * 989 / 835,
+            835e12 * 0.4,
+            "peak x MFU",
+            "no calibrated speed: peak ratio",
+        ),
+    ],
+)
+def test_gpu_hours_scale_by_the_calibrated_speed_else_by_peaks(
+    accelerator, form, instance_type, kind, hours, flops, speed, note
+):
+    from facts.performance import performance
+    from profiles.cost.speed import gpu_hours_speed
+    from tests.profiles.offering_factory import offering
+
+    work = parse_spec({"accelerators": "H100", "work": {"gpu_hours": 1000, "reference": "H100", "kind": kind}}).work
+    node = offering(accelerator=accelerator, form_factor=form, instance_type=instance_type)
+    found, rate = gpu_hours_speed(work, node, performance(accelerator, form, instance_type))
+    assert (found, rate.flops_per_s) == (pytest.approx(hours), pytest.approx(flops))
+    assert (rate.speed, rate.note) == (speed, note)
+
+
+def test_a_measured_speed_replaces_the_calibrated_one_for_gpu_hours():
+    from facts.performance import performance
+    from profiles.cost import inputs
+    from profiles.cost.speed import gpu_hours_speed
+    from tests.profiles.offering_factory import offering
+
+    work = parse_spec({"accelerators": "H100", "work": {"gpu_hours": 1000, "reference": "H100"}}).work
+    inputs.register_measurements(lambda o: inputs.Measured(tflops_per_gpu=400.0, source="bench"))
+    node = offering(accelerator="H100", form_factor="SXM", instance_type="p5.48xlarge")
+    hours, rate = gpu_hours_speed(work, node, performance("H100", "SXM"))
+    # 1,000 h at the model's 395.6 TFLOPS take 1,000 x 395.6 / 400 = 989 h at the measured 400
+    assert (hours, rate.flops_per_s, rate.speed) == (pytest.approx(989.0), 400e12, "measured")

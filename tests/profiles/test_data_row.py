@@ -191,3 +191,48 @@ def test_rows_rank_by_job_cost_to_the_micro_dollar_then_by_tier(hours, tier, key
     from profiles.data_path.row import _cost
 
     assert _cost(replace(_row(250, hours, 0), throughput=tier), 10.0) == key
+
+
+@pytest.mark.parametrize(
+    ("throughput", "tier", "label"),
+    [
+        (None, 125, "the cloud's nearest to the default"),
+        (None, 250, "default"),
+        (None, 500, "chosen"),
+        (500, 250, "chosen"),
+        (500, 500, "asked"),
+    ],
+)
+def test_a_tier_is_labelled_by_how_the_row_came_by_it(throughput, tier, label):
+    from profiles.data_path.terms import _tier_label
+
+    assert _tier_label(_spec(throughput), tier) == label
+
+
+def test_a_row_without_data_keeps_its_tier_and_the_size_it_was_raised_to():
+    from profiles.data_path.terms import at_tier
+
+    spec = parse_spec({"accelerators": "A100:8", "hours": 10, "file_system": {"capacity": "2400GiB"}})
+    row = at_tier(spec, OFFERING, 10.0, 500, None, capacity=4800)
+    assert (row.hours, row.throughput, row.capacity_gib, row.storage.capacity_gib) == (10.0, 500, 4800, 4800.0)
+    assert at_tier(spec, OFFERING, 10.0, 250, None).capacity_gib is None  # the workload's own size
+
+
+EXPORT_NOTE = "data: export (write_back) requests not counted: give data.written_files (files the job writes)"
+
+
+@pytest.mark.parametrize(
+    ("extra", "usd", "export_note"),
+    [
+        # 1,000 GETs x $0.0004/1,000 + 1 LIST and 40,000 PUTs x $0.005/1,000 (R1, R2)
+        pytest.param({"write_back": True, "written_files": 40_000}, 0.000405 + 0.2, False, id="exports-counted"),
+        pytest.param({"write_back": True}, 0.000405, True, id="exports-unknown"),
+        pytest.param({"written_files": None}, 0.000405, False, id="no-export"),
+    ],
+)
+def test_a_rows_bucket_requests_count_the_exports_or_say_why_not(extra, usd, export_note):
+    data = {"source": "s3://team-data/x", "size": "1000GiB", "files": 1000, "passes": 10, **extra}
+    fields = {"accelerators": "A100:8", "hours": "2h", "file_system": {"capacity": "2400GiB"}, "data": data}
+    row = data_row(parse_spec({k: v for k, v in fields.items() if v is not None}), OFFERING, 2.0, 40.0, None)
+    assert row.usd_requests == pytest.approx(usd)
+    assert (row.notes[-1] == EXPORT_NOTE) is export_note and row.notes.count(EXPORT_NOTE) == int(export_note)

@@ -519,12 +519,13 @@ def test_the_jurisdiction_fix_names_what_to_change(changes, mainland, fix):
 @pytest.mark.parametrize(
     ("job", "on", "problem"),
     [
+        pytest.param({"tracking": {"mlflow": "managed"}}, "sagemaker", None, id="managed-mlflow-on-sagemaker"),
         pytest.param(
-            {"tracking": {"mlflow": "managed"}},
+            {"launcher": "paddle"},
             "sagemaker",
-            "job.tracking.mlflow: managed: trainstack creates no MLflow tracking server on sagemaker yet; give the "
-            "server's URI instead (job.tracking: {mlflow: https://...})",
-            id="managed-mlflow-on-sagemaker",
+            "job.launcher: sagemaker starts the job's processes with its own PyTorch launcher, not paddle; remove "
+            "launcher, or pick a platform that runs it (PAI-DLC, TI-ONE, or the cloud's VMs)",
+            id="paddle-on-sagemaker",
         ),
         pytest.param(
             {"command": "/fsx/train.py", "tracking": {"mlflow": "managed"}},

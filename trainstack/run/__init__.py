@@ -49,13 +49,9 @@ def job_of(cluster: ClusterConfig) -> JobConfig:
     return cluster.job
 
 
-def checked(
-    cluster: ClusterConfig, platform: str, launchers: tuple[str, ...] = ("torchrun",)
-) -> tuple[JobConfig, str, list[str]]:
+def checked(cluster: ClusterConfig, platform: str) -> tuple[JobConfig, str, list[str]]:
     """The stack's job, its script and its arguments, refused where `platform`'s launcher cannot
-    run it (`clouds.platform_job.job_problem`) or the job asks for a launcher not in `launchers`
-    (the platform starts the processes itself: SageMaker, Azure ML and ModelArts run torchrun's
-    equivalent of their own).
+    run it (`clouds.platform_job.job_problem`: the script, the nodes, `job.launcher`).
 
     Raises:
         RunError: no job, or the job problem's line.
@@ -63,11 +59,6 @@ def checked(
     job = job_of(cluster)
     if problem := job_problem(platform, job, cluster.nodes):
         raise RunError(problem)
-    if (job.launcher or "torchrun") not in launchers:
-        raise RunError(
-            f"job.launcher: {platform} starts the job's processes with its own PyTorch launcher, not {job.launcher}; "
-            "remove launcher, or pick a platform that runs it (PAI-DLC, TI-ONE, or the cloud's VMs)"
-        )
     script, args = script_and_args(job)
     return job, script, args
 

@@ -20,7 +20,7 @@ from clouds.aws import sagemaker as sm
 from clouds.contract import ClusterConfig
 from clouds.job_secrets import plain_env
 from clouds.platform_lookup import find
-from clouds.tracking import tracking_env
+from clouds.tracking import MANAGED, tracking_env
 from trainstack.run import RunError, Submitted, as_hyperparameters, checked
 
 
@@ -71,6 +71,7 @@ def training_job_request(cluster: ClusterConfig, name: str, account: str, stamp:
         "Environment": {
             **plain_env(job),
             **tracking_env(job.tracking, "sagemaker"),
+            **_managed_mlflow(job, name, account, cluster.region),
             "TRAINSTACK_CHECKPOINT_DIR": sm.CHECKPOINT_LOCAL_PATH,
         },
         "Tags": [{"Key": "trainstack:cluster", "Value": name}],
@@ -80,6 +81,13 @@ def training_job_request(cluster: ClusterConfig, name: str, account: str, stamp:
     if cluster.data is not None:
         request["InputDataConfig"] = [_channel(cluster.data.source)]
     return request
+
+
+def _managed_mlflow(job, name: str, account: str, region: str) -> dict[str, str]:
+    """`MLFLOW_TRACKING_URI` = the pool's MLflow server ARN for `{mlflow: managed}`, else {}."""
+    if job.tracking is None or job.tracking.mlflow != MANAGED:
+        return {}
+    return {"MLFLOW_TRACKING_URI": sm.mlflow_server_arn(name, account, region)}
 
 
 def _platform():

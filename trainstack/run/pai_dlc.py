@@ -1,8 +1,8 @@
 """Submit the stack's job as a PAI-DLC job (PAI-DLC API 2020-12-03, `CreateJob`, POST /api/v1/jobs,
 ROA style, signed by `alibabacloud-tea-openapi`'s generic `call_api`).
 
-The body: `DisplayName`; `JobType: PyTorchJob`; `WorkspaceId` (the stack's PAI workspace, found
-by name with AIWorkSpace `ListWorkspaces`); one `JobSpecs` entry of `Type: Worker` with the
+The body: `DisplayName`; `JobType: PyTorchJob`; `WorkspaceId` (the stack's PAI workspace, `components.alicloud.pai`,
+found by name with AIWorkSpace `ListWorkspaces`); one `JobSpecs` entry of `Type: Worker` with the
 job's image (`job.image`), `PodCount` = the stack's nodes and `EcsSpec` = its ECS type, plus
 `SpotSpec` (`SpotWithPriceLimit`) for a spot stack (PAI-DLC's preemptible jobs); `UserCommand`
 the job's launcher on every node (`trainstack.run.launch`: torchrun or paddle with the
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from clouds.alicloud.pai import workspace_name
 from clouds.contract import ClusterConfig
 from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
@@ -34,15 +34,6 @@ CODE_MOUNT, CHECKPOINT_MOUNT, DATA_MOUNT = "/mnt/code", "/mnt/checkpoints", "/mn
 SPOT_DISCOUNT_LIMIT = 1.0  # bid up to the pay-as-you-go price, never above it (assumed valid: docs give 0.8)
 
 
-def workspace_name(name: str) -> str:
-    """The stack's PAI workspace name: 3-23 letters, digits and `_` starting with a letter
-    (`<name>_ws`, the name cut to 20)."""
-    base = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    if not base[:1].isalpha():
-        base = f"w{base}"
-    return f"{base[:20]}_ws"
-
-
 def _oss_uri(place: StorePlace, region: str) -> str:
     """An OSS folder as DLC's `DataSources.Uri` takes it: the bucket's in-region endpoint."""
     return f"oss://{place.bucket}.oss-{region}-internal.aliyuncs.com/{place.prefix}"
@@ -54,7 +45,7 @@ def job_body(cluster: ClusterConfig, name: str, stamp: str, workspace_id: str) -
     Raises:
         RunError: a job field PAI-DLC cannot honour, or `job.code` / `job.image` missing.
     """
-    job, script, args = checked(cluster, PLATFORM, ("torchrun", "paddle"))
+    job, script, args = checked(cluster, PLATFORM)
     code = code_place(job, "oss", PLATFORM)
     spec: dict[str, Any] = {
         "Type": "Worker",

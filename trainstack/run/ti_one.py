@@ -70,7 +70,7 @@ def task_request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any
     Raises:
         RunError: a job field TI-ONE cannot honour (spot, `job.code` / `job.image` missing).
     """
-    job, script, args = checked(cluster, PLATFORM, ("torchrun", "paddle"))
+    job, script, args = checked(cluster, PLATFORM)
     if cluster.purchase == "spot":
         raise RunError("purchase: TI-ONE has no spot training tasks; set purchase: on-demand")
     code = code_place(job, "cos", PLATFORM)

@@ -5,6 +5,9 @@ Each platform is asked in its own API, and its answer read into one line:
 - SageMaker: DescribeTrainingJob (`TrainingJobStatus`, `SecondaryStatus`, `FailureReason`,
   `BillableTimeInSeconds`; SageMaker API reference);
 - Azure ML: `Jobs - Get` (ARM REST, `properties.status`);
+- ModelArts: `Querying the Details About a Training Job` (v2, `status.phase` / `secondary_phase`);
+- PAI-DLC: `GetJob` (`Status`, `ReasonMessage`);
+- TI-ONE: `DescribeTrainingTask` (`TrainingTaskDetail.Status`, `FailureReason`);
 - the cloud's own VMs (AWS): a Run Command on every node of the stack printing the job unit's
   state (`systemctl is-active trainstack-job`) and the run id the node agents launch with.
 
@@ -36,6 +39,29 @@ def sagemaker_state(answer: dict[str, Any]) -> str:
 def azureml_state(answer: dict[str, Any]) -> str:
     """A `Jobs - Get` answer as its `properties.status` (`Running`, `Completed`, `Failed`, ...)."""
     return str((answer.get("properties") or {}).get("status") or "unknown")
+
+
+def modelarts_state(answer: dict[str, Any]) -> str:
+    """A ModelArts job's details as `Running (Running)`."""
+    status = answer.get("status") or {}
+    return f"{status.get('phase', '?')} ({status.get('secondary_phase', '?')})"
+
+
+def pai_state(answer: dict[str, Any]) -> str:
+    """A PAI-DLC `GetJob` answer as `Running` or `Failed: <reason>`."""
+    text = str(answer.get("Status") or "unknown")
+    if reason := answer.get("ReasonMessage"):
+        text += f": {' '.join(str(reason).split())[:200]}"
+    return text
+
+
+def ti_one_state(answer: dict[str, Any]) -> str:
+    """A TI-ONE `DescribeTrainingTask` answer as `RUNNING` or `FAILED: <reason>`."""
+    detail = (answer.get("Response") or {}).get("TrainingTaskDetail") or {}
+    text = str(detail.get("Status") or "unknown")
+    if reason := detail.get("FailureReason"):
+        text += f": {' '.join(str(reason).split())[:200]}"
+    return text
 
 
 def vm_commands(record: RunRecord, run_file: str) -> list[str]:
@@ -102,7 +128,46 @@ def _vm(record: RunRecord, stack: str, run_file: str) -> str:
     return vm_state([r.output for r in runs], record.job_id)
 
 
-FOLLOWERS: dict[str, Callable[[RunRecord], str]] = {"sagemaker": _sagemaker, "azureml": _azureml}
+def _modelarts(record: RunRecord) -> str:
+    from huaweicloudsdkmodelarts.v1 import ShowTrainingJobDetailsRequest
+
+    from clouds.huaweicloud.modelarts import client
+
+    answer = client(record.region).show_training_job_details(
+        ShowTrainingJobDetailsRequest(training_job_id=record.job_id)
+    )
+    return modelarts_state(answer.to_json_object() or {})
+
+
+def _pai(record: RunRecord) -> str:
+    import os
+
+    from trainstack.run.pai_dlc import DLC_VERSION, _call, _client
+
+    client = _client(f"pai-dlc.{record.region}.aliyuncs.com", os.environ)
+    return pai_state(_call(client, "GetJob", DLC_VERSION, "GET", f"/api/v1/jobs/{record.job_id}", None, None))
+
+
+def _ti_one(record: RunRecord) -> str:
+    import os
+
+    from tencentcloud.common.common_client import CommonClient
+    from tencentcloud.common.credential import Credential
+
+    from trainstack.run.ti_one import API_VERSION
+
+    credential = Credential(os.environ["TENCENTCLOUD_SECRET_ID"], os.environ["TENCENTCLOUD_SECRET_KEY"])
+    client = CommonClient("tione", API_VERSION, credential, record.region)
+    return ti_one_state(client.call_json("DescribeTrainingTask", {"Id": record.job_id}))
+
+
+FOLLOWERS: dict[str, Callable[[RunRecord], str]] = {
+    "sagemaker": _sagemaker,
+    "azureml": _azureml,
+    "modelarts": _modelarts,
+    "pai": _pai,
+    "ti-one": _ti_one,
+}
 
 
 def job_line(record: RunRecord, stack: str, run_file: str = "") -> str:

@@ -15,7 +15,7 @@ from components.aws.sagemaker import TYPE_TOKEN, SageMakerPool
 from tests.clusters import example_config
 from tests.components.harness import build_plan, one
 
-NAMES = ("node_ids", "bucket_name", "role_arn")
+NAMES = ("node_ids", "bucket_name", "role_arn", "mlflow_tracking_arn")
 BUCKET = f"c-sm-{ACCOUNT_ID}"
 
 
@@ -85,3 +85,25 @@ def test_refused_before_building(changes, field):
     values = {"platform": "sagemaker", "file_system": None, "interconnect": "none", **changes}
     with pytest.raises(ValueError, match=field):
         pool.check("c", example_config("aws", **values))
+
+
+def test_managed_mlflow_server_writes_only_its_prefix_and_jobs_only_log_runs():
+    job = {"command": "train.py --epochs 1", "tracking": {"mlflow": "managed"}}
+    plan = _pool(job=job)
+    region = example_config("aws").region
+    server = one(plan.records, "aws:sagemaker/mlflowTrackingServer:MlflowTrackingServer")["inputs"]
+    assert server["trackingServerName"] == "c-mlflow"
+    assert server["artifactStoreUri"] == f"s3://{BUCKET}/mlflow/"
+    assert (server["trackingServerSize"], server["automaticModelRegistration"]) == ("Small", False)
+    assert {r["inputs"]["name"] for r in plan.of_type("aws:iam/role:Role")} == {"c-sagemaker", "c-mlflow"}
+    policies = {r["name"]: json.loads(r["inputs"]["policy"]) for r in plan.of_type("aws:iam/rolePolicy:RolePolicy")}
+    artifacts = {s["Sid"]: s for s in policies["c-mlflow-artifacts"]["Statement"]}
+    assert artifacts["ArtifactObjects"]["Resource"] == [f"arn:aws:s3:::{BUCKET}/mlflow/*"]
+    assert artifacts["ArtifactList"]["Condition"] == {"StringLike": {"s3:prefix": ["mlflow/*"]}}
+    runs = {s["Sid"]: s for s in policies["c-sagemaker-access"]["Statement"]}["MlflowRuns"]
+    assert runs["Resource"] == [f"arn:aws:sagemaker:{region}:{ACCOUNT_ID}:mlflow-tracking-server/c-mlflow"]
+    assert runs["Action"] == list(sm.MLFLOW_JOB_ACTIONS) and not any(a.endswith("*") for a in runs["Action"])
+    # without managed tracking: no server, no MLflow statement
+    plain = _pool()
+    assert not plain.of_type("aws:sagemaker/mlflowTrackingServer:MlflowTrackingServer")
+    assert plain.outputs["mlflow_tracking_arn"] is None

@@ -91,8 +91,9 @@ def test_modelarts_without_the_pool_says_deploy_first(huawei):
 
 
 def _on_platform(cloud: str, platform: str, job: dict, changes: dict) -> ClusterConfig:
-    """The cloud's example cluster on `platform` with `job` (a PAI or TI-ONE stack cannot be
-    written yet: no pool component builds one, so the cluster is the VM stack's, moved there)."""
+    """The cloud's example cluster on `platform` with `job`: the VM stack's cluster moved there (a
+    TI-ONE stack cannot be written yet, no pool component builds one; the Chinese clouds' VM
+    stacks refuse a job, their node agent is not built)."""
     values = {**example(cloud), **{k: v for k, v in changes.items() if k != "job"}}
     job_config = JobConfig.model_validate(changes.get("job", job))
     return ClusterConfig.model_validate(values).model_copy(
@@ -195,3 +196,61 @@ def test_refusals_name_the_field(build, job, field):
 def test_ti_one_has_no_spot():
     with pytest.raises(RunError, match="^purchase: TI-ONE has no spot"):
         ti_one.task_request(_tione(purchase="spot"), "c", STAMP)
+
+
+@responses.activate
+def test_status_follows_each_platforms_job(huawei, monkeypatch):
+    """`trainstack status` reads each platform's job in its own API (recorded answers)."""
+    from trainstack.run.record import RunRecord
+    from trainstack.status.job_follow import job_line
+
+    for key, value in {
+        "ALIBABA_CLOUD_ACCESS_KEY_ID": "LTAI-test-id",
+        "ALIBABA_CLOUD_ACCESS_KEY_SECRET": "test-secret-not-real",
+        "TENCENTCLOUD_SECRET_ID": "AKID-test",
+        "TENCENTCLOUD_SECRET_KEY": "test-key-not-real",
+    }.items():
+        monkeypatch.setenv(key, value)
+    job = "3faf5c03-aaa1-4cbe-879d-24b05d997347"
+    responses.get(
+        f"https://modelarts.cn-north-4.myhuaweicloud.com/v2/{PROJECT}/training-jobs/{job}",
+        json=_answer("modelarts-training-job-running.json"),
+    )
+    responses.get(
+        "https://pai-dlc.cn-beijing.aliyuncs.com/api/v1/jobs/dlc7e3kbp4bqkz5y", json=_answer("pai-dlc-job-running.json")
+    )
+    responses.post("https://tione.tencentcloudapi.com/", json=_answer("tione-training-task-failed.json"))
+    lines = [
+        job_line(RunRecord(job, "modelarts", "huaweicloud", "cn-north-4", "t0", "l", "k"), "c"),
+        job_line(RunRecord("dlc7e3kbp4bqkz5y", "pai", "alicloud", "cn-beijing", "t0", "l", "k"), "c"),
+        job_line(RunRecord("train-51ba4bf0", "ti-one", "tencentcloud", "ap-guangzhou", "t0", "l", "k"), "c"),
+    ]
+    assert [line.split("): ", 1)[1].split(";")[0] for line in lines] == [
+        "Running (Running)",
+        "Running",
+        "FAILED: process exited with code 1",
+    ]
+    assert json.loads(responses.calls[2].request.body) == {"Id": "train-51ba4bf0"}
+    assert responses.calls[2].request.headers["X-TC-Action"] == "DescribeTrainingTask"
+
+
+@pytest.mark.parametrize(
+    ("platform", "refused"),
+    [
+        pytest.param("sagemaker", True, id="sagemaker"),
+        pytest.param("azureml", True, id="azureml"),
+        pytest.param("ModelArts", True, id="modelarts"),
+        pytest.param("pai", False, id="pai-word"),
+        pytest.param("PAI-DLC", False, id="pai-dlc-name"),
+        pytest.param("ti-one", False, id="ti-one"),
+    ],
+)
+def test_paddle_rows_left_out_where_the_platform_runs_its_own_launcher(platform, refused):
+    """The resolver's `job` constraint and `run` share this answer (`clouds.platform_job.job_problem`)."""
+    from clouds.platform_job import job_problem
+
+    job = JobConfig.model_validate({"command": "train.py", "launcher": "paddle"})
+    problem = job_problem(platform, job, 2)
+    assert (problem is not None) is refused
+    if refused:
+        assert problem.startswith(f"job.launcher: {platform} starts the job's processes with its own")

@@ -119,3 +119,11 @@ def test_names_fit_sagemaker_and_s3_limits():
     assert len(sm.bucket_name(long, ACCOUNT)) <= 63
     assert len(sm.role_name(long)) <= 64
     assert len(sm.job_name(long, "20261207-0439")) <= 63
+
+
+def test_managed_mlflow_points_the_job_at_the_pools_server():
+    cluster = _cluster(job={"command": "train.py --epochs 1", "tracking": {"mlflow": "managed"}})
+    request = training_job_request(cluster, "c", ACCOUNT, "s1")
+    assert request["Environment"]["MLFLOW_TRACKING_URI"] == (
+        f"arn:aws:sagemaker:{cluster.region}:{ACCOUNT}:mlflow-tracking-server/c-mlflow"
+    )
