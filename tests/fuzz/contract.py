@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import resource
 import time
 from pathlib import Path
@@ -16,12 +17,19 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from typer.testing import CliRunner
 
 from profiles.stack.file import StackFileError, read_cluster
 from trainstack.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
+if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+    # hypothesis keeps its cache (the project's constants, one file per module) under the working
+    # directory it was first imported in; imported here, inside a test that moved into a temporary
+    # project, that would be a cold cache in every run: keep it at the project root, as before
+    set_hypothesis_home_dir(ROOT / ".hypothesis")
+
 WORKLOAD = yaml.safe_load((ROOT / "profiles" / "workloads" / "training-a100.yaml").read_text())
 STACK = yaml.safe_load((ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text())
 SECONDS = 3.0  # per command; resolve over the whole catalog takes ~0.1 s
