@@ -3,7 +3,7 @@
 
 - EC2 GetSpotPlacementScores (spot stacks): how likely AWS rates a request for `nodes`
   instances of the group's types (the stack's type and its `fallback_types`, as the group
-  launches them) in one zone, from 1 ("not likely to succeed") to 10 ("highly likely"); the
+  launches them; with fallback types, each type alone too, in rank order) in one zone, from 1 ("not likely to succeed") to 10 ("highly likely"); the
   answer lists the top zones of the region (API reference, SpotPlacementScore). A
   recommendation only: "No score guarantees that your Spot request will be fully or partially
   fulfilled".
@@ -45,14 +45,26 @@ def block_hours(hours: float) -> int:
     return min(math.ceil(hours / WEEK) * WEEK, LONGEST_BLOCK_HOURS)
 
 
-def placement_finding(cluster: ClusterConfig, answer: dict[str, Any]) -> Finding:
-    """The GetSpotPlacementScores answer (SingleAvailabilityZone) read for the stack's zone."""
-    scores = {s["AvailabilityZoneId"]: int(s["Score"]) for s in answer.get("SpotPlacementScores", [])}
+def zone_scores(answer: dict[str, Any]) -> dict[str, int]:
+    """A GetSpotPlacementScores answer (SingleAvailabilityZone) as zone id -> score."""
+    return {s["AvailabilityZoneId"]: int(s["Score"]) for s in answer.get("SpotPlacementScores", [])}
+
+
+def placement_finding(
+    cluster: ClusterConfig, answer: dict[str, Any], per_type: dict[str, dict[str, int]] | None = None
+) -> Finding:
+    """The GetSpotPlacementScores answer for the group's types together, read for the stack's
+    zone; with `per_type` (type -> zone scores, each type asked alone) each type's own score
+    there, in rank order."""
+    scores = zone_scores(answer)
     types = ", ".join((cluster.instance_type, *cluster.fallback_types))
     ask = f"{cluster.nodes} x spot {types} in one zone of {cluster.region}"
     best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:3]
     others = ", ".join(f"{zone} {score}" for zone, score in best if zone != cluster.zone)
     elsewhere = f"; best zones: {others}" if others else ""
+    if per_type:
+        alone = ", ".join(f"{t} {found.get(cluster.zone, 'unscored')}" for t, found in per_type.items())
+        elsewhere += f"; each type alone in {cluster.zone}: {alone}"
     score = scores.get(cluster.zone)
     if score is None:
         return Finding(
@@ -121,13 +133,13 @@ def read_signals(cluster: ClusterConfig, ec2: Any) -> list[Finding]:
                 cluster,
                 lambda: placement_finding(
                     cluster,
-                    ec2.get_spot_placement_scores(
-                        InstanceTypes=[cluster.instance_type, *cluster.fallback_types],
-                        TargetCapacity=cluster.nodes,
-                        TargetCapacityUnitType="units",
-                        SingleAvailabilityZone=True,
-                        RegionNames=[cluster.region],
-                    ),
+                    _scores(ec2, cluster, [cluster.instance_type, *cluster.fallback_types]),
+                    {
+                        t: zone_scores(_scores(ec2, cluster, [t]))
+                        for t in (cluster.instance_type, *cluster.fallback_types)
+                    }
+                    if cluster.fallback_types
+                    else None,
                 ),
             )
         )
@@ -148,6 +160,17 @@ def read_signals(cluster: ClusterConfig, ec2: Any) -> list[Finding]:
             )
         )
     return found
+
+
+def _scores(ec2: Any, cluster: ClusterConfig, types: list[str]) -> dict[str, Any]:
+    """GetSpotPlacementScores for `nodes` instances of `types` in one zone of the stack's region."""
+    return ec2.get_spot_placement_scores(  # type: ignore[no-any-return]
+        InstanceTypes=types,
+        TargetCapacity=cluster.nodes,
+        TargetCapacityUnitType="units",
+        SingleAvailabilityZone=True,
+        RegionNames=[cluster.region],
+    )
 
 
 def _read(check: str, call: str, cluster: ClusterConfig, read: Any) -> Finding:

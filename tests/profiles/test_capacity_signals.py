@@ -75,6 +75,21 @@ def test_aws_signals_ask_for_the_groups_types_and_the_jobs_block():
             "RegionNames": ["eu-north-1"],
         },
     )
+    for alone, zone_score in (("p4d.24xlarge", 2), ("p4de.24xlarge", 1)):  # each type alone, rank order
+        scores = {
+            "SpotPlacementScores": [{"Region": "eu-north-1", "AvailabilityZoneId": "eun1-az3", "Score": zone_score}]
+        }
+        stub.add_response(
+            "get_spot_placement_scores",
+            scores,
+            {
+                "InstanceTypes": [alone],
+                "TargetCapacity": 2,
+                "TargetCapacityUnitType": "units",
+                "SingleAvailabilityZone": True,
+                "RegionNames": ["eu-north-1"],
+            },
+        )
     stub.add_response(
         "describe_capacity_block_offerings",
         answer("aws-capacity-block-offerings.json"),
@@ -83,6 +98,7 @@ def test_aws_signals_ask_for_the_groups_types_and_the_jobs_block():
     score, block = aws_signals.read_signals(cluster, ec2)
     stub.assert_no_pending_responses()
     assert score.detail.startswith("2 x spot p4d.24xlarge, p4de.24xlarge in one zone of eu-north-1")
+    assert "; each type alone in eun1-az3: p4d.24xlarge 2, p4de.24xlarge 1 (not likely" in score.detail
     assert block.detail == (
         "2 x p4d.24xlarge for 96 h: 2 Capacity Block offering(s); earliest from 2026-12-10 11:30 UTC in "
         "eu-north-1b: USD 2,832.00 up front, $29.50/hour for the cluster (the stack records $20.50/hour)"
