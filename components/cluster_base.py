@@ -38,6 +38,19 @@ def nothing() -> pulumi.Output[Any]:
     return pulumi.Output.from_input(None)
 
 
+def pool_outputs(node_ids: pulumi.Output[Any] | None = None) -> ClusterOutputs:
+    """The outputs of a managed platform's pool (Azure ML, SageMaker, ModelArts, PAI): no node
+    addresses, no placement group and no file system of its own; `node_ids` what the platform
+    names its pool by (none by default)."""
+    return ClusterOutputs(
+        node_ids=node_ids if node_ids is not None else pulumi.Output.from_input([]),
+        node_private_ips=pulumi.Output.from_input([]),
+        placement_group=nothing(),
+        file_system_dns=nothing(),
+        file_system_mount_name=nothing(),
+    )
+
+
 def protected(opts: pulumi.ResourceOptions, **more: Any) -> pulumi.ResourceOptions:
     """`opts` for a stateful child (file system, fileset, data volume): `protect=True`, so that
     no `pulumi up` or `destroy` deletes what it holds, plus `more` resource options."""

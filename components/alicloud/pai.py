@@ -14,7 +14,7 @@ import pulumi_alicloud as alicloud
 
 from clouds.alicloud import pai
 from clouds.contract import ClusterConfig
-from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, protected
+from components.cluster_base import ClusterOutputs, GpuClusterBase, pool_outputs, protected
 
 TYPE_TOKEN = "trainstack:alicloud:PaiPool"
 
@@ -45,13 +45,7 @@ class PaiPool(GpuClusterBase):
         )
         self.workspace_id = self.workspace.id
         self.workspace_name = self.workspace.workspace_name
-        return ClusterOutputs(
-            node_ids=pulumi.Output.from_input([]),
-            node_private_ips=pulumi.Output.from_input([]),
-            placement_group=nothing(),
-            file_system_dns=nothing(),
-            file_system_mount_name=nothing(),
-        )
+        return pool_outputs()
 
     def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
         """The workspace `trainstack run` submits PAI-DLC jobs to."""

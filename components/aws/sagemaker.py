@@ -16,7 +16,7 @@ import pulumi_aws as aws
 from clouds.aws import sagemaker as sm
 from clouds.contract import ClusterConfig
 from clouds.tracking import MANAGED
-from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, protected
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, pool_outputs, protected
 
 TYPE_TOKEN = "trainstack:aws:SageMakerPool"
 
@@ -86,13 +86,7 @@ class SageMakerPool(GpuClusterBase):
         self.mlflow_tracking_arn = self._mlflow(name, tags, partition, child) if managed else nothing()
         self.bucket_name = self.bucket.bucket
         self.role_arn = self.role.arn
-        return ClusterOutputs(
-            node_ids=pulumi.Output.from_input([]),
-            node_private_ips=pulumi.Output.from_input([]),
-            placement_group=nothing(),
-            file_system_dns=nothing(),
-            file_system_mount_name=nothing(),
-        )
+        return pool_outputs()
 
     def _mlflow(self, name: str, tags: Any, partition: Any, child: pulumi.ResourceOptions) -> pulumi.Output[Any]:
         """The SageMaker managed MLflow tracking server (`job.tracking: {mlflow: managed}`): its

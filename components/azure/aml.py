@@ -19,7 +19,7 @@ from clouds.azure import aml
 from clouds.contract import ClusterConfig
 from components.azure.network import create_network
 from components.azure.place import Place
-from components.cluster_base import ClusterOutputs, GpuClusterBase, protected
+from components.cluster_base import ClusterOutputs, GpuClusterBase, pool_outputs, protected
 
 TYPE_TOKEN = "trainstack:azure:AmlPool"
 
@@ -106,13 +106,7 @@ class AzureMlPool(GpuClusterBase):
         )
         self.workspace_name = self.workspace.name
         self.compute_name = pulumi.Output.from_input(aml.compute_name(name))
-        return ClusterOutputs(
-            node_ids=self.compute.id.apply(lambda compute_id: [compute_id]),
-            node_private_ips=pulumi.Output.from_input([]),
-            placement_group=pulumi.Output.from_input(None),
-            file_system_dns=pulumi.Output.from_input(None),  # no file system: the workspace's storage
-            file_system_mount_name=pulumi.Output.from_input(None),
-        )
+        return pool_outputs(self.compute.id.apply(lambda compute_id: [compute_id]))  # data: the workspace storage
 
     def _storage(self, name: str, place: Place) -> azure_native.storage.StorageAccount:
         """The workspace's storage account (artifacts, logs, checkpoints): protected, since it

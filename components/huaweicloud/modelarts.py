@@ -20,7 +20,7 @@ from pulumi.dynamic import CreateResult, DiffResult, ResourceProvider
 
 from clouds.contract import ClusterConfig
 from clouds.huaweicloud import modelarts as ma
-from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
+from components.cluster_base import ClusterOutputs, GpuClusterBase, pool_outputs
 
 TYPE_TOKEN = "trainstack:huaweicloud:ModelArtsPool"
 
@@ -123,13 +123,7 @@ class ModelArtsPool(GpuClusterBase):
             pulumi.ResourceOptions.merge(child, pulumi.ResourceOptions(depends_on=[self.network])),
         )
         self.pool_name = pulumi.Output.from_input(ma.pool_name(name))
-        return ClusterOutputs(
-            node_ids=self.pool_name.apply(lambda pool: [pool]),
-            node_private_ips=pulumi.Output.from_input([]),
-            placement_group=nothing(),
-            file_system_dns=nothing(),
-            file_system_mount_name=nothing(),
-        )
+        return pool_outputs(self.pool_name.apply(lambda pool: [pool]))
 
     def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:
         """The pool `trainstack run` submits ModelArts training jobs to."""
