@@ -15,6 +15,7 @@ import io
 import json
 import shlex
 import tarfile
+import threading
 from pathlib import Path
 
 from nodeagent.launcher import NOTICE_EXIT_STATUS
@@ -64,6 +65,12 @@ def shipped_for(
     return (*found, "paddle_master.py") if launcher == "paddle" else found
 
 
+# CPython 3.11's AST conversion keeps one recursion counter per interpreter, not per thread: two
+# threads parsing at once can fail with "SystemError: AST constructor recursion depth mismatch"
+# (seen in the suite when a plan's program thread renders a bootstrap while another one does).
+_PARSE_LOCK = threading.Lock()
+
+
 def compact_source(text: str) -> bytes:
     """A module's source without docstrings, for shipping in user data (EC2 allows 16 KB).
 
@@ -72,7 +79,8 @@ def compact_source(text: str) -> bytes:
     so it runs the same;
     the full sources stay in the repository.
     """
-    tree = ast.parse(text)
+    with _PARSE_LOCK:
+        tree = ast.parse(text)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # no runtime reads them
             node.returns = None
