@@ -35,6 +35,9 @@ TYPE_TOKEN = "trainstack:aws:HyperPodPool"
 class HyperPodCluster(pulumi.dynamic.Resource, module="aws", name="HyperPodCluster"):
     """A SageMaker HyperPod cluster (`pulumi-python:dynamic/aws:HyperPodCluster`)."""
 
+    cluster_arn: pulumi.Output[str]
+    status: pulumi.Output[str]
+
     def __init__(self, name: str, region: str, request: Any, tags: Any, opts: pulumi.ResourceOptions | None = None):
         props = {"region": region, "request": request, "tags": tags, "cluster_arn": None, "status": None}
         super().__init__(HyperPodClusterProvider(), name, props, opts)
