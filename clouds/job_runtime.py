@@ -131,7 +131,11 @@ def runtime_line(cluster: ClusterConfig) -> str | None:
     from clouds.healing import job_problem
 
     runtime = runtime_for(cluster.provider)
-    if runtime is None or cluster.platform is not None or job_problem(cluster.provider, cluster.instance_type) is not None:
+    if (
+        runtime is None
+        or cluster.platform is not None
+        or job_problem(cluster.provider, cluster.instance_type) is not None
+    ):
         return None
     origin = (
         f"installed by the bootstrap ({runtime.requirement} into {VENV}) on {runtime.image}"
