@@ -133,7 +133,7 @@ class WorkloadSpec(NamedTuple):
     nodes: int = 1
     max_nodes: int | None = None
     interconnect: Literal["none", "rdma"] = "none"
-    purchase: Literal["any", "spot", "on-demand"] = "on-demand"
+    purchase: Literal["any", "spot", "on-demand", "flex-start"] = "on-demand"
     hours: float | None = None
     work: Work | None = None
     model: ModelShape | None = None
