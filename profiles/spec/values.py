@@ -222,7 +222,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "nodes": Key("int", ge=1, le=10_000, before=not_bool),
         "max_nodes": _opt("int", ge=1, le=10_000),
         "interconnect": Key(("none", "rdma")),
-        "purchase": Key(("any", "spot", "on-demand"), before=rules.purchase),
+        "purchase": Key(("any", "spot", "on-demand", "flex-start"), before=rules.purchase),
         "hours": _opt("float", gt=0, before=rules.run_hours),
         "work": _opt(Work),
         "model": _opt(ModelShape),
