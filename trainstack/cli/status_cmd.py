@@ -4,6 +4,7 @@ and the job `trainstack run` last started (`trainstack.status.job_follow`)."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -31,15 +32,12 @@ def run(stack: str, folder: Path) -> None:
     except (StackFileError, ConfigError) as exc:
         fail(str(exc))
     cluster, settings = now.cluster, stack_settings(now.text)
-    if cluster.platform is not None:  # a managed platform runs the nodes: follow its job
+    reader = _reader(cluster)
+    if reader is None:  # a managed platform runs the nodes: follow its job
         _job(stack, folder, cluster, required=True)
         return
     try:
-        live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
-    except ModuleNotFoundError:
-        fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
-    try:
-        groups = live.status(cluster, stack, settings)
+        groups = reader(cluster, stack, settings)
     except Exception as exc:  # credentials, permissions, network: one line
         fail(f"status: cannot read the node groups in {cluster.region}: {' '.join(str(exc).split())[:300]}", FAILED)
     if not groups:
@@ -47,12 +45,29 @@ def run(stack: str, folder: Path) -> None:
     for group in groups:
         typer.echo(group.line())
     _job(stack, folder, cluster, required=False)
-    if cluster.job is not None:  # the job's last step and checkpoint, from its files
+    if cluster.job is not None and cluster.platform is None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
         typer.echo(progress(cluster, stack))
     if any(group.running < group.asked for group in groups):
         raise typer.Exit(FAILED)
+
+
+def _reader(cluster) -> Callable[..., list] | None:
+    """The live reading of the stack's nodes: the cloud's `trainstack.status.<cloud>_live`, a
+    platform pool's own (`Platform.status`: HyperPod), or None for a platform whose pool has no
+    nodes to read (its job is followed instead)."""
+    from clouds.base import load
+    from clouds.platform_lookup import find
+
+    if cluster.platform is not None:
+        platform = find(cluster.provider, cluster.platform)
+        return load(platform.status) if platform is not None and platform.status else None  # type: ignore[no-any-return]
+    try:
+        live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
+    except ModuleNotFoundError:
+        fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
+    return live.status  # type: ignore[no-any-return]
 
 
 def _job(stack: str, folder: Path, cluster, required: bool) -> None:
