@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from profiles.candidate import Candidate
+from profiles.choice.gaps import clouds_without_rows
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
@@ -88,3 +90,46 @@ def test_no_gap_fill_where_the_cloud_has_no_fallback_or_no_on_demand_price(node)
     assert row.usd_fill is None
     assert not any(n.startswith("spot fallback") for n in row.notes)
     assert row.usd_total == pytest.approx(12.0 * 2 * 72.072 + row.usd_storage, rel=1e-12)
+
+
+# Why an allowed cloud gave no row (`profiles.choice.gaps.clouds_without_rows`), one case a rule.
+_AWS, _GCP = aws_node(), offering(provider="gcp", region="us-central1", zone="us-central1-a")
+_GCP_2 = _GCP._replace(zone="us-central1-b")
+
+
+@pytest.mark.parametrize(
+    ("allowed", "failed", "details", "gaps"),
+    [
+        pytest.param(["aws"], {"price": [_AWS]}, {}, {}, id="a-cloud-with-a-row-is-not-a-gap"),
+        pytest.param(
+            ["lambda"],
+            {},
+            {},
+            {
+                "lambda": "no priced offering in the catalog (`trainstack catalog info`; refresh with "
+                "`trainstack catalog refresh --provider lambda`)"
+            },
+            id="a-cloud-with-no-offering",
+        ),
+        pytest.param(["gcp"], {"price": [_AWS]}, {}, {}, id="only-other-clouds-removed-says-nothing"),
+        pytest.param(
+            ["gcp"],
+            {"price": [_GCP, _GCP_2], "accelerator": [_GCP], "interconnect": [_AWS, _GCP]},
+            {},
+            {
+                "gcp": "price: no offering of these accelerators has a price for the purchase asked; 2 offerings removed by it"
+            },
+            id="the-deepest-constraint-with-its-count",
+        ),
+        pytest.param(
+            ["aws", "gcp"],
+            {"gpu_memory": [_GCP], "region": [_GCP_2]},
+            {("gcp", "gpu_memory"): "40 GiB < 80 GiB", ("gcp", "region"): "unused"},
+            {"gcp": "gpu_memory: no offering with the GPU memory asked (40 GiB < 80 GiB); 1 offerings removed by it"},
+            id="with-the-first-offerings-numbers",
+        ),
+    ],
+)
+def test_each_allowed_cloud_without_a_row_is_named_with_its_deepest_constraint(allowed, failed, details, gaps):
+    found = [Candidate(_AWS, "on-demand", 1, 10.0, 40.0)]
+    assert clouds_without_rows(allowed, [_AWS, _GCP, _GCP_2], found, failed, details) == gaps
