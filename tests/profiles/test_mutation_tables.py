@@ -14,6 +14,7 @@ import pytest
 from profiles.candidate import Candidate
 from profiles.choice.gaps import clouds_without_rows
 from profiles.cost.checkpoint import write_hours
+from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
 from profiles.costing import candidates
@@ -133,3 +134,20 @@ _GCP_2 = _GCP._replace(zone="us-central1-b")
 def test_each_allowed_cloud_without_a_row_is_named_with_its_deepest_constraint(allowed, failed, details, gaps):
     found = [Candidate(_AWS, "on-demand", 1, 10.0, 40.0)]
     assert clouds_without_rows(allowed, [_AWS, _GCP, _GCP_2], found, failed, details) == gaps
+
+
+@pytest.mark.parametrize(
+    ("fields", "rate"),
+    [
+        pytest.param({"currency": "CNY", "on_demand_native": 70.0, "on_demand_usd_per_hour": 10.0}, 1 / 7, id="cny"),
+        pytest.param({"currency": "USD", "on_demand_native": 70.0, "on_demand_usd_per_hour": 10.0}, None, id="usd"),
+        pytest.param(
+            {"currency": "CNY", "on_demand_native": None, "on_demand_usd_per_hour": 10.0}, None, id="no-native"
+        ),
+        pytest.param({"currency": "CNY", "on_demand_native": 0.0, "on_demand_usd_per_hour": 10.0}, None, id="native-0"),
+        pytest.param({"currency": "CNY", "on_demand_native": 70.0, "on_demand_usd_per_hour": None}, None, id="no-usd"),
+    ],
+)
+def test_a_cny_rows_rate_is_its_usd_over_its_native_price(fields, rate):
+    found = usd_per_cny(offering(**fields))
+    assert found == (None if rate is None else pytest.approx(rate, rel=1e-12))
