@@ -15,9 +15,7 @@ from clouds.contract import ClusterConfig
 from trainstack.status.read import GroupStatus
 
 
-def cluster_groups(
-    cluster: Mapping[str, Any], nodes: list[Mapping[str, Any]], provider: str = "aws"
-) -> list[GroupStatus]:
+def cluster_groups(cluster: Mapping[str, Any], nodes: list[Mapping[str, Any]], provider: str) -> list[GroupStatus]:
     """One `GroupStatus` per instance group of a DescribeCluster answer, `<cluster>/<group>`:
     asked = the group's TargetCount, running = its nodes whose InstanceStatus is `Running`; the
     error, when there is one, is the first failed node's message, else a group or cluster that
@@ -44,7 +42,7 @@ def cluster_groups(
     return found
 
 
-def read(api: Any, cluster_name: str) -> list[GroupStatus]:
+def read(api: Any, cluster_name: str, provider: str) -> list[GroupStatus]:
     """DescribeCluster and every page of ListClusterNodes from a `sagemaker` client; [] when
     the cluster does not exist (not deployed, or deleted)."""
     from botocore.exceptions import ClientError
@@ -60,7 +58,7 @@ def read(api: Any, cluster_name: str) -> list[GroupStatus]:
     nodes: list[Mapping[str, Any]] = []
     for page in api.get_paginator("list_cluster_nodes").paginate(ClusterName=cluster_name):
         nodes += page.get("ClusterNodeSummaries", [])
-    return cluster_groups(described, nodes)
+    return cluster_groups(described, nodes, provider)
 
 
 def status(cluster: ClusterConfig, name: str, settings: Mapping[str, Any]) -> list[GroupStatus]:
@@ -68,4 +66,4 @@ def status(cluster: ClusterConfig, name: str, settings: Mapping[str, Any]) -> li
     from clouds.aws.hyperpod import cluster_name
     from profiles.preflight.aws_api import client, new_session
 
-    return read(client(new_session(), "sagemaker", cluster.region), cluster_name(name))
+    return read(client(new_session(), "sagemaker", cluster.region), cluster_name(name), cluster.provider)

@@ -64,7 +64,7 @@ def _node(node_id: str, status: str, message: str = "") -> dict:
     ],
 )
 def test_groups_from_the_cluster_and_its_nodes(cluster, nodes, line):
-    (group,) = cluster_groups({"ClusterName": "c", **cluster}, nodes)
+    (group,) = cluster_groups({"ClusterName": "c", **cluster}, nodes, "aws")
     assert group.line() == line
 
 
@@ -76,9 +76,9 @@ def test_a_created_cluster_from_moto_and_the_cli_lines(tmp_path, monkeypatch):
     role = f"arn:aws:iam::{ACCOUNT_ID}:role/train-hyperpod"
     request = hp.cluster_request("train", config, role, hp.bucket_name("train", ACCOUNT_ID), network)
     api = boto3.client("sagemaker", region_name=REGION)
-    assert read(api, "train") == []  # not deployed yet
+    assert read(api, "train", "aws") == []  # not deployed yet
     HyperPodClusterProvider().create({"region": REGION, "request": request, "tags": {}})
-    assert [(g.name, g.asked, g.running) for g in read(api, "train")] == [
+    assert [(g.name, g.asked, g.running) for g in read(api, "train", "aws")] == [
         ("train/controller", 1, 1),
         ("train/workers-p4d-24xlarge", 2, 2),
     ]
