@@ -1,0 +1,79 @@
+"""Shell lines on the nodes of a stack that is up, through each cloud's own way of running a
+command on a VM, and their answers back: what `bench run --send`, `bench fetch` and the job's
+progress in `status` share.
+
+Each cloud's runner lives in its own module (`RUNNERS`): AWS Systems Manager Run Command
+(`trainstack.bench.aws_ssm`), Azure Run Command (`trainstack.bench.azure_run`), GCP SSH
+through IAP TCP forwarding (`trainstack.bench.gcp_ssh`). A runner answers three calls:
+`nodes()` (the cluster's running job nodes, in a stable order), `send(nodes, commands,
+comment, timeout_seconds)` (start the lines on those nodes as root; a handle) and
+`wait(handle, deadline_seconds, pause)` (each node's `Invocation` once all have ended).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+# provider -> "module:factory"; the factory takes (cluster, stack name, stack settings).
+RUNNERS = {
+    "aws": "trainstack.bench.aws_ssm:AwsRunner",
+    "azure": "trainstack.bench.azure_run:AzureRunner",
+    "gcp": "trainstack.bench.gcp_ssh:GcpRunner",
+}
+
+
+class RemoteError(RuntimeError):
+    """The command reached no node or failed on one; the message names the node and what it said."""
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One node's run of a command: the node (instance id, VM id or name), its status and the
+    head of its output."""
+
+    instance_id: str
+    status: str
+    output: str
+
+
+class NodeRunner(Protocol):
+    """One cloud's way of running shell lines on a stack's nodes (see the module's docstring)."""
+
+    def nodes(self) -> list[str]: ...
+
+    def send(self, nodes: list[str], commands: list[str], comment: str, timeout_seconds: int) -> Any: ...
+
+    def wait(self, handle: Any, deadline_seconds: float, pause: float = 10.0) -> list[Invocation]: ...
+
+
+def has_runner(provider: str) -> bool:
+    """Whether trainstack can run a command on `provider`'s VMs."""
+    return provider in RUNNERS
+
+
+def runner_for(cluster: Any, stack: str, settings: dict | None = None) -> NodeRunner:
+    """The runner of `cluster`'s cloud for the stack `stack`.
+
+    Raises:
+        RemoteError: the cloud has none (the message lists the clouds that do).
+    """
+    found = RUNNERS.get(cluster.provider)
+    if found is None:
+        raise RemoteError(f"{cluster.provider} has no remote run in trainstack (only {', '.join(sorted(RUNNERS))})")
+    module, _, factory = found.partition(":")
+    return getattr(importlib.import_module(module), factory)(cluster, stack, settings or {})
+
+
+def run_on_one(runner: NodeRunner, commands: list[str], comment: str, timeout_seconds: int) -> Invocation | None:
+    """Run `commands` on the first running node and wait for its answer; None when no node runs.
+
+    Raises:
+        RemoteError: the node did not answer in time or the command failed there.
+    """
+    nodes = runner.nodes()
+    if not nodes:
+        return None
+    [answer] = runner.wait(runner.send(nodes[:1], commands, comment, timeout_seconds), 2 * timeout_seconds, 2.0)
+    return answer
