@@ -3,8 +3,7 @@ command on a VM, and their answers back: what `bench run --send`, `bench fetch` 
 progress in `status` share.
 
 Each cloud's runner lives in its own module (`RUNNERS`): AWS Systems Manager Run Command
-(`trainstack.bench.aws_ssm`), Azure Run Command (`trainstack.bench.azure_run`), GCP SSH
-through IAP TCP forwarding (`trainstack.bench.gcp_ssh`). A runner answers three calls:
+(`trainstack.bench.aws_ssm`), Azure Run Command (`trainstack.bench.azure_run`). A runner answers three calls:
 `nodes()` (the cluster's running job nodes, in a stable order), `send(nodes, commands,
 comment, timeout_seconds)` (start the lines on those nodes as root; a handle) and
 `wait(handle, deadline_seconds, pause)` (each node's `Invocation` once all have ended).
@@ -20,7 +19,6 @@ from typing import Any, Protocol
 RUNNERS = {
     "aws": "trainstack.bench.aws_ssm:AwsRunner",
     "azure": "trainstack.bench.azure_run:AzureRunner",
-    "gcp": "trainstack.bench.gcp_ssh:GcpRunner",
 }
 
 

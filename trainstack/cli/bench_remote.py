@@ -2,7 +2,7 @@
 through its cloud's own remote-run service and node agents (`trainstack.bench.remote`).
 
 Each cloud's own way of running a command on a VM (`trainstack.bench.node_run`: AWS Systems
-Manager Run Command, Azure Run Command, GCP SSH through IAP); other clouds refuse in one line.
+Manager Run Command, Azure Run Command); other clouds refuse in one line.
 """
 
 from __future__ import annotations
