@@ -131,3 +131,14 @@ def test_run_ids_sort_by_time() -> None:
     from datetime import datetime, timezone
 
     assert new_run_id(datetime(2026, 12, 7, 6, 0, 5, tzinfo=timezone.utc)) == "20261207T060005Z"
+
+
+def test_the_bundle_is_the_same_bytes_at_any_time(monkeypatch) -> None:
+    """gzip's header holds a time: the bundle (sent in every node's script) must not."""
+    import time
+
+    from trainstack.bench.remote import bundle
+
+    first = bundle()
+    monkeypatch.setattr(time, "time", lambda: 2_000_000_000.0)
+    assert bundle() == first

@@ -134,22 +134,68 @@ def test_wait_polls_each_operation_until_it_ends_and_names_a_vm_that_failed(monk
         runner.wait({}, 60)
 
 
+def on_the_node(commands: list[str], here: Path) -> str:
+    """What a VM prints for `commands` (a detached benchmark start), run by bash here: the job
+    file, the script folder and the shared file system moved under `here`, `systemd-run`
+    echoed instead of started, the job unit inactive as on a node whose job was stopped."""
+    from trainstack.bench.remote import JOB_FILE, SCRIPTS, results_root
+
+    (here / "job.json").write_text("{}")
+    script = "\n".join(azure_run.in_bash(commands)).replace(JOB_FILE, str(here / "job.json"))
+    script = script.replace(SCRIPTS, str(here / "scripts")).replace(results_root("azure", STACK), str(here / "fs"))
+    script = script.replace("systemd-run ", "echo systemd-run ")
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30, check=True).stdout
+
+
 @responses.activate
-def test_bench_run_send_reaches_every_running_worker(project) -> None:
+def test_bench_run_send_wait_starts_a_unit_on_every_worker_then_fetches(project, tmp_path, monkeypatch) -> None:
+    """`bench run --send --wait`: the run started detached on both running workers (the node
+    side run by bash), its end markers polled on one, then its logs fetched into the results file."""
+    from clouds.contract import JobConfig
+    from profiles.preflight.check import read_cluster
+    from trainstack.bench import remote
+    from trainstack.cli import bench_remote
+
+    run = "20261207T060000Z"
+    monkeypatch.setattr(remote, "new_run_id", lambda: run)
+    monkeypatch.setattr(bench_remote, "POLL_SECONDS", 0.0)
+    cluster = read_cluster(project / "stacks" / f"Pulumi.{STACK}.yaml").model_copy(
+        update={"job": JobConfig(command="/fsx/train.py")}
+    )
+    started = remote.detached(run, remote.node_commands(STACK, cluster, run, 5, 256, "8G"))
+    start_output = on_the_node(started, tmp_path)
+    assert start_output.startswith("systemd-run --unit=trainstack-bench-20261207T060000Z --collect /bin/bash ")
+    written = (tmp_path / "scripts" / f"bench-{run}.sh").read_text()
+    assert "python3 -m nodeagent run" in written and written.endswith(
+        'then: trainstack bench fetch -s training-h100-azure"\n'
+    )
+    subprocess.run(["bash", "-n", str(tmp_path / "scripts" / f"bench-{run}.sh")], check=True)
+    logs = tmp_path / "fs" / run
+    logs.mkdir(parents=True)
+    shutil.copy(ANSWERS / "bench" / "nccl-all.log", logs / "nccl-all.log")
+    shutil.copy(ANSWERS / "bench" / "train.log", logs / "train-resnet50-node1.log")
+    for host in ("train-nod000000", "train-nod000002"):
+        (logs / f"finished-{host}").touch()
+    root = remote.results_root("azure", STACK)
+    finished = vm_script(remote.finished_commands(STACK, cluster, run), root, tmp_path / "fs")
+    fetched = vm_script(remote.fetch_commands(STACK, cluster, run), root, tmp_path / "fs")
     _list_the_workers()
     for index in ("0", "2"):
         _started(f"{SET}/virtualMachines/{index}", f"op-{index}")
-    result = CliRunner().invoke(app, ["bench", "run", "-s", STACK, "--send", "--steps", "5"])
+        responses.get(f"{OPERATIONS}/op-{index}", json=succeeded(start_output))
+    _started(f"{SET}/virtualMachines/0", "op-w")
+    _started(f"{SET}/virtualMachines/0", "op-f")
+    responses.get(f"{OPERATIONS}/op-w", json=succeeded(finished))
+    responses.get(f"{OPERATIONS}/op-f", json=succeeded(fetched))
+    argv = ["bench", "run", "-s", STACK, "--send", "--wait", "--steps", "5", "-o", str(tmp_path / "run.json")]
+    result = CliRunner().invoke(app, argv)
     assert result.exit_code == 0, result.output
-    assert f"sent to 2 nodes of {STACK} (2 Run Command operations)" in result.output
+    assert f"benchmark {run} sent to 2 nodes of {STACK} (2 Run Command operations)" in result.output
+    assert "finished on 2 nodes" in result.output and "results written: " in result.output
     posts = [c.request for c in responses.calls if c.request.method == "POST"]
-    assert [p.url.split("?")[0] for p in posts] == [
-        f"{SET}/virtualMachines/0/runCommand",
-        f"{SET}/virtualMachines/2/runCommand",
-    ]
-    script = json.loads(posts[0].body)["script"]
-    assert script[0] == "bash <<'TRAINSTACK_BASH'" and "--steps 5" in "\n".join(script)
-    assert "python3 -m nodeagent run" in "\n".join(script)
+    assert [p.url.split("?")[0].rsplit("/", 2)[-2] for p in posts] == ["0", "2", "0", "0"]
+    assert json.loads(posts[0].body)["script"] == azure_run.in_bash(started)
+    assert json.loads((tmp_path / "run.json").read_text())["provider"] == "azure"
 
 
 @responses.activate

@@ -101,7 +101,10 @@ def wait(
 
 class AwsRunner:
     """Run Command on the stack's instances (`trainstack.bench.node_run.NodeRunner`): sent to all
-    of them by the cluster tag (a node that boots meanwhile gets it too), or to a few by id."""
+    of them by the cluster tag (a node that boots meanwhile gets it too), or to a few by id.
+    A command runs for up to its `executionTimeout`, so a benchmark is not detached."""
+
+    detaches = False
 
     def __init__(self, cluster: Any, stack: str, settings: dict, clients: tuple[Any, Any] | None = None) -> None:
         """Args: clients: (ssm, ec2) boto3 clients; default: new ones in the cluster's region."""

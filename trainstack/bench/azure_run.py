@@ -97,7 +97,10 @@ def invocation(vm_id: str, operation: dict[str, Any]) -> Invocation | None:
 
 
 class AzureRunner:
-    """Run Command on the cluster's worker VMs (`trainstack.bench.node_run.NodeRunner`)."""
+    """Run Command on the cluster's worker VMs (`trainstack.bench.node_run.NodeRunner`). A long
+    run is started detached (`detaches`): one Run Command may last 90 minutes and holds the VM."""
+
+    detaches = True
 
     def __init__(self, cluster: Any, stack: str, settings: dict, sleep: Callable[[float], None] = time.sleep) -> None:
         from profiles.preflight import azure_api

@@ -37,7 +37,10 @@ class Invocation:
 
 
 class NodeRunner(Protocol):
-    """One cloud's way of running shell lines on a stack's nodes (see the module's docstring)."""
+    """One cloud's way of running shell lines on a stack's nodes (see the module's docstring);
+    `detaches`: a long benchmark must be started as a unit of its own (the remote call ends first)."""
+
+    detaches: bool
 
     def nodes(self) -> list[str]: ...
 

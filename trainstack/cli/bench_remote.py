@@ -7,6 +7,7 @@ Manager Run Command, Azure Run Command); other clouds refuse in one line.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import typer
@@ -14,6 +15,8 @@ import typer
 from trainstack.cli.usage_errors import fail
 
 WAIT_SECONDS = 3 * 3600  # a choice: the slowest step (ViT on 8 GiB messages) fits well within it
+START_SECONDS = 300  # a choice: a detached run's start (checks, script written, unit started) per node
+POLL_SECONDS = 60.0  # a choice: between looks at a detached run's end markers
 
 
 def check_remote(stack: str, cluster, option: str) -> None:
@@ -49,24 +52,55 @@ def _remote(call):
 def send_run(
     stack: str, cluster, steps: int, batch: int, max_bytes: str, wait: bool, output: Path | None, settings=None
 ) -> None:
-    """Start the benchmark on every node of `stack`; with `wait`, fetch its results file."""
+    """Start the benchmark on every node of `stack`; with `wait`, fetch its results file.
+
+    A runner whose remote call cannot last the whole run (`detaches`: an SSH session, Azure's
+    90-minute Run Command) starts it as a transient unit on each node (`remote.detached`) and
+    waits only for every node to have started it; `wait` then polls the run's end markers."""
     from trainstack.bench.node_run import runner_for
-    from trainstack.bench.remote import new_run_id, node_commands, results_root
+    from trainstack.bench.remote import detached, new_run_id, node_commands, results_root
 
     check_remote(stack, cluster, "--send")
     run = new_run_id()
     runner = _remote(lambda: runner_for(cluster, stack, settings))
     nodes = _remote(runner.nodes)
     commands = node_commands(stack, cluster, run, steps, batch, max_bytes)
+    detaches = getattr(runner, "detaches", False)
+    if detaches:
+        commands = detached(run, commands)
     handle = _remote(lambda: runner.send(nodes, commands, f"trainstack bench {stack} {run}", WAIT_SECONDS))
+    if detaches:  # every node has checked and started it (or said why not)
+        _remote(lambda: runner.wait(handle, START_SECONDS))
     typer.echo(f"benchmark {run} sent to {len(nodes)} nodes of {stack} ({_named(handle)})")
     typer.echo(f"  logs: {results_root(cluster.provider, stack)}/{run}/ on the shared file system")
     if not wait:
         typer.echo(f"  then: trainstack bench fetch -s {stack} --run {run}")
         return
-    runs = _remote(lambda: runner.wait(handle, WAIT_SECONDS))
-    typer.echo(f"  finished on {len(runs)} nodes")
+    if detaches:
+        _await_finished(runner, stack, cluster, run, len(nodes))
+    else:
+        _remote(lambda: runner.wait(handle, WAIT_SECONDS))
+    typer.echo(f"  finished on {len(nodes)} nodes")
     fetch_run(stack, cluster, run, output, settings)
+
+
+def _await_finished(runner, stack: str, cluster, run: str, nodes: int) -> None:
+    """Poll one node every `POLL_SECONDS` until `nodes` have marked the run finished."""
+    from trainstack.bench.node_run import run_on_one
+    from trainstack.bench.remote import finished_commands, finished_count
+
+    end = time.monotonic() + WAIT_SECONDS
+    while True:
+        answer = _remote(
+            lambda: run_on_one(runner, finished_commands(stack, cluster, run), "trainstack bench wait", 60)
+        )
+        done = finished_count(answer.output) if answer is not None else 0
+        if done >= nodes:
+            return
+        if time.monotonic() >= end:
+            typer.echo(f"error: run {run}: {done} of {nodes} nodes finished after {WAIT_SECONDS} s", err=True)
+            raise typer.Exit(1)
+        time.sleep(POLL_SECONDS)
 
 
 def _named(handle) -> str:
