@@ -100,7 +100,7 @@ def test_bench_fetch_with_no_logs_printed_fails_in_one_line(aws, project) -> Non
     [
         pytest.param(
             ["run", "-s", "training-a100-alicloud", "--send"],
-            "--send: alicloud has no remote run in trainstack yet (only aws, azure)",
+            "--send: alicloud has no remote run in trainstack yet (only aws, azure, gcp)",
             id="alicloud-refused",
         ),
         pytest.param(["run", "-s", STACK, "--wait"], "--wait: only with --send", id="wait-alone"),

@@ -136,3 +136,7 @@ class AwsRunner:
         """The runs of the command on its nodes (`wait`)."""
         command_id, nodes = handle
         return wait(self.ssm, command_id, nodes, deadline_seconds, pause=pause)
+
+    def named(self, handle: tuple[str, list[str]]) -> str:
+        """`SSM command <id>`."""
+        return f"SSM command {handle[0]}"

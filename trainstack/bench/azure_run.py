@@ -152,3 +152,7 @@ class AzureRunner:
             if run.status != "Success":
                 raise RemoteError(f"{short(run.instance_id)}: {run.status}: {run.output.strip()[-300:] or 'no output'}")
         return runs
+
+    def named(self, handle: dict[str, str]) -> str:
+        """`<n> Run Command operations`."""
+        return f"{len(handle)} Run Command operations"

@@ -3,10 +3,13 @@ command on a VM, and their answers back: what `bench run --send`, `bench fetch` 
 progress in `status` share.
 
 Each cloud's runner lives in its own module (`RUNNERS`): AWS Systems Manager Run Command
-(`trainstack.bench.aws_ssm`), Azure Run Command (`trainstack.bench.azure_run`). A runner answers three calls:
+(`trainstack.bench.aws_ssm`), Azure Run Command (`trainstack.bench.azure_run`), GCP SSH
+through IAP TCP forwarding (`trainstack.bench.gcp_ssh`: Compute Engine has no run-command
+service). A runner answers three calls:
 `nodes()` (the cluster's running job nodes, in a stable order), `send(nodes, commands,
 comment, timeout_seconds)` (start the lines on those nodes as root; a handle) and
-`wait(handle, deadline_seconds, pause)` (each node's `Invocation` once all have ended).
+`wait(handle, deadline_seconds, pause)` (each node's `Invocation` once all have ended) and
+`named(handle)` (what was sent, in the cloud's words).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any, Protocol
 RUNNERS = {
     "aws": "trainstack.bench.aws_ssm:AwsRunner",
     "azure": "trainstack.bench.azure_run:AzureRunner",
+    "gcp": "trainstack.bench.gcp_ssh:GcpRunner",
 }
 
 
@@ -47,6 +51,8 @@ class NodeRunner(Protocol):
     def send(self, nodes: list[str], commands: list[str], comment: str, timeout_seconds: int) -> Any: ...
 
     def wait(self, handle: Any, deadline_seconds: float, pause: float = 10.0) -> list[Invocation]: ...
+
+    def named(self, handle: Any) -> str: ...
 
 
 def has_runner(provider: str) -> bool:

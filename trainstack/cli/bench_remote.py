@@ -2,7 +2,7 @@
 through its cloud's own remote-run service and node agents (`trainstack.bench.remote`).
 
 Each cloud's own way of running a command on a VM (`trainstack.bench.node_run`: AWS Systems
-Manager Run Command, Azure Run Command); other clouds refuse in one line.
+Manager Run Command, Azure Run Command, GCP SSH through IAP); other clouds refuse in one line.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def send_run(
     handle = _remote(lambda: runner.send(nodes, commands, f"trainstack bench {stack} {run}", WAIT_SECONDS))
     if detaches:  # every node has checked and started it (or said why not)
         _remote(lambda: runner.wait(handle, START_SECONDS))
-    typer.echo(f"benchmark {run} sent to {len(nodes)} nodes of {stack} ({_named(handle)})")
+    typer.echo(f"benchmark {run} sent to {len(nodes)} nodes of {stack} ({runner.named(handle)})")
     typer.echo(f"  logs: {results_root(cluster.provider, stack)}/{run}/ on the shared file system")
     if not wait:
         typer.echo(f"  then: trainstack bench fetch -s {stack} --run {run}")
@@ -101,13 +101,6 @@ def _await_finished(runner, stack: str, cluster, run: str, nodes: int) -> None:
             typer.echo(f"error: run {run}: {done} of {nodes} nodes finished after {WAIT_SECONDS} s", err=True)
             raise typer.Exit(1)
         time.sleep(POLL_SECONDS)
-
-
-def _named(handle) -> str:
-    """How the cloud names what was sent: the SSM command id, or the VMs' operations."""
-    if isinstance(handle, tuple):
-        return f"SSM command {handle[0]}"
-    return f"{len(handle)} Run Command operations" if isinstance(handle, dict) else str(handle)
 
 
 def fetch_run(stack: str, cluster, run: str | None, output: Path | None, settings=None) -> None:

@@ -8,7 +8,7 @@ that `read_progress` reads. torchrun, started with `--log-dir --redirects=3 --te
 stdout.log`; the step is the last `step N` (`step=N`, `Step: N`, `step #N`) the script printed
 there, so a script that logs no step shows none. The lines run on one node through the cloud's
 own way of running a command (`trainstack.bench.node_run`: AWS Systems Manager Run Command,
-Azure Run Command); a cloud without one says so.
+Azure Run Command, GCP SSH through IAP); a cloud without one says so.
 """
 
 from __future__ import annotations
