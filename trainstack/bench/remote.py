@@ -207,7 +207,7 @@ def nccl_step(cluster, root: str, max_bytes: str) -> list[str]:
         'MPI_DIR="$RUN/mpi"; mkdir -p "$MPI_DIR/hosts"; touch "$MPI_DIR/hosts/$ME"',
         f'for _ in $(seq {WAIT_FOR_NODES_SECONDS}); do [ "$({hosts} | wc -l)" -ge "$NODES" ] && break; sleep 1; done',
         f"FIRST=$({hosts} | head -n 1)",
-        f"{tests.mpi_setup} || true" if tests and tests.mpi_setup else "# no MPI setup step: the image's PATH has its MPI",
+        f"{tests.mpi_setup} || true" if tests and tests.mpi_setup else "# no MPI setup: the image's PATH",
         f"NCCL_TESTS=$(ls -d {dirs} 2>/dev/null | sort -V | tail -n 1)" if dirs else "NCCL_TESTS=",
         "MPIRUN=$(command -v mpirun || true)",
         'if [ -n "$MPIRUN" ] && [ ! -x "$NCCL_TESTS/all_reduce_perf" ]; then  # not in the image: build once',
