@@ -16,7 +16,7 @@ import pytest
 import responses
 from typer.testing import CliRunner
 
-from trainstack.bench import gcp_ssh
+from trainstack.bench import gcp_run
 from trainstack.bench.node_run import RemoteError
 from trainstack.cli.app import app
 
@@ -25,6 +25,14 @@ ANSWERS = ROOT / "tests" / "fixtures"
 INSTANCES = "https://compute.googleapis.com/compute/v1/projects/p/zones/europe-north1-c/instances"
 IAP = "35.235.240.0/20"
 NOW = datetime(2026, 12, 7, 13, 0, tzinfo=timezone.utc)
+# Compute Engine's error shape; the message for a path without guest attributes is assumed
+NOT_FOUND = {
+    "error": {
+        "code": 404,
+        "message": "The resource 'projects/p/zones/europe-north1-c/instances/train-head-3c4d5e6/guestAttributes/trainstack/' was not found",
+        "errors": [{"message": "not found", "domain": "global", "reason": "notFound"}],
+    }
+}
 
 
 def _instances(name: str = "train") -> dict:
@@ -84,16 +92,18 @@ def test_the_workers_are_the_running_vms_of_the_clusters_groups(google) -> None:
     fields = {**BASE_CLUSTER, "provider": "gcp", "region": "europe-north1", "zone": "europe-north1-c"}
     cluster = ClusterConfig.model_validate({**fields, "instance_type": "a3-highgpu-8g", "ssh_cidrs": [IAP]})
     responses.get(INSTANCES, json=_instances())
-    assert gcp_ssh.GcpRunner(cluster, "train", {}).nodes() == ["train-nodes-9f8e7d6-b1m4", "train-nodes-9f8e7d6-x7k2"]
+    assert gcp_run.GcpRunner(cluster, "train", {}).nodes() == ["train-nodes-9f8e7d6-b1m4", "train-nodes-9f8e7d6-x7k2"]
     assert responses.calls[0].request.params == {  # type: ignore[attr-defined]
         "filter": 'labels.trainstack-cluster = "train"'
     }
     with pytest.raises(RemoteError, match=r"add 35\.235\.240\.0/20 \(IAP's TCP forwarding range\) to ssh_cidrs"):
-        gcp_ssh.GcpRunner(cluster.model_copy(update={"ssh_cidrs": ()}), "train", {})
+        gcp_run.GcpRunner(cluster.model_copy(update={"ssh_cidrs": ()}), "train", {}).nodes()
 
 
 @responses.activate
-def test_status_reads_the_progress_on_a_worker_over_iap(google, tmp_path, monkeypatch) -> None:
+def test_status_reads_the_progress_on_a_worker_over_iap_when_the_head_published_none(
+    google, tmp_path, monkeypatch
+) -> None:
     from tests.cli.helpers import run
     from tests.trainstack.status.test_progress import _touch
 
@@ -101,13 +111,14 @@ def test_status_reads_the_progress_on_a_worker_over_iap(google, tmp_path, monkey
         tmp_path / "logs" / "train" / "r" / "attempt_0" / "0" / "stdout.log", "step=77\n", NOW - timedelta(minutes=4)
     )
     here = Here({"/fsx/checkpoints": str(tmp_path / "checkpoints"), "/fsx/trainstack/logs": str(tmp_path / "logs")})
-    monkeypatch.setattr(gcp_ssh, "_run", here)
+    monkeypatch.setattr(gcp_run, "_run", here)
     monkeypatch.setattr("clouds.clock.now", lambda: NOW)
     where = "https://compute.googleapis.com/compute/v1/projects/p/zones/europe-north1-c/instanceGroupManagers"
     responses.get(where, json=json.loads((ANSWERS / "status" / "gcp-mig-list.json").read_text()))
     responses.get(f"{where}/train-nodes-9f8e7d6/listErrors", json={})
     responses.get(f"{where}/train-nodes-on-demand/listErrors", json={})
     responses.get(INSTANCES, json=_instances())
+    responses.get(f"{INSTANCES}/train-head-3c4d5e6/getGuestAttributes", status=404, json=NOT_FOUND)
     _stack(tmp_path, "train", f"ssh_cidrs: [{IAP}]")
     shutil.copy(ROOT / "__main__.py", tmp_path)
     result = run("status", "-s", "train", "--project-dir", str(tmp_path))
@@ -133,7 +144,7 @@ def test_bench_run_send_starts_the_run_on_every_worker_and_names_one_that_refuse
         "systemd-run ": "echo systemd-run ",
     }
     here = Here(moves)
-    monkeypatch.setattr(gcp_ssh, "_run", here)
+    monkeypatch.setattr(gcp_run, "_run", here)
     responses.get(INSTANCES, json=_instances("training-a3-gcp"))
     _stack(tmp_path, "training-a3-gcp", f"ssh_cidrs: [{IAP}]")
     monkeypatch.chdir(tmp_path)
@@ -157,10 +168,46 @@ def test_a_session_that_cannot_start_is_named(monkeypatch, google) -> None:
     def no_gcloud(argv, **options):
         raise FileNotFoundError(argv[0])
 
-    monkeypatch.setattr(gcp_ssh, "_run", no_gcloud)
+    monkeypatch.setattr(gcp_run, "_run", no_gcloud)
     cluster = SimpleNamespace(provider="gcp", zone="europe-north1-c", ssh_cidrs=(IAP,))
-    runner = gcp_ssh.GcpRunner(cluster, "train", {})
+    runner = gcp_run.GcpRunner(cluster, "train", {})
     with pytest.raises(RemoteError, match="^n1: Failed: gcloud not found: install the Google Cloud CLI"):
         runner.wait(runner.send(["n1"], ["true"], "test", 5), 10)
     with pytest.raises(RemoteError, match="no running worker labelled trainstack-cluster=train"):
         runner.wait({}, 10)
+
+
+@responses.activate
+def test_status_reads_the_progress_the_head_published_without_iap(google, tmp_path, monkeypatch) -> None:
+    """The default stack (no SSH admitted): the head's guest attribute, written by its agent
+    (`nodeagent.progress.lines` on a folder laid out as torchrun leaves it), read back through
+    `instances.getGuestAttributes` in the API's documented shape; no SSH session."""
+    from nodeagent.progress import lines
+    from tests.cli.helpers import run
+    from tests.trainstack.status.test_progress import _touch
+
+    _touch(tmp_path / "logs" / "r" / "attempt_2" / "1" / "stdout.log", "step 9,120\n", NOW - timedelta(minutes=1))
+    _touch(tmp_path / "ckpt" / "step-9000", "x", NOW - timedelta(hours=3))
+    published = lines(str(tmp_path / "ckpt"), str(tmp_path / "logs"))
+    monkeypatch.setattr(gcp_run, "_run", lambda *a, **k: pytest.fail("no SSH session without IAP"))
+    monkeypatch.setattr("clouds.clock.now", lambda: NOW)
+    where = "https://compute.googleapis.com/compute/v1/projects/p/zones/europe-north1-c/instanceGroupManagers"
+    responses.get(where, json=json.loads((ANSWERS / "status" / "gcp-mig-list.json").read_text()))
+    responses.get(f"{where}/train-nodes-9f8e7d6/listErrors", json={})
+    responses.get(f"{where}/train-nodes-on-demand/listErrors", json={})
+    responses.get(INSTANCES, json=_instances())
+    attributes = {
+        "kind": "compute#guestAttributes",
+        "queryPath": "trainstack/",
+        "queryValue": {"items": [{"namespace": "trainstack", "key": "progress", "value": published}]},
+        "selfLink": f"{INSTANCES}/train-head-3c4d5e6/getGuestAttributes?queryPath=trainstack/",
+    }
+    responses.get(f"{INSTANCES}/train-head-3c4d5e6/getGuestAttributes", json=attributes)
+    _stack(tmp_path, "train", "ssh_cidrs: []")
+    shutil.copy(ROOT / "__main__.py", tmp_path)
+    result = run("status", "-s", "train", "--project-dir", str(tmp_path))
+    assert result.stdout.splitlines()[-1] == (
+        "progress: last step 9,120 (log written 1 min ago); last checkpoint step-9000 (2026-12-07 10:00 UTC, 3.0 h ago)"
+    )
+    asked = [c.request for c in responses.calls if "getGuestAttributes" in str(c.request.url)]
+    assert asked[0].params == {"queryPath": "trainstack/"}  # type: ignore[attr-defined]

@@ -156,3 +156,6 @@ class AzureRunner:
     def named(self, handle: dict[str, str]) -> str:
         """`<n> Run Command operations`."""
         return f"{len(handle)} Run Command operations"
+
+
+Runner = AzureRunner

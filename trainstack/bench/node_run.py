@@ -2,10 +2,10 @@
 command on a VM, and their answers back: what `bench run --send`, `bench fetch` and the job's
 progress in `status` share.
 
-Each cloud's runner lives in its own module (`RUNNERS`): AWS Systems Manager Run Command
-(`trainstack.bench.aws_ssm`), Azure Run Command (`trainstack.bench.azure_run`), GCP SSH
-through IAP TCP forwarding (`trainstack.bench.gcp_ssh`: Compute Engine has no run-command
-service). A runner answers three calls:
+Each cloud's runner lives in its own module, `trainstack/bench/<provider>_run.py` (its class
+`Runner`, built from the cluster, the stack's name and the stack file's settings): AWS Systems
+Manager Run Command (`aws_run`), Azure Run Command (`azure_run`), GCP SSH through IAP TCP
+forwarding (`gcp_run`: Compute Engine has no run-command service). A runner answers three calls:
 `nodes()` (the cluster's running job nodes, in a stable order), `send(nodes, commands,
 comment, timeout_seconds)` (start the lines on those nodes as root; a handle) and
 `wait(handle, deadline_seconds, pause)` (each node's `Invocation` once all have ended) and
@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
-# provider -> "module:factory"; the factory takes (cluster, stack name, stack settings).
-RUNNERS = {
-    "aws": "trainstack.bench.aws_ssm:AwsRunner",
-    "azure": "trainstack.bench.azure_run:AzureRunner",
-    "gcp": "trainstack.bench.gcp_ssh:GcpRunner",
-}
+PACKAGE = Path(__file__).resolve().parent
+SUFFIX = "_run"  # a cloud's runner: `trainstack/bench/<provider>_run.py`, whose `Runner` is the class
 
 
 class RemoteError(RuntimeError):
@@ -55,9 +52,14 @@ class NodeRunner(Protocol):
     def named(self, handle: Any) -> str: ...
 
 
+def providers() -> list[str]:
+    """The clouds with a runner, from the modules beside this one."""
+    return sorted(p.stem.removesuffix(SUFFIX) for p in PACKAGE.glob(f"*{SUFFIX}.py") if p.stem != f"node{SUFFIX}")
+
+
 def has_runner(provider: str) -> bool:
     """Whether trainstack can run a command on `provider`'s VMs."""
-    return provider in RUNNERS
+    return provider in providers()
 
 
 def runner_for(cluster: Any, stack: str, settings: dict | None = None) -> NodeRunner:
@@ -66,11 +68,10 @@ def runner_for(cluster: Any, stack: str, settings: dict | None = None) -> NodeRu
     Raises:
         RemoteError: the cloud has none (the message lists the clouds that do).
     """
-    found = RUNNERS.get(cluster.provider)
-    if found is None:
-        raise RemoteError(f"{cluster.provider} has no remote run in trainstack (only {', '.join(sorted(RUNNERS))})")
-    module, _, factory = found.partition(":")
-    return getattr(importlib.import_module(module), factory)(cluster, stack, settings or {})
+    if not has_runner(cluster.provider):
+        raise RemoteError(f"{cluster.provider} has no remote run in trainstack (only {', '.join(providers())})")
+    module = importlib.import_module(f"{__package__}.{cluster.provider}{SUFFIX}")
+    return module.Runner(cluster, stack, settings or {})
 
 
 def run_on_one(runner: NodeRunner, commands: list[str], comment: str, timeout_seconds: int) -> Invocation | None:

@@ -21,11 +21,11 @@ POLL_SECONDS = 60.0  # a choice: between looks at a detached run's end markers
 
 def check_remote(stack: str, cluster, option: str) -> None:
     """One line and exit 2 when `stack` cannot be benchmarked remotely."""
-    from trainstack.bench.node_run import RUNNERS, has_runner
+    from trainstack.bench.node_run import has_runner, providers
 
     if not has_runner(cluster.provider):
         fail(
-            f"{option}: {cluster.provider} has no remote run in trainstack yet (only {', '.join(sorted(RUNNERS))}); "
+            f"{option}: {cluster.provider} has no remote run in trainstack yet (only {', '.join(providers())}); "
             f"render the kit and run it on a node instead: trainstack bench run -s {stack}"
         )
     if cluster.job is None:

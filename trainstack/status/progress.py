@@ -98,6 +98,10 @@ def node_progress(runner: Any, stack: str, checkpoint_dir: str, log_dir: str, no
     """
     from trainstack.bench.node_run import run_on_one
 
+    published = getattr(runner, "published_progress", None)
+    text = published() if published is not None else None
+    if text is not None:  # the cloud keeps what the head last published: no node is asked
+        return progress_line(read_progress(text), now)
     answer = run_on_one(runner, progress_commands(checkpoint_dir, log_dir), f"trainstack progress {stack}", 60)
     if answer is None:
         return "progress: no running node to read the file system from"
@@ -106,14 +110,14 @@ def node_progress(runner: Any, stack: str, checkpoint_dir: str, log_dir: str, no
 
 def aws_progress(ssm_client: Any, ec2_client: Any, stack: str, checkpoint_dir: str, log_dir: str, now: datetime) -> str:
     """`node_progress` through Run Command with these boto3 clients."""
-    from trainstack.bench.aws_ssm import AwsRunner
+    from trainstack.bench.aws_run import AwsRunner
 
     return node_progress(AwsRunner(None, stack, {}, (ssm_client, ec2_client)), stack, checkpoint_dir, log_dir, now)
 
 
 def progress(cluster: Any, stack: str, settings: dict | None = None) -> str:
     """The stack's progress line, read live on a node where trainstack can run a command there
-    (`trainstack.bench.node_run.RUNNERS`); a failure (credentials, no node, a refused call) is
+    (`trainstack.bench.node_run`); a failure (credentials, no node, a refused call) is
     the line's reason."""
     from clouds.clock import now
     from trainstack.bench.node_run import has_runner, runner_for

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import responses
 
+from nodeagent.progress import lines
 from tests.aws_live import stubbed
 from trainstack.status.progress import Progress, aws_progress, progress_commands, progress_line, read_progress
 
@@ -45,6 +46,8 @@ def test_the_lines_read_the_newest_checkpoint_and_the_last_step(tmp_path):
     assert progress_line(read_progress(done.stdout), NOW) == (
         "progress: last step 2,041 (log written 3 min ago); last checkpoint step-2000 (2026-12-07 12:30 UTC, 30 min ago)"
     )
+    # the head's own reading (GCP publishes it as a guest attribute) says the same
+    assert read_progress(lines(str(checkpoints), str(logs))) == read_progress(done.stdout)
     empty = subprocess.run(
         ["bash", "-c", "\n".join(progress_commands(str(tmp_path / "none"), str(tmp_path / "none")))],
         capture_output=True,
@@ -53,6 +56,7 @@ def test_the_lines_read_the_newest_checkpoint_and_the_last_step(tmp_path):
         check=True,
     )
     assert progress_line(read_progress(empty.stdout), NOW) == "progress: no worker log yet; no checkpoint yet"
+    assert lines(str(tmp_path / "none"), str(tmp_path / "none")) == ""
 
 
 @pytest.mark.parametrize(

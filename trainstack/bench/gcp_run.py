@@ -14,6 +14,12 @@ zone whose names come from its node groups (`<name>-nodes...`: Compute Engine AP
 job). Each gets the lines as one script on the standard input of `sudo bash -s`, all at once
 (one `gcloud` per node, in threads). An SSH session ends with the user's connection, so a long
 benchmark is started detached (`detaches`).
+
+The job's progress needs no SSH: the head's agent writes it to a guest attribute every minute
+(`nodeagent.publisher`; any process on a VM may write its own, no role), and
+`published_progress` reads it with `instances.getGuestAttributes`
+(`compute.instances.getGuestAttributes`; Compute Engine, "Setting and querying guest
+attributes").
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from clouds.gcp.labels import sanitize_label_value
 from trainstack.bench.node_run import Invocation, RemoteError
 
 LABEL = "trainstack-cluster"
+# nodeagent.clouds.gcp.PROGRESS_ATTRIBUTE (the agent ships without trainstack): namespace/key
+PROGRESS_NAMESPACE, PROGRESS_KEY = "trainstack", "progress"
 REMOTE_SHELL = "sudo bash -s"
 MAX_SESSIONS = 32  # a choice: gcloud processes at once
 
@@ -82,20 +90,50 @@ class GcpRunner:
     detaches = True
 
     def __init__(self, cluster: Any, stack: str, settings: dict) -> None:
-        """Raises: RemoteError: the stack's firewall does not admit IAP (one line with the fix)."""
         from profiles.preflight import gcp_api
 
-        problem = iap_problem(cluster, stack)
-        if problem:
-            raise RemoteError(problem)
         self.api, self.stack, self.zone = gcp_api, stack, cluster.zone
+        self.problem = iap_problem(cluster, stack)
         self.token, self.project = gcp_api.credentials(settings)
 
-    def nodes(self) -> list[str]:
-        """The running workers' instance names (`instances.list`, filtered by the cluster label)."""
+    def _instances(self) -> list[dict[str, Any]]:
+        """The cluster's VMs in its zone (`instances.list`, filtered by the cluster label)."""
         where = f"projects/{self.project}/zones/{self.zone}/instances"
-        found = self.api.listed(where, self.token, {"filter": f'labels.{LABEL} = "{sanitize_label_value(self.stack)}"'})
-        return worker_names(found, self.stack)
+        return self.api.listed(where, self.token, {"filter": f'labels.{LABEL} = "{sanitize_label_value(self.stack)}"'})
+
+    def nodes(self) -> list[str]:
+        """The running workers' instance names.
+
+        Raises:
+            RemoteError: the stack's firewall does not admit IAP (one line with the fix).
+        """
+        if self.problem:
+            raise RemoteError(self.problem)
+        return worker_names(self._instances(), self.stack)
+
+    def published_progress(self) -> str | None:
+        """The progress lines the head publishes as its guest attribute (`nodeagent/clouds/gcp.py`
+        `PROGRESS_ATTRIBUTE`; `instances.getGuestAttributes`, no SSH), or None when there is no
+        running head or no such attribute (guest attributes off, an agent from before them)."""
+        from profiles.preflight.finding import PreflightError
+
+        heads = sorted(
+            i["name"]
+            for i in self._instances()
+            if i.get("status") == "RUNNING" and i["name"].startswith(f"{self.stack}-head")
+        )
+        if not heads:
+            return None
+        where = f"projects/{self.project}/zones/{self.zone}/instances/{heads[0]}/getGuestAttributes"
+        try:
+            answer = self.api.get(where, self.token, {"queryPath": f"{PROGRESS_NAMESPACE}/"})
+        except PreflightError as exc:
+            if "(404)" in str(exc):  # no guest attribute under the path (or guest attributes off)
+                return None
+            raise
+        items = (answer.get("queryValue") or {}).get("items", [])
+        found = [i.get("value", "") for i in items if i.get("key") == PROGRESS_KEY]
+        return found[0] if found else None
 
     def send(self, nodes: list[str], commands: list[str], comment: str, timeout_seconds: int) -> dict[str, Future]:
         """Start one SSH session per node (at most `MAX_SESSIONS` at once); node -> its future."""
@@ -144,3 +182,6 @@ class GcpRunner:
     def named(self, handle: dict[str, Future]) -> str:
         """`<n> SSH sessions through IAP`."""
         return f"{len(handle)} SSH sessions through IAP"
+
+
+Runner = GcpRunner
