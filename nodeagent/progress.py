@@ -7,8 +7,12 @@ print them on a node reached by a run command.
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from pathlib import Path
+
+log = logging.getLogger("trainstack.nodeagent")
 
 MARK = "TRAINSTACK-PROGRESS "
 STEP = re.compile(r"[Ss]tep[ =:#]*[0-9][0-9,]*")  # trainstack.status.progress.STEP_PATTERN
@@ -50,3 +54,38 @@ def lines(checkpoint_dir: str, log_dir: str) -> str:
     if log is not None:
         out.append(f"{MARK}step {log[0]:.6f} {_last_step(log[1])}")
     return "\n".join(out)
+
+
+# Seconds between the head's progress reports (Google: guest attributes are for data that
+# changes infrequently, at most 10 queries a minute per VM; one write a minute, when it changed).
+PROGRESS_SECONDS = 60.0
+
+
+def report_progress(path: str, report, last: str | None) -> str | None:
+    """Report the job's progress (`nodeagent.progress.lines`, the job document at `path` names
+    its folders) when it differs from `last`; the text reported (or `last`)."""
+    from nodeagent.relay import published
+
+    doc = published(path)
+    if doc is None or not doc.get("checkpoint_dir") or not doc.get("log_dir"):
+        return last
+    text = lines(doc["checkpoint_dir"], doc["log_dir"])
+    if text != last:
+        report(text)
+    return text
+
+
+def progress_loop(path: str, report, stop: threading.Event, pause: float = PROGRESS_SECONDS) -> None:
+    """Publish the job's progress (`report_progress`) every `pause` seconds until `stop` is set.
+
+    Args:
+        path: the job document the head relays (it names the job's folders).
+        report: (text) -> None: the cloud's `Watcher.report_progress` bound to the metadata URL.
+    """
+    last = None
+    while not stop.is_set():
+        try:
+            last = report_progress(path, report, last)
+        except OSError as exc:  # the metadata service or file system is away: retry
+            log.warning("job progress: %s", exc)
+        stop.wait(pause)

@@ -22,7 +22,6 @@ import functools
 import json
 import logging
 import threading
-import time
 import zlib
 from pathlib import Path
 
@@ -85,27 +84,7 @@ def publish(path: str | Path, doc: dict) -> bool:
     return True
 
 
-# Seconds between the head's progress reports (Google: guest attributes are for data that
-# changes infrequently, at most 10 queries a minute per VM; one write a minute, when it changed).
-PROGRESS_SECONDS = 60.0
-
-
-def report_progress(path: str, report, last: str | None) -> str | None:
-    """Report the job's progress (`nodeagent.progress.lines`, the job document at `path` names
-    its folders) when it differs from `last`; the text reported (or `last`)."""
-    from nodeagent.progress import lines
-    from nodeagent.relay import published
-
-    doc = published(path)
-    if doc is None or not doc.get("checkpoint_dir") or not doc.get("log_dir"):
-        return last
-    text = lines(doc["checkpoint_dir"], doc["log_dir"])
-    if text != last:
-        report(text)
-    return text
-
-
-def publish_loop(read, path: str, stop: threading.Event, pause: float = PUBLISH_SECONDS, report=None) -> None:
+def publish_loop(read, path: str, stop: threading.Event, pause: float = PUBLISH_SECONDS) -> None:
     """Copy the head's channel to `path` until `stop` is set.
 
     Args:
@@ -113,10 +92,7 @@ def publish_loop(read, path: str, stop: threading.Event, pause: float = PUBLISH_
             `Watcher.published_job` bound to the metadata URL).
         path: the job document on the shared file system (`NodeJob.job_doc`).
         stop: ends the loop; pause: seconds between reads.
-        report: (text) -> None: publishes the job's progress every `PROGRESS_SECONDS` (the
-            cloud's `Watcher.report_progress`), or None.
     """
-    last, due = None, 0.0
     while not stop.is_set():
         try:
             text = read()
@@ -124,12 +100,6 @@ def publish_loop(read, path: str, stop: threading.Event, pause: float = PUBLISH_
                 log.info("job channel: published %s", path)
         except (OSError, ValueError) as exc:  # the metadata service or file system is away: retry
             log.warning("job channel: %s", exc)
-        if report is not None and time.monotonic() >= due:
-            due = time.monotonic() + PROGRESS_SECONDS
-            try:
-                last = report_progress(path, report, last)
-            except OSError as exc:
-                log.warning("job progress: %s", exc)
         stop.wait(pause)
 
 
@@ -146,6 +116,10 @@ def start(path: str, cloud: str, url: str | None = None) -> threading.Event | No
         return None
     stop = threading.Event()
     read = functools.partial(watcher.published_job, url or watcher.default_url)
-    report = functools.partial(watcher.report_progress, url or watcher.default_url) if watcher.report_progress else None
-    threading.Thread(target=publish_loop, args=(read, path, stop, PUBLISH_SECONDS, report), daemon=True).start()
+    threading.Thread(target=publish_loop, args=(read, path, stop), daemon=True).start()
+    if watcher.report_progress is not None:  # the head publishes the job's progress too
+        from nodeagent.progress import progress_loop
+
+        report = functools.partial(watcher.report_progress, url or watcher.default_url)
+        threading.Thread(target=progress_loop, args=(path, report, stop), daemon=True).start()
     return stop

@@ -104,6 +104,7 @@ def test_the_gcp_head_publishes_the_jobs_progress_as_a_guest_attribute(tmp_path)
     """The head's loop reads the job's folders from the document it relays and writes the
     progress lines to its guest attribute on the (loopback) metadata server; unchanged
     progress is not written again."""
+    from nodeagent import progress
     from nodeagent.progress import lines
 
     checkpoints, logs = tmp_path / "checkpoints", tmp_path / "logs"
@@ -119,11 +120,12 @@ def test_the_gcp_head_publishes_the_jobs_progress_as_a_guest_attribute(tmp_path)
     path = tmp_path / "c.json"
     try:
         report = lambda text: watcher.report_progress(url, text)  # noqa: E731
-        publish_loop(lambda: watcher.published_job(url), str(path), _OneRound(), 0, report)
+        publish_loop(lambda: watcher.published_job(url), str(path), _OneRound(), 0)
+        progress.progress_loop(str(path), report, _OneRound(), 0)
         written = state.guest_attributes["trainstack/progress"]
         assert written == lines(str(checkpoints), str(logs)) and "step-300" in written and "Step: 321" in written
         puts = sum(1 for method, *_ in state.requests if method == "PUT")
-        assert publisher.report_progress(str(path), report, written) == written
+        assert progress.report_progress(str(path), report, written) == written
         assert sum(1 for method, *_ in state.requests if method == "PUT") == puts  # the same: not written again
     finally:
         server.shutdown()
