@@ -108,6 +108,8 @@ def cluster_config(
             raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback", 1))
     if candidate.purchase == "flex-start":  # one resize request of one type, at the flex-start price
         return config.model_copy(update={"flex_start": True})
+    if spec.purchase in ("any", "flex-start"):  # flex-start was ranked and not picked: a rewrite drops it
+        config = config.model_copy(update={"flex_start": False})
     if ranked and candidate.reservation is None and not candidate.reservation_id:
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
