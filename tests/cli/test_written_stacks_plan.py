@@ -69,12 +69,13 @@ def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> N
         pytest.param(
             "training-ascend-modelarts.yaml", "huaweicloud", "trainstack:huaweicloud:ModelArtsPool", id="modelarts"
         ),
+        pytest.param("training-a100-pai-lingjun.yaml", "alicloud", "trainstack:alicloud:LingjunPool", id="pai-lingjun"),
     ],
 )
 def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cloud: str, token: str) -> None:
     """The platform's pick is written with `platform:` and plans as that platform's pool: an Azure
     ML workspace and an AmlCompute cluster (min 0, LowPriority for spot), a SageMaker bucket and
-    role, a ModelArts Ascend 910B pool."""
+    role, a ModelArts Ascend 910B pool, a PAI Lingjun cluster of pay-as-you-go nodes."""
     result = run("resolve", str(WORKLOADS / workload), "--top", "1", "--write-stack", "written")
     assert result.exit_code == 0, result.output
     plan = run_plan("written", project)
@@ -86,6 +87,9 @@ def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cl
         inner = compute["inputs"]["properties"]["properties"]
         assert inner["scaleSettings"]["minNodeCount"] == 0 and inner["vmPriority"] == "LowPriority"
         assert "azure-native:machinelearningservices:Workspace" in types
+    lingjun = [r["inputs"] for r in plan.resources if r["type"] == "alicloud:eflo/node:Node"]
+    if token.endswith("LingjunPool"):
+        assert [(n["machineType"], n["paymentType"]) for n in lingjun] == [("efg1.nvga1", "PayAsYouGo")] * 2
 
 
 def test_a_written_zone_is_corrected_by_zone_and_force(project: Path) -> None:

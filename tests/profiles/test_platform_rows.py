@@ -132,7 +132,7 @@ def test_platform_field_refuses_a_row_of_another_platform():
 def test_unknown_platform_word_is_refused_in_one_line():
     with pytest.raises(SpecError, match="platform: .*'vertex' is not a platform trainstack knows; use vm, azureml"):
         _spec(platform="vertex")
-    assert platform_words() == ("vm", "azureml", "modelarts", "pai", "sagemaker", "ti-one", "any")
+    assert platform_words() == ("vm", "azureml", "modelarts", "pai", "pai-lingjun", "sagemaker", "ti-one", "any")
 
 
 @pytest.mark.parametrize(
