@@ -75,7 +75,7 @@ def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> N
 def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cloud: str, token: str) -> None:
     """The platform's pick is written with `platform:` and plans as that platform's pool: an Azure
     ML workspace and an AmlCompute cluster (min 0, LowPriority for spot), a SageMaker bucket and
-    role, a ModelArts Ascend 910B pool, a PAI Lingjun cluster of pay-as-you-go nodes."""
+    role, a ModelArts Ascend 910B pool, a PAI Lingjun cluster of pay-as-you-go nodes, a TI-ONE training resource group."""
     result = run("resolve", str(WORKLOADS / workload), "--top", "1", "--write-stack", "written")
     assert result.exit_code == 0, result.output
     plan = run_plan("written", project)
