@@ -28,6 +28,7 @@ def test_written_ti_one_stack_runs_its_job(monkeypatch, tmp_path: Path):
     monkeypatch.chdir(tmp_path)
     written = run("resolve", str(WORKLOAD), "--top", "1", "--write-stack", "tione")
     assert written.exit_code == 0, written.output
+    assert "--zone" not in written.stdout  # TI-ONE places its tasks: no zone to set, unlike a CVM row
     cluster = yaml.safe_load((tmp_path / "stacks" / "Pulumi.tione.yaml").read_text())["config"]["trainstack:cluster"]
     assert (cluster["platform"], cluster["nodes"], cluster["purchase"]) == ("ti-one", 2, "on-demand")
     created = json.loads((ANSWERS / "tione-training-task-created.json").read_text())
