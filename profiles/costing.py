@@ -79,7 +79,8 @@ def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
     """Placement limits of a purchase option the component applies (`Feature.SPOT_PLACEMENT`),
     the zone to set on a region-priced row (`Feature.ZONE_PRICES`) and the cloud's capacity
     note for the instance type (`Cloud.capacity_note`), so `resolve` says so when it picks one."""
-    return _placement(offering.provider, offering.instance_type, offering.zone == offering.region, purchase)
+    region_priced = offering.zone == offering.region and offering.platform == "vm"  # a platform places its own jobs
+    return _placement(offering.provider, offering.instance_type, region_priced, purchase)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -114,6 +114,8 @@ def cluster_config(
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
         config = config.model_copy(update={"fallback_zones": group_fallback_zones(candidate, ranked, config)})
+    if spec.node_image is not None:  # set only when given: a rewrite keeps the stack's own value
+        config = config.model_copy(update={"node_image": spec.node_image})
     # Set only when true: otherwise a rewrite keeps the stack's own value (`keep_cluster_settings`).
     if writes_queued_resource(o.provider, o.instance_type, purchase):
         return config.model_copy(update={"queued_resource": True})
