@@ -19,7 +19,7 @@ from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
-from profiles.catalog.platform_rows import platform_of
+from profiles.catalog.platform_rows import makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny as usd_per_cny_of
 from profiles.cost.estimate import JobHours
@@ -139,7 +139,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     """
     nodes = spec.nodes if nodes is None else nodes
     platform_storage: tuple[str, ...] = ()
-    if offering.platform != "vm" and spec.file_system is not None:  # the platform keeps its own storage
+    if spec.file_system is not None and not makes_file_system(offering):  # the platform keeps its own storage
         spec, platform_storage = spec._replace(file_system=None), (PLATFORM_STORAGE,)
     vm = offering.platform == "vm"
     fs = spec.file_system is not None
