@@ -21,10 +21,10 @@ from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
-from profiles.cost.cluster_cost import usd_per_cny
+from profiles.cost.cluster_cost import usd_per_cny as usd_per_cny_of
 from profiles.cost.estimate import JobHours
 from profiles.cost.flex import FLEX, flex, purchase_price
-from profiles.cost.held import block_price, held, held_price_note
+from profiles.cost.held import beside_price, block_price, held_price_note, held_rows
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import (
     charged_hours,
@@ -61,11 +61,6 @@ def _price_notes(offering: Offering) -> tuple[str, ...]:
     if offering.currency != "USD" and offering.on_demand_native is not None:
         notes += (f"listed as {offering.on_demand_native:,.2f} {offering.currency}/h per node",)
     return notes + ((cited(offering.price_note),) if offering.price_note else ())
-
-
-def _usd_per_cny(offering: Offering) -> float | None:
-    """The catalog's recorded rate as this row used it (USD per CNY), or None."""
-    return usd_per_cny(offering)
 
 
 def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | None:
@@ -151,7 +146,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     fs = spec.file_system is not None
     helpers = helper_lines(offering.provider, offering.region, spec.job is not None, file_system=fs) if vm else ()
     notes = job.notes + _price_notes(offering) + helpers + platform_storage
-    usd_per_cny = _usd_per_cny(offering)
+    usd_per_cny = usd_per_cny_of(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:
         price = purchase_price(offering, purchase)
@@ -183,9 +178,12 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         found.append(_candidate(offering, purchase, nodes, hours, price, row, row_notes, speed=job.speed, **extra))
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))
-    for r in held(spec, offering, nodes):
+    for r, block in held_rows(spec, offering, nodes):
         row = data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
         price, short = block_price(r, offering, row.hours)
+        if price is not None and block is not None:  # the rest of the nodes on-demand beside the block
+            price, beside = beside_price(price, block, nodes, offering)
+            short += (beside,)
         if price is None:
             continue
         found.append(
@@ -199,6 +197,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 (*notes, *row.notes, held_price_note(r), *short),
                 reservation_id=r.id,
                 reservation=r,
+                block_nodes=block,
             )
         )
     return found

@@ -91,6 +91,7 @@ def cluster_config(
         commitment=_COMMITMENTS.get(candidate.purchase, "none"),
         commitment_reuse=spec.commitment.reuse if spec.commitment and candidate.purchase in _COMMITMENTS else None,
         reservation=_reservation(candidate),
+        block_nodes=candidate.block_nodes,
         interconnect=spec.interconnect if o.rdma else "none",
         hours=candidate.hours,  # unrounded: plan prices these hours, and must give resolve's USD/job
         deadline_hours=spec.deadline_hours,
