@@ -60,6 +60,15 @@ ONE_WORKER = {
         "tests/trainstack/run/test_vm_run.py",
         "tests/trainstack/status/test_status.py",
     ),
+    # `plan --against`: its children are forked from one pre-imported interpreter per test process
+    # (tests/ref_zygote.py; about 0.5 s of CPU to start, then each stack's SDK loaded once)
+    "against": (
+        "tests/cli/test_china_examples.py",
+        "tests/cli/test_group_migration.py",
+        "tests/cli/test_review_cli.py",
+        "tests/test_ref_zygote.py",
+        "tests/trainstack/test_ref_program.py",
+    ),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
         "tests/clouds/test_bootstrap_tools.py",
