@@ -28,6 +28,8 @@ class StackFields(Protocol):
     @property
     def instance_type(self) -> str: ...
     @property
+    def region(self) -> str: ...
+    @property
     def interconnect(self) -> str: ...
     @property
     def purchase(self) -> str: ...
@@ -47,6 +49,8 @@ class StackFields(Protocol):
     def on_demand_after_minutes(self) -> int | None: ...
     @property
     def on_demand_nodes(self) -> int | None: ...
+    @property
+    def block_nodes(self) -> int | None: ...
     @property
     def flex_start(self) -> bool: ...
     @property
@@ -92,7 +96,7 @@ def capacity_problem(config: StackFields) -> str | None:
             return "fallback_types: list each type once, without instance_type; e.g. fallback_types: [p4de.24xlarge]"
         if len(types) > MAX_FALLBACK_TYPES:
             return f"fallback_types: {len(types)} given; list at most {MAX_FALLBACK_TYPES}, best first"
-        if config.reservation is not None:
+        if config.reservation is not None and config.block_nodes is None:  # beside a block: the mixed group's
             kind = getattr(config.reservation, "kind", "")
             cloud = CLOUDS.get(config.provider)
             if cloud is None or kind not in cloud.group_reservations:
@@ -104,6 +108,8 @@ def capacity_problem(config: StackFields) -> str | None:
             problem = group_type_problem(config.provider, config.instance_type, other, config.interconnect)
             if problem:
                 return f"fallback_types: {other} cannot share the node group with {config.instance_type}: {problem}; remove it"
+    if config.block_nodes is not None and (problem := block_problem(config)):
+        return problem
     if config.fallback_zones and (problem := zones_problem(config)):
         return problem
     if config.on_demand_nodes is not None and (problem := mix_problem(config)):
@@ -180,11 +186,78 @@ def mix_problem(config: StackFields) -> str | None:
     return f"on_demand_nodes: {problem}; remove on_demand_nodes" if problem else None
 
 
+def block_problem(config: StackFields) -> str | None:
+    """Why `block_nodes` cannot split the cluster into a Capacity Block's own group and a mixed
+    group beside it (an Auto Scaling group on a block takes no mixed instances policy: EC2 Auto
+    Scaling, "Use Capacity Blocks for ML workloads"), or None."""
+    reservation = config.reservation
+    if reservation is None or getattr(reservation, "kind", "") != "capacity-block":
+        return (
+            "block_nodes: only a Capacity Block gets a node group of its own beside the mixed one; "
+            "set reservation: {kind: capacity-block, id: cr-...} or remove block_nodes"
+        )
+    blocks, nodes = config.block_nodes or 0, config.nodes
+    if blocks >= nodes:
+        return (
+            f"block_nodes: {blocks} of {nodes} nodes leaves none for the group beside the block; set block_nodes "
+            "below nodes, or remove it to run every node in the block"
+        )
+    held = getattr(reservation, "nodes", None)
+    if held is not None and blocks > held:
+        return f"block_nodes: {blocks} is more than the {held} instances the block holds (reservation.nodes); set block_nodes: {held} or less"
+    return None
+
+
 def flex_note(config: StackFields) -> str | None:
     """The price line of a flex-start stack (the cloud's `flex_caveat`, beside its
     `Cloud.flex_start` check), or None."""
-    cloud = CLOUDS.get(config.provider)
-    if not config.flex_start or cloud is None or cloud.flex_start is None:
+    module = _flex_module(config.provider)
+    if not config.flex_start or module is None:
         return None
-    module = cloud.flex_start.split(":", 1)[0]
-    return load(f"{module}:flex_caveat")(config.hours)  # type: ignore[no-any-return]
+    return load(f"{module}:flex_caveat")(config)  # type: ignore[no-any-return]
+
+
+def _flex_module(provider: str) -> str | None:
+    """The module of the cloud's flex-start rules (`Cloud.flex_start`), or None without one."""
+    cloud = CLOUDS.get(provider)
+    return None if cloud is None or cloud.flex_start is None else cloud.flex_start.split(":", 1)[0]
+
+
+def flex_offer(
+    provider: str,
+    instance_type: str,
+    region: str,
+    gpus: int,
+    vcpus: float | None,
+    memory_gib: float | None,
+    on_demand: float | None,
+    hours: float,
+) -> tuple[float, str] | str | None:
+    """A flex-start row for one node type and a run of `hours`: (USD/hour per node, the row's
+    note) from the cloud's `flex_row`; a string saying why the run cannot be bought that way
+    (longer than one request runs); None where the cloud or type has no flex-start."""
+    module = _flex_module(provider)
+    if module is None:
+        return None
+    return load(f"{module}:flex_row")(  # type: ignore[no-any-return]
+        instance_type, region, gpus, vcpus, memory_gib, on_demand, hours
+    )
+
+
+def flex_node_price(
+    provider: str,
+    instance_type: str,
+    region: str,
+    gpus: int,
+    vcpus: float | None,
+    memory_gib: float | None,
+    on_demand: float | None,
+) -> float | None:
+    """One flex-start node's USD/hour (the cloud's `flex_price`), or None without flex-start."""
+    module = _flex_module(provider)
+    found = (
+        None
+        if module is None
+        else load(f"{module}:flex_price")(instance_type, region, gpus, vcpus, memory_gib, on_demand)
+    )
+    return None if found is None else found[0]

@@ -19,10 +19,11 @@ from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
-from profiles.catalog.platform_rows import platform_of
+from profiles.catalog.platform_rows import makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
+from profiles.cost.flex import FLEX, flex, purchase_price
 from profiles.cost.held import block_price, held, held_price_note
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import (
@@ -41,7 +42,14 @@ PLATFORM_STORAGE = (
     "file system: none; the platform keeps code, checkpoints and output in its own storage (the pool's bucket "
     "or workspace blob store; storage not priced)"
 )
-PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
+# What a spot row's hours leave out (docs/self-healing.md, "What the estimate counts").
+SPOT_WAIT = "the wait for spot capacity to return after an interruption is not in the hours: no source gives it"
+PURCHASES = {
+    "any": ("on-demand", "spot", "flex-start"),
+    "spot": ("spot",),
+    "on-demand": ("on-demand",),
+    "flex-start": ("flex-start",),
+}
 # Clouds whose component cannot launch spot from a stack file (`Feature.SPOT_FROM_STACK`): a
 # spot pick there would write a stack `plan` refuses.
 NO_SPOT_FROM_STACK = frozenset(name for name, c in CLOUDS.items() if not c.supports(Feature.SPOT_FROM_STACK))
@@ -101,8 +109,9 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     )
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
-    if spec.spot.restart_hours is None:
-        note += f"; {platform.note() if platform else spot_healing(offering.provider, offering.instance_type).summary}"
+    if spec.spot.restart_hours is None:  # a restart time the spec gives is the user's, wait included
+        healing = platform.note() if platform else spot_healing(offering.provider, offering.instance_type).summary
+        note += f"; {healing}; {SPOT_WAIT}"
     return overhead.interruptions, overhead.added_hours, note
 
 
@@ -121,7 +130,7 @@ def _fill(spec: WorkloadSpec, offering: Offering, nodes: int, hours: float) -> t
     return usd, (
         f"spot fallback: on-demand fills a short spot group after {after:g} min, up to ${usd:,.2f} per job "
         "(an upper bound: each interrupted node's fill is kept to the run's end, as no source gives how long "
-        "spot stays short); the wait for spot capacity itself is not in the hours: no source gives it"
+        "spot stays short)"
     )
 
 
@@ -135,7 +144,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     """
     nodes = spec.nodes if nodes is None else nodes
     platform_storage: tuple[str, ...] = ()
-    if offering.platform != "vm" and spec.file_system is not None:  # the platform keeps its own storage
+    if spec.file_system is not None and not makes_file_system(offering):  # the platform keeps its own storage
         spec, platform_storage = spec._replace(file_system=None), (PLATFORM_STORAGE,)
     vm = offering.platform == "vm"
     fs = spec.file_system is not None
@@ -144,7 +153,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     usd_per_cny = _usd_per_cny(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:
-        price = offering.price(purchase)
+        price = purchase_price(offering, purchase)
         if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
             continue
         row = data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
@@ -165,6 +174,11 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 row_notes += (fill[1],)
             if writes_queued_resource(offering.provider, offering.instance_type, "spot"):
                 row_notes += helper_lines(offering.provider, offering.region, False, queued_resource=True)
+        if purchase == FLEX:
+            offer = flex(offering, hours)  # one request runs at most so long: a longer run is not offered
+            if not isinstance(offer, tuple):
+                continue
+            row_notes += (offer[1],)
         found.append(_candidate(offering, purchase, nodes, hours, price, row, row_notes, speed=job.speed, **extra))
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))

@@ -22,6 +22,7 @@ from clouds.filesystems import explicit_deployment_type
 from clouds.healing import writes_queued_resource
 from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
+from profiles.catalog.platform_rows import makes_file_system
 from profiles.cost.cluster_cost import cluster_cost
 from profiles.cost.commitment import commitment_note
 from profiles.resolver import Candidate
@@ -43,18 +44,8 @@ from profiles.stack.file import (
 # Reading, validating and writing stack files lives in `profiles.stack.file`; these names
 # stay importable from here for callers of the writer.
 StackWriteError = StackFileError
-__all__ = [
-    "STACK_NAME",
-    "StackWriteError",
-    "cluster_config",
-    "is_hand_edited",
-    "keep_cluster_settings",
-    "keep_zone",
-    "kept_settings",
-    "render_stack",
-    "stack_path",
-    "write_stack",
-]
+__all__ = ["STACK_NAME", "StackWriteError", "cluster_config", "is_hand_edited", "keep_cluster_settings"]
+__all__ += ["keep_zone", "kept_settings", "render_stack", "stack_path", "write_stack"]
 
 # The candidate purchases priced as a reserved term (`Candidate.purchase`); any other is "none".
 _COMMITMENTS: dict[str, Commitment] = {"reserved-1y": "1y", "reserved-3y": "3y"}
@@ -74,14 +65,15 @@ def cluster_config(
     and held capacity is written as `reservation:` with its kind, placement group and size. An offering without an RDMA fabric
     (chosen for a single node) is written with `interconnect: none`. A pick its cloud requests as
     queued resources (`clouds.healing.writes_queued_resource`: GCP TPU spot slices, re-requested
-    by the cluster's controller when preempted) is written with `queued_resource: true`. With
+    by the cluster's controller when preempted) is written with `queued_resource: true`, a flex-start
+    pick with `flex_start: true` (on-demand nodes of one type, no fallback types). With
     `ranked` (every candidate, rank order) the node group's `fallback_types` are the types its
     cloud's group can hold beside the pick (`profiles.stack.fallbacks.group_fallback_types`).
     """
     o = candidate.offering
     purchase: Literal["spot", "on-demand"] = "spot" if candidate.purchase == "spot" else "on-demand"
     file_system = None
-    if spec.file_system and o.platform == "vm":  # a managed platform keeps its own storage
+    if spec.file_system and makes_file_system(o):  # a managed platform keeps its own storage (but HyperPod)
         file_system = FileSystemConfig(
             # the workload's capacity, or the larger one the row sized up to feed the GPUs
             capacity_gib=math.ceil(candidate.fs_capacity_gib or spec.file_system.capacity_gib),
@@ -114,6 +106,10 @@ def cluster_config(
         config = config.model_copy(update={"on_demand_after_minutes": minutes})
         if problem := capacity_problem(config):  # the cloud has no fallback, or the stack no head
             raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback", 1))
+    if candidate.purchase == "flex-start":  # one resize request of one type, at the flex-start price
+        return config.model_copy(update={"flex_start": True})
+    if spec.purchase in ("any", "flex-start"):  # flex-start was ranked and not picked: a rewrite drops it
+        config = config.model_copy(update={"flex_start": False})
     if ranked and candidate.reservation is None and not candidate.reservation_id:
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
@@ -188,7 +184,7 @@ def render_stack(
     header = (
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
         f"# Choice: {config.provider}{'/' + config.platform if config.platform else ''} {config.instance_type} "
-        f"x{config.nodes} {config.purchase}{term} in "
+        f"x{config.nodes} {'flex-start' if config.flex_start else config.purchase}{term} in "
         f"{config.region} ({config.zone}).\n"
         f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
         + "".join(f"# Cost note: {line}.\n" for line in ([committed] if committed else []) + list(cost.left_out))
