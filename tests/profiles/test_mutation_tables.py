@@ -18,6 +18,7 @@ from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
 from profiles.costing import candidates
+from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import aws_node, offering
 
@@ -151,3 +152,38 @@ def test_each_allowed_cloud_without_a_row_is_named_with_its_deepest_constraint(a
 def test_a_cny_rows_rate_is_its_usd_over_its_native_price(fields, rate):
     found = usd_per_cny(offering(**fields))
     assert found == (None if rate is None else pytest.approx(rate, rel=1e-12))
+
+
+def _priced(nodes, hours, usd_per_node_hour, zone="eastus"):
+    return Candidate(offering(zone=zone), "on-demand", nodes, hours, usd_per_node_hour)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # $99.60 on 16 GPUs before $100.40 on 8: the cost decides to the cent, not the dollar.
+        pytest.param(_priced(2, 1.0, 49.8), _priced(1, 1.0, 100.4), id="cheaper-by-cents"),
+        # $100.004 on 8 GPUs before $100.001 on 16: equal to the cent, the fewer GPUs first.
+        pytest.param(_priced(1, 1.0, 100.004), _priced(2, 1.0, 50.0005), id="same-cent-fewer-gpus"),
+        # Equal to the cent and in GPUs: the cheaper by a tenth of a cent, though slower.
+        pytest.param(_priced(1, 2.0, 50.0005), _priced(1, 1.0, 100.004), id="then-the-exact-cost"),
+    ],
+)
+def test_rows_rank_by_cost_to_the_cent_then_fewer_accelerators_then_exact_cost(first, second):
+    assert sorted([second, first], key=Candidate.sort_key) == [first, second]
+    assert first.sort_key() < second.sort_key()
+
+
+@pytest.mark.parametrize(
+    ("usd_per_node_hour", "folded"),
+    [pytest.param(100.004, True, id="same-to-the-cent"), pytest.param(100.4, False, id="40-cents-apart")],
+)
+def test_zone_copies_fold_when_their_cost_is_the_same_to_the_cent(usd_per_node_hour, folded):
+    rows = [_priced(1, 1.0, 99.996, "eastus-1"), _priced(1, 1.0, usd_per_node_hour, "eastus-2")]
+    found = distinct_offerings(rows)
+    assert found == ([(rows[0], ("eastus-2",))] if folded else [(rows[0], ()), (rows[1], ())])
+
+
+def test_a_rows_zone_copies_are_listed_after_it():
+    assert _zones_note(("use2-az2", "use2-az3")) == "; also in use2-az2, use2-az3 at the same cost"
+    assert _zones_note(()) == ""
