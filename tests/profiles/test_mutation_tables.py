@@ -14,7 +14,7 @@ import pytest
 from profiles.candidate import Candidate
 from profiles.choice.gaps import clouds_without_rows
 from profiles.cost.checkpoint import write_hours
-from profiles.cost.cluster_cost import usd_per_cny
+from profiles.cost.cluster_cost import ClusterCost, usd_per_cny
 from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
 from profiles.costing import candidates
@@ -187,3 +187,14 @@ def test_zone_copies_fold_when_their_cost_is_the_same_to_the_cent(usd_per_node_h
 def test_a_rows_zone_copies_are_listed_after_it():
     assert _zones_note(("use2-az2", "use2-az3")) == "; also in use2-az2, use2-az3 at the same cost"
     assert _zones_note(()) == ""
+
+
+def test_the_gap_fill_is_its_own_part_of_the_hourly_and_job_texts():
+    # $20/h of nodes and $1/h of file system for 10 h, and a $30 gap fill: $240, $24/h.
+    cost = ClusterCost(20.0, 1.0, 10.0, fill_usd=30.0)
+    assert cost.hourly_text() == (
+        "$24.0000/hour = compute $20.0000 + file system $1.0000 + on-demand gap fill $3.0000 (at most)"
+    )
+    assert cost.job_text() == (
+        "$240.00 per job (10 h) = $200.00 compute + $10.00 file system + $30.00 on-demand gap fill (at most)"
+    )
