@@ -8,7 +8,15 @@ import pytest
 
 from profiles.candidate import Candidate
 from profiles.choice.fewest import DEFAULT_NODE_MARGIN, best_per_purchase, fewest_per_family
-from profiles.choice.nodes import _cheapest, _first_on_time, _fits, _floor, _references, offering_candidates
+from profiles.choice.nodes import (
+    _cheapest,
+    _first_on_time,
+    _fits,
+    _floor,
+    _references,
+    offering_candidates,
+    zone_copy_candidates,
+)
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
 from profiles.spec import parse_spec
@@ -280,3 +288,65 @@ def test_the_first_on_time_row_per_purchase_option_and_its_hours():
 )
 def test_a_row_fits_when_on_time_and_within_its_options_bound(row, bound, deadline, fits):
     assert _fits(row, bound, deadline, {("spot", None): 11.0}) is fits
+
+
+def _between_purchases(fields, node, nodes):
+    """A deadline between the on-demand and the (slower) spot row at `nodes` nodes: on-demand is
+    on time there, spot needs more nodes."""
+    spec = parse_spec({**SPEC, **fields, "deadline": "10d"})
+    by = {c.purchase: c.hours for c in candidates(spec, node, job_hours(spec, node, nodes), nodes)}
+    assert by["on-demand"] < by["spot"]
+    return f"{(by['on-demand'] + by['spot']) / 2}h"
+
+
+HIGH_RATE = {"spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 20}}
+
+
+@pytest.mark.parametrize(
+    ("fields", "late_at", "priced"),
+    [
+        pytest.param({"deadline": "10d"}, None, {1}, id="first-count-settles"),
+        pytest.param({"deadline": "2d"}, None, {4}, id="fewer-counts-only-timed"),
+        pytest.param({}, 1, {1, 2}, id="spot-late-at-1-node"),
+        pytest.param(HIGH_RATE, 1, {1, 2}, id="spot-late-at-1-node-high-rate"),
+        pytest.param({}, 2, {2, 4}, id="spot-late-at-2-nodes"),
+        pytest.param({"deadline": "10d", "node_margin": "0%"}, None, {1, 2, 4, 8}, id="no-margin"),
+        pytest.param({"deadline": "1h"}, None, {64}, id="none-meets"),
+        pytest.param({"deadline": "10d", "work": None, "hours": "72h"}, None, {1}, id="fixed-hours"),
+    ],
+)
+def test_the_bounded_search_prices_only_counts_that_can_change_the_pick(monkeypatch, fields, late_at, priced):
+    """Counts below the first on-time one are only timed; larger ones are priced only while their
+    floor can change a pick (`profiles.choice.nodes`); the picks are those of costing every count."""
+    node = offering()
+    if late_at is not None:
+        fields = {**fields, "deadline": _between_purchases(fields, node, late_at)}
+    spec = parse_spec({**SPEC, **fields})
+    seen: list[int] = []
+
+    def spy(spec, offering, estimate, nodes=None):
+        seen.append(nodes)
+        return candidates(spec, offering, estimate, nodes)
+
+    monkeypatch.setattr("profiles.choice.nodes.candidates", spy)
+    picks = offering_candidates(spec, node)
+    assert [(c.purchase, c.nodes, round(c.usd_total, 2)) for c in picks] == [
+        (c.purchase, c.nodes, round(c.usd_total, 2)) for c in _exhaustive(spec, node)
+    ]
+    assert min(seen) == min(priced) and set(seen) <= priced and len(seen) == len(set(seen))
+
+
+def test_zone_copies_share_their_rows_with_their_own_offering():
+    spec = parse_spec({**SPEC, "deadline": "10d"})
+    first, copy = offering(zone="eastus-1"), offering(zone="eastus-2")
+    memo: dict = {}
+    rows = zone_copy_candidates(spec, first, memo)
+    copies = zone_copy_candidates(spec, copy, memo)
+    assert [c.offering for c in rows] == [first, first] and [c.offering for c in copies] == [copy, copy]
+    assert [dataclasses.replace(c, offering=first) for c in copies] == rows
+    assert zone_copy_candidates(spec, copy, {}) == copies  # the same rows as costing the copy alone
+    # A type with no price for the purchase asked gives no row, in every zone.
+    spot_only = parse_spec({**SPEC, "deadline": "10d", "purchase": "spot"})
+    memo = {}
+    assert zone_copy_candidates(spot_only, first._replace(spot_usd_per_hour=None), memo) == []
+    assert zone_copy_candidates(spot_only, copy._replace(spot_usd_per_hour=None), memo) == []
