@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import pytest
 
+from facts.performance import performance
 from profiles.candidate import Candidate
 from profiles.choice.gaps import clouds_without_rows
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, usd_per_cny
 from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
+from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
 from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
@@ -198,3 +200,13 @@ def test_the_gap_fill_is_its_own_part_of_the_hourly_and_job_texts():
     assert cost.job_text() == (
         "$240.00 per job (10 h) = $200.00 compute + $10.00 file system + $30.00 on-demand gap fill (at most)"
     )
+
+
+def test_gpu_hours_on_a_reference_without_a_calibrated_speed_scale_by_peaks():
+    # H100 SXM has a calibrated LLM speed, the A10G reference none: 1,000 A10G-hours take
+    # 1,000 x 70 / 989 H100-hours (BF16 peaks, `facts.performance`), at 989 TFLOPS x 0.4.
+    work = parse_spec({"accelerators": "H100", "work": {"gpu_hours": 1000, "reference": "A10G"}}).work
+    node = offering(accelerator="H100", form_factor="SXM", instance_type="p5.48xlarge")
+    hours, rate = gpu_hours_speed(work, node, performance("H100", "SXM"))
+    assert hours == pytest.approx(1000 * 70 / 989, rel=1e-12)
+    assert rate == Rate(989e12 * 0.4, "peak x MFU", "no calibrated speed: peak ratio")
