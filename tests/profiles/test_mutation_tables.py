@@ -15,13 +15,14 @@ from facts.performance import performance
 from profiles.candidate import Candidate
 from profiles.choice.gaps import clouds_without_rows
 from profiles.cost.checkpoint import write_hours
-from profiles.cost.cluster_cost import ClusterCost, usd_per_cny
+from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
 from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
 from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
+from tests.clusters import example_config
 from tests.profiles.offering_factory import aws_node, offering
 
 
@@ -210,3 +211,15 @@ def test_gpu_hours_on_a_reference_without_a_calibrated_speed_scale_by_peaks():
     hours, rate = gpu_hours_speed(work, node, performance("H100", "SXM"))
     assert hours == pytest.approx(1000 * 70 / 989, rel=1e-12)
     assert rate == Rate(989e12 * 0.4, "peak x MFU", "no calibrated speed: peak ratio")
+
+
+def test_a_stacks_cost_names_its_file_systems_own_vms_and_carries_the_gap_fill():
+    mount = (
+        "the file system's mount service (3 x ecs.g4i.large ECS instances it creates to manage the clients, billed "
+        "as ECS, on-demand, always on) is not in USD/hour or USD/job: the catalog holds GPU types only; add its "
+        "on-demand price in cn-beijing"
+    )
+    cost = cluster_cost(example_config("volcengine"), 10.0, 0.14, fill_usd=5.0)
+    assert cost.left_out[-1] == mount and cost.fill_usd == 5.0
+    assert cost.usd_total == pytest.approx(10.0 * 72 + cost.storage_usd_per_hour * 72 + 5.0, rel=1e-12)
+    assert cluster_cost(example_config("volcengine", file_system=None), 10.0, 0.14).left_out == ()
