@@ -20,6 +20,7 @@ from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
 from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
+from profiles.fixes import jurisdiction_fix
 from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
 from tests.clusters import example_config
@@ -223,3 +224,48 @@ def test_a_stacks_cost_names_its_file_systems_own_vms_and_carries_the_gap_fill()
     assert cost.left_out[-1] == mount and cost.fill_usd == 5.0
     assert cost.usd_total == pytest.approx(10.0 * 72 + cost.storage_usd_per_hour * 72 + 5.0, rel=1e-12)
     assert cluster_cost(example_config("volcengine", file_system=None), 10.0, 0.14).left_out == ()
+
+
+_CN_DATA = {
+    "accelerators": "A100-80GB:8",
+    "hours": 10,
+    "jurisdiction": "cn-mainland",
+    "file_system": {"capacity": "4800GiB"},
+    "data": {"source": "s3://team/x", "size": "100GiB"},
+}
+_CN_ROWS = [
+    offering(provider=p, region=r, zone=r)
+    for p, r in (("alicloud", "cn-beijing"), ("azure", "chinanorth3"), ("tencentcloud", "ap-shanghai"))
+]
+_COPY = "data.source: no cloud with mainland-China regions can link 's3://team/x'; copy the data to "
+
+
+@pytest.mark.parametrize(
+    ("rows", "source", "fix"),
+    [
+        pytest.param(
+            _CN_ROWS,
+            "s3://team/x",
+            _COPY + "an OSS bucket (oss://BUCKET/PREFIX) (alicloud) or an Azure Blob container "
+            "(https://ACCOUNT.blob.core.windows.net/CONTAINER/PREFIX) (azure) in the cluster's region and point "
+            "data.source there",
+            id="each-mainland-clouds-bucket-kind",
+        ),
+        pytest.param(
+            _CN_ROWS[2:],
+            "s3://team/x",
+            _COPY + "a bucket in mainland China in the cluster's region and point data.source there",
+            id="no-mainland-cloud-links-a-bucket",
+        ),
+        pytest.param(
+            _CN_ROWS,
+            "oss://team/x",
+            "no mainland-China offering meets the rest of the workload: relax `accelerators`, nodes or "
+            "`interconnect` (the nearest offerings above)",
+            id="a-mainland-bucket-is-linked",
+        ),
+    ],
+)
+def test_the_jurisdiction_fix_says_where_to_copy_a_dataset_no_mainland_cloud_links(rows, source, fix):
+    spec = parse_spec({**_CN_DATA, "data": {"source": source, "size": "100GiB"}})
+    assert jurisdiction_fix(spec, rows) == fix
