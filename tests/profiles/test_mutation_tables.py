@@ -20,6 +20,7 @@ from profiles.cost.estimate import job_hours
 from profiles.cost.inputs import spot_interruptions
 from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
+from profiles.data_path.link_sizing import for_link
 from profiles.fixes import jurisdiction_fix
 from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
@@ -269,3 +270,30 @@ _COPY = "data.source: no cloud with mainland-China regions can link 's3://team/x
 def test_the_jurisdiction_fix_says_where_to_copy_a_dataset_no_mainland_cloud_links(rows, source, fix):
     spec = parse_spec({**_CN_DATA, "data": {"source": source, "size": "100GiB"}})
     assert jurisdiction_fix(spec, rows) == fix
+
+
+_OSS_DATA = {"accelerators": "A100-80GB:8", "hours": 10, "data": {"source": "oss://team/x", "size": "2000GiB"}}
+
+
+@pytest.mark.parametrize(
+    ("fields", "provider", "capacity", "note"),
+    [
+        # 2,000 GiB of data sizes 2,500 GiB; Alibaba's link needs CPFS at 200 MB/s/TiB above 600 MB/s.
+        pytest.param(
+            {},
+            "alicloud",
+            3073.0,
+            "data: file system sized up from 2,500 to 3,073 GiB: the smallest CPFS at 200 MB/s per TiB whose "
+            "bandwidth exceeds the smallest data flow's 600 MB/s (Alibaba CreateDataFlow)",
+            id="data-sized-is-raised",
+        ),
+        pytest.param({"file_system": {"capacity": "2400GiB"}}, "alicloud", 2400.0, None, id="a-stated-size-is-kept"),
+        pytest.param({}, "aws", 2500.0, None, id="a-link-without-a-floor"),
+    ],
+)
+def test_a_data_sized_file_system_is_raised_to_what_the_link_can_use(fields, provider, capacity, note):
+    spec = parse_spec({**_OSS_DATA, **fields})
+    raised, why = for_link(spec, provider)
+    assert (raised.file_system.capacity_gib, why) == (capacity, note)
+    assert for_link(spec._replace(data=None), provider) == (spec._replace(data=None), None)
+    assert for_link(spec._replace(file_system=None), provider) == (spec._replace(file_system=None), None)
