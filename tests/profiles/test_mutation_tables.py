@@ -21,6 +21,7 @@ from profiles.cost.inputs import spot_interruptions
 from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
 from profiles.data_path.link_sizing import for_link
+from profiles.data_path.row import data_row
 from profiles.fixes import jurisdiction_fix
 from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
@@ -297,3 +298,21 @@ def test_a_data_sized_file_system_is_raised_to_what_the_link_can_use(fields, pro
     assert (raised.file_system.capacity_gib, why) == (capacity, note)
     assert for_link(spec._replace(data=None), provider) == (spec._replace(data=None), None)
     assert for_link(spec._replace(file_system=None), provider) == (spec._replace(file_system=None), None)
+
+
+def test_a_rows_data_terms_use_the_raised_file_system_and_say_why():
+    spec = parse_spec({**_OSS_DATA, "data": {**_OSS_DATA["data"], "files": 1000}})
+    row = data_row(spec, offering(provider="alicloud", region="cn-beijing", zone="cn-beijing-a"), 10.0, 100.0, 0.14)
+    assert (row.capacity_gib, row.storage.capacity_gib, row.throughput) == (3073.0, 3073.0, 200)
+    assert row.notes[0].startswith("file system: CPFS advance_200 3,073 GiB, $0.83/h")
+    assert row.notes[-1].startswith("data: file system sized up from 2,500 to 3,073 GiB")
+    # A stated capacity is the row's: nothing raised, nothing said.
+    kept = data_row(
+        parse_spec({**_OSS_DATA, "file_system": {"capacity": "3200GiB"}}),
+        offering(provider="alicloud", region="cn-beijing", zone="cn-beijing-a"),
+        10.0,
+        100.0,
+        0.14,
+    )
+    assert kept.capacity_gib is None and kept.storage.capacity_gib == 3200.0
+    assert not any(n.startswith("data: file system sized up") for n in kept.notes)
