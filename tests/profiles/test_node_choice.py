@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from profiles.candidate import Candidate
-from profiles.choice.fewest import DEFAULT_NODE_MARGIN, best_per_purchase, fewest_per_family
+from profiles.choice.fewest import DEFAULT_NODE_MARGIN, _kept_for, best_per_purchase, fewest_per_family
 from profiles.choice.nodes import (
     _cheapest,
     _first_on_time,
@@ -312,6 +312,14 @@ HIGH_RATE = {"spot": {"checkpoint_interval": "1h", "interruptions_per_node_month
         pytest.param({}, 2, {2, 4}, id="spot-late-at-2-nodes"),
         pytest.param({"deadline": "10d", "node_margin": "0%"}, None, {1, 2, 4, 8}, id="no-margin"),
         pytest.param({"deadline": "1h"}, None, {64}, id="none-meets"),
+        # 50 interruptions per node-month: the fastest spot run could be at fewer nodes than the
+        # fastest estimate, so counts are priced down to one whose estimate is slower than it.
+        pytest.param(
+            {"deadline": "1h", "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 50}},
+            None,
+            {64, 32, 16},
+            id="none-meets-spot-slowed-by-interruptions",
+        ),
         pytest.param({"deadline": "10d", "work": None, "hours": "72h"}, None, {1}, id="fixed-hours"),
     ],
 )
@@ -350,3 +358,14 @@ def test_zone_copies_share_their_rows_with_their_own_offering():
     memo = {}
     assert zone_copy_candidates(spot_only, first._replace(spot_usd_per_hour=None), memo) == []
     assert zone_copy_candidates(spot_only, copy._replace(spot_usd_per_hour=None), memo) == []
+
+
+@pytest.mark.parametrize(
+    ("usd_per_node_hour", "cost", "text"),
+    [
+        pytest.param(48.0844, 480.84, "$480.84", id="its-own-total-to-the-cent"),
+        pytest.param(48.0844, 851.09, "$851.09 with the file system kept as long", id="file-system-kept-longer"),
+    ],
+)
+def test_a_larger_rows_cost_says_when_its_file_system_is_kept_as_long(usd_per_node_hour, cost, text):
+    assert _kept_for(_kept(10.0, usd_per_node_hour, 1), cost) == text
