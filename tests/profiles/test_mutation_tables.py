@@ -23,6 +23,7 @@ from profiles.costing import candidates
 from profiles.data_path.link_sizing import for_link
 from profiles.data_path.row import data_row
 from profiles.fixes import jurisdiction_fix
+from profiles.matching import job_detail
 from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
 from tests.clusters import example_config
@@ -316,3 +317,37 @@ def test_a_rows_data_terms_use_the_raised_file_system_and_say_why():
     )
     assert kept.capacity_gib is None and kept.storage.capacity_gib == 3200.0
     assert not any(n.startswith("data: file system sized up") for n in kept.notes)
+
+
+_SECRET_JOB = {
+    "accelerators": "A100-80GB:8",
+    "hours": 10,
+    "file_system": {"capacity": "4800GiB"},
+    "job": {"command": "/fsx/t.py", "env": {"HF_TOKEN": {"secret": "hfToken"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("where", "problem"),
+    [
+        pytest.param(
+            {"provider": "alicloud", "region": "cn-beijing", "zone": "cn-beijing-a"},
+            "job.env.HF_TOKEN: alicloud has no secret store trainstack's nodes read yet; put the value in a file on "
+            "the shared file system (chmod 600) and give its path as HF_TOKEN_FILE",
+            id="a-cloud-without-a-secret-store",
+        ),
+        pytest.param(
+            {"provider": "aws", "region": "us-east-1", "zone": "use1-az1", "platform": "sagemaker"},
+            "job.env.HF_TOKEN: secrets reach VM stacks' nodes only; a sagemaker job gets no secret from trainstack "
+            "yet; give it through the platform's own secret support, or run on the cloud's VMs",
+            id="a-platform",
+        ),
+        pytest.param(
+            {"provider": "aws", "region": "us-east-1", "zone": "use1-az1", "instance_type": "p4d.24xlarge"},
+            None,
+            id="aws-vms-read-it",
+        ),
+    ],
+)
+def test_a_jobs_secret_is_refused_where_its_nodes_cannot_read_it(where, problem):
+    assert job_detail(parse_spec(_SECRET_JOB), offering(**where)) == problem
