@@ -17,6 +17,7 @@ from profiles.choice.gaps import clouds_without_rows
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.estimate import job_hours
+from profiles.cost.flex import flex, purchase_price
 from profiles.cost.inputs import spot_interruptions
 from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
@@ -351,3 +352,44 @@ _SECRET_JOB = {
 )
 def test_a_jobs_secret_is_refused_where_its_nodes_cannot_read_it(where, problem):
     assert job_detail(parse_spec(_SECRET_JOB), offering(**where)) == problem
+
+
+# Flex-start rows (`profiles.cost.flex`): an a2-highgpu-1g in us-central1 at Google's DWS SKUs,
+# 1.61365 (GPU) + 12 vCPU x 0.01739 + 85 GiB x 0.00233 USD/hour (`tests/profiles/test_flex_start_rows.py`).
+_A2 = offering(
+    provider="gcp",
+    region="us-central1",
+    zone="us-central1-a",
+    instance_type="a2-highgpu-1g",
+    accelerator="A100",
+    accelerator_count=1,
+    vcpus=12,
+    memory_gib=85,
+    on_demand_usd_per_hour=3.67339,
+    spot_usd_per_hour=1.2,
+)
+_A2_FLEX = 1.61365 + 0.20868 + 0.19805
+
+
+def test_a_flex_start_row_is_priced_for_vm_rows_of_a_cloud_that_sells_it():
+    found = flex(_A2, 10.0)
+    assert isinstance(found, tuple) and found[0] == pytest.approx(_A2_FLEX, abs=1e-9)
+    assert "DWS Defined Duration SKUs" in found[1]
+    too_long = flex(_A2, 134.5)
+    assert isinstance(too_long, str) and "134.5 h" in too_long
+    assert flex(_A2._replace(platform="vertex"), 10.0) is None
+    assert flex(aws_node(), 10.0) is None
+
+
+@pytest.mark.parametrize(
+    ("node", "purchase", "usd"),
+    [
+        pytest.param(_A2, "flex-start", _A2_FLEX, id="flex"),
+        pytest.param(_A2, "spot", 1.2, id="spot"),
+        pytest.param(_A2, "on-demand", 3.67339, id="on-demand"),
+        pytest.param(aws_node(), "flex-start", None, id="no-flex-on-aws"),
+    ],
+)
+def test_a_purchase_price_is_the_rows_own_or_the_flex_start_one(node, purchase, usd):
+    found = purchase_price(node, purchase)
+    assert found == (None if usd is None else pytest.approx(usd, abs=1e-9))
