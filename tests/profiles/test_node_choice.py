@@ -13,6 +13,7 @@ from profiles.choice.nodes import (
     _first_on_time,
     _fits,
     _floor,
+    _least,
     _references,
     offering_candidates,
     zone_copy_candidates,
@@ -369,3 +370,24 @@ def test_zone_copies_share_their_rows_with_their_own_offering():
 )
 def test_a_larger_rows_cost_says_when_its_file_system_is_kept_as_long(usd_per_node_hour, cost, text):
     assert _kept_for(_kept(10.0, usd_per_node_hour, 1), cost) == text
+
+
+def test_the_least_floor_over_larger_counts_takes_their_fewest_node_hours_and_shortest_run():
+    """`_least` over 4 nodes x 50 h and 8 x 26 h: 200 node-hours, a 26 h shortest run. Per option:
+    spot (`SPOT_ROW`) $10 x 200 + its $2/h file system for its 60 h reference + $5.005 of requests
+    = $2,125.005, just under, so $2,125.00; on-demand $30 x 200 + $2.02/h x 26 h = $6,052.52; a
+    row of no hours carries no file-system rate; a 0.5 h one $2/h for 26 h."""
+    on_demand = Candidate(offering(), "on-demand", 2, 50.0, 30.0, usd_storage=101.0)
+    firsts = {
+        ("spot", None): dataclasses.replace(SPOT_ROW, usd_requests=5.005),
+        ("on-demand", None): on_demand,
+        ("reserved-1y", None): Candidate(offering(), "reserved-1y", 2, 0.0, 20.0, usd_storage=100.0),
+        ("reserved-3y", None): Candidate(offering(), "reserved-3y", 2, 0.5, 20.0, usd_storage=1.0),
+    }
+    hours = {4: JobHours(50.0), 8: JobHours(26.0)}
+    assert _least(firsts, hours, {("spot", None): 60.0}) == {
+        ("spot", None): 2125.0,
+        ("on-demand", None): 6052.52,
+        ("reserved-1y", None): 4000.0,
+        ("reserved-3y", None): 4052.0,
+    }
