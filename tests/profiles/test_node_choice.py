@@ -21,7 +21,7 @@ from profiles.choice.nodes import (
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
 from profiles.spec import parse_spec
-from tests.profiles.offering_factory import offering
+from tests.profiles.offering_factory import aws_node, offering
 
 M = DEFAULT_NODE_MARGIN
 
@@ -391,3 +391,43 @@ def test_the_least_floor_over_larger_counts_takes_their_fewest_node_hours_and_sh
         ("reserved-1y", None): 4000.0,
         ("reserved-3y", None): 4052.0,
     }
+
+
+def _block(nodes, usd_per_hour, ends):
+    node = aws_node(spot_usd_per_hour=12.0)
+    where = {"provider": "aws", "instance_type": node.instance_type, "zone": node.zone, "nodes": nodes}
+    return {**where, "id": "cb-1", "kind": "capacity-block", "usd_per_hour": usd_per_hour, "ends": ends}
+
+
+@pytest.mark.parametrize(
+    ("block", "margin", "picked", "priced"),
+    [
+        # A $5/node-hour block of 64 nodes with 10 h left (then on-demand at $40): the larger the
+        # cluster, the more of the job runs on the block; 16 nodes finish inside it.
+        pytest.param(_block(64, 5.0, "2026-12-05T00:20:00Z"), "5%", 16, {1, 2, 4, 8, 16}, id="block-inside"),
+        # A $20 block of 16 nodes with 34 h left: 8 nodes save more than 5 % over 4, 4 are within 30 %.
+        pytest.param(_block(16, 20.0, "2026-12-06T00:20:00Z"), "5%", 8, {1, 2, 4, 8}, id="block-beyond-margin"),
+        pytest.param(_block(16, 20.0, "2026-12-06T00:20:00Z"), "30%", 4, {1, 2, 4, 8}, id="block-within-margin"),
+        pytest.param(_block(16, 20.0, "2026-12-06T00:20:00Z"), "0%", 8, {1, 2, 4, 8, 16}, id="block-no-margin"),
+    ],
+)
+def test_the_bounded_search_finds_a_larger_cheaper_count(monkeypatch, block, margin, picked, priced):
+    """A Capacity Block ending before a small cluster finishes makes larger counts cheaper; the
+    search prices up to the count that settles each option, and picks what costing every count
+    picks (`TRAINSTACK_NOW` fixes the clock)."""
+    monkeypatch.setenv("TRAINSTACK_NOW", "2026-12-04T13:40:00Z")
+    node = aws_node(spot_usd_per_hour=12.0)
+    spec = parse_spec({**SPEC, "deadline": "10d", "node_margin": margin, "reservations": [block]})
+    seen: list[int] = []
+
+    def spy(spec, offering, estimate, nodes=None):
+        seen.append(nodes)
+        return candidates(spec, offering, estimate, nodes)
+
+    monkeypatch.setattr("profiles.choice.nodes.candidates", spy)
+    picks = offering_candidates(spec, node)
+    assert [(c.purchase, c.nodes, round(c.usd_total, 2)) for c in picks] == [
+        (c.purchase, c.nodes, round(c.usd_total, 2)) for c in _exhaustive(spec, node)
+    ]
+    assert {c.purchase: c.nodes for c in picks} == {"on-demand": 1, "spot": 1, "capacity-block": picked}
+    assert set(seen) <= priced and len(seen) == len(set(seen))
