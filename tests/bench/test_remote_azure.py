@@ -147,10 +147,12 @@ def on_the_node(commands: list[str], here: Path) -> str:
     """What a VM prints for `commands` (a detached benchmark start), run by bash here: the job
     file, the script folder and the shared file system moved under `here`, `systemd-run`
     echoed instead of started, the job unit inactive as on a node whose job was stopped."""
-    from trainstack.bench.remote import JOB_FILE, SCRIPTS, results_root
+    from trainstack.bench.remote import JOB_FILE, JOB_UNIT_FILE, SCRIPTS, results_root
 
     (here / "job.json").write_text("{}")
+    (here / "job.service").touch()
     script = "\n".join(azure_run.in_bash(commands)).replace(JOB_FILE, str(here / "job.json"))
+    script = script.replace(JOB_UNIT_FILE, str(here / "job.service"))
     script = script.replace(SCRIPTS, str(here / "scripts")).replace(results_root("azure", STACK), str(here / "fs"))
     script = script.replace("systemd-run ", "echo systemd-run ")
     return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30, check=True).stdout
