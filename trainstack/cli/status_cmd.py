@@ -34,7 +34,7 @@ def run(stack: str, folder: Path) -> None:
     cluster, settings = now.cluster, stack_settings(now.text)
     reader = _reader(cluster)
     if reader is None:  # a managed platform runs the nodes: follow its job
-        _job(stack, folder, cluster, required=True)
+        _job(stack, folder, cluster, required=True, settings=settings)
         return
     try:
         groups = reader(cluster, stack, settings)
@@ -44,7 +44,7 @@ def run(stack: str, folder: Path) -> None:
         fail(f"status: no node group of cluster {stack} found in {cluster.region}; is it up?", FAILED)
     for group in groups:
         typer.echo(group.line())
-    _job(stack, folder, cluster, required=False)
+    _job(stack, folder, cluster, required=False, settings=settings)
     if cluster.job is not None and cluster.platform is None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
@@ -70,7 +70,7 @@ def _reader(cluster) -> Callable[..., list] | None:
     return live.status  # type: ignore[no-any-return]
 
 
-def _job(stack: str, folder: Path, cluster, required: bool) -> None:
+def _job(stack: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
     """The line of the job `trainstack run` last started; with `required`, none is an error."""
     from trainstack.run.record import load
 
@@ -87,4 +87,4 @@ def _job(stack: str, folder: Path, cluster, required: bool) -> None:
     # clouds' nodes run no agent (`places` refuses them)
     vm_job = cluster.job is not None and cluster.platform is None
     run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
-    typer.echo(job_line(record, stack, run_file))
+    typer.echo(job_line(record, stack, run_file, cluster, settings))
