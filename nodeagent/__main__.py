@@ -49,8 +49,8 @@ def main(argv: list[str]) -> int:
             start(rest[2], rest[3], rest[4] if len(rest) > 4 else None, announce_file=rest[1])
         if unit == "store":
             from nodeagent.store import serve
-        else:
-            from nodeagent.paddle_master import serve
+        else:  # both take the port first
+            from nodeagent.paddle_master import serve  # type: ignore[assignment]
         serve(int(rest[0]) if rest else RDZV_PORT)
         return 0
     if unit == "queued":

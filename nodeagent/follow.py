@@ -60,9 +60,11 @@ def _note_ended(text: str) -> None:
     the note."""
     path = Path(ENDED_FILE)
     try:
-        if text:
+        if text:  # atomically: a reader never sees half a note
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text + "\n")
+            temporary = path.with_name(f".{path.name}.tmp")
+            temporary.write_text(text + "\n")
+            temporary.replace(path)
         else:
             path.unlink(missing_ok=True)
     except OSError as exc:
