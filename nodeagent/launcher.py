@@ -247,7 +247,7 @@ def run(job: NodeJob) -> int:
         if log_file is not None:
             log_file.close()
         changed = running.pop("changed", None)
-        if changed is None and job.follow_runs and not running.get("leaving"):
+        if job.follow_runs and not (changed or running.get("leaving")):
             from nodeagent.follow import next_run  # shipped to the nodes that follow runs
 
             changed, code = next_run(job, now, launched.job_id, code, running)
@@ -277,7 +277,7 @@ def _follow(job: NodeJob, now: NodeJob, process: subprocess.Popen, running: dict
         time.sleep(job.poll_seconds)
         latest = relay.current(job)
         new_run = job.follow_runs and current_run_id(latest) != running["job"].job_id
-        if (new_run or relay.restart_needed(now, latest)) and not running.get("leaving"):
+        if (relay.restart_needed(now, latest) or new_run) and not running.get("leaving"):
             running["changed"] = latest
             _terminate(process)
             return

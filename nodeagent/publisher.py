@@ -26,9 +26,16 @@ import zlib
 from pathlib import Path
 
 from nodeagent.job import RUN_ID, RUN_SUFFIX
-from nodeagent.relay import RELAYED, RUN_KEY
+from nodeagent.relay import RELAYED
 
 log = logging.getLogger("trainstack.nodeagent")
+
+
+# What the channel may carry beside the job: a run of it that `trainstack run` started
+# (`<job_id>-<stamp>`). The head keeps it in the job's run file (`keep_run`), not
+# in the published job, so a channel written back without it (a `pulumi up --refresh`) leaves
+# the run alone, and a job edit (a new job_id) starts afresh under its own id.
+RUN_KEY = "run_id"
 
 
 def encode(doc: dict) -> str:
@@ -160,4 +167,9 @@ def start(path: str, cloud: str, url: str | None = None, announce_file: str = ""
     read = functools.partial(watcher.published_job, url or watcher.default_url)
     run_path = announce_file + RUN_SUFFIX if announce_file else ""
     threading.Thread(target=publish_loop, args=(read, path, stop, PUBLISH_SECONDS, run_path), daemon=True).start()
+    if watcher.report_progress is not None:  # the head publishes the job's progress too
+        from nodeagent.progress import progress_loop
+
+        report = functools.partial(watcher.report_progress, url or watcher.default_url)
+        threading.Thread(target=progress_loop, args=(path, report, stop), daemon=True).start()
     return stop

@@ -37,11 +37,6 @@ RELAYED = (
 )
 # A change to any of these restarts torchrun on every node (the others follow at the next start).
 RESTARTS = ("job_id", "min_nodes", "max_nodes")
-# What the channel may carry beside the job: a run of it that `trainstack run` started
-# (`<job_id>-<stamp>`). The head keeps it in the job's run file (`nodeagent.publisher.keep_run`), not
-# in the published job, so a channel written back without it (a `pulumi up --refresh`) leaves
-# the run alone, and a job edit (a new job_id) starts afresh under its own id.
-RUN_KEY = "run_id"
 
 
 def published(path: str | Path) -> dict | None:

@@ -33,6 +33,7 @@ _SHIPPED = (
     "launcher.py",
     "metadata.py",
     "notices.py",
+    "progress.py",
     "publisher.py",
     "relay.py",
     "secrets.py",
@@ -43,7 +44,7 @@ _SHIPPED = (
 
 
 # What only one role runs: a worker's launcher, the head's store and job-channel publisher.
-_ROLE_ONLY = {"worker": ("launcher.py", "follow.py"), "head": ("store.py", "publisher.py")}
+_ROLE_ONLY = {"worker": ("launcher.py", "follow.py"), "head": ("store.py", "publisher.py", "progress.py")}
 # What only a node that follows runs (`NodeJob.follow_runs`) needs: its wait for the next run.
 _FOLLOW_ONLY = ("follow.py",)
 

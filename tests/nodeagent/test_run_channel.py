@@ -16,7 +16,7 @@ import pytest
 
 from nodeagent import follow, launcher, publisher
 from nodeagent.job import NodeJob, current_run_id
-from nodeagent.relay import RUN_KEY
+from nodeagent.publisher import RUN_KEY
 from tests.nodeagent.test_relay import DOC, _wait_for_lines
 
 RUN = "c-bbbbbbbb-20261207-043900"
@@ -153,3 +153,23 @@ def test_an_ended_run_is_noted_failed_with_its_status(tmp_path, monkeypatch):
     threading.Thread(target=leave, daemon=True).start()
     assert follow.next_run(job, job, "c-bbbbbbbb", 1, running) == (None, 0)
     assert seen == ["failed c-bbbbbbbb 1\n"] and not ended.exists()
+
+
+@pytest.mark.parametrize(("unit", "server"), [("store", "store"), ("paddle-master", "paddle")])
+def test_both_head_units_relay_the_channel_and_its_run(monkeypatch, unit, server):
+    """The head of a torchrun job (`store`) and of a paddle job (`paddle-master`) both announce
+    their address and relay the job channel, its run kept beside the rendezvous file."""
+    from nodeagent import paddle_master, store
+    from nodeagent.__main__ import main
+
+    calls: list = []
+    monkeypatch.setattr(store, "announce_self", lambda path: calls.append(("announce", path)))
+    monkeypatch.setattr(publisher, "start", lambda *args, **kwargs: calls.append(("relay", args, kwargs)))
+    monkeypatch.setattr(store, "serve", lambda port: calls.append(("store", port)))
+    monkeypatch.setattr(paddle_master, "serve", lambda port: calls.append(("paddle", port)))
+    assert main([unit, "29400", "/fsx/trainstack/rendezvous/c", "/fsx/trainstack/jobs/c.json", "gcp"]) == 0
+    assert calls == [
+        ("announce", "/fsx/trainstack/rendezvous/c"),
+        ("relay", ("/fsx/trainstack/jobs/c.json", "gcp", None), {"announce_file": "/fsx/trainstack/rendezvous/c"}),
+        (server, 29400),
+    ]

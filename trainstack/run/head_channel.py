@@ -5,7 +5,7 @@ attribute `trainstack-job`; Azure: the VM's user data).
 
 `run` reads the channel the head carries, checks that it holds the stack's job (a stack edited
 since `pulumi up` is refused: deploy first, the run never mixes two versions of a job), adds
-the run's id (`<job id>-<stamp>`, `nodeagent.relay.RUN_KEY`) and writes it back. The head
+the run's id (`<job id>-<stamp>`, `nodeagent.publisher.RUN_KEY`) and writes it back. The head
 reads its channel every `nodeagent.publisher.PUBLISH_SECONDS` and keeps the run in the job's run
 file on the shared file system; every worker follows it (`NodeJob.follow_runs`): a running
 torchrun stops (SIGTERM: the script checkpoints) and starts under the run's id, and a worker
@@ -24,7 +24,7 @@ from __future__ import annotations
 from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import channel_text
 from nodeagent import publisher
-from nodeagent.relay import RUN_KEY
+from nodeagent.publisher import RUN_KEY
 from trainstack.run import RunError, Submitted, job_of
 
 # How long `run` waits for the cloud to apply the channel (a choice: a metadata or user-data
