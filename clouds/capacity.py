@@ -28,6 +28,8 @@ class StackFields(Protocol):
     @property
     def instance_type(self) -> str: ...
     @property
+    def region(self) -> str: ...
+    @property
     def interconnect(self) -> str: ...
     @property
     def purchase(self) -> str: ...
@@ -183,8 +185,53 @@ def mix_problem(config: StackFields) -> str | None:
 def flex_note(config: StackFields) -> str | None:
     """The price line of a flex-start stack (the cloud's `flex_caveat`, beside its
     `Cloud.flex_start` check), or None."""
-    cloud = CLOUDS.get(config.provider)
-    if not config.flex_start or cloud is None or cloud.flex_start is None:
+    module = _flex_module(config.provider)
+    if not config.flex_start or module is None:
         return None
-    module = cloud.flex_start.split(":", 1)[0]
-    return load(f"{module}:flex_caveat")(config.hours)  # type: ignore[no-any-return]
+    return load(f"{module}:flex_caveat")(config)  # type: ignore[no-any-return]
+
+
+def _flex_module(provider: str) -> str | None:
+    """The module of the cloud's flex-start rules (`Cloud.flex_start`), or None without one."""
+    cloud = CLOUDS.get(provider)
+    return None if cloud is None or cloud.flex_start is None else cloud.flex_start.split(":", 1)[0]
+
+
+def flex_offer(
+    provider: str,
+    instance_type: str,
+    region: str,
+    gpus: int,
+    vcpus: float | None,
+    memory_gib: float | None,
+    on_demand: float | None,
+    hours: float,
+) -> tuple[float, str] | str | None:
+    """A flex-start row for one node type and a run of `hours`: (USD/hour per node, the row's
+    note) from the cloud's `flex_row`; a string saying why the run cannot be bought that way
+    (longer than one request runs); None where the cloud or type has no flex-start."""
+    module = _flex_module(provider)
+    if module is None:
+        return None
+    return load(f"{module}:flex_row")(  # type: ignore[no-any-return]
+        instance_type, region, gpus, vcpus, memory_gib, on_demand, hours
+    )
+
+
+def flex_node_price(
+    provider: str,
+    instance_type: str,
+    region: str,
+    gpus: int,
+    vcpus: float | None,
+    memory_gib: float | None,
+    on_demand: float | None,
+) -> float | None:
+    """One flex-start node's USD/hour (the cloud's `flex_price`), or None without flex-start."""
+    module = _flex_module(provider)
+    found = (
+        None
+        if module is None
+        else load(f"{module}:flex_price")(instance_type, region, gpus, vcpus, memory_gib, on_demand)
+    )
+    return None if found is None else found[0]

@@ -7,9 +7,17 @@ from typing import Any
 
 from profiles.catalog.offering import Offering
 
-# At equal cost: capacity already held, then reserved and on-demand (no interruptions),
-# then spot.
-PURCHASE_RANK = {"reservation": 0, "capacity-block": 0, "reserved-3y": 1, "reserved-1y": 2, "on-demand": 3, "spot": 4}
+# At equal cost: capacity already held, then reserved and on-demand (no interruptions), then
+# flex-start (no interruptions, but it waits for capacity), then spot.
+PURCHASE_RANK = {
+    "reservation": 0,
+    "capacity-block": 0,
+    "reserved-3y": 1,
+    "reserved-1y": 2,
+    "on-demand": 3,
+    "flex-start": 4,
+    "spot": 5,
+}
 
 
 @dataclass(frozen=True, slots=True)

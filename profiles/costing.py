@@ -23,6 +23,7 @@ from profiles.catalog.platform_rows import platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
+from profiles.cost.flex import FLEX, flex, purchase_price
 from profiles.cost.held import block_price, held, held_price_note
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import (
@@ -41,7 +42,12 @@ PLATFORM_STORAGE = (
     "file system: none; the platform keeps code, checkpoints and output in its own storage (the pool's bucket "
     "or workspace blob store; storage not priced)"
 )
-PURCHASES = {"any": ("on-demand", "spot"), "spot": ("spot",), "on-demand": ("on-demand",)}
+PURCHASES = {
+    "any": ("on-demand", "spot", "flex-start"),
+    "spot": ("spot",),
+    "on-demand": ("on-demand",),
+    "flex-start": ("flex-start",),
+}
 # Clouds whose component cannot launch spot from a stack file (`Feature.SPOT_FROM_STACK`): a
 # spot pick there would write a stack `plan` refuses.
 NO_SPOT_FROM_STACK = frozenset(name for name, c in CLOUDS.items() if not c.supports(Feature.SPOT_FROM_STACK))
@@ -144,7 +150,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     usd_per_cny = _usd_per_cny(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:
-        price = offering.price(purchase)
+        price = purchase_price(offering, purchase)
         if price is None or (purchase == "spot" and offering.provider in NO_SPOT_FROM_STACK):
             continue
         row = data_row(spec, offering, job.hours, price * nodes, usd_per_cny)
@@ -165,6 +171,11 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 row_notes += (fill[1],)
             if writes_queued_resource(offering.provider, offering.instance_type, "spot"):
                 row_notes += helper_lines(offering.provider, offering.region, False, queued_resource=True)
+        if purchase == FLEX:
+            offer = flex(offering, hours)  # one request runs at most so long: a longer run is not offered
+            if not isinstance(offer, tuple):
+                continue
+            row_notes += (offer[1],)
         found.append(_candidate(offering, purchase, nodes, hours, price, row, row_notes, speed=job.speed, **extra))
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))

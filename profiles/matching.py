@@ -24,6 +24,7 @@ from profiles.bootstrap_fit import bootstrap_problem
 from profiles.catalog import loader
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import Rejection, job_hours
+from profiles.cost.flex import purchase_price
 from profiles.cost.held import held
 from profiles.costing import PURCHASES
 from profiles.data_path.link_sizing import for_link
@@ -55,7 +56,9 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         yield "gpu_memory"
     if spec.interconnect == "rdma" and spec.fewest_nodes > 1 and not offering.rdma:
         yield "interconnect"
-    if all(offering.price(p) is None for p in PURCHASES[spec.purchase]) and not held(spec, offering, spec.nodes):
+    if all(purchase_price(offering, p) is None for p in PURCHASES[spec.purchase]) and not held(
+        spec, offering, spec.nodes
+    ):
         yield "price"
     vm = offering.platform == "vm"  # a managed platform creates no file system and reads the bucket itself
     if spec.file_system and vm and file_system_detail(spec, offering.provider):

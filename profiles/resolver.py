@@ -53,6 +53,11 @@ __all__ = ["CONSTRAINTS", "Candidate", "NoMatchError", "PURCHASES", "Ranked", "R
 
 # When no row meets the deadline, rows up to this much slower than the fastest are shown.
 CLOSE = 0.05
+FLEX_TOO_LONG = (
+    "purchase: flex-start: every offering sold as flex-start runs this job longer than one flex-start request "
+    "may run (7 days, less the request's margin); add nodes, split the job at checkpoints into "
+    "shorter runs, or set purchase: on-demand (or any)"
+)
 
 
 @dataclass(frozen=True)
@@ -204,6 +209,8 @@ def resolve(
     if not found and fastest is not None and max(failed, key=CONSTRAINTS.index) == "run_time":
         assert fastest.hours is not None
         raise WorkloadFieldError(too_long_work(fastest.hours, fastest.detail.split(" on ", 1)[1]))
+    if not found and spec.purchase == "flex-start" and sum(map(len, failed.values())) < len(offerings):
+        raise NoMatchError(FLEX_TOO_LONG)  # rows passed every check, and each ran longer than a request
     if not found:
         near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
         fixes = {"jurisdiction": jurisdiction_fix(spec, offerings)} if spec.jurisdiction != "any" else {}

@@ -65,7 +65,9 @@ class WorkloadModel(BaseModel):
             picks, per offering, the count with the cheapest job that meets the deadline.
         max_nodes: the largest node count to consider, or None for exactly `nodes`.
         interconnect: `rdma` needs an RDMA fabric (EFA, InfiniBand, GPUDirect); `none` not.
-        purchase: `any` (spot allowed, on-demand too), `spot` (spot only), `on-demand`.
+        purchase: `any` (spot and flex-start allowed, on-demand too), `spot` (spot only),
+            `on-demand`, or `flex-start` (GCP Dynamic Workload Scheduler: the nodes come all at
+            once when capacity is there, for at most 7 days: `clouds.gcp.flex_start`).
         hours: wall-clock run time, hours (`72h`, `3d`, or a bare number of hours); give it or `work`.
         work: the job's work (GPU-hours on a reference, params x tokens, or images);
             hours then follow per offering.
@@ -110,7 +112,7 @@ class WorkloadModel(BaseModel):
     )
     max_nodes: int | None = Field(default=None, ge=1, le=10_000, description="Largest node count of a range.")
     interconnect: Literal["none", "rdma"] = Field(default="none", description="Node-to-node fabric.")
-    purchase: Annotated[Literal["any", "spot", "on-demand"], BeforeValidator(rules.purchase)] = Field(
+    purchase: Annotated[Literal["any", "spot", "on-demand", "flex-start"], BeforeValidator(rules.purchase)] = Field(
         default="on-demand", description="Purchase option."
     )
     hours: Annotated[float | None, BeforeValidator(rules.run_hours)] = Field(

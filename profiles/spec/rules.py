@@ -25,7 +25,14 @@ from profiles.spec.units import at_most_gib, at_most_hours, not_bool, parse_coun
 AUTO_MAX_NODES = 64
 # Accelerators with a dense BF16 figure, i.e. the ones `gpu_hours` can be measured on.
 _REFERENCES = {name.lower(): name for name, _ in PERFORMANCE}
-_PURCHASE_ALIASES = {"spot-allowed": "any", "spot_allowed": "any", "ondemand": "on-demand"}
+_PURCHASE_ALIASES = {
+    "spot-allowed": "any",
+    "spot_allowed": "any",
+    "ondemand": "on-demand",
+    "flex": "flex-start",
+    "flexstart": "flex-start",
+    "dws": "flex-start",
+}
 # Words for a committed term that users write as the purchase option (AWS RIs and Savings
 # Plans, Azure reservations, GCP committed use).
 _TERM_WORDS = ("reserved", "reservation", "savings-plan", "committed", "commitment")
@@ -91,7 +98,8 @@ def commitment(value: object) -> object:
 
 
 def purchase(value: object) -> object:
-    """`spot-allowed` reads as `any`, `ondemand` as `on-demand`.
+    """`spot-allowed` reads as `any`, `ondemand` as `on-demand`, `dws`/`flex` as `flex-start`,
+    in any case and with `_` or spaces for `-`.
 
     Raises:
         ValueError: a reserved term or savings plan given as the purchase option: the fix is
@@ -102,10 +110,10 @@ def purchase(value: object) -> object:
     word = value.strip().lower().replace("_", "-").replace(" ", "-")
     if word.startswith(_TERM_WORDS) or word in ("ri", "cud"):
         raise ValueError(
-            f"'{value}' is not a purchase option (any, spot, on-demand): a reserved term is priced with "
+            f"'{value}' is not a purchase option (any, spot, on-demand, flex-start): a reserved term is priced with "
             "`commitment: 1y` (or 3y) beside `purchase: on-demand`; see docs/workloads.md"
         )
-    return _PURCHASE_ALIASES.get(value, value)
+    return _PURCHASE_ALIASES.get(word, word if word in ("any", "spot", "on-demand", "flex-start") else value)
 
 
 def word(value: object) -> object:
@@ -207,15 +215,15 @@ def check_workload(spec: Any) -> None:
     check_together(spec)  # data, job paths and params (#16)
     # a managed platform keeps checkpoints in its own storage (`clouds.platforms`): no file system needed
     managed = getattr(spec, "platform", "vm") not in ("vm", "any")
-    if spec.purchase != "on-demand" and (spec.spot is None or (spec.file_system is None and not managed)):
+    if spec.purchase in ("any", "spot") and (spec.spot is None or (spec.file_system is None and not managed)):
         raise ValueError(
             f"spot: purchase '{spec.purchase}' allows spot, which needs checkpoints on shared storage; "
             "add spot: {checkpoint_interval: 1h} and a file_system, or set purchase: on-demand"
         )
-    if spec.purchase == "spot" and spec.commitment is not None:  # a term is bought in place of on-demand only
+    if spec.purchase in ("spot", "flex-start") and spec.commitment is not None:  # bought in place of on-demand only
         raise ValueError(
             f"commitment: a {spec.commitment.term} reserved term (reserved instances, savings plan) replaces "
-            "on-demand capacity, never spot, so purchase: spot would ignore it; set purchase: any to rank spot "
+            f"on-demand capacity, never {spec.purchase}, so purchase: {spec.purchase} would ignore it; set purchase: any to rank spot "
             "against the commitment, or remove commitment"
         )
     if spec.purchase == "spot" and spec.reservations:  # held capacity runs on-demand (clouds.reservation)

@@ -133,7 +133,7 @@ class WorkloadSpec(NamedTuple):
     nodes: int = 1
     max_nodes: int | None = None
     interconnect: Literal["none", "rdma"] = "none"
-    purchase: Literal["any", "spot", "on-demand"] = "on-demand"
+    purchase: Literal["any", "spot", "on-demand", "flex-start"] = "on-demand"
     hours: float | None = None
     work: Work | None = None
     model: ModelShape | None = None
@@ -222,7 +222,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "nodes": Key("int", ge=1, le=10_000, before=not_bool),
         "max_nodes": _opt("int", ge=1, le=10_000),
         "interconnect": Key(("none", "rdma")),
-        "purchase": Key(("any", "spot", "on-demand"), before=rules.purchase),
+        "purchase": Key(("any", "spot", "on-demand", "flex-start"), before=rules.purchase),
         "hours": _opt("float", gt=0, before=rules.run_hours),
         "work": _opt(Work),
         "model": _opt(ModelShape),

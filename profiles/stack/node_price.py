@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from clouds.capacity import flex_node_price
 from clouds.contract import ClusterConfig
 from profiles.catalog.offering import Offering
 from profiles.cost.inputs import spot_interruptions
@@ -11,7 +12,7 @@ from profiles.cost.pricing import fill_upper_usd, reserved_usd_per_hour
 
 def node_price(config: ClusterConfig, offering: Offering) -> float | None:
     """USD/hour per node, on average: a spot cluster with `on_demand_nodes` pays those at the
-    on-demand price and the rest at spot."""
+    on-demand price and the rest at spot; a flex-start cluster its flex-start price."""
     if config.purchase == "spot" and config.on_demand_nodes:
         spot, on_demand = offering.spot_usd_per_hour, offering.on_demand_usd_per_hour
         if spot is None or on_demand is None:
@@ -21,6 +22,11 @@ def node_price(config: ClusterConfig, offering: Offering) -> float | None:
     if config.purchase == "spot":
         return offering.spot_usd_per_hour
     on_demand = offering.on_demand_usd_per_hour
+    if config.flex_start:  # the flex-start SKUs where sourced (`clouds.gcp.flex_start`), else on-demand
+        o = offering
+        return flex_node_price(
+            o.provider, o.instance_type, o.region, o.accelerator_count, o.vcpus, o.memory_gib, on_demand
+        )
     if config.commitment == "none" or on_demand is None:
         return on_demand
     live = offering.reserved_1y_usd_per_hour if config.commitment == "1y" else offering.reserved_3y_usd_per_hour

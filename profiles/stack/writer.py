@@ -43,18 +43,8 @@ from profiles.stack.file import (
 # Reading, validating and writing stack files lives in `profiles.stack.file`; these names
 # stay importable from here for callers of the writer.
 StackWriteError = StackFileError
-__all__ = [
-    "STACK_NAME",
-    "StackWriteError",
-    "cluster_config",
-    "is_hand_edited",
-    "keep_cluster_settings",
-    "keep_zone",
-    "kept_settings",
-    "render_stack",
-    "stack_path",
-    "write_stack",
-]
+__all__ = ["STACK_NAME", "StackWriteError", "cluster_config", "is_hand_edited", "keep_cluster_settings"]
+__all__ += ["keep_zone", "kept_settings", "render_stack", "stack_path", "write_stack"]
 
 # The candidate purchases priced as a reserved term (`Candidate.purchase`); any other is "none".
 _COMMITMENTS: dict[str, Commitment] = {"reserved-1y": "1y", "reserved-3y": "3y"}
@@ -74,7 +64,8 @@ def cluster_config(
     and held capacity is written as `reservation:` with its kind, placement group and size. An offering without an RDMA fabric
     (chosen for a single node) is written with `interconnect: none`. A pick its cloud requests as
     queued resources (`clouds.healing.writes_queued_resource`: GCP TPU spot slices, re-requested
-    by the cluster's controller when preempted) is written with `queued_resource: true`. With
+    by the cluster's controller when preempted) is written with `queued_resource: true`, a flex-start
+    pick with `flex_start: true` (on-demand nodes of one type, no fallback types). With
     `ranked` (every candidate, rank order) the node group's `fallback_types` are the types its
     cloud's group can hold beside the pick (`profiles.stack.fallbacks.group_fallback_types`).
     """
@@ -114,6 +105,8 @@ def cluster_config(
         config = config.model_copy(update={"on_demand_after_minutes": minutes})
         if problem := capacity_problem(config):  # the cloud has no fallback, or the stack no head
             raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback", 1))
+    if candidate.purchase == "flex-start":  # one resize request of one type, at the flex-start price
+        return config.model_copy(update={"flex_start": True})
     if ranked and candidate.reservation is None and not candidate.reservation_id:
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
@@ -188,7 +181,7 @@ def render_stack(
     header = (
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
         f"# Choice: {config.provider}{'/' + config.platform if config.platform else ''} {config.instance_type} "
-        f"x{config.nodes} {config.purchase}{term} in "
+        f"x{config.nodes} {'flex-start' if config.flex_start else config.purchase}{term} in "
         f"{config.region} ({config.zone}).\n"
         f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
         + "".join(f"# Cost note: {line}.\n" for line in ([committed] if committed else []) + list(cost.left_out))

@@ -1,6 +1,6 @@
 """GCP Dynamic Workload Scheduler flex-start: the nodes of an empty zonal group come from one
-resize request (all at once, for the run plus a margin, at most 7 days), priced at on-demand as
-an upper bound; what the contract refuses."""
+resize request (all at once, for the run plus a margin, at most 7 days), priced from the sourced
+flex-start SKUs or at on-demand as an upper bound; what the contract refuses."""
 
 from __future__ import annotations
 
@@ -58,6 +58,21 @@ def test_another_cloud_has_no_flex_start() -> None:
         example_config("aws", purchase="on-demand", flex_start=True)
 
 
-def test_the_price_says_it_is_an_upper_bound() -> None:
-    price = price_stack(make_config(**FLEX), (), "fixture-1")
-    assert any("flex-start: priced at on-demand, an upper bound" in line for line in price.caveats)
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        pytest.param(
+            {}, "priced from Compute Engine's DWS Defined Duration SKUs (source facts.gcp_flex_start F1", id="a3-high"
+        ),
+        pytest.param({"instance_type": "a3-megagpu-8g"}, "priced at on-demand, an upper bound", id="a3-mega-unsourced"),
+        pytest.param(
+            {"region": "europe-west4", "zone": "europe-west4-a"},
+            "no per-SKU price is sourced for",
+            id="outside-americas",
+        ),
+    ],
+)
+def test_the_price_line_says_where_the_price_comes_from(changes: dict, words: str) -> None:
+    price = price_stack(make_config(**{**FLEX, **changes}), (), "fixture-1")
+    assert any(line.startswith("flex-start: ") and words in line for line in price.caveats)
+    assert any("the wait for capacity is not in the hours" in line for line in price.caveats)
