@@ -50,6 +50,8 @@ class StackFields(Protocol):
     @property
     def on_demand_nodes(self) -> int | None: ...
     @property
+    def block_nodes(self) -> int | None: ...
+    @property
     def flex_start(self) -> bool: ...
     @property
     def hours(self) -> float: ...
@@ -94,7 +96,7 @@ def capacity_problem(config: StackFields) -> str | None:
             return "fallback_types: list each type once, without instance_type; e.g. fallback_types: [p4de.24xlarge]"
         if len(types) > MAX_FALLBACK_TYPES:
             return f"fallback_types: {len(types)} given; list at most {MAX_FALLBACK_TYPES}, best first"
-        if config.reservation is not None:
+        if config.reservation is not None and config.block_nodes is None:  # beside a block: the mixed group's
             kind = getattr(config.reservation, "kind", "")
             cloud = CLOUDS.get(config.provider)
             if cloud is None or kind not in cloud.group_reservations:
@@ -106,6 +108,8 @@ def capacity_problem(config: StackFields) -> str | None:
             problem = group_type_problem(config.provider, config.instance_type, other, config.interconnect)
             if problem:
                 return f"fallback_types: {other} cannot share the node group with {config.instance_type}: {problem}; remove it"
+    if config.block_nodes is not None and (problem := block_problem(config)):
+        return problem
     if config.fallback_zones and (problem := zones_problem(config)):
         return problem
     if config.on_demand_nodes is not None and (problem := mix_problem(config)):
@@ -180,6 +184,28 @@ def mix_problem(config: StackFields) -> str | None:
         return f"on_demand_nodes: {name}'s node group holds one purchase option; remove on_demand_nodes"
     problem = load(cloud.on_demand_base)(config.instance_type, config.interconnect)
     return f"on_demand_nodes: {problem}; remove on_demand_nodes" if problem else None
+
+
+def block_problem(config: StackFields) -> str | None:
+    """Why `block_nodes` cannot split the cluster into a Capacity Block's own group and a mixed
+    group beside it (an Auto Scaling group on a block takes no mixed instances policy: EC2 Auto
+    Scaling, "Use Capacity Blocks for ML workloads"), or None."""
+    reservation = config.reservation
+    if reservation is None or getattr(reservation, "kind", "") != "capacity-block":
+        return (
+            "block_nodes: only a Capacity Block gets a node group of its own beside the mixed one; "
+            "set reservation: {kind: capacity-block, id: cr-...} or remove block_nodes"
+        )
+    blocks, nodes = config.block_nodes or 0, config.nodes
+    if blocks >= nodes:
+        return (
+            f"block_nodes: {blocks} of {nodes} nodes leaves none for the group beside the block; set block_nodes "
+            "below nodes, or remove it to run every node in the block"
+        )
+    held = getattr(reservation, "nodes", None)
+    if held is not None and blocks > held:
+        return f"block_nodes: {blocks} is more than the {held} instances the block holds (reservation.nodes); set block_nodes: {held} or less"
+    return None
 
 
 def flex_note(config: StackFields) -> str | None:

@@ -223,6 +223,10 @@ def check_reservation_support(
         raise ValueError(
             f"reservation.id: {reservation.id} is an AWS resource group ARN; on {cloud} give the reservation's name"
         )
-    problem = reservation_problem(reservation, args.purchase, args.nodes, args.zone)
+    # beside a Capacity Block (`block_nodes`), only the block's own group launches into it, on-demand
+    if args.block_nodes is not None:
+        problem = reservation_problem(reservation, "on-demand", args.block_nodes, args.zone)
+    else:
+        problem = reservation_problem(reservation, args.purchase, args.nodes, args.zone)
     if problem:
         raise ValueError(problem)

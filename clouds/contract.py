@@ -133,6 +133,10 @@ class ClusterConfig(BaseModel):
             created all at once when capacity is there, for at most 7 days (`clouds.gcp.flex_start`).
         on_demand_nodes: with `purchase: spot`, nodes the group keeps on-demand (never evicted)
             beside the spot ones, the cloud's own mix (`clouds.capacity.mix_problem`); None: all spot.
+        block_nodes: with a Capacity Block `reservation`, the nodes that run in the block, in a
+            node group of their own; the other `nodes - block_nodes` run beside them in the node
+            group as `purchase` (spot or on-demand, with `fallback_types`), the same placement
+            group and fabric (`clouds.capacity.block_problem`). None: every node in the block.
         on_demand_after_minutes: with `purchase: spot`, minutes the group may stay below size
             before on-demand capacity of the same shape fills the gap (`clouds.capacity`); None:
             spot only.
@@ -203,6 +207,9 @@ class ClusterConfig(BaseModel):
     fallback_zones: tuple[str, ...] = Field(default=(), description="Further zones, for a group with no placement.")
     flex_start: bool = Field(default=False, description="Nodes from one flex-start resize request.")
     on_demand_nodes: int | None = Field(default=None, ge=1, description="Spot cluster's nodes kept on-demand.")
+    block_nodes: int | None = Field(
+        default=None, ge=1, description="Nodes in the Capacity Block's own group; the rest bought as `purchase`."
+    )
     on_demand_after_minutes: int | None = Field(
         default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
     )

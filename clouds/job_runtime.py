@@ -127,13 +127,15 @@ def install_lines(runtime: JobRuntime) -> list[str]:
 def runtime_line(cluster: ClusterConfig) -> str | None:
     """What a node runs, in one line for `plan` and `check`; None for a cloud without a runtime
     or nodes that get no node agent (`clouds.healing.job_problem`: GCP TPU slices), and for a
-    managed platform's pool, whose jobs run in the platform's own image (`trainstack run`)."""
+    managed platform's pool, whose nodes run the platform's own image."""
     from clouds.healing import job_problem
 
     runtime = runtime_for(cluster.provider)
-    if runtime is None or cluster.platform is not None:
-        return None
-    if job_problem(cluster.provider, cluster.instance_type) is not None:
+    if (
+        runtime is None
+        or cluster.platform is not None
+        or job_problem(cluster.provider, cluster.instance_type) is not None
+    ):
         return None
     origin = (
         f"installed by the bootstrap ({runtime.requirement} into {VENV}) on {runtime.image}"

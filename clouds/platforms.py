@@ -52,6 +52,9 @@ class Platform:
         managed_mlflow: True when the pool component creates the platform's managed MLflow
             tracking server for `job.tracking: {mlflow: managed}` and the submitter points the
             job at it (SageMaker).
+        file_system: True when the pool mounts the stack's parallel file system on its nodes
+            (the workload's `file_system` is kept, created and priced as on VMs: HyperPod's
+            FSx for Lustre); False: the platform keeps its own storage and none is created.
         rows: the platform's own catalog rows (hardware only it sells: Ascend pools), each a
             mapping of `profiles.catalog.offering.Offering` fields with CNY or USD prices.
     """
@@ -76,6 +79,7 @@ class Platform:
     rows: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
     own_mlflow: bool = False
     managed_mlflow: bool = False
+    file_system: bool = False
 
     def offers(self, instance_type: str) -> bool:
         """True when the platform runs the cloud's `instance_type` nodes."""

@@ -96,14 +96,20 @@ def reservation_problem(reservation: ReservationConfig, purchase: str, nodes: in
             if reservation.kind == "capacity-block"
             else "holds on-demand capacity"
         )
+        beside = "; or block_nodes: N to run N nodes in the block and the rest as spot beside it"
         return (
             f"reservation: a {KIND_NAMES[reservation.kind]} {how}, never spot; "
-            "set purchase: on-demand or remove reservation"
+            "set purchase: on-demand or remove reservation" + (beside if reservation.kind == "capacity-block" else "")
         )
     if reservation.nodes is not None and nodes > reservation.nodes:
         return (
             f"nodes: {nodes} is more than the {reservation.nodes} instances {reservation.label} holds "
             f"(reservation.nodes); set nodes: {reservation.nodes} or less, or hold a larger reservation"
+            + (
+                f", or block_nodes: {reservation.nodes} to run the rest beside the block"
+                if reservation.kind == "capacity-block"
+                else ""
+            )
         )
     if reservation.zone is not None and reservation.zone != zone:
         return (

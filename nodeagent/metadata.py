@@ -48,6 +48,9 @@ class Watcher:
             True when a poll itself waits for a change).
         published_job: metadata base URL -> the job channel the head node carries
             (`nodeagent.publisher`), or None when it carries none; None: the cloud has none.
+        report_progress: (metadata base URL, text) -> None: the head publishes the job's
+            progress (`nodeagent.progress.lines`) where the CLI reads it without reaching the
+            node (GCP guest attributes); None: the cloud's CLI asks a node instead.
     """
 
     name: str
@@ -55,6 +58,7 @@ class Watcher:
     notice_seconds: int
     sources: Callable[[str], list]
     published_job: Callable[[str], str | None] | None = None
+    report_progress: Callable[[str, str], None] | None = None
 
 
 def http(

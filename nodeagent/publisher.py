@@ -117,4 +117,9 @@ def start(path: str, cloud: str, url: str | None = None) -> threading.Event | No
     stop = threading.Event()
     read = functools.partial(watcher.published_job, url or watcher.default_url)
     threading.Thread(target=publish_loop, args=(read, path, stop), daemon=True).start()
+    if watcher.report_progress is not None:  # the head publishes the job's progress too
+        from nodeagent.progress import progress_loop
+
+        report = functools.partial(watcher.report_progress, url or watcher.default_url)
+        threading.Thread(target=progress_loop, args=(path, report, stop), daemon=True).start()
     return stop

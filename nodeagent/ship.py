@@ -32,6 +32,7 @@ _SHIPPED = (
     "launcher.py",
     "metadata.py",
     "notices.py",
+    "progress.py",
     "publisher.py",
     "relay.py",
     "secrets.py",
@@ -42,7 +43,7 @@ _SHIPPED = (
 
 
 # What only one role runs: a worker's launcher, the head's store and job-channel publisher.
-_ROLE_ONLY = {"worker": ("launcher.py",), "head": ("store.py", "publisher.py")}
+_ROLE_ONLY = {"worker": ("launcher.py",), "head": ("store.py", "publisher.py", "progress.py")}
 
 
 def shipped_for(

@@ -88,8 +88,20 @@ def cost_tags(record: dict[str, Any]) -> list[str]:
 # Actions that name no resource type, so IAM accepts them only on `Resource: "*"` (AWS Service
 # Authorization Reference: Amazon ECR `GetAuthorizationToken`, CloudWatch `PutMetricData`, whose
 # only narrowing is the `cloudwatch:namespace` condition key). A statement of these alone on `*`
-# is as narrow as IAM allows; any other action beside them still needs its resource named.
-NO_RESOURCE_TYPE = frozenset({"ecr:GetAuthorizationToken", "cloudwatch:PutMetricData"})
+# is as narrow as IAM allows; any other action beside them still needs its resource named. The
+# EC2 Describe actions a HyperPod execution role needs for its VPC (`clouds.aws.hyperpod_role`)
+# take no resource type either (Service Authorization Reference, Amazon EC2).
+NO_RESOURCE_TYPE = frozenset(
+    {
+        "ecr:GetAuthorizationToken",
+        "cloudwatch:PutMetricData",
+        "ec2:DescribeNetworkInterfaces",
+        "ec2:DescribeVpcs",
+        "ec2:DescribeDhcpOptions",
+        "ec2:DescribeSubnets",
+        "ec2:DescribeSecurityGroups",
+    }
+)
 
 
 def wildcard_permissions(record: dict[str, Any]) -> list[str]:

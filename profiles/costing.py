@@ -19,7 +19,7 @@ from clouds.helper_vms import helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
-from profiles.catalog.platform_rows import platform_of
+from profiles.catalog.platform_rows import makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny
 from profiles.cost.estimate import JobHours
@@ -42,6 +42,8 @@ PLATFORM_STORAGE = (
     "file system: none; the platform keeps code, checkpoints and output in its own storage (the pool's bucket "
     "or workspace blob store; storage not priced)"
 )
+# What a spot row's hours leave out (docs/self-healing.md, "What the estimate counts").
+SPOT_WAIT = "the wait for spot capacity to return after an interruption is not in the hours: no source gives it"
 PURCHASES = {
     "any": ("on-demand", "spot", "flex-start"),
     "spot": ("spot",),
@@ -107,8 +109,9 @@ def _spot(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int) -> 
     )
     overhead = spot_overhead(job.hours, nodes, rate, spec.spot.checkpoint_interval_hours, restart)
     note = f"spot: {overhead.interruptions:.2f} interruptions expected, +{overhead.added_hours:.1f} h ({rate:g}/node-month, {source})"
-    if spec.spot.restart_hours is None:
-        note += f"; {platform.note() if platform else spot_healing(offering.provider, offering.instance_type).summary}"
+    if spec.spot.restart_hours is None:  # a restart time the spec gives is the user's, wait included
+        healing = platform.note() if platform else spot_healing(offering.provider, offering.instance_type).summary
+        note += f"; {healing}; {SPOT_WAIT}"
     return overhead.interruptions, overhead.added_hours, note
 
 
@@ -127,7 +130,7 @@ def _fill(spec: WorkloadSpec, offering: Offering, nodes: int, hours: float) -> t
     return usd, (
         f"spot fallback: on-demand fills a short spot group after {after:g} min, up to ${usd:,.2f} per job "
         "(an upper bound: each interrupted node's fill is kept to the run's end, as no source gives how long "
-        "spot stays short); the wait for spot capacity itself is not in the hours: no source gives it"
+        "spot stays short)"
     )
 
 
@@ -141,7 +144,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     """
     nodes = spec.nodes if nodes is None else nodes
     platform_storage: tuple[str, ...] = ()
-    if offering.platform != "vm" and spec.file_system is not None:  # the platform keeps its own storage
+    if spec.file_system is not None and not makes_file_system(offering):  # the platform keeps its own storage
         spec, platform_storage = spec._replace(file_system=None), (PLATFORM_STORAGE,)
     vm = offering.platform == "vm"
     fs = spec.file_system is not None

@@ -23,6 +23,7 @@ from clouds.regions import in_mainland_china
 from profiles.bootstrap_fit import bootstrap_problem
 from profiles.catalog import loader
 from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import makes_file_system, platform_of
 from profiles.cost.estimate import Rejection, job_hours
 from profiles.cost.flex import purchase_price
 from profiles.cost.held import held
@@ -60,8 +61,8 @@ def static_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offeri
         spec, offering, spec.nodes
     ):
         yield "price"
-    vm = offering.platform == "vm"  # a managed platform creates no file system and reads the bucket itself
-    if spec.file_system and vm and file_system_detail(spec, offering.provider):
+    vm = offering.platform == "vm"  # a managed platform reads the bucket itself
+    if spec.file_system and makes_file_system(offering) and file_system_detail(spec, offering.provider):
         yield "file_system"
     if spec.data and vm and _data_problem(spec, offering.provider):
         yield "data"
@@ -82,6 +83,12 @@ def job_detail(spec: WorkloadSpec, offering: Offering) -> str | None:
     if secrets := secret_problem(offering.provider, platform, spec.job):  # no secret store its nodes read
         return secrets
     if offering.platform != "vm":  # the platform runs the job (`trainstack run`), not the node agent
+        managed = platform_of(offering)
+        if managed is not None and not managed.submit:  # a pool trainstack submits no job to (HyperPod)
+            return (
+                f"job: trainstack submits no job to {managed.display_name} yet (docs/platforms.md); "
+                "remove job and run it on the cluster, or pick another platform"
+            )
         if nproc is not None and nproc > offering.accelerator_count:
             return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}"
         return platform_job_problem(offering.platform, spec.job, spec.fewest_nodes)

@@ -22,7 +22,7 @@ from components.aws.data_link import create_data_link
 from components.aws.egress import create_egress, create_zone_subnets
 from components.aws.head import create_head_node
 from components.aws.network import create_network, create_security_group
-from components.aws.nodes import create_node_group, create_on_demand_group, fill_policy
+from components.aws.nodes import create_node_group, create_on_demand_group, fill_policy, split_at_block
 from components.aws.secrets import create_job_secrets
 from components.aws.storage import create_file_system
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
@@ -47,8 +47,9 @@ class AwsGpuCluster(GpuClusterBase):
 
     Child resources are kept as attributes too (`vpc`, `subnet`, `egress`, `security_group`,
     `security_group_rules`, `placement` (None in a reservation's existing group), `role`,
-    `role_policy_attachment`, `instance_profile`, `launch_template`, `node_group`, `block_end` (a
-    Capacity Block's scheduled scale-in, or None), `head_node` and its ENI `head_interface`
+    `role_policy_attachment`, `instance_profile`, `launch_template`, `node_group`, `block_template`
+    and `block_group` (a Capacity Block's own group beside the node group with `block_nodes`, or
+    None), `block_end` (a Capacity Block's scheduled scale-in, or None), `head_node` and its ENI `head_interface`
     (whose private IP, the workers' rendezvous endpoint, stays when the head is replaced),
     `file_system`, and with
     `data` the S3 link `data_link` and the node role's `bucket_policy`).
@@ -106,7 +107,7 @@ class AwsGpuCluster(GpuClusterBase):
         # The group's nodes come and go; their ids are the group's to list (aws autoscaling
         # describe-auto-scaling-groups), so the outputs name the group, as Azure's scale set.
         return ClusterOutputs(
-            node_ids=pulumi.Output.all(self.node_group.name),
+            node_ids=pulumi.Output.all(*(g.name for g in (self.node_group, self.block_group) if g is not None)),
             node_private_ips=pulumi.Output.from_input([]),
             placement_group=self.placement_group_name if self.placement_group_name is not None else nothing(),
             file_system_dns=fs.dns_name if fs else nothing(),
@@ -143,20 +144,17 @@ class AwsGpuCluster(GpuClusterBase):
                 channel_text(name, args),
             )
             rdzv_host = self.head_interface.private_ip  # the ENI's: kept when the head is replaced
+        # Beside a Capacity Block (`block_nodes`) the node group is the mixed one (no reservation,
+        # the rest of the nodes) and the block has its own group; every node runs the one job.
+        group, block = split_at_block(args)
+        user_data = encoded_user_data(name, args, dns, mount, rdzv_host)
         self.launch_template = create_launch_template(
-            name,
-            args,
-            subnet_id,
-            self.security_group.id,
-            self.instance_profile,
-            encoded_user_data(name, args, dns, mount, rdzv_host),
-            tags,
-            child,
+            name, group, subnet_id, self.security_group.id, self.instance_profile, user_data, tags, child
         )
         # A fallback type whose EFA layout or user data differs launches from its own template.
         self.fallback_templates: dict[str, aws.ec2.LaunchTemplate] = {}
-        for other in own_template_types(args):
-            typed = args.model_copy(update={"instance_type": other})
+        for other in own_template_types(group):
+            typed = group.model_copy(update={"instance_type": other})
             self.fallback_templates[other] = create_launch_template(
                 name,
                 typed,
@@ -171,13 +169,36 @@ class AwsGpuCluster(GpuClusterBase):
         own = {other: template.id for other, template in self.fallback_templates.items()}
         zones = [subnet.id for subnet in self.zone_subnets]
         self.node_group = create_node_group(
-            name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own, zones
+            name, group, self.launch_template, self.placement_group_name, subnet_id, tags, child, own, zones
         )
-        self.block_end = create_block_end(name, args, self.node_group, child)
+        self.block_template = self.block_group = None
+        if block is not None:  # the block's own group beside the mixed one, from its own template
+            self.block_template = create_launch_template(
+                name,
+                block,
+                subnet_id,
+                self.security_group.id,
+                self.instance_profile,
+                user_data,
+                tags,
+                child,
+                f"{name}-lt-block",
+            )
+            self.block_group = create_node_group(
+                name,
+                block,
+                self.block_template,
+                self.placement_group_name,
+                subnet_id,
+                tags,
+                child,
+                child_name=f"{name}-nodes-block",
+            )
+        self.block_end = create_block_end(name, block or args, self.block_group or self.node_group, child)
         self.on_demand_group = self.fill_policy = None
         if args.on_demand_after_minutes is not None:  # spot falls back to on-demand: the head's watcher
             self.on_demand_group = create_on_demand_group(
-                name, args, self.launch_template, self.placement_group_name, subnet_id, tags, child, own, zones
+                name, group, self.launch_template, self.placement_group_name, subnet_id, tags, child, own, zones
             )
             self.fill_policy = aws.iam.RolePolicy(
                 f"{name}-node-fill", role=self.role.id, policy=fill_policy(name, tags), opts=child

@@ -144,6 +144,29 @@ def overrides(args: ClusterConfig, own_templates: dict[str, pulumi.Input[str]]) 
     return listed
 
 
+def split_at_block(args: ClusterConfig) -> tuple[ClusterConfig, ClusterConfig | None]:
+    """(the node group's config, the Capacity Block group's config or None). With `block_nodes`
+    the node group holds the other `nodes - block_nodes` nodes as `purchase`, with no reservation
+    (a block group takes no mixed instances policy: EC2 Auto Scaling, "Use Capacity Blocks for ML
+    workloads"), and the block group `block_nodes` nodes of `instance_type` in the block,
+    on-demand, one type in one zone; without, the cluster as it is and None."""
+    if args.block_nodes is None:
+        return args, None
+    group = args.model_copy(update={"reservation": None, "block_nodes": None, "nodes": args.nodes - args.block_nodes})
+    block = args.model_copy(
+        update={
+            "nodes": args.block_nodes,
+            "block_nodes": None,
+            "purchase": "on-demand",
+            "fallback_types": (),
+            "fallback_zones": (),
+            "on_demand_nodes": None,
+            "on_demand_after_minutes": None,
+        }
+    )
+    return group, block
+
+
 def create_node_group(
     name: str,
     args: ClusterConfig,
@@ -154,6 +177,7 @@ def create_node_group(
     opts: pulumi.ResourceOptions,
     own_templates: dict[str, pulumi.Input[str]] | None = None,
     zone_subnets: list[pulumi.Input[str]] | None = None,
+    child_name: str | None = None,
 ) -> aws.autoscaling.Group:
     """Create the node group `{name}-nodes`: exactly `args.nodes` nodes, replaced when lost;
     `pulumi up` does not wait for them (`WAIT_FOR_CAPACITY`).
@@ -170,10 +194,12 @@ def create_node_group(
         own_templates: fallback type -> its own launch template id (`group_capacity`).
         zone_subnets: the subnets of `args.fallback_zones`, in order (the group launches in
             any of its subnets, EC2 Auto Scaling balancing them).
+        child_name: the group's name (`{name}-nodes` when None; a Capacity Block's own group
+            beside the mixed one is `{name}-nodes-block`, `components.aws.cluster`).
     """
     subnets = [subnet_id, *(zone_subnets or [])]
     return aws.autoscaling.Group(
-        f"{name}-nodes",
+        child_name or f"{name}-nodes",
         min_size=args.nodes,
         max_size=args.nodes,
         desired_capacity=args.nodes,

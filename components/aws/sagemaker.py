@@ -16,7 +16,8 @@ import pulumi_aws as aws
 from clouds.aws import sagemaker as sm
 from clouds.contract import ClusterConfig
 from clouds.tracking import MANAGED
-from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, pool_outputs, protected
+from components.aws.pool_bucket import create_pool_bucket
+from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing, pool_outputs
 
 TYPE_TOKEN = "trainstack:aws:SageMakerPool"
 
@@ -41,26 +42,7 @@ class SageMakerPool(GpuClusterBase):
         invoke = pulumi.InvokeOutputOptions(parent=self)
         account = aws.get_caller_identity_output(opts=invoke).account_id
         partition = aws.get_partition_output(opts=invoke).partition
-        self.bucket = aws.s3.Bucket(
-            f"{name}-bucket", bucket=account.apply(lambda a: sm.bucket_name(name, a)), tags=tags, opts=protected(child)
-        )
-        self.bucket_encryption = aws.s3.BucketServerSideEncryptionConfiguration(
-            f"{name}-bucket-encryption",
-            bucket=self.bucket.id,
-            rules=[
-                {"apply_server_side_encryption_by_default": {"sse_algorithm": "aws:kms"}, "bucket_key_enabled": True}
-            ],
-            opts=child,
-        )
-        self.bucket_public_access = aws.s3.BucketPublicAccessBlock(
-            f"{name}-bucket-public-access",
-            bucket=self.bucket.id,
-            block_public_acls=True,
-            block_public_policy=True,
-            ignore_public_acls=True,
-            restrict_public_buckets=True,
-            opts=child,
-        )
+        self.bucket = create_pool_bucket(name, account.apply(lambda a: sm.bucket_name(name, a)), tags, child)
         self.role = aws.iam.Role(
             f"{name}-sagemaker-role",
             name=sm.role_name(name),

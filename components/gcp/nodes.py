@@ -235,7 +235,9 @@ def create_head_node(
         metadata={
             "enable-oslogin": METADATA["enable-oslogin"],
             "startup-script": startup_script,
-            **({JOB_ATTRIBUTE: channel} if channel else {}),
+            # the head's agent publishes the job's progress as a guest attribute, which
+            # `trainstack status` reads without reaching the node (nodeagent/clouds/gcp.py)
+            **({JOB_ATTRIBUTE: channel, "enable-guest-attributes": "TRUE"} if channel else {}),
         },
         labels=labels,
         allow_stopping_for_update=True,

@@ -67,6 +67,25 @@ def published_job(url: str) -> str | None:
     return text if status == 200 and text.strip() else None
 
 
+# Where the head publishes the job's progress: a guest attribute (namespace/key). Any process on
+# the VM may write its own guest attributes, no role needed; `enable-guest-attributes: TRUE` in
+# the head's metadata turns them on, and `instances.getGuestAttributes` reads them from outside
+# (Compute Engine, "Setting and querying guest attributes").
+PROGRESS_ATTRIBUTE = "trainstack/progress"
+
+
+def report_progress(url: str, text: str) -> None:
+    """Write `text` to the head's guest attribute `PROGRESS_ATTRIBUTE`.
+
+    Raises:
+        OSError: the metadata server cannot be reached or refuses (guest attributes off).
+    """
+    where = f"{url.rstrip('/')}/computeMetadata/v1/instance/guest-attributes/{PROGRESS_ATTRIBUTE}"
+    status, _, answer = http(where, "PUT", {"Metadata-Flavor": "Google"}, text.encode())
+    if status >= 400:
+        raise OSError(f"guest attribute {PROGRESS_ATTRIBUTE}: HTTP {status} {answer.strip()[:100]}")
+
+
 WATCHER = Watcher(
-    NAME, "http://metadata.google.internal", 30, sources, published_job
+    NAME, "http://metadata.google.internal", 30, sources, published_job, report_progress
 )  # unsourced 30 s (pricing-models.md)

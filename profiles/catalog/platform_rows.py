@@ -20,7 +20,7 @@ from clouds.platforms import ANY, VM, Platform
 from clouds.registry import CLOUDS
 from profiles.catalog.offering import Offering
 
-__all__ = ["derived", "own_rows", "platform_of", "platform_reason", "platform_row", "shown"]
+__all__ = ["derived", "makes_file_system", "own_rows", "platform_of", "platform_reason", "platform_row", "shown"]
 
 
 def platform_of(offering: Offering) -> Platform | None:
@@ -29,6 +29,14 @@ def platform_of(offering: Offering) -> Platform | None:
         return None
     cloud = CLOUDS.get(offering.provider)
     return cloud.platforms.get(offering.platform) if cloud is not None else None
+
+
+def makes_file_system(offering: Offering) -> bool:
+    """True when a pick of `offering` creates the workload's parallel file system: a VM row, or
+    a platform whose pool mounts it (`Platform.file_system`: HyperPod); False for a platform that
+    keeps its own storage."""
+    platform = platform_of(offering)
+    return platform is None or platform.file_system
 
 
 def shown(offering: Offering) -> tuple[str, str]:

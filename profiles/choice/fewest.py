@@ -67,7 +67,7 @@ def _noted(c: Candidate, note: str) -> Candidate:
 
 
 def best_per_purchase(options: Iterable[Candidate], deadline: float | None, margin: float) -> list[Candidate]:
-    """Per purchase option (and held reservation), the node count to use (`pick_fewest`)."""
+    """Per purchase option (and held reservation), the node count to use (`choose_fewest`), with its note."""
     rows = list(options)
     if len({purchase_key(c) for c in rows}) == len(rows):  # one row per option: nothing to choose
         return rows
@@ -82,7 +82,7 @@ def family_key(c: Candidate) -> tuple:
 
 
 def fewest_per_family(found: list[Candidate], deadline: float | None, margin: float) -> list[Candidate]:
-    """Per family (`family_key`), the rows of the size `pick_fewest` takes (the fewest
+    """Per family (`family_key`), the rows of the size `choose_fewest` takes (the fewest
     accelerators that meet the deadline unless a larger size is cheaper by more than
     `margin`), the pick with its note; rows of other sizes are dropped, as an offering's
     other node counts are. Rows of that size on other instance types stay."""
@@ -107,13 +107,6 @@ def accelerators(c: Candidate) -> int:
 
 def _size(c: Candidate) -> str:
     return f"{c.nodes} x {c.offering.instance_type}"
-
-
-def pick_fewest(
-    group: list[Candidate], deadline: float | None, margin: float, size: Callable[[Candidate], int]
-) -> Candidate:
-    """`choose_fewest`'s pick with its note."""
-    return _noted(*choose_fewest(group, deadline, margin, size))
 
 
 def choose_fewest(

@@ -36,7 +36,7 @@ def _floor_price(c: Candidate) -> float:
     return min(c.usd_per_node_hour, own)
 
 
-def _floor(c: Candidate, nodes: int, hours: float, interval: float, reference: float = 0.0) -> float:
+def _floor(c: Candidate, nodes: int, hours: float, interval: float, reference: float) -> float:
     """The least `choice_cost` the job of `c`'s purchase option can have on `nodes` nodes
     running `hours` before spot interruptions, USD: compute and the file system for those
     hours (the file system for at least `reference` hours, the fewest on-time count's run)

@@ -32,6 +32,7 @@ from profiles.cost.storage import ESTIMATE, storage_cost
 
 if TYPE_CHECKING:  # `resolve` loads this module (usd_per_cny) and never pydantic
     from clouds.contract import ClusterConfig
+    from profiles.catalog.offering import Offering
 
 
 @dataclass(frozen=True)
@@ -242,11 +243,10 @@ def _held_capacity(config: ClusterConfig) -> list[str]:
     ]
 
 
-def usd_per_cny(offering: object) -> float | None:
+def usd_per_cny(offering: Offering) -> float | None:
     """The catalog's recorded rate as a CNY-listed row used it (USD per CNY), or None (a USD row,
     or one without a native price)."""
-    native = getattr(offering, "on_demand_native", None)
-    usd = getattr(offering, "on_demand_usd_per_hour", None)
-    if getattr(offering, "currency", "USD") != "CNY" or not native or usd is None:
+    native, usd = offering.on_demand_native, offering.on_demand_usd_per_hour
+    if offering.currency != "CNY" or not native or usd is None:
         return None
     return usd / native

@@ -45,16 +45,8 @@ def credentials(env: Mapping[str, str] | None = None) -> tuple[str, str]:
     return token, subscription
 
 
-def call(
-    method: str,
-    path: str,
-    token: str,
-    api_version: str,
-    body: dict | None = None,
-    params: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """One ARM call: `method` on `ARM + path` (no query) with `api_version` and `params`; the JSON
-    answer (a `nextLink` URL is called as it is).
+def _send(method: str, path: str, token: str, api_version: str, body: dict | None, params: dict[str, str] | None):
+    """The `requests` answer of one ARM call that succeeded.
 
     Raises:
         PreflightError: no answer, or ARM's error (its code and message on one line).
@@ -73,7 +65,39 @@ def call(
         )
     if not answer.ok:
         raise PreflightError(f"Azure {method} {path.split('?')[0]} failed ({answer.status_code}): {_error(answer)}")
+    return answer
+
+
+def call(
+    method: str,
+    path: str,
+    token: str,
+    api_version: str,
+    body: dict | None = None,
+    params: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """One ARM call: `method` on `ARM + path` (no query) with `api_version` and `params`; the JSON
+    answer (a `nextLink` URL is called as it is).
+
+    Raises:
+        PreflightError: no answer, or ARM's error (its code and message on one line).
+    """
+    answer = _send(method, path, token, api_version, body, params)
     return answer.json() if answer.content else {}
+
+
+def started(method: str, path: str, token: str, api_version: str, body: dict | None = None) -> str:
+    """Start a long-running ARM operation; the URL to poll (`Azure-AsyncOperation`, else
+    `Location`: "Track asynchronous Azure operations", Azure Resource Manager docs).
+
+    Raises:
+        PreflightError: ARM refused the call, or answered with neither header.
+    """
+    answer = _send(method, path, token, api_version, body, None)
+    url = answer.headers.get("Azure-AsyncOperation") or answer.headers.get("Location")
+    if not url:
+        raise PreflightError(f"Azure {method} {path.split('?')[0]}: no operation to follow ({answer.status_code})")
+    return str(url)
 
 
 def listed(path: str, token: str, api_version: str, params: dict[str, str] | None = None) -> list[dict[str, Any]]:

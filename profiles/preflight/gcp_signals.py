@@ -7,6 +7,7 @@ A reservation is capacity held for the project: free VMs in one (count - inUseCo
 READY) can be had whatever the zone's stock. Flex-start (Dynamic Workload Scheduler) publishes
 no availability answer before a request is made, so no signal is read for it; the Compute
 Engine `advice.calendarMode` API advises future reservations in calendar mode, not flex-start.
+A flex-start stack gets one line saying so; `trainstack status` reads its request's state.
 Cloud TPU slices have their own reservations and are not read here.
 """
 
@@ -45,10 +46,29 @@ def reservation_finding(cluster: ClusterConfig, items: list[dict[str, Any]]) -> 
     return Finding(CHECK, "info", f"{where}: reservations {'; '.join(free)}")
 
 
+FLEX = "flex-start"
+
+
+def flex_finding(cluster: ClusterConfig) -> Finding:
+    """What can be known of a flex-start stack's capacity before it is deployed: nothing the API
+    answers (a flex-start request takes no reservation, so none is read); its state once made."""
+    return Finding(
+        FLEX,
+        "info",
+        f"{cluster.instance_type} x{cluster.nodes} in {cluster.zone}: Google publishes no flex-start availability "
+        "before a request is made; the resize request waits (ACCEPTED) until every node can be created, with no "
+        "documented limit",
+        "after `pulumi up`, `trainstack status` reads the request's state and its last failed attempt",
+    )
+
+
 def signals(cluster: ClusterConfig, settings: Mapping[str, Any], session: Any = None) -> list[Finding]:
-    """The stack's reservation signal, with the default GCP credentials (`gcp_api`)."""
+    """The stack's reservation signal, with the default GCP credentials (`gcp_api`); for a
+    flex-start stack, which takes no reservation, what can be known before it asks (`flex_finding`)."""
     if is_tpu(cluster.instance_type):
         return []
+    if cluster.flex_start:
+        return [flex_finding(cluster)]
     from profiles.preflight import gcp_api
 
     try:

@@ -205,6 +205,12 @@ def _held_note(config: ClusterConfig) -> str:
     assert config.reservation is not None
     r = config.reservation
     recorded = "no price" if config.usd_per_hour is None else f"${config.usd_per_hour:,.2f}/hour"
+    if r.kind == "capacity-block" and config.block_nodes is not None:  # the block's group and the one beside it
+        rest = config.nodes - config.block_nodes
+        return (
+            f"held Capacity Block {r.id} for {config.block_nodes} of {config.nodes} nodes, {rest} {config.purchase} "
+            f"beside it: compute at the stack's own {recorded} for all of them"
+        )
     if r.kind == "capacity-block":  # what the block cost is a caveat (`cluster_cost`)
         return f"held Capacity Block {r.id}: compute at the stack's own {recorded}"
     return f"held capacity reservation {r.id}: the stack's own {recorded}; the catalog holds no reservation prices"

@@ -22,6 +22,7 @@ from clouds.filesystems import explicit_deployment_type
 from clouds.healing import writes_queued_resource
 from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
+from profiles.catalog.platform_rows import makes_file_system
 from profiles.cost.cluster_cost import cluster_cost
 from profiles.cost.commitment import commitment_note
 from profiles.resolver import Candidate
@@ -72,7 +73,7 @@ def cluster_config(
     o = candidate.offering
     purchase: Literal["spot", "on-demand"] = "spot" if candidate.purchase == "spot" else "on-demand"
     file_system = None
-    if spec.file_system and o.platform == "vm":  # a managed platform keeps its own storage
+    if spec.file_system and makes_file_system(o):  # a managed platform keeps its own storage (but HyperPod)
         file_system = FileSystemConfig(
             # the workload's capacity, or the larger one the row sized up to feed the GPUs
             capacity_gib=math.ceil(candidate.fs_capacity_gib or spec.file_system.capacity_gib),
@@ -107,6 +108,8 @@ def cluster_config(
             raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback", 1))
     if candidate.purchase == "flex-start":  # one resize request of one type, at the flex-start price
         return config.model_copy(update={"flex_start": True})
+    if spec.purchase in ("any", "flex-start"):  # flex-start was ranked and not picked: a rewrite drops it
+        config = config.model_copy(update={"flex_start": False})
     if ranked and candidate.reservation is None and not candidate.reservation_id:
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})

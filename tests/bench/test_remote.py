@@ -131,3 +131,30 @@ def test_run_ids_sort_by_time() -> None:
     from datetime import datetime, timezone
 
     assert new_run_id(datetime(2026, 12, 7, 6, 0, 5, tzinfo=timezone.utc)) == "20261207T060005Z"
+
+
+def test_the_bundle_is_the_same_bytes_at_any_time(monkeypatch) -> None:
+    """gzip's header holds a time: the bundle (sent in every node's script) must not."""
+    import time
+
+    from trainstack.bench.remote import bundle
+
+    first = bundle()
+    monkeypatch.setattr(time, "time", lambda: 2_000_000_000.0)
+    assert bundle() == first
+
+
+@pytest.mark.parametrize(
+    "stack", ["training-a100", "training-h100-azure", "training-a3-gcp"], ids=["aws", "azure", "gcp"]
+)
+def test_every_clouds_node_script_parses(stack) -> None:
+    """What each runner's cloud gets, detached or not, is valid bash (the GCP script once held
+    an unmatched quote in a `:` line: its image sets up no MPI)."""
+    from trainstack.bench.remote import detached
+
+    cluster = read_cluster(ROOT / "stacks" / f"Pulumi.{stack}.yaml").model_copy(
+        update={"job": JobConfig(command="/fsx/train.py")}
+    )
+    lines = node_commands(stack, cluster, "20261207T060000Z")
+    for script in ("\n".join(lines), "\n".join(detached("20261207T060000Z", lines))):
+        subprocess.run(["bash", "-n"], input=script, text=True, check=True)

@@ -41,7 +41,7 @@ def project(tmp_path, monkeypatch):
     """The committed training-a100 stack with a job, as a project folder."""
     shutil.copy(ROOT / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
     (tmp_path / "stacks").mkdir()
-    for name in (STACK, "training-h100-azure"):
+    for name in (STACK, "training-a100-alicloud"):
         shutil.copy(ROOT / "stacks" / f"Pulumi.{name}.yaml", tmp_path / "stacks")
     path = tmp_path / "stacks" / f"Pulumi.{STACK}.yaml"
     text = path.read_text()
@@ -79,7 +79,7 @@ def test_wait_names_the_nodes_that_never_got_the_command(aws) -> None:
 def test_bench_run_send_is_one_command(aws, project) -> None:
     result = CliRunner().invoke(app, ["bench", "run", "-s", STACK, "--send", "--steps", "5"])
     assert result.exit_code == 0, result.output
-    assert "sent to the nodes of training-a100 (SSM command " in result.output
+    assert "sent to 2 nodes of training-a100 (SSM command " in result.output
     assert "logs: /fsx/trainstack/bench/training-a100/" in result.output
     client = boto3.client("ssm", region_name="eu-north-1")
     sent = client.list_commands()["Commands"][0]
@@ -99,9 +99,9 @@ def test_bench_fetch_with_no_logs_printed_fails_in_one_line(aws, project) -> Non
     ("args", "message"),
     [
         pytest.param(
-            ["run", "-s", "training-h100-azure", "--send"],
-            "--send: azure has no remote run in trainstack yet (AWS only, via Systems Manager)",
-            id="azure-refused",
+            ["run", "-s", "training-a100-alicloud", "--send"],
+            "--send: alicloud has no remote run in trainstack yet (only aws, azure, gcp)",
+            id="alicloud-refused",
         ),
         pytest.param(["run", "-s", STACK, "--wait"], "--wait: only with --send", id="wait-alone"),
     ],

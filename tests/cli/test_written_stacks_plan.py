@@ -66,6 +66,7 @@ def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> N
     [
         pytest.param("training-a100-azureml.yaml", "azure", "trainstack:azure:AmlPool", id="azureml"),
         pytest.param("training-a100-sagemaker.yaml", "aws", "trainstack:aws:SageMakerPool", id="sagemaker"),
+        pytest.param("training-h100-hyperpod.yaml", "aws", "trainstack:aws:HyperPodPool", id="hyperpod"),
         pytest.param(
             "training-ascend-modelarts.yaml", "huaweicloud", "trainstack:huaweicloud:ModelArtsPool", id="modelarts"
         ),
@@ -74,7 +75,7 @@ def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> N
 def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cloud: str, token: str) -> None:
     """The platform's pick is written with `platform:` and plans as that platform's pool: an Azure
     ML workspace and an AmlCompute cluster (min 0, LowPriority for spot), a SageMaker bucket and
-    role, a ModelArts Ascend 910B pool."""
+    role, a HyperPod cluster with the workload's FSx, a ModelArts Ascend 910B pool."""
     result = run("resolve", str(WORKLOADS / workload), "--top", "1", "--write-stack", "written")
     assert result.exit_code == 0, result.output
     plan = run_plan("written", project)
@@ -86,6 +87,12 @@ def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cl
         inner = compute["inputs"]["properties"]["properties"]
         assert inner["scaleSettings"]["minNodeCount"] == 0 and inner["vmPriority"] == "LowPriority"
         assert "azure-native:machinelearningservices:Workspace" in types
+    cluster = types.get("pulumi-python:dynamic/aws:HyperPodCluster")
+    if cluster is not None:  # the persistent cluster keeps the workload's FSx, mounted at /fsx
+        workers = cluster["inputs"]["request"]["InstanceGroups"][1]
+        assert (workers["InstanceType"], workers["InstanceCount"]) == ("ml.p5.48xlarge", 2)
+        assert workers["InstanceStorageConfigs"][0]["FsxLustreConfig"]["MountPath"] == "/fsx"
+        assert types["aws:fsx/lustreFileSystem:LustreFileSystem"]["inputs"]["storageCapacity"] == 4800
 
 
 def test_a_written_zone_is_corrected_by_zone_and_force(project: Path) -> None:

@@ -134,3 +134,12 @@ def test_the_azure_and_gcp_images_are_pinned_with_their_recorded_contents():
     assert IMAGE_FACTS["name"].startswith(IMAGE_FACTS["family"] + "-v")
     assert runtime_for("azure").image.endswith(":22.04.2026072901")
     assert runtime_for("gcp").image == IMAGE_FACTS["name"]
+
+
+@pytest.mark.parametrize("platform", ["hyperpod", "sagemaker"])
+def test_a_platform_pool_prints_no_vm_runtime(platform):
+    """A pool's nodes run the platform's image (HyperPod's own AMI, SageMaker's containers), not
+    the DLAMI the VM stacks pin: `plan` names no VM runtime for them."""
+    config = example_config("aws", purchase="on-demand", platform=platform, file_system=None)
+    assert runtime_line(config) is None
+    assert runtime_line(example_config("aws", purchase="on-demand")) is not None

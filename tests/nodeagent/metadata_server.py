@@ -9,6 +9,10 @@ The payloads are written from the clouds' documentation:
 - GCP "Detect if a VM was preempted" / "maintenance events" (`Metadata-Flavor: Google`,
   `TRUE`/`FALSE`, `TERMINATE_ON_HOST_MAINTENANCE`, ETag and wait_for_change).
 
+GCP guest attributes ("Setting and querying guest attributes": `PUT
+instance/guest-attributes/NAMESPACE/KEY` with the value as the body) are kept in
+`guest_attributes`.
+
 The head's job channel (`nodeagent.publisher`) in each cloud's documented place: AWS
 "View tags for your EC2 instances using instance metadata" (`tags/instance` lists the keys one
 a line, `tags/instance/KEY` is the value), GCP custom metadata
@@ -49,6 +53,7 @@ class MetadataState:
         self.channel: str | None = None  # the job channel's text (`nodeagent.publisher.encode`)
         self.channel_file = trigger.with_name(trigger.name + ".channel") if trigger else None
         self.requests: list[tuple[str, str, dict]] = []
+        self.guest_attributes: dict[str, str] = {}  # GCP: what the VM wrote, "namespace/key" -> value
         self.changed = threading.Condition()
 
     def set(self, **flags: bool) -> None:
@@ -125,6 +130,12 @@ def make_handler(state: MetadataState) -> type[BaseHTTPRequestHandler]:
             state.requests.append(("PUT", self.path, self.headers))
             if self.path == "/latest/api/token" and self.headers.get("X-aws-ec2-metadata-token-ttl-seconds"):
                 return self._send(200, AWS_TOKEN)
+            attribute = self.path.removeprefix("/computeMetadata/v1/instance/guest-attributes/")
+            if state.cloud == "gcp" and attribute != self.path and self.headers.get("Metadata-Flavor") == "Google":
+                # GCP "Setting and querying guest attributes": PUT the value to NAMESPACE/KEY
+                length = int(self.headers.get("Content-Length", 0))
+                state.guest_attributes[attribute] = self.rfile.read(length).decode()
+                return self._send(200)
             self._send(400)
 
         def do_POST(self) -> None:

@@ -100,6 +100,38 @@ def test_each_clouds_head_reads_its_channel_and_publishes_it(cloud, tmp_path):
         assert len(state.aws_tags()) > 2  # the channel spans several 256-character tags
 
 
+def test_the_gcp_head_publishes_the_jobs_progress_as_a_guest_attribute(tmp_path):
+    """The head's loop reads the job's folders from the document it relays and writes the
+    progress lines to its guest attribute on the (loopback) metadata server; unchanged
+    progress is not written again."""
+    from nodeagent import progress
+    from nodeagent.progress import lines
+
+    checkpoints, logs = tmp_path / "checkpoints", tmp_path / "logs"
+    (checkpoints / "step-300").mkdir(parents=True)
+    (logs / "r" / "attempt_0" / "0").mkdir(parents=True)
+    (logs / "r" / "attempt_0" / "0" / "stdout.log").write_text("Step: 321 loss 1.2\n")
+    state = MetadataState("gcp")
+    state.channel = publisher.encode({**DOC, "checkpoint_dir": str(checkpoints), "log_dir": str(logs)})
+    server = serve(state)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    watcher = WATCHERS["gcp"]
+    assert watcher.published_job is not None and watcher.report_progress is not None
+    path = tmp_path / "c.json"
+    try:
+        report = lambda text: watcher.report_progress(url, text)  # noqa: E731
+        publish_loop(lambda: watcher.published_job(url), str(path), _OneRound(), 0)
+        progress.progress_loop(str(path), report, _OneRound(), 0)
+        written = state.guest_attributes["trainstack/progress"]
+        assert written == lines(str(checkpoints), str(logs)) and "step-300" in written and "Step: 321" in written
+        puts = sum(1 for method, *_ in state.requests if method == "PUT")
+        assert progress.report_progress(str(path), report, written) == written
+        assert sum(1 for method, *_ in state.requests if method == "PUT") == puts  # the same: not written again
+    finally:
+        server.shutdown()
+    assert WATCHERS["aws"].report_progress is None and WATCHERS["azure"].report_progress is None
+
+
 class _OneRound(threading.Event):
     """A stop event that is clear for the loop's first check and set from then on."""
 

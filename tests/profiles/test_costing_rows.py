@@ -111,7 +111,8 @@ def test_a_spot_note_names_the_rate_and_what_the_cloud_does_after_an_interruptio
         "spot: 0.01 interruptions expected, +0.0 h (0.2/node-month, assumed: Azure shows eviction-rate bands per size "
         "and region in its portal only (Z6, not recorded here); 0.2 is the floor of AWS's worst Spot Advisor band "
         "(> 20 %/month)); the scale set restores evicted spot VMs and repairs unhealthy ones, which rejoin the job "
-        "(unsourced 0.25 h per interruption)"
+        "(unsourced 0.25 h per interruption); the wait for spot capacity to return after an interruption is not in "
+        "the hours: no source gives it"
     )
 
 

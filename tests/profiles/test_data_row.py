@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import pytest
 
+from facts.limits import MAX_FILE_SYSTEM_GIB
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours
 from profiles.costing import candidates
-from profiles.data_path.row import data_row
+from profiles.data_path.row import data_row, sized_up
 from profiles.spec import parse_spec
 from profiles.stack.writer import cluster_config
 
@@ -236,3 +237,14 @@ def test_a_rows_bucket_requests_count_the_exports_or_say_why_not(extra, usd, exp
     row = data_row(parse_spec({k: v for k, v in fields.items() if v is not None}), OFFERING, 2.0, 40.0, None)
     assert row.usd_requests == pytest.approx(usd)
     assert (row.notes[-1] == EXPORT_NOTE) is export_note and row.notes.count(EXPORT_NOTE) == int(export_note)
+
+
+def test_a_file_system_is_sized_up_to_at_most_what_a_stack_holds():
+    """`sized_up` at its ceiling: 1,000 GiB read once in h hours needs 1,000 x 2^30 / 1e6 / (3,600 h)
+    MB/s; h is chosen so that the 1000 MB/s/TiB tier needs exactly `MAX_FILE_SYSTEM_GIB`
+    (104,857,600 GiB, 100 PiB) and the 500 tier twice that: the 1000 tier is kept at the
+    ceiling, the 500 tier is skipped and the faster tier still tried."""
+    hours = 1000 * 2**30 / 1e6 * 1024 / (1000 * MAX_FILE_SYSTEM_GIB * 3600)
+    rows = sized_up(_spec(passes=1), OFFERING, hours, (500, 1000), None)
+    assert [(r.throughput, r.capacity_gib) for r in rows] == [(1000, MAX_FILE_SYSTEM_GIB)]
+    assert sized_up(_spec(passes=1), OFFERING, hours * 0.999, (500, 1000), None) == []

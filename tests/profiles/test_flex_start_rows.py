@@ -110,3 +110,21 @@ def test_purchase_accepts_the_names_people_write(word: str) -> None:
 def test_a_commitment_is_not_bought_with_flex_start() -> None:
     with pytest.raises(SpecError, match="never flex-start, so purchase: flex-start would ignore it"):
         parse_spec({"name": "flex", **FLEX, "commitment": "1y"})
+
+
+def test_a_pick_that_is_not_flex_start_says_so_when_flex_start_was_ranked(real_catalog) -> None:
+    """`purchase: any` ranked flex-start beside the pick: the stack states `flex_start: false`, so a
+    rewrite of a flex-start stack to an on-demand or spot pick does not keep the old setting."""
+    spec = parse_spec(
+        {
+            "name": "flex",
+            **FLEX,
+            **WHERE,
+            "purchase": "any",
+            "spot": {"checkpoint_interval": "1h"},
+            "file_system": {"capacity": "1TiB"},
+        }
+    )
+    chosen = next(c for c in resolve(spec, real_catalog.offerings).candidates if c.purchase == "spot")
+    config = cluster_config(spec, chosen, real_catalog.version)
+    assert config.flex_start is False and "flex_start" in config.model_fields_set

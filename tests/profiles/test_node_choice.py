@@ -8,7 +8,7 @@ import pytest
 
 from profiles.candidate import Candidate
 from profiles.choice.fewest import DEFAULT_NODE_MARGIN, best_per_purchase, fewest_per_family
-from profiles.choice.nodes import offering_candidates
+from profiles.choice.nodes import _cheapest, _first_on_time, _fits, _floor, _references, offering_candidates
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
 from profiles.spec import parse_spec
@@ -153,3 +153,130 @@ def test_node_margin_reads_a_percentage_or_a_fraction():
     assert parse_spec({**SPEC, "node_margin": 0.1}).node_margin == pytest.approx(0.1)
     with pytest.raises(ValueError, match="node_margin"):
         parse_spec({**SPEC, "node_margin": 2})
+
+
+# The bounded search's pure parts (`profiles.choice.nodes`), hand-computed. A spot row of 2 nodes
+# at $10/node-hour: 102 h of which 2 h are 2 interruptions, so 100 h of work, 2 x 730 / (100 x 2)
+# = 7.3 interruptions per node-month, and 2 / 2 - 1 h / 2 = 0.5 h of restart per interruption;
+# its file system $2/h ($204), the bucket's requests $5.
+SPOT_ROW = Candidate(
+    offering(), "spot", 2, 102.0, 10.0, usd_storage=204.0, interruptions=2.0, added_hours=2.0, usd_requests=5.0
+)
+
+
+@pytest.mark.parametrize(
+    ("row", "nodes", "hours", "interval", "reference", "floor"),
+    [
+        # 4 nodes, 50 h: 50 x 4 x 7.3 / 730 = 2 interruptions of 0.5 + 0.5 h: a 52 h run,
+        # 10 x 4 x 52 + 2 x 52 + 5.
+        pytest.param(SPOT_ROW, 4, 50.0, 1.0, 0.0, 2080.0 + 104.0 + 5.0, id="spot-at-another-count"),
+        # The file system kept for the 60 h reference run instead of the 52 h one.
+        pytest.param(SPOT_ROW, 4, 50.0, 1.0, 60.0, 2080.0 + 120.0 + 5.0, id="file-system-kept-for-the-reference"),
+        # Checkpoints every 4 h: restart 2 / 2 - 2 = -1 counts as 0; 2 interruptions lose 2 h each.
+        pytest.param(SPOT_ROW, 4, 50.0, 4.0, 0.0, 10 * 4 * 54.0 + 2 * 54.0 + 5.0, id="negative-restart-is-none"),
+        # Half an interruption: 0.5 x 730 / (100 x 2) = 1.825/node-month, restart 2 / 0.5 - 0.5 =
+        # 3.5 h; 8 nodes, 100 h: 2 interruptions of 0.5 + 3.5 h, a 108 h run.
+        pytest.param(
+            dataclasses.replace(SPOT_ROW, interruptions=0.5),
+            8,
+            100.0,
+            1.0,
+            0.0,
+            10 * 8 * 108.0 + 2 * 108.0 + 5.0,
+            id="fewer-than-one-interruption",
+        ),
+        # A 0.8 h spot run of which 0.3 h are 0.5 interruptions: 0.5 x 730 / (0.5 x 2) = 365 per
+        # node-month, restart 0.6 - 0.25 = 0.35 h; 2 nodes, 0.5 h: 0.5 interruptions of 0.6 h;
+        # storage $1.60 over 0.8 h = $2/h.
+        pytest.param(
+            Candidate(offering(), "spot", 2, 0.8, 10.0, usd_storage=1.6, interruptions=0.5, added_hours=0.3),
+            2,
+            0.5,
+            0.5,
+            0.0,
+            10 * 2 * 0.8 + 2 * 0.8,
+            id="a-run-under-an-hour",
+        ),
+        # On-demand: no interruptions, no requests counted: 30 x 3 x 40 + 2 x 40.
+        pytest.param(
+            Candidate(offering(), "on-demand", 2, 50.0, 30.0, usd_storage=100.0),
+            3,
+            40.0,
+            1.0,
+            0.0,
+            3680.0,
+            id="on-demand",
+        ),
+        # A row of no hours has no file-system rate to carry to another count.
+        pytest.param(
+            Candidate(offering(), "on-demand", 2, 0.0, 30.0, usd_storage=100.0),
+            3,
+            40.0,
+            1.0,
+            0.0,
+            3600.0,
+            id="no-hours",
+        ),
+    ],
+)
+def test_a_counts_floor_is_its_compute_file_system_and_requests_with_the_rows_interruption_rate(
+    row, nodes, hours, interval, reference, floor
+):
+    assert _floor(row, nodes, hours, interval, reference) == pytest.approx(floor, rel=1e-12)
+
+
+def test_a_floor_at_the_rows_own_count_and_work_hours_is_its_cost():
+    assert _floor(SPOT_ROW, 2, 100.0, 1.0, 0.0) == pytest.approx(SPOT_ROW.usd_total, rel=1e-12)
+
+
+def _row(purchase, nodes, hours, usd_per_node_hour=10.0, storage=None):
+    return Candidate(offering(), purchase, nodes, hours, usd_per_node_hour, usd_storage=storage)
+
+
+def test_the_cheapest_on_time_cost_per_purchase_option():
+    rows = [
+        _row("spot", 1, 20.0),  # $200, late for 12 h
+        _row("spot", 2, 12.0),  # $240, on the deadline
+        _row("spot", 4, 6.0, 9.0),  # $216
+        _row("on-demand", 2, 8.0, 30.0, storage=16.0),  # $496; its file system kept 10 h: $500
+        _row("on-demand", 4, 4.0, 30.0, storage=8.0),  # $488; kept 10 h: $500
+    ]
+    reference = {("on-demand", None): 10.0, ("spot", None): 0.0}
+    assert _cheapest(rows, 12.0, {}, reference) == {("spot", None): 216.0, ("on-demand", None): 500.0}
+    # What was found before stays when it is cheaper.
+    low = {("spot", None): 100.0, ("on-demand", None): 600.0}
+    assert _cheapest(rows, 12.0, low, reference) == {("spot", None): 100.0, ("on-demand", None): 500.0}
+    # No deadline: every row counts.
+    assert _cheapest(rows, None, {}, reference) == {("spot", None): 200.0, ("on-demand", None): 500.0}
+    # An option with no reference keeps its file system for its own run only.
+    assert _cheapest(rows[3:4], 12.0, {}, {}) == {("on-demand", None): 496.0}
+    assert _cheapest([_row("on-demand", 1, 0.5, 10.0, storage=1.0)], 12.0, {}, {}) == {("on-demand", None): 6.0}
+
+
+def test_the_first_on_time_row_per_purchase_option_and_its_hours():
+    rows = [_row("spot", 1, 20.0), _row("on-demand", 1, 12.0), _row("spot", 2, 12.0), _row("spot", 4, 6.0)]
+    assert _first_on_time(rows, 12.0) == {("on-demand", None): rows[1], ("spot", None): rows[2]}
+    assert _first_on_time(rows, None) == {("spot", None): rows[0], ("on-demand", None): rows[1]}
+    assert _first_on_time(rows, 5.0) == {}
+    assert _references(rows, 12.0) == {("on-demand", None): 12.0, ("spot", None): 12.0}
+    assert _references(rows, 7.0) == {("spot", None): 6.0}
+
+
+@pytest.mark.parametrize(
+    ("row", "bound", "deadline", "fits"),
+    [
+        pytest.param(_row("spot", 2, 10.0), {("spot", None): 200.0}, 12.0, True, id="on-time-within"),
+        pytest.param(_row("spot", 2, 10.0), {("spot", None): 200.0}, None, True, id="no-deadline"),
+        pytest.param(_row("spot", 2, 12.0), {("spot", None): 240.0}, 12.0, True, id="on-both-lines"),
+        pytest.param(_row("spot", 2, 13.0), {("spot", None): 300.0}, 12.0, False, id="late"),
+        pytest.param(_row("spot", 2, 10.0), {("spot", None): 199.99}, 12.0, False, id="over-the-bound"),
+        pytest.param(_row("spot", 2, 10.0), {("on-demand", None): 300.0}, 12.0, False, id="no-bound-for-its-option"),
+        # Its file system kept for the option's 11 h reference run: $200 + $2 = $202.
+        pytest.param(
+            _row("spot", 2, 10.0, storage=20.0), {("spot", None): 221.0}, 12.0, False, id="file-system-kept-longer"
+        ),
+        pytest.param(_row("spot", 2, 10.0, storage=20.0), {("spot", None): 222.0}, 12.0, True, id="kept-within"),
+    ],
+)
+def test_a_row_fits_when_on_time_and_within_its_options_bound(row, bound, deadline, fits):
+    assert _fits(row, bound, deadline, {("spot", None): 11.0}) is fits

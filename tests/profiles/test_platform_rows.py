@@ -77,7 +77,7 @@ def test_a_platform_without_spot_gets_no_spot_price():
     [
         pytest.param("vm", {"vm"}, id="vm-unchanged"),
         pytest.param("sagemaker", {"vm", "sagemaker"}, id="one-platform"),
-        pytest.param("any", {"vm", "sagemaker", "azureml"}, id="any"),
+        pytest.param("any", {"vm", "sagemaker", "hyperpod", "azureml"}, id="any"),
     ],
 )
 def test_derived_rows_per_wanted_platform(wanted, platforms):
@@ -132,7 +132,7 @@ def test_platform_field_refuses_a_row_of_another_platform():
 def test_unknown_platform_word_is_refused_in_one_line():
     with pytest.raises(SpecError, match="platform: .*'vertex' is not a platform trainstack knows; use vm, azureml"):
         _spec(platform="vertex")
-    assert platform_words() == ("vm", "azureml", "modelarts", "pai", "sagemaker", "ti-one", "any")
+    assert platform_words() == ("vm", "azureml", "hyperpod", "modelarts", "pai", "sagemaker", "ti-one", "any")
 
 
 @pytest.mark.parametrize(
@@ -146,3 +146,28 @@ def test_unknown_platform_word_is_refused_in_one_line():
 def test_stack_platform_problem(provider, platform, says):
     problem = platform_problem(provider, platform)
     assert (problem is None) if says is None else (says in problem)
+
+
+def test_hyperpod_row_is_on_demand_only_at_the_assumed_factor():
+    row = platform_row(P4D, find("aws", "hyperpod"))
+    assert row.on_demand_usd_per_hour == 37.68849  # 32.7726 x 1.15, assumed
+    assert row.spot_usd_per_hour is None  # spot instance groups: EKS clusters only (documented)
+    assert shown(row) == ("aws/hyperpod", "ml.p4d.24xlarge")
+    assert "for as long as the cluster holds it" in row.price_note
+
+
+def test_hyperpod_keeps_the_workloads_file_system_and_prices_it():
+    fs = {"file_system": {"capacity": "4800GiB", "throughput_mbps_per_tib": 250}}
+    on_pool = resolve(_spec(platform="hyperpod", **fs), [P4D]).choice.candidate
+    on_vm = resolve(_spec(**fs), [P4D]).choice.candidate
+    assert on_pool.offering.platform == "hyperpod"
+    assert not any(n.startswith("file system: none") for n in on_pool.notes)
+    # the same FSx for the same hours: the pool costs the VM row's file system plus 15 % on compute
+    assert on_pool.usd_total - on_vm.usd_total == pytest.approx((37.68849 - 32.7726) * 2 * 10, abs=0.01)
+    sage = resolve(_spec(platform="sagemaker", **fs), [P4D]).choice.candidate
+    assert any(n.startswith("file system: none") for n in sage.notes)
+
+
+def test_hyperpod_rows_are_left_out_for_a_job_trainstack_cannot_submit():
+    with pytest.raises(NoMatchError, match="'job' removed the last"):
+        resolve(_spec(platform="hyperpod", job={"command": "train.py"}), [P4D])

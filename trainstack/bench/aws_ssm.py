@@ -13,25 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from trainstack.bench.node_run import Invocation, RemoteError
 
 PROVIDER = "aws"  # the cloud whose remote-run service this is
 DOCUMENT = "AWS-RunShellScript"
 TAG_KEY = "trainstack:cluster"
 DONE = {"Success", "Cancelled", "TimedOut", "Failed"}  # CommandInvocation Status values that end
-
-
-class RemoteError(RuntimeError):
-    """The command reached no node or failed on one; the message names the node and what it said."""
-
-
-@dataclass(frozen=True)
-class Invocation:
-    """One node's run of a command: its instance id, status and the head of its output."""
-
-    instance_id: str
-    status: str
-    output: str
 
 
 def send(client, cluster_name: str, commands: list[str], comment: str, timeout_seconds: int) -> str:

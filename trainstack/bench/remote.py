@@ -23,6 +23,7 @@ standard output; `results_from_output` turns that back into the results file `be
 from __future__ import annotations
 
 import base64
+import gzip
 import io
 import shlex
 import tarfile
@@ -49,6 +50,9 @@ SHIPPED = (
     "trainstack/bench/train.py",
 )
 OUTPUT_MARK = "TRAINSTACK-BENCH-LOGS "  # the line of fetch output that holds the logs
+FINISHED = "finished-"  # `<run>/finished-<host>`: a node has run every step
+FINISHED_MARK = "TRAINSTACK-BENCH-FINISHED "
+SCRIPTS = "/var/lib/trainstack"  # where a detached run's script is kept (root only)
 NCCL_TESTS_REPO = "https://github.com/NVIDIA/nccl-tests.git"
 WAIT_FOR_NODES_SECONDS = 600  # a choice: every node gets the command within seconds of the others
 
@@ -67,13 +71,14 @@ def new_run_id(now: datetime | None = None) -> str:
 def bundle() -> str:
     """The benchmark programs as base64 of a deterministic tar.gz (same sources, same bytes)."""
     raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w:gz", format=tarfile.USTAR_FORMAT) as tar:
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.USTAR_FORMAT) as tar:
         for name in SHIPPED:
             data = (_ROOT / name).read_bytes()
             info = tarfile.TarInfo(name)
             info.size, info.mode, info.mtime = len(data), 0o644, 0
             tar.addfile(info, io.BytesIO(data))
-    return base64.b64encode(raw.getvalue()).decode()
+    # gzip's header holds a time ("w:gz" writes the clock's): 0, so the bytes follow the sources only
+    return base64.b64encode(gzip.compress(raw.getvalue(), mtime=0)).decode()
 
 
 def _step(run: str, step: str, module: str, args: str, log: str) -> list[str]:
@@ -98,12 +103,7 @@ def node_commands(stack: str, cluster, run: str, steps: int = 50, batch: int = 2
     """
     root = results_root(cluster.provider, stack)
     lines = [
-        "set -uo pipefail",
-        f'[ -f {JOB_FILE} ] || {{ echo "$(hostname): no {JOB_FILE} (not a job node): nothing to run"; exit 0; }}',
-        "if systemctl is-active --quiet trainstack-job; then",
-        '  echo "$(hostname): the stack\'s job is running; stop it (sudo systemctl stop trainstack-job) to benchmark"',
-        "  exit 1",
-        "fi",
+        *node_checks(),
         f"RUN={shlex.quote(root)}/{run}; HOST=$(hostname); CODE=$(mktemp -d)",
         'mkdir -p "$RUN"',
         f'echo {bundle()} | base64 -d | tar -xz -C "$CODE"',
@@ -126,7 +126,50 @@ def node_commands(stack: str, cluster, run: str, steps: int = 50, batch: int = 2
     for model in MODELS:
         args = f"--model {model} --data synthetic --steps {steps} --batch {batch} --precision bf16"
         lines += _step(run, model, "trainstack.bench.train", args, f'"$RUN/train-{model}-$HOST.log"')
-    return [*lines, 'rm -rf "$CODE"', f'echo "$HOST: done; results in $RUN; then: trainstack bench fetch -s {stack}"']
+    done = f'echo "$HOST: done; results in $RUN; then: trainstack bench fetch -s {stack}"'
+    return [*lines, 'rm -rf "$CODE"', f': > "$RUN/{FINISHED}$HOST"', done]
+
+
+def node_checks() -> list[str]:
+    """The lines that stop before anything runs: on a node without the job (nothing to do) and
+    on a node whose own job is running (exit 1, saying how to stop it)."""
+    return [
+        "set -uo pipefail",
+        f'[ -f {JOB_FILE} ] || {{ echo "$(hostname): no {JOB_FILE} (not a job node): nothing to run"; exit 0; }}',
+        "if systemctl is-active --quiet trainstack-job; then",
+        '  echo "$(hostname): the stack\'s job is running; stop it (sudo systemctl stop trainstack-job) to benchmark"',
+        "  exit 1",
+        "fi",
+    ]
+
+
+def detached(run: str, commands: list[str]) -> list[str]:
+    """`commands` (`node_commands`) started as the transient systemd unit `trainstack-bench-<run>`
+    after the same checks, so the remote call returns at once and the benchmark outlives it
+    (an SSH session that drops, Azure's 90-minute limit per Run Command). Its output is in
+    `journalctl -u trainstack-bench-<run>`; each node marks its end on the file system."""
+    unit, script = f"trainstack-bench-{run}", f"{SCRIPTS}/bench-{run}.sh"
+    return [
+        *node_checks(),
+        f"mkdir -p {SCRIPTS} && chmod 700 {SCRIPTS}",
+        f"cat > {script} <<'TRAINSTACK_BENCH'",
+        *commands,
+        "TRAINSTACK_BENCH",
+        f"systemd-run --unit={unit} --collect /bin/bash {script} || exit 1",
+        f'echo "$(hostname): benchmark {run} started (journalctl -u {unit})"',
+    ]
+
+
+def finished_commands(stack: str, cluster, run: str) -> list[str]:
+    """Shell lines printing `FINISHED_MARK <n>`: how many nodes have finished the run."""
+    folder = f"{shlex.quote(results_root(cluster.provider, stack))}/{run}"
+    return [f"echo \"{FINISHED_MARK}$(find {folder} -maxdepth 1 -name '{FINISHED}*' 2>/dev/null | wc -l)\""]
+
+
+def finished_count(output: str) -> int:
+    """The node count `finished_commands` printed (0 when it printed none)."""
+    found = [line for line in output.splitlines() if line.startswith(FINISHED_MARK)]
+    return int(found[-1].removeprefix(FINISHED_MARK).strip() or 0) if found else 0
 
 
 def nccl_step(cluster, root: str, max_bytes: str) -> list[str]:
@@ -164,7 +207,7 @@ def nccl_step(cluster, root: str, max_bytes: str) -> list[str]:
         'MPI_DIR="$RUN/mpi"; mkdir -p "$MPI_DIR/hosts"; touch "$MPI_DIR/hosts/$ME"',
         f'for _ in $(seq {WAIT_FOR_NODES_SECONDS}); do [ "$({hosts} | wc -l)" -ge "$NODES" ] && break; sleep 1; done',
         f"FIRST=$({hosts} | head -n 1)",
-        f"{tests.mpi_setup} || true" if tests and tests.mpi_setup else ": the image's PATH has its MPI",
+        f"{tests.mpi_setup} || true" if tests and tests.mpi_setup else "# no MPI setup: the image's PATH",
         f"NCCL_TESTS=$(ls -d {dirs} 2>/dev/null | sort -V | tail -n 1)" if dirs else "NCCL_TESTS=",
         "MPIRUN=$(command -v mpirun || true)",
         'if [ -n "$MPIRUN" ] && [ ! -x "$NCCL_TESTS/all_reduce_perf" ]; then  # not in the image: build once',

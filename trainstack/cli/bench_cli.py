@@ -56,6 +56,17 @@ def _cluster(stack: str, project: Path | None = None):
     return cluster
 
 
+def _settings(stack: str, project: Path | None = None) -> dict:
+    """The stack file's `config:` (its `gcp:project`, for the GCP node runner); {} if unreadable."""
+    from profiles.stack.writer import stack_path
+    from trainstack.cli.status_cmd import stack_settings
+
+    try:
+        return stack_settings(stack_path(_project_dir(project), stack).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 @bench_app.command("parse")
 def parse(
     files: list[Path] = typer.Argument(
@@ -101,7 +112,9 @@ def run(
     ),
     print_kit: bool = typer.Option(False, "--print", help="Print the kit script instead of writing it."),
     send: bool = typer.Option(
-        False, "--send", help="Run it now on the stack's nodes through their node agents (AWS: Systems Manager)."
+        False,
+        "--send",
+        help="Run it now on the stack's nodes through their node agents (AWS: Systems Manager; Azure: Run Command).",
     ),
     wait: bool = typer.Option(False, "--wait", help="With --send: wait, then fetch the results file."),
     max_bytes: str = typer.Option("8G", "--max-bytes", help="With --send: largest all-reduce message."),
@@ -119,7 +132,7 @@ def run(
 
         if wait and not send:
             fail("--wait: only with --send (the kit is run by hand); add --send")
-        send_run(stack, cluster, steps, batch, max_bytes, wait, output)
+        send_run(stack, cluster, steps, batch, max_bytes, wait, output, _settings(stack, project))
         return
     script, notes = render_kit(stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir))
     if print_kit:
@@ -156,7 +169,7 @@ def fetch(
     """Bring the results of `bench run --send` back from the stack's file system as a results file."""
     from trainstack.cli.bench_remote import fetch_run
 
-    fetch_run(stack, _cluster(stack, project), run_id, output)
+    fetch_run(stack, _cluster(stack, project), run_id, output, _settings(stack, project))
 
 
 @bench_app.command("import")

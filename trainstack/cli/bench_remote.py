@@ -1,11 +1,13 @@
 """`trainstack bench run --send` and `trainstack bench fetch`: the benchmark on a stack that is up,
 through its cloud's own remote-run service and node agents (`trainstack.bench.remote`).
 
-AWS only for now (Systems Manager Run Command); other clouds refuse in one line.
+Each cloud's own way of running a command on a VM (`trainstack.bench.node_run`: AWS Systems
+Manager Run Command, Azure Run Command, GCP SSH through IAP); other clouds refuse in one line.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import typer
@@ -13,15 +15,17 @@ import typer
 from trainstack.cli.usage_errors import fail
 
 WAIT_SECONDS = 3 * 3600  # a choice: the slowest step (ViT on 8 GiB messages) fits well within it
+START_SECONDS = 300  # a choice: a detached run's start (checks, script written, unit started) per node
+POLL_SECONDS = 60.0  # a choice: between looks at a detached run's end markers
 
 
 def check_remote(stack: str, cluster, option: str) -> None:
     """One line and exit 2 when `stack` cannot be benchmarked remotely."""
-    from trainstack.bench.aws_ssm import PROVIDER
+    from trainstack.bench.node_run import has_runner, providers
 
-    if cluster.provider != PROVIDER:
+    if not has_runner(cluster.provider):
         fail(
-            f"{option}: {cluster.provider} has no remote run in trainstack yet (AWS only, via Systems Manager); "
+            f"{option}: {cluster.provider} has no remote run in trainstack yet (only {', '.join(providers())}); "
             f"render the kit and run it on a node instead: trainstack bench run -s {stack}"
         )
     if cluster.job is None:
@@ -31,64 +35,89 @@ def check_remote(stack: str, cluster, option: str) -> None:
         )
 
 
-def _clients(cluster):
-    """(ssm, ec2) clients in the stack's region."""
-    import boto3
-
-    return boto3.client("ssm", region_name=cluster.region), boto3.client("ec2", region_name=cluster.region)
-
-
-def _aws(call):
-    """Run `call()`; AWS errors become one line (no credentials, access denied, ...)."""
-    from botocore.exceptions import BotoCoreError, ClientError
-
-    from trainstack.bench.aws_ssm import RemoteError
+def _remote(call):
+    """Run `call()`; the cloud's errors become one line (no credentials, access denied, a node
+    that failed)."""
+    from trainstack.bench.node_run import RemoteError
 
     try:
         return call()
-    except ClientError as exc:
-        error = exc.response.get("Error", {})
-        fail(f"AWS Systems Manager: {error.get('Code', 'error')}: {error.get('Message', exc)}")
-    except BotoCoreError as exc:
-        fail(f"AWS Systems Manager: {exc}; set AWS credentials for the stack's account")
     except RemoteError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
+    except Exception as exc:  # the SDK's or REST plumbing's errors: credentials, permissions, network
+        fail(f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
 
 
-def send_run(stack: str, cluster, steps: int, batch: int, max_bytes: str, wait: bool, output: Path | None) -> None:
-    """Start the benchmark on every node of `stack`; with `wait`, fetch its results file."""
-    from trainstack.bench import aws_ssm as ssm
-    from trainstack.bench.remote import new_run_id, node_commands, results_root
+def send_run(
+    stack: str, cluster, steps: int, batch: int, max_bytes: str, wait: bool, output: Path | None, settings=None
+) -> None:
+    """Start the benchmark on every node of `stack`; with `wait`, fetch its results file.
+
+    A runner whose remote call cannot last the whole run (`detaches`: an SSH session, Azure's
+    90-minute Run Command) starts it as a transient unit on each node (`remote.detached`) and
+    waits only for every node to have started it; `wait` then polls the run's end markers."""
+    from trainstack.bench.node_run import runner_for
+    from trainstack.bench.remote import detached, new_run_id, node_commands, results_root
 
     check_remote(stack, cluster, "--send")
     run = new_run_id()
-    client, ec2 = _clients(cluster)
+    runner = _remote(lambda: runner_for(cluster, stack, settings))
+    nodes = _remote(runner.nodes)
     commands = node_commands(stack, cluster, run, steps, batch, max_bytes)
-    command_id = _aws(lambda: ssm.send(client, stack, commands, f"trainstack bench {stack} {run}", WAIT_SECONDS))
-    typer.echo(f"benchmark {run} sent to the nodes of {stack} (SSM command {command_id})")
+    detaches = getattr(runner, "detaches", False)
+    if detaches:
+        commands = detached(run, commands)
+    handle = _remote(lambda: runner.send(nodes, commands, f"trainstack bench {stack} {run}", WAIT_SECONDS))
+    if detaches:  # every node has checked and started it (or said why not)
+        _remote(lambda: runner.wait(handle, START_SECONDS))
+    typer.echo(f"benchmark {run} sent to {len(nodes)} nodes of {stack} ({runner.named(handle)})")
     typer.echo(f"  logs: {results_root(cluster.provider, stack)}/{run}/ on the shared file system")
     if not wait:
         typer.echo(f"  then: trainstack bench fetch -s {stack} --run {run}")
         return
-    runs = _aws(lambda: ssm.wait(client, command_id, ssm.stack_instances(ec2, stack), WAIT_SECONDS))
-    typer.echo(f"  finished on {len(runs)} nodes")
-    fetch_run(stack, cluster, run, output)
+    if detaches:
+        _await_finished(runner, stack, cluster, run, len(nodes))
+    else:
+        _remote(lambda: runner.wait(handle, WAIT_SECONDS))
+    typer.echo(f"  finished on {len(nodes)} nodes")
+    fetch_run(stack, cluster, run, output, settings)
 
 
-def fetch_run(stack: str, cluster, run: str | None, output: Path | None) -> None:
+def _await_finished(runner, stack: str, cluster, run: str, nodes: int) -> None:
+    """Poll one node every `POLL_SECONDS` until `nodes` have marked the run finished."""
+    from trainstack.bench.node_run import run_on_one
+    from trainstack.bench.remote import finished_commands, finished_count
+
+    end = time.monotonic() + WAIT_SECONDS
+    while True:
+        answer = _remote(
+            lambda: run_on_one(runner, finished_commands(stack, cluster, run), "trainstack bench wait", 60)
+        )
+        done = finished_count(answer.output) if answer is not None else 0
+        if done >= nodes:
+            return
+        if time.monotonic() >= end:
+            typer.echo(f"error: run {run}: {done} of {nodes} nodes finished after {WAIT_SECONDS} s", err=True)
+            raise typer.Exit(1)
+        time.sleep(POLL_SECONDS)
+
+
+def fetch_run(stack: str, cluster, run: str | None, output: Path | None, settings=None) -> None:
     """Bring a run's logs back from one node and write the results file `bench import` takes."""
-    from trainstack.bench import aws_ssm as ssm
+    from trainstack.bench.node_run import run_on_one, runner_for
     from trainstack.bench.remote import FetchError, fetch_commands, results_from_output
 
     check_remote(stack, cluster, "fetch")
-    client, ec2 = _clients(cluster)
-    command_id = _aws(
-        lambda: ssm.send(client, stack, fetch_commands(stack, cluster, run), f"trainstack bench fetch {stack}", 120)
+    runner = _remote(lambda: runner_for(cluster, stack, settings))
+    answer = _remote(
+        lambda: run_on_one(runner, fetch_commands(stack, cluster, run), f"trainstack bench fetch {stack}", 120)
     )
-    runs = _aws(lambda: ssm.wait(client, command_id, ssm.stack_instances(ec2, stack), 300, pause=3.0))
+    if answer is None:
+        typer.echo(f"error: no running node of {stack} to read the results from; is the stack up?", err=True)
+        raise typer.Exit(1)
     try:
-        result = results_from_output(runs[0].output, cluster, stack)
+        result = results_from_output(answer.output, cluster, stack)
     except FetchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -53,7 +53,7 @@ def run(stack: str, folder: Path) -> None:
     if cluster.job is not None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
-        typer.echo(progress(cluster, name))
+        typer.echo(progress(cluster, name, settings))
     if any(group.running < group.asked for group in groups):
         raise typer.Exit(FAILED)
 

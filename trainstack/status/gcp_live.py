@@ -6,7 +6,10 @@
 The groups are found by name: Pulumi names the node group `{cluster}-nodes-<7 random
 characters>` and the spot cluster's on-demand side `{cluster}-nodes-on-demand`
 (`components.gcp.nodes`); a MIG carries no labels to filter on. A cluster with
-`fallback_types` has regional groups (kept to its zone), the others zonal ones.
+`fallback_types` has regional groups (kept to its zone), the others zonal ones. A flex-start
+group (`flex_start: true`) starts empty and gets its nodes from one MIG resize request
+(`clouds.gcp.flex_start`): its requests are read too (`instanceGroupManagerResizeRequests.list`),
+each one's state saying whether it still waits for capacity.
 
 TPU slices kept as queued resources (`queued_resource: true`) are read one by one by their ids
 (`clouds.gcp.queued.queued_resource_ids`) from the Cloud TPU API v2 (`queuedResources.get`):
@@ -22,7 +25,7 @@ from typing import Any
 from clouds.contract import ClusterConfig
 from clouds.gcp.queued import queued_resource_ids
 from clouds.gcp.tpu import is_tpu
-from trainstack.status.read import GroupStatus, gcp_group, tpu_slice
+from trainstack.status.read import GroupStatus, gcp_group, gcp_resize_request, tpu_slice
 
 
 def is_node_group(cluster: str, group: str) -> bool:
@@ -37,8 +40,9 @@ def scope(cluster: ClusterConfig, project: str) -> str:
     return f"projects/{project}/zones/{cluster.zone}"
 
 
-def groups_status(get: Any, where: str, name: str, provider: str) -> list[GroupStatus]:
-    """The cluster's groups in `where` (a `scope`), in name order.
+def groups_status(get: Any, where: str, name: str, provider: str, flex_start: bool = False) -> list[GroupStatus]:
+    """The cluster's groups in `where` (a `scope`), in name order, each followed by its resize
+    requests when the cluster is a flex-start one.
 
     Args:
         get: `(path) -> JSON answer` (a list's items on every page: `gcp_api.listed`).
@@ -46,8 +50,11 @@ def groups_status(get: Any, where: str, name: str, provider: str) -> list[GroupS
     managers = [m for m in get(f"{where}/instanceGroupManagers") if is_node_group(name, m.get("name", ""))]
     found = []
     for manager in sorted(managers, key=lambda m: m["name"]):
-        errors = get(f"{where}/instanceGroupManagers/{manager['name']}/listErrors")
-        found.append(gcp_group(manager, {"items": errors}, provider))
+        path = f"{where}/instanceGroupManagers/{manager['name']}"
+        found.append(gcp_group(manager, {"items": get(f"{path}/listErrors")}, provider))
+        if flex_start:
+            requests = sorted(get(f"{path}/resizeRequests"), key=lambda r: r.get("creationTimestamp", ""))
+            found += [gcp_resize_request(request, provider) for request in requests]
     return found
 
 
@@ -83,4 +90,5 @@ def status(cluster: ClusterConfig, name: str, settings: Mapping[str, Any]) -> li
                 raise
 
         return slices_status(tpu, project, cluster, name)
-    return groups_status(lambda path: gcp_api.listed(path, token), scope(cluster, project), name, cluster.provider)
+    where = scope(cluster, project)
+    return groups_status(lambda path: gcp_api.listed(path, token), where, name, cluster.provider, cluster.flex_start)

@@ -6,9 +6,9 @@ Every node mounts the file system, so one node answers for the job: shell lines
 that `read_progress` reads. torchrun, started with `--log-dir --redirects=3 --tee=3`
 (`nodeagent.launcher`), writes each worker's output to `<log dir>/<run>/attempt_<n>/<rank>/
 stdout.log`; the step is the last `step N` (`step=N`, `Step: N`, `step #N`) the script printed
-there, so a script that logs no step shows none. On AWS the lines run on one node through
-Systems Manager Run Command (`trainstack.bench.aws_ssm`); the other clouds have no run-command
-path in trainstack yet and say so.
+there, so a script that logs no step shows none. The lines run on one node through the cloud's
+own way of running a command (`trainstack.bench.node_run`: AWS Systems Manager Run Command,
+Azure Run Command, GCP SSH through IAP); a cloud without one says so.
 """
 
 from __future__ import annotations
@@ -90,38 +90,44 @@ def progress_line(progress: Progress, now: datetime) -> str:
     return f"progress: {step}; {checkpoint}"
 
 
-def aws_progress(ssm_client: Any, ec2_client: Any, stack: str, checkpoint_dir: str, log_dir: str, now: datetime) -> str:
-    """The progress line read on one running node of the stack through Run Command."""
-    from trainstack.bench import aws_ssm as ssm
+def node_progress(runner: Any, stack: str, checkpoint_dir: str, log_dir: str, now: datetime) -> str:
+    """The progress line read on the first running node of the stack (`node_run.run_on_one`).
 
-    nodes = ssm.stack_instances(ec2_client, stack)
-    if not nodes:
+    Args:
+        runner: the stack's cloud's `trainstack.bench.node_run.NodeRunner`.
+    """
+    from trainstack.bench.node_run import run_on_one
+
+    published = getattr(runner, "published_progress", None)
+    text = published() if published is not None else None
+    if text is not None:  # the cloud keeps what the head last published: no node is asked
+        return progress_line(read_progress(text), now)
+    answer = run_on_one(runner, progress_commands(checkpoint_dir, log_dir), f"trainstack progress {stack}", 60)
+    if answer is None:
         return "progress: no running node to read the file system from"
-    answer = ssm_client.send_command(
-        DocumentName=ssm.DOCUMENT,
-        InstanceIds=nodes[:1],
-        Parameters={"commands": progress_commands(checkpoint_dir, log_dir), "executionTimeout": ["60"]},
-        Comment=f"trainstack progress {stack}"[:100],
-    )
-    [run] = ssm.wait(ssm_client, answer["Command"]["CommandId"], nodes[:1], 120, pause=2.0)
-    return progress_line(read_progress(run.output), now)
+    return progress_line(read_progress(answer.output), now)
 
 
-def progress(cluster: Any, stack: str) -> str:
-    """The stack's progress line, read live where trainstack can run a command on a node; a
-    failure (credentials, no node, a refused call) is the line's reason."""
+def aws_progress(ssm_client: Any, ec2_client: Any, stack: str, checkpoint_dir: str, log_dir: str, now: datetime) -> str:
+    """`node_progress` through Run Command with these boto3 clients."""
+    from trainstack.bench.aws_run import AwsRunner
+
+    return node_progress(AwsRunner(None, stack, {}, (ssm_client, ec2_client)), stack, checkpoint_dir, log_dir, now)
+
+
+def progress(cluster: Any, stack: str, settings: dict | None = None) -> str:
+    """The stack's progress line, read live on a node where trainstack can run a command there
+    (`trainstack.bench.node_run`); a failure (credentials, no node, a refused call) is
+    the line's reason."""
     from clouds.clock import now
-    from trainstack.bench import aws_ssm as ssm
+    from trainstack.bench.node_run import has_runner, runner_for
     from trainstack.run.vm_job import places
 
-    if cluster.provider != ssm.PROVIDER:
-        return f"progress: not read on {cluster.provider} nodes yet (no run-command path in trainstack)"
+    if not has_runner(cluster.provider):
+        return f"progress: not read on {cluster.provider} nodes (no run-command path in trainstack)"
     job = places(cluster, stack)
     try:
-        import boto3
-
-        ssm_client = boto3.client("ssm", region_name=cluster.region)
-        ec2_client = boto3.client("ec2", region_name=cluster.region)
-        return aws_progress(ssm_client, ec2_client, stack, job["checkpoint_dir"], job["log_dir"], now())
+        runner = runner_for(cluster, stack, settings)
+        return node_progress(runner, stack, job["checkpoint_dir"], job["log_dir"], now())
     except Exception as exc:  # credentials, permissions, network, a node that did not answer: one line
         return f"progress: not read: {' '.join(str(exc).split())[:200]}"

@@ -2,7 +2,7 @@
 
 The answers are the APIs' own documented JSON: AWS DescribeAutoScalingGroups and
 DescribeScalingActivities (EC2 Auto Scaling API reference), GCP instanceGroupManagers.get and
-listErrors (Compute Engine API v1), Azure virtualMachineScaleSets get and instanceView (Compute
+listErrors and a flex-start group's resize requests (Compute Engine API v1), Azure virtualMachineScaleSets get and instanceView (Compute
 REST API; a Flexible scale set has no instance view, so its VMs' own statuses). The latest failure is read with the cloud's own codes (`clouds.capacity_errors`;
 `provider` is the stack's, whose codes apply).
 """
@@ -127,3 +127,38 @@ def tpu_slice(resource_id: str, answer: dict[str, Any] | None, provider: str) ->
         failure = CapacityFailure("capacity", state) if state == "WAITING_FOR_RESOURCES" else None
         return GroupStatus(resource_id, 1, 0, f"{state}: the slice waits for TPU capacity", when, failure)
     return GroupStatus(resource_id, 1, 0, f"{state}: queued resource not running", when)
+
+
+# Resize-request states in which a flex-start request still waits for its VMs (Compute Engine
+# API v1 InstanceGroupManagerResizeRequest.state: CREATING, ACCEPTED "accepted for provisioning
+# when the capacity becomes available"; then SUCCEEDED, FAILED or CANCELLED).
+RESIZE_WAITING = ("CREATING", "ACCEPTED")
+
+
+def _first_error(error: dict[str, Any] | None) -> str | None:
+    """`CODE: message` of an API `Error` (`{"errors": [{"code", "message"}]}`), or None."""
+    errors = (error or {}).get("errors") or []
+    return f"{errors[0].get('code', '')}: {errors[0].get('message', '')}" if errors else None
+
+
+def gcp_resize_request(answer: dict[str, Any], provider: str) -> GroupStatus:
+    """A flex-start MIG resize request (an `instanceGroupManagerResizeRequests.list` item): its
+    `resizeBy` nodes asked, all created when SUCCEEDED; FAILED gives `status.error`; CREATING or
+    ACCEPTED wait for capacity, with `status.lastAttempt.error` when Google recorded one (it may
+    be stale: the request retries infrequently); CANCELLED creates nothing."""
+    name, asked = answer.get("name", "?"), int(answer.get("resizeBy", 0))
+    state, when = answer.get("state", "STATE_UNSPECIFIED"), str(answer.get("creationTimestamp", ""))
+    status = answer.get("status") or {}
+    if state == "SUCCEEDED":
+        return GroupStatus(name, asked, asked)
+    if state == "FAILED":  # the cloud's code first, as `GroupStatus.line` shows it
+        message = f"{_first_error(status.get('error')) or 'no error recorded'} (the request FAILED: no retry)"
+        return GroupStatus(name, asked, 0, message, when, classify(provider, message))
+    if state in RESIZE_WAITING:
+        waits = f"the {state} request waits for capacity for all {asked} nodes"
+        last = _first_error((status.get("lastAttempt") or {}).get("error"))
+        if last is None:
+            return GroupStatus(name, asked, 0, f"{waits} (no failed attempt recorded)", when)
+        message = f"{last} (its last attempt; {waits})"
+        return GroupStatus(name, asked, 0, message, when, classify(provider, message))
+    return GroupStatus(name, asked, 0, f"{state}: the flex-start request creates no nodes", when)

@@ -54,6 +54,9 @@ def test_job_runs_on_every_node_with_the_rendezvous_on_an_on_demand_head() -> No
     assert "-m nodeagent store 29400 /fsx/trainstack/rendezvous/train" in head_script  # announces itself
     assert "trainstack-job.service" not in head_script.replace("Before=trainstack-job.service", "")
     assert "trainstack-scratch" not in head_script
+    # the head publishes the job's progress as a guest attribute (read by `trainstack status`)
+    assert head["metadata"]["enable-guest-attributes"] == "TRUE"
+    assert "enable-guest-attributes" not in plan.named("train-template")["inputs"]["metadata"]
 
 
 @pytest.mark.parametrize(

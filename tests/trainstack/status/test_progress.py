@@ -4,13 +4,16 @@ the Run Command path against moto (SSM, EC2)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
+import responses
 
+from nodeagent.progress import lines
 from tests.aws_live import stubbed
 from trainstack.status.progress import Progress, aws_progress, progress_commands, progress_line, read_progress
 
@@ -43,6 +46,8 @@ def test_the_lines_read_the_newest_checkpoint_and_the_last_step(tmp_path):
     assert progress_line(read_progress(done.stdout), NOW) == (
         "progress: last step 2,041 (log written 3 min ago); last checkpoint step-2000 (2026-12-07 12:30 UTC, 30 min ago)"
     )
+    # the head's own reading (GCP publishes it as a guest attribute) says the same
+    assert read_progress(lines(str(checkpoints), str(logs))) == read_progress(done.stdout)
     empty = subprocess.run(
         ["bash", "-c", "\n".join(progress_commands(str(tmp_path / "none"), str(tmp_path / "none")))],
         capture_output=True,
@@ -51,6 +56,7 @@ def test_the_lines_read_the_newest_checkpoint_and_the_last_step(tmp_path):
         check=True,
     )
     assert progress_line(read_progress(empty.stdout), NOW) == "progress: no worker log yet; no checkpoint yet"
+    assert lines(str(tmp_path / "none"), str(tmp_path / "none")) == ""
 
 
 @pytest.mark.parametrize(
@@ -110,3 +116,44 @@ def test_run_command_goes_to_one_running_node_of_the_stack():
     ssm_stub.assert_no_pending_responses()
     ec2_stub.add_response("describe_instances", {"Reservations": []})
     assert aws_progress(ssm, ec2, "other", "/x", "/y", NOW) == "progress: no running node to read the file system from"
+
+
+@responses.activate
+def test_status_on_azure_reads_the_progress_on_a_running_worker_through_run_command(tmp_path, monkeypatch):
+    """`trainstack status` on the committed Azure stack with a job: its scale set's line, then the
+    progress the lines print on a worker (run here by bash on a folder laid out as torchrun and
+    the script leave it), read back from the Run Command operation's recorded answer shape."""
+    from tests.bench.test_remote_azure import ARM, OPERATIONS, SET, _answer, succeeded
+    from tests.cli.helpers import ROOT, run
+    from trainstack.bench.azure_run import in_bash
+
+    logs = tmp_path / "logs" / "run-1" / "attempt_0" / "0" / "stdout.log"
+    _touch(logs, "step 410 loss 1.9\n", NOW - timedelta(minutes=2))
+    _touch(tmp_path / "checkpoints" / "step-400.pt", "x", NOW - timedelta(minutes=6))
+    script = "\n".join(in_bash(progress_commands(str(tmp_path / "checkpoints"), str(tmp_path / "logs"))))
+    stdout = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=10, check=True).stdout
+    monkeypatch.setenv("AZURE_ACCESS_TOKEN", "token-5")
+    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "00000000-0000-0000-0000-000000000000")
+    monkeypatch.setattr("clouds.clock.now", lambda: NOW)
+    responses.get(
+        f"{ARM}/providers/Microsoft.Compute/virtualMachineScaleSets", json=_answer("status/azure-vmss-list.json")
+    )
+    responses.get(f"{SET}/instanceView", json=_answer("status/azure-instance-view.json"))
+    responses.get(f"{SET}/virtualMachines", json=_answer("remote/azure-vmss-vms.json"))
+    url = f"{OPERATIONS}/op-p?api-version=2024-11-01"
+    responses.post(f"{SET}/virtualMachines/0/runCommand", status=202, headers={"Azure-AsyncOperation": url})
+    responses.get(url, json=succeeded(stdout))
+    for name in ("__main__.py", "Pulumi.yaml"):
+        shutil.copy(ROOT / name, tmp_path)
+    (tmp_path / "stacks").mkdir()
+    text = (ROOT / "stacks" / "Pulumi.training-h100-azure.yaml").read_text()
+    job = "    job:\n      command: /fsx/train.py\n"
+    (tmp_path / "stacks" / "Pulumi.train.yaml").write_text(
+        text.replace("    provider: azure\n", "    provider: azure\n" + job, 1)
+    )
+    result = run("status", "-s", "train", "--project-dir", str(tmp_path))
+    assert result.stdout.splitlines()[1:] == [
+        "progress: last step 410 (log written 2 min ago); last checkpoint step-400.pt (2026-12-07 12:54 UTC, 6 min ago)"
+    ]
+    sent = next(c.request for c in responses.calls if c.request.method == "POST")
+    assert "TRAINSTACK-PROGRESS" in "\n".join(json.loads(sent.body)["script"])
