@@ -35,7 +35,7 @@ def run(stack: str, folder: Path) -> None:
     cluster, settings = now.cluster, stack_settings(now.text)
     name = cluster_name(settings, stack)  # the name the resources carry, as `run` finds them
     if cluster.platform is not None:  # a managed platform runs the nodes: follow its job
-        _job(stack, name, folder, cluster, required=True)
+        _job(stack, name, folder, cluster, required=True, settings=settings)
         return
     try:
         live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
@@ -49,7 +49,7 @@ def run(stack: str, folder: Path) -> None:
         fail(f"status: no node group of cluster {name} found in {cluster.region}; is it up?", FAILED)
     for group in groups:
         typer.echo(group.line())
-    _job(stack, name, folder, cluster, required=False)
+    _job(stack, name, folder, cluster, required=False, settings=settings)
     if cluster.job is not None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
@@ -58,7 +58,7 @@ def run(stack: str, folder: Path) -> None:
         raise typer.Exit(FAILED)
 
 
-def _job(stack: str, name: str, folder: Path, cluster, required: bool) -> None:
+def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
     """The line of the job `trainstack run` last started on stack `stack` (cluster `name`); with
     `required`, none is an error."""
     from trainstack.run.record import load
@@ -72,5 +72,8 @@ def _job(stack: str, name: str, folder: Path, cluster, required: bool) -> None:
     from trainstack.run.vm_job import places
     from trainstack.status.job_follow import job_line
 
-    run_file = places(cluster, name)["rdzv_file"] + RUN_SUFFIX if cluster.job is not None else ""
-    typer.echo(job_line(record, stack, run_file))
+    # the run-id file is the node agent's (VM stacks); a platform's job has none, and the China
+    # clouds' nodes run no agent (`places` refuses them)
+    vm_job = cluster.job is not None and cluster.platform is None
+    run_file = places(cluster, name)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
+    typer.echo(job_line(record, name, run_file, cluster, settings))
