@@ -31,24 +31,27 @@ def run(stack: str, folder: Path) -> None:
         now = read_stack(stack_path(folder, stack))
     except (StackFileError, ConfigError) as exc:
         fail(str(exc))
+    from trainstack.run.command import cluster_name
+
     cluster, settings = now.cluster, stack_settings(now.text)
+    name = cluster_name(settings, stack)  # the name the resources carry, as `run` finds them
     reader = _reader(cluster)
     if reader is None:  # a managed platform runs the nodes: follow its job
-        _job(stack, folder, cluster, required=True, settings=settings)
+        _job(stack, name, folder, cluster, required=True, settings=settings)
         return
     try:
-        groups = reader(cluster, stack, settings)
+        groups = reader(cluster, name, settings)
     except Exception as exc:  # credentials, permissions, network: one line
         fail(f"status: cannot read the node groups in {cluster.region}: {' '.join(str(exc).split())[:300]}", FAILED)
     if not groups:
-        fail(f"status: no node group of cluster {stack} found in {cluster.region}; is it up?", FAILED)
+        fail(f"status: no node group of cluster {name} found in {cluster.region}; is it up?", FAILED)
     for group in groups:
         typer.echo(group.line())
-    _job(stack, folder, cluster, required=False, settings=settings)
+    _job(stack, name, folder, cluster, required=False, settings=settings)
     if cluster.job is not None and cluster.platform is None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
-        typer.echo(progress(cluster, stack, settings))
+        typer.echo(progress(cluster, name, settings))
     if any(group.running < group.asked for group in groups):
         raise typer.Exit(FAILED)
 
@@ -70,8 +73,9 @@ def _reader(cluster) -> Callable[..., list] | None:
     return live.status  # type: ignore[no-any-return]
 
 
-def _job(stack: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
-    """The line of the job `trainstack run` last started; with `required`, none is an error."""
+def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
+    """The line of the job `trainstack run` last started on stack `stack` (cluster `name`); with
+    `required`, none is an error."""
     from trainstack.run.record import load
 
     record = load(folder, stack)
@@ -86,5 +90,5 @@ def _job(stack: str, folder: Path, cluster, required: bool, settings: dict | Non
     # the run-id file is the node agent's (VM stacks); a platform's job has none, and the China
     # clouds' nodes run no agent (`places` refuses them)
     vm_job = cluster.job is not None and cluster.platform is None
-    run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
-    typer.echo(job_line(record, stack, run_file, cluster, settings))
+    run_file = places(cluster, name)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
+    typer.echo(job_line(record, name, run_file, cluster, settings))
