@@ -128,7 +128,16 @@ def test_a_vm_stack_without_a_job_is_refused_naming_the_field():
 
 
 def test_other_clouds_vms_refused_in_one_line():
-    with pytest.raises(RunError, match="^platform: trainstack has no remote run on azure VMs yet"):
+    from trainstack.run.command import vm_runner
+
+    assert [vm_runner(p) for p in ("aws", "gcp", "azure")] == [
+        "trainstack.run.vm_job",
+        "trainstack.run.gcp_channel",
+        "trainstack.run.azure_channel",
+    ]
+    with pytest.raises(RunError, match="^platform: trainstack has no remote run on alicloud VMs yet"):
+        vm_runner("alicloud")  # no job runs on its VMs yet (the config refuses `job:` there)
+    with pytest.raises(RunError, match="^platform: Systems Manager Run Command reaches AWS VMs only, not azure"):
         vm_job.submit(example_config("azure", job={"command": "train.py"}), "c", STAMP)
 
 
