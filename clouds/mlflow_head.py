@@ -64,8 +64,7 @@ def destination(cluster: ClusterConfig, name: str) -> str:
     link = link_for(cluster.provider)
     if cluster.data is None or link is None or not hasattr(link, "mlflow_artifacts"):
         raise ValueError("job.tracking.mlflow: managed needs the dataset's bucket on a cloud with a head server")
-    bucket, _ = link.split_uri(cluster.data.source)
-    return str(link.mlflow_artifacts(bucket, artifact_prefix(name)))
+    return str(link.mlflow_artifacts(cluster.data.source, artifact_prefix(name)))
 
 
 def tracking_uri(host: str) -> str:

@@ -61,8 +61,10 @@ def node_bucket_policy(partition: str, bucket: str, prefix: str, write_back: boo
 MLFLOW_PACKAGES = ("boto3",)
 
 
-def mlflow_artifacts(bucket: str, prefix: str) -> str:
-    """The MLflow server's `--artifacts-destination` for `prefix` (ending in `/`) of `bucket`."""
+def mlflow_artifacts(source: str, prefix: str) -> str:
+    """The MLflow server's `--artifacts-destination`: `prefix` (ending in `/`) of the bucket of
+    the dataset `source`."""
+    bucket, _ = split_uri(source)
     return f"s3://{bucket}/{prefix.rstrip('/')}"
 
 

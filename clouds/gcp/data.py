@@ -137,6 +137,8 @@ def write_condition(bucket: str, prefix: str) -> dict[str, str]:
 MLFLOW_PACKAGES = ("google-cloud-storage",)
 
 
-def mlflow_artifacts(bucket: str, prefix: str) -> str:
-    """The MLflow server's `--artifacts-destination` for `prefix` (ending in `/`) of `bucket`."""
+def mlflow_artifacts(source: str, prefix: str) -> str:
+    """The MLflow server's `--artifacts-destination`: `prefix` (ending in `/`) of the bucket of
+    the dataset `source`."""
+    bucket, _ = split_uri(source)
     return f"gs://{bucket}/{prefix.rstrip('/')}"

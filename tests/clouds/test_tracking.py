@@ -54,6 +54,15 @@ def test_managed_only_where_the_platform_runs_the_server(platform, refused):
     assert tracking_env(TrackingConfig(mlflow="managed"), platform) == {}
 
 
+def test_a_cloud_without_a_head_server_is_named():
+    from clouds.tracking import head_server_problem
+
+    assert head_server_problem("alicloud", "oss://team-data/imagenet") == (
+        "job.tracking.mlflow: managed: trainstack runs an MLflow server on the head node of aws, azure, gcp VM "
+        "stacks only, not alicloud yet; give the server's URI instead (job.tracking: {mlflow: https://...})"
+    )
+
+
 def _job(tracking):
     return {"command": "train.py --epochs 1", "tracking": tracking}
 
@@ -79,9 +88,8 @@ def test_vm_stack_node_job_gets_the_uri():
         pytest.param(
             "azure",
             {"source": "https://teamdata.blob.core.windows.net/datasets/imagenet", "resource_group": "team-rg"},
-            "job.tracking.mlflow: managed: trainstack runs an MLflow server on the head node of aws, gcp VM stacks "
-            "only, not azure yet; give the server's URI instead (job.tracking: {mlflow: https://...})",
-            id="azure-not-yet",
+            None,
+            id="azure-with-its-container",
         ),
     ],
 )
