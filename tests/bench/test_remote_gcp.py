@@ -135,11 +135,13 @@ def test_bench_run_send_starts_the_run_on_every_worker_and_names_one_that_refuse
 ) -> None:
     """Over SSH the run is started detached (the session ends first): the script written and
     `systemd-run` called on each worker; a worker whose job still runs refuses, named."""
-    from trainstack.bench.remote import JOB_FILE, SCRIPTS
+    from trainstack.bench.remote import JOB_FILE, JOB_UNIT_FILE, SCRIPTS
 
     (tmp_path / "job.json").write_text("{}")
+    (tmp_path / "job.service").touch()
     moves = {
         JOB_FILE: str(tmp_path / "job.json"),
+        JOB_UNIT_FILE: str(tmp_path / "job.service"),
         SCRIPTS: str(tmp_path / "scripts"),
         "systemd-run ": "echo systemd-run ",
     }

@@ -32,7 +32,7 @@ def run(stack: str, folder: Path) -> None:
         fail(str(exc))
     cluster, settings = now.cluster, stack_settings(now.text)
     if cluster.platform is not None:  # a managed platform runs the nodes: follow its job
-        _job(stack, folder, cluster, required=True)
+        _job(stack, folder, cluster, required=True, settings=settings)
         return
     try:
         live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
@@ -46,7 +46,7 @@ def run(stack: str, folder: Path) -> None:
         fail(f"status: no node group of cluster {stack} found in {cluster.region}; is it up?", FAILED)
     for group in groups:
         typer.echo(group.line())
-    _job(stack, folder, cluster, required=False)
+    _job(stack, folder, cluster, required=False, settings=settings)
     if cluster.job is not None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
@@ -55,7 +55,7 @@ def run(stack: str, folder: Path) -> None:
         raise typer.Exit(FAILED)
 
 
-def _job(stack: str, folder: Path, cluster, required: bool) -> None:
+def _job(stack: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
     """The line of the job `trainstack run` last started; with `required`, none is an error."""
     from trainstack.run.record import load
 
@@ -68,5 +68,8 @@ def _job(stack: str, folder: Path, cluster, required: bool) -> None:
     from trainstack.run.vm_job import places
     from trainstack.status.job_follow import job_line
 
-    run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if cluster.job is not None else ""
-    typer.echo(job_line(record, stack, run_file))
+    # the run-id file is the node agent's (VM stacks); a platform's job has none, and the China
+    # clouds' nodes run no agent (`places` refuses them)
+    vm_job = cluster.job is not None and cluster.platform is None
+    run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
+    typer.echo(job_line(record, stack, run_file, cluster, settings))
