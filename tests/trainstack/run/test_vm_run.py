@@ -14,7 +14,7 @@ from moto import mock_aws
 from typer.testing import CliRunner
 
 from clouds.job_bootstrap import node_job
-from tests.aws_live import credentials
+from tests.aws_live import credentials, registered_image
 from tests.clusters import example_config
 from trainstack.cli.app import app
 from trainstack.run import RunError, vm_job
@@ -35,7 +35,7 @@ def aws(monkeypatch):
     credentials(monkeypatch)
     with mock_aws():
         ec2 = boto3.client("ec2", region_name="eu-north-1")
-        image = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+        image = registered_image(ec2, monkeypatch)  # order-free: moto keeps its default images off once off
         ec2.create_launch_template(
             LaunchTemplateName="node-lt", LaunchTemplateData={"ImageId": image, "InstanceType": "m5.large"}
         )
