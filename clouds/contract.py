@@ -143,6 +143,8 @@ class ClusterConfig(BaseModel):
         platform: the cloud's managed platform the cluster is a pool of (`clouds.platforms`:
             `azureml`, `sagemaker`, `modelarts`, ...), whose pool component the program builds
             and whose service `trainstack run` submits the job to; None: the cloud's own VMs.
+        node_image: the nodes' OS image id where the platform publishes no default (a PAI
+            Lingjun node group's `image_id`, from the Lingjun console); None elsewhere.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
@@ -214,6 +216,7 @@ class ClusterConfig(BaseModel):
         default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
     )
     platform: str | None = Field(default=None, description="Managed platform; None = the cloud's VMs.")
+    node_image: str | None = Field(default=None, min_length=1, description="Nodes' OS image id (PAI Lingjun).")
 
     def model_post_init(self, __context: object) -> None:
         if problem := platform_problem(self.provider, self.platform):

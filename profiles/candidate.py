@@ -57,6 +57,9 @@ class Candidate:
             up to feed the GPUs (`profiles.data_path.row.sized_up`), GiB; None: the workload's.
         io_bound: True when the row's file system cannot feed its GPUs even at the tier and
             size it buys (its hours include the waiting; its notes say so).
+        block_nodes: the nodes of a `capacity-block` row that run in the block when it holds
+            fewer than the row's nodes (the rest on-demand beside it, `usd_per_node_hour` their
+            average); None: every node in the held capacity, or none held.
         usd_fill: the spot fallback's on-demand gap fill for the job, USD, an upper bound
             (`profiles.cost.pricing.fill_upper_usd`); None without `spot.fallback`.
         caveats: why the row ranks after every row without one, each a short reason: a
@@ -85,6 +88,7 @@ class Candidate:
     io_bound: bool = False
     caveats: tuple[str, ...] = ()
     usd_fill: float | None = None
+    block_nodes: int | None = None
     # `usd_total` and `sort_key`, computed once: a resolve sorts and compares thousands of rows.
     _usd_total: float = field(init=False, repr=False, compare=False, default=0.0)
     _sort_key: tuple | None = field(init=False, repr=False, compare=False, default=None)

@@ -21,10 +21,10 @@ from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
-from profiles.cost.cluster_cost import usd_per_cny
+from profiles.cost.cluster_cost import usd_per_cny as usd_per_cny_of
 from profiles.cost.estimate import JobHours
 from profiles.cost.flex import FLEX, flex, purchase_price
-from profiles.cost.held import block_price, held, held_price_note
+from profiles.cost.held import beside_price, block_price, held_price_note, held_rows
 from profiles.cost.inputs import restart_hours, spot_interruptions
 from profiles.cost.pricing import (
     charged_hours,
@@ -63,11 +63,6 @@ def _price_notes(offering: Offering) -> tuple[str, ...]:
     return notes + ((cited(offering.price_note),) if offering.price_note else ())
 
 
-def _usd_per_cny(offering: Offering) -> float | None:
-    """The catalog's recorded rate as this row used it (USD per CNY), or None."""
-    return usd_per_cny(offering)
-
-
 def _reserved_price(offering: Offering, on_demand: float, term: str) -> float | None:
     """The live reserved price of the row when a refresh recorded one, else the discount
     estimate from `profiles.cost.pricing` (USD/hour, amortized over the term)."""
@@ -79,7 +74,8 @@ def _placement_notes(offering: Offering, purchase: str) -> tuple[str, ...]:
     """Placement limits of a purchase option the component applies (`Feature.SPOT_PLACEMENT`),
     the zone to set on a region-priced row (`Feature.ZONE_PRICES`) and the cloud's capacity
     note for the instance type (`Cloud.capacity_note`), so `resolve` says so when it picks one."""
-    return _placement(offering.provider, offering.instance_type, offering.zone == offering.region, purchase)
+    region_priced = offering.zone == offering.region and offering.platform == "vm"  # a platform places its own jobs
+    return _placement(offering.provider, offering.instance_type, region_priced, purchase)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -150,7 +146,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     fs = spec.file_system is not None
     helpers = helper_lines(offering.provider, offering.region, spec.job is not None, file_system=fs) if vm else ()
     notes = job.notes + _price_notes(offering) + helpers + platform_storage
-    usd_per_cny = _usd_per_cny(offering)
+    usd_per_cny = usd_per_cny_of(offering)
     found: list[Candidate] = []
     for purchase in PURCHASES[spec.purchase]:
         price = purchase_price(offering, purchase)
@@ -182,9 +178,12 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
         found.append(_candidate(offering, purchase, nodes, hours, price, row, row_notes, speed=job.speed, **extra))
         if purchase == "on-demand" and spec.commitment is not None:
             found.extend(_reserved(spec, offering, price, nodes, hours, row, notes + row.notes, job.speed))
-    for r in held(spec, offering, nodes):
+    for r, block in held_rows(spec, offering, nodes):
         row = data_row(spec, offering, job.hours, r.usd_per_hour * nodes, usd_per_cny)
         price, short = block_price(r, offering, row.hours)
+        if price is not None and block is not None:  # the rest of the nodes on-demand beside the block
+            price, beside = beside_price(price, block, nodes, offering)
+            short += (beside,)
         if price is None:
             continue
         found.append(
@@ -198,6 +197,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 (*notes, *row.notes, held_price_note(r), *short),
                 reservation_id=r.id,
                 reservation=r,
+                block_nodes=block,
             )
         )
     return found

@@ -37,7 +37,18 @@ _ID_PREFIXES = {
     "alicloud:ess/scalingConfiguration:ScalingConfiguration": "asc",
     "alicloud:nas/fileset:Fileset": "fset",
     "alicloud:nas/dataFlow:DataFlow": "df",
+    "alicloud:eflo/vpd:Vpd": "vpd",
+    "alicloud:eflo/node:Node": "e01-cn",
 }
+# Lingjun ids as the eflo-controller API reference's examples spell them: a cluster or node
+# group `i` and 21 digits (`i118976621753269898628`); a subnet `subnet-...`. The provider's
+# ids of a subnet and a node group join the parent's (`<vpd_id>:<subnet_id>`,
+# `<cluster_id>:<node_group_id>`, their import docs).
+_LINGJUN_IDS = ("alicloud:eflo/cluster:Cluster", "alicloud:eflo/nodeGroup:NodeGroup")
+
+
+def _lingjun_number(name: str) -> str:
+    return "i" + str(int(digest(name, 16), 16))[:21].rjust(21, "1")
 
 
 # `(type, name) -> id`: `<prefix>-<8 hex of sha256(name)>` (`i-1a2b3c4d`).
@@ -69,6 +80,15 @@ def alicloud_outputs(
         outputs = {"filesetId": resource_id, "status": "CREATED"}
     elif typ == "alicloud:nas/dataFlow:DataFlow":
         outputs = {"dataFlowId": resource_id, "status": "Running"}
+    elif typ == "alicloud:eflo/subnet:Subnet":
+        subnet = f"subnet-{digest(name)}"
+        resource_id, outputs = f"{inputs.get('vpdId')}:{subnet}", {"subnetId": subnet, "status": "Available"}
+    elif typ in _LINGJUN_IDS:
+        number = _lingjun_number(name)
+        if typ.endswith("Cluster"):
+            resource_id, outputs = number, {"status": "running"}
+        else:
+            resource_id, outputs = f"{inputs.get('clusterId')}:{number}", {"nodeGroupId": number}
     elif typ == "alicloud:vpc/network:Network":
         outputs = {"routeTableId": f"vtb-{digest(name)}", "routerId": f"vrt-{digest(name)}"}
     return resource_id, outputs

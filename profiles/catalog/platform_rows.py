@@ -20,7 +20,16 @@ from clouds.platforms import ANY, VM, Platform
 from clouds.registry import CLOUDS
 from profiles.catalog.offering import Offering
 
-__all__ = ["derived", "makes_file_system", "own_rows", "platform_of", "platform_reason", "platform_row", "shown"]
+__all__ = [
+    "derived",
+    "makes_file_system",
+    "own_rows",
+    "platform_of",
+    "platform_reason",
+    "platform_row",
+    "shown",
+    "stack_rows",
+]
 
 
 def platform_of(offering: Offering) -> Platform | None:
@@ -116,16 +125,29 @@ def own_rows(providers: Iterable[str], rates: dict[str, Any] | None) -> list[Off
     return found
 
 
-def _own_row(provider: str, platform: Platform, row: Any, rates: dict[str, Any]) -> Offering | None:
+def stack_rows(provider: str, platform: str | None) -> list[Offering] | None:
+    """The rows a stack of `platform` on `provider` must match (`profiles.stack.check`): the
+    platform's own rows, priced or not (an unconverted price stays None); None when the
+    platform has none (the stack matches the cloud's catalog)."""
+    cloud = CLOUDS.get(provider)
+    found = cloud.platforms.get(platform) if cloud is not None and platform else None
+    if found is None or not found.rows:
+        return None
+    return [offering for row in found.rows if (offering := _own_row(provider, found, row, {}, priced=False))]
+
+
+def _own_row(
+    provider: str, platform: Platform, row: Any, rates: dict[str, Any], priced: bool = True
+) -> Offering | None:
     fields = dict(row)
     currency = fields.get("currency", "USD")
     if currency != "USD":
         per_usd = (rates.get(currency) or {}).get("per_usd")
-        if not per_usd:
+        if not per_usd and priced:
             return None
         for usd, native in (("on_demand_usd_per_hour", "on_demand_native"), ("spot_usd_per_hour", "spot_native")):
             price = fields.get(native)
-            fields[usd] = None if price is None else round(price / per_usd, 6)  # as the loader converts
+            fields[usd] = None if price is None or not per_usd else round(price / per_usd, 6)  # as the loader converts
     defaults = {"form_factor": None, "vcpus": None, "memory_gib": None, "max_efa_interfaces": 0, "network_gbps": None}
     defaults.update(on_demand_usd_per_hour=None, spot_usd_per_hour=None)
     return Offering(**{**defaults, **fields, "provider": provider, "platform": platform.name})

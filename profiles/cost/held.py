@@ -23,6 +23,36 @@ def held(spec: WorkloadSpec, offering: Offering, nodes: int) -> list:
     ]
 
 
+def held_rows(spec: WorkloadSpec, offering: Offering, nodes: int) -> list[tuple[Any, int | None]]:
+    """The spec's reservations of `offering`'s type and zone a row of `nodes` nodes can use, each
+    with None (every node in it: `held`) or, for a Capacity Block holding fewer, its node count:
+    those run in the block's own group and the rest on-demand beside it (`block_nodes`,
+    `clouds.capacity.block_problem`)."""
+    rows: list[tuple[Any, int | None]] = []
+    for r in spec.reservations:
+        if (r.provider, r.instance_type, r.zone) != (offering.provider, offering.instance_type, offering.zone):
+            continue
+        if r.nodes >= nodes:
+            rows.append((r, None))
+        elif r.kind == "capacity-block":
+            rows.append((r, r.nodes))
+    return rows
+
+
+def beside_price(block_usd: float, block: int, nodes: int, offering: Offering) -> tuple[float | None, str]:
+    """USD per node-hour of a row with `block` of its `nodes` nodes in a Capacity Block at
+    `block_usd` and the rest on-demand beside it (the average over the nodes), and its note;
+    None without an on-demand price."""
+    on_demand = offering.price("on-demand")
+    if on_demand is None:
+        return None, ""
+    usd = (block * block_usd + (nodes - block) * on_demand) / nodes
+    return usd, (
+        f"block_nodes: {block} of {nodes} nodes in the Capacity Block's own group, {nodes - block} on-demand beside "
+        f"it at ${on_demand:,.2f}/node-hour: ${usd:,.2f}/node-hour on average"
+    )
+
+
 def block_price(r: Any, offering: Offering, hours: float) -> tuple[float | None, tuple[str, ...]]:
     """The held row's USD per node-hour over the whole job, and a note when a Capacity Block
     ends before the job would finish.

@@ -94,6 +94,8 @@ class WorkloadModel(BaseModel):
         platform: where the job runs: `vm` (the cloud's own nodes, the default), a managed
             platform (`sagemaker`, `azureml`, `modelarts`, `pai`, `ti-one`: `clouds.platforms`)
             or `any` (VM and managed rows ranked side by side).
+        node_image: the nodes' OS image id a platform needs and publishes no default for (PAI
+            Lingjun node groups); written into the stack.
     """
 
     model_config = _CONFIG
@@ -145,6 +147,9 @@ class WorkloadModel(BaseModel):
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
     platform: Annotated[str, BeforeValidator(platform_word)] = Field(
         default="vm", description="Where the job runs: vm, a managed platform, or any."
+    )
+    node_image: str | None = Field(
+        default=None, pattern=r"^\S+$", description="Nodes' OS image id where a platform has no default (PAI Lingjun)."
     )
 
     @model_validator(mode="before")

@@ -149,6 +149,7 @@ class WorkloadSpec(NamedTuple):
     job: JobConfig | None = None
     data: DataSpec | None = None
     platform: str = "vm"
+    node_image: str | None = None
     gpus_key: str = "gpus_per_node"
 
     @property
@@ -238,6 +239,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "job": _opt("pydantic"),
         "data": _opt("pydantic"),
         "platform": Key("str", before=platform_word),
+        "node_image": _opt("str", pattern=r"^\S+$"),
     },
 }
 # Rules over the whole mapping before its keys are read, and over the read value after.

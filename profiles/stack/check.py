@@ -24,6 +24,7 @@ from typing import Any
 from clouds.words import article, listed
 from profiles.catalog import compact, loader
 from profiles.catalog.offering import Offering
+from profiles.catalog.platform_rows import stack_rows
 
 
 def catalog_rows(provider: str) -> list[Offering]:
@@ -60,12 +61,16 @@ def catalog_problems(cluster: Any, rows: Sequence[Offering] | None = None) -> li
     Args:
         cluster: a `ClusterConfig` (provider, region, zone, instance_type, accelerator,
             accelerator_count).
-        rows: the provider's catalog rows (default: `catalog_rows(cluster.provider)`).
+        rows: the provider's catalog rows (default: the stack's platform's own rows where it
+            sells hardware of its own, `platform_rows.stack_rows`; else `catalog_rows(cluster.provider)`).
 
     Returns:
         [] when every field the catalog can confirm agrees (or it has no rows for the cloud).
     """
-    rows = catalog_rows(cluster.provider) if rows is None else [r for r in rows if r.provider == cluster.provider]
+    if rows is None:  # a platform that sells its own hardware (Lingjun, ModelArts) is matched against its rows
+        rows = stack_rows(cluster.provider, getattr(cluster, "platform", None)) or catalog_rows(cluster.provider)
+    else:
+        rows = [r for r in rows if r.provider == cluster.provider]
     if not rows:
         return []
     problems = []

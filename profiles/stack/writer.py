@@ -91,6 +91,7 @@ def cluster_config(
         commitment=_COMMITMENTS.get(candidate.purchase, "none"),
         commitment_reuse=spec.commitment.reuse if spec.commitment and candidate.purchase in _COMMITMENTS else None,
         reservation=_reservation(candidate),
+        block_nodes=candidate.block_nodes,
         interconnect=spec.interconnect if o.rdma else "none",
         hours=candidate.hours,  # unrounded: plan prices these hours, and must give resolve's USD/job
         deadline_hours=spec.deadline_hours,
@@ -114,6 +115,8 @@ def cluster_config(
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
         config = config.model_copy(update={"fallback_zones": group_fallback_zones(candidate, ranked, config)})
+    if spec.node_image is not None:  # set only when given: a rewrite keeps the stack's own value
+        config = config.model_copy(update={"node_image": spec.node_image})
     # Set only when true: otherwise a rewrite keeps the stack's own value (`keep_cluster_settings`).
     if writes_queued_resource(o.provider, o.instance_type, purchase):
         return config.model_copy(update={"queued_resource": True})

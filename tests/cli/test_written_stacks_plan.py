@@ -70,12 +70,15 @@ def test_a_zone_for_a_pick_priced_in_its_own_zone_is_refused(project: Path) -> N
         pytest.param(
             "training-ascend-modelarts.yaml", "huaweicloud", "trainstack:huaweicloud:ModelArtsPool", id="modelarts"
         ),
+        pytest.param("training-a100-pai-lingjun.yaml", "alicloud", "trainstack:alicloud:LingjunPool", id="pai-lingjun"),
+        pytest.param("training-a100-ti-one.yaml", "tencentcloud", "trainstack:tencentcloud:TiOnePool", id="ti-one"),
     ],
 )
 def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cloud: str, token: str) -> None:
     """The platform's pick is written with `platform:` and plans as that platform's pool: an Azure
     ML workspace and an AmlCompute cluster (min 0, LowPriority for spot), a SageMaker bucket and
-    role, a HyperPod cluster with the workload's FSx, a ModelArts Ascend 910B pool."""
+    role, a HyperPod cluster with the workload's FSx, a ModelArts Ascend 910B pool, a PAI Lingjun cluster
+    of pay-as-you-go nodes, a TI-ONE training resource group."""
     result = run("resolve", str(WORKLOADS / workload), "--top", "1", "--write-stack", "written")
     assert result.exit_code == 0, result.output
     plan = run_plan("written", project)
@@ -93,6 +96,12 @@ def test_a_managed_platform_pick_plans_its_pool(project: Path, workload: str, cl
         assert (workers["InstanceType"], workers["InstanceCount"]) == ("ml.p5.48xlarge", 2)
         assert workers["InstanceStorageConfigs"][0]["FsxLustreConfig"]["MountPath"] == "/fsx"
         assert types["aws:fsx/lustreFileSystem:LustreFileSystem"]["inputs"]["storageCapacity"] == 4800
+    lingjun = [r["inputs"] for r in plan.resources if r["type"] == "alicloud:eflo/node:Node"]
+    if token.endswith("LingjunPool"):
+        assert [(n["machineType"], n["paymentType"]) for n in lingjun] == [("efg1.nvga1", "PayAsYouGo")] * 2
+    group = types.get("pulumi-python:dynamic/tencentcloud:TiOneResourceGroup")
+    if token.endswith("TiOnePool"):
+        assert group["inputs"]["request"]["Name"] == "written-train" and group["protect"] is True
 
 
 def test_a_written_zone_is_corrected_by_zone_and_force(project: Path) -> None:

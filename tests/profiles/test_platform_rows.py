@@ -132,20 +132,40 @@ def test_platform_field_refuses_a_row_of_another_platform():
 def test_unknown_platform_word_is_refused_in_one_line():
     with pytest.raises(SpecError, match="platform: .*'vertex' is not a platform trainstack knows; use vm, azureml"):
         _spec(platform="vertex")
-    assert platform_words() == ("vm", "azureml", "hyperpod", "modelarts", "pai", "sagemaker", "ti-one", "any")
+    assert platform_words() == (
+        "vm",
+        "azureml",
+        "hyperpod",
+        "modelarts",
+        "pai",
+        "pai-lingjun",
+        "sagemaker",
+        "ti-one",
+        "any",
+    )
 
 
 @pytest.mark.parametrize(
     ("provider", "platform", "says"),
     [
         pytest.param("aws", "azureml", "does not run on aws (it is azure's)", id="another-clouds"),
-        pytest.param("tencentcloud", "ti-one", "builds no Tencent TI-ONE pool yet", id="no-pool"),
+        pytest.param("tencentcloud", "ti-one", None, id="ti-one-pool"),
         pytest.param("aws", None, None, id="vm"),
     ],
 )
 def test_stack_platform_problem(provider, platform, says):
     problem = platform_problem(provider, platform)
     assert (problem is None) if says is None else (says in problem)
+
+
+def test_a_platform_without_a_pool_is_priced_for_comparison_only(monkeypatch):
+    import dataclasses
+
+    import clouds.platform_lookup as lookup
+
+    no_pool = dataclasses.replace(find("tencentcloud", "ti-one"), pool="")
+    monkeypatch.setattr(lookup, "find", lambda provider, name: no_pool)
+    assert "builds no Tencent TI-ONE pool yet" in str(platform_problem("tencentcloud", "ti-one"))
 
 
 def test_hyperpod_row_is_on_demand_only_at_the_assumed_factor():

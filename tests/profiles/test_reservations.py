@@ -67,9 +67,18 @@ def test_held_capacity_is_labelled_and_written_with_its_kind(fixture_catalog, ex
 
 
 def test_a_reservation_smaller_than_the_cluster_is_not_a_candidate(fixture_catalog):
+    workload = _spec({**HELD, "nodes": 1, "usd_per_hour": 0})
+    rows = resolve(workload, fixture_catalog.offerings, top=20)
+    assert all(r.candidate.purchase != "reservation" for r in (rows.choice, *rows.alternatives))
+
+
+def test_a_capacity_block_smaller_than_the_cluster_runs_the_rest_beside_it(fixture_catalog):
+    """A block holds its own nodes in a group of their own; the rest run on-demand beside it
+    (`block_nodes`: tests/profiles/test_block_beside_rows.py), never more nodes in the block."""
     workload = _spec({**HELD, "nodes": 1, "usd_per_hour": 0, "kind": "capacity-block"})
     rows = resolve(workload, fixture_catalog.offerings, top=20)
-    assert all(r.candidate.purchase != "capacity-block" for r in (rows.choice, *rows.alternatives))
+    held = [r.candidate for r in (rows.choice, *rows.alternatives) if r.candidate.purchase == "capacity-block"]
+    assert held and all(c.block_nodes == 1 and c.nodes > 1 for c in held)
 
 
 def test_capacity_block_is_aws_only():

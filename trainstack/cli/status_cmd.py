@@ -68,5 +68,8 @@ def _job(stack: str, folder: Path, cluster, required: bool) -> None:
     from trainstack.run.vm_job import places
     from trainstack.status.job_follow import job_line
 
-    run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if cluster.job is not None else ""
+    # the run-id file is the node agent's (VM stacks); a platform's job has none, and the China
+    # clouds' nodes run no agent (`places` refuses them)
+    vm_job = cluster.job is not None and cluster.platform is None
+    run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
     typer.echo(job_line(record, stack, run_file))

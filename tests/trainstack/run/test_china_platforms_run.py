@@ -91,9 +91,8 @@ def test_modelarts_without_the_pool_says_deploy_first(huawei):
 
 
 def _on_platform(cloud: str, platform: str, job: dict, changes: dict) -> ClusterConfig:
-    """The cloud's example cluster on `platform` with `job`: the VM stack's cluster moved there (a
-    TI-ONE stack cannot be written yet, no pool component builds one; the Chinese clouds' VM
-    stacks refuse a job, their node agent is not built)."""
+    """The cloud's example cluster on `platform` with `job`: the VM stack's cluster moved there (the
+    Chinese clouds' VM stacks refuse a job, their node agent is not built)."""
     values = {**example(cloud), **{k: v for k, v in changes.items() if k != "job"}}
     job_config = JobConfig.model_validate(changes.get("job", job))
     return ClusterConfig.model_validate(values).model_copy(
