@@ -130,6 +130,8 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         fields["secrets"] = secrets
     if job.launcher == "paddle":  # torchrun is the node agent's default: its job files stay as they were
         fields["launcher"] = "paddle"
+    if CLOUDS[cluster.provider].run_channel:  # `trainstack run` reaches the workers through the
+        fields["follow_runs"] = True  # head's job channel, also after their job ended (`nodeagent.follow`)
     fields["job_id"] = rendezvous_id(name, fields)
     return fields
 

@@ -35,6 +35,12 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # The suite's clock (`clouds.clock.now`): a fixed moment, so a dated input (a Capacity Block's
 # `ends`) means the same whatever day the suite runs. Children inherit it.
 os.environ.setdefault("TRAINSTACK_NOW", "2026-12-04T12:00:00Z")
+# Bytecode caches (the git-ignored __pycache__/) are written even where PYTHONDONTWRITEBYTECODE is
+# set (as in many containers): without them each xdist worker compiles and assertion-rewrites
+# every test module again (about 9 s of CPU a worker, 3.5 s with them) and every child
+# interpreter a test starts compiles the project's modules anew. Children inherit it.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 # Test modules that one xdist worker runs together, group by group (`pytest_xdist_make_scheduler`),

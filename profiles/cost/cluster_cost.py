@@ -163,7 +163,7 @@ def cluster_cost(
     requests = _requests(config, left_out)
     estimated = any(line.startswith("the file system's price") and "estimate" in line for line in left_out)
     left_out += _held_capacity(config)
-    if getattr(config, "platform", None) is None:  # a pool's platform runs the job: no head node (clouds.platforms)
+    if config.platform is None:  # a pool's platform runs the job: no head node (clouds.platforms)
         fs = config.file_system is not None
         left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource, fs)
     billed = None

@@ -69,7 +69,7 @@ def block_price(r: Any, offering: Offering, hours: float) -> tuple[float | None,
     note = block_short_note(r.ends, now, hours, f"Capacity Block {r.id}")
     if note is None:
         return r.usd_per_hour, ()
-    on_demand = offering.price("on-demand")
+    on_demand = offering.on_demand_usd_per_hour
     if on_demand is None:
         return None, ()
     left = block_hours_left(r.ends, now)

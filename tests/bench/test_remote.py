@@ -158,3 +158,14 @@ def test_every_clouds_node_script_parses(stack) -> None:
     lines = node_commands(stack, cluster, "20261207T060000Z")
     for script in ("\n".join(lines), "\n".join(detached("20261207T060000Z", lines))):
         subprocess.run(["bash", "-n"], input=script, text=True, check=True)
+
+
+def test_the_head_takes_no_part_in_the_benchmark(cluster, tmp_path) -> None:
+    """The head has the job file (its store's settings) but no job unit: its script stops at
+    once, before any rendezvous or MPI host file (AWS's Run Command by tag reaches it too)."""
+    from trainstack.bench.remote import JOB_FILE, node_checks
+
+    (tmp_path / "job.json").write_text("{}")
+    script = "\n".join([*node_checks(), "echo ran the benchmark"]).replace(JOB_FILE, str(tmp_path / "job.json"))
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=10, check=True)
+    assert done.stdout.endswith(": no job unit (the head node): nothing to run\n")

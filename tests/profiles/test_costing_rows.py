@@ -4,7 +4,7 @@ path a row reads through, held capacity."""
 import pytest
 
 from profiles.cost.estimate import JobHours
-from profiles.costing import candidates
+from profiles.costing import PLATFORM_STORAGE, candidates
 from profiles.data_path.terms import _data_path
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
@@ -293,3 +293,109 @@ def test_a_platform_row_restarts_spot_work_in_the_platforms_time_and_says_so():
     interruptions, hours, note = _spot(workload, offering(), JobHours(10.0), 2)
     assert (interruptions, hours) == (pytest.approx(2.0), pytest.approx(1.5))
     assert note.startswith("spot: 2.00 interruptions expected, +1.5 h (73/node-month, spec); the scale set restores")
+
+
+FS_4800 = {"capacity": "4800GiB"}
+HELPER = "is not in USD/hour or USD/job: the catalog holds GPU types only; add its on-demand price in"
+TPU = {"instance_type": "tpu-v5p-8", "accelerator": "tpu-v5p", "accelerator_count": 4, "form_factor": "TPU"}
+
+
+@pytest.mark.parametrize(
+    ("where", "fields", "lines"),
+    [
+        pytest.param(
+            {"provider": "volcengine", "region": "cn-beijing", "zone": "cn-beijing-a"},
+            {"file_system": FS_4800},
+            {
+                "on-demand": [
+                    "the file system's mount service (3 x ecs.g4i.large ECS instances it creates to manage the clients, "
+                    "billed as ECS, on-demand, always on)"
+                ]
+            },
+            id="a-file-systems-own-vms",
+        ),
+        pytest.param(
+            {"provider": "volcengine", "region": "cn-beijing", "zone": "cn-beijing-a"},
+            {},
+            {"on-demand": []},
+            id="no-file-system-no-mount-service",
+        ),
+        pytest.param(
+            {"provider": "aws", "region": "us-west-2", "zone": "usw2-az1"},
+            {"job": {"command": "/fsx/t.py"}, "file_system": FS_4800},
+            {"on-demand": ["the job's head node (m7i.large with a 200 GiB gp3 root volume, on-demand, always on)"]},
+            id="a-jobs-head-node",
+        ),
+        pytest.param(
+            {"provider": "aws", "region": "us-west-2", "zone": "usw2-az1", "platform": "sagemaker"},
+            {"job": {"command": "/fsx/t.py"}, "file_system": FS_4800},
+            {"on-demand": []},
+            id="a-platform-has-no-head-node",
+        ),
+        pytest.param(
+            {"provider": "gcp", "region": "us-east5", "zone": "us-east5-a", "interconnect": "tpu-ici", **TPU},
+            {
+                "accelerators": "tpu-v5p",
+                "purchase": "spot",
+                "spot": {"checkpoint_interval": "1h"},
+                "file_system": FS_4800,
+            },
+            {"spot": ["the queued-resource controller VM (e2-small with its image's boot disk, on-demand, always on)"]},
+            id="tpu-spot-queued-resource-controller",
+        ),
+    ],
+)
+def test_each_row_names_the_helper_vms_its_stack_creates_in_its_region(where, fields, lines):
+    found = rows(spec(**fields), offering(**where), nodes=2)
+    region = where["region"]
+    assert {p: [n for n in c.notes if HELPER in n] for p, c in found.items()} == {
+        p: [f"{line} {HELPER} {region}" for line in expected] for p, expected in lines.items()
+    }
+
+
+def test_a_platform_row_keeps_its_storage_in_the_platform_and_prices_none():
+    node = offering(provider="aws", region="us-west-2", zone="usw2-az1", platform="sagemaker")
+    row = rows(spec(file_system=FS_4800), node, nodes=2)["on-demand"]
+    assert row.storage is None and row.usd_storage is None and row.throughput is None
+    assert PLATFORM_STORAGE in row.notes
+    assert row.usd_total == pytest.approx(30.0 * 2 * 10.0)
+    vm = rows(spec(file_system=FS_4800), node._replace(platform="vm"), nodes=2)["on-demand"]
+    assert vm.storage is not None and PLATFORM_STORAGE not in vm.notes
+
+
+def test_a_block_that_cannot_be_priced_drops_only_its_own_row(monkeypatch):
+    """A Capacity Block ending 5 h 40 min into a 10 h job (its nodes stop 40 min before the
+    end: 5 h on the block) on a type without an on-demand price cannot price the rest
+    (`profiles.cost.held.block_price`): its row is dropped, the capacity reservation held
+    beside it still gets one; with an on-demand price of $40/h the block's row blends $0 for
+    5 h and $40 for 5 h: $20/node-hour."""
+    monkeypatch.setenv("TRAINSTACK_NOW", "2026-12-04T13:40:00Z")
+    where = {"provider": "aws", "instance_type": "p5.48xlarge", "zone": "use1-az1", "nodes": 2}
+    block = {**where, "id": "cb-1", "kind": "capacity-block", "usd_per_hour": 0, "ends": "2026-12-04T19:20:00Z"}
+    held = {**where, "id": "cr-1", "usd_per_hour": 25.0}
+    workload = spec(nodes=2, reservations=[block, held])
+    p5 = offering(provider="aws", region="us-east-1", zone="use1-az1", instance_type="p5.48xlarge")
+    found = rows(workload, p5._replace(on_demand_usd_per_hour=None, spot_usd_per_hour=None), nodes=2)
+    assert list(found) == ["reservation"] and found["reservation"].usd_per_node_hour == 25.0
+    found = rows(workload, p5._replace(on_demand_usd_per_hour=40.0), nodes=2)
+    assert found["capacity-block"].usd_per_node_hour == pytest.approx(20.0)
+
+
+def test_checkpoint_writes_add_to_the_rows_hours_after_its_other_notes():
+    """70B parameters x 16 bytes = 1.12 TB every 2 h to 9,600 GiB of FSx at 250 MB/s per TiB
+    (9,600 / 1,024 x 250 = 2,343.75 MB/s): 477.9 s each, 5 of them in a 10 h run."""
+    workload = spec(
+        accelerators="A100-80GB:8",
+        hours=None,
+        deadline="30d",
+        work={"params": "70B", "tokens": "10B", "mfu": 0.4},
+        spot={"checkpoint_interval": "2h"},
+        file_system={"capacity": "9600GiB", "throughput": 250},
+        purchase="on-demand",
+    )
+    row = rows(workload, offering(provider="aws", region="us-east-1", zone="use1-az1"), nodes=2)["on-demand"]
+    assert row.hours == pytest.approx(10.0 + 5 * 1.12e12 / 2343.75e6 / 3600, rel=1e-12)
+    assert row.notes[0] == row.storage.describe()
+    assert row.notes[1] == (
+        "checkpoints: 1.12 TB every 2 h at 2,344 MB/s write (FSx for Lustre, the tier sold): 478 s each, +0.66 h (+6.6%)"
+    )

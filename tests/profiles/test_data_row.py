@@ -248,3 +248,27 @@ def test_a_file_system_is_sized_up_to_at_most_what_a_stack_holds():
     rows = sized_up(_spec(passes=1), OFFERING, hours, (500, 1000), None)
     assert [(r.throughput, r.capacity_gib) for r in rows] == [(1000, MAX_FILE_SYSTEM_GIB)]
     assert sized_up(_spec(passes=1), OFFERING, hours * 0.999, (500, 1000), None) == []
+
+
+@pytest.mark.parametrize(("nodes", "tier"), [(2, 1000), (1, 500)])
+def test_a_rows_tier_is_chosen_against_the_whole_clusters_compute_price(nodes, tier):
+    """The fixture's data path picks 1000 MB/s per TiB (2.0 h, no waiting) when compute costs
+    $5/h or more and 500 (2.545 h) at $2/h or less: $3/node-hour on 2 nodes ($6/h) takes the
+    faster tier, $1.50 on 1 node the slower. Held capacity is weighed the same way, at its own
+    rate."""
+    node = OFFERING._replace(on_demand_usd_per_hour=3.0 if nodes == 2 else 1.5)
+    (row,) = candidates(_spec(), node, JobHours(2.0), nodes)
+    assert row.throughput == tier
+    held = {"provider": "aws", "instance_type": "x.test", "zone": "use1-az1", "nodes": nodes, "id": "cr-1"}
+    workload = parse_spec(
+        {
+            "accelerators": ["A100:8"],
+            "hours": "2h",
+            "nodes": nodes,
+            "file_system": {"capacity": "2400GiB"},
+            "data": {"source": "s3://team-data/x", "size": "1000GiB", "passes": 10, "files": 1000},
+            "reservations": [{**held, "usd_per_hour": node.on_demand_usd_per_hour}],
+        }
+    )
+    rows = {c.purchase: c for c in candidates(workload, node, JobHours(2.0), nodes)}
+    assert rows["reservation"].throughput == tier

@@ -128,3 +128,10 @@ def test_a_pick_that_is_not_flex_start_says_so_when_flex_start_was_ranked(real_c
     chosen = next(c for c in resolve(spec, real_catalog.offerings).candidates if c.purchase == "spot")
     config = cluster_config(spec, chosen, real_catalog.version)
     assert config.flex_start is False and "flex_start" in config.model_fields_set
+
+
+def test_a_flex_start_row_names_no_fallback_types_its_request_cannot_launch(real_catalog) -> None:
+    spec = parse_spec({"name": "flex", **FLEX, **WHERE, "accelerators": ["A100:8", "A100-80GB:8", "H100:8"]})
+    resolution = resolve(spec, real_catalog.offerings)
+    assert resolution.choice.candidate.purchase == "flex-start"
+    assert all("its group also launches" not in r.reason for r in (resolution.choice, *resolution.alternatives))

@@ -11,14 +11,23 @@ from __future__ import annotations
 
 import pytest
 
+from facts.performance import performance
 from profiles.candidate import Candidate
 from profiles.choice.gaps import clouds_without_rows
 from profiles.cost.checkpoint import write_hours
-from profiles.cost.cluster_cost import usd_per_cny
+from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.estimate import job_hours
+from profiles.cost.flex import flex, purchase_price
 from profiles.cost.inputs import spot_interruptions
+from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
+from profiles.data_path.link_sizing import for_link
+from profiles.data_path.row import data_row
+from profiles.fixes import jurisdiction_fix
+from profiles.matching import job_detail
+from profiles.resolver import _zones_note, distinct_offerings
 from profiles.spec import parse_spec
+from tests.clusters import example_config
 from tests.profiles.offering_factory import aws_node, offering
 
 
@@ -151,3 +160,236 @@ def test_each_allowed_cloud_without_a_row_is_named_with_its_deepest_constraint(a
 def test_a_cny_rows_rate_is_its_usd_over_its_native_price(fields, rate):
     found = usd_per_cny(offering(**fields))
     assert found == (None if rate is None else pytest.approx(rate, rel=1e-12))
+
+
+def _priced(nodes, hours, usd_per_node_hour, zone="eastus"):
+    return Candidate(offering(zone=zone), "on-demand", nodes, hours, usd_per_node_hour)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # $99.60 on 16 GPUs before $100.40 on 8: the cost decides to the cent, not the dollar.
+        pytest.param(_priced(2, 1.0, 49.8), _priced(1, 1.0, 100.4), id="cheaper-by-cents"),
+        # $100.004 on 8 GPUs before $100.001 on 16: equal to the cent, the fewer GPUs first.
+        pytest.param(_priced(1, 1.0, 100.004), _priced(2, 1.0, 50.0005), id="same-cent-fewer-gpus"),
+        # Equal to the cent and in GPUs: the cheaper by a tenth of a cent, though slower.
+        pytest.param(_priced(1, 2.0, 50.0005), _priced(1, 1.0, 100.004), id="then-the-exact-cost"),
+    ],
+)
+def test_rows_rank_by_cost_to_the_cent_then_fewer_accelerators_then_exact_cost(first, second):
+    assert sorted([second, first], key=Candidate.sort_key) == [first, second]
+    assert first.sort_key() < second.sort_key()
+
+
+@pytest.mark.parametrize(
+    ("usd_per_node_hour", "folded"),
+    [pytest.param(100.004, True, id="same-to-the-cent"), pytest.param(100.4, False, id="40-cents-apart")],
+)
+def test_zone_copies_fold_when_their_cost_is_the_same_to_the_cent(usd_per_node_hour, folded):
+    rows = [_priced(1, 1.0, 99.996, "eastus-1"), _priced(1, 1.0, usd_per_node_hour, "eastus-2")]
+    found = distinct_offerings(rows)
+    assert found == ([(rows[0], ("eastus-2",))] if folded else [(rows[0], ()), (rows[1], ())])
+
+
+def test_a_rows_zone_copies_are_listed_after_it():
+    assert _zones_note(("use2-az2", "use2-az3")) == "; also in use2-az2, use2-az3 at the same cost"
+    assert _zones_note(()) == ""
+
+
+def test_the_gap_fill_is_its_own_part_of_the_hourly_and_job_texts():
+    # $20/h of nodes and $1/h of file system for 10 h, and a $30 gap fill: $240, $24/h.
+    cost = ClusterCost(20.0, 1.0, 10.0, fill_usd=30.0)
+    assert cost.hourly_text() == (
+        "$24.0000/hour = compute $20.0000 + file system $1.0000 + on-demand gap fill $3.0000 (at most)"
+    )
+    assert cost.job_text() == (
+        "$240.00 per job (10 h) = $200.00 compute + $10.00 file system + $30.00 on-demand gap fill (at most)"
+    )
+
+
+def test_gpu_hours_on_a_reference_without_a_calibrated_speed_scale_by_peaks():
+    # H100 SXM has a calibrated LLM speed, the A10G reference none: 1,000 A10G-hours take
+    # 1,000 x 70 / 989 H100-hours (BF16 peaks, `facts.performance`), at 989 TFLOPS x 0.4.
+    work = parse_spec({"accelerators": "H100", "work": {"gpu_hours": 1000, "reference": "A10G"}}).work
+    node = offering(accelerator="H100", form_factor="SXM", instance_type="p5.48xlarge")
+    hours, rate = gpu_hours_speed(work, node, performance("H100", "SXM"))
+    assert hours == pytest.approx(1000 * 70 / 989, rel=1e-12)
+    assert rate == Rate(989e12 * 0.4, "peak x MFU", "no calibrated speed: peak ratio")
+
+
+def test_a_stacks_cost_names_its_file_systems_own_vms_and_carries_the_gap_fill():
+    mount = (
+        "the file system's mount service (3 x ecs.g4i.large ECS instances it creates to manage the clients, billed "
+        "as ECS, on-demand, always on) is not in USD/hour or USD/job: the catalog holds GPU types only; add its "
+        "on-demand price in cn-beijing"
+    )
+    cost = cluster_cost(example_config("volcengine"), 10.0, 0.14, fill_usd=5.0)
+    assert cost.left_out[-1] == mount and cost.fill_usd == 5.0
+    assert cost.usd_total == pytest.approx(10.0 * 72 + cost.storage_usd_per_hour * 72 + 5.0, rel=1e-12)
+    assert cluster_cost(example_config("volcengine", file_system=None), 10.0, 0.14).left_out == ()
+
+
+_CN_DATA = {
+    "accelerators": "A100-80GB:8",
+    "hours": 10,
+    "jurisdiction": "cn-mainland",
+    "file_system": {"capacity": "4800GiB"},
+    "data": {"source": "s3://team/x", "size": "100GiB"},
+}
+_CN_ROWS = [
+    offering(provider=p, region=r, zone=r)
+    for p, r in (("alicloud", "cn-beijing"), ("azure", "chinanorth3"), ("tencentcloud", "ap-shanghai"))
+]
+_COPY = "data.source: no cloud with mainland-China regions can link 's3://team/x'; copy the data to "
+
+
+@pytest.mark.parametrize(
+    ("rows", "source", "fix"),
+    [
+        pytest.param(
+            _CN_ROWS,
+            "s3://team/x",
+            _COPY + "an OSS bucket (oss://BUCKET/PREFIX) (alicloud) or an Azure Blob container "
+            "(https://ACCOUNT.blob.core.windows.net/CONTAINER/PREFIX) (azure) in the cluster's region and point "
+            "data.source there",
+            id="each-mainland-clouds-bucket-kind",
+        ),
+        pytest.param(
+            _CN_ROWS[2:],
+            "s3://team/x",
+            _COPY + "a bucket in mainland China in the cluster's region and point data.source there",
+            id="no-mainland-cloud-links-a-bucket",
+        ),
+        pytest.param(
+            _CN_ROWS,
+            "oss://team/x",
+            "no mainland-China offering meets the rest of the workload: relax `accelerators`, nodes or "
+            "`interconnect` (the nearest offerings above)",
+            id="a-mainland-bucket-is-linked",
+        ),
+    ],
+)
+def test_the_jurisdiction_fix_says_where_to_copy_a_dataset_no_mainland_cloud_links(rows, source, fix):
+    spec = parse_spec({**_CN_DATA, "data": {"source": source, "size": "100GiB"}})
+    assert jurisdiction_fix(spec, rows) == fix
+
+
+_OSS_DATA = {"accelerators": "A100-80GB:8", "hours": 10, "data": {"source": "oss://team/x", "size": "2000GiB"}}
+
+
+@pytest.mark.parametrize(
+    ("fields", "provider", "capacity", "note"),
+    [
+        # 2,000 GiB of data sizes 2,500 GiB; Alibaba's link needs CPFS at 200 MB/s/TiB above 600 MB/s.
+        pytest.param(
+            {},
+            "alicloud",
+            3073.0,
+            "data: file system sized up from 2,500 to 3,073 GiB: the smallest CPFS at 200 MB/s per TiB whose "
+            "bandwidth exceeds the smallest data flow's 600 MB/s (Alibaba CreateDataFlow)",
+            id="data-sized-is-raised",
+        ),
+        pytest.param({"file_system": {"capacity": "2400GiB"}}, "alicloud", 2400.0, None, id="a-stated-size-is-kept"),
+        pytest.param({}, "aws", 2500.0, None, id="a-link-without-a-floor"),
+    ],
+)
+def test_a_data_sized_file_system_is_raised_to_what_the_link_can_use(fields, provider, capacity, note):
+    spec = parse_spec({**_OSS_DATA, **fields})
+    raised, why = for_link(spec, provider)
+    assert (raised.file_system.capacity_gib, why) == (capacity, note)
+    assert for_link(spec._replace(data=None), provider) == (spec._replace(data=None), None)
+    assert for_link(spec._replace(file_system=None), provider) == (spec._replace(file_system=None), None)
+
+
+def test_a_rows_data_terms_use_the_raised_file_system_and_say_why():
+    spec = parse_spec({**_OSS_DATA, "data": {**_OSS_DATA["data"], "files": 1000}})
+    row = data_row(spec, offering(provider="alicloud", region="cn-beijing", zone="cn-beijing-a"), 10.0, 100.0, 0.14)
+    assert (row.capacity_gib, row.storage.capacity_gib, row.throughput) == (3073.0, 3073.0, 200)
+    assert row.notes[0].startswith("file system: CPFS advance_200 3,073 GiB, $0.83/h")
+    assert row.notes[-1].startswith("data: file system sized up from 2,500 to 3,073 GiB")
+    # A stated capacity is the row's: nothing raised, nothing said.
+    kept = data_row(
+        parse_spec({**_OSS_DATA, "file_system": {"capacity": "3200GiB"}}),
+        offering(provider="alicloud", region="cn-beijing", zone="cn-beijing-a"),
+        10.0,
+        100.0,
+        0.14,
+    )
+    assert kept.capacity_gib is None and kept.storage.capacity_gib == 3200.0
+    assert not any(n.startswith("data: file system sized up") for n in kept.notes)
+
+
+_SECRET_JOB = {
+    "accelerators": "A100-80GB:8",
+    "hours": 10,
+    "file_system": {"capacity": "4800GiB"},
+    "job": {"command": "/fsx/t.py", "env": {"HF_TOKEN": {"secret": "hfToken"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("where", "problem"),
+    [
+        pytest.param(
+            {"provider": "alicloud", "region": "cn-beijing", "zone": "cn-beijing-a"},
+            "job.env.HF_TOKEN: alicloud has no secret store trainstack's nodes read yet; put the value in a file on "
+            "the shared file system (chmod 600) and give its path as HF_TOKEN_FILE",
+            id="a-cloud-without-a-secret-store",
+        ),
+        pytest.param(
+            {"provider": "aws", "region": "us-east-1", "zone": "use1-az1", "platform": "sagemaker"},
+            "job.env.HF_TOKEN: secrets reach VM stacks' nodes only; a sagemaker job gets no secret from trainstack "
+            "yet; give it through the platform's own secret support, or run on the cloud's VMs",
+            id="a-platform",
+        ),
+        pytest.param(
+            {"provider": "aws", "region": "us-east-1", "zone": "use1-az1", "instance_type": "p4d.24xlarge"},
+            None,
+            id="aws-vms-read-it",
+        ),
+    ],
+)
+def test_a_jobs_secret_is_refused_where_its_nodes_cannot_read_it(where, problem):
+    assert job_detail(parse_spec(_SECRET_JOB), offering(**where)) == problem
+
+
+# Flex-start rows (`profiles.cost.flex`): an a2-highgpu-1g in us-central1 at Google's DWS SKUs,
+# 1.61365 (GPU) + 12 vCPU x 0.01739 + 85 GiB x 0.00233 USD/hour (`tests/profiles/test_flex_start_rows.py`).
+_A2 = offering(
+    provider="gcp",
+    region="us-central1",
+    zone="us-central1-a",
+    instance_type="a2-highgpu-1g",
+    accelerator="A100",
+    accelerator_count=1,
+    vcpus=12,
+    memory_gib=85,
+    on_demand_usd_per_hour=3.67339,
+    spot_usd_per_hour=1.2,
+)
+_A2_FLEX = 1.61365 + 0.20868 + 0.19805
+
+
+def test_a_flex_start_row_is_priced_for_vm_rows_of_a_cloud_that_sells_it():
+    found = flex(_A2, 10.0)
+    assert isinstance(found, tuple) and found[0] == pytest.approx(_A2_FLEX, abs=1e-9)
+    assert "DWS Defined Duration SKUs" in found[1]
+    too_long = flex(_A2, 134.5)
+    assert isinstance(too_long, str) and "134.5 h" in too_long
+    assert flex(_A2._replace(platform="vertex"), 10.0) is None
+    assert flex(aws_node(), 10.0) is None
+
+
+@pytest.mark.parametrize(
+    ("node", "purchase", "usd"),
+    [
+        pytest.param(_A2, "flex-start", _A2_FLEX, id="flex"),
+        pytest.param(_A2, "spot", 1.2, id="spot"),
+        pytest.param(_A2, "on-demand", 3.67339, id="on-demand"),
+        pytest.param(aws_node(), "flex-start", None, id="no-flex-on-aws"),
+    ],
+)
+def test_a_purchase_price_is_the_rows_own_or_the_flex_start_one(node, purchase, usd):
+    found = purchase_price(node, purchase)
+    assert found == (None if usd is None else pytest.approx(usd, abs=1e-9))

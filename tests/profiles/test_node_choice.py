@@ -7,12 +7,21 @@ import dataclasses
 import pytest
 
 from profiles.candidate import Candidate
-from profiles.choice.fewest import DEFAULT_NODE_MARGIN, best_per_purchase, fewest_per_family
-from profiles.choice.nodes import _cheapest, _first_on_time, _fits, _floor, _references, offering_candidates
+from profiles.choice.fewest import DEFAULT_NODE_MARGIN, _kept_for, best_per_purchase, fewest_per_family
+from profiles.choice.nodes import (
+    _cheapest,
+    _first_on_time,
+    _fits,
+    _floor,
+    _least,
+    _references,
+    offering_candidates,
+    zone_copy_candidates,
+)
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
 from profiles.spec import parse_spec
-from tests.profiles.offering_factory import offering
+from tests.profiles.offering_factory import aws_node, offering
 
 M = DEFAULT_NODE_MARGIN
 
@@ -280,3 +289,145 @@ def test_the_first_on_time_row_per_purchase_option_and_its_hours():
 )
 def test_a_row_fits_when_on_time_and_within_its_options_bound(row, bound, deadline, fits):
     assert _fits(row, bound, deadline, {("spot", None): 11.0}) is fits
+
+
+def _between_purchases(fields, node, nodes):
+    """A deadline between the on-demand and the (slower) spot row at `nodes` nodes: on-demand is
+    on time there, spot needs more nodes."""
+    spec = parse_spec({**SPEC, **fields, "deadline": "10d"})
+    by = {c.purchase: c.hours for c in candidates(spec, node, job_hours(spec, node, nodes), nodes)}
+    assert by["on-demand"] < by["spot"]
+    return f"{(by['on-demand'] + by['spot']) / 2}h"
+
+
+HIGH_RATE = {"spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 20}}
+
+
+@pytest.mark.parametrize(
+    ("fields", "late_at", "priced"),
+    [
+        pytest.param({"deadline": "10d"}, None, {1}, id="first-count-settles"),
+        pytest.param({"deadline": "2d"}, None, {4}, id="fewer-counts-only-timed"),
+        pytest.param({}, 1, {1, 2}, id="spot-late-at-1-node"),
+        pytest.param(HIGH_RATE, 1, {1, 2}, id="spot-late-at-1-node-high-rate"),
+        pytest.param({}, 2, {2, 4}, id="spot-late-at-2-nodes"),
+        pytest.param({"deadline": "10d", "node_margin": "0%"}, None, {1, 2, 4, 8}, id="no-margin"),
+        pytest.param({"deadline": "1h"}, None, {64}, id="none-meets"),
+        # 50 interruptions per node-month: the fastest spot run could be at fewer nodes than the
+        # fastest estimate, so counts are priced down to one whose estimate is slower than it.
+        pytest.param(
+            {"deadline": "1h", "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 50}},
+            None,
+            {64, 32, 16},
+            id="none-meets-spot-slowed-by-interruptions",
+        ),
+        pytest.param({"deadline": "10d", "work": None, "hours": "72h"}, None, {1}, id="fixed-hours"),
+    ],
+)
+def test_the_bounded_search_prices_only_counts_that_can_change_the_pick(monkeypatch, fields, late_at, priced):
+    """Counts below the first on-time one are only timed; larger ones are priced only while their
+    floor can change a pick (`profiles.choice.nodes`); the picks are those of costing every count."""
+    node = offering()
+    if late_at is not None:
+        fields = {**fields, "deadline": _between_purchases(fields, node, late_at)}
+    spec = parse_spec({**SPEC, **fields})
+    seen: list[int] = []
+
+    def spy(spec, offering, estimate, nodes=None):
+        seen.append(nodes)
+        return candidates(spec, offering, estimate, nodes)
+
+    monkeypatch.setattr("profiles.choice.nodes.candidates", spy)
+    picks = offering_candidates(spec, node)
+    assert [(c.purchase, c.nodes, round(c.usd_total, 2)) for c in picks] == [
+        (c.purchase, c.nodes, round(c.usd_total, 2)) for c in _exhaustive(spec, node)
+    ]
+    assert min(seen) == min(priced) and set(seen) <= priced and len(seen) == len(set(seen))
+
+
+def test_zone_copies_share_their_rows_with_their_own_offering():
+    spec = parse_spec({**SPEC, "deadline": "10d"})
+    first, copy = offering(zone="eastus-1"), offering(zone="eastus-2")
+    memo: dict = {}
+    rows = zone_copy_candidates(spec, first, memo)
+    copies = zone_copy_candidates(spec, copy, memo)
+    assert [c.offering for c in rows] == [first, first] and [c.offering for c in copies] == [copy, copy]
+    assert [dataclasses.replace(c, offering=first) for c in copies] == rows
+    assert zone_copy_candidates(spec, copy, {}) == copies  # the same rows as costing the copy alone
+    # A type with no price for the purchase asked gives no row, in every zone.
+    spot_only = parse_spec({**SPEC, "deadline": "10d", "purchase": "spot"})
+    memo = {}
+    assert zone_copy_candidates(spot_only, first._replace(spot_usd_per_hour=None), memo) == []
+    assert zone_copy_candidates(spot_only, copy._replace(spot_usd_per_hour=None), memo) == []
+
+
+@pytest.mark.parametrize(
+    ("usd_per_node_hour", "cost", "text"),
+    [
+        pytest.param(48.0844, 480.84, "$480.84", id="its-own-total-to-the-cent"),
+        pytest.param(48.0844, 851.09, "$851.09 with the file system kept as long", id="file-system-kept-longer"),
+    ],
+)
+def test_a_larger_rows_cost_says_when_its_file_system_is_kept_as_long(usd_per_node_hour, cost, text):
+    assert _kept_for(_kept(10.0, usd_per_node_hour, 1), cost) == text
+
+
+def test_the_least_floor_over_larger_counts_takes_their_fewest_node_hours_and_shortest_run():
+    """`_least` over 4 nodes x 50 h and 8 x 26 h: 200 node-hours, a 26 h shortest run. Per option:
+    spot (`SPOT_ROW`) $10 x 200 + its $2/h file system for its 60 h reference + $5.005 of requests
+    = $2,125.005, just under, so $2,125.00; on-demand $30 x 200 + $2.02/h x 26 h = $6,052.52; a
+    row of no hours carries no file-system rate; a 0.5 h one $2/h for 26 h."""
+    on_demand = Candidate(offering(), "on-demand", 2, 50.0, 30.0, usd_storage=101.0)
+    firsts = {
+        ("spot", None): dataclasses.replace(SPOT_ROW, usd_requests=5.005),
+        ("on-demand", None): on_demand,
+        ("reserved-1y", None): Candidate(offering(), "reserved-1y", 2, 0.0, 20.0, usd_storage=100.0),
+        ("reserved-3y", None): Candidate(offering(), "reserved-3y", 2, 0.5, 20.0, usd_storage=1.0),
+    }
+    hours = {4: JobHours(50.0), 8: JobHours(26.0)}
+    assert _least(firsts, hours, {("spot", None): 60.0}) == {
+        ("spot", None): 2125.0,
+        ("on-demand", None): 6052.52,
+        ("reserved-1y", None): 4000.0,
+        ("reserved-3y", None): 4052.0,
+    }
+
+
+def _block(nodes, usd_per_hour, ends):
+    node = aws_node(spot_usd_per_hour=12.0)
+    where = {"provider": "aws", "instance_type": node.instance_type, "zone": node.zone, "nodes": nodes}
+    return {**where, "id": "cb-1", "kind": "capacity-block", "usd_per_hour": usd_per_hour, "ends": ends}
+
+
+@pytest.mark.parametrize(
+    ("block", "margin", "picked", "priced"),
+    [
+        # A $5/node-hour block of 64 nodes with 10 h left (then on-demand at $40): the larger the
+        # cluster, the more of the job runs on the block; 16 nodes finish inside it.
+        pytest.param(_block(64, 5.0, "2026-12-05T00:20:00Z"), "5%", 16, {1, 2, 4, 8, 16}, id="block-inside"),
+        # A $20 block of 16 nodes with 34 h left: 8 nodes save more than 5 % over 4, 4 are within 30 %.
+        pytest.param(_block(16, 20.0, "2026-12-06T00:20:00Z"), "5%", 8, {1, 2, 4, 8}, id="block-beyond-margin"),
+        pytest.param(_block(16, 20.0, "2026-12-06T00:20:00Z"), "30%", 4, {1, 2, 4, 8}, id="block-within-margin"),
+        pytest.param(_block(16, 20.0, "2026-12-06T00:20:00Z"), "0%", 8, {1, 2, 4, 8, 16}, id="block-no-margin"),
+    ],
+)
+def test_the_bounded_search_finds_a_larger_cheaper_count(monkeypatch, block, margin, picked, priced):
+    """A Capacity Block ending before a small cluster finishes makes larger counts cheaper; the
+    search prices up to the count that settles each option, and picks what costing every count
+    picks (`TRAINSTACK_NOW` fixes the clock)."""
+    monkeypatch.setenv("TRAINSTACK_NOW", "2026-12-04T13:40:00Z")
+    node = aws_node(spot_usd_per_hour=12.0)
+    spec = parse_spec({**SPEC, "deadline": "10d", "node_margin": margin, "reservations": [block]})
+    seen: list[int] = []
+
+    def spy(spec, offering, estimate, nodes=None):
+        seen.append(nodes)
+        return candidates(spec, offering, estimate, nodes)
+
+    monkeypatch.setattr("profiles.choice.nodes.candidates", spy)
+    picks = offering_candidates(spec, node)
+    assert [(c.purchase, c.nodes, round(c.usd_total, 2)) for c in picks] == [
+        (c.purchase, c.nodes, round(c.usd_total, 2)) for c in _exhaustive(spec, node)
+    ]
+    assert {c.purchase: c.nodes for c in picks} == {"on-demand": 1, "spot": 1, "capacity-block": picked}
+    assert set(seen) <= priced and len(seen) == len(set(seen))

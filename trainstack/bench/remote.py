@@ -34,6 +34,7 @@ from pathlib import Path
 from clouds.registry import CLOUDS
 
 JOB_FILE = "/etc/trainstack/job.json"
+JOB_UNIT_FILE = "/etc/systemd/system/trainstack-job.service"  # nodeagent.ship.UNIT_FILE of a worker
 AGENT_DIR = "/opt/trainstack"  # nodeagent.ship.AGENT_DIR (not imported: it pulls the launcher in)
 MODELS = ("resnet50", "vit_b16")
 _ROOT = Path(__file__).resolve().parents[2]
@@ -131,11 +132,14 @@ def node_commands(stack: str, cluster, run: str, steps: int = 50, batch: int = 2
 
 
 def node_checks() -> list[str]:
-    """The lines that stop before anything runs: on a node without the job (nothing to do) and
-    on a node whose own job is running (exit 1, saying how to stop it)."""
+    """The lines that stop before anything runs: on a node without the job or without its unit
+    (the head: nothing to do; AWS's Run Command by tag reaches it too) and on a node whose own
+    job is running (exit 1, saying how to stop it)."""
     return [
         "set -uo pipefail",
         f'[ -f {JOB_FILE} ] || {{ echo "$(hostname): no {JOB_FILE} (not a job node): nothing to run"; exit 0; }}',
+        # the head has the job file too (its store's settings) but no job unit: it takes no part
+        f'[ -f {JOB_UNIT_FILE} ] || {{ echo "$(hostname): no job unit (the head node): nothing to run"; exit 0; }}',
         "if systemctl is-active --quiet trainstack-job; then",
         '  echo "$(hostname): the stack\'s job is running; stop it (sudo systemctl stop trainstack-job) to benchmark"',
         "  exit 1",

@@ -30,33 +30,37 @@ def run(stack: str, folder: Path) -> None:
         now = read_stack(stack_path(folder, stack))
     except (StackFileError, ConfigError) as exc:
         fail(str(exc))
+    from trainstack.run.command import cluster_name
+
     cluster, settings = now.cluster, stack_settings(now.text)
+    name = cluster_name(settings, stack)  # the name the resources carry, as `run` finds them
     if cluster.platform is not None:  # a managed platform runs the nodes: follow its job
-        _job(stack, folder, cluster, required=True)
+        _job(stack, name, folder, cluster, required=True, settings=settings)
         return
     try:
         live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
     except ModuleNotFoundError:
         fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
     try:
-        groups = live.status(cluster, stack, settings)
+        groups = live.status(cluster, name, settings)
     except Exception as exc:  # credentials, permissions, network: one line
         fail(f"status: cannot read the node groups in {cluster.region}: {' '.join(str(exc).split())[:300]}", FAILED)
     if not groups:
-        fail(f"status: no node group of cluster {stack} found in {cluster.region}; is it up?", FAILED)
+        fail(f"status: no node group of cluster {name} found in {cluster.region}; is it up?", FAILED)
     for group in groups:
         typer.echo(group.line())
-    _job(stack, folder, cluster, required=False)
+    _job(stack, name, folder, cluster, required=False, settings=settings)
     if cluster.job is not None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
-        typer.echo(progress(cluster, stack, settings))
+        typer.echo(progress(cluster, name, settings))
     if any(group.running < group.asked for group in groups):
         raise typer.Exit(FAILED)
 
 
-def _job(stack: str, folder: Path, cluster, required: bool) -> None:
-    """The line of the job `trainstack run` last started; with `required`, none is an error."""
+def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
+    """The line of the job `trainstack run` last started on stack `stack` (cluster `name`); with
+    `required`, none is an error."""
     from trainstack.run.record import load
 
     record = load(folder, stack)
@@ -71,5 +75,5 @@ def _job(stack: str, folder: Path, cluster, required: bool) -> None:
     # the run-id file is the node agent's (VM stacks); a platform's job has none, and the China
     # clouds' nodes run no agent (`places` refuses them)
     vm_job = cluster.job is not None and cluster.platform is None
-    run_file = places(cluster, stack)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
-    typer.echo(job_line(record, stack, run_file))
+    run_file = places(cluster, name)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
+    typer.echo(job_line(record, name, run_file, cluster, settings))

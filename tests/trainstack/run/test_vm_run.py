@@ -14,7 +14,7 @@ from moto import mock_aws
 from typer.testing import CliRunner
 
 from clouds.job_bootstrap import node_job
-from tests.aws_live import credentials
+from tests.aws_live import credentials, registered_image
 from tests.clusters import example_config
 from trainstack.cli.app import app
 from trainstack.run import RunError, vm_job
@@ -35,7 +35,7 @@ def aws(monkeypatch):
     credentials(monkeypatch)
     with mock_aws():
         ec2 = boto3.client("ec2", region_name="eu-north-1")
-        image = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+        image = registered_image(ec2, monkeypatch)  # order-free: moto keeps its default images off once off
         ec2.create_launch_template(
             LaunchTemplateName="node-lt", LaunchTemplateData={"ImageId": image, "InstanceType": "m5.large"}
         )
@@ -128,7 +128,16 @@ def test_a_vm_stack_without_a_job_is_refused_naming_the_field():
 
 
 def test_other_clouds_vms_refused_in_one_line():
-    with pytest.raises(RunError, match="^platform: trainstack has no remote run on azure VMs yet"):
+    from trainstack.run.command import vm_runner
+
+    assert [vm_runner(p) for p in ("aws", "gcp", "azure")] == [
+        "trainstack.run.vm_job",
+        "trainstack.run.gcp_channel",
+        "trainstack.run.azure_channel",
+    ]
+    with pytest.raises(RunError, match="^platform: trainstack has no remote run on alicloud VMs yet"):
+        vm_runner("alicloud")  # no job runs on its VMs yet (the config refuses `job:` there)
+    with pytest.raises(RunError, match="^platform: Systems Manager Run Command reaches AWS VMs only, not azure"):
         vm_job.submit(example_config("azure", job={"command": "train.py"}), "c", STAMP)
 
 
