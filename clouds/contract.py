@@ -221,7 +221,10 @@ class ClusterConfig(BaseModel):
     def model_post_init(self, __context: object) -> None:
         if problem := platform_problem(self.provider, self.platform):
             raise ValueError(problem)
-        if self.job is not None and (problem := tracking_problem(self.job.tracking, self.platform)):
+        source = self.data.source if self.data is not None else None
+        if self.job is not None and (
+            problem := tracking_problem(self.job.tracking, self.platform, self.provider, source)
+        ):
             raise ValueError(problem)
         if problem := secret_problem(self.provider, self.platform, self.job):
             raise ValueError(problem)

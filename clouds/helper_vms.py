@@ -12,6 +12,7 @@ addresses), named from the planned resource tree (`unpriced_hourly`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from clouds.registry import CLOUDS
@@ -43,6 +44,19 @@ def helper_lines(
         f"holds GPU types only; add its on-demand price in {region}"
         for role, what in helpers.items()
         if used.get(role)
+    )
+
+
+def head_tracking_line(data_source: str | None) -> str:
+    """What `job.tracking: {mlflow: managed}` on a VM stack adds to the cost (`clouds.mlflow_head`):
+    the server runs on the head node the job already has, so no VM; its artifacts bill at the
+    bucket's rates, which no cost counts (their volume is the job's, unknown here)."""
+    bucket = re.match(r"[a-z0-9]+://[^/]+", data_source or "")
+    where = bucket.group(0) if bucket else "the team's bucket"
+    return (
+        "the MLflow tracking server (job.tracking: managed) runs on the job's head node: it adds no VM and no "
+        f"USD/hour; its artifacts (in {where}, prefix trainstack/mlflow/) bill at the bucket's storage and request "
+        "rates and are not in USD/job: their volume is the job's"
     )
 
 

@@ -13,6 +13,7 @@ import json
 from clouds.contract import ClusterConfig
 from clouds.job_runtime import job_python, store_python
 from clouds.job_secrets import node_secrets, plain_env
+from clouds.mlflow_head import bootstrap_lines
 from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
@@ -152,6 +153,9 @@ def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mou
     window = NOTICE_SECONDS.get(job["cloud"], 30)
     if role == "head":
         job = head_job(job)
-    return ship.install_script(
+    # job.tracking: {mlflow: managed}: the head's server, the workers' tracking URI (`clouds.mlflow_head`)
+    before, after = bootstrap_lines(role, name, cluster, rdzv_host, env_file)
+    agent = ship.install_script(
         role, job, mount_point, stop_seconds=window + NOTICE_MARGIN_SECONDS, store_python=store_python(cluster)
     )
+    return "\n".join([*before, agent.rstrip("\n"), *after]).rstrip("\n") + "\n"

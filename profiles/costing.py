@@ -15,7 +15,7 @@ import functools
 from clouds.base import Feature, load
 from clouds.filesystems import shortfall
 from clouds.healing import spot_healing, writes_queued_resource
-from clouds.helper_vms import helper_lines
+from clouds.helper_vms import head_tracking_line, helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
@@ -145,6 +145,8 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     vm = offering.platform == "vm"
     fs = spec.file_system is not None
     helpers = helper_lines(offering.provider, offering.region, spec.job is not None, file_system=fs) if vm else ()
+    if vm and spec.job is not None and spec.job.tracking is not None and spec.job.tracking.mlflow == "managed":
+        helpers += (head_tracking_line(spec.data.source if spec.data is not None else None),)
     notes = job.notes + _price_notes(offering) + helpers + platform_storage
     usd_per_cny = usd_per_cny_of(offering)
     found: list[Candidate] = []

@@ -78,7 +78,8 @@ def job_detail(spec: WorkloadSpec, offering: Offering) -> str | None:
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
     platform = None if offering.platform == "vm" else offering.platform
-    if tracked := tracking_problem(spec.job.tracking, platform):
+    source = spec.data.source if spec.data is not None else None
+    if tracked := tracking_problem(spec.job.tracking, platform, offering.provider, source):
         return tracked
     if secrets := secret_problem(offering.provider, platform, spec.job):  # no secret store its nodes read
         return secrets

@@ -23,7 +23,7 @@ from clouds.job_bootstrap import channel_text
 from clouds.mounts import SHARED_MOUNT
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.compute import create_placement, create_service_account, create_tpus
-from components.gcp.data_link import create_bucket_access, data_import_commands
+from components.gcp.data_link import create_bucket_access, create_mlflow_access, data_import_commands
 from components.gcp.fill import create_fill_grant, with_fill
 from components.gcp.network import create_network
 from components.gcp.nodes import (
@@ -111,6 +111,7 @@ class GcpGpuCluster(GpuClusterBase):
             self.bucket_access = create_bucket_access(
                 name, args.data.source, args.data.write_back, self.service_account, child
             )
+        self.mlflow_access = create_mlflow_access(name, args, self.service_account, child)  # job.tracking: managed
         self.data_commands: pulumi.Output[list[str]] | None = None
         if args.data is not None and self.file_system is not None and choice is not None:
             self.data_commands = data_import_commands(
