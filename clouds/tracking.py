@@ -23,6 +23,11 @@ MANAGED = "managed"
 # What an MLflow tracking URI may be (MLflow docs, "Where runs are recorded"): an HTTP(S)
 # server, a Databricks workspace, a local or mounted path, or a platform's own scheme
 # (`azureml://`, a SageMaker tracking server's ARN).
+# A URI with user information (`https://USER:PASSWORD@HOST`, or a token as the user), which
+# MLflow would send as basic auth: credentials belong in MLflow's own variables
+# (MLFLOW_TRACKING_USERNAME / MLFLOW_TRACKING_PASSWORD or MLFLOW_TRACKING_TOKEN, MLflow docs,
+# "Authentication") given as secrets (`clouds.job_secrets`), never in the stack file.
+_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/?#@\s]*@", re.I)
 _URI = re.compile(r"^(https?://\S+|databricks(://\S*)?|file:/\S*|azureml://\S+|arn:[\w-]+:sagemaker:\S+)$")
 
 
@@ -42,6 +47,12 @@ class TrackingConfig(BaseModel):
     @classmethod
     def _uri(cls, value: str) -> str:
         value = value.strip()
+        if _CREDENTIALS.match(value):  # never echoed: the error line would carry the password
+            raise ValueError(
+                "job.tracking.mlflow: the URI carries credentials (user:password@), which would be written in plain "
+                "text into the stack file and the nodes' environment; give the URI without them and the credentials "
+                "as job.env: {MLFLOW_TRACKING_USERNAME: NAME, MLFLOW_TRACKING_PASSWORD: {secret: KEY}}"
+            )
         if value != MANAGED and not _URI.match(value):
             raise ValueError(
                 f"job.tracking.mlflow: '{value}' is not an MLflow tracking URI; write https://HOST[:PORT], "

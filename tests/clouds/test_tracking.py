@@ -34,6 +34,17 @@ def test_accepted_tracking_uris(value):
     assert TrackingConfig(mlflow=value).mlflow == value
 
 
+@pytest.mark.parametrize(
+    "value", ["https://alice:s3cr3t@mlflow.example.com", "http://tok3n@10.0.0.5:5000/", "https://a:b@c@mlflow.example"]
+)
+def test_a_uri_carrying_credentials_is_refused_without_echoing_them(value):
+    with pytest.raises(ValidationError) as refused:
+        TrackingConfig(mlflow=value)
+    line = str(refused.value.errors()[0]["msg"])
+    assert "job.tracking.mlflow: the URI carries credentials" in line and "MLFLOW_TRACKING_PASSWORD: {secret: KEY}" in line
+    assert "s3cr3t" not in line and "tok3n" not in line  # the CLI prints the message alone
+
+
 @pytest.mark.parametrize("value", ["mlflow.example.com", "ftp://x", "s3://bucket/mlruns"])
 def test_refused_tracking_uris_name_the_field(value):
     with pytest.raises(ValidationError, match="job.tracking.mlflow: .* is not an MLflow tracking URI"):
