@@ -77,7 +77,7 @@ def unpriced_hourly(provider: str, region: str, resources: Iterable[dict]) -> tu
     if not named:
         return ()
     return (
-        f"{'; '.join(named)} {'bills' if len(named) == 1 else 'bill'} by the hour (and per GB processed) and "
+        f"{'; '.join(named)} {'bills' if len(named) == 1 else 'bill'} by the hour and "
         f"{'is' if len(named) == 1 else 'are'} not in USD/hour or USD/job: unpriced, no sourced and dated price "
         f"is recorded; add {'its' if len(named) == 1 else 'their'} {region} price from the cloud's pricing page",
     )
