@@ -19,7 +19,7 @@ from clouds.helper_vms import head_tracking_line, helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
-from profiles.catalog.platform_rows import makes_file_system, platform_of
+from profiles.catalog.platform_rows import job_limit_note, makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny as usd_per_cny_of
 from profiles.cost.estimate import JobHours
@@ -172,6 +172,8 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 row_notes += (fill[1],)
             if writes_queued_resource(offering.provider, offering.instance_type, "spot"):
                 row_notes += helper_lines(offering.provider, offering.region, False, queued_resource=True)
+        if limit := job_limit_note(offering, hours):  # a platform's longest job
+            row_notes += (limit,)
         if purchase == FLEX:
             offer = flex(offering, hours)  # one request runs at most so long: a longer run is not offered
             if not isinstance(offer, tuple):

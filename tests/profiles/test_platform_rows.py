@@ -110,6 +110,20 @@ def test_resolver_ranks_the_managed_row_at_its_price():
     assert "on Amazon SageMaker: adds no idle nodes" in rows["sagemaker"].reason
 
 
+@pytest.mark.parametrize(("hours", "jobs"), [("672h", None), ("673h", 2), ("2000h", 3)])
+def test_a_sagemaker_job_longer_than_28_days_is_said_to_run_as_several(hours, jobs):
+    """CreateTrainingJob stops a job at 28 days (672 h): a longer one is priced in full and its
+    row says how many jobs it takes; the VM row beside it runs as one."""
+    res = resolve(_spec(platform="any", hours=hours), [P4D])
+    rows = {r.candidate.offering.platform: r.candidate for r in (res.choice, *res.alternatives)}
+    said = [n for n in rows["sagemaker"].notes if "Amazon SageMaker stops a job at 672 h" in n]
+    if jobs is None:
+        assert said == []
+    else:
+        assert len(said) == 1 and f"run as {jobs} jobs, each resuming from the last one's checkpoints" in said[0]
+    assert not any("stops a job" in n for n in rows["vm"].notes)
+
+
 def test_spot_estimate_uses_the_platforms_restart_time():
     spec = _spec(
         platform="sagemaker", purchase="spot", spot={"checkpoint_interval": "1h", "interruptions_per_node_month": 73}

@@ -95,6 +95,12 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
     echo(f"logs: {done.logs}")
     echo(f"checkpoints: {done.checkpoints}")
     echo(f"expected cost: {expected_cost(cluster)}")
+    platform = find(cluster.provider, cluster.platform)
+    if platform is not None:
+        from profiles.catalog.platform_rows import limit_note
+
+        if note := limit_note(platform, cluster.hours):
+            echo(f"note: {note}")
     return done
 
 
