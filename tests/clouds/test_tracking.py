@@ -41,7 +41,9 @@ def test_a_uri_carrying_credentials_is_refused_without_echoing_them(value):
     with pytest.raises(ValidationError) as refused:
         TrackingConfig(mlflow=value)
     line = str(refused.value.errors()[0]["msg"])
-    assert "job.tracking.mlflow: the URI carries credentials" in line and "MLFLOW_TRACKING_PASSWORD: {secret: KEY}" in line
+    assert (
+        "job.tracking.mlflow: the URI carries credentials" in line and "MLFLOW_TRACKING_PASSWORD: {secret: KEY}" in line
+    )
     assert "s3cr3t" not in line and "tok3n" not in line  # the CLI prints the message alone
 
 
