@@ -210,12 +210,12 @@ class ClusterConfig(BaseModel):
     flex_start: bool = Field(default=False, description="Nodes from one flex-start resize request.")
     on_demand_nodes: int | None = Field(default=None, ge=1, description="Spot cluster's nodes kept on-demand.")
     block_nodes: int | None = Field(
-        default=None, ge=1, description="Nodes in the Capacity Block's own group; the rest bought as `purchase`."
+        default=None, ge=1, description="Nodes in the Capacity Block's own group (the rest bought as `purchase`)."
     )
     on_demand_after_minutes: int | None = Field(
         default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
     )
-    platform: str | None = Field(default=None, description="Managed platform; None = the cloud's VMs.")
+    platform: str | None = Field(default=None, description="Managed platform the cluster is a pool of (None: VMs).")
     node_image: str | None = Field(default=None, min_length=1, description="Nodes' OS image id (PAI Lingjun).")
 
     def model_post_init(self, __context: object) -> None:
