@@ -114,7 +114,10 @@ def run(
     send: bool = typer.Option(
         False,
         "--send",
-        help="Run it now on the stack's nodes through their node agents (AWS: Systems Manager; Azure: Run Command).",
+        help=(
+            "Run it now on the stack's nodes (AWS: Systems Manager; Azure: Run Command; "
+            "GCP: SSH through IAP, which the stack's ssh_cidrs must admit)."
+        ),
     ),
     wait: bool = typer.Option(False, "--wait", help="With --send: wait, then fetch the results file."),
     max_bytes: str = typer.Option("8G", "--max-bytes", help="With --send: largest all-reduce message."),
