@@ -96,10 +96,17 @@ def test_a_job_too_long_for_one_request_says_so(real_catalog) -> None:
     assert str(raised.value) == FLEX_TOO_LONG
 
 
-def test_a_cloud_without_flex_start_gives_no_row(real_catalog) -> None:
-    spec = parse_spec({"name": "flex", **FLEX, "providers": ["aws"], "accelerators": ["H100:8"]})
-    with pytest.raises(NoMatchError, match="price"):
-        resolve(spec, real_catalog.offerings)
+@pytest.mark.parametrize("providers", [["aws"], ["aws", "azure"]])
+def test_flex_start_on_clouds_that_do_not_sell_it_is_refused_in_one_line(providers: list[str]) -> None:
+    with pytest.raises(SpecError) as raised:
+        parse_spec({"name": "flex", **FLEX, "providers": providers, "accelerators": ["H100:8"]})
+    message = str(raised.value)
+    assert "purchase: flex-start is sold only on gcp" in message and "add gcp to providers" in message
+    assert "\n" not in message and "price" not in message
+
+
+def test_flex_start_with_gcp_among_the_providers_is_accepted() -> None:
+    assert parse_spec({"name": "flex", **FLEX, "providers": ["aws", "gcp"]}).purchase == "flex-start"
 
 
 @pytest.mark.parametrize("word", ["flex-start", "flex", "DWS", "flex_start", "FlexStart"])
