@@ -142,3 +142,23 @@ def test_a_flex_start_row_names_no_fallback_types_its_request_cannot_launch(real
     resolution = resolve(spec, real_catalog.offerings)
     assert resolution.choice.candidate.purchase == "flex-start"
     assert all("its group also launches" not in r.reason for r in (resolution.choice, *resolution.alternatives))
+
+
+@pytest.mark.parametrize(
+    ("flex", "on_demand", "words", "flagged"),
+    [
+        # a2-highgpu-1g us-central1 (F2 against the catalog): within Google's "up to 53%"
+        pytest.param(2.02038, 3.67339, "45% below the catalog's on-demand $3.67/h (computed against", False, id="a2"),
+        pytest.param(47.0, 100.0, "53% below the catalog's on-demand $100.00/h", False, id="at-the-maximum"),
+        # a3-highgpu-8g us-east4 (F1 against the catalog's $87.83): past it, so flagged
+        pytest.param(38.32, 87.83, "56% below the catalog's on-demand $87.83/h", True, id="a3-us-east4"),
+    ],
+)
+def test_the_discount_is_named_as_computed_against_the_catalog_and_flagged_past_googles_maximum(
+    flex: float, on_demand: float, words: str, flagged: bool
+) -> None:
+    from clouds.gcp.flex_start import discount_note
+
+    note = discount_note(flex, on_demand)
+    assert words in note
+    assert ("more than Google's stated maximum of 53%: the catalog's on-demand price" in note) is flagged
