@@ -91,3 +91,14 @@ def test_the_price_line_says_where_the_price_comes_from(changes: dict, words: st
     price = price_stack(make_config(**{**FLEX, **changes}), (), "fixture-1")
     assert any(line.startswith("flex-start: ") and words in line for line in price.caveats)
     assert any("the wait for capacity is not in the hours" in line for line in price.caveats)
+
+
+def test_plan_json_says_the_stack_is_flex_start() -> None:
+    from trainstack.cli.render import plan_summary
+    from trainstack.plan.result import PlanResult
+
+    result = PlanResult([], None, None, {}, purchase="on-demand")
+    flex = plan_summary(result, make_config(**FLEX))
+    assert (flex["purchase"], flex["flex_start"]) == ("on-demand", True)
+    standard = plan_summary(result, make_config(purchase="on-demand"))
+    assert standard["flex_start"] is False
