@@ -273,7 +273,9 @@ class ClusterConfig(BaseModel):
 
     def _self_healing(self) -> bool:
         """Whether the cluster's group replaces a lost node by itself (`clouds.healing`)."""
-        entry = healing(self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id)
+        entry = healing(
+            self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id, self.flex_start
+        )
         return entry.replaces_nodes
 
     @property
