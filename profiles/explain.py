@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -68,7 +69,9 @@ class WorkloadFieldError(NoMatchError):
 
 
 def _cheapest_price(o: Offering) -> float:
-    return min(p for p in (o.on_demand_usd_per_hour, o.spot_usd_per_hour) if p is not None)
+    """The row's lowest USD/hour; infinity for a row with no price (a platform's copy of a
+    spot-only VM row when the platform sells no spot), so it sorts last instead of failing."""
+    return min((p for p in (o.on_demand_usd_per_hour, o.spot_usd_per_hour) if p is not None), default=math.inf)
 
 
 def nearest(

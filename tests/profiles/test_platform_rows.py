@@ -200,3 +200,18 @@ def test_hyperpod_rows_are_left_out_for_a_job_trainstack_cannot_submit():
     assert config.platform == "hyperpod" and config.purchase == "on-demand"
     with pytest.raises(RunError, match="^platform: SageMaker HyperPod has no job submitter yet$"):
         submitter(config)
+
+
+def test_a_spot_only_row_on_an_on_demand_platform_explains_not_crashes():
+    # A VM row sold only as spot (no on-demand price) has a HyperPod copy with no price at all:
+    # the "nearest" list ranks it last and the refusal names the constraint (it crashed in min()).
+    p5 = P4D._replace(instance_type="p5.48xlarge", accelerator="H100", on_demand_usd_per_hour=55.04)
+    spot_only = p5._replace(zone="use1-az2", on_demand_usd_per_hour=None)
+    spec = _spec(platform="hyperpod", accelerators=["H100:8"], job={"command": "train.py"})
+    with pytest.raises(
+        NoMatchError,
+        match="^no offering matches: 'job' removed the last 1 candidates .job: trainstack submits no job to SageMaker HyperPod yet",
+    ):
+        resolve(spec, [p5, spot_only])
+    with pytest.raises(NoMatchError, match="^no offering matches: 'price' removed the last 1 candidates;"):
+        resolve(_spec(platform="hyperpod", accelerators=["H100:8"]), [spot_only])
