@@ -130,8 +130,11 @@ def _no_match(
     deepest = max(failed, key=CONSTRAINTS.index)
     fix = near[0][1][0] if near else deepest
     hint = fixes.get(fix) or FIX_HINTS[fix]
-    if fix == "job" and details.get("job", "").startswith("job.nproc_per_node"):
+    said = details.get("job", "")
+    if fix == "job" and said.startswith("job.nproc_per_node"):
         hint = "give `job.nproc_per_node` at most the GPUs per node of these offerings, or leave it out"
+    elif fix == "job" and said.startswith("job."):  # a field of the job, named with its own fix in brackets
+        hint = f"change `{said.split(':', 1)[0]}` as said in brackets, or allow another platform (`platform`)"
     if fix == "gpus_per_node":
         counts = sorted({o.accelerator_count for o in failed.get(fix, ())})
         hint += f" ({', '.join(map(str, counts))})"

@@ -5,6 +5,8 @@ the platform has it, the platform's own rows converted at the catalog's rate; th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from clouds.platform_lookup import find, platform_problem, platform_words
@@ -215,3 +217,35 @@ def test_a_spot_only_row_on_an_on_demand_platform_explains_not_crashes():
         resolve(spec, [p5, spot_only])
     with pytest.raises(NoMatchError, match="^no offering matches: 'price' removed the last 1 candidates;"):
         resolve(_spec(platform="hyperpod", accelerators=["H100:8"]), [spot_only])
+
+
+@pytest.mark.parametrize(
+    ("platform", "row", "job", "says"),
+    [
+        ("sagemaker", P4D, {"command": "train.py -v --epochs 10"}, "job.command: '-v' is not --key value"),
+        ("sagemaker", P4D, {"command": "train.py --epochs 10 extra"}, "job.command: 'extra' is not --key value"),
+        ("ti-one", TC, {"command": "train.py"}, "job.code: ti-one runs the job's code from cos://"),
+        ("ti-one", TC, {"command": "train.py", "code": "s3://b/c/"}, "job.code: s3://b/c/ is not a cos://BUCKET"),
+        ("ti-one", TC, {"command": "train.py", "code": "cos://b/c/"}, "job.image: ti-one needs the job's PyTorch"),
+    ],
+)
+def test_a_job_run_would_refuse_is_refused_by_resolve_and_the_stack_check(platform, row, job, says):
+    # one rule (`clouds.platform_job.job_problem`): resolve leaves the row out naming the field,
+    # plan/--write-stack refuse the stack, and run refuses it with the same line
+    from clouds.config import ConfigError
+    from clouds.job_config import JobConfig
+    from clouds.platform_job import stack_job_problem
+    from profiles.stack.file import validate_cluster
+    from profiles.stack.writer import cluster_config
+
+    spec = _spec(platform=platform, providers=[row.provider], job=job)
+    with pytest.raises(NoMatchError, match=f"'job' removed the last 1 candidates \\({re.escape(says)}"):
+        resolve(spec, [row])
+    good = {"sagemaker": {}, "ti-one": {"code": "cos://b/c/", "image": "torch1.9-py3.8-cuda11.1-gpu"}}[platform]
+    runnable = _spec(platform=platform, providers=[row.provider], job={"command": "train.py", **good})
+    config = cluster_config(runnable, resolve(runnable, [row], top=1).choice.candidate, "v")
+    stack = config.model_copy(update={"job": JobConfig.model_validate(job)})
+    assert stack_job_problem(stack) is not None and says in str(stack_job_problem(stack))
+    assert stack_job_problem(config) is None
+    with pytest.raises(ConfigError, match=re.escape(says)):  # as plan, check and --write-stack read the stack
+        validate_cluster(stack.model_dump(mode="json", exclude_none=True), row.region, "v")
