@@ -249,3 +249,19 @@ def test_a_job_run_would_refuse_is_refused_by_resolve_and_the_stack_check(platfo
     assert stack_job_problem(config) is None
     with pytest.raises(ConfigError, match=re.escape(says)):  # as plan, check and --write-stack read the stack
         validate_cluster(stack.model_dump(mode="json", exclude_none=True), row.region, "v")
+
+
+def test_platform_any_with_a_job_and_no_file_system_leaves_out_only_the_vm_rows():
+    spec = _spec(platform="any", providers=["aws", "gcp"], job={"command": "train.py --epochs 3"})
+    res = resolve(spec, [P4D])
+    assert {r.candidate.offering.platform for r in (res.choice, *res.alternatives)} == {"sagemaker"}
+    assert res.rejected["job"] == (
+        2,  # the VM row and its HyperPod copy (which trainstack submits no job to)
+        "job: needs a file_system for its checkpoints and logs; add file_system or remove job, or keep to the "
+        "managed platforms' rows (`platform`)",
+    )
+    a2 = P4D._replace(provider="gcp", region="us-central1", zone="us-central1-a", instance_type="a2-highgpu-8g")
+    with pytest.raises(NoMatchError, match=re.escape("(job: needs a file_system for its checkpoints and logs;")):
+        resolve(spec, [a2])  # a cloud with no platform: only VM rows, each left out
+    with pytest.raises(SpecError, match="job: needs a file_system"):  # VM rows only: refused as written
+        _spec(job={"command": "train.py"})
