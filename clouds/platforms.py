@@ -55,6 +55,9 @@ class Platform:
         file_system: True when the pool mounts the stack's parallel file system on its nodes
             (the workload's `file_system` is kept, created and priced as on VMs: HyperPod's
             FSx for Lustre); False: the platform keeps its own storage and none is created.
+        status: `"module:function"` reading the pool's live state for `trainstack status`
+            (`(cluster, stack, settings) -> [GroupStatus]`, as `trainstack.status.<cloud>_live`),
+            or "" for a platform whose pool has no nodes of its own to read.
         rows: the platform's own catalog rows (hardware only it sells: Ascend pools), each a
             mapping of `profiles.catalog.offering.Offering` fields with CNY or USD prices.
     """
@@ -80,6 +83,7 @@ class Platform:
     own_mlflow: bool = False
     managed_mlflow: bool = False
     file_system: bool = False
+    status: str = ""
 
     def offers(self, instance_type: str) -> bool:
         """True when the platform runs the cloud's `instance_type` nodes."""

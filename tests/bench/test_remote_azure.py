@@ -276,3 +276,40 @@ def test_status_follows_the_run_on_every_worker_through_run_command(tmp_path, mo
     assert result.stdout.splitlines()[1] == (
         f"job {run_id} (started 2026-12-07T12:00:00+00:00): running on 2 of 2 nodes; logs: logs/; checkpoints: ckpt/"
     )
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "output"),
+    [
+        pytest.param({"startTime": "t", "status": "InProgress", "name": "x"}, None, None, id="async-running"),
+        pytest.param({}, None, None, id="location-202-no-body"),
+        pytest.param(
+            {"value": succeeded("hi")["properties"]["output"]["value"]}, "Success", "hi", id="location-result"
+        ),
+        pytest.param(succeeded("ok"), "Success", "ok", id="async-succeeded"),
+        pytest.param(
+            {
+                "status": "Succeeded",
+                "properties": {
+                    "output": {
+                        "value": [
+                            {
+                                "code": "ProvisioningState/failed/1",
+                                "message": "Enable failed: \n[stdout]\nno\n[stderr]\nboom\n",
+                            }
+                        ]
+                    }
+                },
+            },
+            "Failed",
+            "no\nboom",
+            id="script-failed",
+        ),
+    ],
+)
+def test_an_operation_answer_is_read_in_both_polling_shapes(answer, status, output) -> None:
+    found = azure_run.invocation("vm", answer)
+    if status is None:
+        assert found is None  # still running: asked again
+    else:
+        assert found is not None and (found.status, found.output) == (status, output)

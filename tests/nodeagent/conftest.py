@@ -16,4 +16,5 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    elastic_story.finish(_STORY[0], interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+    stopped = exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop or session.shouldfail)
+    elastic_story.finish(_STORY[0], interrupted=stopped)

@@ -54,13 +54,14 @@ def start(session: pytest.Session) -> subprocess.Popen[bytes] | None:
         if (folder / STARTED).exists() or (folder / RESULT).exists():
             return None
         (folder / STARTED).touch()
-        return subprocess.Popen(
-            [sys.executable, "-m", "tests.nodeagent.elastic_story", str(folder)],
-            cwd=REPO,
-            pass_fds=(lock.fileno(),),
-            stdout=subprocess.DEVNULL,
-            stderr=open(folder / "elastic-story.err", "wb"),  # noqa: SIM115 - the child's; closed with it
-        )
+        with open(folder / "elastic-story.err", "wb") as errors:
+            return subprocess.Popen(
+                [sys.executable, "-m", "tests.nodeagent.elastic_story", str(folder)],
+                cwd=REPO,
+                pass_fds=(lock.fileno(),),
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+            )
     finally:
         lock.close()  # the child's copy keeps the lock until it exits
 

@@ -189,5 +189,14 @@ def test_hyperpod_keeps_the_workloads_file_system_and_prices_it():
 
 
 def test_hyperpod_rows_are_left_out_for_a_job_trainstack_cannot_submit():
-    with pytest.raises(NoMatchError, match="'job' removed the last"):
+    from profiles.stack.writer import cluster_config
+    from trainstack.run import RunError
+    from trainstack.run.command import submitter
+
+    with pytest.raises(NoMatchError, match="job: trainstack submits no job to SageMaker HyperPod yet"):
         resolve(_spec(platform="hyperpod", job={"command": "train.py"}), [P4D])
+    spec = _spec(platform="hyperpod")
+    config = cluster_config(spec, resolve(spec, [P4D]).choice.candidate, "v")
+    assert config.platform == "hyperpod" and config.purchase == "on-demand"
+    with pytest.raises(RunError, match="^platform: SageMaker HyperPod has no job submitter yet$"):
+        submitter(config)

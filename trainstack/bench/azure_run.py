@@ -85,7 +85,10 @@ def script_output(message: str) -> str:
 
 
 def invocation(vm_id: str, operation: dict[str, Any]) -> Invocation | None:
-    """One VM's run from its operation's answer; None while it runs."""
+    """One VM's run from its operation's answer (`Azure-AsyncOperation`: the operation with its
+    `status`; `Location`: 202 and no body while it runs, then the result itself); None while it runs."""
+    if "value" in operation and "status" not in operation:  # the Location URL's final answer
+        operation = {"status": "Succeeded", "properties": {"output": operation}}
     status = str(operation.get("status", ""))
     if status not in ENDED:
         return None

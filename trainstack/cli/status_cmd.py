@@ -4,6 +4,7 @@ and the job `trainstack run` last started (`trainstack.status.job_follow`)."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -34,15 +35,12 @@ def run(stack: str, folder: Path) -> None:
 
     cluster, settings = now.cluster, stack_settings(now.text)
     name = cluster_name(settings, stack)  # the name the resources carry, as `run` finds them
-    if cluster.platform is not None:  # a managed platform runs the nodes: follow its job
+    reader = _reader(cluster)
+    if reader is None:  # a managed platform runs the nodes: follow its job
         _job(stack, name, folder, cluster, required=True, settings=settings)
         return
     try:
-        live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
-    except ModuleNotFoundError:
-        fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
-    try:
-        groups = live.status(cluster, name, settings)
+        groups = reader(cluster, name, settings)
     except Exception as exc:  # credentials, permissions, network: one line
         fail(f"status: cannot read the node groups in {cluster.region}: {' '.join(str(exc).split())[:300]}", FAILED)
     if not groups:
@@ -50,12 +48,29 @@ def run(stack: str, folder: Path) -> None:
     for group in groups:
         typer.echo(group.line())
     _job(stack, name, folder, cluster, required=False, settings=settings)
-    if cluster.job is not None:  # the job's last step and checkpoint, from its files
+    if cluster.job is not None and cluster.platform is None:  # the job's last step and checkpoint, from its files
         from trainstack.status.progress import progress
 
         typer.echo(progress(cluster, name, settings))
     if any(group.running < group.asked for group in groups):
         raise typer.Exit(FAILED)
+
+
+def _reader(cluster) -> Callable[..., list] | None:
+    """The live reading of the stack's nodes: the cloud's `trainstack.status.<cloud>_live`, a
+    platform pool's own (`Platform.status`: HyperPod), or None for a platform whose pool has no
+    nodes to read (its job is followed instead)."""
+    from clouds.base import load
+    from clouds.platform_lookup import find
+
+    if cluster.platform is not None:
+        platform = find(cluster.provider, cluster.platform)
+        return load(platform.status) if platform is not None and platform.status else None  # type: ignore[no-any-return]
+    try:
+        live = importlib.import_module(f"trainstack.status.{cluster.provider}_live")
+    except ModuleNotFoundError:
+        fail(f"status: live reading of {cluster.provider} node groups is not built yet", FAILED)
+    return live.status  # type: ignore[no-any-return]
 
 
 def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
