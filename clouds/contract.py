@@ -21,7 +21,7 @@ from clouds.data import data_problem
 from clouds.data_config import DataConfig
 from clouds.healing import check_job, healing
 from clouds.job_config import JobConfig
-from clouds.job_fields import job_size_problem
+from clouds.job_fields import NO_FILE_SYSTEM, job_size_problem
 from clouds.job_paths import checkpoint_problem
 from clouds.job_secrets import secret_problem
 from clouds.platform_lookup import platform_problem
@@ -249,7 +249,7 @@ class ClusterConfig(BaseModel):
                 f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number"
             )
         if self.job is not None and self.file_system is None and self.platform is None:
-            raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
+            raise ValueError(NO_FILE_SYSTEM)
         if problem := job_size_problem(self.job, self.nodes, None):
             raise ValueError(problem)
         for cidr in self.ssh_cidrs:
@@ -273,7 +273,9 @@ class ClusterConfig(BaseModel):
 
     def _self_healing(self) -> bool:
         """Whether the cluster's group replaces a lost node by itself (`clouds.healing`)."""
-        entry = healing(self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id)
+        entry = healing(
+            self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id, self.flex_start
+        )
         return entry.replaces_nodes
 
     @property

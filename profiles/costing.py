@@ -202,6 +202,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 reservation_id=r.id,
                 reservation=r,
                 block_nodes=block,
+                speed=job.speed,  # the held rows run the same job: `given` when the spec gives hours
             )
         )
     return found

@@ -99,7 +99,7 @@ class GcpGpuCluster(GpuClusterBase):
             bool(choice and choice.kind == LUSTRE),
             project,
             child,
-            health_check=not tpu,
+            health_check=not tpu and not args.flex_start,  # a flex-start group heals nothing: no probes
         )
         self.file_system = None
         if choice is not None:
@@ -176,7 +176,8 @@ class GcpGpuCluster(GpuClusterBase):
             labels,
             child,
         )
-        self.health_check = create_health_check(name, child)
+        # flex-start: no auto-healing policy reads a health check (`create_node_group`), so none is made
+        self.health_check = None if args.flex_start else create_health_check(name, child)
         self.node_group = node_group = create_node_group(name, args, self.template, self.health_check, child)
         self.resize_request = None
         if args.flex_start:

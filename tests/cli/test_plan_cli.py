@@ -38,6 +38,7 @@ def test_plan_json_matches_the_stack_price(at_root):
         "accelerator_count",
         "nodes",
         "purchase",
+        "flex_start",
         "usd_per_job",
         "hours",
         "resources",
@@ -54,6 +55,7 @@ def test_plan_json_matches_the_stack_price(at_root):
         "policies",
         "warnings",
     }
+    assert data["flex_start"] is False  # an AWS stack: nodes from its group, not a flex-start request
     assert data["warnings"] == []  # sizes in proportion: no sanity warning
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
     # the summary a script reads first: the stack's placement and size, the plan's cost

@@ -5,6 +5,8 @@ the platform has it, the platform's own rows converted at the catalog's rate; th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from clouds.platform_lookup import find, platform_problem, platform_words
@@ -214,3 +216,66 @@ def test_hyperpod_rows_are_left_out_for_a_job_trainstack_cannot_submit():
     assert config.platform == "hyperpod" and config.purchase == "on-demand"
     with pytest.raises(RunError, match="^platform: SageMaker HyperPod has no job submitter yet$"):
         submitter(config)
+
+
+def test_a_spot_only_row_on_an_on_demand_platform_explains_not_crashes():
+    # A VM row sold only as spot (no on-demand price) has a HyperPod copy with no price at all:
+    # the "nearest" list ranks it last and the refusal names the constraint (it crashed in min()).
+    p5 = P4D._replace(instance_type="p5.48xlarge", accelerator="H100", on_demand_usd_per_hour=55.04)
+    spot_only = p5._replace(zone="use1-az2", on_demand_usd_per_hour=None)
+    spec = _spec(platform="hyperpod", accelerators=["H100:8"], job={"command": "train.py"})
+    with pytest.raises(
+        NoMatchError,
+        match="^no offering matches: 'job' removed the last 1 candidates .job: trainstack submits no job to SageMaker HyperPod yet",
+    ):
+        resolve(spec, [p5, spot_only])
+    with pytest.raises(NoMatchError, match="^no offering matches: 'price' removed the last 1 candidates;"):
+        resolve(_spec(platform="hyperpod", accelerators=["H100:8"]), [spot_only])
+
+
+@pytest.mark.parametrize(
+    ("platform", "row", "job", "says"),
+    [
+        ("sagemaker", P4D, {"command": "train.py -v --epochs 10"}, "job.command: '-v' is not --key value"),
+        ("sagemaker", P4D, {"command": "train.py --epochs 10 extra"}, "job.command: 'extra' is not --key value"),
+        ("ti-one", TC, {"command": "train.py"}, "job.code: ti-one runs the job's code from cos://"),
+        ("ti-one", TC, {"command": "train.py", "code": "s3://b/c/"}, "job.code: s3://b/c/ is not a cos://BUCKET"),
+        ("ti-one", TC, {"command": "train.py", "code": "cos://b/c/"}, "job.image: ti-one needs the job's PyTorch"),
+    ],
+)
+def test_a_job_run_would_refuse_is_refused_by_resolve_and_the_stack_check(platform, row, job, says):
+    # one rule (`clouds.platform_job.job_problem`): resolve leaves the row out naming the field,
+    # plan/--write-stack refuse the stack, and run refuses it with the same line
+    from clouds.config import ConfigError
+    from clouds.job_config import JobConfig
+    from clouds.platform_job import stack_job_problem
+    from profiles.stack.file import validate_cluster
+    from profiles.stack.writer import cluster_config
+
+    spec = _spec(platform=platform, providers=[row.provider], job=job)
+    with pytest.raises(NoMatchError, match=f"'job' removed the last 1 candidates \\({re.escape(says)}"):
+        resolve(spec, [row])
+    good = {"sagemaker": {}, "ti-one": {"code": "cos://b/c/", "image": "torch1.9-py3.8-cuda11.1-gpu"}}[platform]
+    runnable = _spec(platform=platform, providers=[row.provider], job={"command": "train.py", **good})
+    config = cluster_config(runnable, resolve(runnable, [row], top=1).choice.candidate, "v")
+    stack = config.model_copy(update={"job": JobConfig.model_validate(job)})
+    assert stack_job_problem(stack) is not None and says in str(stack_job_problem(stack))
+    assert stack_job_problem(config) is None
+    with pytest.raises(ConfigError, match=re.escape(says)):  # as plan, check and --write-stack read the stack
+        validate_cluster(stack.model_dump(mode="json", exclude_none=True), row.region, "v")
+
+
+def test_platform_any_with_a_job_and_no_file_system_leaves_out_only_the_vm_rows():
+    spec = _spec(platform="any", providers=["aws", "gcp"], job={"command": "train.py --epochs 3"})
+    res = resolve(spec, [P4D])
+    assert {r.candidate.offering.platform for r in (res.choice, *res.alternatives)} == {"sagemaker"}
+    assert res.rejected["job"] == (
+        2,  # the VM row and its HyperPod copy (which trainstack submits no job to)
+        "job: needs a file_system for its checkpoints and logs; add file_system or remove job, or keep to the "
+        "managed platforms' rows (`platform`)",
+    )
+    a2 = P4D._replace(provider="gcp", region="us-central1", zone="us-central1-a", instance_type="a2-highgpu-8g")
+    with pytest.raises(NoMatchError, match=re.escape("(job: needs a file_system for its checkpoints and logs;")):
+        resolve(spec, [a2])  # a cloud with no platform: only VM rows, each left out
+    with pytest.raises(SpecError, match="job: needs a file_system"):  # VM rows only: refused as written
+        _spec(job={"command": "train.py"})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from trainstack.cli.usage_errors import FAILED, fail
+from trainstack.cli.usage_errors import BAD_INPUT, FAILED, fail
 
 
 def stack_settings(text: str) -> dict:
@@ -80,8 +80,9 @@ def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings:
 
     record = load(folder, stack)
     if record is None:
-        if required:
-            fail(f"status: no job started on stack {stack} from here; start one: trainstack run -s {stack}", FAILED)
+        message, code = _nothing_to_show(stack, cluster) if required else ("", 0)
+        if message:
+            fail(message, code)
         return
     from nodeagent.job import RUN_SUFFIX
     from trainstack.run.vm_job import places
@@ -92,3 +93,22 @@ def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings:
     vm_job = cluster.job is not None and cluster.platform is None
     run_file = places(cluster, name)["rdzv_file"] + RUN_SUFFIX if vm_job else ""
     typer.echo(job_line(record, name, run_file, cluster, settings))
+
+
+def _nothing_to_show(stack: str, cluster) -> tuple[str, int]:
+    """The error line (and exit code) of `status` on a stack with no job started from here: the
+    `run` that would start one, or, on a platform `run` submits nothing to (`Platform.submit`
+    empty: PAI Lingjun), that status has nothing to show there, never a command that refuses;
+    ("", 0) on a pool whose nodes status reads (HyperPod)."""
+    from clouds.platform_lookup import find
+
+    platform = find(cluster.provider, cluster.platform) if cluster.platform is not None else None
+    if platform is None or platform.submit:
+        return f"status: no job started on stack {stack} from here; start one: trainstack run -s {stack}", FAILED
+    if platform.status:  # a pool whose nodes status reads (HyperPod): no job line is no error
+        return "", 0
+    return (
+        f"status: stack {stack} runs on {platform.display_name}, to which trainstack submits no job yet "
+        "(`run` refuses it) and whose nodes it does not read, so status has nothing to show; start and "
+        "follow its jobs in the cloud's console or CLI (docs/platforms.md)"
+    ), BAD_INPUT

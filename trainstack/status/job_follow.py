@@ -17,9 +17,11 @@ checkpoints are.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
+from nodeagent.follow import ENDED_FILE
 from trainstack.run.record import RunRecord
 from trainstack.run.vm_job import JOB_UNIT
 
@@ -65,10 +67,17 @@ def ti_one_state(answer: dict[str, Any]) -> str:
 
 
 def vm_commands(record: RunRecord, run_file: str) -> list[str]:
-    """Shell lines that print one node's `STATE_MARK` line (nothing on a node without the job)."""
+    """Shell lines that print one node's `STATE_MARK` line (nothing on a node without the job).
+
+    A node that follows runs (`nodeagent.follow`, GCP and Azure) keeps its unit active after its
+    job ended, waiting for the next run; its note (`ENDED_FILE`: `finished ...` or `failed ...`)
+    then stands for the unit's state.
+    """
+    ended = shlex.quote(ENDED_FILE)
     return [
         f"[ -f /etc/systemd/system/{JOB_UNIT}.service ] || exit 0",
-        f'echo "{STATE_MARK}$(systemctl is-active {JOB_UNIT}) $(cat {run_file} 2>/dev/null || echo -)"',
+        f"s=$(systemctl is-active {JOB_UNIT}); if [ \"$s\" = active ] && [ -f {ended} ]; then s=$(cut -d' ' -f1 {ended}); fi",
+        f'echo "{STATE_MARK}$s $(cat {run_file} 2>/dev/null || echo -)"',
     ]
 
 
@@ -83,7 +92,9 @@ def vm_state(outputs: list[str], run_id: str) -> str:
         return "no node answered with the job unit (is the stack up?)"
     running = sum(1 for unit, rid in states if unit == "active" and rid == run_id)
     text = f"running on {running} of {len(states)} nodes"
-    others = sorted({unit for unit, rid in states if unit != "active"})
+    if finished := sum(1 for unit, rid in states if unit == "finished" and rid == run_id):
+        text += f"; finished on {finished}"
+    others = sorted({unit for unit, rid in states if unit not in ("active", "finished")})
     stale = sum(1 for unit, rid in states if unit == "active" and rid != run_id)
     if others:
         text += f"; job unit {', '.join(others)} elsewhere"
