@@ -279,3 +279,20 @@ def test_platform_any_with_a_job_and_no_file_system_leaves_out_only_the_vm_rows(
         resolve(spec, [a2])  # a cloud with no platform: only VM rows, each left out
     with pytest.raises(SpecError, match="job: needs a file_system"):  # VM rows only: refused as written
         _spec(job={"command": "train.py"})
+
+
+@pytest.mark.parametrize("platform", ["hyperpod", "sagemaker"])
+def test_a_platform_pick_is_written_with_no_fallback_types_or_zones(platform):
+    """A platform's pool is one type in one place (a HyperPod instance group refuses fallbacks):
+    the H100 and H200 rows in other zones are ranked but never written beside the pick."""
+    from profiles.stack.writer import cluster_config
+
+    p5 = P4D._replace(instance_type="p5.48xlarge", accelerator="H100", on_demand_usd_per_hour=55.04)
+    p5en = p5._replace(instance_type="p5en.48xlarge", accelerator="H200", on_demand_usd_per_hour=63.30)
+    rows = [p5, p5._replace(zone="use1-az2", on_demand_usd_per_hour=56.0), p5en]
+    spec = _spec(platform=platform, accelerators=["H100:8", "H200:8"], interconnect="none")
+    res = resolve(spec, rows)
+    ranked = tuple(r.candidate for r in (res.choice, *res.alternatives))
+    assert {c.offering.instance_type for c in ranked} == {"p5.48xlarge", "p5en.48xlarge"} and len(ranked) >= 3
+    config = cluster_config(spec, res.choice.candidate, "v", ranked)
+    assert (config.platform, config.fallback_types, config.fallback_zones) == (platform, (), ())
