@@ -118,3 +118,13 @@ def test_a_stack_without_a_job_is_refused(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["bench", "fetch", "-s", STACK])
     assert result.exit_code == 2 and "has no job:, so its nodes have no node agent" in result.output
+
+
+def test_send_without_credentials_is_one_line_with_the_fix(project, monkeypatch) -> None:
+    credentials(monkeypatch, present=False)
+    for name in ("AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"):
+        monkeypatch.setenv(name, str(project / "none"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    result = CliRunner().invoke(app, ["bench", "run", "-s", STACK, "--send"])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith("error: bench: no usable credentials (") and "docs/platforms.md" in result.output

@@ -206,7 +206,9 @@ def run(
     except (StackWriteError, RunError) as exc:
         fail(str(exc))
     except Exception as exc:  # the platform's answer (HTTP or SDK error): the input was fine, the work failed
-        fail(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, code=FAILED)
+        from trainstack.cli.usage_errors import work_failed
+
+        fail(work_failed("run", exc), code=FAILED)
 
 
 @app.command()

@@ -46,7 +46,9 @@ def _remote(call):
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     except Exception as exc:  # the SDK's or REST plumbing's errors: credentials, permissions, network
-        fail(f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
+        from trainstack.cli.usage_errors import FAILED, work_failed
+
+        fail(work_failed("bench", exc)[:400], code=FAILED)
 
 
 def send_run(

@@ -47,6 +47,22 @@ def one_line(exc: Exception) -> str:
     return " ".join(message.split()).rstrip(".") + see
 
 
+def work_failed(what: str, exc: Exception, provider: str = "") -> str:
+    """One line for a cloud call that failed (`what`: `run`, `bench`): the SDK's message, never
+    its class name alone; a missing or refused credential (the SDKs' `NoCredentialsError`,
+    `DefaultCredentialsError`, `CredentialUnavailableError`, `ClientAuthenticationError`) with
+    the fix, where docs/platforms.md lists each cloud's credentials."""
+    lines = str(exc).strip().splitlines()
+    message = lines[0] if lines else type(exc).__name__
+    if "Credential" in type(exc).__name__ or "ClientAuthentication" in type(exc).__name__:
+        cloud = f"{provider} " if provider else ""
+        return (
+            f"{what}: no usable {cloud}credentials ({message}); give the cloud's credentials as its SDK reads them "
+            "(environment or profile: docs/platforms.md, Credentials)"
+        )
+    return f"{what}: {message}"
+
+
 # Exit statuses, the same for every command (docs/cli.md, exit statuses): 0 done (every check
 # passed); 1 the command ran and failed or found a failure (a check failed, live checks or a
 # fetch could not run); 2 the input is wrong (usage, an invalid workload or stack, nothing fits).

@@ -142,3 +142,33 @@ def test_managed_mlflow_points_the_job_at_the_pools_server():
     assert request["Environment"]["MLFLOW_TRACKING_URI"] == (
         f"arn:aws:sagemaker:{cluster.region}:{ACCOUNT}:mlflow-tracking-server/c-mlflow"
     )
+
+
+def test_run_without_aws_credentials_is_one_line_with_the_fix(tmp_path, monkeypatch):
+    from tests.aws_live import credentials
+    from tests.cli.helpers import one_error_line, run
+
+    credentials(monkeypatch, present=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "Pulumi.yaml").write_text("name: trainstack\nruntime: python\n")
+    cluster = _cluster(file_system=None)
+    config = {"aws:region": cluster.region, "trainstack:cluster": cluster.model_dump(mode="json", exclude_none=True)}
+    (tmp_path / "stacks" / "Pulumi.c.yaml").write_text(yaml.safe_dump({"config": config}))
+    result = run("run", "-s", "c", "--project-dir", str(tmp_path))
+    assert result.exit_code == 1, result.stderr
+    one_error_line(
+        result,
+        "run: no usable credentials (Unable to locate credentials); give the cloud's credentials as its SDK reads "
+        "them (environment or profile: docs/platforms.md, Credentials)",
+        code=1,
+    )
+
+
+def test_a_failed_call_is_its_message_never_a_bare_class_name():
+    from trainstack.cli.usage_errors import work_failed
+
+    assert work_failed("run", RuntimeError("HTTP 403: forbidden\nmore")) == "run: HTTP 403: forbidden"
+    assert work_failed("bench", TimeoutError()) == "bench: TimeoutError"
