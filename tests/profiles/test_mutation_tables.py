@@ -14,10 +14,12 @@ import pytest
 from facts.performance import performance
 from profiles.candidate import Candidate
 from profiles.choice.gaps import clouds_without_rows
+from profiles.choice.nodes import _floor_price
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.estimate import job_hours
 from profiles.cost.flex import flex, purchase_price
+from profiles.cost.held import beside_price, held_rows
 from profiles.cost.inputs import spot_interruptions
 from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
@@ -393,3 +395,40 @@ def test_a_flex_start_row_is_priced_for_vm_rows_of_a_cloud_that_sells_it():
 def test_a_purchase_price_is_the_rows_own_or_the_flex_start_one(node, purchase, usd):
     found = purchase_price(node, purchase)
     assert found == (None if usd is None else pytest.approx(usd, abs=1e-9))
+
+
+# Held capacity a row can use (`profiles.cost.held`): p4de-like nodes in use1-az1.
+_P4DE = aws_node()
+_HERE = {"provider": "aws", "instance_type": _P4DE.instance_type, "zone": _P4DE.zone}
+
+
+def _held_spec(*reservations):
+    return parse_spec({"accelerators": "A100-80GB:8", "hours": 10, "nodes": 4, "reservations": list(reservations)})
+
+
+def test_a_row_uses_every_reservation_of_its_type_and_zone_and_a_smaller_block_beside_on_demand():
+    elsewhere = {**_HERE, "zone": "use1-az2", "id": "cr-far", "nodes": 8, "usd_per_hour": 1.0}
+    exact = {**_HERE, "id": "cr-4", "nodes": 4, "usd_per_hour": 2.0}
+    small = {**_HERE, "id": "cr-2", "nodes": 2, "usd_per_hour": 3.0}
+    block = {**_HERE, "id": "cb-2", "kind": "capacity-block", "nodes": 2, "usd_per_hour": 4.0}
+    spec = _held_spec(elsewhere, exact, small, block)
+    assert [(r.id, n) for r, n in held_rows(spec, _P4DE, 4)] == [("cr-4", None), ("cb-2", 2)]
+    assert [(r.id, n) for r, n in held_rows(spec, _P4DE, 2)] == [("cr-4", None), ("cr-2", None), ("cb-2", None)]
+
+
+def test_a_blocks_nodes_beside_on_demand_average_their_prices():
+    # 2 of 8 nodes at $5 in the block, 6 at $40 on-demand: (10 + 240) / 8 = $31.25 per node-hour.
+    assert beside_price(5.0, 2, 8, _P4DE) == (
+        31.25,
+        "block_nodes: 2 of 8 nodes in the Capacity Block's own group, 6 on-demand beside it at $40.00/node-hour: "
+        "$31.25/node-hour on average",
+    )
+    assert beside_price(5.0, 2, 8, _P4DE._replace(on_demand_usd_per_hour=None)) == (None, "")
+
+
+def test_a_held_rows_floor_price_is_the_lower_of_its_blended_and_its_own_rate():
+    block = {**_HERE, "id": "cb-4", "kind": "capacity-block", "nodes": 4, "usd_per_hour": 5.0}
+    (held,) = _held_spec(block).reservations
+    assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 22.5, reservation=held)) == 5.0
+    assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 4.0, reservation=held)) == 4.0
+    assert _floor_price(Candidate(_P4DE, "on-demand", 4, 10.0, 40.0)) == 40.0
