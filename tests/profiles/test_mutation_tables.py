@@ -76,8 +76,9 @@ def test_a_spot_rows_gap_fill_is_the_on_demand_premium_for_half_the_run_per_inte
     assert row.hours == pytest.approx(72.072, rel=1e-12)
     assert row.usd_fill == pytest.approx(FILL_USD, rel=1e-12)
     assert row.usd_total == pytest.approx(12.0 * 2 * 72.072 + row.usd_storage + FILL_USD, rel=1e-12)
-    assert row.notes[-1].startswith(
-        f"spot fallback: on-demand fills a short spot group after {minutes} min, up to $145.44 per job (an upper bound"
+    assert row.notes[-1] == (
+        f"spot fallback: on-demand fills a short spot group after {minutes} min, up to $145.44 per job (an upper bound: "
+        "each interrupted node's fill is kept to the run's end, as no source gives how long spot stays short)"
     )
 
 
@@ -354,6 +355,15 @@ _SECRET_JOB = {
 )
 def test_a_jobs_secret_is_refused_where_its_nodes_cannot_read_it(where, problem):
     assert job_detail(parse_spec(_SECRET_JOB), offering(**where)) == problem
+
+
+def test_a_job_on_a_pool_trainstack_submits_nothing_to_is_refused_with_the_fix():
+    spec = parse_spec({**_SECRET_JOB, "job": {"command": "/fsx/t.py"}})
+    node = aws_node(instance_type="p4d.24xlarge", platform="hyperpod")
+    assert job_detail(spec, node) == (
+        "job: trainstack submits no job to SageMaker HyperPod yet (docs/platforms.md); remove job and run it on the "
+        "cluster, or pick another platform"
+    )
 
 
 # Flex-start rows (`profiles.cost.flex`): an a2-highgpu-1g in us-central1 at Google's DWS SKUs,
