@@ -17,7 +17,7 @@ from profiles.choice.gaps import clouds_without_rows
 from profiles.choice.nodes import _floor_price
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
-from profiles.cost.estimate import job_hours
+from profiles.cost.estimate import _split, job_hours
 from profiles.cost.flex import flex, purchase_price
 from profiles.cost.held import beside_price, held_rows
 from profiles.cost.inputs import spot_interruptions
@@ -442,3 +442,18 @@ def test_a_held_rows_floor_price_is_the_lower_of_its_blended_and_its_own_rate():
     assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 22.5, reservation=held)) == 5.0
     assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 4.0, reservation=held)) == 4.0
     assert _floor_price(Candidate(_P4DE, "on-demand", 4, 10.0, 40.0)) == 40.0
+
+
+@pytest.mark.parametrize(
+    ("fields", "split"),
+    [
+        pytest.param({"accelerator": "tpu-v6e", "accelerator_count": 16, "interconnect": "tpu-ici"}, 8, id="v6e-host"),
+        pytest.param({"accelerator": "tpu-v5p", "accelerator_count": 16, "interconnect": "tpu-ici"}, 4, id="v5p-host"),
+        pytest.param(
+            {"accelerator": "tpu-v9", "accelerator_count": 16, "interconnect": "tpu-ici"}, 4, id="unknown-tpu"
+        ),
+        pytest.param({"accelerator_count": 8}, 8, id="a-gpu-node"),
+    ],
+)
+def test_a_sequence_splits_over_a_tpu_hosts_chips_or_a_gpu_nodes(fields, split):
+    assert _split(offering(**fields)) == split
