@@ -13,6 +13,7 @@ import pytest
 
 from facts.performance import performance
 from profiles.candidate import Candidate
+from profiles.choice.fewest import choice_cost
 from profiles.choice.gaps import clouds_without_rows
 from profiles.choice.nodes import _floor_price
 from profiles.cost.checkpoint import write_hours
@@ -25,6 +26,7 @@ from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
 from profiles.data_path.link_sizing import for_link
 from profiles.data_path.row import data_row
+from profiles.data_path.terms import at_tier
 from profiles.fixes import jurisdiction_fix
 from profiles.matching import job_detail
 from profiles.resolver import _zones_note, distinct_offerings
@@ -457,3 +459,34 @@ def test_a_held_rows_floor_price_is_the_lower_of_its_blended_and_its_own_rate():
 )
 def test_a_sequence_splits_over_a_tpu_hosts_chips_or_a_gpu_nodes(fields, split):
     assert _split(offering(**fields)) == split
+
+
+def test_a_dataset_of_unknown_size_adds_no_data_terms_to_the_file_systems_row():
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "hours": 10,
+            "file_system": {"capacity": "4800GiB"},
+            "data": {"source": "s3://team/x"},
+        }
+    )
+    row = at_tier(spec, aws_node(), 10.0, 250, None)
+    assert (row.hours, row.throughput, row.capacity_gib, row.wait_hours) == (10.0, 250, None, 0.0)
+    assert row.storage.capacity_gib == 4800.0 and row.notes == (row.storage.describe(),)
+    sized = at_tier(spec, aws_node(), 10.0, 250, None, 9600.0)
+    assert (sized.capacity_gib, sized.storage.capacity_gib) == (9600.0, 9600.0)
+
+
+@pytest.mark.parametrize(
+    ("row", "reference", "cost"),
+    [
+        # $10.0055 of which $0.0055 file system over 10 h, kept 20 h: + $0.0055 = $10.011 -> $10.01.
+        pytest.param(Candidate(offering(), "on-demand", 1, 10.0, 1.0, usd_storage=0.0055), 20.0, 10.01, id="kept"),
+        pytest.param(Candidate(offering(), "on-demand", 1, 10.0, 1.0, usd_storage=0.0055), 5.0, 10.01, id="shorter"),
+        pytest.param(Candidate(offering(), "on-demand", 1, 10.0, 1.0046), 20.0, 10.05, id="no-file-system"),
+        # A row of no hours has no file-system rate to stretch: its total, $100.
+        pytest.param(Candidate(offering(), "on-demand", 1, 0.0, 1.0, usd_storage=100.0), 10.0, 100.0, id="no-hours"),
+    ],
+)
+def test_the_size_choice_compares_costs_to_the_cent_with_the_file_system_kept(row, reference, cost):
+    assert choice_cost(row, reference) == cost
