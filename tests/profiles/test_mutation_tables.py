@@ -18,7 +18,7 @@ from profiles.choice.gaps import clouds_without_rows
 from profiles.choice.nodes import _floor_price
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
-from profiles.cost.estimate import _split, job_hours
+from profiles.cost.estimate import _replica_nodes, _split, job_hours
 from profiles.cost.flex import flex, purchase_price
 from profiles.cost.held import beside_price, held_rows
 from profiles.cost.inputs import spot_interruptions
@@ -490,3 +490,21 @@ def test_a_dataset_of_unknown_size_adds_no_data_terms_to_the_file_systems_row():
 )
 def test_the_size_choice_compares_costs_to_the_cent_with_the_file_system_kept(row, reference, cost):
     assert choice_cost(row, reference) == cost
+
+
+@pytest.mark.parametrize(("params", "replicas_span_both"), [("38B", False), ("40B", True)])
+def test_a_model_whose_state_needs_two_nodes_spans_them_and_all_reduces_its_share(params, replicas_span_both):
+    """16 bytes per parameter (no `model:`): 38B = 608 GB fits one 8 x A100-80GB node's usable
+    memory, so 2 nodes are 2 replicas all-reducing every gradient over 100 Gbps; 40B = 640 GB
+    does not, so one replica spans both and each node all-reduces only its half."""
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "nodes": 2,
+            "work": {"params": params, "tokens": "10B", "mfu": 0.4, "batch_tokens": "256K"},
+        }
+    )
+    node = offering(network_gbps=100.0, interconnect="ethernet")
+    assert _replica_nodes(node, float(params[:-1]) * 1e9, 16) == (2 if replicas_span_both else 1)
+    efficiency = job_hours(spec, node, 2).efficiency
+    assert (efficiency > 0.99) if replicas_span_both else (efficiency < 0.8)
