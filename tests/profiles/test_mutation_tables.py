@@ -117,6 +117,18 @@ _GCP_2 = _GCP._replace(zone="us-central1-b")
     [
         pytest.param(["aws"], {"price": [_AWS]}, {}, {}, id="a-cloud-with-a-row-is-not-a-gap"),
         pytest.param(
+            ["aws", "lambda", "gcp"],
+            {"price": [_GCP]},
+            {},
+            {
+                "lambda": "no priced offering in the catalog (`trainstack catalog info`; refresh with "
+                "`trainstack catalog refresh --provider lambda`)",
+                "gcp": "price: no offering of these accelerators has a price for the purchase asked; 1 offerings "
+                "removed by it",
+            },
+            id="each-cloud-after-one-with-rows-or-none-listed",
+        ),
+        pytest.param(
             ["lambda"],
             {},
             {},
@@ -175,14 +187,16 @@ def _priced(nodes, hours, usd_per_node_hour, zone="eastus"):
     ("first", "second"),
     [
         # $99.60 on 16 GPUs before $100.40 on 8: the cost decides to the cent, not the dollar.
-        pytest.param(_priced(2, 1.0, 49.8), _priced(1, 1.0, 100.4), id="cheaper-by-cents"),
+        pytest.param((2, 1.0, 49.8), (1, 1.0, 100.4), id="cheaper-by-cents"),
         # $100.004 on 8 GPUs before $100.001 on 16: equal to the cent, the fewer GPUs first.
-        pytest.param(_priced(1, 1.0, 100.004), _priced(2, 1.0, 50.0005), id="same-cent-fewer-gpus"),
+        pytest.param((1, 1.0, 100.004), (2, 1.0, 50.0005), id="same-cent-fewer-gpus"),
         # Equal to the cent and in GPUs: the cheaper by a tenth of a cent, though slower.
-        pytest.param(_priced(1, 2.0, 50.0005), _priced(1, 1.0, 100.004), id="then-the-exact-cost"),
+        pytest.param((1, 2.0, 50.0005), (1, 1.0, 100.004), id="then-the-exact-cost"),
     ],
 )
 def test_rows_rank_by_cost_to_the_cent_then_fewer_accelerators_then_exact_cost(first, second):
+    # Built here, not at import: a Candidate keeps its sort key once computed.
+    first, second = _priced(*first), _priced(*second)
     assert sorted([second, first], key=Candidate.sort_key) == [first, second]
     assert first.sort_key() < second.sort_key()
 
