@@ -329,6 +329,14 @@ HIGH_RATE = {"spot": {"checkpoint_interval": "1h", "interruptions_per_node_month
             {64, 32, 16},
             id="none-meets-spot-slowed-by-interruptions",
         ),
+        # 3,000 interruptions per node-month: spot is late at every count, so its fastest row is
+        # sought at every count, the ones below the first on-time count included.
+        pytest.param(
+            {"deadline": "4d", "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 3000}},
+            None,
+            {1, 2, 4, 8, 16, 32, 64},
+            id="spot-late-at-every-count",
+        ),
         pytest.param({"deadline": "10d", "work": None, "hours": "72h"}, None, {1}, id="fixed-hours"),
     ],
 )
