@@ -18,7 +18,7 @@ from profiles.choice.gaps import clouds_without_rows
 from profiles.choice.nodes import _floor_price
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
-from profiles.cost.estimate import _replica_nodes, _split, job_hours
+from profiles.cost.estimate import JobHours, _replica_nodes, _split, job_hours
 from profiles.cost.flex import flex, purchase_price
 from profiles.cost.held import beside_price, held_rows
 from profiles.cost.inputs import spot_interruptions
@@ -77,6 +77,7 @@ def test_a_spot_rows_gap_fill_is_the_on_demand_premium_for_half_the_run_per_inte
     row = _spot_row(aws_node(spot_usd_per_hour=12.0), fallback=fallback)
     assert row.hours == pytest.approx(72.072, rel=1e-12)
     assert row.usd_fill == pytest.approx(FILL_USD, rel=1e-12)
+    assert row.notes[-2].startswith("spot: 0.14 interruptions expected, +0.1 h (0.73/node-month, spec)")
     assert row.usd_total == pytest.approx(12.0 * 2 * 72.072 + row.usd_storage + FILL_USD, rel=1e-12)
     assert row.notes[-1] == (
         f"spot fallback: on-demand fills a short spot group after {minutes} min, up to $145.44 per job (an upper bound: "
@@ -522,3 +523,37 @@ def test_a_model_whose_state_needs_two_nodes_spans_them_and_all_reduces_its_shar
     assert _replica_nodes(node, float(params[:-1]) * 1e9, 16) == (2 if replicas_span_both else 1)
     efficiency = job_hours(spec, node, 2).efficiency
     assert (efficiency > 0.99) if replicas_span_both else (efficiency < 0.8)
+
+
+def test_a_flex_start_row_is_offered_only_for_a_run_one_request_holds():
+    spec = parse_spec({"accelerators": "A100:1", "nodes": 2, "hours": 20, "purchase": "flex-start"})
+    (row,) = candidates(spec, _A2, JobHours(20.0), 2)
+    assert (row.purchase, row.usd_per_node_hour, row.usd_total) == ("flex-start", _A2_FLEX, _A2_FLEX * 2 * 20.0)
+    assert row.notes[-1].startswith("flex-start: $2.02/h per node from Compute Engine's DWS Defined Duration SKUs")
+    assert candidates(spec, _A2, JobHours(200.0), 2) == []  # 200 h: longer than one request's 134.4 h
+
+
+def test_a_blocks_row_on_more_nodes_than_it_holds_says_both_the_blocks_end_and_the_nodes_beside(monkeypatch):
+    """A $5 block of 2 nodes ending 5 h into a 10 h job on 4 nodes: the block's nodes average
+    (5 x 5 + 40 x 5) / 10 = $22.50, and with 2 more on-demand nodes at $40 beside it $31.25."""
+    monkeypatch.setenv("TRAINSTACK_NOW", "2026-12-04T13:40:00Z")
+    block = {**_HERE, "id": "cb-2", "kind": "capacity-block", "nodes": 2, "usd_per_hour": 5.0}
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "nodes": 4,
+            "hours": 10,
+            "reservations": [{**block, "ends": "2026-12-04T19:20:00Z"}],
+        }
+    )
+    rows = {c.purchase: c for c in candidates(spec, _P4DE, JobHours(10.0), 4)}
+    held = rows["capacity-block"]
+    assert (held.usd_per_node_hour, held.block_nodes) == (31.25, 2)
+    assert (
+        held.notes[-2].startswith("Capacity Block cb-2 ends 2026-12-04T19:20:00Z")
+        and "$22.50/node-hour" in held.notes[-2]
+    )
+    assert held.notes[-1].startswith("block_nodes: 2 of 4 nodes in the Capacity Block's own group")
+    # A block that cannot price its rest gives no row, beside on-demand or not.
+    rows = {c.purchase: c for c in candidates(spec, _P4DE._replace(on_demand_usd_per_hour=None), JobHours(10.0), 4)}
+    assert "capacity-block" not in rows

@@ -449,3 +449,9 @@ def test_the_bounded_search_finds_a_larger_cheaper_count(monkeypatch, block, mar
     ]
     assert {c.purchase: c.nodes for c in picks} == {"on-demand": 1, "spot": 1, "capacity-block": picked}
     assert set(seen) <= priced and len(seen) == len(set(seen))
+
+
+def test_a_family_of_two_sizes_keeps_one():
+    # v5p-8 (4 chips) 40 h x $16.80 = $672 and v5p-16 20 h x $33.60 = $672, both on time: the 4 chips.
+    (pick,) = fewest_per_family([_slice(8, 33.60, 20.0), _slice(4, 16.80, 40.0)], 48.0, M)
+    assert pick.offering.instance_type == "tpu-v5p-8"
