@@ -16,6 +16,7 @@ from profiles.candidate import Candidate
 from profiles.choice.fewest import choice_cost
 from profiles.choice.gaps import clouds_without_rows
 from profiles.choice.nodes import _floor_price
+from profiles.choice.price_checks import with_price_findings
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.estimate import JobHours, _replica_nodes, _split, job_hours
@@ -557,3 +558,20 @@ def test_a_blocks_row_on_more_nodes_than_it_holds_says_both_the_blocks_end_and_t
     # A block that cannot price its rest gives no row, beside on-demand or not.
     rows = {c.purchase: c for c in candidates(spec, _P4DE._replace(on_demand_usd_per_hour=None), JobHours(10.0), 4)}
     assert "capacity-block" not in rows
+
+
+def test_rows_whose_prices_disagree_with_their_siblings_say_so_and_others_do_not():
+    # a3-highgpu-8g at $40/h in us-central1 and $90/h in us-east1: more than 1.8x apart in one continent.
+    where = {"provider": "gcp", "instance_type": "a3-highgpu-8g"}
+    central = offering(**where, region="us-central1", zone="us-central1-a", on_demand_usd_per_hour=40.0)
+    east = offering(**where, region="us-east1", zone="us-east1-b", on_demand_usd_per_hour=90.0)
+    other = offering(provider="azure", region="eastus", zone="eastus", on_demand_usd_per_hour=30.0)
+    rows = [Candidate(o, "on-demand", 1, 10.0, o.on_demand_usd_per_hour) for o in (central, east, other)]
+    found = with_price_findings(rows, [central, east, other])
+    assert found[0].notes == (
+        "price check: a3-highgpu-8g (8 x A100-80GB) $40.00/h in us-central1 (skypilot-catalog, 2026-01-01) is more "
+        "than 1.8x from its $90.00/h in us-east1 (north-america): one side is likely a wrong price until a newer one "
+        "settles it",
+    )
+    assert found[1].notes[0].startswith("price check: a3-highgpu-8g (8 x A100-80GB) $90.00/h in us-east1")
+    assert found[2] is rows[2]
