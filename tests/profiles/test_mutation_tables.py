@@ -142,6 +142,13 @@ _GCP_2 = _GCP._replace(zone="us-central1-b")
         ),
         pytest.param(["gcp"], {"price": [_AWS]}, {}, {}, id="only-other-clouds-removed-says-nothing"),
         pytest.param(
+            ["azure", "gcp"],
+            {"region": [_GCP]},
+            {},
+            {"gcp": "region: no offering in the `regions` asked; 1 offerings removed by it"},
+            id="a-listed-cloud-nothing-removed-then-one-removed",
+        ),
+        pytest.param(
             ["gcp"],
             {"price": [_GCP, _GCP_2], "accelerator": [_GCP], "interconnect": [_AWS, _GCP]},
             {},
@@ -161,7 +168,7 @@ _GCP_2 = _GCP._replace(zone="us-central1-b")
 )
 def test_each_allowed_cloud_without_a_row_is_named_with_its_deepest_constraint(allowed, failed, details, gaps):
     found = [Candidate(_AWS, "on-demand", 1, 10.0, 40.0)]
-    assert clouds_without_rows(allowed, [_AWS, _GCP, _GCP_2], found, failed, details) == gaps
+    assert clouds_without_rows(allowed, [_AWS, _GCP, _GCP_2, offering()], found, failed, details) == gaps
 
 
 @pytest.mark.parametrize(
