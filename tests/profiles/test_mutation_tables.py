@@ -538,6 +538,18 @@ def test_a_flex_start_row_is_offered_only_for_a_run_one_request_holds():
     (row,) = candidates(spec, _A2, JobHours(20.0), 2)
     assert (row.purchase, row.usd_per_node_hour, row.usd_total) == ("flex-start", _A2_FLEX, _A2_FLEX * 2 * 20.0)
     assert row.notes[-1].startswith("flex-start: $2.02/h per node from Compute Engine's DWS Defined Duration SKUs")
+    # The row's other notes stay before it.
+    stored = parse_spec(
+        {
+            "accelerators": "A100:1",
+            "nodes": 2,
+            "hours": 20,
+            "purchase": "flex-start",
+            "file_system": {"capacity": "4800GiB"},
+        }
+    )
+    (row,) = candidates(stored, _A2, JobHours(20.0), 2)
+    assert row.notes[0] == row.storage.describe() and row.notes[-1].startswith("flex-start: $2.02/h per node")
     assert candidates(spec, _A2, JobHours(200.0), 2) == []  # 200 h: longer than one request's 134.4 h
 
 
