@@ -28,9 +28,10 @@ from profiles.costing import candidates
 from profiles.data_path.link_sizing import for_link
 from profiles.data_path.row import data_row
 from profiles.data_path.terms import at_tier
+from profiles.explain import WorkloadFieldError
 from profiles.fixes import jurisdiction_fix
 from profiles.matching import job_detail
-from profiles.resolver import _zones_note, distinct_offerings
+from profiles.resolver import _zones_note, distinct_offerings, resolve
 from profiles.spec import parse_spec
 from tests.clusters import example_config
 from tests.profiles.offering_factory import aws_node, offering
@@ -594,3 +595,29 @@ def test_rows_whose_prices_disagree_with_their_siblings_say_so_and_others_do_not
     )
     assert found[1].notes[0].startswith("price check: a3-highgpu-8g (8 x A100-80GB) $90.00/h in us-east1")
     assert found[2] is rows[2]
+
+
+def test_work_too_long_for_every_row_names_the_fastest_and_the_unit_check():
+    """70B parameters x 100T tokens on one 8-GPU node runs for centuries everywhere: the error
+    names the fastest offering (the H100 node, listed after the A100 one) and its hours."""
+    a100 = offering(instance_type="Standard_A", accelerator="A100-80GB")
+    h100 = offering(instance_type="Standard_H", accelerator="H100", accelerator_memory_gib=80.0, zone="eastus-2")
+    spec = parse_spec(
+        {"accelerators": ["A100-80GB:8", "H100:8"], "nodes": 1, "work": {"params": "70B", "tokens": "100T", "mfu": 0.4}}
+    )
+    with pytest.raises(WorkloadFieldError) as raised:
+        resolve(spec, [a100, h100])
+    message = str(raised.value)
+    assert message.startswith("work: the job takes ") and " even on 1 x Standard_H, the fastest; " in message
+    assert _hours(message) < _hours(str(_too_long(spec, a100)))  # the A100 node alone: slower
+    assert message.endswith("check the units of work (tokens: 300B, images: 1.28M)")
+
+
+def _too_long(spec, node):
+    with pytest.raises(WorkloadFieldError) as raised:
+        resolve(spec, [node])
+    return raised.value
+
+
+def _hours(message):
+    return float(message.removeprefix("work: the job takes ").split(" h ")[0].replace(",", ""))
