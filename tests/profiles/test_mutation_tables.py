@@ -28,10 +28,10 @@ from profiles.costing import candidates
 from profiles.data_path.link_sizing import for_link
 from profiles.data_path.row import data_row
 from profiles.data_path.terms import at_tier
-from profiles.explain import WorkloadFieldError
+from profiles.explain import NoMatchError, WorkloadFieldError
 from profiles.fixes import jurisdiction_fix
 from profiles.matching import job_detail
-from profiles.resolver import _zones_note, distinct_offerings, resolve
+from profiles.resolver import FLEX_TOO_LONG, _zones_note, distinct_offerings, resolve
 from profiles.spec import parse_spec
 from tests.clusters import example_config
 from tests.profiles.offering_factory import aws_node, offering
@@ -621,3 +621,14 @@ def _too_long(spec, node):
 
 def _hours(message):
     return float(message.removeprefix("work: the job takes ").split(" h ")[0].replace(",", ""))
+
+
+def test_a_flex_start_job_longer_than_any_request_says_so():
+    spec = parse_spec({"accelerators": "A100:1", "nodes": 2, "hours": 200, "purchase": "flex-start"})
+    with pytest.raises(NoMatchError) as raised:
+        resolve(spec, [_A2])
+    assert str(raised.value) == FLEX_TOO_LONG
+    # A row that fails a check of its own is not that case: the usual no-match names the check.
+    with pytest.raises(NoMatchError) as other:
+        resolve(spec, [_A2._replace(accelerator_count=2)])
+    assert str(other.value) != FLEX_TOO_LONG
