@@ -155,6 +155,10 @@ class Cloud:
             read job secrets from, or None (a secret reference is refused there).
         notice_watcher: the `nodeagent.notices` watcher its nodes run to see a spot
             interruption coming, or None when the cloud gives nodes no notice trainstack reads.
+        vm_run: the module of `trainstack run` on its VM stacks (`submit`, `request_preview`:
+            start or restart the job its node agents run); None: refused.
+        run_channel: its `vm_run` reaches the workers through the head's job channel, so they
+            follow runs (`NodeJob.follow_runs`) and wait for the next one after a job ends.
         shared_mount: where its component mounts the shared file system on every node.
         nccl: `"module:function"` `(instance type, rdma) -> (variables, lines to source,
             notes) or None` the benchmark kit runs NCCL with; None (or a None answer): the
@@ -240,6 +244,8 @@ class Cloud:
     healing: Healing | None = None
     notice_watcher: str | None = None
     secret_store: str | None = None
+    vm_run: str | None = None
+    run_channel: bool = False
     shared_mount: str = "/mnt/shared"
     nccl: str | None = None
     job_runtime: str | None = None

@@ -152,6 +152,7 @@ def _healing(raw: dict[str, Any], display_name: str) -> Healing:
             "restart_hours": hours,
             "summary": raw["summary"].format(restart_hours=hours),
             "on_demand_summary": raw.get("on_demand_summary", "").format(restart_hours=hours),
+            "flex_start_summary": raw.get("flex_start_summary", "").format(manual_hours=MANUAL_RESTART_HOURS),
             "no_job_types": tuple(tuple(pair) for pair in raw.get("no_job_types", ())),
             "unreplaced_types": tuple(raw.get("unreplaced_types", ())),
             "queued": _healing(raw["queued"], display_name) if "queued" in raw else None,

@@ -21,7 +21,7 @@ from clouds.data import data_problem
 from clouds.data_config import DataConfig
 from clouds.healing import check_job, healing
 from clouds.job_config import JobConfig
-from clouds.job_fields import job_size_problem
+from clouds.job_fields import NO_FILE_SYSTEM, job_size_problem
 from clouds.job_paths import checkpoint_problem
 from clouds.job_secrets import secret_problem
 from clouds.platform_lookup import platform_problem
@@ -210,18 +210,21 @@ class ClusterConfig(BaseModel):
     flex_start: bool = Field(default=False, description="Nodes from one flex-start resize request.")
     on_demand_nodes: int | None = Field(default=None, ge=1, description="Spot cluster's nodes kept on-demand.")
     block_nodes: int | None = Field(
-        default=None, ge=1, description="Nodes in the Capacity Block's own group; the rest bought as `purchase`."
+        default=None, ge=1, description="Nodes in the Capacity Block's own group (the rest bought as `purchase`)."
     )
     on_demand_after_minutes: int | None = Field(
         default=None, ge=1, le=10_080, description="Minutes below size before on-demand fills the gap."
     )
-    platform: str | None = Field(default=None, description="Managed platform; None = the cloud's VMs.")
+    platform: str | None = Field(default=None, description="Managed platform the cluster is a pool of (None: VMs).")
     node_image: str | None = Field(default=None, min_length=1, description="Nodes' OS image id (PAI Lingjun).")
 
     def model_post_init(self, __context: object) -> None:
         if problem := platform_problem(self.provider, self.platform):
             raise ValueError(problem)
-        if self.job is not None and (problem := tracking_problem(self.job.tracking, self.platform)):
+        source = self.data.source if self.data is not None else None
+        if self.job is not None and (
+            problem := tracking_problem(self.job.tracking, self.platform, self.provider, source)
+        ):
             raise ValueError(problem)
         if problem := secret_problem(self.provider, self.platform, self.job):
             raise ValueError(problem)
@@ -246,7 +249,7 @@ class ClusterConfig(BaseModel):
                 f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number"
             )
         if self.job is not None and self.file_system is None and self.platform is None:
-            raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
+            raise ValueError(NO_FILE_SYSTEM)
         if problem := job_size_problem(self.job, self.nodes, None):
             raise ValueError(problem)
         for cidr in self.ssh_cidrs:
@@ -270,7 +273,9 @@ class ClusterConfig(BaseModel):
 
     def _self_healing(self) -> bool:
         """Whether the cluster's group replaces a lost node by itself (`clouds.healing`)."""
-        entry = healing(self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id)
+        entry = healing(
+            self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id, self.flex_start
+        )
         return entry.replaces_nodes
 
     @property

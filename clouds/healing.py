@@ -39,13 +39,16 @@ def healing(
     queued_resource: bool = False,
     purchase: str = "",
     kms_key_id: str | None = None,
+    flex_start: bool = False,
 ) -> Healing:
     """The entry of `provider`; an unknown name, or an instance type its group does not hold
     (GCP TPU slices), gets the manual answer, unless the stack requests those nodes as queued
     resources (`queued_resource`) and the cloud's controller re-requests them (`Healing.queued`).
     With `purchase` known, a cluster the cloud's group cannot carry (`Healing.per_node`: a spot
     or KMS-encrypted cluster, a type that needs an HPC cluster) gets the manual answer and why;
-    an on-demand one gets the cloud's `Healing.on_demand_summary` where it has one."""
+    an on-demand one gets the cloud's `Healing.on_demand_summary` where it has one, and a
+    `flex_start` one the cloud's `Healing.flex_start_summary` (nothing replaced, the manual
+    restart's hours)."""
     entry = HEALING.get(provider)
     if entry is None:
         return manual_healing(provider)
@@ -56,6 +59,8 @@ def healing(
     reason = per_node_reason(provider, instance_type, purchase, kms_key_id) if purchase else None
     if reason:
         return per_node_healing(CLOUDS[provider].display_name, reason)
+    if flex_start and entry.flex_start_summary:
+        return Healing(False, entry.runs_job, MANUAL_RESTART_HOURS, entry.flex_start_summary, entry.no_job_types)
     if purchase == "on-demand" and entry.on_demand_summary:
         return dataclasses.replace(entry, summary=entry.on_demand_summary)
     return entry

@@ -12,6 +12,7 @@ addresses), named from the planned resource tree (`unpriced_hourly`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from clouds.registry import CLOUDS
@@ -46,6 +47,19 @@ def helper_lines(
     )
 
 
+def head_tracking_line(data_source: str | None) -> str:
+    """What `job.tracking: {mlflow: managed}` on a VM stack adds to the cost (`clouds.mlflow_head`):
+    the server runs on the head node the job already has, so no VM; its artifacts bill at the
+    bucket's rates, which no cost counts (their volume is the job's, unknown here)."""
+    bucket = re.match(r"[a-z0-9]+://[^/]+", data_source or "")
+    where = bucket.group(0) if bucket else "the team's bucket"
+    return (
+        "the MLflow tracking server (job.tracking: managed) runs on the job's head node: it adds no VM and no "
+        f"USD/hour; its artifacts (in {where}, prefix trainstack/mlflow/) bill at the bucket's storage and request "
+        "rates and are not in USD/job: their volume is the job's"
+    )
+
+
 def unpriced_hourly(provider: str, region: str, resources: Iterable[dict]) -> tuple[str, ...]:
     """One line naming the planned resources that bill by the hour but have no recorded price
     (`Cloud.hourly_resources`), or none when the tree has none.
@@ -63,7 +77,7 @@ def unpriced_hourly(provider: str, region: str, resources: Iterable[dict]) -> tu
     if not named:
         return ()
     return (
-        f"{'; '.join(named)} {'bills' if len(named) == 1 else 'bill'} by the hour (and per GB processed) and "
+        f"{'; '.join(named)} {'bills' if len(named) == 1 else 'bill'} by the hour and "
         f"{'is' if len(named) == 1 else 'are'} not in USD/hour or USD/job: unpriced, no sourced and dated price "
         f"is recorded; add {'its' if len(named) == 1 else 'their'} {region} price from the cloud's pricing page",
     )

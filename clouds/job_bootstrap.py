@@ -13,6 +13,7 @@ import json
 from clouds.contract import ClusterConfig
 from clouds.job_runtime import job_python, store_python
 from clouds.job_secrets import node_secrets, plain_env
+from clouds.mlflow_head import bootstrap_lines
 from clouds.mounts import SHARED_MOUNT
 from clouds.registry import CLOUDS
 from clouds.tracking import tracking_env
@@ -130,6 +131,8 @@ def node_job(name: str, cluster: ClusterConfig, rdzv_host: str, mount_point: str
         fields["secrets"] = secrets
     if job.launcher == "paddle":  # torchrun is the node agent's default: its job files stay as they were
         fields["launcher"] = "paddle"
+    if CLOUDS[cluster.provider].run_channel:  # `trainstack run` reaches the workers through the
+        fields["follow_runs"] = True  # head's job channel, also after their job ended (`nodeagent.follow`)
     fields["job_id"] = rendezvous_id(name, fields)
     return fields
 
@@ -150,6 +153,9 @@ def job_script(role: str, name: str, cluster: ClusterConfig, rdzv_host: str, mou
     window = NOTICE_SECONDS.get(job["cloud"], 30)
     if role == "head":
         job = head_job(job)
-    return ship.install_script(
+    # job.tracking: {mlflow: managed}: the head's server, the workers' tracking URI (`clouds.mlflow_head`)
+    before, after = bootstrap_lines(role, name, cluster, rdzv_host, env_file)
+    agent = ship.install_script(
         role, job, mount_point, stop_seconds=window + NOTICE_MARGIN_SECONDS, store_python=store_python(cluster)
     )
+    return "\n".join([*before, agent.rstrip("\n"), *after]).rstrip("\n") + "\n"

@@ -18,6 +18,10 @@ import shlex
 from typing import Any
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A job on the cloud's VMs keeps its checkpoints and logs on the cluster's file system (a
+# managed platform keeps them in its own storage): the spec, the stack and, with
+# `platform: any`, each VM row are refused with this line.
+NO_FILE_SYSTEM = "job: needs a file_system for its checkpoints and logs; add file_system or remove job"
 # A name that says its value is a credential (WANDB_API_KEY, HF_TOKEN, AWS_SECRET_ACCESS_KEY,
 # DB_PASSWORD, ...); one naming where a credential is (`..._FILE`, `..._PATH`) is not one.
 _CREDENTIAL = re.compile(

@@ -26,6 +26,8 @@ class Healing:
             where `on_demand_summary` is empty).
         on_demand_summary: the line for an on-demand cluster where the group does something
             else for it (Azure: no spot restore, only repairs); "" = `summary`.
+        flex_start_summary: the line for a flex-start cluster (`flex_start: true`, GCP), whose
+            group replaces nothing; "" = the cloud has no flex-start.
         no_job_types: instance-type prefixes whose nodes get no node agent, with the reason
             (`(("tpu-", "TPU slices get no node bootstrap"),)`).
         unreplaced_types: instance-type prefixes the cloud's node group does not hold, so
@@ -47,6 +49,7 @@ class Healing:
     queued: Healing | None = None
     per_node: str | None = None
     on_demand_summary: str = ""
+    flex_start_summary: str = ""
 
 
 def manual_healing(cloud: str, could: str = "") -> Healing:

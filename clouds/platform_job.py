@@ -17,6 +17,18 @@ from typing import Any
 # (`trainstack.run.launch`); the others start the processes with their own PyTorch launcher.
 # Keys: the platform's word and the name its submitter uses.
 ANY_LAUNCHER = frozenset({"pai", "pai-dlc", "ti-one"})
+# Platforms whose launcher hands the command's arguments to the script as hyperparameters
+# (SageMaker's estimator, ModelArts' `parameters`), which come back only as `--key value`.
+HYPERPARAMETERS = frozenset({"sagemaker", "modelarts"})
+# Platforms that run the job's code from their cloud's object store (`job.code`), by scheme,
+# and need the job's image or engine named (`job.image`; trainstack guesses no versions).
+CODE_STORE = {"modelarts": "obs", "pai": "oss", "pai-dlc": "oss", "ti-one": "cos"}
+IMAGE_WORDS = {
+    "modelarts": "preset engine as NAME:VERSION (e.g. the region's Ascend-Powered-Engine)",
+    "pai": "container image (an official PAI PyTorch image or your own)",
+    "pai-dlc": "container image (an official PAI PyTorch image or your own)",
+    "ti-one": "PyTorch environment (e.g. torch1.9-py3.8-cuda11.1-gpu)",
+}
 
 
 def job_problem(platform: str, job: Any, nodes: int) -> str | None:
@@ -43,7 +55,60 @@ def job_problem(platform: str, job: Any, nodes: int) -> str | None:
         )
     if job.min_nodes is not None and job.min_nodes < nodes:
         return f"job.min_nodes: a {platform} job runs on all its instances; remove min_nodes"
+    key = platform.lower()
+    if key in HYPERPARAMETERS and (problem := hyperparameter_problem(words[1:])):
+        return problem
+    if key in CODE_STORE:
+        return code_problem(getattr(job, "code", None), CODE_STORE[key], platform) or (
+            None if getattr(job, "image", None) else image_problem(platform, IMAGE_WORDS[key])
+        )
     return None
+
+
+def stack_job_problem(cluster: Any) -> str | None:
+    """Why the managed platform of `cluster` (a `clouds.contract.ClusterConfig`) cannot run its
+    job, or None: `job_problem`, the rule the resolver leaves such rows out with and `trainstack
+    run` refuses with, checked by `plan`, `check` and `--write-stack` for a platform `run`
+    submits to (`Platform.submit`)."""
+    from clouds.platform_lookup import find
+
+    platform = find(cluster.provider, cluster.platform) if cluster.platform and cluster.job else None
+    if platform is None or not platform.submit:
+        return None
+    return job_problem(cluster.platform, cluster.job, cluster.nodes)
+
+
+def hyperparameter_problem(args: list[str], field: str = "job.command") -> str | None:
+    """Why `args` cannot be passed as hyperparameters (`--key value` or `--key=value` pairs
+    only: a short flag such as `-v` or a positional word has no key), or None."""
+    items = iter(args)
+    for word in items:
+        if not word.startswith("--") or len(word) < 3:
+            return (
+                f"{field}: '{word}' is not --key value; the platform passes arguments as --key value pairs "
+                "(write it as --key value, or read it from the script's defaults)"
+            )
+        if "=" not in word:
+            next(items, None)
+    return None
+
+
+def code_problem(code: str | None, scheme: str, platform: str) -> str | None:
+    """Why `code` (`job.code`) is not a `scheme://BUCKET/PATH/` folder `platform` reads, or None."""
+    head = f"{scheme}://"
+    if not code:
+        return (
+            f"job.code: {platform} runs the job's code from {head}; upload the code folder there and set "
+            f"job.code: {head}BUCKET/PATH/ (checkpoints go to trainstack/<cluster>/checkpoints/ in that bucket)"
+        )
+    if not code.startswith(head) or not code.removeprefix(head).partition("/")[0]:
+        return f"job.code: {code} is not a {head}BUCKET/PATH/ folder; {platform} reads it from its own store"
+    return None
+
+
+def image_problem(platform: str, what: str) -> str:
+    """The line for a job without `job.image` on a platform that needs it named (`what`)."""
+    return f"job.image: {platform} needs the job's {what}; set job.image (see docs/platforms.md)"
 
 
 def script_and_args(job: Any) -> tuple[str, list[str]]:

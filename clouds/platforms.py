@@ -55,6 +55,13 @@ class Platform:
         file_system: True when the pool mounts the stack's parallel file system on its nodes
             (the workload's `file_system` is kept, created and priced as on VMs: HyperPod's
             FSx for Lustre); False: the platform keeps its own storage and none is created.
+        status: `"module:function"` reading the pool's live state for `trainstack status`
+            (`(cluster, stack, settings) -> [GroupStatus]`, as `trainstack.status.<cloud>_live`),
+            or "" for a platform whose pool has no nodes of its own to read.
+        max_job_hours: the longest one job runs on the platform before the platform stops it,
+            hours (None: no limit); a longer job runs as several jobs, each resuming from its
+            checkpoints (`profiles.catalog.platform_rows.job_limit_note`).
+        max_job_basis: the source of `max_job_hours`.
         rows: the platform's own catalog rows (hardware only it sells: Ascend pools), each a
             mapping of `profiles.catalog.offering.Offering` fields with CNY or USD prices.
     """
@@ -80,6 +87,9 @@ class Platform:
     own_mlflow: bool = False
     managed_mlflow: bool = False
     file_system: bool = False
+    status: str = ""
+    max_job_hours: float | None = None
+    max_job_basis: str = ""
 
     def offers(self, instance_type: str) -> bool:
         """True when the platform runs the cloud's `instance_type` nodes."""

@@ -14,6 +14,10 @@ Sources:
       Trn Spot L-5480EFD2 appears in one listing only: unsourced [one third-party listing].
   Q4  Compute Engine v1 API `Quota.Metric` enum (cloud.google.com reference): regional GPU
       metrics NVIDIA_<MODEL>_GPUS and, for Spot/preemptible VMs, PREEMPTIBLE_NVIDIA_<MODEL>_GPUS.
+  Q5  Google Cloud blog, "GPUs when you need them: Introducing Flex-start VMs" (2025-09-25,
+      cloud.google.com/blog/products/compute/introducing-flex-start-vms-for-the-compute-engine-instance-api):
+      "Flex-start VMs can run uninterrupted for a maximum of seven days and consume preemptible
+      quota", so a flex-start GPU counts against PREEMPTIBLE_NVIDIA_<MODEL>_GPUS.
 """
 
 from __future__ import annotations
@@ -88,7 +92,8 @@ def aws_vcpu_quotas(instance_type: str) -> AwsVcpuQuotas:
 
 
 def gcp_gpu_metric(accelerator: str, instance_type: str, spot: bool) -> str | None:
-    """Compute Engine GPU quota metric for `accelerator` (PREEMPTIBLE_ prefix for spot), or None."""
+    """Compute Engine GPU quota metric for `accelerator`, or None; `spot` (a Spot or a
+    flex-start VM, which consumes preemptible quota: Q5) adds the PREEMPTIBLE_ prefix (Q4)."""
     name = "H100-MEGA" if instance_type.startswith("a3-megagpu") else accelerator
     metric = GCP_GPU_METRICS.get(name)
     return f"PREEMPTIBLE_{metric}" if metric and spot else metric

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from nodeagent.job import JOB_FILE, RDZV_PORT, NodeJob
+from nodeagent.job import JOB_FILE, NodeJob
 
 
 def main(argv: list[str]) -> int:
@@ -35,30 +35,10 @@ def main(argv: list[str]) -> int:
             print(f"nodeagent: start-run: {exc}", file=sys.stderr)
             return 3
         return 0
-    if unit == "store":
-        from nodeagent.store import announce_self, serve
+    if unit in ("store", "paddle-master"):  # the head (`nodeagent.store.head`: shipped to the head only)
+        from nodeagent.store import head
 
-        if len(rest) > 1:  # the head node announces where workers find it (a replaced head moves)
-            try:
-                announce_self(rest[1])
-            except (OSError, ValueError) as exc:  # the store still serves at the configured address
-                print(f"nodeagent: rendezvous announce {rest[1]}: {exc}", file=sys.stderr)
-        if len(rest) > 3:  # the head copies its job channel to the shared file system
-            from nodeagent.publisher import start
-
-            start(rest[2], rest[3], rest[4] if len(rest) > 4 else None)
-        serve(int(rest[0]) if rest else RDZV_PORT)
-        return 0
-    if unit == "paddle-master":  # the head of a `launcher: paddle` job
-        from nodeagent.paddle_master import serve as serve_paddle
-        from nodeagent.store import announce_self
-
-        if len(rest) > 1:
-            try:
-                announce_self(rest[1])
-            except (OSError, ValueError) as exc:
-                print(f"nodeagent: rendezvous announce {rest[1]}: {exc}", file=sys.stderr)
-        serve_paddle(int(rest[0]) if rest else RDZV_PORT)
+        head(unit, rest)
         return 0
     if unit == "queued":
         from nodeagent.gcp_queued import CONFIG_FILE
@@ -71,8 +51,8 @@ def main(argv: list[str]) -> int:
 
         return fill(rest[0] if rest else FILL_FILE)
     print(
-        "usage: python -m nodeagent run [JOB_FILE] | store [PORT [ANNOUNCE_FILE [JOB_DOC CLOUD [URL]]]]"
-        " | queued [CONFIG] | fill [CONFIG] | start-run RUN_ID [JOB_FILE] | paddle-master [PORT [ANNOUNCE_FILE]]",
+        "usage: python -m nodeagent run [JOB_FILE] | store|paddle-master [PORT [ANNOUNCE_FILE [JOB_DOC CLOUD [URL]]]]"
+        " | queued [CONFIG] | fill [CONFIG] | start-run RUN_ID [JOB_FILE]",
         file=sys.stderr,
     )
     return 2

@@ -67,6 +67,10 @@ class NodeJob:
             change of rendezvous id or node counts restarts torchrun. "" = none.
         launcher: `torchrun`, or `paddle` (`python -m paddle.distributed.launch` meeting at the
             head's Paddle master, `nodeagent.paddle_master`, on `rdzv_port`).
+        follow_runs: when the job ends on its own (finished or failed, not stopped by a notice
+            or SIGTERM), keep the unit up and start the next run `trainstack run` publishes
+            (a new run id in the run file, or a new job in `job_doc`) instead of exiting, so
+            a run reaches a node whose job had ended through the head's job channel alone.
     """
 
     command: tuple[str, ...]
@@ -93,6 +97,7 @@ class NodeJob:
     rdzv_file: str = ""
     job_doc: str = ""
     launcher: str = "torchrun"
+    follow_runs: bool = False
 
     def __post_init__(self) -> None:
         problems = []
@@ -203,7 +208,7 @@ def rendezvous_host(job: NodeJob) -> str:
 # first (possibly finished and closed) rendezvous; an id of another job (an edited job, whose
 # digest differs) is ignored, so an edit starts afresh under its own id.
 RUN_SUFFIX = ".run"
-_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
+RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
 
 
 def run_file(job: NodeJob) -> str:
@@ -220,7 +225,7 @@ def current_run_id(job: NodeJob) -> str:
             text = Path(path).read_text().strip()
         except OSError:
             return job.job_id
-        if _RUN_ID.match(text) and text.startswith(job.job_id + "-"):
+        if RUN_ID.match(text) and text.startswith(job.job_id + "-"):
             return text
     return job.job_id
 
@@ -233,7 +238,7 @@ def start_run(job: NodeJob, run_id: str) -> str:
             the node's differ: deploy first), or the job has no rendezvous file.
         OSError: the file cannot be written.
     """
-    if not _RUN_ID.match(run_id) or not run_id.startswith(job.job_id + "-"):
+    if not RUN_ID.match(run_id) or not run_id.startswith(job.job_id + "-"):
         raise ValueError(f"this node runs job {job.job_id}, not {run_id.rsplit('-', 1)[0]}: deploy the stack first")
     path = run_file(job)
     if not path:

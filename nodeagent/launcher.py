@@ -247,6 +247,10 @@ def run(job: NodeJob) -> int:
         if log_file is not None:
             log_file.close()
         changed = running.pop("changed", None)
+        if job.follow_runs and not (changed or running.get("leaving")):
+            from nodeagent.follow import next_run  # shipped to the nodes that follow runs
+
+            changed, code = next_run(job, now, launched.job_id, code, running)
         if running.get("leaving") or changed is None:
             break
         log.info("job changed (rendezvous id %s -> %s): starting it", now.job_id, changed.job_id)
@@ -265,13 +269,15 @@ def _terminate(process: subprocess.Popen | None) -> None:
 
 def _follow(job: NodeJob, now: NodeJob, process: subprocess.Popen, running: dict) -> None:
     """While `process` runs, read the published job every `job.poll_seconds`; on a new
-    rendezvous id or node count, note it in `running["changed"]` and stop torchrun."""
+    rendezvous id or node count, or a new run for a node that follows runs
+    (`NodeJob.follow_runs`), note it in `running["changed"]` and stop torchrun."""
     if not job.job_doc:
         return
     while process.poll() is None:
         time.sleep(job.poll_seconds)
         latest = relay.current(job)
-        if relay.restart_needed(now, latest) and not running.get("leaving"):
+        new_run = job.follow_runs and current_run_id(latest) != running["job"].job_id
+        if (relay.restart_needed(now, latest) or new_run) and not running.get("leaving"):
             running["changed"] = latest
             _terminate(process)
             return

@@ -25,9 +25,17 @@ import threading
 import zlib
 from pathlib import Path
 
+from nodeagent.job import RUN_ID, RUN_SUFFIX
 from nodeagent.relay import RELAYED
 
 log = logging.getLogger("trainstack.nodeagent")
+
+
+# What the channel may carry beside the job: a run of it that `trainstack run` started
+# (`<job_id>-<stamp>`). The head keeps it in the job's run file (`keep_run`), not
+# in the published job, so a channel written back without it (a `pulumi up --refresh`) leaves
+# the run alone, and a job edit (a new job_id) starts afresh under its own id.
+RUN_KEY = "run_id"
 
 
 def encode(doc: dict) -> str:
@@ -47,7 +55,7 @@ def decode(text: str) -> dict:
         doc = json.loads(zlib.decompress(base64.b64decode(text.strip(), validate=True)))
     except (ValueError, zlib.error) as exc:
         raise ValueError(f"job channel: not a job document ({exc})") from None
-    if not isinstance(doc, dict) or "job_id" not in doc or set(doc) - set(RELAYED):
+    if not isinstance(doc, dict) or "job_id" not in doc or set(doc) - {*RELAYED, RUN_KEY}:
         raise ValueError("job channel: not a job document (unexpected keys)")
     return doc
 
@@ -70,8 +78,27 @@ def publish(path: str | Path, doc: dict) -> bool:
     Raises:
         OSError: the file cannot be written.
     """
-    target = Path(path)
-    body = json.dumps(doc, sort_keys=True) + "\n"
+    return _write(Path(path), json.dumps(doc, sort_keys=True) + "\n")
+
+
+def keep_run(path: str | Path, job_id: str, run_id: str) -> bool:
+    """Record `run_id`, a run of job `job_id`, in the job's run file `path` (what
+    `nodeagent.job.start_run` writes on AWS) when it is not there already.
+
+    Returns:
+        True when the file was written.
+
+    Raises:
+        ValueError: `run_id` is not `<job_id>-<stamp>`.
+        OSError: the file cannot be written.
+    """
+    if not RUN_ID.match(run_id) or not run_id.startswith(job_id + "-"):
+        raise ValueError(f"job channel: run {run_id!r} is not a run of job {job_id}")
+    return _write(Path(path), run_id + "\n")
+
+
+def _write(target: Path, body: str) -> bool:
+    """Write `body` to `target` atomically (a temporary file renamed) unless it holds it already."""
     try:
         if target.read_text() == body:
             return False
@@ -84,27 +111,49 @@ def publish(path: str | Path, doc: dict) -> bool:
     return True
 
 
-def publish_loop(read, path: str, stop: threading.Event, pause: float = PUBLISH_SECONDS) -> None:
-    """Copy the head's channel to `path` until `stop` is set.
+def relay_once(text: str, path: str, run_path: str = "") -> list[str]:
+    """Copy one reading of the channel: the job to `path`, and a run `trainstack run` started
+    (`RUN_KEY`) to the job's run file `run_path` (`keep_run`), each only when
+    it changed; the job first, so a worker never reads a run of a job it has not seen.
+
+    Returns:
+        The files written.
+
+    Raises:
+        ValueError: `text` is not a job document, or its run is not a run of its job.
+        OSError: a file cannot be written.
+    """
+    doc = decode(text)
+    run = doc.pop(RUN_KEY, None)
+    written = [path] if publish(path, doc) else []
+    if run and run_path and keep_run(run_path, str(doc["job_id"]), str(run)):
+        written.append(run_path)
+    return written
+
+
+def publish_loop(read, path: str, stop: threading.Event, pause: float = PUBLISH_SECONDS, run_path: str = "") -> None:
+    """Copy the head's channel to `path` (and its run to `run_path`) until `stop` is set.
 
     Args:
         read: () -> the channel's text, or None when the head has none (the cloud's
             `Watcher.published_job` bound to the metadata URL).
         path: the job document on the shared file system (`NodeJob.job_doc`).
         stop: ends the loop; pause: seconds between reads.
+        run_path: the job's run file (`nodeagent.job.run_file`); "" keeps no run.
     """
     while not stop.is_set():
         try:
             text = read()
-            if text and publish(path, decode(text)):
-                log.info("job channel: published %s", path)
+            for written in relay_once(text, path, run_path) if text else []:
+                log.info("job channel: published %s", written)
         except (OSError, ValueError) as exc:  # the metadata service or file system is away: retry
             log.warning("job channel: %s", exc)
         stop.wait(pause)
 
 
-def start(path: str, cloud: str, url: str | None = None) -> threading.Event | None:
-    """Run `publish_loop` on `cloud`'s channel (its watcher's `published_job`) in a daemon thread.
+def start(path: str, cloud: str, url: str | None = None, announce_file: str = "") -> threading.Event | None:
+    """Run `publish_loop` on `cloud`'s channel (its watcher's `published_job`) in a daemon thread;
+    a run goes to the run file beside `announce_file` (the rendezvous file, `RUN_SUFFIX`).
 
     Returns:
         The event that stops it; None for a cloud without a channel.
@@ -116,7 +165,8 @@ def start(path: str, cloud: str, url: str | None = None) -> threading.Event | No
         return None
     stop = threading.Event()
     read = functools.partial(watcher.published_job, url or watcher.default_url)
-    threading.Thread(target=publish_loop, args=(read, path, stop), daemon=True).start()
+    run_path = announce_file + RUN_SUFFIX if announce_file else ""
+    threading.Thread(target=publish_loop, args=(read, path, stop, PUBLISH_SECONDS, run_path), daemon=True).start()
     if watcher.report_progress is not None:  # the head publishes the job's progress too
         from nodeagent.progress import progress_loop
 

@@ -28,6 +28,7 @@ _PACKAGE = Path(__file__).resolve().parent
 _SHIPPED = (
     "__init__.py",
     "__main__.py",
+    "follow.py",
     "job.py",
     "launcher.py",
     "metadata.py",
@@ -43,18 +44,22 @@ _SHIPPED = (
 
 
 # What only one role runs: a worker's launcher, the head's store and job-channel publisher.
-_ROLE_ONLY = {"worker": ("launcher.py",), "head": ("store.py", "publisher.py", "progress.py")}
+_ROLE_ONLY = {"worker": ("launcher.py", "follow.py"), "head": ("store.py", "publisher.py", "progress.py")}
+# What only a node that follows runs (`NodeJob.follow_runs`) needs: its wait for the next run.
+_FOLLOW_ONLY = ("follow.py",)
 
 
 def shipped_for(
-    cloud: str, secrets: bool = False, launcher: str = "torchrun", role: str | None = None
+    cloud: str, secrets: bool = False, launcher: str = "torchrun", role: str | None = None, follow_runs: bool = True
 ) -> tuple[str, ...]:
     """The modules a node of `cloud` needs: the agent's own and only that cloud's notice watcher
     (`nodeagent.notices` lists the folder, so it finds just that one), the secret reader only
     for a job that reads secrets (the launcher imports it then), the Paddle master only for a
-    `paddle` job, and with a `role` only that role's unit (`_ROLE_ONLY`); saves EC2's 16 KB."""
+    `paddle` job, the wait for the next run only for a job that follows runs, and with a `role`
+    only that role's unit (`_ROLE_ONLY`); saves EC2's 16 KB."""
     own = ("__init__.py", f"{cloud}.py")
     other = {m for r, ms in _ROLE_ONLY.items() if r != role for m in ms} if role else set()
+    other |= set() if follow_runs else set(_FOLLOW_ONLY)
     found = tuple(
         m
         for m in _SHIPPED
@@ -180,13 +185,14 @@ def install_script(
     else:
         raise ValueError(f"role: {role!r}; one of worker, head")
     path = UNIT_FILE.format(unit=unit)
+    cloud, secrets, follows = job.get("cloud", "none"), bool(job.get("secrets")), bool(job.get("follow_runs"))
+    modules = shipped_for(cloud, secrets, job.get("launcher", "torchrun"), role, follows)
     return "\n".join(
         [
             "# trainstack node agent",
             f"mkdir -p {AGENT_DIR} {Path(JOB_FILE).parent}",
             f"chmod 700 {Path(JOB_FILE).parent}",
-            f"echo '{bundle(shipped_for(job.get('cloud', 'none'), bool(job.get('secrets')), job.get('launcher', 'torchrun'), role))}' "
-            f"| base64 -d | tar -xz -C {AGENT_DIR}",
+            f"echo '{bundle(modules)}' | base64 -d | tar -xz -C {AGENT_DIR}",
             # the job's environment: readable by root only (mode 0600, written under umask 077)
             f"(umask 077 && cat > {JOB_FILE}) <<'TRAINSTACK_JOB'",
             json.dumps(job, sort_keys=True),

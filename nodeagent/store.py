@@ -8,6 +8,7 @@ the loss of any worker node.
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -53,3 +54,30 @@ def serve(
         ready.set()
     (stop or threading.Event()).wait()
     del store
+
+
+def head(unit: str, rest: list[str]) -> None:
+    """The head node's unit, `store` or `paddle-master` (a `launcher: paddle` job's master):
+    announce this node's address in the rendezvous file (a replaced head moves), relay the job
+    channel and a run to the shared file system (`nodeagent.publisher.start`), then serve.
+
+    Args:
+        unit: `store` or `paddle-master`.
+        rest: `[PORT [ANNOUNCE_FILE [JOB_DOC CLOUD [METADATA_URL]]]]`.
+    """
+    if len(rest) > 1:
+        try:
+            announce_self(rest[1])
+        except (OSError, ValueError) as exc:  # the store still serves at the configured address
+            print(f"nodeagent: rendezvous announce {rest[1]}: {exc}", file=sys.stderr)
+    if len(rest) > 3:
+        from nodeagent.publisher import start
+
+        start(rest[2], rest[3], rest[4] if len(rest) > 4 else None, announce_file=rest[1])
+    port = int(rest[0]) if rest else RDZV_PORT
+    if unit == "store":
+        serve(port)
+    else:  # shipped with a paddle job only
+        from nodeagent.paddle_master import serve as serve_paddle
+
+        serve_paddle(port)

@@ -15,11 +15,11 @@ import functools
 from clouds.base import Feature, load
 from clouds.filesystems import shortfall
 from clouds.healing import spot_healing, writes_queued_resource
-from clouds.helper_vms import helper_lines
+from clouds.helper_vms import head_tracking_line, helper_lines
 from clouds.registry import CLOUDS
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
-from profiles.catalog.platform_rows import makes_file_system, platform_of
+from profiles.catalog.platform_rows import job_limit_note, makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny as usd_per_cny_of
 from profiles.cost.estimate import JobHours
@@ -145,6 +145,8 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
     vm = offering.platform == "vm"
     fs = spec.file_system is not None
     helpers = helper_lines(offering.provider, offering.region, spec.job is not None, file_system=fs) if vm else ()
+    if vm and spec.job is not None and spec.job.tracking is not None and spec.job.tracking.mlflow == "managed":
+        helpers += (head_tracking_line(spec.data.source if spec.data is not None else None),)
     notes = job.notes + _price_notes(offering) + helpers + platform_storage
     usd_per_cny = usd_per_cny_of(offering)
     found: list[Candidate] = []
@@ -170,6 +172,8 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 row_notes += (fill[1],)
             if writes_queued_resource(offering.provider, offering.instance_type, "spot"):
                 row_notes += helper_lines(offering.provider, offering.region, False, queued_resource=True)
+        if limit := job_limit_note(offering, hours):  # a platform's longest job
+            row_notes += (limit,)
         if purchase == FLEX:
             offer = flex(offering, hours)  # one request runs at most so long: a longer run is not offered
             if not isinstance(offer, tuple):
@@ -198,6 +202,7 @@ def candidates(spec: WorkloadSpec, offering: Offering, job: JobHours, nodes: int
                 reservation_id=r.id,
                 reservation=r,
                 block_nodes=block,
+                speed=job.speed,  # the held rows run the same job: `given` when the spec gives hours
             )
         )
     return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -68,7 +69,9 @@ class WorkloadFieldError(NoMatchError):
 
 
 def _cheapest_price(o: Offering) -> float:
-    return min(p for p in (o.on_demand_usd_per_hour, o.spot_usd_per_hour) if p is not None)
+    """The row's lowest USD/hour; infinity for a row with no price (a platform's copy of a
+    spot-only VM row when the platform sells no spot), so it sorts last instead of failing."""
+    return min((p for p in (o.on_demand_usd_per_hour, o.spot_usd_per_hour) if p is not None), default=math.inf)
 
 
 def nearest(
@@ -127,8 +130,11 @@ def _no_match(
     deepest = max(failed, key=CONSTRAINTS.index)
     fix = near[0][1][0] if near else deepest
     hint = fixes.get(fix) or FIX_HINTS[fix]
-    if fix == "job" and details.get("job", "").startswith("job.nproc_per_node"):
+    said = details.get("job", "")
+    if fix == "job" and said.startswith("job.nproc_per_node"):
         hint = "give `job.nproc_per_node` at most the GPUs per node of these offerings, or leave it out"
+    elif fix == "job" and said.startswith("job."):  # a field of the job, named with its own fix in brackets
+        hint = f"change `{said.split(':', 1)[0]}` as said in brackets, or allow another platform (`platform`)"
     if fix == "gpus_per_node":
         counts = sorted({o.accelerator_count for o in failed.get(fix, ())})
         hint += f" ({', '.join(map(str, counts))})"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from clouds.data import data_problem, holds
 from clouds.filesystems import FileSystemAsk, file_system_problem
 from clouds.healing import job_problem
+from clouds.job_fields import NO_FILE_SYSTEM
 from clouds.platform_job import job_problem as platform_job_problem
 from clouds.platforms import ANY
 from clouds.regions import in_mainland_china
@@ -78,7 +79,8 @@ def job_detail(spec: WorkloadSpec, offering: Offering) -> str | None:
     assert spec.job is not None
     nproc = spec.job.nproc_per_node
     platform = None if offering.platform == "vm" else offering.platform
-    if tracked := tracking_problem(spec.job.tracking, platform):
+    source = spec.data.source if spec.data is not None else None
+    if tracked := tracking_problem(spec.job.tracking, platform, offering.provider, source):
         return tracked
     if secrets := secret_problem(offering.provider, platform, spec.job):  # no secret store its nodes read
         return secrets
@@ -92,6 +94,8 @@ def job_detail(spec: WorkloadSpec, offering: Offering) -> str | None:
         if nproc is not None and nproc > offering.accelerator_count:
             return f"job.nproc_per_node: at most {offering.accelerator_count} on {offering.instance_type}"
         return platform_job_problem(offering.platform, spec.job, spec.fewest_nodes)
+    if spec.file_system is None:  # `platform: any`: the managed rows need none, the VM rows do
+        return f"{NO_FILE_SYSTEM}, or keep to the managed platforms' rows (`platform`)"
     found = job_problem(offering.provider, offering.instance_type, nproc, offering.accelerator_count)
     return found or bootstrap_problem(spec, offering)
 

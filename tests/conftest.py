@@ -35,16 +35,28 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # The suite's clock (`clouds.clock.now`): a fixed moment, so a dated input (a Capacity Block's
 # `ends`) means the same whatever day the suite runs. Children inherit it.
 os.environ.setdefault("TRAINSTACK_NOW", "2026-12-04T12:00:00Z")
+# Bytecode caches (the git-ignored __pycache__/) are written even where PYTHONDONTWRITEBYTECODE is
+# set (as in many containers): without them each xdist worker compiles and assertion-rewrites
+# every test module again (about 9 s of CPU a worker, 3.5 s with them) and every child
+# interpreter a test starts compiles the project's modules anew. Children inherit it.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 # Test modules that one xdist worker runs together, group by group (`pytest_xdist_make_scheduler`),
 # so that the other worker never pays what they share:
+LAST = "elastic"  # the group handed out after every other unit
 ONE_WORKER = {
-    # torch imported in process (about 1.7 s of CPU); the netns tests beside the elastic run, never
-    # in parallel with it (a new network reaps killed owners' networks, which test_netns checks)
+    # torch imported in process (about 1.7 s of CPU)
     "torch": (
         "tests/bench/test_remote.py",
         "tests/bench/test_train.py",
+    ),
+    # the elastic run's checks, handed out last: its story runs in the background from the end of
+    # collection (tests/nodeagent/elastic_story.py), so by then it has ended and they only read it;
+    # the netns tests after them, never in parallel with the story (a new network reaps killed
+    # owners' networks, which test_netns checks)
+    LAST: (
         "tests/nodeagent/test_elastic_run.py",
         "tests/nodeagent/test_netns.py",
     ),
@@ -60,6 +72,15 @@ ONE_WORKER = {
         "tests/trainstack/run/test_vm_run.py",
         "tests/trainstack/status/test_status.py",
     ),
+    # `plan --against`: its children are forked from one pre-imported interpreter per test process
+    # (tests/ref_zygote.py; about 0.5 s of CPU to start, then each stack's SDK loaded once)
+    "against": (
+        "tests/cli/test_china_examples.py",
+        "tests/cli/test_group_migration.py",
+        "tests/cli/test_review_cli.py",
+        "tests/test_ref_zygote.py",
+        "tests/trainstack/test_ref_program.py",
+    ),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
         "tests/clouds/test_bootstrap_tools.py",
@@ -74,7 +95,7 @@ _GROUP_OF = {path: group for group, paths in ONE_WORKER.items() for path in path
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """`-n N` (xdist's `load`): every test is its own unit, spread over the workers as they
     ask, except the modules of a `ONE_WORKER` group, which are one unit; xdist sends the
-    largest units first, so the elastic run starts at once. Test ids are unchanged (xdist's
+    largest units first, and the `LAST` group after all others. Test ids are unchanged (xdist's
     own `loadgroup` appends `@group` to them, which `pytest ID` cannot run again). A finished
     unit is dropped from its worker's books: xdist's scope scheduler recounts them all after
     each test, seconds of the controller's CPU over ~4,000 units. Any other `--dist`: xdist's."""
@@ -85,6 +106,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     class ByGroup(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return _GROUP_OF.get(nodeid.split("::", 1)[0], nodeid)
+
+        def schedule(self) -> None:
+            super().schedule()  # the queue, largest units first; each worker's first units
+            if LAST in self.workqueue:
+                self.workqueue.move_to_end(LAST)
 
         def mark_test_complete(self, node: Any, item_index: int, duration: float = 0) -> None:
             super().mark_test_complete(node, item_index, duration)

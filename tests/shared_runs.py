@@ -19,6 +19,10 @@ for the whole session (to measure what it saves, or to rule it out).
 environment and the installed code, none of which an in-process `monkeypatch` changes; so the
 answer of a run whose files (by content), arguments and environment equal an earlier one's is
 shared, unless the test is marked `fresh_runs` or sharing is off. Failed runs are not kept.
+The others are forked from a pre-imported interpreter (`tests/ref_zygote.py`: the same module
+run as `__main__` in a new process, without importing Pulumi and the cloud SDKs again), which
+answers as the real child does (`tests/test_ref_zygote.py`); marked `fresh_runs` or with
+sharing off, a test starts the real child.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.ref_zygote import Zygote
 from trainstack.plan import runner as plan
 from trainstack.review import gitref
 
@@ -41,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _RUNS: dict[tuple, Any] = {}
 _SHARING = [False]
 _PROCESS_SHARING = [False]  # for the child processes of `plan --against`: see the docstring
+ZYGOTE = Zygote()  # forks those child processes from a pre-imported interpreter (tests/ref_zygote.py)
 T = TypeVar("T")
 
 
@@ -87,7 +93,7 @@ def _one_plan_per_stack() -> Iterator[None]:
         environment = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
         key = json.dumps([stack, packages, _tree_digest(old_dir), environment], sort_keys=True)
         if ("ref", key) not in _RUNS:
-            done = real_process(stack, old_dir, packages)
+            done = ZYGOTE.run(stack, old_dir, packages) or real_process(stack, old_dir, packages)
             if done.returncode != 0:
                 return done
             _RUNS["ref", key] = done
@@ -96,7 +102,10 @@ def _one_plan_per_stack() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan, "_run", run)
         patch.setattr(gitref, "run_ref_process", ref_process)
-        yield
+        try:
+            yield
+        finally:
+            ZYGOTE.close()
 
 
 def _tree_digest(folder: Path) -> str:

@@ -153,3 +153,16 @@ def test_profiles_keeps_a_dozen_top_level_modules_beside_its_packages():
     assert len(top) <= MAX_PROFILES_MODULES, top
     packages = {p.name for p in (ROOT / "profiles").iterdir() if (p / "__init__.py").is_file()}
     assert {"spec", "stack", "preflight", "data_path", "cost", "measurements"} <= packages
+
+
+def test_no_test_patches_the_clock_function():
+    """Tests set the suite's clock with `TRAINSTACK_NOW` (`clouds.clock`), never by patching
+    `clouds.clock.now`: a module first imported during such a test (`from clouds.clock import
+    now`) keeps the patched function for the rest of the session, and a later test's run id
+    came out with the wrong time."""
+    patched = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("*.py")
+        if '"clouds.clock.now"' in path.read_text() and path.name != "test_layout.py"
+    ]
+    assert patched == []

@@ -53,3 +53,46 @@ def node_bucket_policy(partition: str, bucket: str, prefix: str, write_back: boo
             }
         )
     return {"Version": "2012-10-17", "Statement": statements}
+
+
+# `job.tracking: {mlflow: managed}` on a VM stack (`clouds.mlflow_head`): the head's MLflow
+# server keeps artifacts here; boto3 is MLflow's S3 client ("Artifact Stores": Amazon S3 needs
+# boto3 installed), not one of its requirements.
+MLFLOW_PACKAGES = ("boto3",)
+
+
+def mlflow_artifacts(source: str, prefix: str) -> str:
+    """The MLflow server's `--artifacts-destination`: `prefix` (ending in `/`) of the bucket of
+    the dataset `source`."""
+    bucket, _ = split_uri(source)
+    return f"s3://{bucket}/{prefix.rstrip('/')}"
+
+
+def mlflow_policy(partition: str, bucket: str, prefix: str) -> dict:
+    """The node role's policy for the MLflow server's artifacts: list, read and write `prefix`
+    of `bucket` (uploads through the server's proxy, downloads for the UI), nothing else.
+
+    Args:
+        partition: the AWS partition (`aws`, `aws-cn`).
+        bucket: the team's bucket.
+        prefix: the cluster's artifact prefix, ending in `/` (`clouds.mlflow_head.artifact_prefix`).
+    """
+    bucket_arn = f"arn:{partition}:s3:::{bucket}"
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "ListTrackingArtifacts",
+                "Effect": "Allow",
+                "Action": "s3:ListBucket",
+                "Resource": bucket_arn,
+                "Condition": {"StringLike": {"s3:prefix": [f"{prefix}*"]}},
+            },
+            {
+                "Sid": "ReadWriteTrackingArtifacts",
+                "Effect": "Allow",
+                "Action": ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"],
+                "Resource": f"{bucket_arn}/{prefix}*",
+            },
+        ],
+    }

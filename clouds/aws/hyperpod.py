@@ -37,6 +37,9 @@ MOUNT_PATH = "/fsx"  # as the AWS VM stacks mount FSx (clouds/aws/cloud_init.py 
 THREADS_PER_CORE = 2
 # OnStartDeepHealthChecks (CreateCluster `DeepHealthCheckType`): the GPU/accelerator stress
 # test on every worker; the connectivity test (EFA / NCCL between nodes) with an RDMA fabric.
+# Both run on GPU and Trainium instances, the only worker types the platform offers; a node
+# under test sits in a Slurm maintenance reservation until it passes (HyperPod guide, "Deep
+# health checks" for Slurm clusters). The controller (a CPU type) gets none.
 STRESS, CONNECTIVITY = "InstanceStress", "InstanceConnectivity"
 # What a request may change in place (UpdateCluster takes the instance groups and
 # NodeRecovery); the rest of CreateCluster is fixed at create, so a change replaces the cluster.

@@ -173,3 +173,27 @@ def node_condition(prefix: str, write_back: bool) -> str | None:
         f"(({writes}) OR (@Resource[{_BLOBS}:path] StringStartsWith '{prefix}'))"
         f" AND ((!(ActionMatches{{'{_BLOBS}/delete'}})))"
     )
+
+
+# `job.tracking: {mlflow: managed}` on a VM stack (`clouds.mlflow_head`): the head's MLflow
+# server keeps artifacts in the dataset's container. MLflow's Azure Blob store needs
+# azure-storage-blob and, without a connection string or key, azure-identity's
+# DefaultAzureCredential ("Artifact Stores": Azure Blob Storage), which takes the VM's managed
+# identity from IMDS (one user-assigned identity on the VM: no client id needed).
+MLFLOW_PACKAGES = ("azure-storage-blob", "azure-identity")
+
+
+def mlflow_artifacts(source: str, prefix: str) -> str:
+    """The MLflow server's `--artifacts-destination`: `prefix` (ending in `/`) of the dataset
+    `source`'s container, as MLflow's `wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/PATH`."""
+    blob = split_uri(source)
+    return f"wasbs://{blob.container}@{blob.account}.blob.core.windows.net/{prefix.rstrip('/')}"
+
+
+def mlflow_condition(prefix: str) -> str:
+    """The role assignment condition (ABAC 2.0) on the nodes' Storage Blob Data Contributor role
+    for the MLflow artifacts: write, create and rename only blobs under `prefix` (relative to the
+    container), delete none; as `node_condition` for a write-back dataset."""
+    condition = node_condition(prefix, True)
+    assert condition is not None
+    return condition

@@ -129,3 +129,16 @@ def write_condition(bucket: str, prefix: str) -> dict[str, str]:
         "description": f"write only under gs://{bucket}/{prefix}",
         "expression": f'resource.name.startsWith("{scope}")',
     }
+
+
+# `job.tracking: {mlflow: managed}` on a VM stack (`clouds.mlflow_head`): the head's MLflow
+# server keeps artifacts here; google-cloud-storage is MLflow's Cloud Storage client ("Artifact
+# Stores": Google Cloud Storage needs it installed), not one of its requirements.
+MLFLOW_PACKAGES = ("google-cloud-storage",)
+
+
+def mlflow_artifacts(source: str, prefix: str) -> str:
+    """The MLflow server's `--artifacts-destination`: `prefix` (ending in `/`) of the bucket of
+    the dataset `source`."""
+    bucket, _ = split_uri(source)
+    return f"gs://{bucket}/{prefix.rstrip('/')}"

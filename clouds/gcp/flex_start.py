@@ -89,8 +89,23 @@ def flex_price(
         f"flex-start: ${usd:,.2f}/h per node from Compute Engine's DWS Defined Duration SKUs (GPU, vCPU, memory"
         f'{", local SSD" if ssd else ""}; priced "in Americas", applied to every Americas region: an assumption; '
         f"source facts.gcp_flex_start {rates.source}, observed {rates.observed}), "
-        f"{1 - usd / on_demand:.0%} below the catalog's on-demand; runs at most 7 days; {WAIT_NOT_COUNTED}"
+        f"{discount_note(usd, on_demand)}; runs at most 7 days; {WAIT_NOT_COUNTED}"
     )
+
+
+def discount_note(flex_usd: float, on_demand: float) -> str:
+    """How far `flex_usd` (USD/hour) lies below `on_demand` (USD/hour, the catalog's price),
+    named as computed against the catalog; past Google's stated maximum (`MAX_DISCOUNT`, "up
+    to 53%") the gap is flagged, not stated as fact: the catalog's on-demand or the SKU price
+    may be off (different dates or sources)."""
+    discount = 1 - flex_usd / on_demand
+    note = f"{discount:.0%} below the catalog's on-demand ${on_demand:,.2f}/h (computed against the catalog)"
+    if round(discount, 2) > MAX_DISCOUNT:
+        note += (
+            f", more than Google's stated maximum of {MAX_DISCOUNT:.0%}: the catalog's on-demand price or the "
+            "flex-start SKU price may be off"
+        )
+    return note
 
 
 def run_seconds(hours: float) -> int:

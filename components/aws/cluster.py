@@ -18,7 +18,7 @@ from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import channel_text
 from components.aws.capacity_block import create_block_end
 from components.aws.compute import create_launch_template, create_node_role, dlami, encoded_user_data
-from components.aws.data_link import create_data_link
+from components.aws.data_link import create_data_link, create_mlflow_policy
 from components.aws.egress import create_egress, create_zone_subnets
 from components.aws.head import create_head_node
 from components.aws.network import create_network, create_security_group
@@ -102,6 +102,7 @@ class AwsGpuCluster(GpuClusterBase):
                 name, args.data.source, args.data.write_back, self.file_system, self.role, tags, child
             )
         self.secrets_policy = create_job_secrets(name, args, self.role, tags, child)
+        self.mlflow_policy = create_mlflow_policy(name, args, self.role, child)  # job.tracking: managed
         self._create_nodes(name, args, network.subnet_id, tags, child)
         fs = self.file_system
         # The group's nodes come and go; their ids are the group's to list (aws autoscaling

@@ -18,7 +18,9 @@ import json
 import pulumi
 import pulumi_aws as aws
 
-from clouds.aws.data import node_bucket_policy, split_uri
+from clouds.aws.data import mlflow_policy, node_bucket_policy, split_uri
+from clouds.contract import ClusterConfig
+from clouds.mlflow_head import artifact_prefix, on_head
 
 DATA_PATH = "/data"  # where the bucket's prefix appears inside the file system
 AUTO_IMPORT_EVENTS = ["NEW", "CHANGED", "DELETED"]  # keep the listing in step with the bucket
@@ -75,3 +77,23 @@ def create_data_link(
         opts=opts,
     )
     return link, policy
+
+
+def create_mlflow_policy(
+    name: str, args: ClusterConfig, role: aws.iam.Role, opts: pulumi.ResourceOptions
+) -> aws.iam.RolePolicy | None:
+    """Create `{name}-node-mlflow` for `job.tracking: {mlflow: managed}` (`clouds.mlflow_head`):
+    the node role may list, read and write the cluster's artifact prefix of the dataset's bucket
+    (the head's MLflow server proxies every upload), and nothing else in S3; None otherwise.
+    """
+    if not on_head(args) or args.data is None:
+        return None
+    bucket, _ = split_uri(args.data.source)
+    prefix = artifact_prefix(name)
+    partition = aws.get_partition_output(opts=pulumi.InvokeOutputOptions(parent=opts.parent))
+    return aws.iam.RolePolicy(
+        f"{name}-node-mlflow",
+        role=role.id,
+        policy=partition.partition.apply(lambda p: json.dumps(mlflow_policy(p, bucket, prefix))),
+        opts=opts,
+    )

@@ -16,9 +16,10 @@ from clouds.azure.bootstrap import custom_data
 from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import channel_text
 from clouds.job_secrets import secret_refs
+from clouds.mlflow_head import on_head
 from components.admin_key import admin_public_key
 from components.azure.compute import create_placement_group, create_scale_set
-from components.azure.data_link import create_auto_export, create_blob_link, create_node_access
+from components.azure.data_link import create_auto_export, create_blob_link, create_mlflow_access, create_node_access
 from components.azure.head import create_head_node, private_ip
 from components.azure.identity import create_node_identity
 from components.azure.layout import placement_zones
@@ -117,6 +118,10 @@ class AzureGpuCluster(GpuClusterBase):
             identity = self.node_identity or create_node_identity(place)
             self.node_identity = identity
             self.secret_grants = create_job_secrets(place, args, identity.principal_id)
+        self.mlflow_access = None
+        if on_head(args):  # job.tracking: managed: the head's MLflow server writes with the nodes' identity
+            identity = self.node_identity = self.node_identity or create_node_identity(place)
+            self.mlflow_access = create_mlflow_access(name, args, identity.principal_id, child)
         public_key, self.admin_key = admin_public_key(name, args, child)
         mgs = self._client_info("mgs_address")
 
@@ -133,6 +138,7 @@ class AzureGpuCluster(GpuClusterBase):
                 public_key,
                 bootstrap("head", "127.0.0.1"),
                 channel_text(name, args),
+                identity_id=self.node_identity.id if self.node_identity and self.mlflow_access else None,
             )
             rdzv_host = private_ip(self.head_nic)
         profile = vm_profile(

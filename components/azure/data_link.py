@@ -26,16 +26,20 @@ import pulumi_azuread as azuread
 from clouds.azure.data import (
     AMLFS_ACCOUNT_ROLES,
     AMLFS_PRINCIPAL_NAME,
+    STORAGE_BLOB_DATA_CONTRIBUTOR,
     account_id,
     container_id,
     import_prefix,
     logging_container_name,
+    mlflow_condition,
     node_condition,
     node_role,
     role_definition_id,
     split_uri,
 )
+from clouds.contract import ClusterConfig
 from clouds.data_config import DataConfig
+from clouds.mlflow_head import artifact_prefix, on_head
 from components.azure.place import Place
 
 
@@ -133,6 +137,31 @@ def create_node_access(
         role_definition_id=pulumi.Output.from_input(subscription).apply(lambda sub: role_definition_id(sub, role)),
         scope=pulumi.Output.from_input(subscription).apply(lambda sub: container_id(sub, group, source)),
         **({"condition": condition, "condition_version": "2.0"} if condition else {}),
+        opts=opts,
+    )
+
+
+def create_mlflow_access(
+    name: str, args: ClusterConfig, principal_id: pulumi.Input[str], opts: pulumi.ResourceOptions
+) -> azure_native.authorization.RoleAssignment | None:
+    """For `job.tracking: {mlflow: managed}` (`clouds.mlflow_head`), `{name}-node-mlflow`: the nodes'
+    identity (the head's MLflow server runs with it) gets Storage Blob Data Contributor on the
+    dataset's container, writing only under the cluster's artifact prefix and deleting nothing
+    (`clouds.azure.data.mlflow_condition`); None without managed tracking.
+    """
+    if not on_head(args) or args.data is None or args.data.resource_group is None:
+        return None
+    source, group = split_uri(args.data.source), args.data.resource_group
+    invoke = pulumi.InvokeOutputOptions(parent=opts.parent)
+    subscription = azure_native.authorization.get_client_config_output(opts=invoke).subscription_id
+    return azure_native.authorization.RoleAssignment(
+        f"{name}-node-mlflow",
+        principal_id=principal_id,
+        principal_type="ServicePrincipal",
+        role_definition_id=subscription.apply(lambda sub: role_definition_id(sub, STORAGE_BLOB_DATA_CONTRIBUTOR)),
+        scope=subscription.apply(lambda sub: container_id(sub, group, source)),
+        condition=mlflow_condition(artifact_prefix(name)),
+        condition_version="2.0",
         opts=opts,
     )
 

@@ -28,6 +28,7 @@ def create_head_node(
     public_key: pulumi.Input[str],
     custom_data: pulumi.Input[str],
     channel: str = "",
+    identity_id: pulumi.Input[str] | None = None,
 ) -> tuple[azure_native.network.NetworkInterface, azure_native.compute.VirtualMachine]:
     """Create `{name}-head-nic` (dynamic private IP) and the VM `{name}-head`.
 
@@ -41,6 +42,8 @@ def create_head_node(
             user data, which Azure updates "without stopping or rebooting the VM" ("User Data
             for Azure Virtual Machine"); the head's store unit relays it to the workers
             (`nodeagent.publisher`). A job or node-count edit changes nothing else of the head.
+        identity_id: the nodes' user-assigned identity, given to the head too when its MLflow
+            server writes the artifacts with it (`clouds.mlflow_head`); None: no identity.
 
     Returns:
         The NIC (its private IP is the rendezvous host) and the VM.
@@ -84,6 +87,7 @@ def create_head_node(
         },
         network_profile={"network_interfaces": [{"id": nic.id, "primary": True}]},
         user_data=base64.b64encode(channel.encode()).decode() if channel else None,
+        identity={"type": "UserAssigned", "user_assigned_identities": [identity_id]} if identity_id else None,
         # Custom data runs once, at creation; the head only serves the store, so a changed job
         # (command, env) must not recreate the rendezvous mid-training.
         # A replaced VM must free the NIC (and its private IP, the workers' rendezvous endpoint)

@@ -23,7 +23,7 @@ from clouds.job_bootstrap import channel_text
 from clouds.mounts import SHARED_MOUNT
 from components.cluster_base import ClusterOutputs, GpuClusterBase, nothing
 from components.gcp.compute import create_placement, create_service_account, create_tpus
-from components.gcp.data_link import create_bucket_access, data_import_commands
+from components.gcp.data_link import create_bucket_access, create_mlflow_access, data_import_commands
 from components.gcp.fill import create_fill_grant, with_fill
 from components.gcp.network import create_network
 from components.gcp.nodes import (
@@ -99,7 +99,7 @@ class GcpGpuCluster(GpuClusterBase):
             bool(choice and choice.kind == LUSTRE),
             project,
             child,
-            health_check=not tpu,
+            health_check=not tpu and not args.flex_start,  # a flex-start group heals nothing: no probes
         )
         self.file_system = None
         if choice is not None:
@@ -111,6 +111,7 @@ class GcpGpuCluster(GpuClusterBase):
             self.bucket_access = create_bucket_access(
                 name, args.data.source, args.data.write_back, self.service_account, child
             )
+        self.mlflow_access = create_mlflow_access(name, args, self.service_account, child)  # job.tracking: managed
         self.data_commands: pulumi.Output[list[str]] | None = None
         if args.data is not None and self.file_system is not None and choice is not None:
             self.data_commands = data_import_commands(
@@ -175,7 +176,8 @@ class GcpGpuCluster(GpuClusterBase):
             labels,
             child,
         )
-        self.health_check = create_health_check(name, child)
+        # flex-start: no auto-healing policy reads a health check (`create_node_group`), so none is made
+        self.health_check = None if args.flex_start else create_health_check(name, child)
         self.node_group = node_group = create_node_group(name, args, self.template, self.health_check, child)
         self.resize_request = None
         if args.flex_start:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_gcp as gcp
 
+from clouds.contract import ClusterConfig
 from clouds.gcp.data import (
     READ_ROLE,
     WRITE_ROLE,
@@ -15,6 +16,7 @@ from clouds.gcp.data import (
     split_uri,
     write_condition,
 )
+from clouds.mlflow_head import artifact_prefix, on_head
 
 
 def create_bucket_access(
@@ -63,6 +65,38 @@ def create_bucket_access(
                 role=WRITE_ROLE,
                 member=member,
                 condition=gcp.storage.BucketIAMMemberConditionArgs(**write_condition(bucket, prefix)),
+                opts=opts,
+            )
+        )
+    return grants
+
+
+def create_mlflow_access(
+    name: str, args: ClusterConfig, service_account: gcp.serviceaccount.Account, opts: pulumi.ResourceOptions
+) -> list[gcp.storage.BucketIAMMember]:
+    """For `job.tracking: {mlflow: managed}` (`clouds.mlflow_head`), grant the node service
+    account the cluster's artifact prefix of the dataset's bucket, as `create_bucket_access` grants
+    a dataset: `{name}-node-mlflow` reads and lists it, `{name}-node-mlflow-write` creates objects
+    under it (the head's MLflow server proxies every upload; MLflow writes each artifact once, so
+    the create-only role is enough); nothing outside it. [] without managed tracking.
+    """
+    if not on_head(args) or args.data is None:
+        return []
+    bucket, _ = split_uri(args.data.source)
+    prefix = artifact_prefix(name)
+    member = service_account.email.apply(lambda email: f"serviceAccount:{email}")
+    grants = []
+    for suffix, role, condition in (
+        ("", READ_ROLE, read_condition(bucket, prefix)),
+        ("-write", WRITE_ROLE, write_condition(bucket, prefix)),
+    ):
+        grants.append(
+            gcp.storage.BucketIAMMember(
+                f"{name}-node-mlflow{suffix}",
+                bucket=bucket,
+                role=role,
+                member=member,
+                condition=gcp.storage.BucketIAMMemberConditionArgs(**condition) if condition else None,
                 opts=opts,
             )
         )

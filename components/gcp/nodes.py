@@ -116,7 +116,7 @@ def create_node_group(
     name: str,
     args: ClusterConfig,
     template: gcp.compute.InstanceTemplate,
-    health_check: gcp.compute.HealthCheck,
+    health_check: gcp.compute.HealthCheck | None,
     opts: pulumi.ResourceOptions,
     on_demand: bool = False,
 ) -> gcp.compute.InstanceGroupManager | gcp.compute.RegionInstanceGroupManager:
@@ -128,7 +128,7 @@ def create_node_group(
         name: the cluster name; VMs are named `{name}-node-xxxx` by the group.
         args: the cluster config (`nodes`, `zone`).
         template: the node template (referenced by its unique self link).
-        health_check: the auto-healing health check.
+        health_check: the auto-healing health check; None for a flex-start group (no healing).
         opts: child options.
         on_demand: the spot cluster's on-demand side (`{name}-nodes-on-demand`, named so, empty,
             sized by the head node's watcher `nodeagent.fill`: `pulumi up` leaves its size alone).
@@ -137,7 +137,9 @@ def create_node_group(
     empty = on_demand or args.flex_start  # sized by the watcher, or by the flex-start resize request
     if empty:
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(ignore_changes=["targetSize"]))
-    healing: dict = {"health_check": health_check.id, "initial_delay_sec": AUTOHEAL_DELAY_SECONDS}
+    healing = None
+    if health_check is not None and not args.flex_start:
+        healing = {"health_check": health_check.id, "initial_delay_sec": AUTOHEAL_DELAY_SECONDS}
     common = dict(
         base_instance_name=f"{name}-node{suffix}",
         target_size=0 if empty else args.nodes,
@@ -146,7 +148,7 @@ def create_node_group(
         instance_lifecycle_policy={"default_action_on_failure": "DO_NOTHING"}
         if args.flex_start
         else lifecycle_policy(),
-        auto_healing_policies=None if args.flex_start else healing,
+        auto_healing_policies=healing,
         # `pulumi up` never waits for GPU capacity: the group keeps trying and records each
         # failure in its instance errors (`trainstack status` reads them).
         wait_for_instances=False,

@@ -13,6 +13,7 @@ the rows as they are, so a VM-only resolve pays nothing for this module.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -38,6 +39,26 @@ def platform_of(offering: Offering) -> Platform | None:
         return None
     cloud = CLOUDS.get(offering.provider)
     return cloud.platforms.get(offering.platform) if cloud is not None else None
+
+
+def job_limit_note(offering: Offering, hours: float) -> str | None:
+    """The row's note when a job of `hours` outlasts the longest job its platform runs
+    (`Platform.max_job_hours`): it then runs as several jobs, each resuming from the checkpoints
+    of the one before; None within the limit or on VMs."""
+    platform = platform_of(offering)
+    return None if platform is None else limit_note(platform, hours)
+
+
+def limit_note(platform: Platform, hours: float) -> str | None:
+    """`job_limit_note` for a job of `hours` on `platform` (also what `trainstack run` prints)."""
+    if platform.max_job_hours is None or hours <= platform.max_job_hours:
+        return None
+    jobs = math.ceil(hours / platform.max_job_hours)
+    return (
+        f"{platform.display_name} stops a job at {platform.max_job_hours:g} h ({platform.max_job_basis}): this "
+        f"job's {hours:,.1f} h run as {jobs} jobs, each resuming from the last one's checkpoints; `trainstack run` "
+        "starts one: run it again when it stops (the restarts' time is not in the hours)"
+    )
 
 
 def makes_file_system(offering: Offering) -> bool:

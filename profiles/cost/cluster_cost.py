@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clouds.helper_vms import helper_lines
+from clouds.helper_vms import head_tracking_line, helper_lines
 from profiles.cost.pricing import charged_hours
 from profiles.cost.requests import RequestCost, bucket_passes, file_count, request_cost, requests_uncounted
 from profiles.cost.storage import ESTIMATE, storage_cost
@@ -166,6 +166,9 @@ def cluster_cost(
     if config.platform is None:  # a pool's platform runs the job: no head node (clouds.platforms)
         fs = config.file_system is not None
         left_out += helper_lines(config.provider, config.region, config.job is not None, config.queued_resource, fs)
+        tracking = config.job.tracking if config.job is not None else None
+        if tracking is not None and tracking.mlflow == "managed":  # a server on the head (clouds.mlflow_head)
+            left_out.append(head_tracking_line(config.data.source if config.data is not None else None))
     billed = None
     if config.commitment != "none" and config.commitment_reuse is not None:
         billed = charged_hours(config.hours, config.commitment, config.commitment_reuse)

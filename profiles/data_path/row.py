@@ -107,7 +107,7 @@ def _tier_choice(kept: DataRow, faster: list[DataRow], best: DataRow, stated: bo
         return _add(
             kept,
             f"data: file_system.throughput {best.throughput} would make this job {usd(saving)} cheaper "
-            f"({best.hours:,.2f} h instead of {kept.hours:,.2f} h); set file_system.throughput: {best.throughput}",
+            f"{_hours_versus(best.hours, kept.hours)}; set file_system.throughput: {best.throughput}",
         )
     note = (
         f"data: file system raised to {best.throughput} MB/s per TiB: {usd(best.usd(usd_per_hour))} per job "
@@ -145,8 +145,15 @@ def _larger_hint(larger: DataRow, kept: DataRow, usd_per_hour: float) -> str:
     saving = kept.usd(usd_per_hour) - larger.usd(usd_per_hour)
     return (
         f"data: file_system.capacity {larger.capacity_gib:,.0f}GiB at {larger.throughput} MB/s per TiB would feed the "
-        f"GPUs and make this job ${saving:,.2f} cheaper ({larger.hours:,.2f} h instead of {kept.hours:,.2f} h)"
+        f"GPUs and make this job {usd(saving)} cheaper {_hours_versus(larger.hours, kept.hours)}"
     )
+
+
+def _hours_versus(new: float, old: float) -> str:
+    """`(2.00 h instead of 5.09 h)`, or `(the same 2.00 h)` where the two read alike to the
+    hundredth of an hour (the saving is then the storage's price, not time)."""
+    shown_new, shown_old = f"{new:,.2f}", f"{old:,.2f}"
+    return f"({shown_new} h instead of {shown_old} h)" if shown_new != shown_old else f"(the same {shown_new} h)"
 
 
 def _sized_note(best: DataRow, kept: DataRow, usd_per_hour: float) -> str:

@@ -1,5 +1,5 @@
 """Shared Compute Engine REST plumbing for the live GCP readers (`trainstack check`'s capacity
-signals, `trainstack status`), through `requests` (imported lazily): no Google SDK is needed.
+signals, `trainstack status`) and `trainstack run`'s job channel writer, through `requests` (imported lazily): no Google SDK is needed.
 
 Credentials as the Pulumi GCP provider takes them: an OAuth access token
 (`GOOGLE_OAUTH_ACCESS_TOKEN`, else `gcloud auth print-access-token`) and the project (the
@@ -59,17 +59,33 @@ def get(path: str, token: str, params: Mapping[str, str] | None = None, base: st
     Raises:
         PreflightError: no answer, or the API's error (code and message on one line).
     """
+    return call("GET", path, token, params=params, base=base)
+
+
+def call(
+    method: str,
+    path: str,
+    token: str,
+    body: dict | None = None,
+    params: Mapping[str, str] | None = None,
+    base: str = COMPUTE,
+) -> dict[str, Any]:
+    """`method` on `base/path` with the JSON `body` (a POST such as `instances.setMetadata`); the
+    JSON answer (an Operation for a change).
+
+    Raises:
+        PreflightError: no answer, or the API's error (code and message on one line).
+    """
     import requests
 
+    headers = {"Authorization": f"Bearer {token}"}
     try:
-        answer = requests.get(
-            f"{base}/{path}", params=params, headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
-        )
+        answer = requests.request(method, f"{base}/{path}", params=params, json=body, headers=headers, timeout=TIMEOUT)
     except requests.RequestException as exc:
         raise PreflightError(f"cannot reach the Compute Engine API ({type(exc).__name__}); check the network") from None
     if not answer.ok:
         fix = f"; {LOGIN_FIX}" if answer.status_code in (401, 403) else ""
-        raise PreflightError(f"GCP GET {path} failed ({answer.status_code}): {_error(answer)}{fix}")
+        raise PreflightError(f"GCP {method} {path} failed ({answer.status_code}): {_error(answer)}{fix}")
     return answer.json() if answer.content else {}
 
 

@@ -59,8 +59,10 @@ def azure_guidance(cluster: ClusterConfig) -> list[Finding]:
 
 
 def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
-    """What GCP quota the stack needs and how to check and raise it."""
-    spot = cluster.purchase == "spot"
+    """What GCP quota the stack needs and how to check and raise it. A flex-start stack's GPUs
+    count against the preemptible GPU quota, as spot's do (`facts.quotas` Q5)."""
+    flex = bool(getattr(cluster, "flex_start", False))
+    spot = cluster.purchase == "spot" or flex
     gpus = cluster.nodes * cluster.accelerator_count
     if cluster.accelerator.lower().startswith("tpu"):
         need = f"{gpus} {cluster.accelerator} chips of the Cloud TPU{' Spot' if spot else ''} quota"
@@ -68,6 +70,8 @@ def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
     else:
         metric = gcp_gpu_metric(cluster.accelerator, cluster.instance_type, spot)
         quota = metric or f"the {'preemptible ' if spot else ''}{cluster.accelerator} GPU quota"
+        if flex:  # Google Cloud blog 2025-09-25: flex-start VMs consume preemptible quota
+            quota += " (flex-start VMs consume preemptible quota: facts.quotas Q5)"
         need = f"{gpus} GPUs of {quota} and {_need_vcpus(cluster)} of CPUS"
         where = (
             f"compare with `gcloud compute regions describe {cluster.region}`; request in the console "

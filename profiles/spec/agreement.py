@@ -38,6 +38,22 @@ def _job_clouds_heal(spec: Any) -> bool:
     return any(HEALING[p].runs_job and HEALING[p].replaces_nodes for p in allowed if p in HEALING)
 
 
+def _flex_start_problem(spec: Any) -> str | None:
+    """Why `purchase: flex-start` cannot be bought on the workload's `providers` (none of them
+    sells flex-start: `Cloud.flex_start`), or None."""
+    from clouds.registry import CLOUDS
+
+    if spec.purchase != "flex-start" or not spec.providers:
+        return None
+    sellers = [name for name, cloud in CLOUDS.items() if cloud.flex_start is not None]
+    if any(p in sellers for p in spec.providers):
+        return None
+    return (
+        f"purchase: flex-start is sold only on {', '.join(sellers)} (Dynamic Workload Scheduler), not on "
+        f"{', '.join(spec.providers)}; add {sellers[0]} to providers, or set purchase: on-demand, spot or any"
+    )
+
+
 def check_together(spec: Any) -> None:
     """The workload's `data`, `file_system`, `job`, `purchase`, `work` and `model` agree.
 
@@ -47,6 +63,8 @@ def check_together(spec: Any) -> None:
     Raises:
         ValueError: one line naming the first key that does not fit and the fix.
     """
+    if problem := _flex_start_problem(spec):
+        raise ValueError(problem)
     if spec.data is not None and spec.file_system is None and spec.data.size_gib is None:
         raise ValueError(
             "data.size: needed to size the file system the bucket is linked through (data + checkpoints "

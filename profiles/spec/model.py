@@ -146,7 +146,7 @@ class WorkloadModel(BaseModel):
     job: JobConfig | None = Field(default=None, description="Training job run on every node.")
     data: DataSpec | None = Field(default=None, description="Dataset in the team's bucket.")
     platform: Annotated[str, BeforeValidator(platform_word)] = Field(
-        default="vm", description="Where the job runs: vm, a managed platform, or any."
+        default="vm", description="Platform the job runs on (vm or a managed platform or any).", examples=["sagemaker"]
     )
     node_image: str | None = Field(
         default=None, pattern=r"^\S+$", description="Nodes' OS image id where a platform has no default (PAI Lingjun)."

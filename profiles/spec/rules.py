@@ -14,7 +14,7 @@ import functools
 import re
 from typing import Any
 
-from clouds.job_fields import job_size_problem
+from clouds.job_fields import NO_FILE_SYSTEM, job_size_problem
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
 from profiles.spec.agreement import check_together
@@ -239,8 +239,9 @@ def check_workload(spec: Any) -> None:
         )
     if spec.max_nodes is not None and spec.max_nodes < spec.nodes:
         raise ValueError(f"max_nodes: {spec.max_nodes} is below nodes {spec.nodes}; give a range such as 2-16")
-    if spec.job is not None and spec.file_system is None and not managed:
-        raise ValueError("job: needs a file_system for its checkpoints and logs; add file_system or remove job")
+    if spec.job is not None and spec.file_system is None and getattr(spec, "platform", "vm") == "vm":
+        # with `platform: any` the VM rows are left out instead (`profiles.matching.job_detail`)
+        raise ValueError(NO_FILE_SYSTEM)
     if problem := job_size_problem(spec.job, spec.nodes, spec.gpus_per_node, spec.max_nodes):
         raise ValueError(problem)
 

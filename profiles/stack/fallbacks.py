@@ -34,7 +34,10 @@ def _group_key(c: Candidate) -> tuple:
 
 
 def group_fallback_types(choice: Candidate, ranked: Iterable[Candidate], interconnect: str) -> tuple[str, ...]:
-    """The types of `ranked` (rank order) the pick's node group may also launch, best first."""
+    """The types of `ranked` (rank order) the pick's node group may also launch, best first; none
+    for a flex-start pick (one resize request creates one machine type: `clouds.capacity`)."""
+    if choice.purchase == "flex-start":
+        return ()
     key = _group_key(choice)
     same = [c.offering.instance_type for c in ranked if _group_key(c) == key]
     o = choice.offering

@@ -140,6 +140,7 @@ def validate_cluster(raw: Any, region_value: Any, name: str = "cluster") -> Clus
             cloud's own checks refuse it (`clouds.registry.validator`: what its component
             would refuse before creating anything), or the region key is unset or disagrees.
     """
+    from clouds.platform_job import stack_job_problem
     from clouds.registry import validator
     from profiles.stack.check import catalog_problems
 
@@ -153,6 +154,8 @@ def validate_cluster(raw: Any, region_value: Any, name: str = "cluster") -> Clus
             validate(cluster, name)
     except ValueError as exc:  # one line already; the first line if a check ever gave more
         raise ConfigError(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__) from None
+    if problem := stack_job_problem(cluster):  # what `run` would refuse, as resolve leaves it out
+        raise ConfigError(problem)
     check_provider_region(cluster, region_value)
     return cluster
 

@@ -67,7 +67,7 @@ def cluster_config(
     queued resources (`clouds.healing.writes_queued_resource`: GCP TPU spot slices, re-requested
     by the cluster's controller when preempted) is written with `queued_resource: true`, a flex-start
     pick with `flex_start: true` (on-demand nodes of one type, no fallback types). With
-    `ranked` (every candidate, rank order) the node group's `fallback_types` are the types its
+    `ranked` (every candidate, rank order) a VM pick's node group's `fallback_types` are the types its
     cloud's group can hold beside the pick (`profiles.stack.fallbacks.group_fallback_types`).
     """
     o = candidate.offering
@@ -111,7 +111,9 @@ def cluster_config(
         return config.model_copy(update={"flex_start": True})
     if spec.purchase in ("any", "flex-start"):  # flex-start was ranked and not picked: a rewrite drops it
         config = config.model_copy(update={"flex_start": False})
-    if ranked and candidate.reservation is None and not candidate.reservation_id:
+    # a platform's pool is one type in one place (an AmlCompute size, a HyperPod instance group, a
+    # training job's instance type): no fallback types or zones
+    if ranked and candidate.reservation is None and not candidate.reservation_id and o.platform == "vm":
         types = group_fallback_types(candidate, ranked, spec.interconnect)
         config = config.model_copy(update={"fallback_types": types})
         config = config.model_copy(update={"fallback_zones": group_fallback_zones(candidate, ranked, config)})

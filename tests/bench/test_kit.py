@@ -196,3 +196,23 @@ def test_azure_access_uses_the_components_admin_user() -> None:
     access = CLOUD.access
     assert access is not None
     assert f"--username {ADMIN_USERNAME} " in access.shell and f"{ADMIN_USERNAME}@127.0.0.1:" in access.copy_back
+
+
+@pytest.mark.parametrize(
+    ("stack", "platform", "command"),
+    [
+        ("training-a100-sagemaker", "Amazon SageMaker", ["run", "--print"]),
+        ("training-a100-sagemaker", "Amazon SageMaker", ["run", "--send"]),
+        ("training-a100-sagemaker", "Amazon SageMaker", ["fetch"]),
+        ("training-a100-azureml", "Azure Machine Learning", ["run", "--print"]),
+    ],
+)
+def test_bench_refuses_a_managed_platforms_stack_in_one_line(stack, platform, command) -> None:
+    # the kit reaches VM nodes (Auto Scaling groups, node agents, /fsx): no kit, no credentials asked
+    result = CliRunner().invoke(app, ["bench", *command, "-s", stack, "--project-dir", str(ROOT)])
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        "error: bench: a managed platform's stack has no nodes trainstack reaches; "
+        f"stack {stack} runs on {platform}: benchmark a VM stack of the same instance type (write it with "
+        "`platform: vm`) and rank with its measurements, or run the kit's steps as a job on the platform\n"
+    )

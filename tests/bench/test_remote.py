@@ -158,3 +158,43 @@ def test_every_clouds_node_script_parses(stack) -> None:
     lines = node_commands(stack, cluster, "20261207T060000Z")
     for script in ("\n".join(lines), "\n".join(detached("20261207T060000Z", lines))):
         subprocess.run(["bash", "-n"], input=script, text=True, check=True)
+
+
+def test_the_head_takes_no_part_in_the_benchmark(cluster, tmp_path) -> None:
+    """The head has the job file (its store's settings) but no job unit: its script stops at
+    once, before any rendezvous or MPI host file (AWS's Run Command by tag reaches it too)."""
+    from trainstack.bench.remote import JOB_FILE, node_checks
+
+    (tmp_path / "job.json").write_text("{}")
+    script = "\n".join([*node_checks(), "echo ran the benchmark"]).replace(JOB_FILE, str(tmp_path / "job.json"))
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=10, check=True)
+    assert done.stdout.endswith(": no job unit (the head node): nothing to run\n")
+
+
+def test_a_pack_too_long_for_one_answer_comes_back_in_parts(cluster, tmp_path, monkeypatch) -> None:
+    """Azure's Run Command keeps only the last 4,096 bytes of output: the logs come back in pieces
+    of `PART_CHARS`, read from the file part 0 packed, and join into the same results."""
+    from trainstack.bench import remote
+    from trainstack.bench.remote import FetchError
+
+    fixtures = ROOT / "tests" / "fixtures" / "bench"
+    run = tmp_path / "20261207T060000Z"
+    run.mkdir()
+    (run / "nccl-all.log").write_text((fixtures / "nccl-all.log").read_text())
+    (run / "train-resnet50-node1.log").write_text((fixtures / "train.log").read_text())
+    monkeypatch.setattr(remote, "PART_CHARS", 500)
+
+    def part(number: int) -> str:
+        lines = fetch_commands(STACK, cluster, run.name, number)
+        script = "\n".join(lines).replace(results_root("aws", STACK), str(tmp_path))
+        return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=10, check=True).stdout
+
+    first = part(0)
+    _, parts, _ = remote.fetched_part(first)
+    assert parts > 1
+    outputs = [first, *(part(n) for n in range(1, parts))]
+    assert all(len(o) < 600 for o in outputs)
+    result = results_from_output(outputs, cluster, STACK)
+    assert result.throughput[0].model == "resnet50" and result.busbw
+    with pytest.raises(FetchError, match=f"1 of its {parts} parts fetched"):
+        results_from_output(first, cluster, STACK)

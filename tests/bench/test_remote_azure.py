@@ -147,10 +147,12 @@ def on_the_node(commands: list[str], here: Path) -> str:
     """What a VM prints for `commands` (a detached benchmark start), run by bash here: the job
     file, the script folder and the shared file system moved under `here`, `systemd-run`
     echoed instead of started, the job unit inactive as on a node whose job was stopped."""
-    from trainstack.bench.remote import JOB_FILE, SCRIPTS, results_root
+    from trainstack.bench.remote import JOB_FILE, JOB_UNIT_FILE, SCRIPTS, results_root
 
     (here / "job.json").write_text("{}")
+    (here / "job.service").touch()
     script = "\n".join(azure_run.in_bash(commands)).replace(JOB_FILE, str(here / "job.json"))
+    script = script.replace(JOB_UNIT_FILE, str(here / "job.service"))
     script = script.replace(SCRIPTS, str(here / "scripts")).replace(results_root("azure", STACK), str(here / "fs"))
     script = script.replace("systemd-run ", "echo systemd-run ")
     return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30, check=True).stdout
@@ -231,3 +233,83 @@ def test_bench_fetch_reads_the_run_on_one_worker(project, tmp_path) -> None:
     written = json.loads((tmp_path / "run.json").read_text())
     assert (written["provider"], written["instance_type"], written["nodes"]) == ("azure", "Standard_ND96isr_H100_v5", 2)
     assert [t["model"] for t in written["throughput"]] == ["resnet50", "resnet50"]
+
+
+@responses.activate
+def test_status_follows_the_run_on_every_worker_through_run_command(tmp_path, monkeypatch) -> None:
+    """The job line of a run `trainstack run` started on an Azure VM stack: each running worker
+    answers with its unit's state and run id (the lines run here by bash, as a worker whose
+    unit is active under the run would answer)."""
+    from tests.cli.helpers import run
+    from trainstack.run.record import RunRecord, save
+    from trainstack.status.job_follow import vm_commands
+
+    run_id = "train-1a2b3c4d-20261207-120000"
+    (tmp_path / "unit").mkdir()
+    (tmp_path / "unit" / "trainstack-job.service").touch()
+    (tmp_path / "run-file").write_text(run_id + "\n")
+    lines = vm_commands(RunRecord(run_id, "vm", "azure", "eastus", "t0", "l", "k"), str(tmp_path / "run-file"))
+    script = "\n".join(azure_run.in_bash(lines)).replace("/etc/systemd/system", str(tmp_path / "unit"))
+    script = script.replace("$(systemctl is-active trainstack-job)", "active")  # the worker's unit runs
+    answer = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=10, check=True).stdout
+    monkeypatch.setenv("AZURE_ACCESS_TOKEN", "token-7")
+    monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", SUBSCRIPTION)
+    monkeypatch.setattr("trainstack.status.progress.progress", lambda *a, **k: "progress: (not asked here)")
+    responses.get(
+        f"{ARM}/providers/Microsoft.Compute/virtualMachineScaleSets", json=_answer("status/azure-vmss-list.json")
+    )
+    responses.get(f"{SET}/instanceView", json=_answer("status/azure-instance-view.json"))
+    responses.get(f"{SET}/virtualMachines", json=_answer("remote/azure-vmss-vms.json"))
+    for index in ("0", "2"):
+        _started(f"{SET}/virtualMachines/{index}", f"op-s{index}")
+        responses.get(f"{OPERATIONS}/op-s{index}", json=succeeded(answer))
+    for name in ("__main__.py", "Pulumi.yaml"):
+        shutil.copy(ROOT / name, tmp_path)
+    (tmp_path / "stacks").mkdir()
+    text = (ROOT / "stacks" / f"Pulumi.{STACK}.yaml").read_text()
+    job = "    job:\n      command: /fsx/train.py\n"
+    (tmp_path / "stacks" / "Pulumi.train.yaml").write_text(
+        text.replace("    provider: azure\n", "    provider: azure\n" + job, 1)
+    )
+    save(tmp_path, "train", RunRecord(run_id, "vm", "azure", "eastus", "2026-12-07T12:00:00+00:00", "logs/", "ckpt/"))
+    result = run("status", "-s", "train", "--project-dir", str(tmp_path))
+    assert result.stdout.splitlines()[1] == (
+        f"job {run_id} (started 2026-12-07T12:00:00+00:00): running on 2 of 2 nodes; logs: logs/; checkpoints: ckpt/"
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "output"),
+    [
+        pytest.param({"startTime": "t", "status": "InProgress", "name": "x"}, None, None, id="async-running"),
+        pytest.param({}, None, None, id="location-202-no-body"),
+        pytest.param(
+            {"value": succeeded("hi")["properties"]["output"]["value"]}, "Success", "hi", id="location-result"
+        ),
+        pytest.param(succeeded("ok"), "Success", "ok", id="async-succeeded"),
+        pytest.param(
+            {
+                "status": "Succeeded",
+                "properties": {
+                    "output": {
+                        "value": [
+                            {
+                                "code": "ProvisioningState/failed/1",
+                                "message": "Enable failed: \n[stdout]\nno\n[stderr]\nboom\n",
+                            }
+                        ]
+                    }
+                },
+            },
+            "Failed",
+            "no\nboom",
+            id="script-failed",
+        ),
+    ],
+)
+def test_an_operation_answer_is_read_in_both_polling_shapes(answer, status, output) -> None:
+    found = azure_run.invocation("vm", answer)
+    if status is None:
+        assert found is None  # still running: asked again
+    else:
+        assert found is not None and (found.status, found.output) == (status, output)

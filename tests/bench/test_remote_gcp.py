@@ -112,7 +112,7 @@ def test_status_reads_the_progress_on_a_worker_over_iap_when_the_head_published_
     )
     here = Here({"/fsx/checkpoints": str(tmp_path / "checkpoints"), "/fsx/trainstack/logs": str(tmp_path / "logs")})
     monkeypatch.setattr(gcp_run, "_run", here)
-    monkeypatch.setattr("clouds.clock.now", lambda: NOW)
+    monkeypatch.setenv("TRAINSTACK_NOW", NOW.isoformat())  # a patched `now` would stick in modules importing it
     where = "https://compute.googleapis.com/compute/v1/projects/p/zones/europe-north1-c/instanceGroupManagers"
     responses.get(where, json=json.loads((ANSWERS / "status" / "gcp-mig-list.json").read_text()))
     responses.get(f"{where}/train-nodes-9f8e7d6/listErrors", json={})
@@ -135,11 +135,13 @@ def test_bench_run_send_starts_the_run_on_every_worker_and_names_one_that_refuse
 ) -> None:
     """Over SSH the run is started detached (the session ends first): the script written and
     `systemd-run` called on each worker; a worker whose job still runs refuses, named."""
-    from trainstack.bench.remote import JOB_FILE, SCRIPTS
+    from trainstack.bench.remote import JOB_FILE, JOB_UNIT_FILE, SCRIPTS
 
     (tmp_path / "job.json").write_text("{}")
+    (tmp_path / "job.service").touch()
     moves = {
         JOB_FILE: str(tmp_path / "job.json"),
+        JOB_UNIT_FILE: str(tmp_path / "job.service"),
         SCRIPTS: str(tmp_path / "scripts"),
         "systemd-run ": "echo systemd-run ",
     }
@@ -190,7 +192,7 @@ def test_status_reads_the_progress_the_head_published_without_iap(google, tmp_pa
     _touch(tmp_path / "ckpt" / "step-9000", "x", NOW - timedelta(hours=3))
     published = lines(str(tmp_path / "ckpt"), str(tmp_path / "logs"))
     monkeypatch.setattr(gcp_run, "_run", lambda *a, **k: pytest.fail("no SSH session without IAP"))
-    monkeypatch.setattr("clouds.clock.now", lambda: NOW)
+    monkeypatch.setenv("TRAINSTACK_NOW", NOW.isoformat())  # a patched `now` would stick in modules importing it
     where = "https://compute.googleapis.com/compute/v1/projects/p/zones/europe-north1-c/instanceGroupManagers"
     responses.get(where, json=json.loads((ANSWERS / "status" / "gcp-mig-list.json").read_text()))
     responses.get(f"{where}/train-nodes-9f8e7d6/listErrors", json={})

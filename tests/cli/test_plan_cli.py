@@ -38,6 +38,7 @@ def test_plan_json_matches_the_stack_price(at_root):
         "accelerator_count",
         "nodes",
         "purchase",
+        "flex_start",
         "usd_per_job",
         "hours",
         "resources",
@@ -54,6 +55,7 @@ def test_plan_json_matches_the_stack_price(at_root):
         "policies",
         "warnings",
     }
+    assert data["flex_start"] is False  # an AWS stack: nodes from its group, not a flex-start request
     assert data["warnings"] == []  # sizes in proportion: no sanity warning
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
     # the summary a script reads first: the stack's placement and size, the plan's cost
@@ -81,8 +83,8 @@ def test_plan_json_matches_the_stack_price(at_root):
     assert data["price_caveats"] == [
         "aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on 2026-12-01), "
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`",
-        "NAT gateway training-a100-nat (aws:ec2/natGateway:NatGateway); public IPv4 address (Elastic IP) "
-        "training-a100-nat-ip (aws:ec2/eip:Eip) bill by the hour (and per GB processed) and are not in USD/hour "
+        "NAT gateway (also per GB processed) training-a100-nat (aws:ec2/natGateway:NatGateway); public IPv4 address (Elastic IP) "
+        "training-a100-nat-ip (aws:ec2/eip:Eip) bill by the hour and are not in USD/hour "
         "or USD/job: unpriced, no sourced and dated price is recorded; add their eu-north-1 price from the "
         "cloud's pricing page",
     ]
@@ -195,8 +197,8 @@ def test_plan_counts_an_estimated_file_system_price_as_resolve_does_and_labels_i
         "price, $0.217/GB-month), counted as resolve ranked it",
         "azure prices are of unknown date (183 of 183 rows; source snapshot undated, extracted on 2026-11-29), "
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`",
-        "NAT gateway training-h100-azure-nat (azure-native:network:NatGateway); public IP address "
-        "training-h100-azure-nat-ip (azure-native:network:PublicIPAddress) bill by the hour (and per GB processed) "
+        "NAT gateway (also per GB processed) training-h100-azure-nat (azure-native:network:NatGateway); public IP address "
+        "training-h100-azure-nat-ip (azure-native:network:PublicIPAddress) bill by the hour "
         "and are not in USD/hour or USD/job: unpriced, no sourced and dated price is recorded; add their eastus "
         "price from the cloud's pricing page",
     ]

@@ -99,3 +99,32 @@ def test_run_refuses_a_vm_stack_without_a_job():
         run("run", "-s", "training-a100", "--project-dir", str(ROOT)),
         "job: the stack has no job to run; add job: {command: ...} to the workload",
     )
+
+
+def test_status_on_a_pool_run_submits_nothing_to_names_no_run_command(tmp_path):
+    # PAI Lingjun: `run` refuses the stack (no submitter) and status reads no node of it, so
+    # status must not say "start one: trainstack run -s ..."
+    import yaml
+
+    cluster = {
+        "provider": "alicloud",
+        "region": "cn-wulanchabu",
+        "zone": "cn-wulanchabu-a",
+        "instance_type": "efg1.nvga1",
+        "accelerator": "A100-80GB",
+        "accelerator_count": 8,
+        "nodes": 2,
+        "purchase": "on-demand",
+        "interconnect": "none",
+        "hours": 24.0,
+        "platform": "pai-lingjun",
+        "node_image": "i190297201634099844192",
+    }
+    shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
+    (tmp_path / "stacks").mkdir()
+    stack = {"config": {"alicloud:region": "cn-wulanchabu", "trainstack:cluster": cluster}}
+    (tmp_path / "stacks" / "Pulumi.lj.yaml").write_text(yaml.safe_dump(stack))
+    result = run("status", "-s", "lj", "--project-dir", str(tmp_path))
+    one_error_line(result, "status: stack lj runs on Alibaba PAI Lingjun, to which trainstack submits no job yet")
+    assert "trainstack run" not in result.stderr
+    one_error_line(run("run", "-s", "lj", "--project-dir", str(tmp_path)), "has no job submitter yet")

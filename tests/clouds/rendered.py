@@ -93,6 +93,49 @@ def rendered(stack: str, with_job: bool) -> tuple[Bootstrap, ...]:
     )
 
 
+@functools.cache
+def tracked() -> tuple[Bootstrap, ...]:
+    """The head's and a worker's bootstrap of an Azure, AWS and GCP cluster whose job asks for
+    `tracking: {mlflow: managed}` (`clouds.mlflow_head`: the server's unit, the workers' URI),
+    rendered by the pure bootstraps: no committed stack has the dataset (the team's bucket) it needs."""
+    from clouds.aws.bootstrap import node_user_data
+    from clouds.azure.bootstrap import custom_data_text
+    from clouds.gcp.bootstrap import startup_script
+    from tests.clusters import example_config
+
+    job = {**JOB, "tracking": {"mlflow": "managed"}}
+    cluster = example_config("aws", purchase="on-demand", job=job, data={"source": "s3://team-data/imagenet"})
+    dns, mount = "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com", "abcdefgh"
+    head = node_user_data("tracked", cluster, dns, mount, "127.0.0.1", "head")
+    worker = node_user_data("tracked", cluster, dns, mount, "10.0.0.4", "worker")
+    gcp = example_config("gcp", job=job, data={"source": "gs://team-data/imagenet"})
+    gcp_head = startup_script("tracked", gcp, "head", None, None, None, "127.0.0.1")
+    gcp_worker = startup_script("tracked", gcp, "worker", None, None, None, "10.0.0.4")
+    azure = example_config(
+        "azure",
+        job=job,
+        data={"source": "https://teamdata.blob.core.windows.net/datasets/imagenet", "resource_group": "team-rg"},
+    )
+    azure_head = custom_data_text("tracked", azure, "head", "10.0.1.4", "127.0.0.1").decode()
+    azure_worker = custom_data_text("tracked", azure, "worker", "10.0.1.4", "10.0.0.4").decode()
+    vm, vmss = "azure-native:compute:VirtualMachine", "azure-native:compute:VirtualMachineScaleSet"
+    return (
+        Bootstrap("tracked+job", vm, "tracked-head", "customData", azure_head, True),
+        Bootstrap("tracked+job", vmss, "tracked-nodes", "customData", azure_worker, True),
+        Bootstrap("tracked+job", "aws:ec2/instance:Instance", "tracked-head", "userDataBase64", head, True),
+        Bootstrap("tracked+job", "aws:ec2/launchTemplate:LaunchTemplate", "tracked-lt", "userData", worker, True),
+        Bootstrap("tracked+job", "gcp:compute/instance:Instance", "tracked-head", "startup-script", gcp_head, False),
+        Bootstrap(
+            "tracked+job",
+            "gcp:compute/instanceTemplate:InstanceTemplate",
+            "tracked-t",
+            "startup-script",
+            gcp_worker,
+            False,
+        ),
+    )
+
+
 def every_bootstrap() -> list[Bootstrap]:
-    """The bootstraps of every committed stack, as committed and with a job."""
-    return [b for stack in STACKS for with_job in (False, True) for b in rendered(stack, with_job)]
+    """The bootstraps of every committed stack, as committed and with a job, and `tracked`."""
+    return [b for stack in STACKS for with_job in (False, True) for b in rendered(stack, with_job)] + list(tracked())

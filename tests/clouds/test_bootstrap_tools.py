@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from clouds import mlflow_head
 from clouds.job_runtime import runtime_for
 from tests.clouds.rendered import Bootstrap, every_bootstrap
 
@@ -77,7 +78,7 @@ def _cloud_init_types(texts: list[str]) -> list[str]:
 def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, tmp_path):
     cloud_init = _tool("cloud-init", "cloud-init")
     read = [b for b in bootstraps if b.cloud_init]
-    assert {b.stack.split("+")[0] for b in read} == {"training-a100", "training-h100-azure"}
+    assert {b.stack.split("+")[0] for b in read} == {"training-a100", "training-h100-azure", "tracked"}
     for bootstrap, kind in zip(read, _cloud_init_types([b.text for b in read]), strict=True):
         if kind == "text/cloud-config":
             path = tmp_path / "user-data"
@@ -100,11 +101,13 @@ def test_cloud_init_schema_refuses_a_script_as_cloud_config(bootstraps, tmp_path
 
 
 def _provided_programs(bootstrap: Bootstrap) -> set[str]:
-    """Programs a unit may start: the image's python3 and the cloud's job runtime (shipped by
-    the image, or created by this very bootstrap: tests/clouds/test_job_runtime.py)."""
+    """Programs a unit may start: the image's python3, the cloud's job runtime (shipped by the
+    image, or created by this very bootstrap: tests/clouds/test_job_runtime.py) and the MLflow
+    server's venv where this bootstrap creates it (`clouds.mlflow_head.server_lines`)."""
     provider = bootstrap.resource_type.split(":")[0].split("-")[0]
     runtime = runtime_for(provider)
-    return {"/usr/bin/python3", *([runtime.python] if runtime else [])}
+    mlflow = [f"{mlflow_head.VENV}/bin/mlflow"] if f"{mlflow_head.VENV}/bin/pip install" in bootstrap.text else []
+    return {"/usr/bin/python3", *([runtime.python] if runtime else []), *mlflow}
 
 
 def _verify(units: dict[str, str], programs: set[str], root: Path) -> subprocess.CompletedProcess:

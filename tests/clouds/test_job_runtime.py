@@ -94,6 +94,9 @@ def test_a_job_python_runs_the_job_but_never_the_store(provider):
         pytest.param("training-h100-azure", ["torch 2.9.1", "NCCL 2.27.5", "InfiniBand verbs"], id="azure"),
         pytest.param("training-tpu-v5p", [], id="tpu-no-agent"),
         pytest.param("training-a100-tencentcloud", [], id="tencent-no-agent"),
+        # a managed platform runs the job in its own image (`trainstack run` names it), not the VMs' runtime
+        pytest.param("training-a100-sagemaker", [], id="sagemaker"),
+        pytest.param("training-a100-azureml", [], id="azureml"),
     ],
 )
 def test_plan_says_which_torch_and_nccl_the_nodes_run(stack, words):

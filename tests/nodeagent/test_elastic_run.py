@@ -2,23 +2,20 @@
 an interruption notice, the loss of the head node, a rebalance recommendation and a job edit
 published on the shared directory (`elastic_cases.story`).
 
-The job runs once per test session (shared by pytest-xdist's workers through a lock in the
-session's temporary directory); each test checks one event in what it wrote. Bounded: every
-wait has a deadline, and the namespaces are deleted whatever happens.
+The job runs once per test session, in the background from the end of collection (shared by
+pytest-xdist's workers through a lock in the session's temporary directory:
+`elastic_story.py`); each test checks one event in what it wrote. Bounded: every wait has a
+deadline, and the namespaces are deleted whatever happens.
 """
 
 from __future__ import annotations
 
-import fcntl
-import json
-import os
-from dataclasses import asdict
 from importlib.util import find_spec
 
 import pytest
 
 from nodeagent.launcher import NOTICE_EXIT_STATUS
-from tests.nodeagent import netns
+from tests.nodeagent import elastic_story, netns
 from tests.nodeagent.elastic_cases import (
     EDITED_AT,
     EDITED_JOB_ID,
@@ -29,7 +26,6 @@ from tests.nodeagent.elastic_cases import (
     REBALANCED_AT,
     TOTAL,
     Outcome,
-    run_story,
     steps,
 )
 from tests.nodeagent.metadata_server import AZURE_EVENT_ID
@@ -42,17 +38,9 @@ pytestmark = pytest.mark.skipif(UNAVAILABLE is not None, reason=str(UNAVAILABLE)
 
 @pytest.fixture(scope="session")
 def story(tmp_path_factory: pytest.TempPathFactory) -> Outcome:
-    """The story's outcome; run by the first test that needs it, read by the others."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # this session's directory, shared by its workers
-    result = root / "elastic-story.json"
-    with open(root / "elastic-story.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not result.exists():
-            (root / "elastic-story").mkdir()
-            result.write_text(json.dumps(asdict(run_story(root / "elastic-story"))))
-    outcome = Outcome(**json.loads(result.read_text()))
+    """The story's outcome: run in the background since collection ended
+    (`tests/nodeagent/elastic_story.py`), or by the first test that needs it."""
+    outcome = elastic_story.outcome(tmp_path_factory)
     if outcome.error:
         pytest.fail(f"the elastic run stopped: {outcome.error}\n{outcome.logs}")
     return outcome

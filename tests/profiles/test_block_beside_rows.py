@@ -47,3 +47,13 @@ def test_a_block_that_holds_every_node_takes_them_all(real_catalog) -> None:
     spec = parse_spec({"name": "blk", **WORKLOAD, "nodes": 2, "reservations": [BLOCK_HELD]})
     chosen = resolve(spec, real_catalog.offerings).choice.candidate
     assert (chosen.purchase, chosen.block_nodes, chosen.usd_per_node_hour) == ("capacity-block", None, 0)
+
+
+def test_a_held_row_says_its_speed_as_the_on_demand_row_beside_it_does(real_catalog) -> None:
+    """The workload gives `hours`: the block row's speed is `given`, like every other row's
+    (docs/benchmarks.md), not the default `calibrated`."""
+    spec = parse_spec({"name": "blk", **WORKLOAD, "reservations": [BLOCK_HELD]})
+    found = resolve(spec, real_catalog.offerings, top=5)
+    rows = [r.candidate for r in (found.choice, *found.alternatives)]
+    speeds = {c.purchase: c.speed for c in rows}
+    assert speeds == {"capacity-block": "given", "on-demand": "given"}

@@ -72,7 +72,7 @@ def test_a_stated_capacity_is_kept_and_the_row_names_the_larger_one():
     saving = 2 * (USD_1000_AT_2400 - USD_250_AT_7200)
     assert (
         f"data: file_system.capacity 6,109GiB at 250 MB/s per TiB would feed the GPUs and make this job "
-        f"${saving:,.2f} cheaper (2.00 h instead of 2.00 h)"
+        f"${saving:,.2f} cheaper (the same 2.00 h)"
     ) in row.notes
 
 

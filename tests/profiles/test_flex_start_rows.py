@@ -96,10 +96,17 @@ def test_a_job_too_long_for_one_request_says_so(real_catalog) -> None:
     assert str(raised.value) == FLEX_TOO_LONG
 
 
-def test_a_cloud_without_flex_start_gives_no_row(real_catalog) -> None:
-    spec = parse_spec({"name": "flex", **FLEX, "providers": ["aws"], "accelerators": ["H100:8"]})
-    with pytest.raises(NoMatchError, match="price"):
-        resolve(spec, real_catalog.offerings)
+@pytest.mark.parametrize("providers", [["aws"], ["aws", "azure"]])
+def test_flex_start_on_clouds_that_do_not_sell_it_is_refused_in_one_line(providers: list[str]) -> None:
+    with pytest.raises(SpecError) as raised:
+        parse_spec({"name": "flex", **FLEX, "providers": providers, "accelerators": ["H100:8"]})
+    message = str(raised.value)
+    assert "purchase: flex-start is sold only on gcp" in message and "add gcp to providers" in message
+    assert "\n" not in message and "price" not in message
+
+
+def test_flex_start_with_gcp_among_the_providers_is_accepted() -> None:
+    assert parse_spec({"name": "flex", **FLEX, "providers": ["aws", "gcp"]}).purchase == "flex-start"
 
 
 @pytest.mark.parametrize("word", ["flex-start", "flex", "DWS", "flex_start", "FlexStart"])
@@ -128,3 +135,30 @@ def test_a_pick_that_is_not_flex_start_says_so_when_flex_start_was_ranked(real_c
     chosen = next(c for c in resolve(spec, real_catalog.offerings).candidates if c.purchase == "spot")
     config = cluster_config(spec, chosen, real_catalog.version)
     assert config.flex_start is False and "flex_start" in config.model_fields_set
+
+
+def test_a_flex_start_row_names_no_fallback_types_its_request_cannot_launch(real_catalog) -> None:
+    spec = parse_spec({"name": "flex", **FLEX, **WHERE, "accelerators": ["A100:8", "A100-80GB:8", "H100:8"]})
+    resolution = resolve(spec, real_catalog.offerings)
+    assert resolution.choice.candidate.purchase == "flex-start"
+    assert all("its group also launches" not in r.reason for r in (resolution.choice, *resolution.alternatives))
+
+
+@pytest.mark.parametrize(
+    ("flex", "on_demand", "words", "flagged"),
+    [
+        # a2-highgpu-1g us-central1 (F2 against the catalog): within Google's "up to 53%"
+        pytest.param(2.02038, 3.67339, "45% below the catalog's on-demand $3.67/h (computed against", False, id="a2"),
+        pytest.param(47.0, 100.0, "53% below the catalog's on-demand $100.00/h", False, id="at-the-maximum"),
+        # a3-highgpu-8g us-east4 (F1 against the catalog's $87.83): past it, so flagged
+        pytest.param(38.32, 87.83, "56% below the catalog's on-demand $87.83/h", True, id="a3-us-east4"),
+    ],
+)
+def test_the_discount_is_named_as_computed_against_the_catalog_and_flagged_past_googles_maximum(
+    flex: float, on_demand: float, words: str, flagged: bool
+) -> None:
+    from clouds.gcp.flex_start import discount_note
+
+    note = discount_note(flex, on_demand)
+    assert words in note
+    assert ("more than Google's stated maximum of 53%: the catalog's on-demand price" in note) is flagged

@@ -89,3 +89,17 @@ def test_a_lingjun_stack_is_checked_against_the_platforms_own_rows(changes, prob
         assert problems == []
     else:
         assert problems and problems[0].startswith(problem)
+
+
+def test_a_job_is_not_placed_on_lingjun_and_run_refuses_its_stack(row):
+    """trainstack submits no job to a Lingjun cluster yet: `resolve` leaves the row out for a
+    workload with a job (naming `job`), and `run` on a Lingjun stack refuses in one line."""
+    from trainstack.run import RunError
+    from trainstack.run.command import submitter
+
+    with pytest.raises(NoMatchError, match="job: trainstack submits no job to Alibaba PAI Lingjun yet"):
+        resolve(_spec(platform="pai-lingjun", node_image=IMAGE, job={"command": "train.py"}), [row])
+    spec = _spec(platform="pai-lingjun", node_image=IMAGE)
+    config = cluster_config(spec, resolve(spec, [row]).choice.candidate, "v")
+    with pytest.raises(RunError, match="^platform: Alibaba PAI Lingjun has no job submitter yet$"):
+        submitter(config)

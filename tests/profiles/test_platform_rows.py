@@ -5,6 +5,8 @@ the platform has it, the platform's own rows converted at the catalog's rate; th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from clouds.platform_lookup import find, platform_problem, platform_words
@@ -110,6 +112,20 @@ def test_resolver_ranks_the_managed_row_at_its_price():
     assert "on Amazon SageMaker: adds no idle nodes" in rows["sagemaker"].reason
 
 
+@pytest.mark.parametrize(("hours", "jobs"), [("672h", None), ("673h", 2), ("2000h", 3)])
+def test_a_sagemaker_job_longer_than_28_days_is_said_to_run_as_several(hours, jobs):
+    """CreateTrainingJob stops a job at 28 days (672 h): a longer one is priced in full and its
+    row says how many jobs it takes; the VM row beside it runs as one."""
+    res = resolve(_spec(platform="any", hours=hours), [P4D])
+    rows = {r.candidate.offering.platform: r.candidate for r in (res.choice, *res.alternatives)}
+    said = [n for n in rows["sagemaker"].notes if "Amazon SageMaker stops a job at 672 h" in n]
+    if jobs is None:
+        assert said == []
+    else:
+        assert len(said) == 1 and f"run as {jobs} jobs, each resuming from the last one's checkpoints" in said[0]
+    assert not any("stops a job" in n for n in rows["vm"].notes)
+
+
 def test_spot_estimate_uses_the_platforms_restart_time():
     spec = _spec(
         platform="sagemaker", purchase="spot", spot={"checkpoint_interval": "1h", "interruptions_per_node_month": 73}
@@ -189,5 +205,94 @@ def test_hyperpod_keeps_the_workloads_file_system_and_prices_it():
 
 
 def test_hyperpod_rows_are_left_out_for_a_job_trainstack_cannot_submit():
-    with pytest.raises(NoMatchError, match="'job' removed the last"):
+    from profiles.stack.writer import cluster_config
+    from trainstack.run import RunError
+    from trainstack.run.command import submitter
+
+    with pytest.raises(NoMatchError, match="job: trainstack submits no job to SageMaker HyperPod yet"):
         resolve(_spec(platform="hyperpod", job={"command": "train.py"}), [P4D])
+    spec = _spec(platform="hyperpod")
+    config = cluster_config(spec, resolve(spec, [P4D]).choice.candidate, "v")
+    assert config.platform == "hyperpod" and config.purchase == "on-demand"
+    with pytest.raises(RunError, match="^platform: SageMaker HyperPod has no job submitter yet$"):
+        submitter(config)
+
+
+def test_a_spot_only_row_on_an_on_demand_platform_explains_not_crashes():
+    # A VM row sold only as spot (no on-demand price) has a HyperPod copy with no price at all:
+    # the "nearest" list ranks it last and the refusal names the constraint (it crashed in min()).
+    p5 = P4D._replace(instance_type="p5.48xlarge", accelerator="H100", on_demand_usd_per_hour=55.04)
+    spot_only = p5._replace(zone="use1-az2", on_demand_usd_per_hour=None)
+    spec = _spec(platform="hyperpod", accelerators=["H100:8"], job={"command": "train.py"})
+    with pytest.raises(
+        NoMatchError,
+        match="^no offering matches: 'job' removed the last 1 candidates .job: trainstack submits no job to SageMaker HyperPod yet",
+    ):
+        resolve(spec, [p5, spot_only])
+    with pytest.raises(NoMatchError, match="^no offering matches: 'price' removed the last 1 candidates;"):
+        resolve(_spec(platform="hyperpod", accelerators=["H100:8"]), [spot_only])
+
+
+@pytest.mark.parametrize(
+    ("platform", "row", "job", "says"),
+    [
+        ("sagemaker", P4D, {"command": "train.py -v --epochs 10"}, "job.command: '-v' is not --key value"),
+        ("sagemaker", P4D, {"command": "train.py --epochs 10 extra"}, "job.command: 'extra' is not --key value"),
+        ("ti-one", TC, {"command": "train.py"}, "job.code: ti-one runs the job's code from cos://"),
+        ("ti-one", TC, {"command": "train.py", "code": "s3://b/c/"}, "job.code: s3://b/c/ is not a cos://BUCKET"),
+        ("ti-one", TC, {"command": "train.py", "code": "cos://b/c/"}, "job.image: ti-one needs the job's PyTorch"),
+    ],
+)
+def test_a_job_run_would_refuse_is_refused_by_resolve_and_the_stack_check(platform, row, job, says):
+    # one rule (`clouds.platform_job.job_problem`): resolve leaves the row out naming the field,
+    # plan/--write-stack refuse the stack, and run refuses it with the same line
+    from clouds.config import ConfigError
+    from clouds.job_config import JobConfig
+    from clouds.platform_job import stack_job_problem
+    from profiles.stack.file import validate_cluster
+    from profiles.stack.writer import cluster_config
+
+    spec = _spec(platform=platform, providers=[row.provider], job=job)
+    with pytest.raises(NoMatchError, match=f"'job' removed the last 1 candidates \\({re.escape(says)}"):
+        resolve(spec, [row])
+    good = {"sagemaker": {}, "ti-one": {"code": "cos://b/c/", "image": "torch1.9-py3.8-cuda11.1-gpu"}}[platform]
+    runnable = _spec(platform=platform, providers=[row.provider], job={"command": "train.py", **good})
+    config = cluster_config(runnable, resolve(runnable, [row], top=1).choice.candidate, "v")
+    stack = config.model_copy(update={"job": JobConfig.model_validate(job)})
+    assert stack_job_problem(stack) is not None and says in str(stack_job_problem(stack))
+    assert stack_job_problem(config) is None
+    with pytest.raises(ConfigError, match=re.escape(says)):  # as plan, check and --write-stack read the stack
+        validate_cluster(stack.model_dump(mode="json", exclude_none=True), row.region, "v")
+
+
+def test_platform_any_with_a_job_and_no_file_system_leaves_out_only_the_vm_rows():
+    spec = _spec(platform="any", providers=["aws", "gcp"], job={"command": "train.py --epochs 3"})
+    res = resolve(spec, [P4D])
+    assert {r.candidate.offering.platform for r in (res.choice, *res.alternatives)} == {"sagemaker"}
+    assert res.rejected["job"] == (
+        2,  # the VM row and its HyperPod copy (which trainstack submits no job to)
+        "job: needs a file_system for its checkpoints and logs; add file_system or remove job, or keep to the "
+        "managed platforms' rows (`platform`)",
+    )
+    a2 = P4D._replace(provider="gcp", region="us-central1", zone="us-central1-a", instance_type="a2-highgpu-8g")
+    with pytest.raises(NoMatchError, match=re.escape("(job: needs a file_system for its checkpoints and logs;")):
+        resolve(spec, [a2])  # a cloud with no platform: only VM rows, each left out
+    with pytest.raises(SpecError, match="job: needs a file_system"):  # VM rows only: refused as written
+        _spec(job={"command": "train.py"})
+
+
+@pytest.mark.parametrize("platform", ["hyperpod", "sagemaker"])
+def test_a_platform_pick_is_written_with_no_fallback_types_or_zones(platform):
+    """A platform's pool is one type in one place (a HyperPod instance group refuses fallbacks):
+    the H100 and H200 rows in other zones are ranked but never written beside the pick."""
+    from profiles.stack.writer import cluster_config
+
+    p5 = P4D._replace(instance_type="p5.48xlarge", accelerator="H100", on_demand_usd_per_hour=55.04)
+    p5en = p5._replace(instance_type="p5en.48xlarge", accelerator="H200", on_demand_usd_per_hour=63.30)
+    rows = [p5, p5._replace(zone="use1-az2", on_demand_usd_per_hour=56.0), p5en]
+    spec = _spec(platform=platform, accelerators=["H100:8", "H200:8"], interconnect="none")
+    res = resolve(spec, rows)
+    ranked = tuple(r.candidate for r in (res.choice, *res.alternatives))
+    assert {c.offering.instance_type for c in ranked} == {"p5.48xlarge", "p5en.48xlarge"} and len(ranked) >= 3
+    config = cluster_config(spec, res.choice.candidate, "v", ranked)
+    assert (config.platform, config.fallback_types, config.fallback_zones) == (platform, (), ())

@@ -104,6 +104,12 @@ def test_azure_and_gcp_say_what_to_request_without_live_calls():
     # the GCP example (2 x a3-highgpu-8g spot, 4,800 GiB ZONAL) in us-east4
     (gcp,) = preflight(example_config("gcp", region="us-east4", zone="us-east4-a"))
     assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS and 416 vCPUs of CPUS in us-east4" in gcp.detail
+    # on-demand counts against the standard GPU quota; flex-start against the preemptible one (Q5)
+    (standard,) = preflight(example_config("gcp", region="us-east4", zone="us-east4-a", purchase="on-demand"))
+    assert "16 GPUs of NVIDIA_H100_GPUS and" in standard.detail
+    flex = example_config("gcp", region="us-east4", zone="us-east4-a", purchase="on-demand", flex_start=True, hours=20)
+    (flex_quota,) = preflight(flex)
+    assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS (flex-start VMs consume preemptible quota" in flex_quota.detail
 
 
 def test_stack_priced_with_an_older_catalog_is_reported():

@@ -530,9 +530,9 @@ def test_the_jurisdiction_fix_names_what_to_change(changes, mainland, fix):
         pytest.param(
             {"command": "/fsx/train.py", "tracking": {"mlflow": "managed"}},
             "vm",
-            "job.tracking.mlflow: managed: trainstack creates no MLflow tracking server on a VM stack (a server on "
-            "the head node) yet; give the server's URI instead (job.tracking: {mlflow: https://...})",
-            id="managed-mlflow-on-vms",
+            "job.tracking.mlflow: managed: the head's MLflow server keeps its artifacts in the team's bucket, the "
+            "dataset's; add data: {source: s3://BUCKET/PREFIX} or give the server's URI",
+            id="managed-mlflow-on-vms-without-a-bucket",
         ),
         pytest.param({"nproc_per_node": 16}, "sagemaker", "job.nproc_per_node: at most 8 on p4d.24xlarge", id="nproc"),
         pytest.param({"nproc_per_node": 8}, "sagemaker", None, id="nproc-fits"),

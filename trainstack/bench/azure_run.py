@@ -13,11 +13,13 @@ answers 202 with the operation to poll (`Azure-AsyncOperation`), whose answer, o
 `Enable succeeded: \\n[stdout]\\n...\\n[stderr]\\n...` under `properties.output.value`
 (recorded in Azure/azure-cli#32286). The agent runs the script as root; the script's exit
 status does not always reach the answer (Azure/azure-cli#14425), so callers print marks they
-check (as `bench` and `progress` do). Microsoft documents for the action Run Command: one
-script at a time per VM, at most 90 minutes per script, only the last 4,096 bytes of output
-kept ("Run scripts in your Linux VM by using action Run Command"; not in shared/reference-facts).
-The caller needs `Microsoft.Compute/virtualMachines/runCommand/action` (Virtual Machine
-Contributor has it); the nodes need no role.
+check (as `bench` and `progress` do). Microsoft documents for the action Run Command ("Run
+scripts in your Linux VM by using action Run Commands", azure-docs
+articles/virtual-machines/linux/run-command.md; not in shared/reference-facts): one script at a
+time per VM, at most 90 minutes per script, only the last 4,096 bytes of output kept, and the
+VM needs outbound port 443 to Azure to return the results (the nodes' NAT path). The caller
+needs `Microsoft.Compute/virtualMachines/runCommands/write` (Virtual Machine Contributor has
+it); the nodes need no role.
 """
 
 from __future__ import annotations
@@ -83,7 +85,10 @@ def script_output(message: str) -> str:
 
 
 def invocation(vm_id: str, operation: dict[str, Any]) -> Invocation | None:
-    """One VM's run from its operation's answer; None while it runs."""
+    """One VM's run from its operation's answer (`Azure-AsyncOperation`: the operation with its
+    `status`; `Location`: 202 and no body while it runs, then the result itself); None while it runs."""
+    if "value" in operation and "status" not in operation:  # the Location URL's final answer
+        operation = {"status": "Succeeded", "properties": {"output": operation}}
     status = str(operation.get("status", ""))
     if status not in ENDED:
         return None

@@ -34,6 +34,7 @@ from pathlib import Path
 from clouds.registry import CLOUDS
 
 JOB_FILE = "/etc/trainstack/job.json"
+JOB_UNIT_FILE = "/etc/systemd/system/trainstack-job.service"  # nodeagent.ship.UNIT_FILE of a worker
 AGENT_DIR = "/opt/trainstack"  # nodeagent.ship.AGENT_DIR (not imported: it pulls the launcher in)
 MODELS = ("resnet50", "vit_b16")
 _ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +51,7 @@ SHIPPED = (
     "trainstack/bench/train.py",
 )
 OUTPUT_MARK = "TRAINSTACK-BENCH-LOGS "  # the line of fetch output that holds the logs
+PART_CHARS = 3000  # a choice: one piece of them per answer, under Azure Run Command's last 4,096 bytes
 FINISHED = "finished-"  # `<run>/finished-<host>`: a node has run every step
 FINISHED_MARK = "TRAINSTACK-BENCH-FINISHED "
 SCRIPTS = "/var/lib/trainstack"  # where a detached run's script is kept (root only)
@@ -131,11 +133,14 @@ def node_commands(stack: str, cluster, run: str, steps: int = 50, batch: int = 2
 
 
 def node_checks() -> list[str]:
-    """The lines that stop before anything runs: on a node without the job (nothing to do) and
-    on a node whose own job is running (exit 1, saying how to stop it)."""
+    """The lines that stop before anything runs: on a node without the job or without its unit
+    (the head: nothing to do; AWS's Run Command by tag reaches it too) and on a node whose own
+    job is running (exit 1, saying how to stop it)."""
     return [
         "set -uo pipefail",
         f'[ -f {JOB_FILE} ] || {{ echo "$(hostname): no {JOB_FILE} (not a job node): nothing to run"; exit 0; }}',
+        # the head has the job file too (its store's settings) but no job unit: it takes no part
+        f'[ -f {JOB_UNIT_FILE} ] || {{ echo "$(hostname): no job unit (the head node): nothing to run"; exit 0; }}',
         "if systemctl is-active --quiet trainstack-job; then",
         '  echo "$(hostname): the stack\'s job is running; stop it (sudo systemctl stop trainstack-job) to benchmark"',
         "  exit 1",
@@ -235,40 +240,54 @@ def nccl_step(cluster, root: str, max_bytes: str) -> list[str]:
     ]
 
 
-def fetch_commands(stack: str, cluster, run: str | None = None) -> list[str]:
-    """Shell lines that print one line `OUTPUT_MARK <base64 tar.gz>` of a run's logs: the
-    nccl-tests table and the training logs' `#bench` lines (a few KB). `run` None = the newest."""
+def fetch_commands(stack: str, cluster, run: str | None = None, part: int = 0) -> list[str]:
+    """Shell lines that print one line `OUTPUT_MARK <run> <parts> <piece>`: piece `part` (of
+    `PART_CHARS` characters) of the base64 tar.gz of a run's logs, the nccl-tests table and the
+    training logs' `#bench` lines. Part 0 packs them into `<run>/fetch.b64` (later parts read
+    that file, so the pieces join); `run` None = the newest."""
     root = shlex.quote(results_root(cluster.provider, stack))
     pick = f"{root}/{run}" if run else f"$(ls -1d {root}/*/ 2>/dev/null | sort | tail -n 1)"
     return [
         "set -euo pipefail",
         f"RUN={pick}",
         f'[ -n "$RUN" ] && [ -d "$RUN" ] || {{ echo "no benchmark run under {root}" >&2; exit 1; }}',
-        'OUT=$(mktemp -d); cp "$RUN/nccl-all.log" "$OUT/" 2>/dev/null || true',
-        'grep -h \'#bench \' "$RUN"/train-*.log > "$OUT/train.log" 2>/dev/null || true',
-        f'echo "{OUTPUT_MARK}$(basename "$RUN") $(tar -cz -C "$OUT" . | base64 -w0)"',
-        'rm -rf "$OUT"',
+        f'PACK="$RUN/fetch.b64"; if [ {int(part)} = 0 ] || [ ! -f "$PACK" ]; then',
+        '  OUT=$(mktemp -d); cp "$RUN/nccl-all.log" "$OUT/" 2>/dev/null || true',
+        '  grep -h \'#bench \' "$RUN"/train-*.log > "$OUT/train.log" 2>/dev/null || true',
+        '  tar -cz -C "$OUT" . | base64 -w0 > "$PACK.tmp" && mv "$PACK.tmp" "$PACK"; rm -rf "$OUT"',
+        "fi",
+        f'PARTS=$(( ($(wc -c < "$PACK") + {PART_CHARS} - 1) / {PART_CHARS} ))',
+        f'echo "{OUTPUT_MARK}$(basename "$RUN") $PARTS $(tail -c +{int(part) * PART_CHARS + 1} "$PACK" | head -c {PART_CHARS})"',
     ]
+
+
+def fetched_part(text: str) -> tuple[str, int, str]:
+    """(run, parts, piece) of the line `fetch_commands` printed; FetchError without one."""
+    found = [line for line in text.splitlines() if line.startswith(OUTPUT_MARK)]
+    if not found:
+        raise FetchError(f"the node printed no benchmark logs: {text.strip()[-200:] or '(nothing)'}")
+    run, parts, piece = (found[-1].removeprefix(OUTPUT_MARK).split(" ", 2) + ["", ""])[:3]
+    return run, int(parts) if parts.isdigit() else 1, piece
 
 
 class FetchError(ValueError):
     """Fetch output that holds no run; the message says what the node printed."""
 
 
-def results_from_output(text: str, cluster, stack: str):
-    """The results file (`RunResult`) of the logs `fetch_commands` printed.
+def results_from_output(texts: str | list[str], cluster, stack: str):
+    """The results file (`RunResult`) of the logs `fetch_commands` printed (every part, in order).
 
-    Raises:
-        FetchError: no `OUTPUT_MARK` line, or logs with no measurement in them.
+    Raises: FetchError: no `OUTPUT_MARK` line, a part missing, or logs with no measurement in them.
     """
     from trainstack.bench.parse import ParseError, parse_files
 
-    found = [line for line in text.splitlines() if line.startswith(OUTPUT_MARK)]
-    if not found:
-        raise FetchError(f"the node printed no benchmark logs: {text.strip()[-200:] or '(nothing)'}")
-    run, _, packed = found[-1].removeprefix(OUTPUT_MARK).partition(" ")
+    pieces = [fetched_part(text) for text in ([texts] if isinstance(texts, str) else texts)]
+    run, parts = pieces[0][0], pieces[0][1]
+    if len(pieces) != parts:
+        raise FetchError(f"run {run}: {len(pieces)} of its {parts} parts fetched")
     with tempfile.TemporaryDirectory() as folder:
-        with tarfile.open(fileobj=io.BytesIO(base64.b64decode(packed)), mode="r:gz") as tar:
+        packed = base64.b64decode("".join(piece for _, _, piece in pieces))
+        with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as tar:
             tar.extractall(folder, filter="data")
         logs = sorted(p for p in Path(folder).iterdir() if p.stat().st_size > 0)
         if not logs:

@@ -191,7 +191,7 @@ def run(
     as_json: bool = typer.Option(False, "--json", help="Print the submitted job as JSON."),
     project: Path | None = typer.Option(None, "--project-dir", help=PROJECT_HELP),
 ) -> None:
-    """Submit the stack's job where its platform runs it (SageMaker, Azure ML, ...).
+    """Submit the stack's job where its platform runs it (SageMaker, Azure ML, ...), or on a VM stack (re)start the job its nodes run.
 
     Prints the job's id, where its logs and checkpoints are and its expected cost. Exits 2 for a
     job the platform cannot run (one line naming the field), 1 when the platform refused it.

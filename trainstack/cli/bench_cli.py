@@ -67,6 +67,24 @@ def _settings(stack: str, project: Path | None = None) -> dict:
         return {}
 
 
+def _node_cluster(stack: str, project: Path | None = None):
+    """`_cluster` for a command that reaches the stack's nodes (`bench run`, `bench fetch`): a
+    managed platform's stack (SageMaker, Azure ML, HyperPod, ...) is refused in one line, since
+    the kit's access (Auto Scaling groups, node agents, the file system at /fsx) is the VM
+    stacks'."""
+    from clouds.platform_lookup import find
+
+    cluster = _cluster(stack, project)
+    platform = find(cluster.provider, cluster.platform) if cluster.platform is not None else None
+    if platform is not None:
+        fail(
+            f"bench: a managed platform's stack has no nodes trainstack reaches; stack {stack} runs on "
+            f"{platform.display_name}: benchmark a VM stack of the same instance type (write it with "
+            "`platform: vm`) and rank with its measurements, or run the kit's steps as a job on the platform"
+        )
+    return cluster
+
+
 @bench_app.command("parse")
 def parse(
     files: list[Path] = typer.Argument(
@@ -114,7 +132,10 @@ def run(
     send: bool = typer.Option(
         False,
         "--send",
-        help="Run it now on the stack's nodes through their node agents (AWS: Systems Manager; Azure: Run Command).",
+        help=(
+            "Run it now on the stack's nodes (AWS: Systems Manager; Azure: Run Command; "
+            "GCP: SSH through IAP, which the stack's ssh_cidrs must admit)."
+        ),
     ),
     wait: bool = typer.Option(False, "--wait", help="With --send: wait, then fetch the results file."),
     max_bytes: str = typer.Option("8G", "--max-bytes", help="With --send: largest all-reduce message."),
@@ -126,7 +147,7 @@ def run(
     all-reduce and training steps on a stack that is up, through its node agents."""
     from trainstack.bench.kit import KitOptions, render_kit
 
-    cluster = _cluster(stack, project)
+    cluster = _node_cluster(stack, project)
     if send or wait:
         from trainstack.cli.bench_remote import send_run
 
@@ -169,7 +190,7 @@ def fetch(
     """Bring the results of `bench run --send` back from the stack's file system as a results file."""
     from trainstack.cli.bench_remote import fetch_run
 
-    fetch_run(stack, _cluster(stack, project), run_id, output, _settings(stack, project))
+    fetch_run(stack, _node_cluster(stack, project), run_id, output, _settings(stack, project))
 
 
 @bench_app.command("import")

@@ -106,18 +106,21 @@ def _await_finished(runner, stack: str, cluster, run: str, nodes: int) -> None:
 def fetch_run(stack: str, cluster, run: str | None, output: Path | None, settings=None) -> None:
     """Bring a run's logs back from one node and write the results file `bench import` takes."""
     from trainstack.bench.node_run import run_on_one, runner_for
-    from trainstack.bench.remote import FetchError, fetch_commands, results_from_output
+    from trainstack.bench.remote import FetchError, fetch_commands, fetched_part, results_from_output
 
     check_remote(stack, cluster, "fetch")
     runner = _remote(lambda: runner_for(cluster, stack, settings))
-    answer = _remote(
-        lambda: run_on_one(runner, fetch_commands(stack, cluster, run), f"trainstack bench fetch {stack}", 120)
-    )
-    if answer is None:
-        typer.echo(f"error: no running node of {stack} to read the results from; is the stack up?", err=True)
-        raise typer.Exit(1)
+    comment = f"trainstack bench fetch {stack}"
+    answers = [_remote(lambda: run_on_one(runner, fetch_commands(stack, cluster, run), comment, 120))]
     try:
-        result = results_from_output(answer.output, cluster, stack)
+        if answers[0] is None:
+            raise FetchError(f"no running node of {stack} to read the results from; is the stack up?")
+        found, parts, _ = fetched_part(answers[0].output)
+        for part in range(1, parts):  # the rest of a pack too long for one answer, from the same run
+            answers.append(
+                _remote(lambda p=part: run_on_one(runner, fetch_commands(stack, cluster, found, p), comment, 120))
+            )
+        result = results_from_output([a.output if a else "" for a in answers], cluster, stack)
     except FetchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -153,8 +153,9 @@ def plan_json(result: Any, policies: list | None = None, stack: str | None = Non
 
 def plan_summary(result: Any, cluster: Any = None) -> dict:
     """The top-level keys of `plan --json` a script reads first: where, what, how many, how
-    bought and what it costs (USD/hour and USD per job: the plan's own figures, the ones its
-    table prints). Without `cluster` the placement keys are None."""
+    bought (`purchase`, and `flex_start`: true for a GCP flex-start stack) and what it costs
+    (USD/hour and USD per job: the plan's own figures, the ones its table prints). Without
+    `cluster` the placement keys are None and `flex_start` is false."""
     return {
         "zone": getattr(cluster, "zone", None),
         "instance_type": getattr(cluster, "instance_type", None),
@@ -162,6 +163,8 @@ def plan_summary(result: Any, cluster: Any = None) -> dict:
         "accelerator_count": getattr(cluster, "accelerator_count", None),
         "nodes": getattr(cluster, "nodes", None),
         "purchase": result.purchase or getattr(cluster, "purchase", None),
+        # a GCP flex-start stack is `purchase: on-demand` with its nodes from one resize request
+        "flex_start": bool(getattr(cluster, "flex_start", False)),
         "usd_per_job": _rounded(result.usd_total, 2),
     }
 

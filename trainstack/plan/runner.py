@@ -103,13 +103,8 @@ def _healing_line(cluster: Any) -> str:
         platform = find(cluster.provider, name)
         if platform is not None:
             return platform.note()
-    return healing(
-        cluster.provider,
-        cluster.instance_type,
-        getattr(cluster, "queued_resource", False),
-        cluster.purchase,
-        getattr(cluster, "kms_key_id", None),
-    ).summary
+    queued, kms, flex = (getattr(cluster, key, None) for key in ("queued_resource", "kms_key_id", "flex_start"))
+    return healing(cluster.provider, cluster.instance_type, bool(queued), cluster.purchase, kms, bool(flex)).summary
 
 
 def _job_summary(cluster: Any) -> dict[str, Any] | None:

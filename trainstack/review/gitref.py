@@ -138,17 +138,17 @@ def run_ref_process(stack: str, old_dir: Path, packages: list[str]) -> subproces
     Its answer depends only on the files in `old_dir`, the arguments, the environment and
     today's installed code (the test suite shares the answers of identical runs on that basis:
     `tests/shared_runs.py`)."""
+    argv, cwd, env = ref_command(stack, old_dir, packages)
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False, env=env)
+
+
+def ref_command(stack: str, old_dir: Path, packages: list[str]) -> tuple[list[str], Path, dict[str, str]]:
+    """The command line, working directory and environment of `run_ref_process`'s child."""
     # Today's instrument is this process's own tree, whichever is installed (a checkout run
     # beside another install, such as a worktree sharing a venv, must not plan with the other).
     path = os.pathsep.join(p for p in (str(TODAY), os.environ.get("PYTHONPATH", "")) if p)
-    return subprocess.run(
-        [sys.executable, "-m", "trainstack.review.gitref", stack, str(old_dir), *packages],
-        cwd=old_dir.parent,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PYTHONPATH": path},
-    )
+    argv = [sys.executable, "-m", "trainstack.review.gitref", stack, str(old_dir), *packages]
+    return argv, old_dir.parent, {**os.environ, "PYTHONPATH": path}
 
 
 def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = False) -> bytes:

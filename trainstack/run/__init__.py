@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clouds.contract import ClusterConfig, JobConfig
-from clouds.platform_job import job_problem, script_and_args
+from clouds.platform_job import hyperparameter_problem, job_problem, script_and_args
 
 
 class RunError(ValueError):
@@ -70,11 +70,11 @@ def as_hyperparameters(args: list[str], field: str = "job.command") -> dict[str,
     Raises:
         RunError: an argument that is not `--key value` or `--key=value`.
     """
+    if problem := hyperparameter_problem(args, field):
+        raise RunError(problem)
     found: dict[str, str] = {}
     items = iter(args)
     for word in items:
-        if not word.startswith("--") or len(word) < 3:
-            raise RunError(f"{field}: '{word}' is not --key value; the platform passes arguments as --key value pairs")
         key, has_value, value = word[2:].partition("=")
         found[key] = value if has_value else next(items, "")
     return found

@@ -24,18 +24,35 @@ def cluster_name(config: dict[str, Any], stack: str) -> str:
     return str(previous[0]) if previous else stack
 
 
-def submitter(cluster: ClusterConfig) -> Callable[..., Submitted]:
-    """The stack's platform's submitter (`clouds.platforms.Platform.submit`); on a VM stack the
-    restart of the node agents' job (`trainstack.run.vm_job`).
+def vm_runner(provider: str) -> str:
+    """The module of `run` on `provider`'s VM stacks (`clouds.base.Cloud.vm_run`: AWS's Run
+    Command, `trainstack.run.vm_job`; the head's job channel on GCP and Azure,
+    `trainstack.run.head_channel`).
 
     Raises:
-        RunError: a platform without a submitter.
+        RunError: a cloud without one.
+    """
+    from clouds.registry import CLOUDS
+
+    module = CLOUDS[provider].vm_run
+    if not module:
+        raise RunError(
+            f"platform: trainstack has no remote run on {provider} VMs yet; "
+            "on every worker node: sudo systemctl restart trainstack-job"
+        )
+    return module
+
+
+def submitter(cluster: ClusterConfig) -> Callable[..., Submitted]:
+    """The stack's platform's submitter (`clouds.platforms.Platform.submit`); on a VM stack the
+    start or restart of the node agents' job (`vm_runner`), which takes the stack's settings too.
+
+    Raises:
+        RunError: a platform or cloud without a submitter.
     """
     platform = find(cluster.provider, cluster.platform)
     if platform is None:  # the cloud's own VMs: (re)start the job their node agents run
-        from trainstack.run import vm_job
-
-        return vm_job.submit
+        return load(f"{vm_runner(cluster.provider)}:submit")  # type: ignore[no-any-return]
     if not platform.submit:
         raise RunError(f"platform: {platform.display_name} has no job submitter yet")
     return load(platform.submit)  # type: ignore[no-any-return]
@@ -69,7 +86,7 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
         request = _request(cluster, name, stamp)
         echo(json.dumps(request, indent=2))
         return None
-    done = send(cluster, name, stamp)
+    done = send(cluster, name, stamp, config) if cluster.platform is None else send(cluster, name, stamp)
     keep(path, stack, cluster, done, echo)
     if as_json:
         echo(json.dumps({"job_id": done.job_id, "logs": done.logs, "checkpoints": done.checkpoints}, indent=2))
@@ -78,6 +95,12 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
     echo(f"logs: {done.logs}")
     echo(f"checkpoints: {done.checkpoints}")
     echo(f"expected cost: {expected_cost(cluster)}")
+    platform = find(cluster.provider, cluster.platform)
+    if platform is not None:
+        from profiles.catalog.platform_rows import limit_note
+
+        if note := limit_note(platform, cluster.hours):
+            echo(f"note: {note}")
     return done
 
 
@@ -106,9 +129,7 @@ def _request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any]:
     subscription shown as placeholders)."""
     platform = find(cluster.provider, cluster.platform)
     if platform is None:
-        from trainstack.run import vm_job
-
-        return vm_job.request_preview(cluster, name, stamp)
+        return load(f"{vm_runner(cluster.provider)}:request_preview")(cluster, name, stamp)  # type: ignore[no-any-return]
     module = load(platform.submit.replace(":submit", ":request_preview"))
     return module(cluster, name, stamp)  # type: ignore[no-any-return]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clouds.platform_job import code_problem, image_problem
 from trainstack.run import RunError
 
 
@@ -52,11 +53,8 @@ def code_place(job, scheme: str, platform: str) -> StorePlace:
     Raises:
         RunError: no `job.code`, or one on another store.
     """
-    if not job.code:
-        raise RunError(
-            f"job.code: {platform} runs the job's code from {scheme}://; upload the code folder there and set "
-            f"job.code: {scheme}://BUCKET/PATH/ (checkpoints go to trainstack/<cluster>/checkpoints/ in that bucket)"
-        )
+    if problem := code_problem(job.code, scheme, platform):  # the rule resolve and plan check too
+        raise RunError(problem)
     return parse(job.code, scheme, "job.code", platform)
 
 
@@ -67,5 +65,5 @@ def image_of(job, platform: str, what: str) -> str:
         RunError: none given (trainstack does not guess a platform's image versions).
     """
     if not job.image:
-        raise RunError(f"job.image: {platform} needs the job's {what}; set job.image (see docs/platforms.md)")
+        raise RunError(image_problem(platform, what))
     return str(job.image)

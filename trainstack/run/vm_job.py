@@ -13,7 +13,8 @@ A node whose job file is not the stack's job (the stack was edited after `pulumi
 and `run` says to deploy first: the run never mixes two versions of a job.
 
 On AWS the command goes through Systems Manager Run Command (`trainstack.bench.aws_ssm`), as
-`bench run --send` does; other clouds refuse in one line.
+`bench run --send` does; GCP and Azure take the run through the head's job channel
+(`trainstack.run.head_channel`); other clouds refuse in one line (`command.vm_runner`).
 """
 
 from __future__ import annotations
@@ -94,21 +95,22 @@ def started_nodes(outputs: list[str]) -> int:
     return started
 
 
-def submit(cluster: ClusterConfig, name: str, stamp: str) -> Submitted:
+def submit(cluster: ClusterConfig, name: str, stamp: str, settings: Any = None) -> Submitted:
     """Send the run to every node tagged `trainstack:cluster=<name>` and wait until each has
     recorded it and restarted its unit (at most `DEADLINE_SECONDS`).
 
+    Args:
+        settings: the stack file's `config:` (unused: the AWS SDK's own credentials and the
+            stack's region).
+
     Raises:
-        RunError: a cloud without a remote run here, no job node, or a node whose job is not
-            the stack's (one line naming it).
+        RunError: a cloud other than AWS, no job node, or a node whose job is not the stack's
+            (one line naming it).
     """
     from trainstack.bench import aws_ssm as ssm
 
     if cluster.provider != ssm.PROVIDER:
-        raise RunError(
-            f"platform: trainstack has no remote run on {cluster.provider} VMs yet (AWS only, via Systems Manager); "
-            f"on every worker node: sudo systemctl restart {JOB_UNIT}"
-        )
+        raise RunError(f"platform: Systems Manager Run Command reaches AWS VMs only, not {cluster.provider}")
     import boto3
 
     new_id = run_id(cluster, name, stamp)

@@ -17,9 +17,11 @@ checkpoints are.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
+from nodeagent.follow import ENDED_FILE
 from trainstack.run.record import RunRecord
 from trainstack.run.vm_job import JOB_UNIT
 
@@ -65,10 +67,17 @@ def ti_one_state(answer: dict[str, Any]) -> str:
 
 
 def vm_commands(record: RunRecord, run_file: str) -> list[str]:
-    """Shell lines that print one node's `STATE_MARK` line (nothing on a node without the job)."""
+    """Shell lines that print one node's `STATE_MARK` line (nothing on a node without the job).
+
+    A node that follows runs (`nodeagent.follow`, GCP and Azure) keeps its unit active after its
+    job ended, waiting for the next run; its note (`ENDED_FILE`: `finished ...` or `failed ...`)
+    then stands for the unit's state.
+    """
+    ended = shlex.quote(ENDED_FILE)
     return [
         f"[ -f /etc/systemd/system/{JOB_UNIT}.service ] || exit 0",
-        f'echo "{STATE_MARK}$(systemctl is-active {JOB_UNIT}) $(cat {run_file} 2>/dev/null || echo -)"',
+        f"s=$(systemctl is-active {JOB_UNIT}); if [ \"$s\" = active ] && [ -f {ended} ]; then s=$(cut -d' ' -f1 {ended}); fi",
+        f'echo "{STATE_MARK}$s $(cat {run_file} 2>/dev/null || echo -)"',
     ]
 
 
@@ -83,7 +92,9 @@ def vm_state(outputs: list[str], run_id: str) -> str:
         return "no node answered with the job unit (is the stack up?)"
     running = sum(1 for unit, rid in states if unit == "active" and rid == run_id)
     text = f"running on {running} of {len(states)} nodes"
-    others = sorted({unit for unit, rid in states if unit != "active"})
+    if finished := sum(1 for unit, rid in states if unit == "finished" and rid == run_id):
+        text += f"; finished on {finished}"
+    others = sorted({unit for unit, rid in states if unit not in ("active", "finished")})
     stale = sum(1 for unit, rid in states if unit == "active" and rid != run_id)
     if others:
         text += f"; job unit {', '.join(others)} elsewhere"
@@ -114,17 +125,19 @@ def _azureml(record: RunRecord) -> str:
     return azureml_state(answer.json())
 
 
-def _vm(record: RunRecord, stack: str, run_file: str) -> str:
-    import boto3
+def _vm(record: RunRecord, stack: str, run_file: str, cluster: Any = None, settings: dict | None = None) -> str:
+    """Every job node's unit and run id, asked through the cloud's node runner
+    (`trainstack.bench.node_run`: AWS Systems Manager, Azure Run Command, GCP SSH through IAP)."""
+    from types import SimpleNamespace
 
-    from trainstack.bench import aws_ssm as ssm
+    from trainstack.bench.node_run import has_runner, runner_for
 
-    if record.provider != ssm.PROVIDER:
+    if not has_runner(record.provider):
         return f"no live job reading on {record.provider} VMs yet"
-    client = boto3.client("ssm", region_name=record.region)
-    ec2 = boto3.client("ec2", region_name=record.region)
-    command = ssm.send(client, stack, vm_commands(record, run_file), f"trainstack status {stack}", 60)
-    runs = ssm.wait(client, command, ssm.stack_instances(ec2, stack), 120, pause=2.0)
+    where = cluster if cluster is not None else SimpleNamespace(provider=record.provider, region=record.region)
+    runner = runner_for(where, stack, settings)
+    nodes = runner.nodes()
+    runs = runner.wait(runner.send(nodes, vm_commands(record, run_file), f"trainstack status {stack}", 60), 120, 2.0)
     return vm_state([r.output for r in runs], record.job_id)
 
 
@@ -170,7 +183,9 @@ FOLLOWERS: dict[str, Callable[[RunRecord], str]] = {
 }
 
 
-def job_line(record: RunRecord, stack: str, run_file: str = "") -> str:
+def job_line(
+    record: RunRecord, stack: str, run_file: str = "", cluster: Any = None, settings: dict | None = None
+) -> str:
     """`job <id> (started <when>): <state>; logs: ...; checkpoints: ...`; a platform that cannot
     be asked (credentials, network, no follower) gives its reason in place of the state.
 
@@ -178,10 +193,12 @@ def job_line(record: RunRecord, stack: str, run_file: str = "") -> str:
         record: the stack's last run.
         stack: the stack's cluster name (the nodes' tag).
         run_file: on VMs, where the node agents keep the run id (`nodeagent.job.run_file`).
+        cluster, settings: on VMs, the stack's cluster and stack-file settings (the node
+            runner's zone, `ssh_cidrs`, project); None: the record's provider and region.
     """
     try:
         if record.platform == "vm":
-            state = _vm(record, stack, run_file)
+            state = _vm(record, stack, run_file, cluster, settings)
         elif (follow := FOLLOWERS.get(record.platform)) is not None:
             state = follow(record)
         else:

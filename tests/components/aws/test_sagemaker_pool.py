@@ -11,6 +11,7 @@ import pytest
 
 from clouds.aws import sagemaker as sm
 from clouds.aws.mock import ACCOUNT_ID
+from clouds.helper_vms import unpriced_hourly
 from components.aws.sagemaker import TYPE_TOKEN, SageMakerPool
 from tests.clusters import example_config
 from tests.components.harness import build_plan, one
@@ -95,6 +96,12 @@ def test_managed_mlflow_server_writes_only_its_prefix_and_jobs_only_log_runs():
     assert server["trackingServerName"] == "c-mlflow"
     assert server["artifactStoreUri"] == f"s3://{BUCKET}/mlflow/"
     assert (server["trackingServerSize"], server["automaticModelRegistration"]) == ("Small", False)
+    # it bills by the hour with no recorded price: every cost names it as unpriced
+    (line,) = unpriced_hourly("aws", region, plan.records)
+    assert line.startswith(
+        "SageMaker managed MLflow tracking server c-mlflow (aws:sagemaker/mlflowTrackingServer:MlflowTrackingServer) "
+        "bills by the hour and is not in USD/hour or USD/job: unpriced"
+    )
     assert {r["inputs"]["name"] for r in plan.of_type("aws:iam/role:Role")} == {"c-sagemaker", "c-mlflow"}
     policies = {r["name"]: json.loads(r["inputs"]["policy"]) for r in plan.of_type("aws:iam/rolePolicy:RolePolicy")}
     artifacts = {s["Sid"]: s for s in policies["c-mlflow-artifacts"]["Statement"]}

@@ -96,3 +96,37 @@ def test_nccl_env(size, infiniband, topology):
     assert env["NCCL_SOCKET_IFNAME"] == "eth0"
     assert env.get("NCCL_TOPO_FILE") == topology
     assert ("NCCL_IB_PCI_RELAXED_ORDERING" in env) is infiniband
+
+
+def test_managed_tracking_runs_mlflow_on_the_head_with_the_nodes_identity(azure_records, azure_config):
+    """`job.tracking: {mlflow: managed}` (`clouds.mlflow_head`): the head's server writes the
+    dataset container's artifact prefix with the nodes' identity, which the head VM now carries,
+    through a role limited to that prefix; the workers get the URI in their environment file."""
+    from clouds.azure.data import STORAGE_BLOB_DATA_CONTRIBUTOR, mlflow_condition
+
+    data = {"source": "https://teamdata.blob.core.windows.net/datasets/imagenet", "resource_group": "team-rg"}
+    job = {**JOB, "tracking": {"mlflow": "managed"}}
+    records = azure_records(azure_config(job=job, data=data))
+    access = _named(records, "c-node-mlflow")["inputs"]
+    assert access["principalId"] == "c-node-identity-principal"  # the nodes' identity (the mocks' id)
+    assert access["roleDefinitionId"].endswith(f"/roleDefinitions/{STORAGE_BLOB_DATA_CONTRIBUTOR}")
+    assert access["scope"].endswith(
+        "/resourceGroups/team-rg/providers/Microsoft.Storage/storageAccounts/teamdata"
+        "/blobServices/default/containers/datasets"
+    )
+    assert (access["condition"], access["conditionVersion"]) == (mlflow_condition("trainstack/mlflow/c/"), "2.0")
+    assert "'trainstack/mlflow/c/'" in access["condition"] and "/blobs/delete'}" in access["condition"]
+    head = _named(records, "c-head")["inputs"]
+    workers = next(r for r in records if r["type"] == VMSS)["inputs"]["identity"]
+    assert head["identity"] == workers  # the head carries the workers' identity, and only it
+    assert head["identity"]["userAssignedIdentities"][0].endswith("/userAssignedIdentities/c-node-identity")
+    head_script = _decoded(head["osProfile"]["customData"])
+    assert "--artifacts-destination=wasbs://datasets@teamdata.blob.core.windows.net/trainstack/mlflow/c" in head_script
+    assert "pip install --no-cache-dir mlflow==3.18.0 azure-storage-blob azure-identity ||" in head_script
+    assert "echo 'export MLFLOW_TRACKING_URI=http://10.0.0.4:5000' >> " in _worker_script(records)
+
+
+def test_without_managed_tracking_the_head_has_no_identity(azure_records, azure_config):
+    records = azure_records(azure_config(job=JOB))
+    assert "identity" not in _named(records, "c-head")["inputs"]
+    assert not [r for r in records if r["name"] == "c-node-mlflow"]

@@ -28,6 +28,21 @@ def test_the_group_starts_empty_and_one_resize_request_asks_every_node() -> None
     assert scheduling["provisioningModel"] == "FLEX_START" and scheduling["instanceTerminationAction"] == "DELETE"
     assert scheduling["maxRunDuration"] == {"seconds": 90000} and scheduling["automaticRestart"] is False
     assert not plan.of_type("gcp:compute/resourcePolicy:ResourcePolicy")  # one request's VMs sit close anyway
+    # nothing auto-heals, so no health check and no firewall rule admitting Google's probes
+    assert not plan.of_type("gcp:compute/healthCheck:HealthCheck")
+    rules = {r["name"] for r in plan.of_type("gcp:compute/firewall:Firewall")}
+    assert rules and not any(name.endswith("-fw-health") for name in rules)
+
+
+def test_a_flex_start_cluster_is_said_to_replace_nothing() -> None:
+    from clouds.healing import healing
+
+    flex = healing("gcp", "a3-highgpu-8g", purchase="on-demand", flex_start=True)
+    on_demand = healing("gcp", "a3-highgpu-8g", purchase="on-demand")
+    assert not flex.replaces_nodes and on_demand.replaces_nodes
+    assert "not replaced" in flex.summary and "recreated" not in flex.summary
+    assert "manual restart, unsourced 2 h" in flex.summary and flex.restart_hours == 2.0
+    assert "recreated and rejoins the job" in on_demand.summary
 
 
 @pytest.mark.parametrize(
@@ -76,3 +91,14 @@ def test_the_price_line_says_where_the_price_comes_from(changes: dict, words: st
     price = price_stack(make_config(**{**FLEX, **changes}), (), "fixture-1")
     assert any(line.startswith("flex-start: ") and words in line for line in price.caveats)
     assert any("the wait for capacity is not in the hours" in line for line in price.caveats)
+
+
+def test_plan_json_says_the_stack_is_flex_start() -> None:
+    from trainstack.cli.render import plan_summary
+    from trainstack.plan.result import PlanResult
+
+    result = PlanResult([], None, None, {}, purchase="on-demand")
+    flex = plan_summary(result, make_config(**FLEX))
+    assert (flex["purchase"], flex["flex_start"]) == ("on-demand", True)
+    standard = plan_summary(result, make_config(purchase="on-demand"))
+    assert standard["flex_start"] is False

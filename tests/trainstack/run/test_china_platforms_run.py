@@ -248,7 +248,8 @@ def test_paddle_rows_left_out_where_the_platform_runs_its_own_launcher(platform,
     """The resolver's `job` constraint and `run` share this answer (`clouds.platform_job.job_problem`)."""
     from clouds.platform_job import job_problem
 
-    job = JobConfig.model_validate({"command": "train.py", "launcher": "paddle"})
+    code = {"pai": "oss://b/code/", "PAI-DLC": "oss://b/code/", "ti-one": "cos://b/code/"}.get(platform)
+    job = JobConfig.model_validate({"command": "train.py", "launcher": "paddle", "code": code, "image": "img"})
     problem = job_problem(platform, job, 2)
     assert (problem is not None) is refused
     if refused:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import boto3
 import pytest
+import yaml
 from moto import mock_aws
 
 from clouds.aws import sagemaker as sm
@@ -96,6 +97,20 @@ def test_on_demand_job_has_no_spot_wait():
 def test_run_time_capped_at_28_days():
     request = training_job_request(_cluster(hours=1000.0), "c", ACCOUNT, "s1")
     assert request["StoppingCondition"] == {"MaxRuntimeInSeconds": 2_419_200, "MaxWaitTimeInSeconds": 2_419_200}
+
+
+def test_run_says_a_job_longer_than_28_days_stops_and_is_run_again(aws, tmp_path):
+    from trainstack.run.command import run
+
+    path = tmp_path / "stacks" / "Pulumi.c.yaml"
+    path.parent.mkdir()
+    cluster = _cluster(hours=1000.0, file_system=None)
+    config = {"aws:region": cluster.region, "trainstack:cluster": cluster.model_dump(mode="json", exclude_none=True)}
+    path.write_text(yaml.safe_dump({"config": config}))
+    said: list[str] = []
+    run(path, "c", said.append)
+    (note,) = [line for line in said if line.startswith("note: ")]
+    assert note.startswith("note: Amazon SageMaker stops a job at 672 h") and "run as 2 jobs" in note
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from moto import mock_aws
 from typer.testing import CliRunner
 
 from clouds.job_bootstrap import node_job
-from tests.aws_live import credentials
+from tests.aws_live import credentials, registered_image
 from tests.clusters import example_config
 from trainstack.cli.app import app
 from trainstack.run import RunError, vm_job
@@ -35,7 +35,7 @@ def aws(monkeypatch):
     credentials(monkeypatch)
     with mock_aws():
         ec2 = boto3.client("ec2", region_name="eu-north-1")
-        image = ec2.describe_images(Owners=["amazon"])["Images"][0]["ImageId"]
+        image = registered_image(ec2, monkeypatch)  # order-free: moto keeps its default images off once off
         ec2.create_launch_template(
             LaunchTemplateName="node-lt", LaunchTemplateData={"ImageId": image, "InstanceType": "m5.large"}
         )
@@ -108,7 +108,7 @@ def test_run_restarts_the_job_on_the_stacks_nodes_under_a_new_run_id_and_status_
     assert job.endswith(f"checkpoints: /fsx/checkpoints/{STACK}")
     sent = ssm.list_commands()["Commands"]
     status_command = next(c for c in sent if c["Comment"].startswith("trainstack status"))
-    assert status_command["Parameters"]["commands"][1].endswith(
+    assert status_command["Parameters"]["commands"][-1].endswith(
         f'$(cat /fsx/trainstack/rendezvous/{STACK}.run 2>/dev/null || echo -)"'
     )
 
@@ -128,7 +128,16 @@ def test_a_vm_stack_without_a_job_is_refused_naming_the_field():
 
 
 def test_other_clouds_vms_refused_in_one_line():
-    with pytest.raises(RunError, match="^platform: trainstack has no remote run on azure VMs yet"):
+    from trainstack.run.command import vm_runner
+
+    assert [vm_runner(p) for p in ("aws", "gcp", "azure")] == [
+        "trainstack.run.vm_job",
+        "trainstack.run.gcp_channel",
+        "trainstack.run.azure_channel",
+    ]
+    with pytest.raises(RunError, match="^platform: trainstack has no remote run on alicloud VMs yet"):
+        vm_runner("alicloud")  # no job runs on its VMs yet (the config refuses `job:` there)
+    with pytest.raises(RunError, match="^platform: Systems Manager Run Command reaches AWS VMs only, not azure"):
         vm_job.submit(example_config("azure", job={"command": "train.py"}), "c", STAMP)
 
 
@@ -165,6 +174,16 @@ def test_only_a_head_answering_is_an_error():
             id="stale-run",
         ),
         pytest.param(["", "garbage"], "no node answered with the job unit (is the stack up?)", id="none"),
+        pytest.param(
+            ["TRAINSTACK-STATE finished r-1", "TRAINSTACK-STATE finished r-1"],
+            "running on 0 of 2 nodes; finished on 2",
+            id="ended-waiting-for-the-next-run",
+        ),
+        pytest.param(
+            ["TRAINSTACK-STATE active r-1", "TRAINSTACK-STATE failed r-1"],
+            "running on 1 of 2 nodes; job unit failed elsewhere",
+            id="one-run-failed",
+        ),
     ],
 )
 def test_vm_state_reads_each_nodes_unit(outputs, state):
@@ -175,3 +194,34 @@ def test_vm_commands_print_nothing_on_the_head():
     record = RunRecord("r-1", "vm", "aws", "eu-north-1", NOW, "", "")
     lines = vm_commands(record, "/fsx/x.run")
     assert lines[0] == "[ -f /etc/systemd/system/trainstack-job.service ] || exit 0"
+
+
+@pytest.mark.parametrize(
+    ("unit", "note", "state"),
+    [
+        pytest.param("active", None, "active", id="running"),
+        pytest.param("active", "finished r-1", "finished", id="waiting-after-a-finished-run"),
+        pytest.param("active", "failed r-1 1", "failed", id="waiting-after-a-failed-run"),
+        pytest.param("inactive", None, "inactive", id="stopped"),
+    ],
+)
+def test_a_node_waiting_for_the_next_run_answers_how_its_run_ended(tmp_path, unit, note, state):
+    """The lines run by bash, as a worker answers: `systemctl` stands in for the unit's state, and
+    the launcher's note (`nodeagent.follow.ENDED_FILE`) is where the node keeps it."""
+    import subprocess
+
+    from nodeagent.follow import ENDED_FILE
+
+    (tmp_path / "unit").mkdir()
+    (tmp_path / "unit" / "trainstack-job.service").touch()
+    (tmp_path / "c.run").write_text("r-1\n")
+    if note is not None:
+        (tmp_path / "job-ended").write_text(note + "\n")
+    (tmp_path / "systemctl").write_text(f"#!/bin/sh\necho {unit}\n")
+    (tmp_path / "systemctl").chmod(0o755)
+    lines = vm_commands(RunRecord("r-1", "vm", "gcp", "r", NOW, "", ""), str(tmp_path / "c.run"))
+    script = "\n".join(lines).replace("/etc/systemd/system", str(tmp_path / "unit"))
+    script = script.replace(ENDED_FILE, str(tmp_path / "job-ended"))
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin"}
+    answer = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, check=True).stdout
+    assert answer == f"TRAINSTACK-STATE {state} r-1\n"

@@ -134,7 +134,9 @@ def test_status_on_azure_reads_the_progress_on_a_running_worker_through_run_comm
     stdout = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=10, check=True).stdout
     monkeypatch.setenv("AZURE_ACCESS_TOKEN", "token-5")
     monkeypatch.setenv("AZURE_SUBSCRIPTION_ID", "00000000-0000-0000-0000-000000000000")
-    monkeypatch.setattr("clouds.clock.now", lambda: NOW)
+    monkeypatch.setenv(
+        "TRAINSTACK_NOW", NOW.isoformat()
+    )  # the suite's clock: a patched `now` sticks in modules that import it
     responses.get(
         f"{ARM}/providers/Microsoft.Compute/virtualMachineScaleSets", json=_answer("status/azure-vmss-list.json")
     )

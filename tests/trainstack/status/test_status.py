@@ -11,6 +11,7 @@ import shutil
 import boto3
 import pytest
 import responses
+import yaml
 from moto import mock_aws
 
 from tests.aws_live import registered_image
@@ -92,6 +93,14 @@ def test_aws_groups_of_the_cluster_from_moto_and_the_cli_line(tmp_path, monkeypa
     shutil.copy(ROOT / "stacks" / "Pulumi.training-a100.yaml", tmp_path / "stacks" / "Pulumi.train.yaml")
     monkeypatch.setenv("AWS_DEFAULT_REGION", region)
     result = run("status", "-s", "train", "--project-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["train-nodes-0a1b2c3: 2 of 2 running; no failed scaling"]
+    # renamed as the README says (the resources keep the name under trainstack:previous_names):
+    # status follows the cluster's name, as `run` does, not the new stack name
+    document = yaml.safe_load((tmp_path / "stacks" / "Pulumi.train.yaml").read_text())
+    document["config"]["trainstack:previous_names"] = ["train"]
+    (tmp_path / "stacks" / "Pulumi.renamed.yaml").write_text(yaml.safe_dump(document))
+    result = run("status", "-s", "renamed", "--project-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == ["train-nodes-0a1b2c3: 2 of 2 running; no failed scaling"]
 

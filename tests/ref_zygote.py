@@ -1,0 +1,178 @@
+"""A pre-imported interpreter that forks the child processes of `plan --against` for the suite.
+
+`trainstack plan --against REF` plans the old revision in a fresh interpreter
+(`trainstack.review.gitref.run_ref_process`: `python -m trainstack.review.gitref STACK DIR
+PACKAGE...`), about 1.5 s of CPU each, most of it importing Pulumi, gRPC, pydantic and the
+cloud SDK again; the suite starts about 25 of them. This process (one per test process,
+started on first use by `tests/shared_runs.py`) imports today's instrument once, exactly as
+that child does, and forks a child per request that runs the same module as `__main__` with
+the request's arguments, working directory, import path and environment. Each child is a
+new process: the revision's own packages are imported in it afresh, as in the real child
+(`old_program_first` drops today's; none are loaded here beyond the instrument's). What the
+zygote keeps between requests is third-party code only: after each child it imports the
+third-party modules that child imported (never a module of the project or of the revision),
+so later children find them loaded. `tests/test_ref_zygote.py` checks that a forked child
+answers byte for byte as the real process does.
+
+Protocol: one JSON request per line on stdin (`argv`, `cwd`, `env`), one JSON answer per line
+on the file descriptor given as the only argument (`returncode`, `stdout`, `stderr`). It ends
+when stdin closes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import runpy
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import traceback
+from pathlib import Path
+
+from trainstack.review.gitref import ref_command
+
+MODULE = "trainstack.review.gitref"
+# where third-party code lives: the environment's packages and the standard library
+INSTALLED = tuple(dict.fromkeys(os.path.join(sysconfig.get_path(k), "") for k in ("purelib", "platlib", "stdlib")))
+
+
+def _third_party(module: object) -> bool:
+    """True for a module of the installed packages or the standard library (never the
+    project's or the revision's)."""
+    where = getattr(module, "__file__", None) or ""
+    return bool(where) and where.startswith(INSTALLED)
+
+
+def _child(request: dict, out: int, err: int, loaded_file: str) -> None:
+    """Run the module as `python -m` would in `request["cwd"]`; never returns."""
+    code = 1
+    try:
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        sys.path[0] = os.getcwd()  # `python -m` puts its working directory first
+        before = set(sys.modules)
+        sys.argv = [MODULE, *request["argv"]]
+        try:
+            runpy.run_module(MODULE, run_name="__main__", alter_sys=True)
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+            if not isinstance(done.code, int | None):
+                print(done.code, file=sys.stderr)
+        except BaseException:  # as the interpreter does: the traceback on stderr, status 1
+            traceback.print_exc()
+        new = [n for n, m in sys.modules.items() if n not in before and _third_party(m)]  # in import order
+        Path(loaded_file).write_text("\n".join(new))
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: S110 - the status is what matters now
+                pass
+        os._exit(code)
+
+
+def _serve(answers: int) -> None:
+    channel = os.fdopen(answers, "w")
+    needed: dict[str, list[str]] = {}  # stack -> the third-party modules its first child imported
+    for line in sys.stdin:
+        request = json.loads(line)
+        stack = request["argv"][0]
+        for name in needed.pop(stack, []):  # its second child: load them here, once, for every later one
+            if name not in sys.modules:
+                try:  # in the order the child began them, so each package imports its parts as then
+                    importlib.import_module(name)
+                except Exception:  # noqa: S112 - only a head start; the child imports what it needs
+                    continue
+        with tempfile.TemporaryDirectory(prefix="ref-zygote-") as tmp:
+            names = [os.path.join(tmp, n) for n in ("out", "err", "loaded")]
+            out, err = (os.open(n, os.O_WRONLY | os.O_CREAT, 0o600) for n in names[:2])
+            sys.stdout.flush(), sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                _child(request, out, err, names[2])
+            os.close(out), os.close(err)
+            status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            texts = [Path(n).read_text(errors="replace") if os.path.exists(n) else "" for n in names]
+        channel.write(json.dumps({"returncode": status, "stdout": texts[0], "stderr": texts[1]}) + "\n")
+        channel.flush()
+        needed.setdefault(stack, texts[2].split())
+
+
+class Zygote:
+    """The client: `run(stack, old_dir, packages)` answers as `gitref.run_ref_process` does,
+    from a child forked by one zygote process started on first use."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+        self.answers = None
+        self.env: dict[str, str] | None = None
+        self.broken = False
+        self.empty: str | None = None
+
+    def run(self, stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str] | None:
+        """The child's answer; None when this zygote cannot give it exactly (it failed, or the
+        environment differs from the one it was started with): run the real process then."""
+        argv, cwd, env = ref_command(stack, old_dir, packages)
+        env = {k: v for k, v in env.items() if k != "PYTEST_CURRENT_TEST"}
+        if self.broken or argv[1:4] != ["-m", MODULE, stack] or (self.env is not None and env != self.env):
+            return None
+        try:
+            if self.process is None:
+                self._start(argv[0], env)
+            assert self.process is not None and self.process.stdin is not None and self.answers is not None
+            self.process.stdin.write(json.dumps({"argv": argv[3:], "cwd": str(cwd), "env": env}) + "\n")
+            self.process.stdin.flush()
+            answer = json.loads(self.answers.readline())
+        except (OSError, ValueError, AssertionError):
+            self.broken = True
+            self.close()
+            return None
+        return subprocess.CompletedProcess(argv, answer["returncode"], answer["stdout"], answer["stderr"])
+
+    def _start(self, python: str, env: dict[str, str]) -> None:
+        read, write = os.pipe()
+        self.empty = tempfile.mkdtemp(prefix="ref-zygote-")  # its working directory, first on its path
+        self.process = subprocess.Popen(
+            [python, "-m", "tests.ref_zygote", str(write)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,  # what its own imports print (warnings) is no test's output
+            stderr=subprocess.DEVNULL,
+            pass_fds=(write,),
+            cwd=self.empty,
+            env=env,
+            text=True,
+        )
+        os.close(write)
+        self.answers, self.env = os.fdopen(read), env
+
+    def close(self) -> None:
+        """End the zygote (it ends when its stdin closes) and wait for it."""
+        if self.process is None:
+            return
+        try:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+            self.process.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
+        if self.answers is not None:
+            self.answers.close()
+        if self.empty is not None:
+            os.rmdir(self.empty)
+        self.process = self.answers = self.empty = None
+
+
+if __name__ == "__main__":
+    answer_fd = int(sys.argv[1])
+    importlib.import_module(MODULE)  # today's instrument, as `python -m` imports it in the child
+    del sys.modules[MODULE]  # the child runs it as `__main__`, as `python -m` does
+    _serve(answer_fd)
