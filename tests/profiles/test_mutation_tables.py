@@ -13,19 +13,25 @@ import pytest
 
 from facts.performance import performance
 from profiles.candidate import Candidate
+from profiles.choice.fewest import choice_cost
 from profiles.choice.gaps import clouds_without_rows
+from profiles.choice.nodes import _floor_price
+from profiles.choice.price_checks import with_price_findings
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
-from profiles.cost.estimate import job_hours
+from profiles.cost.estimate import JobHours, _replica_nodes, _split, job_hours
 from profiles.cost.flex import flex, purchase_price
+from profiles.cost.held import beside_price, held_rows
 from profiles.cost.inputs import spot_interruptions
 from profiles.cost.speed import Rate, gpu_hours_speed
 from profiles.costing import candidates
 from profiles.data_path.link_sizing import for_link
 from profiles.data_path.row import data_row
+from profiles.data_path.terms import at_tier
+from profiles.explain import NoMatchError, WorkloadFieldError
 from profiles.fixes import jurisdiction_fix
 from profiles.matching import job_detail
-from profiles.resolver import _zones_note, distinct_offerings
+from profiles.resolver import FLEX_TOO_LONG, _zones_note, distinct_offerings, resolve
 from profiles.spec import parse_spec
 from tests.clusters import example_config
 from tests.profiles.offering_factory import aws_node, offering
@@ -73,9 +79,11 @@ def test_a_spot_rows_gap_fill_is_the_on_demand_premium_for_half_the_run_per_inte
     row = _spot_row(aws_node(spot_usd_per_hour=12.0), fallback=fallback)
     assert row.hours == pytest.approx(72.072, rel=1e-12)
     assert row.usd_fill == pytest.approx(FILL_USD, rel=1e-12)
+    assert row.notes[-2].startswith("spot: 0.14 interruptions expected, +0.1 h (0.73/node-month, spec)")
     assert row.usd_total == pytest.approx(12.0 * 2 * 72.072 + row.usd_storage + FILL_USD, rel=1e-12)
-    assert row.notes[-1].startswith(
-        f"spot fallback: on-demand fills a short spot group after {minutes} min, up to $145.44 per job (an upper bound"
+    assert row.notes[-1] == (
+        f"spot fallback: on-demand fills a short spot group after {minutes} min, up to $145.44 per job (an upper bound: "
+        "each interrupted node's fill is kept to the run's end, as no source gives how long spot stays short)"
     )
 
 
@@ -112,6 +120,18 @@ _GCP_2 = _GCP._replace(zone="us-central1-b")
     [
         pytest.param(["aws"], {"price": [_AWS]}, {}, {}, id="a-cloud-with-a-row-is-not-a-gap"),
         pytest.param(
+            ["aws", "lambda", "gcp"],
+            {"price": [_GCP]},
+            {},
+            {
+                "lambda": "no priced offering in the catalog (`trainstack catalog info`; refresh with "
+                "`trainstack catalog refresh --provider lambda`)",
+                "gcp": "price: no offering of these accelerators has a price for the purchase asked; 1 offerings "
+                "removed by it",
+            },
+            id="each-cloud-after-one-with-rows-or-none-listed",
+        ),
+        pytest.param(
             ["lambda"],
             {},
             {},
@@ -122,6 +142,13 @@ _GCP_2 = _GCP._replace(zone="us-central1-b")
             id="a-cloud-with-no-offering",
         ),
         pytest.param(["gcp"], {"price": [_AWS]}, {}, {}, id="only-other-clouds-removed-says-nothing"),
+        pytest.param(
+            ["azure", "gcp"],
+            {"region": [_GCP]},
+            {},
+            {"gcp": "region: no offering in the `regions` asked; 1 offerings removed by it"},
+            id="a-listed-cloud-nothing-removed-then-one-removed",
+        ),
         pytest.param(
             ["gcp"],
             {"price": [_GCP, _GCP_2], "accelerator": [_GCP], "interconnect": [_AWS, _GCP]},
@@ -142,7 +169,7 @@ _GCP_2 = _GCP._replace(zone="us-central1-b")
 )
 def test_each_allowed_cloud_without_a_row_is_named_with_its_deepest_constraint(allowed, failed, details, gaps):
     found = [Candidate(_AWS, "on-demand", 1, 10.0, 40.0)]
-    assert clouds_without_rows(allowed, [_AWS, _GCP, _GCP_2], found, failed, details) == gaps
+    assert clouds_without_rows(allowed, [_AWS, _GCP, _GCP_2, offering()], found, failed, details) == gaps
 
 
 @pytest.mark.parametrize(
@@ -170,14 +197,16 @@ def _priced(nodes, hours, usd_per_node_hour, zone="eastus"):
     ("first", "second"),
     [
         # $99.60 on 16 GPUs before $100.40 on 8: the cost decides to the cent, not the dollar.
-        pytest.param(_priced(2, 1.0, 49.8), _priced(1, 1.0, 100.4), id="cheaper-by-cents"),
+        pytest.param((2, 1.0, 49.8), (1, 1.0, 100.4), id="cheaper-by-cents"),
         # $100.004 on 8 GPUs before $100.001 on 16: equal to the cent, the fewer GPUs first.
-        pytest.param(_priced(1, 1.0, 100.004), _priced(2, 1.0, 50.0005), id="same-cent-fewer-gpus"),
+        pytest.param((1, 1.0, 100.004), (2, 1.0, 50.0005), id="same-cent-fewer-gpus"),
         # Equal to the cent and in GPUs: the cheaper by a tenth of a cent, though slower.
-        pytest.param(_priced(1, 2.0, 50.0005), _priced(1, 1.0, 100.004), id="then-the-exact-cost"),
+        pytest.param((1, 2.0, 50.0005), (1, 1.0, 100.004), id="then-the-exact-cost"),
     ],
 )
 def test_rows_rank_by_cost_to_the_cent_then_fewer_accelerators_then_exact_cost(first, second):
+    # Built here, not at import: a Candidate keeps its sort key once computed.
+    first, second = _priced(*first), _priced(*second)
     assert sorted([second, first], key=Candidate.sort_key) == [first, second]
     assert first.sort_key() < second.sort_key()
 
@@ -354,6 +383,15 @@ def test_a_jobs_secret_is_refused_where_its_nodes_cannot_read_it(where, problem)
     assert job_detail(parse_spec(_SECRET_JOB), offering(**where)) == problem
 
 
+def test_a_job_on_a_pool_trainstack_submits_nothing_to_is_refused_with_the_fix():
+    spec = parse_spec({**_SECRET_JOB, "job": {"command": "/fsx/t.py"}})
+    node = aws_node(instance_type="p4d.24xlarge", platform="hyperpod")
+    assert job_detail(spec, node) == (
+        "job: trainstack submits no job to SageMaker HyperPod yet (docs/platforms.md); remove job and run it on the "
+        "cluster, or pick another platform"
+    )
+
+
 # Flex-start rows (`profiles.cost.flex`): an a2-highgpu-1g in us-central1 at Google's DWS SKUs,
 # 1.61365 (GPU) + 12 vCPU x 0.01739 + 85 GiB x 0.00233 USD/hour (`tests/profiles/test_flex_start_rows.py`).
 _A2 = offering(
@@ -393,3 +431,204 @@ def test_a_flex_start_row_is_priced_for_vm_rows_of_a_cloud_that_sells_it():
 def test_a_purchase_price_is_the_rows_own_or_the_flex_start_one(node, purchase, usd):
     found = purchase_price(node, purchase)
     assert found == (None if usd is None else pytest.approx(usd, abs=1e-9))
+
+
+# Held capacity a row can use (`profiles.cost.held`): p4de-like nodes in use1-az1.
+_P4DE = aws_node()
+_HERE = {"provider": "aws", "instance_type": _P4DE.instance_type, "zone": _P4DE.zone}
+
+
+def _held_spec(*reservations):
+    return parse_spec({"accelerators": "A100-80GB:8", "hours": 10, "nodes": 4, "reservations": list(reservations)})
+
+
+def test_a_row_uses_every_reservation_of_its_type_and_zone_and_a_smaller_block_beside_on_demand():
+    elsewhere = {**_HERE, "zone": "use1-az2", "id": "cr-far", "nodes": 8, "usd_per_hour": 1.0}
+    exact = {**_HERE, "id": "cr-4", "nodes": 4, "usd_per_hour": 2.0}
+    small = {**_HERE, "id": "cr-2", "nodes": 2, "usd_per_hour": 3.0}
+    block = {**_HERE, "id": "cb-2", "kind": "capacity-block", "nodes": 2, "usd_per_hour": 4.0}
+    spec = _held_spec(elsewhere, exact, small, block)
+    assert [(r.id, n) for r, n in held_rows(spec, _P4DE, 4)] == [("cr-4", None), ("cb-2", 2)]
+    assert [(r.id, n) for r, n in held_rows(spec, _P4DE, 2)] == [("cr-4", None), ("cr-2", None), ("cb-2", None)]
+
+
+def test_a_blocks_nodes_beside_on_demand_average_their_prices():
+    # 2 of 8 nodes at $5 in the block, 6 at $40 on-demand: (10 + 240) / 8 = $31.25 per node-hour.
+    assert beside_price(5.0, 2, 8, _P4DE) == (
+        31.25,
+        "block_nodes: 2 of 8 nodes in the Capacity Block's own group, 6 on-demand beside it at $40.00/node-hour: "
+        "$31.25/node-hour on average",
+    )
+    assert beside_price(5.0, 2, 8, _P4DE._replace(on_demand_usd_per_hour=None)) == (None, "")
+
+
+def test_a_held_rows_floor_price_is_the_lower_of_its_blended_and_its_own_rate():
+    block = {**_HERE, "id": "cb-4", "kind": "capacity-block", "nodes": 4, "usd_per_hour": 5.0}
+    (held,) = _held_spec(block).reservations
+    assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 22.5, reservation=held)) == 5.0
+    assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 4.0, reservation=held)) == 4.0
+    assert _floor_price(Candidate(_P4DE, "on-demand", 4, 10.0, 40.0)) == 40.0
+
+
+@pytest.mark.parametrize(
+    ("fields", "split"),
+    [
+        pytest.param({"accelerator": "tpu-v6e", "accelerator_count": 16, "interconnect": "tpu-ici"}, 8, id="v6e-host"),
+        pytest.param({"accelerator": "tpu-v5p", "accelerator_count": 16, "interconnect": "tpu-ici"}, 4, id="v5p-host"),
+        pytest.param(
+            {"accelerator": "tpu-v9", "accelerator_count": 16, "interconnect": "tpu-ici"}, 4, id="unknown-tpu"
+        ),
+        pytest.param({"accelerator_count": 8}, 8, id="a-gpu-node"),
+    ],
+)
+def test_a_sequence_splits_over_a_tpu_hosts_chips_or_a_gpu_nodes(fields, split):
+    assert _split(offering(**fields)) == split
+
+
+def test_a_dataset_of_unknown_size_adds_no_data_terms_to_the_file_systems_row():
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "hours": 10,
+            "file_system": {"capacity": "4800GiB"},
+            "data": {"source": "s3://team/x"},
+        }
+    )
+    row = at_tier(spec, aws_node(), 10.0, 250, None)
+    assert (row.hours, row.throughput, row.capacity_gib, row.wait_hours) == (10.0, 250, None, 0.0)
+    assert row.storage.capacity_gib == 4800.0 and row.notes == (row.storage.describe(),)
+    sized = at_tier(spec, aws_node(), 10.0, 250, None, 9600.0)
+    assert (sized.capacity_gib, sized.storage.capacity_gib) == (9600.0, 9600.0)
+
+
+@pytest.mark.parametrize(
+    ("row", "reference", "cost"),
+    [
+        # $10.0055 of which $0.0055 file system over 10 h, kept 20 h: + $0.0055 = $10.011 -> $10.01.
+        pytest.param(Candidate(offering(), "on-demand", 1, 10.0, 1.0, usd_storage=0.0055), 20.0, 10.01, id="kept"),
+        pytest.param(Candidate(offering(), "on-demand", 1, 10.0, 1.0, usd_storage=0.0055), 5.0, 10.01, id="shorter"),
+        pytest.param(Candidate(offering(), "on-demand", 1, 10.0, 1.0046), 20.0, 10.05, id="no-file-system"),
+        # A row of no hours has no file-system rate to stretch: its total, $100.
+        pytest.param(Candidate(offering(), "on-demand", 1, 0.0, 1.0, usd_storage=100.0), 10.0, 100.0, id="no-hours"),
+    ],
+)
+def test_the_size_choice_compares_costs_to_the_cent_with_the_file_system_kept(row, reference, cost):
+    assert choice_cost(row, reference) == cost
+
+
+@pytest.mark.parametrize(("params", "replicas_span_both"), [("38B", False), ("40B", True)])
+def test_a_model_whose_state_needs_two_nodes_spans_them_and_all_reduces_its_share(params, replicas_span_both):
+    """16 bytes per parameter (no `model:`): 38B = 608 GB fits one 8 x A100-80GB node's usable
+    memory, so 2 nodes are 2 replicas all-reducing every gradient over 100 Gbps; 40B = 640 GB
+    does not, so one replica spans both and each node all-reduces only its half."""
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "nodes": 2,
+            "work": {"params": params, "tokens": "10B", "mfu": 0.4, "batch_tokens": "256K"},
+        }
+    )
+    node = offering(network_gbps=100.0, interconnect="ethernet")
+    assert _replica_nodes(node, float(params[:-1]) * 1e9, 16) == (2 if replicas_span_both else 1)
+    efficiency = job_hours(spec, node, 2).efficiency
+    assert (efficiency > 0.99) if replicas_span_both else (efficiency < 0.8)
+
+
+def test_a_flex_start_row_is_offered_only_for_a_run_one_request_holds():
+    spec = parse_spec({"accelerators": "A100:1", "nodes": 2, "hours": 20, "purchase": "flex-start"})
+    (row,) = candidates(spec, _A2, JobHours(20.0), 2)
+    assert (row.purchase, row.usd_per_node_hour, row.usd_total) == ("flex-start", _A2_FLEX, _A2_FLEX * 2 * 20.0)
+    assert row.notes[-1].startswith("flex-start: $2.02/h per node from Compute Engine's DWS Defined Duration SKUs")
+    # The row's other notes stay before it.
+    stored = parse_spec(
+        {
+            "accelerators": "A100:1",
+            "nodes": 2,
+            "hours": 20,
+            "purchase": "flex-start",
+            "file_system": {"capacity": "4800GiB"},
+        }
+    )
+    (row,) = candidates(stored, _A2, JobHours(20.0), 2)
+    assert row.notes[0] == row.storage.describe() and row.notes[-1].startswith("flex-start: $2.02/h per node")
+    assert candidates(spec, _A2, JobHours(200.0), 2) == []  # 200 h: longer than one request's 134.4 h
+
+
+def test_a_blocks_row_on_more_nodes_than_it_holds_says_both_the_blocks_end_and_the_nodes_beside(monkeypatch):
+    """A $5 block of 2 nodes ending 5 h into a 10 h job on 4 nodes: the block's nodes average
+    (5 x 5 + 40 x 5) / 10 = $22.50, and with 2 more on-demand nodes at $40 beside it $31.25."""
+    monkeypatch.setenv("TRAINSTACK_NOW", "2026-12-04T13:40:00Z")
+    block = {**_HERE, "id": "cb-2", "kind": "capacity-block", "nodes": 2, "usd_per_hour": 5.0}
+    spec = parse_spec(
+        {
+            "accelerators": "A100-80GB:8",
+            "nodes": 4,
+            "hours": 10,
+            "reservations": [{**block, "ends": "2026-12-04T19:20:00Z"}],
+        }
+    )
+    rows = {c.purchase: c for c in candidates(spec, _P4DE, JobHours(10.0), 4)}
+    held = rows["capacity-block"]
+    assert (held.usd_per_node_hour, held.block_nodes) == (31.25, 2)
+    assert (
+        held.notes[-2].startswith("Capacity Block cb-2 ends 2026-12-04T19:20:00Z")
+        and "$22.50/node-hour" in held.notes[-2]
+    )
+    assert held.notes[-1].startswith("block_nodes: 2 of 4 nodes in the Capacity Block's own group")
+    # A block that cannot price its rest gives no row, beside on-demand or not.
+    rows = {c.purchase: c for c in candidates(spec, _P4DE._replace(on_demand_usd_per_hour=None), JobHours(10.0), 4)}
+    assert "capacity-block" not in rows
+
+
+def test_rows_whose_prices_disagree_with_their_siblings_say_so_and_others_do_not():
+    # a3-highgpu-8g at $40/h in us-central1 and $90/h in us-east1: more than 1.8x apart in one continent.
+    where = {"provider": "gcp", "instance_type": "a3-highgpu-8g"}
+    central = offering(**where, region="us-central1", zone="us-central1-a", on_demand_usd_per_hour=40.0)
+    east = offering(**where, region="us-east1", zone="us-east1-b", on_demand_usd_per_hour=90.0)
+    other = offering(provider="azure", region="eastus", zone="eastus", on_demand_usd_per_hour=30.0)
+    rows = [Candidate(o, "on-demand", 1, 10.0, o.on_demand_usd_per_hour) for o in (central, east, other)]
+    found = with_price_findings(rows, [central, east, other])
+    assert found[0].notes == (
+        "price check: a3-highgpu-8g (8 x A100-80GB) $40.00/h in us-central1 (skypilot-catalog, 2026-01-01) is more "
+        "than 1.8x from its $90.00/h in us-east1 (north-america): one side is likely a wrong price until a newer one "
+        "settles it",
+    )
+    assert found[1].notes[0].startswith("price check: a3-highgpu-8g (8 x A100-80GB) $90.00/h in us-east1")
+    assert found[2] is rows[2]
+
+
+def test_work_too_long_for_every_row_names_the_fastest_and_the_unit_check():
+    """70B parameters x 100T tokens on one 8-GPU node runs for centuries everywhere: the error
+    names the fastest offering (the H100 node, listed after the A100 one) and its hours."""
+    a100 = offering(instance_type="Standard_A", accelerator="A100-80GB")
+    h100 = offering(instance_type="Standard_H", accelerator="H100", accelerator_memory_gib=80.0, zone="eastus-2")
+    spec = parse_spec(
+        {"accelerators": ["A100-80GB:8", "H100:8"], "nodes": 1, "work": {"params": "70B", "tokens": "100T", "mfu": 0.4}}
+    )
+    with pytest.raises(WorkloadFieldError) as raised:
+        resolve(spec, [a100, h100])
+    message = str(raised.value)
+    assert message.startswith("work: the job takes ") and " even on 1 x Standard_H, the fastest; " in message
+    assert _hours(message) < _hours(str(_too_long(spec, a100)))  # the A100 node alone: slower
+    assert message.endswith("check the units of work (tokens: 300B, images: 1.28M)")
+
+
+def _too_long(spec, node):
+    with pytest.raises(WorkloadFieldError) as raised:
+        resolve(spec, [node])
+    return raised.value
+
+
+def _hours(message):
+    return float(message.removeprefix("work: the job takes ").split(" h ")[0].replace(",", ""))
+
+
+def test_a_flex_start_job_longer_than_any_request_says_so():
+    spec = parse_spec({"accelerators": "A100:1", "nodes": 2, "hours": 200, "purchase": "flex-start"})
+    with pytest.raises(NoMatchError) as raised:
+        resolve(spec, [_A2])
+    assert str(raised.value) == FLEX_TOO_LONG
+    # A row that fails a check of its own is not that case: the usual no-match names the check.
+    with pytest.raises(NoMatchError) as other:
+        resolve(spec, [_A2._replace(accelerator_count=2)])
+    assert str(other.value) != FLEX_TOO_LONG

@@ -216,6 +216,8 @@ SPOT_ROW = Candidate(
             3680.0,
             id="on-demand",
         ),
+        # No file system: the nodes alone, 30 x 3 x 40.
+        pytest.param(Candidate(offering(), "on-demand", 2, 50.0, 30.0), 3, 40.0, 1.0, 0.0, 3600.0, id="no-file-system"),
         # A row of no hours has no file-system rate to carry to another count.
         pytest.param(
             Candidate(offering(), "on-demand", 2, 0.0, 30.0, usd_storage=100.0),
@@ -260,6 +262,8 @@ def test_the_cheapest_on_time_cost_per_purchase_option():
     # An option with no reference keeps its file system for its own run only.
     assert _cheapest(rows[3:4], 12.0, {}, {}) == {("on-demand", None): 496.0}
     assert _cheapest([_row("on-demand", 1, 0.5, 10.0, storage=1.0)], 12.0, {}, {}) == {("on-demand", None): 6.0}
+    # A row on the deadline counts as on time.
+    assert _cheapest([_row("spot", 2, 12.0)], 12.0, {}, {}) == {("spot", None): 240.0}
 
 
 def test_the_first_on_time_row_per_purchase_option_and_its_hours():
@@ -285,6 +289,10 @@ def test_the_first_on_time_row_per_purchase_option_and_its_hours():
             _row("spot", 2, 10.0, storage=20.0), {("spot", None): 221.0}, 12.0, False, id="file-system-kept-longer"
         ),
         pytest.param(_row("spot", 2, 10.0, storage=20.0), {("spot", None): 222.0}, 12.0, True, id="kept-within"),
+        # An option without a reference run keeps its file system for its own run only: $10 + $1.
+        pytest.param(
+            _row("on-demand", 2, 0.5, 10.0, storage=1.0), {("on-demand", None): 11.5}, 12.0, True, id="no-reference"
+        ),
     ],
 )
 def test_a_row_fits_when_on_time_and_within_its_options_bound(row, bound, deadline, fits):
@@ -320,6 +328,14 @@ HIGH_RATE = {"spot": {"checkpoint_interval": "1h", "interruptions_per_node_month
             None,
             {64, 32, 16},
             id="none-meets-spot-slowed-by-interruptions",
+        ),
+        # 3,000 interruptions per node-month: spot is late at every count, so its fastest row is
+        # sought at every count, the ones below the first on-time count included.
+        pytest.param(
+            {"deadline": "4d", "spot": {"checkpoint_interval": "1h", "interruptions_per_node_month": 3000}},
+            None,
+            {1, 2, 4, 8, 16, 32, 64},
+            id="spot-late-at-every-count",
         ),
         pytest.param({"deadline": "10d", "work": None, "hours": "72h"}, None, {1}, id="fixed-hours"),
     ],
@@ -383,6 +399,7 @@ def test_the_least_floor_over_larger_counts_takes_their_fewest_node_hours_and_sh
         ("on-demand", None): on_demand,
         ("reserved-1y", None): Candidate(offering(), "reserved-1y", 2, 0.0, 20.0, usd_storage=100.0),
         ("reserved-3y", None): Candidate(offering(), "reserved-3y", 2, 0.5, 20.0, usd_storage=1.0),
+        ("capacity-block", "cb-1"): Candidate(offering(), "capacity-block", 2, 50.0, 20.0, reservation_id="cb-1"),
     }
     hours = {4: JobHours(50.0), 8: JobHours(26.0)}
     assert _least(firsts, hours, {("spot", None): 60.0}) == {
@@ -390,6 +407,7 @@ def test_the_least_floor_over_larger_counts_takes_their_fewest_node_hours_and_sh
         ("on-demand", None): 6052.52,
         ("reserved-1y", None): 4000.0,
         ("reserved-3y", None): 4052.0,
+        ("capacity-block", "cb-1"): 4000.0,  # no file system: the nodes alone
     }
 
 
@@ -431,3 +449,9 @@ def test_the_bounded_search_finds_a_larger_cheaper_count(monkeypatch, block, mar
     ]
     assert {c.purchase: c.nodes for c in picks} == {"on-demand": 1, "spot": 1, "capacity-block": picked}
     assert set(seen) <= priced and len(seen) == len(set(seen))
+
+
+def test_a_family_of_two_sizes_keeps_one():
+    # v5p-8 (4 chips) 40 h x $16.80 = $672 and v5p-16 20 h x $33.60 = $672, both on time: the 4 chips.
+    (pick,) = fewest_per_family([_slice(8, 33.60, 20.0), _slice(4, 16.80, 40.0)], 48.0, M)
+    assert pick.offering.instance_type == "tpu-v5p-8"
