@@ -71,12 +71,15 @@ def shipped_for(
     return (*found, "paddle_master.py") if launcher == "paddle" else found
 
 
-# CPython 3.11's AST conversion keeps one recursion counter per interpreter, not per thread: two
-# threads parsing at once can fail with "SystemError: AST constructor recursion depth mismatch"
-# (seen in the suite when a plan's program thread renders a bootstrap while another one does).
+# CPython 3.11's AST conversion keeps one recursion counter per interpreter, not per thread
+# (gh-106905): two threads parsing at once can fail with "SystemError: AST constructor recursion
+# depth mismatch". Ours parse under one lock, and each module once per process (`compact_source`
+# is cached); the other parser is Python 3.11's traceback formatting (its `^^^` anchors call
+# `ast.parse`), which asyncio runs when it logs a failed future of a refused plan.
 _PARSE_LOCK = threading.Lock()
 
 
+@functools.cache
 def compact_source(text: str) -> bytes:
     """A module's source without docstrings, for shipping in user data (EC2 allows 16 KB).
 
@@ -113,7 +116,7 @@ def bundle(modules: tuple[str, ...] = _SHIPPED) -> str:
     return _bundle(tuple((name, (_PACKAGE / name).read_text(encoding="utf-8")) for name in modules))
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=64)
 def _bundle(sources: tuple[tuple[str, str], ...]) -> str:
     """`bundle` of (module name, source text) pairs."""
     raw = io.BytesIO()
