@@ -52,8 +52,8 @@ ONE_WORKER = {
         "tests/bench/test_remote.py",
         "tests/bench/test_train.py",
     ),
-    # the elastic run's checks, handed out last: its story runs in the background from the end of
-    # collection (tests/nodeagent/elastic_story.py), so by then it has ended and they only read it;
+    # the elastic run's checks, handed out last: its story runs in the background from the first
+    # test (tests/nodeagent/elastic_story.py), so by then it has ended and they only read it;
     # the netns tests after them, never in parallel with the story (a new network reaps killed
     # owners' networks, which test_netns checks)
     LAST: (

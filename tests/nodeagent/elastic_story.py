@@ -1,8 +1,8 @@
 """The elastic run (`elastic_cases.story`) once per test session, started in the background as
-soon as a test process has collected it, so the suite's other tests run while its hosts wait
+soon as the session's first test starts, so the suite's other tests run while its hosts wait
 (for a restart, a heartbeat, a rendezvous) and import torch.
 
-`start` (called from `tests/nodeagent/conftest.py` when collection ends) runs
+`start` (called from `tests/nodeagent/conftest.py` when the first test starts) runs
 `python -m tests.nodeagent.elastic_story DIR` under the session's lock: that process holds the
 lock until it has written the outcome to `DIR/elastic-story.json`. `outcome` (the tests'
 fixture) takes the lock, so it waits for a running story, then reads the outcome; when no story
