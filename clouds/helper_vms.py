@@ -60,6 +60,13 @@ def head_tracking_line(data_source: str | None) -> str:
     )
 
 
+def _named(kind: str, name: str, token: str) -> str:
+    """`NAT gateway s-nat (aws:ec2/natGateway:NatGateway; also billed per GB processed)`: the
+    kind's own note (`Cloud.hourly_resources`, in parentheses) after the resource's type."""
+    base, _, note = kind.partition(" (")
+    return f"{base} {name} ({token}; {note.rstrip(')')})" if note else f"{base} {name} ({token})"
+
+
 def unpriced_hourly(provider: str, region: str, resources: Iterable[dict]) -> tuple[str, ...]:
     """One line naming the planned resources that bill by the hour but have no recorded price
     (`Cloud.hourly_resources`), or none when the tree has none.
@@ -73,7 +80,7 @@ def unpriced_hourly(provider: str, region: str, resources: Iterable[dict]) -> tu
     kinds = cloud.hourly_resources if cloud is not None else {}
     order = list(kinds)
     found = sorted((r for r in resources if r.get("type") in kinds), key=lambda r: (order.index(r["type"]), r["name"]))
-    named = [f"{kinds[r['type']]} {r['name']} ({r['type']})" for r in found]
+    named = [_named(kinds[r["type"]], r["name"], r["type"]) for r in found]
     if not named:
         return ()
     return (

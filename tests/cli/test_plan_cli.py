@@ -83,8 +83,8 @@ def test_plan_json_matches_the_stack_price(at_root):
     assert data["price_caveats"] == [
         "aws prices are of unknown date (1995 of 1995 rows; source snapshot undated, extracted on 2026-12-01), "
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider aws`",
-        "NAT gateway (also per GB processed) training-a100-nat (aws:ec2/natGateway:NatGateway); public IPv4 address (Elastic IP) "
-        "training-a100-nat-ip (aws:ec2/eip:Eip) bill by the hour and are not in USD/hour "
+        "NAT gateway training-a100-nat (aws:ec2/natGateway:NatGateway; also billed per GB processed); public IPv4 address "
+        "training-a100-nat-ip (aws:ec2/eip:Eip; Elastic IP) bill by the hour and are not in USD/hour "
         "or USD/job: unpriced, no sourced and dated price is recorded; add their eu-north-1 price from the "
         "cloud's pricing page",
     ]
@@ -197,7 +197,7 @@ def test_plan_counts_an_estimated_file_system_price_as_resolve_does_and_labels_i
         "price, $0.217/GB-month), counted as resolve ranked it",
         "azure prices are of unknown date (183 of 183 rows; source snapshot undated, extracted on 2026-11-29), "
         "older than 90 days or of unknown age; refresh with `trainstack catalog refresh --provider azure`",
-        "NAT gateway (also per GB processed) training-h100-azure-nat (azure-native:network:NatGateway); public IP address "
+        "NAT gateway training-h100-azure-nat (azure-native:network:NatGateway; also billed per GB processed); public IP address "
         "training-h100-azure-nat-ip (azure-native:network:PublicIPAddress) bill by the hour "
         "and are not in USD/hour or USD/job: unpriced, no sourced and dated price is recorded; add their eastus "
         "price from the cloud's pricing page",

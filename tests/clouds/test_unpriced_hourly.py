@@ -15,8 +15,8 @@ AWS_TREE = [
 
 def test_aws_names_the_nat_gateway_and_its_address_as_unpriced():
     assert unpriced_hourly("aws", "us-east-1", AWS_TREE) == (
-        "NAT gateway (also per GB processed) s-nat (aws:ec2/natGateway:NatGateway); public IPv4 address (Elastic IP) s-nat-ip "
-        "(aws:ec2/eip:Eip) bill by the hour and are not in USD/hour or USD/job: "
+        "NAT gateway s-nat (aws:ec2/natGateway:NatGateway; also billed per GB processed); public IPv4 address s-nat-ip "
+        "(aws:ec2/eip:Eip; Elastic IP) bill by the hour and are not in USD/hour or USD/job: "
         "unpriced, no sourced and dated price is recorded; add their us-east-1 price from the cloud's pricing page",
     )
 
