@@ -39,17 +39,12 @@ def is_head(vm: dict[str, Any], name: str) -> bool:
 
 
 def head_of(vms: list[dict[str, Any]], name: str, region: str) -> dict[str, Any]:
-    """The head node among `vms`.
+    """The head node among `vms` (`head_channel.the_head`).
 
     Raises:
         RunError: none (the stack is not up, or has no job).
     """
-    heads = [vm for vm in vms if is_head(vm, name)]
-    if not heads:
-        raise RunError(
-            f"job: no head node {name}-head in {region}; is the stack up with its job: block? pulumi up -s {name}"
-        )
-    return heads[0]
+    return channel.the_head(vms, is_head, name, region)
 
 
 def user_data(vm: dict[str, Any]) -> str | None:

@@ -37,17 +37,12 @@ def is_head(instance: dict[str, Any], name: str) -> bool:
 
 
 def head_of(instances: list[dict[str, Any]], name: str, zone: str) -> dict[str, Any]:
-    """The head node among `instances`.
+    """The head node among `instances` (`head_channel.the_head`).
 
     Raises:
         RunError: none (the stack is not up, or has no job).
     """
-    heads = [i for i in instances if is_head(i, name)]
-    if not heads:
-        raise RunError(
-            f"job: no head node {name}-head in {zone}; is the stack up with its job: block? pulumi up -s {name}"
-        )
-    return heads[0]
+    return channel.the_head(instances, is_head, name, zone)
 
 
 def metadata_body(head: dict[str, Any], text: str) -> dict[str, Any]:

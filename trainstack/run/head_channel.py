@@ -21,6 +21,9 @@ writes the property; what they share is here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import channel_text
 from nodeagent import publisher
@@ -84,4 +87,21 @@ def submitted(cluster: ClusterConfig, name: str, new_run: str, request: dict) ->
         logs=f"{job['log_dir']}/ on the shared file system (launcher-<node>.log, one folder per worker)",
         checkpoints=job["checkpoint_dir"],
         request=request,
+    )
+
+
+def the_head(
+    nodes: Iterable[dict[str, Any]], is_head: Callable[[dict[str, Any], str], bool], name: str, where: str
+) -> dict[str, Any]:
+    """The head node of cluster `name` among a cloud's listed `nodes` (`is_head` tells it), in
+    `where` (its region or zone).
+
+    Raises:
+        RunError: none (the stack is not up, or has no job).
+    """
+    for node in nodes:
+        if is_head(node, name):
+            return node
+    raise RunError(
+        f"job: no head node {name}-head in {where}; is the stack up with its job: block? pulumi up -s {name}"
     )
