@@ -169,7 +169,7 @@ def unpriced_rows(currencies: Iterable[str], providers: Iterable[str] = loader.P
         if wanted and path.is_file():
             rows += [
                 o
-                for o in loader.load_provider(path, require_usd=False)
+                for o in loader.every_row(path)
                 if o.currency in wanted and o.on_demand_usd_per_hour is None and o.spot_usd_per_hour is None
             ]
     return rows
