@@ -113,20 +113,27 @@ def _provided_programs(bootstrap: Bootstrap) -> set[str]:
 def _verify(units: dict[str, str], programs: set[str], root: Path) -> subprocess.CompletedProcess:
     """`systemd-analyze verify` of `units` in a root holding the system's units and the programs.
     A unit systemd only warns about (a value it cannot parse is ignored) still exits 0, so the
-    checks also require that it says nothing."""
-    shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True, dirs_exist_ok=True)
-    for program in programs:
-        stub = root / program.lstrip("/")
-        stub.parent.mkdir(parents=True, exist_ok=True)
-        stub.write_text("#!/bin/sh\n")
-        stub.chmod(0o755)
-    for path, text in units.items():
-        unit = root / path.lstrip("/")
-        unit.parent.mkdir(parents=True, exist_ok=True)
-        unit.write_text(text)
-    names = [Path(p).name for p in units]
-    command = ["systemd-analyze", "verify", f"--root={root}", *names]
-    return subprocess.run(command, capture_output=True, text=True, check=False)
+    checks also require that it says nothing. The system's units are copied into `root` once;
+    the units and programs written for this call are removed again, so the root serves the next."""
+    if not (root / SYSTEM_UNITS.relative_to("/")).is_dir():
+        shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True)
+    written = [root / p.lstrip("/") for p in programs] + [root / p.lstrip("/") for p in units]
+    try:
+        for program in programs:
+            stub = root / program.lstrip("/")
+            stub.parent.mkdir(parents=True, exist_ok=True)
+            stub.write_text("#!/bin/sh\n")
+            stub.chmod(0o755)
+        for path, text in units.items():
+            unit = root / path.lstrip("/")
+            unit.parent.mkdir(parents=True, exist_ok=True)
+            unit.write_text(text)
+        names = [Path(p).name for p in units]
+        command = ["systemd-analyze", "verify", f"--root={root}", *names]
+        return subprocess.run(command, capture_output=True, text=True, check=False)
+    finally:
+        for path in written:
+            path.unlink(missing_ok=True)
 
 
 def test_every_unit_passes_systemd_analyze_verify(bootstraps, tmp_path):
@@ -134,11 +141,11 @@ def test_every_unit_passes_systemd_analyze_verify(bootstraps, tmp_path):
     if not SYSTEM_UNITS.is_dir():
         pytest.skip(f"no {SYSTEM_UNITS} to verify against: apt-get install -y systemd")
     verified = 0
-    for number, bootstrap in enumerate(bootstraps):
+    for bootstrap in bootstraps:
         units = bootstrap.units()
         programs = {unit.split("ExecStart=", 1)[1].split()[0] for unit in units.values() if "ExecStart=" in unit}
         assert programs <= _provided_programs(bootstrap), f"{bootstrap.label} starts {programs}"
-        result = _verify(units, programs, tmp_path / str(number))
+        result = _verify(units, programs, tmp_path)  # one root, emptied of the last bootstrap's files
         assert (result.returncode, result.stdout + result.stderr) == (0, ""), bootstrap.label
         verified += len(units)
     assert verified >= 10  # scratch, job, rendezvous and queued units
@@ -148,10 +155,11 @@ def test_systemd_analyze_fails_a_bad_unit(tmp_path):
     """The check can fail: a time systemd cannot parse, and a program the root does not hold."""
     _tool("systemd-analyze", "systemd")
     unit = "[Unit]\nDescription=x\n[Service]\nExecStart=/usr/bin/python3 -V\nRestartSec=ten\n"
-    bad = _verify({"/etc/systemd/system/x.service": unit}, {"/usr/bin/python3"}, tmp_path / "a")
+    bad = _verify({"/etc/systemd/system/x.service": unit}, {"/usr/bin/python3"}, tmp_path)
     assert "Failed to parse sec value" in bad.stderr
     good = unit.replace("ten", "10")
-    ok = _verify({"/etc/systemd/system/x.service": good}, {"/usr/bin/python3"}, tmp_path / "b")
+    ok = _verify({"/etc/systemd/system/x.service": good}, {"/usr/bin/python3"}, tmp_path)
     assert (ok.returncode, ok.stdout + ok.stderr) == (0, "")
-    missing = _verify({"/etc/systemd/system/x.service": good}, set(), tmp_path / "c")
+    # the same root: the program the last call wrote is gone again
+    missing = _verify({"/etc/systemd/system/x.service": good}, set(), tmp_path)
     assert missing.returncode != 0 and "is not executable" in missing.stderr
