@@ -63,8 +63,16 @@ def test_shellcheck_fails_a_broken_script(tmp_path):
     assert result.returncode != 0 and "a.sh line 2" in result.stdout and "b.sh line 2" in result.stdout
 
 
-def _cloud_init_types(texts: list[str]) -> list[str]:
-    """The part type cloud-init's own code gives each user data (one run of its interpreter)."""
+# two texts whose part types are known: the check can tell cloud-config from anything else
+KNOWN_PARTS = {"#cloud-config\nruncmd: [ls]\n": "text/cloud-config", "hello\n": None}
+
+
+@pytest.fixture(scope="module")
+def part_types(bootstraps) -> dict[str, str | None]:
+    """The part type cloud-init's own code gives each user data cloud-init reads and each of
+    `KNOWN_PARTS` (text -> type; one run of its interpreter for the module)."""
+    _tool("cloud-init", "cloud-init")
+    texts = [b.text for b in bootstraps if b.cloud_init] + list(KNOWN_PARTS)
     code = (
         "import json, sys; from cloudinit.handlers import type_from_starts_with as t; "
         "print(json.dumps([t(x) for x in json.load(sys.stdin)]))"
@@ -72,14 +80,15 @@ def _cloud_init_types(texts: list[str]) -> list[str]:
     run = subprocess.run(
         [CLOUD_INIT_PYTHON, "-c", code], input=json.dumps(texts), capture_output=True, text=True, check=True
     )
-    return json.loads(run.stdout)
+    return dict(zip(texts, json.loads(run.stdout), strict=True))
 
 
-def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, tmp_path):
+def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, part_types, tmp_path):
     cloud_init = _tool("cloud-init", "cloud-init")
     read = [b for b in bootstraps if b.cloud_init]
     assert {b.stack.split("+")[0] for b in read} == {"training-a100", "training-h100-azure", "tracked"}
-    for bootstrap, kind in zip(read, _cloud_init_types([b.text for b in read]), strict=True):
+    for bootstrap in read:
+        kind = part_types[bootstrap.text]
         if kind == "text/cloud-config":
             path = tmp_path / "user-data"
             path.write_text(bootstrap.text)
@@ -91,13 +100,13 @@ def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, tmp_path):
             assert kind == "text/x-shellscript", bootstrap.label
 
 
-def test_cloud_init_schema_refuses_a_script_as_cloud_config(bootstraps, tmp_path):
+def test_cloud_init_schema_refuses_a_script_as_cloud_config(bootstraps, part_types, tmp_path):
     """`cloud-init schema` checks cloud-config only: our scripts are not (the part type says so)."""
     cloud_init = _tool("cloud-init", "cloud-init")
     path = tmp_path / "user-data"
     path.write_text(bootstraps[0].text)
     assert subprocess.run([cloud_init, "schema", "-c", str(path)], capture_output=True, check=False).returncode != 0
-    assert _cloud_init_types(["#cloud-config\nruncmd: [ls]\n", "hello\n"]) == ["text/cloud-config", None]
+    assert {text: part_types[text] for text in KNOWN_PARTS} == KNOWN_PARTS
 
 
 def _provided_programs(bootstrap: Bootstrap) -> set[str]:
