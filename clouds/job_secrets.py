@@ -91,7 +91,15 @@ def secret_refs(job: Any) -> dict[str, SecretRef]:
     """The job's environment names whose value is a secret reference (None job: none)."""
     if job is None:
         return {}
-    return {name: value for name, value in job.env.items() if isinstance(value, SecretRef)}
+    if _LAST_JOB[0] is not job:
+        _LAST_JOB[:] = [job, {name: value for name, value in job.env.items() if isinstance(value, SecretRef)}]
+    return dict(_LAST_JOB[1])
+
+
+# [job, its references] of the last job asked: `resolve` asks once per catalog row (`secret_problem`),
+# always with the workload's one job, and scanning a job with a long `env` every time was most of a
+# `resolve` of it. A job is frozen (`JobConfig`), so the same object always has the same references.
+_LAST_JOB: list = [None, {}]
 
 
 def plain_env(job: Any) -> dict[str, str]:

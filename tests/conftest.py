@@ -3,6 +3,7 @@ mocks `trainstack plan` uses) and a cluster-config factory."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import shutil
@@ -14,6 +15,8 @@ from typing import Any
 
 import pulumi
 import pytest
+import typer.main
+import typer.testing
 
 from clouds.contract import ClusterConfig
 from profiles.catalog import loader
@@ -41,6 +44,10 @@ os.environ.setdefault("TRAINSTACK_NOW", "2026-12-04T12:00:00Z")
 # interpreter a test starts compiles the project's modules anew. Children inherit it.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# typer's CliRunner builds the click command from the typer app on every in-process run (every
+# command's signature, types and help: ~10 ms of CPU, ~500 runs). The console script builds it
+# once per process (one command per process), so the suite keeps each app's one build too.
+typer.testing._get_command = functools.cache(typer.main.get_command)
 
 
 # Test modules that one xdist worker runs together, group by group (`pytest_xdist_make_scheduler`),
@@ -266,8 +273,8 @@ def fresh_cost_caches() -> None:
 def no_terminal_width() -> Iterator[None]:
     """Output widths as a pipe without `COLUMNS` gives them: the CLI honours `COLUMNS`
     (`trainstack.render.console`), and pytest-xdist workers run with `COLUMNS=80`. A test
-    of a width sets it itself. (Its own MonkeyPatch, not the `monkeypatch` fixture: a test
-    using that one gets fresh plans, `tests.shared_runs.may_share`, and this runs for all.)"""
+    of a width sets it itself. (Its own MonkeyPatch, not the `monkeypatch` fixture, which
+    would be set up for every test: `tests.shared_runs.sharing_now` reads that one.)"""
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("COLUMNS", raising=False)
         yield

@@ -9,7 +9,8 @@ exchange rates the rows were converted at. A load whose key matches reads that c
 load parses the CSV (so a refresh, a hand edit or a checkout is always seen) and writes the copy
 again. The copy is written by `make catalog` and on first use, except when Python writes no
 bytecode (`PYTHONDONTWRITEBYTECODE`, `python -B`) or the folder is read-only; loading never
-fails because of it. Within one process the last answer per file is also kept in memory.
+fails because of it. Within one process the last answer per file is also kept in memory, and
+each content parsed (its key and kind) is parsed once, in whichever folder the file is found.
 
 Another `kind` of answer (every row in any currency, which the stack check reads on every plan:
 `profiles.stack.check.catalog_rows`) is kept the same way in `<provider>.<cache_tag>.<kind>`.
@@ -31,6 +32,10 @@ FORMAT = 1
 _FIELDS = len(Offering._fields)
 # (path, kind) -> (key, offerings, left-out counts) of the last load in this process.
 _MEMO: dict[tuple[str, str], tuple[tuple, tuple[Offering, ...], dict[str, int]]] = {}
+# (kind, key) -> [offerings, left-out counts, the copy's bytes once made]: a file with that key
+# (size, CRC-32, rates) parses to the same answer wherever it lies (a copy of the catalog folder).
+_PARSED: dict[tuple[str, tuple], list] = {}
+_PARSED_KEPT = 64  # contents kept at most (a process sees a handful: the files at a few rates)
 OFFERINGS = "offerings"  # the kind `load_catalog` reads: rows priced in USD, converted at the rates
 
 # parse(text, path, rates, left_out) -> offerings: the CSV parser (`loader.parse_provider`).
@@ -40,6 +45,7 @@ Parser = Callable[[str, Path, "dict | None", "dict[str, int]"], list[Offering]]
 def forget() -> None:
     """Drop the in-memory answers, so the next load reads the copies (or CSVs) again."""
     _MEMO.clear()
+    _PARSED.clear()
 
 
 def cache_path(csv_path: Path, kind: str = OFFERINGS) -> Path | None:
@@ -71,16 +77,17 @@ def _shared(offerings: tuple[Offering, ...]) -> list[tuple]:
     return [tuple(values.setdefault((type(v), v), v) for v in offering) for offering in offerings]
 
 
-def _write(
-    path: Path | None, key: tuple, offerings: tuple[Offering, ...], left_out: dict[str, int], force: bool
-) -> None:
-    """Store the copy atomically (a temporary file renamed over it); any OS error leaves no copy."""
+def _write(path: Path | None, key: tuple, parsed: list, force: bool) -> None:
+    """Store the copy of `parsed` (a `_PARSED` entry, whose bytes are made once) atomically (a
+    temporary file renamed over it); any OS error leaves no copy."""
     if path is None or (sys.dont_write_bytecode and not force):
         return
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
+        if parsed[2] is None:
+            parsed[2] = marshal.dumps((key, _shared(parsed[0]), parsed[1]))
         path.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(marshal.dumps((key, _shared(offerings), left_out)))
+        temporary.write_bytes(parsed[2])
         os.replace(temporary, path)
     except OSError:
         try:
@@ -122,9 +129,15 @@ def load(
         stored = cache_path(csv_path, kind)
         found = None if force_write else _read(stored, key)
         if found is None:
-            counted = {}
-            offerings = tuple(parse(data.decode("utf-8"), csv_path, rates, counted))
-            _write(stored, key, offerings, counted, force_write)
+            parsed = None if force_write else _PARSED.get((kind, key))
+            if parsed is None:
+                counted = {}
+                parsed = [tuple(parse(data.decode("utf-8"), csv_path, rates, counted)), counted, None]
+                if len(_PARSED) >= _PARSED_KEPT:
+                    del _PARSED[next(iter(_PARSED))]  # the oldest
+                _PARSED[kind, key] = parsed
+            offerings, counted = parsed[0], parsed[1]
+            _write(stored, key, parsed, force_write)
         else:
             offerings, counted = found
         _MEMO[str(csv_path), kind] = (key, offerings, counted)
