@@ -273,8 +273,8 @@ def fresh_cost_caches() -> None:
 def no_terminal_width() -> Iterator[None]:
     """Output widths as a pipe without `COLUMNS` gives them: the CLI honours `COLUMNS`
     (`trainstack.render.console`), and pytest-xdist workers run with `COLUMNS=80`. A test
-    of a width sets it itself. (Its own MonkeyPatch, not the `monkeypatch` fixture: a test
-    using that one gets fresh plans, `tests.shared_runs.may_share`, and this runs for all.)"""
+    of a width sets it itself. (Its own MonkeyPatch, not the `monkeypatch` fixture, which
+    would be set up for every test: `tests.shared_runs.sharing_now` reads that one.)"""
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("COLUMNS", raising=False)
         yield

@@ -3,16 +3,21 @@
 
 A `trainstack.plan.runner` run under mocks is the slow part of most tests that plan (0.1-0.5 s of
 CPU each), and many tests plan the same committed stacks. So runs of the same program text,
-stack name, stack config, region and zone are answered from the session's first such run
-(deep copies: a test may change what it gets). Everything else a run depends on is the
-session's own code, mocks and catalog, which only `monkeypatch` changes. So a test gets
-fresh runs when it
-- uses `monkeypatch` (it may change what a plan does),
+stack name, stack config, region and zone, under the same environment variables, are answered
+from the session's first such run (deep copies: a test may change what it gets). Everything
+else a run depends on is the session's own code, mocks and catalog, which only a test's
+`monkeypatch.setattr` (or `setitem` on anything but `os.environ`, or `syspath_prepend`) changes.
+So a run is fresh when its test
+- has used its `monkeypatch` for anything but environment variables and the working directory
+  (checked at each run: `setenv`, `delenv` and `chdir` keep sharing, the environment being part
+  of the key, and a run does not read the working directory: its program and stack file are
+  read through the paths it is given, and their text is in the key),
 - is marked `@pytest.mark.fresh_runs` (it checks that two runs agree, or a run's side effects),
 - or plans a program that sits beside its own `components/` (another revision's code).
-The component tests' own build helpers share builds the same way through `shared(...)`.
-Failed runs are never kept: each raises again. `TRAINSTACK_FRESH_RUNS=1` turns sharing off
-for the whole session (to measure what it saves, or to rule it out).
+A module- or class-scoped fixture shares as the test it is set up for does (it cannot use
+`monkeypatch`). The component tests' own build helpers share builds the same way through
+`shared(...)`. Failed runs are never kept: each raises again. `TRAINSTACK_FRESH_RUNS=1` turns
+sharing off for the whole session (to measure what it saves, or to rule it out).
 
 `plan --against` plans the old revision in a child process (`gitref.run_ref_process`, about
 1 s of CPU each). Its answer depends only on the extracted files, its arguments, the
@@ -45,6 +50,7 @@ from trainstack.review import gitref
 ROOT = Path(__file__).resolve().parents[1]
 _RUNS: dict[tuple, Any] = {}
 _SHARING = [False]
+_PATCH: list[pytest.MonkeyPatch | None] = [None]  # the running test's `monkeypatch`, once set up
 _PROCESS_SHARING = [False]  # for the child processes of `plan --against`: see the docstring
 ZYGOTE = Zygote()  # forks those child processes from a pre-imported interpreter (tests/ref_zygote.py)
 T = TypeVar("T")
@@ -54,24 +60,49 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fresh_runs: plan and build afresh, never from the session's earlier runs")
 
 
-def may_share(request: pytest.FixtureRequest) -> bool:
-    """True when the test may get runs answered from earlier ones (see the module docstring)."""
-    return (
-        os.environ.get("TRAINSTACK_FRESH_RUNS") != "1"
-        and "monkeypatch" not in request.fixturenames
-        and request.node.get_closest_marker("fresh_runs") is None
-    )
+def may_share(item: pytest.Item) -> bool:
+    """True when `item` may get runs answered from earlier ones: sharing is not turned off and
+    the test is not marked `fresh_runs` (what its `monkeypatch` did is checked at each run:
+    `sharing_now`)."""
+    return os.environ.get("TRAINSTACK_FRESH_RUNS") != "1" and item.get_closest_marker("fresh_runs") is None
+
+
+def sharing_now() -> bool:
+    """True when a run or build started now may be answered from (and kept for) the session's
+    others: the running test may share (`may_share`) and its `monkeypatch`, if it has one, has
+    changed nothing but environment variables and the working directory."""
+    return _SHARING[0] and _only_environment(_PATCH[0])
+
+
+def _only_environment(patch: pytest.MonkeyPatch | None) -> bool:
+    """True when `patch` is None or has only set or deleted environment variables or changed
+    the working directory (read from pytest's `MonkeyPatch` records; a MonkeyPatch without
+    them is taken to have changed anything)."""
+    if patch is None:
+        return True
+    try:
+        changed = patch._setattr, patch._setitem, patch._savesyspath
+    except AttributeError:
+        return False
+    attributes, items, path = changed
+    return not attributes and path is None and all(mapping is os.environ for mapping, _, _ in items)
+
+
+def _environment() -> str:
+    """The environment variables a run sees (pytest's per-test `PYTEST_CURRENT_TEST` aside), as a key."""
+    return json.dumps(sorted((k, v) for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"))
 
 
 def shared(kind: str, key: str, build: Callable[[], T]) -> T:
-    """`build()`, or a copy of the session's first `build()` for (`kind`, `key`) when the
-    running test may share runs (`may_share`). `key` must name everything the build reads
-    (e.g. the config's JSON and the component name)."""
-    if not _SHARING[0]:
+    """`build()`, or a copy of the session's first `build()` for (`kind`, `key`) under the same
+    environment variables when runs may be shared now (`sharing_now`). `key` must name
+    everything else the build reads (e.g. the config's JSON and the component name)."""
+    if not sharing_now():
         return build()
-    if (kind, key) not in _RUNS:
-        _RUNS[kind, key] = build()
-    return copy.deepcopy(_RUNS[kind, key])
+    full_key = (kind, key, _environment())
+    if full_key not in _RUNS:
+        _RUNS[full_key] = build()
+    return copy.deepcopy(_RUNS[full_key])
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -117,11 +148,24 @@ def _tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Sharing on or off from before the test's first fixture (a module-scoped one included)
+    is set up until after its last is torn down."""
+    _SHARING[0] = may_share(item)
+    _PROCESS_SHARING[0] = _SHARING[0]
+    _PATCH[0] = None
+    try:
+        yield
+    finally:
+        _SHARING[0] = _PROCESS_SHARING[0] = False
+        _PATCH[0] = None
+
+
 @pytest.fixture(autouse=True)
 def _plan_sharing(request: pytest.FixtureRequest) -> Iterator[None]:
-    _SHARING[0] = may_share(request)
-    _PROCESS_SHARING[0] = (
-        os.environ.get("TRAINSTACK_FRESH_RUNS") != "1" and request.node.get_closest_marker("fresh_runs") is None
-    )
+    """Keep the test's `monkeypatch` (set up here, before any other function-scoped fixture
+    can use it) for `sharing_now` to read at each run."""
+    if "monkeypatch" in request.fixturenames:
+        _PATCH[0] = request.getfixturevalue("monkeypatch")
     yield
-    _SHARING[0] = False

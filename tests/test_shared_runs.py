@@ -4,25 +4,67 @@ import os
 
 import pytest
 
-from tests.shared_runs import _tree_digest, may_share
+from clouds import clock
+from tests import shared_runs
+from tests.shared_runs import _tree_digest, shared, sharing_now
 
 pytestmark = pytest.mark.skipif(os.environ.get("TRAINSTACK_FRESH_RUNS") == "1", reason="sharing turned off")
 
 
 def test_a_test_without_monkeypatch_shares_runs(request):
-    """No autouse fixture may pull in `monkeypatch`: every test would then plan afresh
-    (it did, unnoticed, from Dec 2 to Dec 4 2026: conftest's `no_terminal_width`)."""
+    """No autouse fixture may pull in `monkeypatch` (it did, unnoticed, from Dec 2 to Dec 4
+    2026: conftest's `no_terminal_width`, when any use of it meant fresh runs)."""
     assert "monkeypatch" not in request.fixturenames
-    assert may_share(request)
+    assert sharing_now()
 
 
-def test_a_test_with_monkeypatch_plans_afresh(request, monkeypatch):
-    assert not may_share(request)
+def test_environment_and_working_directory_keep_sharing_and_key_the_runs(monkeypatch, tmp_path):
+    """`setenv`, `delenv` and `chdir` keep sharing; a run is answered only from one made under
+    the same environment variables."""
+    builds: list[str] = []
+
+    def build() -> int:
+        builds.append(os.environ.get("TRAINSTACK_SHARING_PROBE", ""))
+        return len(builds)
+
+    key = f"{__name__}:{tmp_path}"  # this test's own
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRAINSTACK_SHARING_PROBE", raising=False)
+    assert sharing_now()
+    assert [shared("probe", key, build), shared("probe", key, build)] == [1, 1]
+    monkeypatch.setenv("TRAINSTACK_SHARING_PROBE", "1")
+    assert sharing_now()
+    assert [shared("probe", key, build), shared("probe", key, build)] == [2, 2]
+    assert builds == ["", "1"]
+
+
+def test_any_other_monkeypatch_plans_afresh_from_then_on(monkeypatch, tmp_path):
+    key = f"{__name__}:{tmp_path}"
+    assert shared("probe", key, lambda: "kept") == "kept"
+    monkeypatch.setattr(clock, "NOW_VARIABLE", clock.NOW_VARIABLE)  # even a change that changes nothing
+    assert not sharing_now()
+    assert shared("probe", key, lambda: "fresh") == "fresh"
+
+
+def test_a_dictionary_other_than_the_environment_plans_afresh(monkeypatch):
+    monkeypatch.setitem(shared_runs.__dict__, "T", shared_runs.T)
+    assert not sharing_now()
 
 
 @pytest.mark.fresh_runs
 def test_a_test_marked_fresh_runs_plans_afresh(request):
-    assert not may_share(request)
+    assert not sharing_now()
+
+
+@pytest.fixture(scope="module")
+def sharing_in_a_module_fixture() -> bool:
+    return sharing_now()
+
+
+def test_a_module_fixture_shares_as_its_test_does(sharing_in_a_module_fixture):
+    """(It was set up before any function fixture, and planned afresh, until Dec 7 2026:
+    tests/components/test_parity.py's `plan` and tests/clouds/test_bootstrap_tools.py's `bootstraps`.)"""
+    assert sharing_in_a_module_fixture
 
 
 def test_the_old_revisions_files_are_keyed_by_content(tmp_path):
