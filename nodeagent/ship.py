@@ -13,6 +13,7 @@ import functools
 import gzip
 import io
 import json
+import os
 import shlex
 import tarfile
 import threading
@@ -113,7 +114,25 @@ def bundle(modules: tuple[str, ...] = _SHIPPED) -> str:
     """The agent's `modules` (docstrings dropped, `compact_source`) as base64 of a tar.gz with
     fixed times and owners (reproducible). Every plan of a stack with a job ships it; the
     packing (about 13 ms) is done once per process for the same sources."""
-    return _bundle(tuple((name, (_PACKAGE / name).read_text(encoding="utf-8")) for name in modules))
+    folder = str(_PACKAGE)
+    return _bundle(tuple((name, _source(os.path.join(folder, name))) for name in modules))
+
+
+# path -> (modification time in ns, size in bytes, text) of each module read: every node's
+# bootstrap (each plan, each resolved row's size check) ships the agent, and reading the same
+# files each time was most of `bundle`. A file is read again when its time or size changed, the
+# check Python's own bytecode cache makes.
+_SOURCES: dict[str, tuple[int, int, str]] = {}
+
+
+def _source(path: str) -> str:
+    """The text of the module at `path` (UTF-8), read again only when it changed."""
+    stat = os.stat(path)
+    kept = _SOURCES.get(path)
+    if kept is None or kept[0] != stat.st_mtime_ns or kept[1] != stat.st_size:
+        with open(path, encoding="utf-8") as file:
+            kept = _SOURCES[path] = (stat.st_mtime_ns, stat.st_size, file.read())
+    return kept[2]
 
 
 @functools.lru_cache(maxsize=64)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from profiles.candidate import Candidate
@@ -75,14 +75,16 @@ def _cheapest_price(o: Offering) -> float:
 
 
 def nearest(
-    offerings: Iterable[Offering], failures: Callable[[Offering], list[str]], limit: int = 3
+    offerings: Iterable[Offering], failures: Callable[[Offering], Iterable[str]], limit: int = 3
 ) -> list[tuple[str, list[str]]]:
     """ "Did you mean" list: offerings failing the fewest constraints, the wanted
-    accelerator before others, cheapest first; one line per instance type."""
+    accelerator before others, cheapest first; one line per instance type.
+
+    `failures(o)` names the constraints `o` fails, in order; it is read only as far as can
+    matter (`_fewest_failures`)."""
     scored = sorted(
         (len(f), bool(_HARD & set(f)), _cheapest_price(o), o.instance_type, o.zone, o, f)
-        for o in offerings
-        if (f := failures(o))
+        for o, f in _fewest_failures(offerings, failures, limit)
     )
     seen: dict[str, tuple[str, list[str]]] = {}
     for *_, o, failed in scored:
@@ -91,6 +93,30 @@ def nearest(
         if len(seen) == limit:
             break
     return list(seen.values())
+
+
+def _fewest_failures(
+    offerings: Iterable[Offering], failures: Callable[[Offering], Iterable[str]], limit: int
+) -> Iterator[tuple[Offering, list[str]]]:
+    """Each offering that fails something with its failures, except those `nearest` cannot show:
+    once `limit` instance types each have a row failing at most N constraints, a row that fails
+    more than N ranks after all of them (its count comes first in the ranking), so its failures
+    are read no further than N + 1 (the costly checks, last in `CONSTRAINTS`, are not run)."""
+    best: dict[str, int] = {}  # instance type -> the fewest failures of its rows so far
+    bound = math.inf  # the `limit`-th smallest of those: rows failing more cannot be shown
+    for o in offerings:
+        f: list[str] = []
+        for name in failures(o):
+            f.append(name)
+            if len(f) > bound:
+                break
+        else:
+            if f:
+                yield o, f
+                if len(f) < min(bound, best.get(o.instance_type, math.inf)):  # else the bound stays
+                    best[o.instance_type] = len(f)
+                    if len(best) >= limit:
+                        bound = sorted(best.values())[limit - 1]
 
 
 def no_match(

@@ -17,6 +17,7 @@ values, as unknown providers and accelerators are named:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from clouds.block_end import block_end_problem
@@ -47,7 +48,7 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
             region, reservation instance type or zone (one line: field, value, valid values).
     """
     rows = list(offerings)
-    allowed = [o for o in rows if not spec.providers or o.provider in spec.providers]
+    allowed = [o for o in rows if o.provider in spec.providers] if spec.providers else rows
     if not allowed and spec.providers:
         clouds = ", ".join(spec.providers)
         raise WorkloadFieldError(
@@ -77,6 +78,9 @@ def checked_names(spec: WorkloadSpec, offerings: Iterable[Offering]) -> frozense
     return wanted
 
 
+_ACCELERATOR = attrgetter("accelerator")
+
+
 def _accelerators(
     spec: WorkloadSpec, allowed: Sequence[Offering], where: str, everything: Sequence[Offering]
 ) -> frozenset[str]:
@@ -85,9 +89,11 @@ def _accelerators(
     name is a known accelerator (`facts.accelerators`, `facts.performance`, or a loaded row;
     `[A100:8, A100-80GB:8]` on a cloud with only A100-80GB); a name known nowhere (a typo), or
     a list none of whose entries the allowed clouds sell, is refused."""
-    known = {o.accelerator.casefold(): o.accelerator for o in allowed}
+    known: dict[str, str] = {}  # casefolded -> as the last allowed row spells it
+    for name in dict.fromkeys(map(_ACCELERATOR, reversed(allowed))):  # each spelling once, the last row's first
+        known.setdefault(name.casefold(), name)
     anywhere = {name.casefold() for name in (*ACCELERATORS, *(a for a, _ in PERFORMANCE))} | {
-        o.accelerator.casefold() for o in everything
+        name.casefold() for name in set(map(_ACCELERATOR, everything))
     }
     sold = [n for n in spec.accelerators if n.casefold() in known]
     for name in spec.accelerators:

@@ -149,9 +149,15 @@ def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
 
 def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> list[str]:
     """Every constraint `offering` fails, job-specific checks included."""
-    found = list(static_failures(spec, wanted, offering))
+    return list(each_failure(spec, wanted, offering))
+
+
+def each_failure(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> Iterator[str]:
+    """Yield `all_failures`, one at a time: a caller that needs only the first few stops there."""
+    yield from static_failures(spec, wanted, offering)
     estimate = job_hours(spec, offering)
-    return found + [estimate.constraint] if isinstance(estimate, Rejection) else found
+    if isinstance(estimate, Rejection):
+        yield estimate.constraint
 
 
 def unpriced_rows(currencies: Iterable[str], providers: Iterable[str] = loader.PROVIDERS) -> list[Offering]:
@@ -163,7 +169,7 @@ def unpriced_rows(currencies: Iterable[str], providers: Iterable[str] = loader.P
         if wanted and path.is_file():
             rows += [
                 o
-                for o in loader.load_provider(path, require_usd=False)
+                for o in loader.every_row(path)
                 if o.currency in wanted and o.on_demand_usd_per_hour is None and o.spot_usd_per_hour is None
             ]
     return rows

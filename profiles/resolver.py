@@ -44,7 +44,7 @@ from profiles.explain import (
 )
 from profiles.fixes import jurisdiction_fix, what_would_meet
 from profiles.known_names import checked_names
-from profiles.matching import all_failures, data_detail, file_system_detail, job_detail, static_failures
+from profiles.matching import data_detail, each_failure, file_system_detail, job_detail, static_failures
 from profiles.spec import WorkloadSpec
 from profiles.spec.units import too_long_work
 from profiles.stack.fallbacks import fallback_reason
@@ -212,7 +212,7 @@ def resolve(
     if not found and spec.purchase == "flex-start" and sum(map(len, failed.values())) < len(offerings):
         raise NoMatchError(FLEX_TOO_LONG)  # rows passed every check, and each ran longer than a request
     if not found:
-        near = nearest(offerings, lambda o: all_failures(spec, wanted, o))
+        near = nearest(offerings, lambda o: each_failure(spec, wanted, o))
         fixes = {"jurisdiction": jurisdiction_fix(spec, offerings)} if spec.jurisdiction != "any" else {}
         raise no_match(failed, details, near, spec.gpus_key, fixes)
     found = with_live_scores(with_spot_risks(found, offerings), live or {})

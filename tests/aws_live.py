@@ -11,12 +11,14 @@ slow to import).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import boto3
+import botocore.session
 import pytest
 from botocore.stub import Stubber
 from moto import mock_aws
@@ -24,6 +26,22 @@ from moto import mock_aws
 FIXTURES = Path(__file__).parent / "profiles" / "fixtures"
 P4D_ANSWER = json.loads((FIXTURES / "aws" / "get_products_p4d.json").read_text())
 P4D_USE1, P4D_USW2 = 21.957642, 21.95764  # SKUs H7NGEAC6UEHNTKSJ, DHAMWQPURBTZBUA6
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_botocore_loader() -> Iterator[None]:
+    """Every botocore session of the test process reads its service models through one loader.
+
+    botocore caches what a loader read (service models, the endpoint data, the list of
+    services) on the loader, and each new session makes a new one: the suite creates about 60
+    sessions and 150 clients, and each client's session parsed its service model's JSON again
+    (EC2's is several MB): about 0.2 s of CPU per session and client pair. Within one session
+    botocore already hands the same cached model to every client, which treats it as read-only,
+    so sharing the loader (per data path) between sessions gives every client the data a fresh
+    one would parse. Credentials, regions and moto's handlers live on the session, not here."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(botocore.session, "create_loader", functools.cache(botocore.session.create_loader))
+        yield
 
 
 def credentials(monkeypatch: pytest.MonkeyPatch, present: bool = True) -> None:

@@ -3,6 +3,7 @@ cloud's SDK, and each cloud names the extra that installs its SDK."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -37,22 +38,57 @@ OTHER_SDKS = (
 )
 
 
-def test_the_demo_path_imports_no_other_clouds_sdk():
-    code = (
-        "import sys\n"
-        "from pathlib import Path\n"
-        "from typer.testing import CliRunner\n"
-        "from trainstack.cli.app import app\n"
-        "result = CliRunner().invoke(app, ['resolve', 'profiles/workloads/training-a100.yaml'])\n"
-        "assert result.exit_code == 0, result.output\n"
-        "from trainstack.plan.runner import run_plan\n"
-        "run_plan('training-a100', Path('.'))\n"
-        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({OTHER_SDKS!r})))\n"
-        "print('pulumi_aws' in sys.modules)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+# One child interpreter answers every check here that needs a fresh process, in this order: the
+# demo path first (what it imports), then, with pulumi_gcp made unimportable, the missing-SDK
+# message and the two plans of a GCP stack (one Python start-up and one Pulumi import instead of
+# four). Each section's result is one JSON value in the file the child writes.
+FRESH = """
+import contextlib, io, json, sys, traceback
+from pathlib import Path
+results = {}
+from typer.testing import CliRunner
+from trainstack.cli.app import app
+result = CliRunner().invoke(app, ['resolve', 'profiles/workloads/training-a100.yaml'])
+assert result.exit_code == 0, result.output
+from trainstack.plan.runner import run_plan
+run_plan('training-a100', Path('.'))
+results['demo'] = [sorted({m.split('.')[0] for m in sys.modules} & set(OTHER_SDKS)), 'pulumi_aws' in sys.modules]
+sys.modules['pulumi_gcp'] = None
+from components.registry import component_for
+try:
+    component_for('gcp')
+except ModuleNotFoundError as exc:
+    results['missing'] = str(exc)
+for name, argv in PLANS.items():
+    out, err, status = io.StringIO(), io.StringIO(), None
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            app(argv)
+        except SystemExit as stop:
+            status = stop.code
+        except BaseException:
+            traceback.print_exc()
+    results[name] = [status, out.getvalue(), err.getvalue()]
+Path(sys.argv[1]).write_text(json.dumps(results))
+"""
+PLANS = {
+    "plan": ["plan", "-s", "training-a3-gcp"],
+    "plan-markdown": ["plan", "-s", "training-a3-gcp", "--markdown"],
+}
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The child's results (section name -> value); fails with its stderr when it failed."""
+    path = tmp_path_factory.mktemp("fresh") / "results.json"
+    code = f"OTHER_SDKS = {OTHER_SDKS!r}\nPLANS = {PLANS!r}\n{FRESH}"
+    out = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["[]", "True"]
+    return json.loads(path.read_text())
+
+
+def test_the_demo_path_imports_no_other_clouds_sdk(fresh):
+    assert fresh["demo"] == [[], True]
 
 
 def test_core_dependencies_hold_no_cloud_sdk_and_every_cloud_has_an_extra():
@@ -67,26 +103,18 @@ def test_core_dependencies_hold_no_cloud_sdk_and_every_cloud_has_an_extra():
         assert any(req.startswith(cloud.sdk) for req in extras[cloud.extra]), cloud.name
 
 
-def test_a_missing_cloud_sdk_names_the_extra_to_install():
-    code = (
-        "import sys; sys.modules['pulumi_gcp'] = None\n"
-        "from components.registry import component_for\n"
-        "try:\n    component_for('gcp')\nexcept ModuleNotFoundError as exc:\n    print(exc)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert out.stdout.strip() == (
+def test_a_missing_cloud_sdk_names_the_extra_to_install(fresh):
+    assert fresh["missing"] == (
         "provider 'gcp': the GCP component needs pulumi-gcp (pulumi_gcp is not installed); "
         "install it with: pip install 'trainstack[gcp]'"
     )
 
 
-@pytest.mark.parametrize("review", [False, True], ids=["plan", "plan-markdown"])
-def test_planning_a_stack_without_its_clouds_extra_is_one_line_and_exit_2(review):
-    argv = ["plan", "-s", "training-a3-gcp"] + (["--markdown"] if review else [])
-    code = f"import sys; sys.modules['pulumi_gcp'] = None\nfrom trainstack.cli.app import app\napp({argv!r})\n"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 2, out.stderr[-2000:]
-    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
-    lines = out.stderr.strip().splitlines()
+@pytest.mark.parametrize("plan", list(PLANS))
+def test_planning_a_stack_without_its_clouds_extra_is_one_line_and_exit_2(fresh, plan):
+    status, stdout, stderr = fresh[plan]
+    assert status == 2, stderr[-2000:]
+    assert "Traceback" not in stderr and "Traceback" not in stdout
+    lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ")
     assert "Pulumi.training-a3-gcp.yaml" in lines[0] and "pip install 'trainstack[gcp]'" in lines[0]

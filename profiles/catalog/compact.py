@@ -12,8 +12,9 @@ bytecode (`PYTHONDONTWRITEBYTECODE`, `python -B`) or the folder is read-only; lo
 fails because of it. Within one process the last answer per file is also kept in memory, and
 each content parsed (its key and kind) is parsed once, in whichever folder the file is found.
 
-Another `kind` of answer (every row in any currency, which the stack check reads on every plan:
-`profiles.stack.check.catalog_rows`) is kept the same way in `<provider>.<cache_tag>.<kind>`.
+Another `kind` of answer (every row in any currency, `profiles.catalog.loader.every_row`, which
+the stack check reads on every plan and `resolve` for the rows a missing rate left out) is kept
+the same way in `<provider>.<cache_tag>.<kind>`.
 """
 
 from __future__ import annotations

@@ -189,6 +189,20 @@ def load_provider(
     return parse_provider(path.read_text(encoding="utf-8"), path, rates, left_out, require_usd)
 
 
+def every_row(path: Path) -> tuple[Offering, ...]:
+    """`load_provider(path, require_usd=False)`: every row, priced in USD or not, from the
+    file's compact copy (kind `rows`) when it matches, once per process for an unchanged file.
+
+    Raises:
+        OSError: the file cannot be read. CatalogError: it is malformed.
+    """
+    return compact.load(path, None, {}, _any_currency, kind="rows")
+
+
+def _any_currency(text: str, path: Path, rates: dict | None, left_out: dict[str, int]) -> list[Offering]:
+    return parse_provider(text, path, require_usd=False)
+
+
 def parse_provider(
     text: str, path: Path, rates: dict | None = None, left_out: dict[str, int] | None = None, require_usd: bool = True
 ) -> list[Offering]:

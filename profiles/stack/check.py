@@ -18,11 +18,10 @@ Pulumi, no cloud SDK, a few milliseconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from clouds.words import article, listed
-from profiles.catalog import compact, loader
+from profiles.catalog import loader
 from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import stack_rows
 
@@ -36,13 +35,9 @@ def catalog_rows(provider: str) -> list[Offering]:
     if not path.is_file():
         return []
     try:
-        return list(compact.load(path, None, {}, _every_row, kind="rows"))
+        return list(loader.every_row(path))
     except (loader.CatalogError, OSError):
         return []  # a broken catalog is reported by the commands that price from it
-
-
-def _every_row(text: str, path: Path, rates: dict | None, left_out: dict[str, int]) -> list[Offering]:
-    return loader.parse_provider(text, path, require_usd=False)
 
 
 def _gpus(row: Offering) -> str:

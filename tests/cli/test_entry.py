@@ -93,29 +93,44 @@ def test_resolving_the_whole_catalog_as_a_table_loads_rich_but_no_pydantic(tmp_p
     assert loaded and [m for m in loaded if m.split(".")[0] != "rich"] == []
 
 
-def test_the_fast_path_answers_like_the_typer_command():
+# The tests below call `main` with argv in this process (the checks of what a fresh process
+# imports, and of the console script's own ending, start one above and below).
+def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`main(args)` here: its status (a SystemExit's code too), stdout and stderr."""
+    from trainstack.entry import main
+
+    try:
+        status = main(list(args))
+    except SystemExit as stop:
+        status = stop.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_fast_path_answers_like_the_typer_command(capsys):
     from typer.testing import CliRunner
 
     from trainstack.cli.app import app
 
-    fast = run("resolve", str(WORKLOAD), "--json", "--top", "3").stdout
+    status, fast, _ = _main(capsys, "resolve", str(WORKLOAD), "--json", "--top", "3")
     typed = CliRunner().invoke(app, ["resolve", str(WORKLOAD), "--json", "--top", "3"]).stdout
-    assert fast == typed
+    assert status == 0 and '"choice"' in fast and fast == typed
 
 
-def test_errors_on_the_fast_path_are_one_line_exit_2(tmp_path):
+def test_errors_on_the_fast_path_are_one_line_exit_2(tmp_path, capsys):
     bad = tmp_path / "w.yaml"
     bad.write_text("accelerators: [A100:8]\nhours: 72h\nnodes: 0\n")
-    done = run("resolve", str(bad))
-    assert done.returncode == 2
-    assert done.stderr.splitlines()[0].startswith("error: ") and "nodes: 0 is too small" in done.stderr
+    status, _, err = _main(capsys, "resolve", str(bad))
+    assert status == 2
+    assert err.splitlines()[0].startswith("error: ") and "nodes: 0 is too small" in err
 
 
-def test_help_and_usage_errors_still_come_from_typer():
-    assert "Pick the cheapest offering" in run("resolve", "--help").stdout
-    done = run("resolve", str(WORKLOAD), "--top", "0")
-    assert done.returncode == 2 and done.stderr.startswith("error: Invalid value for '--top'")
-    assert run("plan", "--help").returncode == 0
+def test_help_and_usage_errors_still_come_from_typer(capsys):
+    status, out, _ = _main(capsys, "resolve", "--help")
+    assert status == 0 and "Pick the cheapest offering" in out
+    status, _, err = _main(capsys, "resolve", str(WORKLOAD), "--top", "0")
+    assert status == 2 and err.startswith("error: Invalid value for '--top'")
+    assert _main(capsys, "plan", "--help")[0] == 0
 
 
 def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):

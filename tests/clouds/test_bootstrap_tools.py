@@ -63,8 +63,16 @@ def test_shellcheck_fails_a_broken_script(tmp_path):
     assert result.returncode != 0 and "a.sh line 2" in result.stdout and "b.sh line 2" in result.stdout
 
 
-def _cloud_init_types(texts: list[str]) -> list[str]:
-    """The part type cloud-init's own code gives each user data (one run of its interpreter)."""
+# two texts whose part types are known: the check can tell cloud-config from anything else
+KNOWN_PARTS = {"#cloud-config\nruncmd: [ls]\n": "text/cloud-config", "hello\n": None}
+
+
+@pytest.fixture(scope="module")
+def part_types(bootstraps) -> dict[str, str | None]:
+    """The part type cloud-init's own code gives each user data cloud-init reads and each of
+    `KNOWN_PARTS` (text -> type; one run of its interpreter for the module)."""
+    _tool("cloud-init", "cloud-init")
+    texts = [b.text for b in bootstraps if b.cloud_init] + list(KNOWN_PARTS)
     code = (
         "import json, sys; from cloudinit.handlers import type_from_starts_with as t; "
         "print(json.dumps([t(x) for x in json.load(sys.stdin)]))"
@@ -72,14 +80,15 @@ def _cloud_init_types(texts: list[str]) -> list[str]:
     run = subprocess.run(
         [CLOUD_INIT_PYTHON, "-c", code], input=json.dumps(texts), capture_output=True, text=True, check=True
     )
-    return json.loads(run.stdout)
+    return dict(zip(texts, json.loads(run.stdout), strict=True))
 
 
-def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, tmp_path):
+def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, part_types, tmp_path):
     cloud_init = _tool("cloud-init", "cloud-init")
     read = [b for b in bootstraps if b.cloud_init]
     assert {b.stack.split("+")[0] for b in read} == {"training-a100", "training-h100-azure", "tracked"}
-    for bootstrap, kind in zip(read, _cloud_init_types([b.text for b in read]), strict=True):
+    for bootstrap in read:
+        kind = part_types[bootstrap.text]
         if kind == "text/cloud-config":
             path = tmp_path / "user-data"
             path.write_text(bootstrap.text)
@@ -91,13 +100,13 @@ def test_cloud_init_reads_every_user_data_as_what_it_is(bootstraps, tmp_path):
             assert kind == "text/x-shellscript", bootstrap.label
 
 
-def test_cloud_init_schema_refuses_a_script_as_cloud_config(bootstraps, tmp_path):
+def test_cloud_init_schema_refuses_a_script_as_cloud_config(bootstraps, part_types, tmp_path):
     """`cloud-init schema` checks cloud-config only: our scripts are not (the part type says so)."""
     cloud_init = _tool("cloud-init", "cloud-init")
     path = tmp_path / "user-data"
     path.write_text(bootstraps[0].text)
     assert subprocess.run([cloud_init, "schema", "-c", str(path)], capture_output=True, check=False).returncode != 0
-    assert _cloud_init_types(["#cloud-config\nruncmd: [ls]\n", "hello\n"]) == ["text/cloud-config", None]
+    assert {text: part_types[text] for text in KNOWN_PARTS} == KNOWN_PARTS
 
 
 def _provided_programs(bootstrap: Bootstrap) -> set[str]:
@@ -113,20 +122,27 @@ def _provided_programs(bootstrap: Bootstrap) -> set[str]:
 def _verify(units: dict[str, str], programs: set[str], root: Path) -> subprocess.CompletedProcess:
     """`systemd-analyze verify` of `units` in a root holding the system's units and the programs.
     A unit systemd only warns about (a value it cannot parse is ignored) still exits 0, so the
-    checks also require that it says nothing."""
-    shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True, dirs_exist_ok=True)
-    for program in programs:
-        stub = root / program.lstrip("/")
-        stub.parent.mkdir(parents=True, exist_ok=True)
-        stub.write_text("#!/bin/sh\n")
-        stub.chmod(0o755)
-    for path, text in units.items():
-        unit = root / path.lstrip("/")
-        unit.parent.mkdir(parents=True, exist_ok=True)
-        unit.write_text(text)
-    names = [Path(p).name for p in units]
-    command = ["systemd-analyze", "verify", f"--root={root}", *names]
-    return subprocess.run(command, capture_output=True, text=True, check=False)
+    checks also require that it says nothing. The system's units are copied into `root` once;
+    the units and programs written for this call are removed again, so the root serves the next."""
+    if not (root / SYSTEM_UNITS.relative_to("/")).is_dir():
+        shutil.copytree(SYSTEM_UNITS, root / SYSTEM_UNITS.relative_to("/"), symlinks=True)
+    written = [root / p.lstrip("/") for p in programs] + [root / p.lstrip("/") for p in units]
+    try:
+        for program in programs:
+            stub = root / program.lstrip("/")
+            stub.parent.mkdir(parents=True, exist_ok=True)
+            stub.write_text("#!/bin/sh\n")
+            stub.chmod(0o755)
+        for path, text in units.items():
+            unit = root / path.lstrip("/")
+            unit.parent.mkdir(parents=True, exist_ok=True)
+            unit.write_text(text)
+        names = [Path(p).name for p in units]
+        command = ["systemd-analyze", "verify", f"--root={root}", *names]
+        return subprocess.run(command, capture_output=True, text=True, check=False)
+    finally:
+        for path in written:
+            path.unlink(missing_ok=True)
 
 
 def test_every_unit_passes_systemd_analyze_verify(bootstraps, tmp_path):
@@ -134,11 +150,11 @@ def test_every_unit_passes_systemd_analyze_verify(bootstraps, tmp_path):
     if not SYSTEM_UNITS.is_dir():
         pytest.skip(f"no {SYSTEM_UNITS} to verify against: apt-get install -y systemd")
     verified = 0
-    for number, bootstrap in enumerate(bootstraps):
+    for bootstrap in bootstraps:
         units = bootstrap.units()
         programs = {unit.split("ExecStart=", 1)[1].split()[0] for unit in units.values() if "ExecStart=" in unit}
         assert programs <= _provided_programs(bootstrap), f"{bootstrap.label} starts {programs}"
-        result = _verify(units, programs, tmp_path / str(number))
+        result = _verify(units, programs, tmp_path)  # one root, emptied of the last bootstrap's files
         assert (result.returncode, result.stdout + result.stderr) == (0, ""), bootstrap.label
         verified += len(units)
     assert verified >= 10  # scratch, job, rendezvous and queued units
@@ -148,10 +164,11 @@ def test_systemd_analyze_fails_a_bad_unit(tmp_path):
     """The check can fail: a time systemd cannot parse, and a program the root does not hold."""
     _tool("systemd-analyze", "systemd")
     unit = "[Unit]\nDescription=x\n[Service]\nExecStart=/usr/bin/python3 -V\nRestartSec=ten\n"
-    bad = _verify({"/etc/systemd/system/x.service": unit}, {"/usr/bin/python3"}, tmp_path / "a")
+    bad = _verify({"/etc/systemd/system/x.service": unit}, {"/usr/bin/python3"}, tmp_path)
     assert "Failed to parse sec value" in bad.stderr
     good = unit.replace("ten", "10")
-    ok = _verify({"/etc/systemd/system/x.service": good}, {"/usr/bin/python3"}, tmp_path / "b")
+    ok = _verify({"/etc/systemd/system/x.service": good}, {"/usr/bin/python3"}, tmp_path)
     assert (ok.returncode, ok.stdout + ok.stderr) == (0, "")
-    missing = _verify({"/etc/systemd/system/x.service": good}, set(), tmp_path / "c")
+    # the same root: the program the last call wrote is gone again
+    missing = _verify({"/etc/systemd/system/x.service": good}, set(), tmp_path)
     assert missing.returncode != 0 and "is not executable" in missing.stderr

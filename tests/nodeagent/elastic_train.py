@@ -4,8 +4,8 @@ It resumes from `$TRAINSTACK_CHECKPOINT_DIR/ckpt.pt`, checkpoints every `CKPT_EV
 (rank 0), at the start of a step when the launcher asked for an early checkpoint (rank 0 sees
 the file `$TRAINSTACK_CHECKPOINT_REQUEST`, shares it by an all-reduce, saves the last finished
 step and deletes the file: what a script does on a rebalance recommendation), and on SIGTERM (what torchrun forwards on an interruption notice) writes a
-checkpoint of its last finished step before exiting. Every event goes to `$PROGRESS_FILE`
-as one JSON line.
+checkpoint of its last finished step before exiting at once. Every event goes to
+`$PROGRESS_FILE` as one JSON line.
 
 For the test's timing (not needed on a cluster): with `HOLD_AT` (steps, comma-separated) and
 `HOLD_FILE` set, every rank waits after each such step S while the file `HOLD_FILE.S` exists
@@ -125,7 +125,10 @@ def main() -> int:
             hold(step)
         if terminated:
             save(model, step, "sigterm")
-            return 0
+            # at once: a worker torchrun forked (`--run-path --start-method fork`) that returns
+            # waits for its agent to collect the result, which an agent shutting down never does
+            # (it SIGKILLs the worker after --shutdown-timeout)
+            os._exit(0)
         if step % EVERY == 0 and dist.get_rank() == 0:
             save(model, step, "interval")
         time.sleep(STEP_SECONDS)
