@@ -22,7 +22,7 @@ from clouds.contract import ClusterConfig
 from profiles.catalog import loader
 from tests.clusters import BASE_CLUSTER
 from trainstack.plan.mocks import TrainstackMocks
-from trainstack.plan.recording import no_source_positions
+from trainstack.plan.recording import no_alias_urns, no_source_positions
 
 # moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks;
 # one plan per distinct stack in a session (tests.shared_runs)
@@ -179,8 +179,10 @@ def _skip_empty_hypothesis_summary(config: pytest.Config) -> None:
 def _no_source_positions() -> Iterator[None]:
     """Component tests register resources under mocks too, as `trainstack plan` does: skip the
     Pulumi SDK's stack trace per resource there as well (`no_source_positions`; under pytest's
-    deep stack it was about a fifth of a component build's CPU). No mock reads it."""
-    with no_source_positions():
+    deep stack it was about a fifth of a component build's CPU; no mock reads it), and the
+    alias URNs it derives for a monitor without alias specs (`no_alias_urns`; about four
+    fifths of an Azure build's; the mocks take alias specs)."""
+    with no_source_positions(), no_alias_urns():
         yield
 
 

@@ -15,6 +15,7 @@ from trainstack.cli.app import app
 ROOT = Path(__file__).resolve().parents[2]
 FSX = "training-a100-fsx"
 IGNORE = shutil.ignore_patterns("__pycache__", "data", "*.pyc")
+GIT_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="--against needs git")
 
 
@@ -36,13 +37,19 @@ def write_stack(repo: Path, config: dict | None = None, **cluster) -> dict:
     return document["config"]["trainstack:cluster"]
 
 
-@pytest.fixture()
-def repo(tmp_path, monkeypatch):
-    """A project committed to git in a subfolder (`infra/`): today's program (every package it
-    imports, as a checkout has them, so the revision plans with its own `clouds/`), the a100 stack."""
-    for variable in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):  # never reach the outer repository
-        monkeypatch.delenv(variable, raising=False)
-    project = tmp_path / "infra"
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory) -> Path:
+    """The repository every test starts from, made once: a project committed to git in a
+    subfolder (`infra/`): today's program (every package it imports, as a checkout has them, so
+    the revision plans with its own `clouds/`), the a100 stack."""
+    with pytest.MonkeyPatch.context() as env:
+        for variable in GIT_VARIABLES:  # never reach the outer repository
+            env.delenv(variable, raising=False)
+        return _commit_project(tmp_path_factory.mktemp("committed"))
+
+
+def _commit_project(root: Path) -> Path:
+    project = root / "infra"
     project.mkdir()
     for name in ("__main__.py", "Pulumi.yaml"):
         shutil.copy(ROOT / name, project / name)
@@ -51,9 +58,20 @@ def repo(tmp_path, monkeypatch):
     for package in ("components", "profiles", "clouds", "facts", "nodeagent"):
         shutil.copytree(ROOT / package, project / package, ignore=IGNORE)
     write_stack(project)
-    git(tmp_path, "init", "-q", "-b", "main")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-q", "-m", "a100 stack")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a100 stack")
+    return root
+
+
+@pytest.fixture()
+def repo(committed, tmp_path, monkeypatch):
+    """This test's own clone of `committed` (its objects shared, its files checked out: one git
+    process instead of copying the packages and adding them again), the working directory in it."""
+    for variable in GIT_VARIABLES:  # never reach the outer repository
+        monkeypatch.delenv(variable, raising=False)
+    git(tmp_path, "clone", "-q", "--shared", str(committed), str(tmp_path))
+    project = tmp_path / "infra"
     monkeypatch.chdir(project)
     return project
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -78,6 +79,41 @@ def run_component(cls: type, config: ClusterConfig, names: tuple[str, ...]) -> t
     return mocks, monitor, resolved
 
 
+@dataclass(frozen=True)
+class Invokes:
+    """The invokes one build made (`CallRecordingMocks.calls`), kept after the run."""
+
+    calls: list[tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What one build's `Monitor` kept, without the live runtime objects, so that a build can
+    be answered from an earlier one (`tests.shared_runs.shared`)."""
+
+    recorded: list[dict[str, Any]]
+    registered_outputs: dict[str, dict[str, Any]]
+    ignore_changes: dict[str, list[str]]
+    depends_on: dict[str, list[str]]
+    options: dict[str, dict[str, Any]]
+    retained: dict[str, bool]
+
+    @classmethod
+    def of(cls, monitor: Monitor) -> Recorded:
+        return cls(
+            monitor.records(),
+            monitor.registered_outputs,
+            monitor.ignore_changes,
+            monitor.depends_on,
+            monitor.options,
+            monitor.retained,
+        )
+
+    def records(self) -> list[dict[str, Any]]:
+        """The recorded resources, sorted as `RecordingMonitor.records` sorts them."""
+        return self.recorded
+
+
 class Plan:
     """What one component build registered: outputs, records and invokes."""
 
@@ -127,10 +163,11 @@ def cloud_fixtures(prefix: str, example: str, component: str) -> tuple[Any, Any,
     - `<prefix>_config`: a factory, the example config `example` (tests/fixtures/clusters)
       with keyword overrides;
     - `<prefix>_monitor`: fresh mocks for a test that builds the component itself;
-    - `<prefix>_run`: builds `component` ("module:Class") as `Class("c", config)` in a fresh
-      run and returns `(mocks, monitor, outputs)` (`mocks.calls` the invokes,
-      `monitor.records()` the resources, `outputs` the resolved `OUTPUT_NAMES` plus
-      `ssh_private_key`);
+    - `<prefix>_run`: builds `component` ("module:Class") as `Class("c", config)` and returns
+      `(invokes, recorded, outputs)` (`invokes.calls` the invokes, `recorded.records()` the
+      resources, as `Recorded` keeps them, `outputs` the resolved `OUTPUT_NAMES` plus
+      `ssh_private_key`); a config built before in the session is answered from that build
+      (`tests.shared_runs.shared`: copies);
     - `<prefix>_records`: builds it and returns the recorded resources.
     """
     region = example_config(example).region
@@ -141,10 +178,17 @@ def cloud_fixtures(prefix: str, example: str, component: str) -> tuple[Any, Any,
     def monitor() -> Monitor:
         return install_mocks(region)[1]
 
-    def run() -> Callable[[ClusterConfig], tuple[CallRecordingMocks, Monitor, dict[str, Any]]]:
+    def run() -> Callable[[ClusterConfig], tuple[Invokes, Recorded, dict[str, Any]]]:
+        from tests.shared_runs import shared
+
         module, name = component.split(":")
         cls = getattr(importlib.import_module(module), name)
-        return lambda config: run_component(cls, config, (*OUTPUT_NAMES, "ssh_private_key"))
+
+        def fresh(config: ClusterConfig) -> tuple[Invokes, Recorded, dict[str, Any]]:
+            mocks, monitor, outputs = run_component(cls, config, (*OUTPUT_NAMES, "ssh_private_key"))
+            return Invokes(mocks.calls), Recorded.of(monitor), outputs
+
+        return lambda config: shared("cloud-run", f"{component}:{config.model_dump_json()}", lambda: fresh(config))
 
     def records(request: pytest.FixtureRequest) -> Callable[[ClusterConfig], list[dict[str, Any]]]:
         build = request.getfixturevalue(f"{prefix}_run")

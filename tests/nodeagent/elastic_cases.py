@@ -7,8 +7,8 @@ announces its address in the shared directory, as on /fsx), every worker its clo
 metadata service (`metadata_server.py`, the documented notice format) and `python -m
 nodeagent run JOB_FILE` (the launcher, its notice watcher and torchrun), restarted as the
 systemd unit the bootstrap installs restarts it (its `Restart=` and `RestartPreventExitStatus=`;
-only `RestartSec` is shortened). One job runs the three events in turn, so the hosts import
-torch 13 times instead of the 23 three separate jobs take. Every wait has a deadline and the
+only `RestartSec` is shortened). One job runs the events in turn: the hosts import torch 10
+times (7 torchrun agents, 2 rendezvous stores, 1 worker). Every wait has a deadline and the
 network is closed (processes killed, namespaces deleted) whatever happens.
 
 torchrun on every worker but `SPAWNED` forks its training process from itself (`--run-path
@@ -43,7 +43,7 @@ EVERY = 3  # checkpoint interval
 # step, the job is edited to train to TOTAL instead (a new program: a new rendezvous id)
 KILLED_AT, NOTICED_AT, REBALANCED_AT, EDITED_AT = 7, 10, 11, 12
 TOTAL = 14
-DEADLINE_SECONDS = 150.0  # for the whole story (13 torch imports on 2 cores shared with the suite)
+DEADLINE_SECONDS = 150.0  # for the whole story (10 torch imports on 2 cores shared with the suite)
 RESTART_SECONDS = 0.2  # the unit's RestartSec=10, shortened for the test
 CLOUD = "azure"  # the notice format: Scheduled Events, acknowledged after the checkpoint
 # worker a's metadata service speaks AWS's IMDSv2 instead: its rebalance recommendation is advice

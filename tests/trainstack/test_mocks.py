@@ -1,5 +1,6 @@
 """The mocks refuse what they cannot answer and answer from the stack's own inputs."""
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,72 @@ def test_a_plan_takes_no_stack_trace_per_resource(tmp_path: Path, monkeypatch):
     planned = run_plan("training-a100", tmp_path)
     assert [(r["type"], r["name"]) for r in planned.resources] == [("trainstack:test:Empty", "empty")]
     assert sdk_resource._get_stack_trace is sdk_own
+
+
+RENAMED = """import pulumi
+
+old = pulumi.ResourceOptions(aliases=[pulumi.Alias(name="old")])
+parent = pulumi.ComponentResource("trainstack:test:Cluster", "new", opts=old)
+part = pulumi.ResourceOptions(parent=parent, aliases=[pulumi.Alias(type_="trainstack:test:OldPart")])
+pulumi.ComponentResource("trainstack:test:Part", "new-part", opts=part).register_outputs({})
+parent.register_outputs({})
+"""
+
+
+def _alias_specs_and_derived_urns(tmp_path: Path, monkeypatch, skipping: bool) -> tuple[dict, list, int]:
+    """Plan RENAMED; the alias specs each resource was registered with, the records, and how
+    many alias URNs the SDK's own function derived."""
+    from google.protobuf.json_format import MessageToDict
+    from pulumi import resource as sdk_resources
+    from pulumi.runtime.resource import collapse_alias_to_urn as sdk_own
+
+    from trainstack.plan import runner
+    from trainstack.plan.recording import RecordingMonitor, no_alias_urns
+
+    derived: list[str] = []
+    sent: dict[str, list] = {}
+
+    def counted(*args):
+        derived.append(args[1])
+        return sdk_own(*args)
+
+    class Spy(RecordingMonitor):
+        def RegisterResource(self, request):  # noqa: N802 (gRPC method name)
+            sent[request.name] = [MessageToDict(alias) for alias in request.aliases]
+            return super().RegisterResource(request)
+
+    monkeypatch.setattr(sdk_resources, "collapse_alias_to_urn", counted)  # the SDK's, counted
+    monkeypatch.setattr(runner, "RecordingMonitor", Spy)
+    monkeypatch.setattr(runner, "no_alias_urns", no_alias_urns if skipping else contextlib.nullcontext)
+    write_stack(tmp_path, "training-a100")
+    (tmp_path / "__main__.py").write_text(RENAMED)
+    return sent, run_plan("training-a100", tmp_path).resources, len(derived)
+
+
+def test_a_plan_sends_the_same_alias_specs_without_deriving_their_urns(tmp_path: Path, monkeypatch):
+    """`no_alias_urns`: the mock monitor takes alias specs, so the URNs the SDK derives for each
+    alias at construction are never read; a plan skips them and registers exactly the same."""
+    sent, records, derived = _alias_specs_and_derived_urns(tmp_path, monkeypatch, skipping=False)
+    assert derived == 2  # the SDK's own: one URN per alias
+    assert sent["new"] == [{"spec": {"name": "old", "parentUrn": ""}}]
+    assert [alias["spec"]["type"] for alias in sent["new-part"]] == ["trainstack:test:OldPart"]
+    assert {r["name"]: r["aliases"] for r in records} == {"new": ["old"], "new-part": ["old-part"]}
+    assert _alias_specs_and_derived_urns(tmp_path, monkeypatch, skipping=True) == (sent, records, 0)
+
+
+def test_without_alias_specs_the_sdk_derives_the_urns_and_its_function_is_put_back(mocks, monkeypatch):
+    from pulumi import resource as sdk_resources
+    from pulumi.runtime import settings
+
+    from trainstack.plan.recording import no_alias_urns
+
+    def sdk_own(alias, name, type_, parent):  # stands in for the SDK's, which the session has replaced
+        return f"urn of {name}"
+
+    monkeypatch.setattr(sdk_resources, "collapse_alias_to_urn", sdk_own)
+    with pytest.raises(RuntimeError), no_alias_urns():
+        assert sdk_resources.collapse_alias_to_urn("alias", "a", "t", None) == "alias"  # mocks: specs
+        monkeypatch.setattr(settings, "monitor_supports_feature", lambda feature: False)
+        assert sdk_resources.collapse_alias_to_urn("alias", "a", "t", None) == "urn of a"
+        raise RuntimeError("a failing plan")
+    assert sdk_resources.collapse_alias_to_urn is sdk_own

@@ -23,7 +23,7 @@ from pulumi.runtime.sync_await import _sync_await
 
 from clouds.healing import healing
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
-from trainstack.plan.recording import no_source_positions
+from trainstack.plan.recording import no_alias_urns, no_source_positions
 from trainstack.plan.result import PlanError, PlanResult
 
 PROJECT = "trainstack"
@@ -63,7 +63,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         raise PlanError(f"{program}: Pulumi program not found; run from the project or pass --project-dir")
     context = contextvars.copy_context()
     try:
-        with _gc_paused(), no_source_positions():
+        with _gc_paused(), no_source_positions(), no_alias_urns():
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None
