@@ -224,6 +224,11 @@ def _write_committed_catalog(working: Path, into: Path) -> None:
         target = into / Path(name).relative_to(CATALOG)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
+    # The working catalog's compact copies (`profiles.catalog.compact`), so a worker's first load
+    # reads them instead of parsing every CSV: each is keyed by its CSV's content and rates, so one
+    # that does not match HEAD's file is ignored and rewritten, as for any edited file.
+    if (working / "__pycache__").is_dir():
+        shutil.copytree(working / "__pycache__", into / "__pycache__", dirs_exist_ok=True)
 
 
 def _git(*args: str) -> bytes | None:
