@@ -58,6 +58,20 @@ def test_a_repeated_key_is_named():
         parse_yaml("hours: 1\nhours: 2\n")
 
 
+def test_a_text_parsed_again_gives_an_equal_document_of_its_own_and_a_refused_one_is_refused_again():
+    text = "config:\n  a: &x {k: [1, 2]}\n  b: *x\n"
+    for _ in range(3):
+        document = parse_yaml(text)
+        assert document == {"config": {"a": {"k": [1, 2]}, "b": {"k": [1, 2]}}}
+        assert document["config"]["a"] is document["config"]["b"]  # an alias stays one object, as parsed
+        document["config"]["a"]["k"].append(3)  # the caller's own copy: a later parse never sees it
+    for source in ("one.yaml", "two.yaml"):
+        with pytest.raises(DuplicateKeyError, match="duplicate key 'hours'"):
+            parse_yaml("hours: 1\nhours: 2\n", source)
+        with pytest.raises(InputFileError, match=f"^{source}: nested more than"):
+            parse_yaml("a: 1\nb: " + "[" * 100 + "]" * 100, source)
+
+
 @pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}'])
 def test_json_without_nan_or_infinity(text):
     with pytest.raises(InputFileError, match="is not a JSON number; write a finite number or null"):
