@@ -11,8 +11,14 @@ new process: the revision's own packages are imported in it afresh, as in the re
 (`old_program_first` drops today's; none are loaded here beyond the instrument's). What the
 zygote keeps between requests is third-party code only: after each child it imports the
 third-party modules that child imported (never a module of the project or of the revision),
-so later children find them loaded. `tests/test_ref_zygote.py` checks that a forked child
-answers byte for byte as the real process does.
+so later children find them loaded. It also keeps the bytecode the children compiled from the
+revisions' sources (the `.pyc` files they write), keyed by each source's content: a later
+child that imports a source file with the same content, and finds no `.pyc` beside it, reads
+that bytecode as if a checked hash-based `.pyc` were there (PEP 552: Python itself compares it
+with the source's hash, and compiles the source when they differ), as a second run in the same
+folder would find its first run's `.pyc` (each extracted tree is new, so nothing else reuses them).
+`tests/test_ref_zygote.py` checks that a forked child answers byte for byte as the real
+process does.
 
 Protocol: one JSON request per line on stdin (`argv`, `cwd`, `env`), one JSON answer per line
 on the file descriptor given as the only argument (`returncode`, `stdout`, `stderr`). It ends
@@ -22,19 +28,24 @@ when stdin closes.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import runpy
+import struct
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import traceback
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
 from trainstack.review.gitref import ref_command
 
 MODULE = "trainstack.review.gitref"
+COMPILED: dict[bytes, bytes] = {}  # a source's hash -> the marshalled code a child compiled from it
+CHECKED_HASH = struct.pack("<I", 0b11)  # a `.pyc`'s flags (PEP 552): hash-based, checked against the source
 # where third-party code lives: the environment's packages and the standard library
 INSTALLED = tuple(dict.fromkeys(os.path.join(sysconfig.get_path(k), "") for k in ("purelib", "platlib", "stdlib")))
 
@@ -57,6 +68,7 @@ def _child(request: dict, out: int, err: int, loaded_file: str) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         sys.path[0] = os.getcwd()  # `python -m` puts its working directory first
+        _serve_kept_bytecode(os.path.join(request["cwd"], request["argv"][1]))  # the extracted revision
         before = set(sys.modules)
         sys.argv = [MODULE, *request["argv"]]
         try:
@@ -79,6 +91,44 @@ def _child(request: dict, out: int, err: int, loaded_file: str) -> None:
         os._exit(code)
 
 
+def _serve_kept_bytecode(tree: str) -> None:
+    """In a child: reading a missing `.pyc` under `tree` whose source has the content of one
+    in `COMPILED` gives a checked hash-based `.pyc` of it (PEP 552), as if it were written there."""
+    read = SourceFileLoader.get_data
+    inside = os.path.join(tree, "")
+
+    def get_data(self: SourceFileLoader, path: str) -> bytes:
+        try:
+            return read(self, path)
+        except OSError:
+            if not (path.startswith(inside) and path.endswith(".pyc")):
+                raise
+            digest = importlib.util.source_hash(read(self, importlib.util.source_from_cache(path)))
+            if digest not in COMPILED:
+                raise
+            return importlib.util.MAGIC_NUMBER + CHECKED_HASH + digest + COMPILED[digest]
+
+    SourceFileLoader.get_data = get_data  # type: ignore[method-assign,assignment]
+
+
+def _keep_bytecode(tree: str) -> None:
+    """Keep in `COMPILED` the code of each timestamp `.pyc` a child wrote under `tree` that
+    matches its source's time and size (so it was compiled from that very content)."""
+    for folder, _, files in os.walk(tree):
+        if os.path.basename(folder) != "__pycache__":
+            continue
+        for name in files:
+            cached = os.path.join(folder, name)
+            try:
+                source = importlib.util.source_from_cache(cached)
+                data, content, stat = Path(cached).read_bytes(), Path(source).read_bytes(), os.stat(source)
+            except (OSError, ValueError):
+                continue
+            header = importlib.util.MAGIC_NUMBER + struct.pack("<III", 0, int(stat.st_mtime), stat.st_size)
+            if data[:16] == header and len(content) == stat.st_size:
+                COMPILED.setdefault(importlib.util.source_hash(content), data[16:])
+
+
 def _serve(answers: int) -> None:
     channel = os.fdopen(answers, "w")
     needed: dict[str, list[str]] = {}  # stack -> the third-party modules its first child imported
@@ -91,6 +141,7 @@ def _serve(answers: int) -> None:
                     importlib.import_module(name)
                 except Exception:  # noqa: S112 - only a head start; the child imports what it needs
                     continue
+        tree = os.path.join(request["cwd"], request["argv"][1])  # the extracted revision
         with tempfile.TemporaryDirectory(prefix="ref-zygote-") as tmp:
             names = [os.path.join(tmp, n) for n in ("out", "err", "loaded")]
             out, err = (os.open(n, os.O_WRONLY | os.O_CREAT, 0o600) for n in names[:2])
@@ -101,6 +152,7 @@ def _serve(answers: int) -> None:
             os.close(out), os.close(err)
             status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
             texts = [Path(n).read_text(errors="replace") if os.path.exists(n) else "" for n in names]
+        _keep_bytecode(tree)  # before answering: the caller then removes the tree
         channel.write(json.dumps({"returncode": status, "stdout": texts[0], "stderr": texts[1]}) + "\n")
         channel.flush()
         needed.setdefault(stack, texts[2].split())

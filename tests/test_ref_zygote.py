@@ -1,14 +1,18 @@
 """The suite's forked `plan --against` children (`tests/ref_zygote.py`) answer as the real child
 process does, and run the revision's own code, not the code the zygote or the suite imported."""
 
+import importlib.util
 import json
+import py_compile
 import shutil
 import subprocess
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
 import pytest
 import yaml
 
+from tests import ref_zygote
 from tests.shared_runs import ZYGOTE
 from trainstack.review import gitref
 
@@ -62,3 +66,33 @@ def test_a_forked_child_that_fails_says_so_as_the_real_one_does(revision):
     forked = ZYGOTE.run(STACK, program, packages)
     assert forked is not None and forked.returncode == 2 and forked.stdout == ""
     assert forked.stderr.strip().splitlines()[-1].startswith("error: ") and "nowhere" in forked.stderr
+
+
+def test_a_child_reuses_bytecode_only_for_a_source_of_the_same_content(tmp_path, monkeypatch):
+    """The zygote keeps what a child compiled (its timestamp `.pyc`) by the source's content; a
+    later child reads it for a source of that content only (as a checked hash-based `.pyc`,
+    writing none), and compiles a source that differs."""
+    monkeypatch.setattr(ref_zygote, "COMPILED", {})
+    monkeypatch.setattr(SourceFileLoader, "get_data", SourceFileLoader.get_data)  # restored afterwards
+    trees = {name: tmp_path / name for name in ("first", "same", "other")}
+    for name, text in (("first", "X = 1\n"), ("same", "X = 1\n"), ("other", "X = 2\n")):
+        (trees[name] / "pkg").mkdir(parents=True)
+        (trees[name] / "pkg" / "mod.py").write_text(text)
+    first = trees["first"] / "pkg" / "mod.py"
+    py_compile.compile(str(first), doraise=True, invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+    ref_zygote._keep_bytecode(str(trees["first"]))
+    assert list(ref_zygote.COMPILED) == [importlib.util.source_hash(b"X = 1\n")]
+
+    ref_zygote._serve_kept_bytecode(str(tmp_path))
+    values = {}
+    for name in ("same", "other"):
+        source = trees[name] / "pkg" / "mod.py"
+        spec = importlib.util.spec_from_file_location(f"kept_{name}", source)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        values[name] = (module.X, Path(importlib.util.cache_from_source(str(source))).exists())
+    assert values == {"same": (1, False), "other": (2, True)}  # read as kept; compiled and written
+    kept = SourceFileLoader("m", str(trees["same"] / "pkg" / "mod.py"))
+    header = kept.get_data(importlib.util.cache_from_source(kept.path))[:8]
+    assert header == importlib.util.MAGIC_NUMBER + ref_zygote.CHECKED_HASH
