@@ -4,8 +4,9 @@ moto (5.2) runs EC2 in process with AWS's own instance-type data. It does not im
 the Price List API, does not paginate the EC2 Describe calls (MaxResults is ignored) and
 has EC2 Service Quotas for no code; those answers come from recorded files or the AWS
 documentation's example shapes, served through botocore's Stubber, which checks every
-request and response against the service model. Imported only by the AWS tests (moto is
-slow to import).
+request and response against the service model. A plugin of every test process
+(tests/conftest.py), the xdist controller's included: boto3, botocore and moto (about 0.2 s of
+CPU to import) are imported when a fixture or helper here is used, not with the module.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import boto3
-import botocore.session
 import pytest
-from botocore.stub import Stubber
-from moto import mock_aws
+
+if TYPE_CHECKING:
+    from botocore.stub import Stubber
 
 FIXTURES = Path(__file__).parent / "profiles" / "fixtures"
 P4D_ANSWER = json.loads((FIXTURES / "aws" / "get_products_p4d.json").read_text())
@@ -39,6 +40,8 @@ def one_botocore_loader() -> Iterator[None]:
     botocore already hands the same cached model to every client, which treats it as read-only,
     so sharing the loader (per data path) between sessions gives every client the data a fresh
     one would parse. Credentials, regions and moto's handlers live on the session, not here."""
+    import botocore.session
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(botocore.session, "create_loader", functools.cache(botocore.session.create_loader))
         yield
@@ -96,12 +99,18 @@ def fresh_moto_session(monkeypatch):
 def _moto(patch: pytest.MonkeyPatch) -> Iterator[object]:
     credentials(patch)
     patch.setenv("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")  # faster; tests register their own image
+    import boto3
+    from moto import mock_aws
+
     with mock_aws():
         yield boto3.Session(region_name="us-east-1")
 
 
 def stubbed(service: str, region: str = "us-east-1") -> tuple[object, Stubber]:
     """A real boto3 client of `service` with an active Stubber (queue answers on it)."""
+    import boto3
+    from botocore.stub import Stubber
+
     client = boto3.client(
         service, region_name=region, aws_access_key_id="testing", aws_secret_access_key="testing"
     )  # pragma: allowlist secret
