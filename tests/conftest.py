@@ -11,18 +11,21 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pulumi
 import pytest
 import typer.main
 import typer.testing
 
-from clouds.contract import ClusterConfig
 from profiles.catalog import loader
-from tests.clusters import BASE_CLUSTER
-from trainstack.plan.mocks import TrainstackMocks
-from trainstack.plan.recording import no_alias_urns, no_source_positions
+
+if TYPE_CHECKING:
+    from clouds.contract import ClusterConfig
+    from trainstack.plan.mocks import TrainstackMocks
+
+# Pulumi, pydantic and the cluster models are imported by the fixtures that use them (and by the
+# test modules at collection), not here: the xdist controller, which runs no test, imports this
+# file and its plugins too (Pulumi and pydantic: about 0.25 s of CPU there).
 
 # moto_session / fresh_moto_session (moto's in-process AWS) for every test module that asks;
 # one plan per distinct stack in a session (tests.shared_runs)
@@ -220,6 +223,8 @@ def _no_source_positions() -> Iterator[None]:
     deep stack it was about a fifth of a component build's CPU; no mock reads it), and the
     alias URNs it derives for a monitor without alias specs (`no_alias_urns`; about four
     fifths of an Azure build's; the mocks take alias specs)."""
+    from trainstack.plan.recording import no_alias_urns, no_source_positions
+
     with no_source_positions(), no_alias_urns():
         yield
 
@@ -328,6 +333,10 @@ def no_terminal_width() -> Iterator[None]:
 @pytest.fixture
 def mocks() -> TrainstackMocks:
     """Install `TrainstackMocks` as the Pulumi engine for one test."""
+    import pulumi
+
+    from trainstack.plan.mocks import TrainstackMocks
+
     mocks = TrainstackMocks(region="us-east-1")
     pulumi.runtime.set_mocks(mocks, project="trainstack", stack="test", preview=False)
     return mocks
@@ -336,6 +345,9 @@ def mocks() -> TrainstackMocks:
 @pytest.fixture
 def make_config() -> Callable[..., ClusterConfig]:
     """Factory: `make_config(nodes=4, purchase="on-demand")` -> a validated ClusterConfig."""
+
+    from clouds.contract import ClusterConfig
+    from tests.clusters import BASE_CLUSTER
 
     def make(**overrides: Any) -> ClusterConfig:
         return ClusterConfig.model_validate({**BASE_CLUSTER, **overrides})

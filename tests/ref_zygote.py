@@ -42,8 +42,6 @@ import traceback
 from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
-from trainstack.review.gitref import TODAY, ref_command
-
 MODULE = "trainstack.review.gitref"
 COMPILED: dict[bytes, bytes] = {}  # a source's hash -> the marshalled code a child compiled from it
 CHECKED_HASH = struct.pack("<I", 0b11)  # a `.pyc`'s flags (PEP 552): hash-based, checked against the source
@@ -173,6 +171,8 @@ class Zygote:
     def run(self, stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str] | None:
         """The child's answer; None when this zygote cannot give it exactly (it failed, or the
         environment differs from the one it was started with): run the real process then."""
+        from trainstack.review.gitref import ref_command  # not with the module (the xdist controller)
+
         argv, cwd, env = ref_command(stack, old_dir, packages)
         env = {k: v for k, v in env.items() if k != "PYTEST_CURRENT_TEST"}
         if self.broken or argv[1:4] != ["-m", MODULE, stack] or (self.env is not None and env != self.env):
@@ -226,8 +226,8 @@ class Zygote:
 
 if __name__ == "__main__":
     answer_fd = int(sys.argv[1])
-    importlib.import_module(MODULE)  # today's instrument, as `python -m` imports it in the child
-    for package in TODAY.iterdir():  # today's compiled packages: a revision shares most of their files
+    instrument = importlib.import_module(MODULE)  # today's instrument, as `python -m` imports it in the child
+    for package in instrument.TODAY.iterdir():  # today's compiled packages: a revision shares most of their files
         if (package / "__init__.py").is_file():
             _keep_bytecode(str(package))
     del sys.modules[MODULE]  # the child runs it as `__main__`, as `python -m` does

@@ -49,8 +49,6 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.ref_zygote import Zygote
-from trainstack.plan import runner as plan
-from trainstack.review import gitref
 
 ROOT = Path(__file__).resolve().parents[1]
 _RUNS: dict[tuple, Any] = {}
@@ -112,6 +110,9 @@ def shared(kind: str, key: str, build: Callable[[], T]) -> T:
 
 @pytest.fixture(scope="session", autouse=True)
 def _one_plan_per_stack() -> Iterator[None]:
+    from trainstack.plan import runner as plan  # here, not with the module: the xdist controller
+    from trainstack.review import gitref  # imports this plugin too, and runs no test
+
     real = plan._run
 
     def run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
