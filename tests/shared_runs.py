@@ -28,6 +28,8 @@ sharing off for the whole session (to measure what it saves, or to rule it out).
 environment and the installed code, none of which an in-process `monkeypatch` changes; so the
 answer of a run whose files (by content), arguments and environment equal an earlier one's is
 shared, unless the test is marked `fresh_runs` or sharing is off. Failed runs are not kept.
+While sharing, the revision's archive is unpacked (`gitref._extract`) only when its child must
+run: until then the files are keyed by the archive's members (name, type, mode, link, content).
 The others are forked from a pre-imported interpreter (`tests/ref_zygote.py`: the same module
 run as `__main__` in a new process, without importing Pulumi and the cloud SDKs again), which
 answers as the real child does (`tests/test_ref_zygote.py`); marked `fresh_runs` or with
@@ -38,10 +40,12 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -121,14 +125,26 @@ def _one_plan_per_stack() -> Iterator[None]:
         key = json.dumps([program.read_text(), stack, config, region, zone], sort_keys=True, default=str)
         return shared("plan", key, lambda: real(program, stack, config, region, zone))
 
-    real_process = gitref.run_ref_process
+    real_process, real_extract = gitref.run_ref_process, gitref._extract
+    unpack_later: dict[Path, tuple[bytes, str]] = {}  # a folder -> the archive for it, and its digest
+
+    def extract(archive: bytes, into: Path) -> None:
+        if not _PROCESS_SHARING[0]:
+            return real_extract(archive, into)
+        unpack_later[into] = (archive, _archive_digest(archive))  # by its child, if it needs one
 
     def ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:
+        later = unpack_later.pop(old_dir, None)
         if not _PROCESS_SHARING[0]:
+            if later is not None:
+                real_extract(later[0], old_dir)
             return real_process(stack, old_dir, packages)
         environment = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
-        key = json.dumps([stack, packages, _tree_digest(old_dir), environment], sort_keys=True)
+        digest = later[1] if later is not None else _tree_digest(old_dir)
+        key = json.dumps([stack, packages, digest, environment], sort_keys=True)
         if ("ref", key) not in _RUNS:
+            if later is not None:
+                real_extract(later[0], old_dir)
             done = ZYGOTE.run(stack, old_dir, packages) or real_process(stack, old_dir, packages)
             if done.returncode != 0:
                 return done
@@ -138,6 +154,7 @@ def _one_plan_per_stack() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan, "_run", run)
         patch.setattr(gitref, "run_ref_process", ref_process)
+        patch.setattr(gitref, "_extract", extract)
         try:
             yield
         finally:
@@ -158,6 +175,20 @@ def _imports_nothing_of_its_own(folder: Path) -> bool:
         if where is None or Path(where).resolve().is_relative_to(inside):
             return False
     return True
+
+
+def _archive_digest(archive: bytes) -> str:
+    """A digest of every member of a tar archive: name, type, mode, link target and content
+    (not its time: `git archive` of a tree stamps the current one)."""
+    digest = hashlib.blake2b(b"archive")
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in sorted(tar.getmembers(), key=lambda m: m.name):
+            head = f"{member.name}\0{member.type!r}\0{member.mode}\0{member.linkname}\0{member.size}\0"
+            digest.update(head.encode())
+            if member.isfile():
+                content = tar.extractfile(member)
+                digest.update(content.read() if content is not None else b"")
+    return digest.hexdigest()
 
 
 def _tree_digest(folder: Path) -> str:

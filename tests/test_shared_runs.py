@@ -1,14 +1,16 @@
 """The session's sharing of plans and builds (tests/shared_runs.py) is on where it should be."""
 
+import io
 import os
 import sys
+import tarfile
 import types
 
 import pytest
 
 from clouds import clock
 from tests import shared_runs
-from tests.shared_runs import _imports_nothing_of_its_own, _tree_digest, shared, sharing_now
+from tests.shared_runs import _archive_digest, _imports_nothing_of_its_own, _tree_digest, shared, sharing_now
 
 pytestmark = pytest.mark.skipif(os.environ.get("TRAINSTACK_FRESH_RUNS") == "1", reason="sharing turned off")
 
@@ -104,3 +106,28 @@ def test_a_program_beside_code_not_imported_from_elsewhere_plans_afresh(tmp_path
     (tmp_path / "nodeagent" / "ship.py").write_text("")  # a folder of Python files: a package too
     monkeypatch.delitem(sys.modules, "nodeagent", raising=False)
     assert not _imports_nothing_of_its_own(tmp_path)
+
+
+def _archive(files: dict[str, bytes], mtime: int, links: tuple[str, ...] = ()) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w") as tar:
+        for name, content in files.items():
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(content), mtime, 0o644
+            tar.addfile(info, io.BytesIO(content))
+        for name in links:
+            link = tarfile.TarInfo(name)
+            link.type, link.linkname, link.mtime = tarfile.SYMTYPE, "/etc/passwd", mtime
+            tar.addfile(link)
+    return out.getvalue()
+
+
+def test_an_old_revision_not_yet_unpacked_is_keyed_by_its_archive_s_members():
+    """`plan --against` archives are unpacked only for a child that must run; the answer is
+    shared between archives of the same members (whatever their time), never another's."""
+    files = {"__main__.py": b"import pkg.mod\n", "pkg/mod.py": b"X = 1\n"}
+    first = _archive_digest(_archive(files, mtime=1))
+    assert _archive_digest(_archive(files, mtime=2)) == first  # `git archive` of a tree stamps now
+    assert _archive_digest(_archive({**files, "pkg/mod.py": b"X = 2\n"}, mtime=1)) != first
+    assert _archive_digest(_archive(files, mtime=1, links=("pkg/evil.py",))) != first  # the filter refuses it
+    assert _archive_digest(_archive({"pkg/mod.py": b"X = 1\n", "__main__.py": b"import pkg.mod\n"}, 1)) == first
