@@ -13,7 +13,11 @@ So a run is fresh when its test
   of the key, and a run does not read the working directory: its program and stack file are
   read through the paths it is given, and their text is in the key),
 - is marked `@pytest.mark.fresh_runs` (it checks that two runs agree, or a run's side effects),
-- or plans a program that sits beside its own `components/` (another revision's code).
+- or plans a program beside a module or package (its own `components/`, say: another revision's
+  code) that this process has not imported from elsewhere: the program's folder is first on the
+  import path during a run, so such a name would be imported from there. When every one it holds
+  is already imported from elsewhere (a copy of today's project in a test's git repository), the
+  run executes this process's code and the program's text (in the key) only, and shares.
 A module- or class-scoped fixture shares as the test it is set up for does (it cannot use
 `monkeypatch`). The component tests' own build helpers share builds the same way through
 `shared(...)`. Failed runs are never kept: each raises again. `TRAINSTACK_FRESH_RUNS=1` turns
@@ -37,6 +41,7 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -111,8 +116,7 @@ def _one_plan_per_stack() -> Iterator[None]:
     real = plan._run
 
     def run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
-        own_code = (program.parent / "components").is_dir() and program.parent.resolve() != ROOT
-        if own_code:
+        if not _imports_nothing_of_its_own(program.parent):
             return real(program, stack, config, region, zone)
         key = json.dumps([program.read_text(), stack, config, region, zone], sort_keys=True, default=str)
         return shared("plan", key, lambda: real(program, stack, config, region, zone))
@@ -138,6 +142,22 @@ def _one_plan_per_stack() -> Iterator[None]:
             yield
         finally:
             ZYGOTE.close()
+
+
+def _imports_nothing_of_its_own(folder: Path) -> bool:
+    """True when each module or package in `folder` (a `.py` file, or a folder holding Python
+    files) is already imported, from a file outside `folder`: a program run with `folder` first
+    on the import path then imports nothing from it (`__main__.py` aside, whose text is in the key)."""
+    if folder.resolve() == ROOT:
+        return True
+    inside = folder.resolve()
+    for entry in folder.iterdir():
+        if entry.name == "__main__.py" or not (entry.suffix == ".py" or (entry.is_dir() and any(entry.glob("*.py")))):
+            continue
+        where = getattr(sys.modules.get(entry.stem if entry.suffix == ".py" else entry.name), "__file__", None)
+        if where is None or Path(where).resolve().is_relative_to(inside):
+            return False
+    return True
 
 
 def _tree_digest(folder: Path) -> str:

@@ -1,12 +1,14 @@
 """The session's sharing of plans and builds (tests/shared_runs.py) is on where it should be."""
 
 import os
+import sys
+import types
 
 import pytest
 
 from clouds import clock
 from tests import shared_runs
-from tests.shared_runs import _tree_digest, shared, sharing_now
+from tests.shared_runs import _imports_nothing_of_its_own, _tree_digest, shared, sharing_now
 
 pytestmark = pytest.mark.skipif(os.environ.get("TRAINSTACK_FRESH_RUNS") == "1", reason="sharing turned off")
 
@@ -80,3 +82,25 @@ def test_the_old_revisions_files_are_keyed_by_content(tmp_path):
     (second / "pkg" / "mod.py").write_text("X = 1\n")
     (second / "pkg" / "mod.py").rename(second / "pkg" / "other.py")
     assert _tree_digest(first) != _tree_digest(second)
+
+
+def test_a_program_beside_code_not_imported_from_elsewhere_plans_afresh(tmp_path, monkeypatch):
+    """A program's folder is first on the import path during its run: it shares only when every
+    module or package there is already imported from another file (a copy of today's project)."""
+    (tmp_path / "__main__.py").write_text("import clouds\n")
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "stacks" / "Pulumi.x.yaml").write_text("config: {}\n")
+    (tmp_path / "clouds").mkdir()
+    (tmp_path / "clouds" / "__init__.py").write_text("")  # today's `clouds` is imported (above)
+    assert _imports_nothing_of_its_own(tmp_path) and _imports_nothing_of_its_own(shared_runs.ROOT)
+    (tmp_path / "helpers.py").write_text("X = 1\n")  # imported by no one yet: it would come from here
+    assert not _imports_nothing_of_its_own(tmp_path)
+    mine = types.ModuleType("helpers")
+    mine.__file__ = str(tmp_path / "helpers.py")  # imported, but from this very folder
+    monkeypatch.setitem(sys.modules, "helpers", mine)
+    assert not _imports_nothing_of_its_own(tmp_path)
+    (tmp_path / "helpers.py").unlink()
+    (tmp_path / "nodeagent").mkdir()
+    (tmp_path / "nodeagent" / "ship.py").write_text("")  # a folder of Python files: a package too
+    monkeypatch.delitem(sys.modules, "nodeagent", raising=False)
+    assert not _imports_nothing_of_its_own(tmp_path)
