@@ -17,6 +17,7 @@ child that imports a source file with the same content, and finds no `.pyc` besi
 that bytecode as if a checked hash-based `.pyc` were there (PEP 552: Python itself compares it
 with the source's hash, and compiles the source when they differ), as a second run in the same
 folder would find its first run's `.pyc` (each extracted tree is new, so nothing else reuses them).
+It starts with the `.pyc` files of today's packages (a revision shares most of their sources).
 `tests/test_ref_zygote.py` checks that a forked child answers byte for byte as the real
 process does.
 
@@ -225,6 +226,9 @@ class Zygote:
 
 if __name__ == "__main__":
     answer_fd = int(sys.argv[1])
-    importlib.import_module(MODULE)  # today's instrument, as `python -m` imports it in the child
+    instrument = importlib.import_module(MODULE)  # today's instrument, as `python -m` imports it in the child
+    for package in instrument.TODAY.iterdir():  # today's compiled packages: a revision shares most of their files
+        if (package / "__init__.py").is_file():
+            _keep_bytecode(str(package))
     del sys.modules[MODULE]  # the child runs it as `__main__`, as `python -m` does
     _serve(answer_fd)
