@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(os.environ.get("TRAINSTACK_FRESH_RUNS") == "1", 
 
 def test_a_test_without_monkeypatch_shares_runs(request):
     """No autouse fixture may pull in `monkeypatch` (it did, unnoticed, from Dec 2 to Dec 4
-    2026: conftest's `no_terminal_width`, when any use of it meant fresh runs)."""
+    2026: conftest's `no_terminal_width`, now part of `fresh_test_state`, when any use of it meant fresh runs)."""
     assert "monkeypatch" not in request.fixturenames
     assert sharing_now()
 
