@@ -1,6 +1,6 @@
 """Does an offering suit a workload before anything is costed? The catalog-level constraints
 each offering is checked against (`static_failures`, in `profiles.explain.CONSTRAINTS` order),
-the job-specific ones on top (`all_failures`), the one-line details `resolve` reports for a
+the job-specific ones on top (`each_failure`), the one-line details `resolve` reports for a
 file system, a dataset or a job no row can take, and which of the rows left out of USD
 comparisons (listed in CNY with no usable rate) could have fitted (`fitting`): a "no offering
 matches" error mentions the missing rate only then.
@@ -147,13 +147,9 @@ def _data_problem(spec: WorkloadSpec, provider: str) -> str | None:
     return _link_problem(provider, spec.data, sizing)
 
 
-def all_failures(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> list[str]:
-    """Every constraint `offering` fails, job-specific checks included."""
-    return list(each_failure(spec, wanted, offering))
-
-
 def each_failure(spec: WorkloadSpec, wanted: frozenset[str], offering: Offering) -> Iterator[str]:
-    """Yield `all_failures`, one at a time: a caller that needs only the first few stops there."""
+    """Yield every constraint `offering` fails, job-specific checks last, one at a time: a caller
+    that needs only the first few stops there."""
     yield from static_failures(spec, wanted, offering)
     estimate = job_hours(spec, offering)
     if isinstance(estimate, Rejection):

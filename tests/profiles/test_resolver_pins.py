@@ -10,7 +10,7 @@ import pytest
 from profiles import fixes, resolver
 from profiles.candidate import Candidate
 from profiles.fixes import what_would_meet
-from profiles.matching import all_failures, static_failures
+from profiles.matching import each_failure, static_failures
 from profiles.resolver import NoMatchError, resolve
 from profiles.spec import parse_spec
 from tests.profiles.offering_factory import offering
@@ -88,11 +88,11 @@ def test_held_capacity_is_a_price():
     assert list(static_failures(small, WANTED, offering(on_demand_usd_per_hour=None))) == ["price"]
 
 
-def test_all_failures_add_the_job_check():
+def test_each_failure_adds_the_job_check():
     workload = spec(hours=10, model={"params": 1e9, "layers": 2, "hidden": 1024, "heads": 8, "seq_len": 1024})
-    assert all_failures(workload, WANTED, offering(accelerator_memory_gib=None)) == ["memory_fit"]
-    assert all_failures(workload, WANTED, offering(provider="gcp", accelerator_memory_gib=None)) == ["memory_fit"]
-    assert all_failures(spec(hours=10, providers=["aws"]), WANTED, offering()) == ["provider"]
+    assert list(each_failure(workload, WANTED, offering(accelerator_memory_gib=None))) == ["memory_fit"]
+    assert list(each_failure(workload, WANTED, offering(provider="gcp", accelerator_memory_gib=None))) == ["memory_fit"]
+    assert list(each_failure(spec(hours=10, providers=["aws"]), WANTED, offering())) == ["provider"]
 
 
 def _seven_zones():
