@@ -46,12 +46,12 @@ os.environ.setdefault("TRAINSTACK_NOW", "2026-12-04T12:00:00Z")
 # every test module again (about 9 s of CPU a worker, 3.5 s with them) and every child
 # interpreter a test starts compiles the project's modules anew. Children inherit it.
 sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # The cycle collector, from here on (collection imports every test module and cloud SDK: with
 # CPython's default first threshold of 700 it ran about 1,000 young collections a worker there)
 # and during the tests: see `pytest_collection_finish`.
 COLLECTOR_THRESHOLDS = (50_000, 20, 1_000_000)
 gc.set_threshold(*COLLECTOR_THRESHOLDS)
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # typer's CliRunner builds the click command from the typer app on every in-process run (every
 # command's signature, types and help: ~10 ms of CPU, ~500 runs). The console script builds it
 # once per process (one command per process), so the suite keeps each app's one build too.

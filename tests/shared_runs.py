@@ -139,9 +139,8 @@ def _one_plan_per_stack() -> Iterator[None]:
             if later is not None:
                 real_extract(later[0], old_dir)
             return real_process(stack, old_dir, packages)
-        environment = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
         digest = later[1] if later is not None else _tree_digest(old_dir)
-        key = json.dumps([stack, packages, digest, environment], sort_keys=True)
+        key = json.dumps([stack, packages, digest, _environment()])
         if ("ref", key) not in _RUNS:
             if later is not None:
                 real_extract(later[0], old_dir)
