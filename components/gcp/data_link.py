@@ -47,26 +47,10 @@ def create_bucket_access(
     bucket, prefix = split_uri(source)
     member = service_account.email.apply(lambda email: f"serviceAccount:{email}")
     read = read_condition(bucket, prefix)
-    grants = [
-        gcp.storage.BucketIAMMember(
-            f"{name}-node-bucket",
-            bucket=bucket,
-            role=READ_ROLE,
-            member=member,
-            condition=gcp.storage.BucketIAMMemberConditionArgs(**read) if read else None,
-            opts=opts,
-        )
-    ]
+    grants = [_grant(f"{name}-node-bucket", bucket, READ_ROLE, member, read, opts)]
     if write_back:
         grants.append(
-            gcp.storage.BucketIAMMember(
-                f"{name}-node-bucket-write",
-                bucket=bucket,
-                role=WRITE_ROLE,
-                member=member,
-                condition=gcp.storage.BucketIAMMemberConditionArgs(**write_condition(bucket, prefix)),
-                opts=opts,
-            )
+            _grant(f"{name}-node-bucket-write", bucket, WRITE_ROLE, member, write_condition(bucket, prefix), opts)
         )
     return grants
 
@@ -85,22 +69,29 @@ def create_mlflow_access(
     bucket, _ = split_uri(args.data.source)
     prefix = artifact_prefix(name)
     member = service_account.email.apply(lambda email: f"serviceAccount:{email}")
-    grants = []
-    for suffix, role, condition in (
-        ("", READ_ROLE, read_condition(bucket, prefix)),
-        ("-write", WRITE_ROLE, write_condition(bucket, prefix)),
-    ):
-        grants.append(
-            gcp.storage.BucketIAMMember(
-                f"{name}-node-mlflow{suffix}",
-                bucket=bucket,
-                role=role,
-                member=member,
-                condition=gcp.storage.BucketIAMMemberConditionArgs(**condition) if condition else None,
-                opts=opts,
-            )
-        )
-    return grants
+    return [
+        _grant(f"{name}-node-mlflow", bucket, READ_ROLE, member, read_condition(bucket, prefix), opts),
+        _grant(f"{name}-node-mlflow-write", bucket, WRITE_ROLE, member, write_condition(bucket, prefix), opts),
+    ]
+
+
+def _grant(
+    resource_name: str,
+    bucket: str,
+    role: str,
+    member: pulumi.Output[str],
+    condition: dict[str, str] | None,
+    opts: pulumi.ResourceOptions,
+) -> gcp.storage.BucketIAMMember:
+    """`role` on `bucket` for `member`, limited by the IAM `condition` (title, expression) when given."""
+    return gcp.storage.BucketIAMMember(
+        resource_name,
+        bucket=bucket,
+        role=role,
+        member=member,
+        condition=gcp.storage.BucketIAMMemberConditionArgs(**condition) if condition else None,
+        opts=opts,
+    )
 
 
 def data_import_commands(
