@@ -22,6 +22,7 @@ from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from clouds.healing import healing
+from trainstack.plan.event_loop import plan_event_loop
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 from trainstack.plan.recording import no_alias_urns, no_source_positions
 from trainstack.plan.result import PlanError, PlanResult
@@ -63,7 +64,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         raise PlanError(f"{program}: Pulumi program not found; run from the project or pass --project-dir")
     context = contextvars.copy_context()
     try:
-        with _gc_paused(), no_source_positions(), no_alias_urns():
+        with _gc_paused(), no_source_positions(), no_alias_urns(), plan_event_loop():
             resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None

@@ -1,0 +1,85 @@
+"""`plan_event_loop`: a failed plan leaves no unread futures for asyncio to report later."""
+
+import asyncio
+import gc
+import logging
+
+import pytest
+
+from tests.components.test_plan import write_stack
+from trainstack.plan.event_loop import plan_event_loop
+from trainstack.plan.runner import PlanError, run_plan
+
+
+def failed_plan(stack, project):
+    """The `PlanError` message, with nothing of the failed run kept (its traceback included)."""
+    try:
+        run_plan(stack, project)
+    except PlanError as exc:
+        return str(exc)
+    raise AssertionError(f"{stack} planned")
+
+
+def asyncio_reports(caplog):
+    return [r.getMessage().splitlines()[0] for r in caplog.records if r.name == "asyncio"]
+
+
+def unread_futures():
+    """Futures still alive whose exception nobody read."""
+    return [o for o in gc.get_objects() if isinstance(o, asyncio.Future) and o.done() and o._log_traceback]
+
+
+def test_a_plan_failing_inside_an_apply_leaves_nothing_behind(tmp_path, caplog):
+    # The subnet check runs on the looked-up subnet, inside an apply: every Output downstream
+    # of it fails too, and tasks wait on them. On a loop that lived on, those tasks and about
+    # 400 failed futures stayed alive, and were reported whenever they were freed.
+    write_stack(tmp_path, "bad", subnet_id="subnet-0abc", nodes=63)
+    write_stack(tmp_path, "good")
+    caplog.set_level(logging.ERROR, logger="asyncio")
+    before = asyncio.get_event_loop()
+
+    message = failed_plan("bad", tmp_path)
+    gc.collect()
+
+    assert "subnet_id: the subnet 10.20.0.0/24 has 251 usable" in message
+    assert unread_futures() == []
+    assert asyncio_reports(caplog) == []
+    assert asyncio.get_event_loop() is before
+    plan = run_plan("good", tmp_path)  # on a fresh loop: the failed plan's one is closed
+    assert [r["name"] for r in plan.resources if r["parent"] is None] == ["good"]
+
+
+def test_a_block_that_raises_drops_its_unread_futures_and_closes_the_loop(caplog):
+    caplog.set_level(logging.ERROR, logger="asyncio")
+    with pytest.raises(ValueError, match="the plan's own error"), plan_event_loop() as loop:
+        unread = loop.create_future()
+        unread.set_exception(ValueError("downstream"))
+        del unread
+        raise ValueError("the plan's own error")
+    gc.collect()
+
+    assert asyncio_reports(caplog) == []
+    assert loop.is_closed()
+
+
+def test_a_block_that_succeeds_still_reports_an_unread_future(caplog):
+    caplog.set_level(logging.ERROR, logger="asyncio")
+    with plan_event_loop() as loop:
+        unread = loop.create_future()
+        unread.set_exception(ValueError("nobody read me"))
+        del unread
+        assert asyncio_reports(caplog) == []  # held while the plan runs
+    gc.collect()
+
+    assert asyncio_reports(caplog) == ["Future exception was never retrieved"]
+    assert not loop.is_closed()
+    with plan_event_loop() as again:
+        assert again is loop  # reused by the next plan
+
+
+def test_inside_a_running_loop_the_block_runs_on_it():
+    async def main():
+        with plan_event_loop() as loop:
+            return loop is asyncio.get_running_loop()
+
+    assert asyncio.run(main())
