@@ -103,6 +103,8 @@ ONE_WORKER = {
         "tests/cli/test_resolve_cli.py",
         "tests/profiles/test_plot_rows.py",
     ),
+    # hypothesis imported and its first test run (tests/fuzz/contract.py: about 0.5 s of CPU)
+    "hypothesis": ("tests/fuzz/test_contract.py",),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
         "tests/clouds/test_bootstrap_tools.py",
