@@ -96,6 +96,24 @@ ONE_WORKER = {
         "tests/test_ref_zygote.py",
         "tests/trainstack/test_ref_program.py",
     ),
+    # matplotlib imported and its first chart drawn (about 0.6 s of CPU); the tests that draw
+    # one live in these modules (`--plot` refusals elsewhere never import it)
+    "matplotlib": (
+        "tests/bench/test_report.py",
+        "tests/cli/test_resolve_cli.py",
+        "tests/profiles/test_plot_rows.py",
+    ),
+    # hypothesis imported and its first test run (tests/fuzz/contract.py: about 0.5 s of CPU)
+    "hypothesis": ("tests/fuzz/test_contract.py",),
+    # the Alibaba Cloud ECS SDK, imported by the fetcher's first call (about 0.45 s of CPU)
+    "alibaba-sdk": ("tests/profiles/fetchers/test_alicloud_fetcher.py",),
+    # every project source file scanned once for its imports and literals (tests/source_scan.py)
+    "sources": (
+        "tests/clouds/test_cloud_names.py",
+        "tests/policies/test_pack_dependencies.py",
+        "tests/test_layers.py",
+        "tests/test_layout.py",
+    ),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
         "tests/clouds/test_bootstrap_tools.py",

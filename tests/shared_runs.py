@@ -13,6 +13,7 @@ So a run is fresh when its test
   of the key, and a run does not read the working directory: its program and stack file are
   read through the paths it is given, and their text is in the key),
 - is marked `@pytest.mark.fresh_runs` (it checks that two runs agree, or a run's side effects),
+- is made inside `afresh()` (its test compares it with the session's earlier run of that stack),
 - or plans a program beside a module or package (its own `components/`, say: another revision's
   code) that this process has not imported from elsewhere: the program's folder is first on the
   import path during a run, so such a name would be imported from there. When every one it holds
@@ -39,6 +40,7 @@ sharing off, a test starts the real child.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -79,6 +81,20 @@ def sharing_now() -> bool:
     others: the running test may share (`may_share`) and its `monkeypatch`, if it has one, has
     changed nothing but environment variables and the working directory."""
     return _SHARING[0] and _only_environment(_PATCH[0])
+
+
+@contextlib.contextmanager
+def afresh() -> Iterator[None]:
+    """Plan and build afresh inside the block, keeping nothing for later runs: for a test that
+    compares a real run with the session's first one of the same stack (`run_plan` outside the
+    block may answer from it: a run made earlier, in another state of the process; or, when
+    none was, a real run of its own)."""
+    was = _SHARING[0]
+    _SHARING[0] = False
+    try:
+        yield
+    finally:
+        _SHARING[0] = was
 
 
 def _only_environment(patch: pytest.MonkeyPatch | None) -> bool:

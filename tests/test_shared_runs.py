@@ -8,7 +8,7 @@ import pytest
 
 from clouds import clock
 from tests import shared_runs
-from tests.shared_runs import _entries_digest, _imports_nothing_of_its_own, _tree_digest, shared, sharing_now
+from tests.shared_runs import _entries_digest, _imports_nothing_of_its_own, _tree_digest, afresh, shared, sharing_now
 
 pytestmark = pytest.mark.skipif(os.environ.get("TRAINSTACK_FRESH_RUNS") == "1", reason="sharing turned off")
 
@@ -51,6 +51,19 @@ def test_any_other_monkeypatch_plans_afresh_from_then_on(monkeypatch, tmp_path):
 def test_a_dictionary_other_than_the_environment_plans_afresh(monkeypatch):
     monkeypatch.setitem(shared_runs.__dict__, "T", shared_runs.T)
     assert not sharing_now()
+
+
+def test_a_run_made_afresh_is_neither_answered_nor_kept(tmp_path):
+    """Inside `afresh()` a run is made again and not kept; outside, sharing goes on as before."""
+    key = f"{__name__}:{tmp_path}"
+    assert shared("probe", key, lambda: "kept") == "kept"
+    with afresh():
+        assert not sharing_now()
+        assert shared("probe", key, lambda: "fresh") == "fresh"
+        assert shared("probe", f"{key}:inside", lambda: "inside") == "inside"
+    assert sharing_now()
+    assert shared("probe", key, lambda: "again") == "kept"
+    assert shared("probe", f"{key}:inside", lambda: "after") == "after"  # nothing kept from inside
 
 
 @pytest.mark.fresh_runs
