@@ -105,6 +105,15 @@ ONE_WORKER = {
     ),
     # hypothesis imported and its first test run (tests/fuzz/contract.py: about 0.5 s of CPU)
     "hypothesis": ("tests/fuzz/test_contract.py",),
+    # the Alibaba Cloud ECS SDK, imported by the fetcher's first call (about 0.45 s of CPU)
+    "alibaba-sdk": ("tests/profiles/fetchers/test_alicloud_fetcher.py",),
+    # every project source file scanned once for its imports and literals (tests/source_scan.py)
+    "sources": (
+        "tests/clouds/test_cloud_names.py",
+        "tests/policies/test_pack_dependencies.py",
+        "tests/test_layers.py",
+        "tests/test_layout.py",
+    ),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
         "tests/clouds/test_bootstrap_limits.py",
