@@ -121,6 +121,7 @@ ONE_WORKER = {
     ),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
+        "tests/clouds/test_bootstrap_limits.py",
         "tests/clouds/test_bootstrap_tools.py",
         "tests/clouds/test_job_runtime.py",
         "tests/clouds/test_job_secrets.py",

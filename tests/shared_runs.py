@@ -29,8 +29,9 @@ sharing off for the whole session (to measure what it saves, or to rule it out).
 environment and the installed code, none of which an in-process `monkeypatch` changes; so the
 answer of a run whose files (by content), arguments and environment equal an earlier one's is
 shared, unless the test is marked `fresh_runs` or sharing is off. Failed runs are not kept.
-While sharing, the revision's archive is unpacked (`gitref._extract`) only when its child must
-run: until then the files are keyed by the archive's members (name, type, mode, link, content).
+While sharing, the revision's files are written (`gitref._check_out`) only when its child must
+run: until then they are keyed by their `git ls-tree` records (path, mode and object id, which
+is the digest of the content).
 The others are forked from a pre-imported interpreter (`tests/ref_zygote.py`: the same module
 run as `__main__` in a new process, without importing Pulumi and the cloud SDKs again), which
 answers as the real child does (`tests/test_ref_zygote.py`); marked `fresh_runs` or with
@@ -41,13 +42,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import hashlib
-import io
 import json
 import os
 import subprocess
 import sys
-import tarfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -141,25 +141,26 @@ def _one_plan_per_stack() -> Iterator[None]:
         key = json.dumps([program.read_text(), stack, config, region, zone], sort_keys=True, default=str)
         return shared("plan", key, lambda: real(program, stack, config, region, zone))
 
-    real_process, real_extract = gitref.run_ref_process, gitref._extract
-    unpack_later: dict[Path, tuple[bytes, str]] = {}  # a folder -> the archive for it, and its digest
+    real_process, real_check_out = gitref.run_ref_process, gitref._check_out
+    write_later: dict[Path, tuple[Callable[[], None], str]] = {}  # a folder -> what writes it, and its digest
 
-    def extract(archive: bytes, into: Path) -> None:
+    def check_out(root: Path, entries: list[bytes], into: Path, ref: str) -> None:
         if not _PROCESS_SHARING[0]:
-            return real_extract(archive, into)
-        unpack_later[into] = (archive, _archive_digest(archive))  # by its child, if it needs one
+            return real_check_out(root, entries, into, ref)
+        write = functools.partial(real_check_out, root, entries, into, ref)
+        write_later[into] = (write, _entries_digest(entries))  # by its child, if it needs one
 
     def ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:
-        later = unpack_later.pop(old_dir, None)
+        later = write_later.pop(old_dir, None)
         if not _PROCESS_SHARING[0]:
             if later is not None:
-                real_extract(later[0], old_dir)
+                later[0]()
             return real_process(stack, old_dir, packages)
         digest = later[1] if later is not None else _tree_digest(old_dir)
         key = json.dumps([stack, packages, digest, _environment()])
         if ("ref", key) not in _RUNS:
             if later is not None:
-                real_extract(later[0], old_dir)
+                later[0]()
             done = ZYGOTE.run(stack, old_dir, packages) or real_process(stack, old_dir, packages)
             if done.returncode != 0:
                 return done
@@ -169,7 +170,7 @@ def _one_plan_per_stack() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan, "_run", run)
         patch.setattr(gitref, "run_ref_process", ref_process)
-        patch.setattr(gitref, "_extract", extract)
+        patch.setattr(gitref, "_check_out", check_out)
         try:
             yield
         finally:
@@ -192,17 +193,12 @@ def _imports_nothing_of_its_own(folder: Path) -> bool:
     return True
 
 
-def _archive_digest(archive: bytes) -> str:
-    """A digest of every member of a tar archive: name, type, mode, link target and content
-    (not its time: `git archive` of a tree stamps the current one)."""
-    digest = hashlib.blake2b(b"archive")
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in sorted(tar.getmembers(), key=lambda m: m.name):
-            head = f"{member.name}\0{member.type!r}\0{member.mode}\0{member.linkname}\0{member.size}\0"
-            digest.update(head.encode())
-            if member.isfile():
-                content = tar.extractfile(member)
-                digest.update(content.read() if content is not None else b"")
+def _entries_digest(entries: list[bytes]) -> str:
+    """A digest of a revision's files by their `git ls-tree` records (path, mode, type and object
+    id: git's digest of the content), whatever their order."""
+    digest = hashlib.blake2b(b"entries")
+    for entry in sorted(entries):
+        digest.update(entry + b"\0")
     return digest.hexdigest()
 
 
