@@ -75,16 +75,21 @@ ONE_WORKER = {
         "tests/nodeagent/test_elastic_run.py",
         "tests/nodeagent/test_netns.py",
     ),
-    # moto's EC2: its first call in a process loads its instance data (about 1.4 s of CPU)
+    # moto's EC2: its first call in a process loads its instance data (about 1.4 s of CPU), and
+    # each region's zone offerings ~0.4 s; importing moto ~0.4 s, its SageMaker ~0.3 s
     "moto": (
         "tests/bench/test_remote_aws.py",
         "tests/cli/test_live_cli.py",
+        "tests/components/aws/test_hyperpod_provider.py",
         "tests/nodeagent/test_fill.py",
+        "tests/nodeagent/test_node_secrets.py",
         "tests/profiles/test_fetch_aws.py",
         "tests/profiles/test_preflight.py",
         "tests/profiles/test_preflight_reservation.py",
+        "tests/profiles/test_refresh.py",
         "tests/trainstack/run/test_sagemaker_run.py",
         "tests/trainstack/run/test_vm_run.py",
+        "tests/trainstack/status/test_hyperpod_status.py",
         "tests/trainstack/status/test_status.py",
     ),
     # `plan --against`: its children are forked from one pre-imported interpreter per test process
@@ -116,6 +121,7 @@ ONE_WORKER = {
     ),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
+        "tests/clouds/test_bootstrap_limits.py",
         "tests/clouds/test_bootstrap_tools.py",
         "tests/clouds/test_job_runtime.py",
         "tests/clouds/test_job_secrets.py",
