@@ -31,7 +31,8 @@ answer of a run whose files (by content), arguments and environment equal an ear
 shared, unless the test is marked `fresh_runs` or sharing is off. Failed runs are not kept.
 While sharing, the revision's files are written (`gitref._check_out`) only when its child must
 run: until then they are keyed by their `git ls-tree` records (path, mode and object id, which
-is the digest of the content).
+is the digest of the content). The sources read to find what its program imports
+(`gitref._read_blobs`, `ref_program.imported_tops`) are kept by blob id for the session.
 The others are forked from a pre-imported interpreter (`tests/ref_zygote.py`: the same module
 run as `__main__` in a new process, without importing Pulumi and the cloud SDKs again), which
 answers as the real child does (`tests/test_ref_zygote.py`); marked `fresh_runs` or with
@@ -131,7 +132,7 @@ def shared(kind: str, key: str, build: Callable[[], T]) -> T:
 @pytest.fixture(scope="session", autouse=True)
 def _one_plan_per_stack() -> Iterator[None]:
     from trainstack.plan import runner as plan  # here, not with the module: the xdist controller
-    from trainstack.review import gitref  # imports this plugin too, and runs no test
+    from trainstack.review import gitref, ref_program  # imports this plugin too, and runs no test
 
     real = plan._run
 
@@ -167,10 +168,49 @@ def _one_plan_per_stack() -> Iterator[None]:
             _RUNS["ref", key] = done
         return copy.deepcopy(_RUNS["ref", key])
 
+    # What a revision's program imports (`ref_program.program_roots`) is read from git's blobs:
+    # their texts and the names each imports are kept by the blob's id (which names its content).
+    real_entries, real_read, real_tops = gitref._tree_entries, gitref._read_blobs, ref_program.imported_tops
+    blob_ids: dict[tuple[Path, str, str], bytes] = {}  # (repository, tree, path) -> the blob's id
+    texts: dict[bytes, str] = {}  # a blob's id -> its text
+    tops: dict[str, set[str]] = {}  # a source -> the names it imports
+
+    def tree_entries(root: Path, tree: str) -> dict[str, bytes]:
+        entries = real_entries(root, tree)
+        for path, record in entries.items():
+            blob_ids[root, tree, path] = record.split(b"\t", 1)[0].split()[-1]
+        return entries
+
+    def read_blobs(root: Path, tree: str, paths: list[str]) -> list[str]:
+        if not _PROCESS_SHARING[0]:
+            return real_read(root, tree, paths)
+        ids = [blob_ids.get((root, tree, path)) for path in paths]
+        missing = [path for path, blob in zip(paths, ids, strict=True) if blob is None or blob not in texts]
+        read = dict(zip(missing, real_read(root, tree, missing), strict=True))
+        answer = []
+        for path, blob in zip(paths, ids, strict=True):
+            if path in read:
+                answer.append(read[path])
+                if blob is not None:
+                    texts[blob] = read[path]
+            else:
+                answer.append(texts[blob])  # type: ignore[index]  # not missing: its id is known
+        return answer
+
+    def imported_tops(source: str) -> set[str]:
+        if not _PROCESS_SHARING[0]:
+            return real_tops(source)
+        if source not in tops:
+            tops[source] = real_tops(source)
+        return set(tops[source])
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan, "_run", run)
         patch.setattr(gitref, "run_ref_process", ref_process)
         patch.setattr(gitref, "_check_out", check_out)
+        patch.setattr(gitref, "_tree_entries", tree_entries)
+        patch.setattr(gitref, "_read_blobs", read_blobs)
+        patch.setattr(ref_program, "imported_tops", imported_tops)
         try:
             yield
         finally:

@@ -1,6 +1,8 @@
 """The session's sharing of plans and builds (tests/shared_runs.py) is on where it should be."""
 
 import os
+import shutil
+import subprocess
 import sys
 import types
 
@@ -131,3 +133,21 @@ def test_an_old_revision_not_yet_written_is_keyed_by_its_files_git_records():
     assert _entries_digest([main, module.replace(b"100644", b"120000")]) != first  # a link: refused if it leaves
     assert _entries_digest([main, module.replace(b"100644", b"100755")]) != first
     assert _entries_digest([main]) != first
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_revision_s_sources_are_read_by_blob_id_once_per_session(monkeypatch):
+    """`plan --against` reads what the revision's program imports from git's blobs; a blob read
+    once (by its id, which names its content) is answered again without git, under any tree."""
+    from trainstack.review import gitref
+
+    root, paths = shared_runs.ROOT, ["__main__.py", "clouds/__init__.py"]
+    gitref._tree_entries(root, "HEAD:")
+    shown = [
+        subprocess.run(["git", "show", f"HEAD:{p}"], cwd=root, capture_output=True, text=True).stdout for p in paths
+    ]
+    assert gitref._read_blobs(root, "HEAD:", paths) == shown
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    gitref._tree_entries(root, f"{commit}:")  # the same blobs under another name of the tree
+    monkeypatch.setattr(subprocess, "run", None)  # no git from here on
+    assert gitref._read_blobs(root, f"{commit}:", paths) == shown
