@@ -90,12 +90,12 @@ def afresh() -> Iterator[None]:
     compares a real run with the session's first one of the same stack (`run_plan` outside the
     block may answer from it: a run made earlier, in another state of the process; or, when
     none was, a real run of its own)."""
-    was = _SHARING[0]
-    _SHARING[0] = False
+    was = _SHARING[0], _PROCESS_SHARING[0]
+    _SHARING[0] = _PROCESS_SHARING[0] = False  # `plan --against` children too
     try:
         yield
     finally:
-        _SHARING[0] = was
+        _SHARING[0], _PROCESS_SHARING[0] = was
 
 
 def _only_environment(patch: pytest.MonkeyPatch | None) -> bool:

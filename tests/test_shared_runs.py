@@ -59,11 +59,12 @@ def test_a_run_made_afresh_is_neither_answered_nor_kept(tmp_path):
     """Inside `afresh()` a run is made again and not kept; outside, sharing goes on as before."""
     key = f"{__name__}:{tmp_path}"
     assert shared("probe", key, lambda: "kept") == "kept"
+    processes = shared_runs._PROCESS_SHARING[0]
     with afresh():
-        assert not sharing_now()
+        assert not sharing_now() and not shared_runs._PROCESS_SHARING[0]  # nor `plan --against` children
         assert shared("probe", key, lambda: "fresh") == "fresh"
         assert shared("probe", f"{key}:inside", lambda: "inside") == "inside"
-    assert sharing_now()
+    assert sharing_now() and shared_runs._PROCESS_SHARING[0] == processes
     assert shared("probe", key, lambda: "again") == "kept"
     assert shared("probe", f"{key}:inside", lambda: "after") == "after"  # nothing kept from inside
 
