@@ -107,3 +107,21 @@ def test_a_child_reuses_bytecode_only_for_a_source_of_the_same_content(tmp_path,
     kept = SourceFileLoader("m", str(trees["same"] / "pkg" / "mod.py"))
     header = kept.get_data(importlib.util.cache_from_source(kept.path))[:8]
     assert header == importlib.util.MAGIC_NUMBER + ref_zygote.CHECKED_HASH
+
+
+def test_the_zygote_fills_pulumi_s_type_caches_for_the_sdk_classes_a_plan_registered(monkeypatch):
+    """Before a stack's second child the zygote computes `pulumi._types.resource_types` (cached
+    per class) for the SDK classes of its first child's resources: a loaded SDK module's class
+    only, never a component's token."""
+    import pulumi._types
+    import pulumi_aws.ec2
+
+    answer = json.dumps(
+        {"resources": [{"type": t} for t in ("trainstack:aws:GpuCluster", "aws:ec2/launchTemplate:LaunchTemplate")]}
+    )
+    assert ref_zygote._resource_types(answer) == ["aws:ec2/launchTemplate:LaunchTemplate", "trainstack:aws:GpuCluster"]
+    assert ref_zygote._resource_types("error: no plan") == []
+    seen: list[type] = []
+    monkeypatch.setattr(pulumi._types, "resource_types", seen.append)
+    ref_zygote._fill_type_caches([*ref_zygote._resource_types(answer), "nowhere:x/y:Z"])
+    assert seen == [pulumi_aws.ec2.LaunchTemplate]
