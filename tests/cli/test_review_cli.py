@@ -59,6 +59,13 @@ def _commit_project(root: Path) -> Path:
         shutil.copytree(ROOT / package, project / package, ignore=IGNORE)
     write_stack(project)
     git(root, "init", "-q", "-b", "main")
+    # Borrow this checkout's object store (read only): `git add` then writes only the objects it
+    # lacks (the stack file, any uncommitted edit), not ~470 files (~0.2 s of CPU).
+    common = subprocess.run(
+        ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"], cwd=ROOT, capture_output=True, text=True
+    )
+    if common.returncode == 0:
+        (root / ".git" / "objects" / "info" / "alternates").write_text(f"{common.stdout.strip()}/objects\n")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "a100 stack")
     return root
