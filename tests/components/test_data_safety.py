@@ -51,11 +51,17 @@ def write_stack(project: Path, stack: str, base: str = "", config: dict | None =
     for name in ("__main__.py", "Pulumi.yaml"):
         if not (project / name).exists():
             shutil.copy(ROOT / name, project / name)
-    document = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{base or stack}.yaml").read_text())
+    document = yaml.load((ROOT / "stacks" / f"Pulumi.{base or stack}.yaml").read_text(), Loader=_LOADER)
     document["config"]["trainstack:cluster"].update(cluster)
     document["config"].update(config or {})
     (project / "stacks").mkdir(exist_ok=True)
-    (project / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump(document))
+    (project / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.dump(document, Dumper=_DUMPER))
+
+
+# PyYAML's safe loader and dumper, on libyaml where PyYAML has it (the same documents and text as
+# `safe_load` / `safe_dump`, about 5x faster: `write_stack` runs ~80 times a session)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def assert_file_system_kept(before, after, stack):
