@@ -150,5 +150,5 @@ def test_a_revision_s_sources_are_read_by_blob_id_once_per_session(monkeypatch):
     assert gitref._read_blobs(root, "HEAD:", paths) == shown
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
     gitref._tree_entries(root, f"{commit}:")  # the same blobs under another name of the tree
-    monkeypatch.setattr(subprocess, "run", None)  # no git from here on
+    monkeypatch.setattr(gitref, "subprocess", None)  # gitref runs no git from here on
     assert gitref._read_blobs(root, f"{commit}:", paths) == shown
