@@ -75,16 +75,21 @@ ONE_WORKER = {
         "tests/nodeagent/test_elastic_run.py",
         "tests/nodeagent/test_netns.py",
     ),
-    # moto's EC2: its first call in a process loads its instance data (about 1.4 s of CPU)
+    # moto's EC2: its first call in a process loads its instance data (about 1.4 s of CPU), and
+    # each region's zone offerings ~0.4 s; importing moto ~0.4 s, its SageMaker ~0.3 s
     "moto": (
         "tests/bench/test_remote_aws.py",
         "tests/cli/test_live_cli.py",
+        "tests/components/aws/test_hyperpod_provider.py",
         "tests/nodeagent/test_fill.py",
+        "tests/nodeagent/test_node_secrets.py",
         "tests/profiles/test_fetch_aws.py",
         "tests/profiles/test_preflight.py",
         "tests/profiles/test_preflight_reservation.py",
+        "tests/profiles/test_refresh.py",
         "tests/trainstack/run/test_sagemaker_run.py",
         "tests/trainstack/run/test_vm_run.py",
+        "tests/trainstack/status/test_hyperpod_status.py",
         "tests/trainstack/status/test_status.py",
     ),
     # `plan --against`: its children are forked from one pre-imported interpreter per test process
@@ -96,8 +101,27 @@ ONE_WORKER = {
         "tests/test_ref_zygote.py",
         "tests/trainstack/test_ref_program.py",
     ),
+    # matplotlib imported and its first chart drawn (about 0.6 s of CPU); the tests that draw
+    # one live in these modules (`--plot` refusals elsewhere never import it)
+    "matplotlib": (
+        "tests/bench/test_report.py",
+        "tests/cli/test_resolve_cli.py",
+        "tests/profiles/test_plot_rows.py",
+    ),
+    # hypothesis imported and its first test run (tests/fuzz/contract.py: about 0.5 s of CPU)
+    "hypothesis": ("tests/fuzz/test_contract.py",),
+    # the Alibaba Cloud ECS SDK, imported by the fetcher's first call (about 0.45 s of CPU)
+    "alibaba-sdk": ("tests/profiles/fetchers/test_alicloud_fetcher.py",),
+    # every project source file scanned once for its imports and literals (tests/source_scan.py)
+    "sources": (
+        "tests/clouds/test_cloud_names.py",
+        "tests/policies/test_pack_dependencies.py",
+        "tests/test_layers.py",
+        "tests/test_layout.py",
+    ),
     # every committed stack's rendered bootstraps (tests/clouds/rendered.py: 24 plans, cached per process)
     "rendered": (
+        "tests/clouds/test_bootstrap_limits.py",
         "tests/clouds/test_bootstrap_tools.py",
         "tests/clouds/test_job_runtime.py",
         "tests/clouds/test_job_secrets.py",

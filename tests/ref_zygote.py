@@ -11,7 +11,9 @@ new process: the revision's own packages are imported in it afresh, as in the re
 (`old_program_first` drops today's; none are loaded here beyond the instrument's). What the
 zygote keeps between requests is third-party code only: after each child it imports the
 third-party modules that child imported (never a module of the project or of the revision),
-so later children find them loaded. It also keeps the bytecode the children compiled from the
+so later children find them loaded, and fills Pulumi's per-class type caches (`pulumi._types`:
+the type hints of each resource class, which every plan reads) for the SDK classes of the
+resources that child's plan registered. It also keeps the bytecode the children compiled from the
 revisions' sources (the `.pyc` files they write), keyed by each source's content: a later
 child that imports a source file with the same content, and finds no `.pyc` beside it, reads
 that bytecode as if a checked hash-based `.pyc` were there (PEP 552: Python itself compares it
@@ -128,9 +130,38 @@ def _keep_bytecode(tree: str) -> None:
                 COMPILED.setdefault(importlib.util.source_hash(content), data[16:])
 
 
+def _resource_types(answer: str) -> list[str]:
+    """The resource type tokens of a child's plan (its JSON answer), sorted; none if it has none."""
+    try:
+        return sorted({resource["type"] for resource in json.loads(answer)["resources"]})
+    except (ValueError, KeyError, TypeError):
+        return []
+
+
+def _fill_type_caches(tokens: list[str]) -> None:
+    """Compute `pulumi._types.resource_types` (cached per class) for the SDK class of each token
+    (`aws:ec2/launchTemplate:LaunchTemplate` -> `pulumi_aws.ec2.LaunchTemplate`) whose module is
+    already loaded from the installed packages; other tokens (a component's) are skipped."""
+    from pulumi import _types
+
+    for token in tokens:
+        package, _, rest = token.partition(":")
+        module_name, _, class_name = rest.partition(":")
+        module_name = module_name.split("/", 1)[0]
+        name = f"pulumi_{package}" + ("" if module_name == "index" else f".{module_name}")
+        module = sys.modules.get(name)
+        if module is None or not _third_party(module):
+            continue
+        try:
+            _types.resource_types(getattr(module, class_name))
+        except Exception:  # noqa: S112 - only a head start; the child computes what it needs
+            continue
+
+
 def _serve(answers: int) -> None:
     channel = os.fdopen(answers, "w")
     needed: dict[str, list[str]] = {}  # stack -> the third-party modules its first child imported
+    types: dict[str, list[str]] = {}  # stack -> the resource types its first child's plan registered
     for line in sys.stdin:
         request = json.loads(line)
         stack = request["argv"][0]
@@ -140,6 +171,7 @@ def _serve(answers: int) -> None:
                     importlib.import_module(name)
                 except Exception:  # noqa: S112 - only a head start; the child imports what it needs
                     continue
+        _fill_type_caches(types.pop(stack, []))
         tree = os.path.join(request["cwd"], request["argv"][1])  # the extracted revision
         with tempfile.TemporaryDirectory(prefix="ref-zygote-") as tmp:
             names = [os.path.join(tmp, n) for n in ("out", "err", "loaded")]
@@ -154,7 +186,8 @@ def _serve(answers: int) -> None:
         _keep_bytecode(tree)  # before answering: the caller then removes the tree
         channel.write(json.dumps({"returncode": status, "stdout": texts[0], "stderr": texts[1]}) + "\n")
         channel.flush()
-        needed.setdefault(stack, texts[2].split())
+        if stack not in needed:
+            needed[stack], types[stack] = texts[2].split(), _resource_types(texts[0])
 
 
 class Zygote:

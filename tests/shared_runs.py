@@ -13,6 +13,7 @@ So a run is fresh when its test
   of the key, and a run does not read the working directory: its program and stack file are
   read through the paths it is given, and their text is in the key),
 - is marked `@pytest.mark.fresh_runs` (it checks that two runs agree, or a run's side effects),
+- is made inside `afresh()` (its test compares it with the session's earlier run of that stack),
 - or plans a program beside a module or package (its own `components/`, say: another revision's
   code) that this process has not imported from elsewhere: the program's folder is first on the
   import path during a run, so such a name would be imported from there. When every one it holds
@@ -28,8 +29,10 @@ sharing off for the whole session (to measure what it saves, or to rule it out).
 environment and the installed code, none of which an in-process `monkeypatch` changes; so the
 answer of a run whose files (by content), arguments and environment equal an earlier one's is
 shared, unless the test is marked `fresh_runs` or sharing is off. Failed runs are not kept.
-While sharing, the revision's archive is unpacked (`gitref._extract`) only when its child must
-run: until then the files are keyed by the archive's members (name, type, mode, link, content).
+While sharing, the revision's files are written (`gitref._check_out`) only when its child must
+run: until then they are keyed by their `git ls-tree` records (path, mode and object id, which
+is the digest of the content). The sources read to find what its program imports
+(`gitref._read_blobs`, `ref_program.imported_tops`) are kept by blob id for the session.
 The others are forked from a pre-imported interpreter (`tests/ref_zygote.py`: the same module
 run as `__main__` in a new process, without importing Pulumi and the cloud SDKs again), which
 answers as the real child does (`tests/test_ref_zygote.py`); marked `fresh_runs` or with
@@ -38,14 +41,14 @@ sharing off, a test starts the real child.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import hashlib
-import io
 import json
 import os
 import subprocess
 import sys
-import tarfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -79,6 +82,20 @@ def sharing_now() -> bool:
     others: the running test may share (`may_share`) and its `monkeypatch`, if it has one, has
     changed nothing but environment variables and the working directory."""
     return _SHARING[0] and _only_environment(_PATCH[0])
+
+
+@contextlib.contextmanager
+def afresh() -> Iterator[None]:
+    """Plan and build afresh inside the block, keeping nothing for later runs: for a test that
+    compares a real run with the session's first one of the same stack (`run_plan` outside the
+    block may answer from it: a run made earlier, in another state of the process; or, when
+    none was, a real run of its own)."""
+    was = _SHARING[0], _PROCESS_SHARING[0]
+    _SHARING[0] = _PROCESS_SHARING[0] = False  # `plan --against` children too
+    try:
+        yield
+    finally:
+        _SHARING[0], _PROCESS_SHARING[0] = was
 
 
 def _only_environment(patch: pytest.MonkeyPatch | None) -> bool:
@@ -115,7 +132,7 @@ def shared(kind: str, key: str, build: Callable[[], T]) -> T:
 @pytest.fixture(scope="session", autouse=True)
 def _one_plan_per_stack() -> Iterator[None]:
     from trainstack.plan import runner as plan  # here, not with the module: the xdist controller
-    from trainstack.review import gitref  # imports this plugin too, and runs no test
+    from trainstack.review import gitref, ref_program  # imports this plugin too, and runs no test
 
     real = plan._run
 
@@ -125,35 +142,75 @@ def _one_plan_per_stack() -> Iterator[None]:
         key = json.dumps([program.read_text(), stack, config, region, zone], sort_keys=True, default=str)
         return shared("plan", key, lambda: real(program, stack, config, region, zone))
 
-    real_process, real_extract = gitref.run_ref_process, gitref._extract
-    unpack_later: dict[Path, tuple[bytes, str]] = {}  # a folder -> the archive for it, and its digest
+    real_process, real_check_out = gitref.run_ref_process, gitref._check_out
+    write_later: dict[Path, tuple[Callable[[], None], str]] = {}  # a folder -> what writes it, and its digest
 
-    def extract(archive: bytes, into: Path) -> None:
+    def check_out(root: Path, entries: list[bytes], into: Path, ref: str) -> None:
         if not _PROCESS_SHARING[0]:
-            return real_extract(archive, into)
-        unpack_later[into] = (archive, _archive_digest(archive))  # by its child, if it needs one
+            return real_check_out(root, entries, into, ref)
+        write = functools.partial(real_check_out, root, entries, into, ref)
+        write_later[into] = (write, _entries_digest(entries))  # by its child, if it needs one
 
     def ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:
-        later = unpack_later.pop(old_dir, None)
+        later = write_later.pop(old_dir, None)
         if not _PROCESS_SHARING[0]:
             if later is not None:
-                real_extract(later[0], old_dir)
+                later[0]()
             return real_process(stack, old_dir, packages)
         digest = later[1] if later is not None else _tree_digest(old_dir)
         key = json.dumps([stack, packages, digest, _environment()])
         if ("ref", key) not in _RUNS:
             if later is not None:
-                real_extract(later[0], old_dir)
+                later[0]()
             done = ZYGOTE.run(stack, old_dir, packages) or real_process(stack, old_dir, packages)
             if done.returncode != 0:
                 return done
             _RUNS["ref", key] = done
         return copy.deepcopy(_RUNS["ref", key])
 
+    # What a revision's program imports (`ref_program.program_roots`) is read from git's blobs:
+    # their texts and the names each imports are kept by the blob's id (which names its content).
+    real_entries, real_read, real_tops = gitref._tree_entries, gitref._read_blobs, ref_program.imported_tops
+    blob_ids: dict[tuple[Path, str, str], bytes] = {}  # (repository, tree, path) -> the blob's id
+    texts: dict[bytes, str] = {}  # a blob's id -> its text
+    tops: dict[str, set[str]] = {}  # a source -> the names it imports
+
+    def tree_entries(root: Path, tree: str) -> dict[str, bytes]:
+        entries = real_entries(root, tree)
+        for path, record in entries.items():
+            blob_ids[root, tree, path] = record.split(b"\t", 1)[0].split()[-1]
+        return entries
+
+    def read_blobs(root: Path, tree: str, paths: list[str]) -> list[str]:
+        if not _PROCESS_SHARING[0]:
+            return real_read(root, tree, paths)
+        ids = [blob_ids.get((root, tree, path)) for path in paths]
+        missing = [path for path, blob in zip(paths, ids, strict=True) if blob is None or blob not in texts]
+        read = dict(zip(missing, real_read(root, tree, missing), strict=True))
+        answer = []
+        for path, blob in zip(paths, ids, strict=True):
+            if path in read:
+                answer.append(read[path])
+                if blob is not None:
+                    texts[blob] = read[path]
+            else:
+                answer.append(texts[blob])  # type: ignore[index]  # not missing: its id is known
+        return answer
+
+    def imported_tops(source: str) -> set[str]:
+        if not _PROCESS_SHARING[0]:
+            return real_tops(source)
+        if source not in tops:
+            tops[source] = real_tops(source)
+        return set(tops[source])
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan, "_run", run)
         patch.setattr(gitref, "run_ref_process", ref_process)
-        patch.setattr(gitref, "_extract", extract)
+        patch.setattr(gitref, "_check_out", check_out)
+        patch.setattr(gitref, "_tree_entries", tree_entries)
+        patch.setattr(gitref, "_read_blobs", read_blobs)
+        patch.setattr(ref_program, "imported_tops", imported_tops)
         try:
             yield
         finally:
@@ -176,17 +233,12 @@ def _imports_nothing_of_its_own(folder: Path) -> bool:
     return True
 
 
-def _archive_digest(archive: bytes) -> str:
-    """A digest of every member of a tar archive: name, type, mode, link target and content
-    (not its time: `git archive` of a tree stamps the current one)."""
-    digest = hashlib.blake2b(b"archive")
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in sorted(tar.getmembers(), key=lambda m: m.name):
-            head = f"{member.name}\0{member.type!r}\0{member.mode}\0{member.linkname}\0{member.size}\0"
-            digest.update(head.encode())
-            if member.isfile():
-                content = tar.extractfile(member)
-                digest.update(content.read() if content is not None else b"")
+def _entries_digest(entries: list[bytes]) -> str:
+    """A digest of a revision's files by their `git ls-tree` records (path, mode, type and object
+    id: git's digest of the content), whatever their order."""
+    digest = hashlib.blake2b(b"entries")
+    for entry in sorted(entries):
+        digest.update(entry + b"\0")
     return digest.hexdigest()
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.source_scan import scan_source
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # package -> top-level names its modules must not import.
@@ -32,7 +34,7 @@ FORBIDDEN: dict[str, set[str]] = {
 def imported_modules(source: str) -> list[tuple[int, str]]:
     """(line, dotted module) of every absolute import in `source`, at any depth."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in scan_source(source).imports:
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -22,6 +22,8 @@ import functools
 import os
 from pathlib import Path
 
+from tests.source_scan import scan_file
+
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 300  # the hard limit for non-test files (the guide aims at about 250)
 MAX_PROFILES_MODULES = 12  # top-level modules of profiles/ beside its packages (`__init__.py` not counted)
@@ -55,7 +57,7 @@ def imported(name: str, root: Path = ROOT) -> set[str]:
     path = known[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in scan_file(path).imports:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in known)
         elif isinstance(node, ast.ImportFrom):

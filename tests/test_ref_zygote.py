@@ -20,21 +20,32 @@ ROOT = Path(__file__).resolve().parents[1]
 STACK = "training-a100"
 
 
-@pytest.fixture()
-def revision(tmp_path: Path) -> tuple[Path, list[str]]:
-    """An extracted revision, as `plan_at_ref` writes it: today's program with a smaller root
-    volume (100 GiB instead of 200) and a second node."""
-    program = tmp_path / "program"
-    packages = ["clouds", "components", "facts", "nodeagent", "profiles"]
-    for package in packages:
+PACKAGES = ["clouds", "components", "facts", "nodeagent", "profiles"]
+
+
+@pytest.fixture(scope="module")
+def program_code(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The code of an extracted revision, copied once for the module (some 470 files; only the
+    stack file differs between tests): today's program with a smaller root volume (100 GiB
+    instead of 200)."""
+    program = tmp_path_factory.mktemp("revision") / "program"
+    for package in PACKAGES:
         shutil.copytree(ROOT / package, program / package, ignore=shutil.ignore_patterns("__pycache__", "data"))
     for name in ("__main__.py", "Pulumi.yaml"):
         shutil.copy(ROOT / name, program / name)
     compute = program / "components" / "aws" / "compute.py"
     compute.write_text(compute.read_text().replace("ROOT_VOLUME_GIB = 200", "ROOT_VOLUME_GIB = 100"))
+    return program
+
+
+@pytest.fixture()
+def revision(program_code: Path) -> tuple[Path, list[str]]:
+    """An extracted revision, as `plan_at_ref` writes it: `program_code` with the stack file
+    (written afresh for each test) at a second node."""
+    program, packages = program_code, list(PACKAGES)
     document = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{STACK}.yaml").read_text())
     document["config"]["trainstack:cluster"]["nodes"] = 2
-    (program / "stacks").mkdir()
+    (program / "stacks").mkdir(exist_ok=True)
     (program / "stacks" / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(document))
     return program, packages
 
@@ -96,3 +107,21 @@ def test_a_child_reuses_bytecode_only_for_a_source_of_the_same_content(tmp_path,
     kept = SourceFileLoader("m", str(trees["same"] / "pkg" / "mod.py"))
     header = kept.get_data(importlib.util.cache_from_source(kept.path))[:8]
     assert header == importlib.util.MAGIC_NUMBER + ref_zygote.CHECKED_HASH
+
+
+def test_the_zygote_fills_pulumi_s_type_caches_for_the_sdk_classes_a_plan_registered(monkeypatch):
+    """Before a stack's second child the zygote computes `pulumi._types.resource_types` (cached
+    per class) for the SDK classes of its first child's resources: a loaded SDK module's class
+    only, never a component's token."""
+    import pulumi._types
+    import pulumi_aws.ec2
+
+    answer = json.dumps(
+        {"resources": [{"type": t} for t in ("trainstack:aws:GpuCluster", "aws:ec2/launchTemplate:LaunchTemplate")]}
+    )
+    assert ref_zygote._resource_types(answer) == ["aws:ec2/launchTemplate:LaunchTemplate", "trainstack:aws:GpuCluster"]
+    assert ref_zygote._resource_types("error: no plan") == []
+    seen: list[type] = []
+    monkeypatch.setattr(pulumi._types, "resource_types", seen.append)
+    ref_zygote._fill_type_caches([*ref_zygote._resource_types(answer), "nowhere:x/y:Z"])
+    assert seen == [pulumi_aws.ec2.LaunchTemplate]

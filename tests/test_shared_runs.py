@@ -1,16 +1,16 @@
 """The session's sharing of plans and builds (tests/shared_runs.py) is on where it should be."""
 
-import io
 import os
+import shutil
+import subprocess
 import sys
-import tarfile
 import types
 
 import pytest
 
 from clouds import clock
 from tests import shared_runs
-from tests.shared_runs import _archive_digest, _imports_nothing_of_its_own, _tree_digest, shared, sharing_now
+from tests.shared_runs import _entries_digest, _imports_nothing_of_its_own, _tree_digest, afresh, shared, sharing_now
 
 pytestmark = pytest.mark.skipif(os.environ.get("TRAINSTACK_FRESH_RUNS") == "1", reason="sharing turned off")
 
@@ -53,6 +53,20 @@ def test_any_other_monkeypatch_plans_afresh_from_then_on(monkeypatch, tmp_path):
 def test_a_dictionary_other_than_the_environment_plans_afresh(monkeypatch):
     monkeypatch.setitem(shared_runs.__dict__, "T", shared_runs.T)
     assert not sharing_now()
+
+
+def test_a_run_made_afresh_is_neither_answered_nor_kept(tmp_path):
+    """Inside `afresh()` a run is made again and not kept; outside, sharing goes on as before."""
+    key = f"{__name__}:{tmp_path}"
+    assert shared("probe", key, lambda: "kept") == "kept"
+    processes = shared_runs._PROCESS_SHARING[0]
+    with afresh():
+        assert not sharing_now() and not shared_runs._PROCESS_SHARING[0]  # nor `plan --against` children
+        assert shared("probe", key, lambda: "fresh") == "fresh"
+        assert shared("probe", f"{key}:inside", lambda: "inside") == "inside"
+    assert sharing_now() and shared_runs._PROCESS_SHARING[0] == processes
+    assert shared("probe", key, lambda: "again") == "kept"
+    assert shared("probe", f"{key}:inside", lambda: "after") == "after"  # nothing kept from inside
 
 
 @pytest.mark.fresh_runs
@@ -108,26 +122,33 @@ def test_a_program_beside_code_not_imported_from_elsewhere_plans_afresh(tmp_path
     assert not _imports_nothing_of_its_own(tmp_path)
 
 
-def _archive(files: dict[str, bytes], mtime: int, links: tuple[str, ...] = ()) -> bytes:
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w") as tar:
-        for name, content in files.items():
-            info = tarfile.TarInfo(name)
-            info.size, info.mtime, info.mode = len(content), mtime, 0o644
-            tar.addfile(info, io.BytesIO(content))
-        for name in links:
-            link = tarfile.TarInfo(name)
-            link.type, link.linkname, link.mtime = tarfile.SYMTYPE, "/etc/passwd", mtime
-            tar.addfile(link)
-    return out.getvalue()
+def test_an_old_revision_not_yet_written_is_keyed_by_its_files_git_records():
+    """`plan --against` revisions are written only for a child that must run; the answer is
+    shared between revisions of the same files (path, mode, object id: `git ls-tree` records,
+    in any order), never another's."""
+    main = b"100644 blob 3f2b2a0a6f1d1a0f2c9e4a52e1c4b0a3f0c2d5e1\t__main__.py"
+    module = b"100644 blob 4b1a2d0c9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b\tpkg/mod.py"
+    first = _entries_digest([main, module])
+    assert _entries_digest([module, main]) == first
+    assert _entries_digest([main, module.replace(b"4b1a", b"4b1b")]) != first  # other content
+    assert _entries_digest([main, module.replace(b"100644", b"120000")]) != first  # a link: refused if it leaves
+    assert _entries_digest([main, module.replace(b"100644", b"100755")]) != first
+    assert _entries_digest([main]) != first
 
 
-def test_an_old_revision_not_yet_unpacked_is_keyed_by_its_archive_s_members():
-    """`plan --against` archives are unpacked only for a child that must run; the answer is
-    shared between archives of the same members (whatever their time), never another's."""
-    files = {"__main__.py": b"import pkg.mod\n", "pkg/mod.py": b"X = 1\n"}
-    first = _archive_digest(_archive(files, mtime=1))
-    assert _archive_digest(_archive(files, mtime=2)) == first  # `git archive` of a tree stamps now
-    assert _archive_digest(_archive({**files, "pkg/mod.py": b"X = 2\n"}, mtime=1)) != first
-    assert _archive_digest(_archive(files, mtime=1, links=("pkg/evil.py",))) != first  # the filter refuses it
-    assert _archive_digest(_archive({"pkg/mod.py": b"X = 1\n", "__main__.py": b"import pkg.mod\n"}, 1)) == first
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_revision_s_sources_are_read_by_blob_id_once_per_session(monkeypatch):
+    """`plan --against` reads what the revision's program imports from git's blobs; a blob read
+    once (by its id, which names its content) is answered again without git, under any tree."""
+    from trainstack.review import gitref
+
+    root, paths = shared_runs.ROOT, ["__main__.py", "clouds/__init__.py"]
+    gitref._tree_entries(root, "HEAD:")
+    shown = [
+        subprocess.run(["git", "show", f"HEAD:{p}"], cwd=root, capture_output=True, text=True).stdout for p in paths
+    ]
+    assert gitref._read_blobs(root, "HEAD:", paths) == shown
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    gitref._tree_entries(root, f"{commit}:")  # the same blobs under another name of the tree
+    monkeypatch.setattr(subprocess, "run", None)  # no git from here on
+    assert gitref._read_blobs(root, f"{commit}:", paths) == shown

@@ -59,12 +59,6 @@ def test_bad_plot_path_is_refused_before_anything_is_written(project, plot, mess
     assert written(project) == ["sub"] and not any((project / "sub").iterdir())
 
 
-def test_plot_in_svg_is_written_in_svg(project):
-    result = run("resolve", str(WORKLOAD), "--plot", "chart.svg")
-    assert result.exit_code == 0, result.output
-    assert (project / "chart.svg").read_text().lstrip().startswith("<?xml")
-
-
 def test_refused_stack_write_leaves_no_chart(project):
     assert run("resolve", str(WORKLOAD), "--write-stack", "training-a100").exit_code == 0
     path = project / "stacks" / "Pulumi.training-a100.yaml"

@@ -91,6 +91,12 @@ def test_plot_writes_a_png(project):
     assert "plot written: chart.png (73 candidates)" in result.stdout
 
 
+def test_plot_in_svg_is_written_in_svg(project):
+    result = run("resolve", str(WORKLOAD), "--plot", "chart.svg")
+    assert result.exit_code == 0, result.output
+    assert (project / "chart.svg").read_text().lstrip().startswith("<?xml")
+
+
 def test_plot_to_unwritable_path_is_one_line(project):
     result = run("resolve", str(WORKLOAD), "--plot", "no/such/dir/chart.png")
     assert result.exit_code == 2

@@ -68,23 +68,27 @@ def _carried(value: object, key: str = "") -> list[tuple[str, str]]:
 @functools.cache
 def rendered(stack: str, with_job: bool) -> tuple[Bootstrap, ...]:
     """The bootstraps of committed stack `stack` (with `JOB` added when `with_job`); () when
-    the stack refuses a job (GCP TPU slices, the Chinese clouds: no node agent there)."""
+    the stack refuses a job (GCP TPU slices, the Chinese clouds: no node agent there). As
+    committed, the stack is planned where it lies (the session's plan of it: tests/shared_runs.py)."""
+    if not with_job:
+        return _carriers(stack, run_plan(stack, ROOT, priced=False).resources)
     with tempfile.TemporaryDirectory() as folder:
         project = Path(folder)
         shutil.copy(ROOT / "__main__.py", project)
         shutil.copy(ROOT / "Pulumi.yaml", project)
         (project / "stacks").mkdir()
         document = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())
-        if with_job:
-            document["config"]["trainstack:cluster"]["job"] = dict(JOB)
+        document["config"]["trainstack:cluster"]["job"] = dict(JOB)
         (project / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump(document))
         try:
             resources = run_plan(stack, project, priced=False).resources
         except PlanError:
-            if with_job:
-                return ()
-            raise
-    label = f"{stack}+job" if with_job else stack
+            return ()
+    return _carriers(f"{stack}+job", resources)
+
+
+def _carriers(label: str, resources: list[dict]) -> tuple[Bootstrap, ...]:
+    """The bootstraps carried by a plan's `resources`, labelled `label`."""
     return tuple(
         Bootstrap(label, r["type"], r["name"], key, text, CARRIERS[key])
         for r in resources

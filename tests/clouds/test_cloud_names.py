@@ -9,38 +9,25 @@ keys (`aws:region`), module targets (`clouds.aws.fsx:...`) and tables keyed by n
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import pytest
 
 from clouds.registry import NAMES
+from tests.source_scan import scan_source
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("facts", "clouds", "components", "profiles", "trainstack", "policies", "nodeagent")
 REGISTRY = Path("clouds", "registry.py")
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                found.add(id(first.value))
-    return found
-
-
 def cloud_names_in(source: str) -> list[tuple[int, str]]:
     """(line, cloud name) of every non-docstring string literal naming a registered cloud."""
-    tree = ast.parse(source)
-    skip = _docstrings(tree)
     hits = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
-            words = set(re.split(r"[^a-z0-9]+", node.value))
-            hits += [(node.lineno, name) for name in NAMES if name in words]
+    for node in scan_source(source).literals:
+        words = set(re.split(r"[^a-z0-9]+", node.value))
+        hits += [(node.lineno, name) for name in NAMES if name in words]
     return sorted(hits)
 
 

@@ -6,6 +6,7 @@ Assertions here are rewritten by pytest like a test module's (`tests/fuzz/confte
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -24,6 +25,13 @@ from profiles.stack.file import StackFileError, read_cluster
 from trainstack.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
+# hypothesis's first test in a thread registers its own global Random
+# (`hypothesis.internal.entropy.register_random`), whose check that the Random is referenced runs a
+# full collection and `gc.get_referrers`: in an xdist worker that has imported the cloud SDKs since
+# `tests/conftest.py` froze the heap at collection, that walked ~1 million objects (0.7-0.9 s of
+# CPU) to find ~7,000 unreachable ones. Freezing what this worker holds now leaves it nothing to walk
+# (those few thousand stay until the worker exits; the examples and assertions are unchanged).
+gc.freeze()
 if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
     # hypothesis keeps its cache (the project's constants, one file per module) under the working
     # directory it was first imported in; imported here, inside a test that moved into a temporary

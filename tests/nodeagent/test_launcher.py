@@ -142,18 +142,43 @@ def test_install_script_writes_the_job_and_the_unit():
         install_script("login", node, "/fsx")
 
 
-@pytest.mark.parametrize("cloud", ["aws", "azure", "gcp", "none"])
-def test_a_node_gets_only_its_own_clouds_watcher(tmp_path, cloud):
-    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(bundle(ship.shipped_for(cloud))))) as tar:
-        tar.extractall(tmp_path, filter="data")
-    watchers = subprocess.run(
-        [sys.executable, "-S", "-c", "from nodeagent.notices import WATCHERS; print(sorted(WATCHERS))"],
-        cwd=tmp_path,
+CLOUDS = ["aws", "azure", "gcp", "none"]
+# Imports each bundle's `nodeagent.notices` on its own, as a node's interpreter would (no site
+# packages, the bundle first on the path, nothing of another bundle's loaded).
+WATCHERS_OF_EACH = """
+import json, sys
+found = {}
+for folder in sys.argv[1:]:
+    for name in [m for m in sys.modules if m == "nodeagent" or m.startswith("nodeagent.")]:
+        del sys.modules[name]
+    sys.path.insert(0, folder)
+    from nodeagent.notices import WATCHERS
+    found[folder] = sorted(WATCHERS)
+    sys.path.remove(folder)
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def watchers_shipped(tmp_path_factory) -> dict[str, list[str]]:
+    """Cloud -> the notice watchers its node's bundle registers (one interpreter for all four)."""
+    root = tmp_path_factory.mktemp("bundles")
+    for cloud in CLOUDS:
+        with tarfile.open(fileobj=io.BytesIO(base64.b64decode(bundle(ship.shipped_for(cloud))))) as tar:
+            tar.extractall(root / cloud, filter="data")
+    found = subprocess.run(
+        [sys.executable, "-S", "-c", WATCHERS_OF_EACH, *(str(root / cloud) for cloud in CLOUDS)],
+        cwd=root,
         capture_output=True,
         text=True,
         check=True,
     )
-    assert watchers.stdout.strip() == str([] if cloud == "none" else [cloud])
+    return {cloud: json.loads(found.stdout)[str(root / cloud)] for cloud in CLOUDS}
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_a_node_gets_only_its_own_clouds_watcher(watchers_shipped, cloud):
+    assert watchers_shipped[cloud] == ([] if cloud == "none" else [cloud])
 
 
 def test_a_changed_agent_source_ships_again(tmp_path, monkeypatch):

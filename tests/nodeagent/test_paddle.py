@@ -69,7 +69,8 @@ def _http(method: str, url: str, body: bytes | None = None) -> tuple[int, bytes]
 
 def test_paddle_master_speaks_paddles_key_value_protocol():
     master = PaddleMaster(0, "127.0.0.1")
-    thread = threading.Thread(target=master.serve_forever, daemon=True)
+    # polled every 5 ms: `shutdown()` waits for the loop's next poll (0.5 s by default)
+    thread = threading.Thread(target=master.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{master.server_address[1]}"
     try:

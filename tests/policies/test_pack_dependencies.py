@@ -11,6 +11,7 @@ import pulumi
 from pulumi_policy import StackValidationArgs
 
 from policies import pack
+from tests.source_scan import scan_file
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = {path.name for path in ROOT.iterdir() if (path / "__init__.py").exists()}
@@ -35,7 +36,7 @@ def third_party_imports() -> set[str]:
         if module in seen or (source := _module_file(module)) is None:
             continue
         seen.add(module)
-        for node in ast.walk(ast.parse(source.read_text())):
+        for node in scan_file(source).imports:
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]

@@ -8,7 +8,7 @@ import pytest
 from profiles.catalog.fetchers import FetchError
 from profiles.catalog.fetchers.aws import fetch, resolve_regions
 from profiles.catalog.fetchers.aws_ec2 import instance_types, latest_spot, network_gbps, offered_zones, parse_type
-from profiles.catalog.fetchers.aws_pricing import parse_price_item
+from profiles.catalog.fetchers.aws_pricing import fetch_prices, parse_price_item
 from tests.aws_live import (
     FIXTURES,
     P4D_ANSWER,
@@ -187,9 +187,17 @@ def _page_error(code, message="Rate exceeded"):
         ),
     ],
 )
-def test_bad_pricing_answers_are_one_line_fetch_errors(moto_session, pricing, message):
+def test_bad_pricing_answers_are_one_line_fetch_errors(pricing, message):
+    """The Price List stage, where each of these is raised (`fetch` calls it once the EC2 stages
+    are done: the test below shows one such error ending a whole fetch)."""
     with pytest.raises(FetchError, match=message) as caught:
-        _fetch(moto_session, pricing())
+        fetch_prices(pricing(), ["p4d.24xlarge"], lambda _: None)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_bad_pricing_answer_ends_the_whole_fetch(moto_session):
+    with pytest.raises(FetchError, match="AWS throttled pricing:GetProducts") as caught:
+        _fetch(moto_session, _page_error("ThrottlingException"))
     assert "\n" not in str(caught.value)
 
 

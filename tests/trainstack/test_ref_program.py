@@ -1,12 +1,14 @@
 """`plan --against REF` extracts what the revision's program imports, derived from its own code,
 and plans real earlier revisions of this repository beside today's instrument."""
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from trainstack.plan.runner import PlanError
 from trainstack.review import gitref
 from trainstack.review.ref_program import imported_tops, program_roots
 
@@ -87,3 +89,59 @@ def test_a_revision_before_the_cloud_objects_plans_with_today_s_mocks():
     assert names["training-a100-fsx"] == "aws:fsx/lustreFileSystem:LustreFileSystem"
     assert names["training-a100-nodes"] == "aws:autoscaling/group:Group"
     assert old.region == "us-east-1"
+
+
+def _commit(repo: Path, links: dict[str, str]) -> None:
+    """A one-commit repository: a program importing `pkg`, its stack, and `links` (path ->
+    target) as symbolic links."""
+    for path, text in {
+        "__main__.py": "import pkg\n",
+        "Pulumi.yaml": "name: p\nruntime: python\n",
+        "stacks/Pulumi.s.yaml": "config: {}\n",
+        "pkg/__init__.py": "X = 1\n",
+    }.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    for path, target in links.items():
+        (repo / path).symlink_to(target)
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "x"]):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", *args],
+            cwd=repo,
+            check=True,
+            capture_output=True,
+            env={"PATH": os.environ["PATH"], "HOME": str(repo)},
+        )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.fresh_runs  # the files written are what it checks (sharing writes them only for a child)
+@pytest.mark.parametrize(
+    ("links", "refused"),
+    [
+        pytest.param({"pkg/alias.py": "__init__.py", "pkg/here": "."}, None, id="inside"),
+        pytest.param({"pkg/secret.py": "/etc/passwd"}, "pkg/secret.py", id="absolute"),
+        pytest.param({"pkg/secret.py": "../../outside.py"}, "pkg/secret.py", id="relative-up"),
+        # textually inside (pkg/here/../.. is the top), but `here` is pkg itself: one level above
+        pytest.param({"pkg/here": ".", "pkg/up": "here/../.."}, "pkg/up", id="through-another-link"),
+    ],
+)
+def test_a_symbolic_link_out_of_the_revision_is_refused_before_the_plan_runs(tmp_path, links, refused):
+    """The revision's files are written by git (`checkout-index`), which writes a symbolic link
+    as a link; one that resolves outside the revision's folder (followed through the others, as
+    the program would) is refused in one line, before its program runs (the data filter's rule)."""
+    repo, into = tmp_path / "repo", tmp_path / "out" / "program"
+    repo.mkdir()
+    _commit(repo, links)
+    entries = gitref._tree_entries(repo, "HEAD:")
+    assert sorted(entries) == sorted(["__main__.py", "Pulumi.yaml", "pkg/__init__.py", "stacks/Pulumi.s.yaml", *links])
+    if refused is None:
+        gitref._check_out(repo, list(entries.values()), into, "HEAD")
+        assert {path: os.readlink(into / path) for path in links} == links  # links, not copies
+        assert (into / "pkg" / "alias.py").read_text() == "X = 1\n"
+        return
+    with pytest.raises(PlanError) as raised:
+        gitref.plan_at_ref("s", repo, "HEAD")
+    assert str(raised.value) == (
+        f"--against HEAD: {refused} at HEAD is a symbolic link out of the revision ({links[refused]}); not planned"
+    )

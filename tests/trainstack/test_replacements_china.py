@@ -104,6 +104,7 @@ def review(tmp_path, monkeypatch, stack, **cluster):
     document["config"]["trainstack:cluster"].update(cluster)
     (tmp_path / "stacks").mkdir(exist_ok=True)
     (tmp_path / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump(document))
+    committed(stack)  # before the patch below, after which this test's runs are its own (shared_runs.py)
     monkeypatch.setattr(
         trainstack.review.report, "plan_at_ref", lambda s, _dir, ref: committed(s) if ref == "main" else None
     )

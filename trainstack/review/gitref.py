@@ -2,8 +2,9 @@
 
 The stack file, `__main__.py`, `Pulumi.yaml` and every package the revision's program imports
 (derived from its own imports: `trainstack.review.ref_program`; the catalog data excepted) are
-extracted at REF into a temporary directory with `git archive`, and the plan runs there in a
-fresh Python process: the old program's code must be imported, and the current process has
+written at REF into a temporary directory by git itself (`git checkout-index` from a temporary
+index of those files; a symbolic link that resolves outside that directory is refused before
+anything runs), and the plan runs there in a fresh Python process: the old program's code must be imported, and the current process has
 already imported today's. trainstack itself (plan runner, mocks, recorder) is today's, so
 both sides are measured with the same instrument; so is the cost: the old stack's cluster is
 priced here, with today's catalog and pricing code (the old revision's catalog data is not
@@ -15,12 +16,10 @@ Run as `python -m trainstack.review.gitref STACK PROJECT_DIR [PACKAGE ...]` it p
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,8 @@ TODAY = Path(__file__).resolve().parents[2]  # the tree this trainstack runs fro
 
 # Extracted besides the program's packages; the catalog data is today's (see above).
 PROJECT_FILES = ("__main__.py", "Pulumi.yaml")
-EXCLUDED = (":(exclude)profiles/catalog/data",)
+EXCLUDED = ("profiles/catalog/data/",)
+LINK_MODE = "120000"  # a symbolic link in a git tree
 
 
 def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
@@ -54,19 +54,20 @@ def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
     commit = _git(project_dir, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", error=error)
     tree = f"{commit.decode().strip()}:{_git(project_dir, 'rev-parse', '--show-prefix').decode().strip()}"
     root = Path(_git(project_dir, "rev-parse", "--show-toplevel").decode().strip())  # ls-tree is cwd-relative
-    stacks = _git(root, "ls-tree", "--name-only", f"{tree}{STACKS_DIR}", allow_fail=True)
-    if f"Pulumi.{stack}.yaml" not in stacks.decode().splitlines():
+    entries = _tree_entries(root, tree)
+    stack_file = f"{STACKS_DIR}/Pulumi.{stack}.yaml"
+    if stack_file not in entries:
         return None
-    files = _git(root, "ls-tree", "-r", "--name-only", tree).decode().splitlines()
-    packages = program_roots(files, lambda paths: _read_blobs(root, tree, paths))
-    present = [p for p in PROJECT_FILES if p in files]
-    excluded = [e for e in EXCLUDED if e.split(")", 1)[1].split("/")[0] in packages]
-    archive = _git(
-        root, "archive", "--format=tar", tree, "--", f"{STACKS_DIR}/Pulumi.{stack}.yaml", *present, *packages, *excluded
-    )
+    packages = program_roots(list(entries), lambda paths: _read_blobs(root, tree, paths))
+    wanted = (stack_file, *PROJECT_FILES, *packages)
+    taken = [
+        entry
+        for path, entry in entries.items()
+        if any(path == w or path.startswith(f"{w}/") for w in wanted) and not path.startswith(EXCLUDED)
+    ]
     with tempfile.TemporaryDirectory(prefix="trainstack-ref-") as tmp:
         program = Path(tmp) / "program"  # not the process's working directory: see _plan_in_subprocess
-        _extract(archive, program)
+        _check_out(root, taken, program, ref)
         return _plan_in_subprocess(stack, program, ref, packages)
 
 
@@ -81,13 +82,38 @@ def committed_at_head(stack: str, project_dir: Path) -> bool:
     return True
 
 
-def _extract(archive: bytes, into: Path) -> None:
-    """Unpack a tar archive, refusing links and paths outside `into` where Python can."""
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        if hasattr(tarfile, "data_filter"):
-            tar.extractall(into, filter="data")
-        else:  # pragma: no cover - Python without PEP 706 filters
-            tar.extractall(into)  # noqa: S202 - our own repository's objects
+def _tree_entries(root: Path, tree: str) -> dict[str, bytes]:
+    """Every file of `tree` (recursively): its path -> its `git ls-tree -z` record (mode, type,
+    object id, tab, path), which `git update-index --index-info` reads back; none when `tree`
+    does not exist (the project's folder was not there at that revision)."""
+    try:
+        records = _git(root, "ls-tree", "-r", "-z", tree).split(b"\0")
+    except PlanError:
+        return {}
+    return {os.fsdecode(record.split(b"\t", 1)[1]): record for record in records if record}
+
+
+def _check_out(root: Path, entries: list[bytes], into: Path, ref: str) -> None:
+    """Write the files of `entries` (`_tree_entries` records) under `into` with git itself: a
+    temporary index of just those files, then `git checkout-index` (git never writes outside its
+    prefix, nor through a symbolic link). Then refuse, as tarfile's "data" filter does, a
+    symbolic link that resolves outside `into` (followed to the end, through the others).
+
+    Raises:
+        PlanError: git failed, or a symbolic link leads out of the revision's files.
+    """
+    into.mkdir(parents=True)
+    env = {**os.environ, "GIT_INDEX_FILE": str(into.parent / "index")}  # beside `into`, removed with it
+    _git(root, "update-index", "-z", "--index-info", input=b"".join(e + b"\0" for e in entries), env=env)
+    _git(root, "checkout-index", "--all", "--force", f"--prefix={into}{os.sep}", env=env)
+    inside = into.resolve()
+    for entry in entries:
+        path = os.fsdecode(entry.split(b"\t", 1)[1])
+        if entry.startswith(LINK_MODE.encode()) and not (into / path).resolve().is_relative_to(inside):
+            target = os.readlink(into / path)
+            raise PlanError(
+                f"--against {ref}: {path} at {ref} is a symbolic link out of the revision ({target}); not planned"
+            )
 
 
 def _read_blobs(root: Path, tree: str, paths: list[str]) -> list[str]:
@@ -151,16 +177,22 @@ def ref_command(stack: str, old_dir: Path, packages: list[str]) -> tuple[list[st
     return argv, old_dir.parent, {**os.environ, "PYTHONPATH": path}
 
 
-def _git(cwd: Path, *args: str, error: str | None = None, allow_fail: bool = False) -> bytes:
-    """Run git in `cwd` and return stdout; a failure is a one-line PlanError."""
+def _git(
+    cwd: Path,
+    *args: str,
+    error: str | None = None,
+    input: bytes | None = None,  # noqa: A002 - subprocess.run's own name
+    env: dict[str, str] | None = None,
+) -> bytes:
+    """Run git in `cwd` (with `input` on stdin, in `env`) and return stdout; a failure is a one-line PlanError."""
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+        done = subprocess.run(["git", *args], cwd=cwd, input=input, env=env, capture_output=True, check=False)
     except FileNotFoundError:
         raise PlanError("--against needs git on PATH; install git or drop --against") from None
-    if done.returncode != 0 and not allow_fail:
+    if done.returncode != 0:
         detail = done.stderr.decode(errors="replace").strip().splitlines()
         raise PlanError(error or f"git {args[0]}: {detail[-1] if detail else 'failed'} (in {cwd})")
-    return done.stdout if done.returncode == 0 else b""
+    return done.stdout
 
 
 def _main(argv: list[str]) -> int:

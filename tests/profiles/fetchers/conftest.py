@@ -17,10 +17,18 @@ def http() -> Iterator[responses.RequestsMock]:
         yield mock
 
 
+@pytest.fixture(scope="module")
+def loopback_server() -> Iterator[Server]:
+    """One loopback server per test module (see `loopback`)."""
+    with Server() as server:
+        yield server
+
+
 @pytest.fixture
-def loopback() -> Iterator[Replayer]:
+def loopback(loopback_server: Server) -> Iterator[Replayer]:
     """Replays registered pages from a loopback server; fails if a request matched no page or
-    a registered page is never asked for."""
-    with Server() as replayer:
-        yield replayer
-        replayer.check_done()
+    a registered page is never asked for. Each test has a `Replayer` of its own: nothing it
+    expects or receives is seen by another."""
+    replayer = loopback_server.replay()
+    yield replayer
+    replayer.check_done()

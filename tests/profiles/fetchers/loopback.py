@@ -80,9 +80,10 @@ class Replayer:
         assert not missing, f"expected requests never sent: {missing}"
 
 
-def _handler(replayer: Replayer) -> type[BaseHTTPRequestHandler]:
+def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def _serve(self) -> None:
+            replayer = server.replayer  # the test's, as the request arrives
             parts = urlsplit(self.path)
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             request = Request(
@@ -110,18 +111,25 @@ def _handler(replayer: Replayer) -> type[BaseHTTPRequestHandler]:
 
 
 class Server:
-    """Context manager: a `Replayer` served on 127.0.0.1 at a free port."""
+    """Context manager: a server on 127.0.0.1 at a free port, answering from its current
+    `Replayer` (`replay()` starts a new one). One serves a whole test module: stopping it
+    waits for its loop's next poll (up to `poll_interval`, 50 ms), which each test had waited."""
 
     def __init__(self) -> None:
-        self.replayer = Replayer()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.replayer))
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._server.daemon_threads = True
-        self.replayer.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.replayer = Replayer(url=self.url)
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
-    def __enter__(self) -> Replayer:
-        self._thread.start()
+    def replay(self) -> Replayer:
+        """A new `Replayer` with nothing expected and nothing received, answering from now on."""
+        self.replayer = Replayer(url=self.url)
         return self.replayer
+
+    def __enter__(self) -> Server:
+        self._thread.start()
+        return self
 
     def __exit__(self, *_exc: Any) -> None:
         self._server.shutdown()
