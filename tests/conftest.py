@@ -187,6 +187,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return ByGroup(config, log)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """On a first run the xdist workers share the rewriting of the test modules' asserts
+    (`tests.rewrite_cache`), then collect as usual."""
+    from tests.rewrite_cache import warm_this_worker
+
+    warm_this_worker(session.config)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Keep the cycle collector off the modules and fixtures loaded so far, and let it run less often.
 
