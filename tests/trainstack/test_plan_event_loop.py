@@ -28,7 +28,7 @@ def unread_failures_of(stack):
     """Futures still alive whose exception, about one of `stack`'s resources, nobody read
     (survivors of a collection of the young generations are in the oldest)."""
     unread = [
-        o for o in gc.get_objects(generation=2) if isinstance(o, asyncio.Future) and o.done() and o._log_traceback
+        o for o in gc.get_objects(generation=2) if issubclass(type(o), asyncio.Future) and o.done() and o._log_traceback
     ]
     return [o for o in unread if f"'{stack}-" in str(o.exception())]
 
