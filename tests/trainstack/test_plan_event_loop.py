@@ -3,11 +3,13 @@
 import asyncio
 import gc
 import logging
+import threading
 
 import pytest
 
 from tests.components.test_plan import write_stack
 from trainstack.plan.event_loop import plan_event_loop
+from trainstack.plan.mocks import TrainstackMocks
 from trainstack.plan.runner import PlanError, run_plan
 
 
@@ -33,19 +35,41 @@ def unread_failures_of(stack):
     return [o for o in unread if f"'{stack}-" in str(o.exception())]
 
 
-def test_a_plan_failing_inside_an_apply_leaves_nothing_behind(tmp_path, caplog):
-    # The subnet check runs on the looked-up subnet, inside an apply: every Output downstream
-    # of it fails too. On a loop that lived on, with its thread pool, about 400 of those failed
-    # futures stayed alive, and were reported whenever they were freed.
-    write_stack(tmp_path, "bad", subnet_id="subnet-0abc", nodes=63)
+def moved_to_another_zone(monkeypatch):
+    """The mocks answer the subnet lookup from another zone than the cluster's."""
+    original = TrainstackMocks.call
+
+    def elsewhere(self, args):
+        answer, failures = original(self, args)
+        return ({**answer, "availabilityZoneId": "use1-az1"} if args.token.endswith("getSubnet") else answer), failures
+
+    monkeypatch.setattr(TrainstackMocks, "call", elsewhere)
+
+
+# Both checks run on the looked-up subnet, inside an apply: every Output downstream of it fails
+# too. On a loop that lived on, with its thread pool, about 400 of those failed futures stayed
+# alive, and were reported whenever they were freed.
+@pytest.mark.parametrize(
+    ("overrides", "elsewhere", "expected"),
+    [
+        pytest.param({"nodes": 63}, False, "subnet_id: the subnet 10.20.0.0/24 has 251 usable", id="too-small"),
+        pytest.param({}, True, "subnet_id: subnet-0abc is in zone use1-az1, not the cluster's", id="other-zone"),
+    ],
+)
+def test_a_plan_failing_inside_an_apply_leaves_nothing_behind(
+    tmp_path, caplog, monkeypatch, overrides, elsewhere, expected
+):
+    write_stack(tmp_path, "bad", subnet_id="subnet-0abc", **overrides)
     write_stack(tmp_path, "good")
+    if elsewhere:
+        moved_to_another_zone(monkeypatch)
     caplog.set_level(logging.ERROR, logger="asyncio")
     before = asyncio.get_event_loop()
 
     message = failed_plan("bad", tmp_path)
     gc.collect(1)  # the plan ran with the collector paused: what it made is young
 
-    assert "subnet_id: the subnet 10.20.0.0/24 has 251 usable" in message
+    assert expected in message
     assert unread_failures_of("bad") == []
     assert asyncio_reports(caplog) == []
     assert asyncio.get_event_loop() is before
@@ -85,3 +109,23 @@ def test_inside_a_running_loop_the_block_runs_on_it():
             return loop is asyncio.get_running_loop()
 
     assert asyncio.run(main())
+
+
+def test_in_a_thread_without_a_loop_the_block_runs_on_its_own_and_leaves_none():
+    seen = {}
+
+    def plan() -> None:
+        with plan_event_loop() as loop:
+            seen["current"] = asyncio.get_event_loop() is loop
+        try:
+            asyncio.get_event_loop()
+        except RuntimeError:
+            seen["after"] = None
+        else:
+            seen["after"] = "a loop"
+
+    thread = threading.Thread(target=plan)
+    thread.start()
+    thread.join(timeout=10)
+
+    assert seen == {"current": True, "after": None}

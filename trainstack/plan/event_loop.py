@@ -52,7 +52,7 @@ def plan_event_loop() -> Iterator[asyncio.AbstractEventLoop]:
     held: list[dict[str, Any]] = []
 
     def hold(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        if "future" in context or "task" in context:
+        if _about_a_future(context):
             held.append(context)
         else:
             loop.default_exception_handler(context)
@@ -89,6 +89,10 @@ def _unread_consequences_dropped(loop: asyncio.AbstractEventLoop, context: dict[
     """A retired loop's exception handler: a report about one of its futures or tasks (an
     unread exception, a task destroyed while pending) is dropped; anything else is reported
     as asyncio would."""
-    if "future" in context or "task" in context:
-        return
-    loop.default_exception_handler(context)
+    if not _about_a_future(context):
+        loop.default_exception_handler(context)
+
+
+def _about_a_future(context: dict[str, Any]) -> bool:
+    """An exception handler's report about one of the loop's futures or tasks."""
+    return "future" in context or "task" in context
