@@ -49,7 +49,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -145,11 +145,11 @@ def _one_plan_per_stack() -> Iterator[None]:
     real_process, real_check_out = gitref.run_ref_process, gitref._check_out
     write_later: dict[Path, tuple[Callable[[], None], str]] = {}  # a folder -> what writes it, and its digest
 
-    def check_out(root: Path, entries: list[bytes], into: Path, ref: str) -> None:
+    def check_out(root: Path, entries: dict[str, bytes], into: Path, ref: str) -> None:
         if not _PROCESS_SHARING[0]:
             return real_check_out(root, entries, into, ref)
         write = functools.partial(real_check_out, root, entries, into, ref)
-        write_later[into] = (write, _entries_digest(entries))  # by its child, if it needs one
+        write_later[into] = (write, _entries_digest(entries.values()))  # by its child, if it needs one
 
     def ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:
         later = write_later.pop(old_dir, None)
@@ -233,7 +233,7 @@ def _imports_nothing_of_its_own(folder: Path) -> bool:
     return True
 
 
-def _entries_digest(entries: list[bytes]) -> str:
+def _entries_digest(entries: Iterable[bytes]) -> str:
     """A digest of a revision's files by their `git ls-tree` records (path, mode, type and object
     id: git's digest of the content), whatever their order."""
     digest = hashlib.blake2b(b"entries")

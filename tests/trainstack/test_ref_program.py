@@ -119,7 +119,7 @@ def _commit(repo: Path, links: dict[str, str]) -> None:
 @pytest.mark.parametrize(
     ("links", "refused"),
     [
-        pytest.param({"pkg/alias.py": "__init__.py", "pkg/here": "."}, None, id="inside"),
+        pytest.param({"pkg/alias.py": "__init__.py", "pkg/here": ".", "pkg/loop": "loop"}, None, id="inside"),
         pytest.param({"pkg/secret.py": "/etc/passwd"}, "pkg/secret.py", id="absolute"),
         pytest.param({"pkg/secret.py": "../../outside.py"}, "pkg/secret.py", id="relative-up"),
         # textually inside (pkg/here/../.. is the top), but `here` is pkg itself: one level above
@@ -136,7 +136,7 @@ def test_a_symbolic_link_out_of_the_revision_is_refused_before_the_plan_runs(tmp
     entries = gitref._tree_entries(repo, "HEAD:")
     assert sorted(entries) == sorted(["__main__.py", "Pulumi.yaml", "pkg/__init__.py", "stacks/Pulumi.s.yaml", *links])
     if refused is None:
-        gitref._check_out(repo, list(entries.values()), into, "HEAD")
+        gitref._check_out(repo, entries, into, "HEAD")
         assert {path: os.readlink(into / path) for path in links} == links  # links, not copies
         assert (into / "pkg" / "alias.py").read_text() == "X = 1\n"
         return

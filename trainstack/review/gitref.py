@@ -60,11 +60,11 @@ def plan_at_ref(stack: str, project_dir: Path, ref: str) -> PlanResult | None:
         return None
     packages = program_roots(list(entries), lambda paths: _read_blobs(root, tree, paths))
     wanted = (stack_file, *PROJECT_FILES, *packages)
-    taken = [
-        entry
+    taken = {
+        path: entry
         for path, entry in entries.items()
         if any(path == w or path.startswith(f"{w}/") for w in wanted) and not path.startswith(EXCLUDED)
-    ]
+    }
     with tempfile.TemporaryDirectory(prefix="trainstack-ref-") as tmp:
         program = Path(tmp) / "program"  # not the process's working directory: see _plan_in_subprocess
         _check_out(root, taken, program, ref)
@@ -93,23 +93,23 @@ def _tree_entries(root: Path, tree: str) -> dict[str, bytes]:
     return {os.fsdecode(record.split(b"\t", 1)[1]): record for record in records if record}
 
 
-def _check_out(root: Path, entries: list[bytes], into: Path, ref: str) -> None:
-    """Write the files of `entries` (`_tree_entries` records) under `into` with git itself: a
-    temporary index of just those files, then `git checkout-index` (git never writes outside its
-    prefix, nor through a symbolic link). Then refuse, as tarfile's "data" filter does, a
-    symbolic link that resolves outside `into` (followed to the end, through the others).
+def _check_out(root: Path, entries: dict[str, bytes], into: Path, ref: str) -> None:
+    """Write the files of `entries` (path -> `_tree_entries` record) under `into` with git
+    itself: a temporary index of just those files, then `git checkout-index` (git never writes
+    outside its prefix, nor through a symbolic link). Then refuse, as tarfile's "data" filter
+    does, a symbolic link that resolves outside `into` (followed to the end, through the others;
+    a link that loops resolves to itself, as `os.path.realpath` has it).
 
     Raises:
         PlanError: git failed, or a symbolic link leads out of the revision's files.
     """
     into.mkdir(parents=True)
     env = {**os.environ, "GIT_INDEX_FILE": str(into.parent / "index")}  # beside `into`, removed with it
-    _git(root, "update-index", "-z", "--index-info", input=b"".join(e + b"\0" for e in entries), env=env)
+    _git(root, "update-index", "-z", "--index-info", input=b"".join(e + b"\0" for e in entries.values()), env=env)
     _git(root, "checkout-index", "--all", "--force", f"--prefix={into}{os.sep}", env=env)
     inside = into.resolve()
-    for entry in entries:
-        path = os.fsdecode(entry.split(b"\t", 1)[1])
-        if entry.startswith(LINK_MODE.encode()) and not (into / path).resolve().is_relative_to(inside):
+    for path, entry in entries.items():
+        if entry.startswith(LINK_MODE.encode()) and not Path(os.path.realpath(into / path)).is_relative_to(inside):
             target = os.readlink(into / path)
             raise PlanError(
                 f"--against {ref}: {path} at {ref} is a symbolic link out of the revision ({target}); not planned"
