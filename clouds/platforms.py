@@ -45,6 +45,10 @@ class Platform:
             raises `ValueError` (one line naming the field) for a stack its pool cannot build;
             `plan`, `--write-stack` and the pool component all call it (`clouds.registry.validator`).
         submit: `"module:function"` of the job submitter `trainstack run` calls.
+        live_check: `"module:function"` of the platform's own preflight (`trainstack check`),
+            `(cluster, session, quotas, name) -> [Finding]`, run instead of the cloud's
+            `Cloud.live_check` (whose VM quotas and zone offerings do not govern the platform's
+            instances), and with no VM capacity signals; "" keeps the cloud's.
         sdk: the distribution the pool component needs, named when it is missing.
         extra: the `trainstack[...]` extra that installs it.
         own_mlflow: True when the platform's jobs run with its own MLflow tracking URI set
@@ -81,6 +85,7 @@ class Platform:
     pool: str = ""
     validator: str = ""
     submit: str = ""
+    live_check: str = ""
     sdk: str = ""
     extra: str = ""
     rows: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)

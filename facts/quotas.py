@@ -18,6 +18,28 @@ Sources:
       cloud.google.com/blog/products/compute/introducing-flex-start-vms-for-the-compute-engine-instance-api):
       "Flex-start VMs can run uninterrupted for a maximum of seven days and consume preemptible
       quota", so a flex-start GPU counts against PREEMPTIBLE_NVIDIA_<MODEL>_GPUS.
+  Q6  SageMaker's own refusal of CreateTrainingJob, quoting the quota by name, in instances:
+      "The account-level service limit 'ml.p3.2xlarge for training job usage' is 0 Instances,
+      with current utilization of 0 Instances and a request delta of 1 Instances"
+      (GitHub issues gabehollombe-aws/jupyter-notebooks#1, 2020-02-03; zenml-io/zenml#847,
+      2022-08-15, ml.p2.xlarge, also 0); running jobs count ("is 2 Instances, with current
+      utilization of 3 Instances", aws/amazon-sagemaker-examples#1543, 2020-09-19). SageMaker
+      quotas are separate from EC2's ("SageMaker limits are independent of EC2 instance limits",
+      a reply in awslabs/amazon-sagemaker-examples#593).
+  Q7  "<ml type> for spot training job usage", managed spot training's own quota: third-party
+      sources only [no AWS page in the stored corpus]: a Service Quotas exporter's name patterns
+      ("<instance_type> for spot training job usage" beside "<instance_type> for training job
+      usage") and several projects' `list-service-quotas --service-code sagemaker` notes
+      (e.g. "ml.m5.large for training job usage 15 / ml.m5.large for spot training job usage 10").
+  Q8  SageMaker HyperPod developer guide, "Prerequisites for using SageMaker HyperPod",
+      "SageMaker HyperPod quotas": search for "ml.<instance_type> for cluster usage", e.g.
+      "ml.p5.48xlarge for cluster usage"; the value "must be greater than the number of
+      instances to add across all your clusters in your account in aggregate". Its codes differ
+      between public listings (ml.p5.48xlarge: L-8762A75F in one, L-5C4CD236 in another), so
+      trainstack finds each quota by name, never by a recorded code.
+  Q9  SageMaker developer guide, "Request a warm pool quota increase"
+      (docs.amazonaws.cn/en_us/sagemaker/latest/dg/train-warm-pools-resource-limits.md): "All
+      warm pool instance usage counts toward your SageMaker training resource limit."
 """
 
 from __future__ import annotations
@@ -97,3 +119,17 @@ def gcp_gpu_metric(accelerator: str, instance_type: str, spot: bool) -> str | No
     name = "H100-MEGA" if instance_type.startswith("a3-megagpu") else accelerator
     metric = GCP_GPU_METRICS.get(name)
     return f"PREEMPTIBLE_{metric}" if metric and spot else metric
+
+
+# SageMaker's per-instance-type quotas (Service Quotas, service code `sagemaker`), counted in
+# instances: "<ml type> for <usage> usage" (Q6, Q7, Q8). Found by name, not by code (Q8).
+SAGEMAKER_SERVICE_CODE = "sagemaker"
+TRAINING_JOB_USAGE = "training job"  # on-demand training jobs and their warm pools (Q6, Q9)
+SPOT_TRAINING_JOB_USAGE = "spot training job"  # managed spot training jobs (Q7)
+CLUSTER_USAGE = "cluster"  # SageMaker HyperPod clusters' instances, all clusters together (Q8)
+
+
+def sagemaker_quota_name(ml_type: str, usage: str) -> str:
+    """The Service Quotas name of SageMaker's quota of `ml_type` for `usage` (Q6-Q8):
+    `("ml.p4d.24xlarge", TRAINING_JOB_USAGE)` -> `ml.p4d.24xlarge for training job usage`."""
+    return f"{ml_type} for {usage} usage"

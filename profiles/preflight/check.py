@@ -1,7 +1,9 @@
 """Preflight (`trainstack check -s NAME`): can the stack's capacity be had, before `pulumi up`?
 
 A cloud with live checks names them in `Cloud.live_check` (AWS: `profiles.preflight.aws`, live
-through boto3); the others get offline guidance (`profiles.preflight.guidance`: which quota
+through boto3), and a managed platform whose instances count against its own quotas names its
+own in `Platform.live_check` (SageMaker and HyperPod: `profiles.preflight.aws_sagemaker`), run
+instead of the cloud's; the others get offline guidance (`profiles.preflight.guidance`: which quota
 applies, how much the stack needs and where to request it).
 Before any of these, the stack goes through its component's own `validate_args` (the checks
 `trainstack plan` and `pulumi up` run); a refusal is a `fail` finding and the live checks,
@@ -12,12 +14,14 @@ the finding serves callers that pass a `ClusterConfig` built some other way.)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from clouds.base import load
 from clouds.contract import ClusterConfig
+from clouds.platforms import Platform
 from clouds.registry import CLOUDS
 from profiles.preflight.finding import Finding, PreflightError
 from profiles.stack import file as stack_file_module
@@ -61,9 +65,15 @@ def preflight(
     if refused is not None:
         return [refused, *findings]
     found = CLOUDS.get(cluster.provider)
-    if found is not None and found.live_check is not None:
+    own = live_platform(cluster)
+    live: Callable[..., list[Finding]] | None = None
+    if own is not None:  # the platform's instances count against its own quotas
+        live = functools.partial(load(own.live_check), name=name)
+    elif found is not None and found.live_check is not None:
+        live = load(found.live_check)
+    if live is not None:
         try:
-            return findings + load(found.live_check)(cluster, session, quotas)
+            return findings + live(cluster, session, quotas)
         except PreflightError as exc:
             exc.findings = findings  # what was found offline still counts
             raise
@@ -74,6 +84,15 @@ def preflight(
         known = ", ".join([*(name for name, c in CLOUDS.items() if c.live_check), *sorted(GUIDANCE)])
         raise PreflightError(f"provider '{cluster.provider}': trainstack check knows {known}")
     return findings + guide(cluster)
+
+
+def live_platform(cluster: ClusterConfig) -> Platform | None:
+    """The stack's managed platform when it has its own live check (`Platform.live_check`:
+    SageMaker's quotas for a SageMaker or HyperPod stack), else None (the cloud's checks)."""
+    from clouds.platform_lookup import find
+
+    platform = find(cluster.provider, cluster.platform)
+    return platform if platform is not None and platform.live_check else None
 
 
 def component_validation(provider: str, platform: str | None = None) -> Callable[..., None] | None:

@@ -24,7 +24,14 @@ from profiles.preflight.finding import Finding, PreflightError
 def capacity_signals(
     cluster: ClusterConfig, settings: Mapping[str, Any] | None = None, session: Any = None
 ) -> list[Finding]:
-    """The stack's capacity signals; [] for a cloud that publishes none trainstack reads."""
+    """The stack's capacity signals; [] for a cloud that publishes none trainstack reads, and
+    for a platform with its own live check (`Platform.live_check`): the cloud's signals are
+    about its VMs (EC2 spot placement scores, Capacity Blocks), which the platform's instances
+    are not (SageMaker buys spot and reserved capacity itself: managed spot, training plans)."""
+    from profiles.preflight.check import live_platform
+
+    if live_platform(cluster) is not None:
+        return []
     try:
         module = importlib.import_module(f"profiles.preflight.{cluster.provider}_signals")
     except ModuleNotFoundError:
