@@ -127,7 +127,10 @@ def quota_finding(
         )
     code, limit = str(quota.get("QuotaCode", "?")), float(quota["Value"])
     where = f"{where} ({code}) in {region}"
-    counted = f" + {held.instances} held ({held.counted})" if held.instances is not None else ""
+    if held.instances is not None:
+        counted = f" + {held.instances} held ({held.counted})"
+    else:  # the request may need more than this says
+        counted = f", not counting instances already held ({held.counted})"
     detail = f"{where}: need {need} instances ({what}){counted}"
     total = need + (held.instances or 0)
     if total > limit:
@@ -143,7 +146,7 @@ def quota_finding(
         return Finding(
             "quota",
             "unknown",
-            f"{detail} <= quota {limit:g}, not counting instances already held ({held.counted})",
+            f"{detail} <= quota {limit:g}",
             "compare with the SageMaker console's running jobs and clusters, or allow the calls named",
         )
     return Finding("quota", "ok", f"{detail} <= quota {limit:g}")
