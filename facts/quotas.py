@@ -40,6 +40,15 @@ Sources:
   Q9  SageMaker developer guide, "Request a warm pool quota increase"
       (docs.amazonaws.cn/en_us/sagemaker/latest/dg/train-warm-pools-resource-limits.md): "All
       warm pool instance usage counts toward your SageMaker training resource limit."
+  Q10 Account-wide SageMaker instance quotas, every type together. HyperPod: the guide of Q8
+      lists "Total number of instances allowed across SageMaker HyperPod clusters" and "Maximum
+      number instances allowed per SageMaker HyperPod cluster" beside the per-type ones.
+      Training jobs: "Number of instances across all training jobs" (code L-00C91CB5, usage
+      metric resource `training-job/total_instance_count`, in two public Service Quotas
+      listings; a notebook's README: 'gated by the global "Number of instances across all
+      training jobs = 4"'); "Number of instances across all spot training jobs" appears in one
+      third-party table only [unconfirmed name]. trainstack checks one only when Service Quotas
+      lists it by that name.
 """
 
 from __future__ import annotations
@@ -133,3 +142,10 @@ def sagemaker_quota_name(ml_type: str, usage: str) -> str:
     """The Service Quotas name of SageMaker's quota of `ml_type` for `usage` (Q6-Q8):
     `("ml.p4d.24xlarge", TRAINING_JOB_USAGE)` -> `ml.p4d.24xlarge for training job usage`."""
     return f"{ml_type} for {usage} usage"
+
+
+# Account-wide instance quotas of every SageMaker type together (Q10), checked when listed.
+TRAINING_JOBS_TOTAL = "Number of instances across all training jobs"
+SPOT_TRAINING_JOBS_TOTAL = "Number of instances across all spot training jobs"  # one listing only
+HYPERPOD_TOTAL = "Total number of instances allowed across SageMaker HyperPod clusters"
+HYPERPOD_PER_CLUSTER = "Maximum number instances allowed per SageMaker HyperPod cluster"

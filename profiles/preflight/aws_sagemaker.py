@@ -8,7 +8,9 @@ instances, not against EC2's vCPU quotas (`facts.quotas` Q6-Q9):
   usage" with managed spot training (`purchase: spot`). SageMaker picks the job's zone
   (CreateTrainingJob takes no subnet here), so no zone is checked;
 - a HyperPod cluster: "<ml type> for cluster usage" of the workers and of the Slurm controller,
-  all the account's clusters together (Q8); HyperPod places the groups in the stack's subnet.
+  all the account's clusters together (Q8); HyperPod places the groups in the stack's subnet;
+- when Service Quotas lists them, the account-wide instance quotas of every type together
+  (Q10): across all training jobs (spot ones apart), across all HyperPod clusters, per cluster.
 Each type has its own quota code, so the quota is found by name: ListServiceQuotas (applied
 values), falling back to ListAWSDefaultServiceQuotas (defaults, often 0).
 Instances already held count too (`profiles.preflight.aws_sagemaker_usage`): training jobs
@@ -24,15 +26,20 @@ from typing import Any
 from clouds.contract import ClusterConfig
 from facts.quotas import (
     CLUSTER_USAGE,
+    HYPERPOD_PER_CLUSTER,
+    HYPERPOD_TOTAL,
     SAGEMAKER_SERVICE_CODE,
     SPOT_TRAINING_JOB_USAGE,
+    SPOT_TRAINING_JOBS_TOTAL,
     TRAINING_JOB_USAGE,
+    TRAINING_JOBS_TOTAL,
     sagemaker_quota_name,
 )
 from profiles.preflight.aws_api import aws_errors, client, new_session
 from profiles.preflight.aws_sagemaker_usage import Held, cluster_instances, training_instances
 from profiles.preflight.finding import RETRY_HINT, Finding, PreflightError
 
+PAGE_SIZE = 100  # the most quotas one ListServiceQuotas page returns (MaxResults, 1-100)
 LISTS = (
     ("list_service_quotas", "servicequotas:ListServiceQuotas"),
     (
@@ -63,13 +70,14 @@ def check_hyperpod(
 
 
 def read_training_job(cluster: ClusterConfig, quotas: Any, sagemaker: Any) -> list[Finding]:
-    """The training job's zone note and its one quota finding, from a `service-quotas` and a
-    `sagemaker` client in the stack's region."""
+    """The training job's zone note, its per-type quota finding and, when listed, the
+    account-wide one (Q10), from a `service-quotas` and a `sagemaker` client in its region."""
     spot = cluster.purchase == "spot"
     ml = _ml_type(cluster)
-    quota_name = sagemaker_quota_name(ml, SPOT_TRAINING_JOB_USAGE if spot else TRAINING_JOB_USAGE)
-    listed = listed_quotas(quotas, cluster.region, [quota_name])
-    held = training_instances(sagemaker, cluster.region, ml, spot)
+    own = sagemaker_quota_name(ml, SPOT_TRAINING_JOB_USAGE if spot else TRAINING_JOB_USAGE)
+    total = SPOT_TRAINING_JOBS_TOTAL if spot else TRAINING_JOBS_TOTAL
+    listed = listed_quotas(quotas, cluster.region, [own, total])
+    held = training_instances(sagemaker, cluster.region, spot)
     placed = Finding(
         "offered",
         "info",
@@ -77,18 +85,22 @@ def read_training_job(cluster: ClusterConfig, quotas: Any, sagemaker: Any) -> li
         "of the stack is not used",
     )
     what = f"{cluster.nodes}-instance {'managed spot ' if spot else ''}training job"
-    return [placed, quota_finding(quota_name, listed.get(quota_name), cluster.nodes, held, cluster.region, what)]
+    found = [placed, quota_finding(own, listed.get(own), cluster.nodes, held.of(ml), cluster.region, what)]
+    if total in listed:  # every type together (Q10)
+        found.append(quota_finding(total, listed[total], cluster.nodes, held.total(), cluster.region, what))
+    return found
 
 
 def read_hyperpod(cluster: ClusterConfig, quotas: Any, sagemaker: Any, name: str) -> list[Finding]:
-    """The HyperPod pool's zone note and one quota finding per instance type it holds (the
-    workers, the controller), from a `service-quotas` and a `sagemaker` client."""
+    """The HyperPod pool's zone note, one quota finding per instance type it holds (the
+    workers, the controller) and, when listed, the account-wide and per-cluster ones (Q10),
+    from a `service-quotas` and a `sagemaker` client."""
     from clouds.aws.hyperpod import CONTROLLER_TYPE, cluster_name
 
     needs = {_ml_type(cluster): cluster.nodes}
     needs[CONTROLLER_TYPE] = needs.get(CONTROLLER_TYPE, 0) + 1
     names = {ml: sagemaker_quota_name(ml, CLUSTER_USAGE) for ml in needs}
-    listed = listed_quotas(quotas, cluster.region, list(names.values()))
+    listed = listed_quotas(quotas, cluster.region, [*names.values(), HYPERPOD_TOTAL, HYPERPOD_PER_CLUSTER])
     held = cluster_instances(sagemaker, cluster.region, cluster_name(name))
     placed = Finding(
         "offered",
@@ -101,11 +113,19 @@ def read_hyperpod(cluster: ClusterConfig, quotas: Any, sagemaker: Any, name: str
         role = "Slurm controller" if ml == CONTROLLER_TYPE else "worker"
         what = f"{need} HyperPod {role} instance{'s' if need != 1 else ''}"
         found.append(quota_finding(names[ml], listed.get(names[ml]), need, held.of(ml), cluster.region, what))
+    size = sum(needs.values())
+    what = f"the cluster's {size} instances, controller included"
+    if HYPERPOD_TOTAL in listed:
+        found.append(quota_finding(HYPERPOD_TOTAL, listed[HYPERPOD_TOTAL], size, held.total(), cluster.region, what))
+    if HYPERPOD_PER_CLUSTER in listed:
+        found.append(
+            quota_finding(HYPERPOD_PER_CLUSTER, listed[HYPERPOD_PER_CLUSTER], size, None, cluster.region, what)
+        )
     return found
 
 
 def quota_finding(
-    quota_name: str, quota: Mapping[str, Any] | None, need: int, held: Held, region: str, what: str
+    quota_name: str, quota: Mapping[str, Any] | None, need: int, held: Held | None, region: str, what: str
 ) -> Finding:
     """Instances needed plus held, against the quota's value (pure).
 
@@ -113,7 +133,8 @@ def quota_finding(
         quota_name: the quota's name (`facts.quotas.sagemaker_quota_name`).
         quota: its Service Quotas record (`QuotaCode`, `Value`), or None when none is listed.
         need: instances the stack asks for.
-        held: instances already counted against the same quota, or why they were not read.
+        held: instances already counted against the same quota, or why they were not read;
+            None for a quota nothing else counts against (one cluster's size).
         what: what needs them, for the detail (`2-instance training job`).
     """
     where = f"'{quota_name}'"
@@ -127,12 +148,14 @@ def quota_finding(
         )
     code, limit = str(quota.get("QuotaCode", "?")), float(quota["Value"])
     where = f"{where} ({code}) in {region}"
-    if held.instances is not None:
+    if held is None:
+        counted = ""
+    elif held.instances is not None:
         counted = f" + {held.instances} held ({held.counted})"
     else:  # the request may need more than this says
         counted = f", not counting instances already held ({held.counted})"
     detail = f"{where}: need {need} instances ({what}){counted}"
-    total = need + (held.instances or 0)
+    total = need + ((held.instances or 0) if held is not None else 0)
     if total > limit:
         desired = math.ceil(total)
         return Finding(
@@ -142,7 +165,7 @@ def quota_finding(
             f"request {code} >= {desired} instances in {region}: aws service-quotas request-service-quota-increase "
             f"--service-code {SAGEMAKER_SERVICE_CODE} --quota-code {code} --desired-value {desired} --region {region}",
         )
-    if held.instances is None:
+    if held is not None and held.instances is None:
         return Finding(
             "quota",
             "unknown",
@@ -168,7 +191,10 @@ def listed_quotas(quotas: Any, region: str, names: Iterable[str]) -> dict[str, d
         if not missing:
             break
         with aws_errors(call, region, PreflightError, RETRY_HINT):
-            for page in quotas.get_paginator(operation).paginate(ServiceCode=SAGEMAKER_SERVICE_CODE):
+            pages = quotas.get_paginator(operation).paginate(
+                ServiceCode=SAGEMAKER_SERVICE_CODE, PaginationConfig={"PageSize": PAGE_SIZE}
+            )
+            for page in pages:
                 for quota in page.get("Quotas", []):
                     if (name := missing.pop(_key(str(quota.get("QuotaName", ""))), None)) is not None:
                         found[name] = quota

@@ -49,36 +49,43 @@ class HeldByType:
             return Held(None, self.counted)
         return Held(self.per_type.get(ml_type, 0), self.counted)
 
+    def total(self) -> Held:
+        """What is held of every type together (for the account-wide quotas)."""
+        if self.per_type is None:
+            return Held(None, self.counted)
+        return Held(sum(self.per_type.values()), self.counted)
 
-def training_instances(sagemaker: Any, region: str, ml_type: str, spot: bool) -> Held:
-    """Instances of `ml_type` held by training jobs InProgress and warm pools Available,
-    managed spot ones when `spot`, the others otherwise (module docstring)."""
+
+def training_instances(sagemaker: Any, region: str, spot: bool) -> HeldByType:
+    """Instances per type held by training jobs InProgress and warm pools Available, managed
+    spot ones when `spot`, the others otherwise (module docstring)."""
     try:
         with aws_errors("sagemaker:ListTrainingJobs", region, PreflightError, RETRY_HINT):
             names = _job_names(sagemaker, StatusEquals="InProgress")
             names += [n for n in _job_names(sagemaker, WarmPoolStatusEquals="Available") if n not in names]
         with aws_errors("sagemaker:DescribeTrainingJob", region, PreflightError, RETRY_HINT):
-            counts = [job_instances(sagemaker.describe_training_job(TrainingJobName=n), ml_type, spot) for n in names]
+            counts = [job_instances(sagemaker.describe_training_job(TrainingJobName=n), spot) for n in names]
     except PreflightError as exc:
-        return Held(None, f"running jobs not read: {exc}")
-    jobs = sum(1 for c in counts if c)
+        return HeldByType(None, f"running jobs not read: {exc}")
     kind = "managed spot " if spot else ""
-    return Held(sum(counts), f"{jobs} {kind}training job(s) running or kept in a warm pool on {ml_type}")
+    held = sum(counts, Counter())
+    return HeldByType(dict(held), f"by {sum(1 for c in counts if c)} {kind}training job(s) running or in a warm pool")
 
 
-def job_instances(described: Mapping[str, Any], ml_type: str, spot: bool) -> int:
-    """Instances of `ml_type` a DescribeTrainingJob answer holds against the spot (`spot`) or
-    the on-demand quota: the type SageMaker selected from a preference list, else the instance
+def job_instances(described: Mapping[str, Any], spot: bool) -> Counter[str]:
+    """Instances per type a DescribeTrainingJob answer holds against the spot (`spot`) or the
+    on-demand quotas: the type SageMaker selected from a preference list, else the instance
     groups of a heterogeneous cluster, else `InstanceType` x `InstanceCount`."""
     if bool(described.get("EnableManagedSpotTraining")) != spot:
-        return 0
+        return Counter()
     config = described.get("ResourceConfig") or {}
     if config.get("SelectedInstanceType"):
-        return int(config.get("SelectedInstanceCount") or 0) if config["SelectedInstanceType"] == ml_type else 0
-    groups = config.get("InstanceGroups") or []
-    if groups:
-        return sum(int(g.get("InstanceCount") or 0) for g in groups if g.get("InstanceType") == ml_type)
-    return int(config.get("InstanceCount") or 0) if config.get("InstanceType") == ml_type else 0
+        return Counter({config["SelectedInstanceType"]: int(config.get("SelectedInstanceCount") or 0)})
+    held: Counter[str] = Counter()
+    for group in config.get("InstanceGroups") or [config]:
+        if group.get("InstanceType"):
+            held[str(group["InstanceType"])] += int(group.get("InstanceCount") or 0)
+    return held
 
 
 def cluster_instances(sagemaker: Any, region: str, own: str) -> HeldByType:
