@@ -208,3 +208,31 @@ def test_a_refresh_that_fails_with_an_html_page_prints_one_line(data, monkeypatc
     result = run("catalog", "refresh", "--provider", "aws", "--regions", "us-east-1", "--data-dir", str(data))
     one_error_line(result, "HTML error page: 504 Gateway Time-out", code=1)
     assert "<p>" not in result.stderr
+
+
+def test_check_sagemaker_stack_reads_sagemakers_quota_not_ec2s(at_root, moto_session, monkeypatch):
+    """The SageMaker example stack (2 x p4d.24xlarge, managed spot, us-east-1) against its spot
+    training-job quota at AWS's default 0: exit 1 with the increase to request; no EC2
+    offering, vCPU quota or capacity signal (moto's SageMaker: no job running)."""
+    from profiles.preflight import aws_sagemaker
+
+    name = "ml.p4d.24xlarge for spot training job usage"
+    quotas, stub = stubbed("service-quotas")
+    asked = {"ServiceCode": "sagemaker", "MaxResults": 100}
+    stub.add_response("list_service_quotas", {"Quotas": []}, asked)
+    default = {"ServiceCode": "sagemaker", "QuotaCode": "L-TESTSPOT1", "QuotaName": name, "Value": 0.0}
+    stub.add_response("list_aws_default_service_quotas", {"Quotas": [default]}, asked)
+    monkeypatch.setattr(
+        aws_sagemaker,
+        "client",
+        lambda session, service, region: (
+            quotas if service == "service-quotas" else real_client(session, service, region)
+        ),
+    )
+    result = run("check", "-s", "training-a100-sagemaker")
+    assert result.exit_code == 1, result.output
+    assert "info offered: SageMaker picks the zone of a training job" in result.stdout
+    assert f"FAIL quota: '{name}' (L-TESTSPOT1) in us-east-1: need 2 instances" in result.stdout
+    assert "--service-code sagemaker --quota-code L-TESTSPOT1 --desired-value 2" in result.stdout
+    assert not any(word in result.stdout for word in ("vCPU", "spot-score", "capacity-block"))
+    stub.assert_no_pending_responses()
