@@ -130,6 +130,26 @@ def validation_finding(cluster: ClusterConfig, name: str = "cluster") -> Finding
     return None
 
 
+def what_plan_adds(cluster: ClusterConfig) -> str:
+    """What `trainstack plan`'s USD/hour prices beside the nodes' compute for `cluster`, the
+    parts of `profiles.cost.cluster_cost.ClusterCost`: its file system, its bucket's requests,
+    the on-demand fill of a spot shortfall; a stack with none of them (a SageMaker training job)
+    is priced the same."""
+    parts = [
+        text
+        for text, present in (
+            ("the file system", cluster.file_system is not None),
+            ("the bucket's requests", cluster.data is not None),
+            ("the on-demand fill of a spot shortfall", cluster.on_demand_after_minutes is not None),
+        )
+        if present
+    ]
+    if not parts:
+        return "`trainstack plan` prices the same: the stack has no file system or dataset"
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"`trainstack plan` adds {listed}"
+
+
 def _catalog_price(cluster: ClusterConfig) -> tuple[bool, float | None]:
     """(whether the current catalog prices the cluster as configured, its compute price in
     USD/hour), from `profiles.stack.price.price_from_catalog`: the price `plan` shows."""
@@ -178,8 +198,8 @@ def catalog_finding(
             "rerun `trainstack resolve ... --write-stack` (with --force to replace hand edits) to record it",
         )
     priced = (
-        f"stack prices its nodes' compute at ${cluster.usd_per_hour:g}/hour (USD; `trainstack plan` adds the "
-        f"file system and bucket requests) with catalog {cluster.catalog_version}"
+        f"stack prices its nodes' compute at ${cluster.usd_per_hour:g}/hour (USD; {what_plan_adds(cluster)}) "
+        f"with catalog {cluster.catalog_version}"
     )
     if cluster.catalog_version == current:
         return Finding("catalog", "ok", f"{priced} (the current catalog)")

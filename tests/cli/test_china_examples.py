@@ -171,7 +171,7 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
     if name in PRICED:
         assert lines[1] == (
             f"  ok catalog: stack prices its nodes' compute at ${PRICED[name]:.4f}/hour (USD; `trainstack plan` "
-            f"adds the file system and bucket requests) with catalog {config.catalog_version} (the current catalog)"
+            f"adds the file system) with catalog {config.catalog_version} (the current catalog)"
         )
         lines.insert(2, "")  # a priced stack has no `fix:` line under its catalog finding
     else:

@@ -123,9 +123,41 @@ def test_the_catalog_finding_calls_the_stacks_price_the_nodes_compute():
     found = catalog_finding(_cluster(catalog_version="v2"), "v2")
     price = _cluster().usd_per_hour
     assert found.detail == (
-        f"stack prices its nodes' compute at ${price:g}/hour (USD; `trainstack plan` adds the file system and "
-        "bucket requests) with catalog v2 (the current catalog)"
+        f"stack prices its nodes' compute at ${price:g}/hour (USD; `trainstack plan` adds the file system) "
+        "with catalog v2 (the current catalog)"
     )
+
+
+DATA = {"source": "s3://team-datasets/imagenet/train", "size_gib": 129}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "adds"),
+    [
+        pytest.param({}, "`trainstack plan` adds the file system", id="file-system"),
+        pytest.param(
+            {"data": DATA}, "`trainstack plan` adds the file system and the bucket's requests", id="file-system-data"
+        ),
+        pytest.param(
+            {"data": DATA, "purchase": "spot", "on_demand_after_minutes": 30, "job": {"command": "train.py"}},
+            "`trainstack plan` adds the file system, the bucket's requests and the on-demand fill of a spot shortfall",
+            id="all-three",
+        ),
+        pytest.param(
+            {"file_system": None, "platform": "sagemaker", "job": {"command": "train.py"}},
+            "`trainstack plan` prices the same: the stack has no file system or dataset",
+            id="sagemaker-training-job",
+        ),
+    ],
+)
+def test_the_catalog_finding_says_what_plan_adds_to_the_compute_price(overrides, adds):
+    # plan's USD/hour is `ClusterCost`: compute + file system + bucket requests + the spot
+    # fallback's fill; a SageMaker training-job stack has none of the three, so nothing is added.
+    from profiles.preflight.check import what_plan_adds
+
+    cluster = _cluster(**overrides)
+    assert what_plan_adds(cluster) == adds
+    assert f"(USD; {adds}) with catalog" in catalog_finding(cluster, cluster.catalog_version).detail
 
 
 def test_a_hand_edited_node_count_is_priced_as_plan_prices_it():
