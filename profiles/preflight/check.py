@@ -83,7 +83,23 @@ def preflight(
     if guide is None:
         known = ", ".join([*(name for name, c in CLOUDS.items() if c.live_check), *sorted(GUIDANCE)])
         raise PreflightError(f"provider '{cluster.provider}': trainstack check knows {known}")
-    return findings + guide(cluster)
+    from profiles.preflight.signals import reads_live
+
+    return findings + guide(cluster) + ([] if reads_live(cluster) else [offline_only_finding(cluster)])
+
+
+def offline_only_finding(cluster: ClusterConfig) -> Finding:
+    """The `live` line of a stack whose checks are all offline guidance: nothing is read from
+    the cloud, so no credentials are needed and nothing fails for want of them."""
+    found = CLOUDS.get(cluster.provider)
+    cloud = found.display_name if found else cluster.provider
+    return Finding(
+        "live",
+        "info",
+        f"nothing read live: trainstack calls no {cloud} API for this stack ({cluster.purchase} "
+        f"{cluster.instance_type}), so no credentials are needed; the `?` lines are to confirm by hand",
+        "`trainstack check` exits 0 unless a check fails; confirm each `?` line in the console before `pulumi up`",
+    )
 
 
 def live_platform(cluster: ClusterConfig) -> Platform | None:

@@ -6,7 +6,8 @@ A cloud with signals has a `profiles.preflight.<cloud>_signals` module whose
 and Capacity Block offerings, Azure's spot placement score, GCP's reservations); `settings`
 is the stack file's `config:` (a project id), `session` an AWS session for tests. A signal is
 advice, never a failure: a call that is refused or cannot be made is an `unknown` finding
-with its one line, and the other checks stand.
+with its one line, and the other checks stand; but missing credentials stop the live checks
+(`PreflightError`, `check` exits 1), the same on every cloud (docs/cli.md, `check`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ def capacity_signals(
     """The stack's capacity signals; [] for a cloud that publishes none trainstack reads, and
     for a platform with its own live check (`Platform.live_check`): the cloud's signals are
     about its VMs (EC2 spot placement scores, Capacity Blocks), which the platform's instances
-    are not (SageMaker buys spot and reserved capacity itself: managed spot, training plans)."""
+    are not (SageMaker buys spot and reserved capacity itself: managed spot, training plans).
+
+    Raises:
+        PreflightError: the cloud's credentials are missing (one line naming them and how to
+            provide them); a signal the cloud refuses is an `unknown` finding instead.
+    """
     from profiles.preflight.check import live_platform
 
     if live_platform(cluster) is not None:
@@ -37,6 +43,24 @@ def capacity_signals(
     except ModuleNotFoundError:
         return []
     return module.signals(cluster, settings or {}, session)  # type: ignore[no-any-return]
+
+
+def reads_live(cluster: ClusterConfig) -> bool:
+    """Whether `trainstack check` calls a cloud API for `cluster` (and so needs credentials):
+    its platform's or its cloud's live check, or a capacity signal its cloud publishes for
+    this stack (`<cloud>_signals.reads`: Azure's spot score for Spot stacks, GCP's VM
+    reservations). False for a stack checked by offline guidance alone."""
+    from clouds.registry import CLOUDS
+    from profiles.preflight.check import live_platform
+
+    found = CLOUDS.get(cluster.provider)
+    if live_platform(cluster) is not None or (found is not None and found.live_check is not None):
+        return True
+    try:
+        module = importlib.import_module(f"profiles.preflight.{cluster.provider}_signals")
+    except ModuleNotFoundError:
+        return False
+    return bool(module.reads(cluster))
 
 
 def live_scores(rows: Iterable[Candidate]) -> tuple[dict[Key, LiveScore], list[str]]:

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 EXIT_STATUS = (
-    "Exit status: 0 done (every check passed); 1 the work failed or found a failure; 2 the input needs fixing."
+    "Exit status: 0 done (no check failed); 1 the work failed or found a failure; 2 the input needs fixing."
 )
 
 
