@@ -45,24 +45,6 @@ def capacity_signals(
     return module.signals(cluster, settings or {}, session)  # type: ignore[no-any-return]
 
 
-def reads_live(cluster: ClusterConfig) -> bool:
-    """Whether `trainstack check` calls a cloud API for `cluster` (and so needs credentials):
-    its platform's or its cloud's live check, or a capacity signal its cloud publishes for
-    this stack (`<cloud>_signals.reads`: Azure's spot score for Spot stacks, GCP's VM
-    reservations). False for a stack checked by offline guidance alone."""
-    from clouds.registry import CLOUDS
-    from profiles.preflight.check import live_platform
-
-    found = CLOUDS.get(cluster.provider)
-    if live_platform(cluster) is not None or (found is not None and found.live_check is not None):
-        return True
-    try:
-        module = importlib.import_module(f"profiles.preflight.{cluster.provider}_signals")
-    except ModuleNotFoundError:
-        return False
-    return bool(module.reads(cluster))
-
-
 def live_scores(rows: Iterable[Candidate]) -> tuple[dict[Key, LiveScore], list[str]]:
     """`resolve --live`: the live answers for the spot `rows` (each cloud with a
     `live_scores` in its signals module), and one line per cloud saying what was read or why
