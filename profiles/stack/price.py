@@ -10,7 +10,7 @@ never re-prices (it exports the recorded price), so previews stay deterministic.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from clouds.block_end import block_short_note
@@ -279,7 +279,17 @@ def price_from_catalog(config: ClusterConfig) -> StackPrice:
     rows = catalog.offerings + catalog.platform_rows
     price = price_stack(config, rows, catalog.version, why_unpriced(config.provider, catalog), rate)
     ages = tuple(line.removeprefix("warning: ") for line in catalog.price_warnings((config.provider,)))
-    return dataclasses.replace(price, caveats=price.caveats + ages)
+    return dataclasses.replace(price, caveats=price.caveats + price_checks(config, catalog.offerings) + ages)
+
+
+def price_checks(config: ClusterConfig, offerings: Sequence[Offering]) -> tuple[str, ...]:
+    """The catalog's price checks on the stack's row (`profiles.catalog.sanity.findings_by_row`:
+    an on-demand price far from the same type's in other regions of its continent, or a
+    larger-memory variant cheaper than the smaller one), the note `resolve` gives that row."""
+    from profiles.catalog.sanity import findings_by_row
+
+    found = findings_by_row(offerings, {(config.provider, config.accelerator)})
+    return found.get((config.provider, config.region, config.instance_type), ())
 
 
 def why_unpriced(provider: str, catalog) -> str:
