@@ -10,7 +10,7 @@ never re-prices (it exports the recorded price), so previews stay deterministic.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from clouds.block_end import block_short_note
@@ -21,6 +21,7 @@ from clouds.filesystems import throughput_notes
 from clouds.platforms import VM
 from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import derived
+from profiles.catalog.sanity import row_checks
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.commitment import commitment_note
 from profiles.cost.pricing import RESERVED_DISCOUNT
@@ -279,17 +280,12 @@ def price_from_catalog(config: ClusterConfig) -> StackPrice:
     rows = catalog.offerings + catalog.platform_rows
     price = price_stack(config, rows, catalog.version, why_unpriced(config.provider, catalog), rate)
     ages = tuple(line.removeprefix("warning: ") for line in catalog.price_warnings((config.provider,)))
-    return dataclasses.replace(price, caveats=price.caveats + price_checks(config, catalog.offerings) + ages)
-
-
-def price_checks(config: ClusterConfig, offerings: Sequence[Offering]) -> tuple[str, ...]:
-    """The catalog's price checks on the stack's row (`profiles.catalog.sanity.findings_by_row`:
-    an on-demand price far from the same type's in other regions of its continent, or a
-    larger-memory variant cheaper than the smaller one), the note `resolve` gives that row."""
-    from profiles.catalog.sanity import findings_by_row
-
-    found = findings_by_row(offerings, {(config.provider, config.accelerator)})
-    return found.get((config.provider, config.region, config.instance_type), ())
+    return dataclasses.replace(
+        price,
+        caveats=price.caveats
+        + row_checks(catalog.offerings, config.provider, config.region, config.instance_type, config.accelerator)
+        + ages,
+    )
 
 
 def why_unpriced(provider: str, catalog) -> str:
