@@ -203,3 +203,25 @@ def test_on_demand_nodes_of_a_spot_cluster_are_priced_on_demand(fixture_catalog)
     result = price(fixture_catalog, nodes=4, on_demand_nodes=1, usd_per_hour=48.0)  # 1 x $32.00 + 3 x $12.00
     assert result.usd_per_hour == pytest.approx(68.0) and result.recorded_usd_per_hour == 48.0
     assert "costs $68.00/hour" in result.note
+
+
+@pytest.mark.parametrize(
+    ("region", "zone", "doubted"),
+    [
+        pytest.param("us-central1", "us-central1-a", True, id="us-central1-half-of-its-neighbours"),
+        pytest.param("europe-north1", "europe-north1-c", False, id="europe-north1-agrees"),
+    ],
+)
+def test_a_stack_on_a_row_the_price_check_doubts_says_so_as_resolve_does(region, zone, doubted):
+    # a3-highgpu-8g at $43.07/h in us-central1 against $87.83-98.93/h in us-east4/us-east5 (the
+    # committed catalog; issue #27's check): `plan`'s caveats carry the note `resolve` gives the row.
+    from profiles.stack.price import price_from_catalog
+    from tests.clusters import example_config
+
+    config = example_config("gcp", region=region, zone=zone, instance_type="a3-highgpu-8g", accelerator="H100")
+    checks = [c for c in price_from_catalog(config).caveats if c.startswith("price check:")]
+    if doubted:
+        (check,) = checks
+        assert f"$43.07/h in {region}" in check and "us-east4, us-east5 (north-america)" in check
+    else:
+        assert checks == []
