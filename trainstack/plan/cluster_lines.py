@@ -6,6 +6,7 @@ empty answer."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from clouds.healing import healing
@@ -54,13 +55,17 @@ def runtime_line(cluster: Any) -> str:
 
 def requested_outside(cluster: Any, stack: str) -> tuple[str, ...]:
     """The ids of what the stack's own controller keeps requested outside the Pulumi state,
-    which `pulumi up` never deletes: a GCP `queued_resource: true` stack's TPU slices (queued
-    resources `{stack}-tpu-0` ...; `clouds.gcp.queued`); () otherwise or for an older revision."""
-    if cluster.provider != "gcp" or not getattr(cluster, "queued_resource", False):
+    which `pulumi up` never deletes: the slices of a `queued_resource: true` stack (GCP TPU
+    queued resources `{stack}-tpu-0` ...), named by `queued_resource_ids` in the module of the
+    cloud's `Cloud.queued_resource` rule (`clouds.gcp.queued`); () otherwise or for an older
+    revision's cluster model."""
+    from clouds.registry import CLOUDS
+
+    cloud = CLOUDS.get(cluster.provider)
+    if cloud is None or cloud.queued_resource is None or not getattr(cluster, "queued_resource", False):
         return ()
     try:
-        from clouds.gcp.queued import queued_resource_ids
-
-        return tuple(queued_resource_ids(stack, cluster.nodes))
+        module = importlib.import_module(cloud.queued_resource.split(":")[0])
+        return tuple(module.queued_resource_ids(stack, cluster.nodes))
     except (AttributeError, ImportError, TypeError):
         return ()
