@@ -59,13 +59,13 @@ def requested_outside(cluster: Any, stack: str) -> tuple[str, ...]:
     queued resources `{stack}-tpu-0` ...), named by `queued_resource_ids` in the module of the
     cloud's `Cloud.queued_resource` rule (`clouds.gcp.queued`); () otherwise or for an older
     revision's cluster model."""
-    from clouds.registry import CLOUDS
-
-    cloud = CLOUDS.get(cluster.provider)
-    if cloud is None or cloud.queued_resource is None or not getattr(cluster, "queued_resource", False):
-        return ()
     try:
-        module = importlib.import_module(cloud.queued_resource.split(":")[0])
+        from clouds.registry import CLOUDS
+
+        rule = getattr(CLOUDS.get(cluster.provider), "queued_resource", None)  # an older `Cloud` may lack it
+        if rule is None or not getattr(cluster, "queued_resource", False):
+            return ()
+        module = importlib.import_module(rule.split(":")[0])
         return tuple(module.queued_resource_ids(stack, cluster.nodes))
-    except (AttributeError, ImportError, TypeError):
+    except (AttributeError, ImportError, TypeError):  # an older revision's clouds/
         return ()
