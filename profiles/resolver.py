@@ -119,6 +119,9 @@ class Resolution:
         clouds: each allowed cloud that gave no row -> why (`profiles.choice.gaps`).
         to_meet: when no row meets the deadline, what would (more nodes, other
             accelerators); "" otherwise.
+        hours_bound: the longest run, hours, a row of the pick's class may take: the deadline
+            when a row meets it, `CLOSE` over the fastest row when none does, None without a
+            deadline. Fallbacks (the group's other types, the stack's rows) keep to it.
     """
 
     choice: Ranked
@@ -130,23 +133,34 @@ class Resolution:
     candidates: tuple[Candidate, ...] = ()
     to_meet: str = ""
     clouds: dict[str, str] | None = None
+    hours_bound: float | None = None
+
+    @property
+    def movable(self) -> tuple[Candidate, ...]:
+        """The candidates (cheapest first) a fallback may take: those within `hours_bound`."""
+        return _within(self.candidates, self.hours_bound)
 
 
-def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], bool | None]:
-    """Rows in rank order and whether the deadline is met (None without one).
+def _within(candidates: tuple[Candidate, ...], bound: float | None) -> tuple[Candidate, ...]:
+    return candidates if bound is None else tuple(c for c in candidates if c.hours <= bound)
+
+
+def _rank(spec: WorkloadSpec, found: list[Candidate]) -> tuple[list[Candidate], bool | None, float | None]:
+    """Rows in rank order, whether the deadline is met (None without one) and the longest run
+    a row may take (`Resolution.hours_bound`).
 
     When no row meets the deadline, the rows within `CLOSE` of the fastest are shown,
     cheapest first: a run a few percent slower than the fastest at a fraction of its cost
     is what a careful engineer would take, not the single fastest row.
     """
     if spec.deadline_hours is None:
-        return sorted(found, key=Candidate.sort_key), None
+        return sorted(found, key=Candidate.sort_key), None, None
     on_time = [c for c in found if c.hours <= spec.deadline_hours]
     if on_time:
-        return sorted(on_time, key=Candidate.sort_key), True
-    fastest = min(c.hours for c in found)
-    closest = [c for c in found if c.hours <= fastest * (1 + CLOSE)]
-    return sorted(closest, key=Candidate.sort_key), False
+        return sorted(on_time, key=Candidate.sort_key), True, spec.deadline_hours
+    bound = min(c.hours for c in found) * (1 + CLOSE)
+    closest = [c for c in found if c.hours <= bound]
+    return sorted(closest, key=Candidate.sort_key), False, bound
 
 
 def resolve(
@@ -218,7 +232,8 @@ def resolve(
     found = with_live_scores(with_spot_risks(found, offerings), live or {})
     everything = sorted(found, key=Candidate.sort_key)
     found = fewest_per_family(found, spec.deadline_hours, margin_of(spec))
-    ranked, deadline_met = _rank(spec, found)
+    ranked, deadline_met, bound = _rank(spec, found)
+    movable = _within(tuple(everything), bound)  # what fallbacks may take
     note, to_meet = "", ""
     if deadline_met is not None and spec.deadline_hours is not None:
         note = f", meets the {spec.deadline_hours:g} h deadline"
@@ -236,7 +251,7 @@ def resolve(
             + caveat_note(c, rows[i - 1][0] if i else None)
             + platform_reason(c.offering)
             + _zones_note(zones)
-            + fallback_reason(c, everything, spec.interconnect),
+            + fallback_reason(c, movable, spec.interconnect),
             zones,
         )
         for i, (c, zones) in enumerate(rows)
@@ -253,6 +268,7 @@ def resolve(
         tuple(everything),
         to_meet,
         gaps,
+        bound,
     )
 
 

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from clouds.words import did_you_mean
 from profiles.catalog.freshness import observed_on
 from profiles.catalog.offering import Offering
+from profiles.catalog.sanity import findings_by_row
 
 
 class OffersError(ValueError):
@@ -52,6 +53,9 @@ class OfferRow(NamedTuple):
         observed: the oldest observation date of its prices (ISO), or the catalog's text
             for an undated price (`unknown, extracted on D`).
         estimate: True when a price is an estimate (a `price_note` says why).
+        price_checks: the catalog's price checks on this row (`profiles.catalog.sanity`: an
+            on-demand price far from the same type's in other regions of its continent, or a
+            larger-memory variant cheaper than the smaller one), the notes `resolve` gives it.
     """
 
     provider: str
@@ -69,6 +73,7 @@ class OfferRow(NamedTuple):
     spot_max: float | None
     observed: str
     estimate: bool
+    price_checks: tuple[str, ...] = ()
 
 
 def read_ask(token: str, offerings: Sequence[Offering]) -> Ask:
@@ -127,6 +132,7 @@ def offer_rows(
     Returns:
         Rows sorted by the ranking price, then cloud, region and type (a stable order).
     """
+    offerings = tuple(offerings)
     groups: dict[tuple[str, str, str], list[Offering]] = {}
     for o in offerings:
         if o.accelerator != ask.accelerator or (ask.per_node is not None and o.accelerator_count != ask.per_node):
@@ -134,7 +140,8 @@ def offer_rows(
         if regions and o.region not in regions:
             continue
         groups.setdefault((o.provider, o.region, o.instance_type), []).append(o)
-    rows = [_row(group, nodes) for group in groups.values()]
+    checks = findings_by_row(offerings, {(provider, ask.accelerator) for provider, _, _ in groups})
+    rows = [_row(group, nodes)._replace(price_checks=checks.get(key, ())) for key, group in groups.items()]
     if spot:
         rows = [r for r in rows if r.spot is not None]
         return sorted(rows, key=lambda r: (r.spot, r.provider, r.region, r.instance_type))

@@ -191,6 +191,15 @@ def findings_by_row(
     return found
 
 
+def row_checks(
+    offerings: Sequence[Offering], provider: str, region: str, instance_type: str, accelerator: str
+) -> tuple[str, ...]:
+    """The price checks on one row (a catalog row's, or a stack's cluster): the notes `resolve`
+    gives it (`findings_by_row`), in the order found."""
+    found = findings_by_row(offerings, {(provider, accelerator)})
+    return found.get((provider, region, instance_type), ())
+
+
 # A spot price below this share of the median spot price of the same type's other zones in the
 # region is an outlier (issue #27: p4d.24xlarge $2.4655/h in use1-az1 against $7.88-8.19 in
 # the other us-east-1 zones, 0.31); a choice, not a sourced figure.

@@ -155,8 +155,9 @@ def _with_zones(config: Any, zones: tuple[str, ...]) -> Any:
 
 
 def fallback_reason(choice: Candidate, ranked: Iterable[Candidate], interconnect: str) -> str:
-    """`; its group also launches p5en.48xlarge ($X per job on the last)` for a row whose node
-    group has fallback types (`group_fallback_types`), the job's cost on the last of them being
+    """`; its group also launches p5en.48xlarge ($X per job in Y h on the last)` for a row whose
+    node group has fallback types (`group_fallback_types` of `ranked`: pass only the rows a
+    fallback may take, `Resolution.movable`), the job's cost and hours on the last of them being
     that type's own row; "" without any."""
     listed = list(ranked)
     types = group_fallback_types(choice, listed, interconnect)
@@ -164,5 +165,5 @@ def fallback_reason(choice: Candidate, ranked: Iterable[Candidate], interconnect
         return ""
     key = _group_key(choice)
     last = next((c for c in listed if _group_key(c) == key and c.offering.instance_type == types[-1]), None)
-    cost = f" (${last.usd_total:,.2f} per job on the last)" if last is not None else ""
+    cost = f" (${last.usd_total:,.2f} per job in {last.hours:,.1f} h on the last)" if last is not None else ""
     return f"; its group also launches {', '.join(types)}{cost}"

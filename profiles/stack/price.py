@@ -21,6 +21,7 @@ from clouds.filesystems import throughput_notes
 from clouds.platforms import VM
 from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import derived
+from profiles.catalog.sanity import row_checks
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.commitment import commitment_note
 from profiles.cost.pricing import RESERVED_DISCOUNT
@@ -258,7 +259,8 @@ def _compute_price(
     note = (
         f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
         f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
-        "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`)"
+        "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`); "
+        f"USD/job is for the stack's recorded {config.hours:,.1f} h, not re-estimated for the nodes it has now"
     )
     return StackPrice(current, config.hours, storage, recorded, note)
 
@@ -279,7 +281,12 @@ def price_from_catalog(config: ClusterConfig) -> StackPrice:
     rows = catalog.offerings + catalog.platform_rows
     price = price_stack(config, rows, catalog.version, why_unpriced(config.provider, catalog), rate)
     ages = tuple(line.removeprefix("warning: ") for line in catalog.price_warnings((config.provider,)))
-    return dataclasses.replace(price, caveats=price.caveats + ages)
+    return dataclasses.replace(
+        price,
+        caveats=price.caveats
+        + row_checks(catalog.offerings, config.provider, config.region, config.instance_type, config.accelerator)
+        + ages,
+    )
 
 
 def why_unpriced(provider: str, catalog) -> str:

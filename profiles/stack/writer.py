@@ -202,7 +202,7 @@ def render_stack(
 
 def fallback_note(config: ClusterConfig, rows: list[dict]) -> str:
     """`# Fallback: ...` header lines: the group's other types, and the stack's fallback rows
-    with what the job costs (compute) on the last of them; "" when it has neither."""
+    with the job's hours and compute cost on the last of them; "" when it has neither."""
     lines = []
     if config.fallback_types:
         lines.append(f"# Fallback: the node group also launches {', '.join(config.fallback_types)} (rank order).\n")
@@ -216,7 +216,8 @@ def fallback_note(config: ClusterConfig, rows: list[dict]) -> str:
         last = rows[-1]
         lines.append(
             f"# Fallback: {len(rows)} row(s) for `trainstack up`; on the last ({last.get('instance_type')} "
-            f"{last.get('purchase')} in {last.get('zone')}) the job's compute costs ${last.get('usd_per_hour', 0) * last.get('hours', 0):,.2f}.\n"
+            f"{last.get('purchase')} in {last.get('zone')}) the job takes {last.get('hours', 0):,.1f} h and its "
+            f"compute costs ${last.get('usd_per_hour', 0) * last.get('hours', 0):,.2f}.\n"
         )
     return "".join(lines)
 

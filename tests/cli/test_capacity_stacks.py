@@ -164,3 +164,27 @@ def test_a_cluster_with_no_placement_group_lists_the_zones_selling_its_type_at_i
 
 def test_a_cluster_with_a_fabric_keeps_one_zone(project: Path) -> None:
     assert "fallback_zones" not in _write(project, H100_H200_AWS)["trainstack:cluster"]
+
+
+TPU_DEADLINE = """name: tpu-deadline
+accelerators: [tpu-v5p, tpu-v6e, H100:8]
+nodes: auto
+interconnect: rdma
+purchase: any
+work: {params: 70B, tokens: 1T, mfu: 0.4}
+deadline: 30d
+spot: {checkpoint_interval: 2h}
+providers: [gcp]
+file_system: {capacity: 20TiB}
+"""
+
+
+def test_the_stacks_fallback_rows_meet_the_deadline_its_pick_meets(project: Path) -> None:
+    """Finding 1 (session 13): tpu-v6e-8 x64 at 1,860 h was the first fallback of a 720 h job."""
+    config = _write(project, TPU_DEADLINE)
+    cluster, rows = config["trainstack:cluster"], config[FALLBACKS_KEY]
+    assert cluster["hours"] <= cluster["deadline_hours"] == 720
+    assert rows and all(row["hours"] <= 720 for row in rows), [(r["instance_type"], r["hours"]) for r in rows]
+    header = (project / "stacks" / "Pulumi.cap.yaml").read_text().splitlines()
+    [said] = [line for line in header if line.startswith("# Fallback:")]
+    assert f"the job takes {rows[-1]['hours']:,.1f} h and its compute costs $" in said

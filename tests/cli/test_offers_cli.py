@@ -34,6 +34,20 @@ def test_spot_for_two_nodes_doubles_the_node_price_and_ranks_by_spot():
     assert spot == sorted(spot) and None not in spot
 
 
+def test_the_gcp_h100_rows_the_price_check_doubts_say_so_in_the_json_and_the_table():
+    # us-central1's a3-highgpu-8g at $43.07/h against $87.83-98.93/h in us-east4 and us-east5:
+    # the check `resolve` notes on the row (issue #27) is on the offer too, and in the table as `!`.
+    data = json.loads(run("offers", "H100:8", "--provider", "gcp", "--region", "us-central1", "--json").stdout)
+    row = next(o for o in data["offers"] if o["instance_type"] == "a3-highgpu-8g")
+    assert row["on_demand_usd_per_hour"] == pytest.approx(43.07, abs=0.01)
+    (check,) = row["price_checks"]
+    assert "$43.07/h in us-central1" in check and "us-east4, us-east5" in check
+    table = run("offers", "H100:8", "--provider", "gcp", "--region", "us-central1").stdout
+    assert "a3-highgpu-8g !" in table and "price checks doubt this row's on-demand price" in table
+    aws = json.loads(run("offers", "H100:8", "--provider", "aws", "--json", "--top", "0").stdout)["offers"]
+    assert all(o["price_checks"] == [] for o in aws)  # AWS's H100 rows agree across regions
+
+
 def test_table_names_the_pick_and_the_region_filter_holds():
     result = run("offers", "A100:8", "--region", "us-east-1", "--top", "3")
     assert result.exit_code == 0, result.output

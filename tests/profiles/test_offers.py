@@ -79,3 +79,26 @@ def test_an_unknown_region_is_refused_and_a_zone_named_as_such():
         check_regions(["us-east-9"], ROWS)
     with pytest.raises(OffersError, match="write us-east-1"):
         check_regions(["use1-az1"], ROWS)
+
+
+def test_a_row_the_catalogs_price_check_doubts_carries_the_check_resolve_gives_it():
+    # Azure eastus $30/h and westus2 $60/h for one type: 2x apart in one continent, beyond the
+    # 1.8x the check allows (`profiles.catalog.sanity.REGION_RATIO`); both sides are doubted, the
+    # other type (H100) and AWS are not; a 1.5x gap passes.
+    rows = [
+        offering(),
+        offering(region="westus2", zone="westus2", on_demand_usd_per_hour=60.0),
+        offering(region="westus3", zone="westus3", accelerator="H100", instance_type="Standard_H"),
+        aws_node(),
+    ]
+    found = {(r.provider, r.region): r.price_checks for r in offer_rows(rows, Ask("A100-80GB", 8))}
+    assert set(found) == {("azure", "eastus"), ("azure", "westus2"), ("aws", "us-east-1")}
+    assert found[("aws", "us-east-1")] == ()
+    (check,) = found[("azure", "eastus")]
+    assert (
+        check.startswith("price check: Standard_X (8 x A100-80GB) $30.00/h in eastus")
+        and "$60.00/h in westus2" in check
+    )
+    assert "more than 1.8x" in check and len(found[("azure", "westus2")]) == 1
+    closer = [offering(), offering(region="westus2", zone="westus2", on_demand_usd_per_hour=45.0)]
+    assert all(r.price_checks == () for r in offer_rows(closer, Ask("A100-80GB", 8)))

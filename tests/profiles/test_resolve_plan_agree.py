@@ -136,4 +136,4 @@ def test_a_row_says_which_types_its_group_falls_back_to_and_the_cost_on_the_last
         and c.purchase == row.purchase
         and c.nodes == row.nodes
     )
-    assert f"(${last.usd_total:,.2f} per job on the last)" in said[0].reason
+    assert f"(${last.usd_total:,.2f} per job in {last.hours:,.1f} h on the last)" in said[0].reason

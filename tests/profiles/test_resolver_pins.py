@@ -149,10 +149,11 @@ def _row(hours, usd):
 
 def test_missed_deadline_rows_within_five_percent_of_the_fastest():
     fastest, edge, past = _row(20.0, 300.0), _row(20 * (1 + resolver.CLOSE), 200.0), _row(21.5, 100.0)
-    ranked, met = resolver._rank(spec(hours=10, deadline="15h"), [past, fastest, edge])
-    assert (ranked, met) == ([edge, fastest], False)
-    ranked, met = resolver._rank(spec(hours=10, deadline="20h"), [past, fastest, edge])
-    assert (ranked, met) == ([fastest], True)  # exactly on the deadline meets it
+    ranked, met, bound = resolver._rank(spec(hours=10, deadline="15h"), [past, fastest, edge])
+    assert (ranked, met, bound) == ([edge, fastest], False, 20 * (1 + resolver.CLOSE))
+    ranked, met, bound = resolver._rank(spec(hours=10, deadline="20h"), [past, fastest, edge])
+    assert (ranked, met, bound) == ([fastest], True, 20.0)  # exactly on the deadline meets it
+    assert resolver._rank(spec(hours=10), [past, fastest, edge])[1:] == (None, None)  # no deadline, no bound
 
 
 def test_rdma_skips_multi_node_counts_of_an_ethernet_offering():

@@ -37,6 +37,10 @@ def test_edited_node_count_and_purchase_are_repriced(fixture_catalog):
     result = price(fixture_catalog, nodes=3, purchase="on-demand")  # 3 x $32.00
     assert result.usd_per_hour == 96.0 and result.recorded_usd_per_hour == 24.0
     assert result.note.startswith("the stack records $24.00/hour, but 3 x p4d.24xlarge on-demand costs $96.00/hour")
+    # the run time is the stack's own, never re-estimated for the nodes a hand edit gives it
+    assert result.usd_total == 96.0 * 10 and result.note.endswith(
+        "USD/job is for the stack's recorded 10.0 h, not re-estimated for the nodes it has now"
+    )
 
 
 def test_reserved_commitment_uses_the_reserved_rate(fixture_catalog):
@@ -203,3 +207,25 @@ def test_on_demand_nodes_of_a_spot_cluster_are_priced_on_demand(fixture_catalog)
     result = price(fixture_catalog, nodes=4, on_demand_nodes=1, usd_per_hour=48.0)  # 1 x $32.00 + 3 x $12.00
     assert result.usd_per_hour == pytest.approx(68.0) and result.recorded_usd_per_hour == 48.0
     assert "costs $68.00/hour" in result.note
+
+
+@pytest.mark.parametrize(
+    ("region", "zone", "doubted"),
+    [
+        pytest.param("us-central1", "us-central1-a", True, id="us-central1-half-of-its-neighbours"),
+        pytest.param("europe-north1", "europe-north1-c", False, id="europe-north1-agrees"),
+    ],
+)
+def test_a_stack_on_a_row_the_price_check_doubts_says_so_as_resolve_does(region, zone, doubted):
+    # a3-highgpu-8g at $43.07/h in us-central1 against $87.83-98.93/h in us-east4/us-east5 (the
+    # committed catalog; issue #27's check): `plan`'s caveats carry the note `resolve` gives the row.
+    from profiles.stack.price import price_from_catalog
+    from tests.clusters import example_config
+
+    config = example_config("gcp", region=region, zone=zone, instance_type="a3-highgpu-8g", accelerator="H100")
+    checks = [c for c in price_from_catalog(config).caveats if c.startswith("price check:")]
+    if doubted:
+        (check,) = checks
+        assert f"$43.07/h in {region}" in check and "us-east4, us-east5 (north-america)" in check
+    else:
+        assert checks == []

@@ -117,7 +117,7 @@ def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
             r.provider,
             r.region,
             _zones(r.zones, r.region),
-            r.instance_type + (" *" if r.estimate else ""),
+            r.instance_type + (" *" if r.estimate else "") + (" !" if r.price_checks else ""),
             f"{r.nodes}x{r.accelerator_count} {r.accelerator}"
             if r.nodes > 1
             else f"{r.accelerator_count} {r.accelerator}",
@@ -133,6 +133,12 @@ def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
         out.print(f"{total - len(rows)} more; --top 0 shows all", highlight=False)
     if any(r.estimate for r in rows):
         out.print("* an estimated price (see `trainstack catalog info`)", highlight=False)
+    if any(r.price_checks for r in rows):
+        out.print(
+            "! the catalog's price checks doubt this row's on-demand price (far from the same type's in other "
+            "regions, or below a smaller-memory variant's), as `resolve` notes it; `--json` gives each check",
+            highlight=False,
+        )
 
 
 def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str]) -> dict:
@@ -161,6 +167,7 @@ def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str])
                 "spot_max_usd_per_hour": _round(r.spot_max),
                 "price_observed": r.observed,
                 "price_estimate": r.estimate,
+                "price_checks": list(r.price_checks),
             }
             for r in rows
         ],

@@ -206,7 +206,7 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     from profiles.stack.writer import write_stack as write
 
     choice = roomiest_copy(
-        resolution.choice.candidate, resolution.choice.also_zones, resolution.candidates, spec.interconnect
+        resolution.choice.candidate, resolution.choice.also_zones, resolution.movable, spec.interconnect
     )
     if resolution.deadline_met is False and not force:
         fail(
@@ -217,7 +217,7 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
 
     try:
         path = stack_path(folder, name)
-        ranked = resolution.candidates
+        ranked = resolution.movable  # a fallback meets the deadline when the pick does
         # `--zone` first: it corrects a zone the stack already names (kept only without one)
         config, kept = keep_cluster_settings(
             keep_zone(_zoned(cluster_config(spec, choice, catalog.version, ranked), zone), path), path

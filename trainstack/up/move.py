@@ -87,7 +87,15 @@ def offering_key(provider: str, cluster: ClusterConfig | dict[str, Any]) -> str:
 
 
 def move_problem(cluster: ClusterConfig, row: dict[str, Any]) -> str | None:
-    """Why the walk may not move `cluster` to `row` by itself, or None."""
+    """Why the walk may not move `cluster` to `row` by itself, or None: a move that would
+    replace the file system, or to a row whose run misses the deadline the stack's run meets
+    (a stack written before resolve kept its fallbacks to the deadline, or edited by hand)."""
+    hours, deadline = row.get("hours"), cluster.deadline_hours
+    if isinstance(hours, int | float) and deadline is not None and hours > deadline >= cluster.hours:
+        return (
+            f"it takes {hours:,.1f} h, past the {deadline:g} h deadline this stack meets ({cluster.hours:,.1f} h); "
+            "a slower run is your decision: move by hand (`trainstack resolve ... --write-stack`)"
+        )
     if cluster.file_system is not None and (row.get("region"), row.get("zone")) != (cluster.region, cluster.zone):
         return (
             f"moving to {row.get('zone')} would replace the file system in {cluster.zone} and the data on it; "

@@ -169,6 +169,27 @@ def test_a_move_that_would_replace_the_file_system_is_never_automatic(project: P
     assert yaml.safe_load(path.read_text())["config"]["trainstack:cluster"]["zone"] == config.zone
 
 
+def test_a_row_past_the_deadline_the_stack_meets_is_passed_over(project: Path) -> None:
+    """A stack written before resolve kept its rows to the deadline (or edited): up skips a row
+    whose run misses the deadline the stack's own run meets, and moves to the next."""
+    path = project / "stacks" / "Pulumi.train.yaml"
+    document = yaml.safe_load(path.read_text())
+    cluster = {**document["config"]["trainstack:cluster"], "deadline_hours": 12.0}
+    from clouds.config import parse_cluster_config
+    from profiles.stack.writer import render_stack
+
+    config = parse_cluster_config(cluster)
+    rows = [dict(row) for row in document["config"][FALLBACKS_KEY]]
+    assert len(rows) >= 2 and config.hours == 10
+    rows[0]["hours"] = 12.5
+    path.write_text(render_stack(config, "w.yaml", "2026-12-01", kept={"config": {}}, fallbacks=rows))
+    report = walk("train", project, Replay(project, "aws-insufficient-capacity.jsonl", "ok.jsonl"))
+    assert [a.outcome for a in report.attempts] == ["capacity", "skipped", "moved", "deployed"]
+    assert report.attempts[1].detail.startswith("it takes 12.5 h, past the 12 h deadline this stack meets (10.0 h)")
+    now = yaml.safe_load(path.read_text())["config"]["trainstack:cluster"]
+    assert (now["instance_type"], now["zone"], now["hours"]) == (rows[1]["instance_type"], rows[1]["zone"], 10)
+
+
 def test_a_hand_edited_stack_is_not_rewritten_without_force(project: Path) -> None:
     path = project / "stacks" / "Pulumi.train.yaml"
     path.write_text(path.read_text().replace("tags: {}", "tags: {team: ml}"))
