@@ -22,7 +22,7 @@ from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
-from profiles.spec import WorkloadSpec
+from profiles.spec import AUTO_MAX_NODES, WorkloadSpec
 
 # `what_would_meet` tries node counts up to this.
 MAX_SUGGESTED_NODES = 1024
@@ -63,33 +63,78 @@ def what_would_meet(spec: WorkloadSpec, best: Candidate) -> str:
     """What would meet the deadline the rows miss: more nodes of the best row's offering
     (the fewest that do, up to `MAX_SUGGESTED_NODES`), else faster accelerators or regions.
 
+    The node setting offered is one the workload does not already have: a range or `nodes:
+    auto` is widened to the count (auto stops at `AUTO_MAX_NODES`, and says so), and `nodes:
+    auto` is offered only when it would reach the count. When `interconnect: rdma` is what
+    keeps the row to one node (its offering has no RDMA fabric), it says so and what the
+    same offering would do without it.
+
     With `hours` given the run time is the same on every offering and node count, so neither
     can help: it says what fixes the miss instead (see `_fixed_hours_advice`)."""
     assert spec.deadline_hours is not None
     if spec.work is None:
         return _fixed_hours_advice(spec, best)
     o = best.offering
-    for nodes in sorted(
-        {
-            n
-            for n in (*range(best.nodes + 1, best.nodes + 33), *(2**k for k in range(14)))
-            if best.nodes < n <= MAX_SUGGESTED_NODES
-        }
-    ):
-        if spec.interconnect == "rdma" and not o.rdma:
-            break
+    if spec.interconnect == "rdma" and not o.rdma:
+        return _rdma_advice(spec, best)
+    found = _fewest_that_meet(spec, best)
+    if found is not None:
+        nodes, c = found
+        return (
+            f"to meet it: {nodes} nodes of {o.instance_type} {c.purchase} finish in {c.hours:,.1f} h "
+            f"for ${c.usd_total:,.2f} ({_nodes_fix(spec, nodes)})"
+        )
+    return (
+        f"to meet it: no node count up to {MAX_SUGGESTED_NODES} of {o.instance_type} does; allow faster "
+        "accelerators or other regions, or relax the deadline"
+    )
+
+
+def _fewest_that_meet(spec: WorkloadSpec, best: Candidate) -> tuple[int, Candidate] | None:
+    """The fewest nodes above the best row's of its offering whose job meets the deadline, with its row."""
+    assert spec.deadline_hours is not None
+    o = best.offering
+    tried = {n for n in (*range(best.nodes + 1, best.nodes + 33), *(2**k for k in range(14)))}
+    for nodes in sorted(n for n in tried if best.nodes < n <= MAX_SUGGESTED_NODES):
         estimate = job_hours(spec, o, nodes)
         if isinstance(estimate, JobHours):
             rows = [c for c in candidates(spec, o, estimate, nodes) if c.purchase == best.purchase]
             if rows and rows[0].hours <= spec.deadline_hours:
-                c = rows[0]
-                return (
-                    f"to meet it: {nodes} nodes of {o.instance_type} {c.purchase} finish in {c.hours:,.1f} h "
-                    f"for ${c.usd_total:,.2f} (set `nodes: {spec.nodes}-{nodes}` or `nodes: auto`)"
-                )
+                return nodes, rows[0]
+    return None
+
+
+def _nodes_fix(spec: WorkloadSpec, nodes: int, also: str = "") -> str:
+    """What to set so the resolver may take `nodes`, in the workload's own words (`also`:
+    another setting to name first, `interconnect: none`)."""
+    first = f"set {also} and " if also else "set "
+    if spec.max_nodes is None:  # a fixed count
+        auto = " or `nodes: auto`" if nodes <= AUTO_MAX_NODES else ""
+        return f"{first}`nodes: {spec.nodes}-{nodes}`{auto}"
+    if spec.max_nodes >= nodes:  # the range already holds it
+        return f"set {also}" if also else f"set `nodes: {nodes}`"
+    if spec.nodes == 1 and spec.max_nodes == AUTO_MAX_NODES:
+        return f"`nodes: auto` stops at {AUTO_MAX_NODES} nodes; {first}`nodes: 1-{nodes}`"
+    return f"{first}`nodes: {spec.nodes}-{nodes}` (the range stops at {spec.max_nodes})"
+
+
+def _rdma_advice(spec: WorkloadSpec, best: Candidate) -> str:
+    """`interconnect: rdma` keeps the best row's offering (no RDMA fabric) to one node: say so,
+    and what more nodes of it would do without RDMA (the node-to-node traffic then goes over
+    its Ethernet, which the speed model prices)."""
+    o = best.offering
+    why = f"to meet it: {o.instance_type} has no RDMA fabric, so `interconnect: rdma` keeps it to one node"
+    found = _fewest_that_meet(spec._replace(interconnect="none"), best)
+    if found is None:
+        return (
+            f"{why}, and no node count up to {MAX_SUGGESTED_NODES} meets the deadline even without RDMA; "
+            "allow faster accelerators or other regions, or relax the deadline"
+        )
+    nodes, c = found
     return (
-        f"to meet it: no node count up to {MAX_SUGGESTED_NODES} of {o.instance_type} does; allow faster "
-        "accelerators or other regions, or relax the deadline"
+        f"{why}; without it {nodes} nodes finish in {c.hours:,.1f} h for ${c.usd_total:,.2f} "
+        f"({_nodes_fix(spec, nodes, '`interconnect: none`')}); or allow accelerators or regions with an RDMA "
+        "fabric, or relax the deadline"
     )
 
 

@@ -10,10 +10,10 @@ Credentials, as `trainstack run` takes them for Azure ML: an ARM access token
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping
 from typing import Any
 
+from profiles.preflight.cloud_cli import tool_output, unreachable
 from profiles.preflight.finding import PreflightError
 from profiles.short_text import one_line
 
@@ -26,18 +26,15 @@ MAX_PAGES = 20
 
 
 def _az(*args: str) -> str:
-    try:
-        done = subprocess.run(["az", *args, "-o", "tsv"], capture_output=True, text=True, check=True, timeout=TIMEOUT)
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise PreflightError(f"no Azure credentials ({type(exc).__name__} running `az`); {LOGIN_FIX}") from None
-    return done.stdout.strip()
+    return tool_output(["az", *args, "-o", "tsv"], "no Azure credentials", LOGIN_FIX, TIMEOUT)
 
 
 def credentials(env: Mapping[str, str] | None = None) -> tuple[str, str]:
     """(ARM access token, subscription id) from the environment, else the Azure CLI.
 
     Raises:
-        PreflightError: neither is there.
+        PreflightError: neither is there: one line saying why (`az` is not installed, or
+            `az account get-access-token` failed with its first line of stderr) and how to log in.
     """
     env = os.environ if env is None else env
     token = env.get("AZURE_ACCESS_TOKEN") or _az("account", "get-access-token", "--query", "accessToken")
@@ -58,7 +55,7 @@ def _send(method: str, path: str, token: str, api_version: str, body: dict | Non
     try:
         answer = requests.request(method, url, params=params, json=body, headers=headers, timeout=TIMEOUT)
     except requests.RequestException as exc:
-        raise PreflightError(f"cannot reach Azure Resource Manager ({type(exc).__name__}); check the network") from None
+        raise unreachable("Azure Resource Manager", exc, TIMEOUT) from None
     if answer.status_code in (401, 403):
         raise PreflightError(
             f"Azure refused {method} {path.split('?')[0]} ({answer.status_code}): {_error(answer)}; {LOGIN_FIX}"

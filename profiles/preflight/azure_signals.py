@@ -70,14 +70,24 @@ def score_finding(cluster: ClusterConfig, answer: dict[str, Any]) -> Finding:
     )
 
 
+def reads(cluster: ClusterConfig) -> bool:
+    """Whether `signals` calls Azure for `cluster`: the score is for Spot only."""
+    return cluster.purchase == "spot"
+
+
 def signals(cluster: ClusterConfig, settings: Mapping[str, Any], session: Any = None) -> list[Finding]:
-    """The stack's spot placement score, with the default Azure credentials (`azure_api`)."""
-    if cluster.purchase != "spot":
+    """The stack's spot placement score, with the default Azure credentials (`azure_api`).
+
+    Raises:
+        PreflightError: no Azure credentials (the live check cannot run: `check` exits 1); a
+            call Azure refuses is an `unknown` finding instead.
+    """
+    if not reads(cluster):
         return []
     from profiles.preflight import azure_api
 
+    token, subscription = azure_api.credentials()
     try:
-        token, subscription = azure_api.credentials()
         path = (
             f"/subscriptions/{subscription}/providers/Microsoft.Compute/locations/{cluster.region}"
             "/placementScores/spot/generate"

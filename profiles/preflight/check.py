@@ -83,7 +83,38 @@ def preflight(
     if guide is None:
         known = ", ".join([*(name for name, c in CLOUDS.items() if c.live_check), *sorted(GUIDANCE)])
         raise PreflightError(f"provider '{cluster.provider}': trainstack check knows {known}")
-    return findings + guide(cluster)
+    return findings + guide(cluster) + ([] if reads_live(cluster) else [offline_only_finding(cluster)])
+
+
+def reads_live(cluster: ClusterConfig) -> bool:
+    """Whether `trainstack check` calls a cloud API for `cluster` (and so needs credentials):
+    its platform's or its cloud's live check, or a capacity signal its cloud publishes for
+    this stack (`<cloud>_signals.reads`: Azure's spot score for Spot stacks, GCP's VM
+    reservations). False for a stack checked by offline guidance alone."""
+    import importlib
+
+    found = CLOUDS.get(cluster.provider)
+    if live_platform(cluster) is not None or (found is not None and found.live_check is not None):
+        return True
+    try:
+        module = importlib.import_module(f"profiles.preflight.{cluster.provider}_signals")
+    except ModuleNotFoundError:
+        return False
+    return bool(module.reads(cluster))
+
+
+def offline_only_finding(cluster: ClusterConfig) -> Finding:
+    """The `live` line of a stack whose checks are all offline guidance: nothing is read from
+    the cloud, so no credentials are needed and nothing fails for want of them."""
+    found = CLOUDS.get(cluster.provider)
+    cloud = found.display_name if found else cluster.provider
+    return Finding(
+        "live",
+        "info",
+        f"nothing read live: trainstack calls no {cloud} API for this stack ({cluster.purchase} "
+        f"{cluster.instance_type}), so no credentials are needed; the `?` lines are to confirm by hand",
+        "`trainstack check` exits 0 unless a check fails; confirm each `?` line in the console before `pulumi up`",
+    )
 
 
 def live_platform(cluster: ClusterConfig) -> Platform | None:

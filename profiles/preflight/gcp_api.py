@@ -10,10 +10,10 @@ else `gcloud config get-value project`). Every failure becomes one line (`Prefli
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping
 from typing import Any
 
+from profiles.preflight.cloud_cli import tool_output, unreachable
 from profiles.preflight.finding import PreflightError
 from profiles.short_text import one_line
 
@@ -26,11 +26,7 @@ MAX_PAGES = 20  # pages of a list read at most (`nextPageToken`); a choice that 
 
 
 def _gcloud(*args: str) -> str:
-    try:
-        done = subprocess.run(["gcloud", *args], capture_output=True, text=True, check=True, timeout=TIMEOUT)
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise PreflightError(f"no GCP credentials ({type(exc).__name__} running `gcloud`); {LOGIN_FIX}") from None
-    return done.stdout.strip()
+    return tool_output(["gcloud", *args], "no GCP credentials", LOGIN_FIX, TIMEOUT)
 
 
 def credentials(settings: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> tuple[str, str]:
@@ -41,7 +37,8 @@ def credentials(settings: Mapping[str, Any] | None = None, env: Mapping[str, str
         env: the environment (default `os.environ`).
 
     Raises:
-        PreflightError: no token or no project.
+        PreflightError: no token or no project: one line saying why (`gcloud` is not installed,
+            or `gcloud auth print-access-token` failed with its first line of stderr) and the fix.
     """
     env = os.environ if env is None else env
     token = env.get("GOOGLE_OAUTH_ACCESS_TOKEN") or _gcloud("auth", "print-access-token")
@@ -82,7 +79,7 @@ def call(
     try:
         answer = requests.request(method, f"{base}/{path}", params=params, json=body, headers=headers, timeout=TIMEOUT)
     except requests.RequestException as exc:
-        raise PreflightError(f"cannot reach the Compute Engine API ({type(exc).__name__}); check the network") from None
+        raise unreachable(f"the Google Cloud API ({base})", exc, TIMEOUT) from None
     if not answer.ok:
         fix = f"; {LOGIN_FIX}" if answer.status_code in (401, 403) else ""
         raise PreflightError(f"GCP {method} {path} failed ({answer.status_code}): {_error(answer)}{fix}")

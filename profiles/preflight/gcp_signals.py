@@ -62,17 +62,28 @@ def flex_finding(cluster: ClusterConfig) -> Finding:
     )
 
 
+def reads(cluster: ClusterConfig) -> bool:
+    """Whether `signals` calls GCP for `cluster`: VMs' reservations; not a TPU slice (its own
+    reservations are not read) nor a flex-start stack (it takes none)."""
+    return not is_tpu(cluster.instance_type) and not cluster.flex_start
+
+
 def signals(cluster: ClusterConfig, settings: Mapping[str, Any], session: Any = None) -> list[Finding]:
     """The stack's reservation signal, with the default GCP credentials (`gcp_api`); for a
-    flex-start stack, which takes no reservation, what can be known before it asks (`flex_finding`)."""
+    flex-start stack, which takes no reservation, what can be known before it asks (`flex_finding`).
+
+    Raises:
+        PreflightError: no GCP credentials or project (the live check cannot run: `check`
+            exits 1); a call Google refuses is an `unknown` finding instead.
+    """
     if is_tpu(cluster.instance_type):
         return []
     if cluster.flex_start:
         return [flex_finding(cluster)]
     from profiles.preflight import gcp_api
 
+    token, project = gcp_api.credentials(settings)
     try:
-        token, project = gcp_api.credentials(settings)
         items = gcp_api.listed(f"projects/{project}/zones/{cluster.zone}/reservations", token)
     except PreflightError as exc:
         return [Finding(CHECK, "unknown", f"not read: {exc}")]

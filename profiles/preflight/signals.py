@@ -6,7 +6,8 @@ A cloud with signals has a `profiles.preflight.<cloud>_signals` module whose
 and Capacity Block offerings, Azure's spot placement score, GCP's reservations); `settings`
 is the stack file's `config:` (a project id), `session` an AWS session for tests. A signal is
 advice, never a failure: a call that is refused or cannot be made is an `unknown` finding
-with its one line, and the other checks stand.
+with its one line, and the other checks stand; but missing credentials stop the live checks
+(`PreflightError`, `check` exits 1), the same on every cloud (docs/cli.md, `check`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ def capacity_signals(
     """The stack's capacity signals; [] for a cloud that publishes none trainstack reads, and
     for a platform with its own live check (`Platform.live_check`): the cloud's signals are
     about its VMs (EC2 spot placement scores, Capacity Blocks), which the platform's instances
-    are not (SageMaker buys spot and reserved capacity itself: managed spot, training plans)."""
+    are not (SageMaker buys spot and reserved capacity itself: managed spot, training plans).
+
+    Raises:
+        PreflightError: the cloud's credentials are missing (one line naming them and how to
+            provide them); a signal the cloud refuses is an `unknown` finding instead.
+    """
     from profiles.preflight.check import live_platform
 
     if live_platform(cluster) is not None:

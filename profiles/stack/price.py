@@ -259,7 +259,8 @@ def _compute_price(
     note = (
         f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
         f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
-        "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`)"
+        "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`); "
+        f"USD/job is for the stack's recorded {config.hours:,.1f} h, not re-estimated for the nodes it has now"
     )
     return StackPrice(current, config.hours, storage, recorded, note)
 

@@ -148,7 +148,8 @@ def test_with_a_rate_plan_prices_the_alibaba_stack_from_its_region_wide_row(rate
     assert price.note == (
         f"the stack records $79.64/hour, but 2 x ecs.ebmgn7ex.32xlarge on-demand costs $77.38/hour "
         f"in catalog {rated.version} (edited by hand, or the catalog changed since it was resolved: "
-        "re-run `trainstack resolve --write-stack`)"
+        "re-run `trainstack resolve --write-stack`); USD/job is for the stack's recorded 72.0 h, not re-estimated "
+        "for the nodes it has now"
     )
     estimate, storage = price.caveats
     assert estimate == (  # what the figure is, then its source id (not inline)

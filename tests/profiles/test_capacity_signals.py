@@ -11,6 +11,7 @@ import responses
 
 from clouds.contract import ClusterConfig
 from profiles.preflight import aws_signals, azure_signals, gcp_signals
+from profiles.preflight.finding import PreflightError
 from tests.aws_live import stubbed
 from tests.cli.helpers import ROOT
 from tests.clusters import BASE_CLUSTER
@@ -236,8 +237,18 @@ def test_gcp_reservations_of_the_stacks_type_in_its_zone(monkeypatch):
     assert "the project holds no reservation" in none.detail
 
 
-def test_gcp_without_credentials_is_one_unknown_line(monkeypatch):
-    monkeypatch.delenv("GOOGLE_OAUTH_ACCESS_TOKEN", raising=False)
-    monkeypatch.setenv("PATH", "/nonexistent")  # no gcloud
-    [found] = gcp_signals.signals(_gcp(), {})
-    assert found.status == "unknown" and found.detail.startswith("not read: no GCP credentials")
+@pytest.mark.parametrize(
+    ("read", "cluster", "text"),
+    [
+        pytest.param(gcp_signals.signals, _gcp, "no GCP credentials: gcloud is not installed", id="gcp"),
+        pytest.param(azure_signals.signals, _azure, "no Azure credentials: az is not installed", id="azure"),
+    ],
+)
+def test_without_credentials_the_signal_cannot_run(monkeypatch, tmp_path, read, cluster, text):
+    """Missing credentials stop the live check (`check` exits 1, tests/cli/test_check_credentials.py);
+    only a call the cloud refuses is an `unknown` line."""
+    for name in ("GOOGLE_OAUTH_ACCESS_TOKEN", "AZURE_ACCESS_TOKEN", "AZURE_SUBSCRIPTION_ID"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # neither gcloud nor az
+    with pytest.raises(PreflightError, match=f"^{text} \\(not on PATH\\); log in with"):
+        read(cluster(), {})

@@ -95,9 +95,11 @@ def test_missing_credentials(monkeypatch):
 
 
 def test_azure_and_gcp_say_what_to_request_without_live_calls():
-    (azure,) = preflight(
+    # nothing is read live for an on-demand Azure stack (the spot score is for Spot): it says so
+    azure, live = preflight(
         example_config("azure", instance_type="Standard_ND96isr_H100_v5", accelerator="H100", purchase="on-demand")
     )
+    assert (live.check, live.status) == ("live", "info") and "calls no Azure API for this stack" in live.detail
     assert azure.status == "unknown" and "no Azure quota API" in azure.detail
     assert "192 vCPUs of the VM-family vCPU quota" in azure.detail
     assert "az vm list-usage --location eastus" in azure.fix
@@ -108,7 +110,8 @@ def test_azure_and_gcp_say_what_to_request_without_live_calls():
     (standard,) = preflight(example_config("gcp", region="us-east4", zone="us-east4-a", purchase="on-demand"))
     assert "16 GPUs of NVIDIA_H100_GPUS and" in standard.detail
     flex = example_config("gcp", region="us-east4", zone="us-east4-a", purchase="on-demand", flex_start=True, hours=20)
-    (flex_quota,) = preflight(flex)
+    flex_quota, flex_live = preflight(flex)  # flex-start takes no reservation: nothing read live
+    assert flex_live.check == "live" and "so no credentials are needed" in flex_live.detail
     assert "16 GPUs of PREEMPTIBLE_NVIDIA_H100_GPUS (flex-start VMs consume preemptible quota" in flex_quota.detail
 
 

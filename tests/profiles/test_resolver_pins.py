@@ -230,9 +230,49 @@ def test_more_ethernet_nodes_are_suggested_only_when_rdma_is_not_required():
     assert free.to_meet.startswith("to meet it: 2 nodes of Standard_X")
     strict = resolve(spec(work=WORK, nodes=1, interconnect="rdma", deadline="17.5h"), [ethernet])
     assert strict.to_meet == (
-        "to meet it: no node count up to 1024 of Standard_X does; allow faster accelerators or other regions, "
-        "or relax the deadline"
+        "to meet it: Standard_X has no RDMA fabric, so `interconnect: rdma` keeps it to one node; without it "
+        "2 nodes finish in 17.0 h for $1,020.00 (set `interconnect: none` and `nodes: 1-2` or `nodes: auto`); "
+        "or allow accelerators or regions with an RDMA fabric, or relax the deadline"
     )
+
+
+@pytest.mark.parametrize(
+    ("nodes", "deadline", "fix"),
+    [
+        pytest.param("auto", "4h", "9 nodes finish in 3.8 h for $1,020.00 (set `interconnect: none`);", id="auto"),
+        pytest.param(1, "4h", "(set `interconnect: none` and `nodes: 1-9` or `nodes: auto`);", id="fixed-count"),
+        pytest.param(
+            "auto", "1h", ", and no node count up to 1024 meets the deadline even without RDMA;", id="not-even-without"
+        ),
+        pytest.param("auto", "100h", None, id="deadline-met-asks-nothing"),
+    ],
+)
+def test_rdma_keeping_a_row_to_one_node_is_named_with_the_fix_in_the_workloads_words(nodes, deadline, fix):
+    # Over 100 Gbps Ethernet (no RDMA) 9 nodes take 3.8 h and no count reaches 1 h; one node (34 h) meets 100 h.
+    ethernet = offering(interconnect="ethernet", network_gbps=100.0)
+    resolution = resolve(spec(work=WORK, nodes=nodes, interconnect="rdma", deadline=deadline), [ethernet])
+    if fix is None:
+        assert not resolution.to_meet
+        return
+    assert resolution.to_meet.startswith("to meet it: Standard_X has no RDMA fabric, so `interconnect: rdma`")
+    assert fix in resolution.to_meet and "faster accelerators or other regions" not in resolution.to_meet.split(fix)[0]
+
+
+@pytest.mark.parametrize(
+    ("nodes", "deadline", "fix"),
+    [
+        pytest.param("auto", "0.5h", "(`nodes: auto` stops at 64 nodes; set `nodes: 1-68`)", id="auto-stops-at-64"),
+        pytest.param("2-16", "0.5h", "(set `nodes: 2-128` (the range stops at 16))", id="range-too-narrow"),
+        pytest.param("2-16", "1.2h", "(set `nodes: 2-29` (the range stops at 16))", id="range-below-auto-bound"),
+        pytest.param(4, "0.5h", "(set `nodes: 4-128`)", id="fixed-beyond-auto-offers-no-auto"),
+        pytest.param(4, "1.2h", "(set `nodes: 4-29` or `nodes: auto`)", id="fixed-within-auto"),
+    ],
+)
+def test_the_node_fix_is_one_the_workload_does_not_already_have(nodes, deadline, fix):
+    # 34 / n hours: 29 nodes meet 1.2 h (28 take 1.21 h); 0.5 h needs 68, found from 64 nodes
+    # up one by one, or else at the next power of two tried (128).
+    resolution = resolve(spec(work=WORK, nodes=nodes, deadline=deadline), [offering()])
+    assert resolution.to_meet.endswith(fix), resolution.to_meet
 
 
 def test_held_capacity_is_never_suggested_beyond_what_is_held():

@@ -37,6 +37,10 @@ def test_edited_node_count_and_purchase_are_repriced(fixture_catalog):
     result = price(fixture_catalog, nodes=3, purchase="on-demand")  # 3 x $32.00
     assert result.usd_per_hour == 96.0 and result.recorded_usd_per_hour == 24.0
     assert result.note.startswith("the stack records $24.00/hour, but 3 x p4d.24xlarge on-demand costs $96.00/hour")
+    # the run time is the stack's own, never re-estimated for the nodes a hand edit gives it
+    assert result.usd_total == 96.0 * 10 and result.note.endswith(
+        "USD/job is for the stack's recorded 10.0 h, not re-estimated for the nodes it has now"
+    )
 
 
 def test_reserved_commitment_uses_the_reserved_rate(fixture_catalog):

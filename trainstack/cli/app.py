@@ -259,7 +259,11 @@ def check(
     from profiles.preflight.signals import capacity_signals
     from trainstack.cli.status_cmd import stack_settings
 
-    items += capacity_signals(cluster, stack_settings(path.read_text()))  # advice: never a failure
+    try:  # advice, never a failure; but without the cloud's credentials they cannot run: exit 1
+        items += capacity_signals(cluster, stack_settings(path.read_text()))
+    except PreflightError as exc:
+        live_view.findings(stack, items, path)
+        fail(f"live checks did not run: {exc}", code=FAILED)
     live_view.findings(stack, items, path)
     if refused or any(item.status == "fail" for item in items):
         raise typer.Exit(code=FAILED)

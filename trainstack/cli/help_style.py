@@ -14,9 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-EXIT_STATUS = (
-    "Exit status: 0 done (every check passed); 1 the work failed or found a failure; 2 the input needs fixing."
-)
+EXIT_STATUS = "Exit status: 0 done (no check failed); 1 the work failed or found a failure; 2 the input needs fixing."
 
 
 def unwrap(text: str | None) -> str | None:

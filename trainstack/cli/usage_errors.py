@@ -63,8 +63,8 @@ def work_failed(what: str, exc: Exception, provider: str = "") -> str:
     return f"{what}: {message}"
 
 
-# Exit statuses, the same for every command (docs/cli.md, exit statuses): 0 done (every check
-# passed); 1 the command ran and failed or found a failure (a check failed, live checks or a
+# Exit statuses, the same for every command (docs/cli.md, exit statuses): 0 done (no check
+# failed); 1 the command ran and failed or found a failure (a check failed, live checks or a
 # fetch could not run); 2 the input is wrong (usage, an invalid workload or stack, nothing fits).
 FAILED = 1
 BAD_INPUT = 2

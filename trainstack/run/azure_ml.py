@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import os
 import shlex
-import subprocess
 from collections.abc import Mapping
 from typing import Any
 
@@ -90,14 +89,14 @@ def command_job_body(cluster: ClusterConfig, name: str, subscription: str) -> di
 
 
 def _az(*args: str) -> str:
+    from profiles.preflight.azure_api import LOGIN_FIX
+    from profiles.preflight.cloud_cli import tool_output
+    from profiles.preflight.finding import PreflightError
+
     try:
-        done = subprocess.run(["az", *args, "-o", "tsv"], capture_output=True, text=True, check=True, timeout=60)
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise RunError(
-            "credentials: no Azure access token; log in with `az login` or set AZURE_ACCESS_TOKEN and "
-            f"AZURE_SUBSCRIPTION_ID ({type(exc).__name__})"
-        ) from None
-    return done.stdout.strip()
+        return tool_output(["az", *args, "-o", "tsv"], "credentials: no Azure access token", LOGIN_FIX)
+    except PreflightError as exc:
+        raise RunError(str(exc)) from None
 
 
 def credentials(env: Mapping[str, str]) -> tuple[str, str]:
