@@ -220,6 +220,8 @@ def test_plan_and_check_warn_of_a_fat_fingered_stack(tmp_path, monkeypatch):
     assert "more than the 2 x 8 GPUs it feeds ($12.33/hour)" in data["warnings"][0]
     checked = run("check", "-s", "big")  # the live checks need credentials; the warnings do not
     assert "warning: nodes: 5,000 is far beyond the 64 nodes trainstack ever picks" in checked.stderr
+    review = run("plan", "-s", "big", "--markdown").stdout  # the pull-request comment says it too
+    assert review.count("⚠️ Size: nodes: 5,000 is far beyond the 64 nodes trainstack ever picks") == 1
 
 
 def test_a_stack_that_sets_refuse_oversized_is_refused_by_the_budget_rule(tmp_path, monkeypatch):
@@ -242,6 +244,8 @@ def test_a_stack_that_sets_refuse_oversized_is_refused_by_the_budget_rule(tmp_pa
     assert budget["violations"][0]["message"].endswith("(refused: trainstack:refuse_oversized is true)")
     tree = run("plan", "-s", "big").stdout  # said once: as the budget policy's failure, not again as a warning
     assert tree.count("is far beyond the 64 nodes") == 1 and "x budget: nodes: 5,000 is far beyond" in tree
+    review = run("plan", "-s", "big", "--markdown").stdout  # the review, the same: the budget row only
+    assert "far beyond the 64 nodes" in review and "⚠️ Size:" not in review
     checked = run("check", "-s", "big")
     assert checked.exit_code == 1 and "error: nodes: 5,000 is far beyond the 64 nodes" in checked.stderr
     assert "warning: nodes" not in checked.stderr

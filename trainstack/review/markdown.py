@@ -170,6 +170,7 @@ def _cost(review: dict[str, Any]) -> list[str]:
     if after.get("price_note"):
         lines += ["", f"⚠️ Price: {after['price_note']}."]
     lines += [f"⚠️ Caveat: {caveat}." for caveat in after.get("price_caveats", [])]
+    lines += [f"⚠️ Size: {warning.removeprefix('warning: ')}." for warning in review.get("warnings", [])]
     if after.get("deadline_note"):
         lines += ["", f"❌ Deadline: {after['deadline_note']}."]
     if review["budget_usd_per_hour"] is not None:

@@ -46,6 +46,8 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     review = review_json(stack, against, changes, before, after, results, limit)
     # Without --against a committed stack is not new: say that nothing was compared.
     review["committed"] = against is None and committed_at_head(stack, project_dir)
+    # The size warnings `plan` prints; refused ones are the budget policy's failure, said once.
+    review["warnings"] = [] if oversized else size_warnings(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml", after)
     return review
 
 
@@ -84,7 +86,8 @@ def review_json(
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
         "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`;
         `build_review` adds "committed": True when, without `against`, the stack file is
-        already committed (so the plan was compared with nothing, not with a new stack).
+        already committed (so the plan was compared with nothing, not with a new stack), and
+        "warnings": the size warnings `plan` prints (none when the budget rule refuses them).
         Costs are USD/hour and USD per job (the planned hours); `before` is None for a new stack;
         a price or delta is None when a side's price is unknown.
     """
