@@ -124,10 +124,26 @@ def gcp_guidance(cluster: ClusterConfig, name: str = "cluster") -> list[Finding]
 
 def generic_guidance(cluster: ClusterConfig, name: str = "cluster") -> list[Finding]:
     """What to confirm by hand on a cloud whose offerings and quotas trainstack cannot check
-    (trainstack has no fact on its quota names or limits)."""
+    (trainstack has no fact on its quota names or limits); for a managed platform's stack
+    (ModelArts, PAI, TI-ONE), in the platform's console, since the platform buys its nodes."""
     found = CLOUDS.get(cluster.provider)
     cloud = found.display_name if found else cluster.provider
     gpus = cluster.nodes * cluster.accelerator_count
+    from clouds.platform_lookup import find
+
+    platform = find(cluster.provider, cluster.platform)
+    if platform is not None:  # the platform buys the nodes: its console and quota, not the VMs'
+        return [
+            Finding(
+                "offered",
+                "unknown",
+                f"not checked live (no {platform.display_name} offering or quota API in trainstack yet): a "
+                f"{platform.display_name} pool of {cluster.nodes} x {cluster.instance_type} ({gpus} "
+                f"{cluster.accelerator} GPUs, {cluster.purchase}) in {cluster.zone}",
+                f"confirm in the {platform.display_name} console that {cluster.zone} offers {cluster.instance_type} "
+                f"to {platform.display_name} and that your quota there covers {cluster.nodes} nodes",
+            )
+        ]
     return [
         Finding(
             "offered",

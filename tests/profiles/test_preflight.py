@@ -252,3 +252,30 @@ def test_an_azure_ml_stack_is_told_azure_mls_own_quota(purchase, quota):
     assert "Azure ML compute has its own quota, not the VMs' vCPU quota" in found.detail
     assert found.fix.startswith("compare with `az ml compute list-usage -g team-aml-rg -w team-aml-ws -o table`")
     assert "az vm list-usage" not in found.fix and "Spot (low-priority) vCPU" not in found.detail
+
+
+@pytest.mark.parametrize(
+    ("stack", "platform", "shown"),
+    [
+        pytest.param("training-ascend-modelarts", None, "Huawei ModelArts", id="modelarts"),
+        pytest.param("training-a100-alicloud", "pai", "Alibaba PAI", id="pai"),
+        pytest.param("training-a100-tencentcloud", "ti-one", "Tencent TI-ONE", id="ti-one"),
+        pytest.param("training-a100-tencentcloud", None, None, id="tencent-vms"),
+    ],
+)
+def test_a_platform_stack_is_told_to_confirm_in_the_platforms_console(stack, platform, shown):
+    """A managed platform buys its nodes, so the offline guidance sends its stack to the
+    platform's console and quota (finding 7's class), never to the cloud's GPU instance quota."""
+    from profiles.preflight.guidance import GUIDANCE
+    from tests.cli.helpers import ROOT
+
+    cluster = read_cluster(ROOT / "stacks" / f"Pulumi.{stack}.yaml")
+    cluster = cluster.model_copy(update={"platform": platform}) if platform else cluster
+    (found,) = GUIDANCE[cluster.provider](cluster, stack)  # the guidance alone: a relabelled pool
+    assert found.check == "offered" and found.status == "unknown"
+    if shown is None:
+        assert found.fix.endswith("that your GPU instance quota covers it")
+        return
+    assert f"a {shown} pool of 2 x {cluster.instance_type}" in found.detail
+    assert found.fix.startswith(f"confirm in the {shown} console that {cluster.zone} offers {cluster.instance_type}")
+    assert "GPU instance quota" not in found.fix
