@@ -134,7 +134,7 @@ def validate_budget(args: StackValidationArgs, report_violation: ReportViolation
         for violation in budget(_cluster_price(raw), checked):
             report_violation(violation.message, None)
     if refuse:
-        for violation in oversized(_size_warnings(raw)):
+        for violation in oversized(_size_warnings(raw, checked)):
             report_violation(violation.message, None)
 
 
@@ -182,7 +182,7 @@ def _cluster_price(raw: Any) -> float | None:
         return None
 
 
-def _size_warnings(raw: Any) -> list[str]:
+def _size_warnings(raw: Any, budget_usd_per_hour: float | None = None) -> list[str]:
     """The size warnings `trainstack check` prints for the cluster as configured, priced from
     the catalog (`profiles.cost.sanity.stack_warnings`); none when the config does not parse
     (the component fails the preview with its own one-line error)."""
@@ -195,7 +195,7 @@ def _size_warnings(raw: Any) -> list[str]:
     except ConfigError:
         return []
     price = price_from_catalog(config)
-    return stack_warnings(config, price.usd_per_hour, price.usd_storage)
+    return stack_warnings(config, price.usd_per_hour, price.usd_storage, budget_usd_per_hour)
 
 
 def _stack_config(key: str) -> Any:

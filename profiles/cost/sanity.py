@@ -32,6 +32,7 @@ def sanity_warnings(
     compute_usd_per_hour: float | None,
     storage_usd_per_hour: float | None,
     capacity_gib: float | None,
+    budget_usd_per_hour: float | None = None,
 ) -> list[str]:
     """One `warning:` line per size far beyond what the cluster's GPUs suggest (see the module
     docstring for the rules).
@@ -42,15 +43,22 @@ def sanity_warnings(
         compute_usd_per_hour: the nodes' price, USD/hour (whole cluster), or None.
         storage_usd_per_hour: the file system's price, USD/hour, or None (none or unpriced).
         capacity_gib: the file system's capacity, GiB, or None without one.
+        budget_usd_per_hour: the stack's `trainstack:max_usd_per_hour`, or None when unset
+            (the nodes line then suggests setting it; when set, it names it instead).
     """
     from clouds.words import usd
 
     lines = []
     if nodes > MAX_SANE_NODES:
         bill = f" ({usd(compute_usd_per_hour)}/hour for the nodes)" if compute_usd_per_hour is not None else ""
+        cap = (
+            "or set trainstack:max_usd_per_hour to cap it"
+            if budget_usd_per_hour is None
+            else f"its budget is {usd(budget_usd_per_hour)}/hour (trainstack:max_usd_per_hour)"
+        )
         lines.append(
             f"warning: nodes: {nodes:,} is far beyond the {MAX_SANE_NODES} nodes trainstack ever picks on its "
-            f"own{bill}; check the stack's nodes (a typo?), or set trainstack:max_usd_per_hour to cap it"
+            f"own{bill}; check the stack's nodes (a typo?), {cap}"
         )
     if capacity_gib is None:
         return lines
@@ -69,13 +77,20 @@ def sanity_warnings(
     return lines
 
 
-def stack_warnings(config, compute_usd_per_hour: float | None, usd_storage: float | None) -> list[str]:
+def stack_warnings(
+    config, compute_usd_per_hour: float | None, usd_storage: float | None, budget_usd_per_hour: float | None = None
+) -> list[str]:
     """`sanity_warnings` for a stack's cluster `config` (a `ClusterConfig`) as priced: the nodes'
     USD/hour and the file system's USD for the run (`config.hours`), as `plan` and `check`
-    compute them (`profiles.stack.price`)."""
+    compute them (`profiles.stack.price`), with the stack's budget (USD/hour) when set."""
     fs = config.file_system
     hours = config.hours
     storage = usd_storage / hours if usd_storage is not None and hours else None
     return sanity_warnings(
-        config.nodes, config.accelerator_count, compute_usd_per_hour, storage, None if fs is None else fs.capacity_gib
+        config.nodes,
+        config.accelerator_count,
+        compute_usd_per_hour,
+        storage,
+        None if fs is None else fs.capacity_gib,
+        budget_usd_per_hour,
     )

@@ -95,3 +95,11 @@ def test_an_unpriced_stack_file_system_is_judged_by_its_capacity_per_gpu():
         "file_system.capacity (a unit slip?)"
     ]
     assert stack_warnings(fat.model_copy(update={"file_system": None}), 4.931, None) == []
+
+
+def test_a_stack_with_a_budget_is_not_told_to_set_one():
+    """The nodes line suggests trainstack:max_usd_per_hour only when the stack has none; with
+    one, it names it (a suggestion that is already done is no help)."""
+    (line,) = sanity_warnings(65, 8, 160.0, None, None, budget_usd_per_hour=100.0)
+    assert line.endswith("check the stack's nodes (a typo?), its budget is $100/hour (trainstack:max_usd_per_hour)")
+    assert "set trainstack:max_usd_per_hour" not in line

@@ -232,7 +232,7 @@ def check(
     try:  # a stack that cannot be read or is refused: bad input (exit 2)
         path = stack_path(project_dir(project), stack)
         cluster = read_cluster(path)
-        stack_budget(path)  # a budget `plan` and the policy pack would refuse
+        budget = stack_budget(path)  # a budget `plan` and the policy pack would refuse
         refuse = refuses_oversized(path)  # sizes the budget rule refuses (exit 1 below)
         version = load_catalog(providers=(cluster.provider,)).version
     except (PreflightError, StackWriteError, CatalogError, PlanError) as exc:
@@ -242,7 +242,7 @@ def check(
     from profiles.stack.price import price_from_catalog
 
     price = price_from_catalog(cluster)  # the price `plan` shows, from the catalog
-    warnings = stack_warnings(cluster, price.usd_per_hour, price.usd_storage)  # first: they need no API
+    warnings = stack_warnings(cluster, price.usd_per_hour, price.usd_storage, budget)  # first: they need no API
     refused = [f"error: {v.message}" for v in oversized(warnings)] if refuse else []
     for said in refused or warnings:
         typer.secho(said, fg="red" if refused else "yellow", err=True)

@@ -270,7 +270,7 @@ def size_warnings(stack_file: Path, result: PlanResult) -> list[str]:
     from profiles.stack.file import read_cluster
 
     cluster = read_cluster(stack_file)[1]  # validated by the plan
-    return stack_warnings(cluster, result.usd_compute_per_hour, result.usd_storage)
+    return stack_warnings(cluster, result.usd_compute_per_hour, result.usd_storage, stack_budget(stack_file))
 
 
 def refused_sizes(stack_file: Path, result: PlanResult) -> list[str] | None:
