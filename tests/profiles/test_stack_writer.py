@@ -1,6 +1,7 @@
 import pytest
 import yaml
 
+from profiles.cost.commitment import rate_basis
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
 from profiles.stack.writer import (
@@ -328,5 +329,7 @@ def test_a_commitment_stack_names_the_term_it_does_not_buy(fixture_catalog):
         "# Cost note: assumes a 1y commitment the stack does not buy: the nodes launch on-demand, and this rate "
         "applies only if you hold a Compute or EC2 Instance Savings Plan or Reserved Instances for 2 x p4d.24xlarge, "
         "bought separately; the term commits $392,448 (8,760 h at $44.80/hour), this job's share $197,837 with "
-        "reuse 0.5 of the rest; without it the nodes bill on-demand at $64.00/hour.\n"
+        "reuse 0.5 of the rest; without it the nodes bill on-demand at $64.00/hour"
+        + rate_basis("aws", "1y")  # the fixture's $44.80 is 2 x $32 less AWS's assumed 30 %, labelled
+        + ".\n"
     ) in text
