@@ -19,6 +19,7 @@ from clouds.capacity import capacity_problem
 from clouds.cidrs import ssh_cidr_problem
 from clouds.data import data_problem
 from clouds.data_config import DataConfig
+from clouds.field_errors import example_of
 from clouds.healing import check_job, healing
 from clouds.job_config import JobConfig
 from clouds.job_fields import NO_FILE_SYSTEM, job_size_problem
@@ -161,7 +162,10 @@ class ClusterConfig(BaseModel):
         if isinstance(data, dict):
             for key in _NUMBERS:
                 if isinstance(data.get(key), bool):
-                    raise ValueError(f"{key}: expected a number, got {str(data[key]).lower()}; write e.g. {key}: 2")
+                    example = example_of(cls.model_fields[key])  # within the field's bounds (reuse: at most 1)
+                    raise ValueError(
+                        f"{key}: expected a number, got {str(data[key]).lower()}; write e.g. {key}: {example}"
+                    )
         return data
 
     provider: str = Field(description="Cloud registry name (one of `clouds.registry.NAMES`).")
@@ -174,7 +178,7 @@ class ClusterConfig(BaseModel):
     purchase: Literal["spot", "on-demand"] = Field(description="Purchase option.")
     commitment: Commitment = Field(default="none", description="Priced reserved term.")
     commitment_reuse: float | None = Field(
-        default=None, ge=0, le=1, description="Fraction (0-1) of the term's rest other work uses."
+        default=None, ge=0, le=1, description="Fraction (0-1) of the term's rest other work uses.", examples=[0.8]
     )
     interconnect: Literal["none", "rdma"] = Field(default="rdma", description="Node-to-node fabric.")
     hours: float = Field(gt=0, le=MAX_HOURS, description="Planned run time, hours (at most 3 years).")

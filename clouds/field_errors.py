@@ -54,7 +54,7 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         key: the field as the user writes it (alias where it has one).
     """
     kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
-    what = meaning(model, key)
+    what, info = meaning(model, key), field_of(model, key)
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound_name = next(b for b in _BOUND_WORDS if b in ctx)
         bound = ctx[bound_name]
@@ -66,7 +66,7 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         low = bound_name in ("ge", "gt")
         return (
             f"{_shown(value)} is too {'small' if low else 'large'}: the {what} must be "
-            f"{_BOUND_WORDS[bound_name]} {bound:g}; write e.g. {key}: {example:g}"
+            f"{_BOUND_WORDS[bound_name]} {bound:g}; write e.g. {key}: {_near(example, info)}"
         )
     if kind == "string_pattern_mismatch":
         rule = PATTERNS.get(ctx.get("pattern", ""), f"text matching {ctx.get('pattern')}")
@@ -81,10 +81,12 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
         whole = kind.startswith("int")
         return (
             f"{_shown(value)} is not {'a whole number' if whole else 'a number'}; the {what} is one, "
-            f"e.g. {key}: {_number_in_keys_unit(value, key) or 2}"
+            f"e.g. {key}: {_number_in_keys_unit(value, key) or example_of(info)}"
         )
+    if kind == "value_error" and getattr(ctx.get("error"), "example_wanted", False):
+        return f"{error['msg'].removeprefix('Value error, ')}; write e.g. {key}: {example_of(info)}"
     if kind in ("string_type", "string_too_short"):
-        return _not_text(kind, value, what, key, field_of(model, key))
+        return _not_text(kind, value, what, key, info)
     if kind == "extra_forbidden" and model is not None:
         keys = sorted(f.alias or n for n, f in model.model_fields.items())
         stems = {_UNIT_SUFFIX.sub("", k): k for k in keys}  # `size` is close to `size_gib`
@@ -95,6 +97,45 @@ def describe(error: Mapping[str, Any], model: type[BaseModel] | None, key: str) 
     if kind == "timezone_aware" or kind.startswith(("datetime_", "date_")):
         return _moment(kind, value, what, key)
     return _shape(kind, value, key)
+
+
+def documented(info: Any) -> str | None:
+    """The field's documented example (`Field(examples=[...])`), as the user writes it (`1h`,
+    `4800GiB`, `80%`: the form its validator accepts), or None. Fields that need a unit or
+    whose bounds make a small number wrong document one, so a suggestion is valid input."""
+    examples = getattr(info, "examples", None)
+    return None if not examples else str(examples[0]).lower() if isinstance(examples[0], bool) else str(examples[0])
+
+
+def example_of(info: Any) -> str:
+    """A value the field accepts, as a user writes it: its documented example, else a number
+    within its bounds (2 or 1 where allowed, else a bound itself or a value between them)."""
+    if (text := documented(info)) is not None:
+        return text
+    bounds = _bounds(info)
+    low = bounds.get("ge", bounds.get("gt"))
+    high = bounds.get("le", bounds.get("lt"))
+    tried = [2, 1, bounds.get("ge"), bounds.get("le"), *(b + 1 for b in [bounds.get("gt")] if b is not None)]
+    if low is not None and high is not None:
+        tried.append((low + high) / 2)
+    fits = (n for n in tried if n is not None and _within(n, bounds))
+    return f"{next(fits, 2):g}"
+
+
+def _near(example: float, info: Any) -> str:
+    """`example` (next to the bound broken) when the field's other bounds allow it and it
+    needs no unit, else `example_of`."""
+    return example_of(info) if documented(info) or not _within(example, _bounds(info)) else f"{example:g}"
+
+
+def _bounds(info: Any) -> dict[str, float]:
+    """The field's numeric bounds (`ge`, `gt`, `le`, `lt`) from its pydantic metadata."""
+    return {name: getattr(m, name) for m in getattr(info, "metadata", ()) for name in _BOUND_WORDS if hasattr(m, name)}
+
+
+def _within(number: float, bounds: Mapping[str, float]) -> bool:
+    checks = {"ge": number.__ge__, "gt": number.__gt__, "le": number.__le__, "lt": number.__lt__}
+    return all(checks[name](bound) for name, bound in bounds.items())
 
 
 # The unit a key's name ends in (`size_gib`, `hours`), dropped to find the key a user meant.

@@ -82,7 +82,9 @@ class WorkSpec(BaseModel):
     images: Annotated[float | None, COUNT] = Field(default=None, gt=0, description="Images per epoch.")
     epochs: Annotated[float | None, NUMBER] = Field(default=None, gt=0, description="Epochs.")
     flops_per_image: Annotated[float | None, COUNT] = Field(default=None, gt=0, description="Training FLOPs per image.")
-    mfu: Annotated[float | None, NUMBER] = Field(default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.")
+    mfu: Annotated[float | None, NUMBER] = Field(
+        default=None, gt=0, le=1, description="Model-FLOPs utilization, 0-1.", examples=[0.4]
+    )
     mfu_recompute: Literal["none", "selective", "full"] = Field(
         default="selective", description="Recompute of the MFU source."
     )
@@ -167,13 +169,21 @@ class SpotSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, allow_inf_nan=False, defer_build=True)
     EXAMPLE: ClassVar[str] = "{checkpoint_interval: 1h, restart: 20m}"
 
-    checkpoint_interval_hours: Annotated[float, HOURS] = Field(alias="checkpoint_interval", gt=0, description="Hours.")
-    restart_hours: Annotated[float | None, HOURS] = Field(default=None, alias="restart", ge=0, description="Hours.")
+    checkpoint_interval_hours: Annotated[float, HOURS] = Field(
+        alias="checkpoint_interval", gt=0, description="Time between checkpoints, hours.", examples=["1h"]
+    )
+    restart_hours: Annotated[float | None, HOURS] = Field(
+        default=None, alias="restart", ge=0, description="Time to replace a node and reload, hours.", examples=["20m"]
+    )
     interruptions_per_node_month: Annotated[float | None, NUMBER] = Field(
-        default=None, ge=0, description="Per node per 730 h."
+        default=None, ge=0, description="Interruptions of one node per month (730 h)."
     )
     on_demand_after_hours: Annotated[float | None, BeforeValidator(on_demand_after)] = Field(
-        default=None, alias="fallback", gt=0, description="Hours below size before on-demand fills the gap."
+        default=None,
+        alias="fallback",
+        gt=0,
+        description="Hours below size before on-demand fills the gap.",
+        examples=["on-demand after 30m"],
     )
 
 
@@ -190,8 +200,8 @@ class CommitmentSpec(BaseModel):
     EXAMPLE: ClassVar[str] = "{term: 1y, reuse: 0.8}"
 
     term: Literal["1y", "3y"] = Field(description="Term length.")
-    reuse: Annotated[float, NUMBER] = Field(
-        default=0.0, ge=0, le=1, description="Fraction of the rest of the term used by other work."
+    reuse: Annotated[float, BeforeValidator(rules.share)] = Field(
+        default=0.0, ge=0, le=1, description="Fraction of the rest of the term used by other work.", examples=[0.8]
     )
 
 

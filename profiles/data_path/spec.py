@@ -42,8 +42,12 @@ class DataSpec(DataConfig):
     EXAMPLE: ClassVar[str] = "{source: s3://team-data/imagenet, size: 2TiB, files: 1.28M}"
 
     # The YAML names and shorthands; the other fields are DataConfig's as they are.
-    size_gib: float | None = Field(default=None, alias="size", gt=0, description="Dataset size, GiB.")
-    mean_file_mib: float | None = Field(default=None, alias="mean_file_size", gt=0, description="Mean file size, MiB.")
+    size_gib: float | None = Field(
+        default=None, alias="size", gt=0, description="Dataset size, GiB.", examples=["2TiB"]
+    )
+    mean_file_mib: float | None = Field(
+        default=None, alias="mean_file_size", gt=0, description="Mean file size, MiB.", examples=["110KiB"]
+    )
     passes: Annotated[float, BeforeValidator(not_bool)] = Field(
         default=1, gt=0, description="Passes over the data (epochs)."
     )

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ValidationError
 if TYPE_CHECKING:  # pydantic-core is pydantic's; the policy pack lists only pydantic
     from pydantic_core import ErrorDetails
 
+from clouds.field_errors import documented, example_of, field_of, worded
 from clouds.field_errors import model_at as _model_at
-from clouds.field_errors import worded
 from clouds.registry import NAMES
 from profiles.cost.work import ReservationSpec
 
@@ -66,10 +66,13 @@ def _message(error: ErrorDetails, loc: tuple, root: type[BaseModel]) -> str:
         model = _model_at(root, loc)
         return f"expected a mapping such as {getattr(model, 'EXAMPLE', '{key: value}')}"
     if kind == "missing":
-        example = getattr(_model_at(root, loc[:-1]), "EXAMPLE", None)
+        section = _model_at(root, loc[:-1])
+        own = documented(field_of(section, str(loc[-1]))) if loc else None
+        example = f"{loc[-1]}: {own}" if own else getattr(section, "EXAMPLE", None)
         return "required; add it" + (f", e.g. {example}" if example else "")
     if kind == "finite_number":
-        return f"{error['input']!r} is not a finite number; write a number such as 2"
+        example = example_of(field_of(_model_at(root, loc[:-1]), str(loc[-1]))) if loc else "2"
+        return f"{error['input']!r} is not a finite number; write e.g. {loc[-1] if loc else 'a number'}: {example}"
     if kind in ("tuple_type", "list_type"):
         example = _LIST_EXAMPLES.get(str(loc[-1]) if loc else "")
         return "expected a list" + (f" such as {example}" if example else "")

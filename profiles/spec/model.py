@@ -42,10 +42,10 @@ class FileSystemModel(BaseModel):
     EXAMPLE: ClassVar[str] = "{capacity: 4800GiB, throughput: 250}"
 
     capacity_gib: Annotated[float, BeforeValidator(rules.capacity_gib)] = Field(
-        alias="capacity", gt=0, description="Capacity, GiB."
+        alias="capacity", gt=0, description="Capacity, GiB.", examples=["4800GiB"]
     )
     throughput_mbps_per_tib: Annotated[int, NUMBER] = Field(
-        default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB."
+        default=250, alias="throughput", gt=0, description="Throughput, MB/s per TiB.", examples=[250]
     )
 
 
@@ -103,7 +103,7 @@ class WorkloadModel(BaseModel):
     name: str = Field(default="workload", pattern=r"^[a-z0-9][a-z0-9-]*$", description="Workload name.")
     accelerators: Annotated[tuple[str, ...], LIST] = Field(default=(), description="Acceptable accelerators.")
     min_gpu_memory_gib: Annotated[float | None, BeforeValidator(rules.gpu_memory_gib)] = Field(
-        default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB."
+        default=None, alias="min_gpu_memory", gt=0, description="Min memory per GPU, GiB.", examples=["80GB"]
     )
     gpus_per_node: Annotated[int | None, NUMBER] = Field(default=None, ge=1, le=64, description="GPUs per node.")
     accelerator_counts: Annotated[tuple[str, ...], LIST] = Field(
@@ -112,22 +112,28 @@ class WorkloadModel(BaseModel):
     nodes: Annotated[int, NUMBER] = Field(
         default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range)."
     )
-    max_nodes: int | None = Field(default=None, ge=1, le=10_000, description="Largest node count of a range.")
+    max_nodes: Annotated[int | None, NUMBER] = Field(
+        default=None, ge=1, le=10_000, description="Largest node count of a range."
+    )
     interconnect: Literal["none", "rdma"] = Field(default="none", description="Node-to-node fabric.")
     purchase: Annotated[Literal["any", "spot", "on-demand", "flex-start"], BeforeValidator(rules.purchase)] = Field(
         default="on-demand", description="Purchase option."
     )
     hours: Annotated[float | None, BeforeValidator(rules.run_hours)] = Field(
-        default=None, gt=0, description="Run time, hours."
+        default=None, gt=0, description="Run time, hours.", examples=["72h"]
     )
     work: WorkSpec | None = Field(default=None, description="The job's work.")
     model: ModelSpec | None = Field(default=None, description="Model shape for memory fit.")
     spot: SpotSpec | None = Field(default=None, description="Checkpointing for spot.")
     deadline_hours: Annotated[float | None, BeforeValidator(rules.deadline_hours)] = Field(
-        default=None, alias="deadline", gt=0, description="Deadline, hours."
+        default=None, alias="deadline", gt=0, description="Deadline, hours.", examples=["7d"]
     )
     node_margin: Annotated[float | None, BeforeValidator(rules.share)] = Field(
-        default=None, ge=0, le=1, description="Share of the job's cost a larger cluster must save to be taken."
+        default=None,
+        ge=0,
+        le=1,
+        description="Share of the job's cost a larger cluster must save to be taken.",
+        examples=["5%"],
     )
     commitment: Annotated[CommitmentSpec | None, BeforeValidator(rules.commitment)] = Field(
         default=None, description="Reserved term to price."

@@ -238,7 +238,10 @@ def check_workload(spec: Any) -> None:
             f"{spec.data.size_gib:g} GiB of data; raise it, or drop file_system to size it from data"
         )
     if spec.max_nodes is not None and spec.max_nodes < spec.nodes:
-        raise ValueError(f"max_nodes: {spec.max_nodes} is below nodes {spec.nodes}; give a range such as 2-16")
+        raise ValueError(
+            f"max_nodes: {spec.max_nodes} is below nodes {spec.nodes}; write e.g. max_nodes: {spec.nodes}, "
+            f"or the range as nodes: {spec.max_nodes}-{spec.nodes}"
+        )
     if spec.job is not None and spec.file_system is None and getattr(spec, "platform", "vm") == "vm":
         # with `platform: any` the VM rows are left out instead (`profiles.matching.job_detail`)
         raise ValueError(NO_FILE_SYSTEM)

@@ -40,15 +40,22 @@ _NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)"  # 12, 1.5, 2., .5
 _NUMBER_UNIT = re.compile(rf"\s*({_NUMBER})\s*([A-Za-z]*)\s*")
 
 
+class NotANumber(ValueError):
+    """A yes/no value where a number belongs. The field's wording (`clouds.field_errors`,
+    which reads `example_wanted`) adds a value that field accepts: `mfu: 0.4`, not a 2 it refuses."""
+
+    example_wanted = True
+
+
 def not_bool(value: object) -> object:
     """Refuse a yes/no value where a number belongs (YAML reads `true` as a bool, and
     Python would count it as 1); return any other value unchanged.
 
     Raises:
-        ValueError: `value` is a bool.
+        NotANumber: `value` is a bool.
     """
     if isinstance(value, bool):
-        raise ValueError(f"expected a number, got {str(value).lower()} (a yes/no value); write a number such as 2")
+        raise NotANumber(f"expected a number, got {str(value).lower()} (a yes/no value)")
     return value
 
 
@@ -195,4 +202,7 @@ def on_demand_after(value: object) -> float | None:
     text = str(value).strip().lower()
     if not text.startswith("on-demand after "):
         raise ValueError(f"'{value}' is not a fallback; write e.g. on-demand after 30m")
-    return parse_duration_hours(text.removeprefix("on-demand after ").strip())
+    try:
+        return parse_duration_hours(text.removeprefix("on-demand after ").strip())
+    except ValueError as error:  # the fix is the whole fallback, not a bare duration
+        raise ValueError(f"'{value}' is not a fallback ({error}); write e.g. on-demand after 30m") from None

@@ -208,7 +208,7 @@ KEYS: dict[type, dict[str, Key]] = {
     },
     Commitment: {
         "term": Key(("1y", "3y")),
-        "reuse": Key("float", ge=0, le=1, before=not_bool),
+        "reuse": Key("float", ge=0, le=1, before=rules.share),
     },
     FileSystemSpec: {
         "capacity_gib": Key("float", alias="capacity", gt=0, before=rules.capacity_gib),
@@ -221,7 +221,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "gpus_per_node": _opt("int", ge=1, le=64, before=not_bool),
         "accelerator_counts": Key("strs", before=rules.as_list),
         "nodes": Key("int", ge=1, le=10_000, before=not_bool),
-        "max_nodes": _opt("int", ge=1, le=10_000),
+        "max_nodes": _opt("int", ge=1, le=10_000, before=not_bool),
         "interconnect": Key(("none", "rdma")),
         "purchase": Key(("any", "spot", "on-demand", "flex-start"), before=rules.purchase),
         "hours": _opt("float", gt=0, before=rules.run_hours),

@@ -105,8 +105,8 @@ def cluster_config(
     if purchase == "spot" and spec.spot is not None and spec.spot.on_demand_after_hours is not None:
         minutes = max(1, round(spec.spot.on_demand_after_hours * 60))
         config = config.model_copy(update={"on_demand_after_minutes": minutes})
-        if problem := capacity_problem(config):  # the cloud has no fallback, or the stack no head
-            raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback", 1))
+        if problem := capacity_problem(config):  # no fallback, or no head; in the workload's words throughout
+            raise ValueError(problem.replace("on_demand_after_minutes", "spot.fallback"))
     if candidate.purchase == "flex-start":  # one resize request of one type, at the flex-start price
         return config.model_copy(update={"flex_start": True})
     if spec.purchase in ("any", "flex-start"):  # flex-start was ranked and not picked: a rewrite drops it

@@ -121,7 +121,7 @@ def test_spot_fallback_in_the_workload_writes_the_minutes_and_plans_the_on_deman
     [
         pytest.param(
             SPOT_WITH_FALLBACK.replace("\njob:\n  command: /fsx/train.py\n", "\n"),
-            "spot.fallback: the watcher that fills spot from on-demand runs on the job's head node",
+            "spot.fallback: the watcher that fills spot from on-demand runs on the job's head node; add a job or remove spot.fallback",
             id="no-job",
         ),
         pytest.param(
