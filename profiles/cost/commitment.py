@@ -23,7 +23,6 @@ from profiles.cost.pricing import RESERVED_DISCOUNT, charged_hours, committed_ho
 if TYPE_CHECKING:  # `resolve` loads the cost package without pydantic
     from clouds.contract import ClusterConfig
     from profiles.candidate import Candidate
-    from profiles.spec.values import Commitment
 
 
 def rate_basis(provider: str, term: str) -> str:
@@ -62,13 +61,13 @@ def row_note(term: str, rate: float, nodes: int, hours: float, reuse: float, on_
     )
 
 
-def dropped_note(commitment: Commitment | None, choice: Candidate, candidates: Iterable[Candidate]) -> str:
+def dropped_note(commitment: tuple[str, float] | None, choice: Candidate, candidates: Iterable[Candidate]) -> str:
     """`; 1y commitment not taken: ...`: why the workload's commitment is not the pick's, in
     one clause (its cheapest row pays for more of the term than it saves, or no row could be
     priced at a term rate); "" without a commitment or when the pick uses it."""
-    if commitment is None or choice.purchase == f"reserved-{commitment.term}":
+    if commitment is None or choice.purchase == f"reserved-{commitment[0]}":
         return ""
-    term = commitment.term
+    term, reuse = commitment  # the workload's `profiles.spec.values.Commitment`
     best = next((c for c in candidates if c.purchase == f"reserved-{term}"), None)  # cheapest first
     if best is None:
         return (
@@ -78,7 +77,7 @@ def dropped_note(commitment: Commitment | None, choice: Candidate, candidates: I
     billed, committed = best.charged_hours or best.hours, best.committed_hours or best.hours
     return (
         f"; {term} commitment not taken: a {best.hours:,.0f} h run pays for {billed:,.0f} h of its "
-        f"{committed:,.0f} h term (its own hours and the unused rest less reuse {commitment.reuse:g}), "
+        f"{committed:,.0f} h term (its own hours and the unused rest less reuse {reuse:g}), "
         f"${best.usd_total:,.2f} per job on its cheapest row "
         f"({best.offering.instance_type} in {best.offering.region}) vs ${choice.usd_total:,.2f} without"
     )
