@@ -215,10 +215,10 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             raise StackFileError(replacement_problem(path, change))
         old, new = placement(current), placement(text)
         if old is not None and new is not None and old != new and not force:
+            stored = ", its file system included" if _has_file_system(current) else ""  # never one it lacks
             raise StackFileError(
                 f"{path}: the new pick moves the cluster from {' '.join(old)} to {' '.join(new)}, so "
-                "`pulumi up` would replace every resource, its file system included; pass --force or write "
-                "another stack name"
+                f"`pulumi up` would replace every resource{stored}; pass --force or write another stack name"
             )
     _check_before_writing(path, text)
     write_atomically(path, text)
@@ -279,6 +279,14 @@ def existing(path: Path) -> dict:
     """
     found = read_for_rewrite(path)
     return found[1] if found else {}
+
+
+def _has_file_system(text: str) -> bool:
+    """True when a stack file's cluster has a `file_system` (False when it cannot be read)."""
+    try:
+        return parse_document(text)["config"][CONFIG_KEY].get("file_system") is not None
+    except (StackFileError, KeyError, TypeError, AttributeError):
+        return False
 
 
 def placement(text: str) -> tuple[str, str, str] | None:
