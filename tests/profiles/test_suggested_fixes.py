@@ -36,6 +36,7 @@ FULL: dict[str, Any] = {
     "spot": {"checkpoint_interval": "1h", "restart": "20m", "interruptions_per_node_month": 1},
     "file_system": {"capacity": "4800GiB", "throughput": 250},
     "commitment": {"term": "1y", "reuse": 0.5},
+    "job": {"command": "/fsx/train.py", "nproc_per_node": 8, "max_restarts": 3},
     "data": {"source": "s3://team/set", "size": "1TiB", "files": 1000, "mean_file_size": "1MiB", "write_back": True},
 }
 # Fields another field of FULL bounds (`hours` or `work`; model.params = work.params): read without `work`.
