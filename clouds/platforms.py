@@ -68,6 +68,10 @@ class Platform:
         max_job_basis: the source of `max_job_hours`.
         rows: the platform's own catalog rows (hardware only it sells: Ascend pools), each a
             mapping of `profiles.catalog.offering.Offering` fields with CNY or USD prices.
+        picks_zone: True when the platform places each job in a zone of the region itself (the
+            request names no zone or subnet: SageMaker training jobs): its rows are one per
+            region (zone = region), priced at the dearest zone's VM price, and its stacks name
+            no zone (`profiles.catalog.platform_rows.region_row`).
     """
 
     name: str
@@ -95,6 +99,7 @@ class Platform:
     status: str = ""
     max_job_hours: float | None = None
     max_job_basis: str = ""
+    picks_zone: bool = False
 
     def offers(self, instance_type: str) -> bool:
         """True when the platform runs the cloud's `instance_type` nodes."""

@@ -14,7 +14,7 @@ the rows as they are, so a VM-only resolve pays nothing for this module.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from clouds.platforms import ANY, VM, Platform
@@ -25,11 +25,13 @@ __all__ = [
     "derived",
     "makes_file_system",
     "own_rows",
+    "picks_zone",
     "platform_of",
     "platform_reason",
     "platform_row",
     "shown",
     "stack_rows",
+    "zone_said",
 ]
 
 
@@ -126,9 +128,60 @@ def derived(offerings: Iterable[Offering], wanted: str) -> list[Offering]:
         for o in rows
         if o.platform == VM
         for p in platforms.get(o.provider, ())
-        if p.offers(o.instance_type)
+        if p.offers(o.instance_type) and not p.picks_zone
     ]
+    regional: dict[tuple, list[Offering]] = {}  # a platform that picks the zone: the zones of one region
+    for o in rows:
+        for p in platforms.get(o.provider, ()) if o.platform == VM else ():
+            if p.picks_zone and p.offers(o.instance_type):
+                regional.setdefault((p.name, o.provider, o.region, o.instance_type, o.accelerator), []).append(o)
+    extra += [platform_row(region_row(group, _platform(key)), _platform(key)) for key, group in regional.items()]
     return rows + extra
+
+
+def picks_zone(provider: str, platform: str | None) -> bool:
+    """True when a stack of `platform` on `provider` runs on a platform that places each job
+    in a zone itself (`Platform.picks_zone`): its `zone` is the region and places nothing."""
+    cloud = CLOUDS.get(provider)
+    found = cloud.platforms.get(platform) if cloud is not None and platform else None
+    return found is not None and found.picks_zone
+
+
+def zone_said(provider: str, platform: str | None, zone: str) -> str:
+    """A stack's zone as its header says it: `zone`, or `Amazon SageMaker picks the zone`."""
+    if not picks_zone(provider, platform):
+        return zone
+    return f"{CLOUDS[provider].platforms[platform or ''].display_name} picks the zone"
+
+
+def _platform(key: tuple) -> Platform:
+    return CLOUDS[key[1]].platforms[key[0]]
+
+
+def region_row(rows: Sequence[Offering], platform: Platform) -> Offering:
+    """The VM rows of one type in the zones of one region as one row for the region, for a
+    platform that picks the job's zone itself (`Platform.picks_zone`): zone = region, and each
+    price the dearest zone's (the job may land in any of them, so no zone's lower price can be
+    counted on: an upper bound), the zones' spot range in `price_note`."""
+    first = rows[0]
+    spots = sorted(p for p in (r.spot_usd_per_hour for r in rows) if p is not None)
+    note = f"{platform.display_name} picks the job's zone: the dearest of the region's {len(rows)} zone(s)"
+    if spots and spots[0] < spots[-1]:
+        note += f" (the VM's spot ${spots[0]:,.2f}-{spots[-1]:,.2f} per node-hour there)"
+    return first._replace(
+        zone=first.region,
+        on_demand_usd_per_hour=_dearest(r.on_demand_usd_per_hour for r in rows),
+        spot_usd_per_hour=spots[-1] if spots else None,
+        on_demand_native=_dearest(r.on_demand_native for r in rows),
+        spot_native=_dearest(r.spot_native for r in rows),
+        catalog_date=min(r.catalog_date for r in rows),
+        price_note=note + (f"; {first.price_note}" if first.price_note else ""),
+    )
+
+
+def _dearest(prices: Iterable[float | None]) -> float | None:
+    known = [p for p in prices if p is not None]
+    return max(known) if known else None
 
 
 def own_rows(providers: Iterable[str], rates: dict[str, Any] | None) -> list[Offering]:

@@ -36,6 +36,12 @@ WORKLOADS = ("llm", "cnn", "bert")
 MFU_REFERENCE = {"llm": "H100", "cnn": "A100-80GB", "bert": "A100-80GB"}
 PEAK = "peak x MFU"
 CALIBRATED = "calibrated"
+GIVEN = "given"  # the spec gives `hours`: no speed model
+# Every value a ranked row's `speed` takes (`Candidate.speed`, `resolve`'s speed column and
+# `--json` key; docs/cli.md and docs/benchmarks.md list these): a registered measurement's
+# provenance (`measured`, `published`: `profiles.measurements.schema.Provenance`), else the
+# calibrated ratio, else peak x MFU; `given` for a job given as hours.
+SPEED_CLASSES = ("measured", "published", CALIBRATED, PEAK, GIVEN)
 
 
 class Speed(NamedTuple):

@@ -192,7 +192,7 @@ def job_hours(spec: WorkloadSpec, offering: Offering, nodes: int | None = None) 
     notes: tuple[str, ...] = (f"gradient checkpointing: {recompute}",) if recompute != "none" else ()
     if spec.work is None:
         assert spec.hours is not None
-        return JobHours(spec.hours, recompute != "none", notes, recompute, speed="given")
+        return JobHours(spec.hours, recompute != "none", notes, recompute, speed=calibration.GIVEN)
     found = _work_hours(spec, offering, nodes, recompute)
     if isinstance(found, Rejection):
         return found

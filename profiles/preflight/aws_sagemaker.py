@@ -81,8 +81,8 @@ def read_training_job(cluster: ClusterConfig, quotas: Any, sagemaker: Any) -> li
     placed = Finding(
         "offered",
         "info",
-        f"SageMaker picks the zone of a training job (CreateTrainingJob takes no zone); zone {cluster.zone} "
-        "of the stack is not used",
+        "SageMaker picks the zone of a training job (CreateTrainingJob takes no zone)"
+        + ("" if cluster.zone == cluster.region else f"; zone {cluster.zone} of the stack is not used"),
     )
     what = f"{cluster.nodes}-instance {'managed spot ' if spot else ''}training job"
     found = [placed, quota_finding(own, listed.get(own), cluster.nodes, held.of(ml), cluster.region, what)]

@@ -23,7 +23,7 @@ from typing import Any
 from clouds.words import article, listed
 from profiles.catalog import loader
 from profiles.catalog.offering import Offering
-from profiles.catalog.platform_rows import stack_rows
+from profiles.catalog.platform_rows import picks_zone, stack_rows
 
 
 def catalog_rows(provider: str) -> list[Offering]:
@@ -113,8 +113,8 @@ def _placement_problems(cluster: Any, rows: Sequence[Offering], typed: Sequence[
             f"region: {cluster.instance_type} is not offered in {cluster.region} per the catalog; "
             f"regions offering it: {listed({r.region for r in typed}, cluster.region)}"
         ]
-    if all(r.zone == r.region for r in here):
-        return []  # priced per region (Azure, the Alibaba snapshot): no zone to confirm
+    if all(r.zone == r.region for r in here) or picks_zone(cluster.provider, getattr(cluster, "platform", None)):
+        return []  # priced per region (Azure, the Alibaba snapshot), or the platform picks the zone: none to confirm
     zones = {r.zone for r in rows if r.region == cluster.region and r.zone != r.region}
     offering = {r.zone for r in here}
     if cluster.zone not in zones:

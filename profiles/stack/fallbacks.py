@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from clouds.capacity import MAX_FALLBACK_ZONES, StackFields, group_types, zones_problem
+from clouds.platforms import VM
 from profiles.candidate import Candidate
 
 # How many fallback rows a stack records: a choice (the walk is bounded by it).
@@ -35,8 +36,10 @@ def _group_key(c: Candidate) -> tuple:
 
 def group_fallback_types(choice: Candidate, ranked: Iterable[Candidate], interconnect: str) -> tuple[str, ...]:
     """The types of `ranked` (rank order) the pick's node group may also launch, best first; none
-    for a flex-start pick (one resize request creates one machine type: `clouds.capacity`)."""
-    if choice.purchase == "flex-start":
+    for a flex-start pick (one resize request creates one machine type: `clouds.capacity`) or a
+    managed platform's row (an AmlCompute size, a HyperPod instance group, a training job's
+    instance type: one type, no node group of ours)."""
+    if choice.purchase == "flex-start" or choice.offering.platform != VM:
         return ()
     key = _group_key(choice)
     same = [c.offering.instance_type for c in ranked if _group_key(c) == key]

@@ -30,7 +30,7 @@ from clouds.job_secrets import missing_secret, stored_secrets_problem
 from profiles.files import write_atomically
 from profiles.stack.names import STACK_NAME, valid_stack_name
 from profiles.stack.names import stacks_hint as _stacks_hint
-from profiles.stack.rewrite import file_system_change, hand_edit_problem, replacement_problem
+from profiles.stack.rewrite import file_system_change, hand_edit_problem, no_cluster_fix, replacement_problem
 
 STACKS_DIR = "stacks"
 FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.stack.fallbacks`)
@@ -108,7 +108,8 @@ def read_config(path: Path) -> dict[str, Any]:
     """
     config = read_document(path).get("config")
     if not isinstance(config, dict) or CONFIG_KEY not in config:
-        raise StackFileError(f"{path}: no `config: {CONFIG_KEY}:` map; rerun `trainstack resolve`")
+        empty = not read_text(path, "stack file").strip()
+        raise StackFileError(f"{path}: no `config: {CONFIG_KEY}:` map; {no_cluster_fix(_stack_name(path), empty)}")
     unknown = sorted(k for k in config if str(k).startswith("trainstack:") and k not in TRAINSTACK_KEYS)
     if unknown:
         raise StackFileError(
@@ -200,17 +201,21 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
 
     Raises:
         StackFileError: the cloud would refuse the nodes' bootstrap (nothing is written); or,
-            without `force`: the file was edited by hand (or not by trainstack), or the new text
+            without `force`: the file was edited by hand (or not by trainstack; an empty file is
+            written as if absent: it holds nothing to lose), or the new text
             replaces its file system (`profiles.stack.rewrite`) or moves the cluster to another
             provider, region or zone (which replaces every resource).
     """
     if path.exists():
-        current = (read_for_rewrite(path) or ("", {}))[0]
-        if current == text:
+        current, mapping = read_for_rewrite(path) or ("", {})
+        if not current.strip():  # an empty file holds nothing to lose: written as if absent
+            current = ""
+        elif current == text:
             return False
-        change = file_system_change(current, text)
-        if is_hand_edited(current) and not force:
-            raise StackFileError(hand_edit_problem(path, bool(_CHECKSUM.search(current)), change))
+        change = file_system_change(current, text) if current else None
+        if current and is_hand_edited(current) and not force:
+            has_cluster = CONFIG_KEY in ((mapping or {}).get("config") or {})
+            raise StackFileError(hand_edit_problem(path, bool(_CHECKSUM.search(current)), change, has_cluster))
         if change and not force:
             raise StackFileError(replacement_problem(path, change))
         old, new = placement(current), placement(text)

@@ -62,9 +62,22 @@ def replacement_problem(path: Any, change: str) -> str:
     )
 
 
-def hand_edit_problem(path: Any, had_checksum: bool, change: str | None) -> str:
+def hand_edit_problem(path: Any, had_checksum: bool, change: str | None, has_cluster: bool = True) -> str:
     """The one-line refusal of rewriting a stack edited by hand (or not written by trainstack),
-    saying what --force replaces: the cluster, and the file system when `change` is set."""
+    saying what --force replaces: the cluster (or adds one, to a file `has_cluster` False), and
+    the file system when `change` is set."""
+    if not has_cluster:
+        return f"{path}: not written by trainstack and has no cluster; pass --force to add one (its other settings are kept)"
     why = "edited by hand since trainstack wrote it" if had_checksum else "not written by trainstack"
     also = f"; it also changes the file system's {change}, which replaces it and its data" if change else ""
     return f"{path}: {why}; pass --force to replace its cluster (its other settings are kept{also})"
+
+
+def no_cluster_fix(name: str, empty: bool) -> str:
+    """The command that writes a cluster into stack `name`'s file, which has none: an `empty`
+    file is written as if absent (`write_stack`: it holds nothing to lose); one holding anything
+    else (settings, comments) needs --force, which adds the cluster and keeps its other settings."""
+    command = f"`trainstack resolve WORKLOAD.yaml --write-stack {name}"
+    if empty:
+        return f"the file is empty: write it with {command}`"
+    return f"write one with {command} --force` (--force adds the cluster; the file's other settings are kept)"

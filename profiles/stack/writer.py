@@ -22,7 +22,7 @@ from clouds.filesystems import explicit_deployment_type
 from clouds.healing import writes_queued_resource
 from clouds.registry import NAMES
 from clouds.reservation import ReservationConfig
-from profiles.catalog.platform_rows import makes_file_system
+from profiles.catalog.platform_rows import makes_file_system, picks_zone, zone_said
 from profiles.cost.cluster_cost import cluster_cost
 from profiles.cost.commitment import commitment_note
 from profiles.resolver import Candidate
@@ -190,7 +190,7 @@ def render_stack(
         f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
         f"# Choice: {config.provider}{'/' + config.platform if config.platform else ''} {config.instance_type} "
         f"x{config.nodes} {'flex-start' if config.flex_start else config.purchase}{term} in "
-        f"{config.region} ({config.zone}).\n"
+        f"{config.region} ({zone_said(config.provider, config.platform, config.zone)}).\n"
         f"# Cost: {cost.hourly_text()}; {cost.job_text()}.\n"
         + "".join(f"# Cost note: {line}.\n" for line in ([committed] if committed else []) + list(cost.left_out))
         + fallback_note(config, kept_rows)
@@ -227,8 +227,8 @@ def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:
     id the existing stack at `path` names in the same provider and region; other picks, and
     stacks elsewhere, are returned unchanged.
     """
-    if config.zone != config.region or not path.exists():
-        return config
+    if config.zone != config.region or not path.exists() or picks_zone(config.provider, config.platform):
+        return config  # a platform that picks the job's zone keeps none
     where = placement(path.read_text(encoding="utf-8"))
     if where is None or where[:2] != (config.provider, config.region) or where[2] == config.region:
         return config

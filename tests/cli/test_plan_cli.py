@@ -240,6 +240,8 @@ def test_a_stack_that_sets_refuse_oversized_is_refused_by_the_budget_rule(tmp_pa
     assert budget["passed"] is False and len(budget["violations"]) == 1
     assert budget["violations"][0]["message"].startswith("nodes: 5,000 is far beyond the 64 nodes")
     assert budget["violations"][0]["message"].endswith("(refused: trainstack:refuse_oversized is true)")
+    tree = run("plan", "-s", "big").stdout  # said once: as the budget policy's failure, not again as a warning
+    assert tree.count("is far beyond the 64 nodes") == 1 and "x budget: nodes: 5,000 is far beyond" in tree
     checked = run("check", "-s", "big")
     assert checked.exit_code == 1 and "error: nodes: 5,000 is far beyond the 64 nodes" in checked.stderr
     assert "warning: nodes" not in checked.stderr

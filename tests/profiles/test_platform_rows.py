@@ -293,6 +293,7 @@ def test_a_platform_pick_is_written_with_no_fallback_types_or_zones(platform):
     spec = _spec(platform=platform, accelerators=["H100:8", "H200:8"], interconnect="none")
     res = resolve(spec, rows)
     ranked = tuple(r.candidate for r in (res.choice, *res.alternatives))
-    assert {c.offering.instance_type for c in ranked} == {"p5.48xlarge", "p5en.48xlarge"} and len(ranked) >= 3
+    assert {c.offering.instance_type for c in ranked} == {"p5.48xlarge", "p5en.48xlarge"}
+    assert len(ranked) == (2 if platform == "sagemaker" else 3)  # a training job's rows are one per region
     config = cluster_config(spec, res.choice.candidate, "v", ranked)
     assert (config.platform, config.fallback_types, config.fallback_zones) == (platform, (), ())

@@ -252,3 +252,37 @@ def test_the_refusal_and_the_missing_stack_hint_suggest_a_valid_name(tmp_path):
         read_document(tmp_path / "stacks" / "Pulumi.Training_A100.yaml")
     assert "did you mean training-a100?" in str(missing.value)
     assert "--write-stack training-a100` writes it" in str(missing.value)
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param("", id="empty"),
+        pytest.param("\n  \n", id="blank-lines"),
+        pytest.param("# a note\n", id="comment-only"),
+        pytest.param("config: {}\n", id="config-without-cluster"),
+        pytest.param("config:\n  aws:profile: team\n", id="other-settings"),
+    ],
+)
+def test_a_stack_without_a_cluster_is_told_a_command_that_writes_it(tmp_path, before):
+    """The refusal of a stack file with no cluster gives the `resolve --write-stack` command that
+    works on it (--force only where the file holds something), and that command writes it."""
+    from profiles.stack.file import write_stack
+
+    (tmp_path / "stacks").mkdir()
+    path = tmp_path / "stacks" / "Pulumi.fresh.yaml"
+    path.write_text(before)
+    with pytest.raises(StackFileError) as refused:
+        read_config(path)
+    command = re.search(r"`(trainstack resolve WORKLOAD\.yaml --write-stack fresh[^`]*)`", str(refused.value))
+    assert command, str(refused.value)
+    force = command.group(1).endswith(" --force")
+    assert force == bool(before.strip())  # an empty file holds nothing to lose: no --force
+    text = (ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text()
+    if force:
+        with pytest.raises(
+            StackFileError, match="not written by trainstack and has no cluster; pass --force to add one"
+        ):
+            write_stack(path, text)
+    assert write_stack(path, text, force=force)
+    assert read_config(path)["trainstack:cluster"]["provider"] == "aws"

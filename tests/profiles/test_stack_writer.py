@@ -173,7 +173,7 @@ def test_a_move_of_a_stack_without_a_file_system_names_none(tmp_path, fixture_ca
 def test_a_stack_not_written_by_trainstack_is_named_so(tmp_path, stack_text):
     path = tmp_path / "Pulumi.job.yaml"
     path.write_text("config:\n  aws:region: us-east-1\n")
-    with pytest.raises(StackWriteError, match="not written by trainstack; pass --force"):
+    with pytest.raises(StackWriteError, match="not written by trainstack and has no cluster; pass --force to add one"):
         write_stack(path, stack_text)
 
 

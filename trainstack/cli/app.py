@@ -153,7 +153,7 @@ def plan(
         render.plan_tree(stack, result)
         render.policy_summary(policies)
         _plan_rounding(folder / "stacks" / f"Pulumi.{stack}.yaml")
-        for line in warnings:
+        for line in [] if refuse else warnings:  # refused, they are the budget policy's failure above
             typer.secho(line, fg="yellow")
 
 
