@@ -49,6 +49,19 @@ Sources:
       training jobs = 4"'); "Number of instances across all spot training jobs" appears in one
       third-party table only [unconfirmed name]. trainstack checks one only when Service Quotas
       lists it by that name.
+  Q11 Microsoft Learn, "Manage and increase quotas and limits for resources with Azure Machine
+      Learning" (MicrosoftDocs/azure-ai-docs, articles/machine-learning/how-to-manage-quotas.md,
+      ms.date 2026-01-27): "Azure Machine Learning compute is an exception. It has a separate
+      quota from the core compute quota"; its "quota on the number of cores is split by each VM
+      family and cumulative total cores"; "Dedicated cores per region" per VM family, GPU and
+      specialized families (NC_A100_v4, NDv2) "start with a default of zero cores"; "Low-priority
+      cores per region ... a single value across VM families"; viewed and raised in the
+      workspace's Usage + quotas.
+  Q12 `az ml compute list-usage` (Azure CLI `ml` extension) lists a workspace's Azure ML usage
+      and limits per VM family ("Standard DASv5 Family Cluster Dedicated vCPUs", a total
+      line), as public setup scripts call it [the command's reference page is not in the stored
+      corpus; the REST call behind it is Usages_List,
+      GET .../providers/Microsoft.MachineLearningServices/locations/{location}/usages].
 """
 
 from __future__ import annotations

@@ -108,7 +108,8 @@ def wildcard_permissions(record: dict[str, Any]) -> list[str]:
     """No IAM statement or role binding allows every action (`*`, `s3:*`, an owner or editor
     role) or acts on every resource (`*`, `arn:aws:s3:::*`): a node that is broken into can do
     only what the cluster needs. A trailing `*` after a key prefix (`bucket/prefix/*`) names
-    that prefix's objects and passes."""
+    that prefix's objects and passes, and so does a statement on `*` whose actions all name no
+    resource type (`NO_RESOURCE_TYPE`: IAM accepts them only on `*`)."""
     reader = PERMISSIONS.get(record["type"])
     found = []
     for actions, resources in [] if reader is None else reader(record["inputs"]):
@@ -136,7 +137,11 @@ RESOURCE_RULES: dict[str, tuple[str, Callable[[dict[str, Any]], list[str]]]] = {
     "disks-encrypted": ("root disks and file systems encrypted at rest", disks_encrypted),
     "stateful-protected": ("file systems, volumes and buckets are protected", stateful_protected),
     "cost-tags": ("cost tags/labels on every taggable resource", cost_tags),
-    "no-wildcard-permissions": ("no IAM statement allows `*` actions or every resource", wildcard_permissions),
+    "no-wildcard-permissions": (
+        "no IAM statement allows `*` actions or every resource, except actions that name no resource type "
+        f"(IAM grants them only on `*`: {', '.join(sorted(NO_RESOURCE_TYPE))})",
+        wildcard_permissions,
+    ),
     "ingress-has-source": ("every inbound rule names its source", ingress_has_source),
 }
 

@@ -83,7 +83,7 @@ def preflight(
     if guide is None:
         known = ", ".join([*(name for name, c in CLOUDS.items() if c.live_check), *sorted(GUIDANCE)])
         raise PreflightError(f"provider '{cluster.provider}': trainstack check knows {known}")
-    return findings + guide(cluster) + ([] if reads_live(cluster) else [offline_only_finding(cluster)])
+    return findings + guide(cluster, name) + ([] if reads_live(cluster) else [offline_only_finding(cluster)])
 
 
 def reads_live(cluster: ClusterConfig) -> bool:

@@ -5,7 +5,8 @@ trainstack has no live Azure or GCP quota client yet, so these findings are `unk
 state the need (vCPUs from the catalog row of the stack's instance type, GPUs from the
 stack) and the command or console page that shows and raises the quota.
   Azure: vCPU quotas per VM family per region, plus Total Regional vCPUs; Spot VMs count
-         against the regional Spot (low-priority) vCPU quota instead.
+         against the regional Spot (low-priority) vCPU quota instead. An Azure ML compute
+         cluster counts against Azure ML's own quota instead (`facts.quotas` Q11, Q12).
   GCP:   regional GPU quotas per model (NVIDIA_<MODEL>_GPUS), Spot/preemptible ones separate
          (PREEMPTIBLE_NVIDIA_<MODEL>_GPUS), plus CPUS (`facts.quotas`, Q4); TPUs
          have their own Cloud TPU quotas.
@@ -39,8 +40,15 @@ def _need_vcpus(cluster: ClusterConfig) -> str:
     return f"{cluster.nodes * vcpus:g} vCPUs" if vcpus else f"{cluster.nodes} x the vCPUs of {cluster.instance_type}"
 
 
-def azure_guidance(cluster: ClusterConfig) -> list[Finding]:
-    """What Azure quota the stack needs and how to check and raise it."""
+def azure_guidance(cluster: ClusterConfig, name: str = "cluster") -> list[Finding]:
+    """What Azure quota the stack needs and how to check and raise it; an Azure ML stack's
+    compute cluster counts against Azure ML's own quota (`azure_ml_guidance`), not the VMs'.
+
+    Args:
+        name: the stack name (the Azure ML workspace and its resource group derive from it).
+    """
+    if cluster.platform == "azureml":
+        return azure_ml_guidance(cluster, name)
     need = _need_vcpus(cluster)
     if cluster.purchase == "spot":
         quota = "the regional Spot (low-priority) vCPU quota"
@@ -58,7 +66,33 @@ def azure_guidance(cluster: ClusterConfig) -> list[Finding]:
     ]
 
 
-def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
+def azure_ml_guidance(cluster: ClusterConfig, name: str = "cluster") -> list[Finding]:
+    """What Azure ML compute quota an Azure ML stack needs (`facts.quotas` Q11): Azure ML compute
+    has a quota of its own, separate from the VMs' vCPU quota; dedicated cores per VM family per
+    region (GPU families start at 0), low-priority cores one value per region across families.
+    `az ml compute list-usage` shows the workspace's usage and limits (Q12)."""
+    from clouds.azure import aml
+
+    need = _need_vcpus(cluster)
+    if cluster.purchase == "spot":
+        quota = "Azure ML's low-priority core quota (one value per region, across VM families)"
+    else:
+        quota = f"Azure ML's dedicated core quota of {cluster.instance_type}'s VM family and its total dedicated cores"
+    workspace = f"-g {aml.resource_group_name(name)} -w {aml.workspace_name(name)}"
+    return [
+        Finding(
+            "quota",
+            "unknown",
+            f"{NOT_LIVE.format(cloud='Azure ML')}: an Azure ML compute cluster of {cluster.nodes} x "
+            f"{cluster.instance_type} needs {need} of {quota} in {cluster.region}; Azure ML compute has its own "
+            "quota, not the VMs' vCPU quota",
+            f"compare with `az ml compute list-usage {workspace} -o table` (once `pulumi up` made the workspace); "
+            "request more in the workspace's Usage + quotas (Azure portal or Azure ML studio)",
+        )
+    ]
+
+
+def gcp_guidance(cluster: ClusterConfig, name: str = "cluster") -> list[Finding]:
     """What GCP quota the stack needs and how to check and raise it. A flex-start stack's GPUs
     count against the preemptible GPU quota, as spot's do (`facts.quotas` Q5)."""
     flex = bool(getattr(cluster, "flex_start", False))
@@ -88,7 +122,7 @@ def gcp_guidance(cluster: ClusterConfig) -> list[Finding]:
     ]
 
 
-def generic_guidance(cluster: ClusterConfig) -> list[Finding]:
+def generic_guidance(cluster: ClusterConfig, name: str = "cluster") -> list[Finding]:
     """What to confirm by hand on a cloud whose offerings and quotas trainstack cannot check
     (trainstack has no fact on its quota names or limits)."""
     found = CLOUDS.get(cluster.provider)
@@ -108,6 +142,6 @@ def generic_guidance(cluster: ClusterConfig) -> list[Finding]:
 
 # registry name -> its offline guidance (`Cloud.guidance`, else generic), for every cloud
 # without a live check (`Cloud.live_check`).
-GUIDANCE: dict[str, Callable[[ClusterConfig], list[Finding]]] = {
+GUIDANCE: dict[str, Callable[[ClusterConfig, str], list[Finding]]] = {
     name: load(c.guidance) if c.guidance else generic_guidance for name, c in CLOUDS.items() if c.live_check is None
 }

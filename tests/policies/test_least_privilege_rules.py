@@ -224,3 +224,14 @@ def test_actions_without_a_resource_type_may_name_every_resource_alone(actions, 
     assert bool(found) is refused
     if refused:
         assert "on every resource ('*')" in found[0]
+
+
+def test_the_rules_description_names_every_exception_it_allows():
+    """The rule lets `NO_RESOURCE_TYPE` actions stand alone on `*` (above), so its description
+    (shown in the review and the policy pack) says so and names each of them."""
+    from policies.registry import RULES
+    from policies.rules import NO_RESOURCE_TYPE
+
+    text = RULES["no-wildcard-permissions"]
+    assert text.startswith("no IAM statement allows `*` actions or every resource, except actions that name no")
+    assert all(action in text for action in NO_RESOURCE_TYPE)

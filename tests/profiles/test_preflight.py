@@ -223,3 +223,32 @@ def test_bad_stack_files(tmp_path, text, message):
         path.write_text(text)
     with pytest.raises(PreflightError, match=message):
         read_cluster(path)
+
+
+@pytest.mark.parametrize(
+    ("purchase", "quota"),
+    [
+        pytest.param(
+            "spot",
+            "of Azure ML's low-priority core quota (one value per region, across VM families)",
+            id="low-priority",
+        ),
+        pytest.param(
+            "on-demand",
+            "of Azure ML's dedicated core quota of Standard_ND96asr_v4's VM family and its total dedicated cores",
+            id="dedicated",
+        ),
+    ],
+)
+def test_an_azure_ml_stack_is_told_azure_mls_own_quota(purchase, quota):
+    """An Azure ML compute cluster counts against Azure ML's quota, not the VMs' vCPU quota
+    (facts.quotas Q11): the finding names it, the workspace's list-usage command and where to ask."""
+    from tests.cli.helpers import ROOT
+
+    cluster = read_cluster(ROOT / "stacks" / "Pulumi.training-a100-azureml.yaml")
+    (found, *_) = preflight(cluster.model_copy(update={"purchase": purchase}), name="team-aml")
+    assert found.check == "quota" and found.status == "unknown"
+    assert f"2 x Standard_ND96asr_v4 needs 192 vCPUs {quota} in eastus" in found.detail
+    assert "Azure ML compute has its own quota, not the VMs' vCPU quota" in found.detail
+    assert found.fix.startswith("compare with `az ml compute list-usage -g team-aml-rg -w team-aml-ws -o table`")
+    assert "az vm list-usage" not in found.fix and "Spot (low-priority) vCPU" not in found.detail

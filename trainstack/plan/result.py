@@ -48,6 +48,10 @@ class PlanResult:
         job: the stack's job as the review compares it: `{"id": the digest of what the job
             runs (`clouds.job_bootstrap.job_identity`), "nodes", "min_nodes"}`; None without
             a job.
+        requested_outside: the ids of what the stack's own controller keeps requested outside
+            the Pulumi state (a GCP queued-resource stack's TPU slices), which `pulumi up`
+            never deletes (`trainstack.plan.cluster_lines.requested_outside`).
+        zone: the cluster's zone (None when the result was built without it).
     """
 
     resources: list[dict[str, Any]]
@@ -71,6 +75,8 @@ class PlanResult:
     uncommitted_usd_per_hour: float | None = None
     runtime: str = ""
     job: dict[str, Any] | None = None
+    requested_outside: tuple[str, ...] = ()
+    zone: str | None = None
 
     @property
     def deadline_note(self) -> str:

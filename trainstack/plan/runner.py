@@ -21,7 +21,7 @@ from pulumi.runtime import settings
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
-from clouds.healing import healing
+from trainstack.plan.cluster_lines import healing_line, job_summary, requested_outside, runtime_line
 from trainstack.plan.event_loop import plan_event_loop
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 from trainstack.plan.recording import no_alias_urns, no_source_positions
@@ -83,45 +83,17 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         outputs,
         hours=cluster.hours,
         region=cluster.region,
+        zone=cluster.zone,
         provider=cluster.provider,
         purchase=cluster.purchase,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
-        healing=_healing_line(cluster),
-        runtime=_runtime_line(cluster),
-        job=_job_summary(cluster),
+        healing=healing_line(cluster),
+        runtime=runtime_line(cluster),
+        job=job_summary(cluster),
+        requested_outside=requested_outside(cluster, stack_name),
     )
     return with_price(result, cluster) if priced else result
-
-
-def _healing_line(cluster: Any) -> str:
-    """What the cluster does when a node is lost: its managed platform's answer for a pool
-    stack (`clouds.platforms.Platform.note`), else its cloud's (`clouds.healing`)."""
-    name = getattr(cluster, "platform", None)  # an older revision's cluster model has none
-    if name:
-        from clouds.platform_lookup import find
-
-        platform = find(cluster.provider, name)
-        if platform is not None:
-            return platform.note()
-    queued, kms, flex = (getattr(cluster, key, None) for key in ("queued_resource", "kms_key_id", "flex_start"))
-    return healing(cluster.provider, cluster.instance_type, bool(queued), cluster.purchase, kms, bool(flex)).summary
-
-
-def _job_summary(cluster: Any) -> dict[str, Any] | None:
-    """The job's identity digest and node counts, or None (no job, or an older revision)."""
-    try:
-        from clouds.job_bootstrap import job_identity
-
-        if cluster.job is None:
-            return None
-        return {
-            "id": job_identity(cluster),
-            "nodes": cluster.nodes,
-            "min_nodes": cluster.job.min_nodes or cluster.nodes,
-        }
-    except (AttributeError, ImportError, ValueError):
-        return None
 
 
 def _stack_files() -> Any:
@@ -134,17 +106,6 @@ def _stack_files() -> Any:
         if exc.name != "profiles.stack_file":
             raise
     return importlib.import_module("profiles.stack.file")
-
-
-def _runtime_line(cluster: Any) -> str:
-    """`clouds.job_runtime.runtime_line`, or "" for an older revision (`plan --against` plans
-    with that revision's `clouds/`, which may predate the module or the cluster's fields)."""
-    try:
-        from clouds.job_runtime import runtime_line
-
-        return runtime_line(cluster) or ""
-    except (AttributeError, ImportError):
-        return ""
 
 
 def with_price(result: PlanResult, cluster: Any) -> PlanResult:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
+from trainstack.plan.cluster_lines import requested_outside
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 from trainstack.review.ref_program import old_program_first, program_roots
 
@@ -154,7 +155,11 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]
         cluster = parse_cluster_config(data.get("cluster"))
     except ConfigError as exc:
         return dataclasses.replace(result, price_note=f"the stack at {ref} cannot be priced today ({exc})")
-    return with_price(dataclasses.replace(result, region=cluster.region, purchase=cluster.purchase), cluster)
+    outside = requested_outside(cluster, stack)  # what that revision's controller kept requested
+    located = dataclasses.replace(
+        result, region=cluster.region, zone=cluster.zone, purchase=cluster.purchase, requested_outside=outside
+    )
+    return with_price(located, cluster)
 
 
 def run_ref_process(stack: str, old_dir: Path, packages: list[str]) -> subprocess.CompletedProcess[str]:

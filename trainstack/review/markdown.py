@@ -20,6 +20,7 @@ def review_markdown(review: dict[str, Any]) -> str:
     parts += [] if _keeps_purchase(review.get("purchase")) else _nodes_line(review.get("nodes"))
     parts += [f"> ℹ️ **{key.capitalize()}:** {line}" + "\n" for key, line in (review.get("job") or {}).items()]
     parts += [f"> ℹ️ {review['runtime']}", ""] if review.get("runtime") else []
+    parts += _left_running_line(review.get("left_running"))
     parts += [*_changes(review["changes"]), "", *_cost(review), "", *_policies(review["policies"])]
     return "\n".join(parts).rstrip() + "\n"
 
@@ -97,6 +98,21 @@ def _nodes_line(nodes: dict[str, list[str]] | None) -> list[str]:
         return [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
     names = ", ".join(f"`{n}`" for n in nodes["kept"])
     return [f"> ✅ **No running node is replaced**: {names} change without touching running nodes.", ""]
+
+
+def _left_running_line(left: dict[str, Any] | None) -> list[str]:
+    """The warning for TPU slices the stack stops requesting: they keep running and billing."""
+    if not left:
+        return []
+    names = ", ".join(f"`{i}`" for i in left["ids"])
+    count = f"{len(left['ids'])} TPU slice{'s' if len(left['ids']) > 1 else ''}"
+    return [
+        f"> ⚠️ **{count} left running:** {names} are no longer requested, but the controller never deletes a "
+        "running slice and `pulumi up` does not hold them: they keep running and billing, and are not in the "
+        f"after price, until you delete each with `gcloud compute tpus queued-resources delete ID --zone "
+        f"{left['zone']} --force` (docs/self-healing.md).",
+        "",
+    ]
 
 
 def _keeps_purchase(purchase: dict[str, Any] | None) -> bool:

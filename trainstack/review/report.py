@@ -98,6 +98,7 @@ def review_json(
         "purchase": _purchase(before, after, _nodes(changes)),
         "job": _job(before, after, changes),
         "runtime": after.runtime,
+        "left_running": _left_running(before, after),
         "data_loss": [
             c.name for c in changes if c.action in ("replace", "delete") and (c.type in STATEFUL or c.protect)
         ],
@@ -110,6 +111,17 @@ def review_json(
         "budget_usd_per_hour": limit,
         "policies": _policies(results),
     }
+
+
+def _left_running(before: PlanResult | None, after: PlanResult) -> dict[str, Any] | None:
+    """What the old revision's controller kept requested outside the Pulumi state and the new
+    one no longer does (GCP TPU slices of a smaller queued-resource stack): `{"ids", "zone"}`,
+    or None. Neither the new controller nor `pulumi up` deletes them: they keep running."""
+    if before is None:
+        return None
+    kept = set(after.requested_outside)
+    ids = [i for i in before.requested_outside if i not in kept]
+    return {"ids": ids, "zone": before.zone} if ids else None
 
 
 def _change_json(change: Change) -> dict[str, Any]:

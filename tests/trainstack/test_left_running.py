@@ -1,0 +1,89 @@
+"""TPU slices a smaller queued-resource stack stops requesting: the review says they keep running
+(the controller never deletes a running slice; `pulumi up` does not hold them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.clusters import example_config
+from trainstack.plan.cluster_lines import requested_outside
+from trainstack.plan.result import PlanResult
+from trainstack.review.markdown import review_markdown
+from trainstack.review.report import review_json
+
+QUEUED = {"queued_resource": True, "purchase": "spot"}
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "ids"),
+    [
+        pytest.param("gcp-tpu", {**QUEUED, "nodes": 3}, ("s-tpu-0", "s-tpu-1", "s-tpu-2"), id="queued-slices"),
+        pytest.param("gcp-tpu", {"queued_resource": False}, (), id="tpu-vms-in-the-stack"),
+        pytest.param("gcp", {}, (), id="gpu-vms"),
+        pytest.param("aws", {}, (), id="another-cloud"),
+    ],
+)
+def test_what_a_stack_keeps_requested_outside_its_state(name: str, changes: dict, ids: tuple) -> None:
+    assert requested_outside(example_config(name, **changes), "s") == ids
+
+
+def test_an_older_revisions_cluster_without_the_field_requests_nothing_outside() -> None:
+    class Old:  # a cluster model from before `queued_resource`
+        provider, nodes = "gcp", 2
+
+    assert requested_outside(Old(), "s") == ()
+
+
+def _plan(ids: tuple[str, ...], usd: float) -> PlanResult:
+    return PlanResult([], usd, usd * 10, {}, hours=10.0, zone="us-east5-a", requested_outside=ids)
+
+
+def _review(before: tuple[str, ...], after: tuple[str, ...]) -> dict[str, Any]:
+    return review_json("s", "HEAD", [], _plan(before, 40.0), _plan(after, 20.0), [], None)
+
+
+def test_a_smaller_queued_stack_names_the_slices_left_running_and_how_to_delete_them() -> None:
+    review = _review(("s-tpu-0", "s-tpu-1", "s-tpu-2", "s-tpu-3"), ("s-tpu-0", "s-tpu-1"))
+    assert review["left_running"] == {"ids": ["s-tpu-2", "s-tpu-3"], "zone": "us-east5-a"}
+    text = review_markdown(review)
+    assert "> ⚠️ **2 TPU slices left running:** `s-tpu-2`, `s-tpu-3` are no longer requested" in text
+    assert "keep running and billing, and are not in the after price" in text
+    assert "gcloud compute tpus queued-resources delete ID --zone us-east5-a --force" in text
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param(("s-tpu-0",), ("s-tpu-0", "s-tpu-1"), id="more-slices"),
+        pytest.param(("s-tpu-0",), ("s-tpu-0",), id="same-slices"),
+        pytest.param((), (), id="no-queued-slices"),
+    ],
+)
+def test_no_slice_left_running_when_none_stops_being_requested(before: tuple, after: tuple) -> None:
+    review = _review(before, after)
+    assert review["left_running"] is None and "left running" not in review_markdown(review)
+
+
+def test_a_new_stack_leaves_nothing_running() -> None:
+    review = review_json("s", None, [], None, _plan(("s-tpu-0",), 20.0), [], None)
+    assert review["left_running"] is None
+
+
+def test_the_old_revisions_slices_come_from_its_stack_as_planned_at_that_revision(monkeypatch, tmp_path) -> None:
+    # `plan --against`: the old revision plans in a child that prints its resources and cluster
+    # as JSON; the slices its controller requested are read from that cluster with today's rule.
+    import json
+    import subprocess
+
+    from tests.clusters import example
+    from trainstack.review import gitref
+
+    old = example("gcp-tpu", **QUEUED, nodes=4)
+    answer = json.dumps({"resources": [], "outputs": {}, "hours": 72, "cluster": old})
+    done = subprocess.CompletedProcess([], 0, stdout=answer, stderr="")
+    monkeypatch.setattr(gitref, "run_ref_process", lambda *args: done)
+    result = gitref._plan_in_subprocess("s", tmp_path / "old", "HEAD~1", [])
+    assert result.requested_outside == ("s-tpu-0", "s-tpu-1", "s-tpu-2", "s-tpu-3")
+    assert (result.zone, result.region) == ("us-east5-a", "us-east5")
