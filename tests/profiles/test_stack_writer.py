@@ -158,6 +158,19 @@ def test_a_pick_that_moves_the_cluster_needs_force(tmp_path, stack_text, old, ne
     assert write_stack(path, elsewhere, force=True) and path.read_text() == elsewhere
 
 
+def test_a_move_of_a_stack_without_a_file_system_names_none(tmp_path, fixture_catalog):
+    # Finding 14 (session 13): the refusal said "its file system included" of a stack with none.
+    spec = parse_spec({**{k: v for k, v in SPEC.items() if k not in ("file_system", "spot")}, "purchase": "on-demand"})
+    config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, fixture_catalog.version)
+    assert config.file_system is None
+    text = render_stack(config, "profiles/workloads/job.yaml", fixture_catalog.built)
+    path = tmp_path / "Pulumi.job.yaml"
+    write_stack(path, text)
+    with pytest.raises(StackWriteError) as err:
+        write_stack(path, render_stack_elsewhere(text, f"zone: {config.zone}", "zone: use1-az6"))
+    assert str(err.value).endswith("would replace every resource; pass --force or write another stack name")
+
+
 def test_a_stack_not_written_by_trainstack_is_named_so(tmp_path, stack_text):
     path = tmp_path / "Pulumi.job.yaml"
     path.write_text("config:\n  aws:region: us-east-1\n")
