@@ -70,9 +70,11 @@ class AzureGpuCluster(GpuClusterBase):
     head node keeps the rendezvous and every node runs the job under torchrun, watching
     Scheduled Events for `Preempt`.
 
-    Placement: the placement group, the file system and the NAT gateway share one zone
+    Placement: the scale set, the file system and the NAT gateway share one zone
     (`layout.placement_zones`); a regional cluster with a file system in a region with
-    zones is pinned to zone "1", because Azure Managed Lustre needs a zone there.
+    zones is pinned to zone "1", because Azure Managed Lustre needs a zone there. The
+    proximity placement group names no zone (Azure needs an intent for one); the scale set,
+    its first member, pins it.
 
     Encryption: the managed OS disk is encrypted at rest with platform-managed keys and the
     file system with Microsoft-managed keys; the temporary disk and the host-side disk cache

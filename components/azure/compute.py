@@ -24,10 +24,12 @@ from components.azure.repairs import health_extension_profile, self_healing
 # Keep in step with trainstack/review/replacements.py (a test checks it).
 #   orchestrationMode: "defined when you create the scale set and cannot be changed"
 #     (virtual-machine-scale-sets-orchestration-modes.md): Uniform <-> Flexible (`on_demand_nodes`).
+#   zones: see clouds/azure/replacements.yaml (a regional set made zonal: assumed to replace).
 SCALE_SET_REPLACE_ON_CHANGES = (
     "virtualMachineProfile.priority",
     "virtualMachineProfile.evictionPolicy",
     "orchestrationMode",
+    "zones",
 )
 # The network API version a Flexible set's VM profile must name (ARM: networkApiVersion is
 # required with orchestrationMode Flexible; Azure/azure-rest-api-specs#27029).
@@ -57,13 +59,20 @@ def orchestration(args: ClusterConfig, vm_profile: dict) -> tuple[dict, dict]:
 
 
 def create_placement_group(place: Place) -> azure_native.compute.ProximityPlacementGroup:
-    """Create the proximity placement group `{name}-ppg` that keeps every node close
-    together, in the place's zone (the file system's, when there is one)."""
+    """Create the proximity placement group `{name}-ppg` that keeps every node close together.
+
+    It names no zone: Azure takes a group's zone only with an `intent` of VM sizes ("Providing
+    an availability zone without an intent will result in an error when creating the proximity
+    placement group"; the zone is fixed at creation and the intent changes only while every VM
+    is deallocated: Microsoft Learn, "Proximity placement groups", azure-docs
+    virtual-machines/co-location.md). The group is pinned to a data center by its first
+    resource, the scale set, which names the zone (`create_scale_set`), so the nodes still sit
+    in the file system's zone and a later type change does not touch the group.
+    """
     return azure_native.compute.ProximityPlacementGroup(
         f"{place.name}-ppg",
         **place.located(),
         proximity_placement_group_type="Standard",
-        zones=place.zones,
         opts=place.opts,
     )
 
@@ -79,8 +88,9 @@ def create_scale_set(
 
     InfiniBand links exist only between VMs of the same scale set (Z2, Z5, Z7) and one
     placement group (single_placement_group=True) holds at most 100 VMs (Z10); validation
-    has already rejected larger clusters. Uniform orchestration, no zones (the placement
-    group pins the zone), no overprovisioning (extra VMs would join the fabric and be billed
+    has already rejected larger clusters. Uniform orchestration, in the place's zone when it
+    has one (the file system's: the placement group names none, `create_placement_group`, so
+    the scale set is what keeps the nodes in the file system's zone), no overprovisioning (extra VMs would join the fabric and be billed
     until deleted), manual upgrades (a model change never restarts nodes mid-run), and
     self-healing (`repairs`): evicted spot VMs restored, unhealthy VMs replaced.
 
@@ -106,6 +116,7 @@ def create_scale_set(
         **mode,
         sku={"name": args.instance_type, "tier": "Standard", "capacity": args.nodes},
         proximity_placement_group={"id": placement_group_id},
+        zones=place.zones,
         upgrade_policy={"mode": "Manual"},
         virtual_machine_profile={**profile, **health_extension_profile()},
         **self_healing(args.purchase),

@@ -43,7 +43,7 @@ def availability_zones(zone: str) -> list[str] | None:
 
 
 def placement_zones(region: str, zone: str, has_file_system: bool) -> list[str] | None:
-    """The one zone list shared by the placement group, the file system and the NAT gateway.
+    """The one zone list shared by the scale set, the file system and the NAT gateway.
 
     `ClusterConfig.zone` is the region name when the catalog offer is regional. The rule:
       * an explicit zone ("1"-"3") pins everything to it;
@@ -51,16 +51,15 @@ def placement_zones(region: str, zone: str, has_file_system: bool) -> list[str] 
         `DEFAULT_FILE_SYSTEM_ZONE`, because AMLFS needs a zone there (see the constant), and
         its clients should sit in the same zone: "For optimal performance, create the file
         system in the same region and availability zone as your client machines" (AMLFS
-        portal guide, create-file-system-portal.md). The proximity placement group takes the
-        same zone (the API's PPG `zones`: "the Availability Zone where virtual machine,
-        virtual machine scale set or availability set associated with the proximity
-        placement group can be created"), so the nodes land next to the file system;
+        portal guide, create-file-system-portal.md). The scale set takes the same zone, so
+        the nodes land next to the file system (its proximity placement group names none:
+        Azure takes a group's zone only with an intent, `compute.create_placement_group`);
       * otherwise nothing is pinned: no file system to sit next to, or a region without
         zones. Microsoft's CycleCloud Workspace for Slurm template does the same: its AMLFS
         zone list defaults to empty (bicep/amlfs.bicep), and PR #288 "include[s] a default
         value when the region supports availability zones"
         (Azure/cyclecloud-slurm-workspace).
-    The scale set itself never gets `zones`; the placement group places it.
+    The scale set carries the zone; the placement group is pinned by it.
 
     Args:
         region: `ClusterConfig.region`, e.g. `eastus`.

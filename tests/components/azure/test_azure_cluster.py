@@ -36,7 +36,7 @@ def test_all_nodes_in_one_uniform_scale_set_in_one_placement_group(azure_records
     assert inputs["orchestrationMode"] == "Uniform"
     assert inputs["singlePlacementGroup"] is True
     assert inputs["overprovision"] is False
-    assert "zones" not in inputs
+    assert inputs["zones"] == ["1"]  # the file system's zone, as its placement group (test_azure_zones.py)
     assert inputs["sku"] == {"name": "Standard_ND96asr_v4", "tier": "Standard", "capacity": 2}
     assert inputs["proximityPlacementGroup"] == {"id": PPG_ID}
     assert inputs["location"] == "eastus"

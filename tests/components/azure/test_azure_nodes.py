@@ -20,6 +20,7 @@ def test_scale_set_is_recreated_when_priority_changes(azure_run, azure_config):
             "virtualMachineProfile.priority",
             "virtualMachineProfile.evictionPolicy",
             "orchestrationMode",
+            "zones",  # a regional set made zonal (finding 18): replaced, old nodes deleted first
         ],
         "deleteBeforeReplace": True,
     }

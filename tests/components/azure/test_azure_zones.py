@@ -1,4 +1,4 @@
-"""One zone for the placement group, the file system and the NAT gateway
+"""One zone for the scale set, the file system and the NAT gateway
 (`layout.placement_zones`): explicit zones, the AMLFS default zone, and no zone."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from components.azure.layout import REGIONS_WITH_ZONES, placement_zones
 from tests.components.azure.test_azure_cluster import AMLFS, VMSS, by_type, one
 
 PPG = "azure-native:compute:ProximityPlacementGroup"
-ZONED = (PPG, AMLFS, "azure-native:network:NatGateway", "azure-native:network:PublicIPAddress")
+ZONED = (VMSS, AMLFS, "azure-native:network:NatGateway", "azure-native:network:PublicIPAddress")
 NO_FS = {"file_system": None}
 
 
@@ -31,13 +31,16 @@ def test_placement_group_file_system_and_nat_share_one_zone(azure_records, azure
     if "file_system" in overrides:
         del expected[AMLFS]
     assert found == expected
-    assert "zones" not in one(records, VMSS)["inputs"]  # the placement group places the set
+    # the scale set carries the zone; the placement group names none (Azure refuses a group's
+    # zone without an intent, co-location.md), and the scale set, its first member, pins it
+    assert one(records, VMSS)["inputs"].get("zones") == zones
+    assert "zones" not in one(records, PPG)["inputs"] and "intent" not in one(records, PPG)["inputs"]
 
 
 def test_zone_rule_does_not_depend_on_nodes_type_or_purchase(azure_records, azure_config):
     changed = azure_records(azure_config(nodes=16, instance_type="Standard_ND96isr_H100_v5", purchase="on-demand"))
     assert one(changed, AMLFS)["inputs"]["zones"] == ["1"]
-    assert [r["inputs"]["zones"] for r in by_type(changed, PPG)] == [["1"]]
+    assert [r["inputs"]["zones"] for r in by_type(changed, VMSS)] == [["1"]]
 
 
 @pytest.mark.parametrize(
