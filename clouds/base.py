@@ -176,8 +176,8 @@ class Cloud:
             band is recorded (what the cloud publishes, or that it publishes nothing), shown
             with the rate; "" for a generic "no published rate".
         reserved_discount: term (`1y`, `3y`) -> fraction off on-demand of a commitment, until
-            live reserved prices are fetched (the cloud's module cites the source); absent
-            terms are unknown.
+            live reserved prices are fetched; absent terms are unknown. reserved_discount_basis:
+            where they come from, a source or `assumed: ...`, said with every figure made of them.
         commitment_purchase: what a team buys, in the cloud's billing console and outside any
             cluster, to get a 1y/3y commitment's rate (AWS: a Savings Plan or Reserved
             Instances); "" for a generic "reserved term".
@@ -253,6 +253,7 @@ class Cloud:
     deepest_spot_discount: float | None = None
     spot_rate_basis: str = ""
     reserved_discount: Mapping[str, float] = field(default_factory=dict)
+    reserved_discount_basis: str = ""
     commitment_purchase: str = ""
     helper_vms: Mapping[str, str] = field(default_factory=dict)
     hourly_resources: Mapping[str, str] = field(default_factory=dict)

@@ -33,9 +33,10 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from clouds.bucket_uri import scheme_of
 
 if TYPE_CHECKING:
     from clouds.data_config import DataConfig
@@ -62,48 +63,6 @@ def link_for(provider: str) -> ModuleType | None:
         return importlib.import_module(f"clouds.{provider}.data")
     except ModuleNotFoundError:
         return None
-
-
-def split_bucket_uri(uri: str, pattern: re.Pattern[str], kind: str, example: str) -> tuple[str, str]:
-    """`SCHEME://bucket/some/prefix` -> `("bucket", "some/prefix/")`; the prefix is "" for a whole bucket.
-
-    Args:
-        uri: the dataset URI.
-        pattern: the cloud's URI rule, with groups `bucket` and `prefix`.
-        kind: what the URI must be, for the message (`an S3 URI`).
-        example: a URI of that kind (`s3://my-bucket/datasets/imagenet`).
-
-    Raises:
-        ValueError: `data.source: ...` naming the expected form.
-    """
-    match = pattern.match(uri.strip())
-    if not match:
-        raise ValueError(f"data.source: '{uri}' is not {kind}; write it like {example}")
-    prefix = (match.group("prefix") or "").strip("/")
-    if problem := _prefix_problem(uri, prefix):
-        raise ValueError(problem)
-    return match.group("bucket"), f"{prefix}/" if prefix else ""
-
-
-# Characters a prefix may not hold: it is written into the node's IAM policy or condition, where
-# `*` and `?` are wildcards (AWS), `${` opens a policy variable, `"` and `\` end or escape a CEL
-# string (GCP, Azure conditions), and a control character ends a line of the bootstrap.
-_PREFIX_UNSAFE = re.compile(r'[*?"\\\x00-\x1f\x7f]|\$\{')
-
-
-def _prefix_problem(uri: str, prefix: str) -> str | None:
-    """Why the key prefix of dataset `uri` cannot scope the nodes' access (one line), or None."""
-    if found := _PREFIX_UNSAFE.search(prefix):
-        return (
-            f"data.source: '{uri}' holds {found.group()!r}, which would widen the nodes' access policy "
-            "beyond the dataset; name the dataset's folder exactly, e.g. s3://team-datasets/imagenet/train"
-        )
-    if any(part in (".", "..") for part in prefix.split("/")) or "//" in prefix:
-        return (
-            f"data.source: '{uri}' has an empty, '.' or '..' path segment; name the dataset's folder "
-            "exactly, without relative parts, e.g. s3://team-datasets/imagenet/train"
-        )
-    return None
 
 
 class Staging(NamedTuple):
@@ -154,41 +113,6 @@ def uncounted_charge(provider: str, capacity_gib: float, mbps_per_tib: int) -> s
     return f"not counted: {text}" if text else None
 
 
-@dataclass(frozen=True)
-class BucketUri:
-    """The `SCHEME://BUCKET/PREFIX` URI form of one cloud's object storage, for the `owns` and
-    `split_uri` of its `clouds/<cloud>/data.py`.
-
-    Attributes:
-        scheme: the URI scheme (`s3`).
-        bucket: a regular expression of the cloud's valid bucket names (the whole name).
-        kind: what the URI must be, for the message (`an S3 URI`).
-        example: a URI of that kind (`s3://my-bucket/datasets/imagenet`).
-    """
-
-    scheme: str
-    bucket: str
-    kind: str
-    example: str
-
-    @functools.cached_property
-    def pattern(self) -> re.Pattern[str]:
-        """`SCHEME://BUCKET` with an optional `/PREFIX`, groups `bucket` and `prefix`."""
-        return re.compile(rf"^{re.escape(self.scheme)}://(?P<bucket>{self.bucket})(?:/(?P<prefix>.*))?$")
-
-    def owns(self, uri: str) -> bool:
-        """True when `uri` is a `<scheme>://` URI (valid or not)."""
-        return scheme_of(uri) == self.scheme
-
-    def split(self, uri: str) -> tuple[str, str]:
-        """`split_bucket_uri` with this form.
-
-        Raises:
-            ValueError: `data.source: ...` naming the expected form.
-        """
-        return split_bucket_uri(uri, self.pattern, self.kind, self.example)
-
-
 _URI = re.compile(r"^[a-z][a-z0-9+.-]*://[^/\s]+", re.IGNORECASE)
 
 
@@ -236,10 +160,17 @@ def holds(provider: str, uri: str) -> bool:
     return link is not None and link.owns(uri)
 
 
-def scheme_of(uri: str) -> str:
-    """`s3` for `s3://bucket/x`; "" when the URI has no scheme."""
-    head, sep, _ = uri.partition("://")
-    return head.lower() if sep else ""
+def holder_of(uri: str) -> str | None:
+    """The cloud whose object storage `uri` names (`alicloud` for `oss://`), or None."""
+    from clouds.registry import NAMES  # the registry imports every cloud: only on this path
+
+    return next((name for name in NAMES if holds(name, uri)), None)
+
+
+def _whose(holder: str) -> str:
+    from clouds.registry import CLOUDS
+
+    return f"{CLOUDS[holder].display_name}'s ({holder})"  # Alibaba Cloud's (alicloud)
 
 
 def data_problem(
@@ -258,15 +189,23 @@ def data_problem(
         from clouds.registry import CLOUDS
 
         why = CLOUDS[provider].why_not(Feature.BUCKET_LINK) if provider in CLOUDS else None
+        if (holder := holder_of(data.source)) is not None:  # another cloud's bucket: the blocker to name
+            return (
+                f"data.source: '{data.source}' is {_whose(holder)} bucket, and {provider} links no bucket to its file "
+                f"system in trainstack yet; train on {holder}, which can link it, or copy the data onto the file "
+                "system yourself and drop `data`"
+            )
         return (
             f"data.source: {provider} cannot link a bucket to its file system in trainstack yet"
             f"{f' ({why})' if why else ''}; "
             "copy the data onto the file system yourself and drop `data`, or pick another provider"
         )
     if not link.owns(data.source):
+        holder = holder_of(data.source)
         return unlinked_source(data.source) or (
-            f"data.source: '{data.source}' is not {link.SOURCE_KIND}, the only kind {provider} can link; "
-            "copy the data there or pick the cloud that holds it"
+            f"data.source: '{data.source}' is not {link.SOURCE_KIND}, the only kind {provider} can link"
+            + (f"; it is {_whose(holder)} bucket" if holder else "")
+            + f"; copy the data there or pick the cloud that holds it{f' ({holder})' if holder else ''}"
         )
     try:
         link.split_uri(data.source)

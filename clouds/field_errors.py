@@ -25,6 +25,25 @@ _BOUND_WORDS = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "les
 _NUMBER_KINDS = ("int_parsing", "int_type", "float_parsing", "float_type", "int_from_float", "decimal_parsing")
 
 
+class NotANumber(ValueError):
+    """A yes/no value where a number belongs (YAML reads `true` as a bool, and Python counts it
+    as 1); `describe` adds a value the field accepts (`example_wanted`, the attribute it reads:
+    `profiles.spec.units.NotANumber` has it too, without importing pydantic)."""
+
+    example_wanted = True
+
+
+def refuse_bool(value: object) -> object:
+    """`value` unchanged unless it is a yes/no value.
+
+    Raises:
+        NotANumber: `value` is a bool.
+    """
+    if isinstance(value, bool):
+        raise NotANumber(f"expected a number, got {str(value).lower()} (a yes/no value)")
+    return value
+
+
 def field_of(model: type[BaseModel] | None, key: str) -> Any:
     """The pydantic FieldInfo of `model` written as `key` (its name or alias), or None."""
     if model is None:

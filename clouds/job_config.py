@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from clouds.field_errors import describe
+from clouds.field_errors import describe, refuse_bool
 from clouds.job_fields import job_field_problem
 from clouds.job_secrets import SecretRef
 from clouds.tracking import TrackingConfig
@@ -60,8 +60,14 @@ class JobConfig(BaseModel):
     )
     workdir: str | None = Field(default=None, description="Working directory; None = the mount point.")
     checkpoint_dir: str | None = Field(default=None, description="Checkpoint directory.")
-    nproc_per_node: int | None = Field(default=None, ge=1, le=64, description="Processes per node.")
-    min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.")
+    nproc_per_node: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Processes per node.",
+        examples=[8],  # one per GPU of 8-GPU nodes
+    )
+    min_nodes: int | None = Field(default=None, ge=1, description="Fewest nodes the job runs on.", examples=[1])
     max_restarts: int = Field(default=3, ge=0, le=1000, description="Worker-group restarts.")
     env: dict[str, str | SecretRef] = Field(
         default_factory=dict,
@@ -79,6 +85,12 @@ class JobConfig(BaseModel):
     launcher: Literal["torchrun", "paddle"] | None = Field(default=None, description="Launcher; None = torchrun.")
     code: str | None = Field(default=None, min_length=1, description="Object-store code folder (platforms).")
     image: str | None = Field(default=None, min_length=1, description="Platform training image or engine.")
+
+    @field_validator("nproc_per_node", "min_nodes", "max_restarts", mode="before")
+    @classmethod
+    def _numbers(cls, value: object) -> object:
+        """`nproc_per_node: true` is a YAML yes/no, not 1: refused with a value the field takes."""
+        return refuse_bool(value)
 
     @field_validator("env", mode="before")
     @classmethod

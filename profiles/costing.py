@@ -22,6 +22,7 @@ from profiles.catalog.offering import Offering
 from profiles.catalog.platform_rows import job_limit_note, makes_file_system, platform_of
 from profiles.cost.checkpoint import checkpoint_hours
 from profiles.cost.cluster_cost import usd_per_cny as usd_per_cny_of
+from profiles.cost.commitment import rate_basis, row_note
 from profiles.cost.estimate import JobHours
 from profiles.cost.flex import FLEX, flex, purchase_price
 from profiles.cost.held import beside_price, block_price, held_price_note, held_rows
@@ -245,14 +246,9 @@ def _reserved(
     rate = _reserved_price(offering, on_demand, term)
     if rate is None:
         return []
-    committed = committed_hours(hours, term)
-    billed = charged_hours(hours, term, reuse)
-    whole = rate * nodes * committed
-    note = (
-        f"{term} commitment: ${whole:,.0f} for {committed:,.0f} h, bought separately (the stack launches "
-        f"on-demand nodes and buys no commitment; without one they bill ${on_demand * nodes:,.2f}/hour); "
-        f"this job's share ${rate * nodes * billed:,.0f} ({billed:,.0f} h billed, reuse {reuse:g} of the rest)"
-    )
+    live = (offering.reserved_1y_usd_per_hour if term == "1y" else offering.reserved_3y_usd_per_hour) is not None
+    basis = "" if live else rate_basis(offering.provider, term)
+    note = row_note(term, rate, nodes, hours, reuse, on_demand, basis)
     return [
         _candidate(
             offering,
@@ -262,8 +258,8 @@ def _reserved(
             rate,
             row,
             notes + (note,),
-            charged_hours=billed,
-            committed_hours=committed,
+            charged_hours=charged_hours(hours, term, reuse),
+            committed_hours=committed_hours(hours, term),
             speed=speed,
         )
     ]

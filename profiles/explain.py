@@ -241,8 +241,14 @@ def checkpoint_warning(spec: WorkloadSpec, c: Candidate) -> str:
     return (
         f"warning: spot.checkpoint_interval ({spot.checkpoint_interval_hours:g} h) is not shorter than the job "
         f"({work_hours:,.1f} h on the chosen row): no checkpoint is written before it ends, so an interruption "
-        "restarts it from the beginning; checkpoint more often (e.g. checkpoint_interval: 1h)"
+        f"restarts it from the beginning; checkpoint more often (e.g. checkpoint_interval: {shorter_interval(work_hours)})"
     )
+
+
+def shorter_interval(work_hours: float) -> str:
+    """A checkpoint interval shorter than a job of `work_hours`, as a workload writes it: `1h`
+    for a job over an hour, else a quarter of the job in whole minutes (at least `1m`)."""
+    return "1h" if work_hours > 1 else f"{max(1, int(work_hours * 60 / 4))}m"
 
 
 def node_range_warning(spec: WorkloadSpec, c: Candidate) -> str:

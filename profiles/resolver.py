@@ -29,6 +29,7 @@ from profiles.choice.gaps import clouds_without_rows
 from profiles.choice.live import Key, LiveScore, with_live_scores
 from profiles.choice.nodes import zone_copy_candidates
 from profiles.choice.price_checks import with_price_findings, with_spot_risks
+from profiles.cost.commitment import dropped_note
 from profiles.cost.estimate import Rejection
 from profiles.costing import PURCHASES
 from profiles.explain import (
@@ -240,7 +241,7 @@ def resolve(
         if not deadline_met:
             to_meet = what_would_meet(spec, ranked[0])
             note = f"; none meets the {spec.deadline_hours:g} h deadline: cheapest within {CLOSE:.0%} of the fastest"
-    note += min_nodes_note(spec)
+    note += min_nodes_note(spec) + dropped_note(spec.commitment, ranked[0], everything)
     shown = distinct_offerings(ranked)[: max(top, 1)]
     rows = list(zip(with_price_findings([c for c, _ in shown], offerings), [z for _, z in shown], strict=True))
     kept_rows = tuple(

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 
-from clouds.data import BucketUri
+from clouds.bucket_uri import BucketUri
 from clouds.data_config import DataConfig
 
 SCHEME = "oss"

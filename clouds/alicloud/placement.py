@@ -72,6 +72,13 @@ def placement_for(purchase: str) -> Placement:
     raise ValueError(f"purchase: '{purchase}' is not known; valid: spot, on-demand")
 
 
+def placement_warning(purchase: str, nodes: int) -> str | None:
+    """What the plan warns about the nodes' placement: `placement_for(purchase).reason` for a
+    cluster of several nodes, None for one node (no node-to-node traffic that a LowLatency
+    deployment set could shorten, so its absence costs nothing)."""
+    return placement_for(purchase).reason if nodes > 1 else None
+
+
 def check_nodes(nodes: int, purchase: str) -> None:
     """Refuse more nodes than the placement of `purchase` allows (`clouds.common.check_group_size`).
 

@@ -7,7 +7,7 @@ copy precedes training.
 
 from __future__ import annotations
 
-from clouds.data import BucketUri
+from clouds.bucket_uri import BucketUri
 
 SCHEME = "s3"
 SOURCE_KIND = "an S3 bucket (s3://BUCKET/PREFIX)"

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clouds.data import BucketUri, Staging
+from clouds.bucket_uri import BucketUri
+from clouds.data import Staging
 
 if TYPE_CHECKING:
     from clouds.filesystems import FileSystemRequest

@@ -12,7 +12,7 @@ from typing import Any
 
 import pulumi
 
-from clouds.alicloud.placement import placement_for
+from clouds.alicloud.placement import placement_warning
 from clouds.alicloud.validate import PROVIDER
 from clouds.contract import ClusterConfig
 from components.alicloud.compute import create_key_pair, image_id
@@ -74,7 +74,8 @@ class AlicloudGpuCluster(GpuClusterBase):
                 name, args.file_system, args.zone, network.vpc.id, network.vswitch.id, tags, child
             )
         self.key_pair = create_key_pair(name, args, tags, child)
-        pulumi.log.warn(f"{name}: {placement_for(args.purchase).reason}", resource=self)
+        if warning := placement_warning(args.purchase, args.nodes):
+            pulumi.log.warn(f"{name}: {warning}", resource=self)
         node_network = {"vswitch_id": network.vswitch.id, "security_group_id": network.security_group.id}
         self._link_bucket(name, args, tags, child)
         extras = {"key_name": self.key_pair.key_pair_name} if self.key_pair is not None else {}

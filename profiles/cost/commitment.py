@@ -14,13 +14,73 @@ nodes bill at without the commitment.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from clouds.registry import CLOUDS
-from profiles.cost.pricing import charged_hours, committed_hours
+from profiles.cost.pricing import RESERVED_DISCOUNT, charged_hours, committed_hours
 
 if TYPE_CHECKING:  # `resolve` loads the cost package without pydantic
     from clouds.contract import ClusterConfig
+    from profiles.candidate import Candidate
+
+
+def rate_basis(provider: str, term: str) -> str:
+    """`; the 1y rate is on-demand less 30 % (assumed: ...)`: how an estimated term rate was
+    made (`Cloud.reserved_discount` and its `reserved_discount_basis`), for every figure built
+    on it; "" when the cloud has no discount for the term (a live rate, or no rate at all)."""
+    discount = RESERVED_DISCOUNT.get((provider, term))
+    if discount is None:
+        return ""
+    cloud = CLOUDS.get(provider)
+    basis = (cloud.reserved_discount_basis if cloud else "") or "assumed: no source recorded"
+    return f"; the {term} rate is on-demand less {discount:.0%} ({basis})"
+
+
+def estimated(provider: str, term: str, rate: float, on_demand: float | None) -> bool:
+    """True when `rate` (USD/hour) is `on_demand` less the cloud's assumed discount for `term`
+    (`profiles.cost.pricing.reserved_usd_per_hour`), not a live rate the catalog recorded."""
+    discount = RESERVED_DISCOUNT.get((provider, term))
+    return discount is not None and on_demand is not None and abs(rate - on_demand * (1 - discount)) <= 1e-4 * rate
+
+
+def row_note(term: str, rate: float, nodes: int, hours: float, reuse: float, on_demand: float, basis: str) -> str:
+    """A commitment row's note: the whole term, the job's share and the on-demand bill (whole
+    cluster, USD), then `basis` (`rate_basis`, "" for a live rate).
+
+    Args:
+        term: `1y` or `3y`; rate, on_demand: one node's USD/hour; nodes: the cluster's nodes;
+            hours: the run; reuse: the share (0-1) of the unused term other work takes.
+    """
+    committed = committed_hours(hours, term)
+    billed = charged_hours(hours, term, reuse)
+    return (
+        f"{term} commitment: ${rate * nodes * committed:,.0f} for {committed:,.0f} h, bought separately (the stack "
+        f"launches on-demand nodes and buys no commitment; without one they bill ${on_demand * nodes:,.2f}/hour); "
+        f"this job's share ${rate * nodes * billed:,.0f} ({billed:,.0f} h billed, reuse {reuse:g} of the rest){basis}"
+    )
+
+
+def dropped_note(commitment: tuple[str, float] | None, choice: Candidate, candidates: Iterable[Candidate]) -> str:
+    """`; 1y commitment not taken: ...`: why the workload's commitment is not the pick's, in
+    one clause (its cheapest row pays for more of the term than it saves, or no row could be
+    priced at a term rate); "" without a commitment or when the pick uses it."""
+    if commitment is None or choice.purchase == f"reserved-{commitment[0]}":
+        return ""
+    term, reuse = commitment  # the workload's `profiles.spec.values.Commitment`
+    best = next((c for c in candidates if c.purchase == f"reserved-{term}"), None)  # cheapest first
+    if best is None:
+        return (
+            f"; {term} commitment not priced: no matching row has a {term} rate (recorded, or a discount "
+            "the cloud's file states)"
+        )
+    billed, committed = best.charged_hours or best.hours, best.committed_hours or best.hours
+    return (
+        f"; {term} commitment not taken: a {best.hours:,.0f} h run pays for {billed:,.0f} h of its "
+        f"{committed:,.0f} h term (its own hours and the unused rest less reuse {reuse:g}), "
+        f"${best.usd_total:,.2f} per job on its cheapest row "
+        f"({best.offering.instance_type} in {best.offering.region}) vs ${choice.usd_total:,.2f} without"
+    )
 
 
 def commitment_note(config: ClusterConfig, on_demand_usd_per_hour: float | None) -> str | None:
@@ -52,4 +112,5 @@ def commitment_note(config: ClusterConfig, on_demand_usd_per_hour: float | None)
         line += f", this job's share ${share:,.0f} with reuse {reuse:g} of the rest"
     if on_demand_usd_per_hour is None:
         return line + "; without it the nodes bill on-demand (the catalog has no on-demand price for them)"
-    return line + f"; without it the nodes bill on-demand at ${on_demand_usd_per_hour:,.2f}/hour"
+    basis = rate_basis(config.provider, term) if estimated(config.provider, term, rate, on_demand_usd_per_hour) else ""
+    return line + f"; without it the nodes bill on-demand at ${on_demand_usd_per_hour:,.2f}/hour{basis}"

@@ -30,7 +30,13 @@ from clouds.job_secrets import missing_secret, stored_secrets_problem
 from profiles.files import write_atomically
 from profiles.stack.names import STACK_NAME, valid_stack_name
 from profiles.stack.names import stacks_hint as _stacks_hint
-from profiles.stack.rewrite import file_system_change, hand_edit_problem, no_cluster_fix, replacement_problem
+from profiles.stack.rewrite import (
+    file_system_change,
+    hand_edit_problem,
+    move_problem,
+    no_cluster_fix,
+    replacement_problem,
+)
 
 STACKS_DIR = "stacks"
 FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.stack.fallbacks`)
@@ -220,11 +226,7 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             raise StackFileError(replacement_problem(path, change))
         old, new = placement(current), placement(text)
         if old is not None and new is not None and old != new and not force:
-            raise StackFileError(
-                f"{path}: the new pick moves the cluster from {' '.join(old)} to {' '.join(new)}, so "
-                "`pulumi up` would replace every resource, its file system included; pass --force or write "
-                "another stack name"
-            )
+            raise StackFileError(move_problem(path, old, new, current))
     _check_before_writing(path, text)
     write_atomically(path, text)
     return True

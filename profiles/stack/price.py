@@ -24,7 +24,6 @@ from profiles.catalog.platform_rows import derived
 from profiles.catalog.sanity import row_checks
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.commitment import commitment_note
-from profiles.cost.pricing import RESERVED_DISCOUNT
 from profiles.short_text import cited
 from profiles.stack.node_price import fill_usd
 from profiles.stack.node_price import node_price as catalog_node_price
@@ -147,7 +146,6 @@ def price_stack(
     caveats = [cited(match.price_note)] if match is not None and node_price is not None and match.price_note else []
     uncommitted = None
     if match is not None and node_price is not None and config.commitment != "none":
-        caveats += _reserved_rate_caveat(config, match)
         on_demand = None if match.on_demand_usd_per_hour is None else match.on_demand_usd_per_hour * config.nodes
         caveats += [_commitment_caveat(config, price.usd_per_hour, on_demand)]
         if on_demand is not None:  # the nodes billed on-demand for the job's own hours: no term share
@@ -187,18 +185,6 @@ def _block_caveats(config: ClusterConfig) -> list[str]:
         return []
     note = block_short_note(r.ends, clock_now(), config.hours, r.label)
     return [] if note is None else [f"{note} (`resolve` prices those hours on-demand)"]
-
-
-def _reserved_rate_caveat(config: ClusterConfig, offering: Offering) -> list[str]:
-    """A reserved-term stack priced at an estimated discount says so (no quoted rate)."""
-    live = offering.reserved_1y_usd_per_hour if config.commitment == "1y" else offering.reserved_3y_usd_per_hour
-    discount = RESERVED_DISCOUNT.get((config.provider, config.commitment))
-    if live is not None or discount is None:
-        return []
-    return [
-        f"{config.commitment} reserved rate estimated: on-demand less {discount:.0%} "
-        "(profiles/cost/pricing.py, third-party or unsourced), not a quoted price"
-    ]
 
 
 def _held_note(config: ClusterConfig) -> str:

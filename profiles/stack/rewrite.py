@@ -62,6 +62,16 @@ def replacement_problem(path: Any, change: str) -> str:
     )
 
 
+def move_problem(path: Any, old: tuple[str, ...], new: tuple[str, ...], current: str) -> str:
+    """The one-line refusal of a pick that moves the cluster (provider, region or zone), naming
+    the file system among what is replaced only when the stack on disk has one."""
+    stored = ", its file system included" if _file_system(current) is not None else ""
+    return (
+        f"{path}: the new pick moves the cluster from {' '.join(old)} to {' '.join(new)}, so "
+        f"`pulumi up` would replace every resource{stored}; pass --force or write another stack name"
+    )
+
+
 def hand_edit_problem(path: Any, had_checksum: bool, change: str | None, has_cluster: bool = True) -> str:
     """The one-line refusal of rewriting a stack edited by hand (or not written by trainstack),
     saying what --force replaces: the cluster (or adds one, to a file `has_cluster` False), and

@@ -43,3 +43,16 @@ def test_a_linked_cloud_given_a_bucket_no_cloud_links_says_so():
     assert problem is not None and problem.startswith("data.source: no trainstack cloud links obs:// buckets yet")
     other = data_problem("aws", DataConfig(source="gs://team-data/x"), True)
     assert other is not None and "is not an S3 bucket (s3://BUCKET/PREFIX), the only kind aws can link" in other
+
+
+@pytest.mark.parametrize(
+    ("provider", "holder"),
+    [pytest.param(p, h, id=f"{h}-bucket-on-{p}") for p in NAMES for h in EXAMPLES if p != h],
+)
+def test_another_clouds_bucket_is_named_as_that_clouds_with_the_fix(provider, holder):
+    # Finding 10 (session 13): an oss:// bucket on a tencentcloud row blamed tencentcloud's missing link.
+    problem = data_problem(provider, DataConfig(source=EXAMPLES[holder]), True)
+    assert problem is not None and f"{CLOUDS[holder].display_name}'s ({holder}) bucket" in problem
+    assert f"({holder})" in problem.rsplit(";", 1)[-1] or f"train on {holder}" in problem
+    if link_for(provider) is None:
+        assert "cannot link a bucket" not in problem and f"{provider} links no bucket" in problem

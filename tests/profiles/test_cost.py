@@ -3,6 +3,7 @@
 import pytest
 
 from facts.performance import performance
+from profiles.cost.commitment import rate_basis
 from profiles.cost.pricing import reserved_usd_per_hour, spot_overhead, storage_usd
 from profiles.cost.throughput import hours_from_flops
 from profiles.cost.work import WorkSpec
@@ -166,6 +167,7 @@ def test_commitment_note_states_the_whole_term_and_the_jobs_share(fixture_catalo
     assert (
         "1y commitment: $196,224 for 8,760 h, bought separately (the stack launches on-demand nodes and buys no "
         "commitment; without one they bill $32.00/hour); this job's share $99,232 (4,430 h billed, reuse 0.5 of the rest)"
+        + rate_basis("aws", "1y")  # the fixture records no live 1y rate: AWS's assumed 30 %, labelled
         in reserved.notes
     )
 

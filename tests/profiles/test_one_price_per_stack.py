@@ -96,12 +96,13 @@ def test_a_commitment_job_pays_its_share_of_the_term(real_catalog):
     ],
 )
 def test_the_commitment_line_states_the_term_the_share_and_the_on_demand_bill(make_config, changes, on_demand, tail):
-    from profiles.cost.commitment import commitment_note
+    from profiles.cost.commitment import commitment_note, rate_basis
 
     config = make_config(purchase="on-demand", commitment="1y", usd_per_hour=44.8, **changes)
     assert commitment_note(config, on_demand) == (
         "assumes a 1y commitment the stack does not buy: the nodes launch on-demand, and this rate applies only if "
         "you hold a Compute or EC2 Instance Savings Plan or Reserved Instances for 2 x p4d.24xlarge, bought "
         f"separately; the term commits $392,448 (8,760 h at $44.80/hour){tail}"
+        + (rate_basis("aws", "1y") if on_demand else "")  # $44.80 is 2 x $32.00 less AWS's assumed 30 %
     )
     assert commitment_note(make_config(purchase="on-demand", usd_per_hour=44.8), 64.0) is None

@@ -126,7 +126,7 @@ def test_data_and_job_rejections_say_why():
         "data": (
             1,
             "data.source: 's3://team/set' is not a Cloud Storage bucket (gs://BUCKET/PREFIX), the only kind gcp "
-            "can link; copy the data there or pick the cloud that holds it",
+            "can link; it is AWS's (aws) bucket; copy the data there or pick the cloud that holds it (aws)",
         )
     }
     offerings = [

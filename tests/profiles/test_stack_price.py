@@ -105,8 +105,8 @@ def test_only_catalog_or_reservation_prices_are_trusted_by_a_budget(fixture_cata
 def test_a_reserved_term_at_an_estimated_discount_says_so(fixture_catalog):
     result = price(fixture_catalog, purchase="on-demand", commitment="3y", usd_per_hour=32.0)  # 2 x 32 x 0.5
     assert result.usd_per_hour == pytest.approx(32.0)
-    assert "3y reserved rate estimated: on-demand less 50% (profiles/cost/pricing.py" in " ".join(result.caveats)
-    assert not any("reserved rate" in c for c in price(fixture_catalog).caveats)  # spot: no such caveat
+    assert "; the 3y rate is on-demand less 50% (assumed: the low end of" in " ".join(result.caveats)
+    assert not any("rate is on-demand less" in c for c in price(fixture_catalog).caveats)  # spot: no such caveat
 
 
 def test_bucket_requests_are_in_the_job_total_and_the_hourly_figure(fixture_catalog):
@@ -134,9 +134,8 @@ def test_a_commitment_stack_states_the_term_to_buy_and_the_on_demand_bill(fixtur
     assert "the stack does not buy: the nodes launch on-demand" in line
     assert "Savings Plan or Reserved Instances for 2 x p4d.24xlarge, bought separately" in line
     assert "the term commits $392,448 (8,760 h at $44.80/hour)" + share in line
-    assert line.endswith(
-        "without it the nodes bill on-demand at $64.00/hour; the budget (`trainstack:max_usd_per_hour`) is checked at that on-demand price"
-    )
+    assert "without it the nodes bill on-demand at $64.00/hour; the 1y rate is on-demand less 30% (assumed: " in line
+    assert line.endswith("; the budget (`trainstack:max_usd_per_hour`) is checked at that on-demand price")
     # the budget relies on what the cloud bills for what the stack creates: 2 x $32.00 on-demand
     assert result.usd_per_hour == pytest.approx(44.8) and result.checked_usd_per_hour == pytest.approx(64.0)
     # the job's cost is its share of the term, as resolve ranks it: 10 h + 8,750 h x (1 - reuse) at $44.80

@@ -1,6 +1,7 @@
 import pytest
 import yaml
 
+from profiles.cost.commitment import rate_basis
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
 from profiles.stack.writer import (
@@ -155,6 +156,19 @@ def test_a_pick_that_moves_the_cluster_needs_force(tmp_path, stack_text, old, ne
         assert path.read_text() == stack_text
         return
     assert write_stack(path, elsewhere, force=True) and path.read_text() == elsewhere
+
+
+def test_a_move_of_a_stack_without_a_file_system_names_none(tmp_path, fixture_catalog):
+    # Finding 14 (session 13): the refusal said "its file system included" of a stack with none.
+    spec = parse_spec({**{k: v for k, v in SPEC.items() if k not in ("file_system", "spot")}, "purchase": "on-demand"})
+    config = cluster_config(spec, resolve(spec, fixture_catalog.offerings).choice.candidate, fixture_catalog.version)
+    assert config.file_system is None
+    text = render_stack(config, "profiles/workloads/job.yaml", fixture_catalog.built)
+    path = tmp_path / "Pulumi.job.yaml"
+    write_stack(path, text)
+    with pytest.raises(StackWriteError) as err:
+        write_stack(path, render_stack_elsewhere(text, f"zone: {config.zone}", "zone: use1-az6"))
+    assert str(err.value).endswith("would replace every resource; pass --force or write another stack name")
 
 
 def test_a_stack_not_written_by_trainstack_is_named_so(tmp_path, stack_text):
@@ -328,5 +342,7 @@ def test_a_commitment_stack_names_the_term_it_does_not_buy(fixture_catalog):
         "# Cost note: assumes a 1y commitment the stack does not buy: the nodes launch on-demand, and this rate "
         "applies only if you hold a Compute or EC2 Instance Savings Plan or Reserved Instances for 2 x p4d.24xlarge, "
         "bought separately; the term commits $392,448 (8,760 h at $44.80/hour), this job's share $197,837 with "
-        "reuse 0.5 of the rest; without it the nodes bill on-demand at $64.00/hour.\n"
+        "reuse 0.5 of the rest; without it the nodes bill on-demand at $64.00/hour"
+        + rate_basis("aws", "1y")  # the fixture's $44.80 is 2 x $32 less AWS's assumed 30 %, labelled
+        + ".\n"
     ) in text

@@ -36,6 +36,7 @@ FULL: dict[str, Any] = {
     "spot": {"checkpoint_interval": "1h", "restart": "20m", "interruptions_per_node_month": 1},
     "file_system": {"capacity": "4800GiB", "throughput": 250},
     "commitment": {"term": "1y", "reuse": 0.5},
+    "job": {"command": "/fsx/train.py", "nproc_per_node": 8, "max_restarts": 3},
     "data": {"source": "s3://team/set", "size": "1TiB", "files": 1000, "mean_file_size": "1MiB", "write_back": True},
 }
 # Fields another field of FULL bounds (`hours` or `work`; model.params = work.params): read without `work`.
@@ -186,3 +187,16 @@ def test_the_throughput_proposed_is_the_default_every_cloud_is_resolved_with():
 
     info = FileSystemModel.model_fields["throughput_mbps_per_tib"]
     assert info.examples == [info.default] == [250]
+
+
+@pytest.mark.parametrize(
+    ("work_hours", "interval"),
+    [(72.0, "1h"), (1.5, "1h"), (1.0, "15m"), (0.8, "12m"), (0.05, "1m")],
+)
+def test_the_checkpoint_interval_proposed_is_shorter_than_the_job(work_hours, interval):
+    # `checkpoint_warning` fires when the interval is not shorter than the job: its fix must be.
+    from profiles.explain import shorter_interval
+    from profiles.spec.units import parse_duration_hours
+
+    assert shorter_interval(work_hours) == interval
+    assert parse_duration_hours(interval) < work_hours

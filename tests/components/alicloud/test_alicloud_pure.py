@@ -8,7 +8,7 @@ import pytest
 
 from clouds.alicloud.cpfs import cpfs_sizing
 from clouds.alicloud.facts import erdma_families, eri_interfaces, family_of, gpu_family
-from clouds.alicloud.placement import placement_for
+from clouds.alicloud.placement import placement_for, placement_warning
 from clouds.alicloud.validate import check_tags
 from clouds.contract import FileSystemConfig
 from components.alicloud.profile import eri_settings, host_name
@@ -35,6 +35,15 @@ def test_placement_reason_states_the_spot_rule_and_the_group_gap():
     assert "take no deployment set" in placement_for("on-demand").reason
     with pytest.raises(ValueError, match="purchase: 'reserved' is not known"):
         placement_for("reserved")
+
+
+@pytest.mark.parametrize(
+    ("purchase", "nodes", "warned"),
+    [("on-demand", 1, False), ("spot", 1, False), ("on-demand", 2, True), ("spot", 24, True)],
+)
+def test_the_deployment_set_warning_is_only_for_clusters_of_several_nodes(purchase, nodes, warned):
+    warning = placement_warning(purchase, nodes)
+    assert (warning == placement_for(purchase).reason) is warned and (warning is None) is not warned
 
 
 def test_placement_module_needs_no_pulumi():
