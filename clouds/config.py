@@ -23,6 +23,11 @@ class ConfigError(ValueError):
     """The stack's cluster config is missing or invalid; the message is one line."""
 
 
+# The fix every refusal of a stack's cluster ends with; resolve rewrites a hand-edited stack
+# only with --force (`profiles.stack.file.write_stack`), so the advice says so.
+RESOLVE_AGAIN = "; fix the stack file or rerun `trainstack resolve --write-stack` (with --force over hand edits)"
+
+
 def parse_cluster_config(raw: Any) -> ClusterConfig:
     """Validate a raw stack value (mapping or JSON string) into a `ClusterConfig`.
 
@@ -65,8 +70,7 @@ def _check_provider(provider: Any) -> None:
     near = difflib.get_close_matches(str(provider).lower(), list(CLOUDS), n=1)
     hint = f" (did you mean {near[0]}?)" if near else ""
     raise ConfigError(
-        f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: "
-        f"{', '.join(sorted(CLOUDS))}; fix the stack file or rerun `trainstack resolve --write-stack`"
+        f"{CONFIG_KEY}.provider: unknown provider '{provider}'{hint}; valid: {', '.join(sorted(CLOUDS))}{RESOLVE_AGAIN}"
     )
 
 
@@ -76,7 +80,7 @@ def _one_line(exc: ValidationError) -> str:
     field = "".join(f".{part}" for part in first["loc"])
     more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
     message = worded(first, ClusterConfig)
-    return f"{CONFIG_KEY}{field}: {message}{more}; fix the stack file or rerun `trainstack resolve --write-stack`"
+    return f"{CONFIG_KEY}{field}: {message}{more}{RESOLVE_AGAIN}"
 
 
 def provider_region_key(provider: str) -> str:

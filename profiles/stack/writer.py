@@ -16,7 +16,7 @@ from typing import Literal
 import yaml
 
 from clouds.capacity import capacity_problem
-from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config, provider_region_key
+from clouds.config import CONFIG_KEY, RESOLVE_AGAIN, ConfigError, parse_cluster_config, provider_region_key
 from clouds.contract import ClusterConfig, Commitment, FileSystemConfig
 from clouds.filesystems import explicit_deployment_type
 from clouds.healing import writes_queued_resource
@@ -278,7 +278,7 @@ def keep_cluster_settings(config: ClusterConfig, path: Path) -> tuple[ClusterCon
     try:
         merged = parse_cluster_config({**new, **keep})
     except ConfigError as exc:
-        why = str(exc).removesuffix("; fix the stack file or rerun `trainstack resolve --write-stack`")
+        why = str(exc).removesuffix(RESOLVE_AGAIN)
         raise StackFileError(
             f"{path}: keeping its own {', '.join(kept)}: {why}; fix or remove it in the stack file, then rerun"
         ) from None

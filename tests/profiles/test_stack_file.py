@@ -286,3 +286,21 @@ def test_a_stack_without_a_cluster_is_told_a_command_that_writes_it(tmp_path, be
             write_stack(path, text)
     assert write_stack(path, text, force=force)
     assert read_config(path)["trainstack:cluster"]["provider"] == "aws"
+
+
+def test_a_hand_edit_plan_refuses_is_told_the_rewrite_needs_force(tmp_path):
+    """A refused hand edit (nodes: 0) says to fix the file or rerun resolve, with --force: resolve
+    refuses to overwrite a hand-edited stack without it, so the advice names it."""
+    from profiles.stack.file import write_stack
+
+    text = (ROOT / "stacks" / "Pulumi.training-a100.yaml").read_text()
+    path = tmp_path / "Pulumi.edited.yaml"
+    path.write_text(text.replace("nodes: 2", "nodes: 0", 1))
+    with pytest.raises(StackFileError) as refused:
+        read_cluster(path)
+    assert str(refused.value).endswith(
+        "; fix the stack file or rerun `trainstack resolve --write-stack` (with --force over hand edits)"
+    )
+    with pytest.raises(StackFileError, match="edited by hand since trainstack wrote it; pass --force"):
+        write_stack(path, text)
+    assert write_stack(path, text, force=True) and read_cluster(path)[1].nodes == 2
