@@ -15,20 +15,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from clouds.capacity import capacity_problem
-from clouds.cidrs import ssh_cidr_problem
-from clouds.data import data_problem
+from clouds.cluster_rules import check_cluster
 from clouds.data_config import DataConfig
 from clouds.field_errors import example_of
-from clouds.healing import check_job, healing
+from clouds.file_system_config import FileSystemConfig
 from clouds.job_config import JobConfig
-from clouds.job_fields import NO_FILE_SYSTEM, job_size_problem
-from clouds.job_paths import checkpoint_problem
-from clouds.job_secrets import secret_problem
-from clouds.platform_lookup import platform_problem
 from clouds.reservation import ReservationConfig, reservation_shorthand
-from clouds.tracking import tracking_problem
-from facts.limits import MAX_FILE_SYSTEM_GIB, MAX_HOURS
+from facts.limits import MAX_HOURS
 
 CONFIG_NAMESPACE = "trainstack"
 CLUSTER_KEY = "cluster"
@@ -47,24 +40,6 @@ OUTPUT_NAMES: tuple[str, ...] = (
     # the network, as the nodes mount it; None where the cloud's nodes do not mount it
     "file_system_mount_command",
 )
-
-
-class FileSystemConfig(BaseModel):
-    """A parallel file system shared by all nodes of the cluster.
-
-    Attributes:
-        capacity_gib: requested capacity in GiB; each component rounds it up to the
-            next size its file system service accepts.
-        throughput_mbps_per_tib: provisioned throughput in MB/s per TiB of capacity.
-        deployment_type: the service's own deployment type (FSx for Lustre:
-            `PERSISTENT_2` by default); None lets the component choose.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use
-
-    capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
-    throughput_mbps_per_tib: int = Field(default=250, gt=0, description="Throughput, MB/s per TiB of capacity.")
-    deployment_type: str | None = Field(default=None, description="Service deployment type, e.g. PERSISTENT_2.")
 
 
 _NUMBERS = ("accelerator_count", "nodes", "hours", "deadline_hours", "usd_per_hour", "commitment_reuse")
@@ -223,64 +198,7 @@ class ClusterConfig(BaseModel):
     node_image: str | None = Field(default=None, min_length=1, description="Nodes' OS image id (PAI Lingjun).")
 
     def model_post_init(self, __context: object) -> None:
-        if problem := platform_problem(self.provider, self.platform):
-            raise ValueError(problem)
-        source = self.data.source if self.data is not None else None
-        if self.job is not None and (
-            problem := tracking_problem(self.job.tracking, self.platform, self.provider, source)
-        ):
-            raise ValueError(problem)
-        if problem := secret_problem(self.provider, self.platform, self.job):
-            raise ValueError(problem)
-        if self.purchase == "spot" and self.commitment != "none":
-            raise ValueError(
-                f"commitment: a {self.commitment} reserved term covers on-demand capacity, not spot; "
-                "set commitment: none or purchase: on-demand"
-            )
-        if self.commitment_reuse is not None and self.commitment == "none":
-            raise ValueError("commitment_reuse: only a 1y/3y commitment has a reuse; remove it or set commitment")
-        if self.platform is None:  # a platform runs the job itself (`trainstack run`)
-            check_job(
-                self.provider,
-                self.instance_type,
-                self.job is not None,
-                self.job.nproc_per_node if self.job else None,
-                self.accelerator_count,
-            )
-        if self.file_system is not None and self.file_system.capacity_gib > MAX_FILE_SYSTEM_GIB:
-            raise ValueError(
-                f"file_system.capacity_gib: {self.file_system.capacity_gib:,} GiB is more than any cloud's "
-                f"largest file system ({MAX_FILE_SYSTEM_GIB:,} GiB = 100 PiB); check the number"
-            )
-        if self.job is not None and self.file_system is None and self.platform is None:
-            raise ValueError(NO_FILE_SYSTEM)
-        if problem := job_size_problem(self.job, self.nodes, None):
-            raise ValueError(problem)
-        for cidr in self.ssh_cidrs:
-            if problem := ssh_cidr_problem(cidr):
-                raise ValueError(problem)
-        if problem := checkpoint_problem(self.job, self.purchase == "spot", self._self_healing()):
-            raise ValueError(problem)
-        if self.queued_resource and not self.instance_type.startswith("tpu-"):
-            raise ValueError(
-                f"queued_resource: only TPU slices (tpu-...) are requested as queued resources, not "
-                f"{self.instance_type}; remove queued_resource"
-            )
-        if problem := capacity_problem(self):
-            raise ValueError(problem)
-        if self.data is not None and self.platform is None:  # a platform reads the bucket itself
-            fs = self.file_system
-            sizing = (fs.capacity_gib, fs.throughput_mbps_per_tib) if fs is not None else None
-            problem = data_problem(self.provider, self.data, fs is not None, sizing)
-            if problem:
-                raise ValueError(problem)
-
-    def _self_healing(self) -> bool:
-        """Whether the cluster's group replaces a lost node by itself (`clouds.healing`)."""
-        entry = healing(
-            self.provider, self.instance_type, self.queued_resource, self.purchase, self.kms_key_id, self.flex_start
-        )
-        return entry.replaces_nodes
+        check_cluster(self)  # the fields that must go together (`clouds.cluster_rules`)
 
     @property
     def capacity_reservation_id(self) -> str | None:
