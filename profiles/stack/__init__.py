@@ -4,9 +4,10 @@ Entry points (import the module you need; this package imports nothing, so readi
 never loads the resolver):
 - `file`: the one reader/validator/writer of stack files (`read_cluster`, `write_stack`,
   `stack_path`, `StackFileError`), for `plan`, `check` and the Pulumi program;
-- `writer`: a `Resolution` as a stack file (`render_stack`, `cluster_config`);
+- `writer`: a `Resolution` as a stack file (`render_stack`, `cluster_config`), with what a
+  rewrite keeps of the old file (`carry_over`: `keep_cluster_settings`, `keep_zone`, `kept_settings`);
 - `check`: a stack's cluster against what the catalog knows of its cloud (`catalog_problems`);
 - `price`: what a stack's cluster costs now, from the catalog (`price_stack`, `StackPrice`).
 
-Imports go one way: `writer` -> `file` -> `check`; `price` stands alone.
+Imports go one way: `writer` -> `carry_over` -> `file` -> `check`; `price` stands alone.
 """
