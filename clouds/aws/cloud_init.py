@@ -68,9 +68,13 @@ def _lustre_mount(dns_name: str, mount_name: str) -> str:
     if not _MOUNT_NAME.match(mount_name):
         raise ValueError(f"file_system_mount_name: {mount_name!r} is not a Lustre mount name")
     source = f"{dns_name}@tcp:/{mount_name}"
+    # The FSx guide's fstab line requires `network.service`, an Amazon Linux unit; the nodes run
+    # the Ubuntu 24.04 DLAMI, which has none, so that mount (and every unit needing /fsx, the
+    # job's included) failed to start ("Unit network.service not found"). network-online.target,
+    # as on Azure and GCP, is what `_netdev` orders a network mount after (systemd.mount(5)).
     fstab = (
         f"{source} {MOUNT_POINT} lustre "
-        "defaults,relatime,flock,_netdev,x-systemd.automount,x-systemd.requires=network.service 0 0"
+        "defaults,relatime,flock,_netdev,x-systemd.automount,x-systemd.requires=network-online.target 0 0"
     )
     return (
         _LUSTRE_INSTALL

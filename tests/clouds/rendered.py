@@ -33,6 +33,9 @@ NOT_CARRIERS = {("azure-native:compute:VirtualMachine", "userData")}
 _UNIT = re.compile(r"^cat > (/etc/systemd/system/[\w.@-]+\.service) <<'(\w+)'\n(.*?)\n\2$", re.M | re.S)
 
 
+_FSTAB = re.compile(r"echo '([^'\n]+)' >> /etc/fstab")
+
+
 @dataclass(frozen=True)
 class Bootstrap:
     """One rendered bootstrap: the stack (with `+job` when the job was added), the resource
@@ -48,6 +51,10 @@ class Bootstrap:
     @property
     def label(self) -> str:
         return f"{self.stack}:{self.resource}"
+
+    def fstab(self) -> list[str]:
+        """The lines the script appends to /etc/fstab (`echo 'LINE' >> /etc/fstab`)."""
+        return _FSTAB.findall(self.text)
 
     def units(self) -> dict[str, str]:
         """The systemd units the script writes (path -> text)."""

@@ -195,7 +195,7 @@ def test_every_unit_passes_systemd_analyze_verify(bootstraps, tmp_path):
         pytest.skip(f"no {SYSTEM_UNITS} to verify against: apt-get install -y systemd")
     verified, answers = 0, {}
     for bootstrap in bootstraps:
-        units = bootstrap.units()
+        units = {**bootstrap.units(), **_fstab_units(bootstrap.fstab(), tmp_path / "fstab")}
         programs = {unit.split("ExecStart=", 1)[1].split()[0] for unit in units.values() if "ExecStart=" in unit}
         assert programs <= _provided_programs(bootstrap), f"{bootstrap.label} starts {programs}"
         alike = (tuple(sorted(units.items())), tuple(sorted(programs)))
@@ -205,6 +205,38 @@ def test_every_unit_passes_systemd_analyze_verify(bootstraps, tmp_path):
         assert answers[alike] == (0, ""), bootstrap.label
         verified += len(units)
     assert verified >= 10  # scratch, job, rendezvous and queued units
+
+
+def _fstab_units(lines: list[str], folder: Path) -> dict[str, str]:
+    """The mount and automount units systemd's own fstab generator makes of `lines` at boot
+    (path under /etc/systemd/system -> text), so they are verified with the units that need the
+    mount: a dependency they name that the image lacks fails the job's start (an AWS line once
+    required `network.service`, which Ubuntu has not)."""
+    if not lines:
+        return {}
+    generator = Path("/usr/lib/systemd/system-generators/systemd-fstab-generator")
+    if not generator.is_file():
+        pytest.skip(f"no {generator}: apt-get install -y systemd")
+    out = folder / "out"
+    shutil.rmtree(folder, ignore_errors=True)
+    out.mkdir(parents=True)
+    (folder / "fstab").write_text("".join(f"{line}\n" for line in lines))
+    env = {"SYSTEMD_FSTAB": str(folder / "fstab"), "SYSTEMD_PROC_CMDLINE": "", "PATH": "/usr/bin:/bin"}
+    subprocess.run([str(generator), str(out), str(out), str(out)], env=env, check=True, capture_output=True)
+    found = {f"/etc/systemd/system/{unit.name}": unit.read_text() for unit in sorted(out.iterdir()) if unit.is_file()}
+    assert found, f"the generator made no unit of {lines}"
+    return found
+
+
+def test_an_fstab_line_needing_a_unit_the_image_lacks_fails_the_check(tmp_path):
+    """The fstab check can fail: `x-systemd.requires=` a unit the root does not hold."""
+    _tool("systemd-analyze", "systemd")
+    line = "fs-1.fsx.us-east-1.amazonaws.com@tcp:/abc /fsx lustre defaults,_netdev,x-systemd.requires={} 0 0"
+    job = "[Unit]\nDescription=x\nRequiresMountsFor=/fsx\n[Service]\nExecStart=/usr/bin/python3 -V\n"
+    for needed, fails in (("network.service", True), ("network-online.target", False)):
+        units = {"/etc/systemd/system/x.service": job, **_fstab_units([line.format(needed)], tmp_path / "fstab")}
+        result = _verify(units, {"/usr/bin/python3"}, tmp_path)
+        assert (result.returncode != 0 and "network.service not found" in result.stderr) is fails, result.stderr
 
 
 def test_systemd_analyze_fails_a_bad_unit(tmp_path):
