@@ -12,8 +12,8 @@ from pathlib import Path
 import typer
 
 from trainstack.cli.bench_stack import (
-    bench_project_dir,
     node_cluster,
+    project_dir,
     project_option,
     project_or_none,
     stack_cluster,
@@ -21,9 +21,7 @@ from trainstack.cli.bench_stack import (
 )
 from trainstack.cli.usage_errors import fail
 
-bench_app = typer.Typer(
-    no_args_is_help=True, help="Benchmark the cluster: run (the kit), fetch, parse, import, report."
-)
+bench_app = typer.Typer(no_args_is_help=True, help="Benchmark the cluster: run (the kit), fetch, parse, import, report.")
 
 
 @bench_app.command("parse")
@@ -100,7 +98,7 @@ def run(
     if print_kit:
         typer.echo(script, nl=False)
         return
-    folder = out or bench_project_dir(project) / "bench-kit" / stack
+    folder = out or project_dir(project) / "bench-kit" / stack
     try:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "run-bench.sh").write_text(script, encoding="utf-8")
@@ -146,7 +144,7 @@ def import_results(
         for path in results:  # every file is checked before any is stored: nothing half-imported
             check_import(path)
         for path in results:
-            target, new = import_result(path, bench_project_dir(project))
+            target, new = import_result(path, project_dir(project))
             typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
     except StoreError as exc:
         fail(str(exc))

@@ -1,6 +1,6 @@
-"""The stack and project a `trainstack bench` command works on: its folder, its validated
-cluster config, and (for commands that reach nodes) whether the kit can run there at all.
-"""
+"""Which stack and project a `trainstack bench ...` command works on: the `--project-dir`
+option, the project found upwards, and the stack's validated cluster and config (errors a user
+can fix print one line and exit 2, `trainstack.cli.usage_errors.fail`)."""
 
 from __future__ import annotations
 
@@ -14,19 +14,21 @@ from trainstack.cli.usage_errors import fail
 
 
 def project_option() -> Any:
+    """The `--project-dir` option every bench command takes."""
     return typer.Option(None, "--project-dir", help=PROJECT_HELP)
 
 
-def bench_project_dir(given: Path | None = None) -> Path:
-    from trainstack.cli.resolve_cmd import project_dir  # the CLI's own project discovery
+def project_dir(given: Path | None = None) -> Path:
+    """The project given, or found upwards from here (the CLI's own project discovery)."""
+    from trainstack.cli.resolve_cmd import project_dir as found
 
-    return project_dir(given)
+    return found(given)
 
 
 def project_or_none(given: Path | None = None) -> Path | None:
     """The project given or found upwards from here, or None outside one (published figures only)."""
     if given is not None:
-        return bench_project_dir(given)
+        return project_dir(given)
     from trainstack.cli.project import ProjectError, find_project
 
     try:
@@ -41,7 +43,7 @@ def stack_cluster(stack: str, project: Path | None = None):
     from profiles.stack.writer import StackWriteError, stack_path
 
     try:
-        path = stack_path(bench_project_dir(project), stack)
+        path = stack_path(project_dir(project), stack)
         cluster = read_cluster(path)
     except (PreflightError, StackWriteError) as exc:
         fail(str(exc))
@@ -57,7 +59,7 @@ def stack_config(stack: str, project: Path | None = None) -> dict:
     from trainstack.cli.status_cmd import stack_settings
 
     try:
-        return stack_settings(stack_path(bench_project_dir(project), stack).read_text(encoding="utf-8"))
+        return stack_settings(stack_path(project_dir(project), stack).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 
@@ -65,9 +67,9 @@ def stack_config(stack: str, project: Path | None = None) -> dict:
 def node_cluster(stack: str, project: Path | None = None):
     """`stack_cluster` for a command that reaches the stack's nodes (`bench run`, `bench fetch`),
     refused in one line where the kit cannot run: an accelerator that is not an NVIDIA GPU (a TPU
-    slice, Trainium, ...; `kit_fit.py`), or a managed platform's stack (SageMaker, Azure ML,
-    HyperPod, ...), since the kit's access (Auto Scaling groups, node agents, the file system at
-    /fsx) is the VM stacks'."""
+    slice, Trainium, ...; `trainstack/bench/kit_fit.py`), or a managed platform's stack
+    (SageMaker, Azure ML, HyperPod, ...), since the kit's access (Auto Scaling groups, node
+    agents, the file system at /fsx) is the VM stacks'."""
     from clouds.platform_lookup import find
     from trainstack.bench.kit_fit import kit_refusal
 
