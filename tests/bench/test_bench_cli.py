@@ -76,3 +76,49 @@ def test_parse_reads_standard_input():
     piped = CliRunner().invoke(app, ["bench", "parse", "-", "--json"], input=(FIXTURES / "nccl-all.log").read_text())
     assert piped.exit_code == 0, piped.output
     assert json.loads(piped.stdout)["busbw"] == json.loads(named.stdout)["busbw"] != []
+
+
+@pytest.mark.parametrize(
+    ("accelerator", "names"),
+    [
+        pytest.param("tpu-v5p", "TPU slice", id="tpu"),
+        pytest.param("tpu-v6e", "TPU slice", id="tpu-v6e"),
+        pytest.param("Trainium2", "Neuron", id="trainium"),
+        pytest.param("Inferentia2", "Neuron", id="inferentia"),
+        pytest.param("Gaudi HL-205", "Gaudi", id="gaudi"),
+        pytest.param("Ascend 910B", "Ascend", id="ascend"),
+        pytest.param("Radeon Pro V520", "AMD", id="amd"),
+        pytest.param("A100-80GB", None, id="a100"),
+        pytest.param("H100-MEGA", None, id="h100-mega"),
+        pytest.param("T4", None, id="t4"),
+        pytest.param("B300", None, id="b300"),
+    ],
+)
+def test_kit_refuses_accelerators_its_nvidia_tools_cannot_see(accelerator, names) -> None:
+    from trainstack.bench.kit_fit import kit_refusal
+
+    refused = kit_refusal("s", accelerator)
+    assert (refused is None) == (names is None)
+    if names is not None:
+        assert names in refused and accelerator in refused and "NVIDIA GPUs" in refused
+
+
+@pytest.mark.parametrize("extra", [[], ["--send"], ["--print"]])
+def test_bench_run_on_a_tpu_stack_refuses_in_one_line(project, extra) -> None:
+    shutil.copy(ROOT / "stacks" / "Pulumi.training-tpu-v5p.yaml", project / "stacks")
+    result = run("bench", "run", "-s", "training-tpu-v5p", *extra)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "tpu-v5p is a Google TPU slice" in result.output
+    assert not (project / "bench-kit").exists()
+
+
+def test_bench_help_lists_exactly_its_subcommands() -> None:
+    import re
+
+    import typer.main
+
+    from trainstack.cli.bench_cli import bench_app
+
+    group = typer.main.get_group(bench_app)
+    listed = re.sub(r"\([^)]*\)", "", bench_app.info.help.split(":", 1)[1]).replace(".", "")
+    assert sorted(w.strip() for w in listed.split(",")) == sorted(group.commands)

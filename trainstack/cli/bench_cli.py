@@ -21,7 +21,9 @@ from trainstack.cli.bench_stack import (
 )
 from trainstack.cli.usage_errors import fail
 
-bench_app = typer.Typer(no_args_is_help=True, help="Benchmark the cluster: kit, parse, import, report.")
+bench_app = typer.Typer(
+    no_args_is_help=True, help="Benchmark the cluster: run (the kit), fetch, parse, import, report."
+)
 
 
 @bench_app.command("parse")

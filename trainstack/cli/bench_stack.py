@@ -65,13 +65,18 @@ def stack_config(stack: str, project: Path | None = None) -> dict:
 
 
 def node_cluster(stack: str, project: Path | None = None):
-    """`stack_cluster` for a command that reaches the stack's nodes (`bench run`, `bench fetch`): a
-    managed platform's stack (SageMaker, Azure ML, HyperPod, ...) is refused in one line, since
-    the kit's access (Auto Scaling groups, node agents, the file system at /fsx) is the VM
-    stacks'."""
+    """`stack_cluster` for a command that reaches the stack's nodes (`bench run`, `bench fetch`),
+    refused in one line where the kit cannot run: an accelerator that is not an NVIDIA GPU (a TPU
+    slice, Trainium, ...; `trainstack/bench/kit_fit.py`), or a managed platform's stack
+    (SageMaker, Azure ML, HyperPod, ...), since the kit's access (Auto Scaling groups, node
+    agents, the file system at /fsx) is the VM stacks'."""
     from clouds.platform_lookup import find
+    from trainstack.bench.kit_fit import kit_refusal
 
     cluster = stack_cluster(stack, project)
+    refused = kit_refusal(stack, cluster.accelerator)
+    if refused is not None:
+        fail(refused)
     platform = find(cluster.provider, cluster.platform) if cluster.platform is not None else None
     if platform is not None:
         fail(
