@@ -15,13 +15,19 @@ from __future__ import annotations
 import enum
 import importlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from clouds.access import NodeAccess
+from clouds.cloud_mock import Mock
+from clouds.file_system_rule import FileSystemRule
 from clouds.lost_node import Healing, manual_healing
 from clouds.platforms import Platform
+
+# A Cloud's file-system rule (`clouds.file_system_rule`) and the `Mock` its `mock` target names
+# (`clouds.cloud_mock`) live in their own modules; still importable from here.
+__all__ = ["Cloud", "Feature", "FileSystemRule", "Mock", "load"]
 
 
 class Feature(enum.Enum):
@@ -43,63 +49,6 @@ def load(target: str) -> Any:
     if not sep:
         raise ValueError(f"target '{target}' is not 'module:attribute'")
     return getattr(importlib.import_module(module), attribute)
-
-
-@dataclass(frozen=True)
-class FileSystemRule:
-    """The pure sizing rule of the parallel file system a cloud's component creates.
-
-    Attributes:
-        target: `"module:function"`; it raises `ValueError` (one-line reason) when the cloud
-            cannot provide the request, else returns a NamedTuple of what it creates.
-        service: the service name as the provider spells it (`FSx for Lustre`).
-        by_numbers: True when the rule takes (capacity GiB, MB/s per TiB) rather than a
-            `FileSystemConfig`.
-        explicit_choice: `"module:function"` `FileSystemConfig -> deployment_type or None`:
-            the choice a stack must state where the rule would otherwise refuse rather than
-            give less throughput; None when the cloud has no such choice.
-        prices: `"module:attribute"` of its list prices, MB/s per TiB tier ->
-            `facts.storage_prices.StoragePrice` (the module cites the sources and dates);
-            None when no price is sourced (the resolver estimates, `profiles.cost.storage`).
-        delivers: `"module:function"` `FileSystemRequest -> clouds.filesystems.Delivery`: the
-            read and write rates of what the rule creates, where they are not capacity x the
-            asked tier (GCP Filestore, which sells no tiers); None: capacity x tier.
-    """
-
-    target: str
-    service: str
-    by_numbers: bool = False
-    explicit_choice: str | None = None
-    prices: str | None = None
-    delivers: str | None = None
-
-
-@dataclass(frozen=True)
-class Mock:
-    """What the cloud's provider would report under Pulumi mocks (`trainstack.plan.mocks`).
-
-    Attributes:
-        prefixes: type-token prefixes this cloud answers (`"gcp:"`); `""` marks the fallback
-            cloud that answers every type no other cloud claims.
-        outputs: `(type token, logical name, inputs, region) -> (id or None, extra outputs)`;
-            None as id means the mock's default `<name>-id`.
-        invoke: `(token, args, region, zone) -> answer or None` for invokes (image and
-            subnet lookups, ...); None for a token the cloud does not answer.
-        for_stack: `stack config map -> Mock` answering as that stack's provider would
-            (GCP: the project of `gcp:project`); None when nothing in the config changes the
-            answers beyond the region and zone.
-    """
-
-    prefixes: tuple[str, ...]
-    outputs: Callable[[str, str, Mapping[str, Any], str], tuple[str | None, dict[str, Any]]]
-    invoke: Callable[[str, Mapping[str, Any], str, str | None], dict[str, Any] | None] = (
-        lambda token, args, region, zone: None
-    )
-    for_stack: Callable[[Mapping[str, Any]], Mock] | None = None
-
-    def following(self, config: Mapping[str, Any] | None) -> Mock:
-        """This mock made to follow the stack's config (`for_stack`), or itself."""
-        return self.for_stack(config) if config and self.for_stack is not None else self
 
 
 def _conventional_targets(name: str) -> dict[str, str]:

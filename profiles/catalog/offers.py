@@ -141,7 +141,10 @@ def offer_rows(
             continue
         groups.setdefault((o.provider, o.region, o.instance_type), []).append(o)
     checks = findings_by_row(offerings, {(provider, ask.accelerator) for provider, _, _ in groups})
-    rows = [_row(group, nodes)._replace(price_checks=checks.get(key, ())) for key, group in groups.items()]
+    rows = [
+        _row(group, nodes)._replace(price_checks=checks.get((*key, ask.accelerator), ()))
+        for key, group in groups.items()
+    ]
     if spot:
         rows = [r for r in rows if r.spot is not None]
         return sorted(rows, key=lambda r: (r.spot, r.provider, r.region, r.instance_type))

@@ -64,6 +64,8 @@ class Finding(NamedTuple):
 
     Attributes:
         provider, region, instance_type: the flagged row (every zone of the region).
+        accelerator: the row's accelerator (a GCP N1 host type carries T4, P4, P100 or V100 at
+            different prices: each is its own row).
         kind: `region-spread` or `memory-variant`.
         text: what disagrees, with the prices, the siblings and the row's source and date.
     """
@@ -71,6 +73,7 @@ class Finding(NamedTuple):
     provider: str
     region: str
     instance_type: str
+    accelerator: str
     kind: str
     text: str
 
@@ -95,11 +98,12 @@ def _settled(row: Offering, others: Iterable[Offering]) -> bool:
 
 
 def _by_region(offerings: Iterable[Offering]) -> dict[tuple, Offering]:
-    """One row per (provider, region, instance type): the first priced zone's."""
+    """One row per (provider, region, instance type, accelerator and count): the first priced
+    zone's (a GCP N1 host's rows with different GPUs are different rows)."""
     found: dict[tuple, Offering] = {}
     for o in offerings:
         if o.on_demand_usd_per_hour is not None and o.accelerator_count > 0:
-            found.setdefault((o.provider, o.region, o.instance_type), o)
+            found.setdefault((o.provider, o.region, o.instance_type, o.accelerator, o.accelerator_count), o)
     return found
 
 
@@ -109,14 +113,15 @@ def _source(o: Offering) -> str:
 
 def region_spread(rows: Sequence[Offering]) -> list[Finding]:
     """Rows more than `REGION_RATIO` away from a row of the same (cloud, instance type,
-    continent): both sides are flagged, each naming the other (which is wrong is not known)."""
+    accelerator and count, continent): both sides are flagged, each naming the other (which is
+    wrong is not known)."""
     groups: dict[tuple, list[Offering]] = {}
     for o in rows:
         where = continent(o.region)
         if where is not None:
-            groups.setdefault((o.provider, o.instance_type, where), []).append(o)
+            groups.setdefault((o.provider, o.instance_type, o.accelerator, o.accelerator_count, where), []).append(o)
     found = []
-    for (_, _, where), group in groups.items():
+    for (*_, where), group in groups.items():
         for o in group:
             price = o.on_demand_usd_per_hour or 0.0
             far = [x for x in group if _ratio(price, x.on_demand_usd_per_hour or 0.0) > REGION_RATIO]
@@ -130,7 +135,7 @@ def region_spread(rows: Sequence[Offering]) -> list[Finding]:
                 f"{o.region} ({_source(o)}) is more than {REGION_RATIO:g}x from its {span} in "
                 f"{regions} ({where}): one side is likely a wrong price until a newer one settles it"
             )
-            found.append(Finding(o.provider, o.region, o.instance_type, "region-spread", text))
+            found.append(Finding(o.provider, o.region, o.instance_type, o.accelerator, "region-spread", text))
     return found
 
 
@@ -169,7 +174,7 @@ def memory_variants(rows: Sequence[Offering]) -> list[Finding]:
                 f"{small.accelerator_memory_gib:g} GiB) ${small.on_demand_usd_per_hour:,.2f}/h: the larger-memory "
                 f"variant should not be cheaper; one of them is likely mispriced ({_source(big)})"
             )
-            found.append(Finding(big.provider, big.region, big.instance_type, "memory-variant", text))
+            found.append(Finding(big.provider, big.region, big.instance_type, big.accelerator, "memory-variant", text))
     return found
 
 
@@ -182,11 +187,11 @@ def price_findings(offerings: Iterable[Offering], only: set[tuple[str, str]] | N
 
 def findings_by_row(
     offerings: Sequence[Offering], only: set[tuple[str, str]] | None = None
-) -> dict[tuple[str, str, str], tuple[str, ...]]:
-    """`price_findings` keyed by (provider, region, instance type), for the rows' notes."""
-    found: dict[tuple[str, str, str], tuple[str, ...]] = {}
+) -> dict[tuple[str, str, str, str], tuple[str, ...]]:
+    """`price_findings` keyed by (provider, region, instance type, accelerator), for the rows' notes."""
+    found: dict[tuple[str, str, str, str], tuple[str, ...]] = {}
     for f in price_findings(offerings, only):
-        key = (f.provider, f.region, f.instance_type)
+        key = (f.provider, f.region, f.instance_type, f.accelerator)
         found[key] = (*found.get(key, ()), f.text)
     return found
 
@@ -197,7 +202,7 @@ def row_checks(
     """The price checks on one row (a catalog row's, or a stack's cluster): the notes `resolve`
     gives it (`findings_by_row`), in the order found."""
     found = findings_by_row(offerings, {(provider, accelerator)})
-    return found.get((provider, region, instance_type), ())
+    return found.get((provider, region, instance_type, accelerator), ())
 
 
 # A spot price below this share of the median spot price of the same type's other zones in the

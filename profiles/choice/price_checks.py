@@ -40,7 +40,11 @@ def with_price_findings(rows: Sequence[Candidate], offerings: Sequence[Offering]
     found = findings_by_row(offerings, {(c.offering.provider, c.offering.accelerator) for c in rows})
     return [
         dataclasses.replace(c, notes=(*c.notes, *notes))
-        if (notes := found.get((c.offering.provider, c.offering.region, c.offering.instance_type)))
+        if (
+            notes := found.get(
+                (c.offering.provider, c.offering.region, c.offering.instance_type, c.offering.accelerator)
+            )
+        )
         else c
         for c in rows
     ]

@@ -139,3 +139,29 @@ def test_an_outlier_spot_row_ranks_after_every_believable_row():
     assert last.reason.startswith("-$")  # cheaper than the row above, ranked below for its risk
     assert "caveat: spot $2.466/h in use1-az1 is 30% of the $7.88-8.19/h" in last.reason
     assert "(ranked after every row without one)" in last.reason
+
+
+def _n1(region, accelerator, price):
+    return offering(
+        provider="gcp",
+        region=region,
+        zone=f"{region}-a",
+        instance_type="n1-standard-16",
+        accelerator=accelerator,
+        accelerator_count=2,
+        accelerator_memory_gib=16.0,
+        on_demand_usd_per_hour=price,
+        catalog_date=UNDATED,
+    )
+
+
+def test_a_host_type_carrying_other_gpus_is_not_a_sibling():
+    # GCP N1 hosts take T4, P4, P100 or V100 (one instance type, several rows): P100 at $4.08/h in
+    # asia-east1 against T4 at $1.72/h in asia-east2 is two products, not a wrong price (new-user
+    # pass: 51 of catalog info's 140 checks were such pairs); the same GPU 2.4x apart still is.
+    mixed = [_n1("asia-east1", "P100", 4.08), _n1("asia-east2", "T4", 1.72)]
+    assert price_findings(mixed) == []
+    same = [_n1("asia-east1", "T4", 4.08), _n1("asia-east2", "T4", 1.72), _n1("asia-east2", "P100", 4.0)]
+    found = price_findings(same)
+    assert {(f.region, f.accelerator) for f in found} == {("asia-east1", "T4"), ("asia-east2", "T4")}
+    assert all("(2 x T4)" in f.text and f.kind == "region-spread" for f in found)

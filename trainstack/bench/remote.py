@@ -7,8 +7,9 @@ runs each step as a job of its own node agent (`python3 -m nodeagent run`: the j
 rendezvous on the head node, the bootstrap's NCCL/EFA environment, every node required), in the
 same order on every node, so no SSH, hostfile or MPI is set up:
 
-1. nccl-tests' own `all_reduce_perf` over all nodes (`nccl_step`): the image's build where it
-   ships one (`JobRuntime.nccl_tests`), else built once on the shared file system; `mpirun`
+1. nccl-tests' own `all_reduce_perf` over all nodes (`trainstack.bench.nccl_tests.nccl_step`):
+   the image's build where it ships one (`JobRuntime.nccl_tests`), else built once on the shared
+   file system; `mpirun`
    on the first node starts the others' MPI daemons through the shared file system
    (`trainstack.bench.mpi_launch`), not SSH. Where no MPI or binary is to be had, the
    all-reduce is measured with torch.distributed instead (`trainstack.bench.allreduce`:
@@ -32,10 +33,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from clouds.registry import CLOUDS
+from trainstack.bench.nccl_tests import nccl_step
+from trainstack.bench.node_files import AGENT_DIR, JOB_FILE, JOB_UNIT_FILE, SCRIPTS
 
-JOB_FILE = "/etc/trainstack/job.json"
-JOB_UNIT_FILE = "/etc/systemd/system/trainstack-job.service"  # nodeagent.ship.UNIT_FILE of a worker
-AGENT_DIR = "/opt/trainstack"  # nodeagent.ship.AGENT_DIR (not imported: it pulls the launcher in)
+# The node's files (`node_files`) and the nccl-tests step (`nccl_tests`) stay importable from here.
+__all__ = ["AGENT_DIR", "JOB_FILE", "JOB_UNIT_FILE", "SCRIPTS", "nccl_step"]
+
 MODELS = ("resnet50", "vit_b16")
 _ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = (
@@ -54,9 +57,6 @@ OUTPUT_MARK = "TRAINSTACK-BENCH-LOGS "  # the line of fetch output that holds th
 PART_CHARS = 3000  # a choice: one piece of them per answer, under Azure Run Command's last 4,096 bytes
 FINISHED = "finished-"  # `<run>/finished-<host>`: a node has run every step
 FINISHED_MARK = "TRAINSTACK-BENCH-FINISHED "
-SCRIPTS = "/var/lib/trainstack"  # where a detached run's script is kept (root only)
-NCCL_TESTS_REPO = "https://github.com/NVIDIA/nccl-tests.git"
-WAIT_FOR_NODES_SECONDS = 600  # a choice: every node gets the command within seconds of the others
 
 
 def results_root(provider: str, stack: str) -> str:
@@ -175,69 +175,6 @@ def finished_count(output: str) -> int:
     """The node count `finished_commands` printed (0 when it printed none)."""
     found = [line for line in output.splitlines() if line.startswith(FINISHED_MARK)]
     return int(found[-1].removeprefix(FINISHED_MARK).strip() or 0) if found else 0
-
-
-def nccl_step(cluster, root: str, max_bytes: str) -> list[str]:
-    """Shell lines that run nccl-tests' `all_reduce_perf` over every node of the job, one rank per
-    GPU (`-g 1`, as NVIDIA/nccl-tests' README runs it under mpirun), into `$RUN/nccl-all.log`,
-    and set `NCCL_OK` to mpirun's exit status (`missing` when no MPI or binary was found).
-
-    Every node writes its address (the one that routes to the head node) under `$RUN/mpi/hosts`
-    and waits for all `max_nodes`; the lowest address runs `mpirun -H a:G,b:G,...` with
-    `trainstack.bench.mpi_launch agent` as its remote shell, the others serve its commands
-    until it is done. The binary: the image's (`JobRuntime.nccl_tests`), else a build of
-    NVIDIA/nccl-tests (`make MPI=1`) in `<root>/nccl-tests`, made once under a lock.
-    """
-    from clouds.job_runtime import runtime_for
-
-    runtime = runtime_for(cluster.provider)
-    tests = runtime.nccl_tests if runtime is not None else None
-    dirs = " ".join(tests.dirs) if tests else ""
-    build = f"{shlex.quote(root)}/nccl-tests"
-    read = "python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' " + JOB_FILE
-    route = (
-        "python3 -c 'import json,socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
-        's.connect((json.load(open(sys.argv[1]))["rdzv_host"], 9)); print(s.getsockname()[0])\' ' + JOB_FILE
-    )
-    hosts = r'find "$MPI_DIR/hosts" -type f -printf "%f\n" | sort -V'
-    forward = r"$(env | sed -n 's/^\(NCCL_[A-Za-z0-9_]*\|FI_[A-Za-z0-9_]*\)=.*/-x \1/p')"
-    builder = shlex.quote(
-        '[ -x "$1/build/all_reduce_perf" ] || { rm -rf "$1" && '
-        f'git clone --depth 1 {NCCL_TESTS_REPO} "$1" && '
-        'make -C "$1" MPI=1 MPI_HOME="$2" CUDA_HOME=/usr/local/cuda; }'
-    )
-    return [
-        "# 1. nccl-tests all_reduce_perf over every node: mpirun on the first, no SSH (trainstack.bench.mpi_launch)",
-        f"NODES=$({read} max_nodes); GPUS=$({read} nproc_per_node); ENV_FILE=$({read} env_file); ME=$({route})",
-        'MPI_DIR="$RUN/mpi"; mkdir -p "$MPI_DIR/hosts"; touch "$MPI_DIR/hosts/$ME"',
-        f'for _ in $(seq {WAIT_FOR_NODES_SECONDS}); do [ "$({hosts} | wc -l)" -ge "$NODES" ] && break; sleep 1; done',
-        f"FIRST=$({hosts} | head -n 1)",
-        f"{tests.mpi_setup} || true" if tests and tests.mpi_setup else "# no MPI setup: the image's PATH",
-        f"NCCL_TESTS=$(ls -d {dirs} 2>/dev/null | sort -V | tail -n 1)" if dirs else "NCCL_TESTS=",
-        "MPIRUN=$(command -v mpirun || true)",
-        'if [ -n "$MPIRUN" ] && [ ! -x "$NCCL_TESTS/all_reduce_perf" ]; then  # not in the image: build once',
-        f"  NCCL_TESTS={build}/build",
-        f'  flock {build}.lock sh -c {builder} _ {build} "$(dirname "$(dirname "$MPIRUN")")" '
-        '> "$RUN/nccl-build-$HOST.log" 2>&1 || true',
-        "fi",
-        "NCCL_OK=missing",
-        'if [ -n "$MPIRUN" ] && [ -x "$NCCL_TESTS/all_reduce_perf" ]; then',
-        '  if [ "$ME" = "$FIRST" ]; then',
-        f'    HOSTS=$({hosts} | sed "s/$/:$GPUS/" | paste -sd, -)',
-        '    ( set -a; if [ -f "$ENV_FILE" ]; then . "$ENV_FILE"; fi; set +a',
-        "      # shellcheck disable=SC2046  # one -x per NCCL_/FI_ variable",
-        '      "$MPIRUN" --allow-run-as-root -np $((NODES * GPUS)) -H "$HOSTS" --bind-to none \\',
-        '        --mca plm_rsh_agent "python3 -m trainstack.bench.mpi_launch agent $MPI_DIR" '
-        "--mca plm_rsh_no_tree_spawn 1 \\",
-        f"        -x PATH -x LD_LIBRARY_PATH -x PYTHONPATH {forward} \\",
-        f'        "$NCCL_TESTS/all_reduce_perf" -b 8 -e {max_bytes} -f 2 -g 1 ) > "$RUN/nccl-all.log" 2>&1',
-        '    echo "$?" > "$MPI_DIR/done"',
-        "  else",
-        '    python3 -m trainstack.bench.mpi_launch serve "$MPI_DIR" "$ME" "$MPI_DIR/done"',
-        "  fi",
-        '  NCCL_OK=$(cat "$MPI_DIR/done" 2>/dev/null || echo unknown)',
-        "fi",
-    ]
 
 
 def fetch_commands(stack: str, cluster, run: str | None = None, part: int = 0) -> list[str]:

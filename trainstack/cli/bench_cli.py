@@ -8,81 +8,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from trainstack.cli.project import PROJECT_HELP
+from trainstack.cli.bench_stack import (
+    node_cluster,
+    project_dir,
+    project_option,
+    project_or_none,
+    stack_cluster,
+    stack_config,
+)
 from trainstack.cli.usage_errors import fail
 
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmark the cluster: kit, parse, import, report.")
-
-
-def _project_option() -> Any:
-    return typer.Option(None, "--project-dir", help=PROJECT_HELP)
-
-
-def _project_dir(given: Path | None = None) -> Path:
-    from trainstack.cli.resolve_cmd import project_dir  # the CLI's own project discovery
-
-    return project_dir(given)
-
-
-def _project_or_none(given: Path | None = None) -> Path | None:
-    """The project given or found upwards from here, or None outside one (published figures only)."""
-    if given is not None:
-        return _project_dir(given)
-    from trainstack.cli.project import ProjectError, find_project
-
-    try:
-        return find_project()
-    except ProjectError:
-        return None
-
-
-def _cluster(stack: str, project: Path | None = None):
-    """The stack's validated cluster config (one-line error when it cannot be read)."""
-    from profiles.preflight.check import PreflightError, read_cluster, validation_finding
-    from profiles.stack.writer import StackWriteError, stack_path
-
-    try:
-        path = stack_path(_project_dir(project), stack)
-        cluster = read_cluster(path)
-    except (PreflightError, StackWriteError) as exc:
-        fail(str(exc))
-    refused = validation_finding(cluster, stack)  # what `plan` and `pulumi up` refuse: no kit for it
-    if refused is not None:
-        fail(f"{path}: {refused.detail}")
-    return cluster
-
-
-def _settings(stack: str, project: Path | None = None) -> dict:
-    """The stack file's `config:` (its `gcp:project`, for the GCP node runner); {} if unreadable."""
-    from profiles.stack.writer import stack_path
-    from trainstack.cli.status_cmd import stack_settings
-
-    try:
-        return stack_settings(stack_path(_project_dir(project), stack).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
-def _node_cluster(stack: str, project: Path | None = None):
-    """`_cluster` for a command that reaches the stack's nodes (`bench run`, `bench fetch`): a
-    managed platform's stack (SageMaker, Azure ML, HyperPod, ...) is refused in one line, since
-    the kit's access (Auto Scaling groups, node agents, the file system at /fsx) is the VM
-    stacks'."""
-    from clouds.platform_lookup import find
-
-    cluster = _cluster(stack, project)
-    platform = find(cluster.provider, cluster.platform) if cluster.platform is not None else None
-    if platform is not None:
-        fail(
-            f"bench: a managed platform's stack has no nodes trainstack reaches; stack {stack} runs on "
-            f"{platform.display_name}: benchmark a VM stack of the same instance type (write it with "
-            "`platform: vm`) and rank with its measurements, or run the kit's steps as a job on the platform"
-        )
-    return cluster
 
 
 @bench_app.command("parse")
@@ -93,13 +32,13 @@ def parse(
     stack: str | None = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the results file here."),
-    project: Path | None = _project_option(),
+    project: Path | None = project_option(),
 ) -> None:
     """Read raw tool output into one results file (docs/bench-results.md)."""
     from trainstack.bench.parse import ParseError, parse_files
     from trainstack.bench.summary import summary_lines
 
-    cluster = _cluster(stack, project) if stack else None
+    cluster = stack_cluster(stack, project) if stack else None
     try:
         result = parse_files(files, cluster, stack)
     except ParseError as exc:
@@ -140,26 +79,26 @@ def run(
     wait: bool = typer.Option(False, "--wait", help="With --send: wait, then fetch the results file."),
     max_bytes: str = typer.Option("8G", "--max-bytes", help="With --send: largest all-reduce message."),
     output: Path | None = typer.Option(None, "-o", "--output", help="With --wait: the results file to write."),
-    project: Path | None = _project_option(),
+    project: Path | None = project_option(),
 ) -> None:
     """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
     throughput (ResNet-50, ViT-B/16), NVML samples and file-system reads. With --send, run the
     all-reduce and training steps on a stack that is up, through its node agents."""
     from trainstack.bench.kit import KitOptions, render_kit
 
-    cluster = _node_cluster(stack, project)
+    cluster = node_cluster(stack, project)
     if send or wait:
         from trainstack.cli.bench_remote import send_run
 
         if wait and not send:
             fail("--wait: only with --send (the kit is run by hand); add --send")
-        send_run(stack, cluster, steps, batch, max_bytes, wait, output, _settings(stack, project))
+        send_run(stack, cluster, steps, batch, max_bytes, wait, output, stack_config(stack, project))
         return
     script, notes = render_kit(stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir))
     if print_kit:
         typer.echo(script, nl=False)
         return
-    folder = out or _project_dir(project) / "bench-kit" / stack
+    folder = out or project_dir(project) / "bench-kit" / stack
     try:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "run-bench.sh").write_text(script, encoding="utf-8")
@@ -185,18 +124,18 @@ def fetch(
     output: Path | None = typer.Option(
         None, "-o", "--output", help="Results file to write (default bench-STACK.json)."
     ),
-    project: Path | None = _project_option(),
+    project: Path | None = project_option(),
 ) -> None:
     """Bring the results of `bench run --send` back from the stack's file system as a results file."""
     from trainstack.cli.bench_remote import fetch_run
 
-    fetch_run(stack, _node_cluster(stack, project), run_id, output, _settings(stack, project))
+    fetch_run(stack, node_cluster(stack, project), run_id, output, stack_config(stack, project))
 
 
 @bench_app.command("import")
 def import_results(
     results: list[Path] = typer.Argument(..., help="Results files from `trainstack bench parse -o run.json`."),
-    project: Path | None = _project_option(),
+    project: Path | None = project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
     from profiles.measurements.store import StoreError, check_import, import_result
@@ -205,7 +144,7 @@ def import_results(
         for path in results:  # every file is checked before any is stored: nothing half-imported
             check_import(path)
         for path in results:
-            target, new = import_result(path, _project_dir(project))
+            target, new = import_result(path, project_dir(project))
             typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
     except StoreError as exc:
         fail(str(exc))
@@ -225,7 +164,7 @@ def report(
     ),
     output: Path | None = typer.Option(None, "-o", "--output", help="The same as --plot."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    project: Path | None = _project_option(),
+    project: Path | None = project_option(),
 ) -> None:
     """Compare measured offerings: time to finish and total cost of WORKLOAD on each run, with
     each run judged against thresholds and its bottleneck named. Writes no file unless --plot
@@ -245,7 +184,7 @@ def report(
         spec = load_spec(workload or _default_workload(project))
         files = [p for path in runs for p in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
         results = [read_result(p) for p in files]
-        store = load_store(_project_or_none(project))
+        store = load_store(project_or_none(project))
         catalog = load_catalog(providers=tuple(sorted({r.provider for r in results if r.provider})) or None)
     except (PlotPathError, SpecError, StoreError, CatalogError) as exc:
         fail(str(exc))
@@ -277,7 +216,7 @@ def _default_workload(given: Path | None = None) -> Path:
     """The project's ResNet-50 ImageNet example workload, else the one installed with trainstack."""
     import profiles
 
-    project = _project_or_none(given)
+    project = project_or_none(given)
     local = project / DEFAULT_WORKLOAD if project else None
     return (
         local

@@ -3,8 +3,8 @@
 Resources are matched by URN (stack, project, parent type chain, type, name), as the
 engine matches them, or through an alias: a resource whose URN is new but one of whose
 `aliases` (old logical names, see `trainstack.plan.mocks.RecordingMonitor`) names a URN of the
-old plan is that resource, renamed. Inputs are diffed leaf by leaf, leaving out the paths
-the resource's `ignore_changes` holds (the engine keeps them at their deployed values); a
+old plan is that resource, renamed (`trainstack.review.urn_match`). Inputs are diffed leaf by
+leaf, leaving out the paths the resource's `ignore_changes` holds (the engine keeps them at their deployed values); a
 change at a replace-on-change path (`trainstack.review.replacements`) makes the action "replace".
 A resource whose URN disappears is "delete", a new one "create".
 """
@@ -16,15 +16,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pulumi.runtime.mocks import MockResourceArgs
-
-from trainstack.plan.mocks import TrainstackMocks
 from trainstack.review.replacements import CASCADES, replace_keys
+from trainstack.review.urn_match import kept_ids, mock_outputs, previous_urn, substituted, urns
 
 _QUOTED_KEY = re.compile(r'\["([^"]+)"\]')
 ACTIONS = ("create", "update", "replace", "delete", "same")
-PROJECT = "trainstack"
-_MOCKS = TrainstackMocks()
 
 
 @dataclass(frozen=True)
@@ -51,23 +47,6 @@ class Change:
     changed: tuple[str, ...] = field(default=())
     replace_keys: tuple[str, ...] = field(default=())
     delete_first: bool = False
-
-
-def urns(records: list[dict[str, Any]], stack: str, project: str = PROJECT) -> dict[str, dict[str, Any]]:
-    """URN -> record, with URNs built the way the Pulumi engine builds them.
-
-    `urn:pulumi:<stack>::<project>::<parent types>$<type>::<name>`; a parent is found by
-    its logical name among the records.
-    """
-    by_name = {r["name"]: r for r in records}
-
-    def qualified(record: dict[str, Any], seen: int = 0) -> str:
-        parent = by_name.get(record["parent"]) if record["parent"] else None
-        if parent is None or parent is record or seen > 50:
-            return record["type"]
-        return f"{qualified(parent, seen + 1)}${record['type']}"
-
-    return {f"urn:pulumi:{stack}::{project}::{qualified(r)}::{r['name']}": r for r in records}
 
 
 def changed_paths(old: Any, new: Any, prefix: str = "") -> list[str]:
@@ -100,10 +79,10 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
         One change per URN, in the order of `after` then the deleted ones.
     """
     old, new = urns(before, stack), urns(after, stack)
-    matched = {urn: _previous_urn(urn, record, old) for urn, record in new.items()}
-    kept_ids = _kept_ids(old, new, matched)
-    if kept_ids:
-        new = {urn: {**record, "inputs": _substituted(record["inputs"], kept_ids)} for urn, record in new.items()}
+    matched = {urn: previous_urn(urn, record, old) for urn, record in new.items()}
+    renamed_ids = kept_ids(old, new, matched)
+    if renamed_ids:
+        new = {urn: {**record, "inputs": substituted(record["inputs"], renamed_ids)} for urn, record in new.items()}
     changes = {urn: _compare(urn, old.get(matched[urn]), record) for urn, record in new.items()}
     while _follow_replacements(changes, new) | _cascade(changes, new):
         pass
@@ -112,53 +91,6 @@ def diff_plans(before: list[dict[str, Any]], after: list[dict[str, Any]], stack:
         Change("delete", r["type"], r["name"], urn, bool(r["protect"])) for urn, r in old.items() if urn not in kept
     ]
     return [*changes.values(), *deleted]
-
-
-def _kept_ids(
-    old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]], matched: dict[str, str]
-) -> dict[str, str]:
-    """A resource matched through an alias keeps its id, ARN and other computed values: new
-    mock value -> the old resource's, for every string output the mocks compute."""
-    kept: dict[str, str] = {}
-    for urn, record in new.items():
-        before = old.get(matched[urn])
-        if before is None or before["name"] == record["name"]:
-            continue
-        kept[f"{record['name']}-id"] = f"{before['name']}-id"
-        now, then = _mock_outputs(record), _mock_outputs(before)
-        kept.update(
-            {
-                value: then[key]
-                for key, value in now.items()
-                if isinstance(value, str) and isinstance(then.get(key), str) and value != then[key]
-            }
-        )
-    return kept
-
-
-def _mock_outputs(record: dict[str, Any]) -> dict[str, Any]:
-    """The id (`id`) and outputs the mocks give a planned resource; {} when they cannot."""
-    try:
-        rid, outputs = _MOCKS.new_resource(MockResourceArgs(record["type"], record["name"], dict(record["inputs"])))
-    except (KeyError, TypeError):  # a hand-built record without the inputs its mock reads
-        return {}
-    return {**outputs, "id": rid}
-
-
-def _substituted(value: Any, kept: dict[str, str]) -> Any:
-    if isinstance(value, dict):
-        return {key: _substituted(item, kept) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_substituted(item, kept) for item in value]
-    return kept.get(value, value) if isinstance(value, str) else value
-
-
-def _previous_urn(urn: str, record: dict[str, Any], old: dict[str, dict[str, Any]]) -> str:
-    """The URN this resource had in the old plan: its own, else the first alias found there."""
-    if urn in old:
-        return urn
-    head = urn[: -len(record["name"])]
-    return next((head + alias for alias in record.get("aliases", ()) if head + alias in old), urn)
 
 
 def moved_region(changes: list[Change], before: str | None, after: str | None) -> list[Change]:
@@ -243,7 +175,7 @@ def _ids(record: dict[str, Any]) -> set[str]:
     ids = set()
     for name in (record["name"], *record.get("aliases", ())):  # a renamed resource keeps its old id
         ids.add(f"{name}-id")
-        outputs = _mock_outputs({**record, "name": name})
+        outputs = mock_outputs({**record, "name": name})
         # the id, and a unique self link, which a replaced resource changes too (an instance
         # template's `selfLinkUnique`, which its group references)
         ids.update(value for value in (outputs.get("id"), outputs.get("selfLinkUnique")) if value)
