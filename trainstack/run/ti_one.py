@@ -107,7 +107,7 @@ def task_request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any
         "CodePackagePath": _cos(code, cluster.region),
         "StartCmdInfo": {"StartCmd": f"env {assignments} {command}"},
         "Output": _cos(code.beside(name, "output"), cluster.region),
-        "LogEnable": False,
+        "LogEnable": False,  # delivery to a CLS logset/topic trainstack does not make; DescribeLogs reads them
         "Tags": [{"TagKey": "trainstack-cluster", "TagValue": name}],
         "Remark": f"trainstack {name}",
     }
