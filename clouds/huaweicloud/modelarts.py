@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
@@ -98,18 +99,41 @@ def pool_problem(config: ClusterConfig) -> str | None:
     return None
 
 
-def client(region: str) -> Any:
+# The official SDK's own variables (`huaweicloudsdkcore.auth.provider.EnvCredentialProvider`),
+# the set `catalog refresh` reads too; the names trainstack read before (`HUAWEICLOUD_ACCESS_KEY`,
+# ...) still work, each after its SDK name, so an environment set up for them keeps working.
+CREDENTIAL_VARIABLES = ("HUAWEICLOUD_SDK_AK", "HUAWEICLOUD_SDK_SK", "HUAWEICLOUD_SDK_PROJECT_ID")
+OLD_CREDENTIAL_VARIABLES = ("HUAWEICLOUD_ACCESS_KEY", "HUAWEICLOUD_SECRET_KEY", "HUAWEICLOUD_PROJECT_ID")
+
+
+def credential_values(env: Mapping[str, str]) -> tuple[list[str], str]:
+    """(access key, secret key, project id) from `env`, each from its SDK variable else its old
+    name, and the one-line problem when one is missing (`""` when all are there)."""
+    pairs = zip(CREDENTIAL_VARIABLES, OLD_CREDENTIAL_VARIABLES, strict=True)
+    values = [env.get(new) or env.get(old) or "" for new, old in pairs]
+    unset = [name for name, value in zip(CREDENTIAL_VARIABLES, values, strict=True) if not value]
+    if not unset:
+        return values, ""
+    partly = f" ({', '.join(unset)} not set)" if len(unset) < len(values) else ""
+    return values, (
+        f"no Huawei Cloud credentials: set {' and '.join(CREDENTIAL_VARIABLES)}{partly} "
+        "(the Huawei Cloud SDK's variables; docs/platforms.md, Credentials)"
+    )
+
+
+def client(region: str, env: Mapping[str, str] | None = None) -> Any:
     """A ModelArts client for `region` (SDK imported here, only when one is needed), signing with
-    `HUAWEICLOUD_ACCESS_KEY` / `HUAWEICLOUD_SECRET_KEY` in project `HUAWEICLOUD_PROJECT_ID`.
+    the key pair in project `credential_values` finds.
 
     Raises:
-        KeyError: a variable is not set.
+        RuntimeError: a variable is not set (one line naming it and the set to give).
     """
+    values, problem = credential_values(os.environ if env is None else env)
+    if problem:
+        raise RuntimeError(problem)
     from huaweicloudsdkcore.auth.credentials import BasicCredentials
     from huaweicloudsdkmodelarts.v1 import ModelArtsClient
 
-    credentials = BasicCredentials(
-        os.environ["HUAWEICLOUD_ACCESS_KEY"], os.environ["HUAWEICLOUD_SECRET_KEY"], os.environ["HUAWEICLOUD_PROJECT_ID"]
-    )
+    credentials = BasicCredentials(*values)
     endpoint = f"https://modelarts.{region}.myhuaweicloud.com"
     return ModelArtsClient.new_builder().with_credentials(credentials).with_endpoint(endpoint).build()

@@ -16,6 +16,7 @@ import pulumi
 import pulumi_azure_native as azure_native
 
 from clouds.azure import aml
+from clouds.azure.data import STORAGE_BLOB_DATA_CONTRIBUTOR, role_definition_id
 from clouds.contract import ClusterConfig
 from components.azure.network import create_network
 from components.azure.place import Place
@@ -54,10 +55,10 @@ class AzureMlPool(GpuClusterBase):
         self.identity = azure_native.managedidentity.UserAssignedIdentity(
             f"{name}-aml-identity", **place.located(), opts=child
         )
-        tenant = azure_native.authorization.get_client_config_output(
-            opts=pulumi.InvokeOutputOptions(parent=self)
-        ).tenant_id
+        client = azure_native.authorization.get_client_config_output(opts=pulumi.InvokeOutputOptions(parent=self))
+        tenant = client.tenant_id
         self.storage_account = self._storage(name, place)
+        self.storage_access = self._storage_access(name, client.subscription_id, child)
         self.key_vault = azure_native.keyvault.Vault(
             f"{name}-kv",
             vault_name=aml.key_vault_name(name),
@@ -80,6 +81,7 @@ class AzureMlPool(GpuClusterBase):
             primary_user_assigned_identity=self.identity.id,
             storage_account=self.storage_account.id,
             key_vault=self.key_vault.id,
+            system_datastores_auth_mode="identity",  # the account takes no shared key (`_storage`)
             sku={"name": "Basic", "tier": "Basic"},
             opts=child,
         )
@@ -122,6 +124,25 @@ class AzureMlPool(GpuClusterBase):
             allow_blob_public_access=False,
             allow_shared_key_access=False,
             opts=protected(place.opts),
+        )
+
+    def _storage_access(
+        self, name: str, subscription: pulumi.Input[str], child: pulumi.ResourceOptions
+    ) -> azure_native.authorization.RoleAssignment:
+        """Storage Blob Data Contributor for the pool's identity on the workspace's own account,
+        which takes no shared key: the workspace's system datastores (`workspaceblobstore`, where
+        `trainstack run` puts code and checkpoints) are read and written as that identity
+        (`system_datastores_auth_mode: identity`; Microsoft Learn, "Disable shared key access for
+        your workspace's storage account")."""
+        return azure_native.authorization.RoleAssignment(
+            f"{name}-aml-storage-access",
+            principal_id=self.identity.principal_id,
+            principal_type="ServicePrincipal",
+            role_definition_id=pulumi.Output.from_input(subscription).apply(
+                lambda sub: role_definition_id(sub, STORAGE_BLOB_DATA_CONTRIBUTOR)
+            ),
+            scope=self.storage_account.id,
+            opts=child,
         )
 
     def extra_outputs(self) -> dict[str, pulumi.Output[Any]]:

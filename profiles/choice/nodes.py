@@ -7,11 +7,11 @@ deadline are only timed, never priced; larger counts are timed, then priced in o
 floor (the likely cheapest first) and only when they could still change the pick. A count's
 job cannot cost less than its floor (compute and the file system for its hours, spot
 interruptions at the row's own rate, the bucket's requests; a commitment's unused term and
-the data path's waits only add), so a count whose floor is above (1 + margin) x the cheapest
-job so far is never within the margin of the final cheapest, and never the pick. With fixed
-`hours` more nodes cannot shorten the job, so the fewest that fit are priced alone. Zone
-copies of one type, region and price share their rows, and every row of one instance type
-shares its time estimates (`hardware`).
+the data path's waits only add: `profiles.choice.search_bounds`), so a count whose floor is
+above (1 + margin) x the cheapest job so far is never within the margin of the final cheapest,
+and never the pick. With fixed `hours` more nodes cannot shorten the job, so the fewest that fit
+are priced alone. Zone copies of one type, region and price share their rows, and every row of
+one instance type shares its time estimates (`hardware`).
 """
 
 from __future__ import annotations
@@ -22,52 +22,18 @@ import operator
 from profiles.candidate import Candidate
 from profiles.catalog.offering import Offering
 from profiles.choice.fewest import best_per_purchase, choice_cost, margin_of, purchase_key
+from profiles.choice.search_bounds import (
+    cheapest_on_time,
+    first_on_time,
+    job_floor,
+    least_floor,
+    reference_hours,
+    within_margin,
+)
 from profiles.cost.estimate import JobHours, Rejection
 from profiles.cost.estimate import job_hours as estimate_hours
-from profiles.cost.pricing import HOURS_PER_MONTH, spot_overhead
 from profiles.costing import candidates
 from profiles.spec import WorkloadSpec
-
-
-def _floor_price(c: Candidate) -> float:
-    """The lowest USD per node-hour this purchase can bill at another node count (a Capacity
-    Block blends its own rate with on-demand by hours, so its own rate bounds it)."""
-    own = c.reservation.usd_per_hour if c.reservation is not None else c.usd_per_node_hour
-    return min(c.usd_per_node_hour, own)
-
-
-def _floor(c: Candidate, nodes: int, hours: float, interval: float, reference: float) -> float:
-    """The least `choice_cost` the job of `c`'s purchase option can have on `nodes` nodes
-    running `hours` before spot interruptions, USD: compute and the file system for those
-    hours (the file system for at least `reference` hours, the fewest on-time count's run)
-    plus what spot interruptions add, and the bucket's requests (a commitment's unused term
-    and the data path's waits only add).
-
-    Interruptions follow `profiles.cost.pricing.spot_overhead` at the rate and the time per
-    interruption beyond the lost work (restart) that `c`'s own row implies, with checkpoints
-    every `interval` hours."""
-    base = c.hours - c.added_hours
-    added = 0.0
-    if c.interruptions > 0 and base > 0:
-        rate = c.interruptions * HOURS_PER_MONTH / (base * c.nodes)
-        restart = c.added_hours / c.interruptions - min(interval, base) / 2
-        added = spot_overhead(hours, nodes, rate, interval, max(0.0, restart)).added_hours
-    run = hours + added
-    storage = (c.usd_storage or 0.0) / c.hours * max(run, reference) if c.hours > 0 else 0.0
-    return _floor_price(c) * nodes * run + storage + (c.usd_requests or 0.0)
-
-
-def _cheapest(
-    rows: list[Candidate], deadline: float | None, low: dict[tuple, float], reference: dict[tuple, float]
-) -> dict[tuple, float]:
-    """`low` (per purchase option, the cheapest on-time `choice_cost` so far, USD to the cent,
-    the file system kept for the option's `reference` hours) updated with `rows`."""
-    found = dict(low)
-    for c in rows:
-        if deadline is None or c.hours <= deadline:
-            cost = choice_cost(c, reference.get(purchase_key(c), 0.0))
-            found[purchase_key(c)] = min(cost, found.get(purchase_key(c), cost))
-    return found
 
 
 def hardware(offering: Offering) -> tuple:
@@ -193,8 +159,8 @@ def _search(
     spec: WorkloadSpec, offering: Offering, built: list[Candidate], later: list[tuple[int, JobHours | Rejection]]
 ) -> list[Candidate]:
     """`built` (the fewest on-time count's rows) plus the rows of the larger counts that can
-    decide a pick, in two passes over their floors (`_floor`, from each purchase option's
-    row in `built`): first the counts that could be cheaper than the cheapest so far (lowest
+    decide a pick, in two passes over their floors (`search_bounds.job_floor`, from each purchase
+    option's row in `built`): first the counts that could be cheaper than the cheapest so far (lowest
     floor first), which settles each option's cheapest job; then, fewest nodes first, the
     counts that could be within the margin of it, until each option has one that is. Costs
     are `choice_cost`s, the file system kept for the run of each option's fewest on-time
@@ -208,19 +174,19 @@ def _search(
     if len(firsts) == len(built) and all(deadline is None or c.hours <= deadline for c in built):
         # The common case, settled cheaply: one on-time row per option, and no larger count's
         # floor is low enough to take it out of the margin.
-        least = _least(firsts, hours, {k: c.hours for k, c in firsts.items()})
+        least = least_floor(firsts, hours, {k: c.hours for k, c in firsts.items()})
         if all(round(least[k] * (1 + margin), 2) >= round(c.usd_total, 2) for k, c in firsts.items()):
             return built
-    reference = _references(built, deadline)
+    reference = reference_hours(built, deadline)
     for n, e in hours.items():
         if len(reference) == len(firsts):
             break
         rows = candidates(spec, offering, e, n)
         built += rows
-        reference = {**_references(rows, deadline), **reference}
+        reference = {**reference_hours(rows, deadline), **reference}
     priced = {c.nodes for c in built}
-    low = _cheapest(built, deadline, {}, reference)
-    fewest = {k: choice_cost(c, c.hours) for k, c in _first_on_time(built, deadline).items()}
+    low = cheapest_on_time(built, deadline, {}, reference)
+    fewest = {k: choice_cost(c, c.hours) for k, c in first_on_time(built, deadline).items()}
 
     def could_change(k: tuple, floor: float) -> bool:
         """Whether a count with this floor could change option `k`'s pick: be cheaper than the
@@ -231,12 +197,15 @@ def _search(
         out = k not in fewest or fewest[k] > round(low[k] * (1 + margin), 2)
         return out or round(floor * (1 + margin), 2) < fewest[k]
 
-    if not any(could_change(k, f) for k, f in _least(firsts, hours, reference).items()):
+    if not any(could_change(k, f) for k, f in least_floor(firsts, hours, reference).items()):
         bound = {k: round(v * (1 + margin), 2) for k, v in low.items() if v is not None}
-        if all(_fits(c, bound, deadline, reference) for c in firsts.values()):
+        if all(within_margin(c, bound, deadline, reference) for c in firsts.values()):
             return built  # no larger count can be cheaper enough to matter: the common case, settled
     floors = {
-        n: {k: round(_floor(c, n, e.hours, interval, reference.get(k, 0.0)) * (1 - 1e-9), 2) for k, c in firsts.items()}
+        n: {
+            k: round(job_floor(c, n, e.hours, interval, reference.get(k, 0.0)) * (1 - 1e-9), 2)
+            for k, c in firsts.items()
+        }
         for n, e in hours.items()
     }
     for n in sorted(floors, key=lambda n: min(floors[n].values())):
@@ -244,9 +213,11 @@ def _search(
             rows = candidates(spec, offering, hours[n], n)
             built += rows
             priced.add(n)
-            low = _cheapest(rows, deadline, low, reference)
+            low = cheapest_on_time(rows, deadline, low, reference)
     bound = {k: round(v * (1 + margin), 2) for k, v in low.items() if v is not None}
-    settled = {purchase_key(c) for c in built if c.nodes == built[0].nodes and _fits(c, bound, deadline, reference)}
+    settled = {
+        purchase_key(c) for c in built if c.nodes == built[0].nodes and within_margin(c, bound, deadline, reference)
+    }
     for n in floors:
         if settled >= set(firsts):
             break
@@ -257,41 +228,5 @@ def _search(
             built += rows
         else:
             continue
-        settled |= {purchase_key(c) for c in rows if _fits(c, bound, deadline, reference)}
+        settled |= {purchase_key(c) for c in rows if within_margin(c, bound, deadline, reference)}
     return built
-
-
-def _least(
-    firsts: dict[tuple, Candidate], hours: dict[int, JobHours], reference: dict[tuple, float]
-) -> dict[tuple, float]:
-    """Per purchase option, a floor below every `_floor` of the counts in `hours`, USD to the cent,
-    without their spot interruptions: the fewest node-hours of any count at the option's price,
-    the file system for the shortest run (or the reference run), the bucket's requests."""
-    node_hours = min(n * e.hours for n, e in hours.items())
-    shortest = min(e.hours for e in hours.values())
-    found = {}
-    for k, c in firsts.items():
-        storage = (c.usd_storage or 0.0) / c.hours * max(shortest, reference.get(k, 0.0)) if c.hours > 0 else 0.0
-        found[k] = round((_floor_price(c) * node_hours + storage + (c.usd_requests or 0.0)) * (1 - 1e-9), 2)
-    return found
-
-
-def _first_on_time(rows: list[Candidate], deadline: float | None) -> dict[tuple, Candidate]:
-    """Per purchase option, its first on-time row in `rows` (fewest nodes first)."""
-    found: dict[tuple, Candidate] = {}
-    for c in rows:
-        if deadline is None or c.hours <= deadline:
-            found.setdefault(purchase_key(c), c)
-    return found
-
-
-def _references(rows: list[Candidate], deadline: float | None) -> dict[tuple, float]:
-    """Per purchase option, the hours of its first on-time row in `rows` (fewest nodes first)."""
-    return {k: c.hours for k, c in _first_on_time(rows, deadline).items()}
-
-
-def _fits(c: Candidate, bound: dict[tuple, float], deadline: float | None, reference: dict[tuple, float]) -> bool:
-    """On time and within its purchase option's margin of the cheapest (`choice_cost`)."""
-    limit = bound.get(purchase_key(c))
-    on_time = deadline is None or c.hours <= deadline
-    return on_time and limit is not None and choice_cost(c, reference.get(purchase_key(c), 0.0)) <= limit

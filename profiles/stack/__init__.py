@@ -9,5 +9,6 @@ never loads the resolver):
 - `check`: a stack's cluster against what the catalog knows of its cloud (`catalog_problems`);
 - `price`: what a stack's cluster costs now, from the catalog (`price_stack`, `StackPrice`).
 
-Imports go one way: `writer` -> `carry_over` -> `file` -> `check`; `price` stands alone.
+Imports go one way: `writer` -> `carry_over` -> `file` -> `document` (the file parsed, its
+checksum: no validation) and `file` -> `check`; `price` stands alone.
 """

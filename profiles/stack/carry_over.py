@@ -11,7 +11,7 @@ from pathlib import Path
 from clouds.config import CONFIG_KEY, RESOLVE_AGAIN, ConfigError, parse_cluster_config
 from clouds.contract import ClusterConfig
 from profiles.catalog.platform_rows import picks_zone
-from profiles.stack.file import StackFileError, existing, is_hand_edited, placement, read_for_rewrite
+from profiles.stack.document import StackFileError, existing, is_hand_edited, placement, read_for_rewrite
 
 
 def keep_zone(config: ClusterConfig, path: Path) -> ClusterConfig:

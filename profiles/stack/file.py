@@ -9,13 +9,8 @@ region key that is unset or disagrees.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import re
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from clouds.config import (
     CONFIG_KEY,
@@ -25,11 +20,21 @@ from clouds.config import (
     provider_region_key,
 )
 from clouds.contract import ClusterConfig
-from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, read_text
+from clouds.input_file import read_text
 from clouds.job_secrets import missing_secret, stored_secrets_problem
 from profiles.files import write_atomically
+from profiles.stack.document import (
+    StackFileError,
+    digest,
+    existing,
+    has_checksum,
+    is_hand_edited,
+    parse_document,
+    placement,
+    read_document,
+    read_for_rewrite,
+)
 from profiles.stack.names import STACK_NAME, valid_stack_name
-from profiles.stack.names import stacks_hint as _stacks_hint
 from profiles.stack.rewrite import (
     file_system_change,
     hand_edit_problem,
@@ -42,11 +47,13 @@ STACKS_DIR = "stacks"
 FALLBACKS_KEY = "trainstack:fallbacks"  # rows `trainstack up` may move to (`profiles.stack.fallbacks`)
 _KEYS = ("max_usd_per_hour", "previous_names", "refuse_oversized", "secrets")  # with the cluster, fallbacks
 TRAINSTACK_KEYS = frozenset({CONFIG_KEY, FALLBACKS_KEY, *(f"trainstack:{key}" for key in _KEYS)})
-_CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
 
-
-class StackFileError(ValueError):
-    """A stack file cannot be read, validated or written; one line naming the file and the fix."""
+# The stack file as a document (parsing, the checksum, what a rewrite reads) lives in
+# `profiles.stack.document`; its names stay importable from here.
+__all__ = ["StackFileError", "digest", "existing", "is_hand_edited", "parse_document", "placement"]
+__all__ += ["read_document", "read_for_rewrite", "read_config", "read_cluster", "stack_path", "validate_cluster"]
+__all__ += ["write_stack", "FALLBACKS_KEY", "STACKS_DIR", "TRAINSTACK_KEYS", "ConfigError", "STACK_NAME"]
+__all__ += ["valid_stack_name"]
 
 
 def stack_path(project_dir: Path, name: str) -> Path:
@@ -64,45 +71,6 @@ def stack_path(project_dir: Path, name: str) -> Path:
             f"(e.g. {valid_stack_name(name)}); cloud resource names derive from it and GCP and Azure accept no other"
         )
     return Path(project_dir) / STACKS_DIR / f"Pulumi.{name}.yaml"
-
-
-def parse_document(text: str, source: str = "stack file") -> dict:
-    """A stack file's text as a mapping ({} when empty).
-
-    Raises:
-        StackFileError: not YAML, a key given twice (named, with its line), or not a mapping.
-    """
-    try:
-        document = parse_yaml(text, source)
-    except InputFileError as exc:
-        raise StackFileError(str(exc)) from None
-    except DuplicateKeyError as exc:
-        raise StackFileError(f"{source}: {exc}; keep one (the engine refuses the file too)") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise StackFileError(f"{source}: not valid YAML{where} ({problem}); check indentation and quoting") from None
-    if document is None:
-        return {}
-    if not isinstance(document, dict):
-        raise StackFileError(f"{source}: expected a mapping with a `config:` key, found {type(document).__name__}")
-    return document
-
-
-def read_document(path: Path) -> dict:
-    """The parsed stack file at `path` (see `parse_document`).
-
-    Raises:
-        StackFileError: missing, unreadable, not YAML, a repeated key, or not a mapping.
-    """
-    if not os.path.lexists(path):
-        raise StackFileError(f"{path}: stack file not found; {_stacks_hint(Path(path))}")
-    try:
-        text = read_text(path, "stack file")
-    except InputFileError as exc:
-        raise StackFileError(str(exc)) from None
-    return parse_document(text, str(path))
 
 
 def read_config(path: Path) -> dict[str, Any]:
@@ -187,18 +155,6 @@ def read_cluster(path: Path) -> tuple[dict[str, Any], ClusterConfig]:
         raise StackFileError(f"{path}: {exc}") from None
 
 
-def digest(body: str) -> str:
-    """SHA-256 hex digest of a stack file's body (what the checksum header records)."""
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def is_hand_edited(text: str) -> bool:
-    """True when a stack file's body no longer matches the checksum it was written with
-    (or it has none, i.e. it was not written by trainstack)."""
-    match = _CHECKSUM.search(text)
-    return match is None or digest(text[match.end() :]) != match.group(1)
-
-
 def write_stack(path: Path, text: str, force: bool = False) -> bool:
     """Write a stack file atomically; returns False when the file already had this text.
 
@@ -221,7 +177,7 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
         change = file_system_change(current, text) if current else None
         if current and is_hand_edited(current) and not force:
             has_cluster = CONFIG_KEY in ((mapping or {}).get("config") or {})
-            raise StackFileError(hand_edit_problem(path, bool(_CHECKSUM.search(current)), change, has_cluster))
+            raise StackFileError(hand_edit_problem(path, has_checksum(current), change, has_cluster))
         if change and not force:
             raise StackFileError(replacement_problem(path, change))
         old, new = placement(current), placement(text)
@@ -256,42 +212,3 @@ def _check_before_writing(path: Path, text: str) -> None:
 
 def _stack_name(path: Path) -> str:
     return path.name.removeprefix("Pulumi.").removesuffix(".yaml")
-
-
-def read_for_rewrite(path: Path) -> tuple[str, dict] | None:
-    """`(text, mapping)` of the stack file a rewrite replaces; None when there is none.
-
-    Raises:
-        StackFileError: the file exists but cannot be read, is not YAML or repeats a key:
-            rewriting it would lose the settings it holds.
-    """
-    if not os.path.lexists(path):
-        return None
-    try:
-        text = read_text(path, "stack file")
-        return text, parse_document(text, str(path))
-    except InputFileError as exc:
-        raise StackFileError(f"{exc}; resolve keeps a stack's own settings, so fix or move it, then rerun") from None
-    except StackFileError as exc:
-        raise StackFileError(
-            f"{exc}; resolve keeps a stack's own settings, so fix the file (or move it away) first"
-        ) from None
-
-
-def existing(path: Path) -> dict:
-    """The stack file at `path` as a mapping, `{}` when absent (for rewrites).
-
-    Raises:
-        StackFileError: as `read_for_rewrite`.
-    """
-    found = read_for_rewrite(path)
-    return found[1] if found else {}
-
-
-def placement(text: str) -> tuple[str, str, str] | None:
-    """(provider, region, zone) of a stack file's cluster; None when it cannot be read."""
-    try:
-        cluster = parse_document(text)["config"][CONFIG_KEY]
-        return str(cluster["provider"]), str(cluster["region"]), str(cluster["zone"])
-    except (StackFileError, KeyError, TypeError):
-        return None

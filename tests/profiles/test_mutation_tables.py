@@ -15,8 +15,8 @@ from facts.performance import performance
 from profiles.candidate import Candidate
 from profiles.choice.fewest import choice_cost
 from profiles.choice.gaps import clouds_without_rows
-from profiles.choice.nodes import _floor_price
 from profiles.choice.price_checks import with_price_findings
+from profiles.choice.search_bounds import floor_price
 from profiles.cost.checkpoint import write_hours
 from profiles.cost.cluster_cost import ClusterCost, cluster_cost, usd_per_cny
 from profiles.cost.estimate import JobHours, _replica_nodes, _split, job_hours
@@ -465,9 +465,9 @@ def test_a_blocks_nodes_beside_on_demand_average_their_prices():
 def test_a_held_rows_floor_price_is_the_lower_of_its_blended_and_its_own_rate():
     block = {**_HERE, "id": "cb-4", "kind": "capacity-block", "nodes": 4, "usd_per_hour": 5.0}
     (held,) = _held_spec(block).reservations
-    assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 22.5, reservation=held)) == 5.0
-    assert _floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 4.0, reservation=held)) == 4.0
-    assert _floor_price(Candidate(_P4DE, "on-demand", 4, 10.0, 40.0)) == 40.0
+    assert floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 22.5, reservation=held)) == 5.0
+    assert floor_price(Candidate(_P4DE, "capacity-block", 4, 10.0, 4.0, reservation=held)) == 4.0
+    assert floor_price(Candidate(_P4DE, "on-demand", 4, 10.0, 40.0)) == 40.0
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,16 @@ import pytest
 from profiles.candidate import Candidate
 from profiles.choice.fewest import DEFAULT_NODE_MARGIN, _kept_for, best_per_purchase, fewest_per_family
 from profiles.choice.nodes import (
-    _cheapest,
-    _first_on_time,
-    _fits,
-    _floor,
-    _least,
-    _references,
     offering_candidates,
     zone_copy_candidates,
+)
+from profiles.choice.search_bounds import (
+    cheapest_on_time,
+    first_on_time,
+    job_floor,
+    least_floor,
+    reference_hours,
+    within_margin,
 )
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.costing import candidates
@@ -233,11 +235,11 @@ SPOT_ROW = Candidate(
 def test_a_counts_floor_is_its_compute_file_system_and_requests_with_the_rows_interruption_rate(
     row, nodes, hours, interval, reference, floor
 ):
-    assert _floor(row, nodes, hours, interval, reference) == pytest.approx(floor, rel=1e-12)
+    assert job_floor(row, nodes, hours, interval, reference) == pytest.approx(floor, rel=1e-12)
 
 
 def test_a_floor_at_the_rows_own_count_and_work_hours_is_its_cost():
-    assert _floor(SPOT_ROW, 2, 100.0, 1.0, 0.0) == pytest.approx(SPOT_ROW.usd_total, rel=1e-12)
+    assert job_floor(SPOT_ROW, 2, 100.0, 1.0, 0.0) == pytest.approx(SPOT_ROW.usd_total, rel=1e-12)
 
 
 def _row(purchase, nodes, hours, usd_per_node_hour=10.0, storage=None):
@@ -253,26 +255,26 @@ def test_the_cheapest_on_time_cost_per_purchase_option():
         _row("on-demand", 4, 4.0, 30.0, storage=8.0),  # $488; kept 10 h: $500
     ]
     reference = {("on-demand", None): 10.0, ("spot", None): 0.0}
-    assert _cheapest(rows, 12.0, {}, reference) == {("spot", None): 216.0, ("on-demand", None): 500.0}
+    assert cheapest_on_time(rows, 12.0, {}, reference) == {("spot", None): 216.0, ("on-demand", None): 500.0}
     # What was found before stays when it is cheaper.
     low = {("spot", None): 100.0, ("on-demand", None): 600.0}
-    assert _cheapest(rows, 12.0, low, reference) == {("spot", None): 100.0, ("on-demand", None): 500.0}
+    assert cheapest_on_time(rows, 12.0, low, reference) == {("spot", None): 100.0, ("on-demand", None): 500.0}
     # No deadline: every row counts.
-    assert _cheapest(rows, None, {}, reference) == {("spot", None): 200.0, ("on-demand", None): 500.0}
+    assert cheapest_on_time(rows, None, {}, reference) == {("spot", None): 200.0, ("on-demand", None): 500.0}
     # An option with no reference keeps its file system for its own run only.
-    assert _cheapest(rows[3:4], 12.0, {}, {}) == {("on-demand", None): 496.0}
-    assert _cheapest([_row("on-demand", 1, 0.5, 10.0, storage=1.0)], 12.0, {}, {}) == {("on-demand", None): 6.0}
+    assert cheapest_on_time(rows[3:4], 12.0, {}, {}) == {("on-demand", None): 496.0}
+    assert cheapest_on_time([_row("on-demand", 1, 0.5, 10.0, storage=1.0)], 12.0, {}, {}) == {("on-demand", None): 6.0}
     # A row on the deadline counts as on time.
-    assert _cheapest([_row("spot", 2, 12.0)], 12.0, {}, {}) == {("spot", None): 240.0}
+    assert cheapest_on_time([_row("spot", 2, 12.0)], 12.0, {}, {}) == {("spot", None): 240.0}
 
 
 def test_the_first_on_time_row_per_purchase_option_and_its_hours():
     rows = [_row("spot", 1, 20.0), _row("on-demand", 1, 12.0), _row("spot", 2, 12.0), _row("spot", 4, 6.0)]
-    assert _first_on_time(rows, 12.0) == {("on-demand", None): rows[1], ("spot", None): rows[2]}
-    assert _first_on_time(rows, None) == {("spot", None): rows[0], ("on-demand", None): rows[1]}
-    assert _first_on_time(rows, 5.0) == {}
-    assert _references(rows, 12.0) == {("on-demand", None): 12.0, ("spot", None): 12.0}
-    assert _references(rows, 7.0) == {("spot", None): 6.0}
+    assert first_on_time(rows, 12.0) == {("on-demand", None): rows[1], ("spot", None): rows[2]}
+    assert first_on_time(rows, None) == {("spot", None): rows[0], ("on-demand", None): rows[1]}
+    assert first_on_time(rows, 5.0) == {}
+    assert reference_hours(rows, 12.0) == {("on-demand", None): 12.0, ("spot", None): 12.0}
+    assert reference_hours(rows, 7.0) == {("spot", None): 6.0}
 
 
 @pytest.mark.parametrize(
@@ -296,7 +298,7 @@ def test_the_first_on_time_row_per_purchase_option_and_its_hours():
     ],
 )
 def test_a_row_fits_when_on_time_and_within_its_options_bound(row, bound, deadline, fits):
-    assert _fits(row, bound, deadline, {("spot", None): 11.0}) is fits
+    assert within_margin(row, bound, deadline, {("spot", None): 11.0}) is fits
 
 
 def _between_purchases(fields, node, nodes):
@@ -389,7 +391,7 @@ def test_a_larger_rows_cost_says_when_its_file_system_is_kept_as_long(usd_per_no
 
 
 def test_the_least_floor_over_larger_counts_takes_their_fewest_node_hours_and_shortest_run():
-    """`_least` over 4 nodes x 50 h and 8 x 26 h: 200 node-hours, a 26 h shortest run. Per option:
+    """`least_floor` over 4 nodes x 50 h and 8 x 26 h: 200 node-hours, a 26 h shortest run. Per option:
     spot (`SPOT_ROW`) $10 x 200 + its $2/h file system for its 60 h reference + $5.005 of requests
     = $2,125.005, just under, so $2,125.00; on-demand $30 x 200 + $2.02/h x 26 h = $6,052.52; a
     row of no hours carries no file-system rate; a 0.5 h one $2/h for 26 h."""
@@ -402,7 +404,7 @@ def test_the_least_floor_over_larger_counts_takes_their_fewest_node_hours_and_sh
         ("capacity-block", "cb-1"): Candidate(offering(), "capacity-block", 2, 50.0, 20.0, reservation_id="cb-1"),
     }
     hours = {4: JobHours(50.0), 8: JobHours(26.0)}
-    assert _least(firsts, hours, {("spot", None): 60.0}) == {
+    assert least_floor(firsts, hours, {("spot", None): 60.0}) == {
         ("spot", None): 2125.0,
         ("on-demand", None): 6052.52,
         ("reserved-1y", None): 4000.0,

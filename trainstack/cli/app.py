@@ -193,11 +193,11 @@ def run(
 ) -> None:
     """Submit the stack's job where its platform runs it (SageMaker, Azure ML, ...), or on a VM stack (re)start the job its nodes run.
 
-    Prints the job's id, where its logs and checkpoints are and its expected cost. Exits 2 for a
-    job the platform cannot run (one line naming the field), 1 when the platform refused it.
+    Prints the job's id, where its logs and checkpoints are and its expected cost. Exits 2 for a job
+    the platform cannot run (one line naming the field), 1 when it refused it or credentials are missing.
     """
     from profiles.stack.writer import StackWriteError, stack_path
-    from trainstack.run import RunError
+    from trainstack.run import MissingCredentials, RunError
     from trainstack.run.command import run as run_job
 
     try:
@@ -205,6 +205,8 @@ def run(
         run_job(path, stack, typer.echo, dry_run=dry_run, as_json=as_json)
     except (StackWriteError, RunError) as exc:
         fail(str(exc))
+    except MissingCredentials as exc:  # the job is fine; the platform cannot be reached without them
+        fail(f"run: {exc}", code=FAILED)
     except Exception as exc:  # the platform's answer (HTTP or SDK error): the input was fine, the work failed
         from trainstack.cli.usage_errors import work_failed
 

@@ -10,6 +10,8 @@ command.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from clouds.contract import ClusterConfig, JobConfig
@@ -19,6 +21,47 @@ from clouds.platform_job import hyperparameter_problem, job_problem, script_and_
 class RunError(ValueError):
     """The job asks for what the platform cannot do, or the stack has no job: one line naming
     the field and the fix (exit 2)."""
+
+
+class MissingCredentials(RuntimeError):
+    """The platform's credentials are not there: one line naming them and how to provide them
+    (`run` exits 1, as `check`, `status` and `bench` do: the stack and its job are fine)."""
+
+
+class PlatformFailed(RuntimeError):
+    """The cloud refused a call or did not answer (one line, its own words): the stack and its job
+    are fine, the work failed (`run` exits 1)."""
+
+
+DOCS = "docs/platforms.md, Credentials"
+
+
+def env_credentials(env: Mapping[str, str], names: tuple[str, ...], cloud: str) -> list[str]:
+    """The values of the variables `names`, in that order.
+
+    Raises:
+        MissingCredentials: one is unset or empty, naming every variable of the set.
+    """
+    values = [env.get(name) or "" for name in names]
+    if not all(values):
+        unset = ", ".join(name for name, value in zip(names, values, strict=True) if not value)
+        partly = f" ({unset} not set)" if len(unset.split(", ")) < len(names) else ""
+        raise MissingCredentials(f"no {cloud} credentials: set {' and '.join(names)}{partly} ({DOCS})")
+    return values
+
+
+@contextlib.contextmanager
+def aws_credentials() -> Iterator[None]:
+    """Inside the block, the AWS SDK finding no credentials (botocore's `NoCredentialsError`,
+    `PartialCredentialsError`) raises `MissingCredentials` with the fix `check` gives."""
+    from botocore.exceptions import NoCredentialsError, PartialCredentialsError
+
+    from profiles.preflight.aws_api import CREDENTIALS_FIX
+
+    try:
+        yield
+    except (NoCredentialsError, PartialCredentialsError) as exc:
+        raise MissingCredentials(f"no AWS credentials ({exc}); {CREDENTIALS_FIX} ({DOCS})") from None
 
 
 @dataclass(frozen=True)

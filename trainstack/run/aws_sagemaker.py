@@ -21,7 +21,7 @@ from clouds.contract import ClusterConfig
 from clouds.job_secrets import plain_env
 from clouds.platform_lookup import find
 from clouds.tracking import MANAGED, tracking_env
-from trainstack.run import RunError, Submitted, as_hyperparameters, checked
+from trainstack.run import RunError, Submitted, as_hyperparameters, aws_credentials, checked
 
 
 def training_job_request(cluster: ClusterConfig, name: str, account: str, stamp: str) -> dict[str, Any]:
@@ -111,13 +111,19 @@ def _channel(source: str) -> dict[str, Any]:
 
 def submit(cluster: ClusterConfig, name: str, stamp: str, env: Mapping[str, str] | None = None) -> Submitted:
     """Create the training job with boto3 in the stack's region (credentials from the usual
-    AWS chain) and say where its logs and checkpoints are."""
+    AWS chain) and say where its logs and checkpoints are.
+
+    Raises:
+        MissingCredentials: the AWS SDK finds no credentials.
+    """
     import boto3
 
     session = boto3.session.Session(region_name=cluster.region)
-    account = session.client("sts").get_caller_identity()["Account"]
+    with aws_credentials():
+        account = session.client("sts").get_caller_identity()["Account"]
     request = training_job_request(cluster, name, account, stamp)
-    answer = session.client("sagemaker").create_training_job(**request)
+    with aws_credentials():
+        answer = session.client("sagemaker").create_training_job(**request)
     job = request["TrainingJobName"]
     return Submitted(
         job_id=answer["TrainingJobArn"],

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
-from trainstack.run import RunError, Submitted
+from trainstack.run import MissingCredentials, PlatformFailed, RunError, Submitted
 from trainstack.run import head_channel as channel
 
 # Compute REST API version (2024-11-01 has `$expand=userData` and user data in the update).
@@ -99,7 +99,9 @@ def submit(
     """Write the run to the head's user data and wait for Azure to apply it.
 
     Raises:
-        RunError: no head, no channel or another job on it, or ARM refused (one line).
+        RunError: no head, no channel or another job on it (one line).
+        MissingCredentials: no Azure credentials.
+        PlatformFailed: ARM refused a call or did not answer.
     """
     from profiles.preflight import azure_api
     from profiles.preflight.finding import PreflightError
@@ -107,6 +109,9 @@ def submit(
     new_run = channel.run_id(cluster, name, stamp)
     try:
         token, subscription = azure_api.credentials()
+    except PreflightError as exc:  # the job is fine: the platform cannot be reached without them
+        raise MissingCredentials(str(exc)) from None
+    try:
         listed = azure_api.listed(
             f"/subscriptions/{subscription}/providers/Microsoft.Compute/virtualMachines", token, API_VERSION
         )
@@ -120,6 +125,6 @@ def submit(
         body = {"properties": {"userData": sent}}
         azure_api.call("PATCH", vm_id, token, API_VERSION, body=body)
         wait_applied(read, sent, sleep)
-    except PreflightError as exc:
-        raise RunError(f"job: {exc}") from None
+    except PreflightError as exc:  # the cloud refused a call or did not answer: the work failed
+        raise PlatformFailed(str(exc)) from None
     return channel.submitted(cluster, name, new_run, {"head": vm_id, "PATCH": body})

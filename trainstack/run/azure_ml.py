@@ -24,7 +24,7 @@ from clouds.azure import aml
 from clouds.contract import ClusterConfig
 from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
-from trainstack.run import RunError, Submitted, checked
+from trainstack.run import MissingCredentials, RunError, Submitted, checked
 
 ARM = "https://management.azure.com"
 DATASTORE = "azureml://datastores/workspaceblobstore/paths"
@@ -94,9 +94,9 @@ def _az(*args: str) -> str:
     from profiles.preflight.finding import PreflightError
 
     try:
-        return tool_output(["az", *args, "-o", "tsv"], "credentials: no Azure access token", LOGIN_FIX)
+        return tool_output(["az", *args, "-o", "tsv"], "no Azure credentials", LOGIN_FIX)
     except PreflightError as exc:
-        raise RunError(str(exc)) from None
+        raise MissingCredentials(str(exc)) from None
 
 
 def credentials(env: Mapping[str, str]) -> tuple[str, str]:
@@ -110,7 +110,7 @@ def submit(cluster: ClusterConfig, name: str, stamp: str, env: Mapping[str, str]
     """PUT the command job into the pool's workspace; its id, Studio address and checkpoints.
 
     Raises:
-        RunError: no credentials.
+        MissingCredentials: no credentials.
         requests.HTTPError: Azure refused the job (its message is in the error).
     """
     import requests

@@ -23,7 +23,7 @@ from typing import Any
 from clouds.contract import ClusterConfig
 from clouds.gcp.labels import sanitize_label_value
 from nodeagent.clouds.gcp import JOB_ATTRIBUTE
-from trainstack.run import RunError, Submitted
+from trainstack.run import MissingCredentials, PlatformFailed, RunError, Submitted
 from trainstack.run import head_channel as channel
 
 LABEL = "trainstack-cluster"
@@ -105,7 +105,9 @@ def submit(
         settings: the stack file's `config:` (its `gcp:project`).
 
     Raises:
-        RunError: no head, no channel or another job on it, or the API refused (one line).
+        RunError: no head, no channel or another job on it (one line).
+        MissingCredentials: no GCP credentials or project.
+        PlatformFailed: the API refused a call or did not answer.
     """
     from profiles.preflight import gcp_api
     from profiles.preflight.finding import PreflightError
@@ -113,13 +115,16 @@ def submit(
     new_run = channel.run_id(cluster, name, stamp)
     try:
         token, project = gcp_api.credentials(settings)
+    except PreflightError as exc:  # the job is fine: the platform cannot be reached without them
+        raise MissingCredentials(str(exc)) from None
+    try:
         where = f"projects/{project}/zones/{cluster.zone}"
         head = head_of(gcp_api.listed(f"{where}/instances", token), name, str(cluster.zone))
         text = channel.with_run(channel_of(head), channel.stack_job_id(cluster, name), new_run, name)
         body = metadata_body(head, text)
         operation = gcp_api.call("POST", f"{where}/instances/{head['name']}/setMetadata", token, body)
         done = wait_done(lambda path: gcp_api.get(path, token), operation, where, sleep)
-    except PreflightError as exc:
-        raise RunError(f"job: {exc}") from None
+    except PreflightError as exc:  # the cloud refused a call or did not answer: the work failed
+        raise PlatformFailed(str(exc)) from None
     request = {"head": head["name"], "operation": done.get("name"), "setMetadata": body}
     return channel.submitted(cluster, name, new_run, request)

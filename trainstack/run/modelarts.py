@@ -15,6 +15,7 @@ the API's documented format (`responses`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,7 @@ from clouds.contract import ClusterConfig
 from clouds.huaweicloud import modelarts as ma
 from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
-from trainstack.run import RunError, Submitted, as_hyperparameters, checked
+from trainstack.run import MissingCredentials, RunError, Submitted, as_hyperparameters, checked
 from trainstack.run.object_store import StorePlace, code_place, image_of, parse
 
 PLATFORM = "ModelArts"
@@ -110,9 +111,15 @@ def pool_id_of(pools: list[Mapping[str, Any]], name: str) -> str:
 
 def submit(cluster: ClusterConfig, name: str, stamp: str) -> Submitted:
     """Find the stack's pool, create the training job on it, say where its logs and checkpoints
-    are. Credentials: `HUAWEICLOUD_ACCESS_KEY`, `HUAWEICLOUD_SECRET_KEY`, `HUAWEICLOUD_PROJECT_ID`."""
+    are. Credentials: `HUAWEICLOUD_SDK_AK`, `_SK`, `_PROJECT_ID` (`ma.credential_values`).
+
+    Raises:
+        MissingCredentials: one of them is not set.
+    """
     from huaweicloudsdkmodelarts.v1 import CreateTrainingJobRequest, ListPoolsRequest
 
+    if problem := ma.credential_values(os.environ)[1]:
+        raise MissingCredentials(problem)
     api = ma.client(cluster.region)
     listed = api.list_pools(ListPoolsRequest(label_selector=f"os.modelarts/name={ma.pool_name(name)}"))
     pools = (listed.to_json_object() or {}).get("items") or []  # the API's own keys (os.modelarts/name)

@@ -24,7 +24,7 @@ from clouds.alicloud.pai import workspace_name
 from clouds.contract import ClusterConfig
 from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
-from trainstack.run import RunError, Submitted, checked
+from trainstack.run import RunError, Submitted, checked, env_credentials
 from trainstack.run.launch import node_command
 from trainstack.run.object_store import StorePlace, code_place, image_of, parse
 
@@ -79,9 +79,9 @@ def _client(endpoint: str, env: Mapping[str, str]) -> Any:
     from alibabacloud_tea_openapi.client import Client
     from alibabacloud_tea_openapi.models import Config
 
-    key, secret = env.get("ALIBABA_CLOUD_ACCESS_KEY_ID"), env.get("ALIBABA_CLOUD_ACCESS_KEY_SECRET")
-    if not key or not secret:
-        raise RunError("credentials: set ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET")
+    key, secret = env_credentials(
+        env, ("ALIBABA_CLOUD_ACCESS_KEY_ID", "ALIBABA_CLOUD_ACCESS_KEY_SECRET"), "Alibaba Cloud"
+    )
     return Client(Config(access_key_id=key, access_key_secret=secret, endpoint=endpoint))
 
 

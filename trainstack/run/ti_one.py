@@ -28,7 +28,7 @@ from typing import Any
 from clouds.contract import ClusterConfig
 from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
-from trainstack.run import RunError, Submitted, checked
+from trainstack.run import RunError, Submitted, checked, env_credentials
 from trainstack.run.launch import node_command
 from trainstack.run.object_store import StorePlace, code_place, image_of, parse
 
@@ -115,9 +115,7 @@ def submit(cluster: ClusterConfig, name: str, stamp: str, env: Mapping[str, str]
     from tencentcloud.common.credential import Credential
 
     env = os.environ if env is None else env
-    key_id, key = env.get("TENCENTCLOUD_SECRET_ID"), env.get("TENCENTCLOUD_SECRET_KEY")
-    if not key_id or not key:
-        raise RunError("credentials: set TENCENTCLOUD_SECRET_ID and TENCENTCLOUD_SECRET_KEY")
+    key_id, key = env_credentials(env, ("TENCENTCLOUD_SECRET_ID", "TENCENTCLOUD_SECRET_KEY"), "Tencent Cloud")
     request = task_request(cluster, name, stamp)
     client = CommonClient("tione", API_VERSION, Credential(key_id, key), cluster.region)
     answer = client.call_json("CreateTrainingTask", request).get("Response") or {}

@@ -25,7 +25,7 @@ from typing import Any
 from clouds.contract import ClusterConfig
 from clouds.job_bootstrap import node_job
 from clouds.registry import CLOUDS
-from trainstack.run import RunError, Submitted, job_of
+from trainstack.run import RunError, Submitted, aws_credentials, job_of
 
 AGENT_DIR = "/opt/trainstack"  # nodeagent.ship.AGENT_DIR
 JOB_FILE = "/etc/trainstack/job.json"  # nodeagent.job.JOB_FILE
@@ -106,6 +106,7 @@ def submit(cluster: ClusterConfig, name: str, stamp: str, settings: Any = None) 
     Raises:
         RunError: a cloud other than AWS, no job node, or a node whose job is not the stack's
             (one line naming it).
+        MissingCredentials: the AWS SDK finds no credentials.
     """
     from trainstack.bench import aws_ssm as ssm
 
@@ -117,7 +118,8 @@ def submit(cluster: ClusterConfig, name: str, stamp: str, settings: Any = None) 
     client = boto3.client("ssm", region_name=cluster.region)
     ec2 = boto3.client("ec2", region_name=cluster.region)
     commands = node_commands(new_id)
-    command_id = ssm.send(client, name, commands, f"trainstack run {new_id}", DEADLINE_SECONDS)
+    with aws_credentials():
+        command_id = ssm.send(client, name, commands, f"trainstack run {new_id}", DEADLINE_SECONDS)
     try:
         runs = ssm.wait(client, command_id, ssm.stack_instances(ec2, name), DEADLINE_SECONDS, pause=3.0)
     except ssm.RemoteError as exc:

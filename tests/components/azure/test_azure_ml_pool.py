@@ -72,6 +72,25 @@ def test_storage_account_is_protected_and_closed():
     assert 3 <= len(inputs["accountName"]) <= 24 and inputs["accountName"].isalnum()
 
 
+def test_the_workspace_reaches_its_keyless_account_as_the_pools_identity():
+    # The account takes no shared key, so the workspace's system datastores (workspaceblobstore:
+    # run's code and checkpoints) must use identity access, and the pool's identity needs Storage
+    # Blob Data Contributor on that account only (Microsoft Learn, "Disable shared key access for
+    # your workspace's storage account"); with the default (account keys) they could not be used.
+    plan = _pool()
+    assert one(plan.records, WORKSPACE)["inputs"]["systemDatastoresAuthMode"] == "identity"
+    (grant,) = [
+        r for r in plan.of_type("azure-native:authorization:RoleAssignment") if r["name"] == "c-aml-storage-access"
+    ]
+    inputs = grant["inputs"]
+    assert inputs["roleDefinitionId"] == (
+        f"/subscriptions/{SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/"
+        "ba92f5b4-2d11-453d-a403-e96b0029c9fe"  # Storage Blob Data Contributor
+    )
+    assert inputs["scope"].endswith("/c-storage") and inputs["principalType"] == "ServicePrincipal"
+    assert grant["parent"] == "c"
+
+
 def test_outputs_and_no_file_system():
     plan = _pool()
     assert not plan.of_type("azure-native:storagecache:AmlFilesystem")

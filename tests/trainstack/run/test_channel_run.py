@@ -120,7 +120,11 @@ def test_gcp_stale_fingerprint_is_one_line(gcp):
         status=412,
     )
     result = run("run", "-s", "train")
-    one_error_line(result, "(412): conditionNotMet: Supplied fingerprint does not match current metadata fingerprint.")
+    one_error_line(  # the platform refused the call: the work failed (exit 1), not the job
+        result,
+        "run: GCP POST projects/p/zones/europe-north1-c/instances/train-head-3f9a2b1/setMetadata failed (412)",
+        1,
+    )
 
 
 @responses.activate

@@ -46,9 +46,9 @@ def _modelarts(**job) -> ClusterConfig:
 @pytest.fixture
 def huawei(monkeypatch):
     for key, value in {
-        "HUAWEICLOUD_ACCESS_KEY": "AK",
-        "HUAWEICLOUD_SECRET_KEY": "SK",
-        "HUAWEICLOUD_PROJECT_ID": PROJECT,
+        "HUAWEICLOUD_SDK_AK": "AK",
+        "HUAWEICLOUD_SDK_SK": "SK",
+        "HUAWEICLOUD_SDK_PROJECT_ID": PROJECT,
     }.items():
         monkeypatch.setenv(key, value)
 

@@ -161,8 +161,8 @@ def test_run_without_aws_credentials_is_one_line_with_the_fix(tmp_path, monkeypa
     assert result.exit_code == 1, result.stderr
     one_error_line(
         result,
-        "run: no usable credentials (Unable to locate credentials); give the cloud's credentials as its SDK reads "
-        "them (environment or profile: docs/platforms.md, Credentials)",
+        "run: no AWS credentials (Unable to locate credentials); run `aws configure` or `aws sso login`, or set "
+        "AWS_PROFILE (docs/platforms.md, Credentials)",
         code=1,
     )
 
