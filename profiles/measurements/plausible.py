@@ -10,12 +10,16 @@ wrong figure would make every later `resolve` rank that offering first at a made
   * a throughput run uses at most the GPUs the run had (nodes x GPUs per node);
   * a throughput run's achieved TFLOPS per GPU (images/s per GPU x training FLOPs per image) is
     at most the accelerator's dense BF16 peak (`facts.performance`, the same peak the time
-    model estimates with): model-FLOPs utilization above 1 cannot happen.
+    model estimates with): model-FLOPs utilization above 1 cannot happen;
+  * the run's dates are possible: it finished no earlier than it started, and neither is later
+    than now (`clouds.clock.now`: the system clock, or `TRAINSTACK_NOW`) plus `CLOCK_SKEW` for
+    a node clock slightly ahead of this machine's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta, timezone
 
 from clouds.registry import NAMES
 from clouds.words import did_you_mean, listed
@@ -24,6 +28,45 @@ from profiles.catalog.offering import Offering
 from profiles.measurements.schema import RunResult
 
 RERUN = "re-parse the run with `trainstack bench parse`"
+# How far a run's date may lie ahead of this machine's clock: a node's clock a little ahead
+# (NTP keeps cloud VMs within seconds; 10 minutes is a margin chosen here, an assumption).
+CLOCK_SKEW = timedelta(minutes=10)
+
+
+def _aware(moment: datetime) -> datetime:
+    """A results file's date with its zone (the schema's dates are UTC; one without a zone is UTC)."""
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+
+
+def _shown(moment: datetime) -> str:
+    """`2026-11-30 14:00:00 UTC` (as given, where UTC would leave the calendar: year 1 at +01:00)."""
+    try:
+        return f"{moment.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} UTC"
+    except OverflowError:
+        return moment.isoformat()
+
+
+def dates_problem(result: RunResult, now: datetime) -> str | None:
+    """Why the run's `started`/`finished` cannot be true, in one line, or None.
+
+    Args:
+        result: the run.
+        now: the current time, timezone-aware (`clouds.clock.now()`).
+    """
+    started = _aware(result.started) if result.started else None
+    finished = _aware(result.finished) if result.finished else None
+    if started and finished and finished < started:
+        return (
+            f"finished: {_shown(finished)} is before started ({_shown(started)}); "
+            f"a run ends after it starts: correct the dates or {RERUN}"
+        )
+    for field, moment in (("started", started), ("finished", finished)):
+        if moment is not None and moment > now + CLOCK_SKEW:
+            return (
+                f"{field}: {_shown(moment)} is in the future (now {now.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+                f"from the system clock or TRAINSTACK_NOW); a measurement has already run: correct the date or {RERUN}"
+            )
+    return None
 
 
 def peak_problem(result: RunResult, accelerator: str | None = None, form_factor: str | None = None) -> str | None:

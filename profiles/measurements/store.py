@@ -95,11 +95,13 @@ def check_import(path: Path) -> RunResult:
 
     Raises:
         StoreError: the file is invalid, an example, published, does not say where it ran,
-            names an offering the catalog does not know, or states an impossible speed
-            (`profiles.measurements.plausible`); one line naming the field.
+            names an offering the catalog does not know, states an impossible speed, or
+            dates that cannot be (finished before started, or in the future;
+            `profiles.measurements.plausible`); one line naming the field.
     """
+    from clouds.clock import ClockError, now
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.measurements.plausible import import_problem
+    from profiles.measurements.plausible import dates_problem, import_problem
 
     result = read_result(path)
     if result.example:
@@ -109,6 +111,12 @@ def check_import(path: Path) -> RunResult:
             f"{path}: provenance is {result.provenance}; only your own runs are imported "
             "(published figures ship in profiles/measurements/published)"
         )
+    try:
+        dates = dates_problem(result, now())
+    except ClockError as exc:
+        raise StoreError(str(exc)) from None
+    if dates:
+        raise StoreError(f"{path}: {dates}; nothing imported")
     if not (result.provider and result.instance_type):
         raise StoreError(
             f"{path}: provider and instance_type are unknown; parse the run with "

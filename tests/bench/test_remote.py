@@ -107,6 +107,7 @@ def test_fetch_output_round_trips_into_bench_import(cluster, allreduce_log, tmp_
 
     for variable in ("WORLD_SIZE", "RANK"):
         monkeypatch.delenv(variable, raising=False)
+    monkeypatch.delenv("TRAINSTACK_NOW")  # the run below is dated by the system clock: check it against that
     train_main(["--model", "resnet50", *TINY])
     run = tmp_path / "20261207T060000Z"
     run.mkdir()

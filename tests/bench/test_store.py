@@ -155,6 +155,31 @@ def test_import_refuses_with_one_line(tmp_path: Path, content: str, message: str
     assert not (tmp_path / "measurements").exists()
 
 
+@pytest.mark.parametrize(
+    ("started", "finished", "field"),
+    [
+        pytest.param("2026-11-30T14:00:00Z", "2026-11-30T14:40:00Z", None, id="past-run"),
+        pytest.param("2026-12-04T11:00:00Z", "2026-12-04T12:09:00Z", None, id="node-clock-9-min-ahead"),
+        pytest.param("2026-12-04T11:00:00Z", "2026-12-04T12:11:00Z", "finished", id="11-min-ahead"),
+        pytest.param("2026-12-04T11:00:00", "2026-12-04T11:30:00", None, id="no-zone-read-as-utc"),
+        pytest.param("2026-12-04T13:00:00", None, "started", id="no-zone-future"),
+        pytest.param("2026-11-30T14:00:00Z", "2026-11-30T14:00:00Z", None, id="zero-length"),
+        pytest.param("2026-11-30T14:00:01Z", "2026-11-30T14:00:00Z", "finished", id="one-second-backwards"),
+        pytest.param(None, "2027-01-01T00:00:00Z", "finished", id="only-finished-future"),
+        pytest.param(None, None, None, id="undated"),
+        pytest.param("9999-12-31T23:59:59-01:00", None, "started", id="beyond-utc-calendar"),
+    ],
+)
+def test_dates_problem(started, finished, field) -> None:
+    from datetime import datetime, timezone
+
+    from profiles.measurements.plausible import dates_problem
+
+    result = RunResult(started=started, finished=finished)
+    problem = dates_problem(result, datetime(2026, 12, 4, 12, 0, tzinfo=timezone.utc))
+    assert (problem.split(":", 1)[0] if problem else None) == field
+
+
 def test_bench_import_cli_checks_every_file_first(tmp_path: Path, monkeypatch) -> None:
     shutil.copy(ROOT / "Pulumi.yaml", tmp_path)
     monkeypatch.chdir(tmp_path)
