@@ -122,3 +122,27 @@ def test_bench_help_lists_exactly_its_subcommands() -> None:
     group = typer.main.get_group(bench_app)
     listed = re.sub(r"\([^)]*\)", "", bench_app.info.help.split(":", 1)[1]).replace(".", "")
     assert sorted(w.strip() for w in listed.split(",")) == sorted(group.commands)
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        pytest.param(["parse", "-"], "x\n", "<stdin>: not nccl-tests output", id="parse-unknown"),
+        pytest.param(["import", "-"], "[1, 2]", "<stdin>: a results file is one JSON object", id="import-list"),
+        pytest.param(["import", "-"], "{", "<stdin>: not JSON", id="import-not-json"),
+        pytest.param(["report", "-"], '"s"', "<stdin>: a results file is one JSON object", id="report-string"),
+        pytest.param(["import", "-"], "\xff", "<stdin>: not UTF-8", id="import-not-utf8"),
+    ],
+)
+def test_standard_input_errors_name_stdin(project, args, stdin, message) -> None:
+    result = CliRunner().invoke(app, ["bench", *args], input=stdin.encode("latin-1"))
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith(f"error: {message}"), result.output
+
+
+def test_import_from_standard_input_reads_it_once(project) -> None:
+    run_file = json.loads((ROOT / "examples" / "bench" / "aws-p4de-x2.json").read_text())
+    result = CliRunner().invoke(app, ["bench", "import", "-"], input=json.dumps({**run_file, "example": False}))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("imported: <stdin> -> ")
+    assert len(list((project / "measurements").glob("*.json"))) == 1

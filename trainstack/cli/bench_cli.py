@@ -140,14 +140,14 @@ def import_results(
     project: Path | None = project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
-    from profiles.measurements.store import StoreError, check_import, import_result
+    from profiles.files import shown_name
+    from profiles.measurements.store import StoreError, check_import, store_result
 
-    try:
-        for path in results:  # every file is checked before any is stored: nothing half-imported
-            check_import(path)
-        for path in results:
-            target, new = import_result(path, project_dir(project))
-            typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
+    try:  # every file is checked before any is stored (nothing half-imported); `-` is read once
+        checked = [(path, check_import(path)) for path in results]
+        for path, result in checked:
+            target, new = store_result(result, project_dir(project))
+            typer.echo(f"{'imported' if new else 'already imported'}: {shown_name(path)} -> {target}")
     except StoreError as exc:
         fail(str(exc))
 
