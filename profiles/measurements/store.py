@@ -135,7 +135,7 @@ def check_import(path: Path) -> RunResult:
     if not (result.provider and result.instance_type):
         raise StoreError(
             f"{name}: provider and instance_type are unknown; parse the run with "
-            "`trainstack bench parse ... -s STACK` so the store knows which offering it measured"
+            f"`trainstack bench parse ... -s {result.stack or 'STACK'}` so the store knows which offering it measured"
         )
     try:
         offerings = load_catalog(providers=(result.provider,)).offerings if result.provider in NAMES else ()
