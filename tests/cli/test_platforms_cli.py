@@ -97,7 +97,9 @@ def test_run_submits_the_azureml_stack_and_status_follows_it(monkeypatch, tmp_pa
 def test_run_refuses_a_vm_stack_without_a_job():
     one_error_line(
         run("run", "-s", "training-a100", "--project-dir", str(ROOT)),
-        "job: the stack has no job to run; add job: {command: ...} to the workload",
+        "job: stack training-a100 has no job to run; add job: {command: train.py ...} to "
+        "profiles/workloads/training-a100.yaml and rerun "
+        "`trainstack resolve profiles/workloads/training-a100.yaml --write-stack training-a100`",
     )
 
 

@@ -37,7 +37,7 @@ def run(stack: str, folder: Path) -> None:
     name = cluster_name(settings, stack)  # the name the resources carry, as `run` finds them
     reader = _reader(cluster)
     if reader is None:  # a managed platform runs the nodes: follow its job
-        _job(stack, name, folder, cluster, required=True, settings=settings)
+        _job(stack, name, folder, cluster, required=True, settings=settings, text=now.text)
         return
     try:
         groups = reader(cluster, name, settings)
@@ -73,14 +73,16 @@ def _reader(cluster) -> Callable[..., list] | None:
     return live.status  # type: ignore[no-any-return]
 
 
-def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings: dict | None = None) -> None:
-    """The line of the job `trainstack run` last started on stack `stack` (cluster `name`); with
-    `required`, none is an error."""
+def _job(
+    stack: str, name: str, folder: Path, cluster, required: bool, settings: dict | None = None, text: str = ""
+) -> None:
+    """The line of the job `trainstack run` last started on stack `stack` (cluster `name`, its
+    file's `text`); with `required`, none is an error."""
     from trainstack.run.record import load
 
     record = load(folder, stack)
     if record is None:
-        message, code = _nothing_to_show(stack, cluster) if required else ("", 0)
+        message, code = _nothing_to_show(stack, cluster, text) if required else ("", 0)
         if message:
             fail(message, code)
         return
@@ -95,14 +97,19 @@ def _job(stack: str, name: str, folder: Path, cluster, required: bool, settings:
     typer.echo(job_line(record, name, run_file, cluster, settings))
 
 
-def _nothing_to_show(stack: str, cluster) -> tuple[str, int]:
+def _nothing_to_show(stack: str, cluster, text: str = "") -> tuple[str, int]:
     """The error line (and exit code) of `status` on a stack with no job started from here: the
-    `run` that would start one, or, on a platform `run` submits nothing to (`Platform.submit`
+    `run` that would start one (or, for a stack without `job:`, how to add one,
+    `trainstack.run.no_job`), or, on a platform `run` submits nothing to (`Platform.submit`
     empty: PAI Lingjun), that status has nothing to show there, never a command that refuses;
     ("", 0) on a pool whose nodes status reads (HyperPod)."""
     from clouds.platform_lookup import find
 
     platform = find(cluster.provider, cluster.platform) if cluster.platform is not None else None
+    if (platform is None or platform.submit) and cluster.job is None:
+        from trainstack.run.no_job import no_job_line
+
+        return f"status: no job started on stack {stack} from here; {no_job_line(cluster, stack, text)}", FAILED
     if platform is None or platform.submit:
         return f"status: no job started on stack {stack} from here; start one: trainstack run -s {stack}", FAILED
     if platform.status:  # a pool whose nodes status reads (HyperPod): no job line is no error

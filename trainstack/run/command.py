@@ -37,8 +37,8 @@ def vm_runner(provider: str) -> str:
     module = CLOUDS[provider].vm_run
     if not module:
         raise RunError(
-            f"platform: trainstack has no remote run on {provider} VMs yet; "
-            "on every worker node: sudo systemctl restart trainstack-job"
+            f"platform: trainstack has no remote run on {provider} VMs (their nodes run no node agent and no "
+            "trainstack-job unit); start training on the nodes by hand"
         )
     return module
 
@@ -74,12 +74,18 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
 
     Raises:
         StackFileError: the stack cannot be read or is refused.
-        RunError: the platform cannot run what the job asks (one line naming the field).
+        RunError: the platform cannot run what the job asks, or the stack has no job (one line
+            naming the field: how to add one, or why none can run there, `no_job.no_job_line`).
     """
     from profiles.stack.file import read_cluster
 
     config, cluster = read_cluster(path)
     name = cluster_name(config, stack)
+    platform = find(cluster.provider, cluster.platform)
+    if cluster.job is None and (platform is None or platform.submit):  # else: submitter says why not
+        from trainstack.run.no_job import no_job_line
+
+        raise RunError(f"job: {no_job_line(cluster, stack, path.read_text())}")
     send = submitter(cluster)
     stamp = now().strftime("%Y%m%d-%H%M%S")
     if dry_run:
@@ -95,7 +101,6 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
     echo(f"logs: {done.logs}")
     echo(f"checkpoints: {done.checkpoints}")
     echo(f"expected cost: {expected_cost(cluster)}")
-    platform = find(cluster.provider, cluster.platform)
     if platform is not None:
         from profiles.catalog.platform_rows import limit_note
 
