@@ -42,6 +42,9 @@ def test_written_ti_one_stack_runs_its_job(monkeypatch, tmp_path: Path):
     assert body["ResourceConfigInfos"] == [
         {"Role": "WORKER", "InstanceType": f"TI.{cluster['instance_type'].upper()}.POST", "InstanceNum": 2}
     ]
+    # the example's environment is PyTorch 1.9, which has no `torchrun` command (1.10+): the module
+    assert body["FrameworkEnvironment"] == "torch1.9-py3.8-cuda11.1-gpu"
+    assert " python -m torch.distributed.run --nnodes=$WORLD_SIZE " in body["StartCmdInfo"]["StartCmd"]
     lines = result.stdout.splitlines()
     assert lines[0] == f"job: {created['Response']['Id']}"
     assert lines[2] == "checkpoints: cos://team-code-1250000000/trainstack/tione/output/checkpoints/"

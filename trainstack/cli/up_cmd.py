@@ -31,12 +31,14 @@ def run(
     error, status 1); tests hand in one that replays recorded engine events.
     """
     from clouds.config import ConfigError
-    from profiles.stack.file import StackFileError
+    from profiles.stack.file import StackFileError, stack_path
+    from trainstack.up.move import read_stack
     from trainstack.up.walk import walk
 
     try:
         flags = up_flags(extra)
-    except FlagError as exc:
+        read_stack(stack_path(folder, stack))  # bad input first (exit 2, the field), as run and status do
+    except (FlagError, StackFileError, ConfigError) as exc:
         fail(str(exc))
     if engine is automation_engine and shutil.which("pulumi") is None:
         fail(

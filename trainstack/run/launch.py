@@ -17,9 +17,28 @@ import shlex
 
 TORCHRUN, PADDLE = "torchrun", "paddle"
 LAUNCHERS = (TORCHRUN, PADDLE)
+# The `torchrun` command first shipped in PyTorch 1.10 (pytorch/pytorch PR #64049, "Introduce the
+# torchrun entrypoint": it "points" to `python -m torch.distributed.run`); the module itself is in
+# PyTorch 1.9 (its 1.9.1 fix, PR #64796), so an older environment runs the module.
+TORCHRUN_SINCE, RUN_MODULE_SINCE = (1, 10), (1, 9)
 
 
-def node_command(launcher: str | None, script: str, args: list[str], nproc: int, max_restarts: int = 0) -> str:
+def torchrun_word(torch_version: tuple[int, ...] | None) -> str:
+    """`torchrun`, or `python -m torch.distributed.run` where PyTorch `torch_version` (known to be
+    at least 1.9) has no `torchrun` command; None: a container whose version is not known."""
+    if torch_version is None or torch_version >= TORCHRUN_SINCE:
+        return "torchrun"
+    return "python -m torch.distributed.run"
+
+
+def node_command(
+    launcher: str | None,
+    script: str,
+    args: list[str],
+    nproc: int,
+    max_restarts: int = 0,
+    torch_version: tuple[int, ...] | None = None,
+) -> str:
     """The shell command every node runs.
 
     Args:
@@ -28,6 +47,8 @@ def node_command(launcher: str | None, script: str, args: list[str], nproc: int,
         args: its arguments.
         nproc: processes per node (one per accelerator).
         max_restarts: how often the launcher restarts failed workers in place.
+        torch_version: the container's PyTorch, when the platform's environment names it
+            (`torchrun_word`).
 
     Raises:
         ValueError: another launcher.
@@ -35,7 +56,7 @@ def node_command(launcher: str | None, script: str, args: list[str], nproc: int,
     tail = shlex.join([script, *args])
     if launcher in (None, TORCHRUN):
         return (
-            "torchrun --nnodes=$WORLD_SIZE --node_rank=$RANK --master_addr=$MASTER_ADDR --master_port=$MASTER_PORT "
+            f"{torchrun_word(torch_version)} --nnodes=$WORLD_SIZE --node_rank=$RANK --master_addr=$MASTER_ADDR --master_port=$MASTER_PORT "
             f"--nproc_per_node={nproc} --max_restarts={max_restarts} {tail}"
         )
     if launcher == PADDLE:

@@ -29,7 +29,7 @@ from clouds.contract import ClusterConfig
 from clouds.job_secrets import plain_env
 from clouds.tracking import tracking_env
 from trainstack.run import RunError, Submitted, checked, env_credentials
-from trainstack.run.launch import node_command
+from trainstack.run.launch import RUN_MODULE_SINCE, node_command
 from trainstack.run.object_store import StorePlace, code_place, image_of, parse
 
 PLATFORM = "TI-ONE"
@@ -52,7 +52,8 @@ def framework(job) -> tuple[str, str]:
     """(FrameworkVersion, FrameworkEnvironment) of `job.image` (`torch<version>-...`).
 
     Raises:
-        RunError: none, or not a TI-ONE PyTorch environment name.
+        RunError: none, not a TI-ONE PyTorch environment name, or a PyTorch before 1.9 (no
+            `torch.distributed.run` to start the job with: `trainstack.run.launch`).
     """
     environment = image_of(job, PLATFORM, "PyTorch environment (e.g. torch1.9-py3.8-cuda11.1-gpu)")
     found = _ENVIRONMENT.match(environment)
@@ -61,7 +62,17 @@ def framework(job) -> tuple[str, str]:
             f"job.image: {environment} is not a TI-ONE PyTorch environment (torch<version>-...); pick one that "
             "DescribeTrainingFrameworks lists"
         )
+    if version_of(found.group(1)) < RUN_MODULE_SINCE:
+        raise RunError(
+            f"job.image: {environment} has PyTorch {found.group(1)}, which has no torch.distributed.run (PyTorch 1.9+) "
+            "to start the job on every node; pick a torch1.9 or newer environment that DescribeTrainingFrameworks lists"
+        )
     return found.group(1), environment
+
+
+def version_of(text: str) -> tuple[int, ...]:
+    """`1.9` as (1, 9)."""
+    return tuple(int(part) for part in text.split("."))
 
 
 def task_request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any]:
@@ -81,7 +92,7 @@ def task_request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any
         "TRAINSTACK_CHECKPOINT_DIR": f"{OUTPUT_DIR}/checkpoints",
     }
     nproc = job.nproc_per_node or cluster.accelerator_count
-    command = node_command(job.launcher, f"{CODE_DIR}/{script}", args, nproc, job.max_restarts)
+    command = node_command(job.launcher, f"{CODE_DIR}/{script}", args, nproc, job.max_restarts, version_of(version))
     assignments = " ".join(f"{key}={shlex.quote(value)}" for key, value in sorted(env.items()))
     request: dict[str, Any] = {
         "Name": f"{name[: NAME_LIMIT - len(stamp) - 1]}-{stamp}",
@@ -96,7 +107,7 @@ def task_request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any
         "CodePackagePath": _cos(code, cluster.region),
         "StartCmdInfo": {"StartCmd": f"env {assignments} {command}"},
         "Output": _cos(code.beside(name, "output"), cluster.region),
-        "LogEnable": False,
+        "LogEnable": False,  # delivery to a CLS logset/topic trainstack does not make; DescribeLogs reads them
         "Tags": [{"TagKey": "trainstack-cluster", "TagValue": name}],
         "Remark": f"trainstack {name}",
     }

@@ -254,3 +254,33 @@ def test_paddle_rows_left_out_where_the_platform_runs_its_own_launcher(platform,
     assert (problem is not None) is refused
     if refused:
         assert problem.startswith(f"job.launcher: {platform} starts the job's processes with its own")
+
+
+@pytest.mark.parametrize(
+    ("image", "starts"),
+    [
+        pytest.param(
+            "torch1.9-py3.8-cuda11.1-gpu", "python -m torch.distributed.run --nnodes=$WORLD_SIZE", id="1.9-module"
+        ),
+        pytest.param("torch1.10-py3.8-cuda11.3-gpu", "torchrun --nnodes=$WORLD_SIZE", id="1.10-torchrun"),
+        pytest.param("torch2.1.2-py3.10-cuda12.1-gpu", "torchrun --nnodes=$WORLD_SIZE", id="2.1-torchrun"),
+    ],
+)
+def test_ti_one_start_command_runs_in_its_environments_pytorch(image, starts):
+    """`torchrun` first shipped in PyTorch 1.10 (pytorch PR #64049); 1.9 has only the module
+    (new-user pass 2, finding 2: the committed TI-ONE example names torch1.9)."""
+    cluster = _tione()
+    request = ti_one.task_request(
+        cluster.model_copy(update={"job": cluster.job.model_copy(update={"image": image})}), "c", STAMP
+    )
+    command = request["StartCmdInfo"]["StartCmd"]
+    assert f" {starts} " in command and command.count("torch.distributed.run") + command.count("torchrun") == 1
+
+
+def test_ti_one_refuses_a_pytorch_without_torch_distributed_run():
+    cluster = _tione()
+    job = cluster.job.model_copy(update={"image": "torch1.8-py3.7-cuda10.2-gpu"})
+    with pytest.raises(
+        RunError, match=r"^job.image: torch1.8-py3.7-cuda10.2-gpu has PyTorch 1.8, which has no torch.distributed.run"
+    ):
+        ti_one.task_request(cluster.model_copy(update={"job": job}), "c", STAMP)

@@ -5,6 +5,7 @@ cloud's documented error codes in place of the Pulumi CLI."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -247,3 +248,18 @@ def test_up_passes_pulumi_flags_and_refuses_unknown_ones(project: Path, monkeypa
 def test_up_without_the_pulumi_cli_says_so_in_one_line(project: Path, monkeypatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
     one_error_line(run("up", "-s", "train", "--project-dir", str(project)), "Pulumi CLI", code=1)
+
+
+@pytest.mark.parametrize(
+    ("stack", "field"),
+    [
+        pytest.param("nosuch", "Pulumi.nosuch.yaml: no such stack file", id="no-stack-file"),
+        pytest.param("bad", "trainstack:cluster.nodes: -1 is too small", id="bad-field"),
+    ],
+)
+def test_up_refuses_a_bad_stack_before_looking_for_the_pulumi_cli(project: Path, monkeypatch, stack, field) -> None:
+    """Bad input is exit 2 naming the field, as `run` and `status` (new-user pass 2, finding 9)."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    good = (project / "stacks" / "Pulumi.train.yaml").read_text()
+    (project / "stacks" / "Pulumi.bad.yaml").write_text(re.sub(r"(?m)^    nodes: \d+$", "    nodes: -1", good))
+    one_error_line(run("up", "-s", stack, "--project-dir", str(project)), field, code=2)
