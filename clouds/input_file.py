@@ -32,6 +32,13 @@ from typing import Any
 import yaml
 
 STDIN = "-"  # the path that means standard input, as in most Unix tools
+
+
+def shown_name(path: Path | str) -> str:
+    """`path` as messages name it: `<stdin>` for `-`."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 MAX_BYTES = 4 * 1024 * 1024  # bytes; a stack file is ~3 KB, a bench results file ~50 KB
 MAX_DEPTH = 64  # nested mappings/lists
 MAX_NODES = 200_000  # values after alias expansion
@@ -115,7 +122,7 @@ def read_text(path: Path | str, what: str = "file", limit: int = MAX_BYTES) -> s
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputFileError(
-            f"{'<stdin>' if str(path) == STDIN else path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); give a {what} saved as UTF-8"
+            f"{shown_name(path)}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); give a {what} saved as UTF-8"
         ) from None
 
 
@@ -221,4 +228,4 @@ def parse_json(text: str, source: str = "file") -> Any:
 
 def load_json(path: Path | str, what: str = "JSON file", limit: int = MAX_BYTES) -> Any:
     """`read_text` then `parse_json` (one-line `InputFileError` for every failure)."""
-    return parse_json(read_text(path, what, limit), str(path))
+    return parse_json(read_text(path, what, limit), shown_name(path))

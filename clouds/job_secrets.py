@@ -131,19 +131,20 @@ def secret_problem(provider: str, platform: str | None, job: Any) -> str | None:
     return None
 
 
-def missing_secret(job: Any, keys: Any) -> str | None:
+def missing_secret(job: Any, keys: Any, stack: str = "STACK") -> str | None:
     """Why a `{secret: KEY}` has no value (one line with the fix), or None.
 
     Args:
         job: the cluster's job, or None.
         keys: the keys `trainstack:secrets` holds (a mapping or any iterable of keys), or None.
+        stack: the stack's name, for the fix's `-s` (the placeholder `STACK` when unknown).
     """
     have = set(keys or ())
     for name, ref in secret_refs(job).items():
         if ref.secret is not None and ref.secret not in have:
             return (
                 f"job.env.{name}: trainstack:secrets.{ref.secret} is not set; run pulumi config set --secret "
-                f"--path 'trainstack:secrets.{ref.secret}' VALUE -s STACK"
+                f"--path 'trainstack:secrets.{ref.secret}' VALUE -s {stack}"
             )
     return None
 
@@ -164,13 +165,14 @@ def secret_values(config: Mapping[str, Any] | None, job: Any) -> dict[str, Any]:
     return {name: values[ref.secret] for name, ref in secret_refs(job).items() if ref.secret is not None}
 
 
-def stored_secrets_problem(value: Any) -> str | None:
+def stored_secrets_problem(value: Any, stack: str = "STACK") -> str | None:
     """Why a stack file's `trainstack:secrets` is not all encrypted (one line, never the value),
     or None. Pulumi writes a value set with `--secret` as `{secure: v1:...}`, encrypted with
-    the stack's secrets provider; anything else is plain text in the file."""
+    the stack's secrets provider; anything else is plain text in the file. `stack` names the
+    stack in the fix's `-s` (the placeholder `STACK` when unknown)."""
     if value is None:
         return None
-    fix = "pulumi config set --secret --path 'trainstack:secrets.{key}' VALUE -s STACK"
+    fix = f"pulumi config set --secret --path 'trainstack:secrets.{{key}}' VALUE -s {stack}"
     if not isinstance(value, dict):
         return f"trainstack:secrets: not a map of secret values; set each one with {fix.format(key='KEY')}"
     for key, item in value.items():

@@ -28,11 +28,11 @@ def secret_inputs(job: Any) -> dict[str, pulumi.Output[str]]:
         return {}
     config = pulumi.Config(CONFIG_NAMESPACE).get_secret_object(SECRETS_KEY)
     if config is None:
-        raise ValueError(missing_secret(job, ()))
+        raise ValueError(missing_secret(job, (), pulumi.get_stack()))
 
     def pick(values: Any, key: str) -> str:
         if not isinstance(values, dict) or key not in values:
-            raise ValueError(missing_secret(job, values if isinstance(values, dict) else ()))
+            raise ValueError(missing_secret(job, values if isinstance(values, dict) else (), pulumi.get_stack()))
         return str(values[key])
 
     def value_of(key: str) -> pulumi.Output[str]:

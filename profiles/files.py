@@ -7,7 +7,10 @@ import os
 import stat
 from pathlib import Path
 
-from clouds.input_file import STDIN  # noqa: F401  (the path that means standard input)
+from clouds.input_file import (
+    STDIN,  # noqa: F401  (the path that means standard input)
+    shown_name,  # noqa: F401  (`<stdin>` for `-`, as messages name it)
+)
 
 
 def read_text(path: Path | str, errors: str = "strict") -> str:
@@ -24,11 +27,6 @@ def read_text(path: Path | str, errors: str = "strict") -> str:
     if errors == "strict":
         return bounded(path)
     return read_bytes(path).decode("utf-8", errors=errors)
-
-
-def shown_name(path: Path | str) -> str:
-    """`path` as messages name it: `<stdin>` for `-`."""
-    return "<stdin>" if str(path) == STDIN else str(path)
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -106,7 +106,7 @@ def import_problem(result: RunResult, offerings: Iterable[Offering]) -> str | No
         near = did_you_mean(instance_type, {o.instance_type for o in known}, f"{provider} types")
         return (
             f"instance_type: the catalog has no {instance_type!r} on {provider} ({near}); "
-            "re-parse the run with `trainstack bench parse ... -s STACK` so it names the stack's instance type"
+            f"re-parse the run with `trainstack bench parse ... -s {result.stack or 'STACK'}` so it names the stack's instance type"
         )
     row = next((o for o in rows if o.accelerator == result.accelerator), rows[0] if rows else None)
     if row is not None and result.accelerator and result.accelerator != row.accelerator:

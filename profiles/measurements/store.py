@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from clouds.input_file import InputFileError, load_json
+from clouds.input_file import InputFileError, load_json, shown_name
 from clouds.registry import NAMES
 from profiles.measurements import StoreError
 from profiles.measurements.schema import RunResult
@@ -42,9 +42,15 @@ def read_result(path: Path) -> RunResult:
         data = load_json(path, "results file from `trainstack bench parse -o run.json`")
     except InputFileError as exc:
         raise StoreError(str(exc)) from None
-    if isinstance(data, dict) and data.get("schema_version", 1) != 1:
+    name = shown_name(path)
+    if not isinstance(data, dict):
         raise StoreError(
-            f"{path}: schema_version {data.get('schema_version')!r} is not one this trainstack reads (1); "
+            f'{name}: a results file is one JSON object ({{"provider": ..., "busbw": [...]}}), not {_json_kind(data)}; '
+            "give a file from `trainstack bench parse -o run.json`"
+        )
+    if data.get("schema_version", 1) != 1:
+        raise StoreError(
+            f"{name}: schema_version {data.get('schema_version')!r} is not one this trainstack reads (1); "
             "upgrade trainstack"
         )
     try:
@@ -52,7 +58,16 @@ def read_result(path: Path) -> RunResult:
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"]) or "file"
-        raise StoreError(f"{path}: {where}: {_field_error(error)}") from None
+        raise StoreError(f"{name}: {where}: {_field_error(error)}") from None
+
+
+def _json_kind(data: object) -> str:
+    """What a JSON value is, in words: `a list`, `a string`, `a number`, `null`."""
+    if data is None:
+        return "null"
+    if isinstance(data, bool):
+        return "true/false"
+    return "a list" if isinstance(data, list) else "a string" if isinstance(data, str) else "a number"
 
 
 def _field_error(error) -> str:
@@ -103,12 +118,12 @@ def check_import(path: Path) -> RunResult:
     from profiles.catalog.loader import CatalogError, load_catalog
     from profiles.measurements.plausible import dates_problem, import_problem
 
-    result = read_result(path)
+    result, name = read_result(path), shown_name(path)
     if result.example:
-        raise StoreError(f"{path}: an illustrative example (example: true), not a measurement; import your own runs")
+        raise StoreError(f"{name}: an illustrative example (example: true), not a measurement; import your own runs")
     if result.provenance != "measured":
         raise StoreError(
-            f"{path}: provenance is {result.provenance}; only your own runs are imported "
+            f"{name}: provenance is {result.provenance}; only your own runs are imported "
             "(published figures ship in profiles/measurements/published)"
         )
     try:
@@ -116,24 +131,24 @@ def check_import(path: Path) -> RunResult:
     except ClockError as exc:
         raise StoreError(str(exc)) from None
     if dates:
-        raise StoreError(f"{path}: {dates}; nothing imported")
+        raise StoreError(f"{name}: {dates}; nothing imported")
     if not (result.provider and result.instance_type):
         raise StoreError(
-            f"{path}: provider and instance_type are unknown; parse the run with "
-            "`trainstack bench parse ... -s STACK` so the store knows which offering it measured"
+            f"{name}: provider and instance_type are unknown; parse the run with "
+            f"`trainstack bench parse ... -s {result.stack or 'STACK'}` so the store knows which offering it measured"
         )
     try:
         offerings = load_catalog(providers=(result.provider,)).offerings if result.provider in NAMES else ()
     except CatalogError as exc:
-        raise StoreError(f"{path}: cannot check it against the catalog ({exc})") from None
+        raise StoreError(f"{name}: cannot check it against the catalog ({exc})") from None
     problem = import_problem(result, offerings)
     if problem:
-        raise StoreError(f"{path}: {problem}; nothing imported")
+        raise StoreError(f"{name}: {problem}; nothing imported")
     return result
 
 
 def import_result(path: Path, project: Path) -> tuple[Path, bool]:
-    """Validate `path` and copy it into the store.
+    """Validate `path` and copy it into the store (`check_import`, then `store_result`).
 
     Returns:
         (stored file, whether it was new; False when the same run is already there).
@@ -141,14 +156,28 @@ def import_result(path: Path, project: Path) -> tuple[Path, bool]:
     Raises:
         StoreError: the file fails `check_import` (nothing is stored then).
     """
-    result = check_import(path)
+    return store_result(check_import(path), project)
+
+
+def store_result(result: RunResult, project: Path) -> tuple[Path, bool]:
+    """Keep a run `check_import` accepted in `project`'s store (standard input is read once:
+    check first, then store what was read).
+
+    Returns:
+        (stored file, whether it was new; False when the same run is already there).
+
+    Raises:
+        StoreError: provider or instance_type would name a file outside the store.
+    """
     text = result.model_dump_json(indent=2, exclude_none=True) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     when = result.started.strftime("%Y%m%dT%H%M%S") if result.started else "undated"
     folder = store_dir(project)
     target = folder / f"{result.provider}-{result.instance_type}-x{result.nodes}-{when}-{digest}.json"
     if target.parent != folder:  # the schema's path-name rule keeps it there; never write elsewhere
-        raise StoreError(f"{path}: provider or instance_type would leave the store; nothing imported")
+        raise StoreError(
+            f"{result.provider}-{result.instance_type}: provider or instance_type would leave the store; nothing imported"
+        )
     if target.exists():
         return target, False
     target.parent.mkdir(parents=True, exist_ok=True)

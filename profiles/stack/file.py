@@ -96,7 +96,7 @@ def read_config(path: Path) -> dict[str, Any]:
             f"{path}: trainstack:previous_names: {str(old)[:60]!r} is not a list of stack names; "
             "write it as a list, e.g. trainstack:previous_names: [training-old]"
         )
-    if problem := stored_secrets_problem(config.get("trainstack:secrets")):
+    if problem := stored_secrets_problem(config.get("trainstack:secrets"), _stack_name(path)):
         raise StackFileError(f"{path}: {problem}")
     return config
 
@@ -148,7 +148,7 @@ def read_cluster(path: Path) -> tuple[dict[str, Any], ClusterConfig]:
         provider = raw.get("provider") if isinstance(raw, dict) else None
         region = config.get(provider_region_key(str(provider))) if provider else None
         cluster = validate_cluster(raw, region, _stack_name(path))
-        if problem := missing_secret(cluster.job, config.get("trainstack:secrets")):
+        if problem := missing_secret(cluster.job, config.get("trainstack:secrets"), _stack_name(path)):
             raise ConfigError(problem)
         return config, cluster
     except ConfigError as exc:

@@ -122,3 +122,64 @@ def test_bench_help_lists_exactly_its_subcommands() -> None:
     group = typer.main.get_group(bench_app)
     listed = re.sub(r"\([^)]*\)", "", bench_app.info.help.split(":", 1)[1]).replace(".", "")
     assert sorted(w.strip() for w in listed.split(",")) == sorted(group.commands)
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        pytest.param(["parse", "-"], "x\n", "<stdin>: not nccl-tests output", id="parse-unknown"),
+        pytest.param(["import", "-"], "[1, 2]", "<stdin>: a results file is one JSON object", id="import-list"),
+        pytest.param(["import", "-"], "{", "<stdin>: not JSON", id="import-not-json"),
+        pytest.param(["report", "-"], '"s"', "<stdin>: a results file is one JSON object", id="report-string"),
+        pytest.param(["import", "-"], "\xff", "<stdin>: not UTF-8", id="import-not-utf8"),
+    ],
+)
+def test_standard_input_errors_name_stdin(project, args, stdin, message) -> None:
+    result = CliRunner().invoke(app, ["bench", *args], input=stdin.encode("latin-1"))
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith(f"error: {message}"), result.output
+
+
+def test_import_from_standard_input_reads_it_once(project) -> None:
+    run_file = json.loads((ROOT / "examples" / "bench" / "aws-p4de-x2.json").read_text())
+    result = CliRunner().invoke(app, ["bench", "import", "-"], input=json.dumps({**run_file, "example": False}))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("imported: <stdin> -> ")
+    assert len(list((project / "measurements").glob("*.json"))) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        pytest.param("8G", None, id="8G"),
+        pytest.param("64k", None, id="lower-k"),
+        pytest.param("8", None, id="8-bytes"),
+        pytest.param("12Q", "is not a size", id="unknown-unit"),
+        pytest.param("1.5G", "is not a size", id="fraction-the-torch-runner-cannot-read"),
+        pytest.param("8G; reboot", "is not a size", id="shell-text"),
+        pytest.param("", "is not a size", id="empty"),
+        pytest.param("4", "below the smallest message (8 bytes)", id="below-min"),
+        pytest.param("0G", "is not a size", id="zero"),
+    ],
+)
+def test_max_bytes_problem(text, problem) -> None:
+    from trainstack.bench.nccl_tests import max_bytes_problem
+
+    found = max_bytes_problem(text)
+    assert (found is None) if problem is None else (problem in found and found.startswith("--max-bytes: "))
+
+
+@pytest.mark.parametrize("extra", [[], ["--print"], ["--send"]])
+def test_bench_run_refuses_a_bad_max_bytes_with_or_without_send(project, extra) -> None:
+    result = run("bench", "run", "-s", "training-a100", "--max-bytes", "12Q", *extra)
+    assert result.exit_code == 2
+    assert (
+        result.output
+        == "error: --max-bytes: '12Q' is not a size; write whole bytes with an optional K, M or G (powers of 1024, as nccl-tests reads them), e.g. 8G\n"
+    )
+
+
+def test_the_kit_runs_nccl_tests_up_to_max_bytes(project) -> None:
+    result = run("bench", "run", "-s", "training-a100", "--max-bytes", "2G", "--print")
+    assert result.exit_code == 0, result.output
+    assert '"$NCCL_TESTS/all_reduce_perf" -b 8 -e 2G -f 2 -g 1' in result.output and "-e 8G" not in result.output

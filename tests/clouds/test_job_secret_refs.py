@@ -3,6 +3,8 @@ refusals, where a node reads each one, and a stack file whose secrets are not en
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from clouds.config import ConfigError, parse_cluster_config
@@ -92,3 +94,26 @@ def test_a_secret_reference_needs_its_config_key():
     assert missing_secret(job, {"wandbKey": {"secure": "v1:x"}}) is None
     assert "trainstack:secrets.wandbKey is not set" in missing_secret(job, {})
     assert "pulumi config set --secret --path 'trainstack:secrets.wandbKey'" in missing_secret(job, None)
+
+
+def test_the_fix_names_the_stack_it_is_printed_for(tmp_path):
+    """The unset-secret and plain-text-secret fixes end `-s <the stack>`, not a placeholder
+    (new-user pass 2, finding 15), read from the stack file as `plan` and `up` read it."""
+    import yaml
+
+    from profiles.stack.file import StackFileError, read_cluster
+
+    job = cluster("aws", {"A": {"secret": "wandbKey"}}).job
+    assert missing_secret(job, {}, "training-x").endswith("VALUE -s training-x")
+    assert stored_secrets_problem({"k": "plain"}, "training-x").endswith("VALUE -s training-x")
+    committed = Path(__file__).parents[2] / "stacks" / "Pulumi.training-a100.yaml"
+    stack = yaml.safe_load(committed.read_text(encoding="utf-8"))
+    stack["config"]["trainstack:cluster"]["job"] = {"command": "/fsx/train.py", "env": {"A": {"secret": "wandbKey"}}}
+    path = tmp_path / "Pulumi.my-run.yaml"
+    path.write_text(yaml.safe_dump(stack), encoding="utf-8")
+    with pytest.raises(StackFileError, match=r"VALUE -s my-run$"):
+        read_cluster(path)
+    stack["config"]["trainstack:secrets"] = {"wandbKey": "plain"}
+    path.write_text(yaml.safe_dump(stack), encoding="utf-8")
+    with pytest.raises(StackFileError, match=r"trainstack:secrets.wandbKey' VALUE -s my-run$"):
+        read_cluster(path)

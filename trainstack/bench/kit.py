@@ -6,7 +6,7 @@ system) and nccl-tests built (`make MPI=1` in NVIDIA/nccl-tests; binaries in
 `$NCCL_TESTS`). The steps, in order, each writing to `$OUT` on the shared file system:
 
 1. nccl-tests `all_reduce_perf` over all nodes, then pairwise over disjoint node pairs
-   (8 B to 8 GiB, factor 2), with the stack's NCCL environment (`nccl_env.py`);
+   (8 B to 8 GiB by default, `--max-bytes`; factor 2), with the stack's NCCL environment (`nccl_env.py`);
 2. `dcgmi diag -r 2 --json` on every node where dcgmi is installed;
 3. image files on the shared file system, and their read throughput (page cache dropped);
 4. the NVML sampler on every node, then the training benchmark under torchrun for
@@ -28,13 +28,15 @@ DATA = ("synthetic", "files")
 
 @dataclass(frozen=True)
 class KitOptions:
-    """What the kit runs: steps per throughput run, images per GPU per step, image files."""
+    """What the kit runs: steps per throughput run, images per GPU per step, image files, the
+    largest all-reduce message."""
 
     steps: int = 50
     batch: int = 256
     images: int = 20000
     precision: str = "bf16"
     data_dir: str | None = None
+    max_bytes: str = "8G"  # nccl-tests' -e: the largest all-reduce message (`nccl_tests.max_bytes_problem`)
 
 
 def default_data_dir(provider: str) -> str:
@@ -60,7 +62,7 @@ def render_kit(stack: str, cluster, options: KitOptions = KitOptions()) -> tuple
     exports = [*sources, *(f"export {k}={shlex.quote(v)}" for k, v in env.items())]
     forward = " ".join(f"-x {k}" for k in env)
     mpirun = f"mpirun --allow-run-as-root --bind-to none -N {gpus} {forward}"
-    nccl = '"$NCCL_TESTS/all_reduce_perf" -b 8 -e 8G -f 2 -g 1'
+    nccl = f'"$NCCL_TESTS/all_reduce_perf" -b 8 -e {shlex.quote(options.max_bytes)} -f 2 -g 1'
     train = (
         f"python3 -m trainstack.bench.train --steps {options.steps} --batch {options.batch} "
         f"--precision {options.precision}"

@@ -5,12 +5,36 @@ started by `mpirun` on the first node through the shared file system, no SSH
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from trainstack.bench.node_files import JOB_FILE
 
 NCCL_TESTS_REPO = "https://github.com/NVIDIA/nccl-tests.git"
 WAIT_FOR_NODES_SECONDS = 600  # a choice: every node gets the command within seconds of the others
+# A message size both all-reduce runners read: nccl-tests' `-e` (its parsesize: a number with
+# an optional K, M or G, powers of 1024, in src/common.cu) and the torch fallback
+# (`trainstack.bench.allreduce.size_bytes`, whole numbers only).
+_SIZE = re.compile(r"([1-9][0-9]{0,12})([KMG]?)", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+MIN_BYTES = 8  # the runs' `-b 8`: the largest message cannot be smaller
+
+
+def max_bytes_problem(text: str) -> str | None:
+    """Why `--max-bytes TEXT` is not a largest all-reduce message size, in one line, or None.
+
+    Sizes are bytes with an optional K, M or G (powers of 1024, as nccl-tests reads them):
+    `8G` is 8 GiB. At least `MIN_BYTES`.
+    """
+    found = _SIZE.fullmatch(text.strip())
+    if found is None:
+        return (
+            f"--max-bytes: {text!r} is not a size; write whole bytes with an optional K, M or G "
+            "(powers of 1024, as nccl-tests reads them), e.g. 8G"
+        )
+    if int(found.group(1)) * _UNITS[found.group(2).upper()] < MIN_BYTES:
+        return f"--max-bytes: {text!r} is below the smallest message ({MIN_BYTES} bytes); give at least {MIN_BYTES}, e.g. 8G"
+    return None
 
 
 def nccl_step(cluster, root: str, max_bytes: str) -> list[str]:

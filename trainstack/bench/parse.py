@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from clouds.input_file import InputFileError, read_bytes
+from clouds.input_file import InputFileError, read_bytes, shown_name
 from profiles.measurements.schema import BusBandwidth, DcgmDiag, GpuSamples, RunResult
 from trainstack.bench.parse_dcgm import parse_dcgm
 from trainstack.bench.parse_nccl import ParseError, parse_nccl
@@ -91,13 +91,13 @@ def parse_files(paths: list[Path], cluster: Any = None, stack: str | None = None
                     "log; give a file the kit wrote"
                 )
         except ParseError as exc:
-            raise ParseError(f"{path}: {exc}") from None
+            raise ParseError(f"{shown_name(path)}: {exc}") from None
         except ValidationError as exc:  # a NaN, infinite or negative figure in a row
-            raise ParseError(f"{path}: {_figure_problem(exc)}") from None
+            raise ParseError(f"{shown_name(path)}: {_figure_problem(exc)}") from None
     try:
         return _result(cluster, stack, busbw, dcgm, samples, log)
     except ValidationError as exc:
-        raise ParseError(f"{', '.join(map(str, paths))}: {_figure_problem(exc)}") from None
+        raise ParseError(f"{', '.join(map(shown_name, paths))}: {_figure_problem(exc)}") from None
 
 
 def _figure_problem(exc: ValidationError) -> str:

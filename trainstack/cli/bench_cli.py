@@ -79,7 +79,9 @@ def run(
         ),
     ),
     wait: bool = typer.Option(False, "--wait", help="With --send: wait, then fetch the results file."),
-    max_bytes: str = typer.Option("8G", "--max-bytes", help="With --send: largest all-reduce message."),
+    max_bytes: str = typer.Option(
+        "8G", "--max-bytes", help="Largest all-reduce message: bytes with an optional K, M or G (8G = 8 GiB)."
+    ),
     output: Path | None = typer.Option(None, "-o", "--output", help="With --wait: the results file to write."),
     project: Path | None = project_option(),
 ) -> None:
@@ -87,7 +89,10 @@ def run(
     throughput (ResNet-50, ViT-B/16), NVML samples and file-system reads. With --send, run the
     all-reduce and training steps on a stack that is up, through its node agents."""
     from trainstack.bench.kit import KitOptions, render_kit
+    from trainstack.bench.nccl_tests import max_bytes_problem
 
+    if problem := max_bytes_problem(max_bytes):
+        fail(problem)
     cluster = node_cluster(stack, project)
     if send or wait:
         from trainstack.cli.bench_remote import send_run
@@ -96,7 +101,9 @@ def run(
             fail("--wait: only with --send (the kit is run by hand); add --send")
         send_run(stack, cluster, steps, batch, max_bytes, wait, output, stack_config(stack, project))
         return
-    script, notes = render_kit(stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir))
+    script, notes = render_kit(
+        stack, cluster, KitOptions(steps=steps, batch=batch, data_dir=data_dir, max_bytes=max_bytes)
+    )
     if print_kit:
         typer.echo(script, nl=False)
         return
@@ -140,14 +147,14 @@ def import_results(
     project: Path | None = project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
-    from profiles.measurements.store import StoreError, check_import, import_result
+    from profiles.files import shown_name
+    from profiles.measurements.store import StoreError, check_import, store_result
 
-    try:
-        for path in results:  # every file is checked before any is stored: nothing half-imported
-            check_import(path)
-        for path in results:
-            target, new = import_result(path, project_dir(project))
-            typer.echo(f"{'imported' if new else 'already imported'}: {path} -> {target}")
+    try:  # every file is checked before any is stored (nothing half-imported); `-` is read once
+        checked = [(path, check_import(path)) for path in results]
+        for path, result in checked:
+            target, new = store_result(result, project_dir(project))
+            typer.echo(f"{'imported' if new else 'already imported'}: {shown_name(path)} -> {target}")
     except StoreError as exc:
         fail(str(exc))
 

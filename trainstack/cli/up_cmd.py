@@ -43,7 +43,7 @@ def run(
     if engine is automation_engine and shutil.which("pulumi") is None:
         fail(
             "trainstack up runs the Pulumi CLI through the Automation API and it is not on PATH; install it "
-            "(https://www.pulumi.com/docs/install/) or run `pulumi up -s NAME` yourself",
+            f"(https://www.pulumi.com/docs/install/) or run `pulumi up -s {stack}` yourself",
             FAILED,
         )
     try:
