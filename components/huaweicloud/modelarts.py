@@ -7,8 +7,9 @@ needs `pulumi package add terraform-provider` (the Pulumi CLI generating a local
 time) on every machine that runs the program; the SDK is a plain PyPI dependency of the `china`
 extra, released with the service (3.1.x, weekly), and the providers here follow the Baidu
 components' pattern (stateless classes, clients made in each call, bodies built by pure
-functions in `clouds.huaweicloud.modelarts`). Credentials: `HUAWEICLOUD_ACCESS_KEY`,
-`HUAWEICLOUD_SECRET_KEY` and `HUAWEICLOUD_PROJECT_ID` (the Huawei provider's own variables).
+functions in `clouds.huaweicloud.modelarts`). Credentials: `HUAWEICLOUD_SDK_AK`,
+`HUAWEICLOUD_SDK_SK` and `HUAWEICLOUD_SDK_PROJECT_ID`, the Huawei Cloud SDK's own variables
+(`clouds.huaweicloud.modelarts.credential_values`; the older `HUAWEICLOUD_ACCESS_KEY` names too).
 """
 
 from __future__ import annotations

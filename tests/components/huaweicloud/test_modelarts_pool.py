@@ -93,9 +93,9 @@ def test_refused_before_building(changes, field):
 @pytest.fixture
 def huawei_credentials(monkeypatch):
     for key, value in {
-        "HUAWEICLOUD_ACCESS_KEY": "AK",
-        "HUAWEICLOUD_SECRET_KEY": "SK",
-        "HUAWEICLOUD_PROJECT_ID": PROJECT,
+        "HUAWEICLOUD_SDK_AK": "AK",
+        "HUAWEICLOUD_SDK_SK": "SK",
+        "HUAWEICLOUD_SDK_PROJECT_ID": PROJECT,
     }.items():
         monkeypatch.setenv(key, value)
 
