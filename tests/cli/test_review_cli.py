@@ -10,6 +10,7 @@ import yaml
 from typer.testing import CliRunner
 
 from profiles.catalog.loader import load_catalog
+from tests.cli.helpers import documented_keys
 from trainstack.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,6 +132,10 @@ def test_more_on_demand_p5_nodes_replace_nodes_and_keep_the_file_system(repo):
         3 * p5.on_demand_usd_per_hour * new["hours"] + storage, abs=0.01
     )
     assert review["policies"]["passed"] is True
+    # docs/cli.md names every key of the review JSON (new-user pass 2, finding 20)
+    keys = set(review) | set(group) | set(review["nodes"]) | set(cost) | set(cost["after"])
+    keys |= set(review["purchase"]) | set(review["policies"]) | set(review["policies"]["results"][0])
+    assert keys - documented_keys() == set()
 
 
 def test_markdown_comment_runs_the_old_component_code(repo):
