@@ -22,7 +22,6 @@ from typing import NamedTuple
 import pytest
 
 from profiles.catalog.offering import Offering
-from profiles.cost import calibration
 from profiles.cost.estimate import JobHours, job_hours
 from profiles.spec import parse_spec
 
@@ -292,23 +291,3 @@ def test_a_measured_speed_replaces_the_calibrated_one_for_gpu_hours():
     hours, rate = gpu_hours_speed(work, node, performance("H100", "SXM"))
     # 1,000 h at the model's 395.6 TFLOPS take 1,000 x 395.6 / 400 = 989 h at the measured 400
     assert (hours, rate.flops_per_s, rate.speed) == (pytest.approx(989.0), 400e12, "measured")
-
-
-def test_the_docs_list_every_speed_a_row_can_say_and_no_other():
-    """`calibration.SPEED_CLASSES` is the one list of a row's `speed` values: the measurement
-    schema's provenances, the model's own classes and `given`; docs/cli.md (`resolve --json`'s
-    `speed`) and docs/benchmarks.md list exactly these."""
-    import re
-    import typing
-
-    from profiles.measurements.schema import Provenance
-    from tests.cli.helpers import ROOT
-
-    assert set(typing.get_args(Provenance)) < set(calibration.SPEED_CLASSES)
-    assert {calibration.CALIBRATED, calibration.PEAK, calibration.GIVEN} < set(calibration.SPEED_CLASSES)
-    cli = (ROOT / "docs" / "cli.md").read_text()
-    listed = re.search(r"`speed` \(where its hours come from:\s+(.*?);", cli, re.DOTALL)
-    assert listed, "docs/cli.md no longer lists the speed values"
-    assert re.findall(r"`([^`]+)`", listed.group(1)) == list(calibration.SPEED_CLASSES)
-    bench = " ".join((ROOT / "docs" / "benchmarks.md").read_text().split())
-    assert all(f"`{value}` (" in bench for value in calibration.SPEED_CLASSES)
