@@ -97,11 +97,10 @@ def the_head(
     `where` (its region or zone).
 
     Raises:
-        RunError: none (the stack is not up, or has no job).
+        RunError: none: the stack is not up (`run` refuses a stack without a job before this), as
+            a managed platform's submitter says of a pool that is not there.
     """
     for node in nodes:
         if is_head(node, name):
             return node
-    raise RunError(
-        f"job: no head node {name}-head in {where}; is the stack up with its job: block? pulumi up -s {name}"
-    )
+    raise RunError(f"stack: no head node {name}-head in {where}; deploy the stack first: pulumi up -s {name}")

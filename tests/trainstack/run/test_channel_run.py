@@ -132,7 +132,11 @@ def test_gcp_stack_without_a_head_says_to_deploy(gcp):
     responses.get(
         f"{GCP}/instances", json={"kind": "compute#instanceList", "id": "projects/p/zones/europe-north1-c/instances"}
     )
-    one_error_line(run("run", "-s", "train"), "job: no head node train-head in europe-north1-c; is the stack up")
+    # the job is fine (a stack without one is refused earlier): the stack is not up
+    one_error_line(
+        run("run", "-s", "train"),
+        "stack: no head node train-head in europe-north1-c; deploy the stack first: pulumi up -s train",
+    )
 
 
 @pytest.fixture()
