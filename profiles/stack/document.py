@@ -18,6 +18,7 @@ from clouds.input_file import DuplicateKeyError, InputFileError, parse_yaml, rea
 from profiles.stack.names import stacks_hint as _stacks_hint
 
 _CHECKSUM = re.compile(r"^# trainstack-checksum: sha256:([0-9a-f]{64})\n", re.MULTILINE)
+_WRITTEN_BY = re.compile(r"^# Written by `trainstack resolve (.+?) --write-stack`", re.MULTILINE)
 
 
 class StackFileError(ValueError):
@@ -108,6 +109,14 @@ def existing(path: Path) -> dict:
     """
     found = read_for_rewrite(path)
     return found[1] if found else {}
+
+
+def workload_of(text: str) -> str | None:
+    """The workload file a stack file was written from, as its header names it
+    ("# Written by `trainstack resolve WORKLOAD --write-stack`", `profiles.stack.writer`), or None
+    (a file written by hand)."""
+    found = _WRITTEN_BY.search(text)
+    return found.group(1) if found else None
 
 
 def placement(text: str) -> tuple[str, str, str] | None:

@@ -9,17 +9,8 @@ TPU slices), the line says so, never a command that would be refused or a unit t
 
 from __future__ import annotations
 
-import re
-
 from clouds.contract import ClusterConfig
-
-WRITTEN_BY = re.compile(r"^# Written by `trainstack resolve (.+?) --write-stack`", re.MULTILINE)
-
-
-def workload_of(stack_text: str) -> str | None:
-    """The workload file a stack was written from (its header), or None (written by hand)."""
-    found = WRITTEN_BY.search(stack_text)
-    return found.group(1) if found else None
+from profiles.stack.document import workload_of
 
 
 def cannot_run_reason(cluster: ClusterConfig) -> str | None:

@@ -18,6 +18,7 @@ from clouds.config import CONFIG_KEY, parse_cluster_config
 from clouds.contract import ClusterConfig
 from clouds.healing import writes_queued_resource
 from profiles.cost.cluster_cost import cluster_cost
+from profiles.stack.document import workload_of
 from profiles.stack.file import FALLBACKS_KEY, is_hand_edited, read_for_rewrite, write_stack
 from profiles.stack.writer import kept_settings, render_stack
 
@@ -35,7 +36,6 @@ MOVED = (
     "hours",
     "fallback_types",
 )
-_HEADER = re.compile(r"^# Written by `trainstack resolve (.+?) --write-stack`", re.MULTILINE)
 _BUILT = re.compile(r"\(built ([^)]+)\)")
 
 
@@ -125,11 +125,10 @@ def rewrite(path: Path, now: StackNow, row: dict[str, Any]) -> tuple[ClusterConf
     fallbacks. Returns the new cluster and the lines that say what changed (fields, cost)."""
     config = moved_config(now.cluster, row)
     rest = now.fallbacks[now.fallbacks.index(row) + 1 :]
-    header = _HEADER.search(now.text)
     built = _BUILT.search(now.text)
     text = render_stack(
         config,
-        header.group(1) if header else "the workload",
+        workload_of(now.text) or "the workload",
         built.group(1) if built else "unknown",
         None,
         kept_settings(path),
