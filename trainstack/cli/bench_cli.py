@@ -213,10 +213,14 @@ def report(
             drawn = write_report_plot(plot, spec.name, verdicts)
         except OSError as exc:
             fail(f"{option} {plot}: cannot write ({exc.strerror}); give a writable .png path")
+    priced = tuple(dict.fromkeys(v.run.provider for v in verdicts if v.usd_per_hour is not None and v.run.provider))
+    warnings = catalog.price_warnings(priced) if priced else []  # the prices' age, as resolve and offers say it
     if as_json:
-        typer.echo(json.dumps(report_json(spec.name, verdicts), indent=2))
+        typer.echo(json.dumps(report_json(spec.name, verdicts, warnings), indent=2))
     else:
         report_table(spec.name, verdicts)
+    for line in warnings:
+        typer.echo(line, err=True)
     if plot is not None:  # the full path: no doubt about where the file went
         typer.echo(f"plot written: {plot.resolve()} ({drawn} runs)", err=as_json)
 
