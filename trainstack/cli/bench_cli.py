@@ -19,7 +19,7 @@ from trainstack.cli.bench_stack import (
     stack_cluster,
     stack_config,
 )
-from trainstack.cli.usage_errors import fail
+from trainstack.cli.usage_errors import fail, stdin_once
 
 bench_app = typer.Typer(
     no_args_is_help=True, help="Benchmark the cluster: run (the kit), fetch, parse, import, report."
@@ -40,6 +40,7 @@ def parse(
     from trainstack.bench.parse import ParseError, parse_files
     from trainstack.bench.summary import summary_lines
 
+    stdin_once(FILES=files)
     cluster = stack_cluster(stack, project) if stack else None
     try:
         result = parse_files(files, cluster, stack)
@@ -150,6 +151,7 @@ def import_results(
     from profiles.files import shown_name
     from profiles.measurements.store import StoreError, check_import, store_result
 
+    stdin_once(RESULTS=results)
     try:  # every file is checked before any is stored (nothing half-imported); `-` is read once
         checked = [(path, check_import(path)) for path in results]
         for path, result in checked:
@@ -185,6 +187,7 @@ def report(
     from trainstack.bench.report_view import report_json, report_table, write_report_plot
     from trainstack.cli.plot import PlotPathError, check_plot_path
 
+    stdin_once(RUNS=runs, **{"--workload": workload})
     option = "--plot" if plot is not None or output is None else "-o/--output"
     plot = plot or output
     try:
