@@ -17,9 +17,9 @@ from typing import Any
 from clouds.job_fields import NO_FILE_SYSTEM, job_size_problem
 from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
-from profiles.spec import purchase_words
 from profiles.spec.agreement import check_together
 from profiles.spec.counts import count_of, share, split_counts
+from profiles.spec.purchase_words import read as read_purchase
 from profiles.spec.units import at_most_gib, at_most_hours, not_bool, parse_count, parse_duration_hours, parse_size_gib
 
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
@@ -95,7 +95,7 @@ def purchase(value: object) -> object:
         ValueError: another way to pay given as the purchase option (a reserved term, held
             capacity, another cloud's name for spot), with the key that expresses it.
     """
-    return purchase_words.read(value) if isinstance(value, str) else value
+    return read_purchase(value) if isinstance(value, str) else value
 
 
 def word(value: object) -> object:
