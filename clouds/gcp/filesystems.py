@@ -131,9 +131,11 @@ def lustre_capacity_gib(capacity_gib: int, throughput_mbps_per_tib: int) -> int:
     if size > tier.threshold_gib:
         size = _round_up(size, tier.large_step_gib)
     if size > tier.max_gib:
+        holding = [str(mbps) for mbps, t in sorted(LUSTRE_TIERS.items()) if capacity_gib <= t.max_gib]
+        fix = f"set throughput_mbps_per_tib to {' or '.join(holding)}" if holding else "ask for less"
         raise ValueError(
             f"file_system.capacity_gib: {capacity_gib} GiB exceeds the {throughput_mbps_per_tib} "
-            f"MB/s/TiB Managed Lustre maximum of {tier.max_gib} GiB; pick a faster tier"
+            f"MB/s/TiB Managed Lustre maximum of {tier.max_gib} GiB; {fix}"
         )
     return size
 
@@ -164,6 +166,8 @@ def choose_file_system(fs: FileSystemRequest) -> FileSystemChoice:
     if lustre:
         size = lustre_capacity_gib(fs.capacity_gib, fs.throughput_mbps_per_tib)
         return FileSystemChoice(LUSTRE, size, str(fs.throughput_mbps_per_tib))
+    if fs.capacity_gib > FILESTORE_MAX_GIB:
+        raise ValueError(_filestore_too_small(fs, tier))
     size = filestore_capacity_gib(fs.capacity_gib)
     if kind == "" and fs.throughput_mbps_per_tib > filestore_write_mbps_per_tib():
         raise ValueError(_shortfall(fs, tier))
@@ -194,6 +198,22 @@ def delivered(fs: FileSystemRequest) -> Delivery:
         "Google's Filestore zonal tier table",
         f"Filestore {FILESTORE_TIER}",
     )
+
+
+def _filestore_too_small(fs: FileSystemRequest, tier: LustreTier | None) -> str:
+    """The refusal of a capacity above Filestore ZONAL's largest size: the fix is Managed Lustre,
+    chosen by `deployment_type` when Filestore was chosen explicitly, else by a throughput that
+    is one of its tiers; only tiers that hold the capacity are named."""
+    head = f"file_system.capacity_gib: {fs.capacity_gib} GiB exceeds Filestore ZONAL's {FILESTORE_MAX_GIB} GiB"
+    explicit = (fs.deployment_type or "").upper() == FILESTORE_TIER
+    switch = f"set file_system.deployment_type: {MANAGED_LUSTRE}" if explicit else "for Managed Lustre set"
+    if explicit and tier is not None and fs.capacity_gib <= tier.max_gib:
+        return f"{head}; {switch} (at {fs.throughput_mbps_per_tib} MB/s per TiB)"
+    fits = [mbps for mbps, t in sorted(LUSTRE_TIERS.items()) if fs.capacity_gib <= t.max_gib]
+    if not fits:
+        largest = max(t.max_gib for t in LUSTRE_TIERS.values())
+        return f"{head} and every Managed Lustre tier's maximum ({largest} GiB); ask for less"
+    return f"{head}; {switch}{' and' if explicit else ''} throughput_mbps_per_tib to one of {', '.join(map(str, fits))}"
 
 
 def _shortfall(fs: FileSystemRequest, tier: LustreTier | None) -> str:

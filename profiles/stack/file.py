@@ -174,6 +174,9 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
             current = ""
         elif current == text:
             return False
+        # A text `plan` would refuse is refused first, so a refusal below that says "pass --force"
+        # is only ever given where --force then writes (a bad --zone is named as such).
+        _check_before_writing(path, text)
         change = file_system_change(current, text) if current else None
         if current and is_hand_edited(current) and not force:
             has_cluster = CONFIG_KEY in ((mapping or {}).get("config") or {})
@@ -183,7 +186,8 @@ def write_stack(path: Path, text: str, force: bool = False) -> bool:
         old, new = placement(current), placement(text)
         if old is not None and new is not None and old != new and not force:
             raise StackFileError(move_problem(path, old, new, current))
-    _check_before_writing(path, text)
+    else:
+        _check_before_writing(path, text)
     write_atomically(path, text)
     return True
 

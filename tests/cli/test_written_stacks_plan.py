@@ -115,3 +115,22 @@ def test_a_written_zone_is_corrected_by_zone_and_force(project: Path) -> None:
     assert "zone: cn-beijing-h" in path.read_text() and "cn-beijing-g" not in path.read_text()
     # without --zone, a rewrite keeps the corrected zone
     assert run(*args).exit_code == 0 and "zone: cn-beijing-h" in path.read_text()
+
+
+@pytest.mark.parametrize(
+    "zone",
+    [
+        pytest.param("cn-beijing-zz", id="no-such-zone"),
+        pytest.param("cn-shanghai-a", id="zone-of-another-region"),
+        pytest.param("use1-az1", id="zone-of-another-cloud"),
+    ],
+)
+def test_a_bad_zone_over_a_written_stack_is_named_not_sent_to_force(project: Path, zone: str) -> None:
+    """Over an existing stack, a bad --zone was first refused as a move ("pass --force"), and
+    --force then refused the zone: the suggestion was not valid input. The zone is named first."""
+    args = ["resolve", str(WORKLOADS / "training-a100-alicloud.yaml"), "--top", "1", "--write-stack", "written"]
+    assert run(*args, "--zone", "cn-beijing-g").exit_code == 0
+    result = run(*args, "--zone", zone)
+    one_error_line(result, f"not written, `plan` would refuse it: zone: '{zone}' is not a zone id of region cn-beijing")
+    assert "--force" not in result.stderr
+    assert "zone: cn-beijing-g" in (project / "stacks" / "Pulumi.written.yaml").read_text()

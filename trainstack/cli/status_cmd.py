@@ -82,7 +82,7 @@ def _job(
 
     record = load(folder, stack)
     if record is None:
-        message, code = _nothing_to_show(stack, cluster, text) if required else ("", 0)
+        message, code = _nothing_to_show(stack, cluster, text, folder) if required else ("", 0)
         if message:
             fail(message, code)
         return
@@ -97,7 +97,7 @@ def _job(
     typer.echo(job_line(record, name, run_file, cluster, settings))
 
 
-def _nothing_to_show(stack: str, cluster, text: str = "") -> tuple[str, int]:
+def _nothing_to_show(stack: str, cluster, text: str = "", folder: Path | None = None) -> tuple[str, int]:
     """The error line (and exit code) of `status` on a stack with no job started from here: the
     `run` that would start one (or, for a stack without `job:`, how to add one,
     `trainstack.run.no_job`), or, on a platform `run` submits nothing to (`Platform.submit`
@@ -109,7 +109,7 @@ def _nothing_to_show(stack: str, cluster, text: str = "") -> tuple[str, int]:
     if (platform is None or platform.submit) and cluster.job is None:
         from trainstack.run.no_job import no_job_line
 
-        return f"status: no job started on stack {stack} from here; {no_job_line(cluster, stack, text)}", FAILED
+        return f"status: no job started on stack {stack} from here; {no_job_line(cluster, stack, text, folder)}", FAILED
     if platform is None or platform.submit:
         return f"status: no job started on stack {stack} from here; start one: trainstack run -s {stack}", FAILED
     if platform.status:  # a pool whose nodes status reads (HyperPod): no job line is no error

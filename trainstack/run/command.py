@@ -85,7 +85,7 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
     if cluster.job is None and (platform is None or platform.submit):  # else: submitter says why not
         from trainstack.run.no_job import no_job_line
 
-        raise RunError(f"job: {no_job_line(cluster, stack, path.read_text())}")
+        raise RunError(f"job: {no_job_line(cluster, stack, path.read_text(), path.parent.parent)}")
     send = submitter(cluster)
     stamp = now().strftime("%Y%m%d-%H%M%S")
     if dry_run:

@@ -9,6 +9,9 @@ TPU slices), the line says so, never a command that would be refused or a unit t
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from clouds.contract import ClusterConfig
 from profiles.stack.document import workload_of
 
@@ -31,7 +34,33 @@ def submitting_platforms(provider: str) -> list[str]:
     return [f"platform: {p.name} ({p.display_name})" for p in found if p.submit]
 
 
-def no_job_line(cluster: ClusterConfig, stack: str, stack_text: str) -> str:
+def typed_from_here(workload: str, project: Path | None) -> str:
+    """The header's workload (`profiles.stack.writer`: a path relative to the project) as it is
+    typed from the working directory, so the `resolve` a line suggests finds it from a
+    subfolder or with `--project-dir` too; as written without a project or for `-`."""
+    if project is None or workload == "-":
+        return workload
+    try:
+        return os.path.relpath(project / workload, Path.cwd())
+    except ValueError:  # another drive (Windows): the full path
+        return str(project / workload)
+
+
+def project_flag(project: Path | None) -> str:
+    """` --project-dir PATH` when the working directory is outside `project` (where `resolve
+    --write-stack` would not find it by looking upwards, `trainstack.cli.project`), else ""."""
+    if project is None:
+        return ""
+    here, root = Path.cwd().resolve(), project.resolve()
+    if here == root or root in here.parents:
+        return ""
+    try:
+        return f" --project-dir {os.path.relpath(root, here)}"
+    except ValueError:
+        return f" --project-dir {root}"
+
+
+def no_job_line(cluster: ClusterConfig, stack: str, stack_text: str, project: Path | None = None) -> str:
     """One line (no field prefix) for a stack without `job:`: how to add one, or why none can
     run there.
 
@@ -39,6 +68,8 @@ def no_job_line(cluster: ClusterConfig, stack: str, stack_text: str) -> str:
         cluster: the stack's cluster.
         stack: its name.
         stack_text: the stack file's text (its header names the workload).
+        project: the project folder (holds `stacks/`): the workload is named from the working
+            directory; None names it as the header does (relative to the project).
     """
     if reason := cannot_run_reason(cluster):
         others = submitting_platforms(cluster.provider)
@@ -51,7 +82,14 @@ def no_job_line(cluster: ClusterConfig, stack: str, stack_text: str) -> str:
     workload = workload_of(stack_text)
     if workload is None:  # a stack written by hand: the job goes in the file itself
         return f"stack {stack} has no job to run; add job: {{command: train.py ...}}{needs} under trainstack:cluster"
+    if workload == "-":  # written from standard input: no file to name
+        return (
+            f"stack {stack} has no job to run; add job: {{command: train.py ...}}{needs} to the workload it was "
+            f"written from (read from standard input) and rerun `trainstack resolve WORKLOAD --write-stack {stack}"
+            f"{project_flag(project)}`"
+        )
+    workload = typed_from_here(workload, project)
     return (
         f"stack {stack} has no job to run; add job: {{command: train.py ...}}{needs} to {workload} and rerun "
-        f"`trainstack resolve {workload} --write-stack {stack}`"
+        f"`trainstack resolve {workload} --write-stack {stack}{project_flag(project)}`"
     )

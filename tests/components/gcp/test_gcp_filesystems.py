@@ -79,3 +79,47 @@ def test_the_stack_writer_records_the_explicit_filestore_choice():
     assert explicit_deployment_type("gcp", FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250)) == "ZONAL"
     assert explicit_deployment_type("gcp", FileSystemConfig(capacity_gib=36_000, throughput_mbps_per_tib=250)) is None
     assert explicit_deployment_type("aws", FileSystemConfig(capacity_gib=4800, throughput_mbps_per_tib=250)) is None
+
+
+@pytest.mark.parametrize(
+    ("config", "says", "fixed"),
+    [
+        pytest.param(
+            {"capacity_gib": 9_536_743, "deployment_type": "ZONAL"},
+            "set file_system.deployment_type: MANAGED_LUSTRE (at 250 MB/s per TiB)",
+            {"deployment_type": "MANAGED_LUSTRE"},
+            id="explicit-filestore-10pb-switch-service",
+        ),
+        pytest.param(
+            {"capacity_gib": 30_000_000, "throughput_mbps_per_tib": 100, "deployment_type": "ZONAL"},
+            "set file_system.deployment_type: MANAGED_LUSTRE and throughput_mbps_per_tib to one of 250",
+            {"deployment_type": "MANAGED_LUSTRE", "throughput_mbps_per_tib": 250},
+            id="explicit-filestore-only-the-250-tier-holds-it",
+        ),
+        pytest.param(
+            {"capacity_gib": 30_000_000, "throughput_mbps_per_tib": 100},
+            "for Managed Lustre set throughput_mbps_per_tib to one of 250",
+            {"throughput_mbps_per_tib": 250},
+            id="chosen-filestore-names-only-tiers-that-hold-it",
+        ),
+        pytest.param(
+            {"capacity_gib": 20_000_000, "throughput_mbps_per_tib": 1000},
+            "maximum of 10008000 GiB; set throughput_mbps_per_tib to 250",
+            {"throughput_mbps_per_tib": 250},
+            id="lustre-tier-too-small-names-the-slower-tier-that-holds-it",
+        ),
+    ],
+)
+def test_a_too_big_file_systems_fix_is_accepted(config: dict, says: str, fixed: dict) -> None:
+    """The fix a refusal names is valid input: an explicit `deployment_type: ZONAL` stays Filestore
+    whatever the throughput (so the fix is the deployment type), and a faster Lustre tier holds
+    less, not more (L1: 1000 MB/s/TiB tops out at 10,008,000 GiB, 250 at 40,032,000)."""
+    with pytest.raises(ValueError) as refused:
+        choose_file_system(FileSystemConfig(**config))
+    assert says in str(refused.value)
+    assert choose_file_system(FileSystemConfig(**{**config, **fixed})).kind == "lustre"
+
+
+def test_beyond_every_lustre_tier_asks_for_less() -> None:
+    with pytest.raises(ValueError, match="and every Managed Lustre tier's maximum .40032000 GiB.; ask for less$"):
+        choose_file_system(FileSystemConfig(capacity_gib=50_000_000, throughput_mbps_per_tib=100))

@@ -81,3 +81,40 @@ def test_status_on_a_platform_stack_without_a_job_says_to_add_one():
     result = run("status", "-s", "training-ascend-modelarts", "--project-dir", str(ROOT))
     one_error_line(result, "status: no job started on stack training-ascend-modelarts from here; stack ", code=1)
     assert "add job: {command: train.py ...}" in result.stderr and "start one: trainstack run" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("cwd", "typed"),
+    [
+        pytest.param(".", "w/a.yaml", id="from-the-project"),
+        pytest.param("sub", "../w/a.yaml", id="from-a-subfolder"),
+        pytest.param("..", "proj/w/a.yaml --project-dir proj", id="from-above-with-project-dir"),
+    ],
+)
+def test_the_suggested_resolve_names_the_workload_from_where_it_is_typed(tmp_path, monkeypatch, cwd, typed):
+    """The header names the workload relative to the project; `run` or `status` typed from a
+    subfolder (the project is found upwards) or with --project-dir must name a path that exists
+    from there, or the suggested `trainstack resolve` is refused (file not found)."""
+    project = tmp_path / "proj"
+    (project / "sub").mkdir(parents=True)
+    (project / "w").mkdir()
+    (project / "w" / "a.yaml").write_text("name: a\n")
+    _, cluster = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")
+    monkeypatch.chdir(project / cwd)
+    header = "# Written by `trainstack resolve w/a.yaml --write-stack`; review with `pulumi preview`.\n"
+    line = no_job_line(cluster, "mine", header, project)
+    workload, _, flag = typed.partition(" ")
+    assert line.endswith(
+        f"to {workload} and rerun `trainstack resolve {workload} --write-stack mine{' ' + flag if flag else ''}`"
+    )
+    assert Path(workload).is_file()
+
+
+def test_a_stack_written_from_standard_input_names_no_file_called_dash():
+    _, cluster = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")
+    header = "# Written by `trainstack resolve - --write-stack`; review with `pulumi preview`.\n"
+    line = no_job_line(cluster, "mine", header, ROOT)
+    assert line == (
+        "stack mine has no job to run; add job: {command: train.py ...} to the workload it was written from "
+        "(read from standard input) and rerun `trainstack resolve WORKLOAD --write-stack mine`"
+    )
