@@ -67,11 +67,14 @@ def test_a_forked_child_ends_as_the_real_interpreter_does(zygote: Zygote, tmp_pa
     assert real.returncode == {"exit status": 3, "ended by its own signal": -15}.get(name, real.returncode)
 
 
+# short sleeps: a signal handled by the interpreter just before a long sleep starts waits
+# for the sleep's end to run its Python handler (the sleep itself is not interrupted)
 SIGNALLED = """
 import os, signal, sys, time
 signal.signal(signal.SIGTERM, lambda *_: (print("got SIGTERM", flush=True), sys.exit(7)))
 print(os.getpid(), flush=True)
-time.sleep(30)
+for _ in range(600):
+    time.sleep(0.05)
 """
 
 
