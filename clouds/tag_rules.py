@@ -16,6 +16,9 @@ own documentation:
 The Chinese clouds' older checks sit beside their components (`clouds/<cloud>/validate.py`,
 `tags.py`: Alibaba, Tencent, Huawei, Volcengine); Baidu's are not in the docs trainstack has.
 trainstack adds two tags of its own (`clouds.common.cluster_tags`), counted against the limit.
+A stack on a managed platform is held to its cloud's rules wherever the pool's resources carry
+the tags (each platform's `validate_pool`): SageMaker and HyperPod AWS's, Azure ML Azure's, PAI
+Lingjun Alibaba's, TI-ONE Tencent's.
 """
 
 from __future__ import annotations

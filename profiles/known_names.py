@@ -25,6 +25,7 @@ from clouds.clock import now
 from clouds.words import article, did_you_mean, listed
 from facts.accelerators import ACCELERATORS
 from facts.performance import PERFORMANCE
+from profiles.catalog.names import accelerator_hint, memory_by_name
 from profiles.catalog.offering import Offering
 from profiles.explain import WorkloadFieldError
 from profiles.spec import WorkloadSpec
@@ -98,7 +99,7 @@ def _accelerators(
     sold = [n for n in spec.accelerators if n.casefold() in known]
     for name in spec.accelerators:
         if name.casefold() not in known and (not sold or name.casefold() not in anywhere):
-            hint = did_you_mean(name, known.values(), cutoff=0.4)
+            hint = accelerator_hint(name, memory_by_name(allowed))
             raise WorkloadFieldError(f"accelerators: the catalog has no '{name}'{where}; {hint}")
     return frozenset(known[n.casefold()] for n in sold)
 

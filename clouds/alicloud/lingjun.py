@@ -67,3 +67,7 @@ def validate_pool(config: ClusterConfig, name: str = "cluster") -> None:
     """
     if problem := pool_problem(config):
         raise ValueError(problem)
+    from clouds.alicloud.validate import PROVIDER, check_tags
+    from clouds.common import cluster_tags
+
+    check_tags(cluster_tags(PROVIDER, name, config.tags))  # its VPD, subnet, cluster and nodes carry them

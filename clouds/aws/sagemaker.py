@@ -198,3 +198,7 @@ def validate_pool(config: ClusterConfig, name: str = "cluster") -> None:
         raise ValueError("ssh_cidrs: SageMaker training instances take no SSH; remove ssh_cidrs")
     if config.capacity_reservation_id:
         raise ValueError("reservation: a SageMaker pool launches no EC2 capacity; remove reservation")
+    from clouds.aws.validate import TAG_RULES, tag_problem
+
+    if problem := tag_problem(TAG_RULES, config.tags):  # the pool's IAM role and S3 bucket carry them
+        raise ValueError(problem)

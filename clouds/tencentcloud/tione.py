@@ -62,3 +62,7 @@ def validate_pool(config: ClusterConfig, name: str = "cluster") -> None:
     """
     if problem := pool_problem(config):
         raise ValueError(problem)
+    from clouds.common import cluster_tags
+    from clouds.tencentcloud.validate import PROVIDER, check_tags
+
+    check_tags(cluster_tags(PROVIDER, name, config.tags))  # the resource group's TagSet

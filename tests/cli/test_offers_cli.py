@@ -61,7 +61,24 @@ def test_table_names_the_pick_and_the_region_filter_holds():
         pytest.param(["B100:8"], "the catalog has no 'B100'", id="unknown-accelerator"),
         pytest.param(["H100:8", "--provider", "awz"], "--provider 'awz' is not a cloud", id="unknown-cloud"),
         pytest.param(["H100:8", "--region", "us-east-9"], "--region us-east-9", id="unknown-region"),
-        pytest.param(["H100:3"], "lists no offering of it; try H100 without a count", id="no-such-count"),
+        # the counts it comes in, as `sky gpus list` shows its quantities
+        pytest.param(
+            ["H100:3"], "lists no offering of it; H100 comes 1, 2, 4 or 8 per node: try H100:4", id="no-such-count"
+        ),
+        pytest.param(["A100-40GB:8"], "did you mean A100? (40 GiB per accelerator)", id="memory-suffix"),
+        pytest.param(["TPU"], "did you mean tpu-v2, tpu-v3, tpu-v4, tpu-v5litepod, tpu-v5p, tpu-v6e?", id="tpu-family"),
+        # a cloud that does not sell it, or has no prices at all, is named as such
+        pytest.param(
+            ["H100:8", "--provider", "alicloud"],
+            "ACCELERATOR: alicloud lists no H100; aws, azure, gcp do: drop --provider or add --provider aws",
+            id="not-on-this-cloud",
+        ),
+        pytest.param(
+            ["H100:8", "--provider", "huaweicloud"],
+            "--provider huaweicloud: the catalog has no priced offerings for it; fetch prices with "
+            "`trainstack catalog refresh --provider huaweicloud`",
+            id="cloud-without-prices",
+        ),
         pytest.param(["H100:8", "--nodes", "0"], "--nodes", id="zero-nodes"),
     ],
 )
@@ -79,3 +96,12 @@ def test_offers_imports_no_pulumi_or_cloud_sdk():
     assert not {
         m for m in loaded if m.startswith(("pulumi", "boto", "azure", "google", "tencentcloud", "alibabacloud"))
     }
+
+
+def test_a_cloud_without_prices_beside_one_with_them_is_a_warning():
+    data = json.loads(run("offers", "H100:8", "--provider", "huaweicloud", "--provider", "aws", "--json").stdout)
+    assert {o["provider"] for o in data["offers"]} == {"aws"}
+    assert data["warnings"][0] == (
+        "warning: huaweicloud: the catalog has no priced offerings for it; fetch prices with "
+        "`trainstack catalog refresh --provider huaweicloud`"
+    )

@@ -3,7 +3,16 @@ per cloud, region and type, priced over their zones for N nodes, ranked, hand-co
 
 import pytest
 
-from profiles.catalog.offers import Ask, OffersError, check_regions, offer_rows, read_ask
+from profiles.catalog.offers import (
+    Ask,
+    OffersError,
+    check_regions,
+    not_sold_by,
+    offer_rows,
+    read_ask,
+    unpriced_clouds,
+    widen_hint,
+)
 from tests.profiles.offering_factory import aws_node, offering
 
 # Two zones of one AWS region (on-demand the same, spot 12 and 15), one Azure region priced per
@@ -102,3 +111,45 @@ def test_a_row_the_catalogs_price_check_doubts_carries_the_check_resolve_gives_i
     assert "more than 1.8x" in check and len(found[("azure", "westus2")]) == 1
     closer = [offering(), offering(region="westus2", zone="westus2", on_demand_usd_per_hour=45.0)]
     assert all(r.price_checks == () for r in offer_rows(closer, Ask("A100-80GB", 8)))
+
+
+@pytest.mark.parametrize(
+    ("ask", "regions", "spot", "hint"),
+    [
+        # the counts the accelerator comes in, as `sky gpus list` shows its quantities
+        pytest.param(Ask("A100-80GB", 2), (), False, "A100-80GB comes 4 or 8 per node: try A100-80GB:4", id="count"),
+        pytest.param(Ask("A100-80GB", 16), (), False, "comes 4 or 8 per node: try A100-80GB:8", id="count-too-big"),
+        # within the regions asked; spot: only the counts with a spot price
+        pytest.param(
+            Ask("A100-80GB", 4), ("us-east-1",), False, "comes 8 per node in us-east-1: try A100-80GB:8", id="in-region"
+        ),
+        pytest.param(Ask("A100-80GB", 4), (), True, "comes 8 per node: try A100-80GB:8", id="spot-counts"),
+        # no count of it there: the regions that list it
+        pytest.param(
+            Ask("H100", 8), ("eastus",), False, "regions listing it: westus3; or drop --region", id="other-region"
+        ),
+        pytest.param(Ask("H100", None), (), True, "drop --spot to see on-demand prices", id="no-spot-price"),
+    ],
+)
+def test_widen_hint_names_what_to_change(ask, regions, spot, hint):
+    # ROWS with no spot price on the 4-GPU and the H100 rows
+    rows = [r._replace(spot_usd_per_hour=None) if r.region in ("westus2", "westus3") else r for r in ROWS]
+    assert offer_rows(rows, ask, regions, spot=spot) == []
+    assert hint in widen_hint(rows, ask, regions, spot)
+
+
+def test_a_cloud_that_does_not_sell_it_is_named_with_the_ones_that_do():
+    # `--provider aws` has no H100 in ROWS; azure does: the line says so, not "no such name"
+    assert not_sold_by("H100:8", ["aws"], ROWS) == (
+        "ACCELERATOR: aws lists no H100; azure does: drop --provider or add --provider azure"
+    )
+    assert not_sold_by("B100:8", ["aws"], ROWS) == ""  # sold nowhere: the unknown-name error stands
+
+
+def test_unpriced_clouds_are_named_in_the_order_asked():
+    assert unpriced_clouds(["huaweicloud", "aws", "volcengine"], ROWS) == [
+        "huaweicloud: the catalog has no priced offerings for it; fetch prices with "
+        "`trainstack catalog refresh --provider huaweicloud`",
+        "volcengine: the catalog has no priced offerings for it; fetch prices with "
+        "`trainstack catalog refresh --provider volcengine`",
+    ]

@@ -1,6 +1,8 @@
 """Sanity warnings (`profiles.cost.sanity`): each rule on both sides of its threshold, and the
 stack-level entry `plan` and `check` call."""
 
+import math
+
 import pytest
 
 from profiles.cost.sanity import MAX_GIB_PER_GPU, MAX_SANE_NODES, sanity_warnings
@@ -59,7 +61,7 @@ def test_nodes_without_a_price_warn_without_one():
 def test_a_dearer_file_system_line_names_its_size_price_and_gpus():
     assert sanity_warnings(2, 8, 6.0, 6.5, 9_536_743) == [
         "warning: file_system: 9,536,743 GiB costs $6.50/hour, more than the 2 x 8 GPUs it feeds ($6.00/hour); "
-        "check file_system.capacity (a unit slip? GiB, TiB and PB differ by 1,024 and more)"
+        "check file_system.capacity_gib (a unit slip? GiB, TiB and PB differ by 1,024 and more)"
     ]
 
 
@@ -80,7 +82,7 @@ def test_a_stacks_file_system_is_priced_per_hour_of_its_run():
     assert stack_warnings(cluster, 1.0, 0.99 * hours) == []
     assert stack_warnings(cluster, 1.0, 1.01 * hours) == [
         "warning: file_system: 4,800 GiB costs $1.01/hour, more than the 2 x 8 GPUs it feeds ($1.00/hour); "
-        "check file_system.capacity (a unit slip? GiB, TiB and PB differ by 1,024 and more)"
+        "check file_system.capacity_gib (a unit slip? GiB, TiB and PB differ by 1,024 and more)"
     ]
 
 
@@ -92,7 +94,7 @@ def test_an_unpriced_stack_file_system_is_judged_by_its_capacity_per_gpu():
     assert stack_warnings(cluster, 4.931, None) == []
     assert stack_warnings(fat, 4.931, None) == [
         "warning: file_system: 163,841 GiB is more than 10 TiB per GPU for 2 x 8 GPUs; check "
-        "file_system.capacity (a unit slip?)"
+        "file_system.capacity_gib (a unit slip?)"
     ]
     assert stack_warnings(fat.model_copy(update={"file_system": None}), 4.931, None) == []
 
@@ -103,3 +105,51 @@ def test_a_stack_with_a_budget_is_not_told_to_set_one():
     (line,) = sanity_warnings(65, 8, 160.0, None, None, budget_usd_per_hour=100.0)
     assert line.endswith("check the stack's nodes (a typo?), its budget is $100/hour (trainstack:max_usd_per_hour)")
     assert "set trainstack:max_usd_per_hour" not in line
+
+
+@pytest.mark.parametrize(
+    ("capacity", "created", "data", "warned"),
+    [
+        pytest.param(4800, 4800, 4800.0, False, id="holds-it-exactly"),
+        pytest.param(4800, 4800, 100_000.0, True, id="far-below-warns"),
+        pytest.param(4800, 4800, 4800.5, True, id="half-a-gib-short-warns"),
+        pytest.param(1000, 1200, 1100.0, False, id="rounded-up-by-the-cloud-holds-it"),
+        pytest.param(4800, None, None, False, id="no-data-size-quiet"),
+    ],
+)
+def test_a_file_system_below_its_data_warns(capacity, created, data, warned):
+    """The workload refuses a file system below its data; a hand-edited stack is told, against the
+    capacity the cloud creates (FSx makes 1,200 GiB of 1,000)."""
+    lines = sanity_warnings(2, 8, 6.0, 1.0, capacity, data_gib=data, created_gib=created)
+    assert bool(lines) is warned
+    if warned:
+        assert lines == [
+            f"warning: file_system: {created:,} GiB cannot hold the {data:,.0f} GiB of data (data.size_gib), so "
+            f"every pass reads the bucket again; raise file_system.capacity_gib to at least {math.ceil(data)} "
+            "(or check data.size_gib)"
+        ]
+
+
+@pytest.mark.parametrize(
+    ("stack", "data_gib", "warned"),
+    [
+        pytest.param("training-a100", 100_000, True, id="aws-fsx-4800"),
+        pytest.param("training-a100", 4800, False, id="aws-fsx-holds-it"),
+        pytest.param("training-a3-gcp", 4_864, False, id="gcp-filestore-4800-made-4864-holds-4864"),
+        pytest.param("training-a3-gcp", 4_865, True, id="gcp-filestore-4864-short-of-4865"),
+        pytest.param("training-h100-azure", 8_193, True, id="azure-amlfs-8tib-short-of-8193"),
+        pytest.param("training-a100-huaweicloud", 4_916, True, id="huawei-sfs-turbo-4915"),
+    ],
+)
+def test_a_committed_stack_edited_below_its_data_warns_per_cloud(stack, data_gib, warned):
+    """Per cloud, the comparison is with what its component creates (`provisioned_gib`)."""
+    from pathlib import Path
+
+    from clouds.data_config import DataConfig
+    from profiles.cost.sanity import stack_warnings
+    from profiles.stack.file import read_cluster
+
+    cluster = read_cluster(Path(__file__).parents[2] / "stacks" / f"Pulumi.{stack}.yaml")[1]
+    edited = cluster.model_copy(update={"data": DataConfig(source="s3://team/data", size_gib=data_gib)})
+    lines = [line for line in stack_warnings(edited, 1000.0, 0.0) if "cannot hold" in line]
+    assert bool(lines) is warned, lines

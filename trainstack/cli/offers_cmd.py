@@ -40,7 +40,15 @@ def run(
 ) -> None:
     """Print the offers for `accelerator` (see the module docstring); bad input exits 2."""
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.catalog.offers import OffersError, check_regions, offer_rows, read_ask
+    from profiles.catalog.offers import (
+        OffersError,
+        check_regions,
+        not_sold_by,
+        offer_rows,
+        read_ask,
+        unpriced_clouds,
+        widen_hint,
+    )
     from profiles.spec.rules import known_provider
 
     try:
@@ -49,7 +57,13 @@ def run(
         fail(f"--provider {exc}")
     try:
         catalog = load_catalog(providers=clouds or None)
-        ask = read_ask(accelerator, catalog.offerings)
+        unpriced = unpriced_clouds(clouds, catalog.offerings)
+        if clouds and len(unpriced) == len(clouds):
+            fail(f"--provider {'; '.join(unpriced)}")
+        try:
+            ask = read_ask(accelerator, catalog.offerings)
+        except OffersError as exc:  # another cloud may list it: say so rather than "no such name"
+            fail((clouds and not_sold_by(accelerator, clouds, load_catalog().offerings)) or str(exc))
         check_regions(regions, catalog.offerings)
     except (CatalogError, OffersError) as exc:
         fail(str(exc))
@@ -57,24 +71,17 @@ def run(
     if not rows:
         where = f" in {', '.join(regions)}" if regions else ""
         kind = "spot-priced " if spot else ""
-        fail(f"{accelerator}: the catalog lists no {kind}offering of it{where}; {_widen(ask, spot, regions)}")
+        hint = widen_hint(catalog.offerings, ask, regions, spot)
+        fail(f"{accelerator}: the catalog lists no {kind}offering of it{where}; {hint}")
     shown = rows[:top] if top else rows
-    warnings = catalog.price_warnings(tuple(dict.fromkeys(r.provider for r in shown)))
+    warnings = [f"warning: {line}" for line in unpriced]
+    warnings += catalog.price_warnings(tuple(dict.fromkeys(r.provider for r in shown)))
     if as_json:
         print(json.dumps(offers_json(shown, len(rows), ask, spot, catalog, warnings), indent=2))
     else:
         offers_table(shown, len(rows), ask, catalog.version, catalog.today)
     for line in warnings:  # on stderr, as `resolve` prints them (and in the JSON)
         print(line, file=sys.stderr)
-
-
-def _widen(ask, spot: bool, regions: Sequence[str]) -> str:
-    """What to drop to see rows: the region filter, `--spot`, or the count."""
-    if regions:
-        return "drop --region to see every region"
-    if spot:
-        return "drop --spot to see on-demand prices"
-    return f"try {ask.accelerator} without a count" if ask.per_node else "try another accelerator"
 
 
 def _money(low: float | None, high: float | None) -> str:
