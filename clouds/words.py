@@ -57,6 +57,15 @@ def did_you_mean(value: str, valid: Iterable[str], what: str = "known", cutoff: 
     return f"did you mean {', '.join(close)}?" if close else f"{what}: {listed(unique, value)}"
 
 
+def usd_rate(amount: float) -> str:
+    """A price as a stack file records it: `$12.3314`, `$30,828.50`, `$1,234,567.89`: grouped, at
+    least to the cent and at most to four decimals, never in exponent form (a figure such as `:g`
+    gives, `$1.23457e+06`, hides the cents of anything from $10,000 up)."""
+    text = f"{abs(amount):,.4f}".rstrip("0")
+    whole, _, cents = text.partition(".")
+    return f"{'-' if amount < 0 else ''}${whole}.{cents.ljust(2, '0')}"
+
+
 def usd(amount: float) -> str:
     """`$1,234` from $100 up, `$12.50` or `$0.43` below it: a difference or small cost is never
     shown as `$0` (whole dollars would hide up to 50 cents; to the cent, the figure keeps at

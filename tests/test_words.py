@@ -2,7 +2,7 @@
 
 import pytest
 
-from clouds.words import article, did_you_mean, listed, usd
+from clouds.words import article, did_you_mean, listed, usd, usd_rate
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,20 @@ def test_did_you_mean_or_the_valid_values():
 )
 def test_usd_keeps_cents_where_whole_dollars_would_hide_them(amount, shown):
     assert usd(amount) == shown
+
+
+@pytest.mark.parametrize(
+    ("amount", "shown"),
+    [
+        pytest.param(12.3314, "$12.3314", id="as-recorded-four-decimals"),
+        pytest.param(1.0, "$1.00", id="at-least-cents"),
+        pytest.param(30828.5, "$30,828.50", id="grouped-with-cents"),
+        pytest.param(1234567.89, "$1,234,567.89", id="no-exponent-at-a-million"),
+        pytest.param(12345.67, "$12,345.67", id="cents-kept-past-ten-thousand"),
+        pytest.param(-0.5, "-$0.50", id="negative"),
+    ],
+)
+def test_usd_rate_keeps_every_cent_a_price_has(amount, shown):
+    """`check` compares a stack's recorded price with the catalog's: `:g` showed $30828.5 and
+    $1.23457e+06, and two prices a few cents apart from $10,000 up as the same figure."""
+    assert usd_rate(amount) == shown

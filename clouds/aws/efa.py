@@ -93,10 +93,11 @@ def check_subnet_size(cidr: str, nodes: int, instance_type: str, interconnect: s
     per_node = ip_interfaces(instance_type, interconnect)
     needed = nodes * per_node
     if needed > usable:
+        other = "an existing subnet" if field == "nodes" else "a subnet"
         raise ValueError(
             f"{field}: the subnet {cidr} has {usable} usable addresses, but {nodes} x {instance_type} "
             f"need {needed} ({per_node} per node, one per interface that is not EFA-only); "
-            "use a larger subnet or fewer nodes"
+            f"set nodes: {usable // per_node} or fewer, or subnet_id: {other} with {needed} or more free addresses"
         )
 
 

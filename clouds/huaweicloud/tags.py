@@ -6,7 +6,8 @@ characters of letters, digits, `_`, `-`, Chinese characters and `@`; in a value 
 characters of letters, digits, `_`, `.`, `-`, Chinese characters and `@`. The ECS v2
 `ProjectTag` model of huaweicloud-sdk-go-v3 (official SDK) states the same 36/43 limits.
 Newer services accept `:` too, but not every service does, so the strictest rule is used
-for every resource: `trainstack:cluster` becomes `trainstack-cluster` (as on GCP).
+for every resource: `trainstack:cluster` becomes `trainstack-cluster` (as on GCP). A stack's
+key or value longer than that is refused (`check_tags`), never cut short.
 Keys starting with `_sys_` are system tags tenants cannot set (huaweicloud-sdk-go-v3 GA
 `ResourceTag`).
 """
@@ -55,14 +56,21 @@ def huawei_tags(name: str, extra: Mapping[str, str] | None = None) -> dict[str, 
 
 
 def check_tags(extra: Mapping[str, str]) -> None:
-    """Reject extra tags that cannot be written to Huawei Cloud as given.
+    """Reject extra tags that cannot be written to Huawei Cloud as given: characters are
+    rewritten (`sanitize_key`), but a key or value too long is refused, never cut short.
 
     Raises:
-        ValueError: one line for an empty or system key, or two keys that sanitize to the
-            same key (also against the `trainstack-*` keys).
+        ValueError: one line for an empty or system key, a key over 36 or a value over 43
+            characters, or two keys that sanitize to the same key (also against the
+            `trainstack-*` keys).
     """
     seen = {sanitize_key(key): key for key in cluster_tags(PROVIDER, "x")}
-    for key in extra:
+    for key, value in extra.items():
+        for text, what, limit in ((key.strip(), "key", MAX_KEY_CHARS), (value.strip(), "value", MAX_VALUE_CHARS)):
+            if len(text) > limit:
+                raise ValueError(
+                    f"tags: {what} {text[:40]!r} is {len(text)} characters; Huawei Cloud allows {limit}; shorten it"
+                )
         clean = sanitize_key(key)
         if not clean:
             raise ValueError("tags: an empty tag key is not allowed on Huawei Cloud; remove it")

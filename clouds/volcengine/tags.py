@@ -2,8 +2,9 @@
 
 Tag keys on Volcengine are 1-128 characters of letters of any language, digits, spaces and
 `_ . : / = + - @`, must not start with `volc:` or `sys:` in any case, and must not start or
-end with a space; values take the same characters (pulumi_volcenginecc tag docs for ECS,
-VPC and vePFS resources, official provider source). `:` is allowed, so the keys of
+end with a space; values take the same characters, 0-256 of them (pulumi_volcenginecc 0.0.64
+tag docs for ECS, VPC and vePFS resources, official provider source: "Length must be between
+0 and 256 characters"). `:` is allowed, so the keys of
 `clouds.common.cluster_tags` (`trainstack:cluster`) are kept as they are; user tags
 that break the rules are rejected by `check_tags` rather than rewritten.
 """
@@ -17,6 +18,7 @@ from clouds.common import cluster_tags
 
 PROVIDER = "volcengine"
 MAX_KEY_CHARS = 128
+MAX_VALUE_CHARS = 256
 RESERVED_PREFIXES = ("volc:", "sys:")
 _ALLOWED = re.compile(r"^[\w .:/=+\-@]*$")
 
@@ -51,6 +53,10 @@ def check_tags(extra: Mapping[str, str]) -> None:
         if not key or len(key) > MAX_KEY_CHARS or key != key.strip():
             raise ValueError(
                 f"tags: key '{key}' must be 1-{MAX_KEY_CHARS} characters without leading or trailing spaces; rename it"
+            )
+        if len(value) > MAX_VALUE_CHARS:
+            raise ValueError(
+                f"tags: {key}: the value is {len(value)} characters, Volcengine allows {MAX_VALUE_CHARS}; shorten it"
             )
         if key.lower().startswith(RESERVED_PREFIXES):
             raise ValueError(f"tags: key '{key}' starts with volc: or sys:, reserved by Volcengine; rename it")

@@ -23,6 +23,7 @@ from clouds.base import load
 from clouds.contract import ClusterConfig
 from clouds.platforms import Platform
 from clouds.registry import CLOUDS
+from clouds.words import usd_rate
 from profiles.preflight.finding import Finding, PreflightError
 from profiles.stack import file as stack_file_module
 
@@ -213,7 +214,7 @@ def catalog_finding(
         return Finding(
             "catalog",
             "unknown",
-            f"stack records a compute price of ${cluster.usd_per_hour:g}/hour for its nodes, which catalog {current} "
+            f"stack records a compute price of {usd_rate(cluster.usd_per_hour)}/hour for its nodes, which catalog {current} "
             "cannot confirm",
             "`trainstack plan` says which price is missing; a set budget fails until the catalog has it",
         )
@@ -223,13 +224,13 @@ def catalog_finding(
         return Finding(
             "catalog",
             "info",
-            f"stack records ${cluster.usd_per_hour:g}/hour for its nodes' compute, but {cluster.nodes} x "
-            f"{cluster.instance_type} {cluster.purchase} costs ${catalog_usd_per_hour:g}/hour in catalog {current} "
+            f"stack records {usd_rate(cluster.usd_per_hour)}/hour for its nodes' compute, but {cluster.nodes} x "
+            f"{cluster.instance_type} {cluster.purchase} costs {usd_rate(catalog_usd_per_hour)}/hour in catalog {current} "
             "(USD; `trainstack plan` shows and budgets the catalog's price)",
             "rerun `trainstack resolve ... --write-stack` (with --force to replace hand edits) to record it",
         )
     priced = (
-        f"stack prices its nodes' compute at ${cluster.usd_per_hour:g}/hour (USD; {what_plan_adds(cluster)}) "
+        f"stack prices its nodes' compute at {usd_rate(cluster.usd_per_hour)}/hour (USD; {what_plan_adds(cluster)}) "
         f"with catalog {cluster.catalog_version}"
     )
     if cluster.catalog_version == current:

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from clouds.contract import ClusterConfig
+from clouds.words import usd_rate
 from policies import evaluate
 from profiles.catalog.loader import DATA_DIR, load_catalog
 from profiles.catalog.rates import set_rate
@@ -171,7 +172,7 @@ def test_check_says_what_to_confirm_by_hand(name, provider, monkeypatch):
     lines = result.stdout.splitlines()
     if name in PRICED:
         assert lines[1] == (
-            f"  ok catalog: stack prices its nodes' compute at ${PRICED[name]:.4f}/hour (USD; `trainstack plan` "
+            f"  ok catalog: stack prices its nodes' compute at {usd_rate(PRICED[name])}/hour (USD; `trainstack plan` "
             f"adds the file system) with catalog {config.catalog_version} (the current catalog)"
         )
         lines.insert(2, "")  # a priced stack has no `fix:` line under its catalog finding
@@ -264,7 +265,7 @@ def test_check_does_not_vouch_for_a_typed_price_and_refuses_a_bad_budget(tmp_pat
     result = run("check", "-s", "training-a100-huaweicloud")
     assert result.exit_code == 0, result.output
     assert (
-        f"  ? catalog: stack records a compute price of $1/hour for its nodes, which catalog {load_catalog().version} cannot confirm"
+        f"  ? catalog: stack records a compute price of $1.00/hour for its nodes, which catalog {load_catalog().version} cannot confirm"
         in result.stdout
     )
     bad = _edited_project(tmp_path / "b", "training-a100-huaweicloud", {}, {"trainstack:max_usd_per_hour": "abc"})

@@ -123,10 +123,12 @@ def test_stack_priced_with_an_older_catalog_is_reported():
 
 def test_the_catalog_finding_calls_the_stacks_price_the_nodes_compute():
     # The stack's usd_per_hour is compute only; `plan`'s USD/hour adds the file system (docs/cli.md).
+    from clouds.words import usd_rate
+
     found = catalog_finding(_cluster(catalog_version="v2"), "v2")
     price = _cluster().usd_per_hour
     assert found.detail == (
-        f"stack prices its nodes' compute at ${price:g}/hour (USD; `trainstack plan` adds the file system) "
+        f"stack prices its nodes' compute at {usd_rate(price)}/hour (USD; `trainstack plan` adds the file system) "
         "with catalog v2 (the current catalog)"
     )
 

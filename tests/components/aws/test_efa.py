@@ -104,3 +104,34 @@ def test_subnet_size_counts_only_ip_using_interfaces(cidr, nodes, instance_type,
         return
     with pytest.raises(ValueError, match=r"^subnet_id: the subnet .* usable addresses.*need \d+"):
         check_subnet_size(cidr, nodes, instance_type, "rdma", "subnet_id")
+
+
+@pytest.mark.parametrize(
+    ("cidr", "nodes", "field", "fix"),
+    [
+        pytest.param(
+            "10.0.0.0/17",
+            10_000,
+            "nodes",
+            "set nodes: 8190 or fewer, or subnet_id: an existing subnet with 40000 or more free addresses",
+            id="own-17-subnet-10000-p4d",
+        ),
+        pytest.param(
+            "10.0.0.0/24",
+            63,
+            "subnet_id",
+            "set nodes: 62 or fewer, or subnet_id: a subnet with 252 or more free addresses",
+            id="existing-24-subnet-63-p4d",
+        ),
+    ],
+)
+def test_a_subnet_too_small_names_the_node_count_that_fits(cidr, nodes, field, fix):
+    """The fix is input that is accepted: "use a larger subnet" named no field (trainstack makes the
+    /17 itself); the node count named fits (8,190 x 4 = 32,760 of 32,763; 62 x 4 = 248 of 251)."""
+    from clouds.aws.efa import check_subnet_size
+
+    with pytest.raises(ValueError) as refused:
+        check_subnet_size(cidr, nodes, "p4d.24xlarge", "rdma", field)
+    assert str(refused.value).endswith(fix)
+    fitting = int(fix.split("set nodes: ")[1].split(" ")[0])
+    check_subnet_size(cidr, fitting, "p4d.24xlarge", "rdma", field)

@@ -97,6 +97,8 @@ def test_tags_are_sanitized_for_huawei():
         pytest.param({"trainstack:cluster": "x"}, "both become 'trainstack-cluster'", id="reserved"),
         pytest.param({"_sys_x": "1"}, "starts with _sys_", id="system"),
         pytest.param({"": "1"}, "empty tag key", id="empty"),
+        pytest.param({"k" * 37: "1"}, "key 'kkkk.*' is 37 characters; Huawei Cloud allows 36", id="long-key"),
+        pytest.param({"team": "v" * 44}, "value 'vvv.*' is 44 characters; Huawei Cloud allows 43", id="long-value"),
     ],
 )
 def test_check_tags_rejects(extra, match):
@@ -135,3 +137,9 @@ def test_validate_accepts_the_example_and_the_other_families(hw_config):
     ]:
         config = hw_config(instance_type=flavor, accelerator=accelerator, accelerator_count=count)
         validate_args(config, "c")
+
+
+def test_check_tags_accepts_a_key_and_value_at_the_limits():
+    """36 and 43 characters (TMS constraints): kept whole, not cut short."""
+    check_tags({"k" * 36: "v" * 43})
+    assert huawei_tags("c", {"k" * 36: "v" * 43})["k" * 36] == "v" * 43

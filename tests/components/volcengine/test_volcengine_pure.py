@@ -104,6 +104,7 @@ def test_tags_keep_colons_as_key_value_lists():
         pytest.param({" x": "1"}, "without leading or trailing spaces", id="space"),
         pytest.param({"k" * 129: "1"}, "must be 1-128 characters", id="long"),
         pytest.param({"a": "x<y"}, "'x<y' holds a character", id="value"),
+        pytest.param({"a": "v" * 257}, "a: the value is 257 characters, Volcengine allows 256", id="long-value"),
     ],
 )
 def test_check_tags_rejects(extra, match):
@@ -126,3 +127,7 @@ def test_validate_accepts_the_example_and_plain_gpu_types(vc_config):
     validate_args(vc_config(**plain, accelerator_count=1), "c")
     # hpcg3ib's GPU model is unsourced, so any accelerator name passes.
     validate_args(vc_config(instance_type="ecs.hpcg3ib.x", accelerator="H800"), "c")
+
+
+def test_check_tags_accepts_a_value_at_the_limit():
+    check_tags({"team": "v" * 256, "empty": ""})
