@@ -19,23 +19,13 @@ from facts.performance import PERFORMANCE
 from profiles.catalog.loader import PROVIDERS
 from profiles.spec.agreement import check_together
 from profiles.spec.counts import count_of, share, split_counts
+from profiles.spec.purchase_words import read as read_purchase
 from profiles.spec.units import at_most_gib, at_most_hours, not_bool, parse_count, parse_duration_hours, parse_size_gib
 
 # `nodes: auto` considers 1 to this many nodes (a choice, not a sourced figure).
 AUTO_MAX_NODES = 64
 # Accelerators with a dense BF16 figure, i.e. the ones `gpu_hours` can be measured on.
 _REFERENCES = {name.lower(): name for name, _ in PERFORMANCE}
-_PURCHASE_ALIASES = {
-    "spot-allowed": "any",
-    "spot_allowed": "any",
-    "ondemand": "on-demand",
-    "flex": "flex-start",
-    "flexstart": "flex-start",
-    "dws": "flex-start",
-}
-# Words for a committed term that users write as the purchase option (AWS RIs and Savings
-# Plans, Azure reservations, GCP committed use).
-_TERM_WORDS = ("reserved", "reservation", "savings-plan", "committed", "commitment")
 _CHECKPOINTING_WORDS = {"off": "none", "no": "none", "false": "none", "on": "full", "yes": "full", "true": "full"}
 
 __all__ = ["AUTO_MAX_NODES", "count_of", "known_provider", "not_bool", "share", "split_counts"]
@@ -98,22 +88,14 @@ def commitment(value: object) -> object:
 
 
 def purchase(value: object) -> object:
-    """`spot-allowed` reads as `any`, `ondemand` as `on-demand`, `dws`/`flex` as `flex-start`,
-    in any case and with `_` or spaces for `-`.
+    """The purchase option as written in any case, with `_` or spaces for `-`, and its aliases
+    (`profiles.spec.purchase_words`).
 
     Raises:
-        ValueError: a reserved term or savings plan given as the purchase option: the fix is
-            `commitment:` (a term is priced on top of on-demand nodes, not a way to buy them).
+        ValueError: another way to pay given as the purchase option (a reserved term, held
+            capacity, another cloud's name for spot), with the key that expresses it.
     """
-    if not isinstance(value, str):
-        return value
-    word = value.strip().lower().replace("_", "-").replace(" ", "-")
-    if word.startswith(_TERM_WORDS) or word in ("ri", "cud"):
-        raise ValueError(
-            f"'{value}' is not a purchase option (any, spot, on-demand, flex-start): a reserved term is priced with "
-            "`commitment: 1y` (or 3y) beside `purchase: on-demand`; see docs/workloads.md"
-        )
-    return _PURCHASE_ALIASES.get(word, word if word in ("any", "spot", "on-demand", "flex-start") else value)
+    return read_purchase(value) if isinstance(value, str) else value
 
 
 def word(value: object) -> object:

@@ -36,6 +36,7 @@ _DURATION_UNITS = {
     # "per month"; `m` stays minutes
     **dict.fromkeys(("mo", "mos", "month", "months"), HOURS_PER_MONTH),
 }
+_YEAR_WORDS = frozenset({"y", "yr", "yrs", "year", "years"})
 _NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)"  # 12, 1.5, 2., .5
 _NUMBER_UNIT = re.compile(rf"\s*({_NUMBER})\s*([A-Za-z]*)\s*")
 
@@ -128,6 +129,11 @@ def parse_duration_hours(value: object, bare_hours: bool = False) -> float:
     number, unit = _split(value, "duration", example)
     if not unit and not bare_hours and number != 0:
         raise _no_unit(value, number, "{n}h, {n}d or {n}m")
+    written = _NUMBER_UNIT.fullmatch(str(value))
+    if written and written.group(2) == "M":  # months in ISO 8601 and moment.js, minutes to others
+        raise ValueError(f"{value!r} could be minutes or months; write {number:g}m (minutes) or {number:g}mo (months)")
+    if unit in _YEAR_WORDS:  # not a unit: years are months' business (a year of 8,760 h is 12mo)
+        raise ValueError(f"{value!r}: years are written in months; write {number * 12:g}mo ({number * 8760:,.0f} h)")
     if unit and unit not in _DURATION_UNITS:
         raise ValueError(
             f"unknown duration unit in {value!r}; use m, h, d, w or mo "

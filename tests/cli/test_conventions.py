@@ -76,3 +76,19 @@ def test_resolve_reads_standard_input():
 def test_standard_input_errors_name_it():
     result = CliRunner().invoke(app, ["resolve", "-"], input="accelerators: [A100:8]\nhours: 3 fortnights\n")
     assert result.exit_code == 2 and result.stderr.startswith("error: <stdin>: hours: unknown duration unit")
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        pytest.param(["bench", "report", "-", "-"], "RUNS (2 times)", id="report-runs"),
+        pytest.param(["bench", "report", "-", "--workload", "-"], "RUNS and --workload", id="report-workload"),
+        pytest.param(["bench", "import", "-", "-"], "RESULTS (2 times)", id="import"),
+        pytest.param(["bench", "parse", "-", "-"], "FILES (2 times)", id="parse"),
+    ],
+)
+def test_standard_input_given_twice_is_refused_naming_the_arguments(args, named):
+    # the second reader would find standard input empty and blame the input ("not JSON")
+    result = CliRunner().invoke(app, args, input="{}\n")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: {named}: `-` (standard input) can be read once; give the others as files\n"

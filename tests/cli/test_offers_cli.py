@@ -105,3 +105,17 @@ def test_a_cloud_without_prices_beside_one_with_them_is_a_warning():
         "warning: huaweicloud: the catalog has no priced offerings for it; fetch prices with "
         "`trainstack catalog refresh --provider huaweicloud`"
     )
+
+
+def test_regions_in_any_case_and_the_prices_age_in_days():
+    # `regions` in a workload take any case; so does --region. Alibaba's cn-beijing A10 rows
+    # carry a dated third-party price (2024-12-30): its age in days is in the JSON as in the table.
+    from profiles.catalog.freshness import observed_on
+
+    data = json.loads(run("offers", "A10", "--region", "CN-Beijing", "--provider", "alicloud", "--json").stdout)
+    assert data["offers"] and {o["region"] for o in data["offers"]} == {"cn-beijing"}
+    today = load_catalog(providers=("alicloud",)).today
+    for offer in data["offers"]:
+        assert offer["price_age_days"] == (today - observed_on(offer["price_observed"])).days > 700
+    aws = json.loads(run("offers", "H100:8", "--provider", "aws", "--top", "1", "--json").stdout)["offers"][0]
+    assert aws["price_observed"].startswith("unknown") and aws["price_age_days"] is None  # undated snapshot

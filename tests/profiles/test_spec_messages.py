@@ -109,9 +109,52 @@ def test_a_bucket_no_cloud_links_says_which_kinds_are_linked(scheme):
     assert "copy the data onto the file system yourself and drop `data`" in text and "aws can link" not in text
 
 
-@pytest.mark.parametrize("word", ["reserved", "Reserved", "reserved-1y", "savings plan", "RI", "committed-use"])
+@pytest.mark.parametrize("word", ["reserved", "Reserved", "savings plan", "RI", "committed-use", "cud"])
 def test_a_reserved_purchase_points_at_commitment(word):
     with pytest.raises(SpecError) as err:
         parse_spec({**BASE, "purchase": word}, "w.yaml")
     assert f"purchase: '{word}' is not a purchase option" in str(err.value)
     assert "`commitment: 1y` (or 3y) beside `purchase: on-demand`" in str(err.value)
+    assert "reservations:" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("word", "fix"),
+    [
+        # a term written with its length: the commitment of that length
+        pytest.param("reserved-1y", "`commitment: 1y` beside `purchase: on-demand`", id="reserved-1y"),
+        pytest.param("Reserved 3 years", "`commitment: 3y` beside `purchase: on-demand`", id="reserved-3-years"),
+        pytest.param("1y", "`commitment: 1y` beside `purchase: on-demand`", id="bare-term"),
+        pytest.param("3yr", "`commitment: 3y` beside `purchase: on-demand`", id="bare-term-yr"),
+        # held capacity is `reservations:` (the resolver's `reservation` / `capacity-block` rows)
+        pytest.param(
+            "capacity-block", "a Capacity Block, a GCP reservation) is listed under `reservations:`", id="block"
+        ),
+        pytest.param("Capacity Reservation", "is listed under `reservations:`; see", id="odcr-words"),
+        pytest.param("ODCR", "is listed under `reservations:`; see", id="odcr"),
+        # "reservation" is either: both keys
+        pytest.param(
+            "reservation", "under `reservations:`; a reserved term is priced with `commitment: 1y`", id="both"
+        ),
+        # the clouds' other names for spot, and dstack's auto
+        pytest.param("preemptible", "are `purchase: spot`, or `any` to allow on-demand too", id="gcp-preemptible"),
+        pytest.param("low_priority", "are `purchase: spot`, or `any`", id="azure-low-priority"),
+        pytest.param("auto", "is `purchase: any` (dstack's spot_policy: auto)", id="dstack-auto"),
+    ],
+)
+def test_other_ways_to_pay_name_the_key_that_expresses_them(word, fix):
+    with pytest.raises(SpecError) as err:
+        parse_spec({**BASE, "purchase": word}, "w.yaml")
+    text = str(err.value)
+    assert text.startswith(f"w.yaml: purchase: '{word}' is not a purchase option (any, spot, on-demand, flex-start): ")
+    assert fix in text and "\n" not in text
+
+
+@pytest.mark.parametrize(("word", "read"), [("ondemand", "on-demand"), ("Spot_Allowed", "any"), ("DWS", "flex-start")])
+def test_purchase_aliases_are_read(word, read):
+    assert (
+        parse_spec(
+            {**BASE, "purchase": word, "spot": {"checkpoint_interval": "1h"}, "file_system": {"capacity": "1TiB"}}
+        ).purchase
+        == read
+    )

@@ -132,3 +132,23 @@ def test_unknown_duration_unit_lists_the_words():
 )
 def test_months_are_730_hours(text, hours):
     assert parse_duration_hours(text) == pytest.approx(hours)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # months to ISO 8601 (P6M) and moment.js, minutes to others: neither is guessed
+        pytest.param("6M", "'6M' could be minutes or months; write 6m (minutes) or 6mo (months)", id="capital-m"),
+        pytest.param(
+            "1.5 M", "'1.5 M' could be minutes or months; write 1.5m (minutes) or 1.5mo (months)", id="spaced"
+        ),
+        # years are written in months (a month is 730 h, so a year 8,760 h)
+        pytest.param("1y", "'1y': years are written in months; write 12mo (8,760 h)", id="y"),
+        pytest.param("2 years", "'2 years': years are written in months; write 24mo (17,520 h)", id="years"),
+    ],
+)
+def test_ambiguous_and_year_units_are_refused_with_the_spelling_read(text, message):
+    with pytest.raises(ValueError) as caught:
+        parse_duration_hours(text)
+    assert str(caught.value) == message
+    assert parse_duration_hours("6m") == pytest.approx(0.1) and parse_duration_hours("6mo") == 6 * 730

@@ -11,8 +11,9 @@ def _money(value: float | None, digits: int = 0) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
-def report_json(workload: str, verdicts: list[Verdict]) -> dict:
-    """The report's figures, one entry per run, cheapest job first."""
+def report_json(workload: str, verdicts: list[Verdict], warnings: list[str] | None = None) -> dict:
+    """The report's figures, one entry per run, cheapest job first, and the warnings printed
+    on stderr (the catalog prices' age; keys in docs/cli.md)."""
     return {
         "workload": workload,
         "runs": [
@@ -33,6 +34,7 @@ def report_json(workload: str, verdicts: list[Verdict]) -> dict:
             }
             for v in verdicts
         ],
+        "warnings": list(warnings or ()),
     }
 
 

@@ -19,7 +19,7 @@ from trainstack.cli.bench_stack import (
     stack_cluster,
     stack_config,
 )
-from trainstack.cli.usage_errors import fail
+from trainstack.cli.usage_errors import fail, stdin_once
 
 bench_app = typer.Typer(
     no_args_is_help=True, help="Benchmark the cluster: run (the kit), fetch, parse, import, report."
@@ -40,6 +40,7 @@ def parse(
     from trainstack.bench.parse import ParseError, parse_files
     from trainstack.bench.summary import summary_lines
 
+    stdin_once(FILES=files)
     cluster = stack_cluster(stack, project) if stack else None
     try:
         result = parse_files(files, cluster, stack)
@@ -150,6 +151,7 @@ def import_results(
     from profiles.files import shown_name
     from profiles.measurements.store import StoreError, check_import, store_result
 
+    stdin_once(RESULTS=results)
     try:  # every file is checked before any is stored (nothing half-imported); `-` is read once
         checked = [(path, check_import(path)) for path in results]
         for path, result in checked:
@@ -185,6 +187,7 @@ def report(
     from trainstack.bench.report_view import report_json, report_table, write_report_plot
     from trainstack.cli.plot import PlotPathError, check_plot_path
 
+    stdin_once(RUNS=runs, **{"--workload": workload})
     option = "--plot" if plot is not None or output is None else "-o/--output"
     plot = plot or output
     try:
@@ -213,10 +216,14 @@ def report(
             drawn = write_report_plot(plot, spec.name, verdicts)
         except OSError as exc:
             fail(f"{option} {plot}: cannot write ({exc.strerror}); give a writable .png path")
+    priced = tuple(dict.fromkeys(v.run.provider for v in verdicts if v.usd_per_hour is not None and v.run.provider))
+    warnings = catalog.price_warnings(priced) if priced else []  # the prices' age, as resolve and offers say it
     if as_json:
-        typer.echo(json.dumps(report_json(spec.name, verdicts), indent=2))
+        typer.echo(json.dumps(report_json(spec.name, verdicts, warnings), indent=2))
     else:
         report_table(spec.name, verdicts)
+    for line in warnings:
+        typer.echo(line, err=True)
     if plot is not None:  # the full path: no doubt about where the file went
         typer.echo(f"plot written: {plot.resolve()} ({drawn} runs)", err=as_json)
 

@@ -49,12 +49,13 @@ def run(
         unpriced_clouds,
         widen_hint,
     )
-    from profiles.spec.rules import known_provider
+    from profiles.spec.rules import known_provider, region_names
 
     try:
         clouds = tuple(dict.fromkeys(known_provider(p) for p in providers))
     except ValueError as exc:
         fail(f"--provider {exc}")
+    regions = region_names(tuple(regions))  # any case, as a workload's `regions` (`EastUS` is eastus)
     try:
         catalog = load_catalog(providers=clouds or None)
         unpriced = unpriced_clouds(clouds, catalog.offerings)
@@ -173,6 +174,7 @@ def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str])
                 "spot_usd_per_hour": _round(r.spot),
                 "spot_max_usd_per_hour": _round(r.spot_max),
                 "price_observed": r.observed,
+                "price_age_days": _age_days(r.observed, catalog.today),
                 "price_estimate": r.estimate,
                 "price_checks": list(r.price_checks),
             }
@@ -180,6 +182,14 @@ def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str])
         ],
         "warnings": warnings,
     }
+
+
+def _age_days(observed: str, today) -> int | None:
+    """Days since the price was observed (the table's `(35 d old)`), None when undated."""
+    from profiles.catalog.freshness import observed_on
+
+    day = observed_on(observed)
+    return None if day is None else (today - day).days
 
 
 def _round(value: float | None) -> float | None:

@@ -78,3 +78,15 @@ def fail(message: str, code: int = BAD_INPUT) -> None:
 
     typer.echo(f"error: {short(message, limit=None)}", err=True)
     raise typer.Exit(code=code)
+
+
+def stdin_once(**given: object) -> None:
+    """Refuse standard input (`-`) given more than once (`RUNS=[-, -]`, `--workload -` beside
+    `-`): the second reader would find it empty and blame the input. Each keyword is an
+    argument's name as the help shows it, its value a path or a list of them."""
+    named = [
+        name for name, value in given.items() for v in (value if isinstance(value, list) else [value]) if str(v) == "-"
+    ]
+    if len(named) > 1:
+        where = " and ".join(dict.fromkeys(named)) if len(set(named)) > 1 else f"{named[0]} ({len(named)} times)"
+        fail(f"{where}: `-` (standard input) can be read once; give the others as files")

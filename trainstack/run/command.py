@@ -93,25 +93,45 @@ def run(path: Path, stack: str, echo: Echo, dry_run: bool = False, as_json: bool
         echo(json.dumps(request, indent=2))
         return None
     done = send(cluster, name, stamp, config) if cluster.platform is None else send(cluster, name, stamp)
-    keep(path, stack, cluster, done, echo)
-    if as_json:
-        echo(json.dumps({"job_id": done.job_id, "logs": done.logs, "checkpoints": done.checkpoints}, indent=2))
+    notes = [kept] if (kept := keep(path, stack, cluster, done)) else []
+    if platform is not None:
+        from profiles.catalog.platform_rows import limit_note
+
+        notes += [note] if (note := limit_note(platform, cluster.hours)) else []
+    if as_json:  # what the lines below say, as numbers (keys in docs/cli.md)
+        echo(json.dumps(submitted_json(cluster, done, notes), indent=2))
         return done
     echo(f"job: {done.job_id}")
     echo(f"logs: {done.logs}")
     echo(f"checkpoints: {done.checkpoints}")
     echo(f"expected cost: {expected_cost(cluster)}")
-    if platform is not None:
-        from profiles.catalog.platform_rows import limit_note
-
-        if note := limit_note(platform, cluster.hours):
-            echo(f"note: {note}")
+    for note in notes:
+        echo(f"note: {note}")
     return done
 
 
-def keep(path: Path, stack: str, cluster: ClusterConfig, done: Submitted, echo: Echo) -> None:
+def submitted_json(cluster: ClusterConfig, done: Submitted, notes: list[str]) -> dict:
+    """`run --json`: the job, where it writes, its expected cost (USD, null when unpriced, with
+    `price_note` saying why) and the notes the text prints."""
+    from profiles.stack.price import price_from_catalog
+
+    price = price_from_catalog(cluster)
+    return {
+        "job_id": done.job_id,
+        "logs": done.logs,
+        "checkpoints": done.checkpoints,
+        "hours": cluster.hours,
+        "usd_per_hour": price.total_usd_per_hour,
+        "usd_per_job": None if price.usd_total is None else round(price.usd_total, 2),
+        "price_note": price.note or "",
+        "notes": notes,
+    }
+
+
+def keep(path: Path, stack: str, cluster: ClusterConfig, done: Submitted) -> str:
     """Keep the started job in the project (`trainstack.run.record`) for `trainstack status`; a
-    project that cannot be written loses only that (the job is running)."""
+    project that cannot be written loses only that (the job is running): the note saying so,
+    else ""."""
     from trainstack.run import record
 
     kept = record.RunRecord(
@@ -126,7 +146,8 @@ def keep(path: Path, stack: str, cluster: ClusterConfig, done: Submitted, echo: 
     try:
         record.save(path.resolve().parent.parent, stack, kept)
     except OSError as exc:
-        echo(f"note: the job runs, but `trainstack status` cannot follow it: {exc.strerror} ({exc.filename})")
+        return f"the job runs, but `trainstack status` cannot follow it: {exc.strerror} ({exc.filename})"
+    return ""
 
 
 def _request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any]:
@@ -139,4 +160,4 @@ def _request(cluster: ClusterConfig, name: str, stamp: str) -> dict[str, Any]:
     return module(cluster, name, stamp)  # type: ignore[no-any-return]
 
 
-__all__ = ["RunError", "cluster_name", "expected_cost", "run", "submitter"]
+__all__ = ["RunError", "cluster_name", "expected_cost", "run", "submitted_json", "submitter"]

@@ -4,6 +4,8 @@ dataset's S3 prefix as the training channel; refusals name the job field."""
 
 from __future__ import annotations
 
+import json
+
 import boto3
 import pytest
 import yaml
@@ -111,6 +113,20 @@ def test_run_says_a_job_longer_than_28_days_stops_and_is_run_again(aws, tmp_path
     run(path, "c", said.append)
     (note,) = [line for line in said if line.startswith("note: ")]
     assert note.startswith("note: Amazon SageMaker stops a job at 672 h") and "run as 2 jobs" in note
+    # --json says the same as numbers: the expected cost and the note, nothing else on stdout
+    printed: list[str] = []
+    run(path, "c", printed.append, as_json=True)
+    (text,) = printed
+    data = json.loads(text)
+    assert set(data) == {"job_id", "logs", "checkpoints", "hours", "usd_per_hour", "usd_per_job", "price_note", "notes"}
+    assert data["job_id"].endswith(":training-job/c-20261204-120000") and data["hours"] == 1000.0
+    assert data["price_note"].startswith("the stack records $20.50/hour, but 2 x p4d.24xlarge spot costs")
+    assert data["usd_per_job"] == pytest.approx(data["usd_per_hour"] * 1000.0, abs=0.01)
+    (cost,) = [line for line in said if line.startswith("expected cost: ")]
+    assert cost.startswith(
+        f"expected cost: ${data['usd_per_job']:,.2f} per job (1,000.0 h at ${data['usd_per_hour']:,.2f}/hour)"
+    )
+    assert data["notes"] == [note.removeprefix("note: ")]
 
 
 @pytest.mark.parametrize(
