@@ -8,6 +8,9 @@ pulumi-alicloud 4.0.0 `nas.FileSystem` docs:
   * CPFS capacity minimum and step: **unsourced** (the SDK points to the purchase page;
     its examples use 3,600 GiB). The requested GiB are passed through unchanged and Alibaba
     rejects a size it does not sell.
+  * CPFS maximum capacity: 1 PiB per file system (Alibaba Cloud "CPFS: Limits",
+    alibabacloud.com/help/en/cpfs/limits-1, "Maximum capacity of a file system | 1 PiB";
+    not yet in shared/reference-facts): a larger `capacity_gib` is refused.
   * NAS Extreme (`file_system_type="extreme"`, `storage_type` standard/advance): its
     throughput per TiB is **unsourced**, so no throughput tier can select it and this
     component never picks it.
@@ -30,6 +33,7 @@ PROTOCOL_TYPE = "cpfs"
 # throughput tier (MB/s per TiB) -> CPFS storage type (section 4).
 CPFS_STORAGE_TYPES: dict[int, str] = {100: "advance_100", 200: "advance_200"}
 _NOT_CREATABLE = {"bmcpfs", "lingjun", "cpfs-lingjun"}
+CPFS_MAX_GIB = 1024 * 1024  # 1 PiB per file system (CPFS "Limits", module docstring)
 
 
 class CpfsSizing(NamedTuple):
@@ -61,7 +65,8 @@ def cpfs_sizing(config: FileSystemRequest) -> CpfsSizing:
         The CPFS arguments.
 
     Raises:
-        ValueError: one line naming the field and its valid values.
+        ValueError: one line naming the field and its valid values (a deployment type, a
+            throughput that is no CPFS storage type, a capacity above 1 PiB).
     """
     kind = (config.deployment_type or FILE_SYSTEM_TYPE).lower()
     if kind in _NOT_CREATABLE:
@@ -80,6 +85,11 @@ def cpfs_sizing(config: FileSystemRequest) -> CpfsSizing:
         raise ValueError(
             f"file_system.throughput_mbps_per_tib: {config.throughput_mbps_per_tib} has no CPFS "
             f"storage type; valid values (MB/s per TiB): {valid}"
+        )
+    if config.capacity_gib > CPFS_MAX_GIB:
+        raise ValueError(
+            f"file_system.capacity_gib: {config.capacity_gib} GiB exceeds CPFS's 1 PiB per file system "
+            f"({CPFS_MAX_GIB} GiB); ask for {CPFS_MAX_GIB} or less, or split the data"
         )
     return CpfsSizing(
         FILE_SYSTEM_TYPE,

@@ -102,3 +102,34 @@ def test_resolve_states_a_rounded_up_file_system(tmp_path, monkeypatch):
     result = run("resolve", str(spec), "--json")
     assert result.exit_code == 0, result.output
     assert "file_system: 1 GiB asked; aws creates 1,200 GiB" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("typed", "cwd", "named"),
+    [
+        pytest.param("w/a.yaml", ".", "w/a.yaml", id="in-the-project"),
+        pytest.param("../w/a.yaml", "sub", "w/a.yaml", id="from-a-subfolder-with-dotdot"),
+        pytest.param("w/../w/a.yaml", ".", "w/a.yaml", id="dotdot-inside"),
+        pytest.param("w/link-out.yaml", ".", "w/link-out.yaml", id="link-in-the-project-to-outside"),
+        pytest.param("w/link-in.yaml", ".", "w/link-in.yaml", id="link-in-the-project-to-inside"),
+        pytest.param("../shared/team.yaml", ".", "../shared/team.yaml", id="outside-the-project"),
+        pytest.param("../shared/link-in.yaml", ".", "w/a.yaml", id="link-outside-to-inside"),
+        pytest.param("-", ".", "-", id="stdin"),
+    ],
+)
+def test_the_header_names_the_workload_relative_to_the_project(tmp_path, monkeypatch, typed, cwd, named):
+    """What a teammate's clone has: a link committed in the project keeps its own name (following
+    it named `../shared/team.yaml`, a file outside the repository); `..` is folded; a path outside
+    the project is named by the file it leads to."""
+    from trainstack.cli.resolve_cmd import _relative
+
+    project, shared = tmp_path / "proj", tmp_path / "shared"
+    for folder in (project / "w", project / "sub", shared):
+        folder.mkdir(parents=True)
+    (project / "w" / "a.yaml").write_text("name: a\n")
+    (shared / "team.yaml").write_text("name: t\n")
+    (project / "w" / "link-out.yaml").symlink_to(shared / "team.yaml")
+    (project / "w" / "link-in.yaml").symlink_to(project / "w" / "a.yaml")
+    (shared / "link-in.yaml").symlink_to(project / "w" / "a.yaml")
+    monkeypatch.chdir(project / cwd)
+    assert _relative(Path(typed), project) == named

@@ -261,12 +261,19 @@ def _first_problem(exc: ValueError) -> str:
 
 def _relative(path: Path, folder: Path) -> str:
     """The workload as the stack's header names it: relative to the project (`../w.yaml` for one
-    beside it), never an absolute path of the author's machine; `-` for standard input."""
+    beside it), never an absolute path of the author's machine; `-` for standard input. A path
+    that is in the project as typed (`..` folded, symlinks not followed) is named so: a link in
+    the project (`w/team.yaml -> /shared/team.yaml`) is the name a teammate's clone has, the
+    file it points to is not; other paths are named by the file they lead to."""
     import os
 
     if str(path) == "-":
         return "-"
+    root = folder.resolve()
     try:
-        return Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
+        typed = os.path.relpath(os.path.abspath(path), root)
+        if typed != ".." and not typed.startswith(f"..{os.sep}"):
+            return Path(typed).as_posix()
+        return Path(os.path.relpath(path.resolve(), root)).as_posix()
     except ValueError:  # another drive (Windows): no relative path exists
         return path.name

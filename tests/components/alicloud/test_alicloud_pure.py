@@ -117,6 +117,7 @@ def test_charge_settings(purchase, expected):
         pytest.param(100, 3600, "advance_100", id="100-advance_100"),
         pytest.param(200, 3600, "advance_200", id="200-advance_200"),
         pytest.param(200, 50_000, "advance_200", id="capacity-passed-through"),
+        pytest.param(100, 1024 * 1024, "advance_100", id="1pib-the-largest"),
     ],
 )
 def test_cpfs_storage_type_by_throughput(throughput, capacity, storage_type):
@@ -134,6 +135,11 @@ def test_cpfs_storage_type_by_throughput(throughput, capacity, storage_type):
         ),
         pytest.param({"deployment_type": "bmcpfs"}, "cannot be created through the API", id="lingjun"),
         pytest.param({"deployment_type": "extreme"}, "NAS Extreme has no sourced throughput", id="extreme"),
+        pytest.param(
+            {"capacity_gib": 9_536_743},
+            "9536743 GiB exceeds CPFS's 1 PiB per file system (1048576 GiB); ask for 1048576 or less",
+            id="10pb-over-the-1pib-limit",
+        ),
     ],
 )
 def test_cpfs_rejects_unsourced_or_uncreatable_choices(config, message):
