@@ -38,6 +38,8 @@ def test_every_help_takes_h_shows_values_and_the_exit_statuses(path):
     assert EXIT_STATUS in text
     assert "<bool>" not in text and "<str>" not in text and "<int>" not in text and "<path>" not in text
     assert "<list" not in text
+    usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
+    assert "...}" not in usage and "...]" not in usage  # `{RUNS}...`, not `{RUNS...}...`
 
 
 def test_later_paragraphs_wrap_where_the_terminal_does():
