@@ -94,3 +94,11 @@ def test_standard_input_given_twice_is_refused_naming_the_arguments(args, named)
     result = CliRunner().invoke(app, args, input="{}\n")
     assert result.exit_code == 2, result.output
     assert result.stderr == f"error: {named}: `-` (standard input) can be read once; give the others as files\n"
+
+
+@pytest.mark.parametrize("command", ["plan", "check", "run", "status"])
+def test_a_stack_is_named_not_read_from_standard_input(command):
+    # `-` reads standard input where a file is read; `-s` takes a stack's name
+    result = CliRunner().invoke(app, [command, "-s", "-"], input="config: {}\n")
+    assert result.exit_code == 2, result.output
+    assert "a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard input" in result.stderr
