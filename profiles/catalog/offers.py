@@ -57,6 +57,8 @@ class OfferRow(NamedTuple):
         price_checks: the catalog's price checks on this row (`profiles.catalog.sanity`: an
             on-demand price far from the same type's in other regions of its continent, or a
             larger-memory variant cheaper than the smaller one), the notes `resolve` gives it.
+        platform: `vm`, or the managed platform that alone sells this hardware (`modelarts`
+            for Ascend pools, `pai-lingjun`): a workload's `platform:` to run on it.
     """
 
     provider: str
@@ -75,6 +77,7 @@ class OfferRow(NamedTuple):
     observed: str
     estimate: bool
     price_checks: tuple[str, ...] = ()
+    platform: str = "vm"
 
 
 def read_ask(token: str, offerings: Sequence[Offering]) -> Ask:
@@ -186,16 +189,16 @@ def offer_rows(
         Rows sorted by the ranking price, then cloud, region and type (a stable order).
     """
     offerings = tuple(offerings)
-    groups: dict[tuple[str, str, str], list[Offering]] = {}
+    groups: dict[tuple[str, str, str, str], list[Offering]] = {}
     for o in offerings:
         if o.accelerator != ask.accelerator or (ask.per_node is not None and o.accelerator_count != ask.per_node):
             continue
         if regions and o.region not in regions:
             continue
-        groups.setdefault((o.provider, o.region, o.instance_type), []).append(o)
-    checks = findings_by_row(offerings, {(provider, ask.accelerator) for provider, _, _ in groups})
+        groups.setdefault((o.provider, o.region, o.instance_type, o.platform), []).append(o)
+    checks = findings_by_row(offerings, {(provider, ask.accelerator) for provider, *_ in groups})
     rows = [
-        _row(group, nodes)._replace(price_checks=checks.get((*key, ask.accelerator), ()))
+        _row(group, nodes)._replace(price_checks=checks.get((*key[:3], ask.accelerator), ()))
         for key, group in groups.items()
     ]
     if spot:
@@ -236,4 +239,5 @@ def _row(group: list[Offering], nodes: int) -> OfferRow:
         max(spot) * nodes if spot else None,
         observed,
         any(o.price_note for o in group),
+        platform=first.platform,
     )

@@ -63,12 +63,21 @@ def replacement_problem(path: Any, change: str) -> str:
 
 
 def move_problem(path: Any, old: tuple[str, ...], new: tuple[str, ...], current: str) -> str:
-    """The one-line refusal of a pick that moves the cluster (provider, region or zone), naming
-    the file system among what is replaced only when the stack on disk has one."""
-    stored = ", its file system included" if _file_system(current) is not None else ""
+    """The one-line refusal of a pick that moves the cluster: `old` and `new` are (provider,
+    region, zone). A move to another provider or region replaces every resource; one to another
+    zone of the same region replaces the nodes and what else is fixed to a zone (a subnet, a
+    zonal file system, a zonal placement), not what is regional (the network, roles, security
+    rules). The file system is named only when the stack on disk has one."""
+    stored = _file_system(current) is not None
+    if tuple(old[:2]) == tuple(new[:2]):
+        what = "the nodes and every other resource fixed to a zone" + (
+            ", the file system and its data included" if stored else ""
+        )
+    else:
+        what = "every resource" + (", its file system included" if stored else "")
     return (
         f"{path}: the new pick moves the cluster from {' '.join(old)} to {' '.join(new)}, so "
-        f"`pulumi up` would replace every resource{stored}; pass --force or write another stack name"
+        f"`pulumi up` would replace {what}; pass --force or write another stack name"
     )
 
 

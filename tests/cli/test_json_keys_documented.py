@@ -67,7 +67,7 @@ def test_every_json_command_is_checked():
 @pytest.mark.parametrize(
     "args",
     [
-        pytest.param(["offers", "H100:8", "--spot", "--provider", "aws", "--provider", "huaweicloud"], id="offers"),
+        pytest.param(["offers", "H100:8", "--spot", "--provider", "aws", "--provider", "volcengine"], id="offers"),
         pytest.param(["catalog", "info"], id="catalog-info"),
         pytest.param(["bench", "report", str(ROOT / "examples" / "bench")], id="bench-report"),
     ],

@@ -74,9 +74,9 @@ def test_table_names_the_pick_and_the_region_filter_holds():
             id="not-on-this-cloud",
         ),
         pytest.param(
-            ["H100:8", "--provider", "huaweicloud"],
-            "--provider huaweicloud: the catalog has no priced offerings for it; fetch prices with "
-            "`trainstack catalog refresh --provider huaweicloud`",
+            ["H100:8", "--provider", "volcengine"],
+            "--provider volcengine: the catalog has no priced offerings for it; fetch prices with "
+            "`trainstack catalog refresh --provider volcengine`",
             id="cloud-without-prices",
         ),
         pytest.param(["H100:8", "--nodes", "0"], "--nodes", id="zero-nodes"),
@@ -99,11 +99,11 @@ def test_offers_imports_no_pulumi_or_cloud_sdk():
 
 
 def test_a_cloud_without_prices_beside_one_with_them_is_a_warning():
-    data = json.loads(run("offers", "H100:8", "--provider", "huaweicloud", "--provider", "aws", "--json").stdout)
+    data = json.loads(run("offers", "H100:8", "--provider", "volcengine", "--provider", "aws", "--json").stdout)
     assert {o["provider"] for o in data["offers"]} == {"aws"}
     assert data["warnings"][0] == (
-        "warning: huaweicloud: the catalog has no priced offerings for it; fetch prices with "
-        "`trainstack catalog refresh --provider huaweicloud`"
+        "warning: volcengine: the catalog has no priced offerings for it; fetch prices with "
+        "`trainstack catalog refresh --provider volcengine`"
     )
 
 
@@ -119,3 +119,33 @@ def test_regions_in_any_case_and_the_prices_age_in_days():
         assert offer["price_age_days"] == (today - observed_on(offer["price_observed"])).days > 700
     aws = json.loads(run("offers", "H100:8", "--provider", "aws", "--top", "1", "--json").stdout)["offers"][0]
     assert aws["price_observed"].startswith("unknown") and aws["price_age_days"] is None  # undated snapshot
+
+
+def test_hardware_only_a_platform_sells_is_offered_under_that_platform():
+    # ModelArts' Ascend pools have no VM row: `resolve` prices them under `platform: modelarts`
+    # (155.98 CNY/h, a third-party estimate), so `offers` lists them too, named as resolve names them.
+    data = json.loads(run("offers", "Ascend 910B:8", "--provider", "huaweicloud", "--json").stdout)
+    (row,) = data["offers"]
+    assert (row["provider"], row["platform"], row["instance_type"]) == (
+        "huaweicloud",
+        "modelarts",
+        "modelarts.bm.npu.arm.8snt9b2.d",
+    )
+    assert row["price_estimate"] is True and row["on_demand_usd_per_hour"] == pytest.approx(155.98 / 6.8012, abs=1e-3)
+    table = run("offers", "Ascend 910B").stdout
+    assert "huaweicloud/modelarts" in table and "1 offering (" in table
+    aws = json.loads(run("offers", "H100:8", "--provider", "aws", "--json", "--top", "0").stdout)["offers"]
+    assert {o["platform"] for o in aws} == {"vm"}  # SageMaker's rows are the VM rows' x1.15: not repeated
+
+
+def test_an_80_column_terminal_gets_every_figure_whole(monkeypatch):
+    from rich.console import Console
+
+    import trainstack.cli.render as render_module
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(render_module, "console", lambda: Console(force_terminal=True, color_system=None))
+    result = run("offers", "H100:8", "--provider", "aws", "--top", "2")
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80 and "…" not in result.stdout
+    assert "1. aws p5.48xlarge 8 H100" in result.stdout and "on-demand 55.04, spot 17.63-25.75" in result.stdout

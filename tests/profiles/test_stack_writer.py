@@ -4,6 +4,7 @@ import yaml
 from profiles.cost.commitment import rate_basis
 from profiles.resolver import resolve
 from profiles.spec import parse_spec
+from profiles.stack.rewrite import move_problem
 from profiles.stack.writer import (
     StackWriteError,
     cluster_config,
@@ -151,9 +152,14 @@ def test_a_pick_that_moves_the_cluster_needs_force(tmp_path, stack_text, old, ne
         return
     with pytest.raises(StackWriteError) as err:
         write_stack(path, elsewhere)
+    replaced = (  # a zone of the same region: what is regional stays
+        "the nodes and every other resource fixed to a zone, the file system and its data included"
+        if moved.startswith("aws us-east-1")
+        else "every resource, its file system included"
+    )
     assert str(err.value) == (
         f"{path}: the new pick moves the cluster from aws us-east-1 use1-az1 to {moved}, so `pulumi up` would "
-        "replace every resource, its file system included; pass --force or write another stack name"
+        f"replace {replaced}; pass --force or write another stack name"
     )
     assert path.read_text() == stack_text
     assert write_stack(path, elsewhere, force=True) and path.read_text() == elsewhere
@@ -169,7 +175,9 @@ def test_a_move_of_a_stack_without_a_file_system_names_none(tmp_path, fixture_ca
     write_stack(path, text)
     with pytest.raises(StackWriteError) as err:
         write_stack(path, render_stack_elsewhere(text, f"zone: {config.zone}", "zone: use1-az6"))
-    assert str(err.value).endswith("would replace every resource; pass --force or write another stack name")
+    assert str(err.value).endswith(
+        "would replace the nodes and every other resource fixed to a zone; pass --force or write another stack name"
+    )
 
 
 def test_a_stack_not_written_by_trainstack_is_named_so(tmp_path, stack_text):
@@ -347,3 +355,17 @@ def test_a_commitment_stack_names_the_term_it_does_not_buy(fixture_catalog):
         + rate_basis("aws", "1y")  # the fixture's $44.80 is 2 x $32 less AWS's assumed 30 %, labelled
         + ".\n"
     ) in text
+
+
+@pytest.mark.parametrize(
+    ("new", "replaced"),
+    [
+        (("aws", "us-east-1", "use1-az6"), "the nodes and every other resource fixed to a zone"),
+        (("aws", "us-west-2", "usw2-az1"), "every resource"),
+        (("gcp", "us-east-1", "use1-az1"), "every resource"),
+    ],
+)
+def test_a_move_names_what_it_replaces_by_how_far_it_goes(new, replaced):
+    # a zone of the same region keeps the regional resources (network, roles, security rules)
+    problem = move_problem("Pulumi.job.yaml", ("aws", "us-east-1", "use1-az4"), new, "config: {}\n")
+    assert f"so `pulumi up` would replace {replaced}; pass --force" in problem

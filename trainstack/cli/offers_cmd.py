@@ -58,21 +58,22 @@ def run(
     regions = region_names(tuple(regions))  # any case, as a workload's `regions` (`EastUS` is eastus)
     try:
         catalog = load_catalog(providers=clouds or None)
-        unpriced = unpriced_clouds(clouds, catalog.offerings)
+        offerings = _every_row(catalog)
+        unpriced = unpriced_clouds(clouds, offerings)
         if clouds and len(unpriced) == len(clouds):
             fail(f"--provider {'; '.join(unpriced)}")
         try:
-            ask = read_ask(accelerator, catalog.offerings)
+            ask = read_ask(accelerator, offerings)
         except OffersError as exc:  # another cloud may list it: say so rather than "no such name"
-            fail((clouds and not_sold_by(accelerator, clouds, load_catalog().offerings)) or str(exc))
-        check_regions(regions, catalog.offerings)
+            fail((clouds and not_sold_by(accelerator, clouds, _every_row(load_catalog()))) or str(exc))
+        check_regions(regions, offerings)
     except (CatalogError, OffersError) as exc:
         fail(str(exc))
-    rows = offer_rows(catalog.offerings, ask, regions, nodes, spot)
+    rows = offer_rows(offerings, ask, regions, nodes, spot)
     if not rows:
         where = f" in {', '.join(regions)}" if regions else ""
         kind = "spot-priced " if spot else ""
-        hint = widen_hint(catalog.offerings, ask, regions, spot)
+        hint = widen_hint(offerings, ask, regions, spot)
         fail(f"{accelerator}: the catalog lists no {kind}offering of it{where}; {hint}")
     shown = rows[:top] if top else rows
     warnings = [f"warning: {line}" for line in unpriced]
@@ -83,6 +84,14 @@ def run(
         offers_table(shown, len(rows), ask, catalog.version, catalog.today)
     for line in warnings:  # on stderr, as `resolve` prints them (and in the JSON)
         print(line, file=sys.stderr)
+
+
+def _every_row(catalog) -> tuple:
+    """The catalog's VM rows and the rows of hardware only a managed platform sells (PAI
+    Lingjun's efg1.nvga1, ModelArts' Ascend pools: `profiles.catalog.platform_rows.own_rows`),
+    which `resolve` prices under `platform:`; SageMaker-style rows derived from a VM row are not
+    repeated here."""
+    return (*catalog.offerings, *catalog.platform_rows)
 
 
 def _money(low: float | None, high: float | None) -> str:
@@ -105,8 +114,34 @@ def age_text(observed: str, today) -> str:
     return "undated" if day is None else f"{day.isoformat()} ({(today - day).days} d old)"
 
 
+def _cells(rank: int, r, today) -> list[str]:
+    """The row's cells, in `COLUMNS` order; a managed platform's row names it as `resolve`
+    does (`huaweicloud/modelarts`)."""
+    platform = f"/{r.platform}" if r.platform != "vm" else ""
+    return [
+        str(rank),
+        r.provider + platform,
+        r.region,
+        _zones(r.zones, r.region),
+        r.instance_type + (" *" if r.estimate else "") + (" !" if r.price_checks else ""),
+        f"{r.nodes}x{r.accelerator_count} {r.accelerator}" if r.nodes > 1 else f"{r.accelerator_count} {r.accelerator}",
+        r.interconnect,
+        _money(r.on_demand, r.on_demand_max),
+        _money(r.spot, r.spot_max),
+        age_text(r.observed, today),
+    ]
+
+
+def _table_width(cells: list[list[str]]) -> int:
+    """Characters a rich table of `cells` needs with no cell cut (borders and padding included)."""
+    widths = [max(len(row[i]) for row in [list(COLUMNS), *cells]) for i in range(len(COLUMNS))]
+    return sum(widths) + 3 * len(widths) + 1
+
+
 def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
-    """The rows as a rich table, cheapest first, in resolve's table style."""
+    """The rows cheapest first, in resolve's table style; figures are never cut: where the
+    table does not fit the terminal (80 columns), each row becomes a short block of lines,
+    as `resolve` prints its rows."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -116,27 +151,24 @@ def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
     nodes = rows[0].nodes
     each = f", {nodes} nodes" if nodes > 1 else ""
     shown = f"{len(rows)} of {total}" if len(rows) < total else f"{total}"
-    table = Table(title=escape(f"{count}{ask.accelerator}{each}: {shown} offerings (catalog {catalog_version})"))
-    for column in COLUMNS:
-        table.add_column(column, justify="right" if column in RIGHT else "left", no_wrap=True)
-    for rank, r in enumerate(rows, start=1):
-        cells = [
-            str(rank),
-            r.provider,
-            r.region,
-            _zones(r.zones, r.region),
-            r.instance_type + (" *" if r.estimate else "") + (" !" if r.price_checks else ""),
-            f"{r.nodes}x{r.accelerator_count} {r.accelerator}"
-            if r.nodes > 1
-            else f"{r.accelerator_count} {r.accelerator}",
-            r.interconnect,
-            _money(r.on_demand, r.on_demand_max),
-            _money(r.spot, r.spot_max),
-            age_text(r.observed, today),
-        ]
-        table.add_row(*map(escape, cells), style="bold green" if rank == 1 else None)
+    noun = "offering" if total == 1 else "offerings"
+    title = f"{count}{ask.accelerator}{each}: {shown} {noun} (catalog {catalog_version})"
+    cells = [_cells(rank, r, today) for rank, r in enumerate(rows, start=1)]
     out = console()
-    out.print(table)
+    if _table_width(cells) <= out.width:
+        table = Table(title=escape(title))
+        for column in COLUMNS:
+            table.add_column(column, justify="right" if column in RIGHT else "left", no_wrap=True)
+        for row in cells:
+            table.add_row(*map(escape, row), style="bold green" if row[0] == "1" else None)
+        out.print(table)
+    else:
+        out.print(f"[bold]{escape(title)}[/bold]")
+        for row in cells:
+            style = "bold green" if row[0] == "1" else "bold"
+            out.print(f"[{style}]{row[0]}. {escape(' '.join((row[1], row[4], row[5])))}[/]", highlight=False)
+            out.print(f"   {escape(row[2])} / {escape(row[3])}, {escape(row[6])}", highlight=False)
+            out.print(f"   USD/hour on-demand {row[7]}, spot {row[8]}; prices {row[9]}", highlight=False)
     if len(rows) < total:
         out.print(f"{total - len(rows)} more; --top 0 shows all", highlight=False)
     if any(r.estimate for r in rows):
@@ -165,6 +197,7 @@ def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str])
                 "region": r.region,
                 "zones": list(r.zones),
                 "instance_type": r.instance_type,
+                "platform": r.platform,
                 "accelerator": r.accelerator,
                 "accelerator_count": r.accelerator_count,
                 "accelerator_memory_gib": r.accelerator_memory_gib,
