@@ -20,5 +20,7 @@ class FileSystemConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use
 
     capacity_gib: int = Field(gt=0, description="Requested capacity, GiB.")
-    throughput_mbps_per_tib: int = Field(default=250, gt=0, description="Throughput, MB/s per TiB of capacity.")
+    throughput_mbps_per_tib: int = Field(
+        default=250, gt=0, description="Throughput, MB/s per TiB of capacity.", examples=[250]
+    )  # the example a refusal suggests: a tier FSx, AMLFS, Managed Lustre and SFS Turbo all sell
     deployment_type: str | None = Field(default=None, description="Service deployment type, e.g. PERSISTENT_2.")

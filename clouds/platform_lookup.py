@@ -60,8 +60,11 @@ def platform_problem(provider: str, name: str | None) -> str | None:
             f"platform: trainstack builds no {found.display_name} pool yet (docs/platforms.md); "
             "its rows are priced for comparison only: pick another row, or set platform in the workload"
         )
+    from clouds.registry import CLOUDS
+
     owner = platform_cloud(str(name))
-    where = f"it is {owner}'s" if owner else f"valid: {', '.join(platform_words()[:-1])}"
+    own = sorted(p.name for p in CLOUDS[provider].platforms.values() if p.pool) if provider in CLOUDS else []
+    where = f"it is {owner}'s" if owner else f"valid on {provider}: {', '.join([VM, *own])}"  # never another cloud's
     return f"platform: '{name}' does not run on {provider} ({where}); remove platform or change provider"
 
 

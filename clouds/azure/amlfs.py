@@ -85,6 +85,23 @@ def amlfs_sku(throughput_mbps_per_tib: int) -> AmlfsSku:
     return sku
 
 
+def deployment_type_problem(deployment_type: str | None, throughput_mbps_per_tib: int) -> str | None:
+    """Why a stack's `file_system.deployment_type` means nothing here, or None: Azure Managed
+    Lustre has one kind, its SKU chosen by the throughput tier (M1), so only that SKU's own
+    name is accepted (another cloud's type, `PERSISTENT_2` or `SCRATCH_2`, was ignored without
+    a word)."""
+    if deployment_type is None:
+        return None
+    sku = AMLFS_SKUS.get(throughput_mbps_per_tib)
+    if sku is not None and deployment_type.lower() == sku.name.lower():
+        return None
+    chosen = f" (here {sku.name})" if sku is not None else ""
+    return (
+        f"file_system.deployment_type: '{deployment_type}' is not an Azure Managed Lustre choice: its SKU follows "
+        f"throughput_mbps_per_tib{chosen}; remove deployment_type"
+    )
+
+
 def round_capacity_tib(capacity_gib: int, sku: AmlfsSku) -> int:
     """Round a requested capacity up to the next size the SKU accepts.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from clouds.azure.amlfs import amlfs_sizing
+from clouds.azure.amlfs import amlfs_sizing, deployment_type_problem
 from clouds.azure.bootstrap import custom_data_problem
 from clouds.azure.facts import (
     MAX_SINGLE_PLACEMENT_GROUP_VMS,
@@ -66,6 +66,10 @@ def validate_args(args: ClusterConfig, name: str = "cluster") -> None:
                 "or file_system"
             )
         amlfs_sizing(args.file_system.capacity_gib, args.file_system.throughput_mbps_per_tib)
+        if problem := deployment_type_problem(
+            args.file_system.deployment_type, args.file_system.throughput_mbps_per_tib
+        ):
+            raise ValueError(problem)
     too_big = custom_data_problem(args, name)
     if too_big:
         raise ValueError(too_big)

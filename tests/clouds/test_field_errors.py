@@ -77,3 +77,16 @@ def test_a_bad_stack_price_is_called_the_nodes_compute_price(value):
         parse_cluster_config({**BASE_CLUSTER, "usd_per_hour": value})
     assert "usd_per_hour: " in str(err.value) and "the compute price of the nodes" in str(err.value)
     assert "whole-cluster" not in str(err.value)
+
+
+@pytest.mark.parametrize("throughput", [pytest.param(0, id="zero"), pytest.param(-250, id="negative")])
+def test_a_stacks_throughput_below_its_bound_suggests_a_tier_that_is_sold(throughput):
+    """`throughput_mbps_per_tib: 0` suggested 1, which FSx PERSISTENT_2, Azure Managed Lustre and
+    SFS Turbo refuse; 250 is a tier of each (the workload's `throughput` suggests it too)."""
+    fs = {**BASE_CLUSTER["file_system"], "throughput_mbps_per_tib": throughput}
+    with pytest.raises(ConfigError) as err:
+        parse_cluster_config({**BASE_CLUSTER, "file_system": fs})
+    assert "must be more than 0; write e.g. throughput_mbps_per_tib: 250;" in str(err.value)
+    from clouds.aws.validate import validate_args
+
+    validate_args(parse_cluster_config({**BASE_CLUSTER, "file_system": {**fs, "throughput_mbps_per_tib": 250}}), "c")

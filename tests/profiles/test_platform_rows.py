@@ -167,6 +167,9 @@ def test_unknown_platform_word_is_refused_in_one_line():
         pytest.param("aws", "azureml", "does not run on aws (it is azure's)", id="another-clouds"),
         pytest.param("tencentcloud", "ti-one", None, id="ti-one-pool"),
         pytest.param("aws", None, None, id="vm"),
+        pytest.param("azure", "sm", "does not run on azure (valid on azure: vm, azureml)", id="unknown-lists-its-own"),
+        pytest.param("baiducloud", "pai", "does not run on baiducloud (it is alicloud's)", id="another-clouds-china"),
+        pytest.param("baiducloud", "x", "does not run on baiducloud (valid on baiducloud: vm)", id="none-of-its-own"),
     ],
 )
 def test_stack_platform_problem(provider, platform, says):

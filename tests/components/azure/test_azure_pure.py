@@ -185,3 +185,29 @@ def test_vm_profile_is_key_only_hpc_image_accelerated_nic(azure_config):
     assert nic["enable_accelerated_networking"] is True
     assert nic["network_security_group"] == {"id": "nsg-id"}
     assert nic["ip_configurations"][0]["subnet"] == {"id": "subnet-id"}
+
+
+@pytest.mark.parametrize(
+    ("deployment_type", "problem"),
+    [
+        pytest.param(None, None, id="unset"),
+        pytest.param("AMLFS-Durable-Premium-250", None, id="the-tiers-own-sku"),
+        pytest.param("amlfs-durable-premium-250", None, id="its-sku-any-case"),
+        pytest.param(
+            "PERSISTENT_2",
+            "file_system.deployment_type: 'PERSISTENT_2' is not an Azure Managed Lustre choice: its SKU follows "
+            "throughput_mbps_per_tib (here AMLFS-Durable-Premium-250); remove deployment_type",
+            id="an-fsx-type",
+        ),
+        pytest.param("AMLFS-Durable-Premium-500", "(here AMLFS-Durable-Premium-250)", id="another-tiers-sku"),
+    ],
+)
+def test_a_deployment_type_azure_would_ignore_is_refused(deployment_type, problem):
+    """Every other cloud refuses a deployment type it does not build; Azure ignored one."""
+    from clouds.azure.amlfs import deployment_type_problem
+
+    said = deployment_type_problem(deployment_type, 250)
+    if problem is None:
+        assert said is None
+    else:
+        assert said is not None and problem in said
