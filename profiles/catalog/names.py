@@ -6,7 +6,9 @@ One rule for every place that reads an accelerator name (`resolve`'s `accelerato
 1. a memory suffix on a name the catalog lists without one: `A100-40GB` is the catalog's
    `A100` (40 GiB per accelerator), as SkyPilot's catalog names the 40 GB A100 `A100` beside
    `A100-80GB`; a suffix no row has names the variants the catalog does list;
-2. a family: `TPU` or `tpu-v5` names the catalog's `tpu-v5p`, `tpu-v5litepod`, ...;
+2. a TPU slice or marketed name: `tpu-v5p-8` (SkyPilot's name) is `tpu-v5p:4` (the count is
+   chips), `tpu-v5e` is the TPU API's `tpu-v5litepod`; a family: `TPU` or `tpu-v5` names the
+   catalog's `tpu-v5p`, `tpu-v5litepod`, ...;
 3. a catalog name inside a longer one: `nvidia-h100`, `Tesla-V100` (GCP's and the clouds'
    own spellings) name `H100`, `V100`;
 4. otherwise the closest names, compared without case (difflib, as `clouds.words.did_you_mean`).
@@ -19,9 +21,12 @@ import re
 from collections.abc import Iterable, Mapping
 
 from clouds.words import listed
+from facts.gcp import tpu_generation_and_chips
 from profiles.catalog.offering import Offering
 
 _MEMORY_SUFFIX = re.compile(r"(?i)(.+?)[-_ ]?(\d+)\s*gi?b")
+# TPU generations by their marketed names -> the TPU API's (facts/gcp.py TPU_GENERATIONS: "v5litepod (v5e)").
+_TPU_MARKETED = {"tpu-v5e": "tpu-v5litepod"}
 
 
 def accelerator_hint(name: str, memory: Mapping[str, float | None]) -> str:
@@ -36,6 +41,9 @@ def accelerator_hint(name: str, memory: Mapping[str, float | None]) -> str:
         The hint, without the error's first part: `did you mean X, Y?` or `known: ...`.
     """
     by_fold = {known.casefold(): known for known in memory}
+    tpu = _tpu_hint(name, by_fold)
+    if tpu:
+        return tpu
     variants = _memory_variants(name, memory, by_fold)
     if variants:
         gib = ", ".join(_gib(memory[known]) for known in variants)
@@ -51,6 +59,24 @@ def accelerator_hint(name: str, memory: Mapping[str, float | None]) -> str:
     if close:
         return f"did you mean {', '.join(by_fold[fold] for fold in close)}?"
     return f"known: {listed(memory, name)}"
+
+
+def _tpu_hint(name: str, by_fold: Mapping[str, str]) -> str:
+    """A TPU by its marketed name (`tpu-v5e` is the API's `tpu-v5litepod`) or by a slice
+    (`tpu-v5p-8`, SkyPilot's accelerator name, is 4 chips of `tpu-v5p`: the count is chips,
+    `facts.gcp.tpu_generation_and_chips`), or ""."""
+    folded = name.strip().casefold()
+    for marketed, api in _TPU_MARKETED.items():
+        folded = folded.replace(marketed, api) if folded.startswith(marketed) else folded
+    try:
+        generation, chips = tpu_generation_and_chips(folded)
+    except ValueError:
+        generation, chips = folded, 0
+    if generation not in by_fold or folded == name.strip().casefold() and not chips:
+        return ""
+    if chips:
+        return f"did you mean {by_fold[generation]}:{chips}? ({name.strip()} is a slice of {chips} chips; a count is chips)"
+    return f"did you mean {by_fold[generation]}? (the TPU API's name for {name.strip()})"
 
 
 def _memory_variants(name: str, memory: Mapping[str, float | None], by_fold: Mapping[str, str]) -> list[str]:

@@ -51,6 +51,15 @@ def test_parse_summary_and_output_file(project) -> None:
     assert RunResult.model_validate_json(out.read_text()).busbw[0].ranks == 16
 
 
+def test_parse_output_dash_is_standard_output(project) -> None:
+    # `-` is standard input wherever a file is read, and standard output where one is written
+    # (it wrote a file named `-`); a pipe gets the results file alone, as with --json
+    result = run("bench", "parse", str(FIXTURES / "nccl-all.log"), "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert RunResult.model_validate_json(result.stdout).busbw[0].ranks == 16
+    assert not (project / "-").exists()
+
+
 def test_parse_unknown_file_one_line_error(project) -> None:
     (project / "notes.txt").write_text("hello\n")
     result = run("bench", "parse", "notes.txt")

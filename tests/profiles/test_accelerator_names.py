@@ -33,6 +33,13 @@ MEMORY = {
         pytest.param(
             "A100-96GB", "did you mean A100, A100-80GB? (40 GiB, 80 GiB per accelerator)", id="memory-not-sold"
         ),
+        # a TPU slice (SkyPilot's accelerator name) is chips of its generation: v5p names
+        # count TensorCores (2 per chip), v6e and v5litepod count chips (facts/gcp.py)
+        pytest.param("tpu-v5p-8", "did you mean tpu-v5p:4? (tpu-v5p-8 is a slice of 4 chips", id="tpu-slice-cores"),
+        pytest.param("TPU-v6e-16", "did you mean tpu-v6e:16? (TPU-v6e-16 is a slice of 16 chips", id="tpu-slice-chips"),
+        # the marketed name of the TPU API's v5litepod
+        pytest.param("tpu-v5e", "did you mean tpu-v5litepod? (the TPU API's name for tpu-v5e)", id="tpu-v5e"),
+        pytest.param("tpu-v5e-8", "did you mean tpu-v5litepod:8?", id="tpu-v5e-slice"),
         # a family: every TPU generation, whatever the case
         pytest.param("TPU", "did you mean tpu-v5litepod, tpu-v5p, tpu-v6e?", id="family-upper"),
         pytest.param("tpu-v5", "did you mean tpu-v5litepod, tpu-v5p?", id="family-generation"),

@@ -18,6 +18,7 @@ from trainstack.cli.bench_stack import (
     project_or_none,
     stack_cluster,
     stack_config,
+    write_results,
 )
 from trainstack.cli.usage_errors import fail, stdin_once
 
@@ -47,11 +48,8 @@ def parse(
     except ParseError as exc:
         fail(str(exc))
     text = result.model_dump_json(indent=2, exclude_none=True)
-    if output is not None:
-        try:
-            output.write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            fail(f"--output {output}: cannot write ({exc.strerror}); give a writable path")
+    if output is not None and not write_results(output, text):
+        return  # `-o -`: the results file went to standard output, as with --json
     if as_json:
         typer.echo(text)
     else:

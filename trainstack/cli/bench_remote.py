@@ -126,9 +126,8 @@ def fetch_run(stack: str, cluster, run: str | None, output: Path | None, setting
     except FetchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
+    from trainstack.cli.bench_stack import write_results
+
     target = output or Path(f"bench-{stack}.json")
-    try:
-        target.write_text(result.model_dump_json(indent=2, exclude_none=True) + "\n", encoding="utf-8")
-    except OSError as exc:
-        fail(f"--output {target}: cannot write ({exc.strerror}); give a writable path")
-    typer.echo(f"results written: {target}; keep them: trainstack bench import {target}")
+    if write_results(target, result.model_dump_json(indent=2, exclude_none=True)):
+        typer.echo(f"results written: {target}; keep them: trainstack bench import {target}")

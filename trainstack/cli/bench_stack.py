@@ -85,3 +85,20 @@ def node_cluster(stack: str, project: Path | None = None):
             "`platform: vm`) and rank with its measurements, or run the kit's steps as a job on the platform"
         )
     return cluster
+
+
+def write_results(output: Path, text: str) -> bool:
+    """Write a results file's `text` to `output`, or to standard output when it is `-` (as
+    `-` reads standard input wherever a file is read). Returns True when a file was written.
+
+    Raises:
+        typer.Exit: the file cannot be written (one line, exit 2).
+    """
+    if str(output) == "-":
+        typer.echo(text)
+        return False
+    try:
+        output.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        fail(f"--output {output}: cannot write ({exc.strerror}); give a writable path")
+    return True
