@@ -202,3 +202,21 @@ def test_force_onto_another_cloud_drops_the_old_region_key():
     config = yaml.safe_load(render_stack(gcp, "w.yaml", "2026-01-01", kept=kept))["config"]
     assert "aws:region" not in config and config["gcp:region"] == "us-east4"
     assert config["trainstack:max_usd_per_hour"] == 50 and config["gcp:project"] == "p"
+
+
+@pytest.mark.parametrize(
+    ("storage", "hours", "said"),
+    [
+        pytest.param(100.26, 72.0, "; priced: file system $1.3925/hour, $100.26 for the run (72 h)", id="huawei-sfs"),
+        pytest.param(None, 72.0, "", id="no-file-system"),
+        pytest.param(100.26, None, "", id="no-hours"),
+    ],
+)
+def test_an_unpriced_plan_still_gives_the_parts_that_are_priced(storage, hours, said):
+    """A Huawei or Volcengine stack's compute is not in the catalog, but its file system is priced
+    (`usd_storage` in the JSON); the tree's cost line said only "price unknown"."""
+    from types import SimpleNamespace
+
+    from trainstack.cli.render import priced_parts
+
+    assert priced_parts(SimpleNamespace(usd_storage=storage, hours=hours)) == said

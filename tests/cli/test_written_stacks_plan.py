@@ -134,3 +134,14 @@ def test_a_bad_zone_over_a_written_stack_is_named_not_sent_to_force(project: Pat
     one_error_line(result, f"not written, `plan` would refuse it: zone: '{zone}' is not a zone id of region cn-beijing")
     assert "--force" not in result.stderr
     assert "zone: cn-beijing-g" in (project / "stacks" / "Pulumi.written.yaml").read_text()
+
+
+def test_an_azure_zone_is_corrected_back_to_regional_by_zone_and_force(project: Path) -> None:
+    """`--zone eastus` (the region's own name: regional placement, docs/cli.md) over a stack in
+    zone 2 was read as "no zone given" and the stack's zone 2 was kept ("stack unchanged")."""
+    args = ["resolve", str(WORKLOADS / "training-h100-azure.yaml"), "--top", "1", "--write-stack", "written"]
+    path = project / "stacks" / "Pulumi.written.yaml"
+    assert run(*args, "--zone", "2").exit_code == 0 and "zone: '2'" in path.read_text()
+    moved = run(*args, "--zone", "eastus", "--force")
+    assert moved.exit_code == 0 and "stack written: " in moved.stdout, moved.output
+    assert "    zone: eastus" in path.read_text()

@@ -172,6 +172,16 @@ def plan_summary(result: Any, cluster: Any = None) -> dict:
     }
 
 
+def priced_parts(result: Any) -> str:
+    """`; priced: file system $1.3925/hour, $100.26 for the run (72 h)` for a plan whose total is
+    unknown (its compute is not in the catalog) but whose file system is priced; "" otherwise.
+    The JSON gives the same figure as `usd_storage`."""
+    storage, hours = getattr(result, "usd_storage", None), getattr(result, "hours", None)
+    if storage is None or not hours:
+        return ""
+    return f"; priced: file system ${storage / hours:,.4f}/hour, ${storage:,.2f} for the run ({hours:g} h)"
+
+
 def plan_tree(stack: str, result: Any) -> None:
     """Print the resource tree (`trainstack.plan.view.tree`) and the cluster's cost."""
     from rich.markup import escape
@@ -182,8 +192,8 @@ def plan_tree(stack: str, result: Any) -> None:
     out = console()
     out.print(root)
     unpriced = result.usd_per_hour is None or not result.cost_text
-    if unpriced:  # the note says why, once: "price unknown (...)"
-        out.print(f"cluster: [bold]{escape(result.price_note or 'price unknown')}[/bold]")
+    if unpriced:  # the note says why, once: "price unknown (...)"; then any part that is priced
+        out.print(f"cluster: [bold]{escape(result.price_note or 'price unknown')}[/bold]{escape(priced_parts(result))}")
     else:
         hourly, per_job = result.cost_text
         # A compute price only the stack file states is never shown as if the catalog gave it.

@@ -218,9 +218,11 @@ def _write_stack(name, spec, resolution, catalog, workload: Path, force: bool, f
     try:
         path = stack_path(folder, name)
         ranked = resolution.movable  # a fallback meets the deadline when the pick does
-        # `--zone` first: it corrects a zone the stack already names (kept only without one)
+        # `--zone` corrects a zone the stack already names, the region's own name (Azure's regional
+        # placement) included; the stack's zone is kept only without one
+        picked = cluster_config(spec, choice, catalog.version, ranked)
         config, kept = keep_cluster_settings(
-            keep_zone(_zoned(cluster_config(spec, choice, catalog.version, ranked), zone), path), path
+            _zoned(picked, zone) if zone is not None else keep_zone(picked, path), path
         )
         rate = usd_per_cny(choice.offering)
         on_demand = choice.offering.on_demand_usd_per_hour
