@@ -158,14 +158,21 @@ def widen_hint(offerings: Sequence[Offering], ask: Ask, regions: Sequence[str], 
     return "try another accelerator"
 
 
-def check_regions(regions: Iterable[str], offerings: Sequence[Offering]) -> None:
-    """Refuse a `--region` no loaded cloud has (naming the closest regions).
+def check_regions(regions: Iterable[str], offerings: Sequence[Offering], everywhere: Sequence[Offering] = ()) -> None:
+    """Refuse a `--region` no loaded cloud has (naming the closest regions, or the cloud of
+    `everywhere`, every cloud's rows, that has it when `--provider` left that cloud out).
 
     Raises:
         OffersError: `--region NAME: not a region ...; did you mean ...`.
     """
     known = {o.region for o in offerings}
     for region in regions:
+        clouds = sorted({o.provider for o in everywhere if o.region == region})
+        if region not in known and clouds:
+            raise OffersError(
+                f"--region {region}: a region of {' and '.join(clouds)}, which --provider leaves out; "
+                f"add --provider {clouds[0]} or drop --region {region}"
+            )
         if region not in known:
             zone_of = {o.zone: o.region for o in offerings if o.zone != o.region}
             fix = f"write {zone_of[region]} (it is a zone of it)" if region in zone_of else did_you_mean(region, known)

@@ -54,3 +54,22 @@ def read(value: str) -> str:
             f"'{value}' {_NOT_AN_OPTION}: spot when it is cheaper, else on-demand, is `purchase: any` (dstack's spot_policy: auto)"
         )
     return ALIASES.get(word, word if word in OPTIONS else value)
+
+
+_TERMS = {"1": "1y", "12": "1y", "3": "3y", "36": "3y"}
+
+
+def term(value: object) -> object:
+    """A commitment's term as the clouds sell it, `1y` or `3y`, from the ways it is written:
+    `1Y`, `1yr`, `1 year`, `3-year`, `12mo`, `36 months`; anything else (`2y`) unchanged for
+    the type check to refuse with the valid terms."""
+    if not isinstance(value, str):
+        return value
+    word = value.strip().lower().replace(" ", "").replace("-", "")
+    years = re.fullmatch(r"(\d+)(?:y|yr|yrs|year|years)", word)
+    months = re.fullmatch(r"(\d+)(?:mo|mos|month|months)", word)
+    if years and years.group(1) in ("1", "3"):
+        return _TERMS[years.group(1)]
+    if months and months.group(1) in ("12", "36"):
+        return _TERMS[months.group(1)]
+    return value

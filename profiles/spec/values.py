@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from clouds.platform_lookup import platform_word
 from profiles.spec import rules
+from profiles.spec.purchase_words import term as commitment_term
 from profiles.spec.units import not_bool, on_demand_after, parse_count
 
 if TYPE_CHECKING:
@@ -207,7 +208,7 @@ KEYS: dict[type, dict[str, Key]] = {
         "on_demand_after_hours": _opt("float", alias="fallback", gt=0, before=on_demand_after),
     },
     Commitment: {
-        "term": Key(("1y", "3y")),
+        "term": Key(("1y", "3y"), before=commitment_term),
         "reuse": Key("float", ge=0, le=1, before=rules.share),
     },
     FileSystemSpec: {

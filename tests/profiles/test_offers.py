@@ -84,6 +84,12 @@ def test_count_and_region_filters():
 
 def test_an_unknown_region_is_refused_and_a_zone_named_as_such():
     check_regions(["us-east-1", "westus"], ROWS)
+    aws = [r for r in ROWS if r.provider == "aws"]
+    with pytest.raises(OffersError) as caught:  # `--provider aws --region westus`: azure's region
+        check_regions(["westus"], aws, ROWS)
+    assert str(caught.value) == (
+        "--region westus: a region of azure, which --provider leaves out; add --provider azure or drop --region westus"
+    )
     with pytest.raises(OffersError, match=r"--region us-east-9: .*did you mean us-east-1"):
         check_regions(["us-east-9"], ROWS)
     with pytest.raises(OffersError, match="write us-east-1"):

@@ -158,3 +158,30 @@ def test_purchase_aliases_are_read(word, read):
         ).purchase
         == read
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "term"),
+    [
+        ("1y", "1y"),
+        ("1Y", "1y"),
+        ("1yr", "1y"),
+        ("1 year", "1y"),
+        ("3-year", "3y"),
+        ("3 years", "3y"),
+        ("12mo", "1y"),
+        ("36 months", "3y"),
+    ],
+)
+def test_a_commitment_term_is_read_as_it_is_written(written, term):
+    # the clouds sell 1- and 3-year terms; `1Y` or `1 year` was refused ("write one of 1y, 3y")
+    assert parse_spec({**BASE, "purchase": "on-demand", "commitment": written}).commitment.term == term
+    assert parse_spec({**BASE, "purchase": "on-demand", "commitment": {"term": written}}).commitment.term == term
+
+
+@pytest.mark.parametrize("written", ["2y", "24mo", "1 decade"])
+def test_a_term_the_clouds_do_not_sell_is_refused_with_the_ones_they_do(written):
+    with pytest.raises(SpecError) as err:
+        parse_spec({**BASE, "purchase": "on-demand", "commitment": written}, "w.yaml")
+    assert f"commitment.term: '{written}' is not a valid term length" in str(err.value)
+    assert "write one of 1y, 3y" in str(err.value)

@@ -66,7 +66,8 @@ def run(
             ask = read_ask(accelerator, offerings)
         except OffersError as exc:  # another cloud may list it: say so rather than "no such name"
             fail((clouds and not_sold_by(accelerator, clouds, _every_row(load_catalog()))) or str(exc))
-        check_regions(regions, offerings)
+        known = {o.region for o in offerings}
+        check_regions(regions, offerings, _every_row(load_catalog()) if set(regions) - known and clouds else ())
     except (CatalogError, OffersError) as exc:
         fail(str(exc))
     rows = offer_rows(offerings, ask, regions, nodes, spot)
