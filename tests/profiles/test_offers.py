@@ -3,16 +3,8 @@ per cloud, region and type, priced over their zones for N nodes, ranked, hand-co
 
 import pytest
 
-from profiles.catalog.offers import (
-    Ask,
-    OffersError,
-    check_regions,
-    not_sold_by,
-    offer_rows,
-    read_ask,
-    unpriced_clouds,
-    widen_hint,
-)
+from profiles.catalog.offer_hints import check_regions, not_sold_by, unpriced_clouds, widen_hint
+from profiles.catalog.offers import Ask, OffersError, offer_rows, read_ask
 from tests.profiles.offering_factory import aws_node, offering
 
 # Two zones of one AWS region (on-demand the same, spot 12 and 15), one Azure region priced per

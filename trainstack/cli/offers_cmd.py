@@ -40,15 +40,8 @@ def run(
 ) -> None:
     """Print the offers for `accelerator` (see the module docstring); bad input exits 2."""
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.catalog.offers import (
-        OffersError,
-        check_regions,
-        not_sold_by,
-        offer_rows,
-        read_ask,
-        unpriced_clouds,
-        widen_hint,
-    )
+    from profiles.catalog.offer_hints import check_regions, not_sold_by, unpriced_clouds, widen_hint
+    from profiles.catalog.offers import OffersError, offer_rows, read_ask
     from profiles.spec.rules import known_provider, region_names
 
     try:
