@@ -18,7 +18,7 @@ from typing import NamedTuple
 from profiles.catalog.freshness import observed_on
 from profiles.catalog.names import accelerator_hint, memory_by_name
 from profiles.catalog.offering import Offering
-from profiles.catalog.sanity import findings_by_row
+from profiles.catalog.sanity import findings_by_row, spot_risk, spot_zones
 
 
 class OffersError(ValueError):
@@ -58,6 +58,11 @@ class OfferRow(NamedTuple):
             larger-memory variant cheaper than the smaller one), the notes `resolve` gives it.
         platform: `vm`, or the managed platform that alone sells this hardware (`modelarts`
             for Ascend pools, `pai-lingjun`): a workload's `platform:` to run on it.
+        spot_checks: why a zone's spot price is not believed (`profiles.catalog.sanity.spot_risk`:
+            far below the same type's other zones, or at the cloud's deepest published
+            discount), the caveat `resolve` ranks such a row down with. `spot` and `spot_max`
+            are over the other zones; over the doubted ones only when no other has a price
+            (`spot_doubted`).
     """
 
     provider: str
@@ -77,6 +82,8 @@ class OfferRow(NamedTuple):
     estimate: bool
     price_checks: tuple[str, ...] = ()
     platform: str = "vm"
+    spot_checks: tuple[str, ...] = ()
+    spot_doubted: bool = False
 
 
 def read_ask(token: str, offerings: Sequence[Offering]) -> Ask:
@@ -130,13 +137,14 @@ def offer_rows(
             continue
         groups.setdefault((o.provider, o.region, o.instance_type, o.platform), []).append(o)
     checks = findings_by_row(offerings, {(provider, ask.accelerator) for provider, *_ in groups})
+    zones = spot_zones(offerings, {(provider, kind) for provider, _, kind, _ in groups})
     rows = [
-        _row(group, nodes)._replace(price_checks=checks.get((*key[:3], ask.accelerator), ()))
+        _row(group, nodes, zones)._replace(price_checks=checks.get((*key[:3], ask.accelerator), ()))
         for key, group in groups.items()
     ]
-    if spot:
+    if spot:  # as `resolve` ranks a row whose spot price it does not believe: after the others
         rows = [r for r in rows if r.spot is not None]
-        return sorted(rows, key=lambda r: (r.spot, r.provider, r.region, r.instance_type))
+        return sorted(rows, key=lambda r: (r.spot_doubted, r.spot, r.provider, r.region, r.instance_type))
     return sorted(
         rows,
         key=lambda r: (
@@ -149,10 +157,13 @@ def offer_rows(
     )
 
 
-def _row(group: list[Offering], nodes: int) -> OfferRow:
+def _row(group: list[Offering], nodes: int, zones: dict[tuple, list[tuple[str, float]]]) -> OfferRow:
     first = group[0]
     on_demand = [o.on_demand_usd_per_hour for o in group if o.on_demand_usd_per_hour is not None]
-    spot = [o.spot_usd_per_hour for o in group if o.spot_usd_per_hour is not None]
+    doubts = {o.zone: why for o in group if (why := spot_risk(o, zones))}
+    priced = [(o.zone, o.spot_usd_per_hour) for o in group if o.spot_usd_per_hour is not None]
+    believed = [price for zone, price in priced if zone not in doubts]
+    spot = believed or [price for _, price in priced]
     dates = {o.catalog_date for o in group}
     undated = sorted(d for d in dates if observed_on(d) is None)
     observed = undated[0] if undated else min(dates)
@@ -173,4 +184,6 @@ def _row(group: list[Offering], nodes: int) -> OfferRow:
         observed,
         any(o.price_note for o in group),
         platform=first.platform,
+        spot_checks=tuple(doubts[zone] for zone in sorted(doubts)),
+        spot_doubted=bool(priced) and not believed,
     )

@@ -121,7 +121,7 @@ def _cells(rank: int, r, today) -> list[str]:
         f"{r.nodes}x{r.accelerator_count} {r.accelerator}" if r.nodes > 1 else f"{r.accelerator_count} {r.accelerator}",
         r.interconnect,
         _money(r.on_demand, r.on_demand_max),
-        _money(r.spot, r.spot_max),
+        _money(r.spot, r.spot_max) + (" !" if r.spot_checks else ""),
         age_text(r.observed, today),
     ]
 
@@ -173,6 +173,12 @@ def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
             "regions, or below a smaller-memory variant's), as `resolve` notes it; `--json` gives each check",
             highlight=False,
         )
+    if any(r.spot_checks for r in rows):
+        out.print(
+            "! after a spot price: a zone's spot price is left out (far below the type's other zones, or at the "
+            "cloud's deepest discount: little or no capacity at it), as `resolve` ranks it down; `--json` gives each",
+            highlight=False,
+        )
 
 
 def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str]) -> dict:
@@ -204,6 +210,7 @@ def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str])
                 "price_age_days": _age_days(r.observed, catalog.today),
                 "price_estimate": r.estimate,
                 "price_checks": list(r.price_checks),
+                "spot_checks": list(r.spot_checks),
             }
             for r in rows
         ],
