@@ -41,8 +41,13 @@ def known_provider(value: object) -> Any:
         return value
     name = value.strip().lower()
     if name not in PROVIDERS:
+        from clouds.registry import CLOUDS  # only on this error path: resolve stays light
+
         clouds = f"{', '.join(PROVIDERS[:-1])} or {PROVIDERS[-1]}"
-        raise ValueError(f"'{value}' is not a cloud trainstack knows; use {clouds}")
+        # the company's name (`Alibaba`, `Tencent Cloud`) for the cloud's: its display name
+        named = [c for c in CLOUDS.values() if name in (c.display_name.lower(), c.display_name.split()[0].lower())]
+        hint = f"did you mean {named[0].name} ({named[0].display_name})? " if named else ""
+        raise ValueError(f"'{value}' is not a cloud trainstack knows; {hint}use {clouds}")
     return name
 
 

@@ -65,6 +65,11 @@ def stack_path(project_dir: Path, name: str) -> Path:
     """
     if not name:
         raise StackFileError("stack name: give one, e.g. training-a100; cloud resource names derive from it")
+    if name == "-":  # standard input is read for files; a stack is named
+        raise StackFileError(
+            "stack name '-': a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard "
+            "input; save it as stacks/Pulumi.NAME.yaml"
+        )
     if not STACK_NAME.fullmatch(name):
         raise StackFileError(
             f"stack name '{name}': use 1-40 lowercase letters, digits and '-', starting with a letter "

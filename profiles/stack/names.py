@@ -38,7 +38,9 @@ def stacks_hint(path: Path) -> str:
     name = text[start + len(marker) :].removesuffix(".yaml") if start >= 0 else path.name.removesuffix(".yaml")
     folder = Path(text[: start + len("stacks")]) if start >= 0 else path.parent
     rule = ""
-    if not STACK_NAME.fullmatch(name):  # suggest (and look for) the valid name it is closest to
+    if name == "-":  # `-s -`: standard input is read for files, and a stack is named, not read
+        rule = "a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard input; "
+    elif not STACK_NAME.fullmatch(name):  # suggest (and look for) the valid name it is closest to
         rule = "a stack name is 1-40 lowercase letters, digits and '-', starting with a letter; "
         name = valid_stack_name(name)
     here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in folder.glob("Pulumi.*.yaml"))

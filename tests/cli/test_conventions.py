@@ -38,6 +38,8 @@ def test_every_help_takes_h_shows_values_and_the_exit_statuses(path):
     assert EXIT_STATUS in text
     assert "<bool>" not in text and "<str>" not in text and "<int>" not in text and "<path>" not in text
     assert "<list" not in text
+    usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
+    assert "...}" not in usage and "...]" not in usage  # `{RUNS}...`, not `{RUNS...}...`
 
 
 def test_later_paragraphs_wrap_where_the_terminal_does():
@@ -92,3 +94,11 @@ def test_standard_input_given_twice_is_refused_naming_the_arguments(args, named)
     result = CliRunner().invoke(app, args, input="{}\n")
     assert result.exit_code == 2, result.output
     assert result.stderr == f"error: {named}: `-` (standard input) can be read once; give the others as files\n"
+
+
+@pytest.mark.parametrize("command", ["plan", "check", "run", "status"])
+def test_a_stack_is_named_not_read_from_standard_input(command):
+    # `-` reads standard input where a file is read; `-s` takes a stack's name
+    result = CliRunner().invoke(app, [command, "-s", "-"], input="config: {}\n")
+    assert result.exit_code == 2, result.output
+    assert "a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard input" in result.stderr

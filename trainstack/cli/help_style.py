@@ -73,7 +73,11 @@ def tidy(command: Any, epilog: str = EXIT_STATUS) -> None:
         if param.param_type_name == "argument":  # its name says what it is: no Python type beside it
             param.display_type_rich = _no_type
             if param.metavar is None:
-                param.metavar = (param.name or "value").upper().replace("_", "-") + ("..." if param.nargs != 1 else "")
+                name = (param.name or "value").upper().replace("_", "-")
+                param.metavar = name + ("..." if param.nargs != 1 else "")
+                if param.nargs != 1:  # typer's usage line adds its own `...`: `{RUNS}...`, not `{RUNS...}...`
+                    usage = f"{{{name}}}..." if param.required else f"[{name}]..."
+                    param._usage_display_name = lambda usage=usage: usage
         elif param.metavar is None or getattr(param, "is_flag", False):
             shown = value_name(param)
             if shown is not None:
