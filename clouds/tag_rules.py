@@ -18,7 +18,9 @@ The Chinese clouds' older checks sit beside their components (`clouds/<cloud>/va
 trainstack adds two tags of its own (`clouds.common.cluster_tags`), counted against the limit.
 A stack on a managed platform is held to its cloud's rules wherever the pool's resources carry
 the tags (each platform's `validate_pool`): SageMaker and HyperPod AWS's, Azure ML Azure's, PAI
-Lingjun Alibaba's, TI-ONE Tencent's.
+Lingjun Alibaba's, TI-ONE Tencent's, ModelArts the TMS rules its SDK states
+(`clouds.huaweicloud.modelarts.TMS_TAG_RULES`). PAI-DLC's workspace takes no tags, so a PAI
+stack with `tags:` is refused rather than its tags dropped.
 """
 
 from __future__ import annotations
