@@ -56,9 +56,9 @@ def project_flag(project: Path | None) -> str:
     if here == root or root in here.parents:
         return ""
     try:
-        return f" --project-dir {os.path.relpath(root, here)}"
+        return f" --project-dir {shlex.quote(os.path.relpath(root, here))}"
     except ValueError:
-        return f" --project-dir {root}"
+        return f" --project-dir {shlex.quote(str(root))}"
 
 
 def no_job_line(cluster: ClusterConfig, stack: str, stack_text: str, project: Path | None = None) -> str:
