@@ -154,6 +154,8 @@ def plan(
         render.policy_summary(policies)
         if note := render.rounding_line(cluster):  # the file system is created larger than asked
             typer.echo(note)
+        for warned in result.program_warnings:  # what `pulumi preview` shows as the program's warnings
+            typer.echo(f"warning: {warned}", err=True)
         for line in [] if refuse else warnings:  # refused, they are the budget policy's failure above
             typer.secho(line, fg="yellow")
 

@@ -149,7 +149,7 @@ def plan_json(result: Any, policies: list | None = None, stack: str | None = Non
         "deadline_note": result.deadline_note,
         "healing": healing_line(result),
         "runtime": result.runtime or "",
-        "notes": [note for note in (rounding_line(cluster),) if note],
+        "notes": [note for note in (rounding_line(cluster), *getattr(result, "program_warnings", ())) if note],
         "policies": [r.as_json() for r in policies or []],
     }
 
