@@ -33,6 +33,11 @@ def pool_problem(config: ClusterConfig) -> str | None:
         return "ssh_cidrs: PAI-DLC nodes take no SSH from trainstack; remove ssh_cidrs"
     if config.commitment != "none":
         return "commitment: PAI-DLC public resources are pay-as-you-go; set commitment: none"
+    if config.tags:  # silently dropped otherwise: a cost tag the bill never shows
+        return (
+            "tags: nothing trainstack makes for PAI-DLC carries tags (pulumi-alicloud 4.0.0's "
+            "pai.WorkspaceWorkspace takes none, and the job request sets none); remove tags"
+        )
     return None
 
 

@@ -21,6 +21,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from clouds.contract import ClusterConfig
+from clouds.tag_rules import TagRules, tag_problem
+
+# The pool's cost tags are TMS tags (BatchCreatePoolTags). Their rules, as the official SDK
+# states them for ModelArts TMS tags (huaweicloudsdkmodelarts 3.1.219 `TmsTag`): key at most
+# 128 characters of letters of any language, digits, spaces and `_ . : = + - @`, no leading or
+# trailing space, not starting with `_sys_`; value at most 255 characters, `/` allowed too.
+# No count limit is stated there, so none is checked.
+TMS_TAG_RULES = TagRules(
+    "Huawei ModelArts",
+    10**6,
+    128,
+    255,
+    re.compile(r"(?! )[\w .:=+\-@]*(?<! )"),
+    re.compile(r"[\w .:/=+\-@]*"),
+    "letters, digits, spaces (not first or last in a key) and _ . : = + - @ (and / in a value)",
+    ("_sys_",),
+)
 
 # The ModelArts network's CIDR: trainstack's choice (the reference's example range).
 NETWORK_CIDR = "172.16.0.0/12"
@@ -96,7 +113,7 @@ def pool_problem(config: ClusterConfig) -> str | None:
         return "file_system: the ModelArts pool keeps job data in OBS; remove file_system"
     if config.ssh_cidrs:
         return "ssh_cidrs: ModelArts pool nodes take no SSH from trainstack; remove ssh_cidrs"
-    return None
+    return tag_problem(TMS_TAG_RULES, config.tags)
 
 
 # The official SDK's own variables (`huaweicloudsdkcore.auth.provider.EnvCredentialProvider`),

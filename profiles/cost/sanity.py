@@ -77,8 +77,8 @@ def sanity_warnings(
     held = capacity_gib if created_gib is None else max(created_gib, capacity_gib)
     if data_gib is not None and held < data_gib:
         lines.append(
-            f"warning: file_system: {held:,.0f} GiB cannot hold the {data_gib:,.0f} GiB of data (data.size_gib), "
-            "so every pass reads the bucket again; raise file_system.capacity_gib to at least "
+            f"warning: file_system: {held:,.0f} GiB cannot hold the {math.ceil(data_gib):,} GiB of data "
+            "(data.size_gib), so every pass reads the bucket again; raise file_system.capacity_gib to at least "
             f"{math.ceil(data_gib)} (or check data.size_gib)"
         )
     if storage_usd_per_hour is not None and compute_usd_per_hour:

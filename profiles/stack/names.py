@@ -31,14 +31,19 @@ def stacks_hint(path: Path) -> str:
 
     from clouds.words import listed
 
-    name = path.name.removeprefix("Pulumi.").removesuffix(".yaml")
+    # `stacks/Pulumi.<name>.yaml`; a name typed with '/' (`-s team/x`) spans folders, so the name
+    # is read from the stacks folder on, not from the file's own name (`x`, another stack)
+    text, marker = path.as_posix(), "stacks/Pulumi."
+    start = text.rfind(marker)
+    name = text[start + len(marker) :].removesuffix(".yaml") if start >= 0 else path.name.removesuffix(".yaml")
+    folder = Path(text[: start + len("stacks")]) if start >= 0 else path.parent
     rule = ""
     if name == "-":  # `-s -`: standard input is read for files, and a stack is named, not read
         rule = "a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard input; "
     elif not STACK_NAME.fullmatch(name):  # suggest (and look for) the valid name it is closest to
         rule = "a stack name is 1-40 lowercase letters, digits and '-', starting with a letter; "
         name = valid_stack_name(name)
-    here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in path.parent.glob("Pulumi.*.yaml"))
+    here = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in folder.glob("Pulumi.*.yaml"))
     write = f"`trainstack resolve WORKLOAD --write-stack {valid_stack_name(name)}` writes it"
     close = difflib.get_close_matches(name, here, n=3, cutoff=0.6)
     if close:

@@ -77,6 +77,9 @@ def test_priced_stack_plans_with_the_hand_computed_price_and_says_how_old_it_is(
     )
     assert caveats[-1].startswith("CNY prices are converted at 1 USD = 6.8012 CNY as of 2026-05-08 (")
     assert all(p["passed"] is not False for p in data["policies"]), data["policies"]  # null: n/a
+    # what the program warns of (`pulumi preview` shows it) is in the JSON too, not only on stderr
+    deployment_set = [n for n in data["notes"] if "take no deployment set" in n]
+    assert len(deployment_set) == (provider == "alicloud") and result.stderr == ""
 
 
 @pytest.mark.parametrize(("name", "provider"), UNPRICED.items())

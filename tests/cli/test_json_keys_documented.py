@@ -16,7 +16,7 @@ from trainstack.cli.app import app
 
 # Where each JSON-printing command's keys are compared with the docs.
 CHECKED = {
-    "resolve": "tests/cli/test_resolve_cli.py::test_resolve_json_shape_and_choice",
+    "resolve": "here (nested) and tests/cli/test_resolve_cli.py::test_resolve_json_shape_and_choice",
     "plan": "tests/cli/test_plan_cli.py::test_plan_json_matches_the_stack_price (and the review "
     "JSON of --against in tests/cli/test_review_cli.py)",
     "offers": "here",
@@ -70,6 +70,8 @@ def test_every_json_command_is_checked():
         pytest.param(["offers", "H100:8", "--spot", "--provider", "aws", "--provider", "volcengine"], id="offers"),
         pytest.param(["catalog", "info"], id="catalog-info"),
         pytest.param(["bench", "report", str(ROOT / "examples" / "bench")], id="bench-report"),
+        # every nested key too (rows, file systems, rejections, the clouds without a row)
+        pytest.param(["resolve", str(ROOT / "profiles" / "workloads" / "llm-13b-pretrain.yaml")], id="resolve"),
     ],
 )
 def test_json_keys_are_in_docs_cli(args, monkeypatch):

@@ -52,9 +52,16 @@ def test_plan_json_matches_the_stack_price(at_root):
         "price_caveats",
         "deadline_hours",
         "deadline_note",
+        "healing",
+        "runtime",
+        "notes",
         "policies",
         "warnings",
     }
+    # the lines the tree prints under the cost, for scripts too: what replaces a lost node, the
+    # job's torch, and (none here: FSx takes 4,800 GiB as asked) a file system created larger
+    assert data["healing"].startswith("nodes are an Auto Scaling group: a lost node is replaced and rejoins the job")
+    assert data["runtime"].startswith("job runtime: torch ") and data["notes"] == []
     assert data["flex_start"] is False  # an AWS stack: nodes from its group, not a flex-start request
     assert data["warnings"] == []  # sizes in proportion: no sanity warning
     assert (data["deadline_hours"], data["deadline_note"]) == (None, "")  # the workload sets no deadline
@@ -251,3 +258,18 @@ def test_a_stack_that_sets_refuse_oversized_is_refused_by_the_budget_rule(tmp_pa
     assert "warning: nodes" not in checked.stderr
     for command in (["plan", "-s", "typo"], ["check", "-s", "typo"]):
         one_error_line(run(*command), "trainstack:refuse_oversized: 'sure' is not true or false")
+
+
+def test_a_file_system_created_larger_than_asked_is_a_plan_note():
+    # GCP Filestore zonal grows in 256 GiB steps: 4,800 GiB asked is 4,864 GiB created (plan
+    # prints it under the tree, and `plan --json` gives it in `notes`)
+    from tests.clusters import example_config
+    from trainstack.cli.render import rounding_line
+
+    gcp = example_config("gcp")
+    assert gcp.file_system is not None and gcp.file_system.capacity_gib == 4800
+    assert rounding_line(gcp) == (
+        "file_system: 4,800 GiB asked; gcp creates 4,864 GiB, the next size its file system accepts "
+        "(priced and provisioned at that size)"
+    )
+    assert rounding_line(example_config("aws")) == ""  # FSx takes 4,800 GiB (a multiple of 2,400)

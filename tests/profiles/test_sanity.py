@@ -124,7 +124,8 @@ def test_a_file_system_below_its_data_warns(capacity, created, data, warned):
     assert bool(lines) is warned
     if warned:
         assert lines == [
-            f"warning: file_system: {created:,} GiB cannot hold the {data:,.0f} GiB of data (data.size_gib), so "
+            f"warning: file_system: {created:,} GiB cannot hold the {math.ceil(data):,} GiB of data "
+            "(data.size_gib), so "
             f"every pass reads the bucket again; raise file_system.capacity_gib to at least {math.ceil(data)} "
             "(or check data.size_gib)"
         ]

@@ -304,3 +304,22 @@ def test_a_hand_edit_plan_refuses_is_told_the_rewrite_needs_force(tmp_path):
     with pytest.raises(StackFileError, match="edited by hand since trainstack wrote it; pass --force"):
         write_stack(path, text)
     assert write_stack(path, text, force=True) and read_cluster(path)[1].nodes == 2
+
+
+@pytest.mark.parametrize(
+    ("typed", "suggested"),
+    [
+        pytest.param("team/x", "team-x", id="slash"),
+        pytest.param("a/Pulumi.b", "a-pulumi-b", id="slash-and-pulumi"),
+        pytest.param("../up", "up", id="dotdot"),
+    ],
+)
+def test_a_missing_stack_typed_with_a_slash_suggests_the_name_it_was(tmp_path, typed, suggested):
+    """`plan -s team/x` suggested `--write-stack x` (the file's own name, another stack) and looked
+    for close names in a folder that does not exist; the whole typed name is read instead."""
+    (tmp_path / "stacks").mkdir()
+    (tmp_path / "stacks" / "Pulumi.team-x1.yaml").write_text("config: {}\n")
+    with pytest.raises(StackFileError) as missing:
+        read_document(tmp_path / "stacks" / f"Pulumi.{typed}.yaml")
+    assert f"--write-stack {suggested}` writes it" in str(missing.value)
+    assert "a stack name is 1-40 lowercase letters" in str(missing.value)

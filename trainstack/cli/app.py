@@ -152,21 +152,12 @@ def plan(
     else:
         render.plan_tree(stack, result)
         render.policy_summary(policies)
-        _plan_rounding(folder / "stacks" / f"Pulumi.{stack}.yaml")
+        if note := render.rounding_line(cluster):  # the file system is created larger than asked
+            typer.echo(note)
+        for warned in result.program_warnings:  # what `pulumi preview` shows as the program's warnings
+            typer.echo(f"warning: {warned}", err=True)
         for line in [] if refuse else warnings:  # refused, they are the budget policy's failure above
             typer.secho(line, fg="yellow")
-
-
-def _plan_rounding(path: Path) -> None:
-    """Say when the stack's file system is created larger than the capacity it asks for."""
-    from clouds.filesystems import rounding_note
-    from profiles.stack.file import read_cluster
-
-    cluster = read_cluster(path)[1]  # already read and validated by the plan
-    if cluster.file_system is not None:
-        note = rounding_note(cluster.provider, cluster.file_system)
-        if note:
-            typer.echo(note)
 
 
 def _review(stack: str, against: str | None, markdown: bool, as_json: bool, folder: Path) -> None:

@@ -147,6 +147,9 @@ def plan_json(result: Any, policies: list | None = None, stack: str | None = Non
         "price_caveats": list(result.price_caveats),
         "deadline_hours": result.deadline_hours,
         "deadline_note": result.deadline_note,
+        "healing": healing_line(result),
+        "runtime": result.runtime or "",
+        "notes": [note for note in (rounding_line(cluster), *getattr(result, "program_warnings", ())) if note],
         "policies": [r.as_json() for r in policies or []],
     }
 
@@ -196,20 +199,8 @@ def plan_tree(stack: str, result: Any) -> None:
         # A compute price only the stack file states is never shown as if the catalog gave it.
         label = "cluster" if result.price_verified else "cluster (the stack's recorded price, unconfirmed)"
         out.print(f"{label}: [bold]{escape(hourly)}[/bold]; {escape(per_job)}")
-    provider = next(
-        (
-            r["type"].split(":")[1]
-            for r in result.resources
-            if r["parent"] is None and r["type"].startswith("trainstack:")
-        ),
-        None,
-    )
-    if result.healing:
-        out.print(escape(result.healing))
-    elif provider is not None:
-        from clouds.healing import healing
-
-        out.print(escape(healing(provider).summary))
+    if healing := healing_line(result):
+        out.print(escape(healing))
     if result.runtime:
         out.print(escape(result.runtime))
     if result.price_note and not unpriced:
@@ -218,6 +209,33 @@ def plan_tree(stack: str, result: Any) -> None:
         out.print(f"[yellow]caveat: {escape(caveat)}[/yellow]")
     if result.deadline_note:
         out.print(f"[bold red]deadline: {escape(result.deadline_note)}[/bold red]")
+
+
+def healing_line(result: Any) -> str:
+    """What replaces a lost node of the planned cluster (`clouds.healing`), as `plan` prints it."""
+    if result.healing:
+        return str(result.healing)
+    provider = next(
+        (
+            r["type"].split(":")[1]
+            for r in result.resources
+            if r["parent"] is None and r["type"].startswith("trainstack:")
+        ),
+        None,
+    )
+    if provider is None:
+        return ""
+    from clouds.healing import healing
+
+    return healing(provider).summary
+
+
+def rounding_line(cluster: Any) -> str:
+    """The file system the cloud creates larger than the stack asks (`clouds.filesystems`), or ""."""
+    from clouds.filesystems import rounding_note
+
+    file_system = getattr(cluster, "file_system", None)
+    return (rounding_note(cluster.provider, file_system) or "") if file_system is not None else ""
 
 
 def catalog_summary(catalog: Any) -> None:

@@ -52,6 +52,9 @@ class PlanResult:
             the Pulumi state (a GCP queued-resource stack's TPU slices), which `pulumi up`
             never deletes (`trainstack.plan.cluster_lines.requested_outside`).
         zone: the cluster's zone (None when the result was built without it).
+        program_warnings: what the program warned of while it ran (`pulumi.log.warn`: an
+            Alibaba group that joins no deployment set, nodes not replaced automatically),
+            which `pulumi preview` shows as warnings.
     """
 
     resources: list[dict[str, Any]]
@@ -77,6 +80,7 @@ class PlanResult:
     job: dict[str, Any] | None = None
     requested_outside: tuple[str, ...] = ()
     zone: str | None = None
+    program_warnings: tuple[str, ...] = ()
 
     @property
     def deadline_note(self) -> str:

@@ -10,6 +10,7 @@ import datetime
 import gc
 import importlib
 import json
+import logging
 import runpy
 import sys
 from collections.abc import Iterator
@@ -65,7 +66,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
     context = contextvars.copy_context()
     try:
         with _gc_paused(), no_source_positions(), no_alias_urns(), plan_event_loop():
-            resources, outputs = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
+            resources, outputs, warned = context.run(_run, program, stack_name, config, cluster.region, cluster.zone)
     except ValueError as exc:  # the component's validation: already one line
         raise PlanError(f"{stack_file}: {_first_line(_innermost(exc))}") from None
     except ModuleNotFoundError as exc:  # the cloud's SDK extra is not installed
@@ -92,6 +93,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         runtime=runtime_line(cluster),
         job=job_summary(cluster),
         requested_outside=requested_outside(cluster, stack_name),
+        program_warnings=tuple(warned),
     )
     return with_price(result, cluster) if priced else result
 
@@ -183,8 +185,9 @@ def _iso(value: Any) -> str:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict]:
-    """Run the program in the current (copied) context and return records and outputs.
+def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: str) -> tuple[list, dict, list[str]]:
+    """Run the program in the current (copied) context and return records, outputs and the
+    warnings it logged (`pulumi.log.warn`, which the mock engine hands to `logger`).
 
     The mocks answer lookups from the cluster's own region, zone and config (`gcp:project`)."""
     mocks = TrainstackMocks(region=region, zone=zone, config=config)
@@ -192,7 +195,10 @@ def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: s
     settings.set_root_resource(None)  # type: ignore[arg-type]  # a fresh Stack per run
     settings.SETTINGS.outputs = set()
     pulumi.runtime.set_all_config(pulumi_config_values(config))
-    pulumi.runtime.set_mocks(mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
+    warned: list[str] = []
+    logger = logging.Logger("trainstack.plan.program", logging.WARNING)  # not the root logger's stderr
+    logger.addHandler(_Collect(warned))
+    pulumi.runtime.set_mocks(mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor, logger=logger)
     resolved: dict[str, Any] = {}
 
     def body() -> None:
@@ -203,7 +209,18 @@ def _run(program: Path, stack: str, config: dict[str, Any], region: str, zone: s
         resolved.update(outputs or {})
 
     _sync_await(run_pulumi_func(body))
-    return monitor.records(), resolved
+    return monitor.records(), resolved, list(dict.fromkeys(warned))
+
+
+class _Collect(logging.Handler):
+    """Keeps each message logged to it in `into`."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record.getMessage())
 
 
 @contextlib.contextmanager

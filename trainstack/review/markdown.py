@@ -96,6 +96,13 @@ def _nodes_line(nodes: dict[str, list[str]] | None) -> list[str]:
     if nodes["replaced"]:
         names = ", ".join(f"`{n}`" for n in nodes["replaced"])
         return [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
+    if nodes.get("removed"):
+        names = ", ".join(f"`{n}`" for n in nodes["removed"])
+        return [
+            f"> ⚠️ **Running nodes are removed**: {names} shrinks and terminates running nodes and whatever runs "
+            "on them (see its row); none is replaced.",
+            "",
+        ]
     names = ", ".join(f"`{n}`" for n in nodes["kept"])
     return [f"> ✅ **No running node is replaced**: {names} change without touching running nodes.", ""]
 

@@ -18,7 +18,7 @@ from policies.stack_rules import BUDGET_KEY, OVERSIZE_KEY, budget_limit, refuse_
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 from trainstack.review.diff import Change, diff_plans, moved_region, summary
 from trainstack.review.gitref import committed_at_head, plan_at_ref
-from trainstack.review.node_effects import node_effect
+from trainstack.review.node_effects import node_effect, removes_nodes
 
 
 def build_review(stack: str, project_dir: Path, against: str | None = None) -> dict[str, Any]:
@@ -80,7 +80,8 @@ def review_json(
     Returns:
         `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"; each
         with "nodes": what it does to running nodes, or None), "nodes": {"replaced": [names],
-        "kept": [names]} (node-holding resources whose change does / does not replace nodes),
+        "kept": [names], "removed": [names]} (node-holding resources whose change does / does
+        not replace nodes; of the kept, those that shrink and terminate running nodes),
         "purchase": {"before", "after", "running_nodes_keep_it"} when the purchase option
         changes (`_purchase`), else None,
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
@@ -133,11 +134,13 @@ def _change_json(change: Change) -> dict[str, Any]:
 
 
 def _nodes(changes: list[Change]) -> dict[str, list[str]]:
-    """Node-holding resources whose change replaces running nodes, and those whose does not."""
+    """Node-holding resources whose change replaces running nodes, those whose does not, and
+    of those the ones that shrink (they terminate running nodes without replacing any)."""
     effects = [(c.name, node_effect(c)) for c in changes]
     return {
         "replaced": [name for name, effect in effects if effect and effect[0]],
         "kept": [name for name, effect in effects if effect and not effect[0]],
+        "removed": [c.name for c in changes if removes_nodes(c)],
     }
 
 

@@ -42,6 +42,7 @@ def test_workspace_names_fit_the_schema(cluster):
     [
         pytest.param({"file_system": example("alicloud")["file_system"]}, "file_system: a PAI-DLC job", id="fs"),
         pytest.param({"ssh_cidrs": ["203.0.113.7/32"]}, "ssh_cidrs: PAI-DLC", id="ssh"),
+        pytest.param({"tags": {"team": "ml"}}, "tags: nothing trainstack makes for PAI-DLC carries tags", id="tags"),
     ],
 )
 def test_refused_naming_the_field(changes, field):
