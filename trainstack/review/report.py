@@ -19,6 +19,7 @@ from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack
 from trainstack.review.diff import Change, diff_plans, moved_region, summary
 from trainstack.review.gitref import committed_at_head, plan_at_ref
 from trainstack.review.node_effects import node_effect, removes_nodes
+from trainstack.review.price_basis import delta_note
 
 
 def build_review(stack: str, project_dir: Path, against: str | None = None) -> dict[str, Any]:
@@ -85,7 +86,8 @@ def review_json(
         "purchase": {"before", "after", "running_nodes_keep_it"} when the purchase option
         changes (`_purchase`), else None,
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
-        "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`;
+        "delta_usd_per_job", "delta_note" (why the deltas are None, `price_basis`, or "")},
+        "budget_usd_per_hour", "policies": {"passed", "results"}}`;
         `build_review` adds "committed": True when, without `against`, the stack file is
         already committed (so the plan was compared with nothing, not with a new stack), and
         "warnings": the size warnings `plan` prints (none when the budget rule refuses them).
@@ -93,6 +95,7 @@ def review_json(
         a price or delta is None when a side's price is unknown.
     """
     cost_before, cost_after = _cost(before), _cost(after)
+    unknown = delta_note(before, after, changes)
     return {
         "stack": stack,
         "against": against,
@@ -109,8 +112,9 @@ def review_json(
         "cost": {
             "before": cost_before,
             "after": cost_after,
-            "delta_usd_per_hour": _delta(cost_before, cost_after, "usd_per_hour", 4),
-            "delta_usd_per_job": _delta(cost_before, cost_after, "usd_per_job", 2),
+            "delta_usd_per_hour": None if unknown else _delta(cost_before, cost_after, "usd_per_hour", 4),
+            "delta_usd_per_job": None if unknown else _delta(cost_before, cost_after, "usd_per_job", 2),
+            "delta_note": unknown,
         },
         "budget_usd_per_hour": limit,
         "policies": _policies(results),
