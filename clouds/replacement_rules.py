@@ -24,6 +24,8 @@ class NodeEffect:
         moves: input paths naming where the nodes live (the group's subnets): a change, such
             as a zone change replacing the subnet, moves every node to the new place.
         moved: one line for a change of `moves` paths: the nodes lose their subnet.
+        count: the input path holding how many nodes the group keeps running (its desired
+            size), so the review can say how many a resize adds or terminates; "" when none.
     """
 
     rolls: tuple[str, ...] = ()
@@ -34,6 +36,7 @@ class NodeEffect:
     replace_keeps_nodes: bool = False
     moves: tuple[str, ...] = ()
     moved: str = "the nodes lose their subnet: every node is replaced by one in the new subnet"
+    count: str = ""
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,7 @@ REPLACEMENTS = Replacements(
     node_effects={
         GROUP: NodeEffect(
             resizes=("minSize", "maxSize", "desiredCapacity"),
+            count="desiredCapacity",
             rolled="a new scaling group: every node is replaced; restart the job from its last checkpoint",
             kept="no running node is replaced: the group's other inputs change in place",
         ),

@@ -72,7 +72,11 @@ def test_a_job_edit_restarts_every_worker_together_and_never_mixes_two_jobs(tmp_
     head = _head_change(review)  # only the job channel's tags: updated on the running instance
     assert head["action"] == "update" and f"{STACK}-head-eni" not in actions
     assert all(path.startswith("tags.trainstack:job:") for path in head["changed"])
-    assert actions[f"{STACK}-lt"] == "update" and review["nodes"] == {"replaced": [], "kept": [f"{STACK}-lt"]}
+    assert actions[f"{STACK}-lt"] == "update" and review["nodes"] == {
+        "replaced": [],
+        "kept": [f"{STACK}-lt"],
+        "removed": [],
+    }
     job = review["job"]
     assert job["head"].startswith("updated in place (its job channel: tags)") and "nodes" not in job
     assert "rendezvous id" in job["job"] and "all together" in job["job"] and "never train in one job" in job["job"]

@@ -7,7 +7,8 @@ import pytest
 from tests.cases import cases
 from trainstack.review.diff import Change
 from trainstack.review.markdown import review_markdown
-from trainstack.review.node_effects import node_effect
+from trainstack.review.node_effects import EFFECTS, node_effect
+from trainstack.review.replacements import NODE_COUNTS
 from trainstack.review.report import review_json
 
 ASG = "aws:autoscaling/group:Group"
@@ -55,7 +56,7 @@ def _review(changes: list[Change]) -> dict:
 
 def test_review_says_no_node_is_replaced_on_a_tag_change() -> None:
     review = _review([_change(ASG, "update", "tags"), _change(LT, "update", "tags.team")])
-    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes", "c-nodes"]}
+    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes", "c-nodes"], "removed": []}
     assert review["changes"][0]["nodes"].startswith("no running node is replaced")
     text = review_markdown(review)
     assert "✅ **No running node is replaced**" in text
@@ -69,6 +70,63 @@ def test_review_warns_when_nodes_are_replaced() -> None:
     text = review_markdown(review)
     assert "⚠️ **Running nodes are replaced** by the change to `c-nodes`" in text
     assert "No running node is replaced" not in text
+
+
+SIZES = {ASG: "desiredCapacity", MIG: "targetSize", VMSS: "sku.capacity", ESS: "desiredCapacity"}
+
+
+def _resize(kind: str, before: int, after: int) -> Change:
+    return Change(
+        "update",
+        kind,
+        "c-nodes",
+        f"urn:pulumi:s::trainstack::{kind}::c-nodes",
+        changed=(SIZES[kind],),
+        node_counts=(before, after),
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "before", "after", "words"),
+    [
+        pytest.param(ASG, 2, 4, "2 -> 4 nodes: 2 added; the 2 running ones keep running", id="aws-grow"),
+        pytest.param(MIG, 1, 2, "1 -> 2 nodes: 1 added; the running one keeps running", id="gcp-grow-from-one"),
+        pytest.param(
+            VMSS,
+            2,
+            1,
+            "2 -> 1 nodes: the group terminates 1 running node (the cloud picks which) and whatever runs "
+            "on it; the other 1 keeps running",
+            id="azure-shrink-to-one",
+        ),
+        pytest.param(
+            ESS,
+            8,
+            5,
+            "8 -> 5 nodes: the group terminates 3 running nodes (the cloud picks which) and whatever runs "
+            "on them; the other 5 keep running",
+            id="alicloud-shrink",
+        ),
+    ],
+)
+def test_a_resize_says_how_many_nodes_it_adds_or_terminates(kind: str, before: int, after: int, words: str) -> None:
+    """A shrinking group terminates running nodes: "the running ones keep running" would be untrue."""
+    assert node_effect(_resize(kind, before, after)) == (False, words)
+    review = _review([_resize(kind, before, after)])
+    shrinks = after < before
+    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes"], "removed": ["c-nodes"] if shrinks else []}
+    text = review_markdown(review)
+    assert ("⚠️ **Running nodes are removed**: `c-nodes` shrinks and terminates running nodes" in text) is shrinks
+    assert ("✅ **No running node is replaced**" in text) is not shrinks
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"),
+    [pytest.param(kind, path, id=kind.split(":")[0]) for kind, path in sorted(NODE_COUNTS.items())],
+)
+def test_every_node_count_input_is_one_that_only_resizes(kind: str, path: str) -> None:
+    """The count a cloud names must be one of its group's resize inputs, or no resize line reads it."""
+    assert path in EFFECTS[kind].resizes
 
 
 def test_review_without_node_groups_says_nothing_about_nodes() -> None:

@@ -224,7 +224,7 @@ def test_more_nodes_never_replace_the_file_system(tmp_path, monkeypatch, stack):
     if stack in GROUPS:
         group = by_name(result)[GROUPS[stack][0]]
         assert group["action"] == "update" and group["changed"] == GROUP_SIZES[stack]
-        assert group["nodes"] == "nodes are added or removed; the running ones keep running"
+        assert group["nodes"] == "2 -> 3 nodes: 1 added; the 2 running ones keep running"
     else:
         assert by_name(result)[f"{stack}-node-2"]["action"] == "create"
     assert STACKS[stack][1] not in by_name(result) and result["data_loss"] == []

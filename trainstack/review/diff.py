@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainstack.review.replacements import CASCADES, replace_keys
+from trainstack.review.replacements import CASCADES, NODE_COUNTS, replace_keys
 from trainstack.review.urn_match import kept_ids, mock_outputs, previous_urn, substituted, urns
 
 _QUOTED_KEY = re.compile(r'\["([^"]+)"\]')
@@ -37,6 +37,8 @@ class Change:
         replace_keys: the changed paths that force the replacement.
         delete_first: a replacement deletes the old resource before creating the new one (its
             `delete_before_replace`: a fixed path or name the cloud keeps unique).
+        node_counts: `(before, after)` nodes of a node group whose node count changes (its
+            `NodeEffect.count` input), else None.
     """
 
     action: str
@@ -47,6 +49,7 @@ class Change:
     changed: tuple[str, ...] = field(default=())
     replace_keys: tuple[str, ...] = field(default=())
     delete_first: bool = False
+    node_counts: tuple[int, int] | None = None
 
 
 def changed_paths(old: Any, new: Any, prefix: str = "") -> list[str]:
@@ -123,7 +126,19 @@ def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Chang
     keys = sorted({*keys, *(p for p in paths if ignored_path(p, new.get("replace_on_changes", ())))})
     action = "replace" if keys else "update" if paths else "same"
     first = action == "replace" and bool(new.get("delete_before_replace"))
-    return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys), first)
+    counts = _node_counts(new["type"], old["inputs"], new["inputs"])
+    return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys), first, counts)
+
+
+def _node_counts(kind: str, old: dict[str, Any], new: dict[str, Any]) -> tuple[int, int] | None:
+    """`(before, after)` node counts of a node group whose count input changed, else None."""
+    path = NODE_COUNTS.get(kind)
+    if path is None:
+        return None
+    before, after = _get(old, path), _get(new, path)
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (before, after)) or before == after:
+        return None
+    return before, after
 
 
 def ignored_path(path: str, ignore_changes: Any) -> bool:
@@ -165,7 +180,9 @@ def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str
             changed = tuple(sorted({*change.changed, *hits}))
             keys = tuple(sorted({*change.replace_keys, *forcing}))
             first = action == "replace" and bool(records[urn].get("delete_before_replace"))
-            changes[urn] = Change(action, change.type, change.name, urn, change.protect, changed, keys, first)
+            changes[urn] = dataclasses.replace(
+                change, action=action, changed=changed, replace_keys=keys, delete_first=first
+            )
             grew = True
     return grew
 
@@ -210,7 +227,9 @@ def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> 
                 continue
             if _get(records[urn]["inputs"], id_path) in updated_ids:
                 changed = tuple(sorted({*change.changed, path}))
-                changes[urn] = Change("replace", change.type, change.name, urn, change.protect, changed, (path,))
+                changes[urn] = dataclasses.replace(
+                    change, action="replace", changed=changed, replace_keys=(path,), delete_first=False
+                )
                 grew = True
     return grew
 

@@ -55,6 +55,8 @@ def _summary_line(review: dict[str, Any]) -> str:
             if after["usd_per_hour"] is None
             else f"**{new}{_usd(after['usd_per_hour'])}/hour** · **{_usd(after['usd_per_job'])}/job**"
         )
+    elif cost.get("delta_note"):  # the two figures are not comparable: no arrow between them
+        prices = f"**{_usd(before['usd_per_hour'])}/hour → price unknown** (see Cost)"
     else:
         prices = (
             f"**{_usd(before['usd_per_hour'])} → {_usd(after['usd_per_hour'])}/hour** · "
@@ -96,6 +98,13 @@ def _nodes_line(nodes: dict[str, list[str]] | None) -> list[str]:
     if nodes["replaced"]:
         names = ", ".join(f"`{n}`" for n in nodes["replaced"])
         return [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
+    if nodes.get("removed"):
+        names = ", ".join(f"`{n}`" for n in nodes["removed"])
+        return [
+            f"> ⚠️ **Running nodes are removed**: {names} shrinks and terminates running nodes and whatever runs "
+            "on them (see its row); none is replaced.",
+            "",
+        ]
     names = ", ".join(f"`{n}`" for n in nodes["kept"])
     return [f"> ✅ **No running node is replaced**: {names} change without touching running nodes.", ""]
 
@@ -163,6 +172,8 @@ def _cost(review: dict[str, Any]) -> list[str]:
         old = _number(before[key]) if before else "–"
         change = "–" if delta is None else f"{delta:+,.2f}"
         lines.append(f"| {label} | {old} | {_number(after[key])} | {change} |")
+    if cost.get("delta_note"):
+        lines += ["", f"⚠️ Change unknown: {cost['delta_note']}."]
     if after.get("usd_storage") is not None:
         lines += ["", f"USD/hour and USD/job include ${after['usd_storage']:,.2f} of file-system storage."]
     if after.get("usd_requests") is not None:

@@ -39,5 +39,33 @@ def node_effect(change: Change) -> tuple[bool, str] | None:
     if any(related_path(path, entry) for path in change.changed for entry in effect.rolls):
         return True, effect.rolled
     if change.changed and all(any(related_path(p, e) for e in effect.resizes) for p in change.changed):
-        return False, effect.resized
+        return False, resized_line(change.node_counts) or effect.resized
     return False, effect.kept
+
+
+def resized_line(counts: tuple[int, int] | None) -> str:
+    """What a node-count change does to the running nodes, with the counts; "" when unknown.
+
+    A group that shrinks terminates running nodes (the cloud's scale-in picks which) and
+    whatever runs on them; one that grows only adds nodes.
+    """
+    if counts is None:
+        return ""
+    before, after = counts
+    if after > before:
+        kept = "the running one keeps" if before == 1 else f"the {before} running ones keep"
+        return f"{before} -> {after} nodes: {after - before} added; {kept} running"
+    gone = before - after
+    return (
+        f"{before} -> {after} nodes: the group terminates {gone} running node{'s' if gone > 1 else ''} "
+        f"(the cloud picks which) and whatever runs on {'them' if gone > 1 else 'it'}; "
+        f"the other {after} keep{'s' if after == 1 else ''} running"
+    )
+
+
+def removes_nodes(change: Change) -> bool:
+    """True when `change` shrinks a node group without replacing its nodes: it terminates
+    running nodes (the review warns), though it replaces none."""
+    effect = node_effect(change)
+    counts = change.node_counts
+    return effect is not None and not effect[0] and counts is not None and counts[1] < counts[0]

@@ -32,6 +32,8 @@ REPLACE_ON_DECREASE: dict[str, tuple[str, ...]] = {k: v for r in _ALL for k, v i
 CASCADES: tuple[tuple[str, str, str, str], ...] = tuple(c for r in _ALL for c in r.cascades)
 # (type-token prefix, paths that replace on every type of that prefix).
 EVERY_TYPE: tuple[tuple[str, tuple[str, ...]], ...] = tuple(e for r in _ALL for e in r.every_type)
+# Node-holding type token -> the input path of the node count it keeps running (`NodeEffect.count`).
+NODE_COUNTS: dict[str, str] = {k: e.count for r in _ALL for k, e in r.node_effects.items() if e.count}
 _ANY_INDEX = re.compile(r"\[\d+\]")
 
 

@@ -18,7 +18,8 @@ from policies.stack_rules import BUDGET_KEY, OVERSIZE_KEY, budget_limit, refuse_
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 from trainstack.review.diff import Change, diff_plans, moved_region, summary
 from trainstack.review.gitref import committed_at_head, plan_at_ref
-from trainstack.review.node_effects import node_effect
+from trainstack.review.node_effects import node_effect, removes_nodes
+from trainstack.review.price_basis import delta_note
 
 
 def build_review(stack: str, project_dir: Path, against: str | None = None) -> dict[str, Any]:
@@ -80,11 +81,13 @@ def review_json(
     Returns:
         `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"; each
         with "nodes": what it does to running nodes, or None), "nodes": {"replaced": [names],
-        "kept": [names]} (node-holding resources whose change does / does not replace nodes),
+        "kept": [names], "removed": [names]} (node-holding resources whose change does / does
+        not replace nodes; of the kept, those that shrink and terminate running nodes),
         "purchase": {"before", "after", "running_nodes_keep_it"} when the purchase option
         changes (`_purchase`), else None,
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
-        "delta_usd_per_job"}, "budget_usd_per_hour", "policies": {"passed", "results"}}`;
+        "delta_usd_per_job", "delta_note" (why the deltas are None, `price_basis`, or "")},
+        "budget_usd_per_hour", "policies": {"passed", "results"}}`;
         `build_review` adds "committed": True when, without `against`, the stack file is
         already committed (so the plan was compared with nothing, not with a new stack), and
         "warnings": the size warnings `plan` prints (none when the budget rule refuses them).
@@ -92,6 +95,7 @@ def review_json(
         a price or delta is None when a side's price is unknown.
     """
     cost_before, cost_after = _cost(before), _cost(after)
+    unknown = delta_note(before, after, changes)
     return {
         "stack": stack,
         "against": against,
@@ -108,8 +112,9 @@ def review_json(
         "cost": {
             "before": cost_before,
             "after": cost_after,
-            "delta_usd_per_hour": _delta(cost_before, cost_after, "usd_per_hour", 4),
-            "delta_usd_per_job": _delta(cost_before, cost_after, "usd_per_job", 2),
+            "delta_usd_per_hour": None if unknown else _delta(cost_before, cost_after, "usd_per_hour", 4),
+            "delta_usd_per_job": None if unknown else _delta(cost_before, cost_after, "usd_per_job", 2),
+            "delta_note": unknown,
         },
         "budget_usd_per_hour": limit,
         "policies": _policies(results),
@@ -133,11 +138,13 @@ def _change_json(change: Change) -> dict[str, Any]:
 
 
 def _nodes(changes: list[Change]) -> dict[str, list[str]]:
-    """Node-holding resources whose change replaces running nodes, and those whose does not."""
+    """Node-holding resources whose change replaces running nodes, those whose does not, and
+    of those the ones that shrink (they terminate running nodes without replacing any)."""
     effects = [(c.name, node_effect(c)) for c in changes]
     return {
         "replaced": [name for name, effect in effects if effect and effect[0]],
         "kept": [name for name, effect in effects if effect and not effect[0]],
+        "removed": [c.name for c in changes if removes_nodes(c)],
     }
 
 
