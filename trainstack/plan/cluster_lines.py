@@ -27,7 +27,8 @@ def healing_line(cluster: Any) -> str:
 
 
 def job_summary(cluster: Any) -> dict[str, Any] | None:
-    """The job's identity digest and node counts, or None (no job, or an older revision)."""
+    """The job's identity digest, node counts and platform (`vm` or the managed platform that
+    runs it), or None (no job, or an older revision)."""
     try:
         from clouds.job_bootstrap import job_identity
 
@@ -37,6 +38,7 @@ def job_summary(cluster: Any) -> dict[str, Any] | None:
             "id": job_identity(cluster),
             "nodes": cluster.nodes,
             "min_nodes": cluster.job.min_nodes or cluster.nodes,
+            "platform": getattr(cluster, "platform", None) or "vm",
         }
     except (AttributeError, ImportError, ValueError):
         return None

@@ -46,8 +46,8 @@ class PlanResult:
         runtime: which torch, NCCL and fabric plugin the nodes run (`clouds.job_runtime`), one
             line; "" for a cloud without a node agent.
         job: the stack's job as the review compares it: `{"id": the digest of what the job
-            runs (`clouds.job_bootstrap.job_identity`), "nodes", "min_nodes"}`; None without
-            a job.
+            runs (`clouds.job_bootstrap.job_identity`), "nodes", "min_nodes", "platform"}`;
+            None without a job.
         requested_outside: the ids of what the stack's own controller keeps requested outside
             the Pulumi state (a GCP queued-resource stack's TPU slices), which `pulumi up`
             never deletes (`trainstack.plan.cluster_lines.requested_outside`).
