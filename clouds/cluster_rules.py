@@ -19,6 +19,7 @@ from clouds.job_fields import NO_FILE_SYSTEM, job_size_problem
 from clouds.job_paths import checkpoint_problem
 from clouds.job_secrets import secret_problem
 from clouds.platform_lookup import platform_problem
+from clouds.tag_rules import own_tag_problem
 from clouds.tracking import tracking_problem
 from facts.limits import MAX_FILE_SYSTEM_GIB
 
@@ -39,6 +40,8 @@ class ClusterFields(StackFields, Protocol):
     @property
     def commitment_reuse(self) -> float | None: ...
     @property
+    def tags(self) -> dict[str, str]: ...
+    @property
     def accelerator_count(self) -> int: ...
     @property
     def ssh_cidrs(self) -> tuple[str, ...]: ...
@@ -55,6 +58,8 @@ def check_cluster(config: ClusterFields) -> None:
         ValueError: one line naming the field and the fix.
     """
     if problem := platform_problem(config.provider, config.platform):
+        raise ValueError(problem)
+    if problem := own_tag_problem(config.tags):
         raise ValueError(problem)
     source = config.data.source if config.data is not None else None
     if config.job is not None and (

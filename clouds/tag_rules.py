@@ -57,6 +57,25 @@ class TagRules:
     reserved_values: bool = False
 
 
+# trainstack's own tags (`clouds.common.cluster_tags`), in every spelling a cloud turns them into
+# (`trainstack-cluster` on GCP, Huawei and Baidu): the stack's tags come last and would replace
+# them, and `run` and `status` find the nodes by `trainstack:cluster` (AWS Run Command targets,
+# EC2 and Azure tag filters).
+OWN_TAG_KEYS = ("trainstack:cluster", "trainstack:provider")
+
+
+def own_tag_problem(tags: Mapping[str, str]) -> str | None:
+    """Why the stack's `tags` may not hold one of trainstack's own keys, or None."""
+    own = {re.sub(r"[^a-z0-9]", "-", key): key for key in OWN_TAG_KEYS}
+    for key in tags:
+        if (mine := own.get(re.sub(r"[^a-z0-9]", "-", key.strip().lower()))) is not None:
+            return (
+                f"tags: {key!r} is trainstack's own tag {mine} (the cluster's name and cloud; `run` and `status` "
+                "find the nodes by it), which a stack tag would replace; remove it or use another key"
+            )
+    return None
+
+
 def tag_problem(rules: TagRules, tags: Mapping[str, str]) -> str | None:
     """Why `tags` (the stack's own) break `rules` (one line naming the tag and the fix), or None."""
     if len(tags) + OWN_TAGS > rules.max_tags:

@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from clouds.words import did_you_mean, listed
 from profiles.catalog.freshness import observed_on
 from profiles.catalog.names import accelerator_hint, memory_by_name
 from profiles.catalog.offering import Offering
-from profiles.catalog.sanity import findings_by_row
+from profiles.catalog.sanity import findings_by_row, spot_risk, spot_zones
 
 
 class OffersError(ValueError):
@@ -59,6 +58,11 @@ class OfferRow(NamedTuple):
             larger-memory variant cheaper than the smaller one), the notes `resolve` gives it.
         platform: `vm`, or the managed platform that alone sells this hardware (`modelarts`
             for Ascend pools, `pai-lingjun`): a workload's `platform:` to run on it.
+        spot_checks: why a zone's spot price is not believed (`profiles.catalog.sanity.spot_risk`:
+            far below the same type's other zones, or at the cloud's deepest published
+            discount), the caveat `resolve` ranks such a row down with. `spot` and `spot_max`
+            are over the other zones; over the doubted ones only when no other has a price
+            (`spot_doubted`).
     """
 
     provider: str
@@ -78,6 +82,8 @@ class OfferRow(NamedTuple):
     estimate: bool
     price_checks: tuple[str, ...] = ()
     platform: str = "vm"
+    spot_checks: tuple[str, ...] = ()
+    spot_doubted: bool = False
 
 
 def read_ask(token: str, offerings: Sequence[Offering]) -> Ask:
@@ -106,79 +112,6 @@ def read_ask(token: str, offerings: Sequence[Offering]) -> Ask:
     return Ask(known[name.casefold()], read.get("gpus_per_node"))
 
 
-def unpriced_clouds(clouds: Sequence[str], offerings: Sequence[Offering]) -> list[str]:
-    """The clouds of `--provider` with no row in the loaded catalog, each as one line
-    (`huaweicloud: the catalog has no priced offerings for it; fetch ...`), in `clouds`' order."""
-    priced = {o.provider for o in offerings}
-    return [
-        f"{cloud}: the catalog has no priced offerings for it; fetch prices with "
-        f"`trainstack catalog refresh --provider {cloud}`"
-        for cloud in clouds
-        if cloud not in priced
-    ]
-
-
-def not_sold_by(token: str, clouds: Sequence[str], everywhere: Sequence[Offering]) -> str:
-    """Why `--provider` left no `token` when other clouds list it, or "" when none does.
-
-    Args:
-        token: ACCELERATOR as written (`H100:8`).
-        clouds: the clouds of `--provider`.
-        everywhere: every cloud's catalog rows.
-    """
-    try:
-        ask = read_ask(token, everywhere)
-    except OffersError:
-        return ""
-    sellers = sorted({o.provider for o in everywhere if o.accelerator == ask.accelerator} - set(clouds))
-    asked = " and ".join(clouds)
-    return (
-        f"ACCELERATOR: {asked} list{'s' if len(clouds) == 1 else ''} no {ask.accelerator}; "
-        f"{', '.join(sellers)} do{'es' if len(sellers) == 1 else ''}: drop --provider or add --provider {sellers[0]}"
-    )
-
-
-def widen_hint(offerings: Sequence[Offering], ask: Ask, regions: Sequence[str], spot: bool) -> str:
-    """What to change when `offer_rows` found nothing: the per-node counts the accelerator
-    comes in (as `sky gpus list` shows its quantities), the regions listing it, or `--spot`."""
-    where = f" in {', '.join(regions)}" if regions else ""
-    if ask.per_node is not None:
-        any_count = offer_rows(offerings, ask._replace(per_node=None), regions, spot=spot)
-        counts = sorted({r.accelerator_count for r in any_count})
-        if counts:
-            near = next((c for c in counts if c >= ask.per_node), counts[-1])
-            some = ", ".join(map(str, counts[:-1])) + " or " if len(counts) > 1 else ""
-            return f"{ask.accelerator} comes {some}{counts[-1]} per node{where}: try {ask.accelerator}:{near}"
-    if regions:
-        elsewhere = sorted({r.region for r in offer_rows(offerings, ask, (), spot=spot)})
-        if elsewhere:
-            return f"regions listing it: {listed(elsewhere)}; or drop --region to see every region"
-    if spot:
-        return "drop --spot to see on-demand prices"
-    return "try another accelerator"
-
-
-def check_regions(regions: Iterable[str], offerings: Sequence[Offering], everywhere: Sequence[Offering] = ()) -> None:
-    """Refuse a `--region` no loaded cloud has (naming the closest regions, or the cloud of
-    `everywhere`, every cloud's rows, that has it when `--provider` left that cloud out).
-
-    Raises:
-        OffersError: `--region NAME: not a region ...; did you mean ...`.
-    """
-    known = {o.region for o in offerings}
-    for region in regions:
-        clouds = sorted({o.provider for o in everywhere if o.region == region})
-        if region not in known and clouds:
-            raise OffersError(
-                f"--region {region}: a region of {' and '.join(clouds)}, which --provider leaves out; "
-                f"add --provider {clouds[0]} or drop --region {region}"
-            )
-        if region not in known:
-            zone_of = {o.zone: o.region for o in offerings if o.zone != o.region}
-            fix = f"write {zone_of[region]} (it is a zone of it)" if region in zone_of else did_you_mean(region, known)
-            raise OffersError(f"--region {region}: not a region of the clouds searched; {fix}")
-
-
 def offer_rows(
     offerings: Iterable[Offering], ask: Ask, regions: Sequence[str] = (), nodes: int = 1, spot: bool = False
 ) -> list[OfferRow]:
@@ -204,13 +137,14 @@ def offer_rows(
             continue
         groups.setdefault((o.provider, o.region, o.instance_type, o.platform), []).append(o)
     checks = findings_by_row(offerings, {(provider, ask.accelerator) for provider, *_ in groups})
+    zones = spot_zones(offerings, {(provider, kind) for provider, _, kind, _ in groups})
     rows = [
-        _row(group, nodes)._replace(price_checks=checks.get((*key[:3], ask.accelerator), ()))
+        _row(group, nodes, zones)._replace(price_checks=checks.get((*key[:3], ask.accelerator), ()))
         for key, group in groups.items()
     ]
-    if spot:
+    if spot:  # as `resolve` ranks a row whose spot price it does not believe: after the others
         rows = [r for r in rows if r.spot is not None]
-        return sorted(rows, key=lambda r: (r.spot, r.provider, r.region, r.instance_type))
+        return sorted(rows, key=lambda r: (r.spot_doubted, r.spot, r.provider, r.region, r.instance_type))
     return sorted(
         rows,
         key=lambda r: (
@@ -223,10 +157,13 @@ def offer_rows(
     )
 
 
-def _row(group: list[Offering], nodes: int) -> OfferRow:
+def _row(group: list[Offering], nodes: int, zones: dict[tuple, list[tuple[str, float]]]) -> OfferRow:
     first = group[0]
     on_demand = [o.on_demand_usd_per_hour for o in group if o.on_demand_usd_per_hour is not None]
-    spot = [o.spot_usd_per_hour for o in group if o.spot_usd_per_hour is not None]
+    doubts = {o.zone: why for o in group if (why := spot_risk(o, zones))}
+    priced = [(o.zone, o.spot_usd_per_hour) for o in group if o.spot_usd_per_hour is not None]
+    believed = [price for zone, price in priced if zone not in doubts]
+    spot = believed or [price for _, price in priced]
     dates = {o.catalog_date for o in group}
     undated = sorted(d for d in dates if observed_on(d) is None)
     observed = undated[0] if undated else min(dates)
@@ -247,4 +184,6 @@ def _row(group: list[Offering], nodes: int) -> OfferRow:
         observed,
         any(o.price_note for o in group),
         platform=first.platform,
+        spot_checks=tuple(doubts[zone] for zone in sorted(doubts)),
+        spot_doubted=bool(priced) and not believed,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shlex
 from pathlib import Path
 
 import yaml
@@ -116,7 +117,13 @@ def workload_of(text: str) -> str | None:
     ("# Written by `trainstack resolve WORKLOAD --write-stack`", `profiles.stack.writer`), or None
     (a file written by hand)."""
     found = _WRITTEN_BY.search(text)
-    return found.group(1) if found else None
+    if not found:
+        return None
+    try:  # a path with spaces is written shell-quoted ('my work/w.yaml')
+        words = shlex.split(found.group(1))
+    except ValueError:  # an unbalanced quote: as written
+        return found.group(1)
+    return words[0] if len(words) == 1 else found.group(1)
 
 
 def placement(text: str) -> tuple[str, str, str] | None:

@@ -10,6 +10,7 @@ written (and read back) by `profiles.stack.file`.
 from __future__ import annotations
 
 import math
+import shlex
 from typing import Literal
 
 import yaml
@@ -185,7 +186,7 @@ def render_stack(
     term = "" if config.commitment == "none" else f" (priced at a {config.commitment} commitment's rate)"
     committed = commitment_note(config, on_demand_usd_per_hour)
     header = (
-        f"# Written by `trainstack resolve {workload} --write-stack`; review with `pulumi preview`.\n"
+        f"# Written by `trainstack resolve {shlex.quote(workload)} --write-stack`; review with `pulumi preview`.\n"
         f"# Choice: {config.provider}{'/' + config.platform if config.platform else ''} {config.instance_type} "
         f"x{config.nodes} {'flex-start' if config.flex_start else config.purchase}{term} in "
         f"{config.region} ({zone_said(config.provider, config.platform, config.zone)}).\n"

@@ -11,6 +11,7 @@ from clouds.config import ConfigError, parse_cluster_config
 from clouds.gcp.validate import TAG_RULES as GCP
 from clouds.network_fields import ssh_public_key_problem, subnet_id_problem
 from clouds.tag_rules import tag_problem
+from tests.clusters import BASE_CLUSTER
 
 
 @pytest.mark.parametrize(
@@ -92,3 +93,25 @@ def test_well_formed_subnets_and_keys_pass():
     assert subnet_id_problem("azure", azure) is None
     assert ssh_public_key_problem(KEY + "\n") is None  # a block scalar's final newline
     assert ssh_public_key_problem("ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY=") is None
+
+
+@pytest.mark.parametrize(
+    ("key", "refused"),
+    [
+        pytest.param("trainstack:cluster", True, id="own-cluster-tag"),
+        pytest.param("trainstack-provider", True, id="own-provider-as-gcp-labels-it"),
+        pytest.param("Trainstack_Cluster", True, id="own-in-another-spelling"),
+        pytest.param("trainstack:team", False, id="another-trainstack-key"),
+        pytest.param("cluster", False, id="plain"),
+    ],
+)
+def test_a_stack_tag_may_not_replace_trainstacks_own(key, refused):
+    """The stack's tags come last (`clouds.common.cluster_tags`): `trainstack:cluster: x` replaced
+    the cluster's own tag, and `run` (Run Command targets) and `status` (tag filters) then found no
+    node."""
+    if not refused:
+        parse_cluster_config({**BASE_CLUSTER, "tags": {key: "x"}})
+        return
+    with pytest.raises(ConfigError) as err:
+        parse_cluster_config({**BASE_CLUSTER, "tags": {key: "x"}})
+    assert f"tags: {key!r} is trainstack's own tag" in str(err.value) and "\n" not in str(err.value)

@@ -3,16 +3,8 @@ per cloud, region and type, priced over their zones for N nodes, ranked, hand-co
 
 import pytest
 
-from profiles.catalog.offers import (
-    Ask,
-    OffersError,
-    check_regions,
-    not_sold_by,
-    offer_rows,
-    read_ask,
-    unpriced_clouds,
-    widen_hint,
-)
+from profiles.catalog.offer_hints import check_regions, not_sold_by, unpriced_clouds, widen_hint
+from profiles.catalog.offers import Ask, OffersError, offer_rows, read_ask
 from tests.profiles.offering_factory import aws_node, offering
 
 # Two zones of one AWS region (on-demand the same, spot 12 and 15), one Azure region priced per
@@ -159,3 +151,25 @@ def test_unpriced_clouds_are_named_in_the_order_asked():
         "volcengine: the catalog has no priced offerings for it; fetch prices with "
         "`trainstack catalog refresh --provider volcengine`",
     ]
+
+
+def test_a_spot_price_resolve_does_not_believe_is_left_out_and_named():
+    # p4de-like rows in three us-east-1 zones at $40 on-demand: spot 4 (27 % of $15, the upper median of $14-15,
+    # below half their median: an outlier, as issue #27's use1-az1), 14 and 15.
+    zones = [
+        aws_node(zone=z, spot_usd_per_hour=p) for z, p in (("use1-az1", 4.0), ("use1-az2", 14.0), ("use1-az4", 15.0))
+    ]
+    (row,) = offer_rows(zones, Ask("A100-80GB", 8), spot=True)
+    assert (row.spot, row.spot_max, row.spot_doubted) == (14.0, 15.0, False)  # over the believed zones
+    (check,) = row.spot_checks
+    assert check.startswith("spot $4/h in use1-az1 is 27% of the $14-15/h in the other us-east-1 zones; capacity risk")
+    # a region whose only spot price is doubted (at AWS's deepest discount, 90 % off) ranks after the others
+    deepest = aws_node(region="us-west-2", zone="usw2-az1", spot_usd_per_hour=4.0)
+    ranked = offer_rows([*zones, deepest], Ask("A100-80GB", 8), spot=True)
+    assert [(r.region, r.spot, r.spot_doubted) for r in ranked] == [
+        ("us-east-1", 14.0, False),
+        ("us-west-2", 4.0, True),
+    ]
+    assert (
+        ranked[1].spot_checks[0].startswith("spot $4/h is 10% of on-demand, at aws's deepest published discount (90%")
+    )

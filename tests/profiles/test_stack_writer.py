@@ -99,6 +99,11 @@ def test_header_gives_the_hourly_and_job_cost_per_part(fixture_catalog):
         "$1,911.97 per job (72 h) = $1,728.00 compute + $183.97 file system.\n"
     ) in text
     assert "# Cost note" not in text
+    from profiles.stack.document import workload_of
+
+    spaced = render_stack(config, "my work/w b.yaml", "2026-01-01")
+    assert spaced.startswith("# Written by `trainstack resolve 'my work/w b.yaml' --write-stack`")
+    assert workload_of(spaced) == "my work/w b.yaml" and workload_of(text) == "w.yaml"
 
 
 def test_header_counts_import_and_export_requests(fixture_catalog):

@@ -40,15 +40,8 @@ def run(
 ) -> None:
     """Print the offers for `accelerator` (see the module docstring); bad input exits 2."""
     from profiles.catalog.loader import CatalogError, load_catalog
-    from profiles.catalog.offers import (
-        OffersError,
-        check_regions,
-        not_sold_by,
-        offer_rows,
-        read_ask,
-        unpriced_clouds,
-        widen_hint,
-    )
+    from profiles.catalog.offer_hints import check_regions, not_sold_by, unpriced_clouds, widen_hint
+    from profiles.catalog.offers import OffersError, offer_rows, read_ask
     from profiles.spec.rules import known_provider, region_names
 
     try:
@@ -128,7 +121,7 @@ def _cells(rank: int, r, today) -> list[str]:
         f"{r.nodes}x{r.accelerator_count} {r.accelerator}" if r.nodes > 1 else f"{r.accelerator_count} {r.accelerator}",
         r.interconnect,
         _money(r.on_demand, r.on_demand_max),
-        _money(r.spot, r.spot_max),
+        _money(r.spot, r.spot_max) + (" !" if r.spot_checks else ""),
         age_text(r.observed, today),
     ]
 
@@ -180,6 +173,12 @@ def offers_table(rows, total: int, ask, catalog_version: str, today) -> None:
             "regions, or below a smaller-memory variant's), as `resolve` notes it; `--json` gives each check",
             highlight=False,
         )
+    if any(r.spot_checks for r in rows):
+        out.print(
+            "! after a spot price: a zone's spot price is left out (far below the type's other zones, or at the "
+            "cloud's deepest discount: little or no capacity at it), as `resolve` ranks it down; `--json` gives each",
+            highlight=False,
+        )
 
 
 def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str]) -> dict:
@@ -211,6 +210,7 @@ def offers_json(rows, total: int, ask, spot: bool, catalog, warnings: list[str])
                 "price_age_days": _age_days(r.observed, catalog.today),
                 "price_estimate": r.estimate,
                 "price_checks": list(r.price_checks),
+                "spot_checks": list(r.spot_checks),
             }
             for r in rows
         ],

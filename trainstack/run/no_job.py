@@ -10,6 +10,7 @@ TPU slices), the line says so, never a command that would be refused or a unit t
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from clouds.contract import ClusterConfig
@@ -55,9 +56,9 @@ def project_flag(project: Path | None) -> str:
     if here == root or root in here.parents:
         return ""
     try:
-        return f" --project-dir {os.path.relpath(root, here)}"
+        return f" --project-dir {shlex.quote(os.path.relpath(root, here))}"
     except ValueError:
-        return f" --project-dir {root}"
+        return f" --project-dir {shlex.quote(str(root))}"
 
 
 def no_job_line(cluster: ClusterConfig, stack: str, stack_text: str, project: Path | None = None) -> str:
@@ -91,5 +92,5 @@ def no_job_line(cluster: ClusterConfig, stack: str, stack_text: str, project: Pa
     workload = typed_from_here(workload, project)
     return (
         f"stack {stack} has no job to run; add job: {{command: train.py ...}}{needs} to {workload} and rerun "
-        f"`trainstack resolve {workload} --write-stack {stack}{project_flag(project)}`"
+        f"`trainstack resolve {shlex.quote(workload)} --write-stack {stack}{project_flag(project)}`"
     )

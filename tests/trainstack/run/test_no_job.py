@@ -118,3 +118,19 @@ def test_a_stack_written_from_standard_input_names_no_file_called_dash():
         "stack mine has no job to run; add job: {command: train.py ...} to the workload it was written from "
         "(read from standard input) and rerun `trainstack resolve WORKLOAD --write-stack mine`"
     )
+
+
+def test_a_workload_path_with_spaces_is_suggested_shell_quoted(tmp_path, monkeypatch):
+    """The header writes the path shell-quoted, as `profiles.stack.writer` renders it; the suggested
+    `resolve` is a command that works when pasted (unquoted, `my work/a b.yaml` is three words)."""
+    from profiles.stack.document import workload_of
+
+    project = tmp_path / "proj"
+    (project / "my work").mkdir(parents=True)
+    (project / "my work" / "a b.yaml").write_text("name: a\n")
+    monkeypatch.chdir(project)
+    header = "# Written by `trainstack resolve 'my work/a b.yaml' --write-stack`; review with `pulumi preview`.\n"
+    assert workload_of(header) == "my work/a b.yaml"
+    _, cluster = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")
+    line = no_job_line(cluster, "mine", header, project)
+    assert line.endswith("to my work/a b.yaml and rerun `trainstack resolve 'my work/a b.yaml' --write-stack mine`")
