@@ -71,3 +71,15 @@ def requested_outside(cluster: Any, stack: str) -> tuple[str, ...]:
         return tuple(module.queued_resource_ids(stack, cluster.nodes))
     except (AttributeError, ImportError, TypeError):  # an older revision's clouds/
         return ()
+
+
+def requested_spec(cluster: Any, stack: str) -> str:
+    """What the stack's controller requests each of `requested_outside`'s ids as: the type and
+    purchase option (and the reservation it consumes), e.g. `tpu-v5p-32 spot`; "" when it
+    requests nothing. A controller keeps a running request as it is (`nodeagent.gcp_queued`:
+    ACTIVE is kept), so the review compares this to say a change does not reach them."""
+    if not requested_outside(cluster, stack):
+        return ""
+    reservation = getattr(cluster, "reservation", None)
+    held = f" on reservation {reservation.id}" if reservation is not None else ""
+    return f"{cluster.instance_type} {cluster.purchase}{held}"

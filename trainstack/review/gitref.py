@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
-from trainstack.plan.cluster_lines import job_summary, requested_outside
+from trainstack.plan.cluster_lines import job_summary, requested_outside, requested_spec
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 from trainstack.review.ref_program import old_program_first, program_roots
 
@@ -169,6 +169,7 @@ def ref_result(data: dict[str, Any], stack: str, ref: str) -> PlanResult:
         provider=cluster.provider,
         purchase=cluster.purchase,
         requested_outside=outside,
+        requested_spec=requested_spec(cluster, stack),
         job=job_summary(cluster),  # the review's head / job / node-count lines compare it
     )
     return with_price(located, cluster)

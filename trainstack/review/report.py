@@ -107,6 +107,7 @@ def review_json(
         "job": job_lines(before, after, changes),
         "runtime": after.runtime,
         "left_running": _left_running(before, after),
+        "kept_as_before": _kept_as_before(before, after),
         "data_loss": [
             c.name for c in changes if c.action in ("replace", "delete") and (c.type in STATEFUL or c.protect)
         ],
@@ -124,13 +125,27 @@ def review_json(
 
 def _left_running(before: PlanResult | None, after: PlanResult) -> dict[str, Any] | None:
     """What the old revision's controller kept requested outside the Pulumi state and the new
-    one no longer does (GCP TPU slices of a smaller queued-resource stack): `{"ids", "zone"}`,
-    or None. Neither the new controller nor `pulumi up` deletes them: they keep running."""
+    one no longer does (GCP TPU slices of a smaller queued-resource stack, or all of them when
+    the stack moves to another zone: the new controller requests its ids there): `{"ids",
+    "zone"}`, or None. Neither the new controller nor `pulumi up` deletes them: they keep running."""
     if before is None:
         return None
-    kept = set(after.requested_outside)
+    kept = set(after.requested_outside) if after.zone == before.zone else set()
     ids = [i for i in before.requested_outside if i not in kept]
     return {"ids": ids, "zone": before.zone} if ids else None
+
+
+def _kept_as_before(before: PlanResult | None, after: PlanResult) -> dict[str, Any] | None:
+    """The slices both sides request, in the same zone, whose request changes (type, purchase
+    option, reservation): `{"ids", "zone", "before", "after"}`, or None. The controller keeps a
+    running (ACTIVE) queued resource as it is (`nodeagent.gcp_queued.action`), so they run as
+    `before` until a preemption or failure re-creates them, or they are deleted."""
+    if before is None or before.zone != after.zone or before.requested_spec == after.requested_spec:
+        return None
+    ids = [i for i in before.requested_outside if i in set(after.requested_outside)]
+    if not ids or not before.requested_spec or not after.requested_spec:
+        return None
+    return {"ids": ids, "zone": before.zone, "before": before.requested_spec, "after": after.requested_spec}
 
 
 def _change_json(change: Change) -> dict[str, Any]:
