@@ -134,6 +134,13 @@ class ClusterConfig(BaseModel):
             data = {**data, "ssh_cidrs": [data["ssh_cidrs"]]}
         if isinstance(data, dict) and ("capacity_reservation_id" in data or "reservations" in data):
             data = reservation_shorthand(data)
+        purchase = str(data.get("purchase", "")).strip().lower() if isinstance(data, dict) else ""
+        if purchase in ("reserved-1y", "reserved-3y"):  # `resolve`'s purchase column for a priced term
+            term = purchase.removeprefix("reserved-")
+            raise ValueError(
+                f"purchase: '{data['purchase']}' is how resolve names on-demand nodes priced under a {term} "  # type: ignore[index]
+                f"commitment; write purchase: on-demand and commitment: {term}"
+            )
         if isinstance(data, dict):
             for key in _NUMBERS:
                 if isinstance(data.get(key), bool):

@@ -124,3 +124,18 @@ def test_a_jobs_checkpoints_must_outlive_a_replaced_node(job, purchase, message)
         parse_cluster_config(cluster)
     assert message in str(err.value) and "job.checkpoint_dir: /fsx/checkpoints" in str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("written", ["reserved-1y", "Reserved-3y"])
+def test_resolves_purchase_column_for_a_term_names_the_stack_keys(written):
+    # resolve's table shows a row priced under a term as `reserved-1y`; a stack edited to it by
+    # hand is told the two keys that say it (it said "write one of spot, on-demand")
+    term = written.lower().removeprefix("reserved-")
+    with pytest.raises(ValueError) as caught:
+        ClusterConfig(**{**BASE_CLUSTER, "purchase": written})
+    assert (
+        f"purchase: '{written}' is how resolve names on-demand nodes priced under a {term} commitment; "
+        f"write purchase: on-demand and commitment: {term}"
+    ) in str(caught.value)
+    fixed = ClusterConfig(**{**BASE_CLUSTER, "purchase": "on-demand", "commitment": term})
+    assert (fixed.purchase, fixed.commitment) == ("on-demand", term)
