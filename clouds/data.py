@@ -148,8 +148,10 @@ def unlinked_source(uri: str) -> str | None:
     if any(link.owns(uri) for _, link in links):
         return None
     kinds = "; ".join(f"{name}: {link.SOURCE_KIND}" for name, link in links)
+    if not scheme_of(uri):  # `team-bucket/imagenet`: no scheme at all, not a storage nobody links
+        return f"data.source: '{uri}' is not a bucket URI (no SCHEME://); write your cloud's ({kinds})"
     return (
-        f"data.source: no trainstack cloud links {scheme_of(uri) or uri}:// buckets yet (each links only its own: "
+        f"data.source: no trainstack cloud links {scheme_of(uri)}:// buckets yet (each links only its own: "
         f"{kinds}); copy the data onto the file system yourself and drop `data`, or copy it to one of those"
     )
 

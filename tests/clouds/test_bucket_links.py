@@ -45,6 +45,15 @@ def test_a_linked_cloud_given_a_bucket_no_cloud_links_says_so():
     assert other is not None and "is not an S3 bucket (s3://BUCKET/PREFIX), the only kind aws can link" in other
 
 
+@pytest.mark.parametrize("source", ["team-data/imagenet", "/data/imagenet", "imagenet"])
+def test_a_source_without_a_scheme_is_called_no_bucket_uri(source):
+    """A stack's `data.source: team-data/imagenet` was told "no trainstack cloud links
+    team-data/imagenet:// buckets yet": a scheme nobody typed."""
+    problem = data_problem("aws", DataConfig(source=source), True)
+    assert problem is not None and problem.startswith(f"data.source: '{source}' is not a bucket URI (no SCHEME://)")
+    assert "://" + " " not in problem and f"{source}://" not in problem and "s3://BUCKET/PREFIX" in problem
+
+
 @pytest.mark.parametrize(
     ("provider", "holder"),
     [pytest.param(p, h, id=f"{h}-bucket-on-{p}") for p in NAMES for h in EXAMPLES if p != h],
