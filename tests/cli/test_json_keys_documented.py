@@ -96,3 +96,13 @@ def test_a_submitted_jobs_keys_are_in_docs_cli():
 
     done = Submitted(job_id="j", logs="l", checkpoints="c", request={})
     assert set(submitted_json(example_config("aws"), done, [])) <= documented_keys()
+
+
+def test_every_purchase_value_resolve_gives_is_documented():
+    # a script switching on `purchase` meets these (profiles/candidate.py); docs/cli.md said
+    # `spot` or `on-demand` only
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    paragraph = text[text.index("`resolve --json` keys: `choice`") :]
+    paragraph = paragraph[: paragraph.index("`hours` (the run")]
+    for value in ("spot", "on-demand", "flex-start", "reserved-1y", "reserved-3y", "reservation", "capacity-block"):
+        assert f"`{value}`" in paragraph, value

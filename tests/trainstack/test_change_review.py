@@ -141,8 +141,8 @@ def test_the_head_line_names_an_update_of_the_job_channel_alone_as_in_place(chan
     from types import SimpleNamespace
 
     from trainstack.review.diff import Change
-    from trainstack.review.report import _job
+    from trainstack.review.job_lines import job_lines
 
-    side = SimpleNamespace(job={"id": "aaaaaaaa", "nodes": 2, "min_nodes": 2})
+    side = SimpleNamespace(job={"id": "aaaaaaaa", "nodes": 2, "min_nodes": 2, "platform": "vm"})
     change = Change("update", "t", "c-head", "urn:c-head", changed=changed)
-    assert _job(side, side, [change])["head"].startswith(head)
+    assert job_lines(side, side, [change])["head"].startswith(head)

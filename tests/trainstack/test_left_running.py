@@ -36,8 +36,10 @@ def test_an_older_revisions_cluster_without_the_field_requests_nothing_outside()
     assert requested_outside(Old(), "s") == ()
 
 
-def _plan(ids: tuple[str, ...], usd: float) -> PlanResult:
-    return PlanResult([], usd, usd * 10, {}, hours=10.0, zone="us-east5-a", requested_outside=ids)
+def _plan(ids: tuple[str, ...], usd: float, zone: str = "us-east5-a", spec: str = "tpu-v5p-32 spot") -> PlanResult:
+    return PlanResult(
+        [], usd, usd * 10, {}, hours=10.0, zone=zone, requested_outside=ids, requested_spec=spec if ids else ""
+    )
 
 
 def _review(before: tuple[str, ...], after: tuple[str, ...]) -> dict[str, Any]:
@@ -87,3 +89,47 @@ def test_the_old_revisions_slices_come_from_its_stack_as_planned_at_that_revisio
     result = gitref._plan_in_subprocess("s", tmp_path / "old", "HEAD~1", [])
     assert result.requested_outside == ("s-tpu-0", "s-tpu-1", "s-tpu-2", "s-tpu-3")
     assert (result.zone, result.region) == ("us-east5-a", "us-east5")
+
+
+def test_a_queued_stack_moved_to_another_zone_leaves_every_old_slice_running() -> None:
+    """The new controller requests the same ids in the new zone; the old zone's slices are no
+    one's to delete (the old controller is gone, `pulumi up` never held them)."""
+    ids = ("s-tpu-0", "s-tpu-1")
+    review = review_json("s", "HEAD", [], _plan(ids, 40.0), _plan(ids, 40.0, zone="us-central1-a"), [], None)
+    assert review["left_running"] == {"ids": ["s-tpu-0", "s-tpu-1"], "zone": "us-east5-a"}
+    assert review["kept_as_before"] is None
+    assert "gcloud compute tpus queued-resources delete ID --zone us-east5-a --force" in review_markdown(review)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        pytest.param("tpu-v5p-32 spot", "tpu-v5p-32 on-demand", ["s-tpu-0"], id="spot-to-on-demand"),
+        pytest.param("tpu-v5p-32 spot", "tpu-v5p-64 spot", ["s-tpu-0"], id="bigger-slices"),
+        pytest.param("tpu-v5p-32 spot", "tpu-v5p-32 spot", None, id="same-request"),
+    ],
+)
+def test_slices_whose_request_changes_keep_running_as_they_were(before: str, after: str, kept: list | None) -> None:
+    """The controller keeps an ACTIVE queued resource (nodeagent.gcp_queued.action): a new type
+    or purchase option reaches a running slice only when it is re-created."""
+    old, new = _plan(("s-tpu-0",), 13.37, spec=before), _plan(("s-tpu-0", "s-tpu-1"), 67.53, spec=after)
+    review = review_json("s", "HEAD", [], old, new, [], None)
+    expected = {"ids": kept, "zone": "us-east5-a", "before": before, "after": after} if kept else None
+    assert review["kept_as_before"] == expected
+    text = review_markdown(review)
+    assert (f"> ⚠️ **1 TPU slice keeps running as {before}:** `s-tpu-0` is requested as {after}" in text) is bool(kept)
+    assert (f"The after price is for {after}." in text) is bool(kept)
+
+
+@pytest.mark.parametrize(
+    ("changes", "spec"),
+    [
+        pytest.param({**QUEUED, "nodes": 2}, "tpu-v5p-8 spot", id="queued-spot"),
+        pytest.param({"queued_resource": False}, "", id="tpu-vms-in-the-stack"),
+    ],
+)
+def test_the_request_is_the_type_and_purchase_option(changes: dict, spec: str) -> None:
+    from trainstack.plan.cluster_lines import requested_spec
+
+    config = example_config("gcp-tpu", **changes)
+    assert requested_spec(config, "s") == (spec and f"{config.instance_type} spot")

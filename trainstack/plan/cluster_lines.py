@@ -27,7 +27,8 @@ def healing_line(cluster: Any) -> str:
 
 
 def job_summary(cluster: Any) -> dict[str, Any] | None:
-    """The job's identity digest and node counts, or None (no job, or an older revision)."""
+    """The job's identity digest, node counts and platform (`vm` or the managed platform that
+    runs it), or None (no job, or an older revision)."""
     try:
         from clouds.job_bootstrap import job_identity
 
@@ -37,6 +38,7 @@ def job_summary(cluster: Any) -> dict[str, Any] | None:
             "id": job_identity(cluster),
             "nodes": cluster.nodes,
             "min_nodes": cluster.job.min_nodes or cluster.nodes,
+            "platform": getattr(cluster, "platform", None) or "vm",
         }
     except (AttributeError, ImportError, ValueError):
         return None
@@ -69,3 +71,15 @@ def requested_outside(cluster: Any, stack: str) -> tuple[str, ...]:
         return tuple(module.queued_resource_ids(stack, cluster.nodes))
     except (AttributeError, ImportError, TypeError):  # an older revision's clouds/
         return ()
+
+
+def requested_spec(cluster: Any, stack: str) -> str:
+    """What the stack's controller requests each of `requested_outside`'s ids as: the type and
+    purchase option (and the reservation it consumes), e.g. `tpu-v5p-32 spot`; "" when it
+    requests nothing. A controller keeps a running request as it is (`nodeagent.gcp_queued`:
+    ACTIVE is kept), so the review compares this to say a change does not reach them."""
+    if not requested_outside(cluster, stack):
+        return ""
+    reservation = getattr(cluster, "reservation", None)
+    held = f" on reservation {reservation.id}" if reservation is not None else ""
+    return f"{cluster.instance_type} {cluster.purchase}{held}"

@@ -46,11 +46,13 @@ class PlanResult:
         runtime: which torch, NCCL and fabric plugin the nodes run (`clouds.job_runtime`), one
             line; "" for a cloud without a node agent.
         job: the stack's job as the review compares it: `{"id": the digest of what the job
-            runs (`clouds.job_bootstrap.job_identity`), "nodes", "min_nodes"}`; None without
-            a job.
+            runs (`clouds.job_bootstrap.job_identity`), "nodes", "min_nodes", "platform"}`;
+            None without a job.
         requested_outside: the ids of what the stack's own controller keeps requested outside
             the Pulumi state (a GCP queued-resource stack's TPU slices), which `pulumi up`
             never deletes (`trainstack.plan.cluster_lines.requested_outside`).
+        requested_spec: what each of those is requested as (`tpu-v5p-32 spot`; "" when none:
+            `trainstack.plan.cluster_lines.requested_spec`).
         zone: the cluster's zone (None when the result was built without it).
         program_warnings: what the program warned of while it ran (`pulumi.log.warn`: an
             Alibaba group that joins no deployment set, nodes not replaced automatically),
@@ -79,6 +81,7 @@ class PlanResult:
     runtime: str = ""
     job: dict[str, Any] | None = None
     requested_outside: tuple[str, ...] = ()
+    requested_spec: str = ""
     zone: str | None = None
     program_warnings: tuple[str, ...] = ()
 

@@ -22,7 +22,7 @@ from pulumi.runtime import settings
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
-from trainstack.plan.cluster_lines import healing_line, job_summary, requested_outside, runtime_line
+from trainstack.plan.cluster_lines import healing_line, job_summary, requested_outside, requested_spec, runtime_line
 from trainstack.plan.event_loop import plan_event_loop
 from trainstack.plan.mocks import RecordingMonitor, TrainstackMocks
 from trainstack.plan.recording import no_alias_urns, no_source_positions
@@ -93,6 +93,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         runtime=runtime_line(cluster),
         job=job_summary(cluster),
         requested_outside=requested_outside(cluster, stack_name),
+        requested_spec=requested_spec(cluster, stack_name),
         program_warnings=tuple(warned),
     )
     return with_price(result, cluster) if priced else result

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from clouds.config import CONFIG_KEY, ConfigError, parse_cluster_config
-from trainstack.plan.cluster_lines import requested_outside
+from trainstack.plan.cluster_lines import job_summary, requested_outside, requested_spec
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan, with_price
 from trainstack.review.ref_program import old_program_first, program_roots
 
@@ -149,7 +149,13 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]
         # the revision's own file, as the project names it (never the temporary copy's path)
         last = lines[-1].removeprefix("error: ").replace(f"{old_dir}/", "")
         raise PlanError(f"--against {ref}: the stack at {ref} does not plan: {last}")
-    data = json.loads(done.stdout)
+    return ref_result(json.loads(done.stdout), stack, ref)
+
+
+def ref_result(data: dict[str, Any], stack: str, ref: str) -> PlanResult:
+    """The revision's plan from its child's JSON (`_main`): its resources and outputs, and what
+    today's code reads from its stack's cluster (place, purchase, job, price), as `run_plan`
+    gives the other side, so the review compares like with like."""
     result = PlanResult(data["resources"], None, None, data["outputs"], hours=data.get("hours"))
     try:
         cluster = parse_cluster_config(data.get("cluster"))
@@ -157,7 +163,14 @@ def _plan_in_subprocess(stack: str, old_dir: Path, ref: str, packages: list[str]
         return dataclasses.replace(result, price_note=f"the stack at {ref} cannot be priced today ({exc})")
     outside = requested_outside(cluster, stack)  # what that revision's controller kept requested
     located = dataclasses.replace(
-        result, region=cluster.region, zone=cluster.zone, purchase=cluster.purchase, requested_outside=outside
+        result,
+        region=cluster.region,
+        zone=cluster.zone,
+        provider=cluster.provider,
+        purchase=cluster.purchase,
+        requested_outside=outside,
+        requested_spec=requested_spec(cluster, stack),
+        job=job_summary(cluster),  # the review's head / job / node-count lines compare it
     )
     return with_price(located, cluster)
 

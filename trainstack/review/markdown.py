@@ -21,6 +21,7 @@ def review_markdown(review: dict[str, Any]) -> str:
     parts += [f"> ℹ️ **{key.capitalize()}:** {line}" + "\n" for key, line in (review.get("job") or {}).items()]
     parts += [f"> ℹ️ {review['runtime']}", ""] if review.get("runtime") else []
     parts += _left_running_line(review.get("left_running"))
+    parts += _kept_as_before_line(review.get("kept_as_before"))
     parts += [*_changes(review["changes"]), "", *_cost(review), "", *_policies(review["policies"])]
     return "\n".join(parts).rstrip() + "\n"
 
@@ -120,6 +121,23 @@ def _left_running_line(left: dict[str, Any] | None) -> list[str]:
         "running slice and `pulumi up` does not hold them: they keep running and billing, and are not in the "
         f"after price, until you delete each with `gcloud compute tpus queued-resources delete ID --zone "
         f"{left['zone']} --force` (docs/self-healing.md).",
+        "",
+    ]
+
+
+def _kept_as_before_line(kept: dict[str, Any] | None) -> list[str]:
+    """The warning for TPU slices whose request changes while they run: the controller keeps them."""
+    if not kept:
+        return []
+    names = ", ".join(f"`{i}`" for i in kept["ids"])
+    many = len(kept["ids"]) > 1
+    count, keep, are = (f"{len(kept['ids'])} TPU slices", "keep", "are") if many else ("1 TPU slice", "keeps", "is")
+    return [
+        f"> ⚠️ **{count} {keep} running as {kept['before']}:** {names} {are} requested as {kept['after']} from now "
+        "on, but the controller keeps a running queued resource as it is: each becomes "
+        f"{kept['after']} only when a preemption or failure makes the controller re-create it, or after you delete "
+        f"it with `gcloud compute tpus queued-resources delete ID --zone {kept['zone']} --force` (the controller "
+        f"then requests it anew). The after price is for {kept['after']}.",
         "",
     ]
 

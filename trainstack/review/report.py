@@ -18,6 +18,7 @@ from policies.stack_rules import BUDGET_KEY, OVERSIZE_KEY, budget_limit, refuse_
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 from trainstack.review.diff import Change, diff_plans, moved_region, summary
 from trainstack.review.gitref import committed_at_head, plan_at_ref
+from trainstack.review.job_lines import job_lines
 from trainstack.review.node_effects import node_effect, removes_nodes
 from trainstack.review.price_basis import delta_note
 
@@ -103,9 +104,10 @@ def review_json(
         "changes": [_change_json(c) for c in changes if c.action != "same"],
         "nodes": _nodes(changes),
         "purchase": _purchase(before, after, _nodes(changes)),
-        "job": _job(before, after, changes),
+        "job": job_lines(before, after, changes),
         "runtime": after.runtime,
         "left_running": _left_running(before, after),
+        "kept_as_before": _kept_as_before(before, after),
         "data_loss": [
             c.name for c in changes if c.action in ("replace", "delete") and (c.type in STATEFUL or c.protect)
         ],
@@ -123,13 +125,27 @@ def review_json(
 
 def _left_running(before: PlanResult | None, after: PlanResult) -> dict[str, Any] | None:
     """What the old revision's controller kept requested outside the Pulumi state and the new
-    one no longer does (GCP TPU slices of a smaller queued-resource stack): `{"ids", "zone"}`,
-    or None. Neither the new controller nor `pulumi up` deletes them: they keep running."""
+    one no longer does (GCP TPU slices of a smaller queued-resource stack, or all of them when
+    the stack moves to another zone: the new controller requests its ids there): `{"ids",
+    "zone"}`, or None. Neither the new controller nor `pulumi up` deletes them: they keep running."""
     if before is None:
         return None
-    kept = set(after.requested_outside)
+    kept = set(after.requested_outside) if after.zone == before.zone else set()
     ids = [i for i in before.requested_outside if i not in kept]
     return {"ids": ids, "zone": before.zone} if ids else None
+
+
+def _kept_as_before(before: PlanResult | None, after: PlanResult) -> dict[str, Any] | None:
+    """The slices both sides request, in the same zone, whose request changes (type, purchase
+    option, reservation): `{"ids", "zone", "before", "after"}`, or None. The controller keeps a
+    running (ACTIVE) queued resource as it is (`nodeagent.gcp_queued.action`), so they run as
+    `before` until a preemption or failure re-creates them, or they are deleted."""
+    if before is None or before.zone != after.zone or before.requested_spec == after.requested_spec:
+        return None
+    ids = [i for i in before.requested_outside if i in set(after.requested_outside)]
+    if not ids or not before.requested_spec or not after.requested_spec:
+        return None
+    return {"ids": ids, "zone": before.zone, "before": before.requested_spec, "after": after.requested_spec}
 
 
 def _change_json(change: Change) -> dict[str, Any]:
@@ -146,61 +162,6 @@ def _nodes(changes: list[Change]) -> dict[str, list[str]]:
         "kept": [name for name, effect in effects if effect and not effect[0]],
         "removed": [c.name for c in changes if removes_nodes(c)],
     }
-
-
-def _job(before: PlanResult | None, after: PlanResult, changes: list[Change]) -> dict[str, str] | None:
-    """What a change does to the head, the job and its node count, in one line each; None when
-    neither side runs a job (or nothing is compared)."""
-    old, new = (before.job if before is not None else None), after.job
-    if old is None or new is None:
-        return None
-    # the head VM is `<cluster>-head` on every cloud (its address: `-head-eni`, `-head-ip`, `-head-nic`)
-    heads = [c for c in changes if c.name.endswith("-head")]
-    head = heads[0] if heads else None
-    lines = {}
-    if head is None or head.action == "same":
-        lines["head"] = "unchanged: its rendezvous store keeps running (its bootstrap holds no job setting)"
-    elif head.action == "update" and all(_channel_path(path) for path in head.changed):
-        lines["head"] = (
-            f"updated in place (its job channel: {', '.join(sorted({p.split('.')[0] for p in head.changed}))}): "
-            "it keeps running with its rendezvous store and publishes the new settings to the workers"
-        )
-    elif head.action == "replace":
-        lines["head"] = (
-            "replaced: the rendezvous store restarts, every worker's torchrun stops and the job resumes from its last checkpoint"
-        )
-    else:
-        lines["head"] = (
-            f"updated ({', '.join(head.changed)}); on AWS a user-data change stops and starts it, "
-            "restarting the rendezvous and so the job from its last checkpoint"
-        )
-    if old["id"] != new["id"]:
-        lines["job"] = (
-            f"the job's program changes (rendezvous id ...-{old['id']} -> ...-{new['id']}): the head publishes it on the "
-            "file system and every running worker stops its torchrun (SIGTERM: the script checkpoints) and starts the "
-            "new job under the new id, all together; no node is replaced, and old and new never train in one job"
-        )
-    else:
-        lines["job"] = "unchanged: the same program and rendezvous id on every node"
-    if (old["nodes"], old["min_nodes"]) != (new["nodes"], new["min_nodes"]):
-        lines["nodes"] = (
-            f"{old['nodes']} -> {new['nodes']} nodes (min {old['min_nodes']} -> {new['min_nodes']}): the group adds or "
-            f"removes nodes, and every running worker restarts its torchrun from --nnodes={old['min_nodes']}:{old['nodes']} "
-            f"to --nnodes={new['min_nodes']}:{new['nodes']} together (the head publishes the count); the job resumes "
-            "from its last checkpoint in the same rendezvous"
-        )
-    return lines
-
-
-# Head inputs updated on the running VM that carry the job channel (`nodeagent.relay`): tags
-# (AWS: EC2 tags in instance metadata), the `trainstack-job` metadata attribute (GCP), user data
-# (Azure).
-_CHANNEL_INPUTS = ("tags", "tagsAll", "metadata.trainstack-job", "userData")
-
-
-def _channel_path(path: str) -> bool:
-    """Whether a changed head input path is part of the job channel (`_CHANNEL_INPUTS`)."""
-    return any(path == p or path.startswith(f"{p}.") for p in _CHANNEL_INPUTS)
 
 
 def _purchase(before: PlanResult | None, after: PlanResult, nodes: dict[str, list[str]]) -> dict[str, Any] | None:
