@@ -93,19 +93,25 @@ def _changes(changes: list[dict[str, Any]]) -> list[str]:
 
 
 def _nodes_line(nodes: dict[str, list[str]] | None) -> list[str]:
-    """One line on running nodes when a node group or its template changes."""
-    if not nodes or not (nodes["replaced"] or nodes["kept"]):
+    """The lines on running nodes when a node group or its template changes or goes."""
+    if not nodes or not (nodes["replaced"] or nodes["kept"] or nodes.get("deleted")):
         return []
+    lines = []
     if nodes["replaced"]:
         names = ", ".join(f"`{n}`" for n in nodes["replaced"])
-        return [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
+        lines += [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
+    if nodes.get("deleted"):
+        names = ", ".join(f"`{n}`" for n in nodes["deleted"])
+        lines += [f"> ⚠️ **Running nodes are deleted** with {names}, and whatever runs on them.", ""]
     if nodes.get("removed"):
         names = ", ".join(f"`{n}`" for n in nodes["removed"])
-        return [
+        lines += [
             f"> ⚠️ **Running nodes are removed**: {names} shrinks and terminates running nodes and whatever runs "
             "on them (see its row); none is replaced.",
             "",
         ]
+    if lines:
+        return lines
     names = ", ".join(f"`{n}`" for n in nodes["kept"])
     return [f"> ✅ **No running node is replaced**: {names} change without touching running nodes.", ""]
 
