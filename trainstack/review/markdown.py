@@ -16,6 +16,9 @@ def review_markdown(review: dict[str, Any]) -> str:
     if review["data_loss"]:
         names = ", ".join(f"`{n}`" for n in review["data_loss"])
         parts += [f"> ⚠️ **Data loss risk:** {names} would be replaced or deleted.", ""]
+    refused = ", ".join(f"`{c['name']}`" for c in review["changes"] if c.get("refused"))
+    if refused:
+        parts += [f"> ⛔ **The cloud refuses** the update of {refused}, so `pulumi up` fails there (see its row).", ""]
     parts += _purchase_line(review.get("purchase"), review.get("nodes"), review["cost"]["after"])
     parts += [] if _keeps_purchase(review.get("purchase")) else _nodes_line(review.get("nodes"))
     parts += [f"> ℹ️ **{key.capitalize()}:** {line}" + "\n" for key, line in (review.get("job") or {}).items()]
@@ -181,6 +184,8 @@ def _keys(change: dict[str, Any]) -> str:
     text = ", ".join(shown)
     if change.get("nodes"):
         text += f"<br>nodes: {_cell(change['nodes'])}"
+    if change.get("refused"):
+        text += f"<br>⛔ refused: {_cell(change['refused'])}"
     return text
 
 
