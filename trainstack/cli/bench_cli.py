@@ -30,7 +30,7 @@ bench_app = typer.Typer(
 @bench_app.command("parse")
 def parse(
     files: list[Path] = typer.Argument(
-        ..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log."
+        ..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log; - reads standard input."
     ),
     stack: str | None = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
@@ -142,7 +142,9 @@ def fetch(
 
 @bench_app.command("import")
 def import_results(
-    results: list[Path] = typer.Argument(..., help="Results files from `trainstack bench parse -o run.json`."),
+    results: list[Path] = typer.Argument(
+        ..., help="Results files from `trainstack bench parse -o run.json`; - reads standard input."
+    ),
     project: Path | None = project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
@@ -164,9 +166,14 @@ DEFAULT_WORKLOAD = Path("profiles") / "workloads" / "resnet50-imagenet.yaml"
 
 @bench_app.command("report")
 def report(
-    runs: list[Path] = typer.Argument(..., help="Results files (or folders of them), e.g. examples/bench/*.json."),
+    runs: list[Path] = typer.Argument(
+        ..., help="Results files (or folders of them), e.g. examples/bench/*.json; - reads standard input."
+    ),
     workload: Path | None = typer.Option(
-        None, "-w", "--workload", help="Workload spec (default: the ResNet-50 ImageNet example)."
+        None,
+        "-w",
+        "--workload",
+        help="Workload spec (default: the ResNet-50 ImageNet example); - reads standard input.",
     ),
     plot: Path | None = typer.Option(
         None, "--plot", help="Also write a chart of time to finish and cost here (.png, .svg, .pdf); default: no file."
