@@ -34,7 +34,9 @@ def parse(
     ),
     stack: str | None = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
-    output: Path | None = typer.Option(None, "-o", "--output", help="Write the results file here."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="Write the results file here; - writes standard output."
+    ),
     project: Path | None = project_option(),
 ) -> None:
     """Read raw tool output into one results file (docs/bench-results.md)."""
@@ -81,7 +83,9 @@ def run(
     max_bytes: str = typer.Option(
         "8G", "--max-bytes", help="Largest all-reduce message: bytes with an optional K, M or G (8G = 8 GiB)."
     ),
-    output: Path | None = typer.Option(None, "-o", "--output", help="With --wait: the results file to write."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="With --wait: the results file to write; - writes standard output."
+    ),
     project: Path | None = project_option(),
 ) -> None:
     """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
@@ -130,7 +134,7 @@ def fetch(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     run_id: str | None = typer.Option(None, "--run", help="The run `bench run --send` printed (default: newest)."),
     output: Path | None = typer.Option(
-        None, "-o", "--output", help="Results file to write (default bench-STACK.json)."
+        None, "-o", "--output", help="Results file to write (default bench-STACK.json); - writes standard output."
     ),
     project: Path | None = project_option(),
 ) -> None:
