@@ -112,6 +112,11 @@ def existing(path: Path) -> dict:
     return found[1] if found else {}
 
 
+# What a stack's header names when no workload wrote it (`trainstack up` moving a stack written
+# by hand): a placeholder, read back as no workload.
+NO_WORKLOAD = "WORKLOAD"
+
+
 def workload_of(text: str) -> str | None:
     """The workload file a stack file was written from, as its header names it
     ("# Written by `trainstack resolve WORKLOAD --write-stack`", `profiles.stack.writer`), or None
@@ -123,7 +128,8 @@ def workload_of(text: str) -> str | None:
         words = shlex.split(found.group(1))
     except ValueError:  # an unbalanced quote: as written
         return found.group(1)
-    return words[0] if len(words) == 1 else found.group(1)
+    named = words[0] if len(words) == 1 else found.group(1)
+    return None if named == NO_WORKLOAD else named
 
 
 def placement(text: str) -> tuple[str, str, str] | None:

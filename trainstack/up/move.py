@@ -18,7 +18,7 @@ from clouds.config import CONFIG_KEY, parse_cluster_config
 from clouds.contract import ClusterConfig
 from clouds.healing import writes_queued_resource
 from profiles.cost.cluster_cost import cluster_cost
-from profiles.stack.document import workload_of
+from profiles.stack.document import NO_WORKLOAD, workload_of
 from profiles.stack.file import FALLBACKS_KEY, is_hand_edited, read_for_rewrite, write_stack
 from profiles.stack.writer import kept_settings, render_stack
 
@@ -128,7 +128,7 @@ def rewrite(path: Path, now: StackNow, row: dict[str, Any]) -> tuple[ClusterConf
     built = _BUILT.search(now.text)
     text = render_stack(
         config,
-        workload_of(now.text) or "the workload",
+        workload_of(now.text) or NO_WORKLOAD,
         built.group(1) if built else "unknown",
         None,
         kept_settings(path),

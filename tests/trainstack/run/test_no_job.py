@@ -134,3 +134,16 @@ def test_a_workload_path_with_spaces_is_suggested_shell_quoted(tmp_path, monkeyp
     _, cluster = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")
     line = no_job_line(cluster, "mine", header, project)
     assert line.endswith("to my work/a b.yaml and rerun `trainstack resolve 'my work/a b.yaml' --write-stack mine`")
+
+
+def test_a_stack_up_moved_from_a_hand_written_one_is_told_to_add_the_job_in_the_file():
+    """`trainstack up` rewrites a hand-written stack's header naming no workload (`NO_WORKLOAD`); it
+    named "the workload", and `run` then suggested `trainstack resolve 'the workload' ...`."""
+    from profiles.stack.document import NO_WORKLOAD, workload_of
+
+    header = f"# Written by `trainstack resolve {NO_WORKLOAD} --write-stack`; review with `pulumi preview`.\n"
+    assert workload_of(header) is None
+    _, cluster = read_cluster(ROOT / "stacks" / "Pulumi.training-a100.yaml")
+    assert no_job_line(cluster, "mine", header, ROOT).endswith(
+        "add job: {command: train.py ...} under trainstack:cluster"
+    )
