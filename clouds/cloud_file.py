@@ -21,7 +21,8 @@ Its replace-on-change inputs are `clouds/<name>/replacements.yaml` (`read_replac
 `Replacements`' attributes as keys: `replace_on_change` and `replace_on_decrease` (type token ->
 list of input paths), `name_in_place` (type tokens), `cascades` (lists of four: dependent type,
 input path, referenced type, id path), `every_type` (pairs of type prefix and paths) and
-`node_effects` (type token -> `NodeEffect` fields).
+`node_effects` (type token -> `NodeEffect` fields) and `fixed_ranges` (type token -> input path ->
+list of `[low, high]` ranges the cloud never moves a value between).
 """
 
 from __future__ import annotations
@@ -89,6 +90,10 @@ def read_replacements(module_file: str | Path) -> Replacements:
             cascades=tuple((a, b, c, d) for a, b, c, d in raw.get("cascades", ())),
             every_type=tuple((prefix, tuple(paths)) for prefix, paths in raw.get("every_type", ())),
             node_effects={token: _node_effect(fields) for token, fields in raw.get("node_effects", {}).items()},
+            fixed_ranges={
+                token: {path: tuple((float(lo), float(hi)) for lo, hi in ranges) for path, ranges in paths.items()}
+                for token, paths in raw.get("fixed_ranges", {}).items()
+            },
         )
     except TypeError as exc:
         raise ValueError(f"{path}: {exc}") from None

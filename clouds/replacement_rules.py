@@ -52,6 +52,9 @@ class Replacements:
             changes whenever the referenced resource is updated.
         every_type: (type-token prefix, paths) replacing on every type of that prefix.
         node_effects: node-holding type token -> what its changes do to running nodes.
+        fixed_ranges: type token -> {numeric input path: ranges (low, high)}: the cloud updates
+            the value within its range but refuses to move it into another, so such a change
+            fails at `pulumi up` (a new resource is the only way).
     """
 
     replace_on_change: Mapping[str, tuple[str, ...]]
@@ -60,3 +63,4 @@ class Replacements:
     cascades: tuple[tuple[str, str, str, str], ...] = ()
     every_type: tuple[tuple[str, tuple[str, ...]], ...] = ()
     node_effects: Mapping[str, NodeEffect] = field(default_factory=dict)
+    fixed_ranges: Mapping[str, Mapping[str, tuple[tuple[float, float], ...]]] = field(default_factory=dict)

@@ -3,6 +3,7 @@
 One rule for every place that reads an accelerator name (`resolve`'s `accelerators:` through
 `profiles.known_names`, `trainstack offers ACCELERATOR`), tried in order:
 
+0. a count written around the name (`8xH100`, `H100 x 8`) is `H100:8`;
 1. a memory suffix on a name the catalog lists without one: `A100-40GB` is the catalog's
    `A100` (40 GiB per accelerator), as SkyPilot's catalog names the 40 GB A100 `A100` beside
    `A100-80GB`; a suffix no row has names the variants the catalog does list;
@@ -25,6 +26,9 @@ from facts.gcp import tpu_generation_and_chips
 from profiles.catalog.offering import Offering
 
 _MEMORY_SUFFIX = re.compile(r"(?i)(.+?)[-_ ]?(\d+)\s*gi?b")
+# A count written before or after the name, as people write a node's GPUs: `8xH100`, `H100 x 8`.
+_COUNT_FIRST = re.compile(r"\s*(?P<count>\d+)\s*[x×]\s*(?P<name>\S.*?)\s*", re.IGNORECASE)
+_COUNT_LAST = re.compile(r"\s*(?P<name>\S.*?)\s*[x×]\s*(?P<count>\d+)\s*", re.IGNORECASE)
 # TPU generations by their marketed names -> the TPU API's (facts/gcp.py TPU_GENERATIONS: "v5litepod (v5e)").
 _TPU_MARKETED = {"tpu-v5e": "tpu-v5litepod"}
 
@@ -41,6 +45,10 @@ def accelerator_hint(name: str, memory: Mapping[str, float | None]) -> str:
         The hint, without the error's first part: `did you mean X, Y?` or `known: ...`.
     """
     by_fold = {known.casefold(): known for known in memory}
+    counted = _COUNT_FIRST.fullmatch(name) or _COUNT_LAST.fullmatch(name)
+    if counted and counted.group("name").casefold() in by_fold:  # `8xH100`, `H100 x 8`
+        known = by_fold[counted.group("name").casefold()]
+        return f"did you mean {known}:{counted.group('count')}? (a count is written NAME:COUNT)"
     tpu = _tpu_hint(name, by_fold)
     if tpu:
         return tpu

@@ -25,6 +25,10 @@ MEMORY = {
 @pytest.mark.parametrize(
     ("name", "hint"),
     [
+        # a count around the name, as a node's GPUs are often written
+        pytest.param("8xH100", "did you mean H100:8? (a count is written NAME:COUNT)", id="count-first"),
+        pytest.param("h100 x 8", "did you mean H100:8?", id="count-last"),
+        pytest.param("2xA100-80GB", "did you mean A100-80GB:2?", id="count-first-memory-variant"),
         # the catalog calls the 40 GB A100 `A100`: the suffix names it, with its memory
         pytest.param("A100-40GB", "did you mean A100? (40 GiB per accelerator)", id="memory-suffix"),
         pytest.param("a100 40gb", "did you mean A100? (40 GiB per accelerator)", id="memory-suffix-any-case"),

@@ -76,6 +76,7 @@ def test_a_job_edit_restarts_every_worker_together_and_never_mixes_two_jobs(tmp_
         "replaced": [],
         "kept": [f"{STACK}-lt"],
         "removed": [],
+        "deleted": [],
     }
     job = review["job"]
     assert job["head"].startswith("updated in place (its job channel: tags)") and "nodes" not in job

@@ -56,7 +56,7 @@ def _review(changes: list[Change]) -> dict:
 
 def test_review_says_no_node_is_replaced_on_a_tag_change() -> None:
     review = _review([_change(ASG, "update", "tags"), _change(LT, "update", "tags.team")])
-    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes", "c-nodes"], "removed": []}
+    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes", "c-nodes"], "removed": [], "deleted": []}
     assert review["changes"][0]["nodes"].startswith("no running node is replaced")
     text = review_markdown(review)
     assert "✅ **No running node is replaced**" in text
@@ -114,7 +114,8 @@ def test_a_resize_says_how_many_nodes_it_adds_or_terminates(kind: str, before: i
     assert node_effect(_resize(kind, before, after)) == (False, words)
     review = _review([_resize(kind, before, after)])
     shrinks = after < before
-    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes"], "removed": ["c-nodes"] if shrinks else []}
+    removed = ["c-nodes"] if shrinks else []
+    assert review["nodes"] == {"replaced": [], "kept": ["c-nodes"], "removed": removed, "deleted": []}
     text = review_markdown(review)
     assert ("⚠️ **Running nodes are removed**: `c-nodes` shrinks and terminates running nodes" in text) is shrinks
     assert ("✅ **No running node is replaced**" in text) is not shrinks
@@ -127,6 +128,23 @@ def test_a_resize_says_how_many_nodes_it_adds_or_terminates(kind: str, before: i
 def test_every_node_count_input_is_one_that_only_resizes(kind: str, path: str) -> None:
     """The count a cloud names must be one of its group's resize inputs, or no resize line reads it."""
     assert path in EFFECTS[kind].resizes
+
+
+@pytest.mark.parametrize(
+    ("kind", "warned"),
+    [
+        pytest.param(ASG, True, id="aws-group"),
+        pytest.param(MIG, True, id="gcp-group"),
+        pytest.param(LT, False, id="a-template-holds-no-node"),
+    ],
+)
+def test_a_deleted_node_group_says_its_running_nodes_go(kind: str, warned: bool) -> None:
+    """A platform change (vm -> sagemaker) deletes the group: its nodes go with it."""
+    review = _review([_change(kind, "delete")])
+    assert review["nodes"]["deleted"] == (["c-nodes"] if warned else [])
+    text = review_markdown(review)
+    assert ("> ⚠️ **Running nodes are deleted** with `c-nodes`, and whatever runs on them." in text) is warned
+    assert "No running node is replaced" not in text
 
 
 def test_review_without_node_groups_says_nothing_about_nodes() -> None:

@@ -70,3 +70,18 @@ def test_a_managed_platform_job_edit_names_the_next_run_not_a_head_or_workers() 
     }
     unchanged = review_json("training-a100-sagemaker", "main", [], before, before, [], None)
     assert unchanged["job"] is None
+
+
+def test_a_job_moved_between_vms_and_a_platform_says_what_stops_and_what_starts_it() -> None:
+    vm = ref_result(_side(), "training-a100", "main")
+    managed = ref_result(_managed(), "training-a100-sagemaker", "main")
+    to_platform = review_json("s", "main", [], vm, managed, [], None)["job"]
+    assert to_platform == {
+        "job": "the job moves from the stack's VMs to sagemaker: `pulumi up` deletes the nodes and the job running "
+        "on them; start it on sagemaker with `trainstack run`"
+    }
+    to_vms = review_json("s", "main", [], managed, vm, [], None)["job"]
+    assert to_vms == {
+        "job": "the job moves from sagemaker to the stack's VMs: a job sagemaker is running keeps running and "
+        "billing until it ends or you stop it (`pulumi up` does not hold it); the new nodes start it when they boot"
+    }

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainstack.review.replacements import CASCADES, NODE_COUNTS, replace_keys
+from trainstack.review.replacements import CASCADES, NODE_COUNTS, refused_update, replace_keys
 from trainstack.review.urn_match import kept_ids, mock_outputs, previous_urn, substituted, urns
 
 _QUOTED_KEY = re.compile(r'\["([^"]+)"\]')
@@ -39,6 +39,7 @@ class Change:
             `delete_before_replace`: a fixed path or name the cloud keeps unique).
         node_counts: `(before, after)` nodes of a node group whose node count changes (its
             `NodeEffect.count` input), else None.
+        refused: why the cloud refuses this update (`replacements.refused_update`), or "".
     """
 
     action: str
@@ -50,6 +51,7 @@ class Change:
     replace_keys: tuple[str, ...] = field(default=())
     delete_first: bool = False
     node_counts: tuple[int, int] | None = None
+    refused: str = ""
 
 
 def changed_paths(old: Any, new: Any, prefix: str = "") -> list[str]:
@@ -127,7 +129,10 @@ def _compare(urn: str, old: dict[str, Any] | None, new: dict[str, Any]) -> Chang
     action = "replace" if keys else "update" if paths else "same"
     first = action == "replace" and bool(new.get("delete_before_replace"))
     counts = _node_counts(new["type"], old["inputs"], new["inputs"])
-    return Change(action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys), first, counts)
+    refused = refused_update(new["type"], old["inputs"], new["inputs"]) if action == "update" else ""
+    return Change(
+        action, new["type"], new["name"], urn, bool(new["protect"]), tuple(paths), tuple(keys), first, counts, refused
+    )
 
 
 def _node_counts(kind: str, old: dict[str, Any], new: dict[str, Any]) -> tuple[int, int] | None:

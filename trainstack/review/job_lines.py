@@ -22,16 +22,38 @@ def job_lines(before: PlanResult | None, after: PlanResult, changes: list[Change
     Returns:
         On a VM stack `{"head", "job"}` and `"nodes"` when the count changes
         (`vm_job_lines`); on a managed platform `{"job"}` when the job or its node count
-        changes (else None): the job is submitted by `trainstack run`, not by `pulumi up`.
+        changes (else None): the job is submitted by `trainstack run`, not by `pulumi up`;
+        `{"job"}` saying what stops and what starts it when the platform changes.
     """
     old = before.job if before is not None else None
     new = after.job
     if old is None or new is None or before is None:
         return None
-    platform = new.get("platform") or "vm"
+    platform, was = new.get("platform") or "vm", old.get("platform") or "vm"
+    if platform != was:
+        return {"job": moved_job_line(was, platform)}
     if platform == "vm":
         return vm_job_lines(before, after, changes)
     return managed_job_lines(platform, old, new)
+
+
+def moved_job_line(was: str, platform: str) -> str:
+    """The line for a job that moves between the stack's VMs and a managed platform (or
+    between two platforms): what stops, and what starts it on the other side."""
+    if was == "vm":
+        return (
+            f"the job moves from the stack's VMs to {platform}: `pulumi up` deletes the nodes and the job running "
+            f"on them; start it on {platform} with `trainstack run`"
+        )
+    where, start = (
+        ("the stack's VMs", "the new nodes start it when they boot")
+        if platform == "vm"
+        else (platform, f"start it on {platform} with `trainstack run`")
+    )
+    return (
+        f"the job moves from {was} to {where}: a job {was} is running keeps running and billing until it ends or "
+        f"you stop it (`pulumi up` does not hold it); {start}"
+    )
 
 
 def managed_job_lines(platform: str, old: dict[str, Any], new: dict[str, Any]) -> dict[str, str] | None:

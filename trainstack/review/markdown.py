@@ -16,6 +16,9 @@ def review_markdown(review: dict[str, Any]) -> str:
     if review["data_loss"]:
         names = ", ".join(f"`{n}`" for n in review["data_loss"])
         parts += [f"> ⚠️ **Data loss risk:** {names} would be replaced or deleted.", ""]
+    refused = ", ".join(f"`{c['name']}`" for c in review["changes"] if c.get("refused"))
+    if refused:
+        parts += [f"> ⛔ **The cloud refuses** the update of {refused}, so `pulumi up` fails there (see its row).", ""]
     parts += _purchase_line(review.get("purchase"), review.get("nodes"), review["cost"]["after"])
     parts += [] if _keeps_purchase(review.get("purchase")) else _nodes_line(review.get("nodes"))
     parts += [f"> ℹ️ **{key.capitalize()}:** {line}" + "\n" for key, line in (review.get("job") or {}).items()]
@@ -93,19 +96,25 @@ def _changes(changes: list[dict[str, Any]]) -> list[str]:
 
 
 def _nodes_line(nodes: dict[str, list[str]] | None) -> list[str]:
-    """One line on running nodes when a node group or its template changes."""
-    if not nodes or not (nodes["replaced"] or nodes["kept"]):
+    """The lines on running nodes when a node group or its template changes or goes."""
+    if not nodes or not (nodes["replaced"] or nodes["kept"] or nodes.get("deleted")):
         return []
+    lines = []
     if nodes["replaced"]:
         names = ", ".join(f"`{n}`" for n in nodes["replaced"])
-        return [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
+        lines += [f"> ⚠️ **Running nodes are replaced** by the change to {names} (see its row).", ""]
+    if nodes.get("deleted"):
+        names = ", ".join(f"`{n}`" for n in nodes["deleted"])
+        lines += [f"> ⚠️ **Running nodes are deleted** with {names}, and whatever runs on them.", ""]
     if nodes.get("removed"):
         names = ", ".join(f"`{n}`" for n in nodes["removed"])
-        return [
+        lines += [
             f"> ⚠️ **Running nodes are removed**: {names} shrinks and terminates running nodes and whatever runs "
             "on them (see its row); none is replaced.",
             "",
         ]
+    if lines:
+        return lines
     names = ", ".join(f"`{n}`" for n in nodes["kept"])
     return [f"> ✅ **No running node is replaced**: {names} change without touching running nodes.", ""]
 
@@ -175,6 +184,8 @@ def _keys(change: dict[str, Any]) -> str:
     text = ", ".join(shown)
     if change.get("nodes"):
         text += f"<br>nodes: {_cell(change['nodes'])}"
+    if change.get("refused"):
+        text += f"<br>⛔ refused: {_cell(change['refused'])}"
     return text
 
 

@@ -32,6 +32,10 @@ REPLACE_ON_DECREASE: dict[str, tuple[str, ...]] = {k: v for r in _ALL for k, v i
 CASCADES: tuple[tuple[str, str, str, str], ...] = tuple(c for r in _ALL for c in r.cascades)
 # (type-token prefix, paths that replace on every type of that prefix).
 EVERY_TYPE: tuple[tuple[str, tuple[str, ...]], ...] = tuple(e for r in _ALL for e in r.every_type)
+# type token -> {input path: ranges}: an update moving the value to another range is refused.
+FIXED_RANGES: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
+    k: dict(v) for r in _ALL for k, v in r.fixed_ranges.items()
+}
 # Node-holding type token -> the input path of the node count it keeps running (`NodeEffect.count`).
 NODE_COUNTS: dict[str, str] = {k: e.count for r in _ALL for k, e in r.node_effects.items() if e.count}
 _ANY_INDEX = re.compile(r"\[\d+\]")
@@ -84,3 +88,27 @@ def related_path(path: str, entry: str) -> bool:
         if inner == outer or inner.startswith((outer + ".", outer + "[")):
             return True
     return False
+
+
+def refused_update(kind: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    """Why the cloud refuses this update of `kind` (a value moved between the ranges it fixes at
+    creation, `FIXED_RANGES`), in one clause; "" when it does not."""
+    for path, ranges in FIXED_RANGES.get(kind, {}).items():
+        before, after = _number(_value(old, path)), _number(_value(new, path))
+        if before is None or after is None or before == after:
+            continue
+        where = [next((i for i, (lo, hi) in enumerate(ranges) if lo <= v <= hi), None) for v in (before, after)]
+        if where[0] != where[1]:
+            spans = ", ".join(f"{lo:,.0f}-{hi:,.0f}" for lo, hi in ranges)
+            return (
+                f"{path} {before:,.0f} -> {after:,.0f} leaves the range the cloud fixed at creation ({spans}): "
+                "it refuses the update, so `pulumi up` fails here; only a new resource has the new size"
+            )
+    return ""
+
+
+def _value(inputs: dict[str, Any], path: str) -> Any:
+    value: Any = inputs
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value

@@ -21,6 +21,7 @@ from trainstack.review.gitref import committed_at_head, plan_at_ref
 from trainstack.review.job_lines import job_lines
 from trainstack.review.node_effects import node_effect, removes_nodes
 from trainstack.review.price_basis import delta_note
+from trainstack.review.replacements import NODE_COUNTS
 
 
 def build_review(stack: str, project_dir: Path, against: str | None = None) -> dict[str, Any]:
@@ -82,8 +83,9 @@ def review_json(
     Returns:
         `{"stack", "against", "summary": {action: count}, "changes": [...] (no "same"; each
         with "nodes": what it does to running nodes, or None), "nodes": {"replaced": [names],
-        "kept": [names], "removed": [names]} (node-holding resources whose change does / does
-        not replace nodes; of the kept, those that shrink and terminate running nodes),
+        "kept": [names], "removed": [names], "deleted": [names]} (node-holding resources whose
+        change does / does not replace nodes; of the kept, those that shrink and terminate
+        running nodes; node groups deleted with their nodes),
         "purchase": {"before", "after", "running_nodes_keep_it"} when the purchase option
         changes (`_purchase`), else None,
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
@@ -154,13 +156,15 @@ def _change_json(change: Change) -> dict[str, Any]:
 
 
 def _nodes(changes: list[Change]) -> dict[str, list[str]]:
-    """Node-holding resources whose change replaces running nodes, those whose does not, and
-    of those the ones that shrink (they terminate running nodes without replacing any)."""
+    """Node-holding resources whose change replaces running nodes, those whose does not, of
+    those the ones that shrink (they terminate running nodes without replacing any), and the
+    node groups deleted with their nodes."""
     effects = [(c.name, node_effect(c)) for c in changes]
     return {
         "replaced": [name for name, effect in effects if effect and effect[0]],
         "kept": [name for name, effect in effects if effect and not effect[0]],
         "removed": [c.name for c in changes if removes_nodes(c)],
+        "deleted": [c.name for c in changes if c.action == "delete" and c.type in NODE_COUNTS],
     }
 
 

@@ -1,0 +1,62 @@
+"""An update the cloud refuses (trainstack.review.replacements.refused_update): a Filestore Zonal
+instance scales within the capacity range it was created in and never into the other one
+(Google's Filestore "Zonal tier" page, Limitations), so the review must not call such a change a
+plain update."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainstack.plan.runner import PlanResult
+from trainstack.review.diff import diff_plans
+from trainstack.review.markdown import review_markdown
+from trainstack.review.replacements import refused_update
+from trainstack.review.report import review_json
+
+FILESTORE = "gcp:filestore/instance:Instance"
+
+
+def _fs(gib: int) -> dict:
+    return {"tier": "ZONAL", "fileShares": {"name": "share", "capacityGb": gib}}
+
+
+@pytest.mark.parametrize(
+    ("kind", "before", "after", "refused"),
+    [
+        pytest.param(FILESTORE, 4864, 12800, True, id="lower-to-higher-range"),
+        pytest.param(FILESTORE, 12800, 9984, True, id="higher-to-lower-range"),
+        pytest.param(FILESTORE, 4864, 9984, False, id="grow-within-the-lower-range"),
+        pytest.param(FILESTORE, 4864, 2560, False, id="shrink-within-the-lower-range"),
+        pytest.param(FILESTORE, 10240, 102400, False, id="grow-within-the-higher-range"),
+        pytest.param(FILESTORE, 4864, 4864, False, id="unchanged"),
+        pytest.param("gcp:lustre/instance:Instance", 4864, 12800, False, id="another-type"),
+    ],
+)
+def test_a_value_moved_between_fixed_ranges_is_refused(kind: str, before: int, after: int, refused: bool) -> None:
+    why = refused_update(kind, _fs(before), _fs(after))
+    assert bool(why) is refused
+    if refused:
+        assert why.startswith(f"fileShares.capacityGb {before:,} -> {after:,} leaves the range the cloud fixed")
+        assert "(1,024-9,984, 10,240-102,400)" in why and "`pulumi up` fails here" in why
+
+
+def _record(gib: int) -> list[dict]:
+    return [
+        {"type": "trainstack:gcp:GpuCluster", "name": "c", "parent": None, "protect": False, "inputs": {}},
+        {"type": FILESTORE, "name": "c-fs", "parent": "c", "protect": True, "inputs": _fs(gib)},
+    ]
+
+
+def test_the_review_warns_that_the_cloud_refuses_the_update() -> None:
+    changes = diff_plans(_record(4864), _record(12800), "s")
+    (fs,) = [c for c in changes if c.name == "c-fs"]
+    assert fs.action == "update" and fs.refused
+    plan = PlanResult([], 26.0, 1872.0, {}, hours=72.0)
+    review = review_json("s", "HEAD", changes, plan, plan, [], None)
+    assert review["changes"][0]["refused"] == fs.refused
+    text = review_markdown(review)
+    assert "> ⛔ **The cloud refuses** the update of `c-fs`, so `pulumi up` fails there (see its row)." in text
+    assert "<br>⛔ refused: fileShares.capacityGb 4,864 -> 12,800 leaves the range" in text
+    within = diff_plans(_record(4864), _record(6400), "s")
+    assert not any(c.refused for c in within)
+    assert "refuses" not in review_markdown(review_json("s", "HEAD", within, plan, plan, [], None))
