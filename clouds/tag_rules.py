@@ -11,8 +11,9 @@ own documentation:
   Azure clusters use for Managed Lustre's blob link: so 128), value 0-256, no `< > % & \\ ? /`
   in a name, no `microsoft`, `azure` or `windows` prefix on a name.
 - GCP ("Requirements for labels", cloud.google.com/compute/docs/labeling-resources):
-  64 labels per resource, key 1-63 and value 0-63 characters, lowercase letters, digits,
-  `_` and `-`, key starting with a lowercase letter.
+  64 labels per resource, key 1-63 and value 0-63 characters, lowercase letters (of any
+  script: "international characters are allowed"), digits, `_` and `-`, key starting with a
+  lowercase letter (`clouds.gcp.labels.LabelText`).
 The Chinese clouds' older checks sit beside their components (`clouds/<cloud>/validate.py`,
 `tags.py`: Alibaba, Tencent, Huawei, Volcengine); Baidu's are not in the docs trainstack has.
 trainstack adds two tags of its own (`clouds.common.cluster_tags`), counted against the limit.
@@ -28,8 +29,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 OWN_TAGS = 2  # trainstack:cluster and trainstack:provider
+
+
+class Matcher(Protocol):
+    """What a whole key or value may be: a compiled regular expression, or an object with the
+    same `fullmatch` where `re` cannot say it (GCP's Unicode letter classes)."""
+
+    def fullmatch(self, text: str, /) -> object: ...
 
 
 @dataclass(frozen=True)
@@ -50,8 +59,8 @@ class TagRules:
     max_tags: int
     key_chars: int
     value_chars: int
-    key: re.Pattern[str]
-    value: re.Pattern[str]
+    key: Matcher
+    value: Matcher
     allowed: str
     reserved: tuple[str, ...] = ()
     reserved_values: bool = False

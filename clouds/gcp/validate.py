@@ -9,7 +9,7 @@ from clouds.contract import ClusterConfig
 from clouds.gcp import CLOUD
 from clouds.gcp.bootstrap import startup_script_problem
 from clouds.gcp.filesystems import choose_file_system
-from clouds.gcp.labels import label_collisions
+from clouds.gcp.labels import LabelText, label_collisions
 from clouds.gcp.machine import guest_accelerators
 from clouds.gcp.nics import GPUDIRECT, gpudirect_flavour
 from clouds.gcp.placement import placement_spec
@@ -27,9 +27,9 @@ TAG_RULES = TagRules(
     64,
     63,
     63,
-    re.compile(r"[a-z][a-z0-9_-]*"),
-    re.compile(r"[a-z0-9_-]*"),
-    "lowercase letters, digits, _ and -, a key starting with a letter",
+    LabelText(key=True),
+    LabelText(key=False),
+    "lowercase letters (of any script), digits, _ and -, a key starting with a letter",
 )
 
 

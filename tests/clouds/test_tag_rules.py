@@ -33,6 +33,8 @@ from tests.clusters import BASE_CLUSTER
         pytest.param(GCP, {"team": "ML Research"}, "value 'ML Research' has a character GCP refuses", id="gcp-space"),
         pytest.param(GCP, {"1team": "ml"}, "key '1team' has a character", id="gcp-digit-first"),
         pytest.param(GCP, {"team": "v" * 64}, "GCP allows 63", id="gcp-64-value"),
+        pytest.param(GCP, {"Équipe": "ml"}, "key 'Équipe' has a character GCP refuses", id="gcp-upper-international"),
+        pytest.param(GCP, {"team": "Données"}, "value 'Données' has a character GCP", id="gcp-upper-intl-value"),
         pytest.param(GCP, {f"k{i}": "v" for i in range(63)}, "GCP allows 64", id="gcp-63-labels"),
     ],
 )
@@ -48,6 +50,7 @@ def test_a_tag_the_cloud_refuses_is_one_line(rules, tags, says):
         pytest.param(AWS, {"Cost Center": "team/ml:a+b=c@d_e.f-g", "équipe": "données"}, id="aws-chars"),
         pytest.param(AZURE, {"Cost Center": "a&b%c<d", "k" * 128: "v" * 256}, id="azure"),
         pytest.param(GCP, {"team": "ml-research_1", "k" * 63: "v" * 63, "empty": ""}, id="gcp"),
+        pytest.param(GCP, {"équipe": "données", "ключ": "значение", "項目": "研究"}, id="gcp-international"),
     ],
 )
 def test_tags_at_the_limits_pass(rules, tags):

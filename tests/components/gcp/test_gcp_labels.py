@@ -58,3 +58,12 @@ def test_gcp_id_is_rfc1035_and_bounded(text: str, limit: int) -> None:
     assert re.fullmatch(r"[a-z]([-a-z0-9]*[a-z0-9])?", value)
     assert gcp_id("train-nodes", 30) == "train-nodes"
     assert gcp_id("a" * 50 + "-x", 30) != gcp_id("a" * 50 + "-y", 30)
+
+
+def test_international_lowercase_labels_are_kept_whole():
+    """GCP allows international characters ([\\p{Ll}\\p{Lo}\\p{N}_-]); the labels were refused at
+    plan and the sanitizer would have turned each into `_`."""
+    from clouds.gcp.labels import cluster_labels
+
+    labels = cluster_labels("c", {"équipe": "données", "項目": "研究", "Team X": "A:B"})
+    assert labels["équipe"] == "données" and labels["項目"] == "研究" and labels["team_x"] == "a_b"
