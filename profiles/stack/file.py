@@ -34,7 +34,7 @@ from profiles.stack.document import (
     read_document,
     read_for_rewrite,
 )
-from profiles.stack.names import STACK_NAME, valid_stack_name
+from profiles.stack.names import STACK_IS_NAMED, STACK_NAME, valid_stack_name
 from profiles.stack.rewrite import (
     file_system_change,
     hand_edit_problem,
@@ -65,11 +65,8 @@ def stack_path(project_dir: Path, name: str) -> Path:
     """
     if not name:
         raise StackFileError("stack name: give one, e.g. training-a100; cloud resource names derive from it")
-    if name == "-":  # standard input is read for files; a stack is named
-        raise StackFileError(
-            "stack name '-': a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard "
-            "input; save it as stacks/Pulumi.NAME.yaml"
-        )
+    if name == "-":  # `-` is standard input (or output) where a file is read (or written); a stack is named
+        raise StackFileError(f"stack name '-': {STACK_IS_NAMED}; give a name such as training-a100")
     if not STACK_NAME.fullmatch(name):
         raise StackFileError(
             f"stack name '{name}': use 1-40 lowercase letters, digits and '-', starting with a letter "

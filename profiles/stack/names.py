@@ -24,6 +24,12 @@ def valid_stack_name(name: str) -> str:
     return words[:40].rstrip("-")
 
 
+# Why `-` is no stack: it means standard input (or output) where a file is read (or written).
+STACK_IS_NAMED = (
+    "a stack is a name (stacks/Pulumi.NAME.yaml; cloud resource names derive from it), not standard input or output"
+)
+
+
 def stacks_hint(path: Path) -> str:
     """What to do about a missing stack file: the closest stack names beside it (a typo) or the
     ones there, then how to write it."""
@@ -39,7 +45,7 @@ def stacks_hint(path: Path) -> str:
     folder = Path(text[: start + len("stacks")]) if start >= 0 else path.parent
     rule = ""
     if name == "-":  # `-s -`: standard input is read for files, and a stack is named, not read
-        rule = "a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard input; "
+        rule = f"{STACK_IS_NAMED}; "
     elif not STACK_NAME.fullmatch(name):  # suggest (and look for) the valid name it is closest to
         rule = "a stack name is 1-40 lowercase letters, digits and '-', starting with a letter; "
         name = valid_stack_name(name)

@@ -244,11 +244,20 @@ def _compute_price(
         return StackPrice(recorded, config.hours, storage, recorded, note)
     note = (
         f"the stack records ${recorded:,.2f}/hour, but {config.nodes} x {config.instance_type} "
-        f"{config.purchase} costs ${current:,.2f}/hour in catalog {catalog_version} "
+        f"{_terms(config)} costs ${current:,.2f}/hour in catalog {catalog_version} "
         "(edited by hand, or the catalog changed since it was resolved: re-run `trainstack resolve --write-stack`); "
         f"USD/job is for the stack's recorded {config.hours:,.1f} h, not re-estimated for the nodes it has now"
     )
     return StackPrice(current, config.hours, storage, recorded, note)
+
+
+def _terms(config: ClusterConfig) -> str:
+    """How the nodes are bought, as priced: `spot`, `on-demand`, or `on-demand at the 1y commitment rate`."""
+    return (
+        config.purchase
+        if config.commitment == "none"
+        else f"{config.purchase} at the {config.commitment} commitment rate"
+    )
 
 
 def price_from_catalog(config: ClusterConfig) -> StackPrice:

@@ -96,9 +96,21 @@ def test_standard_input_given_twice_is_refused_naming_the_arguments(args, named)
     assert result.stderr == f"error: {named}: `-` (standard input) can be read once; give the others as files\n"
 
 
-@pytest.mark.parametrize("command", ["plan", "check", "run", "status"])
-def test_a_stack_is_named_not_read_from_standard_input(command):
-    # `-` reads standard input where a file is read; `-s` takes a stack's name
-    result = CliRunner().invoke(app, [command, "-s", "-"], input="config: {}\n")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["plan", "-s", "-"],
+        ["check", "-s", "-"],
+        ["run", "-s", "-"],
+        ["status", "-s", "-"],
+        ["resolve", str(WORKLOAD), "--write-stack", "-"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_a_stack_is_named_not_standard_input_or_output(args):
+    # `-` reads standard input where a file is read; `-s` and `--write-stack` take a stack's name
+    result = CliRunner().invoke(app, args, input="config: {}\n")
     assert result.exit_code == 2, result.output
-    assert "a stack is named (-s NAME reads stacks/Pulumi.NAME.yaml), not read from standard input" in result.stderr
+    assert "a stack is a name (stacks/Pulumi.NAME.yaml; cloud resource names derive from it), not standard input" in (
+        result.stderr
+    )

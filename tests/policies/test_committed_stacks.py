@@ -14,10 +14,22 @@ STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (R
 @pytest.mark.parametrize("stack", STACKS)
 def test_committed_stack_passes_all_rules(stack):
     plan = run_plan(stack, ROOT)
-    failed = [
-        (r.rule, v.resource, v.message) for r in evaluate(plan.resources, plan.usd_per_hour) for v in r.violations
-    ]
+    results = evaluate(plan.resources, plan.usd_per_hour)
+    failed = [(r.rule, v.resource, v.message) for r in results for v in r.violations]
     assert failed == []
+    # `plan --json` of the same plan (issue #28, item 3): the summary a script reads first is
+    # there on every kind of stack (VM, SageMaker, Azure ML, ModelArts, TPU, ...), a missing
+    # price says why, and a rule that checked nothing is null with its reason
+    from profiles.stack.file import read_cluster
+    from trainstack.cli.render import plan_json
+
+    data = plan_json(plan, results, stack, read_cluster(ROOT / "stacks" / f"Pulumi.{stack}.yaml")[1])
+    summary = ("provider", "region", "zone", "instance_type", "accelerator", "accelerator_count", "nodes", "purchase")
+    assert [key for key in summary if data[key] is None] == []
+    assert (data["usd_per_hour"] is None) == (data["usd_per_job"] is None)
+    assert data["usd_per_hour"] is not None or data["price_note"].startswith("price unknown (")
+    for policy in data["policies"]:
+        assert (policy["passed"] is None) == (policy["status"] == "n/a") == bool(policy["reason"]), policy
 
 
 def test_a100_stack_uses_efa_so_the_self_rule_is_exercised():

@@ -48,6 +48,15 @@ def test_reserved_commitment_uses_the_reserved_rate(fixture_catalog):
     assert result.usd_per_hour == pytest.approx(44.8) and result.note == ""  # 2 x 32 x 0.7
 
 
+def test_a_commitment_added_by_hand_names_the_committed_rate_not_on_demand(fixture_catalog):
+    """The repriced figure is the term's rate (2 x 32 x 0.7): calling it "on-demand" is untrue."""
+    result = price(fixture_catalog, purchase="on-demand", commitment="1y", usd_per_hour=64.0)
+    assert result.usd_per_hour == pytest.approx(44.8)
+    assert result.note.startswith(
+        "the stack records $64.00/hour, but 2 x p4d.24xlarge on-demand at the 1y commitment rate costs $44.80/hour"
+    )
+
+
 def test_reservation_and_unknown_types_keep_the_recorded_price(fixture_catalog):
     held = price(fixture_catalog, purchase="on-demand", capacity_reservation_id="cr-1", usd_per_hour=5.0)
     assert (held.usd_per_hour, held.checked_usd_per_hour, held.note) == (

@@ -147,6 +147,16 @@ def test_a_deleted_node_group_says_its_running_nodes_go(kind: str, warned: bool)
     assert "No running node is replaced" not in text
 
 
+def test_a_deleted_node_instance_says_its_node_goes() -> None:
+    """Baidu makes one BccInstance per node: 2 -> 1 nodes deletes `c-node-1`, a running node."""
+    bcc = "pulumi-python:dynamic/baiducloud:BccInstance"
+    node = Change("delete", bcc, "c-node-1", f"urn:pulumi:s::trainstack::{bcc}::c-node-1")
+    head = Change("delete", "aws:ec2/instance:Instance", "c-head", "urn:c-head")
+    review = _review([node, head])
+    assert review["nodes"]["deleted"] == ["c-node-1"]
+    assert "> ⚠️ **Running nodes are deleted** with `c-node-1`, and whatever runs on them." in review_markdown(review)
+
+
 def test_review_without_node_groups_says_nothing_about_nodes() -> None:
     text = review_markdown(_review([_change("aws:ec2/vpc:Vpc", "update", "tags.team")]))
     assert "running node" not in text.lower()

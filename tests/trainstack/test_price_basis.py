@@ -18,7 +18,15 @@ TAGS = Change("update", "azure-native:network:NatGateway", "c-nat", "urn:c-nat",
 
 def _plan(usd: float, purchase: str, verified: bool, recorded: float = 196.64) -> PlanResult:
     return PlanResult(
-        [], usd, usd * 72, {}, hours=72.0, purchase=purchase, price_verified=verified, recorded_usd_per_hour=recorded
+        [],
+        usd,
+        usd * 72,
+        {},
+        hours=72.0,
+        purchase=purchase,
+        price_verified=verified,
+        price_recorded=not verified,
+        recorded_usd_per_hour=recorded,
     )
 
 
@@ -64,3 +72,24 @@ def test_the_review_subtracts_prices_only_on_one_basis(before, after, changes, d
         assert "| +0.00 |" not in text  # no difference stated, only "–"
     else:
         assert "Change unknown" not in text and f"{delta:+,.2f}" in text
+
+
+def test_held_capacity_added_by_hand_is_priced_at_the_stacks_own_figure_so_no_difference() -> None:
+    """training-a100 (spot, catalog-priced) edited to on-demand in a capacity reservation: the
+    after price is the $12.33 recorded for spot, kept as the reservation's (the catalog has none)."""
+    from pathlib import Path
+
+    import yaml
+
+    from clouds.config import parse_cluster_config
+    from trainstack.plan.runner import with_price
+
+    root = Path(__file__).resolve().parents[2]
+    cluster = yaml.safe_load((root / "stacks" / "Pulumi.training-a100.yaml").read_text())["config"]
+    cluster = cluster["trainstack:cluster"]
+    before = with_price(PlanResult([], None, None, {}, purchase="spot"), parse_cluster_config(cluster))
+    held = parse_cluster_config({**cluster, "purchase": "on-demand", "reservation": {"id": "cr-0123456789abcdef0"}})
+    after = with_price(PlanResult([], None, None, {}, purchase="on-demand"), held)
+    assert (before.price_recorded, after.price_recorded) == (False, True)
+    cost = review_json("s", "HEAD", [], before, after, [], None)["cost"]
+    assert cost["delta_usd_per_hour"] is None and cost["delta_note"].startswith("the after price is the stack file's")

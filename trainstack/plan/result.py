@@ -30,6 +30,8 @@ class PlanResult:
         price_caveats: what the price leaves out or may get wrong (see `StackPrice.caveats`).
         hours: the planned run time, hours (None when the result was built without it).
         price_verified: False when `usd_per_hour` is only the stack file's own number.
+        price_recorded: True when the compute price is the stack file's own figure: not in the
+            catalog (`price_verified` False) or held capacity, which the catalog has no price for.
         region: the cluster's region (None when the result was built without it).
         provider: the cluster's cloud (`aws`; None when the result was built without it).
         deadline_hours: the workload's deadline the stack carries, hours, or None.
@@ -69,6 +71,7 @@ class PlanResult:
     price_caveats: tuple[str, ...] = ()
     hours: float | None = None
     price_verified: bool = True
+    price_recorded: bool = False
     region: str | None = None
     deadline_hours: float | None = None
     usd_compute_per_hour: float | None = None

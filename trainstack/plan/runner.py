@@ -131,6 +131,7 @@ def with_price(result: PlanResult, cluster: Any) -> PlanResult:
         price_note=price.note,
         price_caveats=price.caveats + unpriced_hourly(cluster.provider, cluster.region, result.resources),
         price_verified=price.verified,
+        price_recorded=not price.verified or getattr(cluster, "reservation", None) is not None,
         uncommitted_usd_per_hour=price.uncommitted_usd_per_hour,
     )
 

@@ -5,7 +5,8 @@ type, purchase option and zone, it shows the stack file's own recorded figure
 (`PlanResult.price_verified` False). That figure was recorded for whatever the stack was when
 it was resolved: after a hand edit of the nodes or the purchase option it is not the new
 cluster's price, so a difference against it would be a made-up number ("+0.00" for on-demand
-to spot).
+to spot). A stack on held capacity is priced at its own figure too (`PlanResult.price_recorded`):
+a reservation added by hand keeps the figure recorded for spot.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ def delta_note(before: PlanResult | None, after: PlanResult, changes: list[Chang
         either the figure was re-recorded or nothing that bills (a node group, the purchase
         option) changed; otherwise one clause naming why the difference is unknown.
     """
-    if before is None or (before.price_verified and after.price_verified):
+    if before is None or not (before.price_recorded or after.price_recorded):
         return ""
     own = "the stack file's own recorded price, which the catalog cannot confirm"
-    if before.price_verified != after.price_verified:
-        side, other = ("after", "before") if before.price_verified else ("before", "after")
+    if before.price_recorded != after.price_recorded:
+        side, other = ("after", "before") if after.price_recorded else ("before", "after")
         return f"the {side} price is {own}, and the {other} price the catalog's: they are not comparable"
     billed = before.purchase != after.purchase or any(node_effect(c) for c in changes)
     if billed and before.recorded_usd_per_hour == after.recorded_usd_per_hour:

@@ -8,6 +8,7 @@ USD/hour and USD/job before and after, and every policy result on the proposed p
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,12 @@ def review_json(
     }
 
 
+def _holds_nodes(change: Change) -> bool:
+    """A node group (a type with a node count), or one node instance (`<stack>-node-<i>`, where
+    a component makes one instance per node, as Baidu's does)."""
+    return change.type in NODE_COUNTS or re.search(r"-node-\d+$", change.name) is not None
+
+
 def _left_running(before: PlanResult | None, after: PlanResult) -> dict[str, Any] | None:
     """What the old revision's controller kept requested outside the Pulumi state and the new
     one no longer does (GCP TPU slices of a smaller queued-resource stack, or all of them when
@@ -164,7 +171,7 @@ def _nodes(changes: list[Change]) -> dict[str, list[str]]:
         "replaced": [name for name, effect in effects if effect and effect[0]],
         "kept": [name for name, effect in effects if effect and not effect[0]],
         "removed": [c.name for c in changes if removes_nodes(c)],
-        "deleted": [c.name for c in changes if c.action == "delete" and c.type in NODE_COUNTS],
+        "deleted": [c.name for c in changes if c.action == "delete" and _holds_nodes(c)],
     }
 
 
