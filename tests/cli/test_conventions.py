@@ -2,6 +2,7 @@
 help that wraps where the terminal does with values (not Python types) and the exit statuses."""
 
 import json
+from pathlib import Path
 
 import pytest
 import typer.main
@@ -114,3 +115,25 @@ def test_a_stack_is_named_not_standard_input_or_output(args):
     assert "a stack is a name (stacks/Pulumi.NAME.yaml; cloud resource names derive from it), not standard input" in (
         result.stderr
     )
+
+
+def _file_inputs() -> list:
+    """(command path, parameter) of every argument or option that reads a file: a `Path` the
+    command reads (not a folder it is told about, nor one it writes)."""
+    written = {"plot", "output", "out", "project", "data_dir"}
+    found = []
+    for path in _command_paths():
+        command = typer.main.get_command(app)
+        for name in path:
+            command = command.commands[name]
+        for param in getattr(command, "params", ()):
+            kind = getattr(param, "type_descriptor", None)
+            paths = kind is not None and (kind.is_path or Path in getattr(kind.annotation, "__args__", ()))
+            if paths and param.name not in written:
+                found.append(pytest.param(command, param, id=f"{' '.join(path)} {param.name}"))
+    return found
+
+
+@pytest.mark.parametrize(("command", "param"), _file_inputs())
+def test_every_file_a_command_reads_says_that_dash_reads_standard_input(command, param):
+    assert "- reads standard input" in (param.help or ""), f"{command.name} {param.name}: {param.help}"

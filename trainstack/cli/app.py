@@ -63,7 +63,9 @@ def project_dir(given: Path | None = None) -> Path:
 
 @app.command()
 def resolve(
-    workload: Path = typer.Argument(..., help="Workload spec YAML, e.g. profiles/workloads/training-a100.yaml."),
+    workload: Path = typer.Argument(
+        ..., help="Workload spec YAML, e.g. profiles/workloads/training-a100.yaml; - reads standard input."
+    ),
     top: int = typer.Option(5, "--top", min=1, help="How many ranked candidates to show."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     write_stack: str | None = typer.Option(

@@ -30,11 +30,13 @@ bench_app = typer.Typer(
 @bench_app.command("parse")
 def parse(
     files: list[Path] = typer.Argument(
-        ..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log."
+        ..., help="Raw output: nccl-tests logs, dcgmi diag --json, NVML CSV, training log; - reads standard input."
     ),
     stack: str | None = typer.Option(None, "-s", "--stack", help="Stack the run was on (fills provider, type, nodes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results file (JSON) instead of a summary."),
-    output: Path | None = typer.Option(None, "-o", "--output", help="Write the results file here."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="Write the results file here; - writes standard output."
+    ),
     project: Path | None = project_option(),
 ) -> None:
     """Read raw tool output into one results file (docs/bench-results.md)."""
@@ -81,7 +83,9 @@ def run(
     max_bytes: str = typer.Option(
         "8G", "--max-bytes", help="Largest all-reduce message: bytes with an optional K, M or G (8G = 8 GiB)."
     ),
-    output: Path | None = typer.Option(None, "-o", "--output", help="With --wait: the results file to write."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="With --wait: the results file to write; - writes standard output."
+    ),
     project: Path | None = project_option(),
 ) -> None:
     """Render the benchmark kit for STACK: nccl-tests (all nodes, pairwise), DCGM diag, training
@@ -130,7 +134,7 @@ def fetch(
     stack: str = typer.Option(..., "-s", "--stack", help="Stack name: reads stacks/Pulumi.STACK.yaml."),
     run_id: str | None = typer.Option(None, "--run", help="The run `bench run --send` printed (default: newest)."),
     output: Path | None = typer.Option(
-        None, "-o", "--output", help="Results file to write (default bench-STACK.json)."
+        None, "-o", "--output", help="Results file to write (default bench-STACK.json); - writes standard output."
     ),
     project: Path | None = project_option(),
 ) -> None:
@@ -142,7 +146,9 @@ def fetch(
 
 @bench_app.command("import")
 def import_results(
-    results: list[Path] = typer.Argument(..., help="Results files from `trainstack bench parse -o run.json`."),
+    results: list[Path] = typer.Argument(
+        ..., help="Results files from `trainstack bench parse -o run.json`; - reads standard input."
+    ),
     project: Path | None = project_option(),
 ) -> None:
     """Keep RESULTS in the measurement store (PROJECT/measurements/) that `trainstack resolve` reads."""
@@ -164,9 +170,14 @@ DEFAULT_WORKLOAD = Path("profiles") / "workloads" / "resnet50-imagenet.yaml"
 
 @bench_app.command("report")
 def report(
-    runs: list[Path] = typer.Argument(..., help="Results files (or folders of them), e.g. examples/bench/*.json."),
+    runs: list[Path] = typer.Argument(
+        ..., help="Results files (or folders of them), e.g. examples/bench/*.json; - reads standard input."
+    ),
     workload: Path | None = typer.Option(
-        None, "-w", "--workload", help="Workload spec (default: the ResNet-50 ImageNet example)."
+        None,
+        "-w",
+        "--workload",
+        help="Workload spec (default: the ResNet-50 ImageNet example); - reads standard input.",
     ),
     plot: Path | None = typer.Option(
         None, "--plot", help="Also write a chart of time to finish and cost here (.png, .svg, .pdf); default: no file."
