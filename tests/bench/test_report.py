@@ -155,3 +155,20 @@ def test_a_bad_chart_path_names_the_option_given(in_repo, option: str) -> None:
     named = "--plot" if option == "--plot" else "-o/--output"
     assert result.exit_code == 2
     assert f"{named} /nonexistent/dir/r.png: cannot write (no folder /nonexistent/dir)" in result.output
+
+
+@pytest.mark.parametrize(
+    ("usd", "shown"),
+    [
+        pytest.param(55.4181, "55.42", id="to-the-cent-below-100"),
+        pytest.param(55.01, "55.01", id="a-cent-apart-stays-apart"),
+        pytest.param(113.92, "114", id="whole-dollars-from-100"),
+        pytest.param(None, "n/a", id="unpriced"),
+    ],
+)
+def test_the_reports_usd_per_job_keeps_cents_below_100(usd, shown):
+    """The table and plot showed USD/job in whole dollars: the example runs' $55.42 read 55, and
+    two runs 50 cents apart read the same."""
+    from trainstack.bench.report_view import _money
+
+    assert _money(usd) == shown

@@ -7,8 +7,14 @@ from pathlib import Path
 from trainstack.bench.report import Verdict
 
 
-def _money(value: float | None, digits: int = 0) -> str:
-    return "n/a" if value is None else f"{value:,.{digits}f}"
+def _money(value: float | None, digits: int | None = None) -> str:
+    """USD without the sign: to `digits` decimals, or (None) as `clouds.words.usd` shows money,
+    to the cent below $100 so runs a few cents apart never read the same."""
+    from clouds.words import usd
+
+    if value is None:
+        return "n/a"
+    return usd(value).replace("$", "") if digits is None else f"{value:,.{digits}f}"
 
 
 def report_json(workload: str, verdicts: list[Verdict], warnings: list[str] | None = None) -> dict:
@@ -122,13 +128,13 @@ def write_report_plot(path: Path, workload: str, verdicts: list[Verdict]) -> int
     left.set_xlabel("hours to finish")
     right.barh(labels, [v.usd_total or 0.0 for v in shown], color=colors)
     right.set_xlabel("USD per job (on-demand)")
-    for axes, values, fmt in (
-        (left, [v.hours for v in shown], "{:,.1f} h"),
-        (right, [v.usd_total or 0.0 for v in shown], "${:,.0f}"),
+    for axes, values, shown_as in (
+        (left, [v.hours for v in shown], lambda hours: f"{hours:,.1f} h"),
+        (right, [v.usd_total or 0.0 for v in shown], lambda usd: f"${_money(usd)}"),  # cents below $100
     ):
         for y, value in enumerate(values):
             axes.annotate(
-                fmt.format(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8
+                shown_as(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=8
             )
         axes.grid(axis="x", alpha=0.3)
         axes.margins(x=0.25)
