@@ -22,7 +22,8 @@ Its replace-on-change inputs are `clouds/<name>/replacements.yaml` (`read_replac
 list of input paths), `name_in_place` (type tokens), `cascades` (lists of four: dependent type,
 input path, referenced type, id path), `every_type` (pairs of type prefix and paths) and
 `node_effects` (type token -> `NodeEffect` fields) and `fixed_ranges` (type token -> input path ->
-list of `[low, high]` ranges the cloud never moves a value between).
+list of `[low, high]` ranges the cloud never moves a value between) and `fixed_when` (type token ->
+input path -> the boolean input that, while true, makes the cloud refuse a change of it).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def read_replacements(module_file: str | Path) -> Replacements:
                 token: {path: tuple((float(lo), float(hi)) for lo, hi in ranges) for path, ranges in paths.items()}
                 for token, paths in raw.get("fixed_ranges", {}).items()
             },
+            fixed_when={token: dict(paths) for token, paths in raw.get("fixed_when", {}).items()},
         )
     except TypeError as exc:
         raise ValueError(f"{path}: {exc}") from None

@@ -55,6 +55,8 @@ class Replacements:
         fixed_ranges: type token -> {numeric input path: ranges (low, high)}: the cloud updates
             the value within its range but refuses to move it into another, so such a change
             fails at `pulumi up` (a new resource is the only way).
+        fixed_when: type token -> {input path: a boolean input}: the cloud refuses a change of
+            the path while that input is true (FSx throughput on an EFA-enabled file system).
     """
 
     replace_on_change: Mapping[str, tuple[str, ...]]
@@ -64,3 +66,4 @@ class Replacements:
     every_type: tuple[tuple[str, tuple[str, ...]], ...] = ()
     node_effects: Mapping[str, NodeEffect] = field(default_factory=dict)
     fixed_ranges: Mapping[str, Mapping[str, tuple[tuple[float, float], ...]]] = field(default_factory=dict)
+    fixed_when: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

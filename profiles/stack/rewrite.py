@@ -3,10 +3,11 @@ written (`profiles.stack.file.write_stack`).
 
 A file system holds the team's data. Shrinking it, or changing its throughput tier or
 deployment type, is not something the parallel file systems trainstack builds apply in place
-(FSx for Lustre cannot shrink and replaces on a new `perUnitStorageThroughput` or
-`deploymentType`: `clouds/aws/replacements.yaml`; GCP replaces a Filestore or Managed Lustre
-instance that shrinks: `clouds/gcp/replacements.yaml`), so `pulumi up` would replace it and
-lose what it holds. A re-`resolve` over a stack whose file system was grown by hand would do
+(FSx for Lustre cannot shrink and replaces on a new `deploymentType`:
+`clouds/aws/replacements.yaml`; GCP replaces a Managed Lustre instance that shrinks:
+`clouds/gcp/replacements.yaml`), so `pulumi up` would replace it and lose what it holds. Some
+are in place on some clouds (FSx's throughput tier without EFA, a Filestore Zonal shrink within
+its range): the refusal errs toward caution there, and `plan --against` says what happens. A re-`resolve` over a stack whose file system was grown by hand would do
 exactly that; it needs `--force`, and the refusal says what `--force` then does.
 """
 

@@ -60,3 +60,32 @@ def test_the_review_warns_that_the_cloud_refuses_the_update() -> None:
     within = diff_plans(_record(4864), _record(6400), "s")
     assert not any(c.refused for c in within)
     assert "refuses" not in review_markdown(review_json("s", "HEAD", within, plan, plan, [], None))
+
+
+FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
+
+
+@pytest.mark.parametrize(
+    ("efa", "action", "refused"),
+    [
+        pytest.param(False, "update", False, id="updated-in-place"),
+        pytest.param(True, "update", True, id="efa-enabled-refuses"),
+    ],
+)
+def test_an_fsx_throughput_tier_changes_in_place_unless_efa_is_enabled(efa: bool, action: str, refused: bool) -> None:
+    """terraform-provider-aws PR #34932 (bridged by pulumi-aws 7.x): per_unit_storage_throughput
+    updates in place, so no data-loss warning; an EFA-enabled file system refuses the change."""
+
+    def fsx(mbps: int) -> list[dict]:
+        inputs = {"deploymentType": "PERSISTENT_2", "storageCapacity": 4800, "perUnitStorageThroughput": mbps}
+        return [
+            {"type": FSX, "name": "c-fsx", "parent": None, "protect": True, "inputs": {**inputs, "efaEnabled": efa}}
+        ]
+
+    (change,) = diff_plans(fsx(250), fsx(500), "s")
+    assert (change.action, change.replace_keys) == (action, ())
+    assert bool(change.refused) is refused
+    if refused:
+        assert change.refused.startswith("perUnitStorageThroughput 250 -> 500 cannot change while efaEnabled is set")
+    plan = PlanResult([], 13.86, 998.54, {}, hours=72.0)
+    assert review_json("s", "HEAD", [change], plan, plan, [], None)["data_loss"] == []

@@ -36,6 +36,8 @@ EVERY_TYPE: tuple[tuple[str, tuple[str, ...]], ...] = tuple(e for r in _ALL for 
 FIXED_RANGES: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
     k: dict(v) for r in _ALL for k, v in r.fixed_ranges.items()
 }
+# type token -> {input path: boolean input}: a change of the path is refused while the input is true.
+FIXED_WHEN: dict[str, dict[str, str]] = {k: dict(v) for r in _ALL for k, v in r.fixed_when.items()}
 # Node-holding type token -> the input path of the node count it keeps running (`NodeEffect.count`).
 NODE_COUNTS: dict[str, str] = {k: e.count for r in _ALL for k, e in r.node_effects.items() if e.count}
 _ANY_INDEX = re.compile(r"\[\d+\]")
@@ -92,7 +94,15 @@ def related_path(path: str, entry: str) -> bool:
 
 def refused_update(kind: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     """Why the cloud refuses this update of `kind` (a value moved between the ranges it fixes at
-    creation, `FIXED_RANGES`), in one clause; "" when it does not."""
+    creation, `FIXED_RANGES`, or one it fixes while another input is set, `FIXED_WHEN`), in one
+    clause; "" when it does not."""
+    for path, condition in FIXED_WHEN.get(kind, {}).items():
+        before, after = _value(old, path), _value(new, path)
+        if before != after and _value(old, condition) is True:
+            return (
+                f"{path} {before} -> {after} cannot change while {condition} is set (fixed at creation): the cloud "
+                "refuses the update, so `pulumi up` fails here; only a new resource has the new value"
+            )
     for path, ranges in FIXED_RANGES.get(kind, {}).items():
         before, after = _number(_value(old, path)), _number(_value(new, path))
         if before is None or after is None or before == after:
