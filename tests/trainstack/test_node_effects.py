@@ -267,3 +267,35 @@ def test_a_zone_change_says_the_nodes_lose_their_subnet(tmp_path):
     assert review["nodes"]["replaced"] == ["training-a100-nodes"]
     group = next(c for c in review["changes"] if c["name"] == "training-a100-nodes")
     assert group["nodes"].startswith("the nodes lose their subnet (it is replaced)")
+
+
+@pytest.mark.parametrize(
+    ("changes", "keep"),
+    [
+        pytest.param(GCP_MOVE, True, id="gcp-new-template"),
+        pytest.param([_change(ESS_CONFIG, "update", "instanceType")], True, id="alicloud-config"),
+        pytest.param(
+            [_change(ASG, "update", "mixedInstancesPolicy.launchTemplate.overrides[0].instanceType")],
+            False,
+            id="aws-refresh",
+        ),
+    ],
+)
+def test_an_instance_type_change_says_whether_running_nodes_get_it(changes, keep) -> None:
+    """GCP a3-highgpu-8g -> -4g only changes the template: the running VMs stay 8g and bill as 8g
+    while the after price is for 4g."""
+    from trainstack.plan.runner import PlanResult
+
+    before = PlanResult([], 26.18, 1885.56, {}, hours=72.0, instance_type="a3-highgpu-8g")
+    after = PlanResult([], 13.86, 998.67, {}, hours=72.0, instance_type="a3-highgpu-4g")
+    review = review_json("s", "HEAD", changes, before, after, [], None)
+    assert review["instance_type"] == {
+        "before": "a3-highgpu-8g",
+        "after": "a3-highgpu-4g",
+        "running_nodes_keep_it": keep,
+    }
+    text = review_markdown(review)
+    stays = "⚠️ **Running nodes stay a3-highgpu-8g**: the instance type changes from a3-highgpu-8g to a3-highgpu-4g"
+    assert (stays in text) is keep
+    assert ("they stay a3-highgpu-8g and are billed as a3-highgpu-8g" in text) is keep
+    assert "✅ **No running node is replaced**" not in text

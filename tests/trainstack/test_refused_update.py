@@ -115,3 +115,18 @@ def test_a_file_system_the_cloud_only_grows_refuses_a_shrink(kind, path, before,
             f"{path} {before:,} -> {after:,}: the cloud only grows it and refuses a smaller value, so `pulumi up` "
             "fails here; only a new resource is smaller"
         )
+
+
+def test_a_file_system_replaced_for_another_reason_is_not_also_refused() -> None:
+    """A new subnet replaces the Filestore (its network): the new one takes any size."""
+    subnet = "gcp:compute/subnetwork:Subnetwork"
+
+    def plan(gib: int, network: str) -> list[dict]:
+        records = _record(gib)
+        records[1]["inputs"] = {**records[1]["inputs"], "networks": [{"network": "c-subnet-id"}]}
+        net = {"type": subnet, "name": "c-subnet", "parent": "c", "protect": False, "inputs": {"network": network}}
+        return [*records, net]
+
+    changes = {c.name: c for c in diff_plans(plan(4864, "net-a"), plan(12800, "net-b"), "s")}
+    assert changes["c-subnet"].action == "replace"
+    assert changes["c-fs"].action == "replace" and changes["c-fs"].refused == ""

@@ -56,6 +56,7 @@ class PlanResult:
         requested_spec: what each of those is requested as (`tpu-v5p-32 spot`; "" when none:
             `trainstack.plan.cluster_lines.requested_spec`).
         zone: the cluster's zone (None when the result was built without it).
+        instance_type: the nodes' instance type (None when the result was built without it).
         program_warnings: what the program warned of while it ran (`pulumi.log.warn`: an
             Alibaba group that joins no deployment set, nodes not replaced automatically),
             which `pulumi preview` shows as warnings.
@@ -86,6 +87,7 @@ class PlanResult:
     requested_outside: tuple[str, ...] = ()
     requested_spec: str = ""
     zone: str | None = None
+    instance_type: str | None = None
     program_warnings: tuple[str, ...] = ()
 
     @property

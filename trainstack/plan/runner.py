@@ -87,6 +87,7 @@ def run_plan(stack_name: str, project_dir: Path, priced: bool = True) -> PlanRes
         zone=cluster.zone,
         provider=cluster.provider,
         purchase=cluster.purchase,
+        instance_type=cluster.instance_type,
         # An older revision's cluster model (`plan --against`) may predate the field.
         deadline_hours=getattr(cluster, "deadline_hours", None),
         healing=healing_line(cluster),

@@ -185,8 +185,9 @@ def _follow_replacements(changes: dict[str, Change], records: dict[str, dict[str
             changed = tuple(sorted({*change.changed, *hits}))
             keys = tuple(sorted({*change.replace_keys, *forcing}))
             first = action == "replace" and bool(records[urn].get("delete_before_replace"))
+            refused = change.refused if action == "update" else ""  # a new resource takes any value
             changes[urn] = dataclasses.replace(
-                change, action=action, changed=changed, replace_keys=keys, delete_first=first
+                change, action=action, changed=changed, replace_keys=keys, delete_first=first, refused=refused
             )
             grew = True
     return grew
@@ -233,7 +234,7 @@ def _cascade(changes: dict[str, Change], records: dict[str, dict[str, Any]]) -> 
             if _get(records[urn]["inputs"], id_path) in updated_ids:
                 changed = tuple(sorted({*change.changed, path}))
                 changes[urn] = dataclasses.replace(
-                    change, action="replace", changed=changed, replace_keys=(path,), delete_first=False
+                    change, action="replace", changed=changed, replace_keys=(path,), delete_first=False, refused=""
                 )
                 grew = True
     return grew

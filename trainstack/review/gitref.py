@@ -168,6 +168,7 @@ def ref_result(data: dict[str, Any], stack: str, ref: str) -> PlanResult:
         zone=cluster.zone,
         provider=cluster.provider,
         purchase=cluster.purchase,
+        instance_type=cluster.instance_type,
         requested_outside=outside,
         requested_spec=requested_spec(cluster, stack),
         job=job_summary(cluster),  # the review's head / job / node-count lines compare it

@@ -19,8 +19,12 @@ def review_markdown(review: dict[str, Any]) -> str:
     refused = ", ".join(f"`{c['name']}`" for c in review["changes"] if c.get("refused"))
     if refused:
         parts += [f"> ⛔ **The cloud refuses** the update of {refused}, so `pulumi up` fails there (see its row).", ""]
-    parts += _purchase_line(review.get("purchase"), review.get("nodes"), review["cost"]["after"])
-    parts += [] if _keeps_purchase(review.get("purchase")) else _nodes_line(review.get("nodes"))
+    kept = [
+        (what, review.get(key)) for what, key in (("purchase option", "purchase"), ("instance type", "instance_type"))
+    ]
+    for what, model in kept:
+        parts += _kept_model_line(what, model, review.get("nodes"), review["cost"]["after"])
+    parts += [] if any(_keeps_purchase(model) for _, model in kept) else _nodes_line(review.get("nodes"))
     parts += [f"> ℹ️ **{key.capitalize()}:** {line}" + "\n" for key, line in (review.get("job") or {}).items()]
     parts += [f"> ℹ️ {review['runtime']}", ""] if review.get("runtime") else []
     parts += _left_running_line(review.get("left_running"))
@@ -155,17 +159,20 @@ def _keeps_purchase(purchase: dict[str, Any] | None) -> bool:
     return bool(purchase and purchase["running_nodes_keep_it"])
 
 
-def _purchase_line(purchase: dict[str, Any] | None, nodes: dict[str, list[str]] | None, after: dict) -> list[str]:
-    """The warning for a purchase-option change that reaches no running node: they stay as
-    they are until the group replaces them, and the after price assumes they all changed."""
-    if not _keeps_purchase(purchase) or not nodes:
+def _kept_model_line(
+    what: str, model: dict[str, Any] | None, nodes: dict[str, list[str]] | None, after: dict
+) -> list[str]:
+    """The warning for a purchase-option or instance-type change that reaches no running node:
+    they stay as they are until the group replaces them, and the after price assumes they all
+    changed."""
+    if not _keeps_purchase(model) or not nodes:
         return []
-    assert purchase is not None
-    old, new = purchase["before"], purchase["after"]
+    assert model is not None
+    old, new = model["before"], model["after"]
     names = ", ".join(f"`{n}`" for n in nodes["kept"])
     price = f" ({_usd(after['usd_per_hour'])}/hour)" if after.get("usd_per_hour") is not None else ""
     return [
-        f"> ⚠️ **Running nodes stay {old}**: the purchase option changes from {old} to {new}, but the change "
+        f"> ⚠️ **Running nodes stay {old}**: the {what} changes from {old} to {new}, but the change "
         f"to {names} replaces no running node (see its row), so only nodes created from now on are {new}. "
         f"The after price{price} is what every node {new} costs; until the running nodes are replaced "
         f"they stay {old} and are billed as {old}.",

@@ -88,7 +88,7 @@ def review_json(
         change does / does not replace nodes; of the kept, those that shrink and terminate
         running nodes; node groups deleted with their nodes),
         "purchase": {"before", "after", "running_nodes_keep_it"} when the purchase option
-        changes (`_purchase`), else None,
+        changes (`_purchase`), else None, "instance_type" the same for the instance type,
         "data_loss": [...], "cost": {"before", "after", "delta_usd_per_hour",
         "delta_usd_per_job", "delta_note" (why the deltas are None, `price_basis`, or "")},
         "budget_usd_per_hour", "policies": {"passed", "results"}}`;
@@ -107,6 +107,7 @@ def review_json(
         "changes": [_change_json(c) for c in changes if c.action != "same"],
         "nodes": _nodes(changes),
         "purchase": _purchase(before, after, _nodes(changes)),
+        "instance_type": _instance_type(before, after, _nodes(changes)),
         "job": job_lines(before, after, changes),
         "runtime": after.runtime,
         "left_running": _left_running(before, after),
@@ -184,11 +185,19 @@ def _purchase(before: PlanResult | None, after: PlanResult, nodes: dict[str, lis
     scale set) they come back with the new option; where it only changes what new nodes get
     (GCP's template, the Chinese clouds' scaling configurations), the running ones keep theirs.
     """
-    old = before.purchase if before is not None else None
-    if old is None or after.purchase is None or old == after.purchase:
+    return _node_model(before.purchase if before is not None else None, after.purchase, nodes)
+
+
+def _instance_type(before: PlanResult | None, after: PlanResult, nodes: dict[str, list[str]]) -> dict[str, Any] | None:
+    """An instance-type change and whether it reaches the running nodes (as `_purchase`)."""
+    return _node_model(before.instance_type if before is not None else None, after.instance_type, nodes)
+
+
+def _node_model(old: str | None, new: str | None, nodes: dict[str, list[str]]) -> dict[str, Any] | None:
+    if old is None or new is None or old == new:
         return None
     kept = bool(nodes["kept"]) and not nodes["replaced"]
-    return {"before": old, "after": after.purchase, "running_nodes_keep_it": kept}
+    return {"before": old, "after": new, "running_nodes_keep_it": kept}
 
 
 def _policies(results: list[Any]) -> dict[str, Any]:
