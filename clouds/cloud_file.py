@@ -23,7 +23,8 @@ list of input paths), `name_in_place` (type tokens), `cascades` (lists of four: 
 input path, referenced type, id path), `every_type` (pairs of type prefix and paths) and
 `node_effects` (type token -> `NodeEffect` fields) and `fixed_ranges` (type token -> input path ->
 list of `[low, high]` ranges the cloud never moves a value between) and `fixed_when` (type token ->
-input path -> the boolean input that, while true, makes the cloud refuse a change of it).
+input path -> the boolean input that, while true, makes the cloud refuse a change of it) and
+`grows_only` (type token -> numeric input paths the cloud refuses to decrease).
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def read_replacements(module_file: str | Path) -> Replacements:
                 for token, paths in raw.get("fixed_ranges", {}).items()
             },
             fixed_when={token: dict(paths) for token, paths in raw.get("fixed_when", {}).items()},
+            grows_only=_paths(raw.get("grows_only", {})),
         )
     except TypeError as exc:
         raise ValueError(f"{path}: {exc}") from None

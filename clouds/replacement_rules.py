@@ -57,6 +57,8 @@ class Replacements:
             fails at `pulumi up` (a new resource is the only way).
         fixed_when: type token -> {input path: a boolean input}: the cloud refuses a change of
             the path while that input is true (FSx throughput on an EFA-enabled file system).
+        grows_only: type token -> numeric inputs the cloud only increases in place: it refuses a
+            smaller value (not a replacement: `pulumi up` fails).
     """
 
     replace_on_change: Mapping[str, tuple[str, ...]]
@@ -67,3 +69,4 @@ class Replacements:
     node_effects: Mapping[str, NodeEffect] = field(default_factory=dict)
     fixed_ranges: Mapping[str, Mapping[str, tuple[tuple[float, float], ...]]] = field(default_factory=dict)
     fixed_when: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    grows_only: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -106,6 +106,10 @@ REPLACEMENTS = Replacements(
     # What a change does to running nodes (source E): the group's size inputs add or remove
     # nodes; a new group (its name) is new nodes; the configuration, changed or replaced, is
     # what the group's next instances are made from: trainstack creates no ess.InstanceRefresh.
+    # CPFS / Extreme NAS capacity is raised with UpgradeFileSystem, whose "desired capacity ...
+    # must be greater than the original capacity" (Alibaba Cloud NAS API reference,
+    # UpgradeFileSystem): a smaller one is refused, not a new file system.
+    grows_only={"alicloud:nas/fileSystem:FileSystem": ("capacity",)},
     node_effects={
         GROUP: NodeEffect(
             resizes=("minSize", "maxSize", "desiredCapacity"),

@@ -89,3 +89,29 @@ def test_an_fsx_throughput_tier_changes_in_place_unless_efa_is_enabled(efa: bool
         assert change.refused.startswith("perUnitStorageThroughput 250 -> 500 cannot change while efaEnabled is set")
     plan = PlanResult([], 13.86, 998.54, {}, hours=72.0)
     assert review_json("s", "HEAD", [change], plan, plan, [], None)["data_loss"] == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "before", "after", "refused"),
+    [
+        pytest.param("huaweicloud:Sfs/turbo:Turbo", "size", 4800, 2400, True, id="sfs-turbo-shrink"),
+        pytest.param("huaweicloud:Sfs/turbo:Turbo", "size", 4800, 6000, False, id="sfs-turbo-grows"),
+        pytest.param("alicloud:nas/fileSystem:FileSystem", "capacity", 4800, 2400, True, id="cpfs-shrink"),
+        pytest.param("alicloud:nas/fileSystem:FileSystem", "capacity", 4800, 9600, False, id="cpfs-grows"),
+    ],
+)
+def test_a_file_system_the_cloud_only_grows_refuses_a_shrink(kind, path, before, after, refused) -> None:
+    """SFS Turbo "cannot be reduced" (Huawei's SFS Turbo guide); CPFS's UpgradeFileSystem takes only
+    a larger capacity (Alibaba's NAS API reference): a shrink fails, it replaces nothing."""
+
+    def fs(size: int) -> list[dict]:
+        return [{"type": kind, "name": "c-fs", "parent": None, "protect": True, "inputs": {path: size}}]
+
+    (change,) = diff_plans(fs(before), fs(after), "s")
+    assert change.action == "update"
+    assert bool(change.refused) is refused
+    if refused:
+        assert change.refused == (
+            f"{path} {before:,} -> {after:,}: the cloud only grows it and refuses a smaller value, so `pulumi up` "
+            "fails here; only a new resource is smaller"
+        )

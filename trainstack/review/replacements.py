@@ -38,6 +38,8 @@ FIXED_RANGES: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
 }
 # type token -> {input path: boolean input}: a change of the path is refused while the input is true.
 FIXED_WHEN: dict[str, dict[str, str]] = {k: dict(v) for r in _ALL for k, v in r.fixed_when.items()}
+# type token -> numeric inputs the cloud only increases: a smaller value is refused.
+GROWS_ONLY: dict[str, tuple[str, ...]] = {k: v for r in _ALL for k, v in r.grows_only.items()}
 # Node-holding type token -> the input path of the node count it keeps running (`NodeEffect.count`).
 NODE_COUNTS: dict[str, str] = {k: e.count for r in _ALL for k, e in r.node_effects.items() if e.count}
 _ANY_INDEX = re.compile(r"\[\d+\]")
@@ -94,8 +96,15 @@ def related_path(path: str, entry: str) -> bool:
 
 def refused_update(kind: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     """Why the cloud refuses this update of `kind` (a value moved between the ranges it fixes at
-    creation, `FIXED_RANGES`, or one it fixes while another input is set, `FIXED_WHEN`), in one
-    clause; "" when it does not."""
+    creation, `FIXED_RANGES`; one it fixes while another input is set, `FIXED_WHEN`; one it only
+    grows, made smaller, `GROWS_ONLY`), in one clause; "" when it does not."""
+    for path in GROWS_ONLY.get(kind, ()):
+        before, after = _number(_value(old, path)), _number(_value(new, path))
+        if before is not None and after is not None and after < before:
+            return (
+                f"{path} {before:,.0f} -> {after:,.0f}: the cloud only grows it and refuses a smaller value, "
+                "so `pulumi up` fails here; only a new resource is smaller"
+            )
     for path, condition in FIXED_WHEN.get(kind, {}).items():
         before, after = _value(old, path), _value(new, path)
         if before != after and _value(old, condition) is True:
