@@ -259,8 +259,13 @@ def test_info_json_has_the_same_facts_as_the_table(data):
         "unusable_rates",
         "warnings",
         "price_checks",
+        "platform_rows",
     ]
     assert (info["version"], info["built"]) == (BASE_VERSION, "2026-12-01")
+    # PAI Lingjun's node is priced in USD; ModelArts' Ascend pool, in CNY, is left out without a rate
+    assert [(r["platform"], r["accelerator"], r["price_estimate"]) for r in info["platform_rows"]] == [
+        ("pai-lingjun", "A100-80GB", True)
+    ]
     checks = {(c["region"], c["instance_type"], c["kind"]) for c in info["price_checks"]}
     assert ("us-central1", "a3-highgpu-8g", "region-spread") in checks  # $43.07 vs $87.83-98.93 in us-east4/5
     assert ("us-central1", "a2-ultragpu-8g", "memory-variant") in checks  # A100-80GB below A100 (40 GB)

@@ -149,3 +149,15 @@ def test_an_80_column_terminal_gets_every_figure_whole(monkeypatch):
     assert result.exit_code == 0, result.output
     assert max(len(line) for line in result.stdout.splitlines()) <= 80 and "…" not in result.stdout
     assert "1. aws p5.48xlarge 8 H100" in result.stdout and "on-demand 55.04, spot 17.63-25.75" in result.stdout
+
+
+def test_catalog_info_lists_the_platform_only_rows_offers_shows():
+    # `offers` lists the hardware only a managed platform sells; `catalog info` names it too
+    # (it counted the catalog files' rows only, so Ascend 910B appeared nowhere)
+    info = json.loads(run("catalog", "info", "--json").stdout)
+    listed = {(r["provider"], r["platform"], r["accelerator"]) for r in info["platform_rows"]}
+    assert ("huaweicloud", "modelarts", "Ascend 910B") in listed and ("alicloud", "pai-lingjun", "A100-80GB") in listed
+    for provider, platform, accelerator in listed:
+        offers = json.loads(run("offers", accelerator, "--provider", provider, "--json", "--top", "0").stdout)["offers"]
+        assert any(o["platform"] == platform for o in offers)
+    assert "Ascend 910B in cn-north-4" in run("catalog", "info").stdout

@@ -121,6 +121,15 @@ def _child(request: dict, fds: list[int]) -> None:
         _interpreter_exit(code, interrupted)
 
 
+def _gone(channel: socket.socket) -> bool:
+    """True when the shim at the other end of `channel` has closed it or died (a shim sends
+    nothing after its request: readable means gone; a killed one may reset the connection)."""
+    try:
+        return not channel.recv(1)
+    except OSError:
+        return True
+
+
 def serve(listener: socket.socket) -> None:
     """Fork a child per shim connecting to `listener`; tell each shim its child's PID, then its
     exit status (`os.waitstatus_to_exitcode`); kill the child of a shim that went away."""
@@ -158,9 +167,12 @@ def serve(listener: socket.socket) -> None:
                 for fd in fds:
                     os.close(fd)
                 children[pid] = channel
-                channel.sendall(f"{pid}\n".encode())
                 selector.register(channel, selectors.EVENT_READ, pid)
-            elif not key.fileobj.recv(1):  # type: ignore[union-attr]  # the shim is gone
+                try:
+                    channel.sendall(f"{pid}\n".encode())
+                except OSError:  # the shim is gone already: its child goes too, below
+                    pass
+            elif _gone(key.fileobj):  # type: ignore[arg-type]  # a shim's channel
                 selector.unregister(key.fileobj)
                 try:
                     os.kill(key.data, signal.SIGKILL)

@@ -26,7 +26,7 @@ def catalog_info(
     import json
 
     from profiles.catalog.loader import DATA_DIR, CatalogError, load_catalog
-    from trainstack.cli.catalog_view import catalog_json, catalog_sources, price_check_lines
+    from trainstack.cli.catalog_view import catalog_json, catalog_sources, platform_row_lines, price_check_lines
 
     try:
         catalog = load_catalog(DATA_DIR)
@@ -36,7 +36,7 @@ def catalog_info(
         typer.echo(json.dumps(catalog_json(catalog, DATA_DIR), indent=2))
         return
     render.catalog_summary(catalog)
-    for line in catalog_sources(catalog, DATA_DIR) + price_check_lines(catalog):
+    for line in platform_row_lines(catalog) + catalog_sources(catalog, DATA_DIR) + price_check_lines(catalog):
         typer.echo(line)
 
 

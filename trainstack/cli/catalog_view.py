@@ -123,7 +123,42 @@ def catalog_json(catalog: Any, data_dir: Path) -> dict[str, Any]:
         "unusable_rates": dict(sorted(catalog.unusable_rates.items())),
         "warnings": catalog.price_warnings(),
         "price_checks": [f._asdict() for f in price_findings(catalog.offerings)],
+        "platform_rows": [_platform_row(o) for o in catalog.platform_rows],
     }
+
+
+def _platform_row(offering: Any) -> dict[str, Any]:
+    """A row of hardware only a managed platform sells (`Catalog.platform_rows`: ModelArts'
+    Ascend pools, PAI Lingjun's nodes), which `resolve` prices under `platform:` and `offers`
+    lists, as `catalog info --json` gives it."""
+    return {
+        "provider": offering.provider,
+        "platform": offering.platform,
+        "region": offering.region,
+        "instance_type": offering.instance_type,
+        "accelerator": offering.accelerator,
+        "accelerator_count": offering.accelerator_count,
+        "on_demand_usd_per_hour": offering.on_demand_usd_per_hour,
+        "price_observed": offering.catalog_date,
+        "price_estimate": bool(offering.price_note),
+        "source": offering.source,
+    }
+
+
+def platform_row_lines(catalog: Any) -> list[str]:
+    """`catalog info`'s lines for the platform-only rows (counted apart from the catalog files')."""
+    rows = catalog.platform_rows
+    if not rows:
+        return []
+    return [
+        f"{len(rows)} offerings only a managed platform sells (`platform:` in a workload; `trainstack offers`):"
+    ] + [
+        f"  {o.provider}/{o.platform} {o.instance_type}: {o.accelerator_count} x {o.accelerator} in {o.region}"
+        + (f", ${o.on_demand_usd_per_hour:,.2f}/hour" if o.on_demand_usd_per_hour is not None else ", unpriced")
+        + (" (estimate)" if o.price_note else "")
+        + f" ({o.source})"
+        for o in rows
+    ]
 
 
 def price_check_lines(catalog: Any) -> list[str]:
