@@ -50,8 +50,8 @@ def test_a_smaller_queued_stack_names_the_slices_left_running_and_how_to_delete_
     review = _review(("s-tpu-0", "s-tpu-1", "s-tpu-2", "s-tpu-3"), ("s-tpu-0", "s-tpu-1"))
     assert review["left_running"] == {"ids": ["s-tpu-2", "s-tpu-3"], "zone": "us-east5-a"}
     text = review_markdown(review)
-    assert "> ⚠️ **2 TPU slices left running:** `s-tpu-2`, `s-tpu-3` are no longer requested" in text
-    assert "keep running and billing, and are not in the after price" in text
+    assert "> ⚠️ **2 TPU slices left running:** `s-tpu-2`, `s-tpu-3` are no longer requested in us-east5-a" in text
+    assert "they keep running and billing, and are not in the after price" in text
     assert "gcloud compute tpus queued-resources delete ID --zone us-east5-a --force" in text
 
 
@@ -98,7 +98,12 @@ def test_a_queued_stack_moved_to_another_zone_leaves_every_old_slice_running() -
     review = review_json("s", "HEAD", [], _plan(ids, 40.0), _plan(ids, 40.0, zone="us-central1-a"), [], None)
     assert review["left_running"] == {"ids": ["s-tpu-0", "s-tpu-1"], "zone": "us-east5-a"}
     assert review["kept_as_before"] is None
-    assert "gcloud compute tpus queued-resources delete ID --zone us-east5-a --force" in review_markdown(review)
+    text = review_markdown(review)
+    assert "gcloud compute tpus queued-resources delete ID --zone us-east5-a --force" in text
+    assert "`s-tpu-0`, `s-tpu-1` are no longer requested in us-east5-a" in text
+    one = review_json("s", "HEAD", [], _plan(ids[:1], 20.0), _plan(ids[:1], 20.0, zone="us-central1-a"), [], None)
+    assert "**1 TPU slice left running:** `s-tpu-0` is no longer requested in us-east5-a" in review_markdown(one)
+    assert "it keeps running and billing, and is not in the after price" in review_markdown(one)
 
 
 @pytest.mark.parametrize(

@@ -128,12 +128,14 @@ def _left_running_line(left: dict[str, Any] | None) -> list[str]:
     if not left:
         return []
     names = ", ".join(f"`{i}`" for i in left["ids"])
-    count = f"{len(left['ids'])} TPU slice{'s' if len(left['ids']) > 1 else ''}"
+    many = len(left["ids"]) > 1
+    count = f"{len(left['ids'])} TPU slice{'s' if many else ''}"
+    are, them, they = ("are", "them", "they keep") if many else ("is", "it", "it keeps")
     return [
-        f"> ⚠️ **{count} left running:** {names} are no longer requested, but the controller never deletes a "
-        "running slice and `pulumi up` does not hold them: they keep running and billing, and are not in the "
-        f"after price, until you delete each with `gcloud compute tpus queued-resources delete ID --zone "
-        f"{left['zone']} --force` (docs/self-healing.md).",
+        f"> ⚠️ **{count} left running:** {names} {are} no longer requested in {left['zone']}, but the controller "
+        f"never deletes a running slice and `pulumi up` does not hold {them}: {they} running and billing, and "
+        f"{are} not in the after price, until you delete each with `gcloud compute tpus queued-resources delete ID "
+        f"--zone {left['zone']} --force` (docs/self-healing.md).",
         "",
     ]
 
