@@ -7,8 +7,11 @@ other only from their own namespaces."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import textwrap
@@ -105,3 +108,31 @@ def test_a_killed_shim_takes_its_child_with_it(zygote: Zygote, tmp_path: Path) -
     while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not os.path.exists(f"/proc/{pid}")
+
+
+def test_a_shim_gone_before_it_read_its_childs_pid_takes_the_child_and_the_zygote_serves_on(
+    zygote: Zygote, tmp_path: Path
+) -> None:
+    """A shim killed with the zygote's answer unread resets the connection (ECONNRESET, not an
+    end of file): the zygote kills that child and goes on serving (it once ended there)."""
+    program = tmp_path / "program.py"
+    program.write_text(
+        f"import os, time\nopen({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\ntime.sleep(30)\n"
+    )
+    request = json.dumps({"argv": [str(program)], "env": dict(os.environ), "cwd": str(tmp_path)}).encode()
+    net = os.open("/proc/self/ns/net", os.O_RDONLY)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as channel:  # what the shim sends
+        channel.connect(zygote.address)
+        socket.send_fds(channel, [struct.pack("!I", len(request))], [0, 1, 2, net])
+        channel.sendall(request)
+        os.close(net)
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "pid").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    pid = int((tmp_path / "pid").read_text())  # the socket closed with the answer unread
+    while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not os.path.exists(f"/proc/{pid}")
+    after = tmp_path / "after.py"
+    after.write_text("print('served')\n")
+    assert _run(zygote.python, after, str(after)).stdout == "served\n"
