@@ -24,7 +24,8 @@ input path, referenced type, id path), `every_type` (pairs of type prefix and pa
 `node_effects` (type token -> `NodeEffect` fields) and `fixed_ranges` (type token -> input path ->
 list of `[low, high]` ranges the cloud never moves a value between) and `fixed_when` (type token ->
 input path -> the boolean input that, while true, makes the cloud refuse a change of it) and
-`grows_only` (type token -> numeric input paths the cloud refuses to decrease).
+`grows_only` (type token -> numeric input paths the cloud refuses to decrease) and
+`in_use_undeletable` (type tokens the cloud does not delete while a running node uses them).
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def read_replacements(module_file: str | Path) -> Replacements:
             },
             fixed_when={token: dict(paths) for token, paths in raw.get("fixed_when", {}).items()},
             grows_only=_paths(raw.get("grows_only", {})),
+            in_use_undeletable=frozenset(raw.get("in_use_undeletable", ())),
         )
     except TypeError as exc:
         raise ValueError(f"{path}: {exc}") from None

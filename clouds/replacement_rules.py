@@ -59,6 +59,8 @@ class Replacements:
             the path while that input is true (FSx throughput on an EFA-enabled file system).
         grows_only: type token -> numeric inputs the cloud only increases in place: it refuses a
             smaller value (not a replacement: `pulumi up` fails).
+        in_use_undeletable: types the cloud refuses to delete while a running node uses them (a
+            subnetwork the running VMs' interfaces sit in).
     """
 
     replace_on_change: Mapping[str, tuple[str, ...]]
@@ -70,3 +72,4 @@ class Replacements:
     fixed_ranges: Mapping[str, Mapping[str, tuple[tuple[float, float], ...]]] = field(default_factory=dict)
     fixed_when: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     grows_only: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    in_use_undeletable: frozenset[str] = frozenset()

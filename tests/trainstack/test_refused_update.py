@@ -55,7 +55,7 @@ def test_the_review_warns_that_the_cloud_refuses_the_update() -> None:
     review = review_json("s", "HEAD", changes, plan, plan, [], None)
     assert review["changes"][0]["refused"] == fs.refused
     text = review_markdown(review)
-    assert "> ⛔ **The cloud refuses** the update of `c-fs`, so `pulumi up` fails there (see its row)." in text
+    assert "> ⛔ **The cloud refuses** the change to `c-fs`, so `pulumi up` fails there (see its row)." in text
     assert "<br>⛔ refused: fileShares.capacityGb 4,864 -> 12,800 leaves the range" in text
     within = diff_plans(_record(4864), _record(6400), "s")
     assert not any(c.refused for c in within)
@@ -130,3 +130,49 @@ def test_a_file_system_replaced_for_another_reason_is_not_also_refused() -> None
     changes = {c.name: c for c in diff_plans(plan(4864, "net-a"), plan(12800, "net-b"), "s")}
     assert changes["c-subnet"].action == "replace"
     assert changes["c-fs"].action == "replace" and changes["c-fs"].refused == ""
+
+
+MIG = "gcp:compute/instanceGroupManager:InstanceGroupManager"
+TEMPLATE = "gcp:compute/instanceTemplate:InstanceTemplate"
+SUBNET = "gcp:compute/subnetwork:Subnetwork"
+
+
+def _gcp_plan(machine: str, gpu_nics: bool) -> list[dict]:
+    """A GCP cluster whose template names its subnets; without GPU NICs the gpu subnet goes."""
+    nics = [{"subnetwork": "c-subnet-id"}, *([{"subnetwork": "c-gpu-1-sub-0-id"}] if gpu_nics else [])]
+    records = [
+        {"type": "trainstack:gcp:GpuCluster", "name": "c", "parent": None, "protect": False, "inputs": {}},
+        {"type": SUBNET, "name": "c-subnet", "parent": "c", "protect": False, "inputs": {"network": "n"}},
+        {
+            "type": TEMPLATE,
+            "name": "c-template",
+            "parent": "c",
+            "protect": False,
+            "inputs": {"machineType": machine, "networkInterfaces": nics},
+        },
+        {
+            "type": MIG,
+            "name": "c-nodes",
+            "parent": "c",
+            "protect": False,
+            "inputs": {"versions": {"instanceTemplate": f"{machine}-template"}, "targetSize": 2},
+        },
+    ]
+    if gpu_nics:
+        records.append({"type": SUBNET, "name": "c-gpu-1-sub-0", "parent": "c", "protect": False, "inputs": {}})
+    return records
+
+
+def test_a_subnet_the_kept_running_vms_still_use_is_not_deleted() -> None:
+    """a3-highgpu-8g -> 4g: the template is replaced (running VMs kept, OPPORTUNISTIC), and the
+    GPU subnets the running 8g VMs sit in are deleted: GCP refuses (resourceInUseByAnotherResource)."""
+    from trainstack.review.in_use import refuse_in_use_deletes
+
+    before, after = _gcp_plan("a3-highgpu-8g", True), _gcp_plan("a3-highgpu-4g", False)
+    changes = {c.name: c for c in refuse_in_use_deletes(before, diff_plans(before, after, "s"))}
+    assert changes["c-template"].action == "replace"
+    assert changes["c-gpu-1-sub-0"].action == "delete"
+    assert changes["c-gpu-1-sub-0"].refused.startswith("the running nodes still use it")
+    assert changes["c-subnet"].refused == ""
+    dropped = [r for r in before if r["name"] != "c-gpu-1-sub-0"]  # nothing the running VMs use goes
+    assert not any(c.refused for c in refuse_in_use_deletes(before, diff_plans(before, dropped, "s")))

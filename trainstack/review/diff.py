@@ -254,3 +254,13 @@ def _get(inputs: dict[str, Any], path: str) -> Any:
 def summary(changes: list[Change]) -> dict[str, int]:
     """How many resources take each action, every action listed."""
     return {action: sum(c.action == action for c in changes) for action in ACTIONS}
+
+
+def resource_ids(record: dict[str, Any]) -> set[str]:
+    """The ids a planned resource goes by under the mocks (`_ids`)."""
+    return _ids(record)
+
+
+def string_leaves(value: Any) -> list[tuple[str, str]]:
+    """(dotted path, string) for every string leaf of an input tree (`_leaves`)."""
+    return _leaves(value)

@@ -18,7 +18,7 @@ def review_markdown(review: dict[str, Any]) -> str:
         parts += [f"> ⚠️ **Data loss risk:** {names} would be replaced or deleted.", ""]
     refused = ", ".join(f"`{c['name']}`" for c in review["changes"] if c.get("refused"))
     if refused:
-        parts += [f"> ⛔ **The cloud refuses** the update of {refused}, so `pulumi up` fails there (see its row).", ""]
+        parts += [f"> ⛔ **The cloud refuses** the change to {refused}, so `pulumi up` fails there (see its row).", ""]
     kept = [
         (what, review.get(key)) for what, key in (("purchase option", "purchase"), ("instance type", "instance_type"))
     ]
@@ -194,7 +194,7 @@ def _keys(change: dict[str, Any]) -> str:
     if change.get("nodes"):
         text += f"<br>nodes: {_cell(change['nodes'])}"
     if change.get("refused"):
-        text += f"<br>⛔ refused: {_cell(change['refused'])}"
+        text += ("<br>" if text else "") + f"⛔ refused: {_cell(change['refused'])}"
     return text
 
 

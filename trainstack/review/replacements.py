@@ -40,6 +40,8 @@ FIXED_RANGES: dict[str, dict[str, tuple[tuple[float, float], ...]]] = {
 FIXED_WHEN: dict[str, dict[str, str]] = {k: dict(v) for r in _ALL for k, v in r.fixed_when.items()}
 # type token -> numeric inputs the cloud only increases: a smaller value is refused.
 GROWS_ONLY: dict[str, tuple[str, ...]] = {k: v for r in _ALL for k, v in r.grows_only.items()}
+# types the cloud does not delete while a running node uses them.
+IN_USE_UNDELETABLE: frozenset[str] = frozenset().union(*(r.in_use_undeletable for r in _ALL))
 # Node-holding type token -> the input path of the node count it keeps running (`NodeEffect.count`).
 NODE_COUNTS: dict[str, str] = {k: e.count for r in _ALL for k, e in r.node_effects.items() if e.count}
 _ANY_INDEX = re.compile(r"\[\d+\]")

@@ -19,6 +19,7 @@ from policies.stack_rules import BUDGET_KEY, OVERSIZE_KEY, budget_limit, refuse_
 from trainstack.plan.runner import STACKS_DIR, PlanError, PlanResult, read_stack_config, run_plan
 from trainstack.review.diff import Change, diff_plans, moved_region, summary
 from trainstack.review.gitref import committed_at_head, plan_at_ref
+from trainstack.review.in_use import refuse_in_use_deletes
 from trainstack.review.job_lines import job_lines
 from trainstack.review.node_effects import node_effect, removes_nodes
 from trainstack.review.price_basis import delta_note
@@ -45,6 +46,7 @@ def build_review(stack: str, project_dir: Path, against: str | None = None) -> d
     oversized = refused_sizes(project_dir / STACKS_DIR / f"Pulumi.{stack}.yaml", after)
     before = _plan_before(stack, project_dir, against) if against else None
     changes = diff_plans(before.resources if before else [], after.resources, stack)
+    changes = refuse_in_use_deletes(before.resources if before else [], changes)
     changes = moved_region(changes, before.region if before else None, after.region)
     results = evaluate(after.resources, after.budget_usd_per_hour, limit, after.budget_basis, oversized)
     review = review_json(stack, against, changes, before, after, results, limit)
