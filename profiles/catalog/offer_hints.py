@@ -45,6 +45,17 @@ def not_sold_by(token: str, clouds: Sequence[str], everywhere: Sequence[Offering
     )
 
 
+SHOWN_COUNTS = 8  # more sizes than this (TPU slices: about 100) are shown as the first ones and the last
+
+
+def _counts_words(counts: Sequence[int]) -> str:
+    """`4 or 8`, `1, 2, 4 or 8`; a long list as its first sizes, `...`, the last and how many."""
+    if len(counts) > SHOWN_COUNTS:
+        first = ", ".join(map(str, counts[: SHOWN_COUNTS - 2]))
+        return f"{first}, ... or {counts[-1]} ({len(counts)} sizes)"
+    return (", ".join(map(str, counts[:-1])) + " or " if len(counts) > 1 else "") + str(counts[-1])
+
+
 def widen_hint(offerings: Sequence[Offering], ask: Ask, regions: Sequence[str], spot: bool) -> str:
     """What to change when `offer_rows` found nothing: the per-node counts the accelerator
     comes in (as `sky gpus list` shows its quantities), the regions listing it, or `--spot`."""
@@ -54,8 +65,7 @@ def widen_hint(offerings: Sequence[Offering], ask: Ask, regions: Sequence[str], 
         counts = sorted({r.accelerator_count for r in any_count})
         if counts:
             near = next((c for c in counts if c >= ask.per_node), counts[-1])
-            some = ", ".join(map(str, counts[:-1])) + " or " if len(counts) > 1 else ""
-            return f"{ask.accelerator} comes {some}{counts[-1]} per node{where}: try {ask.accelerator}:{near}"
+            return f"{ask.accelerator} comes {_counts_words(counts)} per node{where}: try {ask.accelerator}:{near}"
     if regions:
         elsewhere = sorted({r.region for r in offer_rows(offerings, ask, (), spot=spot)})
         if elsewhere:

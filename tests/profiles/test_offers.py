@@ -3,7 +3,7 @@ per cloud, region and type, priced over their zones for N nodes, ranked, hand-co
 
 import pytest
 
-from profiles.catalog.offer_hints import check_regions, not_sold_by, unpriced_clouds, widen_hint
+from profiles.catalog.offer_hints import _counts_words, check_regions, not_sold_by, unpriced_clouds, widen_hint
 from profiles.catalog.offers import Ask, OffersError, offer_rows, read_ask
 from tests.profiles.offering_factory import aws_node, offering
 
@@ -173,3 +173,18 @@ def test_a_spot_price_resolve_does_not_believe_is_left_out_and_named():
     assert (
         ranked[1].spot_checks[0].startswith("spot $4/h is 10% of on-demand, at aws's deepest published discount (90%")
     )
+
+
+@pytest.mark.parametrize(
+    ("counts", "words"),
+    [
+        ((8,), "8"),
+        ((4, 8), "4 or 8"),
+        ((1, 2, 4, 8), "1, 2, 4 or 8"),
+        (tuple(range(1, 9)), "1, 2, 3, 4, 5, 6, 7 or 8"),  # eight: all of them
+        ((4, 8, 16, 32, 64, 128, 192, 256, 6144), "4, 8, 16, 32, 64, 128, ... or 6144 (9 sizes)"),
+    ],
+)
+def test_the_sizes_an_accelerator_comes_in_stay_one_short_line(counts, words):
+    # a TPU generation comes in about 100 slice sizes: the hint lists the first ones and the last
+    assert _counts_words(counts) == words
