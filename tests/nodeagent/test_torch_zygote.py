@@ -116,8 +116,10 @@ def test_a_shim_gone_before_it_read_its_childs_pid_takes_the_child_and_the_zygot
     """A shim killed with the zygote's answer unread resets the connection (ECONNRESET, not an
     end of file): the zygote kills that child and goes on serving (it once ended there)."""
     program = tmp_path / "program.py"
+    pid_file = tmp_path / "pid"  # written whole, then renamed: never read half-written
     program.write_text(
-        f"import os, time\nopen({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\ntime.sleep(30)\n"
+        f"import os, time\nopen({str(pid_file)!r} + '.tmp', 'w').write(str(os.getpid()))\n"
+        f"os.rename({str(pid_file)!r} + '.tmp', {str(pid_file)!r})\ntime.sleep(30)\n"
     )
     request = json.dumps({"argv": [str(program)], "env": dict(os.environ), "cwd": str(tmp_path)}).encode()
     net = os.open("/proc/self/ns/net", os.O_RDONLY)
@@ -127,9 +129,9 @@ def test_a_shim_gone_before_it_read_its_childs_pid_takes_the_child_and_the_zygot
         channel.sendall(request)
         os.close(net)
         deadline = time.monotonic() + 10
-        while not (tmp_path / "pid").exists() and time.monotonic() < deadline:
+        while not pid_file.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-    pid = int((tmp_path / "pid").read_text())  # the socket closed with the answer unread
+    pid = int(pid_file.read_text())  # the socket closed with the answer unread
     while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not os.path.exists(f"/proc/{pid}")
