@@ -46,7 +46,7 @@ from profiles.explain import (
 from profiles.fixes import jurisdiction_fix, what_would_meet
 from profiles.known_names import checked_names
 from profiles.matching import data_detail, each_failure, file_system_detail, job_detail, static_failures
-from profiles.spec import WorkloadSpec
+from profiles.spec import AUTO_MAX_NODES, WorkloadSpec
 from profiles.spec.units import too_long_work
 from profiles.stack.fallbacks import fallback_reason
 
@@ -223,7 +223,9 @@ def resolve(
             found.extend(kept)
     if not found and fastest is not None and max(failed, key=CONSTRAINTS.index) == "run_time":
         assert fastest.hours is not None
-        raise WorkloadFieldError(too_long_work(fastest.hours, fastest.detail.split(" on ", 1)[1]))
+        fixed = spec.nodes if spec.max_nodes is None else None
+        where = fastest.detail.split(" on ", 1)[1]
+        raise WorkloadFieldError(too_long_work(fastest.hours, where, fixed, AUTO_MAX_NODES))
     if not found and spec.purchase == "flex-start" and sum(map(len, failed.values())) < len(offerings):
         raise NoMatchError(FLEX_TOO_LONG)  # rows passed every check, and each ran longer than a request
     if not found:

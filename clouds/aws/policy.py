@@ -6,7 +6,10 @@ is encrypted at rest by the platform with no switch to turn it off. Instance met
 templates, launch configurations and instances must require IMDSv2 session tokens
 (`metadataOptions.httpTokens: required`). EFA needs a security group with an all-traffic rule
 to and from itself (AWS EFA guide, "Prepare an EFA-enabled security group"; D1 in
-shared/reference-facts/interconnect.md).
+shared/reference-facts/interconnect.md). A HyperPod cluster's EFA interfaces are HyperPod's own:
+the instances of an EFA-capable type in its instance groups get them in the cluster's
+`VpcConfig` security groups (CreateCluster; the deep health check `InstanceConnectivity` tests
+EFA between its nodes), so those groups need the rule too.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from clouds.policy import (
     is_true,
     is_world,
 )
+from facts.aws import max_efa_interfaces
 
 LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 INSTANCE = "aws:ec2/instance:Instance"
@@ -34,6 +38,7 @@ SECURITY_GROUP = "aws:ec2/securityGroup:SecurityGroup"
 INGRESS = "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule"
 EGRESS = "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule"
 LEGACY_RULE = "aws:ec2/securityGroupRule:SecurityGroupRule"
+HYPERPOD_CLUSTER = "pulumi-python:dynamic/aws:HyperPodCluster"  # components.aws.hyperpod
 EFA_TYPES = ("efa", "efa-only")
 ALL_TRAFFIC = ("-1", "all")
 
@@ -140,6 +145,19 @@ def _efa_groups(interfaces: Any) -> list[list[Any]]:
     ]
 
 
+def _hyperpod_efa_groups(request: Any) -> list[list[Any]]:
+    """The security groups of a HyperPod cluster's EFA interfaces: its `VpcConfig` groups when
+    an instance group is of an EFA-capable type (`ml.p5.48xlarge`: `p5.48xlarge`'s facts)."""
+    if not isinstance(request, dict):
+        return []
+    groups = request.get("InstanceGroups") or []
+    types = [str(g.get("InstanceType", "")).removeprefix("ml.") for g in groups if isinstance(g, dict)]
+    if not any(max_efa_interfaces(t) > 0 for t in types):
+        return []
+    network = request.get("VpcConfig")
+    return [list((network.get("SecurityGroupIds") if isinstance(network, dict) else None) or [UNKNOWN])]
+
+
 def _referencing_itself(record: dict[str, Any]) -> list[tuple[Any, Any]]:
     inputs = record["inputs"]
     group = inputs.get("securityGroupId")
@@ -184,6 +202,7 @@ POLICY = PolicyReaders(
     efa_interfaces={
         LAUNCH_TEMPLATE: lambda inputs: _efa_groups(inputs.get("networkInterfaces")),
         NETWORK_INTERFACE: lambda inputs: _efa_groups([inputs]),
+        HYPERPOD_CLUSTER: lambda inputs: _hyperpod_efa_groups(inputs.get("request")),
     },
     permissions={
         "aws:iam/role:Role": lambda inputs: document_grants(inputs.get("assumeRolePolicy")),

@@ -22,6 +22,7 @@ from profiles.spec import rules
 from profiles.spec.errors import one_line
 from profiles.spec.fields import NUMBER
 from profiles.spec.rules import AUTO_MAX_NODES
+from profiles.spec.units import MAX_NODES
 from profiles.spec.values import KEYS, SpecError, WorkloadSpec
 
 # Numbers must be finite: YAML `.inf` / `.nan` are refused rather than priced.
@@ -110,10 +111,10 @@ class WorkloadModel(BaseModel):
         default=(), description="Per-entry GPUs per node, NAME:N (from `accelerators`)."
     )
     nodes: Annotated[int, NUMBER] = Field(
-        default=1, ge=1, le=10_000, description="Number of nodes (smallest of a range)."
+        default=1, ge=1, le=MAX_NODES, description="Number of nodes (smallest of a range)."
     )
     max_nodes: Annotated[int | None, NUMBER] = Field(
-        default=None, ge=1, le=10_000, description="Largest node count of a range."
+        default=None, ge=1, le=MAX_NODES, description="Largest node count of a range."
     )
     interconnect: Literal["none", "rdma"] = Field(default="none", description="Node-to-node fabric.")
     purchase: Annotated[Literal["any", "spot", "on-demand", "flex-start"], BeforeValidator(rules.purchase)] = Field(

@@ -157,11 +157,32 @@ def at_most_hours(hours: float, value: object) -> float:
 RUN_LIMIT = f"trainstack plans runs up to {MAX_HOURS:,} h (3 years, the longest term the clouds price)"
 
 
-def too_long_work(hours: float, where: str) -> str:
-    """`work: the job takes N h (Y years) even on WHERE, the fastest; <RUN_LIMIT>; check ...`."""
+# The largest node count a workload may ask for (`WorkloadSpec.nodes`, `max_nodes`).
+MAX_NODES = 10_000
+
+
+def too_long_work(hours: float, where: str, nodes: int | None = None, auto_max: int = 0) -> str:
+    """`work: the job takes N h (Y years) even on WHERE, the fastest; <RUN_LIMIT>; check ...`.
+
+    Args:
+        hours: the fastest row's run time, hours.
+        where: that row (`2 x p5.48xlarge`).
+        nodes: the workload's fixed node count, or None for a range or `auto`: a fixed count
+            is also told the fewest nodes that could end within the limit at linear scaling
+            (a lower bound: more nodes never speed a job up more than in proportion), and
+            `nodes: auto` (which tries 1 to `auto_max` nodes) when that count is within it.
+        auto_max: the largest count `nodes: auto` tries.
+    """
+    fix = "check the units of work (tokens: 300B, images: 1.28M)"
+    if nodes is not None:
+        fewest = math.ceil(nodes * hours / MAX_HOURS)
+        if fewest <= auto_max:
+            fix += f" or run on more nodes: at least {fewest} at linear scaling (`nodes: auto` picks the fewest that meet the deadline)"
+        elif fewest <= MAX_NODES:
+            fix += f" or run on more nodes: at least {fewest} at linear scaling (`nodes: {fewest}`)"
     return (
         f"work: the job takes {hours:,.0f} h ({hours / 8760:,.0f} years) even on {where}, the fastest; "
-        f"{RUN_LIMIT}; check the units of work (tokens: 300B, images: 1.28M)"
+        f"{RUN_LIMIT}; {fix}"
     )
 
 

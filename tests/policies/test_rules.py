@@ -322,3 +322,24 @@ def test_aml_compute_ssh_from_the_internet(props, open_):
         },
     }
     assert bool(admin_ports_open(record)) is open_
+
+
+def hyperpod(*types, groups=("c-sg-id",)):
+    request = {
+        "InstanceGroups": [{"InstanceGroupName": f"g{i}", "InstanceType": t} for i, t in enumerate(types)],
+        "VpcConfig": {"SecurityGroupIds": list(groups), "Subnets": ["subnet-1"]},
+    }
+    return record("pulumi-python:dynamic/aws:HyperPodCluster", request=request, tags=TAGS)
+
+
+def test_a_hyperpod_cluster_of_efa_types_needs_the_self_rules_on_its_vpc_groups():
+    # HyperPod attaches the EFA interfaces itself, in the cluster's VpcConfig security groups
+    cluster = hyperpod("ml.m5.xlarge", "ml.p5.48xlarge")
+    assert efa_self_rule([cluster, self_rule(INGRESS), self_rule(EGRESS)]) == []
+    missing = efa_self_rule([cluster, self_rule(INGRESS)])
+    assert [v.message for v in missing if "egress" in v.message] and "c-sg-id" in missing[0].message
+    found = {r.rule: r.status for r in evaluate([cluster])}
+    assert found["efa-security-group-self-rule"] == "failed"
+    # no EFA-capable type (a CPU controller, g5 workers): the rule checks nothing there
+    for types in (("ml.m5.xlarge",), ("ml.m5.xlarge", "ml.g5.2xlarge")):
+        assert {r.rule: r.status for r in evaluate([hyperpod(*types)])}["efa-security-group-self-rule"] == "n/a"

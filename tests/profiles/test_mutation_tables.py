@@ -9,8 +9,11 @@ well under a second.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
+from facts.limits import MAX_HOURS
 from facts.performance import performance
 from profiles.candidate import Candidate
 from profiles.choice.fewest import choice_cost
@@ -610,7 +613,11 @@ def test_work_too_long_for_every_row_names_the_fastest_and_the_unit_check():
     message = str(raised.value)
     assert message.startswith("work: the job takes ") and " even on 1 x Standard_H, the fastest; " in message
     assert _hours(message) < _hours(str(_too_long(spec, a100)))  # the A100 node alone: slower
-    assert message.endswith("check the units of work (tokens: 300B, images: 1.28M)")
+    fewest = math.ceil(_hours(message) / MAX_HOURS)  # one node now: at least this many at linear scaling
+    assert message.endswith(
+        f"check the units of work (tokens: 300B, images: 1.28M) or run on more nodes: at least {fewest} at "
+        f"linear scaling (`nodes: {fewest}`)"
+    )
 
 
 def _too_long(spec, node):

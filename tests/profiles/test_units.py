@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from profiles.spec.units import not_bool, parse_count, parse_duration_hours, parse_size_gib
+from profiles.spec.units import not_bool, parse_count, parse_duration_hours, parse_size_gib, too_long_work
 
 
 @pytest.mark.parametrize(
@@ -152,3 +152,22 @@ def test_ambiguous_and_year_units_are_refused_with_the_spelling_read(text, messa
         parse_duration_hours(text)
     assert str(caught.value) == message
     assert parse_duration_hours("6m") == pytest.approx(0.1) and parse_duration_hours("6mo") == 6 * 730
+
+
+@pytest.mark.parametrize(
+    ("hours", "nodes", "fix"),
+    [
+        # a fixed count: the fewest nodes that could end within 26,280 h at linear scaling
+        (50_156, 2, " or run on more nodes: at least 4 at linear scaling (`nodes: auto` picks the fewest"),
+        (26_281, 64, " or run on more nodes: at least 65 at linear scaling (`nodes: 65`)"),  # beyond auto's 64
+        (26_280 * 10_000 + 1, 1, ""),  # more than a workload may ask for: units only
+        (50_156, None, ""),  # a range or auto already tried its largest count
+    ],
+)
+def test_work_too_long_names_more_nodes_for_a_fixed_count_when_nodes_could_help(hours, nodes, fix):
+    message = too_long_work(hours, "2 x p5.48xlarge", nodes, 64)
+    assert "; check the units of work (tokens: 300B, images: 1.28M)" in message
+    if fix:
+        assert fix in message
+    else:
+        assert message.endswith("check the units of work (tokens: 300B, images: 1.28M)")
