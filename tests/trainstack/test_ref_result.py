@@ -64,8 +64,8 @@ def test_a_managed_platform_job_edit_names_the_next_run_not_a_head_or_workers() 
     after = ref_result(_managed(job=job, nodes=3), "training-a100-sagemaker", "main")
     lines = review_json("training-a100-sagemaker", "main", [], before, after, [], None)["job"]
     assert lines == {
-        "job": "the job changes (its program and its nodes (2 -> 3)), but sagemaker runs the job `trainstack run` "
-        "submits, not `pulumi up`: a job already submitted keeps its program and nodes until it ends or is "
+        "job": "the job changes (its program, its nodes (2 -> 3)), but sagemaker runs the job `trainstack run` "
+        "submits, not `pulumi up`: a job already submitted keeps what it was submitted with until it ends or is "
         "stopped, and the change takes effect at the next `trainstack run`"
     }
     unchanged = review_json("training-a100-sagemaker", "main", [], before, before, [], None)
@@ -85,3 +85,11 @@ def test_a_job_moved_between_vms_and_a_platform_says_what_stops_and_what_starts_
         "job": "the job moves from sagemaker to the stack's VMs: a job sagemaker is running keeps running and "
         "billing until it ends or you stop it (`pulumi up` does not hold it); the new nodes start it when they boot"
     }
+
+
+def test_a_managed_platform_purchase_edit_names_the_next_run() -> None:
+    """SageMaker spot -> on-demand: no Pulumi resource changes, the price does; the line says why."""
+    before = ref_result(_managed(), "training-a100-sagemaker", "main")
+    after = ref_result(_managed(purchase="on-demand"), "training-a100-sagemaker", "main")
+    line = review_json("training-a100-sagemaker", "main", [], before, after, [], None)["job"]["job"]
+    assert line.startswith("the job changes (its purchase option (spot -> on-demand)), but sagemaker runs the job")

@@ -34,7 +34,8 @@ def job_lines(before: PlanResult | None, after: PlanResult, changes: list[Change
         return {"job": moved_job_line(was, platform)}
     if platform == "vm":
         return vm_job_lines(before, after, changes)
-    return managed_job_lines(platform, old, new)
+    bought = ((before.purchase, after.purchase), (before.instance_type, after.instance_type))
+    return managed_job_lines(platform, old, new, bought)
 
 
 def moved_job_line(was: str, platform: str) -> str:
@@ -56,22 +57,28 @@ def moved_job_line(was: str, platform: str) -> str:
     )
 
 
-def managed_job_lines(platform: str, old: dict[str, Any], new: dict[str, Any]) -> dict[str, str] | None:
-    """The one line for a managed platform's job: what changes, and that it reaches the next
-    `trainstack run` only (a submitted training job is not modified by `pulumi up`); None when
-    neither the program nor its node count changes."""
+def managed_job_lines(
+    platform: str, old: dict[str, Any], new: dict[str, Any], bought: tuple[tuple[Any, Any], ...] = ()
+) -> dict[str, str] | None:
+    """The one line for a managed platform's job: what changes (its program, nodes, and the
+    `(before, after)` purchase option and instance type in `bought`), and that it reaches the
+    next `trainstack run` only (a submitted training job is not modified by `pulumi up`); None
+    when none of them changes."""
     changed = []
     if old["id"] != new["id"]:
         changed.append("its program")
     if old["nodes"] != new["nodes"]:
         changed.append(f"its nodes ({old['nodes']} -> {new['nodes']})")
+    for what, (was, now) in zip(("purchase option", "instance type"), bought, strict=False):
+        if was is not None and now is not None and was != now:
+            changed.append(f"its {what} ({was} -> {now})")
     if not changed:
         return None
     return {
         "job": (
-            f"the job changes ({' and '.join(changed)}), but {platform} runs the job `trainstack run` submits, "
-            "not `pulumi up`: a job already submitted keeps its program and nodes until it ends or is stopped, "
-            "and the change takes effect at the next `trainstack run`"
+            f"the job changes ({', '.join(changed)}), but {platform} runs the job `trainstack run` submits, "
+            "not `pulumi up`: a job already submitted keeps what it was submitted with until it ends or is "
+            "stopped, and the change takes effect at the next `trainstack run`"
         )
     }
 
