@@ -43,3 +43,17 @@ def test_without_uv_pip_installs_everything(tmp_path):
     lines = planned("test", "", tmp_path / "v")
     assert lines and all(line.split()[0] == f"{tmp_path}/v/bin/pip" for line in lines)
     assert lines[-1].startswith(f"{tmp_path}/v/bin/pip install --quiet -e '.[all,test,torch]'")
+
+
+def test_the_test_install_compiles_the_projects_bytecode_before_the_suite(tmp_path):
+    """After the installs, the project's modules and the rewritten test modules are compiled once
+    (the suite's first run would compile them in every test process); before the stamp, so a
+    later `make test` runs the suite only."""
+    done = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "test", "UV=", f"VENV={tmp_path}/v"], capture_output=True, text=True, check=True
+    )
+    lines = [line for line in done.stdout.splitlines() if not line.startswith("make")]
+    compiled = next(i for i, line in enumerate(lines) if " -m compileall " in line)
+    assert "install" in lines[compiled - 1] and lines[compiled + 1].startswith("touch ")
+    assert f"{tmp_path}/v/bin/python -m pytest --collect-only -q" in lines[compiled]
+    assert lines[-1] == f"{tmp_path}/v/bin/python -m pytest -n auto"
