@@ -58,6 +58,26 @@ def _third_party(module: object) -> bool:
     return bool(where) and where.startswith(INSTALLED)
 
 
+def exit_status(done: SystemExit) -> int:
+    """The status the interpreter ends with on an uncaught `done`, printing its message to
+    stderr as the interpreter does when it is neither an int nor None."""
+    if isinstance(done.code, int):
+        return done.code
+    if done.code is not None:
+        print(done.code, file=sys.stderr)
+        return 1
+    return 0
+
+
+def flush_streams() -> None:
+    """Flush stdout and stderr before `os._exit`, ignoring a stream that cannot be."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: S110 - the status is what matters now
+            pass
+
+
 def _child(request: dict, out: int, err: int, loaded_file: str) -> None:
     """Run the module as `python -m` would in `request["cwd"]`; never returns."""
     code = 1
@@ -76,19 +96,13 @@ def _child(request: dict, out: int, err: int, loaded_file: str) -> None:
             runpy.run_module(MODULE, run_name="__main__", alter_sys=True)
             code = 0
         except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-            if not isinstance(done.code, int | None):
-                print(done.code, file=sys.stderr)
+            code = exit_status(done)
         except BaseException:  # as the interpreter does: the traceback on stderr, status 1
             traceback.print_exc()
         new = [n for n, m in sys.modules.items() if n not in before and _third_party(m)]  # in import order
         Path(loaded_file).write_text("\n".join(new))
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except Exception:  # noqa: S110 - the status is what matters now
-                pass
+        flush_streams()
         os._exit(code)
 
 

@@ -26,6 +26,7 @@ import json
 import os
 import runpy
 import selectors
+import shutil
 import signal
 import socket
 import struct
@@ -36,6 +37,8 @@ import threading
 import time
 import traceback
 from pathlib import Path
+
+from tests.ref_zygote import exit_status, flush_streams
 
 HERE = Path(__file__).resolve().parent
 CLONE_NEWNET = 0x40000000  # setns(2)
@@ -68,11 +71,7 @@ def _interpreter_exit(code: int | None, interrupted: bool) -> None:
     import atexit
 
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:  # noqa: S110 - the status is what matters now
-            pass
+    flush_streams()
     if interrupted:  # an uncaught KeyboardInterrupt: Python ends by SIGINT
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
@@ -109,9 +108,7 @@ def _child(request: dict, fds: list[int]) -> None:
                 os._exit(2)
             code = 0
         except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-            if not isinstance(done.code, int | None):
-                print(done.code, file=sys.stderr)
+            code = exit_status(done)
         except KeyboardInterrupt:
             traceback.print_exc()
             interrupted = True
@@ -229,9 +226,7 @@ class Zygote:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-        for leftover in self.folder.iterdir():
-            leftover.unlink()
-        self.folder.rmdir()
+        shutil.rmtree(self.folder)
 
 
 if __name__ == "__main__":
