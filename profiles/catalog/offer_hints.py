@@ -45,7 +45,7 @@ def not_sold_by(token: str, clouds: Sequence[str], everywhere: Sequence[Offering
     )
 
 
-SHOWN_COUNTS = 8  # more sizes than this (TPU slices: about 100) are shown as the first ones and the last
+SHOWN_COUNTS = 8  # a choice: more sizes than this (TPU slices: about 100) are shown as the first ones and the last
 
 
 def _counts_words(counts: Sequence[int]) -> str:
